@@ -1,0 +1,23 @@
+// Bundles src/ into dist/ with esbuild. Code splitting keeps each command (and heavy dependencies such as
+// prompts, tables, YAML and the sandbox) in its own chunk, loaded only when that command runs.
+import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { main: 'src/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { __FORGECTL_VERSION__: JSON.stringify(pkg.version) },
+  // CommonJS dependencies (undici, cli-table3) call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __forgectlRequire } from 'node:module'; const require = __forgectlRequire(import.meta.url);" },
+  logLevel: 'warning',
+});

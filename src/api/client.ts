@@ -1,0 +1,139 @@
+import { ApiError, DryRunComplete } from '../cli/errors.js';
+import type { Connection } from '../config/resolve.js';
+import type { HttpClient, HttpResponse } from '../http/client.js';
+import { redactBody, redactUrl } from '../http/redact.js';
+import type { RetryMode } from '../http/retry.js';
+import { errorMessageFromBody, hintForStatus } from './errors.js';
+import { ListResult, type ListOptions } from './paginate.js';
+import { toQueryString, type Query } from './path.js';
+
+export interface ApiRequest {
+  method: string;
+  /** Relative to the API base ("/user"), or an absolute URL (pagination links, alert intake). */
+  path: string;
+  query?: Query;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, with its content type (multipart uploads, license keys as text). */
+  rawBody?: { data: Buffer | string; contentType: string };
+  headers?: Record<string, string>;
+  retry?: RetryMode;
+  /** Send the profile's token (default). Absolute URLs on another origin never get it. */
+  auth?: boolean;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  header(name: string): string | undefined;
+  data: T;
+}
+
+export interface ApiHooks {
+  dryRun: boolean;
+  /** Where --dry-run prints the request it did not send (stdout). */
+  printDryRun(text: string): void;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The service's REST API: URL building, authentication, JSON, errors, dry-run and pagination. */
+export class Api {
+  constructor(
+    readonly connection: Connection,
+    private readonly http: HttpClient,
+    private readonly hooks: ApiHooks,
+  ) {}
+
+  url(path: string, query?: Query): string {
+    const base = /^https?:\/\//i.test(path) ? path : `${this.connection.baseUrl}${path}`;
+    return base + (query ? toQueryString(query).replace(/^\?/, base.includes('?') ? '&' : '?') : '');
+  }
+
+  authHeaders(): Record<string, string> {
+    const { token, tokenType } = this.connection;
+    if (tokenType === 'job') return { 'JOB-TOKEN': token };
+    if (tokenType === 'oauth') return { Authorization: `Bearer ${token}` };
+    return { 'PRIVATE-TOKEN': token };
+  }
+
+  /** Sends a request and returns the raw response; error statuses throw ApiError. */
+  async send(request: ApiRequest): Promise<HttpResponse> {
+    const method = request.method.toUpperCase();
+    let url = this.url(request.path, request.query);
+    const headers: Record<string, string> = { ...request.headers };
+    let body: string | Buffer | undefined;
+    if (request.rawBody) {
+      body = request.rawBody.data;
+      headers['content-type'] = request.rawBody.contentType;
+    } else if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
+      headers['content-type'] = 'application/json';
+    }
+    if (this.hooks.dryRun && MUTATING.has(method)) {
+      const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(redactBody(request.body), null, 2) : '';
+      this.hooks.printDryRun(`${method} ${redactUrl(url)}${shown ? `\n${shown}` : ''}\n`);
+      throw new DryRunComplete();
+    }
+    for (let redirects = 0; ; redirects++) {
+      const sameOrigin = new URL(url).origin === new URL(this.connection.baseUrl).origin;
+      const auth = request.auth !== false && sameOrigin ? this.authHeaders() : {};
+      const response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry });
+      const location = response.header('location');
+      if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(response.status) && location && redirects < 5) {
+        await response.body.dump().catch(() => undefined);
+        url = new URL(location, url).toString();
+        continue;
+      }
+      if (response.status >= 400) throw await this.errorFrom(response, method, url);
+      return response;
+    }
+  }
+
+  async request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>> {
+    const response = await this.send(request);
+    return { status: response.status, header: response.header, data: (await parseBody(response)) as T };
+  }
+
+  async get<T = unknown>(path: string, query?: Query): Promise<T> {
+    return (await this.request<T>({ method: 'GET', path, query })).data;
+  }
+
+  async post<T = unknown>(path: string, body?: unknown, options: Partial<ApiRequest> = {}): Promise<T> {
+    return (await this.request<T>({ ...options, method: 'POST', path, body })).data;
+  }
+
+  async put<T = unknown>(path: string, body?: unknown, options: Partial<ApiRequest> = {}): Promise<T> {
+    return (await this.request<T>({ ...options, method: 'PUT', path, body })).data;
+  }
+
+  async delete<T = unknown>(path: string, query?: Query): Promise<T> {
+    return (await this.request<T>({ method: 'DELETE', path, query })).data;
+  }
+
+  /** A paginated list, fetched as contract §6 describes (one page, --limit, or --all with concurrent pages). */
+  list<T = Record<string, unknown>>(path: string, query: Query, options: ListOptions): ListResult<T> {
+    return new ListResult<T>(this, path, query, options);
+  }
+
+  private async errorFrom(response: HttpResponse, method: string, url: string): Promise<ApiError> {
+    const body = await parseBody(response).catch(() => undefined);
+    const path = new URL(url).pathname.replace(new URL(this.connection.baseUrl).pathname, '') || '/';
+    let message = errorMessageFromBody(body, response.status);
+    if (response.status === 401 && this.connection.tokenSource === 'ci_job') message += ' (CI job token)';
+    return new ApiError(message, response.status, method, path, response.header('x-request-id'), hintForStatus(response.status, body), body);
+  }
+}
+
+export async function parseBody(response: HttpResponse): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  const type = response.header('content-type') ?? '';
+  if (type.includes('json') || /^[[{]/.test(text.trimStart())) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

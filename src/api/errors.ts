@@ -1,0 +1,61 @@
+/** Turns every error body shape of api-facts §4 into one line of text. */
+export function errorMessageFromBody(body: unknown, status: number): string {
+  const text = describe(body);
+  return text || defaultStatusText(status);
+}
+
+function describe(body: unknown): string {
+  if (body === null || body === undefined) return '';
+  if (typeof body === 'string') return body.trim().split('\n')[0].slice(0, 500);
+  if (Array.isArray(body)) return body.map(describe).filter(Boolean).join('; ');
+  if (typeof body !== 'object') return String(body);
+  const record = body as Record<string, unknown>;
+  if ('message' in record) {
+    const base = describeMessage(record.message);
+    return record.error_code ? `${base} (${String(record.error_code)})` : base;
+  }
+  if (typeof record.error === 'string') {
+    return typeof record.error_description === 'string' ? record.error_description : record.error;
+  }
+  return JSON.stringify(body).slice(0, 500);
+}
+
+function describeMessage(message: unknown, prefix = ''): string {
+  if (typeof message === 'string') return prefix ? `${prefix} ${message}` : message;
+  if (Array.isArray(message)) return message.map((item) => describeMessage(item, prefix)).join('; ');
+  if (message && typeof message === 'object') {
+    const record = message as Record<string, unknown>;
+    if (typeof record.error === 'string' && Object.keys(record).every((k) => k === 'error' || !isFieldErrors(record[k]))) {
+      return record.error;
+    }
+    return Object.entries(record)
+      .map(([field, value]) => describeMessage(value, prefix ? `${prefix}.${field}` : field))
+      .join('; ');
+  }
+  return String(message);
+}
+
+function isFieldErrors(value: unknown): boolean {
+  return Array.isArray(value) || (value !== null && typeof value === 'object');
+}
+
+function defaultStatusText(status: number): string {
+  const texts: Record<number, string> = {
+    400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found',
+    405: '405 Method Not Allowed', 409: '409 Conflict', 412: '412 Precondition Failed', 422: '422 Unprocessable Entity',
+    429: '429 Too Many Requests', 500: '500 Internal Server Error', 502: '502 Bad Gateway', 503: '503 Service Unavailable',
+    504: '504 Gateway Timeout',
+  };
+  return texts[status] ?? `HTTP ${status}`;
+}
+
+/** A hint for the line after the error, where one helps. */
+export function hintForStatus(status: number, body: unknown): string | undefined {
+  const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  if (status === 401) return 'the token is missing, expired or revoked; run: forgectl auth login';
+  if (status === 403 && record.error === 'insufficient_scope') {
+    return `the token lacks the scope needed${record.scope ? ` (${String(record.scope)})` : ''}; create one with more scopes`;
+  }
+  if (status === 429) return 'rate limited by the server; wait and try again, or raise --retries';
+  return undefined;
+}

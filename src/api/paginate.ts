@@ -1,0 +1,175 @@
+import { ApiError } from '../cli/errors.js';
+import type { Api, ApiResponse } from './client.js';
+import type { Query } from './path.js';
+
+export interface PageOptions {
+  page?: number;
+  perPage?: number;
+  all?: boolean;
+  limit?: number;
+}
+
+export interface ListOptions<T = any> extends PageOptions {
+  /** The endpoint pages by keyset only (repository tree): follow `Link: rel="next"`. */
+  keysetOnly?: boolean;
+  /**
+   * The endpoint also supports keyset pagination (users, projects): offsets end at 50,000 records, and the rest is
+   * fetched by keyset, starting after the last record seen with the query this returns.
+   */
+  keysetAfter?: (last: T) => Query;
+  /** Pages fetched at once by --all. */
+  concurrency?: number;
+}
+
+/** Offsets beyond this many records are refused by the service on endpoints that also support keyset. */
+export const OFFSET_LIMIT = 50_000;
+const DEFAULT_CONCURRENCY = 8;
+
+/**
+ * A lazily fetched list: iterate it to get records in order as pages arrive. After iteration, `notice` says when
+ * more records exist than were shown (contract §6: never truncate silently).
+ */
+export class ListResult<T> implements AsyncIterable<T> {
+  notice?: string;
+  /** Requests made, for tests and benchmarks. */
+  requests = 0;
+
+  constructor(
+    private readonly api: Api,
+    private readonly path: string,
+    private readonly query: Query,
+    readonly options: ListOptions<T>,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return this.iterate()[Symbol.asyncIterator]();
+  }
+
+  private async fetch(pathOrUrl: string, query?: Query): Promise<ApiResponse<T[]>> {
+    this.requests++;
+    const response = await this.api.request<T[]>({ method: 'GET', path: pathOrUrl, query });
+    if (!Array.isArray(response.data)) {
+      throw new ApiError('expected a list in the response', response.status, 'GET', this.path, response.header('x-request-id'));
+    }
+    return response;
+  }
+
+  private async *iterate(): AsyncGenerator<T> {
+    const { all, limit, keysetOnly } = this.options;
+    if (keysetOnly) {
+      yield* this.followLinks(this.path, { ...this.query, pagination: 'keyset', per_page: this.perPage(all || limit ? 100 : undefined) }, limit);
+    } else if (all) {
+      yield* this.allPages();
+    } else if (limit !== undefined) {
+      yield* this.followLinks(this.path, { ...this.query, page: this.options.page, per_page: this.perPage(Math.min(100, limit)) }, limit);
+    } else {
+      const response = await this.fetch(this.path, { ...this.query, page: this.options.page, per_page: this.options.perPage });
+      yield* response.data;
+      if (nextLink(response) || nextPage(response)) {
+        const total = response.header('x-total');
+        const shown = response.data.length.toLocaleString('en-US');
+        this.notice = total
+          ? `showing ${shown} of ${Number(total).toLocaleString('en-US')} — use --all or --limit`
+          : `showing ${shown}; more exist — use --all or --limit`;
+      }
+    }
+  }
+
+  private perPage(fallback: number | undefined): number | undefined {
+    return this.options.perPage ?? fallback;
+  }
+
+  /** Sequential: follow Link rel="next", falling back to X-Next-Page. */
+  private async *followLinks(path: string, query: Query | undefined, limit?: number): AsyncGenerator<T> {
+    let count = 0;
+    let target: { path: string; query?: Query } | undefined = { path, query };
+    while (target) {
+      const response = await this.fetch(target.path, target.query);
+      for (const item of response.data) {
+        if (limit !== undefined && count >= limit) return;
+        count++;
+        yield item;
+      }
+      if (limit !== undefined && count >= limit) return;
+      const link = nextLink(response);
+      const page = nextPage(response);
+      target = link ? { path: link } : page && response.data.length ? { path: target.path, query: { ...target.query, page } } : undefined;
+    }
+  }
+
+  /** --all: page 1, then further pages fetched concurrently in a bounded window, yielded in order. */
+  private async *allPages(): AsyncGenerator<T> {
+    const perPage = this.options.perPage ?? 100;
+    const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
+    const keysetAfter = this.options.keysetAfter;
+    const lastOffsetPage = keysetAfter ? Math.floor(OFFSET_LIMIT / perPage) : Infinity;
+    const pageQuery = (page: number): Query => ({ ...this.query, page, per_page: perPage });
+
+    const first = await this.fetch(this.path, pageQuery(1));
+    yield* first.data;
+    let last: T | undefined = first.data[first.data.length - 1];
+    if (!hasMore(first, perPage)) return;
+    const totalPages = Number(first.header('x-total-pages')) || undefined;
+    const finalPage = Math.min(totalPages ?? Infinity, lastOffsetPage);
+
+    const window: Array<{ page: number; response: Promise<ApiResponse<T[]>> }> = [];
+    let nextToFetch = 2;
+    let reachedEnd = false;
+    let offsetRefused = false;
+    const fill = (): void => {
+      while (window.length < concurrency && nextToFetch <= finalPage) {
+        const page = nextToFetch++;
+        const response = this.fetch(this.path, pageQuery(page));
+        response.catch(() => undefined); // awaited in order below; an early end must not leave it unhandled
+        window.push({ page, response });
+      }
+    };
+    fill();
+    while (window.length) {
+      const { page, response: pending } = window.shift()!;
+      let response: ApiResponse<T[]>;
+      try {
+        response = await pending;
+      } catch (error) {
+        if (keysetAfter && error instanceof ApiError && error.status === 405 && /offset/i.test(error.message)) {
+          offsetRefused = true;
+          break;
+        }
+        throw error;
+      }
+      yield* response.data;
+      if (response.data.length) last = response.data[response.data.length - 1];
+      if (!hasMore(response, perPage) || page === totalPages) {
+        reachedEnd = true;
+        break;
+      }
+      fill();
+    }
+    const offsetsExhausted = !reachedEnd && (offsetRefused || nextToFetch > lastOffsetPage);
+    if (keysetAfter && offsetsExhausted && last !== undefined) {
+      yield* this.followLinks(this.path, { ...this.query, ...keysetAfter(last), pagination: 'keyset', per_page: perPage });
+    }
+  }
+}
+
+function nextLink(response: ApiResponse<unknown>): string | undefined {
+  const link = response.header('link');
+  if (!link) return undefined;
+  for (const part of link.split(',')) {
+    const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim());
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+function nextPage(response: ApiResponse<unknown>): number | undefined {
+  const value = response.header('x-next-page');
+  return value ? Number(value) || undefined : undefined;
+}
+
+function hasMore(response: ApiResponse<unknown[]>, perPage: number): boolean {
+  if (response.data.length < perPage) return false;
+  const next = response.header('x-next-page');
+  if (next !== undefined) return next !== '';
+  return Boolean(nextLink(response)) || response.data.length === perPage;
+}

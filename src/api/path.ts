@@ -1,0 +1,46 @@
+/** Building request paths and query strings the way the service expects them (api-facts §6). */
+
+/** A value placed into a path verbatim, slashes kept: job artifact splat paths. */
+export class RawSegment {
+  constructor(readonly value: string) {}
+}
+export const splat = (value: string): RawSegment => new RawSegment(value);
+
+/** Encodes one path parameter as a single segment: `acme/api` → `acme%2Fapi`, dots encoded for old instances. */
+export function encodeSegment(value: string | number): string {
+  return encodeURIComponent(String(value)).replace(/\./g, '%2E');
+}
+
+/**
+ * Tagged template for API paths: every interpolated value is one encoded segment.
+ * p`/projects/${'acme/api'}/badges/${3}` → "/projects/acme%2Fapi/badges/3"
+ */
+export function p(strings: TemplateStringsArray, ...values: Array<string | number | RawSegment>): string {
+  let out = strings[0];
+  values.forEach((value, index) => {
+    out += value instanceof RawSegment ? value.value.split('/').map(encodeURIComponent).join('/') : encodeSegment(value);
+    out += strings[index + 1];
+  });
+  return out;
+}
+
+export type QueryValue = string | number | boolean | null | undefined | QueryValue[] | { [key: string]: QueryValue };
+export type Query = Record<string, QueryValue>;
+
+/** Rails-style query string: arrays as `k[]=a&k[]=b`, hashes as `k[a]=1`, undefined skipped. */
+export function toQueryString(query: Query | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  const add = (key: string, value: QueryValue): void => {
+    if (value === undefined) return;
+    if (Array.isArray(value)) {
+      for (const item of value) add(`${key}[]`, item);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
+    } else {
+      parts.push(`${encodeURIComponent(key).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(value === null ? '' : String(value))}`);
+    }
+  };
+  for (const [key, value] of Object.entries(query)) add(key, value);
+  return parts.length ? `?${parts.join('&')}` : '';
+}

@@ -1,0 +1,88 @@
+import type { Api } from '../api/client.js';
+import type { PageOptions } from '../api/paginate.js';
+import type { Env } from '../config/paths.js';
+import type { Connection } from '../config/resolve.js';
+import type { ConfigData } from '../config/store.js';
+import type { Format } from '../output/formats.js';
+import type { Io } from '../output/io.js';
+
+export interface OptionDef {
+  /** Commander flags: '--expires-at <date>', '-y, --yes', '--no-enabled'. */
+  flags: string;
+  description: string;
+  /** Validates and converts the value; throws UsageError (exit 2) on bad input. */
+  parse?: (value: string, previous?: any) => unknown;
+  default?: unknown;
+  required?: boolean;
+  choices?: readonly string[];
+}
+
+export interface GlobalOptions {
+  profile?: string;
+  server?: string;
+  output?: Format;
+  fields?: string[];
+  verbose?: boolean;
+  quiet?: boolean;
+  dryRun?: boolean;
+  yes?: boolean;
+  timeout?: number;
+  retries?: number;
+  caFile?: string;
+  insecure?: boolean;
+  color?: boolean;
+}
+
+export interface Prompter {
+  input(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  password(message: string): Promise<string>;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+}
+
+/** What a command's run() gets: everything it touches comes from here, so tests inject it all. */
+export interface Context {
+  /** The API client; first use resolves the connection (exit 3 when nothing is configured). */
+  readonly api: Api;
+  readonly io: Io;
+  readonly env: Env;
+  readonly globals: GlobalOptions;
+  readonly format: Format;
+  readonly configDir: string;
+  /** Pagination flags of a list command. */
+  readonly paging: PageOptions;
+  now(): Date;
+  connection(): Connection;
+  /** A client for an explicit connection (auth login checks a token before saving it). */
+  apiFor(connection: Connection): Api;
+  /** A client for another token on the profile's instance (rotation's verification GET). */
+  apiWithToken(token: string): Api;
+  readConfig(): ConfigData;
+  /** Asks on a terminal; off a terminal requires --yes (exit 2 otherwise). Passes under --dry-run. */
+  confirm(question: string): Promise<void>;
+  readonly prompt: Prompter;
+  /** --project or the profile's default_project; exit 2 when neither is set. */
+  project(value: string | undefined): string;
+  /** --group or the profile's default_group; exit 2 when neither is set. */
+  group(value: string | undefined): string;
+}
+
+export interface CommandDef<O = any> {
+  description?: string;
+  /** At least one, shown under --help. */
+  examples: string[];
+  /** Commander argument syntax: '<id>', '[id]', '<pairs...>'. Values arrive in opts under their camelCased name. */
+  args?: string[];
+  options?: OptionDef[];
+  /** Adds --page, --per-page, --all and --limit (read them from ctx.paging). */
+  list?: boolean;
+  /** Default columns for table, TSV and CSV output of lists. */
+  columns?: string[];
+  /** Output format when -o is not given, instead of the profile's or table (`api` prints JSON). */
+  defaultFormat?: Format;
+  run(opts: O, ctx: Context): Promise<unknown>;
+}
+
+/** A command is data plus run(); the shared wiring parses, validates, confirms, calls and renders. */
+export function defineCommand<O = Record<string, any>>(def: CommandDef<O>): CommandDef<O> {
+  return def;
+}

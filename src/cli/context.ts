@@ -1,0 +1,135 @@
+import { Api } from '../api/client.js';
+import type { PageOptions } from '../api/paginate.js';
+import type { Env } from '../config/paths.js';
+import { resolveConnection, selectedProfileName, type Connection } from '../config/resolve.js';
+import { readConfig, type ConfigData } from '../config/store.js';
+import { HttpClient } from '../http/client.js';
+import type { Format } from '../output/formats.js';
+import type { Io } from '../output/io.js';
+import type { Context, GlobalOptions, Prompter } from './command.js';
+import { CliError, ExitCode, UsageError } from './errors.js';
+
+export interface ContextInit {
+  io: Io;
+  env: Env;
+  globals: GlobalOptions;
+  format: Format;
+  configDir: string;
+  paging: PageOptions;
+  now: () => Date;
+}
+
+/** Builds the Context of one command run; the connection and HTTP client are created on first use. */
+export class RunContext implements Context {
+  readonly io: Io;
+  readonly env: Env;
+  readonly globals: GlobalOptions;
+  readonly format: Format;
+  readonly configDir: string;
+  readonly paging: PageOptions;
+  readonly now: () => Date;
+  private config?: ConfigData;
+  private resolved?: Connection;
+  private readonly httpClients: HttpClient[] = [];
+  private apiClient?: Api;
+
+  constructor(init: ContextInit) {
+    this.io = init.io;
+    this.env = init.env;
+    this.globals = init.globals;
+    this.format = init.format;
+    this.configDir = init.configDir;
+    this.paging = init.paging;
+    this.now = init.now;
+  }
+
+  readConfig(): ConfigData {
+    this.config ??= readConfig(this.configDir);
+    return this.config;
+  }
+
+  connection(): Connection {
+    if (!this.resolved) {
+      this.resolved = resolveConnection(this.globals, this.env, this.readConfig());
+      if (this.resolved.insecure) this.io.warn('TLS certificate verification is disabled (insecure)');
+    }
+    return this.resolved;
+  }
+
+  get api(): Api {
+    this.apiClient ??= this.apiFor(this.connection(), { dryRun: Boolean(this.globals.dryRun) });
+    return this.apiClient;
+  }
+
+  /** A client for another token on the same instance (rotation's verification GET). */
+  apiWithToken(token: string): Api {
+    return this.apiFor({ ...this.connection(), token, tokenType: 'private', tokenSource: 'environment' });
+  }
+
+  /** A client for an explicit connection (auth login checks a token before saving it). Closed with the context. */
+  apiFor(connection: Connection, options: { dryRun?: boolean } = {}): Api {
+    const http = new HttpClient({
+      caFile: connection.caFile,
+      insecure: connection.insecure,
+      timeoutMs: connection.timeoutMs,
+      retries: connection.retries,
+      env: this.env,
+      userAgent: `forgectl/${__FORGECTL_VERSION__}`,
+      log: this.globals.verbose ? (line) => this.io.streams.stderr.write(`${line}\n`) : undefined,
+    });
+    this.httpClients.push(http);
+    return new Api(connection, http, {
+      dryRun: Boolean(options.dryRun),
+      printDryRun: (text) => this.io.streams.stdout.write(text),
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.httpClients.map((http) => http.close()));
+  }
+
+  async confirm(question: string): Promise<void> {
+    if (this.globals.yes || this.globals.dryRun) return;
+    if (!this.io.interactive) {
+      throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed`, 'pass --yes to confirm without a terminal');
+    }
+    if (!(await this.prompt.confirm(question, false))) throw new CliError('aborted: not confirmed', ExitCode.usage);
+  }
+
+  get prompt(): Prompter {
+    const io = this.io;
+    const context = { input: io.streams.stdin as NodeJS.ReadableStream, output: io.streams.stderr as NodeJS.WritableStream };
+    return {
+      async input(message, options) {
+        const { input } = await import('@inquirer/prompts');
+        return input({ message, default: options?.default, validate: options?.validate }, context);
+      },
+      async password(message) {
+        const { password } = await import('@inquirer/prompts');
+        return password({ message, mask: '*' }, context);
+      },
+      async confirm(message, defaultValue = false) {
+        const { confirm } = await import('@inquirer/prompts');
+        return confirm({ message, default: defaultValue }, context);
+      },
+    };
+  }
+
+  project(value: string | undefined): string {
+    const project = value ?? this.profileDefault('default_project');
+    if (!project) throw new UsageError('no project given', 'pass --project ID|PATH, or set default_project in the profile');
+    return project;
+  }
+
+  group(value: string | undefined): string {
+    const group = value ?? this.profileDefault('default_group');
+    if (!group) throw new UsageError('no group given', 'pass --group ID|PATH, or set default_group in the profile');
+    return group;
+  }
+
+  private profileDefault(key: 'default_project' | 'default_group'): string | undefined {
+    const config = this.readConfig();
+    const name = selectedProfileName(this.globals, this.env, config);
+    return name ? config.profiles[name]?.[key] : undefined;
+  }
+}

@@ -1,0 +1,26 @@
+import type { OptionDef } from './command.js';
+import { parseInteger } from './parse.js';
+
+/** Options shared by many commands: one definition each. */
+
+export const projectOption: OptionDef = {
+  flags: '--project <id|path>',
+  description: 'project ID or full path (default: the profile\'s default_project)',
+};
+
+export const groupOption: OptionDef = {
+  flags: '--group <id|path>',
+  description: 'group ID or full path (default: the profile\'s default_group)',
+};
+
+export const outputFileOption: OptionDef = {
+  flags: '--output-file <path>',
+  description: 'write to this file (atomically) instead of stdout',
+};
+
+export const paginationOptions: OptionDef[] = [
+  { flags: '--page <n>', description: 'page to show (default 1)', parse: parseInteger('--page', 1) },
+  { flags: '--per-page <n>', description: 'records per page, 1-100', parse: parseInteger('--per-page', 1, 100) },
+  { flags: '--all', description: 'fetch every page' },
+  { flags: '--limit <n>', description: 'stop after this many records', parse: parseInteger('--limit', 1) },
+];

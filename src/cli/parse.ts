@@ -1,0 +1,118 @@
+import { UsageError } from './errors.js';
+
+/** Parsers for option values. Each throws UsageError (exit 2) so bad input never reaches the server. */
+
+export function parseInteger(name: string, min = -Infinity, max = Infinity) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+    const n = Number(value);
+    if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+}
+
+export function parseNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${name} must be a number, got "${value}"`);
+    return n;
+  };
+}
+
+/** A calendar date YYYY-MM-DD that exists. */
+export function parseDate(name: string) {
+  return (value: string): string => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+    const date = match ? new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])) : undefined;
+    if (!match || !date || date.getUTCMonth() !== +match[2] - 1 || date.getUTCDate() !== +match[3]) {
+      throw new UsageError(`${name} must be a date as YYYY-MM-DD, got "${value}"`);
+    }
+    return value;
+  };
+}
+
+/** An ISO 8601 date-time (or date). */
+export function parseDateTime(name: string) {
+  return (value: string): string => {
+    if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) || Number.isNaN(Date.parse(value))) {
+      throw new UsageError(`${name} must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z, got "${value}"`);
+    }
+    return value;
+  };
+}
+
+const DURATION_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** A duration such as 30d, 12h, 2w; returns milliseconds. */
+export function parseDuration(name: string) {
+  return (value: string): number => {
+    const match = /^(\d+)\s*([hdw])$/.exec(value.trim());
+    if (!match) throw new UsageError(`${name} must be a duration such as 30d, 12h or 2w, got "${value}"`);
+    return Number(match[1]) * DURATION_UNITS[match[2]];
+  };
+}
+
+export function parseChoice<T extends string>(name: string, choices: readonly T[]) {
+  return (value: string): T => {
+    const found = choices.find((c) => c.toLowerCase() === value.toLowerCase());
+    if (!found) throw new UsageError(`${name} must be one of ${choices.join(', ')}; got "${value}"`);
+    return found;
+  };
+}
+
+export function parseList(value: string, previous?: string[]): string[] {
+  const items = value.split(',').map((v) => v.trim()).filter(Boolean);
+  return [...(previous ?? []), ...items];
+}
+
+export function collect(value: string, previous?: string[]): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** key=value, for repeatable options; returns the pairs collected so far. */
+export function parseKeyValue(name: string) {
+  return (value: string, previous?: Array<[string, string]>): Array<[string, string]> => {
+    const index = value.indexOf('=');
+    if (index <= 0) throw new UsageError(`${name} takes key=value, got "${value}"`);
+    return [...(previous ?? []), [value.slice(0, index), value.slice(index + 1)]];
+  };
+}
+
+export function parseBoolean(name: string) {
+  return (value: string): boolean => {
+    const v = value.toLowerCase();
+    if (['true', 'yes', '1', 'on'].includes(v)) return true;
+    if (['false', 'no', '0', 'off'].includes(v)) return false;
+    throw new UsageError(`${name} must be true or false, got "${value}"`);
+  };
+}
+
+export const ACCESS_LEVELS: Record<string, number> = {
+  guest: 10,
+  planner: 15,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+};
+
+export function accessLevelName(level: number | null | undefined): string {
+  if (level === null || level === undefined) return '';
+  if (level === 0) return 'no access';
+  const name = Object.entries(ACCESS_LEVELS).find(([, v]) => v === level)?.[0];
+  return name ?? String(level);
+}
+
+/** An access level by name (guest … owner) or by number. */
+export function parseAccessLevel(name: string, allowed: number[] = Object.values(ACCESS_LEVELS)) {
+  return (value: string): number => {
+    const v = value.trim().toLowerCase();
+    const level = /^\d+$/.test(v) ? Number(v) : v === 'no-access' || v === 'no_access' ? 0 : ACCESS_LEVELS[v];
+    if (level === undefined || !allowed.includes(level)) {
+      const names = Object.entries(ACCESS_LEVELS).filter(([, n]) => allowed.includes(n)).map(([k, n]) => `${k} (${n})`);
+      if (allowed.includes(0)) names.unshift('no-access (0)');
+      throw new UsageError(`${name} must be one of ${names.join(', ')}; got "${value}"`);
+    }
+    return level;
+  };
+}

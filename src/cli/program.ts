@@ -1,0 +1,178 @@
+import { Command, CommanderError, Option } from 'commander';
+import type { Env } from '../config/paths.js';
+import { configDir } from '../config/paths.js';
+import { selectedProfileName } from '../config/resolve.js';
+import { readConfig } from '../config/store.js';
+import { FORMATS, type Format } from '../output/formats.js';
+import { parseFields } from '../output/fields.js';
+import { Io, type Streams } from '../output/io.js';
+import { render } from '../output/render.js';
+import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
+import { RunContext } from './context.js';
+import { UsageError } from './errors.js';
+import { groups, manifest, type ManifestEntry } from './manifest.js';
+import { paginationOptions } from './options.js';
+import { parseChoice, parseInteger } from './parse.js';
+
+export interface CliDeps extends Streams {
+  env: Env;
+  now?: () => Date;
+}
+
+/** Global options of contract §3, on the root command. */
+export const globalOptions: OptionDef[] = [
+  { flags: '-p, --profile <name>', description: 'profile to use (FORGECTL_PROFILE)' },
+  { flags: '--server <url>', description: 'instance URL, overrides the profile (FORGECTL_URL)' },
+  { flags: '-o, --output <format>', description: `output format: ${FORMATS.join(', ')}`, parse: parseChoice('--output', FORMATS) },
+  { flags: '--fields <a,b.c>', description: 'fields to show, dotted paths into records' },
+  { flags: '-v, --verbose', description: 'log each request and response status to stderr (secrets redacted)' },
+  { flags: '-q, --quiet', description: 'no spinners, hints or notices on stderr' },
+  { flags: '--dry-run', description: 'print the changing request instead of sending it' },
+  { flags: '-y, --yes', description: 'answer yes to confirmations' },
+  { flags: '--timeout <seconds>', description: 'per request timeout (default 30)', parse: parseInteger('--timeout', 1, 3600) },
+  { flags: '--retries <n>', description: 'retries of retryable failures (default 3)', parse: parseInteger('--retries', 0, 10) },
+  { flags: '--ca-file <path>', description: 'trust this CA certificate (PEM) as well' },
+  { flags: '--insecure', description: 'skip TLS certificate verification' },
+  { flags: '--no-color', description: 'no colour (also NO_COLOR)' },
+];
+
+/** Global options that take a value, so the command path can be found in argv without full parsing. */
+const VALUE_FLAGS = new Set(['-p', '--profile', '--server', '-o', '--output', '--fields', '--timeout', '--retries', '--ca-file']);
+
+/** The manifest entry named by argv's leading words, skipping global options and their values. */
+export function findEntry(argv: string[]): ManifestEntry | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (VALUE_FLAGS.has(arg)) i++;
+      continue;
+    }
+    words.push(arg);
+    const prefix = words.join(' ');
+    const exact = manifest.find((entry) => entry.path === prefix);
+    if (exact) return exact;
+    if (!manifest.some((entry) => entry.path.startsWith(`${prefix} `))) return undefined;
+  }
+  return undefined;
+}
+
+export function toOption(def: OptionDef): Option {
+  const option = new Option(def.flags, def.description);
+  if (def.parse) option.argParser(def.parse as (value: string, previous: unknown) => unknown);
+  if (def.default !== undefined) option.default(def.default);
+  if (def.choices) option.choices(def.choices);
+  if (def.required) option.makeOptionMandatory();
+  return option;
+}
+
+/** The root command with every command as a stub (name and summary only). */
+export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>): { program: Command; leaves: Map<string, Command> } {
+  const program = new Command('forgectl')
+    .description('Administer the software-delivery platform from the terminal, scripts and cron')
+    .usage('<command> [options]')
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  if (streams) {
+    program.configureOutput({
+      writeOut: (text) => streams.stdout.write(text),
+      writeErr: (text) => streams.stderr.write(text),
+      outputError: (text, write) => write(text),
+    });
+  }
+  program.version(`forgectl ${__FORGECTL_VERSION__}`, '-V, --version', 'print the version');
+  for (const def of globalOptions) program.addOption(toOption(def));
+  const nodes = new Map<string, Command>([['', program]]);
+  const leaves = new Map<string, Command>();
+  for (const entry of manifest) {
+    const words = entry.path.split(' ');
+    let parent = program;
+    words.forEach((word, index) => {
+      const path = words.slice(0, index + 1).join(' ');
+      let node = nodes.get(path);
+      if (!node) {
+        const isLeaf = index === words.length - 1;
+        node = parent.command(word).description(isLeaf ? entry.summary : (groups[path] ?? '')).exitOverride();
+        if (streams) node.configureOutput(program.configureOutput());
+        nodes.set(path, node);
+        if (isLeaf) leaves.set(path, node);
+      }
+      parent = node;
+    });
+  }
+  return { program, leaves };
+}
+
+/** Adds a command module's arguments, options and help examples to its stub. */
+export function attachDefinition(command: Command, def: CommandDef): void {
+  if (def.description) command.description(`${command.description()}\n\n${def.description}`);
+  for (const arg of def.args ?? []) command.argument(arg);
+  for (const option of def.options ?? []) command.addOption(toOption(option));
+  if (def.list) for (const option of paginationOptions) command.addOption(toOption(option));
+  if (def.examples.length) command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+}
+
+function argName(spec: string): string {
+  return spec.replace(/[<>[\]]|\.\.\./g, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Parses argv, runs the one command it names, renders its result. Throws CliError / CommanderError. */
+export async function runCli(argv: string[], deps: CliDeps): Promise<void> {
+  const { program, leaves } = buildProgram(deps);
+  const entry = findEntry(argv);
+  let context: RunContext | undefined;
+  if (entry) {
+    const leaf = leaves.get(entry.path)!;
+    const def = (await entry.load()).default;
+    attachDefinition(leaf, def);
+    leaf.action(async (...actionArgs: unknown[]) => {
+      const command = actionArgs[actionArgs.length - 1] as Command;
+      const opts: Record<string, unknown> = { ...command.opts() };
+      (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
+      const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
+      context = createContext(globals, deps, opts, def);
+      const result = await def.run(opts, context);
+      await render(result, context.io, {
+        format: context.format,
+        fields: context.globals.fields,
+        columns: def.columns,
+      });
+    });
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } finally {
+    await context?.close();
+  }
+}
+
+function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps, opts: Record<string, unknown>, def: CommandDef): RunContext {
+  const env = deps.env;
+  const noColor = raw.color === false || env.NO_COLOR !== undefined;
+  const color = !noColor && (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : Boolean(deps.stdout.isTTY) && env.TERM !== 'dumb');
+  const io = new Io(deps, { quiet: Boolean(raw.quiet), color });
+  const globals: GlobalOptions = { ...raw, fields: parseFields(raw.fields as string | undefined) };
+  const dir = configDir(env);
+  return new RunContext({
+    io,
+    env,
+    globals,
+    // The output format: -o, then the profile's `output`, then table.
+    format: raw.output ?? def.defaultFormat ?? profileFormat(globals, env, dir) ?? 'table',
+    configDir: dir,
+    paging: { page: opts.page as number, perPage: opts.perPage as number, all: opts.all as boolean, limit: opts.limit as number },
+    now: deps.now ?? (() => new Date()),
+  });
+}
+
+function profileFormat(globals: GlobalOptions, env: Env, dir: string): Format | undefined {
+  const config = readConfig(dir);
+  const name = selectedProfileName(globals, env, config);
+  const output = name ? config.profiles[name]?.output : undefined;
+  if (output === undefined) return undefined;
+  if (!(FORMATS as readonly string[]).includes(output)) throw new UsageError(`profile "${name}" has an unknown output format "${output}"`);
+  return output as Format;
+}
+
+export { CommanderError };

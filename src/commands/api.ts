@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { defineCommand, type Context } from '../cli/command.js';
+import { UsageError } from '../cli/errors.js';
+import { collect } from '../cli/parse.js';
+import { parseBody } from '../api/client.js';
+import { DownloadResult, TextResult } from '../output/result.js';
+
+interface Options {
+  path: string;
+  method?: string;
+  rawField?: string[];
+  field?: string[];
+  header?: string[];
+  input?: string;
+  paginate?: boolean;
+  include?: boolean;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** -F value typing: numbers, booleans and null become JSON values, @file reads a file (@- stdin). */
+export async function typedValue(value: string, readStdin: () => Promise<string>): Promise<Json> {
+  if (value.startsWith('@')) return value === '@-' ? readStdin() : readFileSync(value.slice(1), 'utf8');
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'null') return null;
+  if (/^-?\d+(\.\d+)?$/.test(value) && Number.isFinite(Number(value))) return Number(value);
+  return value;
+}
+
+/** key=value pairs into an object; `key[]=v` collects an array, `a[b]=v` nests. */
+export function assignField(target: Record<string, Json>, key: string, value: Json): void {
+  const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!match) throw new UsageError(`invalid field name "${key}"`);
+  const keys = [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+  let node: Record<string, Json> | Json[] = target;
+  keys.forEach((k, index) => {
+    const last = index === keys.length - 1;
+    const container = node as Record<string, Json>;
+    if (k === '') {
+      if (!Array.isArray(node)) throw new UsageError(`invalid field name "${key}"`);
+      if (last) node.push(value);
+      return;
+    }
+    if (last) {
+      container[k] = value;
+    } else {
+      const nextIsArray = keys[index + 1] === '';
+      container[k] ??= nextIsArray ? [] : {};
+      node = container[k] as Record<string, Json> | Json[];
+    }
+  });
+}
+
+function splitPair(pair: string, flag: string): [string, string] {
+  const index = pair.indexOf('=');
+  if (index <= 0) throw new UsageError(`${flag} takes key=value, got "${pair}"`);
+  return [pair.slice(0, index), pair.slice(index + 1)];
+}
+
+async function buildFields(opts: Options, ctx: Context): Promise<Record<string, Json>> {
+  const fields: Record<string, Json> = {};
+  for (const pair of opts.rawField ?? []) {
+    const [key, value] = splitPair(pair, '-f');
+    assignField(fields, key, value);
+  }
+  for (const pair of opts.field ?? []) {
+    const [key, value] = splitPair(pair, '-F');
+    assignField(fields, key, await typedValue(value, () => ctx.io.readStdin()));
+  }
+  return fields;
+}
+
+export default defineCommand<Options>({
+  description: 'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields and no -X the method is POST. Same authentication, retries, errors and exit codes as every command.',
+  examples: [
+    'forgectl api /user',
+    'forgectl api /projects/acme%2Fapi/badges -f link_url=https://ci.example.com -f image_url=https://ci.example.com/b.svg',
+    'forgectl api -X PUT /application/settings -F signup_enabled=false',
+    'forgectl api /users --paginate -o ndjson',
+    'forgectl api -X POST /projects/1/hooks --input hook.json',
+  ],
+  args: ['<path>'],
+  defaultFormat: 'json',
+  options: [
+    { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with fields)' },
+    { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', parse: collect },
+    { flags: '-F, --field <key=value>', description: 'a typed field: numbers, true/false, null, @file (repeatable)', parse: collect },
+    { flags: '-H, --header <name:value>', description: 'an extra request header (repeatable)', parse: collect },
+    { flags: '--input <file>', description: 'request body from a file, or - for stdin' },
+    { flags: '--paginate', description: 'fetch every page; prints one JSON array (or NDJSON with -o ndjson)' },
+    { flags: '-i, --include', description: 'print the status line and response headers before the body' },
+  ],
+  async run(opts, ctx) {
+    const fields = await buildFields(opts, ctx);
+    const hasFields = Object.keys(fields).length > 0;
+    const method = (opts.method ?? (hasFields || opts.input ? 'POST' : 'GET')).toUpperCase();
+    if (!/^[A-Z]+$/.test(method)) throw new UsageError(`invalid method "${opts.method}"`);
+    const headers: Record<string, string> = {};
+    for (const header of opts.header ?? []) {
+      const index = header.indexOf(':');
+      if (index <= 0) throw new UsageError(`-H takes "Name: value", got "${header}"`);
+      headers[header.slice(0, index).trim().toLowerCase()] = header.slice(index + 1).trim();
+    }
+    const path = /^https?:\/\//i.test(opts.path) || opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
+    const inQuery = method === 'GET' || method === 'HEAD';
+    if (opts.input && hasFields) throw new UsageError('--input and fields cannot be combined');
+
+    if (opts.paginate) {
+      if (method !== 'GET') throw new UsageError('--paginate works with GET only');
+      return ctx.api.list(path, fields as Record<string, string>, { ...ctx.paging, all: true });
+    }
+
+    let rawBody: { data: Buffer | string; contentType: string } | undefined;
+    if (opts.input) {
+      const data = opts.input === '-' ? await ctx.io.readStdinBuffer() : readFileSync(opts.input);
+      rawBody = { data, contentType: headers['content-type'] ?? 'application/json' };
+    }
+    const response = await ctx.api.send({
+      method,
+      path,
+      headers,
+      query: inQuery ? fields : undefined,
+      body: !inQuery && hasFields ? fields : undefined,
+      rawBody,
+    });
+    if (opts.include) {
+      let head = `HTTP ${response.status}\n`;
+      for (const [name, value] of Object.entries(response.headers)) head += `${name}: ${Array.isArray(value) ? value.join(', ') : value}\n`;
+      await ctx.io.out(`${head}\n`);
+    }
+    const type = response.header('content-type') ?? '';
+    if (!type || type.includes('json') || type.startsWith('text/')) {
+      const body = await parseBody(response);
+      if (body === undefined) return undefined;
+      return typeof body === 'string' ? new TextResult(body) : body;
+    }
+    return new DownloadResult(response.body, { size: Number(response.header('content-length')) || undefined });
+  },
+});

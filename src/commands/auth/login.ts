@@ -1,0 +1,78 @@
+import { defineCommand } from '../../cli/command.js';
+import { UsageError } from '../../cli/errors.js';
+import { parseChoice } from '../../cli/parse.js';
+import { isLoopbackHost, normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
+import { updateConfig, type Profile, type TokenType } from '../../config/store.js';
+
+interface Options {
+  url?: string;
+  tokenStdin?: boolean;
+  tokenType: TokenType;
+  verify: boolean;
+}
+
+export default defineCommand<Options>({
+  description: 'The token is read from stdin (--token-stdin) or a masked prompt, never from the command line. It is checked with GET /user before it is saved.',
+  examples: [
+    'forgectl auth login',
+    "printf '%s\\n' \"$TOKEN\" | forgectl auth login --profile prod --url https://git.example.com --token-stdin",
+  ],
+  options: [
+    { flags: '--url <url>', description: 'instance URL (https://git.example.com)' },
+    { flags: '--token-stdin', description: 'read the token from standard input' },
+    { flags: '--token-type <type>', description: 'private (personal, group or project token), job, or oauth', parse: parseChoice('--token-type', ['private', 'job', 'oauth'] as const), default: 'private' },
+    { flags: '--no-verify', description: 'save without checking the token with GET /user' },
+  ],
+  async run(opts, ctx) {
+    const config = ctx.readConfig();
+    const name = selectedProfileName(ctx.globals, ctx.env, config) ?? 'default';
+    const existing = config.profiles[name];
+
+    let url = opts.url ?? ctx.globals.server;
+    if (!url && ctx.io.interactive) {
+      url = await ctx.prompt.input('Instance URL', { default: existing?.url, validate: (v) => (v.trim() ? true : 'required') });
+    }
+    if (!url) throw new UsageError('no URL given', 'pass --url https://git.example.com');
+    const { rootUrl, baseUrl } = normalizeBaseUrl(url.trim());
+
+    let token: string;
+    if (opts.tokenStdin) {
+      token = (await ctx.io.readStdin()).trim();
+    } else if (ctx.io.interactive) {
+      token = (await ctx.prompt.password('Access token')).trim();
+    } else {
+      throw new UsageError('no token given', 'pipe it in with --token-stdin (tokens are never accepted as arguments)');
+    }
+    if (!token) throw new UsageError('the token is empty');
+    if (/\s/.test(token)) throw new UsageError('the token contains white space; give exactly one token');
+
+    const parsed = new URL(baseUrl);
+    if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname) && !existing?.allow_http) {
+      throw new UsageError(`refusing to send a token over plain http to ${parsed.host}`, 'use https (or set allow_http in the profile first)');
+    }
+
+    let who = '';
+    if (opts.verify) {
+      const api = ctx.apiFor({
+        profileName: name, baseUrl, rootUrl, token, tokenType: opts.tokenType, tokenSource: 'profile',
+        caFile: ctx.globals.caFile ?? existing?.ca_file, insecure: Boolean(ctx.globals.insecure ?? existing?.insecure),
+        timeoutMs: (ctx.globals.timeout ?? existing?.timeout ?? 30) * 1000, retries: ctx.globals.retries ?? existing?.retries ?? 3,
+      });
+      const user = await api.get<{ username?: string }>('/user');
+      who = user.username ? ` as ${user.username}` : '';
+    }
+
+    await updateConfig(ctx.configDir, (data) => {
+      const profile: Profile = { ...data.profiles[name], url: rootUrl, token, token_type: opts.tokenType };
+      delete profile.token_command;
+      if (opts.tokenType === 'private') delete profile.token_type;
+      data.profiles[name] = profile;
+      data.current ??= name;
+      return data.current;
+    }).then((current) => {
+      ctx.io.note(`Logged in to ${parsed.host}${who} (profile "${name}", saved in ${ctx.configDir})`);
+      if (current !== name) ctx.io.note(`the current profile is still "${current}"; use -p ${name}, or: forgectl profile use ${name}`);
+    });
+    return undefined;
+  },
+});

@@ -1,0 +1,66 @@
+import { defineCommand } from '../../cli/command.js';
+import { ApiError } from '../../cli/errors.js';
+
+interface User {
+  id: number;
+  username: string;
+  name: string;
+  is_admin?: boolean;
+  bot?: boolean;
+}
+
+interface SelfToken {
+  id: number;
+  name: string;
+  scopes: string[];
+  expires_at: string | null;
+  active: boolean;
+}
+
+/** Days from now until an expiry date (YYYY-MM-DD, end of that day UTC counts as the expiry). */
+export function daysUntil(date: string, now: Date): number {
+  const end = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+  return Math.floor((end - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) / 86_400_000);
+}
+
+export const EXPIRY_WARNING_DAYS = 14;
+
+export default defineCommand({
+  description: 'Shows the instance, the user the token belongs to and, for personal, group and project tokens, the token\'s name, scopes and expiry. Warns when the token expires within 14 days.',
+  examples: ['forgectl auth status', 'forgectl -p bot auth status -o json'],
+  async run(_opts, ctx) {
+    const connection = ctx.connection();
+    const user = await ctx.api.get<User>('/user');
+    let token: SelfToken | undefined;
+    if (connection.tokenType === 'private') {
+      try {
+        token = await ctx.api.get<SelfToken>('/personal_access_tokens/self');
+      } catch (error) {
+        // Job and OAuth tokens, and older instances, have no self endpoint: the rest is still worth showing.
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      }
+    }
+    const daysLeft = token?.expires_at ? daysUntil(token.expires_at, ctx.now()) : undefined;
+    if (daysLeft !== undefined && daysLeft <= EXPIRY_WARNING_DAYS) {
+      ctx.io.warn(
+        daysLeft < 0
+          ? `the token expired on ${token!.expires_at}`
+          : `the token expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'} (${token!.expires_at}); rotate it: forgectl tokens rotate self --personal --save-to-profile`,
+      );
+    }
+    return {
+      url: connection.rootUrl,
+      profile: connection.profileName ?? null,
+      token_source: connection.tokenSource,
+      user: user.username,
+      name: user.name,
+      user_id: user.id,
+      admin: Boolean(user.is_admin),
+      bot: Boolean(user.bot),
+      token_name: token?.name ?? null,
+      scopes: token?.scopes ?? null,
+      expires_at: token?.expires_at ?? null,
+      days_left: daysLeft ?? null,
+    };
+  },
+});

@@ -1,0 +1,18 @@
+import { defineCommand } from '../../cli/command.js';
+import { ConfigError } from '../../cli/errors.js';
+import { updateConfig } from '../../config/store.js';
+
+export default defineCommand<{ name: string }>({
+  examples: ['forgectl profile remove old-staging --yes'],
+  args: ['<name>'],
+  async run(opts, ctx) {
+    if (!ctx.readConfig().profiles[opts.name]) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');
+    await ctx.confirm(`Remove profile "${opts.name}" and its credentials?`);
+    await updateConfig(ctx.configDir, (data) => {
+      delete data.profiles[opts.name];
+      if (data.current === opts.name) delete data.current;
+    });
+    ctx.io.note(`Removed profile "${opts.name}"`);
+    return undefined;
+  },
+});

@@ -1,0 +1,17 @@
+import { defineCommand } from '../../cli/command.js';
+import { ConfigError } from '../../cli/errors.js';
+import { selectedProfileName } from '../../config/resolve.js';
+import { REDACTED } from '../../http/redact.js';
+
+export default defineCommand<{ name?: string }>({
+  description: 'The token is never shown; use `forgectl auth token` when a script needs it.',
+  examples: ['forgectl profile show', 'forgectl profile show prod -o json'],
+  args: ['[name]'],
+  async run(opts, ctx) {
+    const config = ctx.readConfig();
+    const name = opts.name ?? selectedProfileName(ctx.globals, ctx.env, config);
+    const profile = name ? config.profiles[name] : undefined;
+    if (!name || !profile) throw new ConfigError(name ? `no profile named "${name}"` : 'no profile selected', 'run: forgectl profile list');
+    return { name, current: config.current === name, ...profile, ...(profile.token ? { token: REDACTED } : {}) };
+  },
+});

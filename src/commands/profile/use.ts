@@ -1,0 +1,16 @@
+import { defineCommand } from '../../cli/command.js';
+import { ConfigError } from '../../cli/errors.js';
+import { updateConfig } from '../../config/store.js';
+
+export default defineCommand<{ name: string }>({
+  examples: ['forgectl profile use prod'],
+  args: ['<name>'],
+  async run(opts, ctx) {
+    await updateConfig(ctx.configDir, (data) => {
+      if (!data.profiles[opts.name]) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');
+      data.current = opts.name;
+    });
+    ctx.io.note(`Current profile: ${opts.name}`);
+    return undefined;
+  },
+});

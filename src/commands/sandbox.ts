@@ -1,0 +1,73 @@
+import { defineCommand } from '../cli/command.js';
+import { CliError, ExitCode } from '../cli/errors.js';
+import { parseChoice, parseInteger } from '../cli/parse.js';
+
+interface Options {
+  port: number;
+  host: string;
+  seed: 'demo' | 'empty';
+  users: number;
+  latency: number;
+  tier: 'free' | 'premium' | 'ultimate';
+  state?: string;
+  tls?: boolean;
+  caOut?: string;
+  printEnv?: boolean;
+}
+
+/** Shell-quotes a value for an export line. */
+function quote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+export default defineCommand<Options>({
+  description: 'A simulated instance on loopback with in-memory state: the same paths, status codes, error bodies, pagination headers and state machines as the real service. /-/sandbox/faults injects errors for tests. Runs until interrupted.',
+  examples: [
+    'forgectl sandbox',
+    'eval "$(forgectl sandbox --print-env &)"   # in one shell; or:',
+    'forgectl sandbox --port 8080 --users 20000 --latency 20 --state /tmp/sandbox.json',
+    'forgectl sandbox --tls --ca-out /tmp/sandbox-ca.pem',
+  ],
+  options: [
+    { flags: '--port <n>', description: 'port to listen on (0: any free port)', parse: parseInteger('--port', 0, 65535), default: 0 },
+    { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
+    { flags: '--seed <name>', description: 'demo (group acme with projects) or empty', parse: parseChoice('--seed', ['demo', 'empty'] as const), default: 'demo' },
+    { flags: '--users <n>', description: 'extra users user1…userN', parse: parseInteger('--users', 0, 1_000_000), default: 0 },
+    { flags: '--latency <ms>', description: 'delay every API response', parse: parseInteger('--latency', 0, 60_000), default: 0 },
+    { flags: '--tier <tier>', description: 'free, premium or ultimate', parse: parseChoice('--tier', ['free', 'premium', 'ultimate'] as const), default: 'ultimate' },
+    { flags: '--state <file>', description: 'load state from and save it to this JSON file' },
+    { flags: '--tls', description: 'serve HTTPS with a generated self-signed certificate' },
+    { flags: '--ca-out <file>', description: 'with --tls: where to write the certificate (for --ca-file)' },
+    { flags: '--print-env', description: 'print export lines for FORGECTL_URL and FORGECTL_TOKEN once listening' },
+  ],
+  async run(opts, ctx) {
+    const { startSandbox } = await import('../sandbox/server.js');
+    const { sandboxEnv } = await import('../sandbox/routes/index.js');
+    const sandbox = await startSandbox({
+      port: opts.port,
+      host: opts.host,
+      seed: opts.seed,
+      users: opts.users,
+      latencyMs: opts.latency,
+      tier: opts.tier,
+      stateFile: opts.state,
+      tls: opts.tls,
+      caFile: opts.caOut,
+    });
+    const env = { FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, ...sandboxEnv(sandbox) };
+    if (opts.printEnv) {
+      await ctx.io.out(Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join(''));
+    } else {
+      await ctx.io.out(`forgectl sandbox listening on ${sandbox.rootUrl} (tier ${sandbox.tier})\nadministrator token (root): ${sandbox.adminToken}\n`);
+      ctx.io.note(`try: FORGECTL_URL=${sandbox.rootUrl} FORGECTL_TOKEN=… forgectl auth status   (stop with Ctrl-C)`);
+    }
+    if (sandbox.caFile) ctx.io.note(`# certificate for --ca-file: ${sandbox.caFile}`);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    await sandbox.close();
+    if (signal === 'SIGINT') throw new CliError('sandbox stopped', ExitCode.interrupted);
+    return undefined;
+  },
+});

@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import { ConfigError, UsageError } from '../cli/errors.js';
+import type { Env } from './paths.js';
+import type { ConfigData, Profile, TokenType } from './store.js';
+
+/** Everything needed to talk to one instance, after flags → environment → profile → CI job were consulted. */
+export interface Connection {
+  profileName?: string;
+  /** API base, always ending in /api/v4. */
+  baseUrl: string;
+  /** Instance root (for WEB routes such as alert intake). */
+  rootUrl: string;
+  token: string;
+  tokenType: TokenType;
+  tokenSource: 'environment' | 'profile' | 'token_command' | 'ci_job';
+  caFile?: string;
+  insecure: boolean;
+  timeoutMs: number;
+  retries: number;
+  profile?: Profile;
+}
+
+export interface ConnectionFlags {
+  profile?: string;
+  server?: string;
+  caFile?: string;
+  insecure?: boolean;
+  timeout?: number;
+  retries?: number;
+}
+
+/** Which profile is selected: -p, FORGECTL_PROFILE, then `current`. Undefined when none is. */
+export function selectedProfileName(flags: ConnectionFlags, env: Env, config: ConfigData): string | undefined {
+  return flags.profile ?? (env.FORGECTL_PROFILE || undefined) ?? config.current;
+}
+
+export function selectProfile(flags: ConnectionFlags, env: Env, config: ConfigData): { name?: string; profile?: Profile } {
+  const name = selectedProfileName(flags, env, config);
+  if (name === undefined) return {};
+  const profile = config.profiles[name];
+  const explicit = flags.profile ?? env.FORGECTL_PROFILE;
+  if (!profile && explicit) {
+    throw new ConfigError(`no profile named "${name}"`, `run: forgectl auth login --profile ${name}`);
+  }
+  return { name, profile };
+}
+
+export function normalizeBaseUrl(raw: string): { baseUrl: string; rootUrl: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`invalid URL: ${raw}`, 'give the instance URL, for example https://git.example.com');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`unsupported URL scheme: ${url.protocol}`);
+  const path = url.pathname.replace(/\/+$/, '');
+  const rootPath = path.endsWith('/api/v4') ? path.slice(0, -'/api/v4'.length) : path;
+  const root = `${url.protocol}//${url.host}${rootPath}`;
+  return { baseUrl: `${root}/api/v4`, rootUrl: root };
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {
+  const { name, profile } = selectProfile(flags, env, config);
+  const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
+  const rawUrl = flags.server ?? (env.FORGECTL_URL || undefined) ?? profile?.url ?? ciUrl;
+  if (!rawUrl) {
+    throw new ConfigError('no instance configured', 'run: forgectl auth login   (or set FORGECTL_URL and FORGECTL_TOKEN)');
+  }
+  const { baseUrl, rootUrl } = normalizeBaseUrl(rawUrl);
+
+  let token: string | undefined;
+  let tokenType: TokenType = profile?.token_type ?? 'private';
+  let tokenSource: Connection['tokenSource'] = 'profile';
+  if (env.FORGECTL_TOKEN) {
+    token = env.FORGECTL_TOKEN;
+    tokenSource = 'environment';
+    tokenType = parseTokenType(env.FORGECTL_TOKEN_TYPE) ?? tokenType;
+  } else if (profile?.token) {
+    token = profile.token;
+  } else if (profile?.token_command) {
+    token = runTokenCommand(profile.token_command, env);
+    tokenSource = 'token_command';
+  } else if (env.CI_JOB_TOKEN) {
+    token = env.CI_JOB_TOKEN;
+    tokenType = 'job';
+    tokenSource = 'ci_job';
+  }
+  if (!token) {
+    const where = name ? `profile "${name}" has no token` : 'no token configured';
+    throw new ConfigError(where, `run: forgectl auth login${name ? ` --profile ${name}` : ''}   (or set FORGECTL_TOKEN)`);
+  }
+
+  const url = new URL(baseUrl);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !profile?.allow_http) {
+    throw new ConfigError(
+      `refusing to send a token over plain http to ${url.host}`,
+      'use https, or set "allow_http": true in the profile (forgectl profile set allow_http true)',
+    );
+  }
+
+  const timeoutSeconds = flags.timeout ?? profile?.timeout ?? 30;
+  const retries = flags.retries ?? profile?.retries ?? 3;
+  return {
+    profileName: name,
+    baseUrl,
+    rootUrl,
+    token,
+    tokenType,
+    tokenSource,
+    caFile: flags.caFile ?? profile?.ca_file,
+    insecure: Boolean(flags.insecure ?? profile?.insecure),
+    timeoutMs: timeoutSeconds * 1000,
+    retries,
+    profile,
+  };
+}
+
+function parseTokenType(value: string | undefined): TokenType | undefined {
+  return value === 'private' || value === 'job' || value === 'oauth' ? value : undefined;
+}
+
+/** Runs a profile's token_command through the shell; its trimmed stdout is the token. */
+function runTokenCommand(command: string, env: Env): string {
+  try {
+    const out = execFileSync('/bin/sh', ['-c', command], {
+      env: env as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const token = out.trim();
+    if (!token) throw new Error('it printed nothing');
+    return token;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ConfigError(`token_command failed: ${reason}`, 'check the command with: forgectl profile show');
+  }
+}

@@ -1,0 +1,103 @@
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../cli/errors.js';
+import { withLock } from './lock.js';
+import { configFile } from './paths.js';
+
+export type TokenType = 'private' | 'job' | 'oauth';
+
+export interface Profile {
+  url?: string;
+  token?: string;
+  token_command?: string;
+  token_type?: TokenType;
+  ca_file?: string;
+  insecure?: boolean;
+  allow_http?: boolean;
+  timeout?: number;
+  retries?: number;
+  output?: string;
+  default_group?: string;
+  default_project?: string;
+}
+
+export interface ConfigData {
+  current?: string;
+  profiles: Record<string, Profile>;
+}
+
+/** Keys a user may set with `profile set`, with how their value is parsed. */
+export const PROFILE_KEYS: Record<keyof Profile, 'string' | 'boolean' | 'number' | 'secret'> = {
+  url: 'string',
+  token: 'secret',
+  token_command: 'string',
+  token_type: 'string',
+  ca_file: 'string',
+  insecure: 'boolean',
+  allow_http: 'boolean',
+  timeout: 'number',
+  retries: 'number',
+  output: 'string',
+  default_group: 'string',
+  default_project: 'string',
+};
+
+/**
+ * Reads config.json. Reading is plain fs (start-up matters for every command); writing goes through `conf`
+ * (atomic, mode 0600) under a lock, in updateConfig().
+ */
+export function readConfig(dir: string): ConfigData {
+  const file = configFile(dir);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { profiles: {} };
+    throw new ConfigError(`cannot read config ${file}: ${code ?? String(error)}`);
+  }
+  let data: ConfigData;
+  try {
+    const parsed = JSON.parse(text) as Partial<ConfigData>;
+    data = { ...parsed, profiles: parsed.profiles ?? {} };
+  } catch {
+    throw new ConfigError(`config ${file} is not valid JSON`, `fix or remove it, then run: forgectl auth login`);
+  }
+  assertSafePermissions(file, data);
+  return data;
+}
+
+function holdsSecret(data: ConfigData): boolean {
+  return Object.values(data.profiles).some((profile) => Boolean(profile.token));
+}
+
+function assertSafePermissions(file: string, data: ConfigData): void {
+  if (process.platform === 'win32' || !holdsSecret(data)) return;
+  const mode = statSync(file).mode & 0o777;
+  if (mode & 0o077) {
+    throw new ConfigError(
+      `config ${file} holds a token but is readable by others (mode ${mode.toString(8).padStart(4, '0')})`,
+      `run: chmod 600 ${file}`,
+    );
+  }
+}
+
+/** Read-modify-write of config.json under a lock: atomic rename, mode 0600, folder 0700. */
+export async function updateConfig<T>(dir: string, mutate: (data: ConfigData) => T): Promise<T> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return withLock(join(dir, 'config.lock'), 10_000, async () => {
+    const current = readConfig(dir);
+    const result = mutate(current);
+    const { default: Conf } = await import('conf');
+    const store = new Conf<Record<string, unknown>>({
+      cwd: dir,
+      configName: 'config',
+      configFileMode: 0o600,
+      projectName: 'forgectl',
+    });
+    store.store = current as unknown as Record<string, unknown>;
+    chmodSync(configFile(dir), 0o600);
+    return result;
+  });
+}

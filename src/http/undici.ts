@@ -1,0 +1,10 @@
+import type { Dispatcher, EnvHttpProxyAgent as EnvHttpProxyAgentType } from 'undici';
+import DispatcherClass from 'undici/lib/dispatcher/dispatcher.js';
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import api from 'undici/lib/api/index.js';
+
+// What undici's index does, without loading the rest of undici.
+Object.assign(DispatcherClass.prototype, api);
+
+export { EnvHttpProxyAgent };
+export type { Dispatcher, EnvHttpProxyAgentType };

@@ -1,0 +1,73 @@
+import { UsageError } from '../cli/errors.js';
+
+export type Row = Record<string, unknown>;
+
+/** Value at a dotted path: "licensee.Name", "create_access_levels.0.access_level". */
+export function getPath(record: unknown, path: string): unknown {
+  let value: unknown = record;
+  for (const key of path.split('.')) {
+    if (value === null || value === undefined || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+export function hasPath(record: unknown, path: string): boolean {
+  let value: unknown = record;
+  for (const key of path.split('.')) {
+    if (value === null || value === undefined || typeof value !== 'object' || !(key in (value as object))) return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/** Dotted paths of a record, two levels deep: what --fields accepts. */
+export function knownFields(record: unknown, prefix = '', depth = 0): string[] {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return [];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    out.push(path);
+    if (depth < 1 && value && typeof value === 'object' && !Array.isArray(value)) out.push(...knownFields(value, path, depth + 1));
+  }
+  return out;
+}
+
+export function parseFields(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const fields = value.split(',').map((f) => f.trim()).filter(Boolean);
+  if (!fields.length) throw new UsageError('--fields needs at least one field name');
+  return fields;
+}
+
+/** Exit 2 listing the known fields when a requested field is not in the record. */
+export function checkFields(fields: string[], sample: unknown): void {
+  const unknown = fields.filter((field) => !hasPath(sample, field));
+  if (unknown.length) {
+    throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `known fields: ${knownFields(sample).join(', ')}`);
+  }
+}
+
+/** A record reduced to the given dotted paths, nesting kept. */
+export function pick(record: unknown, fields: string[]): Row {
+  const out: Row = {};
+  for (const field of fields) {
+    const keys = field.split('.');
+    let target = out;
+    keys.slice(0, -1).forEach((key) => {
+      target[key] = (target[key] as Row | undefined) ?? {};
+      target = target[key] as Row;
+    });
+    target[keys[keys.length - 1]] = getPath(record, field) ?? null;
+  }
+  return out;
+}
+
+/** Text for one cell: scalars as is, arrays of scalars comma-joined, objects as JSON, null as empty. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.join(',');
+  return JSON.stringify(value);
+}

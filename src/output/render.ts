@@ -1,0 +1,108 @@
+import { ListResult } from '../api/paginate.js';
+import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
+import { csvLine, tsvLine, type Format } from './formats.js';
+import type { Io } from './io.js';
+import { DownloadResult, TextResult } from './result.js';
+
+export interface RenderOptions {
+  format: Format;
+  fields?: string[];
+  /** Default columns of a list in table, TSV and CSV output. */
+  columns?: string[];
+}
+
+/** Writes what a command returned: records, a list (streamed where the format allows), text or a download. */
+export async function render(result: unknown, io: Io, options: RenderOptions): Promise<void> {
+  if (result === undefined || result === null) return;
+  if (result instanceof TextResult) return io.out(result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`);
+  if (result instanceof DownloadResult) {
+    const { writeDownload } = await import('./download.js');
+    return writeDownload(result, io);
+  }
+  if (result instanceof ListResult || Array.isArray(result)) {
+    await renderList(result as AsyncIterable<Row> | Row[], io, options);
+    if (result instanceof ListResult && result.notice) io.note(result.notice);
+    return;
+  }
+  return renderRecord(result as Row, io, options);
+}
+
+async function renderRecord(record: Row, io: Io, { format, fields }: RenderOptions): Promise<void> {
+  if (fields) checkFields(fields, record);
+  const shown = fields ? pick(record, fields) : record;
+  switch (format) {
+    case 'json':
+      return io.out(`${JSON.stringify(shown, null, 2)}\n`);
+    case 'ndjson':
+      return io.out(`${JSON.stringify(shown)}\n`);
+    case 'yaml': {
+      const { stringify } = await import('yaml');
+      return io.out(stringify(shown));
+    }
+    case 'csv': {
+      const columns = fields ?? Object.keys(record);
+      return io.out(csvLine(columns) + csvLine(columns.map((c) => cellText(getPath(record, c)))));
+    }
+    case 'table': {
+      const keys = fields ?? Object.keys(record);
+      if (!io.stdoutIsTTY) {
+        return io.out(keys.map((k) => tsvLine([k, cellText(getPath(record, k))])).join(''));
+      }
+      const { verticalTable } = await import('./table.js');
+      return io.out(verticalTable(keys.map((k) => [k, cellText(getPath(record, k))]), io.options.color));
+    }
+  }
+}
+
+async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns }: RenderOptions): Promise<void> {
+  let first = true;
+  let cols: string[] = [];
+  const start = (record: Row): void => {
+    if (fields) checkFields(fields, record);
+    cols = fields ?? columns ?? Object.keys(record).filter((k) => record[k] === null || typeof record[k] !== 'object');
+  };
+  const shape = (record: Row): Row => (fields ? pick(record, fields) : record);
+
+  if (format === 'table' && io.stdoutIsTTY) {
+    const rows: Row[] = [];
+    for await (const record of items) rows.push(record);
+    if (!rows.length) return io.note('no results');
+    start(rows[0]);
+    const { listTable } = await import('./table.js');
+    return io.out(listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), io.options.color));
+  }
+  if (format === 'yaml') {
+    const rows: Row[] = [];
+    for await (const record of items) {
+      if (first) start(record);
+      first = false;
+      rows.push(shape(record));
+    }
+    const { stringify } = await import('yaml');
+    return io.out(rows.length ? stringify(rows) : '[]\n');
+  }
+  // Streaming formats: each record is written as it arrives.
+  for await (const record of items) {
+    if (first) start(record);
+    switch (format) {
+      case 'json':
+        await io.out(`${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`);
+        break;
+      case 'ndjson':
+        await io.out(`${JSON.stringify(shape(record))}\n`);
+        break;
+      case 'csv':
+        await io.out((first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c)))));
+        break;
+      default:
+        await io.out(tsvLine(cols.map((c) => cellText(getPath(record, c)))));
+    }
+    first = false;
+  }
+  if (format === 'json') await io.out(first ? '[]\n' : '\n]\n');
+  if (format === 'csv' && first && (fields ?? columns)) await io.out(csvLine(fields ?? columns ?? []));
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}

@@ -1,0 +1,138 @@
+import { defineTable } from './db.js';
+
+/** The core records of the simulated instance. Resource modules define their own tables beside these. */
+
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: 'active' | 'blocked' | 'deactivated';
+  is_admin: boolean;
+  bot: boolean;
+  external: boolean;
+  created_at: string;
+  /** Group or project of a bot user created for an access token. */
+  bot_of?: { type: 'group' | 'project'; id: number };
+  [key: string]: unknown;
+}
+
+export interface Group {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+  visibility: 'private' | 'internal' | 'public';
+  created_at: string;
+}
+
+export interface Project {
+  id: number;
+  name: string;
+  path: string;
+  path_with_namespace: string;
+  namespace_id: number;
+  visibility: 'private' | 'internal' | 'public';
+  default_branch: string;
+  repository_storage: string;
+  created_at: string;
+  description: string | null;
+  /** Set while a repository storage move runs. */
+  repository_read_only?: boolean;
+}
+
+export interface Member {
+  source_type: 'group' | 'project';
+  source_id: number;
+  user_id: number;
+  access_level: number;
+}
+
+export type TokenKind = 'personal' | 'group' | 'project' | 'job' | 'oauth';
+
+export interface AccessToken {
+  id: number;
+  kind: TokenKind;
+  user_id: number;
+  /** Group or project id of a group or project token. */
+  resource_id?: number;
+  name: string;
+  description: string;
+  scopes: string[];
+  access_level?: number;
+  active: boolean;
+  revoked: boolean;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  token: string;
+  /** Tokens created by rotating one another share a family (reuse detection revokes it whole). */
+  family_id: number;
+  /** Revoked because it was rotated (presenting it to rotate again triggers reuse detection). */
+  rotated?: boolean;
+}
+
+export interface Issue {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string | null;
+  state: 'opened' | 'closed' | 'merged';
+  source_branch: string;
+  target_branch: string;
+  /** HEAD commit of the source branch. */
+  sha: string;
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+  merge_status: string;
+  detailed_merge_status: string;
+  approvals_required: number;
+  approved_by: number[];
+}
+
+export interface Commit {
+  id: string;
+  project_id: number;
+  parent_ids: string[];
+  title: string;
+  message: string;
+  author_name: string;
+  author_email: string;
+  authored_date: string;
+  committer_name: string;
+  committer_email: string;
+  committed_date: string;
+  /** The whole tree at this commit: path → content (text or base64 with the prefix "base64:"). */
+  tree: Record<string, string>;
+}
+
+export interface Repository {
+  project_id: number;
+  branches: Record<string, string>;
+  tags: Record<string, string>;
+}
+
+export const users = defineTable<User>('users');
+export const groups = defineTable<Group>('groups');
+export const projects = defineTable<Project>('projects');
+export const members = defineTable<Member>('members');
+export const tokens = defineTable<AccessToken>('tokens');
+export const issues = defineTable<Issue>('issues');
+export const mergeRequests = defineTable<MergeRequest>('merge_requests');
+export const commits = defineTable<Commit>('commits');
+export const repositories = defineTable<Repository>('repositories');

@@ -1,0 +1,126 @@
+import type { Db } from './db.js';
+import { commits, groups, type Commit, type Group, type Project, type User } from './model.js';
+
+/** JSON views of core records, shared by the route modules. */
+
+export function presentUserBasic(user: User, rootUrl: string): Record<string, unknown> {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    locked: false,
+    avatar_url: `${rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
+    web_url: `${rootUrl}/${user.username}`,
+  };
+}
+
+/** The user record; administrators (and the user themself) see the private fields. */
+export function presentUser(user: User, rootUrl: string, viewer?: User): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    ...presentUserBasic(user, rootUrl),
+    created_at: user.created_at,
+    bio: '',
+    bot: user.bot,
+    location: '',
+    public_email: null,
+    skype: '',
+    linkedin: '',
+    twitter: '',
+    discord: '',
+    website_url: '',
+    organization: '',
+    job_title: '',
+    pronouns: null,
+    work_information: null,
+    followers: 0,
+    following: 0,
+    local_time: null,
+    is_followed: false,
+  };
+  if (viewer && (viewer.is_admin || viewer.id === user.id)) {
+    Object.assign(record, {
+      email: user.email,
+      is_admin: user.is_admin,
+      note: null,
+      identities: [],
+      namespace_id: user.id + 1000,
+      created_by: null,
+      email_reset_offered_at: null,
+      last_sign_in_at: null,
+      confirmed_at: user.created_at,
+      current_sign_in_at: null,
+      last_activity_on: null,
+      current_sign_in_ip: null,
+      last_sign_in_ip: null,
+      sign_in_count: 0,
+      theme_id: 1,
+      color_scheme_id: 1,
+      projects_limit: 100000,
+      can_create_group: true,
+      can_create_project: true,
+      two_factor_enabled: false,
+      external: user.external,
+      private_profile: false,
+      commit_email: user.email,
+    });
+  }
+  return record;
+}
+
+export function presentGroup(group: Group, rootUrl: string): Record<string, unknown> {
+  return {
+    id: group.id,
+    name: group.name,
+    path: group.path,
+    full_path: group.full_path,
+    full_name: group.name,
+    parent_id: group.parent_id,
+    visibility: group.visibility,
+    web_url: `${rootUrl}/groups/${group.full_path}`,
+    created_at: group.created_at,
+  };
+}
+
+export function presentProject(project: Project, db: Db, rootUrl: string): Record<string, unknown> {
+  const namespace = groups(db).find((g) => g.id === project.namespace_id);
+  return {
+    id: project.id,
+    name: project.name,
+    name_with_namespace: `${namespace?.name ?? ''} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: project.path_with_namespace,
+    description: project.description,
+    default_branch: project.default_branch,
+    visibility: project.visibility,
+    web_url: `${rootUrl}/${project.path_with_namespace}`,
+    http_url_to_repo: `${rootUrl}/${project.path_with_namespace}.git`,
+    namespace: namespace ? { id: namespace.id, name: namespace.name, path: namespace.path, kind: 'group', full_path: namespace.full_path } : null,
+    repository_storage: project.repository_storage,
+    created_at: project.created_at,
+  };
+}
+
+export function presentCommit(commit: Commit, rootUrl: string, projectPath: string): Record<string, unknown> {
+  return {
+    id: commit.id,
+    short_id: commit.id.slice(0, 8),
+    created_at: commit.committed_date,
+    parent_ids: commit.parent_ids,
+    title: commit.title,
+    message: commit.message,
+    author_name: commit.author_name,
+    author_email: commit.author_email,
+    authored_date: commit.authored_date,
+    committer_name: commit.committer_name,
+    committer_email: commit.committer_email,
+    committed_date: commit.committed_date,
+    trailers: {},
+    extended_trailers: {},
+    web_url: `${rootUrl}/${projectPath}/-/commit/${commit.id}`,
+  };
+}
+
+export function findCommit(db: Db, projectId: number, sha: string): Commit | undefined {
+  return commits(db).find((c) => c.project_id === projectId && (c.id === sha || (sha.length >= 7 && c.id.startsWith(sha))));
+}

@@ -1,0 +1,98 @@
+import type { ScopeNeed } from './auth.js';
+import type { SandboxRequest, SandboxResponse } from './http.js';
+
+export type Handler = (req: SandboxRequest) => SandboxResponse | Promise<SandboxResponse>;
+
+export interface RouteOptions {
+  /** 'required' (default), 'optional' (public reads), or 'none' (the handler checks, e.g. alert intake keys). */
+  auth?: 'required' | 'optional' | 'none';
+  /** Token scope the route needs; default read for GET/HEAD, write otherwise. */
+  scope?: ScopeNeed;
+}
+
+interface Route {
+  method: string;
+  segments: Array<RegExp | 'splat'>;
+  names: string[];
+  handler: Handler;
+  options: RouteOptions;
+}
+
+/**
+ * Routes by method and path pattern, matched on the raw (still encoded) path so that `acme%2Fapi` stays one
+ * segment: `/projects/:id/badges/:badge_id`, `/repository/archive.:format`, `/jobs/:job_id/artifacts/*artifact_path`.
+ */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): void {
+    const names: string[] = [];
+    const segments = pattern.split('/').filter(Boolean).map((segment): RegExp | 'splat' => {
+      if (segment.startsWith('*')) {
+        names.push(segment.slice(1));
+        return 'splat';
+      }
+      const source = segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-z_]+)/gi, (_, name: string) => {
+        names.push(name);
+        return '([^/]+?)';
+      });
+      return new RegExp(`^${source}$`);
+    });
+    this.routes.push({ method: method.toUpperCase(), segments, names, handler, options });
+  }
+
+  get(pattern: string, handler: Handler, options?: RouteOptions): void {
+    this.add('GET', pattern, handler, options);
+  }
+  post(pattern: string, handler: Handler, options?: RouteOptions): void {
+    this.add('POST', pattern, handler, options);
+  }
+  put(pattern: string, handler: Handler, options?: RouteOptions): void {
+    this.add('PUT', pattern, handler, options);
+  }
+  delete(pattern: string, handler: Handler, options?: RouteOptions): void {
+    this.add('DELETE', pattern, handler, options);
+  }
+
+  /** The route for a request; `methodMismatch` when the path exists under another method (405 vs 404). */
+  match(method: string, rawPath: string): { route?: Route & { params: Record<string, string> }; methodMismatch: boolean } {
+    const parts = rawPath.split('/').filter(Boolean);
+    let methodMismatch = false;
+    for (const route of this.routes) {
+      const params = matchSegments(route, parts);
+      if (!params) continue;
+      const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
+      if (wanted.includes(route.method)) return { route: { ...route, params }, methodMismatch: false };
+      methodMismatch = true;
+    }
+    return { methodMismatch };
+  }
+}
+
+function matchSegments(route: Route, parts: string[]): Record<string, string> | undefined {
+  const values: string[] = [];
+  let index = 0;
+  for (const segment of route.segments) {
+    if (segment === 'splat') {
+      if (index >= parts.length) return undefined;
+      values.push(parts.slice(index).map(safeDecode).join('/'));
+      index = parts.length;
+      break;
+    }
+    const part = parts[index++];
+    if (part === undefined) return undefined;
+    const match = segment.exec(part);
+    if (!match) return undefined;
+    values.push(...match.slice(1).map(safeDecode));
+  }
+  if (index !== parts.length) return undefined;
+  return Object.fromEntries(route.names.map((name, i) => [name, values[i]]));
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

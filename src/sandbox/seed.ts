@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import type { Db } from './db.js';
+import { newTokenValue } from './db.js';
+import { Role } from './auth.js';
+import {
+  commits, groups, issues, members, mergeRequests, projects, repositories, tokens, users,
+  type AccessToken, type Commit, type User,
+} from './model.js';
+
+export interface SeedOptions {
+  seed: 'demo' | 'empty';
+  users: number;
+  now: Date;
+}
+
+export const STORAGES = ['default', 'storage2'];
+
+export function isoDate(date: Date, plusDays = 0): string {
+  return new Date(date.getTime() + plusDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function addUser(db: Db, fields: Partial<User> & { username: string }, now: Date): User {
+  const user: User = {
+    id: db.nextId('users'),
+    name: fields.username,
+    email: `${fields.username}@example.com`,
+    state: 'active',
+    is_admin: false,
+    bot: false,
+    external: false,
+    created_at: now.toISOString(),
+    ...fields,
+  };
+  users(db).push(user);
+  return user;
+}
+
+export function addPersonalToken(db: Db, user: User, fields: Partial<AccessToken>, now: Date): AccessToken {
+  const id = db.nextId('tokens');
+  const token: AccessToken = {
+    id,
+    kind: 'personal',
+    user_id: user.id,
+    name: `${user.username}-token`,
+    description: '',
+    scopes: ['api'],
+    active: true,
+    revoked: false,
+    created_at: now.toISOString(),
+    expires_at: isoDate(now, 365),
+    last_used_at: null,
+    token: newTokenValue(),
+    family_id: id,
+    ...fields,
+  };
+  tokens(db).push(token);
+  return token;
+}
+
+/** A commit whose SHA is derived from its content, so seeded SHAs are the same on every run. */
+export function addCommit(db: Db, projectId: number, parent: Commit | undefined, message: string, changes: Record<string, string | null>, date: Date): Commit {
+  const tree = { ...(parent?.tree ?? {}) };
+  for (const [path, content] of Object.entries(changes)) {
+    if (content === null) delete tree[path];
+    else tree[path] = content;
+  }
+  const id = createHash('sha1').update(`${projectId}\n${parent?.id ?? ''}\n${message}\n${JSON.stringify(tree)}`).digest('hex');
+  const commit: Commit = {
+    id,
+    project_id: projectId,
+    parent_ids: parent ? [parent.id] : [],
+    title: message.split('\n')[0],
+    message,
+    author_name: 'Administrator',
+    author_email: 'root@example.com',
+    authored_date: date.toISOString(),
+    committer_name: 'Administrator',
+    committer_email: 'root@example.com',
+    committed_date: date.toISOString(),
+    tree,
+  };
+  commits(db).push(commit);
+  return commit;
+}
+
+/** The core seed: administrator root with a token; with `demo`, group acme, its projects, an issue and an MR. */
+export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToken } {
+  const { now } = options;
+  const root = addUser(db, { username: 'root', name: 'Administrator', is_admin: true }, now);
+  const adminToken = addPersonalToken(db, root, {
+    name: 'sandbox-admin',
+    scopes: ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'sudo', 'admin_mode', 'self_rotate'],
+    expires_at: isoDate(now, 365),
+  }, now);
+  db.record('storages', () => [...STORAGES]);
+  if (options.seed === 'empty') {
+    for (let i = 1; i <= options.users; i++) addUser(db, { username: `user${i}`, name: `User ${i}` }, now);
+    return { adminToken };
+  }
+
+  const alice = addUser(db, { username: 'alice', name: 'Alice Maintainer' }, now);
+  const bob = addUser(db, { username: 'bob', name: 'Bob Developer' }, now);
+  addPersonalToken(db, alice, { name: 'alice-token', expires_at: isoDate(now, 90) }, now);
+  addPersonalToken(db, bob, { name: 'bob-token', expires_at: isoDate(now, 60) }, now);
+  for (let i = 1; i <= options.users; i++) addUser(db, { username: `user${i}`, name: `User ${i}` }, now);
+
+  const acme = { id: db.nextId('groups'), name: 'Acme', path: 'acme', full_path: 'acme', parent_id: null, visibility: 'private' as const, created_at: now.toISOString() };
+  groups(db).push(acme);
+  members(db).push(
+    { source_type: 'group', source_id: acme.id, user_id: root.id, access_level: Role.owner },
+    { source_type: 'group', source_id: acme.id, user_id: alice.id, access_level: Role.maintainer },
+    { source_type: 'group', source_id: acme.id, user_id: bob.id, access_level: Role.developer },
+  );
+
+  for (const name of ['api', 'web']) {
+    const project = {
+      id: db.nextId('projects'),
+      name,
+      path: name,
+      path_with_namespace: `acme/${name}`,
+      namespace_id: acme.id,
+      visibility: 'private' as const,
+      default_branch: 'main',
+      repository_storage: 'default',
+      created_at: now.toISOString(),
+      description: `The ${name} of Acme`,
+    };
+    projects(db).push(project);
+    const day = (n: number) => new Date(now.getTime() - (10 - n) * 86_400_000);
+    const c1 = addCommit(db, project.id, undefined, 'Initial commit', { 'README.md': `# acme/${name}\n`, '.gitignore': 'node_modules/\n' }, day(1));
+    const c2 = addCommit(db, project.id, c1, 'Add the service', { 'src/main.rb': 'puts "hello"\n', 'src/config.yml': 'port: 8080\n' }, day(2));
+    const c3 = addCommit(db, project.id, c2, 'Document deployment', { 'docs/deploy.md': '# Deploying\n\nRun make deploy.\n' }, day(3));
+    const branches: Record<string, string> = { main: c3.id };
+    if (name === 'api') {
+      const f1 = addCommit(db, project.id, c3, 'Add health endpoint', { 'src/health.rb': 'get "/health" do "ok" end\n' }, day(4));
+      branches['feature/health'] = f1.id;
+      const createdAt = day(4).toISOString();
+      issues(db).push({ id: db.nextId('issues'), iid: 1, project_id: project.id, title: 'Health endpoint is missing', description: 'Load balancers need /health.', state: 'opened', author_id: alice.id, created_at: createdAt, updated_at: createdAt });
+      mergeRequests(db).push({
+        id: db.nextId('merge_requests'), iid: 1, project_id: project.id, title: 'Add health endpoint', description: 'Closes #1', state: 'opened',
+        source_branch: 'feature/health', target_branch: 'main', sha: f1.id, author_id: bob.id, created_at: createdAt, updated_at: createdAt,
+        merge_status: 'can_be_merged', detailed_merge_status: 'mergeable', approvals_required: 1, approved_by: [],
+      });
+    }
+    repositories(db).push({ project_id: project.id, branches, tags: { 'v1.0.0': c2.id } });
+  }
+  return { adminToken };
+}

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { authenticate, checkScope } from './auth.js';
+import { parseBody, parseParams, readBody } from './body.js';
+import { Db } from './db.js';
+import { Faults, type Fault } from './faults.js';
+import { HttpError, type SandboxRequest, type SandboxResponse, type Tier } from './http.js';
+import { tokens } from './model.js';
+import { Router } from './router.js';
+import { modules } from './routes/index.js';
+import { seedCore } from './seed.js';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  seed?: 'demo' | 'empty';
+  users?: number;
+  latencyMs?: number;
+  tier?: Tier;
+  /** Persist state to this file (and load it when it exists). */
+  stateFile?: string;
+  /** Serve HTTPS with a generated self-signed certificate; the certificate is written to caFile. */
+  tls?: boolean;
+  caFile?: string;
+  /** Print server errors to this sink (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export interface Sandbox {
+  /** API base: http://127.0.0.1:PORT/api/v4 */
+  url: string;
+  /** Instance root: http://127.0.0.1:PORT */
+  rootUrl: string;
+  /** An administrator's personal access token (root), expiring in a year. */
+  adminToken: string;
+  caFile?: string;
+  db: Db;
+  faults: Faults;
+  tier: Tier;
+  close(): Promise<void>;
+}
+
+const RATE_LIMIT = 2000;
+
+/** Starts the simulated instance. Tests start one per file on port 0; `forgectl sandbox` starts one for users. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const tier = options.tier ?? 'ultimate';
+  const now = new Date();
+  let db: Db;
+  let adminToken: string;
+  if (options.stateFile && existsSync(options.stateFile)) {
+    db = Db.load(options.stateFile);
+    adminToken = tokens(db).find((t) => t.name === 'sandbox-admin' && t.active)?.token ?? '';
+  } else {
+    db = new Db();
+    const seedOptions = { seed: options.seed ?? 'demo', users: options.users ?? 0, now };
+    adminToken = seedCore(db, seedOptions).adminToken.token;
+    if (seedOptions.seed === 'demo') for (const module of modules) module.seed?.(db, { ...seedOptions, tier });
+  }
+  const api = new Router();
+  const web = new Router();
+  for (const module of modules) module.routes(api, web);
+  const faults = new Faults();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const rate = { minute: 0, count: 0 };
+
+  let rootUrl = '';
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((error: unknown) => {
+      log(`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) send(res, { status: 500, body: { message: '500 Internal Server Error' } });
+    });
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (url.pathname.startsWith('/-/sandbox/')) return control(req, res, url, method);
+    const isApi = url.pathname === '/api/v4' || url.pathname.startsWith('/api/v4/');
+    const rawPath = isApi ? url.pathname.slice('/api/v4'.length) || '/' : url.pathname;
+    const fault = faults.take(method, rawPath);
+    const latency = (options.latencyMs ?? 0) + (fault?.latency_ms ?? 0);
+    if (latency) await new Promise((resolve) => setTimeout(resolve, latency));
+    const entry = { method, path: url.pathname + url.search, status: 0 as number | 'dropped', at: new Date().toISOString() };
+    faults.log.push(entry);
+    if (fault?.drop === 'before') {
+      entry.status = 'dropped';
+      await readBody(req).catch(() => undefined);
+      return drop(res);
+    }
+    if (fault?.status) {
+      await readBody(req).catch(() => undefined);
+      entry.status = fault.status;
+      return send(res, injected(fault), rateHeaders(rate));
+    }
+    let response: SandboxResponse;
+    try {
+      response = await dispatch(isApi ? api : web, req, url, method, rawPath, isApi);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      response = { status: error.status, body: error.body, headers: error.headers };
+    }
+    entry.status = response.status;
+    if (method !== 'GET' && method !== 'HEAD' && response.status < 400 && options.stateFile) db.save(options.stateFile);
+    if (fault?.drop === 'after') {
+      entry.status = 'dropped';
+      return drop(res);
+    }
+    send(res, response, isApi ? rateHeaders(rate) : {}, method === 'HEAD');
+  }
+
+  async function dispatch(router: Router, req: IncomingMessage, url: URL, method: string, rawPath: string, isApi: boolean): Promise<SandboxResponse> {
+    const { route, methodMismatch } = router.match(method, rawPath);
+    const raw = await readBody(req);
+    if (!route) {
+      if (methodMismatch) throw new HttpError(405, { error: '405 Not Allowed' });
+      throw new HttpError(404, isApi ? { error: '404 Not Found' } : 'Not Found');
+    }
+    const query = parseParams(url.searchParams);
+    const parsed = parseBody(raw, req.headers['content-type']);
+    const request: SandboxRequest = {
+      method,
+      rawPath,
+      params: route.params,
+      query,
+      input: { ...query, ...parsed.params },
+      body: parsed.body,
+      files: parsed.files,
+      headers: req.headers,
+      db,
+      tier,
+      rootUrl,
+      baseUrl: `${rootUrl}/api/v4`,
+      now: () => new Date(),
+    };
+    const auth = route.options.auth ?? 'required';
+    if (auth !== 'none') {
+      authenticate(request, { optional: auth === 'optional' });
+      checkScope(request, route.options.scope ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write'));
+    }
+    return route.handler(request);
+  }
+
+  async function control(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
+    const body = parseBody(await readBody(req), req.headers['content-type']).body as Omit<Fault, 'id'> | undefined;
+    const path = url.pathname.slice('/-/sandbox'.length);
+    if (path === '/faults' && method === 'POST') return send(res, { status: 201, body: faults.add(body ?? {}) });
+    if (path === '/faults' && method === 'GET') return send(res, { status: 200, body: faults.list() });
+    if (path === '/faults' && method === 'DELETE') {
+      faults.clear();
+      return send(res, { status: 204 });
+    }
+    if (path === '/requests' && method === 'GET') return send(res, { status: 200, body: faults.log });
+    if (path === '/requests' && method === 'DELETE') {
+      faults.log.length = 0;
+      return send(res, { status: 204 });
+    }
+    send(res, { status: 404, body: { error: 'unknown sandbox control endpoint; see /-/sandbox/faults and /-/sandbox/requests' } });
+  }
+
+  let caFile: string | undefined;
+  let server: Server;
+  if (options.tls) {
+    const { generateCertificate } = await import('./tls.js');
+    const host = options.host ?? '127.0.0.1';
+    const pems = await generateCertificate(host);
+    caFile = options.caFile ?? join(tmpdir(), `forgectl-sandbox-ca-${process.pid}-${randomUUID().slice(0, 8)}.pem`);
+    writeFileSync(caFile, pems.cert, { mode: 0o644 });
+    server = createHttpsServer({ key: pems.private, cert: pems.cert }, handler);
+  } else {
+    server = createHttpServer(handler);
+  }
+  server.keepAliveTimeout = 5000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  rootUrl = `${options.tls ? 'https' : 'http'}://${hostForUrl}:${address.port}`;
+  return {
+    url: `${rootUrl}/api/v4`,
+    rootUrl,
+    adminToken,
+    caFile,
+    db,
+    faults,
+    tier,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function injected(fault: Fault): SandboxResponse {
+  const status = fault.status!;
+  const headers: Record<string, string> = { ...fault.headers };
+  if (fault.retry_after !== undefined) headers['Retry-After'] = String(fault.retry_after);
+  if (status === 429 && fault.body === undefined) return { status, raw: { data: 'Retry later\n', contentType: 'text/plain' }, headers };
+  return { status, body: fault.body ?? { message: `${status} Injected fault` }, headers };
+}
+
+function rateHeaders(rate: { minute: number; count: number }): Record<string, string> {
+  const minute = Math.floor(Date.now() / 60_000);
+  if (rate.minute !== minute) Object.assign(rate, { minute, count: 0 });
+  rate.count++;
+  return {
+    'RateLimit-Name': 'throttle_authenticated_api',
+    'RateLimit-Limit': String(RATE_LIMIT),
+    'RateLimit-Observed': String(rate.count),
+    'RateLimit-Remaining': String(Math.max(0, RATE_LIMIT - rate.count)),
+    'RateLimit-Reset': String((minute + 1) * 60),
+  };
+}
+
+function drop(res: ServerResponse): void {
+  res.socket?.destroy();
+}
+
+function send(res: ServerResponse, response: SandboxResponse, extra: Record<string, string> = {}, headOnly = false): void {
+  const headers: Record<string, string> = { 'X-Request-Id': randomUUID().replace(/-/g, '').slice(0, 26), 'X-Runtime': '0.010000', ...extra, ...response.headers };
+  let payload: Buffer | string = '';
+  if (response.raw) {
+    headers['Content-Type'] = response.raw.contentType;
+    payload = response.raw.data;
+  } else if (response.body !== undefined && response.status !== 204) {
+    if (typeof response.body === 'string' && response.status >= 400) {
+      headers['Content-Type'] = 'text/plain';
+      payload = response.body;
+    } else {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(response.body);
+    }
+  }
+  headers['Content-Length'] = String(Buffer.byteLength(payload));
+  res.writeHead(response.status, headers);
+  res.end(headOnly ? undefined : payload);
+}
