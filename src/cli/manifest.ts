@@ -1,4 +1,25 @@
 import type { CommandDef } from './command.js';
+import * as tokensManifest from '../commands/tokens/manifest.js';
+import * as usersManifest from '../commands/users/manifest.js';
+import * as settingsManifest from '../commands/settings/manifest.js';
+import * as planLimitsManifest from '../commands/plan-limits/manifest.js';
+import * as experimentsManifest from '../commands/experiments/manifest.js';
+import * as licenseManifest from '../commands/license/manifest.js';
+import * as storageMoveManifest from '../commands/storage-move/manifest.js';
+import * as alertsManifest from '../commands/alerts/manifest.js';
+import * as mergeTrainsManifest from '../commands/merge-trains/manifest.js';
+import * as approvalsManifest from '../commands/approvals/manifest.js';
+import * as approvalRulesManifest from '../commands/approval-rules/manifest.js';
+import * as notesManifest from '../commands/notes/manifest.js';
+import * as draftNotesManifest from '../commands/draft-notes/manifest.js';
+import * as integrationsManifest from '../commands/integrations/manifest.js';
+import * as badgesManifest from '../commands/badges/manifest.js';
+import * as freezePeriodsManifest from '../commands/freeze-periods/manifest.js';
+import * as secureFilesManifest from '../commands/secure-files/manifest.js';
+import * as keysManifest from '../commands/keys/manifest.js';
+import * as pushRuleManifest from '../commands/push-rule/manifest.js';
+import * as protectedTagsManifest from '../commands/protected-tags/manifest.js';
+import * as mirrorManifest from '../commands/mirror/manifest.js';
 
 /**
  * Every command: its path, one-line summary, and how to load it. Help and completion read this without loading
@@ -10,12 +31,12 @@ export interface ManifestEntry {
   load: () => Promise<{ default: CommandDef }>;
 }
 
-export const groups: Record<string, string> = {
+const coreGroups: Record<string, string> = {
   auth: 'Log in, show who you are, log out, print the token',
   profile: 'Manage connection profiles',
 };
 
-export const manifest: ManifestEntry[] = [
+const coreEntries: ManifestEntry[] = [
   { path: 'auth login', summary: 'Create or update a profile (prompts on a terminal)', load: () => import('../commands/auth/login.js') },
   { path: 'auth status', summary: 'Show who the token belongs to, its scopes and expiry', load: () => import('../commands/auth/status.js') },
   { path: 'auth logout', summary: 'Remove the credentials of a profile', load: () => import('../commands/auth/logout.js') },
@@ -29,3 +50,10 @@ export const manifest: ManifestEntry[] = [
   { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: () => import('../commands/completion.js') },
   { path: 'sandbox', summary: 'Run a local simulated instance for trying forgectl and testing scripts', load: () => import('../commands/sandbox.js') },
 ];
+
+/** One manifest per resource folder (src/commands/<resource>/manifest.ts). */
+const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest];
+
+export const groups: Record<string, string> = Object.assign({}, coreGroups, ...areas.map((area) => area.groups));
+/** Groups that have no command yet are left out of help. */
+export const manifest: ManifestEntry[] = [...coreEntries, ...areas.flatMap((area) => area.entries)];

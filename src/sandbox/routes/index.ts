@@ -3,6 +3,26 @@ import type { Router } from '../router.js';
 import type { SeedOptions } from '../seed.js';
 import type { Tier } from '../http.js';
 import { core } from './core.js';
+import { tokens } from './tokens.js';
+import { users } from './users.js';
+import { settings } from './settings.js';
+import { planLimits } from './plan-limits.js';
+import { experiments } from './experiments.js';
+import { licenses } from './licenses.js';
+import { storageMoves } from './storage-moves.js';
+import { alerts } from './alerts.js';
+import { mergeTrains } from './merge-trains.js';
+import { approvals } from './approvals.js';
+import { notes } from './notes.js';
+import { draftNotes } from './draft-notes.js';
+import { integrations } from './integrations.js';
+import { badges } from './badges.js';
+import { freezePeriods } from './freeze-periods.js';
+import { secureFiles } from './secure-files.js';
+import { keys } from './keys.js';
+import { pushRules } from './push-rules.js';
+import { protectedTags } from './protected-tags.js';
+import { mirrors } from './mirrors.js';
 
 export interface SeedContext extends SeedOptions {
   tier: Tier;
@@ -19,7 +39,29 @@ export interface SandboxModule {
 }
 
 /** Every sandbox module, in registration order. */
-export const modules: SandboxModule[] = [core];
+export const modules: SandboxModule[] = [
+  core,
+  tokens,
+  users,
+  settings,
+  planLimits,
+  experiments,
+  licenses,
+  storageMoves,
+  alerts,
+  mergeTrains,
+  approvals,
+  notes,
+  draftNotes,
+  integrations,
+  badges,
+  freezePeriods,
+  secureFiles,
+  keys,
+  pushRules,
+  protectedTags,
+  mirrors,
+];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {
   return Object.assign({}, ...modules.map((module) => module.env?.(sandbox) ?? {}));

@@ -1,0 +1,8 @@
+import type { ManifestEntry } from '../../cli/manifest.js';
+
+/** `experiments` commands. Add one entry per command module; each loads lazily. */
+export const groups: Record<string, string> = { 'experiments': 'Experiments' };
+
+export const entries: ManifestEntry[] = [
+  // { path: 'experiments list', summary: '…', load: () => import('./list.js') },
+];

@@ -1,0 +1,8 @@
+import type { ManifestEntry } from '../../cli/manifest.js';
+
+/** `users` commands. Add one entry per command module; each loads lazily. */
+export const groups: Record<string, string> = { 'users': 'Users of the instance' };
+
+export const entries: ManifestEntry[] = [
+  // { path: 'users list', summary: '…', load: () => import('./list.js') },
+];

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('exit codes (contract §5)', () => {
+  it('0 for success', async () => {
+    const result = await sandbox.run(['api', '/user']);
+    expect(result.code).toBe(0);
+    expect(result.json().username).toBe('root');
+  });
+
+  it('2 for an unknown command or flag', async () => {
+    expect((await sandbox.run(['bogus'])).code).toBe(2);
+    expect((await sandbox.run(['api', '/user', '--bogus'])).code).toBe(2);
+  });
+
+  it('5 for 404, with the request in the error line', async () => {
+    const result = await sandbox.run(['api', '/users/987654321']);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/^error: 404 User Not Found \(GET \/users\/987654321 → 404\)$/m);
+  });
+
+  it('4 for a bad token, with the login hint', async () => {
+    const result = await sandbox.run(['api', '/user'], { env: { FORGECTL_TOKEN: 'glpat-not-a-real-token' } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('forgectl auth login');
+  });
+
+  it('3 when nothing is configured', async () => {
+    const result = await run(['api', '/user'], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('no instance configured');
+  });
+
+  it('8 for a refused connection with --retries 0', async () => {
+    const result = await run(['--retries', '0', 'api', '/user'], { env: { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: 'http://127.0.0.1:1', FORGECTL_TOKEN: 'x' } });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain('connection refused');
+  });
+
+  it('writes the error as JSON too with -o json', async () => {
+    const result = await sandbox.run(['-o', 'json', 'api', '/users/987654321']);
+    const line = result.stderr.split('\n').find((l) => l.startsWith('{'));
+    expect(JSON.parse(line!)).toMatchObject({ error: { status: 404, method: 'GET', path: '/users/987654321' } });
+  });
+
+  it('never prints a stack trace without FORGECTL_DEBUG', async () => {
+    const result = await sandbox.run(['api', '/users/987654321']);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});

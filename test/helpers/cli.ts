@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/main.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON. */
+  json<T = any>(): T;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** Text for stdin. */
+  input?: string;
+  /** Pretend stdin/stdout/stderr are a terminal. */
+  tty?: boolean;
+  now?: () => Date;
+}
+
+class Capture extends Writable {
+  text = '';
+  isTTY: boolean;
+  columns = 120;
+  constructor(tty: boolean) {
+    super();
+    this.isTTY = tty;
+  }
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
+    this.text += chunk.toString();
+    callback();
+  }
+}
+
+export function tempDir(prefix = 'forgectl-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs the real entry point in-process (main(argv, deps)) with captured streams. */
+export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  const stdout = new Capture(Boolean(options.tty));
+  const stderr = new Capture(Boolean(options.tty));
+  const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]) as Readable & { isTTY?: boolean };
+  stdin.isTTY = Boolean(options.tty);
+  const code = await main(argv, { env: { ...options.env }, stdin, stdout, stderr, now: options.now });
+  return {
+    code,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    json: () => JSON.parse(stdout.text),
+  };
+}
+
+export interface TestSandbox extends Sandbox {
+  /** Environment for a CLI run against this sandbox as root, with a fresh config folder. */
+  env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
+  /** Runs the CLI in-process against this sandbox (root's token unless env overrides it). */
+  run(argv: string[], options?: RunOptions): Promise<RunResult>;
+  /** The requests the sandbox received since the last clearRequests(). */
+  requests(): Array<{ method: string; path: string; status: number | 'dropped' }>;
+  clearRequests(): void;
+  /** Injects a fault (see src/sandbox/faults.ts). */
+  fault(fault: Record<string, unknown>): void;
+}
+
+/** A sandbox on 127.0.0.1:0 for one test file; close it in afterAll. */
+export async function startTestSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  const sandbox = await startSandbox({ log: () => undefined, ...options });
+  const configDir = tempDir();
+  const env = (extra: Record<string, string | undefined> = {}) => ({
+    FORGECTL_CONFIG_DIR: configDir,
+    FORGECTL_URL: sandbox.rootUrl,
+    FORGECTL_TOKEN: sandbox.adminToken,
+    ...extra,
+  });
+  return Object.assign(sandbox, {
+    env,
+    run: (argv: string[], runOptions: RunOptions = {}) => run(argv, { ...runOptions, env: env(runOptions.env) }),
+    requests: () => sandbox.faults.log.map(({ method, path, status }) => ({ method, path, status })),
+    clearRequests: () => void (sandbox.faults.log.length = 0),
+    fault: (fault: Record<string, unknown>) => void sandbox.faults.add(fault),
+  });
+}
+
+export const BIN = fileURLToPath(new URL('../../bin/forgectl.js', import.meta.url));
+
+/** Runs the built CLI (bin/forgectl.js → dist/) as a child process, without a terminal. */
+export function runBin(argv: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...argv], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, json: () => JSON.parse(stdout) }));
+    child.stdin.end(options.input ?? '');
+  });
+}
