@@ -88,9 +88,10 @@ export class HttpClient {
       if (this.options.log) {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.options.log(`> ${name}: ${value}`);
       }
+      const dispatcher = this.getDispatcher();
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.getDispatcher().request({
+        response = await dispatcher.request({
           origin: url.origin,
           path: url.pathname + url.search,
           method: method as Dispatcher.HttpMethod,
@@ -113,7 +114,7 @@ export class HttpClient {
       const wrapped = wrapResponse(response);
       this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
       if (attempt < retries && mayRetry(method, { status: response.statusCode })) {
-        const wait = retryDelayMs(attempt, wrapped.header, this.now());
+        const wait = retryDelayMs(attempt, wrapped.header, this.now(), Math.random, response.statusCode);
         if (wait <= MAX_WAIT_MS) {
           await response.body.dump().catch(() => undefined);
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);

@@ -25,10 +25,11 @@ export function mayRetry(method: string, failure: { status?: number; sentMaybe?:
 type HeaderGetter = (name: string) => string | undefined;
 
 /**
- * How long to wait before retry number `attempt` (0-based): Retry-After, then RateLimit-ResetTime or
- * RateLimit-Reset, then exponential backoff with full jitter.
+ * How long to wait before retry number `attempt` (0-based): Retry-After, then (for a 429) RateLimit-ResetTime or
+ * RateLimit-Reset, then exponential backoff with full jitter. RateLimit-* headers are on every response, so they
+ * only count when the answer was a 429.
  */
-export function retryDelayMs(attempt: number, header: HeaderGetter, now: number, random: () => number = Math.random): number {
+export function retryDelayMs(attempt: number, header: HeaderGetter, now: number, random: () => number = Math.random, status = 429): number {
   const retryAfter = header('retry-after');
   if (retryAfter !== undefined && retryAfter !== '') {
     const seconds = Number(retryAfter);
@@ -36,12 +37,12 @@ export function retryDelayMs(attempt: number, header: HeaderGetter, now: number,
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  const resetTime = header('ratelimit-resettime');
+  const resetTime = status === 429 ? header('ratelimit-resettime') : undefined;
   if (resetTime) {
     const date = Date.parse(resetTime);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  const reset = header('ratelimit-reset');
+  const reset = status === 429 ? header('ratelimit-reset') : undefined;
   if (reset && /^\d+$/.test(reset)) {
     const value = Number(reset);
     // Epoch seconds per api-facts §4; small values are read as seconds to wait (draft IETF RateLimit headers).

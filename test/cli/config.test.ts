@@ -1,0 +1,146 @@
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConnection } from '../../src/config/resolve.js';
+import { tokens } from '../../src/sandbox/model.js';
+import { addPersonalToken } from '../../src/sandbox/seed.js';
+import { users } from '../../src/sandbox/model.js';
+import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+/** Environment with only a config folder: what a user has after `auth login`. */
+function profileEnv(dir: string): Record<string, string> {
+  return { FORGECTL_CONFIG_DIR: dir };
+}
+
+describe('auth login and profiles', () => {
+  it('writes a 0600 config in a 0700 folder from --token-stdin, and -v logs requests without the token', async () => {
+    const dir = join(tempDir(), 'nested', 'forgectl');
+    const login = await run(['auth', 'login', '--profile', 'p', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: `${sandbox.adminToken}\n` });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toContain('as root');
+    expect(login.stdout).toBe('');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({ current: 'p', profiles: { p: { url: sandbox.rootUrl, token: sandbox.adminToken } } });
+
+    const verbose = await run(['-p', 'p', '-v', 'api', '/user'], { env: profileEnv(dir) });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toContain(`> GET ${sandbox.rootUrl}/api/v4/user`);
+    expect(verbose.stderr).toMatch(/private-token: \[REDACTED\]/i);
+    expect(verbose.stderr).toMatch(/< 200/);
+    expect(verbose.stderr + verbose.stdout).not.toContain(sandbox.adminToken);
+  });
+
+  it('refuses a config holding a token that others can read (exit 3 with the chmod)', async () => {
+    const dir = tempDir();
+    await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: sandbox.adminToken });
+    chmodSync(join(dir, 'config.json'), 0o644);
+    const result = await run(['api', '/user'], { env: profileEnv(dir) });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`chmod 600 ${join(dir, 'config.json')}`);
+  });
+
+  it('does not save a token the instance rejects', async () => {
+    const dir = tempDir();
+    const result = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: 'glpat-wrong' });
+    expect(result.code).toBe(4);
+    expect((await run(['profile', 'list', '-o', 'json'], { env: profileEnv(dir) })).json()).toEqual([]);
+  });
+
+  it('needs --token-stdin without a terminal, and never takes a token as an argument', async () => {
+    const dir = tempDir();
+    expect((await run(['auth', 'login', '--url', sandbox.rootUrl], { env: profileEnv(dir) })).code).toBe(2);
+    const set = await run(['profile', 'set', 'token', 'glpat-secret'], { env: profileEnv(dir) });
+    expect(set.code).toBe(2);
+    expect(set.stderr).toContain('never accepted as an argument');
+  });
+
+  it('manages profiles: set, list, show (token redacted), use, remove', async () => {
+    const dir = tempDir();
+    const env = profileEnv(dir);
+    await run(['auth', 'login', '--profile', 'a', '--url', sandbox.rootUrl, '--token-stdin'], { env, input: sandbox.adminToken });
+    await run(['auth', 'login', '--profile', 'b', '--url', `${sandbox.rootUrl}/api/v4`, '--token-stdin'], { env, input: sandbox.adminToken });
+    expect((await run(['-p', 'b', 'profile', 'set', 'default_project', 'acme/api'], { env })).code).toBe(0);
+    expect((await run(['-p', 'b', 'profile', 'set', 'timeout', 'soon'], { env })).code).toBe(2);
+    const list = await run(['profile', 'list', '-o', 'json'], { env });
+    expect(list.json()).toMatchObject([{ name: 'a', current: true, auth: 'token' }, { name: 'b', current: false, default_project: 'acme/api' }]);
+    const show = await run(['profile', 'show', 'b', '-o', 'json'], { env });
+    expect(show.json()).toMatchObject({ name: 'b', url: sandbox.rootUrl, token: '[REDACTED]' });
+    expect(show.stdout).not.toContain(sandbox.adminToken);
+    expect((await run(['profile', 'use', 'b'], { env })).code).toBe(0);
+    expect((await run(['profile', 'use', 'nope'], { env })).code).toBe(3);
+    expect((await run(['profile', 'remove', 'a'], { env })).code).toBe(2); // no terminal, no --yes
+    expect((await run(['profile', 'remove', 'a', '--yes'], { env })).code).toBe(0);
+    expect((await run(['profile', 'list', '-o', 'json'], { env })).json()).toMatchObject([{ name: 'b', current: true }]);
+  });
+
+  it('prints the active token with auth token, and logout removes it', async () => {
+    const dir = tempDir();
+    const env = profileEnv(dir);
+    await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env, input: sandbox.adminToken });
+    expect((await run(['auth', 'token'], { env })).stdout).toBe(`${sandbox.adminToken}\n`);
+    expect((await run(['auth', 'logout'], { env })).code).toBe(0);
+    expect((await run(['api', '/user'], { env })).code).toBe(3);
+  });
+
+  it('auth status shows the user, scopes and expiry, and warns when it is near', async () => {
+    const root = users(sandbox.db).find((u) => u.username === 'root')!;
+    const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const token = addPersonalToken(sandbox.db, root, { name: 'short-lived', scopes: ['read_api'], expires_at: soon }, new Date());
+    const result = await sandbox.run(['auth', 'status', '-o', 'json'], { env: { FORGECTL_TOKEN: token.token } });
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ user: 'root', admin: true, token_name: 'short-lived', scopes: ['read_api'], expires_at: soon, days_left: 5 });
+    expect(result.stderr).toContain('warning: the token expires in 5 days');
+    const quiet = await sandbox.run(['auth', 'status', '-o', 'json']);
+    expect(quiet.stderr).not.toContain('warning');
+  });
+});
+
+describe('resolution order: flags → environment → profile → CI job', () => {
+  const config = { current: 'p', profiles: { p: { url: 'https://profile.example.com', token: 'profile-token', timeout: 12 } } };
+
+  it('prefers flags, then the environment, then the profile', () => {
+    expect(resolveConnection({}, {}, config)).toMatchObject({ baseUrl: 'https://profile.example.com/api/v4', token: 'profile-token', timeoutMs: 12_000 });
+    expect(resolveConnection({}, { FORGECTL_URL: 'https://env.example.com', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ baseUrl: 'https://env.example.com/api/v4', token: 'env-token', tokenSource: 'environment' });
+    expect(resolveConnection({ server: 'https://flag.example.com/api/v4/', timeout: 5 }, { FORGECTL_URL: 'https://env.example.com' }, config)).toMatchObject({ baseUrl: 'https://flag.example.com/api/v4', timeoutMs: 5000 });
+  });
+
+  it('falls back to the CI job environment with a JOB-TOKEN', () => {
+    const connection = resolveConnection({}, { CI_API_V4_URL: 'https://ci.example.com/api/v4', CI_JOB_TOKEN: 'job-token' }, { profiles: {} });
+    expect(connection).toMatchObject({ baseUrl: 'https://ci.example.com/api/v4', token: 'job-token', tokenType: 'job', tokenSource: 'ci_job' });
+  });
+
+  it('runs token_command for the token', () => {
+    const withCommand = { current: 'c', profiles: { c: { url: 'https://x.example.com', token_command: 'echo from-command' } } };
+    expect(resolveConnection({}, { PATH: process.env.PATH }, withCommand).token).toBe('from-command');
+  });
+
+  it('refuses plain http to a non-loopback host unless the profile allows it', () => {
+    const plain = { current: 'h', profiles: { h: { url: 'http://git.example.com', token: 't' } } };
+    expect(() => resolveConnection({}, {}, plain)).toThrow(/plain http/);
+    expect(resolveConnection({}, {}, { current: 'h', profiles: { h: { ...plain.profiles.h, allow_http: true } } }).baseUrl).toBe('http://git.example.com/api/v4');
+    expect(resolveConnection({}, {}, { current: 'h', profiles: { h: { url: 'http://127.0.0.1:8080', token: 't' } } }).baseUrl).toBe('http://127.0.0.1:8080/api/v4');
+  });
+
+  it('sends a CI job token as JOB-TOKEN, which the sandbox accepts', async () => {
+    const root = users(sandbox.db).find((u) => u.username === 'root')!;
+    const job = addPersonalToken(sandbox.db, root, { kind: 'job', name: 'job', scopes: [] }, new Date());
+    const result = await run(['-v', 'api', '/user'], { env: { FORGECTL_CONFIG_DIR: tempDir(), CI_SERVER_URL: sandbox.rootUrl, CI_JOB_TOKEN: job.token } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/job-token: \[REDACTED\]/i);
+    expect(tokens(sandbox.db).find((t) => t.id === job.id)!.last_used_at).not.toBeNull();
+  });
+
+  it('reports an unreadable config file as exit 3', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), '{ not json');
+    expect((await run(['profile', 'list'], { env: profileEnv(dir) })).code).toBe(3);
+  });
+});
