@@ -72,10 +72,11 @@ async function buildFields(opts: Options, ctx: Context): Promise<Record<string, 
 }
 
 export default defineCommand<Options>({
-  description: 'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields and no -X the method is POST. Same authentication, retries, errors and exit codes as every command.',
+  description: 'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command.',
   examples: [
     'forgectl api /user',
     'forgectl api /projects/acme%2Fapi/badges -f link_url=https://ci.example.com -f image_url=https://ci.example.com/b.svg',
+    'forgectl api -X GET /users -f username=alice',
     'forgectl api -X PUT /application/settings -F signup_enabled=false',
     'forgectl api /users --paginate -o ndjson',
     'forgectl api -X POST /projects/1/hooks --input hook.json',
@@ -94,7 +95,7 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     const fields = await buildFields(opts, ctx);
     const hasFields = Object.keys(fields).length > 0;
-    const method = (opts.method ?? (hasFields || opts.input ? 'POST' : 'GET')).toUpperCase();
+    const method = (opts.method ?? ((hasFields || opts.input) && !opts.paginate ? 'POST' : 'GET')).toUpperCase();
     if (!/^[A-Z]+$/.test(method)) throw new UsageError(`invalid method "${opts.method}"`);
     const headers: Record<string, string> = {};
     for (const header of opts.header ?? []) {

@@ -1,0 +1,81 @@
+import { Writable, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { render } from '../../src/output/render.js';
+import { Io } from '../../src/output/io.js';
+import { csvLine, tsvLine, type Format } from '../../src/output/formats.js';
+import { TextResult } from '../../src/output/result.js';
+import { UsageError } from '../../src/cli/errors.js';
+
+function capture(tty: boolean) {
+  const out = Object.assign(new Writable({ write(chunk, _e, cb) { out.text += chunk.toString(); cb(); } }), { text: '', isTTY: tty });
+  return out;
+}
+
+async function show(result: unknown, format: Format, options: { tty?: boolean; fields?: string[]; columns?: string[] } = {}) {
+  const stdout = capture(Boolean(options.tty));
+  const stderr = capture(Boolean(options.tty));
+  const io = new Io({ stdin: Readable.from([]), stdout, stderr }, { quiet: false, color: false });
+  await render(result, io, { format, fields: options.fields, columns: options.columns });
+  return { stdout: stdout.text, stderr: stderr.text };
+}
+
+const rows = [
+  { id: 1, name: 'api', scopes: ['api', 'read_api'], owner: { name: 'Alice', id: 7 }, expires_at: '2027-01-01', note: 'a\tb' },
+  { id: 2, name: 'web, "site"', scopes: [], owner: { name: 'Bob', id: 8 }, expires_at: null, note: 'line1\nline2' },
+];
+
+describe('output formats (contract §4)', () => {
+  it('pipes tab-separated lines without a header, using the command\'s columns', async () => {
+    const { stdout } = await show(rows, 'table', { columns: ['id', 'name', 'scopes', 'expires_at'] });
+    expect(stdout).toBe('1\tapi\tapi,read_api\t2027-01-01\n2\tweb, "site"\t\t\n');
+  });
+
+  it('draws a table with a header on a terminal', async () => {
+    const { stdout } = await show(rows, 'table', { tty: true, columns: ['id', 'name'] });
+    expect(stdout).toMatch(/│ id │ name/);
+    expect(stdout).toContain('web, "site"');
+  });
+
+  it('writes one JSON array, NDJSON lines, YAML and RFC 4180 CSV', async () => {
+    expect(JSON.parse((await show(rows, 'json')).stdout)).toEqual(rows);
+    expect(JSON.parse((await show([], 'json')).stdout)).toEqual([]);
+    expect((await show(rows, 'ndjson')).stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual(rows);
+    expect((await show(rows, 'yaml')).stdout).toContain('- id: 1\n  name: api');
+    const csv = (await show(rows, 'csv', { columns: ['id', 'name', 'note'] })).stdout;
+    expect(csv).toBe('id,name,note\r\n1,api,a\tb\r\n2,"web, ""site""","line1\nline2"\r\n');
+  });
+
+  it('applies --fields with dotted paths to every format', async () => {
+    expect(JSON.parse((await show(rows, 'json', { fields: ['id', 'owner.name'] })).stdout)).toEqual([
+      { id: 1, owner: { name: 'Alice' } },
+      { id: 2, owner: { name: 'Bob' } },
+    ]);
+    expect((await show(rows, 'table', { fields: ['owner.name', 'id'] })).stdout).toBe('Alice\t1\nBob\t2\n');
+    expect((await show(rows[0], 'table', { fields: ['owner.id'] })).stdout).toBe('owner.id\t7\n');
+  });
+
+  it('exits 2 listing the known fields for an unknown one', async () => {
+    const error = await show(rows, 'json', { fields: ['id', 'nope'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe('unknown field: nope');
+    expect((error as UsageError).hint).toContain('known fields: id, name, scopes, owner, owner.name, owner.id');
+  });
+
+  it('shows a single record as key/value lines in a pipe', async () => {
+    expect((await show({ id: 3, name: 'x', tags: ['a', 'b'] }, 'table')).stdout).toBe('id\t3\nname\tx\ntags\ta,b\n');
+  });
+
+  it('prints text results verbatim whatever the format', async () => {
+    expect((await show(new TextResult('glpat-abc'), 'json')).stdout).toBe('glpat-abc\n');
+  });
+
+  it('keeps every record on one TSV line and every CSV cell quoted correctly', () => {
+    fc.assert(fc.property(fc.array(fc.string()), (cells) => {
+      expect(tsvLine(cells).split('\n')).toHaveLength(2);
+      expect(tsvLine(cells).split('\t')).toHaveLength(Math.max(1, cells.length));
+      const line = csvLine(cells);
+      expect(line.endsWith('\r\n')).toBe(true);
+    }));
+  });
+});
