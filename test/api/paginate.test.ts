@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Api } from '../../src/api/client.js';
+import { ListResult, type ListOptions } from '../../src/api/paginate.js';
+import { HttpClient } from '../../src/http/client.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+
+let small: TestSandbox;
+let large: TestSandbox;
+beforeAll(async () => {
+  [small, large] = await Promise.all([startTestSandbox({ users: 247 }), startTestSandbox({ users: 10_120, seed: 'empty' })]);
+});
+afterAll(async () => {
+  await small.close();
+  await large.close();
+});
+
+function apiFor(sandbox: TestSandbox): Api {
+  const http = new HttpClient({ timeoutMs: 10_000, retries: 0, env: {}, userAgent: 'test' });
+  return new Api(
+    { baseUrl: sandbox.url, rootUrl: sandbox.rootUrl, token: sandbox.adminToken, tokenType: 'private', tokenSource: 'environment', insecure: false, timeoutMs: 10_000, retries: 0 },
+    http,
+    { dryRun: false, printDryRun: () => undefined },
+  );
+}
+
+async function collect(list: ListResult<{ id: number }>): Promise<number[]> {
+  const ids: number[] = [];
+  for await (const item of list) ids.push(item.id);
+  return ids;
+}
+
+const list = (sandbox: TestSandbox, options: ListOptions) => apiFor(sandbox).list<{ id: number }>('/users', {}, options);
+
+describe('pagination engine (contract §6)', () => {
+  it('shows the first page and says how many exist', async () => {
+    const result = list(small, {});
+    expect(await collect(result)).toHaveLength(20);
+    expect(result.notice).toBe('showing 20 of 250 — use --all or --limit');
+  });
+
+  it('says more exist when the instance does not count (over 10,000 records)', async () => {
+    const result = list(large, { perPage: 50 });
+    expect(await collect(result)).toHaveLength(50);
+    expect(result.notice).toBe('showing 50; more exist — use --all or --limit');
+  });
+
+  it('has no notice when everything fits', async () => {
+    const result = list(small, { perPage: 100, page: 3 });
+    expect(await collect(result)).toHaveLength(50);
+    expect(result.notice).toBeUndefined();
+  });
+
+  it('stops after --limit records, across pages', async () => {
+    const result = list(small, { limit: 130 });
+    const ids = await collect(result);
+    expect(ids).toHaveLength(130);
+    expect(result.requests).toBe(2);
+  });
+
+  it('--all returns every record once, in order, with the page count known', async () => {
+    const result = list(small, { all: true, perPage: 10 });
+    const ids = await collect(result);
+    expect(ids).toHaveLength(250);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(result.requests).toBe(25);
+  });
+
+  it('--all fetches concurrently without X-Total and keeps the order', async () => {
+    const result = list(large, { all: true, concurrency: 6 });
+    const ids = await collect(result);
+    expect(ids).toHaveLength(10_121);
+    expect(new Set(ids).size).toBe(10_121);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    // 102 pages, plus at most the speculative requests past the end of one window.
+    expect(result.requests).toBeGreaterThanOrEqual(102);
+    expect(result.requests).toBeLessThanOrEqual(102 + 6);
+    const log = large.requests().filter((r) => r.path.startsWith('/api/v4/users?page='));
+    expect(log.length).toBeGreaterThan(0);
+  });
+
+  it('follows keyset Link headers for keyset-only lists', async () => {
+    small.clearRequests();
+    const result = apiFor(small).list<{ id: number }>('/users', { order_by: 'id', sort: 'asc' }, { all: true, perPage: 100, keysetOnly: true });
+    const ids = await collect(result);
+    expect(ids).toHaveLength(250);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(small.requests().every((r) => r.path.includes('pagination=keyset'))).toBe(true);
+  });
+});
