@@ -1,11 +1,11 @@
 // Bundles src/ into dist/ with esbuild. Code splitting keeps each command (and heavy dependencies such as
 // prompts, tables, YAML and the sandbox) in its own chunk, loaded only when that command runs.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { main: 'src/main.ts' },
   outdir: 'dist',
   bundle: true,
@@ -20,4 +20,7 @@ await build({
   // CommonJS dependencies (undici, cli-table3) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __forgectlRequire } from 'node:module'; const require = __forgectlRequire(import.meta.url);" },
   logLevel: 'warning',
+  metafile: true,
 });
+// Which sources ended up in which chunk: the start-up test reads it to prove heavy modules load lazily.
+writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
