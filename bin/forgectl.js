@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-import { main } from '../dist/main.js';
+import module from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 
+// Start-up: reuse compiled code between runs where Node offers it (22.1+), and compile undici's HTTP parser
+// (WebAssembly) with the baseline compiler only — optimising it costs a CLI run more than it saves.
+module.enableCompileCache?.();
+setFlagsFromString('--liftoff-only');
+
+const { main } = await import('../dist/main.js');
 const code = await main(process.argv.slice(2), {
   env: process.env,
   stdin: process.stdin,
