@@ -1,0 +1,27 @@
+import { defineCommand } from '../../cli/command.js';
+import { outputFileOption, projectOption } from '../../cli/options.js';
+import { parseInteger } from '../../cli/parse.js';
+import { assertBinaryTarget } from '../../output/download.js';
+import { DownloadResult } from '../../output/result.js';
+import { filePath, type SecureFileRecord } from './shared.js';
+
+export default defineCommand<{ project?: string; id: string; outputFile?: string }>({
+  description: "The contents are checked against the file's sha256 checksum; on a mismatch nothing is written (exit 8).",
+  examples: ['forgectl secure-files download 1 --project acme/api --output-file release.keystore', 'forgectl secure-files download 1 --project acme/api > release.keystore'],
+  args: ['<id>'],
+  options: [projectOption, outputFileOption],
+  async run(opts, ctx) {
+    const id = parseInteger('secure file id', 1)(opts.id);
+    assertBinaryTarget(ctx.io, opts.outputFile);
+    const project = ctx.project(opts.project);
+    const record = await ctx.api.get<SecureFileRecord>(filePath(project, id));
+    const response = await ctx.api.send({ method: 'GET', path: `${filePath(project, id)}/download` });
+    const length = Number(response.header('content-length'));
+    return new DownloadResult(response.body, {
+      outputFile: opts.outputFile,
+      size: Number.isFinite(length) && length > 0 ? length : undefined,
+      sha256: record.checksum_algorithm === 'sha256' ? record.checksum : undefined,
+      description: record.name,
+    });
+  },
+});
