@@ -19,7 +19,7 @@ export function listTable(columns: string[], rows: string[][], color: boolean): 
 /** One record as a two-column key/value table. */
 export function verticalTable(pairs: Array<[string, string]>, color: boolean): string {
   const chalk = new Chalk({ level: color ? 1 : 0 });
-  const table = new Table({ style: { head: [], border: [] } });
+  const table = new Table({ style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
   for (const [key, value] of pairs) table.push({ [chalk.bold(key)]: clip(value) });
   return `${table.toString()}\n`;
 }
