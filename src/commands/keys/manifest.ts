@@ -1,8 +1,9 @@
 import type { ManifestEntry } from '../../cli/manifest.js';
 
 /** `keys` commands. Add one entry per command module; each loads lazily. */
-export const groups: Record<string, string> = { 'keys': 'SSH keys by id or fingerprint' };
+export const groups: Record<string, string> = { 'keys': 'SSH and deploy keys by id or fingerprint (administrators)' };
 
 export const entries: ManifestEntry[] = [
-  // { path: 'keys list', summary: '…', load: () => import('./list.js') },
+  { path: 'keys get', summary: 'Show an SSH key and its owner by id', load: () => import('./get.js') },
+  { path: 'keys find', summary: 'Find an SSH key by fingerprint or public key file', load: () => import('./find.js') },
 ];

@@ -1,6 +1,109 @@
+import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
+import { findProject, requireAdmin } from '../auth.js';
+import { defineTable, type Db } from '../db.js';
+import { errors, ok, required, type SandboxRequest } from '../http.js';
+import { users } from '../model.js';
+import { presentUser } from '../present.js';
 import type { SandboxModule } from './index.js';
 
-/** Sandbox routes and seed data for keys. */
+export interface SshKey {
+  id: number;
+  /** Owner of an SSH key; creator of a deploy key. */
+  user_id: number;
+  title: string;
+  key: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  usage_type: 'auth' | 'signing' | 'auth_and_signing';
+  /** Projects a deploy key is enabled on; absent for a user's SSH key. */
+  deploy_keys_projects?: Array<{ id: number; project_id: number; can_push: boolean; created_at: string; updated_at: string }>;
+}
+
+export const sshKeyTable = defineTable<SshKey>('ssh_keys');
+
+/** Deploy keys enabled on a project (protected tags may allow them to create tags). */
+export function deployKeysOf(db: Db, projectId: number): SshKey[] {
+  return sshKeyTable(db).filter((key) => key.deploy_keys_projects?.some((link) => link.project_id === projectId));
+}
+
+/** Real key material (made with ssh-keygen), so fingerprints match what users compute locally. */
+export const SEED_KEYS = {
+  aliceEd25519: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDQKf1mDC9bj1YFBwg/q7vePm8xr2xn2S/NAqCuzgXgS alice@laptop',
+  aliceRsa: 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDVQRBa7YKwH50FcUdifpmIz6lfEbl6QNufoT9go10lGpD9mq8wNnDu+KfThVo8NnEMWyLXtjoXuf0Cae5NVOqp7FvEjSIo5N9uKT/1MYmPsx4goHrmK0lihDxX61oGSXVHoyTOK8cAoNUG+zHnegsX/dkQxonKOorrNOm6aPRWiyJz9k/dgIQd3xcfEtjphtYVrYtTP1Y323SZ0Glqoz3mGPjIT2iBO8a0+ZEfjDTNgDt0VFW4f8qmeE1/SBg14n1AHlk3ce3qTk+BACtGCj9txnvVZqw8b/veaxtbkQ0yZ0F3n9DCSpjQL9zUqRZzEQH3rs6BzsNEKMPGrDNUGQo1 alice@workstation',
+  deploy: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPIvJXfBjL3LXjcbcNVbpWtv4YckfjoC7KwC4etuwK4R deploy@ci',
+};
+
+function present(req: SandboxRequest, key: SshKey): Record<string, unknown> {
+  const owner = users(req.db).find((u) => u.id === key.user_id);
+  const record: Record<string, unknown> = {
+    id: key.id,
+    title: key.title,
+    created_at: key.created_at,
+    expires_at: key.expires_at,
+    key: key.key,
+    usage_type: key.usage_type,
+    last_used_at: key.last_used_at,
+    user: owner ? { ...presentUser(owner, req.rootUrl, req.user), shared_runners_minutes_limit: null, extra_shared_runners_minutes_limit: null } : null,
+  };
+  if (key.deploy_keys_projects) {
+    record.deploy_keys_projects = key.deploy_keys_projects.map((link) => ({
+      id: link.id, deploy_key_id: key.id, project_id: link.project_id, created_at: link.created_at, updated_at: link.updated_at, can_push: link.can_push,
+    }));
+  }
+  return record;
+}
+
+/** The key whose MD5 (colon hex, optionally "MD5:") or SHA256 ("SHA256:…") fingerprint is given. */
+function findByFingerprint(db: Db, fingerprint: string): SshKey | undefined {
+  let matches: (blob: Buffer) => boolean;
+  if (fingerprint.startsWith('SHA256:')) {
+    matches = (blob) => sha256Fingerprint(blob) === fingerprint;
+  } else if (/^(MD5:)?([0-9a-f]{2}:){15}[0-9a-f]{2}$/i.test(fingerprint)) {
+    const md5 = fingerprint.replace(/^MD5:/, '').toLowerCase();
+    matches = (blob) => md5Fingerprint(blob) === md5;
+  } else {
+    throw errors.message(400, 'Failed to return the key');
+  }
+  return sshKeyTable(db).find((key) => {
+    const parsed = parsePublicKey(key.key);
+    return parsed !== undefined && matches(parsed.blob);
+  });
+}
+
 export const keys: SandboxModule = {
-  routes() {},
+  routes(api) {
+    // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
+    api.get('/keys', (req) => {
+      requireAdmin(req);
+      const key = findByFingerprint(req.db, String(required(req, 'fingerprint')));
+      if (!key) throw errors.notFound('Key');
+      return ok(present(req, key));
+    }, { scope: 'read' });
+
+    api.get('/keys/:key_id', (req) => {
+      requireAdmin(req);
+      const key = sshKeyTable(req.db).find((k) => String(k.id) === req.params.key_id);
+      if (!key) throw errors.notFound('Key');
+      return ok(present(req, key));
+    }, { scope: 'read' });
+  },
+
+  seed(db, { now }) {
+    const alice = users(db).find((u) => u.username === 'alice')!;
+    const root = users(db).find((u) => u.username === 'root')!;
+    const at = now.toISOString();
+    const add = (fields: Omit<SshKey, 'id' | 'created_at' | 'expires_at' | 'last_used_at' | 'usage_type'> & Partial<SshKey>) =>
+      sshKeyTable(db).push({ id: db.nextId('ssh_keys'), created_at: at, expires_at: null, last_used_at: null, usage_type: 'auth_and_signing', ...fields });
+    add({ user_id: alice.id, title: 'alice@laptop', key: SEED_KEYS.aliceEd25519 });
+    add({ user_id: alice.id, title: 'alice@workstation', key: SEED_KEYS.aliceRsa });
+    const apiProject = findProject(db, 'acme/api');
+    add({
+      user_id: root.id,
+      title: 'CI deploy key',
+      key: SEED_KEYS.deploy,
+      usage_type: 'auth',
+      deploy_keys_projects: [{ id: db.nextId('deploy_keys_projects'), project_id: apiProject.id, can_push: true, created_at: at, updated_at: at }],
+    });
+  },
 };
