@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { ConfigError, UsageError } from '../cli/errors.js';
 import type { Env } from './paths.js';
 import type { ConfigData, Profile, TokenType } from './store.js';
@@ -126,6 +126,8 @@ function parseTokenType(value: string | undefined): TokenType | undefined {
 
 /** Runs a profile's token_command through the shell; its trimmed stdout is the token. */
 function runTokenCommand(command: string, env: Env): string {
+  // Required here, not at the top: child_process costs every other run start-up time.
+  const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   try {
     const out = execFileSync('/bin/sh', ['-c', command], {
       env: env as NodeJS.ProcessEnv,

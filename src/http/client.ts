@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createRequire } from 'node:module';
 import { ConfigError, NetworkError } from '../cli/errors.js';
 import type { Env } from '../config/paths.js';
 import { redactHeaders, redactUrl } from './redact.js';
@@ -63,6 +63,8 @@ export class HttpClient {
         throw new ConfigError(`cannot read CA file ${this.options.caFile}: ${(error as NodeJS.ErrnoException).code ?? error}`);
       }
       const nodeExtra = env.NODE_EXTRA_CA_CERTS ? safeRead(env.NODE_EXTRA_CA_CERTS) : undefined;
+      // Loaded here only: node:tls (and crypto with it) costs start-up that plain-http and default-CA runs skip.
+      const { rootCertificates } = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
       tls.ca = [...rootCertificates, ...(nodeExtra ? [nodeExtra] : []), extra];
     }
     if (this.options.insecure) tls.rejectUnauthorized = false;
