@@ -1,6 +1,350 @@
+import { findGroup, findProject, projectRole, requireAdmin, requireTier } from '../auth.js';
+import { defineTable, type Db } from '../db.js';
+import { accepted, created, errors, ok, type SandboxRequest } from '../http.js';
+import { groups, projects, type Project } from '../model.js';
+import { paginate } from '../pagination.js';
+import { presentProject } from '../present.js';
+import { STORAGES } from '../seed.js';
+import { seedDemoSnippet, snippets, snippetUrls } from '../snippets.js';
 import type { SandboxModule } from './index.js';
 
-/** Sandbox routes and seed data for storage moves. */
+/**
+ * Repository storage moves (document 3; api-facts §1.17) of projects, snippets and group wikis.
+ *
+ * A move's state is computed from its creation time whenever it is read, so it advances without timers and the
+ * same instant always gives the same answer: `initial` (bulk moves only) → `scheduled` → `started` → `replicated`
+ * → `finished`, one step every `step_ms` (1 s by default, so a move takes a few seconds). The repository is
+ * read-only from scheduling until the move is replicated or has failed. Side effects (read-only flag, new storage)
+ * are applied by settle(), on every request of this module and once by an unref'd timer when the move ends.
+ *
+ * Failures are injected with configureStorageMoves(db, { failNext: n }): the next n moves fail after `started`.
+ */
+
+export type MoveKind = 'project' | 'snippet' | 'group';
+export type MoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup failed';
+
+export interface StorageMove {
+  id: number;
+  kind: MoveKind;
+  container_id: number;
+  created_at: string;
+  source_storage_name: string;
+  destination_storage_name: string;
+  /** Moves of a bulk schedule are created `initial` and scheduled by a worker; single moves start `scheduled`. */
+  bulk: boolean;
+  fails: boolean;
+  step_ms: number;
+  /** Side effects applied for good (finished or failed). */
+  settled: boolean;
+}
+
+/** Where a group wiki's repository lives (groups have no storage field of their own). */
+export interface GroupWiki {
+  group_id: number;
+  repository_storage: string;
+  repository_read_only?: boolean;
+}
+
+interface MoveTiming {
+  step_ms: number;
+  fail_next: number;
+}
+
+export const storageMoveTable = defineTable<StorageMove>('repository_storage_moves');
+export const groupWikis = defineTable<GroupWiki>('group_wikis');
+
+const timing = (db: Db): MoveTiming => db.record<MoveTiming>('storage_move_timing', () => ({ step_ms: 1000, fail_next: 0 }));
+
+/** Test and demo control: how long each state lasts, and how many of the next moves fail. */
+export function configureStorageMoves(db: Db, options: { stepMs?: number; failNext?: number }): void {
+  const current = timing(db);
+  if (options.stepMs !== undefined) current.step_ms = options.stepMs;
+  if (options.failNext !== undefined) current.fail_next = options.failNext;
+}
+
+function statesOf(move: StorageMove): MoveState[] {
+  return [...(move.bulk ? ['initial' as const] : []), 'scheduled', 'started', ...(move.fails ? ['failed' as const] : ['replicated' as const, 'finished' as const])];
+}
+
+export function moveState(move: StorageMove, now: Date): MoveState {
+  const states = statesOf(move);
+  const step = Math.floor((now.getTime() - Date.parse(move.created_at)) / Math.max(1, move.step_ms));
+  return states[Math.min(states.length - 1, Math.max(0, step))];
+}
+
+interface Container {
+  repository_storage: string;
+  repository_read_only?: boolean;
+}
+
+function groupWiki(db: Db, groupId: number): GroupWiki {
+  let wiki = groupWikis(db).find((w) => w.group_id === groupId);
+  if (!wiki) {
+    wiki = { group_id: groupId, repository_storage: 'default' };
+    groupWikis(db).push(wiki);
+  }
+  return wiki;
+}
+
+function containerOf(db: Db, kind: MoveKind, id: number): Container | undefined {
+  if (kind === 'project') return projects(db).find((p) => p.id === id);
+  if (kind === 'snippet') return snippets(db).find((s) => s.id === id);
+  return groups(db).some((g) => g.id === id) ? groupWiki(db, id) : undefined;
+}
+
+/** Applies what the moves' current states imply: read-only while moving, the new storage once replicated. */
+export function settleStorageMoves(db: Db, now: Date): void {
+  for (const move of storageMoveTable(db)) {
+    if (move.settled) continue;
+    const container = containerOf(db, move.kind, move.container_id);
+    const state = moveState(move, now);
+    if (!container) {
+      move.settled = true;
+      continue;
+    }
+    if (state === 'replicated' || state === 'finished') {
+      container.repository_storage = move.destination_storage_name;
+      container.repository_read_only = false;
+    } else if (state === 'failed') {
+      container.repository_read_only = false;
+    } else {
+      container.repository_read_only = true;
+    }
+    if (state === 'finished' || state === 'failed') move.settled = true;
+  }
+}
+
+function knownStorages(db: Db): string[] {
+  return db.record<string[]>('storages', () => [...STORAGES]);
+}
+
+interface KindConfig {
+  kind: MoveKind;
+  /** `/project_repository_storage_moves` … */
+  collection: string;
+  /** `/projects/:id/repository_storage_moves` … */
+  parent: string;
+  /** Group wikis need Premium. */
+  tier?: 'premium';
+  find(req: SandboxRequest): { id: number };
+  /** Ids of the items whose repository is on the storage. */
+  onStorage(db: Db, storage: string): number[];
+  present(req: SandboxRequest, id: number): Record<string, unknown>;
+}
+
+function presentMoveProject(project: Project | undefined, req: SandboxRequest): Record<string, unknown> | null {
+  if (!project) return null;
+  const full = presentProject(project, req.db, req.rootUrl);
+  return { id: project.id, description: project.description, name: project.name, name_with_namespace: full.name_with_namespace, path: project.path, path_with_namespace: project.path_with_namespace, created_at: project.created_at };
+}
+
+const KINDS: KindConfig[] = [
+  {
+    kind: 'project',
+    collection: 'project_repository_storage_moves',
+    parent: 'projects',
+    find: (req) => findProject(req.db, req.params.id),
+    onStorage: (db, storage) => projects(db).filter((p) => p.repository_storage === storage).map((p) => p.id),
+    present: (req, id) => ({ project: presentMoveProject(projects(req.db).find((p) => p.id === id), req) }),
+  },
+  {
+    kind: 'snippet',
+    collection: 'snippet_repository_storage_moves',
+    parent: 'snippets',
+    find: (req) => {
+      const snippet = snippets(req.db).find((s) => String(s.id) === req.params.id);
+      if (!snippet) throw errors.notFound('Snippet');
+      return snippet;
+    },
+    onStorage: (db, storage) => snippets(db).filter((s) => s.repository_storage === storage).map((s) => s.id),
+    present: (req, id) => {
+      const snippet = snippets(req.db).find((s) => s.id === id);
+      if (!snippet) return { snippet: null };
+      const { id: _, title, description, visibility, updated_at, created_at, project_id } = snippet;
+      return { snippet: { id, title, description, visibility, updated_at, created_at, project_id, ...snippetUrls(snippet, req.db, req.rootUrl) } };
+    },
+  },
+  {
+    kind: 'group',
+    collection: 'group_repository_storage_moves',
+    parent: 'groups',
+    tier: 'premium',
+    find: (req) => findGroup(req.db, req.params.id),
+    onStorage: (db, storage) => groups(db).filter((g) => groupWiki(db, g.id).repository_storage === storage).map((g) => g.id),
+    present: (req, id) => {
+      const group = groups(req.db).find((g) => g.id === id);
+      return { group: group ? { id: group.id, web_url: `${req.rootUrl}/groups/${group.full_path}`, name: group.name } : null };
+    },
+  },
+];
+
+function presentMove(req: SandboxRequest, config: KindConfig, move: StorageMove): Record<string, unknown> {
+  return {
+    id: move.id,
+    created_at: move.created_at,
+    state: moveState(move, req.now()),
+    source_storage_name: move.source_storage_name,
+    destination_storage_name: move.destination_storage_name,
+    ...config.present(req, move.container_id),
+  };
+}
+
+/** Every route of this module is for administrators (authenticated_as_admin!), and brings states up to date. */
+function guard(req: SandboxRequest, config: KindConfig): void {
+  requireAdmin(req);
+  if (config.tier) requireTier(req, config.tier);
+  settleStorageMoves(req.db, req.now());
+}
+
+function moveId(req: SandboxRequest): number {
+  const value = req.params.repository_storage_move_id;
+  if (!/^\d+$/.test(value)) throw errors.error(400, 'repository_storage_move_id is invalid');
+  return Number(value);
+}
+
+function storageParam(req: SandboxRequest, name: string, isRequired: boolean): string | undefined {
+  const value = req.input[name];
+  if (value === undefined || value === null || value === '') {
+    if (isRequired) throw errors.missing(name);
+    return undefined;
+  }
+  if (!knownStorages(req.db).includes(String(value))) throw errors.invalid(name);
+  return String(value);
+}
+
+/** Without a destination the service picks one by weight; the sandbox takes the first other storage. */
+function chooseDestination(db: Db, source: string): string {
+  return knownStorages(db).find((s) => s !== source) ?? source;
+}
+
+function createMove(req: SandboxRequest, config: KindConfig, containerId: number, source: string, destination: string, bulk: boolean): StorageMove {
+  const control = timing(req.db);
+  const move: StorageMove = {
+    id: req.db.nextId(config.collection),
+    kind: config.kind,
+    container_id: containerId,
+    created_at: req.now().toISOString(),
+    source_storage_name: source,
+    destination_storage_name: destination,
+    bulk,
+    fails: control.fail_next > 0,
+    step_ms: control.step_ms,
+    settled: false,
+  };
+  if (move.fails) control.fail_next--;
+  storageMoveTable(req.db).push(move);
+  settleStorageMoves(req.db, req.now());
+  // Apply the end state even when nobody asks (other modules read repository_read_only); unref'd, so a closed
+  // sandbox or a test run never waits for it.
+  const db = req.db;
+  setTimeout(() => settleStorageMoves(db, new Date()), move.step_ms * statesOf(move).length + 5).unref();
+  return move;
+}
+
+function movesOf(req: SandboxRequest, config: KindConfig, containerId?: number): StorageMove[] {
+  return storageMoveTable(req.db)
+    .filter((m) => m.kind === config.kind && (containerId === undefined || m.container_id === containerId))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+}
+
+function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConfig): void {
+  const collection = `/${config.collection}`;
+  const forItem = `/${config.parent}/:id/repository_storage_moves`;
+
+  api.get(collection, (req) => {
+    guard(req, config);
+    return paginate(req, movesOf(req, config), { present: (m) => presentMove(req, config, m) });
+  });
+
+  api.get(`${collection}/:repository_storage_move_id`, (req) => {
+    guard(req, config);
+    const id = moveId(req);
+    const move = movesOf(req, config).find((m) => m.id === id);
+    if (!move) throw errors.notFound();
+    return ok(presentMove(req, config, move));
+  });
+
+  api.post(collection, (req) => {
+    guard(req, config);
+    const source = storageParam(req, 'source_storage_name', true)!;
+    const destination = storageParam(req, 'destination_storage_name', false) ?? chooseDestination(req.db, source);
+    // The worker skips (and logs) containers that are read-only, e.g. already moving.
+    for (const id of config.onStorage(req.db, source)) {
+      if (!containerOf(req.db, config.kind, id)?.repository_read_only) createMove(req, config, id, source, destination, true);
+    }
+    return accepted();
+  });
+
+  api.get(forItem, (req) => {
+    guard(req, config);
+    const item = config.find(req);
+    return paginate(req, movesOf(req, config, item.id), { present: (m) => presentMove(req, config, m) });
+  });
+
+  api.get(`${forItem}/:repository_storage_move_id`, (req) => {
+    guard(req, config);
+    const item = config.find(req);
+    const id = moveId(req);
+    const move = movesOf(req, config, item.id).find((m) => m.id === id);
+    if (!move) throw errors.notFound();
+    return ok(presentMove(req, config, move));
+  });
+
+  api.post(forItem, (req) => {
+    guard(req, config);
+    const item = config.find(req);
+    const container = containerOf(req.db, config.kind, item.id)!;
+    const requested = req.input.destination_storage_name;
+    const destination = requested === undefined || requested === null || requested === '' ? chooseDestination(req.db, container.repository_storage) : String(requested);
+    if (!knownStorages(req.db).includes(destination)) throw errors.validation({ destination_storage_name: ['is not included in the list'] });
+    if (container.repository_read_only) throw errors.validation({ [config.kind]: ['is read-only'] });
+    return created(presentMove(req, config, createMove(req, config, item.id, container.repository_storage, destination, false)));
+  });
+}
+
+/** `GET /projects`: projects the caller can see; administrators may filter by repository_storage. */
+function listProjects(req: SandboxRequest) {
+  const admin = Boolean(req.user?.is_admin);
+  settleStorageMoves(req.db, req.now());
+  const q = req.query;
+  let list = projects(req.db).filter((p) => {
+    if (admin || projectRole(req.db, req.user, p) > 0) return true;
+    return p.visibility === 'public' || (p.visibility === 'internal' && req.user && !req.user.external);
+  });
+  if (admin && q.repository_storage) list = list.filter((p) => p.repository_storage === String(q.repository_storage));
+  if (q.search) {
+    const s = String(q.search).toLowerCase();
+    list = list.filter((p) => p.name.toLowerCase().includes(s) || p.path.toLowerCase().includes(s) || (p.description ?? '').toLowerCase().includes(s));
+  }
+  if (q.visibility) list = list.filter((p) => p.visibility === q.visibility);
+  const orderBy = String(q.order_by ?? 'created_at');
+  if (!['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'].includes(orderBy)) throw errors.invalid('order_by');
+  const sort = String(q.sort ?? 'desc');
+  if (!['asc', 'desc'].includes(sort)) throw errors.invalid('sort');
+  const key = (p: Project): string | number => (orderBy === 'id' ? p.id : orderBy === 'name' || orderBy === 'path' ? p[orderBy] : p.created_at);
+  list = [...list].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    const order = x < y ? -1 : x > y ? 1 : a.id - b.id;
+    return sort === 'asc' ? order : -order;
+  });
+  return paginate(req, list, {
+    keyset: { orderBy: ['id'], id: (p) => p.id },
+    offsetLimit: true,
+    present: (p) => {
+      const record = presentProject(p, req.db, req.rootUrl);
+      if (!admin) delete record.repository_storage;
+      return record;
+    },
+  });
+}
+
 export const storageMoves: SandboxModule = {
-  routes() {},
+  routes(api) {
+    for (const config of KINDS) routesFor(api, config);
+    api.get('/projects', listProjects, { auth: 'optional' });
+  },
+  seed(db, context) {
+    seedDemoSnippet(db, context.now);
+  },
 };
+
