@@ -1,7 +1,7 @@
 // `npm run demo`: a tour of real forgectl commands against a sandbox on a free port, in a temporary config
 // folder (your own profiles are never touched). Each command line is printed before its output.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
