@@ -102,8 +102,11 @@ function payloadSize(req: SandboxRequest): number {
   return Number.isFinite(declared) && declared > 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? ''));
 }
 
+/** Route parameter names may hold only letters and underscores: part_a, part_b … */
+const segmentName = (index: number): string => `part_${String.fromCharCode(97 + index)}`;
+
 function projectOf(req: SandboxRequest, depth: number): Project {
-  const path = Array.from({ length: depth }, (_, i) => req.params[`s${i}`]).join('/');
+  const path = Array.from({ length: depth }, (_, i) => req.params[segmentName(i)]).join('/');
   try {
     return findProject(req.db, path);
   } catch {
@@ -273,7 +276,7 @@ function handle(req: SandboxRequest, depth: number, identifier: string, expected
 /** `/<full_path>/<suffix>` for every nesting depth: the project path keeps its literal slashes. */
 function intakeRoutes(web: Router, suffix: string, handler: (req: SandboxRequest, depth: number) => ReturnType<typeof ok>): void {
   for (let depth = 2; depth <= MAX_PATH_DEPTH; depth++) {
-    const prefix = Array.from({ length: depth }, (_, i) => `:s${i}`).join('/');
+    const prefix = Array.from({ length: depth }, (_, i) => `:${segmentName(i)}`).join('/');
     web.post(`/${prefix}/${suffix}`, (req) => handler(req, depth), { auth: 'none' });
   }
 }
