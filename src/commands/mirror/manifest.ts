@@ -1,8 +1,11 @@
 import type { ManifestEntry } from '../../cli/manifest.js';
 
 /** `mirror` commands. Add one entry per command module; each loads lazily. */
-export const groups: Record<string, string> = { 'mirror': 'Pull mirroring' };
+export const groups: Record<string, string> = { 'mirror': 'Repository mirroring', 'mirror pull': 'Pull mirroring (Premium; credentials never shown)' };
 
 export const entries: ManifestEntry[] = [
-  // { path: 'mirror list', summary: '…', load: () => import('./list.js') },
+  { path: 'mirror pull get', summary: 'Show the pull mirror of a project and its last update', load: () => import('./pull/get.js') },
+  { path: 'mirror pull set', summary: 'Configure pull mirroring of a project', load: () => import('./pull/set.js') },
+  { path: 'mirror pull sync', summary: 'Start a mirror update now', load: () => import('./pull/sync.js') },
+  { path: 'mirror pull disable', summary: 'Stop pull mirroring of a project', load: () => import('./pull/disable.js') },
 ];

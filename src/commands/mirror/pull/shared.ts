@@ -1,0 +1,3 @@
+import { p } from '../../../api/path.js';
+
+export const pullMirrorPath = (project: string): string => p`/projects/${project}/mirror/pull`;

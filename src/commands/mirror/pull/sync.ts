@@ -1,0 +1,15 @@
+import { defineCommand } from '../../../cli/command.js';
+import { projectOption } from '../../../cli/options.js';
+import { pullMirrorPath } from './shared.js';
+
+export default defineCommand<{ project?: string }>({
+  description: 'Starts a mirror update now; follow it with `mirror pull get` (update_status).',
+  examples: ['forgectl mirror pull sync --project acme/web'],
+  options: [projectOption],
+  async run(opts, ctx) {
+    const project = ctx.project(opts.project);
+    await ctx.api.post(pullMirrorPath(project));
+    ctx.io.note(`Started a mirror update of project ${project}; check it with: forgectl mirror pull get --project ${project}`);
+    return undefined;
+  },
+});
