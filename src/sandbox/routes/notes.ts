@@ -1,6 +1,277 @@
+import { createHash } from 'node:crypto';
+import { findProject, projectFor, projectRole, Role } from '../auth.js';
+import { defineTable, type Db } from '../db.js';
+import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
+import { issues, mergeRequests, users, type Project, type User } from '../model.js';
+import { paginate } from '../pagination.js';
+import { presentUserBasic } from '../present.js';
+import type { Router } from '../router.js';
 import type { SandboxModule } from './index.js';
+import { requireMergeRequestAccess } from './review-common.js';
 
-/** Sandbox routes and seed data for notes. */
+/**
+ * Notes on issues, project snippets and merge requests (spec 1, api-facts §1.3). Published draft notes become notes on
+ * their merge request (draft-notes.ts calls addNote). Internal notes are visible from Reporter up.
+ */
+
+export type NoteableType = 'Issue' | 'Snippet' | 'MergeRequest';
+
+export interface NotePosition {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  position_type: string;
+  [key: string]: unknown;
+}
+
+export interface Note {
+  id: number;
+  project_id: number;
+  noteable_type: NoteableType;
+  noteable_id: number;
+  noteable_iid: number | null;
+  author_id: number;
+  body: string;
+  system: boolean;
+  internal: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Notes of one thread share it; a note that starts a thread gets a new one. */
+  discussion_id: string;
+  /** DiscussionNote (a thread that can be replied to), DiffNote (on a line of the diff) or null (a plain comment). */
+  type: 'DiscussionNote' | 'DiffNote' | null;
+  position: NotePosition | null;
+  commit_id: string | null;
+  resolved: boolean;
+  resolved_by: number | null;
+}
+
+/**
+ * A project snippet. The table is shared with the snippets and storage-moves modules (same name and record shape,
+ * spec 2); the notes module seeds one in acme/api when no other module did.
+ */
+export interface Snippet {
+  id: number;
+  title: string;
+  file_name: string;
+  description: string | null;
+  author_id: number;
+  project_id: number | null;
+  visibility: 'private' | 'internal' | 'public';
+  created_at: string;
+  updated_at: string;
+  [key: string]: unknown;
+}
+
+export const notesTable = defineTable<Note>('notes');
+export const snippets = defineTable<Snippet>('snippets');
+
+export const MAX_NOTE_CHARS = 1_000_000;
+
+export function newDiscussionId(db: Db): string {
+  return createHash('sha1').update(`discussion-${db.nextId('discussions')}-${Math.random()}`).digest('hex');
+}
+
+function characterCount(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
+
+/** Ruby's Hash#inspect of the model errors, as the service embeds them in 400 messages. */
+function tooLong(): string {
+  return `{:note=>["is too long (maximum is ${MAX_NOTE_CHARS} characters)"]}`;
+}
+
+export function addNote(db: Db, fields: Omit<Note, 'id' | 'discussion_id' | 'resolved' | 'resolved_by' | 'type' | 'position' | 'commit_id' | 'system' | 'internal'> & Partial<Note>): Note {
+  const note: Note = {
+    system: false, internal: false, type: null, position: null, commit_id: null, resolved: false, resolved_by: null,
+    discussion_id: fields.discussion_id ?? newDiscussionId(db),
+    ...fields,
+    id: db.nextId('notes'),
+  };
+  notesTable(db).push(note);
+  return note;
+}
+
+export function presentNote(note: Note, db: Db, rootUrl: string): Record<string, unknown> {
+  const author = users(db).find((u) => u.id === note.author_id);
+  const resolvable = note.type !== null && !note.system;
+  const record: Record<string, unknown> = {
+    id: note.id,
+    type: note.type,
+    body: note.body,
+    author: author ? { ...presentUserBasic(author, rootUrl), email: author.email, created_at: author.created_at } : null,
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    system: note.system,
+    noteable_id: note.noteable_id,
+    noteable_type: note.noteable_type,
+    project_id: note.project_id,
+    commit_id: note.commit_id,
+    resolvable,
+    confidential: note.internal,
+    internal: note.internal,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: note.noteable_iid,
+    commands_changes: {},
+  };
+  if (note.position) record.position = note.position;
+  if (resolvable) {
+    const resolver = note.resolved_by === null ? undefined : users(db).find((u) => u.id === note.resolved_by);
+    Object.assign(record, { resolved: note.resolved, resolved_by: resolver ? presentUserBasic(resolver, rootUrl) : null, resolved_at: null });
+  }
+  return record;
+}
+
+interface NoteableRef {
+  project: Project;
+  type: NoteableType;
+  id: number;
+  iid: number | null;
+}
+
+/** The issue, snippet or merge request of the path, checked for the caller's access (404 when hidden or missing). */
+function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
+  const project = projectFor(req, Role.guest);
+  const key = req.params.noteable_id;
+  if (type === 'Issue') {
+    const issue = issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key);
+    if (!issue) throw errors.notFound('Issue');
+    return { project, type, id: issue.id, iid: issue.iid };
+  }
+  if (type === 'MergeRequest') {
+    requireMergeRequestAccess(req, project);
+    const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === key);
+    if (!mr) throw errors.notFound('Merge Request');
+    return { project, type, id: mr.id, iid: mr.iid };
+  }
+  const snippet = snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key);
+  if (!snippet) throw errors.notFound('Snippet');
+  return { project, type, id: snippet.id, iid: null };
+}
+
+function canSeeInternal(req: SandboxRequest, project: Project): boolean {
+  return projectRole(req.db, req.user, project) >= Role.reporter;
+}
+
+function notesOf(req: SandboxRequest, ref: NoteableRef): Note[] {
+  const seeInternal = canSeeInternal(req, ref.project);
+  return notesTable(req.db).filter((n) => n.noteable_type === ref.type && n.noteable_id === ref.id && (!n.internal || seeInternal || n.author_id === req.user?.id));
+}
+
+function findNote(req: SandboxRequest, ref: NoteableRef): Note {
+  const note = notesOf(req, ref).find((n) => String(n.id) === req.params.note_id);
+  if (!note) throw errors.notFound('Note');
+  return note;
+}
+
+/** The author may change a note; so may Maintainers (admin_note). */
+function requireNoteAdmin(req: SandboxRequest, ref: NoteableRef, note: Note, user: User): void {
+  if (note.author_id !== user.id && projectRole(req.db, user, ref.project) < Role.maintainer) throw errors.forbidden();
+}
+
+function choice(req: SandboxRequest, name: string, values: string[], fallback: string): string {
+  const value = req.query[name] as string | undefined;
+  if (value === undefined || value === '') return fallback;
+  if (!values.includes(value)) throw errors.invalid(name);
+  return value;
+}
+
+function routesFor(api: Router, segment: string, type: NoteableType): void {
+  const base = `/projects/:id/${segment}/:noteable_id/notes`;
+
+  api.get(base, (req) => {
+    const ref = noteable(req, type);
+    const sort = choice(req, 'sort', ['asc', 'desc'], 'desc');
+    const orderBy = choice(req, 'order_by', ['created_at', 'updated_at'], 'created_at') as 'created_at' | 'updated_at';
+    const filter = choice(req, 'activity_filter', ['all_notes', 'only_comments', 'only_activity'], 'all_notes');
+    const list = notesOf(req, ref)
+      .filter((n) => filter === 'all_notes' || (filter === 'only_activity') === n.system)
+      .sort((a, b) => (a[orderBy] === b[orderBy] ? a.id - b.id : a[orderBy] < b[orderBy] ? -1 : 1) * (sort === 'asc' ? 1 : -1));
+    return paginate(req, list, { present: (n) => presentNote(n, req.db, req.rootUrl) });
+  });
+
+  api.get(`${base}/:note_id`, (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
+
+  api.post(base, (req) => {
+    const ref = noteable(req, type);
+    const user = req.user!;
+    const body = req.input.body;
+    if (body === undefined || body === null) throw errors.missing('body');
+    const text = String(body);
+    if (!text.trim()) throw errors.badRequest(`Note {:note=>["can't be blank"]}`);
+    if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Note ${tooLong()}`);
+    const role = projectRole(req.db, user, ref.project);
+    // Setting created_at needs administrator or owner rights; otherwise the service ignores it.
+    let createdAt = req.now().toISOString();
+    if (req.input.created_at !== undefined && (user.is_admin || role >= Role.owner)) {
+      const time = Date.parse(String(req.input.created_at));
+      if (Number.isNaN(time)) throw errors.invalid('created_at');
+      if (time > Date.UTC(1970, 0, 1)) createdAt = new Date(time).toISOString();
+    }
+    // internal overrides the deprecated confidential; marking notes internal needs Reporter.
+    const internal = (bool(req.input.internal) ?? bool(req.input.confidential) ?? false) && role >= Role.reporter;
+    const note = addNote(req.db, {
+      project_id: ref.project.id, noteable_type: ref.type, noteable_id: ref.id, noteable_iid: ref.iid, author_id: user.id,
+      body: text, internal, created_at: createdAt, updated_at: createdAt,
+    });
+    return created(presentNote(note, req.db, req.rootUrl));
+  });
+
+  api.put(`${base}/:note_id`, (req) => {
+    const ref = noteable(req, type);
+    const note = findNote(req, ref);
+    requireNoteAdmin(req, ref, note, req.user!);
+    if (note.system) throw errors.forbidden();
+    if (req.input.body !== undefined && req.input.body !== null) {
+      const text = String(req.input.body);
+      if (!text.trim()) throw errors.badRequest(`Failed to save note {:note=>["can't be blank"]}`);
+      if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Failed to save note ${tooLong()}`);
+      note.body = text;
+    }
+    const confidential = bool(req.input.confidential) ?? bool(req.input.internal);
+    if (confidential !== undefined && projectRole(req.db, req.user, ref.project) >= Role.reporter) note.internal = confidential;
+    note.updated_at = req.now().toISOString();
+    return ok(presentNote(note, req.db, req.rootUrl));
+  });
+
+  api.delete(`${base}/:note_id`, (req) => {
+    const ref = noteable(req, type);
+    const note = findNote(req, ref);
+    requireNoteAdmin(req, ref, note, req.user!);
+    notesTable(req.db).splice(notesTable(req.db).indexOf(note), 1);
+    return noContent();
+  });
+}
+
 export const notes: SandboxModule = {
-  routes() {},
+  routes(api) {
+    routesFor(api, 'issues', 'Issue');
+    routesFor(api, 'snippets', 'Snippet');
+    routesFor(api, 'merge_requests', 'MergeRequest');
+  },
+
+  seed(db, { now }) {
+    const project = findProject(db, 'acme/api');
+    const alice = users(db).find((u) => u.username === 'alice')!;
+    const bob = users(db).find((u) => u.username === 'bob')!;
+    const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
+    if (!snippets(db).some((s) => s.project_id === project.id)) {
+      snippets(db).push({
+        id: db.nextId('snippets'), title: 'Health check probe', file_name: 'probe.sh', description: 'curl the health endpoint',
+        author_id: alice.id, project_id: project.id, visibility: 'private', created_at: at(72), updated_at: at(72),
+      });
+    }
+    const issue = issues(db).find((i) => i.project_id === project.id && i.iid === 1);
+    if (issue) {
+      const onIssue = { project_id: project.id, noteable_type: 'Issue' as const, noteable_id: issue.id, noteable_iid: issue.iid };
+      addNote(db, { ...onIssue, author_id: alice.id, body: 'changed the description', system: true, created_at: at(48), updated_at: at(48) });
+      addNote(db, { ...onIssue, author_id: bob.id, body: 'I will take this one; see !1.', created_at: at(24), updated_at: at(24) });
+    }
+    const snippet = snippets(db).find((s) => s.project_id === project.id)!;
+    addNote(db, {
+      project_id: project.id, noteable_type: 'Snippet', noteable_id: snippet.id, noteable_iid: null, author_id: bob.id,
+      body: 'Add --fail so the probe exits non-zero on errors.', created_at: at(12), updated_at: at(12),
+    });
+  },
 };

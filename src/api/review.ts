@@ -1,0 +1,31 @@
+import { p } from './path.js';
+
+/** Paths of the review workflow: merge trains, approvals, approval rules, notes and draft notes (spec 1). */
+
+export const mergeRequestPath = (project: string, iid: number): string => p`/projects/${project}/merge_requests/${iid}`;
+
+export const mergeTrainsPath = (project: string, targetBranch?: string): string =>
+  targetBranch === undefined ? p`/projects/${project}/merge_trains` : p`/projects/${project}/merge_trains/${targetBranch}`;
+export const mergeTrainEntryPath = (project: string, iid: number): string => p`/projects/${project}/merge_trains/merge_requests/${iid}`;
+
+export const approvalSettingsPath = (project: string): string => p`/projects/${project}/approvals`;
+export const approvalRulesPath = (project: string): string => p`/projects/${project}/approval_rules`;
+export const approvalRulePath = (project: string, id: number): string => p`/projects/${project}/approval_rules/${id}`;
+
+export const draftNotesPath = (project: string, iid: number): string => `${mergeRequestPath(project, iid)}/draft_notes`;
+export const draftNotePath = (project: string, iid: number, id: number): string => `${draftNotesPath(project, iid)}/${id}`;
+
+/** What a note hangs on: an issue (by IID), a project snippet (by ID) or a merge request (by IID). */
+export type Noteable = { kind: 'issue'; iid: number } | { kind: 'snippet'; id: number } | { kind: 'merge_request'; iid: number };
+
+export function notesPath(project: string, noteable: Noteable): string {
+  if (noteable.kind === 'issue') return p`/projects/${project}/issues/${noteable.iid}/notes`;
+  if (noteable.kind === 'snippet') return p`/projects/${project}/snippets/${noteable.id}/notes`;
+  return p`/projects/${project}/merge_requests/${noteable.iid}/notes`;
+}
+
+export function describeNoteable(noteable: Noteable): string {
+  if (noteable.kind === 'issue') return `issue #${noteable.iid}`;
+  if (noteable.kind === 'snippet') return `snippet $${noteable.id}`;
+  return `merge request !${noteable.iid}`;
+}

@@ -1,0 +1,124 @@
+import { projectRole, Role } from '../auth.js';
+import { defineTable, type Db } from '../db.js';
+import { errors, type SandboxRequest } from '../http.js';
+import { mergeRequests, projects, type MergeRequest, type Project, type User } from '../model.js';
+
+/** Records and helpers shared by the review modules (merge trains, approvals, notes, draft notes). */
+
+/**
+ * A protected branch, with the shape of the service's ProtectedBranch entity. The sandbox has no protected-branches
+ * API yet; the demo seed protects each project's default branch (merge and push: Maintainers), which approval rules
+ * refer to by id and which decides who may add a merge request to a merge train.
+ */
+export interface ProtectedBranch {
+  id: number;
+  project_id: number;
+  name: string;
+  /** Lowest role allowed to merge and to push (40 Maintainer by default). */
+  merge_access_level: number;
+  push_access_level: number;
+  code_owner_approval_required: boolean;
+}
+
+export const protectedBranches = defineTable<ProtectedBranch>('protected_branches');
+
+export function protectDefaultBranches(db: Db): void {
+  for (const project of projects(db)) {
+    if (protectedBranches(db).some((b) => b.project_id === project.id && b.name === project.default_branch)) continue;
+    protectedBranches(db).push({
+      id: db.nextId('protected_branches'),
+      project_id: project.id,
+      name: project.default_branch,
+      merge_access_level: Role.maintainer,
+      push_access_level: Role.maintainer,
+      code_owner_approval_required: false,
+    });
+  }
+}
+
+export function presentProtectedBranch(branch: ProtectedBranch): Record<string, unknown> {
+  const level = (access_level: number) => [{ id: branch.id, access_level, access_level_description: access_level === Role.maintainer ? 'Maintainers' : 'Developers + Maintainers', deploy_key_id: null, user_id: null, group_id: null }];
+  return {
+    id: branch.id,
+    name: branch.name,
+    push_access_levels: level(branch.push_access_level),
+    merge_access_levels: level(branch.merge_access_level),
+    unprotect_access_levels: [],
+    allow_force_push: false,
+    code_owner_approval_required: branch.code_owner_approval_required,
+  };
+}
+
+/** Whether the user may merge into the branch: Developers unless the branch is protected. */
+export function canMergeInto(db: Db, user: User | undefined, project: Project, branch: string): boolean {
+  const role = projectRole(db, user, project);
+  const rule = protectedBranches(db).find((b) => b.project_id === project.id && b.name === branch);
+  return role >= (rule?.merge_access_level ?? Role.developer);
+}
+
+/** Merge requests of a private project are visible from Reporter up; of public and internal ones to every viewer. */
+export function requireMergeRequestAccess(req: SandboxRequest, project: Project): number {
+  const role = projectRole(req.db, req.user, project);
+  if (project.visibility === 'private' && role < Role.reporter) throw errors.notFound('Merge Request');
+  return role;
+}
+
+/** The merge request of `:merge_request_iid`, 404 "Merge Request Not Found" when it does not exist or is hidden. */
+export function findMergeRequest(req: SandboxRequest, project: Project): MergeRequest {
+  requireMergeRequestAccess(req, project);
+  const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === req.params.merge_request_iid);
+  if (!mr) throw errors.notFound('Merge Request');
+  return mr;
+}
+
+/** The MergeRequestSimple view embedded in merge train entries. */
+export function presentMergeRequestSimple(mr: MergeRequest, project: Project, rootUrl: string): Record<string, unknown> {
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.project_id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
+    web_url: `${rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
+  };
+}
+
+/**
+ * The password a sandbox user re-authenticates with (approving when the project requires it): the user record's
+ * `password` when one was set, else this documented default.
+ */
+export const DEFAULT_SANDBOX_PASSWORD = 'sandbox-password';
+
+export function userPassword(user: User): string {
+  return typeof user.password === 'string' ? user.password : DEFAULT_SANDBOX_PASSWORD;
+}
+
+export function projectOf(db: Db, id: number): Project {
+  return projects(db).find((p) => p.id === id)!;
+}
+
+/** Approvals still needed; the free tier has optional approvals only (nothing required). */
+export function approvalsRequired(mr: MergeRequest, tier: SandboxRequest['tier']): number {
+  return tier === 'free' ? 0 : mr.approvals_required;
+}
+
+export function approvalsLeft(mr: MergeRequest, tier: SandboxRequest['tier']): number {
+  return Math.max(0, approvalsRequired(mr, tier) - mr.approved_by.length);
+}
+
+/** Keeps detailed_merge_status in step with approvals (other statuses are left alone). */
+export function refreshApprovalStatus(mr: MergeRequest, tier: SandboxRequest['tier']): void {
+  if (mr.state !== 'opened' || !['mergeable', 'not_approved'].includes(mr.detailed_merge_status)) return;
+  mr.detailed_merge_status = approvalsLeft(mr, tier) > 0 ? 'not_approved' : 'mergeable';
+}
+
+/** Why the merge request cannot be merged now, or undefined when it can. */
+export function mergeBlocker(mr: MergeRequest, tier: SandboxRequest['tier']): string | undefined {
+  if (mr.state !== 'opened') return `the merge request is ${mr.state}`;
+  if (approvalsLeft(mr, tier) > 0) return 'not_approved';
+  if (!['mergeable', 'not_approved'].includes(mr.detailed_merge_status)) return mr.detailed_merge_status;
+  return undefined;
+}
