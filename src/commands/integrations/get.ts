@@ -1,0 +1,13 @@
+import { defineCommand } from '../../cli/command.js';
+import { groupOption } from '../../cli/options.js';
+import { integrationPath, parseSlug } from './shared.js';
+
+export default defineCommand<{ group?: string; slug: string }>({
+  description: 'Settings of one integration; secret fields (tokens, passwords) are never returned by the service.',
+  examples: ['forgectl integrations get bugzilla --group acme', 'forgectl integrations get bugzilla --group acme --fields properties.project_url'],
+  args: ['<slug>'],
+  options: [groupOption],
+  async run(opts, ctx) {
+    return ctx.api.get(integrationPath(ctx.group(opts.group), parseSlug(opts.slug)));
+  },
+});

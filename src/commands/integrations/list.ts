@@ -1,0 +1,13 @@
+import { defineCommand } from '../../cli/command.js';
+import { groupOption } from '../../cli/options.js';
+import { integrationsPath } from './shared.js';
+
+export default defineCommand<{ group?: string }>({
+  description: 'The active integrations of a group. Needs a token with at least the Maintainer role.',
+  examples: ['forgectl integrations list --group acme'],
+  options: [groupOption],
+  columns: ['slug', 'title', 'active', 'inherited', 'updated_at'],
+  async run(opts, ctx) {
+    return ctx.api.get(integrationsPath(ctx.group(opts.group)));
+  },
+});
