@@ -7,9 +7,10 @@ import { FORMATS, type Format } from '../output/formats.js';
 import { parseFields } from '../output/fields.js';
 import { Io, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
+import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import { RunContext } from './context.js';
-import { UsageError } from './errors.js';
+import { ExitStatus, UsageError, type ExitCodeValue } from './errors.js';
 import { groups, manifest, type ManifestEntry } from './manifest.js';
 import { paginationOptions } from './options.js';
 import { parseChoice, parseInteger } from './parse.js';
@@ -132,12 +133,14 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<void> {
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
       context = createContext(globals, deps, opts, def);
-      const result = await def.run(opts, context);
-      await render(result, context.io, {
+      const returned = await def.run(opts, context);
+      const status = returned instanceof ResultWithExit ? returned : undefined;
+      await render(status ? status.result : returned, context.io, {
         format: context.format,
         fields: context.globals.fields,
         columns: def.columns,
       });
+      if (status) throw new ExitStatus(status.exitCode as ExitCodeValue, status.message);
     });
   }
   try {

@@ -1,0 +1,70 @@
+import { p } from '../../api/path.js';
+import { defineCommand } from '../../cli/command.js';
+import { UsageError } from '../../cli/errors.js';
+import { parseAccessLevel, parseInteger, parseList } from '../../cli/parse.js';
+import { checkExpiry, resolveTarget, targetOptions, warnStoreNow, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
+
+/** Scopes the service knows; personal tokens may also carry the user-only ones. */
+const RESOURCE_SCOPES = [
+  'api', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'read_virtual_registry',
+  'write_virtual_registry', 'create_runner', 'manage_runner', 'k8s_proxy', 'ai_features', 'self_rotate',
+];
+const USER_SCOPES = ['read_user', 'sudo', 'admin_mode', 'read_service_ping'];
+
+interface Options extends TargetOptions {
+  name: string;
+  scopes: string[];
+  accessLevel?: number;
+  expiresAt?: string;
+  description?: string;
+  user?: number;
+}
+
+export default defineCommand<Options>({
+  description: [
+    'Group tokens need the Owner role, project tokens Maintainer; each gets its own bot user. Personal tokens are',
+    'created for a user by an administrator (--personal --user ID). The new token\'s value is printed once.',
+  ].join(' '),
+  examples: [
+    'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-at 2026-06-30 -o json',
+    'forgectl tokens create --project acme/api --name deploy --scopes read_repository,read_api --access-level developer',
+    'forgectl tokens create --personal --user 42 --name ci --scopes read_api --expires-at 2026-03-31',
+  ],
+  options: [
+    ...targetOptions,
+    { flags: '--name <name>', description: 'token name', required: true },
+    { flags: '--scopes <a,b>', description: `scopes: ${RESOURCE_SCOPES.join(', ')} (personal also ${USER_SCOPES.join(', ')})`, parse: parseList, required: true },
+    { flags: '--access-level <level>', description: 'group/project tokens: guest, planner, reporter, developer, maintainer (default), owner, or the number', parse: parseAccessLevel('--access-level', [10, 15, 20, 30, 40, 50]) },
+    { flags: '--expires-at <date>', description: 'YYYY-MM-DD, at most one year ahead (default: the longest the instance allows)' },
+    { flags: '--description <text>', description: 'what the token is for' },
+    { flags: '--user <id>', description: 'with --personal: the user to create it for (administrators)', parse: parseInteger('--user', 1) },
+  ],
+  async run(opts, ctx) {
+    const target = resolveTarget(opts);
+    const name = opts.name.trim();
+    if (!name) throw new UsageError('--name must not be empty');
+    const allowed = target.kind === 'personal' ? [...RESOURCE_SCOPES, ...USER_SCOPES] : RESOURCE_SCOPES;
+    const unknown = opts.scopes.filter((scope) => !allowed.includes(scope));
+    if (!opts.scopes.length || unknown.length) {
+      throw new UsageError(`${unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty'} for ${target.kind} tokens`, `choose from: ${allowed.join(', ')}`);
+    }
+    const expiresAt = opts.expiresAt === undefined ? undefined : checkExpiry('--expires-at', opts.expiresAt, ctx.now());
+    let path = target.collection;
+    if (target.kind === 'personal') {
+      if (opts.user === undefined) throw new UsageError('--personal needs --user ID: personal tokens are created for a user by an administrator');
+      if (opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
+      path = p`/users/${opts.user}/personal_access_tokens`;
+    } else if (opts.user !== undefined) {
+      throw new UsageError('--user goes with --personal');
+    }
+    const created = await ctx.api.post<TokenRecord>(path, {
+      name,
+      scopes: [...new Set(opts.scopes)],
+      access_level: opts.accessLevel,
+      expires_at: expiresAt,
+      description: opts.description,
+    });
+    warnStoreNow(ctx);
+    return target.kind === 'personal' ? created : withLevelName(created);
+  },
+});

@@ -1,0 +1,14 @@
+import { defineCommand } from '../../cli/command.js';
+import { parseTokenId, resolveTarget, targetOptions, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
+
+export default defineCommand<TargetOptions & { id: string }>({
+  description: '`self` is the token forgectl authenticates with (a bot checking itself, or your own personal token).',
+  examples: ['forgectl tokens get 12 --group acme', 'forgectl -p bot tokens get self --group acme', 'forgectl tokens get self --personal -o json'],
+  args: ['<id>'],
+  options: targetOptions,
+  async run(opts, ctx) {
+    const target = resolveTarget(opts);
+    const id = parseTokenId(opts.id);
+    return withLevelName(await ctx.api.get<TokenRecord>(target.one(id)));
+  },
+});

@@ -1,0 +1,164 @@
+import { ListResult, type ListOptions } from '../../api/paginate.js';
+import { p, type Query } from '../../api/path.js';
+import type { Api } from '../../api/client.js';
+import type { Context, OptionDef } from '../../cli/command.js';
+import { UsageError } from '../../cli/errors.js';
+import { accessLevelName, parseDate, parseDuration } from '../../cli/parse.js';
+
+/** Group, project and personal access tokens share their verbs; only the paths differ (spec doc 1, api-facts §5). */
+export type TokenKind = 'group' | 'project' | 'personal';
+
+export interface TargetOptions {
+  group?: string;
+  project?: string;
+  personal?: boolean;
+}
+
+export interface TokenRecord {
+  id: number;
+  name: string;
+  description?: string;
+  scopes: string[];
+  access_level?: number;
+  active: boolean;
+  revoked: boolean;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  user_id: number;
+  token?: string;
+  [key: string]: unknown;
+}
+
+/** Where a token lives: its kind, its group or project, and the paths of its endpoints. */
+export class TokenTarget {
+  constructor(
+    readonly kind: TokenKind,
+    /** Group or project ID or path as given; empty for personal tokens. */
+    readonly resource: string,
+  ) {}
+
+  /** "group acme", "project acme/api", "personal". */
+  get label(): string {
+    return this.kind === 'personal' ? 'personal' : `${this.kind} ${this.resource}`;
+  }
+
+  describe(id: number | 'self'): string {
+    const which = id === 'self' ? 'the token in use' : `token ${id}`;
+    return this.kind === 'personal' ? `personal ${which.replace(/^the /, '')}` : `${which} of ${this.label}`;
+  }
+
+  get collection(): string {
+    if (this.kind === 'group') return p`/groups/${this.resource}/access_tokens`;
+    if (this.kind === 'project') return p`/projects/${this.resource}/access_tokens`;
+    return '/personal_access_tokens';
+  }
+
+  one(id: number | 'self'): string {
+    return `${this.collection}/${id}`;
+  }
+
+  rotatePath(id: number | 'self'): string {
+    return `${this.one(id)}/rotate`;
+  }
+
+  /** Where the token itself (as the authenticating credential) reads its own record. */
+  get selfPath(): string {
+    return this.one('self');
+  }
+}
+
+export const targetOptions: OptionDef[] = [
+  { flags: '--group <id|path>', description: 'group access tokens of this group' },
+  { flags: '--project <id|path>', description: 'project access tokens of this project' },
+  { flags: '--personal', description: 'personal access tokens' },
+];
+
+/** Exactly one of --group, --project, --personal; the profile's default group or project is never guessed here. */
+export function resolveTarget(opts: TargetOptions): TokenTarget {
+  const given = [opts.group !== undefined, opts.project !== undefined, Boolean(opts.personal)].filter(Boolean).length;
+  if (given !== 1) {
+    throw new UsageError(
+      given ? 'give only one of --group, --project and --personal' : 'which tokens? pass --group ID|PATH, --project ID|PATH or --personal',
+    );
+  }
+  if (opts.personal) return new TokenTarget('personal', '');
+  if (opts.group !== undefined) return new TokenTarget('group', opts.group);
+  return new TokenTarget('project', opts.project!);
+}
+
+/** A token id: a positive integer, or `self` where the service accepts it. */
+export function parseTokenId(value: string, allowSelf = true): number | 'self' {
+  if (allowSelf && value === 'self') return 'self';
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new UsageError(`token id must be a positive whole number${allowSelf ? ' or "self"' : ''}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+export const MAX_LIFETIME_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+export function isoDay(date: Date, plusDays = 0): string {
+  return new Date(date.getTime() + plusDays * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** An expiry date (YYYY-MM-DD): after today and at most a year ahead, the service's limits (contract §7). */
+export function checkExpiry(flag: string, date: string, now: Date): string {
+  parseDate(flag)(date);
+  if (date <= isoDay(now)) throw new UsageError(`${flag} must be after today (${isoDay(now)}), got ${date}`);
+  const max = isoDay(now, MAX_LIFETIME_DAYS);
+  if (date > max) throw new UsageError(`${flag} must be at most one year ahead (${max} at the latest), got ${date}`);
+  return date;
+}
+
+/** --expires-at DATE or --expires-in 30d, as one date (undefined when neither is given: the service's default). */
+export function expiryFrom(opts: { expiresAt?: string; expiresIn?: string }, now: Date): string | undefined {
+  if (opts.expiresAt !== undefined && opts.expiresIn !== undefined) throw new UsageError('give --expires-at or --expires-in, not both');
+  if (opts.expiresAt !== undefined) return checkExpiry('--expires-at', opts.expiresAt, now);
+  if (opts.expiresIn !== undefined) {
+    const ms = parseDuration('--expires-in')(opts.expiresIn);
+    return checkExpiry('--expires-in', isoDay(new Date(now.getTime() + ms)), now);
+  }
+  return undefined;
+}
+
+/** Days from today until an expiry date (0: expires today). */
+export function daysLeft(expiresAt: string, now: Date): number {
+  return Math.round((Date.parse(`${expiresAt.slice(0, 10)}T00:00:00Z`) - Date.parse(`${isoDay(now)}T00:00:00Z`)) / DAY_MS);
+}
+
+/** Adds the access level by name beside the number (lists and tables show the name). */
+export function withLevelName<T extends Record<string, unknown>>(record: T): T & { access_level_name: string } {
+  return { ...record, access_level_name: accessLevelName(record.access_level as number | undefined) };
+}
+
+export const tokenColumns = ['id', 'name', 'scopes', 'access_level_name', 'active', 'expires_at', 'last_used_at'];
+
+/** A token list that adds access_level_name to each record as pages stream in (notices kept). */
+export class TokenList extends ListResult<Record<string, unknown>> {
+  constructor(api: Api, path: string, query: Query, options: ListOptions) {
+    super(api, path, query, options);
+  }
+
+  override [Symbol.asyncIterator](): AsyncIterator<Record<string, unknown>> {
+    const inner = super[Symbol.asyncIterator]();
+    return {
+      next: async () => {
+        const step = await inner.next();
+        return step.done ? step : { done: false, value: withLevelName(step.value) };
+      },
+    };
+  }
+}
+
+/** The token record without its secret value. */
+export function withoutSecret(record: TokenRecord): Omit<TokenRecord, 'token'> {
+  const { token: _secret, ...rest } = record;
+  return rest;
+}
+
+/** A warning shown once on a terminal when a token value is handed over. */
+export function warnStoreNow(ctx: Context): void {
+  if (ctx.io.stdoutIsTTY) ctx.io.warn('store this token now: it cannot be shown again');
+}

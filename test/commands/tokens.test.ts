@@ -1,0 +1,330 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, tempDir, type RunOptions, type TestSandbox } from '../helpers/cli.js';
+import { tokens } from '../../src/sandbox/model.js';
+import { tokenLockPath } from '../../src/commands/tokens/rotation.js';
+import { TokenTarget } from '../../src/commands/tokens/shared.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+const day = (plus: number): string => new Date(Date.now() + plus * 86_400_000).toISOString().slice(0, 10);
+const posts = () => sandbox.requests().filter((r) => r.method !== 'GET');
+
+/** A group token created through the CLI, and a config folder with profile "bot" logged in with it. */
+async function botProfile(fields: string[] = []): Promise<{ id: number; token: string; dir: string; run: (argv: string[], options?: RunOptions) => ReturnType<TestSandbox['run']> }> {
+  const created = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'cron-bot', '--scopes', 'api', '--access-level', 'maintainer', '--expires-at', day(20), ...fields, '-o', 'json']);
+  expect(created.code).toBe(0);
+  const { id, token } = created.json<{ id: number; token: string }>();
+  const dir = tempDir();
+  const asBot = (argv: string[], options: RunOptions = {}) =>
+    sandbox.run(argv, { ...options, env: { FORGECTL_CONFIG_DIR: dir, FORGECTL_TOKEN: undefined, FORGECTL_URL: undefined, ...options.env } });
+  const login = await asBot(['auth', 'login', '--profile', 'bot', '--url', sandbox.rootUrl, '--token-stdin'], { input: `${token}\n` });
+  expect(login.code).toBe(0);
+  return { id, token, dir, run: asBot };
+}
+
+const profileToken = (dir: string): string => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token;
+const tokenStatus = (value: string) => fetch(`${sandbox.rootUrl}/api/v4/personal_access_tokens/self`, { headers: { 'PRIVATE-TOKEN': value } }).then((r) => r.status);
+
+describe('tokens list, get, create, revoke', () => {
+  it('lists group tokens with the access level by name, in json and as TSV', async () => {
+    const json = await sandbox.run(['tokens', 'list', '--group', 'acme', '--search', 'acme-ci', '-o', 'json']);
+    expect(json.code).toBe(0);
+    const [seeded] = json.json<Array<Record<string, unknown>>>();
+    expect(seeded).toMatchObject({ name: 'acme-ci', access_level: 40, access_level_name: 'maintainer', scopes: ['api'] });
+    expect(seeded.token).toBeUndefined();
+    const tsv = await sandbox.run(['tokens', 'list', '--group', 'acme', '--search', 'acme-ci']);
+    expect(tsv.stdout).toBe(`${seeded.id}\tacme-ci\tapi\tmaintainer\ttrue\t${seeded.expires_at}\t\n`);
+  });
+
+  it('passes every filter to the service and checks them first', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run([
+      'tokens', 'list', '--project', 'acme/api', '--state', 'active', '--revoked', '--search', 'dep', '--sort', 'expires_asc',
+      '--created-after', '2020-01-01T00:00:00Z', '--created-before', '2100-01-01', '--expires-after', '2020-01-01', '--expires-before', '2100-01-01',
+      '--last-used-after', '2020-01-01', '--last-used-before', '2100-01-01', '--per-page', '5',
+    ]);
+    expect(result.code).toBe(0);
+    const url = new URL(sandbox.requests()[0].path, 'http://x');
+    expect(url.pathname).toBe('/api/v4/projects/acme%2Fapi/access_tokens');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      state: 'active', revoked: 'true', search: 'dep', sort: 'expires_asc', created_after: '2020-01-01T00:00:00Z', expires_before: '2100-01-01', last_used_after: '2020-01-01', per_page: '5',
+    });
+
+    sandbox.clearRequests();
+    for (const argv of [
+      ['tokens', 'list', '--group', 'acme', '--sort', 'newest'],
+      ['tokens', 'list', '--group', 'acme', '--expires-before', '31-01-2026'],
+      ['tokens', 'list'],
+      ['tokens', 'list', '--group', 'acme', '--personal'],
+      ['tokens', 'list', '--group', 'acme', '--user', '3'],
+    ]) expect((await sandbox.run(argv)).code).toBe(2);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('lists personal tokens, narrowed to a user for administrators', async () => {
+    const result = await sandbox.run(['tokens', 'list', '--personal', '--user', '2', '-o', 'json']);
+    expect(result.json<Array<{ name: string }>>().map((t) => t.name)).toEqual(['alice-token']);
+  });
+
+  it('creates a group token and prints it, warning once on a terminal', async () => {
+    const result = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'term', '--scopes', 'read_api,self_rotate', '--access-level', 'developer', '--expires-at', day(10), '--description', 'demo'], { tty: true });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/store this token now/);
+    const record = tokens(sandbox.db).find((t) => t.name === 'term')!;
+    expect(record).toMatchObject({ scopes: ['read_api', 'self_rotate'], access_level: 30, description: 'demo', expires_at: day(10) });
+    expect(result.stdout).toContain(record.token);
+  });
+
+  it('refuses bad input before sending: scopes, level, expiry beyond a year or past, personal without --user', async () => {
+    sandbox.clearRequests();
+    const base = ['tokens', 'create', '--group', 'acme', '--name', 'x'];
+    for (const argv of [
+      [...base, '--scopes', 'api,root'],
+      [...base, '--scopes', 'sudo'],
+      [...base, '--scopes', 'api', '--access-level', 'admin'],
+      [...base, '--scopes', 'api', '--expires-at', day(400)],
+      [...base, '--scopes', 'api', '--expires-at', day(-1)],
+      [...base, '--scopes', 'api', '--expires-at', '2026-02-30'],
+      ['tokens', 'create', '--personal', '--name', 'x', '--scopes', 'api'],
+    ]) expect((await sandbox.run(argv)).code).toBe(2);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('creates a personal token for a user as administrator (number as access level is for resources only)', async () => {
+    const result = await sandbox.run(['tokens', 'create', '--personal', '--user', '3', '--name', 'bob-ci', '--scopes', 'read_api,read_user', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ name: 'bob-ci', user_id: 3, token: expect.any(String) });
+    const alice = tokens(sandbox.db).find((t) => t.name === 'alice-token')!.token;
+    const denied = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'x', '--scopes', 'api'], { env: { FORGECTL_TOKEN: alice } });
+    expect(denied.code).toBe(4);
+  });
+
+  it('gets by id and self', async () => {
+    const bot = await botProfile();
+    const self = await bot.run(['-p', 'bot', 'tokens', 'get', 'self', '--group', 'acme', '-o', 'json']);
+    expect(self.code).toBe(0);
+    expect(self.json()).toMatchObject({ id: bot.id, name: 'cron-bot', access_level_name: 'maintainer' });
+    expect((await sandbox.run(['tokens', 'get', '999999', '--group', 'acme'])).code).toBe(5);
+    expect((await sandbox.run(['tokens', 'get', 'me', '--group', 'acme'])).code).toBe(2);
+  });
+
+  it('revokes after confirmation; without --yes off a terminal nothing is sent', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    expect((await sandbox.run(['tokens', 'revoke', String(bot.id), '--group', 'acme'])).code).toBe(2);
+    expect(posts()).toEqual([]);
+    expect((await sandbox.run(['tokens', 'revoke', 'self', '--group', 'acme', '--yes'])).code).toBe(2);
+    const revoked = await sandbox.run(['tokens', 'revoke', String(bot.id), '--group', 'acme', '--yes']);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toMatch(/Revoked token \d+ of group acme/);
+    expect(await tokenStatus(bot.token)).toBe(401);
+    expect((await sandbox.run(['tokens', 'revoke', String(bot.id), '--group', 'acme', '--yes'])).code).toBe(6);
+  });
+});
+
+describe('tokens rotate', () => {
+  it('rotates self into the profile without printing the token; the old one is dead, the new one works', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    const result = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--expires-in', '30d', '--yes', '-o', 'json']);
+    expect(result.code).toBe(0);
+    const saved = profileToken(bot.dir);
+    expect(saved).not.toBe(bot.token);
+    expect(result.stdout + result.stderr).not.toContain(saved);
+    expect(result.json()).toMatchObject({ name: 'cron-bot', expires_at: day(30), access_level_name: 'maintainer' });
+    expect(result.json().token).toBeUndefined();
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toHaveLength(1);
+    expect(await tokenStatus(bot.token)).toBe(401);
+    expect((await bot.run(['-p', 'bot', 'tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
+    expect(readdirSync(join(bot.dir, 'recovery'))).toEqual([]);
+    expect(statSync(join(bot.dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('prints the new token when there is no save target, and writes --output-file with mode 0600', async () => {
+    const bot = await botProfile();
+    const printed = await sandbox.run(['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes', '-o', 'json']);
+    expect(printed.code).toBe(0);
+    const fresh = printed.json<{ id: number; token: string }>();
+    expect(await tokenStatus(fresh.token)).toBe(200);
+
+    const file = join(tempDir(), 'token');
+    const toFile = await sandbox.run(['tokens', 'rotate', String(fresh.id), '--group', 'acme', '--output-file', file, '--yes']);
+    expect(toFile.code).toBe(0);
+    const value = readFileSync(file, 'utf8').trim();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(toFile.stdout).not.toContain(value);
+    expect(await tokenStatus(value)).toBe(200);
+  });
+
+  it('needs --yes without a terminal, checks its input, and prints instead of sending under --dry-run', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    expect((await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile'])).code).toBe(2);
+    expect((await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--expires-at', day(400), '--yes'])).code).toBe(2);
+    expect((await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--expires-at', day(9), '--expires-in', '9d', '--yes'])).code).toBe(2);
+    expect((await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--output-file', '/nonexistent/dir/token', '--yes'])).code).toBe(2);
+    expect(sandbox.requests()).toEqual([]);
+    const dry = await bot.run(['-p', 'bot', '--dry-run', 'tokens', 'rotate', 'self', '--group', 'acme', '--expires-at', day(9)]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('POST');
+    expect(dry.stdout).toContain('/groups/acme/access_tokens/self/rotate');
+    expect(posts()).toEqual([]);
+    expect(await tokenStatus(bot.token)).toBe(200);
+  });
+
+  it('lost response after the server rotated: exit 8, exactly one rotate request, instructions, no retry', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'POST', path: '/rotate$', drop: 'after' });
+    const result = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toMatch(/outcome of rotating .* is unknown/);
+    expect(result.stderr).toMatch(/NOT retried/);
+    expect(result.stderr).toMatch(/do not run the rotation again/);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([expect.objectContaining({ status: 'dropped' })]);
+    expect(profileToken(bot.dir)).toBe(bot.token);
+
+    // The next cron run finds the token revoked and stops without presenting it to rotate (no reuse detection).
+    sandbox.clearRequests();
+    const again = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
+    expect(again.code).toBe(4);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    const family = tokens(sandbox.db).filter((t) => t.user_id === tokens(sandbox.db).find((x) => x.id === bot.id)!.user_id);
+    expect(family.filter((t) => t.active)).toHaveLength(1);
+  });
+
+  it('a 502 to the rotate request is an unknown outcome too: exit 8, sent once, not retried', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'POST', path: '/rotate$', status: 502 });
+    const result = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toMatch(/is unknown/);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toHaveLength(1);
+  });
+
+  it('profile cannot be written: exit 10, the recovery file (0600) holds the token; recover finishes the save', async () => {
+    const bot = await botProfile();
+    const config = join(bot.dir, 'config.json');
+    const saved = readFileSync(config, 'utf8');
+    // The config turns into a folder while the rotate request is in flight (root ignores file modes).
+    sandbox.fault({ method: 'POST', path: '/rotate$', latency_ms: 400 });
+    const running = bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
+    await until(() => existsSync(join(bot.dir, 'locks')) && readdirSync(join(bot.dir, 'locks')).some((n) => n.endsWith('.lock')));
+    rmSync(config);
+    mkdirSync(config);
+    const result = await running;
+    expect(result.code).toBe(10);
+    const [name] = readdirSync(join(bot.dir, 'recovery'));
+    const file = join(bot.dir, 'recovery', name);
+    expect(result.stderr).toContain(file);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const recovered = JSON.parse(readFileSync(file, 'utf8')).token.token as string;
+    expect(await tokenStatus(recovered)).toBe(200);
+    expect(result.stdout + result.stderr).not.toContain(recovered);
+
+    rmSync(config, { recursive: true });
+    writeFileSync(config, saved, { mode: 0o600 });
+    const list = await bot.run(['tokens', 'recover', '--list', '-o', 'json']);
+    expect(list.code).toBe(9);
+    expect(list.json()).toEqual([expect.objectContaining({ file, kind: 'group', resource: 'acme', save_to: 'profile "bot"' })]);
+    const done = await bot.run(['-p', 'bot', 'tokens', 'recover']);
+    expect(done.code).toBe(0);
+    expect(profileToken(bot.dir)).toBe(recovered);
+    expect(existsSync(file)).toBe(false);
+    expect((await bot.run(['-p', 'bot', 'tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
+  });
+
+  it('a later rotate that finds a recovery file finishes the save instead of rotating again', async () => {
+    const bot = await botProfile();
+    const outputDir = tempDir();
+    const target = join(outputDir, 'token');
+    mkdirSync(target); // a folder where the file should go: the rename fails at save time
+    const failed = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--output-file', target, '--yes']);
+    expect(failed.code).toBe(10);
+    rmSync(target, { recursive: true });
+
+    sandbox.clearRequests();
+    const next = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--output-file', target, '--yes']);
+    expect(next.code).toBe(0);
+    expect(next.stderr).toMatch(/finishing it from .* instead of rotating again/);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    expect(await tokenStatus(readFileSync(target, 'utf8').trim())).toBe(200);
+    expect(readdirSync(join(bot.dir, 'recovery'))).toEqual([]);
+  });
+
+  it('a lock held by a live process: exit 6 and nothing sent; a dead owner\'s lock is taken over', async () => {
+    const bot = await botProfile();
+    const lock = tokenLockPath(sandbox.env().FORGECTL_CONFIG_DIR!, sandbox.rootUrl, new TokenTarget('group', 'acme'), bot.id);
+    mkdirSync(dirname(lock), { recursive: true });
+    writeFileSync(lock, `${process.pid}\n`);
+    sandbox.clearRequests();
+    const blocked = await sandbox.run(['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes']);
+    expect(blocked.code).toBe(6);
+    expect(blocked.stderr).toMatch(/another forgectl run is rotating token \d+ of group acme/);
+    expect(sandbox.requests()).toEqual([]);
+
+    writeFileSync(lock, '999999999\n');
+    const takenOver = await sandbox.run(['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes']);
+    expect(takenOver.code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('refuses to rotate a token that is already revoked (reuse detection would revoke the family)', async () => {
+    const bot = await botProfile();
+    const rotated = await sandbox.run(['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes', '-o', 'json']);
+    sandbox.clearRequests();
+    const again = await sandbox.run(['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes']);
+    expect(again.code).toBe(6);
+    expect(again.stderr).toMatch(/is revoked; not rotating it/);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    expect(await tokenStatus(rotated.json().token)).toBe(200);
+  });
+
+  it('two rotations of the same token at once in one process: one succeeds, the other exits 6', async () => {
+    const bot = await botProfile();
+    sandbox.fault({ method: 'POST', path: '/rotate$', latency_ms: 200 });
+    const argv = ['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes'];
+    const results = await Promise.all([bot.run(argv), bot.run(argv)]);
+    expect(results.map((r) => r.code).sort()).toEqual([0, 6]);
+    expect(await tokenStatus(profileToken(bot.dir))).toBe(200);
+  });
+});
+
+describe('tokens audit', () => {
+  it('lists tokens expiring within the window, soonest first, and exits 9; 0 when none', async () => {
+    const audit = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'soon', '--scopes', 'read_api', '--expires-at', day(5), '-o', 'json']);
+    const later = await sandbox.run(['tokens', 'create', '--project', 'acme/api', '--name', 'later', '--scopes', 'read_api', '--expires-at', day(8), '-o', 'json']);
+    const found = await sandbox.run(['tokens', 'audit', '--group', 'acme', '--project', 'acme/api', '--expiring-within', '10d', '-o', 'json']);
+    expect(found.code).toBe(9);
+    const rows = found.json<Array<{ id: number; days_left: number; source: string }>>();
+    const ids = rows.map((r) => r.id);
+    expect(ids.indexOf(audit.json().id)).toBeLessThan(ids.indexOf(later.json().id));
+    expect(rows.find((r) => r.id === audit.json().id)).toMatchObject({ days_left: 5, source: 'group acme' });
+    expect(rows.map((r) => r.days_left)).toEqual([...rows.map((r) => r.days_left)].sort((a, b) => a - b));
+    expect(found.stderr).toMatch(/expire.* within 10d/);
+
+    const none = await sandbox.run(['tokens', 'audit', '--group', 'acme', '--expiring-within', '1d', '-o', 'json']);
+    expect(none.code).toBe(0);
+    expect(none.json()).toEqual([]);
+    expect((await sandbox.run(['tokens', 'audit', '--expiring-within', 'soon'])).code).toBe(2);
+  });
+
+  it('includes the token in use, marked self', async () => {
+    const bot = await botProfile();
+    const result = await bot.run(['-p', 'bot', 'tokens', 'audit', '--expiring-within', '30d', '-o', 'json']);
+    expect(result.code).toBe(9);
+    expect(result.json()).toEqual([expect.objectContaining({ id: bot.id, self: true, source: 'self' })]);
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (!condition()) throw new Error('condition never met');
+}
