@@ -152,8 +152,8 @@ export function writeRecovery(configDir: string, record: RecoveryRecord): string
   mkdirPrivate(dir);
   const stamp = record.created_at.replace(/[:.]/g, '-');
   const path = join(dir, `${record.kind}-${resourceKey(record.instance, record)}-${record.rotated_token_id}-${stamp}.json`);
-  writeNewPrivateFile(path, `${JSON.stringify(record, null, 2)}\n`);
-  fsyncDir(dir);
+  // Written under a temporary name and renamed: a crash never leaves a half-written file under the final name.
+  writeSecretFile(path, `${JSON.stringify(record, null, 2)}\n`);
   return path;
 }
 
