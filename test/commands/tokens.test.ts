@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, tempDir, type RunOptions, type TestSandbox } from '../helpers/cli.js';
 import { tokens } from '../../src/sandbox/model.js';
 import { tokenLockPath } from '../../src/commands/tokens/rotation.js';
-import { TokenTarget } from '../../src/commands/tokens/shared.js';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -261,7 +260,7 @@ describe('tokens rotate', () => {
 
   it('a lock held by a live process: exit 6 and nothing sent; a dead owner\'s lock is taken over', async () => {
     const bot = await botProfile();
-    const lock = tokenLockPath(sandbox.env().FORGECTL_CONFIG_DIR!, sandbox.rootUrl, new TokenTarget('group', 'acme'), bot.id);
+    const lock = tokenLockPath(sandbox.env().FORGECTL_CONFIG_DIR!, sandbox.rootUrl, bot.id);
     mkdirSync(dirname(lock), { recursive: true });
     writeFileSync(lock, `${process.pid}\n`);
     sandbox.clearRequests();
@@ -294,6 +293,20 @@ describe('tokens rotate', () => {
     const results = await Promise.all([bot.run(argv), bot.run(argv)]);
     expect(results.map((r) => r.code).sort()).toEqual([0, 6]);
     expect(await tokenStatus(profileToken(bot.dir))).toBe(200);
+  });
+});
+
+describe('auth status with access tokens', () => {
+  it('shows the expiry and warns within 14 days with the right rotate command for a group bot', async () => {
+    const bot = await botProfile(); // expires in 20 days
+    const quiet = await bot.run(['-p', 'bot', 'auth', 'status', '-o', 'json']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.json()).toMatchObject({ bot: true, token_name: 'cron-bot', expires_at: day(20), days_left: 20 });
+    expect(quiet.stderr).not.toMatch(/warning/);
+
+    const soon = (await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'soon-bot', '--scopes', 'read_api', '--expires-at', day(10), '-o', 'json'])).json().token;
+    const warned = await sandbox.run(['auth', 'status'], { env: { FORGECTL_TOKEN: soon } });
+    expect(warned.stderr).toMatch(/expires in 10 days .*forgectl tokens rotate self --group 1 --save-to-profile/);
   });
 });
 

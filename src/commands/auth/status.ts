@@ -25,6 +25,12 @@ export function daysUntil(date: string, now: Date): number {
 
 export const EXPIRY_WARNING_DAYS = 14;
 
+/** The rotate flag of the token in use: bot users of group and project tokens are named `group_<id>_bot_…`. */
+function rotateTarget(user: User): string {
+  const bot = user.bot ? /^(group|project)_(\d+)_bot/.exec(user.username) : null;
+  return bot ? `--${bot[1]} ${bot[2]}` : '--personal';
+}
+
 export default defineCommand({
   description: 'Shows the instance, the user the token belongs to and, for personal, group and project tokens, the token\'s name, scopes and expiry. Warns when the token expires within 14 days.',
   examples: ['forgectl auth status', 'forgectl -p bot auth status -o json'],
@@ -45,7 +51,7 @@ export default defineCommand({
       ctx.io.warn(
         daysLeft < 0
           ? `the token expired on ${token!.expires_at}`
-          : `the token expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'} (${token!.expires_at}); rotate it: forgectl tokens rotate self --personal --save-to-profile`,
+          : `the token expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'} (${token!.expires_at}); rotate it: forgectl tokens rotate self ${rotateTarget(user)} --save-to-profile`,
       );
     }
     return {

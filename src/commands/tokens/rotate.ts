@@ -65,16 +65,16 @@ export default defineCommand<Options>({
     try {
       const instance = connection.rootUrl;
       // Locks first, before any request: a second run exits 6 without calling the service.
-      if (id === 'self') locks.require(selfLockPath(ctx.configDir, instance, target, connection.token), target.describe('self'));
-      else locks.require(tokenLockPath(ctx.configDir, instance, target, id), target.describe(id));
+      if (id === 'self') locks.require(selfLockPath(ctx.configDir, instance, connection.token), target.describe('self'));
+      else locks.require(tokenLockPath(ctx.configDir, instance, id), target.describe(id));
 
       // An interrupted rotation of this token is finished from its recovery file, never repeated: the old token is
       // revoked, and presenting it to rotate again would revoke the whole family.
-      const pending = findRecovery(ctx.configDir, instance, target, id, connection.token);
+      const pending = findRecovery(ctx.configDir, instance, id, connection.token);
       if (pending) return await finishPending(ctx, pending, targets, locks);
 
       const current = await currentState(ctx, target, id, profile);
-      if (id === 'self') locks.require(tokenLockPath(ctx.configDir, instance, target, current.id), target.describe(current.id));
+      if (id === 'self') locks.require(tokenLockPath(ctx.configDir, instance, current.id), target.describe(current.id));
       if (current.revoked || !current.active) {
         throw new CliError(
           `${target.describe(current.id)} is ${current.revoked ? 'revoked' : 'inactive'}; not rotating it`,

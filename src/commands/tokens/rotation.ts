@@ -40,9 +40,11 @@ export const fingerprint = (value: string): string => createHash('sha256').updat
 
 const shortHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
-/** Locks and recovery files of one resource share this key: instance, kind and group/project as given. */
-const resourceKey = (instance: string, target: { kind: TokenKind; resource: string }): string =>
-  shortHash(`${instance}\n${target.kind}\n${target.resource}`);
+/**
+ * Token ids are unique across an instance (group, project and personal tokens alike), so locks and recovery files
+ * are keyed by instance and id, never by how the group or project was spelled (`acme` or `1`).
+ */
+const instanceKey = (instance: string): string => shortHash(instance);
 
 export function locksDir(configDir: string): string {
   return join(configDir, 'locks');
@@ -53,12 +55,12 @@ export function recoveryDir(configDir: string): string {
 }
 
 /** Lock of one token by id; `self` rotations also lock the credential's fingerprint (known without a request). */
-export function tokenLockPath(configDir: string, instance: string, target: TokenTarget, id: number): string {
-  return join(locksDir(configDir), `rotate-${resourceKey(instance, target)}-${id}.lock`);
+export function tokenLockPath(configDir: string, instance: string, id: number): string {
+  return join(locksDir(configDir), `rotate-${instanceKey(instance)}-${id}.lock`);
 }
 
-export function selfLockPath(configDir: string, instance: string, target: TokenTarget, credential: string): string {
-  return join(locksDir(configDir), `rotate-${resourceKey(instance, target)}-self-${fingerprint(credential).slice(0, 16)}.lock`);
+export function selfLockPath(configDir: string, instance: string, credential: string): string {
+  return join(locksDir(configDir), `rotate-${instanceKey(instance)}-self-${fingerprint(credential).slice(0, 16)}.lock`);
 }
 
 /** The locks one run holds; acquiring one it already holds succeeds (the same run may pass twice). */
@@ -151,7 +153,7 @@ export function writeRecovery(configDir: string, record: RecoveryRecord): string
   const dir = recoveryDir(configDir);
   mkdirPrivate(dir);
   const stamp = record.created_at.replace(/[:.]/g, '-');
-  const path = join(dir, `${record.kind}-${resourceKey(record.instance, record)}-${record.rotated_token_id}-${stamp}.json`);
+  const path = join(dir, `${record.kind}-${instanceKey(record.instance)}-${record.rotated_token_id}-${stamp}.json`);
   // Written under a temporary name and renamed: a crash never leaves a half-written file under the final name.
   writeSecretFile(path, `${JSON.stringify(record, null, 2)}\n`);
   return path;
@@ -190,11 +192,10 @@ export function listRecoveries(configDir: string): Array<{ path: string; record:
 }
 
 /** The pending recovery of this token, if a rotation of it was interrupted after the service answered. */
-export function findRecovery(configDir: string, instance: string, target: TokenTarget, id: number | 'self', credential: string): { path: string; record: RecoveryRecord } | undefined {
+export function findRecovery(configDir: string, instance: string, id: number | 'self', credential: string): { path: string; record: RecoveryRecord } | undefined {
   const credentialPrint = fingerprint(credential);
   return listRecoveries(configDir).find(({ record }) =>
-    record.instance === instance && record.kind === target.kind && record.resource === target.resource &&
-    ((id !== 'self' && record.rotated_token_id === id) || record.rotated_token_sha256 === credentialPrint));
+    record.instance === instance && ((id !== 'self' && record.rotated_token_id === id) || record.rotated_token_sha256 === credentialPrint));
 }
 
 export function removeRecovery(path: string): void {
@@ -319,7 +320,7 @@ export async function finishRecovery(
 ): Promise<{ token: TokenRecord; saved: SaveTargets[] }> {
   const { path, record } = found;
   const target = new TokenTarget(record.kind, record.resource);
-  locks.require(tokenLockPath(ctx.configDir, record.instance, target, record.rotated_token_id), target.describe(record.rotated_token_id));
+  locks.require(tokenLockPath(ctx.configDir, record.instance, record.rotated_token_id), target.describe(record.rotated_token_id));
   const value = record.token.token!;
   const checkPath = target.kind === 'personal' ? '/personal_access_tokens/self' : target.selfPath;
   try {
