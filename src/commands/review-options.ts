@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Context, OptionDef } from '../cli/command.js';
-import { UsageError } from '../cli/errors.js';
+import { ApiError, UsageError } from '../cli/errors.js';
 import { parseInteger } from '../cli/parse.js';
 
 /** Options and input checks shared by the review commands (merge trains, approvals, notes, draft notes). */
@@ -57,4 +57,9 @@ export async function readTextOption(
     throw new UsageError(`the ${flag} has ${chars.toLocaleString('en-US')} characters; the service accepts at most ${maxChars.toLocaleString('en-US')}`);
   }
   return text;
+}
+
+/** The same server refusal, told in words the user can act on (the service often answers with a bare status). */
+export function explainApiError(error: ApiError, message: string, hint?: string): ApiError {
+  return new ApiError(message, error.status, error.method, error.path, error.requestId, hint, error.body);
 }

@@ -1,0 +1,26 @@
+import { defineCommand } from '../../cli/command.js';
+import { UsageError } from '../../cli/errors.js';
+import { projectOption } from '../../cli/options.js';
+import { parseInteger } from '../../cli/parse.js';
+import { approvalRulePath } from '../../api/review.js';
+import { ruleBody, ruleOptions, type RuleOptions } from './shared.js';
+
+export default defineCommand<RuleOptions & { id: string }>({
+  description: 'Changes only what is given; --users and --groups replace their lists. The service documents name and approvals_required as required here, so the current values are sent when not given.',
+  examples: ['forgectl approval-rules update 3 --project acme/api --approvals-required 2 --users alice'],
+  args: ['<id>'],
+  options: [projectOption, ...ruleOptions(false)],
+  async run(opts, ctx) {
+    const id = parseInteger('rule id', 1)(opts.id);
+    const body = await ruleBody(opts, ctx);
+    const changes = Object.entries(body).filter(([, value]) => value !== undefined);
+    if (!changes.length) throw new UsageError('nothing to change', 'give --name, --approvals-required, --users, --groups or another rule option');
+    const path = approvalRulePath(ctx.project(opts.project), id);
+    if (body.name === undefined || body.approvals_required === undefined) {
+      const current = await ctx.api.get<{ name: string; approvals_required: number }>(path);
+      body.name ??= current.name;
+      body.approvals_required ??= current.approvals_required;
+    }
+    return ctx.api.put(path, body);
+  },
+});

@@ -1,0 +1,67 @@
+import type { Context } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { ApiError, UsageError } from '../../cli/errors.js';
+import { projectOption } from '../../cli/options.js';
+import { explainApiError, mrOption, parseFullSha } from '../review-options.js';
+import { approvalPath, type ApprovalState } from './shared.js';
+
+interface Options {
+  project?: string;
+  mr: number;
+  sha?: string;
+  passwordStdin?: boolean;
+}
+
+/** The password, from a hidden prompt on a terminal or from piped stdin (one trailing newline dropped). */
+async function readPassword(ctx: Context): Promise<string> {
+  const password = ctx.io.streams.stdin.isTTY ? await ctx.prompt.password('Password') : (await ctx.io.readStdin()).replace(/\r?\n$/, '');
+  if (!password) throw new UsageError('--password-stdin: no password on stdin');
+  return password;
+}
+
+/** The service answers every refusal to approve with a bare 401; the approval state tells which one it was. */
+async function explainRefusal(ctx: Context, project: string, mr: number, passwordGiven: boolean, error: ApiError): Promise<never> {
+  let state: ApprovalState;
+  try {
+    state = await ctx.api.get<ApprovalState>(approvalPath(project, mr, 'approvals'));
+  } catch {
+    throw error;
+  }
+  const why = state.user_has_approved
+    ? ['you have already approved this merge request', 'to withdraw it: forgectl approvals unapprove']
+    : state.require_password_to_approve && !passwordGiven
+      ? ['the project requires re-authentication to approve', 'pass --password-stdin and give your password on stdin']
+      : state.require_password_to_approve
+        ? ['the password was not accepted', undefined]
+        : ['you are not allowed to approve this merge request', "authors and committers may be excluded by the project's approval settings (forgectl approvals config get)"];
+  throw explainApiError(error, why[0] as string, why[1]);
+}
+
+export default defineCommand<Options>({
+  description: [
+    'With --sha the approval applies only to that HEAD commit: when the merge request has moved on, the service',
+    'refuses with 409 (exit 6) and names the current HEAD. When the project requires re-authentication, give your',
+    'password with --password-stdin (never as an argument): piped, or typed at a hidden prompt on a terminal.',
+  ].join(' '),
+  examples: [
+    'forgectl approvals approve --project acme/api --mr 1',
+    'forgectl approvals approve --project acme/api --mr 1 --sha "$(git rev-parse HEAD)"',
+    'pass show forge/password | forgectl approvals approve --project acme/api --mr 1 --password-stdin',
+  ],
+  options: [
+    projectOption,
+    mrOption,
+    { flags: '--sha <sha>', description: 'approve only if this is the HEAD commit of the merge request', parse: parseFullSha('--sha') },
+    { flags: '--password-stdin', description: 'read your password from stdin, for projects that require re-authentication' },
+  ],
+  async run(opts, ctx) {
+    const project = ctx.project(opts.project);
+    const password = opts.passwordStdin ? await readPassword(ctx) : undefined;
+    try {
+      return await ctx.api.post(approvalPath(project, opts.mr, 'approve'), { sha: opts.sha, approval_password: password });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return explainRefusal(ctx, project, opts.mr, password !== undefined, error);
+      throw error;
+    }
+  },
+});

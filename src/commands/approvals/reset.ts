@@ -1,0 +1,25 @@
+import { defineCommand } from '../../cli/command.js';
+import { ApiError } from '../../cli/errors.js';
+import { projectOption } from '../../cli/options.js';
+import { explainApiError, mrOption } from '../review-options.js';
+import { approvalPath } from './shared.js';
+
+export default defineCommand<{ project?: string; mr: number }>({
+  description: 'Only the bot user of a project or group access token may reset approvals; people get 401 (exit 4).',
+  examples: ['FORGECTL_TOKEN="$PROJECT_BOT_TOKEN" forgectl approvals reset --project acme/api --mr 1 --yes'],
+  options: [projectOption, mrOption],
+  async run(opts, ctx) {
+    const project = ctx.project(opts.project);
+    await ctx.confirm(`Remove every approval of merge request !${opts.mr} of ${project}?`);
+    try {
+      await ctx.api.put(approvalPath(project, opts.mr, 'reset_approvals'));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        throw explainApiError(error, error.message, 'only bot users of project or group access tokens may reset approvals: use such a token (FORGECTL_TOKEN)');
+      }
+      throw error;
+    }
+    ctx.io.note(`Reset the approvals of merge request !${opts.mr} of ${project}`);
+    return undefined;
+  },
+});

@@ -1,0 +1,22 @@
+import { defineCommand } from '../../cli/command.js';
+import { ApiError } from '../../cli/errors.js';
+import { projectOption } from '../../cli/options.js';
+import { explainApiError, mrOption } from '../review-options.js';
+import { approvalPath, type ApprovalState } from './shared.js';
+
+export default defineCommand<{ project?: string; mr: number }>({
+  examples: ['forgectl approvals unapprove --project acme/api --mr 1'],
+  options: [projectOption, mrOption],
+  async run(opts, ctx) {
+    const project = ctx.project(opts.project);
+    try {
+      return await ctx.api.post(approvalPath(project, opts.mr, 'unapprove'));
+    } catch (error) {
+      // 404 means either no such merge request or no approval of yours on it; say which.
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      const state = await ctx.api.get<ApprovalState>(approvalPath(project, opts.mr, 'approvals'));
+      if (state.user_has_approved) throw error;
+      throw explainApiError(error, `you have not approved merge request !${opts.mr} of ${project}`);
+    }
+  },
+});

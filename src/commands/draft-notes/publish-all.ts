@@ -1,0 +1,24 @@
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+import { draftNotesPath } from '../../api/review.js';
+import { mrOption } from '../review-options.js';
+
+export default defineCommand<{ project?: string; mr: number }>({
+  description: 'Publishes all of your drafts on the merge request at once (a review); other people\'s drafts are not touched.',
+  examples: ['forgectl draft-notes publish-all --project acme/api --mr 1 --yes'],
+  options: [projectOption, mrOption],
+  async run(opts, ctx) {
+    const project = ctx.project(opts.project);
+    const path = draftNotesPath(project, opts.mr);
+    const drafts = await ctx.api.get<unknown[]>(path);
+    if (!drafts.length) {
+      ctx.io.note(`You have no draft notes on merge request !${opts.mr} of ${project}`);
+      return undefined;
+    }
+    const count = `${drafts.length} draft note${drafts.length === 1 ? '' : 's'}`;
+    await ctx.confirm(`Publish ${count} on merge request !${opts.mr} of ${project}?`);
+    await ctx.api.post(`${path}/bulk_publish`);
+    ctx.io.note(`Published ${count} on merge request !${opts.mr}`);
+    return undefined;
+  },
+});

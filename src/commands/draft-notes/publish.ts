@@ -1,0 +1,20 @@
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+import { draftNotePath } from '../../api/review.js';
+import { mrOption } from '../review-options.js';
+import { parseDraftId } from './shared.js';
+
+export default defineCommand<{ project?: string; mr: number; id: string }>({
+  description: 'The draft becomes a note that everyone who sees the merge request can read; it cannot be unpublished.',
+  examples: ['forgectl draft-notes publish 4 --project acme/api --mr 1 --yes'],
+  args: ['<id>'],
+  options: [projectOption, mrOption],
+  async run(opts, ctx) {
+    const id = parseDraftId(opts.id);
+    const project = ctx.project(opts.project);
+    await ctx.confirm(`Publish draft note ${id} on merge request !${opts.mr} of ${project}?`);
+    await ctx.api.put(`${draftNotePath(project, opts.mr, id)}/publish`);
+    ctx.io.note(`Published draft note ${id} on merge request !${opts.mr}`);
+    return undefined;
+  },
+});

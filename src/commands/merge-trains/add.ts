@@ -1,0 +1,48 @@
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+import { mergeTrainEntryPath } from '../../api/review.js';
+import { mrOption, parseFullSha } from '../review-options.js';
+import { trainColumns } from './shared.js';
+
+interface Options {
+  project?: string;
+  mr: number;
+  autoMerge?: boolean;
+  whenPipelineSucceeds?: boolean;
+  sha?: string;
+  squash?: boolean;
+}
+
+export default defineCommand<Options>({
+  description: [
+    'Prints the whole train of the target branch. Without --auto-merge the merge request joins the train now, or the',
+    'service refuses (exit 6) when it cannot be merged yet; with --auto-merge it joins when its checks pass (the',
+    'service answers 202 and the command says so). --sha guards against merging commits you have not seen: a SHA',
+    'that is not the HEAD of the source branch exits 6.',
+  ].join(' '),
+  examples: [
+    'forgectl merge-trains add --project acme/api --mr 1',
+    'forgectl merge-trains add --project acme/api --mr 1 --auto-merge --squash --sha 8f9e2b7c1d3a4e5f60718293a4b5c6d7e8f90123',
+  ],
+  options: [
+    projectOption,
+    mrOption,
+    { flags: '--auto-merge', description: 'join the train when the checks pass instead of now' },
+    { flags: '--when-pipeline-succeeds', description: 'deprecated name of --auto-merge, for older instances' },
+    { flags: '--sha <sha>', description: 'the HEAD commit you expect; the merge fails when the branch moved', parse: parseFullSha('--sha') },
+    { flags: '--squash', description: 'squash the commits into one on merge' },
+  ],
+  columns: trainColumns,
+  async run(opts, ctx) {
+    const project = ctx.project(opts.project);
+    const response = await ctx.api.request<unknown[]>({
+      method: 'POST',
+      path: mergeTrainEntryPath(project, opts.mr),
+      body: { sha: opts.sha, squash: opts.squash, auto_merge: opts.autoMerge, when_pipeline_succeeds: opts.whenPipelineSucceeds },
+    });
+    ctx.io.note(response.status === 202
+      ? `merge request !${opts.mr} will join the merge train when its checks pass`
+      : `merge request !${opts.mr} added to the merge train`);
+    return response.data;
+  },
+});

@@ -1,0 +1,13 @@
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+import { mergeTrainEntryPath } from '../../api/review.js';
+import { mrOption } from '../review-options.js';
+
+export default defineCommand<{ project?: string; mr: number }>({
+  description: 'Exits 5 when the merge request is not on a merge train.',
+  examples: ['forgectl merge-trains get --project acme/api --mr 1'],
+  options: [projectOption, mrOption],
+  async run(opts, ctx) {
+    return ctx.api.get(mergeTrainEntryPath(ctx.project(opts.project), opts.mr));
+  },
+});
