@@ -15,14 +15,16 @@ const day = (plus: number): string => new Date(Date.now() + plus * 86_400_000).t
 const posts = () => sandbox.requests().filter((r) => r.method !== 'GET');
 
 /** A group token created through the CLI, and a config folder with profile "bot" logged in with it. */
-async function botProfile(fields: string[] = []): Promise<{ id: number; token: string; dir: string; run: (argv: string[], options?: RunOptions) => ReturnType<TestSandbox['run']> }> {
-  const created = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'cron-bot', '--scopes', 'api', '--access-level', 'maintainer', '--expires-at', day(20), ...fields, '-o', 'json']);
+async function botProfile(scopes = 'api'): Promise<{ id: number; token: string; dir: string; run: (argv: string[], options?: RunOptions) => ReturnType<TestSandbox['run']> }> {
+  const created = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'cron-bot', '--scopes', scopes, '--access-level', 'maintainer', '--expires-at', day(20), '-o', 'json']);
   expect(created.code).toBe(0);
   const { id, token } = created.json<{ id: number; token: string }>();
   const dir = tempDir();
   const asBot = (argv: string[], options: RunOptions = {}) =>
     sandbox.run(argv, { ...options, env: { FORGECTL_CONFIG_DIR: dir, FORGECTL_TOKEN: undefined, FORGECTL_URL: undefined, ...options.env } });
-  const login = await asBot(['auth', 'login', '--profile', 'bot', '--url', sandbox.rootUrl, '--token-stdin'], { input: `${token}\n` });
+  // auth login checks a token with GET /user, which a token with only self_rotate may not call.
+  const verify = scopes.split(',').some((s) => ['api', 'read_api'].includes(s)) ? [] : ['--no-verify'];
+  const login = await asBot(['auth', 'login', '--profile', 'bot', '--url', sandbox.rootUrl, '--token-stdin', ...verify], { input: `${token}\n` });
   expect(login.code).toBe(0);
   return { id, token, dir, run: asBot };
 }
@@ -143,6 +145,14 @@ describe('tokens rotate', () => {
     expect((await bot.run(['-p', 'bot', 'tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
     expect(readdirSync(join(bot.dir, 'recovery'))).toEqual([]);
     expect(statSync(join(bot.dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('rotates a token that has only the self_rotate scope', async () => {
+    const bot = await botProfile('self_rotate');
+    const result = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
+    expect(result.code).toBe(0);
+    expect(await tokenStatus(profileToken(bot.dir))).toBe(200);
+    expect(await tokenStatus(bot.token)).toBe(401);
   });
 
   it('prints the new token when there is no save target, and writes --output-file with mode 0600', async () => {

@@ -55,7 +55,7 @@ export default defineCommand<Options>({
     }
     const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined };
     preflight(ctx, targets);
-    await ctx.confirm(`Rotate ${target.describe(id)}? The old token stops working at once`);
+    await ctx.confirm(`Rotate ${target.describe(id)} (the old token stops working at once)?`);
     if (ctx.globals.dryRun) {
       await ctx.api.request({ method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' });
       return undefined;
@@ -157,7 +157,7 @@ async function finishPending(ctx: Context, pending: Parameters<typeof finishReco
  */
 async function currentState(ctx: Context, target: TokenTarget, id: number | 'self', profile: string | undefined): Promise<TokenRecord> {
   try {
-    return await ctx.api.get<TokenRecord>(target.one(id));
+    return await readToken(ctx, target, id);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 401 || id !== 'self') throw error;
     const connection = ctx.connection();
@@ -170,6 +170,16 @@ async function currentState(ctx: Context, target: TokenTarget, id: number | 'sel
       ExitCode.auth,
       'it is revoked or expired, so it cannot rotate itself. If a rotation was interrupted: forgectl tokens recover --list; otherwise create a new token',
     );
+  }
+}
+
+/** A token's record; a token with only `self_rotate` may not read its group's API, but its own record is readable. */
+async function readToken(ctx: Context, target: TokenTarget, id: number | 'self'): Promise<TokenRecord> {
+  try {
+    return await ctx.api.get<TokenRecord>(target.one(id));
+  } catch (error) {
+    if (id !== 'self' || target.kind === 'personal' || !(error instanceof ApiError) || error.status !== 403) throw error;
+    return ctx.api.get<TokenRecord>('/personal_access_tokens/self');
   }
 }
 
