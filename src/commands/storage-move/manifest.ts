@@ -4,5 +4,8 @@ import type { ManifestEntry } from '../../cli/manifest.js';
 export const groups: Record<string, string> = { 'storage-move': 'Repository storage moves' };
 
 export const entries: ManifestEntry[] = [
-  // { path: 'storage-move list', summary: '…', load: () => import('./list.js') },
+  { path: 'storage-move schedule', summary: 'Schedule moves of repositories to another storage (all on a storage, or one item)', load: () => import('./schedule.js') },
+  { path: 'storage-move list', summary: 'List repository storage moves, or the projects still on a storage', load: () => import('./list.js') },
+  { path: 'storage-move get', summary: 'Show one repository storage move', load: () => import('./get.js') },
+  { path: 'storage-move watch', summary: 'Follow a storage move until it finishes (exit 0) or fails (exit 8)', load: () => import('./watch.js') },
 ];

@@ -1,0 +1,14 @@
+import { defineCommand } from '../../cli/command.js';
+import { itemId, itemOption, movePath, parseMoveId, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
+
+export default defineCommand<{ moveId: string; type: MoveType; id?: string }>({
+  description: 'Shows one repository storage move and its state (initial, scheduled, started, replicated, finished, failed, cleanup failed).',
+  examples: ['forgectl storage-move get 12 --type project', 'forgectl storage-move get 3 --type snippet --id 7 -o json'],
+  args: ['<move-id>'],
+  options: [typeOption(true), itemOption],
+  async run(opts, ctx) {
+    const id = parseMoveId(opts.moveId);
+    const item = opts.id === undefined ? undefined : itemId(opts.type, opts.id);
+    return withRepository(await ctx.api.get<StorageMove>(movePath(opts.type, id, item)));
+  },
+});

@@ -1,0 +1,102 @@
+import type { Context, OptionDef } from '../../cli/command.js';
+import { UsageError } from '../../cli/errors.js';
+import { parseChoice, parseInteger } from '../../cli/parse.js';
+import { ListResult } from '../../api/paginate.js';
+import { p } from '../../api/path.js';
+
+/** Repository storage moves (document 3; api-facts §1.17): one API shape for projects, snippets and group wikis. */
+
+export const MOVE_TYPES = ['project', 'snippet', 'group'] as const;
+export type MoveType = (typeof MOVE_TYPES)[number];
+
+export interface StorageMove {
+  id: number;
+  created_at: string;
+  state: string;
+  source_storage_name: string;
+  destination_storage_name: string;
+  project?: { id: number; path_with_namespace: string };
+  snippet?: { id: number; title: string };
+  group?: { id: number; name: string; web_url: string };
+  [key: string]: unknown;
+}
+
+export const FINISHED = 'finished';
+/** Terminal states other than finished: the move did not complete (cleanup failed: moved, old copy left). */
+export const FAILED_STATES = ['failed', 'cleanup failed'];
+
+export const typeOption = (required: boolean): OptionDef => ({
+  flags: '--type <type>',
+  description: required ? 'what moves: project, snippet or group (group wikis, Premium)' : 'project (default), snippet or group',
+  parse: parseChoice('--type', MOVE_TYPES),
+  required,
+});
+
+export const itemOption: OptionDef = {
+  flags: '--id <id|path>',
+  description: 'one project (ID or full path), snippet (ID) or group (ID or full path)',
+};
+
+/** The item in a path: snippets only have numeric IDs, projects and groups also take full paths. */
+export function itemId(type: MoveType, value: string): string {
+  if (type === 'snippet') return String(parseInteger('--id (a snippet ID)', 1)(value));
+  if (!value.trim()) throw new UsageError('--id must not be empty');
+  return value;
+}
+
+export function parseMoveId(value: string): number {
+  return parseInteger('move ID', 1)(value);
+}
+
+const PARENT: Record<MoveType, string> = { project: 'projects', snippet: 'snippets', group: 'groups' };
+
+/** `/project_repository_storage_moves`, or `/projects/:id/repository_storage_moves` for one item. */
+export function movesPath(type: MoveType, item?: string): string {
+  return item === undefined ? `/${type}_repository_storage_moves` : `/${PARENT[type]}${p`/${item}/repository_storage_moves`}`;
+}
+
+export function movePath(type: MoveType, id: number, item?: string): string {
+  return `${movesPath(type, item)}${p`/${id}`}`;
+}
+
+/** The moved item as --id takes it: project path, snippet ID, group path. */
+export function itemOf(move: StorageMove): string | null {
+  if (move.project) return move.project.path_with_namespace;
+  if (move.snippet) return String(move.snippet.id);
+  if (move.group) {
+    try {
+      return new URL(move.group.web_url).pathname.replace(/^\/groups\//, '') || move.group.name;
+    } catch {
+      return move.group.name;
+    }
+  }
+  return null;
+}
+
+/** What a move moves, as one word for tables: the project path, `snippet 7`, or the group path. */
+export function repositoryOf(move: StorageMove): string | null {
+  return move.snippet ? `snippet ${move.snippet.id}` : itemOf(move);
+}
+
+/** The record with `repository` next to its state, so tables show what is moving whatever the type. */
+export function withRepository(move: StorageMove): StorageMove {
+  const { id, state, ...rest } = move;
+  return { id, state, repository: repositoryOf(move), ...rest } as StorageMove;
+}
+
+/** A list of moves, each with `repository` added as it streams. */
+export class StorageMoveList extends ListResult<StorageMove> {
+  override [Symbol.asyncIterator](): AsyncIterator<StorageMove> {
+    const source = super[Symbol.asyncIterator]();
+    return {
+      next: async () => {
+        const result = await source.next();
+        return result.done ? result : { done: false, value: withRepository(result.value) };
+      },
+    };
+  }
+}
+
+export function listMoves(ctx: Context, type: MoveType, item?: string): StorageMoveList {
+  return new StorageMoveList(ctx.api, movesPath(type, item), {}, ctx.paging);
+}
