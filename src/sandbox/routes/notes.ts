@@ -84,8 +84,8 @@ function tooLong(): string {
 export function addNote(db: Db, fields: Omit<Note, 'id' | 'discussion_id' | 'resolved' | 'resolved_by' | 'type' | 'position' | 'commit_id' | 'system' | 'internal'> & Partial<Note>): Note {
   const note: Note = {
     system: false, internal: false, type: null, position: null, commit_id: null, resolved: false, resolved_by: null,
-    discussion_id: fields.discussion_id ?? newDiscussionId(db),
     ...fields,
+    discussion_id: fields.discussion_id ?? newDiscussionId(db),
     id: db.nextId('notes'),
   };
   notesTable(db).push(note);
@@ -189,6 +189,15 @@ function routesFor(api: Router, segment: string, type: NoteableType): void {
       .filter((n) => filter === 'all_notes' || (filter === 'only_activity') === n.system)
       .sort((a, b) => (a[orderBy] === b[orderBy] ? a.id - b.id : a[orderBy] < b[orderBy] ? -1 : 1) * (sort === 'asc' ? 1 : -1));
     return paginate(req, list, { present: (n) => presentNote(n, req.db, req.rootUrl) });
+  });
+
+  // Discussions (threads): the read side only, so that a thread's ID can be found to reply to it (draft notes).
+  api.get(`/projects/:id/${segment}/:noteable_id/discussions`, (req) => {
+    const list = notesOf(req, noteable(req, type)).sort((a, b) => a.id - b.id);
+    const threads = [...new Set(list.map((n) => n.discussion_id))].map((id) => list.filter((n) => n.discussion_id === id));
+    return paginate(req, threads, {
+      present: (thread) => ({ id: thread[0].discussion_id, individual_note: thread[0].type === null, notes: thread.map((n) => presentNote(n, req.db, req.rootUrl)) }),
+    });
   });
 
   api.get(`${base}/:note_id`, (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
