@@ -8,6 +8,7 @@ function linkUrl(req: SandboxRequest, params: Record<string, string | number>): 
   const url = new URL(`${req.baseUrl}${req.rawPath}`);
   for (const [key, value] of Object.entries(req.query)) {
     if (Array.isArray(value)) value.forEach((v) => url.searchParams.append(`${key}[]`, String(v)));
+    else if (value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => url.searchParams.append(`${key}[${k}]`, String(v)));
     else if (value !== undefined) url.searchParams.set(key, String(value));
   }
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, String(value));

@@ -4,5 +4,5 @@ import type { ManifestEntry } from '../../cli/manifest.js';
 export const groups: Record<string, string> = { 'experiments': 'Experiments' };
 
 export const entries: ManifestEntry[] = [
-  // { path: 'experiments list', summary: '…', load: () => import('./list.js') },
+  { path: 'experiments list', summary: 'List the experiments of the instance and their rollout', load: () => import('./list.js') },
 ];

@@ -4,5 +4,6 @@ import type { ManifestEntry } from '../../cli/manifest.js';
 export const groups: Record<string, string> = { 'plan-limits': 'Plan limits' };
 
 export const entries: ManifestEntry[] = [
-  // { path: 'plan-limits list', summary: '…', load: () => import('./list.js') },
+  { path: 'plan-limits get', summary: 'Show the limits of a plan', load: () => import('./get.js') },
+  { path: 'plan-limits set', summary: 'Change limits of a plan (limit=N …), previewed and confirmed', load: () => import('./set.js') },
 ];

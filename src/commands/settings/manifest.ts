@@ -4,5 +4,6 @@ import type { ManifestEntry } from '../../cli/manifest.js';
 export const groups: Record<string, string> = { 'settings': 'Instance application settings' };
 
 export const entries: ManifestEntry[] = [
-  // { path: 'settings list', summary: '…', load: () => import('./list.js') },
+  { path: 'settings get', summary: 'Show the application settings of the instance', load: () => import('./get.js') },
+  { path: 'settings set', summary: 'Change application settings (key=value …), previewed and confirmed', load: () => import('./set.js') },
 ];

@@ -4,5 +4,6 @@ import type { ManifestEntry } from '../../cli/manifest.js';
 export const groups: Record<string, string> = { 'users': 'Users of the instance' };
 
 export const entries: ManifestEntry[] = [
-  // { path: 'users list', summary: '…', load: () => import('./list.js') },
+  { path: 'users list', summary: 'List users, with every filter of the service', load: () => import('./list.js') },
+  { path: 'users get', summary: 'Show one user by id or username', load: () => import('./get.js') },
 ];

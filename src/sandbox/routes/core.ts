@@ -1,6 +1,6 @@
 import { checkScope, findGroup, groupFor, projectFor, requireUser } from '../auth.js';
-import { errors, ok, bool, type SandboxRequest } from '../http.js';
-import { projects, users, type AccessToken } from '../model.js';
+import { errors, ok } from '../http.js';
+import { projects, type AccessToken } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentGroup, presentProject, presentUser } from '../present.js';
 import type { SandboxModule } from './index.js';
@@ -22,20 +22,8 @@ export function presentPersonalToken(token: AccessToken): Record<string, unknown
   };
 }
 
-/** Users visible to the caller with the filters every user may use (the administrator's filters extend this). */
-export function filterUsers(req: SandboxRequest) {
-  const q = req.query;
-  let list = users(req.db).filter((u) => !u.bot || req.user?.is_admin);
-  if (q.username) list = list.filter((u) => u.username.toLowerCase() === String(q.username).toLowerCase());
-  if (q.search) {
-    const s = String(q.search).toLowerCase();
-    list = list.filter((u) => u.username.toLowerCase().includes(s) || u.name.toLowerCase().includes(s) || (req.user?.is_admin && u.email.toLowerCase() === s));
-  }
-  if (bool(q.active)) list = list.filter((u) => u.state === 'active');
-  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked');
-  if (bool(q.external)) list = list.filter((u) => u.external);
-  return list;
-}
+/** Moved to the users module with the rest of GET /users; kept here for modules that import it from core. */
+export { filterUsers } from './users.js';
 
 export const core: SandboxModule = {
   routes(api) {
@@ -48,21 +36,6 @@ export const core: SandboxModule = {
       if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(405, '405 Method Not Allowed');
       return ok(presentPersonalToken(token));
     }, { scope: 'none' });
-
-    api.get('/users', (req) => {
-      const list = filterUsers(req).sort((a, b) => b.id - a.id);
-      return paginate(req, list, {
-        keyset: { orderBy: ['id', 'name', 'username', 'created_at', 'updated_at'], id: (u) => u.id },
-        offsetLimit: true,
-        present: (u) => presentUser(u, req.rootUrl, req.user),
-      });
-    }, { scope: 'read_user' });
-
-    api.get('/users/:id', (req) => {
-      const user = users(req.db).find((u) => String(u.id) === req.params.id);
-      if (!user) throw errors.notFound('User');
-      return ok(presentUser(user, req.rootUrl, req.user));
-    }, { scope: 'read_user' });
 
     api.get('/projects/:id', (req) => ok(presentProject(projectFor(req), req.db, req.rootUrl)));
     api.get('/groups/:id', (req) => ok(presentGroup(groupFor(req), req.rootUrl)));

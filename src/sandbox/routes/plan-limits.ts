@@ -1,6 +1,48 @@
+import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { requireAdmin } from '../auth.js';
+import type { Db } from '../db.js';
+import { errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
 import type { SandboxModule } from './index.js';
 
-/** Sandbox routes and seed data for plan limits. */
+/** Plan limits per plan (spec document 3): integers only; unknown plans answer 400 as Grape's `values:` check does. */
+
+function limitsOf(db: Db, plan: string): Record<string, number> {
+  const all = db.record<Record<string, Record<string, number>>>('plan_limits', () => ({}));
+  return (all[plan] ??= { ...PLAN_LIMITS });
+}
+
+function planName(req: SandboxRequest, value: unknown): string {
+  const plan = String(value);
+  if (!(PLANS as readonly string[]).includes(plan)) throw errors.error(400, 'plan_name does not have a valid value');
+  return plan;
+}
+
 export const planLimits: SandboxModule = {
-  routes() {},
+  routes(api) {
+    api.get('/application/plan_limits', (req) => {
+      requireAdmin(req);
+      return ok({ ...limitsOf(req.db, planName(req, req.query.plan_name ?? 'default')) });
+    });
+
+    api.put('/application/plan_limits', (req) => {
+      requireAdmin(req);
+      const plan = planName(req, required(req, 'plan_name'));
+      const values: Record<string, number> = {};
+      const invalid: string[] = [];
+      const validation: Record<string, string[]> = {};
+      for (const key of Object.keys(PLAN_LIMITS)) {
+        const raw = req.input[key];
+        if (raw === undefined) continue;
+        const text = String(raw).trim();
+        if (typeof raw === 'object' || !/^-?\d+$/.test(text)) invalid.push(`${key} is invalid`);
+        else if (Number(text) < 0) validation[key] = ['must be greater than or equal to 0'];
+        else values[key] = Number(text);
+      }
+      if (invalid.length) throw errors.error(400, invalid.join(', '));
+      if (Object.keys(validation).length) throw new HttpError(400, { message: validation });
+      const limits = limitsOf(req.db, plan);
+      Object.assign(limits, values);
+      return ok({ ...limits });
+    });
+  },
 };

@@ -1,6 +1,248 @@
+import { toQueryString, type Query } from '../../api/path.js';
+import { requireUser } from '../auth.js';
+import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
+import { groups, members, projects, users as usersTable, type User } from '../model.js';
+import { paginate } from '../pagination.js';
+import { presentUser, presentUserBasic } from '../present.js';
 import type { SandboxModule } from './index.js';
 
-/** Sandbox routes and seed data for users. */
+/**
+ * Users (spec document 3, api-facts §1.15): the list with everyone's and the administrator's filters, offset and
+ * keyset pagination, and single users. Optional fields a test or seed may set on a user record:
+ * user_type, two_factor_enabled, identities, is_auditor, public_email, custom_attributes, updated_at, created_by_id.
+ */
+
+interface Identity {
+  provider: string;
+  extern_uid: string;
+  saml_provider_id?: number | null;
+}
+
+const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'];
+/** User types the service counts as internal (ghost, bots the instance runs itself). */
+const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'llm_bot', 'placeholder', 'import_user'];
+
+/** Group and project access token bots are both of type project_bot, as on real instances. */
+export function userType(user: User): string {
+  return (user.user_type as string | undefined) ?? (user.bot ? 'project_bot' : 'human');
+}
+
+const identities = (user: User): Identity[] => (user.identities as Identity[] | undefined) ?? [];
+const isPremium = (req: SandboxRequest): boolean => req.tier !== 'free';
+
+/** A user who takes a license seat: an active human. */
+export function isBillable(user: User): boolean {
+  return user.state === 'active' && userType(user) === 'human';
+}
+
+/** Users with access to no project through membership (of the project or of one of its groups). */
+function projectMemberIds(req: SandboxRequest): Set<number> {
+  const groupIdsWithProjects = new Set<number>();
+  for (const project of projects(req.db)) {
+    for (let id: number | null = project.namespace_id; id !== null; id = groups(req.db).find((g) => g.id === id)?.parent_id ?? null) {
+      groupIdsWithProjects.add(id);
+    }
+  }
+  return new Set(
+    members(req.db)
+      .filter((m) => m.source_type === 'project' || groupIdsWithProjects.has(m.source_id))
+      .map((m) => m.user_id),
+  );
+}
+
+function dateParam(req: SandboxRequest, name: string): number | undefined {
+  const value = req.query[name];
+  if (value === undefined || value === '') return undefined;
+  const time = Date.parse(String(value));
+  if (Number.isNaN(time)) throw errors.error(400, `${name} is invalid`);
+  return time;
+}
+
+/** Users visible to the caller with the filters every user may use (bots only for administrators). */
+export function filterUsers(req: SandboxRequest): User[] {
+  const q = req.query;
+  const admin = Boolean(req.user?.is_admin);
+  let list = usersTable(req.db).filter((u) => !u.bot || admin);
+  if (q.username) list = list.filter((u) => u.username.toLowerCase() === String(q.username).toLowerCase());
+  if (q.search) {
+    // Names and usernames match in part; emails only whole, private ones only for administrators.
+    const s = String(q.search).toLowerCase();
+    const email = (value: unknown): boolean => typeof value === 'string' && value.toLowerCase() === s;
+    list = list.filter((u) => u.username.toLowerCase().includes(s) || u.name.toLowerCase().includes(s) || email(u.public_email) || (admin && email(u.email)));
+  }
+  // Only `true` has an effect for active, blocked and external.
+  if (bool(q.active)) list = list.filter((u) => u.state === 'active');
+  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked');
+  if (bool(q.external)) list = list.filter((u) => u.external);
+  if (bool(q.exclude_active)) list = list.filter((u) => u.state !== 'active');
+  if (bool(q.exclude_external)) list = list.filter((u) => !u.external);
+  if (bool(q.humans)) list = list.filter((u) => userType(u) === 'human');
+  if (bool(q.exclude_humans)) list = list.filter((u) => userType(u) !== 'human');
+  if (bool(q.exclude_internal)) list = list.filter((u) => !INTERNAL_TYPES.includes(userType(u)));
+  if (bool(q.without_project_bots)) list = list.filter((u) => userType(u) !== 'project_bot');
+  const after = dateParam(req, 'created_after');
+  const before = dateParam(req, 'created_before');
+  if (after !== undefined) list = list.filter((u) => Date.parse(u.created_at) > after);
+  if (before !== undefined) list = list.filter((u) => Date.parse(u.created_at) < before);
+  return list;
+}
+
+/** The administrator's filters; others' are ignored, except extern_uid with provider, which answers 403. */
+function filterAsAdmin(req: SandboxRequest, list: User[]): User[] {
+  const q = req.query;
+  if (q.extern_uid && q.provider && !req.user?.is_admin) throw errors.forbidden();
+  if (!req.user?.is_admin) return list;
+  if (q.extern_uid && q.provider) {
+    list = list.filter((u) => identities(u).some((i) => i.provider === String(q.provider) && i.extern_uid === String(q.extern_uid)));
+  }
+  if (q.two_factor === 'enabled') list = list.filter((u) => u.two_factor_enabled === true);
+  if (q.two_factor === 'disabled') list = list.filter((u) => u.two_factor_enabled !== true);
+  if (bool(q.without_projects)) {
+    const withProjects = projectMemberIds(req);
+    list = list.filter((u) => !withProjects.has(u.id));
+  }
+  if (bool(q.admins)) list = list.filter((u) => u.is_admin);
+  if (isPremium(req)) {
+    if (bool(q.auditors)) list = list.filter((u) => u.is_auditor === true);
+    const samlProvider = int(q.saml_provider_id, 'saml_provider_id');
+    if (samlProvider !== undefined) list = list.filter((u) => identities(u).some((i) => i.saml_provider_id === samlProvider));
+    if (bool(q.skip_ldap)) list = list.filter((u) => !identities(u).some((i) => i.provider.startsWith('ldap')));
+  }
+  const attributes = q.custom_attributes;
+  if (attributes && typeof attributes === 'object' && !Array.isArray(attributes)) {
+    list = list.filter((u) => Object.entries(attributes as Record<string, string>).every(([k, v]) => (u.custom_attributes as Record<string, string> | undefined)?.[k] === v));
+  }
+  return list;
+}
+
+type Position = { value: unknown; id: number };
+
+const fieldOf = (user: User, orderBy: string): unknown => (orderBy === 'updated_at' ? (user.updated_at ?? user.created_at) : user[orderBy]);
+
+function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a ?? '').localeCompare(String(b ?? ''), 'en');
+}
+
+/** Order and direction with the id as the tie-breaker, so offset and keyset pages agree on one order. */
+function ordering(orderBy: string, sort: 'asc' | 'desc'): (a: Position, b: Position) => number {
+  const direction = sort === 'asc' ? 1 : -1;
+  return (a, b) => direction * ((orderBy === 'id' ? 0 : compareValues(a.value, b.value)) || a.id - b.id);
+}
+
+const positionOf = (user: User, orderBy: string): Position => ({ value: fieldOf(user, orderBy), id: user.id });
+
+function orderParams(req: SandboxRequest): { orderBy: string; sort: 'asc' | 'desc' } {
+  const orderBy = req.query.order_by === undefined ? 'id' : String(req.query.order_by);
+  const sort = req.query.sort === undefined ? 'desc' : String(req.query.sort);
+  if (!ORDER_BY.includes(orderBy)) throw errors.error(400, 'order_by does not have a valid value');
+  if (sort !== 'asc' && sort !== 'desc') throw errors.error(400, 'sort does not have a valid value');
+  // Ordering is for administrators; everyone else gets the default order.
+  return req.user?.is_admin ? { orderBy, sort } : { orderBy: 'id', sort: 'desc' };
+}
+
+/** Where a keyset page starts: the cursor of a Link header ({field, id, _kd}), or id_after. */
+function keysetStart(req: SandboxRequest, orderBy: string): Position | undefined {
+  if (req.query.cursor) {
+    let cursor: Record<string, unknown>;
+    try {
+      cursor = JSON.parse(Buffer.from(String(req.query.cursor), 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch {
+      throw errors.invalid('cursor');
+    }
+    const id = Number(cursor.id);
+    if (!Number.isInteger(id)) throw errors.invalid('cursor');
+    return { value: cursor[orderBy], id };
+  }
+  if (req.query.id_after !== undefined) {
+    const id = int(req.query.id_after, 'id_after')!;
+    const user = usersTable(req.db).find((u) => u.id === id);
+    return { value: user ? fieldOf(user, orderBy) : undefined, id };
+  }
+  return undefined;
+}
+
+function keysetPage(req: SandboxRequest, ordered: User[], orderBy: string, sort: 'asc' | 'desc', present: (u: User) => unknown): SandboxResponse {
+  const perPage = Math.min(100, Math.max(1, Number(req.query.per_page) || 20));
+  const compare = ordering(orderBy, sort);
+  const start = keysetStart(req, orderBy);
+  // First record strictly after the start position (binary search: the list is in this order).
+  let from = 0;
+  if (start) {
+    let high = ordered.length;
+    while (from < high) {
+      const middle = (from + high) >>> 1;
+      if (compare(positionOf(ordered[middle], orderBy), start) <= 0) from = middle + 1;
+      else high = middle;
+    }
+  }
+  const slice = ordered.slice(from, from + perPage);
+  const headers: Record<string, string> = {};
+  const last = slice[slice.length - 1];
+  if (last && from + perPage < ordered.length) {
+    const position: Record<string, unknown> = orderBy === 'id' ? {} : { [orderBy]: fieldOf(last, orderBy) };
+    const cursor = Buffer.from(JSON.stringify({ ...position, id: String(last.id), _kd: 'n' })).toString('base64url');
+    const query: Query = { ...(req.query as Query), per_page: perPage, cursor, pagination: 'keyset' };
+    delete query.page;
+    delete query.id_after;
+    headers.Link = `<${req.baseUrl}${req.rawPath}${toQueryString(query)}>; rel="next"`;
+  }
+  return { status: 200, body: slice.map(present), headers };
+}
+
+function basicUser(user: User, req: SandboxRequest): Record<string, unknown> {
+  return presentUserBasic(user, req.rootUrl);
+}
+
+/** The user record with the administrator's fields (UserWithAdmin), or the public one for others. */
+export function presentFullUser(user: User, req: SandboxRequest): Record<string, unknown> {
+  const record = presentUser(user, req.rootUrl, req.user);
+  record.public_email = user.public_email ?? null;
+  if (!req.user?.is_admin && req.user?.id !== user.id) return record;
+  const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
+  Object.assign(record, {
+    identities: identities(user).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id ?? null })),
+    two_factor_enabled: user.two_factor_enabled === true,
+    created_by: creator ? basicUser(creator, req) : null,
+    scim_identities: [],
+    plan: null,
+    trial: false,
+  });
+  if (isPremium(req)) {
+    Object.assign(record, {
+      shared_runners_minutes_limit: null,
+      extra_shared_runners_minutes_limit: null,
+      is_auditor: user.is_auditor === true,
+      using_license_seat: isBillable(user),
+      provisioned_by_group_id: null,
+    });
+  }
+  if (req.user?.is_admin && bool(req.query.with_custom_attributes)) {
+    record.custom_attributes = Object.entries((user.custom_attributes as Record<string, string> | undefined) ?? {}).map(([key, value]) => ({ key, value }));
+  }
+  return record;
+}
+
 export const users: SandboxModule = {
-  routes() {},
+  routes(api) {
+    api.get('/users', (req) => {
+      const { orderBy, sort } = orderParams(req);
+      const compare = ordering(orderBy, sort);
+      const list = filterAsAdmin(req, filterUsers(req));
+      // The table is in id order: the default order (id desc) needs no sort, which keeps large lists fast.
+      const ordered = orderBy === 'id' ? (sort === 'asc' ? list : list.reverse()) : list.sort((a, b) => compare(positionOf(a, orderBy), positionOf(b, orderBy)));
+      // Everyone else sees the list item fields of the spec; administrators the full record with their fields.
+      const present = req.user?.is_admin ? (u: User) => presentFullUser(u, req) : (u: User) => basicUser(u, req);
+      if (req.query.pagination === 'keyset') return keysetPage(req, ordered, orderBy, sort, present);
+      return paginate(req, ordered, { offsetLimit: true, present });
+    }, { scope: 'read_user' });
+
+    api.get('/users/:id', (req) => {
+      requireUser(req);
+      if (!/^\d+$/.test(req.params.id)) throw new HttpError(400, { error: 'id is invalid' });
+      const user = usersTable(req.db).find((u) => u.id === Number(req.params.id));
+      if (!user) throw errors.notFound('User');
+      return ok(presentFullUser(user, req));
+    }, { scope: 'read_user' });
+  },
 };

@@ -1,0 +1,17 @@
+import { defineCommand } from '../../cli/command.js';
+import { parseInteger } from '../../cli/parse.js';
+import { currentLicense, licensePath, presentLicense, warnAboutCurrent, type License } from './shared.js';
+
+export default defineCommand<{ id?: string }>({
+  description: 'Shows plan, licensee, user limit, active users, overage and expiry; warns when the current license expires within 30 days.',
+  examples: ['forgectl license get', 'forgectl license get 3 -o json'],
+  args: ['[id]'],
+  async run(opts, ctx) {
+    if (opts.id === undefined) {
+      const license = await currentLicense(ctx);
+      warnAboutCurrent(ctx, license);
+      return presentLicense(license);
+    }
+    return presentLicense(await ctx.api.get<License>(licensePath(parseInteger('license id', 1)(opts.id))));
+  },
+});

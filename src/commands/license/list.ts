@@ -1,0 +1,13 @@
+import { defineCommand } from '../../cli/command.js';
+import { licenseColumns, presentLicense, warnAboutCurrent, type License } from './shared.js';
+
+export default defineCommand({
+  description: 'Every license ever added, current or not; warns when the current one expires within 30 days.',
+  examples: ['forgectl license list', 'forgectl license list -o json'],
+  columns: licenseColumns,
+  async run(_opts, ctx) {
+    const [licenses, current] = await Promise.all([ctx.api.get<License[]>('/licenses'), ctx.api.get<License | null>('/license')]);
+    if (current) warnAboutCurrent(ctx, current);
+    return licenses.map(presentLicense);
+  },
+});

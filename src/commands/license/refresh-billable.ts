@@ -1,0 +1,17 @@
+import { defineCommand } from '../../cli/command.js';
+import { CliError, ExitCode } from '../../cli/errors.js';
+import { parseInteger } from '../../cli/parse.js';
+import { licensePath } from './shared.js';
+
+export default defineCommand<{ id: string }>({
+  description: 'The instance recalculates in the background (202); read the result later with forgectl license get.',
+  examples: ['forgectl license refresh-billable 3'],
+  args: ['<id>'],
+  async run(opts, ctx) {
+    const id = parseInteger('license id', 1)(opts.id);
+    const result = await ctx.api.put<{ success?: boolean }>(`${licensePath(id)}/refresh_billable_users`);
+    if (result?.success === false) throw new CliError(`the instance did not start the recalculation for license ${id}`, ExitCode.rejected);
+    ctx.io.note(`Recalculation of billable users started for license ${id}`);
+    return result;
+  },
+});

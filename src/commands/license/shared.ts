@@ -1,0 +1,55 @@
+import type { Context } from '../../cli/command.js';
+import { CliError, ExitCode } from '../../cli/errors.js';
+import { p } from '../../api/path.js';
+
+export interface License {
+  id: number;
+  plan: string;
+  created_at?: string;
+  starts_at: string | null;
+  expires_at: string | null;
+  historical_max?: number;
+  maximum_user_count?: number;
+  expired: boolean;
+  overage?: number;
+  user_limit?: number | null;
+  active_users?: number;
+  licensee?: { Name?: string; Email?: string; Company?: string };
+  add_ons?: Record<string, number>;
+  [key: string]: unknown;
+}
+
+export const licenseColumns = ['id', 'plan', 'licensee.Name', 'licensee.Company', 'user_limit', 'active_users', 'overage', 'starts_at', 'expires_at', 'expired'];
+
+export const licensePath = (id: number): string => p`/license/${id}`;
+
+/** Days a license is warned about before it expires. */
+export const EXPIRY_WARNING_DAYS = 30;
+
+/** The current license, or exit 5 when the instance has none (the service answers null). */
+export async function currentLicense(ctx: Context): Promise<License> {
+  const license = await ctx.api.get<License | null>('/license');
+  if (!license) throw new CliError('no license is installed on this instance', ExitCode.notFound, 'add one: forgectl license add --file PATH');
+  return license;
+}
+
+/** The record with what an administrator looks for first: plan, licensee, seats, overage, expiry. */
+export function presentLicense(license: License): License {
+  const first = ['id', 'plan', 'licensee', 'user_limit', 'active_users', 'overage', 'historical_max', 'maximum_user_count', 'starts_at', 'expires_at', 'expired'];
+  return Object.fromEntries([...first.filter((k) => k in license), ...Object.keys(license).filter((k) => !first.includes(k))].map((k) => [k, license[k]])) as License;
+}
+
+export function describeLicense(license: License): string {
+  const who = license.licensee?.Company || license.licensee?.Name;
+  return `license ${license.id} (${license.plan}${who ? `, ${who}` : ''})`;
+}
+
+/** Warns when the current license has expired or expires within 30 days, and when more users are active than licensed. */
+export function warnAboutCurrent(ctx: Context, license: License): void {
+  if (license.expires_at) {
+    const days = Math.floor((Date.parse(`${license.expires_at.slice(0, 10)}T00:00:00Z`) - ctx.now().getTime()) / 86_400_000) + 1;
+    if (license.expired || days <= 0) ctx.io.warn(`the current ${describeLicense(license)} expired on ${license.expires_at}`);
+    else if (days <= EXPIRY_WARNING_DAYS) ctx.io.warn(`the current ${describeLicense(license)} expires on ${license.expires_at}, in ${days} day${days === 1 ? '' : 's'}`);
+  }
+  if (license.overage) ctx.io.warn(`${describeLicense(license)} has ${license.overage} billable user${license.overage === 1 ? '' : 's'} over its user limit of ${license.user_limit}`);
+}

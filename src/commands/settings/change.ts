@@ -1,0 +1,104 @@
+import type { Context } from '../../cli/command.js';
+import { UsageError } from '../../cli/errors.js';
+
+/** Previewing, confirming and checking a change to a single instance record (application settings, plan limits). */
+
+export interface Change {
+  key: string;
+  from: unknown;
+  to: unknown;
+  secret?: boolean;
+}
+
+/** Splits `key=value` arguments; a key given twice or without `=` is a usage error. */
+export function splitPairs(pairs: string[]): Array<[string, string]> {
+  const seen = new Set<string>();
+  return pairs.map((pair) => {
+    const index = pair.indexOf('=');
+    if (index <= 0) throw new UsageError(`expected key=value, got "${pair}"`);
+    const key = pair.slice(0, index).trim();
+    if (seen.has(key)) throw new UsageError(`${key} is given twice`);
+    seen.add(key);
+    return [key, pair.slice(index + 1)];
+  });
+}
+
+/** The known name closest to a mistyped one, for the "did you mean" hint. */
+export function closestName(name: string, known: string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      let previous = row[0];
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const current = row[j];
+        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+        previous = current;
+      }
+    }
+    return row[b.length];
+  };
+  let best: { name: string; score: number } | undefined;
+  for (const candidate of known) {
+    const score = candidate.includes(name) || name.includes(candidate) ? 1 : distance(name, candidate);
+    if (!best || score < best.score) best = { name: candidate, score };
+  }
+  return best && best.score <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
+}
+
+/** JSON with sorted keys, so two values compare equal whatever the key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export const sameValue = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+
+/** The wanted values that differ from the current record. */
+export function changesFrom(current: Record<string, unknown>, wanted: Record<string, unknown>, isSecret: (key: string) => boolean = () => false): Change[] {
+  return Object.entries(wanted)
+    .filter(([key, to]) => !sameValue(current[key], to))
+    .map(([key, to]) => ({ key, from: current[key], to, secret: isSecret(key) }));
+}
+
+const show = (value: unknown, secret?: boolean): string => (secret ? (value === null || value === '' || value === undefined ? '(empty)' : '(hidden)') : JSON.stringify(value ?? null));
+
+/** One line per change: `key: current → new`, red and green on a colour terminal. */
+export async function formatChanges(changes: Change[], color: boolean): Promise<string> {
+  const paint = color ? (await import('chalk')).default : undefined;
+  return changes
+    .map(({ key, from, to, secret }) => {
+      const before = show(from, secret);
+      const after = secret ? '(new value)' : show(to);
+      return `  ${key}: ${paint ? paint.red(before) : before} → ${paint ? paint.green(after) : after}`;
+    })
+    .join('\n');
+}
+
+/** Shows the change on stderr and asks for confirmation (--yes off a terminal). Nothing is sent before this. */
+export async function previewAndConfirm(ctx: Context, subject: string, changes: Change[]): Promise<void> {
+  ctx.io.note(`Changes to ${subject}:\n${await formatChanges(changes, ctx.io.options.color)}`);
+  await ctx.confirm(`Apply ${changes.length === 1 ? 'this change' : `these ${changes.length} changes`} to ${subject}?`);
+}
+
+/** Warns about every change the record the instance answered with does not show (ignored or adjusted values). */
+export function checkApplied(ctx: Context, changes: Change[], result: Record<string, unknown>): void {
+  for (const change of changes) {
+    if (!(change.key in result)) ctx.io.warn(`${change.key} was not applied: the instance does not have this setting`);
+    else if (!change.secret && !sameValue(result[change.key], change.to)) {
+      ctx.io.warn(`${change.key} was not applied as asked: the instance now has ${JSON.stringify(result[change.key])}`);
+    }
+  }
+}
+
+/** The host of the connection, to name the instance in prompts. */
+export function instanceName(ctx: Context): string {
+  try {
+    return new URL(ctx.connection().rootUrl).host;
+  } catch {
+    return 'the instance';
+  }
+}
