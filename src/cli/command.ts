@@ -52,8 +52,8 @@ export interface Context {
   readonly paging: PageOptions;
   now(): Date;
   connection(): Connection;
-  /** A client for an explicit connection (auth login checks a token before saving it). */
-  apiFor(connection: Connection): Api;
+  /** A client for an explicit connection (auth login checks a token before saving it). dryRun: as --dry-run does. */
+  apiFor(connection: Connection, options?: { dryRun?: boolean }): Api;
   /** A client for another token on the profile's instance (rotation's verification GET). */
   apiWithToken(token: string): Api;
   readConfig(): ConfigData;

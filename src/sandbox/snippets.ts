@@ -19,7 +19,8 @@ export interface Snippet {
   imported_from: string;
   /** Files of the snippet's repository: path → content. */
   files: Record<string, string>;
-  repository_storage: string;
+  /** Absent on snippets created by modules that do not track storage: they are on `default`. */
+  repository_storage?: string;
   /** Set while a repository storage move runs. */
   repository_read_only?: boolean;
 }

@@ -88,7 +88,11 @@ function groupWiki(db: Db, groupId: number): GroupWiki {
 
 function containerOf(db: Db, kind: MoveKind, id: number): Container | undefined {
   if (kind === 'project') return projects(db).find((p) => p.id === id);
-  if (kind === 'snippet') return snippets(db).find((s) => s.id === id);
+  if (kind === 'snippet') {
+    const snippet = snippets(db).find((s) => s.id === id);
+    if (snippet) snippet.repository_storage ??= 'default';
+    return snippet as Container | undefined;
+  }
   return groups(db).some((g) => g.id === id) ? groupWiki(db, id) : undefined;
 }
 
@@ -156,7 +160,7 @@ const KINDS: KindConfig[] = [
       if (!snippet) throw errors.notFound('Snippet');
       return snippet;
     },
-    onStorage: (db, storage) => snippets(db).filter((s) => s.repository_storage === storage).map((s) => s.id),
+    onStorage: (db, storage) => snippets(db).filter((s) => (s.repository_storage ?? 'default') === storage).map((s) => s.id),
     present: (req, id) => {
       const snippet = snippets(req.db).find((s) => s.id === id);
       if (!snippet) return { snippet: null };
