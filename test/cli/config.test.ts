@@ -144,3 +144,21 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     expect((await run(['profile', 'list'], { env: profileEnv(dir) })).code).toBe(3);
   });
 });
+
+describe('auth login with a narrow token', () => {
+  it('accepts a token whose only scope is self_rotate (403 insufficient_scope proves it is valid)', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const root = users(sandbox.db).find((u) => u.username === 'root')!;
+      const rotator = addPersonalToken(sandbox.db, root, { scopes: ['self_rotate'] }, new Date());
+      const dir = tempDir();
+      const result = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: { FORGECTL_CONFIG_DIR: dir }, input: rotator.token });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('without API read scope');
+      const bad = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: { FORGECTL_CONFIG_DIR: dir }, input: 'glpat-wrong' });
+      expect(bad.code).toBe(4);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { ApiError, UsageError } from '../../cli/errors.js';
 import { parseChoice } from '../../cli/parse.js';
 import { isLoopbackHost, normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
 import { updateConfig, type Profile, type TokenType } from '../../config/store.js';
@@ -58,8 +58,15 @@ export default defineCommand<Options>({
         caFile: ctx.globals.caFile ?? existing?.ca_file, insecure: Boolean(ctx.globals.insecure ?? existing?.insecure),
         timeoutMs: (ctx.globals.timeout ?? existing?.timeout ?? 30) * 1000, retries: ctx.globals.retries ?? existing?.retries ?? 3,
       });
-      const user = await api.get<{ username?: string }>('/user');
-      who = user.username ? ` as ${user.username}` : '';
+      try {
+        const user = await api.get<{ username?: string }>('/user');
+        who = user.username ? ` as ${user.username}` : '';
+      } catch (error) {
+        // A token limited to self_rotate (a cron rotator's) may not read /user, but a scope refusal proves it is valid.
+        const insufficientScope = error instanceof ApiError && error.status === 403 && (error.body as { error?: string } | undefined)?.error === 'insufficient_scope';
+        if (!insufficientScope) throw error;
+        who = ' (a token without API read scope)';
+      }
     }
 
     await updateConfig(ctx.configDir, (data) => {
