@@ -64,7 +64,9 @@ export class Io {
 
   /** A spinner on a terminal's stderr; a no-op elsewhere or with --quiet. */
   async spinner(text: string): Promise<Spinner> {
-    if (this.options.quiet || !this.stderrIsTTY) return noSpinner;
+    // A terminal that reports no width (some pseudo-terminals) makes spinners redraw endlessly: skip them there.
+    const columns = (this.streams.stderr as { columns?: number }).columns ?? 0;
+    if (this.options.quiet || !this.stderrIsTTY || columns <= 0) return noSpinner;
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.streams.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true }).start();
     return {
