@@ -1,7 +1,7 @@
 // `npm run demo`: a tour of real forgectl commands against a sandbox on a free port, in a temporary config
 // folder (your own profiles are never touched). Each command line is printed before its output.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,16 +24,18 @@ delete env.FORGECTL_URL; // the tour uses a logged-in profile, as a user would
 delete env.FORGECTL_TOKEN;
 delete env.FORGECTL_PROFILE;
 
-/** Steps of the resource command groups: [title, argv, options]. */
-const TOUR_EXTRAS = [];
-
 let failures = 0;
 /** Runs one tour step: prints the command line, then its output. */
-function step(title, args, { input, expect = 0, show } = {}) {
-  console.log(`\n${bold(`# ${title}`)}\n$ ${show ?? `forgectl ${args.map((a) => (/[\s'"$*]/.test(a) ? `'${a}'` : a)).join(' ')}`}`);
-  const result = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: 'utf8' });
-  process.stdout.write(result.stdout);
-  process.stdout.write(result.stderr);
+function step(title, args, { input, expect = 0, show, capture = false } = {}) {
+  console.log(`${title ? `\n${bold(`# ${title}`)}\n` : ''}$ ${show ?? `forgectl ${args.map((a) => (/[\s'"$*]/.test(a) ? `'${a}'` : a)).join(' ')}`}`);
+  // On a terminal the commands draw their tables as they would for you; otherwise (or when the tour needs the
+  // output) it is captured and printed.
+  const direct = process.stdout.isTTY && !capture;
+  const result = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: 'utf8', stdio: [input === undefined ? 'inherit' : 'pipe', direct ? 'inherit' : 'pipe', direct ? 'inherit' : 'pipe'] });
+  if (!direct) {
+    process.stdout.write(result.stdout);
+    process.stdout.write(result.stderr);
+  }
   if (result.status !== expect) {
     failures++;
     console.log(`!! exit ${result.status}, expected ${expect}`);
@@ -55,7 +57,33 @@ try {
   step('Every user, as NDJSON (pages fetched concurrently)', ['api', '/users', '--paginate', '-o', 'ndjson', '--fields', 'id,username']);
   step('Errors are one line and an exit code (5: not found)', ['api', '/users/987654321'], { expect: 5 });
   step('Changes can be previewed: --dry-run prints the request and sends nothing', ['--dry-run', 'api', '-X', 'PUT', '/application/settings', '-F', 'signup_enabled=false']);
-  for (const extra of TOUR_EXTRAS) step(...extra);
+
+  // Access tokens: the flagship is rotation that cron can run unattended.
+  step('Access tokens of a group (access level by name)', ['tokens', 'list', '--group', 'acme']);
+  const groupTokens = JSON.parse(step('The same as JSON, for scripts', ['tokens', 'list', '--group', 'acme', '-o', 'json', '--fields', 'id,name,expires_at'], { capture: true }).stdout);
+  const ciToken = groupTokens.find((t) => t.name === 'acme-ci');
+  const tokenFile = join(work, 'acme-ci.token');
+  step('Rotate it as cron would: locked, saved atomically to a 0600 file, verified, never printed', ['tokens', 'rotate', String(ciToken.id), '--group', 'acme', '--expires-in', '30d', '--output-file', tokenFile, '--yes']);
+  step('Tokens expiring within 60 days (exit 9 tells cron that some do)', ['tokens', 'audit', '--group', 'acme', '--project', 'acme/api', '--expiring-within', '60d'], { expect: 9 });
+
+  // Review workflow.
+  step('Approving at a SHA that is not HEAD is refused (exit 6)', ['approvals', 'approve', '--project', 'acme/api', '--mr', '1', '--sha', '0000000000000000000000000000000000000000'], { expect: 6 });
+  step('Approve at HEAD', ['approvals', 'approve', '--project', 'acme/api', '--mr', '1']);
+  step('A draft review, published in one go', ['draft-notes', 'create', '--project', 'acme/api', '--mr', '1', '--note', 'looks good']);
+  step('', ['draft-notes', 'publish-all', '--project', 'acme/api', '--mr', '1', '--yes']);
+
+  // Project settings.
+  step('Pull mirroring: credentials in the URL are never shown', ['mirror', 'pull', 'set', '--project', 'acme/api', '--url', 'https://u:pw@src.example.com/x.git', '--enabled', '--yes']);
+  step('', ['mirror', 'pull', 'get', '--project', 'acme/api', '-o', 'json']);
+  step('Badges, with placeholders rendered (group badges included)', ['badges', 'list', '--project', 'acme/api']);
+  step('Protect release tags', ['protected-tags', 'protect', '--project', 'acme/api', '--name', 'v*', '--create-access-level', 'maintainer']);
+
+  // Instance administration.
+  step('Move every project off storage "default" (previewed and confirmed)', ['storage-move', 'schedule', '--type', 'project', '--from', 'default', '--to', 'storage2', '--yes']);
+  step('', ['storage-move', 'list', '--type', 'project']);
+  const alertKey = join(work, 'alert.key');
+  writeFileSync(alertKey, sandboxEnv.FORGECTL_SANDBOX_ALERT_KEY ?? '', { mode: 0o600 });
+  step('Send an alert to a project\'s alert endpoint (its key, never your token)', ['alerts', 'send', '--url', sandboxEnv.FORGECTL_SANDBOX_ALERT_URL, '--key-file', alertKey, '--title', 'disk full', '--severity', 'high', '-o', 'json']);
 } finally {
   sandbox.kill();
   rmSync(work, { recursive: true, force: true });
