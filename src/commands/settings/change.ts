@@ -80,7 +80,10 @@ export async function formatChanges(changes: Change[], color: boolean): Promise<
 
 /** Shows the change on stderr and asks for confirmation (--yes off a terminal). Nothing is sent before this. */
 export async function previewAndConfirm(ctx: Context, subject: string, changes: Change[]): Promise<void> {
-  ctx.io.note(`Changes to ${subject}:\n${await formatChanges(changes, ctx.io.options.color)}`);
+  const preview = `Changes to ${subject}:\n${await formatChanges(changes, ctx.io.options.color)}`;
+  // Before a prompt the preview is part of the question, so --quiet does not hide it there.
+  if (ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun) ctx.io.streams.stderr.write(`${preview}\n`);
+  else ctx.io.note(preview);
   await ctx.confirm(`Apply ${changes.length === 1 ? 'this change' : `these ${changes.length} changes`} to ${subject}?`);
 }
 
