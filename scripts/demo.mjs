@@ -54,7 +54,6 @@ try {
   step('Who am I, and when does my token expire?', ['auth', 'status']);
   step('Profiles', ['profile', 'list']);
   step('A raw API call, as JSON', ['api', '/projects/acme%2Fapi', '--fields', 'id,path_with_namespace,default_branch']);
-  step('Every user, as NDJSON (pages fetched concurrently)', ['api', '/users', '--paginate', '-o', 'ndjson', '--fields', 'id,username']);
   step('Errors are one line and an exit code (5: not found)', ['api', '/users/987654321'], { expect: 5 });
   step('Changes can be previewed: --dry-run prints the request and sends nothing', ['--dry-run', 'api', '-X', 'PUT', '/application/settings', '-F', 'signup_enabled=false']);
 
@@ -79,6 +78,13 @@ try {
   step('Protect release tags', ['protected-tags', 'protect', '--project', 'acme/api', '--name', 'v*', '--create-access-level', 'maintainer']);
 
   // Instance administration.
+  step('Users, all pages (fetched concurrently), as NDJSON', ['users', 'list', '--all', '-o', 'ndjson', '--fields', 'id,username,state']);
+  step('Instance settings: typed, previewed as current → new, confirmed', ['settings', 'set', 'signup_enabled=false', 'max_attachment_size=200', '--yes']);
+  step('A value of the wrong type never reaches the server (exit 2)', ['settings', 'set', 'max_attachment_size=lots', '--yes'], { expect: 2 });
+  const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const licenseKey = Buffer.from(JSON.stringify({ plan: 'premium', licensee: { Name: 'Demo', Email: 'demo@example.com', Company: 'Demo Inc' }, starts_at: day(0), expires_at: day(365), user_limit: 50 })).toString('base64');
+  step('Add a license (the key from a file or stdin, never an argument)', ['license', 'add', '--file', '-'], { input: licenseKey, show: 'forgectl license add --file - < company.license' });
+  step('', ['license', 'list']);
   step('Move every project off storage "default" (previewed and confirmed)', ['storage-move', 'schedule', '--type', 'project', '--from', 'default', '--to', 'storage2', '--yes']);
   step('', ['storage-move', 'list', '--type', 'project']);
   const alertKey = join(work, 'alert.key');
