@@ -15,15 +15,15 @@ export function presentUserBasic(user: User, rootUrl: string): Record<string, un
   };
 }
 
-/** The user record; administrators (and the user themself) see the private fields. */
-export function presentUser(user: User, rootUrl: string, viewer?: User): Record<string, unknown> {
-  const record: Record<string, unknown> = {
+/** The public view of a user record (what any signed-in user sees); routes/users.ts adds the private fields. */
+export function presentPublicUser(user: User, rootUrl: string): Record<string, unknown> {
+  return {
     ...presentUserBasic(user, rootUrl),
     created_at: user.created_at,
     bio: '',
     bot: user.bot,
     location: '',
-    public_email: null,
+    public_email: (user.public_email as string | undefined) ?? null,
     skype: '',
     linkedin: '',
     twitter: '',
@@ -38,34 +38,6 @@ export function presentUser(user: User, rootUrl: string, viewer?: User): Record<
     local_time: null,
     is_followed: false,
   };
-  if (viewer && (viewer.is_admin || viewer.id === user.id)) {
-    Object.assign(record, {
-      email: user.email,
-      is_admin: user.is_admin,
-      note: null,
-      identities: [],
-      namespace_id: user.id + 1000,
-      created_by: null,
-      email_reset_offered_at: null,
-      last_sign_in_at: null,
-      confirmed_at: user.created_at,
-      current_sign_in_at: null,
-      last_activity_on: null,
-      current_sign_in_ip: null,
-      last_sign_in_ip: null,
-      sign_in_count: 0,
-      theme_id: 1,
-      color_scheme_id: 1,
-      projects_limit: 100000,
-      can_create_group: true,
-      can_create_project: true,
-      two_factor_enabled: false,
-      external: user.external,
-      private_profile: false,
-      commit_email: user.email,
-    });
-  }
-  return record;
 }
 
 export function presentGroup(group: Group, rootUrl: string): Record<string, unknown> {

@@ -1,8 +1,8 @@
-import { checkScope, findGroup, groupFor, projectFor, requireUser } from '../auth.js';
+import { checkScope, findGroup, groupFor, projectFor } from '../auth.js';
 import { errors, ok } from '../http.js';
 import { projects, type AccessToken } from '../model.js';
 import { paginate } from '../pagination.js';
-import { presentGroup, presentProject, presentUser } from '../present.js';
+import { presentGroup, presentProject } from '../present.js';
 import type { SandboxModule } from './index.js';
 
 export const SANDBOX_VERSION = '17.11.0-ee';
@@ -22,14 +22,9 @@ export function presentPersonalToken(token: AccessToken): Record<string, unknown
   };
 }
 
-/** Moved to the users module with the rest of GET /users; kept here for modules that import it from core. */
-export { filterUsers } from './users.js';
-
 export const core: SandboxModule = {
   routes(api) {
     api.get('/version', () => ok({ version: SANDBOX_VERSION, revision: 'sandbox', kas: { enabled: false, externalUrl: null, version: null }, enterprise: true }));
-
-    api.get('/user', (req) => ok(presentUser(requireUser(req), req.rootUrl, req.user)), { scope: 'read_user' });
 
     api.get('/personal_access_tokens/self', (req) => {
       const token = req.token!;

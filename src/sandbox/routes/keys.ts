@@ -3,7 +3,7 @@ import { findProject, requireAdmin } from '../auth.js';
 import { defineTable, type Db } from '../db.js';
 import { errors, ok, required, type SandboxRequest } from '../http.js';
 import { users } from '../model.js';
-import { presentUser } from '../present.js';
+import { presentFullUser } from './users.js';
 import type { SandboxModule } from './index.js';
 
 export interface SshKey {
@@ -44,7 +44,7 @@ function present(req: SandboxRequest, key: SshKey): Record<string, unknown> {
     key: key.key,
     usage_type: key.usage_type,
     last_used_at: key.last_used_at,
-    user: owner ? { ...presentUser(owner, req.rootUrl, req.user), shared_runners_minutes_limit: null, extra_shared_runners_minutes_limit: null } : null,
+    user: owner ? { ...presentFullUser(owner, req), shared_runners_minutes_limit: null, extra_shared_runners_minutes_limit: null } : null,
   };
   if (key.deploy_keys_projects) {
     record.deploy_keys_projects = key.deploy_keys_projects.map((link) => ({

@@ -3,7 +3,7 @@ import { requireUser } from '../auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { groups, members, projects, users as usersTable, type User } from '../model.js';
 import { paginate } from '../pagination.js';
-import { presentUser, presentUserBasic } from '../present.js';
+import { presentUserBasic, presentPublicUser } from '../present.js';
 import type { SandboxModule } from './index.js';
 
 /**
@@ -195,39 +195,15 @@ function basicUser(user: User, req: SandboxRequest): Record<string, unknown> {
 }
 
 /**
- * The user record with the administrator's fields (UserWithAdmin, api-facts §1.15), or the public one for others.
- * The administrator's view is one object literal on purpose: building it with Object.assign (as presentUser does)
- * leaves V8 objects in dictionary mode, which made serializing large user lists about ten times slower.
+ * The user record: the public view for others, with the private and administrator's fields (UserWithAdmin,
+ * api-facts §1.15) for administrators and for the user themself. Built as one object literal on purpose: adding
+ * fields with Object.assign leaves V8 objects in dictionary mode, which made large user lists ten times slower.
  */
 export function presentFullUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  if (!req.user?.is_admin) return { ...presentUser(user, req.rootUrl, req.user), public_email: user.public_email ?? null };
+  if (!req.user?.is_admin && req.user?.id !== user.id) return presentPublicUser(user, req.rootUrl);
   const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
   const record: Record<string, unknown> = {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: `${req.rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
-    web_url: `${req.rootUrl}/${user.username}`,
-    created_at: user.created_at,
-    bio: '',
-    bot: user.bot,
-    location: '',
-    public_email: user.public_email ?? null,
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    discord: '',
-    website_url: '',
-    organization: '',
-    job_title: '',
-    pronouns: null,
-    work_information: null,
-    followers: 0,
-    following: 0,
-    local_time: null,
-    is_followed: false,
+    ...presentPublicUser(user, req.rootUrl),
     email: user.email,
     is_admin: user.is_admin,
     note: null,
@@ -273,6 +249,8 @@ const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runne
 
 export const users: SandboxModule = {
   routes(api) {
+    api.get('/user', (req) => ok(presentFullUser(requireUser(req), req)), { scope: 'read_user' });
+
     api.get('/users', (req) => {
       const { orderBy, sort } = orderParams(req);
       const compare = ordering(orderBy, sort);
