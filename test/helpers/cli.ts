@@ -67,6 +67,8 @@ export interface TestSandbox extends Sandbox {
   clearRequests(): void;
   /** Injects a fault (see src/sandbox/faults.ts). */
   fault(fault: Record<string, unknown>): void;
+  /** A raw API request (path below /api/v4), as root unless a token is given; JSON bodies are parsed. */
+  call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; headers: Headers; text: string; body: any }>;
 }
 
 /** A sandbox on 127.0.0.1:0 for one test file; close it in afterAll. */
@@ -85,6 +87,20 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     requests: () => sandbox.faults.log.map(({ method, path, status }) => ({ method, path, status })),
     clearRequests: () => void (sandbox.faults.log.length = 0),
     fault: (fault: Record<string, unknown>) => void sandbox.faults.add(fault),
+    call: async (method: string, path: string, body?: unknown, token = sandbox.adminToken) => {
+      const response = await fetch(`${sandbox.url}${path}`, {
+        method,
+        headers: { 'PRIVATE-TOKEN': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      const json = text && response.headers.get('content-type')?.includes('json');
+      // headers and text are not enumerable, so tests can compare the result with toEqual({ status, body }).
+      return Object.defineProperties({ status: response.status, body: json ? JSON.parse(text) : undefined }, {
+        headers: { value: response.headers, enumerable: false },
+        text: { value: text, enumerable: false },
+      }) as { status: number; headers: Headers; text: string; body: any };
+    },
   });
 }
 

@@ -7,15 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': sandbox.adminToken, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 
 describe('sandbox: project badges (spec 1, api-facts §1.5)', () => {
   it('creates with 201, renders every placeholder, both spec and real names', async () => {

@@ -10,11 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function call(method: string, path: string, body?: unknown, token = sandbox.adminToken) {
-  const response = await fetch(`${sandbox.url}${path}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
-}
+const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 
 const now = new Date();
 const licensee = { Name: 'Jo', Email: 'jo@example.com', Company: 'Jo Inc' };

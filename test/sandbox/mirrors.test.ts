@@ -8,15 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function call(method: string, path: string, body?: unknown, token = sandbox.adminToken) {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
-}
+const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 
 describe('sandbox: pull mirror (spec 1, api-facts §1.19)', () => {
   it('answers 400 "not mirrored" before a mirror is set', async () => {

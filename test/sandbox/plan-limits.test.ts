@@ -9,10 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function call(method: string, path: string, body?: unknown, token = sandbox.adminToken) {
-  const response = await fetch(`${sandbox.url}${path}`, { method, headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 
 describe('sandbox: plan limits', () => {
   it('answers the integer limits of the default plan', async () => {

@@ -8,15 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function call(method: string, path: string, body?: unknown, token = sandbox.adminToken) {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 
 describe('sandbox: protected tags (spec 1, api-facts §1.8)', () => {
   it('creates with 201 and create_access_level 40 by default', async () => {

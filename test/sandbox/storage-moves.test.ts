@@ -16,15 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function call(method: string, path: string, body?: unknown, token = sandbox.adminToken) {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}
+const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 
 /** Moves a move's creation time back by `steps` states. */
 function age(kind: MoveKind, id: number, steps: number): void {
