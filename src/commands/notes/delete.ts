@@ -1,19 +1,11 @@
-import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
 import { describeNoteable, notesPath } from '../../api/review.js';
-import { noteableOf, noteableOptions, parseNoteId, type NoteableOptions } from './shared.js';
+import { defineProjectDelete } from '../../cli/delete-command.js';
+import { noteableOf, noteableOptions, type NoteableOptions } from './shared.js';
 
-export default defineCommand<NoteableOptions & { id: string }>({
+export default defineProjectDelete<NoteableOptions & { id: string }>({
+  noun: 'note',
   examples: ['forgectl notes delete 12 --project acme/api --issue 1 --yes'],
-  args: ['<id>'],
-  options: [projectOption, ...noteableOptions],
-  async run(opts, ctx) {
-    const id = parseNoteId(opts.id);
-    const noteable = noteableOf(opts);
-    const project = ctx.project(opts.project);
-    await ctx.confirm(`Delete note ${id} of ${describeNoteable(noteable)} in ${project}?`);
-    await ctx.api.delete(`${notesPath(project, noteable)}/${id}`);
-    ctx.io.note(`Deleted note ${id} of ${describeNoteable(noteable)} in ${project}`);
-    return undefined;
-  },
+  options: noteableOptions,
+  path: (project, id, opts) => `${notesPath(project, noteableOf(opts))}/${id}`,
+  where: (project, opts) => `${describeNoteable(noteableOf(opts))} in ${project}`,
 });
