@@ -4,6 +4,7 @@ import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, ConfigError, UsageError } from '../../cli/errors.js';
 import { parseChoice } from '../../cli/parse.js';
 import { isLoopbackHost, selectedProfileName } from '../../config/resolve.js';
+import { GENERIC_SEVERITIES, SEVERITY_LABELS } from '../../api/alert-severities.js';
 
 /**
  * Alert intake (document 3 "Alert intake"; api-facts §1.18). The URL is a WEB route of the instance (not under
@@ -12,20 +13,6 @@ import { isLoopbackHost, selectedProfileName } from '../../config/resolve.js';
 
 /** Instance limit on alert payloads; bigger ones are refused before sending. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
-
-export const GENERIC_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info', 'unknown'] as const;
-export type Severity = (typeof GENERIC_SEVERITIES)[number];
-
-/** Severity labels of metrics alerts (document 3, "Severity mapping"), case-insensitive. */
-export const SEVERITY_LABELS: Record<string, Exclude<Severity, 'unknown'>> = Object.fromEntries(
-  Object.entries({
-    critical: ['critical', 's1', 'p1', 'emergency', 'fatal'],
-    high: ['high', 's2', 'p2', 'major', 'page'],
-    medium: ['medium', 's3', 'p3', 'error', 'alert'],
-    low: ['low', 's4', 'p4', 'warn', 'warning'],
-    info: ['info', 's5', 'p5', 'debug', 'information', 'notice'],
-  }).flatMap(([severity, labels]) => labels.map((label) => [label, severity as Exclude<Severity, 'unknown'>])),
-);
 
 /** --severity: one of the service's severities or a metrics label it maps (`warning` → low); exit 2 otherwise. */
 export function parseSeverity(value: string): string {

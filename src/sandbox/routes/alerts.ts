@@ -5,6 +5,7 @@ import { HttpError, ok, type SandboxRequest } from '../http.js';
 import { projects, type Project } from '../model.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from './index.js';
+import { GENERIC_SEVERITIES, SEVERITY_LABELS, type Severity } from '../../api/alert-severities.js';
 
 /**
  * Alert intake (document 3 "Alert intake"; api-facts §1.18): WEB routes outside /api/v4, authenticated by the
@@ -48,7 +49,6 @@ export interface Alert {
   updated_at: string;
 }
 
-export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info' | 'unknown';
 
 export const alertIntegrations = defineTable<AlertIntegration>('alert_integrations');
 export const alertTable = defineTable<Alert>('alert_management_alerts');
@@ -60,18 +60,6 @@ const MAX_PROMETHEUS_ALERTS = 100;
 /** Groups nest up to 20 levels, plus the project itself. */
 const MAX_PATH_DEPTH = 21;
 
-const GENERIC_SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low', 'info', 'unknown'];
-
-/** Severity labels of metrics alerts (document 3, "Severity mapping"); anything else is critical. */
-export const PROMETHEUS_SEVERITY: Record<string, Severity> = Object.fromEntries(
-  Object.entries({
-    critical: ['critical', 's1', 'p1', 'emergency', 'fatal'],
-    high: ['high', 's2', 'p2', 'major', 'page'],
-    medium: ['medium', 's3', 'p3', 'error', 'alert'],
-    low: ['low', 's4', 'p4', 'warn', 'warning'],
-    info: ['info', 's5', 'p5', 'debug', 'information', 'notice'],
-  }).flatMap(([severity, labels]) => labels.map((label) => [label, severity as Severity])),
-);
 
 const PROMETHEUS_KEYS = ['alerts', 'commonAnnotations', 'commonLabels', 'externalURL', 'groupKey', 'groupLabels', 'receiver', 'status', 'version'];
 
@@ -199,7 +187,7 @@ function genericAlert(req: SandboxRequest, payload: Record<string, unknown>): In
   return {
     title: text(payload.title) ?? 'New: Alert',
     description: text(payload.description),
-    severity: GENERIC_SEVERITIES.includes(severity) ? severity : 'critical',
+    severity: (GENERIC_SEVERITIES as readonly string[]).includes(severity) ? severity : 'critical',
     started_at: time(payload.start_time) ?? req.now().toISOString(),
     resolving: endedAt !== undefined,
     ended_at: endedAt ?? null,
@@ -229,7 +217,7 @@ function prometheusAlert(item: Record<string, unknown>): Incoming | undefined {
   return {
     title,
     description: text(annotations.description),
-    severity: PROMETHEUS_SEVERITY[String(labels.severity ?? '').toLowerCase()] ?? 'critical',
+    severity: SEVERITY_LABELS[String(labels.severity ?? '').toLowerCase()] ?? 'critical',
     started_at: time(startsAt)!,
     resolving,
     ended_at: resolving ? (time(item.endsAt) ?? null) : null,
