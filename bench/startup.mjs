@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const RUNS = Number(process.env.RUNS ?? 30);
-const bin = new URL('../bin/forgectl.js', import.meta.url).pathname;
+const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-'));
 
 function time(argv, env = {}) {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 const RUNS = Number(process.env.RUNS ?? 3);
 const USERS = Number(process.env.USERS ?? 20_000);
 const LATENCY = Number(process.env.LATENCY ?? 20);
-const bin = new URL('../bin/forgectl.js', import.meta.url).pathname;
+const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-users-'));
 
 // The sandbox runs as its own process so that it competes with neither side for an event loop. Its stderr is not

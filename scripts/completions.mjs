@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 
 mkdirSync('completions', { recursive: true });
 for (const shell of ['bash', 'zsh', 'fish']) {
-  const script = execFileSync(process.execPath, ['bin/forgectl.js', 'completion', shell], { encoding: 'utf8' });
+  const script = execFileSync(process.execPath, ['bin/forgectl.cjs', 'completion', shell], { encoding: 'utf8' });
   writeFileSync(`completions/forgectl.${shell}`, script);
   console.log(`completions/forgectl.${shell}`);
 }

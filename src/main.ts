@@ -8,10 +8,6 @@ export type { CliDeps };
  * reads process globals: everything comes from deps, so tests run it in-process.
  */
 export async function main(argv: string[], deps: CliDeps): Promise<number> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    deps.stdout.write(`forgectl ${__FORGECTL_VERSION__}\n`);
-    return ExitCode.ok;
-  }
   try {
     const { runCli } = await import('./cli/program.js');
     await runCli(argv, deps);

@@ -68,8 +68,11 @@ export function toOption(def: OptionDef): Option {
   return option;
 }
 
-/** The root command with every command as a stub (name and summary only). */
-export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>): { program: Command; leaves: Map<string, Command> } {
+/**
+ * The root command with the commands as stubs (name and summary only): every command for help and errors, or only
+ * the path to the one being run (start-up time).
+ */
+export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry): { program: Command; leaves: Map<string, Command> } {
   const program = new Command('forgectl')
     .description('Administer the software-delivery platform from the terminal, scripts and cron')
     .usage('<command> [options]')
@@ -86,7 +89,7 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>): { pr
   for (const def of globalOptions) program.addOption(toOption(def));
   const nodes = new Map<string, Command>([['', program]]);
   const leaves = new Map<string, Command>();
-  for (const entry of manifest) {
+  for (const entry of only ? [only] : manifest) {
     const words = entry.path.split(' ');
     let parent = program;
     words.forEach((word, index) => {
@@ -120,8 +123,8 @@ function argName(spec: string): string {
 
 /** Parses argv, runs the one command it names, renders its result. Throws CliError / CommanderError. */
 export async function runCli(argv: string[], deps: CliDeps): Promise<void> {
-  const { program, leaves } = buildProgram(deps);
   const entry = findEntry(argv);
+  const { program, leaves } = buildProgram(deps, entry);
   let context: RunContext | undefined;
   if (entry) {
     const leaf = leaves.get(entry.path)!;

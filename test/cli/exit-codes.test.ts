@@ -54,3 +54,22 @@ describe('exit codes (contract §5)', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('version and help', () => {
+  it('prints the version through the command tree too (the bin answers --version itself)', async () => {
+    const result = await run(['--version'], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^forgectl \d+\.\d+\.\d+\n$/);
+  });
+
+  it('lists every command group in the root help, and a group\'s commands in its help', async () => {
+    const root = await run(['--help'], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    expect(root.code).toBe(0);
+    for (const group of ['auth', 'tokens', 'settings', 'storage-move', 'mirror']) expect(root.stdout).toContain(`  ${group} `);
+    const tokens = await run(['tokens', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    expect(tokens.stdout).toContain('rotate');
+    const rotate = await run(['tokens', 'rotate', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    expect(rotate.stdout).toContain('--save-to-profile');
+    expect(rotate.stdout).toContain('Examples:');
+  });
+});

@@ -104,9 +104,9 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
   });
 }
 
-export const BIN = fileURLToPath(new URL('../../bin/forgectl.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/forgectl.cjs', import.meta.url));
 
-/** Runs the built CLI (bin/forgectl.js → dist/) as a child process, without a terminal. */
+/** Runs the built CLI (bin/forgectl.cjs → dist/) as a child process, without a terminal. */
 export function runBin(argv: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], {

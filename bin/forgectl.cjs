@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+'use strict';
+// The command-line entry. CommonJS on purpose: `forgectl --version` answers here without starting the ES module
+// loader or loading any of dist/ (start-up time); everything else runs main() from the bundle.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`forgectl ${require('../package.json').version}\n`);
+} else {
+  // Reuse compiled code between runs where Node offers it (22.1+), and compile undici's HTTP parser
+  // (WebAssembly) with the baseline compiler only: optimising it costs a CLI run more than it saves.
+  require('node:module').enableCompileCache?.();
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  import('../dist/main.js').then(async ({ main }) => {
+    const code = await main(argv, { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    // Flush stdout and stderr, then exit at once: idle keep-alive sockets must not hold the process open.
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  });
+}
