@@ -28,3 +28,16 @@ describe('shell completion', () => {
     }
   });
 });
+
+describe('the bash completion script', () => {
+  it('completes command groups, commands and options in bash', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const script = new URL('../../completions/forgectl.bash', import.meta.url).pathname;
+    const complete = (words: string[]) =>
+      execFileSync('bash', ['-c', `source "${script}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' }).trim();
+    expect(complete(['forgectl', 'tok'])).toBe('tokens');
+    expect(complete(['forgectl', 'tokens', 'ro']).split(' ')).toEqual(['rotate']);
+    expect(complete(['forgectl', 'tokens', 'rotate', '--save'])).toBe('--save-to-profile');
+    expect(complete(['forgectl', '-o', 'json', 'mirror', 'pull', 's']).split(' ').sort()).toEqual(['set', 'sync']);
+  });
+});
