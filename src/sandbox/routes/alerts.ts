@@ -117,22 +117,14 @@ const present = (value: unknown): boolean => value !== undefined && value !== nu
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null);
 const time = (value: unknown): string | undefined => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined);
 
-interface Incoming {
-  title: string;
-  description: string | null;
-  severity: Severity;
-  started_at: string;
+/** One alert of an incoming payload: the fields it sets on the alert record. */
+type Incoming = Pick<
+  Alert,
+  'title' | 'description' | 'severity' | 'started_at' | 'ended_at' | 'fingerprint' | 'service' | 'monitoring_tool' | 'hosts' | 'environment' | 'runbook' | 'payload'
+> & {
   /** The alert resolves the open one with its fingerprint. */
   resolving: boolean;
-  ended_at: string | null;
-  fingerprint: string | null;
-  service: string | null;
-  monitoring_tool: string | null;
-  hosts: string[];
-  environment: string | null;
-  runbook: string | null;
-  payload: unknown;
-}
+};
 
 /**
  * Creates, groups or resolves one alert (document 3 states table): an open alert with the same fingerprint counts
