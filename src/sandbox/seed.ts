@@ -35,7 +35,8 @@ export function addUser(db: Db, fields: Partial<User> & { username: string }, no
   return user;
 }
 
-export function addPersonalToken(db: Db, user: User, fields: Partial<AccessToken>, now: Date): AccessToken {
+/** An access token of a user: a personal one unless `fields` say otherwise (group and project tokens belong to bots). */
+export function addToken(db: Db, user: User, fields: Partial<AccessToken>, now: Date): AccessToken {
   const id = db.nextId('tokens');
   const token: AccessToken = {
     id,
@@ -87,7 +88,7 @@ export function addCommit(db: Db, projectId: number, parent: Commit | undefined,
 export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToken } {
   const { now } = options;
   const root = addUser(db, { username: 'root', name: 'Administrator', is_admin: true }, now);
-  const adminToken = addPersonalToken(db, root, {
+  const adminToken = addToken(db, root, {
     name: 'sandbox-admin',
     scopes: ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'sudo', 'admin_mode', 'self_rotate'],
     expires_at: isoDate(now, 365),
@@ -100,8 +101,8 @@ export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToke
 
   const alice = addUser(db, { username: 'alice', name: 'Alice Maintainer' }, now);
   const bob = addUser(db, { username: 'bob', name: 'Bob Developer' }, now);
-  addPersonalToken(db, alice, { name: 'alice-token', expires_at: isoDate(now, 90) }, now);
-  addPersonalToken(db, bob, { name: 'bob-token', expires_at: isoDate(now, 60) }, now);
+  addToken(db, alice, { name: 'alice-token', expires_at: isoDate(now, 90) }, now);
+  addToken(db, bob, { name: 'bob-token', expires_at: isoDate(now, 60) }, now);
   for (let i = 1; i <= options.users; i++) addUser(db, { username: `user${i}`, name: `User ${i}` }, now);
 
   const acme = { id: db.nextId('groups'), name: 'Acme', path: 'acme', full_path: 'acme', parent_id: null, visibility: 'private' as const, created_at: now.toISOString() };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/config/resolve.js';
 import { tokens } from '../../src/sandbox/model.js';
-import { addPersonalToken } from '../../src/sandbox/seed.js';
+import { addToken } from '../../src/sandbox/seed.js';
 import { users } from '../../src/sandbox/model.js';
 import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
 
@@ -93,7 +93,7 @@ describe('auth login and profiles', () => {
   it('auth status shows the user, scopes and expiry, and warns when it is near', async () => {
     const root = users(sandbox.db).find((u) => u.username === 'root')!;
     const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
-    const token = addPersonalToken(sandbox.db, root, { name: 'short-lived', scopes: ['read_api'], expires_at: soon }, new Date());
+    const token = addToken(sandbox.db, root, { name: 'short-lived', scopes: ['read_api'], expires_at: soon }, new Date());
     const result = await sandbox.run(['auth', 'status', '-o', 'json'], { env: { FORGECTL_TOKEN: token.token } });
     expect(result.code).toBe(0);
     expect(result.json()).toMatchObject({ user: 'root', admin: true, token_name: 'short-lived', scopes: ['read_api'], expires_at: soon, days_left: 5 });
@@ -131,7 +131,7 @@ describe('resolution order: flags → environment → profile → CI job', () =>
 
   it('sends a CI job token as JOB-TOKEN, which the sandbox accepts', async () => {
     const root = users(sandbox.db).find((u) => u.username === 'root')!;
-    const job = addPersonalToken(sandbox.db, root, { kind: 'job', name: 'job', scopes: [] }, new Date());
+    const job = addToken(sandbox.db, root, { kind: 'job', name: 'job', scopes: [] }, new Date());
     const result = await run(['-v', 'api', '/user'], { env: { FORGECTL_CONFIG_DIR: tempDir(), CI_SERVER_URL: sandbox.rootUrl, CI_JOB_TOKEN: job.token } });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/job-token: \[REDACTED\]/i);
@@ -150,7 +150,7 @@ describe('auth login with a narrow token', () => {
     const sandbox = await startTestSandbox();
     try {
       const root = users(sandbox.db).find((u) => u.username === 'root')!;
-      const rotator = addPersonalToken(sandbox.db, root, { scopes: ['self_rotate'] }, new Date());
+      const rotator = addToken(sandbox.db, root, { scopes: ['self_rotate'] }, new Date());
       const dir = tempDir();
       const result = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: { FORGECTL_CONFIG_DIR: dir }, input: rotator.token });
       expect(result.code).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { mergeRequests, tokens } from '../../src/sandbox/model.js';
-import { addPersonalToken, addUser } from '../../src/sandbox/seed.js';
+import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { members } from '../../src/sandbox/model.js';
 
 let sandbox: TestSandbox;
@@ -94,7 +94,7 @@ describe('approvals', () => {
     const now = new Date();
     const bot = addUser(sandbox.db, { username: 'project_1_bot_test', bot: true }, now);
     members(sandbox.db).push({ source_type: 'project', source_id: 1, user_id: bot.id, access_level: 40 });
-    const botToken = addPersonalToken(sandbox.db, bot, { kind: 'project', resource_id: 1, name: 'review-bot' }, now);
+    const botToken = addToken(sandbox.db, bot, { kind: 'project', resource_id: 1, name: 'review-bot' }, now);
     const reset = await sandbox.run(['approvals', 'reset', '--project', 'acme/api', '--mr', '1', '--yes'], { env: { FORGECTL_TOKEN: botToken.token } });
     expect(reset.code).toBe(0);
     expect(reset.stderr).toContain('Reset the approvals of merge request !1');

@@ -4,7 +4,7 @@ import type { Api, ApiRequest } from '../../src/api/client.js';
 import { ListResult, OFFSET_LIMIT } from '../../src/api/paginate.js';
 import { keysetAfter } from '../../src/commands/users/list.js';
 import { users } from '../../src/sandbox/model.js';
-import { addPersonalToken, addUser } from '../../src/sandbox/seed.js';
+import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 
 let sandbox: TestSandbox;
@@ -92,7 +92,7 @@ describe('users list', () => {
 
   it('a non-administrator gets the list item fields and 403 for extern_uid', async () => {
     const bob = users(sandbox.db).find((u) => u.username === 'bob')!;
-    const token = addPersonalToken(sandbox.db, bob, { name: 'bob-list' }, new Date()).token;
+    const token = addToken(sandbox.db, bob, { name: 'bob-list' }, new Date()).token;
     const list = await sandbox.run(['users', 'list', '--username', 'alice', '-o', 'json'], { env: { FORGECTL_TOKEN: token } });
     expect(Object.keys(list.json()[0]).sort()).toEqual(['avatar_url', 'id', 'locked', 'name', 'state', 'username', 'web_url']);
     const extern = await sandbox.run(['users', 'list', '--extern-uid', 'cn=dave', '--provider', 'ldapmain'], { env: { FORGECTL_TOKEN: token } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { members, mergeRequests, tokens } from '../../src/sandbox/model.js';
-import { addPersonalToken, addUser } from '../../src/sandbox/seed.js';
+import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { pushToBranch } from '../../src/sandbox/routes/approvals.js';
 import { caller } from './review-helpers.js';
 
@@ -69,7 +69,7 @@ describe('sandbox: merge request approvals (spec 1)', () => {
     const now = new Date();
     const bot = addUser(sandbox.db, { username: 'group_1_bot', bot: true }, now);
     members(sandbox.db).push({ source_type: 'group', source_id: 1, user_id: bot.id, access_level: 30 });
-    const botToken = addPersonalToken(sandbox.db, bot, { kind: 'group', resource_id: 1, name: 'group-bot' }, now);
+    const botToken = addToken(sandbox.db, bot, { kind: 'group', resource_id: 1, name: 'group-bot' }, now);
     const reset = await call('PUT', `${MR}/reset_approvals`, undefined, botToken.token);
     expect(reset.status).toBe(202);
     expect(mr1().approved_by).toEqual([]);

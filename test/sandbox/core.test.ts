@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { tokens, users } from '../../src/sandbox/model.js';
-import { addPersonalToken } from '../../src/sandbox/seed.js';
+import { addToken } from '../../src/sandbox/seed.js';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -27,8 +27,8 @@ describe('sandbox: authentication as real instances answer it', () => {
     expect(await get('/user', {})).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     expect(await get('/user', { 'PRIVATE-TOKEN': 'glpat-nope' })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     const root = users(sandbox.db).find((u) => u.username === 'root')!;
-    const revoked = addPersonalToken(sandbox.db, root, { revoked: true, active: false }, new Date());
-    const expired = addPersonalToken(sandbox.db, root, { expires_at: '2020-01-01', active: false }, new Date());
+    const revoked = addToken(sandbox.db, root, { revoked: true, active: false }, new Date());
+    const expired = addToken(sandbox.db, root, { expires_at: '2020-01-01', active: false }, new Date());
     const r = await get('/user', { 'PRIVATE-TOKEN': revoked.token });
     expect(r).toMatchObject({ status: 401, body: { error: 'invalid_token', error_description: expect.stringContaining('revoked') } });
     expect(r.headers.get('www-authenticate')).toContain('invalid_token');
@@ -37,14 +37,14 @@ describe('sandbox: authentication as real instances answer it', () => {
 
   it('answers 403 insufficient_scope when the token lacks the scope', async () => {
     const root = users(sandbox.db).find((u) => u.username === 'root')!;
-    const repoOnly = addPersonalToken(sandbox.db, root, { scopes: ['read_repository'] }, new Date());
+    const repoOnly = addToken(sandbox.db, root, { scopes: ['read_repository'] }, new Date());
     expect(await get('/projects/1', { 'PRIVATE-TOKEN': repoOnly.token })).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
     expect(tokens(sandbox.db).find((t) => t.id === repoOnly.id)!.last_used_at).not.toBeNull();
   });
 
   it('hides private projects from non-members (404) and finds projects by encoded path', async () => {
     const outsider = users(sandbox.db).find((u) => u.username === 'user1')!;
-    const token = addPersonalToken(sandbox.db, outsider, {}, new Date());
+    const token = addToken(sandbox.db, outsider, {}, new Date());
     expect(await get('/projects/acme%2Fapi', { 'PRIVATE-TOKEN': token.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     expect((await get('/projects/acme%2Fapi')).body.path_with_namespace).toBe('acme/api');
     expect((await get('/projects/acme/api')).status).toBe(404); // an unencoded slash does not match the route

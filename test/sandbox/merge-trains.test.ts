@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { members, mergeRequests, tokens } from '../../src/sandbox/model.js';
-import { addPersonalToken, addUser } from '../../src/sandbox/seed.js';
+import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { pushToBranch } from '../../src/sandbox/routes/approvals.js';
 import { caller } from './review-helpers.js';
 
@@ -55,11 +55,11 @@ describe('sandbox: merge trains (spec 1)', () => {
 
   it('needs the Developer role: 404 for outsiders of the private project, 403 for a reporter', async () => {
     const now = new Date();
-    const outsider = addPersonalToken(sandbox.db, addUser(sandbox.db, { username: 'outsider' }, now), {}, now);
+    const outsider = addToken(sandbox.db, addUser(sandbox.db, { username: 'outsider' }, now), {}, now);
     expect(await call('GET', TRAIN, undefined, outsider.token)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     const reporterUser = addUser(sandbox.db, { username: 'reporter' }, now);
     members(sandbox.db).push({ source_type: 'project', source_id: 1, user_id: reporterUser.id, access_level: 20 });
-    const reporter = addPersonalToken(sandbox.db, reporterUser, {}, now);
+    const reporter = addToken(sandbox.db, reporterUser, {}, now);
     expect(await call('GET', TRAIN, undefined, reporter.token)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { members, tokens } from '../../src/sandbox/model.js';
-import { addPersonalToken, addUser } from '../../src/sandbox/seed.js';
+import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { caller } from './review-helpers.js';
 
 let sandbox: TestSandbox;
@@ -61,7 +61,7 @@ describe('sandbox: notes on issues and snippets (spec 1, api-facts §1.3)', () =
     const now = new Date();
     const guestUser = addUser(sandbox.db, { username: 'guest' }, now);
     members(sandbox.db).push({ source_type: 'project', source_id: 1, user_id: guestUser.id, access_level: 10 });
-    const guest = addPersonalToken(sandbox.db, guestUser, {}, now).token;
+    const guest = addToken(sandbox.db, guestUser, {}, now).token;
     expect((await call('GET', `${ISSUE}/${internal.id}`, undefined, guest)).status).toBe(404);
     expect((await call('GET', ISSUE, undefined, guest)).body.some((n: { id: number }) => n.id === internal.id)).toBe(false);
     expect((await call('POST', ISSUE, { body: 'trying', internal: true }, guest)).body.internal).toBe(false);

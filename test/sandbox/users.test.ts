@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/sandbox/model.js';
-import { addPersonalToken, addUser } from '../../src/sandbox/seed.js';
+import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 
 let sandbox: TestSandbox;
@@ -10,7 +10,7 @@ beforeAll(async () => {
   const now = new Date();
   addUser(sandbox.db, { username: 'zed', name: 'Aaron Zed', public_email: 'zed@public.example', created_at: '2023-05-05T00:00:00Z', identities: [{ provider: 'group_saml', extern_uid: 'z-1', saml_provider_id: 3 }] }, now);
   const bob = users(sandbox.db).find((u) => u.username === 'bob')!;
-  bobToken = addPersonalToken(sandbox.db, bob, { name: 'bob-sandbox' }, now).token;
+  bobToken = addToken(sandbox.db, bob, { name: 'bob-sandbox' }, now).token;
 });
 afterAll(() => sandbox.close());
 

@@ -3,7 +3,7 @@ import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { members, tokens, users, type AccessToken, type Group, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
-import { addUser, isoDate } from '../seed.js';
+import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from './index.js';
 import { presentPersonalToken } from './core.js';
@@ -152,24 +152,7 @@ export function createBotUser(db: Db, resource: Resource, name: string, accessLe
 
 export function addResourceToken(db: Db, resource: Resource, fields: Partial<AccessToken> & { name: string; scopes: string[]; access_level: number }, now: Date): AccessToken {
   const bot = createBotUser(db, resource, fields.name, fields.access_level, now);
-  const id = db.nextId('tokens');
-  const token: AccessToken = {
-    id,
-    kind: resource.kind,
-    user_id: bot.id,
-    resource_id: resource.id,
-    description: '',
-    active: true,
-    revoked: false,
-    created_at: now.toISOString(),
-    expires_at: isoDate(now, MAX_LIFETIME_DAYS),
-    last_used_at: null,
-    token: newTokenValue(),
-    family_id: id,
-    ...fields,
-  };
-  tokens(db).push(token);
-  return token;
+  return addToken(db, bot, { kind: resource.kind, resource_id: resource.id, expires_at: isoDate(now, MAX_LIFETIME_DAYS), ...fields }, now);
 }
 
 /** The list filters shared by group, project and personal token lists (spec endpoint 1, api-facts §5). */
