@@ -39,10 +39,25 @@ export class ListResult<T> implements AsyncIterable<T> {
     private readonly path: string,
     private readonly query: Query,
     readonly options: ListOptions<T>,
+    /** Applied to each record as it streams (see map()). */
+    private readonly transform: (record: any) => T = (record) => record,
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    return this.iterate()[Symbol.asyncIterator]();
+    const records = this.iterate();
+    return {
+      next: async () => {
+        const step = await records.next();
+        return step.done ? step : { done: false, value: this.transform(step.value) };
+      },
+      return: async () => records.return(undefined),
+    };
+  }
+
+  /** The same list with each record transformed as it streams (extra columns such as names for numbers). */
+  map<U>(transform: (record: T) => U): ListResult<U> {
+    const inner = this.transform;
+    return new ListResult<U>(this.api, this.path, this.query, this.options as ListOptions<unknown> as ListOptions<U>, (record) => transform(inner(record)));
   }
 
   private async fetch(pathOrUrl: string, query?: Query): Promise<ApiResponse<T[]>> {

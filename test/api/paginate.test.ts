@@ -43,6 +43,15 @@ describe('pagination engine (contract §6)', () => {
     expect(result.notice).toBe(`showing 20 of ${smallTotal} — use --all or --limit`);
   });
 
+  it('map() transforms records as they stream and keeps the notice', async () => {
+    const mapped = list(small, {}).map((user) => ({ ...user, doubled: user.id * 2 }));
+    const records: Array<{ id: number; doubled: number }> = [];
+    for await (const record of mapped) records.push(record);
+    expect(records).toHaveLength(20);
+    expect(records.every((r) => r.doubled === r.id * 2)).toBe(true);
+    expect(mapped.notice).toBe(`showing 20 of ${smallTotal} — use --all or --limit`);
+  });
+
   it('says more exist when the instance does not count (over 10,000 records)', async () => {
     const result = list(large, { perPage: 50 });
     expect(await collect(result)).toHaveLength(50);

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../cli/errors.js';
 import { parseChoice, parseDate, parseDateTime, parseInteger } from '../../cli/parse.js';
-import { resolveTarget, targetOptions, TokenList, tokenColumns, type TargetOptions } from './shared.js';
+import { resolveTarget, targetOptions, tokenColumns, withLevelName, type TargetOptions } from './shared.js';
 
 const SORTS = ['created_asc', 'created_desc', 'expires_asc', 'expires_desc', 'last_used_asc', 'last_used_desc', 'name_asc', 'name_desc'] as const;
 
@@ -45,7 +45,7 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     const target = resolveTarget(opts);
     if (opts.user !== undefined && target.kind !== 'personal') throw new UsageError('--user goes with --personal');
-    return new TokenList(ctx.api, target.collection, {
+    return ctx.api.list<Record<string, unknown>>(target.collection, {
       state: opts.state,
       revoked: opts.revoked ? true : undefined,
       search: opts.search,
@@ -57,6 +57,6 @@ export default defineCommand<Options>({
       last_used_after: opts.lastUsedAfter,
       last_used_before: opts.lastUsedBefore,
       user_id: opts.user,
-    }, ctx.paging);
+    }, ctx.paging).map(withLevelName);
   },
 });

@@ -1,6 +1,4 @@
-import { ListResult, type ListOptions } from '../../api/paginate.js';
-import { p, type Query } from '../../api/path.js';
-import type { Api } from '../../api/client.js';
+import { p } from '../../api/path.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../cli/errors.js';
 import { accessLevelName, parseDate, parseDuration } from '../../cli/parse.js';
@@ -134,23 +132,6 @@ export function withLevelName<T extends Record<string, unknown>>(record: T): T &
 }
 
 export const tokenColumns = ['id', 'name', 'scopes', 'access_level_name', 'active', 'expires_at', 'last_used_at'];
-
-/** A token list that adds access_level_name to each record as pages stream in (notices kept). */
-export class TokenList extends ListResult<Record<string, unknown>> {
-  constructor(api: Api, path: string, query: Query, options: ListOptions) {
-    super(api, path, query, options);
-  }
-
-  override [Symbol.asyncIterator](): AsyncIterator<Record<string, unknown>> {
-    const inner = super[Symbol.asyncIterator]();
-    return {
-      next: async () => {
-        const step = await inner.next();
-        return step.done ? step : { done: false, value: withLevelName(step.value) };
-      },
-    };
-  }
-}
 
 /** The token record without its secret value. */
 export function withoutSecret(record: TokenRecord): Omit<TokenRecord, 'token'> {
