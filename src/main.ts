@@ -1,5 +1,5 @@
 import type { CliDeps } from './cli/program.js';
-import { ApiError, CliError, DryRunComplete, ExitCode, ExitStatus } from './cli/errors.js';
+import { ApiError, CliError, DryRunComplete, ExitCode } from './cli/errors.js';
 
 export type { CliDeps };
 
@@ -10,8 +10,7 @@ export type { CliDeps };
 export async function main(argv: string[], deps: CliDeps): Promise<number> {
   try {
     const { runCli } = await import('./cli/program.js');
-    await runCli(argv, deps);
-    return ExitCode.ok;
+    return await runCli(argv, deps);
   } catch (error) {
     return reportError(error, argv, deps);
   }
@@ -36,10 +35,6 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof CliError) return reportError(cause, argv, deps);
     return ExitCode.usage;
-  }
-  if (error instanceof ExitStatus) {
-    if (error.message) deps.stderr.write(`${error.message}\n`);
-    return error.exitCode;
   }
   if (error instanceof CliError) {
     const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';

@@ -72,14 +72,6 @@ export class NetworkError extends CliError {
   }
 }
 
-/** Ends a command whose output was rendered with a non-zero exit code; its message is a notice, not an error. */
-export class ExitStatus extends CliError {
-  constructor(exitCode: ExitCodeValue, message = '') {
-    super(message, exitCode);
-    this.name = 'ExitStatus';
-  }
-}
-
 /** Ends a --dry-run command successfully after the first mutating request was printed instead of sent. */
 export class DryRunComplete extends Error {
   constructor() {

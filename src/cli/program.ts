@@ -10,7 +10,7 @@ import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import { RunContext } from './context.js';
-import { ExitStatus, UsageError, type ExitCodeValue } from './errors.js';
+import { ExitCode, UsageError } from './errors.js';
 import { groups, manifest, type ManifestEntry } from './manifest.js';
 import { paginationOptions } from './options.js';
 import { parseChoice, parseInteger } from './parse.js';
@@ -121,11 +121,15 @@ function argName(spec: string): string {
   return spec.replace(/[<>[\]]|\.\.\./g, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** Parses argv, runs the one command it names, renders its result. Throws CliError / CommanderError. */
-export async function runCli(argv: string[], deps: CliDeps): Promise<void> {
+/**
+ * Parses argv, runs the one command it names, renders its result, and returns the exit code: 0, or the one a
+ * ResultWithExit asks for (an audit that found something). Failures throw CliError / CommanderError.
+ */
+export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   const entry = findEntry(argv);
   const { program, leaves } = buildProgram(deps, entry);
   let context: RunContext | undefined;
+  let exitCode: number = ExitCode.ok;
   if (entry) {
     const leaf = leaves.get(entry.path)!;
     const def = (await entry.load()).default;
@@ -143,7 +147,10 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<void> {
         fields: context.globals.fields,
         columns: def.columns,
       });
-      if (status) throw new ExitStatus(status.exitCode as ExitCodeValue, status.message);
+      if (status) {
+        if (status.message) deps.stderr.write(`${status.message}\n`);
+        exitCode = status.exitCode;
+      }
     });
   }
   try {
@@ -151,6 +158,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<void> {
   } finally {
     await context?.close();
   }
+  return exitCode;
 }
 
 function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps, opts: Record<string, unknown>, def: CommandDef): RunContext {
