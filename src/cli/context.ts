@@ -17,6 +17,8 @@ export interface ContextInit {
   configDir: string;
   paging: PageOptions;
   now: () => Date;
+  /** The config file, when it was already read (for the output format). */
+  config?: ConfigData;
 }
 
 /** Builds the Context of one command run; the connection and HTTP client are created on first use. */
@@ -41,6 +43,7 @@ export class RunContext implements Context {
     this.configDir = init.configDir;
     this.paging = init.paging;
     this.now = init.now;
+    this.config = init.config;
   }
 
   readConfig(): ConfigData {

@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Env } from '../config/paths.js';
 import { configDir } from '../config/paths.js';
 import { selectedProfileName } from '../config/resolve.js';
-import { readConfig } from '../config/store.js';
+import { readConfig, type ConfigData } from '../config/store.js';
 import { FORMATS, type Format } from '../output/formats.js';
 import { parseFields } from '../output/fields.js';
 import { Io, type Streams } from '../output/io.js';
@@ -168,20 +168,23 @@ function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps,
   const io = new Io(deps, { quiet: Boolean(raw.quiet), color });
   const globals: GlobalOptions = { ...raw, fields: parseFields(raw.fields as string | undefined) };
   const dir = configDir(env);
+  // The output format: -o, then the command's own default, then the profile's `output`, then table. The config
+  // read for it is handed to the context, which would otherwise read the file again.
+  const explicit = raw.output ?? def.defaultFormat;
+  const config = explicit ? undefined : readConfig(dir);
   return new RunContext({
     io,
     env,
     globals,
-    // The output format: -o, then the profile's `output`, then table.
-    format: raw.output ?? def.defaultFormat ?? profileFormat(globals, env, dir) ?? 'table',
+    format: explicit ?? (config && profileFormat(globals, env, config)) ?? 'table',
+    config,
     configDir: dir,
     paging: { page: opts.page as number, perPage: opts.perPage as number, all: opts.all as boolean, limit: opts.limit as number },
     now: deps.now ?? (() => new Date()),
   });
 }
 
-function profileFormat(globals: GlobalOptions, env: Env, dir: string): Format | undefined {
-  const config = readConfig(dir);
+function profileFormat(globals: GlobalOptions, env: Env, config: ConfigData): Format | undefined {
   const name = selectedProfileName(globals, env, config);
   const output = name ? config.profiles[name]?.output : undefined;
   if (output === undefined) return undefined;
