@@ -82,26 +82,6 @@ export function presentProject(project: Project, db: Db, rootUrl: string): Recor
   };
 }
 
-export function presentCommit(commit: Commit, rootUrl: string, projectPath: string): Record<string, unknown> {
-  return {
-    id: commit.id,
-    short_id: commit.id.slice(0, 8),
-    created_at: commit.committed_date,
-    parent_ids: commit.parent_ids,
-    title: commit.title,
-    message: commit.message,
-    author_name: commit.author_name,
-    author_email: commit.author_email,
-    authored_date: commit.authored_date,
-    committer_name: commit.committer_name,
-    committer_email: commit.committer_email,
-    committed_date: commit.committed_date,
-    trailers: {},
-    extended_trailers: {},
-    web_url: `${rootUrl}/${projectPath}/-/commit/${commit.id}`,
-  };
-}
-
 export function findCommit(db: Db, projectId: number, sha: string): Commit | undefined {
   return commits(db).find((c) => c.project_id === projectId && (c.id === sha || (sha.length >= 7 && c.id.startsWith(sha))));
 }
