@@ -1,5 +1,5 @@
 import type { CliDeps } from './cli/program.js';
-import { ApiError, CliError, DryRunComplete, ExitCode } from './cli/errors.js';
+import { ApiError, CliError, DryRunComplete, ExitCode } from './errors.js';
 
 export type { CliDeps };
 

@@ -1,4 +1,4 @@
-import { ApiError, DryRunComplete } from '../cli/errors.js';
+import { ApiError, DryRunComplete } from '../errors.js';
 import type { Connection } from '../config/resolve.js';
 import type { HttpClient, HttpResponse } from '../http/client.js';
 import { redactBody, redactUrl } from '../http/redact.js';

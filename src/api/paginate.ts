@@ -1,4 +1,4 @@
-import { ApiError } from '../cli/errors.js';
+import { ApiError } from '../errors.js';
 import type { Api, ApiResponse } from './client.js';
 import type { Query } from './path.js';
 

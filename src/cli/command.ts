@@ -86,3 +86,13 @@ export interface CommandDef<O = any> {
 export function defineCommand<O = Record<string, any>>(def: CommandDef<O>): CommandDef<O> {
   return def;
 }
+
+/**
+ * Every command: its path, one-line summary, and how to load it. Help and completion read this without loading
+ * any command module; running a command loads only its own module (each is a separate chunk in the bundle).
+ */
+export interface ManifestEntry {
+  path: string;
+  summary: string;
+  load: () => Promise<{ default: CommandDef }>;
+}

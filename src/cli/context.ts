@@ -7,7 +7,7 @@ import { HttpClient } from '../http/client.js';
 import type { Format } from '../output/formats.js';
 import type { Io } from '../output/io.js';
 import type { Context, GlobalOptions, Prompter } from './command.js';
-import { CliError, ExitCode, UsageError } from './errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 
 export interface ContextInit {
   io: Io;

@@ -1,4 +1,4 @@
-import type { CommandDef } from './command.js';
+import type { ManifestEntry } from './command.js';
 import * as tokensManifest from '../commands/tokens/manifest.js';
 import * as usersManifest from '../commands/users/manifest.js';
 import * as settingsManifest from '../commands/settings/manifest.js';
@@ -21,15 +21,6 @@ import * as pushRuleManifest from '../commands/push-rule/manifest.js';
 import * as protectedTagsManifest from '../commands/protected-tags/manifest.js';
 import * as mirrorManifest from '../commands/mirror/manifest.js';
 
-/**
- * Every command: its path, one-line summary, and how to load it. Help and completion read this without loading
- * any command module; running a command loads only its own module (each is a separate chunk in the bundle).
- */
-export interface ManifestEntry {
-  path: string;
-  summary: string;
-  load: () => Promise<{ default: CommandDef }>;
-}
 
 const coreGroups: Record<string, string> = {
   auth: 'Log in, show who you are, log out, print the token',

@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /** Parsers for option values. Each throws UsageError (exit 2) so bad input never reaches the server. */
 

@@ -10,8 +10,9 @@ import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import { RunContext } from './context.js';
-import { ExitCode, UsageError } from './errors.js';
-import { groups, manifest, type ManifestEntry } from './manifest.js';
+import { ExitCode, UsageError } from '../errors.js';
+import type { ManifestEntry } from './command.js';
+import { groups, manifest } from './manifest.js';
 import { paginationOptions } from './options.js';
 import { parseChoice, parseInteger } from './parse.js';
 

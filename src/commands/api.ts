@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineCommand, type Context } from '../cli/command.js';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../errors.js';
 import { collect } from '../cli/parse.js';
 import { parseBody } from '../api/client.js';
 import { DownloadResult, TextResult } from '../output/result.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Context, OptionDef } from '../cli/command.js';
-import { ApiError, UsageError } from '../cli/errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { parseInteger } from '../cli/parse.js';
 
 /** Options and input checks shared by the review commands (merge trains, approvals, notes, draft notes). */

@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli/command.js';
-import { CliError, ExitCode } from '../cli/errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import { parseChoice, parseInteger } from '../cli/parse.js';
 
 interface Options {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ConfigError, UsageError } from '../cli/errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import type { Env } from './paths.js';
 import type { ConfigData, Profile, TokenType } from './store.js';
 

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../cli/errors.js';
+import { ConfigError } from '../errors.js';
 import { withLock } from './lock.js';
 import { configFile } from './paths.js';
 

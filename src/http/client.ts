@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ConfigError, NetworkError } from '../cli/errors.js';
+import { ConfigError, NetworkError } from '../errors.js';
 import type { Env } from '../config/paths.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { MAX_WAIT_MS, mayRetry, retryDelayMs, type RetryMode } from './retry.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { CliError, ExitCode, UsageError } from '../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Io } from './io.js';
 import type { DownloadResult } from './result.js';
 

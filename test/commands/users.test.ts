@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/cli/errors.js';
+import { ApiError } from '../../src/errors.js';
 import type { Api, ApiRequest } from '../../src/api/client.js';
 import { ListResult, OFFSET_LIMIT } from '../../src/api/paginate.js';
 import { keysetAfter } from '../../src/commands/users/list.js';

@@ -5,7 +5,7 @@ import { render } from '../../src/output/render.js';
 import { Io } from '../../src/output/io.js';
 import { csvLine, tsvLine, type Format } from '../../src/output/formats.js';
 import { TextResult } from '../../src/output/result.js';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/errors.js';
 
 function capture(tty: boolean) {
   const out = Object.assign(new Writable({ write(chunk, _e, cb) { out.text += chunk.toString(); cb(); } }), { text: '', isTTY: tty });

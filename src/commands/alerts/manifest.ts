@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '../../cli/manifest.js';
+import type { ManifestEntry } from '../../cli/command.js';
 
 /** `alerts` commands. Add one entry per command module; each loads lazily. */
 export const groups: Record<string, string> = { 'alerts': 'Send alerts to an alert-intake endpoint' };

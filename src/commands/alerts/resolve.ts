@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseDateTime } from '../../cli/parse.js';
 import { connectionOptions, prometheusBody, readPayload, sendAlert, type ConnectionOpts, type JsonObject } from './shared.js';
 

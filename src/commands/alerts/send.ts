@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseDateTime, parseKeyValue, parseList } from '../../cli/parse.js';
 import { assignField } from '../api.js';
 import { connectionOptions, parseSeverity, prometheusBody, readPayload, sendAlert, severityFor, type ConnectionOpts, type Json, type JsonObject } from './shared.js';

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../cli/parse.js';
 import { approvalRulePath } from '../../api/review.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../../cli/command.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, UsageError } from '../../cli/errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { explainApiError, mrOption, parseFullSha } from '../review-options.js';
 import { approvalPath, type ApprovalState } from './shared.js';

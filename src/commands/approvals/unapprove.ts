@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { ApiError } from '../../cli/errors.js';
+import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { explainApiError, mrOption } from '../review-options.js';
 import { approvalPath, type ApprovalState } from './shared.js';

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, UsageError } from '../../cli/errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { parseChoice } from '../../cli/parse.js';
 import { isLoopbackHost, normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
 import { updateConfig, type Profile, type TokenType } from '../../config/store.js';

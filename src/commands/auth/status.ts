@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { ApiError } from '../../cli/errors.js';
+import { ApiError } from '../../errors.js';
 
 interface User {
   id: number;

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode } from '../../cli/errors.js';
+import { CliError, ExitCode } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../cli/parse.js';
 import { badgePath } from './shared.js';

@@ -1,5 +1,5 @@
 import type { OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { p } from '../../api/path.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseChoice, parseInteger, parseNumber } from '../../cli/parse.js';
 import { parseFullSha } from '../review-options.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { draftNotePath } from '../../api/review.js';
 import { mrOption, readTextOption } from '../review-options.js';

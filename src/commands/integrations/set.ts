@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../cli/parse.js';
 import { integrationPath, parseSlug } from './shared.js';

@@ -1,4 +1,4 @@
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { p } from '../../api/path.js';
 
 /** Slugs are lower-case words joined by dashes (custom-issue-tracker); underscores are accepted for them. */

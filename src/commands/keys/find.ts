@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { MD5_FINGERPRINT, md5Fingerprint, parsePublicKey, SHA256_FINGERPRINT, sha256Fingerprint } from '../../api/ssh-keys.js';
 
 interface Options {

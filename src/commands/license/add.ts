@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { instanceName } from '../settings/change.js';
 import { describeLicense, presentLicense, type License } from './shared.js';
 

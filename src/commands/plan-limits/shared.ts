@@ -1,6 +1,6 @@
 import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
 import type { OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseChoice } from '../../cli/parse.js';
 import { closestName, splitPairs } from '../settings/change.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseBoolean, parseChoice, parseInteger } from '../../cli/parse.js';
 import { normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
 import { PROFILE_KEYS, updateConfig, type Profile } from '../../config/store.js';

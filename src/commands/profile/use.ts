@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { ConfigError } from '../../cli/errors.js';
+import { ConfigError } from '../../errors.js';
 import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<{ name: string }>({

@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '../../cli/manifest.js';
+import type { ManifestEntry } from '../../cli/command.js';
 
 /** `protected-tags` commands. Add one entry per command module; each loads lazily. */
 export const groups: Record<string, string> = { 'protected-tags': 'Protected tags' };

@@ -1,5 +1,5 @@
 import { defineCommand, type OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../cli/parse.js';
 import { PUSH_RULE_BOOLEAN_FIELDS, PUSH_RULE_REGEX_FIELDS, re2Problem } from '../../api/push-rules.js';

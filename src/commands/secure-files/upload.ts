@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { multipartBody } from '../../api/multipart.js';
 import { filesPath, MAX_FILE_BYTES, MAX_FILES_PER_PROJECT, type SecureFileRecord } from './shared.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 
 /** Previewing, confirming and checking a change to a single instance record (application settings, plan limits). */
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { coerceSetting, REMOVED_SETTINGS, SETTINGS, settingConstraint } from '../../api/application-settings.js';
 import type { Context } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { REDACTED } from '../../http/redact.js';
 import { closestName, splitPairs } from './change.js';
 

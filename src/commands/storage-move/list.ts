@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { itemId, itemOption, listMoves, typeOption, type MoveType } from './shared.js';
 
 interface Options {

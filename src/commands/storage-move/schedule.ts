@@ -1,5 +1,5 @@
 import { defineCommand, type Context } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { p } from '../../api/path.js';
 import { itemId, itemOption, movesPath, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
 

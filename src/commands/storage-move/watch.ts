@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../../cli/errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { FAILED_STATES, FINISHED, itemId, itemOf, itemOption, movePath, parseMoveId, repositoryOf, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
 
 interface Options {

@@ -1,6 +1,6 @@
 import { p } from '../../api/path.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, ExitCode } from '../../cli/errors.js';
+import { ApiError, ExitCode } from '../../errors.js';
 import { accessLevelName, collect, parseDuration } from '../../cli/parse.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay, type TokenRecord } from './shared.js';

@@ -1,6 +1,6 @@
 import { p } from '../../api/path.js';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseAccessLevel, parseInteger, parseList } from '../../cli/parse.js';
 import { checkExpiry, resolveTarget, targetOptions, warnStoreNow, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
 

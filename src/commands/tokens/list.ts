@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseChoice, parseDate, parseDateTime, parseInteger } from '../../cli/parse.js';
 import { resolveTarget, targetOptions, tokenColumns, withLevelName, type TargetOptions } from './shared.js';
 

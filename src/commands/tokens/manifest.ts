@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '../../cli/manifest.js';
+import type { ManifestEntry } from '../../cli/command.js';
 
 /** `tokens` commands. Add one entry per command module; each loads lazily. */
 export const groups: Record<string, string> = { 'tokens': 'Group, project and personal access tokens; cron-safe rotation' };

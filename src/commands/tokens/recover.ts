@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
-import { ExitCode, UsageError } from '../../cli/errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { describeTargets, finishRecovery, HeldLocks, listRecoveries, readRecovery, type RecoveryRecord, type SaveTargets } from './rotation.js';
 import { warnStoreNow, withLevelName, withoutSecret } from './shared.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineCommand, type Context } from '../../cli/command.js';
-import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../cli/errors.js';
+import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
 import { parseDuration } from '../../cli/parse.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, removeRecovery,

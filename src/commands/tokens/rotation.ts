@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../cli/command.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../cli/errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';
 import { readConfig, updateConfig } from '../../config/store.js';
 import { TokenTarget, type TokenKind, type TokenRecord } from './shared.js';

@@ -1,6 +1,6 @@
 import { p } from '../../api/path.js';
 import type { Context, OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { accessLevelName, parseDate, parseDuration } from '../../cli/parse.js';
 
 /** Group, project and personal access tokens share their verbs; only the paths differ (spec doc 1, api-facts §5). */

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode } from '../../cli/errors.js';
+import { CliError, ExitCode } from '../../errors.js';
 import { p } from '../../api/path.js';
 
 export default defineCommand<{ user: string }>({

@@ -1,5 +1,5 @@
 import { defineCommand, type OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../errors.js';
 import { parseChoice, parseDateTime, parseInteger, parseKeyValue } from '../../cli/parse.js';
 import type { Query } from '../../api/path.js';
 

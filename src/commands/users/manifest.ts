@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '../../cli/manifest.js';
+import type { ManifestEntry } from '../../cli/command.js';
 
 /** `users` commands. Add one entry per command module; each loads lazily. */
 export const groups: Record<string, string> = { 'users': 'Users of the instance' };

@@ -4,7 +4,7 @@ import { defineTable, type Db } from '../db.js';
 import { HttpError, ok, type SandboxRequest } from '../http.js';
 import { projects, type Project } from '../model.js';
 import type { Router } from '../router.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 import { GENERIC_SEVERITIES, SEVERITY_LABELS, type Severity } from '../../api/alert-severities.js';
 
 /**

@@ -4,7 +4,7 @@ import { array, bool, created, errors, int, noContent, ok, type SandboxRequest, 
 import { groups, members, mergeRequests, repositories, users, type MergeRequest, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { findCommit, presentGroup, presentUserBasic } from '../present.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 import { joinTrainIfScheduled, removeFromTrain } from './merge-trains.js';
 import {
   approvalsLeft, approvalsRequired, findMergeRequest, presentProtectedBranch, protectDefaultBranches, protectedBranches,

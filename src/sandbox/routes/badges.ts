@@ -3,7 +3,7 @@ import { defineTable, type Db } from '../db.js';
 import { errors, HttpError, noContent, ok, created, required, type SandboxRequest } from '../http.js';
 import { groups, repositories, type Group, type Project } from '../model.js';
 import { paginate } from '../pagination.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 export interface Badge {
   id: number;

@@ -3,7 +3,7 @@ import { errors, ok } from '../http.js';
 import { projects, type AccessToken } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentGroup, presentProject } from '../present.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 export const SANDBOX_VERSION = '17.11.0-ee';
 

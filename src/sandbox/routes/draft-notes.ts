@@ -3,7 +3,7 @@ import { projectFor, Role } from '../auth.js';
 import { defineTable, type Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
 import type { MergeRequest } from '../model.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 import { addNote, MAX_NOTE_CHARS, notesTable, type NotePosition } from './notes.js';
 import { findMergeRequest } from './review-common.js';
 

@@ -1,6 +1,6 @@
 import { requireUser } from '../auth.js';
 import { errors, ok } from '../http.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /**
  * The experiments listing (spec document 3): for team members of the operator of a hosted deployment. The sandbox

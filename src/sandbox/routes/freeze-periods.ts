@@ -3,7 +3,7 @@ import { findProject, projectFor, Role } from '../auth.js';
 import { defineTable } from '../db.js';
 import { created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { paginate } from '../pagination.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 export interface FreezePeriod {
   id: number;

@@ -1,7 +1,5 @@
 import type { Db } from '../db.js';
-import type { Router } from '../router.js';
-import type { SeedOptions } from '../seed.js';
-import type { Tier } from '../http.js';
+import type { SandboxModule } from '../module.js';
 import { core } from './core.js';
 import { tokens } from './tokens.js';
 import { users } from './users.js';
@@ -24,19 +22,6 @@ import { pushRules } from './push-rules.js';
 import { protectedTags } from './protected-tags.js';
 import { mirrors } from './mirrors.js';
 
-export interface SeedContext extends SeedOptions {
-  tier: Tier;
-}
-
-/** One resource of the simulated instance: its routes, and its part of the seed data. */
-export interface SandboxModule {
-  /** `api` routes live under /api/v4; `web` routes outside it (alert intake). */
-  routes(api: Router, web: Router): void;
-  /** Runs after the core seed (users root, alice, bob; group acme; projects acme/api and acme/web). */
-  seed?(db: Db, context: SeedContext): void;
-  /** Extra variables `sandbox --print-env` exports (alert intake URLs and keys). */
-  env?(sandbox: { rootUrl: string; db: Db }): Record<string, string>;
-}
 
 /** Every sandbox module, in registration order. */
 export const modules: SandboxModule[] = [

@@ -2,7 +2,7 @@ import { findGroup, groupFor, Role } from '../auth.js';
 import { defineTable } from '../db.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../http.js';
 import type { Group } from '../model.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /** The integration kinds of spec 1 (the slugs are the real ones the spec writes as <integration_slug>). */
 interface Kind {

@@ -4,7 +4,7 @@ import { defineTable, type Db } from '../db.js';
 import { errors, ok, required, type SandboxRequest } from '../http.js';
 import { users } from '../model.js';
 import { presentFullUser } from './users.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 export interface SshKey {
   id: number;

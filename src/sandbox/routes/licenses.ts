@@ -4,7 +4,7 @@ import { accepted, created, errors, noContent, ok, required, type SandboxRequest
 import { users } from '../model.js';
 import { isoDate } from '../seed.js';
 import { isBillable } from './users.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /**
  * Licenses (spec document 3, api-facts §1.16), administrators only. A sandbox license key is the base64 of a JSON

@@ -4,7 +4,7 @@ import { bool, errors, type SandboxRequest, type SandboxResponse } from '../http
 import { mergeRequests, users, type MergeRequest, type Project } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 import { canMergeInto, findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from './review-common.js';
 
 /**

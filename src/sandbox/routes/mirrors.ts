@@ -4,7 +4,7 @@ import { findProject, projectFor, requireTier, Role } from '../auth.js';
 import { defineTable } from '../db.js';
 import { accepted, bool, errors, ok, type SandboxRequest } from '../http.js';
 import type { Project } from '../model.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 export type UpdateStatus = 'none' | 'scheduled' | 'started' | 'finished' | 'failed';
 

@@ -6,7 +6,7 @@ import { issues, mergeRequests, users, type Project, type User } from '../model.
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 import { requireMergeRequestAccess } from './review-common.js';
 
 /**

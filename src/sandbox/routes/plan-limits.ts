@@ -2,7 +2,7 @@ import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
 import { requireAdmin } from '../auth.js';
 import type { Db } from '../db.js';
 import { errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /** Plan limits per plan (spec document 3): integers only; unknown plans answer 400 as Grape's `values:` check does. */
 

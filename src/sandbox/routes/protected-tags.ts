@@ -4,7 +4,7 @@ import { created, errors, HttpError, noContent, ok, required, type SandboxReques
 import { groups, users, type Project } from '../model.js';
 import { paginate } from '../pagination.js';
 import { deployKeysOf, sshKeyTable } from './keys.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 export interface CreateAccess {
   id: number;

@@ -3,7 +3,7 @@ import { projectFor, requireTier, Role } from '../auth.js';
 import { defineTable } from '../db.js';
 import { bool, created, errors, HttpError, noContent, ok, type SandboxRequest } from '../http.js';
 import type { Project } from '../model.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 type RegexField = (typeof PUSH_RULE_REGEX_FIELDS)[number];
 type BooleanField = (typeof PUSH_RULE_BOOLEAN_FIELDS)[number];

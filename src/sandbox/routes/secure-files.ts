@@ -3,7 +3,7 @@ import { findProject, projectFor, Role } from '../auth.js';
 import { defineTable, type Db } from '../db.js';
 import { created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { paginate } from '../pagination.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /** Limits of spec 1: 5 MB per file, 100 files per project. */
 export const SECURE_FILE_MAX_BYTES = 5 * 1024 * 1024;

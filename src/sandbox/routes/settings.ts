@@ -2,7 +2,7 @@ import { coerceSetting, defaultSettings, SETTINGS, settingConstraint } from '../
 import { requireAdmin } from '../auth.js';
 import type { Db } from '../db.js';
 import { errors, HttpError, ok, type SandboxRequest } from '../http.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /**
  * Application settings (spec document 3): one record, typed by the shared settings table. PUT answers as Grape and

@@ -6,7 +6,7 @@ import { paginate } from '../pagination.js';
 import { presentProject } from '../present.js';
 import { STORAGES } from '../seed.js';
 import { seedDemoSnippet, snippets, snippetUrls } from '../snippets.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /**
  * Repository storage moves (document 3; api-facts §1.17) of projects, snippets and group wikis.

@@ -5,7 +5,7 @@ import { members, tokens, users, type AccessToken, type Group, type Project, typ
 import { paginate } from '../pagination.js';
 import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 import { presentPersonalToken } from './core.js';
 
 /**

@@ -4,7 +4,7 @@ import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResp
 import { groups, members, projects, users as usersTable, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic, presentPublicUser } from '../present.js';
-import type { SandboxModule } from './index.js';
+import type { SandboxModule } from '../module.js';
 
 /**
  * Users (spec document 3, api-facts §1.15): the list with everyone's and the administrator's filters, offset and

@@ -1,6 +1,6 @@
 import type { OptionDef } from '../../../cli/command.js';
 import { defineCommand } from '../../../cli/command.js';
-import { UsageError } from '../../../cli/errors.js';
+import { UsageError } from '../../../errors.js';
 import { projectOption } from '../../../cli/options.js';
 import { parseInteger } from '../../../cli/parse.js';
 import { approvalSettingsPath } from '../../../api/review.js';
