@@ -11,8 +11,10 @@ export interface Fault {
   headers?: Record<string, string>;
   /** Adds Retry-After (seconds) to the injected answer. */
   retry_after?: number;
-  /** Delay before answering. */
+  /** Delay before processing the request. */
   latency_ms?: number;
+  /** Delay after the request was processed, before its answer is sent (the state has already changed). */
+  answer_latency_ms?: number;
   /** Close the connection: 'before' processing, or 'after' the request was processed (the response is lost). */
   drop?: 'before' | 'after';
   /** How many matching requests this fault applies to (default 1). */

@@ -109,6 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     entry.status = response.status;
     if (method !== 'GET' && method !== 'HEAD' && response.status < 400 && options.stateFile) db.save(options.stateFile);
+    if (fault?.answer_latency_ms) await new Promise((resolve) => setTimeout(resolve, fault.answer_latency_ms));
     if (fault?.drop === 'after') {
       entry.status = 'dropped';
       return drop(res);

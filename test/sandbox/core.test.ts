@@ -113,4 +113,19 @@ describe('sandbox: errors, headers and faults', () => {
     const log = (await (await fetch(`${sandbox.rootUrl}/-/sandbox/requests`)).json()) as Array<{ status: number }>;
     expect(log.map((entry) => entry.status)).toEqual([429, 200]);
   });
+
+  it('answer_latency_ms holds the answer back after the request was processed', async () => {
+    sandbox.faults.add({ method: 'POST', path: '/access_tokens$', answer_latency_ms: 1500 });
+    let answered = false;
+    const creating = fetch(`${sandbox.url}/groups/acme/access_tokens`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': sandbox.adminToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'held-back', scopes: ['api'] }),
+    }).finally(() => (answered = true));
+    const names = async () => ((await get('/groups/acme/access_tokens')).body as Array<{ name: string }>).map((token) => token.name);
+    while (!(await names()).includes('held-back')) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Processed (the token exists), but the client has no answer yet.
+    expect(answered).toBe(false);
+    expect((await creating).status).toBe(201);
+  });
 });
