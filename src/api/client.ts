@@ -5,7 +5,7 @@ import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
-import { toQueryString, type Query } from './path.js';
+import { expandRoute, isRoute, toQueryString, type Query } from './path.js';
 
 export interface ApiRequest {
   method: string;
@@ -110,9 +110,27 @@ export class Api {
     return (await this.request<T>({ method: 'DELETE', path, query })).data;
   }
 
-  /** A paginated list, fetched as contract §6 describes (one page, --limit, or --all with concurrent pages). */
-  list<T = Record<string, unknown>>(path: string, query: Query, options: ListOptions): ListResult<T> {
-    return new ListResult<T>(this, path, query, options);
+  /**
+   * Calls a declared route (src/api/resources/*.ts): `call('PUT /projects/{project}/badges/{badge_id}', { project,
+   * badge_id, name })`. Path parameters are expanded, each encoded as one segment; the other parameters (undefined
+   * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise.
+   */
+  async call<T = unknown>(route: string, params: Record<string, unknown> = {}, options: Partial<ApiRequest> = {}): Promise<T> {
+    const { method, path, rest } = expandRoute(route, params);
+    const given = Object.keys(rest).length ? rest : undefined;
+    const inQuery = method === 'GET' || method === 'HEAD' || method === 'DELETE';
+    return (await this.request<T>({ ...options, method, path, query: inQuery ? (given as Query | undefined) : undefined, body: inQuery ? undefined : given })).data;
+  }
+
+  /**
+   * A paginated list, fetched as contract §6 describes (one page, --limit, or --all with concurrent pages). Takes a
+   * path and its query, or a declared GET route and its parameters (as call() does).
+   */
+  list<T = Record<string, unknown>>(pathOrRoute: string, query: Query | Record<string, unknown>, options: ListOptions): ListResult<T> {
+    if (!isRoute(pathOrRoute)) return new ListResult<T>(this, pathOrRoute, query as Query, options);
+    const { method, path, rest } = expandRoute(pathOrRoute, query);
+    if (method !== 'GET') throw new Error(`list() needs a GET route, got ${pathOrRoute}`);
+    return new ListResult<T>(this, path, rest as Query, options);
   }
 
   private async errorFrom(response: HttpResponse, method: string, url: string): Promise<ApiError> {

@@ -96,3 +96,19 @@ export interface ManifestEntry {
   summary: string;
   load: () => Promise<{ default: CommandDef }>;
 }
+
+/**
+ * Manifest entries for a module whose default export holds several commands by verb (plainCommands of a declared
+ * resource): `verbEntries('badges', () => import('./commands.js'), { list: 'List …', get: 'Show …' })`.
+ */
+export function verbEntries(group: string, load: () => Promise<{ default: Partial<Record<string, CommandDef>> }>, summaries: Record<string, string>): ManifestEntry[] {
+  return Object.entries(summaries).map(([verb, summary]) => ({
+    path: `${group} ${verb}`,
+    summary,
+    load: async () => {
+      const command = (await load()).default[verb];
+      if (!command) throw new Error(`${group} ${verb}: the module defines no such command`);
+      return { default: command };
+    },
+  }));
+}

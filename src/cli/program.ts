@@ -9,7 +9,7 @@ import { Io, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
-import { RunContext } from './context.js';
+import type { RunContext } from './context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { ManifestEntry } from './command.js';
 import { groups, manifest } from './manifest.js';
@@ -140,7 +140,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
-      context = createContext(globals, deps, opts, def);
+      context = await createContext(globals, deps, opts, def);
       const returned = await def.run(opts, context);
       const status = returned instanceof ResultWithExit ? returned : undefined;
       await render(status ? status.result : returned, context.io, {
@@ -162,7 +162,9 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
   return exitCode;
 }
 
-function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps, opts: Record<string, unknown>, def: CommandDef): RunContext {
+/** Loaded only when a command runs: help and usage errors need no HTTP client (undici). */
+async function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps, opts: Record<string, unknown>, def: CommandDef): Promise<RunContext> {
+  const { RunContext } = await import('./context.js');
   const env = deps.env;
   const noColor = raw.color === false || env.NO_COLOR !== undefined;
   const color = !noColor && (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : Boolean(deps.stdout.isTTY) && env.TERM !== 'dumb');

@@ -48,6 +48,12 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(inputs.filter((i) => /node_modules|src\/commands|src\/http/.test(i))).toEqual([]);
   });
 
+  it.each(['--help', 'freeze-periods --help', 'freeze-periods create --help'])('forgectl %s loads no HTTP client or sandbox', async (line) => {
+    const { code, inputs } = await loadedInputs(line.split(' '), { FORGECTL_CONFIG_DIR: tempDir() });
+    expect(code).toBe(0);
+    expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\//.test(i))).toEqual([]);
+  });
+
   it('api with JSON output loads no prompts, spinners, tables, YAML, conf or sandbox', async () => {
     const { code, inputs } = await loadedInputs(['api', '/user', '-o', 'json'], { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken });
     expect(code).toBe(0);

@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/main.js';
+import type { RoleName } from '../../src/api/resource.js';
+import { findGroup, Role } from '../../src/sandbox/auth.js';
+import { members } from '../../src/sandbox/model.js';
+import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export interface RunResult {
@@ -69,6 +73,8 @@ export interface TestSandbox extends Sandbox {
   fault(fault: Record<string, unknown>): void;
   /** A raw API request (path below /api/v4), as root unless a token is given; JSON bodies are parsed. */
   call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; headers: Headers; text: string; body: any }>;
+  /** The token of a user who has exactly this role in group acme (and so in its projects); made on first use. */
+  tokenWithRole(role: RoleName): string;
 }
 
 /** A sandbox on 127.0.0.1:0 for one test file; close it in afterAll. */
@@ -87,6 +93,15 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     requests: () => sandbox.faults.log.map(({ method, path, status }) => ({ method, path, status })),
     clearRequests: () => void (sandbox.faults.log.length = 0),
     fault: (fault: Record<string, unknown>) => void sandbox.faults.add(fault),
+    tokenWithRole: (role: RoleName) => {
+      const username = `${role}-of-acme`;
+      const existing = sandbox.db.table<{ name: string; token: string }>('tokens').find((t) => t.name === `${username}-token`);
+      if (existing) return existing.token;
+      const now = new Date();
+      const user = addUser(sandbox.db, { username }, now);
+      members(sandbox.db).push({ source_type: 'group', source_id: findGroup(sandbox.db, 'acme').id, user_id: user.id, access_level: Role[role] });
+      return addToken(sandbox.db, user, {}, now).token;
+    },
     call: async (method: string, path: string, body?: unknown, token = sandbox.adminToken) => {
       const response = await fetch(`${sandbox.url}${path}`, {
         method,

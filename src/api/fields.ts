@@ -1,0 +1,140 @@
+import { UsageError } from '../errors.js';
+import { ACCESS_LEVELS, parseAccessLevel, parseChoice, parseDate, parseDateTime, parseInteger, parseList } from '../cli/parse.js';
+
+/**
+ * Field kinds of resource declarations (src/api/resources/*.ts). A kind says how a flag's text becomes a value
+ * (checked locally: bad input exits 2 before anything is sent) and which JSON type the value has on the wire, which
+ * the sandbox coerces input to. The parsers come from src/cli/parse.ts, a leaf module that imports only errors.
+ */
+
+/** The JSON type of a field's value. */
+export type JsonType = 'string' | 'int' | 'bool' | 'list' | 'object';
+
+export interface FieldKind {
+  /** 'int', 'cron', 'time zone' … */
+  name: string;
+  type: JsonType;
+  /** The value placeholder of the flag: `--freeze-start <cron>`; empty for a boolean switch. */
+  placeholder: string;
+  /** Checks and converts a flag's text; throws UsageError naming `label` (the flag, or "badge id"). */
+  parse(text: string, label: string, previous?: unknown): unknown;
+}
+
+export interface FieldOptions {
+  /** Help text of the option. */
+  help?: string;
+  /** Set by the service (id, created_at): no option, never sent. */
+  readOnly?: boolean;
+  /** Whether create needs it ('required'), takes it (default), or cannot set it ('never'). */
+  create?: 'required' | 'optional' | 'never';
+  /** false: fixed once created (no option on update). */
+  update?: boolean;
+  /** The service's default on create (shown in help; the sandbox applies it). */
+  default?: unknown;
+  /** The option's name when it is not the field's name with dashes: 'mr' for merge_request_iid. */
+  flag?: string;
+}
+
+export interface Field extends FieldOptions {
+  kind: FieldKind;
+}
+
+const field = (kind: FieldKind, options: FieldOptions = {}): Field => ({ ...options, kind });
+
+function intKind(min = -Infinity, max = Infinity): FieldKind {
+  return { name: 'int', type: 'int', placeholder: '<n>', parse: (text, label) => parseInteger(label, min, max)(text) };
+}
+
+const stringKind = (placeholder = '<text>'): FieldKind => ({
+  name: 'string',
+  type: 'string',
+  placeholder,
+  parse(text, label) {
+    if (!text.trim()) throw new UsageError(`${label} must not be empty`);
+    return text;
+  },
+});
+
+/**
+ * The IANA time zone name as given, in the spelling the zone database uses (the service's lookup is
+ * case-sensitive), or undefined when Node does not know it. Aliases such as UTC, Etc/UTC and US/Pacific are IANA
+ * names too; UTC offsets like +01:00 are not zone names and are refused.
+ */
+export function canonicalTimeZone(name: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+  } catch {
+    return undefined;
+  }
+  return Intl.supportedValuesOf('timeZone').find((zone) => zone.toLowerCase() === name.toLowerCase()) ?? name;
+}
+
+/** Known zone names close to a mistyped one, for the hint. */
+export function similarTimeZones(name: string): string[] {
+  const needle = name.toLowerCase().split('/').pop() ?? '';
+  if (needle.length < 3) return [];
+  return Intl.supportedValuesOf('timeZone').filter((zone) => zone.toLowerCase().includes(needle.slice(0, 4))).slice(0, 5);
+}
+
+/**
+ * An http(s) URL with a literal host. Placeholders such as %{project_path} may appear in the path and query but not
+ * as the host (the service answers "is blocked: URI is invalid"). Returns whether the service accepts it.
+ */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.hostname.includes('%');
+  } catch {
+    return false;
+  }
+}
+
+/** The field kinds. Each takes the field's options (help, readOnly, create, default …). */
+export const f = {
+  int: (options: FieldOptions & { min?: number; max?: number } = {}): Field => field(intKind(options.min, options.max), options),
+  string: (options: FieldOptions & { placeholder?: string } = {}): Field => field(stringKind(options.placeholder), options),
+  /** A switch: `--enabled`, and on update also `--no-enabled`. */
+  bool: (options: FieldOptions = {}): Field => field({ name: 'bool', type: 'bool', placeholder: '', parse: (text) => text }, options),
+  enum: (values: readonly string[], options: FieldOptions = {}): Field =>
+    field({ name: 'enum', type: 'string', placeholder: `<${values.join('|')}>`, parse: (text, label) => parseChoice(label, values)(text) }, options),
+  /** An access level by name (guest … owner) or number, sent as the number. */
+  accessLevel: (allowed: number[] = Object.values(ACCESS_LEVELS), options: FieldOptions = {}): Field =>
+    field({ name: 'access level', type: 'int', placeholder: '<level>', parse: (text, label) => parseAccessLevel(label, allowed)(text) }, options),
+  /** A calendar date, YYYY-MM-DD. */
+  date: (options: FieldOptions = {}): Field => field({ name: 'date', type: 'string', placeholder: '<YYYY-MM-DD>', parse: (text, label) => parseDate(label)(text) }, options),
+  /** An ISO 8601 date-time. */
+  time: (options: FieldOptions = {}): Field => field({ name: 'time', type: 'string', placeholder: '<datetime>', parse: (text, label) => parseDateTime(label)(text) }, options),
+  /** An IANA time zone name, checked against Node's zone database and given the database's spelling. */
+  timeZone: (options: FieldOptions = {}): Field =>
+    field({
+      name: 'time zone',
+      type: 'string',
+      placeholder: '<zone>',
+      parse(text, label) {
+        const zone = canonicalTimeZone(text);
+        if (zone) return zone;
+        const similar = similarTimeZones(text);
+        throw new UsageError(`${label} "${text}" is not an IANA time zone name`, similar.length ? `did you mean ${similar.join(', ')}?` : 'for example UTC, Europe/Berlin, America/New_York');
+      },
+    }, options),
+  /** An http(s) URL with a literal host name (placeholders allowed in the path and query). */
+  url: (options: FieldOptions = {}): Field =>
+    field({
+      name: 'url',
+      type: 'string',
+      placeholder: '<url>',
+      parse(text, label) {
+        if (!isHttpUrl(text)) throw new UsageError(`${label} must be an http(s) URL with a literal host name, got "${text}"`, 'placeholders such as %{project_path} work in the path and query');
+        return text;
+      },
+    }, options),
+  /** A credential the service never returns; redacted in --dry-run and --verbose output by its name. */
+  secret: (options: FieldOptions = {}): Field => field({ ...stringKind('<secret>'), name: 'secret' }, options),
+  /** A comma-separated, repeatable list of strings. */
+  list: (options: FieldOptions & { placeholder?: string } = {}): Field =>
+    field({ name: 'list', type: 'list', placeholder: options.placeholder ?? '<a,b>', parse: (text, _label, previous) => parseList(text, previous as string[] | undefined) }, options),
+  /** A nested object the service returns (author, metadata): read-only. */
+  object: (options: FieldOptions = {}): Field =>
+    field({ name: 'object', type: 'object', placeholder: '', parse: (_text, label) => { throw new UsageError(`${label} cannot be set`); } }, { readOnly: true, ...options }),
+};

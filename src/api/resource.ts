@@ -1,0 +1,70 @@
+import type { Field } from './fields.js';
+
+/**
+ * A resource declared once, as plain data (src/api/resources/<resource>.ts): its routes, fields, columns and
+ * identity. The plain CLI verbs (src/cli/resource-commands.ts), the sandbox's generic CRUD (src/sandbox/crud.ts)
+ * and the contract test read it; hand-written commands take their routes from it. Importing a declaration is
+ * cheap (no CLI, HTTP or sandbox code), so other layers may ask "what are the fields of badges?".
+ */
+
+export type Verb = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** Roles of the spec, least first. */
+export const ROLES = ['guest', 'reporter', 'developer', 'maintainer', 'owner'] as const;
+export type RoleName = (typeof ROLES)[number];
+
+export interface ResourceDef {
+  /** What one record is called in messages: 'freeze period' ("Delete freeze period 3 of project acme/api?"). */
+  noun: string;
+  /** The command group: `forgectl freeze-periods …`. */
+  command: string;
+  /** Where records live: the --project or --group option, and the {project} or {group} route parameter. */
+  parent: 'project' | 'group';
+  /**
+   * Further route parameters naming where records live (the merge request of draft notes), each given by a
+   * required option: `{ merge_request_iid: f.int({ min: 1, flag: 'mr' }) }`.
+   */
+  scope?: Record<string, Field>;
+  /** The route parameter naming one record, and the field that holds its value (its kind parses `<id>`). */
+  id: { param: string; field: string };
+  /** `'METHOD /path/{param}'`: {project}/{group}, the scope parameters and the id parameter are expanded. */
+  routes: Partial<Record<Verb, string>>;
+  /** Every field, in the order the service presents them. */
+  fields: Record<string, Field>;
+  /** Query parameters of the list route that filter it (`--name` of badges list). */
+  filters?: Record<string, Field>;
+  /** Default columns of lists. */
+  columns: string[];
+  /** The fields that pair a desired record with a current one (desired state). */
+  identity: string[];
+  /** The least role that may read, and that may change, records (the sandbox enforces them; help states them). */
+  roles: { read: RoleName; write: RoleName };
+  /** The license tier the endpoints need. */
+  tier?: 'premium' | 'ultimate';
+}
+
+/** Checks a declaration's consistency when it is defined (a typo fails the first test that loads it). */
+export function defineResource<R extends ResourceDef>(def: R): R {
+  const names = new Set(Object.keys(def.fields));
+  for (const name of [...def.columns, ...def.identity, def.id.field]) {
+    if (!names.has(name) && !name.includes('.')) throw new Error(`resource ${def.noun}: "${name}" is not a declared field`);
+  }
+  for (const [verb, route] of Object.entries(def.routes)) {
+    const needs = verb === 'list' || verb === 'create' ? [] : [def.id.param];
+    for (const param of [def.parent, ...Object.keys(def.scope ?? {}), ...needs]) {
+      if (!route.includes(`{${param}}`)) throw new Error(`resource ${def.noun}: route ${route} has no {${param}}`);
+    }
+  }
+  return def;
+}
+
+/** Fields a create may send (not read-only, not 'never'). */
+export const creatableFields = (def: ResourceDef): Array<[string, Field]> =>
+  Object.entries(def.fields).filter(([, field]) => !field.readOnly && field.create !== 'never');
+
+/** Fields an update may send (not read-only, not fixed once created). */
+export const updatableFields = (def: ResourceDef): Array<[string, Field]> =>
+  Object.entries(def.fields).filter(([, field]) => !field.readOnly && field.update !== false);
+
+/** The kind that parses an id: its field's. */
+export const idField = (def: ResourceDef): Field => def.fields[def.id.field];

@@ -1,0 +1,177 @@
+import type { Field } from '../api/fields.js';
+import { creatableFields, updatableFields, type ResourceDef } from '../api/resource.js';
+import { groupFor, projectFor, requireTier, Role } from './auth.js';
+import { defineTable, type Db } from './db.js';
+import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from './http.js';
+import type { Group, Project } from './model.js';
+import type { SandboxModule, SeedContext } from './module.js';
+import { paginate } from './pagination.js';
+import type { Router } from './router.js';
+
+/**
+ * The sandbox's plain CRUD of a declared resource (src/api/resources/*.ts), as the service serves one: records
+ * presented with the declared fields in declared order, 400 "x is missing" for required fields, the declared
+ * defaults, 201/200/204, pagination headers, "404 <Noun> Not Found", and the declared roles (a project the caller
+ * cannot see is 404, too low a role 403). What is particular to a resource comes in through hooks.
+ *
+ * Stored records hold the declared fields plus `project_id` or `group_id` (and the scope parameters); fields named
+ * created_at and updated_at are set when a record is created and updated.
+ */
+
+export type Parent = Project | Group;
+/** A stored record: an id, the declared fields, and the parent's id. */
+export type Stored = { id: number };
+type Values = Record<string, unknown>;
+const value = (record: Stored, name: string): unknown => (record as Values)[name];
+
+export interface CrudHooks<T extends Stored> {
+  /** Table and id sequence; default: the last segment of the list route ('freeze_periods'). */
+  table?: string;
+  /** "404 <this> Not Found"; default: the noun in title case ('Freeze Period'). */
+  notFound?: string;
+  /** The records a parent sees, in list order; default: its own records, oldest first. */
+  visible?(db: Db, parent: Parent): T[];
+  /** Model validation on create and update (throw errors.validation(…)), after defaults are applied. */
+  validate?(record: T, req: SandboxRequest): void;
+  /** Values of declared read-only fields the sandbox computes when presenting (rendered URLs, kind). */
+  computed?(record: T, req: SandboxRequest, parent: Parent): Record<string, unknown>;
+  /** Refusals of a delete (throw an HttpError). */
+  beforeDelete?(record: T, req: SandboxRequest): void;
+  /** Routes of the resource's own, registered before the generic ones (so /badges/render is not taken for an id). */
+  routes?(api: Router): void;
+  /** Seed data; insert() fills defaults, id and timestamps. */
+  seed?(db: Db, context: SeedContext, insert: (parentId: number, values: Partial<T>) => T): void;
+}
+
+export interface Crud<T extends Stored> extends SandboxModule {
+  table(db: Db): T[];
+  /** The record as the service presents it. */
+  present(record: T, req: SandboxRequest, parent: Parent): Record<string, unknown>;
+}
+
+const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) => c.toUpperCase());
+
+/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']. */
+function pattern(route: string): [string, string] {
+  const [method, path] = route.split(' ');
+  return [method, path.replace(/\{([a-z_]+)\}/g, ':$1')];
+}
+
+/** An input value as the field's JSON type; undefined when absent. */
+function coerce(name: string, field: Field, value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  switch (field.kind.type) {
+    case 'int':
+      return int(value, name);
+    case 'bool':
+      return bool(value);
+    case 'list':
+      return array(value);
+    case 'object':
+      return value;
+    default:
+      return String(value);
+  }
+}
+
+export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudHooks<T> = {}): Crud<T> {
+  const listRoute = resource.routes.list ?? resource.routes.create ?? '';
+  const tableName = hooks.table ?? listRoute.split('/').filter((s) => s && !s.startsWith('{')).pop()!;
+  const table = defineTable<T>(tableName);
+  const parentKey = `${resource.parent}_id`;
+  const scopeFields = Object.entries(resource.scope ?? {});
+  const fields = Object.entries(resource.fields);
+  const notFound = hooks.notFound ?? titleCase(resource.noun);
+
+  const parentFor = (req: SandboxRequest, minRole: number): Parent => {
+    const parent = resource.parent === 'project' ? projectFor(req, minRole, 'project') : groupFor(req, minRole, 'group');
+    if (resource.tier) requireTier(req, resource.tier);
+    return parent;
+  };
+  const scopeOf = (req: SandboxRequest): Record<string, unknown> =>
+    Object.fromEntries(scopeFields.map(([name, field]) => [name, coerce(name, field, req.params[name])]));
+  const visible = (req: SandboxRequest, parent: Parent): T[] => {
+    const scope = scopeOf(req);
+    const records = hooks.visible ? hooks.visible(req.db, parent) : table(req.db).filter((r) => value(r, parentKey) === parent.id).sort((a, b) => a.id - b.id);
+    return records.filter((r) => Object.entries(scope).every(([key, wanted]) => value(r, key) === wanted));
+  };
+  const find = (req: SandboxRequest, parent: Parent): T => {
+    const record = visible(req, parent).find((r) => String(value(r, resource.id.field)) === req.params[resource.id.param]);
+    if (!record) throw errors.notFound(notFound);
+    return record;
+  };
+  const present = (record: T, req: SandboxRequest, parent: Parent): Record<string, unknown> => {
+    const extra = hooks.computed?.(record, req, parent) ?? {};
+    return Object.fromEntries(fields.map(([name]) => [name, name in extra ? extra[name] : (value(record, name) ?? null)]));
+  };
+  const insert = (db: Db, parentId: number, values: Partial<T>, now: Date): T => {
+    const at = now.toISOString();
+    const record: Values = { id: db.nextId(tableName), [parentKey]: parentId, ...values };
+    for (const [name, field] of fields) if (record[name] === undefined && field.default !== undefined) record[name] = field.default;
+    if ('created_at' in resource.fields) record.created_at ??= at;
+    if ('updated_at' in resource.fields) record.updated_at ??= at;
+    table(db).push(record as unknown as T);
+    return record as unknown as T;
+  };
+  const read = Role[resource.roles.read];
+  const write = Role[resource.roles.write];
+
+  return {
+    table,
+    present,
+    routes(api) {
+      hooks.routes?.(api);
+      const { list, get, create, update, delete: remove } = resource.routes;
+      if (list) {
+        api.add(...pattern(list), (req) => {
+          const parent = parentFor(req, read);
+          const filters = Object.entries(resource.filters ?? {}).map(([name, field]) => [name, coerce(name, field, req.input[name])] as const).filter(([, given]) => given !== undefined);
+          const records = visible(req, parent).filter((r) => filters.every(([name, wanted]) => value(r, name) === wanted));
+          return paginate(req, records, { present: (r) => present(r, req, parent) });
+        });
+      }
+      if (get) {
+        api.add(...pattern(get), (req) => {
+          const parent = parentFor(req, read);
+          return ok(present(find(req, parent), req, parent));
+        });
+      }
+      if (create) {
+        api.add(...pattern(create), (req) => {
+          const parent = parentFor(req, write);
+          const values: Record<string, unknown> = { ...scopeOf(req) };
+          for (const [name, field] of creatableFields(resource)) {
+            values[name] = field.create === 'required' ? coerce(name, field, required(req, name)) : coerce(name, field, req.input[name]);
+            if (values[name] === undefined && field.default !== undefined) values[name] = field.default;
+          }
+          hooks.validate?.(values as unknown as T, req);
+          return created(present(insert(req.db, parent.id, values as Partial<T>, req.now()), req, parent));
+        });
+      }
+      if (update) {
+        api.add(...pattern(update), (req) => {
+          const parent = parentFor(req, write);
+          const record = find(req, parent);
+          const next: Values = { ...record };
+          for (const [name, field] of updatableFields(resource)) {
+            const given = coerce(name, field, req.input[name]);
+            if (given !== undefined) next[name] = given;
+          }
+          hooks.validate?.(next as unknown as T, req);
+          Object.assign(record, next);
+          if ('updated_at' in resource.fields) Object.assign(record, { updated_at: req.now().toISOString() });
+          return ok(present(record, req, parent));
+        });
+      }
+      if (remove) {
+        api.add(...pattern(remove), (req) => {
+          const record = find(req, parentFor(req, write));
+          hooks.beforeDelete?.(record, req);
+          table(req.db).splice(table(req.db).indexOf(record), 1);
+          return noContent();
+        });
+      }
+    },
+    seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values) => insert(db, parentId, values, context.now))),
+  };
+}

@@ -1,0 +1,123 @@
+import { readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES, type ResourceDef, type RoleName } from '../../src/api/resource.js';
+import { freezePeriods } from '../../src/api/resources/freeze-periods.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+
+/**
+ * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
+ * against the sandbox's CRUD of the same declaration. Each row gives what the declaration cannot: arguments that
+ * create a valid record, and options of an update that changes it.
+ */
+interface Row {
+  resource: ResourceDef;
+  /** Options of a create that succeeds (a fresh record each time). */
+  create: () => string[];
+  /** Options of an update that changes something. */
+  update?: string[];
+  /** An id no record has, and one the id's kind refuses (undefined: every text is a valid id). */
+  missingId: string;
+  badId?: string;
+}
+
+let serial = 0;
+const rows: Row[] = [
+  {
+    resource: freezePeriods,
+    create: () => ['--freeze-start', `${serial++ % 60} 1 * * *`, '--freeze-end', '0 2 * * *'],
+    update: ['--cron-timezone', 'Asia/Tokyo'],
+    missingId: '999999',
+    badId: 'abc',
+  },
+];
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+it('every declared resource has a row', () => {
+  const declared = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));
+  expect(rows.map((row) => row.resource.command).sort()).toEqual(declared.sort());
+});
+
+const lower = (role: RoleName): RoleName | undefined => ROLES[ROLES.indexOf(role) - 1];
+
+describe.each(rows)('$resource.command', (row) => {
+  const { resource } = row;
+  const where = resource.parent === 'project' ? ['--project', 'acme/api'] : ['--group', 'acme'];
+  const cli = (verb: string, args: string[] = [], options: Parameters<TestSandbox['run']>[1] = {}) => sandbox.run([resource.command, verb, ...args, ...where], options);
+  const create = async (): Promise<Record<string, unknown>> => {
+    const result = await cli('create', [...row.create(), '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return result.json();
+  };
+  const idOf = (record: Record<string, unknown>): string => String(record[resource.id.field]);
+
+  it('creates, and gets the same record back (-o json round trip)', async () => {
+    const record = await create();
+    expect(Object.keys(record)).toEqual(Object.keys(resource.fields));
+    const got = await cli('get', [idOf(record), '-o', 'json']);
+    expect(got.json()).toEqual(record);
+  });
+
+  it('lists as a table with a header on a terminal, as headerless TSV in a pipe', async () => {
+    const record = await create();
+    const tty = await cli('list', ['--all', '--no-color'], { tty: true });
+    expect(tty.code).toBe(0);
+    const header = tty.stdout.split('\n').find((line) => line.includes(resource.columns[0]))!;
+    for (const column of resource.columns) expect(header).toContain(column);
+
+    const piped = await cli('list', ['--all']);
+    const lines = piped.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(lines.every((cells) => cells.length === resource.columns.length)).toBe(true);
+    expect(lines.some((cells) => cells.join() === resource.columns.join())).toBe(false);
+    const position = resource.columns.indexOf(resource.id.field);
+    expect(lines.map((cells) => cells[position])).toContain(idOf(record));
+  });
+
+  it('answers a missing record with exit 5, and refuses a bad id with exit 2 sending nothing', async () => {
+    expect((await cli('get', [row.missingId])).code).toBe(5);
+    if (row.badId === undefined) return;
+    sandbox.clearRequests();
+    for (const verb of ['get', 'update', 'delete'].filter((v) => resource.routes[v as 'get'])) {
+      expect((await cli(verb, [row.badId, ...(verb === 'update' ? (row.update ?? []) : []), '--yes'])).code).toBe(2);
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it.runIf(resource.routes.update)('updates, and refuses an update with nothing to change', async () => {
+    const record = await create();
+    sandbox.clearRequests();
+    const nothing = await cli('update', [idOf(record)]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('nothing to change');
+    expect(sandbox.requests()).toEqual([]);
+    const updated = await cli('update', [idOf(record), ...row.update!, '-o', 'json']);
+    expect(updated.code).toBe(0);
+    expect(updated.json()).not.toEqual(record);
+  });
+
+  it.runIf(resource.routes.delete)('deletes only when confirmed: no --yes off a terminal is exit 2', async () => {
+    const record = await create();
+    sandbox.clearRequests();
+    const refused = await cli('delete', [idOf(record)]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect((await cli('delete', [idOf(record), '--yes'])).code).toBe(0);
+    expect((await cli('get', [idOf(record)])).code).toBe(5);
+  });
+
+  it(`needs the ${resource.roles.read} role to read and the ${resource.roles.write} role to change`, async () => {
+    const as = (role: RoleName) => ({ env: { FORGECTL_TOKEN: sandbox.tokenWithRole(role) } });
+    expect((await cli('list', [], as(resource.roles.read))).code).toBe(0);
+    const belowRead = lower(resource.roles.read);
+    if (belowRead) expect((await cli('list', [], as(belowRead))).code).toBe(4);
+    const belowWrite = lower(resource.roles.write);
+    if (belowWrite && resource.routes.create) expect((await cli('create', row.create(), as(belowWrite))).code).toBe(4);
+    if (resource.routes.create) expect((await cli('create', row.create(), as(resource.roles.write))).code).toBe(0);
+  });
+});
