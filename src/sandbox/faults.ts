@@ -15,8 +15,11 @@ export interface Fault {
   latency_ms?: number;
   /** Delay after the request was processed, before its answer is sent (the state has already changed). */
   answer_latency_ms?: number;
-  /** Close the connection: 'before' processing, or 'after' the request was processed (the response is lost). */
-  drop?: 'before' | 'after';
+  /**
+   * Close the connection: 'before' processing, 'after' the request was processed (the answer is lost), or during
+   * the answer's 'body' (all of it but the last byte is sent).
+   */
+  drop?: 'before' | 'after' | 'body';
   /** How many matching requests this fault applies to (default 1). */
   times?: number;
 }

@@ -114,7 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       entry.status = 'dropped';
       return drop(res);
     }
-    send(res, response, isApi ? rateHeaders(rate) : {}, method === 'HEAD');
+    send(res, response, isApi ? rateHeaders(rate) : {}, method === 'HEAD', fault?.drop === 'body');
   }
 
   async function dispatch(router: Router, req: IncomingMessage, url: URL, method: string, rawPath: string, isApi: boolean): Promise<SandboxResponse> {
@@ -232,7 +232,7 @@ function drop(res: ServerResponse): void {
   res.socket?.destroy();
 }
 
-function send(res: ServerResponse, response: SandboxResponse, extra: Record<string, string> = {}, headOnly = false): void {
+function send(res: ServerResponse, response: SandboxResponse, extra: Record<string, string> = {}, headOnly = false, cutShort = false): void {
   const headers: Record<string, string> = { 'X-Request-Id': randomUUID().replace(/-/g, '').slice(0, 26), 'X-Runtime': '0.010000', ...extra, ...response.headers };
   let payload: Buffer | string = '';
   if (response.raw) {
@@ -249,5 +249,9 @@ function send(res: ServerResponse, response: SandboxResponse, extra: Record<stri
   }
   headers['Content-Length'] = String(Buffer.byteLength(payload));
   res.writeHead(response.status, headers);
+  if (cutShort) {
+    res.write(Buffer.from(payload).subarray(0, -1), () => res.socket?.destroy());
+    return;
+  }
   res.end(headOnly ? undefined : payload);
 }

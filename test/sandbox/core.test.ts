@@ -128,4 +128,11 @@ describe('sandbox: errors, headers and faults', () => {
     expect(answered).toBe(false);
     expect((await creating).status).toBe(201);
   });
+
+  it("drop: 'body' cuts the answer one byte short of its Content-Length", async () => {
+    sandbox.faults.add({ method: 'GET', path: '^/version$', drop: 'body' });
+    const response = await fetch(`${sandbox.url}/version`, { headers: { 'PRIVATE-TOKEN': sandbox.adminToken } });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
 });
