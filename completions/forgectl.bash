@@ -26,12 +26,12 @@ _forgectl_words() {
     "auth status") echo "--profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "auth token") echo "--profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "badges") echo "list get create update delete preview --help" ;;
-    "badges create") echo "--project --link-url --image-url --name --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
+    "badges create") echo "--project --name --link-url --image-url --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "badges delete") echo "--project --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "badges get") echo "--project --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "badges list") echo "--project --name --page --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "badges preview") echo "--project --link-url --image-url --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
-    "badges update") echo "--project --link-url --image-url --name --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
+    "badges update") echo "--project --name --link-url --image-url --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "completion") echo "--profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "draft-notes") echo "list get create update delete publish publish-all --help" ;;
     "draft-notes create") echo "--project --mr --note --note-file --commit-id --reply-to --resolve-discussion --position-type --base-sha --start-sha --head-sha --old-path --new-path --old-line --new-line --line-range-start --line-range-end --width --height --x --y --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;

@@ -379,9 +379,9 @@ complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'badges'" -a 'list get create update delete preview'
 complete -c forgectl -f -n "__forgectl_path_is 'badges'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l link-url
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l image-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l output
@@ -464,9 +464,9 @@ complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l link-url
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l image-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l output

@@ -27,8 +27,11 @@ export interface ResourceDef {
   scope?: Record<string, Field>;
   /** The route parameter naming one record, and the field that holds its value (its kind parses `<id>`). */
   id: { param: string; field: string };
-  /** `'METHOD /path/{param}'`: {project}/{group}, the scope parameters and the id parameter are expanded. */
-  routes: Partial<Record<Verb, string>>;
+  /**
+   * `'METHOD /path/{param}'`: {project}/{group}, the scope parameters and the id parameter are expanded. Besides
+   * the plain verbs, the other endpoints of the resource by name (`render` of badges), for hand-written commands.
+   */
+  routes: Partial<Record<Verb, string>> & Record<string, string>;
   /** Every field, in the order the service presents them. */
   fields: Record<string, Field>;
   /** Query parameters of the list route that filter it (`--name` of badges list). */
@@ -50,7 +53,7 @@ export function defineResource<R extends ResourceDef>(def: R): R {
     if (!names.has(name) && !name.includes('.')) throw new Error(`resource ${def.noun}: "${name}" is not a declared field`);
   }
   for (const [verb, route] of Object.entries(def.routes)) {
-    const needs = verb === 'list' || verb === 'create' ? [] : [def.id.param];
+    const needs = verb === 'get' || verb === 'update' || verb === 'delete' ? [def.id.param] : [];
     for (const param of [def.parent, ...Object.keys(def.scope ?? {}), ...needs]) {
       if (!route.includes(`{${param}}`)) throw new Error(`resource ${def.noun}: route ${route} has no {${param}}`);
     }

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type ResourceDef, type RoleName } from '../../src/api/resource.js';
+import { badges } from '../../src/api/resources/badges.js';
 import { freezePeriods } from '../../src/api/resources/freeze-periods.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 
@@ -28,6 +29,13 @@ const rows: Row[] = [
     update: ['--cron-timezone', 'Asia/Tokyo'],
     missingId: '999999',
     badId: 'abc',
+  },
+  {
+    resource: badges,
+    create: () => ['--name', `b${serial++}`, '--link-url', 'https://ci.example.com/%{project_path}', '--image-url', 'https://ci.example.com/b.svg'],
+    update: ['--name', 'renamed'],
+    missingId: '999999',
+    badId: '0',
   },
 ];
 

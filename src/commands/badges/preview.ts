@@ -1,12 +1,15 @@
+import { badges } from '../../api/resources/badges.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { badgesPath, imageUrlOption, linkUrlOption } from './shared.js';
+import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
 
-export default defineCommand<{ project?: string; linkUrl: string; imageUrl: string }>({
-  description: 'Shows how the URLs render for the project, placeholders resolved, without creating a badge.',
+const urls = Object.entries(badges.fields).filter(([name]) => name === 'link_url' || name === 'image_url');
+
+export default defineCommand<{ project?: string }>({
+  description: 'Shows how the URLs render for the project, placeholders resolved, without creating a badge. Needs the Maintainer role.',
   examples: ["forgectl badges preview --project acme/api --link-url 'https://ci.example.com/%{project_path}' --image-url 'https://ci.example.com/%{commit_sha}.svg'"],
-  options: [projectOption, linkUrlOption(true), imageUrlOption(true)],
+  options: [projectOption, ...fieldOptions(urls, { required: () => true })],
   async run(opts, ctx) {
-    return ctx.api.get(`${badgesPath(ctx.project(opts.project))}/render`, { link_url: opts.linkUrl, image_url: opts.imageUrl });
+    return ctx.api.call(badges.routes.render, { project: ctx.project(opts.project), ...fieldValues(urls, opts) });
   },
 });
