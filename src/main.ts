@@ -1,5 +1,6 @@
 import type { CliDeps } from './cli/program.js';
-import { ApiError, CliError, DryRunComplete, ExitCode } from './errors.js';
+import { fileProblem } from './cli/files.js';
+import { ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 
 export type { CliDeps };
 
@@ -49,9 +50,22 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
     if (deps.env.FORGECTL_DEBUG === '1' && error.stack) deps.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
+  const local = localFileError(error);
+  if (local) return reportError(local, argv, deps);
   const message = error instanceof Error ? error.message : String(error);
   deps.stderr.write(`error: internal error: ${message}\n`);
   if (deps.env.FORGECTL_DEBUG === '1' && error instanceof Error && error.stack) deps.stderr.write(`${error.stack}\n`);
   else deps.stderr.write('hint: set FORGECTL_DEBUG=1 for details, and report this at the project\'s issue tracker\n');
   return ExitCode.internal;
+}
+
+/**
+ * A local file operation that failed where no command turned it into a message of its own: a usage error (exit 2)
+ * naming the file, not an internal error.
+ */
+function localFileError(error: unknown): UsageError | undefined {
+  const err = error as NodeJS.ErrnoException;
+  if (!(error instanceof Error) || typeof err.path !== 'string' || typeof err.syscall !== 'string') return undefined;
+  const writing = ['write', 'rename', 'mkdir', 'unlink', 'rmdir', 'chmod', 'fsync', 'copyfile', 'symlink'].includes(err.syscall);
+  return new UsageError(`cannot ${writing ? 'write' : 'read'} ${err.path}: ${fileProblem(error)}`);
 }

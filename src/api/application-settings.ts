@@ -238,9 +238,11 @@ export function coerceSetting(field: SettingField, raw: unknown, text = false): 
   if (raw === null || (text && raw === 'null')) return nullable ? { ok: true, value: null } : fail('cannot be null');
   switch (field.type) {
     case 'integer': {
-      if (typeof raw === 'number' && Number.isInteger(raw)) return { ok: true, value: raw };
-      if (typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw)) return { ok: true, value: Number(raw) };
-      return fail('must be a whole number');
+      const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isInteger(value)) return fail('must be a whole number');
+      // Beyond 2^53 a number is no longer exact: 99999999999999999999 would be stored as 1e20.
+      if (!Number.isSafeInteger(value)) return fail(`is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+      return { ok: true, value };
     }
     case 'number': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;

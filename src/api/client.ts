@@ -1,6 +1,6 @@
 import { ApiError, DryRunComplete } from '../errors.js';
 import type { Connection } from '../config/resolve.js';
-import type { HttpClient, HttpResponse } from '../http/client.js';
+import { splitUrl, type HttpClient, type HttpResponse } from '../http/client.js';
 import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
@@ -135,7 +135,7 @@ export class Api {
 
   private async errorFrom(response: HttpResponse, method: string, url: string): Promise<ApiError> {
     const body = await parseBody(response).catch(() => undefined);
-    const path = new URL(url).pathname.replace(new URL(this.connection.baseUrl).pathname, '') || '/';
+    const path = splitUrl(url).path.replace(/\?.*/, '').replace(splitUrl(this.connection.baseUrl).path, '') || '/';
     let message = errorMessageFromBody(body, response.status);
     if (response.status === 401 && this.connection.tokenSource === 'ci_job') message += ' (CI job token)';
     return new ApiError(message, response.status, method, path, response.header('x-request-id'), hintForStatus(response.status, body), body);

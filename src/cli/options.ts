@@ -15,7 +15,7 @@ export const groupOption: OptionDef = {
 
 export const outputFileOption: OptionDef = {
   flags: '--output-file <path>',
-  description: 'write to this file (atomically) instead of stdout',
+  description: 'write to this file (atomically) instead of stdout; an existing file is replaced only when confirmed (--yes)',
 };
 
 export const paginationOptions: OptionDef[] = [

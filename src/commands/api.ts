@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { defineCommand, type Context } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { collect } from '../cli/parse.js';
+import { readLocalFile } from '../cli/files.js';
 import { parseBody } from '../api/client.js';
 import { DownloadResult, TextResult } from '../output/result.js';
 
@@ -20,7 +20,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** -F value typing: numbers, booleans and null become JSON values, @file reads a file (@- stdin). */
 export async function typedValue(value: string, readStdin: () => Promise<string>): Promise<Json> {
-  if (value.startsWith('@')) return value === '@-' ? readStdin() : readFileSync(value.slice(1), 'utf8');
+  if (value.startsWith('@')) return value === '@-' ? readStdin() : readLocalFile(value.slice(1), 'utf8');
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (value === 'null') return null;
@@ -100,8 +100,12 @@ export default defineCommand<Options>({
     const headers: Record<string, string> = {};
     for (const header of opts.header ?? []) {
       const index = header.indexOf(':');
-      if (index <= 0) throw new UsageError(`-H takes "Name: value", got "${header}"`);
-      headers[header.slice(0, index).trim().toLowerCase()] = header.slice(index + 1).trim();
+      const name = header.slice(0, index).trim();
+      const value = header.slice(index + 1).trim();
+      // What HTTP allows: a token for the name, no control characters (line breaks) in the value.
+      if (index <= 0 || !/^[!#$%&'*+.^`|~\w-]+$/.test(name)) throw new UsageError(`-H takes "Name: value", got "${header}"`);
+      if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UsageError(`-H ${name}: the value may not contain control characters (such as line breaks) or characters beyond Latin-1`);
+      headers[name.toLowerCase()] = value;
     }
     const path = /^https?:\/\//i.test(opts.path) || opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
     const inQuery = method === 'GET' || method === 'HEAD';
@@ -114,7 +118,7 @@ export default defineCommand<Options>({
 
     let rawBody: { data: Buffer | string; contentType: string } | undefined;
     if (opts.input) {
-      const data = opts.input === '-' ? await ctx.io.readStdinBuffer() : readFileSync(opts.input);
+      const data = opts.input === '-' ? await ctx.io.readStdinBuffer() : readLocalFile(opts.input);
       rawBody = { data, contentType: headers['content-type'] ?? 'application/json' };
     }
     const response = await ctx.api.send({

@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli/command.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../errors.js';
 import { parseChoice, parseInteger } from '../cli/parse.js';
 
 interface Options {
@@ -13,6 +13,19 @@ interface Options {
   tls?: boolean;
   caOut?: string;
   printEnv?: boolean;
+}
+
+/** A failure to listen as a usage error (exit 2): the port is taken, or not ours to take. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the port is in use',
+    EACCES: 'permission denied (ports below 1024 need privileges)',
+    EADDRNOTAVAIL: 'no such address on this machine',
+    ENOTFOUND: 'no such host',
+  };
+  if (code && reasons[code]) return new UsageError(`cannot listen on ${host}:${port}: ${reasons[code]}`, 'choose another --port, or --port 0 for any free port');
+  return error;
 }
 
 /** Shell-quotes a value for an export line. */
@@ -53,6 +66,8 @@ export default defineCommand<Options>({
       stateFile: opts.state,
       tls: opts.tls,
       caFile: opts.caOut,
+    }).catch((error: unknown) => {
+      throw listenError(error, opts.host, opts.port);
     });
     const env = { FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, ...sandboxEnv(sandbox) };
     if (opts.printEnv) {

@@ -82,11 +82,11 @@ export class HttpClient {
   async send(request: HttpRequest): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
     const retries = request.retry === 'never' ? 0 : this.options.retries;
-    const url = new URL(request.url);
+    const url = splitUrl(request.url);
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
     for (let attempt = 0; ; attempt++) {
       const started = this.now();
-      this.options.log?.(`> ${method} ${redactUrl(url.toString())}`);
+      this.options.log?.(`> ${method} ${redactUrl(request.url)}`);
       if (this.options.log) {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.options.log(`> ${name}: ${value}`);
       }
@@ -95,7 +95,7 @@ export class HttpClient {
       try {
         response = await dispatcher.request({
           origin: url.origin,
-          path: url.pathname + url.search,
+          path: url.path,
           method: method as Dispatcher.HttpMethod,
           headers,
           body: request.body,
@@ -111,7 +111,7 @@ export class HttpClient {
           await this.sleep(wait);
           continue;
         }
-        throw new NetworkError(failure.message, method, url.pathname, failure.sentMaybe, failure.code);
+        throw new NetworkError(failure.message, method, url.path.replace(/\?.*/, ''), failure.sentMaybe, failure.code);
       }
       const wrapped = wrapResponse(response);
       this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
@@ -133,6 +133,19 @@ export class HttpClient {
     this.dispatcher = undefined;
     await dispatcher?.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * An absolute URL split into origin and path (with query) without normalising the path: a WHATWG URL turns a
+ * `%2E%2E` segment into `..` and removes it with the segment before, so `/projects/%2E%2E/badges` would become
+ * `/badges`. Path parameters are encoded on purpose; the path goes out exactly as built.
+ */
+export function splitUrl(url: string): { origin: string; path: string; host: string; hostname: string; protocol: string } {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^#]*)/i.exec(url);
+  if (!match) throw new TypeError(`not an absolute URL: ${url}`);
+  const origin = new URL(match[1]);
+  const rest = match[2];
+  return { origin: origin.origin, host: origin.host, hostname: origin.hostname, protocol: origin.protocol, path: rest.startsWith('/') ? rest : `/${rest}` };
 }
 
 function safeRead(path: string): string | undefined {
@@ -165,7 +178,7 @@ interface NetworkFailure {
   permanent: boolean;
 }
 
-export function classifyNetworkError(error: unknown, url: URL, timeoutMs: number): NetworkFailure {
+export function classifyNetworkError(error: unknown, url: { host: string; hostname: string }, timeoutMs: number): NetworkFailure {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code && err.code !== 'UND_ERR_SOCKET' ? err.code : (err.cause?.code ?? err.code);
   const host = url.host;

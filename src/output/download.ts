@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import type { Context } from '../cli/command.js';
+import { checkWritableTarget, fileProblem } from '../cli/files.js';
 import type { Io } from './io.js';
 import type { DownloadResult } from './result.js';
 
@@ -10,6 +12,15 @@ export function assertBinaryTarget(io: Io, outputFile: string | undefined): void
   if (!outputFile && io.stdoutIsTTY) {
     throw new UsageError('refusing to write binary data to the terminal', 'give --output-file PATH, or redirect stdout');
   }
+}
+
+/**
+ * Checks where a download will go before the request is sent: never a terminal; --output-file in a folder that
+ * exists; an existing file replaced only when confirmed (a prompt on a terminal, --yes otherwise).
+ */
+export async function checkDownloadTarget(ctx: Pick<Context, 'io' | 'confirm'>, outputFile: string | undefined): Promise<void> {
+  assertBinaryTarget(ctx.io, outputFile);
+  if (outputFile && checkWritableTarget(outputFile).exists) await ctx.confirm(`Overwrite ${outputFile}?`);
 }
 
 /**
@@ -30,7 +41,12 @@ export async function writeDownload(download: DownloadResult, io: Io): Promise<v
     return;
   }
   const temp = join(dirname(outputFile), `.${basename(outputFile)}.${process.pid}.part`);
-  const fd = openSync(temp, 'w', 0o600);
+  let fd: number;
+  try {
+    fd = openSync(temp, 'w', 0o600);
+  } catch (error) {
+    throw new UsageError(`cannot write ${outputFile}: ${fileProblem(error)}`);
+  }
   let received = 0;
   try {
     for await (const chunk of download.body) {

@@ -3,6 +3,7 @@ import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
 import { csvLine, tsvLine, type Format } from './formats.js';
 import type { Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
+import { toYaml } from './yaml.js';
 
 export interface RenderOptions {
   format: Format;
@@ -35,10 +36,8 @@ async function renderRecord(record: Row, io: Io, { format, fields }: RenderOptio
       return io.out(`${JSON.stringify(shown, null, 2)}\n`);
     case 'ndjson':
       return io.out(`${JSON.stringify(shown)}\n`);
-    case 'yaml': {
-      const { stringify } = await import('yaml');
-      return io.out(stringify(shown));
-    }
+    case 'yaml':
+      return io.out(await toYaml(shown));
     case 'csv': {
       const columns = fields ?? Object.keys(record);
       return io.out(csvLine(columns) + csvLine(columns.map((c) => cellText(getPath(record, c)))));
@@ -78,8 +77,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
       first = false;
       rows.push(shape(record));
     }
-    const { stringify } = await import('yaml');
-    return io.out(rows.length ? stringify(rows) : '[]\n');
+    return io.out(rows.length ? await toYaml(rows) : '[]\n');
   }
   // Streaming formats: each record is written as it arrives.
   for await (const record of items) {

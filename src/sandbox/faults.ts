@@ -24,6 +24,50 @@ export interface Fault {
   times?: number;
 }
 
+const FAULT_KEYS = ['method', 'path', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'times'];
+
+/** Thrown for a fault description that cannot be used; the control endpoint answers it with 400. */
+export class InvalidFault extends Error {}
+
+/**
+ * Checks a fault description (parsed JSON): known keys only, each of the right type, and at least one effect, so a
+ * typo never becomes a catch-all fault that silently swallows the next request.
+ */
+export function validateFault(input: unknown): Omit<Fault, 'id'> {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new InvalidFault('a fault is a JSON object');
+  const fault = input as Record<string, unknown>;
+  const unknown = Object.keys(fault).filter((key) => !FAULT_KEYS.includes(key));
+  if (unknown.length) throw new InvalidFault(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${FAULT_KEYS.join(', ')}`);
+  const isInt = (value: unknown, min: number, max: number) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+  if (fault.method !== undefined && (typeof fault.method !== 'string' || !/^[A-Za-z]+$/.test(fault.method))) throw new InvalidFault('method must be an HTTP method such as "GET"');
+  if (fault.path !== undefined) {
+    if (typeof fault.path !== 'string') throw new InvalidFault('path must be a regular expression as a string');
+    try {
+      new RegExp(fault.path);
+    } catch (error) {
+      throw new InvalidFault(`path is not a valid regular expression: ${(error as Error).message}`);
+    }
+  }
+  if (fault.status !== undefined && !isInt(fault.status, 100, 599)) throw new InvalidFault('status must be an HTTP status (100-599)');
+  if (fault.headers !== undefined && (!fault.headers || typeof fault.headers !== 'object' || Object.values(fault.headers).some((v) => typeof v !== 'string'))) {
+    throw new InvalidFault('headers must be an object of strings');
+  }
+  if (fault.retry_after !== undefined && !isInt(fault.retry_after, 0, 3600)) throw new InvalidFault('retry_after must be whole seconds (0-3600)');
+  for (const key of ['latency_ms', 'answer_latency_ms']) {
+    if (fault[key] !== undefined && !isInt(fault[key], 0, 600_000)) throw new InvalidFault(`${key} must be whole milliseconds (0-600000)`);
+  }
+  const drops = ['before', 'after', 'body'];
+  if (fault.drop !== undefined && !drops.includes(fault.drop as string)) throw new InvalidFault(`drop must be one of ${drops.join(', ')}`);
+  if (fault.times !== undefined && !isInt(fault.times, 1, 1_000_000)) throw new InvalidFault('times must be a positive integer');
+  if (fault.status === undefined && fault.drop === undefined && fault.latency_ms === undefined && fault.answer_latency_ms === undefined) {
+    throw new InvalidFault('a fault needs an effect: status, drop, latency_ms or answer_latency_ms');
+  }
+  if ((fault.body !== undefined || fault.headers !== undefined || fault.retry_after !== undefined) && fault.status === undefined) {
+    throw new InvalidFault('body, headers and retry_after need a status');
+  }
+  return fault as Omit<Fault, 'id'>;
+}
+
 export interface LoggedRequest {
   method: string;
   path: string;
@@ -36,8 +80,9 @@ export class Faults {
   private sequence = 0;
   readonly log: LoggedRequest[] = [];
 
-  add(fault: Omit<Fault, 'id'>): Fault {
-    const added = { times: 1, ...fault, id: ++this.sequence };
+  /** Adds a fault after validateFault(); throws InvalidFault. */
+  add(fault: unknown): Fault {
+    const added = { times: 1, ...validateFault(fault), id: ++this.sequence };
     this.faults.push(added);
     return added;
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { authenticate, checkScope } from './auth.js';
 import { parseBody, parseParams, readBody } from './body.js';
 import { Db } from './db.js';
-import { Faults, type Fault } from './faults.js';
+import { Faults, InvalidFault, type Fault } from './faults.js';
 import { HttpError, type SandboxRequest, type SandboxResponse, type Tier } from './http.js';
 import { tokens } from './model.js';
 import { Router } from './router.js';
@@ -81,14 +81,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sandbox');
+    // The path as sent: a WHATWG URL would resolve an encoded `%2E%2E` segment, which the service does not do.
+    const pathname = (req.url ?? '/').replace(/[?#].*/s, '') || '/';
     const method = (req.method ?? 'GET').toUpperCase();
-    if (url.pathname.startsWith('/-/sandbox/')) return control(req, res, url, method);
-    const isApi = url.pathname === '/api/v4' || url.pathname.startsWith('/api/v4/');
-    const rawPath = isApi ? url.pathname.slice('/api/v4'.length) || '/' : url.pathname;
+    if (pathname.startsWith('/-/sandbox/')) return control(req, res, url, method);
+    const isApi = pathname === '/api/v4' || pathname.startsWith('/api/v4/');
+    const rawPath = isApi ? pathname.slice('/api/v4'.length) || '/' : pathname;
     const fault = faults.take(method, rawPath);
     const latency = (options.latencyMs ?? 0) + (fault?.latency_ms ?? 0);
     if (latency) await new Promise((resolve) => setTimeout(resolve, latency));
-    const entry = { method, path: url.pathname + url.search, status: 0 as number | 'dropped', at: new Date().toISOString() };
+    const entry = { method, path: pathname + url.search, status: 0 as number | 'dropped', at: new Date().toISOString() };
     faults.log.push(entry);
     if (fault?.drop === 'before') {
       entry.status = 'dropped';
@@ -150,9 +152,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function control(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
-    const body = parseBody(await readBody(req), req.headers['content-type']).body as Omit<Fault, 'id'> | undefined;
+    const raw = (await readBody(req)).toString('utf8');
     const path = url.pathname.slice('/-/sandbox'.length);
-    if (path === '/faults' && method === 'POST') return send(res, { status: 201, body: faults.add(body ?? {}) });
+    if (path === '/faults' && method === 'POST') {
+      // JSON whatever the content type: `curl -d '{…}'` sends it as a form.
+      try {
+        return send(res, { status: 201, body: faults.add(JSON.parse(raw)) });
+      } catch (error) {
+        const message = error instanceof SyntaxError ? `the body is not JSON: ${error.message}` : (error as Error).message;
+        if (error instanceof SyntaxError || error instanceof InvalidFault) return send(res, { status: 400, body: { error: message } });
+        throw error;
+      }
+    }
     if (path === '/faults' && method === 'GET') return send(res, { status: 200, body: faults.list() });
     if (path === '/faults' && method === 'DELETE') {
       faults.clear();

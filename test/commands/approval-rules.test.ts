@@ -4,7 +4,7 @@ import { tokens } from '../../src/sandbox/model.js';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  sandbox = await startTestSandbox({ users: 1 });
 });
 afterAll(() => sandbox.close());
 
@@ -39,6 +39,22 @@ describe('approval-rules', () => {
     expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
     expect((await sandbox.run(['approval-rules', 'delete', String(rule.id), '--project', 'acme/api', '--yes'])).code).toBe(0);
     expect((await sandbox.run(['approval-rules', 'get', String(rule.id), '--project', 'acme/api'])).code).toBe(5);
+  });
+
+  it('refuses unknown users (names or IDs) before creating anything, and warns about users the service left out', async () => {
+    sandbox.clearRequests();
+    for (const users of ['alice,nosuchuser', '9999']) {
+      const result = await sandbox.run(['approval-rules', 'create', '--project', 'acme/api', '--name', `Ghost ${users}`, '--approvals-required', '1', '--users', users]);
+      expect(result.code, users).toBe(2);
+      expect(result.stderr).toContain(`unknown user: ${users.replace('alice,', '')}`);
+    }
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const outsider = await sandbox.run(['approval-rules', 'create', '--project', 'acme/api', '--name', 'Outsider', '--approvals-required', '1', '--users', 'alice,user1', '-o', 'json']);
+    expect(outsider.code).toBe(0);
+    expect(outsider.json().users.map((u: { username: string }) => u.username)).toEqual(['alice']);
+    expect(outsider.stderr).toMatch(/warning: the service left user1 out of the rule \(not a member of the project\?\)/);
+    await sandbox.run(['approval-rules', 'delete', String(outsider.json().id), '--project', 'acme/api', '--yes']);
   });
 
   it('creates a report approver rule', async () => {

@@ -60,6 +60,7 @@ describe('settings set', () => {
       ['repository_storages_weighted=[1]', /must be a JSON object/],
       ['default_branch_protection_defaults={"allowed_to_push":true}', /allowed_to_push/],
       ['max_attachment_size=0', /greater than or equal to 1/],
+      ['max_attachment_size=99999999999999999999', /max_attachment_size is too large \(at most 9007199254740991\)/],
       ['max_attachment_size=null', /must be an integer/],
       ['id=5', /read-only/],
       ['repository_storages=default', /removed/],

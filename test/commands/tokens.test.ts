@@ -92,9 +92,18 @@ describe('tokens list, get, create, revoke', () => {
       [...base, '--scopes', 'api', '--expires-at', day(400)],
       [...base, '--scopes', 'api', '--expires-at', day(-1)],
       [...base, '--scopes', 'api', '--expires-at', '2026-02-30'],
+      [...base, '--scopes', 'api', '--expires-in', '400d'],
+      [...base, '--scopes', 'api', '--expires-in', 'soon'],
+      [...base, '--scopes', 'api', '--expires-in', '30d', '--expires-at', day(30)],
       ['tokens', 'create', '--personal', '--name', 'x', '--scopes', 'api'],
     ]) expect((await sandbox.run(argv)).code).toBe(2);
     expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('creates a token that expires in a duration from today (--expires-in, as rotate takes)', async () => {
+    const result = await sandbox.run(['tokens', 'create', '--project', 'acme/api', '--name', 'in-30d', '--scopes', 'read_api', '--expires-in', '30d', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ name: 'in-30d', expires_at: day(30) });
   });
 
   it('creates a personal token for a user as administrator (number as access level is for resources only)', async () => {

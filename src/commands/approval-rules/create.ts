@@ -1,10 +1,10 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { approvalRulesPath } from '../../api/review.js';
-import { ruleBody, ruleOptions, type RuleOptions } from './shared.js';
+import { ruleBody, ruleOptions, warnLeftOut, type RuleOptions } from './shared.js';
 
 export default defineCommand<RuleOptions>({
-  description: 'Needs Premium and the Maintainer role. Users and groups the service does not know are left out of the rule.',
+  description: 'Needs Premium and the Maintainer role. Unknown users are refused before anything is created; users who are not members of the project are left out by the service (with a warning).',
   examples: [
     'forgectl approval-rules create --project acme/api --name Security --approvals-required 1 --users alice,bob --protected-branches 1',
     'forgectl approval-rules create --project acme/api --name Coverage --approvals-required 1 --rule-type report_approver --report-type code_coverage --groups acme',
@@ -12,6 +12,8 @@ export default defineCommand<RuleOptions>({
   options: [projectOption, ...ruleOptions(true)],
   async run(opts, ctx) {
     const body = await ruleBody(opts, ctx);
-    return ctx.api.post(approvalRulesPath(ctx.project(opts.project)), body);
+    const rule = await ctx.api.post<{ users?: Array<{ id: number; username: string }> }>(approvalRulesPath(ctx.project(opts.project)), body);
+    warnLeftOut(ctx, opts.users, rule);
+    return rule;
   },
 });

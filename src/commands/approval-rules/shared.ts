@@ -1,5 +1,5 @@
 import type { Context, OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { parseChoice, parseInteger, parseList } from '../../cli/parse.js';
 import { p } from '../../api/path.js';
 
@@ -54,7 +54,37 @@ export interface RuleOptions {
   removeHiddenGroups?: boolean;
 }
 
-/** The request body of a create or update: users split into IDs and usernames, group paths looked up as IDs. */
+/**
+ * Usernames and user IDs as IDs, checked before anything changes: the service silently leaves unknown users out of
+ * a rule, which can leave a rule that nobody can approve.
+ */
+async function resolveUsers(ctx: Context, users: string[]): Promise<number[]> {
+  const unknown: string[] = [];
+  const ids = await Promise.all(
+    users.map(async (user) => {
+      const found = /^\d+$/.test(user)
+        ? await ctx.api.get<{ id: number }>(p`/users/${user}`).catch((error: unknown) => {
+            if (error instanceof ApiError && error.status === 404) return undefined;
+            throw error;
+          })
+        : (await ctx.api.get<Array<{ id: number; username: string }>>('/users', { username: user })).find((u) => u.username.toLowerCase() === user.toLowerCase());
+      if (!found) unknown.push(user);
+      return found?.id ?? 0;
+    }),
+  );
+  if (unknown.length) throw new UsageError(`unknown user${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, 'nothing was changed; check the names with: forgectl users list');
+  return [...new Set(ids)];
+}
+
+/** Warns about users (as given: names or IDs) the service left out of the rule it returned: not project members. */
+export function warnLeftOut(ctx: Context, asked: string[] | undefined, rule: { users?: Array<{ id: number; username: string }> }): void {
+  if (!asked || !rule.users) return;
+  const kept = new Set(rule.users.flatMap((u) => [String(u.id), u.username.toLowerCase()]));
+  const left = asked.filter((user) => !kept.has(user.toLowerCase()));
+  if (left.length) ctx.io.warn(`the service left ${left.join(', ')} out of the rule (not ${left.length > 1 ? 'members' : 'a member'} of the project?)`);
+}
+
+/** The request body of a create or update: users resolved to IDs, group paths looked up as IDs. */
 export async function ruleBody(opts: RuleOptions, ctx: Context): Promise<Record<string, unknown>> {
   if (opts.ruleType === 'report_approver' && opts.reportType === undefined) throw new UsageError('--rule-type report_approver needs --report-type');
   if (opts.reportType !== undefined && opts.ruleType !== undefined && opts.ruleType !== 'report_approver') {
@@ -70,10 +100,7 @@ export async function ruleBody(opts: RuleOptions, ctx: Context): Promise<Record<
     applies_to_all_protected_branches: opts.allProtectedBranches,
     remove_hidden_groups: opts.removeHiddenGroups,
   };
-  if (opts.users !== undefined) {
-    body.user_ids = opts.users.filter((u) => /^\d+$/.test(u)).map(Number);
-    body.usernames = opts.users.filter((u) => !/^\d+$/.test(u));
-  }
+  if (opts.users !== undefined) body.user_ids = await resolveUsers(ctx, opts.users);
   if (opts.groups !== undefined) {
     body.group_ids = await Promise.all(opts.groups.map(async (g) => (/^\d+$/.test(g) ? Number(g) : (await ctx.api.get<{ id: number }>(p`/groups/${g}`)).id)));
   }

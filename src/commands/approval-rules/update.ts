@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../cli/parse.js';
 import { approvalRulePath } from '../../api/review.js';
-import { ruleBody, ruleOptions, type RuleOptions } from './shared.js';
+import { ruleBody, ruleOptions, warnLeftOut, type RuleOptions } from './shared.js';
 
 export default defineCommand<RuleOptions & { id: string }>({
   description: 'Changes only what is given; --users and --groups replace their lists. The service documents name and approvals_required as required here, so the current values are sent when not given.',
@@ -21,6 +21,8 @@ export default defineCommand<RuleOptions & { id: string }>({
       body.name ??= current.name;
       body.approvals_required ??= current.approvals_required;
     }
-    return ctx.api.put(path, body);
+    const rule = await ctx.api.put<{ users?: Array<{ id: number; username: string }> }>(path, body);
+    warnLeftOut(ctx, opts.users, rule);
+    return rule;
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { outputFileOption } from '../../cli/options.js';
-import { assertBinaryTarget } from '../../output/download.js';
+import { checkDownloadTarget } from '../../output/download.js';
 import { DownloadResult } from '../../output/result.js';
 
 export default defineCommand<{ outputFile?: string }>({
@@ -8,7 +8,7 @@ export default defineCommand<{ outputFile?: string }>({
   examples: ['forgectl license usage-export --output-file usage.csv', 'forgectl license usage-export > usage.csv'],
   options: [outputFileOption],
   async run(opts, ctx) {
-    assertBinaryTarget(ctx.io, opts.outputFile);
+    await checkDownloadTarget(ctx, opts.outputFile);
     const response = await ctx.api.send({ method: 'GET', path: '/license/usage_export.csv' });
     return new DownloadResult(response.body, { outputFile: opts.outputFile, description: 'license usage CSV' });
   },

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { outputFileOption, projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../cli/parse.js';
-import { assertBinaryTarget } from '../../output/download.js';
+import { checkDownloadTarget } from '../../output/download.js';
 import { DownloadResult } from '../../output/result.js';
 import { filePath, type SecureFileRecord } from './shared.js';
 
@@ -12,7 +12,7 @@ export default defineCommand<{ project?: string; id: string; outputFile?: string
   options: [projectOption, outputFileOption],
   async run(opts, ctx) {
     const id = parseInteger('secure file id', 1)(opts.id);
-    assertBinaryTarget(ctx.io, opts.outputFile);
+    await checkDownloadTarget(ctx, opts.outputFile);
     const project = ctx.project(opts.project);
     const record = await ctx.api.get<SecureFileRecord>(filePath(project, id));
     const response = await ctx.api.send({ method: 'GET', path: `${filePath(project, id)}/download` });

@@ -50,6 +50,7 @@ export async function parseSettingPairs(ctx: Context, pairs: string[]): Promise<
     }
     if (field.readOnly) throw new UsageError(`${key} is read-only`);
     const coerced = coerceSetting(field, await readValue(ctx, key, text, Boolean(field.secret)), true);
+    if (!coerced.ok && coerced.problem.startsWith('is too large')) throw new UsageError(`${key} ${coerced.problem}, got "${text}"`);
     if (!coerced.ok) throw new UsageError(`${key} must be ${describeType(key)}, got "${field.secret ? '…' : text}"`, coerced.problem.includes('JSON') ? coerced.problem : undefined);
     const constraint = settingConstraint(field, coerced.value);
     if (constraint) throw new UsageError(`${key} ${constraint.problem}`);

@@ -1,8 +1,8 @@
 import { p } from '../../api/path.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseAccessLevel, parseInteger, parseList } from '../../cli/parse.js';
-import { checkExpiry, resolveTarget, targetOptions, warnStoreNow, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
+import { parseAccessLevel, parseDuration, parseInteger, parseList } from '../../cli/parse.js';
+import { expiryFrom, resolveTarget, targetOptions, warnStoreNow, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
 
 /** Scopes the service knows; personal tokens may also carry the user-only ones. */
 const RESOURCE_SCOPES = [
@@ -16,6 +16,7 @@ interface Options extends TargetOptions {
   scopes: string[];
   accessLevel?: number;
   expiresAt?: string;
+  expiresIn?: string;
   description?: string;
   user?: number;
 }
@@ -27,7 +28,7 @@ export default defineCommand<Options>({
   ].join(' '),
   examples: [
     'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-at 2026-06-30 -o json',
-    'forgectl tokens create --project acme/api --name deploy --scopes read_repository,read_api --access-level developer',
+    'forgectl tokens create --project acme/api --name deploy --scopes read_repository,read_api --access-level developer --expires-in 90d',
     'forgectl tokens create --personal --user 42 --name ci --scopes read_api --expires-at 2026-03-31',
   ],
   options: [
@@ -36,6 +37,7 @@ export default defineCommand<Options>({
     { flags: '--scopes <a,b>', description: `scopes: ${RESOURCE_SCOPES.join(', ')} (personal also ${USER_SCOPES.join(', ')})`, parse: parseList, required: true },
     { flags: '--access-level <level>', description: 'group/project tokens: guest, planner, reporter, developer, maintainer (default), owner, or the number', parse: parseAccessLevel('--access-level', [10, 15, 20, 30, 40, 50]) },
     { flags: '--expires-at <date>', description: 'YYYY-MM-DD, at most one year ahead (default: the longest the instance allows)' },
+    { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--description <text>', description: 'what the token is for' },
     { flags: '--user <id>', description: 'with --personal: the user to create it for (administrators)', parse: parseInteger('--user', 1) },
   ],
@@ -48,7 +50,7 @@ export default defineCommand<Options>({
     if (!opts.scopes.length || unknown.length) {
       throw new UsageError(`${unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty'} for ${target.kind} tokens`, `choose from: ${allowed.join(', ')}`);
     }
-    const expiresAt = opts.expiresAt === undefined ? undefined : checkExpiry('--expires-at', opts.expiresAt, ctx.now());
+    const expiresAt = expiryFrom(opts, ctx.now());
     let path = target.collection;
     if (target.kind === 'personal') {
       if (opts.user === undefined) throw new UsageError('--personal needs --user ID: personal tokens are created for a user by an administrator');

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+/** What `curl -X METHOD URL -d BODY` sends: a form content type, whatever the body is. */
+const curl = (method: string, path: string, body?: string) =>
+  fetch(`${sandbox.rootUrl}/-/sandbox${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }, body });
+
+describe('sandbox fault injection', () => {
+  it('reads the body as JSON whatever the content type (curl -d), and the fault matches only what it says', async () => {
+    await curl('DELETE', '/faults');
+    const added = await curl('POST', '/faults', '{"method":"GET","path":"^/version$","status":503,"times":2}');
+    expect(added.status).toBe(201);
+    expect(await added.json()).toMatchObject({ method: 'GET', path: '^/version$', status: 503, times: 2 });
+    expect((await sandbox.call('GET', '/user')).status).toBe(200);
+    expect((await sandbox.call('GET', '/version')).status).toBe(503);
+    expect((await sandbox.call('GET', '/version')).status).toBe(503);
+    expect((await sandbox.call('GET', '/version')).status).toBe(200);
+  });
+
+  it('refuses with 400, storing nothing, a body that is not JSON, unknown keys, wrong types or no effect', async () => {
+    await curl('DELETE', '/faults');
+    for (const body of ['path=x&status=500', '{"path":"^/version$","stauts":503}', '{"status":"503"}', '{"path":"(","status":500}', '{"path":"^/version$"}', '[]', '{"drop":"later"}']) {
+      const response = await curl('POST', '/faults', body);
+      expect(response.status, body).toBe(400);
+      expect(((await response.json()) as { error: string }).error, body).toBeTruthy();
+    }
+    expect(await (await curl('GET', '/faults')).json()).toEqual([]);
+    expect((await sandbox.call('GET', '/version')).status).toBe(200);
+  });
+
+  it('DELETE /-/sandbox/faults removes faults; DELETE /-/sandbox/requests clears the request log', async () => {
+    await curl('POST', '/faults', '{"path":"^/version$","status":500,"times":5}');
+    await sandbox.call('GET', '/user');
+    expect((await curl('DELETE', '/requests')).status).toBe(204);
+    expect(await (await curl('GET', '/requests')).json()).toEqual([]);
+    expect((await curl('DELETE', '/faults')).status).toBe(204);
+    expect(await (await curl('GET', '/faults')).json()).toEqual([]);
+    expect((await sandbox.call('GET', '/version')).status).toBe(200);
+  });
+});
