@@ -115,7 +115,7 @@ _forgectl_words() {
     "storage-move watch") echo "--type --id --interval --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "tokens") echo "list get create rotate revoke audit recover --help" ;;
     "tokens audit") echo "--group --project --expiring-within --no-personal --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
-    "tokens create") echo "--group --project --personal --name --scopes --access-level --expires-at --description --user --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
+    "tokens create") echo "--group --project --personal --name --scopes --access-level --expires-at --expires-in --description --user --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "tokens get") echo "--group --project --personal --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "tokens list") echo "--group --project --personal --state --revoked --search --sort --created-after --created-before --expires-after --expires-before --last-used-after --last-used-before --user --page --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "tokens recover") echo "--list --save-to-profile --output-file --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;

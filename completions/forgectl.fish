@@ -1657,6 +1657,7 @@ complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l scopes
 complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l access-level
 complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l expires-at
+complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l expires-in
 complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l description
 complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l user
 complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l profile
