@@ -45,6 +45,8 @@ export interface CrudHooks<T extends Stored> {
 
 export interface Crud<T extends Stored> extends SandboxModule {
   table(db: Db): T[];
+  /** The record the route's id parameter names among those the parent sees, else 404 (for a resource's own routes). */
+  find(req: SandboxRequest, parent: Parent): T;
   /** The record as the service presents it. */
   present(record: T, req: SandboxRequest, parent: Parent): Record<string, unknown>;
 }
@@ -118,6 +120,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
 
   return {
     table,
+    find,
     present,
     routes(api) {
       hooks.routes?.(api);

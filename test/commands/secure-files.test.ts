@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
-import { secureFileTable } from '../../src/sandbox/routes/secure-files.js';
+import { secureFiles } from '../../src/sandbox/routes/secure-files.js';
 
 let sandbox: TestSandbox;
 const dir = tempDir();
@@ -50,7 +50,7 @@ describe('secure-files', () => {
     expect(sandbox.requests().map((r) => r.method)).toEqual(['GET']);
 
     for (let i = 0; i < 100; i++) {
-      secureFileTable(sandbox.db).push({ id: 10_000 + i, project_id: 2, name: `f${i}`, checksum: '', created_at: '2026-01-01T00:00:00Z', expires_at: null, data: '' });
+      secureFiles.table(sandbox.db).push({ id: 10_000 + i, project_id: 2, name: `f${i}`, checksum: '', created_at: '2026-01-01T00:00:00Z', expires_at: null, data: '' });
     }
     sandbox.clearRequests();
     const full = await sandbox.run(['secure-files', 'upload', '--project', 'acme/web', '--file', source]);
@@ -60,7 +60,7 @@ describe('secure-files', () => {
   });
 
   it('writes nothing when the checksum does not match', async () => {
-    const file = secureFileTable(sandbox.db).find((f) => f.name === 'deploy.env')!;
+    const file = secureFiles.table(sandbox.db).find((f) => f.name === 'deploy.env')!;
     const saved = file.checksum;
     file.checksum = '0'.repeat(64);
     const target = join(dir, 'tampered.env');
@@ -75,7 +75,7 @@ describe('secure-files', () => {
     sandbox.clearRequests();
     expect((await sandbox.run(['secure-files', 'download', '1', '--project', 'acme/api'], { tty: true })).code).toBe(2);
     expect(sandbox.requests()).toEqual([]);
-    const id = String(secureFileTable(sandbox.db).find((f) => f.name === 'small.bin')!.id);
+    const id = String(secureFiles.table(sandbox.db).find((f) => f.name === 'small.bin')!.id);
     expect((await sandbox.run(['secure-files', 'delete', id, '--project', 'acme/api'])).code).toBe(2);
     expect((await sandbox.run(['secure-files', 'delete', id, '--project', 'acme/api', '--yes'])).code).toBe(0);
     expect((await sandbox.run(['secure-files', 'get', id, '--project', 'acme/api'])).code).toBe(5);

@@ -1,9 +1,11 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type ResourceDef, type RoleName } from '../../src/api/resource.js';
 import { badges } from '../../src/api/resources/badges.js';
 import { freezePeriods } from '../../src/api/resources/freeze-periods.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { secureFiles } from '../../src/api/resources/secure-files.js';
+import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
 
 /**
  * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
@@ -12,7 +14,7 @@ import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
  */
 interface Row {
   resource: ResourceDef;
-  /** Options of a create that succeeds (a fresh record each time). */
+  /** The verb and options of a create that succeeds (a fresh record each time). */
   create: () => string[];
   /** Options of an update that changes something. */
   update?: string[];
@@ -22,20 +24,28 @@ interface Row {
 }
 
 let serial = 0;
+const upload = join(tempDir(), 'upload.bin');
+writeFileSync(upload, 'secure bytes');
 const rows: Row[] = [
   {
     resource: freezePeriods,
-    create: () => ['--freeze-start', `${serial++ % 60} 1 * * *`, '--freeze-end', '0 2 * * *'],
+    create: () => ['create', '--freeze-start', `${serial++ % 60} 1 * * *`, '--freeze-end', '0 2 * * *'],
     update: ['--cron-timezone', 'Asia/Tokyo'],
     missingId: '999999',
     badId: 'abc',
   },
   {
     resource: badges,
-    create: () => ['--name', `b${serial++}`, '--link-url', 'https://ci.example.com/%{project_path}', '--image-url', 'https://ci.example.com/b.svg'],
+    create: () => ['create', '--name', `b${serial++}`, '--link-url', 'https://ci.example.com/%{project_path}', '--image-url', 'https://ci.example.com/b.svg'],
     update: ['--name', 'renamed'],
     missingId: '999999',
     badId: '0',
+  },
+  {
+    resource: secureFiles,
+    create: () => ['upload', '--file', upload, '--name', `file-${serial++}.bin`],
+    missingId: '999999',
+    badId: '1x',
   },
 ];
 
@@ -57,7 +67,8 @@ describe.each(rows)('$resource.command', (row) => {
   const where = resource.parent === 'project' ? ['--project', 'acme/api'] : ['--group', 'acme'];
   const cli = (verb: string, args: string[] = [], options: Parameters<TestSandbox['run']>[1] = {}) => sandbox.run([resource.command, verb, ...args, ...where], options);
   const create = async (): Promise<Record<string, unknown>> => {
-    const result = await cli('create', [...row.create(), '-o', 'json']);
+    const [verb, ...args] = row.create();
+    const result = await cli(verb, [...args, '-o', 'json']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     return result.json();
@@ -79,7 +90,7 @@ describe.each(rows)('$resource.command', (row) => {
     for (const column of resource.columns) expect(header).toContain(column);
 
     const piped = await cli('list', ['--all']);
-    const lines = piped.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const lines = piped.stdout.replace(/\n$/, '').split('\n').map((line) => line.split('\t'));
     expect(lines.every((cells) => cells.length === resource.columns.length)).toBe(true);
     expect(lines.some((cells) => cells.join() === resource.columns.join())).toBe(false);
     const position = resource.columns.indexOf(resource.id.field);
@@ -125,7 +136,8 @@ describe.each(rows)('$resource.command', (row) => {
     const belowRead = lower(resource.roles.read);
     if (belowRead) expect((await cli('list', [], as(belowRead))).code).toBe(4);
     const belowWrite = lower(resource.roles.write);
-    if (belowWrite && resource.routes.create) expect((await cli('create', row.create(), as(belowWrite))).code).toBe(4);
-    if (resource.routes.create) expect((await cli('create', row.create(), as(resource.roles.write))).code).toBe(0);
+    const [verb, ...args] = row.create();
+    if (belowWrite) expect((await cli(verb, args, as(belowWrite))).code).toBe(4);
+    expect((await cli(verb, args, as(resource.roles.write))).code).toBe(0);
   });
 });

@@ -1,9 +1,10 @@
+import { expandRoute } from '../../api/path.js';
 import { defineCommand } from '../../cli/command.js';
 import { outputFileOption, projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../cli/parse.js';
 import { checkDownloadTarget } from '../../output/download.js';
 import { DownloadResult } from '../../output/result.js';
-import { filePath, type SecureFileRecord } from './shared.js';
+import { secureFiles, type SecureFile } from '../../api/resources/secure-files.js';
 
 export default defineCommand<{ project?: string; id: string; outputFile?: string }>({
   description: "The contents are checked against the file's sha256 checksum; on a mismatch nothing is written (exit 8).",
@@ -14,8 +15,8 @@ export default defineCommand<{ project?: string; id: string; outputFile?: string
     const id = parseInteger('secure file id', 1)(opts.id);
     await checkDownloadTarget(ctx, opts.outputFile);
     const project = ctx.project(opts.project);
-    const record = await ctx.api.get<SecureFileRecord>(filePath(project, id));
-    const response = await ctx.api.send({ method: 'GET', path: `${filePath(project, id)}/download` });
+    const record = await ctx.api.call<SecureFile>(secureFiles.routes.get, { project, secure_file_id: id });
+    const response = await ctx.api.send({ method: 'GET', path: expandRoute(secureFiles.routes.download, { project, secure_file_id: id }).path });
     const length = Number(response.header('content-length'));
     return new DownloadResult(response.body, {
       outputFile: opts.outputFile,

@@ -4,7 +4,9 @@ import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { multipartBody } from '../../api/multipart.js';
-import { filesPath, MAX_FILE_BYTES, MAX_FILES_PER_PROJECT, type SecureFileRecord } from './shared.js';
+import { SECURE_FILE_LIMITS, secureFiles, type SecureFile } from '../../api/resources/secure-files.js';
+
+const { maxBytes, perProject } = SECURE_FILE_LIMITS;
 
 interface Options {
   project?: string;
@@ -22,8 +24,8 @@ function readUpload(path: string): Buffer {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  if (size > MAX_FILE_BYTES) {
-    throw new UsageError(`${path} is ${size.toLocaleString('en-US')} bytes; secure files may be at most 5 MB (${MAX_FILE_BYTES.toLocaleString('en-US')} bytes)`);
+  if (size > maxBytes) {
+    throw new UsageError(`${path} is ${size.toLocaleString('en-US')} bytes; secure files may be at most 5 MB (${maxBytes.toLocaleString('en-US')} bytes)`);
   }
   return readFileSync(path);
 }
@@ -43,17 +45,17 @@ export default defineCommand<Options>({
     const project = ctx.project(opts.project);
 
     // One page of 100 covers the whole project while it is within the limit.
-    const existing = await ctx.api.get<SecureFileRecord[]>(filesPath(project), { per_page: MAX_FILES_PER_PROJECT });
+    const existing = await ctx.api.call<SecureFile[]>(secureFiles.routes.list, { project, per_page: perProject });
     if (existing.some((file) => file.name === name)) {
       throw new CliError(`project ${project} already has a secure file named "${name}"`, ExitCode.rejected, 'choose another --name, or delete the old file first');
     }
-    if (existing.length >= MAX_FILES_PER_PROJECT) {
-      throw new CliError(`project ${project} already has ${MAX_FILES_PER_PROJECT} secure files, the most allowed`, ExitCode.rejected, 'delete one first');
+    if (existing.length >= perProject) {
+      throw new CliError(`project ${project} already has ${perProject} secure files, the most allowed`, ExitCode.rejected, 'delete one first');
     }
     const rawBody = multipartBody([
       { name: 'name', value: name },
       { name: 'file', value: data, filename: basename(opts.file), contentType: 'application/octet-stream' },
     ]);
-    return (await ctx.api.request({ method: 'POST', path: filesPath(project), rawBody })).data;
+    return ctx.api.call(secureFiles.routes.upload, { project }, { rawBody });
   },
 });
