@@ -20,11 +20,13 @@ export interface Fault {
    * the answer's 'body' (all of it but the last byte is sent).
    */
   drop?: 'before' | 'after' | 'body';
+  /** Process the request, then flip a byte in the middle of the response body (headers unchanged): a corrupted download. */
+  corrupt?: boolean;
   /** How many matching requests this fault applies to (default 1). */
   times?: number;
 }
 
-const FAULT_KEYS = ['method', 'path', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'times'];
+const FAULT_KEYS = ['method', 'path', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'corrupt', 'times'];
 
 /** Thrown for a fault description that cannot be used; the control endpoint answers it with 400. */
 export class InvalidFault extends Error {}
@@ -59,8 +61,9 @@ export function validateFault(input: unknown): Omit<Fault, 'id'> {
   const drops = ['before', 'after', 'body'];
   if (fault.drop !== undefined && !drops.includes(fault.drop as string)) throw new InvalidFault(`drop must be one of ${drops.join(', ')}`);
   if (fault.times !== undefined && !isInt(fault.times, 1, 1_000_000)) throw new InvalidFault('times must be a positive integer');
-  if (fault.status === undefined && fault.drop === undefined && fault.latency_ms === undefined && fault.answer_latency_ms === undefined) {
-    throw new InvalidFault('a fault needs an effect: status, drop, latency_ms or answer_latency_ms');
+  if (fault.corrupt !== undefined && fault.corrupt !== true) throw new InvalidFault('corrupt must be true');
+  if (fault.status === undefined && fault.drop === undefined && fault.latency_ms === undefined && fault.answer_latency_ms === undefined && !fault.corrupt) {
+    throw new InvalidFault('a fault needs an effect: status, drop, corrupt, latency_ms or answer_latency_ms');
   }
   if ((fault.body !== undefined || fault.headers !== undefined || fault.retry_after !== undefined) && fault.status === undefined) {
     throw new InvalidFault('body, headers and retry_after need a status');

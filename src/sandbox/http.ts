@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from './db.js';
+import type { PushEvent } from './git/repository.js';
 import type { AccessToken, User } from './model.js';
 
 /** A parsed request as route handlers see it. */
@@ -24,6 +25,8 @@ export interface SandboxRequest {
   rootUrl: string;
   baseUrl: string;
   now(): Date;
+  /** Tells every sandbox module that a branch moved (SandboxModule.onPush). */
+  pushed(event: PushEvent): void;
 }
 
 export type Tier = 'free' | 'premium' | 'ultimate';

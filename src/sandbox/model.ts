@@ -117,8 +117,10 @@ export interface Commit {
   committer_name: string;
   committer_email: string;
   committed_date: string;
-  /** The whole tree at this commit: path → content (text or base64 with the prefix "base64:"). */
-  tree: Record<string, string>;
+  /** Id of the root tree (src/sandbox/git/store.ts); the commit's id is computed from it as git does. */
+  tree: string;
+  /** Lines added and removed against the first parent. */
+  stats: { additions: number; deletions: number; total: number };
 }
 
 export interface Repository {

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import type { PushEvent } from './git/repository.js';
 import type { Router } from './router.js';
 import type { SeedOptions } from './seed.js';
 import type { Tier } from './http.js';
@@ -15,4 +16,9 @@ export interface SandboxModule {
   seed?(db: Db, context: SeedContext): void;
   /** Extra variables `sandbox --print-env` exports (alert intake URLs and keys). */
   env?(sandbox: { rootUrl: string; db: Db }): Record<string, string>;
+  /**
+   * A branch moved through the API (a commit, a file change, a cherry-pick, a submodule update): runs after the
+   * ref was updated, in the same request. Merge requests follow their source branch here; push webhooks hook in here.
+   */
+  onPush?(event: PushEvent, context: { db: Db; tier: Tier; rootUrl: string }): void;
 }

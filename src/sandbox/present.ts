@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { commits, groups, type Commit, type Group, type Project, type User } from './model.js';
+import { groups, type Group, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -80,8 +80,4 @@ export function presentProject(project: Project, db: Db, rootUrl: string): Recor
     repository_storage: project.repository_storage,
     created_at: project.created_at,
   };
-}
-
-export function findCommit(db: Db, projectId: number, sha: string): Commit | undefined {
-  return commits(db).find((c) => c.project_id === projectId && (c.id === sha || (sha.length >= 7 && c.id.startsWith(sha))));
 }

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
 import { newTokenValue } from './db.js';
 import { Role } from './auth.js';
-import {
-  commits, groups, issues, members, mergeRequests, projects, repositories, tokens, users,
-  type AccessToken, type Commit, type User,
-} from './model.js';
+import { repositoryOf, seedCommit } from './git/repository.js';
+import { groups, issues, members, mergeRequests, projects, tokens, users, type AccessToken, type User } from './model.js';
 
 export interface SeedOptions {
   seed: 'demo' | 'empty';
@@ -58,32 +55,6 @@ export function addToken(db: Db, user: User, fields: Partial<AccessToken>, now: 
   return token;
 }
 
-/** A commit whose SHA is derived from its content, so seeded SHAs are the same on every run. */
-export function addCommit(db: Db, projectId: number, parent: Commit | undefined, message: string, changes: Record<string, string | null>, date: Date): Commit {
-  const tree = { ...(parent?.tree ?? {}) };
-  for (const [path, content] of Object.entries(changes)) {
-    if (content === null) delete tree[path];
-    else tree[path] = content;
-  }
-  const id = createHash('sha1').update(`${projectId}\n${parent?.id ?? ''}\n${message}\n${JSON.stringify(tree)}`).digest('hex');
-  const commit: Commit = {
-    id,
-    project_id: projectId,
-    parent_ids: parent ? [parent.id] : [],
-    title: message.split('\n')[0],
-    message,
-    author_name: 'Administrator',
-    author_email: 'root@example.com',
-    authored_date: date.toISOString(),
-    committer_name: 'Administrator',
-    committer_email: 'root@example.com',
-    committed_date: date.toISOString(),
-    tree,
-  };
-  commits(db).push(commit);
-  return commit;
-}
-
 /** The core seed: administrator root with a token; with `demo`, group acme, its projects, an issue and an MR. */
 export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToken } {
   const { now } = options;
@@ -128,12 +99,12 @@ export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToke
     };
     projects(db).push(project);
     const day = (n: number) => new Date(now.getTime() - (10 - n) * 86_400_000);
-    const c1 = addCommit(db, project.id, undefined, 'Initial commit', { 'README.md': `# acme/${name}\n`, '.gitignore': 'node_modules/\n' }, day(1));
-    const c2 = addCommit(db, project.id, c1, 'Add the service', { 'src/main.rb': 'puts "hello"\n', 'src/config.yml': 'port: 8080\n' }, day(2));
-    const c3 = addCommit(db, project.id, c2, 'Document deployment', { 'docs/deploy.md': '# Deploying\n\nRun make deploy.\n' }, day(3));
+    const c1 = seedCommit(db, project.id, undefined, 'Initial commit', { 'README.md': `# acme/${name}\n`, '.gitignore': 'node_modules/\n' }, day(1));
+    const c2 = seedCommit(db, project.id, c1, 'Add the service', { 'src/main.rb': 'puts "hello"\n', 'src/config.yml': 'port: 8080\n' }, day(2));
+    const c3 = seedCommit(db, project.id, c2, 'Document deployment', { 'docs/deploy.md': '# Deploying\n\nRun make deploy.\n' }, day(3));
     const branches: Record<string, string> = { main: c3.id };
     if (name === 'api') {
-      const f1 = addCommit(db, project.id, c3, 'Add health endpoint', { 'src/health.rb': 'get "/health" do "ok" end\n' }, day(4));
+      const f1 = seedCommit(db, project.id, c3, 'Add health endpoint', { 'src/health.rb': 'get "/health" do "ok" end\n' }, day(4));
       branches['feature/health'] = f1.id;
       const createdAt = day(4).toISOString();
       issues(db).push({ id: db.nextId('issues'), iid: 1, project_id: project.id, title: 'Health endpoint is missing', description: 'Load balancers need /health.', state: 'opened', author_id: alice.id, created_at: createdAt, updated_at: createdAt });
@@ -143,7 +114,7 @@ export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToke
         merge_status: 'can_be_merged', detailed_merge_status: 'mergeable', approvals_required: 1, approved_by: [],
       });
     }
-    repositories(db).push({ project_id: project.id, branches, tags: { 'v1.0.0': c2.id } });
+    Object.assign(repositoryOf(db, project.id), { branches, tags: { 'v1.0.0': c2.id } });
   }
   return { adminToken };
 }

@@ -116,7 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       entry.status = 'dropped';
       return drop(res);
     }
-    send(res, response, isApi ? rateHeaders(rate) : {}, method === 'HEAD', fault?.drop === 'body');
+    send(res, response, isApi ? rateHeaders(rate) : {}, method === 'HEAD', fault);
   }
 
   async function dispatch(router: Router, req: IncomingMessage, url: URL, method: string, rawPath: string, isApi: boolean): Promise<SandboxResponse> {
@@ -142,6 +142,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       rootUrl,
       baseUrl: `${rootUrl}/api/v4`,
       now: () => new Date(),
+      pushed: (event) => {
+        for (const module of modules) module.onPush?.(event, { db, tier, rootUrl });
+      },
     };
     const auth = route.options.auth ?? 'required';
     if (auth !== 'none') {
@@ -243,7 +246,7 @@ function drop(res: ServerResponse): void {
   res.socket?.destroy();
 }
 
-function send(res: ServerResponse, response: SandboxResponse, extra: Record<string, string> = {}, headOnly = false, cutShort = false): void {
+function send(res: ServerResponse, response: SandboxResponse, extra: Record<string, string> = {}, headOnly = false, fault?: Fault): void {
   const headers: Record<string, string> = { 'X-Request-Id': randomUUID().replace(/-/g, '').slice(0, 26), 'X-Runtime': '0.010000', ...extra, ...response.headers };
   let payload: Buffer | string = '';
   if (response.raw) {
@@ -260,7 +263,12 @@ function send(res: ServerResponse, response: SandboxResponse, extra: Record<stri
   }
   headers['Content-Length'] = String(Buffer.byteLength(payload));
   res.writeHead(response.status, headers);
-  if (cutShort) {
+  if (fault?.corrupt && payload.length) {
+    const bytes = Buffer.from(payload);
+    bytes[bytes.length >> 1] ^= 0xff;
+    payload = bytes;
+  }
+  if (fault?.drop === 'body') {
     res.write(Buffer.from(payload).subarray(0, -1), () => res.socket?.destroy());
     return;
   }

@@ -17,7 +17,7 @@ describe('sandbox: project badges (spec 1, api-facts §1.5)', () => {
     expect(r.status).toBe(201);
     expect(Object.keys(r.body)).toEqual(['name', 'id', 'link_url', 'image_url', 'rendered_link_url', 'rendered_image_url', 'kind']);
     expect(r.body.rendered_link_url).toBe('https://x.example.com/acme/api/api/api/1/acme/acme/main');
-    expect(r.body.rendered_image_url).toMatch(/^https:\/\/x\.example\.com\/i\.svg\?a=127\.0\.0\.1&b=pages\.sandbox\.test&c=pages\.sandbox\.test&t=v1\.0\.0&s=[0-9a-f]{40}$/);
+    expect(r.body.rendered_image_url).toMatch(/^https:\/\/x\.example\.com\/i\.svg\?a=127\.0\.0\.1&b=pages\.sandbox\.test&c=pages\.sandbox\.test&t=v1\.1\.0&s=[0-9a-f]{40}$/);
   });
 
   it('answers 400 with the real bodies for missing and invalid URLs', async () => {

@@ -3,7 +3,8 @@ import { defineTable, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest, type Tier } from '../http.js';
 import { groups, members, mergeRequests, repositories, users, type MergeRequest, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
-import { findCommit, presentGroup, presentUserBasic } from '../present.js';
+import { presentGroup, presentUserBasic } from '../present.js';
+import { findCommit } from '../git/repository.js';
 import type { SandboxModule } from '../module.js';
 import { joinTrainIfScheduled, removeFromTrain } from './merge-trains.js';
 import {
@@ -155,12 +156,15 @@ function approvalsChanged(req: SandboxRequest, mr: MergeRequest): void {
  * What a push to `branch` does to the merge requests whose source branch it is: their HEAD moves to `sha`, and their
  * approvals are cleared when the project resets approvals on push (with selective code-owner removals only code
  * owners' approvals would go; the sandbox has no code owners, so those keep theirs). A merge request on a merge train
- * leaves it. The sandbox has no push endpoint yet: tests call this, and a commits endpoint should call it after moving
- * the branch.
+ * leaves it. Runs on every push through the API (onPush below); tests call it to move a branch directly.
  */
 export function pushToBranch(db: Db, push: { projectId: number; branch: string; sha: string; now?: Date; tier?: Tier }): MergeRequest[] {
   const repository = repositories(db).find((r) => r.project_id === push.projectId);
   if (repository) repository.branches[push.branch] = push.sha;
+  return followSourceBranch(db, push);
+}
+
+function followSourceBranch(db: Db, push: { projectId: number; branch: string; sha: string; now?: Date; tier?: Tier }): MergeRequest[] {
   const moved = mergeRequests(db).filter((m) => m.project_id === push.projectId && m.source_branch === push.branch && m.state === 'opened' && m.sha !== push.sha);
   for (const mr of moved) {
     mr.sha = push.sha;
@@ -260,6 +264,9 @@ function rulesProject(req: SandboxRequest, minRole: number): Project {
 }
 
 export const approvals: SandboxModule = {
+  onPush(event, { db, tier }) {
+    if (event.branch) followSourceBranch(db, { projectId: event.project.id, branch: event.branch, sha: event.after, now: event.at, tier });
+  },
   routes(api) {
     const mr = '/projects/:id/merge_requests/:merge_request_iid';
 

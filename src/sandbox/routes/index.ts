@@ -21,6 +21,9 @@ import { keys } from './keys.js';
 import { pushRules } from './push-rules.js';
 import { protectedTags } from './protected-tags.js';
 import { mirrors } from './mirrors.js';
+import { repository } from './repository.js';
+import { commits } from './commits.js';
+import { files } from './files.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -46,6 +49,9 @@ export const modules: SandboxModule[] = [
   pushRules,
   protectedTags,
   mirrors,
+  repository,
+  commits,
+  files,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {

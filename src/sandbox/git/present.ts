@@ -1,0 +1,53 @@
+import type { Commit, Project } from '../model.js';
+
+/** JSON views of commits and tree entries, as the service shows them. */
+
+/** Trailers of a message: the lines "Key: value" of its last paragraph (git interpret-trailers). */
+export function parseTrailers(message: string): Record<string, string[]> {
+  const paragraphs = message.trim().split(/\n\s*\n/);
+  if (paragraphs.length < 2) return {};
+  const lines = paragraphs[paragraphs.length - 1].split('\n');
+  const trailers: Record<string, string[]> = {};
+  for (const line of lines) {
+    const match = /^([A-Za-z0-9][A-Za-z0-9-]*):\s*(.*)$/.exec(line);
+    if (!match) return {};
+    (trailers[match[1]] ??= []).push(match[2]);
+  }
+  return trailers;
+}
+
+export function commitUrl(rootUrl: string, project: Project, sha: string): string {
+  return `${rootUrl}/${project.path_with_namespace}/-/commit/${sha}`;
+}
+
+/** The commit summary of compare results and blame. */
+export function presentCommitSummary(commit: Commit, project: Project, rootUrl: string): Record<string, unknown> {
+  return {
+    id: commit.id,
+    short_id: commit.id.slice(0, 8),
+    created_at: commit.committed_date,
+    parent_ids: commit.parent_ids,
+    title: commit.title,
+    message: commit.message,
+    author_name: commit.author_name,
+    author_email: commit.author_email,
+    authored_date: commit.authored_date,
+    committer_name: commit.committer_name,
+    committer_email: commit.committer_email,
+    committed_date: commit.committed_date,
+    web_url: commitUrl(rootUrl, project, commit.id),
+  };
+}
+
+/** A commit record: trailers when asked (always on a single commit), stats when asked. */
+export function presentCommit(commit: Commit, project: Project, rootUrl: string, options: { stats?: boolean; trailers?: boolean; single?: boolean } = {}): Record<string, unknown> {
+  const extended = options.trailers || options.single ? parseTrailers(commit.message) : {};
+  const record: Record<string, unknown> = {
+    ...presentCommitSummary(commit, project, rootUrl),
+    trailers: Object.fromEntries(Object.entries(extended).map(([k, v]) => [k, v[v.length - 1]])),
+    extended_trailers: extended,
+  };
+  if (options.stats) record.stats = commit.stats;
+  if (options.single) Object.assign(record, { status: null, project_id: project.id, last_pipeline: null });
+  return record;
+}

@@ -1,0 +1,145 @@
+import { projectRole, Role } from '../auth.js';
+import { errors, type SandboxRequest } from '../http.js';
+import type { Commit, Project } from '../model.js';
+import { protectedBranches } from '../routes/review-common.js';
+import { lastCommitFor, moveBranch, repositoryOf, resolveRevision, snapshotOf, writeCommit } from './repository.js';
+import { putBlob, writeTree, type Snapshot } from './store.js';
+
+/** Writing to a branch through the API: the commit endpoint, single-file changes, submodules and cherry-picks. */
+
+export interface BranchWrite {
+  branch: string;
+  message: string;
+  startBranch?: string;
+  startSha?: string;
+  /** Overwrite the branch with a commit based on startBranch/startSha. */
+  force?: boolean;
+  authorName?: string;
+  authorEmail?: string;
+  /** Changes the snapshot of the base commit; throws HttpError to refuse. */
+  change(snapshot: Snapshot, base: Commit | undefined): void;
+}
+
+/** The 400 the service answers for a path that escapes the repository or is not a plain relative path. */
+export function checkPath(path: unknown, name = 'file_path'): string {
+  if (typeof path !== 'string' || !path) throw errors.missing(name);
+  const parts = path.split('/');
+  if (path.startsWith('/') || parts.some((p) => p === '..' || p === '.' || p === '') || parts[0] === '.git' || path.includes('\0')) {
+    throw errors.error(400, `${name} should be a valid file path`);
+  }
+  return path;
+}
+
+/**
+ * Commits a change to a branch atomically: the base is the branch (or startBranch/startSha for a new branch, or
+ * nothing in an empty repository); nothing is written unless the whole change applies. Returns the new commit after
+ * moving the branch and telling the push listeners.
+ */
+export function commitToBranch(req: SandboxRequest, project: Project, write: BranchWrite): Commit {
+  const user = req.user!;
+  const role = projectRole(req.db, user, project);
+  if (role < Role.developer) throw errors.forbidden();
+  const rule = protectedBranches(req.db).find((b) => b.project_id === project.id && b.name === write.branch);
+  if (rule && role < rule.push_access_level) throw errors.forbidden('You are not allowed to push into this branch');
+
+  const repository = repositoryOf(req.db, project.id);
+  const exists = write.branch in repository.branches;
+  const start = write.startSha ?? write.startBranch;
+  let base: Commit | undefined;
+  if (exists && (!start || start === write.branch)) {
+    base = resolveRevision(req.db, project, write.branch);
+  } else if (exists && !write.force) {
+    throw errors.message(400, `A branch called '${write.branch}' already exists. Switch to that branch in order to make changes`);
+  } else if (start) {
+    base = resolveRevision(req.db, project, start);
+    if (!base) throw errors.message(400, write.startSha ? `Invalid start sha: ${write.startSha}` : `Invalid reference name: ${write.startBranch}`);
+  } else if (Object.keys(repository.branches).length) {
+    throw errors.message(400, 'You can only create or edit files when you are on a branch');
+  }
+
+  const snapshot = snapshotOf(req.db, base);
+  write.change(snapshot, base);
+  const tree = writeTree(req.db, snapshot);
+  if (base && tree === base.tree && exists && !write.force) throw errors.message(400, 'No changes were made: the commit would be empty');
+
+  const now = req.now().toISOString();
+  const commit = writeCommit(req.db, project.id, {
+    parents: base ? [base] : [],
+    snapshot,
+    message: write.message,
+    author: { name: write.authorName ?? user.name, email: write.authorEmail ?? user.email, date: now },
+    committer: { name: user.name, email: user.email, date: now },
+  });
+  req.pushed(moveBranch(req.db, project, write.branch, commit, user, req.now()));
+  return commit;
+}
+
+export interface CommitAction {
+  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
+  file_path: string;
+  previous_path?: string;
+  content?: string;
+  encoding?: 'text' | 'base64';
+  last_commit_id?: string;
+  execute_filemode?: boolean;
+}
+
+/** The bytes of an action's content in its encoding. */
+export function decodeContent(content: unknown, encoding: unknown): Buffer {
+  if (encoding !== undefined && encoding !== 'text' && encoding !== 'base64') throw errors.invalid('encoding');
+  const text = content === undefined || content === null ? '' : String(content);
+  return encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+}
+
+/** Applies the actions of a commit request to a snapshot, with the service's checks and messages. */
+export function applyActions(req: SandboxRequest, snapshot: Snapshot, base: Commit | undefined, actions: CommitAction[]): void {
+  const staleCheck = (action: CommitAction, path: string): void => {
+    if (!action.last_commit_id || !base) return;
+    const last = lastCommitFor(req.db, base, path);
+    if (!last.id.startsWith(String(action.last_commit_id).toLowerCase())) {
+      throw errors.message(400, `The file has changed since you started editing it: ${path}`);
+    }
+  };
+  const blob = (action: CommitAction): string => putBlob(req.db, decodeContent(action.content, action.encoding));
+  for (const raw of actions) {
+    const action = raw as CommitAction;
+    if (!action || typeof action !== 'object') throw errors.invalid('actions');
+    if (!['create', 'update', 'delete', 'move', 'chmod'].includes(action.action)) throw errors.error(400, 'actions[action] does not have a valid value');
+    const path = checkPath(action.file_path, 'actions[file_path]');
+    const current = snapshot.get(path);
+    switch (action.action) {
+      case 'create':
+        if (current) throw errors.message(400, `A file with this name already exists: ${path}`);
+        if (action.content === undefined) throw errors.missing('actions[content]');
+        if ([...snapshot.keys()].some((p) => p.startsWith(`${path}/`))) throw errors.message(400, `A directory with this name already exists: ${path}`);
+        snapshot.set(path, { mode: action.execute_filemode ? '100755' : '100644', id: blob(action) });
+        break;
+      case 'update':
+        if (!current) throw errors.message(400, `A file with this name doesn't exist: ${path}`);
+        if (action.content === undefined) throw errors.missing('actions[content]');
+        staleCheck(action, path);
+        snapshot.set(path, { mode: current.mode, id: blob(action) });
+        break;
+      case 'delete':
+        if (!current) throw errors.message(400, `A file with this name doesn't exist: ${path}`);
+        staleCheck(action, path);
+        snapshot.delete(path);
+        break;
+      case 'move': {
+        const from = checkPath(action.previous_path, 'actions[previous_path]');
+        const source = snapshot.get(from);
+        if (!source) throw errors.message(400, `A file with this name doesn't exist: ${from}`);
+        if (current && from !== path) throw errors.message(400, `A file with this name already exists: ${path}`);
+        staleCheck(action, from);
+        snapshot.delete(from);
+        snapshot.set(path, { mode: source.mode, id: action.content === undefined ? source.id : blob(action) });
+        break;
+      }
+      case 'chmod':
+        if (!current) throw errors.message(400, `A file with this name doesn't exist: ${path}`);
+        snapshot.set(path, { mode: action.execute_filemode === true || String(action.execute_filemode) === 'true' ? '100755' : '100644', id: current.id });
+        break;
+    }
+  }
+}
+
