@@ -8,6 +8,7 @@ import { bool, created, errors, HttpError, ok, required, type SandboxRequest } f
 import { commits as commitTable, type Commit, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
+import { commits as declared } from '../../api/resources/commits.js';
 import { commitOf, readableProject } from './repository.js';
 import { projectFor, Role } from '../auth.js';
 
@@ -66,9 +67,9 @@ const CHERRY_PICK_FAILED = 'Sorry, we cannot cherry-pick this commit automatical
 
 export const commits: SandboxModule = {
   routes(api) {
-    const base = '/projects/:id/repository/commits';
+    const { routes } = declared;
 
-    api.get(base, (req) => {
+    api.route(routes.list!, (req) => {
       const project = readableProject(req);
       let list = selectCommits(req, project);
       const { since, until, path, author } = req.query as Record<string, string | undefined>;
@@ -80,7 +81,7 @@ export const commits: SandboxModule = {
       return paginate(req, list, { withoutCount: true, present: (c) => presentCommit(c, project, req.rootUrl, options) });
     }, { auth: 'optional' });
 
-    api.post(base, (req) => {
+    api.route(routes.create!, (req) => {
       const project = projectFor(req, Role.developer);
       const branch = String(required(req, 'branch'));
       const message = String(required(req, 'commit_message'));
@@ -106,13 +107,13 @@ export const commits: SandboxModule = {
       return created(presentCommit(commit, project, req.rootUrl, { stats: bool(req.input.stats) !== false, single: true }));
     });
 
-    api.get(`${base}/:sha`, (req) => {
+    api.route(routes.get!, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
       return ok(presentCommit(commit, project, req.rootUrl, { stats: bool(req.query.stats) !== false, single: true }));
     }, { auth: 'optional' });
 
-    api.get(`${base}/:sha/refs`, (req) => {
+    api.route(routes.refs!, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
       const type = String(req.query.type ?? 'all');
@@ -128,13 +129,13 @@ export const commits: SandboxModule = {
       return paginate(req, refs, { withoutCount: true });
     }, { auth: 'optional' });
 
-    api.get(`${base}/:sha/sequence`, (req) => {
+    api.route(routes.sequence!, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
       return ok({ count: reachable(req.db, [commit], { firstParent: Boolean(bool(req.query.first_parent)) }).length });
     }, { auth: 'optional' });
 
-    api.post(`${base}/:sha/cherry_pick`, (req) => {
+    api.route(routes.cherryPick!, (req) => {
       const project = projectFor(req, Role.developer);
       const commit = commitParam(req, project);
       const branch = String(required(req, 'branch'));

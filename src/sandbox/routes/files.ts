@@ -10,6 +10,7 @@ import { bool, created, errors, int, noContent, ok, required, type SandboxReques
 import type { SandboxModule } from '../module.js';
 import { isFullSha } from '../../git/objects.js';
 import { commitOf, readableProject } from './repository.js';
+import { repositoryFiles as declared, submodules } from '../../api/resources/files.js';
 
 /** A file at a ref: its record (the service's field order) and the response headers that carry the same data. */
 function fileAt(req: SandboxRequest) {
@@ -55,14 +56,14 @@ function writeParams(req: SandboxRequest) {
 
 export const files: SandboxModule = {
   routes(api) {
-    const file = '/projects/:id/repository/files/:file_path';
+    const { routes } = declared;
 
-    api.get(file, (req) => {
+    api.route(routes.get!, (req) => {
       const { data, record, headers } = fileAt(req);
       return ok({ ...record, content: data.toString('base64') }, headers);
     }, { auth: 'optional' });
 
-    api.get(`${file}/raw`, (req) => {
+    api.route(routes.raw!, (req) => {
       if (req.query.ref === undefined || req.query.ref === '') req.query.ref = 'HEAD';
       const { data, record, headers } = fileAt(req);
       return serveBytes(req, data, {
@@ -72,7 +73,7 @@ export const files: SandboxModule = {
       });
     }, { auth: 'optional' });
 
-    api.get(`${file}/blame`, (req) => {
+    api.route(routes.blame!, (req) => {
       const { project, path, headers } = fileAt(req);
       const commit = commitOf(req, project, req.query.ref, 'Commit');
       const runs = blame(req.db, commit, path) ?? [];
@@ -109,11 +110,11 @@ export const files: SandboxModule = {
       const body = { file_path: path, branch: params.branch };
       return action === 'create' ? created(body) : ok(body);
     };
-    api.post(file, write('create'));
-    api.put(file, write('update'));
-    api.delete(file, write('delete'));
+    api.route(routes.create!, write('create'));
+    api.route(routes.update!, write('update'));
+    api.route(routes.delete!, write('delete'));
 
-    api.put('/projects/:id/repository/submodules/:submodule', (req) => {
+    api.route(submodules.routes.update!, (req) => {
       const project = projectFor(req, Role.developer);
       const path = checkPath(req.params.submodule, 'submodule');
       const sha = String(required(req, 'commit_sha'));

@@ -11,6 +11,7 @@ import type { Db } from '../db.js';
 import { projects, type Commit, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
+import { repositoryTree as declared } from '../../api/resources/repository.js';
 
 /**
  * A project whose code the caller may read: public and internal repositories are open (anonymous reads of public
@@ -95,10 +96,10 @@ export const repository: SandboxModule = {
     seedDemoRepository(db, now);
   },
   routes(api) {
-    const repo = '/projects/:id/repository';
+    const { routes } = declared;
     const open = { auth: 'optional' as const };
 
-    api.get(`${repo}/tree`, (req) => {
+    api.route(routes.list!, (req) => {
       const project = readableProject(req);
       const commit = commitOf(req, project, req.query.ref, 'Tree');
       const entries = listTree(req.db, commit.tree, String(req.query.path ?? ''), Boolean(bool(req.query.recursive)));
@@ -106,7 +107,7 @@ export const repository: SandboxModule = {
       return treePage(req, entries);
     }, open);
 
-    api.get(`${repo}/blobs/:sha`, (req) => {
+    api.route(routes.blob!, (req) => {
       readableProject(req);
       const id = findBlobId(req.db, req.params.sha);
       if (!id) throw errors.notFound('Blob');
@@ -114,7 +115,7 @@ export const repository: SandboxModule = {
       return ok({ size: data.length, encoding: 'base64', content: data.toString('base64'), sha: id });
     }, open);
 
-    api.get(`${repo}/blobs/:sha/raw`, (req) => {
+    api.route(routes.blobRaw!, (req) => {
       readableProject(req);
       const id = findBlobId(req.db, req.params.sha);
       if (!id) throw errors.notFound('Blob');
@@ -143,10 +144,10 @@ export const repository: SandboxModule = {
         headers: { 'Content-Disposition': `attachment; filename="${root}.${format}"`, 'Content-Transfer-Encoding': 'binary' },
       });
     };
-    api.get(`${repo}/archive`, archive, open);
-    api.get(`${repo}/archive.:format`, archive, open);
+    api.route(routes.archive!, archive, open);
+    api.route(`${routes.archive!}.{format}`, archive, open);
 
-    api.get(`${repo}/compare`, (req) => {
+    api.route(routes.compare!, (req) => {
       const project = readableProject(req);
       if (req.query.from === undefined || req.query.from === '') throw errors.missing('from');
       if (req.query.to === undefined || req.query.to === '') throw errors.missing('to');
@@ -169,7 +170,7 @@ export const repository: SandboxModule = {
       });
     }, open);
 
-    api.get(`${repo}/contributors`, (req) => {
+    api.route(routes.contributors!, (req) => {
       const project = readableProject(req);
       const head = resolveRevision(req.db, project, String(req.query.ref ?? project.default_branch));
       const byEmail = new Map<string, { name: string; email: string; commits: number; additions: number; deletions: number }>();
@@ -194,7 +195,7 @@ export const repository: SandboxModule = {
       return paginate(req, list);
     }, open);
 
-    api.get(`${repo}/merge_base`, (req) => {
+    api.route(routes.mergeBase!, (req) => {
       const project = readableProject(req);
       const refs = array(req.query.refs) ?? [];
       if (refs.length < 2) throw errors.message(400, 'Provide at least 2 refs');

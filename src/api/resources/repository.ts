@@ -1,0 +1,32 @@
+import { f } from '../fields.js';
+import { defineResource } from '../resource.js';
+
+/** A repository's tree, and the reads of the repository as a whole: blobs, archives, comparisons, contributors. */
+export const repositoryTree = defineResource({
+  noun: 'tree entry',
+  command: 'repo',
+  parent: 'project',
+  id: { param: 'path', field: 'path' },
+  routes: {
+    list: 'GET /projects/{project}/repository/tree',
+    blob: 'GET /projects/{project}/repository/blobs/{sha}',
+    blobRaw: 'GET /projects/{project}/repository/blobs/{sha}/raw',
+    /** The format is the path's suffix: `archive.zip`, `archive.tar.gz`. */
+    archive: 'GET /projects/{project}/repository/archive',
+    compare: 'GET /projects/{project}/repository/compare',
+    contributors: 'GET /projects/{project}/repository/contributors',
+    mergeBase: 'GET /projects/{project}/repository/merge_base',
+  },
+  fields: {
+    id: f.string({ readOnly: true, help: 'object id (blob, tree, or the commit of a submodule)' }),
+    name: f.string({ readOnly: true }),
+    type: f.enum(['tree', 'blob', 'commit'], { readOnly: true }),
+    path: f.string({ readOnly: true }),
+    mode: f.string({ readOnly: true }),
+  },
+  columns: ['mode', 'type', 'id', 'path'],
+  identity: ['path'],
+  roles: { read: 'reporter', write: 'developer' },
+});
+
+export const ARCHIVE_FORMATS = ['tar.gz', 'tar.bz2', 'tar', 'zip', 'tgz', 'gz', 'bz2', 'tb2', 'tbz', 'tbz2'] as const;
