@@ -9,8 +9,6 @@ export const mergeTrainsPath = (project: string, targetBranch?: string): string 
 export const mergeTrainEntryPath = (project: string, iid: number): string => p`/projects/${project}/merge_trains/merge_requests/${iid}`;
 
 export const approvalSettingsPath = (project: string): string => p`/projects/${project}/approvals`;
-export const approvalRulesPath = (project: string): string => p`/projects/${project}/approval_rules`;
-export const approvalRulePath = (project: string, id: number): string => p`/projects/${project}/approval_rules/${id}`;
 
 export const draftNotesPath = (project: string, iid: number): string => `${mergeRequestPath(project, iid)}/draft_notes`;
 export const draftNotePath = (project: string, iid: number, id: number): string => `${draftNotesPath(project, iid)}/${id}`;

@@ -22,6 +22,8 @@ export interface VerbSpec {
 export interface ListSpec extends VerbSpec {
   /** Applied to each record as it streams (computed columns). */
   map?: (record: any) => unknown;
+  /** Default columns when map adds some (instead of the declaration's). */
+  columns?: string[];
 }
 
 export interface DeleteSpec extends VerbSpec {
@@ -70,6 +72,11 @@ export function fieldValues(fields: Array<[string, Field]>, opts: Record<string,
   return Object.fromEntries(fields.map(([name, field]) => [name, opts[optsKey(flagOf(name, field))]]));
 }
 
+/** Parses the `<id>` argument of a hand-written verb as the generated ones do: `parseId(protectedTags, text)`. */
+export function parseId(resource: ResourceDef, text: string): unknown {
+  return idField(resource).kind.parse(text, `${resource.noun} ${resource.id.field === 'id' ? 'id' : resource.id.field.replace(/_/g, '-')}`);
+}
+
 /** "Needs Premium and the Maintainer role." */
 function needs(resource: ResourceDef, writes: boolean): string {
   const role = writes ? resource.roles.write : resource.roles.read;
@@ -88,7 +95,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
   const parentOptions = [resource.parent === 'project' ? projectOption : groupOption, ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
   const idName = resource.id.field === 'id' ? 'id' : resource.id.field.replace(/_/g, '-');
   const idArgs = [`<${idName}>`];
-  const idOf = (opts: Record<string, unknown>): unknown => idField(resource).kind.parse(String(opts[optsKey(`--${idName}`)]), `${resource.noun} ${idName}`);
+  const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName}`)]));
   const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
   const route = (verb: Verb): string => {
     const found = resource.routes[verb];
@@ -105,7 +112,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       examples: spec.examples,
       options: [...parentOptions, ...fieldOptions(filters)],
       list: true,
-      columns: resource.columns,
+      columns: spec.columns ?? resource.columns,
       async run(opts, ctx) {
         const list = ctx.api.list(route('list'), { ...location(resource, opts, ctx).params, ...fieldValues(filters, opts) }, ctx.paging);
         return spec.map ? list.map(spec.map) : list;

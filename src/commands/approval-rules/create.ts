@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { approvalRulesPath } from '../../api/review.js';
+import { approvalRules } from '../../api/resources/approval-rules.js';
 import { ruleBody, ruleOptions, warnLeftOut, type RuleOptions } from './shared.js';
 
 export default defineCommand<RuleOptions>({
@@ -12,7 +12,7 @@ export default defineCommand<RuleOptions>({
   options: [projectOption, ...ruleOptions(true)],
   async run(opts, ctx) {
     const body = await ruleBody(opts, ctx);
-    const rule = await ctx.api.post<{ users?: Array<{ id: number; username: string }> }>(approvalRulesPath(ctx.project(opts.project)), body);
+    const rule = await ctx.api.call<{ users?: Array<{ id: number; username: string }> }>(approvalRules.routes.create, { project: ctx.project(opts.project), ...body });
     warnLeftOut(ctx, opts.users, rule);
     return rule;
   },

@@ -1,12 +1,13 @@
-import type { ManifestEntry } from '../../cli/command.js';
+import { verbEntries, type ManifestEntry } from '../../cli/command.js';
 
-/** `approval-rules` commands. Add one entry per command module; each loads lazily. */
 export const groups: Record<string, string> = { 'approval-rules': 'Project approval rules' };
 
 export const entries: ManifestEntry[] = [
-  { path: 'approval-rules list', summary: 'List the approval rules of a project', load: () => import('./list.js') },
-  { path: 'approval-rules get', summary: 'Show one approval rule', load: () => import('./get.js') },
+  ...verbEntries('approval-rules', () => import('./commands.js'), {
+    list: 'List the approval rules of a project',
+    get: 'Show one approval rule',
+  }),
   { path: 'approval-rules create', summary: 'Create a project approval rule', load: () => import('./create.js') },
   { path: 'approval-rules update', summary: 'Change a project approval rule', load: () => import('./update.js') },
-  { path: 'approval-rules delete', summary: 'Delete a project approval rule', load: () => import('./delete.js') },
+  ...verbEntries('approval-rules', () => import('./commands.js'), { delete: 'Delete a project approval rule' }),
 ];

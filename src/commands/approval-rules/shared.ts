@@ -2,10 +2,7 @@ import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseChoice, parseInteger, parseList } from '../../cli/parse.js';
 import { p } from '../../api/path.js';
-
-export const MAX_RULE_NAME_CHARS = 1024;
-
-export const ruleColumns = ['id', 'name', 'rule_type', 'report_type', 'approvals_required', 'applies_to_all_protected_branches'];
+import { MAX_RULE_NAME_CHARS } from '../../api/resources/approval-rules.js';
 
 function parseRuleName(value: string): string {
   if (!value.trim()) throw new UsageError('--name must not be empty');

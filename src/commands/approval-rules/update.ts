@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { parseInteger } from '../../cli/parse.js';
-import { approvalRulePath } from '../../api/review.js';
+import { parseId } from '../../cli/resource-commands.js';
+import { approvalRules } from '../../api/resources/approval-rules.js';
 import { ruleBody, ruleOptions, warnLeftOut, type RuleOptions } from './shared.js';
 
 export default defineCommand<RuleOptions & { id: string }>({
@@ -11,17 +11,17 @@ export default defineCommand<RuleOptions & { id: string }>({
   args: ['<id>'],
   options: [projectOption, ...ruleOptions(false)],
   async run(opts, ctx) {
-    const id = parseInteger('rule id', 1)(opts.id);
+    const id = parseId(approvalRules, opts.id);
     const body = await ruleBody(opts, ctx);
     const changes = Object.entries(body).filter(([, value]) => value !== undefined);
     if (!changes.length) throw new UsageError('nothing to change', 'give --name, --approvals-required, --users, --groups or another rule option');
-    const path = approvalRulePath(ctx.project(opts.project), id);
+    const target = { project: ctx.project(opts.project), approval_rule_id: id };
     if (body.name === undefined || body.approvals_required === undefined) {
-      const current = await ctx.api.get<{ name: string; approvals_required: number }>(path);
+      const current = await ctx.api.call<{ name: string; approvals_required: number }>(approvalRules.routes.get, target);
       body.name ??= current.name;
       body.approvals_required ??= current.approvals_required;
     }
-    const rule = await ctx.api.put<{ users?: Array<{ id: number; username: string }> }>(path, body);
+    const rule = await ctx.api.call<{ users?: Array<{ id: number; username: string }> }>(approvalRules.routes.update, { ...body, ...target });
     warnLeftOut(ctx, opts.users, rule);
     return rule;
   },

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { parseAccessLevel } from '../../cli/parse.js';
-import { tagsPath } from './shared.js';
+import { protectedTags } from '../../api/resources/protected-tags.js';
 
 /** Access levels a protected tag accepts: no access, Developer, Maintainer. */
 const TAG_LEVELS = [0, 30, 40];
@@ -41,7 +41,8 @@ export default defineCommand<{ project?: string; name: string; createAccessLevel
   ],
   async run(opts, ctx) {
     if (!opts.name.trim()) throw new UsageError('--name must not be empty');
-    return ctx.api.post(tagsPath(ctx.project(opts.project)), {
+    return ctx.api.call(protectedTags.routes.create, {
+      project: ctx.project(opts.project),
       name: opts.name,
       create_access_level: opts.createAccessLevel,
       allowed_to_create: opts.allowedToCreate,

@@ -1,15 +1,18 @@
+import { protectedTags } from '../../api/resources/protected-tags.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { tagPath } from './shared.js';
+import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; name: string }>({
+  description: 'Needs the Maintainer role.',
   examples: ["forgectl protected-tags unprotect 'v*' --project acme/api --yes"],
   args: ['<name>'],
   options: [projectOption],
   async run(opts, ctx) {
+    const name = parseId(protectedTags, opts.name);
     const project = ctx.project(opts.project);
     await ctx.confirm(`Unprotect tags "${opts.name}" of project ${project}?`);
-    await ctx.api.delete(tagPath(project, opts.name));
+    await ctx.api.call(protectedTags.routes.delete, { project, name });
     ctx.io.note(`Unprotected tags "${opts.name}" of project ${project}`);
     return undefined;
   },

@@ -1,0 +1,40 @@
+import { f } from '../fields.js';
+import { defineResource } from '../resource.js';
+
+/** The longest rule name the service accepts. */
+export const MAX_RULE_NAME_CHARS = 1024;
+
+/**
+ * Project approval rules (Premium). Create and update are hand-written commands (eligible approvers are written as
+ * user_ids/usernames/group_ids and read back as users/groups); their routes are these.
+ */
+export const approvalRules = defineResource({
+  noun: 'approval rule',
+  command: 'approval-rules',
+  parent: 'project',
+  id: { param: 'approval_rule_id', field: 'id' },
+  routes: {
+    list: 'GET /projects/{project}/approval_rules',
+    get: 'GET /projects/{project}/approval_rules/{approval_rule_id}',
+    create: 'POST /projects/{project}/approval_rules',
+    update: 'PUT /projects/{project}/approval_rules/{approval_rule_id}',
+    delete: 'DELETE /projects/{project}/approval_rules/{approval_rule_id}',
+  },
+  fields: {
+    id: f.int({ min: 1, readOnly: true }),
+    name: f.string({ create: 'required', help: `rule name, unique in the project (at most ${MAX_RULE_NAME_CHARS} characters)` }),
+    rule_type: f.enum(['regular', 'any_approver', 'report_approver'], { default: 'regular' }),
+    report_type: f.enum(['code_coverage', 'license_scanning']),
+    eligible_approvers: f.object(),
+    approvals_required: f.int({ min: 0, create: 'required', help: 'approvals this rule needs' }),
+    users: f.object(),
+    groups: f.object(),
+    contains_hidden_groups: f.bool({ readOnly: true }),
+    protected_branches: f.object(),
+    applies_to_all_protected_branches: f.bool(),
+  },
+  columns: ['id', 'name', 'rule_type', 'report_type', 'approvals_required', 'applies_to_all_protected_branches'],
+  identity: ['name'],
+  roles: { read: 'guest', write: 'maintainer' },
+  tier: 'premium',
+});
