@@ -33,6 +33,8 @@ export interface FieldOptions {
   default?: unknown;
   /** The option's name when it is not the field's name with dashes: 'mr' for merge_request_iid. */
   flag?: string;
+  /** The value placeholder in help when not the kind's: '<iid>', '<tag>'. */
+  placeholder?: string;
 }
 
 export interface Field extends FieldOptions {
@@ -45,15 +47,15 @@ function intKind(min = -Infinity, max = Infinity): FieldKind {
   return { name: 'int', type: 'int', placeholder: '<n>', parse: (text, label) => parseInteger(label, min, max)(text) };
 }
 
-const stringKind = (placeholder = '<text>'): FieldKind => ({
+const stringKind: FieldKind = {
   name: 'string',
   type: 'string',
-  placeholder,
+  placeholder: '<text>',
   parse(text, label) {
     if (!text.trim()) throw new UsageError(`${label} must not be empty`);
     return text;
   },
-});
+};
 
 /**
  * The IANA time zone name as given, in the spelling the zone database uses (the service's lookup is
@@ -93,7 +95,7 @@ export function isHttpUrl(value: string): boolean {
 /** The field kinds. Each takes the field's options (help, readOnly, create, default …). */
 export const f = {
   int: (options: FieldOptions & { min?: number; max?: number } = {}): Field => field(intKind(options.min, options.max), options),
-  string: (options: FieldOptions & { placeholder?: string } = {}): Field => field(stringKind(options.placeholder), options),
+  string: (options: FieldOptions = {}): Field => field(stringKind, options),
   /** A switch: `--enabled`, and on update also `--no-enabled`. */
   bool: (options: FieldOptions = {}): Field => field({ name: 'bool', type: 'bool', placeholder: '', parse: (text) => text }, options),
   enum: (values: readonly string[], options: FieldOptions = {}): Field =>
@@ -130,10 +132,10 @@ export const f = {
       },
     }, options),
   /** A credential the service never returns; redacted in --dry-run and --verbose output by its name. */
-  secret: (options: FieldOptions = {}): Field => field({ ...stringKind('<secret>'), name: 'secret' }, options),
+  secret: (options: FieldOptions = {}): Field => field({ ...stringKind, name: 'secret', placeholder: '<secret>' }, options),
   /** A comma-separated, repeatable list of strings. */
-  list: (options: FieldOptions & { placeholder?: string } = {}): Field =>
-    field({ name: 'list', type: 'list', placeholder: options.placeholder ?? '<a,b>', parse: (text, _label, previous) => parseList(text, previous as string[] | undefined) }, options),
+  list: (options: FieldOptions = {}): Field =>
+    field({ name: 'list', type: 'list', placeholder: '<a,b>', parse: (text, _label, previous) => parseList(text, previous as string[] | undefined) }, options),
   /** A nested object the service returns (author, metadata): read-only. */
   object: (options: FieldOptions = {}): Field =>
     field({ name: 'object', type: 'object', placeholder: '', parse: (_text, label) => { throw new UsageError(`${label} cannot be set`); } }, { readOnly: true, ...options }),

@@ -25,6 +25,8 @@ export interface ResourceDef {
    * required option: `{ merge_request_iid: f.int({ min: 1, flag: 'mr' }) }`.
    */
   scope?: Record<string, Field>;
+  /** Where records live, in words, for messages (default "project acme/api"): gets the parent and scope values. */
+  where?: (params: Record<string, unknown>) => string;
   /** The route parameter naming one record, and the field that holds its value (its kind parses `<id>`). */
   id: { param: string; field: string };
   /**

@@ -1,6 +1,6 @@
 import { p } from './path.js';
 
-/** Paths of the review workflow: merge trains, approvals, approval rules, notes and draft notes (spec 1). */
+/** Paths of the review workflow: merge trains, approvals and notes (approval rules and draft notes are declared in resources/). */
 
 export const mergeRequestPath = (project: string, iid: number): string => p`/projects/${project}/merge_requests/${iid}`;
 
@@ -9,9 +9,6 @@ export const mergeTrainsPath = (project: string, targetBranch?: string): string 
 export const mergeTrainEntryPath = (project: string, iid: number): string => p`/projects/${project}/merge_trains/merge_requests/${iid}`;
 
 export const approvalSettingsPath = (project: string): string => p`/projects/${project}/approvals`;
-
-export const draftNotesPath = (project: string, iid: number): string => `${mergeRequestPath(project, iid)}/draft_notes`;
-export const draftNotePath = (project: string, iid: number, id: number): string => `${draftNotesPath(project, iid)}/${id}`;
 
 /** What a note hangs on: an issue (by IID), a project snippet (by ID) or a merge request (by IID). */
 export type Noteable = { kind: 'issue'; iid: number } | { kind: 'snippet'; id: number } | { kind: 'merge_request'; iid: number };

@@ -59,7 +59,7 @@ export function fieldOptions(fields: Array<[string, Field]>, mode: { required?: 
       return mode.negatable ? [on, { flags: `--no-${flag.slice(2)}`, description: `the opposite of ${flag}` }] : [on];
     }
     return [{
-      flags: `${flag} ${field.kind.placeholder}`,
+      flags: `${flag} ${field.placeholder ?? field.kind.placeholder}`,
       description,
       parse: (value: string, previous?: unknown) => field.kind.parse(value, flag, previous),
       required: mode.required?.(field),
@@ -88,7 +88,8 @@ function needs(resource: ResourceDef, writes: boolean): string {
 function location(resource: ResourceDef, opts: Record<string, unknown>, ctx: Context): { params: Record<string, unknown>; where: string } {
   const parent = resource.parent === 'project' ? ctx.project(opts.project as string | undefined) : ctx.group(opts.group as string | undefined);
   const scope = fieldValues(Object.entries(resource.scope ?? {}), opts);
-  return { params: { [resource.parent]: parent, ...scope }, where: `${resource.parent} ${parent}` };
+  const params = { [resource.parent]: parent, ...scope };
+  return { params, where: resource.where?.(params) ?? `${resource.parent} ${parent}` };
 }
 
 export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {

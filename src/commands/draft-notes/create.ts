@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { draftNotesPath } from '../../api/review.js';
+import { draftNotes } from '../../api/resources/draft-notes.js';
 import { mrOption, parseFullSha, readTextOption } from '../review-options.js';
 import { noteTextOptions, positionOf, positionOptions, type PositionOptions } from './shared.js';
 
@@ -36,7 +36,9 @@ export default defineCommand<Options>({
     if (opts.resolveDiscussion && !opts.replyTo) throw new UsageError('--resolve-discussion needs --reply-to DISCUSSION');
     const note = await readTextOption(ctx, 'note', opts.note, opts.noteFile);
     if (note === undefined) throw new UsageError('the draft needs a text', 'pass --note TEXT or --note-file FILE (- for stdin)');
-    return ctx.api.post(draftNotesPath(ctx.project(opts.project), opts.mr), {
+    return ctx.api.call(draftNotes.routes.create, {
+      project: ctx.project(opts.project),
+      merge_request_iid: opts.mr,
       note,
       commit_id: opts.commitId,
       in_reply_to_discussion_id: opts.replyTo,

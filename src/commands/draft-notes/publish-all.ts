@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { draftNotesPath } from '../../api/review.js';
+import { draftNotes } from '../../api/resources/draft-notes.js';
 import { mrOption } from '../review-options.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
@@ -9,15 +9,15 @@ export default defineCommand<{ project?: string; mr: number }>({
   options: [projectOption, mrOption],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
-    const path = draftNotesPath(project, opts.mr);
-    const drafts = await ctx.api.get<unknown[]>(path);
+    const where = { project, merge_request_iid: opts.mr };
+    const drafts = await ctx.api.call<unknown[]>(draftNotes.routes.list, where);
     if (!drafts.length) {
       ctx.io.note(`You have no draft notes on merge request !${opts.mr} of ${project}`);
       return undefined;
     }
     const count = `${drafts.length} draft note${drafts.length === 1 ? '' : 's'}`;
     await ctx.confirm(`Publish ${count} on merge request !${opts.mr} of ${project}?`);
-    await ctx.api.post(`${path}/bulk_publish`);
+    await ctx.api.call(draftNotes.routes.publishAll, where);
     ctx.io.note(`Published ${count} on merge request !${opts.mr}`);
     return undefined;
   },

@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { draftNotePath } from '../../api/review.js';
+import { draftNotes } from '../../api/resources/draft-notes.js';
 import { mrOption } from '../review-options.js';
-import { parseDraftId } from './shared.js';
+import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; mr: number; id: string }>({
   description: 'The draft becomes a note that everyone who sees the merge request can read; it cannot be unpublished.',
@@ -10,10 +10,10 @@ export default defineCommand<{ project?: string; mr: number; id: string }>({
   args: ['<id>'],
   options: [projectOption, mrOption],
   async run(opts, ctx) {
-    const id = parseDraftId(opts.id);
+    const id = parseId(draftNotes, opts.id);
     const project = ctx.project(opts.project);
     await ctx.confirm(`Publish draft note ${id} on merge request !${opts.mr} of ${project}?`);
-    await ctx.api.put(`${draftNotePath(project, opts.mr, id)}/publish`);
+    await ctx.api.call(draftNotes.routes.publish, { project, merge_request_iid: opts.mr, draft_note_id: id });
     ctx.io.note(`Published draft note ${id} on merge request !${opts.mr}`);
     return undefined;
   },

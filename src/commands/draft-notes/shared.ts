@@ -3,10 +3,6 @@ import { UsageError } from '../../errors.js';
 import { parseChoice, parseInteger, parseNumber } from '../../cli/parse.js';
 import { parseFullSha } from '../review-options.js';
 
-export const draftColumns = ['id', 'note', 'discussion_id', 'resolve_discussion', 'commit_id', 'line_code'];
-
-export const parseDraftId = parseInteger('draft note id', 1);
-
 export const noteTextOptions: OptionDef[] = [
   { flags: '--note <text>', description: 'the comment (Markdown, at most 1,000,000 characters)' },
   { flags: '--note-file <file>', description: 'read the comment from a file, - for stdin' },
