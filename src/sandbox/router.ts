@@ -60,18 +60,19 @@ export class Router {
     this.add('DELETE', pattern, handler, options);
   }
 
-  /** The route for a request; `methodMismatch` when the path exists under another method (405 vs 404). */
-  match(method: string, rawPath: string): { route?: Route & { params: Record<string, string> }; methodMismatch: boolean } {
+  /**
+   * The route for a request. A path served under other methods only is no route either: the service's catch-all
+   * route answers every method it does not implement with 404 `{"error":"404 Not Found"}`, not 405.
+   */
+  match(method: string, rawPath: string): (Route & { params: Record<string, string> }) | undefined {
     const parts = rawPath.split('/').filter(Boolean);
-    let methodMismatch = false;
+    const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
     for (const route of this.routes) {
+      if (!wanted.includes(route.method)) continue;
       const params = matchSegments(route, parts);
-      if (!params) continue;
-      const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
-      if (wanted.includes(route.method)) return { route: { ...route, params }, methodMismatch: false };
-      methodMismatch = true;
+      if (params) return { ...route, params };
     }
-    return { methodMismatch };
+    return undefined;
   }
 }
 

@@ -120,10 +120,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function dispatch(router: Router, req: IncomingMessage, url: URL, method: string, rawPath: string, isApi: boolean): Promise<SandboxResponse> {
-    const { route, methodMismatch } = router.match(method, rawPath);
+    const route = router.match(method, rawPath);
     const raw = await readBody(req);
     if (!route) {
-      if (methodMismatch) throw new HttpError(405, { error: '405 Not Allowed' });
       throw new HttpError(404, isApi ? { error: '404 Not Found' } : 'Not Found');
     }
     const query = parseParams(url.searchParams);

@@ -82,6 +82,12 @@ describe('tokens list, get, create, revoke', () => {
     expect(result.stdout).toContain(record.token);
   });
 
+  it('accepts an expiry of today (the service keeps a token valid through its expiry day)', async () => {
+    const result = await sandbox.run(['tokens', 'create', '--project', 'acme/api', '--name', 'today', '--scopes', 'read_api', '--expires-at', day(0), '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ name: 'today', expires_at: day(0) });
+  });
+
   it('refuses bad input before sending: scopes, level, expiry beyond a year or past, personal without --user', async () => {
     sandbox.clearRequests();
     const base = ['tokens', 'create', '--group', 'acme', '--name', 'x'];

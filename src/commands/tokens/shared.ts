@@ -101,10 +101,13 @@ export function isoDay(date: Date, plusDays = 0): string {
   return new Date(date.getTime() + plusDays * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** An expiry date (YYYY-MM-DD): after today and at most a year ahead, the service's limits (contract §7). */
+/**
+ * An expiry date (YYYY-MM-DD): today at the earliest (a token stays valid through its expiry day, so the service
+ * accepts today) and at most a year ahead, the service's limits (contract §7).
+ */
 export function checkExpiry(flag: string, date: string, now: Date): string {
   parseDate(flag)(date);
-  if (date <= isoDay(now)) throw new UsageError(`${flag} must be after today (${isoDay(now)}), got ${date}`);
+  if (date < isoDay(now)) throw new UsageError(`${flag} must be today (${isoDay(now)}) or later, got ${date}`);
   const max = isoDay(now, MAX_LIFETIME_DAYS);
   if (date > max) throw new UsageError(`${flag} must be at most one year ahead (${max} at the latest), got ${date}`);
   return date;

@@ -1,37 +1,27 @@
-import { findGroup, groupFor, Role } from '../auth.js';
+import { findGroup, groupFor, projectFor, Role } from '../auth.js';
 import { defineTable } from '../db.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import type { Group } from '../model.js';
+import { BOOLEAN_PROPERTIES, INTEGRATION_KINDS, type IntegrationKind } from '../integration-kinds.js';
+import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
 
-/** The integration kinds of spec 1 (the slugs are the real ones the spec writes as <integration_slug>). */
-interface Kind {
-  title: string;
-  required: string[];
-  optional: string[];
-  /** Write-only fields: accepted, never returned. */
-  secret: string[];
-}
-
-export const INTEGRATION_KINDS: Record<string, Kind> = {
-  asana: { title: 'Asana', required: ['api_key'], optional: ['restrict_to_branch'], secret: ['api_key'] },
-  assembla: { title: 'Assembla', required: ['token'], optional: ['subdomain'], secret: ['token'] },
-  bamboo: { title: 'Atlassian Bamboo', required: ['bamboo_url', 'build_key', 'username', 'password'], optional: ['enable_ssl_verification'], secret: ['password'] },
-  bugzilla: { title: 'Bugzilla', required: ['new_issue_url', 'issues_url', 'project_url'], optional: [], secret: [] },
-  buildkite: { title: 'Buildkite', required: ['token', 'project_url'], optional: ['enable_ssl_verification'], secret: ['token'] },
-  'custom-issue-tracker': { title: 'Custom issue tracker', required: ['new_issue_url', 'issues_url', 'project_url'], optional: [], secret: [] },
-};
+/**
+ * Group and project integrations: every kind the service offers (integration-kinds.ts), set up with PUT, read with
+ * GET, disabled (settings reset) with DELETE; the list shows the active ones.
+ */
 
 export const EVENT_FLAGS = [
   'commit_events', 'push_events', 'issues_events', 'alert_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events',
   'deployment_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events', 'job_events', 'comment_on_event_enabled',
 ] as const;
 
-const BOOLEAN_PROPERTIES = new Set(['enable_ssl_verification']);
+type Owner = 'group' | 'project';
 
-export interface GroupIntegration {
+export interface Integration {
   id: number;
-  group_id: number;
+  owner: Owner;
+  /** Group or project id, by owner. */
+  owner_id: number;
   slug: string;
   created_at: string;
   updated_at: string;
@@ -41,9 +31,9 @@ export interface GroupIntegration {
   properties: Record<string, string | boolean>;
 }
 
-export const integrationTable = defineTable<GroupIntegration>('group_integrations');
+export const integrationTable = defineTable<Integration>('integrations');
 
-function present(integration: GroupIntegration, withProperties: boolean): Record<string, unknown> {
+function present(integration: Integration, withProperties: boolean): Record<string, unknown> {
   const kind = INTEGRATION_KINDS[integration.slug];
   const record: Record<string, unknown> = {
     id: integration.id,
@@ -62,15 +52,20 @@ function present(integration: GroupIntegration, withProperties: boolean): Record
   return record;
 }
 
-/** The kind of `:slug`; an unknown slug has no route at all (Grape's 404 body). */
-function kindOf(req: SandboxRequest): Kind {
+/** The kind of `:slug`; an unknown slug (or a project-only kind on a group) has no route at all (Grape's 404 body). */
+function kindOf(req: SandboxRequest, owner: Owner): IntegrationKind {
   const kind = INTEGRATION_KINDS[req.params.slug];
-  if (!kind) throw errors.error(404, '404 Not Found');
+  if (!kind || (kind.projectOnly && owner === 'group')) throw errors.error(404, '404 Not Found');
   return kind;
 }
 
-function find(req: SandboxRequest, group: Group): GroupIntegration | undefined {
-  return integrationTable(req.db).find((i) => i.group_id === group.id && i.slug === req.params.slug);
+/** The group or project of `:id` for a caller with at least the Maintainer role. */
+function ownerId(req: SandboxRequest, owner: Owner): number {
+  return owner === 'group' ? groupFor(req, Role.maintainer).id : projectFor(req, Role.maintainer).id;
+}
+
+function find(req: SandboxRequest, owner: Owner, id: number): Integration | undefined {
+  return integrationTable(req.db).find((i) => i.owner === owner && i.owner_id === id && i.slug === req.params.slug);
 }
 
 function urlProblem(value: string): boolean {
@@ -81,68 +76,78 @@ function urlProblem(value: string): boolean {
   }
 }
 
+function integrationRoutes(api: Router, owner: Owner): void {
+  const base = owner === 'group' ? '/groups/:id/integrations' : '/projects/:id/integrations';
+
+  api.get(base, (req) => {
+    const id = ownerId(req, owner);
+    return ok(integrationTable(req.db).filter((i) => i.owner === owner && i.owner_id === id).map((i) => present(i, false)));
+  });
+
+  api.get(`${base}/:slug`, (req) => {
+    const id = ownerId(req, owner);
+    kindOf(req, owner);
+    const integration = find(req, owner, id);
+    if (!integration) throw errors.notFound('Integration');
+    return ok(present(integration, true));
+  });
+
+  api.put(`${base}/:slug`, (req) => {
+    const id = ownerId(req, owner);
+    const kind = kindOf(req, owner);
+    const existing = find(req, owner, id);
+    const missing = kind.required.filter((name) => isBlank(req.input[name]));
+    if (missing.length) throw errors.error(400, missing.map((name) => `${name} is missing`).join(', '));
+    const now = req.now().toISOString();
+    const integration = existing ?? {
+      id: req.db.nextId('integrations'), owner, owner_id: id, slug: req.params.slug, created_at: now, updated_at: now, inherited: false,
+      events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])), vulnerability_events: false, properties: {},
+    };
+    const properties = { ...integration.properties };
+    const problems: Record<string, string[]> = {};
+    for (const name of [...kind.required, ...kind.optional]) {
+      const value = req.input[name];
+      if (value === undefined) continue;
+      if (BOOLEAN_PROPERTIES.has(name)) properties[name] = Boolean(bool(value));
+      else properties[name] = Array.isArray(value) ? value.join(',') : String(value);
+      if (name.endsWith('_url') && urlProblem(String(value))) problems[name] = ['must be a valid URL'];
+    }
+    if (Object.keys(problems).length) throw errors.validation(problems);
+    for (const flag of [...EVENT_FLAGS, 'vulnerability_events'] as const) {
+      if (req.input[flag] === undefined) continue;
+      if (flag === 'vulnerability_events') integration.vulnerability_events = Boolean(bool(req.input[flag]));
+      else integration.events[flag] = Boolean(bool(req.input[flag]));
+    }
+    integration.properties = properties;
+    integration.inherited = Boolean(bool(req.input.use_inherited_settings));
+    integration.updated_at = now;
+    if (!existing) integrationTable(req.db).push(integration);
+    return ok(present(integration, true));
+  });
+
+  // Disabling resets the settings: the integration is gone until it is set up again.
+  api.delete(`${base}/:slug`, (req) => {
+    const id = ownerId(req, owner);
+    kindOf(req, owner);
+    const integration = find(req, owner, id);
+    if (!integration) throw errors.notFound('Integration');
+    integrationTable(req.db).splice(integrationTable(req.db).indexOf(integration), 1);
+    return noContent();
+  });
+}
+
+const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+
 export const integrations: SandboxModule = {
   routes(api) {
-    api.get('/groups/:id/integrations', (req) => {
-      const group = groupFor(req, Role.maintainer);
-      return ok(integrationTable(req.db).filter((i) => i.group_id === group.id).map((i) => present(i, false)));
-    });
-
-    api.get('/groups/:id/integrations/:slug', (req) => {
-      const group = groupFor(req, Role.maintainer);
-      kindOf(req);
-      const integration = find(req, group);
-      if (!integration) throw errors.notFound('Integration');
-      return ok(present(integration, true));
-    });
-
-    api.put('/groups/:id/integrations/:slug', (req) => {
-      const group = groupFor(req, Role.maintainer);
-      const kind = kindOf(req);
-      const missing = kind.required.filter((name) => req.input[name] === undefined || req.input[name] === null || req.input[name] === '');
-      if (missing.length) throw errors.error(400, missing.map((name) => `${name} is missing`).join(', '));
-      const now = req.now().toISOString();
-      const integration = find(req, group) ?? {
-        id: req.db.nextId('integrations'), group_id: group.id, slug: req.params.slug, created_at: now, updated_at: now, inherited: false,
-        events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])), vulnerability_events: false, properties: {},
-      };
-      const properties = { ...integration.properties };
-      const problems: Record<string, string[]> = {};
-      for (const name of [...kind.required, ...kind.optional]) {
-        const value = req.input[name];
-        if (value === undefined) continue;
-        if (BOOLEAN_PROPERTIES.has(name)) properties[name] = Boolean(bool(value));
-        else properties[name] = String(value);
-        if (name.endsWith('_url') && urlProblem(String(value))) problems[name] = ['must be a valid URL'];
-      }
-      if (Object.keys(problems).length) throw errors.validation(problems);
-      for (const flag of [...EVENT_FLAGS, 'vulnerability_events'] as const) {
-        if (req.input[flag] === undefined) continue;
-        if (flag === 'vulnerability_events') integration.vulnerability_events = Boolean(bool(req.input[flag]));
-        else integration.events[flag] = Boolean(bool(req.input[flag]));
-      }
-      integration.properties = properties;
-      integration.inherited = Boolean(bool(req.input.use_inherited_settings));
-      integration.updated_at = now;
-      if (!integrationTable(req.db).includes(integration)) integrationTable(req.db).push(integration);
-      return ok(present(integration, true));
-    });
-
-    // Disabling resets the settings: the integration is gone until it is set up again.
-    api.delete('/groups/:id/integrations/:slug', (req) => {
-      const group = groupFor(req, Role.maintainer);
-      kindOf(req);
-      const integration = find(req, group);
-      if (!integration) throw errors.notFound('Integration');
-      integrationTable(req.db).splice(integrationTable(req.db).indexOf(integration), 1);
-      return noContent();
-    });
+    integrationRoutes(api, 'group');
+    integrationRoutes(api, 'project');
   },
 
   seed(db, { now }) {
     const at = now.toISOString();
     integrationTable(db).push({
-      id: db.nextId('integrations'), group_id: findGroup(db, 'acme').id, slug: 'bugzilla', created_at: at, updated_at: at, inherited: false,
+      id: db.nextId('integrations'), owner: 'group', owner_id: findGroup(db, 'acme').id, slug: 'bugzilla', created_at: at, updated_at: at, inherited: false,
       events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])), vulnerability_events: false,
       properties: { new_issue_url: 'https://bugs.acme.example.com/enter_bug.cgi', issues_url: 'https://bugs.acme.example.com/show_bug.cgi?id=:id', project_url: 'https://bugs.acme.example.com' },
     });

@@ -61,7 +61,7 @@ function allowedEntries(req: SandboxRequest, project: Project, problems: string[
     const keys = Object.keys(item ?? {}).filter((k) => ['user_id', 'group_id', 'deploy_key_id', 'access_level'].includes(k));
     if (keys.length !== 1 || !Number.isInteger(Number(item[keys[0]]))) throw errors.invalid('allowed_to_create');
     const value = Number(item[keys[0]]);
-    const id = req.db.nextId('protected_tag_access');
+    const id = 0; // numbered once duplicates are gone
     if (keys[0] === 'access_level') {
       if (!(value in LEVEL_DESCRIPTIONS)) throw errors.invalid('allowed_to_create[access_level]');
       return { id, access_level: value };
@@ -81,6 +81,18 @@ function allowedEntries(req: SandboxRequest, project: Project, problems: string[
   });
 }
 
+/** Each role, user, group and deploy key once, as the service stores them. */
+function uniqueEntries(entries: CreateAccess[]): CreateAccess[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = entry.user_id !== undefined ? `user:${entry.user_id}` : entry.group_id !== undefined ? `group:${entry.group_id}`
+      : entry.deploy_key_id !== undefined ? `key:${entry.deploy_key_id}` : `role:${entry.access_level}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export const protectedTags: SandboxModule = {
   routes(api) {
     api.get('/projects/:id/protected_tags', (req) => {
@@ -97,7 +109,11 @@ export const protectedTags: SandboxModule = {
       if (!(level in LEVEL_DESCRIPTIONS)) throw errors.invalid('create_access_level');
       const problems: string[] = [];
       if (protectedTagTable(req.db).some((t) => t.project_id === project.id && t.name === name)) problems.push('Name has already been taken');
-      const entries = [{ id: req.db.nextId('protected_tag_access'), access_level: level }, ...allowedEntries(req, project, problems)];
+      const allowed = allowedEntries(req, project, problems);
+      // The default Maintainer level applies only when allowed_to_create names nothing but deploy keys.
+      const useLevel = req.input.create_access_level !== undefined || allowed.every((entry) => entry.deploy_key_id !== undefined);
+      const entries = uniqueEntries([...(useLevel ? [{ id: 0, access_level: level }] : []), ...allowed]);
+      for (const entry of entries) entry.id = req.db.nextId('protected_tag_access');
       // Creation failures are 422 with an array of full messages (api-facts §1.8).
       if (problems.length) throw new HttpError(422, { message: problems });
       const tag: ProtectedTag = { id: req.db.nextId('protected_tags'), project_id: project.id, name, create_access_levels: entries };
