@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
+import { groupChain, namespaceOwner, projectGroup } from './hierarchy.js';
 import { errors, HttpError, type SandboxRequest } from './http.js';
-import { groups, members, projects, tokens, users, type AccessToken, type Group, type Project, type User } from './model.js';
+import { groups, members, projects, tokens, users, type AccessToken, type Group, type GroupLink, type Project, type User } from './model.js';
 
 /** Access levels of the spec. */
 export const Role = { none: 0, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
@@ -35,10 +36,33 @@ export function authenticate(req: SandboxRequest, options: { optional?: boolean 
   if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
   if (isExpired(token, req.now())) throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   const user = users(req.db).find((u) => u.id === token.user_id);
-  if (!user || user.state === 'blocked') throw errors.unauthorized();
+  if (!user || !canSignIn(user)) throw errors.unauthorized();
   token.last_used_at = req.now().toISOString();
   req.user = user;
   req.token = token;
+  sudo(req);
+}
+
+/** Blocked and banned users cannot use their tokens. */
+export const canSignIn = (user: User): boolean => user.state !== 'blocked' && user.state !== 'banned';
+
+/**
+ * `Sudo: <id or username>` (header or `sudo` parameter): an administrator's token with the sudo scope acts as
+ * another user for one request.
+ */
+function sudo(req: SandboxRequest): void {
+  const header = req.headers.sudo;
+  const identifier = (Array.isArray(header) ? header[0] : header) ?? (req.query.sudo as string | undefined);
+  if (identifier === undefined || identifier === '') return;
+  if (!req.user!.is_admin) throw errors.forbidden('Must be admin to use sudo');
+  if (req.token!.kind === 'job') throw errors.forbidden('Must be authenticated using an OAuth or Personal Access Token to use sudo');
+  if (req.token!.kind !== 'oauth' && !req.token!.scopes.includes('sudo')) {
+    throw new HttpError(403, { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope: 'sudo' });
+  }
+  const value = String(identifier);
+  const user = /^\d+$/.test(value) ? users(req.db).find((u) => u.id === Number(value)) : users(req.db).find((u) => u.username.toLowerCase() === value.toLowerCase());
+  if (!user) throw errors.message(404, `404 User with ID or username '${value}' Not Found`);
+  req.user = user;
 }
 
 export function isExpired(token: AccessToken, now: Date): boolean {
@@ -93,33 +117,54 @@ export function findGroup(db: Db, idOrPath: string): Group {
   return found;
 }
 
-function groupAncestors(db: Db, groupId: number): Group[] {
-  const chain: Group[] = [];
-  let current = groups(db).find((g) => g.id === groupId);
-  while (current) {
-    chain.push(current);
-    current = current.parent_id === null ? undefined : groups(db).find((g) => g.id === current!.parent_id);
-  }
-  return chain;
-}
-
+/** A direct membership's role; one past its expiry date counts no more. */
 function membership(db: Db, type: 'group' | 'project', id: number, userId: number): number {
-  return members(db).find((m) => m.source_type === type && m.source_id === id && m.user_id === userId)?.access_level ?? 0;
+  const member = members(db).find((m) => m.source_type === type && m.source_id === id && m.user_id === userId);
+  if (!member || (member.expires_at && member.expires_at < new Date().toISOString().slice(0, 10))) return 0;
+  return member.access_level;
 }
 
-/** The user's effective role in a group (inherited from ancestors); administrators count as owners. */
+/** Membership of the group or one of its ancestors: the highest of those roles. */
+function chainRole(db: Db, groupId: number | null, userId: number): number {
+  return Math.max(0, ...groupChain(db, groupId).map((g) => membership(db, 'group', g.id, userId)));
+}
+
+/** Access through groups it is shared with: a member of such a group gets at most the link's access level. */
+function sharedRole(db: Db, links: GroupLink[] | undefined, userId: number): number {
+  return Math.max(0, ...(links ?? []).map((link) => Math.min(link.group_access_level, chainRole(db, link.group_id, userId))));
+}
+
+/** The user's role in a group through membership (of it or an ancestor, or of a group it is shared with). */
+export function memberRoleInGroup(db: Db, user: User, group: Group): number {
+  return Math.max(chainRole(db, group.id, user.id), ...groupChain(db, group.id).map((g) => sharedRole(db, g.shared_with_groups, user.id)));
+}
+
+/**
+ * The user's role in a project through membership: owner of its personal namespace, project member, member of its
+ * groups, or of a group the project or its groups are shared with.
+ */
+export function memberRoleInProject(db: Db, user: User, project: Project): number {
+  if (namespaceOwner(db, project)?.id === user.id) return Role.owner;
+  const group = projectGroup(db, project);
+  return Math.max(
+    membership(db, 'project', project.id, user.id),
+    sharedRole(db, project.shared_with_groups, user.id),
+    group ? memberRoleInGroup(db, user, group) : 0,
+  );
+}
+
+/** The user's effective role in a group; administrators count as owners. */
 export function groupRole(db: Db, user: User | undefined, group: Group): number {
   if (!user) return 0;
   if (user.is_admin) return Role.owner;
-  return Math.max(0, ...groupAncestors(db, group.id).map((g) => membership(db, 'group', g.id, user.id)));
+  return memberRoleInGroup(db, user, group);
 }
 
-/** The user's effective role in a project (project membership or inherited from its groups). */
+/** The user's effective role in a project; administrators count as owners. */
 export function projectRole(db: Db, user: User | undefined, project: Project): number {
   if (!user) return 0;
   if (user.is_admin) return Role.owner;
-  const viaGroups = groupAncestors(db, project.namespace_id).map((g) => membership(db, 'group', g.id, user.id));
-  return Math.max(0, membership(db, 'project', project.id, user.id), ...viaGroups);
+  return memberRoleInProject(db, user, project);
 }
 
 /**

@@ -7,7 +7,7 @@ export interface User {
   username: string;
   name: string;
   email: string;
-  state: 'active' | 'blocked' | 'deactivated';
+  state: 'active' | 'blocked' | 'deactivated' | 'banned';
   is_admin: boolean;
   bot: boolean;
   external: boolean;
@@ -17,14 +17,40 @@ export interface User {
   [key: string]: unknown;
 }
 
+/**
+ * The id of a user's personal namespace. Groups and personal namespaces share one id space on the service; the
+ * sandbox keeps group ids small (acme is 1) and puts personal namespaces far above them.
+ */
+export const USER_NAMESPACE_BASE = 1_000_000;
+export const userNamespaceId = (user: Pick<User, 'id'>): number => USER_NAMESPACE_BASE + user.id;
+
+export type Visibility = 'private' | 'internal' | 'public';
+
+/** A group shared with another (group links), or a project shared with a group. */
+export interface GroupLink {
+  group_id: number;
+  group_access_level: number;
+  expires_at: string | null;
+}
+
 export interface Group {
   id: number;
   name: string;
   path: string;
   full_path: string;
+  /** Names of the group and its ancestors, "Acme / Platform". */
+  full_name?: string;
   parent_id: number | null;
-  visibility: 'private' | 'internal' | 'public';
+  visibility: Visibility;
   created_at: string;
+  description?: string;
+  archived?: boolean;
+  /** Set when the group was scheduled for deletion (delayed deletion). */
+  marked_for_deletion_on?: string | null;
+  /** Groups this group is shared with (`POST /groups/:id/share`). */
+  shared_with_groups?: GroupLink[];
+  /** Settings a client changed that the sandbox only stores and shows (project_creation_level, lfs_enabled …). */
+  settings?: Record<string, unknown>;
 }
 
 export interface Project {
@@ -32,14 +58,25 @@ export interface Project {
   name: string;
   path: string;
   path_with_namespace: string;
+  /** A group's id, or a user's personal namespace (userNamespaceId). */
   namespace_id: number;
-  visibility: 'private' | 'internal' | 'public';
+  visibility: Visibility;
   default_branch: string;
   repository_storage: string;
   created_at: string;
   description: string | null;
   /** Set while a repository storage move runs. */
   repository_read_only?: boolean;
+  updated_at?: string;
+  last_activity_at?: string;
+  creator_id?: number;
+  archived?: boolean;
+  topics?: string[];
+  marked_for_deletion_on?: string | null;
+  /** Groups this project is shared with (`POST /projects/:id/share`). */
+  shared_with_groups?: GroupLink[];
+  /** Settings a client changed that the sandbox only stores and shows (merge_method, issues_access_level …). */
+  settings?: Record<string, unknown>;
 }
 
 export interface Member {
@@ -47,6 +84,9 @@ export interface Member {
   source_id: number;
   user_id: number;
   access_level: number;
+  created_at?: string;
+  created_by_id?: number;
+  expires_at?: string | null;
 }
 
 export type TokenKind = 'personal' | 'group' | 'project' | 'job' | 'oauth';

@@ -18,8 +18,8 @@ function linkUrl(req: SandboxRequest, params: Record<string, string | number>): 
 export interface PaginateOptions<T> {
   /** Keyset support: the cursor field and how records compare; absent → 405 for pagination=keyset. */
   keyset?: { orderBy: string[]; id: (record: T) => number };
-  /** Endpoints that also offer keyset refuse offsets past 50,000 (405). */
-  offsetLimit?: boolean;
+  /** Endpoints that also offer keyset refuse offsets past 50,000 (405); the value names the records' type. */
+  offsetLimit?: 'User' | 'Project';
   /** Endpoints that never count (commit refs): no totals at all. */
   withoutCount?: boolean;
   /** Records are rendered only for the page served (administrator fields etc.). */
@@ -38,7 +38,7 @@ export function paginate<T>(req: SandboxRequest, items: T[], options: PaginateOp
   const offset = (page - 1) * perPage;
   if (options.offsetLimit && offset + perPage > OFFSET_LIMIT && offset > 0) {
     throw new HttpError(405, {
-      error: `Offset pagination has a maximum allowed offset of ${OFFSET_LIMIT} for requests that return objects of type User. Remaining records can be retrieved using keyset pagination.`,
+      error: `Offset pagination has a maximum allowed offset of ${OFFSET_LIMIT} for requests that return objects of type ${options.offsetLimit}. Remaining records can be retrieved using keyset pagination.`,
     });
   }
   const slice = items.slice(offset, offset + perPage);

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
-import { groups, type Group, type Project, type User } from './model.js';
+import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
+import { commits, groups, issues, repositories, type Group, type GroupLink, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -49,35 +50,290 @@ export function presentPublicUser(user: User, rootUrl: string): Record<string, u
   };
 }
 
-export function presentGroup(group: Group, rootUrl: string): Record<string, unknown> {
-  return {
-    id: group.id,
-    name: group.name,
-    path: group.path,
-    full_path: group.full_path,
-    full_name: group.name,
-    parent_id: group.parent_id,
-    visibility: group.visibility,
-    web_url: `${rootUrl}/groups/${group.full_path}`,
-    created_at: group.created_at,
-  };
+/** Group settings clients may set on create and update, with the values a new group has. */
+export const GROUP_SETTINGS: Record<string, unknown> = {
+  share_with_group_lock: false,
+  require_two_factor_authentication: false,
+  two_factor_grace_period: 48,
+  project_creation_level: 'developer',
+  auto_devops_enabled: null,
+  subgroup_creation_level: 'maintainer',
+  emails_disabled: false,
+  emails_enabled: true,
+  mentions_disabled: null,
+  lfs_enabled: true,
+  math_rendering_limits_enabled: true,
+  lock_math_rendering_limits_enabled: false,
+  default_branch: null,
+  default_branch_protection: 2,
+  default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }] },
+  request_access_enabled: true,
+  shared_runners_setting: 'enabled',
+  max_artifacts_size: null,
+  wiki_access_level: 'enabled',
+  membership_lock: false,
+  prevent_forking_outside_group: false,
+  prevent_sharing_groups_outside_hierarchy: false,
+  ip_restriction_ranges: null,
+  allowed_email_domains_list: null,
+};
+
+export interface GroupView {
+  /** The caller administers the instance (sees repository_storage). */
+  admin?: boolean;
+  /** The single-group view (GroupDetail): shared groups, runners token, projects. */
+  detail?: { canAdmin: boolean; projects: Project[]; sharedProjects: Project[]; present: (project: Project) => unknown };
 }
 
-export function presentProject(project: Project, db: Db, rootUrl: string): Record<string, unknown> {
-  const namespace = groups(db).find((g) => g.id === project.namespace_id);
-  return {
+export function presentGroup(group: Group, db: Db, rootUrl: string, view: GroupView = {}): Record<string, unknown> {
+  const settings = { ...GROUP_SETTINGS, ...group.settings };
+  const record: Record<string, unknown> = {
+    id: group.id,
+    web_url: `${rootUrl}/groups/${group.full_path}`,
+    name: group.name,
+    path: group.path,
+    description: group.description ?? '',
+    visibility: group.visibility,
+    share_with_group_lock: settings.share_with_group_lock,
+    require_two_factor_authentication: settings.require_two_factor_authentication,
+    two_factor_grace_period: settings.two_factor_grace_period,
+    project_creation_level: settings.project_creation_level,
+    auto_devops_enabled: settings.auto_devops_enabled,
+    subgroup_creation_level: settings.subgroup_creation_level,
+    emails_disabled: !settings.emails_enabled,
+    emails_enabled: settings.emails_enabled,
+    mentions_disabled: settings.mentions_disabled,
+    lfs_enabled: settings.lfs_enabled,
+    math_rendering_limits_enabled: settings.math_rendering_limits_enabled,
+    lock_math_rendering_limits_enabled: settings.lock_math_rendering_limits_enabled,
+    default_branch: settings.default_branch,
+    default_branch_protection: settings.default_branch_protection,
+    default_branch_protection_defaults: settings.default_branch_protection_defaults,
+    avatar_url: null,
+    request_access_enabled: settings.request_access_enabled,
+    full_name: fullName(db, group),
+    full_path: group.full_path,
+    created_at: group.created_at,
+    parent_id: group.parent_id,
+    organization_id: 1,
+    shared_runners_setting: settings.shared_runners_setting,
+    max_artifacts_size: settings.max_artifacts_size,
+    ldap_cn: null,
+    ldap_access: null,
+    marked_for_deletion_on: group.marked_for_deletion_on ?? null,
+    wiki_access_level: settings.wiki_access_level,
+    archived: group.archived ?? false,
+  };
+  if (view.admin) record.repository_storage = 'default';
+  const detail = view.detail;
+  if (detail) {
+    Object.assign(record, {
+      shared_with_groups: presentGroupLinks(db, group.shared_with_groups),
+      ...(detail.canAdmin ? { runners_token: `GR1348941${String(group.id).padStart(20, '0')}` } : {}),
+      enabled_git_access_protocol: 'all',
+      prevent_sharing_groups_outside_hierarchy: settings.prevent_sharing_groups_outside_hierarchy,
+      membership_lock: settings.membership_lock,
+      prevent_forking_outside_group: settings.prevent_forking_outside_group,
+      ip_restriction_ranges: settings.ip_restriction_ranges,
+      allowed_email_domains_list: settings.allowed_email_domains_list,
+      projects: detail.projects.map(detail.present),
+      shared_projects: detail.sharedProjects.map(detail.present),
+    });
+  }
+  return record;
+}
+
+/** The groups a group or project is shared with, as the service lists them. */
+export function presentGroupLinks(db: Db, links: GroupLink[] | undefined): Array<Record<string, unknown>> {
+  return (links ?? []).flatMap((link) => {
+    const shared = groups(db).find((g) => g.id === link.group_id);
+    return shared ? [{ group_id: shared.id, group_name: shared.name, group_full_path: shared.full_path, group_access_level: link.group_access_level, expires_at: link.expires_at }] : [];
+  });
+}
+
+/** Feature access levels of a project ("enabled", "private", "disabled"), with their defaults. */
+export const PROJECT_FEATURES: Record<string, string> = {
+  issues: 'enabled', repository: 'enabled', merge_requests: 'enabled', forking: 'enabled', wiki: 'enabled', builds: 'enabled',
+  snippets: 'enabled', pages: 'private', analytics: 'enabled', container_registry: 'enabled', security_and_compliance: 'private',
+  releases: 'enabled', environments: 'enabled', feature_flags: 'enabled', infrastructure: 'enabled', monitor: 'enabled',
+  model_experiments: 'enabled', model_registry: 'enabled',
+};
+
+/** Project settings clients may set on create and update, with the values a new project has. */
+export const PROJECT_SETTINGS: Record<string, unknown> = {
+  packages_enabled: true,
+  resolve_outdated_diff_discussions: false,
+  emails_enabled: true,
+  shared_runners_enabled: true,
+  lfs_enabled: true,
+  ci_config_path: '',
+  public_jobs: true,
+  only_allow_merge_if_pipeline_succeeds: false,
+  allow_merge_on_skipped_pipeline: null,
+  request_access_enabled: true,
+  only_allow_merge_if_all_discussions_are_resolved: false,
+  remove_source_branch_after_merge: true,
+  printing_merge_request_link_enabled: true,
+  merge_method: 'merge',
+  squash_option: 'default_off',
+  enforce_auth_checks_on_uploads: true,
+  suggestion_commit_message: null,
+  merge_commit_template: null,
+  squash_commit_template: null,
+  issue_branch_template: null,
+  autoclose_referenced_issues: true,
+  warn_about_potentially_unwanted_characters: true,
+  approvals_before_merge: 0,
+  mirror: false,
+  ci_default_git_depth: 20,
+  ci_forward_deployment_enabled: true,
+  ci_separated_caches: true,
+  build_timeout: 3600,
+  auto_cancel_pending_pipelines: 'enabled',
+  auto_devops_enabled: false,
+  keep_latest_artifact: true,
+  restrict_user_defined_variables: false,
+  group_runners_enabled: true,
+  service_desk_enabled: false,
+  ...Object.fromEntries(Object.entries(PROJECT_FEATURES).map(([feature, level]) => [`${feature}_access_level`, level])),
+};
+
+export interface ProjectView {
+  /** The caller's role in the project (0: none); decides the settings shown to maintainers. */
+  role?: number;
+  admin?: boolean;
+  /** `simple=true`: the short record. */
+  simple?: boolean;
+  /** `statistics=true`. */
+  statistics?: boolean;
+  /** The single-project view adds the caller's permissions. */
+  permissions?: { project_access: unknown; group_access: unknown };
+}
+
+/**
+ * A project record in the service's shape (the Project entity). Counts the sandbox does not keep (stars, forks)
+ * are zero.
+ */
+export function presentProject(project: Project, db: Db, rootUrl: string, view: ProjectView = {}): Record<string, unknown> {
+  const namespace = presentNamespace(db, project, rootUrl);
+  const host = new URL(rootUrl).host;
+  const web = `${rootUrl}/${project.path_with_namespace}`;
+  const base: Record<string, unknown> = {
     id: project.id,
+    description: project.description,
     name: project.name,
-    name_with_namespace: `${namespace?.name ?? ''} / ${project.name}`,
+    name_with_namespace: `${namespace?.kind === 'group' ? fullName(db, projectGroup(db, project)!) : (namespace?.name ?? '')} / ${project.name}`,
     path: project.path,
     path_with_namespace: project.path_with_namespace,
-    description: project.description,
-    default_branch: project.default_branch,
-    visibility: project.visibility,
-    web_url: `${rootUrl}/${project.path_with_namespace}`,
-    http_url_to_repo: `${rootUrl}/${project.path_with_namespace}.git`,
-    namespace: namespace ? { id: namespace.id, name: namespace.name, path: namespace.path, kind: 'group', full_path: namespace.full_path } : null,
-    repository_storage: project.repository_storage,
     created_at: project.created_at,
+    default_branch: project.default_branch,
+    tag_list: project.topics ?? [],
+    topics: project.topics ?? [],
+    ssh_url_to_repo: `git@${new URL(rootUrl).hostname}:${project.path_with_namespace}.git`,
+    http_url_to_repo: `${web}.git`,
+    web_url: web,
+    readme_url: null,
+    forks_count: 0,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: project.last_activity_at ?? project.created_at,
+    namespace,
   };
+  if (view.simple) return { ...base, visibility: project.visibility };
+  const settings = { ...PROJECT_SETTINGS, ...project.settings };
+  const role = view.role ?? 0;
+  const maintainer = role >= 40 || Boolean(view.admin);
+  const feature = (name: string): boolean => settings[`${name}_access_level`] !== 'disabled';
+  const repository = repositories(db).find((r) => r.project_id === project.id);
+  const owner = namespace?.kind === 'user' ? namespaceOwner(db, project) : undefined;
+  const openIssues = issues(db).filter((i) => i.project_id === project.id && i.state === 'opened').length;
+  const record: Record<string, unknown> = {
+    ...base,
+    ...(view.admin ? { repository_storage: project.repository_storage } : {}),
+    container_registry_image_prefix: `registry.${host}/${project.path_with_namespace}`,
+    _links: {
+      self: `${rootUrl}/api/v4/projects/${project.id}`,
+      issues: `${rootUrl}/api/v4/projects/${project.id}/issues`,
+      merge_requests: `${rootUrl}/api/v4/projects/${project.id}/merge_requests`,
+      repo_branches: `${rootUrl}/api/v4/projects/${project.id}/repository/branches`,
+      labels: `${rootUrl}/api/v4/projects/${project.id}/labels`,
+      events: `${rootUrl}/api/v4/projects/${project.id}/events`,
+      members: `${rootUrl}/api/v4/projects/${project.id}/members`,
+      cluster_agents: `${rootUrl}/api/v4/projects/${project.id}/cluster_agents`,
+    },
+    packages_enabled: settings.packages_enabled,
+    empty_repo: !repository || Object.keys(repository.branches).length === 0,
+    archived: project.archived ?? false,
+    visibility: project.visibility,
+    ...(owner ? { owner: presentUserBasic(owner, rootUrl) } : {}),
+    resolve_outdated_diff_discussions: settings.resolve_outdated_diff_discussions,
+    repository_object_format: 'sha1',
+    issues_enabled: feature('issues'),
+    merge_requests_enabled: feature('merge_requests'),
+    wiki_enabled: feature('wiki'),
+    jobs_enabled: feature('builds'),
+    snippets_enabled: feature('snippets'),
+    container_registry_enabled: feature('container_registry'),
+    service_desk_enabled: settings.service_desk_enabled,
+    can_create_merge_request_in: role >= 30,
+    ...Object.fromEntries(Object.keys(PROJECT_FEATURES).map((name) => [`${name}_access_level`, settings[`${name}_access_level`]])),
+    emails_disabled: !settings.emails_enabled,
+    emails_enabled: settings.emails_enabled,
+    shared_runners_enabled: settings.shared_runners_enabled,
+    lfs_enabled: settings.lfs_enabled,
+    creator_id: project.creator_id ?? null,
+    ...(maintainer ? { import_url: null, import_type: null } : {}),
+    import_status: 'none',
+    open_issues_count: openIssues,
+    description_html: project.description ? `<p data-sourcepos="1:1-1:${project.description.length}" dir="auto">${escapeHtml(project.description)}</p>` : '',
+    updated_at: project.updated_at ?? project.created_at,
+    ...(maintainer ? {
+      ci_default_git_depth: settings.ci_default_git_depth,
+      ci_forward_deployment_enabled: settings.ci_forward_deployment_enabled,
+      ci_separated_caches: settings.ci_separated_caches,
+      build_git_strategy: 'fetch',
+      keep_latest_artifact: settings.keep_latest_artifact,
+      restrict_user_defined_variables: settings.restrict_user_defined_variables,
+      group_runners_enabled: settings.group_runners_enabled,
+      auto_cancel_pending_pipelines: settings.auto_cancel_pending_pipelines,
+      build_timeout: settings.build_timeout,
+      auto_devops_enabled: settings.auto_devops_enabled,
+      auto_devops_deploy_strategy: 'continuous',
+    } : {}),
+    ci_config_path: settings.ci_config_path,
+    public_jobs: settings.public_jobs,
+    shared_with_groups: presentGroupLinks(db, project.shared_with_groups),
+    only_allow_merge_if_pipeline_succeeds: settings.only_allow_merge_if_pipeline_succeeds,
+    allow_merge_on_skipped_pipeline: settings.allow_merge_on_skipped_pipeline,
+    request_access_enabled: settings.request_access_enabled,
+    only_allow_merge_if_all_discussions_are_resolved: settings.only_allow_merge_if_all_discussions_are_resolved,
+    remove_source_branch_after_merge: settings.remove_source_branch_after_merge,
+    printing_merge_request_link_enabled: settings.printing_merge_request_link_enabled,
+    merge_method: settings.merge_method,
+    squash_option: settings.squash_option,
+    enforce_auth_checks_on_uploads: settings.enforce_auth_checks_on_uploads,
+    suggestion_commit_message: settings.suggestion_commit_message,
+    merge_commit_template: settings.merge_commit_template,
+    squash_commit_template: settings.squash_commit_template,
+    issue_branch_template: settings.issue_branch_template,
+    warn_about_potentially_unwanted_characters: settings.warn_about_potentially_unwanted_characters,
+    autoclose_referenced_issues: settings.autoclose_referenced_issues,
+    approvals_before_merge: settings.approvals_before_merge,
+    mirror: settings.mirror,
+    marked_for_deletion_at: project.marked_for_deletion_on ?? null,
+    marked_for_deletion_on: project.marked_for_deletion_on ?? null,
+  };
+  if (view.statistics) {
+    record.statistics = {
+      commit_count: commits(db).filter((c) => c.project_id === project.id).length, storage_size: 0, repository_size: 0, wiki_size: 0,
+      lfs_objects_size: 0, job_artifacts_size: 0, pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0,
+      container_registry_size: 0,
+    };
+  }
+  if (view.permissions) record.permissions = view.permissions;
+  return record;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

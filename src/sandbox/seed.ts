@@ -2,7 +2,10 @@ import type { Db } from './db.js';
 import { newTokenValue } from './db.js';
 import { Role } from './auth.js';
 import { repositoryOf, seedCommit } from './git/repository.js';
-import { groups, issues, members, mergeRequests, projects, tokens, users, type AccessToken, type User } from './model.js';
+import {
+  groups, issues, members, mergeRequests, projects, tokens, USER_NAMESPACE_BASE, users,
+  type AccessToken, type Group, type Project, type User,
+} from './model.js';
 
 export interface SeedOptions {
   seed: 'demo' | 'empty';
@@ -55,6 +58,56 @@ export function addToken(db: Db, user: User, fields: Partial<AccessToken>, now: 
   return token;
 }
 
+/** A group or subgroup (under `parent_id`); its full path follows from its parent's. */
+export function addGroup(db: Db, fields: Partial<Group> & { name: string; path: string }, now: Date): Group {
+  const parent = fields.parent_id ? groups(db).find((g) => g.id === fields.parent_id) : undefined;
+  const group: Group = {
+    id: db.nextId('groups'),
+    parent_id: parent?.id ?? null,
+    full_path: parent ? `${parent.full_path}/${fields.path}` : fields.path,
+    visibility: 'private',
+    created_at: now.toISOString(),
+    description: '',
+    archived: false,
+    marked_for_deletion_on: null,
+    shared_with_groups: [],
+    ...fields,
+  };
+  groups(db).push(group);
+  return group;
+}
+
+/**
+ * Creates a project in a group or a personal namespace, with an empty repository. Every project, seeded or created
+ * through the API, is created here: what a new project gets (its repository) belongs here too.
+ */
+export function addProject(db: Db, fields: Partial<Project> & { name: string; path: string; namespace_id: number }, now: Date): Project {
+  const namespacePath = fields.namespace_id > USER_NAMESPACE_BASE
+    ? users(db).find((u) => u.id === fields.namespace_id - USER_NAMESPACE_BASE)?.username
+    : groups(db).find((g) => g.id === fields.namespace_id)?.full_path;
+  if (namespacePath === undefined) throw new Error(`no namespace ${fields.namespace_id}`);
+  const at = now.toISOString();
+  const project: Project = {
+    id: db.nextId('projects'),
+    path_with_namespace: `${namespacePath}/${fields.path}`,
+    visibility: 'private',
+    default_branch: 'main',
+    repository_storage: 'default',
+    created_at: at,
+    updated_at: at,
+    last_activity_at: at,
+    description: null,
+    archived: false,
+    topics: [],
+    marked_for_deletion_on: null,
+    shared_with_groups: [],
+    ...fields,
+  };
+  projects(db).push(project);
+  repositoryOf(db, project.id);
+  return project;
+}
+
 /** The core seed: administrator root with a token; with `demo`, group acme, its projects, an issue and an MR. */
 export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToken } {
   const { now } = options;
@@ -76,8 +129,7 @@ export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToke
   addToken(db, bob, { name: 'bob-token', expires_at: isoDate(now, 60) }, now);
   for (let i = 1; i <= options.users; i++) addUser(db, { username: `user${i}`, name: `User ${i}` }, now);
 
-  const acme = { id: db.nextId('groups'), name: 'Acme', path: 'acme', full_path: 'acme', parent_id: null, visibility: 'private' as const, created_at: now.toISOString() };
-  groups(db).push(acme);
+  const acme = addGroup(db, { name: 'Acme', path: 'acme' }, now);
   members(db).push(
     { source_type: 'group', source_id: acme.id, user_id: root.id, access_level: Role.owner },
     { source_type: 'group', source_id: acme.id, user_id: alice.id, access_level: Role.maintainer },
@@ -85,19 +137,7 @@ export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToke
   );
 
   for (const name of ['api', 'web']) {
-    const project = {
-      id: db.nextId('projects'),
-      name,
-      path: name,
-      path_with_namespace: `acme/${name}`,
-      namespace_id: acme.id,
-      visibility: 'private' as const,
-      default_branch: 'main',
-      repository_storage: 'default',
-      created_at: now.toISOString(),
-      description: `The ${name} of Acme`,
-    };
-    projects(db).push(project);
+    const project = addProject(db, { name, path: name, namespace_id: acme.id, description: `The ${name} of Acme`, creator_id: root.id }, now);
     const day = (n: number) => new Date(now.getTime() - (10 - n) * 86_400_000);
     const c1 = seedCommit(db, project.id, undefined, 'Initial commit', { 'README.md': `# acme/${name}\n`, '.gitignore': 'node_modules/\n' }, day(1));
     const c2 = seedCommit(db, project.id, c1, 'Add the service', { 'src/main.rb': 'puts "hello"\n', 'src/config.yml': 'port: 8080\n' }, day(2));

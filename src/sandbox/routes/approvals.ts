@@ -198,7 +198,7 @@ function presentRule(req: SandboxRequest, rule: ApprovalRule): Record<string, un
     eligible_approvers: eligibleApprovers(req.db, rule).map((u) => presentUserBasic(u, req.rootUrl)),
     approvals_required: rule.approvals_required,
     users: users(req.db).filter((u) => rule.user_ids.includes(u.id)).map((u) => presentUserBasic(u, req.rootUrl)),
-    groups: groups(req.db).filter((g) => rule.group_ids.includes(g.id)).map((g) => presentGroup(g, req.rootUrl)),
+    groups: groups(req.db).filter((g) => rule.group_ids.includes(g.id)).map((g) => presentGroup(g, req.db, req.rootUrl)),
     contains_hidden_groups: false,
     protected_branches: branches.map(presentProtectedBranch),
     applies_to_all_protected_branches: rule.applies_to_all_protected_branches,
@@ -307,7 +307,8 @@ export const approvals: SandboxModule = {
       if (!req.user?.bot || projectRole(req.db, req.user, project) < Role.developer || request.state === 'merged') throw errors.unauthorized();
       request.approved_by = [];
       approvalsChanged(req, request);
-      return { status: 202 };
+      // The endpoint ends with Grape's `status :accepted`, whose value (202) becomes the JSON body.
+      return { status: 202, body: 202 };
     });
 
     api.get('/projects/:id/approvals', (req) => ok(presentSettings(approvalSettings(req.db, projectFor(req).id))));

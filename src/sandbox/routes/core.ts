@@ -1,8 +1,5 @@
-import { checkScope, findGroup, groupFor, projectFor } from '../auth.js';
 import { errors, ok } from '../http.js';
-import { projects, type AccessToken } from '../model.js';
-import { paginate } from '../pagination.js';
-import { presentGroup, presentProject } from '../present.js';
+import type { AccessToken } from '../model.js';
 import type { SandboxModule } from '../module.js';
 
 export const SANDBOX_VERSION = '17.11.0-ee';
@@ -32,12 +29,5 @@ export const core: SandboxModule = {
       return ok(presentPersonalToken(token));
     }, { scope: 'none' });
 
-    api.get('/projects/:id', (req) => ok(presentProject(projectFor(req), req.db, req.rootUrl)));
-    api.get('/groups/:id', (req) => ok(presentGroup(groupFor(req), req.rootUrl)));
-    api.get('/groups', (req) => {
-      checkScope(req, 'read');
-      const list = [...new Set(projects(req.db).map((p) => p.namespace_id))].map((id) => findGroup(req.db, String(id)));
-      return paginate(req, list, { present: (g) => presentGroup(g, req.rootUrl) });
-    });
   },
 };

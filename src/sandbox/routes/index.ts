@@ -24,11 +24,15 @@ import { mirrors } from './mirrors.js';
 import { repository } from './repository.js';
 import { commits } from './commits.js';
 import { files } from './files.js';
+import { projects } from './projects.js';
+import { groups } from './groups.js';
 
 
 /** Every sandbox module, in registration order. */
 export const modules: SandboxModule[] = [
   core,
+  projects,
+  groups,
   tokens,
   users,
   settings,

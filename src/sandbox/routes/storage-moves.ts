@@ -1,4 +1,4 @@
-import { findGroup, findProject, projectRole, requireAdmin, requireTier } from '../auth.js';
+import { findGroup, findProject, requireAdmin, requireTier } from '../auth.js';
 import { defineTable, type Db } from '../db.js';
 import { accepted, created, errors, ok, type SandboxRequest } from '../http.js';
 import { groups, projects, type Project } from '../model.js';
@@ -306,46 +306,9 @@ function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConf
   });
 }
 
-/** `GET /projects`: projects the caller can see; administrators may filter by repository_storage. */
-function listProjects(req: SandboxRequest) {
-  const admin = Boolean(req.user?.is_admin);
-  settleStorageMoves(req.db, req.now());
-  const q = req.query;
-  let list = projects(req.db).filter((p) => {
-    if (admin || projectRole(req.db, req.user, p) > 0) return true;
-    return p.visibility === 'public' || (p.visibility === 'internal' && req.user && !req.user.external);
-  });
-  if (admin && q.repository_storage) list = list.filter((p) => p.repository_storage === String(q.repository_storage));
-  if (q.search) {
-    const s = String(q.search).toLowerCase();
-    list = list.filter((p) => p.name.toLowerCase().includes(s) || p.path.toLowerCase().includes(s) || (p.description ?? '').toLowerCase().includes(s));
-  }
-  if (q.visibility) list = list.filter((p) => p.visibility === q.visibility);
-  const orderBy = String(q.order_by ?? 'created_at');
-  if (!['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'].includes(orderBy)) throw errors.invalid('order_by');
-  const sort = String(q.sort ?? 'desc');
-  if (!['asc', 'desc'].includes(sort)) throw errors.invalid('sort');
-  const key = (p: Project): string | number => (orderBy === 'id' ? p.id : orderBy === 'name' || orderBy === 'path' ? p[orderBy] : p.created_at);
-  list = [...list].sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    const order = x < y ? -1 : x > y ? 1 : a.id - b.id;
-    return sort === 'asc' ? order : -order;
-  });
-  return paginate(req, list, {
-    keyset: { orderBy: ['id'], id: (p) => p.id },
-    offsetLimit: true,
-    present: (p) => {
-      const record = presentProject(p, req.db, req.rootUrl);
-      if (!admin) delete record.repository_storage;
-      return record;
-    },
-  });
-}
-
 export const storageMoves: SandboxModule = {
   routes(api) {
     for (const config of KINDS) routesFor(api, config);
-    api.get('/projects', listProjects, { auth: 'optional' });
   },
   seed(db, context) {
     seedDemoSnippet(db, context.now);

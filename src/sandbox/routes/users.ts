@@ -285,7 +285,7 @@ export const users: SandboxModule = {
       // Everyone else sees the list item fields of the spec; administrators the full record with their fields.
       const present = req.user?.is_admin ? (u: User) => presentFullUser(u, req) : (u: User) => basicUser(u, req);
       if (req.query.pagination === 'keyset') return keysetPage(req, ordered, orderBy, sort, present);
-      return paginate(req, ordered, { offsetLimit: true, present });
+      return paginate(req, ordered, { offsetLimit: 'User', present });
     }, { scope: 'read_user' });
 
     api.get('/users/:id', (req) => {
