@@ -56,7 +56,7 @@ describe('forgectl api', () => {
   it('sends --input from stdin as the body and -H headers', async () => {
     sandbox.clearRequests();
     const result = await sandbox.run(['api', '-X', 'POST', '/version', '--input', '-', '-H', 'X-Test: yes'], { input: '{"a":1}' });
-    expect(result.code).toBe(6); // no POST route: the service's 405 is reported, not hidden
+    expect(result.code).toBe(5); // no POST route: the service's 404 is reported, not hidden
     expect(sandbox.requests()).toHaveLength(1);
   });
 
