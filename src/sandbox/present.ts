@@ -212,13 +212,16 @@ export interface ProjectView {
 
 /**
  * A project record in the service's shape (the Project entity). Counts the sandbox does not keep (stars, forks)
- * are zero.
+ * are zero. Built by assignment rather than spreads: fleets list hundreds of projects, and spread-built objects are
+ * several times slower to make and serialize.
  */
 export function presentProject(project: Project, db: Db, rootUrl: string, view: ProjectView = {}): Record<string, unknown> {
   const namespace = presentNamespace(db, project, rootUrl);
-  const host = new URL(rootUrl).host;
+  const { host, hostname } = new URL(rootUrl);
   const web = `${rootUrl}/${project.path_with_namespace}`;
-  const base: Record<string, unknown> = {
+  const api = `${rootUrl}/api/v4/projects/${project.id}`;
+  const topics = project.topics ?? [];
+  const record: Record<string, unknown> = {
     id: project.id,
     description: project.description,
     name: project.name,
@@ -227,9 +230,9 @@ export function presentProject(project: Project, db: Db, rootUrl: string, view: 
     path_with_namespace: project.path_with_namespace,
     created_at: project.created_at,
     default_branch: project.default_branch,
-    tag_list: project.topics ?? [],
-    topics: project.topics ?? [],
-    ssh_url_to_repo: `git@${new URL(rootUrl).hostname}:${project.path_with_namespace}.git`,
+    tag_list: topics,
+    topics,
+    ssh_url_to_repo: `git@${hostname}:${project.path_with_namespace}.git`,
     http_url_to_repo: `${web}.git`,
     web_url: web,
     readme_url: null,
@@ -239,90 +242,56 @@ export function presentProject(project: Project, db: Db, rootUrl: string, view: 
     last_activity_at: project.last_activity_at ?? project.created_at,
     namespace,
   };
-  if (view.simple) return { ...base, visibility: project.visibility };
-  const settings = { ...PROJECT_SETTINGS, ...project.settings };
-  const role = view.role ?? 0;
-  const maintainer = role >= 40 || Boolean(view.admin);
-  const feature = (name: string): boolean => settings[`${name}_access_level`] !== 'disabled';
+  if (view.simple) {
+    record.visibility = project.visibility;
+    return record;
+  }
+  const settings: Record<string, unknown> = project.settings ? { ...PROJECT_SETTINGS, ...project.settings } : PROJECT_SETTINGS;
+  const maintainer = (view.role ?? 0) >= 40 || Boolean(view.admin);
+  const enabled = (name: string): boolean => settings[`${name}_access_level`] !== 'disabled';
   const repository = repositories(db).find((r) => r.project_id === project.id);
   const owner = namespace?.kind === 'user' ? namespaceOwner(db, project) : undefined;
-  const openIssues = issues(db).filter((i) => i.project_id === project.id && i.state === 'opened').length;
-  const record: Record<string, unknown> = {
-    ...base,
-    ...(view.admin ? { repository_storage: project.repository_storage } : {}),
-    container_registry_image_prefix: `registry.${host}/${project.path_with_namespace}`,
-    _links: {
-      self: `${rootUrl}/api/v4/projects/${project.id}`,
-      issues: `${rootUrl}/api/v4/projects/${project.id}/issues`,
-      merge_requests: `${rootUrl}/api/v4/projects/${project.id}/merge_requests`,
-      repo_branches: `${rootUrl}/api/v4/projects/${project.id}/repository/branches`,
-      labels: `${rootUrl}/api/v4/projects/${project.id}/labels`,
-      events: `${rootUrl}/api/v4/projects/${project.id}/events`,
-      members: `${rootUrl}/api/v4/projects/${project.id}/members`,
-      cluster_agents: `${rootUrl}/api/v4/projects/${project.id}/cluster_agents`,
-    },
-    packages_enabled: settings.packages_enabled,
-    empty_repo: !repository || Object.keys(repository.branches).length === 0,
-    archived: project.archived ?? false,
-    visibility: project.visibility,
-    ...(owner ? { owner: presentUserBasic(owner, rootUrl) } : {}),
-    resolve_outdated_diff_discussions: settings.resolve_outdated_diff_discussions,
-    repository_object_format: 'sha1',
-    issues_enabled: feature('issues'),
-    merge_requests_enabled: feature('merge_requests'),
-    wiki_enabled: feature('wiki'),
-    jobs_enabled: feature('builds'),
-    snippets_enabled: feature('snippets'),
-    container_registry_enabled: feature('container_registry'),
-    service_desk_enabled: settings.service_desk_enabled,
-    can_create_merge_request_in: role >= 30,
-    ...Object.fromEntries(Object.keys(PROJECT_FEATURES).map((name) => [`${name}_access_level`, settings[`${name}_access_level`]])),
-    emails_disabled: !settings.emails_enabled,
-    emails_enabled: settings.emails_enabled,
-    shared_runners_enabled: settings.shared_runners_enabled,
-    lfs_enabled: settings.lfs_enabled,
-    creator_id: project.creator_id ?? null,
-    ...(maintainer ? { import_url: null, import_type: null } : {}),
-    import_status: 'none',
-    open_issues_count: openIssues,
-    description_html: project.description ? `<p data-sourcepos="1:1-1:${project.description.length}" dir="auto">${escapeHtml(project.description)}</p>` : '',
-    updated_at: project.updated_at ?? project.created_at,
-    ...(maintainer ? {
-      ci_default_git_depth: settings.ci_default_git_depth,
-      ci_forward_deployment_enabled: settings.ci_forward_deployment_enabled,
-      ci_separated_caches: settings.ci_separated_caches,
-      build_git_strategy: 'fetch',
-      keep_latest_artifact: settings.keep_latest_artifact,
-      restrict_user_defined_variables: settings.restrict_user_defined_variables,
-      group_runners_enabled: settings.group_runners_enabled,
-      auto_cancel_pending_pipelines: settings.auto_cancel_pending_pipelines,
-      build_timeout: settings.build_timeout,
-      auto_devops_enabled: settings.auto_devops_enabled,
-      auto_devops_deploy_strategy: 'continuous',
-    } : {}),
-    ci_config_path: settings.ci_config_path,
-    public_jobs: settings.public_jobs,
-    shared_with_groups: presentGroupLinks(db, project.shared_with_groups),
-    only_allow_merge_if_pipeline_succeeds: settings.only_allow_merge_if_pipeline_succeeds,
-    allow_merge_on_skipped_pipeline: settings.allow_merge_on_skipped_pipeline,
-    request_access_enabled: settings.request_access_enabled,
-    only_allow_merge_if_all_discussions_are_resolved: settings.only_allow_merge_if_all_discussions_are_resolved,
-    remove_source_branch_after_merge: settings.remove_source_branch_after_merge,
-    printing_merge_request_link_enabled: settings.printing_merge_request_link_enabled,
-    merge_method: settings.merge_method,
-    squash_option: settings.squash_option,
-    enforce_auth_checks_on_uploads: settings.enforce_auth_checks_on_uploads,
-    suggestion_commit_message: settings.suggestion_commit_message,
-    merge_commit_template: settings.merge_commit_template,
-    squash_commit_template: settings.squash_commit_template,
-    issue_branch_template: settings.issue_branch_template,
-    warn_about_potentially_unwanted_characters: settings.warn_about_potentially_unwanted_characters,
-    autoclose_referenced_issues: settings.autoclose_referenced_issues,
-    approvals_before_merge: settings.approvals_before_merge,
-    mirror: settings.mirror,
-    marked_for_deletion_at: project.marked_for_deletion_on ?? null,
-    marked_for_deletion_on: project.marked_for_deletion_on ?? null,
+  if (view.admin) record.repository_storage = project.repository_storage;
+  record.container_registry_image_prefix = `registry.${host}/${project.path_with_namespace}`;
+  record._links = {
+    self: api, issues: `${api}/issues`, merge_requests: `${api}/merge_requests`, repo_branches: `${api}/repository/branches`,
+    labels: `${api}/labels`, events: `${api}/events`, members: `${api}/members`, cluster_agents: `${api}/cluster_agents`,
   };
+  record.packages_enabled = settings.packages_enabled;
+  record.empty_repo = !repository || Object.keys(repository.branches).length === 0;
+  record.archived = project.archived ?? false;
+  record.visibility = project.visibility;
+  if (owner) record.owner = presentUserBasic(owner, rootUrl);
+  record.resolve_outdated_diff_discussions = settings.resolve_outdated_diff_discussions;
+  record.repository_object_format = 'sha1';
+  record.issues_enabled = enabled('issues');
+  record.merge_requests_enabled = enabled('merge_requests');
+  record.wiki_enabled = enabled('wiki');
+  record.jobs_enabled = enabled('builds');
+  record.snippets_enabled = enabled('snippets');
+  record.container_registry_enabled = enabled('container_registry');
+  record.service_desk_enabled = settings.service_desk_enabled;
+  record.can_create_merge_request_in = (view.role ?? 0) >= 30;
+  for (const feature of FEATURE_NAMES) record[`${feature}_access_level`] = settings[`${feature}_access_level`];
+  record.emails_disabled = !settings.emails_enabled;
+  record.emails_enabled = settings.emails_enabled;
+  record.shared_runners_enabled = settings.shared_runners_enabled;
+  record.lfs_enabled = settings.lfs_enabled;
+  record.creator_id = project.creator_id ?? null;
+  if (maintainer) {
+    record.import_url = null;
+    record.import_type = null;
+  }
+  record.import_status = 'none';
+  record.open_issues_count = issues(db).filter((i) => i.project_id === project.id && i.state === 'opened').length;
+  record.description_html = project.description ? `<p data-sourcepos="1:1-1:${project.description.length}" dir="auto">${escapeHtml(project.description)}</p>` : '';
+  record.updated_at = project.updated_at ?? project.created_at;
+  if (maintainer) for (const name of MAINTAINER_SETTINGS) record[name] = settings[name];
+  if (maintainer) record.build_git_strategy = 'fetch';
+  for (const name of MERGE_SETTINGS) record[name] = settings[name];
+  record.shared_with_groups = presentGroupLinks(db, project.shared_with_groups);
+  record.marked_for_deletion_at = project.marked_for_deletion_on ?? null;
+  record.marked_for_deletion_on = project.marked_for_deletion_on ?? null;
   if (view.statistics) {
     record.statistics = {
       commit_count: commits(db).filter((c) => c.project_id === project.id).length, storage_size: 0, repository_size: 0, wiki_size: 0,
@@ -333,6 +302,20 @@ export function presentProject(project: Project, db: Db, rootUrl: string, view: 
   if (view.permissions) record.permissions = view.permissions;
   return record;
 }
+
+const FEATURE_NAMES = Object.keys(PROJECT_FEATURES);
+/** CI/CD settings only maintainers see. */
+const MAINTAINER_SETTINGS = [
+  'ci_default_git_depth', 'ci_forward_deployment_enabled', 'ci_separated_caches', 'keep_latest_artifact', 'restrict_user_defined_variables',
+  'group_runners_enabled', 'auto_cancel_pending_pipelines', 'build_timeout', 'auto_devops_enabled',
+];
+/** Merge and other settings everyone sees, in the service's order. */
+const MERGE_SETTINGS = [
+  'ci_config_path', 'public_jobs', 'only_allow_merge_if_pipeline_succeeds', 'allow_merge_on_skipped_pipeline', 'request_access_enabled',
+  'only_allow_merge_if_all_discussions_are_resolved', 'remove_source_branch_after_merge', 'printing_merge_request_link_enabled', 'merge_method',
+  'squash_option', 'enforce_auth_checks_on_uploads', 'suggestion_commit_message', 'merge_commit_template', 'squash_commit_template',
+  'issue_branch_template', 'warn_about_potentially_unwanted_characters', 'autoclose_referenced_issues', 'approvals_before_merge', 'mirror',
+];
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -26,6 +26,7 @@ import { commits } from './commits.js';
 import { files } from './files.js';
 import { projects } from './projects.js';
 import { groups } from './groups.js';
+import { members } from './members.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -33,6 +34,7 @@ export const modules: SandboxModule[] = [
   core,
   projects,
   groups,
+  members,
   tokens,
   users,
   settings,

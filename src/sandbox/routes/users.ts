@@ -119,9 +119,12 @@ type Position = { value: unknown; id: number };
 
 const fieldOf = (user: User, orderBy: string): unknown => (orderBy === 'updated_at' ? (user.updated_at ?? user.created_at) : user[orderBy]);
 
+/** One collator for all comparisons (localeCompare with a locale builds one per call). */
+const collator = new Intl.Collator('en');
+
 function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a ?? '').localeCompare(String(b ?? ''), 'en');
+  return collator.compare(String(a ?? ''), String(b ?? ''));
 }
 
 /** Order and direction with the id as the tie-breaker, so offset and keyset pages agree on one order. */

@@ -1,0 +1,225 @@
+import { groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, Role } from '../auth.js';
+import type { Db } from '../db.js';
+import { groupChain, namespaceOwner, projectGroup } from '../hierarchy.js';
+import { created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
+import { intList, matches } from '../listing.js';
+import { groups, members, projects, users, type Group, type Member, type Project, type User } from '../model.js';
+import type { SandboxModule } from '../module.js';
+import { paginate } from '../pagination.js';
+import { presentUserBasic } from '../present.js';
+import type { Router } from '../router.js';
+
+/**
+ * Members of groups and projects: direct members (list, get, add, change, remove), every member with inherited
+ * and invited ones (`/members/all`), and the memberships of a user. Changing members needs Maintainer; granting or
+ * changing the Owner role, and changing an owner, needs Owner; the last owner of a top-level group stays.
+ */
+
+type SourceType = 'group' | 'project';
+const ACCESS_LEVELS: number[] = [Role.guest, Role.planner, Role.reporter, Role.developer, Role.maintainer, Role.owner];
+
+interface Source {
+  type: SourceType;
+  id: number;
+  /** The caller's role in the source. */
+  role: number;
+  /** Direct, inherited and invited memberships, nearest first. */
+  inherited(): Member[];
+}
+
+function sourceOf(req: SandboxRequest, type: SourceType, minRole: number = Role.guest): Source {
+  if (type === 'group') {
+    const group = groupFor(req, minRole);
+    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupInherited(req.db, group) };
+  }
+  const project = projectFor(req, minRole);
+  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectInherited(req.db, project) };
+}
+
+const direct = (db: Db, type: SourceType, id: number): Member[] => members(db).filter((m) => m.source_type === type && m.source_id === id);
+
+/** Memberships of the group's ancestors and of groups it is shared with (capped at the link's access level). */
+function groupInherited(db: Db, group: Group): Member[] {
+  const chain = groupChain(db, group.id);
+  const fromChain = chain.flatMap((g) => direct(db, 'group', g.id));
+  const invited = chain.flatMap((g) => (g.shared_with_groups ?? []).flatMap((link) =>
+    groupChain(db, link.group_id).flatMap((shared) => direct(db, 'group', shared.id).map((m) => ({ ...m, access_level: Math.min(m.access_level, link.group_access_level) })))));
+  return [...fromChain, ...invited];
+}
+
+function projectInherited(db: Db, project: Project): Member[] {
+  const group = projectGroup(db, project);
+  const owner = namespaceOwner(db, project);
+  const invited = (project.shared_with_groups ?? []).flatMap((link) =>
+    groupChain(db, link.group_id).flatMap((shared) => direct(db, 'group', shared.id).map((m) => ({ ...m, access_level: Math.min(m.access_level, link.group_access_level) }))));
+  const personal: Member[] = owner ? [{ source_type: 'project', source_id: project.id, user_id: owner.id, access_level: Role.owner, created_at: project.created_at }] : [];
+  return [...direct(db, 'project', project.id), ...personal, ...(group ? groupInherited(db, group) : []), ...invited];
+}
+
+/** One membership per user: the highest access level wins (the nearest source on a tie). */
+function effective(list: Member[]): Member[] {
+  const best = new Map<number, Member>();
+  for (const member of list) {
+    const current = best.get(member.user_id);
+    if (!current || member.access_level > current.access_level) best.set(member.user_id, member);
+  }
+  return [...best.values()];
+}
+
+function presentMember(req: SandboxRequest, member: Member, user: User): Record<string, unknown> {
+  const creator = member.created_by_id === undefined ? undefined : users(req.db).find((u) => u.id === member.created_by_id);
+  return {
+    ...presentUserBasic(user, req.rootUrl),
+    access_level: member.access_level,
+    created_at: member.created_at ?? user.created_at,
+    ...(creator ? { created_by: presentUserBasic(creator, req.rootUrl) } : {}),
+    expires_at: member.expires_at ?? null,
+    group_saml_identity: null,
+    membership_state: 'active',
+    member_role: null,
+  };
+}
+
+/** The list filters: query (name or username), user_ids, skip_users. */
+function filterMembers(req: SandboxRequest, list: Member[]): Array<[Member, User]> {
+  const q = req.query;
+  const ids = intList(q.user_ids, 'user_ids');
+  const skip = intList(q.skip_users, 'skip_users');
+  return list
+    .map((m): [Member, User | undefined] => [m, users(req.db).find((u) => u.id === m.user_id)])
+    .filter((pair): pair is [Member, User] => pair[1] !== undefined)
+    .filter(([, u]) => (!q.query || matches(q.query, u.name, u.username)) && (!ids || ids.includes(u.id)) && !skip?.includes(u.id));
+}
+
+function findMember(list: Member[], raw: string): Member {
+  const member = list.find((m) => String(m.user_id) === raw);
+  if (!member) throw errors.notFound('Member');
+  return member;
+}
+
+function accessLevel(req: SandboxRequest, required: boolean): number | undefined {
+  const value = req.input.access_level;
+  if (value === undefined || value === null || value === '') {
+    if (required) throw errors.missing('access_level');
+    return undefined;
+  }
+  const level = int(value, 'access_level')!;
+  if (!ACCESS_LEVELS.includes(level)) throw errors.invalid('access_level');
+  return level;
+}
+
+function expiresAt(req: SandboxRequest): string | null | undefined {
+  const value = req.input.expires_at;
+  if (value === undefined) return undefined;
+  if (value === null || value === '') return null;
+  const text = String(value);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text))) throw errors.invalid('expires_at');
+  if (text < req.now().toISOString().slice(0, 10)) throw errors.validation({ expires_at: ['cannot be a date in the past'] });
+  return text;
+}
+
+/** Only an owner grants or changes the Owner role, or changes an owner's membership. */
+function checkOwnerRights(source: Source, levels: Array<number | undefined>): void {
+  if (levels.some((level) => level === Role.owner) && source.role < Role.owner) throw errors.forbidden();
+}
+
+function isLastOwner(db: Db, source: Source, member: Member): boolean {
+  if (source.type !== 'group' || member.access_level !== Role.owner) return false;
+  const group = groups(db).find((g) => g.id === source.id)!;
+  return group.parent_id === null && direct(db, 'group', source.id).filter((m) => m.access_level === Role.owner).length === 1;
+}
+
+function memberRoutes(api: Router, type: SourceType): void {
+  const base = type === 'group' ? '/groups/:id/members' : '/projects/:id/members';
+
+  api.get(base, (req) => paginate(req, filterMembers(req, direct(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
+
+  api.get(`${base}/all`, (req) => {
+    const source = sourceOf(req, type);
+    return paginate(req, filterMembers(req, effective(source.inherited())), { present: ([m, u]) => presentMember(req, m, u) });
+  });
+
+  api.get(`${base}/all/:user_id`, (req) => {
+    const member = findMember(effective(sourceOf(req, type).inherited()), req.params.user_id);
+    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+  });
+
+  api.get(`${base}/:user_id`, (req) => {
+    const member = findMember(direct(req.db, type, sourceOf(req, type).id), req.params.user_id);
+    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+  });
+
+  api.post(base, (req) => {
+    const source = sourceOf(req, type, Role.maintainer);
+    const level = accessLevel(req, true)!;
+    checkOwnerRights(source, [level]);
+    const expires = expiresAt(req);
+    // user_id (one id, or several separated by commas) or username.
+    const wanted = req.input.user_id !== undefined && req.input.user_id !== ''
+      ? String(req.input.user_id).split(',').map((id) => users(req.db).find((u) => String(u.id) === id.trim()))
+      : req.input.username !== undefined ? String(req.input.username).split(',').map((name) => users(req.db).find((u) => u.username.toLowerCase() === name.trim().toLowerCase()))
+        : undefined;
+    if (!wanted) throw errors.error(400, 'user_id, username are missing, exactly one parameter must be provided');
+    if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
+    const existing = direct(req.db, type, source.id);
+    if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
+    const at = req.now().toISOString();
+    const added = wanted.filter((u) => !existing.some((m) => m.user_id === u!.id)).map((u): Member => ({
+      source_type: type, source_id: source.id, user_id: u!.id, access_level: level, created_at: at, created_by_id: requireUser(req).id, expires_at: expires ?? null,
+    }));
+    members(req.db).push(...added);
+    if (wanted.length > 1) return created({ status: 'success' });
+    return created(presentMember(req, added[0], wanted[0]!));
+  });
+
+  api.put(`${base}/:user_id`, (req) => {
+    const source = sourceOf(req, type, Role.maintainer);
+    const member = findMember(direct(req.db, type, source.id), req.params.user_id);
+    const level = accessLevel(req, true)!;
+    checkOwnerRights(source, [level, member.access_level]);
+    if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
+    member.access_level = level;
+    const expires = expiresAt(req);
+    if (expires !== undefined) member.expires_at = expires;
+    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+  });
+
+  api.delete(`${base}/:user_id`, (req) => {
+    const source = sourceOf(req, type, Role.maintainer);
+    const member = findMember(direct(req.db, type, source.id), req.params.user_id);
+    checkOwnerRights(source, [member.access_level]);
+    if (isLastOwner(req.db, source, member)) throw errors.forbidden();
+    members(req.db).splice(members(req.db).indexOf(member), 1);
+    return noContent();
+  });
+}
+
+export const membersModule: SandboxModule = {
+  routes(api) {
+    memberRoutes(api, 'group');
+    memberRoutes(api, 'project');
+
+    // The direct memberships of a user (administrators): groups as "Namespace", and projects.
+    api.get('/users/:id/memberships', (req) => {
+      requireAdmin(req);
+      const user = users(req.db).find((u) => String(u.id) === req.params.id);
+      if (!user) throw errors.notFound('User');
+      const type = req.query.type;
+      if (type !== undefined && type !== 'Project' && type !== 'Namespace') throw errors.invalid('type');
+      const list = members(req.db).filter((m) => m.user_id === user.id && (type === undefined || (type === 'Project') === (m.source_type === 'project')));
+      return paginate(req, list, {
+        present: (m) => {
+          const source = m.source_type === 'group' ? groups(req.db).find((g) => g.id === m.source_id) : projects(req.db).find((p) => p.id === m.source_id);
+          return {
+            source_id: m.source_id,
+            source_name: source?.name ?? '',
+            source_type: m.source_type === 'group' ? 'Namespace' : 'Project',
+            access_level: m.access_level,
+          };
+        },
+      });
+    });
+  },
+};
+
+export { membersModule as members };
