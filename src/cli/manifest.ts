@@ -20,6 +20,10 @@ import * as keysManifest from '../commands/keys/manifest.js';
 import * as pushRuleManifest from '../commands/push-rule/manifest.js';
 import * as protectedTagsManifest from '../commands/protected-tags/manifest.js';
 import * as mirrorManifest from '../commands/mirror/manifest.js';
+import * as repoManifest from '../commands/repo/manifest.js';
+import * as commitsManifest from '../commands/commits/manifest.js';
+import * as filesManifest from '../commands/files/manifest.js';
+import * as submodulesManifest from '../commands/submodules/manifest.js';
 
 
 const coreGroups: Record<string, string> = {
@@ -43,7 +47,7 @@ const coreEntries: ManifestEntry[] = [
 ];
 
 /** One manifest per resource folder (src/commands/<resource>/manifest.ts). */
-const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest];
+const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest, repoManifest, commitsManifest, filesManifest, submodulesManifest];
 
 export const groups: Record<string, string> = Object.assign({}, coreGroups, ...areas.map((area) => area.groups));
 /** Groups that have no command yet are left out of help. */

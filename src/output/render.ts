@@ -17,8 +17,9 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
   if (result === undefined || result === null) return;
   if (result instanceof TextResult) return io.out(result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`);
   if (result instanceof DownloadResult) {
-    const { writeDownload } = await import('./download.js');
-    return writeDownload(result, io);
+    const { runDownload } = await import('../download/engine.js');
+    const record = await runDownload(result, io);
+    return record ? renderRecord(record as unknown as Row, io, options) : undefined;
   }
   if (result instanceof ListResult || Array.isArray(result)) {
     await renderList(result as AsyncIterable<Row> | Row[], io, options);

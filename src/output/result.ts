@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { DownloadOptions, DownloadSource } from '../download/engine.js';
 
 /** Text a command hands over verbatim whatever the output format (a token for scripts, a raw file). */
 export class TextResult {
@@ -17,10 +18,14 @@ export class ResultWithExit {
   ) {}
 }
 
-/** A binary or raw body to write to --output-file (atomically) or to a non-terminal stdout. */
+/**
+ * A download for the engine (src/download/engine.ts) to write to --output-file (through FILE.part, verified, renamed)
+ * or to a non-terminal stdout. The source is a request that can be repeated from an offset (apiSource: --resume
+ * works), or a body stream that is read once.
+ */
 export class DownloadResult {
   constructor(
-    readonly body: Readable | AsyncIterable<Uint8Array>,
-    readonly options: { outputFile?: string; size?: number; description?: string; sha256?: string } = {},
+    readonly source: DownloadSource | Readable | AsyncIterable<Uint8Array>,
+    readonly options: DownloadOptions = {},
   ) {}
 }

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { writeDownload } from '../../src/output/download.js';
+import { runDownload } from '../../src/download/engine.js';
 import { Io } from '../../src/output/io.js';
 import { DownloadResult } from '../../src/output/result.js';
 import { tempDir } from '../helpers/cli.js';
@@ -26,7 +26,7 @@ describe('downloads', () => {
     const dir = tempDir();
     const file = join(dir, 'out.bin');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    await writeDownload(new DownloadResult(Readable.from([bytes]), { outputFile: file, sha256 }), io(false).io);
+    await runDownload(new DownloadResult(Readable.from([bytes]), { outputFile: file, sha256 }), io(false).io);
     expect(readFileSync(file)).toEqual(bytes);
     expect(readdirSync(dir)).toEqual(['out.bin']);
   });
@@ -34,16 +34,19 @@ describe('downloads', () => {
   it('leaves nothing behind when the stream fails or the checksum does not match', async () => {
     const dir = tempDir();
     const file = join(dir, 'out.bin');
-    await expect(writeDownload(new DownloadResult(failing(), { outputFile: file }), io(false).io)).rejects.toThrow('connection reset');
-    await expect(writeDownload(new DownloadResult(Readable.from([bytes]), { outputFile: file, sha256: '0'.repeat(64) }), io(false).io)).rejects.toThrow(/checksum mismatch/);
+    await expect(runDownload(new DownloadResult(failing(), { outputFile: file }), io(false).io)).rejects.toThrow(/interrupted after 7 bytes: connection reset/);
+    expect(readdirSync(dir).sort()).toEqual(['out.bin.part', 'out.bin.part.json']);
+    rmSync(`${file}.part`);
+    rmSync(`${file}.part.json`);
+    await expect(runDownload(new DownloadResult(Readable.from([bytes]), { outputFile: file, sha256: '0'.repeat(64) }), io(false).io)).rejects.toThrow(/checksum mismatch/);
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('writes to a non-terminal stdout and refuses a terminal (exit 2)', async () => {
     const pipe = io(false);
-    await writeDownload(new DownloadResult(Readable.from([bytes])), pipe.io);
+    await runDownload(new DownloadResult(Readable.from([bytes])), pipe.io);
     expect(Buffer.concat(pipe.stdout.data)).toEqual(bytes);
-    await expect(writeDownload(new DownloadResult(Readable.from([bytes])), io(true).io)).rejects.toMatchObject({ exitCode: 2 });
+    await expect(runDownload(new DownloadResult(Readable.from([bytes])), io(true).io)).rejects.toMatchObject({ exitCode: 2 });
   });
 });

@@ -1,0 +1,261 @@
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { commits } from '../../api/resources/commits.js';
+import { repositoryTree } from '../../api/resources/repository.js';
+import { defineCommand, type Context } from '../../cli/command.js';
+import { fileProblem, readLocalFile } from '../../cli/files.js';
+import { projectOption } from '../../cli/options.js';
+import { collect } from '../../cli/parse.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { encodeContent, repoPath } from '../../git/content.js';
+import { gitBlobId } from '../../git/objects.js';
+
+interface Flags {
+  project?: string;
+  branch: string;
+  message?: string;
+  messageFile?: string;
+  add?: string[];
+  delete?: string[];
+  move?: string[];
+  chmod?: string[];
+  fromDir?: string;
+  to?: string;
+  prune?: boolean;
+  actionsFile?: string;
+  startBranch?: string;
+  startSha?: string;
+  startProject?: string;
+  force?: boolean;
+  authorName?: string;
+  authorEmail?: string;
+}
+
+interface TreeEntry {
+  path: string;
+  id: string;
+  mode: string;
+  type: string;
+}
+
+interface Action {
+  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
+  file_path: string;
+  previous_path?: string;
+  content?: string;
+  encoding?: 'text' | 'base64';
+  execute_filemode?: boolean;
+}
+
+/** A local file to commit at a repository path. */
+interface LocalFile {
+  local: string;
+  path: string;
+}
+
+export default defineCommand<Flags>({
+  description: [
+    'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
+    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted.',
+  ].join('\n'),
+  examples: [
+    'forgectl commits create --project acme/api --branch main -m "Sync docs" --from-dir ./site --to docs/',
+    'forgectl commits create --project acme/api --branch feature -m "Update config" --add config/app.yml --add ./build/app.js:dist/app.js --delete old.txt',
+    'forgectl commits create --project acme/api --branch release --start-branch main -m "Release" --move CHANGES:CHANGELOG.md --chmod +x:bin/run',
+  ],
+  options: [
+    projectOption,
+    { flags: '--branch <branch>', description: 'the branch to commit to (created from --start-branch or --start-sha when new)', required: true },
+    { flags: '-m, --message <text>', description: 'commit message' },
+    { flags: '--message-file <file>', description: 'commit message from a file, or - for stdin' },
+    { flags: '--add <local[:remote]>', description: 'commit this local file (at the same relative path, or at REMOTE); repeatable', parse: collect },
+    { flags: '--delete <path>', description: 'delete this file of the branch; repeatable', parse: collect },
+    { flags: '--move <old:new>', description: 'rename a file of the branch; repeatable', parse: collect },
+    { flags: '--chmod <+x|-x:path>', description: 'set or clear the executable bit of a file of the branch; repeatable', parse: collect },
+    { flags: '--from-dir <dir>', description: 'commit every file of this local folder' },
+    { flags: '--to <prefix>', description: 'the folder of the branch that --from-dir maps to (default: the root)' },
+    { flags: '--prune', description: 'with --from-dir: delete files under --to that the local folder does not have' },
+    { flags: '--actions-file <file>', description: 'further actions as the service takes them (a JSON array), from a file or - for stdin' },
+    { flags: '--start-branch <branch>', description: 'create --branch from this branch' },
+    { flags: '--start-sha <sha>', description: 'create --branch from this commit' },
+    { flags: '--start-project <id|path>', description: 'the project --start-branch or --start-sha is in (a fork)' },
+    { flags: '--force', description: 'replace the branch with this commit on top of --start-branch or --start-sha' },
+    { flags: '--author-name <name>', description: 'commit author (default: you)' },
+    { flags: '--author-email <email>', description: 'commit author email (default: yours)' },
+  ],
+  async run(opts, ctx) {
+    const message = await commitMessage(opts, ctx);
+    const project = ctx.project(opts.project);
+    // Everything local is read and checked before the first request.
+    const files = [...(opts.add ?? []).map(parseAdd), ...(opts.fromDir ? walk(opts.fromDir, opts.to ? repoPath(opts.to, '--to') : '') : [])];
+    const deletes = (opts.delete ?? []).map((p) => repoPath(p, '--delete'));
+    const moves = (opts.move ?? []).map(parsePair('--move'));
+    const chmods = (opts.chmod ?? []).map(parseChmod);
+    const extra = opts.actionsFile ? await readActions(opts.actionsFile, ctx) : [];
+    if (opts.prune && !opts.fromDir) throw new UsageError('--prune needs --from-dir');
+    if (opts.to && !opts.fromDir) throw new UsageError('--to needs --from-dir');
+    const seen = new Map<string, string>();
+    for (const file of files) {
+      if (seen.has(file.path)) throw new UsageError(`${file.path} is given twice (${seen.get(file.path)} and ${file.local})`);
+      seen.set(file.path, file.local);
+    }
+    if (!files.length && !deletes.length && !moves.length && !chmods.length && !extra.length && !opts.prune) {
+      throw new UsageError('nothing to commit: give --add, --from-dir, --delete, --move, --chmod or --actions-file');
+    }
+
+    const tree = await branchTree(ctx, project, opts);
+    const actions: Action[] = [];
+    for (const file of files) {
+      const bytes = readLocalFile(file.local);
+      const executable = (statSync(file.local).mode & 0o111) !== 0;
+      const current = tree.get(file.path);
+      if (current && current.type !== 'blob') throw new UsageError(`${file.path} is a ${current.type === 'tree' ? 'folder' : 'submodule'} on the branch, not a file`);
+      const sameContent = current?.id === gitBlobId(bytes);
+      const wasExecutable = current?.mode === '100755';
+      if (!sameContent) actions.push({ action: current ? 'update' : 'create', file_path: file.path, ...encodeContent(bytes) });
+      if ((current && wasExecutable !== executable) || (!current && executable)) actions.push({ action: 'chmod', file_path: file.path, execute_filemode: executable });
+    }
+    if (opts.prune) {
+      const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
+      for (const [path, entry] of tree) if (entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path)) actions.push({ action: 'delete', file_path: path });
+    }
+    for (const path of deletes) {
+      if (!tree.has(path)) throw new UsageError(`--delete ${path}: the branch has no such file`);
+      actions.push({ action: 'delete', file_path: path });
+    }
+    for (const [from, to] of moves) actions.push({ action: 'move', previous_path: from, file_path: to });
+    for (const { path, executable } of chmods) {
+      const current = tree.get(path);
+      if (!current) throw new UsageError(`--chmod ${path}: the branch has no such file`);
+      if ((current.mode === '100755') !== executable) actions.push({ action: 'chmod', file_path: path, execute_filemode: executable });
+    }
+    actions.push(...extra);
+    if (!actions.length) {
+      ctx.io.note(`nothing to commit: ${opts.branch} already has ${files.length === 1 ? 'this content' : `the content of all ${files.length.toLocaleString('en-US')} files`}`);
+      return undefined;
+    }
+    const summary = summarize(actions);
+    const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create!, {
+      project,
+      branch: opts.branch,
+      commit_message: message,
+      actions,
+      start_branch: opts.startBranch,
+      start_sha: opts.startSha,
+      start_project: opts.startProject,
+      force: opts.force || undefined,
+      author_name: opts.authorName,
+      author_email: opts.authorEmail,
+    });
+    ctx.io.note(`committed ${summary} to ${opts.branch} as ${commit.short_id}`);
+    return commit;
+  },
+});
+
+async function commitMessage(opts: Flags, ctx: Context): Promise<string> {
+  if (opts.message !== undefined && opts.messageFile !== undefined) throw new UsageError('give -m or --message-file, not both');
+  const message = opts.messageFile === '-' ? await ctx.io.readStdin() : opts.messageFile !== undefined ? readLocalFile(opts.messageFile, 'utf8') : opts.message;
+  if (message === undefined) throw new UsageError('a commit needs a message: -m TEXT or --message-file FILE');
+  if (!message.trim()) throw new UsageError('the commit message is empty');
+  return message;
+}
+
+function parseAdd(value: string): LocalFile {
+  const colon = value.lastIndexOf(':');
+  const [local, remote] = colon > 0 && !/^[A-Za-z]:[\\/]/.test(value.slice(colon - 1)) ? [value.slice(0, colon), value.slice(colon + 1)] : [value, undefined];
+  let stat;
+  try {
+    stat = statSync(local);
+  } catch (error) {
+    throw new UsageError(`cannot read ${local}: ${fileProblem(error)}`);
+  }
+  if (!stat.isFile()) throw new UsageError(`--add ${local}: not a file (use --from-dir for a folder)`);
+  if (remote === undefined && (local.startsWith('/') || local.split(/[\\/]/).includes('..'))) {
+    throw new UsageError(`--add ${local}: give the path in the repository as --add ${local}:PATH`);
+  }
+  return { local, path: repoPath(remote ?? local, '--add') };
+}
+
+const parsePair = (flag: string) => (value: string): [string, string] => {
+  const parts = value.split(':');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) throw new UsageError(`${flag} takes OLD:NEW, got "${value}"`);
+  return [repoPath(parts[0], flag), repoPath(parts[1], flag)];
+};
+
+function parseChmod(value: string): { path: string; executable: boolean } {
+  const match = /^([+-])x:(.+)$/.exec(value);
+  if (!match) throw new UsageError(`--chmod takes +x:PATH or -x:PATH, got "${value}"`);
+  return { path: repoPath(match[2], '--chmod'), executable: match[1] === '+' };
+}
+
+/** Every regular file under a local folder (not .git), mapped under `prefix`; links are refused, not followed. */
+function walk(dir: string, prefix: string): LocalFile[] {
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch (error) {
+    throw new UsageError(`cannot read ${dir}: ${fileProblem(error)}`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`--from-dir ${dir}: not a folder`);
+  const out: LocalFile[] = [];
+  const visit = (here: string): void => {
+    for (const name of readdirSync(here).sort()) {
+      const full = join(here, name);
+      const info = lstatSync(full);
+      if (info.isDirectory()) {
+        if (name !== '.git') visit(full);
+      } else if (info.isFile()) {
+        const rel = relative(dir, full).split(sep).join('/');
+        out.push({ local: full, path: prefix ? `${prefix}/${rel}` : rel });
+      } else {
+        throw new UsageError(`--from-dir: ${full} is a ${info.isSymbolicLink() ? 'symbolic link' : 'special file'}; only regular files can be committed`);
+      }
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+/** The branch's files (or its start point's, for a new branch), by path; empty for an empty repository. */
+async function branchTree(ctx: Context, project: string, opts: Flags): Promise<Map<string, TreeEntry>> {
+  const ref = opts.force || !(await branchExists(ctx, project, opts.branch)) ? (opts.startSha ?? opts.startBranch ?? opts.branch) : opts.branch;
+  const tree = new Map<string, TreeEntry>();
+  try {
+    const list = ctx.api.list<TreeEntry>(repositoryTree.routes.list!, { project: opts.startProject && ref !== opts.branch ? opts.startProject : project, ref, recursive: true }, { all: true, perPage: 100, keysetOnly: true });
+    for await (const entry of list) tree.set(entry.path, entry);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404 && /tree/i.test(error.message))) throw error;
+  }
+  return tree;
+}
+
+async function branchExists(ctx: Context, project: string, branch: string): Promise<boolean> {
+  try {
+    await ctx.api.call(commits.routes.get!, { project, sha: branch, stats: false });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return false;
+    throw error;
+  }
+}
+
+async function readActions(file: string, ctx: Context): Promise<Action[]> {
+  const text = file === '-' ? await ctx.io.readStdin() : readLocalFile(file, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--actions-file ${file}: not JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(parsed) || parsed.some((a) => !a || typeof a !== 'object' || typeof (a as Action).action !== 'string' || typeof (a as Action).file_path !== 'string')) {
+    throw new UsageError(`--actions-file ${file}: expected an array of {"action": …, "file_path": …}`);
+  }
+  return (parsed as Action[]).map((a) => ({ ...a, file_path: repoPath(a.file_path, 'file_path'), ...(a.previous_path ? { previous_path: repoPath(a.previous_path, 'previous_path') } : {}) }));
+}
+
+function summarize(actions: Action[]): string {
+  const counts = new Map<string, number>();
+  for (const a of actions) counts.set(a.action, (counts.get(a.action) ?? 0) + 1);
+  const words: Record<string, string> = { create: 'created', update: 'updated', delete: 'deleted', move: 'moved', chmod: 'mode changed' };
+  return `${actions.length} change${actions.length === 1 ? '' : 's'} (${[...counts].map(([k, n]) => `${n} ${words[k]}`).join(', ')})`;
+}

@@ -1,0 +1,12 @@
+import { commits } from '../../api/resources/commits.js';
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+
+export default defineCommand<{ project?: string; sha: string; stats: boolean }>({
+  examples: ['forgectl commits get main --project acme/api', 'forgectl commits get 3e338bc4 --project acme/api --fields id,title,stats.total'],
+  args: ['<sha>'],
+  options: [projectOption, { flags: '--no-stats', description: 'leave out the added and removed line counts' }],
+  async run(opts, ctx) {
+    return ctx.api.call(commits.routes.get!, { project: ctx.project(opts.project), sha: opts.sha, stats: opts.stats === false ? false : undefined });
+  },
+});

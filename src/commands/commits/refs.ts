@@ -1,0 +1,16 @@
+import { commits } from '../../api/resources/commits.js';
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+import { parseChoice } from '../../cli/parse.js';
+
+export default defineCommand<{ project?: string; sha: string; type?: string }>({
+  description: 'The branches and tags that contain the commit.',
+  examples: ['forgectl commits refs 3e338bc4 --project acme/api', 'forgectl commits refs v1.0.0 --type branch --project acme/api'],
+  args: ['<sha>'],
+  options: [projectOption, { flags: '--type <type>', description: 'branch, tag or all (default)', parse: parseChoice('--type', ['branch', 'tag', 'all'] as const) }],
+  list: true,
+  columns: ['type', 'name'],
+  async run(opts, ctx) {
+    return ctx.api.list(commits.routes.refs!, { project: ctx.project(opts.project), sha: opts.sha, type: opts.type }, ctx.paging);
+  },
+});

@@ -1,0 +1,3 @@
+import { fileWriteCommand } from './write.js';
+
+export default fileWriteCommand('create');

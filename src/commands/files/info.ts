@@ -1,0 +1,34 @@
+import { expandRoute } from '../../api/path.js';
+import { repositoryFiles } from '../../api/resources/files.js';
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+import { repoPath } from '../../git/content.js';
+import { refOption } from './shared.js';
+
+/** The fields the service sends as X-Gitlab-* (real instances) or X-Service-* (its documentation) headers. */
+const FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encoding', 'file_name', 'file_path', 'last_commit_id', 'ref', 'size', 'execute_filemode'];
+
+export default defineCommand<{ project?: string; path: string; ref: string }>({
+  description: "A HEAD request: the file's metadata without its content, from the response headers.",
+  examples: ['forgectl files info README.md --ref main --project acme/api', 'forgectl files info bin/deploy.sh --ref main --project acme/api --fields blob_id,execute_filemode'],
+  args: ['<path>'],
+  options: [projectOption, refOption(true)],
+  async run(opts, ctx) {
+    const { method, path, rest } = expandRoute(repositoryFiles.routes.info!, { project: ctx.project(opts.project), file_path: repoPath(opts.path), ref: opts.ref });
+    const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
+    await response.body.dump().catch(() => undefined);
+    return fileHeaders(response.header);
+  },
+});
+
+/** The file record carried by response headers (HEAD, raw), typed as the GET record is. */
+export function fileHeaders(header: (name: string) => string | undefined): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const suffix = field.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-');
+    const value = header(`x-gitlab-${suffix}`) ?? header(`x-service-${suffix}`);
+    if (value === undefined) continue;
+    record[field] = field === 'size' ? Number(value) : field === 'execute_filemode' ? value === 'true' : value;
+  }
+  return record;
+}

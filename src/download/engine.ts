@@ -1,0 +1,300 @@
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, createReadStream, existsSync, fsyncSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Api, ApiRequest } from '../api/client.js';
+import { expandRoute, type Query } from '../api/path.js';
+import { checkWritableTarget, fileProblem } from '../cli/files.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
+import type { HttpResponse } from '../http/client.js';
+import type { Io } from '../output/io.js';
+import type { DownloadResult } from '../output/result.js';
+import { startProgress } from './progress.js';
+
+/**
+ * The download engine every download goes through (archives, raw files and blobs, secure files, exports, and
+ * artifacts and snippets): streams to FILE.part beside the target, fsyncs and renames only when complete and
+ * verified, so memory stays flat at any size and an interrupted download never leaves a partial file under the
+ * target name. Progress on stderr; --resume continues a .part with Range/If-Range; --sha256 and the service's own
+ * checksum and size headers are verified; --extract unpacks a zip or tar archive from the finished file.
+ */
+
+/** Where the bytes come from: a request that can be sent again from an offset. */
+export interface DownloadSource {
+  /** Sends the request; with `range`, asks for the bytes from `start` on, while the content is still `validator`. */
+  open(range?: { start: number; validator?: string }): Promise<HttpResponse>;
+}
+
+/** A source that is a request to the service (redirects followed; credentials dropped when the host changes). */
+export function apiSource(api: Api, request: ApiRequest): DownloadSource {
+  return {
+    open: (range) =>
+      api.send({
+        ...request,
+        method: request.method ?? 'GET',
+        headers: {
+          ...request.headers,
+          accept: '*/*',
+          ...(range ? { range: `bytes=${range.start}-`, ...(range.validator ? { 'if-range': range.validator } : {}) } : {}),
+        },
+      }),
+  };
+}
+
+/** What a download is checked against: given up front, or read from the response's headers. */
+export interface Expected {
+  sha256?: string;
+  size?: number;
+}
+
+export interface DownloadOptions {
+  /** The target file; undefined or '-' is stdout (refused when stdout is a terminal). */
+  outputFile?: string;
+  /** Continue FILE.part from where it stopped. */
+  resume?: boolean;
+  /** The sha256 the bytes must have (--sha256); wins over the service's. */
+  sha256?: string;
+  /** The size the bytes must have. */
+  size?: number;
+  /** The checksum and size the service announces in a response (X-Gitlab-Content-Sha256, X-Gitlab-Size …). */
+  expect?: (response: HttpResponse) => Expected;
+  /** Unpack the finished file (zip, tar, tar.gz, tar.bz2) into this folder. */
+  extract?: { dir: string; stripComponents?: number };
+  /** What is downloaded, for messages ("archive of acme/api"). */
+  description?: string;
+  /** The file is a temporary one (--extract without --output-file): not worth a notice. */
+  temporary?: boolean;
+}
+
+/** What a download to a file produced: printed as a record, so `-o json` works. */
+export interface DownloadRecord {
+  /** The file written (absent when only extracted). */
+  path?: string;
+  bytes: number;
+  sha256: string;
+  /** With --extract: the folder and how many files and folders were written. */
+  extracted_to?: string;
+  entries?: number;
+}
+
+interface PartMeta {
+  validator?: string;
+  total?: number;
+}
+
+/**
+ * Runs a download. Returns the record of a file written (undefined when the bytes went to stdout). Failures: a
+ * checksum or size mismatch is exit 8 and nothing is renamed into place (the .part is removed); an interrupted
+ * transfer keeps FILE.part for --resume and says so.
+ */
+export async function download(source: DownloadSource, options: DownloadOptions, io: Io): Promise<DownloadRecord | undefined> {
+  const toStdout = !options.outputFile || options.outputFile === '-';
+  if (toStdout && io.stdoutIsTTY) throw new UsageError('refusing to write binary data to the terminal', 'give --output-file PATH (-O), or redirect stdout');
+  if (toStdout && options.extract) {
+    const dir = mkdtempSync(join(tmpdir(), 'forgectl-download-'));
+    try {
+      const record = await download(source, { ...options, outputFile: join(dir, 'archive'), temporary: true }, io);
+      if (!record) return undefined;
+      const { path: _temporary, ...rest } = record;
+      return rest as DownloadRecord;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (toStdout) {
+    await toStream(source, options, io);
+    return undefined;
+  }
+  const target = options.outputFile!;
+  if (options.extract) checkExtractTarget(options.extract.dir);
+  checkWritableTarget(target);
+  const part = `${target}.part`;
+  const metaFile = `${target}.part.json`;
+
+  let start = options.resume && existsSync(part) ? statSync(part).size : 0;
+  let response: HttpResponse | undefined;
+  if (start > 0) {
+    try {
+      response = await source.open({ start, validator: readMeta(metaFile).validator });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 416)) throw error;
+      io.note(`${part} does not match what the service serves now; starting over`);
+    }
+    if (response && !(response.status === 206 && contentRangeStart(response) === start)) {
+      io.note(`the service sent the whole file again (status ${response.status}); starting over`);
+      start = 0;
+    } else if (!response) {
+      start = 0;
+    }
+  }
+  response ??= await source.open();
+  const hash = createHash('sha256');
+  if (start > 0) {
+    await hashFile(part, hash);
+    io.note(`resuming ${target} at ${start.toLocaleString('en-US')} bytes`);
+  }
+  const fd = openPart(part, start > 0 ? 'a' : 'w', target);
+  return finish(await transfer(response, fd, hash, start, part, metaFile, options, io), target, part, metaFile, options, io);
+}
+
+function openPart(part: string, flags: 'a' | 'w', target: string): number {
+  try {
+    return openSync(part, flags, 0o600);
+  } catch (error) {
+    throw new UsageError(`cannot write ${target}: ${fileProblem(error)}`);
+  }
+}
+
+interface Transferred {
+  bytes: number;
+  sha256: string;
+  expected: Expected;
+}
+
+/** Streams a response body into fd, hashing as it goes; keeps the .part (and what --resume needs) on failure. */
+async function transfer(response: HttpResponse, fd: number, hash: Hash, start: number, part: string, metaFile: string, options: DownloadOptions, io: Io): Promise<Transferred> {
+  const announced = { ...options.expect?.(response) };
+  const expected: Expected = { sha256: options.sha256 ?? announced.sha256, size: options.size ?? announced.size ?? totalSize(response) };
+  const validator = response.header('etag') ?? response.header('last-modified');
+  writeFileSync(metaFile, JSON.stringify({ validator, total: expected.size } satisfies PartMeta), { mode: 0o600 });
+  const progress = startProgress(io, { total: expected.size, start, label: options.description ?? basename(part.replace(/\.part$/, '')) });
+  let received = start;
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      writeSync(fd, chunk);
+      received += chunk.length;
+      progress.update(received);
+    }
+    fsyncSync(fd);
+  } catch (error) {
+    progress.done(received);
+    closeQuietly(fd);
+    if (error instanceof CliError) throw error;
+    throw new CliError(
+      `download interrupted after ${received.toLocaleString('en-US')} bytes: ${(error as Error).message ?? error}`,
+      ExitCode.server,
+      `the bytes so far are in ${part}; run the same command with --resume to continue`,
+    );
+  }
+  progress.done(received);
+  closeQuietly(fd);
+  return { bytes: received, sha256: hash.digest('hex'), expected };
+}
+
+async function finish(result: Transferred, target: string, part: string, metaFile: string, options: DownloadOptions, io: Io): Promise<DownloadRecord> {
+  const problem = mismatch(result);
+  if (problem) {
+    rmSync(part, { force: true });
+    rmSync(metaFile, { force: true });
+    throw new CliError(`${problem}; nothing was written to ${target}`, ExitCode.server, 'the download was corrupted or the file changed while it was read; try again');
+  }
+  try {
+    renameSync(part, target);
+  } catch (error) {
+    throw new UsageError(`cannot write ${target}: ${fileProblem(error)}`, `the verified bytes are in ${part}`);
+  }
+  rmSync(metaFile, { force: true });
+  const record: DownloadRecord = { path: target, bytes: result.bytes, sha256: result.sha256 };
+  if (!options.temporary) io.note(`wrote ${result.bytes.toLocaleString('en-US')} bytes to ${target}${result.expected.sha256 ? ' (sha256 verified)' : ''}`);
+  if (options.extract) {
+    const { extractArchive } = await import('./extract.js');
+    const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, warn: (text) => io.warn(text) });
+    io.note(`extracted ${entries.toLocaleString('en-US')} entries into ${options.extract.dir}`);
+    Object.assign(record, { extracted_to: options.extract.dir, entries });
+  }
+  return record;
+}
+
+function mismatch(result: Transferred): string | undefined {
+  const { size, sha256 } = result.expected;
+  if (size !== undefined && size !== result.bytes) return `size mismatch: expected ${size.toLocaleString('en-US')} bytes, got ${result.bytes.toLocaleString('en-US')}`;
+  if (sha256 && sha256.toLowerCase() !== result.sha256) return `checksum mismatch: expected sha256 ${sha256.toLowerCase()}, got ${result.sha256}`;
+  return undefined;
+}
+
+/** To stdout: streamed with backpressure, verified at the end (the bytes are out by then: the exit code says so). */
+async function toStream(source: DownloadSource, options: DownloadOptions, io: Io): Promise<void> {
+  const response = await source.open();
+  const expected: Expected = { ...options.expect?.(response) };
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const progress = startProgress(io, { total: options.size ?? expected.size ?? totalSize(response), start: 0, label: options.description ?? 'download' });
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+    if (!io.streams.stdout.write(chunk)) await new Promise<void>((resolve) => io.streams.stdout.once('drain', () => resolve()));
+    progress.update(bytes);
+  }
+  progress.done(bytes);
+  const problem = mismatch({ bytes, sha256: hash.digest('hex'), expected: { sha256: options.sha256 ?? expected.sha256, size: options.size ?? expected.size ?? totalSize(response) } });
+  if (problem) throw new CliError(`${problem}; the bytes written to stdout are not what the service announced`, ExitCode.server);
+}
+
+/** The whole size: from Content-Range of a 206, else Content-Length (absent for a compressed or chunked answer). */
+function totalSize(response: HttpResponse): number | undefined {
+  const range = /\/(\d+)\s*$/.exec(response.header('content-range') ?? '');
+  if (range) return Number(range[1]);
+  if (response.header('content-encoding')) return undefined;
+  const length = Number(response.header('content-length'));
+  return Number.isFinite(length) && response.header('content-length') !== undefined ? length : undefined;
+}
+
+function contentRangeStart(response: HttpResponse): number | undefined {
+  const match = /^bytes (\d+)-/.exec(response.header('content-range') ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+function readMeta(file: string): PartMeta {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as PartMeta;
+  } catch {
+    return {};
+  }
+}
+
+async function hashFile(path: string, hash: Hash): Promise<void> {
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/** --extract needs a folder that does not exist yet or is empty (nothing in it can be overwritten or followed). */
+export function checkExtractTarget(dir: string): void {
+  try {
+    const stat = statSync(dir);
+    if (!stat.isDirectory()) throw new UsageError(`cannot extract into ${dir}: it is not a folder`);
+    if (readdirSync(dir).length) throw new UsageError(`cannot extract into ${dir}: the folder is not empty`, 'give a new or empty folder');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot extract into ${dir}: ${fileProblem(error)}`);
+  }
+}
+
+/** What render() does with a DownloadResult: a one-shot body stream becomes a source that cannot resume. */
+export async function runDownload(result: DownloadResult, io: Io): Promise<DownloadRecord | undefined> {
+  const { source } = result;
+  if ('open' in source) return download(source, result.options, io);
+  let used = false;
+  const once: DownloadSource = {
+    async open(range) {
+      if (used || range) throw new UsageError('this download cannot be resumed');
+      used = true;
+      const headers: Record<string, string> = {};
+      return { status: 200, headers, header: () => undefined, body: source as HttpResponse['body'], text: async () => '', buffer: async () => Buffer.alloc(0) };
+    },
+  };
+  return download(once, { ...result.options, resume: false }, io);
+}
+
+/** A source for a declared route: path parameters expanded, the rest as the query (`suffix` ends the path: `.zip`). */
+export function routeSource(api: Api, route: string, params: Record<string, unknown>, suffix = ''): DownloadSource {
+  const { method, path, rest } = expandRoute(route, params);
+  return apiSource(api, { method, path: path + suffix, query: rest as Query });
+}

@@ -1,0 +1,45 @@
+import type { Context, OptionDef } from '../cli/command.js';
+import { UsageError } from '../errors.js';
+import { checkDownloadTarget } from '../output/download.js';
+import type { DownloadOptions } from './engine.js';
+
+/** The options every download command has, and the checks made before its request is sent. */
+
+export const downloadOptions: OptionDef[] = [
+  { flags: '-O, --output-file <path>', description: 'write to this file (through FILE.part, renamed when complete and verified); - for stdout' },
+  { flags: '--resume', description: 'continue an interrupted download from FILE.part (Range request)' },
+  { flags: '--sha256 <hex>', description: 'the sha256 the download must have (exit 8 and nothing written otherwise)', parse: parseSha256 },
+];
+
+export const extractOption: OptionDef = { flags: '--extract <dir>', description: 'unpack the archive into this new or empty folder (zip, tar, tar.gz, tar.bz2)' };
+
+function parseSha256(value: string): string {
+  if (!/^[0-9a-f]{64}$/i.test(value)) throw new UsageError(`--sha256 must be 64 hexadecimal characters, got "${value}"`);
+  return value.toLowerCase();
+}
+
+export interface DownloadFlags {
+  outputFile?: string;
+  resume?: boolean;
+  sha256?: string;
+  extract?: string;
+}
+
+/** Checks the target (never a terminal; an existing file only when confirmed; --extract into a new or empty folder). */
+export async function prepareDownload(ctx: Pick<Context, 'io' | 'confirm'>, flags: DownloadFlags, extra: Partial<DownloadOptions> = {}): Promise<DownloadOptions> {
+  if (flags.resume && (!flags.outputFile || flags.outputFile === '-')) throw new UsageError('--resume needs --output-file: a download to stdout cannot be continued');
+  if (flags.extract) {
+    const { checkExtractTarget } = await import('./engine.js');
+    checkExtractTarget(flags.extract);
+    if (flags.outputFile && flags.outputFile !== '-') await checkDownloadTarget(ctx, flags.outputFile);
+  } else {
+    await checkDownloadTarget(ctx, flags.outputFile);
+  }
+  return {
+    outputFile: flags.outputFile === '-' ? undefined : flags.outputFile,
+    resume: flags.resume,
+    sha256: flags.sha256,
+    ...extra,
+    extract: flags.extract ? { ...extra.extract, dir: flags.extract } : undefined,
+  };
+}
