@@ -12,6 +12,7 @@ export const ExitCode = {
   attention: 9,
   rotatedNotSaved: 10,
   interrupted: 130,
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -66,9 +67,18 @@ export class NetworkError extends CliError {
     /** true when the request may have reached the server (matters for POST and token rotation). */
     readonly maybeProcessed: boolean,
     readonly code?: string,
+    hint?: string,
   ) {
-    super(message, ExitCode.server);
+    super(message, ExitCode.server, hint);
     this.name = 'NetworkError';
+  }
+}
+
+/** The user said no to a prompt (exit 2), or pressed Ctrl-C at one (130): reported as the one word `aborted`. */
+export class Aborted extends CliError {
+  constructor(exitCode: ExitCodeValue = ExitCode.usage) {
+    super('aborted', exitCode);
+    this.name = 'Aborted';
   }
 }
 

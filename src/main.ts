@@ -1,20 +1,54 @@
 import type { CliDeps } from './cli/program.js';
 import { fileProblem } from './cli/files.js';
-import { ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
+import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
+import { isNetworkFailure } from './http/failures.js';
+import { oneLine } from './output/formats.js';
+import { OutputClosed, OutputState } from './output/io.js';
 
 export type { CliDeps };
 
 /**
  * Runs forgectl with argv (without "node forgectl") and returns the exit code. Never calls process.exit and never
  * reads process globals: everything comes from deps, so tests run it in-process.
+ *
+ * A closed stdout (`| head -1`) ends the run quietly with exit 0. A signal (deps.interrupted) ends it at once with
+ * 130 or 143 and one line on stderr saying what was left undone; a JSON array already opened on stdout is closed.
  */
 export async function main(argv: string[], deps: CliDeps): Promise<number> {
+  const state = new OutputState();
+  let interrupted = false;
+  const onStdoutError = () => void (state.stdoutClosed = true);
+  const onStderrError = () => undefined;
+  deps.stdout.on('error', onStdoutError);
+  deps.stderr.on('error', onStderrError);
   try {
-    const { runCli } = await import('./cli/program.js');
-    return await runCli(argv, deps);
-  } catch (error) {
-    return reportError(error, argv, deps);
+    const run = import('./cli/program.js')
+      .then(({ runCli }) => runCli(argv, deps, state))
+      .catch((error: unknown) => {
+        if (error instanceof OutputClosed || state.stdoutClosed || interrupted) return ExitCode.ok;
+        const code = reportError(error, argv, deps);
+        finishCutShort(state, deps);
+        return code;
+      });
+    if (!deps.interrupted) return await run;
+    const outcome = await Promise.race([run.then((code) => ({ code })), deps.interrupted.then((signal) => ({ signal }))]);
+    if ('code' in outcome) return outcome.code;
+    interrupted = true;
+    const undone = state.incompleteNote() ?? state.interruptNote ?? 'the command did not finish';
+    finishCutShort(state, deps, `interrupted by ${outcome.signal}: ${undone}`);
+    state.stdoutClosed = true; // the abandoned run writes nothing more
+    return outcome.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
+  } finally {
+    deps.stdout.off('error', onStdoutError);
+    deps.stderr.off('error', onStderrError);
   }
+}
+
+/** Completes what a cut-short list started on stdout (the `]` of a JSON array) and says on stderr what is missing. */
+function finishCutShort(state: OutputState, deps: CliDeps, line = state.incompleteNote()): void {
+  if (state.closer && !state.stdoutClosed) deps.stdout.write(state.closer);
+  state.closer = '';
+  if (line) deps.stderr.write(`${line}\n`);
 }
 
 function wantsJson(argv: string[]): boolean {
@@ -37,10 +71,17 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
     if (cause instanceof CliError) return reportError(cause, argv, deps);
     return ExitCode.usage;
   }
+  if (error instanceof Aborted) {
+    deps.stderr.write('aborted\n');
+    return error.exitCode;
+  }
+  // Ctrl-C at a prompt (the prompt library's own error: the terminal was in raw mode, so no SIGINT came).
+  if (error instanceof Error && error.name === 'ExitPromptError') return reportError(new Aborted(ExitCode.interrupted), argv, deps);
   if (error instanceof CliError) {
     const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';
-    deps.stderr.write(`error: ${error.message}${where}\n`);
-    if (error.hint) deps.stderr.write(`hint: ${error.hint}\n`);
+    // One line, whatever the server or OpenSSL put in the text, and no terminal control sequences.
+    deps.stderr.write(`error: ${oneLine(error.message)}${where}\n`);
+    if (error.hint) deps.stderr.write(`hint: ${oneLine(error.hint)}\n`);
     if (wantsJson(argv)) {
       const json: Record<string, unknown> = { status: error instanceof ApiError ? error.status : undefined, message: error.message };
       if (error instanceof ApiError) Object.assign(json, { method: error.method, path: error.path, request_id: error.requestId });
@@ -52,8 +93,10 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
   }
   const local = localFileError(error);
   if (local) return reportError(local, argv, deps);
+  // A connection lost while a download streamed (JSON answers are read, and classified, by the HTTP client).
+  if (isNetworkFailure(error)) return reportError(new CliError(`connection failed: ${(error as Error).message}`, ExitCode.server), argv, deps);
   const message = error instanceof Error ? error.message : String(error);
-  deps.stderr.write(`error: internal error: ${message}\n`);
+  deps.stderr.write(`error: internal error: ${oneLine(message)}\n`);
   if (deps.env.FORGECTL_DEBUG === '1' && error instanceof Error && error.stack) deps.stderr.write(`${error.stack}\n`);
   else deps.stderr.write('hint: set FORGECTL_DEBUG=1 for details, and report this at the project\'s issue tracker\n');
   return ExitCode.internal;

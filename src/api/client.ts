@@ -1,6 +1,7 @@
-import { ApiError, DryRunComplete } from '../errors.js';
+import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
 import type { Connection } from '../config/resolve.js';
-import { splitUrl, type HttpClient, type HttpResponse } from '../http/client.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
+import { sameOrigin, splitUrl } from '../http/url.js';
 import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
@@ -18,6 +19,8 @@ export interface ApiRequest {
   rawBody?: { data: Buffer | string; contentType: string };
   headers?: Record<string, string>;
   retry?: RetryMode;
+  /** Read the whole body before returning (request() does), or when the answer's headers say so; see HttpRequest. */
+  read?: HttpRequest['read'];
   /** Send the profile's token (default). Absolute URLs on another origin never get it. */
   auth?: boolean;
 }
@@ -75,9 +78,9 @@ export class Api {
       throw new DryRunComplete();
     }
     for (let redirects = 0; ; redirects++) {
-      const sameOrigin = new URL(url).origin === new URL(this.connection.baseUrl).origin;
-      const auth = request.auth !== false && sameOrigin ? this.authHeaders() : {};
-      const response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry });
+      // The token goes only to its own instance: never to another origin (a redirect or a link elsewhere).
+      const auth = request.auth !== false && sameOrigin(url, this.connection.baseUrl) ? this.authHeaders() : {};
+      const response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read });
       const location = response.header('location');
       if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(response.status) && location && redirects < 5) {
         await response.body.dump().catch(() => undefined);
@@ -89,9 +92,19 @@ export class Api {
     }
   }
 
+  /** Sends a request whose answer is JSON (or empty); anything else is a server failure (exit 8). */
   async request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>> {
-    const response = await this.send(request);
-    return { status: response.status, header: response.header, data: (await parseBody(response)) as T };
+    const response = await this.send({ ...request, read: true });
+    const body = await readJson(response);
+    if (body.kind !== 'json') {
+      const what = body.kind === 'malformed' ? 'malformed JSON' : `${body.type || 'a body without a content type'}, not JSON`;
+      throw new CliError(
+        `the server answered ${response.status} with ${what} (${request.method.toUpperCase()} ${this.displayPath(this.url(request.path, request.query))})`,
+        ExitCode.server,
+        body.kind === 'other' && /html/i.test(body.type) ? 'a web page answered instead of the API (a sign-in page of a proxy?); check the instance URL' : undefined,
+      );
+    }
+    return { status: response.status, header: response.header, data: body.value as T };
   }
 
   async get<T = unknown>(path: string, query?: Query): Promise<T> {
@@ -134,24 +147,31 @@ export class Api {
   }
 
   private async errorFrom(response: HttpResponse, method: string, url: string): Promise<ApiError> {
-    const body = await parseBody(response).catch(() => undefined);
-    const path = splitUrl(url).path.replace(/\?.*/, '').replace(splitUrl(this.connection.baseUrl).path, '') || '/';
-    let message = errorMessageFromBody(body, response.status);
+    const parsed = await readJson(response).catch(() => undefined);
+    const body = parsed?.kind === 'json' ? parsed.value : parsed?.text;
+    const path = this.displayPath(url);
+    const html = typeof body === 'string' && (/html/i.test(response.header('content-type') ?? '') || /^\s*<(!doctype|html)/i.test(body));
+    let message = html ? `${errorMessageFromBody(undefined, response.status)} (HTML error page)` : errorMessageFromBody(body, response.status);
     if (response.status === 401 && this.connection.tokenSource === 'ci_job') message += ' (CI job token)';
     return new ApiError(message, response.status, method, path, response.header('x-request-id'), hintForStatus(response.status, body), body);
   }
+
+  /** A URL as errors show it: the path below the API base, without the query. */
+  private displayPath(url: string): string {
+    return splitUrl(url).path.replace(/\?.*/, '').replace(splitUrl(this.connection.baseUrl).path, '') || '/';
+  }
 }
 
-export async function parseBody(response: HttpResponse): Promise<unknown> {
+/** A response body read as JSON: empty, parsed, malformed JSON, or something else (with its content type). */
+export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown } | { kind: 'malformed' | 'other'; text: string; type: string }> {
   const text = await response.text();
-  if (!text) return undefined;
-  const type = response.header('content-type') ?? '';
-  if (type.includes('json') || /^[[{]/.test(text.trimStart())) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
+  const type = (response.header('content-type') ?? '').split(';')[0].trim();
+  if (!text.trim()) return { kind: 'json', value: undefined };
+  const declared = /[/+]json$/i.test(type);
+  if (!declared && !(type === '' && /^[[{]/.test(text.trimStart()))) return { kind: 'other', text, type };
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
+  } catch {
+    return { kind: 'malformed', text, type };
   }
-  return text;
 }

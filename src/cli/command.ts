@@ -50,6 +50,8 @@ export interface Context {
   readonly configDir: string;
   /** Pagination flags of a list command. */
   readonly paging: PageOptions;
+  /** Settles when SIGINT or SIGTERM asks the run to stop (commands that serve until stopped wait for it). */
+  readonly interrupted: Promise<'SIGINT' | 'SIGTERM'>;
   now(): Date;
   connection(): Connection;
   /** A client for an explicit connection (auth login checks a token before saving it). dryRun: as --dry-run does. */

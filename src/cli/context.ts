@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { Api } from '../api/client.js';
 import type { PageOptions } from '../api/paginate.js';
 import type { Env } from '../config/paths.js';
@@ -7,7 +8,7 @@ import { HttpClient } from '../http/client.js';
 import type { Format } from '../output/formats.js';
 import type { Io } from '../output/io.js';
 import type { Context, GlobalOptions, Prompter } from './command.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { Aborted, UsageError } from '../errors.js';
 
 export interface ContextInit {
   io: Io;
@@ -17,6 +18,7 @@ export interface ContextInit {
   configDir: string;
   paging: PageOptions;
   now: () => Date;
+  interrupted?: Promise<'SIGINT' | 'SIGTERM'>;
   /** The config file, when it was already read (for the output format). */
   config?: ConfigData;
 }
@@ -29,6 +31,7 @@ export class RunContext implements Context {
   readonly format: Format;
   readonly configDir: string;
   readonly paging: PageOptions;
+  readonly interrupted: Promise<'SIGINT' | 'SIGTERM'>;
   readonly now: () => Date;
   private config?: ConfigData;
   private resolved?: Connection;
@@ -42,6 +45,7 @@ export class RunContext implements Context {
     this.format = init.format;
     this.configDir = init.configDir;
     this.paging = init.paging;
+    this.interrupted = init.interrupted ?? new Promise(() => undefined);
     this.now = init.now;
     this.config = init.config;
   }
@@ -96,12 +100,17 @@ export class RunContext implements Context {
     if (!this.io.interactive) {
       throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed`, 'pass --yes to confirm without a terminal');
     }
-    if (!(await this.prompt.confirm(question, false))) throw new CliError('aborted: not confirmed', ExitCode.usage);
+    if (!(await this.prompt.confirm(question, false))) throw new Aborted();
   }
 
   get prompt(): Prompter {
     const io = this.io;
-    const context = { input: io.streams.stdin as NodeJS.ReadableStream, output: io.streams.stderr as NodeJS.WritableStream };
+    // The prompt library ends its output stream when done: give it a view of stderr that cannot end stderr itself
+    // (the "aborted" line and errors come after the prompt).
+    const stderr = io.streams.stderr as NodeJS.WriteStream;
+    const output = new Writable({ write: (chunk, encoding, callback) => void stderr.write(chunk, encoding, callback) });
+    Object.defineProperties(output, { isTTY: { get: () => stderr.isTTY }, columns: { get: () => stderr.columns }, rows: { get: () => stderr.rows } });
+    const context = { input: io.streams.stdin as NodeJS.ReadableStream, output: output as NodeJS.WritableStream };
     return {
       async input(message, options) {
         const { input } = await import('@inquirer/prompts');

@@ -5,7 +5,7 @@ import { selectedProfileName } from '../config/resolve.js';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { FORMATS, type Format } from '../output/formats.js';
 import { parseFields } from '../output/fields.js';
-import { Io, type Streams } from '../output/io.js';
+import { Io, OutputState, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
@@ -19,6 +19,8 @@ import { parseChoice, parseInteger } from './parse.js';
 export interface CliDeps extends Streams {
   env: Env;
   now?: () => Date;
+  /** Settles with the signal that asks the run to stop (the bin wires SIGINT and SIGTERM to it). */
+  interrupted?: Promise<'SIGINT' | 'SIGTERM'>;
 }
 
 /** Global options of contract §3, on the root command. */
@@ -126,7 +128,7 @@ function argName(spec: string): string {
  * Parses argv, runs the one command it names, renders its result, and returns the exit code: 0, or the one a
  * ResultWithExit asks for (an audit that found something). Failures throw CliError / CommanderError.
  */
-export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
+export async function runCli(argv: string[], deps: CliDeps, state = new OutputState()): Promise<number> {
   const entry = findEntry(argv);
   const { program, leaves } = buildProgram(deps, entry);
   let context: RunContext | undefined;
@@ -140,7 +142,7 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
-      context = await createContext(globals, deps, opts, def);
+      context = await createContext(globals, deps, opts, def, state);
       const returned = await def.run(opts, context);
       const status = returned instanceof ResultWithExit ? returned : undefined;
       await render(status ? status.result : returned, context.io, {
@@ -163,12 +165,12 @@ export async function runCli(argv: string[], deps: CliDeps): Promise<number> {
 }
 
 /** Loaded only when a command runs: help and usage errors need no HTTP client (undici). */
-async function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps, opts: Record<string, unknown>, def: CommandDef): Promise<RunContext> {
+async function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps, opts: Record<string, unknown>, def: CommandDef, state: OutputState): Promise<RunContext> {
   const { RunContext } = await import('./context.js');
   const env = deps.env;
   const noColor = raw.color === false || env.NO_COLOR !== undefined;
   const color = !noColor && (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : Boolean(deps.stdout.isTTY) && env.TERM !== 'dumb');
-  const io = new Io(deps, { quiet: Boolean(raw.quiet), color });
+  const io = new Io(deps, { quiet: Boolean(raw.quiet), color }, state);
   const globals: GlobalOptions = { ...raw, fields: parseFields(raw.fields as string | undefined) };
   const dir = configDir(env);
   // The output format: -o, then the command's own default, then the profile's `output`, then table. The config
@@ -184,6 +186,7 @@ async function createContext(raw: GlobalOptions & { fields?: unknown }, deps: Cl
     configDir: dir,
     paging: { page: opts.page as number, perPage: opts.perPage as number, all: opts.all as boolean, limit: opts.limit as number },
     now: deps.now ?? (() => new Date()),
+    interrupted: deps.interrupted,
   });
 }
 

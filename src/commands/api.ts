@@ -2,7 +2,7 @@ import { defineCommand, type Context } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { collect } from '../cli/parse.js';
 import { readLocalFile } from '../cli/files.js';
-import { parseBody } from '../api/client.js';
+import { readJson } from '../api/client.js';
 import { DownloadResult, TextResult } from '../output/result.js';
 
 interface Options {
@@ -50,6 +50,10 @@ export function assignField(target: Record<string, Json>, key: string, value: Js
       node = container[k] as Record<string, Json> | Json[];
     }
   });
+}
+
+function isText(type: string | undefined): boolean {
+  return !type || type.includes('json') || type.startsWith('text/');
 }
 
 function splitPair(pair: string, flag: string): [string, string] {
@@ -128,17 +132,21 @@ export default defineCommand<Options>({
       query: inQuery ? fields : undefined,
       body: !inQuery && hasFields ? fields : undefined,
       rawBody,
+      // JSON and text are read whole (and retried if cut off); anything else streams to stdout or a file.
+      read: (header) => isText(header('content-type')),
     });
     if (opts.include) {
       let head = `HTTP ${response.status}\n`;
       for (const [name, value] of Object.entries(response.headers)) head += `${name}: ${Array.isArray(value) ? value.join(', ') : value}\n`;
       await ctx.io.out(`${head}\n`);
     }
-    const type = response.header('content-type') ?? '';
-    if (!type || type.includes('json') || type.startsWith('text/')) {
-      const body = await parseBody(response);
-      if (body === undefined) return undefined;
-      return typeof body === 'string' ? new TextResult(body) : body;
+    if (isText(response.header('content-type'))) {
+      const body = await readJson(response);
+      if (body.kind === 'json') return body.value;
+      // Printed as it came, but an HTML page or broken JSON is rarely what was asked for: say so on stderr.
+      if (body.kind === 'malformed') ctx.io.warn(`the server answered ${response.status} with malformed JSON; printed as text`);
+      else if (/html/i.test(body.type)) ctx.io.warn(`the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
+      return new TextResult(body.text);
     }
     return new DownloadResult(response.body, { size: Number(response.header('content-length')) || undefined });
   },

@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { parseChoice, parseInteger } from '../cli/parse.js';
 
 interface Options {
@@ -77,12 +77,10 @@ export default defineCommand<Options>({
       ctx.io.note(`try: FORGECTL_URL=${sandbox.rootUrl} FORGECTL_TOKEN=… forgectl auth status   (stop with Ctrl-C)`);
     }
     if (sandbox.caFile) ctx.io.note(`# certificate for --ca-file: ${sandbox.caFile}`);
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    });
+    // Serves until SIGINT or SIGTERM; the run then ends with 130 or 143 and this line.
+    ctx.io.state.interruptNote = opts.state ? `the sandbox stopped (its state is saved in ${opts.state})` : 'the sandbox stopped (its state is gone: keep it with --state FILE)';
+    await ctx.interrupted;
     await sandbox.close();
-    if (signal === 'SIGINT') throw new CliError('sandbox stopped', ExitCode.interrupted);
     return undefined;
   },
 });

@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
 import { ConfigError, UsageError } from '../errors.js';
+import { isLoopbackHost } from '../http/url.js';
+
+export { isLoopbackHost };
 import type { Env } from './paths.js';
 import type { ConfigData, Profile, TokenType } from './store.js';
 
@@ -57,11 +60,6 @@ export function normalizeBaseUrl(raw: string): { baseUrl: string; rootUrl: strin
   const rootPath = path.endsWith('/api/v4') ? path.slice(0, -'/api/v4'.length) : path;
   const root = `${url.protocol}//${url.host}${rootPath}`;
   return { baseUrl: `${root}/api/v4`, rootUrl: root };
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {

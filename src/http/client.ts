@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ConfigError, NetworkError } from '../errors.js';
+import { fileProblem } from '../cli/files.js';
+import { CliError, ConfigError, NetworkError } from '../errors.js';
 import type { Env } from '../config/paths.js';
+import { classifyNetworkError } from './failures.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { MAX_WAIT_MS, mayRetry, retryDelayMs, type RetryMode } from './retry.js';
-import { EnvHttpProxyAgent, type Dispatcher } from './undici.js';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici.js';
+import { isLoopbackHost, splitUrl } from './url.js';
+
+export { splitUrl };
 
 export interface HttpClientOptions {
   caFile?: string;
@@ -26,6 +31,11 @@ export interface HttpRequest {
   body?: string | Buffer;
   /** 'never' sends exactly once (token rotation); 'auto' follows the policy of contract §7. */
   retry?: RetryMode;
+  /**
+   * Read the whole body before returning (JSON answers), always or when the answer's headers say so: a connection
+   * lost mid-body is then retried like any failure.
+   */
+  read?: boolean | ((header: (name: string) => string | undefined) => boolean);
 }
 
 export interface HttpResponse {
@@ -37,12 +47,11 @@ export interface HttpResponse {
   buffer(): Promise<Buffer>;
 }
 
-const BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
-const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS|ERR_SSL|EPROTO/;
-
-/** HTTP over undici: one keep-alive dispatcher (proxy-aware, custom CA), timeouts and the retry policy. */
+/** HTTP over undici: keep-alive dispatchers (proxy-aware, custom CA), timeouts and the retry policy. */
 export class HttpClient {
-  private dispatcher?: Dispatcher;
+  /** For loopback targets: never through a proxy (the token would cross it, in clear text over http). */
+  private direct?: Dispatcher;
+  private proxied?: Dispatcher;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -51,49 +60,80 @@ export class HttpClient {
     this.now = options.now ?? Date.now;
   }
 
-  private getDispatcher(): Dispatcher {
-    if (this.dispatcher) return this.dispatcher;
+  private tls?: { ca?: string[]; rejectUnauthorized?: boolean };
+
+  private tlsOptions(): { ca?: string[]; rejectUnauthorized?: boolean } {
+    if (this.tls) return this.tls;
     const { env } = this.options;
     const tls: { ca?: string[]; rejectUnauthorized?: boolean } = {};
     if (this.options.caFile) {
-      let extra: string;
-      try {
-        extra = readFileSync(this.options.caFile, 'utf8');
-      } catch (error) {
-        throw new ConfigError(`cannot read CA file ${this.options.caFile}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-      }
+      const extra = readCaFile(this.options.caFile);
       const nodeExtra = env.NODE_EXTRA_CA_CERTS ? safeRead(env.NODE_EXTRA_CA_CERTS) : undefined;
       // Loaded here only: node:tls (and crypto with it) costs start-up that plain-http and default-CA runs skip.
       const { rootCertificates } = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
       tls.ca = [...rootCertificates, ...(nodeExtra ? [nodeExtra] : []), extra];
     }
     if (this.options.insecure) tls.rejectUnauthorized = false;
-    this.dispatcher = new EnvHttpProxyAgent({
-      httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-      httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-      noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-      connect: { ...tls, timeout: this.options.timeoutMs },
-      requestTls: tls,
-      keepAliveTimeout: 10_000,
-    } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
-    return this.dispatcher;
+    this.tls = tls;
+    return tls;
+  }
+
+  private proxies(): { http: string; https: string; no: string } {
+    const { env } = this.options;
+    return { http: env.http_proxy ?? env.HTTP_PROXY ?? '', https: env.https_proxy ?? env.HTTPS_PROXY ?? '', no: env.no_proxy ?? env.NO_PROXY ?? '' };
+  }
+
+  private dispatcherFor(target: { hostname: string }): Dispatcher {
+    if (isLoopbackHost(target.hostname)) {
+      this.direct ??= new Agent({ connect: { ...this.tlsOptions(), timeout: this.options.timeoutMs }, keepAliveTimeout: 10_000 });
+      return this.direct;
+    }
+    if (!this.proxied) {
+      const tls = this.tlsOptions();
+      const proxies = this.proxies();
+      this.proxied = new EnvHttpProxyAgent({
+        httpProxy: proxies.http,
+        httpsProxy: proxies.https,
+        noProxy: proxies.no,
+        connect: { ...tls, timeout: this.options.timeoutMs },
+        requestTls: tls,
+        keepAliveTimeout: 10_000,
+      } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+    }
+    return this.proxied;
+  }
+
+  /** The proxy a request to this target goes through (credentials masked), for error messages. */
+  private proxyFor(target: { hostname: string; protocol: string }): string | undefined {
+    if (isLoopbackHost(target.hostname)) return undefined;
+    const proxies = this.proxies();
+    const proxy = target.protocol === 'https:' ? proxies.https || proxies.http : proxies.http;
+    if (!proxy) return undefined;
+    const host = target.hostname.toLowerCase();
+    const excluded = proxies.no.split(/[,\s]+/).filter(Boolean).some((entry) => {
+      const name = entry.replace(/:\d+$/, '').replace(/^\*?\./, '').toLowerCase();
+      return entry === '*' || host === name || host.endsWith(`.${name}`);
+    });
+    return excluded ? undefined : redactUrl(proxy);
   }
 
   async send(request: HttpRequest): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
     const retries = request.retry === 'never' ? 0 : this.options.retries;
     const url = splitUrl(request.url);
+    const path = url.path.replace(/\?.*/, '');
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
+    const failed = (error: unknown) => classifyNetworkError(error, url, this.options.timeoutMs, this.proxyFor(url));
     for (let attempt = 0; ; attempt++) {
       const started = this.now();
       this.options.log?.(`> ${method} ${redactUrl(request.url)}`);
       if (this.options.log) {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.options.log(`> ${name}: ${value}`);
       }
-      const dispatcher = this.getDispatcher();
       let response: Dispatcher.ResponseData;
+      let data: Buffer | undefined;
       try {
-        response = await dispatcher.request({
+        response = await this.dispatcherFor(url).request({
           origin: url.origin,
           path: url.path,
           method: method as Dispatcher.HttpMethod,
@@ -102,8 +142,16 @@ export class HttpClient {
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
         });
+        this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
+        const retryStatus = attempt < retries && mayRetry(method, { status: response.statusCode });
+        // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
+        const headerOf = (name: string) => headerValue(response.headers, name);
+        if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
+          data = Buffer.from(await response.body.arrayBuffer());
+        }
       } catch (error) {
-        const failure = classifyNetworkError(error, url, this.options.timeoutMs);
+        if (error instanceof CliError) throw error;
+        const failure = failed(error);
         this.options.log?.(`< ${failure.message} (${this.now() - started} ms)`);
         if (attempt < retries && mayRetry(method, failure)) {
           const wait = retryDelayMs(attempt, () => undefined, this.now());
@@ -111,11 +159,13 @@ export class HttpClient {
           await this.sleep(wait);
           continue;
         }
-        throw new NetworkError(failure.message, method, url.path.replace(/\?.*/, ''), failure.sentMaybe, failure.code);
+        throw new NetworkError(failure.message, method, path, failure.sentMaybe, failure.code, failure.hint);
       }
-      const wrapped = wrapResponse(response);
-      this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
-      if (attempt < retries && mayRetry(method, { status: response.statusCode })) {
+      const wrapped = wrapResponse(response, data, (error) => {
+        const failure = failed(error);
+        return new NetworkError(failure.message, method, path, true, failure.code, failure.hint);
+      });
+      if (data === undefined && attempt < retries && mayRetry(method, { status: response.statusCode })) {
         const wait = retryDelayMs(attempt, wrapped.header, this.now(), Math.random, response.statusCode);
         if (wait <= MAX_WAIT_MS) {
           await response.body.dump().catch(() => undefined);
@@ -129,23 +179,10 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    const dispatcher = this.dispatcher;
-    this.dispatcher = undefined;
-    await dispatcher?.destroy().catch(() => undefined);
+    const dispatchers = [this.direct, this.proxied];
+    this.direct = this.proxied = undefined;
+    await Promise.all(dispatchers.map((dispatcher) => dispatcher?.destroy().catch(() => undefined)));
   }
-}
-
-/**
- * An absolute URL split into origin and path (with query) without normalising the path: a WHATWG URL turns a
- * `%2E%2E` segment into `..` and removes it with the segment before, so `/projects/%2E%2E/badges` would become
- * `/badges`. Path parameters are encoded on purpose; the path goes out exactly as built.
- */
-export function splitUrl(url: string): { origin: string; path: string; host: string; hostname: string; protocol: string } {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^#]*)/i.exec(url);
-  if (!match) throw new TypeError(`not an absolute URL: ${url}`);
-  const origin = new URL(match[1]);
-  const rest = match[2];
-  return { origin: origin.origin, host: origin.host, hostname: origin.hostname, protocol: origin.protocol, path: rest.startsWith('/') ? rest : `/${rest}` };
 }
 
 function safeRead(path: string): string | undefined {
@@ -156,47 +193,50 @@ function safeRead(path: string): string | undefined {
   }
 }
 
-function wrapResponse(response: Dispatcher.ResponseData): HttpResponse {
-  const header = (name: string): string | undefined => {
-    const value = response.headers[name.toLowerCase()];
-    return Array.isArray(value) ? value.join(', ') : value;
+/**
+ * The CA file of --ca-file / ca_file, checked: a file without a PEM certificate would make every TLS connection
+ * fail with an OpenSSL message about the connection instead of the file.
+ */
+function readCaFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read the CA file ${path}: ${fileProblem(error)}`);
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const { X509Certificate } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  try {
+    if (!blocks.length) throw new Error('no PEM certificate in it');
+    for (const block of blocks) new X509Certificate(block);
+  } catch (error) {
+    const reason = error instanceof Error && error.message === 'no PEM certificate in it' ? error.message : 'a certificate in it is damaged';
+    throw new ConfigError(`cannot use the CA file ${path}: ${reason}`, 'give a PEM file with the CA certificate (-----BEGIN CERTIFICATE-----)');
+  }
+  return text;
+}
+
+function headerValue(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const value = headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function wrapResponse(response: Dispatcher.ResponseData, data: Buffer | undefined, bodyFailure: (error: unknown) => Error): HttpResponse {
+  const header = (name: string) => headerValue(response.headers, name);
+  const read = async (): Promise<Buffer> => {
+    if (data !== undefined) return data;
+    try {
+      return Buffer.from(await response.body.arrayBuffer());
+    } catch (error) {
+      throw bodyFailure(error);
+    }
   };
   return {
     status: response.statusCode,
     headers: response.headers,
     header,
     body: response.body,
-    text: () => response.body.text(),
-    buffer: async () => Buffer.from(await response.body.arrayBuffer()),
+    text: async () => (await read()).toString('utf8'),
+    buffer: read,
   };
-}
-
-interface NetworkFailure {
-  message: string;
-  code?: string;
-  sentMaybe: boolean;
-  permanent: boolean;
-}
-
-export function classifyNetworkError(error: unknown, url: { host: string; hostname: string }, timeoutMs: number): NetworkFailure {
-  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code && err.code !== 'UND_ERR_SOCKET' ? err.code : (err.cause?.code ?? err.code);
-  const host = url.host;
-  if (code && BEFORE_SEND.has(code)) {
-    const text: Record<string, string> = {
-      ECONNREFUSED: `connection refused by ${host}`,
-      ENOTFOUND: `cannot resolve host ${url.hostname}`,
-      EAI_AGAIN: `cannot resolve host ${url.hostname} (DNS temporarily unavailable)`,
-      UND_ERR_CONNECT_TIMEOUT: `could not connect to ${host} within ${timeoutMs / 1000}s`,
-    };
-    return { message: text[code] ?? `cannot connect to ${host} (${code})`, code, sentMaybe: false, permanent: code === 'ENOTFOUND' };
-  }
-  if (code && TLS_CODES.test(code)) {
-    return { message: `TLS error talking to ${host}: ${err.message || code} (${code})`, code, sentMaybe: false, permanent: true };
-  }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return { message: `no response from ${host} within ${timeoutMs / 1000}s`, code, sentMaybe: true, permanent: false };
-  }
-  const message = err.message || String(error);
-  return { message: `connection to ${host} failed: ${message}${code ? ` (${code})` : ''}`, code, sentMaybe: true, permanent: false };
 }

@@ -2,15 +2,31 @@
 export const FORMATS = ['table', 'json', 'ndjson', 'yaml', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
 
+/**
+ * Server-supplied text made harmless for a terminal: C0 and C1 control characters and DEL (escape sequences that
+ * retitle windows, clear screens or move the cursor) become visible `\xNN` escapes. Tab, line feed and carriage
+ * return are left to the caller (each format treats them its own way).
+ */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** A cell on one terminal line: whitespace runs with line breaks or tabs become one space, controls visible. */
+export function oneLine(text: string): string {
+  return visible(text.replace(/[ \t]*[\r\n\t][\s]*/g, ' '));
+}
+
 export function csvCell(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const safe = visible(text);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export function csvLine(cells: string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** A tab-separated line for pipes: no quoting, tabs and newlines escaped so one record stays one line. */
+/** A tab-separated line for pipes: no quoting; backslashes, tabs, line breaks and controls escaped, one record a line. */
 export function tsvLine(cells: string[]): string {
-  return `${cells.map((c) => c.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n')).join('\t')}\n`;
+  return `${cells.map((c) => visible(c.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'))).join('\t')}\n`;
 }

@@ -15,11 +15,42 @@ export interface Spinner {
 
 const noSpinner: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 
+/** Thrown by Io.out once stdout was closed by its reader (`| head -1`): the run ends quietly with exit 0. */
+export class OutputClosed extends Error {
+  constructor() {
+    super('stdout was closed');
+    this.name = 'OutputClosed';
+  }
+}
+
+/**
+ * What has been written of the data on stdout, so a run that fails or is interrupted part-way can say so (and close
+ * a JSON array it opened), and whether the reader closed stdout.
+ */
+export class OutputState {
+  /** Records of a list written so far (undefined while no list is being written). */
+  records?: number;
+  /** Text that completes the output started (the `]` of a JSON array), written when a list ends early. */
+  closer = '';
+  /** The list was written to the end. */
+  complete = false;
+  stdoutClosed = false;
+  /** What a command leaves undone when interrupted, for the one line on stderr (the sandbox stops serving). */
+  interruptNote?: string;
+
+  /** One line saying what was left out, when a list was cut short; undefined when nothing is missing. */
+  incompleteNote(): string | undefined {
+    if (this.records === undefined || this.complete || this.records === 0) return undefined;
+    return `output is incomplete: ${this.records.toLocaleString('en-US')} record${this.records === 1 ? '' : 's'} written`;
+  }
+}
+
 /** The terminal: data to stdout, everything else to stderr; knows whether each end is a terminal. */
 export class Io {
   constructor(
     readonly streams: Streams,
     readonly options: { quiet: boolean; color: boolean },
+    readonly state: OutputState = new OutputState(),
   ) {}
 
   get stdoutIsTTY(): boolean {
@@ -33,11 +64,26 @@ export class Io {
     return Boolean(this.streams.stdin.isTTY && this.streams.stdout.isTTY);
   }
 
-  /** Writes data to stdout, waiting when the pipe is full (keeps memory flat on long streams). */
+  /**
+   * Writes data to stdout, waiting when the pipe is full (keeps memory flat on long streams). Throws OutputClosed
+   * once the reader has gone away.
+   */
   async out(text: string): Promise<void> {
-    if (!this.streams.stdout.write(text)) {
-      await new Promise<void>((resolve) => this.streams.stdout.once('drain', () => resolve()));
-    }
+    const stdout = this.streams.stdout;
+    if (this.state.stdoutClosed || stdout.destroyed) throw new OutputClosed();
+    if (stdout.write(text)) return;
+    await new Promise<void>((resolve, reject) => {
+      const done = (error?: unknown) => {
+        stdout.off('drain', done);
+        stdout.off('error', done);
+        stdout.off('close', done);
+        if (error || this.state.stdoutClosed || stdout.destroyed) reject(new OutputClosed());
+        else resolve();
+      };
+      stdout.on('drain', done);
+      stdout.on('error', done);
+      stdout.on('close', done);
+    });
   }
 
   /** Hints and notices: suppressed by --quiet. */

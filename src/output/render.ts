@@ -1,6 +1,6 @@
 import { ListResult } from '../api/paginate.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
-import { csvLine, tsvLine, type Format } from './formats.js';
+import { csvLine, tsvLine, visible, type Format } from './formats.js';
 import type { Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
 import { toYaml } from './yaml.js';
@@ -15,7 +15,10 @@ export interface RenderOptions {
 /** Writes what a command returned: records, a list (streamed where the format allows), text or a download. */
 export async function render(result: unknown, io: Io, options: RenderOptions): Promise<void> {
   if (result === undefined || result === null) return;
-  if (result instanceof TextResult) return io.out(result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`);
+  if (result instanceof TextResult) {
+    const text = result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`;
+    return io.out(io.stdoutIsTTY ? visible(text) : text);
+  }
   if (result instanceof DownloadResult) {
     const { runDownload } = await import('../download/engine.js');
     const record = await runDownload(result, io);
@@ -62,6 +65,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     cols = fields ?? columns ?? Object.keys(record).filter((k) => record[k] === null || typeof record[k] !== 'object');
   };
   const shape = (record: Row): Row => (fields ? pick(record, fields) : record);
+  const state = io.state;
 
   if (format === 'table' && io.stdoutIsTTY) {
     const rows: Row[] = [];
@@ -69,7 +73,8 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     if (!rows.length) return io.note('no results');
     start(rows[0]);
     const { listTable } = await import('./table.js');
-    return io.out(listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), io.options.color));
+    const width = io.streams.stdout.columns || 80;
+    return io.out(listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width }));
   }
   if (format === 'yaml') {
     const rows: Row[] = [];
@@ -80,12 +85,14 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     }
     return io.out(rows.length ? await toYaml(rows) : '[]\n');
   }
-  // Streaming formats: each record is written as it arrives.
+  // Streaming formats: each record is written as it arrives, counted so that a run cut short can say so.
+  state.records = 0;
   for await (const record of items) {
     if (first) start(record);
     switch (format) {
       case 'json':
         await io.out(`${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`);
+        state.closer = '\n]\n';
         break;
       case 'ndjson':
         await io.out(`${JSON.stringify(shape(record))}\n`);
@@ -96,8 +103,11 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
       default:
         await io.out(tsvLine(cols.map((c) => cellText(getPath(record, c)))));
     }
+    state.records++;
     first = false;
   }
+  state.closer = '';
+  state.complete = true;
   if (format === 'json') await io.out(first ? '[]\n' : '\n]\n');
   if (format === 'csv' && first && (fields ?? columns)) await io.out(csvLine(fields ?? columns ?? []));
 }

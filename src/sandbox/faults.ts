@@ -5,6 +5,8 @@ export interface Fault {
   method?: string;
   /** A regular expression tested against the path below /api/v4 (raw and decoded) or the full path for WEB routes. */
   path?: string;
+  /** A regular expression tested against the query string (without `?`): `(^|&)page=3(&|$)`. */
+  query?: string;
   /** Answer with this status instead of processing the request. */
   status?: number;
   body?: unknown;
@@ -26,7 +28,7 @@ export interface Fault {
   times?: number;
 }
 
-const FAULT_KEYS = ['method', 'path', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'corrupt', 'times'];
+const FAULT_KEYS = ['method', 'path', 'query', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'corrupt', 'times'];
 
 /** Thrown for a fault description that cannot be used; the control endpoint answers it with 400. */
 export class InvalidFault extends Error {}
@@ -42,12 +44,13 @@ export function validateFault(input: unknown): Omit<Fault, 'id'> {
   if (unknown.length) throw new InvalidFault(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${FAULT_KEYS.join(', ')}`);
   const isInt = (value: unknown, min: number, max: number) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
   if (fault.method !== undefined && (typeof fault.method !== 'string' || !/^[A-Za-z]+$/.test(fault.method))) throw new InvalidFault('method must be an HTTP method such as "GET"');
-  if (fault.path !== undefined) {
-    if (typeof fault.path !== 'string') throw new InvalidFault('path must be a regular expression as a string');
+  for (const key of ['path', 'query']) {
+    if (fault[key] === undefined) continue;
+    if (typeof fault[key] !== 'string') throw new InvalidFault(`${key} must be a regular expression as a string`);
     try {
-      new RegExp(fault.path);
+      new RegExp(fault[key]);
     } catch (error) {
-      throw new InvalidFault(`path is not a valid regular expression: ${(error as Error).message}`);
+      throw new InvalidFault(`${key} is not a valid regular expression: ${(error as Error).message}`);
     }
   }
   if (fault.status !== undefined && !isInt(fault.status, 100, 599)) throw new InvalidFault('status must be an HTTP status (100-599)');
@@ -99,7 +102,7 @@ export class Faults {
   }
 
   /** The first fault matching the request, consumed once. */
-  take(method: string, rawPath: string): Fault | undefined {
+  take(method: string, rawPath: string, query = ''): Fault | undefined {
     let decoded = rawPath;
     try {
       decoded = decodeURIComponent(rawPath);
@@ -107,7 +110,10 @@ export class Faults {
       // keep raw
     }
     const fault = this.faults.find(
-      (f) => (!f.method || f.method.toUpperCase() === method) && (!f.path || new RegExp(f.path).test(rawPath) || new RegExp(f.path).test(decoded)),
+      (f) =>
+        (!f.method || f.method.toUpperCase() === method) &&
+        (!f.path || new RegExp(f.path).test(rawPath) || new RegExp(f.path).test(decoded)) &&
+        (!f.query || new RegExp(f.query).test(query)),
     );
     if (!fault) return undefined;
     fault.times = (fault.times ?? 1) - 1;

@@ -87,7 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (pathname.startsWith('/-/sandbox/')) return control(req, res, url, method);
     const isApi = pathname === '/api/v4' || pathname.startsWith('/api/v4/');
     const rawPath = isApi ? pathname.slice('/api/v4'.length) || '/' : pathname;
-    const fault = faults.take(method, rawPath);
+    const fault = faults.take(method, rawPath, url.search.slice(1));
     const latency = (options.latencyMs ?? 0) + (fault?.latency_ms ?? 0);
     if (latency) await new Promise((resolve) => setTimeout(resolve, latency));
     const entry = { method, path: pathname + url.search, status: 0 as number | 'dropped', at: new Date().toISOString() };

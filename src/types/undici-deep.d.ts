@@ -14,3 +14,8 @@ declare module 'undici/lib/api/index.js' {
   const api: Record<string, unknown>;
   export default api;
 }
+declare module 'undici/lib/dispatcher/agent.js' {
+  import type { Agent } from 'undici';
+  const AgentClass: typeof Agent;
+  export default AgentClass;
+}

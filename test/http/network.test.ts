@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mayRetry, retryDelayMs } from '../../src/http/retry.js';
 import { startProxy } from '../helpers/proxy.js';
@@ -88,20 +90,46 @@ describe('retry policy (contract §7)', () => {
 });
 
 describe('proxy', () => {
-  it('goes through HTTPS_PROXY/HTTP_PROXY and bypasses it for NO_PROXY hosts', async () => {
+  it('never sends a loopback request through a proxy (the token would cross it in clear text)', async () => {
     const proxy = await startProxy();
     try {
-      const viaProxy = await sandbox.run(['api', '/user'], { env: { HTTP_PROXY: proxy.url } });
-      expect(viaProxy.code).toBe(0);
-      expect(viaProxy.json().username).toBe('root');
-      expect(proxy.seen.some((line) => line.includes(new URL(sandbox.rootUrl).host))).toBe(true);
-      proxy.seen.length = 0;
-      const bypass = await sandbox.run(['api', '/user'], { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
-      expect(bypass.code).toBe(0);
+      const direct = await sandbox.run(['api', '/user'], { env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url } });
+      expect(direct.code).toBe(0);
+      expect(direct.json().username).toBe('root');
       expect(proxy.seen).toEqual([]);
     } finally {
       await proxy.close();
     }
+  });
+
+  it('goes through HTTP_PROXY for other hosts and bypasses it for NO_PROXY hosts', async () => {
+    const port = new URL(sandbox.rootUrl).port;
+    const proxy = await startProxy({ hosts: { 'forge.test': '127.0.0.1' } });
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'lab', profiles: { lab: { url: `http://forge.test:${port}`, token: sandbox.adminToken, allow_http: true } } }), { mode: 0o600 });
+    const env = { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined, HTTP_PROXY: proxy.url };
+    try {
+      const viaProxy = await sandbox.run(['api', '/user'], { env });
+      expect(viaProxy.code).toBe(0);
+      expect(viaProxy.json().username).toBe('root');
+      expect(proxy.seen).toEqual([`CONNECT forge.test:${port}`]);
+      proxy.seen.length = 0;
+      const bypass = await sandbox.run(['--retries', '0', 'api', '/user'], { env: { ...env, NO_PROXY: 'forge.test' } });
+      expect(bypass.code).toBe(8);
+      expect(bypass.stderr).toContain('cannot resolve host forge.test');
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('names the proxy when it cannot be reached', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'lab', profiles: { lab: { url: 'http://forge.test:8080', token: 'x', allow_http: true } } }), { mode: 0o600 });
+    const result = await run(['--retries', '0', 'api', '/user'], { env: { FORGECTL_CONFIG_DIR: dir, HTTP_PROXY: 'http://user:secret@127.0.0.1:1' } });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toMatch(/^error: cannot reach the proxy http:\/\/\*+:\*+@127\.0\.0\.1:1\/? \(ECONNREFUSED\) for forge\.test:8080\nhint: check HTTPS_PROXY/);
+    expect(result.stderr).not.toContain('secret');
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { render } from '../../src/output/render.js';
 import { Io } from '../../src/output/io.js';
+import { fitColumns } from '../../src/output/table.js';
 import { csvLine, tsvLine, type Format } from '../../src/output/formats.js';
 import { TextResult } from '../../src/output/result.js';
 import { UsageError } from '../../src/errors.js';
@@ -12,8 +13,8 @@ function capture(tty: boolean) {
   return out;
 }
 
-async function show(result: unknown, format: Format, options: { tty?: boolean; fields?: string[]; columns?: string[] } = {}) {
-  const stdout = capture(Boolean(options.tty));
+async function show(result: unknown, format: Format, options: { tty?: boolean; fields?: string[]; columns?: string[]; width?: number } = {}) {
+  const stdout = Object.assign(capture(Boolean(options.tty)), { columns: options.width ?? 100 });
   const stderr = capture(Boolean(options.tty));
   const io = new Io({ stdin: Readable.from([]), stdout, stderr }, { quiet: false, color: false });
   await render(result, io, { format, fields: options.fields, columns: options.columns });
@@ -31,10 +32,9 @@ describe('output formats (contract §4)', () => {
     expect(stdout).toBe('1\tapi\tapi,read_api\t2027-01-01\n2\tweb, "site"\t\t\n');
   });
 
-  it('draws a table with a header on a terminal', async () => {
-    const { stdout } = await show(rows, 'table', { tty: true, columns: ['id', 'name'] });
-    expect(stdout).toMatch(/│ id │ name/);
-    expect(stdout).toContain('web, "site"');
+  it('prints aligned columns with a header on a terminal: no borders, no row separators', async () => {
+    const { stdout } = await show(rows, 'table', { tty: true, columns: ['id', 'name', 'note'] });
+    expect(stdout).toBe('id  name         note\n1   api          a b\n2   web, "site"  line1 line2\n');
   });
 
   it('writes one JSON array, NDJSON lines, YAML and RFC 4180 CSV', async () => {
@@ -77,5 +77,38 @@ describe('output formats (contract §4)', () => {
       const line = csvLine(cells);
       expect(line.endsWith('\r\n')).toBe(true);
     }));
+  });
+
+  it('fits a wide list to the terminal: the widest cells are cut with …, every line within the width', async () => {
+    const wide = Array.from({ length: 5 }, (_, i) => Object.fromEntries(Array.from({ length: 12 }, (_, c) => [`c${c}`, c % 3 === 0 ? `a long value number ${i} in column ${c} that goes on and on` : `v${i}${c}`])));
+    const { stdout } = await show(wide, 'table', { tty: true, width: 100 });
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(6); // a header and one line per record
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+    expect(stdout).toContain('…');
+    expect(lines[1]).toMatch(/^a long/);
+    expect(lines[1]).toContain('v01');
+    // Wide enough: nothing is cut.
+    expect((await show(wide, 'table', { tty: true, width: 1000 })).stdout).not.toContain('…');
+  });
+
+  it('fits columns by cutting only the widest ones', () => {
+    expect(fitColumns([2, 10, 40], 80)).toEqual([2, 10, 40]);
+    expect(fitColumns([2, 10, 40], 40)).toEqual([2, 10, 24]);
+    expect(fitColumns([2, 30, 40], 40)).toEqual([2, 17, 17]);
+  });
+
+  it('shows terminal control sequences from server data as visible escapes in table, TSV and CSV (JSON escapes them)', async () => {
+    const hostile = [{ id: 1, body: 'hi\u001b]0;owned\u0007 \u001b[2J\u009b31m end' }];
+    const table = (await show(hostile, 'table', { tty: true, columns: ['id', 'body'] })).stdout;
+    const tsv = (await show(hostile, 'table', { columns: ['id', 'body'] })).stdout;
+    const csv = (await show(hostile, 'csv', { columns: ['id', 'body'] })).stdout;
+    const record = (await show(hostile[0], 'table', { tty: true })).stdout;
+    for (const text of [table, tsv, csv, record]) {
+      // eslint-disable-next-line no-control-regex
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
+      expect(text).toContain('hi\\x1b]0;owned\\x07 \\x1b[2J\\x9b31m end');
+    }
+    expect(JSON.parse((await show(hostile, 'json')).stdout)).toEqual(hostile);
   });
 });

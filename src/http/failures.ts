@@ -1,0 +1,71 @@
+/** What a failed request means in words, and whether it may have reached the server (for the retry policy). */
+
+export interface NetworkFailure {
+  message: string;
+  hint?: string;
+  code?: string;
+  /** The request may have reached the server. */
+  sentMaybe: boolean;
+  /** Retrying cannot help (unknown host, TLS). */
+  permanent: boolean;
+}
+
+const BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS|ERR_SSL|EPROTO|ERR_OSSL/;
+const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_UNTRUSTED|UNABLE_TO_GET_CRL/;
+/** Errors undici and Node raise for a connection that broke after the request went out (also mid-body). */
+const BROKEN = new Set(['UND_ERR_SOCKET', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_ABORTED']);
+
+/** One line: OpenSSL and proxies answer with several. */
+function line(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** The error code of a network failure (undici wraps the socket's error in `cause`). */
+export function failureCode(error: unknown): string | undefined {
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  return err?.code && err.code !== 'UND_ERR_SOCKET' ? err.code : (err?.cause?.code ?? err?.code);
+}
+
+/** True for errors that are network failures (raised while connecting, sending or reading a body). */
+export function isNetworkFailure(error: unknown): boolean {
+  const code = failureCode(error);
+  return Boolean(code && (BEFORE_SEND.has(code) || BROKEN.has(code) || TLS_CODES.test(code)));
+}
+
+export function classifyNetworkError(error: unknown, target: { host: string; hostname: string }, timeoutMs: number, proxy?: string): NetworkFailure {
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = failureCode(error);
+  const host = target.host;
+  const via = proxy ? ` (through the proxy ${proxy})` : '';
+  if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'UND_ERR_CONNECT_TIMEOUT') && !/tunnel/i.test(err.message ?? '')) {
+    return { message: `cannot reach the proxy ${proxy} (${code}) for ${host}`, hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY', code, sentMaybe: false, permanent: false };
+  }
+  if (proxy && /proxy response|tunnel/i.test(err.message ?? '')) {
+    return { message: `the proxy ${proxy} refused to connect to ${host}: ${line(err.message)}`, hint: 'check HTTPS_PROXY / HTTP_PROXY, or list the host in NO_PROXY', code, sentMaybe: false, permanent: true };
+  }
+  if (code && BEFORE_SEND.has(code)) {
+    const text: Record<string, string> = {
+      ECONNREFUSED: `connection refused by ${host}`,
+      ENOTFOUND: `cannot resolve host ${target.hostname}`,
+      EAI_AGAIN: `cannot resolve host ${target.hostname} (DNS temporarily unavailable)`,
+      UND_ERR_CONNECT_TIMEOUT: `could not connect to ${host} within ${timeoutMs / 1000}s`,
+    };
+    return { message: (text[code] ?? `cannot connect to ${host} (${code})`) + via, code, sentMaybe: false, permanent: code === 'ENOTFOUND' };
+  }
+  if (code && TLS_CODES.test(code)) {
+    const untrusted = UNTRUSTED.test(code);
+    return {
+      message: `TLS error talking to ${host}: ${line(err.message || code)}${err.message?.includes(code) ? '' : ` (${code})`}`,
+      hint: untrusted ? "the server's certificate is not signed by a CA this machine trusts: add the CA with --ca-file PATH (or ca_file in the profile, or NODE_EXTRA_CA_CERTS)" : undefined,
+      code,
+      sentMaybe: false,
+      permanent: true,
+    };
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return { message: `no response from ${host} within ${timeoutMs / 1000}s${code === 'UND_ERR_BODY_TIMEOUT' ? ' (the answer stopped part-way)' : ''}`, code, sentMaybe: true, permanent: false };
+  }
+  const message = line(err.message || String(error));
+  return { message: `connection to ${host} failed: ${message}${code ? ` (${code})` : ''}`, code, sentMaybe: true, permanent: false };
+}

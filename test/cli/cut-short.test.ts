@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/main.js';
+import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ users: 20 });
+});
+afterAll(() => sandbox.close());
+
+/** stdout of a pipe: records what was written; `closeAfter` writes, it goes away as `head -1` does (EPIPE). */
+class Pipe extends Writable {
+  text = '';
+  writes = 0;
+  constructor(private readonly closeAfter = Infinity) {
+    super();
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.writes++ >= this.closeAfter) return callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }));
+    this.text += chunk.toString();
+    callback();
+  }
+}
+
+function start(argv: string[], options: { stdout?: Pipe; interrupted?: Promise<'SIGINT' | 'SIGTERM'> } = {}) {
+  const stdout = options.stdout ?? new Pipe();
+  const stderr = new Pipe();
+  const code = main(argv, { env: sandbox.env(), stdin: Readable.from([]), stdout, stderr, interrupted: options.interrupted });
+  return { code, stdout, stderr };
+}
+
+describe('output cut short', () => {
+  it('a list whose page 3 fails under --all: the JSON array is closed and stderr says how much was written', async () => {
+    sandbox.fault({ method: 'GET', path: '^/users$', query: '(^|&)page=3(&|$)', status: 500, times: 10 });
+    const run = start(['--retries', '0', 'users', 'list', '--all', '--per-page', '5', '-o', 'json']);
+    expect(await run.code).toBe(8);
+    sandbox.faults.clear();
+    expect(JSON.parse(run.stdout.text)).toHaveLength(10);
+    expect(run.stderr.text).toBe('error: 500 Injected fault (GET /users → 500)\n{"error":{"status":500,"message":"500 Injected fault","method":"GET","path":"/users","request_id":' + run.stderr.text.split('"request_id":')[1].split('\n')[0] + '\noutput is incomplete: 10 records written\n');
+  });
+
+  it('SIGINT during a long list: exit 130, a closed JSON array, and one line saying what was left undone', async () => {
+    sandbox.fault({ method: 'GET', path: '^/users$', query: '(^|&)page=3(&|$)', latency_ms: 5000 });
+    let interrupt!: (signal: 'SIGINT') => void;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (interrupt = resolve));
+    const run = start(['users', 'list', '--all', '--per-page', '5', '-o', 'json'], { interrupted });
+    // Pages 1 and 2 arrive; page 3 is held back by the fault.
+    while ((run.stdout.text.match(/"username"/g) ?? []).length < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    interrupt('SIGINT');
+    expect(await run.code).toBe(130);
+    sandbox.faults.clear();
+    expect(JSON.parse(run.stdout.text)).toHaveLength(10);
+    expect(run.stderr.text).toBe('interrupted by SIGINT: output is incomplete: 10 records written\n');
+  });
+
+  it('SIGTERM before anything was written: exit 143 and one line', async () => {
+    sandbox.fault({ method: 'GET', path: '^/version$', latency_ms: 5000 });
+    const run = start(['api', '/version'], { interrupted: Promise.resolve('SIGTERM') });
+    expect(await run.code).toBe(143);
+    sandbox.faults.clear();
+    expect(run.stdout.text).toBe('');
+    expect(run.stderr.text).toBe('interrupted by SIGTERM: the command did not finish\n');
+  });
+
+  it('a reader that goes away (| head -1) ends the run quietly with exit 0', async () => {
+    for (const argv of [['users', 'list', '--all', '--per-page', '5'], ['api', '/users', '--paginate', '-o', 'ndjson', '-f', 'per_page=5']]) {
+      const run = start(argv, { stdout: new Pipe(1) });
+      expect(await run.code, argv.join(' ')).toBe(0);
+      expect(run.stdout.text.split('\n').length).toBeGreaterThanOrEqual(2);
+      expect(run.stderr.text).toBe('');
+    }
+  });
+
+  it('answering no to a confirmation prints "aborted" (exit 2), without the word error', async () => {
+    const target = join(tempDir(), 'keep.env');
+    writeFileSync(target, 'keep');
+    const stdout = Object.assign(new Pipe(), { isTTY: true });
+    const stdin = Object.assign(Readable.from(['n\n']), { isTTY: true });
+    const stderr = new Pipe();
+    const code = await main(['secure-files', 'download', '1', '--project', 'acme/api', '--output-file', target], { env: sandbox.env(), stdin, stdout, stderr });
+    expect(code).toBe(2);
+    expect(stderr.text).toMatch(/aborted\n$/);
+    expect(stderr.text).not.toMatch(/error/i);
+  });
+});
