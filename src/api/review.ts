@@ -24,3 +24,11 @@ export function describeNoteable(noteable: Noteable): string {
   if (noteable.kind === 'snippet') return `snippet $${noteable.id}`;
   return `merge request !${noteable.iid}`;
 }
+
+/** The service's limit on the text of a note or draft note. */
+export const MAX_NOTE_CHARS = 1_000_000;
+
+/** Characters as the service counts them (code points, not UTF-16 units). */
+export function characterCount(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}

@@ -116,3 +116,39 @@ export function parseAccessLevel(name: string, allowed: number[] = Object.values
     return level;
   };
 }
+
+/** Splits `key=value` arguments; a key given twice or without `=` is a usage error. */
+export function splitPairs(pairs: string[]): Array<[string, string]> {
+  const seen = new Set<string>();
+  return pairs.map((pair) => {
+    const index = pair.indexOf('=');
+    if (index <= 0) throw new UsageError(`expected key=value, got "${pair}"`);
+    const key = pair.slice(0, index).trim();
+    if (seen.has(key)) throw new UsageError(`${key} is given twice`);
+    seen.add(key);
+    return [key, pair.slice(index + 1)];
+  });
+}
+
+/** The known name closest to a mistyped one, for the "did you mean" hint. */
+export function closestName(name: string, known: string[]): string | undefined {
+  const distance = (a: string, b: string): number => {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      let previous = row[0];
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const current = row[j];
+        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+        previous = current;
+      }
+    }
+    return row[b.length];
+  };
+  let best: { name: string; score: number } | undefined;
+  for (const candidate of known) {
+    const score = candidate.includes(name) || name.includes(candidate) ? 1 : distance(name, candidate);
+    if (!best || score < best.score) best = { name: candidate, score };
+  }
+  return best && best.score <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
+}

@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseDateTime, parseKeyValue, parseList } from '../../cli/parse.js';
-import { assignField } from '../api.js';
-import { connectionOptions, parseSeverity, prometheusBody, readPayload, sendAlert, severityFor, type ConnectionOpts, type Json, type JsonObject } from './shared.js';
+import { assignField, type Json } from '../../cli/json-fields.js';
+import { connectionOptions, parseSeverity, prometheusBody, readPayload, sendAlert, severityFor, type ConnectionOpts, type JsonObject } from './shared.js';
 
 interface Options extends ConnectionOpts {
   title?: string;

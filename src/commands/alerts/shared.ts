@@ -5,6 +5,7 @@ import { ApiError, ConfigError, UsageError } from '../../errors.js';
 import { parseChoice } from '../../cli/parse.js';
 import { isLoopbackHost, selectedProfileName } from '../../config/resolve.js';
 import { GENERIC_SEVERITIES, SEVERITY_LABELS } from '../../api/alert-severities.js';
+import type { Json } from '../../cli/json-fields.js';
 
 /**
  * Alert intake (document 3 "Alert intake"; api-facts §1.18). The URL is a WEB route of the instance (not under
@@ -32,7 +33,6 @@ export function severityFor(value: string | undefined, format: AlertFormat): str
 }
 
 export type AlertFormat = 'generic' | 'prometheus';
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
 export const connectionOptions: OptionDef[] = [

@@ -2,7 +2,7 @@ import type { Context } from '../../cli/command.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { explainApiError, mrOption, parseFullSha } from '../review-options.js';
+import { explainApiError, mrOption, parseFullSha } from '../../cli/review-options.js';
 import { approvalPath, type ApprovalState } from './shared.js';
 
 interface Options {

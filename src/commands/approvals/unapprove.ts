@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { explainApiError, mrOption } from '../review-options.js';
+import { explainApiError, mrOption } from '../../cli/review-options.js';
 import { approvalPath, type ApprovalState } from './shared.js';
 
 export default defineCommand<{ project?: string; mr: number }>({

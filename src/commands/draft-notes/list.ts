@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { draftNotes } from '../../api/resources/draft-notes.js';
-import { mrOption } from '../review-options.js';
+import { mrOption } from '../../cli/review-options.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
   description: 'Only your own drafts: nobody else sees them until they are published.',

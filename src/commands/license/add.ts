@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { instanceName } from '../settings/change.js';
+import { instanceName } from '../../cli/change.js';
 import { describeLicense, presentLicense, type License } from './shared.js';
 
 export default defineCommand<{ file: string }>({

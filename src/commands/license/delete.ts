@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { parseInteger } from '../../cli/parse.js';
-import { instanceName } from '../settings/change.js';
+import { instanceName } from '../../cli/change.js';
 import { describeLicense, licensePath, type License } from './shared.js';
 
 export default defineCommand<{ id: string }>({

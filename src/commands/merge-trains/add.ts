@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { mergeTrainEntryPath } from '../../api/review.js';
-import { mrOption, parseFullSha } from '../review-options.js';
+import { mrOption, parseFullSha } from '../../cli/review-options.js';
 import { trainColumns } from './shared.js';
 
 interface Options {

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { mergeTrainEntryPath } from '../../api/review.js';
-import { mrOption } from '../review-options.js';
+import { mrOption } from '../../cli/review-options.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
   description: 'Exits 5 when the merge request is not on a merge train.',

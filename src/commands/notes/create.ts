@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { parseDateTime } from '../../cli/parse.js';
 import { notesPath } from '../../api/review.js';
-import { readTextOption } from '../review-options.js';
+import { readTextOption } from '../../cli/review-options.js';
 import { bodyOptions, noteableOf, noteableOptions, type NoteableOptions } from './shared.js';
 
 interface Options extends NoteableOptions {

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { notesPath } from '../../api/review.js';
-import { readTextOption } from '../review-options.js';
+import { readTextOption } from '../../cli/review-options.js';
 import { bodyOptions, noteableOf, noteableOptions, parseNoteId, type NoteableOptions } from './shared.js';
 
 export default defineCommand<NoteableOptions & { id: string; body?: string; bodyFile?: string; confidential?: boolean }>({

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../settings/change.js';
+import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
 import { parseLimitPairs, PLAN_LIMITS_PATH, planOption } from './shared.js';
 
 export default defineCommand<{ pairs: string[]; plan: string }>({

@@ -1,8 +1,7 @@
 import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
 import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseChoice } from '../../cli/parse.js';
-import { closestName, splitPairs } from '../settings/change.js';
+import { closestName, parseChoice, splitPairs } from '../../cli/parse.js';
 
 export const PLAN_LIMITS_PATH = '/application/plan_limits';
 

@@ -1,7 +1,7 @@
 import { SETTINGS } from '../../api/application-settings.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { changesFrom, checkApplied, instanceName, previewAndConfirm } from './change.js';
+import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
 import { CACHE_NOTE, maskSecrets, parseSettingPairs, SETTINGS_PATH } from './shared.js';
 
 export default defineCommand<{ pairs: string[] }>({

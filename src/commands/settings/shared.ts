@@ -3,7 +3,7 @@ import { coerceSetting, REMOVED_SETTINGS, SETTINGS, settingConstraint } from '..
 import type { Context } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { REDACTED } from '../../http/redact.js';
-import { closestName, splitPairs } from './change.js';
+import { closestName, splitPairs } from '../../cli/parse.js';
 
 export const SETTINGS_PATH = '/application/settings';
 

@@ -4,7 +4,8 @@ import { defineTable, type Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
 import type { MergeRequest } from '../model.js';
 import type { SandboxModule } from '../module.js';
-import { addNote, MAX_NOTE_CHARS, notesTable, type NotePosition } from './notes.js';
+import { MAX_NOTE_CHARS } from '../../api/review.js';
+import { addNote, notesTable, type NotePosition } from './notes.js';
 import { findMergeRequest } from './review-common.js';
 
 /**

@@ -8,6 +8,7 @@ import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
 import { requireMergeRequestAccess } from './review-common.js';
+import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
 /**
  * Notes on issues, project snippets and merge requests (spec 1, api-facts §1.3). Published draft notes become notes on
@@ -66,14 +67,8 @@ export interface Snippet {
 export const notesTable = defineTable<Note>('notes');
 export const snippets = defineTable<Snippet>('snippets');
 
-export const MAX_NOTE_CHARS = 1_000_000;
-
 export function newDiscussionId(db: Db): string {
   return createHash('sha1').update(`discussion-${db.nextId('discussions')}-${Math.random()}`).digest('hex');
-}
-
-function characterCount(text: string): number {
-  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 }
 
 /** Ruby's Hash#inspect of the model errors, as the service embeds them in 400 messages. */

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { Context, OptionDef } from '../cli/command.js';
+import { characterCount, MAX_NOTE_CHARS } from '../api/review.js';
+import type { Context, OptionDef } from './command.js';
 import { ApiError, UsageError } from '../errors.js';
-import { parseInteger } from '../cli/parse.js';
+import { parseInteger } from './parse.js';
 
 /** Options and input checks shared by the review commands (merge trains, approvals, notes, draft notes). */
 
@@ -11,14 +12,6 @@ export const mrOption: OptionDef = {
   parse: parseInteger('--mr', 1),
   required: true,
 };
-
-/** The service's limit on a note body (spec 1, Limits). */
-export const MAX_NOTE_CHARS = 1_000_000;
-
-/** Characters as the service counts them (code points, not UTF-16 units). */
-export function characterCount(text: string): number {
-  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
-}
 
 /** A full commit SHA (SHA-1 or SHA-256): the service compares it with the HEAD as a string, so a prefix never matches. */
 export function parseFullSha(flag: string) {
