@@ -123,6 +123,9 @@ export interface Issue {
   author_id: number;
   created_at: string;
   updated_at: string;
+  confidential?: boolean;
+  closed_at?: string | null;
+  closed_by_id?: number;
 }
 
 export interface MergeRequest {
@@ -143,6 +146,9 @@ export interface MergeRequest {
   detailed_merge_status: string;
   approvals_required: number;
   approved_by: number[];
+  merged_at?: string | null;
+  closed_at?: string | null;
+  closed_by_id?: number;
 }
 
 export interface Commit {

@@ -178,7 +178,8 @@ function followSourceBranch(db: Db, push: { projectId: number; branch: string; s
 
 // ----- approval rules -----
 
-function eligibleApprovers(db: Db, rule: ApprovalRule): User[] {
+/** Users a rule names, and the members of the groups it names. */
+export function eligibleApprovers(db: Db, rule: Pick<ApprovalRule, 'user_ids' | 'group_ids'>): User[] {
   const ids = new Set(rule.user_ids);
   for (const member of members(db)) {
     if (member.source_type === 'group' && rule.group_ids.includes(member.source_id)) ids.add(member.user_id);

@@ -27,6 +27,9 @@ import { files } from './files.js';
 import { projects } from './projects.js';
 import { groups } from './groups.js';
 import { members } from './members.js';
+import { userAccounts } from './user-accounts.js';
+import { mergeRequests } from './merge-requests.js';
+import { mergeRequestApprovalRules } from './merge-request-approval-rules.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -35,6 +38,9 @@ export const modules: SandboxModule[] = [
   projects,
   groups,
   members,
+  userAccounts,
+  mergeRequests,
+  mergeRequestApprovalRules,
   tokens,
   users,
   settings,

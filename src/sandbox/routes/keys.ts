@@ -1,8 +1,9 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
-import { findProject, requireAdmin } from '../auth.js';
+import { findProject, requireAdmin, requireUser } from '../auth.js';
 import { defineTable, type Db } from '../db.js';
-import { errors, ok, required, type SandboxRequest } from '../http.js';
-import { users } from '../model.js';
+import { created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { users, type User } from '../model.js';
+import { paginate } from '../pagination.js';
 import { presentFullUser } from './users.js';
 import type { SandboxModule } from '../module.js';
 
@@ -71,8 +72,76 @@ function findByFingerprint(db: Db, fingerprint: string): SshKey | undefined {
   });
 }
 
+/** A user's own SSH key as the user keys endpoints present it (without the owner). */
+function presentUserKey(key: SshKey): Record<string, unknown> {
+  return { id: key.id, title: key.title, created_at: key.created_at, expires_at: key.expires_at, key: key.key, usage_type: key.usage_type, last_used_at: key.last_used_at };
+}
+
+const USAGE_TYPES = ['auth', 'signing', 'auth_and_signing'] as const;
+
+/** Adds an SSH key to a user: a valid OpenSSH public key whose fingerprint no other key has. */
+function addKey(req: SandboxRequest, user: User) {
+  const title = String(required(req, 'title'));
+  const text = String(required(req, 'key')).trim();
+  const parsed = parsePublicKey(text);
+  if (!parsed) throw errors.validation({ key: ['is invalid'], fingerprint_sha256: ['cannot be generated'] });
+  const fingerprint = sha256Fingerprint(parsed.blob);
+  if (sshKeyTable(req.db).some((k) => sha256Fingerprint(parsePublicKey(k.key)?.blob ?? Buffer.alloc(0)) === fingerprint)) {
+    throw errors.validation({ key: ['has already been taken'], fingerprint_sha256: ['has already been taken'] });
+  }
+  const usage = req.input.usage_type === undefined ? 'auth_and_signing' : String(req.input.usage_type);
+  if (!(USAGE_TYPES as readonly string[]).includes(usage)) throw errors.invalid('usage_type');
+  const expires = req.input.expires_at === undefined || req.input.expires_at === null || req.input.expires_at === '' ? null : String(req.input.expires_at);
+  if (expires !== null && Number.isNaN(Date.parse(expires))) throw errors.invalid('expires_at');
+  const key: SshKey = {
+    id: req.db.nextId('ssh_keys'), user_id: user.id, title, key: text, created_at: req.now().toISOString(), expires_at: expires,
+    last_used_at: null, usage_type: usage as SshKey['usage_type'],
+  };
+  sshKeyTable(req.db).push(key);
+  return created(presentUserKey(key));
+}
+
+const userKeys = (db: Db, user: User): SshKey[] => sshKeyTable(db).filter((k) => k.user_id === user.id && !k.deploy_keys_projects);
+
+function userKey(req: SandboxRequest, user: User): SshKey {
+  const key = userKeys(req.db, user).find((k) => String(k.id) === req.params.key_id);
+  if (!key) throw errors.notFound('Key');
+  return key;
+}
+
+function removeKey(req: SandboxRequest, key: SshKey) {
+  sshKeyTable(req.db).splice(sshKeyTable(req.db).indexOf(key), 1);
+  return noContent();
+}
+
+/** The user of `:user_id` (an id, or a username on the public read), else 404. */
+function keyOwner(req: SandboxRequest): User {
+  const raw = req.params.user_id;
+  const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : users(req.db).find((u) => u.username.toLowerCase() === raw.toLowerCase());
+  if (!user) throw errors.notFound('User');
+  return user;
+}
+
 export const keys: SandboxModule = {
   routes(api) {
+    // The caller's own SSH keys.
+    api.get('/user/keys', (req) => paginate(req, userKeys(req.db, requireUser(req)), { present: presentUserKey }), { scope: 'read_user' });
+    api.get('/user/keys/:key_id', (req) => ok(presentUserKey(userKey(req, requireUser(req)))), { scope: 'read_user' });
+    api.post('/user/keys', (req) => addKey(req, requireUser(req)));
+    api.delete('/user/keys/:key_id', (req) => removeKey(req, userKey(req, requireUser(req))));
+
+    // Anyone's keys are public; administrators add and remove them.
+    api.get('/users/:user_id/keys', (req) => paginate(req, userKeys(req.db, keyOwner(req)), { present: presentUserKey }), { auth: 'optional' });
+    api.get('/users/:user_id/keys/:key_id', (req) => ok(presentUserKey(userKey(req, keyOwner(req)))), { auth: 'optional' });
+    api.post('/users/:user_id/keys', (req) => {
+      requireAdmin(req);
+      return addKey(req, keyOwner(req));
+    });
+    api.delete('/users/:user_id/keys/:key_id', (req) => {
+      requireAdmin(req);
+      return removeKey(req, userKey(req, keyOwner(req)));
+    });
+
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
     api.get('/keys', (req) => {
       requireAdmin(req);
