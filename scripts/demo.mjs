@@ -1,7 +1,7 @@
 // `npm run demo`: a tour of real forgectl commands against a sandbox on a free port, in a temporary config
 // folder (your own profiles are never touched). Each command line is printed before its output.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -76,6 +76,21 @@ try {
   step('', ['mirror', 'pull', 'get', '--project', 'acme/api', '-o', 'json']);
   step('Badges, with placeholders rendered (group badges included)', ['badges', 'list', '--project', 'acme/api']);
   step('Protect release tags', ['protected-tags', 'protect', '--project', 'acme/api', '--name', 'v*', '--create-access-level', 'maintainer']);
+
+  // Repositories.
+  step('The repository tree (keyset pages, followed for you)', ['repo', 'tree', '--project', 'acme/api', '--recursive', '--all']);
+  const site = join(work, 'site');
+  mkdirSync(join(site, 'img'), { recursive: true });
+  for (let i = 1; i <= 20; i++) writeFileSync(join(site, `page${i}.md`), `# Page ${i}\n`);
+  writeFileSync(join(site, 'img', 'logo.bin'), Buffer.from([0, 1, 2, 3, 255]));
+  step('Commit a local folder in one commit (binary files as base64)', ['commits', 'create', '--project', 'acme/api', '--branch', 'feature', '-m', 'Publish the site', '--from-dir', site, '--to', 'site/', '--fields', 'short_id,title,stats.total']);
+  writeFileSync(join(site, 'page3.md'), '# Page 3, revised\n');
+  step('Run it again after changing one file: only that file is sent', ['commits', 'create', '--project', 'acme/api', '--branch', 'feature', '-m', 'Revise page 3', '--from-dir', site, '--to', 'site/', '--fields', 'short_id,title,stats.total']);
+  step('And again: unchanged files are recognised by their git blob id, so nothing to commit (exit 0)', ['commits', 'create', '--project', 'acme/api', '--branch', 'feature', '-m', 'Nothing', '--from-dir', site, '--to', 'site/']);
+  step('The branch\'s latest commits', ['commits', 'list', '--ref', 'feature', '--project', 'acme/api', '--limit', '3']);
+  step('What a release changed, as a patch git apply accepts', ['repo', 'compare', 'v1.0.0', 'v1.1.0', '--project', 'acme/api', '--patch']);
+  step('A verified download: size and sha256 checked against what the service announces', ['files', 'raw', 'README.md', '--ref', 'main', '--project', 'acme/api', '-O', join(work, 'README.md')]);
+  step('The repository as a zip, extracted safely into a new folder', ['repo', 'archive', '--project', 'acme/api', '--format', 'zip', '--extract', join(work, 'api')]);
 
   // Instance administration.
   step('Users, all pages (fetched concurrently), as NDJSON', ['users', 'list', '--all', '-o', 'ndjson', '--fields', 'id,username,state']);
