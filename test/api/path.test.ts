@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeSegment, p } from '../../src/api/path.js';
 import { HttpClient } from '../../src/http/client.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { useTestSandbox } from '../helpers/cli.js';
 
 /** Strings that stress path encoding: dots, slashes, percent signs, query and fragment marks, unicode. */
 const segment = fc.oneof(
@@ -63,11 +63,7 @@ describe('path parameters', () => {
 });
 
 describe('--project . and ..', () => {
-  let sandbox: TestSandbox;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useTestSandbox();
 
   it('are sent encoded as one segment, so the service answers for that project (404), not for another route', async () => {
     for (const [project, encoded] of [['..', '%2E%2E'], ['.', '%2E']]) {

@@ -1,15 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assignField, typedValue } from '../../src/cli/json-fields.js';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { users as usersTable } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ users: 45 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox({ users: 45 });
 
 describe('forgectl api', () => {
   it('prints the JSON body of a GET', async () => {

@@ -1,17 +1,13 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/config/resolve.js';
 import { tokens } from '../../src/sandbox/model.js';
 import { addToken } from '../../src/sandbox/seed.js';
 import { users } from '../../src/sandbox/model.js';
-import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { run, startTestSandbox, tempDir, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 /** Environment with only a config folder: what a user has after `auth login`. */
 function profileEnv(dir: string): Record<string, string> {

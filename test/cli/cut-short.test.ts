@@ -1,15 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main.js';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ users: 20 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox({ users: 20 });
 
 /** stdout of a pipe: records what was written; `closeAfter` writes, it goes away as `head -1` does (EPIPE). */
 class Pipe extends Writable {

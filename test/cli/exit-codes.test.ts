@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { run, tempDir, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 describe('exit codes (contract §5)', () => {
   it('0 for success', async () => {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
@@ -36,11 +36,7 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
 const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned)\/|src\/sandbox\//;
 
 describe.skipIf(!built)('start-up loads only what the command needs', () => {
-  let sandbox: TestSandbox;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useTestSandbox();
 
   it('--version loads no command, commander or HTTP code', async () => {
     const { code, inputs } = await loadedInputs(['--version'], {});

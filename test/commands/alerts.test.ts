@@ -1,18 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run, tempDir, useTestSandbox } from '../helpers/cli.js';
 import { alertTable } from '../../src/sandbox/routes/alerts.js';
 import { sandboxEnv } from '../../src/sandbox/routes/index.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 let env: Record<string, string>;
 let dir: string;
 let keyFile: string;
 let promKeyFile: string;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
   env = sandboxEnv(sandbox);
   dir = tempDir();
   keyFile = join(dir, 'alert.key');
@@ -20,7 +19,6 @@ beforeAll(async () => {
   writeFileSync(keyFile, `${env.FORGECTL_SANDBOX_ALERT_KEY}\n`, { mode: 0o600 });
   writeFileSync(promKeyFile, env.FORGECTL_SANDBOX_PROMETHEUS_KEY, { mode: 0o600 });
 });
-afterAll(() => sandbox.close());
 
 /** The CLI with no profile, URL or token at all: alert intake needs only the URL and the key. */
 const bare = (argv: string[], extra: Record<string, string> = {}) => run(argv, { env: { FORGECTL_CONFIG_DIR: tempDir(), ...extra } });

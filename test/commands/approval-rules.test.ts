@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 import { tokens } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ users: 1 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox({ users: 1 });
 
 describe('approval-rules', () => {
   it('lists the seeded rule', async () => {

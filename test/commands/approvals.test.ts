@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 import { mergeRequests, tokens } from '../../src/sandbox/model.js';
 import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { members } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const token = (name: string) => tokens(sandbox.db).find((t) => t.name === name)!.token;
 const mr1 = () => mergeRequests(sandbox.db).find((m) => m.project_id === 1 && m.iid === 1)!;

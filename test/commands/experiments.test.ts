@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tokens } from '../../src/sandbox/model.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 describe('experiments list', () => {
   it('lists experiments with their state, as JSON and as TSV', async () => {

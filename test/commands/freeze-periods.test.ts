@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 import { tokens } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 describe('freeze-periods', () => {
   it('refuses an invalid cron expression locally (exit 2, nothing sent), then creates with a valid one', async () => {

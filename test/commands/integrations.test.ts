@@ -1,16 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { integrationTable } from '../../src/sandbox/routes/integrations.js';
 import { tokens } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 const dir = tempDir();
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 
 describe('integrations', () => {
   it('lists the active integrations of a group, as TSV in a pipe', async () => {

@@ -1,16 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { SEED_KEYS } from '../../src/sandbox/routes/keys.js';
 import { tokens } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 const dir = tempDir();
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 
 // Fingerprints as `ssh-keygen -l [-E md5] -f` prints them for the seeded keys.
 const RSA_SHA256 = 'SHA256:8pCLH1cNnPZiXwY0Tb/OuNjVyE2cJbQFOpMaJ/gRMss';

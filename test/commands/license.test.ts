@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxLicenseKey } from '../../src/sandbox/routes/licenses.js';
 import { isoDate } from '../../src/sandbox/seed.js';
 import { tokens } from '../../src/sandbox/model.js';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 const dir = tempDir();
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 
 const now = new Date();
 const licensee = { Name: 'Jo Admin', Email: 'jo@example.com', Company: 'Jo Inc' };

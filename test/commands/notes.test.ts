@@ -1,14 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { tokens } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const token = (name: string) => tokens(sandbox.db).find((t) => t.name === name)!.token;
 

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { startTestSandbox, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 describe('push-rule', () => {
   it('says there is none, then set creates it and get shows both fields', async () => {

@@ -1,16 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { secureFiles } from '../../src/sandbox/routes/secure-files.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 const dir = tempDir();
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
 
 describe('secure-files', () => {
   it('refuses a file over 5 MB before sending anything', async () => {

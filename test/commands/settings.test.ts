@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { startTestSandbox, tempDir, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const puts = () => sandbox.requests().filter((r) => r.method === 'PUT');
 

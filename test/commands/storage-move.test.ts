@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 import { projects, tokens } from '../../src/sandbox/model.js';
 import { configureStorageMoves, storageMoveTable } from '../../src/sandbox/routes/storage-moves.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
   // Short states, so `watch` ends within a fraction of a second.
   configureStorageMoves(sandbox.db, { stepMs: 20 });
 });
-afterAll(() => sandbox.close());
 
 const posts = () => sandbox.requests().filter((r) => r.method === 'POST');
 const project = (path: string) => projects(sandbox.db).find((p) => p.path_with_namespace === path)!;

@@ -1,19 +1,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runBin, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, runBin, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 /**
  * Rotation from cron with real processes (the built CLI, as cron runs it: no terminal). Run `node scripts/build.mjs`
  * first; `npm test` does.
  */
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const day = (plus: number): string => new Date(Date.now() + plus * 86_400_000).toISOString().slice(0, 10);
 const rotateSelf = ['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes'];

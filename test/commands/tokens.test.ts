@@ -1,15 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type RunOptions, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { type RunOptions, tempDir, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { tokens } from '../../src/sandbox/model.js';
 import { tokenLockPath } from '../../src/commands/tokens/rotation.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const day = (plus: number): string => new Date(Date.now() + plus * 86_400_000).toISOString().slice(0, 10);
 const posts = () => sandbox.requests().filter((r) => r.method !== 'GET');

@@ -1,16 +1,14 @@
 import { Gitlab } from '@gitbeaker/rest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 
 // Contract §10: existing third-party clients of the real service work against the sandbox unchanged.
 // gitbeaker is one of the two clients api-facts.md draws on.
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox({ users: 120 });
 let api: InstanceType<typeof Gitlab>;
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ users: 120 });
   api = new Gitlab({ host: sandbox.rootUrl, token: sandbox.adminToken });
 });
-afterAll(() => sandbox.close());
 
 describe('a third-party client (gitbeaker) against the sandbox', () => {
   it('reads the current user, a project by path and every page of users', async () => {

@@ -1,6 +1,6 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROLES, type ResourceDef, type RoleName, type Verb } from '../../src/api/resource.js';
 import { approvalRules } from '../../src/api/resources/approval-rules.js';
 import { draftNotes } from '../../src/api/resources/draft-notes.js';
@@ -9,7 +9,7 @@ import { manifest } from '../../src/cli/manifest.js';
 import { badges } from '../../src/api/resources/badges.js';
 import { freezePeriods } from '../../src/api/resources/freeze-periods.js';
 import { secureFiles } from '../../src/api/resources/secure-files.js';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { tempDir, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 
 /**
  * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
@@ -79,11 +79,7 @@ const rows: Row[] = [
   },
 ];
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 /** Declarations whose commands are all hand-written workflows (tested in test/commands/): no plain verbs to check. */
 const handWritten = ['repository', 'commits', 'files'];

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/main.js';
 import type { RoleName } from '../../src/api/resource.js';
@@ -117,6 +118,19 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       }) as { status: number; headers: Headers; text: string; body: any };
     },
   });
+}
+
+/**
+ * The sandbox of one test file: `const sandbox = useTestSandbox();` at the top of the file starts it on
+ * 127.0.0.1:0 before the file's tests and closes it after them. Use it inside tests and hooks registered later.
+ */
+export function useTestSandbox(options: SandboxOptions = {}): TestSandbox {
+  const sandbox = {} as TestSandbox;
+  beforeAll(async () => {
+    Object.assign(sandbox, await startTestSandbox(options));
+  });
+  afterAll(() => sandbox.close());
+  return sandbox;
 }
 
 export const BIN = fileURLToPath(new URL('../../bin/forgectl.cjs', import.meta.url));

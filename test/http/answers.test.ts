@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { run, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 /** A server that answers the way broken instances and the proxies in front of them do. */
 let server: ReturnType<typeof createServer>;
@@ -95,11 +95,7 @@ describe('answers that are not what the API promises', () => {
 });
 
 describe('TLS trouble', () => {
-  let tls: TestSandbox;
-  beforeAll(async () => {
-    tls = await startTestSandbox({ tls: true });
-  });
-  afterAll(() => tls.close());
+  const tls = useTestSandbox({ tls: true });
 
   it('an untrusted certificate gets a hint about --ca-file and NODE_EXTRA_CA_CERTS', async () => {
     const result = await tls.run(['--retries', '0', 'api', '/user']);

@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mayRetry, retryDelayMs } from '../../src/http/retry.js';
 import { startProxy } from '../helpers/proxy.js';
-import { run, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { run, startTestSandbox, tempDir, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 describe('retry policy (contract §7)', () => {
   it('retries idempotent methods on 429, 502, 503, 504 and network errors; POST only when provably not processed', () => {

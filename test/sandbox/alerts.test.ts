@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { alertIntegrations, alertTable, integrationUrl } from '../../src/sandbox/routes/alerts.js';
 import { sandboxEnv } from '../../src/sandbox/routes/index.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
   env = sandboxEnv(sandbox);
 });
-afterAll(() => sandbox.close());
 
 async function post(url: string, body: unknown, authorization?: string) {
   const response = await fetch(url, {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 import { tokens, users } from '../../src/sandbox/model.js';
 import { addToken } from '../../src/sandbox/seed.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ users: 10_050 });
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox({ users: 10_050 });
 
 async function get(path: string, headers: Record<string, string> = { 'PRIVATE-TOKEN': sandbox.adminToken }) {
   const response = await fetch(`${sandbox.url}${path}`, { headers });

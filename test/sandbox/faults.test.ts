@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 /** What `curl -X METHOD URL -d BODY` sends: a form content type, whatever the body is. */
 const curl = (method: string, path: string, body?: string) =>

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { members, tokens, users } from '../../src/sandbox/model.js';
 import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { SEED_KEYS, sshKeyTable } from '../../src/sandbox/routes/keys.js';
 
 // Answers where the sandbox used to differ from the real service, found by running third-party clients against it.
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 const day = (plus: number): string => new Date(Date.now() + plus * 86_400_000).toISOString().slice(0, 10);

@@ -1,17 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { SEED_KEYS } from '../../src/sandbox/routes/keys.js';
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../src/api/ssh-keys.js';
 import { tokens } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 async function get(path: string, token = sandbox.adminToken) {
   const response = await fetch(`${sandbox.url}${path}`, { headers: { 'PRIVATE-TOKEN': token } });

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxLicenseKey } from '../../src/sandbox/routes/licenses.js';
 import { tokens, users } from '../../src/sandbox/model.js';
 import { addUser, isoDate } from '../../src/sandbox/seed.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { startTestSandbox, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 

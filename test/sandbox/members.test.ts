@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { tokens, users } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox({ users: 3 });
 let alice: string;
 let bob: string;
 const id = (username: string): number => users(sandbox.db).find((u) => u.username === username)!.id;
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ users: 3 });
   alice = tokens(sandbox.db).find((t) => t.name === 'alice-token')!.token;
   bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
 });
-afterAll(() => sandbox.close());
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 const names = (body: Array<{ username: string; access_level: number }>) => body.map((m) => `${m.username}:${m.access_level}`);

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 import { members, mergeRequests, tokens } from '../../src/sandbox/model.js';
 import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { pushToBranch } from '../../src/sandbox/routes/approvals.js';
 import { caller } from './review-helpers.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ tier: 'premium' });
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox({ tier: 'premium' });
 
 const call = caller(() => sandbox);
 const token = (name: string) => tokens(sandbox.db).find((t) => t.name === name)!.token;

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../../src/api/plan-limits.js';
 import { tokens } from '../../src/sandbox/model.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { projects, repositories, tokens, users } from '../../src/sandbox/model.js';
 import { addProject } from '../../src/sandbox/seed.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 let bob: string;
 let alice: string;
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
   bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
   alice = tokens(sandbox.db).find((t) => t.name === 'alice-token')!.token;
 });
-afterAll(() => sandbox.close());
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 const paths = (body: Array<{ path_with_namespace?: string; full_path?: string }>) => body.map((r) => r.path_with_namespace ?? r.full_path);

@@ -2,16 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitBlobId } from '../../src/git/objects.js';
 import { mergeRequests, repositories } from '../../src/sandbox/model.js';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 const REPO = '/projects/acme%2Fapi/repository';
 const call = (method: string, path: string, body?: unknown) => sandbox.call(method, path, body);

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SETTINGS } from '../../src/api/application-settings.js';
 import { tokens } from '../../src/sandbox/model.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { startTestSandbox, useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = useTestSandbox();
 
 async function call(method: string, path: string, body?: unknown, token = sandbox.adminToken, contentType = 'application/json') {
   const response = await fetch(`${sandbox.url}${path}`, {

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { groups, projects, tokens } from '../../src/sandbox/model.js';
 import { configureStorageMoves, groupWikis, storageMoveTable, type MoveKind } from '../../src/sandbox/routes/storage-moves.js';
 import { snippets } from '../../src/sandbox/snippets.js';
 
 const STEP_MS = 60_000;
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 let aliceToken: string;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
   // Long steps: states change only when a test ages a move, so nothing depends on timing.
   configureStorageMoves(sandbox.db, { stepMs: STEP_MS });
   aliceToken = tokens(sandbox.db).find((t) => t.name === 'alice-token')!.token;
 });
-afterAll(() => sandbox.close());
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 

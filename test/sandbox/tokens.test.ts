@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
 import { members, tokens, users } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 let alice: string;
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
   alice = tokens(sandbox.db).find((t) => t.name === 'alice-token')!.token;
 });
-afterAll(() => sandbox.close());
 
 async function call(method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(`${sandbox.rootUrl}/api/v4${path}`, {

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/sandbox/model.js';
 import { addToken, addUser } from '../../src/sandbox/seed.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { useTestSandbox } from '../helpers/cli.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox({ users: 230 });
 let bobToken: string;
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ users: 230 });
   const now = new Date();
   addUser(sandbox.db, { username: 'zed', name: 'Aaron Zed', public_email: 'zed@public.example', created_at: '2023-05-05T00:00:00Z', identities: [{ provider: 'group_saml', extern_uid: 'z-1', saml_provider_id: 3 }] }, now);
   const bob = users(sandbox.db).find((u) => u.username === 'bob')!;
   bobToken = addToken(sandbox.db, bob, { name: 'bob-sandbox' }, now).token;
 });
-afterAll(() => sandbox.close());
 
 async function get(path: string, token = sandbox.adminToken) {
   const response = await fetch(path.startsWith('http') ? path : `${sandbox.url}${path}`, { headers: { 'PRIVATE-TOKEN': token } });
