@@ -1850,6 +1850,7 @@ complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l state
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l tls
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l ca-out
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l print-env
+complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l detach
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l output

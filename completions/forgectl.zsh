@@ -122,7 +122,7 @@ _forgectl_words() {
     "repo contributors") echo "--project --ref --order-by --sort --page --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "repo merge-base") echo "--project --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "repo tree") echo "--project --ref --recursive --page --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
-    "sandbox") echo "--port --host --seed --users --latency --tier --state --tls --ca-out --print-env --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
+    "sandbox") echo "--port --host --seed --users --latency --tier --state --tls --ca-out --print-env --detach --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "secure-files") echo "list get upload download delete --help" ;;
     "secure-files delete") echo "--project --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;
     "secure-files download") echo "--project --output-file --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help" ;;

@@ -37,6 +37,10 @@ export interface ApiHooks {
   printDryRun(text: string): void;
 }
 
+/** Logging in does not help a CI job: its token reaches only some endpoints, and only of allowed projects. */
+const JOB_TOKEN_HINT =
+  "a CI job token reaches only what job tokens may (artifacts, packages, releases, secure files of the job's project and the projects that allow it); for anything else give the job an access token in a masked variable FORGECTL_TOKEN";
+
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The service's REST API: URL building, authentication, JSON, errors, dry-run and pagination. */
@@ -152,8 +156,10 @@ export class Api {
     const path = this.displayPath(url);
     const html = typeof body === 'string' && (/html/i.test(response.header('content-type') ?? '') || /^\s*<(!doctype|html)/i.test(body));
     let message = html ? `${errorMessageFromBody(undefined, response.status)} (HTML error page)` : errorMessageFromBody(body, response.status);
-    if (response.status === 401 && this.connection.tokenSource === 'ci_job') message += ' (CI job token)';
-    return new ApiError(message, response.status, method, path, response.header('x-request-id'), hintForStatus(response.status, body), body);
+    const jobToken = this.connection.tokenSource === 'ci_job' && (response.status === 401 || response.status === 403);
+    if (jobToken) message += ' (CI job token)';
+    const hint = jobToken ? JOB_TOKEN_HINT : hintForStatus(response.status, body);
+    return new ApiError(message, response.status, method, path, response.header('x-request-id'), hint, body);
   }
 
   /** A URL as errors show it: the path below the API base, without the query. */

@@ -4,6 +4,7 @@ import { collect } from '../cli/parse.js';
 import { readLocalFile } from '../cli/files.js';
 import { assignField, typedValue, type Json } from '../cli/json-fields.js';
 import { readJson } from '../api/client.js';
+import { sameOrigin } from '../http/url.js';
 import { DownloadResult, TextResult } from '../output/result.js';
 
 interface Options {
@@ -76,7 +77,12 @@ export default defineCommand<Options>({
       if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UsageError(`-H ${name}: the value may not contain control characters (such as line breaks) or characters beyond Latin-1`);
       headers[name.toLowerCase()] = value;
     }
-    const path = /^https?:\/\//i.test(opts.path) || opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
+    const absolute = /^https?:\/\//i.test(opts.path);
+    const path = absolute || opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
+    // The token goes only to its own instance; a full URL elsewhere is not an API call of this instance.
+    if (absolute && !sameOrigin(opts.path, ctx.connection().baseUrl)) {
+      throw new UsageError(`${opts.path} is not on the instance in use (${ctx.connection().rootUrl})`, 'give a path below /api/v4, or --server URL (with FORGECTL_TOKEN) for another instance');
+    }
     const inQuery = method === 'GET' || method === 'HEAD';
     if (opts.input && hasFields) throw new UsageError('--input and fields cannot be combined');
 

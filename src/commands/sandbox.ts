@@ -1,4 +1,5 @@
-import { defineCommand } from '../cli/command.js';
+import { defineCommand, type Context } from '../cli/command.js';
+import { TextResult } from '../output/result.js';
 import { UsageError } from '../errors.js';
 import { parseChoice, parseInteger } from '../cli/parse.js';
 
@@ -13,6 +14,7 @@ interface Options {
   tls?: boolean;
   caOut?: string;
   printEnv?: boolean;
+  detach?: boolean;
 }
 
 /** A failure to listen as a usage error (exit 2): the port is taken, or not ours to take. */
@@ -28,16 +30,53 @@ function listenError(error: unknown, host: string, port: number): unknown {
   return error;
 }
 
+/**
+ * `--print-env --detach`: starts the sandbox as a background process of its own, waits until it listens, prints its
+ * export lines and returns. The background process keeps none of this process's output open, so
+ * `eval "$(forgectl sandbox --print-env --detach)"` returns at once (a plain `&` inside `$(…)` waits forever).
+ */
+async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
+  const { spawn } = await import('node:child_process');
+  const args = ['sandbox', '--print-env', '--port', String(opts.port), '--host', opts.host, '--seed', opts.seed, '--users', String(opts.users), '--latency', String(opts.latency), '--tier', opts.tier];
+  if (opts.state) args.push('--state', opts.state);
+  if (opts.tls) args.push('--tls');
+  if (opts.caOut) args.push('--ca-out', opts.caOut);
+  // The same forgectl (bin and Node) as this run: process globals are read here on purpose, to start a copy of it.
+  const child = spawn(process.execPath, [process.argv[1], ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: ctx.env as NodeJS.ProcessEnv });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const ready = await new Promise<boolean>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(true);
+    });
+    child.on('exit', () => resolve(false));
+  });
+  if (!ready) {
+    const message = err.split('\n').find((line) => line.startsWith('error: '))?.slice(7) ?? 'the background sandbox did not start';
+    throw new UsageError(message, err.split('\n').find((line) => line.startsWith('hint: '))?.slice(6));
+  }
+  // Let it run on its own: no pipes back to this process, not waited for.
+  child.stdout.destroy();
+  child.stderr.destroy();
+  child.unref();
+  for (const line of err.split('\n').filter(Boolean)) ctx.io.note(line);
+  ctx.io.note(`forgectl sandbox runs in the background (process ${child.pid}); stop it with: kill ${child.pid}`);
+  return new TextResult(`${out}export FORGECTL_SANDBOX_PID=${child.pid}\n`);
+}
+
 /** Shell-quotes a value for an export line. */
 function quote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
 export default defineCommand<Options>({
-  description: 'A simulated instance on loopback with in-memory state: the same paths, status codes, error bodies, pagination headers and state machines as the real service. /-/sandbox/faults injects errors for tests. Runs until interrupted.',
+  description: 'A simulated instance on loopback with in-memory state: the same paths, status codes, error bodies, pagination headers and state machines as the real service. /-/sandbox/faults injects errors for tests. Runs until interrupted (Ctrl-C), or in the background with --print-env --detach.',
   examples: [
     'forgectl sandbox',
-    'eval "$(forgectl sandbox --print-env &)"   # in one shell; or:',
+    'eval "$(forgectl sandbox --print-env --detach)"   # in the background, FORGECTL_URL and FORGECTL_TOKEN set in this shell',
+    'kill $FORGECTL_SANDBOX_PID                        # stops it',
     'forgectl sandbox --port 8080 --users 20000 --latency 20 --state /tmp/sandbox.json',
     'forgectl sandbox --tls --ca-out /tmp/sandbox-ca.pem',
   ],
@@ -52,8 +91,13 @@ export default defineCommand<Options>({
     { flags: '--tls', description: 'serve HTTPS with a generated self-signed certificate' },
     { flags: '--ca-out <file>', description: 'with --tls: where to write the certificate (for --ca-file)' },
     { flags: '--print-env', description: 'print export lines for FORGECTL_URL and FORGECTL_TOKEN once listening' },
+    { flags: '--detach', description: 'with --print-env: keep serving in the background and return (adds FORGECTL_SANDBOX_PID)' },
   ],
   async run(opts, ctx) {
+    if (opts.detach) {
+      if (!opts.printEnv) throw new UsageError('--detach goes with --print-env', 'eval "$(forgectl sandbox --print-env --detach)"');
+      return startDetached(opts, ctx);
+    }
     const { startSandbox } = await import('../sandbox/server.js');
     const { sandboxEnv } = await import('../sandbox/routes/index.js');
     const sandbox = await startSandbox({

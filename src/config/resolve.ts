@@ -62,14 +62,45 @@ export function normalizeBaseUrl(raw: string): { baseUrl: string; rootUrl: strin
   return { baseUrl: `${root}/api/v4`, rootUrl: root };
 }
 
+/**
+ * The profile whose token may go to an explicitly given instance (--server, FORGECTL_URL): the selected profile when
+ * its URL is that instance, else the profile whose URL is (a token is sent only to its own instance, as `gh` keeps
+ * credentials per host). Undefined when no profile is for that instance.
+ */
+function profileForUrl(baseUrl: string, selected: { name?: string; profile?: Profile }, explicit: boolean, config: ConfigData, env: Env): { name?: string; profile?: Profile } {
+  const isFor = (profile: Profile | undefined) => {
+    if (!profile?.url) return false;
+    try {
+      return normalizeBaseUrl(profile.url).baseUrl === baseUrl;
+    } catch {
+      return false;
+    }
+  };
+  if (isFor(selected.profile)) return selected;
+  if (explicit && !env.FORGECTL_TOKEN) {
+    throw new ConfigError(
+      `profile "${selected.name}" is for ${selected.profile?.url ?? 'no URL'}, not ${baseUrl.replace(/\/api\/v4$/, '')}; its token is sent only to its own instance`,
+      'drop --server / FORGECTL_URL to use the profile, or set FORGECTL_TOKEN for the other instance',
+    );
+  }
+  if (explicit) return {};
+  const match = Object.entries(config.profiles).find(([, profile]) => isFor(profile));
+  return match ? { name: match[0], profile: match[1] } : {};
+}
+
 export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {
-  const { name, profile } = selectProfile(flags, env, config);
+  const selected = selectProfile(flags, env, config);
   const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
-  const rawUrl = flags.server ?? (env.FORGECTL_URL || undefined) ?? profile?.url ?? ciUrl;
+  const explicitUrl = flags.server ?? (env.FORGECTL_URL || undefined);
+  const rawUrl = explicitUrl ?? selected.profile?.url ?? ciUrl;
   if (!rawUrl) {
     throw new ConfigError('no instance configured', 'run: forgectl auth login   (or set FORGECTL_URL and FORGECTL_TOKEN)');
   }
   const { baseUrl, rootUrl } = normalizeBaseUrl(rawUrl);
+  const explicitProfile = Boolean(flags.profile ?? env.FORGECTL_PROFILE);
+  const { name, profile } = explicitUrl ? profileForUrl(baseUrl, selected, explicitProfile && selected.profile !== undefined, config, env) : selected;
+  // A CI job token belongs to the job's own instance.
+  const ciBase = ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined;
 
   let token: string | undefined;
   let tokenType: TokenType = profile?.token_type ?? 'private';
@@ -83,10 +114,16 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
   } else if (profile?.token_command) {
     token = runTokenCommand(profile.token_command, env);
     tokenSource = 'token_command';
-  } else if (env.CI_JOB_TOKEN) {
+  } else if (env.CI_JOB_TOKEN && baseUrl === ciBase) {
     token = env.CI_JOB_TOKEN;
     tokenType = 'job';
     tokenSource = 'ci_job';
+  }
+  if (!token && explicitUrl && !profile) {
+    throw new ConfigError(
+      `no token for ${rootUrl}: no profile is for this instance, and a profile's token is sent only to its own instance`,
+      `set FORGECTL_TOKEN, or log in to it: forgectl auth login --url ${rootUrl}`,
+    );
   }
   if (!token) {
     const where = name ? `profile "${name}" has no token` : 'no token configured';

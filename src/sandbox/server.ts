@@ -225,6 +225,13 @@ function injected(fault: Fault): SandboxResponse {
   const headers: Record<string, string> = { ...fault.headers };
   if (fault.retry_after !== undefined) headers['Retry-After'] = String(fault.retry_after);
   if (status === 429 && fault.body === undefined) return { status, raw: { data: 'Retry later\n', contentType: 'text/plain' }, headers };
+  // A string body is sent as it is, with the fault's Content-Type (an HTML page of a proxy, broken JSON).
+  if (typeof fault.body === 'string') {
+    const typeHeader = Object.keys(headers).find((name) => name.toLowerCase() === 'content-type');
+    const contentType = typeHeader ? headers[typeHeader] : 'text/plain';
+    if (typeHeader) delete headers[typeHeader];
+    return { status, raw: { data: fault.body, contentType }, headers };
+  }
   return { status, body: fault.body ?? { message: `${status} Injected fault` }, headers };
 }
 

@@ -2,6 +2,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/config/resolve.js';
+import { ConfigError } from '../../src/errors.js';
 import { tokens } from '../../src/sandbox/model.js';
 import { addToken } from '../../src/sandbox/seed.js';
 import { users } from '../../src/sandbox/model.js';
@@ -105,7 +106,44 @@ describe('resolution order: flags → environment → profile → CI job', () =>
   it('prefers flags, then the environment, then the profile', () => {
     expect(resolveConnection({}, {}, config)).toMatchObject({ baseUrl: 'https://profile.example.com/api/v4', token: 'profile-token', timeoutMs: 12_000 });
     expect(resolveConnection({}, { FORGECTL_URL: 'https://env.example.com', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ baseUrl: 'https://env.example.com/api/v4', token: 'env-token', tokenSource: 'environment' });
-    expect(resolveConnection({ server: 'https://flag.example.com/api/v4/', timeout: 5 }, { FORGECTL_URL: 'https://env.example.com' }, config)).toMatchObject({ baseUrl: 'https://flag.example.com/api/v4', timeoutMs: 5000 });
+    expect(resolveConnection({ server: 'https://flag.example.com/api/v4/', timeout: 5 }, { FORGECTL_URL: 'https://env.example.com', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ baseUrl: 'https://flag.example.com/api/v4', timeoutMs: 5000, token: 'env-token' });
+  });
+
+  it('sends a profile\'s token only to that profile\'s instance: --server picks the profile whose URL matches', () => {
+    const two = { current: 'prod', profiles: { prod: { url: 'https://git.example.com', token: 'prod-token' }, lab: { url: 'https://lab.example.com/', token: 'lab-token', timeout: 7 } } };
+    expect(resolveConnection({ server: 'https://lab.example.com/api/v4' }, {}, two)).toMatchObject({ profileName: 'lab', token: 'lab-token', timeoutMs: 7000 });
+    expect(resolveConnection({}, { FORGECTL_URL: 'https://GIT.example.com:443' }, two)).toMatchObject({ profileName: 'prod', token: 'prod-token' });
+    // Another host: no profile's token goes there; FORGECTL_TOKEN must be given.
+    expect(() => resolveConnection({ server: 'https://other.example.com' }, {}, two)).toThrow(/no token for https:\/\/other\.example\.com: no profile is for this instance/);
+    expect(() => resolveConnection({}, { FORGECTL_URL: 'http://127.0.0.1:9' }, two)).toThrow(ConfigError);
+    expect(resolveConnection({ server: 'https://other.example.com' }, { FORGECTL_TOKEN: 'env-token' }, two)).toMatchObject({ token: 'env-token', profileName: undefined });
+    // -p names a profile for another instance than --server: refused rather than sending its token there.
+    expect(() => resolveConnection({ profile: 'prod', server: 'https://lab.example.com' }, {}, two)).toThrow(/profile "prod" is for https:\/\/git\.example\.com, not https:\/\/lab\.example\.com/);
+    // A CI job token goes only to the job's own instance.
+    const ci = { CI_SERVER_URL: 'https://ci.example.com', CI_JOB_TOKEN: 'job-token' };
+    expect(resolveConnection({}, ci, { profiles: {} })).toMatchObject({ token: 'job-token' });
+    expect(() => resolveConnection({ server: 'https://elsewhere.example.com' }, ci, { profiles: {} })).toThrow(ConfigError);
+  });
+
+  it('exits 3 with a hint when --server names an instance no profile is for', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'sb', profiles: { sb: { url: sandbox.rootUrl, token: sandbox.adminToken } } }), { mode: 0o600 });
+    sandbox.clearRequests();
+    const result = await run(['--server', 'http://127.0.0.2:9', 'api', '/user'], { env: profileEnv(dir) });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('hint: set FORGECTL_TOKEN, or log in to it: forgectl auth login --url http://127.0.0.2:9');
+    const own = await run(['--server', `${sandbox.rootUrl}/api/v4/`, 'api', '/user'], { env: profileEnv(dir) });
+    expect(own.code).toBe(0);
+  });
+
+  it('refuses api with a full URL on another instance', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['api', 'http://127.0.0.2:9/api/v4/user']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: http://127.0.0.2:9/api/v4/user is not on the instance in use');
+    const same = await sandbox.run(['api', `${sandbox.url}/user`]);
+    expect(same.code).toBe(0);
+    expect(same.json().username).toBe('root');
   });
 
   it('falls back to the CI job environment with a JOB-TOKEN', () => {
@@ -132,6 +170,14 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/job-token: \[REDACTED\]/i);
     expect(tokens(sandbox.db).find((t) => t.id === job.id)!.last_used_at).not.toBeNull();
+  });
+
+  it('when a CI job token is refused, the hint speaks of job-token permissions, not of logging in', async () => {
+    const result = await run(['api', '/user'], { env: { FORGECTL_CONFIG_DIR: tempDir(), CI_SERVER_URL: sandbox.rootUrl, CI_JOB_TOKEN: 'not-a-valid-job-token' } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/\(CI job token\) \(GET \/user → 401\)\nhint: a CI job token reaches only what job tokens may/);
+    expect(result.stderr).toContain('FORGECTL_TOKEN');
+    expect(result.stderr).not.toContain('auth login');
   });
 
   it('reports an unreadable config file as exit 3', async () => {

@@ -39,4 +39,12 @@ describe('sandbox fault injection', () => {
     expect(await (await curl('GET', '/faults')).json()).toEqual([]);
     expect((await sandbox.call('GET', '/version')).status).toBe(200);
   });
+
+  it('sends a string body as it is, with the Content-Type of the fault\'s headers', async () => {
+    await curl('POST', '/faults', JSON.stringify({ path: '^/users/2$', status: 200, body: '<html>Sign in</html>', headers: { 'Content-Type': 'text/html' } }));
+    const response = await sandbox.call('GET', '/users/2');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(response.text).toBe('<html>Sign in</html>');
+  });
 });
