@@ -72,9 +72,12 @@ export function fieldValues(fields: Array<[string, Field]>, opts: Record<string,
   return Object.fromEntries(fields.map(([name, field]) => [name, opts[optsKey(flagOf(name, field))]]));
 }
 
+/** The name of the `<id>` argument: `<id>`, or the id field's name (`<name>` of protected tags). */
+const idName = (resource: ResourceDef): string => (resource.id.field === 'id' ? 'id' : resource.id.field.replace(/_/g, '-'));
+
 /** Parses the `<id>` argument of a hand-written verb as the generated ones do: `parseId(protectedTags, text)`. */
 export function parseId(resource: ResourceDef, text: string): unknown {
-  return idField(resource).kind.parse(text, `${resource.noun} ${resource.id.field === 'id' ? 'id' : resource.id.field.replace(/_/g, '-')}`);
+  return idField(resource).kind.parse(text, `${resource.noun} ${idName(resource)}`);
 }
 
 /** "Needs Premium and the Maintainer role." */
@@ -94,9 +97,8 @@ function location(resource: ResourceDef, opts: Record<string, unknown>, ctx: Con
 
 export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
   const parentOptions = [resource.parent === 'project' ? projectOption : groupOption, ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
-  const idName = resource.id.field === 'id' ? 'id' : resource.id.field.replace(/_/g, '-');
-  const idArgs = [`<${idName}>`];
-  const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName}`)]));
+  const idArgs = [`<${idName(resource)}>`];
+  const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName(resource)}`)]));
   const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
   const route = (verb: Verb): string => {
     const found = resource.routes[verb];
