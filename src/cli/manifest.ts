@@ -24,6 +24,9 @@ import * as repoManifest from '../commands/repo/manifest.js';
 import * as commitsManifest from '../commands/commits/manifest.js';
 import * as filesManifest from '../commands/files/manifest.js';
 import * as submodulesManifest from '../commands/submodules/manifest.js';
+import * as projectsManifest from '../commands/projects/manifest.js';
+import * as groupsManifest from '../commands/groups/manifest.js';
+import * as groupBadgesManifest from '../commands/group-badges/manifest.js';
 
 
 const coreGroups: Record<string, string> = {
@@ -47,7 +50,7 @@ const coreEntries: ManifestEntry[] = [
 ];
 
 /** One manifest per resource folder (src/commands/<resource>/manifest.ts). */
-const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest, repoManifest, commitsManifest, filesManifest, submodulesManifest];
+const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest, repoManifest, commitsManifest, filesManifest, submodulesManifest, projectsManifest, groupsManifest, groupBadgesManifest];
 
 export const groups: Record<string, string> = Object.assign({}, coreGroups, ...areas.map((area) => area.groups));
 /** Groups that have no command yet are left out of help. */

@@ -7,6 +7,7 @@ import { draftNotes } from '../../src/api/resources/draft-notes.js';
 import { protectedTags } from '../../src/api/resources/protected-tags.js';
 import { manifest } from '../../src/cli/manifest.js';
 import { badges } from '../../src/api/resources/badges.js';
+import { groupBadges } from '../../src/api/resources/group-badges.js';
 import { freezePeriods } from '../../src/api/resources/freeze-periods.js';
 import { secureFiles } from '../../src/api/resources/secure-files.js';
 import { tempDir, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
@@ -45,6 +46,13 @@ const rows: Row[] = [
   {
     resource: badges,
     create: () => ['create', '--name', `b${serial++}`, '--link-url', 'https://ci.example.com/%{project_path}', '--image-url', 'https://ci.example.com/b.svg'],
+    update: ['--name', 'renamed'],
+    missingId: '999999',
+    badId: '0',
+  },
+  {
+    resource: groupBadges,
+    create: () => ['create', '--name', `g${serial++}`, '--link-url', 'https://ci.example.com/%{project_path}', '--image-url', 'https://ci.example.com/g.svg'],
     update: ['--name', 'renamed'],
     missingId: '999999',
     badId: '0',

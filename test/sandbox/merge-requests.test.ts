@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { tokens, users } from '../../src/sandbox/model.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 let bob: string;
 let alice: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
+beforeAll(() => {
   bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
   alice = tokens(sandbox.db).find((t) => t.name === 'alice-token')!.token;
 });
-afterAll(() => sandbox.close());
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 const iids = (body: Array<{ iid: number }>) => body.map((r) => r.iid);

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { tokens } from '../../src/sandbox/model.js';
 import { SEED_KEYS } from '../../src/sandbox/routes/keys.js';
 
-let sandbox: TestSandbox;
+const sandbox = useTestSandbox();
 let bob: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
+beforeAll(() => {
   bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
 });
-afterAll(() => sandbox.close());
 
 const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
 const NEW_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG0ZWpc8CKO/eOmEFwrlLjjyRmSvZ5NEwmjlvZlVY2Dk new@host';

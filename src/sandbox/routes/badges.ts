@@ -4,7 +4,8 @@ import { findGroup, projectFor, Role } from '../auth.js';
 import { crudModule, type Crud } from '../crud.js';
 import type { Db } from '../db.js';
 import { errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
-import { groups, repositories, type Group, type Project } from '../model.js';
+import { groupChain, projectGroup } from '../hierarchy.js';
+import { repositories, type Group, type Project } from '../model.js';
 
 /** A stored badge: a project's (project_id) or a group's (group_id); the rendered URLs and kind are computed. */
 export type StoredBadge = Pick<Badge, 'id' | 'name' | 'link_url' | 'image_url'> & { project_id?: number; group_id?: number };
@@ -12,17 +13,8 @@ export type StoredBadge = Pick<Badge, 'id' | 'name' | 'link_url' | 'image_url'> 
 /** Domain the sandbox pretends hosts Pages sites (the `%{gitlab_pages_domain}` placeholder). */
 const PAGES_DOMAIN = 'pages.sandbox.test';
 
-/** The groups a project's group badges come from: its namespace and every ancestor. */
-function ancestorGroups(db: Db, project: Project): Group[] {
-  const chain: Group[] = [];
-  let current = groups(db).find((g) => g.id === project.namespace_id);
-  while (current) {
-    chain.push(current);
-    const parentId = current.parent_id;
-    current = parentId === null ? undefined : groups(db).find((g) => g.id === parentId);
-  }
-  return chain;
-}
+/** The groups a project's group badges come from: its group and every ancestor. */
+const ancestorGroups = (db: Db, project: Project): Group[] => groupChain(db, projectGroup(db, project)?.id ?? null);
 
 /** Placeholder values of a project; the spec's `%{service_…}` names and the real `%{gitlab_…}` names both work. */
 function placeholders(req: SandboxRequest, project: Project): Record<string, string> {
@@ -52,7 +44,7 @@ export function renderBadgeUrl(url: string, values: Record<string, string>): str
 }
 
 /** URLs are validated as written; placeholders are fine in the path and query but not as the host. */
-function validateUrls(fields: { link_url?: string; image_url?: string }): void {
+export function validateBadgeUrls(fields: { link_url?: string; image_url?: string }): void {
   const problems: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined && !isHttpUrl(value)) problems[key] = ['is blocked: URI is invalid'];
   if (Object.keys(problems).length) throw errors.validation(problems);
@@ -64,7 +56,7 @@ export const badges: Crud<StoredBadge> = crudModule<StoredBadge>(resource, {
     const groupIds = new Set(ancestorGroups(db, project as Project).map((g) => g.id));
     return [...badges.table(db).filter((b) => b.group_id !== undefined && groupIds.has(b.group_id)), ...badges.table(db).filter((b) => b.project_id === project.id)];
   },
-  validate: (badge) => validateUrls({ link_url: badge.link_url, image_url: badge.image_url }),
+  validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
   computed(badge, req, project) {
     const values = placeholders(req, project as Project);
     return { rendered_link_url: renderBadgeUrl(badge.link_url, values), rendered_image_url: renderBadgeUrl(badge.image_url, values), kind: badge.group_id === undefined ? 'project' : 'group' };
@@ -77,7 +69,7 @@ export const badges: Crud<StoredBadge> = crudModule<StoredBadge>(resource, {
       const project = projectFor(req, Role.maintainer, 'project');
       const link = String(required(req, 'link_url'));
       const image = String(required(req, 'image_url'));
-      validateUrls({ link_url: link, image_url: image });
+      validateBadgeUrls({ link_url: link, image_url: image });
       const values = placeholders(req, project);
       return ok({ link_url: link, image_url: image, rendered_link_url: renderBadgeUrl(link, values), rendered_image_url: renderBadgeUrl(image, values) });
     });

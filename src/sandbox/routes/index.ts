@@ -27,6 +27,7 @@ import { files } from './files.js';
 import { projects } from './projects.js';
 import { groups } from './groups.js';
 import { members } from './members.js';
+import { groupBadges } from './group-badges.js';
 import { userAccounts } from './user-accounts.js';
 import { mergeRequests } from './merge-requests.js';
 import { mergeRequestApprovalRules } from './merge-request-approval-rules.js';
@@ -38,6 +39,7 @@ export const modules: SandboxModule[] = [
   projects,
   groups,
   members,
+  groupBadges,
   userAccounts,
   mergeRequests,
   mergeRequestApprovalRules,

@@ -1,5 +1,4 @@
 import { findGroup, groupRole, projectFor, projectRole, requireUser, Role } from '../auth.js';
-import type { Db } from '../db.js';
 import { resolveRevision } from '../git/repository.js';
 import { descendantGroups } from '../hierarchy.js';
 import { bool, created, errors, HttpError, int, ok, required, type SandboxRequest } from '../http.js';
@@ -234,7 +233,7 @@ function findMr(req: SandboxRequest, project: Project): MergeRequest {
   return mr;
 }
 
-const nextIid = (db: Db, table: Array<{ project_id: number; iid: number }>, projectId: number): number =>
+const nextIid = (table: Array<{ project_id: number; iid: number }>, projectId: number): number =>
   Math.max(0, ...table.filter((r) => r.project_id === projectId).map((r) => r.iid)) + 1;
 
 /** `state_event` close or reopen, as both resources take it. */
@@ -271,7 +270,7 @@ export const mergeRequestsModule: SandboxModule = {
       const at = req.now().toISOString();
       const rules = approvalRules(req.db).filter((r) => r.project_id === project.id);
       const mr: MergeRequest = {
-        id: req.db.nextId('merge_requests'), iid: nextIid(req.db, mergeRequests(req.db), project.id), project_id: project.id, title,
+        id: req.db.nextId('merge_requests'), iid: nextIid(mergeRequests(req.db), project.id), project_id: project.id, title,
         description: req.input.description === undefined ? null : String(req.input.description), state: 'opened', source_branch: source,
         target_branch: target, sha: head!.id, author_id: req.user!.id, created_at: at, updated_at: at, merge_status: 'can_be_merged',
         detailed_merge_status: 'mergeable', approvals_required: Math.max(0, ...rules.map((r) => r.approvals_required)), approved_by: [],
@@ -305,7 +304,7 @@ export const mergeRequestsModule: SandboxModule = {
       const title = String(required(req, 'title'));
       const at = req.now().toISOString();
       const issue: Issue = {
-        id: req.db.nextId('issues'), iid: nextIid(req.db, issues(req.db), project.id), project_id: project.id, title,
+        id: req.db.nextId('issues'), iid: nextIid(issues(req.db), project.id), project_id: project.id, title,
         description: String(req.input.description ?? ''), state: 'opened', author_id: req.user!.id, created_at: at, updated_at: at,
         confidential: Boolean(bool(req.input.confidential)),
       };

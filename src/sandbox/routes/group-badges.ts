@@ -1,0 +1,26 @@
+import { groupBadges as resource } from '../../api/resources/group-badges.js';
+import { groupFor, Role } from '../auth.js';
+import { crudModule } from '../crud.js';
+import { ok, required } from '../http.js';
+import { badges, validateBadgeUrls, type StoredBadge } from './badges.js';
+
+/**
+ * Group badges: a group's own badges, in the table of project badges (records with a group_id), so its projects show
+ * them. On the group itself placeholders stay as written: there is no project to render them for.
+ */
+export const groupBadges = crudModule<StoredBadge>(resource, {
+  table: 'badges',
+  notFound: 'Badge',
+  visible: (db, group) => badges.table(db).filter((b) => b.group_id === group.id),
+  validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
+  computed: (badge) => ({ rendered_link_url: badge.link_url, rendered_image_url: badge.image_url, kind: 'group' }),
+  routes(api) {
+    api.get('/groups/:group/badges/render', (req) => {
+      groupFor(req, Role.owner, 'group');
+      const link = String(required(req, 'link_url'));
+      const image = String(required(req, 'image_url'));
+      validateBadgeUrls({ link_url: link, image_url: image });
+      return ok({ link_url: link, image_url: image, rendered_link_url: link, rendered_image_url: image });
+    });
+  },
+});

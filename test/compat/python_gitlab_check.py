@@ -1,0 +1,435 @@
+"""Drives python-gitlab (the library) through the calls its own functional tests make, against `forgectl sandbox`.
+
+Run by test/compat/python-gitlab.test.ts with GITLAB_URL and GITLAB_TOKEN (an administrator's token) set. Each
+check prints one line "ok <name>" or "FAIL <name>: <error>" and the exit status is the number of failed checks.
+"""
+
+import base64
+import datetime
+import hashlib
+import io
+import os
+import sys
+import traceback
+import uuid
+
+import gitlab
+import gitlab.const
+import requests
+
+URL = os.environ["GITLAB_URL"]
+TOKEN = os.environ["GITLAB_TOKEN"]
+gl = gitlab.Gitlab(URL, private_token=TOKEN)
+gl.auth()
+
+RSA_KEY = (
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQDFMkH2ewoqw18UKUL9Fpb6SdBAKs9VBoTVtLXmURhHUL7F77EfQhkHxSMp1XNPGbCCFLtcO7"
+    "NVH6giAi+obkqmls/4+fWs1Pid9xfvQQZQll/7Rudv9BmsBwqt+yjjDuzE7wFrrSIMJPDZ/xeR/FH3Bw7OCG4PZqfSEs8beYrcugpKR1QcEWnW"
+    "YeA2sMZi+8U14VGqO3+hXYnplZRsquau+W+EndMLZBTZ0EUd3CvJtPH2biTxZuYLMFlhlRrI5LIyMcV0bdPd9EB3Bfdt2HcMO3tzccxvr1xZN5"
+    "TTKthtrd6IeDrqzSGv3UVgcMkclIumHwMe+/vJeDyXNL97vMgR compat@host"
+)
+ED_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDWry56A0Y3GtGgVNLbBb1WnBJqk39ej7uEid+fjX3V8 compat@laptop"
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+
+
+def unique(prefix):
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def new_user(**extra):
+    name = unique("u")
+    return gl.users.create({"email": f"{name}@example.com", "username": name, "name": name.upper(), "password": "Sandbox-pass-1", **extra})
+
+
+def new_project(**extra):
+    return gl.projects.create({"name": unique("project"), **extra})
+
+
+def new_group(**extra):
+    path = unique("group")
+    return gl.groups.create({"name": path, "path": path, **extra})
+
+
+def fingerprint(key):
+    digest = hashlib.sha256(base64.b64decode(key.split()[1])).digest()
+    return "SHA256:" + base64.b64encode(digest).rstrip(b"=").decode()
+
+
+def expect(condition, what):
+    if not condition:
+        raise AssertionError(what)
+
+
+def raises(error, call):
+    try:
+        call()
+    except error as caught:
+        return caught
+    raise AssertionError(f"expected {error.__name__}")
+
+
+CHECKS = []
+
+
+def check(fn):
+    CHECKS.append(fn)
+    return fn
+
+
+# --- users -----------------------------------------------------------------------------------------------------
+
+
+@check
+def users_create_with_avatar_and_find():
+    name = unique("avatar")
+    user = gl.users.create({"email": f"{name}@example.com", "username": name, "name": name, "password": "Sandbox-pass-1", "avatar": io.BytesIO(PNG)})
+    found = gl.users.list(username=name)[0]
+    expect(found.username == user.username and found.email == user.email, "the new user is listed with its email")
+    expect(requests.get(user.avatar_url, timeout=10).content == PNG, "the avatar is served where avatar_url points")
+
+
+@check
+def users_block_unblock_ban():
+    user = new_user()
+    expect(user.block() is True, "block answers true")
+    expect(user in gl.users.list(blocked=True), "listed as blocked")
+    expect(user.block() is None, "blocking again answers null")
+    expect(user.unblock() is True, "unblock answers true")
+    expect(user in gl.users.list(blocked=False, get_all=True), "listed again")
+    expect(user.unblock() is False, "unblocking again answers false")
+    user.ban()
+    expect(gl.users.get(user.id).state == "banned", "banned")
+    user.unban()
+    expect(gl.users.get(user.id).state == "active", "active again")
+
+
+@check
+def users_update_search_delete():
+    user = new_user()
+    user.bio = "This is the user bio"
+    user.save()
+    expect(gl.users.get(user.id).bio == "This is the user bio", "bio saved")
+    second = gl.users.create({"email": f"{user.email}.2", "username": f"{user.username}_2", "name": "Foo Bar", "password": "Sandbox-pass-1"})
+    expect(gl.users.list(search=second.username)[0].id == second.id, "search finds the second user")
+    expect({user.id, second.id} == {u.id for u in gl.users.list(search=user.username)}, "search finds both")
+    expect(not gl.users.list(search="asdf-nothing"), "no match")
+    expect(user.projects.list() == [], "a new user has no projects")
+    second.delete()
+    raises(gitlab.GitlabGetError, lambda: gl.users.get(second.id))
+
+
+@check
+def users_identities():
+    user = new_user()
+    user.provider = "test_provider"
+    user.extern_uid = "1"
+    user.save()
+    expect("test_provider" in [i["provider"] for i in user.identities], "identity added")
+    user.identityproviders.delete("test_provider")
+    expect(gl.users.get(user.id).identities == [], "identity removed")
+
+
+@check
+def users_ssh_keys_and_emails():
+    user = new_user()
+    key = user.keys.create({"title": "testkey", "key": RSA_KEY})
+    expect(key in user.keys.list(), "key listed")
+    expect(user.keys.get(key.id).key == key.key, "key read back")
+    by_id = gl.keys.get(key.id)
+    expect(by_id.title == key.title and by_id.key == key.key, "keys.get by id (administrators)")
+    by_fingerprint = gl.keys.get(fingerprint=fingerprint(RSA_KEY))
+    expect(by_fingerprint.title == key.title and by_fingerprint.user["username"] == user.username, "keys.get by fingerprint")
+    key.delete()
+    email = user.emails.create({"email": f"{unique('alt')}@example.com"})
+    expect(email in user.emails.list(), "email listed")
+    email.delete()
+    expect(user.emails.list() == [], "email removed")
+
+
+@check
+def current_user_keys_and_emails():
+    mail = gl.user.emails.create({"email": f"{unique('current')}@example.com"})
+    expect(mail in gl.user.emails.list(), "own email listed")
+    mail.delete()
+    key = gl.user.keys.create({"title": "testkey", "key": ED_KEY})
+    expect(key in gl.user.keys.list(), "own key listed")
+    key.delete()
+
+
+@check
+def users_personal_access_tokens():
+    user = new_user()
+    today = datetime.date.today().isoformat()
+    token = user.personal_access_tokens.create({"name": "today", "scopes": ["api"], "expires_at": today})
+    expect(token.expires_at == today and token.token, "a token may expire today")
+    expect(any(t.id == token.id for t in gl.personal_access_tokens.list(user_id=user.id)), "listed for its user")
+    gl.personal_access_tokens.delete(token.id)
+
+
+# --- groups ----------------------------------------------------------------------------------------------------
+
+
+@check
+def groups_subgroups_members_sharing():
+    user, user2 = new_user(), new_user()
+    group1, group2 = new_group(), new_group()
+    p_id = gl.groups.list(search=group2.path)[0].id
+    group3 = gl.groups.create({"name": unique("sub"), "path": unique("sub"), "parent_id": p_id})
+    group4 = new_group()
+    expect({group1, group2, group3, group4} <= set(gl.groups.list(get_all=True)), "all listed")
+    expect(gl.groups.list(search=group1.path)[0].id == group1.id, "search")
+    expect(group3.parent_id == p_id, "parent_id")
+    expect(group2.subgroups.list()[0].id == group3.id, "subgroups")
+    expect(group2.descendant_groups.list()[0].id == group3.id, "descendant groups")
+    filtered = gl.groups.list(skip_groups=[group3.id, group4.id], get_all=True)
+    expect(group3 not in filtered and group4 not in filtered, "skip_groups")
+
+    group1.members.create({"access_level": gitlab.const.AccessLevel.OWNER, "user_id": user.id})
+    group1.members.create({"access_level": gitlab.const.AccessLevel.GUEST, "user_id": user2.id})
+    group2.members.create({"access_level": gitlab.const.AccessLevel.OWNER, "user_id": user2.id})
+
+    group4.share(group1.id, gitlab.const.AccessLevel.DEVELOPER)
+    group4.share(group2.id, gitlab.const.AccessLevel.MAINTAINER)
+    expect(len(gl.groups.get(group4.id).shared_with_groups) == 2, "shared with two groups")
+    group4.unshare(group1.id)
+    expect(len(gl.groups.get(group4.id).shared_with_groups) == 1, "unshared one")
+
+    memberships1 = user.memberships.list()
+    expect(len(memberships1) == 1 and memberships1[0].source_type == "Namespace" and memberships1[0].access_level == 50, "memberships")
+    expect(len(user2.memberships.list()) == 2, "two memberships")
+    expect(len(user.memberships.list(type="Project")) == 0 and len(user.memberships.list(type="Namespace")) == 1, "by type")
+    error = raises(gitlab.GitlabListError, lambda: user.memberships.list(type="Invalid"))
+    expect("type does not have a valid value" in str(error), str(error))
+    error = raises(gitlab.GitlabListError, lambda: user.memberships.list(sudo=user.username))
+    expect("403 Forbidden" in str(error), str(error))
+
+    expect(len(group1.members.list()) == 3, "creator, user, user2")
+    expect(len(group2.members.list()) == 2, "creator, user2")
+    result = group1.members.list(user_ids=[user.id, 99999])
+    expect(len(result) == 1 and result[0].id == user.id, "user_ids filter")
+    group1.members.delete(user.id)
+    expect(group1.members_all.list(), "members/all")
+    member = group1.members.get(user2.id)
+    member.access_level = gitlab.const.AccessLevel.OWNER
+    member.save()
+    expect(group1.members.get(user2.id).access_level == gitlab.const.AccessLevel.OWNER, "access level changed")
+    group2.members.delete(gl.user.id)
+
+
+@check
+def groups_projects_in_subgroups_and_transfer():
+    group1, group2 = new_group(), new_group()
+    group3 = gl.groups.create({"name": unique("subgroup"), "path": unique("subgroup"), "parent_id": group1.id})
+    gr1_project = gl.projects.create({"name": unique("gr1"), "namespace_id": group1.id})
+    gr2_project = gl.projects.create({"name": unique("gr2"), "namespace_id": group3.id})
+    expect(gr1_project.namespace["id"] == group1.id, "project in group")
+    expect(gr2_project.namespace["parent_id"] == group1.id, "project in subgroup")
+    expect({p.id for p in group1.projects.list(include_subgroups=True)} == {gr1_project.id, gr2_project.id}, "include_subgroups")
+    groups = {g.id for g in gl.projects.get(gr2_project.id).groups.list()}
+    expect(groups == {group1.id, group3.id}, "groups of a project")
+    transfer = new_group()
+    transfer.transfer(group2.id)
+    expect(gl.groups.get(transfer.id).parent_id == group2.id, "moved under group2")
+    transfer.transfer()
+    moved = gl.groups.get(transfer.id)
+    expect(moved.path == moved.full_path, "back at the top level")
+    gr2_project.delete()
+    group3.delete()
+
+
+@check
+def groups_badges():
+    group = new_group()
+    badge = group.badges.create({"link_url": "http://example/img.svg", "image_url": "http://example.com"})
+    expect(badge in group.badges.list(), "listed")
+    badge.image_url = "http://another.example.com"
+    badge.save()
+    expect(group.badges.get(badge.id).image_url == "http://another.example.com", "changed")
+    badge.delete()
+
+
+# --- projects --------------------------------------------------------------------------------------------------
+
+
+@check
+def projects_create_list_owned_sudo():
+    user = new_user()
+    expect(gl.projects.head()["x-total"], "X-Total on HEAD /projects")
+    admin_project = new_project()
+    expect(gl.projects.head(admin_project.id)["content-type"] == "application/json", "HEAD of a project")
+    expect(admin_project in gl.projects.list(search=admin_project.name), "search")
+    sudo_project = gl.projects.create({"name": unique("sudo")}, sudo=user.id)
+    created = gl.projects.list(get_all=True)
+    expect(admin_project in created and sudo_project in created, "both listed")
+    owned = gl.projects.list(owned=True, get_all=True)
+    expect(admin_project in owned and sudo_project not in owned, "owned")
+    expect(len(created) == len(list(gl.projects.list(iterator=True))), "iterator sees the same")
+    page1, page2 = gl.projects.list(per_page=1, page=1), gl.projects.list(per_page=1, page=2)
+    expect(len(page1) == 1 and len(page2) == 1 and page1[0].id != page2[0].id, "pages")
+    admin_project.delete()
+    sudo_project.delete()
+
+
+@check
+def projects_members_badges_transfer():
+    user = new_user()
+    project = new_project()
+    member = project.members.create({"user_id": user.id, "access_level": gitlab.const.AccessLevel.DEVELOPER})
+    expect(member in project.members.list() and member.access_level == 30, "member")
+    member.delete()
+    badge = project.badges.create({"link_url": "http://example/img.svg", "image_url": "http://example.com"})
+    expect(badge in project.badges.list(), "badge listed")
+    badge.image_url = "http://another.example.com"
+    badge.save()
+    expect(project.badges.get(badge.id).image_url == "http://another.example.com", "badge changed")
+    badge.delete()
+    group = new_group()
+    project.transfer(group.id)
+    expect(gl.projects.get(project.id).namespace["path"] == group.full_path, "moved to the group")
+    project.transfer(gl.user.username)
+    expect(gl.projects.get(project.id).namespace["path"] == gl.user.username, "moved back")
+
+
+@check
+def projects_integrations():
+    project = new_project()
+    expect(project.services.update("emails-on-push", {"recipients": "email@example.com"})["active"], "set up")
+    project.services.update("asana", {"api_key": "api_key"})
+    service = project.services.get("asana")
+    expect(service.active, "active")
+    service.api_key = "whatever"
+    service.save()
+    expect(project.services.list()[0].active, "listed")
+    service.delete()
+    raises(gitlab.GitlabGetError, lambda: project.services.get("asana"))
+
+
+@check
+def projects_access_tokens():
+    project = new_project()
+    today = datetime.date.today().isoformat()
+    token = project.access_tokens.create({"name": "test-token", "scopes": ["api", "read_repository"], "expires_at": today})
+    expect(token.token and token.expires_at == today, "created, expiring today")
+    expect(any(t.id == token.id for t in project.access_tokens.list()), "listed")
+    group = new_group()
+    group_token = group.access_tokens.create({"name": "test-token", "scopes": ["api"], "expires_at": today})
+    expect(any(t.id == group_token.id for t in group.access_tokens.list()), "group token listed")
+    group_token.delete()
+
+
+@check
+def projects_push_rules():
+    project = new_project()
+    # Without a rule the service answers null, which python-gitlab reports as a parsing error.
+    raises(gitlab.GitlabParsingError, lambda: project.pushrules.get())
+    rules = project.pushrules.create({"deny_delete_tag": True})
+    expect(rules.deny_delete_tag, "created")
+    rules.deny_delete_tag = False
+    rules.save()
+    expect(not project.pushrules.get().deny_delete_tag, "changed")
+    rules.delete()
+    raises(gitlab.GitlabParsingError, lambda: project.pushrules.get())
+
+
+@check
+def projects_protected_tags():
+    project = new_project()
+    tag = project.protectedtags.create({"name": "v*", "create_access_level": 40})
+    expect(tag.name == "v*" and tag.create_access_levels[0]["access_level"] == 40, "protected")
+    expect(tag in project.protectedtags.list(), "listed")
+    expect(project.protectedtags.get("v*").name == "v*", "read back")
+    tag.delete()
+    expect(project.protectedtags.list() == [], "unprotected")
+
+
+# --- merge requests and approvals -------------------------------------------------------------------------------
+
+
+def project_with_merge_request():
+    project = new_project(initialize_with_readme=True)
+    branch = unique("branch")
+    project.files.create({"file_path": f"README.{branch}", "branch": branch, "start_branch": project.default_branch, "content": "Initial content", "commit_message": "New commit in new branch"})
+    mr = project.mergerequests.create({"source_branch": branch, "target_branch": project.default_branch, "title": "MR readme2"})
+    return project, mr
+
+
+@check
+def merge_requests_get_list():
+    project, merge_request = project_with_merge_request()
+    expect(project.mergerequests.get(merge_request.iid).iid == merge_request.iid, "get by iid")
+    expect(project.mergerequests.get(str(merge_request.iid)).iid == merge_request.iid, "get by iid as text")
+    expect(project.mergerequests.get(merge_request.iid, lazy=True).iid == merge_request.iid, "lazy")
+    project.mergerequests.list(all=True, state="opened", author_id=423, approver_ids=[423])
+    expect(project.mergerequests.list()[0].iid == merge_request.iid, "listed")
+
+
+@check
+def merge_request_approvals_and_rules():
+    project, mr = project_with_merge_request()
+    group = new_group()
+    approval = project.approvals.get()
+    reset_value = approval.reset_approvals_on_push
+    approval.reset_approvals_on_push = not reset_value
+    approval.merge_requests_author_approval = True  # the merge request is ours: let authors approve
+    approval.save()
+    saved = project.approvals.get()
+    expect(saved.reset_approvals_on_push != reset_value and saved.merge_requests_author_approval, "approval settings saved")
+    expect(not project.approvalrules.list(get_all=True), "no project rules")
+    project.approvalrules.create({"name": "approval-rule", "approvals_required": 2, "group_ids": [group.id]})
+    rules = project.approvalrules.list(get_all=True)
+    expect(len(rules) == 1 and rules[0].approvals_required == 2, "project rule")
+    rules[0].save()
+    rules[0].delete()
+    rule = mr.approval_rules.create({"name": "security", "approvals_required": 1, "user_ids": [gl.user.id]})
+    expect(rule.name == "security", "MR rule created")
+    expect([r.name for r in mr.approval_rules.list()] == ["security"], "MR rules listed")
+    mr.approve()
+    state = mr.approval_state.get()
+    expect(state.approval_rules_overwritten and state.rules[0]["approved"], "approval state")
+    expect(mr.approvals.get().approved_by[0]["user"]["username"] == gl.user.username, "approved by")
+    mr.unapprove()
+
+
+@check
+def merge_request_reset_approvals_by_bot():
+    project, _ = project_with_merge_request()
+    expires = (datetime.date.today() + datetime.timedelta(days=4)).isoformat()
+    bot = project.access_tokens.create({"name": "bot", "scopes": ["api"], "expires_at": expires})
+    bot_gitlab = gitlab.Gitlab(URL, private_token=bot.token)
+    mr = bot_gitlab.projects.get(project.id, lazy=True).mergerequests.list()[0]
+    expect(mr.reset_approvals(), "reset_approvals answers a JSON body")
+
+
+# --- instance ----------------------------------------------------------------------------------------------------
+
+
+@check
+def features_and_metadata():
+    feature = gl.features.set("foo", 30)
+    expect(feature.name == "foo", "set")
+    expect(feature in gl.features.list(), "listed")
+    feature.delete()
+    version, _ = gl.version()
+    expect(version != "unknown", "version")
+    expect(gl.http_get("/metadata")["version"] == version, "metadata")
+
+
+def main():
+    failed = 0
+    only = set(sys.argv[1:])
+    for fn in CHECKS:
+        if only and fn.__name__ not in only:
+            continue
+        try:
+            fn()
+            print(f"ok {fn.__name__}", flush=True)
+        except Exception as error:  # noqa: BLE001 - every failure is reported
+            failed += 1
+            detail = traceback.format_exc(limit=4).strip().splitlines()
+            print(f"FAIL {fn.__name__}: {error!r} | {' / '.join(line.strip() for line in detail[-4:])}", flush=True)
+    print(f"{len(CHECKS) if not only else len(only)} checks, {failed} failed", flush=True)
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(min(main(), 100))
