@@ -25,6 +25,8 @@ export interface FieldOptions {
   help?: string;
   /** Set by the service (id, created_at): no option, never sent. */
   readOnly?: boolean;
+  /** Sent but never returned (a webhook's secret token): the sandbox stores it and never presents it. */
+  writeOnly?: boolean;
   /** Whether create needs it ('required'), takes it (default), or cannot set it ('never'). */
   create?: 'required' | 'optional' | 'never';
   /** false: fixed once created (no option on update). */

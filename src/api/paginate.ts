@@ -41,14 +41,27 @@ export class ListResult<T> implements AsyncIterable<T> {
     readonly options: ListOptions<T>,
     /** Applied to each record as it streams (see map()). */
     private readonly transform: (record: any) => T = (record) => record,
+    /** A local filter (see filter()) and the number of matches to stop after. */
+    private readonly local?: { keep: (record: T) => boolean; limit?: number },
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
     const records = this.iterate();
+    let kept = 0;
     return {
       next: async () => {
-        const step = await records.next();
-        return step.done ? step : { done: false, value: this.transform(step.value) };
+        for (;;) {
+          if (this.local?.limit !== undefined && kept >= this.local.limit) {
+            await records.return(undefined);
+            return { done: true, value: undefined };
+          }
+          const step = await records.next();
+          if (step.done) return step;
+          const value = this.transform(step.value);
+          if (this.local && !this.local.keep(value)) continue;
+          kept++;
+          return { done: false, value };
+        }
       },
       return: async () => records.return(undefined),
     };
@@ -56,8 +69,19 @@ export class ListResult<T> implements AsyncIterable<T> {
 
   /** The same list with each record transformed as it streams (extra columns such as names for numbers). */
   map<U>(transform: (record: T) => U): ListResult<U> {
+    if (this.local) throw new Error('map() a list before filter()');
     const inner = this.transform;
     return new ListResult<U>(this.api, this.path, this.query, this.options as ListOptions<unknown> as ListOptions<U>, (record) => transform(inner(record)));
+  }
+
+  /**
+   * Only the records `keep` accepts (a filter the service does not offer). Every page is read, since matches may be
+   * anywhere; --limit counts matches.
+   */
+  filter(keep: (record: T) => boolean): ListResult<T> {
+    const limit = this.local?.limit ?? this.options.limit;
+    const both = this.local ? (record: T) => this.local!.keep(record) && keep(record) : keep;
+    return new ListResult<T>(this.api, this.path, this.query, { ...this.options, all: true, limit: undefined }, this.transform, { keep: both, limit });
   }
 
   private async fetch(pathOrUrl: string, query?: Query): Promise<ApiResponse<T[]>> {

@@ -38,8 +38,10 @@ export interface ResourceDef {
   fields: Record<string, Field>;
   /** Query parameters of the list route that filter it (`--name` of badges list). */
   filters?: Record<string, Field>;
-  /** Default columns of lists. */
+  /** Default columns of lists: fields, or computed ones. */
   columns: string[];
+  /** Columns the list command computes from each record (its `map`), not fields the service returns: a status in words. */
+  computed?: string[];
   /** The fields that pair a desired record with a current one (desired state). */
   identity: string[];
   /** The least role that may read, and that may change, records (the sandbox enforces them; help states them). */
@@ -50,7 +52,7 @@ export interface ResourceDef {
 
 /** Checks a declaration's consistency when it is defined (a typo fails the first test that loads it). */
 export function defineResource<R extends ResourceDef>(def: R): R {
-  const names = new Set(Object.keys(def.fields));
+  const names = new Set([...Object.keys(def.fields), ...(def.computed ?? [])]);
   for (const name of [...def.columns, ...def.identity, def.id.field]) {
     if (!names.has(name) && !name.includes('.')) throw new Error(`resource ${def.noun}: "${name}" is not a declared field`);
   }
@@ -70,6 +72,9 @@ export const creatableFields = (def: ResourceDef): Array<[string, Field]> =>
 /** Fields an update may send (not read-only, not fixed once created). */
 export const updatableFields = (def: ResourceDef): Array<[string, Field]> =>
   Object.entries(def.fields).filter(([, field]) => !field.readOnly && field.update !== false);
+
+/** Fields the service returns, in its order (all but write-only ones). */
+export const presentedFields = (def: ResourceDef): Array<[string, Field]> => Object.entries(def.fields).filter(([, field]) => !field.writeOnly);
 
 /** The kind that parses an id: its field's. */
 export const idField = (def: ResourceDef): Field => def.fields[def.id.field];

@@ -53,6 +53,8 @@ export interface Context {
   /** Settles when SIGINT or SIGTERM asks the run to stop (commands that serve until stopped wait for it). */
   readonly interrupted: Promise<'SIGINT' | 'SIGTERM'>;
   now(): Date;
+  /** Waits this many milliseconds (pacing, polling); tests make it instant. */
+  sleep(ms: number): Promise<void>;
   connection(): Connection;
   /** A client for an explicit connection (auth login checks a token before saving it). dryRun: as --dry-run does. */
   apiFor(connection: Connection, options?: { dryRun?: boolean }): Api;

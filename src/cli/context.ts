@@ -19,6 +19,7 @@ export interface ContextInit {
   paging: PageOptions;
   now: () => Date;
   interrupted?: Promise<'SIGINT' | 'SIGTERM'>;
+  sleep: (ms: number) => Promise<void>;
   /** The config file, when it was already read (for the output format). */
   config?: ConfigData;
 }
@@ -33,6 +34,7 @@ export class RunContext implements Context {
   readonly paging: PageOptions;
   readonly interrupted: Promise<'SIGINT' | 'SIGTERM'>;
   readonly now: () => Date;
+  readonly sleep: (ms: number) => Promise<void>;
   private config?: ConfigData;
   private resolved?: Connection;
   private readonly httpClients: HttpClient[] = [];
@@ -47,6 +49,7 @@ export class RunContext implements Context {
     this.paging = init.paging;
     this.interrupted = init.interrupted ?? new Promise(() => undefined);
     this.now = init.now;
+    this.sleep = init.sleep;
     this.config = init.config;
   }
 
@@ -82,6 +85,7 @@ export class RunContext implements Context {
       retries: connection.retries,
       env: this.env,
       userAgent: `forgectl/${__FORGECTL_VERSION__}`,
+      sleep: this.sleep,
       log: this.globals.verbose ? (line) => this.io.streams.stderr.write(`${line}\n`) : undefined,
     });
     this.httpClients.push(http);

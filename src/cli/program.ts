@@ -21,6 +21,8 @@ export interface CliDeps extends Streams {
   now?: () => Date;
   /** Settles with the signal that asks the run to stop (the bin wires SIGINT and SIGTERM to it). */
   interrupted?: Promise<'SIGINT' | 'SIGTERM'>;
+  /** Waits (rate-limit pacing, polling); tests pass a fake clock's. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Global options of contract §3, on the root command. */
@@ -187,6 +189,7 @@ async function createContext(raw: GlobalOptions & { fields?: unknown }, deps: Cl
     paging: { page: opts.page as number, perPage: opts.perPage as number, all: opts.all as boolean, limit: opts.limit as number },
     now: deps.now ?? (() => new Date()),
     interrupted: deps.interrupted,
+    sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   });
 }
 

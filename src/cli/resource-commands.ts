@@ -20,7 +20,7 @@ export interface VerbSpec {
 }
 
 export interface ListSpec extends VerbSpec {
-  /** Applied to each record as it streams (computed columns). */
+  /** Applied to each record as it streams: adds the declaration's computed columns. */
   map?: (record: any) => unknown;
   /** Default columns when map adds some (instead of the declaration's). */
   columns?: string[];
@@ -109,6 +109,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
 
   if (verbs.list) {
     const spec = verbs.list;
+    if (resource.computed?.length && !spec.map) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
     const filters = Object.entries(resource.filters ?? {});
     commands.list = defineCommand({
       description: describe(spec, false),

@@ -1,5 +1,5 @@
 import type { Field } from '../api/fields.js';
-import { creatableFields, updatableFields, type ResourceDef } from '../api/resource.js';
+import { creatableFields, presentedFields, updatableFields, type ResourceDef } from '../api/resource.js';
 import { groupFor, projectFor, requireTier, Role } from './auth.js';
 import { defineTable, type Db } from './db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from './http.js';
@@ -31,8 +31,11 @@ export interface CrudHooks<T extends Stored> {
   notFound?: string;
   /** The records a parent sees, in list order; default: its own records, oldest first. */
   visible?(db: Db, parent: Parent): T[];
-  /** Model validation on create and update (throw errors.validation(…)), after defaults are applied. */
-  validate?(record: T, req: SandboxRequest): void;
+  /**
+   * Model validation on create and update (throw errors.validation(…)), after defaults are applied; may also derive
+   * values (a webhook's secret is reset when its URL changes). `previous` is the record before an update.
+   */
+  validate?(record: T, req: SandboxRequest, previous?: T): void;
   /** Values of declared read-only fields the sandbox computes when presenting (rendered URLs, kind). */
   computed?(record: T, req: SandboxRequest, parent: Parent): Record<string, unknown>;
   /** Refusals of a delete (throw an HttpError). */
@@ -83,6 +86,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
   const parentKey = `${resource.parent}_id`;
   const scopeFields = Object.entries(resource.scope ?? {});
   const fields = Object.entries(resource.fields);
+  const shown = presentedFields(resource);
   const notFound = hooks.notFound ?? titleCase(resource.noun);
 
   const parentFor = (req: SandboxRequest, minRole: number): Parent => {
@@ -104,7 +108,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
   };
   const present = (record: T, req: SandboxRequest, parent: Parent): Record<string, unknown> => {
     const extra = hooks.computed?.(record, req, parent) ?? {};
-    return Object.fromEntries(fields.map(([name]) => [name, name in extra ? extra[name] : (value(record, name) ?? null)]));
+    return Object.fromEntries(shown.map(([name]) => [name, name in extra ? extra[name] : (value(record, name) ?? null)]));
   };
   const insert = (db: Db, parentId: number, values: Partial<T>, now: Date): T => {
     const at = now.toISOString();
@@ -160,7 +164,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
             const given = coerce(name, field, req.input[name]);
             if (given !== undefined) next[name] = given;
           }
-          hooks.validate?.(next as unknown as T, req);
+          hooks.validate?.(next as unknown as T, req, record);
           Object.assign(record, next);
           if ('updated_at' in resource.fields) Object.assign(record, { updated_at: req.now().toISOString() });
           return ok(present(record, req, parent));

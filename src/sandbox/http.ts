@@ -36,6 +36,8 @@ export interface SandboxResponse {
   body?: unknown;
   /** Sent as is instead of JSON. */
   raw?: { data: Buffer | string; contentType: string };
+  /** A large body sent in chunks as the client reads it (artifact archives): `size` bytes from `chunks`. */
+  stream?: { size: number; contentType: string; chunks: Iterable<Buffer> | AsyncIterable<Buffer> };
   headers?: Record<string, string>;
 }
 

@@ -20,5 +20,5 @@ export interface SandboxModule {
    * A branch moved through the API (a commit, a file change, a cherry-pick, a submodule update): runs after the
    * ref was updated, in the same request. Merge requests follow their source branch here; push webhooks hook in here.
    */
-  onPush?(event: PushEvent, context: { db: Db; tier: Tier; rootUrl: string }): void;
+  onPush?(event: PushEvent, context: { db: Db; tier: Tier; rootUrl: string; now(): Date }): void;
 }

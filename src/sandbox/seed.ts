@@ -11,6 +11,8 @@ export interface SeedOptions {
   seed: 'demo' | 'empty';
   users: number;
   now: Date;
+  /** Size in bytes of the demo's large artifact (see routes/pipelines.ts). */
+  artifactSize?: number;
 }
 
 export const STORAGES = ['default', 'storage2'];

@@ -14,6 +14,7 @@ import { tokens } from './model.js';
 import { Router } from './router.js';
 import { modules } from './routes/index.js';
 import { seedCore } from './seed.js';
+import { deliveriesSettled } from './webhooks.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -29,6 +30,10 @@ export interface SandboxOptions {
   caFile?: string;
   /** Print server errors to this sink (default: stderr). */
   log?: (line: string) => void;
+  /** The sandbox's clock (tests move it to check time-based rules such as rate limits and webhook backoff). */
+  now?: () => Date;
+  /** Size in bytes of the demo's large artifact (the build job of acme/api's main branch), for download benchmarks. */
+  artifactSize?: number;
 }
 
 export interface Sandbox {
@@ -50,7 +55,8 @@ const RATE_LIMIT = 2000;
 /** Starts the simulated instance. Tests start one per file on port 0; `forgectl sandbox` starts one for users. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const tier = options.tier ?? 'ultimate';
-  const now = new Date();
+  const clock = options.now ?? (() => new Date());
+  const now = clock();
   let db: Db;
   let adminToken: string;
   if (options.stateFile && existsSync(options.stateFile)) {
@@ -58,7 +64,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     adminToken = tokens(db).find((t) => t.name === 'sandbox-admin' && t.active)?.token ?? '';
   } else {
     db = new Db();
-    const seedOptions = { seed: options.seed ?? 'demo', users: options.users ?? 0, now };
+    const seedOptions = { seed: options.seed ?? 'demo', users: options.users ?? 0, now, artifactSize: options.artifactSize };
     adminToken = seedCore(db, seedOptions).adminToken.token;
     if (seedOptions.seed === 'demo') for (const module of modules) module.seed?.(db, { ...seedOptions, tier });
   }
@@ -140,9 +146,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       tier,
       rootUrl,
       baseUrl: `${rootUrl}/api/v4`,
-      now: () => new Date(),
+      now: clock,
       pushed: (event) => {
-        for (const module of modules) module.onPush?.(event, { db, tier, rootUrl });
+        for (const module of modules) module.onPush?.(event, { db, tier, rootUrl, now: clock });
       },
     };
     const auth = route.options.auth ?? 'required';
@@ -172,11 +178,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return send(res, { status: 204 });
     }
     if (path === '/requests' && method === 'GET') return send(res, { status: 200, body: faults.log });
+    if (path === '/deliveries' && method === 'GET') {
+      await deliveriesSettled(db);
+      return send(res, { status: 200, body: { running: 0 } });
+    }
     if (path === '/requests' && method === 'DELETE') {
       faults.log.length = 0;
       return send(res, { status: 204 });
     }
-    send(res, { status: 404, body: { error: 'unknown sandbox control endpoint; see /-/sandbox/faults and /-/sandbox/requests' } });
+    send(res, { status: 404, body: { error: 'unknown sandbox control endpoint; see /-/sandbox/faults, /-/sandbox/requests and /-/sandbox/deliveries' } });
   }
 
   let caFile: string | undefined;
@@ -254,6 +264,7 @@ function drop(res: ServerResponse): void {
 
 function send(res: ServerResponse, response: SandboxResponse, extra: Record<string, string> = {}, headOnly = false, fault?: Fault): void {
   const headers: Record<string, string> = { 'X-Request-Id': randomUUID().replace(/-/g, '').slice(0, 26), 'X-Runtime': '0.010000', ...extra, ...response.headers };
+  if (response.stream) return void sendStream(res, response.status, headers, response.stream, headOnly, fault).catch(() => res.socket?.destroy());
   let payload: Buffer | string = '';
   if (response.raw) {
     headers['Content-Type'] = response.raw.contentType;
@@ -279,4 +290,35 @@ function send(res: ServerResponse, response: SandboxResponse, extra: Record<stri
     return;
   }
   res.end(headOnly ? undefined : payload);
+}
+
+/**
+ * Writes a streamed body as the client reads it (backpressure). Faults act on it as on any body: 'body' cuts it one
+ * byte short, corrupt flips the byte in the middle.
+ */
+async function sendStream(res: ServerResponse, status: number, headers: Record<string, string>, stream: NonNullable<SandboxResponse['stream']>, headOnly: boolean, fault?: Fault): Promise<void> {
+  res.writeHead(status, { ...headers, 'Content-Type': stream.contentType, 'Content-Length': String(stream.size) });
+  if (headOnly) return void res.end();
+  const cutShort = fault?.drop === 'body';
+  const middle = fault?.corrupt ? stream.size >> 1 : -1;
+  let sent = 0;
+  const end = cutShort ? stream.size - 1 : stream.size;
+  for await (const chunk of stream.chunks) {
+    if (res.destroyed) return;
+    let part = chunk.subarray(0, Math.max(0, end - sent));
+    if (middle >= sent && middle < sent + part.length) {
+      part = Buffer.from(part);
+      part[middle - sent] ^= 0xff;
+    }
+    sent += part.length;
+    if (part.length && !res.write(part)) {
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+    }
+    if (sent >= end) break;
+  }
+  if (cutShort) res.socket?.destroy();
+  else res.end();
 }

@@ -27,6 +27,7 @@ export interface RunOptions {
   /** Pretend stdin/stdout/stderr are a terminal. */
   tty?: boolean;
   now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 class Capture extends Writable {
@@ -53,7 +54,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
   const stderr = new Capture(Boolean(options.tty));
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]) as Readable & { isTTY?: boolean };
   stdin.isTTY = Boolean(options.tty);
-  const code = await main(argv, { env: { ...options.env }, stdin, stdout, stderr, now: options.now });
+  const code = await main(argv, { env: { ...options.env }, stdin, stdout, stderr, now: options.now, sleep: options.sleep });
   return {
     code,
     stdout: stdout.text,

@@ -6,6 +6,8 @@ import { paginate } from '../pagination.js';
 import { presentGroup, presentUserBasic } from '../present.js';
 import { findCommit } from '../git/repository.js';
 import type { SandboxModule } from '../module.js';
+import { mergeRequestPayload } from '../webhook-payloads.js';
+import { fireProjectHooks } from '../webhooks.js';
 import { joinTrainIfScheduled, removeFromTrain } from './merge-trains.js';
 import {
   approvalsLeft, approvalsRequired, findMergeRequest, presentProtectedBranch, protectDefaultBranches, protectedBranches,
@@ -287,6 +289,7 @@ export const approvals: SandboxModule = {
       if (!canApprove(req, project, request, user)) throw errors.unauthorized();
       request.approved_by.push(user.id);
       approvalsChanged(req, request);
+      fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, request, 'approved', user));
       return created(presentApprovals(req, project, request));
     });
 
@@ -298,6 +301,7 @@ export const approvals: SandboxModule = {
       if (index < 0) throw errors.notFound();
       request.approved_by.splice(index, 1);
       approvalsChanged(req, request);
+      fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, request, 'unapproved', req.user!));
       return created(presentApprovals(req, project, request));
     });
 

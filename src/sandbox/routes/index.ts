@@ -31,6 +31,8 @@ import { groupBadges } from './group-badges.js';
 import { userAccounts } from './user-accounts.js';
 import { mergeRequests } from './merge-requests.js';
 import { mergeRequestApprovalRules } from './merge-request-approval-rules.js';
+import { pipelinesModule } from './pipelines.js';
+import { hooksModule } from './hooks.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -66,6 +68,8 @@ export const modules: SandboxModule[] = [
   repository,
   commits,
   files,
+  pipelinesModule,
+  hooksModule,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {

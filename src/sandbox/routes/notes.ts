@@ -7,6 +7,8 @@ import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
+import { notePayload, noteEvent } from '../webhook-payloads.js';
+import { fireProjectHooks } from '../webhooks.js';
 import { requireMergeRequestAccess } from './review-common.js';
 import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
@@ -219,6 +221,7 @@ function routesFor(api: Router, segment: string, type: NoteableType): void {
       project_id: ref.project.id, noteable_type: ref.type, noteable_id: ref.id, noteable_iid: ref.iid, author_id: user.id,
       body: text, internal, created_at: createdAt, updated_at: createdAt,
     });
+    fireProjectHooks(req, ref.project, noteEvent(note), notePayload(req, ref.project, note, user));
     return created(presentNote(note, req.db, req.rootUrl));
   });
 

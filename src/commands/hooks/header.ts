@@ -1,0 +1,3 @@
+import { writeOnlyValueCommands } from './write-only.js';
+
+export default writeOnlyValueCommands('header');
