@@ -11,7 +11,9 @@ export const ExitCode = {
   server: 8,
   attention: 9,
   rotatedNotSaved: 10,
+  /** SIGINT (Ctrl-C). */
   interrupted: 130,
+  /** SIGTERM (cron and systemd timeouts, `kill`). */
   terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,9 +1,13 @@
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 
 /**
- * An exclusive lock file created with O_EXCL, holding the owner's pid. A lock whose owner process no longer exists
- * is stale and taken over; taking over is itself guarded by a second O_EXCL file so two processes cannot both
- * steal the same stale lock.
+ * An exclusive lock file created with O_EXCL. It holds one line, `<pid> <start time> <boot id>`, which names its
+ * owner across pid reuse: a lock whose owner is gone is stale and taken over, and "gone" includes a pid that now
+ * belongs to another process (its start time differs) and a lock written before the machine booted (its boot id
+ * differs) — after a reboot or a container restart the pid of a leftover lock often belongs to someone else.
+ * Older readers that take only the leading pid still understand the line.
+ *
+ * Taking over is guarded by a second O_EXCL file, so two processes cannot both steal the same stale lock.
  */
 export class LockFile {
   private held = false;
@@ -12,22 +16,22 @@ export class LockFile {
   /** Returns false when another live process holds the lock. */
   tryAcquire(): boolean {
     if (this.create(this.path)) return (this.held = true);
-    const owner = this.ownerPid();
-    if (owner !== undefined && isAlive(owner)) return false;
-    // Stale (dead owner or unreadable): one process at a time may replace it.
+    const seen = readLock(this.path);
+    if (seen === undefined) return this.create(this.path) && (this.held = true); // released in between
+    if (!isStale(seen)) return false;
     const guard = `${this.path}.takeover`;
     if (!this.create(guard)) {
-      const guardOwner = readPid(guard);
-      if (guardOwner !== undefined && isAlive(guardOwner)) return false;
+      const guardOwner = readLock(guard);
+      if (guardOwner !== undefined && !isStale(guardOwner)) return false;
       rmSync(guard, { force: true });
       if (!this.create(guard)) return false;
     }
     try {
-      const again = this.ownerPid();
-      if (again !== undefined && again !== owner && isAlive(again)) return false;
+      // Under the guard, nobody else can replace the lock; it may only have been released or still be stale.
+      const again = readLock(this.path);
+      if (again !== undefined && !isStale(again)) return false;
       rmSync(this.path, { force: true });
-      if (this.create(this.path)) return (this.held = true);
-      return false;
+      return this.create(this.path) && (this.held = true);
     } finally {
       rmSync(guard, { force: true });
     }
@@ -36,13 +40,10 @@ export class LockFile {
   release(): void {
     if (!this.held) return;
     this.held = false;
-    if (this.ownerPid() === process.pid) rmSync(this.path, { force: true });
+    if (readLock(this.path)?.text === ownLine()) rmSync(this.path, { force: true });
   }
 
-  private ownerPid(): number | undefined {
-    return readPid(this.path);
-  }
-
+  /** O_EXCL create with our owner line, written in one call right after the create. */
   private create(path: string): boolean {
     let fd: number;
     try {
@@ -52,8 +53,7 @@ export class LockFile {
       throw error;
     }
     try {
-      writeSync(fd, `${process.pid}\n`);
-      fsyncSync(fd);
+      writeSync(fd, `${ownLine()}\n`);
     } finally {
       closeSync(fd);
     }
@@ -61,23 +61,80 @@ export class LockFile {
   }
 }
 
-function readPid(path: string): number | undefined {
+/**
+ * An empty lock file is one whose owner has created it and not yet written its line (microseconds), or one left by
+ * a crash in that instant. Younger than this it counts as held; older, as stale.
+ */
+export const EMPTY_LOCK_GRACE_MS = 10_000;
+
+interface LockContent {
+  text: string;
+  ageMs: number;
+}
+
+function readLock(path: string): LockContent | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const text = readFileSync(path, 'utf8').trim();
+    return { text, ageMs: Date.now() - statSync(path).mtimeMs };
   } catch {
     return undefined;
   }
 }
 
+/** The owner of a lock is gone: dead, replaced by another process under the same pid, or from an earlier boot. */
+function isStale(lock: LockContent): boolean {
+  const [pidText, start, boot] = lock.text.split(/\s+/);
+  const pid = Number.parseInt(pidText ?? '', 10);
+  if (!lock.text) return lock.ageMs > EMPTY_LOCK_GRACE_MS;
+  if (!Number.isInteger(pid) || pid <= 0) return true;
+  const current = bootId();
+  if (boot && boot !== '-' && current && boot !== current) return true;
+  if (pid === process.pid) return start !== undefined && start !== '-' && start !== startTime(pid);
+  if (!isAlive(pid)) return true;
+  if (start && start !== '-') {
+    const actual = startTime(pid);
+    if (actual !== undefined && actual !== start) return true;
+  }
+  return false;
+}
+
 function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** When a process started, in clock ticks since boot (Linux /proc); undefined where that cannot be read. */
+export function startTime(pid: number): string | undefined {
+  try {
+    // The command name (field 2) may hold spaces and parentheses: count fields after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+let cachedBootId: string | null | undefined;
+function bootId(): string | undefined {
+  if (cachedBootId === undefined) {
+    try {
+      cachedBootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+    } catch {
+      cachedBootId = null;
+    }
+  }
+  return cachedBootId ?? undefined;
+}
+
+let cachedOwnLine: string | undefined;
+/** This process as a lock owner: `<pid> <start time> <boot id>`, with `-` for what the platform cannot tell. */
+function ownLine(): string {
+  cachedOwnLine ??= `${process.pid} ${startTime(process.pid) ?? '-'} ${bootId() ?? '-'}`;
+  return cachedOwnLine;
 }
 
 /** Runs fn while holding the lock, waiting up to timeoutMs for it. */

@@ -88,6 +88,20 @@ function profileForUrl(baseUrl: string, selected: { name?: string; profile?: Pro
   return match ? { name: match[0], profile: match[1] } : {};
 }
 
+/**
+ * One name per instance however its URL is written, for state kept per instance (rotation locks, recovery files):
+ * `http://127.0.0.1:8080`, `http://localhost:8080/` and `http://localhost:8080/api/v4` are one instance. Loopback
+ * names are one host, ports 80 and 443 are the default of either scheme, and `/api/v4` and trailing slashes go.
+ * Two URLs of one instance must never get two names (two runs could then rotate one token at once); two instances
+ * sharing a name only makes their rotations wait for each other.
+ */
+export function instanceIdentity(url: string): string {
+  const root = new URL(normalizeBaseUrl(url).rootUrl);
+  const host = isLoopbackHost(root.hostname) ? 'loopback' : root.hostname;
+  const port = root.port && root.port !== '80' && root.port !== '443' ? `:${root.port}` : '';
+  return `${host}${port}${root.pathname.replace(/\/+$/, '')}`;
+}
+
 export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {
   const selected = selectProfile(flags, env, config);
   const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;

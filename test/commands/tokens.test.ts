@@ -234,9 +234,10 @@ describe('tokens rotate', () => {
     const config = join(bot.dir, 'config.json');
     const saved = readFileSync(config, 'utf8');
     // The config turns into a folder while the rotate request is in flight (root ignores file modes).
-    sandbox.fault({ method: 'POST', path: '/rotate$', latency_ms: 400 });
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: 400 });
     const running = bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
-    await until(() => existsSync(join(bot.dir, 'locks')) && readdirSync(join(bot.dir, 'locks')).some((n) => n.endsWith('.lock')));
+    await until(() => sandbox.requests().some((r) => r.path.endsWith('/rotate')));
     rmSync(config);
     mkdirSync(config);
     const result = await running;

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
-import { describeTargets, finishRecovery, HeldLocks, listRecoveries, readRecovery, type RecoveryRecord, type SaveTargets } from './rotation.js';
+import { describeTargets, finishRecovery, HeldLocks, listRecoveries, readRecovery, sweepFinished, type RecoveryRecord, type SaveTargets } from './rotation.js';
 import { warnStoreNow, withLevelName, withoutSecret } from './shared.js';
 
 interface Options {
@@ -20,9 +20,9 @@ function summary(path: string, record: RecoveryRecord): Record<string, unknown> 
     kind: record.kind,
     resource: record.resource || null,
     rotated_token_id: record.rotated_token_id,
-    new_token_id: record.token.id,
-    name: record.token.name,
-    expires_at: record.token.expires_at,
+    new_token_id: record.token.id ?? null,
+    name: record.token.name ?? null,
+    expires_at: record.token.expires_at ?? null,
     save_to: describeTargets([record.targets]) || null,
   };
 }
@@ -31,8 +31,9 @@ export default defineCommand<Options>({
   description: [
     'When a rotation could not save its new token (exit 10) or was killed after the service answered, the token is',
     'in a recovery file under the config folder. This checks that the token works, saves it where the rotation meant',
-    'to (and where you add with --save-to-profile / --output-file), and removes the file. It never rotates.',
-    '--list shows the pending files (exit 9 when there are any).',
+    'to (and where you add with --save-to-profile / --output-file), and removes the file. It never rotates. A file',
+    'whose token every target already holds, or has replaced with a newer one, is finished: it is removed, and a',
+    'newer token is never overwritten. --list shows the pending files (exit 9 when there are any).',
   ].join(' '),
   examples: [
     'forgectl tokens recover --list',
@@ -47,9 +48,13 @@ export default defineCommand<Options>({
   ],
   columns: ['created_at', 'kind', 'resource', 'rotated_token_id', 'new_token_id', 'name', 'save_to', 'file'],
   async run(opts, ctx) {
+    if (opts.list && opts.file) throw new UsageError('give a file or --list, not both');
+    if (!opts.file) {
+      const finished = sweepFinished(ctx.configDir);
+      if (finished.length) ctx.io.note(`removed ${finished.length} finished recovery file(s): their token is saved already (or replaced by a newer one)`);
+    }
     const pending = opts.file ? [{ path: resolve(opts.file), record: readRecovery(resolve(opts.file)) }] : listRecoveries(ctx.configDir);
     if (opts.list) {
-      if (opts.file) throw new UsageError('give a file or --list, not both');
       if (!pending.length) {
         ctx.io.note('no interrupted rotations');
         return [];
@@ -68,9 +73,14 @@ export default defineCommand<Options>({
     const results: Record<string, unknown>[] = [];
     try {
       for (const item of pending) {
-        const { token, saved } = await finishRecovery(ctx, item, extra, locks);
+        const { token, saved, alreadySaved } = await finishRecovery(ctx, item, extra, locks);
         const where = describeTargets(saved);
-        ctx.io.note(`Recovered token ${token.id} "${token.name}" (expires ${token.expires_at ?? 'never'})${where ? `, saved to ${where}` : ''}; removed ${item.path}`);
+        if (alreadySaved) {
+          ctx.io.note(`Token ${token.id ?? '?'} is saved already (or replaced by a newer token) where the rotation meant to save it; removed ${item.path}`);
+          results.push(withLevelName(withoutSecret(token)));
+          continue;
+        }
+        ctx.io.note(`Recovered token ${token.id ?? '?'} "${token.name ?? ''}" (expires ${token.expires_at ?? 'never'})${where ? `, saved to ${where}` : ''}; removed ${item.path}`);
         if (!where) warnStoreNow(ctx);
         results.push(withLevelName(where ? withoutSecret(token) : token));
       }

@@ -1,10 +1,16 @@
 import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { defineCommand, type Context } from '../../cli/command.js';
+import type { Connection } from '../../config/resolve.js';
+import { readConfig } from '../../config/store.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
 import { parseDuration } from '../../cli/parse.js';
+import { ResultWithExit } from '../../output/result.js';
+import { interrupted, Interrupts } from './interrupts.js';
 import {
-  currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, removeRecovery,
-  saveEverywhere, selfLockPath, tokenLockPath, verifyToken, writeRecovery, type RecoveryRecord, type SaveTargets,
+  currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, saveEverywhere,
+  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
 } from './rotation.js';
 import {
   expiryFrom, parseTokenId, resolveTarget, targetOptions, warnStoreNow, withLevelName, withoutSecret,
@@ -19,14 +25,18 @@ interface Options extends TargetOptions {
   outputFile?: string;
 }
 
+/** How long a run interrupted while its rotate request is in flight still waits for the answer (and the token). */
+export const ANSWER_GRACE_MS = 3000;
+
 export default defineCommand<Options>({
   description: [
-    'Safe for cron (contract §8): one run per token at a time (a second run exits 6 without calling the service), the',
-    'rotate request is sent once and never retried, the new token goes to a recovery file (0600) the moment it',
-    'arrives, then to the profile and/or file, is checked with a GET as itself, and the recovery file is removed.',
-    'Exit 10: rotated but not saved (the recovery file is named; run `forgectl tokens recover`). Exit 8 after the',
-    'request was sent: the outcome is unknown; do not run it again before checking. With a save target the token',
-    'is not printed.',
+    'Safe for cron: one run per token at a time (a second run exits 6 without calling the service), the token is',
+    'read again after the last lock, the rotate request is sent once and never retried, the new token goes to a',
+    'recovery file (0600) the moment it arrives, then to the profile and/or file, and is checked with a GET as itself.',
+    'Exit 10: rotated but not saved (the recovery file is named; run `forgectl tokens recover`). Exit 9: rotated and',
+    'saved, but the check as the new token failed. Exit 8 after the request was sent: the outcome is unknown; do not',
+    'run it again before checking. Exit 130/143 on SIGINT/SIGTERM, saying what was left undone. With a save target',
+    'the token is not printed.',
   ].join(' '),
   examples: [
     'forgectl -p bot tokens rotate self --group acme --save-to-profile --yes',
@@ -61,115 +71,229 @@ export default defineCommand<Options>({
       return undefined;
     }
 
-    const locks = new HeldLocks();
+    const rotation = new Rotation(ctx, connection, target, id, targets);
     try {
-      const instance = connection.rootUrl;
-      // Locks first, before any request: a second run exits 6 without calling the service.
-      if (id === 'self') locks.require(selfLockPath(ctx.configDir, instance, connection.token), target.describe('self'));
-      else locks.require(tokenLockPath(ctx.configDir, instance, id), target.describe(id));
-
-      // An interrupted rotation of this token is finished from its recovery file, never repeated: the old token is
-      // revoked, and presenting it to rotate again would revoke the whole family.
-      const pending = findRecovery(ctx.configDir, instance, id, connection.token);
-      if (pending) return await finishPending(ctx, pending, targets, locks);
-
-      const current = await currentState(ctx, target, id, profile);
-      if (id === 'self') locks.require(tokenLockPath(ctx.configDir, instance, current.id), target.describe(current.id));
-      if (current.revoked || !current.active) {
-        throw new CliError(
-          `${target.describe(current.id)} is ${current.revoked ? 'revoked' : 'inactive'}; not rotating it`,
-          ExitCode.rejected,
-          'rotating a revoked token again makes the service revoke every token of its family. If a rotation was interrupted, see forgectl tokens recover --list',
-        );
-      }
-
-      const rotated = await sendRotate(ctx, target, id, expiresAt);
-      const record: RecoveryRecord = {
-        version: 1,
-        created_at: ctx.now().toISOString(),
-        instance,
-        kind: target.kind,
-        resource: target.resource,
-        rotated_token_id: current.id,
-        rotated_token_sha256: id === 'self' ? fingerprint(connection.token) : null,
-        targets,
-        token: rotated,
-      };
-      let recoveryFile: string | undefined;
-      try {
-        recoveryFile = writeRecovery(ctx.configDir, record);
-      } catch (error) {
-        ctx.io.warn(`could not write the recovery file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-      }
-
-      const failures = await saveEverywhere(ctx, targets, rotated.token!, instance);
-      if (failures.length) {
-        if (!recoveryFile) {
-          // Nowhere else to keep it: handing it over on stdout beats locking the user out.
-          await ctx.io.out(`${rotated.token}\n`);
-        }
-        throw new CliError(
-          `${target.describe(current.id)} was rotated (new token ${rotated.id}) but could not be saved: ${failures.join('; ')}`,
-          ExitCode.rotatedNotSaved,
-          recoveryFile
-            ? `the new token is in the recovery file ${recoveryFile} (mode 0600). Fix the cause, then run: forgectl tokens recover ${recoveryFile}. Do not rotate again: the old token is revoked`
-            : 'the new token was printed on stdout: store it now. Do not rotate again: the old token is revoked',
-        );
-      }
-
-      try {
-        await verifyToken(ctx, target, rotated.token!);
-      } catch (error) {
-        const exitCode = error instanceof CliError ? error.exitCode : ExitCode.internal;
-        throw new CliError(
-          `${target.describe(current.id)} was rotated and saved, but the check as the new token failed: ${(error as Error).message}`,
-          exitCode,
-          recoveryFile ? `the recovery file ${recoveryFile} is kept; run: forgectl tokens recover ${recoveryFile}` : undefined,
-        );
-      }
-      if (recoveryFile) removeRecovery(recoveryFile);
-
-      const saved = describeTargets([targets]);
-      ctx.io.note(`Rotated ${target.describe(current.id)}: new token ${rotated.id} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${saved}` : ''}; the old token is revoked`);
-      if (saved) return withLevelName(withoutSecret(rotated));
-      warnStoreNow(ctx);
-      return withLevelName(rotated);
+      return await rotation.run(expiresAt);
     } finally {
-      locks.releaseAll();
+      rotation.dispose();
     }
   },
 });
 
-async function finishPending(ctx: Context, pending: Parameters<typeof finishRecovery>[1], targets: SaveTargets, locks: HeldLocks) {
-  ctx.io.warn(`a rotation of this token was interrupted on ${pending.record.created_at}; finishing it from ${pending.path} instead of rotating again`);
-  const { token, saved } = await finishRecovery(ctx, pending, targets, locks);
-  const where = describeTargets(saved);
-  ctx.io.note(`Recovered token ${token.id} (expires ${token.expires_at ?? 'never'})${where ? `, saved to ${where}` : ''}; it was not rotated again`);
-  if (where) return withLevelName(withoutSecret(token));
-  warnStoreNow(ctx);
-  return withLevelName(token);
-}
+/** One run of `tokens rotate`, step by step, holding its locks and watching for signals throughout. */
+class Rotation {
+  private readonly locks = new HeldLocks();
+  private readonly interrupts = new Interrupts();
+  private readonly instance: string;
 
-/**
- * The token's state, read inside the lock right before rotating. For `self`, a 401 here means the credential was
- * revoked since this run read it: if another run holds the lock or already replaced the profile's token, that run
- * rotated it (exit 6).
- */
-async function currentState(ctx: Context, target: TokenTarget, id: number | 'self', profile: string | undefined): Promise<TokenRecord> {
-  try {
-    return await readToken(ctx, target, id);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401 || id !== 'self') throw error;
-    const connection = ctx.connection();
-    const onDisk = currentProfileToken(ctx.configDir, profile ?? connection.profileName);
-    if (onDisk && onDisk !== connection.token) {
-      throw new CliError('the token in use was already rotated by another run: the profile holds a newer token', ExitCode.rejected, 'nothing was sent; run again to rotate the newer token');
+  constructor(
+    private readonly ctx: Context,
+    private readonly connection: Connection,
+    private readonly target: TokenTarget,
+    private readonly id: number | 'self',
+    private readonly targets: SaveTargets,
+  ) {
+    this.instance = connection.rootUrl;
+  }
+
+  dispose(): void {
+    this.interrupts.dispose();
+    this.locks.releaseAll();
+  }
+
+  async run(expiresAt: string | undefined): Promise<unknown> {
+    const { ctx, target, id, targets, instance, connection } = this;
+    // Locks first, before any request: a second run exits 6 without calling the service.
+    if (id === 'self') this.locks.require(selfLockPath(ctx.configDir, instance, connection.token), target.describe('self'));
+    else this.locks.require(tokenLockPath(ctx.configDir, instance, id), target.describe(id));
+
+    // Recovery files whose token is saved already are done. An interrupted rotation of this token is finished from
+    // its file, never repeated: the old token is revoked, and presenting it to rotate again revokes the whole family.
+    sweepFinished(ctx.configDir);
+    const pending = findRecovery(ctx.configDir, instance, id === 'self' ? { credential: connection.token } : { id });
+    if (pending) return this.finishPending(pending);
+
+    let current = await this.beforeSend(this.currentState(false));
+    if (id === 'self') {
+      this.locks.require(tokenLockPath(ctx.configDir, instance, current.id), target.describe(current.id));
+      // A rotation by id may have run between the read above and this lock: look again before sending anything.
+      const byId = findRecovery(ctx.configDir, instance, { id: current.id });
+      if (byId) return this.finishPending(byId);
+      this.assertProfilesUnchanged();
+      current = await this.beforeSend(this.currentState(true));
     }
-    throw new CliError(
-      `the token in use is rejected (401): ${error.message}`,
-      ExitCode.auth,
-      'it is revoked or expired, so it cannot rotate itself. If a rotation was interrupted: forgectl tokens recover --list; otherwise create a new token',
-    );
+    if (current.revoked || !current.active) {
+      throw new CliError(
+        `${target.describe(current.id)} is ${current.revoked ? 'revoked' : 'inactive'}; not rotating it`,
+        ExitCode.rejected,
+        'rotating a revoked token again makes the service revoke every token of its family. If a rotation was interrupted, see forgectl tokens recover --list',
+      );
+    }
+
+    const recovery = new RecoveryFile(ctx.configDir, {
+      version: 1,
+      created_at: ctx.now().toISOString(),
+      instance,
+      kind: target.kind,
+      resource: target.resource,
+      rotated_token_id: current.id,
+      rotated_token_sha256: id === 'self' ? fingerprint(connection.token) : null,
+      targets,
+      previous: targetFingerprints(ctx.configDir, targets),
+    });
+    this.interrupts.checkpoint((signal) => interrupted(signal, 'before the rotate request was sent: nothing was sent', 'run the rotation again'));
+    const answer = sendRotate(ctx, target, id, expiresAt, recovery);
+    const { token: received, cutShort } = await this.interrupts.race(answer, (signal) => this.stopInFlight(signal, answer, recovery));
+    return this.keep(current, received, cutShort, recovery);
+  }
+
+  /** After the answer: save where asked, drop the recovery file, check the token as itself. */
+  private async keep(rotatedFrom: TokenRecord, received: NewToken, cutShort: boolean, recovery: RecoveryFile): Promise<unknown> {
+    const { ctx, target, targets, interrupts } = this;
+    const what = target.describe(rotatedFrom.id);
+    if (interrupts.received) throw await this.stoppedAfterAnswer(interrupts.received, received, recovery);
+    if (cutShort) ctx.io.warn('the answer to the rotate request was cut short after the new token arrived; continuing with the token');
+    if (recovery.failure) ctx.io.warn(`could not write the recovery file ${recovery.path}: ${recovery.failure}`);
+
+    const failures = await saveEverywhere(ctx, targets, received.token, this.instance);
+    if (failures.length) {
+      if (!recovery.exists) {
+        // Nowhere else to keep it: handing it over on stdout beats locking the user out.
+        await ctx.io.out(`${received.token}\n`);
+      }
+      throw new CliError(
+        `${what} was rotated${received.id ? ` (new token ${received.id})` : ''} but could not be saved: ${failures.join('; ')}`,
+        ExitCode.rotatedNotSaved,
+        recovery.exists
+          ? `the new token is in the recovery file ${recovery.path} (mode 0600). Fix the cause, then run: forgectl tokens recover ${recovery.path}. Do not rotate again: the old token is revoked`
+          : 'the recovery file could not be written either, so the new token was printed on stdout: store it now. Do not rotate again: the old token is revoked',
+      );
+    }
+    const saved = describeTargets([targets]);
+    // Saved everywhere asked: the recovery file has done its job, whatever the check below finds.
+    if (saved) recovery.remove();
+
+    const check = verifyToken(ctx, target, received.token).then((record) => ({ record }), (error: unknown) => ({ error }));
+    const checked = await interrupts.race(check, async (signal) => {
+      throw saved
+        ? interrupted(signal, `while checking the new token: it is saved to ${saved}, but was not checked`, `see whether it works: ${this.checkCommand()}`)
+        : await this.stoppedAfterAnswer(signal, received, recovery);
+    });
+    const rotated: NewToken = { ...received, ...('record' in checked ? checked.record : {}), token: received.token };
+    const output = withLevelName(saved ? withoutSecret(rotated) : rotated);
+    recovery.remove();
+    if ('error' in checked) return new ResultWithExit(output, ExitCode.attention, this.checkFailed(what, saved, checked.error));
+
+    ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${saved}` : ''}; the old token is revoked`);
+    if (!saved) warnStoreNow(ctx);
+    return output;
+  }
+
+  /** Rotated and saved, but the GET as the new token failed: not an unknown outcome, and not a lost token. */
+  private checkFailed(what: string, saved: string, error: unknown): string {
+    const reason = error instanceof ApiError ? `${error.message} (${error.status})` : (error as Error).message;
+    const where = saved ? `rotated and saved to ${saved}` : 'rotated (the new token is printed above)';
+    return [
+      `warning: ${what} was ${where}, but the check as the new token failed: ${reason}`,
+      `hint: the old token is revoked and the new one is kept; do not rotate again before checking it: ${this.checkCommand()}.`
+        + ' A 401 there means the service revoked it (another run presented the old token to rotate, which revokes the whole family): then create a new token.',
+    ].join('\n');
+  }
+
+  /** Another run rotated this token: exit 6, nothing sent. */
+  private rotatedElsewhere(detail: string): CliError {
+    return new CliError(`the token in use was already rotated by another run${detail}`, ExitCode.rejected, 'nothing was sent; the next run rotates the newer token');
+  }
+
+  /**
+   * Exit 6 when a profile this run reads or writes holds another token than when the run started (exit 3 when the
+   * config cannot be read any more: the save would fail after the rotation).
+   */
+  private assertProfilesUnchanged(): void {
+    const started = this.ctx.readConfig();
+    const now = readConfig(this.ctx.configDir);
+    const names = new Set([this.connection.tokenSource === 'profile' ? this.connection.profileName : undefined, this.targets.profile]);
+    for (const name of names) {
+      if (!name || now.profiles[name]?.token === started.profiles[name]?.token) continue;
+      throw this.rotatedElsewhere(`: profile "${name}" ${now.profiles[name] ? 'holds a newer token' : 'was removed'}`);
+    }
+  }
+
+  /**
+   * The token's state, read inside the lock right before rotating. For `self`, a 401 here means the credential was
+   * revoked since this run started: if it was active at the first read, or the profile holds a newer token, another
+   * run rotated it (exit 6).
+   */
+  private async currentState(activeMomentsAgo: boolean): Promise<TokenRecord> {
+    const { ctx, target, id } = this;
+    try {
+      return await readToken(ctx, target, id);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401 || id !== 'self') throw error;
+      const onDisk = currentProfileToken(ctx.configDir, this.targets.profile ?? this.connection.profileName);
+      if (onDisk && onDisk !== this.connection.token) throw this.rotatedElsewhere(': the profile holds a newer token');
+      if (activeMomentsAgo) throw this.rotatedElsewhere(' (it was active moments ago)');
+      throw new CliError(
+        `the token in use is rejected (401): ${error.message}`,
+        ExitCode.auth,
+        'it is revoked or expired, so it cannot rotate itself. If a rotation was interrupted: forgectl tokens recover --list; otherwise create a new token',
+      );
+    }
+  }
+
+  private beforeSend<T>(work: Promise<T>): Promise<T> {
+    return this.interrupts.race(work, async (signal) => {
+      throw interrupted(signal, 'before the rotate request was sent: nothing was sent', 'run the rotation again');
+    });
+  }
+
+  /**
+   * A signal while the request is in flight: the service may be rotating right now, and its answer holds the only
+   * copy of the new token. Wait a little for it (a second signal stops at once); then say what happened.
+   */
+  private async stopInFlight(signal: 'SIGINT' | 'SIGTERM', answer: Promise<{ token: NewToken }>, recovery: RecoveryFile): Promise<never> {
+    this.ctx.io.warn(`${signal} while the rotate request is in flight: waiting up to ${ANSWER_GRACE_MS / 1000}s for its answer (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to stop now)`);
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      answer.then((value) => ({ value }), (error: unknown) => ({ error })),
+      new Promise<object>((resolve) => (timer = setTimeout(() => resolve({}), ANSWER_GRACE_MS))),
+      this.interrupts.next().then(() => ({})),
+    ]);
+    clearTimeout(timer);
+    if ('value' in late) throw await this.stoppedAfterAnswer(signal, late.value.token, recovery);
+    if ('error' in late && late.error instanceof CliError && late.error.exitCode !== ExitCode.server) {
+      throw interrupted(signal, `while rotating; the service answered: ${late.error.message}`, 'nothing was rotated');
+    }
+    const unknown = unknownOutcome(this.target, this.id, new Error(`no answer came within ${ANSWER_GRACE_MS / 1000}s of the signal`));
+    throw interrupted(signal, `while the rotate request was in flight: ${unknown.message}`, unknown.hint);
+  }
+
+  /** Interrupted once the new token is here: it is in the recovery file (or, failing that, on stdout). */
+  private async stoppedAfterAnswer(signal: 'SIGINT' | 'SIGTERM', token: NewToken, recovery: RecoveryFile): Promise<CliError> {
+    if (recovery.exists) {
+      return interrupted(signal, `after the token was rotated: the new token${token.id ? ` ${token.id}` : ''} is in the recovery file ${recovery.path} (mode 0600)`,
+        'run forgectl tokens recover to save it (the next rotate run does it too). Do not rotate again: the old token is revoked');
+    }
+    await this.ctx.io.out(`${token.token}\n`);
+    return interrupted(signal, 'after the token was rotated; the recovery file could not be written, so the new token was printed on stdout',
+      'store it now. Do not rotate again: the old token is revoked');
+  }
+
+  private async finishPending(pending: Recovery): Promise<unknown> {
+    const { ctx } = this;
+    ctx.io.warn(`a rotation of this token was interrupted on ${pending.record.created_at}; finishing it from ${pending.path} instead of rotating again`);
+    const { token, saved } = await finishRecovery(ctx, pending, this.targets, this.locks);
+    const where = describeTargets(saved);
+    ctx.io.note(`Recovered token ${token.id ?? '?'} (expires ${token.expires_at ?? 'never'})${where ? `, saved to ${where}` : ''}; it was not rotated again`);
+    if (where) return withLevelName(withoutSecret(token));
+    warnStoreNow(ctx);
+    return withLevelName(token);
+  }
+
+  /** How the user checks the new token by hand. */
+  private checkCommand(): string {
+    const flags = this.target.kind === 'personal' ? '--personal' : `--${this.target.kind} ${this.target.resource}`;
+    return this.targets.profile ? `forgectl -p ${this.targets.profile} tokens get self ${flags}` : `forgectl tokens get self ${flags}, as the new token`;
   }
 }
 
@@ -183,12 +307,12 @@ async function readToken(ctx: Context, target: TokenTarget, id: number | 'self')
   }
 }
 
-/** The one rotate request: never retried once it may have reached the server (contract §7, §8). */
-async function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined): Promise<TokenRecord> {
+/** The one rotate request: never retried once it may have reached the server. */
+async function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
   const request = { method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' as const };
-  let data: TokenRecord | undefined;
+  let body: Readable;
   try {
-    data = (await ctx.api.request<TokenRecord>(request)).data;
+    body = (await ctx.api.send(request)).body;
   } catch (error) {
     if (error instanceof NetworkError && !error.maybeProcessed) {
       throw new CliError(`the rotate request could not be sent: ${error.message}`, ExitCode.server, 'nothing changed on the server; it is safe to run the rotation again');
@@ -196,8 +320,52 @@ async function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self'
     if (error instanceof ApiError && error.status < 500) throw error;
     throw unknownOutcome(target, id, error);
   }
-  if (!data || typeof data.token !== 'string' || typeof data.id !== 'number') throw unknownOutcome(target, id, new Error('the answer holds no token'));
-  return data;
+  try {
+    return await captureToken(body, (token) => recovery.write(token));
+  } catch (error) {
+    throw unknownOutcome(target, id, error);
+  }
+}
+
+/**
+ * Reads the rotate answer and hands the new token to `keep` the moment its bytes are here: before the rest of the
+ * body, before anything else is parsed or logged. An answer cut off after the token still delivers the token.
+ */
+function captureToken(body: Readable, keep: (token: NewToken) => void): Promise<{ token: NewToken; cutShort: boolean }> {
+  return new Promise((resolve, reject) => {
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    let kept: NewToken | undefined;
+    body.on('data', (chunk: Buffer) => {
+      text += decoder.write(chunk);
+      if (kept) return;
+      kept = tokenIn(text);
+      if (kept) keep(kept);
+    });
+    body.on('end', () => {
+      const whole = tokenIn(text + decoder.end());
+      if (whole) resolve({ token: whole, cutShort: false });
+      else reject(new Error('the answer holds no token'));
+    });
+    body.on('error', (error) => (kept ? resolve({ token: kept, cutShort: true }) : reject(error)));
+  });
+}
+
+/** The new token in (the first part of) a rotate answer: the whole record once it is complete, else the value alone. */
+export function tokenIn(text: string): NewToken | undefined {
+  const value = /"token"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  if (value === undefined) return undefined;
+  try {
+    const record = JSON.parse(text) as NewToken;
+    if (typeof record?.token === 'string') return record;
+  } catch {
+    // Not all of the answer is here yet.
+  }
+  try {
+    return { token: JSON.parse(`"${value}"`) as string };
+  } catch {
+    return undefined;
+  }
 }
 
 function unknownOutcome(target: TokenTarget, id: number | 'self', cause: unknown): CliError {

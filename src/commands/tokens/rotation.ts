@@ -4,12 +4,13 @@ import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';
+import { instanceIdentity } from '../../config/resolve.js';
 import { readConfig, updateConfig } from '../../config/store.js';
 import { TokenTarget, type TokenKind, type TokenRecord } from './shared.js';
 
 /**
- * The machinery behind contract §8: per-token locks, recovery files, atomic saves and the check as the new token.
- * Everything here lives in the config folder: `locks/` and `recovery/`, both 0700, files 0600.
+ * The machinery behind cron-safe rotation: per-token locks, recovery files, atomic saves and the check as the new
+ * token. Everything here lives in the config folder: `locks/` and `recovery/`, both 0700, files 0600.
  */
 
 export interface SaveTargets {
@@ -18,6 +19,9 @@ export interface SaveTargets {
   /** Absolute path of a file that receives the token value and a newline. */
   outputFile?: string;
 }
+
+/** A rotated token as the service answered: the full record, or only its value when the answer was cut short. */
+export type NewToken = Partial<TokenRecord> & { token: string };
 
 /** What a recovery file holds: enough to finish the save later without ever rotating again. */
 export interface RecoveryRecord {
@@ -32,8 +36,13 @@ export interface RecoveryRecord {
   /** SHA-256 of the rotated token's value when it was the credential in use (`self`); identifies it offline. */
   rotated_token_sha256: string | null;
   targets: SaveTargets;
-  /** The new token record, value included. */
-  token: TokenRecord;
+  /**
+   * SHA-256 of what each target held when the rotation was sent (null: nothing). A target that still holds it waits
+   * for this token; one that holds something else has been given a newer token since.
+   */
+  previous: { profile?: string | null; output_file?: string | null };
+  /** The new token, value included. */
+  token: NewToken;
 }
 
 export const fingerprint = (value: string): string => createHash('sha256').update(value).digest('hex');
@@ -42,9 +51,11 @@ const shortHash = (text: string): string => createHash('sha256').update(text).di
 
 /**
  * Token ids are unique across an instance (group, project and personal tokens alike), so locks and recovery files
- * are keyed by instance and id, never by how the group or project was spelled (`acme` or `1`).
+ * are keyed by the instance and the id, never by how the URL, the group or the project was spelled.
  */
-const instanceKey = (instance: string): string => shortHash(instance);
+const instanceKey = (instance: string): string => shortHash(instanceIdentity(instance));
+
+const sameInstance = (a: string, b: string): boolean => instanceIdentity(a) === instanceIdentity(b);
 
 export function locksDir(configDir: string): string {
   return join(configDir, 'locks');
@@ -79,11 +90,11 @@ export class HeldLocks {
   /** Exit 6 when another live process holds the lock; nothing has been sent at that point. */
   require(path: string, what: string): void {
     if (this.acquire(path)) return;
-    const pid = readFileSafe(path)?.trim();
+    const pid = /^\d+/.exec(readFileSafe(path) ?? '')?.[0];
     throw new CliError(
       `another forgectl run is rotating ${what} right now${pid ? ` (process ${pid})` : ''}; nothing was sent`,
       ExitCode.rejected,
-      `lock: ${path}. Run again once it has finished; a lock left by a process that died is taken over automatically`,
+      `lock: ${path}. Run again once it has finished; a lock left by a process that is gone is taken over automatically`,
     );
   }
 
@@ -118,7 +129,7 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Creates a new file (never overwriting) with mode 0600, writes and fsyncs it. */
+/** Creates a new file (never overwriting) with mode 0600, writes it in one call and fsyncs it. */
 function writeNewPrivateFile(path: string, text: string): void {
   const fd = openSync(path, 'wx', 0o600);
   try {
@@ -148,15 +159,49 @@ export function assertWritableDir(dir: string, what: string): void {
   }
 }
 
-/** Writes the recovery file first of all: mode 0600, fsynced, in a 0700 folder. Returns its path. */
-export function writeRecovery(configDir: string, record: RecoveryRecord): string {
-  const dir = recoveryDir(configDir);
-  mkdirPrivate(dir);
-  const stamp = record.created_at.replace(/[:.]/g, '-');
-  const path = join(dir, `${record.kind}-${instanceKey(record.instance)}-${record.rotated_token_id}-${stamp}.json`);
-  // Written under a temporary name and renamed: a crash never leaves a half-written file under the final name.
-  writeSecretFile(path, `${JSON.stringify(record, null, 2)}\n`);
-  return path;
+/**
+ * The recovery file of one rotation, named and filled in before the rotate request is sent, so that the moment the
+ * new token arrives only one synchronous write stands between the answer and a file `tokens recover` finds: created
+ * under its final name (O_EXCL, 0600) in one write, fsynced, the folder fsynced. No temporary name, no rename: a
+ * process killed at any point leaves either no file or a complete one (a file killed between its creation and its
+ * write is empty, holds nothing, and is ignored).
+ */
+export class RecoveryFile {
+  readonly path: string;
+  /** Why the file could not be written, when it could not. */
+  failure?: string;
+  private written = false;
+
+  constructor(
+    configDir: string,
+    private readonly draft: Omit<RecoveryRecord, 'token'>,
+  ) {
+    const stamp = draft.created_at.replace(/[:.]/g, '-');
+    this.path = join(recoveryDir(configDir), `${draft.kind}-${instanceKey(draft.instance)}-${draft.rotated_token_id}-${stamp}.json`);
+  }
+
+  /** Synchronous on purpose: nothing else may run between the answer and this write. Never throws. */
+  write(token: NewToken): void {
+    if (this.written || this.failure) return;
+    const record: RecoveryRecord = { ...this.draft, token };
+    try {
+      writeNewPrivateFile(this.path, `${JSON.stringify(record, null, 2)}\n`);
+      this.written = true;
+    } catch (error) {
+      this.failure = (error as NodeJS.ErrnoException).code ?? String(error);
+      return;
+    }
+    fsyncDir(dirname(this.path));
+  }
+
+  get exists(): boolean {
+    return this.written;
+  }
+
+  remove(): void {
+    if (this.written) removeRecovery(this.path);
+    this.written = false;
+  }
 }
 
 export function readRecovery(path: string): RecoveryRecord {
@@ -171,8 +216,16 @@ export function readRecovery(path: string): RecoveryRecord {
   return record;
 }
 
-/** Pending recovery files, oldest first, with their paths. */
-export function listRecoveries(configDir: string): Array<{ path: string; record: RecoveryRecord }> {
+export interface Recovery {
+  path: string;
+  record: RecoveryRecord;
+}
+
+/** A recovery file that was created but never written (killed in that instant) holds nothing; after a minute it goes. */
+const EMPTY_RECOVERY_GRACE_MS = 60_000;
+
+/** Recovery files, oldest first, with their paths. */
+export function listRecoveries(configDir: string): Recovery[] {
   const dir = recoveryDir(configDir);
   let names: string[];
   try {
@@ -180,22 +233,107 @@ export function listRecoveries(configDir: string): Array<{ path: string; record:
   } catch {
     return [];
   }
-  const found: Array<{ path: string; record: RecoveryRecord }> = [];
+  const found: Recovery[] = [];
   for (const name of names) {
+    const path = join(dir, name);
     try {
-      found.push({ path: join(dir, name), record: readRecovery(join(dir, name)) });
+      found.push({ path, record: readRecovery(path) });
     } catch {
-      // A file that is not ours is left alone.
+      // A file that is not ours is left alone; an empty one of ours is removed once its writer is surely gone.
+      const stat = statSafe(path);
+      if (stat?.size === 0 && Date.now() - stat.mtimeMs > EMPTY_RECOVERY_GRACE_MS) removeRecovery(path);
     }
   }
   return found;
 }
 
+function statSafe(path: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The token a target holds now: a profile's token, or a file's content; `{}` when it holds none, and 'unreadable'
+ * when that cannot be told (a target that cannot be read is never judged to hold something else).
+ */
+function heldBy(configDir: string, target: 'profile' | 'outputFile', where: string): { value?: string } | 'unreadable' {
+  try {
+    if (target === 'profile') return { value: readConfig(configDir).profiles[where]?.token };
+    return { value: readFileSync(where, 'utf8').trim() || undefined };
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? {} : 'unreadable';
+  }
+}
+
+/** saved: holds the recovered token; superseded: holds a newer one given since; pending: still waits for it. */
+export type TargetState = 'saved' | 'superseded' | 'pending';
+
+export interface RecoveryState {
+  /** Targets that still wait for the recovered token. */
+  pending: SaveTargets;
+  /** Targets given another token since the rotation (never overwritten with the recovered one). */
+  superseded: SaveTargets;
+  /**
+   * Every target holds the recovered token or a newer one: the file has done its job. A rotation without targets
+   * (the token was to be printed) is never finished here: only `tokens recover` hands its token over.
+   */
+  finished: boolean;
+}
+
+export function recoveryState(configDir: string, record: RecoveryRecord): RecoveryState {
+  const pending: SaveTargets = {};
+  const superseded: SaveTargets = {};
+  const judge = (target: 'profile' | 'outputFile', where: string | undefined, previous: string | null | undefined): void => {
+    if (!where) return;
+    const held = heldBy(configDir, target, where);
+    if (held !== 'unreadable' && held.value === record.token.token) return;
+    // Never drop a token that cannot be proven saved: an unreadable target, or an unknown previous value, waits.
+    const changed = held !== 'unreadable' && previous !== undefined && (held.value === undefined ? null : fingerprint(held.value)) !== previous;
+    (changed ? superseded : pending)[target] = where;
+  };
+  judge('profile', record.targets.profile, record.previous?.profile);
+  judge('outputFile', record.targets.outputFile, record.previous?.output_file);
+  const hasTargets = Boolean(record.targets.profile || record.targets.outputFile);
+  return { pending, superseded, finished: hasTargets && !pending.profile && !pending.outputFile };
+}
+
+/** What the targets hold now, as fingerprints (the `previous` of a recovery record). */
+export function targetFingerprints(configDir: string, targets: SaveTargets): RecoveryRecord['previous'] {
+  const print = (held: ReturnType<typeof heldBy>): string | null | undefined => (held === 'unreadable' ? undefined : held.value === undefined ? null : fingerprint(held.value));
+  return {
+    ...(targets.profile ? { profile: print(heldBy(configDir, 'profile', targets.profile)) } : {}),
+    ...(targets.outputFile ? { output_file: print(heldBy(configDir, 'outputFile', targets.outputFile)) } : {}),
+  };
+}
+
+/**
+ * Removes recovery files whose token every target already holds (or has replaced with a newer one): a run killed
+ * after its save but before its clean-up, or a file whose token was saved by hand. Returns what it removed.
+ */
+export function sweepFinished(configDir: string): Recovery[] {
+  const removed: Recovery[] = [];
+  for (const found of listRecoveries(configDir)) {
+    if (!recoveryState(configDir, found.record).finished) continue;
+    removeRecovery(found.path);
+    removed.push(found);
+  }
+  return removed;
+}
+
+/** Pending recovery files (finished ones are swept first). */
+export function pendingRecoveries(configDir: string): Recovery[] {
+  sweepFinished(configDir);
+  return listRecoveries(configDir);
+}
+
 /** The pending recovery of this token, if a rotation of it was interrupted after the service answered. */
-export function findRecovery(configDir: string, instance: string, id: number | 'self', credential: string): { path: string; record: RecoveryRecord } | undefined {
-  const credentialPrint = fingerprint(credential);
+export function findRecovery(configDir: string, instance: string, match: { id?: number; credential?: string }): Recovery | undefined {
+  const credentialPrint = match.credential === undefined ? undefined : fingerprint(match.credential);
   return listRecoveries(configDir).find(({ record }) =>
-    record.instance === instance && ((id !== 'self' && record.rotated_token_id === id) || record.rotated_token_sha256 === credentialPrint));
+    sameInstance(record.instance, instance) && (record.rotated_token_id === match.id || (credentialPrint !== undefined && record.rotated_token_sha256 === credentialPrint)));
 }
 
 export function removeRecovery(path: string): void {
@@ -267,16 +405,20 @@ export async function saveEverywhere(ctx: Context, targets: SaveTargets, token: 
   return failures;
 }
 
+/** Where a token reads its own record as the authenticating credential. */
+export function ownRecordPath(target: TokenTarget): string {
+  return target.kind === 'personal' ? '/personal_access_tokens/self' : target.selfPath;
+}
+
 /**
- * Checks the new token with a GET as itself. A 403 for scope still proves the token is valid (a dead token gets
- * 401), so tokens with narrow scopes such as read_repository pass.
+ * Checks the new token with a GET as itself and returns its record. A 403 for scope still proves the token is valid
+ * (a dead token gets 401), so tokens with narrow scopes such as read_repository pass (without a record).
  */
-export async function verifyToken(ctx: Context, target: TokenTarget, token: string): Promise<void> {
-  const path = target.kind === 'personal' ? '/personal_access_tokens/self' : target.selfPath;
+export async function verifyToken(ctx: Context, target: TokenTarget, token: string): Promise<TokenRecord | undefined> {
   try {
-    await ctx.apiWithToken(token).get(path);
+    return await ctx.apiWithToken(token).get<TokenRecord>(ownRecordPath(target));
   } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return;
+    if (error instanceof ApiError && error.status === 403) return undefined;
     throw error;
   }
 }
@@ -299,55 +441,67 @@ function apiForRecovered(ctx: Context, record: RecoveryRecord) {
   } catch {
     connection = undefined;
   }
-  if (connection && connection.rootUrl === record.instance) return ctx.apiWithToken(record.token.token!);
+  if (connection && sameInstance(connection.rootUrl, record.instance)) return ctx.apiWithToken(record.token.token);
   const profile = record.targets.profile ? ctx.readConfig().profiles[record.targets.profile] : undefined;
   return ctx.apiFor({
-    baseUrl: `${record.instance}/api/v4`, rootUrl: record.instance, token: record.token.token!, tokenType: 'private', tokenSource: 'environment',
+    baseUrl: `${record.instance}/api/v4`, rootUrl: record.instance, token: record.token.token, tokenType: 'private', tokenSource: 'environment',
     caFile: ctx.globals.caFile ?? profile?.ca_file, insecure: Boolean(ctx.globals.insecure ?? profile?.insecure),
     timeoutMs: (ctx.globals.timeout ?? profile?.timeout ?? 30) * 1000, retries: ctx.globals.retries ?? profile?.retries ?? 3,
   });
 }
 
+export interface Finished {
+  token: NewToken;
+  /** Where this run saved the token. */
+  saved: SaveTargets[];
+  /** The file had already done its job: every target held the token or a newer one. Nothing was sent or saved. */
+  alreadySaved: boolean;
+}
+
 /**
  * Finishes a rotation that was interrupted after the service answered: checks that the recovered token works, saves
- * it where the interrupted run meant to (and where this run asks), then removes the recovery file. Never rotates.
+ * it to the targets that still wait for it (and where this run asks), then removes the recovery file. Never rotates.
+ * A target that holds the token already, or a newer one, is left alone.
  */
-export async function finishRecovery(
-  ctx: Context,
-  found: { path: string; record: RecoveryRecord },
-  extra: SaveTargets,
-  locks: HeldLocks,
-): Promise<{ token: TokenRecord; saved: SaveTargets[] }> {
+export async function finishRecovery(ctx: Context, found: Recovery, extra: SaveTargets, locks: HeldLocks): Promise<Finished> {
   const { path, record } = found;
   const target = new TokenTarget(record.kind, record.resource);
   locks.require(tokenLockPath(ctx.configDir, record.instance, record.rotated_token_id), target.describe(record.rotated_token_id));
-  const value = record.token.token!;
-  const checkPath = target.kind === 'personal' ? '/personal_access_tokens/self' : target.selfPath;
+  const state = recoveryState(ctx.configDir, record);
+  const plans: SaveTargets[] = [state.pending];
+  if ((extra.profile && extra.profile !== record.targets.profile) || (extra.outputFile && extra.outputFile !== record.targets.outputFile)) {
+    plans.push({ profile: extra.profile !== record.targets.profile ? extra.profile : undefined, outputFile: extra.outputFile !== record.targets.outputFile ? extra.outputFile : undefined });
+  }
+  const toSave = plans.filter((plan) => plan.profile || plan.outputFile);
+  if (state.finished && !toSave.length) {
+    removeRecovery(path);
+    return { token: record.token, saved: [], alreadySaved: true };
+  }
+
   try {
-    await apiForRecovered(ctx, record).get(checkPath);
+    await apiForRecovered(ctx, record).get(ownRecordPath(target));
   } catch (error) {
     const scopeOnly = error instanceof ApiError && error.status === 403;
     if (!scopeOnly) {
       if (error instanceof ApiError && error.status === 401) {
+        const replaced = describeTargets([state.superseded]);
         throw new CliError(`the token in recovery file ${path} is rejected by the service (401): it was revoked or has expired`, ExitCode.auth,
-          'nothing was saved. Create a new token (forgectl tokens create …), then delete the recovery file');
+          replaced
+            ? `nothing was saved. ${replaced} holds a newer token than this file; check that it works, then delete the file`
+            : 'nothing was saved. Create a new token (forgectl tokens create …), then delete the recovery file');
       }
       const exitCode = error instanceof CliError ? error.exitCode : ExitCode.internal;
       throw new CliError(`could not check the token in recovery file ${path}: ${(error as Error).message}`, exitCode, 'the file is kept; run forgectl tokens recover again');
     }
   }
-  const plans: SaveTargets[] = [record.targets];
-  if ((extra.profile && extra.profile !== record.targets.profile) || (extra.outputFile && extra.outputFile !== record.targets.outputFile)) {
-    plans.push({ profile: extra.profile !== record.targets.profile ? extra.profile : undefined, outputFile: extra.outputFile !== record.targets.outputFile ? extra.outputFile : undefined });
-  }
   const failures: string[] = [];
-  for (const plan of plans) failures.push(...(await saveEverywhere(ctx, plan, value, record.instance)));
+  for (const plan of toSave) failures.push(...(await saveEverywhere(ctx, plan, record.token.token, record.instance)));
   if (failures.length) {
     throw new CliError(`the recovered token could not be saved: ${failures.join('; ')}`, ExitCode.rotatedNotSaved,
       `it is still in the recovery file ${path} (mode 0600); fix the cause and run: forgectl tokens recover ${path}`);
   }
   removeRecovery(path);
-  return { token: record.token, saved: plans.filter((plan) => plan.profile || plan.outputFile) };
+  return { token: record.token, saved: toSave, alreadySaved: false };
 }
 
 export function describeTargets(plans: SaveTargets[]): string {

@@ -137,7 +137,7 @@ export function withLevelName<T extends Record<string, unknown>>(record: T): T &
 export const tokenColumns = ['id', 'name', 'scopes', 'access_level_name', 'active', 'expires_at', 'last_used_at'];
 
 /** The token record without its secret value. */
-export function withoutSecret(record: TokenRecord): Omit<TokenRecord, 'token'> {
+export function withoutSecret<T extends { token?: string }>(record: T): Omit<T, 'token'> {
   const { token: _secret, ...rest } = record;
   return rest;
 }
