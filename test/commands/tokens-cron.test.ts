@@ -96,7 +96,9 @@ describe('rotation from cron (real processes)', () => {
     const child = spawn(process.execPath, [BIN, ...rotateSelf], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...bot.env }, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const recoveryDir = join(bot.dir, 'recovery');
-    for (let i = 0; i < 1000 && !(existsSync(recoveryDir) && readdirSync(recoveryDir).some((n) => n.endsWith('.json'))); i++) await new Promise((r) => setTimeout(r, 10));
+    // The recovery file is created (empty) before the request is sent and filled the moment the answer arrives.
+    const filled = () => existsSync(recoveryDir) && readdirSync(recoveryDir).some((n) => n.endsWith('.json') && statSync(join(recoveryDir, n)).size > 0);
+    await until(filled, 'the recovery file to hold the new token');
     child.kill('SIGKILL');
     await exited;
     rmSync(configLock);

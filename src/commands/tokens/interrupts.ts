@@ -1,6 +1,6 @@
 import { CliError, ExitCode } from '../../errors.js';
 
-type Signal = 'SIGINT' | 'SIGTERM';
+export type Signal = 'SIGINT' | 'SIGTERM';
 const SIGNALS: Signal[] = ['SIGINT', 'SIGTERM'];
 
 /**

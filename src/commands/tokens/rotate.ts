@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -7,9 +8,9 @@ import { readConfig } from '../../config/store.js';
 import { ApiError, CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
 import { parseDuration } from '../../cli/parse.js';
 import { ResultWithExit } from '../../output/result.js';
-import { interrupted, Interrupts } from './interrupts.js';
+import { interrupted, Interrupts, type Signal } from './interrupts.js';
 import {
-  currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, saveEverywhere,
+  currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeEmptyRecoveries, saveEverywhere,
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
 } from './rotation.js';
 import {
@@ -130,6 +131,7 @@ class Rotation {
       );
     }
 
+    removeEmptyRecoveries(ctx.configDir, target.kind, instance, current.id);
     const recovery = new RecoveryFile(ctx.configDir, {
       version: 1,
       created_at: ctx.now().toISOString(),
@@ -141,10 +143,17 @@ class Rotation {
       targets,
       previous: targetFingerprints(ctx.configDir, targets),
     });
-    this.interrupts.checkpoint((signal) => interrupted(signal, 'before the rotate request was sent: nothing was sent', 'run the rotation again'));
-    const answer = sendRotate(ctx, target, id, expiresAt, recovery);
-    const { token: received, cutShort } = await this.interrupts.race(answer, (signal) => this.stopInFlight(signal, answer, recovery));
-    return this.keep(current, received, cutShort, recovery);
+    recovery.open();
+    if (recovery.failure) throw new UsageError(`recovery folder: cannot create ${recovery.path} (${recovery.failure})`, 'nothing was sent');
+    try {
+      warmUp(recovery);
+      this.interrupts.checkpoint(notSent);
+      const answer = sendRotate(ctx, target, id, expiresAt, recovery);
+      const { token: received, cutShort } = await this.interrupts.race(answer, (signal) => this.stopInFlight(signal, answer, recovery));
+      return await this.keep(current, received, cutShort, recovery);
+    } finally {
+      recovery.finish(false);
+    }
   }
 
   /** After the answer: save where asked, drop the recovery file, check the token as itself. */
@@ -153,25 +162,24 @@ class Rotation {
     const what = target.describe(rotatedFrom.id);
     if (interrupts.received) throw await this.stoppedAfterAnswer(interrupts.received, received, recovery);
     if (cutShort) ctx.io.warn('the answer to the rotate request was cut short after the new token arrived; continuing with the token');
-    if (recovery.failure) ctx.io.warn(`could not write the recovery file ${recovery.path}: ${recovery.failure}`);
+    if (!recovery.holdsToken) ctx.io.warn(`could not write the recovery file ${recovery.path}: ${recovery.failure ?? 'it was removed'}`);
 
     const failures = await saveEverywhere(ctx, targets, received.token, this.instance);
     if (failures.length) {
-      if (!recovery.exists) {
-        // Nowhere else to keep it: handing it over on stdout beats locking the user out.
-        await ctx.io.out(`${received.token}\n`);
-      }
+      const kept = recovery.holdsToken;
+      // Nowhere else to keep it: handing it over on stdout beats locking the user out.
+      if (!kept) await ctx.io.out(`${received.token}\n`);
       throw new CliError(
         `${what} was rotated${received.id ? ` (new token ${received.id})` : ''} but could not be saved: ${failures.join('; ')}`,
         ExitCode.rotatedNotSaved,
-        recovery.exists
+        kept
           ? `the new token is in the recovery file ${recovery.path} (mode 0600). Fix the cause, then run: forgectl tokens recover ${recovery.path}. Do not rotate again: the old token is revoked`
           : 'the recovery file could not be written either, so the new token was printed on stdout: store it now. Do not rotate again: the old token is revoked',
       );
     }
     const saved = describeTargets([targets]);
     // Saved everywhere asked: the recovery file has done its job, whatever the check below finds.
-    if (saved) recovery.remove();
+    if (saved) recovery.finish(true);
 
     const check = verifyToken(ctx, target, received.token).then((record) => ({ record }), (error: unknown) => ({ error }));
     const checked = await interrupts.race(check, async (signal) => {
@@ -181,7 +189,7 @@ class Rotation {
     });
     const rotated: NewToken = { ...received, ...('record' in checked ? checked.record : {}), token: received.token };
     const output = withLevelName(saved ? withoutSecret(rotated) : rotated);
-    recovery.remove();
+    recovery.finish(true); // handed over: saved, or printed below
     if ('error' in checked) return new ResultWithExit(output, ExitCode.attention, this.checkFailed(what, saved, checked.error));
 
     ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${saved}` : ''}; the old token is revoked`);
@@ -243,7 +251,7 @@ class Rotation {
 
   private beforeSend<T>(work: Promise<T>): Promise<T> {
     return this.interrupts.race(work, async (signal) => {
-      throw interrupted(signal, 'before the rotate request was sent: nothing was sent', 'run the rotation again');
+      throw notSent(signal);
     });
   }
 
@@ -251,7 +259,7 @@ class Rotation {
    * A signal while the request is in flight: the service may be rotating right now, and its answer holds the only
    * copy of the new token. Wait a little for it (a second signal stops at once); then say what happened.
    */
-  private async stopInFlight(signal: 'SIGINT' | 'SIGTERM', answer: Promise<{ token: NewToken }>, recovery: RecoveryFile): Promise<never> {
+  private async stopInFlight(signal: Signal, answer: Promise<{ token: NewToken }>, recovery: RecoveryFile): Promise<never> {
     this.ctx.io.warn(`${signal} while the rotate request is in flight: waiting up to ${ANSWER_GRACE_MS / 1000}s for its answer (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to stop now)`);
     let timer: NodeJS.Timeout | undefined;
     const late = await Promise.race([
@@ -269,8 +277,8 @@ class Rotation {
   }
 
   /** Interrupted once the new token is here: it is in the recovery file (or, failing that, on stdout). */
-  private async stoppedAfterAnswer(signal: 'SIGINT' | 'SIGTERM', token: NewToken, recovery: RecoveryFile): Promise<CliError> {
-    if (recovery.exists) {
+  private async stoppedAfterAnswer(signal: Signal, token: NewToken, recovery: RecoveryFile): Promise<CliError> {
+    if (recovery.holdsToken) {
       return interrupted(signal, `after the token was rotated: the new token${token.id ? ` ${token.id}` : ''} is in the recovery file ${recovery.path} (mode 0600)`,
         'run forgectl tokens recover to save it (the next rotate run does it too). Do not rotate again: the old token is revoked');
     }
@@ -297,6 +305,8 @@ class Rotation {
   }
 }
 
+const notSent = (signal: Signal): CliError => interrupted(signal, 'before the rotate request was sent: nothing was sent', 'run the rotation again');
+
 /** A token's record; a token with only `self_rotate` may not read its group's API, but its own record is readable. */
 async function readToken(ctx: Context, target: TokenTarget, id: number | 'self'): Promise<TokenRecord> {
   try {
@@ -310,10 +320,12 @@ async function readToken(ctx: Context, target: TokenTarget, id: number | 'self')
 /** The one rotate request: never retried once it may have reached the server. */
 async function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
   const request = { method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' as const };
+  const early = tapAnswer(new URL(ctx.api.url(request.path)).pathname, (token) => recovery.write(token));
   let body: Readable;
   try {
     body = (await ctx.api.send(request)).body;
   } catch (error) {
+    early.dispose();
     if (error instanceof NetworkError && !error.maybeProcessed) {
       throw new CliError(`the rotate request could not be sent: ${error.message}`, ExitCode.server, 'nothing changed on the server; it is safe to run the rotation again');
     }
@@ -324,7 +336,62 @@ async function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self'
     return await captureToken(body, (token) => recovery.write(token));
   } catch (error) {
     throw unknownOutcome(target, id, error);
+  } finally {
+    early.dispose();
   }
+}
+
+/**
+ * The earliest moment the new token can be had is when its bytes leave the kernel. undici names the socket of the
+ * rotate request on a diagnostics channel as it sends the request; this taps what that socket reads (its `push`,
+ * which Node calls right after the read) and looks for the token there, before undici parses the response and
+ * before any promise or stream hands it to us: the recovery file's write follows the socket read directly.
+ * captureToken (below) reads the same answer through the body stream and writes the file if this did not.
+ */
+function tapAnswer(pathname: string, keep: (token: NewToken) => void): { dispose(): void } {
+  interface SendHeaders { request: { method?: string; path?: string }; socket?: { push: (chunk: unknown, encoding?: BufferEncoding) => boolean } }
+  let restore: (() => void) | undefined;
+  const onSend = (message: unknown): void => {
+    const { request, socket } = message as SendHeaders;
+    if (restore || !socket || request.method !== 'POST' || !request.path?.split('?')[0].endsWith(pathname)) return;
+    const push = socket.push;
+    let seen: string | undefined = '';
+    socket.push = function tapped(this: unknown, chunk: unknown, encoding?: BufferEncoding): boolean {
+      if (seen !== undefined && Buffer.isBuffer(chunk)) {
+        seen += chunk.toString('latin1');
+        const found = tokenInResponse(seen);
+        if (found !== undefined) seen = undefined; // found, or not a success: stop looking
+        if (found) keep(found);
+      }
+      return push.call(this, chunk, encoding);
+    };
+    restore = () => (socket.push = push);
+  };
+  diagnostics.subscribe('undici:client:sendHeaders', onSend);
+  return {
+    dispose() {
+      diagnostics.unsubscribe('undici:client:sendHeaders', onSend);
+      restore?.();
+    },
+  };
+}
+
+/** The new token in the first bytes of an HTTP/1.1 answer; null when the answer is not a success (or not HTTP/1). */
+export function tokenInResponse(raw: string): NewToken | null | undefined {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  if (headEnd < 0) return raw.length > 12 && !/^HTTP\/1\.[01] 2\d\d/.test(raw) ? null : undefined;
+  if (!/^HTTP\/1\.[01] 2\d\d /.test(raw)) return null;
+  return tokenIn(raw.slice(headEnd + 4));
+}
+
+/**
+ * Runs the code between the answer and the recovery file once before the request is sent, so that none of it is
+ * compiled while the only copy of the new token is in memory (this shortens that window several times over).
+ */
+function warmUp(recovery: RecoveryFile): void {
+  const sample = tokenInResponse('HTTP/1.1 200 OK\r\ncontent-length: 43\r\n\r\n{"id":1,"name":"warm-up","token":"warm-up"}');
+  if (sample) recovery.serialize(sample);
+  tokenIn('{"id":1,"token":"warm-up"');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
@@ -160,47 +160,108 @@ export function assertWritableDir(dir: string, what: string): void {
 }
 
 /**
- * The recovery file of one rotation, named and filled in before the rotate request is sent, so that the moment the
- * new token arrives only one synchronous write stands between the answer and a file `tokens recover` finds: created
- * under its final name (O_EXCL, 0600) in one write, fsynced, the folder fsynced. No temporary name, no rename: a
- * process killed at any point leaves either no file or a complete one (a file killed between its creation and its
- * write is empty, holds nothing, and is ignored).
+ * The recovery file of one rotation. It is created before the rotate request is sent (O_EXCL, 0600, the folder
+ * fsynced), so that when the answer arrives a single write stands between the new token and a file
+ * `tokens recover` finds: no temporary name, no rename. A run killed before the answer leaves the file empty: it
+ * holds nothing, is ignored, and the next rotation of the same token removes it.
  */
 export class RecoveryFile {
   readonly path: string;
-  /** Why the file could not be written, when it could not. */
+  /** Why the file could not be created or written, when it could not. */
   failure?: string;
+  private fd?: number;
   private written = false;
+  private finished = false;
 
   constructor(
     configDir: string,
     private readonly draft: Omit<RecoveryRecord, 'token'>,
   ) {
     const stamp = draft.created_at.replace(/[:.]/g, '-');
-    this.path = join(recoveryDir(configDir), `${draft.kind}-${instanceKey(draft.instance)}-${draft.rotated_token_id}-${stamp}.json`);
+    this.path = join(recoveryDir(configDir), `${recoveryPrefix(draft.kind, draft.instance, draft.rotated_token_id)}${stamp}.json`);
   }
 
-  /** Synchronous on purpose: nothing else may run between the answer and this write. Never throws. */
-  write(token: NewToken): void {
-    if (this.written || this.failure) return;
-    const record: RecoveryRecord = { ...this.draft, token };
+  /** Creates the (empty) file; a failure is kept and reported when the token arrives. */
+  open(): void {
     try {
-      writeNewPrivateFile(this.path, `${JSON.stringify(record, null, 2)}\n`);
-      this.written = true;
+      this.fd = openSync(this.path, 'wx', 0o600);
     } catch (error) {
-      this.failure = (error as NodeJS.ErrnoException).code ?? String(error);
+      this.failure = errorCode(error);
       return;
     }
     fsyncDir(dirname(this.path));
   }
 
-  get exists(): boolean {
-    return this.written;
+  /** The file's content for this token. */
+  serialize(token: NewToken): string {
+    const record: RecoveryRecord = { ...this.draft, token };
+    return `${JSON.stringify(record, null, 2)}\n`;
   }
 
-  remove(): void {
-    if (this.written) removeRecovery(this.path);
-    this.written = false;
+  /** Synchronous on purpose: nothing else may run between the answer and this write. Never throws. */
+  write(token: NewToken): void {
+    if (this.written || this.fd === undefined) return;
+    try {
+      writeSync(this.fd, this.serialize(token));
+      this.written = true;
+      fsyncSync(this.fd);
+    } catch (error) {
+      this.failure ??= errorCode(error);
+    }
+  }
+
+  /** The file holds the new token and is where `tokens recover` looks (not removed or replaced meanwhile). */
+  get holdsToken(): boolean {
+    if (!this.written || this.removed) return false;
+    if (this.fd === undefined) return true;
+    try {
+      return fstatSync(this.fd).ino === statSync(this.path).ino;
+    } catch {
+      return false;
+    }
+  }
+
+  private removed = false;
+
+  /** Closes the file once: it stays only while it holds a token that is not `saved` anywhere else. */
+  finish(saved: boolean): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    if (saved || !this.written) {
+      removeRecovery(this.path);
+      this.removed = true;
+    }
+  }
+}
+
+const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
+
+/** Recovery files of one token are named `<kind>-<instance>-<id>-<time>.json`. */
+function recoveryPrefix(kind: TokenKind, instance: string, id: number): string {
+  return `${kind}-${instanceKey(instance)}-${id}-`;
+}
+
+/**
+ * Removes the empty recovery files of a token: runs killed before their answer arrived. Only under the token's
+ * lock, when no other run can be waiting to fill one.
+ */
+export function removeEmptyRecoveries(configDir: string, kind: TokenKind, instance: string, id: number): void {
+  const dir = recoveryDir(configDir);
+  const prefix = recoveryPrefix(kind, instance, id);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.startsWith(prefix) && name.endsWith('.json'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      if (statSync(join(dir, name)).size === 0) removeRecovery(join(dir, name));
+    } catch {
+      // gone already
+    }
   }
 }
 
@@ -221,9 +282,6 @@ export interface Recovery {
   record: RecoveryRecord;
 }
 
-/** A recovery file that was created but never written (killed in that instant) holds nothing; after a minute it goes. */
-const EMPTY_RECOVERY_GRACE_MS = 60_000;
-
 /** Recovery files, oldest first, with their paths. */
 export function listRecoveries(configDir: string): Recovery[] {
   const dir = recoveryDir(configDir);
@@ -239,20 +297,10 @@ export function listRecoveries(configDir: string): Recovery[] {
     try {
       found.push({ path, record: readRecovery(path) });
     } catch {
-      // A file that is not ours is left alone; an empty one of ours is removed once its writer is surely gone.
-      const stat = statSafe(path);
-      if (stat?.size === 0 && Date.now() - stat.mtimeMs > EMPTY_RECOVERY_GRACE_MS) removeRecovery(path);
+      // Not ours, or empty (a rotation in flight, or killed before its answer): nothing to recover from it.
     }
   }
   return found;
-}
-
-function statSafe(path: string): { size: number; mtimeMs: number } | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

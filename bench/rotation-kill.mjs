@@ -1,0 +1,231 @@
+// Kill-point benchmark of cron rotation (issue 10). A loopback proxy in front of the sandbox logs when the rotate
+// POST arrives and when its answer has been written to the client's socket. The bench starts
+// `forgectl -p bot tokens rotate self --group acme --save-to-profile --yes` and kills it with SIGKILL at a random
+// point: before the request is sent, while it is in flight (the proxy holds request and answer a few ms each, as a
+// network would), or 0–100 ms after the answer was written. Then it runs the next cron invocation and
+// `tokens recover`, and classifies the kill:
+//   healed      the profile's token works afterwards (the rotation completed, was finished from its recovery
+//               file, or never happened and the next run rotated);
+//   unavoidable the profile is locked out, but the process could not have read the answer: it died before the
+//               answer was written, or with the answer unread in its socket (the kernel then resets the connection
+//               instead of closing it: the proxy sees ECONNRESET);
+//   avoidable   the profile is locked out although the process had read the answer, or no rotation was sent.
+// It also counts false alarms: `tokens recover --list` exiting 9 after the profile was healed.
+// Exit status: 1 on any avoidable lockout or false alarm, else 0.
+//
+// Run: npm run bench:rotation-kill   (KILLS=120 SEED=1 to change; FORGECTL_BIN=path/to/bin/forgectl.cjs to probe
+// another build)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const KILLS = Number(process.env.KILLS ?? 120);
+const SEED = Number(process.env.SEED ?? Date.now() % 100_000);
+const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-kill-'));
+
+/** mulberry32: the kill points are reproducible from the seed (the timing of the machine is not). */
+let state = SEED >>> 0;
+const random = () => {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const uniform = (low, high) => low + random() * (high - low);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The sandbox runs as its own process, so the proxy's timing does not compete with it for an event loop.
+const sandbox = spawn(process.execPath, [bin, 'sandbox', '--print-env'], { stdio: ['ignore', 'pipe', 'ignore'] });
+const envText = await new Promise((resolve, reject) => {
+  let text = '';
+  sandbox.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  sandbox.stdout.on('data', (d) => {
+    text += d;
+    if (text.includes('FORGECTL_TOKEN')) resolve(text);
+  });
+});
+const sandboxEnv = Object.fromEntries([...envText.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
+const upstream = new URL(sandboxEnv.FORGECTL_URL);
+
+/** What the proxy saw of the current trial. */
+let trial = newTrial();
+function newTrial() {
+  return { requestDelay: 0, answerDelay: 0, postAt: undefined, answerAt: undefined, postSocket: undefined, onPost: undefined, onAnswer: undefined };
+}
+const sockets = new Map();
+
+const agent = new http.Agent({ keepAlive: true });
+const proxy = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', async () => {
+    const info = sockets.get(req.socket);
+    if (info.answerAt !== undefined) info.requestAfterAnswer = true;
+    const isRotate = req.method === 'POST' && /\/rotate$/.test(req.url);
+    const current = trial;
+    if (isRotate) {
+      current.postAt = performance.now();
+      current.postSocket = info;
+      current.onPost?.();
+      await sleep(current.requestDelay);
+    }
+    const headers = { ...req.headers, host: upstream.host };
+    delete headers.connection;
+    const answer = await new Promise((resolve) => {
+      const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers, agent }, (up) => {
+        const body = [];
+        up.on('data', (chunk) => body.push(chunk));
+        up.on('end', () => resolve({ status: up.statusCode, headers: up.headers, body: Buffer.concat(body) }));
+      });
+      forward.on('error', () => resolve({ status: 502, headers: {}, body: Buffer.from('{"message":"502 proxy"}') }));
+      forward.end(Buffer.concat(chunks));
+    });
+    if (isRotate) await sleep(current.answerDelay);
+    const out = { ...answer.headers };
+    for (const name of ['connection', 'keep-alive', 'transfer-encoding']) delete out[name];
+    out['content-length'] = String(answer.body.length);
+    if (req.socket.destroyed) return;
+    res.on('error', () => undefined);
+    res.writeHead(answer.status, out);
+    res.end(answer.body, () => {
+      if (!isRotate) return;
+      current.answerAt = performance.now();
+      info.answerAt = current.answerAt;
+      current.onAnswer?.();
+    });
+  });
+});
+proxy.on('connection', (socket) => {
+  const info = { answerAt: undefined, requestAfterAnswer: false, reset: false, closedAt: undefined };
+  sockets.set(socket, info);
+  socket.on('error', (error) => (info.reset ||= error.code === 'ECONNRESET'));
+  socket.on('close', () => (info.closedAt = performance.now()));
+});
+proxy.keepAliveTimeout = 30_000;
+await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
+
+async function api(method, path, body, token = sandboxEnv.FORGECTL_TOKEN) {
+  const response = await fetch(`${upstream.origin}/api/v4${path}`, {
+    method,
+    headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: await response.json().catch(() => undefined) };
+}
+
+function run(argv, env) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stdout.resume();
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr, ms: performance.now() - started })));
+  return { child, started, done };
+}
+
+const expiry = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+/** A fresh bot token and a config folder whose profile "bot" reaches the sandbox through the proxy. */
+async function freshBot(n) {
+  const created = await api('POST', '/groups/acme/access_tokens', { name: `kill-${n}`, scopes: ['api'], access_level: 40, expires_at: expiry });
+  if (created.status !== 201) throw new Error(`could not create a token: ${created.status}`);
+  const dir = join(work, `trial-${n}`);
+  mkdirSync(dir, { mode: 0o700 });
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'bot', profiles: { bot: { url: proxyUrl, token: created.body.token } } }), { mode: 0o600 });
+  return { dir, env: { FORGECTL_CONFIG_DIR: dir } };
+}
+const rotate = ['-p', 'bot', '-q', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes'];
+const profileToken = (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token;
+
+// Calibration: how long an undisturbed run takes to send its rotate request (the range of "before the send").
+const spawnToPost = [];
+for (let i = 0; i < 3; i++) {
+  const bot = await freshBot(`calibrate-${i}`);
+  trial = newTrial();
+  const running = run(rotate, bot.env);
+  trial.onPost = () => spawnToPost.push(trial.postAt - running.started);
+  const result = await running.done;
+  if (result.code !== 0) throw new Error(`an undisturbed rotation failed (exit ${result.code}): ${result.stderr}`);
+}
+spawnToPost.sort((a, b) => a - b);
+const beforeWindow = spawnToPost[1];
+
+const results = [];
+for (let n = 0; n < KILLS; n++) {
+  const bot = await freshBot(n);
+  trial = newTrial();
+  trial.requestDelay = uniform(0, 30);
+  trial.answerDelay = uniform(0, 30);
+  const phase = ['before', 'in flight', 'after'][Math.floor(random() * 3)];
+  const running = run(rotate, bot.env);
+  let killAt;
+  const kill = () => {
+    if (killAt !== undefined || running.child.exitCode !== null) return;
+    killAt = performance.now();
+    running.child.kill('SIGKILL');
+  };
+  const offset = phase === 'before' ? uniform(0, beforeWindow) : phase === 'in flight' ? uniform(0, trial.requestDelay + trial.answerDelay) : uniform(0, 100);
+  if (phase === 'before') setTimeout(kill, offset);
+  else if (phase === 'in flight') trial.onPost = () => setTimeout(kill, offset);
+  else trial.onAnswer = () => setTimeout(kill, offset);
+  const killed = await running.done;
+  await sleep(20); // let the proxy see the connection close
+  const seen = trial;
+  const socket = seen.postSocket;
+  trial = newTrial(); // the runs below are not watched
+
+  const next = await run(rotate, bot.env).done;
+  const recover = await run(['-p', 'bot', '-q', 'tokens', 'recover'], bot.env).done;
+  const list = await run(['-q', 'tokens', 'recover', '--list'], bot.env).done;
+  const works = (await api('GET', '/groups/acme/access_tokens/self', undefined, profileToken(bot.dir))).status === 200;
+
+  // Could the process have read the answer before it died?
+  let answer;
+  if (seen.postAt === undefined || (killAt !== undefined && killAt < seen.postAt)) answer = 'no request';
+  else if (socket.answerAt === undefined || (killAt !== undefined && killAt < socket.answerAt) || (socket.closedAt !== undefined && socket.closedAt < socket.answerAt)) answer = 'not delivered';
+  else if (socket.requestAfterAnswer || !socket.reset) answer = 'read';
+  else answer = 'unread';
+  const when = killAt === undefined ? 'finished before the kill'
+    : seen.postAt === undefined || killAt < seen.postAt ? 'before the send'
+      : seen.answerAt === undefined || killAt < seen.answerAt ? 'in flight'
+        : `${(killAt - seen.answerAt).toFixed(1)} ms after the answer`;
+  const verdict = works ? 'healed' : answer === 'not delivered' || answer === 'unread' ? 'unavoidable' : 'avoidable';
+  results.push({ n, phase, when, answer, verdict, falseAlarm: works && list.code === 9, killedBy: killed.signal ?? `exit ${killed.code}`, next: next.code, recover: recover.code, nextErr: next.stderr.trim().split('\n')[0] });
+  process.stderr.write(verdict === 'healed' ? '.' : verdict === 'unavoidable' ? 'u' : 'A');
+}
+process.stderr.write('\n');
+
+const count = (filter) => results.filter(filter).length;
+const whenClass = (r) => (r.when.includes('after the answer') ? 'after the answer' : r.when);
+console.log(`rotation kill points: ${KILLS} SIGKILLs (seed ${SEED}), bin ${bin}`);
+console.log(`calibration: an undisturbed run sends its rotate request ${spawnToPost.map((ms) => ms.toFixed(0)).join(' / ')} ms after it starts`);
+console.log('');
+console.log('kill landed                  healed  unavoidable  avoidable');
+for (const when of ['before the send', 'in flight', 'after the answer', 'finished before the kill']) {
+  const rows = results.filter((r) => whenClass(r) === when);
+  if (!rows.length) continue;
+  const c = (v) => String(rows.filter((r) => r.verdict === v).length).padStart(v === 'healed' ? 6 : v === 'unavoidable' ? 11 : 9);
+  console.log(`${when.padEnd(28)} ${c('healed')}  ${c('unavoidable')}  ${c('avoidable')}`);
+}
+const healed = count((r) => r.verdict === 'healed');
+const unavoidable = count((r) => r.verdict === 'unavoidable');
+const avoidable = results.filter((r) => r.verdict === 'avoidable');
+const alarms = results.filter((r) => r.falseAlarm);
+console.log(`${'total'.padEnd(28)} ${String(healed).padStart(6)}  ${String(unavoidable).padStart(11)}  ${String(avoidable.length).padStart(9)}`);
+console.log(`false alarms (recover --list exits 9 with a working profile): ${alarms.length}`);
+const lateUnavoidable = results.filter((r) => r.verdict === 'unavoidable' && r.when.includes('after the answer'));
+if (lateUnavoidable.length) {
+  console.log(`unavoidable lockouts after the answer was written (answer still unread in the socket): ${lateUnavoidable.map((r) => r.when.split(' ')[0]).join(', ')} ms`);
+}
+for (const r of [...avoidable, ...alarms]) console.log(`  ${r.verdict === 'avoidable' ? 'AVOIDABLE' : 'FALSE ALARM'} #${r.n}: killed ${r.when} (${r.killedBy}), answer ${r.answer}; next run exit ${r.next} (${r.nextErr}), recover exit ${r.recover}`);
+
+proxy.close();
+agent.destroy();
+sandbox.kill();
+rmSync(work, { recursive: true, force: true });
+process.exitCode = avoidable.length || alarms.length ? 1 : 0;
