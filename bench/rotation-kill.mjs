@@ -21,6 +21,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { startSandboxProcess } from './sandbox.mjs';
 
 const KILLS = Number(process.env.KILLS ?? 120);
 const SEED = Number(process.env.SEED ?? Date.now() % 100_000);
@@ -40,16 +41,7 @@ const uniform = (low, high) => low + random() * (high - low);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The sandbox runs as its own process, so the proxy's timing does not compete with it for an event loop.
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--print-env'], { stdio: ['ignore', 'pipe', 'ignore'] });
-const envText = await new Promise((resolve, reject) => {
-  let text = '';
-  sandbox.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  sandbox.stdout.on('data', (d) => {
-    text += d;
-    if (text.includes('FORGECTL_TOKEN')) resolve(text);
-  });
-});
-const sandboxEnv = Object.fromEntries([...envText.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
+const { process: sandbox, env: sandboxEnv } = await startSandboxProcess(bin);
 const upstream = new URL(sandboxEnv.FORGECTL_URL);
 
 /** What the proxy saw of the current trial. */

@@ -8,6 +8,7 @@ import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSandboxProcess } from './sandbox.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const USERS = Number(process.env.USERS ?? 20_000);
@@ -15,18 +16,8 @@ const LATENCY = Number(process.env.LATENCY ?? 20);
 const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-users-'));
 
-// The sandbox runs as its own process so that it competes with neither side for an event loop. Its stderr is not
-// shown: it logs the speculative page requests --all leaves in flight when the CLI exits at the end of the list.
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--print-env', '--users', String(USERS), '--latency', String(LATENCY)], { stdio: ['ignore', 'pipe', 'ignore'] });
-const envText = await new Promise((resolve, reject) => {
-  let text = '';
-  sandbox.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  sandbox.stdout.on('data', (d) => {
-    text += d;
-    if (text.includes('FORGECTL_TOKEN')) resolve(text);
-  });
-});
-const env = Object.fromEntries([...envText.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
+// Its stderr is not shown: it logs the speculative page requests --all leaves in flight when the CLI exits.
+const { process: sandbox, env } = await startSandboxProcess(bin, ['--users', String(USERS), '--latency', String(LATENCY)]);
 
 /** The baseline: page after page, each request sent when the previous one has been read, records printed as NDJSON. */
 function baseline() {

@@ -33,6 +33,7 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
     if (!deps.interrupted) return await run;
     const outcome = await Promise.race([run.then((code) => ({ code })), deps.interrupted.then((signal) => ({ signal }))]);
     if ('code' in outcome) return outcome.code;
+    if (state.endsItselfOnInterrupt) return await run;
     interrupted = true;
     const undone = state.incompleteNote() ?? state.interruptNote ?? 'the command did not finish';
     finishCutShort(state, deps, `interrupted by ${outcome.signal}: ${undone}`);

@@ -37,6 +37,11 @@ export class OutputState {
   stdoutClosed = false;
   /** What a command leaves undone when interrupted, for the one line on stderr (the sandbox stops serving). */
   interruptNote?: string;
+  /**
+   * The command ends itself on a signal, with 130/143 and its own message, after finishing a step that must not be
+   * cut (a token rotation waiting for the answer that holds the new token): main waits for it.
+   */
+  endsItselfOnInterrupt = false;
 
   /** One line saying what was left out, when a list was cut short; undefined when nothing is missing. */
   incompleteNote(): string | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenIn, tokenInResponse } from '../../src/commands/tokens/rotate.js';
+import { tokenIn, tokenInResponse } from '../../src/commands/tokens/rotate-request.js';
 
 describe('finding the new token in the first bytes of a rotate answer', () => {
   const body = '{"id":42,"name":"bot","description":"say \\"token\\":\\"not-this\\"","scopes":["api"],"token":"glpat-new\\"x"}';

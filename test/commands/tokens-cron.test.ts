@@ -61,6 +61,15 @@ function startBin(argv: string[], env: Record<string, string | undefined>) {
   return { child, done };
 }
 
+/** Starts the bot's rotation with its answer held back `ms` after processing; resolves once the request was processed. */
+async function rotationInFlight(env: Record<string, string>, ms: number): Promise<ReturnType<typeof startBin>> {
+  sandbox.clearRequests();
+  sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: ms });
+  const running = startBin(rotateSelf, env);
+  await until(() => rotatePosts().length === 1, 'the rotate request');
+  return running;
+}
+
 describe('rotation from cron (real processes)', () => {
   it('rotates the profile\'s own token without a terminal and never shows the new value', async () => {
     const bot = await botProfile();
@@ -267,10 +276,7 @@ describe('recovery files whose token is already saved', () => {
   async function rotatedNotSaved(bot: Awaited<ReturnType<typeof botProfile>>): Promise<{ file: string; recovered: string }> {
     const config = join(bot.dir, 'config.json');
     const saved = readFileSync(config, 'utf8');
-    sandbox.clearRequests();
-    sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: 500 });
-    const running = startBin(rotateSelf, bot.env);
-    await until(() => rotatePosts().length === 1, 'the rotate request');
+    const running = await rotationInFlight(bot.env, 500);
     rmSync(config);
     mkdirSync(config);
     const result = await running.done;
@@ -308,10 +314,7 @@ describe('recovery files whose token is already saved', () => {
 describe('signals while rotating', () => {
   it('SIGTERM while the rotate request is in flight and no answer comes: the outcome-unknown steps, exit 143', async () => {
     const bot = await botProfile();
-    sandbox.clearRequests();
-    sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: 10_000 });
-    const running = startBin(rotateSelf, bot.env);
-    await until(() => rotatePosts().length === 1, 'the rotate request');
+    const running = await rotationInFlight(bot.env, 10_000);
     running.child.kill('SIGTERM');
     const result = await running.done;
     expect(result.code).toBe(143);
@@ -322,10 +325,7 @@ describe('signals while rotating', () => {
 
   it('SIGINT while in flight, answer within the grace period: the recovery file is written, exit 130, the next run saves it', async () => {
     const bot = await botProfile();
-    sandbox.clearRequests();
-    sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: 700 });
-    const running = startBin(rotateSelf, bot.env);
-    await until(() => rotatePosts().length === 1, 'the rotate request');
+    const running = await rotationInFlight(bot.env, 700);
     running.child.kill('SIGINT');
     const result = await running.done;
     expect(result.code).toBe(130);
@@ -360,10 +360,7 @@ describe('nowhere to keep the new token', () => {
     const bot = await botProfile();
     const config = join(bot.dir, 'config.json');
     const saved = readFileSync(config, 'utf8');
-    sandbox.clearRequests();
-    sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: 500 });
-    const running = startBin(rotateSelf, bot.env);
-    await until(() => rotatePosts().length === 1, 'the rotate request');
+    const running = await rotationInFlight(bot.env, 500);
     rmSync(config);
     mkdirSync(config);
     rmSync(join(bot.dir, 'recovery'), { recursive: true });

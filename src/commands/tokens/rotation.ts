@@ -172,6 +172,7 @@ export class RecoveryFile {
   private fd?: number;
   private written = false;
   private finished = false;
+  private removed = false;
 
   constructor(
     configDir: string,
@@ -220,8 +221,6 @@ export class RecoveryFile {
       return false;
     }
   }
-
-  private removed = false;
 
   /** Closes the file once: it stays only while it holds a token that is not `saved` anywhere else. */
   finish(saved: boolean): void {
@@ -316,9 +315,7 @@ function heldBy(configDir: string, target: 'profile' | 'outputFile', where: stri
   }
 }
 
-/** saved: holds the recovered token; superseded: holds a newer one given since; pending: still waits for it. */
-export type TargetState = 'saved' | 'superseded' | 'pending';
-
+/** Where a recovery file's token stands: each target holds it (saved), holds a newer one, or still waits for it. */
 export interface RecoveryState {
   /** Targets that still wait for the recovered token. */
   pending: SaveTargets;
@@ -369,12 +366,6 @@ export function sweepFinished(configDir: string): Recovery[] {
     removed.push(found);
   }
   return removed;
-}
-
-/** Pending recovery files (finished ones are swept first). */
-export function pendingRecoveries(configDir: string): Recovery[] {
-  sweepFinished(configDir);
-  return listRecoveries(configDir);
 }
 
 /** The pending recovery of this token, if a rotation of it was interrupted after the service answered. */

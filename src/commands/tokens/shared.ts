@@ -41,6 +41,11 @@ export class TokenTarget {
     return this.kind === 'personal' ? 'personal' : `${this.kind} ${this.resource}`;
   }
 
+  /** The flags that name these tokens on the command line: `--group acme`, `--personal`. */
+  get flags(): string {
+    return this.kind === 'personal' ? '--personal' : `--${this.kind} ${this.resource}`;
+  }
+
   describe(id: number | 'self'): string {
     const which = id === 'self' ? 'the token in use' : `token ${id}`;
     return this.kind === 'personal' ? `personal ${which.replace(/^the /, '')}` : `${which} of ${this.label}`;

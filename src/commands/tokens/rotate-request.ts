@@ -1,0 +1,145 @@
+import diagnostics from 'node:diagnostics_channel';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { Context } from '../../cli/command.js';
+import { ApiError, CliError, ExitCode, NetworkError } from '../../errors.js';
+import type { NewToken, RecoveryFile } from './rotation.js';
+import type { TokenTarget } from './shared.js';
+
+/**
+ * The one rotate request and its answer. The answer holds the only copy of the new token, so the token is taken
+ * from the first bytes that carry it and written to the recovery file before anything else happens.
+ */
+
+/** The one rotate request: never retried once it may have reached the server. */
+export async function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
+  const request = { method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' as const };
+  const early = tapAnswer(new URL(ctx.api.url(request.path)).pathname, (token) => recovery.write(token));
+  let body: Readable;
+  try {
+    body = (await ctx.api.send(request)).body;
+  } catch (error) {
+    early.dispose();
+    if (error instanceof NetworkError && !error.maybeProcessed) {
+      throw new CliError(`the rotate request could not be sent: ${error.message}`, ExitCode.server, 'nothing changed on the server; it is safe to run the rotation again');
+    }
+    if (error instanceof ApiError && error.status < 500) throw error;
+    throw unknownOutcome(target, id, error);
+  }
+  try {
+    return await captureToken(body, (token) => recovery.write(token));
+  } catch (error) {
+    throw unknownOutcome(target, id, error);
+  } finally {
+    early.dispose();
+  }
+}
+
+/**
+ * The earliest moment the new token can be had is when its bytes leave the kernel. undici names the socket of the
+ * rotate request on a diagnostics channel as it sends the request; this taps what that socket reads (its `push`,
+ * which Node calls right after the read) and looks for the token there, before undici parses the response and
+ * before any promise or stream hands it to us: the recovery file's write follows the socket read directly.
+ * captureToken (below) reads the same answer through the body stream and writes the file if this did not.
+ */
+function tapAnswer(pathname: string, keep: (token: NewToken) => void): { dispose(): void } {
+  interface SendHeaders { request: { method?: string; path?: string }; socket?: { push: (chunk: unknown, encoding?: BufferEncoding) => boolean } }
+  let restore: (() => void) | undefined;
+  const onSend = (message: unknown): void => {
+    const { request, socket } = message as SendHeaders;
+    if (restore || !socket || request.method !== 'POST' || !request.path?.split('?')[0].endsWith(pathname)) return;
+    const push = socket.push;
+    let seen: string | undefined = '';
+    socket.push = function tapped(this: unknown, chunk: unknown, encoding?: BufferEncoding): boolean {
+      if (seen !== undefined && Buffer.isBuffer(chunk)) {
+        seen += chunk.toString('latin1');
+        const found = tokenInResponse(seen);
+        if (found !== undefined) seen = undefined; // found, or not a success: stop looking
+        if (found) keep(found);
+      }
+      return push.call(this, chunk, encoding);
+    };
+    restore = () => (socket.push = push);
+  };
+  diagnostics.subscribe('undici:client:sendHeaders', onSend);
+  return {
+    dispose() {
+      diagnostics.unsubscribe('undici:client:sendHeaders', onSend);
+      restore?.();
+    },
+  };
+}
+
+/** The new token in the first bytes of an HTTP/1.1 answer; null when the answer is not a success (or not HTTP/1). */
+export function tokenInResponse(raw: string): NewToken | null | undefined {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  if (headEnd < 0) return raw.length > 12 && !/^HTTP\/1\.[01] 2\d\d/.test(raw) ? null : undefined;
+  if (!/^HTTP\/1\.[01] 2\d\d /.test(raw)) return null;
+  return tokenIn(raw.slice(headEnd + 4));
+}
+
+/**
+ * Runs the code between the answer and the recovery file once before the request is sent, so that none of it is
+ * compiled while the only copy of the new token is in memory (this shortens that window several times over).
+ */
+export function warmUp(recovery: RecoveryFile): void {
+  const sample = tokenInResponse('HTTP/1.1 200 OK\r\ncontent-length: 43\r\n\r\n{"id":1,"name":"warm-up","token":"warm-up"}');
+  if (sample) recovery.serialize(sample);
+  tokenIn('{"id":1,"token":"warm-up"');
+}
+
+/**
+ * Reads the rotate answer and hands the new token to `keep` the moment its bytes are here: before the rest of the
+ * body, before anything else is parsed or logged. An answer cut off after the token still delivers the token.
+ */
+function captureToken(body: Readable, keep: (token: NewToken) => void): Promise<{ token: NewToken; cutShort: boolean }> {
+  return new Promise((resolve, reject) => {
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    let kept: NewToken | undefined;
+    body.on('data', (chunk: Buffer) => {
+      text += decoder.write(chunk);
+      if (kept) return;
+      kept = tokenIn(text);
+      if (kept) keep(kept);
+    });
+    body.on('end', () => {
+      const whole = tokenIn(text + decoder.end());
+      if (whole) resolve({ token: whole, cutShort: false });
+      else reject(new Error('the answer holds no token'));
+    });
+    body.on('error', (error) => (kept ? resolve({ token: kept, cutShort: true }) : reject(error)));
+  });
+}
+
+/** The new token in (the first part of) a rotate answer: the whole record once it is complete, else the value alone. */
+export function tokenIn(text: string): NewToken | undefined {
+  const value = /"token"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  if (value === undefined) return undefined;
+  try {
+    const record = JSON.parse(text) as NewToken;
+    if (typeof record?.token === 'string') return record;
+  } catch {
+    // Not all of the answer is here yet.
+  }
+  try {
+    return { token: JSON.parse(`"${value}"`) as string };
+  } catch {
+    return undefined;
+  }
+}
+
+export function unknownOutcome(target: TokenTarget, id: number | 'self', cause: unknown): CliError {
+  const what = target.describe(id);
+  const flags = target.flags;
+  return new CliError(
+    `the outcome of rotating ${what} is unknown: ${(cause as Error).message ?? String(cause)}. The request was sent once and was NOT retried`,
+    ExitCode.server,
+    [
+      'do not run the rotation again yet: if the service did rotate, the old token is revoked and presenting it again revokes every token of its family.',
+      `Check with the old token: forgectl tokens get ${id} ${flags}. If it still works, nothing happened and you may rotate again.`,
+      `If it gets 401, the rotation happened and the new value is lost: with an owner's credential run forgectl tokens list ${flags} --state active,`,
+      'revoke the newest token of that name, and create a new one (forgectl tokens create).',
+    ].join(' '),
+  );
+}
