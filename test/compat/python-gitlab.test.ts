@@ -6,8 +6,9 @@ import { useTestSandbox } from '../helpers/cli.js';
 /**
  * python-gitlab (the library, as Debian packages it: python3-gitlab) driven through the calls of its own functional
  * tests, against the sandbox: users, keys, groups, projects, access tokens, badges, push rules, protected tags,
- * approvals and merge requests (python_gitlab_check.py). Where no Python with python-gitlab is installed (CI has only
- * the npm registry) the check is skipped with a note; install it with `apt-get install -y python3-gitlab`.
+ * approvals and merge requests, and its command line creating access tokens (python_gitlab_check.py). Where no
+ * Python with python-gitlab is installed (CI has only the npm registry) the check is skipped with a note; install
+ * it with `apt-get install -y python3-gitlab`.
  */
 
 const SCRIPT = fileURLToPath(new URL('./python_gitlab_check.py', import.meta.url));

@@ -9,7 +9,9 @@ import datetime
 import hashlib
 import io
 import os
+import subprocess
 import sys
+import tempfile
 import traceback
 import uuid
 
@@ -412,6 +414,29 @@ def features_and_metadata():
     version, _ = gl.version()
     expect(version != "unknown", "version")
     expect(gl.http_get("/metadata")["version"] == version, "metadata")
+
+
+# --- python-gitlab's command line -------------------------------------------------------------------------------
+
+
+def cli(*args):
+    """Runs python-gitlab's CLI (python -m gitlab) against the sandbox; returns (exit status, output)."""
+    with tempfile.TemporaryDirectory() as folder:
+        config = os.path.join(folder, "python-gitlab.cfg")
+        with open(config, "w", encoding="utf-8") as file:
+            file.write(f"[global]\ndefault = sandbox\n\n[sandbox]\nurl = {URL}\nprivate_token = {TOKEN}\napi_version = 4\n")
+        run = subprocess.run([sys.executable, "-m", "gitlab", "-c", config, *map(str, args)], capture_output=True, text=True, timeout=60)
+        return run.returncode, run.stdout + run.stderr
+
+
+@check
+def cli_resource_access_tokens():
+    project, group = new_project(), new_group()
+    today = datetime.date.today().isoformat()
+    for kind, flag, owner in (("project-access-token", "--project-id", project.id), ("group-access-token", "--group-id", group.id)):
+        status, output = cli(kind, "create", flag, owner, "--name", "test-token", "--scopes", "api,read_repository", "--expires-at", today)
+        expect(status == 0, output)
+    expect([t.name for t in project.access_tokens.list()] == ["test-token"], "the token the command line created")
 
 
 def main():
