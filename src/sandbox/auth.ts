@@ -6,6 +6,9 @@ import { groups, members, projects, tokens, users, type AccessToken, type Group,
 /** Access levels of the spec. */
 export const Role = { none: 0, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 
+/** The access levels a member, a token or a group link may have (every role but none). */
+export const ACCESS_LEVELS: number[] = Object.values(Role).filter((level) => level > 0);
+
 export type ScopeNeed = 'read' | 'write' | 'read_user' | 'self_rotate' | 'none';
 
 /** Finds the token a request presents: PRIVATE-TOKEN, JOB-TOKEN, Authorization: Bearer, or the query forms. */

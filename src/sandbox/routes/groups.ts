@@ -1,4 +1,4 @@
-import { findGroup, groupFor, groupRole, memberRoleInGroup, requireUser, Role } from '../auth.js';
+import { findGroup, groupFor, groupRole, memberRoleInGroup, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupById, refreshPaths } from '../hierarchy.js';
 import { accepted, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -222,7 +222,7 @@ export const groupsModule: SandboxModule = {
       const group = groupFor(req, Role.owner);
       const sharedWith = findGroup(req.db, String(required(req, 'group_id')));
       const access = int(required(req, 'group_access'), 'group_access')!;
-      if (![Role.guest, Role.planner, Role.reporter, Role.developer, Role.maintainer, Role.owner].includes(access as 10)) throw errors.invalid('group_access');
+      if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
       if (!groupVisible(req, sharedWith)) throw errors.notFound('Group');
       if (group.shared_with_groups?.some((l) => l.group_id === sharedWith.id)) throw errors.message(409, 'The group has already been shared with this group');
       group.shared_with_groups = [...(group.shared_with_groups ?? []), { group_id: sharedWith.id, group_access_level: access, expires_at: (req.input.expires_at as string | undefined) ?? null }];

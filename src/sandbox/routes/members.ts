@@ -1,4 +1,4 @@
-import { groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, Role } from '../auth.js';
+import { groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { groupChain, namespaceOwner, projectGroup } from '../hierarchy.js';
 import { created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
@@ -16,7 +16,6 @@ import type { Router } from '../router.js';
  */
 
 type SourceType = 'group' | 'project';
-const ACCESS_LEVELS: number[] = [Role.guest, Role.planner, Role.reporter, Role.developer, Role.maintainer, Role.owner];
 
 interface Source {
   type: SourceType;

@@ -1,4 +1,4 @@
-import { findGroup, groupRole, memberRoleInProject, projectFor, projectRole, requireUser, Role } from '../auth.js';
+import { findGroup, groupRole, memberRoleInProject, projectFor, projectRole, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
 import { accepted, array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
@@ -339,7 +339,7 @@ export const projectsModule: SandboxModule = {
       if (groupId === undefined) throw errors.missing('group_id');
       const access = int(req.input.group_access, 'group_access');
       if (access === undefined) throw errors.missing('group_access');
-      if (![Role.guest, Role.planner, Role.reporter, Role.developer, Role.maintainer, Role.owner].includes(access as 10)) throw errors.invalid('group_access');
+      if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
       const group = findGroup(req.db, String(groupId));
       if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
       if (project.shared_with_groups?.some((l) => l.group_id === group.id)) throw errors.message(409, 'Project is already shared with this group');

@@ -1,4 +1,4 @@
-import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireUser, Role } from '../auth.js';
+import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { members, tokens, users, type AccessToken, type Group, type Project, type User } from '../model.js';
@@ -20,7 +20,6 @@ export const TOKEN_SCOPES = [
 ];
 /** Scopes a group or project token may not have (they belong to users). */
 const USER_ONLY_SCOPES = new Set(['sudo', 'admin_mode', 'read_user', 'read_service_ping']);
-const ACCESS_LEVELS: number[] = [Role.guest, Role.planner, Role.reporter, Role.developer, Role.maintainer, Role.owner];
 const MAX_LIFETIME_DAYS = 365;
 const ROTATION_DEFAULT_DAYS = 7;
 
