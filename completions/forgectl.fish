@@ -111,6 +111,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l users
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l groups
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l protected-branches
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l all-protected-branches
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l output
@@ -126,6 +134,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l insec
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l output
@@ -141,6 +157,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l insec
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l output
@@ -160,6 +184,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l output
@@ -185,6 +217,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l prote
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l all-protected-branches
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l no-all-protected-branches
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l remove-hidden-groups
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l output
@@ -205,6 +245,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l mr
 complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l sha
 complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l password-stdin
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l output
@@ -222,6 +270,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config'" -a 'get set'
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l output
@@ -252,6 +308,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-req
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l require-password-to-approve
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-require-password-to-approve
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l approvals-before-merge
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l output
@@ -268,6 +332,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-col
 complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l output
@@ -284,6 +356,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l output
@@ -300,6 +380,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l output
@@ -382,6 +470,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l link-url
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l image-url
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l output
@@ -397,6 +493,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l output
@@ -412,6 +516,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l output
@@ -432,6 +544,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l output
@@ -449,6 +569,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l link-url
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l image-url
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l output
@@ -467,6 +595,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l link-url
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l image-url
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l output
@@ -487,6 +623,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l branch
 complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l message
 complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l check
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l output
@@ -519,6 +663,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l start-projec
 complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l force
 complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l author-name
 complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l author-email
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l output
@@ -535,6 +687,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l no-stats
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l output
@@ -564,6 +724,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l output
@@ -584,6 +752,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l output
@@ -600,6 +776,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l first-parent
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l output
@@ -651,6 +835,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l width
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l height
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l x
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l y
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l output
@@ -667,6 +859,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l output
@@ -683,6 +883,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l output
@@ -699,6 +907,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l output
@@ -715,6 +931,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l output
@@ -731,6 +955,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l no-colo
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l output
@@ -763,6 +995,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l width
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l height
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l x
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l y
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l output
@@ -799,6 +1039,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l ref
 complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l lines
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l output
@@ -823,6 +1071,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l content-file
 complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l encoding
 complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l exec
 complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l no-exec
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l output
@@ -844,6 +1100,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l start-branch
 complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l author-name
 complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l author-email
 complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l last-commit-id
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l output
@@ -860,6 +1124,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l ref
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l output
@@ -876,6 +1148,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l ref
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l output
@@ -900,6 +1180,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l content-file
 complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l encoding
 complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l exec
 complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l no-exec
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l output
@@ -920,6 +1208,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l lfs
 complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l output-file
 complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l resume
 complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l sha256
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l output
@@ -945,6 +1241,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l encoding
 complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l exec
 complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l no-exec
 complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l last-commit-id
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l output
@@ -965,6 +1269,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l proje
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l freeze-start
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l freeze-end
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l cron-timezone
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l output
@@ -980,6 +1292,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l insec
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l output
@@ -995,6 +1315,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l insec
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l output
@@ -1014,6 +1342,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l output
@@ -1032,6 +1368,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l proje
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l freeze-start
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l freeze-end
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l cron-timezone
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l output
@@ -1613,6 +1957,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l auto-merge
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l when-pipeline-succeeds
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l sha
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l squash
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l output
@@ -1629,6 +1981,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l output
@@ -1651,6 +2011,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l output
@@ -1670,6 +2038,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'mirror'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull'" -a 'get set sync disable'
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l output
@@ -1685,6 +2061,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l insecur
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l output
@@ -1711,6 +2095,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l no-only-pro
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l overwrite-diverged
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l no-overwrite-diverged
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l branch-regex
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l output
@@ -1726,6 +2118,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l output
@@ -1751,6 +2151,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l body-file
 complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l internal
 complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l confidential
 complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l created-at
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l output
@@ -1769,6 +2177,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l issue
 complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l snippet
 complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l output
@@ -1787,6 +2203,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l issue
 complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l snippet
 complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l mr
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l output
@@ -1812,6 +2236,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l output
@@ -1834,6 +2266,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l body
 complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l body-file
 complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l confidential
 complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l no-confidential
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l output
@@ -2011,6 +2451,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags'" -a 'list get protect unprotect'
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l output
@@ -2030,6 +2478,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l output
@@ -2048,6 +2504,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l proj
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l name
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l create-access-level
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l allowed-to-create
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l output
@@ -2063,6 +2527,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l inse
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l output
@@ -2080,6 +2552,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l he
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule'" -a 'get set delete'
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l output
@@ -2095,6 +2575,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l output
@@ -2130,6 +2618,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-reject-uns
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l reject-non-dco-commits
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-reject-non-dco-commits
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l max-file-size
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l output
@@ -2175,6 +2671,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l raw
 complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l output-file
 complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l resume
 complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l sha256
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l output
@@ -2196,6 +2700,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l unidiff
 complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l stat
 complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l name-only
 complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l patch
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l output
@@ -2218,6 +2730,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l output
@@ -2233,6 +2753,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l output
@@ -2272,6 +2800,8 @@ complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l port
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l host
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l seed
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l users
+complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l fleet
+complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l rate-limit
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l latency
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l tier
 complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l state
@@ -2296,6 +2826,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files'" -a 'list get upload download delete'
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l output
@@ -2312,6 +2850,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l no-colo
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l output-file
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l output
@@ -2327,6 +2873,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l insec
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l output
@@ -2346,6 +2900,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l output
@@ -2363,6 +2925,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l file
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l name
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l output
@@ -2487,6 +3057,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l sha
 complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l branch
 complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l message
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l output

@@ -51,6 +51,11 @@ export class Api {
     private readonly hooks: ApiHooks,
   ) {}
 
+  /** The same connection and HTTP client (its pool, retries and rate gate) with other dry-run hooks. */
+  withHooks(hooks: ApiHooks): Api {
+    return new Api(this.connection, this.http, hooks);
+  }
+
   url(path: string, query?: Query): string {
     const base = /^https?:\/\//i.test(path) ? path : `${this.connection.baseUrl}${path}`;
     return base + (query ? toQueryString(query).replace(/^\?/, base.includes('?') ? '&' : '?') : '');

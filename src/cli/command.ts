@@ -3,6 +3,7 @@ import type { PageOptions } from '../api/paginate.js';
 import type { Env } from '../config/paths.js';
 import type { Connection } from '../config/resolve.js';
 import type { ConfigData } from '../config/store.js';
+import type { RateGate } from '../http/rate-gate.js';
 import type { Format } from '../output/formats.js';
 import type { Io } from '../output/io.js';
 
@@ -50,6 +51,11 @@ export interface Context {
   readonly configDir: string;
   /** Pagination flags of a list command. */
   readonly paging: PageOptions;
+  /**
+   * The run's one rate budget, shared by every request of every client of the run. Passive until a command that
+   * works on many projects at once activates it (src/fleet/).
+   */
+  readonly rateGate: RateGate;
   /** Settles when SIGINT or SIGTERM asks the run to stop (commands that serve until stopped wait for it). */
   readonly interrupted: Promise<'SIGINT' | 'SIGTERM'>;
   now(): Date;
@@ -60,6 +66,8 @@ export interface Context {
   apiFor(connection: Connection, options?: { dryRun?: boolean }): Api;
   /** A client for another token on the profile's instance (rotation's verification GET). */
   apiWithToken(token: string): Api;
+  /** Another client over the same connection and pool whose --dry-run output goes elsewhere (one per fleet project). */
+  forkApi(printDryRun: (text: string) => void): Api;
   readConfig(): ConfigData;
   /** Asks on a terminal; off a terminal requires --yes (exit 2 otherwise). Passes under --dry-run. */
   confirm(question: string): Promise<void>;

@@ -1,5 +1,6 @@
 import { globalOptions } from './program.js';
 import { manifest } from './manifest.js';
+import { fleetOptions, takesFleet } from '../fleet/options.js';
 import { paginationOptions } from './options.js';
 import type { OptionDef } from './command.js';
 
@@ -37,7 +38,7 @@ export async function completionTree(): Promise<CompletionNode[]> {
     });
     const def = (await entry.load()).default;
     const leaf = node(entry.path);
-    leaf.options.push(...longFlags(def.options ?? []), ...(def.list ? longFlags(paginationOptions) : []), ...globals, '--help');
+    leaf.options.push(...longFlags(def.options ?? []), ...(def.list ? longFlags(paginationOptions) : []), ...(takesFleet(def) ? longFlags(fleetOptions) : []), ...globals, '--help');
   }
   return [...nodes.values()].sort((a, b) => a.path.localeCompare(b.path));
 }

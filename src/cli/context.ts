@@ -5,6 +5,7 @@ import type { Env } from '../config/paths.js';
 import { resolveConnection, selectedProfileName, type Connection } from '../config/resolve.js';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { HttpClient } from '../http/client.js';
+import { RateGate } from '../http/rate-gate.js';
 import type { Format } from '../output/formats.js';
 import type { Io } from '../output/io.js';
 import type { Context, GlobalOptions, Prompter } from './command.js';
@@ -35,6 +36,7 @@ export class RunContext implements Context {
   readonly interrupted: Promise<'SIGINT' | 'SIGTERM'>;
   readonly now: () => Date;
   readonly sleep: (ms: number) => Promise<void>;
+  readonly rateGate = new RateGate();
   private config?: ConfigData;
   private resolved?: Connection;
   private readonly httpClients: HttpClient[] = [];
@@ -71,6 +73,11 @@ export class RunContext implements Context {
     return this.apiClient;
   }
 
+  /** Another client over the same connection and connection pool, printing its --dry-run requests elsewhere. */
+  forkApi(printDryRun: (text: string) => void): Api {
+    return this.api.withHooks({ dryRun: Boolean(this.globals.dryRun), printDryRun });
+  }
+
   /** A client for another token on the same instance (rotation's verification GET). */
   apiWithToken(token: string): Api {
     return this.apiFor({ ...this.connection(), token, tokenType: 'private', tokenSource: 'environment' });
@@ -86,6 +93,7 @@ export class RunContext implements Context {
       env: this.env,
       userAgent: `forgectl/${__FORGECTL_VERSION__}`,
       sleep: this.sleep,
+      gate: this.rateGate,
       log: this.globals.verbose ? (line) => this.io.streams.stderr.write(`${line}\n`) : undefined,
     });
     this.httpClients.push(http);

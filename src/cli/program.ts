@@ -13,6 +13,7 @@ import type { RunContext } from './context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { ManifestEntry } from './command.js';
 import { groups, manifest } from './manifest.js';
+import { checkSelection, FLEET_HELP_GROUP, fleetOptions, fleetSelected, takesFleet } from '../fleet/options.js';
 import { paginationOptions } from './options.js';
 import { parseChoice, parseInteger } from './parse.js';
 
@@ -113,12 +114,13 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
   return { program, leaves };
 }
 
-/** Adds a command module's arguments, options and help examples to its stub. */
+/** Adds a command module's arguments, options and help examples to its stub (and the fleet selector, where it fits). */
 export function attachDefinition(command: Command, def: CommandDef): void {
   if (def.description) command.description(`${command.description()}\n\n${def.description}`);
   for (const arg of def.args ?? []) command.argument(arg);
   for (const option of def.options ?? []) command.addOption(toOption(option));
   if (def.list) for (const option of paginationOptions) command.addOption(toOption(option));
+  if (takesFleet(def)) for (const option of fleetOptions) command.addOption(toOption(option).helpGroup(FLEET_HELP_GROUP));
   if (def.examples.length) command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
 }
 
@@ -145,12 +147,14 @@ export async function runCli(argv: string[], deps: CliDeps, state = new OutputSt
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
       context = await createContext(globals, deps, opts, def, state);
-      const returned = await def.run(opts, context);
+      const fleet = takesFleet(def) && fleetSelected(opts);
+      if (!fleet && takesFleet(def)) checkSelection(opts);
+      const returned = fleet ? await (await import('../fleet/command.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
       const status = returned instanceof ResultWithExit ? returned : undefined;
       await render(status ? status.result : returned, context.io, {
         format: context.format,
         fields: context.globals.fields,
-        columns: def.columns,
+        columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
       });
       if (status) {
         if (status.message) deps.stderr.write(`${status.message}\n`);

@@ -8,6 +8,8 @@ interface Options {
   host: string;
   seed: 'demo' | 'empty';
   users: number;
+  fleet: number;
+  rateLimit?: { limit: number; periodSeconds: number };
   latency: number;
   tier: 'free' | 'premium' | 'ultimate';
   state?: string;
@@ -38,6 +40,8 @@ function listenError(error: unknown, host: string, port: number): unknown {
 async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
   const { spawn } = await import('node:child_process');
   const args = ['sandbox', '--print-env', '--port', String(opts.port), '--host', opts.host, '--seed', opts.seed, '--users', String(opts.users), '--latency', String(opts.latency), '--tier', opts.tier];
+  if (opts.fleet) args.push('--fleet', String(opts.fleet));
+  if (opts.rateLimit) args.push('--rate-limit', `${opts.rateLimit.limit}/${opts.rateLimit.periodSeconds}`);
   if (opts.state) args.push('--state', opts.state);
   if (opts.tls) args.push('--tls');
   if (opts.caOut) args.push('--ca-out', opts.caOut);
@@ -66,6 +70,15 @@ async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
   return new TextResult(`${out}export FORGECTL_SANDBOX_PID=${child.pid}\n`);
 }
 
+/** `600` (a minute) or `100/10` (per 10 seconds). */
+function parseRateLimit(value: string): { limit: number; periodSeconds: number } {
+  const match = /^(\d+)(?:\/(\d+)s?)?$/.exec(value.trim());
+  if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
+    throw new UsageError(`--rate-limit takes requests per minute (600) or per period in seconds (100/10), got "${value}"`);
+  }
+  return { limit: Number(match[1]), periodSeconds: match[2] === undefined ? 60 : Number(match[2]) };
+}
+
 /** Shell-quotes a value for an export line. */
 function quote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
@@ -79,12 +92,15 @@ export default defineCommand<Options>({
     'kill $FORGECTL_SANDBOX_PID                        # stops it',
     'forgectl sandbox --port 8080 --users 20000 --latency 20 --state /tmp/sandbox.json',
     'forgectl sandbox --tls --ca-out /tmp/sandbox-ca.pem',
+    'forgectl sandbox --fleet 500 --rate-limit 2000   # 500 more projects under acme; 2,000 requests a minute',
   ],
   options: [
     { flags: '--port <n>', description: 'port to listen on (0: any free port)', parse: parseInteger('--port', 0, 65535), default: 0 },
     { flags: '--host <host>', description: 'address to listen on', default: '127.0.0.1' },
     { flags: '--seed <name>', description: 'demo (group acme with projects) or empty', parse: parseChoice('--seed', ['demo', 'empty'] as const), default: 'demo' },
     { flags: '--users <n>', description: 'extra users user1…userN', parse: parseInteger('--users', 0, 1_000_000), default: 0 },
+    { flags: '--fleet <n>', description: 'with the demo seed: n more projects in nested subgroups of acme (acme/team-01/squad-1/svc-001 …)', parse: parseInteger('--fleet', 0, 100_000), default: 0 },
+    { flags: '--rate-limit <n[/seconds]>', description: 'refuse API requests beyond n per period (default 60 s) with 429 and Retry-After', parse: parseRateLimit },
     { flags: '--latency <ms>', description: 'delay every API response', parse: parseInteger('--latency', 0, 60_000), default: 0 },
     { flags: '--tier <tier>', description: 'free, premium or ultimate', parse: parseChoice('--tier', ['free', 'premium', 'ultimate'] as const), default: 'ultimate' },
     { flags: '--state <file>', description: 'load state from and save it to this JSON file' },
@@ -94,6 +110,7 @@ export default defineCommand<Options>({
     { flags: '--detach', description: 'with --print-env: keep serving in the background and return (adds FORGECTL_SANDBOX_PID)' },
   ],
   async run(opts, ctx) {
+    if (opts.fleet && opts.seed === 'empty') throw new UsageError('--fleet needs the demo seed (its projects live in group acme)');
     if (opts.detach) {
       if (!opts.printEnv) throw new UsageError('--detach goes with --print-env', 'eval "$(forgectl sandbox --print-env --detach)"');
       return startDetached(opts, ctx);
@@ -105,6 +122,8 @@ export default defineCommand<Options>({
       host: opts.host,
       seed: opts.seed,
       users: opts.users,
+      fleet: opts.fleet,
+      rateLimit: opts.rateLimit,
       latencyMs: opts.latency,
       tier: opts.tier,
       stateFile: opts.state,

@@ -5,6 +5,7 @@ import { CliError, ConfigError, NetworkError } from '../errors.js';
 import type { Env } from '../config/paths.js';
 import { classifyNetworkError } from './failures.js';
 import { redactHeaders, redactUrl } from './redact.js';
+import type { RateGate } from './rate-gate.js';
 import { MAX_WAIT_MS, mayRetry, retryDelayMs, type RetryMode } from './retry.js';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici.js';
 import { isLoopbackHost, splitUrl } from './url.js';
@@ -22,6 +23,8 @@ export interface HttpClientOptions {
   log?: (line: string) => void;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** The run's shared rate budget (fleet operations): every attempt waits for it, every answer feeds it. */
+  gate?: RateGate;
 }
 
 export interface HttpRequest {
@@ -124,7 +127,9 @@ export class HttpClient {
     const path = url.path.replace(/\?.*/, '');
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
     const failed = (error: unknown) => classifyNetworkError(error, url, this.options.timeoutMs, this.proxyFor(url));
+    const gate = this.options.gate;
     for (let attempt = 0; ; attempt++) {
+      await gate?.wait();
       const started = this.now();
       this.options.log?.(`> ${method} ${redactUrl(request.url)}`);
       if (this.options.log) {
@@ -143,6 +148,7 @@ export class HttpClient {
           bodyTimeout: this.options.timeoutMs,
         });
         this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
+        gate?.observe(response.statusCode, (name) => headerValue(response.headers, name));
         const retryStatus = attempt < retries && mayRetry(method, { status: response.statusCode });
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
         const headerOf = (name: string) => headerValue(response.headers, name);
@@ -170,7 +176,9 @@ export class HttpClient {
         if (wait <= MAX_WAIT_MS) {
           await response.body.dump().catch(() => undefined);
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
-          await this.sleep(wait);
+          // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above).
+          if (response.statusCode === 429 && gate?.isActive) gate.hold(wait);
+          else await this.sleep(wait);
           continue;
         }
       }

@@ -24,13 +24,16 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     const record = await runDownload(result, io);
     return record ? renderRecord(record as unknown as Row, io, options) : undefined;
   }
-  if (result instanceof ListResult || Array.isArray(result)) {
+  if (result instanceof ListResult || Array.isArray(result) || isAsyncIterable(result)) {
     await renderList(result as AsyncIterable<Row> | Row[], io, options);
     if (result instanceof ListResult && result.notice) io.note(result.notice);
     return;
   }
   return renderRecord(result as Row, io, options);
 }
+
+/** Records that arrive over time (a fleet run's rows, in order). */
+const isAsyncIterable = (value: unknown): value is AsyncIterable<Row> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
 async function renderRecord(record: Row, io: Io, { format, fields }: RenderOptions): Promise<void> {
   if (fields) checkFields(fields, record);

@@ -8,13 +8,14 @@ export class TextResult {
 
 /**
  * What a command returns when it finished and rendered its output but must still end with a non-zero exit code
- * (9: an audit found what it looks for). `message` goes to stderr as a notice, not as an error.
+ * (9: an audit found what it looks for). `message` goes to stderr as a notice, not as an error. Both are read after
+ * the result was rendered, so a streamed result may settle them as it ends (a fleet run's summary).
  */
 export class ResultWithExit {
   constructor(
     readonly result: unknown,
-    readonly exitCode: number,
-    readonly message?: string,
+    public exitCode: number,
+    public message?: string,
   ) {}
 }
 

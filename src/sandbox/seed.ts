@@ -10,6 +10,8 @@ import {
 export interface SeedOptions {
   seed: 'demo' | 'empty';
   users: number;
+  /** More projects in nested subgroups of acme (the demo seed only): see routes/fleet.ts. */
+  fleet?: number;
   now: Date;
   /** Size in bytes of the demo's large artifact (see routes/pipelines.ts). */
   artifactSize?: number;

@@ -21,6 +21,8 @@ export interface SandboxOptions {
   host?: string;
   seed?: 'demo' | 'empty';
   users?: number;
+  /** More projects in nested subgroups of acme (acme/team-NN/squad-N/svc-NNN), with the demo seed. */
+  fleet?: number;
   latencyMs?: number;
   tier?: Tier;
   /** Persist state to this file (and load it when it exists). */
@@ -28,6 +30,12 @@ export interface SandboxOptions {
   /** Serve HTTPS with a generated self-signed certificate; the certificate is written to caFile. */
   tls?: boolean;
   caFile?: string;
+  /**
+   * The throttle of authenticated API requests (requests per period, counted for everyone together). Without it the
+   * RateLimit headers show 2,000 a minute, as the service's default, but nothing is refused; with it, requests
+   * beyond the limit get 429 with Retry-After, as Rack::Attack answers them.
+   */
+  rateLimit?: { limit: number; periodSeconds?: number };
   /** Print server errors to this sink (default: stderr). */
   log?: (line: string) => void;
   /** The sandbox's clock (tests move it to check time-based rules such as rate limits and webhook backoff). */
@@ -64,7 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     adminToken = tokens(db).find((t) => t.name === 'sandbox-admin' && t.active)?.token ?? '';
   } else {
     db = new Db();
-    const seedOptions = { seed: options.seed ?? 'demo', users: options.users ?? 0, now, artifactSize: options.artifactSize };
+    const seedOptions = { seed: options.seed ?? 'demo', users: options.users ?? 0, fleet: options.fleet ?? 0, now, artifactSize: options.artifactSize };
     adminToken = seedCore(db, seedOptions).adminToken.token;
     if (seedOptions.seed === 'demo') for (const module of modules) module.seed?.(db, { ...seedOptions, tier });
   }
@@ -73,7 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   for (const module of modules) module.routes(api, web);
   const faults = new Faults();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const rate = { minute: 0, count: 0 };
+  const rate = { limit: options.rateLimit?.limit ?? RATE_LIMIT, periodMs: (options.rateLimit?.periodSeconds ?? 60) * 1000, enforce: Boolean(options.rateLimit), window: 0, count: 0 };
 
   let rootUrl = '';
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -108,6 +116,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       entry.status = fault.status;
       return send(res, injected(fault), rateHeaders(rate));
     }
+    const budget = isApi ? rateHeaders(rate) : {};
+    if (isApi && rate.enforce && rate.count > rate.limit) {
+      await readBody(req).catch(() => undefined);
+      entry.status = 429;
+      const resetAt = (rate.window + 1) * rate.periodMs;
+      const throttled = { 'RateLimit-ResetTime': new Date(resetAt).toUTCString(), 'Retry-After': String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))) };
+      return send(res, { status: 429, raw: { data: 'Retry later\n', contentType: 'text/plain' } }, { ...budget, ...throttled });
+    }
     let response: SandboxResponse;
     try {
       response = await dispatch(isApi ? api : web, req, url, method, rawPath, isApi);
@@ -122,7 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       entry.status = 'dropped';
       return drop(res);
     }
-    send(res, response, isApi ? rateHeaders(rate) : {}, method === 'HEAD', fault);
+    send(res, response, budget, method === 'HEAD', fault);
   }
 
   async function dispatch(router: Router, req: IncomingMessage, url: URL, method: string, rawPath: string, isApi: boolean): Promise<SandboxResponse> {
@@ -245,16 +261,17 @@ function injected(fault: Fault): SandboxResponse {
   return { status, body: fault.body ?? { message: `${status} Injected fault` }, headers };
 }
 
-function rateHeaders(rate: { minute: number; count: number }): Record<string, string> {
-  const minute = Math.floor(Date.now() / 60_000);
-  if (rate.minute !== minute) Object.assign(rate, { minute, count: 0 });
+/** Counts a request in the current window and returns the RateLimit headers every API answer carries. */
+function rateHeaders(rate: { limit: number; periodMs: number; window: number; count: number }): Record<string, string> {
+  const window = Math.floor(Date.now() / rate.periodMs);
+  if (rate.window !== window) Object.assign(rate, { window, count: 0 });
   rate.count++;
   return {
     'RateLimit-Name': 'throttle_authenticated_api',
-    'RateLimit-Limit': String(RATE_LIMIT),
+    'RateLimit-Limit': String(rate.limit),
     'RateLimit-Observed': String(rate.count),
-    'RateLimit-Remaining': String(Math.max(0, RATE_LIMIT - rate.count)),
-    'RateLimit-Reset': String((minute + 1) * 60),
+    'RateLimit-Remaining': String(Math.max(0, rate.limit - rate.count)),
+    'RateLimit-Reset': String(Math.ceil(((window + 1) * rate.periodMs) / 1000)),
   };
 }
 

@@ -33,6 +33,7 @@ import { mergeRequests } from './merge-requests.js';
 import { mergeRequestApprovalRules } from './merge-request-approval-rules.js';
 import { pipelinesModule } from './pipelines.js';
 import { hooksModule } from './hooks.js';
+import { fleet } from './fleet.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -70,6 +71,7 @@ export const modules: SandboxModule[] = [
   files,
   pipelinesModule,
   hooksModule,
+  fleet,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {

@@ -1,0 +1,66 @@
+import type { Context } from '../cli/command.js';
+import { readLocalFile } from '../cli/files.js';
+import { UsageError } from '../errors.js';
+import { isGlob, matchesGlob } from './glob.js';
+import { checkSelection, type FleetSelection } from './options.js';
+
+/**
+ * The fleet selector's projects: a group's (with --recursive, those of its subgroups too; archived ones only with
+ * --include-archived), narrowed by --match and --exclude globs over the full path; or the projects listed in a file
+ * (one ID or full path a line, # comments), or on stdin.
+ */
+
+/** One project of a fleet: its full path (or the ID a projects file gave) and what the list said of it. */
+export interface FleetProject {
+  /** The full path; an ID as given when a projects file names the project by ID. */
+  path: string;
+  id?: number;
+  archived?: boolean;
+  defaultBranch?: string;
+}
+
+/** The projects of a group; include_subgroups adds those of its subgroups. */
+export const GROUP_PROJECTS_ROUTE = 'GET /groups/{group}/projects';
+
+const selected = (path: string, opts: FleetSelection): boolean =>
+  (!opts.match?.length || opts.match.some((glob) => matchesGlob(path, glob))) && !opts.exclude?.some((glob) => matchesGlob(path, glob));
+
+/** The projects of the selection, in a stable order: by full path for a group, as listed for a file. */
+export async function selectProjects(ctx: Context, opts: FleetSelection): Promise<FleetProject[]> {
+  checkSelection(opts);
+  if (opts.projectsFile !== undefined) return projectsFromFile(ctx, opts);
+  const group = ctx.group(opts.group);
+  const query = {
+    group,
+    include_subgroups: opts.recursive ? true : undefined,
+    archived: opts.includeArchived ? undefined : false,
+    with_shared: false,
+    simple: true,
+    order_by: 'id',
+    sort: 'asc',
+  };
+  const projects: FleetProject[] = [];
+  for await (const project of ctx.api.list<{ id: number; path_with_namespace: string; archived?: boolean; default_branch?: string }>(GROUP_PROJECTS_ROUTE, query, { all: true })) {
+    if (!selected(project.path_with_namespace, opts)) continue;
+    projects.push({ path: project.path_with_namespace, id: project.id, archived: project.archived, defaultBranch: project.default_branch ?? undefined });
+  }
+  return projects.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function projectsFromFile(ctx: Context, opts: FleetSelection): Promise<FleetProject[]> {
+  const file = opts.projectsFile!;
+  const text = file === '-' ? await ctx.io.readStdin() : readLocalFile(file, 'utf8');
+  const seen = new Set<string>();
+  const projects: FleetProject[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (!line) return;
+    if (/\s/.test(line) || isGlob(line) || line.startsWith('/') || line.endsWith('/')) {
+      throw new UsageError(`${file === '-' ? 'stdin' : file}:${index + 1}: "${line}" is not a project ID or full path`);
+    }
+    if (seen.has(line.toLowerCase())) return;
+    seen.add(line.toLowerCase());
+    if (/^\d+$/.test(line) || selected(line, opts)) projects.push({ path: line });
+  });
+  return projects;
+}

@@ -1,0 +1,75 @@
+import { MAX_WAIT_MS } from './retry.js';
+
+/** A budget that is spent but resets "now" still gets a short pause: the clocks are only known to the second. */
+const MIN_HOLD_MS = 250;
+
+type HeaderGetter = (name: string) => string | undefined;
+
+/**
+ * One rate budget for every request of a run. Commands that work on many projects at once (fleet operations, plan
+ * and apply) activate it; every request then passes through wait() first. It reads RateLimit-Remaining and
+ * RateLimit-Reset of each answer: when what remains would not cover the requests that may already be in flight
+ * (the reserve: the concurrency), every worker is held until the window resets. A 429's wait (Retry-After, then
+ * RateLimit-Reset) holds every worker too, not only the one that got it: the budget is the caller's, not the
+ * request's.
+ */
+export class RateGate {
+  /** Epoch ms before which no request starts. */
+  private until = 0;
+  private active = false;
+  /** Requests that may be in flight when an answer says how much budget is left. */
+  private reserve = 0;
+  /** What the gate did, for the summary of a fleet run. */
+  readonly stats = { holds: 0, heldMs: 0, rateLimited: 0 };
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {}
+
+  /** Starts pacing by the answers' budget; `concurrency` requests may be in flight at once. */
+  activate(concurrency: number): void {
+    this.active = true;
+    this.reserve = Math.max(1, concurrency);
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  /** Resolves when a request may start. */
+  async wait(): Promise<void> {
+    for (;;) {
+      const left = this.until - this.now();
+      if (left <= 0) return;
+      await this.sleep(left);
+    }
+  }
+
+  /** Holds every request for `ms` from now (longer holds win). */
+  hold(ms: number): void {
+    const until = this.now() + Math.min(Math.max(0, ms), MAX_WAIT_MS);
+    if (until <= this.until) return;
+    this.stats.holds++;
+    this.stats.heldMs += until - Math.max(this.until, this.now());
+    this.until = until;
+  }
+
+  /**
+   * Reads an answer's budget. A 429 is counted (its wait is held by the HTTP client, which computed it); a
+   * remaining budget at or below the reserve holds everyone until RateLimit-Reset, measured against the answer's
+   * own Date header so a skewed local clock does not shorten the wait.
+   */
+  observe(status: number, header: HeaderGetter): void {
+    if (!this.active) return;
+    if (status === 429) this.stats.rateLimited++;
+    const remaining = Number(header('ratelimit-remaining'));
+    const reset = Number(header('ratelimit-reset'));
+    if (!header('ratelimit-remaining') || !Number.isFinite(remaining) || remaining > this.reserve || !Number.isFinite(reset) || reset <= 0) return;
+    // Epoch seconds (as the service sends them), or seconds to wait (the IETF draft's RateLimit headers). The Date
+    // header has whole seconds, so the wait measured from it is never shorter than the real one.
+    const serverNow = Date.parse(header('date') ?? '');
+    const wait = reset > 1e9 ? reset * 1000 - (Number.isNaN(serverNow) ? this.now() : serverNow) : reset * 1000;
+    this.hold(Math.max(wait, MIN_HOLD_MS));
+  }
+}

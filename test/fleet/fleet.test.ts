@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { globRegExp, globRoot, matchesGlob } from '../../src/fleet/glob.js';
+import { orderedPool } from '../../src/fleet/pool.js';
+import { RateGate } from '../../src/http/rate-gate.js';
+import { fleetProjectPath } from '../../src/sandbox/routes/fleet.js';
+import { useTestSandbox } from '../helpers/cli.js';
+
+// 30 fleet projects under acme/team-01/squad-{1,2,3}; a generous budget so only the faults below limit anything.
+const sandbox = useTestSandbox({ fleet: 30, rateLimit: { limit: 100_000 } });
+
+const squad1 = Array.from({ length: 10 }, (_, i) => fleetProjectPath(i + 1));
+
+describe('globs over full paths', () => {
+  it('matches ** across segments and * within one', () => {
+    expect(matchesGlob('acme/team-01/squad-1/svc-001', 'acme/**')).toBe(true);
+    expect(matchesGlob('acme/api', 'acme/**')).toBe(true);
+    expect(matchesGlob('acme', 'acme/**')).toBe(false);
+    expect(matchesGlob('acme/team-01/api', 'acme/*/api')).toBe(true);
+    expect(matchesGlob('acme/team-01/x/api', 'acme/*/api')).toBe(false);
+    expect(matchesGlob('acme/team-01/x/api', 'acme/**/api')).toBe(true);
+    expect(matchesGlob('ACME/Api', 'acme/api')).toBe(true);
+    expect(matchesGlob('acme/a.b', 'acme/a?b')).toBe(true);
+    expect(globRegExp('a+b/(x)').test('a+b/(x)')).toBe(true);
+    expect(globRoot('acme/team-*/**')).toBe('acme');
+    expect(globRoot('acme/api')).toBe('acme/api');
+  });
+});
+
+describe('the ordered pool', () => {
+  it('yields outcomes in the order of the items whatever the timing, with at most N at once', async () => {
+    let active = 0;
+    let peak = 0;
+    const items = Array.from({ length: 40 }, (_, i) => i);
+    const outcomes = [];
+    for await (const outcome of orderedPool(items, 5, async (n) => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((resolve) => setTimeout(resolve, (n * 7919) % 13));
+      active--;
+      if (n === 17) throw new Error('seventeen');
+      return n * 2;
+    })) outcomes.push(outcome);
+    expect(outcomes.map((o) => o.index)).toEqual(items);
+    expect(outcomes.filter((o) => o.status === 'failed').map((o) => o.item)).toEqual([17]);
+    expect(outcomes.find((o) => o.index === 3)).toMatchObject({ status: 'ok', value: 6 });
+    expect(peak).toBe(5);
+  });
+
+  it('keeps N running while an early item is slow (no head-of-line blocking)', async () => {
+    const started: number[] = [];
+    const pool = orderedPool([0, 1, 2, 3, 4, 5], 2, async (n) => {
+      started.push(n);
+      await new Promise((resolve) => setTimeout(resolve, n === 0 ? 60 : 1));
+      return n;
+    });
+    await pool.next();
+    // While item 0 took 60 ms, the second slot ran 1 … 5 one after another.
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('skips the items not started once told to stop', async () => {
+    let stop = false;
+    const statuses: string[] = [];
+    for await (const outcome of orderedPool([1, 2, 3, 4, 5, 6], 2, async (n) => {
+      if (n === 2) {
+        stop = true;
+        throw new Error('two');
+      }
+      return n;
+    }, { stop: () => stop })) statuses.push(outcome.status);
+    expect(statuses.slice(0, 2)).toEqual(['ok', 'failed']);
+    expect(statuses.slice(3)).toEqual(['skipped', 'skipped', 'skipped']);
+  });
+});
+
+describe('the shared rate gate', () => {
+  it('holds every request until the reset when the remaining budget would not cover those in flight', async () => {
+    let now = 1_800_000_000_000;
+    const slept: number[] = [];
+    const gate = new RateGate(() => now, async (ms) => {
+      slept.push(ms);
+      now += ms;
+    });
+    const headers = (values: Record<string, string>) => (name: string) => values[name];
+    gate.observe(200, headers({ 'ratelimit-remaining': '3', 'ratelimit-reset': '1800000010' }));
+    await gate.wait();
+    expect(slept).toEqual([]); // passive until a fleet run activates it
+    gate.activate(4);
+    gate.observe(200, headers({ 'ratelimit-remaining': '10', 'ratelimit-reset': '1800000010' }));
+    await gate.wait();
+    expect(slept).toEqual([]);
+    // Reset in 10 s by the server's clock (the answer's Date), whatever the local clock says.
+    gate.observe(200, headers({ 'ratelimit-remaining': '4', 'ratelimit-reset': '1800000010', date: new Date(1_800_000_000_000).toUTCString() }));
+    await gate.wait();
+    expect(slept).toEqual([10_000]);
+    gate.hold(2000);
+    gate.hold(500);
+    await gate.wait();
+    expect(slept).toEqual([10_000, 2000]);
+    expect(gate.stats).toMatchObject({ holds: 2, heldMs: 12_000 });
+  });
+});
+
+describe('fleet operations on any project command', () => {
+  it('runs a list over a group and its subgroups, one row per record with the project in front, in path order', async () => {
+    const result = await sandbox.run(['badges', 'list', '--group', 'acme/team-01', '--recursive', '--concurrency', '8', '-o', 'ndjson']);
+    expect(result.code).toBe(0);
+    const rows = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.map((r) => r.project)).toEqual(Array.from({ length: 30 }, (_, i) => fleetProjectPath(i + 1)));
+    expect(rows[0]).toMatchObject({ project: fleetProjectPath(1), outcome: 'ok', kind: 'group', name: 'pipeline', error: null });
+    expect(result.stderr).toMatch(/^30 projects: 30 ok in [\d.]+ s at concurrency 8$/m);
+  });
+
+  it('narrows with --match and --exclude, and reads projects from a file or stdin', async () => {
+    const matched = await sandbox.run(['push-rule', 'get', '--group', 'acme', '--recursive', '--match', 'acme/team-01/squad-2/**', '--exclude', '**/svc-01?', '-o', 'json']);
+    expect(matched.json<Array<{ project: string }>>().map((r) => r.project)).toEqual(['acme/team-01/squad-2/svc-020']);
+    const listed = await sandbox.run(['push-rule', 'get', '--projects-file', '-', '--fields', 'project,outcome,max_file_size'], { input: `# two of them\n${squad1[4]}\n\n${squad1[1]}  # this one too\n${squad1[4]}\n` });
+    expect(listed.stdout).toBe(`${squad1[4]}\tok\t100\n${squad1[1]}\tok\t100\n`);
+  });
+
+  it('stops at the first failure, or goes on with --continue-on-error; either way one row per project and exit 9', async () => {
+    sandbox.fault({ path: 'svc-003/push_rule$', status: 500, times: 2 });
+    const stopped = await sandbox.run(['push-rule', 'get', '--group', 'acme/team-01/squad-1', '--concurrency', '1', '--retries', '0', '--fields', 'project,outcome']);
+    expect(stopped.code).toBe(9);
+    expect(stopped.stdout.split('\n').slice(0, 5)).toEqual([`${squad1[0]}\tok`, `${squad1[1]}\tok`, `${squad1[2]}\tfailed`, `${squad1[3]}\tskipped`, `${squad1[4]}\tskipped`]);
+    expect(stopped.stderr).toContain(`${squad1[2]}: error: 500 Injected fault`);
+    expect(stopped.stderr).toMatch(/attention: 10 projects: 2 ok, 1 failed, 7 not started/);
+
+    const all = await sandbox.run(['push-rule', 'get', '--group', 'acme/team-01/squad-1', '--retries', '0', '--continue-on-error', '-o', 'json']);
+    expect(all.code).toBe(9);
+    const rows = all.json<Array<{ project: string; outcome: string; max_file_size: number | null; error: string | null }>>();
+    expect(rows.map((r) => r.outcome)).toEqual(['ok', 'ok', 'failed', ...Array(7).fill('ok')]);
+    expect(rows[2]).toMatchObject({ max_file_size: null, error: expect.stringContaining('→ 500') });
+  });
+
+  it('lists every request with --dry-run and sends none of them', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['push-rule', 'set', '--group', 'acme/team-01/squad-1', '--max-file-size', '5', '--dry-run']);
+    expect(result.code).toBe(0);
+    const puts = result.stdout.split('\n').filter((line) => line.startsWith('PUT '));
+    expect(puts).toEqual(squad1.map((path) => `PUT ${sandbox.url}/projects/${encodeURIComponent(path)}/push_rule`));
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('asks once for the whole fleet: without a terminal it needs --yes, and nothing is deleted without it', async () => {
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['push-rule', 'delete', '--group', 'acme/team-01/squad-3']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/and the same in 9 more projects: confirmation needed/);
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+
+  it('refuses selector mistakes before sending anything', async () => {
+    sandbox.clearRequests();
+    expect((await sandbox.run(['push-rule', 'get', '--project', 'acme/api', '--group', 'acme'])).code).toBe(2);
+    expect((await sandbox.run(['push-rule', 'get', '--project', 'acme/api', '--concurrency', '4'])).stderr).toMatch(/--concurrency applies to a fleet of projects/);
+    expect((await sandbox.run(['push-rule', 'get', '--group', 'acme', '--concurrency', '0'])).code).toBe(2);
+    expect((await sandbox.run(['push-rule', 'get', '--projects-file', '-'], { input: 'acme/*\n' })).stderr).toMatch(/stdin:1: "acme\/\*" is not a project ID or full path/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('honours one project\'s 429 for every worker: nothing is sent until its Retry-After has passed', async () => {
+    sandbox.fault({ method: 'GET', path: 'svc-005/push_rule$', status: 429, retry_after: 1 });
+    sandbox.clearRequests();
+    const result = await sandbox.run(['push-rule', 'get', '--group', 'acme/team-01', '--recursive', '--concurrency', '6', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.json()).toHaveLength(30);
+    const log = sandbox.faults.log.map((entry) => ({ ...entry, ms: Date.parse(entry.at) }));
+    const limited = log.find((entry) => entry.status === 429)!;
+    const after = log.filter((entry) => entry.ms > limited.ms + 50);
+    // Requests already on their way when the 429 came may arrive just after it; none is sent during the wait.
+    expect(after.length).toBeGreaterThan(0);
+    expect(Math.min(...after.map((entry) => entry.ms)) - limited.ms).toBeGreaterThanOrEqual(950);
+    expect(result.stderr).toMatch(/1 answer 429, honoured/);
+  });
+});
+
+describe('pacing by the budget the answers announce', () => {
+  const tight = useTestSandbox({ fleet: 30, rateLimit: { limit: 25, periodSeconds: 1 } });
+
+  it('waits for the window to reset instead of running into 429s', async () => {
+    const result = await tight.run(['push-rule', 'get', '--group', 'acme/team-01', '--recursive', '--concurrency', '8', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.json()).toHaveLength(30);
+    expect(tight.requests().filter((r) => r.status === 429)).toEqual([]);
+    expect(result.stderr).toMatch(/waited [\d.]+ s for the rate limit/);
+  });
+});
