@@ -1545,6 +1545,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l token-env
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l generate-token
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l header
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l url-var
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l output
@@ -1560,6 +1568,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l output
@@ -1582,6 +1598,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l output
@@ -1597,6 +1621,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l insecure
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l output
@@ -1614,6 +1646,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header'" -a 'set delete'
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l output
@@ -1629,6 +1669,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l insecur
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l output
@@ -1648,6 +1696,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l output
@@ -1669,6 +1725,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l page
 complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l per-page
 complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l all
 complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l limit
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l output
@@ -1685,6 +1749,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l project
 complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l trigger
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l output
@@ -1717,6 +1789,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l generate-token
 complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l header
 complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l url-var
 complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l allow-token-reset
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l output
@@ -1734,6 +1814,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var'" -a 'set delete'
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l output
@@ -1749,6 +1837,14 @@ complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l insecu
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l no-color
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l help
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l project
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l group
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l recursive
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l include-archived
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l match
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l exclude
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l projects-file
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l concurrency
+complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l continue-on-error
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l profile
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l server
 complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l output
