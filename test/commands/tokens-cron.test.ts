@@ -320,7 +320,7 @@ describe('signals while rotating', () => {
     expect(result.code).toBe(143);
     expect(result.stderr).toMatch(/interrupted \(SIGTERM\)/);
     expect(result.stderr).toMatch(/outcome of rotating .* is unknown/);
-    expect(result.stderr).toMatch(/forgectl tokens get self --group acme/);
+    expect(result.stderr).toMatch(/forgectl -p bot tokens get self --group acme/);
   });
 
   it('SIGINT while in flight, answer within the grace period: the recovery file is written, exit 130, the next run saves it', async () => {

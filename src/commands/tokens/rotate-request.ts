@@ -24,12 +24,12 @@ export async function sendRotate(ctx: Context, target: TokenTarget, id: number |
       throw new CliError(`the rotate request could not be sent: ${error.message}`, ExitCode.server, 'nothing changed on the server; it is safe to run the rotation again');
     }
     if (error instanceof ApiError && error.status < 500) throw error;
-    throw unknownOutcome(target, id, error);
+    throw unknownOutcome(ctx, target, id, error);
   }
   try {
     return await captureToken(body, (token) => recovery.write(token));
   } catch (error) {
-    throw unknownOutcome(target, id, error);
+    throw unknownOutcome(ctx, target, id, error);
   } finally {
     early.dispose();
   }
@@ -129,17 +129,20 @@ export function tokenIn(text: string): NewToken | undefined {
   }
 }
 
-export function unknownOutcome(target: TokenTarget, id: number | 'self', cause: unknown): CliError {
-  const what = target.describe(id);
+export function unknownOutcome(ctx: Context, target: TokenTarget, id: number | 'self', cause: unknown): CliError {
   const flags = target.flags;
+  const connection = ctx.connection();
+  const forgectl = connection.tokenSource === 'profile' && connection.profileName ? `forgectl -p ${connection.profileName}` : 'forgectl';
+  const check = id === 'self'
+    ? `Check with the old token: ${forgectl} tokens get self ${flags}. If it still works, nothing happened and you may rotate again; if it gets 401, the rotation happened and the new value is lost:`
+    : `Check the token: ${forgectl} tokens get ${id} ${flags}. If it is active, nothing happened and you may rotate again; if it is revoked, the rotation happened and the new value is lost:`;
   return new CliError(
-    `the outcome of rotating ${what} is unknown: ${(cause as Error).message ?? String(cause)}. The request was sent once and was NOT retried`,
+    `the outcome of rotating ${target.describe(id)} is unknown: ${(cause as Error).message ?? String(cause)}. The request was sent once and was NOT retried`,
     ExitCode.server,
     [
       'do not run the rotation again yet: if the service did rotate, the old token is revoked and presenting it again revokes every token of its family.',
-      `Check with the old token: forgectl tokens get ${id} ${flags}. If it still works, nothing happened and you may rotate again.`,
-      `If it gets 401, the rotation happened and the new value is lost: with an owner's credential run forgectl tokens list ${flags} --state active,`,
-      'revoke the newest token of that name, and create a new one (forgectl tokens create).',
+      check,
+      `with an owner's credential run forgectl tokens list ${flags} --state active, revoke the newest token of that name, and create a new one (forgectl tokens create).`,
     ].join(' '),
   );
 }

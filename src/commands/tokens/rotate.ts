@@ -197,7 +197,8 @@ class Rotation {
 
   /** Rotated and saved, but the GET as the new token failed: not an unknown outcome, and not a lost token. */
   private checkFailed(what: string, saved: string, error: unknown): string {
-    const reason = error instanceof ApiError ? `${error.message} (${error.status})` : (error as Error).message;
+    const message = (error as Error).message;
+    const reason = error instanceof ApiError && !message.includes(String(error.status)) ? `${message} (${error.status})` : message;
     const where = saved ? `rotated and saved to ${saved}` : 'rotated (the new token is printed on stdout)';
     return [
       `warning: ${what} was ${where}, but the check as the new token failed: ${reason}`,
@@ -269,7 +270,7 @@ class Rotation {
     if ('error' in late && late.error instanceof CliError && late.error.exitCode !== ExitCode.server) {
       throw interrupted(signal, `while rotating; the service answered: ${late.error.message}`, 'nothing was rotated');
     }
-    const unknown = unknownOutcome(this.target, this.id, new Error(`no answer came within ${ANSWER_GRACE_MS / 1000}s of the signal`));
+    const unknown = unknownOutcome(this.ctx, this.target, this.id, new Error(`no answer came within ${ANSWER_GRACE_MS / 1000}s of the signal`));
     throw interrupted(signal, `while the rotate request was in flight: ${unknown.message}`, unknown.hint);
   }
 
