@@ -48,17 +48,18 @@ export function toQueryString(query: Query | undefined): string {
 /**
  * A route of a resource declaration, `'GET /projects/{project}/badges/{badge_id}'`, with its parameters: the path
  * parameters are expanded (each one encoded segment, as p`` does) and removed; the rest is returned for the query
- * or body. A missing path parameter is a programming error.
+ * or body. A splat parameter, `{*artifact_path}`, keeps its slashes (each part encoded, as splat() does). A missing
+ * path parameter is a programming error.
  */
 export function expandRoute(route: string, params: Record<string, unknown> = {}): { method: string; path: string; rest: Record<string, unknown> } {
   const match = /^([A-Z]+) (\/\S*)$/.exec(route);
   if (!match) throw new Error(`not a route: "${route}" (expected "METHOD /path/{param}")`);
   const rest: Record<string, unknown> = { ...params };
-  const path = match[2].replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+  const path = match[2].replace(/\{(\*?)([a-z_]+)\}/g, (_, star: string, name: string) => {
     const value = rest[name];
-    if (value === undefined || value === null || value === '') throw new Error(`route ${route}: no value for {${name}}`);
+    if (value === undefined || value === null || value === '') throw new Error(`route ${route}: no value for {${star}${name}}`);
     delete rest[name];
-    return encodeSegment(value as string | number);
+    return star ? String(value).split('/').map(encodeURIComponent).join('/') : encodeSegment(value as string | number);
   });
   for (const [key, value] of Object.entries(rest)) if (value === undefined) delete rest[key];
   return { method: match[1], path, rest };

@@ -28,6 +28,7 @@ import * as projectsManifest from '../commands/projects/manifest.js';
 import * as groupsManifest from '../commands/groups/manifest.js';
 import * as groupBadgesManifest from '../commands/group-badges/manifest.js';
 import * as hooksManifest from '../commands/hooks/manifest.js';
+import * as artifactsManifest from '../commands/artifacts/manifest.js';
 
 
 const coreGroups: Record<string, string> = {
@@ -51,7 +52,7 @@ const coreEntries: ManifestEntry[] = [
 ];
 
 /** One manifest per resource folder (src/commands/<resource>/manifest.ts). */
-const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest, repoManifest, commitsManifest, filesManifest, submodulesManifest, projectsManifest, groupsManifest, groupBadgesManifest, hooksManifest];
+const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest, repoManifest, commitsManifest, filesManifest, submodulesManifest, projectsManifest, groupsManifest, groupBadgesManifest, hooksManifest, artifactsManifest];
 
 export const groups: Record<string, string> = Object.assign({}, coreGroups, ...areas.map((area) => area.groups));
 /** Groups that have no command yet are left out of help. */

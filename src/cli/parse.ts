@@ -152,3 +152,16 @@ export function closestName(name: string, known: string[]): string | undefined {
   }
   return best && best.score <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
 }
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A size in bytes: 512, 200MB, 1.5GiB (KB/MB/GB are powers of 1000, KiB/MiB/GiB of 1024). */
+export function parseByteSize(name: string, max = Infinity) {
+  return (value: string): number => {
+    const match = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?$/i.exec(value.trim());
+    const bytes = match ? Math.round(Number(match[1]) * SIZE_UNITS[(match[2] ?? '').toLowerCase()]) : NaN;
+    if (!Number.isFinite(bytes)) throw new UsageError(`${name} must be a size such as 512, 200MB or 1GiB, got "${value}"`);
+    if (bytes > max) throw new UsageError(`${name} must be at most ${max.toLocaleString('en-US')} bytes, got ${value}`);
+    return bytes;
+  };
+}

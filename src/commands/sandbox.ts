@@ -1,7 +1,7 @@
 import { defineCommand, type Context } from '../cli/command.js';
 import { TextResult } from '../output/result.js';
 import { UsageError } from '../errors.js';
-import { parseChoice, parseInteger } from '../cli/parse.js';
+import { parseByteSize, parseChoice, parseInteger } from '../cli/parse.js';
 
 interface Options {
   port: number;
@@ -17,6 +17,7 @@ interface Options {
   caOut?: string;
   printEnv?: boolean;
   detach?: boolean;
+  artifactSize?: number;
 }
 
 /** A failure to listen as a usage error (exit 2): the port is taken, or not ours to take. */
@@ -45,6 +46,7 @@ async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
   if (opts.state) args.push('--state', opts.state);
   if (opts.tls) args.push('--tls');
   if (opts.caOut) args.push('--ca-out', opts.caOut);
+  if (opts.artifactSize) args.push('--artifact-size', String(opts.artifactSize));
   // The same forgectl (bin and Node) as this run: process globals are read here on purpose, to start a copy of it.
   const child = spawn(process.execPath, [process.argv[1], ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: ctx.env as NodeJS.ProcessEnv });
   let out = '';
@@ -107,6 +109,7 @@ export default defineCommand<Options>({
     { flags: '--tls', description: 'serve HTTPS with a generated self-signed certificate' },
     { flags: '--ca-out <file>', description: 'with --tls: where to write the certificate (for --ca-file)' },
     { flags: '--print-env', description: 'print export lines for FORGECTL_URL and FORGECTL_TOKEN once listening' },
+    { flags: '--artifact-size <size>', description: "size of a large file in the demo's build artifacts (acme/api, main), e.g. 200MB, for download tests", parse: parseByteSize('--artifact-size', 4 * 1024 ** 3 - 1024 ** 2) },
     { flags: '--detach', description: 'with --print-env: keep serving in the background and return (adds FORGECTL_SANDBOX_PID)' },
   ],
   async run(opts, ctx) {
@@ -129,6 +132,7 @@ export default defineCommand<Options>({
       stateFile: opts.state,
       tls: opts.tls,
       caFile: opts.caOut,
+      artifactSize: opts.artifactSize,
     }).catch((error: unknown) => {
       throw listenError(error, opts.host, opts.port);
     });

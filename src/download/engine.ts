@@ -58,8 +58,8 @@ export interface DownloadOptions {
   size?: number;
   /** The checksum and size the service announces in a response (X-Gitlab-Content-Sha256, X-Gitlab-Size …). */
   expect?: (response: HttpResponse) => Expected;
-  /** Unpack the finished file (zip, tar, tar.gz, tar.bz2) into this folder. */
-  extract?: { dir: string; stripComponents?: number };
+  /** Unpack the finished file (zip, tar, tar.gz, tar.bz2) into this folder; `include` picks entries by name. */
+  extract?: { dir: string; stripComponents?: number; include?: (name: string) => boolean };
   /** What is downloaded, for messages ("archive of acme/api"). */
   description?: string;
   /** The file is a temporary one (--extract without --output-file): not worth a notice. */
@@ -91,7 +91,6 @@ interface PartMeta {
  */
 export async function download(source: DownloadSource, options: DownloadOptions, io: Io): Promise<DownloadRecord | undefined> {
   const toStdout = !options.outputFile || options.outputFile === '-';
-  if (toStdout && io.stdoutIsTTY) throw new UsageError('refusing to write binary data to the terminal', 'give --output-file PATH (-O), or redirect stdout');
   if (toStdout && options.extract) {
     const dir = mkdtempSync(join(tmpdir(), 'forgectl-download-'));
     try {
@@ -104,6 +103,7 @@ export async function download(source: DownloadSource, options: DownloadOptions,
     }
   }
   if (toStdout) {
+    if (io.stdoutIsTTY) throw new UsageError('refusing to write binary data to the terminal', 'give --output-file PATH (-O), or redirect stdout');
     await toStream(source, options, io);
     return undefined;
   }
@@ -212,7 +212,7 @@ async function finish(result: Transferred, target: string, part: string, metaFil
   if (!options.temporary) io.note(`wrote ${result.bytes.toLocaleString('en-US')} bytes to ${target}${result.expected.sha256 ? ' (sha256 verified)' : ''}`);
   if (options.extract) {
     const { extractArchive } = await import('./extract.js');
-    const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, warn: (text) => io.warn(text) });
+    const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, include: options.extract.include, warn: (text) => io.warn(text) });
     io.note(`extracted ${entries.toLocaleString('en-US')} entries into ${options.extract.dir}`);
     Object.assign(record, { extracted_to: options.extract.dir, entries });
   }

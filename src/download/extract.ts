@@ -18,6 +18,8 @@ export interface ExtractOptions {
   /** Leading folders to drop from every name (1 drops the archive's top folder). */
   stripComponents: number;
   warn(text: string): void;
+  /** Only entries whose name (as in the archive) this accepts are written; the others are skipped. */
+  include?: (name: string) => boolean;
   limits?: { bytes: number; entries: number };
 }
 
@@ -76,7 +78,13 @@ class SafeWriter {
     if (this.bytes > this.limits.bytes) throw new CliError(`the archive unpacks to more than ${this.limits.bytes.toLocaleString('en-US')} bytes; extraction stopped`, ExitCode.server);
   }
 
+  /** Whether --include leaves this entry out. */
+  excluded(name: string): boolean {
+    return this.options.include !== undefined && !this.options.include(name);
+  }
+
   directory(name: string): void {
+    if (this.excluded(name)) return;
     const target = this.target(name);
     if (!target) return;
     this.count(0);
@@ -89,7 +97,7 @@ class SafeWriter {
 
   /** Writes a file from a stream; only the executable bit of `mode` is kept. */
   async file(name: string, mode: number, size: number | undefined, content: AsyncIterable<Buffer>): Promise<void> {
-    const target = this.target(name);
+    const target = this.excluded(name) ? undefined : this.target(name);
     if (!target) {
       for await (const _ of content); // drain
       return;
@@ -151,12 +159,42 @@ async function extractTar(format: Exclude<Format, 'zip'>, file: string, writer: 
   }
 }
 
-async function extractZip(file: string, writer: SafeWriter): Promise<void> {
+async function openZip(file: string): Promise<import('yauzl').ZipFile> {
   const imported = await import('yauzl');
   const yauzl = typeof (imported as { open?: unknown }).open === 'function' ? imported : (imported as unknown as { default: typeof imported }).default;
-  const zip = await new Promise<import('yauzl').ZipFile>((ok, fail) =>
+  return new Promise<import('yauzl').ZipFile>((ok, fail) =>
     yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: true }, (error, z) => (error ? fail(damaged(error)) : ok(z))),
   );
+}
+
+export interface ZipEntryInfo {
+  name: string;
+  type: 'file' | 'directory' | 'symbolic link' | 'special file';
+  size: number;
+  compressed_size: number;
+}
+
+/** The entries of a zip file, from its central directory (nothing is unpacked). */
+export async function listZip(file: string): Promise<ZipEntryInfo[]> {
+  if (sniff(file) !== 'zip') throw new UsageError(`cannot list ${file}: not a zip archive`);
+  const zip = await openZip(file);
+  const entries: ZipEntryInfo[] = [];
+  await new Promise<void>((ok, fail) => {
+    zip.on('error', (error: Error) => fail(damaged(error)));
+    zip.on('end', () => ok());
+    zip.on('entry', (entry: import('yauzl').Entry) => {
+      const kind = (entry.externalFileAttributes >>> 16) & 0o170000;
+      const type = entry.fileName.endsWith('/') || kind === 0o040000 ? 'directory' : kind === 0o120000 ? 'symbolic link' : kind === 0 || kind === 0o100000 ? 'file' : 'special file';
+      entries.push({ name: entry.fileName, type, size: entry.uncompressedSize, compressed_size: entry.compressedSize });
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+  return entries;
+}
+
+async function extractZip(file: string, writer: SafeWriter): Promise<void> {
+  const zip = await openZip(file);
   await new Promise<void>((ok, fail) => {
     zip.on('error', (error: Error) => fail(damaged(error)));
     zip.on('end', () => ok());
@@ -166,7 +204,9 @@ async function extractZip(file: string, writer: SafeWriter): Promise<void> {
       const step = async (): Promise<void> => {
         if (entry.fileName.endsWith('/') || kind === 0o040000) writer.directory(entry.fileName);
         else if (kind !== 0 && kind !== 0o100000) writer.skip(entry.fileName, kind === 0o120000 ? 'symbolic link' : 'special file');
-        else {
+        else if (writer.excluded(entry.fileName)) {
+          // left out by --include: not even read
+        } else {
           writer.target(entry.fileName);
           const stream = await new Promise<Readable>((res, rej) => zip.openReadStream(entry, (error, s) => (error ? rej(damaged(error)) : res(s))));
           await writer.file(entry.fileName, mode, entry.uncompressedSize, stream as AsyncIterable<Buffer>);

@@ -44,7 +44,7 @@ export class Router {
   /** A declared route (src/api/resources/*.ts), 'GET /projects/{project}/repository/tree', as a sandbox route. */
   route(route: string, handler: Handler, options?: RouteOptions): void {
     const [method, path] = route.split(' ');
-    this.add(method, path.replace(/\{project\}/g, ':id').replace(/\{([a-z_]+)\}/g, ':$1'), handler, options);
+    this.add(method, path.replace(/\{project\}/g, ':id').replace(/\{\*([a-z_]+)\}/g, '*$1').replace(/\{([a-z_]+)\}/g, ':$1'), handler, options);
   }
 
   get(pattern: string, handler: Handler, options?: RouteOptions): void {

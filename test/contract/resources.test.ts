@@ -98,7 +98,7 @@ const rows: Row[] = [
 const sandbox = useTestSandbox();
 
 /** Declarations whose commands are all hand-written workflows (tested in test/commands/): no plain verbs to check. */
-const handWritten = ['repository', 'commits', 'files'];
+const handWritten = ['repository', 'commits', 'files', 'artifacts'];
 
 it('every declared resource has a row', () => {
   const declared = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));
