@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
+import { SNIPPET_BRANCH } from '../api/resources/snippets.js';
 import { defineTable, type Db } from './db.js';
 import { projects, users } from './model.js';
 
 /**
- * Project snippets (document 2, "Project snippet"). Only the table and its seed live here so far: storage moves
- * need snippets to move, and the snippet commands can build on the same table.
+ * Project snippets (document 2, "Project snippet"): the table, shared by the snippets routes (routes/snippets.ts),
+ * notes on snippets and storage moves, and the snippet's small repository (its versions, for raw files at a ref).
  */
 export interface Snippet {
   id: number;
@@ -17,8 +19,12 @@ export interface Snippet {
   updated_at: string;
   imported: boolean;
   imported_from: string;
-  /** Files of the snippet's repository: path → content. */
+  /** Files of the snippet's repository at its head: path → content. */
   files: Record<string, string>;
+  /** Earlier versions of the files, newest last, by commit id (raw files can be read at any of them). */
+  versions?: Array<{ sha: string; files: Record<string, string> }>;
+  /** What the service records about the request that created the snippet (administrators can read it). */
+  user_agent_detail?: { user_agent: string; ip_address: string; akismet_submitted: boolean };
   /** Absent on snippets created by modules that do not track storage: they are on `default`. */
   repository_storage?: string;
   /** Set while a repository storage move runs. */
@@ -45,9 +51,11 @@ export function seedDemoSnippet(db: Db, now: Date): void {
     updated_at: now.toISOString(),
     imported: false,
     imported_from: 'none',
-    files: { 'checklist.md': '- [ ] tag the release\n- [ ] announce the window\n' },
+    files: {},
     repository_storage: 'default',
+    user_agent_detail: { user_agent: 'Mozilla/5.0 (X11; Linux x86_64)', ip_address: '10.0.0.7', akismet_submitted: false },
   });
+  commitSnippet(snippets(db).at(-1)!, { 'checklist.md': '- [ ] tag the release\n- [ ] announce the window\n', 'rollback.md': '1. revert the deploy tag\n2. page the on-call\n' });
 }
 
 export function snippetUrls(snippet: Snippet, db: Db, rootUrl: string): { web_url: string; raw_url: string; ssh_url_to_repo: string; http_url_to_repo: string } {
@@ -60,4 +68,21 @@ export function snippetUrls(snippet: Snippet, db: Db, rootUrl: string): { web_ur
     ssh_url_to_repo: `git@${host}:${project?.path_with_namespace ?? ''}/snippets/${snippet.id}.git`,
     http_url_to_repo: `${rootUrl}/${project?.path_with_namespace ?? ''}/snippets/${snippet.id}.git`,
   };
+}
+
+/** Records a new version of a snippet's files (a commit of its repository); returns its id. */
+export function commitSnippet(snippet: Snippet, files: Record<string, string>): string {
+  const parent = snippet.versions?.at(-1)?.sha ?? '';
+  const sha = createHash('sha1').update(`${snippet.id}\n${parent}\n${JSON.stringify(files)}`).digest('hex');
+  snippet.files = files;
+  snippet.file_name = Object.keys(files)[0] ?? '';
+  (snippet.versions ??= []).push({ sha, files });
+  return sha;
+}
+
+/** The files at a ref: the default branch (or HEAD), or a commit id (or a prefix of 7 or more characters). */
+export function snippetFilesAt(snippet: Snippet, ref: string): Record<string, string> | undefined {
+  if (ref === SNIPPET_BRANCH || ref === 'HEAD') return snippet.files;
+  if (!/^[0-9a-f]{7,40}$/i.test(ref)) return undefined;
+  return snippet.versions?.find((v) => v.sha.startsWith(ref.toLowerCase()))?.files;
 }

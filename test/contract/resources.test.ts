@@ -12,6 +12,7 @@ import { freezePeriods } from '../../src/api/resources/freeze-periods.js';
 import { secureFiles } from '../../src/api/resources/secure-files.js';
 import { tempDir, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { hooks } from '../../src/api/resources/hooks.js';
+import { snippets } from '../../src/api/resources/snippets.js';
 
 /**
  * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
@@ -36,7 +37,16 @@ interface Row {
 let serial = 0;
 const upload = join(tempDir(), 'upload.bin');
 writeFileSync(upload, 'secure bytes');
+const snippetFile = join(tempDir(), 'notes.md');
+writeFileSync(snippetFile, '# notes\n');
 const rows: Row[] = [
+  {
+    resource: snippets,
+    create: () => ['create', '--title', `notes ${serial++}`, snippetFile],
+    update: ['--title', 'renamed'],
+    missingId: '999999',
+    badId: 'abc',
+  },
   {
     resource: hooks,
     create: () => ['create', '--url', `http://127.0.0.1:9/hook/${serial++}`, '--events', 'push,note'],

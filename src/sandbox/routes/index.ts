@@ -33,6 +33,7 @@ import { mergeRequests } from './merge-requests.js';
 import { mergeRequestApprovalRules } from './merge-request-approval-rules.js';
 import { pipelinesModule } from './pipelines.js';
 import { hooksModule } from './hooks.js';
+import { snippetsModule } from './snippets.js';
 import { fleet } from './fleet.js';
 
 
@@ -71,6 +72,7 @@ export const modules: SandboxModule[] = [
   files,
   pipelinesModule,
   hooksModule,
+  snippetsModule,
   fleet,
 ];
 

@@ -7,6 +7,7 @@ import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
+import { seedDemoSnippet, snippets } from '../snippets.js';
 import { notePayload, noteEvent } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
 import { requireMergeRequestAccess } from './review-common.js';
@@ -49,25 +50,7 @@ export interface Note {
   resolved_by: number | null;
 }
 
-/**
- * A project snippet. The table is shared with the snippets and storage-moves modules (same name and record shape,
- * spec 2); the notes module seeds one in acme/api when no other module did.
- */
-export interface Snippet {
-  id: number;
-  title: string;
-  file_name: string;
-  description: string | null;
-  author_id: number;
-  project_id: number | null;
-  visibility: 'private' | 'internal' | 'public';
-  created_at: string;
-  updated_at: string;
-  [key: string]: unknown;
-}
-
 export const notesTable = defineTable<Note>('notes');
-export const snippets = defineTable<Snippet>('snippets');
 
 export function newDiscussionId(db: Db): string {
   return createHash('sha1').update(`discussion-${db.nextId('discussions')}-${Math.random()}`).digest('hex');
@@ -263,12 +246,7 @@ export const notes: SandboxModule = {
     const alice = users(db).find((u) => u.username === 'alice')!;
     const bob = users(db).find((u) => u.username === 'bob')!;
     const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
-    if (!snippets(db).some((s) => s.project_id === project.id)) {
-      snippets(db).push({
-        id: db.nextId('snippets'), title: 'Health check probe', file_name: 'probe.sh', description: 'curl the health endpoint',
-        author_id: alice.id, project_id: project.id, visibility: 'private', created_at: at(72), updated_at: at(72),
-      });
-    }
+    seedDemoSnippet(db, now);
     const issue = issues(db).find((i) => i.project_id === project.id && i.iid === 1);
     if (issue) {
       const onIssue = { project_id: project.id, noteable_type: 'Issue' as const, noteable_id: issue.id, noteable_iid: issue.iid };
@@ -278,7 +256,7 @@ export const notes: SandboxModule = {
     const snippet = snippets(db).find((s) => s.project_id === project.id)!;
     addNote(db, {
       project_id: project.id, noteable_type: 'Snippet', noteable_id: snippet.id, noteable_iid: null, author_id: bob.id,
-      body: 'Add --fail so the probe exits non-zero on errors.', created_at: at(12), updated_at: at(12),
+      body: 'Add a step: check the error budget before the window.', created_at: at(12), updated_at: at(12),
     });
   },
 };

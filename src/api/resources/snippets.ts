@@ -1,0 +1,65 @@
+import { f } from '../fields.js';
+import { defineResource } from '../resource.js';
+
+export const SNIPPET_VISIBILITIES = ['private', 'internal', 'public'] as const;
+
+/** The default branch of a snippet's repository. */
+export const SNIPPET_BRANCH = 'main';
+
+/** Project snippets: titled sets of text files with their own small repository. */
+export const snippets = defineResource({
+  noun: 'snippet',
+  command: 'snippets',
+  parent: 'project',
+  id: { param: 'snippet_id', field: 'id' },
+  routes: {
+    list: 'GET /projects/{project}/snippets',
+    get: 'GET /projects/{project}/snippets/{snippet_id}',
+    create: 'POST /projects/{project}/snippets',
+    update: 'PUT /projects/{project}/snippets/{snippet_id}',
+    delete: 'DELETE /projects/{project}/snippets/{snippet_id}',
+    raw: 'GET /projects/{project}/snippets/{snippet_id}/raw',
+    fileRaw: 'GET /projects/{project}/snippets/{snippet_id}/files/{ref}/{file_path}/raw',
+    userAgent: 'GET /projects/{project}/snippets/{snippet_id}/user_agent_detail',
+  },
+  fields: {
+    id: f.int({ min: 1, readOnly: true }),
+    title: f.string({ create: 'required', help: 'the title', placeholder: '<title>' }),
+    description: f.string({ help: 'a description', placeholder: '<text>' }),
+    visibility: f.enum(SNIPPET_VISIBILITIES, { default: 'private', help: 'private (project members), internal (signed-in users) or public' }),
+    author: f.object(),
+    updated_at: f.time({ readOnly: true }),
+    created_at: f.time({ readOnly: true }),
+    project_id: f.int({ readOnly: true }),
+    web_url: f.url({ readOnly: true }),
+    raw_url: f.url({ readOnly: true }),
+    ssh_url_to_repo: f.string({ readOnly: true }),
+    http_url_to_repo: f.url({ readOnly: true }),
+    file_name: f.string({ readOnly: true }),
+    files: f.object({ help: 'the files: [{path, raw_url}]' }),
+    imported: f.bool({ readOnly: true }),
+    imported_from: f.string({ readOnly: true }),
+  },
+  columns: ['id', 'title', 'visibility', 'paths', 'updated_at'],
+  computed: ['paths'],
+  identity: ['title'],
+  roles: { read: 'guest', write: 'reporter' },
+});
+
+export interface SnippetRecord {
+  id: number;
+  title: string;
+  description: string | null;
+  visibility: (typeof SNIPPET_VISIBILITIES)[number];
+  web_url: string;
+  file_name: string;
+  files: Array<{ path: string; raw_url: string }>;
+}
+
+/** One change of a snippet update (`files` of PUT). */
+export interface SnippetFileAction {
+  action: 'create' | 'update' | 'delete' | 'move';
+  file_path: string;
+  content?: string;
+  previous_path?: string;
+}

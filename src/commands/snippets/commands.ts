@@ -1,0 +1,17 @@
+import { snippets, type SnippetRecord } from '../../api/resources/snippets.js';
+import { plainCommands } from '../../cli/resource-commands.js';
+
+/** The plain verbs of project snippets; create, update, raw and user-agent are their own modules. */
+export default plainCommands(snippets, {
+  list: {
+    description: 'PATHS are the files of each snippet.',
+    examples: ['forgectl snippets list --project acme/api', 'forgectl snippets list --project acme/api -o json --fields id,title,files'],
+    map: (snippet: SnippetRecord) => ({ ...snippet, paths: (snippet.files ?? []).map((f) => f.path).join(',') }),
+  },
+  get: { examples: ['forgectl snippets get 3 --project acme/api'] },
+  delete: {
+    description: 'Only its author or a Maintainer may delete a snippet.',
+    examples: ['forgectl snippets delete 3 --project acme/api --yes'],
+    inspect: (snippet: SnippetRecord) => snippet.title,
+  },
+});
