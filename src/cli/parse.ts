@@ -52,12 +52,21 @@ export function parseDuration(name: string) {
   };
 }
 
-export function parseChoice<T extends string>(name: string, choices: readonly T[]) {
-  return (value: string): T => {
+/** A parser that also names the values it accepts, for shell completion. */
+export type ChoiceParser<T> = ((value: string) => T) & { choices: readonly string[] };
+
+/** The values a parser accepts, when it names them (parseChoice, parseAccessLevel, parseBoolean). */
+export function choicesOf(parse: unknown): readonly string[] | undefined {
+  return (parse as Partial<ChoiceParser<unknown>> | undefined)?.choices;
+}
+
+export function parseChoice<T extends string>(name: string, choices: readonly T[]): ChoiceParser<T> {
+  const parse = (value: string): T => {
     const found = choices.find((c) => c.toLowerCase() === value.toLowerCase());
     if (!found) throw new UsageError(`${name} must be one of ${choices.join(', ')}; got "${value}"`);
     return found;
   };
+  return Object.assign(parse, { choices });
 }
 
 export function parseList(value: string, previous?: string[]): string[] {
@@ -78,13 +87,14 @@ export function parseKeyValue(name: string) {
   };
 }
 
-export function parseBoolean(name: string) {
-  return (value: string): boolean => {
+export function parseBoolean(name: string): ChoiceParser<boolean> {
+  const parse = (value: string): boolean => {
     const v = value.toLowerCase();
     if (['true', 'yes', '1', 'on'].includes(v)) return true;
     if (['false', 'no', '0', 'off'].includes(v)) return false;
     throw new UsageError(`${name} must be true or false, got "${value}"`);
   };
+  return Object.assign(parse, { choices: ['true', 'false'] });
 }
 
 export const ACCESS_LEVELS: Record<string, number> = {
@@ -104,17 +114,19 @@ export function accessLevelName(level: number | null | undefined): string {
 }
 
 /** An access level by name (guest … owner) or by number. */
-export function parseAccessLevel(name: string, allowed: number[] = Object.values(ACCESS_LEVELS)) {
-  return (value: string): number => {
+export function parseAccessLevel(name: string, allowed: number[] = Object.values(ACCESS_LEVELS)): ChoiceParser<number> {
+  const names = Object.entries(ACCESS_LEVELS).filter(([, n]) => allowed.includes(n)).map(([k]) => k);
+  const parse = (value: string): number => {
     const v = value.trim().toLowerCase();
     const level = /^\d+$/.test(v) ? Number(v) : v === 'no-access' || v === 'no_access' ? 0 : ACCESS_LEVELS[v];
     if (level === undefined || !allowed.includes(level)) {
-      const names = Object.entries(ACCESS_LEVELS).filter(([, n]) => allowed.includes(n)).map(([k, n]) => `${k} (${n})`);
-      if (allowed.includes(0)) names.unshift('no-access (0)');
-      throw new UsageError(`${name} must be one of ${names.join(', ')}; got "${value}"`);
+      const described = Object.entries(ACCESS_LEVELS).filter(([, n]) => allowed.includes(n)).map(([k, n]) => `${k} (${n})`);
+      if (allowed.includes(0)) described.unshift('no-access (0)');
+      throw new UsageError(`${name} must be one of ${described.join(', ')}; got "${value}"`);
     }
     return level;
   };
+  return Object.assign(parse, { choices: allowed.includes(0) ? ['no-access', ...names] : names });
 }
 
 /** Splits `key=value` arguments; a key given twice or without `=` is a usage error. */

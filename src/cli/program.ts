@@ -12,6 +12,7 @@ import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import type { RunContext } from './context.js';
 import { ExitCode, UsageError } from '../errors.js';
 import type { ManifestEntry } from './command.js';
+import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { groups, manifest } from './manifest.js';
 import { checkSelection, FLEET_HELP_GROUP, fleetOptions, fleetSelected, takesFleet } from '../fleet/options.js';
 import { paginationOptions } from './options.js';
@@ -46,9 +47,9 @@ export const globalOptions: OptionDef[] = [
 /** Global options that take a value, so the command path can be found in argv without full parsing. */
 const VALUE_FLAGS = new Set(['-p', '--profile', '--server', '-o', '--output', '--fields', '--timeout', '--retries', '--ca-file']);
 
-/** The manifest entry named by argv's leading words, skipping global options and their values. */
-export function findEntry(argv: string[]): ManifestEntry | undefined {
-  const words: string[] = [];
+/** The words of argv that name a command (and what follows), with their indexes; global options and values skipped. */
+function commandWords(argv: string[]): Array<{ word: string; index: number }> {
+  const words: Array<{ word: string; index: number }> = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') break;
@@ -56,13 +57,53 @@ export function findEntry(argv: string[]): ManifestEntry | undefined {
       if (VALUE_FLAGS.has(arg)) i++;
       continue;
     }
-    words.push(arg);
-    const prefix = words.join(' ');
-    const exact = manifest.find((entry) => entry.path === prefix);
-    if (exact) return exact;
-    if (!manifest.some((entry) => entry.path.startsWith(`${prefix} `))) return undefined;
+    words.push({ word: arg, index: i });
   }
-  return undefined;
+  return words;
+}
+
+/**
+ * How argv's leading words match the manifest: the command they name, or the first word that names nothing (after a
+ * group, or at the top).
+ */
+function matchCommand(words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string } } {
+  for (let n = 1; n <= words.length; n++) {
+    const prefix = words.slice(0, n).join(' ');
+    const entry = manifest.find((candidate) => candidate.path === prefix);
+    if (entry) return { entry };
+    if (!manifest.some((candidate) => candidate.path.startsWith(`${prefix} `))) return { unknown: { word: words[n - 1], after: words.slice(0, n - 1).join(' ') } };
+  }
+  return {};
+}
+
+/** The manifest entry named by argv's leading words, skipping global options and their values. */
+export function findEntry(argv: string[]): ManifestEntry | undefined {
+  return matchCommand(commandWords(argv).map((w) => w.word)).entry;
+}
+
+/** Exit 2 for a command that does not exist, also with --help (which would otherwise show the parent's help). */
+function unknownCommand(unknown: { word: string; after: string }): UsageError {
+  const siblings = [...new Set(manifest.filter((e) => !unknown.after || e.path.startsWith(`${unknown.after} `)).map((e) => e.path.split(' ')[unknown.after ? unknown.after.split(' ').length : 0]))];
+  const guess = siblings.find((name) => name.startsWith(unknown.word.slice(0, 3))) ?? siblings.find((name) => name.includes(unknown.word));
+  const where = unknown.after ? `forgectl ${unknown.after}` : 'forgectl';
+  return new UsageError(`unknown command "${unknown.after ? `${unknown.after} ` : ''}${unknown.word}"`, guess ? `did you mean: ${where} ${guess}?` : `${where} --help lists the commands`);
+}
+
+/**
+ * `forgectl help …`: a help topic, or the help of the command named (`help tokens rotate` is `tokens rotate --help`).
+ * Returns argv to run instead, or the topic's text.
+ */
+function helpRequest(argv: string[]): { argv?: string[]; text?: string } {
+  const words = commandWords(argv);
+  if (words[0]?.word !== 'help') return { argv };
+  const rest = words.slice(1).map((w) => w.word);
+  if (rest.length === 1 && HELP_TOPICS[rest[0]]) return { text: HELP_TOPICS[rest[0]].text };
+  const match = matchCommand(rest);
+  if (match.unknown) {
+    const topics = Object.keys(HELP_TOPICS).join(', ');
+    throw new UsageError(`no help for "${rest.join(' ')}"`, `help topics: ${topics}; commands: forgectl --help`);
+  }
+  return { argv: [...argv.slice(0, words[0].index), ...argv.slice(words[0].index + 1), '--help'] };
 }
 
 export function toOption(def: OptionDef): Option {
@@ -92,6 +133,9 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
     });
   }
   program.version(`forgectl ${__FORGECTL_VERSION__}`, '-V, --version', 'print the version');
+  // Every command's help lists the global options it takes, under their own heading.
+  program.configureHelp({ showGlobalOptions: true });
+  program.addHelpText('after', `\n${HELP_TOPICS_LINE}\n`);
   for (const def of globalOptions) program.addOption(toOption(def));
   const nodes = new Map<string, Command>([['', program]]);
   const leaves = new Map<string, Command>();
@@ -132,8 +176,16 @@ function argName(spec: string): string {
  * Parses argv, runs the one command it names, renders its result, and returns the exit code: 0, or the one a
  * ResultWithExit asks for (an audit that found something). Failures throw CliError / CommanderError.
  */
-export async function runCli(argv: string[], deps: CliDeps, state = new OutputState()): Promise<number> {
-  const entry = findEntry(argv);
+export async function runCli(originalArgv: string[], deps: CliDeps, state = new OutputState()): Promise<number> {
+  const help = helpRequest(originalArgv);
+  if (help.text !== undefined) {
+    deps.stdout.write(help.text);
+    return ExitCode.ok;
+  }
+  const argv = help.argv!;
+  const match = matchCommand(commandWords(argv).map((w) => w.word));
+  if (match.unknown) throw unknownCommand(match.unknown);
+  const entry = match.entry;
   const { program, leaves } = buildProgram(deps, entry);
   let context: RunContext | undefined;
   let exitCode: number = ExitCode.ok;

@@ -7,7 +7,7 @@ export const PLAN_LIMITS_PATH = '/application/plan_limits';
 
 export const planOption: OptionDef = {
   flags: '--plan <name>',
-  description: `plan whose limits to use (default: default; the community edition only has default): ${PLANS.join(', ')}`,
+  description: `plan whose limits to use (the community edition has only default): ${PLANS.join(', ')}`,
   parse: parseChoice('--plan', PLANS),
   default: 'default',
 };

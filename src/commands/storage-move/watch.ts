@@ -27,7 +27,7 @@ export default defineCommand<Options>({
   ].join(' '),
   examples: ['forgectl storage-move watch 12 --type project', 'forgectl storage-move watch 3 --type group --interval 5 -o json'],
   args: ['<move-id>'],
-  options: [typeOption(true), itemOption, { flags: '--interval <seconds>', description: 'time between polls (default 2)', parse: parseInterval, default: 2 }],
+  options: [typeOption(true), itemOption, { flags: '--interval <seconds>', description: 'time between polls', parse: parseInterval, default: 2 }],
   async run(opts, ctx) {
     const id = parseMoveId(opts.moveId);
     const path = movePath(opts.type, id, opts.id === undefined ? undefined : itemId(opts.type, opts.id));

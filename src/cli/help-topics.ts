@@ -1,0 +1,73 @@
+/** `forgectl help TOPIC`: what applies to every command, in one place. */
+export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
+  environment: {
+    summary: 'Environment variables forgectl reads',
+    text: `Environment variables
+
+Connection (flags win over these; these win over the profile):
+  FORGECTL_URL          instance URL, as --server; a profile's token goes only to the profile's own URL
+  FORGECTL_TOKEN        access token for this run (never on the command line)
+  FORGECTL_TOKEN_TYPE   private (default), job or oauth
+  FORGECTL_PROFILE      profile to use, as -p
+  FORGECTL_CONFIG_DIR   folder of config.json (else $XDG_CONFIG_HOME/forgectl, else ~/.config/forgectl)
+
+Inside a CI job, when nothing else is configured:
+  CI_API_V4_URL, CI_SERVER_URL   the job's instance
+  CI_JOB_TOKEN                   sent as JOB-TOKEN, only to the job's own instance
+
+Network:
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   proxies (loopback addresses are always reached directly)
+  NODE_EXTRA_CA_CERTS                 more trusted CA certificates (PEM), as --ca-file
+
+Output and diagnostics:
+  NO_COLOR              no colour (as --no-color); FORCE_COLOR forces it
+  FORGECTL_DEBUG=1      stack traces with errors
+  FORGECTL_ALERT_KEY    the alert integration's key for alerts send|resolve
+`,
+  },
+  'exit-codes': {
+    summary: 'What each exit code means',
+    text: `Exit codes
+
+  0    success (an empty list is success)
+  1    unexpected internal error
+  2    usage: unknown command or flag, invalid value, a file that cannot be read or written, missing --yes
+       without a terminal, or "no" to a confirmation
+  3    configuration: no profile, URL or token; a config file with unsafe permissions; unreadable config or CA file
+  4    authentication or permission: 401, 403
+  5    not found: 404
+  6    rejected by the server: 400, 405, 409, 412, 422 (also: a token rotation already running)
+  7    rate limited: 429 after the retries
+  8    server or network: 5xx after the retries, timeout, DNS, TLS, connection failure, an answer that is not JSON
+  9    finished with attention needed: some items of a bulk command failed, or an audit found what it looks for
+  10   a token was rotated but could not be saved where asked: the new token is in the recovery file named on stderr
+  130  interrupted (Ctrl-C, SIGINT); 143 terminated (SIGTERM). One line on stderr says what was left undone.
+
+A reader that closes the output early (forgectl users list --all | head -1) ends the command with 0.
+`,
+  },
+  formatting: {
+    summary: 'Output formats, --fields, tables and pipes',
+    text: `Output formats (-o, --output)
+
+  table    the default. On a terminal: aligned columns under a header, fitted to the terminal's width (the
+           widest cells cut with …); a record as "key  value" lines. In a pipe: tab-separated lines without a
+           header or truncation, times in ISO 8601, tabs, line breaks and backslashes escaped (for cut, awk)
+  json     a list is one JSON array (also with --all), a record one object
+  ndjson   one record per line, written as pages arrive (memory stays flat on any list size)
+  yaml     YAML
+  csv      RFC 4180, with a header row
+
+--fields id,name,owner.name picks fields (dotted paths into records) in every format; an unknown field exits 2
+and lists the known ones. The profile's "output" key sets a default format.
+
+stdout carries data only; progress, hints, warnings and errors go to stderr. Control characters in text from
+the server are shown as visible \\x1b escapes in tables, TSV, CSV and errors. When a list is cut short (a page
+fails, or Ctrl-C), stderr says "output is incomplete: N records written" and a JSON array already started is
+closed. Lists show the first page and say so on stderr when more exist; --all fetches every page, --limit N stops
+after N records.
+`,
+  },
+};
+
+export const HELP_TOPICS_LINE = `Help topics: ${Object.keys(HELP_TOPICS).map((name) => `forgectl help ${name}`).join(', ')}`;

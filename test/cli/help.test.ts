@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { globalOptions } from '../../src/cli/program.js';
+import { manifest } from '../../src/cli/manifest.js';
+import { paginationOptions } from '../../src/cli/options.js';
+import { run, tempDir } from '../helpers/cli.js';
+
+const env = { FORGECTL_CONFIG_DIR: tempDir() };
+const help = (argv: string[]) => run(argv, { env });
+
+/** Internal documents users never see, and how they are cited. */
+const INTERNAL = /§\s*\d|api-facts|cli-contract|spec document|\bthe contract\b|contract's|\bthe spec\b|spec's/i;
+
+describe('help', () => {
+  it('forgectl help PATH shows the help of that command', async () => {
+    const viaHelp = await help(['help', 'tokens', 'rotate']);
+    const viaFlag = await help(['tokens', 'rotate', '--help']);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    expect(viaHelp.stdout).toMatch(/^Usage: forgectl tokens rotate /);
+    expect((await help(['help', 'tokens'])).stdout).toMatch(/^Usage: forgectl tokens /);
+    expect((await help(['help'])).stdout).toMatch(/^Usage: forgectl <command>/);
+  });
+
+  it('has topics for the environment, exit codes and formatting, listed in the main help', async () => {
+    for (const [topic, text] of [['environment', 'FORGECTL_TOKEN'], ['exit-codes', '130'], ['formatting', '--fields']]) {
+      const result = await help(['help', topic]);
+      expect(result.code, topic).toBe(0);
+      expect(result.stdout).toContain(text);
+      expect(result.stdout).not.toMatch(INTERNAL);
+    }
+    expect((await help(['--help'])).stdout).toContain('Help topics: forgectl help environment, forgectl help exit-codes, forgectl help formatting');
+  });
+
+  it('an unknown command is exit 2, with --help too, and names what exists', async () => {
+    for (const [argv, message] of [
+      [['nosuchcmd', '--help'], 'unknown command "nosuchcmd"'],
+      [['nosuchcmd'], 'unknown command "nosuchcmd"'],
+      [['tokens', 'rotat', '--help'], 'did you mean: forgectl tokens rotate?'],
+      [['help', 'nosuch'], 'no help for "nosuch"'],
+    ] as const) {
+      const result = await help([...argv]);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(message);
+    }
+  });
+
+  it('lists the global options every command inherits, and states each default once', async () => {
+    const twice: string[] = [];
+    for (const entry of manifest) {
+      const { stdout, code } = await help([...entry.path.split(' '), '--help']);
+      expect(code, entry.path).toBe(0);
+      const globals = stdout.slice(stdout.indexOf('Global Options:'));
+      expect(stdout, entry.path).toContain('Global Options:');
+      for (const flag of ['--profile <name>', '--server <url>', '--output <format>', '--fields', '--quiet', '--timeout <seconds>']) expect(globals, entry.path).toContain(flag);
+      expect(stdout, entry.path).not.toMatch(INTERNAL);
+      // One line per option (commander indents continuations): "(default …)" said by us and again by commander.
+      for (const line of stdout.replace(/\n {20,}/g, ' ').split('\n')) if ((line.match(/\(default/g)?.length ?? 0) > 1) twice.push(`${entry.path}: ${line.trim()}`);
+      const def = (await entry.load()).default;
+      for (const option of [...(def.options ?? []), ...(def.list ? paginationOptions : [])]) {
+        if (option.default !== undefined && /\(default|default:|by default|\bdefaults? to\b/i.test(option.description)) twice.push(`${entry.path}: ${option.flags}: ${option.description}`);
+      }
+    }
+    expect([...new Set(twice)]).toEqual([]);
+    for (const option of globalOptions) expect(option.default).toBeUndefined();
+  });
+
+  it('no user-facing text cites internal documents', () => {
+    const docs = readdirSync(new URL('../../docs/', import.meta.url)).map((name) => `docs/${name}`);
+    for (const file of ['README.md', 'CHANGELOG.md', ...docs]) {
+      const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+      const line = text.split('\n').find((l) => INTERNAL.test(l) && !/the contract test/.test(l));
+      expect(line, file).toBeUndefined();
+    }
+  });
+});
