@@ -1,7 +1,7 @@
 // `npm run demo`: a tour of real forgectl commands against a sandbox on a free port, in a temporary config
 // folder (your own profiles are never touched). Each command line is printed before its output.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,6 +23,33 @@ const env = { ...process.env, FORGECTL_CONFIG_DIR: join(work, 'config'), ...sand
 delete env.FORGECTL_URL; // the tour uses a logged-in profile, as a user would
 delete env.FORGECTL_TOKEN;
 delete env.FORGECTL_PROFILE;
+
+/**
+ * A webhook receiver in its own process (the tour's steps block this one while they run): it answers 200 and
+ * appends what it got to a file.
+ */
+async function startReceiver(log) {
+  const code = `
+    const { createServer } = require('node:http');
+    const { appendFileSync } = require('node:fs');
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const payload = JSON.parse(body || '{}');
+        appendFileSync(${JSON.stringify(log)}, JSON.stringify({ method: req.method, path: req.url, event: req.headers['x-gitlab-event'], token: req.headers['x-gitlab-token'], ref: payload.ref, commits: payload.total_commits_count }) + '\\n');
+        res.end('{"ok":true}');
+      });
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deliveries: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : []),
+    stop: () => child.kill(),
+  };
+}
 
 let failures = 0;
 /** Runs one tour step: prints the command line, then its output. */
@@ -91,6 +118,30 @@ try {
   step('What a release changed, as a patch git apply accepts', ['repo', 'compare', 'v1.0.0', 'v1.1.0', '--project', 'acme/api', '--patch']);
   step('A verified download: size and sha256 checked against what the service announces', ['files', 'raw', 'README.md', '--ref', 'main', '--project', 'acme/api', '-O', join(work, 'README.md')]);
   step('The repository as a zip, extracted safely into a new folder', ['repo', 'archive', '--project', 'acme/api', '--format', 'zip', '--extract', join(work, 'api')]);
+
+  // Webhooks and job artifacts.
+  const receiver = await startReceiver(join(work, 'deliveries.ndjson'));
+  try {
+    const hook = step('A webhook whose secret comes from stdin (never an argument)', ['hooks', 'create', '--project', 'acme/api', '--url', `${receiver.url}/hook`, '--events', 'push', '--token-stdin', '-o', 'json', '--fields', 'id,url,push_events,alert_status'], {
+      capture: true,
+      input: 'demo-webhook-secret\n',
+      show: `printf '%s\\n' "$SECRET" | forgectl hooks create --project acme/api --url ${receiver.url}/hook --events push --token-stdin`,
+    });
+    writeFileSync(join(work, 'CHANGELOG.md'), '# Changes\n\n- the tour was here\n');
+    step('A push: the sandbox delivers it to the receiver', ['commits', 'create', '--project', 'acme/api', '--branch', 'main', '-m', 'Add the changelog', '--add', `${join(work, 'CHANGELOG.md')}:CHANGELOG.md`, '--fields', 'short_id,title']);
+    await fetch(`${sandboxEnv.FORGECTL_URL}/-/sandbox/deliveries`);
+    for (const delivery of receiver.deliveries()) {
+      console.log(`(the receiver got ${delivery.method} ${delivery.path}: ${delivery.event}, secret ${delivery.token === 'demo-webhook-secret' ? 'correct' : 'WRONG'}, ${delivery.commits} commit(s) to ${delivery.ref})`);
+    }
+    const hookId = String(JSON.parse(hook.stdout).id);
+    step('Its status and its delivery history', ['hooks', 'list', '--project', 'acme/api']);
+    step('', ['hooks', 'events', hookId, '--project', 'acme/api']);
+  } finally {
+    receiver.stop();
+  }
+  step('Build artifacts of the latest successful pipeline of main: streamed, verified, extracted safely', ['artifacts', 'download', '--project', 'acme/api', '--ref', 'main', '--job-name', 'build', '--extract', join(work, 'artifacts')]);
+  step('One file out of the artifacts, without the archive', ['artifacts', 'file', 'dist/VERSION', '--project', 'acme/api', '--ref', 'main', '--job-name', 'build'], { capture: true });
+  step('Why a download is not found (report artifacts only: exit 5)', ['artifacts', 'download', '--project', 'acme/api', '--ref', 'main', '--job-name', 'test', '-O', join(work, 'test.zip')], { expect: 5 });
 
   // Instance administration.
   step('Users, all pages (fetched concurrently), as NDJSON', ['users', 'list', '--all', '-o', 'ndjson', '--fields', 'id,username,state']);

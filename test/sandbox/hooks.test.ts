@@ -82,6 +82,20 @@ describe('project webhooks', () => {
     expect(receiver.received.map((r) => r.headers['x-gitlab-event'])).toEqual(['Note Hook']);
   });
 
+  it('delivers merge request and issue events with their action (open, close, reopen)', async () => {
+    await createHook({ merge_requests_events: true, issues_events: true, note_events: false });
+    const mr = await sandbox.call('POST', `${P}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: 'Status page' });
+    expect(mr.status).toBe(201);
+    await sandbox.call('PUT', `${P}/merge_requests/${mr.body.iid}`, { state_event: 'close' });
+    const issue = await sandbox.call('POST', `${P}/issues`, { title: 'Broken' });
+    await sandbox.call('PUT', `${P}/issues/${issue.body.iid}`, { state_event: 'close' });
+    await sandbox.call('PUT', `${P}/issues/${issue.body.iid}`, { state_event: 'reopen' });
+    await deliveriesSettled(sandbox.db);
+    // Deliveries run concurrently, as the service's background jobs do: compare without order.
+    const got = receiver.received.map((r) => `${r.headers['x-gitlab-event']} ${r.json().object_attributes.action}`).sort();
+    expect(got).toEqual(['Issue Hook close', 'Issue Hook open', 'Issue Hook reopen', 'Merge Request Hook close', 'Merge Request Hook open']);
+  });
+
   it('disables a failing hook for 1 minute at the 4th failure, then longer, for good at the 40th; a successful test re-enables it', async () => {
     const created = await createHook();
     receiver.answer(500);

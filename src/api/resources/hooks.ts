@@ -75,7 +75,7 @@ export const hooks = defineResource({
     releases_events: event('releases'),
     feature_flag_events: event('feature flag changes'),
     enable_ssl_verification: f.bool({ default: true, help: "verify the receiver's TLS certificate" }),
-    repository_update_events: f.bool({ readOnly: true }),
+    repository_update_events: f.bool({ readOnly: true, default: false }),
     resource_access_token_events: event('access token expiry warnings'),
     emoji_events: event('emoji reactions'),
     milestone_events: event('milestone changes'),

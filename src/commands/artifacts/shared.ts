@@ -51,9 +51,11 @@ export function artifactPath(path: string): string {
  */
 export async function explainNotFound(ctx: Context, t: Target, what: string): Promise<CliError> {
   const lines: string[] = [];
+  let found: number | undefined;
   try {
     if ('job' in t) {
       const job = await ctx.api.call<Job>(artifacts.routes.get!, { project: t.project, job_id: t.job });
+      found = job.id;
       lines.push(...jobProblems(job, ctx.now()));
     } else {
       // The newest successful pipeline no other pipeline triggered (child pipelines are searched after their parent).
@@ -64,7 +66,10 @@ export async function explainNotFound(ctx: Context, t: Target, what: string): Pr
         const jobs = await ctx.api.call<Job[]>(artifacts.routes.pipelineJobs!, { project: t.project, pipeline_id: pipeline.id, per_page: 100 });
         const job = jobs.find((j) => j.name === t.jobName);
         if (!job) lines.push(`the latest successful pipeline of ${t.ref} (${pipeline.id}) has no job "${t.jobName}" (jobs: ${[...new Set([...jobs].sort((a, b) => a.id - b.id).map((j) => j.name))].join(', ') || 'none'}); a job of a child pipeline is found only when the parent has none of that name`);
-        else lines.push(...jobProblems(job, ctx.now()));
+        else {
+          found = job.id;
+          lines.push(...jobProblems(job, ctx.now()));
+        }
       }
     }
   } catch (error) {
@@ -77,7 +82,9 @@ export async function explainNotFound(ctx: Context, t: Target, what: string): Pr
       'job' in t ? 'the job id is wrong' : `the job is not in the latest successful pipeline of ${t.ref} (manual jobs count only when they succeeded or may fail)`,
     );
   }
-  return new CliError(`${what} of ${describeTarget(t)} not found: ${lines.join('; ')}`, ExitCode.notFound, 'a job\'s artifacts are listed by: forgectl api "/projects/<project>/jobs/<id>" --fields artifacts,artifacts_expire_at');
+  const job = found === undefined ? '<job id>' : String(found);
+  const hint = `the job's artifacts: forgectl api "/projects/${encodeURIComponent(t.project)}/jobs/${job}" --fields artifacts,artifacts_expire_at`;
+  return new CliError(`${what} of ${describeTarget(t)} not found: ${lines.join('; ')}`, ExitCode.notFound, hint);
 }
 
 function jobProblems(job: Job, now: Date): string[] {

@@ -7,6 +7,8 @@ import { issues, mergeRequests, projects, users, type Issue, type MergeRequest, 
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
+import { issuePayload, mergeRequestPayload } from '../webhook-payloads.js';
+import { fireProjectHooks } from '../webhooks.js';
 import { approvalsLeft, approvalsRequired, projectOf, refreshApprovalStatus } from './review-common.js';
 import { approvalRules } from './approvals.js';
 
@@ -277,6 +279,7 @@ export const mergeRequestsModule: SandboxModule = {
       };
       refreshApprovalStatus(mr, req.tier);
       mergeRequests(req.db).push(mr);
+      fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, 'open', req.user!));
       return created(presentMergeRequest(req, mr, true));
     });
 
@@ -289,8 +292,10 @@ export const mergeRequestsModule: SandboxModule = {
         if (!resolveRevision(req.db, project, String(req.input.target_branch))) throw new HttpError(422, { message: ['Target branch does not exist'] });
         mr.target_branch = String(req.input.target_branch);
       }
+      const before = mr.state;
       applyStateEvent(req, mr);
       mr.updated_at = req.now().toISOString();
+      fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, hookAction(before, mr.state), req.user!));
       return ok(presentMergeRequest(req, mr, true));
     });
 
@@ -309,6 +314,7 @@ export const mergeRequestsModule: SandboxModule = {
         confidential: Boolean(bool(req.input.confidential)),
       };
       issues(req.db).push(issue);
+      fireProjectHooks(req, project, issue.confidential ? 'confidential_issues_events' : 'issues_events', issuePayload(req, project, issue, 'open', req.user!));
       return created(presentIssue(req, issue));
     });
 
@@ -320,11 +326,19 @@ export const mergeRequestsModule: SandboxModule = {
       if (req.input.description !== undefined) issue.description = String(req.input.description ?? '');
       const confidential = bool(req.input.confidential);
       if (confidential !== undefined) issue.confidential = confidential;
+      const before = issue.state;
       applyStateEvent(req, issue);
       issue.updated_at = req.now().toISOString();
+      fireProjectHooks(req, project, issue.confidential ? 'confidential_issues_events' : 'issues_events', issuePayload(req, project, issue, hookAction(before, issue.state), req.user!));
       return ok(presentIssue(req, issue));
     });
   },
 };
+
+/** The `action` of a webhook payload for a change from one state to another. */
+function hookAction(before: string, after: string): string {
+  if (before === after) return 'update';
+  return { closed: 'close', opened: 'reopen', merged: 'merge' }[after] ?? 'update';
+}
 
 export { mergeRequestsModule as mergeRequests };
