@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { HOOK_EVENTS, type HookEventFlag } from '../api/resources/hooks.js';
+import { HOOK_EVENTS, type HookEvent, type HookEventFlag } from '../api/resources/hooks.js';
 import { defineTable, type Db } from './db.js';
 import type { Project } from './model.js';
 import { SANDBOX_VERSION } from './routes/core.js';
@@ -50,18 +50,8 @@ export interface KeyValue {
 }
 
 /** One delivery as the events endpoint presents it, plus what a resend needs. */
-export interface HookLog {
-  id: number;
+export interface HookLog extends HookEvent {
   hook_id: number;
-  url: string;
-  trigger: string;
-  request_headers: Record<string, string>;
-  request_data: unknown;
-  response_headers: Record<string, string>;
-  response_body: string;
-  execution_duration: number;
-  response_status: string;
-  created_at: string;
   idempotency_key: string;
   /** The event flag (push_events) the payload belongs to. */
   event: HookEventFlag;

@@ -17,8 +17,6 @@ function parseInterval(value: string): number {
   return seconds;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export default defineCommand<Options>({
   description: [
     'Follows a move until it ends, with a spinner on a terminal (state changes are written to stderr otherwise).',
@@ -54,7 +52,7 @@ export default defineCommand<Options>({
           spinner.fail(`${label}: ${move.state}`);
           throw new CliError(`${label} failed`, ExitCode.server, `moves fail mostly for temporary reasons; schedule it again: forgectl storage-move schedule --type ${opts.type} --id ${itemOf(move) ?? '…'} --to ${move.destination_storage_name}`);
         }
-        await sleep(opts.interval * 1000);
+        await ctx.sleep(opts.interval * 1000);
       }
     } finally {
       spinner.stop();
