@@ -9,3696 +9,1695 @@ function __forgectl_path_is
   end
   test "$path" = "$argv[1]"
 end
-complete -c forgectl -f -n "__forgectl_path_is ''" -a 'auth profile api completion sandbox tokens users settings plan-limits experiments license storage-move alerts merge-trains approvals approval-rules notes draft-notes integrations badges freeze-periods secure-files keys push-rule protected-tags mirror repo commits files submodules projects groups group-badges hooks artifacts snippets'
-complete -c forgectl -f -n "__forgectl_path_is ''" -l profile
-complete -c forgectl -f -n "__forgectl_path_is ''" -l server
-complete -c forgectl -f -n "__forgectl_path_is ''" -l output
-complete -c forgectl -f -n "__forgectl_path_is ''" -l fields
-complete -c forgectl -f -n "__forgectl_path_is ''" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is ''" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is ''" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is ''" -l yes
-complete -c forgectl -f -n "__forgectl_path_is ''" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is ''" -l retries
-complete -c forgectl -f -n "__forgectl_path_is ''" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is ''" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is ''" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is ''" -l help
-complete -c forgectl -f -n "__forgectl_path_is ''" -l version
-complete -c forgectl -f -n "__forgectl_path_is 'alerts'" -a 'send resolve'
-complete -c forgectl -f -n "__forgectl_path_is 'alerts'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l url
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l key-file
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l auth
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l format
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l payload
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l fingerprint
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l end-time
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l title
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l start-time
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'alerts resolve'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l url
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l key-file
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l auth
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l format
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l payload
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l title
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l description
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l severity
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l service
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l monitoring-tool
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l hosts
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l fingerprint
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l start-time
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l environment
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l field
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'alerts send'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l method
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l raw-field
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l field
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l header
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l input
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l paginate
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l include
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'api'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules'" -a 'list get create update delete'
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l approvals-required
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l rule-type
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l report-type
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l users
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l groups
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l protected-branches
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l all-protected-branches
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l approvals-required
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l rule-type
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l report-type
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l users
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l groups
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l protected-branches
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l all-protected-branches
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l no-all-protected-branches
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l remove-hidden-groups
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approval-rules update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals'" -a 'show approve unapprove reset config'
-complete -c forgectl -f -n "__forgectl_path_is 'approvals'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l sha
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l password-stdin
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approvals approve'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config'" -a 'get set'
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l reset-approvals-on-push
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-reset-approvals-on-push
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l selective-code-owner-removals
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-selective-code-owner-removals
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l disable-overriding-approvers-per-merge-request
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-disable-overriding-approvers-per-merge-request
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l merge-requests-author-approval
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-merge-requests-author-approval
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l merge-requests-disable-committers-approval
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-merge-requests-disable-committers-approval
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l require-reauthentication-to-approve
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-require-reauthentication-to-approve
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l require-password-to-approve
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-require-password-to-approve
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l approvals-before-merge
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approvals config set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approvals reset'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approvals show'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'approvals unapprove'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts'" -a 'download file keep delete delete-all'
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l job
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts delete-all'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l job
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l job-name
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l resume
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l sha256
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l extract
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l include
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l list
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts download'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l job
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l job-name
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l resume
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l sha256
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts file'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l job
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'artifacts keep'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'auth'" -a 'login status logout token'
-complete -c forgectl -f -n "__forgectl_path_is 'auth'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l url
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l token-stdin
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l token-type
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l no-verify
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'auth login'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'auth logout'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'auth status'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'auth token'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'badges'" -a 'list get create update delete preview'
-complete -c forgectl -f -n "__forgectl_path_is 'badges'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l link-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l image-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'badges create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'badges delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'badges get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'badges list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l link-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l image-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'badges preview'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l link-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l image-url
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'badges update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'commits'" -a 'list get create refs sequence cherry-pick'
-complete -c forgectl -f -n "__forgectl_path_is 'commits'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l message
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l check
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'commits cherry-pick'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l message
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l message-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l add
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l delete
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l move
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l chmod
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l from-dir
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l to
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l prune
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l actions-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l start-branch
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l start-sha
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l start-project
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l force
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l author-name
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l author-email
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'commits create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l no-stats
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'commits get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l since
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l until
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l path
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l author
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l all-refs
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l first-parent
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l order
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l with-stats
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l trailers
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'commits list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l type
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'commits refs'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l first-parent
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'commits sequence'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'completion'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes'" -a 'list get create update delete publish publish-all'
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l note
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l note-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l commit-id
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l reply-to
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l resolve-discussion
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l position-type
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l base-sha
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l start-sha
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l head-sha
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l old-path
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l new-path
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l old-line
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l new-line
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l line-range-start
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l line-range-end
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l width
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l height
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l x
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l y
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes publish-all'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l note
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l note-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l position-type
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l base-sha
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l start-sha
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l head-sha
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l old-path
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l new-path
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l old-line
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l new-line
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l line-range-start
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l line-range-end
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l width
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l height
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l x
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l y
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'draft-notes update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'experiments'" -a 'list'
-complete -c forgectl -f -n "__forgectl_path_is 'experiments'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l state
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'experiments list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files'" -a 'get info raw blame create update put delete'
-complete -c forgectl -f -n "__forgectl_path_is 'files'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l lines
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files blame'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l message
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l start-branch
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l author-name
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l author-email
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l content-file
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l encoding
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l exec
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l no-exec
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l message
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l start-branch
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l author-name
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l author-email
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l last-commit-id
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files info'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l message
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l start-branch
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l author-name
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l author-email
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l content-file
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l encoding
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l exec
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l no-exec
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files put'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l lfs
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l resume
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l sha256
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files raw'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l message
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l start-branch
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l author-name
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l author-email
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l content-file
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l encoding
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l exec
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l no-exec
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l last-commit-id
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'files update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods'" -a 'list get create update delete'
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l freeze-start
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l freeze-end
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l cron-timezone
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l freeze-start
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l freeze-end
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l cron-timezone
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'freeze-periods update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges'" -a 'list get create update delete'
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l link-url
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l image-url
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l link-url
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l image-url
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'group-badges update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'groups'" -a 'list get'
-complete -c forgectl -f -n "__forgectl_path_is 'groups'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l with-projects
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'groups get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l parent
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l descendants
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l search
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l owned
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l all-available
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l top-level-only
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l min-access-level
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l skip-groups
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l visibility
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l archived
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l no-archived
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l order-by
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l sort
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l statistics
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'groups list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks'" -a 'list get delete create update test events resend url-var header'
-complete -c forgectl -f -n "__forgectl_path_is 'hooks'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l url
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l description
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l events
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l all-events
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l branch-filter
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l branch-filter-strategy
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l no-ssl-verify
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l template-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l token-stdin
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l token-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l token-env
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l generate-token
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l header
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l url-var
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l status
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l trigger
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l since
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks events'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header'" -a 'set delete'
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks header set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l failed
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l since
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks resend'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l trigger
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks test'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l url
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l description
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l events
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l all-events
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l branch-filter
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l branch-filter-strategy
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l ssl-verify
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l no-ssl-verify
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l template-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l token-stdin
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l token-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l token-env
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l generate-token
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l header
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l url-var
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l allow-token-reset
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var'" -a 'set delete'
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'hooks url-var set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'integrations'" -a 'list get set disable'
-complete -c forgectl -f -n "__forgectl_path_is 'integrations'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'integrations disable'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'integrations get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'integrations list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l param
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l secret-file
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l secret-stdin
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l use-inherited-settings
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'integrations set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'keys'" -a 'get find'
-complete -c forgectl -f -n "__forgectl_path_is 'keys'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l fingerprint
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l key-file
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'keys find'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'keys get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'license'" -a 'get list add delete refresh-billable usage-export'
-complete -c forgectl -f -n "__forgectl_path_is 'license'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l file
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'license add'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'license delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'license get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'license list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'license refresh-billable'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'license usage-export'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains'" -a 'list get add'
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l auto-merge
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l when-pipeline-succeeds
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l sha
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l squash
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains add'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l scope
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l sort
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'merge-trains list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'mirror'" -a 'pull'
-complete -c forgectl -f -n "__forgectl_path_is 'mirror'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull'" -a 'get set sync disable'
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull disable'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l url
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l auth-user
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l auth-password-stdin
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l enabled
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l trigger-builds
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l no-trigger-builds
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l only-protected-branches
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l no-only-protected-branches
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l overwrite-diverged
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l no-overwrite-diverged
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l branch-regex
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'mirror pull sync'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'notes'" -a 'list get create update delete'
-complete -c forgectl -f -n "__forgectl_path_is 'notes'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l issue
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l snippet
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l body
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l body-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l internal
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l confidential
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l created-at
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'notes create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l issue
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l snippet
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'notes delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l issue
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l snippet
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'notes get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l issue
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l snippet
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l sort
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l order-by
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l activity-filter
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'notes list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l issue
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l snippet
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l mr
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l body
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l body-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l confidential
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l no-confidential
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'notes update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits'" -a 'get set'
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l plan
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l plan
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'plan-limits set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'profile'" -a 'list show use set remove'
-complete -c forgectl -f -n "__forgectl_path_is 'profile'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'profile list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'profile remove'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l unset
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'profile set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'profile show'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'profile use'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'projects'" -a 'list get'
-complete -c forgectl -f -n "__forgectl_path_is 'projects'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l statistics
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l license
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'projects get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l include-subgroups
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l no-with-shared
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l user
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l search
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l search-namespaces
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l owned
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l membership
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l archived
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l no-archived
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l visibility
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l topic
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l min-access-level
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l last-activity-after
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l last-activity-before
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l order-by
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l sort
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l statistics
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l simple
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'projects list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags'" -a 'list get protect unprotect'
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l create-access-level
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l allowed-to-create
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags protect'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'protected-tags unprotect'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule'" -a 'get set delete'
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l commit-message-regex
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l commit-message-negative-regex
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l branch-name-regex
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l author-email-regex
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l file-name-regex
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l deny-delete-tag
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-deny-delete-tag
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l member-check
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-member-check
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l prevent-secrets
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-prevent-secrets
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l commit-committer-check
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-commit-committer-check
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l commit-committer-name-check
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-commit-committer-name-check
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l reject-unsigned-commits
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-reject-unsigned-commits
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l reject-non-dco-commits
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-reject-non-dco-commits
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l max-file-size
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'push-rule set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'repo'" -a 'tree blob archive compare contributors merge-base'
-complete -c forgectl -f -n "__forgectl_path_is 'repo'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l format
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l path
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l no-lfs
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l resume
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l sha256
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l extract
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'repo archive'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l raw
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l resume
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l sha256
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'repo blob'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l straight
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l from-project
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l unidiff
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l stat
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l name-only
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l patch
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'repo compare'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l order-by
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l sort
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'repo contributors'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'repo merge-base'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'repo tree'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l port
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l host
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l seed
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l users
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l fleet
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l rate-limit
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l latency
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l tier
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l state
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l tls
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l ca-out
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l print-env
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l artifact-size
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l detach
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'sandbox'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files'" -a 'list get upload download delete'
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files download'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'secure-files upload'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'settings'" -a 'get set'
-complete -c forgectl -f -n "__forgectl_path_is 'settings'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'settings get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'settings set'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets'" -a 'list get delete create update raw user-agent'
-complete -c forgectl -f -n "__forgectl_path_is 'snippets'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l title
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l description
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l visibility
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l filename
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'snippets create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'snippets delete'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'snippets get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'snippets list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l ref
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l resume
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l sha256
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'snippets raw'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l title
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l description
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l visibility
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l add
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l update
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l delete
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l move
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l sync
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'snippets update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'snippets user-agent'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move'" -a 'schedule list get watch'
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l type
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l id
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l type
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l id
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l projects-on
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l type
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l from
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l id
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l to
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move schedule'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l type
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l id
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l interval
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'storage-move watch'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'submodules'" -a 'update'
-complete -c forgectl -f -n "__forgectl_path_is 'submodules'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l sha
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l branch
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l message
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l recursive
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l include-archived
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l match
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l exclude
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l projects-file
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l concurrency
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l continue-on-error
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'submodules update'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens'" -a 'list get create rotate revoke audit recover'
-complete -c forgectl -f -n "__forgectl_path_is 'tokens'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l expiring-within
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l no-personal
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'tokens audit'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l personal
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l name
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l scopes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l access-level
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l expires-at
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l expires-in
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l description
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l user
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'tokens create'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l personal
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'tokens get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l personal
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l state
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l revoked
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l search
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l sort
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l created-after
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l created-before
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l expires-after
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l expires-before
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l last-used-after
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l last-used-before
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l user
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'tokens list'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l list
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l save-to-profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'tokens recover'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l personal
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'tokens revoke'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l group
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l project
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l personal
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l expires-at
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l expires-in
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l save-to-profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l output-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'tokens rotate'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'users'" -a 'list get'
-complete -c forgectl -f -n "__forgectl_path_is 'users'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'users get'" -l help
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l username
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l search
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l active
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l blocked
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l external
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l humans
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l exclude-active
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l exclude-external
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l exclude-humans
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l exclude-internal
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l without-project-bots
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l created-after
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l created-before
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l extern-uid
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l provider
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l order-by
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l sort
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l two-factor
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l without-projects
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l admins
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l auditors
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l saml-provider-id
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l skip-ldap
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l custom-attribute
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l with-custom-attributes
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l page
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l per-page
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l all
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l limit
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l profile
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l server
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l output
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l fields
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l verbose
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l quiet
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l dry-run
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l yes
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l timeout
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l retries
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l ca-file
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l insecure
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l no-color
-complete -c forgectl -f -n "__forgectl_path_is 'users list'" -l help
+complete -c forgectl -f
+complete -c forgectl -s p -l profile -x -a '(forgectl profile list --fields name 2>/dev/null)' -d 'profile to use (FORGECTL_PROFILE)'
+complete -c forgectl -l server -x -d 'instance URL, overrides the profile (FORGECTL_URL)'
+complete -c forgectl -s o -l output -x -a 'table json ndjson yaml csv' -d 'output format: table, json, ndjson, yaml, csv'
+complete -c forgectl -l fields -x -d 'fields to show, dotted paths into records'
+complete -c forgectl -s v -l verbose -d 'log each request and response status to stderr (secrets redacted)'
+complete -c forgectl -s q -l quiet -d 'no spinners, hints or notices on stderr'
+complete -c forgectl -l dry-run -d 'print the changing request instead of sending it'
+complete -c forgectl -s y -l yes -d 'answer yes to confirmations'
+complete -c forgectl -l timeout -x -d 'per request timeout (default 30)'
+complete -c forgectl -l retries -x -d 'retries of retryable failures (default 3)'
+complete -c forgectl -l ca-file -r -F -d 'trust this CA certificate (PEM) as well'
+complete -c forgectl -l insecure -d 'skip TLS certificate verification'
+complete -c forgectl -l no-color -d 'no colour (also NO_COLOR)'
+complete -c forgectl -l help -s h -d 'display help for command'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'auth' -d 'Log in, show who you are, log out, print the token'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'profile' -d 'Manage connection profiles'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'api' -d 'Send a raw request to the REST API'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'completion' -d 'Print the shell completion script (bash, zsh, fish)'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'sandbox' -d 'Run a local simulated instance for trying forgectl and testing scripts'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'tokens' -d 'Group, project and personal access tokens; cron-safe rotation'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'users' -d 'Users of the instance'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'settings' -d 'Instance application settings'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'plan-limits' -d 'Plan limits'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'experiments' -d 'Experiments'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'license' -d 'Licenses'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'storage-move' -d 'Repository storage moves'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'alerts' -d 'Send alerts to an alert-intake endpoint'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'merge-trains' -d 'Merge trains of a project'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'approvals' -d 'Approvals of a merge request, and the project approval configuration'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'approval-rules' -d 'Project approval rules'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'notes' -d 'Notes on issues and project snippets'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'draft-notes' -d 'Draft notes of a merge request'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'integrations' -d 'Group integrations'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'badges' -d 'Project badges'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'freeze-periods' -d 'Deploy freeze periods'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'secure-files' -d 'Project secure files'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'keys' -d 'SSH and deploy keys by id or fingerprint (administrators)'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'push-rule' -d 'Project push rule (Premium)'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'protected-tags' -d 'Protected tags'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'mirror' -d 'Repository mirroring'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'repo' -d 'Repository reads: tree, blobs, archives, comparisons, contributors'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'commits' -d 'Commits: list, show, create from local files, cherry-pick'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'files' -d 'Repository files: read, download, blame, and change one file per commit'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'submodules' -d 'Submodule references'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'projects' -d 'Projects: list and show them'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'groups' -d 'Groups and subgroups: list and show them'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'group-badges' -d 'Group badges (shown on every project of the group)'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'hooks' -d 'Project webhooks: deliveries, their history, resending'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'artifacts' -d 'Job artifacts: download, single files, keep, delete'
+complete -c forgectl -n '__forgectl_path_is '\'''\''' -a 'snippets' -d 'Project snippets'
+complete -c forgectl -n '__forgectl_path_is '\''alerts'\''' -a 'send' -d 'Send an alert to an alert-intake URL (generic or metrics format)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts'\''' -a 'resolve' -d 'Resolve an open alert (end time or status resolved)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l url -x -d 'the integration'\''s URL, used as given (e.g. https://git.example.com/ops/api/alerts/notify.json)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l key-file -r -F -d 'file holding the authorization key (default: $FORGECTL_ALERT_KEY)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l auth -x -a 'bearer basic' -d 'bearer, or basic (empty user, the key as password)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l format -x -a 'generic prometheus' -d 'generic, or prometheus (the metrics-alerting webhook body)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l payload -r -F -d 'a prepared JSON body from a file, or - for stdin (flags are merged into it)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l fingerprint -x -d 'the fingerprint the alert was sent with (generic format)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l end-time -x -d 'when it ended, ISO 8601 (default: now)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l title -x -d 'metrics format: the alert'\''s title'
+complete -c forgectl -n '__forgectl_path_is '\''alerts resolve'\''' -l start-time -x -d 'metrics format: the alert'\''s start time, exactly as sent'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l url -x -d 'the integration'\''s URL, used as given (e.g. https://git.example.com/ops/api/alerts/notify.json)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l key-file -r -F -d 'file holding the authorization key (default: $FORGECTL_ALERT_KEY)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l auth -x -a 'bearer basic' -d 'bearer, or basic (empty user, the key as password)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l format -x -a 'generic prometheus' -d 'generic, or prometheus (the metrics-alerting webhook body)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l payload -r -F -d 'a prepared JSON body from a file, or - for stdin (flags are merged into it)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l title -x -d 'alert title (the service defaults to "New: Alert")'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l description -x -d 'alert description'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l severity -x -d 'critical, high, medium, low, info, unknown (default: critical)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l service -x -d 'affected service'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l monitoring-tool -x -d 'the tool that raised the alert'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l hosts -x -d 'affected hosts (comma list, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l fingerprint -x -d 'groups repeated alerts and finds the one to resolve (generic format)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l start-time -x -d 'when it started, ISO 8601 (default: now)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l environment -x -d 'environment name (service_environment_name)'
+complete -c forgectl -n '__forgectl_path_is '\''alerts send'\''' -l field -x -d 'an extra property (repeatable; a[b]=c nests)'
+complete -c forgectl -n '__forgectl_path_is '\''api'\''' -s X -l method -x -d 'HTTP method (default GET, or POST with fields)'
+complete -c forgectl -n '__forgectl_path_is '\''api'\''' -s f -l raw-field -x -d 'a string field (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''api'\''' -s F -l field -x -d 'a typed field: numbers, true/false, null, @file (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''api'\''' -s H -l header -x -d 'an extra request header (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''api'\''' -l input -r -F -d 'request body from a file, or - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''api'\''' -l paginate -d 'fetch every page; prints one JSON array (or NDJSON with -o ndjson)'
+complete -c forgectl -n '__forgectl_path_is '\''api'\''' -s i -l include -d 'print the status line and response headers before the body'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules'\''' -a 'list' -d 'List the approval rules of a project'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules'\''' -a 'get' -d 'Show one approval rule'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules'\''' -a 'create' -d 'Create a project approval rule'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules'\''' -a 'update' -d 'Change a project approval rule'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules'\''' -a 'delete' -d 'Delete a project approval rule'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l name -x -d 'rule name, unique in the project (at most 1024 characters)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l approvals-required -x -d 'approvals this rule needs'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l rule-type -x -a 'regular any_approver report_approver' -d 'regular (default), any_approver (one per project, usually 0 approvals) or report_approver'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l report-type -x -a 'code_coverage license_scanning' -d 'for report_approver rules: code_coverage, or license_scanning (deprecated)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l users -x -d 'eligible approvers: usernames or user IDs, comma-separated or repeated; replaces the list ("" empties it)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l groups -x -d 'eligible groups: IDs or full paths, comma-separated or repeated; replaces the list'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l protected-branches -x -d 'protected branch IDs the rule applies to, comma-separated or repeated'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l all-protected-branches -d 'apply to every protected branch (then --protected-branches is ignored)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l name -x -d 'rule name, unique in the project (at most 1024 characters)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l approvals-required -x -d 'approvals this rule needs'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l rule-type -x -a 'regular any_approver report_approver' -d 'regular (default), any_approver (one per project, usually 0 approvals) or report_approver'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l report-type -x -a 'code_coverage license_scanning' -d 'for report_approver rules: code_coverage, or license_scanning (deprecated)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l users -x -d 'eligible approvers: usernames or user IDs, comma-separated or repeated; replaces the list ("" empties it)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l groups -x -d 'eligible groups: IDs or full paths, comma-separated or repeated; replaces the list'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l protected-branches -x -d 'protected branch IDs the rule applies to, comma-separated or repeated'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l all-protected-branches -d 'apply to every protected branch (then --protected-branches is ignored)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l no-all-protected-branches -d 'apply only to the branches of --protected-branches'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l remove-hidden-groups -d 'also remove groups you cannot see from the rule'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approval-rules update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals'\''' -a 'show' -d 'Show the approval state of a merge request'
+complete -c forgectl -n '__forgectl_path_is '\''approvals'\''' -a 'approve' -d 'Approve a merge request (optionally only at a given HEAD SHA)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals'\''' -a 'unapprove' -d 'Withdraw your approval of a merge request'
+complete -c forgectl -n '__forgectl_path_is '\''approvals'\''' -a 'reset' -d 'Remove every approval of a merge request (bot users of access tokens only)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals'\''' -a 'config' -d 'The project approval configuration'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l sha -x -d 'approve only if this is the HEAD commit of the merge request'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l password-stdin -d 'read your password from stdin, for projects that require re-authentication'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals approve'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config'\''' -a 'get' -d 'Show the project approval configuration'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config'\''' -a 'set' -d 'Change the project approval configuration'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l reset-approvals-on-push -d 'clear approvals when new commits are pushed'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l no-reset-approvals-on-push -d 'turn reset-approvals-on-push off'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l selective-code-owner-removals -d 'on a push, clear only Code Owners'\'' approvals of changed files (needs --no-reset-approvals-on-push)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l no-selective-code-owner-removals -d 'turn selective-code-owner-removals off'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l disable-overriding-approvers-per-merge-request -d 'forbid changing approval rules in a merge request'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l no-disable-overriding-approvers-per-merge-request -d 'turn disable-overriding-approvers-per-merge-request off'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l merge-requests-author-approval -d 'let authors approve their own merge requests'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l no-merge-requests-author-approval -d 'turn merge-requests-author-approval off'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l merge-requests-disable-committers-approval -d 'forbid committers to approve merge requests they added commits to'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l no-merge-requests-disable-committers-approval -d 'turn merge-requests-disable-committers-approval off'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l require-reauthentication-to-approve -d 'approvers must give their password (approve --password-stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l no-require-reauthentication-to-approve -d 'turn require-reauthentication-to-approve off'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l require-password-to-approve -d 'deprecated name of --require-reauthentication-to-approve'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l no-require-password-to-approve -d 'deprecated name of --no-require-reauthentication-to-approve'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l approvals-before-merge -x -d 'approvals required before merging (deprecated: use approval rules)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals config set'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals reset'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals show'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''approvals unapprove'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts'\''' -a 'download' -d 'Download, extract or list the artifacts archive of a job'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts'\''' -a 'file' -d 'Stream one file out of the artifacts of a job'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts'\''' -a 'keep' -d 'Keep the artifacts of a job from expiring'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts'\''' -a 'delete' -d 'Delete the artifacts of a job'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts'\''' -a 'delete-all' -d 'Delete the job artifacts of a project (asynchronous; keeps the latest per ref)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l job -x -d 'the job whose artifacts to delete'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts delete-all'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l job -x -d 'the job, by id'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l ref -x -d 'with --job-name: the branch or tag whose latest successful pipeline has the job'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l job-name -x -d 'with --ref: the name of the job'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -s O -l output-file -r -F -d 'write to this file (through FILE.part, renamed when complete and verified); - for stdout'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l resume -d 'continue an interrupted download from FILE.part (Range request)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l sha256 -x -d 'the sha256 the download must have (exit 8 and nothing written otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l extract -r -F -d 'unpack the archive into this new or empty folder (zip, tar, tar.gz, tar.bz2)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l include -x -d 'with --extract or --list: only entries matching (repeatable; `*` within a folder, `**` across folders)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l list -d 'list the entries of the archive (name, size) instead of saving or extracting it'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts download'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l job -x -d 'the job, by id'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l ref -x -d 'with --job-name: the branch or tag whose latest successful pipeline has the job'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l job-name -x -d 'with --ref: the name of the job'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -s O -l output-file -r -F -d 'write to this file (through FILE.part, renamed when complete and verified); - for stdout'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l resume -d 'continue an interrupted download from FILE.part (Range request)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l sha256 -x -d 'the sha256 the download must have (exit 8 and nothing written otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts file'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l job -x -d 'the job whose artifacts to keep'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''artifacts keep'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''auth'\''' -a 'login' -d 'Create or update a profile (prompts on a terminal)'
+complete -c forgectl -n '__forgectl_path_is '\''auth'\''' -a 'status' -d 'Show who the token belongs to, its scopes and expiry'
+complete -c forgectl -n '__forgectl_path_is '\''auth'\''' -a 'logout' -d 'Remove the credentials of a profile'
+complete -c forgectl -n '__forgectl_path_is '\''auth'\''' -a 'token' -d 'Print the active token (for scripts)'
+complete -c forgectl -n '__forgectl_path_is '\''auth login'\''' -l url -x -d 'instance URL (https://git.example.com)'
+complete -c forgectl -n '__forgectl_path_is '\''auth login'\''' -l token-stdin -d 'read the token from standard input'
+complete -c forgectl -n '__forgectl_path_is '\''auth login'\''' -l token-type -x -a 'private job oauth' -d 'private (personal, group or project token), job, or oauth'
+complete -c forgectl -n '__forgectl_path_is '\''auth login'\''' -l no-verify -d 'save without checking the token with GET /user'
+complete -c forgectl -n '__forgectl_path_is '\''badges'\''' -a 'list' -d 'List the badges of a project, group badges included'
+complete -c forgectl -n '__forgectl_path_is '\''badges'\''' -a 'get' -d 'Show one badge'
+complete -c forgectl -n '__forgectl_path_is '\''badges'\''' -a 'create' -d 'Add a badge to a project'
+complete -c forgectl -n '__forgectl_path_is '\''badges'\''' -a 'update' -d 'Change a project badge'
+complete -c forgectl -n '__forgectl_path_is '\''badges'\''' -a 'delete' -d 'Remove a project badge'
+complete -c forgectl -n '__forgectl_path_is '\''badges'\''' -a 'preview' -d 'Show how badge URLs render for a project'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l name -x -d 'badge name'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l link-url -x -d 'where the badge links to; placeholders such as %{project_path} and %{default_branch} are rendered'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l image-url -x -d 'the badge image; placeholders are rendered as in --link-url'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''badges create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''badges delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''badges get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l name -x -d 'only badges with this name (case-sensitive)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''badges list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l link-url -x -d 'where the badge links to; placeholders such as %{project_path} and %{default_branch} are rendered'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l image-url -x -d 'the badge image; placeholders are rendered as in --link-url'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''badges preview'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l name -x -d 'badge name'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l link-url -x -d 'where the badge links to; placeholders such as %{project_path} and %{default_branch} are rendered'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l image-url -x -d 'the badge image; placeholders are rendered as in --link-url'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''badges update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''commits'\''' -a 'list' -d 'List the commits of a branch, tag or range'
+complete -c forgectl -n '__forgectl_path_is '\''commits'\''' -a 'get' -d 'Show one commit'
+complete -c forgectl -n '__forgectl_path_is '\''commits'\''' -a 'create' -d 'Commit local files, folders, deletes and moves in one commit'
+complete -c forgectl -n '__forgectl_path_is '\''commits'\''' -a 'refs' -d 'List the branches and tags that contain a commit'
+complete -c forgectl -n '__forgectl_path_is '\''commits'\''' -a 'sequence' -d 'Show a commit'\''s sequence number'
+complete -c forgectl -n '__forgectl_path_is '\''commits'\''' -a 'cherry-pick' -d 'Apply a commit to another branch'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l branch -x -d 'the branch to apply the commit to'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -s m -l message -x -d 'message of the new commit (default: the original, with a "cherry picked from" line)'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l check -d 'only check that it applies cleanly'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''commits cherry-pick'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l branch -x -d 'the branch to commit to (created from --start-branch or --start-sha when new)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -s m -l message -x -d 'commit message'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l message-file -r -F -d 'commit message from a file, or - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l add -x -d 'commit this local file (at the same relative path, or at REMOTE); repeatable'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l delete -r -F -d 'delete this file of the branch; repeatable'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l move -x -d 'rename a file of the branch; repeatable'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l chmod -s x:path> -x -d 'set or clear the executable bit of a file of the branch; repeatable'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l from-dir -r -F -d 'commit every file of this local folder'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l to -x -d 'the folder of the branch that --from-dir maps to (default: the root)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l prune -d 'with --from-dir: delete files under --to that the local folder does not have'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l actions-file -r -F -d 'further actions as the service takes them (a JSON array), from a file or - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l start-branch -x -d 'create --branch from this branch'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l start-sha -x -d 'create --branch from this commit'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l start-project -x -d 'the project --start-branch or --start-sha is in (a fork)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l force -d 'replace the branch with this commit on top of --start-branch or --start-sha'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l author-name -x -d 'commit author (default: you)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l author-email -x -d 'commit author email (default: yours)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''commits create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l no-stats -d 'leave out the added and removed line counts'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''commits get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l ref -x -d 'branch, tag, commit or range A..B (default: the default branch)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l since -x -d 'committed at or after (ISO 8601)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l until -x -d 'committed at or before (ISO 8601)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l path -r -F -d 'only commits that change this file or folder'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l author -x -d 'only commits whose author name or email contains this'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l all-refs -d 'commits of every branch and tag'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l first-parent -d 'follow only the first parent of merge commits'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l order -x -a 'default topo' -d 'default (newest first) or topo'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l with-stats -d 'added and removed lines of each commit'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l trailers -d 'parse trailers (Signed-off-by: …) of each message'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''commits list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l type -x -a 'branch tag all' -d 'branch, tag or all (default)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''commits refs'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l first-parent -d 'count only first parents'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''commits sequence'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes'\''' -a 'list' -d 'List your draft notes on a merge request'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes'\''' -a 'get' -d 'Show one of your draft notes'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes'\''' -a 'create' -d 'Write a draft note (a new thread, a reply, or a line comment)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes'\''' -a 'update' -d 'Change a draft note'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes'\''' -a 'delete' -d 'Discard a draft note'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes'\''' -a 'publish' -d 'Publish one draft note'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes'\''' -a 'publish-all' -d 'Publish all of your draft notes on a merge request'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l note -x -d 'the comment (Markdown, at most 1,000,000 characters)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l note-file -r -F -d 'read the comment from a file, - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l commit-id -x -d 'comment on this commit of the merge request'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l reply-to -x -d 'reply to this discussion (thread) ID instead of starting a thread'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l resolve-discussion -d 'resolve the thread of --reply-to when the draft is published'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l position-type -x -a 'text image file' -d 'text (a line; the default when paths are given), image or file'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l base-sha -x -d 'position: base commit of the diff (merge request diff_refs.base_sha)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l start-sha -x -d 'position: commit on the target branch the diff starts from'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l head-sha -x -d 'position: HEAD commit of the merge request'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l old-path -r -F -d 'position: file path before the change (default: --new-path)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l new-path -r -F -d 'position: file path after the change (default: --old-path)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l old-line -x -d 'position: line number before the change (removed or unchanged lines)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l new-line -x -d 'position: line number after the change (added or unchanged lines)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l line-range-start -x -d 'first line of a multi-line comment: line_code=…,type=new|old,old_line=…,new_line=…'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l line-range-end -x -d 'last line of a multi-line comment, as --line-range-start'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l width -x -d 'position: image width (image comments)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l height -x -d 'position: image height (image comments)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l x -x -d 'position: x coordinate in the image'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l y -x -d 'position: y coordinate in the image'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes publish-all'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l note -x -d 'the comment (Markdown, at most 1,000,000 characters)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l note-file -r -F -d 'read the comment from a file, - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l position-type -x -a 'text image file' -d 'text (a line; the default when paths are given), image or file'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l base-sha -x -d 'position: base commit of the diff (merge request diff_refs.base_sha)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l start-sha -x -d 'position: commit on the target branch the diff starts from'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l head-sha -x -d 'position: HEAD commit of the merge request'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l old-path -r -F -d 'position: file path before the change (default: --new-path)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l new-path -r -F -d 'position: file path after the change (default: --old-path)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l old-line -x -d 'position: line number before the change (removed or unchanged lines)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l new-line -x -d 'position: line number after the change (added or unchanged lines)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l line-range-start -x -d 'first line of a multi-line comment: line_code=…,type=new|old,old_line=…,new_line=…'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l line-range-end -x -d 'last line of a multi-line comment, as --line-range-start'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l width -x -d 'position: image width (image comments)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l height -x -d 'position: image height (image comments)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l x -x -d 'position: x coordinate in the image'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l y -x -d 'position: y coordinate in the image'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''draft-notes update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''experiments'\''' -a 'list' -d 'List the experiments of the instance and their rollout'
+complete -c forgectl -n '__forgectl_path_is '\''experiments list'\''' -l state -x -a 'off conditional on' -d 'only experiments in this state (off, conditional, on)'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'get' -d 'Show a file at a ref: metadata and decoded content'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'info' -d 'Show a file'\''s metadata without its content (HEAD request)'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'raw' -d 'Download a file, size and sha256 verified'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'blame' -d 'Show which commit last changed each line'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'create' -d 'Add a file in a new commit'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'update' -d 'Change a file in a new commit'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'put' -d 'Create or update a file; identical content changes nothing'
+complete -c forgectl -n '__forgectl_path_is '\''files'\''' -a 'delete' -d 'Remove a file in a new commit'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l ref -x -d 'branch, tag or commit'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -s L -l lines -x -d 'only these lines'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files blame'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l branch -x -d 'the branch to commit to'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -s m -l message -x -d 'commit message'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l start-branch -x -d 'create --branch from this branch'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l author-name -x -d 'commit author (default: you)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l author-email -x -d 'commit author email (default: yours)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l content-file -r -F -d 'the new content, from a file or - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l encoding -x -a 'text base64' -d 'text or base64 (default: base64 for binary content, text otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l exec -d 'make the file executable (--no-exec: not executable)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l no-exec -d 'make the file not executable'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l branch -x -d 'the branch to commit to'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -s m -l message -x -d 'commit message'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l start-branch -x -d 'create --branch from this branch'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l author-name -x -d 'commit author (default: you)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l author-email -x -d 'commit author email (default: yours)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l last-commit-id -x -d 'refuse (exit 6) when a later commit than this one changed the file'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l ref -x -d 'branch, tag or commit'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l ref -x -d 'branch, tag or commit'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files info'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l branch -x -d 'the branch to commit to'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -s m -l message -x -d 'commit message'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l start-branch -x -d 'create --branch from this branch'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l author-name -x -d 'commit author (default: you)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l author-email -x -d 'commit author email (default: yours)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l content-file -r -F -d 'the new content, from a file or - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l encoding -x -a 'text base64' -d 'text or base64 (default: base64 for binary content, text otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l exec -d 'make the file executable (--no-exec: not executable)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l no-exec -d 'make the file not executable'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files put'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l ref -x -d 'branch, tag or commit (default: the default branch)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l lfs -d 'the Git LFS object instead of its pointer'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -s O -l output-file -r -F -d 'write to this file (through FILE.part, renamed when complete and verified); - for stdout'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l resume -d 'continue an interrupted download from FILE.part (Range request)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l sha256 -x -d 'the sha256 the download must have (exit 8 and nothing written otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files raw'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l branch -x -d 'the branch to commit to'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -s m -l message -x -d 'commit message'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l start-branch -x -d 'create --branch from this branch'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l author-name -x -d 'commit author (default: you)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l author-email -x -d 'commit author email (default: yours)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l content-file -r -F -d 'the new content, from a file or - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l encoding -x -a 'text base64' -d 'text or base64 (default: base64 for binary content, text otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l exec -d 'make the file executable (--no-exec: not executable)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l no-exec -d 'make the file not executable'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l last-commit-id -x -d 'refuse (exit 6) when a later commit than this one changed the file'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''files update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods'\''' -a 'list' -d 'List the deploy freeze periods of a project'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods'\''' -a 'get' -d 'Show one freeze period'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods'\''' -a 'create' -d 'Add a freeze period (cron checked locally)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods'\''' -a 'update' -d 'Change a freeze period'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods'\''' -a 'delete' -d 'Remove a freeze period'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l freeze-start -x -d 'when the freeze starts, as a cron expression (checked locally)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l freeze-end -x -d 'when the freeze ends, as a cron expression (checked locally)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l cron-timezone -x -d 'IANA time zone of both expressions (default UTC)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l freeze-start -x -d 'when the freeze starts, as a cron expression (checked locally)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l freeze-end -x -d 'when the freeze ends, as a cron expression (checked locally)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l cron-timezone -x -d 'IANA time zone of both expressions'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''freeze-periods update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges'\''' -a 'list' -d 'List the badges of a group'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges'\''' -a 'get' -d 'Show one group badge'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges'\''' -a 'create' -d 'Add a badge to a group'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges'\''' -a 'update' -d 'Change a group badge'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges'\''' -a 'delete' -d 'Remove a group badge'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges create'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges create'\''' -l name -x -d 'badge name'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges create'\''' -l link-url -x -d 'where the badge links to; on each project, placeholders such as %{project_path} are rendered'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges create'\''' -l image-url -x -d 'the badge image; placeholders are rendered as in --link-url'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges delete'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges get'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges list'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges list'\''' -l name -x -d 'only badges with this name (case-sensitive)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges update'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges update'\''' -l name -x -d 'badge name'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges update'\''' -l link-url -x -d 'where the badge links to; on each project, placeholders such as %{project_path} are rendered'
+complete -c forgectl -n '__forgectl_path_is '\''group-badges update'\''' -l image-url -x -d 'the badge image; placeholders are rendered as in --link-url'
+complete -c forgectl -n '__forgectl_path_is '\''groups'\''' -a 'list' -d 'List groups, or the subgroups of a group'
+complete -c forgectl -n '__forgectl_path_is '\''groups'\''' -a 'get' -d 'Show one group'
+complete -c forgectl -n '__forgectl_path_is '\''groups get'\''' -l with-projects -d 'include the group'\''s projects (at most 100)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l parent -x -d 'the subgroups of this group'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l descendants -d 'with --parent: subgroups at any depth, not only the direct ones'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l search -x -d 'only groups whose name or path contains this text (case-insensitive)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l owned -d 'only groups you are a direct Owner of'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l all-available -d 'also the public and internal groups you can see'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l top-level-only -d 'only top-level groups'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l min-access-level -x -a 'guest planner reporter developer maintainer owner' -d 'only where you have at least this role: guest planner reporter developer maintainer owner (or 10-50)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l skip-groups -x -d 'leave out these group ids (comma-separated)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l visibility -x -a 'private internal public' -d 'private, internal or public'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l archived -d 'only archived ones (--no-archived: only those not archived)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l no-archived -d 'only those not archived'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l order-by -x -a 'name path id similarity' -d 'name, path, id, similarity (default name)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l sort -x -a 'asc desc' -d 'asc or desc'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l statistics -d 'include storage statistics (administrators)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''groups list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'list' -d 'List the webhooks of a project with their status'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'get' -d 'Show one webhook'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'delete' -d 'Remove a webhook'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'create' -d 'Add a webhook (secrets from stdin, a file or the environment)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'update' -d 'Change a webhook'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'test' -d 'Send a sample event now; a successful test re-enables a disabled hook'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'events' -d 'Deliveries of the last 7 days'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'resend' -d 'Deliver recorded events again, paced to the service limit'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'url-var' -d 'URL variables of a webhook (write-only values)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks'\''' -a 'header' -d 'Custom headers of a webhook (write-only values)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l url -x -d 'where deliveries are POSTed; {name} parts are filled from URL variables'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l name -x -d 'a name for the hook'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l description -x -d 'what the hook is for'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l events -x -d 'events to deliver, comma-separated (default push; push, tag_push, issues, confidential_issues, merge_requests, note, confidential_note, job, pipeline, wiki_page, deployment, releases, feature_flag, resource_access_token, emoji, milestone, vulnerability)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l all-events -d 'deliver every event kind'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l branch-filter -x -d 'push events only for branches matching this'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l branch-filter-strategy -x -a 'wildcard regex all_branches' -d 'wildcard (default), regex or all_branches'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l no-ssl-verify -d 'do not verify the receiver'\''s TLS certificate'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l template-file -r -F -d 'a custom payload template (- for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l token-stdin -d 'read the secret token (sent as X-Gitlab-Token) from stdin; prompts on a terminal'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l token-file -r -F -d 'read the secret token from a file'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l token-env -x -d 'read the secret token from an environment variable'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l generate-token -x -d 'make a random secret token; written to FILE (mode 0600) or shown once on stderr'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l header -x -d 'a custom header; its value from env:VARIABLE, file:PATH or - (stdin) (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l url-var -x -d 'a URL variable; its value from env:VARIABLE, file:PATH or - (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l status -x -d 'ok, failed, client_failure, server_failure or an HTTP status'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l trigger -x -d 'only this event kind (push, tag_push, issues, confidential_issues, merge_requests, note, confidential_note, job, pipeline, wiki_page, deployment, releases, feature_flag, resource_access_token, emoji, milestone, vulnerability)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l since -x -d 'only newer events: a duration such as 24h or 2d, or a date-time'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks events'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header'\''' -a 'set' -d 'Set a custom header'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header'\''' -a 'delete' -d 'Remove a custom header'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks header set'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l failed -d 'resend every delivery of the last 7 days that never succeeded'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l since -x -d 'with --failed: only events newer than this (24h, 2d, or a date-time)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks resend'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l trigger -x -d 'the sample event to send (push, tag_push, issues, confidential_issues, merge_requests, note, confidential_note, job, pipeline, wiki_page, deployment, releases, feature_flag, resource_access_token, emoji, milestone, vulnerability)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks test'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l url -x -d 'where deliveries are POSTed; {name} parts are filled from URL variables'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l name -x -d 'a name for the hook'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l description -x -d 'what the hook is for'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l events -x -d 'events to deliver, comma-separated (replaces the current set; push, tag_push, issues, confidential_issues, merge_requests, note, confidential_note, job, pipeline, wiki_page, deployment, releases, feature_flag, resource_access_token, emoji, milestone, vulnerability)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l all-events -d 'deliver every event kind'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l branch-filter -x -d 'push events only for branches matching this'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l branch-filter-strategy -x -a 'wildcard regex all_branches' -d 'wildcard (default), regex or all_branches'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l ssl-verify -d 'verify the receiver'\''s TLS certificate'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l no-ssl-verify -d 'do not verify it'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l template-file -r -F -d 'a custom payload template (- for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l token-stdin -d 'read the secret token (sent as X-Gitlab-Token) from stdin; prompts on a terminal'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l token-file -r -F -d 'read the secret token from a file'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l token-env -x -d 'read the secret token from an environment variable'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l generate-token -x -d 'make a random secret token; written to FILE (mode 0600) or shown once on stderr'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l header -x -d 'a custom header; its value from env:VARIABLE, file:PATH or - (stdin) (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l url-var -x -d 'a URL variable; its value from env:VARIABLE, file:PATH or - (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l allow-token-reset -d 'with --url and no new token: accept that the secret token is removed'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var'\''' -a 'set' -d 'Set a URL variable'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var'\''' -a 'delete' -d 'Remove a URL variable'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''hooks url-var set'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''integrations'\''' -a 'list' -d 'List the active integrations of a group'
+complete -c forgectl -n '__forgectl_path_is '\''integrations'\''' -a 'get' -d 'Show the settings of a group integration'
+complete -c forgectl -n '__forgectl_path_is '\''integrations'\''' -a 'set' -d 'Set up or update a group integration'
+complete -c forgectl -n '__forgectl_path_is '\''integrations'\''' -a 'disable' -d 'Disable a group integration and reset its settings'
+complete -c forgectl -n '__forgectl_path_is '\''integrations disable'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''integrations get'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''integrations list'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''integrations set'\''' -l group -x -d 'group ID or full path (default: the profile'\''s default_group)'
+complete -c forgectl -n '__forgectl_path_is '\''integrations set'\''' -l param -x -d 'a setting or event flag, e.g. push_events=false (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''integrations set'\''' -l secret-file -r -F -d 'a secret setting read from a file (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''integrations set'\''' -l secret-stdin -x -d 'a secret setting read from stdin'
+complete -c forgectl -n '__forgectl_path_is '\''integrations set'\''' -l use-inherited-settings -d 'use the settings inherited from the instance'
+complete -c forgectl -n '__forgectl_path_is '\''keys'\''' -a 'get' -d 'Show an SSH key and its owner by id'
+complete -c forgectl -n '__forgectl_path_is '\''keys'\''' -a 'find' -d 'Find an SSH key by fingerprint or public key file'
+complete -c forgectl -n '__forgectl_path_is '\''keys find'\''' -l fingerprint -x -d 'MD5 (colon hex) or SHA256 fingerprint'
+complete -c forgectl -n '__forgectl_path_is '\''keys find'\''' -l key-file -r -F -d 'an OpenSSH public key file; its SHA256 fingerprint is computed locally'
+complete -c forgectl -n '__forgectl_path_is '\''license'\''' -a 'get' -d 'Show the current license (or one by id): seats, overage, expiry'
+complete -c forgectl -n '__forgectl_path_is '\''license'\''' -a 'list' -d 'List every license of the instance'
+complete -c forgectl -n '__forgectl_path_is '\''license'\''' -a 'add' -d 'Add a license from a key file or stdin'
+complete -c forgectl -n '__forgectl_path_is '\''license'\''' -a 'delete' -d 'Delete a license'
+complete -c forgectl -n '__forgectl_path_is '\''license'\''' -a 'refresh-billable' -d 'Recalculate the billable users of a license'
+complete -c forgectl -n '__forgectl_path_is '\''license'\''' -a 'usage-export' -d 'Export the usage of the current license as CSV'
+complete -c forgectl -n '__forgectl_path_is '\''license add'\''' -l file -r -F -d 'file holding the license key, or - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''license usage-export'\''' -l output-file -r -F -d 'write to this file (atomically) instead of stdout; an existing file is replaced only when confirmed (--yes)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains'\''' -a 'list' -d 'List merge train entries of a project or of one target branch'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains'\''' -a 'get' -d 'Show the merge train entry of a merge request'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains'\''' -a 'add' -d 'Add a merge request to the merge train of its target branch'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l auto-merge -d 'join the train when the checks pass instead of now'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l when-pipeline-succeeds -d 'deprecated name of --auto-merge, for older instances'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l sha -x -d 'the HEAD commit you expect; the merge fails when the branch moved'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l squash -d 'squash the commits into one on merge'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains add'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l mr -x -d 'merge request IID (the number shown as !IID)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l branch -x -d 'only the train of this target branch'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l scope -x -a 'active complete' -d 'active (waiting to merge) or complete (merged)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l sort -x -a 'asc desc' -d 'asc or desc by creation (default desc)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''merge-trains list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror'\''' -a 'pull' -d 'Pull mirroring (Premium; credentials never shown)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull'\''' -a 'get' -d 'Show the pull mirror of a project and its last update'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull'\''' -a 'set' -d 'Configure pull mirroring of a project'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull'\''' -a 'sync' -d 'Start a mirror update now'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull'\''' -a 'disable' -d 'Stop pull mirroring of a project'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull disable'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l url -x -d 'repository to pull from (http, https, ssh or git)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l auth-user -x -d 'user name for the source repository'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l auth-password-stdin -d 'read the password or token for the source repository from stdin'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l enabled -d 'turn mirroring on'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l trigger-builds -d 'mirror updates trigger pipelines'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l no-trigger-builds -d 'mirror updates do not trigger pipelines'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l only-protected-branches -d 'mirror protected branches only'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l no-only-protected-branches -d 'mirror all branches'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l overwrite-diverged -d 'overwrite branches that diverged from the source'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l no-overwrite-diverged -d 'keep diverged branches'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l branch-regex -x -d 'mirror only branches matching this (RE2) regex; needs only-protected-branches off'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull set'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''mirror pull sync'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''notes'\''' -a 'list' -d 'List the notes of an issue, a project snippet or a merge request'
+complete -c forgectl -n '__forgectl_path_is '\''notes'\''' -a 'get' -d 'Show one note'
+complete -c forgectl -n '__forgectl_path_is '\''notes'\''' -a 'create' -d 'Add a note (inline text, a file or stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''notes'\''' -a 'update' -d 'Change the text of a note'
+complete -c forgectl -n '__forgectl_path_is '\''notes'\''' -a 'delete' -d 'Delete a note'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l issue -x -d 'notes of this issue (its IID, the number shown as #IID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l snippet -x -d 'notes of this project snippet (its ID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l mr -x -d 'notes of this merge request (its IID), e.g. published draft notes'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l body -x -d 'the note text (Markdown, at most 1,000,000 characters)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l body-file -r -F -d 'read the note text from a file, - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l internal -d 'visible only to project members with Reporter or more'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l confidential -d 'deprecated name of --internal, for older instances'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l created-at -x -d 'ISO 8601 creation time, after 1970-01-01 (administrators and owners)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''notes create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l issue -x -d 'notes of this issue (its IID, the number shown as #IID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l snippet -x -d 'notes of this project snippet (its ID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l mr -x -d 'notes of this merge request (its IID), e.g. published draft notes'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''notes delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l issue -x -d 'notes of this issue (its IID, the number shown as #IID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l snippet -x -d 'notes of this project snippet (its ID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l mr -x -d 'notes of this merge request (its IID), e.g. published draft notes'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''notes get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l issue -x -d 'notes of this issue (its IID, the number shown as #IID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l snippet -x -d 'notes of this project snippet (its ID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l mr -x -d 'notes of this merge request (its IID), e.g. published draft notes'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l sort -x -a 'asc desc' -d 'asc or desc (default desc)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l order-by -x -a 'created_at updated_at' -d 'created_at (default) or updated_at'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l activity-filter -x -a 'all_notes only_comments only_activity' -d 'all_notes (default), only_comments or only_activity'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''notes list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l issue -x -d 'notes of this issue (its IID, the number shown as #IID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l snippet -x -d 'notes of this project snippet (its ID)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l mr -x -d 'notes of this merge request (its IID), e.g. published draft notes'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l body -x -d 'the note text (Markdown, at most 1,000,000 characters)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l body-file -r -F -d 'read the note text from a file, - for stdin'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l confidential -d 'make the note internal (deprecated flag of the service)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l no-confidential -d 'make the note visible to everyone who sees the issue'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''notes update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''plan-limits'\''' -a 'get' -d 'Show the limits of a plan'
+complete -c forgectl -n '__forgectl_path_is '\''plan-limits'\''' -a 'set' -d 'Change limits of a plan (limit=N …), previewed and confirmed'
+complete -c forgectl -n '__forgectl_path_is '\''plan-limits get'\''' -l plan -x -a 'default free bronze silver premium premium_trial gold ultimate ultimate_trial ultimate_trial_paid_customer opensource' -d 'plan whose limits to use (the community edition has only default): default, free, bronze, silver, premium, premium_trial, gold, ultimate, ultimate_trial, ultimate_trial_paid_customer, opensource'
+complete -c forgectl -n '__forgectl_path_is '\''plan-limits set'\''' -l plan -x -a 'default free bronze silver premium premium_trial gold ultimate ultimate_trial ultimate_trial_paid_customer opensource' -d 'plan whose limits to use (the community edition has only default): default, free, bronze, silver, premium, premium_trial, gold, ultimate, ultimate_trial, ultimate_trial_paid_customer, opensource'
+complete -c forgectl -n '__forgectl_path_is '\''profile'\''' -a 'list' -d 'List profiles'
+complete -c forgectl -n '__forgectl_path_is '\''profile'\''' -a 'show' -d 'Show a profile (token redacted)'
+complete -c forgectl -n '__forgectl_path_is '\''profile'\''' -a 'use' -d 'Make a profile the current one'
+complete -c forgectl -n '__forgectl_path_is '\''profile'\''' -a 'set' -d 'Set a key of a profile'
+complete -c forgectl -n '__forgectl_path_is '\''profile'\''' -a 'remove' -d 'Remove a profile'
+complete -c forgectl -n '__forgectl_path_is '\''profile set'\''' -l unset -d 'remove the key instead of setting it'
+complete -c forgectl -n '__forgectl_path_is '\''projects'\''' -a 'list' -d 'List projects, of the instance, a group (tree) or a user, with the service'\''s filters'
+complete -c forgectl -n '__forgectl_path_is '\''projects'\''' -a 'get' -d 'Show one project'
+complete -c forgectl -n '__forgectl_path_is '\''projects get'\''' -l statistics -d 'include storage and commit statistics (Reporter and up)'
+complete -c forgectl -n '__forgectl_path_is '\''projects get'\''' -l license -d 'include the project'\''s license'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l group -x -d 'projects of this group'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l include-subgroups -d 'with --group: also the projects of every subgroup, at any depth'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l no-with-shared -d 'with --group: leave out projects shared with the group'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l user -x -d 'projects in this user'\''s personal namespace'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l search -x -d 'only projects whose name, path or description contains this text (case-insensitive)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l search-namespaces -d 'let --search match the namespace path too (acme/ finds every project of acme)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l owned -d 'only projects you own (your own namespace, or as Owner)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l membership -d 'only projects you are a member of (directly or through a group)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l archived -d 'only archived ones (--no-archived: only those not archived)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l no-archived -d 'only those not archived'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l visibility -x -a 'private internal public' -d 'private, internal or public'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l topic -x -d 'only projects with all these topics (comma-separated)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l min-access-level -x -a 'guest planner reporter developer maintainer owner' -d 'only where you have at least this role: guest planner reporter developer maintainer owner (or 10-50)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l last-activity-after -x -d 'last activity after this ISO 8601 time'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l last-activity-before -x -d 'last activity before this ISO 8601 time'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l order-by -x -a 'id name path created_at updated_at last_activity_at star_count' -d 'id, name, path, created_at, updated_at, last_activity_at, star_count (default created_at; with --all, id)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l sort -x -a 'asc desc' -d 'asc or desc'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l statistics -d 'include storage and commit statistics (Reporter and up)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l simple -d 'the short record the service returns with simple=true (faster on large instances)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''projects list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags'\''' -a 'list' -d 'List the protected tags of a project'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags'\''' -a 'get' -d 'Show one protected tag or wildcard'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags'\''' -a 'protect' -d 'Protect a tag name or wildcard'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags'\''' -a 'unprotect' -d 'Remove the protection of a tag name or wildcard'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l name -x -d 'tag name or wildcard such as v* or *-stable'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l create-access-level -x -a 'no-access developer maintainer' -d 'who may create matching tags: no-access, developer, maintainer or 0/30/40 (default maintainer)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l allowed-to-create -x -d 'more who may create: user:ID, group:ID, deploy-key:ID, or an access level (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags protect'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''protected-tags unprotect'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule'\''' -a 'get' -d 'Show the push rule of a project'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule'\''' -a 'set' -d 'Create or update the push rule of a project'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule'\''' -a 'delete' -d 'Remove the push rule of a project'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l commit-message-regex -x -d 'commit messages must match (RE2; "" clears)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l commit-message-negative-regex -x -d 'commit messages must not match (RE2; "" clears)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l branch-name-regex -x -d 'branch names must match (RE2; "" clears)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l author-email-regex -x -d 'commit author emails must match (RE2; "" clears)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l file-name-regex -x -d 'committed file names must not match (RE2; "" clears)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l deny-delete-tag -d 'deny deleting tags'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-deny-delete-tag -d 'turn off --deny-delete-tag'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l member-check -d 'only project members may be commit authors'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-member-check -d 'turn off --member-check'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l prevent-secrets -d 'reject files that are likely to contain secrets'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-prevent-secrets -d 'turn off --prevent-secrets'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l commit-committer-check -d 'committer email must be a verified email of the pusher'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-commit-committer-check -d 'turn off --commit-committer-check'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l commit-committer-name-check -d 'commit author name must match the pusher'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-commit-committer-name-check -d 'turn off --commit-committer-name-check'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l reject-unsigned-commits -d 'reject unsigned commits'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-reject-unsigned-commits -d 'turn off --reject-unsigned-commits'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l reject-non-dco-commits -d 'reject commits without a DCO sign-off'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-reject-non-dco-commits -d 'turn off --reject-non-dco-commits'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l max-file-size -r -F -d 'largest file a push may add, in MB (0 = no limit)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''repo'\''' -a 'tree' -d 'List files and folders at a ref'
+complete -c forgectl -n '__forgectl_path_is '\''repo'\''' -a 'blob' -d 'Show or download a blob by its SHA'
+complete -c forgectl -n '__forgectl_path_is '\''repo'\''' -a 'archive' -d 'Download the repository as zip or tar, or extract it'
+complete -c forgectl -n '__forgectl_path_is '\''repo'\''' -a 'compare' -d 'Compare two branches, tags or commits'
+complete -c forgectl -n '__forgectl_path_is '\''repo'\''' -a 'contributors' -d 'List contributors with their commit counts'
+complete -c forgectl -n '__forgectl_path_is '\''repo'\''' -a 'merge-base' -d 'Find the merge base of two or more refs'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l ref -x -d 'branch, tag or commit (default: the default branch)'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l format -x -a 'tar.gz tar.bz2 tar zip tgz gz bz2 tb2 tbz tbz2' -d 'tar.gz, tar.bz2, tar, zip (also tgz, bz2, tbz, tbz2, tb2)'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l path -r -F -d 'only this folder of the repository'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l exclude -r -F -d 'leave this path out (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l no-lfs -d 'Git LFS pointers instead of the LFS objects'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -s O -l output-file -r -F -d 'write to this file (through FILE.part, renamed when complete and verified); - for stdout'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l resume -d 'continue an interrupted download from FILE.part (Range request)'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l sha256 -x -d 'the sha256 the download must have (exit 8 and nothing written otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''repo archive'\''' -l extract -r -F -d 'unpack the archive into this new or empty folder (zip, tar, tar.gz, tar.bz2)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l raw -d 'the raw bytes instead of the record'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -s O -l output-file -r -F -d 'write to this file (through FILE.part, renamed when complete and verified); - for stdout'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l resume -d 'continue an interrupted download from FILE.part (Range request)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l sha256 -x -d 'the sha256 the download must have (exit 8 and nothing written otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''repo blob'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l straight -d 'compare FROM..TO directly instead of from the merge base'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l from-project -x -d 'the project FROM is in (a fork), by numeric id'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l unidiff -d 'diffs with ---/+++ headers (unified format)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l stat -d 'one line per changed file with added and removed lines (the default)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l name-only -d 'only the paths of changed files'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l patch -d 'a patch for git apply'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''repo compare'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l ref -x -d 'branch or tag (default: the default branch)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l order-by -x -a 'name email commits' -d 'name, email or commits (default commits)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l sort -x -a 'asc desc' -d 'asc (default) or desc'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''repo contributors'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l ref -x -d 'branch, tag or commit (default: the default branch)'
+complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -s r -l recursive -d 'every level below the path'
+complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l port -x -d 'port to listen on (0: any free port)'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l host -x -d 'address to listen on'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l seed -x -a 'demo empty' -d 'demo (group acme with projects) or empty'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l users -x -d 'extra users user1…userN'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l fleet -x -d 'with the demo seed: n more projects in nested subgroups of acme (acme/team-01/squad-1/svc-001 …)'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l rate-limit -x -d 'refuse API requests beyond n per period (default 60 s) with 429 and Retry-After'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l latency -x -d 'delay every API response'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l tier -x -a 'free premium ultimate' -d 'free, premium or ultimate'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l state -r -F -d 'load state from and save it to this JSON file'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l tls -d 'serve HTTPS with a generated self-signed certificate'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l ca-out -r -F -d 'with --tls: where to write the certificate (for --ca-file)'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l print-env -d 'print export lines for FORGECTL_URL and FORGECTL_TOKEN once listening'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l artifact-size -x -d 'size of a large file in the demo'\''s build artifacts (acme/api, main), e.g. 200MB, for download tests'
+complete -c forgectl -n '__forgectl_path_is '\''sandbox'\''' -l detach -d 'with --print-env: keep serving in the background and return (adds FORGECTL_SANDBOX_PID)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files'\''' -a 'list' -d 'List the secure files of a project'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files'\''' -a 'get' -d 'Show one secure file'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files'\''' -a 'upload' -d 'Upload a secure file (at most 5 MB)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files'\''' -a 'download' -d 'Download a secure file, checksum verified'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files'\''' -a 'delete' -d 'Remove a secure file'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l output-file -r -F -d 'write to this file (atomically) instead of stdout; an existing file is replaced only when confirmed (--yes)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files download'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l file -r -F -d 'the file to upload (at most 5 MB)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l name -x -d 'its name in the project, unique (default: the file name)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''secure-files upload'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''settings'\''' -a 'get' -d 'Show the application settings of the instance'
+complete -c forgectl -n '__forgectl_path_is '\''settings'\''' -a 'set' -d 'Change application settings (key=value …), previewed and confirmed'
+complete -c forgectl -n '__forgectl_path_is '\''snippets'\''' -a 'list' -d 'List the snippets of a project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets'\''' -a 'get' -d 'Show one snippet'
+complete -c forgectl -n '__forgectl_path_is '\''snippets'\''' -a 'delete' -d 'Remove a snippet'
+complete -c forgectl -n '__forgectl_path_is '\''snippets'\''' -a 'create' -d 'Create a snippet from local text files (several in one request)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets'\''' -a 'update' -d 'Change a snippet; --sync DIR makes its files equal a folder'
+complete -c forgectl -n '__forgectl_path_is '\''snippets'\''' -a 'raw' -d 'Print a snippet or one of its files'
+complete -c forgectl -n '__forgectl_path_is '\''snippets'\''' -a 'user-agent' -d 'Where a snippet was created from (administrators)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l title -x -d 'the title'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l description -x -d 'a description'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l visibility -x -a 'private internal public' -d 'private (default; project members), internal (signed-in users) or public'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l name -x -d 'the path a local file gets in the snippet (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l filename -x -d 'the name of the file read from stdin (-)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets create'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets delete'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets get'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets list'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l file -r -F -d 'one file of the snippet'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l ref -x -d 'with --file: the version to read (default main)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -s O -l output-file -r -F -d 'write to this file (through FILE.part, renamed when complete and verified); - for stdout'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l resume -d 'continue an interrupted download from FILE.part (Range request)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l sha256 -x -d 'the sha256 the download must have (exit 8 and nothing written otherwise)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets raw'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l title -x -d 'a new title'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l description -x -d 'a new description'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l visibility -x -a 'private internal public' -d 'private, internal or public'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l add -x -d 'add a local file (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l update -x -d 'replace a file with a local one (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l delete -r -F -d 'remove a file of the snippet (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l move -x -d 'rename a file of the snippet (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l sync -r -F -d 'make the files equal those of a local folder (create, update, delete, move)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''snippets user-agent'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move'\''' -a 'schedule' -d 'Schedule moves of repositories to another storage (all on a storage, or one item)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move'\''' -a 'list' -d 'List repository storage moves, or the projects still on a storage'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move'\''' -a 'get' -d 'Show one repository storage move'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move'\''' -a 'watch' -d 'Follow a storage move until it finishes (exit 0) or fails (exit 8)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move get'\''' -l type -x -a 'project snippet group' -d 'what moves: project, snippet or group (group wikis, Premium)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move get'\''' -l id -x -d 'one project (ID or full path), snippet (ID) or group (ID or full path)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l type -x -a 'project snippet group' -d 'project (default), snippet or group'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l id -x -d 'one project (ID or full path), snippet (ID) or group (ID or full path)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l projects-on -x -d 'list the projects whose repository is still on this storage'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move schedule'\''' -l type -x -a 'project snippet group' -d 'what moves: project, snippet or group (group wikis, Premium)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move schedule'\''' -l from -x -d 'move every repository of the type on this storage'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move schedule'\''' -l id -x -d 'one project (ID or full path), snippet (ID) or group (ID or full path)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move schedule'\''' -l to -x -d 'destination storage (default: chosen by the storages'\'' weights)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move watch'\''' -l type -x -a 'project snippet group' -d 'what moves: project, snippet or group (group wikis, Premium)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move watch'\''' -l id -x -d 'one project (ID or full path), snippet (ID) or group (ID or full path)'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move watch'\''' -l interval -x -d 'time between polls'
+complete -c forgectl -n '__forgectl_path_is '\''submodules'\''' -a 'update' -d 'Point a submodule to another commit'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l sha -x -d 'the full commit SHA the submodule should point to'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l branch -x -d 'the branch to commit to'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -s m -l message -x -d 'commit message (default: the service'\''s)'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l group -x -d 'every project of this group, instead of --project'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l recursive -d 'with --group: also the projects of its subgroups'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l include-archived -d 'with --group: archived projects too'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l match -x -d 'only projects whose full path matches (acme/**/api, repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l exclude -x -d 'leave out projects whose full path matches (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l projects-file -r -F -d 'the projects listed in this file (one ID or path a line; - for stdin)'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l concurrency -x -d 'projects worked on at once, sharing one rate limit (default 4)'
+complete -c forgectl -n '__forgectl_path_is '\''submodules update'\''' -l continue-on-error -d 'keep going after a project fails (default: start no more projects)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens'\''' -a 'list' -d 'List group, project or personal access tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens'\''' -a 'get' -d 'Show one access token (or self)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens'\''' -a 'create' -d 'Create an access token (the value is shown once)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens'\''' -a 'rotate' -d 'Rotate a token safely, for cron: lock, recovery file, save, check'
+complete -c forgectl -n '__forgectl_path_is '\''tokens'\''' -a 'revoke' -d 'Revoke an access token'
+complete -c forgectl -n '__forgectl_path_is '\''tokens'\''' -a 'audit' -d 'Tokens expiring soon (exit 9 when any): for cron and monitoring'
+complete -c forgectl -n '__forgectl_path_is '\''tokens'\''' -a 'recover' -d 'Finish an interrupted rotation from its recovery file'
+complete -c forgectl -n '__forgectl_path_is '\''tokens audit'\''' -l group -x -d 'also the access tokens of this group (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens audit'\''' -l project -x -d 'also the access tokens of this project (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens audit'\''' -l expiring-within -x -d 'window from now: 30d, 2w, 12h'
+complete -c forgectl -n '__forgectl_path_is '\''tokens audit'\''' -l no-personal -d 'skip the list of personal tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l group -x -d 'group access tokens of this group'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l project -x -d 'project access tokens of this project'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l personal -d 'personal access tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l name -x -d 'token name'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l scopes -x -d 'scopes: api, read_api, read_repository, write_repository, read_registry, write_registry, read_virtual_registry, write_virtual_registry, create_runner, manage_runner, k8s_proxy, ai_features, self_rotate (personal also read_user, sudo, admin_mode, read_service_ping)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l access-level -x -a 'guest planner reporter developer maintainer owner' -d 'group/project tokens: guest, planner, reporter, developer, maintainer (default), owner, or the number'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l expires-at -x -d 'YYYY-MM-DD, at most one year ahead (default: the longest the instance allows)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l expires-in -x -d 'expiry as a duration from today: 30d, 8w'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l description -x -d 'what the token is for'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l user -x -d 'with --personal: the user to create it for (administrators)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens get'\''' -l group -x -d 'group access tokens of this group'
+complete -c forgectl -n '__forgectl_path_is '\''tokens get'\''' -l project -x -d 'project access tokens of this project'
+complete -c forgectl -n '__forgectl_path_is '\''tokens get'\''' -l personal -d 'personal access tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l group -x -d 'group access tokens of this group'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l project -x -d 'project access tokens of this project'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l personal -d 'personal access tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l state -x -a 'active inactive' -d 'active or inactive (revoked or expired)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l revoked -d 'only revoked tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l search -x -d 'tokens whose name contains this text'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l sort -x -a 'created_asc created_desc expires_asc expires_desc last_used_asc last_used_desc name_asc name_desc' -d 'created_asc, created_desc, expires_asc, expires_desc, last_used_asc, last_used_desc, name_asc, name_desc'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l created-after -x -d 'created after this time (ISO 8601)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l created-before -x -d 'created before this time'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l expires-after -x -d 'expiring after this date (YYYY-MM-DD)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l expires-before -x -d 'expiring before this date'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l last-used-after -x -d 'last used after this time'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l last-used-before -x -d 'last used before this time'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l user -x -d 'with --personal: tokens of this user (administrators)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''tokens list'\''' -l limit -x -d 'stop after this many records'
+complete -c forgectl -n '__forgectl_path_is '\''tokens recover'\''' -l list -d 'only list the pending recovery files'
+complete -c forgectl -n '__forgectl_path_is '\''tokens recover'\''' -l save-to-profile -x -d 'also save into this profile (default: the one in use)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens recover'\''' -l output-file -r -F -d 'also write the token to this file (atomically, mode 0600)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens revoke'\''' -l group -x -d 'group access tokens of this group'
+complete -c forgectl -n '__forgectl_path_is '\''tokens revoke'\''' -l project -x -d 'project access tokens of this project'
+complete -c forgectl -n '__forgectl_path_is '\''tokens revoke'\''' -l personal -d 'personal access tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens rotate'\''' -l group -x -d 'group access tokens of this group'
+complete -c forgectl -n '__forgectl_path_is '\''tokens rotate'\''' -l project -x -d 'project access tokens of this project'
+complete -c forgectl -n '__forgectl_path_is '\''tokens rotate'\''' -l personal -d 'personal access tokens'
+complete -c forgectl -n '__forgectl_path_is '\''tokens rotate'\''' -l expires-at -x -d 'expiry of the new token, YYYY-MM-DD, at most one year ahead (default: one week)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens rotate'\''' -l expires-in -x -d 'expiry as a duration from today: 30d, 8w'
+complete -c forgectl -n '__forgectl_path_is '\''tokens rotate'\''' -l save-to-profile -x -d 'replace the token of the profile in use (or of NAME) with the new one; the token is then not printed'
+complete -c forgectl -n '__forgectl_path_is '\''tokens rotate'\''' -l output-file -r -F -d 'write the new token to this file (atomically, mode 0600)'
+complete -c forgectl -n '__forgectl_path_is '\''users'\''' -a 'list' -d 'List users, with every filter of the service'
+complete -c forgectl -n '__forgectl_path_is '\''users'\''' -a 'get' -d 'Show one user by id or username'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l username -x -d 'exactly this username (case-insensitive)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l search -x -d 'name or username (fuzzy), or a complete public email (administrators: also private emails)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l active -d 'only active users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l blocked -d 'only blocked users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l external -d 'only external users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l humans -d 'only human users (no bots or internal users)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l exclude-active -d 'leave out active users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l exclude-external -d 'leave out external users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l exclude-humans -d 'leave out human users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l exclude-internal -d 'leave out internal users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l without-project-bots -d 'leave out project bot users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l created-after -x -d 'created after this ISO 8601 time'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l created-before -x -d 'created before this ISO 8601 time'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l extern-uid -x -d 'administrators: the user with this external identity (with --provider)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l provider -x -d 'administrators: identity provider of --extern-uid (e.g. ldapmain, group_saml, scim)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l order-by -x -a 'id name username created_at updated_at' -d 'administrators: id, name, username, created_at, updated_at (default id)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l sort -x -a 'asc desc' -d 'administrators: asc or desc (default desc)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l two-factor -x -a 'enabled disabled' -d 'administrators: enabled or disabled'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l without-projects -d 'administrators: users who are members of no project'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l admins -d 'administrators: only administrators'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l auditors -d 'administrators, Premium: only auditors'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l saml-provider-id -x -d 'administrators, Premium: users of this SAML provider'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l skip-ldap -d 'administrators, Premium: leave out LDAP users'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l custom-attribute -x -d 'administrators: filter by a custom attribute (repeatable)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l with-custom-attributes -d 'administrators: include custom attributes in the records'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l page -x -d 'page to show (default 1)'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l per-page -x -d 'records per page, 1-100'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l all -d 'fetch every page'
+complete -c forgectl -n '__forgectl_path_is '\''users list'\''' -l limit -x -d 'stop after this many records'
