@@ -238,4 +238,24 @@ describe('failing deliveries: status, events, test and resend', () => {
     expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
     expect((await cli(['hooks', 'resend', id, ...P])).code).toBe(2);
   });
+
+  it('audits: failed deliveries, paused hooks, TLS off and plain http are findings (exit 9); healthy hooks exit 0', async () => {
+    const id = await createHook();
+    await comment();
+    const healthy = await cli(['hooks', 'audit', ...P]);
+    expect(healthy.code).toBe(0);
+    expect(healthy.stderr).toContain('look healthy');
+    receiver.answer(500);
+    for (let i = 0; i < 4; i++) await comment();
+    await cli(['hooks', 'create', ...P, '--url', 'http://hooks.example.com/x', '--no-ssl-verify']);
+    const audit = await cli(['hooks', 'audit', ...P, '-o', 'json']);
+    expect(audit.code).toBe(9);
+    const findings = audit.json().map((row: { hook_id: number; finding: string }) => `${row.hook_id === id ? 'first' : 'second'}: ${row.finding}`);
+    expect(findings).toEqual([
+      expect.stringMatching(/^first: disabled until /),
+      'first: 4 of 5 deliveries since 24h failed',
+      'second: TLS certificate verification is off',
+      'second: deliveries to hooks.example.com are not encrypted (http)',
+    ]);
+  });
 });

@@ -155,3 +155,36 @@ describe('gitbeaker: merge requests and approvals', () => {
     expect((await api.Metadata.show()).version).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+describe('gitbeaker: webhooks, snippets and job artifacts', () => {
+  it('adds, edits, lists and removes a project hook', async () => {
+    const hook = await api.ProjectHooks.add('acme/api', 'http://127.0.0.1:9/compat', { pushEvents: true, tagPushEvents: true, token: 'compat-secret' });
+    expect(hook).toMatchObject({ url: 'http://127.0.0.1:9/compat', tag_push_events: true, alert_status: 'executable' });
+    expect(hook).not.toHaveProperty('token');
+    const edited = await api.ProjectHooks.edit('acme/api', hook.id, 'http://127.0.0.1:9/compat2', { noteEvents: true });
+    expect(edited).toMatchObject({ url: 'http://127.0.0.1:9/compat2', note_events: true });
+    expect((await api.ProjectHooks.all('acme/api')).map((h) => h.id)).toContain(hook.id);
+    await api.ProjectHooks.remove('acme/api', hook.id);
+    await expect(api.ProjectHooks.show('acme/api', hook.id)).rejects.toThrow();
+  });
+
+  it('creates a snippet with files and reads its content, a file and the user agent details', async () => {
+    const snippet = await api.ProjectSnippets.create('acme/api', unique('compat'), { files: [{ filePath: 'a.md', content: '# a\n' }, { filePath: 'b.md', content: '# b\n' }], visibility: 'private' });
+    expect((snippet.files as Array<{ path: string }>).map((f) => f.path)).toEqual(['a.md', 'b.md']);
+    expect(await api.ProjectSnippets.showContent('acme/api', snippet.id)).toBe('# a\n');
+    expect(await api.ProjectSnippets.showRepositoryFileContent('acme/api', snippet.id, 'main', 'b.md')).toBe('# b\n');
+    expect(await api.ProjectSnippets.showUserAgentDetails('acme/api', snippet.id)).toMatchObject({ akismet_submitted: false });
+    await api.ProjectSnippets.remove('acme/api', snippet.id);
+  });
+
+  it('downloads the artifacts archive of a ref, and keeps the artifacts of a job', async () => {
+    const archive = await api.JobArtifacts.downloadArchive('acme/api', { ref: 'main', job: 'build' });
+    const bytes = Buffer.from(await archive.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+    // A single file is text/plain, which gitbeaker hands over as a string.
+    const file: unknown = await api.JobArtifacts.downloadArchive('acme/api', { ref: 'main', job: 'build', artifactPath: 'dist/VERSION' });
+    expect(typeof file === 'string' ? file : await (file as Blob).text()).toBe('1.0.1\n');
+    const [job] = (await api.Jobs.all('acme/api')).filter((j) => j.name === 'build' && j.status === 'success');
+    expect((await api.JobArtifacts.keep('acme/api', job.id)).artifacts_expire_at).toBeNull();
+  });
+});

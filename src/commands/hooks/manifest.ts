@@ -12,6 +12,7 @@ export const entries: ManifestEntry[] = [
   { path: 'hooks update', summary: 'Change a webhook', load: () => import('./update.js') },
   { path: 'hooks test', summary: 'Send a sample event now; a successful test re-enables a disabled hook', load: () => import('./test.js') },
   { path: 'hooks events', summary: 'Deliveries of the last 7 days', load: () => import('./events.js') },
+  { path: 'hooks audit', summary: 'Check webhooks: disabled, failing, TLS off, plain http (exit 9 when any)', load: () => import('./audit.js') },
   { path: 'hooks resend', summary: 'Deliver recorded events again, paced to the service limit', load: () => import('./resend.js') },
   ...verbEntries('hooks url-var', () => import('./url-var.js'), { set: 'Set a URL variable', delete: 'Remove a URL variable' }),
   ...verbEntries('hooks header', () => import('./header.js'), { set: 'Set a custom header', delete: 'Remove a custom header' }),

@@ -61,7 +61,6 @@ export default defineCommand<Options>({
     { flags: '--failed', description: 'resend every delivery of the last 7 days that never succeeded' },
     { flags: '--since <when>', description: 'with --failed: only events newer than this (24h, 2d, or a date-time)' },
   ],
-  list: true,
   columns: ['event_id', 'created_at', 'trigger', 'response_status', 'result'],
   async run(opts, ctx) {
     const id = hookIdOf(opts.id);
