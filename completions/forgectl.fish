@@ -1595,7 +1595,7 @@ complete -c forgectl -n '__forgectl_path_is '\''storage-move'\''' -a 'get' -d 'S
 complete -c forgectl -n '__forgectl_path_is '\''storage-move'\''' -a 'watch' -d 'Follow a storage move until it finishes (exit 0) or fails (exit 8)'
 complete -c forgectl -n '__forgectl_path_is '\''storage-move get'\''' -l type -x -a 'project snippet group' -d 'what moves: project, snippet or group (group wikis, Premium)'
 complete -c forgectl -n '__forgectl_path_is '\''storage-move get'\''' -l id -x -d 'one project (ID or full path), snippet (ID) or group (ID or full path)'
-complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l type -x -a 'project snippet group' -d 'project (default), snippet or group'
+complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l type -x -a 'project snippet group' -d 'what moves: project, snippet or group (group wikis, Premium)'
 complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l id -x -d 'one project (ID or full path), snippet (ID) or group (ID or full path)'
 complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l projects-on -x -d 'list the projects whose repository is still on this storage'
 complete -c forgectl -n '__forgectl_path_is '\''storage-move list'\''' -l page -x -d 'page to show (default 1)'

@@ -9,7 +9,7 @@ const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-demo-'));
 const bold = (text) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--print-env', '--users', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const sandbox = spawn(process.execPath, [bin, 'sandbox', '--print-env', '--users', '3'], { stdio: ['ignore', 'pipe', 'ignore'] });
 const exports = await new Promise((resolve, reject) => {
   let text = '';
   sandbox.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
@@ -52,16 +52,38 @@ async function startReceiver(log) {
 }
 
 let failures = 0;
-/** Runs one tour step: prints the command line, then its output. */
+const quote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+/** util-linux `script` gives a command a pseudo-terminal, so a tour read in a file or a pipe shows what you would see. */
+const hasScript = spawnSync('script', ['-qec', 'true', '/dev/null'], { stdio: 'ignore' }).status === 0;
+
+/** What a terminal shows of a pseudo-terminal's output: each line as last redrawn (spinners), no control codes. */
+function asShown(text) {
+  return text
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '') // eslint-disable-line no-control-regex
+    .split('\n')
+    .map((line) => line.replace(/\r+$/, '').split('\r').pop())
+    .join('\n');
+}
+
+/** Runs one tour step: prints the command line, then its output as it looks on a terminal. */
 function step(title, args, { input, expect = 0, show, capture = false } = {}) {
-  console.log(`${title ? `\n${bold(`# ${title}`)}\n` : ''}$ ${show ?? `forgectl ${args.map((a) => (/[\s'"$*]/.test(a) ? `'${a}'` : a)).join(' ')}`}`);
-  // On a terminal the commands draw their tables as they would for you; otherwise (or when the tour needs the
-  // output) it is captured and printed.
+  console.log(`${title ? `\n${bold(`# ${title}`)}\n` : ''}$ ${show ?? `forgectl ${args.map(quote).join(' ')}`}`);
+  // On a terminal the commands draw their tables as they would for you. Read elsewhere (a file, a pipe), the steps
+  // run on a pseudo-terminal 100 columns wide, so their tables look the same. Steps whose output the tour needs,
+  // or that read stdin, run in a pipe.
   const direct = process.stdout.isTTY && !capture;
-  const result = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: 'utf8', stdio: [input === undefined ? 'inherit' : 'pipe', direct ? 'inherit' : 'pipe', direct ? 'inherit' : 'pipe'] });
-  if (!direct) {
-    process.stdout.write(result.stdout);
-    process.stdout.write(result.stderr);
+  const onPty = !process.stdout.isTTY && !capture && input === undefined && hasScript;
+  let result;
+  if (onPty) {
+    const command = `stty cols 100 rows 50 2>/dev/null; exec ${[process.execPath, bin, ...args].map(quote).join(' ')}`;
+    result = spawnSync('script', ['-qec', command, '/dev/null'], { env: { ...env, NO_COLOR: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    process.stdout.write(asShown(result.stdout));
+  } else {
+    result = spawnSync(process.execPath, [bin, ...args], { env, input, encoding: 'utf8', stdio: [input === undefined ? 'inherit' : 'pipe', direct ? 'inherit' : 'pipe', direct ? 'inherit' : 'pipe'] });
+    if (!direct) {
+      process.stdout.write(result.stdout);
+      process.stdout.write(result.stderr);
+    }
   }
   if (result.status !== expect) {
     failures++;

@@ -97,10 +97,11 @@ export class ListResult<T> implements AsyncIterable<T> {
     const { all, limit, keysetOnly } = this.options;
     if (keysetOnly) {
       yield* this.followLinks(this.path, { ...this.query, pagination: 'keyset', per_page: this.perPage(all || limit ? 100 : undefined) }, limit);
+    } else if (limit !== undefined) {
+      // --limit stops after N records, also with --all (every page up to N records).
+      yield* this.followLinks(this.path, { ...this.query, page: this.options.page, per_page: this.perPage(Math.min(100, limit)) }, limit);
     } else if (all) {
       yield* this.allPages();
-    } else if (limit !== undefined) {
-      yield* this.followLinks(this.path, { ...this.query, page: this.options.page, per_page: this.perPage(Math.min(100, limit)) }, limit);
     } else {
       const response = await this.fetch(this.path, { ...this.query, page: this.options.page, per_page: this.options.perPage });
       yield* response.data;

@@ -71,6 +71,12 @@ describe('pagination engine (contract §6)', () => {
     expect(result.requests).toBe(2);
   });
 
+  it('honours --limit together with --all (never fetches everything and ignores the limit)', async () => {
+    const result = list(small, { all: true, limit: 130 });
+    expect(await collect(result)).toHaveLength(130);
+    expect(result.requests).toBe(2);
+  });
+
   it('--all returns every record once, in order, with the page count known', async () => {
     const result = list(small, { all: true, perPage: 10 });
     const ids = await collect(result);

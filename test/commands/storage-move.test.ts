@@ -105,7 +105,8 @@ describe('storage-move get, watch and --projects-on', () => {
     expect(move).toMatchObject({ state: 'scheduled', repository: 'acme/web' });
     expect(project('acme/web').repository_read_only).toBe(true);
 
-    const watched = await sandbox.run(['storage-move', 'watch', String(move.id), '--type', 'project', '--interval', '0.05', '-o', 'json']);
+    // --type defaults to project, as for list and get.
+    const watched = await sandbox.run(['storage-move', 'watch', String(move.id), '--interval', '0.05', '-o', 'json']);
     expect(watched.code).toBe(0);
     expect(watched.json()).toMatchObject({ id: move.id, state: 'finished', destination_storage_name: 'default' });
     expect(watched.stderr).toContain('finished');
@@ -113,7 +114,7 @@ describe('storage-move get, watch and --projects-on', () => {
 
     const got = await sandbox.run(['storage-move', 'get', String(move.id), '--type', 'project', '--id', 'acme/web', '-o', 'json']);
     expect(got.json()).toMatchObject({ id: move.id, state: 'finished' });
-    expect((await sandbox.run(['storage-move', 'get', '999', '--type', 'project'])).code).toBe(5);
+    expect((await sandbox.run(['storage-move', 'get', '999'])).code).toBe(5);
 
     const onDefault = await sandbox.run(['storage-move', 'list', '--projects-on', 'default', '-o', 'json']);
     expect(onDefault.json<Array<{ path_with_namespace: string }>>().map((p) => p.path_with_namespace)).toEqual(['acme/web']);

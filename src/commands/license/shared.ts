@@ -19,7 +19,8 @@ export interface License {
   [key: string]: unknown;
 }
 
-export const licenseColumns = ['id', 'plan', 'licensee.Name', 'licensee.Company', 'user_limit', 'active_users', 'overage', 'starts_at', 'expires_at', 'expired'];
+/** Columns of `license list`: fields every listed license has (active_users is only in the current license's record). */
+export const licenseColumns = ['id', 'plan', 'licensee.Name', 'licensee.Company', 'user_limit', 'historical_max', 'overage', 'starts_at', 'expires_at', 'expired'];
 
 export const licensePath = (id: number): string => p`/license/${id}`;
 

@@ -5,7 +5,7 @@ export default defineCommand<{ moveId: string; type: MoveType; id?: string }>({
   description: 'Shows one repository storage move and its state (initial, scheduled, started, replicated, finished, failed, cleanup failed).',
   examples: ['forgectl storage-move get 12 --type project', 'forgectl storage-move get 3 --type snippet --id 7 -o json'],
   args: ['<move-id>'],
-  options: [typeOption(true), itemOption],
+  options: [typeOption(false), itemOption],
   async run(opts, ctx) {
     const id = parseMoveId(opts.moveId);
     const item = opts.id === undefined ? undefined : itemId(opts.type, opts.id);

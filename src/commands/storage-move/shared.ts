@@ -25,11 +25,12 @@ export const FINISHED = 'finished';
 /** Terminal states other than finished: the move did not complete (cleanup failed: moved, old copy left). */
 export const FAILED_STATES = ['failed', 'cleanup failed'];
 
+/** --type: required to schedule moves; reading them defaults to project moves, for every reading command alike. */
 export const typeOption = (required: boolean): OptionDef => ({
   flags: '--type <type>',
-  description: required ? 'what moves: project, snippet or group (group wikis, Premium)' : 'project (default), snippet or group',
+  description: 'what moves: project, snippet or group (group wikis, Premium)',
   parse: parseChoice('--type', MOVE_TYPES),
-  required,
+  ...(required ? { required } : { default: 'project' }),
 });
 
 export const itemOption: OptionDef = {

@@ -23,9 +23,9 @@ export default defineCommand<Options>({
     'Prints the final record and exits 0 when it finished; exits 8 when it failed (moves fail mostly for temporary',
     'reasons: schedule it again); exits 9 on `cleanup failed` (moved, but the copy on the old storage remains).',
   ].join(' '),
-  examples: ['forgectl storage-move watch 12 --type project', 'forgectl storage-move watch 3 --type group --interval 5 -o json'],
+  examples: ['forgectl storage-move watch 12', 'forgectl storage-move watch 3 --type group --interval 5 -o json'],
   args: ['<move-id>'],
-  options: [typeOption(true), itemOption, { flags: '--interval <seconds>', description: 'time between polls', parse: parseInterval, default: 2 }],
+  options: [typeOption(false), itemOption, { flags: '--interval <seconds>', description: 'time between polls', parse: parseInterval, default: 2 }],
   async run(opts, ctx) {
     const id = parseMoveId(opts.moveId);
     const path = movePath(opts.type, id, opts.id === undefined ? undefined : itemId(opts.type, opts.id));
