@@ -23,6 +23,8 @@ export interface ApiRequest {
   read?: HttpRequest['read'];
   /** Send the profile's token (default). Absolute URLs on another origin never get it. */
   auth?: boolean;
+  /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
+  redact?: string[];
 }
 
 export interface ApiResponse<T = unknown> {
@@ -82,7 +84,7 @@ export class Api {
       headers['content-type'] = 'application/json';
     }
     if (this.hooks.dryRun && MUTATING.has(method)) {
-      const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(redactBody(request.body), null, 2) : '';
+      const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(redactBody(request.body, '', request.redact), null, 2) : '';
       this.hooks.printDryRun(`${method} ${redactUrl(url)}${shown ? `\n${shown}` : ''}\n`);
       throw new DryRunComplete();
     }

@@ -38,13 +38,22 @@ export function redactUrl(value: string): string {
   return changed ? url.toString() : value;
 }
 
-/** Deep copy of a JSON-like body with secret fields replaced and credentials in URLs masked. */
-export function redactBody(value: unknown, key = ''): unknown {
+/** Lists of {key, value} whose values the service never returns (a webhook's custom headers and URL variables). */
+const WRITE_ONLY_PAIRS = new Set(['custom_headers', 'url_variables']);
+
+/**
+ * Deep copy of a JSON-like body with secret fields replaced and credentials in URLs masked. `extra` names further
+ * fields to replace (a request whose `value` is write-only).
+ */
+export function redactBody(value: unknown, key = '', extra: readonly string[] = []): unknown {
   if (typeof value === 'string') return key && SECRET_KEY.test(key) ? REDACTED : redactUrl(value);
-  if (Array.isArray(value)) return value.map((item) => redactBody(item, key));
+  if (Array.isArray(value)) {
+    if (WRITE_ONLY_PAIRS.has(key)) return value.map((item) => (item && typeof item === 'object' && 'value' in item ? { ...item, value: REDACTED } : item));
+    return value.map((item) => redactBody(item, key, extra));
+  }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && v !== undefined ? REDACTED : redactBody(v, k);
+    for (const [k, v] of Object.entries(value)) out[k] = (SECRET_KEY.test(k) || extra.includes(k)) && v !== null && v !== undefined ? REDACTED : redactBody(v, k, extra);
     return out;
   }
   return value;

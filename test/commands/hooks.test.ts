@@ -123,6 +123,17 @@ describe('hooks create and update', () => {
     expect((await cli(['hooks', 'update', String(id), ...P])).code).toBe(2);
   });
 
+  it('--dry-run shows the request with the token, header and URL variable values redacted', async () => {
+    const env = { env: { SECRET: 'topsecret' } };
+    const created = await cli(['--dry-run', 'hooks', 'create', ...P, '--url', `${receiver.url}/{room}`, '--token-env', 'SECRET', '--header', 'X-Api-Key=env:SECRET', '--url-var', 'room=env:SECRET'], env);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('"custom_headers"');
+    expect(created.stdout).not.toContain('topsecret');
+    const header = await cli(['--dry-run', 'hooks', 'header', 'set', '1', 'X-A', 'env:SECRET', ...P], env);
+    expect(header.stdout).toContain('[REDACTED]');
+    expect(header.stdout).not.toContain('topsecret');
+  });
+
   it('sets and removes URL variables and headers from a source, never from argv', async () => {
     const id = String(await createHook(['--url', `${receiver.url}/h/{room}`, '--url-var', 'room=env:ROOM'], { env: { ROOM: 'red' } }));
     expect((await cli(['hooks', 'url-var', 'set', id, 'room', 'green', ...P])).code).toBe(2);

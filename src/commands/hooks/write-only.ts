@@ -45,7 +45,7 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
         const key = checkKey(what, opts.key);
         const source = parseSecretSource(`the value of ${what} ${key}`, opts.source);
         const value = await readSecret(ctx, `${what} ${key}`, source);
-        await ctx.api.call(routes.set, { project: ctx.project(opts.project), hook_id: id, key, value });
+        await ctx.api.call(routes.set, { project: ctx.project(opts.project), hook_id: id, key, value }, { redact: ['value'] });
         ctx.io.note(`set ${what} ${key} of webhook ${id}`);
         return undefined;
       },
