@@ -35,7 +35,9 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
     if ('code' in outcome) return outcome.code;
     if (state.endsItselfOnInterrupt) return await run;
     interrupted = true;
-    const undone = state.incompleteNote() ?? state.interruptNote ?? 'the command did not finish';
+    const sent = [...state.changesInFlight].map((change) => change.what);
+    const unknown = sent.length ? `${sent.join(', ')} was sent; whether the server acted on it is unknown` : undefined;
+    const undone = state.incompleteNote() ?? unknown ?? state.interruptNote ?? 'the command did not finish';
     finishCutShort(state, deps, `interrupted by ${outcome.signal}: ${undone}`);
     state.stdoutClosed = true; // the abandoned run writes nothing more
     return outcome.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;

@@ -37,6 +37,8 @@ export interface ApiHooks {
   dryRun: boolean;
   /** Where --dry-run prints the request it did not send (stdout). */
   printDryRun(text: string): void;
+  /** Holds the changing requests in flight, so an interrupted run can say which outcome is unknown. */
+  changesInFlight?: Set<{ what: string }>;
 }
 
 /** Logging in does not help a CI job: its token reaches only some endpoints, and only of allowed projects. */
@@ -91,7 +93,14 @@ export class Api {
     for (let redirects = 0; ; redirects++) {
       // The token goes only to its own instance: never to another origin (a redirect or a link elsewhere).
       const auth = request.auth !== false && sameOrigin(url, this.connection.baseUrl) ? this.authHeaders() : {};
-      const response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read });
+      const change = MUTATING.has(method) ? { what: `${method} ${this.displayPath(url)}` } : undefined;
+      if (change) this.hooks.changesInFlight?.add(change);
+      let response: HttpResponse;
+      try {
+        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read });
+      } finally {
+        if (change) this.hooks.changesInFlight?.delete(change);
+      }
       const location = response.header('location');
       if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(response.status) && location && redirects < 5) {
         await response.body.dump().catch(() => undefined);

@@ -75,7 +75,7 @@ export class RunContext implements Context {
 
   /** Another client over the same connection and connection pool, printing its --dry-run requests elsewhere. */
   forkApi(printDryRun: (text: string) => void): Api {
-    return this.api.withHooks({ dryRun: Boolean(this.globals.dryRun), printDryRun });
+    return this.api.withHooks({ dryRun: Boolean(this.globals.dryRun), printDryRun, changesInFlight: this.io.state.changesInFlight });
   }
 
   /** A client for another token on the same instance (rotation's verification GET). */
@@ -100,6 +100,7 @@ export class RunContext implements Context {
     return new Api(connection, http, {
       dryRun: Boolean(options.dryRun),
       printDryRun: (text) => this.io.streams.stdout.write(text),
+      changesInFlight: this.io.state.changesInFlight,
     });
   }
 

@@ -42,6 +42,8 @@ export class OutputState {
    * cut (a token rotation waiting for the answer that holds the new token): main waits for it.
    */
   endsItselfOnInterrupt = false;
+  /** Changing requests sent and not yet answered ("POST /projects/1/hooks"): a signal now leaves their outcome unknown. */
+  readonly changesInFlight = new Set<{ what: string }>();
 
   /** One line saying what was left out, when a list was cut short; undefined when nothing is missing. */
   incompleteNote(): string | undefined {

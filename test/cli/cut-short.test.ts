@@ -61,6 +61,18 @@ describe('output cut short', () => {
     expect(run.stderr.text).toBe('interrupted by SIGTERM: the command did not finish\n');
   });
 
+  it('a signal while a change is in flight says which request was sent and that its outcome is unknown', async () => {
+    sandbox.fault({ method: 'POST', path: '/badges$', answer_latency_ms: 5000 });
+    let interrupt!: (signal: 'SIGINT') => void;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (interrupt = resolve));
+    const run = start(['api', '-X', 'POST', '/projects/1/badges', '-f', 'link_url=https://x.example.com', '-f', 'image_url=https://x.example.com/b.svg'], { interrupted });
+    while (!sandbox.requests().some((r) => r.method === 'POST')) await new Promise((resolve) => setTimeout(resolve, 10));
+    interrupt('SIGINT');
+    expect(await run.code).toBe(130);
+    sandbox.faults.clear();
+    expect(run.stderr.text).toBe('interrupted by SIGINT: POST /projects/1/badges was sent; whether the server acted on it is unknown\n');
+  });
+
   it('a reader that goes away (| head -1) ends the run quietly with exit 0', async () => {
     for (const argv of [['users', 'list', '--all', '--per-page', '5'], ['api', '/users', '--paginate', '-o', 'ndjson', '-f', 'per_page=5']]) {
       const run = start(argv, { stdout: new Pipe(1) });
