@@ -18,6 +18,11 @@ export interface FieldKind {
   placeholder: string;
   /** Checks and converts a flag's text; throws UsageError naming `label` (the flag, or "badge id"). */
   parse(text: string, label: string, previous?: unknown): unknown;
+  /**
+   * What a desired-state file may write for the value, as JSON Schema, where `type` alone does not say it (the
+   * values of an enum, the range of an int): editors complete and check the file with it.
+   */
+  schema?: Record<string, unknown>;
 }
 
 export interface FieldOptions {
@@ -46,7 +51,8 @@ export interface Field extends FieldOptions {
 const field = (kind: FieldKind, options: FieldOptions = {}): Field => ({ ...options, kind });
 
 function intKind(min = -Infinity, max = Infinity): FieldKind {
-  return { name: 'int', type: 'int', placeholder: '<n>', parse: (text, label) => parseInteger(label, min, max)(text) };
+  const schema = { ...(Number.isFinite(min) ? { minimum: min } : {}), ...(Number.isFinite(max) ? { maximum: max } : {}) };
+  return { name: 'int', type: 'int', placeholder: '<n>', parse: (text, label) => parseInteger(label, min, max)(text), schema };
 }
 
 const stringKind: FieldKind = {
@@ -101,12 +107,18 @@ export const f = {
   /** A switch: `--enabled`, and on update also `--no-enabled`. */
   bool: (options: FieldOptions = {}): Field => field({ name: 'bool', type: 'bool', placeholder: '', parse: (text) => text }, options),
   enum: (values: readonly string[], options: FieldOptions = {}): Field =>
-    field({ name: 'enum', type: 'string', placeholder: `<${values.join('|')}>`, parse: (text, label) => parseChoice(label, values)(text) }, options),
+    field({ name: 'enum', type: 'string', placeholder: `<${values.join('|')}>`, parse: (text, label) => parseChoice(label, values)(text), schema: { enum: [...values] } }, options),
   /** An access level by name (guest … owner) or number, sent as the number. */
   accessLevel: (allowed: number[] = Object.values(ACCESS_LEVELS), options: FieldOptions = {}): Field =>
-    field({ name: 'access level', type: 'int', placeholder: '<level>', parse: (text, label) => parseAccessLevel(label, allowed)(text) }, options),
+    field({
+      name: 'access level',
+      type: 'int',
+      placeholder: '<level>',
+      parse: (text, label) => parseAccessLevel(label, allowed)(text),
+      schema: { oneOf: [{ enum: [...(allowed.includes(0) ? ['no-access'] : []), ...Object.keys(ACCESS_LEVELS).filter((name) => allowed.includes(ACCESS_LEVELS[name]))] }, { enum: allowed }] },
+    }, options),
   /** A calendar date, YYYY-MM-DD. */
-  date: (options: FieldOptions = {}): Field => field({ name: 'date', type: 'string', placeholder: '<YYYY-MM-DD>', parse: (text, label) => parseDate(label)(text) }, options),
+  date: (options: FieldOptions = {}): Field => field({ name: 'date', type: 'string', placeholder: '<YYYY-MM-DD>', parse: (text, label) => parseDate(label)(text), schema: { pattern: '^\\d{4}-\\d{2}-\\d{2}$' } }, options),
   /** An ISO 8601 date-time. */
   time: (options: FieldOptions = {}): Field => field({ name: 'time', type: 'string', placeholder: '<datetime>', parse: (text, label) => parseDateTime(label)(text) }, options),
   /** An IANA time zone name, checked against Node's zone database and given the database's spelling. */

@@ -28,3 +28,17 @@ export function mirrorUrlProblem(value: string): string | undefined {
   if (!url.hostname) return 'URI is invalid';
   return undefined;
 }
+
+/** The URL without its user and password (a desired-state file names them apart, as secret references). */
+export function withoutCredentials(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return value;
+  }
+  if (!url.username && !url.password) return value;
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}

@@ -1,3 +1,6 @@
+import { UsageError } from '../errors.js';
+import type { Field, FieldOptions } from './fields.js';
+
 /**
  * Push rule regexes are run by the service with RE2, which has no lookaround and no backreferences. A pattern
  * must compile as a JavaScript regex and avoid those constructs; returns the problem, or undefined when fine.
@@ -19,3 +22,18 @@ export const PUSH_RULE_REGEX_FIELDS = ['commit_message_regex', 'commit_message_n
 export const PUSH_RULE_BOOLEAN_FIELDS = [
   'deny_delete_tag', 'member_check', 'prevent_secrets', 'commit_committer_check', 'commit_committer_name_check', 'reject_unsigned_commits', 'reject_non_dco_commits',
 ] as const;
+
+/** The field kind of a regular expression the service runs with RE2 ("" clears it). */
+export const re2Regex = (options: FieldOptions = {}): Field => ({
+  ...options,
+  kind: {
+    name: 'regex',
+    type: 'string',
+    placeholder: '<regex>',
+    parse(text, label) {
+      const problem = text ? re2Problem(text) : undefined;
+      if (problem) throw new UsageError(`${label} "${text}" is not a valid regular expression: ${problem}`);
+      return text;
+    },
+  },
+});

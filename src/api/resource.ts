@@ -78,3 +78,30 @@ export const presentedFields = (def: ResourceDef): Array<[string, Field]> => Obj
 
 /** The kind that parses an id: its field's. */
 export const idField = (def: ResourceDef): Field => def.fields[def.id.field];
+
+/**
+ * A resource its parent has at most one of (a project's push rule, its approval settings, its pull mirror): routes
+ * without an id, and the fields the service presents. Desired state and the commands read it as they read a
+ * declared collection.
+ */
+export interface SingletonDef {
+  noun: string;
+  /** The command group: `forgectl push-rule …`. */
+  command: string;
+  parent: 'project' | 'group';
+  /** `get` reads it (a JSON null, or 404, when there is none); the others as the service has them. */
+  routes: { get: string; create?: string; update?: string; delete?: string } & Record<string, string>;
+  fields: Record<string, Field>;
+  roles: { read: RoleName; write: RoleName };
+  tier?: 'premium' | 'ultimate';
+}
+
+export function defineSingleton<R extends SingletonDef>(def: R): R {
+  for (const route of Object.values(def.routes)) {
+    if (!route.includes(`{${def.parent}}`)) throw new Error(`resource ${def.noun}: route ${route} has no {${def.parent}}`);
+  }
+  return def;
+}
+
+/** Fields a desired state may set: not read-only. */
+export const settableFields = (def: { fields: Record<string, Field> }): Array<[string, Field]> => Object.entries(def.fields).filter(([, field]) => !field.readOnly);

@@ -173,22 +173,31 @@ function parseTokenType(value: string | undefined): TokenType | undefined {
   return value === 'private' || value === 'job' || value === 'oauth' ? value : undefined;
 }
 
-/** Runs a profile's token_command through the shell; its trimmed stdout is the token. */
-function runTokenCommand(command: string, env: Env): string {
+/**
+ * Runs a command through the shell for a secret (a token_command, a desired-state `{command: …}`): its trimmed
+ * stdout. Throws an Error whose message says why without repeating what the command printed.
+ */
+export function secretFromCommand(command: string, env: Env): string {
   // Required here, not at the top: child_process costs every other run start-up time.
   const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  let out: string;
   try {
-    const out = execFileSync('/bin/sh', ['-c', command], {
-      env: env as NodeJS.ProcessEnv,
-      encoding: 'utf8',
-      timeout: 30_000,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const token = out.trim();
-    if (!token) throw new Error('it printed nothing');
-    return token;
+    out = execFileSync('/bin/sh', ['-c', command], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ConfigError(`token_command failed: ${reason}`, 'check the command with: forgectl profile show');
+    const status = (error as { status?: number | null; signal?: string | null }).status;
+    const signal = (error as { signal?: string | null }).signal;
+    throw new Error(signal ? `it was stopped by ${signal}` : status !== undefined && status !== null ? `it exited with status ${status}` : (error as Error).message.split('\n')[0]);
+  }
+  const secret = out.trim();
+  if (!secret) throw new Error('it printed nothing');
+  return secret;
+}
+
+/** Runs a profile's token_command through the shell; its trimmed stdout is the token. */
+function runTokenCommand(command: string, env: Env): string {
+  try {
+    return secretFromCommand(command, env);
+  } catch (error) {
+    throw new ConfigError(`token_command failed: ${(error as Error).message}`, 'check the command with: forgectl profile show');
   }
 }

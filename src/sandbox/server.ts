@@ -31,9 +31,9 @@ export interface SandboxOptions {
   tls?: boolean;
   caFile?: string;
   /**
-   * The throttle of authenticated API requests (requests per period, counted for everyone together). Without it the
-   * RateLimit headers show 2,000 a minute, as the service's default, but nothing is refused; with it, requests
-   * beyond the limit get 429 with Retry-After, as Rack::Attack answers them.
+   * The throttle of API requests (requests per period, counted for everyone together), as the service's
+   * Rack::Attack throttle: RateLimit headers on every API answer, and 429 with Retry-After beyond the limit. Without
+   * it there is no throttle and no RateLimit headers, as on an instance with the throttle off.
    */
   rateLimit?: { limit: number; periodSeconds?: number };
   /** Print server errors to this sink (default: stderr). */
@@ -58,8 +58,6 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const RATE_LIMIT = 2000;
-
 /** Starts the simulated instance. Tests start one per file on port 0; `forgectl sandbox` starts one for users. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const tier = options.tier ?? 'ultimate';
@@ -81,7 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   for (const module of modules) module.routes(api, web);
   const faults = new Faults();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const rate = { limit: options.rateLimit?.limit ?? RATE_LIMIT, periodMs: (options.rateLimit?.periodSeconds ?? 60) * 1000, enforce: Boolean(options.rateLimit), window: 0, count: 0 };
+  const rate = options.rateLimit ? { limit: options.rateLimit.limit, periodMs: (options.rateLimit.periodSeconds ?? 60) * 1000, window: 0, count: 0 } : undefined;
 
   let rootUrl = '';
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -114,10 +112,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fault?.status) {
       await readBody(req).catch(() => undefined);
       entry.status = fault.status;
-      return send(res, injected(fault), rateHeaders(rate));
+      return send(res, injected(fault), rate && isApi ? rateHeaders(rate) : {});
     }
-    const budget = isApi ? rateHeaders(rate) : {};
-    if (isApi && rate.enforce && rate.count > rate.limit) {
+    const budget = rate && isApi ? rateHeaders(rate) : {};
+    if (rate && isApi && rate.count > rate.limit) {
       await readBody(req).catch(() => undefined);
       entry.status = 429;
       const resetAt = (rate.window + 1) * rate.periodMs;

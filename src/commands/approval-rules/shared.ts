@@ -1,7 +1,7 @@
 import type { Context, OptionDef } from '../../cli/command.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { parseChoice, parseInteger, parseList } from '../../cli/parse.js';
-import { p } from '../../api/path.js';
+import { groupIds, userIds } from '../../api/lookups.js';
 import { MAX_RULE_NAME_CHARS } from '../../api/resources/approval-rules.js';
 
 function parseRuleName(value: string): string {
@@ -51,28 +51,6 @@ export interface RuleOptions {
   removeHiddenGroups?: boolean;
 }
 
-/**
- * Usernames and user IDs as IDs, checked before anything changes: the service silently leaves unknown users out of
- * a rule, which can leave a rule that nobody can approve.
- */
-async function resolveUsers(ctx: Context, users: string[]): Promise<number[]> {
-  const unknown: string[] = [];
-  const ids = await Promise.all(
-    users.map(async (user) => {
-      const found = /^\d+$/.test(user)
-        ? await ctx.api.get<{ id: number }>(p`/users/${user}`).catch((error: unknown) => {
-            if (error instanceof ApiError && error.status === 404) return undefined;
-            throw error;
-          })
-        : (await ctx.api.get<Array<{ id: number; username: string }>>('/users', { username: user })).find((u) => u.username.toLowerCase() === user.toLowerCase());
-      if (!found) unknown.push(user);
-      return found?.id ?? 0;
-    }),
-  );
-  if (unknown.length) throw new UsageError(`unknown user${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, 'nothing was changed; check the names with: forgectl users list');
-  return [...new Set(ids)];
-}
-
 /** Warns about users (as given: names or IDs) the service left out of the rule it returned: not project members. */
 export function warnLeftOut(ctx: Context, asked: string[] | undefined, rule: { users?: Array<{ id: number; username: string }> }): void {
   if (!asked || !rule.users) return;
@@ -97,9 +75,9 @@ export async function ruleBody(opts: RuleOptions, ctx: Context): Promise<Record<
     applies_to_all_protected_branches: opts.allProtectedBranches,
     remove_hidden_groups: opts.removeHiddenGroups,
   };
-  if (opts.users !== undefined) body.user_ids = await resolveUsers(ctx, opts.users);
+  if (opts.users !== undefined) body.user_ids = await userIds(ctx.api, opts.users);
   if (opts.groups !== undefined) {
-    body.group_ids = await Promise.all(opts.groups.map(async (g) => (/^\d+$/.test(g) ? Number(g) : (await ctx.api.get<{ id: number }>(p`/groups/${g}`)).id)));
+    body.group_ids = await groupIds(ctx.api, opts.groups);
   }
   return body;
 }

@@ -1,14 +1,13 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { branchTree, fileActions, summarizeActions, type CommitAction } from '../../api/commit-actions.js';
 import { commits } from '../../api/resources/commits.js';
-import { repositoryTree } from '../../api/resources/repository.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { fileProblem, readLocalFile } from '../../cli/files.js';
 import { projectOption } from '../../cli/options.js';
 import { collect } from '../../cli/parse.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { encodeContent, repoPath } from '../../git/content.js';
-import { gitBlobId } from '../../git/objects.js';
+import { UsageError } from '../../errors.js';
+import { repoPath } from '../../git/content.js';
 
 interface Flags {
   project?: string;
@@ -31,21 +30,7 @@ interface Flags {
   authorEmail?: string;
 }
 
-interface TreeEntry {
-  path: string;
-  id: string;
-  mode: string;
-  type: string;
-}
-
-interface Action {
-  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
-  file_path: string;
-  previous_path?: string;
-  content?: string;
-  encoding?: 'text' | 'base64';
-  execute_filemode?: boolean;
-}
+type Action = CommitAction;
 
 /** A local file to commit at a repository path. */
 interface LocalFile {
@@ -103,18 +88,8 @@ export default defineCommand<Flags>({
       throw new UsageError('nothing to commit: give --add, --from-dir, --delete, --move, --chmod or --actions-file');
     }
 
-    const tree = await branchTree(ctx, project, opts);
-    const actions: Action[] = [];
-    for (const file of files) {
-      const bytes = readLocalFile(file.local);
-      const executable = (statSync(file.local).mode & 0o111) !== 0;
-      const current = tree.get(file.path);
-      if (current && current.type !== 'blob') throw new UsageError(`${file.path} is a ${current.type === 'tree' ? 'folder' : 'submodule'} on the branch, not a file`);
-      const sameContent = current?.id === gitBlobId(bytes);
-      const wasExecutable = current?.mode === '100755';
-      if (!sameContent) actions.push({ action: current ? 'update' : 'create', file_path: file.path, ...encodeContent(bytes) });
-      if ((current && wasExecutable !== executable) || (!current && executable)) actions.push({ action: 'chmod', file_path: file.path, execute_filemode: executable });
-    }
+    const tree = await branchTree(ctx.api, { project, branch: opts.branch, startBranch: opts.startBranch, startSha: opts.startSha, startProject: opts.startProject, force: opts.force });
+    const actions: Action[] = fileActions(tree, files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 })));
     if (opts.prune) {
       const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
       for (const [path, entry] of tree) if (entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path)) actions.push({ action: 'delete', file_path: path });
@@ -134,7 +109,7 @@ export default defineCommand<Flags>({
       ctx.io.note(`nothing to commit: ${opts.branch} already has ${files.length === 1 ? 'this content' : `the content of all ${files.length.toLocaleString('en-US')} files`}`);
       return undefined;
     }
-    const summary = summarize(actions);
+    const summary = summarizeActions(actions);
     const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create!, {
       project,
       branch: opts.branch,
@@ -216,29 +191,6 @@ function walk(dir: string, prefix: string): LocalFile[] {
   return out;
 }
 
-/** The branch's files (or its start point's, for a new branch), by path; empty for an empty repository. */
-async function branchTree(ctx: Context, project: string, opts: Flags): Promise<Map<string, TreeEntry>> {
-  const ref = opts.force || !(await branchExists(ctx, project, opts.branch)) ? (opts.startSha ?? opts.startBranch ?? opts.branch) : opts.branch;
-  const tree = new Map<string, TreeEntry>();
-  try {
-    const list = ctx.api.list<TreeEntry>(repositoryTree.routes.list!, { project: opts.startProject && ref !== opts.branch ? opts.startProject : project, ref, recursive: true }, { all: true, perPage: 100, keysetOnly: true });
-    for await (const entry of list) tree.set(entry.path, entry);
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404 && /tree/i.test(error.message))) throw error;
-  }
-  return tree;
-}
-
-async function branchExists(ctx: Context, project: string, branch: string): Promise<boolean> {
-  try {
-    await ctx.api.call(commits.routes.get!, { project, sha: branch, stats: false });
-    return true;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return false;
-    throw error;
-  }
-}
-
 async function readActions(file: string, ctx: Context): Promise<Action[]> {
   const text = file === '-' ? await ctx.io.readStdin() : readLocalFile(file, 'utf8');
   let parsed: unknown;
@@ -251,11 +203,4 @@ async function readActions(file: string, ctx: Context): Promise<Action[]> {
     throw new UsageError(`--actions-file ${file}: expected an array of {"action": …, "file_path": …}`);
   }
   return (parsed as Action[]).map((a) => ({ ...a, file_path: repoPath(a.file_path, 'file_path'), ...(a.previous_path ? { previous_path: repoPath(a.previous_path, 'previous_path') } : {}) }));
-}
-
-function summarize(actions: Action[]): string {
-  const counts = new Map<string, number>();
-  for (const a of actions) counts.set(a.action, (counts.get(a.action) ?? 0) + 1);
-  const words: Record<string, string> = { create: 'created', update: 'updated', delete: 'deleted', move: 'moved', chmod: 'mode changed' };
-  return `${actions.length} change${actions.length === 1 ? '' : 's'} (${[...counts].map(([k, n]) => `${n} ${words[k]}`).join(', ')})`;
 }

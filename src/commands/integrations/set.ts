@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../cli/parse.js';
+import { SECRET_PARAM } from '../../api/integrations.js';
 import { integrationPath, parseSlug } from './shared.js';
 
 interface Options {
@@ -14,8 +15,6 @@ interface Options {
   useInheritedSettings?: boolean;
 }
 
-/** Parameters that hold credentials: never accepted on the command line, where `ps` and shell history see them. */
-const SECRET_PARAM = /(^|_)(token|password|api_key|secret|private_key)$/i;
 
 function parseParamName(name: string): string {
   if (!/^[a-z][a-z0-9_]*$/i.test(name)) throw new UsageError(`invalid parameter name "${name}"`);

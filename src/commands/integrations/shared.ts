@@ -1,10 +1,11 @@
 import { UsageError } from '../../errors.js';
+import { SLUG } from '../../api/integrations.js';
 import { p } from '../../api/path.js';
 
 /** Slugs are lower-case words joined by dashes (custom-issue-tracker); underscores are accepted for them. */
 export function parseSlug(value: string): string {
   const slug = value.trim().toLowerCase().replace(/_/g, '-');
-  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new UsageError(`"${value}" is not an integration slug (for example asana, custom-issue-tracker)`);
+  if (!SLUG.test(slug)) throw new UsageError(`"${value}" is not an integration slug (for example asana, custom-issue-tracker)`);
   return slug;
 }
 

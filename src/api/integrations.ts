@@ -1,0 +1,20 @@
+/** Group integrations (spec document 1): one record per integration kind, by its slug. */
+
+export const groupIntegrationRoutes = {
+  list: 'GET /groups/{group}/integrations',
+  get: 'GET /groups/{group}/integrations/{slug}',
+  set: 'PUT /groups/{group}/integrations/{slug}',
+  disable: 'DELETE /groups/{group}/integrations/{slug}',
+} as const;
+
+/** Parameters that hold credentials: never taken from the command line, given as secret references in files. */
+export const SECRET_PARAM = /(^|_)(token|password|api_key|secret|private_key)$/i;
+
+/** Slugs are lower-case words joined by dashes (custom-issue-tracker). */
+export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** The event flags every integration kind has (the rest of its settings are its `properties`). */
+export const INTEGRATION_EVENT_FLAGS = [
+  'commit_events', 'push_events', 'issues_events', 'alert_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events',
+  'deployment_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events', 'job_events', 'comment_on_event_enabled', 'vulnerability_events',
+] as const;

@@ -1,0 +1,94 @@
+import { defineCommand } from '../../cli/command.js';
+import { applyChanges, staleObjects, type ApplySummary } from '../../desired/apply.js';
+import { localFiles } from '../../desired/file.js';
+import { sectionIo } from '../../desired/io.js';
+import type { Change } from '../../desired/model.js';
+import { failureLine, makePlan, type OwnerFailure } from '../../desired/plan.js';
+import { countActions, ownersPhrase, paintFor, planText } from '../../desired/render.js';
+import { looksLikePlan, readPlanDocument } from '../../desired/saved.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { ResultWithExit } from '../../output/result.js';
+import { baseDirOf, concurrencyOf, fileOption, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
+
+interface Options extends TargetFlags {
+  file: string;
+  prune?: boolean;
+}
+
+export default defineCommand<Options>({
+  description: [
+    'Makes the instance match a desired-state file (planned first, shown on stderr and confirmed), or carries out a plan saved with',
+    'plan --out, which is refused when any of its objects changed since it was made. One result per object; a failed object does not',
+    'stop the others (exit 9 with a summary). Deletions of objects the file no longer lists happen only with --prune, and only those the',
+    "file's prune mode allows (managed: those forgectl created). Access token findings are reported, never fixed. Secrets are read",
+    'only now, once each, and never shown. With --dry-run every change is shown with its request and nothing is sent.',
+  ].join(' '),
+  examples: [
+    'forgectl apply -f desired.yaml --yes',
+    'forgectl apply -f desired.yaml --prune --concurrency 16 --yes',
+    'forgectl plan -f desired.yaml --out plan.json && forgectl apply -f plan.json --yes',
+  ],
+  options: [fileOption, ...targetOptions, { flags: '--prune', description: "delete objects the file no longer lists (as its prune mode allows)" }],
+  columns: ['target', 'object', 'action', 'result', 'error'],
+  async run(opts, ctx) {
+    const text = await readText(ctx, opts.file);
+    const concurrency = concurrencyOf(opts);
+    let changes: Change[];
+    let failures: OwnerFailure[] = [];
+    let owners: Array<{ level: string }>;
+    let io;
+    if (looksLikePlan(text)) {
+      if (opts.target || opts.exclude) throw new UsageError('--target and --exclude were chosen when the plan was made; they do not apply to a saved plan');
+      const { document, changes: planned } = readPlanDocument(opts.file, text);
+      if (document.server !== ctx.connection().baseUrl) {
+        throw new CliError(`${opts.file} was made for ${document.server}, not ${ctx.connection().baseUrl}`, ExitCode.rejected, 'make the plan against this instance');
+      }
+      io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
+      ctx.rateGate.activate(concurrency);
+      const stale = await staleObjects(io, planned, concurrency);
+      if (stale.length) {
+        for (const line of stale) ctx.io.streams.stderr.write(`changed since the plan: ${line}\n`);
+        throw new CliError(`the plan is stale: ${stale.length} of its objects changed since it was made (${document.created_at}); nothing was applied`, ExitCode.rejected, `make the plan again: forgectl plan -f ${document.file} --out ${opts.file}`);
+      }
+      changes = planned;
+      owners = [...new Map(planned.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()];
+    } else {
+      const state = await readDesired(ctx, opts.file, text);
+      const baseDir = baseDirOf(opts.file);
+      io = sectionIo(ctx, ctx.api, state.local, baseDir);
+      const plan = await makePlan(ctx, state, io, { targets: opts.target ?? [], exclude: opts.exclude ?? [], concurrency });
+      for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
+      changes = plan.changes;
+      failures = plan.failures;
+      owners = plan.owners;
+      if (changes.length) {
+        const paint = await paintFor(ctx.io.options.color && ctx.io.stderrIsTTY);
+        const preview = planText(plan, paint, failureLine);
+        if (ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun) ctx.io.streams.stderr.write(preview);
+        else ctx.io.note(preview.trimEnd());
+      }
+    }
+    if (!changes.length) {
+      ctx.io.note(`Nothing to apply: ${ownersPhrase(owners)} match the file.`);
+      return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
+    }
+    const counts = countActions(changes);
+    const actionable = changes.length - counts.violation - (opts.prune ? 0 : counts.prune);
+    if (actionable > 0) await ctx.confirm(`Apply ${actionable.toLocaleString('en-US')} change${actionable === 1 ? '' : 's'} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
+
+    const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0 };
+    const result = new ResultWithExit(undefined, ExitCode.ok);
+    // --dry-run shows each change's request one at a time, in order, and sends none of them.
+    const rows = applyChanges(io, changes, { prune: Boolean(opts.prune), concurrency: ctx.globals.dryRun ? 1 : concurrency }, summary);
+    async function* settle() {
+      yield* rows;
+      const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${summary.skippedPrunes} deletion${summary.skippedPrunes === 1 ? '' : 's'} skipped (pass --prune)` : '', summary.violations ? `${summary.violations} audit finding${summary.violations === 1 ? '' : 's'} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
+      const line = `Applied: ${parts.join(', ')}.`;
+      if (summary.failed || summary.skippedPrunes || summary.violations || failures.length) {
+        result.exitCode = ExitCode.attention;
+        result.message = `attention: ${line}`;
+      } else ctx.io.note(line);
+    }
+    return Object.assign(result, { result: settle() });
+  },
+});

@@ -1,0 +1,84 @@
+import { defineCommand } from '../../cli/command.js';
+import { parseList } from '../../cli/parse.js';
+import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
+import { localFiles } from '../../desired/file.js';
+import { sectionIo } from '../../desired/io.js';
+import type { Owner } from '../../desired/model.js';
+import { UsageError } from '../../errors.js';
+import { selectProjects } from '../../fleet/select.js';
+import { p } from '../../api/path.js';
+import { TextResult } from '../../output/result.js';
+import { concurrencyOf, type TargetFlags } from './shared.js';
+import { concurrencyOption } from '../../fleet/options.js';
+
+interface Options extends Pick<TargetFlags, 'concurrency'> {
+  project?: string;
+  group?: string;
+  recursive?: boolean;
+  instance?: boolean;
+  kinds?: string[];
+}
+
+const KINDS = [...new Set([...exportedSections('project'), ...exportedSections('group'), ...exportedSections('instance')].map((section) => section.key))];
+
+export default defineCommand<Options>({
+  description: [
+    'Writes the current configuration as a desired-state file to start from (YAML on stdout; -o json for JSON, which is YAML too):',
+    'every project of --group (with --recursive those of its subgroups; archived ones are left out) or --project, the group and its',
+    'subgroups with their integrations, or with --instance the application settings and the default plan limits.',
+    'Write-only values (webhook secrets, credentials) are never returned by the service, so they are not exported: add them as',
+    '{env: …}, {file: …} or {command: …}. Repository files, secure files and access token policies are not exported.',
+    'Planned at once against the same instance, the file shows no changes.',
+  ].join(' '),
+  examples: [
+    'forgectl export --group acme --recursive > desired.yaml && forgectl plan -f desired.yaml',
+    'forgectl export --project acme/api --kinds push_rule,protected_tags,hooks',
+    'forgectl export --instance > instance.yaml',
+  ],
+  options: [
+    { flags: '--project <id|path>', description: 'one project' },
+    { flags: '--group <id|path>', description: 'the projects of a group (and the group itself)' },
+    { flags: '--recursive', description: 'with --group: its subgroups and their projects too' },
+    { flags: '--instance', description: 'the application settings and plan limits (administrators)' },
+    { flags: '--kinds <list>', description: `only these sections: ${KINDS.join(', ')}`, parse: parseList },
+    concurrencyOption,
+  ],
+  async run(opts, ctx) {
+    const chosen = [opts.project !== undefined, opts.group !== undefined, Boolean(opts.instance)].filter(Boolean).length;
+    if (chosen !== 1) throw new UsageError(chosen ? 'give one of --project, --group and --instance' : 'what to export? give --project P, --group G [--recursive] or --instance');
+    if (opts.recursive && opts.group === undefined) throw new UsageError('--recursive goes with --group');
+    const unknown = (opts.kinds ?? []).filter((kind) => !KINDS.includes(kind));
+    if (unknown.length) throw new UsageError(`unknown kind${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, `known: ${KINDS.join(', ')}`);
+
+    const owners: Owner[] = [];
+    let target: string | undefined;
+    if (opts.instance) owners.push({ level: 'instance', path: '' });
+    else if (opts.project !== undefined) {
+      const project = await ctx.api.get<{ id: number; path_with_namespace: string; default_branch?: string | null }>(p`/projects/${opts.project}`);
+      owners.push({ level: 'project', path: project.path_with_namespace, id: project.id, defaultBranch: project.default_branch ?? undefined });
+      target = project.path_with_namespace;
+    } else {
+      const group = await ctx.api.get<{ id: number; full_path: string }>(p`/groups/${opts.group!}`);
+      owners.push({ level: 'group', path: group.full_path, id: group.id });
+      if (opts.recursive) {
+        for await (const sub of ctx.api.list<{ id: number; full_path: string }>(p`/groups/${group.full_path}/descendant_groups`, {}, { all: true })) owners.push({ level: 'group', path: sub.full_path, id: sub.id });
+      }
+      for (const project of await selectProjects(ctx, { group: group.full_path, recursive: opts.recursive })) {
+        owners.push({ level: 'project', path: project.path, id: project.id, defaultBranch: project.defaultBranch });
+      }
+      target = opts.recursive ? `${group.full_path}/**` : `${group.full_path}/*`;
+    }
+    const concurrency = concurrencyOf(opts);
+    ctx.rateGate.activate(concurrency);
+    const io = sectionIo(ctx, ctx.api, localFiles('.'), process.cwd());
+    const { document, notes } = await exportState(io, { owners, kinds: opts.kinds, target, concurrency });
+    for (const note of notes) ctx.io.note(`note: ${note}`);
+    const projects = Object.keys((document.projects as Record<string, unknown> | undefined) ?? {}).length;
+    ctx.io.note(`exported ${projects ? `${projects} project${projects === 1 ? '' : 's'}` : ''}${document.groups ? `${projects ? ', ' : ''}${Object.keys(document.groups).length} group(s)` : ''}${document.instance ? `${projects || document.groups ? ' and ' : ''}the instance` : ''}`);
+    if (ctx.format !== 'table' && ctx.format !== 'yaml') return document;
+    const { stringify } = (await import('yaml')).default;
+    const schema = schemaPath();
+    const header = `${schema ? `# yaml-language-server: $schema=${schema}\n` : ''}# Exported by forgectl from ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}\n`;
+    return new TextResult(header + stringify(document, { lineWidth: 0 }));
+  },
+});

@@ -1,0 +1,44 @@
+import { defineCommand } from '../../cli/command.js';
+import { DesiredFileError, parseDesiredState } from '../../desired/file.js';
+import { desiredStateSchema } from '../../desired/schema.js';
+import { UsageError } from '../../errors.js';
+import { ResultWithExit, TextResult } from '../../output/result.js';
+import { readText } from './shared.js';
+
+interface Options {
+  file?: string;
+  schema?: boolean;
+}
+
+export default defineCommand<Options>({
+  description: [
+    'Checks a desired-state file offline, without connecting: its YAML, the JSON Schema editors use (print it with --schema; it',
+    'ships as schema/desired-state.schema.json in the package), every value parsed as the command-line flags parse it (cron',
+    'expressions, time zones, regexes, access levels, URLs), and the local files it names. Prints every problem as',
+    'FILE:LINE:COLUMN: where: what, and exits 2 when there is one.',
+  ].join(' '),
+  examples: [
+    'forgectl validate -f desired.yaml',
+    'forgectl validate --schema > desired-state.schema.json   # for editors: # yaml-language-server: $schema=./desired-state.schema.json',
+  ],
+  options: [
+    { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)' },
+    { flags: '--schema', description: 'print the JSON Schema of desired-state files instead' },
+  ],
+  async run(opts, ctx) {
+    if (opts.schema) {
+      if (opts.file) throw new UsageError('give -f FILE or --schema, not both');
+      return new TextResult(`${JSON.stringify(desiredStateSchema(), null, 2)}\n`);
+    }
+    if (!opts.file) throw new UsageError('which file? give -f FILE', 'or --schema for the JSON Schema');
+    const name = opts.file === '-' ? 'stdin' : opts.file;
+    try {
+      const state = await parseDesiredState(name, await readText(ctx, opts.file));
+      ctx.io.note(`${name} is valid: ${state.projects.length} project scope${state.projects.length === 1 ? '' : 's'}, ${state.groups.length} group scope${state.groups.length === 1 ? '' : 's'}${Object.keys(state.instance).length ? ', the instance' : ''}`);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof DesiredFileError)) throw error;
+      return new ResultWithExit(new TextResult(`${error.lines().join('\n')}\n`), 2, `${name}: ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}`);
+    }
+  },
+});

@@ -1,0 +1,105 @@
+import type { Api } from '../api/client.js';
+import type { Field } from '../api/fields.js';
+
+/**
+ * The shapes desired state is made of. A desired-state file declares, per project, group and for the instance,
+ * sections (push_rule, badges, hooks …); each section is read from the live instance as objects in the file's own
+ * shape, compared field by field with what the file declares, and changed through the resource's declared routes.
+ */
+
+/** A secret in a desired-state file is a reference to where its value is, never the value. */
+export type SecretRef = { env: string } | { file: string } | { command: string };
+
+export function isSecretRef(value: unknown): value is SecretRef {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && ['env', 'file', 'command'].includes(keys[0]) && typeof (value as Record<string, unknown>)[keys[0]] === 'string';
+}
+
+/** "env:HOOK_TOKEN", for plans and messages: where a secret comes from, never what it is. */
+export function describeRef(ref: SecretRef): string {
+  if ('env' in ref) return `env:${ref.env}`;
+  if ('file' in ref) return `file:${ref.file}`;
+  return `command:${ref.command}`;
+}
+
+export type Level = 'project' | 'group' | 'instance';
+
+/** Where objects live: a project or group (by full path, with what the listing said of it), or the instance. */
+export interface Owner {
+  level: Level;
+  /** Full path; '' for the instance. */
+  path: string;
+  id?: number;
+  defaultBranch?: string;
+}
+
+export const ownerLabel = (owner: Owner): string => (owner.level === 'instance' ? 'instance' : `${owner.level} ${owner.path}`);
+
+/** A value the file may write for a field: its schema, how it is checked, and how the live value compares. */
+export interface FieldSpec {
+  /** JSON Schema of the value in the file (editors complete and check with it). */
+  schema: Record<string, unknown>;
+  help?: string;
+  /** Checks and converts the file's value (as the field kind parses a flag's text): throws UsageError naming `label`. */
+  parse?: (value: unknown, label: string) => unknown;
+  /** A credential: the file gives a secret reference; sent, never compared, never shown. */
+  secret?: boolean;
+  /** Sent but never compared: the service does not return it (a mirror's auth_user). */
+  writeOnly?: boolean;
+  /** The value as an exported file writes it (an access level by name). */
+  toFile?: (value: unknown) => unknown;
+  /** The declared field the spec comes from. */
+  field?: Field;
+}
+
+/** One live object as a section reads it: its identity as text, its values in the file's shape. */
+export interface LiveObject {
+  key: string;
+  values: Record<string, unknown>;
+  /** What the section needs to change or delete it (its id). */
+  ref?: Record<string, unknown>;
+  /** Carries forgectl's mark: it was created by forgectl (prune: managed may delete it). */
+  managed?: boolean;
+}
+
+/** A field that differs: from (live) → to (desired). Write-only fields show no values. */
+export interface FieldChange {
+  field: string;
+  from?: unknown;
+  to?: unknown;
+  writeOnly?: boolean;
+}
+
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'violation';
+
+/** One change of a plan: what happens to one object, and what it looked like when planned. */
+export interface Change {
+  owner: Owner;
+  section: string;
+  /** The object's identity in words: `"ci"`, `https://ci.example.com/hook`. */
+  key: string;
+  action: Action;
+  fields: FieldChange[];
+  /** The desired values (secret references unresolved) the change sends. */
+  desired?: Record<string, unknown>;
+  /** The live object's handle (its id). */
+  ref?: Record<string, unknown>;
+  /** The live object carries forgectl's mark (an update keeps it). */
+  managed?: boolean;
+  /** Digest of the live object's values when planned; '' when there was none. A saved plan is refused when it moved. */
+  digest: string;
+  /** A delete only `apply --prune` carries out. */
+  prune?: boolean;
+  /** Why an audit-only section reports the object (never changed by apply). */
+  note?: string;
+}
+
+/** What a section's API calls get: the client, and how secrets and local files are read. */
+export interface SectionIo {
+  api: Api;
+  /** The value of a secret reference (apply only). */
+  secret(ref: SecretRef, label: string): Promise<string>;
+  /** A local file named in the desired-state file, relative to it. */
+  readLocal(path: string): Buffer;
+}

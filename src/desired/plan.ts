@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import type { Context } from '../cli/command.js';
+import { sameValue } from '../cli/change.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
+import { orderedPool } from '../fleet/pool.js';
+import type { DesiredState } from './file.js';
+import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo } from './model.js';
+import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
+import { identityKey, type Section } from './section.js';
+import { SECTIONS } from './sections/index.js';
+
+/**
+ * Planning: for every project and group of the target and for the instance, what the file declares is compared with
+ * what the instance has, object by object and field by field (only the fields the file declares), into a list of
+ * changes. Nothing is written; no secret is read.
+ */
+
+export interface OwnerFailure {
+  owner: Owner;
+  error: CliError | Error;
+}
+
+export interface Plan {
+  changes: Change[];
+  /** Projects, groups and the instance that were compared. */
+  owners: Owner[];
+  /** Owners whose objects could not be read (the rest of the plan still holds). */
+  failures: OwnerFailure[];
+  /** Live objects of declared sections that the file does not list and prune may not delete. */
+  leftAlone: number;
+  prune: 'managed' | 'all';
+}
+
+export interface PlanOptions {
+  targets: string[];
+  exclude: string[];
+  concurrency: number;
+}
+
+type Values = Record<string, unknown>;
+
+/** The digest of a live object's values: a saved plan compares it with the object's values when applied. */
+export function digestOf(values: Values | undefined): string {
+  if (!values) return '';
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Values)[k])])) : value;
+  return createHash('sha256').update(JSON.stringify(canonical(values))).digest('hex');
+}
+
+/** The fields that differ, and (on a create, or where the service wants them each time) the write-only ones sent. */
+export function diffFields(section: Section, live: Values | undefined, desired: Values, creating: boolean): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [name, value] of Object.entries(desired)) {
+    const spec = section.fields[name] ?? section.other;
+    const compareAs = section.compareAs?.[name];
+    // A map of secrets compares its names (the service shows them), never its values.
+    if (!compareAs && (spec?.secret || spec?.writeOnly || isSecretRef(value))) {
+      if (creating || section.sendsSecretsAlways) changes.push({ field: name, writeOnly: true });
+      continue;
+    }
+    const to = compareAs ? compareAs(value) : value;
+    if (creating) {
+      changes.push({ field: name, to });
+      continue;
+    }
+    const from = live?.[name] ?? null;
+    if (!sameValue(from, to ?? null)) changes.push({ field: name, from, to });
+  }
+  return changes;
+}
+
+const compared = (fields: FieldChange[]): boolean => fields.some((field) => !field.writeOnly);
+
+/** The changes of one section of one owner. */
+async function planSection(io: SectionIo, owner: Owner, section: Section, desired: unknown, prune: Plan['prune']): Promise<{ changes: Change[]; leftAlone: number }> {
+  if (section.plan) return { changes: await section.plan(io, owner, desired), leftAlone: 0 };
+  const change = (action: Change['action'], key: string, fields: FieldChange[], live?: LiveObject, values?: Values): Change => ({
+    owner,
+    section: section.key,
+    key,
+    action,
+    fields,
+    desired: values,
+    ref: live?.ref,
+    managed: live?.managed,
+    digest: digestOf(live?.values),
+  });
+  const one = (key: string, live: LiveObject | undefined, value: unknown): Change | undefined => {
+    if (value === null) return live && section.remove ? change('delete', key, [], live) : undefined;
+    const values = value as Values;
+    if (!live) return section.create ? change('create', key, diffFields(section, undefined, values, true), undefined, values) : undefined;
+    const fields = diffFields(section, live.values, values, false);
+    return compared(fields) ? change('update', key, fields, live, values) : undefined;
+  };
+
+  if (section.shape === 'one') {
+    const [live] = await section.read(io, owner);
+    const found = one(section.noun, live, desired);
+    return { changes: found ? [found] : [], leftAlone: 0 };
+  }
+  if (section.shape === 'map') {
+    const entries = Object.entries(desired as Record<string, unknown>);
+    const live = new Map((await section.read(io, owner, entries.map(([name]) => name))).map((object) => [object.key, object]));
+    return { changes: entries.map(([name, value]) => one(name, live.get(name), value)).filter((c): c is Change => Boolean(c)), leftAlone: 0 };
+  }
+  const live = new Map((await section.read(io, owner)).map((object) => [object.key, object]));
+  const changes: Change[] = [];
+  for (const values of desired as Values[]) {
+    const key = identityKey(section, values);
+    const current = live.get(key);
+    live.delete(key);
+    if (!current) {
+      changes.push(change('create', key, diffFields(section, undefined, values, true), undefined, values));
+      continue;
+    }
+    const fields = diffFields(section, current.values, values, false);
+    if (!compared(fields)) continue;
+    const replace = section.replaceOnly || !section.update;
+    // A replacement is a create: the write-only values go again.
+    changes.push(change(replace ? 'replace' : 'update', key, replace ? [...fields, ...diffFields(section, undefined, values, true).filter((f) => f.writeOnly)] : fields, current, values));
+  }
+  let leftAlone = 0;
+  for (const object of live.values()) {
+    if (section.remove && (prune === 'all' || (section.marker && object.managed))) changes.push({ ...change('delete', object.key, [], object), prune: true });
+    else leftAlone++;
+  }
+  return { changes, leftAlone };
+}
+
+/** An error that ends a whole plan or apply rather than one owner's part: bad input, no credentials, a refusal. */
+export function endsTheRun(error: unknown): boolean {
+  if (error instanceof UsageError) return true;
+  if (error instanceof ApiError) return error.status === 401;
+  return error instanceof CliError && error.exitCode === ExitCode.config;
+}
+
+/** What the file declares for an owner, section by section, in the order the sections are planned. */
+export function declaredSections(state: DesiredState, owner: Owner): Array<[Section, unknown]> {
+  const declared = owner.level === 'instance' ? state.instance : effectiveSections(owner.level === 'project' ? state.projects : state.groups, owner.path);
+  return SECTIONS[owner.level].filter((section) => declared[section.key] !== undefined).map((section) => [section, declared[section.key]]);
+}
+
+/** The owners a plan covers: the target's projects, the groups the file names, and the instance when it has a section. */
+export async function planOwners(ctx: Context, state: DesiredState, options: PlanOptions): Promise<Owner[]> {
+  const projects = await targetProjects(ctx, state, options.targets, options.exclude);
+  const groups = await targetGroups(ctx, state, options.targets, options.exclude);
+  const instance: Owner[] = Object.keys(state.instance).length ? [{ level: 'instance', path: '' }] : [];
+  return [...groups, ...projects, ...instance].filter((owner) => declaredSections(state, owner).length);
+}
+
+/** Compares the file with the instance, `concurrency` owners at a time; a failure of one owner does not stop the rest. */
+export async function makePlan(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
+  const owners = await planOwners(ctx, state, options);
+  ctx.rateGate.activate(options.concurrency);
+  const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
+  const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
+    const changes: Change[] = [];
+    let leftAlone = 0;
+    for (const [section, desired] of declaredSections(state, owner)) {
+      const planned = await planSection(io, owner, section, desired, state.prune).catch((error: unknown) => {
+        throw Object.assign(error instanceof Error ? error : new Error(String(error)), { section: section.key });
+      });
+      changes.push(...planned.changes);
+      leftAlone += planned.leftAlone;
+    }
+    return { changes, leftAlone };
+  });
+  for await (const outcome of outcomes) {
+    if (outcome.status === 'failed') {
+      if (endsTheRun(outcome.error)) throw outcome.error;
+      plan.failures.push({ owner: outcome.item, error: outcome.error as Error });
+    } else if (outcome.status === 'ok') {
+      plan.changes.push(...outcome.value.changes);
+      plan.leftAlone += outcome.value.leftAlone;
+    }
+  }
+  return plan;
+}
+
+/** "project acme/api: …" for an owner's failure. */
+export const failureLine = (failure: OwnerFailure): string => {
+  const error = failure.error;
+  const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';
+  const section = (error as { section?: string }).section;
+  return `${ownerLabel(failure.owner)}${section ? ` (${section})` : ''}: ${error.message}${where}`;
+};

@@ -1,0 +1,127 @@
+import { visible } from '../output/formats.js';
+import { ownerLabel, type Change, type FieldChange } from './model.js';
+import type { OwnerFailure, Plan } from './plan.js';
+import { sectionOf } from './sections/index.js';
+
+/** A plan as people read it: per project, group and the instance, each object with what happens to it. */
+
+/** "badge \"ci\"", "push rule", "integration bugzilla", "file main:CODEOWNERS". */
+export function objectLabel(change: Change): string {
+  const section = sectionOf(change.owner.level, change.section);
+  if (!section) return `${change.section} ${change.key}`;
+  if (section.shape === 'one' && !section.plan) return section.noun;
+  if (section.shape === 'map' || section.plan) return `${section.noun} ${change.key}`;
+  return `${section.noun} ${(section.identity?.length ?? 0) > 1 ? change.key : JSON.stringify(change.key)}`;
+}
+
+const SYMBOLS: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', violation: '!' };
+
+/** A value as the plan shows it: JSON, control characters visible, long text cut. */
+function show(value: unknown): string {
+  const text = visible(JSON.stringify(value ?? null));
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+function fieldLine(change: Change, field: FieldChange): string {
+  if (field.writeOnly) return `${field.field}: (write-only)`;
+  // Values as the file writes them (an access level by name).
+  const section = sectionOf(change.owner.level, change.section);
+  const asFile = section?.fields[field.field]?.toFile ?? ((value: unknown) => value);
+  if (change.action === 'create') return `${field.field}: ${show(asFile(field.to))}`;
+  return `${field.field}: ${show(asFile(field.from))} → ${show(asFile(field.to))}`;
+}
+
+export interface Paint {
+  add(text: string): string;
+  change(text: string): string;
+  remove(text: string): string;
+  dim(text: string): string;
+}
+
+export const noPaint: Paint = { add: (t) => t, change: (t) => t, remove: (t) => t, dim: (t) => t };
+
+export async function paintFor(color: boolean): Promise<Paint> {
+  if (!color) return noPaint;
+  const chalk = (await import('chalk')).default;
+  return { add: chalk.green, change: chalk.yellow, remove: chalk.red, dim: chalk.dim };
+}
+
+/** The lines of one change: its symbol and object, then its fields. */
+export function changeLines(change: Change, paint: Paint = noPaint): string[] {
+  const colour = change.action === 'create' ? paint.add : change.action === 'update' ? paint.change : change.action === 'violation' ? paint.change : paint.remove;
+  const suffix = change.action === 'violation' ? `: ${change.note ?? ''}` : change.prune ? paint.dim('   (prune: needs apply --prune)') : change.action === 'replace' ? paint.dim('   (deleted and created again)') : '';
+  const lines = [`  ${colour(`${SYMBOLS[change.action]} ${objectLabel(change)}`)}${suffix}`];
+  for (const field of change.fields) lines.push(`      ${fieldLine(change, field)}`);
+  return lines;
+}
+
+/** Counts of a plan's changes by action. */
+export function countActions(changes: Change[]): Record<Change['action'], number> & { prune: number } {
+  const counts = { create: 0, update: 0, replace: 0, delete: 0, violation: 0, prune: 0 };
+  for (const change of changes) {
+    counts[change.action]++;
+    if (change.prune) counts.prune++;
+  }
+  return counts;
+}
+
+const plural = (n: number, word: string, many = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+
+/** "502 projects, 1 group and the instance". */
+export function ownersPhrase(owners: Array<{ level: string }>): string {
+  const projects = owners.filter((o) => o.level === 'project').length;
+  const groups = owners.filter((o) => o.level === 'group').length;
+  const parts = [projects ? plural(projects, 'project') : '', groups ? plural(groups, 'group') : '', owners.some((o) => o.level === 'instance') ? 'the instance' : ''].filter(Boolean);
+  if (!parts.length) return 'nothing';
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/** "5 of 20 projects, 1 of 3 groups and the instance": how many of those compared have changes. */
+function touchedPhrase(plan: Plan): string {
+  const touched = new Set(plan.changes.map((c) => `${c.owner.level} ${c.owner.path}`));
+  const of = (level: string, word: string): string => {
+    const total = plan.owners.filter((o) => o.level === level).length;
+    const changed = [...touched].filter((key) => key.startsWith(`${level} `)).length;
+    return changed ? `${changed.toLocaleString('en-US')} of ${plural(total, word)}` : '';
+  };
+  const parts = [of('project', 'project'), of('group', 'group'), touched.has('instance ') ? 'the instance' : ''].filter(Boolean);
+  return parts.length <= 1 ? (parts[0] ?? 'nothing') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/** The last line of a plan: what would change, or that nothing would. */
+export function planSummary(plan: Plan): string {
+  const counts = countActions(plan.changes);
+  if (!plan.changes.length && !plan.failures.length) return `No changes: ${ownersPhrase(plan.owners)} match the file.`;
+  const parts = [
+    counts.create ? `${counts.create} to create` : '',
+    counts.update ? `${counts.update} to change` : '',
+    counts.replace ? `${counts.replace} to replace` : '',
+    counts.delete ? `${counts.delete} to delete${counts.prune ? ` (${counts.prune} with --prune)` : ''}` : '',
+    counts.violation ? `${plural(counts.violation, 'violation')} (audit only)` : '',
+  ].filter(Boolean);
+  const failed = plan.failures.length ? `; ${plural(plan.failures.length, 'failure')} to read` : '';
+  return `Plan: ${parts.join(', ') || 'nothing to change'} in ${touchedPhrase(plan)}${failed}.`;
+}
+
+/** The whole plan as text, owner by owner in order; failures to read are listed where they happened. */
+export function planText(plan: Plan, paint: Paint = noPaint, failureLine: (failure: OwnerFailure) => string = (f) => f.error.message): string {
+  const lines: string[] = [];
+  let last = '';
+  for (const change of plan.changes) {
+    const owner = ownerLabel(change.owner);
+    if (owner !== last) lines.push(owner);
+    last = owner;
+    lines.push(...changeLines(change, paint));
+  }
+  for (const failure of plan.failures) lines.push(paint.remove(`could not read ${failureLine(failure)}`));
+  if (lines.length) lines.push('');
+  lines.push(planSummary(plan));
+  if (plan.leftAlone) {
+    lines.push(
+      plan.prune === 'all'
+        ? `${plural(plan.leftAlone, 'object')} not in the file could not be deleted by forgectl and were left alone.`
+        : `${plural(plan.leftAlone, 'object')} not in the file ${plan.leftAlone === 1 ? 'was' : 'were'} left alone: prune: managed deletes only what forgectl created.`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,32 @@
+import type { Level } from '../model.js';
+import type { Section } from '../section.js';
+import { groupTokensSection, projectTokensSection } from './access-tokens.js';
+import { applicationSettingsSection, integrationsSection, planLimitsSection } from './admin.js';
+import { filesSection } from './files.js';
+import {
+  approvalRulesSection, approvalsSection, badgesSection, freezePeriodsSection, hooksSection, protectedTagsSection, pullMirrorSection, pushRuleSection,
+  secureFilesSection,
+} from './project.js';
+
+/** Every section a desired-state file may have, by level, in the order plans show and apply them. */
+export const SECTIONS: Record<Level, Section[]> = {
+  project: [
+    pushRuleSection,
+    protectedTagsSection,
+    badgesSection,
+    freezePeriodsSection,
+    approvalsSection,
+    approvalRulesSection,
+    pullMirrorSection,
+    hooksSection,
+    secureFilesSection,
+    filesSection,
+    projectTokensSection,
+  ],
+  group: [integrationsSection, groupTokensSection],
+  instance: [applicationSettingsSection, planLimitsSection],
+};
+
+export function sectionOf(level: Level, key: string): Section | undefined {
+  return SECTIONS[level].find((section) => section.key === key);
+}

@@ -1,0 +1,292 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { storedHooks } from '../../src/sandbox/webhooks.js';
+import { fleetProjectPath } from '../../src/sandbox/routes/fleet.js';
+import { tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
+
+// Twenty fleet projects (acme/team-01/squad-1 and squad-2) beside the demo's acme/api and acme/web.
+const sandbox = useTestSandbox({ fleet: 20 });
+const dir = tempDir();
+const SECRET = 'hook-secret-value-9f3a1c77';
+const env = { CI_HOOK_TOKEN: SECRET };
+const fleet = Array.from({ length: 20 }, (_, i) => fleetProjectPath(i + 1));
+
+/** Every output of every run of this file, searched for the secret at the end. */
+const outputs: RunResult[] = [];
+async function cli(argv: string[], options: { input?: string } = {}): Promise<RunResult> {
+  const result = await sandbox.run(argv, { env, ...options });
+  outputs.push(result);
+  return result;
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const FLEET_FILE = `version: 1
+target: acme/team-01/**
+projects:
+  "*":
+    push_rule:
+      max_file_size: 20
+      deny_delete_tag: true
+    protected_tags:
+      - {name: "v*", create_access_level: maintainer}
+      - {name: "release-*", create_access_level: developer}
+    badges:
+      - name: pipeline-status
+        link_url: "https://ci.example.com/%{project_path}"
+        image_url: "https://ci.example.com/%{project_path}/badge.svg"
+    hooks:
+      - url: https://hooks.example.com/ci
+        events: [push, merge_requests, pipeline]
+        token: {env: CI_HOOK_TOKEN}
+`;
+
+describe('plan and apply a fleet-wide desired state', () => {
+  it('plans every object to create, applies them all, and then plans no changes', async () => {
+    const desired = file('fleet.yaml', FLEET_FILE);
+    const plan = await cli(['plan', '-f', desired, '--concurrency', '8']);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain(`project ${fleet[0]}\n  ~ push rule\n      max_file_size: 100 → 20\n  + protected tag "v*"\n      name: "v*"\n      create_access_level: "maintainer"\n`);
+    expect(plan.stdout).toContain('  + webhook "https://hooks.example.com/ci"\n      url: "https://hooks.example.com/ci"\n      events: ["push","merge_requests","pipeline"]\n      token: (write-only)\n');
+    // The fleet projects already have a push rule (from the seed): those are updates.
+    expect(plan.stdout).toMatch(/Plan: 80 to create, 20 to change in 20 of 20 projects\.\n$/);
+
+    sandbox.clearRequests();
+    const applied = await cli(['apply', '-f', desired, '--concurrency', '8', '--yes', '-o', 'json']);
+    expect(applied.code).toBe(0);
+    const rows = applied.json<Array<{ target: string; object: string; action: string; result: string }>>();
+    expect(rows).toHaveLength(100);
+    expect(rows.every((row) => row.result === 'done')).toBe(true);
+    // One result per object, in the order of the fleet however the work interleaved.
+    expect(rows.map((row) => row.target)).toEqual(fleet.flatMap((path) => Array(5).fill(`project ${path}`)));
+    expect(applied.stderr).toContain('Applied: 100 done.');
+
+    const hooks = storedHooks(sandbox.db).filter((hook) => hook.url === 'https://hooks.example.com/ci');
+    expect(hooks).toHaveLength(20);
+    expect(hooks.every((hook) => hook.token === SECRET && hook.description === '[forgectl]')).toBe(true);
+
+    const again = await cli(['plan', '-f', desired]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('No changes: 20 projects match the file.\n');
+  });
+
+  it('export, plan 0; a change made with another command is drift showing exactly that field; apply fixes it', async () => {
+    const exported = await cli(['export', '--group', 'acme/team-01', '--recursive', '--concurrency', '8']);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^# yaml-language-server: \$schema=.*desired-state\.schema\.json\n# Exported by forgectl from /);
+    expect(exported.stdout).toContain('target: acme/team-01/**');
+    expect(exported.stderr).toMatch(/hooks: token, url_variables, custom_headers are write-only and not exported/);
+    const desired = file('exported.yaml', exported.stdout);
+    expect((await cli(['validate', '-f', desired])).code).toBe(0);
+    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: 20 projects match the file.\n');
+
+    const project = fleet[6];
+    expect((await cli(['push-rule', 'set', '--project', project, '--max-file-size', '99'])).code).toBe(0);
+    const hookId = String(storedHooks(sandbox.db).find((h) => h.url === 'https://hooks.example.com/ci' && h.project_id === projectId(project))!.id);
+    expect((await cli(['hooks', 'update', hookId, '--project', project, '--events', 'push,job'])).code).toBe(0);
+
+    const drift = await cli(['plan', '-f', desired]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toBe([
+      `project ${project}`,
+      '  ~ push rule',
+      '      max_file_size: 99 → 20',
+      '  ~ webhook "https://hooks.example.com/ci"',
+      '      events: ["push","job"] → ["push","merge_requests","pipeline"]',
+      '',
+      'Plan: 2 to change in 1 of 20 projects.',
+      '',
+    ].join('\n'));
+    const fixed = await cli(['apply', '-f', desired, '--yes']);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toBe(`project ${project}\tpush rule\tupdate\tdone\t\nproject ${project}\twebhook "https://hooks.example.com/ci"\tupdate\tdone\t\n`);
+    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+    // The write-only token survived the update (events only were sent).
+    expect(storedHooks(sandbox.db).find((h) => String(h.id) === hookId)!.token).toBe(SECRET);
+  });
+
+  it('prunes only with --prune, and with prune: managed only what forgectl created', async () => {
+    const project = fleet[0];
+    expect((await cli(['badges', 'create', '--project', project, '--name', 'by-hand', '--link-url', 'https://x.example.com', '--image-url', 'https://x.example.com/b.svg'])).code).toBe(0);
+    const without = file('no-badge.yaml', `target: ${project}\nprojects:\n  ${project}:\n    badges: []\n`);
+    const plan = await cli(['plan', '-f', without]);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('  - badge "pipeline-status"   (prune: needs apply --prune)');
+    expect(plan.stdout).not.toContain('by-hand');
+    expect(plan.stdout).toContain('1 object not in the file was left alone: prune: managed deletes only what forgectl created.');
+
+    const skipped = await cli(['apply', '-f', without, '--yes']);
+    expect(skipped.code).toBe(9);
+    expect(skipped.stdout).toContain('skipped\ta deletion: pass --prune to delete it');
+    expect(skipped.stderr).toContain('attention: Applied: 0 done, 1 deletion skipped (pass --prune).');
+    const pruned = await cli(['apply', '-f', without, '--prune', '--yes']);
+    expect(pruned.code).toBe(0);
+    const names = (await cli(['badges', 'list', '--project', project, '-o', 'json'])).json<Array<{ name: string; kind: string }>>().filter((b) => b.kind === 'project').map((b) => b.name);
+    expect(names).toEqual(['by-hand']);
+
+    const all = file('prune-all.yaml', `prune: all\ntarget: ${project}\nprojects:\n  ${project}:\n    badges: []\n`);
+    expect((await cli(['plan', '-f', all])).stdout).toContain('  - badge "by-hand"   (prune: needs apply --prune)');
+    expect((await cli(['apply', '-f', all, '--prune', '--yes'])).code).toBe(0);
+    expect((await cli(['plan', '-f', all])).code).toBe(0);
+  });
+
+  it('takes deeper scopes over shallower ones, and inherit: false cuts them off', async () => {
+    const desired = file('scopes.yaml', `target: acme/team-01/**
+projects:
+  "*":
+    push_rule: {max_file_size: 20, deny_delete_tag: true}
+  acme/team-01/squad-2/**:
+    push_rule: {max_file_size: 50}
+  ${fleet[19]}:
+    inherit: false
+    freeze_periods: []
+`);
+    const plan = await cli(['plan', '-f', desired]);
+    expect(plan.stdout).toContain(`project ${fleet[10]}\n  ~ push rule\n      max_file_size: 20 → 50\n`);
+    expect(plan.stdout).not.toContain(`project ${fleet[19]}`);
+    expect(plan.stdout).not.toContain(`project ${fleet[9]}\n`);
+    expect(plan.stdout).toContain('Plan: 9 to change in 9 of 20 projects.');
+    const excluded = await cli(['plan', '-f', desired, '--exclude', '**/svc-00?']);
+    expect(excluded.stdout).toContain('Plan: 9 to change in 9 of 11 projects.');
+  });
+
+  it('refuses a saved plan when an object changed since, and applies it when none did', async () => {
+    const desired = file('saved.yaml', `target: acme/team-01/squad-1/**\nprojects:\n  "*":\n    push_rule: {max_file_size: 30}\n`);
+    const saved = join(dir, 'plan.json');
+    const plan = await cli(['plan', '-f', desired, '--out', saved]);
+    expect(plan.code).toBe(9);
+    const document = JSON.parse(readFileSync(saved, 'utf8'));
+    expect(document).toMatchObject({ format: 'forgectl-plan', version: 1, server: sandbox.url, summary: { update: 10 } });
+    expect(document.changes[0]).toMatchObject({ target: 'project', path: fleet[0], section: 'push_rule', action: 'update', fields: [{ field: 'max_file_size', from: 20, to: 30 }], digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    await cli(['push-rule', 'set', '--project', fleet[3], '--deny-delete-tag', '--no-deny-delete-tag']);
+    sandbox.clearRequests();
+    const stale = await cli(['apply', '-f', saved, '--yes']);
+    expect(stale.code).toBe(6);
+    expect(stale.stderr).toContain(`changed since the plan: project ${fleet[3]}: push rule`);
+    expect(stale.stderr).toMatch(/error: the plan is stale: 1 of its objects changed since it was made .*; nothing was applied/);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    await cli(['plan', '-f', desired, '--out', saved]);
+    const applied = await cli(['apply', '-f', saved, '--yes']);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout.trim().split('\n')).toHaveLength(10);
+    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+  });
+
+  it('commits the changed files of a branch in one commit per project, skipping unchanged ones by blob id', async () => {
+    const sources = join(dir, 'templates');
+    const names = Array.from({ length: 10 }, (_, i) => `conf/file-${i}.txt`);
+    const write = (changed: number[]) => {
+      const entries = names.map((name, i) => `      - {path: ${name}, content: "${changed.includes(i) ? 'new' : 'same'} ${i}\\n"}`).join('\n');
+      return file('files.yaml', `target: acme/team-01/squad-1/**\nprojects:\n  "*":\n    files:\n${entries}\n      - {path: README.md, source: templates/readme.md, commit_message: "docs: managed files"}\n`);
+    };
+    writeFileSync(join(dir, 'templates-dir-placeholder'), '');
+    await import('node:fs').then((fs) => fs.mkdirSync(sources, { recursive: true }));
+    writeFileSync(join(sources, 'readme.md'), '# managed\n');
+    expect((await cli(['apply', '-f', write([]), '--yes'])).code).toBe(0);
+
+    const desired = write([2, 5, 7]);
+    const plan = await cli(['plan', '-f', desired]);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('Plan: 30 to change in 10 of 10 projects.');
+    expect(plan.stdout).toMatch(/ {2}~ file main:conf\/file-2\.txt\n {6}blob: "[0-9a-f]{12}" → "[0-9a-f]{12}"/);
+    sandbox.clearRequests();
+    const applied = await cli(['apply', '-f', desired, '--yes']);
+    expect(applied.code).toBe(0);
+    const commits = sandbox.requests().filter((r) => r.method === 'POST' && /\/repository\/commits$/.test(r.path));
+    expect(commits).toHaveLength(10);
+    const history = (await cli(['commits', 'list', '--project', fleet[0], '--ref', 'main', '-o', 'json'])).json<Array<{ title: string }>>();
+    expect(history[0].title).toBe('docs: managed files');
+    const changed = (await cli(['commits', 'get', 'main', '--project', fleet[0], '-o', 'json'])).json<{ stats: { total: number } }>();
+    expect(changed.stats.total).toBe(6); // three files, one line out and one in each
+    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+  });
+
+  it('compares the instance and a group as the file declares them, credentials only as references', async () => {
+    const desired = file('admin.yaml', `groups:
+  acme:
+    integrations:
+      bugzilla:
+        issues_url: https://bugs.example.org/show_bug.cgi?id=:id
+      asana:
+        api_key: {env: CI_HOOK_TOKEN}
+        restrict_to_branch: main
+instance:
+  application_settings:
+    signup_enabled: false
+    max_attachment_size: 200
+  plan_limits:
+    default: {ci_pipeline_size: 500}
+`);
+    const plan = await cli(['plan', '-f', desired]);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('group acme\n  ~ integration bugzilla\n      issues_url: "https://bugs.acme.example.com/show_bug.cgi?id=:id" → "https://bugs.example.org/show_bug.cgi?id=:id"\n  + integration asana\n      api_key: (write-only)\n      restrict_to_branch: "main"\n');
+    expect(plan.stdout).toContain('instance\n  ~ application settings\n      signup_enabled: true → false\n      max_attachment_size: 100 → 200\n  ~ plan limits default\n      ci_pipeline_size: 0 → 500\n');
+    expect((await cli(['apply', '-f', desired, '--yes'])).code).toBe(0);
+    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: 1 group and the instance match the file.\n');
+    const asana = await sandbox.call('GET', '/groups/acme/integrations/asana');
+    expect(asana.body.properties).toEqual({ restrict_to_branch: 'main' });
+  });
+
+  it('audits access tokens against a policy: a breach is drift that apply reports and never fixes', async () => {
+    const project = fleet[1];
+    const created = await cli(['tokens', 'create', '--project', project, '--name', 'deployer', '--scopes', 'api,write_repository', '--access-level', 'maintainer', '--expires-in', '300d', '-o', 'json']);
+    expect(created.code).toBe(0);
+    outputs.pop(); // the point of tokens create is to print the new token; it is not the secret this file guards
+    const desired = file('tokens.yaml', `target: ${project}\nprojects:\n  ${project}:\n    access_tokens: {allowed_scopes: [read_api, read_repository], max_lifetime_days: 90, max_access_level: developer}\n`);
+    const plan = await cli(['plan', '-f', desired]);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toMatch(/ {2}! access token "deployer" \(id \d+\): scopes api, write_repository not allowed; lives 30\d days \(until [\d-]+\), more than 90; role maintainer is above developer\n/);
+    const applied = await cli(['apply', '-f', desired, '--yes']);
+    expect(applied.code).toBe(9);
+    expect(applied.stdout).toMatch(/access token "deployer" \(id \d+\)\tviolation\tnot fixed\t/);
+  });
+
+  it('refuses what cannot be planned before sending anything, and lists requests with --dry-run', async () => {
+    sandbox.clearRequests();
+    const star = file('star.yaml', 'projects:\n  "*":\n    push_rule: {max_file_size: 5}\n');
+    const noTarget = await cli(['plan', '-f', star]);
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr).toContain('"*" needs a target');
+    const bad = await cli(['plan', '-f', file('bad.yaml', 'projects:\n  acme/api:\n    freeze_periods: [{freeze_start: "x", freeze_end: "0 7 * * 1"}]\n')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: .*bad\.yaml:3:37: freeze_start is not a valid cron expression \("x"\)/m);
+    expect((await cli(['apply', '-f', star, '--target', 'acme/team-01/**'])).code).toBe(2); // no --yes off a terminal
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const dry = await cli(['apply', '-f', star, '--target', 'acme/team-01/squad-1/**', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout.split('\n').filter((line) => line.startsWith('PUT '))).toHaveLength(10);
+    expect(dry.stdout).toContain('dry run');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('never shows the secret: not in plans, results, exports, logs, dry runs or errors', async () => {
+    const hooked = file('secret.yaml', `target: ${fleet[4]}\nprojects:\n  ${fleet[4]}:\n    hooks:\n      - url: https://other.example.com/{room}\n        token: {env: CI_HOOK_TOKEN}\n        url_variables: {room: {env: CI_HOOK_TOKEN}}\n        custom_headers: {X-Key: {env: CI_HOOK_TOKEN}}\n      - {url: "https://hooks.example.com/ci", events: [push, merge_requests, pipeline]}\n`);
+    await cli(['plan', '-f', hooked, '-o', 'json']);
+    await cli(['plan', '-f', hooked, '-v']);
+    await cli(['apply', '-f', hooked, '--dry-run', '-v']);
+    expect((await cli(['apply', '-f', hooked, '--yes'])).code).toBe(0);
+    await cli(['apply', '-f', hooked, '--yes', '-v']);
+    expect(storedHooks(sandbox.db).find((h) => h.url === 'https://other.example.com/{room}')!.custom_headers).toEqual([{ key: 'X-Key', value: SECRET }]);
+    await cli(['export', '--project', fleet[4], '-o', 'json']);
+    sandbox.fault({ method: 'POST', path: 'hooks$', status: 422, times: 5 });
+    const failing = file('fail.yaml', `target: ${fleet[5]}\nprojects:\n  ${fleet[5]}:\n    hooks:\n      - {url: "https://third.example.com/x", token: {env: CI_HOOK_TOKEN}}\n`);
+    expect((await cli(['apply', '-f', failing, '--yes', '-o', 'json'])).code).toBe(9);
+    expect(outputs.length).toBeGreaterThan(40);
+    for (const result of outputs) {
+      expect(result.stdout).not.toContain(SECRET);
+      expect(result.stderr).not.toContain(SECRET);
+    }
+  });
+});
+
+function projectId(path: string): number {
+  return sandbox.db.table<{ id: number; path_with_namespace: string }>('projects').find((p) => p.path_with_namespace === path)!.id;
+}
