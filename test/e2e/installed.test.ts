@@ -4,7 +4,7 @@
  * bundling, stream, signal or terminal bugs; these can.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/cli/manifest.js';
@@ -15,9 +15,12 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { ve
 const pty = ptyRunner();
 
 let bin = '';
+let remove = () => undefined as void;
 beforeAll(async () => {
-  ({ bin } = await installFromCheckout());
+  ({ bin, remove } = await installFromCheckout());
 }, 240_000);
+// The copy of the checkout and the installation are tens of megabytes: not left behind in the temporary folder.
+afterAll(() => remove());
 
 /** Up to `limit` at a time, in order of the results. */
 async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -89,6 +92,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   }, 240_000);
   afterAll(() => {
     sandbox?.process.kill('SIGTERM');
+    if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
   live('runs on this Node and prints its version', async () => {

@@ -48,7 +48,7 @@ export function readmeInstallLines(): string[] {
  * Packs and installs forgectl as the README says, from a copy of this checkout (its own dist/ is not touched while
  * other tests use it; node_modules is linked, as `npm ci` would have made it). Returns the prefix's bin folder.
  */
-export async function installFromCheckout(): Promise<{ bin: string; log: string }> {
+export async function installFromCheckout(): Promise<{ bin: string; log: string; remove: () => void }> {
   const work = tempDir('forgectl-e2e-checkout-');
   for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'CHANGELOG.md', 'bin', 'src', 'scripts', 'completions']) {
     if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(work, entry), { recursive: true });
@@ -72,7 +72,7 @@ export async function installFromCheckout(): Promise<{ bin: string; log: string 
     log += `$ ${line}\n${result.stdout}${result.stderr}`;
     if (result.code !== 0) throw new Error(`README install line failed: ${line}\n${log}`);
   }
-  return { bin: join(prefix, 'bin'), log };
+  return { bin: join(prefix, 'bin'), log, remove: () => [work, prefix].forEach((dir) => rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** The Node versions the package promises: the oldest 20 it supports, and current 22 and 24. */
