@@ -83,7 +83,7 @@ _forgectl_words() {
     'groups get') echo '--with-projects --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'groups list') echo '--parent --descendants --search --owned --all-available --top-level-only --min-access-level --skip-groups --visibility --archived --no-archived --order-by --sort --statistics --page --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'hooks') echo 'list get delete create update test events audit resend url-var header --help' ;;
-    'hooks audit') echo '--project --since --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'hooks audit') echo '--project --since --desired --fix --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'hooks create') echo '--project --url --name --description --events --all-events --branch-filter --branch-filter-strategy --no-ssl-verify --template-file --token-stdin --token-file --token-env --generate-token --header --url-var --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'hooks delete') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'hooks events') echo '--project --status --trigger --since --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -184,7 +184,7 @@ _forgectl_words() {
     'submodules') echo 'update --help' ;;
     'submodules update') echo '--project --sha --branch --message --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens') echo 'list get create rotate revoke audit recover --help' ;;
-    'tokens audit') echo '--group --project --expiring-within --no-personal --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'tokens audit') echo '--group --project --expiring-within --no-personal --instance --concurrency --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens create') echo '--group --project --personal --name --scopes --access-level --expires-at --expires-in --description --user --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens get') echo '--group --project --personal --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens list') echo '--group --project --personal --state --revoked --search --sort --created-after --created-before --expires-after --expires-before --last-used-after --last-used-before --user --page --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -724,6 +724,8 @@ _forgectl_value() {
     'groups list|--limit') echo 'text' ;;
     'hooks audit|--project') echo 'text' ;;
     'hooks audit|--since') echo 'text' ;;
+    'hooks audit|--desired') echo 'file' ;;
+    'hooks audit|--fix') echo 'text' ;;
     'hooks audit|--group') echo 'text' ;;
     'hooks audit|--match') echo 'text' ;;
     'hooks audit|--exclude') echo 'text' ;;
@@ -1213,6 +1215,7 @@ _forgectl_value() {
     'tokens audit|--group') echo 'text' ;;
     'tokens audit|--project') echo 'text' ;;
     'tokens audit|--expiring-within') echo 'text' ;;
+    'tokens audit|--concurrency') echo 'text' ;;
     'tokens create|--group') echo 'text' ;;
     'tokens create|--project') echo 'text' ;;
     'tokens create|--name') echo 'text' ;;

@@ -269,4 +269,42 @@ describe('failing deliveries: status, events, test and resend', () => {
       'second: deliveries to hooks.example.com are not encrypted (http)',
     ]);
   });
+
+  it('audits a fleet: the same URL twice, hooks the desired state does not declare; --fix turns TLS on and re-enables', async () => {
+    const url = `${receiver.url}/hook`;
+    const id = await createHook();
+    receiver.answer(500);
+    for (let i = 0; i < 4; i++) await comment();
+    receiver.answer(200);
+    const web = ['--project', 'acme/web', '--url', url, '--events', 'push', '-o', 'json'];
+    const insecure = (await cli(['hooks', 'create', ...web, '--no-ssl-verify'])).json().id as number;
+    const twin = (await cli(['hooks', 'create', ...web])).json().id as number;
+    const desired = join(tempDir(), 'desired.yaml');
+    writeFileSync(desired, `projects:\n  acme/api:\n    hooks: [{url: "${url}"}]\n`);
+
+    const audit = await cli(['hooks', 'audit', '--group', 'acme', '--desired', desired, '--fields', 'project,hook_id,finding', '-o', 'json']);
+    expect(audit.code).toBe(9);
+    const rows = audit.json<Array<{ project: string; hook_id: number; finding: string }>>().map((r) => `${r.project} ${r.hook_id === id ? 'api' : r.hook_id === insecure ? 'insecure' : 'twin'}: ${r.finding}`);
+    expect(rows).toEqual([
+      expect.stringMatching(/^acme\/api api: disabled until /),
+      'acme/api api: 4 of 4 deliveries since 24h failed',
+      'acme/web insecure: TLS certificate verification is off',
+      `acme/web insecure: not declared in ${desired}`,
+      `acme/web twin: the same URL as webhook ${insecure}`,
+      `acme/web twin: not declared in ${desired}`,
+    ]);
+
+    expect((await cli(['hooks', 'audit', '--group', 'acme', '--fix', 'ssl-on'])).code).toBe(2); // confirmation needed off a terminal
+    expect(storedHooks(sandbox.db).find((h) => h.id === insecure)!.enable_ssl_verification).toBe(false);
+    const fixed = await cli(['hooks', 'audit', '--group', 'acme', '--fix', 'ssl-on,reenable', '--yes', '--fields', 'project,finding,fixed', '-o', 'json']);
+    expect(fixed.code).toBe(9);
+    expect(fixed.json()).toEqual(expect.arrayContaining([
+      { project: 'acme/api', finding: expect.stringMatching(/^disabled until /), fixed: 'fixed' },
+      { project: 'acme/web', finding: 'TLS certificate verification is off', fixed: 'fixed' },
+      { project: 'acme/web', finding: `the same URL as webhook ${insecure}`, fixed: null },
+    ]));
+    expect(storedHooks(sandbox.db).find((h) => h.id === insecure)!.enable_ssl_verification).toBe(true);
+    expect((await cli(['hooks', 'get', String(id), ...P, '-o', 'json'])).json().alert_status).toBe('executable');
+    expect((await cli(['hooks', 'audit', '--project', 'acme/api', '--fix', 'tls'])).stderr).toContain('--fix tls: unknown; choose from ssl-on, reenable');
+  });
 });

@@ -186,3 +186,23 @@ describe('pacing by the budget the answers announce', () => {
     expect(result.stderr).toMatch(/waited [\d.]+ s for the rate limit/);
   });
 });
+
+describe('tokens audit over the whole instance', () => {
+  it('reads the token lists of every group and project at once, for administrators only', async () => {
+    const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    const created = await sandbox.run(['tokens', 'create', '--project', fleetProjectPath(23), '--name', 'expiring', '--scopes', 'read_api', '--expires-at', soon, '-o', 'json']);
+    expect(created.code).toBe(0);
+    sandbox.clearRequests();
+    const audit = await sandbox.run(['tokens', 'audit', '--instance', '--concurrency', '8', '--expiring-within', '10d', '--no-personal', '-o', 'json']);
+    expect(audit.code).toBe(9);
+    expect(audit.json()).toEqual([expect.objectContaining({ id: created.json().id, source: `project ${fleetProjectPath(23)}`, days_left: 5 })]);
+    // Every project (32) and group (acme, team-01, three squads) was read.
+    expect(sandbox.requests().filter((r) => /\/access_tokens\?/.test(r.path))).toHaveLength(32 + 5);
+    expect(audit.stderr).toMatch(/attention: 1 token expires within 10d \(by [\d-]+\) in 37 token lists of the instance/);
+
+    const notAdmin = await sandbox.run(['tokens', 'audit', '--instance'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
+    expect(notAdmin.code).toBe(4);
+    expect(notAdmin.stderr).toContain('tokens audit --instance is for administrators');
+    expect((await sandbox.run(['tokens', 'audit', '--concurrency', '4'])).code).toBe(2);
+  });
+});
