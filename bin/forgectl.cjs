@@ -1,15 +1,11 @@
 #!/usr/bin/env node
 'use strict';
-// The command-line entry. CommonJS on purpose: `forgectl --version` answers here without starting the ES module
-// loader or loading any of dist/ (start-up time); everything else runs main() from the bundle.
+// The command-line entry. CommonJS on purpose: `forgectl --version` answers here without loading any of dist/
+// (start-up time); everything else runs main() from the bundle, which this file loads itself (loadBundle below).
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`forgectl ${require('../package.json').version}\n`);
 } else {
-  // Reuse compiled code between runs where Node offers it (22.1+), and compile undici's HTTP parser
-  // (WebAssembly) with the baseline compiler only: optimising it costs a CLI run more than it saves.
-  require('node:module').enableCompileCache?.();
-  require('node:v8').setFlagsFromString('--liftoff-only');
   // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once.
   const interrupted = new Promise((resolve) => {
     const stop = (signal) => {
@@ -20,12 +16,150 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  // A reader that went away (`| head -1`) must not crash the final flush below with EPIPE.
-  process.stdout.on('error', () => undefined);
-  process.stderr.on('error', () => undefined);
-  import('../dist/main.js').then(async ({ main }) => {
-    const code = await main(argv, { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, interrupted });
-    // Flush stdout and stderr, then exit at once: idle keep-alive sockets must not hold the process open.
-    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  // The standard streams are created on first use: each costs start-up time (stdin as a file loads fs streams,
+  // fs/promises and readline). A reader that went away (`| head -1`) must not crash a write with EPIPE.
+  const opened = new Set();
+  const stream = (name) => {
+    const value = process[name];
+    if (!opened.has(name)) {
+      opened.add(name);
+      if (name !== 'stdin') value.on('error', () => undefined);
+    }
+    return value;
+  };
+  const deps = {
+    env: process.env,
+    interrupted,
+    get stdin() {
+      return stream('stdin');
+    },
+    get stdout() {
+      return stream('stdout');
+    },
+    get stderr() {
+      return stream('stderr');
+    },
+  };
+  const { main } = loadBundle(require('node:path').join(__dirname, '..', 'dist'));
+  main(argv, deps).then((code) => {
+    // Flush what was written, then exit at once: idle keep-alive sockets must not hold the process open.
+    const flush = ['stdout', 'stderr'].filter((name) => opened.has(name));
+    const next = () => (flush.length ? process[flush.shift()].write('', next) : process.exit(code));
+    next();
   });
+}
+
+/**
+ * Loads dist/main.js and the chunks it requires (CommonJS files written by scripts/build.mjs) with V8's code
+ * cache: a file whose compiled code is in the cache is not compiled again, and the code of files compiled in
+ * this run is saved when the process exits. The cache lives in the user's cache folder, one folder per build of
+ * forgectl and version of Node; a cache that is missing, stale, damaged or not the user's own is ignored.
+ * FORGECTL_NO_CODE_CACHE=1 (or NODE_DISABLE_COMPILE_CACHE=1) turns it off.
+ */
+function loadBundle(dist) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const vm = require('node:vm');
+  const cache = codeCacheDir(dist, fs, path);
+  const modules = new Map();
+  const compiled = [];
+  const load = (file) => {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const module = { exports: {} };
+    modules.set(file, module);
+    const dir = path.dirname(file);
+    const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, 'utf8')}\n})`;
+    const cacheFile = cache && path.join(cache, path.relative(dist, file).replace(/[\\/]/g, '~'));
+    const cachedData = cacheFile ? readCodeCache(fs, cacheFile) : undefined;
+    const script = new vm.Script(source, { filename: file, cachedData });
+    if (cacheFile && (!cachedData || script.cachedDataRejected)) compiled.push({ script, cacheFile });
+    const localRequire = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
+    script.runInThisContext()(module.exports, localRequire, module, file, dir);
+    return module.exports;
+  };
+  if (cache) process.once('exit', () => saveCodeCache(fs, path, cache, compiled));
+  return load(path.join(dist, 'main.js'));
+}
+
+/** The cache folder of this build and Node version, or undefined when caching is off or the folder is unsafe. */
+function codeCacheDir(dist, fs, path) {
+  const env = process.env;
+  if (env.FORGECTL_NO_CODE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
+  let build;
+  try {
+    build = JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8')).build;
+  } catch {
+    return undefined;
+  }
+  if (!/^[0-9a-f]{8,}$/.test(build ?? '')) return undefined;
+  const home = env.HOME || env.USERPROFILE;
+  const root = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : home && path.join(home, process.platform === 'darwin' ? 'Library/Caches' : '.cache'));
+  if (!root || !path.isAbsolute(root)) return undefined;
+  const dir = path.join(root, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
+  return ownFolder(fs, dir) === false ? undefined : dir;
+}
+
+/** Whether a folder is the user's own and writable by nobody else (undefined: it does not exist). */
+function ownFolder(fs, dir) {
+  let stat;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    return undefined;
+  }
+  return stat.isDirectory() && (!process.getuid || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0));
+}
+
+/**
+ * A cache file: a checksum, then V8's data. V8 checks its data's version, flags and source length, but not its
+ * bytes (a damaged file would crash the process), hence the checksum.
+ */
+function readCodeCache(fs, file) {
+  let bytes;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const data = bytes.subarray(4);
+  return bytes.length > 4 && bytes.readUInt32LE(0) === checksum(data) ? data : undefined;
+}
+
+/** FNV-1a over 32-bit words (and the last bytes), enough to tell a damaged file from a whole one. */
+function checksum(data) {
+  const bytes = data.byteOffset % 4 ? new Uint8Array(data) : data;
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+  let hash = 0x811c9dc5 ^ bytes.length;
+  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i], 0x01000193);
+  for (let i = words.length * 4; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * Writes the code of the files compiled in this run (each atomically: a temporary file renamed into place), in a
+ * folder only the user can write to. The first run of a new build also removes the caches of other builds.
+ */
+function saveCodeCache(fs, path, cache, compiled) {
+  if (!compiled.length) return;
+  try {
+    if (!fs.existsSync(cache)) {
+      fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
+      const build = path.basename(cache).split('-')[0];
+      for (const other of fs.readdirSync(path.dirname(cache))) {
+        if (!other.startsWith(`${build}-`)) fs.rmSync(path.join(path.dirname(cache), other), { recursive: true, force: true });
+      }
+    }
+    if (!ownFolder(fs, cache)) return;
+    for (const { script, cacheFile } of compiled) {
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      const data = script.createCachedData();
+      const sum = Buffer.alloc(4);
+      sum.writeUInt32LE(checksum(data));
+      fs.writeFileSync(temporary, Buffer.concat([sum, data]), { mode: 0o600 });
+      fs.renameSync(temporary, cacheFile);
+    }
+  } catch {
+    // A cache that cannot be written is only slower start-up next time.
+  }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,25 +7,27 @@ import { BIN, tempDir, useTestSandbox } from '../helpers/cli.js';
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
 
-/** Runs the built CLI with a module hook that records every file it loads, mapped back to source inputs. */
+/** A preload that records every file of dist/ the bin reads (it loads the bundle itself, with fs.readFileSync). */
+const recorder = `${tempDir('forgectl-startup-')}/record.cjs`;
+writeFileSync(recorder, `const fs = require('node:fs');
+const read = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === 'string' && file.includes('/dist/') && file.endsWith('.js')) process.stderr.write('LOADED ' + file + '\\n');
+  return read.call(this, file, ...rest);
+};
+`);
+
+/** Runs the built CLI, recording every file of dist/ it loads, mapped back to source inputs. */
 async function loadedInputs(argv: string[], env: Record<string, string>): Promise<{ code: number | null; inputs: string[] }> {
   const meta = JSON.parse(readFileSync(`${dist}meta.json`, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
-  const hook = `data:text/javascript,${encodeURIComponent(`
-    import { register } from 'node:module';
-    register('data:text/javascript,' + encodeURIComponent(\`
-      export async function resolve(specifier, context, next) {
-        const result = await next(specifier, context);
-        if (result.url.startsWith('file:')) process.stderr.write('LOADED ' + result.url + '\\\\n');
-        return result;
-      }\`));
-  `)}`;
   // Asynchronous: the sandbox answering the child runs in this process.
-  const child = spawn(process.execPath, ['--import', hook, BIN, ...argv], { env: { PATH: process.env.PATH, ...env } });
+  const child = spawn(process.execPath, ['--require', recorder, BIN, ...argv], { env: { PATH: process.env.PATH, ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout.resume();
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const files = [...stderr.matchAll(/^LOADED file:\/\/(.+)$/gm)].map((m) => m[1]);
+  const files = [...stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
+  expect(argv[0] === '--version' || files.some((file) => file.endsWith('/dist/main.js'))).toBe(true);
   const inputs = files.flatMap((file) => {
     const key = file.slice(file.indexOf('/dist/') + 1);
     return Object.keys(meta.outputs[key]?.inputs ?? {});
