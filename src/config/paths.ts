@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
@@ -6,7 +5,7 @@ export type Env = Record<string, string | undefined>;
 /** The folder holding config.json, locks and recovery files: FORGECTL_CONFIG_DIR, else the platform's config folder. */
 export function configDir(env: Env): string {
   if (env.FORGECTL_CONFIG_DIR) return env.FORGECTL_CONFIG_DIR;
-  const home = env.HOME || (createRequire(import.meta.url)('node:os') as typeof import('node:os')).homedir();
+  const home = env.HOME || process.getBuiltinModule('node:os').homedir();
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'forgectl');
   if (process.platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'forgectl', 'Config');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'forgectl');

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { ConfigError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../http/url.js';
 
@@ -179,7 +178,7 @@ function parseTokenType(value: string | undefined): TokenType | undefined {
  */
 export function secretFromCommand(command: string, env: Env): string {
   // Required here, not at the top: child_process costs every other run start-up time.
-  const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
+  const { execFileSync } = process.getBuiltinModule('node:child_process');
   let out: string;
   try {
     out = execFileSync('/bin/sh', ['-c', command], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });

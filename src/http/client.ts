@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileProblem } from '../cli/files.js';
 import { CliError, ConfigError, NetworkError } from '../errors.js';
 import type { Env } from '../config/paths.js';
@@ -73,7 +72,7 @@ export class HttpClient {
       const extra = readCaFile(this.options.caFile);
       const nodeExtra = env.NODE_EXTRA_CA_CERTS ? safeRead(env.NODE_EXTRA_CA_CERTS) : undefined;
       // Loaded here only: node:tls (and crypto with it) costs start-up that plain-http and default-CA runs skip.
-      const { rootCertificates } = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
+      const { rootCertificates } = process.getBuiltinModule('node:tls');
       tls.ca = [...rootCertificates, ...(nodeExtra ? [nodeExtra] : []), extra];
     }
     if (this.options.insecure) tls.rejectUnauthorized = false;
@@ -213,7 +212,7 @@ function readCaFile(path: string): string {
     throw new ConfigError(`cannot read the CA file ${path}: ${fileProblem(error)}`);
   }
   const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  const { X509Certificate } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  const { X509Certificate } = process.getBuiltinModule('node:crypto');
   try {
     if (!blocks.length) throw new Error('no PEM certificate in it');
     for (const block of blocks) new X509Certificate(block);

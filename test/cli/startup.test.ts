@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { BIN, runBin, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
@@ -57,5 +58,65 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(code).toBe(0);
     expect(inputs.some((i) => i.includes('src/commands/api.ts'))).toBe(true);
     expect(inputs.filter((i) => HEAVY.test(i))).toEqual([]);
+  });
+});
+
+describe.skipIf(!built)('the code cache', () => {
+  const build = built ? (JSON.parse(readFileSync(`${dist}package.json`, 'utf8')) as { build: string }).build : '';
+  const folderOf = (cache: string) => join(cache, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
+  const helpWith = (env: Record<string, string>) => runBin(['users', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir(), ...env } });
+
+  it('is written on the first run, in a folder of this build and Node version only the user can reach, and used after', async () => {
+    const cache = tempDir();
+    const first = await helpWith({ XDG_CACHE_HOME: cache });
+    expect(first.code).toBe(0);
+    const folder = folderOf(cache);
+    const files = readdirSync(folder);
+    expect(files).toContain('main.js');
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const written = statSync(join(folder, 'main.js')).mtimeMs;
+    const second = await helpWith({ XDG_CACHE_HOME: cache });
+    expect(second).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
+    expect(statSync(join(folder, 'main.js')).mtimeMs).toBe(written); // used as it was, not compiled again
+  });
+
+  it('ignores damaged, truncated or foreign cache files and replaces them', async () => {
+    const cache = tempDir();
+    const clean = await helpWith({ XDG_CACHE_HOME: cache });
+    const folder = folderOf(cache);
+    const files = readdirSync(folder);
+    files.forEach((file, index) => {
+      const path = join(folder, file);
+      const bytes = readFileSync(path);
+      if (index % 3 === 0) for (let i = 8; i < bytes.length; i += 97) bytes[i] ^= 0x5a; // flipped bits inside
+      writeFileSync(path, index % 3 === 1 ? bytes.subarray(0, bytes.length >> 1) : index % 3 === 2 ? Buffer.from('not a cache') : bytes);
+    });
+    const damaged = await helpWith({ XDG_CACHE_HOME: cache });
+    expect(damaged).toMatchObject({ code: 0, stdout: clean.stdout, stderr: '' });
+    const again = await helpWith({ XDG_CACHE_HOME: cache });
+    expect(again).toMatchObject({ code: 0, stdout: clean.stdout, stderr: '' });
+    expect(readFileSync(join(folder, files[2])).toString()).not.toBe('not a cache');
+  });
+
+  it('is not used in a folder others can write to, nor with FORGECTL_NO_CODE_CACHE=1', async () => {
+    const cache = tempDir();
+    const folder = folderOf(cache);
+    mkdirSync(folder, { recursive: true });
+    chmodSync(folder, 0o777);
+    expect((await helpWith({ XDG_CACHE_HOME: cache })).code).toBe(0);
+    expect(readdirSync(folder)).toEqual([]);
+    const off = tempDir();
+    expect((await helpWith({ XDG_CACHE_HOME: off, FORGECTL_NO_CODE_CACHE: '1' })).code).toBe(0);
+    expect(readdirSync(off)).toEqual([]);
+  });
+
+  it('drops the caches of other builds when a new build writes its own', async () => {
+    const cache = tempDir();
+    const old = join(cache, 'forgectl', 'code-cache', `0123456789abcdef-${process.version}-${process.arch}`);
+    mkdirSync(old, { recursive: true, mode: 0o700 });
+    writeFileSync(join(old, 'main.js'), 'old');
+    expect((await helpWith({ XDG_CACHE_HOME: cache })).code).toBe(0);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(folderOf(cache))).toBe(true);
   });
 });
