@@ -154,13 +154,18 @@ export class ListResult<T> implements AsyncIterable<T> {
 
     const window: Array<{ page: number; response: Promise<ApiResponse<T[]>> }> = [];
     let nextToFetch = 2;
+    // The last page, as soon as any answer shows it (an empty X-Next-Page, a missing next link, a short page),
+    // even one that arrived ahead of the pages before it: nothing past it is requested from then on.
+    let lastPage = finalPage;
     let reachedEnd = false;
     let offsetRefused = false;
     const fill = (): void => {
-      while (window.length < concurrency && nextToFetch <= finalPage) {
+      while (window.length < concurrency && nextToFetch <= lastPage) {
         const page = nextToFetch++;
         const response = this.fetch(this.path, pageQuery(page));
-        response.catch(() => undefined); // awaited in order below; an early end must not leave it unhandled
+        response.then((answer) => {
+          if (!hasMore(answer, perPage)) lastPage = Math.min(lastPage, page);
+        }, () => undefined); // awaited in order below; an early end must not leave it unhandled
         window.push({ page, response });
       }
     };

@@ -26,13 +26,34 @@ export interface PaginateOptions<T> {
   present?: (record: T) => unknown;
 }
 
+/** What a page is cut from: an array, or a view of one that copies nothing (a table read backwards). */
+export interface Sequence<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+  slice(start: number, end: number): T[];
+}
+
+/** A list read from its end, without copying it: a page costs one page's worth, however long the list. */
+export function backwards<T>(items: readonly T[]): Sequence<T> {
+  const last = items.length - 1;
+  return {
+    length: items.length,
+    at: (index) => (index >= 0 && index <= last ? items[last - index] : undefined),
+    slice(start, end) {
+      const page: T[] = [];
+      for (let index = Math.max(0, start); index < Math.min(end, items.length); index++) page.push(items[last - index]);
+      return page;
+    },
+  };
+}
+
 /** Serves one page of `items` with the headers of api-facts §3 (offset or keyset). */
-export function paginate<T>(req: SandboxRequest, items: T[], options: PaginateOptions<T> = {}): SandboxResponse {
+export function paginate<T>(req: SandboxRequest, items: Sequence<T> | readonly T[], options: PaginateOptions<T> = {}): SandboxResponse {
   const perPage = Math.min(100, Math.max(1, Number(req.query.per_page) || 20));
   const present = options.present ?? ((record: T) => record);
   if (req.query.pagination === 'keyset') {
     if (!options.keyset) throw errors.error(405, 'Keyset pagination is not yet available for this type of request');
-    return keysetPage(req, items, perPage, options.keyset, present);
+    return keysetPage(req, Array.isArray(items) ? items : items.slice(0, items.length), perPage, options.keyset, present);
   }
   const page = Math.max(1, Number(req.query.page) || 1);
   const offset = (page - 1) * perPage;

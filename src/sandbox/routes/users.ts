@@ -2,7 +2,7 @@ import { toQueryString, type Query } from '../../api/path.js';
 import { requireUser } from '../auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { groups, members, projects, userNamespaceId, users as usersTable, type User } from '../model.js';
-import { paginate } from '../pagination.js';
+import { backwards, paginate, type Sequence } from '../pagination.js';
 import { presentUserBasic, presentPublicUser } from '../present.js';
 import type { SandboxModule } from '../module.js';
 
@@ -58,11 +58,16 @@ function dateParam(req: SandboxRequest, name: string): number | undefined {
   return time;
 }
 
-/** Users visible to the caller with the filters every user may use (bots only for administrators). */
-export function filterUsers(req: SandboxRequest): User[] {
+/**
+ * Users visible to the caller with the filters every user may use (bots only for administrators). Without any
+ * filter an administrator gets the table itself, not a copy (a page of a long list costs one page's worth): the
+ * result is never changed in place.
+ */
+export function filterUsers(req: SandboxRequest): readonly User[] {
   const q = req.query;
   const admin = Boolean(req.user?.is_admin);
-  let list = usersTable(req.db).filter((u) => !u.bot || admin);
+  const table = usersTable(req.db);
+  let list: readonly User[] = admin ? table : table.filter((u) => !u.bot);
   if (q.username) list = list.filter((u) => u.username.toLowerCase() === String(q.username).toLowerCase());
   if (q.search) {
     // Names and usernames match in part; emails only whole, private ones only for administrators.
@@ -88,7 +93,7 @@ export function filterUsers(req: SandboxRequest): User[] {
 }
 
 /** The administrator's filters; others' are ignored, except extern_uid with provider, which answers 403. */
-function filterAsAdmin(req: SandboxRequest, list: User[]): User[] {
+function filterAsAdmin(req: SandboxRequest, list: readonly User[]): readonly User[] {
   const q = req.query;
   if (q.extern_uid && q.provider && !req.user?.is_admin) throw errors.forbidden();
   if (!req.user?.is_admin) return list;
@@ -165,7 +170,7 @@ function keysetStart(req: SandboxRequest, orderBy: string): Position | undefined
   return undefined;
 }
 
-function keysetPage(req: SandboxRequest, ordered: User[], orderBy: string, sort: 'asc' | 'desc', present: (u: User) => unknown): SandboxResponse {
+function keysetPage(req: SandboxRequest, ordered: Sequence<User>, orderBy: string, sort: 'asc' | 'desc', present: (u: User) => unknown): SandboxResponse {
   const perPage = Math.min(100, Math.max(1, Number(req.query.per_page) || 20));
   const compare = ordering(orderBy, sort);
   const start = keysetStart(req, orderBy);
@@ -175,7 +180,7 @@ function keysetPage(req: SandboxRequest, ordered: User[], orderBy: string, sort:
     let high = ordered.length;
     while (from < high) {
       const middle = (from + high) >>> 1;
-      if (compare(positionOf(ordered[middle], orderBy), start) <= 0) from = middle + 1;
+      if (compare(positionOf(ordered.at(middle)!, orderBy), start) <= 0) from = middle + 1;
       else high = middle;
     }
   }
@@ -283,8 +288,8 @@ export const users: SandboxModule = {
       const { orderBy, sort } = orderParams(req);
       const compare = ordering(orderBy, sort);
       const list = filterAsAdmin(req, filterUsers(req));
-      // The table is in id order: the default order (id desc) needs no sort, which keeps large lists fast.
-      const ordered = orderBy === 'id' ? (sort === 'asc' ? list : list.reverse()) : list.sort((a, b) => compare(positionOf(a, orderBy), positionOf(b, orderBy)));
+      // The table is in id order: the default order (id desc) is the list read backwards, nothing sorted or copied.
+      const ordered = orderBy === 'id' ? (sort === 'asc' ? list : backwards(list)) : [...list].sort((a, b) => compare(positionOf(a, orderBy), positionOf(b, orderBy)));
       // Everyone else sees the list item fields of the spec; administrators the full record with their fields.
       const present = req.user?.is_admin ? (u: User) => presentFullUser(u, req) : (u: User) => basicUser(u, req);
       if (req.query.pagination === 'keyset') return keysetPage(req, ordered, orderBy, sort, present);
