@@ -45,26 +45,24 @@ export class ListResult<T> implements AsyncIterable<T> {
     private readonly local?: { keep: (record: T) => boolean; limit?: number },
   ) {}
 
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    const records = this.iterate();
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for await (const page of this.pages()) yield* page;
+  }
+
+  /** The records page by page, as they arrive (in order): output is written a page at a time. */
+  async *pages(): AsyncGenerator<T[]> {
+    const { transform, local } = this;
     let kept = 0;
-    return {
-      next: async () => {
-        for (;;) {
-          if (this.local?.limit !== undefined && kept >= this.local.limit) {
-            await records.return(undefined);
-            return { done: true, value: undefined };
-          }
-          const step = await records.next();
-          if (step.done) return step;
-          const value = this.transform(step.value);
-          if (this.local && !this.local.keep(value)) continue;
-          kept++;
-          return { done: false, value };
-        }
-      },
-      return: async () => records.return(undefined),
-    };
+    for await (const records of this.iterate()) {
+      let page = records.map(transform);
+      if (local) {
+        page = page.filter(local.keep);
+        if (local.limit !== undefined) page = page.slice(0, local.limit - kept);
+        kept += page.length;
+      }
+      if (page.length) yield page;
+      if (local?.limit !== undefined && kept >= local.limit) return;
+    }
   }
 
   /** The same list with each record transformed as it streams (extra columns such as names for numbers). */
@@ -93,7 +91,7 @@ export class ListResult<T> implements AsyncIterable<T> {
     return response;
   }
 
-  private async *iterate(): AsyncGenerator<T> {
+  private async *iterate(): AsyncGenerator<T[]> {
     const { all, limit, keysetOnly } = this.options;
     if (keysetOnly) {
       yield* this.followLinks(this.path, { ...this.query, pagination: 'keyset', per_page: this.perPage(all || limit ? 100 : undefined) }, limit);
@@ -104,7 +102,7 @@ export class ListResult<T> implements AsyncIterable<T> {
       yield* this.allPages();
     } else {
       const response = await this.fetch(this.path, { ...this.query, page: this.options.page, per_page: this.options.perPage });
-      yield* response.data;
+      yield response.data;
       if (nextLink(response) || nextPage(response)) {
         const total = response.header('x-total');
         const shown = response.data.length.toLocaleString('en-US');
@@ -120,16 +118,14 @@ export class ListResult<T> implements AsyncIterable<T> {
   }
 
   /** Sequential: follow Link rel="next", falling back to X-Next-Page. */
-  private async *followLinks(path: string, query: Query | undefined, limit?: number): AsyncGenerator<T> {
+  private async *followLinks(path: string, query: Query | undefined, limit?: number): AsyncGenerator<T[]> {
     let count = 0;
     let target: { path: string; query?: Query } | undefined = { path, query };
     while (target) {
       const response = await this.fetch(target.path, target.query);
-      for (const item of response.data) {
-        if (limit !== undefined && count >= limit) return;
-        count++;
-        yield item;
-      }
+      const records = limit === undefined ? response.data : response.data.slice(0, limit - count);
+      count += records.length;
+      if (records.length) yield records;
       if (limit !== undefined && count >= limit) return;
       const link = nextLink(response);
       const page = nextPage(response);
@@ -138,7 +134,7 @@ export class ListResult<T> implements AsyncIterable<T> {
   }
 
   /** --all: page 1, then further pages fetched concurrently in a bounded window, yielded in order. */
-  private async *allPages(): AsyncGenerator<T> {
+  private async *allPages(): AsyncGenerator<T[]> {
     const perPage = this.options.perPage ?? 100;
     const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
     const keysetAfter = this.options.keysetAfter;
@@ -146,7 +142,7 @@ export class ListResult<T> implements AsyncIterable<T> {
     const pageQuery = (page: number): Query => ({ ...this.query, page, per_page: perPage });
 
     const first = await this.fetch(this.path, pageQuery(1));
-    yield* first.data;
+    yield first.data;
     let last: T | undefined = first.data[first.data.length - 1];
     if (!hasMore(first, perPage)) return;
     const totalPages = Number(first.header('x-total-pages')) || undefined;
@@ -182,7 +178,7 @@ export class ListResult<T> implements AsyncIterable<T> {
         }
         throw error;
       }
-      yield* response.data;
+      yield response.data;
       if (response.data.length) last = response.data[response.data.length - 1];
       if (!hasMore(response, perPage) || page === totalPages) {
         reachedEnd = true;

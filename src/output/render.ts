@@ -88,31 +88,44 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     }
     return io.out(rows.length ? await toYaml(rows) : '[]\n');
   }
-  // Streaming formats: each record is written as it arrives, counted so that a run cut short can say so.
+  // Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
+  // say so.
   state.records = 0;
-  for await (const record of items) {
-    if (first) start(record);
-    switch (format) {
-      case 'json':
-        await io.out(`${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`);
-        state.closer = '\n]\n';
-        break;
-      case 'ndjson':
-        await io.out(`${JSON.stringify(shape(record))}\n`);
-        break;
-      case 'csv':
-        await io.out((first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c)))));
-        break;
-      default:
-        await io.out(tsvLine(cols.map((c) => cellText(getPath(record, c)))));
+  for await (const page of pagesOf(items)) {
+    if (!page.length) continue;
+    if (first) start(page[0]);
+    let text = '';
+    for (const record of page) {
+      switch (format) {
+        case 'json':
+          text += `${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`;
+          break;
+        case 'ndjson':
+          text += `${JSON.stringify(shape(record))}\n`;
+          break;
+        case 'csv':
+          text += (first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c))));
+          break;
+        default:
+          text += tsvLine(cols.map((c) => cellText(getPath(record, c))));
+      }
+      first = false;
     }
-    state.records++;
-    first = false;
+    await io.out(text);
+    if (format === 'json') state.closer = '\n]\n';
+    state.records += page.length;
   }
   state.closer = '';
   state.complete = true;
   if (format === 'json') await io.out(first ? '[]\n' : '\n]\n');
   if (format === 'csv' && first && (fields ?? columns)) await io.out(csvLine(fields ?? columns ?? []));
+}
+
+/** A list as pages: a ListResult page by page, an array as one page, any other stream record by record. */
+async function* pagesOf(items: AsyncIterable<Row> | Row[]): AsyncGenerator<Row[]> {
+  if (Array.isArray(items)) yield items;
+  else if (items instanceof ListResult) yield* (items as ListResult<Row>).pages();
+  else for await (const record of items) yield [record];
 }
 
 function indent(text: string): string {

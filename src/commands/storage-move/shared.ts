@@ -86,18 +86,6 @@ export function withRepository(move: StorageMove): StorageMove {
 }
 
 /** A list of moves, each with `repository` added as it streams. */
-export class StorageMoveList extends ListResult<StorageMove> {
-  override [Symbol.asyncIterator](): AsyncIterator<StorageMove> {
-    const source = super[Symbol.asyncIterator]();
-    return {
-      next: async () => {
-        const result = await source.next();
-        return result.done ? result : { done: false, value: withRepository(result.value) };
-      },
-    };
-  }
-}
-
-export function listMoves(ctx: Context, type: MoveType, item?: string): StorageMoveList {
-  return new StorageMoveList(ctx.api, movesPath(type, item), {}, ctx.paging);
+export function listMoves(ctx: Context, type: MoveType, item?: string): ListResult<StorageMove> {
+  return new ListResult<StorageMove>(ctx.api, movesPath(type, item), {}, ctx.paging).map(withRepository);
 }
