@@ -1,105 +1,135 @@
-// Users benchmark (issue 4): `forgectl users list --all -o ndjson` over 20,000 users of a sandbox answering every
-// request after 20 ms, against a sequential page-by-page baseline at per_page=100 (how python-gitlab's CLI pages:
-// one request after another, following the next page). Goal: at most 0.25x the baseline's wall time and under
-// 150 MiB peak memory (RSS) for the CLI. Runs are interleaved pairwise; medians are reported.
-// Run: npm run bench:users   (RUNS=5 USERS=20000 LATENCY=20 to change the defaults)
+// Users benchmark: `forgectl users list --all -o ndjson` against the network floor, one curl process fetching the
+// same pages 8 at a time (`curl --parallel --parallel-max 8`, every page URL known in advance, nothing parsed or
+// written but the bytes). For each list size (1,000 / 10,000 / 50,000 extra users) and latency (0 and 20 ms per
+// answer), runs alternate pairwise; reported: medians of the pairwise wall and CPU ratios, forgectl's peak RSS,
+// and the requests forgectl sent past the last page. Needs curl and GNU time (/usr/bin/time).
+// Goals: at most 1.5x the floor's wall time at latency 0, peak RSS at most 80 MiB and flat in N, no request
+// past the last page.
+// Run: npm run bench:users   (RUNS=3 SIZES=1000,10000,50000 LATENCIES=0,20 to change the defaults)
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from './sandbox.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
-const USERS = Number(process.env.USERS ?? 20_000);
-const LATENCY = Number(process.env.LATENCY ?? 20);
+const SIZES = (process.env.SIZES ?? '1000,10000,50000').split(',').map(Number);
+const LATENCIES = (process.env.LATENCIES ?? '0,20').split(',').map(Number);
+const CONCURRENCY = 8;
 const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-users-'));
+if (!existsSync('/usr/bin/time')) throw new Error('this benchmark needs GNU time (/usr/bin/time): apt-get install time');
 
-// Its stderr is not shown: it logs the speculative page requests --all leaves in flight when the CLI exits.
-const { process: sandbox, env } = await startSandboxProcess(bin, ['--users', String(USERS), '--latency', String(LATENCY)]);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** The baseline: page after page, each request sent when the previous one has been read, records printed as NDJSON. */
-function baseline() {
-  const agent = new http.Agent({ keepAlive: true });
-  const get = (page) =>
-    new Promise((resolve, reject) => {
-      const url = `${env.FORGECTL_URL}/api/v4/users?per_page=100&page=${page}`;
-      http.get(url, { agent, headers: { 'PRIVATE-TOKEN': env.FORGECTL_TOKEN } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ next: res.headers['x-next-page'], users: JSON.parse(body) }));
-      }).on('error', reject);
-    });
-  return async () => {
-    const start = process.hrtime.bigint();
-    let count = 0;
-    let bytes = 0;
-    for (let page = 1; page; ) {
-      const { next, users } = await get(page);
-      for (const user of users) bytes += JSON.stringify(user).length + 1;
-      count += users.length;
-      page = next ? Number(next) : 0;
-    }
-    agent.destroy();
-    return { ms: Number(process.hrtime.bigint() - start) / 1e6, count, bytes };
-  };
-}
-
-// Peak memory of the CLI process: a preload reports process.resourceUsage().maxRSS (KiB) when it exits.
-const rssFile = join(work, 'rss.txt');
-const preload = join(work, 'rss.cjs');
-writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
-
-function forgectl() {
+/** Runs a command with its stdout read here; returns wall and CPU seconds, peak RSS (MiB), stdout lines and bytes. */
+function measure(command, args, env = {}) {
   return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--require', preload, bin, 'users', 'list', '--all', '-o', 'ndjson'], {
-      env: { PATH: process.env.PATH, FORGECTL_URL: env.FORGECTL_URL, FORGECTL_TOKEN: env.FORGECTL_TOKEN, FORGECTL_CONFIG_DIR: work },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let count = 0;
+    const out = join(work, 'time.txt');
+    const started = process.hrtime.bigint();
+    const child = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', out, command, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
     let bytes = 0;
     let stderr = '';
     child.stdout.on('data', (chunk) => {
       bytes += chunk.length;
-      for (const byte of chunk) if (byte === 10) count++;
+      for (const byte of chunk) if (byte === 10) lines++;
     });
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      if (code !== 0) return reject(new Error(`forgectl exited with ${code}: ${stderr}`));
-      resolve({ ms, count, bytes, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 });
+      const wall = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) return reject(new Error(`${command} exited with ${code}: ${stderr}`));
+      const [user, system, rssKiB] = readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+      resolve({ wall, cpu: user + system, rssMiB: rssKiB / 1024, lines, bytes });
     });
   });
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+async function startSandbox(users, latency) {
+  const { process: child, env } = await startSandboxProcess(bin, ['--users', String(users), '--latency', String(latency)]);
+  return { child, url: env.FORGECTL_URL, token: env.FORGECTL_TOKEN };
+}
 
-try {
-  console.log(`node ${process.version}; sandbox with ${USERS.toLocaleString('en-US')} extra users, ${LATENCY} ms latency; ${RUNS} interleaved runs`);
-  const runBaseline = baseline();
-  const ours = [];
-  const base = [];
-  for (let i = 0; i < RUNS; i++) {
-    const b = await runBaseline();
-    const o = await forgectl();
-    if (o.count !== b.count) throw new Error(`forgectl printed ${o.count} users, the baseline fetched ${b.count}`);
-    base.push(b);
-    ours.push(o);
-    console.log(`run ${i + 1}: forgectl ${o.ms.toFixed(0)} ms (${o.count} users, peak RSS ${o.rssMiB.toFixed(1)} MiB)   baseline ${b.ms.toFixed(0)} ms   ratio ${(o.ms / b.ms).toFixed(3)}x`);
+async function get(sandbox, path) {
+  const response = await fetch(`${sandbox.url}${path}`, { headers: { 'PRIVATE-TOKEN': sandbox.token } });
+  return { headers: response.headers, body: await response.json() };
+}
+
+/**
+ * Every page of the list, as URLs, and how many users it has: offset pages up to the service's offset limit
+ * (50,000 records), then keyset pages, their cursors looked up here before anything is timed, as a client that
+ * knew the list in advance would fetch them.
+ */
+async function listPages(sandbox, extraUsers) {
+  const base = `${sandbox.url}/api/v4/users?per_page=100`;
+  let page = Math.min(500, Math.max(1, Math.floor(extraUsers / 100)));
+  let answer = await get(sandbox, `/api/v4/users?per_page=100&page=${page}`);
+  while (answer.headers.get('x-next-page') && page < 500) answer = await get(sandbox, `/api/v4/users?per_page=100&page=${++page}`);
+  const urls = Array.from({ length: page }, (_, i) => `${base}&page=${i + 1}`);
+  let total = (page - 1) * 100 + answer.body.length;
+  while (answer.body.length === 100 && (answer.headers.get('x-next-page') || answer.headers.get('link')?.includes('rel="next"'))) {
+    const url = `${base}&pagination=keyset&order_by=id&sort=desc&id_after=${answer.body.at(-1).id}`;
+    answer = await get(sandbox, url.slice(sandbox.url.length));
+    if (!answer.body.length) break;
+    urls.push(url);
+    total += answer.body.length;
   }
-  const oursMs = median(ours.map((r) => r.ms));
-  const baseMs = median(base.map((r) => r.ms));
-  const ratio = median(ours.map((r, i) => r.ms / base[i].ms));
-  const rss = Math.max(...ours.map((r) => r.rssMiB));
-  console.log(`\nusers list --all -o ndjson (${ours[0].count.toLocaleString('en-US')} users)`);
-  console.log(`  forgectl  median ${oursMs.toFixed(0)} ms, peak RSS ${rss.toFixed(1)} MiB (goal < 150 MiB: ${rss < 150 ? 'met' : 'MISSED'})`);
-  console.log(`  baseline  median ${baseMs.toFixed(0)} ms (sequential, per_page=100)`);
-  console.log(`  ratio     median ${ratio.toFixed(3)}x (goal <= 0.25x: ${ratio <= 0.25 ? 'met' : 'MISSED'})`);
+  return { urls, total };
+}
+
+const rows = [];
+console.log(`node ${process.version}; ${RUNS} interleaved runs per row; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+try {
+  for (const size of SIZES) {
+    for (const latency of LATENCIES) {
+      const sandbox = await startSandbox(size, latency);
+      try {
+        const { urls, total: users } = await listPages(sandbox, size);
+        const curlArgs = ['-s', '-f', '--parallel', '--parallel-max', String(CONCURRENCY), '-H', `PRIVATE-TOKEN: ${sandbox.token}`, ...urls];
+        const cliEnv = { FORGECTL_URL: sandbox.url, FORGECTL_TOKEN: sandbox.token, FORGECTL_CONFIG_DIR: work, HOME: process.env.HOME };
+        const ours = [];
+        const floor = [];
+        const past = [];
+        for (let run = 0; run < RUNS; run++) {
+          await fetch(`${sandbox.url}/-/sandbox/requests`, { method: 'DELETE' });
+          const o = await measure(process.execPath, [bin, 'users', 'list', '--all', '-o', 'ndjson'], cliEnv);
+          const log = await (await fetch(`${sandbox.url}/-/sandbox/requests`)).json();
+          past.push(log.filter((r) => r.path.startsWith('/api/v4/users')).length - urls.length);
+          const f = await measure('curl', curlArgs);
+          if (o.lines !== users) throw new Error(`forgectl printed ${o.lines} users of ${users}`);
+          ours.push(o);
+          floor.push(f);
+        }
+        const row = {
+          users,
+          latency,
+          pages: urls.length,
+          oursWall: median(ours.map((r) => r.wall)),
+          floorWall: median(floor.map((r) => r.wall)),
+          wallRatio: median(ours.map((r, i) => r.wall / floor[i].wall)),
+          oursCpu: median(ours.map((r) => r.cpu)),
+          floorCpu: median(floor.map((r) => r.cpu)),
+          cpuRatio: median(ours.map((r, i) => r.cpu / Math.max(floor[i].cpu, 0.01))),
+          rss: Math.max(...ours.map((r) => r.rssMiB)),
+          past: Math.max(...past),
+        };
+        rows.push(row);
+        console.log(
+          `${String(users).padStart(6)} users, ${String(latency).padStart(2)} ms: forgectl ${row.oursWall.toFixed(2)} s wall ${row.oursCpu.toFixed(2)} s CPU, ` +
+            `peak RSS ${row.rss.toFixed(1)} MiB, ${row.past} request(s) past the last page | curl floor ${row.floorWall.toFixed(2)} s wall ${row.floorCpu.toFixed(2)} s CPU | ` +
+            `ratio ${row.wallRatio.toFixed(2)}x wall, ${row.cpuRatio.toFixed(1)}x CPU`,
+        );
+      } finally {
+        sandbox.child.kill('SIGTERM');
+      }
+    }
+  }
 } finally {
-  sandbox.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
 }
+const worst = (pick) => Math.max(...rows.map(pick));
+console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`wall ratio at latency 0: ${rows.filter((r) => r.latency === 0).map((r) => `${r.wallRatio.toFixed(2)}x (${r.users})`).join(', ')} (goal <= 1.5x)`);
+console.log(`peak RSS: ${rows.map((r) => `${r.rss.toFixed(0)} MiB (${r.users}, ${r.latency} ms)`).join(', ')} (goal <= 80 MiB, flat in N: ${worst((r) => r.rss) <= 80 ? 'met' : 'MISSED'})`);
+console.log(`requests past the last page: at most ${worst((r) => r.past)} (goal 0)`);

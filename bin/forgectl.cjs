@@ -6,10 +6,13 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`forgectl ${require('../package.json').version}\n`);
 } else {
-  // undici's HTTP parser (WebAssembly) is compiled with the baseline compiler only: optimising it costs a CLI run
-  // more than it saves (even a 1 GiB download spends under 2% of its time in the parser). Set before any code is
-  // loaded: V8's code cache is only valid under the same flags.
-  require('node:v8').setFlagsFromString('--liftoff-only');
+  // V8 flags, set before any code is loaded (V8's code cache is only valid under the same flags): undici's HTTP
+  // parser (WebAssembly) is compiled with the baseline compiler only, as optimising it costs a CLI run more than it
+  // saves (even a 1 GiB download spends under 2% of its time in the parser); and the code cache (loadBundle) gets
+  // V8's checksum, so that a damaged cache file is refused instead of crashing the process.
+  const v8 = require('node:v8');
+  v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString('--verify-snapshot-checksum');
   // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once.
   const interrupted = new Promise((resolve) => {
     const stop = (signal) => {
@@ -54,10 +57,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 /**
- * Loads dist/main.js and the chunks it requires (CommonJS files written by scripts/build.mjs) with V8's code
+ * Loads dist/main.js and the chunks it requires (CommonJS, written by scripts/build.mjs) with V8's code
  * cache: a file whose compiled code is in the cache is not compiled again, and the code of files compiled in
  * this run is saved when the process exits. The cache lives in the user's cache folder, one folder per build of
- * forgectl and version of Node; a cache that is missing, stale, damaged or not the user's own is ignored.
+ * forgectl and version of Node; a cache that is missing, stale, damaged (V8 checks its checksum) or not the
+ * user's own is ignored.
  * FORGECTL_NO_CODE_CACHE=1 (or NODE_DISABLE_COMPILE_CACHE=1) turns it off.
  */
 function loadBundle(dist) {
@@ -65,21 +69,32 @@ function loadBundle(dist) {
   const path = require('node:path');
   const vm = require('node:vm');
   const cache = codeCacheDir(dist, fs, path);
-  const modules = new Map();
   const compiled = [];
+  /**
+   * Compiles a file as a function of (exports, require, module, __filename, __dirname), from the cache if it can.
+   * Strict, as the ES modules it was built from.
+   */
+  const compile = (file) => {
+    const source = `(function (exports, require, module, __filename, __dirname) {'use strict';${fs.readFileSync(file, 'utf8')}\n})`;
+    const cacheFile = cache && path.join(cache, path.relative(dist, file).replace(/[\\/]/g, '~'));
+    const cachedData = cacheFile ? readQuietly(fs, cacheFile) : undefined;
+    const script = new vm.Script(source, { filename: file, cachedData });
+    if (cacheFile && (!cachedData || script.cachedDataRejected)) compiled.push({ script, cacheFile });
+    return script.runInThisContext();
+  };
+  // The files every run needs are joined in core.js (scripts/build.mjs): one file to read and compile.
+  const core = { exports: {} };
+  compile(path.join(dist, 'core.js'))(core.exports, require, core, path.join(dist, 'core.js'), dist);
+  const modules = new Map();
   const load = (file) => {
     const known = modules.get(file);
     if (known) return known.exports;
     const module = { exports: {} };
     modules.set(file, module);
     const dir = path.dirname(file);
-    const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, 'utf8')}\n})`;
-    const cacheFile = cache && path.join(cache, path.relative(dist, file).replace(/[\\/]/g, '~'));
-    const cachedData = cacheFile ? readCodeCache(fs, cacheFile) : undefined;
-    const script = new vm.Script(source, { filename: file, cachedData });
-    if (cacheFile && (!cachedData || script.cachedDataRejected)) compiled.push({ script, cacheFile });
     const localRequire = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
-    script.runInThisContext()(module.exports, localRequire, module, file, dir);
+    const factory = core.exports[path.relative(dist, file).split(path.sep).join('/')] ?? compile(file);
+    factory(module.exports, localRequire, module, file, dir);
     return module.exports;
   };
   if (cache) process.once('exit', () => saveCodeCache(fs, path, cache, compiled));
@@ -115,29 +130,12 @@ function ownFolder(fs, dir) {
   return stat.isDirectory() && (!process.getuid || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0));
 }
 
-/**
- * A cache file: a checksum, then V8's data. V8 checks its data's version, flags and source length, but not its
- * bytes (a damaged file would crash the process), hence the checksum.
- */
-function readCodeCache(fs, file) {
-  let bytes;
+function readQuietly(fs, file) {
   try {
-    bytes = fs.readFileSync(file);
+    return fs.readFileSync(file);
   } catch {
     return undefined;
   }
-  const data = bytes.subarray(4);
-  return bytes.length > 4 && bytes.readUInt32LE(0) === checksum(data) ? data : undefined;
-}
-
-/** FNV-1a over 32-bit words (and the last bytes), enough to tell a damaged file from a whole one. */
-function checksum(data) {
-  const bytes = data.byteOffset % 4 ? new Uint8Array(data) : data;
-  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
-  let hash = 0x811c9dc5 ^ bytes.length;
-  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i], 0x01000193);
-  for (let i = words.length * 4; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
-  return hash >>> 0;
 }
 
 /**
@@ -157,10 +155,7 @@ function saveCodeCache(fs, path, cache, compiled) {
     if (!ownFolder(fs, cache)) return;
     for (const { script, cacheFile } of compiled) {
       const temporary = `${cacheFile}.${process.pid}.tmp`;
-      const data = script.createCachedData();
-      const sum = Buffer.alloc(4);
-      sum.writeUInt32LE(checksum(data));
-      fs.writeFileSync(temporary, Buffer.concat([sum, data]), { mode: 0o600 });
+      fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
       fs.renameSync(temporary, cacheFile);
     }
   } catch {

@@ -3,11 +3,13 @@
 //    sandbox) gets its own chunk, loaded only when that command runs.
 // 2. Each file converted to CommonJS (`import()` becomes a deferred `require()`), so that bin/forgectl.cjs loads the
 //    chunks itself, with V8's code cache, instead of through Node's ES module loader (start-up time: see the README).
+// 3. The files every command loads (main.js, the command line and what they import) joined into dist/core.js, one
+//    file to read and compile instead of a score of small ones.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -77,13 +79,53 @@ try {
     logLevel: 'warning',
     metafile: true,
   });
+  const outputsByDist = Object.fromEntries(Object.entries(result.metafile.outputs).map(([file, output]) => [`dist/${relative(esm, resolve(file)).split('\\').join('/')}`, output]));
+  joinCore(outputsByDist, esm);
   // The build's identity (a hash of every file): bin/forgectl.cjs keeps compiled code per build.
   const hash = createHash('sha256');
-  for (const file of Object.keys(converted.metafile.outputs).sort()) hash.update(file).update(readFileSync(file));
+  for (const file of [...Object.keys(converted.metafile.outputs), 'dist/core.js', 'dist/core.js.map'].filter((file) => existsSync(file)).sort()) hash.update(file).update(readFileSync(file));
   writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs', build: hash.digest('hex').slice(0, 16) })}\n`);
   // Which sources ended up in which file: the start-up test reads it to prove heavy modules load lazily.
-  const outputsByDist = Object.fromEntries(Object.entries(result.metafile.outputs).map(([file, output]) => [`dist/${relative(esm, resolve(file)).split('\\').join('/')}`, output]));
   writeFileSync(join(dist, 'meta.json'), JSON.stringify({ ...result.metafile, outputs: outputsByDist }));
 } finally {
   rmSync(esm, { recursive: true, force: true });
+}
+
+/**
+ * Joins the files every run loads into dist/core.js: `module.exports = { 'main.js': function (exports, require,
+ * module, __filename, __dirname) {…}, … }`, each file's code on lines of its own, with an index source map whose
+ * sections are the files' own maps.  The files joined are removed from dist/; meta.json lists core.js with their
+ * sources. Which files: main.js and src/cli/program.ts's chunk, with everything they import statically.
+ */
+function joinCore(outputs, esm) {
+  const program = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'src/cli/program.ts');
+  const core = [];
+  const visit = (file) => {
+    if (core.includes(file)) return;
+    core.push(file);
+    for (const imported of outputs[file].imports) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(`dist/${relative(esm, resolve(imported.path)).split('\\').join('/')}`);
+    }
+  };
+  visit('dist/main.js');
+  visit(program);
+  const lines = ['module.exports = {'];
+  const sections = [];
+  for (const file of core) {
+    const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '').split('\n');
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
+    map.sources = map.sources.map((source) => relative('dist', join(dirname(file), source)).split('\\').join('/'));
+    lines.push(`${JSON.stringify(file.slice('dist/'.length))}: function (exports, require, module, __filename, __dirname) {`);
+    sections.push({ offset: { line: lines.length, column: 0 }, map });
+    lines.push(...source, '},');
+    rmSync(file);
+    rmSync(`${file}.map`);
+  }
+  lines.push('};', '//# sourceMappingURL=core.js.map', '');
+  const code = lines.join('\n');
+  writeFileSync('dist/core.js', code);
+  writeFileSync('dist/core.js.map', JSON.stringify({ version: 3, file: 'core.js', sections }));
+  const inputs = Object.assign({}, ...core.map((file) => outputs[file].inputs));
+  outputs['dist/core.js'] = { imports: [], exports: [], inputs, bytes: Buffer.byteLength(code) };
+  for (const file of core) delete outputs[file];
 }

@@ -28,7 +28,7 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   child.stdout.resume();
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const files = [...stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
-  expect(argv[0] === '--version' || files.some((file) => file.endsWith('/dist/main.js'))).toBe(true);
+  expect(argv[0] === '--version' || files.some((file) => file.endsWith('/dist/core.js'))).toBe(true);
   const inputs = files.flatMap((file) => {
     const key = file.slice(file.indexOf('/dist/') + 1);
     return Object.keys(meta.outputs[key]?.inputs ?? {});
@@ -64,7 +64,7 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
 describe.skipIf(!built)('the code cache', () => {
   const build = built ? (JSON.parse(readFileSync(`${dist}package.json`, 'utf8')) as { build: string }).build : '';
   const folderOf = (cache: string) => join(cache, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
-  const helpWith = (env: Record<string, string>) => runBin(['users', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir(), ...env } });
+  const helpWith = (env: Record<string, string>) => runBin(['freeze-periods', 'create', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir(), ...env } });
 
   it('is written on the first run, in a folder of this build and Node version only the user can reach, and used after', async () => {
     const cache = tempDir();
@@ -72,12 +72,12 @@ describe.skipIf(!built)('the code cache', () => {
     expect(first.code).toBe(0);
     const folder = folderOf(cache);
     const files = readdirSync(folder);
-    expect(files).toContain('main.js');
+    expect(files).toContain('core.js');
     expect(statSync(folder).mode & 0o777).toBe(0o700);
-    const written = statSync(join(folder, 'main.js')).mtimeMs;
+    const written = statSync(join(folder, 'core.js')).mtimeMs;
     const second = await helpWith({ XDG_CACHE_HOME: cache });
     expect(second).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
-    expect(statSync(join(folder, 'main.js')).mtimeMs).toBe(written); // used as it was, not compiled again
+    expect(statSync(join(folder, 'core.js')).mtimeMs).toBe(written); // used as it was, not compiled again
   });
 
   it('ignores damaged, truncated or foreign cache files and replaces them', async () => {
@@ -85,6 +85,7 @@ describe.skipIf(!built)('the code cache', () => {
     const clean = await helpWith({ XDG_CACHE_HOME: cache });
     const folder = folderOf(cache);
     const files = readdirSync(folder);
+    expect(files.length).toBeGreaterThanOrEqual(3);
     files.forEach((file, index) => {
       const path = join(folder, file);
       const bytes = readFileSync(path);
@@ -114,7 +115,7 @@ describe.skipIf(!built)('the code cache', () => {
     const cache = tempDir();
     const old = join(cache, 'forgectl', 'code-cache', `0123456789abcdef-${process.version}-${process.arch}`);
     mkdirSync(old, { recursive: true, mode: 0o700 });
-    writeFileSync(join(old, 'main.js'), 'old');
+    writeFileSync(join(old, 'core.js'), 'old');
     expect((await helpWith({ XDG_CACHE_HOME: cache })).code).toBe(0);
     expect(existsSync(old)).toBe(false);
     expect(existsSync(folderOf(cache))).toBe(true);
