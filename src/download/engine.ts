@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, fdatasync, fsyncSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fdatasync, fsyncSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, ftruncateSync, write, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Api, ApiRequest } from '../api/client.js';
@@ -78,6 +78,74 @@ export interface DownloadRecord {
 }
 
 const FLUSH_BYTES = 16 * 1024 * 1024;
+/** Bytes handed to the file system and not yet written: bounds memory while writes run beside the download. */
+const WRITE_AHEAD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Writes chunks to a file in the background, each at its own position (libuv's thread pool), so that the main
+ * thread receives and hashes the next bytes meanwhile; and flushes what was written to disk every FLUSH_BYTES, so
+ * that the final fsync is short. write() waits only when WRITE_AHEAD_BYTES are pending; finish() waits for all of
+ * it and fsyncs. A failed write is thrown by the next write() or by finish().
+ */
+class FileWriter {
+  private pending = 0;
+  private unflushed = 0;
+  private flushing?: Promise<void>;
+  private failure?: Error;
+  /** Where the first failed write was to go: the file is cut there, so that it holds no gap (--resume). */
+  private failedAt?: number;
+  private wake?: () => void;
+
+  constructor(
+    private readonly fd: number,
+    private position: number,
+  ) {}
+
+  async write(chunk: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.pending += chunk.length;
+    this.writeAt(chunk, this.position);
+    this.position += chunk.length;
+    while (this.pending > WRITE_AHEAD_BYTES && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.failure) throw this.failure;
+  }
+
+  private writeAt(chunk: Buffer, position: number): void {
+    write(this.fd, chunk, 0, chunk.length, position, (error, written) => {
+      if (error) {
+        this.failure ??= error;
+        this.failedAt = Math.min(this.failedAt ?? position, position);
+      } else if (written < chunk.length) {
+        return this.writeAt(chunk.subarray(written), position + written);
+      }
+      this.pending -= chunk.length;
+      this.unflushed += chunk.length;
+      if (this.unflushed >= FLUSH_BYTES && !this.flushing && !this.failure) {
+        this.unflushed = 0;
+        this.flushing = new Promise<void>((resolve) => fdatasync(this.fd, () => resolve())).finally(() => (this.flushing = undefined));
+      }
+      if (this.wake) {
+        const wake = this.wake;
+        this.wake = undefined;
+        wake();
+      }
+    });
+  }
+
+  /** Waits for every write and background flush; then fsyncs. */
+  async finish(): Promise<void> {
+    await this.settle();
+    if (this.failure) throw this.failure;
+    fsyncSync(this.fd);
+  }
+
+  /** Waits for the writes already started (the file must not be closed under them), and cuts off a failed tail. */
+  async settle(): Promise<void> {
+    while (this.pending > 0) await new Promise<void>((resolve) => (this.wake = resolve));
+    await this.flushing;
+    if (this.failedAt !== undefined) ftruncateSync(this.fd, this.failedAt);
+  }
+}
 
 interface PartMeta {
   validator?: string;
@@ -161,27 +229,18 @@ async function transfer(response: HttpResponse, fd: number, hash: Hash, start: n
   writeFileSync(metaFile, JSON.stringify({ validator, total: expected.size } satisfies PartMeta), { mode: 0o600 });
   const progress = startProgress(io, { total: expected.size, start, label: options.description ?? basename(part.replace(/\.part$/, '')) });
   let received = start;
-  // Flushing to disk as the bytes arrive (in the background, every FLUSH_BYTES) keeps the final fsync short: a
-  // single fsync of a large file at the end would add seconds after the last byte came in.
-  let flushing: Promise<void> | undefined;
-  let unflushed = 0;
+  const writer = new FileWriter(fd, start);
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       hash.update(chunk);
-      writeSync(fd, chunk);
+      await writer.write(chunk);
       received += chunk.length;
-      unflushed += chunk.length;
-      if (unflushed >= FLUSH_BYTES && !flushing) {
-        unflushed = 0;
-        flushing = new Promise<void>((resolve) => fdatasync(fd, () => resolve())).finally(() => (flushing = undefined));
-      }
       progress.update(received);
     }
-    await flushing;
-    fsyncSync(fd);
+    await writer.finish();
   } catch (error) {
     progress.done(received);
-    await flushing;
+    await writer.settle();
     closeQuietly(fd);
     if (error instanceof CliError) throw error;
     throw new CliError(
