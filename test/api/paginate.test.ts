@@ -99,6 +99,20 @@ describe('pagination engine (contract §6)', () => {
     expect(log.length).toBeGreaterThan(0);
   });
 
+  it('--all without X-Total requests nothing past the last page once any answer shows it', async () => {
+    // 10,121 users: 102 pages of 100, the last one short. The pages before it answer late, so the last page's
+    // answer arrives first: from then on no page past it is requested, although the window has room.
+    large.fault({ method: 'GET', path: '^/users$', query: '(^|&)page=(9[5-9]|10[01])(&|$)', latency_ms: 300, times: 7 });
+    const result = apiFor(large).list<{ id: number }>('/users', { order_by: 'id' }, { all: true, perPage: 100 });
+    const ids = await collect(result);
+    expect(ids).toHaveLength(10_121);
+    expect(result.requests).toBe(102);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // anything sent late would be logged by now
+    const pages = large.requests().filter((r) => r.path.includes('order_by=id')).map((r) => Number(/[?&]page=(\d+)/.exec(r.path)?.[1]));
+    expect(pages).toHaveLength(102);
+    expect(Math.max(...pages)).toBe(102);
+  });
+
   it('follows keyset Link headers for keyset-only lists', async () => {
     small.clearRequests();
     const result = apiFor(small).list<{ id: number }>('/users', { order_by: 'id', sort: 'asc' }, { all: true, perPage: 100, keysetOnly: true });
