@@ -5,7 +5,7 @@
 // `sha256sum -c`, `sync FILE.part`, `mv` (verified, durable, renamed). Goal: at least 0.9x the throughput of the
 // baseline with the same guarantees, under 100 MiB peak memory (RSS). Runs alternate; medians are reported. The
 // server runs in its own process.
-// Run: npm run bench:download   (RUNS=3 SIZE_MIB=1024 to change the defaults)
+// Run: npm run bench:download   (RUNS=3 SIZE_MIB=1024 to change the defaults; FORGECTL_BIN=path/to/bin/forgectl.cjs measures another build)
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { join } from 'node:path';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZE_MIB = Number(process.env.SIZE_MIB ?? 1024);
-const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
+const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-download-'));
 
 // The server: SIZE_MIB copies of one random MiB, with Content-Length and the file headers the service sends.

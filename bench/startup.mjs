@@ -4,7 +4,7 @@
 // the baselines and each command once, interleaved, so machine noise hits both sides of a pair alike; reported are
 // the medians of the pairwise CPU (user + system) and wall ratios. CPU ratios are the robust figure on a busy
 // machine. Goals: `<any group> --help` at most 1.2x `node -e 0`, `api /user` at most 1.3x the node:http script.
-// Run: npm run bench:startup   (RUNS=20 to change the default)
+// Run: npm run bench:startup   (RUNS=20 to change the default; FORGECTL_BIN=path/to/bin/forgectl.cjs measures another build)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { startSandboxProcess } from './sandbox.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 20);
-const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
+const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-'));
 
 /**

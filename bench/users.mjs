@@ -5,7 +5,7 @@
 // and the requests forgectl sent past the last page. Needs curl and GNU time (/usr/bin/time).
 // Goals: at most 1.5x the floor's wall time at latency 0, peak RSS at most 80 MiB and flat in N, no request
 // past the last page.
-// Run: npm run bench:users   (RUNS=3 SIZES=1000,10000,50000 LATENCIES=0,20 to change the defaults)
+// Run: npm run bench:users   (RUNS=3 SIZES=1000,10000,50000 LATENCIES=0,20 to change the defaults; FORGECTL_BIN=path/to/bin/forgectl.cjs measures another build)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = (process.env.SIZES ?? '1000,10000,50000').split(',').map(Number);
 const LATENCIES = (process.env.LATENCIES ?? '0,20').split(',').map(Number);
 const CONCURRENCY = 8;
-const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
+const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-users-'));
 if (!existsSync('/usr/bin/time')) throw new Error('this benchmark needs GNU time (/usr/bin/time): apt-get install time');
 
