@@ -116,10 +116,11 @@ export function toOption(def: OptionDef): Option {
 }
 
 /**
- * The root command with the commands as stubs (name and summary only): every command for help and errors, or only
- * the path to the one being run (start-up time).
+ * The root command with the commands as stubs (name and summary only), only as many as the run needs (start-up
+ * time): the path to the one command being run, or a group (none: the top level) and the commands one level below
+ * it, for its help.
  */
-export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry): { program: Command; leaves: Map<string, Command> } {
+export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry, group: string[] = []): { program: Command; leaves: Map<string, Command> } {
   const program = new Command('forgectl')
     .description('Administer the software-delivery platform from the terminal, scripts and cron')
     .usage('<command> [options]')
@@ -139,10 +140,11 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
   for (const def of globalOptions) program.addOption(toOption(def));
   const nodes = new Map<string, Command>([['', program]]);
   const leaves = new Map<string, Command>();
-  for (const entry of only ? [only] : manifest) {
+  const prefix = group.length ? `${group.join(' ')} ` : '';
+  for (const entry of only ? [only] : manifest.filter((candidate) => candidate.path.startsWith(prefix))) {
     const words = entry.path.split(' ');
     let parent = program;
-    words.forEach((word, index) => {
+    words.slice(0, only ? words.length : group.length + 1).forEach((word, index) => {
       const path = words.slice(0, index + 1).join(' ');
       let node = nodes.get(path);
       if (!node) {
@@ -183,10 +185,12 @@ export async function runCli(originalArgv: string[], deps: CliDeps, state = new 
     return ExitCode.ok;
   }
   const argv = help.argv!;
-  const match = matchCommand(commandWords(argv).map((w) => w.word));
+  const words = commandWords(argv).map((w) => w.word);
+  const match = matchCommand(words);
   if (match.unknown) throw unknownCommand(match.unknown);
   const entry = match.entry;
-  const { program, leaves } = buildProgram(deps, entry);
+  // Without a command, the words name a group (or none): its help needs its own commands only.
+  const { program, leaves } = buildProgram(deps, entry, entry ? [] : words);
   let context: RunContext | undefined;
   let exitCode: number = ExitCode.ok;
   if (entry) {
