@@ -13,6 +13,8 @@ import { startSandboxProcess } from './sandbox.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
+/** The sandbox is always this checkout's: FORGECTL_BIN changes the CLI measured, not the server it talks to. */
+const sandboxBin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-'));
 
 /**
@@ -39,7 +41,7 @@ function time(argv, env) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-const { process: sandbox, env: sandboxEnv } = await startSandboxProcess(bin);
+const { process: sandbox, env: sandboxEnv } = await startSandboxProcess(sandboxBin);
 const getScript = join(work, 'get-user.mjs');
 writeFileSync(getScript, `import http from 'node:http';
 http.get(process.env.FORGECTL_URL + '/api/v4/user', { headers: { 'PRIVATE-TOKEN': process.env.FORGECTL_TOKEN } }, (res) => {

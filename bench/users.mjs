@@ -17,6 +17,8 @@ const SIZES = (process.env.SIZES ?? '1000,10000,50000').split(',').map(Number);
 const LATENCIES = (process.env.LATENCIES ?? '0,20').split(',').map(Number);
 const CONCURRENCY = 8;
 const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
+/** The sandbox is always this checkout's: FORGECTL_BIN changes the CLI measured, not the server it talks to. */
+const sandboxBin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-users-'));
 if (!existsSync('/usr/bin/time')) throw new Error('this benchmark needs GNU time (/usr/bin/time): apt-get install time');
 
@@ -47,7 +49,7 @@ function measure(command, args, env = {}) {
 }
 
 async function startSandbox(users, latency) {
-  const { process: child, env } = await startSandboxProcess(bin, ['--users', String(users), '--latency', String(latency)]);
+  const { process: child, env } = await startSandboxProcess(sandboxBin, ['--users', String(users), '--latency', String(latency)]);
   return { child, url: env.FORGECTL_URL, token: env.FORGECTL_TOKEN };
 }
 
