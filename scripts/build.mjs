@@ -63,7 +63,7 @@ try {
   });
   const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js')).map((file) => resolve(file));
   // Second pass: the same files as CommonJS, source maps carried through to the TypeScript sources. Code that
-  // asks for import.meta.url (createRequire) gets the file's path, which createRequire accepts as well.
+  // asks for import.meta.url gets the file's URL, computed at the top of the files that use it.
   const converted = await build({
     entryPoints: outputs,
     outbase: esm,
@@ -75,10 +75,14 @@ try {
     minify: true,
     sourcemap: 'linked',
     supported: { 'dynamic-import': false },
-    define: { 'import.meta.url': '__filename' },
+    define: { 'import.meta.url': '__forgectlImportMetaUrl' },
     logLevel: 'warning',
     metafile: true,
   });
+  for (const file of Object.keys(converted.metafile.outputs).filter((name) => name.endsWith('.js'))) {
+    const code = readFileSync(file, 'utf8');
+    if (code.includes('__forgectlImportMetaUrl')) writeFileSync(file, `var __forgectlImportMetaUrl=require("node:url").pathToFileURL(__filename).href;${code}`);
+  }
   const outputsByDist = Object.fromEntries(Object.entries(result.metafile.outputs).map(([file, output]) => [`dist/${relative(esm, resolve(file)).split('\\').join('/')}`, output]));
   joinCore(outputsByDist, esm);
   // The build's identity (a hash of every file): bin/forgectl.cjs keeps compiled code per build.
