@@ -47,8 +47,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       return stream('stderr');
     },
   };
-  const { main } = loadBundle(require('node:path').join(__dirname, '..', 'dist'));
-  main(argv, deps).then((code) => {
+  const bundle = loadBundle(require('node:path').join(__dirname, '..', 'dist'));
+  let stopped = false;
+  interrupted.then(() => (stopped = true));
+  bundle.exports.main(argv, deps).then((code) => {
+    // The code compiled in this run goes to the cache, unless a signal stopped the run: whoever sent it may be
+    // removing the folders around it (a test tearing down its home folder).
+    if (!stopped) bundle.saveCodeCache();
     // Flush what was written, then exit at once: idle keep-alive sockets must not hold the process open.
     const flush = ['stdout', 'stderr'].filter((name) => opened.has(name));
     const next = () => (flush.length ? process[flush.shift()].write('', next) : process.exit(code));
@@ -58,8 +63,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 
 /**
  * Loads dist/main.js and the chunks it requires (CommonJS, written by scripts/build.mjs) with V8's code
- * cache: a file whose compiled code is in the cache is not compiled again, and the code of files compiled in
- * this run is saved when the process exits. The cache lives in the user's cache folder, one folder per build of
+ * cache: a file whose compiled code is in the cache is not compiled again, and saveCodeCache() saves the code of
+ * the files compiled in this run. The cache lives in the user's cache folder, one folder per build of
  * forgectl and version of Node; a cache that is missing, stale, damaged (V8 checks its checksum) or not the
  * user's own is ignored.
  * FORGECTL_NO_CODE_CACHE=1 (or NODE_DISABLE_COMPILE_CACHE=1) turns it off.
@@ -97,8 +102,7 @@ function loadBundle(dist) {
     factory(module.exports, localRequire, module, file, dir);
     return module.exports;
   };
-  if (cache) process.once('exit', () => saveCodeCache(fs, path, cache, compiled));
-  return load(path.join(dist, 'main.js'));
+  return { exports: load(path.join(dist, 'main.js')), saveCodeCache: () => cache && saveCodeCache(fs, path, cache, compiled) };
 }
 
 /** The cache folder of this build and Node version, or undefined when caching is off or the folder is unsafe. */
