@@ -7,9 +7,6 @@ export const mergeRequestPath = (project: string, iid: number): string => p`/pro
 export const mergeTrainsPath = (project: string, targetBranch?: string): string =>
   targetBranch === undefined ? p`/projects/${project}/merge_trains` : p`/projects/${project}/merge_trains/${targetBranch}`;
 export const mergeTrainEntryPath = (project: string, iid: number): string => p`/projects/${project}/merge_trains/merge_requests/${iid}`;
-
-export const approvalSettingsPath = (project: string): string => p`/projects/${project}/approvals`;
-
 /** What a note hangs on: an issue (by IID), a project snippet (by ID) or a merge request (by IID). */
 export type Noteable = { kind: 'issue'; iid: number } | { kind: 'snippet'; id: number } | { kind: 'merge_request'; iid: number };
 

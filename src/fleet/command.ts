@@ -118,11 +118,9 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
     }
     for (const pending of held.splice(0)) yield pad(pending, shape.keys ?? []);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const gate = ctx.rateGate.stats;
-    const waited = gate.holds ? `; waited ${(gate.heldMs / 1000).toFixed(1)} s for the rate limit` : '';
-    const limited = gate.rateLimited ? `; ${gate.rateLimited} answer${gate.rateLimited === 1 ? '' : 's'} 429, honoured` : '';
+    const gate = ctx.rateGate.summary();
     const parts = [`${summary.ok} ok`, summary.failed.length ? `${summary.failed.length} failed` : '', summary.skipped ? `${summary.skipped} not started` : ''].filter(Boolean);
-    const line = `${projects.length} project${projects.length === 1 ? '' : 's'}: ${parts.join(', ')} in ${seconds} s at concurrency ${concurrency}${waited}${limited}`;
+    const line = `${projects.length} project${projects.length === 1 ? '' : 's'}: ${parts.join(', ')} in ${seconds} s at concurrency ${concurrency}${gate ? `; ${gate}` : ''}`;
     if (summary.failed.length || summary.skipped) {
       result.exitCode = ExitCode.attention;
       const named = summary.failed.slice(0, 5).join(', ') + (summary.failed.length > 5 ? `, … (${summary.failed.length - 5} more)` : '');

@@ -27,6 +27,15 @@ export class RateGate {
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
+  /** What the gate did, for a summary line: "waited 3.1 s for the rate limit; 2 answers 429, honoured" (or ''). */
+  summary(): string {
+    const parts = [
+      this.stats.holds ? `waited ${(this.stats.heldMs / 1000).toFixed(1)} s for the rate limit` : '',
+      this.stats.rateLimited ? `${this.stats.rateLimited} answer${this.stats.rateLimited === 1 ? '' : 's'} 429, honoured` : '',
+    ].filter(Boolean);
+    return parts.join('; ');
+  }
+
   /** Starts pacing by the answers' budget; `concurrency` requests may be in flight at once. */
   activate(concurrency: number): void {
     this.active = true;

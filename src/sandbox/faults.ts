@@ -79,6 +79,8 @@ export interface LoggedRequest {
   path: string;
   status: number | 'dropped';
   at: string;
+  /** The Retry-After (seconds) of a 429, so a client's pauses can be checked against it. */
+  retry_after?: number;
 }
 
 export class Faults {

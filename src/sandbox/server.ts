@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { authenticate, checkScope } from './auth.js';
 import { parseBody, parseParams, readBody } from './body.js';
 import { Db } from './db.js';
-import { Faults, InvalidFault, type Fault } from './faults.js';
+import { Faults, InvalidFault, type Fault, type LoggedRequest } from './faults.js';
 import { HttpError, type SandboxRequest, type SandboxResponse, type Tier } from './http.js';
 import { tokens } from './model.js';
 import { Router } from './router.js';
@@ -102,7 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const fault = faults.take(method, rawPath, url.search.slice(1));
     const latency = (options.latencyMs ?? 0) + (fault?.latency_ms ?? 0);
     if (latency) await new Promise((resolve) => setTimeout(resolve, latency));
-    const entry = { method, path: pathname + url.search, status: 0 as number | 'dropped', at: new Date().toISOString() };
+    const entry: LoggedRequest = { method, path: pathname + url.search, status: 0, at: new Date().toISOString() };
     faults.log.push(entry);
     if (fault?.drop === 'before') {
       entry.status = 'dropped';
@@ -112,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fault?.status) {
       await readBody(req).catch(() => undefined);
       entry.status = fault.status;
+      if (fault.retry_after !== undefined) entry.retry_after = fault.retry_after;
       return send(res, injected(fault), rate && isApi ? rateHeaders(rate) : {});
     }
     const budget = rate && isApi ? rateHeaders(rate) : {};
@@ -119,7 +120,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await readBody(req).catch(() => undefined);
       entry.status = 429;
       const resetAt = (rate.window + 1) * rate.periodMs;
-      const throttled = { 'RateLimit-ResetTime': new Date(resetAt).toUTCString(), 'Retry-After': String(Math.max(1, Math.ceil((resetAt - Date.now()) / 1000))) };
+      entry.retry_after = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      const throttled = { 'RateLimit-ResetTime': new Date(resetAt).toUTCString(), 'Retry-After': String(entry.retry_after) };
       return send(res, { status: 429, raw: { data: 'Retry later\n', contentType: 'text/plain' } }, { ...budget, ...throttled });
     }
     let response: SandboxResponse;

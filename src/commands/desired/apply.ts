@@ -83,7 +83,8 @@ export default defineCommand<Options>({
     async function* settle() {
       yield* rows;
       const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${summary.skippedPrunes} deletion${summary.skippedPrunes === 1 ? '' : 's'} skipped (pass --prune)` : '', summary.violations ? `${summary.violations} audit finding${summary.violations === 1 ? '' : 's'} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
-      const line = `Applied: ${parts.join(', ')}.`;
+      const gate = ctx.rateGate.summary();
+      const line = `Applied: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;
       if (summary.failed || summary.skippedPrunes || summary.violations || failures.length) {
         result.exitCode = ExitCode.attention;
         result.message = `attention: ${line}`;

@@ -37,6 +37,8 @@ export default defineCommand<Options>({
       writeFileAtomically(opts.out, `${JSON.stringify(document, null, 2)}\n`);
       ctx.io.note(`plan saved to ${opts.out}: apply it with forgectl apply -f ${opts.out}`);
     }
+    const gate = ctx.rateGate.summary();
+    if (gate) ctx.io.note(gate);
     const drift = plan.changes.length > 0 || plan.failures.length > 0;
     const exit = drift ? ExitCode.attention : ExitCode.ok;
     if (ctx.format === 'table') {

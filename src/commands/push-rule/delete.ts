@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { pushRulePath } from './shared.js';
+import { pushRule } from '../../api/resources/push-rule.js';
 
 export default defineCommand<{ project?: string }>({
   examples: ['forgectl push-rule delete --project acme/api --yes'],
@@ -8,7 +8,7 @@ export default defineCommand<{ project?: string }>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     await ctx.confirm(`Delete the push rule of project ${project}?`);
-    await ctx.api.delete(pushRulePath(project));
+    await ctx.api.call(pushRule.routes.delete!, { project });
     ctx.io.note(`Deleted the push rule of project ${project}`);
     return undefined;
   },

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { pushRulePath } from './shared.js';
+import { pushRule } from '../../api/resources/push-rule.js';
 
 export default defineCommand<{ project?: string }>({
   description: 'Premium and Ultimate. A project without a push rule prints nothing and says so on stderr.',
@@ -8,7 +8,7 @@ export default defineCommand<{ project?: string }>({
   options: [projectOption],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
-    const rule = await ctx.api.get(pushRulePath(project));
+    const rule = await ctx.api.call(pushRule.routes.get, { project });
     if (rule === null || rule === undefined) {
       ctx.io.note(`project ${project} has no push rule`);
       return undefined;

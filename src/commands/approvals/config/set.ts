@@ -3,7 +3,7 @@ import { defineCommand } from '../../../cli/command.js';
 import { UsageError } from '../../../errors.js';
 import { projectOption } from '../../../cli/options.js';
 import { parseInteger } from '../../../cli/parse.js';
-import { approvalSettingsPath } from '../../../api/review.js';
+import { approvalSettings } from '../../../api/resources/approval-settings.js';
 
 /** The boolean settings of the project approval configuration: flag name → what --flag turns on. */
 const SETTINGS = {
@@ -55,11 +55,11 @@ export default defineCommand<Options>({
 
     const project = ctx.project(opts.project);
     if (body.selective_code_owner_removals === true) {
-      const resetOnPush = body.reset_approvals_on_push ?? (await ctx.api.get<{ reset_approvals_on_push?: boolean }>(approvalSettingsPath(project))).reset_approvals_on_push;
+      const resetOnPush = body.reset_approvals_on_push ?? (await ctx.api.call<{ reset_approvals_on_push?: boolean }>(approvalSettings.routes.get, { project })).reset_approvals_on_push;
       if (resetOnPush) {
         throw new UsageError('selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled', 'add --no-reset-approvals-on-push');
       }
     }
-    return ctx.api.post(approvalSettingsPath(project), body);
+    return ctx.api.call(approvalSettings.routes.update!, { project, ...body });
   },
 });

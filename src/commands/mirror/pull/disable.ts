@@ -1,6 +1,6 @@
 import { defineCommand } from '../../../cli/command.js';
 import { projectOption } from '../../../cli/options.js';
-import { pullMirrorPath } from './shared.js';
+import { pullMirror } from '../../../api/resources/pull-mirror.js';
 
 export default defineCommand<{ project?: string }>({
   description: 'Removes pull mirroring (enabled=false); the repository keeps what it has.',
@@ -9,6 +9,6 @@ export default defineCommand<{ project?: string }>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     await ctx.confirm(`Stop pull mirroring of project ${project}?`);
-    return ctx.api.put(pullMirrorPath(project), { enabled: false });
+    return ctx.api.call(pullMirror.routes.update!, { project, enabled: false });
   },
 });

@@ -3,7 +3,7 @@ import { UsageError } from '../../../errors.js';
 import { projectOption } from '../../../cli/options.js';
 import { maskUrlCredentials, mirrorUrlProblem } from '../../../api/mirrors.js';
 import { re2Problem } from '../../../api/push-rules.js';
-import { pullMirrorPath } from './shared.js';
+import { pullMirror } from '../../../api/resources/pull-mirror.js';
 
 interface Options {
   project?: string;
@@ -73,6 +73,6 @@ export default defineCommand<Options>({
     }
     const project = ctx.project(opts.project);
     await ctx.confirm(`Configure pull mirroring of project ${project}${opts.url ? ` from ${maskUrlCredentials(opts.url)}` : ''}? Mirror updates can change its branches.`);
-    return ctx.api.put(pullMirrorPath(project), body);
+    return ctx.api.call(pullMirror.routes.update!, { project, ...body });
   },
 });

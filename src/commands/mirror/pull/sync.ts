@@ -1,6 +1,6 @@
 import { defineCommand } from '../../../cli/command.js';
 import { projectOption } from '../../../cli/options.js';
-import { pullMirrorPath } from './shared.js';
+import { pullMirror } from '../../../api/resources/pull-mirror.js';
 
 export default defineCommand<{ project?: string }>({
   description: 'Starts a mirror update now; follow it with `mirror pull get` (update_status).',
@@ -8,7 +8,7 @@ export default defineCommand<{ project?: string }>({
   options: [projectOption],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
-    await ctx.api.post(pullMirrorPath(project));
+    await ctx.api.call(pullMirror.routes.sync, { project });
     ctx.io.note(`Started a mirror update of project ${project}; check it with: forgectl mirror pull get --project ${project}`);
     return undefined;
   },

@@ -1,3 +1,0 @@
-import { p } from '../../../api/path.js';
-
-export const pullMirrorPath = (project: string): string => p`/projects/${project}/mirror/pull`;
