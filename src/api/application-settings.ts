@@ -3,6 +3,9 @@
  * `settings set` command parses `key=value` with it, and the sandbox validates `PUT /application/settings` with it.
  */
 
+/** The application settings record: read, and changed key by key. */
+export const SETTINGS_ROUTES = { get: 'GET /application/settings', update: 'PUT /application/settings' } as const;
+
 export type SettingType = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'object';
 
 export interface SettingField {

@@ -13,6 +13,9 @@ import { sectionOf } from './sections/index.js';
 export const PLAN_FORMAT = 'forgectl-plan';
 export const PLAN_VERSION = 1;
 
+/** A change with its owner spelled out (target, path, id, default_branch) instead of nested. */
+export type SavedChange = Omit<Change, 'owner'> & { target: Level; path: string; id?: number; default_branch?: string };
+
 export interface PlanDocument {
   format: typeof PLAN_FORMAT;
   version: typeof PLAN_VERSION;
@@ -24,22 +27,7 @@ export interface PlanDocument {
   base_dir: string;
   prune: 'managed' | 'all';
   summary: Record<string, number>;
-  changes: Array<{
-    target: Level;
-    path: string;
-    id?: number;
-    default_branch?: string;
-    section: string;
-    key: string;
-    action: Change['action'];
-    fields: Change['fields'];
-    desired?: Record<string, unknown>;
-    ref?: Record<string, unknown>;
-    managed?: boolean;
-    digest: string;
-    prune?: boolean;
-    note?: string;
-  }>;
+  changes: SavedChange[];
   failures: Array<{ target: Level; path: string; message: string }>;
 }
 
@@ -54,22 +42,7 @@ export function planDocument(plan: Plan, meta: { server: string; file: string; b
     base_dir: meta.baseDir,
     prune: plan.prune,
     summary: { ...counts, owners: plan.owners.length, failures: plan.failures.length, left_alone: plan.leftAlone },
-    changes: plan.changes.map((change) => ({
-      target: change.owner.level,
-      path: change.owner.path,
-      id: change.owner.id,
-      default_branch: change.owner.defaultBranch,
-      section: change.section,
-      key: change.key,
-      action: change.action,
-      fields: change.fields,
-      desired: change.desired,
-      ref: change.ref,
-      managed: change.managed,
-      digest: change.digest,
-      prune: change.prune,
-      note: change.note,
-    })),
+    changes: plan.changes.map(({ owner, ...change }) => ({ target: owner.level, path: owner.path, id: owner.id, default_branch: owner.defaultBranch, ...change })),
     failures: plan.failures.map((failure) => ({ target: failure.owner.level, path: failure.owner.path, message: failure.error.message })),
   };
 }
@@ -89,21 +62,9 @@ export function readPlanDocument(file: string, text: string): { document: PlanDo
   }
   if (document.format !== PLAN_FORMAT || !Array.isArray(document.changes)) throw new UsageError(`${file} is not a plan made by forgectl plan -o json`);
   if (document.version !== PLAN_VERSION) throw new CliError(`${file} is a plan of format version ${String(document.version)}; this forgectl reads version ${PLAN_VERSION}`, ExitCode.usage, 'make the plan again with this forgectl');
-  const changes = document.changes.map((item, index): Change => {
-    if (!sectionOf(item.target, item.section)) throw new UsageError(`${file}: change ${index + 1} names an unknown section ${item.target} ${item.section}`);
-    return {
-      owner: { level: item.target, path: item.path, id: item.id, defaultBranch: item.default_branch },
-      section: item.section,
-      key: item.key,
-      action: item.action,
-      fields: item.fields ?? [],
-      desired: item.desired,
-      ref: item.ref,
-      managed: item.managed,
-      digest: item.digest ?? '',
-      prune: item.prune,
-      note: item.note,
-    };
+  const changes = document.changes.map(({ target, path, id, default_branch, ...item }, index): Change => {
+    if (!sectionOf(target, item.section)) throw new UsageError(`${file}: change ${index + 1} names an unknown section ${target} ${item.section}`);
+    return { owner: { level: target, path, id, defaultBranch: default_branch }, ...item, fields: item.fields ?? [], digest: item.digest ?? '' };
   });
   return { document, changes };
 }

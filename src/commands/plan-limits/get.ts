@@ -1,11 +1,12 @@
 import { defineCommand } from '../../cli/command.js';
-import { PLAN_LIMITS_PATH, planOption } from './shared.js';
+import { PLAN_LIMIT_ROUTES } from '../../api/plan-limits.js';
+import { planOption } from './shared.js';
 
 export default defineCommand<{ plan: string }>({
   description: 'File sizes and dotenv_size are in bytes; enforcement_limit, notification_limit and storage_size_limit in MiB.',
   examples: ['forgectl plan-limits get', 'forgectl plan-limits get --plan premium -o json'],
   options: [planOption],
   async run(opts, ctx) {
-    return ctx.api.get(PLAN_LIMITS_PATH, { plan_name: opts.plan });
+    return ctx.api.call(PLAN_LIMIT_ROUTES.get, { plan_name: opts.plan });
   },
 });

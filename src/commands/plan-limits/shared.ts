@@ -3,8 +3,6 @@ import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { closestName, parseChoice, splitPairs } from '../../cli/parse.js';
 
-export const PLAN_LIMITS_PATH = '/application/plan_limits';
-
 export const planOption: OptionDef = {
   flags: '--plan <name>',
   description: `plan whose limits to use (the community edition has only default): ${PLANS.join(', ')}`,

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
-import { CACHE_NOTE, maskSecrets, SETTINGS_PATH } from './shared.js';
+import { SETTINGS_ROUTES } from '../../api/application-settings.js';
+import { CACHE_NOTE, maskSecrets } from './shared.js';
 
 export default defineCommand({
   description: `Credentials such as external_pipeline_validation_service_token are masked unless named in --fields. ${CACHE_NOTE}`,
@@ -9,7 +10,7 @@ export default defineCommand({
     'forgectl settings get --fields default_branch_protection_defaults.allow_force_push',
   ],
   async run(_opts, ctx) {
-    const record = await ctx.api.get<Record<string, unknown>>(SETTINGS_PATH);
+    const record = await ctx.api.call<Record<string, unknown>>(SETTINGS_ROUTES.get);
     return maskSecrets(record, ctx.globals.fields);
   },
 });

@@ -1,8 +1,8 @@
-import { SETTINGS } from '../../api/application-settings.js';
+import { SETTINGS, SETTINGS_ROUTES } from '../../api/application-settings.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
-import { CACHE_NOTE, maskSecrets, parseSettingPairs, SETTINGS_PATH } from './shared.js';
+import { CACHE_NOTE, maskSecrets, parseSettingPairs } from './shared.js';
 
 export default defineCommand<{ pairs: string[] }>({
   description: [
@@ -22,7 +22,7 @@ export default defineCommand<{ pairs: string[] }>({
   args: ['<pairs...>'],
   async run(opts, ctx) {
     const wanted = await parseSettingPairs(ctx, opts.pairs);
-    const current = await ctx.api.get<Record<string, unknown>>(SETTINGS_PATH);
+    const current = await ctx.api.call<Record<string, unknown>>(SETTINGS_ROUTES.get);
     const missing = Object.keys(wanted).filter((key) => !(key in current));
     if (missing.length) {
       const premium = missing.some((key) => SETTINGS[key].premium);
@@ -38,7 +38,7 @@ export default defineCommand<{ pairs: string[] }>({
     }
     const host = instanceName(ctx);
     await previewAndConfirm(ctx, `the application settings of ${host}`, changes);
-    const result = await ctx.api.put<Record<string, unknown>>(SETTINGS_PATH, Object.fromEntries(changes.map((c) => [c.key, c.to])));
+    const result = await ctx.api.call<Record<string, unknown>>(SETTINGS_ROUTES.update, Object.fromEntries(changes.map((c) => [c.key, c.to])));
     checkApplied(ctx, changes, result);
     ctx.io.note(`Updated ${changes.length} setting${changes.length === 1 ? '' : 's'} of ${host}. ${CACHE_NOTE}`);
     return pick(result, Object.keys(wanted));

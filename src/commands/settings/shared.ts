@@ -5,8 +5,6 @@ import { UsageError } from '../../errors.js';
 import { REDACTED } from '../../http/redact.js';
 import { closestName, splitPairs } from '../../cli/parse.js';
 
-export const SETTINGS_PATH = '/application/settings';
-
 export const CACHE_NOTE = 'Settings are cached by the instance: changes can take up to 60 seconds to take effect.';
 
 /** Masks credentials (external_pipeline_validation_service_token) unless --fields names them. */

@@ -1,6 +1,6 @@
-import { coerceSetting, REMOVED_SETTINGS, SETTINGS, settingConstraint, type SettingField } from '../../api/application-settings.js';
+import { coerceSetting, REMOVED_SETTINGS, SETTINGS, SETTINGS_ROUTES, settingConstraint, type SettingField } from '../../api/application-settings.js';
 import { groupIntegrationRoutes, INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
-import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { PLAN_LIMIT_ROUTES, PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
 import { closestName } from '../../cli/parse.js';
 import { ApiError } from '../../errors.js';
 import { isSecretRef, type FieldSpec, type LiveObject } from '../model.js';
@@ -104,8 +104,6 @@ function settingSpec(key: string, setting: SettingField): FieldSpec {
   };
 }
 
-const SETTINGS_ROUTES = { get: 'GET /application/settings', update: 'PUT /application/settings' } as const;
-
 export const applicationSettingsSection: Section = {
   key: 'application_settings',
   noun: 'application settings',
@@ -128,8 +126,6 @@ export const applicationSettingsSection: Section = {
     await io.api.call(SETTINGS_ROUTES.update, await bodyOf(io, applicationSettingsSection, desired, [...changed, ...secrets]));
   },
 };
-
-const PLAN_LIMIT_ROUTES = { get: 'GET /application/plan_limits', update: 'PUT /application/plan_limits' } as const;
 
 export const planLimitsSection: Section = {
   key: 'plan_limits',

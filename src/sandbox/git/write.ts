@@ -1,3 +1,4 @@
+import type { CommitAction as ClientAction } from '../../api/commit-actions.js';
 import { projectRole, Role } from '../auth.js';
 import { errors, type SandboxRequest } from '../http.js';
 import type { Commit, Project } from '../model.js';
@@ -74,14 +75,9 @@ export function commitToBranch(req: SandboxRequest, project: Project, write: Bra
   return commit;
 }
 
-export interface CommitAction {
-  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
-  file_path: string;
-  previous_path?: string;
-  content?: string;
-  encoding?: 'text' | 'base64';
+/** An action of the commits API as the service takes it (the client's, and the stale-check it may carry). */
+export interface CommitAction extends ClientAction {
   last_commit_id?: string;
-  execute_filemode?: boolean;
 }
 
 /** The bytes of an action's content in its encoding. */
