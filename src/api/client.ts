@@ -31,6 +31,8 @@ export interface ApiResponse<T = unknown> {
   status: number;
   header(name: string): string | undefined;
   data: T;
+  /** The bytes `data` was parsed from. */
+  body?: Buffer;
 }
 
 export interface ApiHooks {
@@ -124,7 +126,7 @@ export class Api {
         body.kind === 'other' && /html/i.test(body.type) ? 'a web page answered instead of the API (a sign-in page of a proxy?); check the instance URL' : undefined,
       );
     }
-    return { status: response.status, header: response.header, data: body.value as T };
+    return { status: response.status, header: response.header, data: body.value as T, body: await response.buffer() };
   }
 
   async get<T = unknown>(path: string, query?: Query): Promise<T> {

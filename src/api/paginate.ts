@@ -21,6 +21,10 @@ export interface ListOptions<T = any> extends PageOptions {
   concurrency?: number;
 }
 
+const unchanged = (record: any) => record;
+/** The answer each page was parsed from (see ListResult.sentAs). */
+const sent = new WeakMap<object, Buffer>();
+
 /** Offsets beyond this many records are refused by the service on endpoints that also support keyset. */
 export const OFFSET_LIMIT = 50_000;
 const DEFAULT_CONCURRENCY = 8;
@@ -40,7 +44,7 @@ export class ListResult<T> implements AsyncIterable<T> {
     private readonly query: Query,
     readonly options: ListOptions<T>,
     /** Applied to each record as it streams (see map()). */
-    private readonly transform: (record: any) => T = (record) => record,
+    private readonly transform: (record: any) => T = unchanged,
     /** A local filter (see filter()) and the number of matches to stop after. */
     private readonly local?: { keep: (record: T) => boolean; limit?: number },
   ) {}
@@ -54,7 +58,7 @@ export class ListResult<T> implements AsyncIterable<T> {
     const { transform, local } = this;
     let kept = 0;
     for await (const records of this.iterate()) {
-      let page = records.map(transform);
+      let page = transform === unchanged ? records : records.map(transform);
       if (local) {
         page = page.filter(local.keep);
         if (local.limit !== undefined) page = page.slice(0, local.limit - kept);
@@ -82,12 +86,21 @@ export class ListResult<T> implements AsyncIterable<T> {
     return new ListResult<T>(this.api, this.path, this.query, { ...this.options, all: true, limit: undefined }, this.transform, { keep: both, limit });
   }
 
+  /**
+   * The bytes the service sent for a page that pages() yielded as it came (not cut by --limit, not mapped or
+   * filtered): NDJSON output reuses them (and may rewrite them) instead of writing each record again.
+   */
+  sentAs(page: T[]): Buffer | undefined {
+    return sent.get(page);
+  }
+
   private async fetch(pathOrUrl: string, query?: Query): Promise<ApiResponse<T[]>> {
     this.requests++;
     const response = await this.api.request<T[]>({ method: 'GET', path: pathOrUrl, query });
     if (!Array.isArray(response.data)) {
       throw new ApiError('expected a list in the response', response.status, 'GET', this.path, response.header('x-request-id'));
     }
+    if (response.body) sent.set(response.data, response.body);
     return response;
   }
 

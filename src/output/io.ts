@@ -75,7 +75,7 @@ export class Io {
    * Writes data to stdout, waiting when the pipe is full (keeps memory flat on long streams). Throws OutputClosed
    * once the reader has gone away.
    */
-  async out(text: string): Promise<void> {
+  async out(text: string | Uint8Array): Promise<void> {
     const stdout = this.streams.stdout;
     if (this.state.stdoutClosed || stdout.destroyed) throw new OutputClosed();
     if (stdout.write(text)) return;

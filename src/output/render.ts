@@ -1,6 +1,6 @@
 import { ListResult } from '../api/paginate.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
-import { csvLine, tsvLine, visible, type Format } from './formats.js';
+import { csvLine, ndjsonInPlace, tsvLine, visible, type Format } from './formats.js';
 import type { Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
 import { toYaml } from './yaml.js';
@@ -91,9 +91,19 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   // Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
   // say so.
   state.records = 0;
+  const list = items instanceof ListResult ? (items as ListResult<Row>) : undefined;
   for await (const page of pagesOf(items)) {
     if (!page.length) continue;
     if (first) start(page[0]);
+    // NDJSON of records as the service sent them: its own bytes, one object a line.
+    const sent = format === 'ndjson' && !fields ? list?.sentAs(page) : undefined;
+    const lines = sent && ndjsonInPlace(sent, page.length);
+    if (lines) {
+      await io.out(lines);
+      state.records += page.length;
+      first = false;
+      continue;
+    }
     let text = '';
     for (const record of page) {
       switch (format) {
