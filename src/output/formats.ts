@@ -45,16 +45,14 @@ export function ndjsonInPlace(bytes: Buffer, count: number): Buffer | undefined 
   let depth = 0;
   let objects = 0;
   let open = -1;
-  let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
-    if (inString) {
-      if (byte === 0x5c) i++;
-      else if (byte === 0x22) inString = false;
-      continue;
-    }
     if (byte === 0x22) {
-      inString = true;
+      // To the closing quote at native speed: the next `"` not escaped by an odd run of backslashes.
+      let close = bytes.indexOf(0x22, i + 1);
+      while (close > 0 && escaped(bytes, close)) close = bytes.indexOf(0x22, close + 1);
+      if (close < 0) return undefined;
+      i = close;
     } else if (byte === 0x7b || byte === 0x5b) {
       if (depth === 0) open = i;
       else if (depth === 1 && byte === 0x7b) objects++;
@@ -71,4 +69,11 @@ export function ndjsonInPlace(bytes: Buffer, count: number): Buffer | undefined 
   if (open < 0 || bytes[open] !== 0x5b || depth !== 0 || objects !== count || ends.length !== Math.max(count, 1)) return undefined;
   for (const end of ends) bytes[end] = 0x0a;
   return count ? bytes.subarray(open + 1, ends[ends.length - 1] + 1) : Buffer.alloc(0);
+}
+
+/** Whether the byte at `at` is escaped: preceded by an odd number of backslashes. */
+function escaped(bytes: Buffer, at: number): boolean {
+  let backslashes = 0;
+  while (bytes[at - 1 - backslashes] === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
 }
