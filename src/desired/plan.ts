@@ -54,8 +54,13 @@ export function diffFields(section: Section, live: Values | undefined, desired: 
     const spec = section.fields[name] ?? section.other;
     const compareAs = section.compareAs?.[name];
     // A map of secrets compares its names (the service shows them), never its values.
-    if (!compareAs && (spec?.secret || spec?.writeOnly || isSecretRef(value))) {
+    if (!compareAs && (spec?.secret || isSecretRef(value))) {
       if (creating || section.sendsSecretsAlways) changes.push({ field: name, writeOnly: true });
+      continue;
+    }
+    // Sent, never compared (the service does not return it): shown when the object is created.
+    if (!compareAs && spec?.writeOnly) {
+      if (creating) changes.push({ field: name, to: value });
       continue;
     }
     const to = compareAs ? compareAs(value) : value;

@@ -1,6 +1,6 @@
 import type { Context } from '../cli/command.js';
 import { p } from '../api/path.js';
-import { UsageError } from '../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { globRoot, isGlob, matchesGlob } from '../fleet/glob.js';
 import { selectProjects } from '../fleet/select.js';
 import type { DesiredState, Scope } from './file.js';
@@ -60,7 +60,10 @@ export async function targetProjects(ctx: Context, state: DesiredState, targets:
   for (const pattern of new Set(patterns)) {
     if (pattern === '*') throw new UsageError('a target cannot be "*"', 'name the group: --target GROUP/**');
     if (!isGlob(pattern)) {
-      const project = await ctx.api.get<{ id: number; path_with_namespace: string; default_branch?: string | null; archived?: boolean }>(p`/projects/${pattern}`);
+      const project = await ctx.api.get<{ id: number; path_with_namespace: string; default_branch?: string | null; archived?: boolean }>(p`/projects/${pattern}`).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) throw new CliError(`project ${pattern}, ${targets.length ? 'a --target' : 'named in the file'}, does not exist (or you cannot see it)`, ExitCode.notFound);
+        throw error;
+      });
       if (!project.archived) found.set(project.path_with_namespace, { level: 'project', path: project.path_with_namespace, id: project.id, defaultBranch: project.default_branch ?? undefined });
       continue;
     }

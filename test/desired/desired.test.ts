@@ -258,6 +258,9 @@ instance:
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: .*bad\.yaml:3:37: freeze_start is not a valid cron expression \("x"\)/m);
     expect((await cli(['apply', '-f', star, '--target', 'acme/team-01/**'])).code).toBe(2); // no --yes off a terminal
+    const missing = await cli(['plan', '-f', file('missing.yaml', 'projects:\n  acme/nope:\n    push_rule: null\n')]);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toContain('error: project acme/nope, named in the file, does not exist (or you cannot see it)');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
 
     const dry = await cli(['apply', '-f', star, '--target', 'acme/team-01/squad-1/**', '--dry-run']);
@@ -265,6 +268,59 @@ instance:
     expect(dry.stdout.split('\n').filter((line) => line.startsWith('PUT '))).toHaveLength(10);
     expect(dry.stdout).toContain('dry run');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('exports all of acme (the demo projects, their mirror, rules, freeze periods, the group integration) and plans no changes', async () => {
+    const exported = await cli(['export', '--group', 'acme', '--recursive', '--concurrency', '8']);
+    expect(exported.code).toBe(0);
+    for (const section of ['pull_mirror:', 'freeze_periods:', 'approval_rules:', 'protected_tags:', 'integrations:', 'bugzilla:']) expect(exported.stdout).toContain(section);
+    expect(exported.stdout).toContain('url: https://git.upstream.example.com/acme/web.git'); // credentials left out, not masked
+    const desired = file('acme.yaml', exported.stdout);
+    const plan = await cli(['plan', '-f', desired, '--concurrency', '8']);
+    expect(plan.stdout).toMatch(/^No changes: 22 projects and 1 group match the file\.\n$/);
+    expect(plan.code).toBe(0);
+  });
+
+  it('uploads secure files by checksum, replaces one whose local file changed, and never downloads them', async () => {
+    const project = fleet[8];
+    writeFileSync(join(dir, 'release.keystore'), 'keystore v1');
+    const desired = file('secure.yaml', `target: ${project}\nprojects:\n  ${project}:\n    secure_files:\n      - {name: release.keystore, file: release.keystore}\n`);
+    expect((await cli(['plan', '-f', desired])).stdout).toMatch(/\+ secure file "release.keystore"\n {6}name: "release.keystore"\n {6}file: "release.keystore"\n {6}checksum: "[0-9a-f]{64}"/);
+    expect((await cli(['apply', '-f', desired, '--yes'])).code).toBe(0);
+    sandbox.clearRequests();
+    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+    writeFileSync(join(dir, 'release.keystore'), 'keystore v2');
+    const changed = await cli(['plan', '-f', desired]);
+    expect(changed.stdout).toContain('-/+ secure file "release.keystore"   (deleted and created again)');
+    expect((await cli(['apply', '-f', desired, '--yes'])).code).toBe(0);
+    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+    expect(sandbox.requests().filter((r) => r.path.includes('/download'))).toEqual([]);
+  });
+
+  it('sets up a pull mirror with credentials from a reference, compares its URL without them, and turns it off with null', async () => {
+    const project = fleet[9];
+    const desired = file('mirror.yaml', `target: ${project}\nprojects:\n  ${project}:\n    pull_mirror: {url: "https://src.example.com/x.git", enabled: true, auth_user: bot, auth_password: {env: CI_HOOK_TOKEN}, only_mirror_protected_branches: false}\n`);
+    const plan = await cli(['plan', '-f', desired]);
+    expect(plan.stdout).toContain('  + pull mirror\n      url: "https://src.example.com/x.git"\n      enabled: true\n      auth_user: "bot"\n      auth_password: (write-only)\n');
+    expect((await cli(['apply', '-f', desired, '--yes'])).code).toBe(0);
+    expect(sandbox.db.table<{ project_id: number; auth_password: string }>('pull_mirrors').find((m) => m.project_id === projectId(project))!.auth_password).toBe(SECRET);
+    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+    const off = file('mirror-off.yaml', `target: ${project}\nprojects:\n  ${project}:\n    pull_mirror: null\n`);
+    expect((await cli(['plan', '-f', off])).stdout).toContain('  - pull mirror\n');
+    expect((await cli(['apply', '-f', off, '--yes'])).code).toBe(0);
+    expect((await cli(['plan', '-f', off])).code).toBe(0);
+  });
+
+  it('pairs approval rules by name, with approvers by username resolved to IDs when applied', async () => {
+    const desired = file('rules.yaml', `target: acme/api\nprojects:\n  acme/api:\n    approvals: {merge_requests_author_approval: false, reset_approvals_on_push: false}\n    approval_rules:\n      - {name: Maintainers, approvals_required: 2, users: [bob, alice]}\n      - {name: Security, approvals_required: 1, users: [alice], groups: [acme]}\n`);
+    const plan = await cli(['plan', '-f', desired]);
+    expect(plan.stdout).toContain('  ~ approval rule "Maintainers"\n      approvals_required: 1 → 2\n      users: ["alice"] → ["alice","bob"]\n  + approval rule "Security"\n');
+    expect((await cli(['apply', '-f', desired, '--yes'])).code).toBe(0);
+    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+    const unknown = file('rules-bad.yaml', `target: acme/api\nprojects:\n  acme/api:\n    approval_rules:\n      - {name: Maintainers, approvals_required: 2, users: [nobody-here]}\n`);
+    const failed = await cli(['apply', '-f', unknown, '--yes']);
+    expect(failed.code).toBe(9);
+    expect(failed.stdout).toContain('failed\tunknown user: nobody-here');
   });
 
   it('never shows the secret: not in plans, results, exports, logs, dry runs or errors', async () => {

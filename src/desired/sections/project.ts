@@ -14,6 +14,7 @@ import { pullMirror } from '../../api/resources/pull-mirror.js';
 import { pushRule } from '../../api/resources/push-rule.js';
 import { SECURE_FILE_LIMITS, secureFiles } from '../../api/resources/secure-files.js';
 import { accessLevelName } from '../../cli/parse.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { FieldSpec } from '../model.js';
 import { pick, refuse, specOf, specsOf } from '../section.js';
 import { bodyOf, collectionSection, singletonSection } from './generic.js';
@@ -130,7 +131,12 @@ export const approvalRulesSection = collectionSection(approvalRules, {
   },
   async body(io, desired, names) {
     const body = await bodyOf(io, approvalRulesSection, desired, names.filter((n) => n !== 'users' && n !== 'groups'));
-    if (names.includes('users') && desired.users) body.user_ids = await userIds(io.api, desired.users as string[]);
+    // An unknown user fails this rule, not the whole run.
+    if (names.includes('users') && desired.users) {
+      body.user_ids = await userIds(io.api, desired.users as string[]).catch((error: unknown) => {
+        throw error instanceof UsageError ? new CliError(error.message, ExitCode.rejected) : error;
+      });
+    }
     if (names.includes('groups') && desired.groups) body.group_ids = await groupIds(io.api, desired.groups as string[]);
     return body;
   },
