@@ -2,7 +2,7 @@ import type { CliDeps } from './cli/program.js';
 import { fileProblem } from './cli/files.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 import { isNetworkFailure } from './http/failures.js';
-import { oneLine } from './output/formats.js';
+import { escapeC1, oneLine } from './output/formats.js';
 import { OutputClosed, OutputState } from './output/io.js';
 
 export type { CliDeps };
@@ -89,7 +89,7 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
       const json: Record<string, unknown> = { status: error instanceof ApiError ? error.status : undefined, message: error.message };
       if (error instanceof ApiError) Object.assign(json, { method: error.method, path: error.path, request_id: error.requestId });
       json.exit_code = error.exitCode;
-      deps.stderr.write(`${JSON.stringify({ error: json })}\n`);
+      deps.stderr.write(`${escapeC1(JSON.stringify({ error: json }), 'json')}\n`);
     }
     if (deps.env.FORGECTL_DEBUG === '1' && error.stack) deps.stderr.write(`${error.stack}\n`);
     return error.exitCode;

@@ -14,6 +14,15 @@ export function visible(text: string): string {
   return text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
+/**
+ * JSON or YAML text made harmless for a terminal and still the same document: DEL and the C1 controls (U+007F to
+ * U+009F, which both leave raw, and some terminals read as escape sequences) become `\u00NN` escapes in JSON and `\xNN`
+ * in YAML (whose library double-quotes every string holding one, where `\xNN` is an escape).
+ */
+export function escapeC1(text: string, format: 'json' | 'yaml'): string {
+  return text.replace(/[\x7f-\x9f]/g, (c) => `${format === 'json' ? '\\u00' : '\\x'}${c.charCodeAt(0).toString(16)}`);
+}
+
 /** A cell on one terminal line: whitespace runs with line breaks or tabs become one space, controls visible. */
 export function oneLine(text: string): string {
   return visible(text.replace(/[ \t]*[\r\n\t][\s]*/g, ' '));

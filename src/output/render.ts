@@ -1,6 +1,6 @@
 import { ListResult } from '../api/paginate.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
-import { csvLine, ndjsonInPlace, tsvLine, visible, type Format } from './formats.js';
+import { csvLine, escapeC1, ndjsonInPlace, tsvLine, visible, type Format } from './formats.js';
 import type { Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
 import { toYaml } from './yaml.js';
@@ -32,6 +32,9 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
   return renderRecord(result as Row, io, options);
 }
 
+/** JSON or YAML for stdout: on a terminal with DEL and C1 controls escaped (the same document), in a pipe as it is. */
+const onStdout = (io: Io, text: string, format: 'json' | 'yaml'): string => (io.stdoutIsTTY ? escapeC1(text, format) : text);
+
 /** Records that arrive over time (a fleet run's rows, in order). */
 const isAsyncIterable = (value: unknown): value is AsyncIterable<Row> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
@@ -40,11 +43,11 @@ async function renderRecord(record: Row, io: Io, { format, fields }: RenderOptio
   const shown = fields ? pick(record, fields) : record;
   switch (format) {
     case 'json':
-      return io.out(`${JSON.stringify(shown, null, 2)}\n`);
+      return io.out(onStdout(io, `${JSON.stringify(shown, null, 2)}\n`, 'json'));
     case 'ndjson':
-      return io.out(`${JSON.stringify(shown)}\n`);
+      return io.out(onStdout(io, `${JSON.stringify(shown)}\n`, 'json'));
     case 'yaml':
-      return io.out(await toYaml(shown));
+      return io.out(onStdout(io, await toYaml(shown), 'yaml'));
     case 'csv': {
       const columns = fields ?? Object.keys(record);
       return io.out(csvLine(columns) + csvLine(columns.map((c) => cellText(getPath(record, c)))));
@@ -86,7 +89,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
       first = false;
       rows.push(shape(record));
     }
-    return io.out(rows.length ? await toYaml(rows) : '[]\n');
+    return io.out(rows.length ? onStdout(io, await toYaml(rows), 'yaml') : '[]\n');
   }
   // Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
   // say so.
@@ -96,7 +99,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     if (!page.length) continue;
     if (first) start(page[0]);
     // NDJSON of records as the service sent them: its own bytes, one object a line.
-    const sent = format === 'ndjson' && !fields ? list?.sentAs(page) : undefined;
+    const sent = format === 'ndjson' && !fields && !io.stdoutIsTTY ? list?.sentAs(page) : undefined;
     const lines = sent && ndjsonInPlace(sent, page.length);
     if (lines) {
       await io.out(lines);
@@ -121,7 +124,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
       }
       first = false;
     }
-    await io.out(text);
+    await io.out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
     if (format === 'json') state.closer = '\n]\n';
     state.records += page.length;
   }

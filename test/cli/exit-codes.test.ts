@@ -45,6 +45,17 @@ describe('exit codes (contract §5)', () => {
     expect(JSON.parse(line!)).toMatchObject({ error: { status: 404, method: 'GET', path: '/users/987654321' } });
   });
 
+  it('escapes C1 controls from the server in the JSON error on stderr, and in NDJSON written from the service\'s bytes to a terminal', async () => {
+    sandbox.fault({ method: 'GET', path: '^/version$', status: 400, body: JSON.stringify({ message: 'bad \u009b31mred' }), headers: { 'content-type': 'application/json' } });
+    const failed = await sandbox.run(['-o', 'json', 'api', '/version']);
+    expect(failed.stderr).not.toMatch(/[\u007f-\u009f]/);
+    expect(JSON.parse(failed.stderr.split('\n').find((l) => l.startsWith('{'))!).error.message).toContain('\u009b31mred');
+    await sandbox.call('PUT', '/users/2', { name: 'Alice \u009b31mred' });
+    const listed = await sandbox.run(['users', 'list', '-o', 'ndjson'], { tty: true });
+    expect(listed.stdout).not.toMatch(/[\u007f-\u009f]/);
+    expect(listed.stdout.trim().split('\n').map((l) => JSON.parse(l).name)).toContain('Alice \u009b31mred');
+  });
+
   it('never prints a stack trace without FORGECTL_DEBUG', async () => {
     const result = await sandbox.run(['api', '/users/987654321']);
     expect(result.stderr).not.toMatch(/\n\s+at /);

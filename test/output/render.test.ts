@@ -111,6 +111,20 @@ describe('output formats (contract §4)', () => {
     }
     expect(JSON.parse((await show(hostile, 'json')).stdout)).toEqual(hostile);
   });
+
+  it('escapes DEL and C1 controls, which JSON and YAML leave raw, in JSON, NDJSON and YAML on a terminal: the same document', async () => {
+    const hostile = [{ id: 1, body: 'a\u009b31mred\u009d0;title\u009c\u007f\u0085 é', [`k\u009b`]: 'line\n\u009bx\n' }];
+    const { parse } = (await import('yaml')).default;
+    for (const [result, format, read] of [
+      [hostile, 'json', JSON.parse], [hostile[0], 'json', JSON.parse], [hostile, 'ndjson', (t: string) => [JSON.parse(t)]],
+      [hostile[0], 'ndjson', JSON.parse], [hostile, 'yaml', parse], [hostile[0], 'yaml', parse],
+    ] as const) {
+      const text = (await show(result, format, { tty: true })).stdout;
+      expect(text).not.toMatch(/[\u007f-\u009f]/);
+      expect(read(text)).toEqual(result);
+    }
+    expect((await show(hostile, 'json')).stdout).toContain('\u009b'); // a pipe gets JSON.stringify's own text
+  });
 });
 
 describe('NDJSON from the bytes the service sent', () => {
