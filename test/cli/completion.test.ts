@@ -1,14 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completionScript, completionTree, SHELLS } from '../../src/cli/completion.js';
 import { manifest } from '../../src/cli/manifest.js';
-import { BIN, run, tempDir } from '../helpers/cli.js';
+import { BIN, BUILT, run, tempDir } from '../helpers/cli.js';
 
 const completions = fileURLToPath(new URL('../../completions/', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../../dist/main.js', import.meta.url)));
 
 describe('shell completion', () => {
   it('keeps completions/ in step with the commands (run `npm run completions` when this fails)', async () => {
@@ -39,7 +38,7 @@ describe('shell completion', () => {
  * Each shell runs its script for real. A `forgectl` on PATH (the built CLI) answers profile names from a config
  * with two profiles. A shell that is not installed is skipped, saying so.
  */
-describe.skipIf(!built)('the completion scripts, run by their shells', () => {
+describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
   const home = tempDir('forgectl-completion-');
   const bin = join(home, 'bin');
   const files = join(home, 'files');

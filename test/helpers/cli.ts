@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -135,6 +135,8 @@ export function useTestSandbox(options: SandboxOptions = {}): TestSandbox {
 }
 
 export const BIN = fileURLToPath(new URL('../../bin/forgectl.cjs', import.meta.url));
+/** Whether the bundle BIN loads has been built (`npm test` builds first; a bare `vitest run` may not have). */
+export const BUILT = existsSync(fileURLToPath(new URL('../../dist/core.js', import.meta.url)));
 
 /** Runs the built CLI (bin/forgectl.cjs → dist/) as a child process, without a terminal. */
 export function runBin(argv: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<RunResult> {

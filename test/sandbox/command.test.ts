@@ -1,15 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { BIN, tempDir } from '../helpers/cli.js';
-
-const built = existsSync(fileURLToPath(new URL('../../dist/main.js', import.meta.url)));
+import { BIN, BUILT, tempDir } from '../helpers/cli.js';
 
 describe('forgectl sandbox', () => {
-  it.skipIf(!built)('prints export lines once listening and serves until killed', async () => {
+  it.skipIf(!BUILT)('prints export lines once listening and serves until killed', async () => {
     const child = spawn(process.execPath, [BIN, 'sandbox', '--print-env', '--seed', 'empty'], { env: { PATH: process.env.PATH, FORGECTL_CONFIG_DIR: tempDir() } });
     try {
       const text = await new Promise<string>((resolve, reject) => {
