@@ -98,3 +98,12 @@ export function array(value: unknown): string[] | undefined {
   if (Array.isArray(value)) return value.map(String);
   return String(value).split(',').filter(Boolean);
 }
+
+/**
+ * A Content-Disposition header naming a file as Rails does: an ASCII fallback in filename= and the UTF-8 name in
+ * filename*= (a header carries bytes, and Node refuses characters beyond Latin-1 and control characters).
+ */
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -84,8 +84,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let rootUrl = '';
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => {
-      // A client that hung up mid-request (a CLI that stopped reading speculative pages) is not a server error.
-      if (req.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') return;
+      // A client that hung up mid-request (a CLI that stopped reading speculative pages) is not a server error. (The
+      // request stream is destroyed as soon as its body has been read, so it says nothing about the client.)
+      if (res.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') return;
       log(`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) send(res, { status: 500, body: { message: '500 Internal Server Error' } });
     });

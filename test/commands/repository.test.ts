@@ -137,6 +137,20 @@ describe('repo compare, files put, cherry-pick', () => {
     expect(sandbox.requests().map((r) => r.method)).toEqual(['HEAD']);
   });
 
+  it('files create, info and raw work on a file whose name is not ASCII (its UTF-8 bytes in the headers)', async () => {
+    const file = join(tempDir(), 'n.txt');
+    writeFileSync(file, 'hi\n');
+    const created = await sandbox.run(['files', 'create', 'docs/日本語 ü.txt', '--branch', 'feature', '-m', 'unicode', '--content-file', file, ...P, '-o', 'json', '--timeout', '5', '--retries', '0']);
+    expect(created.code).toBe(0);
+    expect(created.json()).toMatchObject({ file_name: '日本語 ü.txt', file_path: 'docs/日本語 ü.txt', size: 3 });
+    const info = await sandbox.run(['files', 'info', 'docs/日本語 ü.txt', '--ref', 'feature', ...P, '-o', 'json', '--timeout', '5', '--retries', '0']);
+    expect(info.json()).toMatchObject({ file_name: '日本語 ü.txt', file_path: 'docs/日本語 ü.txt', size: 3 });
+    const target = join(tempDir(), 'out.txt');
+    const raw = await sandbox.run(['files', 'raw', 'docs/日本語 ü.txt', '--ref', 'feature', '-O', target, ...P, '--timeout', '5', '--retries', '0']);
+    expect(raw.code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('hi\n');
+  });
+
   it('cherry-pick explains a conflict with exit 6; --check commits nothing', async () => {
     const list = (await sandbox.run(['commits', 'list', '--ref', 'feature', ...P, '-o', 'json'])).json();
     const feature = list.find((c: { title: string }) => c.title === 'Add a status page').id;

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { gitBlobId } from '../../src/git/objects.js';
 import { mergeRequests, repositories } from '../../src/sandbox/model.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
@@ -176,6 +176,32 @@ describe('sandbox: repository files and submodules', () => {
     expect(blame.body[0].commit.message).toBe('Initial commit');
     const ranged = await call('GET', `${REPO}/files/README.md/blame?ref=v1.1.0&range[start]=2&range[end]=3`);
     expect(ranged.body.flatMap((r: { lines: string[] }) => r.lines)).toHaveLength(2);
+  });
+
+  it('answers 500 to a request it fails on, at once, instead of leaving the client waiting', async () => {
+    const spy = vi.spyOn(sandbox.db, 'table').mockImplementationOnce(() => {
+      throw new Error('broken');
+    });
+    try {
+      const response = await fetch(`${sandbox.url}/user`, { headers: { 'PRIVATE-TOKEN': sandbox.adminToken }, signal: AbortSignal.timeout(5000) });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ message: '500 Internal Server Error' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('sends a file name with control characters or beyond ASCII in headers the client can read', async () => {
+    const name = 'docs/\u65e5\u672c \u001b[31mred.txt';
+    expect((await call('POST', `${REPO}/files/${encodeURIComponent(name)}`, { branch: 'main', commit_message: 'names', content: 'x' })).status).toBe(201);
+    const url = `${sandbox.url}${REPO}/files/${encodeURIComponent(name)}`;
+    const head = await fetch(`${url}?ref=main`, { method: 'HEAD', headers: { 'PRIVATE-TOKEN': sandbox.adminToken }, signal: AbortSignal.timeout(5000) });
+    expect(head.status).toBe(200);
+    // fetch decodes header bytes as Latin-1: the UTF-8 bytes of the name, with the escape percent-encoded.
+    expect(Buffer.from(head.headers.get('x-gitlab-file-path')!, 'latin1').toString('utf8')).toBe('docs/\u65e5\u672c %1B[31mred.txt');
+    const rawFile = await raw(`${REPO}/files/${encodeURIComponent(name)}/raw?ref=main`);
+    expect(rawFile.status).toBe(200);
+    expect(rawFile.headers.get('content-disposition')).toBe(`inline; filename="__ _[31mred.txt"; filename*=UTF-8''${encodeURIComponent('\u65e5\u672c \u001b[31mred.txt')}`);
   });
 
   it('creates, updates and deletes single files (201, 200, 204), each a commit', async () => {

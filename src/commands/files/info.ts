@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { expandRoute } from '../../api/path.js';
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
@@ -21,13 +22,24 @@ export default defineCommand<{ project?: string; path: string; ref: string }>({
   },
 });
 
+/**
+ * A header value as text. The service writes a file name's UTF-8 bytes into the header, which arrive as one character
+ * per byte: they are decoded as UTF-8 when they are valid UTF-8.
+ */
+function headerText(value: string): string {
+  if (!/[\x80-\xff]/.test(value) || /[\u0100-\uffff]/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : value;
+}
+
 /** The file record carried by response headers (HEAD, raw), typed as the GET record is. */
 export function fileHeaders(header: (name: string) => string | undefined): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const field of FIELDS) {
     const suffix = field.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-');
-    const value = header(`x-gitlab-${suffix}`) ?? header(`x-service-${suffix}`);
-    if (value === undefined) continue;
+    const raw = header(`x-gitlab-${suffix}`) ?? header(`x-service-${suffix}`);
+    if (raw === undefined) continue;
+    const value = headerText(raw);
     record[field] = field === 'size' ? Number(value) : field === 'execute_filemode' ? value === 'true' : value;
   }
   return record;

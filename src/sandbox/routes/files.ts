@@ -6,7 +6,7 @@ import { presentCommit } from '../git/present.js';
 import { lastCommitFor } from '../git/repository.js';
 import { entryAt, getBlob, isBinary } from '../git/store.js';
 import { applyActions, checkPath, commitToBranch } from '../git/write.js';
-import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { bool, contentDisposition, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import type { SandboxModule } from '../module.js';
 import { isFullSha } from '../../git/objects.js';
 import { commitOf, readableProject } from './repository.js';
@@ -38,10 +38,20 @@ function fileAt(req: SandboxRequest) {
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) {
     const name = key.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-');
-    headers[`X-Gitlab-${name}`] = String(value);
-    headers[`X-Service-${name}`] = String(value);
+    headers[`X-Gitlab-${name}`] = headerText(String(value));
+    headers[`X-Service-${name}`] = headerText(String(value));
   }
   return { project, path, data, record, headers };
+}
+
+/**
+ * A header value as real instances put a file name on the wire: its UTF-8 bytes (Node writes a header string's
+ * characters as single bytes). Control characters, which HTTP does not allow in a header, are percent-encoded.
+ */
+function headerText(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const printable = value.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return Buffer.from(printable, 'utf8').toString('latin1');
 }
 
 function writeParams(req: SandboxRequest) {
@@ -69,7 +79,7 @@ export const files: SandboxModule = {
       return serveBytes(req, data, {
         contentType: isBinary(data) ? 'application/octet-stream' : 'text/plain; charset=utf-8',
         etag: `"${record.blob_id}"`,
-        headers: { ...headers, 'Content-Disposition': `inline; filename="${record.file_name.replace(/"/g, '')}"` },
+        headers: { ...headers, 'Content-Disposition': contentDisposition('inline', record.file_name) },
       });
     }, { auth: 'optional' });
 

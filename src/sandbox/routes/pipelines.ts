@@ -1,7 +1,7 @@
 import { artifacts } from '../../api/resources/artifacts.js';
 import { findProject, projectFor, requireTier, Role } from '../auth.js';
 import { defineTable, newTokenValue, type Db } from '../db.js';
-import { accepted, errors, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
+import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { repositories, tokens, users, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
@@ -193,7 +193,7 @@ function serveEntry(job: Job, path: string): SandboxResponse {
   const name = path.split('/').pop()!;
   return {
     status: 200,
-    headers: { 'Content-Disposition': `attachment; filename="${name.replace(/["\\]/g, '_')}"` },
+    headers: { 'Content-Disposition': contentDisposition('attachment', name) },
     stream: { size: entrySize(source), contentType: 'text/plain; charset=utf-8', chunks: entryContent(source) },
   };
 }
