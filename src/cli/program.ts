@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import type { Env } from '../config/paths.js';
 import { configDir } from '../config/paths.js';
 import { selectedProfileName } from '../config/resolve.js';
@@ -134,8 +134,13 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
     });
   }
   program.version(`forgectl ${__FORGECTL_VERSION__}`, '-V, --version', 'print the version');
-  // Every command's help lists the global options it takes, under their own heading.
-  program.configureHelp({ showGlobalOptions: true });
+  // Every command's help lists the global options it takes, under their own heading (all but --version, which is the program's).
+  program.configureHelp({
+    showGlobalOptions: true,
+    visibleGlobalOptions(cmd) {
+      return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((option) => option.long !== '--version');
+    },
+  });
   program.addHelpText('after', `\n${HELP_TOPICS_LINE}\n`);
   for (const def of globalOptions) program.addOption(toOption(def));
   const nodes = new Map<string, Command>([['', program]]);

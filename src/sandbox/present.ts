@@ -16,40 +16,6 @@ export function presentUserBasic(user: User, rootUrl: string): Record<string, un
   };
 }
 
-/**
- * The public view of a user record (what any signed-in user sees); routes/users.ts adds the private fields. A plain
- * literal, not a spread of presentUserBasic: see presentFullUser for why (speed of large lists).
- */
-export function presentPublicUser(user: User, rootUrl: string): Record<string, unknown> {
-  return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: `${rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
-    web_url: `${rootUrl}/${user.username}`,
-    created_at: user.created_at,
-    bio: (user.bio as string | null | undefined) ?? '',
-    bot: user.bot,
-    location: (user.location as string | null | undefined) ?? '',
-    public_email: (user.public_email as string | undefined) ?? null,
-    skype: (user.skype as string | null | undefined) ?? '',
-    linkedin: (user.linkedin as string | null | undefined) ?? '',
-    twitter: (user.twitter as string | null | undefined) ?? '',
-    discord: (user.discord as string | null | undefined) ?? '',
-    website_url: (user.website_url as string | null | undefined) ?? '',
-    organization: (user.organization as string | null | undefined) ?? '',
-    job_title: (user.job_title as string | null | undefined) ?? '',
-    pronouns: (user.pronouns as string | null | undefined) ?? null,
-    work_information: null,
-    followers: 0,
-    following: 0,
-    local_time: null,
-    is_followed: false,
-  };
-}
-
 /** Group settings clients may set on create and update, with the values a new group has. */
 export const GROUP_SETTINGS: Record<string, unknown> = {
   share_with_group_lock: false,

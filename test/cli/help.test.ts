@@ -46,7 +46,7 @@ describe('help', () => {
     }
   });
 
-  it('lists the global options every command inherits, and states each default once', async () => {
+  it('lists the global options every command inherits (not the program\'s --version), and states each default once', async () => {
     const twice: string[] = [];
     for (const entry of manifest) {
       const { stdout, code } = await help([...entry.path.split(' '), '--help']);
@@ -54,6 +54,7 @@ describe('help', () => {
       const globals = stdout.slice(stdout.indexOf('Global Options:'));
       expect(stdout, entry.path).toContain('Global Options:');
       for (const flag of ['--profile <name>', '--server <url>', '--output <format>', '--fields', '--quiet', '--timeout <seconds>']) expect(globals, entry.path).toContain(flag);
+      expect(globals, entry.path).not.toContain('--version');
       expect(stdout, entry.path).not.toMatch(INTERNAL);
       // One line per option (commander indents continuations): "(default …)" said by us and again by commander.
       for (const line of stdout.replace(/\n {20,}/g, ' ').split('\n')) if ((line.match(/\(default/g)?.length ?? 0) > 1) twice.push(`${entry.path}: ${line.trim()}`);

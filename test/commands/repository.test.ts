@@ -3,18 +3,12 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { hasCommand } from '../helpers/system.js';
 
 const sandbox = useTestSandbox();
 
 const P = ['--project', 'acme/api'];
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasGit = hasCommand('git');
 
 function files(dir: string, base = dir): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [join(dir, e.name).slice(base.length + 1), ...files(join(dir, e.name), base)] : [join(dir, e.name).slice(base.length + 1)])).sort();

@@ -5,15 +5,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gitBlobId, gitCommitId, gitTreeId } from '../../src/git/objects.js';
 import { tempDir } from '../helpers/cli.js';
+import { hasCommand } from '../helpers/system.js';
 
-const hasGit = (() => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasGit = hasCommand('git');
 
 const git = (cwd: string, args: string[], input?: string, env: Record<string, string> = {}): string =>
   execFileSync('git', args, { cwd, input, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd, ...env } }).toString().trim();

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { hasCommand } from '../helpers/system.js';
 import { SEED_KEYS } from '../../src/sandbox/routes/keys.js';
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../src/api/ssh-keys.js';
 import { tokens } from '../../src/sandbox/model.js';
@@ -12,15 +13,6 @@ const sandbox = useTestSandbox();
 async function get(path: string, token = sandbox.adminToken) {
   const response = await fetch(`${sandbox.url}${path}`, { headers: { 'PRIVATE-TOKEN': token } });
   return { status: response.status, body: await response.json() };
-}
-
-function sshKeygen(): boolean {
-  try {
-    execFileSync('ssh-keygen', ['-?'], { stdio: 'ignore' });
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-  return true;
 }
 
 describe('fingerprints', () => {
@@ -36,7 +28,7 @@ describe('fingerprints', () => {
     }
   });
 
-  it.runIf(sshKeygen())('match ssh-keygen on a freshly made key', () => {
+  it.runIf(hasCommand('ssh-keygen'))('match ssh-keygen on a freshly made key', () => {
     const dir = tempDir();
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'fresh', '-f', join(dir, 'k')]);
     const pub = execFileSync('ssh-keygen', ['-y', '-f', join(dir, 'k')]).toString();

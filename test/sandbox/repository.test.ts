@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { gitBlobId } from '../../src/git/objects.js';
 import { mergeRequests, repositories } from '../../src/sandbox/model.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { hasCommand } from '../helpers/system.js';
 
 const sandbox = useTestSandbox();
 
@@ -47,7 +48,7 @@ describe('sandbox: repository reads', () => {
     expect((await raw(`${REPO}/blobs/${id}/raw`, { Range: 'bytes=99-' })).status).toBe(416);
   });
 
-  it.skipIf(!hasTool('tar') || !hasTool('unzip'))('builds archives that tar and unzip open, with the exec bit and the submodule folder', async () => {
+  it.skipIf(!hasCommand('tar') || !hasCommand('unzip'))('builds archives that tar and unzip open, with the exec bit and the submodule folder', async () => {
     const dir = tempDir();
     for (const format of ['tar.gz', 'tar.bz2', 'zip', 'tar']) {
       const response = await raw(`${REPO}/archive.${format}?sha=main&exclude_paths[]=docs`);
@@ -233,12 +234,3 @@ describe('sandbox: repository files and submodules', () => {
     expect((await sandbox.call('POST', `${REPO}/commits`, { ...body, branch: 'feature' }, bob)).status).toBe(201);
   });
 });
-
-function hasTool(name: string): boolean {
-  try {
-    execFileSync('which', [name], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}

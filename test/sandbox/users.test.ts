@@ -94,6 +94,9 @@ describe('sandbox: GET /users/:id', () => {
     const asBob = (await get(`/users/${alice.id}`, bobToken)).body;
     expect(asBob).toMatchObject({ username: 'alice', public_email: null });
     expect(asBob.email).toBeUndefined();
+    expect(asBob).not.toHaveProperty('is_admin');
+    expect(asBob).not.toHaveProperty('created_by');
+    expect(asBob).toMatchObject({ web_url: expect.stringMatching(/\/alice$/), is_followed: false, work_information: null });
     expect(await get('/users/abc')).toMatchObject({ status: 400, body: { error: 'id is invalid' } });
     expect(await get('/users/99999')).toMatchObject({ status: 404, body: { message: '404 User Not Found' } });
   });

@@ -30,3 +30,17 @@ export const repositoryTree = defineResource({
 });
 
 export const ARCHIVE_FORMATS = ['tar.gz', 'tar.bz2', 'tar', 'zip', 'tgz', 'gz', 'bz2', 'tb2', 'tbz', 'tbz2'] as const;
+
+/** One file's change in a comparison or a commit's diff, as the service sends it. */
+export interface FileDiff {
+  old_path: string;
+  new_path: string;
+  a_mode: string;
+  b_mode: string;
+  diff: string;
+  new_file: boolean;
+  renamed_file: boolean;
+  deleted_file: boolean;
+  /** The service's diff limits were reached: `diff` was emptied. */
+  too_large?: boolean;
+}

@@ -1,25 +1,13 @@
-import { repositoryTree } from '../../api/resources/repository.js';
+import { repositoryTree, type FileDiff } from '../../api/resources/repository.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { TextResult } from '../../output/result.js';
 
-interface Diff {
-  old_path: string;
-  new_path: string;
-  a_mode: string;
-  b_mode: string;
-  diff: string;
-  new_file: boolean;
-  renamed_file: boolean;
-  deleted_file: boolean;
-  too_large?: boolean;
-}
-
 interface Comparison {
   commit: unknown;
   commits: Array<{ id: string; title: string }>;
-  diffs: Diff[];
+  diffs: FileDiff[];
   compare_timeout: boolean;
   compare_same_ref: boolean;
   web_url: string;
@@ -67,7 +55,7 @@ export default defineCommand<Flags>({
   },
 });
 
-function status(d: Diff): string {
+function status(d: FileDiff): string {
   if (d.new_file) return 'added';
   if (d.deleted_file) return 'deleted';
   if (d.renamed_file) return 'renamed';
@@ -86,7 +74,7 @@ function lineCounts(diff: string): { additions: number; deletions: number } {
 }
 
 /** One file's change as `git diff` writes it: header, mode lines, and the hunks (unified diff from the service). */
-export function gitPatch(d: Diff): string {
+export function gitPatch(d: FileDiff): string {
   const lines = [`diff --git a/${d.old_path} b/${d.new_path}`];
   if (d.new_file) lines.push(`new file mode ${d.b_mode}`);
   else if (d.deleted_file) lines.push(`deleted file mode ${d.a_mode}`);

@@ -1,18 +1,10 @@
 import { structuredPatch } from 'diff';
+import type { FileDiff as ApiFileDiff } from '../../api/resources/repository.js';
 import type { Db } from '../db.js';
 import { getBlob, isBinary, type Snapshot, type SnapshotEntry } from './store.js';
 
 /** One file's change between two trees, in the service's diff shape, with its line counts. */
-export interface FileDiff {
-  old_path: string;
-  new_path: string;
-  a_mode: string;
-  b_mode: string;
-  diff: string;
-  new_file: boolean;
-  renamed_file: boolean;
-  deleted_file: boolean;
-  /** Diff limits reached: the diff string was emptied. */
+export interface FileDiff extends ApiFileDiff {
   too_large: boolean;
   additions: number;
   deletions: number;

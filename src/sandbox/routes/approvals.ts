@@ -10,7 +10,7 @@ import { mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
 import { joinTrainIfScheduled, removeFromTrain } from './merge-trains.js';
 import {
-  approvalsLeft, approvalsRequired, findMergeRequest, presentProtectedBranch, protectDefaultBranches, protectedBranches,
+  approvalsLeft, approvalsRequired, findMergeRequest, mergeRequestHead, presentProtectedBranch, protectDefaultBranches, protectedBranches,
   refreshApprovalStatus, userPassword,
 } from './review-common.js';
 
@@ -118,14 +118,7 @@ function presentApprovals(req: SandboxRequest, project: Project, mr: MergeReques
   const settings = approvalSettings(req.db, project.id);
   const premium = req.tier !== 'free';
   return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.project_id,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: mr.created_at,
-    updated_at: mr.updated_at,
+    ...mergeRequestHead(mr),
     merge_status: mr.merge_status,
     approved: approvalsLeft(mr, req.tier) === 0,
     approvals_required: approvalsRequired(mr, req.tier),

@@ -9,7 +9,7 @@ import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import { issuePayload, mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
-import { approvalsLeft, approvalsRequired, projectOf, refreshApprovalStatus } from './review-common.js';
+import { approvalsLeft, approvalsRequired, mergeRequestHead, projectOf, refreshApprovalStatus } from './review-common.js';
 import { approvalRules } from './approvals.js';
 
 /**
@@ -37,14 +37,7 @@ export function presentMergeRequest(req: SandboxRequest, mr: MergeRequest, detai
   const author = users(req.db).find((u) => u.id === mr.author_id);
   const closedBy = mr.closed_by_id === undefined ? undefined : users(req.db).find((u) => u.id === mr.closed_by_id);
   const record: Record<string, unknown> = {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.project_id,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: mr.created_at,
-    updated_at: mr.updated_at,
+    ...mergeRequestHead(mr),
     merged_by: null,
     merge_user: null,
     merged_at: mr.merged_at ?? null,

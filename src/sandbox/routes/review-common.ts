@@ -71,8 +71,8 @@ export function findMergeRequest(req: SandboxRequest, project: Project): MergeRe
   return mr;
 }
 
-/** The MergeRequestSimple view embedded in merge train entries. */
-export function presentMergeRequestSimple(mr: MergeRequest, project: Project, rootUrl: string): Record<string, unknown> {
+/** The fields every view of a merge request starts with. */
+export function mergeRequestHead(mr: MergeRequest): Record<string, unknown> {
   return {
     id: mr.id,
     iid: mr.iid,
@@ -82,6 +82,13 @@ export function presentMergeRequestSimple(mr: MergeRequest, project: Project, ro
     state: mr.state,
     created_at: mr.created_at,
     updated_at: mr.updated_at,
+  };
+}
+
+/** The MergeRequestSimple view embedded in merge train entries. */
+export function presentMergeRequestSimple(mr: MergeRequest, project: Project, rootUrl: string): Record<string, unknown> {
+  return {
+    ...mergeRequestHead(mr),
     web_url: `${rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
   };
 }

@@ -3,7 +3,7 @@ import { requireUser } from '../auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { groups, members, projects, userNamespaceId, users as usersTable, type User } from '../model.js';
 import { backwards, paginate, type Sequence } from '../pagination.js';
-import { presentUserBasic, presentPublicUser } from '../present.js';
+import { presentUserBasic } from '../present.js';
 import type { SandboxModule } from '../module.js';
 
 /**
@@ -202,16 +202,34 @@ function basicUser(user: User, req: SandboxRequest): Record<string, unknown> {
   return presentUserBasic(user, req.rootUrl);
 }
 
+/** The fields of a user record that any signed-in user sees; the others are for administrators and the user themself. */
+const PUBLIC_USER_FIELDS = [
+  'id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url', 'created_at', 'bio', 'bot', 'location', 'public_email', 'skype',
+  'linkedin', 'twitter', 'discord', 'website_url', 'organization', 'job_title', 'pronouns', 'work_information', 'followers', 'following',
+  'local_time', 'is_followed',
+] as const;
+
 /**
- * The user record: the public view for others, with the private and administrator's fields (UserWithAdmin,
- * api-facts §1.15) for administrators and for the user themself. One object literal that repeats the public fields
- * on purpose: composing it with spread or Object.assign leaves V8 objects in dictionary mode, which made
- * serving large user lists about ten times slower (bench/users).
+ * The user record: the public view for others, with the private and administrator's fields (UserWithAdmin) for
+ * administrators and for the user themself. The full record is one object literal on purpose: composing it with
+ * spread or Object.assign leaves V8 objects in dictionary mode, which made serving large user lists about ten times
+ * slower (bench/users); the public view, which no large list serves, is picked from it.
  */
 export function presentFullUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  if (!req.user?.is_admin && req.user?.id !== user.id) return presentPublicUser(user, req.rootUrl);
+  const record = userRecord(user, req);
+  if (!req.user?.is_admin && req.user?.id !== user.id) return Object.fromEntries(PUBLIC_USER_FIELDS.map((key) => [key, record[key]]));
+  if (!isPremium(req)) {
+    for (const key of PREMIUM_USER_FIELDS) delete record[key];
+  }
+  if (bool(req.query.with_custom_attributes)) {
+    record.custom_attributes = Object.entries((user.custom_attributes as Record<string, string> | undefined) ?? {}).map(([key, value]) => ({ key, value }));
+  }
+  return record;
+}
+
+function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
-  const record: Record<string, unknown> = {
+  return {
     id: user.id,
     username: user.username,
     name: user.name,
@@ -269,13 +287,6 @@ export function presentFullUser(user: User, req: SandboxRequest): Record<string,
     using_license_seat: isBillable(user),
     provisioned_by_group_id: null,
   };
-  if (!isPremium(req)) {
-    for (const key of PREMIUM_USER_FIELDS) delete record[key];
-  }
-  if (bool(req.query.with_custom_attributes)) {
-    record.custom_attributes = Object.entries((user.custom_attributes as Record<string, string> | undefined) ?? {}).map(([key, value]) => ({ key, value }));
-  }
-  return record;
 }
 
 const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit', 'is_auditor', 'using_license_seat', 'provisioned_by_group_id'];
