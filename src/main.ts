@@ -1,5 +1,8 @@
 import type { CliDeps } from './cli/program.js';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileProblem } from './cli/files.js';
+import { configDir, recoveryDir } from './config/paths.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 import { isNetworkFailure } from './http/failures.js';
 import { escapeC1, oneLine } from './output/formats.js';
@@ -84,7 +87,8 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
     const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';
     // One line, whatever the server or OpenSSL put in the text, and no terminal control sequences.
     deps.stderr.write(`error: ${oneLine(error.message)}${where}\n`);
-    if (error.hint) deps.stderr.write(`hint: ${oneLine(error.hint)}\n`);
+    const hint = error instanceof ApiError && error.status === 401 ? (recoveryHint(deps) ?? error.hint) : error.hint;
+    if (hint) deps.stderr.write(`hint: ${oneLine(hint)}\n`);
     if (wantsJson(argv)) {
       const json: Record<string, unknown> = { status: error instanceof ApiError ? error.status : undefined, message: error.message };
       if (error instanceof ApiError) Object.assign(json, { method: error.method, path: error.path, request_id: error.requestId });
@@ -103,6 +107,20 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
   if (deps.env.FORGECTL_DEBUG === '1' && error instanceof Error && error.stack) deps.stderr.write(`${error.stack}\n`);
   else deps.stderr.write('hint: set FORGECTL_DEBUG=1 for details, and report this at the project\'s issue tracker\n');
   return ExitCode.internal;
+}
+
+/**
+ * A rejected token while a rotation's new token waits in a recovery file (the run that rotated it was killed or could
+ * not save it): the way back is `tokens recover`, not a new token.
+ */
+function recoveryHint(deps: CliDeps): string | undefined {
+  const dir = recoveryDir(configDir(deps.env));
+  try {
+    if (!readdirSync(dir).some((name) => name.endsWith('.json') && statSync(join(dir, name)).size > 0)) return undefined;
+  } catch {
+    return undefined;
+  }
+  return `a token rotation did not finish, and its new token is kept in ${dir}: see forgectl tokens recover --list, then forgectl tokens recover`;
 }
 
 /**

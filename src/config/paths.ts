@@ -14,3 +14,13 @@ export function configDir(env: Env): string {
 export function configFile(dir: string): string {
   return join(dir, 'config.json');
 }
+
+/** Rotation locks, one file per token being rotated. */
+export function locksDir(dir: string): string {
+  return join(dir, 'locks');
+}
+
+/** Recovery files: the new token of a rotation, kept until it is saved where it belongs. */
+export function recoveryDir(dir: string): string {
+  return join(dir, 'recovery');
+}

@@ -118,6 +118,11 @@ describe('rotation from cron (real processes)', () => {
     expect(profileToken(bot.dir)).toBe(bot.token);
     expect(await tokenStatus(bot.token)).toBe(401);
 
+    // Another job using the profile meanwhile is pointed at the recovery, not at making a new token.
+    const other = await runBin(['-p', 'bot', 'tokens', 'get', 'self', '--group', 'acme'], { env: bot.env });
+    expect(other.code).toBe(4);
+    expect(other.stderr).toContain(`hint: a token rotation did not finish, and its new token is kept in ${recoveryDir}: see forgectl tokens recover --list`);
+
     // The next cron run neither rotates again nor trips reuse detection: it saves the recovered token.
     sandbox.clearRequests();
     const next = await runBin(rotateSelf, { env: bot.env });

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';
+import { locksDir, recoveryDir } from '../../config/paths.js';
 import { instanceIdentity } from '../../config/resolve.js';
 import { readConfig, updateConfig } from '../../config/store.js';
 import { TokenTarget, type TokenKind, type TokenRecord } from './shared.js';
@@ -56,14 +57,6 @@ const shortHash = (text: string): string => createHash('sha256').update(text).di
 const instanceKey = (instance: string): string => shortHash(instanceIdentity(instance));
 
 const sameInstance = (a: string, b: string): boolean => instanceIdentity(a) === instanceIdentity(b);
-
-export function locksDir(configDir: string): string {
-  return join(configDir, 'locks');
-}
-
-export function recoveryDir(configDir: string): string {
-  return join(configDir, 'recovery');
-}
 
 /** Lock of one token by id; `self` rotations also lock the credential's fingerprint (known without a request). */
 export function tokenLockPath(configDir: string, instance: string, id: number): string {
