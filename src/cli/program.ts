@@ -1,7 +1,7 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import type { Env } from '../config/paths.js';
 import { configDir } from '../config/paths.js';
-import { selectedProfileName } from '../config/resolve.js';
+import { profileFixHint, selectedProfileName } from '../config/resolve.js';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { FORMATS, type Format } from '../output/formats.js';
 import { parseFields } from '../output/fields.js';
@@ -10,7 +10,7 @@ import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import type { RunContext } from './context.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { groups, manifest } from './manifest.js';
@@ -262,7 +262,9 @@ function profileFormat(globals: GlobalOptions, env: Env, config: ConfigData): Fo
   const name = selectedProfileName(globals, env, config);
   const output = name ? config.profiles[name]?.output : undefined;
   if (output === undefined) return undefined;
-  if (!(FORMATS as readonly string[]).includes(output)) throw new UsageError(`profile "${name}" has an unknown output format "${output}"`);
+  if (!(FORMATS as readonly string[]).includes(output)) {
+    throw new ConfigError(`profile "${name}" in the config file: output must be one of ${FORMATS.join(', ')}; got "${output}"`, profileFixHint(name!, 'output'));
+  }
   return output as Format;
 }
 

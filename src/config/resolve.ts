@@ -1,9 +1,11 @@
+import { parseBoolean, parseChoice, parseInteger } from '../cli/parse.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../http/url.js';
+import { FORMATS } from '../output/formats.js';
 
 export { isLoopbackHost };
 import type { Env } from './paths.js';
-import type { ConfigData, Profile, TokenType } from './store.js';
+import { PROFILE_KEYS, type ConfigData, type Profile, type TokenType } from './store.js';
 
 /** Everything needed to talk to one instance, after flags → environment → profile → CI job were consulted. */
 export interface Connection {
@@ -44,7 +46,45 @@ export function selectProfile(flags: ConnectionFlags, env: Env, config: ConfigDa
   if (!profile && explicit) {
     throw new ConfigError(`no profile named "${name}"`, `run: forgectl auth login --profile ${name}`);
   }
-  return { name, profile };
+  return { name, profile: profile && checkedProfile(name, profile) };
+}
+
+/** Parses a profile value by its key; tokens are refused here because argv is visible to other users. */
+export function parseProfileValue(key: string, value: string): unknown {
+  const kind = PROFILE_KEYS[key as keyof Profile];
+  if (!kind) throw new UsageError(`unknown profile key "${key}"`, `known keys: ${Object.keys(PROFILE_KEYS).join(', ')}`);
+  if (kind === 'secret') throw new UsageError('a token is never accepted as an argument', 'use: forgectl auth login --token-stdin');
+  if (kind === 'boolean') return parseBoolean(key)(value);
+  if (kind === 'number') return parseInteger(key, key === 'retries' ? 0 : 1, key === 'retries' ? 10 : 3600)(value);
+  if (key === 'url') return normalizeBaseUrl(value).rootUrl;
+  if (key === 'token_type') return parseChoice(key, ['private', 'job', 'oauth'])(value);
+  if (key === 'output') return parseChoice(key, FORMATS)(value);
+  return value;
+}
+
+/**
+ * A profile from the config file with each value checked as `profile set` checks it: a value edited by hand into
+ * something unusable (a timeout of "abc", a URL without its scheme) is a configuration error (exit 3) naming the
+ * profile and the key, not a confusing failure further on.
+ */
+function checkedProfile(name: string, profile: Profile): Profile {
+  const checked: Record<string, unknown> = { ...profile };
+  for (const [key, value] of Object.entries(profile)) {
+    const kind = PROFILE_KEYS[key as keyof Profile];
+    if (!kind || kind === 'secret' || value === undefined || value === null) continue;
+    try {
+      checked[key] = parseProfileValue(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      throw new ConfigError(`profile "${name}" in the config file: ${error.message}`, profileFixHint(name, key));
+    }
+  }
+  return checked as Profile;
+}
+
+/** How to fix a key of a profile (a bad `output` is read before any command runs, so -o goes around it). */
+export function profileFixHint(name: string, key: string): string {
+  return `fix it with: forgectl ${key === 'output' ? '-o table ' : ''}-p ${name} profile set ${key} VALUE`;
 }
 
 export function normalizeBaseUrl(raw: string): { baseUrl: string; rootUrl: string } {
@@ -84,7 +124,7 @@ function profileForUrl(baseUrl: string, selected: { name?: string; profile?: Pro
   }
   if (explicit) return {};
   const match = Object.entries(config.profiles).find(([, profile]) => isFor(profile));
-  return match ? { name: match[0], profile: match[1] } : {};
+  return match ? { name: match[0], profile: checkedProfile(match[0], match[1]) } : {};
 }
 
 /**

@@ -87,6 +87,31 @@ describe('auth login and profiles', () => {
     expect((await run(['api', '/user'], { env })).code).toBe(3);
   });
 
+  it('a value edited by hand into the config file is a configuration error (exit 3) naming the profile and the key', async () => {
+    const dir = tempDir();
+    for (const [key, value, message] of [
+      ['timeout', 'abc', 'timeout must be a whole number'],
+      ['retries', -1, 'retries must be'],
+      ['url', 'git.example.com', 'invalid URL'],
+      ['insecure', 'yes please', 'insecure must be true or false'],
+      ['output', 'xml', 'output must be one of'],
+    ] as const) {
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'p', profiles: { p: { url: sandbox.rootUrl, token: sandbox.adminToken, [key]: value } } }), { mode: 0o600 });
+      const result = await run(['api', '/user'], { env: profileEnv(dir) });
+      expect(result.code, key).toBe(3);
+      expect(result.stderr, key).toContain(message);
+      expect(result.stderr, key).toContain('profile "p"');
+      const fix = /^hint: fix it with: forgectl (.*) VALUE$/m.exec(result.stderr);
+      expect(fix, key).not.toBeNull();
+      expect(result.stderr, key).not.toContain(sandbox.adminToken);
+      // The command the hint gives works.
+      expect((await run([...fix![1].split(' '), '--unset'], { env: profileEnv(dir) })).code, key).toBe(0);
+      expect((await run(['api', '/user'], { env: profileEnv(dir) })).code, key).toBe(key === 'url' ? 3 : 0);
+    }
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'p', profiles: { p: { output: 'xml' } } }), { mode: 0o600 });
+    expect((await run(['profile', 'list'], { env: profileEnv(dir) })).code).toBe(3); // no connection needed, the same error
+  });
+
   it('auth status shows the user, scopes and expiry, and warns when it is near', async () => {
     const root = users(sandbox.db).find((u) => u.username === 'root')!;
     const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
