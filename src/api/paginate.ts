@@ -35,6 +35,8 @@ const DEFAULT_CONCURRENCY = 8;
  */
 export class ListResult<T> implements AsyncIterable<T> {
   notice?: string;
+  /** Default columns of table, TSV and CSV output where they depend on what was listed (over the command's). */
+  columns?: string[];
   /** Requests made, for tests and benchmarks. */
   requests = 0;
 

@@ -25,7 +25,8 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     return record ? renderRecord(record as unknown as Row, io, options) : undefined;
   }
   if (result instanceof ListResult || Array.isArray(result) || isAsyncIterable(result)) {
-    await renderList(result as AsyncIterable<Row> | Row[], io, options);
+    const columns = (result instanceof ListResult && result.columns) || options.columns;
+    await renderList(result as AsyncIterable<Row> | Row[], io, { ...options, columns });
     if (result instanceof ListResult && result.notice) io.note(result.notice);
     return;
   }

@@ -118,6 +118,9 @@ describe('storage-move get, watch and --projects-on', () => {
 
     const onDefault = await sandbox.run(['storage-move', 'list', '--projects-on', 'default', '-o', 'json']);
     expect(onDefault.json<Array<{ path_with_namespace: string }>>().map((p) => p.path_with_namespace)).toEqual(['acme/web']);
+    // A table and CSV show the few columns that matter, not the project's hundred fields; JSON has them all.
+    expect(Object.keys(onDefault.json()[0]).length).toBeGreaterThan(50);
+    expect((await sandbox.run(['storage-move', 'list', '--projects-on', 'default', '-o', 'csv'])).stdout).toMatch(/^id,path_with_namespace,repository_storage,archived,last_activity_at\r\n2,acme\/web,default,false,/);
     expect((await sandbox.run(['storage-move', 'list', '--projects-on', 'default', '--type', 'group'])).code).toBe(2);
   });
 

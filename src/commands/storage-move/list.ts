@@ -28,10 +28,12 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     if (opts.projectsOn !== undefined) {
       if ((opts.type && opts.type !== 'project') || opts.id) throw new UsageError('--projects-on lists projects; it takes neither --id nor another --type');
-      return ctx.api.list('/projects', { repository_storage: opts.projectsOn, order_by: 'id', sort: 'asc' }, {
+      const projects = ctx.api.list('/projects', { repository_storage: opts.projectsOn, order_by: 'id', sort: 'asc' }, {
         ...ctx.paging,
         keysetAfter: (last: { id: number }) => ({ order_by: 'id', sort: 'asc', id_after: last.id }),
       });
+      projects.columns = ['id', 'path_with_namespace', 'repository_storage', 'archived', 'last_activity_at'];
+      return projects;
     }
     const type = opts.type ?? 'project';
     return listMoves(ctx, type, opts.id === undefined ? undefined : itemId(type, opts.id));
