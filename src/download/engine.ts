@@ -45,6 +45,8 @@ export function apiSource(api: Api, request: ApiRequest): DownloadSource {
 export interface Expected {
   sha256?: string;
   size?: number;
+  /** The git blob id the bytes must hash to (a full 40- or 64-character id; checked when the size is known). */
+  gitBlob?: string;
 }
 
 export interface DownloadOptions {
@@ -56,6 +58,8 @@ export interface DownloadOptions {
   sha256?: string;
   /** The size the bytes must have. */
   size?: number;
+  /** The git blob the bytes are (repo blob --raw): a full id is checked against them. */
+  gitBlob?: string;
   /** The checksum and size the service announces in a response (X-Gitlab-Content-Sha256, X-Gitlab-Size …). */
   expect?: (response: HttpResponse) => Expected;
   /** Unpack the finished file (zip, tar, tar.gz, tar.bz2) into this folder; `include` picks entries by name. */
@@ -198,13 +202,14 @@ export async function download(source: DownloadSource, options: DownloadOptions,
     }
   }
   response ??= await source.open();
-  const hash = createHash('sha256');
+  const expected = expectedOf(response, options);
+  const digests = new Digests(expected);
   if (start > 0) {
-    await hashFile(part, hash);
+    await hashFile(part, digests);
     io.note(`resuming ${target} at ${start.toLocaleString('en-US')} bytes`);
   }
   const fd = openPart(part, start > 0 ? 'a' : 'w', target);
-  return finish(await transfer(response, fd, hash, start, part, metaFile, options, io), target, part, metaFile, options, io);
+  return finish(await transfer(response, fd, digests, expected, start, part, metaFile, options, io), target, part, metaFile, options, io);
 }
 
 function openPart(part: string, flags: 'a' | 'w', target: string): number {
@@ -215,16 +220,45 @@ function openPart(part: string, flags: 'a' | 'w', target: string): number {
   }
 }
 
+/** What the checks are made against: the command's values first, then what the service announces. */
+function expectedOf(response: HttpResponse, options: DownloadOptions): Expected {
+  const announced = { ...options.expect?.(response) };
+  const gitBlob = options.gitBlob && /^([0-9a-f]{40}|[0-9a-f]{64})$/i.test(options.gitBlob) ? options.gitBlob.toLowerCase() : undefined;
+  return { sha256: options.sha256 ?? announced.sha256, size: options.size ?? announced.size ?? totalSize(response), gitBlob };
+}
+
+/**
+ * The digests of the bytes, fed as they arrive: their sha256, and the git blob id when one is expected (git hashes
+ * "blob SIZE\0" first, so the size must be known before the first byte: from the request or Content-Length).
+ */
+class Digests {
+  private readonly sha256 = createHash('sha256');
+  private readonly gitBlob?: Hash;
+
+  constructor(expected: Expected) {
+    if (expected.gitBlob && expected.size !== undefined) this.gitBlob = createHash(expected.gitBlob.length === 64 ? 'sha256' : 'sha1').update(`blob ${expected.size}\0`);
+  }
+
+  update(chunk: Buffer): void {
+    this.sha256.update(chunk);
+    this.gitBlob?.update(chunk);
+  }
+
+  digest(bytes: number, expected: Expected): Transferred {
+    return { bytes, sha256: this.sha256.digest('hex'), gitBlob: this.gitBlob?.digest('hex'), expected };
+  }
+}
+
 interface Transferred {
   bytes: number;
   sha256: string;
+  /** The git blob id of the bytes, when one was expected and could be computed. */
+  gitBlob?: string;
   expected: Expected;
 }
 
 /** Streams a response body into fd, hashing as it goes; keeps the .part (and what --resume needs) on failure. */
-async function transfer(response: HttpResponse, fd: number, hash: Hash, start: number, part: string, metaFile: string, options: DownloadOptions, io: Io): Promise<Transferred> {
-  const announced = { ...options.expect?.(response) };
-  const expected: Expected = { sha256: options.sha256 ?? announced.sha256, size: options.size ?? announced.size ?? totalSize(response) };
+async function transfer(response: HttpResponse, fd: number, digests: Digests, expected: Expected, start: number, part: string, metaFile: string, options: DownloadOptions, io: Io): Promise<Transferred> {
   const validator = response.header('etag') ?? response.header('last-modified');
   writeFileSync(metaFile, JSON.stringify({ validator, total: expected.size } satisfies PartMeta), { mode: 0o600 });
   const progress = startProgress(io, { total: expected.size, start, label: options.description ?? basename(part.replace(/\.part$/, '')) });
@@ -232,7 +266,7 @@ async function transfer(response: HttpResponse, fd: number, hash: Hash, start: n
   const writer = new FileWriter(fd, start);
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      hash.update(chunk);
+      digests.update(chunk);
       await writer.write(chunk);
       received += chunk.length;
       progress.update(received);
@@ -251,7 +285,7 @@ async function transfer(response: HttpResponse, fd: number, hash: Hash, start: n
   }
   progress.done(received);
   closeQuietly(fd);
-  return { bytes: received, sha256: hash.digest('hex'), expected };
+  return digests.digest(received, expected);
 }
 
 async function finish(result: Transferred, target: string, part: string, metaFile: string, options: DownloadOptions, io: Io): Promise<DownloadRecord> {
@@ -268,7 +302,7 @@ async function finish(result: Transferred, target: string, part: string, metaFil
   }
   rmSync(metaFile, { force: true });
   const record: DownloadRecord = { path: target, bytes: result.bytes, sha256: result.sha256 };
-  if (!options.temporary) io.note(`wrote ${result.bytes.toLocaleString('en-US')} bytes to ${target}${result.expected.sha256 ? ' (sha256 verified)' : ''}`);
+  if (!options.temporary) io.note(`wrote ${result.bytes.toLocaleString('en-US')} bytes to ${target}${verifiedNote(result)}`);
   if (options.extract) {
     const { extractArchive } = await import('./extract.js');
     const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, include: options.extract.include, warn: (text) => io.warn(text) });
@@ -279,27 +313,34 @@ async function finish(result: Transferred, target: string, part: string, metaFil
 }
 
 function mismatch(result: Transferred): string | undefined {
-  const { size, sha256 } = result.expected;
+  const { size, sha256, gitBlob } = result.expected;
   if (size !== undefined && size !== result.bytes) return `size mismatch: expected ${size.toLocaleString('en-US')} bytes, got ${result.bytes.toLocaleString('en-US')}`;
   if (sha256 && sha256.toLowerCase() !== result.sha256) return `checksum mismatch: expected sha256 ${sha256.toLowerCase()}, got ${result.sha256}`;
+  if (gitBlob && result.gitBlob && gitBlob !== result.gitBlob) return `blob id mismatch: expected ${gitBlob}, the bytes hash to ${result.gitBlob}`;
   return undefined;
+}
+
+/** What the notice after a download says was checked. */
+function verifiedNote(result: Transferred): string {
+  const checked = [result.expected.sha256 && 'sha256', result.gitBlob && 'blob id'].filter(Boolean);
+  return checked.length ? ` (${checked.join(' and ')} verified)` : '';
 }
 
 /** To stdout: streamed with backpressure, verified at the end (the bytes are out by then: the exit code says so). */
 async function toStream(source: DownloadSource, options: DownloadOptions, io: Io): Promise<void> {
   const response = await source.open();
-  const expected: Expected = { ...options.expect?.(response) };
-  const hash = createHash('sha256');
+  const expected = expectedOf(response, options);
+  const digests = new Digests(expected);
   let bytes = 0;
-  const progress = startProgress(io, { total: options.size ?? expected.size ?? totalSize(response), start: 0, label: options.description ?? 'download' });
+  const progress = startProgress(io, { total: expected.size, start: 0, label: options.description ?? 'download' });
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    hash.update(chunk);
+    digests.update(chunk);
     bytes += chunk.length;
     if (!io.streams.stdout.write(chunk)) await new Promise<void>((resolve) => io.streams.stdout.once('drain', () => resolve()));
     progress.update(bytes);
   }
   progress.done(bytes);
-  const problem = mismatch({ bytes, sha256: hash.digest('hex'), expected: { sha256: options.sha256 ?? expected.sha256, size: options.size ?? expected.size ?? totalSize(response) } });
+  const problem = mismatch(digests.digest(bytes, expected));
   if (problem) throw new CliError(`${problem}; the bytes written to stdout are not what the service announced`, ExitCode.server);
 }
 
@@ -325,8 +366,8 @@ function readMeta(file: string): PartMeta {
   }
 }
 
-async function hashFile(path: string, hash: Hash): Promise<void> {
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+async function hashFile(path: string, digests: Digests): Promise<void> {
+  for await (const chunk of createReadStream(path)) digests.update(chunk as Buffer);
 }
 
 function closeQuietly(fd: number): void {

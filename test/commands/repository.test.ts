@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { hasCommand } from '../helpers/system.js';
+import { gitBlobId } from '../../src/git/objects.js';
 
 const sandbox = useTestSandbox();
 
@@ -74,6 +75,23 @@ describe('downloads', () => {
     expect(bad.code).toBe(8);
     expect(bad.stderr).toMatch(/checksum mismatch/);
     expect(readdirSync(dir)).toEqual(['r.md']);
+  });
+
+  it('repo blob --raw checks the bytes against a full blob id: a corrupted body exits 8 and leaves no file', async () => {
+    const dir = tempDir();
+    const blob = (await sandbox.run(['files', 'info', 'README.md', '--ref', 'main', ...P, '-o', 'json'])).json<{ blob_id: string }>().blob_id;
+    const ok = await sandbox.run(['repo', 'blob', blob, '--raw', '-O', join(dir, 'readme'), ...P]);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain('(blob id verified)');
+    expect(gitBlobId(readFileSync(join(dir, 'readme')))).toBe(blob);
+    sandbox.fault({ path: 'repository/blobs/', corrupt: true });
+    const bad = await sandbox.run(['repo', 'blob', blob, '--raw', '-O', join(dir, 'bad'), ...P]);
+    expect(bad.code).toBe(8);
+    expect(bad.stderr).toContain(`blob id mismatch: expected ${blob}`);
+    // An abbreviated id names the blob but cannot check it.
+    const short = await sandbox.run(['repo', 'blob', blob.slice(0, 8), '--raw', ...P]);
+    expect(short.code).toBe(0);
+    expect(readdirSync(dir)).toEqual(['readme']);
   });
 
   it('resumes an interrupted download with a Range request', async () => {
