@@ -1,3 +1,4 @@
+import { visible } from '../output/formats.js';
 import type { Context } from './command.js';
 
 /**
@@ -31,7 +32,7 @@ export function changesFrom(current: Record<string, unknown>, wanted: Record<str
     .map(([key, to]) => ({ key, from: current[key], to, secret: isSecret(key) }));
 }
 
-const show = (value: unknown, secret?: boolean): string => (secret ? (value === null || value === '' || value === undefined ? '(empty)' : '(hidden)') : JSON.stringify(value ?? null));
+const show = (value: unknown, secret?: boolean): string => (secret ? (value === null || value === '' || value === undefined ? '(empty)' : '(hidden)') : visible(JSON.stringify(value ?? null)));
 
 /** One line per change: `key: current → new`, red and green on a colour terminal. */
 export async function formatChanges(changes: Change[], color: boolean): Promise<string> {
@@ -48,9 +49,10 @@ export async function formatChanges(changes: Change[], color: boolean): Promise<
 /** Shows the change on stderr and asks for confirmation (--yes off a terminal). Nothing is sent before this. */
 export async function previewAndConfirm(ctx: Context, subject: string, changes: Change[]): Promise<void> {
   const preview = `Changes to ${subject}:\n${await formatChanges(changes, ctx.io.options.color)}`;
-  // Before a prompt the preview is part of the question, so --quiet does not hide it there.
-  if (ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun) ctx.io.streams.stderr.write(`${preview}\n`);
-  else ctx.io.note(preview);
+  // Before a prompt the preview is part of the question, so --quiet does not hide it there. Written as it is (it
+  // may be coloured): formatChanges made its values visible.
+  const asking = ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun;
+  if (asking || !ctx.io.options.quiet) ctx.io.streams.stderr.write(`${preview}\n`);
   await ctx.confirm(`Apply ${changes.length === 1 ? 'this change' : `these ${changes.length} changes`} to ${subject}?`);
 }
 

@@ -6,7 +6,7 @@ import { resolveConnection, selectedProfileName, type Connection } from '../conf
 import { readConfig, type ConfigData } from '../config/store.js';
 import { HttpClient } from '../http/client.js';
 import { RateGate } from '../http/rate-gate.js';
-import type { Format } from '../output/formats.js';
+import { oneLine, type Format } from '../output/formats.js';
 import type { Io } from '../output/io.js';
 import type { Context, GlobalOptions, Prompter } from './command.js';
 import { Aborted, UsageError } from '../errors.js';
@@ -113,7 +113,7 @@ export class RunContext implements Context {
     if (!this.io.interactive) {
       throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed`, 'pass --yes to confirm without a terminal');
     }
-    if (!(await this.prompt.confirm(question, false))) throw new Aborted();
+    if (!(await this.prompt.confirm(oneLine(question), false))) throw new Aborted();
   }
 
   get prompt(): Prompter {

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { visible } from './formats.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -93,14 +94,14 @@ export class Io {
     });
   }
 
-  /** Hints and notices: suppressed by --quiet. */
+  /** Hints and notices: suppressed by --quiet. Text from the server in them cannot drive the terminal. */
   note(text: string): void {
-    if (!this.options.quiet) this.streams.stderr.write(`${text}\n`);
+    if (!this.options.quiet) this.streams.stderr.write(`${stderrText(text)}\n`);
   }
 
   /** Warnings are shown even with --quiet: they concern safety. */
   warn(text: string): void {
-    this.streams.stderr.write(`warning: ${text}\n`);
+    this.streams.stderr.write(`warning: ${stderrText(text)}\n`);
   }
 
   async readStdin(): Promise<string> {
@@ -123,10 +124,13 @@ export class Io {
     const { default: ora } = await import('ora');
     const spinner = ora({ text, stream: this.streams.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true }).start();
     return {
-      update: (t) => void (spinner.text = t),
-      succeed: (t) => void spinner.succeed(t),
-      fail: (t) => void spinner.fail(t),
+      update: (t) => void (spinner.text = stderrText(t)),
+      succeed: (t) => void spinner.succeed(t && stderrText(t)),
+      fail: (t) => void spinner.fail(t && stderrText(t)),
       stop: () => void spinner.stop(),
     };
   }
 }
+
+/** Lines for stderr: control characters (a project's or a license holder's name may carry them) made visible. */
+const stderrText = (text: string): string => visible(text.replace(/\r/g, '\\r'));

@@ -1,4 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sandboxLicenseKey } from '../../src/sandbox/routes/licenses.js';
+import { isoDate } from '../../src/sandbox/seed.js';
 import { run, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -54,6 +58,22 @@ describe('exit codes (contract §5)', () => {
     const listed = await sandbox.run(['users', 'list', '-o', 'ndjson'], { tty: true });
     expect(listed.stdout).not.toMatch(/[\u007f-\u009f]/);
     expect(listed.stdout.trim().split('\n').map((l) => JSON.parse(l).name)).toContain('Alice \u009b31mred');
+  });
+
+  it('shows server text in notes, warnings and confirmation prompts with its control characters visible', async () => {
+    const evil = 'Evil\u001b]0;owned\u0007\u009b31m\rX';
+    const file = join(tempDir(), 'evil.key');
+    writeFileSync(file, sandboxLicenseKey({ plan: 'premium', licensee: { Name: 'n', Email: 'e@example.com', Company: evil }, starts_at: isoDate(new Date(), -400), expires_at: isoDate(new Date(), 10), user_limit: 1 }));
+    const added = await sandbox.run(['license', 'add', '--file', file]); // a note
+    const current = await sandbox.run(['license', 'get']); // warnings: it expires soon, more users than licensed
+    const rule = await sandbox.call('POST', '/projects/1/approval_rules', { name: evil, approvals_required: 1 });
+    const asked = await sandbox.run(['approval-rules', 'delete', String(rule.body.id), '--project', 'acme/api'], { tty: true, input: 'n\n' });
+    expect(asked.code).toBe(2);
+    for (const { stderr } of [added, current, asked]) {
+      expect(stderr).toContain('Evil\\x1b]0;owned\\x07\\x9b31m');
+      expect(stderr).not.toMatch(/\u001b\]|\u0007|\u009b|\rX/);
+    }
+    expect(current.stderr).toMatch(/^warning: .*Evil.*expires/m);
   });
 
   it('never prints a stack trace without FORGECTL_DEBUG', async () => {
