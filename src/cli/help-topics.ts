@@ -63,10 +63,9 @@ and lists the known ones. The profile's "output" key sets a default format.
 
 stdout carries data only; progress, hints, warnings and errors go to stderr. Control characters in text from
 the server are shown as visible \\x1b escapes in tables, TSV, CSV, errors, notes and prompts (and escaped in
-JSON and YAML on a terminal). When a list is cut short (a page
-fails, or Ctrl-C), stderr says "output is incomplete: N records written" and a JSON array already started is
-closed. Lists show the first page and say so on stderr when more exist; --all fetches every page, --limit N stops
-after N records.
+JSON and YAML on a terminal). When a list is cut short (a page fails, or Ctrl-C), stderr says "output is
+incomplete: N records written" and a JSON array already started is closed. Lists show the first page and say
+so on stderr when more exist; --all fetches every page, --limit N stops after N records.
 `,
   },
 };
