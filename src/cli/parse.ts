@@ -6,7 +6,10 @@ export function parseInteger(name: string, min = -Infinity, max = Infinity) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${name} must be a whole number, got "${value}"`);
     const n = Number(value);
-    if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${n}`);
+    if (n < min || n > max) {
+      const range = max === Infinity ? `at least ${min}` : min === -Infinity ? `at most ${max}` : `between ${min} and ${max}`;
+      throw new UsageError(`${name} must be ${range}, got ${n}`);
+    }
     return n;
   };
 }

@@ -19,6 +19,14 @@ describe('exit codes (contract §5)', () => {
     expect((await sandbox.run(['api', '/user', '--bogus'])).code).toBe(2);
   });
 
+  it('2 for a number out of range, saying the range in words', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir() };
+    const page = await run(['projects', 'list', '--page', '0'], { env });
+    expect(page.code).toBe(2);
+    expect(page.stderr).toBe('error: --page must be at least 1, got 0\n');
+    expect((await run(['projects', 'list', '--per-page', '101'], { env })).stderr).toBe('error: --per-page must be between 1 and 100, got 101\n');
+  });
+
   it('5 for 404, with the request in the error line', async () => {
     const result = await sandbox.run(['api', '/users/987654321']);
     expect(result.code).toBe(5);
