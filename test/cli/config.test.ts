@@ -48,6 +48,8 @@ describe('auth login and profiles', () => {
     const dir = tempDir();
     const result = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: 'glpat-wrong' });
     expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^hint: .* did not accept this token \(mistyped, expired or revoked\); nothing was saved$/m);
+    expect(result.stderr).not.toContain('run: forgectl auth login'); // what the user is doing already
     expect((await run(['profile', 'list', '-o', 'json'], { env: profileEnv(dir) })).json()).toEqual([]);
   });
 

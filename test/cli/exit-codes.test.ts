@@ -79,6 +79,7 @@ describe('exit codes (contract §5)', () => {
     expect(asked.code).toBe(2);
     for (const { stderr } of [added, current, asked]) {
       expect(stderr).toContain('Evil\\x1b]0;owned\\x07\\x9b31m');
+      // eslint-disable-next-line no-control-regex
       expect(stderr).not.toMatch(/\u001b\]|\u0007|\u009b|\rX/);
     }
     expect(current.stderr).toMatch(/^warning: .*Evil.*expires/m);

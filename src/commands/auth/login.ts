@@ -64,6 +64,10 @@ export default defineCommand<Options>({
       } catch (error) {
         // A token limited to self_rotate (a cron rotator's) may not read /user, but a scope refusal proves it is valid.
         const insufficientScope = error instanceof ApiError && error.status === 403 && (error.body as { error?: string } | undefined)?.error === 'insufficient_scope';
+        if (error instanceof ApiError && error.status === 401) {
+          // The client's hint ("run: forgectl auth login") is what the user is doing already.
+          throw new ApiError(error.message, error.status, error.method, error.path, error.requestId, `${parsed.host} did not accept this token (mistyped, expired or revoked); nothing was saved`, error.body);
+        }
         if (!insufficientScope) throw error;
         who = ' (a token without API read scope)';
       }
