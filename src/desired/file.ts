@@ -164,7 +164,15 @@ function relevant(errors: AjvError[]): AjvError[] {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') return e;
     const branches = errors.filter((b) => b !== e && b.instancePath.startsWith(e.instancePath) && b.schemaPath.startsWith(e.schemaPath.replace(/\/(anyOf|oneOf)$/, '/')));
     const specific = branches.filter((b) => b.keyword !== 'type' && !(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
-    return specific.length === 1 ? specific[0] : e;
+    if (specific.length === 1) return specific[0];
+    // Names or numbers (an access level): one list of every value allowed.
+    if (specific.length > 1 && specific.every((b) => b.keyword === 'enum')) {
+      return { ...specific[0], params: { allowedValues: specific.flatMap((b) => b.params.allowedValues as unknown[]) } };
+    }
+    // Not even of a type any branch takes (text or a list): say which types are.
+    const types = branches.filter((b) => b.keyword === 'type' && b.instancePath === e.instancePath);
+    if (!specific.length && types.length) return { ...types[0], params: { type: [...new Set(types.flatMap((b) => String(b.params.type).split(',')))].join(',') } };
+    return e;
   });
 }
 
@@ -216,6 +224,8 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
   if (data === null || data === undefined) data = {};
 
   const validate = await schemaValidator();
+  /** Where the schema found problems: the values there (and below) are not checked further. */
+  const malformed: Path[] = [];
   if (!validate(data)) {
     const reported = new Set<string>();
     for (const error of relevant(validate.errors ?? [])) {
@@ -226,9 +236,15 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
       const path: Path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).map((part, i, all) => (/^\d+$/.test(part) && Array.isArray(lookup(data, all.slice(0, i))) ? Number(part) : part));
       const key = error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
       problems.push({ ...positionOf(path, key), at: showPath(key ? [...path, key] : path), ...describe(error) });
+      malformed.push(key ? [...path, key] : path);
     }
-    throw new DesiredFileError(file, sortProblems(problems));
   }
+  const startsWith = (path: Path, prefix: Path): boolean => prefix.length <= path.length && prefix.every((part, i) => part === path[i]);
+  /** The schema found a problem at this place or around it: its shape cannot be trusted. */
+  const insideMalformed = (path: Path): boolean => malformed.some((bad) => startsWith(path, bad));
+  /** The schema found a problem at this place, around it or inside it. */
+  const touchesMalformed = (path: Path): boolean => insideMalformed(path) || malformed.some((bad) => startsWith(bad, path));
+  if (insideMalformed([])) throw new DesiredFileError(file, sortProblems(problems));
 
   const root = data as Record<string, unknown>;
   const local = localFiles(file);
@@ -275,26 +291,32 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
   };
 
   const parseScopes = (level: 'project' | 'group', map: Record<string, unknown> | undefined): Scope[] =>
-    Object.entries(map ?? {}).map(([pattern, body], order) => {
-      const path: Path = [level === 'project' ? 'projects' : 'groups', pattern];
-      const problem = patternProblem(pattern);
-      if (problem) problems.push({ ...positionOf(path.slice(0, 1), pattern), at: showPath(path), message: problem });
-      const scope = (body ?? {}) as Record<string, unknown>;
-      const sections: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(scope)) {
-        if (key === 'inherit') continue;
-        sections[key] = parseSection(sectionOf(level, key)!, value, [...path, key]);
-      }
-      return { pattern, inherit: scope.inherit !== false, sections, order };
-    });
+    insideMalformed([level === 'project' ? 'projects' : 'groups'])
+      ? []
+      : Object.entries(map ?? {}).map(([pattern, body], order) => {
+          const path: Path = [level === 'project' ? 'projects' : 'groups', pattern];
+          const problem = patternProblem(pattern);
+          if (problem) problems.push({ ...positionOf(path.slice(0, 1), pattern), at: showPath(path), message: problem });
+          const scope = (insideMalformed(path) ? {} : (body ?? {})) as Record<string, unknown>;
+          const sections: Record<string, unknown> = {};
+          for (const [key, value] of Object.entries(scope)) {
+            if (key === 'inherit' || touchesMalformed([...path, key])) continue;
+            sections[key] = parseSection(sectionOf(level, key)!, value, [...path, key]);
+          }
+          return { pattern, inherit: scope.inherit !== false, sections, order };
+        });
 
   const state: DesiredState = {
     file,
     prune: (root.prune as 'managed' | 'all' | undefined) ?? 'managed',
-    target: root.target === undefined ? [] : Array.isArray(root.target) ? (root.target as string[]) : [root.target as string],
+    target: root.target === undefined || touchesMalformed(['target']) ? [] : Array.isArray(root.target) ? (root.target as string[]) : [root.target as string],
     projects: parseScopes('project', root.projects as Record<string, unknown> | undefined),
     groups: parseScopes('group', root.groups as Record<string, unknown> | undefined),
-    instance: Object.fromEntries(Object.entries((root.instance as Record<string, unknown> | undefined) ?? {}).map(([key, value]) => [key, parseSection(sectionOf('instance', key)!, value, ['instance', key])])),
+    instance: Object.fromEntries(
+      Object.entries((insideMalformed(['instance']) ? undefined : (root.instance as Record<string, unknown> | undefined)) ?? {})
+        .filter(([key]) => !touchesMalformed(['instance', key]))
+        .map(([key, value]) => [key, parseSection(sectionOf('instance', key)!, value, ['instance', key])]),
+    ),
     local,
   };
   state.target.forEach((target, index) => {

@@ -56,7 +56,35 @@ describe('reading a desired-state file', () => {
       expect.stringMatching(/^d\.yaml:4:\d+: .*cron_timezone: cron_timezone "Europe\/Berln" is not an IANA time zone name \(did you mean Europe\/Berlin/),
     ]);
     expect(await problems('projects:\n  acme/api:\n    push_rule: {branch_name_regex: "(?=x)"}\n')).toEqual([expect.stringMatching(/branch_name_regex "\(\?=x\)" is not a valid regular expression: lookahead/)]);
-    expect(await problems('projects:\n  acme/api:\n    protected_tags: [{name: "v*", create_access_level: owner}]\n')).toEqual([expect.stringMatching(/create_access_level: must be one of|is not any of the forms/)]);
+    expect(await problems('projects:\n  acme/api:\n    protected_tags: [{name: "v*", create_access_level: owner}]\n')).toEqual([
+      'd.yaml:3:56: projects."acme/api".protected_tags[0].create_access_level: must be one of "no-access", "developer", "maintainer", 0, 30, 40',
+    ]);
+  });
+
+  it('reports the values of sections the schema accepts beside the problems it found elsewhere, at once', async () => {
+    const found = await problems([
+      'target: 7',
+      'projects:',
+      '  acme/api:',
+      '    protected_tags: [{name: "v*", create_access_level: wizard}]',
+      '    freeze_periods:',
+      '      - {freeze_start: "61 * * * *", freeze_end: "0 7 * * 1", cron_timezone: Mars/Olympus}',
+      '    unknown_section: 1',
+      '  acme/web: just text',
+      'groups: [acme]',
+      'instance:',
+      '  plan_limits: 5',
+    ].join('\n'));
+    expect(found).toEqual([
+      expect.stringMatching(/^d\.yaml:1:9: target: must be text or a list$/),
+      expect.stringMatching(/^d\.yaml:4:56: .*create_access_level: must be one of "no-access"/),
+      expect.stringMatching(/^d\.yaml:6:\d+: .*freeze_start: freeze_start is not a valid cron expression/),
+      expect.stringMatching(/^d\.yaml:6:\d+: .*cron_timezone: cron_timezone "Mars\/Olympus" is not an IANA time zone name/),
+      expect.stringMatching(/^d\.yaml:7:5: .*unknown key "unknown_section"/),
+      expect.stringMatching(/^d\.yaml:8:13: projects."acme\/web": must be/),
+      expect.stringMatching(/^d\.yaml:9:9: groups: must be/),
+      expect.stringMatching(/^d\.yaml:11:16: instance.plan_limits: must be/),
+    ]);
   });
 
   it('never repeats a secret written where a reference belongs', async () => {
