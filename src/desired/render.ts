@@ -91,7 +91,7 @@ function touchedPhrase(plan: Plan): string {
 /** The last line of a plan: what would change, or that nothing would. */
 export function planSummary(plan: Plan): string {
   const counts = countActions(plan.changes);
-  if (!plan.changes.length && !plan.failures.length) return `No changes: ${ownersPhrase(plan.owners)} match the file.`;
+  if (!plan.changes.length && !plan.failures.length) return `No changes: the file matches ${ownersPhrase(plan.owners)}.`;
   const parts = [
     counts.create ? `${counts.create} to create` : '',
     counts.update ? `${counts.update} to change` : '',

@@ -72,7 +72,7 @@ describe('plan and apply a fleet-wide desired state', () => {
 
     const again = await cli(['plan', '-f', desired]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toBe('No changes: 20 projects match the file.\n');
+    expect(again.stdout).toBe('No changes: the file matches 20 projects.\n');
   });
 
   it('export, plan 0; a change made with another command is drift showing exactly that field; apply fixes it', async () => {
@@ -83,7 +83,7 @@ describe('plan and apply a fleet-wide desired state', () => {
     expect(exported.stderr).toMatch(/hooks: token, url_variables, custom_headers are write-only and not exported/);
     const desired = file('exported.yaml', exported.stdout);
     expect((await cli(['validate', '-f', desired])).code).toBe(0);
-    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: 20 projects match the file.\n');
+    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: the file matches 20 projects.\n');
 
     const project = fleet[6];
     expect((await cli(['push-rule', 'set', '--project', project, '--max-file-size', '99'])).code).toBe(0);
@@ -229,7 +229,7 @@ instance:
     expect(plan.stdout).toContain('group acme\n  ~ integration bugzilla\n      issues_url: "https://bugs.acme.example.com/show_bug.cgi?id=:id" → "https://bugs.example.org/show_bug.cgi?id=:id"\n  + integration asana\n      api_key: (write-only)\n      restrict_to_branch: "main"\n');
     expect(plan.stdout).toContain('instance\n  ~ application settings\n      signup_enabled: true → false\n      max_attachment_size: 100 → 200\n  ~ plan limits default\n      ci_pipeline_size: 0 → 500\n');
     expect((await cli(['apply', '-f', desired, '--yes'])).code).toBe(0);
-    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: 1 group and the instance match the file.\n');
+    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: the file matches 1 group and the instance.\n');
     const asana = await sandbox.call('GET', '/groups/acme/integrations/asana');
     expect(asana.body.properties).toEqual({ restrict_to_branch: 'main' });
   });
@@ -277,7 +277,7 @@ instance:
     expect(exported.stdout).toContain('url: https://git.upstream.example.com/acme/web.git'); // credentials left out, not masked
     const desired = file('acme.yaml', exported.stdout);
     const plan = await cli(['plan', '-f', desired, '--concurrency', '8']);
-    expect(plan.stdout).toMatch(/^No changes: 22 projects and 1 group match the file\.\n$/);
+    expect(plan.stdout).toMatch(/^No changes: the file matches 22 projects and 1 group\.\n$/);
     expect(plan.code).toBe(0);
   });
 

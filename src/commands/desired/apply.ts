@@ -69,7 +69,7 @@ export default defineCommand<Options>({
       }
     }
     if (!changes.length) {
-      ctx.io.note(`Nothing to apply: ${ownersPhrase(owners)} match the file.`);
+      ctx.io.note(`Nothing to apply: the file matches ${ownersPhrase(owners)}.`);
       return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
     }
     const counts = countActions(changes);
