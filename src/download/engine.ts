@@ -23,6 +23,8 @@ import { startProgress } from './progress.js';
 export interface DownloadSource {
   /** Sends the request; with `range`, asks for the bytes from `start` on, while the content is still `validator`. */
   open(range?: { start: number; validator?: string }): Promise<HttpResponse>;
+  /** False for a body that can be read once only: an interrupted download must start over. */
+  resumable?: boolean;
 }
 
 /** A source that is a request to the service (redirects followed; credentials dropped when the host changes). */
@@ -209,7 +211,8 @@ export async function download(source: DownloadSource, options: DownloadOptions,
     io.note(`resuming ${target} at ${start.toLocaleString('en-US')} bytes`);
   }
   const fd = openPart(part, start > 0 ? 'a' : 'w', target);
-  return finish(await transfer(response, fd, digests, expected, start, part, metaFile, options, io), target, part, metaFile, options, io);
+  const leftover = `the bytes so far are in ${part}; ${source.resumable === false ? 'run the same command again to start over' : 'run the same command with --resume to continue'}`;
+  return finish(await transfer(response, fd, digests, expected, start, { part, metaFile, leftover }, options, io), target, part, metaFile, options, io);
 }
 
 function openPart(part: string, flags: 'a' | 'w', target: string): number {
@@ -258,12 +261,16 @@ interface Transferred {
 }
 
 /** Streams a response body into fd, hashing as it goes; keeps the .part (and what --resume needs) on failure. */
-async function transfer(response: HttpResponse, fd: number, digests: Digests, expected: Expected, start: number, part: string, metaFile: string, options: DownloadOptions, io: Io): Promise<Transferred> {
+async function transfer(response: HttpResponse, fd: number, digests: Digests, expected: Expected, start: number, files: { part: string; metaFile: string; leftover: string }, options: DownloadOptions, io: Io): Promise<Transferred> {
+  const { part, metaFile, leftover } = files;
   const validator = response.header('etag') ?? response.header('last-modified');
   writeFileSync(metaFile, JSON.stringify({ validator, total: expected.size } satisfies PartMeta), { mode: 0o600 });
   const progress = startProgress(io, { total: expected.size, start, label: options.description ?? basename(part.replace(/\.part$/, '')) });
   let received = start;
   const writer = new FileWriter(fd, start);
+  // Interrupted now (Ctrl-C), the command says where the bytes are.
+  const outerNote = io.state.interruptNote;
+  io.state.interruptNote = leftover;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       digests.update(chunk);
@@ -280,8 +287,10 @@ async function transfer(response: HttpResponse, fd: number, digests: Digests, ex
     throw new CliError(
       `download interrupted after ${received.toLocaleString('en-US')} bytes: ${(error as Error).message ?? error}`,
       ExitCode.server,
-      `the bytes so far are in ${part}; run the same command with --resume to continue`,
+      leftover,
     );
+  } finally {
+    io.state.interruptNote = outerNote;
   }
   progress.done(received);
   closeQuietly(fd);
@@ -396,6 +405,7 @@ export async function runDownload(result: DownloadResult, io: Io): Promise<Downl
   if ('open' in source) return download(source, result.options, io);
   let used = false;
   const once: DownloadSource = {
+    resumable: false,
     async open(range) {
       if (used || range) throw new UsageError('this download cannot be resumed');
       used = true;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runDownload } from '../../src/download/engine.js';
+import { runDownload, type DownloadSource } from '../../src/download/engine.js';
 import { Io } from '../../src/output/io.js';
 import { DownloadResult } from '../../src/output/result.js';
 import { tempDir } from '../helpers/cli.js';
@@ -41,6 +41,28 @@ describe('downloads', () => {
     await expect(runDownload(new DownloadResult(Readable.from([bytes]), { outputFile: file, sha256: '0'.repeat(64) }), io(false).io)).rejects.toThrow(/checksum mismatch/);
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('while the bytes arrive, an interruption would say where they are; a body read once cannot be resumed', async () => {
+    const file = join(tempDir(), 'out.bin');
+    let release!: () => void;
+    async function* held(): AsyncGenerator<Buffer> {
+      yield Buffer.from('partial');
+      await new Promise<void>((resolve) => (release = resolve));
+      yield Buffer.from('rest');
+    }
+    const target = io(false).io;
+    const running = runDownload(new DownloadResult(held(), { outputFile: file }), target);
+    while (!release) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(target.state.interruptNote).toBe(`the bytes so far are in ${file}.part; run the same command again to start over`);
+    release();
+    await running;
+    expect(target.state.interruptNote).toBeUndefined();
+    expect(readFileSync(file, 'utf8')).toBe('partialrest');
+    await expect(runDownload(new DownloadResult(failing(), { outputFile: file }), io(false).io)).rejects.toMatchObject({ hint: `the bytes so far are in ${file}.part; run the same command again to start over` });
+    rmSync(`${file}.part`);
+    const request = { open: async () => ({ status: 200, headers: {}, header: () => undefined, body: failing(), text: async () => '', buffer: async () => Buffer.alloc(0) }) } as unknown as DownloadSource;
+    await expect(runDownload(new DownloadResult(request, { outputFile: file }), io(false).io)).rejects.toMatchObject({ hint: `the bytes so far are in ${file}.part; run the same command with --resume to continue` });
   });
 
   it('writes to a non-terminal stdout and refuses a terminal (exit 2)', async () => {
