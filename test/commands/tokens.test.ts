@@ -126,6 +126,15 @@ describe('tokens list, get, create, revoke', () => {
     expect((await sandbox.run(['tokens', 'get', 'me', '--group', 'acme'])).code).toBe(2);
   });
 
+  it('says so when self under a group is not the token in use (a personal token), for get and rotate', async () => {
+    for (const verb of [['get'], ['rotate', '--yes']]) {
+      const result = await sandbox.run(['tokens', verb[0], 'self', '--group', 'acme', ...verb.slice(1)]);
+      expect(result.code, verb[0]).toBe(5);
+      expect(result.stderr, verb[0]).toContain('hint: the token in use is not an access token of group acme; a personal token reads itself with --personal');
+    }
+    expect((await sandbox.run(['tokens', 'get', 'self', '--group', 'nope'])).stderr).not.toContain('hint:'); // no such group
+  });
+
   it('revokes after confirmation; without --yes off a terminal nothing is sent', async () => {
     const bot = await botProfile();
     sandbox.clearRequests();

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { parseTokenId, resolveTarget, targetOptions, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
+import { parseTokenId, resolveTarget, selfElsewhere, targetOptions, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
 
 export default defineCommand<TargetOptions & { id: string }>({
   description: '`self` is the token forgectl authenticates with (a bot checking itself, or your own personal token).',
@@ -9,6 +9,10 @@ export default defineCommand<TargetOptions & { id: string }>({
   async run(opts, ctx) {
     const target = resolveTarget(opts);
     const id = parseTokenId(opts.id);
-    return withLevelName(await ctx.api.get<TokenRecord>(target.one(id)));
+    try {
+      return withLevelName(await ctx.api.get<TokenRecord>(target.one(id)));
+    } catch (error) {
+      throw selfElsewhere(error, target, id);
+    }
   },
 });

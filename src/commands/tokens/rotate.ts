@@ -12,7 +12,7 @@ import {
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
 } from './rotation.js';
 import {
-  expiryFrom, parseTokenId, resolveTarget, targetOptions, warnStoreNow, withLevelName, withoutSecret,
+  expiryFrom, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
   type TargetOptions, type TokenRecord, type TokenTarget,
 } from './shared.js';
 
@@ -310,7 +310,7 @@ async function readToken(ctx: Context, target: TokenTarget, id: number | 'self')
   try {
     return await ctx.api.get<TokenRecord>(target.one(id));
   } catch (error) {
-    if (id !== 'self' || target.kind === 'personal' || !(error instanceof ApiError) || error.status !== 403) throw error;
+    if (id !== 'self' || target.kind === 'personal' || !(error instanceof ApiError) || error.status !== 403) throw selfElsewhere(error, target, id);
     return ctx.api.get<TokenRecord>('/personal_access_tokens/self');
   }
 }

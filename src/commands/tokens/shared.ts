@@ -1,6 +1,6 @@
 import { p } from '../../api/path.js';
 import type { Context, OptionDef } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { accessLevelName, parseDate, parseDuration } from '../../cli/parse.js';
 
 /** Group, project and personal access tokens share their verbs; only the paths differ (spec doc 1, api-facts §5). */
@@ -88,6 +88,16 @@ export function resolveTarget(opts: TargetOptions): TokenTarget {
   if (opts.personal) return new TokenTarget('personal', '');
   if (opts.group !== undefined) return new TokenTarget('group', opts.group);
   return new TokenTarget('project', opts.project!);
+}
+
+/**
+ * The service's 404 for `self` under a group or project whose token is not the one in use (a personal token,
+ * another group's), with a hint saying so; any other error as it is.
+ */
+export function selfElsewhere(error: unknown, target: TokenTarget, id: number | 'self'): unknown {
+  if (id !== 'self' || target.kind === 'personal' || !(error instanceof ApiError) || error.status !== 404 || !/token/i.test(error.message)) return error;
+  const hint = `the token in use is not an access token of ${target.label}; a personal token reads itself with --personal`;
+  return new ApiError(error.message, error.status, error.method, error.path, error.requestId, hint, error.body);
 }
 
 /** A token id: a positive integer, or `self` where the service accepts it. */
