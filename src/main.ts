@@ -28,7 +28,8 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
     const run = import('./cli/program.js')
       .then(({ runCli }) => runCli(argv, deps, state))
       .catch((error: unknown) => {
-        if (error instanceof OutputClosed || state.stdoutClosed || interrupted) return ExitCode.ok;
+        // The reader went away (`| head -1`): a quiet end, unless the command changed things and then failed.
+        if (error instanceof OutputClosed || (state.stdoutClosed && !state.changesInFlight.sent) || interrupted) return ExitCode.ok;
         const code = reportError(error, argv, deps);
         finishCutShort(state, deps);
         return code;

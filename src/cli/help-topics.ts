@@ -43,7 +43,8 @@ Output and diagnostics:
   10   a token was rotated but could not be saved where asked: the new token is in the recovery file named on stderr
   130  interrupted (Ctrl-C, SIGINT); 143 terminated (SIGTERM). One line on stderr says what was left undone.
 
-A reader that closes the output early (forgectl users list --all | head -1) ends the command with 0.
+A reader that closes the output early (forgectl users list --all | head -1) ends a command that only reads, with
+0; a command that changes things (apply) finishes its work, writing nothing more, and exits with its own code.
 `,
   },
   formatting: {

@@ -24,6 +24,15 @@ export class OutputClosed extends Error {
   }
 }
 
+/** The changing requests in flight, counting every one ever sent (a run that sent one is changing things). */
+export class ChangesInFlight extends Set<{ what: string }> {
+  sent = 0;
+  override add(change: { what: string }): this {
+    this.sent++;
+    return super.add(change);
+  }
+}
+
 /**
  * What has been written of the data on stdout, so a run that fails or is interrupted part-way can say so (and close
  * a JSON array it opened), and whether the reader closed stdout.
@@ -44,7 +53,7 @@ export class OutputState {
    */
   endsItselfOnInterrupt = false;
   /** Changing requests sent and not yet answered ("POST /projects/1/hooks"): a signal now leaves their outcome unknown. */
-  readonly changesInFlight = new Set<{ what: string }>();
+  readonly changesInFlight = new ChangesInFlight();
 
   /** One line saying what was left out, when a list was cut short; undefined when nothing is missing. */
   incompleteNote(): string | undefined {

@@ -1,7 +1,7 @@
 import { ListResult } from '../api/paginate.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
 import { csvLine, escapeC1, ndjsonInPlace, tsvLine, visible, type Format } from './formats.js';
-import type { Io } from './io.js';
+import { OutputClosed, type Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
 import { toYaml } from './yaml.js';
 
@@ -73,6 +73,18 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   };
   const shape = (record: Row): Row => (fields ? pick(record, fields) : record);
   const state = io.state;
+  // A command that changes things (apply, a fleet's commits) carries on when the reader goes away (`| head`),
+  // writing nothing more: stopping would leave its work half done, with exit 0. A list that only reads stops.
+  let discarding = false;
+  const out = async (text: string | Uint8Array): Promise<void> => {
+    if (discarding) return;
+    try {
+      await io.out(text);
+    } catch (error) {
+      if (!(error instanceof OutputClosed) || !state.changesInFlight.sent) throw error;
+      discarding = true;
+    }
+  };
 
   if (format === 'table' && io.stdoutIsTTY) {
     const rows: Row[] = [];
@@ -81,7 +93,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     start(rows[0]);
     const { listTable } = await import('./table.js');
     const width = io.streams.stdout.columns || 80;
-    return io.out(listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width }));
+    return out(listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width }));
   }
   if (format === 'yaml') {
     const rows: Row[] = [];
@@ -90,7 +102,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
       first = false;
       rows.push(shape(record));
     }
-    return io.out(rows.length ? onStdout(io, await toYaml(rows), 'yaml') : '[]\n');
+    return out(rows.length ? onStdout(io, await toYaml(rows), 'yaml') : '[]\n');
   }
   // Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
   // say so.
@@ -103,7 +115,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     const sent = format === 'ndjson' && !fields && !io.stdoutIsTTY ? list?.sentAs(page) : undefined;
     const lines = sent && ndjsonInPlace(sent, page.length);
     if (lines) {
-      await io.out(lines);
+      await out(lines);
       state.records += page.length;
       first = false;
       continue;
@@ -125,14 +137,14 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
       }
       first = false;
     }
-    await io.out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
+    await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
     if (format === 'json') state.closer = '\n]\n';
     state.records += page.length;
   }
   state.closer = '';
   state.complete = true;
-  if (format === 'json') await io.out(first ? '[]\n' : '\n]\n');
-  if (format === 'csv' && first && (fields ?? columns)) await io.out(csvLine(fields ?? columns ?? []));
+  if (format === 'json') await out(first ? '[]\n' : '\n]\n');
+  if (format === 'csv' && first && (fields ?? columns)) await out(csvLine(fields ?? columns ?? []));
 }
 
 /** A list as pages: a ListResult page by page, an array as one page, any other stream record by record. */

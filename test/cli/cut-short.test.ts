@@ -82,6 +82,19 @@ describe('output cut short', () => {
     }
   });
 
+  it('a reader that goes away while apply changes things (| head -1): apply finishes the work, writing nothing more', async () => {
+    const desired = join(tempDir(), 'badges.yaml');
+    const badges = ['one', 'two', 'three'].map((name) => `      - {name: ${name}, link_url: "https://${name}.example.com", image_url: "https://${name}.example.com/b.svg"}`);
+    writeFileSync(desired, ['version: 1', 'projects:', '  acme/api:', '    badges:', ...badges, ''].join('\n'));
+    const run = start(['apply', '-f', desired, '--yes', '--concurrency', '1', '-o', 'ndjson'], { stdout: new Pipe(1) });
+    expect(await run.code).toBe(0);
+    expect(run.stdout.text.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr.text).toContain('Applied: 3 done.');
+    const plan = start(['plan', '-f', desired]);
+    expect(await plan.code).toBe(0);
+    expect(plan.stdout.text).toMatch(/^No changes: the file matches 1 project\.\n/);
+  });
+
   it('answering no to a confirmation prints "aborted" (exit 2), without the word error', async () => {
     const target = join(tempDir(), 'keep.env');
     writeFileSync(target, 'keep');
