@@ -67,6 +67,9 @@ describe('tokens list, get, create, revoke', () => {
   it('lists personal tokens, narrowed to a user for administrators', async () => {
     const result = await sandbox.run(['tokens', 'list', '--personal', '--user', '2', '-o', 'json']);
     expect(result.json<Array<{ name: string }>>().map((t) => t.name)).toEqual(['alice-token']);
+    // Whose each token is, not an access level (personal tokens have none).
+    const csv = await sandbox.run(['tokens', 'list', '--personal', '--user', '2', '-o', 'csv']);
+    expect(csv.stdout).toMatch(/^id,name,user_id,scopes,active,expires_at,last_used_at\r\n\d+,alice-token,2,api,true,/);
   });
 
   it('creates a group token and prints it, warning once on a terminal', async () => {

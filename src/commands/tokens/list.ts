@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseDate, parseDateTime, parseInteger } from '../../cli/parse.js';
-import { resolveTarget, targetOptions, tokenColumns, withLevelName, type TargetOptions } from './shared.js';
+import { personalTokenColumns, resolveTarget, targetOptions, tokenColumns, withLevelName, type TargetOptions } from './shared.js';
 
 const SORTS = ['created_asc', 'created_desc', 'expires_asc', 'expires_desc', 'last_used_asc', 'last_used_desc', 'name_asc', 'name_desc'] as const;
 
@@ -45,7 +45,7 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     const target = resolveTarget(opts);
     if (opts.user !== undefined && target.kind !== 'personal') throw new UsageError('--user goes with --personal');
-    return ctx.api.list<Record<string, unknown>>(target.collection, {
+    const list = ctx.api.list<Record<string, unknown>>(target.collection, {
       state: opts.state,
       revoked: opts.revoked ? true : undefined,
       search: opts.search,
@@ -58,5 +58,7 @@ export default defineCommand<Options>({
       last_used_before: opts.lastUsedBefore,
       user_id: opts.user,
     }, ctx.paging).map(withLevelName);
+    if (target.kind === 'personal') list.columns = personalTokenColumns;
+    return list;
   },
 });

@@ -150,6 +150,8 @@ export function withLevelName<T extends Record<string, unknown>>(record: T): T &
 }
 
 export const tokenColumns = ['id', 'name', 'scopes', 'access_level_name', 'active', 'expires_at', 'last_used_at'];
+/** Personal tokens have no access level; whose they are matters instead (administrators list everyone's). */
+export const personalTokenColumns = ['id', 'name', 'user_id', 'scopes', 'active', 'expires_at', 'last_used_at'];
 
 /** The token record without its secret value. */
 export function withoutSecret<T extends { token?: string }>(record: T): Omit<T, 'token'> {
