@@ -125,6 +125,12 @@ describe('artifacts file, keep, delete', () => {
     expect(sandbox.requests()).toEqual([]);
     const missing = await sandbox.run(['artifacts', 'file', 'nope.txt', ...P, '--job', String(id)]);
     expect(missing.code).toBe(5);
+    expect(missing.stderr).toBe(
+      `error: the file nope.txt in the artifacts of job ${id} not found: job ${id} (build) has artifacts, but no file nope.txt in them\n` +
+        `hint: the files in them: forgectl artifacts download --job ${id} --list --project acme/api\n`,
+    );
+    const byRef = await sandbox.run(['artifacts', 'file', 'nope.txt', ...P, ...MAIN_BUILD]);
+    expect(byRef.stderr).toMatch(/^error: .*: job \d+ \(build\) has artifacts, but no file nope.txt in them\n/);
   });
 
   it('keeps artifacts, deletes one job\'s and all of a project\'s only when confirmed', async () => {

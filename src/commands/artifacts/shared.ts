@@ -49,14 +49,22 @@ export function artifactPath(path: string): string {
  * artifacts or none, or expired; for a ref, whether there is a successful pipeline and the job in it. Falls back to
  * the list of causes when those reads are not allowed (a CI job token).
  */
-export async function explainNotFound(ctx: Context, t: Target, what: string): Promise<CliError> {
+export async function explainNotFound(ctx: Context, t: Target, what: string, path?: string): Promise<CliError> {
   const lines: string[] = [];
   let found: number | undefined;
+  let fileMissing = false;
+  /** What keeps the job's archive from being read; when nothing does, a file asked for is what is missing. */
+  const archiveMissing = (job: Job): string[] => {
+    const problems = jobProblems(job, ctx.now());
+    if (problems.length || path === undefined) return problems;
+    fileMissing = true;
+    return [`job ${job.id} (${job.name}) has artifacts, but no file ${path} in them`];
+  };
   try {
     if ('job' in t) {
       const job = await ctx.api.call<Job>(artifacts.routes.get!, { project: t.project, job_id: t.job });
       found = job.id;
-      lines.push(...jobProblems(job, ctx.now()));
+      lines.push(...archiveMissing(job));
     } else {
       // The newest successful pipeline no other pipeline triggered (child pipelines are searched after their parent).
       const successful = await ctx.api.call<Array<{ id: number; source: string }>>(artifacts.routes.pipelines!, { project: t.project, ref: t.ref, status: 'success', per_page: 20 });
@@ -68,7 +76,7 @@ export async function explainNotFound(ctx: Context, t: Target, what: string): Pr
         if (!job) lines.push(`the latest successful pipeline of ${t.ref} (${pipeline.id}) has no job "${t.jobName}" (jobs: ${[...new Set([...jobs].sort((a, b) => a.id - b.id).map((j) => j.name))].join(', ') || 'none'}); a job of a child pipeline is found only when the parent has none of that name`);
         else {
           found = job.id;
-          lines.push(...jobProblems(job, ctx.now()));
+          lines.push(...archiveMissing(job));
         }
       }
     }
@@ -83,7 +91,10 @@ export async function explainNotFound(ctx: Context, t: Target, what: string): Pr
     );
   }
   const job = found === undefined ? '<job id>' : String(found);
-  const hint = `the job's artifacts: forgectl api "/projects/${encodeURIComponent(t.project)}/jobs/${job}" --fields artifacts,artifacts_expire_at`;
+  const hint =
+    fileMissing
+      ? `the files in them: forgectl artifacts download --job ${job} --list --project ${t.project}`
+      : `the job's artifacts: forgectl api "/projects/${encodeURIComponent(t.project)}/jobs/${job}" --fields artifacts,artifacts_expire_at`;
   return new CliError(`${what} of ${describeTarget(t)} not found: ${lines.join('; ')}`, ExitCode.notFound, hint);
 }
 
@@ -98,13 +109,13 @@ function jobProblems(job: Job, now: Date): string[] {
 }
 
 /** A source whose 404 is explained (see explainNotFound) instead of the bare "404 Not found". */
-export function explained(source: DownloadSource, ctx: Context, t: Target, what: string): DownloadSource {
+export function explained(source: DownloadSource, ctx: Context, t: Target, what: string, path?: string): DownloadSource {
   return {
     async open(range) {
       try {
         return await source.open(range);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 404) throw await explainNotFound(ctx, t, what);
+        if (error instanceof ApiError && error.status === 404) throw await explainNotFound(ctx, t, what, path);
         throw error;
       }
     },
