@@ -220,6 +220,22 @@ describe('failing deliveries: status, events, test and resend', () => {
     expect(again.stderr).toContain('no failed deliveries');
   });
 
+  it('Ctrl-C while waiting for the limit says which deliveries were not resent yet', async () => {
+    const id = String(await createHook());
+    await failures(Number(id), 6);
+    receiver.answer(200);
+    const failed = (await cli(['hooks', 'events', id, ...P, '--status', 'failed', '-o', 'json'])).json().map((e: { id: number }) => e.id);
+    let interrupt!: (signal: 'SIGINT') => void;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (interrupt = resolve));
+    // The wait for the next minute is where the user gives up.
+    const sleep = (ms: number) => (ms > 30_000 ? (interrupt('SIGINT'), new Promise<void>(() => undefined)) : clock.sleep(ms));
+    const resend = await cli(['hooks', 'resend', id, ...P, '--failed'], { sleep, interrupted });
+    expect(resend.code).toBe(130);
+    const left = failed.slice(0, -5).map(String).join(', ');
+    expect(resend.stderr).toContain(`interrupted by SIGINT: 5 of 6 deliveries resent; not yet event ${left} (run it again: those delivered are skipped)\n`);
+    clock.advance(60_000);
+  });
+
   it('waits a whole minute when the service answers 429 anyway, and exits 9 when a resend still fails', async () => {
     const id = String(await createHook());
     await failures(Number(id), 2);

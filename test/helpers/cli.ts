@@ -28,6 +28,8 @@ export interface RunOptions {
   tty?: boolean;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
+  /** Resolves when the run is to be interrupted (Ctrl-C: SIGINT). */
+  interrupted?: Promise<'SIGINT' | 'SIGTERM'>;
 }
 
 class Capture extends Writable {
@@ -54,7 +56,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<Run
   const stderr = new Capture(Boolean(options.tty));
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]) as Readable & { isTTY?: boolean };
   stdin.isTTY = Boolean(options.tty);
-  const code = await main(argv, { env: { ...options.env }, stdin, stdout, stderr, now: options.now, sleep: options.sleep });
+  const code = await main(argv, { env: { ...options.env }, stdin, stdout, stderr, now: options.now, sleep: options.sleep, interrupted: options.interrupted });
   return {
     code,
     stdout: stdout.text,

@@ -107,6 +107,9 @@ export default defineCommand<Options>({
     const results: Outcome[] = [];
     let stopped: string | undefined;
     for (const event of targets) {
+      // Interrupted now (Ctrl-C while waiting for the limit), the command says what is left.
+      const left = targets.slice(results.length).map((e) => e.id);
+      ctx.io.state.interruptNote = `${results.length} of ${targets.length} deliveries resent; not yet event${left.length === 1 ? '' : 's'} ${left.join(', ')}${opts.failed ? ' (run it again: those delivered are skipped)' : ''}`;
       if (stopped) {
         results.push(outcome(event, 'not sent', null, stopped));
         continue;
@@ -129,6 +132,7 @@ export default defineCommand<Options>({
         break;
       }
     }
+    ctx.io.state.interruptNote = undefined;
     const failures = results.filter((r) => r.result !== 'delivered').length;
     if (!failures) return results;
     const hint = stopped ? `; ${stopped} (forgectl hooks test ${id} re-enables it)` : '';
