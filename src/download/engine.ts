@@ -21,8 +21,11 @@ import { startProgress } from './progress.js';
 
 /** Where the bytes come from: a request that can be sent again from an offset. */
 export interface DownloadSource {
-  /** Sends the request; with `range`, asks for the bytes from `start` on, while the content is still `validator`. */
-  open(range?: { start: number; validator?: string }): Promise<HttpResponse>;
+  /**
+   * Sends the request; with `range`, asks for the bytes from `start` on (to `end`, inclusive, when given), while the
+   * content is still `validator`.
+   */
+  open(range?: { start: number; end?: number; validator?: string }): Promise<HttpResponse>;
   /** False for a body that can be read once only: an interrupted download must start over. */
   resumable?: boolean;
 }
@@ -37,7 +40,7 @@ export function apiSource(api: Api, request: ApiRequest): DownloadSource {
         headers: {
           ...request.headers,
           accept: '*/*',
-          ...(range ? { range: `bytes=${range.start}-`, ...(range.validator ? { 'if-range': range.validator } : {}) } : {}),
+          ...(range ? { range: `bytes=${range.start}-${range.end ?? ''}`, ...(range.validator ? { 'if-range': range.validator } : {}) } : {}),
         },
       }),
   };
@@ -354,7 +357,7 @@ async function toStream(source: DownloadSource, options: DownloadOptions, io: Io
 }
 
 /** The whole size: from Content-Range of a 206, else Content-Length (absent for a compressed or chunked answer). */
-function totalSize(response: HttpResponse): number | undefined {
+export function totalSize(response: HttpResponse): number | undefined {
   const range = /\/(\d+)\s*$/.exec(response.header('content-range') ?? '');
   if (range) return Number(range[1]);
   if (response.header('content-encoding')) return undefined;
@@ -362,7 +365,7 @@ function totalSize(response: HttpResponse): number | undefined {
   return Number.isFinite(length) && response.header('content-length') !== undefined ? length : undefined;
 }
 
-function contentRangeStart(response: HttpResponse): number | undefined {
+export function contentRangeStart(response: HttpResponse): number | undefined {
   const match = /^bytes (\d+)-/.exec(response.header('content-range') ?? '');
   return match ? Number(match[1]) : undefined;
 }

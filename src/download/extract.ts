@@ -159,12 +159,17 @@ async function extractTar(format: Exclude<Format, 'zip'>, file: string, writer: 
   }
 }
 
-async function openZip(file: string): Promise<import('yauzl').ZipFile> {
+/** The zip reader (its CommonJS exports, however the bundle hands them over). */
+export async function loadYauzl(): Promise<typeof import('yauzl')> {
   const imported = await import('yauzl');
-  const yauzl = typeof (imported as { open?: unknown }).open === 'function' ? imported : (imported as unknown as { default: typeof imported }).default;
-  return new Promise<import('yauzl').ZipFile>((ok, fail) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: true }, (error, z) => (error ? fail(damaged(error)) : ok(z))),
-  );
+  return typeof (imported as { open?: unknown }).open === 'function' ? imported : (imported as unknown as { default: typeof imported }).default;
+}
+
+export const ZIP_OPTIONS = { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: true } as const;
+
+async function openZip(file: string): Promise<import('yauzl').ZipFile> {
+  const yauzl = await loadYauzl();
+  return new Promise<import('yauzl').ZipFile>((ok, fail) => yauzl.open(file, ZIP_OPTIONS, (error, z) => (error ? fail(damaged(error)) : ok(z))));
 }
 
 export interface ZipEntryInfo {
@@ -177,7 +182,11 @@ export interface ZipEntryInfo {
 /** The entries of a zip file, from its central directory (nothing is unpacked). */
 export async function listZip(file: string): Promise<ZipEntryInfo[]> {
   if (sniff(file) !== 'zip') throw new UsageError(`cannot list ${file}: not a zip archive`);
-  const zip = await openZip(file);
+  return zipEntries(await openZip(file));
+}
+
+/** The entries of an open zip, from its central directory (no entry is read). */
+export async function zipEntries(zip: import('yauzl').ZipFile): Promise<ZipEntryInfo[]> {
   const entries: ZipEntryInfo[] = [];
   await new Promise<void>((ok, fail) => {
     zip.on('error', (error: Error) => fail(damaged(error)));
@@ -221,7 +230,8 @@ async function extractZip(file: string, writer: SafeWriter): Promise<void> {
   });
 }
 
-function damaged(error: Error): CliError {
+export function damaged(error: Error): CliError {
+  if (error instanceof CliError) return error;
   if (/invalid relative path|absolute path/i.test(error.message)) return new CliError(`refusing to extract: ${error.message}`, ExitCode.server, 'the archive is unsafe; nothing outside the folder was written');
   return new CliError(`the zip archive is damaged: ${error.message}`, ExitCode.server);
 }

@@ -50,6 +50,23 @@ describe('artifacts download', () => {
     expect((await sandbox.run(['artifacts', 'download', ...P, ...MAIN_BUILD, '-O', join(tempDir(), 'a.zip'), '--include', '*.js'])).code).toBe(2);
   });
 
+  it('--list reads only the end of the archive with byte ranges, and downloads it where the service serves none', async () => {
+    const names = ['dist/', 'dist/app.js', 'dist/app.css', 'dist/VERSION', 'dist/bundle.bin'];
+    const archiveReads = () => sandbox.requests().filter((r) => r.method === 'GET' && r.path.includes('/jobs/artifacts/main/download'));
+    sandbox.clearRequests();
+    const ranged = await sandbox.run(['artifacts', 'download', ...P, ...MAIN_BUILD, '--list', '-o', 'json']);
+    expect(ranged.json().map((e: { name: string }) => e.name)).toEqual(names);
+    expect(archiveReads().length).toBeGreaterThan(1);
+    expect(archiveReads().every((r) => r.status === 206)).toBe(true);
+    // The first answer ignores the range (a whole archive, as a service without ranges sends it): the archive is downloaded.
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'GET', path: 'jobs/artifacts/main/download', status: 200, body: 'PK not really a zip' });
+    const whole = await sandbox.run(['artifacts', 'download', ...P, ...MAIN_BUILD, '--list', '-o', 'json']);
+    expect(whole.code).toBe(0);
+    expect(whole.json().map((e: { name: string }) => e.name)).toEqual(names);
+    expect(archiveReads().map((r) => r.status)).toEqual([200, 200]);
+  });
+
   it('writes -O FILE through FILE.part; --resume after a cut download fetches only the rest', async () => {
     const file = join(tempDir(), 'artifacts.zip');
     sandbox.fault({ method: 'GET', path: 'jobs/artifacts/main/download', drop: 'body' });

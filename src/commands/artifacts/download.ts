@@ -47,8 +47,11 @@ export default defineCommand<Options>({
     const description = `artifacts of ${'job' in t ? `job ${t.job}` : `${t.jobName}@${t.ref}`}`;
 
     if (opts.list) {
-      // The central directory is at the end of a zip: the archive is downloaded (to -O FILE, or a temporary file).
+      // The central directory is at the end of a zip: read with byte ranges where the service serves them; else (and
+      // with -O FILE, which keeps the archive) the archive is downloaded.
       const kept = opts.outputFile && opts.outputFile !== '-' ? opts.outputFile : undefined;
+      const remote = kept ? undefined : await (await import('../../download/remote-zip.js')).listRemoteZip(source);
+      if (remote) return include ? remote.filter((entry) => include(entry.name)) : remote;
       const options = await prepareDownload(ctx, { ...opts, outputFile: kept }, { description });
       const dir = kept ? undefined : mkdtempSync(join(tmpdir(), 'forgectl-artifacts-'));
       try {
