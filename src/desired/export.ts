@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { isSecretRef, ownerLabel, type Owner, type SectionIo } from './model.js';
 import { endsTheRun } from './plan.js';
-import type { Section } from './section.js';
+import { identityWords, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
 
 /**
@@ -69,7 +69,7 @@ async function exportOwner(io: SectionIo, owner: Owner, kinds: string[] | undefi
       } else {
         const items = (await section.read(io, owner)).map((object) => toFile(section, object.values));
         const complete = items.filter((item) => (section.identity ?? []).every((name) => item[name] !== null && item[name] !== undefined));
-        if (complete.length < items.length) notes.add(`${section.noun}s without ${(section.identity ?? []).join(' and ')} cannot be paired and were left out (${ownerLabel(owner)} …)`);
+        if (complete.length < items.length) notes.add(`${section.noun}s without ${identityWords(section)} cannot be paired and were left out (${ownerLabel(owner)} …)`);
         if (complete.length) out[section.key] = complete;
       }
       const hidden = writeOnlyFields(section);

@@ -5,7 +5,7 @@ import { closestName } from '../cli/parse.js';
 import { UsageError } from '../errors.js';
 import { isSecretRef } from './model.js';
 import { desiredStateSchema } from './schema.js';
-import type { LocalFiles, Section } from './section.js';
+import { identityKey, identityWords, type LocalFiles, type Section } from './section.js';
 import { sectionOf } from './sections/index.js';
 
 /**
@@ -283,8 +283,8 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
     const items = (value as Array<Record<string, unknown>>).map((item, index) => parseObject(section, item, [...path, index]));
     const seen = new Map<string, number>();
     items.forEach((item, index) => {
-      const key = (section.identity ?? []).map((name) => JSON.stringify(item[name] ?? null)).join(' ');
-      if (seen.has(key)) problems.push({ ...positionOf([...path, index]), at: showPath([...path, index]), message: `declares the same ${section.noun} as item ${seen.get(key)} (${(section.identity ?? []).join(' and ')})` });
+      const key = identityKey(section, item);
+      if (seen.has(key)) problems.push({ ...positionOf([...path, index]), at: showPath([...path, index]), message: `declares the same ${section.noun} as item ${seen.get(key)} (${identityWords(section)})` });
       else seen.set(key, index);
     });
     return items;

@@ -104,9 +104,15 @@ export function pick(record: Record<string, unknown>, fields: Record<string, Fie
   return Object.fromEntries(Object.keys(fields).filter((name) => !fields[name].secret && !fields[name].writeOnly).map((name) => [name, record[name] ?? null]));
 }
 
-/** The identity of an object as text: its identity fields' values. */
+/** The identity of an object as text: its identity fields' values (the service's default where the file leaves one out). */
 export function identityKey(section: Section, values: Record<string, unknown>): string {
-  return (section.identity ?? []).map((name) => String(values[name] ?? '')).join(' … ');
+  return (section.identity ?? []).map((name) => String(values[name] ?? section.fields[name]?.field?.default ?? '')).join(' … ');
+}
+
+/** The identity fields in words: `freeze_start, freeze_end and cron_timezone`. */
+export function identityWords(section: Section): string {
+  const names = section.identity ?? [];
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '');
 }
 
 /** The marker forgectl puts in the objects it creates (a badge's name, a webhook's description). */

@@ -281,6 +281,26 @@ instance:
     expect(plan.code).toBe(0);
   });
 
+  it('pairs freeze periods by start, end and time zone: the same window in two zones exports and plans as two, a zone left out is UTC', async () => {
+    const second = await cli(['freeze-periods', 'create', '--project', 'acme/api', '--freeze-start', '0 23 * * 5', '--freeze-end', '0 7 * * 1', '-o', 'json']);
+    expect(second.code).toBe(0);
+    try {
+      const exported = await cli(['export', '--project', 'acme/api', '--kinds', 'freeze_periods']);
+      expect(exported.stdout.match(/freeze_start: 0 23 \* \* 5/g)).toHaveLength(2);
+      expect((await cli(['plan', '-f', file('zones.yaml', exported.stdout)])).code).toBe(0);
+      const utc = file('utc.yaml', 'version: 1\nprojects:\n  acme/api:\n    freeze_periods:\n      - {freeze_start: "0 23 * * 5", freeze_end: "0 7 * * 1"}\n');
+      const plan = await cli(['plan', '-f', utc]);
+      expect(plan.stdout).toMatch(/^No changes/);
+      expect(plan.code).toBe(0);
+      const twice = file('twice.yaml', 'version: 1\nprojects:\n  acme/api:\n    freeze_periods:\n      - {freeze_start: "0 23 * * 5", freeze_end: "0 7 * * 1"}\n      - {freeze_start: "0 23 * * 5", freeze_end: "0 7 * * 1", cron_timezone: UTC}\n');
+      const refused = await cli(['validate', '-f', twice]);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toContain('declares the same freeze period as item 0 (freeze_start, freeze_end and cron_timezone)');
+    } finally {
+      await cli(['freeze-periods', 'delete', String(second.json<{ id: number }>().id), '--project', 'acme/api', '--yes']);
+    }
+  });
+
   it('uploads secure files by checksum, replaces one whose local file changed, and never downloads them', async () => {
     const project = fleet[8];
     writeFileSync(join(dir, 'release.keystore'), 'keystore v1');

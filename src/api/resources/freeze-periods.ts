@@ -24,7 +24,7 @@ export const freezePeriods = defineResource({
     updated_at: f.time({ readOnly: true }),
   },
   columns: ['id', 'freeze_start', 'freeze_end', 'cron_timezone', 'created_at'],
-  identity: ['freeze_start', 'freeze_end'],
+  identity: ['freeze_start', 'freeze_end', 'cron_timezone'],
   roles: { read: 'reporter', write: 'maintainer' },
 });
 

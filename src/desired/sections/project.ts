@@ -112,8 +112,9 @@ export const badgesSection = collectionSection(badges, {
 
 export const freezePeriodsSection = collectionSection(freezePeriods, {
   key: 'freeze_periods',
-  help: 'Deploy freeze periods, paired by their start and end (cron expressions, checked as the flags are).',
+  help: 'Deploy freeze periods, paired by their start, end (cron expressions, checked as the flags are) and time zone (default UTC).',
   fields: specsOf(freezePeriods),
+  required: ['freeze_start', 'freeze_end'],
 });
 
 export const approvalRulesSection = collectionSection(approvalRules, {
