@@ -1,3 +1,4 @@
+import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 
@@ -7,14 +8,6 @@ interface User {
   name: string;
   is_admin?: boolean;
   bot?: boolean;
-}
-
-interface SelfToken {
-  id: number;
-  name: string;
-  scopes: string[];
-  expires_at: string | null;
-  active: boolean;
 }
 
 /** Days from now until an expiry date (YYYY-MM-DD, end of that day UTC counts as the expiry). */
@@ -37,10 +30,10 @@ export default defineCommand({
   async run(_opts, ctx) {
     const connection = ctx.connection();
     const user = await ctx.api.get<User>('/user');
-    let token: SelfToken | undefined;
+    let token: TokenRecord | undefined;
     if (connection.tokenType === 'private') {
       try {
-        token = await ctx.api.get<SelfToken>('/personal_access_tokens/self');
+        token = await ctx.api.get<TokenRecord>('/personal_access_tokens/self');
       } catch (error) {
         // Job and OAuth tokens, and older instances, have no self endpoint: the rest is still worth showing.
         if (!(error instanceof ApiError) || error.status >= 500) throw error;

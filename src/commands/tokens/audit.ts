@@ -1,10 +1,10 @@
-import { p } from '../../api/path.js';
+import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, collect, parseDuration } from '../../cli/parse.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';
 import { ResultWithExit } from '../../output/result.js';
-import { daysLeft, isoDay, type TokenRecord } from './shared.js';
+import { daysLeft, isoDay } from './shared.js';
 
 interface Options {
   group?: string[];
@@ -21,10 +21,10 @@ async function instanceLists(ctx: Context): Promise<Array<[string, string]>> {
   if (!user.is_admin) throw new CliError('tokens audit --instance is for administrators', ExitCode.auth, 'name the groups and projects to check with --group and --project');
   const lists: Array<[string, string]> = [];
   for await (const group of ctx.api.list<{ id: number; full_path: string }>('/groups', { all_available: true, order_by: 'id', sort: 'asc' }, { all: true })) {
-    lists.push([p`/groups/${group.id}/access_tokens`, `group ${group.full_path}`]);
+    lists.push([tokenCollection('group', String(group.id)), `group ${group.full_path}`]);
   }
   const projects = ctx.api.list<{ id: number; path_with_namespace: string }>('/projects', { simple: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
-  for await (const project of projects) lists.push([p`/projects/${project.id}/access_tokens`, `project ${project.path_with_namespace}`]);
+  for await (const project of projects) lists.push([tokenCollection('project', String(project.id)), `project ${project.path_with_namespace}`]);
   return lists;
 }
 
@@ -90,10 +90,10 @@ export default defineCommand<Options>({
     const lists: Array<[string, string]> = opts.instance
       ? await instanceLists(ctx)
       : [
-          ...(opts.group ?? []).map((g): [string, string] => [p`/groups/${g}/access_tokens`, `group ${g}`]),
-          ...(opts.project ?? []).map((pr): [string, string] => [p`/projects/${pr}/access_tokens`, `project ${pr}`]),
+          ...(opts.group ?? []).map((g): [string, string] => [tokenCollection('group', g), `group ${g}`]),
+          ...(opts.project ?? []).map((pr): [string, string] => [tokenCollection('project', pr), `project ${pr}`]),
         ];
-    if (opts.personal) lists.push(['/personal_access_tokens', 'personal']);
+    if (opts.personal) lists.push([tokenCollection('personal', ''), 'personal']);
     const concurrency = opts.concurrency ?? (opts.instance ? DEFAULT_CONCURRENCY : 1);
     if (opts.instance) ctx.rateGate.activate(concurrency);
     const unreadable: string[] = [];

@@ -1,5 +1,6 @@
+import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
-import { parseTokenId, resolveTarget, selfElsewhere, targetOptions, withLevelName, type TargetOptions, type TokenRecord } from './shared.js';
+import { parseTokenId, resolveTarget, selfElsewhere, targetOptions, withLevelName, type TargetOptions } from './shared.js';
 
 export default defineCommand<TargetOptions & { id: string }>({
   description: '`self` is the token forgectl authenticates with (a bot checking itself, or your own personal token).',

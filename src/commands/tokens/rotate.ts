@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { readConfig } from '../../config/store.js';
@@ -13,7 +14,7 @@ import {
 } from './rotation.js';
 import {
   expiryFrom, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
-  type TargetOptions, type TokenRecord, type TokenTarget,
+  type TargetOptions, type TokenTarget,
 } from './shared.js';
 
 interface Options extends TargetOptions {

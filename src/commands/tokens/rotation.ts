@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';
 import { locksDir, recoveryDir } from '../../config/paths.js';
 import { instanceIdentity } from '../../config/resolve.js';
 import { readConfig, updateConfig } from '../../config/store.js';
-import { TokenTarget, type TokenKind, type TokenRecord } from './shared.js';
+import { TokenTarget } from './shared.js';
 
 /**
  * The machinery behind cron-safe rotation: per-token locks, recovery files, atomic saves and the check as the new

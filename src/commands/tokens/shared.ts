@@ -1,31 +1,13 @@
-import { p } from '../../api/path.js';
+import { tokenCollection, type TokenKind } from '../../api/access-tokens.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { accessLevelName, parseDate, parseDuration } from '../../cli/parse.js';
 
-/** Group, project and personal access tokens share their verbs; only the paths differ (spec doc 1, api-facts §5). */
-export type TokenKind = 'group' | 'project' | 'personal';
 
 export interface TargetOptions {
   group?: string;
   project?: string;
   personal?: boolean;
-}
-
-export interface TokenRecord {
-  id: number;
-  name: string;
-  description?: string;
-  scopes: string[];
-  access_level?: number;
-  active: boolean;
-  revoked: boolean;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  user_id: number;
-  token?: string;
-  [key: string]: unknown;
 }
 
 /** Where a token lives: its kind, its group or project, and the paths of its endpoints. */
@@ -52,9 +34,7 @@ export class TokenTarget {
   }
 
   get collection(): string {
-    if (this.kind === 'group') return p`/groups/${this.resource}/access_tokens`;
-    if (this.kind === 'project') return p`/projects/${this.resource}/access_tokens`;
-    return '/personal_access_tokens';
+    return tokenCollection(this.kind, this.resource);
   }
 
   one(id: number | 'self'): string {

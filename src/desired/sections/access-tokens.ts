@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
 import { f } from '../../api/fields.js';
 import { accessLevelName } from '../../cli/parse.js';
 import type { Change, Level, Owner } from '../model.js';
@@ -9,22 +10,6 @@ import { specOf, type Section } from '../section.js';
  * role) that every active token of a project or group must keep. A token that breaks it is drift, reported by plan
  * and apply (exit 9), and left for its owner to rotate or revoke.
  */
-
-export const ACCESS_TOKEN_LISTS = {
-  project: 'GET /projects/{project}/access_tokens',
-  group: 'GET /groups/{group}/access_tokens',
-} as const;
-
-export interface TokenRecord {
-  id: number;
-  name: string;
-  scopes: string[];
-  access_level?: number;
-  created_at: string;
-  expires_at: string | null;
-  active?: boolean;
-  revoked?: boolean;
-}
 
 export interface TokenPolicy {
   allowed_scopes?: string[];
@@ -72,7 +57,7 @@ function tokensSection(level: Exclude<Level, 'instance'>): Section {
     async plan(io, owner: Owner, desired) {
       const policy = desired as TokenPolicy;
       const changes: Change[] = [];
-      for await (const token of io.api.list<TokenRecord>(ACCESS_TOKEN_LISTS[level], { [level]: owner.path, state: 'active' }, { all: true })) {
+      for await (const token of io.api.list<TokenRecord>(tokenCollection(level, owner.path), { state: 'active' }, { all: true })) {
         if (token.revoked || token.active === false) continue;
         const problems = policyViolations(token, policy);
         if (!problems.length) continue;
