@@ -3,6 +3,7 @@ import type { Context } from '../cli/command.js';
 import { sameValue } from '../cli/change.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
+import { oneLine } from '../output/formats.js';
 import type { DesiredState } from './file.js';
 import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo } from './model.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
@@ -182,8 +183,10 @@ export async function makePlan(ctx: Context, state: DesiredState, io: SectionIo,
   return plan;
 }
 
-/** "project acme/api: …" for an owner's failure. */
-export const failureLine = (failure: OwnerFailure): string => {
+/** "project acme/api: …" for an owner's failure, on one line with control characters visible. */
+export const failureLine = (failure: OwnerFailure): string => oneLine(failureText(failure));
+
+const failureText = (failure: OwnerFailure): string => {
   const error = failure.error;
   const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';
   const section = (error as { section?: string }).section;

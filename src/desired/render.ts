@@ -1,4 +1,4 @@
-import { visible } from '../output/formats.js';
+import { oneLine, visible } from '../output/formats.js';
 import { ownerLabel, type Change, type FieldChange } from './model.js';
 import type { OwnerFailure, Plan } from './plan.js';
 import { sectionOf } from './sections/index.js';
@@ -49,8 +49,8 @@ export async function paintFor(color: boolean): Promise<Paint> {
 /** The lines of one change: its symbol and object, then its fields. */
 export function changeLines(change: Change, paint: Paint = noPaint): string[] {
   const colour = change.action === 'create' ? paint.add : change.action === 'update' ? paint.change : change.action === 'violation' ? paint.change : paint.remove;
-  const suffix = change.action === 'violation' ? `: ${change.note ?? ''}` : change.prune ? paint.dim('   (prune: needs apply --prune)') : change.action === 'replace' ? paint.dim('   (deleted and created again)') : '';
-  const lines = [`  ${colour(`${SYMBOLS[change.action]} ${objectLabel(change)}`)}${suffix}`];
+  const suffix = change.action === 'violation' ? `: ${oneLine(change.note ?? '')}` : change.prune ? paint.dim('   (prune: needs apply --prune)') : change.action === 'replace' ? paint.dim('   (deleted and created again)') : '';
+  const lines = [`  ${colour(`${SYMBOLS[change.action]} ${oneLine(objectLabel(change))}`)}${suffix}`];
   for (const field of change.fields) lines.push(`      ${fieldLine(change, field)}`);
   return lines;
 }
@@ -103,12 +103,15 @@ export function planSummary(plan: Plan): string {
   return `Plan: ${parts.join(', ') || 'nothing to change'} in ${touchedPhrase(plan)}${failed}.`;
 }
 
-/** The whole plan as text, owner by owner in order; failures to read are listed where they happened. */
+/**
+ * The whole plan as text, owner by owner in order; failures to read are listed where they happened. Text from the
+ * server (names, paths, errors) is made visible here, so the plan's own colours can reach a terminal.
+ */
 export function planText(plan: Plan, paint: Paint = noPaint, failureLine: (failure: OwnerFailure) => string = (f) => f.error.message): string {
   const lines: string[] = [];
   let last = '';
   for (const change of plan.changes) {
-    const owner = ownerLabel(change.owner);
+    const owner = oneLine(ownerLabel(change.owner));
     if (owner !== last) lines.push(owner);
     last = owner;
     lines.push(...changeLines(change, paint));

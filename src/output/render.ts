@@ -17,7 +17,7 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
   if (result === undefined || result === null) return;
   if (result instanceof TextResult) {
     const text = result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`;
-    return io.out(io.stdoutIsTTY ? visible(text) : text);
+    return io.out(io.stdoutIsTTY && !result.painted ? visible(text) : text);
   }
   if (result instanceof DownloadResult) {
     const { runDownload } = await import('../download/engine.js');

@@ -3,7 +3,11 @@ import type { DownloadOptions, DownloadSource } from '../download/engine.js';
 
 /** Text a command hands over verbatim whatever the output format (a token for scripts, a raw file). */
 export class TextResult {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** The text's own colours are meant for the terminal: server text in it was already made visible by its maker. */
+    readonly painted = false,
+  ) {}
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { storedHooks } from '../../src/sandbox/webhooks.js';
 import { fleetProjectPath } from '../../src/sandbox/routes/fleet.js';
 import { tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
@@ -246,6 +246,21 @@ instance:
     const applied = await cli(['apply', '-f', desired, '--yes']);
     expect(applied.code).toBe(9);
     expect(applied.stdout).toMatch(/access token "deployer" \(id \d+\)\tviolation\tnot fixed\t/);
+  });
+
+  it('shows a plan on a terminal in its colours, with the text from the server made visible', async () => {
+    const desired = file('terminal.yaml', 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 30}\n');
+    sandbox.fault({ method: 'GET', path: 'acme%2Fweb/push_rule$', status: 500, body: { message: '\u001b]0;pwned\u0007boom' }, times: 10 });
+    vi.stubEnv('FORCE_COLOR', '1');
+    try {
+      const plan = await sandbox.run(['plan', '-f', desired, '--retries', '0'], { tty: true });
+      expect(plan.code).toBe(9);
+      expect(plan.stdout).toContain('\u001b[31mcould not read project acme/web (push_rule): \\x1b]0;pwned\\x07boom (GET /projects/acme%2Fweb/push_rule → 500)\u001b[39m\n');
+      expect(plan.stdout).not.toContain('\u001b]');
+    } finally {
+      vi.unstubAllEnvs();
+      sandbox.faults.clear();
+    }
   });
 
   it('refuses what cannot be planned before sending anything, and lists requests with --dry-run', async () => {

@@ -43,7 +43,7 @@ export default defineCommand<Options>({
     const exit = drift ? ExitCode.attention : ExitCode.ok;
     if (ctx.format === 'table') {
       const paint = await paintFor(ctx.io.options.color && ctx.io.stdoutIsTTY);
-      return new ResultWithExit(new TextResult(planText(plan, paint, failureLine)), exit);
+      return new ResultWithExit(new TextResult(planText(plan, paint, failureLine), true), exit);
     }
     const result = ctx.format === 'ndjson' || ctx.format === 'csv' ? document.changes : document;
     return new ResultWithExit(result, exit, ctx.io.options.quiet ? undefined : planSummary(plan));
