@@ -44,6 +44,14 @@ describe('auth login and profiles', () => {
     expect(result.stderr).toContain(`chmod 600 ${join(dir, 'config.json')}`);
   });
 
+  it('--token-stdin on a terminal asks with a hidden prompt (the token is never echoed)', async () => {
+    const dir = tempDir();
+    const login = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: `${sandbox.adminToken}\n`, tty: true });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout + login.stderr).not.toContain(sandbox.adminToken);
+    expect(login.stderr).toContain('Access token');
+  });
+
   it('does not save a token the instance rejects', async () => {
     const dir = tempDir();
     const result = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: 'glpat-wrong' });

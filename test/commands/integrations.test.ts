@@ -23,6 +23,14 @@ describe('integrations', () => {
     expect(integrationTable(sandbox.db).find((i) => i.slug === 'asana')?.properties.api_key).toBe('asana-secret');
   });
 
+  it('asks for a secret with a hidden prompt when stdin is a terminal (never echoed)', async () => {
+    const result = await sandbox.run(['integrations', 'set', 'asana', '--group', 'acme', '--secret-stdin', 'api_key'], { tty: true, input: 'typed-secret\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('--secret-stdin api_key');
+    expect(result.stdout + result.stderr).not.toContain('typed-secret');
+    expect(integrationTable(sandbox.db).find((i) => i.slug === 'asana')?.properties.api_key).toBe('typed-secret');
+  });
+
   it('reads secrets from files, and --use-inherited-settings', async () => {
     const file = join(dir, 'bamboo.pw');
     writeFileSync(file, 'bamboo-pass\n');

@@ -23,6 +23,12 @@ describe('mirror pull', () => {
     expect(result.code).toBe(0);
     expect(result.stdout + result.stderr).not.toContain(secret);
     expect(pullMirrorTable(sandbox.db).find((m) => m.project_id === 1)).toMatchObject({ auth_user: 'bot', auth_password: secret });
+    // On a terminal: a hidden prompt, never echoed.
+    const typed = await sandbox.run(['mirror', 'pull', 'set', '--project', 'acme/api', '--auth-user', 'bot', '--auth-password-stdin', '--yes'], { tty: true, input: 'typed-secret\n' });
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(typed.stderr).toMatch(/--auth-password-stdin.*\*{12}/);
+    expect(typed.stdout + typed.stderr).not.toContain('typed-secret');
+    expect(pullMirrorTable(sandbox.db).find((m) => m.project_id === 1)).toMatchObject({ auth_password: 'typed-secret' });
   });
 
   it('redacts the URL credentials and auth_password under --dry-run and sends nothing', async () => {

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { readSecret } from '../../cli/secrets.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseChoice } from '../../cli/parse.js';
 import { isLoopbackHost, normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
@@ -37,7 +38,7 @@ export default defineCommand<Options>({
 
     let token: string;
     if (opts.tokenStdin) {
-      token = (await ctx.io.readStdin()).trim();
+      token = (await readSecret(ctx, 'Access token', { stdin: true })).trim();
     } else if (ctx.io.interactive) {
       token = (await ctx.prompt.password('Access token')).trim();
     } else {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
+import { readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../cli/parse.js';
@@ -62,9 +63,7 @@ export default defineCommand<Options>({
     }
     for (const [key, path] of opts.secretFile ?? []) body[parseParamName(key)] = readSecretFile(key, path);
     if (opts.secretStdin) {
-      const value = (await ctx.io.readStdin()).replace(/\r?\n$/, '');
-      if (!value) throw new UsageError(`--secret-stdin ${opts.secretStdin}: stdin was empty`);
-      body[parseParamName(opts.secretStdin)] = value;
+      body[parseParamName(opts.secretStdin)] = await readSecret(ctx, `--secret-stdin ${opts.secretStdin}`, { stdin: true });
     }
     if (opts.useInheritedSettings) body.use_inherited_settings = true;
     return ctx.api.put(integrationPath(ctx.group(opts.group), slug), body);

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../cli/command.js';
+import { readSecret } from '../../../cli/secrets.js';
 import { UsageError } from '../../../errors.js';
 import { projectOption } from '../../../cli/options.js';
 import { maskUrlCredentials, mirrorUrlProblem } from '../../../api/mirrors.js';
@@ -63,9 +64,7 @@ export default defineCommand<Options>({
       mirror_branch_regex: opts.branchRegex,
     };
     if (opts.authPasswordStdin) {
-      const password = (await ctx.io.readStdin()).replace(/\r?\n$/, '');
-      if (!password) throw new UsageError('--auth-password-stdin: stdin was empty');
-      body.auth_password = password;
+      body.auth_password = await readSecret(ctx, '--auth-password-stdin', { stdin: true });
     }
     if (Object.values(body).every((v) => v === undefined)) throw new UsageError('nothing to set', 'give --url, --enabled or another setting');
     if (opts.url && /^[^:]+:\/\/[^/@]*:[^/@]*@/.test(opts.url)) {
