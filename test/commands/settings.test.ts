@@ -98,6 +98,11 @@ describe('settings set', () => {
     const shown = await sandbox.run(['settings', 'get', '--fields', 'external_pipeline_validation_service_token', '-o', 'json']);
     expect(shown.json()).toEqual({ external_pipeline_validation_service_token: 'pipeline-s3cret' });
     expect((await sandbox.run(['settings', 'get', '-o', 'json'])).stdout).not.toContain('pipeline-s3cret');
+    // KEY=@- on a terminal: a hidden prompt naming the key, never echoed.
+    const typed = await sandbox.run(['settings', 'set', 'external_pipeline_validation_service_token=@-', '--yes'], { tty: true, input: 'typed-s3cret\n' });
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(typed.stderr).toMatch(/external_pipeline_validation_service_token.*\*{12}/);
+    expect(typed.stdout + typed.stderr).not.toContain('typed-s3cret');
   });
 
   it('sends nothing when the values are already set, and prints the PUT under --dry-run', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { coerceSetting, REMOVED_SETTINGS, SETTINGS, settingConstraint } from '../../api/application-settings.js';
 import type { Context } from '../../cli/command.js';
+import { readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
 import { REDACTED } from '../../http/redact.js';
 import { closestName, splitPairs } from '../../cli/parse.js';
@@ -25,6 +26,7 @@ async function readValue(ctx: Context, key: string, text: string, secret: boolea
     return text;
   }
   const source = text.slice(1);
+  if (source === '-' && secret) return readSecret(ctx, key, { stdin: true }); // a hidden prompt on a terminal
   try {
     const value = source === '-' ? await ctx.io.readStdin() : readFileSync(source, 'utf8');
     return value.replace(/\r?\n$/, '');
