@@ -2,7 +2,7 @@ import { globalOptions } from './program.js';
 import { groups, manifest } from './manifest.js';
 import { fleetOptions, takesFleet } from '../fleet/options.js';
 import { paginationOptions } from './options.js';
-import { choicesOf } from './parse.js';
+import { choicesOf } from '../parse.js';
 import type { OptionDef } from './command.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,6 +1,6 @@
 import { defineCommand, type CommandDef, type OptionDef } from './command.js';
 import { projectOption } from './options.js';
-import { parseInteger } from './parse.js';
+import { parseInteger } from '../parse.js';
 
 export interface ProjectDeleteSpec<O> {
   /** What is deleted, for the confirmation and the notice: 'freeze period'. */

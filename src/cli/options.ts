@@ -1,5 +1,5 @@
 import type { OptionDef } from './command.js';
-import { parseInteger } from './parse.js';
+import { parseInteger } from '../parse.js';
 
 /** Options shared by many commands: one definition each. */
 

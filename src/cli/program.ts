@@ -16,7 +16,7 @@ import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { groups, manifest } from './manifest.js';
 import { checkSelection, FLEET_HELP_GROUP, fleetOptions, fleetSelected, takesFleet } from '../fleet/options.js';
 import { paginationOptions } from './options.js';
-import { parseChoice, parseInteger } from './parse.js';
+import { parseChoice, parseInteger } from '../parse.js';
 
 export interface CliDeps extends Streams {
   env: Env;

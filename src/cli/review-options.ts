@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { characterCount, MAX_NOTE_CHARS } from '../api/review.js';
 import type { Context, OptionDef } from './command.js';
 import { ApiError, UsageError } from '../errors.js';
-import { parseInteger } from './parse.js';
+import { parseInteger } from '../parse.js';
 
 /** Options and input checks shared by the review commands (merge trains, approvals, notes, draft notes). */
 

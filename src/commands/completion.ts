@@ -1,6 +1,6 @@
 import { defineCommand } from '../cli/command.js';
 import { completionScript, completionTree, SHELLS, type Shell } from '../cli/completion.js';
-import { parseChoice } from '../cli/parse.js';
+import { parseChoice } from '../parse.js';
 import { TextResult } from '../output/result.js';
 
 export default defineCommand<{ shell: string }>({

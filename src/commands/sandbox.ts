@@ -1,7 +1,7 @@
 import { defineCommand, type Context } from '../cli/command.js';
 import { TextResult } from '../output/result.js';
 import { UsageError } from '../errors.js';
-import { parseByteSize, parseChoice, parseInteger } from '../cli/parse.js';
+import { parseByteSize, parseChoice, parseInteger } from '../parse.js';
 
 interface Options {
   port: number;

@@ -1,4 +1,4 @@
-import { parseBoolean, parseChoice, parseInteger } from '../cli/parse.js';
+import { parseBoolean, parseChoice, parseInteger } from '../parse.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../http/url.js';
 import { FORMATS } from '../output/formats.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileProblem } from '../cli/files.js';
-import { closestName } from '../cli/parse.js';
+import { closestName } from '../parse.js';
 import { UsageError } from '../errors.js';
 import { isSecretRef } from './model.js';
 import { desiredStateSchema } from './schema.js';

@@ -1,6 +1,6 @@
 import type { CommandDef, OptionDef } from '../cli/command.js';
 import { projectOption } from '../cli/options.js';
-import { collect, parseInteger } from '../cli/parse.js';
+import { collect, parseInteger } from '../parse.js';
 import { UsageError } from '../errors.js';
 
 /**

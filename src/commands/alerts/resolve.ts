@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { parseDateTime } from '../../cli/parse.js';
+import { parseDateTime } from '../../parse.js';
 import { connectionOptions, prometheusBody, readPayload, sendAlert, type ConnectionOpts, type JsonObject } from './shared.js';
 
 interface Options extends ConnectionOpts {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, ConfigError, UsageError } from '../../errors.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 import { isLoopbackHost, selectedProfileName } from '../../config/resolve.js';
 import { GENERIC_SEVERITIES, SEVERITY_LABELS } from '../../api/alert-severities.js';
 import type { Json } from '../../cli/json-fields.js';

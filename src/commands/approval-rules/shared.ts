@@ -1,6 +1,6 @@
 import type { Context, OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseChoice, parseInteger, parseList } from '../../cli/parse.js';
+import { parseChoice, parseInteger, parseList } from '../../parse.js';
 import { groupIds, userIds } from '../../api/lookups.js';
 import { MAX_RULE_NAME_CHARS } from '../../api/resources/approval-rules.js';
 

@@ -5,7 +5,7 @@ import { artifacts } from '../../api/resources/artifacts.js';
 import { defineCommand } from '../../cli/command.js';
 import { globMatcher } from '../../cli/glob.js';
 import { projectOption } from '../../cli/options.js';
-import { collect } from '../../cli/parse.js';
+import { collect } from '../../parse.js';
 import { download, routeSource } from '../../download/engine.js';
 import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../download/options.js';
 import { UsageError } from '../../errors.js';

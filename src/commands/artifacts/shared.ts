@@ -1,6 +1,6 @@
 import { artifacts, type Job } from '../../api/resources/artifacts.js';
 import type { Context, OptionDef } from '../../cli/command.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import type { DownloadSource } from '../../download/engine.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 

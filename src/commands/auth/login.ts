@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 import { isLoopbackHost, normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
 import { updateConfig, type Profile, type TokenType } from '../../config/store.js';
 

@@ -5,7 +5,7 @@ import { commits } from '../../api/resources/commits.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { fileProblem, readLocalFile } from '../../cli/files.js';
 import { projectOption } from '../../cli/options.js';
-import { collect } from '../../cli/parse.js';
+import { collect } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { repoPath } from '../../git/content.js';
 

@@ -1,7 +1,7 @@
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseChoice, parseDateTime } from '../../cli/parse.js';
+import { parseChoice, parseDateTime } from '../../parse.js';
 import { repoPath } from '../../git/content.js';
 
 export default defineCommand<{ project?: string; ref?: string; since?: string; until?: string; path?: string; author?: string; allRefs?: boolean; firstParent?: boolean; order?: string; withStats?: boolean; trailers?: boolean }>({

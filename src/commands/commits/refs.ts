@@ -1,7 +1,7 @@
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 
 export default defineCommand<{ project?: string; sha: string; type?: string }>({
   description: 'The branches and tags that contain the commit.',

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { parseList } from '../../cli/parse.js';
+import { parseList } from '../../parse.js';
 import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from '../../desired/io.js';

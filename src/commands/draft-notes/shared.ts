@@ -1,6 +1,6 @@
 import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseChoice, parseInteger, parseNumber } from '../../cli/parse.js';
+import { parseChoice, parseInteger, parseNumber } from '../../parse.js';
 import { parseFullSha } from '../../cli/review-options.js';
 
 export const noteTextOptions: OptionDef[] = [

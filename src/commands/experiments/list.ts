@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 
 interface Experiment {
   key: string;

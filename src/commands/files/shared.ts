@@ -1,6 +1,6 @@
 import type { OptionDef } from '../../cli/command.js';
 import { readLocalFile } from '../../cli/files.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 import type { Context } from '../../cli/command.js';
 import { encodeContent } from '../../git/content.js';
 

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { p } from '../../api/path.js';
-import { parseChoice, parseList } from '../../cli/parse.js';
+import { parseChoice, parseList } from '../../parse.js';
 import { archivedOption, groupColumns, minAccessOption, noArchivedOption, searchOption, sortOption, visibilityOption } from '../projects/shared.js';
 
 interface Options {

@@ -2,7 +2,7 @@ import { p } from '../../api/path.js';
 import { hooks, type Hook } from '../../api/resources/hooks.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseList } from '../../cli/parse.js';
+import { parseList } from '../../parse.js';
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';

@@ -2,7 +2,7 @@ import { HOOK_EVENTS, hooks, type HookEvent } from '../../api/resources/hooks.js
 import type { PageOptions } from '../../api/paginate.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseDateTime, parseDuration } from '../../cli/parse.js';
+import { parseDateTime, parseDuration } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_NAMES, eventFlag, hookIdOf } from './shared.js';
 

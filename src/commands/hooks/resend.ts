@@ -2,7 +2,7 @@ import { Pacer } from '../../api/pacer.js';
 import { hooks, type Hook, type HookEvent } from '../../api/resources/hooks.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';

@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
-import { parseKeyValue } from '../../cli/parse.js';
+import { parseKeyValue } from '../../parse.js';
 import { SECRET_PARAM } from '../../api/integrations.js';
 import { integrationPath, parseSlug } from './shared.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import { p } from '../../api/path.js';
 
 export default defineCommand<{ id: string }>({

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import { instanceName } from '../../cli/change.js';
 import { describeLicense, licensePath, type License } from './shared.js';
 

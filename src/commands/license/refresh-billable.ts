@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import { licensePath } from './shared.js';
 
 export default defineCommand<{ id: string }>({

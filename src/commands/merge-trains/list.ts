@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 import { mergeTrainsPath } from '../../api/review.js';
 import { trainColumns } from './shared.js';
 

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { parseDateTime } from '../../cli/parse.js';
+import { parseDateTime } from '../../parse.js';
 import { notesPath } from '../../api/review.js';
 import { readTextOption } from '../../cli/review-options.js';
 import { bodyOptions, noteableOf, noteableOptions, type NoteableOptions } from './shared.js';

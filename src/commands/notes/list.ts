@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 import { notesPath } from '../../api/review.js';
 import { noteableOf, noteableOptions, noteColumns, type NoteableOptions } from './shared.js';
 

@@ -1,6 +1,6 @@
 import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import type { Noteable } from '../../api/review.js';
 
 export const noteColumns = ['id', 'author.username', 'created_at', 'system', 'internal', 'body'];

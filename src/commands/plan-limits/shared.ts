@@ -1,7 +1,7 @@
 import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
 import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { closestName, parseChoice, splitPairs } from '../../cli/parse.js';
+import { closestName, parseChoice, splitPairs } from '../../parse.js';
 
 export const planOption: OptionDef = {
   flags: '--plan <name>',

@@ -1,6 +1,6 @@
 import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseAccessLevel, parseChoice, parseDateTime, parseList } from '../../cli/parse.js';
+import { parseAccessLevel, parseChoice, parseDateTime, parseList } from '../../parse.js';
 import type { Query } from '../../api/path.js';
 
 /** Filters and ordering shared by `projects list` and `groups list` (the service's names, as flags). */

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { parseAccessLevel } from '../../cli/parse.js';
+import { parseAccessLevel } from '../../parse.js';
 import { protectedTags } from '../../api/resources/protected-tags.js';
 
 /** Access levels a protected tag accepts: no access, Developer, Maintainer. */

@@ -1,7 +1,7 @@
 import { ARCHIVE_FORMATS, repositoryTree } from '../../api/resources/repository.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { collect, parseChoice } from '../../cli/parse.js';
+import { collect, parseChoice } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../download/options.js';
 import { repoPath } from '../../git/content.js';

@@ -1,7 +1,7 @@
 import { repositoryTree } from '../../api/resources/repository.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseChoice } from '../../cli/parse.js';
+import { parseChoice } from '../../parse.js';
 
 export default defineCommand<{ project?: string; ref?: string; orderBy?: string; sort?: string }>({
   description: 'Commit counts by author; merge commits are not counted.',

@@ -1,7 +1,7 @@
 import { expandRoute } from '../../api/path.js';
 import { defineCommand } from '../../cli/command.js';
 import { outputFileOption, projectOption } from '../../cli/options.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import { checkDownloadTarget } from '../../output/download.js';
 import { DownloadResult } from '../../output/result.js';
 import { secureFiles, type SecureFile } from '../../api/resources/secure-files.js';

@@ -4,7 +4,7 @@ import type { Context } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
 import { REDACTED } from '../../http/redact.js';
-import { closestName, splitPairs } from '../../cli/parse.js';
+import { closestName, splitPairs } from '../../parse.js';
 
 export const CACHE_NOTE = 'Settings are cached by the instance: changes can take up to 60 seconds to take effect.';
 

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { snippets, SNIPPET_VISIBILITIES } from '../../api/resources/snippets.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseChoice, parseKeyValue } from '../../cli/parse.js';
+import { parseChoice, parseKeyValue } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { readText, snippetPath } from './shared.js';
 

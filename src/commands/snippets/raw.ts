@@ -1,7 +1,7 @@
 import { SNIPPET_BRANCH, snippets } from '../../api/resources/snippets.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
 import { UsageError } from '../../errors.js';

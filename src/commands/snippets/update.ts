@@ -2,7 +2,7 @@ import { expandRoute } from '../../api/path.js';
 import { snippets, SNIPPET_BRANCH, SNIPPET_VISIBILITIES, type SnippetFileAction, type SnippetRecord } from '../../api/resources/snippets.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { collect, parseChoice, parseInteger } from '../../cli/parse.js';
+import { collect, parseChoice, parseInteger } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { folderFiles, parseLocal, parseMove, readText, snippetPath, syncActions } from './shared.js';
 

@@ -1,7 +1,7 @@
 import { snippets } from '../../api/resources/snippets.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseInteger } from '../../cli/parse.js';
+import { parseInteger } from '../../parse.js';
 
 export default defineCommand<{ project?: string; id: string }>({
   description: 'The user agent and IP address the snippet was created from, and whether it was reported as spam. Administrators only.',

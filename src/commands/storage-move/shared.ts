@@ -1,6 +1,6 @@
 import type { Context, OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseChoice, parseInteger } from '../../cli/parse.js';
+import { parseChoice, parseInteger } from '../../parse.js';
 import { ListResult } from '../../api/paginate.js';
 import { p } from '../../api/path.js';
 

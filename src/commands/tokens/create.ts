@@ -2,7 +2,7 @@ import { p } from '../../api/path.js';
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseAccessLevel, parseDuration, parseInteger, parseList } from '../../cli/parse.js';
+import { parseAccessLevel, parseDuration, parseInteger, parseList } from '../../parse.js';
 import { expiryFrom, resolveTarget, targetOptions, warnStoreNow, withLevelName, type TargetOptions } from './shared.js';
 
 /** Scopes the service knows; personal tokens may also carry the user-only ones. */

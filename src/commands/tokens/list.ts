@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseChoice, parseDate, parseDateTime, parseInteger } from '../../cli/parse.js';
+import { parseChoice, parseDate, parseDateTime, parseInteger } from '../../parse.js';
 import { personalTokenColumns, resolveTarget, targetOptions, tokenColumns, withLevelName, type TargetOptions } from './shared.js';
 
 const SORTS = ['created_asc', 'created_desc', 'expires_asc', 'expires_desc', 'last_used_asc', 'last_used_desc', 'name_asc', 'name_desc'] as const;

@@ -4,7 +4,7 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { readConfig } from '../../config/store.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
-import { parseDuration } from '../../cli/parse.js';
+import { parseDuration } from '../../parse.js';
 import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
 import { sendRotate, unknownOutcome, warmUp } from './rotate-request.js';

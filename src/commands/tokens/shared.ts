@@ -1,7 +1,7 @@
 import { tokenCollection, type TokenKind } from '../../api/access-tokens.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
-import { accessLevelName, parseDate, parseDuration } from '../../cli/parse.js';
+import { accessLevelName, parseDate, parseDuration } from '../../parse.js';
 
 
 export interface TargetOptions {

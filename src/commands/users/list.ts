@@ -1,6 +1,6 @@
 import { defineCommand, type OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseChoice, parseDateTime, parseInteger, parseKeyValue } from '../../cli/parse.js';
+import { parseChoice, parseDateTime, parseInteger, parseKeyValue } from '../../parse.js';
 import type { Query } from '../../api/path.js';
 
 const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;

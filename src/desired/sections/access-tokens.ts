@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
 import { f } from '../../api/fields.js';
-import { accessLevelName } from '../../cli/parse.js';
+import { accessLevelName } from '../../parse.js';
 import type { Change, Level, Owner } from '../model.js';
 import { specOf, type Section } from '../section.js';
 

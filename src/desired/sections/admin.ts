@@ -1,7 +1,7 @@
 import { coerceSetting, REMOVED_SETTINGS, SETTINGS, SETTINGS_ROUTES, settingConstraint, type SettingField } from '../../api/application-settings.js';
 import { groupIntegrationRoutes, INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
 import { PLAN_LIMIT_ROUTES, PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
-import { closestName } from '../../cli/parse.js';
+import { closestName } from '../../parse.js';
 import { ApiError } from '../../errors.js';
 import { isSecretRef, type FieldSpec, type LiveObject } from '../model.js';
 import { refuse, type Section } from '../section.js';

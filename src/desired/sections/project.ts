@@ -13,7 +13,7 @@ import { protectedTags } from '../../api/resources/protected-tags.js';
 import { pullMirror } from '../../api/resources/pull-mirror.js';
 import { pushRule } from '../../api/resources/push-rule.js';
 import { SECURE_FILE_LIMITS, secureFiles } from '../../api/resources/secure-files.js';
-import { accessLevelName } from '../../cli/parse.js';
+import { accessLevelName } from '../../parse.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import type { FieldSpec } from '../model.js';
 import { pick, refuse, specOf, specsOf } from '../section.js';

@@ -2,7 +2,7 @@ import type { OptionDef } from '../../../cli/command.js';
 import { defineCommand } from '../../../cli/command.js';
 import { UsageError } from '../../../errors.js';
 import { projectOption } from '../../../cli/options.js';
-import { parseInteger } from '../../../cli/parse.js';
+import { parseInteger } from '../../../parse.js';
 import { approvalSettings } from '../../../api/resources/approval-settings.js';
 
 /** The boolean settings of the project approval configuration: flag name → what --flag turns on. */

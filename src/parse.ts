@@ -1,6 +1,10 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
-/** Parsers for option values. Each throws UsageError (exit 2) so bad input never reaches the server. */
+/**
+ * Parsers of values (numbers, dates, durations, choices, access levels, lists): of options, and of the fields of
+ * declared resources (src/api/fields.ts), which every layer reads. Each throws UsageError (exit 2), so bad input
+ * never reaches the server. A leaf module: it imports only the errors.
+ */
 
 export function parseInteger(name: string, min = -Infinity, max = Infinity) {
   return (value: string): number => {
