@@ -100,6 +100,9 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+/** What a badge URL may hold besides a literal URL. */
+export const BADGE_URL_HINT = 'placeholders such as %{project_path} work in the path and query';
+
 /** The field kinds. Each takes the field's options (help, readOnly, create, default …). */
 export const f = {
   int: (options: FieldOptions & { min?: number; max?: number } = {}): Field => field(intKind(options.min, options.max), options),
@@ -134,14 +137,14 @@ export const f = {
         throw new UsageError(`${label} "${text}" is not an IANA time zone name`, similar.length ? `did you mean ${similar.join(', ')}?` : 'for example UTC, Europe/Berlin, America/New_York');
       },
     }, options),
-  /** An http(s) URL with a literal host name (placeholders allowed in the path and query). */
-  url: (options: FieldOptions = {}): Field =>
+  /** An http(s) URL with a literal host name; `hint` says what else may be in it (a badge's placeholders). */
+  url: ({ hint, ...options }: FieldOptions & { hint?: string } = {}): Field =>
     field({
       name: 'url',
       type: 'string',
       placeholder: '<url>',
       parse(text, label) {
-        if (!isHttpUrl(text)) throw new UsageError(`${label} must be an http(s) URL with a literal host name, got "${text}"`, 'placeholders such as %{project_path} work in the path and query');
+        if (!isHttpUrl(text)) throw new UsageError(`${label} must be an http(s) URL with a literal host name, got "${text}"`, hint);
         return text;
       },
     }, options),

@@ -72,6 +72,15 @@ describe('hooks create and update', () => {
     });
   });
 
+  it('refuses a URL that is not http(s), without hinting at placeholders that only badges render', async () => {
+    const hook = await cli(['hooks', 'create', ...P, '--url', 'ftp://x.example.com/hook']);
+    expect(hook.code).toBe(2);
+    expect(hook.stderr).toBe('error: --url must be an http(s) URL with a literal host name, got "ftp://x.example.com/hook"\n');
+    const badge = await cli(['badges', 'create', ...P, '--link-url', 'ftp://x.example.com', '--image-url', 'https://x.example.com/b.svg']);
+    expect(badge.code).toBe(2);
+    expect(badge.stderr).toContain('hint: placeholders such as %{project_path} work in the path and query');
+  });
+
   it('refuses secrets on the command line with exit 2 and sends nothing', async () => {
     sandbox.clearRequests();
     expect((await cli(['hooks', 'create', ...P, '--url', `${receiver.url}/h`, '--token', 'abc'])).code).toBe(2);

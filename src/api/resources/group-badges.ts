@@ -1,4 +1,4 @@
-import { f } from '../fields.js';
+import { BADGE_URL_HINT, f } from '../fields.js';
 import { defineResource } from '../resource.js';
 
 /** Badges of a group: shown on every project of the group and its subgroups (kind "group" there). */
@@ -18,8 +18,8 @@ export const groupBadges = defineResource({
   fields: {
     name: f.string({ help: 'badge name', placeholder: '<name>' }),
     id: f.int({ min: 1, readOnly: true }),
-    link_url: f.url({ create: 'required', help: 'where the badge links to; on each project, placeholders such as %{project_path} are rendered' }),
-    image_url: f.url({ create: 'required', help: 'the badge image; placeholders are rendered as in --link-url' }),
+    link_url: f.url({ create: 'required', hint: BADGE_URL_HINT, help: 'where the badge links to; on each project, placeholders such as %{project_path} are rendered' }),
+    image_url: f.url({ create: 'required', hint: BADGE_URL_HINT, help: 'the badge image; placeholders are rendered as in --link-url' }),
     rendered_link_url: f.url({ readOnly: true }),
     rendered_image_url: f.url({ readOnly: true }),
     kind: f.enum(['project', 'group'], { readOnly: true }),
