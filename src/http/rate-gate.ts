@@ -19,7 +19,9 @@ export class RateGate {
   private active = false;
   /** Requests that may be in flight when an answer says how much budget is left. */
   private reserve = 0;
-  /** What the gate did, for the summary of a fleet run. */
+  /** Up to when the time requests were held is counted (waits of concurrent requests overlap). */
+  private countedUntil = 0;
+  /** What the gate did, for the summary of a fleet run: holds a request really waited for, and how long. */
   readonly stats = { holds: 0, heldMs: 0, rateLimited: 0 };
 
   constructor(
@@ -49,8 +51,15 @@ export class RateGate {
   /** Resolves when a request may start. */
   async wait(): Promise<void> {
     for (;;) {
-      const left = this.until - this.now();
+      const now = this.now();
+      const left = this.until - now;
       if (left <= 0) return;
+      // A hold counts once a request waits for it, and the time once however many requests wait together.
+      if (this.until > this.countedUntil) {
+        if (this.countedUntil <= now) this.stats.holds++;
+        this.stats.heldMs += this.until - Math.max(now, this.countedUntil);
+        this.countedUntil = this.until;
+      }
       await this.sleep(left);
     }
   }
@@ -58,10 +67,7 @@ export class RateGate {
   /** Holds every request for `ms` from now (longer holds win). */
   hold(ms: number): void {
     const until = this.now() + Math.min(Math.max(0, ms), MAX_WAIT_MS);
-    if (until <= this.until) return;
-    this.stats.holds++;
-    this.stats.heldMs += until - Math.max(this.until, this.now());
-    this.until = until;
+    if (until > this.until) this.until = until;
   }
 
   /**

@@ -98,6 +98,11 @@ describe('the shared rate gate', () => {
     await gate.wait();
     expect(slept).toEqual([10_000, 2000]);
     expect(gate.stats).toMatchObject({ holds: 2, heldMs: 12_000 });
+    // A hold no request waited for (the run ended first) is not reported as waiting.
+    gate.hold(5000);
+    now += 6000;
+    expect(gate.stats).toMatchObject({ holds: 2, heldMs: 12_000 });
+    expect(gate.summary()).toBe('waited 12.0 s for the rate limit');
   });
 });
 
