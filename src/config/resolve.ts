@@ -147,6 +147,10 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
   const explicitUrl = flags.server ?? (env.FORGECTL_URL || undefined);
   const rawUrl = explicitUrl ?? selected.profile?.url ?? ciUrl;
   if (!rawUrl) {
+    const names = Object.keys(config.profiles);
+    if (!selected.name && names.length) {
+      throw new ConfigError('no profile is current', `pick one: forgectl profile use ${names.length === 1 ? names[0] : `NAME (${names.join(', ')})`}, or pass -p NAME`);
+    }
     throw new ConfigError('no instance configured', 'run: forgectl auth login   (or set FORGECTL_URL and FORGECTL_TOKEN)');
   }
   const { baseUrl, rootUrl } = normalizeBaseUrl(rawUrl);

@@ -86,6 +86,13 @@ describe('auth login and profiles', () => {
     expect((await run(['profile', 'remove', 'a'], { env })).code).toBe(2); // no terminal, no --yes
     expect((await run(['profile', 'remove', 'a', '--yes'], { env })).code).toBe(0);
     expect((await run(['profile', 'list', '-o', 'json'], { env })).json()).toMatchObject([{ name: 'b', current: true }]);
+    // Removing the current profile leaves none current: both the removal and the next command say how to pick one.
+    await run(['auth', 'login', '--profile', 'c', '--url', sandbox.rootUrl, '--token-stdin'], { env, input: sandbox.adminToken });
+    const removed = await run(['profile', 'remove', 'b', '--yes'], { env });
+    expect(removed.stderr).toContain('no profile is current now; pick one: forgectl profile use c');
+    const next = await run(['api', '/user'], { env });
+    expect(next.code).toBe(3);
+    expect(next.stderr).toBe('error: no profile is current\nhint: pick one: forgectl profile use c, or pass -p NAME\n');
   });
 
   it('prints the active token with auth token, and logout removes it', async () => {

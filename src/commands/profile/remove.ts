@@ -8,11 +8,14 @@ export default defineCommand<{ name: string }>({
   async run(opts, ctx) {
     if (!ctx.readConfig().profiles[opts.name]) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');
     await ctx.confirm(`Remove profile "${opts.name}" and its credentials?`);
-    await updateConfig(ctx.configDir, (data) => {
+    const others = await updateConfig(ctx.configDir, (data) => {
       delete data.profiles[opts.name];
-      if (data.current === opts.name) delete data.current;
+      if (data.current !== opts.name) return undefined;
+      delete data.current;
+      return Object.keys(data.profiles);
     });
     ctx.io.note(`Removed profile "${opts.name}"`);
+    if (others?.length) ctx.io.note(`no profile is current now; pick one: forgectl profile use ${others.length === 1 ? others[0] : `NAME (${others.join(', ')})`}`);
     return undefined;
   },
 });
