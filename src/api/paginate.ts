@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import type { Api, ApiResponse } from './client.js';
 import type { Query } from './path.js';
 
@@ -108,8 +108,14 @@ export class ListResult<T> implements AsyncIterable<T> {
 
   private async *iterate(): AsyncGenerator<T[]> {
     const { all, limit, keysetOnly } = this.options;
-    if (keysetOnly) {
-      yield* this.followLinks(this.path, { ...this.query, pagination: 'keyset', per_page: this.perPage(all || limit ? 100 : undefined) }, limit);
+    if (keysetOnly && (all || limit !== undefined)) {
+      yield* this.followLinks(this.path, { ...this.query, pagination: 'keyset', per_page: this.perPage(100) }, limit);
+    } else if (keysetOnly) {
+      // Keyset pages have no numbers: the first page, and --all or --limit for more.
+      if ((this.options.page ?? 1) > 1) throw new UsageError('--page cannot be used here: the service pages this list by keyset only', 'use --all, or --limit N');
+      const response = await this.fetch(this.path, { ...this.query, pagination: 'keyset', per_page: this.options.perPage });
+      yield response.data;
+      if (nextLink(response)) this.notice = `showing ${response.data.length.toLocaleString('en-US')}; more exist — use --all or --limit`;
     } else if (limit !== undefined) {
       // --limit stops after N records, also with --all (every page up to N records).
       yield* this.followLinks(this.path, { ...this.query, page: this.options.page, per_page: this.perPage(Math.min(100, limit)) }, limit);

@@ -108,6 +108,18 @@ describe('downloads', () => {
     expect(readdirSync(dir)).toEqual(['logo.png']);
   });
 
+  it('repo tree shows its first page and says when more exist; --all and --limit follow the keyset links', async () => {
+    const first = await sandbox.run(['repo', 'tree', '--recursive', '--per-page', '3', ...P, '-o', 'json']);
+    expect(first.json()).toHaveLength(3);
+    expect(first.stderr).toBe('showing 3; more exist — use --all or --limit\n');
+    const all = (await sandbox.run(['repo', 'tree', '--recursive', '--per-page', '3', '--all', ...P, '-o', 'json'])).json();
+    expect(all.length).toBeGreaterThan(6);
+    expect((await sandbox.run(['repo', 'tree', '--recursive', '--limit', '5', ...P, '-o', 'json'])).json()).toEqual(all.slice(0, 5));
+    const paged = await sandbox.run(['repo', 'tree', '--page', '2', ...P]);
+    expect(paged.code).toBe(2);
+    expect(paged.stderr).toContain('--page cannot be used here: the service pages this list by keyset only');
+  });
+
   it('repo archive --extract reproduces the tree of repo tree --recursive', async () => {
     const dir = join(tempDir(), 'x');
     const result = await sandbox.run(['repo', 'archive', '--format', 'zip', '--extract', dir, '--ref', 'v1.1.0', ...P, '-o', 'json']);
