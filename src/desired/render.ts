@@ -67,6 +67,9 @@ export function countActions(changes: Change[]): Record<Change['action'], number
 
 const plural = (n: number, word: string, many = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
 
+/** What plan and apply say when the file, --target and --exclude leave nothing to compare. */
+export const NOTHING_SELECTED = 'Nothing to compare: the file, --target and --exclude select no project, group or instance settings.';
+
 /** "502 projects, 1 group and the instance". */
 export function ownersPhrase(owners: Array<{ level: string }>): string {
   const projects = owners.filter((o) => o.level === 'project').length;
@@ -91,6 +94,7 @@ function touchedPhrase(plan: Plan): string {
 /** The last line of a plan: what would change, or that nothing would. */
 export function planSummary(plan: Plan): string {
   const counts = countActions(plan.changes);
+  if (!plan.owners.length && !plan.failures.length) return NOTHING_SELECTED;
   if (!plan.changes.length && !plan.failures.length) return `No changes: the file matches ${ownersPhrase(plan.owners)}.`;
   const parts = [
     counts.create ? `${counts.create} to create` : '',

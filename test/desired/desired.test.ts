@@ -248,6 +248,15 @@ instance:
     expect(applied.stdout).toMatch(/access token "deployer" \(id \d+\)\tviolation\tnot fixed\t/);
   });
 
+  it('says so when --target and --exclude leave nothing to compare, instead of "no changes"', async () => {
+    const desired = file('nothing.yaml', 'version: 1\nprojects:\n  "*":\n    push_rule: {max_file_size: 30}\n');
+    const plan = await cli(['plan', '-f', desired, '--target', 'acme/web', '--exclude', 'acme/**']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toBe('Nothing to compare: the file, --target and --exclude select no project, group or instance settings.\n');
+    const apply = await cli(['apply', '-f', desired, '--target', 'acme/web', '--exclude', 'acme/**', '--yes']);
+    expect(apply.stderr).toBe('Nothing to compare: the file, --target and --exclude select no project, group or instance settings.\n');
+  });
+
   it('shows a plan on a terminal in its colours, with the text from the server made visible', async () => {
     const desired = file('terminal.yaml', 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 30}\n');
     sandbox.fault({ method: 'GET', path: 'acme%2Fweb/push_rule$', status: 500, body: { message: '\u001b]0;pwned\u0007boom' }, times: 10 });

@@ -4,7 +4,7 @@ import { localFiles } from '../../desired/file.js';
 import { sectionIo } from '../../desired/io.js';
 import type { Change } from '../../desired/model.js';
 import { failureLine, makePlan, type OwnerFailure } from '../../desired/plan.js';
-import { countActions, ownersPhrase, paintFor, planText } from '../../desired/render.js';
+import { countActions, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
 import { looksLikePlan, readPlanDocument } from '../../desired/saved.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
@@ -69,7 +69,7 @@ export default defineCommand<Options>({
       }
     }
     if (!changes.length) {
-      ctx.io.note(`Nothing to apply: the file matches ${ownersPhrase(owners)}.`);
+      ctx.io.note(owners.length ? `Nothing to apply: the file matches ${ownersPhrase(owners)}.` : NOTHING_SELECTED);
       return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
     }
     const counts = countActions(changes);
