@@ -272,6 +272,19 @@ instance:
     }
   });
 
+  it('shows apply --yes\'s preview on a terminal in its colours too', async () => {
+    const desired = file('terminal-apply.yaml', 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 31}\n');
+    vi.stubEnv('FORCE_COLOR', '1');
+    try {
+      const applied = await sandbox.run(['apply', '-f', desired, '--yes'], { tty: true });
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stderr).toContain('\u001b[32m+ push');
+      expect(applied.stderr).not.toContain('\\x1b[');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('refuses what cannot be planned before sending anything, and lists requests with --dry-run', async () => {
     sandbox.clearRequests();
     const star = file('star.yaml', 'projects:\n  "*":\n    push_rule: {max_file_size: 5}\n');

@@ -64,8 +64,10 @@ export default defineCommand<Options>({
       if (changes.length) {
         const paint = await paintFor(ctx.io.options.color && ctx.io.stderrIsTTY);
         const preview = planText(plan, paint, failureLine);
-        if (ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun) ctx.io.streams.stderr.write(preview);
-        else ctx.io.note(preview.trimEnd());
+        // Written as it is (coloured on a terminal; planText made the server's text in it visible), unless --quiet
+        // and nothing is asked.
+        const asking = ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun;
+        if (asking || !ctx.io.options.quiet) ctx.io.streams.stderr.write(preview);
       }
     }
     if (!changes.length) {
