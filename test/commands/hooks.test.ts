@@ -203,6 +203,11 @@ describe('failing deliveries: status, events, test and resend', () => {
     clock.advance(2 * 3_600_000);
     await comment();
     expect((await cli(['hooks', 'events', id, ...P, '--since', '1h', '-o', 'json'])).json()).toHaveLength(1);
+    for (const command of ['events', 'audit']) {
+      const bad = await cli(['hooks', command, ...(command === 'events' ? [id] : []), ...P, '--since', '30x']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe('error: --since must be a duration such as 24h, 2d or 1w, or a date-time such as 2026-01-31T12:00:00Z, got "30x"\n');
+    }
     expect((await cli(['hooks', 'events', id, ...P, '--status', 'broken'])).code).toBe(2);
     const piped = await cli(['hooks', 'events', id, ...P, '--limit', '1']);
     expect(piped.stdout.trim().split('\t')).toHaveLength(6);

@@ -18,7 +18,11 @@ export function parseStatus(value: string): string {
 /** --since 24h | 7d | 2026-03-01T00:00:00Z → the ISO time events must not be older than. */
 export function parseSince(value: string, now: Date): string {
   if (/^\d+\s*[hdw]$/.test(value.trim())) return new Date(now.getTime() - parseDuration('--since')(value)).toISOString();
-  return new Date(Date.parse(parseDateTime('--since')(value))).toISOString();
+  try {
+    return new Date(Date.parse(parseDateTime('--since')(value))).toISOString();
+  } catch {
+    throw new UsageError(`--since must be a duration such as 24h, 2d or 1w, or a date-time such as 2026-01-31T12:00:00Z, got "${value}"`);
+  }
 }
 
 export interface EventFilters {
