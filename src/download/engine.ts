@@ -318,7 +318,7 @@ async function finish(result: Transferred, target: string, part: string, metaFil
   if (options.extract) {
     const { extractArchive } = await import('./extract.js');
     const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, include: options.extract.include, warn: (text) => io.warn(text) });
-    io.note(`extracted ${entries.toLocaleString('en-US')} entries into ${options.extract.dir}`);
+    io.note(`extracted ${entries.toLocaleString('en-US')} entr${entries === 1 ? 'y' : 'ies'} into ${options.extract.dir}`);
     Object.assign(record, { extracted_to: options.extract.dir, entries });
   }
   return record;

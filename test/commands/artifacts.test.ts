@@ -43,6 +43,8 @@ describe('artifacts download', () => {
     const out = join(tempDir(), 'out');
     expect((await sandbox.run(['artifacts', 'download', ...P, ...MAIN_BUILD, '--extract', out, '--include', '*.js', '--include', 'dist/VERSION'])).code).toBe(0);
     expect(readdirSync(join(out, 'dist')).sort()).toEqual(['VERSION', 'app.js']);
+    const one = await sandbox.run(['artifacts', 'download', ...P, ...MAIN_BUILD, '--extract', join(tempDir(), 'one'), '--include', 'dist/VERSION']);
+    expect(one.stderr).toMatch(/^extracted 1 entry into .*one\n$/);
     const listed = await sandbox.run(['artifacts', 'download', ...P, ...MAIN_BUILD, '--list', '-o', 'json']);
     expect(listed.json().map((e: { name: string }) => e.name)).toEqual(['dist/', 'dist/app.js', 'dist/app.css', 'dist/VERSION', 'dist/bundle.bin']);
     const piped = await sandbox.run(['artifacts', 'download', ...P, ...MAIN_BUILD, '--list', '--include', 'dist/**/*.css']);
