@@ -39,7 +39,9 @@ export function listTable(columns: string[], rows: string[][], options: { color:
   const cells = rows.map((row) => row.map(oneLine));
   const natural = columns.map((column, i) => Math.max(displayWidth(column), ...cells.map((row) => displayWidth(row[i]))));
   const widths = fitColumns(natural, options.width);
-  return render(columns.map((c) => chalk.bold(c)), cells, widths);
+  // A header too wide keeps its end, where dotted paths differ (…equest.iid, …quest.title), not its start.
+  const head = columns.map((column, i) => (column.length > widths[i] ? `…${column.slice(column.length - widths[i] + 1)}` : column));
+  return render(head.map((c) => chalk.bold(c)), cells, widths);
 }
 
 /** One record on a terminal: keys aligned in a column, each value whole on its line. */

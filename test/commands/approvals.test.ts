@@ -61,6 +61,10 @@ describe('approvals', () => {
       expect(wrong.code).toBe(4);
       expect(wrong.stderr).toContain('password was not accepted');
 
+      const empty = await sandbox.run(['approvals', 'approve', '--project', 'acme/api', '--mr', '1', '--password-stdin'], { input: '\n' });
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain('error: your password: stdin is empty');
+
       const dry = await sandbox.run(['approvals', 'approve', '--project', 'acme/api', '--mr', '1', '--password-stdin', '--dry-run', '-v'], { input: 'sandbox-password\n' });
       expect(dry.code).toBe(0);
       expect(dry.stdout).toContain('"approval_password": "[REDACTED]"');

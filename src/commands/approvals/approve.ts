@@ -1,6 +1,7 @@
 import type { Context } from '../../cli/command.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { readSecret } from '../../cli/secrets.js';
+import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { explainApiError, mrOption, parseFullSha } from '../../cli/review-options.js';
 import { approvalPath, type ApprovalState } from './shared.js';
@@ -10,13 +11,6 @@ interface Options {
   mr: number;
   sha?: string;
   passwordStdin?: boolean;
-}
-
-/** The password, from a hidden prompt on a terminal or from piped stdin (one trailing newline dropped). */
-async function readPassword(ctx: Context): Promise<string> {
-  const password = ctx.io.streams.stdin.isTTY ? await ctx.prompt.password('Password') : (await ctx.io.readStdin()).replace(/\r?\n$/, '');
-  if (!password) throw new UsageError('--password-stdin: no password on stdin');
-  return password;
 }
 
 /** The service answers every refusal to approve with a bare 401; the approval state tells which one it was. */
@@ -56,7 +50,7 @@ export default defineCommand<Options>({
   ],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
-    const password = opts.passwordStdin ? await readPassword(ctx) : undefined;
+    const password = opts.passwordStdin ? await readSecret(ctx, 'your password', { stdin: true }) : undefined;
     try {
       return await ctx.api.post(approvalPath(project, opts.mr, 'approve'), { sha: opts.sha, approval_password: password });
     } catch (error) {
