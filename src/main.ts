@@ -42,7 +42,8 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
     const sent = [...state.changesInFlight].map((change) => change.what);
     const unknown = sent.length ? `${sent.join(', ')} was sent; whether the server acted on it is unknown` : undefined;
     const undone = state.incompleteNote() ?? unknown ?? state.interruptNote ?? 'the command did not finish';
-    finishCutShort(state, deps, `interrupted by ${outcome.signal}: ${undone}`);
+    // On a terminal the line starts afresh: after the ^C the terminal echoed, or a progress bar still drawn.
+    finishCutShort(state, deps, `${deps.stderr.isTTY ? '\n' : ''}interrupted by ${outcome.signal}: ${undone}`);
     state.stdoutClosed = true; // the abandoned run writes nothing more
     return outcome.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   } finally {

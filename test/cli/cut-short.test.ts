@@ -52,6 +52,15 @@ describe('output cut short', () => {
     expect(run.stderr.text).toBe('interrupted by SIGINT: output is incomplete: 10 records written\n');
   });
 
+  it('on a terminal, the line saying what was left undone starts afresh (after ^C or a progress bar)', async () => {
+    sandbox.fault({ method: 'GET', path: '^/version$', latency_ms: 5000 });
+    const stderr = Object.assign(new Pipe(), { isTTY: true });
+    const code = main(['api', '/version'], { env: sandbox.env(), stdin: Readable.from([]), stdout: new Pipe(), stderr, interrupted: Promise.resolve('SIGINT') });
+    expect(await code).toBe(130);
+    sandbox.faults.clear();
+    expect(stderr.text).toBe('\ninterrupted by SIGINT: the command did not finish\n');
+  });
+
   it('SIGTERM before anything was written: exit 143 and one line', async () => {
     sandbox.fault({ method: 'GET', path: '^/version$', latency_ms: 5000 });
     const run = start(['api', '/version'], { interrupted: Promise.resolve('SIGTERM') });
