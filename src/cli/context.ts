@@ -111,7 +111,7 @@ export class RunContext implements Context {
   async confirm(question: string): Promise<void> {
     if (this.globals.yes || this.globals.dryRun) return;
     if (!this.io.interactive) {
-      throw new UsageError(`${question.replace(/\?$/, '')}: confirmation needed`, 'pass --yes to confirm without a terminal');
+      throw new UsageError(`confirmation needed: ${question}`, 'pass --yes to confirm without a terminal');
     }
     if (!(await this.prompt.confirm(oneLine(question), false))) throw new Aborted();
   }

@@ -82,6 +82,19 @@ describe('output cut short', () => {
     expect(run.stderr.text).toBe('interrupted by SIGINT: POST /projects/1/badges was sent; whether the server acted on it is unknown\n');
   });
 
+  it('several changes in flight are named together', async () => {
+    sandbox.fault({ method: 'POST', path: '/badges$', answer_latency_ms: 5000, times: 2 });
+    let interrupt!: (signal: 'SIGINT') => void;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (interrupt = resolve));
+    const argv = ['badges', 'create', '--group', 'acme', '--concurrency', '2', '--link-url', 'https://x.example.com', '--image-url', 'https://x.example.com/b.svg', '--yes'];
+    const run = start(argv, { interrupted });
+    while (sandbox.requests().filter((r) => r.method === 'POST').length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    interrupt('SIGINT');
+    expect(await run.code).toBe(130);
+    sandbox.faults.clear();
+    expect(run.stderr.text).toMatch(/^interrupted by SIGINT: POST \/projects\/acme%2F\w+\/badges, POST \/projects\/acme%2F\w+\/badges were sent; whether the server acted on them is unknown\n/);
+  });
+
   it('a reader that goes away (| head -1) ends the run quietly with exit 0', async () => {
     for (const argv of [['users', 'list', '--all', '--per-page', '5'], ['api', '/users', '--paginate', '-o', 'ndjson', '-f', 'per_page=5']]) {
       const run = start(argv, { stdout: new Pipe(1) });

@@ -47,7 +47,7 @@ describe('local files and other bad input are usage errors (exit 2), with nothin
     sandbox.clearRequests();
     const refused = await sandbox.run(['secure-files', 'download', '1', '--project', 'acme/api', '--output-file', target]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/Overwrite .*existing\.env: confirmation needed/);
+    expect(refused.stderr).toMatch(/confirmation needed: Overwrite .*existing\.env\?/);
     expect(readFileSync(target, 'utf8')).toBe('keep me');
     expect(sandbox.requests()).toEqual([]);
     const confirmed = await sandbox.run(['secure-files', 'download', '1', '--project', 'acme/api', '--output-file', target, '--yes']);

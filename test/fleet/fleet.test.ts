@@ -151,7 +151,7 @@ describe('fleet operations on any project command', () => {
     sandbox.clearRequests();
     const refused = await sandbox.run(['push-rule', 'delete', '--group', 'acme/team-01/squad-3']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/and the same in 9 more projects: confirmation needed/);
+    expect(refused.stderr).toMatch(/confirmation needed: .*and the same in 9 more projects/);
     expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 
