@@ -39,8 +39,8 @@ export function listTable(columns: string[], rows: string[][], options: { color:
   const cells = rows.map((row) => row.map(oneLine));
   const natural = columns.map((column, i) => Math.max(displayWidth(column), ...cells.map((row) => displayWidth(row[i]))));
   const widths = fitColumns(natural, options.width);
-  // A header too wide keeps its end, where dotted paths differ (…equest.iid, …quest.title), not its start.
-  const head = columns.map((column, i) => (column.length > widths[i] ? `…${column.slice(column.length - widths[i] + 1)}` : column));
+  // A dotted header too wide keeps its end, where paths differ (…request.iid, …quest.title); others are cut at the end.
+  const head = columns.map((column, i) => (column.includes('.') && column.length > widths[i] ? `…${column.slice(column.length - widths[i] + 1)}` : column));
   return render(head.map((c) => chalk.bold(c)), cells, widths);
 }
 

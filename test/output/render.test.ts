@@ -98,10 +98,10 @@ describe('output formats (contract §4)', () => {
     expect(fitColumns([2, 30, 40], 40)).toEqual([2, 17, 17]);
   });
 
-  it('cuts a header too wide from its start, so that dotted paths stay apart', async () => {
-    const rows = [{ id: 1, merge_request: { iid: 12, title: 'A title long enough to be cut on a narrow terminal' } }];
-    const [head] = (await show(rows, 'table', { tty: true, width: 30, columns: ['id', 'merge_request.iid', 'merge_request.title'] })).stdout.split('\n');
-    expect(head.split(/\s{2,}/)).toEqual(['id', '…request.iid', '…quest.title']);
+  it('cuts a dotted header too wide from its start, so that paths stay apart; others at the end', async () => {
+    const rows = [{ id: 1, merge_request: { iid: 12, title: 'A title long enough to be cut on a narrow terminal' }, target_branch: 'a-branch-name-long-enough' }];
+    const [head] = (await show(rows, 'table', { tty: true, width: 44, columns: ['id', 'merge_request.iid', 'merge_request.title', 'target_branch'] })).stdout.split('\n');
+    expect(head.split(/\s{2,}/)).toEqual(['id', '…request.iid', '…quest.title', 'target_bran…']);
   });
 
   it('shows terminal control sequences from server data as visible escapes in table, TSV and CSV (JSON escapes them)', async () => {
