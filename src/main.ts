@@ -41,7 +41,7 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
     interrupted = true;
     const sent = [...state.changesInFlight].map((change) => change.what);
     const unknown = sent.length ? `${sent.join(', ')} ${sent.length > 1 ? 'were' : 'was'} sent; whether the server acted on ${sent.length > 1 ? 'them' : 'it'} is unknown` : undefined;
-    const undone = state.incompleteNote() ?? unknown ?? state.interruptNote ?? 'the command did not finish';
+    const undone = [state.incompleteNote(), unknown].filter(Boolean).join('; ') || (state.interruptNote ?? 'the command did not finish');
     // On a terminal the line starts afresh: after the ^C the terminal echoed, or a progress bar still drawn.
     finishCutShort(state, deps, `${deps.stderr.isTTY ? '\n' : ''}interrupted by ${outcome.signal}: ${undone}`);
     state.stdoutClosed = true; // the abandoned run writes nothing more

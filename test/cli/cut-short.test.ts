@@ -82,7 +82,21 @@ describe('output cut short', () => {
     expect(run.stderr.text).toBe('interrupted by SIGINT: POST /projects/1/badges was sent; whether the server acted on it is unknown\n');
   });
 
+  it('a change in flight is named beside the rows already written', async () => {
+    sandbox.fault({ method: 'POST', path: 'web/badges$', answer_latency_ms: 5000 });
+    let interrupt!: (signal: 'SIGINT') => void;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (interrupt = resolve));
+    const argv = ['badges', 'create', '--group', 'acme', '--concurrency', '2', '--link-url', 'https://x.example.com', '--image-url', 'https://x.example.com/b.svg', '--yes'];
+    const run = start(argv, { interrupted });
+    while (!run.stdout.text.includes('acme/api')) await new Promise((resolve) => setTimeout(resolve, 10));
+    interrupt('SIGINT');
+    expect(await run.code).toBe(130);
+    sandbox.faults.clear();
+    expect(run.stderr.text).toMatch(/^interrupted by SIGINT: output is incomplete: 1 record written; POST \/projects\/acme%2Fweb\/badges was sent; whether the server acted on it is unknown\n/);
+  });
+
   it('several changes in flight are named together', async () => {
+    sandbox.clearRequests();
     sandbox.fault({ method: 'POST', path: '/badges$', answer_latency_ms: 5000, times: 2 });
     let interrupt!: (signal: 'SIGINT') => void;
     const interrupted = new Promise<'SIGINT'>((resolve) => (interrupt = resolve));
