@@ -37,6 +37,20 @@ describe('sandbox: repository reads', () => {
     expect(await call('GET', `${REPO}/tree?path=nope`)).toEqual({ status: 404, body: { message: '404 Tree Not Found' } });
   });
 
+  it('reads ancestry suffixes of revisions as git does: main~1, main^, main~2^1', async () => {
+    const commitOf = async (ref: string) => (await call('GET', `${REPO}/commits/${encodeURIComponent(ref)}`)).body as { id: string; parent_ids: string[] };
+    const head = await commitOf('main');
+    const parent = await commitOf('main~1');
+    expect(parent.id).toBe(head.parent_ids[0]);
+    expect((await commitOf('main^')).id).toBe(parent.id);
+    expect((await commitOf('main~2^1')).id).toBe((await commitOf('main~3')).id);
+    expect((await commitOf('main^0')).id).toBe(head.id);
+    const compare = await call('GET', `${REPO}/compare?from=main~1&to=main`);
+    expect(compare.status).toBe(200);
+    expect((compare.body as { commits: Array<{ id: string }> }).commits.map((c) => c.id)).toEqual([head.id]);
+    expect((await call('GET', `${REPO}/commits/main~999`)).status).toBe(404);
+  });
+
   it('serves blobs as base64 and raw, with byte ranges honoured while If-Range matches', async () => {
     const id = gitBlobId('#!/bin/sh\nset -eu\necho "deploying $1"\n');
     expect((await call('GET', `${REPO}/blobs/${id}`)).body).toEqual({ size: 38, encoding: 'base64', content: Buffer.from('#!/bin/sh\nset -eu\necho "deploying $1"\n').toString('base64'), sha: id });

@@ -22,6 +22,17 @@ export function findCommit(db: Db, projectId: number, sha: string): Commit | und
 
 /** A branch, tag, `refs/heads/…`, `refs/tags/…`, `HEAD` (the default branch) or a commit id, as a commit. */
 export function resolveRevision(db: Db, project: Project, revision: string): Commit | undefined {
+  // Ancestry suffixes, as git reads them (ref names cannot hold ~ or ^): main~2 (first parents), main^2 (second parent).
+  const ancestry = /^(.+?)((?:[~^]\d*)+)$/.exec(revision);
+  if (ancestry) {
+    let commit = resolveRevision(db, project, ancestry[1]);
+    for (const [, op, count] of ancestry[2].matchAll(/([~^])(\d*)/g)) {
+      const n = count === '' ? 1 : Number(count);
+      if (op === '~') for (let i = 0; i < n && commit; i++) commit = parentsOf(db, commit, true)[0];
+      else if (n > 0 && commit) commit = parentsOf(db, commit)[n - 1];
+    }
+    return commit;
+  }
   const repository = repositoryOf(db, project.id);
   const rev = revision === 'HEAD' ? project.default_branch : revision;
   const sha =
