@@ -3,8 +3,8 @@ import { p } from './path.js';
 /** Group, project and personal access tokens share one record and one set of verbs; only the paths differ. */
 export type TokenKind = 'group' | 'project' | 'personal';
 
-/** An access token as the service shows it; `token`, the secret, only in the answer of a create or a rotate. */
-export interface TokenRecord {
+/** An access token's fields as the service shows them; `token`, the secret, only in the answer of a create or a rotate. */
+export interface TokenFields {
   id: number;
   name: string;
   description?: string;
@@ -17,6 +17,10 @@ export interface TokenRecord {
   last_used_at: string | null;
   user_id: number;
   token?: string;
+}
+
+/** An access token record as the client reads it: the fields above, and whatever else the service adds. */
+export interface TokenRecord extends TokenFields {
   [key: string]: unknown;
 }
 

@@ -1,3 +1,4 @@
+import type { TokenFields } from '../api/access-tokens.js';
 import { defineTable } from './db.js';
 
 /** The core records of the simulated instance. Resource modules define their own tables beside these. */
@@ -91,21 +92,12 @@ export interface Member {
 
 export type TokenKind = 'personal' | 'group' | 'project' | 'job' | 'oauth';
 
-export interface AccessToken {
-  id: number;
+/** A stored token: the service's fields, its secret, and what the sandbox keeps to act as the service does. */
+export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> {
   kind: TokenKind;
-  user_id: number;
   /** Group or project id of a group or project token. */
   resource_id?: number;
-  name: string;
   description: string;
-  scopes: string[];
-  access_level?: number;
-  active: boolean;
-  revoked: boolean;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
   token: string;
   /** Tokens created by rotating one another share a family (reuse detection revokes it whole). */
   family_id: number;
