@@ -149,6 +149,15 @@ describe('repo compare, files put, cherry-pick', () => {
     expect(stat.stdout).toContain('added\tsrc/status.rb\t3\t0');
   });
 
+  it('files get and info read the default branch when --ref is left out, as files raw does', async () => {
+    for (const verb of ['get', 'info']) {
+      const implicit = await sandbox.run(['files', verb, 'README.md', ...P, '-o', 'json']);
+      expect(implicit.code).toBe(0);
+      expect(implicit.json()).toEqual((await sandbox.run(['files', verb, 'README.md', '--ref', 'main', ...P, '-o', 'json'])).json());
+      expect(implicit.json()).toMatchObject({ ref: 'main' });
+    }
+  });
+
   it('files put creates, then is a no-op for identical content', async () => {
     const file = join(tempDir(), 'c.txt');
     writeFileSync(file, 'hello\n');

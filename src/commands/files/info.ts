@@ -4,18 +4,20 @@ import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { repoPath } from '../../git/content.js';
-import { refOption } from './shared.js';
+import { refOption, refOrDefault } from './shared.js';
 
 /** The fields the service sends as X-Gitlab-* (real instances) or X-Service-* (its documentation) headers. */
 const FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encoding', 'file_name', 'file_path', 'last_commit_id', 'ref', 'size', 'execute_filemode'];
 
-export default defineCommand<{ project?: string; path: string; ref: string }>({
+export default defineCommand<{ project?: string; path: string; ref?: string }>({
   description: "A HEAD request: the file's metadata without its content, from the response headers.",
   examples: ['forgectl files info README.md --ref main --project acme/api', 'forgectl files info bin/deploy.sh --ref main --project acme/api --fields blob_id,execute_filemode'],
   args: ['<path>'],
-  options: [projectOption, refOption(true)],
+  options: [projectOption, refOption(false)],
   async run(opts, ctx) {
-    const { method, path, rest } = expandRoute(repositoryFiles.routes.info!, { project: ctx.project(opts.project), file_path: repoPath(opts.path), ref: opts.ref });
+    const project = ctx.project(opts.project);
+    const ref = await refOrDefault(ctx, project, opts.ref);
+    const { method, path, rest } = expandRoute(repositoryFiles.routes.info!, { project, file_path: repoPath(opts.path), ref });
     const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
     await response.body.dump().catch(() => undefined);
     return fileHeaders(response.header);

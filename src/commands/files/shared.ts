@@ -1,10 +1,20 @@
+import { p } from '../../api/path.js';
 import type { OptionDef } from '../../cli/command.js';
 import { readLocalFile } from '../../cli/files.js';
 import { parseChoice } from '../../parse.js';
 import type { Context } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
 import { encodeContent } from '../../git/content.js';
 
 /** Options and helpers shared by the `files` commands. */
+
+/** The ref to read: --ref, else the project's default branch (files get and info need one; the service has no default). */
+export async function refOrDefault(ctx: Context, project: string, ref: string | undefined): Promise<string> {
+  if (ref) return ref;
+  const { default_branch: branch } = await ctx.api.get<{ default_branch?: string | null }>(p`/projects/${project}`);
+  if (!branch) throw new UsageError(`project ${project} has no default branch (is its repository empty?)`, 'pass --ref BRANCH, TAG or COMMIT');
+  return branch;
+}
 
 export const refOption = (required: boolean, help = 'branch, tag or commit'): OptionDef => ({ flags: '--ref <ref>', description: required ? help : `${help} (default: the default branch)`, required });
 
