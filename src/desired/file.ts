@@ -257,6 +257,11 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
     const values: Record<string, unknown> = {};
     let ok = true;
     for (const [key, raw] of Object.entries(value)) {
+      // A value the schema found wrong is reported already; the others are checked beside it.
+      if (touchesMalformed([...path, key])) {
+        ok = false;
+        continue;
+      }
       const spec = section.fields[key] ?? section.other;
       try {
         values[key] = spec?.parse && !isSecretRef(raw) ? spec.parse(raw, key) : raw;
@@ -278,9 +283,9 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
     if (value === null) return null;
     if (section.shape === 'one') return parseObject(section, value as Record<string, unknown>, path);
     if (section.shape === 'map') {
-      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, entry]) => [name, entry === null ? null : parseObject(section, entry as Record<string, unknown>, [...path, name])]));
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, entry]) => [name, entry === null || insideMalformed([...path, name]) ? entry : parseObject(section, entry as Record<string, unknown>, [...path, name])]));
     }
-    const items = (value as Array<Record<string, unknown>>).map((item, index) => parseObject(section, item, [...path, index]));
+    const items = (value as Array<Record<string, unknown>>).map((item, index) => (insideMalformed([...path, index]) ? item : parseObject(section, item, [...path, index])));
     const seen = new Map<string, number>();
     items.forEach((item, index) => {
       const key = identityKey(section, item);
@@ -300,7 +305,7 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
           const scope = (insideMalformed(path) ? {} : (body ?? {})) as Record<string, unknown>;
           const sections: Record<string, unknown> = {};
           for (const [key, value] of Object.entries(scope)) {
-            if (key === 'inherit' || touchesMalformed([...path, key])) continue;
+            if (key === 'inherit' || insideMalformed([...path, key])) continue;
             sections[key] = parseSection(sectionOf(level, key)!, value, [...path, key]);
           }
           return { pattern, inherit: scope.inherit !== false, sections, order };
@@ -314,7 +319,7 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
     groups: parseScopes('group', root.groups as Record<string, unknown> | undefined),
     instance: Object.fromEntries(
       Object.entries((insideMalformed(['instance']) ? undefined : (root.instance as Record<string, unknown> | undefined)) ?? {})
-        .filter(([key]) => !touchesMalformed(['instance', key]))
+        .filter(([key]) => !insideMalformed(['instance', key]))
         .map(([key, value]) => [key, parseSection(sectionOf('instance', key)!, value, ['instance', key])]),
     ),
     local,

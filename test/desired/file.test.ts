@@ -25,7 +25,7 @@ describe('reading a desired-state file', () => {
     expect(alias).toEqual(['d.yaml:2:3: a bare * starts an alias in YAML (quote it: "*")']);
   });
 
-  it('checks the file against the schema: unknown keys (with a guess), types, required fields, all at once and in order', async () => {
+  it('checks the file against the schema: unknown keys (with a guess), types, required fields, all at once and in order, and the values beside them', async () => {
     const found = await problems([
       'version: 1',
       'projects:',
@@ -38,11 +38,18 @@ describe('reading a desired-state file', () => {
       '    freeze_periods:',
       '      - freeze_start: "0 23 * * 5"',
       '        freeze_end: 7',
+      '      - {freeze_start: "0 25 * * 5", freeze_end: "0 7 * * 1"}',
+      '    hooks:',
+      '      - {url: "not a url", events: [push], colour: red}',
     ].join('\n'));
+    // Values next to what the schema refused (in the same section, the same item) are checked too.
     expect(found).toEqual([
       'd.yaml:5:7: projects."*".push_rule.max_fil_size: unknown key "max_fil_size" (did you mean max_file_size?) (known here: commit_message_regex, commit_message_negative_regex, branch_name_regex, deny_delete_tag, member_check, prevent_secrets, author_email_regex, file_name_regex, max_file_size, commit_committer_check, commit_committer_name_check, reject_unsigned_commits, reject_non_dco_commits)',
       'd.yaml:7:9: projects."*".badges[0]: needs image_url',
       'd.yaml:11:21: projects."*".freeze_periods[0].freeze_end: must be text',
+      'd.yaml:12:24: projects."*".freeze_periods[1].freeze_start: freeze_start is not a valid cron expression ("0 25 * * 5"): Constraint error, got value 25 expected range 0-23 (example: \'0 23 * * 5\' is Friday 23:00)',
+      'd.yaml:14:15: projects."*".hooks[0].url: url must be an http(s) URL with a literal host name, got "not a url"',
+      'd.yaml:14:44: projects."*".hooks[0].colour: unknown key "colour" (known here: url, name, description, events, push_events_branch_filter, branch_filter_strategy, enable_ssl_verification, custom_webhook_template, token, url_variables, custom_headers)',
     ]);
   });
 
