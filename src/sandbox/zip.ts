@@ -76,6 +76,30 @@ function literal(buffer: Buffer, offset: number): Part {
   return { offset, length: buffer.length, read: (from, to) => [buffer.subarray(from, to)] };
 }
 
+interface EntryFields {
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  nameLength: number;
+}
+
+/**
+ * The fields a local header and a central directory record share, in the same order (version needed, flags with
+ * UTF-8 names, method, DOS time and date, CRC-32, sizes, name length): at offset 4 of the one, 6 of the other.
+ */
+function writeEntryFields(header: Buffer, at: number, fields: EntryFields): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(0x0800, at + 2);
+  header.writeUInt16LE(fields.method, at + 4);
+  header.writeUInt16LE(DOS_TIME, at + 6);
+  header.writeUInt16LE(DOS_DATE, at + 8);
+  header.writeUInt32LE(fields.crc >>> 0, at + 10);
+  header.writeUInt32LE(fields.compressedSize, at + 14);
+  header.writeUInt32LE(fields.size, at + 18);
+  header.writeUInt16LE(fields.nameLength, at + 22);
+}
+
 /** Lays out an archive of these entries (CRCs of generated content are computed once and cached). */
 export function zipLayout(entries: ZipEntrySource[]): ZipLayout {
   const parts: Part[] = [];
@@ -105,31 +129,16 @@ export function zipLayout(entries: ZipEntrySource[]): ZipLayout {
       body = literal(stored ? data : deflated, offset + headerLength);
       hash.update(`${entry.name}\0`).update(data);
     }
+    const fields: EntryFields = { method, crc, compressedSize: body.length, size, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc >>> 0, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeEntryFields(local, 4, fields);
     parts.push(literal(Buffer.concat([local, name]), offset), body);
 
     const record = Buffer.alloc(46);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(0x0314, 4);
-    record.writeUInt16LE(20, 6);
-    record.writeUInt16LE(0x0800, 8);
-    record.writeUInt16LE(method, 10);
-    record.writeUInt16LE(DOS_TIME, 12);
-    record.writeUInt16LE(DOS_DATE, 14);
-    record.writeUInt32LE(crc >>> 0, 16);
-    record.writeUInt32LE(body.length, 20);
-    record.writeUInt32LE(size, 24);
-    record.writeUInt16LE(name.length, 28);
+    writeEntryFields(record, 6, fields);
     record.writeUInt32LE(((entry.mode ?? 0o100644) << 16) >>> 0, 38);
     record.writeUInt32LE(offset, 42);
     central.push(record, name);
