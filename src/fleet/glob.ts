@@ -1,25 +1,11 @@
+import { globSource } from '../cli/glob.js';
+
 /**
  * Globs over full paths of projects and groups (`acme/**`, `acme/team-*\/api`): `**` matches across slashes, `*`
  * and `?` within one path segment. Matching ignores case, as the service does for paths.
  */
 export function globRegExp(glob: string): RegExp {
-  let source = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      // `a/**` also matches `a/b/c`; `**/x` matches `x` at any depth.
-      if (glob[i + 2] === '/') {
-        source += '(?:.*/)?';
-        i += 2;
-      } else {
-        source += '.*';
-        i++;
-      }
-    } else if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
-    else source += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`, 'i');
+  return new RegExp(`^${globSource(glob)}$`, 'i');
 }
 
 export function matchesGlob(path: string, glob: string): boolean {
