@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '../http/url.js';
 import { HOOK_EVENTS, type HookEvent, type HookEventFlag } from '../api/resources/hooks.js';
 import { defineTable, type Db } from './db.js';
 import type { Project } from './model.js';
@@ -110,13 +110,6 @@ export interface DeliveryResult {
   log: HookLog;
 }
 
-export const isLoopback = (host: string): boolean => {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1';
-};
-
 /** The URL with its {variables} filled in (only the receiver ever sees the values). */
 export function interpolatedUrl(hook: StoredHook): string {
   const values = new Map(hook.url_variables.map((v) => [v.key, v.value]));
@@ -210,7 +203,7 @@ export async function executeHook(env: HookEnv, hook: StoredHook, event: HookEve
     target = undefined;
   }
   if (!target) answer = { headers: {}, body: '', error: 'Invalid URL' };
-  else if (!isLoopback(target.hostname)) answer = { headers: {}, body: '', error: `the sandbox delivers only to loopback addresses, not to ${target.hostname}` };
+  else if (!isLoopbackHost(target.hostname)) answer = { headers: {}, body: '', error: `the sandbox delivers only to loopback addresses, not to ${target.hostname}` };
   else answer = await post(target, headers, body, hook.enable_ssl_verification);
 
   const finished = env.now();

@@ -138,6 +138,13 @@ describe('project webhooks', () => {
     expect((await hook(created.id)).alert_status).toBe('disabled');
   });
 
+  it('delivers to loopback receivers only: another host is recorded as a failed delivery, never contacted', async () => {
+    const created = await createHook({ url: 'http://hooks.example.com/ci' });
+    expect((await sandbox.call('POST', `${P}/hooks/${created.id}/test/push_events`)).status).toBe(422);
+    const [event] = await events(created.id);
+    expect(event).toMatchObject({ response_status: 'internal error', response_body: 'the sandbox delivers only to loopback addresses, not to hooks.example.com' });
+  });
+
   it('tests a hook: 201 on a 2xx answer, 422 with the answer otherwise, 400 for an unknown trigger, 429 after 5 a minute', async () => {
     const created = await createHook();
     const test = (trigger: string) => sandbox.call('POST', `${P}/hooks/${created.id}/test/${trigger}`);
