@@ -36,10 +36,8 @@ function runScript(python: string, env: Record<string, string>): Promise<{ code:
 
 const python = findPython();
 const SKIPPED = 'python-gitlab compatibility check skipped: no python3 with python-gitlab here (apt-get install -y python3-gitlab)';
-if (!python) {
-  process.stderr.write(`${SKIPPED}\n`);
-  it.skip(SKIPPED, () => undefined);
-}
+// The describe below is skipped then (its test shows as skipped); this line says why.
+if (!python) process.stderr.write(`${SKIPPED}\n`);
 
 describe.skipIf(!python)('a third-party client (python-gitlab) against the sandbox', () => {
   const sandbox = useTestSandbox();
