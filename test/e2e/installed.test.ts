@@ -4,8 +4,8 @@
  * bundling, stream, signal or terminal bugs; these can.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/cli/manifest.js';
 import { tempDir } from '../helpers/cli.js';
@@ -32,6 +32,17 @@ async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Pro
 /** Display width of a terminal line: colour codes take none. */
 // eslint-disable-next-line no-control-regex
 const visibleLength = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length;
+
+/** Every file below a folder, as paths relative to it. */
+const filesBelow = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+
+it('installs as one package: the bundle needs no dependencies at run time, and ships no source maps', () => {
+  const installed = join(bin, '..', 'lib', 'node_modules', 'forgectl');
+  const manifestOfPackage = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  expect(manifestOfPackage.dependencies ?? {}).toEqual({});
+  expect(existsSync(join(installed, 'node_modules'))).toBe(false);
+  expect(filesBelow(installed).filter((file) => file.endsWith('.map'))).toEqual([]);
+});
 
 describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   let nodeDir: string | undefined;
