@@ -4,6 +4,7 @@
  * bundling, stream, signal or terminal bugs; these can.
  */
 import { spawn } from 'node:child_process';
+import { isBuiltin } from 'node:module';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,11 +37,19 @@ const visibleLength = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')]
 /** Every file below a folder, as paths relative to it. */
 const filesBelow = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 
-it('installs as one package: the bundle needs no dependencies at run time, and ships no source maps', () => {
+it('installs only what the bundle cannot contain (packages it leaves external, such as native bindings), and no source maps', () => {
   const installed = join(bin, '..', 'lib', 'node_modules', 'forgectl');
   const manifestOfPackage = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-  expect(manifestOfPackage.dependencies ?? {}).toEqual({});
-  expect(existsSync(join(installed, 'node_modules'))).toBe(false);
+  // The packages the build left as imports instead of bundling them (Node's own modules aside).
+  const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { imports: Array<{ path: string; external?: boolean }> }> };
+  const external = new Set(
+    Object.values(meta.outputs)
+      .flatMap((output) => output.imports)
+      .filter((imported) => imported.external && !imported.path.startsWith('node:') && !isBuiltin(imported.path))
+      .map((imported) => imported.path.split('/').slice(0, imported.path.startsWith('@') ? 2 : 1).join('/')),
+  );
+  expect(Object.keys(manifestOfPackage.dependencies ?? {}).sort()).toEqual([...external].sort());
+  if (external.size === 0) expect(existsSync(join(installed, 'node_modules'))).toBe(false);
   expect(filesBelow(installed).filter((file) => file.endsWith('.map'))).toEqual([]);
 });
 
