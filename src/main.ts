@@ -26,7 +26,7 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
   deps.stderr.on('error', onStderrError);
   try {
     const run = import('./cli/program.js')
-      .then(({ runCli }) => runCli(argv, deps, state))
+      .then(({ runCli }) => runCli(argv, deps, state, main))
       .catch((error: unknown) => {
         // The reader went away (`| head -1`): a quiet end, unless the command changed things and then failed.
         if (error instanceof OutputClosed || (state.stdoutClosed && !state.changesInFlight.sent) || interrupted) return ExitCode.ok;

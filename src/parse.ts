@@ -6,8 +6,28 @@ import { UsageError } from './errors.js';
  * never reaches the server. A leaf module: it imports only the errors.
  */
 
+/**
+ * What a parser accepts, as JSON Schema keywords (the agent interface describes options with them). Parsers that
+ * know it carry it; others take strings.
+ */
+export interface ValueSchema {
+  type: 'integer' | 'number' | 'string' | 'boolean' | 'array';
+  minimum?: number;
+  maximum?: number;
+  format?: 'date' | 'date-time';
+  description?: string;
+}
+
+/** The JSON Schema of the values a parser accepts, where it says (see ValueSchema). */
+export function schemaOf(parse: unknown): ValueSchema | undefined {
+  return (parse as { schema?: ValueSchema } | undefined)?.schema;
+}
+
+const withSchema = <F>(parse: F, schema: ValueSchema): F & { schema: ValueSchema } => Object.assign(parse as object, { schema }) as F & { schema: ValueSchema };
+
 export function parseInteger(name: string, min = -Infinity, max = Infinity) {
-  return (value: string): number => {
+  const bounds = { ...(Number.isFinite(min) ? { minimum: min } : {}), ...(Number.isFinite(max) ? { maximum: max } : {}) };
+  return withSchema((value: string): number => {
     if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${name} must be a whole number, got "${value}"`);
     const n = Number(value);
     if (n < min || n > max) {
@@ -15,48 +35,48 @@ export function parseInteger(name: string, min = -Infinity, max = Infinity) {
       throw new UsageError(`${name} must be ${range}, got ${n}`);
     }
     return n;
-  };
+  }, { type: 'integer', ...bounds });
 }
 
 export function parseNumber(name: string) {
-  return (value: string): number => {
+  return withSchema((value: string): number => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${name} must be a number, got "${value}"`);
     return n;
-  };
+  }, { type: 'number' });
 }
 
 /** A calendar date YYYY-MM-DD that exists. */
 export function parseDate(name: string) {
-  return (value: string): string => {
+  return withSchema((value: string): string => {
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
     const date = match ? new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])) : undefined;
     if (!match || !date || date.getUTCMonth() !== +match[2] - 1 || date.getUTCDate() !== +match[3]) {
       throw new UsageError(`${name} must be a date as YYYY-MM-DD, got "${value}"`);
     }
     return value;
-  };
+  }, { type: 'string', format: 'date' });
 }
 
 /** An ISO 8601 date-time (or date). */
 export function parseDateTime(name: string) {
-  return (value: string): string => {
+  return withSchema((value: string): string => {
     if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) || Number.isNaN(Date.parse(value))) {
       throw new UsageError(`${name} must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z, got "${value}"`);
     }
     return value;
-  };
+  }, { type: 'string', format: 'date-time' });
 }
 
 const DURATION_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
 /** A duration such as 30d, 12h, 2w; returns milliseconds. */
 export function parseDuration(name: string) {
-  return (value: string): number => {
+  return withSchema((value: string): number => {
     const match = /^(\d+)\s*([hdw])$/.exec(value.trim());
     if (!match) throw new UsageError(`${name} must be a duration such as 30d, 12h or 2w, got "${value}"`);
     return Number(match[1]) * DURATION_UNITS[match[2]];
-  };
+  }, { type: 'string', description: 'a duration such as 30d, 12h or 2w' });
 }
 
 /** A parser that also names the values it accepts, for shell completion. */
@@ -76,22 +96,21 @@ export function parseChoice<T extends string>(name: string, choices: readonly T[
   return Object.assign(parse, { choices });
 }
 
-export function parseList(value: string, previous?: string[]): string[] {
+export const parseList = withSchema((value: string, previous?: string[]): string[] => {
   const items = value.split(',').map((v) => v.trim()).filter(Boolean);
   return [...(previous ?? []), ...items];
-}
+}, { type: 'array' });
 
-export function collect(value: string, previous?: string[]): string[] {
-  return [...(previous ?? []), value];
-}
+/** A repeatable option: each use adds one value. */
+export const collect = withSchema((value: string, previous?: string[]): string[] => [...(previous ?? []), value], { type: 'array' });
 
 /** key=value, for repeatable options; returns the pairs collected so far. */
 export function parseKeyValue(name: string) {
-  return (value: string, previous?: Array<[string, string]>): Array<[string, string]> => {
+  return withSchema((value: string, previous?: Array<[string, string]>): Array<[string, string]> => {
     const index = value.indexOf('=');
     if (index <= 0) throw new UsageError(`${name} takes key=value, got "${value}"`);
     return [...(previous ?? []), [value.slice(0, index), value.slice(index + 1)]];
-  };
+  }, { type: 'array', description: 'key=value pairs' });
 }
 
 export function parseBoolean(name: string): ChoiceParser<boolean> {
@@ -101,7 +120,7 @@ export function parseBoolean(name: string): ChoiceParser<boolean> {
     if (['false', 'no', '0', 'off'].includes(v)) return false;
     throw new UsageError(`${name} must be true or false, got "${value}"`);
   };
-  return Object.assign(parse, { choices: ['true', 'false'] });
+  return Object.assign(parse, { choices: ['true', 'false'], schema: { type: 'boolean' } as ValueSchema });
 }
 
 export const ACCESS_LEVELS: Record<string, number> = {

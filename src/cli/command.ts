@@ -5,7 +5,7 @@ import type { Connection } from '../config/resolve.js';
 import type { ConfigData } from '../config/store.js';
 import type { RateGate } from '../http/rate-gate.js';
 import type { Format } from '../output/formats.js';
-import type { Io } from '../output/io.js';
+import type { Io, Streams } from '../output/io.js';
 
 export interface OptionDef {
   /** Commander flags: '--expires-at <date>', '-y, --yes', '--no-enabled'. */
@@ -61,6 +61,11 @@ export interface Context {
   now(): Date;
   /** Waits this many milliseconds (pacing, polling); tests make it instant. */
   sleep(ms: number): Promise<void>;
+  /**
+   * Runs another forgectl command line in this process, exactly as the `forgectl` command would (parsing, errors
+   * and exit codes included), with its output going to the streams given: the agent interface's tool calls.
+   */
+  invoke(argv: string[], streams: Streams): Promise<number>;
   connection(): Connection;
   /** A client for an explicit connection (auth login checks a token before saving it). dryRun: as --dry-run does. */
   apiFor(connection: Connection, options?: { dryRun?: boolean }): Api;

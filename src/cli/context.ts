@@ -7,7 +7,7 @@ import { readConfig, type ConfigData } from '../config/store.js';
 import { HttpClient } from '../http/client.js';
 import { RateGate } from '../http/rate-gate.js';
 import { oneLine, type Format } from '../output/formats.js';
-import type { Io } from '../output/io.js';
+import type { Io, Streams } from '../output/io.js';
 import type { Context, GlobalOptions, Prompter } from './command.js';
 import { Aborted, UsageError } from '../errors.js';
 
@@ -23,6 +23,8 @@ export interface ContextInit {
   sleep: (ms: number) => Promise<void>;
   /** The config file, when it was already read (for the output format). */
   config?: ConfigData;
+  /** Runs a command line in this process as main() does (see Context.invoke). */
+  invoke?: (argv: string[], streams: Streams) => Promise<number>;
 }
 
 /** Builds the Context of one command run; the connection and HTTP client are created on first use. */
@@ -37,6 +39,7 @@ export class RunContext implements Context {
   readonly now: () => Date;
   readonly sleep: (ms: number) => Promise<void>;
   readonly rateGate = new RateGate();
+  private readonly invoker?: (argv: string[], streams: Streams) => Promise<number>;
   private config?: ConfigData;
   private resolved?: Connection;
   private readonly httpClients: HttpClient[] = [];
@@ -53,6 +56,12 @@ export class RunContext implements Context {
     this.now = init.now;
     this.sleep = init.sleep;
     this.config = init.config;
+    this.invoker = init.invoke;
+  }
+
+  invoke(argv: string[], streams: Streams): Promise<number> {
+    if (!this.invoker) throw new Error('this run cannot run other commands');
+    return this.invoker(argv, streams);
   }
 
   readConfig(): ConfigData {

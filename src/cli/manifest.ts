@@ -31,6 +31,7 @@ import * as hooksManifest from '../commands/hooks/manifest.js';
 import * as artifactsManifest from '../commands/artifacts/manifest.js';
 import * as snippetsManifest from '../commands/snippets/manifest.js';
 import * as desiredManifest from '../commands/desired/manifest.js';
+import * as mcpManifest from '../commands/mcp/manifest.js';
 
 
 const coreGroups: Record<string, string> = {
@@ -54,7 +55,7 @@ const coreEntries: ManifestEntry[] = [
 ];
 
 /** One manifest per resource folder (src/commands/<resource>/manifest.ts). */
-const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest, repoManifest, commitsManifest, filesManifest, submodulesManifest, projectsManifest, groupsManifest, groupBadgesManifest, hooksManifest, artifactsManifest, snippetsManifest, desiredManifest];
+const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManifest, experimentsManifest, licenseManifest, storageMoveManifest, alertsManifest, mergeTrainsManifest, approvalsManifest, approvalRulesManifest, notesManifest, draftNotesManifest, integrationsManifest, badgesManifest, freezePeriodsManifest, secureFilesManifest, keysManifest, pushRuleManifest, protectedTagsManifest, mirrorManifest, repoManifest, commitsManifest, filesManifest, submodulesManifest, projectsManifest, groupsManifest, groupBadgesManifest, hooksManifest, artifactsManifest, snippetsManifest, desiredManifest, mcpManifest];
 
 export const groups: Record<string, string> = Object.assign({}, coreGroups, ...areas.map((area) => area.groups));
 /** Groups that have no command yet are left out of help. */

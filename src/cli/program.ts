@@ -183,7 +183,7 @@ function argName(spec: string): string {
  * Parses argv, runs the one command it names, renders its result, and returns the exit code: 0, or the one a
  * ResultWithExit asks for (an audit that found something). Failures throw CliError / CommanderError.
  */
-export async function runCli(originalArgv: string[], deps: CliDeps, state = new OutputState()): Promise<number> {
+export async function runCli(originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
   const help = helpRequest(originalArgv);
   if (help.text !== undefined) {
     deps.stdout.write(help.text);
@@ -207,7 +207,7 @@ export async function runCli(originalArgv: string[], deps: CliDeps, state = new 
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
-      context = await createContext(globals, deps, opts, def, state);
+      context = await createContext(globals, deps, opts, def, state, main);
       const fleet = takesFleet(def) && fleetSelected(opts);
       if (!fleet && takesFleet(def)) checkSelection(opts);
       const returned = fleet ? await (await import('../fleet/command.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
@@ -232,7 +232,14 @@ export async function runCli(originalArgv: string[], deps: CliDeps, state = new 
 }
 
 /** Loaded only when a command runs: help and usage errors need no HTTP client (undici). */
-async function createContext(raw: GlobalOptions & { fields?: unknown }, deps: CliDeps, opts: Record<string, unknown>, def: CommandDef, state: OutputState): Promise<RunContext> {
+async function createContext(
+  raw: GlobalOptions & { fields?: unknown },
+  deps: CliDeps,
+  opts: Record<string, unknown>,
+  def: CommandDef,
+  state: OutputState,
+  main?: (argv: string[], deps: CliDeps) => Promise<number>,
+): Promise<RunContext> {
   const { RunContext } = await import('./context.js');
   const env = deps.env;
   const noColor = raw.color === false || env.NO_COLOR !== undefined;
@@ -255,6 +262,7 @@ async function createContext(raw: GlobalOptions & { fields?: unknown }, deps: Cl
     now: deps.now ?? (() => new Date()),
     interrupted: deps.interrupted,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    invoke: main && ((argv, streams) => main(argv, { env, now: deps.now, sleep: deps.sleep, ...streams })),
   });
 }
 

@@ -4,7 +4,11 @@
  * bundling, stream, signal or terminal bugs; these can.
  */
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { isBuiltin } from 'node:module';
+import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Ajv } from 'ajv';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,5 +277,131 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('username\talice\n');
     expect(result.stderr).toMatch(/forgectl sandbox runs in the background \(process \d+\); stop it with: kill \d+/);
+  });
+
+  /** An MCP client connected to `forgectl mcp serve ARGS` (this installed forgectl, on this Node) over stdio. */
+  const mcpClient = async (args: string[] = [], extra: NodeJS.ProcessEnv = {}) => {
+    const client = new McpClient({ name: 'forgectl-e2e', version: '1' });
+    const stderr: string[] = [];
+    const transport = new StdioClientTransport({ command: 'forgectl', args: ['mcp', 'serve', ...args], env: env(extra) as Record<string, string>, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    await client.connect(transport);
+    return { client, stderr };
+  };
+  type ToolResult = { isError?: boolean; structuredContent?: { result?: unknown; exit_code?: number; digest?: string; next_cursor?: string; count?: number }; content: Array<{ type: string; text: string }> };
+  const textOf = (result: ToolResult) => result.content.map((item) => item.text).join('\n');
+
+  live('mcp serve over stdio: typed read-only tools whose results are what -o json prints, and errors that say what went wrong', async () => {
+    const { client, stderr } = await mcpClient();
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(20);
+      expect(tools.length).toBeLessThanOrEqual(40);
+      const ajv = new Ajv({ strict: true, allErrors: true });
+      ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/).addFormat('date-time', /./);
+      for (const tool of tools) {
+        // Every schema compiles as JSON Schema; nothing offered by default writes.
+        expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+        expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      }
+      expect(tools.find((tool) => tool.name === 'api')!.inputSchema.properties!.method).toMatchObject({ enum: ['GET'] });
+      const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+      // A list, a get and api with a GET: the same records as the command line's -o json.
+      const list = await call('projects_list', { per_page: 1 });
+      const cliList = JSON.parse((await forgectl(['projects', 'list', '--per-page', '1', '--page', '1', '-o', 'json'])).stdout);
+      expect(list.structuredContent?.result).toEqual(cliList);
+      expect(list.structuredContent).toMatchObject({ count: 1, exit_code: 0 });
+      const next = await call('projects_list', { per_page: 1, cursor: list.structuredContent!.next_cursor });
+      expect(next.structuredContent?.result).toEqual(JSON.parse((await forgectl(['projects', 'list', '--per-page', '1', '--page', '2', '-o', 'json'])).stdout));
+      const got = await call('projects_get', { project: 'acme/api' });
+      expect(got.structuredContent?.result).toEqual(JSON.parse((await forgectl(['projects', 'get', 'acme/api', '-o', 'json'])).stdout));
+      const user = await call('api', { path: '/user' });
+      expect(user.structuredContent?.result).toMatchObject({ username: 'root' });
+      // A 404, bad input, and a write through the read-only api tool: tool errors with the exit code's meaning.
+      const missing = await call('projects_get', { project: 'acme/no-such-project' });
+      expect(missing.isError).toBe(true);
+      expect(textOf(missing)).toMatch(/404 Project Not Found[\s\S]*exit 5: not found/);
+      const bad = await call('projects_list', { per_page: 500 });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toMatch(/per_page must be at most 100[\s\S]*exit 2: bad input/);
+      const write = await call('api', { path: '/projects/1', method: 'DELETE' });
+      expect(write.isError).toBe(true);
+      expect(textOf(write)).toContain('method must be one of GET');
+      // The token never appears in a result, a log line or an error.
+      expect(JSON.stringify([list, next, got, user, missing, bad, write]) + stderr.join('')).not.toContain(sandbox!.token);
+    } finally {
+      await client.close();
+    }
+  });
+
+  live('mcp serve --allow-write desired-state: plan returns a digest, apply takes it, a stale or unknown plan is refused', async () => {
+    const { client } = await mcpClient(['--allow-write', 'desired-state']);
+    const dir = tempDir();
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.find((tool) => tool.name === 'apply')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+      const file = join(dir, 'desired.yaml');
+      writeFileSync(file, `version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: ${40 + NODE_VERSIONS.indexOf(version)}}\n`);
+      const planned = await call('plan', { file });
+      expect(planned.isError, textOf(planned)).toBeFalsy();
+      expect(planned.structuredContent).toMatchObject({ exit_code: 9 });
+      const digest = planned.structuredContent!.digest!;
+      expect(digest).toMatch(/^[0-9a-f]{64}$/);
+      const unknown = await call('apply', { digest: 'f'.repeat(64) });
+      expect(unknown.isError).toBe(true);
+      expect(textOf(unknown)).toMatch(/no plan with digest/);
+      const applied = await call('apply', { digest });
+      expect(applied.isError, textOf(applied)).toBeFalsy();
+      expect((await call('plan', { file })).structuredContent).toMatchObject({ exit_code: 0 });
+      // A plan whose object changed after it was made is refused, as apply -f PLAN refuses it.
+      writeFileSync(file, `version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 77}\n`);
+      const stale = (await call('plan', { file })).structuredContent!.digest!;
+      expect((await forgectl(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '78', '--yes'])).code).toBe(0);
+      const refused = await call('apply', { digest: stale });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/changed since the plan was made|stale|plan again/i);
+    } finally {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  live('mcp serve --http: the streamable HTTP transport on loopback, and no other host name', async () => {
+    const child = spawn('forgectl', ['mcp', 'serve', '--http', '127.0.0.1:0'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (\S+)/.exec(out);
+          if (match) resolve(match[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`mcp serve exited with ${code}`)));
+      });
+      const client = new McpClient({ name: 'forgectl-e2e', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const { tools } = await client.listTools();
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
+      const got = (await client.callTool({ name: 'users_list', arguments: {} })) as ToolResult;
+      expect(got.isError).toBeTruthy(); // users are the admin toolset's: not listed by default
+      const project = (await client.callTool({ name: 'projects_get', arguments: { project: 'acme/api' } })) as ToolResult;
+      expect(project.structuredContent?.result).toMatchObject({ path_with_namespace: 'acme/api' });
+      await client.close();
+      // DNS rebinding (another host name) and a web page's request (another origin) are refused.
+      const status = (headers: Record<string, string>) =>
+        new Promise<number | undefined>((resolve, reject) => {
+          const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
+            response.resume();
+            resolve(response.statusCode);
+          });
+          request.on('error', reject);
+          request.end('{}');
+        });
+      expect(await status({ host: 'evil.example' })).toBe(403);
+      expect(await status({ origin: 'https://evil.example' })).toBe(403);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });

@@ -1,0 +1,249 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/server';
+import type { Context } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
+import { commandLine, cursorOf, pageOfCursor, type JsonSchema, type Tool } from './catalogue.js';
+
+/**
+ * The MCP server over the tool catalogue: tools/list, tools/call (each call a command line run in this process, as
+ * the `forgectl` command runs it, with -o json), and a few read-only resources. Writes of desired state go through
+ * plans: `plan` returns a plan and its digest, `apply` takes the digest of a plan this server made.
+ */
+
+/** What each exit code means, for a tool error an agent can act on. */
+const EXIT_MEANINGS: Record<number, string> = {
+  1: 'internal error',
+  2: 'bad input (nothing was sent)',
+  3: 'configuration: no profile, URL or token',
+  4: 'authentication or permission refused (401/403)',
+  5: 'not found (404)',
+  6: 'rejected by the server (400/405/409/412/422)',
+  7: 'rate limited after retries (429)',
+  8: 'server or network failure (5xx, timeout, TLS, connection)',
+  10: 'a token was rotated but could not be saved where asked; it is in the recovery file named in the message',
+};
+
+export interface ServerOptions {
+  tools: Tool[];
+  /** Runs a command line in this process as the forgectl command does (Context.invoke, with the run's global options). */
+  invoke: Context['invoke'];
+  /** Adds a line per tool call to stderr. */
+  log?: (line: string) => void;
+}
+
+interface CallOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Keeps what a run writes to its stdout and stderr. */
+function capture(): { streams: { stdin: PassThrough; stdout: Writable; stderr: Writable }; read: () => { stdout: string; stderr: string } } {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const sink = (into: Buffer[]) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        into.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+        callback();
+      },
+    });
+  const stdin = new PassThrough();
+  stdin.end();
+  return { streams: { stdin, stdout: sink(out), stderr: sink(err) }, read: () => ({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }) };
+}
+
+/** Token values never leave in a result unless the caller asked for them (reveal_token) on a tool made to hand them over. */
+function withoutTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTokens);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'token').map(([key, inner]) => [key, withoutTokens(inner)]));
+  }
+  return value;
+}
+
+/** The lines forgectl wrote to stderr beside its result, without the JSON copy of an error. */
+function notesOf(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((line) => line && !line.startsWith('{"error"'))
+    .join('\n');
+}
+
+export class ToolServer {
+  /** Plans this server made, by digest: apply takes only these. */
+  private readonly plans = new Map<string, string>();
+  private readonly validators = new Map<string, (value: unknown) => string | undefined>();
+
+  constructor(private readonly options: ServerOptions) {}
+
+  /** A fresh low-level server for one connection (stdio) or request (HTTP), sharing this catalogue and its plans. */
+  create(): Server {
+    const server = new Server({ name: 'forgectl', version: __FORGECTL_VERSION__ }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+    // The catalogue's schemas are plain JSON Schema objects, which the SDK types as JSON values.
+    server.setRequestHandler('tools/list', async () => ({ tools: this.options.tools.map(describe) as never }));
+    server.setRequestHandler('tools/call', async (request) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>));
+    server.setRequestHandler('resources/list', async () => ({ resources: RESOURCES.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
+    server.setRequestHandler('resources/read', async (request) => {
+      const resource = RESOURCES.find((candidate) => candidate.uri === request.params.uri);
+      if (!resource) throw new Error(`no resource ${request.params.uri}`);
+      const outcome = await this.run(resource.argv);
+      return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: outcome.code === 0 ? outcome.stdout : notesOf(outcome.stderr) }] };
+    });
+    return server;
+  }
+
+  /** Runs one tool call: the result forgectl -o json prints, or a tool error saying what went wrong and its exit code. */
+  async call(name: string, args: Record<string, unknown>): Promise<{ content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean }> {
+    const tool = this.options.tools.find((candidate) => candidate.name === name);
+    if (!tool) return toolError(`no tool ${name}${this.options.tools.length ? '' : ''}; list the tools to see which this server offers`, 2);
+    const invalid = this.validate(tool, args);
+    if (invalid) return toolError(`${name}: ${invalid}`, 2);
+    let argv: string[];
+    try {
+      argv = tool.path === 'apply' ? this.applyCommandLine(args) : commandLine(tool, args);
+      if (tool.path === 'tokens rotate' && args.reveal_token !== true && args.save_to_profile === undefined) {
+        throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
+      }
+    } catch (error) {
+      return toolError(error instanceof Error ? error.message : String(error), 2);
+    }
+    if (!tool.readOnly) argv.push('--yes');
+    const started = Date.now();
+    const outcome = await this.run(argv);
+    this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
+    if (outcome.code !== 0 && outcome.code !== 9) return toolError(notesOf(outcome.stderr) || `exit ${outcome.code}`, outcome.code);
+    let result: unknown;
+    try {
+      result = outcome.stdout.trim() ? JSON.parse(outcome.stdout) : null;
+    } catch {
+      result = outcome.stdout;
+    }
+    if (args.reveal_token !== true) result = withoutTokens(result);
+    const structured: Record<string, unknown> = { result, exit_code: outcome.code };
+    if (tool.list && Array.isArray(result)) Object.assign(structured, this.paging(result, args, outcome.stderr));
+    if (tool.path === 'plan') {
+      const digest = createHash('sha256').update(outcome.stdout).digest('hex');
+      this.plans.set(digest, outcome.stdout);
+      structured.digest = digest;
+    }
+    const notice = notesOf(outcome.stderr);
+    if (notice) structured.notice = notice;
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+
+  /** count, total and next_cursor of a list page, from what forgectl said on stderr ("showing 20 of 1,234 …"). */
+  private paging(records: unknown[], args: Record<string, unknown>, stderr: string): Record<string, unknown> {
+    const shown = /^showing [\d,]+(?: of ([\d,]+))?/m.exec(stderr);
+    const page = pageOfCursor(args.cursor);
+    return {
+      count: records.length,
+      ...(shown?.[1] ? { total: Number(shown[1].replace(/,/g, '')) } : {}),
+      ...(shown ? { next_cursor: cursorOf(page + 1) } : {}),
+    };
+  }
+
+  private applyCommandLine(args: Record<string, unknown>): string[] {
+    const digest = String(args.digest ?? '');
+    const plan = this.plans.get(digest);
+    if (!plan) throw new UsageError(`no plan with digest ${digest || '(none)'} was made by this server`, 'call plan first, review it, and pass its digest');
+    // The plan file exists for the run only, readable by this user alone.
+    const folder = mkdtempSync(join(tmpdir(), 'forgectl-mcp-'));
+    const file = join(folder, 'plan.json');
+    writeFileSync(file, plan, { mode: 0o600 });
+    this.cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    return ['apply', '-f', file];
+  }
+
+  private readonly cleanups: Array<() => void> = [];
+
+  private async run(argv: string[]): Promise<CallOutcome> {
+    const { streams, read } = capture();
+    try {
+      const code = await this.options.invoke([...argv, '-o', 'json'], streams);
+      return { code, ...read() };
+    } finally {
+      for (const cleanup of this.cleanups.splice(0)) cleanup();
+    }
+  }
+
+  /** Checks arguments against the tool's input schema: types, enums, bounds, required, unknown names. */
+  private validate(tool: Tool, args: Record<string, unknown>): string | undefined {
+    let check = this.validators.get(tool.name);
+    if (!check) {
+      check = schemaValidator(tool.inputSchema);
+      this.validators.set(tool.name, check);
+    }
+    return check(args);
+  }
+}
+
+/** A small validator for the schemas the catalogue makes (objects of scalars and arrays of scalars). */
+function schemaValidator(schema: JsonSchema): (value: unknown) => string | undefined {
+  const typeOk = (type: string | string[] | undefined, value: unknown): boolean => {
+    const types = type === undefined ? [] : Array.isArray(type) ? type : [type];
+    if (!types.length) return true;
+    return types.some((t) =>
+      t === 'integer' ? Number.isInteger(value) : t === 'number' ? typeof value === 'number' && Number.isFinite(value) : t === 'array' ? Array.isArray(value) : t === 'object' ? Boolean(value) && typeof value === 'object' && !Array.isArray(value) : typeof value === t,
+    );
+  };
+  const checkValue = (name: string, rule: JsonSchema, value: unknown): string | undefined => {
+    if (!typeOk(rule.type, value)) return `${name} must be ${Array.isArray(rule.type) ? rule.type.join(' or ') : rule.type}`;
+    if (rule.enum && !rule.enum.includes(value)) return `${name} must be one of ${rule.enum.join(', ')}`;
+    if (typeof value === 'number' && rule.minimum !== undefined && value < rule.minimum) return `${name} must be at least ${rule.minimum}`;
+    if (typeof value === 'number' && rule.maximum !== undefined && value > rule.maximum) return `${name} must be at most ${rule.maximum}`;
+    if (Array.isArray(value) && rule.items) {
+      for (const [index, item] of value.entries()) {
+        const problem = checkValue(`${name}[${index}]`, rule.items, item);
+        if (problem) return problem;
+      }
+    }
+    return undefined;
+  };
+  return (value) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return 'arguments must be an object';
+    const record = value as Record<string, unknown>;
+    for (const name of schema.required ?? []) if (record[name] === undefined) return `${name} is required`;
+    for (const [name, item] of Object.entries(record)) {
+      const rule = schema.properties?.[name];
+      if (!rule) return `no input "${name}"; inputs: ${Object.keys(schema.properties ?? {}).join(', ')}`;
+      const problem = checkValue(name, rule, item);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+}
+
+function toolError(message: string, code: number) {
+  const text = `${message}\n(exit ${code}: ${EXIT_MEANINGS[code] ?? 'failed'})`;
+  return { content: [{ type: 'text' as const, text }], isError: true };
+}
+
+function describe(tool: Tool) {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations: { title: tool.title, readOnlyHint: tool.readOnly, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: false },
+  };
+}
+
+/** Read-only context an agent may load. */
+const RESOURCES = [
+  { uri: 'forgectl://user', name: 'current user', description: 'who the token belongs to (GET /user)', mimeType: 'application/json', argv: ['api', '/user'] },
+  { uri: 'forgectl://profile', name: 'profile', description: 'the profile in use: instance URL, token source (never the token)', mimeType: 'application/json', argv: ['profile', 'show'] },
+  { uri: 'forgectl://desired-state/schema', name: 'desired-state schema', description: 'the JSON Schema of desired-state files (plan, apply, export, validate)', mimeType: 'application/schema+json', argv: ['validate', '--schema'] },
+];
+
+const INSTRUCTIONS = [
+  'forgectl administers a software-delivery platform (projects, groups, repositories, merge requests, CI, tokens).',
+  'Lists are paged: pass next_cursor back as cursor for the next page.',
+  'Changes to configuration go through desired state: call plan with a desired-state file, show the plan to the user, then apply with its digest.',
+  'Errors carry forgectl\'s exit code: 2 bad input, 4 permission, 5 not found, 6 rejected by the server.',
+].join(' ');
