@@ -297,7 +297,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const { tools } = await client.listTools();
       expect(tools.length).toBeGreaterThan(20);
       expect(tools.length).toBeLessThanOrEqual(40);
-      const ajv = new Ajv({ strict: true, allErrors: true });
+      const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
       ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/).addFormat('date-time', /./);
       for (const tool of tools) {
         // Every schema compiles as JSON Schema; nothing offered by default writes.
