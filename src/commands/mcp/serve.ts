@@ -60,7 +60,8 @@ export default defineCommand<Opts>({
       invoke: (argv, streams) => ctx.invoke([...prefix, ...argv], streams),
       log: ctx.globals.verbose ? (line) => ctx.io.note(`mcp: ${line}`) : undefined,
     });
-    ctx.io.state.endsItselfOnInterrupt = true;
+    // Serves until the client closes stdin (exit 0), or SIGINT/SIGTERM (130/143, with this line).
+    ctx.io.state.interruptNote = 'the MCP server stopped';
     if (opts.http) return serveHttp(server, opts.http, ctx);
     const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
     const streams = ctx.io.streams;
