@@ -168,24 +168,23 @@ export function splitPairs(pairs: string[]): Array<[string, string]> {
   });
 }
 
+/** Edits (insertions, deletions, substitutions, swaps of neighbours) that turn one word into the other. */
+export function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+    }
+  }
+  return rows[a.length][b.length];
+}
+
 /** The known name closest to a mistyped one, for the "did you mean" hint. */
 export function closestName(name: string, known: string[]): string | undefined {
-  const distance = (a: string, b: string): number => {
-    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-    for (let i = 1; i <= a.length; i++) {
-      let previous = row[0];
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const current = row[j];
-        row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-        previous = current;
-      }
-    }
-    return row[b.length];
-  };
   let best: { name: string; score: number } | undefined;
   for (const candidate of known) {
-    const score = candidate.includes(name) || name.includes(candidate) ? 1 : distance(name, candidate);
+    const score = candidate.includes(name) || name.includes(candidate) ? 1 : editDistance(name, candidate);
     if (!best || score < best.score) best = { name: candidate, score };
   }
   return best && best.score <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;

@@ -16,7 +16,7 @@ import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { groups, manifest } from './manifest.js';
 import { checkSelection, FLEET_HELP_GROUP, fleetOptions, fleetSelected, takesFleet } from '../fleet/options.js';
 import { paginationOptions } from './options.js';
-import { parseChoice, parseInteger } from '../parse.js';
+import { editDistance, parseChoice, parseInteger } from '../parse.js';
 
 export interface CliDeps extends Streams {
   env: Env;
@@ -64,14 +64,14 @@ function commandWords(argv: string[]): Array<{ word: string; index: number }> {
 
 /**
  * How argv's leading words match the manifest: the command they name, or the first word that names nothing (after a
- * group, or at the top).
+ * group, or at the top), with the words that followed it.
  */
-function matchCommand(words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string } } {
+function matchCommand(words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string; rest: string[] } } {
   for (let n = 1; n <= words.length; n++) {
     const prefix = words.slice(0, n).join(' ');
     const entry = manifest.find((candidate) => candidate.path === prefix);
     if (entry) return { entry };
-    if (!manifest.some((candidate) => candidate.path.startsWith(`${prefix} `))) return { unknown: { word: words[n - 1], after: words.slice(0, n - 1).join(' ') } };
+    if (!manifest.some((candidate) => candidate.path.startsWith(`${prefix} `))) return { unknown: { word: words[n - 1], after: words.slice(0, n - 1).join(' '), rest: words.slice(n) } };
   }
   return {};
 }
@@ -81,12 +81,44 @@ export function findEntry(argv: string[]): ManifestEntry | undefined {
   return matchCommand(commandWords(argv).map((w) => w.word)).entry;
 }
 
+/** Groups most commands live in: among equally close guesses, these come first. */
+const COMMON_GROUPS = ['projects', 'groups', 'commits', 'users', 'repo', 'files', 'tokens'];
+
+/**
+ * The command a mistyped word most likely meant, searched over the whole tree: a sibling of the word by edit
+ * distance (a prefix of 3 letters or more counts as one edit), else a command elsewhere of that name (`forgectl
+ * rotate` → `tokens rotate`); among equals, one the following words continue (`project list` → `projects list`),
+ * then a common group. The words that continue the guess are kept in it.
+ */
+export function guessCommand(unknown: { word: string; after: string; rest: string[] }): string | undefined {
+  const nodes = new Set(manifest.flatMap((entry) => entry.path.split(' ').map((_, i, words) => words.slice(0, i + 1).join(' '))));
+  const word = unknown.word.toLowerCase();
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  const continued = (path: string): string => {
+    let longest = path;
+    for (let n = 1; n <= unknown.rest.length && nodes.has(`${path} ${unknown.rest.slice(0, n).join(' ')}`); n++) longest = `${path} ${unknown.rest.slice(0, n).join(' ')}`;
+    return longest;
+  };
+  const ranked = [...nodes]
+    .map((path) => {
+      const words = path.split(' ');
+      const name = words[words.length - 1];
+      const distance = word.length >= 3 && name.startsWith(word) ? Math.min(1, editDistance(word, name)) : editDistance(word, name);
+      const elsewhere = words.slice(0, -1).join(' ') !== unknown.after;
+      const guess = continued(path);
+      const common = COMMON_GROUPS.indexOf(words[0]);
+      return { guess, distance, score: distance + (elsewhere ? 2 : 0), continues: guess !== path ? 0 : 1, common: common < 0 ? COMMON_GROUPS.length : common };
+    })
+    .filter((candidate) => candidate.distance <= limit)
+    .sort((a, b) => a.score - b.score || a.continues - b.continues || a.common - b.common || a.guess.localeCompare(b.guess));
+  return ranked[0]?.guess;
+}
+
 /** Exit 2 for a command that does not exist, also with --help (which would otherwise show the parent's help). */
-function unknownCommand(unknown: { word: string; after: string }): UsageError {
-  const siblings = [...new Set(manifest.filter((e) => !unknown.after || e.path.startsWith(`${unknown.after} `)).map((e) => e.path.split(' ')[unknown.after ? unknown.after.split(' ').length : 0]))];
-  const guess = siblings.find((name) => name.startsWith(unknown.word.slice(0, 3))) ?? siblings.find((name) => name.includes(unknown.word));
+function unknownCommand(unknown: { word: string; after: string; rest: string[] }): UsageError {
+  const guess = guessCommand(unknown);
   const where = unknown.after ? `forgectl ${unknown.after}` : 'forgectl';
-  return new UsageError(`unknown command "${unknown.after ? `${unknown.after} ` : ''}${unknown.word}"`, guess ? `did you mean: ${where} ${guess}?` : `${where} --help lists the commands`);
+  return new UsageError(`unknown command "${unknown.after ? `${unknown.after} ` : ''}${unknown.word}"`, guess ? `did you mean: forgectl ${guess}?` : `${where} --help lists the commands`);
 }
 
 /**

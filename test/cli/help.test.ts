@@ -46,6 +46,25 @@ describe('help', () => {
     }
   });
 
+  it('a mistyped command is matched by edit distance over the whole tree, common groups first', async () => {
+    for (const [argv, guess] of [
+      [['project', 'list'], 'forgectl projects list'],
+      [['projets'], 'forgectl projects'],
+      [['projcts', 'get', 'acme/api'], 'forgectl projects get'],
+      [['commit'], 'forgectl commits'],
+      [['comits', 'list'], 'forgectl commits list'],
+      [['pro'], 'forgectl projects'],
+      [['usrs', 'get', 'alice'], 'forgectl users get'],
+      [['repo', 'tre'], 'forgectl repo tree'],
+      [['rotate'], 'forgectl tokens rotate'],
+    ] as const) {
+      const result = await help([...argv]);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toContain(`hint: did you mean: ${guess}?\n`);
+    }
+    expect((await help(['xyzzy'])).stderr).toContain('hint: forgectl --help lists the commands');
+  });
+
   it('lists the global options every command inherits (not the program\'s --version), and states each default once', async () => {
     const twice: string[] = [];
     for (const entry of manifest) {
