@@ -77,10 +77,13 @@ export interface Context {
   /** Asks on a terminal; off a terminal requires --yes (exit 2 otherwise). Passes under --dry-run. */
   confirm(question: string): Promise<void>;
   readonly prompt: Prompter;
-  /** --project or the profile's default_project; exit 2 when neither is set. */
-  project(value: string | undefined): string;
-  /** --group or the profile's default_group; exit 2 when neither is set. */
-  group(value: string | undefined): string;
+  /**
+   * --project or the profile's default_project; exit 2 when neither is set. `given` says how this command takes it
+   * when not by --project (`forgectl projects get ID|PATH`).
+   */
+  project(value: string | undefined, given?: string): string;
+  /** --group or the profile's default_group; exit 2 when neither is set. `given` as for project(). */
+  group(value: string | undefined, given?: string): string;
 }
 
 export interface CommandDef<O = any> {

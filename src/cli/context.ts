@@ -149,15 +149,15 @@ export class RunContext implements Context {
     };
   }
 
-  project(value: string | undefined): string {
+  project(value: string | undefined, given = '--project ID|PATH'): string {
     const project = value ?? this.profileDefault('default_project');
-    if (!project) throw new UsageError('no project given', 'pass --project ID|PATH, or set default_project in the profile');
+    if (!project) throw new UsageError('no project given', `pass ${given}, or set default_project in the profile`);
     return project;
   }
 
-  group(value: string | undefined): string {
+  group(value: string | undefined, given = '--group ID|PATH'): string {
     const group = value ?? this.profileDefault('default_group');
-    if (!group) throw new UsageError('no group given', 'pass --group ID|PATH, or set default_group in the profile');
+    if (!group) throw new UsageError('no group given', `pass ${given}, or set default_group in the profile`);
     return group;
   }
 

@@ -78,7 +78,11 @@ describe('projects get', () => {
     expect((await json<Record<string, unknown>>(['projects', 'get', '2', '--statistics'])).statistics).toMatchObject({ commit_count: expect.any(Number) });
     const fields = await sandbox.run(['projects', 'get', 'acme/api', '--fields', 'id,default_branch']);
     expect(fields.stdout).toBe('id\t1\ndefault_branch\tmain\n');
-    expect((await sandbox.run(['projects', 'get'])).code).toBe(2);
+    const bare = await sandbox.run(['projects', 'get']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe('error: no project given\nhint: pass the project as an argument (forgectl projects get ID|PATH), or set default_project in the profile\n');
+    const group = await sandbox.run(['groups', 'get']);
+    expect(group.stderr).toBe('error: no group given\nhint: pass the group as an argument (forgectl groups get ID|PATH), or set default_group in the profile\n');
     expect((await sandbox.run(['projects', 'get', 'acme/nope'])).code).toBe(5);
   });
 });

@@ -7,6 +7,6 @@ export default defineCommand<{ group?: string; withProjects?: boolean }>({
   args: ['[group]'],
   options: [{ flags: '--with-projects', description: 'include the group\'s projects (at most 100)' }],
   async run(opts, ctx) {
-    return ctx.api.get(p`/groups/${ctx.group(opts.group)}`, { with_projects: Boolean(opts.withProjects) });
+    return ctx.api.get(p`/groups/${ctx.group(opts.group, 'the group as an argument (forgectl groups get ID|PATH)')}`, { with_projects: Boolean(opts.withProjects) });
   },
 });

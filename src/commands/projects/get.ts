@@ -10,6 +10,6 @@ export default defineCommand<{ project?: string; statistics?: boolean; license?:
     { flags: '--license', description: 'include the project\'s license' },
   ],
   async run(opts, ctx) {
-    return ctx.api.get(p`/projects/${ctx.project(opts.project)}`, { statistics: opts.statistics || undefined, license: opts.license || undefined });
+    return ctx.api.get(p`/projects/${ctx.project(opts.project, 'the project as an argument (forgectl projects get ID|PATH)')}`, { statistics: opts.statistics || undefined, license: opts.license || undefined });
   },
 });
