@@ -160,7 +160,7 @@ _forgectl_words() {
     'repo compare') echo '--project --straight --from-project --unidiff --stat --name-only --patch --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'repo contributors') echo '--project --ref --order-by --sort --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'repo merge-base') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'repo tree') echo '--project --ref --recursive --page --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'repo tree') echo '--project --ref --recursive --per-page --all --limit --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'sandbox') echo '--port --host --seed --users --fleet --rate-limit --latency --tier --state --tls --ca-out --print-env --artifact-size --detach --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'secure-files') echo 'list get upload download delete --help' ;;
     'secure-files delete') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -1084,7 +1084,6 @@ _forgectl_value() {
     'repo merge-base|--concurrency') echo 'text' ;;
     'repo tree|--project') echo 'text' ;;
     'repo tree|--ref') echo 'text' ;;
-    'repo tree|--page') echo 'text' ;;
     'repo tree|--per-page') echo 'text' ;;
     'repo tree|--limit') echo 'text' ;;
     'sandbox|--port') echo 'text' ;;

@@ -1451,7 +1451,6 @@ complete -c forgectl -n '__forgectl_path_is '\''repo merge-base'\''' -l continue
 complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l project -x -d 'project ID or full path (default: the profile'\''s default_project)'
 complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l ref -x -d 'branch, tag or commit (default: the default branch)'
 complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -s r -l recursive -d 'every level below the path'
-complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l page -x -d 'page to show (default 1)'
 complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l per-page -x -d 'records per page, 1-100'
 complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l all -d 'fetch every page'
 complete -c forgectl -n '__forgectl_path_is '\''repo tree'\''' -l limit -x -d 'stop after this many records'

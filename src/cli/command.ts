@@ -93,8 +93,8 @@ export interface CommandDef<O = any> {
   /** Commander argument syntax: '<id>', '[id]', '<pairs...>'. Values arrive in opts under their camelCased name. */
   args?: string[];
   options?: OptionDef[];
-  /** Adds --page, --per-page, --all and --limit (read them from ctx.paging). */
-  list?: boolean;
+  /** Adds --page, --per-page, --all and --limit (read them from ctx.paging); 'keyset': a list without page numbers (no --page). */
+  list?: boolean | 'keyset';
   /** Default columns for table, TSV and CSV output of lists. */
   columns?: string[];
   /** Output format when -o is not given, instead of the profile's or table (`api` prints JSON). */

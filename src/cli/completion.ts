@@ -1,7 +1,7 @@
 import { globalOptions } from './program.js';
 import { groups, manifest } from './manifest.js';
 import { fleetOptions, takesFleet } from '../fleet/options.js';
-import { paginationOptions } from './options.js';
+import { listOptions } from './options.js';
 import { choicesOf } from '../parse.js';
 import type { OptionDef } from './command.js';
 
@@ -65,7 +65,7 @@ export async function completionTree(): Promise<CompletionNode[]> {
       if (!isLeaf && !self.options.length) self.options.push(HELP_OPTION);
     });
     const def = (await entry.load()).default;
-    const own = [...(def.options ?? []), ...(def.list ? paginationOptions : []), ...(takesFleet(def) ? fleetOptions : [])].map(completionOption);
+    const own = [...(def.options ?? []), ...listOptions(def.list), ...(takesFleet(def) ? fleetOptions : [])].map(completionOption);
     node(entry.path).options.push(...own, ...globals, HELP_OPTION);
   }
   return [...nodes.values()].sort((a, b) => a.path.localeCompare(b.path));

@@ -15,7 +15,7 @@ import type { ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { groups, manifest } from './manifest.js';
 import { checkSelection, FLEET_HELP_GROUP, fleetOptions, fleetSelected, takesFleet } from '../fleet/options.js';
-import { paginationOptions } from './options.js';
+import { listOptions, pageOption } from './options.js';
 import { editDistance, parseChoice, parseInteger } from '../parse.js';
 
 export interface CliDeps extends Streams {
@@ -202,7 +202,8 @@ export function attachDefinition(command: Command, def: CommandDef): void {
   if (def.description) command.description(`${command.description()}\n\n${def.description}`);
   for (const arg of def.args ?? []) command.argument(arg);
   for (const option of def.options ?? []) command.addOption(toOption(option));
-  if (def.list) for (const option of paginationOptions) command.addOption(toOption(option));
+  for (const option of listOptions(def.list)) command.addOption(toOption(option));
+  if (def.list === 'keyset') command.addOption(toOption(pageOption).hideHelp());
   if (takesFleet(def)) for (const option of fleetOptions) command.addOption(toOption(option).helpGroup(FLEET_HELP_GROUP));
   if (def.examples.length) command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
 }

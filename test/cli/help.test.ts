@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { globalOptions } from '../../src/cli/program.js';
 import { manifest } from '../../src/cli/manifest.js';
-import { paginationOptions } from '../../src/cli/options.js';
+import { listOptions } from '../../src/cli/options.js';
 import { run, tempDir } from '../helpers/cli.js';
 
 const env = { FORGECTL_CONFIG_DIR: tempDir() };
@@ -65,6 +65,12 @@ describe('help', () => {
     expect((await help(['xyzzy'])).stderr).toContain('hint: forgectl --help lists the commands');
   });
 
+  it('a list paged by keyset only (repo tree) does not offer --page (it refuses it, saying why)', async () => {
+    const tree = await help(['repo', 'tree', '--help']);
+    expect(tree.stdout).toContain('--per-page <n>');
+    expect(tree.stdout).not.toContain('--page <n>');
+  });
+
   it('lists the global options every command inherits (not the program\'s --version), and states each default once', async () => {
     const twice: string[] = [];
     for (const entry of manifest) {
@@ -78,7 +84,7 @@ describe('help', () => {
       // One line per option (commander indents continuations): "(default …)" said by us and again by commander.
       for (const line of stdout.replace(/\n {20,}/g, ' ').split('\n')) if ((line.match(/\(default/g)?.length ?? 0) > 1) twice.push(`${entry.path}: ${line.trim()}`);
       const def = (await entry.load()).default;
-      for (const option of [...(def.options ?? []), ...(def.list ? paginationOptions : [])]) {
+      for (const option of [...(def.options ?? []), ...listOptions(def.list)]) {
         if (option.default !== undefined && /\(default|default:|by default|\bdefaults? to\b/i.test(option.description)) twice.push(`${entry.path}: ${option.flags}: ${option.description}`);
       }
     }

@@ -8,7 +8,7 @@ export default defineCommand<{ project?: string; path?: string; ref?: string; re
   examples: ['forgectl repo tree --project acme/api', 'forgectl repo tree src --ref v1.0.0 --project acme/api', 'forgectl repo tree --recursive --all --project acme/api -o json'],
   args: ['[path]'],
   options: [projectOption, { flags: '--ref <ref>', description: 'branch, tag or commit (default: the default branch)' }, { flags: '-r, --recursive', description: 'every level below the path' }],
-  list: true,
+  list: 'keyset',
   columns: repositoryTree.columns,
   async run(opts, ctx) {
     return ctx.api.list(
