@@ -20,7 +20,7 @@ Network:
   NODE_EXTRA_CA_CERTS                 more trusted CA certificates (PEM), as --ca-file
 
 Output and diagnostics:
-  NO_COLOR              no colour (as --no-color); FORCE_COLOR forces it
+  NO_COLOR              no colour when set to anything but empty (as --no-color); FORCE_COLOR forces it
   FORGECTL_DEBUG=1      stack traces with errors
   FORGECTL_ALERT_KEY    the alert integration's key for alerts send|resolve
 `,

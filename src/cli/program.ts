@@ -275,7 +275,8 @@ async function createContext(
 ): Promise<RunContext> {
   const { RunContext } = await import('./context.js');
   const env = deps.env;
-  const noColor = raw.color === false || env.NO_COLOR !== undefined;
+  // NO_COLOR counts only when it holds something: NO_COLOR= (empty) leaves colour on.
+  const noColor = raw.color === false || Boolean(env.NO_COLOR);
   const color = !noColor && (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : Boolean(deps.stdout.isTTY) && env.TERM !== 'dumb');
   const io = new Io(deps, { quiet: Boolean(raw.quiet), color }, state);
   const globals: GlobalOptions = { ...raw, fields: parseFields(raw.fields as string | undefined) };

@@ -1,0 +1,66 @@
+/**
+ * What a user sees of the installed forgectl on a terminal and in pipes (narrow tables, colour, help, messages):
+ * packed and installed as the README says, run as processes on this Node against a `forgectl sandbox` process.
+ */
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { installFromCheckout, ptyRunner, runProcess, type ProcessResult } from './package.js';
+
+const pty = ptyRunner();
+let bin = '';
+let remove = () => undefined as void;
+let configDir = '';
+let sandbox: { url: string; token: string; process: ReturnType<typeof spawn> } | undefined;
+
+/** The environment of a user's shell: forgectl and this Node on PATH, nothing else of ours. */
+const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: `${dirname(process.execPath)}:${bin}:/usr/bin:/bin`, HOME: configDir, LANG: 'C.UTF-8' });
+const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ ...baseEnv(), FORGECTL_CONFIG_DIR: configDir, FORGECTL_URL: sandbox!.url, FORGECTL_TOKEN: sandbox!.token, ...extra });
+const forgectl = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<ProcessResult> => runProcess('forgectl', args, { env: env(extra), timeoutMs: 30_000 });
+/** A shell line on a pseudo-terminal `columns` wide; stdout and stderr both arrive in stdout, lines end in \r\n. */
+const onTerminal = async (line: string, columns = 100, extra: NodeJS.ProcessEnv = {}): Promise<ProcessResult> => {
+  const [command, args] = pty!(`stty cols ${columns} rows 40 2>/dev/null; ${line}`);
+  const result = await runProcess(command, args, { env: { ...env(extra), TERM: 'xterm-256color' }, timeoutMs: 30_000 });
+  return { ...result, stdout: result.stdout.replace(/\r/g, '') };
+};
+/** Display width of a terminal line: colour codes take none. */
+// eslint-disable-next-line no-control-regex
+const visible = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+const terminalCase = (name: string, test: () => Promise<void>) =>
+  it(name, async (context) => {
+    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    await test();
+  }, 60_000);
+
+beforeAll(async () => {
+  ({ bin, remove } = await installFromCheckout());
+  configDir = tempDir('forgectl-e2e-home-');
+  const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(out);
+    });
+    child.on('exit', (code) => reject(new Error(`forgectl sandbox exited with ${code}`)));
+  });
+  const vars = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
+  sandbox = { url: vars.FORGECTL_URL, token: vars.FORGECTL_TOKEN, process: child };
+}, 240_000);
+afterAll(() => {
+  sandbox?.process.kill('SIGTERM');
+  if (configDir) rmSync(configDir, { recursive: true, force: true });
+  remove();
+});
+
+describe('the installed forgectl on a terminal', () => {
+  terminalCase('NO_COLOR turns colour off only when it holds something (NO_COLOR= leaves it on)', async () => {
+    const bold = /\x1b\[1m/;
+    expect((await onTerminal('forgectl users get alice')).stdout).toMatch(bold);
+    expect((await onTerminal('NO_COLOR= forgectl users get alice')).stdout).toMatch(bold);
+    expect((await onTerminal('NO_COLOR=1 forgectl users get alice')).stdout).not.toMatch(bold);
+    expect((await onTerminal('forgectl --no-color users get alice')).stdout).not.toMatch(bold);
+  });
+});
