@@ -51,8 +51,10 @@ A reader that closes the output early (forgectl users list --all | head -1) ends
     summary: 'Output formats, --fields, tables and pipes',
     text: `Output formats (-o, --output)
 
-  table    the default. On a terminal: aligned columns under a header, fitted to the terminal's width (the
-           widest cells cut with …); a record as "key  value" lines. In a pipe: tab-separated lines without a
+  table    the default. On a terminal: aligned columns under a header, fitted to the terminal's width
+           (headers cut first, then times shown as dates, then the widest values cut with …, never the id or
+           the name of each record; then the last columns are left out, named on stderr, unless --fields
+           picked them); a record as "key  value" lines. In a pipe: tab-separated lines without a
            header or truncation, times in ISO 8601, tabs, line breaks and backslashes escaped (for cut, awk)
   json     a list is one JSON array (also with --all), a record one object
   ndjson   one record per line, written as pages arrive (memory stays flat on any list size)

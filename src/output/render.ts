@@ -93,7 +93,10 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     start(rows[0]);
     const { listTable } = await import('./table.js');
     const width = io.streams.stdout.columns || 80;
-    return out(listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width }));
+    const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields });
+    await out(table.text);
+    if (table.left.length) io.note(`columns left out to fit the terminal: ${table.left.join(', ')} (--fields picks them)`);
+    return;
   }
   if (format === 'yaml') {
     const rows: Row[] = [];

@@ -12,6 +12,11 @@ const GAP = 2;
 const displayWidth = tableUtils.strlen;
 /** Columns are never squeezed below this (or their own width, when narrower). */
 const MIN_COLUMN = 6;
+/** Values are cut to no less than this before a column is left out. */
+const READABLE = 10;
+/** The column that names each record, in order of preference: it stays whole as long as it fits at all. */
+const IDENTIFYING = ['path_with_namespace', 'full_path', 'username', 'path', 'name', 'title', 'key'];
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
 
 /**
  * Column widths that fit `available` columns of terminal: every column keeps its natural width when all fit;
@@ -26,6 +31,63 @@ export function fitColumns(natural: number[], available: number): number[] {
   return natural.map((w) => Math.max(floor(w), Math.min(w, cap)));
 }
 
+/** A column's widths: of its header, of its widest value, of its values as dates (time columns), and whether it stays whole. */
+export interface ColumnSize {
+  header: number;
+  content: number;
+  dateContent?: number;
+  keep?: boolean;
+}
+
+const sum = (widths: number[]) => widths.reduce((total, w) => total + w, 0);
+
+/**
+ * The widths of these columns in `room`, cutting what costs least first: headers wider than their values (the last
+ * columns first), then times shown as dates, then the values of columns that are not kept, the widest first and to
+ * no less than READABLE. Undefined when that is not enough.
+ */
+function fitShown(sizes: ColumnSize[], room: number): { widths: number[]; dates: boolean } | undefined {
+  const hasTimes = sizes.some((size) => size.dateContent !== undefined);
+  for (const dates of hasTimes ? [false, true] : [false]) {
+    const content = sizes.map((size) => (dates && size.dateContent !== undefined ? size.dateContent : size.content));
+    const widths = sizes.map((size, i) => Math.max(size.header, content[i]));
+    let over = sum(widths) - room;
+    for (let i = widths.length - 1; i >= 0 && over > 0; i--) {
+      const cut = Math.min(over, widths[i] - Math.max(content[i], Math.min(sizes[i].header, MIN_COLUMN)));
+      if (cut > 0) {
+        widths[i] -= cut;
+        over -= cut;
+      }
+    }
+    if (over <= 0) return { widths, dates };
+    if (hasTimes && !dates) continue;
+    const floors = widths.map((w, i) => (sizes[i].keep || sizes[i].dateContent !== undefined ? w : Math.min(w, READABLE)));
+    const capped = (cap: number) => widths.map((w, i) => Math.max(floors[i], Math.min(w, cap)));
+    let cap = Math.max(...widths);
+    while (cap > 0 && sum(capped(cap)) > room) cap--;
+    if (sum(capped(cap)) <= room) return { widths: capped(cap), dates };
+  }
+  return undefined;
+}
+
+/**
+ * How a list's columns fit `available` columns of terminal, as gh fits its tables: what costs least is given up
+ * first (see fitShown); when that is not enough and the columns are the command's own (not --fields), the last
+ * columns that are not kept are left out, one at a time. When not even the kept ones fit whole, the widest
+ * columns are cut to the same cap (fitColumns).
+ */
+export function planColumns(sizes: ColumnSize[], available: number, mayDrop: boolean): { shown: number[]; widths: number[]; dates: boolean } {
+  let shown = sizes.map((_, i) => i);
+  for (;;) {
+    const fit = fitShown(shown.map((i) => sizes[i]), available - GAP * Math.max(0, shown.length - 1));
+    if (fit) return { shown, ...fit };
+    const drop = mayDrop ? [...shown].reverse().find((i) => !sizes[i].keep) : undefined;
+    if (drop === undefined) break;
+    shown = shown.filter((i) => i !== drop);
+  }
+  return { shown, widths: fitColumns(shown.map((i) => Math.max(sizes[i].header, sizes[i].dateContent ?? sizes[i].content)), available), dates: true };
+}
+
 function render(head: string[] | undefined, rows: string[][], widths: number[]): string {
   // colWidths are content widths here (no padding); cli-table3 cuts longer cells with an ellipsis.
   const table = new Table({ head: head ?? [], colWidths: widths, wordWrap: false, truncate: '…', chars: CHARS, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
@@ -33,15 +95,30 @@ function render(head: string[] | undefined, rows: string[][], widths: number[]):
   return `${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
 }
 
-/** A list on a terminal: a header line and aligned columns fitted to the terminal's width. */
-export function listTable(columns: string[], rows: string[][], options: { color: boolean; width: number }): string {
+/**
+ * A list on a terminal: a header line and aligned columns fitted to the terminal's width. The id and the column
+ * that names each record stay whole; `left` lists the columns left out (only where `mayDrop`: the command's own
+ * columns, not --fields).
+ */
+export function listTable(columns: string[], rows: string[][], options: { color: boolean; width: number; mayDrop?: boolean }): { text: string; left: string[] } {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const cells = rows.map((row) => row.map(oneLine));
-  const natural = columns.map((column, i) => Math.max(displayWidth(column), ...cells.map((row) => displayWidth(row[i]))));
-  const widths = fitColumns(natural, options.width);
+  const identifying = IDENTIFYING.find((name) => columns.includes(name));
+  const sizes = columns.map((column, i): ColumnSize => {
+    const values = cells.map((row) => row[i]).filter(Boolean);
+    const times = values.length > 0 && values.every((value) => TIMESTAMP.test(value));
+    return {
+      header: displayWidth(column),
+      content: Math.max(0, ...values.map(displayWidth)),
+      dateContent: times ? 10 : undefined,
+      keep: column === identifying || column === 'id' || column === 'iid',
+    };
+  });
+  const { shown, widths, dates } = planColumns(sizes, options.width, Boolean(options.mayDrop));
   // A dotted header too wide keeps its end, where paths differ (…request.iid, …quest.title); others are cut at the end.
-  const head = columns.map((column, i) => (column.includes('.') && column.length > widths[i] ? `…${column.slice(column.length - widths[i] + 1)}` : column));
-  return render(head.map((c) => chalk.bold(c)), cells, widths);
+  const head = shown.map((i, n) => (columns[i].includes('.') && columns[i].length > widths[n] ? `…${columns[i].slice(columns[i].length - widths[n] + 1)}` : columns[i]));
+  const body = cells.map((row) => shown.map((i) => (dates && sizes[i].dateContent !== undefined ? row[i].slice(0, 10) : row[i])));
+  return { text: render(head.map((c) => chalk.bold(c)), body, widths), left: columns.filter((_, i) => !shown.includes(i)) };
 }
 
 /** One record on a terminal: keys aligned in a column, each value whole on its line. */

@@ -37,7 +37,7 @@ const terminalCase = (name: string, test: () => Promise<void>) =>
 beforeAll(async () => {
   ({ bin, remove } = await installFromCheckout());
   configDir = tempDir('forgectl-e2e-home-');
-  const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env', '--fleet', '14'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const text = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -57,10 +57,27 @@ afterAll(() => {
 
 describe('the installed forgectl on a terminal', () => {
   terminalCase('NO_COLOR turns colour off only when it holds something (NO_COLOR= leaves it on)', async () => {
-    const bold = /\x1b\[1m/;
-    expect((await onTerminal('forgectl users get alice')).stdout).toMatch(bold);
-    expect((await onTerminal('NO_COLOR= forgectl users get alice')).stdout).toMatch(bold);
-    expect((await onTerminal('NO_COLOR=1 forgectl users get alice')).stdout).not.toMatch(bold);
-    expect((await onTerminal('forgectl --no-color users get alice')).stdout).not.toMatch(bold);
+    const bold = '\u001b[1m';
+    expect((await onTerminal('forgectl users get alice')).stdout).toContain(bold);
+    expect((await onTerminal('NO_COLOR= forgectl users get alice')).stdout).toContain(bold);
+    expect((await onTerminal('NO_COLOR=1 forgectl users get alice')).stdout).not.toContain(bold);
+    expect((await onTerminal('forgectl --no-color users get alice')).stdout).not.toContain(bold);
+  });
+
+  terminalCase('a table 60 columns wide keeps the path of every project whole and names the columns it left out', async () => {
+    const result = await onTerminal('forgectl projects list --per-page 20', 60);
+    expect(result.code).toBe(0);
+    // The table's lines (stderr's notices arrive in the same stream, and the terminal wraps them).
+    const lines = visible(result.stdout).split('\n').filter((line) => /^(id|\d+) /.test(line));
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(60);
+    const rows = lines.slice(1);
+    expect(rows).toHaveLength(16);
+    for (const row of rows) expect(row).toMatch(/^\d+\s+acme\/(api|web|team-0\d\/squad-\d\/svc-0\d\d)\s/);
+    expect(result.stdout).not.toMatch(/acme\/team…|\d{4}-\d\d-\d…/);
+    expect(result.stdout).toContain('columns left out to fit the terminal: last_activity_at (--fields picks them)');
+    // Wide enough, nothing is left out or cut.
+    const wide = await onTerminal('forgectl projects list --per-page 20', 160);
+    expect(wide.stdout).not.toContain('…');
+    expect(wide.stdout).not.toContain('left out');
   });
 });

@@ -98,10 +98,38 @@ describe('output formats (contract §4)', () => {
     expect(fitColumns([2, 30, 40], 40)).toEqual([2, 17, 17]);
   });
 
+  it('on a narrow terminal gives up headers, then times, then other values, then the last columns; the name stays whole', async () => {
+    const projects = Array.from({ length: 3 }, (_, i) => ({
+      id: 14 - i, path_with_namespace: `acme/team-01/squad-2/svc-01${4 - i}`, visibility: 'private', archived: false, default_branch: 'main', last_activity_at: '2026-11-24T22:42:34.315Z',
+    }));
+    const columns = ['id', 'path_with_namespace', 'visibility', 'archived', 'default_branch', 'last_activity_at'];
+    const at = async (width: number, fields?: string[]) => {
+      const { stdout, stderr } = await show(projects, 'table', { tty: true, width, columns, fields });
+      const lines = stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      return { lines, stderr };
+    };
+    // 80 columns: headers cut, times shown as dates, every value whole.
+    const wide = await at(80);
+    expect(wide.lines[1].split(/\s{2,}/)).toEqual(['14', 'acme/team-01/squad-2/svc-014', 'private', 'false', 'main', '2026-11-24']);
+    expect(wide.stderr).toBe('');
+    // 60 columns: the last column is left out, and stderr says so; the path stays whole on every row.
+    const narrow = await at(60);
+    expect(narrow.lines[0].split(/\s{2,}/)).toEqual(['id', 'path_with_namespace', 'visibility', 'archi…', 'defau…']);
+    expect(narrow.lines[3].split(/\s{2,}/)).toEqual(['12', 'acme/team-01/squad-2/svc-012', 'private', 'false', 'main']);
+    expect(narrow.stderr).toBe('columns left out to fit the terminal: last_activity_at (--fields picks them)\n');
+    // Columns asked for by --fields are never left out: cut instead.
+    const asked = await at(60, columns);
+    expect(asked.lines[0].split(/\s{2,}/)).toHaveLength(6);
+    expect(asked.stderr).toBe('');
+    // So narrow that only the id and the path would be left: even then the path is whole.
+    expect((await at(34)).lines[1]).toBe('14  acme/team-01/squad-2/svc-014');
+  });
+
   it('cuts a dotted header too wide from its start, so that paths stay apart; others at the end', async () => {
     const rows = [{ id: 1, merge_request: { iid: 12, title: 'A title long enough to be cut on a narrow terminal' }, target_branch: 'a-branch-name-long-enough' }];
     const [head] = (await show(rows, 'table', { tty: true, width: 44, columns: ['id', 'merge_request.iid', 'merge_request.title', 'target_branch'] })).stdout.split('\n');
-    expect(head.split(/\s{2,}/)).toEqual(['id', '…request.iid', '…quest.title', 'target_bran…']);
+    expect(head.split(/\s{2,}/)).toEqual(['id', '…t.iid', '…_request.title', 'target_branch']);
   });
 
   it('shows terminal control sequences from server data as visible escapes in table, TSV and CSV (JSON escapes them)', async () => {
