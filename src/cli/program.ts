@@ -44,6 +44,28 @@ export const globalOptions: OptionDef[] = [
   { flags: '--no-color', description: 'no colour (also NO_COLOR)' },
 ];
 
+/** The root help's sections, in the README's order, and the top-level commands in each. */
+const HELP_SECTIONS: Array<[string, string[]]> = [
+  ['Setup and raw requests:', ['auth', 'profile', 'api', 'completion', 'sandbox']],
+  ['Tokens:', ['tokens']],
+  ['Projects and groups:', ['projects', 'groups', 'group-badges']],
+  ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
+  ['Project settings:', ['integrations', 'badges', 'freeze-periods', 'secure-files', 'keys', 'push-rule', 'protected-tags', 'mirror']],
+  ['Instance administration:', ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts']],
+  ['Repositories:', ['repo', 'commits', 'files', 'submodules']],
+  ['Webhooks, job artifacts and snippets:', ['hooks', 'artifacts', 'snippets']],
+  ['Configuration as code:', ['plan', 'apply', 'export', 'validate']],
+];
+
+/** The section of a top-level command in the root help, and its rank (unlisted ones last, under "Commands:"). */
+export function helpSection(word: string): { heading: string; rank: number } {
+  const rank = HELP_SECTIONS.findIndex(([, names]) => names.includes(word));
+  return rank < 0 ? { heading: 'Commands:', rank: HELP_SECTIONS.length } : { heading: HELP_SECTIONS[rank][0], rank };
+}
+
+/** A group's help names the global options instead of listing them before its commands. */
+const GLOBAL_OPTIONS_POINTER = '\nGlobal options (-p, -o, --fields, -q, --dry-run, -y …) work with every command;\nforgectl --help lists them.\n';
+
 /** Global options that take a value, so the command path can be found in argv without full parsing. */
 const VALUE_FLAGS = new Set(['-p', '--profile', '--server', '-o', '--output', '--fields', '--timeout', '--retries', '--ca-file']);
 
@@ -166,11 +188,17 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
     });
   }
   program.version(`forgectl ${__FORGECTL_VERSION__}`, '-V, --version', 'print the version');
-  // Every command's help lists the global options it takes, under their own heading (all but --version, which is the program's).
+  // A command's help lists the global options it takes, under their own heading (all but --version, which is the
+  // program's); a group's help lists its commands, and points to the global options in one line. Options that
+  // must be given say so.
   program.configureHelp({
     showGlobalOptions: true,
     visibleGlobalOptions(cmd) {
       return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((option) => option.long !== '--version');
+    },
+    optionDescription(option) {
+      const text = Help.prototype.optionDescription.call(this, option);
+      return option.mandatory ? `required: ${text}` : text;
     },
   });
   program.addHelpText('after', `\n${HELP_TOPICS_LINE}\n`);
@@ -178,7 +206,10 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
   const nodes = new Map<string, Command>([['', program]]);
   const leaves = new Map<string, Command>();
   const prefix = group.length ? `${group.join(' ')} ` : '';
-  for (const entry of only ? [only] : manifest.filter((candidate) => candidate.path.startsWith(prefix))) {
+  const entries = only ? [only] : manifest.filter((candidate) => candidate.path.startsWith(prefix));
+  // The root help lists the commands section by section (a stable sort keeps the manifest's order within one).
+  if (!only && !group.length) entries.sort((a, b) => helpSection(a.path.split(' ')[0]).rank - helpSection(b.path.split(' ')[0]).rank);
+  for (const entry of entries) {
     const words = entry.path.split(' ');
     let parent = program;
     words.slice(0, only ? words.length : group.length + 1).forEach((word, index) => {
@@ -188,12 +219,17 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
         const isLeaf = index === words.length - 1;
         node = parent.command(word).description(isLeaf ? entry.summary : (groups[path] ?? '')).exitOverride();
         if (streams) node.configureOutput(program.configureOutput());
+        if (index === 0) node.helpGroup(helpSection(word).heading);
+        if (isLeaf) node.configureHelp(program.configureHelp());
+        else node.configureHelp({ ...program.configureHelp(), showGlobalOptions: false }).addHelpText('after', GLOBAL_OPTIONS_POINTER);
         nodes.set(path, node);
         if (isLeaf) leaves.set(path, node);
       }
       parent = node;
     });
   }
+  // Made after the commands, which would otherwise share it (and its section): `help` in the root help's first section.
+  program.commandsGroup(HELP_SECTIONS[0][0]).helpCommand('help [command]', 'help for a command, or a topic (forgectl help exit-codes)');
   return { program, leaves };
 }
 

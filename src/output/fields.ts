@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { closestName } from '../parse.js';
 
 export type Row = Record<string, unknown>;
 
@@ -44,8 +45,20 @@ export function parseFields(value: string | undefined): string[] | undefined {
 export function checkFields(fields: string[], sample: unknown): void {
   const unknown = fields.filter((field) => !hasPath(sample, field));
   if (unknown.length) {
-    throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `known fields: ${knownFields(sample).join(', ')}`);
+    const known = knownFields(sample);
+    const guesses = unknown.map((field) => (field.length >= 3 ? closestName(field, known) : undefined)).filter(Boolean);
+    throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}${guesses.length ? ` (did you mean ${guesses.join(', ')}?)` : ''}`, knownFieldsHint(known));
   }
+}
+
+/** Names shown in the hint of an unknown field: a record of a hundred fields is summed up, not listed. */
+const HINT_FIELDS = 15;
+
+/** The known fields, all of them when few; else how many, the first top-level ones, and where to see the rest. */
+export function knownFieldsHint(known: string[]): string {
+  if (known.length <= HINT_FIELDS) return `known fields: ${known.join(', ')}`;
+  const first = known.filter((field) => !field.includes('.')).slice(0, HINT_FIELDS);
+  return `${known.length} known fields, among them ${first.join(', ')} …; -o json shows them all`;
 }
 
 /** A record reduced to the given dotted paths, nesting kept. */

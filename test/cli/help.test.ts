@@ -71,6 +71,30 @@ describe('help', () => {
     expect(tree.stdout).not.toContain('--page <n>');
   });
 
+  it('a group lists its commands and points to the global options; the root groups its commands as the README does', async () => {
+    const group = (await help(['tokens', '--help'])).stdout;
+    expect(group).not.toContain('Global Options:');
+    for (const path of [['tokens'], ['approvals', 'config']]) expect([...(await help([...path, '--help'])).stdout.matchAll(/^(\S.*):$/gm)].map((m) => m[1]), path.join(' ')).toEqual(['Options', 'Commands']);
+    expect(group).toMatch(/\nCommands:\n {2}list {2,}List group, project or personal access tokens\n/);
+    expect(group).toContain('\nGlobal options (-p, -o, --fields, -q, --dry-run, -y …) work with every command;\nforgectl --help lists them.\n');
+    const root = (await help(['--help'])).stdout;
+    const headings = [...root.matchAll(/^(\S.*):$/gm)].map((m) => m[1]);
+    expect(headings).toEqual(['Options', 'Setup and raw requests', 'Tokens', 'Projects and groups', 'Review workflow', 'Project settings', 'Instance administration', 'Repositories', 'Webhooks, job artifacts and snippets', 'Configuration as code']);
+    expect(root).toMatch(/\nProjects and groups:\n {2}projects .*\n {2}groups .*\n {2}group-badges /);
+    for (const line of root.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+
+  it('marks the options a command requires', async () => {
+    const create = (await help(['freeze-periods', 'create', '--help'])).stdout;
+    expect(create).toMatch(/--freeze-start <cron> +required: when the freeze starts/);
+    expect(create).toMatch(/--cron-timezone <zone> +IANA time zone/);
+    expect((await help(['hooks', 'create', '--help'])).stdout).toMatch(/--url <url> +required: /);
+  });
+
+  it('help exit-codes counts drift found by plan under 9', async () => {
+    expect((await help(['help', 'exit-codes'])).stdout).toMatch(/^ {2}9 {4}finished with attention needed: plan found drift/m);
+  });
+
   it('lists the global options every command inherits (not the program\'s --version), and states each default once', async () => {
     const twice: string[] = [];
     for (const entry of manifest) {

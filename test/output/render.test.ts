@@ -58,8 +58,16 @@ describe('output formats (contract §4)', () => {
   it('exits 2 listing the known fields for an unknown one', async () => {
     const error = await show(rows, 'json', { fields: ['id', 'nope'] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toBe('unknown field: nope');
+    expect((error as UsageError).message).toBe('unknown field: nope (did you mean note?)');
     expect((error as UsageError).hint).toContain('known fields: id, name, scopes, owner, owner.name, owner.id');
+  });
+
+  it('sums up the known fields of a record of a hundred fields instead of listing them all on one line', async () => {
+    const record = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`field_${String(i).padStart(3, '0')}`, { a: i, b: i }]));
+    const error = (await show(record, 'json', { fields: ['feild_042'] }).catch((e: unknown) => e)) as UsageError;
+    expect(error.message).toBe('unknown field: feild_042 (did you mean field_042?)');
+    const first = Array.from({ length: 15 }, (_, i) => `field_${String(i).padStart(3, '0')}`).join(', ');
+    expect(error.hint).toBe(`300 known fields, among them ${first} …; -o json shows them all`);
   });
 
   it('shows a single record as key/value lines in a pipe', async () => {
