@@ -126,7 +126,11 @@ export class ListResult<T> implements AsyncIterable<T> {
       yield response.data;
       if (nextLink(response) || nextPage(response)) {
         const total = response.header('x-total');
-        const shown = response.data.length.toLocaleString('en-US');
+        // Past the first page, which records these are: "showing 6–10 of 14".
+        const page = this.options.page ?? 1;
+        const first = (page - 1) * (Number(response.header('x-per-page')) || this.options.perPage || response.data.length) + 1;
+        const last = first + response.data.length - 1;
+        const shown = page === 1 ? response.data.length.toLocaleString('en-US') : last > first ? `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')}` : `record ${first.toLocaleString('en-US')}`;
         this.notice = total
           ? `showing ${shown} of ${Number(total).toLocaleString('en-US')} — use --all or --limit`
           : `showing ${shown}; more exist — use --all or --limit`;

@@ -48,7 +48,9 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   const started = Date.now();
   const projects = await selectProjects(ctx, opts);
   if (!projects.length) {
-    ctx.io.note('no projects selected');
+    // Only the group's own projects were looked at: say where the others are.
+    const subgroups = opts.projectsFile === undefined && !opts.recursive;
+    ctx.io.note(`no projects selected${subgroups ? `: only the projects of ${ctx.group(opts.group)} itself were looked at; --recursive adds those of its subgroups` : ''}`);
     return [];
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;

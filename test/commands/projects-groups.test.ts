@@ -25,6 +25,10 @@ describe('projects list', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0].split('\t')).toEqual(['1', 'acme/api', 'private', 'false', 'main', expect.any(String)]);
     expect(result.stderr).toMatch(/showing 2 of 4/);
+    // Past the first page, the notice says which records these are.
+    const second = await sandbox.run(['projects', 'list', '--per-page', '1', '--page', '2', '--order-by', 'id', '--sort', 'asc']);
+    expect(second.stdout.split('\t')[0]).toBe('2');
+    expect(second.stderr).toBe('showing record 2 of 4 — use --all or --limit\n');
   });
 
   it('sends the filters under the service\'s names', async () => {
@@ -46,14 +50,16 @@ describe('projects list', () => {
     expect(paths(await json(['projects', 'list', '--user', 'root']))).toEqual(['root/scratch']);
   });
 
-  it('pages --all in id order by default, and as the caller sees them', async () => {
+  it('pages --all newest first by id, the order of a single page, and as the caller sees them', async () => {
     sandbox.clearRequests();
     const all = await json(['projects', 'list', '--all', '--per-page', '2']);
-    expect(all.map((p) => p.id)).toEqual([1, 2, 3, 4, 5]);
-    expect(new URL(sandbox.requests()[0].path, sandbox.rootUrl).searchParams.get('order_by')).toBe('id');
+    expect(all.map((p) => p.id)).toEqual([5, 4, 3, 2, 1]);
+    expect((await json(['projects', 'list', '--per-page', '2'])).map((p) => p.id)).toEqual([5, 4]);
+    expect(Object.fromEntries(new URL(sandbox.requests()[0].path, sandbox.rootUrl).searchParams)).toMatchObject({ order_by: 'id', sort: 'desc' });
+    expect((await json(['projects', 'list', '--all', '--sort', 'asc'])).map((p) => p.id)).toEqual([1, 2, 3, 4, 5]);
     const bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
     const asBob = await sandbox.run(['projects', 'list', '--all', '-o', 'json'], { env: { FORGECTL_TOKEN: bob } });
-    expect(paths(asBob.json())).toEqual(['acme/api', 'acme/web', 'acme/platform/deploy', 'acme/platform/tools/lint']);
+    expect(paths(asBob.json())).toEqual(['acme/platform/tools/lint', 'acme/platform/deploy', 'acme/web', 'acme/api']);
   });
 
   it('refuses contradictory or bad input with exit 2 before sending anything', async () => {

@@ -303,6 +303,11 @@ instance:
     const dry = await cli(['apply', '-f', star, '--target', 'acme/team-01/squad-1/**', '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout.split('\n').filter((line) => line.startsWith('PUT '))).toHaveLength(10);
+    // A set in a target is a glob, not a project path to look up.
+    const set = await cli(['apply', '-f', star, '--target', 'acme/team-01/squad-1/svc-00[12]', '--dry-run']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout.split('\n').filter((line) => line.startsWith('PUT ')).map((line) => decodeURIComponent(line))).toEqual([fleet[0], fleet[1]].map((path) => expect.stringContaining(`/projects/${path}/push_rule`)));
+    expect((await cli(['plan', '-f', star, '--target', 'svc-00[12]'])).stderr).toContain('error: target svc-00[12] must start with a group path');
     expect(dry.stdout).toContain('dry run');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });

@@ -80,4 +80,17 @@ describe('the installed forgectl on a terminal', () => {
     expect(wide.stdout).not.toContain('…');
     expect(wide.stdout).not.toContain('left out');
   });
+
+  it('fleet selection in a pipe: the records a later page shows, a hint at --recursive, sets in globs', async () => {
+    const [page, flat, set] = await Promise.all([
+      forgectl(['projects', 'list', '--per-page', '5', '--page', '2']),
+      forgectl(['badges', 'list', '--group', 'acme/team-01', '--match', 'acme/team-01/**']),
+      forgectl(['push-rule', 'get', '--group', 'acme', '--recursive', '--match', 'acme/**/svc-01[34]', '--fields', 'project']),
+    ]);
+    expect(page.stdout.trim().split('\n')).toHaveLength(5);
+    expect(page.stderr).toBe('showing 6–10 of 16 — use --all or --limit\n');
+    expect(flat.code).toBe(0);
+    expect(flat.stderr).toBe('no projects selected: only the projects of acme/team-01 itself were looked at; --recursive adds those of its subgroups\n');
+    expect(set.stdout).toBe('acme/team-01/squad-2/svc-013\nacme/team-01/squad-2/svc-014\n');
+  });
 });

@@ -24,6 +24,13 @@ describe('globs over full paths', () => {
     expect(globRoot('acme/team-*/**')).toBe('acme');
     expect(globRoot('acme/api')).toBe('acme/api');
   });
+
+  it('takes sets of characters within a segment, as shells do', () => {
+    expect(matchesGlob('acme/team-01/squad-1/svc-001', 'acme/**/svc-00[12]')).toBe(true);
+    expect(matchesGlob('acme/team-01/squad-1/svc-003', 'acme/**/svc-00[12]')).toBe(false);
+    expect(matchesGlob('acme/team-01/squad-1/svc-003', 'acme/**/svc-00[!12]')).toBe(true);
+    expect(globRoot('acme/team-01/squad-1/svc-00[12]')).toBe('acme/team-01/squad-1');
+  });
 });
 
 describe('the ordered pool', () => {
@@ -121,6 +128,16 @@ describe('fleet operations on any project command', () => {
     expect(matched.json<Array<{ project: string }>>().map((r) => r.project)).toEqual(['acme/team-01/squad-2/svc-020']);
     const listed = await sandbox.run(['push-rule', 'get', '--projects-file', '-', '--fields', 'project,outcome,max_file_size'], { input: `# two of them\n${squad1[4]}\n\n${squad1[1]}  # this one too\n${squad1[4]}\n` });
     expect(listed.stdout).toBe(`${squad1[4]}\tok\t100\n${squad1[1]}\tok\t100\n`);
+    const set = await sandbox.run(['push-rule', 'get', '--group', 'acme/team-01', '--recursive', '--match', '**/svc-00[12]', '--fields', 'project']);
+    expect(set.stdout).toBe(`${squad1[0]}\n${squad1[1]}\n`);
+  });
+
+  it('says where the projects are when a group\'s own projects match nothing: in its subgroups, with --recursive', async () => {
+    const result = await sandbox.run(['push-rule', 'get', '--group', 'acme/team-01', '--match', 'acme/team-01/**']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('no projects selected: only the projects of acme/team-01 itself were looked at; --recursive adds those of its subgroups\n');
+    expect((await sandbox.run(['push-rule', 'get', '--group', 'acme/team-01', '--recursive', '--match', 'acme/nothing/**'])).stderr).toBe('no projects selected\n');
   });
 
   it('stops at the first failure, or goes on with --continue-on-error; either way one row per project and exit 9', async () => {

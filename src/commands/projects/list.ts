@@ -13,7 +13,8 @@ interface Options extends ProjectFilters {
 export default defineCommand<Options>({
   description: [
     'Projects you can see (administrators: all), or those of a group (--group, with --include-subgroups for the whole tree)',
-    'or of a user\'s namespace (--user). --all pages through everything, in id order unless --order-by is given, and',
+    'or of a user\'s namespace (--user). --all pages through everything, newest first by id (as without --all) unless',
+    '--order-by is given, and',
     'continues by keyset pagination where offsets end (50,000 records).',
   ].join(' '),
   examples: [
@@ -37,9 +38,10 @@ export default defineCommand<Options>({
     const query: Query = projectQuery(opts);
     const path = opts.group ? p`/groups/${opts.group}/projects` : opts.user ? p`/users/${opts.user}/projects` : '/projects';
     if (opts.group) Object.assign(query, { include_subgroups: opts.includeSubgroups || undefined, with_shared: opts.withShared === false ? false : undefined });
-    // Keyset pagination (which --all needs past 50,000 records) orders by id only.
+    // Keyset pagination (which --all needs past 50,000 records) orders by id only: newest first, as without --all
+    // (the service's default order is by creation, newest first).
     const byId = ctx.paging.all && !opts.orderBy;
-    if (byId) Object.assign(query, { order_by: 'id', sort: opts.sort ?? 'asc' });
+    if (byId) Object.assign(query, { order_by: 'id', sort: opts.sort ?? 'desc' });
     const sort = String(query.sort ?? 'desc');
     return ctx.api.list(path, query, {
       ...ctx.paging,
