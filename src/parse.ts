@@ -168,6 +168,19 @@ export function splitPairs(pairs: string[]): Array<[string, string]> {
   });
 }
 
+/**
+ * A count and its noun, as every message writes them: "1 project", "2 projects", "1,234 records" (thousands always
+ * separated by commas). `many` for a plural that is not `word` + s ("entries", "repositories").
+ */
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count.toLocaleString('en-US')} ${pluralNoun(count, word, many)}`;
+}
+
+/** The noun alone, as plural() chooses it: "unknown field: x", "unknown fields: x, y". */
+export function pluralNoun(count: number, word: string, many = `${word}s`): string {
+  return count === 1 ? word : many;
+}
+
 /** Edits (insertions, deletions, substitutions, swaps of neighbours) that turn one word into the other. */
 export function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));

@@ -4,6 +4,7 @@ import { gitBlobId } from '../git/objects.js';
 import type { Api } from './client.js';
 import { commits } from './resources/commits.js';
 import { repositoryTree } from './resources/repository.js';
+import { plural } from '../parse.js';
 
 /**
  * Commits of many file changes at once (the commits API's actions), as `commits create` and desired state's
@@ -87,5 +88,5 @@ export function summarizeActions(actions: CommitAction[]): string {
   const counts = new Map<string, number>();
   for (const a of actions) counts.set(a.action, (counts.get(a.action) ?? 0) + 1);
   const words: Record<string, string> = { create: 'created', update: 'updated', delete: 'deleted', move: 'moved', chmod: 'mode changed' };
-  return `${actions.length} change${actions.length === 1 ? '' : 's'} (${[...counts].map(([k, n]) => `${n} ${words[k]}`).join(', ')})`;
+  return `${plural(actions.length, 'change')} (${[...counts].map(([k, n]) => `${n} ${words[k]}`).join(', ')})`;
 }

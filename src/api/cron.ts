@@ -1,6 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { UsageError } from '../errors.js';
 import type { Field, FieldOptions } from './fields.js';
+import { plural } from '../parse.js';
 
 /**
  * Cron expressions as the service parses them (Fugit): five fields (minute hour day-of-month month day-of-week) or
@@ -12,7 +13,7 @@ export function cronProblem(expression: string): string | undefined {
   if (!text) return 'is empty';
   const fields = text.split(/\s+/);
   if (!text.startsWith('@') && fields.length !== 5) {
-    return `has ${fields.length} field${fields.length === 1 ? '' : 's'}; a cron expression has 5 (minute hour day-of-month month day-of-week)`;
+    return `has ${plural(fields.length, 'field')}; a cron expression has 5 (minute hour day-of-month month day-of-week)`;
   }
   try {
     CronExpressionParser.parse(text, { tz: 'UTC' });

@@ -1,6 +1,7 @@
 import { ApiError, UsageError } from '../errors.js';
 import type { Api } from './client.js';
 import { p } from './path.js';
+import { pluralNoun } from '../parse.js';
 
 /**
  * Usernames (or user IDs) as IDs, checked before anything changes: the service silently leaves unknown users out of
@@ -20,7 +21,7 @@ export async function userIds(api: Api, users: string[]): Promise<number[]> {
       return found?.id ?? 0;
     }),
   );
-  if (unknown.length) throw new UsageError(`unknown user${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, 'nothing was changed; check the names with: forgectl users list');
+  if (unknown.length) throw new UsageError(`unknown ${pluralNoun(unknown.length, 'user')}: ${unknown.join(', ')}`, 'nothing was changed; check the names with: forgectl users list');
   return [...new Set(ids)];
 }
 

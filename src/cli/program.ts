@@ -237,11 +237,20 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
 export function attachDefinition(command: Command, def: CommandDef): void {
   if (def.description) command.description(`${command.description()}\n\n${def.description}`);
   for (const arg of def.args ?? []) command.argument(arg);
+  // Words after a command that takes none are refused by the action, naming the option they were likely meant for.
+  if (!def.args?.length) command.allowExcessArguments(true);
   for (const option of def.options ?? []) command.addOption(toOption(option));
   for (const option of listOptions(def.list)) command.addOption(toOption(option));
   if (def.list === 'keyset') command.addOption(toOption(pageOption).hideHelp());
   if (takesFleet(def)) for (const option of fleetOptions) command.addOption(toOption(option).helpGroup(FLEET_HELP_GROUP));
   if (def.examples.length) command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+}
+
+/** Exit 2 for words after a command that takes no arguments: `artifacts delete 1` most likely meant `--job 1`. */
+function strayArguments(path: string, def: CommandDef, words: string[]): UsageError {
+  const ids = (def.options ?? []).map((option) => option.flags).filter((flags) => /^--[\w-]+ <id>$/.test(flags));
+  const flag = words.length === 1 && /^\d+$/.test(words[0]) && ids.length === 1 ? ids[0].split(' ')[0] : undefined;
+  return new UsageError(`forgectl ${path} takes no arguments, got ${words.map((word) => `"${word}"`).join(' ')}`, flag ? `did you mean: forgectl ${path} ${flag} ${words[0]}?` : `forgectl ${path} --help lists its options`);
 }
 
 function argName(spec: string): string {
@@ -273,6 +282,7 @@ export async function runCli(originalArgv: string[], deps: CliDeps, state = new 
     attachDefinition(leaf, def);
     leaf.action(async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
+      if (!def.args?.length && command.args.length) throw strayArguments(entry.path, def, command.args);
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };

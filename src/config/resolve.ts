@@ -1,4 +1,4 @@
-import { parseBoolean, parseChoice, parseInteger } from '../parse.js';
+import { closestName, parseBoolean, parseChoice, parseInteger } from '../parse.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../http/url.js';
 import { FORMATS } from '../output/formats.js';
@@ -44,7 +44,7 @@ export function selectProfile(flags: ConnectionFlags, env: Env, config: ConfigDa
   const profile = config.profiles[name];
   const explicit = flags.profile ?? env.FORGECTL_PROFILE;
   if (!profile && explicit) {
-    throw new ConfigError(`no profile named "${name}"`, `run: forgectl auth login --profile ${name}`);
+    throw new ConfigError(`no profile named "${name}"`, unknownProfileHint(name, Object.keys(config.profiles)));
   }
   return { name, profile: profile && checkedProfile(name, profile) };
 }
@@ -243,4 +243,12 @@ function runTokenCommand(command: string, env: Env): string {
   } catch (error) {
     throw new ConfigError(`token_command failed: ${(error as Error).message}`, 'check the command with: forgectl profile show');
   }
+}
+
+/** A mistyped profile name is more likely than a new one: the closest existing name, else the existing ones. */
+function unknownProfileHint(name: string, existing: string[]): string {
+  const create = `forgectl auth login --profile ${name} creates it`;
+  if (!existing.length) return `no profiles yet: ${create}`;
+  const guess = closestName(name, existing);
+  return guess ? `did you mean ${guess}? (${create})` : `profiles: ${existing.join(', ')} (${create})`;
 }

@@ -2,6 +2,7 @@ import { oneLine, visible } from '../output/formats.js';
 import { ownerLabel, type Change, type FieldChange } from './model.js';
 import type { OwnerFailure, Plan } from './plan.js';
 import { sectionOf } from './sections/index.js';
+import { plural } from '../parse.js';
 
 /** A plan as people read it: per project, group and the instance, each object with what happens to it. */
 
@@ -65,7 +66,6 @@ export function countActions(changes: Change[]): Record<Change['action'], number
   return counts;
 }
 
-const plural = (n: number, word: string, many = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
 
 /** What plan and apply say when the file, --target and --exclude leave nothing to compare. */
 export const NOTHING_SELECTED = 'Nothing to compare: the file, --target and --exclude select no project, group or instance settings.';

@@ -10,6 +10,7 @@ import type { HttpResponse } from '../http/client.js';
 import type { Io } from '../output/io.js';
 import type { DownloadResult } from '../output/result.js';
 import { startProgress } from './progress.js';
+import { plural } from '../parse.js';
 
 /**
  * The download engine every download goes through (archives, raw files and blobs, secure files, exports, and
@@ -318,7 +319,7 @@ async function finish(result: Transferred, target: string, part: string, metaFil
   if (options.extract) {
     const { extractArchive } = await import('./extract.js');
     const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, include: options.extract.include, warn: (text) => io.warn(text) });
-    io.note(`extracted ${entries.toLocaleString('en-US')} entr${entries === 1 ? 'y' : 'ies'} into ${options.extract.dir}`);
+    io.note(`extracted ${plural(entries, 'entry', 'entries')} into ${options.extract.dir}`);
     Object.assign(record, { extracted_to: options.extract.dir, entries });
   }
   return record;

@@ -8,6 +8,7 @@ import { DownloadResult, ResultWithExit, TextResult } from '../output/result.js'
 import { orderedPool } from './pool.js';
 import { DEFAULT_CONCURRENCY, fleetSelected, type FleetRun, type FleetSelection } from './options.js';
 import { selectProjects, type FleetProject } from './select.js';
+import { plural } from '../parse.js';
 
 /**
  * Any command that works on one project (it has --project and no --group of its own) also takes a fleet selector
@@ -122,7 +123,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const gate = ctx.rateGate.summary();
     const parts = [`${summary.ok} ok`, summary.failed.length ? `${summary.failed.length} failed` : '', summary.skipped ? `${summary.skipped} not started` : ''].filter(Boolean);
-    const line = `${projects.length} project${projects.length === 1 ? '' : 's'}: ${parts.join(', ')} in ${seconds} s at concurrency ${concurrency}${gate ? `; ${gate}` : ''}`;
+    const line = `${plural(projects.length, 'project')}: ${parts.join(', ')} in ${seconds} s at concurrency ${concurrency}${gate ? `; ${gate}` : ''}`;
     if (summary.failed.length || summary.skipped) {
       result.exitCode = ExitCode.attention;
       const named = summary.failed.slice(0, 5).join(', ') + (summary.failed.length > 5 ? `, … (${summary.failed.length - 5} more)` : '');
@@ -177,7 +178,7 @@ function sharedParts(ctx: Context, count: number, stdinTaken: boolean): Shared {
   return {
     confirm(question) {
       const more = count - 1;
-      answer ??= ctx.confirm(more ? `${question.replace(/\?$/, '')}, and the same in ${more.toLocaleString('en-US')} more project${more === 1 ? '' : 's'}?` : question);
+      answer ??= ctx.confirm(more ? `${question.replace(/\?$/, '')}, and the same in ${plural(more, 'more project')}?` : question);
       return answer;
     },
     readStdin() {

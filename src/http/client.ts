@@ -127,6 +127,7 @@ export class HttpClient {
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
     const failed = (error: unknown) => classifyNetworkError(error, url, this.options.timeoutMs, this.proxyFor(url));
     const gate = this.options.gate;
+    const first = this.now();
     for (let attempt = 0; ; attempt++) {
       await gate?.wait();
       const started = this.now();
@@ -164,7 +165,9 @@ export class HttpClient {
           await this.sleep(wait);
           continue;
         }
-        throw new NetworkError(failure.message, method, path, failure.sentMaybe, failure.code, failure.hint);
+        // The time the retries took is no secret: "within 1s" alone hides the 9 s the user waited.
+        const tries = attempt > 0 ? ` (${attempt + 1} attempts in ${Math.round((this.now() - first) / 1000)} s; --retries sets how many)` : '';
+        throw new NetworkError(failure.message + tries, method, path, failure.sentMaybe, failure.code, failure.hint);
       }
       const wrapped = wrapResponse(response, data, (error) => {
         const failure = failed(error);

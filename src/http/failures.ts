@@ -51,7 +51,12 @@ export function classifyNetworkError(error: unknown, target: { host: string; hos
       EAI_AGAIN: `cannot resolve host ${target.hostname} (DNS temporarily unavailable)`,
       UND_ERR_CONNECT_TIMEOUT: `could not connect to ${host} within ${timeoutMs / 1000}s`,
     };
-    return { message: (text[code] ?? `cannot connect to ${host} (${code})`) + via, code, sentMaybe: false, permanent: code === 'ENOTFOUND' };
+    const hint = code === 'ECONNREFUSED' ? `nothing listens at ${host}: check the URL and its port (forgectl profile show), and that the instance is up` : undefined;
+    return { message: (text[code] ?? `cannot connect to ${host} (${code})`) + via, hint, code, sentMaybe: false, permanent: code === 'ENOTFOUND' };
+  }
+  // An https:// URL for a server that speaks plain HTTP: OpenSSL reads its answer as a TLS record of an unknown version.
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(err.message ?? '')) {
+    return { message: `${host} does not answer in TLS: the URL says https://, the server speaks plain HTTP`, hint: 'check the URL\'s scheme and port (forgectl profile show): http:// for a server without TLS', code, sentMaybe: false, permanent: true };
   }
   if (code && TLS_CODES.test(code)) {
     const untrusted = UNTRUSTED.test(code);

@@ -1,4 +1,5 @@
 import { MAX_WAIT_MS } from './retry.js';
+import { plural } from '../parse.js';
 
 /** A budget that is spent but resets "now" still gets a short pause: the clocks are only known to the second. */
 const MIN_HOLD_MS = 250;
@@ -33,7 +34,7 @@ export class RateGate {
   summary(): string {
     const parts = [
       this.stats.holds ? `waited ${(this.stats.heldMs / 1000).toFixed(1)} s for the rate limit` : '',
-      this.stats.rateLimited ? `${this.stats.rateLimited} answer${this.stats.rateLimited === 1 ? '' : 's'} 429, honoured` : '',
+      this.stats.rateLimited ? `${plural(this.stats.rateLimited, 'answer')} 429, honoured` : '',
     ].filter(Boolean);
     return parts.join('; ');
   }

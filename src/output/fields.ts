@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { closestName } from '../parse.js';
+import { closestName, pluralNoun } from '../parse.js';
 
 export type Row = Record<string, unknown>;
 
@@ -47,7 +47,7 @@ export function checkFields(fields: string[], sample: unknown): void {
   if (unknown.length) {
     const known = knownFields(sample);
     const guesses = unknown.map((field) => (field.length >= 3 ? closestName(field, known) : undefined)).filter(Boolean);
-    throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}${guesses.length ? ` (did you mean ${guesses.join(', ')}?)` : ''}`, knownFieldsHint(known));
+    throw new UsageError(`unknown ${pluralNoun(unknown.length, 'field')}: ${unknown.join(', ')}${guesses.length ? ` (did you mean ${guesses.join(', ')}?)` : ''}`, knownFieldsHint(known));
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { visible } from './formats.js';
+import { plural } from '../parse.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -58,7 +59,7 @@ export class OutputState {
   /** One line saying what was left out, when a list was cut short; undefined when nothing is missing. */
   incompleteNote(): string | undefined {
     if (this.records === undefined || this.complete || this.records === 0) return undefined;
-    return `output is incomplete: ${this.records.toLocaleString('en-US')} record${this.records === 1 ? '' : 's'} written`;
+    return `output is incomplete: ${plural(this.records, 'record')} written`;
   }
 }
 

@@ -35,6 +35,16 @@ describe('auth login and profiles', () => {
     expect(verbose.stderr + verbose.stdout).not.toContain(sandbox.adminToken);
   });
 
+  it('-p with a name no profile has suggests the closest profile, or lists them, before creating one', async () => {
+    const dir = tempDir();
+    for (const name of ['prod', 'staging']) await run(['auth', 'login', '--profile', name, '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: sandbox.adminToken });
+    const typo = await run(['-p', 'prdo', 'users', 'list'], { env: profileEnv(dir) });
+    expect(typo.code).toBe(3);
+    expect(typo.stderr).toBe('error: no profile named "prdo"\nhint: did you mean prod? (forgectl auth login --profile prdo creates it)\n');
+    expect((await run(['-p', 'elsewhere', 'users', 'list'], { env: profileEnv(dir) })).stderr).toContain('hint: profiles: prod, staging (forgectl auth login --profile elsewhere creates it)\n');
+    expect((await run(['-p', 'prod', 'users', 'list'], { env: profileEnv(tempDir()) })).stderr).toContain('hint: no profiles yet: forgectl auth login --profile prod creates it\n');
+  });
+
   it('refuses a config holding a token that others can read (exit 3 with the chmod)', async () => {
     const dir = tempDir();
     await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: sandbox.adminToken });

@@ -65,6 +65,13 @@ describe('help', () => {
     expect((await help(['xyzzy'])).stderr).toContain('hint: forgectl --help lists the commands');
   });
 
+  it('words after a command that takes none: exit 2 naming the option they were likely meant for', async () => {
+    const stray = await help(['artifacts', 'delete', '1']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toBe('error: forgectl artifacts delete takes no arguments, got "1"\nhint: did you mean: forgectl artifacts delete --job 1?\n');
+    expect((await help(['users', 'list', 'alice'])).stderr).toBe('error: forgectl users list takes no arguments, got "alice"\nhint: forgectl users list --help lists its options\n');
+  });
+
   it('a list paged by keyset only (repo tree) does not offer --page (it refuses it, saying why)', async () => {
     const tree = await help(['repo', 'tree', '--help']);
     expect(tree.stdout).toContain('--per-page <n>');

@@ -183,7 +183,7 @@ describe('failing deliveries: status, events, test and resend', () => {
 
     const failedTest = await cli(['hooks', 'test', String(id), ...P]);
     expect(failedTest.code).toBe(6);
-    expect(failedTest.stderr).toContain('failed');
+    expect(failedTest.stderr).toMatch(new RegExp(`^error: the test of webhook ${id} \\(push\\) failed: the receiver answered 500: \\{"error":"status 500"\\}\\n`));
     receiver.answer(200);
     const test = await cli(['hooks', 'test', String(id), ...P, '--trigger', 'note', '-o', 'json']);
     expect(test.code).toBe(0);

@@ -193,5 +193,8 @@ describe('repo compare, files put, cherry-pick', () => {
     const check = await sandbox.run(['commits', 'cherry-pick', feature, '--branch', 'main', '--check', ...P]);
     expect(check.code).toBe(0);
     expect(check.stderr).toContain('applies cleanly');
+    const picked = await sandbox.run(['commits', 'cherry-pick', feature, '--branch', 'main', ...P, '-o', 'json']);
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stderr).toBe(`Cherry-picked ${feature} onto main as ${picked.json().short_id}\n`);
   });
 });

@@ -315,6 +315,7 @@ instance:
   it('exports all of acme (the demo projects, their mirror, rules, freeze periods, the group integration) and plans no changes', async () => {
     const exported = await cli(['export', '--group', 'acme', '--recursive', '--concurrency', '8']);
     expect(exported.code).toBe(0);
+    expect(exported.stderr).toMatch(/^exported 22 projects, 1 group$/m);
     for (const section of ['pull_mirror:', 'freeze_periods:', 'approval_rules:', 'protected_tags:', 'integrations:', 'bugzilla:']) expect(exported.stdout).toContain(section);
     expect(exported.stdout).toContain('url: https://git.upstream.example.com/acme/web.git'); // credentials left out, not masked
     const desired = file('acme.yaml', exported.stdout);

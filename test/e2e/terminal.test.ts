@@ -93,4 +93,16 @@ describe('the installed forgectl on a terminal', () => {
     expect(flat.stderr).toBe('no projects selected: only the projects of acme/team-01 itself were looked at; --recursive adds those of its subgroups\n');
     expect(set.stdout).toBe('acme/team-01/squad-2/svc-013\nacme/team-01/squad-2/svc-014\n');
   });
+
+  it('network failures in words: https against a plain HTTP port, a refused connection, the attempts a timeout took', async () => {
+    const port = new URL(sandbox!.url).port;
+    const [tls, refused] = await Promise.all([
+      forgectl(['--server', `https://127.0.0.1:${port}`, 'users', 'get', 'alice']),
+      forgectl(['--server', 'http://127.0.0.1:1', '--retries', '1', 'users', 'get', 'alice']),
+    ]);
+    expect(tls.code).toBe(8);
+    expect(tls.stderr).toBe(`error: 127.0.0.1:${port} does not answer in TLS: the URL says https://, the server speaks plain HTTP\nhint: check the URL's scheme and port (forgectl profile show): http:// for a server without TLS\n`);
+    expect(refused.code).toBe(8);
+    expect(refused.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:1 \(2 attempts in \d+ s; --retries sets how many\)\nhint: nothing listens at 127\.0\.0\.1:1/);
+  });
 });

@@ -83,6 +83,20 @@ describe('retry policy (contract §7)', () => {
     expect(result.code).toBe(8);
     expect(result.stderr).toContain('no response');
   });
+
+  it('says how many attempts a failure took, and what https against a plain HTTP port or a refused connection mean', async () => {
+    sandbox.fault({ method: 'GET', path: '^/version$', latency_ms: 2500, times: 3 });
+    const slow = await sandbox.run(['--timeout', '1', '--retries', '1', 'api', '/version'], { sleep: async () => undefined });
+    expect(slow.code).toBe(8);
+    expect(slow.stderr).toMatch(/^error: no response from 127\.0\.0\.1:\d+ within 1s \(2 attempts in \d+ s; --retries sets how many\)/);
+    const tls = await sandbox.run(['--server', sandbox.rootUrl.replace('http:', 'https:'), 'api', '/version']);
+    expect(tls.code).toBe(8);
+    expect(tls.stderr).toMatch(/^error: 127\.0\.0\.1:\d+ does not answer in TLS: the URL says https:\/\/, the server speaks plain HTTP/);
+    expect(tls.stderr).not.toContain('wrong version number');
+    const refused = await sandbox.run(['--server', 'http://127.0.0.1:1', '--retries', '0', 'api', '/version']);
+    expect(refused.code).toBe(8);
+    expect(refused.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:1\nhint: nothing listens at 127\.0\.0\.1:1: check the URL and its port/);
+  });
 });
 
 describe('proxy', () => {

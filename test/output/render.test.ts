@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { Writable, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -7,6 +8,7 @@ import { fitColumns } from '../../src/output/table.js';
 import { csvLine, ndjsonInPlace, tsvLine, type Format } from '../../src/output/formats.js';
 import { TextResult } from '../../src/output/result.js';
 import { UsageError } from '../../src/errors.js';
+import { plural, pluralNoun } from '../../src/parse.js';
 
 function capture(tty: boolean) {
   const out = Object.assign(new Writable({ write(chunk, _e, cb) { out.text += chunk.toString(); cb(); } }), { text: '', isTTY: tty });
@@ -198,3 +200,22 @@ describe('NDJSON from the bytes the service sent', () => {
     );
   });
 });
+
+describe('counts in messages', () => {
+  it('say one noun or many, with thousands separated by commas, through one helper', () => {
+    expect([plural(0, 'group'), plural(1, 'group'), plural(2, 'group'), plural(1234, 'record')]).toEqual(['0 groups', '1 group', '2 groups', '1,234 records']);
+    expect(plural(1, 'entry', 'entries')).toBe('1 entry');
+    expect(plural(12_000, 'entry', 'entries')).toBe('12,000 entries');
+    expect([pluralNoun(1, 'field'), pluralNoun(3, 'field')]).toEqual(['field', 'fields']);
+  });
+
+  it('are written through that helper everywhere: no hand-made plural is left in the sources', () => {
+    const src = new URL('../../src/', import.meta.url);
+    const handMade = /[a-z](?<!http)\(s\)[\s:,;`'"]|=== 1 \? '' : 's'|> 1 \? 's' : ''|=== 1 \? 'y' : 'ies'/;
+    const found = (readdirSync(src, { recursive: true }) as string[])
+      .filter((name) => name.endsWith('.ts') && !name.startsWith('sandbox'))
+      .flatMap((name) => readFileSync(new URL(name, src), 'utf8').split('\n').filter((line) => handMade.test(line)).map((line) => `${name}: ${line.trim()}`));
+    expect(found).toEqual([]);
+  });
+});
+

@@ -1,6 +1,7 @@
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
+import { plural } from '../../parse.js';
 
 interface User {
   id: number;
@@ -44,7 +45,7 @@ export default defineCommand({
       ctx.io.warn(
         daysLeft < 0
           ? `the token expired on ${token!.expires_at}`
-          : `the token expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'} (${token!.expires_at}); rotate it: forgectl tokens rotate self ${rotateTarget(user)} --save-to-profile`,
+          : `the token expires in ${plural(daysLeft, 'day')} (${token!.expires_at}); rotate it: forgectl tokens rotate self ${rotateTarget(user)} --save-to-profile`,
       );
     }
     return {

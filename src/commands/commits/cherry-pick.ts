@@ -18,6 +18,7 @@ export default defineCommand<{ project?: string; sha: string; branch: string; me
     try {
       const result = await ctx.api.call<Record<string, unknown>>(commits.routes.cherryPick!, { project: ctx.project(opts.project), sha: opts.sha, branch: opts.branch, message: opts.message, dry_run: opts.check || undefined });
       if (opts.check) ctx.io.note(`${opts.sha} applies cleanly to ${opts.branch}; nothing was committed`);
+      else ctx.io.note(`Cherry-picked ${opts.sha} onto ${opts.branch} as ${String(result.short_id ?? result.id)}`);
       return result;
     } catch (error) {
       const code = error instanceof ApiError ? (error.body as { error_code?: string } | undefined)?.error_code : undefined;

@@ -9,6 +9,7 @@ import { looksLikePlan, readPlanDocument } from '../../desired/saved.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { baseDirOf, concurrencyOf, fileOption, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
+import { plural } from '../../parse.js';
 
 interface Options extends TargetFlags {
   file: string;
@@ -76,7 +77,7 @@ export default defineCommand<Options>({
     }
     const counts = countActions(changes);
     const actionable = changes.length - counts.violation - (opts.prune ? 0 : counts.prune);
-    if (actionable > 0) await ctx.confirm(`Apply ${actionable.toLocaleString('en-US')} change${actionable === 1 ? '' : 's'} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
+    if (actionable > 0) await ctx.confirm(`Apply ${plural(actionable, 'change')} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
 
     const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0 };
     const result = new ResultWithExit(undefined, ExitCode.ok);
@@ -84,7 +85,7 @@ export default defineCommand<Options>({
     const rows = applyChanges(io, changes, { prune: Boolean(opts.prune), concurrency: ctx.globals.dryRun ? 1 : concurrency }, summary);
     async function* settle() {
       yield* rows;
-      const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${summary.skippedPrunes} deletion${summary.skippedPrunes === 1 ? '' : 's'} skipped (pass --prune)` : '', summary.violations ? `${summary.violations} audit finding${summary.violations === 1 ? '' : 's'} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
+      const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${plural(summary.skippedPrunes, 'deletion')} skipped (pass --prune)` : '', summary.violations ? `${plural(summary.violations, 'audit finding')} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
       const gate = ctx.rateGate.summary();
       const line = `Applied: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;
       if (summary.failed || summary.skippedPrunes || summary.violations || failures.length) {

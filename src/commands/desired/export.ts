@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { parseList } from '../../parse.js';
+import { parseList, plural, pluralNoun } from '../../parse.js';
 import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from '../../desired/io.js';
@@ -48,7 +48,7 @@ export default defineCommand<Options>({
     if (chosen !== 1) throw new UsageError(chosen ? 'give one of --project, --group and --instance' : 'what to export? give --project P, --group G [--recursive] or --instance');
     if (opts.recursive && opts.group === undefined) throw new UsageError('--recursive goes with --group');
     const unknown = (opts.kinds ?? []).filter((kind) => !KINDS.includes(kind));
-    if (unknown.length) throw new UsageError(`unknown kind${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, `known: ${KINDS.join(', ')}`);
+    if (unknown.length) throw new UsageError(`unknown ${pluralNoun(unknown.length, 'kind')} ${unknown.join(', ')}`, `known: ${KINDS.join(', ')}`);
 
     const owners: Owner[] = [];
     let target: string | undefined;
@@ -74,7 +74,7 @@ export default defineCommand<Options>({
     const { document, notes } = await exportState(io, { owners, kinds: opts.kinds, target, concurrency });
     for (const note of notes) ctx.io.note(`note: ${note}`);
     const projects = Object.keys((document.projects as Record<string, unknown> | undefined) ?? {}).length;
-    ctx.io.note(`exported ${projects ? `${projects} project${projects === 1 ? '' : 's'}` : ''}${document.groups ? `${projects ? ', ' : ''}${Object.keys(document.groups).length} group(s)` : ''}${document.instance ? `${projects || document.groups ? ' and ' : ''}the instance` : ''}`);
+    ctx.io.note(`exported ${projects ? plural(projects, 'project') : ''}${document.groups ? `${projects ? ', ' : ''}${plural(Object.keys(document.groups).length, 'group')}` : ''}${document.instance ? `${projects || document.groups ? ' and ' : ''}the instance` : ''}`);
     if (ctx.format !== 'table' && ctx.format !== 'yaml') return document;
     const { stringify } = (await import('yaml')).default;
     const schema = schemaPath();

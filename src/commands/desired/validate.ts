@@ -4,6 +4,7 @@ import { desiredStateSchema } from '../../desired/schema.js';
 import { UsageError } from '../../errors.js';
 import { ResultWithExit, TextResult } from '../../output/result.js';
 import { readText } from './shared.js';
+import { plural } from '../../parse.js';
 
 interface Options {
   file?: string;
@@ -34,11 +35,11 @@ export default defineCommand<Options>({
     const name = opts.file === '-' ? 'stdin' : opts.file;
     try {
       const state = await parseDesiredState(name, await readText(ctx, opts.file));
-      ctx.io.note(`${name} is valid: ${state.projects.length} project scope${state.projects.length === 1 ? '' : 's'}, ${state.groups.length} group scope${state.groups.length === 1 ? '' : 's'}${Object.keys(state.instance).length ? ', the instance' : ''}`);
+      ctx.io.note(`${name} is valid: ${plural(state.projects.length, 'project scope')}, ${plural(state.groups.length, 'group scope')}${Object.keys(state.instance).length ? ', the instance' : ''}`);
       return undefined;
     } catch (error) {
       if (!(error instanceof DesiredFileError)) throw error;
-      return new ResultWithExit(new TextResult(`${error.lines().join('\n')}\n`), 2, `${name}: ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}`);
+      return new ResultWithExit(new TextResult(`${error.lines().join('\n')}\n`), 2, `${name}: ${plural(error.problems.length, 'problem')}`);
     }
   },
 });

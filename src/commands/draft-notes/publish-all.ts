@@ -2,6 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { draftNotes } from '../../api/resources/draft-notes.js';
 import { mrOption } from '../../cli/review-options.js';
+import { plural } from '../../parse.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
   description: 'Publishes all of your drafts on the merge request at once (a review); other people\'s drafts are not touched.',
@@ -15,7 +16,7 @@ export default defineCommand<{ project?: string; mr: number }>({
       ctx.io.note(`You have no draft notes on merge request !${opts.mr} of ${project}`);
       return undefined;
     }
-    const count = `${drafts.length} draft note${drafts.length === 1 ? '' : 's'}`;
+    const count = plural(drafts.length, 'draft note');
     await ctx.confirm(`Publish ${count} on merge request !${opts.mr} of ${project}?`);
     await ctx.api.call(draftNotes.routes.publishAll, where);
     ctx.io.note(`Published ${count} on merge request !${opts.mr}`);

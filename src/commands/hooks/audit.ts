@@ -2,7 +2,7 @@ import { p } from '../../api/path.js';
 import { hooks, type Hook } from '../../api/resources/hooks.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseList } from '../../parse.js';
+import { parseList, plural } from '../../parse.js';
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
@@ -130,15 +130,15 @@ export default defineCommand<{ project?: string; since: string; desired?: string
     const repairable = found.filter((finding) => finding.fix && fixes.has(finding.fix));
     if (repairable.length) {
       const words = [...new Set(repairable.map((f) => (f.fix === 'ssl-on' ? 'turn TLS verification on for' : 're-enable')))].join(' and ');
-      await ctx.confirm(`${words[0].toUpperCase()}${words.slice(1)} ${repairable.length} webhook${repairable.length === 1 ? '' : 's'} of project ${project}?`);
+      await ctx.confirm(`${words[0].toUpperCase()}${words.slice(1)} ${plural(repairable.length, 'webhook')} of project ${project}?`);
       for (const finding of repairable) finding.fixed = await repair(ctx, project, finding.hook, finding.fix!);
     }
     const rows = found.map(({ hook_id, url, finding, fixed }) => ({ hook_id, url, finding, fixed }));
     const left = rows.filter((row) => row.fixed !== 'fixed');
     if (!left.length) {
-      ctx.io.note(rows.length ? `fixed ${rows.length} finding${rows.length === 1 ? '' : 's'} in the webhooks of ${project}` : `the webhooks of ${project} look healthy`);
+      ctx.io.note(rows.length ? `fixed ${plural(rows.length, 'finding')} in the webhooks of ${project}` : `the webhooks of ${project} look healthy`);
       return rows;
     }
-    return new ResultWithExit(rows, ExitCode.attention, `${left.length} finding${left.length === 1 ? '' : 's'} in the webhooks of ${project}${rows.length > left.length ? ` (${rows.length - left.length} fixed)` : ''}`);
+    return new ResultWithExit(rows, ExitCode.attention, `${plural(left.length, 'finding')} in the webhooks of ${project}${rows.length > left.length ? ` (${rows.length - left.length} fixed)` : ''}`);
   },
 });

@@ -2,7 +2,7 @@ import { Pacer } from '../../api/pacer.js';
 import { hooks, type Hook, type HookEvent } from '../../api/resources/hooks.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseInteger } from '../../parse.js';
+import { parseInteger, plural, pluralNoun } from '../../parse.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
@@ -99,7 +99,7 @@ export default defineCommand<Options>({
       ...(error ? { error } : {}),
     });
     if (ctx.globals.dryRun) {
-      ctx.io.note(`would resend ${targets.length} deliver${targets.length === 1 ? 'y' : 'ies'} of webhook ${id}, ${RESENDS_PER_MINUTE} a minute`);
+      ctx.io.note(`would resend ${plural(targets.length, 'delivery', 'deliveries')} of webhook ${id}, ${RESENDS_PER_MINUTE} a minute`);
       return targets.map((event) => outcome(event, 'would resend', event.response_status ?? null));
     }
 
@@ -109,7 +109,7 @@ export default defineCommand<Options>({
     for (const event of targets) {
       // Interrupted now (Ctrl-C while waiting for the limit), the command says what is left.
       const left = targets.slice(results.length).map((e) => e.id);
-      ctx.io.state.interruptNote = `${results.length} of ${targets.length} deliveries resent; not yet event${left.length === 1 ? '' : 's'} ${left.join(', ')}${opts.failed ? ' (run it again: those delivered are skipped)' : ''}`;
+      ctx.io.state.interruptNote = `${results.length} of ${targets.length} deliveries resent; not yet ${pluralNoun(left.length, 'event')} ${left.join(', ')}${opts.failed ? ' (run it again: those delivered are skipped)' : ''}`;
       if (stopped) {
         results.push(outcome(event, 'not sent', null, stopped));
         continue;

@@ -1,6 +1,7 @@
 import type { Context } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { p } from '../../api/path.js';
+import { plural } from '../../parse.js';
 
 export interface License {
   id: number;
@@ -50,7 +51,7 @@ export function warnAboutCurrent(ctx: Context, license: License): void {
   if (license.expires_at) {
     const days = Math.floor((Date.parse(`${license.expires_at.slice(0, 10)}T00:00:00Z`) - ctx.now().getTime()) / 86_400_000) + 1;
     if (license.expired || days <= 0) ctx.io.warn(`the current ${describeLicense(license)} expired on ${license.expires_at}`);
-    else if (days <= EXPIRY_WARNING_DAYS) ctx.io.warn(`the current ${describeLicense(license)} expires on ${license.expires_at}, in ${days} day${days === 1 ? '' : 's'}`);
+    else if (days <= EXPIRY_WARNING_DAYS) ctx.io.warn(`the current ${describeLicense(license)} expires on ${license.expires_at}, in ${plural(days, 'day')}`);
   }
-  if (license.overage) ctx.io.warn(`${describeLicense(license)} has ${license.overage} billable user${license.overage === 1 ? '' : 's'} over its user limit of ${license.user_limit}`);
+  if (license.overage) ctx.io.warn(`${describeLicense(license)} has ${plural(license.overage, 'billable user')} over its user limit of ${license.user_limit}`);
 }

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { TextResult } from '../../output/result.js';
+import { plural } from '../../parse.js';
 
 interface Comparison {
   commit: unknown;
@@ -47,7 +48,7 @@ export default defineCommand<Flags>({
     });
     if (comparison.compare_timeout) ctx.io.warn('the service timed out computing the comparison: the result may be incomplete');
     const emptied = comparison.diffs.filter((d) => d.too_large || (!d.diff && !d.renamed_file && d.a_mode === d.b_mode && !d.new_file && !d.deleted_file));
-    if (emptied.length) ctx.io.warn(`the service left out the diff of ${emptied.length} file${emptied.length > 1 ? 's' : ''} (too large): ${emptied.map((d) => d.new_path).join(', ')}`);
+    if (emptied.length) ctx.io.warn(`the service left out the diff of ${plural(emptied.length, 'file')} (too large): ${emptied.map((d) => d.new_path).join(', ')}`);
     if (opts.patch) return new TextResult(comparison.diffs.map(gitPatch).join(''));
     if (opts.nameOnly) return new TextResult(comparison.diffs.map((d) => `${d.new_path}\n`).join(''));
     if (!opts.stat && (ctx.format === 'json' || ctx.format === 'yaml')) return comparison;

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
 import { CACHE_NOTE, maskSecrets, parseSettingPairs } from './shared.js';
+import { plural } from '../../parse.js';
 
 export default defineCommand<{ pairs: string[] }>({
   description: [
@@ -40,7 +41,7 @@ export default defineCommand<{ pairs: string[] }>({
     await previewAndConfirm(ctx, `the application settings of ${host}`, changes);
     const result = await ctx.api.call<Record<string, unknown>>(SETTINGS_ROUTES.update, Object.fromEntries(changes.map((c) => [c.key, c.to])));
     checkApplied(ctx, changes, result);
-    ctx.io.note(`Updated ${changes.length} setting${changes.length === 1 ? '' : 's'} of ${host}. ${CACHE_NOTE}`);
+    ctx.io.note(`Updated ${plural(changes.length, 'setting')} of ${host}. ${CACHE_NOTE}`);
     return pick(result, Object.keys(wanted));
   },
 });

@@ -2,6 +2,7 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { p } from '../../api/path.js';
 import { itemId, itemOption, movesPath, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
+import { plural } from '../../parse.js';
 
 interface Options {
   type: MoveType;
@@ -64,7 +65,7 @@ export default defineCommand<Options>({
         ctx.io.note(`No project repositories are on storage "${opts.from}": nothing to schedule.`);
         return undefined;
       }
-      const what = count === undefined ? `every ${opts.type} repository` : `${count} project repositor${count === 1 ? 'y' : 'ies'}`;
+      const what = count === undefined ? `every ${opts.type} repository` : plural(count, 'project repository', 'project repositories');
       ctx.io.note(`Moving ${what} on storage "${opts.from}" to ${to}; each is ${READ_ONLY}.`);
       await ctx.confirm(`Move ${what} on storage "${opts.from}" to ${to}?`);
       await ctx.api.post(movesPath(opts.type), { source_storage_name: opts.from, destination_storage_name: opts.to });

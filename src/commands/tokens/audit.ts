@@ -1,7 +1,7 @@
 import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
-import { accessLevelName, collect, parseDuration } from '../../parse.js';
+import { accessLevelName, collect, parseDuration, plural } from '../../parse.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay } from './shared.js';
@@ -118,13 +118,13 @@ export default defineCommand<Options>({
     const rows = [...found.values()].sort((a, b) => String(a.expires_at).localeCompare(String(b.expires_at)) || Number(a.id) - Number(b.id));
     const window = `${opts.expiringWithin} (by ${lastDay})`;
     const scope = opts.instance ? ` in ${lists.length.toLocaleString('en-US')} token lists of the instance` : '';
-    const unread = unreadable.length ? `; ${unreadable.length} list${unreadable.length === 1 ? '' : 's'} could not be read` : '';
+    const unread = unreadable.length ? `; ${plural(unreadable.length, 'list')} could not be read` : '';
     if (!rows.length) {
       if (unreadable.length) return new ResultWithExit(rows, ExitCode.attention, `attention: no token expires within ${window}; checked ${checked}${scope}${unread}`);
       ctx.io.note(`no token expires within ${window}; checked ${checked}${scope}`);
       return rows;
     }
-    const count = `${rows.length} token${rows.length === 1 ? '' : 's'}`;
+    const count = plural(rows.length, 'token');
     return new ResultWithExit(rows, ExitCode.attention, `attention: ${count} expire${rows.length === 1 ? 's' : ''} within ${window}${scope}${unread}`);
   },
 });

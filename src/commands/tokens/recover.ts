@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { describeTargets, finishRecovery, HeldLocks, listRecoveries, readRecovery, sweepFinished, type RecoveryRecord, type SaveTargets } from './rotation.js';
 import { warnStoreNow, withLevelName, withoutSecret } from './shared.js';
+import { plural } from '../../parse.js';
 
 interface Options {
   file?: string;
@@ -51,7 +52,7 @@ export default defineCommand<Options>({
     if (opts.list && opts.file) throw new UsageError('give a file or --list, not both');
     if (!opts.file) {
       const finished = sweepFinished(ctx.configDir);
-      if (finished.length) ctx.io.note(`removed ${finished.length} finished recovery file(s): their token is saved already (or replaced by a newer one)`);
+      if (finished.length) ctx.io.note(`removed ${plural(finished.length, 'finished recovery file')}: their token is saved already (or replaced by a newer one)`);
     }
     const pending = opts.file ? [{ path: resolve(opts.file), record: readRecovery(resolve(opts.file)) }] : listRecoveries(ctx.configDir);
     if (opts.list) {
@@ -59,7 +60,7 @@ export default defineCommand<Options>({
         ctx.io.note('no interrupted rotations');
         return [];
       }
-      return new ResultWithExit(pending.map(({ path, record }) => summary(path, record)), ExitCode.attention, `${pending.length} interrupted rotation(s) to recover: forgectl tokens recover`);
+      return new ResultWithExit(pending.map(({ path, record }) => summary(path, record)), ExitCode.attention, `${plural(pending.length, 'interrupted rotation')} to recover: forgectl tokens recover`);
     }
     if (!pending.length) {
       ctx.io.note('no interrupted rotations');

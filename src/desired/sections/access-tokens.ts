@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
 import { f } from '../../api/fields.js';
-import { accessLevelName } from '../../parse.js';
+import { accessLevelName, pluralNoun } from '../../parse.js';
 import type { Change, Level, Owner } from '../model.js';
 import { specOf, type Section } from '../section.js';
 
@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 export function policyViolations(token: TokenRecord, policy: TokenPolicy): string[] {
   const problems: string[] = [];
   const extra = policy.allowed_scopes ? token.scopes.filter((scope) => !policy.allowed_scopes!.includes(scope)) : [];
-  if (extra.length) problems.push(`scope${extra.length > 1 ? 's' : ''} ${extra.join(', ')} not allowed`);
+  if (extra.length) problems.push(`${pluralNoun(extra.length, 'scope')} ${extra.join(', ')} not allowed`);
   if (policy.max_lifetime_days !== undefined) {
     if (!token.expires_at) problems.push('never expires');
     else {
