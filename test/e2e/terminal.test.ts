@@ -105,4 +105,22 @@ describe('the installed forgectl on a terminal', () => {
     expect(refused.code).toBe(8);
     expect(refused.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:1 \(2 attempts in \d+ s; --retries sets how many\)\nhint: nothing listens at 127\.0\.0\.1:1/);
   });
+
+  it('help and typos: commands before a pointer to the global options, sections, no --page on repo tree, did-you-mean', async () => {
+    const [group, root, tree, typo, bare] = await Promise.all([
+      forgectl(['tokens', '--help']),
+      forgectl(['--help']),
+      forgectl(['repo', 'tree', '--help']),
+      forgectl(['project', 'list']),
+      forgectl(['projects', 'get']),
+    ]);
+    expect(group.stdout.indexOf('\nCommands:\n')).toBeGreaterThan(0);
+    expect(group.stdout).not.toContain('Global Options:');
+    expect(group.stdout).toContain('forgectl --help lists them.');
+    expect(root.stdout).toMatch(/\nTokens:\n {2}tokens [^:]*\n\nProjects and groups:\n {2}projects /);
+    expect(tree.stdout).not.toContain('--page <n>');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('error: unknown command "project"\nhint: did you mean: forgectl projects list?\n');
+    expect(bare.stderr).toContain('hint: pass the project as an argument (forgectl projects get ID|PATH)');
+  });
 });
