@@ -55,6 +55,7 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Repositories:', ['repo', 'commits', 'files', 'submodules']],
   ['Webhooks, job artifacts and snippets:', ['hooks', 'artifacts', 'snippets']],
   ['Configuration as code:', ['plan', 'apply', 'export', 'validate']],
+  ['AI assistants:', ['mcp']],
 ];
 
 /** The section of a top-level command in the root help, and its rank (unlisted ones last, under "Commands:"). */

@@ -1,7 +1,12 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, commandLine, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
+import { buildCatalogue, commandLine, cursorOf, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
+import { ToolServer } from '../../src/commands/mcp/server.js';
 import { manifest } from '../../src/cli/manifest.js';
+import { main } from '../../src/main.js';
+import { useTestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
 
 const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
 ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/).addFormat('date-time', /./);
@@ -54,6 +59,14 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(() => commandLine(list, { cursor: 'bm90LWEtY3Vyc29y' })).toThrow(/cursor is not one this server gave out/);
     const api = tools.find((tool) => tool.name === 'api')!;
     expect(commandLine(api, { path: '/user' })).toEqual(['api', '/user', '--method=GET']);
+  });
+
+  it('a list page past the first keeps its total and the cursor of the page after it', async () => {
+    const server = new ToolServer({ tools: await buildCatalogue({ toolsets: Object.keys(TOOLSETS) }), invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    for (const page of [1, 2]) {
+      const result = await server.call('users_list', { per_page: 1, ...(page > 1 ? { cursor: cursorOf(page) } : {}) });
+      expect(result.structuredContent, `page ${page}`).toMatchObject({ count: 1, total: expect.any(Number), next_cursor: cursorOf(page + 1) });
+    }
   });
 
   it('every command is a tool or left out on purpose', () => {

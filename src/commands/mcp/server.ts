@@ -136,9 +136,12 @@ export class ToolServer {
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
-  /** count, total and next_cursor of a list page, from what forgectl said on stderr ("showing 20 of 1,234 …"). */
+  /**
+   * count, total and next_cursor of a list page, from what forgectl said on stderr ("showing 20 of 1,234 …", past
+   * the first page "showing 21–40 of 1,234 …" or "showing record 41 of 1,234 …").
+   */
   private paging(records: unknown[], args: Record<string, unknown>, stderr: string): Record<string, unknown> {
-    const shown = /^showing [\d,]+(?: of ([\d,]+))?/m.exec(stderr);
+    const shown = /^showing (?:record )?[\d,]+(?:–[\d,]+)?(?: of ([\d,]+))?/m.exec(stderr);
     const page = pageOfCursor(args.cursor);
     return {
       count: records.length,
