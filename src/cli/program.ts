@@ -59,7 +59,7 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
 ];
 
 /** The section of a top-level command in the root help, and its rank (unlisted ones last, under "Commands:"). */
-export function helpSection(word: string): { heading: string; rank: number } {
+function helpSection(word: string): { heading: string; rank: number } {
   const rank = HELP_SECTIONS.findIndex(([, names]) => names.includes(word));
   return rank < 0 ? { heading: 'Commands:', rank: HELP_SECTIONS.length } : { heading: HELP_SECTIONS[rank][0], rank };
 }
@@ -113,7 +113,7 @@ const COMMON_GROUPS = ['projects', 'groups', 'commits', 'users', 'repo', 'files'
  * rotate` → `tokens rotate`); among equals, one the following words continue (`project list` → `projects list`),
  * then a common group. The words that continue the guess are kept in it.
  */
-export function guessCommand(unknown: { word: string; after: string; rest: string[] }): string | undefined {
+function guessCommand(unknown: { word: string; after: string; rest: string[] }): string | undefined {
   const nodes = new Set(manifest.flatMap((entry) => entry.path.split(' ').map((_, i, words) => words.slice(0, i + 1).join(' '))));
   const word = unknown.word.toLowerCase();
   const limit = Math.max(1, Math.floor(word.length / 3));
