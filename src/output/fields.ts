@@ -13,15 +13,6 @@ export function getPath(record: unknown, path: string): unknown {
   return value;
 }
 
-export function hasPath(record: unknown, path: string): boolean {
-  let value: unknown = record;
-  for (const key of path.split('.')) {
-    if (value === null || value === undefined || typeof value !== 'object' || !(key in (value as object))) return false;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return true;
-}
-
 /** Dotted paths of a record, two levels deep: what --fields accepts. */
 export function knownFields(record: unknown, prefix = '', depth = 0): string[] {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return [];

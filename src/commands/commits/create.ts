@@ -5,7 +5,7 @@ import { commits } from '../../api/resources/commits.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { fileProblem, readLocalFile } from '../../cli/files.js';
 import { projectOption } from '../../cli/options.js';
-import { collect, parseChoice } from '../../parse.js';
+import { collect, parseChoice, plural } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { repoPath } from '../../git/content.js';
 import { isIgnored, parseIgnore, type IgnoreRule } from '../../cli/gitignore.js';
@@ -151,8 +151,6 @@ function previewDeletions(ctx: Context, paths: string[]): void {
   for (const path of paths.slice(0, 20)) ctx.io.note(`delete ${path}`);
   if (paths.length > 20) ctx.io.note(`… and ${(paths.length - 20).toLocaleString('en-US')} more`);
 }
-
-const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 
 async function commitMessage(opts: Flags, ctx: Context): Promise<string> {
   if (opts.message !== undefined && opts.messageFile !== undefined) throw new UsageError('give -m or --message-file, not both');

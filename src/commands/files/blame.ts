@@ -2,6 +2,7 @@ import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
+import { plural } from '../../parse.js';
 import { repoPath } from '../../git/content.js';
 import { refOption, refOrDefault } from './shared.js';
 
@@ -51,7 +52,7 @@ export default defineCommand<{ project?: string; path: string; ref?: string; lin
     const picked = rows.filter((row) => row.line >= lines.start && (lines.end === undefined || row.line <= lines.end));
     if (!picked.length || (lines.end !== undefined && picked[picked.length - 1].line < lines.end)) {
       const length = lines.end !== undefined && picked.length ? picked[picked.length - 1].line : numbered(await blame(), 1).length;
-      throw new UsageError(`-L ${lines.text}: ${path} has ${length} line${length === 1 ? '' : 's'} at ${ref}`);
+      throw new UsageError(`-L ${lines.text}: ${path} has ${plural(length, 'line')} at ${ref}`);
     }
     return picked;
   },

@@ -2,7 +2,7 @@ import { expandRoute } from '../../api/path.js';
 import { snippets, SNIPPET_BRANCH, SNIPPET_VISIBILITIES, type SnippetFileAction, type SnippetRecord } from '../../api/resources/snippets.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { collect, parseChoice, parseInteger } from '../../parse.js';
+import { collect, parseChoice, parseInteger, plural } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { folderFiles, parseLocal, parseMove, readText, snippetPath, syncActions } from './shared.js';
 
@@ -70,7 +70,7 @@ export default defineCommand<Options>({
       }
       for (const action of actions) ctx.io.note(`${action.action} ${action.previous_path ? `${action.previous_path} → ` : ''}${action.file_path}`);
       const deleted = actions.filter((action) => action.action === 'delete').length;
-      if (deleted) await ctx.confirm(`Delete ${deleted} file${deleted === 1 ? '' : 's'} of snippet ${id} of project ${route.project} (--sync)?`);
+      if (deleted) await ctx.confirm(`Delete ${plural(deleted, 'file')} of snippet ${id} of project ${route.project} (--sync)?`);
     }
     const body = { title: opts.title, description: opts.description, visibility: opts.visibility, files: actions.length ? actions : undefined };
     if (Object.values(body).every((value) => value === undefined)) {
