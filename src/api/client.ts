@@ -6,7 +6,12 @@ import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
-import { expandRoute, isRoute, toQueryString, type Query } from './path.js';
+import { expandRoute, isRoute, toQueryString, type Query, type RouteParamNames, type RouteParams } from './path.js';
+
+/** A route's parameters (required when its path has any) and request options. */
+type CallArgs<R extends string> = RouteParamNames<R> extends never
+  ? [params?: Record<string, unknown>, options?: Partial<ApiRequest>]
+  : [params: RouteParams<R>, options?: Partial<ApiRequest>];
 
 export interface ApiRequest {
   method: string;
@@ -150,8 +155,8 @@ export class Api {
    * badge_id, name })`. Path parameters are expanded, each encoded as one segment; the other parameters (undefined
    * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise.
    */
-  async call<T = unknown>(route: string, params: Record<string, unknown> = {}, options: Partial<ApiRequest> = {}): Promise<T> {
-    const { method, path, rest } = expandRoute(route, params);
+  async call<T = unknown, const R extends string = string>(route: R, ...[params, options = {}]: CallArgs<R>): Promise<T> {
+    const { method, path, rest } = expandRoute(route, params ?? {});
     const given = Object.keys(rest).length ? rest : undefined;
     const inQuery = method === 'GET' || method === 'HEAD' || method === 'DELETE';
     return (await this.request<T>({ ...options, method, path, query: inQuery ? (given as Query | undefined) : undefined, body: inQuery ? undefined : given })).data;
@@ -161,7 +166,7 @@ export class Api {
    * A paginated list, fetched as contract §6 describes (one page, --limit, or --all with concurrent pages). Takes a
    * path and its query, or a declared GET route and its parameters (as call() does).
    */
-  list<T = Record<string, unknown>>(pathOrRoute: string, query: Query | Record<string, unknown>, options: ListOptions): ListResult<T> {
+  list<T = Record<string, unknown>, const R extends string = string>(pathOrRoute: R, query: RouteParamNames<R> extends never ? Query | Record<string, unknown> : RouteParams<R>, options: ListOptions): ListResult<T> {
     if (!isRoute(pathOrRoute)) return new ListResult<T>(this, pathOrRoute, query as Query, options);
     const { method, path, rest } = expandRoute(pathOrRoute, query);
     if (method !== 'GET') throw new Error(`list() needs a GET route, got ${pathOrRoute}`);

@@ -51,7 +51,7 @@ export async function branchTree(api: Api, target: CommitTarget): Promise<Map<st
   const tree = new Map<string, TreeEntry>();
   try {
     const project = target.startProject && ref !== target.branch ? target.startProject : target.project;
-    const list = api.list<TreeEntry>(repositoryTree.routes.list!, { project, ref, recursive: true }, { all: true, perPage: 100, keysetOnly: true });
+    const list = api.list<TreeEntry>(repositoryTree.routes.list, { project, ref, recursive: true }, { all: true, perPage: 100, keysetOnly: true });
     for await (const entry of list) tree.set(entry.path, entry);
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404 && /tree/i.test(error.message))) throw error;
@@ -70,7 +70,7 @@ export function withMissingBranchHint(error: unknown, branch: string, flags = '-
 
 export async function branchExists(api: Api, project: string, branch: string): Promise<boolean> {
   try {
-    await api.call(commits.routes.get!, { project, sha: branch, stats: false });
+    await api.call(commits.routes.get, { project, sha: branch, stats: false });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return false;

@@ -76,8 +76,8 @@ export function fieldValues(fields: Array<[string, Field]>, opts: Record<string,
 const idName = (resource: ResourceDef): string => (resource.id.field === 'id' ? 'id' : resource.id.field.replace(/_/g, '-'));
 
 /** Parses the `<id>` argument of a hand-written verb as the generated ones do: `parseId(protectedTags, text)`. */
-export function parseId(resource: ResourceDef, text: string): unknown {
-  return idField(resource).kind.parse(text, `${resource.noun} ${idName(resource)}`);
+export function parseId(resource: ResourceDef, text: string): string | number {
+  return idField(resource).kind.parse(text, `${resource.noun} ${idName(resource)}`) as string | number;
 }
 
 /** "Needs Premium and the Maintainer role." */

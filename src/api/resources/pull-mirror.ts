@@ -1,13 +1,12 @@
 import { UsageError } from '../../errors.js';
-import { f, type Field, type FieldOptions } from '../fields.js';
+import { f, fieldOf, type FieldOptions } from '../fields.js';
 import { maskUrlCredentials, mirrorUrlProblem } from '../mirrors.js';
 import { re2Regex } from '../push-rules.js';
 import { defineSingleton } from '../resource.js';
 
 /** A repository URL the service can pull from (http, https, ssh, git). */
-const mirrorUrl = (options: FieldOptions = {}): Field => ({
-  ...options,
-  kind: {
+const mirrorUrl = <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
+  fieldOf<string, O>({
     name: 'mirror url',
     type: 'string',
     placeholder: '<url>',
@@ -16,8 +15,7 @@ const mirrorUrl = (options: FieldOptions = {}): Field => ({
       if (problem) throw new UsageError(`${label} ${maskUrlCredentials(text)} cannot be mirrored: ${problem}`);
       return text;
     },
-  },
-});
+  }, options);
 
 /**
  * The pull mirror of a project (Premium). GET answers 404 when the project does not mirror; PUT sets it up or

@@ -41,7 +41,7 @@ export default defineCommand<Options>({
     if (opts.list && opts.extract) throw new UsageError('give --list or --extract, not both');
     if (opts.include && !opts.extract && !opts.list) throw new UsageError('--include picks entries to --extract or --list');
     const include = globMatcher(opts.include);
-    const route = 'job' in t ? artifacts.routes.archive! : artifacts.routes.archiveByRef!;
+    const route = 'job' in t ? artifacts.routes.archive : artifacts.routes.archiveByRef;
     const params = 'job' in t ? { project: t.project, job_id: t.job } : { project: t.project, ref_name: t.ref, job: t.jobName };
     const source = explained(routeSource(ctx.api, route, params), ctx, t, 'the artifacts archive');
     const description = `artifacts of ${'job' in t ? `job ${t.job}` : `${t.jobName}@${t.ref}`}`;

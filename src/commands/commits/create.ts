@@ -127,7 +127,7 @@ export default defineCommand<Flags>({
       return undefined;
     }
     const summary = summarizeActions(actions);
-    const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create!, {
+    const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create, {
       project,
       branch: opts.branch,
       commit_message: message,

@@ -27,7 +27,7 @@ export default defineCommand<DownloadFlags & { project?: string; path: string; r
         return { sha256: info.content_sha256 as string | undefined, size: info.size as number | undefined };
       },
     });
-    const source = routeSource(ctx.api, repositoryFiles.routes.raw!, { project: ctx.project(opts.project), file_path: filePath, ref: opts.ref, lfs: opts.lfs || undefined });
+    const source = routeSource(ctx.api, repositoryFiles.routes.raw, { project: ctx.project(opts.project), file_path: filePath, ref: opts.ref, lfs: opts.lfs || undefined });
     return new DownloadResult(source, download);
   },
 });

@@ -58,12 +58,12 @@ async function repair(ctx: Context, project: string, hook: Hook, fix: Fix): Prom
   const route = { project, hook_id: hook.id };
   try {
     if (fix === 'ssl-on') {
-      await ctx.api.call(hooks.routes.update!, { ...route, url: hook.url, enable_ssl_verification: true });
+      await ctx.api.call(hooks.routes.update, { ...route, url: hook.url, enable_ssl_verification: true });
       return 'fixed';
     }
     // A successful test delivery is what re-enables a hook the service disabled.
-    await ctx.api.call(hooks.routes.test!, { ...route, trigger: 'push_events' });
-    const after = await ctx.api.call<Hook>(hooks.routes.get!, route);
+    await ctx.api.call(hooks.routes.test, { ...route, trigger: 'push_events' });
+    const after = await ctx.api.call<Hook>(hooks.routes.get, route);
     return after.alert_status === 'executable' ? 'fixed' : `still ${hookStatus(after)}`;
   } catch (error) {
     if (error instanceof ApiError && error.status !== 401) return `not fixed: ${error.message} (${error.status})`;
@@ -111,7 +111,7 @@ export default defineCommand<{ project?: string; since: string; desired?: string
 
     const found: Array<Finding & { hook: Hook }> = [];
     const seen = new Map<string, number>();
-    for await (const hook of ctx.api.list<Hook>(hooks.routes.list!, { project }, { all: true })) {
+    for await (const hook of ctx.api.list<Hook>(hooks.routes.list, { project }, { all: true })) {
       const findings = recordFindings(hook);
       const twin = seen.get(hook.url);
       if (twin !== undefined) findings.push({ finding: `the same URL as webhook ${twin}` });

@@ -8,7 +8,7 @@ export default defineCommand<{ project?: string }>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     await ctx.confirm(`Delete the push rule of project ${project}?`);
-    await ctx.api.call(pushRule.routes.delete!, { project });
+    await ctx.api.call(pushRule.routes.delete, { project });
     ctx.io.note(`Deleted the push rule of project ${project}`);
     return undefined;
   },

@@ -19,6 +19,6 @@ export default defineCommand<Record<string, unknown> & { project?: string }>({
     if (!Object.keys(body).length) throw new UsageError('nothing to set', 'give at least one rule, for example --max-file-size 10 or --deny-delete-tag');
     const project = ctx.project(opts.project);
     const existing = await ctx.api.call(pushRule.routes.get, { project });
-    return ctx.api.call(existing ? pushRule.routes.update! : pushRule.routes.create!, { project, ...body });
+    return ctx.api.call(existing ? pushRule.routes.update : pushRule.routes.create, { project, ...body });
   },
 });

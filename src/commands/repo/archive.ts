@@ -30,7 +30,7 @@ export default defineCommand<DownloadFlags & { project?: string; ref?: string; f
     const download = await prepareDownload(ctx, opts, { description: `archive of ${project}`, extract: { dir: opts.extract ?? '', stripComponents: 1 } });
     const source = routeSource(
       ctx.api,
-      repositoryTree.routes.archive!,
+      repositoryTree.routes.archive,
       {
         project,
         sha: opts.ref,

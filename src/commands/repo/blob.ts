@@ -16,9 +16,9 @@ export default defineCommand<DownloadFlags & { project?: string; sha: string; ra
     const params = { project: ctx.project(opts.project), sha: opts.sha.toLowerCase() };
     if (!opts.raw) {
       if (opts.outputFile || opts.resume || opts.sha256) throw new UsageError('--output-file, --resume and --sha256 need --raw');
-      return ctx.api.call(repositoryTree.routes.blob!, params);
+      return ctx.api.call(repositoryTree.routes.blob, params);
     }
     const download = await prepareDownload(ctx, opts, { description: `blob ${opts.sha.slice(0, 8)}`, gitBlob: params.sha });
-    return new DownloadResult(routeSource(ctx.api, repositoryTree.routes.blobRaw!, params), download);
+    return new DownloadResult(routeSource(ctx.api, repositoryTree.routes.blobRaw, params), download);
   },
 });

@@ -56,7 +56,7 @@ export const integrationsSection: Section = {
   },
   // The service wants the required settings (credentials included) with every change: all of them are sent.
   async create(io, owner, desired, slug) {
-    await io.api.call(groupIntegrationRoutes.set, { group: owner.path, slug, ...(await bodyOf(io, integrationsSection, desired)) });
+    await io.api.call(groupIntegrationRoutes.set, { group: owner.path, slug: slug!, ...(await bodyOf(io, integrationsSection, desired)) });
   },
   // A change sends the settings the integration has with those the file declares: the service wants its
   // required settings every time.

@@ -52,7 +52,7 @@ export const approvalsSection = singletonSection(approvalSettings, {
       const body = await bodyOf(io, approvalsSection, desired, changed);
       if ('require_reauthentication_to_approve' in body) body.require_password_to_approve = body.require_reauthentication_to_approve;
       // Both names of the one setting: older instances know only require_password_to_approve.
-      await io.api.call(approvalSettings.routes.update!, { project: owner.path, ...body });
+      await io.api.call(approvalSettings.routes.update, { project: owner.path, ...body });
     },
   },
 });

@@ -72,6 +72,6 @@ export default defineCommand<Options>({
     }
     const project = ctx.project(opts.project);
     await ctx.confirm(`Configure pull mirroring of project ${project}${opts.url ? ` from ${maskUrlCredentials(opts.url)}` : ''}? Mirror updates can change its branches.`);
-    return ctx.api.call(pullMirror.routes.update!, { project, ...body });
+    return ctx.api.call(pullMirror.routes.update, { project, ...body });
   },
 });
