@@ -244,10 +244,12 @@ export interface SetSpec extends VerbSpec {
   /** What to say when no option was given: "give at least one rule, for example …". */
   nothingHint?: string;
   /**
-   * Called with the body before it is sent: checks across options, values read otherwise (a secret from stdin), a
-   * question to confirm. Changes the body in place.
+   * Called with the body before it is checked and sent: checks across options, values read otherwise (a secret
+   * from stdin), warnings. Changes the body in place.
    */
-  prepare?: (body: Record<string, unknown>, opts: Record<string, any>, ctx: Context, where: string) => Promise<void> | void;
+  prepare?: (body: Record<string, unknown>, opts: Record<string, any>, ctx: Context) => Promise<void> | void;
+  /** The question to confirm before sending, when the change needs one ("Configure pull mirroring of …?"). */
+  question?: (body: Record<string, unknown>, where: string) => string;
 }
 
 export interface SingletonVerbs {
@@ -292,10 +294,11 @@ export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs)
       options: [...parentOptionList, ...fieldOptions(fields, { negatable: true }), ...(spec.options ?? [])],
       async run(opts, ctx) {
         const body = fieldValues(fields, opts);
-        const { params, where } = location(resource, opts, ctx);
-        await spec.prepare?.(body, opts, ctx, where);
+        await spec.prepare?.(body, opts, ctx);
         const given = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
         if (!Object.keys(given).length) throw new UsageError('nothing to set', spec.nothingHint ?? `give ${flags.slice(0, 2).join(', ')} or another setting`);
+        const { params, where } = location(resource, opts, ctx);
+        if (spec.question) await ctx.confirm(spec.question(given, where));
         const exists = create && update ? (await ctx.api.call(get, params)) != null : undefined;
         const route = exists === false || !update ? create : update;
         if (!route) throw new Error(`resource ${resource.noun} declares no update or create route`);

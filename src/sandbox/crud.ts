@@ -56,8 +56,8 @@ export interface Crud<T extends Stored> extends SandboxModule {
 
 const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 
-/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']. */
-function pattern(route: string): [string, string] {
+/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']: the declaration's own names. */
+export function routePattern(route: string): [string, string] {
   const [method, path] = route.split(' ');
   return [method, path.replace(/\{([a-z_]+)\}/g, ':$1')];
 }
@@ -147,7 +147,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
       hooks.routes?.(api);
       const { list, get, create, update, delete: remove } = resource.routes;
       if (list) {
-        api.add(...pattern(list), (req) => {
+        api.add(...routePattern(list), (req) => {
           const parent = parentFor(req, read);
           const filters = Object.entries(resource.filters ?? {}).map(([name, field]) => [name, coerce(name, field, req.input[name])] as const).filter(([, given]) => given !== undefined);
           const records = visible(req, parent).filter((r) => filters.every(([name, wanted]) => value(r, name) === wanted));
@@ -155,13 +155,13 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (get) {
-        api.add(...pattern(get), (req) => {
+        api.add(...routePattern(get), (req) => {
           const parent = parentFor(req, read);
           return ok(present(find(req, parent), req, parent));
         });
       }
       if (create) {
-        api.add(...pattern(create), (req) => {
+        api.add(...routePattern(create), (req) => {
           const parent = parentFor(req, write);
           const values: Record<string, unknown> = { ...scopeOf(req) };
           for (const [name, field] of creatableFields(resource)) {
@@ -173,7 +173,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (update) {
-        api.add(...pattern(update), (req) => {
+        api.add(...routePattern(update), (req) => {
           const parent = parentFor(req, write);
           const record = find(req, parent);
           const next: Values = { ...record };
@@ -188,7 +188,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (remove) {
-        api.add(...pattern(remove), (req) => {
+        api.add(...routePattern(remove), (req) => {
           const record = find(req, parentFor(req, write));
           hooks.beforeDelete?.(record, req);
           table(req.db).splice(table(req.db).indexOf(record), 1);
@@ -219,6 +219,8 @@ export interface SingletonHooks<T extends Stored> {
   onRead?(record: T, req: SandboxRequest): void;
   /** Routes of the resource's own (a mirror's sync). */
   routes?(api: Router, find: (req: SandboxRequest, minRole?: number) => T | undefined): void;
+  /** Seed data; insert() fills the declared defaults, id and parent. */
+  seed?(db: Db, context: SeedContext, insert: (parentId: number, values: Partial<T>) => T): void;
 }
 
 export interface Singleton<T extends Stored> extends SandboxModule {
@@ -262,14 +264,14 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
     }
     hooks.validate?.(record, req, previous);
   };
-  const fresh = (req: SandboxRequest): T => {
-    const parent = parentOf(resource, req, write);
+  const blank = (parentId: number, now: Date): T => {
     const record: Values = {};
     for (const [name, field] of Object.entries(resource.fields)) record[name] = field.default ?? null;
-    Object.assign(record, { id: 0, [parentKey]: parent.id });
-    if ('created_at' in resource.fields) record.created_at = req.now().toISOString();
+    Object.assign(record, { id: 0, [parentKey]: parentId });
+    if ('created_at' in resource.fields) record.created_at = now.toISOString();
     return record as unknown as T;
   };
+  const fresh = (req: SandboxRequest): T => blank(parentOf(resource, req, write).id, req.now());
   const insert = (req: SandboxRequest, record: T): T => {
     const existing = table(req.db).find((r) => value(r, parentKey) === value(record, parentKey));
     if (existing) Object.assign(existing, record);
@@ -284,14 +286,14 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
     table,
     routes(api) {
       hooks.routes?.(api, find);
-      api.add(...pattern(get), (req) => {
+      api.add(...routePattern(get), (req) => {
         const record = find(req);
         if (!there(record)) return hooks.absent?.(req) ?? ok(null);
         hooks.onRead?.(record, req);
         return ok(show(record, req));
       });
       if (create) {
-        api.add(...pattern(create), (req) => {
+        api.add(...routePattern(create), (req) => {
           if (there(find(req, write))) throw new HttpError(422, { error: hooks.exists ?? `${titleCase(resource.noun)} exists` });
           const record = fresh(req);
           apply(req, record);
@@ -299,7 +301,7 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
         });
       }
       if (update) {
-        api.add(...pattern(update), (req) => {
+        api.add(...routePattern(update), (req) => {
           const existing = find(req, write);
           if (!existing && create) throw errors.notFound(notFound);
           const next = existing ? { ...existing } : fresh(req);
@@ -309,7 +311,7 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
         });
       }
       if (remove) {
-        api.add(...pattern(remove), (req) => {
+        api.add(...routePattern(remove), (req) => {
           const record = find(req, write);
           if (!there(record)) throw errors.notFound(notFound);
           table(req.db).splice(table(req.db).indexOf(record), 1);
@@ -317,5 +319,11 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
         });
       }
     },
+    seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values) => {
+      const record = Object.assign(blank(parentId, context.now), values);
+      record.id = db.nextId(tableName);
+      table(db).push(record);
+      return record;
+    })),
   };
 }
