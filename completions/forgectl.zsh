@@ -943,9 +943,9 @@ _forgectl_value() {
     'notes list|--issue') echo 'text' ;;
     'notes list|--snippet') echo 'text' ;;
     'notes list|--mr') echo 'text' ;;
-    'notes list|--sort') echo 'values asc desc' ;;
-    'notes list|--order-by') echo 'values created_at updated_at' ;;
-    'notes list|--activity-filter') echo 'values all_notes only_comments only_activity' ;;
+    'notes list|--sort') echo 'text' ;;
+    'notes list|--order-by') echo 'text' ;;
+    'notes list|--activity-filter') echo 'text' ;;
     'notes list|--page') echo 'text' ;;
     'notes list|--per-page') echo 'text' ;;
     'notes list|--limit') echo 'text' ;;

@@ -109,29 +109,52 @@ function location(resource: Placement, opts: Record<string, unknown>, ctx: Conte
  * given selects the placement (`--group acme`, `--project acme/api` or `--personal`); none or two is a usage error
  * before anything is sent.
  */
-function multiParentCommands(resource: MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
-  const entries = Object.entries(resource.parents);
-  const selectors = entries.map(([key, placement]) => ({ key, ...selectorOf(key, placement) }));
-  const flags = selectors.map((selector) => selector.flag);
-  const choice = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`;
-  const byKey = Object.fromEntries(entries.map(([key]) => [key, plainCommands(placed(resource, key), verbs)]));
+/** The options of a resource under several parents: each placement's parent, scope and switch, none required. */
+export function placementOptions(resource: MultiParentDef): OptionDef[] {
   const options = new Map<string, OptionDef>();
-  for (const [key, placement] of entries) {
-    const selector = selectors.find((s) => s.key === key)!;
+  for (const [key, placement] of Object.entries(resource.parents)) {
+    const selector = selectorOf(key, placement);
     if (selector.kind === 'switch') options.set(selector.flag, { flags: selector.flag, description: `${resource.noun}s of ${key}` });
     for (const option of [...parentOptions(placement.parent), ...fieldOptions(Object.entries(placement.scope ?? {}))]) options.set(option.flags.split(' ')[0], option);
   }
+  return [...options.values()];
+}
+
+/**
+ * Where a hand-written verb of a resource under several parents acts: the placement the option given selects (none
+ * or two is a usage error before anything is sent), seen as an ordinary declaration, with its route parameters and
+ * its place in words ("issue #1 in acme/api").
+ */
+export function placementFor(resource: MultiParentDef, given: object, ctx: Context): { key: string; resource: ResourceDef; params: Record<string, unknown>; where: string } {
+  const opts = given as Record<string, unknown>;
+  const selectors = Object.entries(resource.parents).map(([key, placement]) => ({ key, ...selectorOf(key, placement) }));
+  const flags = selectors.map((selector) => selector.flag);
+  const choice = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`;
+  const chosen = selectors.filter((selector) => opts[optsKey(selector.flag)] !== undefined && opts[optsKey(selector.flag)] !== false);
+  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun}s? give ${choice}`);
+  const placedResource = placed(resource, chosen[0].key);
+  return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };
+}
+
+/**
+ * The plain verbs of a resource under several parents: each verb takes every placement's options, and the option
+ * given selects the placement (`--group acme`, `--project acme/api` or `--personal`).
+ */
+function multiParentCommands(resource: MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
+  const keys = Object.keys(resource.parents);
+  const flags = keys.map((key) => selectorOf(key, resource.parents[key]).flag);
+  const byKey = Object.fromEntries(keys.map((key) => [key, plainCommands(placed(resource, key), verbs)]));
+  const options = placementOptions(resource);
+  const taken = new Set(options.map((option) => option.flags.split(' ')[0]));
   const commands: Partial<Record<Verb, CommandDef>> = {};
   for (const verb of Object.keys(verbs) as Verb[]) {
-    const first = byKey[entries[0][0]][verb]!;
+    const first = byKey[keys[0]][verb]!;
     commands[verb] = defineCommand({
       ...first,
-      description: [first.description, `Give ${choice}.`].filter(Boolean).join(" "),
-      options: [...options.values(), ...(first.options ?? []).filter((option) => !options.has(option.flags.split(' ')[0]))],
+      description: [first.description, `Give ${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}.`].filter(Boolean).join(' '),
+      options: [...options, ...(first.options ?? []).filter((option) => !taken.has(option.flags.split(' ')[0]))],
       async run(opts, ctx) {
-        const given = selectors.filter((selector) => opts[optsKey(selector.flag)] !== undefined && opts[optsKey(selector.flag)] !== false);
-        if (given.length !== 1) throw new UsageError(given.length ? `give only one of ${choice}` : `which ${resource.noun}s? give ${choice}`);
-        return byKey[given[0].key][verb]!.run(opts, ctx);
+        return byKey[placementFor(resource, opts, ctx).key][verb]!.run(opts, ctx);
       },
     });
   }

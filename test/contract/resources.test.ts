@@ -13,6 +13,8 @@ import { secureFiles } from '../../src/api/resources/secure-files.js';
 import { tempDir, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { hooks } from '../../src/api/resources/hooks.js';
 import { snippets } from '../../src/api/resources/snippets.js';
+import { notes } from '../../src/api/resources/notes.js';
+import { placed } from '../../src/api/resource.js';
 
 /**
  * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
@@ -94,6 +96,15 @@ const rows: Row[] = [
     update: ['--approvals-required', '2'],
     missingId: '999999',
     badId: '0',
+  },
+  {
+    // Under several parents: each verb is checked at one of them (the issue), selected by --issue.
+    resource: placed(notes, 'issue'),
+    scope: ['--issue', '1'],
+    create: () => ['create', '--body', `note ${serial++}`],
+    update: ['--body', 'changed'],
+    missingId: '999999',
+    badId: 'x',
   },
   {
     resource: draftNotes,
