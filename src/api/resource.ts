@@ -55,7 +55,10 @@ interface Described {
   command: string;
   /** Every field, in the order the service presents them. */
   fields: Record<string, Field>;
-  /** The least role that may read, and that may change, records (the sandbox enforces them; help states them). */
+  /**
+   * The least role that may read, and that may change, records (the sandbox enforces them; help states them). Of
+   * the instance, 'owner' means administrators and any other role any signed-in user.
+   */
   roles: { read: RoleName; write: RoleName };
   /** The license tier the endpoints need. */
   tier?: 'premium' | 'ultimate';

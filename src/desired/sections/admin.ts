@@ -1,6 +1,7 @@
 import { coerceSetting, REMOVED_SETTINGS, SETTINGS, SETTINGS_ROUTES, settingConstraint, type SettingField } from '../../api/application-settings.js';
 import { groupIntegrationRoutes, INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
-import { PLAN_LIMIT_ROUTES, PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { planLimits } from '../../api/resources/plan-limits.js';
 import { closestName } from '../../parse.js';
 import { ApiError } from '../../errors.js';
 import { isSecretRef, type FieldSpec, type LiveObject } from '../model.js';
@@ -139,11 +140,11 @@ export const planLimitsSection: Section = {
   exported: true,
   async read(io, _owner, names = []) {
     const live: LiveObject[] = [];
-    for (const plan of names) live.push({ key: plan, values: await io.api.call<Values>(PLAN_LIMIT_ROUTES.get, { plan_name: plan }) });
+    for (const plan of names) live.push({ key: plan, values: await io.api.call<Values>(planLimits.routes.get, { plan_name: plan }) });
     return live;
   },
   async update(io, _owner, live, changed, desired) {
-    await io.api.call(PLAN_LIMIT_ROUTES.update, { plan_name: live.key, ...(await bodyOf(io, planLimitsSection, desired, changed)) });
+    await io.api.call(planLimits.routes.update, { plan_name: live.key, ...(await bodyOf(io, planLimitsSection, desired, changed)) });
   },
 };
 
