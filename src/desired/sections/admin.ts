@@ -1,5 +1,8 @@
 import { coerceSetting, REMOVED_SETTINGS, SETTINGS, SETTINGS_ROUTES, settingConstraint, type SettingField } from '../../api/application-settings.js';
-import { groupIntegrationRoutes, INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
+import { INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
+import { integrations } from '../../api/resources/integrations.js';
+
+const groupIntegrationRoutes = integrations.parents.group.routes;
 import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
 import { planLimits } from '../../api/resources/plan-limits.js';
 import { closestName } from '../../parse.js';
