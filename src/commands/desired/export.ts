@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { groups, projects as declaredProjects } from '../../api/resources/projects.js';
 import { parseList, plural, pluralNoun } from '../../parse.js';
 import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';
@@ -6,7 +7,6 @@ import { sectionIo } from '../../desired/io.js';
 import type { Owner } from '../../desired/model.js';
 import { UsageError } from '../../errors.js';
 import { selectProjects } from '../../fleet/select.js';
-import { p } from '../../api/path.js';
 import { TextResult } from '../../output/result.js';
 import { concurrencyOf, type TargetFlags } from './shared.js';
 import { concurrencyOption } from '../../fleet/options.js';
@@ -54,14 +54,14 @@ export default defineCommand<Options>({
     let target: string | undefined;
     if (opts.instance) owners.push({ level: 'instance', path: '' });
     else if (opts.project !== undefined) {
-      const project = await ctx.api.get<{ id: number; path_with_namespace: string; default_branch?: string | null }>(p`/projects/${opts.project}`);
+      const project = await ctx.api.call<{ id: number; path_with_namespace: string; default_branch?: string | null }>(declaredProjects.routes.get, { project: opts.project });
       owners.push({ level: 'project', path: project.path_with_namespace, id: project.id, defaultBranch: project.default_branch ?? undefined });
       target = project.path_with_namespace;
     } else {
-      const group = await ctx.api.get<{ id: number; full_path: string }>(p`/groups/${opts.group!}`);
+      const group = await ctx.api.call<{ id: number; full_path: string }>(groups.routes.get, { group: opts.group });
       owners.push({ level: 'group', path: group.full_path, id: group.id });
       if (opts.recursive) {
-        for await (const sub of ctx.api.list<{ id: number; full_path: string }>(p`/groups/${group.full_path}/descendant_groups`, {}, { all: true })) owners.push({ level: 'group', path: sub.full_path, id: sub.id });
+        for await (const sub of ctx.api.list<{ id: number; full_path: string }>(groups.routes.descendants, { group: group.full_path }, { all: true })) owners.push({ level: 'group', path: sub.full_path, id: sub.id });
       }
       for (const project of await selectProjects(ctx, { group: group.full_path, recursive: opts.recursive })) {
         owners.push({ level: 'project', path: project.path, id: project.id, defaultBranch: project.defaultBranch });

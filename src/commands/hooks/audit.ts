@@ -1,5 +1,5 @@
-import { p } from '../../api/path.js';
 import { hooks, type Hook } from '../../api/resources/hooks.js';
+import { projects } from '../../api/resources/projects.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { parseList, plural } from '../../parse.js';
@@ -105,7 +105,7 @@ export default defineCommand<{ project?: string; since: string; desired?: string
     parseSince(opts.since, ctx.now());
     let project = ctx.project(opts.project);
     const declared = opts.desired ? await desiredHooks(ctx, opts.desired) : undefined;
-    if (declared && /^\d+$/.test(project)) project = (await ctx.api.get<{ path_with_namespace: string }>(p`/projects/${project}`)).path_with_namespace;
+    if (declared && /^\d+$/.test(project)) project = (await ctx.api.call<{ path_with_namespace: string }>(projects.routes.get, { project })).path_with_namespace;
     const wanted = declared?.(project);
     const fixes = new Set((opts.fix ?? []) as Fix[]);
 
