@@ -38,6 +38,17 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'POST /projects/{}/access_tokens': 'as above',
   'GET /personal_access_tokens': 'the list of personal tokens (python-gitlab PersonalAccessTokenManager)',
   'POST /users/{}/personal_access_tokens': "an administrator creates a user's personal token (python-gitlab UserPersonalAccessTokenManager)",
+  'GET /projects/{}/integrations': "a project's integrations: the group routes under /projects (the sandbox serves both; python-gitlab ProjectIntegrationManager)",
+  'GET /projects/{}/integrations/{}': 'as above',
+  'PUT /projects/{}/integrations/{}': 'as above',
+  'DELETE /projects/{}/integrations/{}': 'as above',
+  'GET /projects/{}': 'one project (python-gitlab ProjectManager.get)',
+  'GET /groups/{}/projects': "a group's projects (python-gitlab GroupProjectManager)",
+  'GET /users/{}/projects': "a user's projects (python-gitlab UserProjectManager)",
+  'GET /groups': 'the groups of the instance (python-gitlab GroupManager)',
+  'GET /groups/{}': 'one group (python-gitlab GroupManager.get)',
+  'GET /groups/{}/subgroups': "a group's subgroups (python-gitlab GroupSubgroupManager)",
+  'GET /groups/{}/descendant_groups': "a group's descendants (python-gitlab GroupDescendantGroupManager)",
   'GET /projects/{}/issues/{}/discussions': 'the threads of an issue (python-gitlab ProjectIssueDiscussionManager)',
   'GET /projects/{}/snippets/{}/discussions': 'the threads of a snippet (python-gitlab ProjectSnippetDiscussionManager)',
   'GET /projects/{}/merge_requests/{}/discussions': 'the threads of a merge request (python-gitlab ProjectMergeRequestDiscussionManager)',
@@ -46,6 +57,7 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
 const FIELDS_NOT_RECORDED: Record<string, string> = {
   artifacts: 'the job record is not described; only its artifacts are',
+  projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
