@@ -49,6 +49,8 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /groups/{}': 'one group (python-gitlab GroupManager.get)',
   'GET /groups/{}/subgroups': "a group's subgroups (python-gitlab GroupSubgroupManager)",
   'GET /groups/{}/descendant_groups': "a group's descendants (python-gitlab GroupDescendantGroupManager)",
+  'POST /snippets/{}/repository_storage_moves': 'scheduling one move: "Snippets and groups are the same" as projects, in words',
+  'POST /groups/{}/repository_storage_moves': 'as above',
   'GET /projects/{}/issues/{}/discussions': 'the threads of an issue (python-gitlab ProjectIssueDiscussionManager)',
   'GET /projects/{}/snippets/{}/discussions': 'the threads of a snippet (python-gitlab ProjectSnippetDiscussionManager)',
   'GET /projects/{}/merge_requests/{}/discussions': 'the threads of a merge request (python-gitlab ProjectMergeRequestDiscussionManager)',
