@@ -21,7 +21,7 @@ export default defineCommand<{ project?: string; id: string; trigger: string }>(
     } catch (error) {
       if (error instanceof ApiError && error.status === 422) {
         // The service answers with the receiver's body only; its status is in the delivery the test logged.
-        const [latest] = await ctx.api.call<HookEvent[]>(hooks.routes.events!, { ...route, per_page: 1 }).catch(() => []);
+        const [latest] = await ctx.api.call<HookEvent[]>(hooks.routes.events, { ...route, per_page: 1 }).catch(() => []);
         const logged = latest && latest.trigger === HOOK_EVENTS[flag].trigger && [latest.response_body, latest.response_status].includes(error.message);
         const answer = !logged ? '' : /^\d+$/.test(latest.response_status) ? `the receiver answered ${latest.response_status}: ` : 'the receiver could not be reached: ';
         throw new CliError(`the test of webhook ${id} (${HOOK_EVENTS[flag].name}) failed: ${answer}${error.message}`, ExitCode.rejected, `the receiver must answer 2xx; see: forgectl hooks events ${id} --project ${route.project} --limit 1 -o json`);
