@@ -104,12 +104,18 @@ export class Api {
         if (change) this.hooks.changesInFlight?.delete(change);
       }
       const location = response.header('location');
-      if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(response.status) && location && redirects < 5) {
+      const redirect = [301, 302, 303, 307, 308].includes(response.status);
+      if ((method === 'GET' || method === 'HEAD') && redirect && location && redirects < MAX_REDIRECTS) {
         await response.body.dump().catch(() => undefined);
         url = new URL(location, url).toString();
         continue;
       }
       if (response.status >= 400) throw await this.errorFrom(response, method, url);
+      // Any other answer that is not a success (a redirect not followed) is an error, never an empty success.
+      if (response.status < 200 || response.status >= 300) {
+        await response.body.dump().catch(() => undefined);
+        throw unfollowed(response.status, method, this.displayPath(url), location, url, redirects >= MAX_REDIRECTS && redirect);
+      }
       return response;
     }
   }
@@ -184,6 +190,28 @@ export class Api {
   private displayPath(url: string): string {
     return splitUrl(url).path.replace(/\?.*/, '').replace(splitUrl(this.connection.baseUrl).path, '') || '/';
   }
+}
+
+/** How many redirects a GET or HEAD follows. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * A redirect (or other 1xx/3xx answer) that was not followed: writes are never sent again elsewhere (the body and
+ * the token would go to whatever the Location names), and a GET stops after MAX_REDIRECTS. Names the Location.
+ */
+function unfollowed(status: number, method: string, path: string, location: string | undefined, from: string, loop: boolean): CliError {
+  const to = location ? redactUrl(new URL(location, from).toString()) : undefined;
+  const what = loop
+    ? `more than ${MAX_REDIRECTS} redirects (the last to ${to})`
+    : to
+      ? `a redirect (${status}) to ${to}, which is not followed for ${method}`
+      : `${status} without a Location`;
+  const hint = loop
+    ? 'the service redirects in a loop; check the instance URL'
+    : to
+      ? 'nothing was changed; if the instance moved (or wants https://), set its URL to where it redirects: forgectl auth login --url URL'
+      : undefined;
+  return new CliError(`the server answered ${what} (${method} ${path} → ${status})`, ExitCode.server, hint);
 }
 
 /** A response body read as JSON: empty, parsed, malformed JSON, or something else (with its content type). */
