@@ -45,7 +45,7 @@ export class WriteError extends CliError {
 
 function hintFor(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return 'free some space (or write elsewhere) and run the command again; nothing was left under that name';
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'free some space (or write elsewhere) and run the command again; nothing new was left under that name';
   return undefined;
 }
 
@@ -126,8 +126,8 @@ export function isSpecialFile(path: string): boolean {
   }
 }
 
-/** Writes all of data at fd (short writes continued). */
-function writeAll(fd: number, data: Buffer): void {
+/** Writes all of data at fd (short writes continued; a failure throws the file system's error). */
+export function writeAll(fd: number, data: Buffer): void {
   for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset);
 }
 

@@ -1,8 +1,10 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { checkWritableTarget, readLocalFile } from '../../cli/files.js';
+import { UsageError } from '../../errors.js';
 import { collect } from '../../parse.js';
+import { writeFileAtomically as writeFile } from '../../write.js';
 import { DesiredFileError, parseDesiredState, type DesiredState } from '../../desired/file.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';
 
@@ -26,7 +28,31 @@ export const concurrencyOf = (opts: TargetFlags): number => opts.concurrency ?? 
 
 /** The text of the file (or stdin). */
 export async function readText(ctx: Context, file: string): Promise<string> {
-  return file === '-' ? ctx.io.readStdin() : readLocalFile(file, 'utf8');
+  if (file !== '-') {
+    const size = statSizeOf(file);
+    if (size !== undefined && size > DESIRED_MAX_BYTES) throw tooLarge(file, size);
+  }
+  const text = file === '-' ? await ctx.io.readStdin() : readLocalFile(file, 'utf8');
+  if (Buffer.byteLength(text) > DESIRED_MAX_BYTES) throw tooLarge(file === '-' ? 'stdin' : file, Buffer.byteLength(text));
+  return text;
+}
+
+/** The largest desired-state file read: beyond it a file is refused at once rather than parsed for minutes. */
+export const DESIRED_MAX_BYTES = 8 * 1024 * 1024;
+
+function tooLarge(file: string, size: number): UsageError {
+  return new UsageError(
+    `${file} is ${(size / 1024 / 1024).toFixed(1)} MiB; a desired-state file may be at most ${DESIRED_MAX_BYTES / 1024 / 1024} MiB`,
+    'split it into several files (each with its own target), and plan and apply each',
+  );
+}
+
+function statSizeOf(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads and checks a desired-state file; with several problems each gets its line on stderr before the error. */
@@ -42,19 +68,8 @@ export async function readDesired(ctx: Context, file: string, text?: string): Pr
 /** The folder relative paths of the file start from (stdin: the current folder). */
 export const baseDirOf = (file: string): string => (file === '-' ? process.cwd() : dirname(resolve(file)));
 
-/** Writes a file atomically (a temporary file fsynced, then renamed), mode 0600. */
+/** Writes a plan atomically (a temporary file fsynced, then renamed), mode 0600, through the one write path. */
 export function writeFileAtomically(path: string, text: string): void {
   checkWritableTarget(path);
-  const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temp, path);
+  writeFile(path, text, 'secret');
 }
