@@ -313,7 +313,8 @@ async function finish(result: Transferred, target: string, part: string, metaFil
   const rejected = (problem: string, hint = 'the download was corrupted or the file changed while it was read; try again'): CliError => {
     rmSync(part, { force: true });
     rmSync(metaFile, { force: true });
-    return new CliError(`${problem}; nothing was written to ${target}`, ExitCode.server, hint);
+    const nothing = options.temporary && options.extract ? `nothing was extracted into ${options.extract.dir}` : `nothing was written to ${target}`;
+    return new CliError(`${problem}; ${nothing}`, ExitCode.server, hint);
   };
   const problem = mismatch(result);
   if (problem) throw rejected(problem);
