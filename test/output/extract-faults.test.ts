@@ -18,9 +18,12 @@ async function tar(files: Array<{ name: string; content: string; type?: 'file' |
   const tarStream = await import('tar-stream');
   const pack = tarStream.pack();
   const chunks: Buffer[] = [];
-  pack.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve) => pack.on('end', resolve));
-  for (const file of files) pack.entry({ name: file.name, type: file.type ?? 'file' }, file.type === 'directory' ? undefined : file.content);
+  pack.on('data', (chunk) => chunks.push(chunk as Buffer));
+  const done = new Promise<void>((resolve) => pack.on('end', () => resolve()));
+  for (const file of files) {
+    if (file.type === 'directory') pack.entry({ name: file.name, type: 'directory' });
+    else pack.entry({ name: file.name, type: 'file' }, file.content);
+  }
   pack.finalize();
   await done;
   return Buffer.concat(chunks);
