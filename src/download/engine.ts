@@ -148,7 +148,7 @@ export async function download(source: DownloadSource, options: DownloadOptions,
       fd = createNew(part, options.secret ? 'secret' : 'content');
     }
   } catch (error) {
-    await response.body.dump().catch(() => undefined);
+    await release(response);
     if (error instanceof CliError) throw error;
     throw new WriteError(target, error);
   }
@@ -194,11 +194,18 @@ async function resumeFrom(source: DownloadSource, part: string, metaFile: string
           ? `the file's size changed since ${part} was written`
           : undefined;
   if (problem) {
-    await response.body.dump().catch(() => undefined);
+    await release(response);
     io.note(`${problem}; starting over`);
     return undefined;
   }
   return { start, response };
+}
+
+/** Lets go of an answer not read (or read only in part): a service answer is drained, a one-shot stream stopped. */
+async function release(response: HttpResponse): Promise<void> {
+  const body = response.body as { dump?: () => Promise<void>; destroy?: () => void };
+  if (typeof body.dump === 'function') await body.dump().catch(() => undefined);
+  else body.destroy?.();
 }
 
 /** What identifies the content of an answer (If-Range): its ETag, else its Last-Modified. */
@@ -268,7 +275,7 @@ async function transfer(response: HttpResponse, fd: number, digests: Digests, ex
   } catch (error) {
     closeQuietly(fd);
     dropPart();
-    await response.body.dump().catch(() => undefined);
+    await release(response);
     throw error instanceof WriteError ? new WriteError(target, error.reason) : error;
   }
   const progress = startProgress(io, { total: expected.size, start, label: options.description ?? basename(target) });
@@ -292,7 +299,7 @@ async function transfer(response: HttpResponse, fd: number, digests: Digests, ex
     if (error instanceof WriteError) {
       // Nothing to continue from: the bytes that could not be written are gone.
       dropPart();
-      await response.body.dump().catch(() => undefined);
+      await release(response);
       throw error;
     }
     if (error instanceof CliError) throw error;
@@ -413,7 +420,7 @@ async function toDevice(source: DownloadSource, target: string, options: Downloa
   try {
     fd = await new Promise<number>((ok, fail) => open(target, constants.O_WRONLY | (constants.O_NOCTTY ?? 0), (error, opened) => (error ? fail(error) : ok(opened))));
   } catch (error) {
-    await response.body.dump().catch(() => undefined);
+    await release(response);
     throw new WriteError(target, error);
   }
   const writer = new StreamWriter(fd, target, undefined);
@@ -422,7 +429,7 @@ async function toDevice(source: DownloadSource, target: string, options: Downloa
     result = await streamOut(response, { write: (chunk) => writer.write(chunk), name: target }, options, io);
     await writer.finish();
   } catch (error) {
-    await response.body.dump().catch(() => undefined);
+    await release(response);
     throw error;
   } finally {
     await writer.settle();
