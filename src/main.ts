@@ -1,7 +1,7 @@
 import type { CliDeps } from './cli/program.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileProblem } from './cli/files.js';
+import { fileProblem } from './files.js';
 import { configDir, recoveryDir } from './config/paths.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 import { isNetworkFailure } from './http/failures.js';

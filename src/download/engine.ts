@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Api, ApiRequest } from '../api/client.js';
 import { expandRoute, type Query } from '../api/path.js';
-import { checkWritableTarget, fileProblem } from '../cli/files.js';
+import { checkWritableTarget, fileProblem } from '../files.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { HttpResponse } from '../http/client.js';
 import type { Io } from '../output/io.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../cli/command.js';
-import { readLocalFile } from '../cli/files.js';
+import { readLocalFile } from '../files.js';
 import { UsageError } from '../errors.js';
 import { isGlob, matchesGlob } from './glob.js';
 import { checkSelection, type FleetSelection } from './options.js';

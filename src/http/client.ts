@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileProblem } from '../cli/files.js';
+import { fileProblem } from '../files.js';
 import { CliError, ConfigError, NetworkError } from '../errors.js';
 import type { Env } from '../config/paths.js';
 import { classifyNetworkError } from './failures.js';

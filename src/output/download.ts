@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { Context } from '../cli/command.js';
-import { checkWritableTarget } from '../cli/files.js';
+import { checkWritableTarget } from '../files.js';
 import type { Io } from './io.js';
 
 /** Refuses (exit 2) to write binary data to a terminal: checked before the request is sent. */

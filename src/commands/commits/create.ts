@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { branchTree, fileActions, summarizeActions, type CommitAction } from '../../api/commit-actions.js';
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand, type Context } from '../../cli/command.js';
-import { fileProblem, readLocalFile } from '../../cli/files.js';
+import { fileProblem, readLocalFile } from '../../files.js';
 import { projectOption } from '../../cli/options.js';
 import { collect } from '../../parse.js';
 import { UsageError } from '../../errors.js';

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Context, OptionDef } from '../../cli/command.js';
-import { checkWritableTarget, readLocalFile } from '../../cli/files.js';
+import { checkWritableTarget, readLocalFile } from '../../files.js';
 import { collect } from '../../parse.js';
 import { DesiredFileError, parseDesiredState, type DesiredState } from '../../desired/file.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 /** Why a file operation failed, in words: "no such file", "permission denied". */
 export function fileProblem(error: unknown): string {
