@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { artifacts } from '../../api/resources/artifacts.js';
 import { defineCommand } from '../../cli/command.js';
-import { globMatcher } from '../../cli/glob.js';
+import { globMatcher } from '../../glob.js';
 import { projectOption } from '../../cli/options.js';
 import { collect } from '../../parse.js';
 import { download, routeSource } from '../../download/engine.js';
