@@ -290,7 +290,7 @@ export async function runCli(originalArgv: string[], deps: CliDeps, state = new 
       context = await createContext(globals, deps, opts, def, state, main);
       const fleet = takesFleet(def) && fleetSelected(opts);
       if (!fleet && takesFleet(def)) checkSelection(opts);
-      const returned = fleet ? await (await import('../fleet/command.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
+      const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
       const status = returned instanceof ResultWithExit ? returned : undefined;
       await render(status ? status.result : returned, context.io, {
         format: context.format,

@@ -1,13 +1,13 @@
 import { Writable } from 'node:stream';
 import { ListResult } from '../api/paginate.js';
-import type { CommandDef, Context } from '../cli/command.js';
+import type { CommandDef, Context } from './command.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../errors.js';
 import { oneLine } from '../output/formats.js';
 import { Io, OutputState } from '../output/io.js';
 import { DownloadResult, ResultWithExit, TextResult } from '../output/result.js';
-import { orderedPool } from './pool.js';
-import { DEFAULT_CONCURRENCY, fleetSelected, type FleetRun, type FleetSelection } from './options.js';
-import { selectProjects, type FleetProject } from './select.js';
+import { orderedPool } from '../fleet/pool.js';
+import { DEFAULT_CONCURRENCY, fleetSelected, type FleetRun, type FleetSelection } from '../fleet/options.js';
+import { selectProjects, type FleetProject } from '../fleet/select.js';
 import { plural } from '../parse.js';
 
 /**
