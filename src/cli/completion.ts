@@ -1,6 +1,6 @@
 import { globalOptions } from './program.js';
 import { groups, manifest } from './manifest.js';
-import { fleetOptions, takesFleet } from '../fleet/options.js';
+import { fleetOptions, takesFleet } from './fleet-options.js';
 import { listOptions } from './options.js';
 import { choicesOf } from '../parse.js';
 import type { OptionDef } from './command.js';

@@ -6,7 +6,7 @@ import { oneLine } from '../output/formats.js';
 import { Io, OutputState } from '../output/io.js';
 import { DownloadResult, ResultWithExit, TextResult } from '../output/result.js';
 import { orderedPool } from '../fleet/pool.js';
-import { DEFAULT_CONCURRENCY, fleetSelected, type FleetRun, type FleetSelection } from '../fleet/options.js';
+import { DEFAULT_CONCURRENCY, fleetSelected, type FleetRun, type FleetSelection } from './fleet-options.js';
 import { selectProjects, type FleetProject } from '../fleet/select.js';
 import { plural } from '../parse.js';
 

@@ -2,7 +2,7 @@ import type { Context } from '../cli/command.js';
 import { readLocalFile } from '../files.js';
 import { UsageError } from '../errors.js';
 import { isGlob, matchesGlob } from './glob.js';
-import { checkSelection, type FleetSelection } from './options.js';
+import { checkSelection, type FleetSelection } from '../cli/fleet-options.js';
 
 /**
  * The fleet selector's projects: a group's (with --recursive, those of its subgroups too; archived ones only with

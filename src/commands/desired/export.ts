@@ -9,7 +9,7 @@ import { selectProjects } from '../../fleet/select.js';
 import { p } from '../../api/path.js';
 import { TextResult } from '../../output/result.js';
 import { concurrencyOf, type TargetFlags } from './shared.js';
-import { concurrencyOption } from '../../fleet/options.js';
+import { concurrencyOption } from '../../cli/fleet-options.js';
 
 interface Options extends Pick<TargetFlags, 'concurrency'> {
   project?: string;

@@ -4,7 +4,7 @@ import type { Context, OptionDef } from '../../cli/command.js';
 import { checkWritableTarget, readLocalFile } from '../../files.js';
 import { collect } from '../../parse.js';
 import { DesiredFileError, parseDesiredState, type DesiredState } from '../../desired/file.js';
-import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';
+import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../cli/fleet-options.js';
 
 /** What plan, apply, export and validate share: the file option, targets, and reading the file. */
 

@@ -2,7 +2,7 @@ import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, collect, parseDuration, plural } from '../../parse.js';
-import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';
+import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../cli/fleet-options.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay } from './shared.js';
 

@@ -1,5 +1,5 @@
-import type { CommandDef, OptionDef } from '../cli/command.js';
-import { projectOption } from '../cli/options.js';
+import type { CommandDef, OptionDef } from './command.js';
+import { projectOption } from './options.js';
 import { collect, parseInteger } from '../parse.js';
 import { UsageError } from '../errors.js';
 
