@@ -7,7 +7,7 @@ import { globMatcher } from '../../glob.js';
 import { projectOption } from '../../cli/options.js';
 import { collect } from '../../parse.js';
 import { download, routeSource } from '../../download/engine.js';
-import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
 import { DownloadResult } from '../../output/result.js';
 import { explained, selectorOptions, target, type JobSelector } from './shared.js';
