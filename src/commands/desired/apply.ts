@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { applyChanges, staleObjects, type ApplySummary } from '../../desired/apply.js';
 import { localFiles } from '../../desired/file.js';
-import { sectionIo } from '../../desired/io.js';
+import { sectionIo } from './io.js';
 import type { Change } from '../../desired/model.js';
 import { failureLine, makePlan, type OwnerFailure } from '../../desired/plan.js';
 import { countActions, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { parseList, plural, pluralNoun } from '../../parse.js';
 import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';
-import { sectionIo } from '../../desired/io.js';
+import { sectionIo } from './io.js';
 import type { Owner } from '../../desired/model.js';
 import { UsageError } from '../../errors.js';
 import { selectProjects } from '../../fleet/select.js';

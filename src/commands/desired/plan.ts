@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { sectionIo } from '../../desired/io.js';
+import { sectionIo } from './io.js';
 import { failureLine, makePlan } from '../../desired/plan.js';
 import { paintFor, planSummary, planText } from '../../desired/render.js';
 import { planDocument } from '../../desired/saved.js';
