@@ -1,28 +1,12 @@
 import type { CommandDef, OptionDef } from './command.js';
 import { projectOption } from './options.js';
 import { collect, parseInteger } from '../parse.js';
-import { UsageError } from '../errors.js';
 
 /**
  * The options of fleet operations, light enough for the command wiring to load on every run: any command that works
  * on one project (it has --project and no --group of its own) also takes a fleet selector instead, and the runner
  * (./command.ts) is loaded only when one is given.
  */
-
-/** Which projects a fleet operation works on. */
-export interface FleetSelection {
-  group?: string;
-  recursive?: boolean;
-  includeArchived?: boolean;
-  match?: string[];
-  exclude?: string[];
-  projectsFile?: string;
-}
-
-export interface FleetRun {
-  concurrency: number;
-  continueOnError?: boolean;
-}
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 64;
@@ -49,22 +33,6 @@ export const fleetRunOptions: OptionDef[] = [
   concurrencyOption,
   { flags: '--continue-on-error', description: 'keep going after a project fails (default: start no more projects)' },
 ];
-
-/** Whether the options select a fleet (rather than one --project). */
-export function fleetSelected(opts: FleetSelection): boolean {
-  return opts.group !== undefined || opts.projectsFile !== undefined;
-}
-
-/** Refuses selector options that make no sense together, before anything is sent. */
-export function checkSelection(opts: FleetSelection & Partial<FleetRun> & { project?: string }): void {
-  if (opts.group !== undefined && opts.projectsFile !== undefined) throw new UsageError('give --group or --projects-file, not both');
-  if (opts.project !== undefined && fleetSelected(opts)) throw new UsageError(`give --project or ${opts.group !== undefined ? '--group' : '--projects-file'}, not both`);
-  if (!fleetSelected(opts)) {
-    const stray = (['recursive', 'includeArchived', 'match', 'exclude', 'concurrency', 'continueOnError'] as const).filter((key) => opts[key] !== undefined);
-    if (stray.length) throw new UsageError(`${stray.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} appl${stray.length === 1 ? 'ies' : 'y'} to a fleet of projects: add --group GROUP or --projects-file FILE`);
-  }
-  if (opts.projectsFile !== undefined && (opts.recursive || opts.includeArchived)) throw new UsageError('--recursive and --include-archived apply to --group, not to --projects-file');
-}
 
 export const FLEET_HELP_GROUP = 'Fleet (instead of --project):';
 

@@ -6,8 +6,8 @@ import { oneLine } from '../output/formats.js';
 import { Io, OutputState } from '../output/io.js';
 import { DownloadResult, ResultWithExit, TextResult } from '../output/result.js';
 import { orderedPool } from '../fleet/pool.js';
-import { DEFAULT_CONCURRENCY, fleetSelected, type FleetRun, type FleetSelection } from './fleet-options.js';
-import { selectProjects, type FleetProject } from '../fleet/select.js';
+import { DEFAULT_CONCURRENCY } from './fleet-options.js';
+import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
 import { plural } from '../parse.js';
 
 /**

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Context } from '../cli/command.js';
-import { sameValue } from '../cli/change.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { oneLine } from '../output/formats.js';
+import type { RateGate } from '../http/rate-gate.js';
+import type { SelectContext } from '../fleet/select.js';
 import type { DesiredState } from './file.js';
-import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo } from './model.js';
+import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
 import { identityKey, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
@@ -147,7 +147,7 @@ export function declaredSections(state: DesiredState, owner: Owner): Array<[Sect
 }
 
 /** The owners a plan covers: the target's projects, the groups the file names, and the instance when it has a section. */
-export async function planOwners(ctx: Context, state: DesiredState, options: PlanOptions): Promise<Owner[]> {
+export async function planOwners(ctx: SelectContext, state: DesiredState, options: PlanOptions): Promise<Owner[]> {
   const projects = await targetProjects(ctx, state, options.targets, options.exclude);
   const groups = await targetGroups(ctx, state, options.targets, options.exclude);
   const instance: Owner[] = Object.keys(state.instance).length ? [{ level: 'instance', path: '' }] : [];
@@ -155,7 +155,7 @@ export async function planOwners(ctx: Context, state: DesiredState, options: Pla
 }
 
 /** Compares the file with the instance, `concurrency` owners at a time; a failure of one owner does not stop the rest. */
-export async function makePlan(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
+export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGate }, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
   const owners = await planOwners(ctx, state, options);
   ctx.rateGate.activate(options.concurrency);
   const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };

@@ -1,5 +1,4 @@
 import { UsageError } from '../errors.js';
-import type { Context } from '../cli/command.js';
 import { checkWritableTarget } from '../files.js';
 import type { Io } from './io.js';
 
@@ -14,7 +13,7 @@ export function assertBinaryTarget(io: Io, outputFile: string | undefined): void
  * Checks where a download will go before the request is sent: never a terminal; --output-file in a folder that
  * exists; an existing file replaced only when confirmed (a prompt on a terminal, --yes otherwise).
  */
-export async function checkDownloadTarget(ctx: Pick<Context, 'io' | 'confirm'>, outputFile: string | undefined): Promise<void> {
+export async function checkDownloadTarget(ctx: { io: Io; confirm(question: string): Promise<void> }, outputFile: string | undefined): Promise<void> {
   assertBinaryTarget(ctx.io, outputFile);
   if (outputFile && outputFile !== '-' && checkWritableTarget(outputFile).exists) await ctx.confirm(`Overwrite ${outputFile}?`);
 }
