@@ -1,5 +1,5 @@
 import { globalOptions } from './program.js';
-import { groups, manifest } from './manifest.js';
+import { groups, manifest } from '../commands/manifest.js';
 import { fleetOptions, takesFleet } from './fleet-options.js';
 import { listOptions } from './options.js';
 import { choicesOf } from '../parse.js';

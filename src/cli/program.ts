@@ -13,7 +13,7 @@ import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
-import { groups, manifest } from './manifest.js';
+import { groups, manifest } from '../commands/manifest.js';
 import { FLEET_HELP_GROUP, fleetOptions, takesFleet } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completionScript, completionTree, SHELLS } from '../../src/cli/completion.js';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { BIN, BUILT, run, tempDir } from '../helpers/cli.js';
 
 const completions = fileURLToPath(new URL('../../completions/', import.meta.url));

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue, commandLine, cursorOf, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { main } from '../../src/main.js';
 import { useTestSandbox } from '../helpers/cli.js';
 

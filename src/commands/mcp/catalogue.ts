@@ -1,5 +1,5 @@
 import type { CommandDef, ManifestEntry, OptionDef } from '../../cli/command.js';
-import { manifest } from '../../cli/manifest.js';
+import { manifest } from '../manifest.js';
 import { UsageError } from '../../errors.js';
 import { choicesOf, closestName, schemaOf } from '../../parse.js';
 
