@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { branchTree, fileActions, summarizeActions, type CommitAction } from '../../api/commit-actions.js';
+import { branchTree, fileActions, summarizeActions } from '../../api/commit-actions.js';
+import type { CommitAction } from '../../api/resources/commits.js';
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { fileProblem, readLocalFile } from '../../files.js';
