@@ -167,6 +167,38 @@ export interface Repository {
   tags: Record<string, string>;
 }
 
+export type NoteableType = 'Issue' | 'Snippet' | 'MergeRequest';
+
+export interface NotePosition {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  position_type: string;
+  [key: string]: unknown;
+}
+
+export interface Note {
+  id: number;
+  project_id: number;
+  noteable_type: NoteableType;
+  noteable_id: number;
+  noteable_iid: number | null;
+  author_id: number;
+  body: string;
+  system: boolean;
+  internal: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Notes of one thread share it; a note that starts a thread gets a new one. */
+  discussion_id: string;
+  /** DiscussionNote (a thread that can be replied to), DiffNote (on a line of the diff) or null (a plain comment). */
+  type: 'DiscussionNote' | 'DiffNote' | null;
+  position: NotePosition | null;
+  commit_id: string | null;
+  resolved: boolean;
+  resolved_by: number | null;
+}
+
 export const users = defineTable<User>('users');
 export const groups = defineTable<Group>('groups');
 export const projects = defineTable<Project>('projects');
@@ -176,3 +208,4 @@ export const issues = defineTable<Issue>('issues');
 export const mergeRequests = defineTable<MergeRequest>('merge_requests');
 export const commits = defineTable<Commit>('commits');
 export const repositories = defineTable<Repository>('repositories');
+export const notesTable = defineTable<Note>('notes');
