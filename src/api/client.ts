@@ -5,6 +5,7 @@ import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
+import type { ApiResponse } from './response.js';
 import { expandRoute, isRoute, toQueryString, type Query } from './path.js';
 
 /** What the client needs of a connection (the resolved connection of config/resolve.ts has more). */
@@ -33,14 +34,6 @@ export interface ApiRequest {
   auth?: boolean;
   /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
   redact?: string[];
-}
-
-export interface ApiResponse<T = unknown> {
-  status: number;
-  header(name: string): string | undefined;
-  data: T;
-  /** The bytes `data` was parsed from. */
-  body?: Buffer;
 }
 
 export interface ApiHooks {

@@ -117,6 +117,12 @@ export interface ManifestEntry {
   load: () => Promise<{ default: CommandDef }>;
 }
 
+/** The commands a program offers (src/commands/manifest.ts): every entry, and the summaries of the groups. */
+export interface Commands {
+  manifest: ManifestEntry[];
+  groups: Record<string, string>;
+}
+
 /**
  * Manifest entries for a module whose default export holds several commands by verb (plainCommands of a declared
  * resource): `verbEntries('badges', () => import('./commands.js'), { list: 'List …', get: 'Show …' })`.

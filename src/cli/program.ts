@@ -11,9 +11,8 @@ import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
-import type { ManifestEntry } from './command.js';
+import type { Commands, ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
-import { groups, manifest } from '../commands/manifest.js';
 import { FLEET_HELP_GROUP, fleetOptions, takesFleet } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
@@ -90,7 +89,7 @@ function commandWords(argv: string[]): Array<{ word: string; index: number }> {
  * How argv's leading words match the manifest: the command they name, or the first word that names nothing (after a
  * group, or at the top), with the words that followed it.
  */
-function matchCommand(words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string; rest: string[] } } {
+function matchCommand({ manifest }: Commands, words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string; rest: string[] } } {
   for (let n = 1; n <= words.length; n++) {
     const prefix = words.slice(0, n).join(' ');
     const entry = manifest.find((candidate) => candidate.path === prefix);
@@ -101,8 +100,8 @@ function matchCommand(words: string[]): { entry?: ManifestEntry; unknown?: { wor
 }
 
 /** The manifest entry named by argv's leading words, skipping global options and their values. */
-export function findEntry(argv: string[]): ManifestEntry | undefined {
-  return matchCommand(commandWords(argv).map((w) => w.word)).entry;
+export function findEntry(commands: Commands, argv: string[]): ManifestEntry | undefined {
+  return matchCommand(commands, commandWords(argv).map((w) => w.word)).entry;
 }
 
 /** Groups most commands live in: among equally close guesses, these come first. */
@@ -114,7 +113,7 @@ const COMMON_GROUPS = ['projects', 'groups', 'commits', 'users', 'repo', 'files'
  * rotate` → `tokens rotate`); among equals, one the following words continue (`project list` → `projects list`),
  * then a common group. The words that continue the guess are kept in it.
  */
-function guessCommand(unknown: { word: string; after: string; rest: string[] }): string | undefined {
+function guessCommand({ manifest }: Commands, unknown: { word: string; after: string; rest: string[] }): string | undefined {
   const nodes = new Set(manifest.flatMap((entry) => entry.path.split(' ').map((_, i, words) => words.slice(0, i + 1).join(' '))));
   const word = unknown.word.toLowerCase();
   const limit = Math.max(1, Math.floor(word.length / 3));
@@ -139,8 +138,8 @@ function guessCommand(unknown: { word: string; after: string; rest: string[] }):
 }
 
 /** Exit 2 for a command that does not exist, also with --help (which would otherwise show the parent's help). */
-function unknownCommand(unknown: { word: string; after: string; rest: string[] }): UsageError {
-  const guess = guessCommand(unknown);
+function unknownCommand(commands: Commands, unknown: { word: string; after: string; rest: string[] }): UsageError {
+  const guess = guessCommand(commands, unknown);
   const where = unknown.after ? `forgectl ${unknown.after}` : 'forgectl';
   return new UsageError(`unknown command "${unknown.after ? `${unknown.after} ` : ''}${unknown.word}"`, guess ? `did you mean: forgectl ${guess}?` : `${where} --help lists the commands`);
 }
@@ -149,12 +148,12 @@ function unknownCommand(unknown: { word: string; after: string; rest: string[] }
  * `forgectl help …`: a help topic, or the help of the command named (`help tokens rotate` is `tokens rotate --help`).
  * Returns argv to run instead, or the topic's text.
  */
-function helpRequest(argv: string[]): { argv?: string[]; text?: string } {
+function helpRequest(commands: Commands, argv: string[]): { argv?: string[]; text?: string } {
   const words = commandWords(argv);
   if (words[0]?.word !== 'help') return { argv };
   const rest = words.slice(1).map((w) => w.word);
   if (rest.length === 1 && HELP_TOPICS[rest[0]]) return { text: HELP_TOPICS[rest[0]].text };
-  const match = matchCommand(rest);
+  const match = matchCommand(commands, rest);
   if (match.unknown) {
     const topics = Object.keys(HELP_TOPICS).join(', ');
     throw new UsageError(`no help for "${rest.join(' ')}"`, `help topics: ${topics}; commands: forgectl --help`);
@@ -176,7 +175,7 @@ export function toOption(def: OptionDef): Option {
  * time): the path to the one command being run, or a group (none: the top level) and the commands one level below
  * it, for its help.
  */
-export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry, group: string[] = []): { program: Command; leaves: Map<string, Command> } {
+export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry, group: string[] = []): { program: Command; leaves: Map<string, Command> } {
   const program = new Command('forgectl')
     .description('Administer the software-delivery platform from the terminal, scripts and cron')
     .usage('<command> [options]')
@@ -263,19 +262,19 @@ function argName(spec: string): string {
  * Parses argv, runs the one command it names, renders its result, and returns the exit code: 0, or the one a
  * ResultWithExit asks for (an audit that found something). Failures throw CliError / CommanderError.
  */
-export async function runCli(originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
-  const help = helpRequest(originalArgv);
+export async function runCli(commands: Commands, originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
+  const help = helpRequest(commands, originalArgv);
   if (help.text !== undefined) {
     deps.stdout.write(help.text);
     return ExitCode.ok;
   }
   const argv = help.argv!;
   const words = commandWords(argv).map((w) => w.word);
-  const match = matchCommand(words);
-  if (match.unknown) throw unknownCommand(match.unknown);
+  const match = matchCommand(commands, words);
+  if (match.unknown) throw unknownCommand(commands, match.unknown);
   const entry = match.entry;
   // Without a command, the words name a group (or none): its help needs its own commands only.
-  const { program, leaves } = buildProgram(deps, entry, entry ? [] : words);
+  const { program, leaves } = buildProgram(commands, deps, entry, entry ? [] : words);
   let context: RunContext | undefined;
   let exitCode: number = ExitCode.ok;
   if (entry) {

@@ -1,9 +1,10 @@
-import { defineCommand } from '../cli/command.js';
+import { defineCommand, type Commands } from '../cli/command.js';
 import { completionScript, completionTree, SHELLS, type Shell } from '../cli/completion.js';
 import { parseChoice } from '../parse.js';
 import { TextResult } from '../output/result.js';
 
-export default defineCommand<{ shell: string }>({
+/** The completion command, over the commands it completes (handed over by the manifest, which lists it). */
+export const completionCommand = (commands: Commands) => defineCommand<{ shell: string }>({
   description: 'The same scripts ship in the package under completions/.',
   examples: [
     'forgectl completion bash > /etc/bash_completion.d/forgectl',
@@ -13,6 +14,6 @@ export default defineCommand<{ shell: string }>({
   args: ['<shell>'],
   async run(opts) {
     const shell = parseChoice('shell', SHELLS)(opts.shell) as Shell;
-    return new TextResult(completionScript(shell, await completionTree()));
+    return new TextResult(completionScript(shell, await completionTree(commands)));
   },
 });

@@ -1,4 +1,4 @@
-import type { ManifestEntry } from '../cli/command.js';
+import type { Commands, ManifestEntry } from '../cli/command.js';
 import * as tokensManifest from './tokens/manifest.js';
 import * as usersManifest from './users/manifest.js';
 import * as settingsManifest from './settings/manifest.js';
@@ -50,7 +50,7 @@ const coreEntries: ManifestEntry[] = [
   { path: 'profile set', summary: 'Set a key of a profile', load: () => import('./profile/set.js') },
   { path: 'profile remove', summary: 'Remove a profile', load: () => import('./profile/remove.js') },
   { path: 'api', summary: 'Send a raw request to the REST API', load: () => import('./api.js') },
-  { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },
+  { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => ({ default: (await import('./completion.js')).completionCommand(commands) }) },
   { path: 'sandbox', summary: 'Run a local simulated instance for trying forgectl and testing scripts', load: () => import('./sandbox.js') },
 ];
 
@@ -60,3 +60,6 @@ const areas = [tokensManifest, usersManifest, settingsManifest, planLimitsManife
 export const groups: Record<string, string> = Object.assign({}, coreGroups, ...areas.map((area) => area.groups));
 /** Groups that have no command yet are left out of help. */
 export const manifest: ManifestEntry[] = [...coreEntries, ...areas.flatMap((area) => area.entries)];
+
+/** What main() hands the command line; the completion command gets it too (it lists every command). */
+export const commands: Commands = { manifest, groups };

@@ -8,7 +8,6 @@ import { checkWritableTarget, fileProblem } from '../files.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { HttpResponse } from '../http/client.js';
 import type { Io } from '../output/io.js';
-import type { DownloadResult } from '../output/result.js';
 import { startProgress } from './progress.js';
 import { plural } from '../parse.js';
 
@@ -404,7 +403,7 @@ export function checkExtractTarget(dir: string): void {
 }
 
 /** What render() does with a DownloadResult: a one-shot body stream becomes a source that cannot resume. */
-export async function runDownload(result: DownloadResult, io: Io): Promise<DownloadRecord | undefined> {
+export async function runDownload(result: { source: DownloadSource | AsyncIterable<Uint8Array>; options: DownloadOptions }, io: Io): Promise<DownloadRecord | undefined> {
   const { source } = result;
   if ('open' in source) return download(source, result.options, io);
   let used = false;
