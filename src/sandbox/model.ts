@@ -1,7 +1,11 @@
 import type { TokenFields } from '../api/access-tokens.js';
 import { defineTable } from './db.js';
 
-/** The core records of the simulated instance. Resource modules define their own tables beside these. */
+/**
+ * The simulated instance's data: its records and tables, in one place. Route modules read and write them here and
+ * never each other's; the tables of the generated CRUD modules come from their declarations (crud.ts). Tables still
+ * defined in a route module are moving here.
+ */
 
 export interface User {
   id: number;
@@ -209,3 +213,93 @@ export const mergeRequests = defineTable<MergeRequest>('merge_requests');
 export const commits = defineTable<Commit>('commits');
 export const repositories = defineTable<Repository>('repositories');
 export const notesTable = defineTable<Note>('notes');
+
+// Tables of resource modules.
+
+export interface SshKey {
+  id: number;
+  /** Owner of an SSH key; creator of a deploy key. */
+  user_id: number;
+  title: string;
+  key: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  usage_type: 'auth' | 'signing' | 'auth_and_signing';
+  /** Projects a deploy key is enabled on; absent for a user's SSH key. */
+  deploy_keys_projects?: Array<{ id: number; project_id: number; can_push: boolean; created_at: string; updated_at: string }>;
+}
+
+export const sshKeyTable = defineTable<SshKey>('ssh_keys');
+
+export interface CreateAccess {
+  id: number;
+  access_level: number;
+  user_id?: number;
+  group_id?: number;
+  deploy_key_id?: number;
+}
+
+export interface ProtectedTag {
+  id: number;
+  project_id: number;
+  name: string;
+  create_access_levels: CreateAccess[];
+}
+
+export const protectedTagTable = defineTable<ProtectedTag>('protected_tags');
+
+export interface Email {
+  id: number;
+  user_id: number;
+  email: string;
+  confirmed_at: string | null;
+}
+
+export const emailTable = defineTable<Email>('emails');
+
+export interface Integration {
+  id: number;
+  owner: 'group' | 'project';
+  /** Group or project id, by owner. */
+  owner_id: number;
+  slug: string;
+  created_at: string;
+  updated_at: string;
+  inherited: boolean;
+  events: Record<string, boolean>;
+  vulnerability_events: boolean;
+  properties: Record<string, string | boolean>;
+}
+
+export const integrationTable = defineTable<Integration>('integrations');
+
+export type MoveKind = 'project' | 'snippet' | 'group';
+
+export type MoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup failed';
+
+export interface StorageMove {
+  id: number;
+  kind: MoveKind;
+  container_id: number;
+  created_at: string;
+  source_storage_name: string;
+  destination_storage_name: string;
+  /** Moves of a bulk schedule are created `initial` and scheduled by a worker; single moves start `scheduled`. */
+  bulk: boolean;
+  fails: boolean;
+  step_ms: number;
+  /** Side effects applied for good (finished or failed). */
+  settled: boolean;
+}
+
+/** Where a group wiki's repository lives (groups have no storage field of their own). */
+export interface GroupWiki {
+  group_id: number;
+  repository_storage: string;
+  repository_read_only?: boolean;
+}
+
+export const storageMoveTable = defineTable<StorageMove>('repository_storage_moves');
+
+export const groupWikis = defineTable<GroupWiki>('group_wikis');
