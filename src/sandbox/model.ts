@@ -1,3 +1,4 @@
+import type { Severity } from '../api/alert-severities.js';
 import type { TokenFields } from '../api/access-tokens.js';
 import { defineTable } from './db.js';
 
@@ -303,3 +304,125 @@ export interface GroupWiki {
 export const storageMoveTable = defineTable<StorageMove>('repository_storage_moves');
 
 export const groupWikis = defineTable<GroupWiki>('group_wikis');
+
+export interface AlertIntegration {
+  id: number;
+  project_id: number;
+  name: string;
+  type: 'http' | 'prometheus';
+  active: boolean;
+  token: string;
+  /** `legacy` and `legacy-prometheus` for the single endpoints; 16 hex characters for the others. */
+  endpoint_identifier: string;
+}
+
+export interface Alert {
+  id: number;
+  iid: number;
+  project_id: number;
+  integration_id: number;
+  title: string;
+  description: string | null;
+  severity: Severity;
+  status: 'triggered' | 'acknowledged' | 'resolved' | 'ignored';
+  started_at: string;
+  ended_at: string | null;
+  fingerprint: string | null;
+  service: string | null;
+  monitoring_tool: string | null;
+  hosts: string[];
+  environment: string | null;
+  runbook: string | null;
+  /** Occurrences grouped into this alert. */
+  events: number;
+  payload: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+export const alertIntegrations = defineTable<AlertIntegration>('alert_integrations');
+
+export const alertTable = defineTable<Alert>('alert_management_alerts');
+
+/**
+ * Merge trains (spec 1; Premium). A car is one merge request on the train of its target branch. The sandbox runs no
+ * pipelines: a car stays `idle` until it is removed (a push to its source branch) — the seed holds one `merged` car so
+ * that `scope=complete` has something to show. Adding with auto_merge while the merge request cannot be merged yet
+ * (approvals missing) schedules it (202); it joins the train when the last approval arrives.
+ */
+export interface MergeTrainCar {
+  id: number;
+  project_id: number;
+  merge_request_id: number;
+  user_id: number;
+  target_branch: string;
+  status: 'idle' | 'stale' | 'fresh' | 'merging' | 'merged' | 'skip_merged';
+  squash: boolean;
+  pipeline: { id: number; iid: number; sha: string; status: string; created_at: string; updated_at: string };
+  created_at: string;
+  updated_at: string;
+  merged_at: string | null;
+  duration: number | null;
+}
+
+/** A merge request waiting (auto-merge) to join its train when it becomes mergeable. */
+export interface ScheduledCar {
+  merge_request_id: number;
+  user_id: number;
+  squash: boolean;
+}
+
+export const mergeTrainCars = defineTable<MergeTrainCar>('merge_train_cars');
+
+export const scheduledCars = defineTable<ScheduledCar>('merge_train_scheduled');
+
+/**
+ * A protected branch, with the shape of the service's ProtectedBranch entity. The sandbox has no protected-branches
+ * API yet; the demo seed protects each project's default branch (merge and push: Maintainers), which approval rules
+ * refer to by id and which decides who may add a merge request to a merge train.
+ */
+export interface ProtectedBranch {
+  id: number;
+  project_id: number;
+  name: string;
+  /** Lowest role allowed to merge and to push (40 Maintainer by default). */
+  merge_access_level: number;
+  push_access_level: number;
+  code_owner_approval_required: boolean;
+}
+
+export const protectedBranches = defineTable<ProtectedBranch>('protected_branches');
+
+export interface Licensee {
+  Name: string;
+  Email: string;
+  Company: string;
+}
+
+export interface LicenseRecord {
+  id: number;
+  key: string;
+  plan: string;
+  licensee: Licensee;
+  starts_at: string;
+  expires_at: string;
+  user_limit: number;
+  add_ons: Record<string, number>;
+  created_at: string;
+}
+
+export const licenseTable = defineTable<LicenseRecord>('licenses');
+
+/**
+ * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them. A boolean
+ * gate turns it on or off for everyone; percentage gates and actors (users, groups, projects) make it conditional.
+ */
+export interface FeatureFlag {
+  name: string;
+  boolean?: boolean;
+  percentage_of_time?: number;
+  percentage_of_actors?: number;
+  actors: string[];
+}
+
+export const featureTable = defineTable<FeatureFlag>('features');
