@@ -287,7 +287,7 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
-      context = await createContext(globals, deps, opts, def, state, main);
+      context = await createContext(commands, globals, deps, opts, def, state, main);
       const fleet = takesFleet(def) && fleetSelected(opts);
       if (!fleet && takesFleet(def)) checkSelection(opts);
       const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
@@ -313,6 +313,7 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
 
 /** Loaded only when a command runs: help and usage errors need no HTTP client (undici). */
 async function createContext(
+  commands: Commands,
   raw: GlobalOptions & { fields?: unknown },
   deps: CliDeps,
   opts: Record<string, unknown>,
@@ -343,6 +344,7 @@ async function createContext(
     now: deps.now ?? (() => new Date()),
     interrupted: deps.interrupted,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    commands,
     invoke: main && ((argv, streams) => main(argv, { env, now: deps.now, sleep: deps.sleep, ...streams })),
   });
 }

@@ -1,10 +1,9 @@
-import { defineCommand, type Commands } from '../cli/command.js';
+import { defineCommand } from '../cli/command.js';
 import { completionScript, completionTree, SHELLS, type Shell } from '../cli/completion.js';
 import { parseChoice } from '../parse.js';
 import { TextResult } from '../output/result.js';
 
-/** The completion command, over the commands it completes (handed over by the manifest, which lists it). */
-export const completionCommand = (commands: Commands) => defineCommand<{ shell: string }>({
+export default defineCommand<{ shell: string }>({
   description: 'The same scripts ship in the package under completions/.',
   examples: [
     'forgectl completion bash > /etc/bash_completion.d/forgectl',
@@ -12,8 +11,8 @@ export const completionCommand = (commands: Commands) => defineCommand<{ shell: 
     'forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
   ],
   args: ['<shell>'],
-  async run(opts) {
+  async run(opts, ctx) {
     const shell = parseChoice('shell', SHELLS)(opts.shell) as Shell;
-    return new TextResult(completionScript(shell, await completionTree(commands)));
+    return new TextResult(completionScript(shell, await completionTree(ctx.commands)));
   },
 });

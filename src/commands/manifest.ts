@@ -7,7 +7,7 @@ import { areas } from './areas.js';
  */
 const topLevel: ManifestEntry[] = [
   { path: 'api', summary: 'Send a raw request to the REST API', load: () => import('./api.js') },
-  { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: async () => ({ default: (await import('./completion.js')).completionCommand(commands) }) },
+  { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },
   { path: 'sandbox', summary: 'Run a local simulated instance for trying forgectl and testing scripts', load: () => import('./sandbox.js') },
 ];
 
@@ -15,5 +15,5 @@ export const groups: Record<string, string> = Object.assign({}, ...areas.map((ar
 /** Groups that have no command yet are left out of help. */
 export const manifest: ManifestEntry[] = [...topLevel, ...areas.flatMap((area) => area.entries)];
 
-/** What main() hands the command line; the completion command gets it too (it lists every command). */
+/** What main() hands the command line (commands see it as ctx.commands). */
 export const commands: Commands = { manifest, groups };

@@ -1,5 +1,4 @@
 import type { CommandDef, ManifestEntry, OptionDef } from '../../cli/command.js';
-import { manifest } from '../manifest.js';
 import { UsageError } from '../../errors.js';
 import { choicesOf, closestName, schemaOf } from '../../parse.js';
 
@@ -132,7 +131,7 @@ export interface CatalogueOptions {
 }
 
 /** The manifest entries that become tools, in manifest order (a stable tool order). */
-function entriesFor(options: CatalogueOptions): ManifestEntry[] {
+function entriesFor(manifest: ManifestEntry[], options: CatalogueOptions): ManifestEntry[] {
   const listed = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
   return manifest.filter((entry) => {
     const toolset = toolsetOf(entry.path);
@@ -141,10 +140,10 @@ function entriesFor(options: CatalogueOptions): ManifestEntry[] {
 }
 
 /** Every tool of the selection, with writing tools only where their toolset allows writes. */
-export async function buildCatalogue(options: CatalogueOptions = {}): Promise<Tool[]> {
+export async function buildCatalogue(manifest: ManifestEntry[], options: CatalogueOptions = {}): Promise<Tool[]> {
   const writable = new Set(options.allowWrite ?? []);
   const tools: Tool[] = [];
-  for (const entry of entriesFor(options)) {
+  for (const entry of entriesFor(manifest, options)) {
     const toolset = toolsetOf(entry.path)!;
     const def = (await entry.load()).default;
     const tool = entry.path === 'api' ? apiTool(writable.has('api')) : commandTool(entry, def, toolset);
