@@ -5,7 +5,7 @@ import { collect, parseInteger } from '../parse.js';
 /**
  * The options of fleet operations, light enough for the command wiring to load on every run: any command that works
  * on one project (it has --project and no --group of its own) also takes a fleet selector instead, and the runner
- * (./command.ts) is loaded only when one is given.
+ * (./fleet.ts) is loaded only when one is given.
  */
 
 export const DEFAULT_CONCURRENCY = 4;

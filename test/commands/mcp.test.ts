@@ -62,7 +62,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
   });
 
   it('a list page past the first keeps its total and the cursor of the page after it', async () => {
-    const server = new ToolServer({ tools: await buildCatalogue({ toolsets: Object.keys(TOOLSETS) }), invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS) }), invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
     for (const page of [1, 2]) {
       const result = await server.call('users_list', { per_page: 1, ...(page > 1 ? { cursor: cursorOf(page) } : {}) });
       expect(result.structuredContent, `page ${page}`).toMatchObject({ count: 1, total: expect.any(Number), next_cursor: cursorOf(page + 1) });
