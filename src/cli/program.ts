@@ -58,11 +58,19 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['AI assistants:', ['mcp']],
 ];
 
-/** The section of a top-level command in the root help, and its rank (unlisted ones last, under "Commands:"). */
-function helpSection(word: string): { heading: string; rank: number } {
+/**
+ * The section of a top-level command in the root help, its rank, and its place in the section (unlisted ones last,
+ * under "Commands:", in the manifest's order).
+ */
+function helpSection(word: string): { heading: string; rank: number; place: number } {
   const rank = HELP_SECTIONS.findIndex(([, names]) => names.includes(word));
-  return rank < 0 ? { heading: 'Commands:', rank: HELP_SECTIONS.length } : { heading: HELP_SECTIONS[rank][0], rank };
+  return rank < 0 ? { heading: 'Commands:', rank: HELP_SECTIONS.length, place: 0 } : { heading: HELP_SECTIONS[rank][0], rank, place: HELP_SECTIONS[rank][1].indexOf(word) };
 }
+
+const helpOrder = (a: ManifestEntry, b: ManifestEntry): number => {
+  const [x, y] = [helpSection(a.path.split(' ')[0]), helpSection(b.path.split(' ')[0])];
+  return x.rank - y.rank || x.place - y.place;
+};
 
 /** A group's help names the global options instead of listing them before its commands. */
 const GLOBAL_OPTIONS_POINTER = '\nGlobal options (-p, -o, --fields, -q, --dry-run, -y …) work with every command;\nforgectl --help lists them.\n';
@@ -209,7 +217,7 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
   const prefix = group.length ? `${group.join(' ')} ` : '';
   const entries = only ? [only] : manifest.filter((candidate) => candidate.path.startsWith(prefix));
   // The root help lists the commands section by section (a stable sort keeps the manifest's order within one).
-  if (!only && !group.length) entries.sort((a, b) => helpSection(a.path.split(' ')[0]).rank - helpSection(b.path.split(' ')[0]).rank);
+  if (!only && !group.length) entries.sort(helpOrder);
   for (const entry of entries) {
     const words = entry.path.split(' ');
     let parent = program;
