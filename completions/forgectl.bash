@@ -41,7 +41,7 @@ _forgectl_words() {
     'badges update') echo '--project --name --link-url --image-url --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'commits') echo 'list get create refs sequence cherry-pick --help' ;;
     'commits cherry-pick') echo '--project --branch --message --check --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'commits create') echo '--project --branch --message --message-file --add --delete --move --chmod --from-dir --to --prune --actions-file --start-branch --start-sha --start-project --force --author-name --author-email --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'commits create') echo '--project --branch --message --message-file --add --delete --move --chmod --from-dir --to --prune --exclude --symlinks --actions-file --start-branch --start-sha --start-project --force --author-name --author-email --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'commits get') echo '--project --no-stats --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'commits list') echo '--project --ref --since --until --path --author --all-refs --first-parent --order --with-stats --trailers --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'commits refs') echo '--project --type --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --profile --server --output --fields --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -442,17 +442,14 @@ _forgectl_value() {
     'commits create|--chmod'|'commits create|-x:path>') echo 'text' ;;
     'commits create|--from-dir') echo 'file' ;;
     'commits create|--to') echo 'text' ;;
+    'commits create|--exclude') echo 'text' ;;
+    'commits create|--symlinks') echo 'values error skip follow' ;;
     'commits create|--actions-file') echo 'file' ;;
     'commits create|--start-branch') echo 'text' ;;
     'commits create|--start-sha') echo 'text' ;;
     'commits create|--start-project') echo 'text' ;;
     'commits create|--author-name') echo 'text' ;;
     'commits create|--author-email') echo 'text' ;;
-    'commits create|--group') echo 'text' ;;
-    'commits create|--match') echo 'text' ;;
-    'commits create|--exclude') echo 'text' ;;
-    'commits create|--projects-file') echo 'file' ;;
-    'commits create|--concurrency') echo 'text' ;;
     'commits get|--project') echo 'text' ;;
     'commits get|--group') echo 'text' ;;
     'commits get|--match') echo 'text' ;;

@@ -50,6 +50,15 @@ export async function branchTree(api: Api, target: CommitTarget): Promise<Map<st
   return tree;
 }
 
+/**
+ * The service answers a commit to a branch that does not exist with "You can only create or edit files when you are
+ * on a branch", which names no way out: the same error, with the hint of the flag that creates the branch.
+ */
+export function withMissingBranchHint(error: unknown, branch: string, flags = '--start-branch BRANCH'): unknown {
+  if (!(error instanceof ApiError) || error.status !== 400 || !/when you are on a branch/i.test(error.message)) return error;
+  return new ApiError(error.message, error.status, error.method, error.path, error.requestId, `branch ${branch} does not exist: to create it, give the branch to start it from (${flags})`, error.body);
+}
+
 export async function branchExists(api: Api, project: string, branch: string): Promise<boolean> {
   try {
     await api.call(commits.routes.get!, { project, sha: branch, stats: false });

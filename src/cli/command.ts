@@ -99,6 +99,8 @@ export interface CommandDef<O = any> {
   list?: boolean | 'keyset';
   /** Default columns for table, TSV and CSV output of lists. */
   columns?: string[];
+  /** The top-level fields of its records as declared: --fields accepts them even when a record lacks one (shown as null). */
+  recordFields?: readonly string[];
   /** Output format when -o is not given, instead of the profile's or table (`api` prints JSON). */
   defaultFormat?: Format;
   run(opts: O, ctx: Context): Promise<unknown>;

@@ -39,9 +39,9 @@ Output and diagnostics:
   6    rejected by the server: 400, 405, 409, 412, 422 (also: a token rotation already running)
   7    rate limited: 429 after the retries
   8    server or network: 5xx after the retries, timeout, DNS, TLS, connection failure, an answer that is not JSON
-  9    finished with attention needed: plan found drift (changes to apply), some projects of a fleet run or
-       items of a bulk command failed, an audit found what it looks for, recovery files are pending
-       (tokens recover --list), or a token was rotated and saved but the check as the new token failed
+  9    finished with attention needed: plan found drift (changes to apply: so "plan && apply" never applies),
+       some projects of a fleet run or items of a bulk command failed, an audit found what it looks for, recovery
+       files are pending (tokens recover --list), or a token was rotated and saved but the check as the new token failed
   10   a token was rotated but could not be saved where asked: the new token is in the recovery file named on stderr
   130  interrupted (Ctrl-C, SIGINT); 143 terminated (SIGTERM). One line on stderr says what was left undone.
 

@@ -304,6 +304,7 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
         format: context.format,
         fields: context.globals.fields,
         columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
+        declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
       });
       if (status) {
         if (status.message) deps.stderr.write(`${status.message}\n`);

@@ -106,6 +106,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
     return found;
   };
   const commands: Partial<Record<Verb, CommandDef>> = {};
+  const recordFields = [...Object.keys(resource.fields), ...(resource.computed ?? [])];
 
   if (verbs.list) {
     const spec = verbs.list;
@@ -117,6 +118,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       options: [...parentOptions, ...fieldOptions(filters)],
       list: true,
       columns: spec.columns ?? resource.columns,
+      recordFields,
       async run(opts, ctx) {
         const list = ctx.api.list(route('list'), { ...location(resource, opts, ctx).params, ...fieldValues(filters, opts) }, ctx.paging);
         return spec.map ? list.map(spec.map) : list;
@@ -130,6 +132,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       examples: verbs.get.examples,
       args: idArgs,
       options: parentOptions,
+      recordFields,
       async run(opts, ctx) {
         const id = idOf(opts);
         return ctx.api.call(route('get'), { ...location(resource, opts, ctx).params, [resource.id.param]: id });
@@ -142,6 +145,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
     commands.create = defineCommand({
       description: describe(verbs.create, true),
       examples: verbs.create.examples,
+      recordFields,
       options: [...parentOptions, ...fieldOptions(fields, { required: (field) => field.create === 'required', defaults: true })],
       async run(opts, ctx) {
         return ctx.api.call(route('create'), { ...location(resource, opts, ctx).params, ...fieldValues(fields, opts) });
@@ -155,6 +159,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       description: describe(verbs.update, true),
       examples: verbs.update.examples,
       args: idArgs,
+      recordFields,
       options: [...parentOptions, ...fieldOptions(fields, { negatable: true })],
       async run(opts, ctx) {
         const id = idOf(opts);

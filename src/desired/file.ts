@@ -160,9 +160,13 @@ function relevant(errors: AjvError[]): AjvError[] {
   const inUnion = (e: AjvError) => unions.some((u) => u !== e && e.schemaPath.startsWith(`${u.schemaPath.replace(/\/(anyOf|oneOf)$/, '')}/`) && e.instancePath.startsWith(u.instancePath));
   const kept = errors.filter((e) => !inUnion(e) || e.keyword === 'anyOf' || e.keyword === 'oneOf');
   // A union whose branches all failed on type alone says the better thing from the branch that matched the type.
-  return kept.map((e) => {
+  return kept.flatMap((e): AjvError | AjvError[] => {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') return e;
     const branches = errors.filter((b) => b !== e && b.instancePath.startsWith(e.instancePath) && b.schemaPath.startsWith(e.schemaPath.replace(/\/(anyOf|oneOf)$/, '/')));
+    // A branch that took the value's shape and failed inside it (a record with a bad field, where the other branch
+    // is null) has the errors to show: those of the fields, not "must be null".
+    const inside = branches.filter((b) => b.instancePath.startsWith(`${e.instancePath}/`));
+    if (inside.length) return relevant(inside);
     const specific = branches.filter((b) => b.keyword !== 'type' && !(b.keyword === 'anyOf' || b.keyword === 'oneOf'));
     if (specific.length === 1) return specific[0];
     // Names or numbers (an access level): one list of every value allowed.

@@ -7,7 +7,7 @@ import type { SelectContext } from '../fleet/select.js';
 import type { DesiredState } from './file.js';
 import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
-import { identityKey, type Section } from './section.js';
+import { identityKey, unmark, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
 
 /**
@@ -111,7 +111,9 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
   }
   const live = new Map((await section.read(io, owner)).map((object) => [object.key, object]));
   const changes: Change[] = [];
-  for (const values of desired as Values[]) {
+  for (const given of desired as Values[]) {
+    // The file may name a managed object with forgectl's mark in it ("pipeline [forgectl]"): it is the same object.
+    const values = section.marker && typeof given[section.marker] === 'string' ? { ...given, [section.marker]: unmark(given[section.marker]).value } : given;
     const key = identityKey(section, values);
     const current = live.get(key);
     live.delete(key);

@@ -127,7 +127,7 @@ export function unmark(value: unknown): { value: string | null; marked: boolean 
 }
 
 /** A value with forgectl's mark added. */
-export const mark = (value: unknown): string => (typeof value === 'string' && value ? `${value} ${MARK}` : MARK);
+export const mark = (value: unknown): string => (typeof value === 'string' && value ? (unmark(value).marked ? value : `${value} ${MARK}`) : MARK);
 
 /** Refuses a value that is not what the check expects, naming the field as the file writes it. */
 export function refuse(label: string, problem: string, hint?: string): never {

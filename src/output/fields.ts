@@ -13,15 +13,6 @@ export function getPath(record: unknown, path: string): unknown {
   return value;
 }
 
-export function hasPath(record: unknown, path: string): boolean {
-  let value: unknown = record;
-  for (const key of path.split('.')) {
-    if (value === null || value === undefined || typeof value !== 'object' || !(key in (value as object))) return false;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return true;
-}
-
 /** Dotted paths of a record, two levels deep: what --fields accepts. */
 export function knownFields(record: unknown, prefix = '', depth = 0): string[] {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return [];
@@ -41,11 +32,28 @@ export function parseFields(value: string | undefined): string[] | undefined {
   return fields;
 }
 
-/** Exit 2 listing the known fields when a requested field is not in the record. */
-export function checkFields(fields: string[], sample: unknown): void {
-  const unknown = fields.filter((field) => !hasPath(sample, field));
+/**
+ * Whether --fields may ask for a path, judged from one record: the record has it, or a part of the path is null in
+ * it (`artifacts_file.size` where this job has `artifacts_file: null`: the next record may have it; null is shown).
+ */
+function pathFits(record: unknown, path: string): boolean {
+  let value: unknown = record;
+  for (const key of path.split('.')) {
+    if (value === null) return true;
+    if (value === undefined || typeof value !== 'object' || !(key in (value as object))) return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/**
+ * Exit 2 listing the known fields when a requested field is neither declared for the command's records (`declared`:
+ * top-level names; a record may lack one, which then shows as null) nor fits the record.
+ */
+export function checkFields(fields: string[], sample: unknown, declared: readonly string[] = []): void {
+  const unknown = fields.filter((field) => !declared.includes(field.split('.')[0]) && !pathFits(sample, field));
   if (unknown.length) {
-    const known = knownFields(sample);
+    const known = [...new Set([...declared, ...knownFields(sample)])];
     const guesses = unknown.map((field) => (field.length >= 3 ? closestName(field, known) : undefined)).filter(Boolean);
     throw new UsageError(`unknown ${pluralNoun(unknown.length, 'field')}: ${unknown.join(', ')}${guesses.length ? ` (did you mean ${guesses.join(', ')}?)` : ''}`, knownFieldsHint(known));
   }

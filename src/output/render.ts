@@ -10,6 +10,8 @@ export interface RenderOptions {
   fields?: string[];
   /** Default columns of a list in table, TSV and CSV output. */
   columns?: string[];
+  /** The top-level fields the records have as declared: --fields takes them even when a record lacks one. */
+  declared?: readonly string[];
 }
 
 /** Writes what a command returned: records, a list (streamed where the format allows), text or a download. */
@@ -39,8 +41,8 @@ const onStdout = (io: Io, text: string, format: 'json' | 'yaml'): string => (io.
 /** Records that arrive over time (a fleet run's rows, in order). */
 const isAsyncIterable = (value: unknown): value is AsyncIterable<Row> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
-async function renderRecord(record: Row, io: Io, { format, fields }: RenderOptions): Promise<void> {
-  if (fields) checkFields(fields, record);
+async function renderRecord(record: Row, io: Io, { format, fields, declared }: RenderOptions): Promise<void> {
+  if (fields) checkFields(fields, record, declared);
   const shown = fields ? pick(record, fields) : record;
   switch (format) {
     case 'json':
@@ -64,11 +66,11 @@ async function renderRecord(record: Row, io: Io, { format, fields }: RenderOptio
   }
 }
 
-async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns }: RenderOptions): Promise<void> {
+async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns, declared }: RenderOptions): Promise<void> {
   let first = true;
   let cols: string[] = [];
   const start = (record: Row): void => {
-    if (fields) checkFields(fields, record);
+    if (fields) checkFields(fields, record, declared);
     cols = fields ?? columns ?? Object.keys(record).filter((k) => record[k] === null || typeof record[k] !== 'object');
   };
   const shape = (record: Row): Row => (fields ? pick(record, fields) : record);

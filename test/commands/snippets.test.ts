@@ -62,7 +62,13 @@ describe('snippets update', () => {
     writeFileSync(join(dir, 'added.md'), 'fresh\n');
 
     sandbox.clearRequests();
-    const synced = await sandbox.run(['snippets', 'update', String(id), ...P, '--sync', dir]);
+    // A deletion asks first: off a terminal, without --yes, nothing is written.
+    const unconfirmed = await sandbox.run(['snippets', 'update', String(id), ...P, '--sync', dir]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain(`confirmation needed: Delete 1 file of snippet ${id} of project acme/api (--sync)?`);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    sandbox.clearRequests();
+    const synced = await sandbox.run(['snippets', 'update', String(id), ...P, '--sync', dir, '--yes']);
     expect(synced.code).toBe(0);
     expect(synced.stderr.trim().split('\n').sort()).toEqual(['create added.md', 'delete gone.md', 'move rename-me.md → sub/renamed.md', 'update change.md']);
     const writes = sandbox.requests().filter((r) => r.method !== 'GET');

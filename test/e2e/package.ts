@@ -44,35 +44,33 @@ export function readmeInstallLines(): string[] {
   return block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line && !line.startsWith('npm ci'));
 }
 
+/** The machine's environment for npm (proxies and CAs it needs to reach the registry), without what `npm test` itself set. */
+export function npmEnv(): NodeJS.ProcessEnv {
+  const outer: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(lifecycle|package|config)_/i.test(name) && name !== 'INIT_CWD'));
+  return { ...outer, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' };
+}
+
 /**
  * Packs and installs forgectl as the README says, from a copy of this checkout (its own dist/ is not touched while
  * other tests use it; node_modules is linked, as `npm ci` would have made it). Returns the prefix's bin folder.
  */
-export async function installFromCheckout(): Promise<{ bin: string; log: string; remove: () => void }> {
+export async function installFromCheckout(): Promise<{ bin: string; tarball: string; log: string; remove: () => void }> {
   const work = tempDir('forgectl-e2e-checkout-');
   for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'CHANGELOG.md', 'bin', 'src', 'scripts', 'completions']) {
     if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(work, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
   const prefix = tempDir('forgectl-e2e-prefix-');
-  // The machine's environment (proxies and CAs npm needs reach the registry), without what `npm test` itself set.
-  const outer: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(lifecycle|package|config)_/i.test(name) && name !== 'INIT_CWD'));
-  const env: NodeJS.ProcessEnv = {
-    ...outer,
-    // `npm install -g` installs below this prefix instead of the machine's global folder.
-    npm_config_prefix: prefix,
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_prefer_offline: 'true',
-    npm_config_update_notifier: 'false',
-  };
+  // `npm install -g` installs below this prefix instead of the machine's global folder.
+  const env: NodeJS.ProcessEnv = { ...npmEnv(), npm_config_prefix: prefix };
   let log = '';
   for (const line of readmeInstallLines()) {
     const result = await runProcess('/bin/sh', ['-c', line], { env: { ...env, PATH: `${join(prefix, 'bin')}:${env.PATH}` }, cwd: work, timeoutMs: 180_000 });
     log += `$ ${line}\n${result.stdout}${result.stderr}`;
     if (result.code !== 0) throw new Error(`README install line failed: ${line}\n${log}`);
   }
-  return { bin: join(prefix, 'bin'), log, remove: () => [work, prefix].forEach((dir) => rmSync(dir, { recursive: true, force: true })) };
+  const tarball = join(work, readdirSync(work).find((name) => /^forgectl-.*\.tgz$/.test(name)) ?? 'forgectl.tgz');
+  return { bin: join(prefix, 'bin'), tarball, log, remove: () => [work, prefix].forEach((dir) => rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** The Node versions the package promises: the oldest 20 it supports, and current 22 and 24. */

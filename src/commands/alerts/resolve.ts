@@ -32,9 +32,9 @@ export default defineCommand<Options>({
     'of --payload. Exit 6 when no open alert matched.',
   ].join(' '),
   examples: [
-    'forgectl alerts resolve --url https://git.example.com/ops/api/alerts/notify.json --key-file ~/.alert-key --fingerprint queue-42',
+    'forgectl alerts resolve --url https://git.example.com/acme/api/alerts/notify.json --key-file ~/.alert-key --fingerprint queue-42',
     'forgectl alerts resolve --url "$URL" --key-file k --payload alert.json --end-time 2026-03-01T10:00:00Z',
-    'forgectl alerts resolve --url "$PROM_URL" --key-file k --format prometheus --title HighLatency --start-time 2026-03-01T09:00:00Z',
+    'forgectl alerts resolve --url "$PROM_URL" --key-file prometheus.key --format prometheus --title HighLatency --start-time 2026-03-01T09:00:00Z',
   ],
   options: [
     ...connectionOptions,

@@ -66,9 +66,9 @@ export default defineCommand<Options>({
     'properties (a[b]=c nests). Prints the alerts created or grouped: [{iid, title}]. Payloads over 1 MB are refused.',
   ].join(' '),
   examples: [
-    'forgectl alerts send --url https://git.example.com/ops/api/alerts/notify.json --key-file ~/.alert-key --title "disk full" --severity high --hosts db1',
-    'FORGECTL_ALERT_KEY=… forgectl alerts send --url "$URL" --title "queue stuck" --fingerprint queue-42 --field runbook=https://wiki/q -o json',
-    'forgectl alerts send --url https://git.example.com/ops/api/prometheus/alerts/notify.json --key-file k --format prometheus --title HighLatency --severity p2',
+    'forgectl alerts send --url https://git.example.com/acme/api/alerts/notify.json --key-file ~/.alert-key --title "disk full" --severity high --hosts db1',
+    'FORGECTL_ALERT_KEY="$(cat ~/.alert-key)" forgectl alerts send --url "$URL" --title "queue stuck" --fingerprint queue-42 --field runbook=https://wiki/q -o json',
+    'forgectl alerts send --url https://git.example.com/acme/api/prometheus/alerts/notify.json --key-file prometheus.key --format prometheus --title HighLatency --severity p2',
     'forgectl alerts send --url "$URL" --key-file k --payload alert.json',
   ],
   options: [

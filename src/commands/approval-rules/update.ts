@@ -7,7 +7,7 @@ import { ruleBody, ruleOptions, warnLeftOut, type RuleOptions } from './shared.j
 
 export default defineCommand<RuleOptions & { id: string }>({
   description: 'Changes only what is given; --users and --groups replace their lists. The service documents name and approvals_required as required here, so the current values are sent when not given.',
-  examples: ['forgectl approval-rules update 3 --project acme/api --approvals-required 2 --users alice'],
+  examples: ['forgectl approval-rules update 1 --project acme/api --approvals-required 2 --users alice'],
   args: ['<id>'],
   options: [projectOption, ...ruleOptions(false)],
   async run(opts, ctx) {

@@ -6,7 +6,7 @@ import { jobOption } from './shared.js';
 
 export default defineCommand<{ project?: string; job?: number }>({
   description: "Deletes the artifacts of one job now; the job and its log stay. Needs the Maintainer role.",
-  examples: ['forgectl artifacts delete --job 42 --project acme/api --yes'],
+  examples: ['forgectl artifacts delete --job 7 --project acme/api --yes'],
   options: [projectOption, { ...jobOption, description: 'the job whose artifacts to delete' }],
   async run(opts, ctx) {
     if (opts.job === undefined) throw new UsageError('which job? give --job ID');

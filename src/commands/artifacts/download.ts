@@ -23,9 +23,9 @@ export default defineCommand<Options>({
     "child's). In a CI job the job's token is used (CI_JOB_TOKEN). A 404 says why when the service lets it find out.",
   examples: [
     'forgectl artifacts download --project acme/api --ref main --job-name build --extract out/',
-    'forgectl artifacts download --project acme/api --job 42 -O artifacts.zip --resume',
+    'forgectl artifacts download --project acme/api --job 7 -O artifacts.zip --resume',
     "forgectl artifacts download --project acme/api --ref v1.0.0 --job-name build --extract dist/ --include 'dist/**'",
-    'forgectl artifacts download --project acme/api --job 42 --list',
+    'forgectl artifacts download --project acme/api --job 7 --list',
   ],
   options: [
     projectOption,

@@ -12,7 +12,7 @@ export default defineCommand<JobSelector & DownloadFlags & { path: string }>({
     'path inside the archive (see `artifacts download --list`).',
   examples: [
     'forgectl artifacts file dist/app.js --project acme/api --ref main --job-name build > app.js',
-    'forgectl artifacts file reports/coverage.xml --project acme/api --job 42 -O coverage.xml',
+    'forgectl artifacts file dist/VERSION --project acme/api --job 4 -O VERSION',
   ],
   args: ['<path>'],
   options: [projectOption, ...selectorOptions, ...downloadOptions],

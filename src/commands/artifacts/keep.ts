@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 
 export default defineCommand<{ project?: string; job?: number }>({
   description: 'Keeps the artifacts of a job from expiring (their expiry date is removed). Needs the Developer role.',
-  examples: ['forgectl artifacts keep --job 42 --project acme/api'],
+  examples: ['forgectl artifacts keep --job 7 --project acme/api'],
   options: [projectOption, { ...jobOption, description: 'the job whose artifacts to keep' }],
   async run(opts, ctx) {
     if (opts.job === undefined) throw new UsageError('which job? give --job ID');

@@ -81,6 +81,8 @@ export async function explainNotFound(ctx: Context, t: Target, what: string, pat
       }
     }
   } catch (error) {
+    // The project itself is not there (or not visible): the service's own answer says so better than any guess.
+    if (error instanceof ApiError && error.status === 404 && /project not found/i.test(error.message)) return error;
     if (error instanceof ApiError && error.status === 404 && 'job' in t) lines.push(`project ${t.project} has no job ${t.job}`);
   }
   if (!lines.length) {

@@ -6,7 +6,7 @@ import { ApiError, CliError } from '../../errors.js';
 export default defineCommand<{ project?: string; sha: string; branch: string; message?: string; check?: boolean }>({
   description:
     'Applies the commit to --branch as a new commit. --check asks the service whether it would apply cleanly, committing nothing (the global --dry-run sends nothing at all). A commit already on the branch (empty) or one that conflicts is refused with exit 6.',
-  examples: ['forgectl commits cherry-pick 3e338bc4 --branch stable --project acme/api', 'forgectl commits cherry-pick 3e338bc4 --branch stable --check --project acme/api'],
+  examples: ['forgectl commits cherry-pick feature --branch main --check --project acme/api', 'forgectl commits cherry-pick feature --branch main --project acme/api'],
   args: ['<sha>'],
   options: [
     projectOption,

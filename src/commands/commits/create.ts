@@ -1,14 +1,15 @@
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { branchTree, fileActions, summarizeActions } from '../../api/commit-actions.js';
+import { branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
 import type { CommitAction } from '../../api/resources/commits.js';
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { fileProblem, readLocalFile } from '../../files.js';
 import { projectOption } from '../../cli/options.js';
-import { collect } from '../../parse.js';
+import { collect, parseChoice, plural } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { repoPath } from '../../git/content.js';
+import { isIgnored, parseIgnore, type IgnoreRule } from '../../cli/gitignore.js';
 
 interface Flags {
   project?: string;
@@ -22,6 +23,8 @@ interface Flags {
   fromDir?: string;
   to?: string;
   prune?: boolean;
+  exclude?: string[];
+  symlinks: SymlinkMode;
   actionsFile?: string;
   startBranch?: string;
   startSha?: string;
@@ -33,6 +36,9 @@ interface Flags {
 
 type Action = CommitAction;
 
+const SYMLINK_MODES = ['error', 'skip', 'follow'] as const;
+type SymlinkMode = (typeof SYMLINK_MODES)[number];
+
 /** A local file to commit at a repository path. */
 interface LocalFile {
   local: string;
@@ -42,12 +48,13 @@ interface LocalFile {
 export default defineCommand<Flags>({
   description: [
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
-    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted.',
+    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted, after a preview and a confirmation.',
+    'What the folder\'s .gitignore files and --exclude leave out is neither committed nor pruned; .git is skipped. A symbolic link stops the command before anything is sent, unless --symlinks skip leaves links out or --symlinks follow commits the files they point to.',
   ].join('\n'),
   examples: [
     'forgectl commits create --project acme/api --branch main -m "Sync docs" --from-dir ./site --to docs/',
-    'forgectl commits create --project acme/api --branch feature -m "Update config" --add config/app.yml --add ./build/app.js:dist/app.js --delete old.txt',
-    'forgectl commits create --project acme/api --branch release --start-branch main -m "Release" --move CHANGES:CHANGELOG.md --chmod +x:bin/run',
+    'forgectl commits create --project acme/api --branch feature -m "Update config" --add config/app.yml --add ./build/app.js:dist/app.js --delete docs/deploy.md',
+    'forgectl commits create --project acme/api --branch release --start-branch main -m "Release" --move docs/deploy.md:docs/DEPLOY.md --chmod -x:bin/deploy.sh',
   ],
   options: [
     projectOption,
@@ -60,7 +67,9 @@ export default defineCommand<Flags>({
     { flags: '--chmod <+x|-x:path>', description: 'set or clear the executable bit of a file of the branch; repeatable', parse: collect },
     { flags: '--from-dir <dir>', description: 'commit every file of this local folder' },
     { flags: '--to <prefix>', description: 'the folder of the branch that --from-dir maps to (default: the root)' },
-    { flags: '--prune', description: 'with --from-dir: delete files under --to that the local folder does not have' },
+    { flags: '--prune', description: 'with --from-dir: delete files under --to that the local folder does not have (asks first; --yes off a terminal); what .gitignore or --exclude leaves out is kept' },
+    { flags: '--exclude <glob>', description: 'with --from-dir: leave out matching files, as a .gitignore line (the folder\'s .gitignore files count too); repeatable', parse: collect },
+    { flags: '--symlinks <mode>', description: 'with --from-dir: what symbolic links do: error, skip or follow (commit the file they point to)', default: 'error', parse: parseChoice('--symlinks', SYMLINK_MODES) },
     { flags: '--actions-file <file>', description: 'further actions as the service takes them (a JSON array), from a file or - for stdin' },
     { flags: '--start-branch <branch>', description: 'create --branch from this branch' },
     { flags: '--start-sha <sha>', description: 'create --branch from this commit' },
@@ -73,13 +82,15 @@ export default defineCommand<Flags>({
     const message = await commitMessage(opts, ctx);
     const project = ctx.project(opts.project);
     // Everything local is read and checked before the first request.
-    const files = [...(opts.add ?? []).map(parseAdd), ...(opts.fromDir ? walk(opts.fromDir, opts.to ? repoPath(opts.to, '--to') : '') : [])];
+    const folder = opts.fromDir ? walk(opts.fromDir, opts.to ? repoPath(opts.to, '--to') : '', opts.exclude ?? [], opts.symlinks, (text) => ctx.io.note(text)) : undefined;
+    const files = [...(opts.add ?? []).map(parseAdd), ...(folder?.files ?? [])];
     const deletes = (opts.delete ?? []).map((p) => repoPath(p, '--delete'));
     const moves = (opts.move ?? []).map(parsePair('--move'));
     const chmods = (opts.chmod ?? []).map(parseChmod);
     const extra = opts.actionsFile ? await readActions(opts.actionsFile, ctx) : [];
     if (opts.prune && !opts.fromDir) throw new UsageError('--prune needs --from-dir');
     if (opts.to && !opts.fromDir) throw new UsageError('--to needs --from-dir');
+    if (opts.exclude && !opts.fromDir) throw new UsageError('--exclude needs --from-dir');
     const seen = new Map<string, string>();
     for (const file of files) {
       if (seen.has(file.path)) throw new UsageError(`${file.path} is given twice (${seen.get(file.path)} and ${file.local})`);
@@ -93,7 +104,13 @@ export default defineCommand<Flags>({
     const actions: Action[] = fileActions(tree, files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 })));
     if (opts.prune) {
       const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
-      for (const [path, entry] of tree) if (entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path)) actions.push({ action: 'delete', file_path: path });
+      const kept = (path: string) => isIgnored(folder!.ignore, path.slice(prefix.length), false);
+      const gone = [...tree].filter(([path, entry]) => entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path) && !kept(path)).map(([path]) => path);
+      if (gone.length) {
+        previewDeletions(ctx, gone);
+        await ctx.confirm(`Delete ${plural(gone.length, 'file')} ${prefix ? `under ${prefix} ` : ''}on branch ${opts.branch} of project ${project} (--prune)?`);
+      }
+      for (const path of gone) actions.push({ action: 'delete', file_path: path });
     }
     for (const path of deletes) {
       if (!tree.has(path)) throw new UsageError(`--delete ${path}: the branch has no such file`);
@@ -122,11 +139,19 @@ export default defineCommand<Flags>({
       force: opts.force || undefined,
       author_name: opts.authorName,
       author_email: opts.authorEmail,
+    }).catch((error: unknown) => {
+      throw withMissingBranchHint(error, opts.branch, '--start-branch BRANCH or --start-sha SHA');
     });
     ctx.io.note(`committed ${summary} to ${opts.branch} as ${commit.short_id}`);
     return commit;
   },
 });
+
+/** The files a deletion takes, on stderr before it is confirmed (the first 20, then how many more). */
+function previewDeletions(ctx: Context, paths: string[]): void {
+  for (const path of paths.slice(0, 20)) ctx.io.note(`delete ${path}`);
+  if (paths.length > 20) ctx.io.note(`… and ${(paths.length - 20).toLocaleString('en-US')} more`);
+}
 
 async function commitMessage(opts: Flags, ctx: Context): Promise<string> {
   if (opts.message !== undefined && opts.messageFile !== undefined) throw new UsageError('give -m or --message-file, not both');
@@ -164,8 +189,18 @@ function parseChmod(value: string): { path: string; executable: boolean } {
   return { path: repoPath(match[2], '--chmod'), executable: match[1] === '+' };
 }
 
-/** Every regular file under a local folder (not .git), mapped under `prefix`; links are refused, not followed. */
-function walk(dir: string, prefix: string): LocalFile[] {
+/** A local folder's files as --from-dir commits them, and the rules that left files out (which --prune leaves alone). */
+interface Folder {
+  files: LocalFile[];
+  ignore: IgnoreRule[];
+}
+
+/**
+ * Every regular file under a local folder, mapped under `prefix`: not .git, not what its .gitignore files or --exclude
+ * leave out. Symbolic links as `symlinks` says: error (the default) stops before anything is sent, skip leaves them
+ * out, follow commits the file a link points to (a link to a folder, or a broken one, is left out, saying so).
+ */
+function walk(dir: string, prefix: string, excludes: string[], symlinks: SymlinkMode, note: (text: string) => void): Folder {
   let stat;
   try {
     stat = statSync(dir);
@@ -173,23 +208,49 @@ function walk(dir: string, prefix: string): LocalFile[] {
     throw new UsageError(`cannot read ${dir}: ${fileProblem(error)}`);
   }
   if (!stat.isDirectory()) throw new UsageError(`--from-dir ${dir}: not a folder`);
-  const out: LocalFile[] = [];
+  const files: LocalFile[] = [];
+  const rules: IgnoreRule[] = [];
+  const exclude = parseIgnore(excludes.join('\n'));
+  const ignored = (rel: string, isDir: boolean) => isIgnored([...rules, ...exclude], rel, isDir);
   const visit = (here: string): void => {
-    for (const name of readdirSync(here).sort()) {
+    const names = readdirSync(here).sort();
+    const base = relative(dir, here).split(sep).join('/');
+    if (names.includes('.gitignore')) rules.push(...parseIgnore(readLocalFile(join(here, '.gitignore'), 'utf8'), base));
+    for (const name of names) {
       const full = join(here, name);
-      const info = lstatSync(full);
+      const rel = base ? `${base}/${name}` : name;
+      let info = lstatSync(full);
+      if (info.isSymbolicLink()) {
+        if (ignored(rel, false)) continue;
+        if (symlinks === 'error') {
+          throw new UsageError(`--from-dir: ${full} is a symbolic link; nothing was sent`, 'choose what links do: --symlinks skip (leave them out) or --symlinks follow (commit the file a link points to)');
+        }
+        const target = symlinks === 'follow' ? statOrUndefined(full) : undefined;
+        if (!target?.isFile()) {
+          note(`left out ${full}: ${symlinks === 'skip' ? 'a symbolic link' : target ? 'a link to a folder' : 'a broken link'}`);
+          continue;
+        }
+        info = target;
+      }
       if (info.isDirectory()) {
-        if (name !== '.git') visit(full);
+        if (name !== '.git' && !ignored(rel, true)) visit(full);
       } else if (info.isFile()) {
-        const rel = relative(dir, full).split(sep).join('/');
-        out.push({ local: full, path: prefix ? `${prefix}/${rel}` : rel });
+        if (!ignored(rel, false)) files.push({ local: full, path: prefix ? `${prefix}/${rel}` : rel });
       } else {
-        throw new UsageError(`--from-dir: ${full} is a ${info.isSymbolicLink() ? 'symbolic link' : 'special file'}; only regular files can be committed`);
+        throw new UsageError(`--from-dir: ${full} is a special file; only regular files can be committed`);
       }
     }
   };
   visit(dir);
-  return out;
+  return { files, ignore: [...rules, ...exclude] };
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 async function readActions(file: string, ctx: Context): Promise<Action[]> {

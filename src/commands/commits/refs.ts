@@ -5,7 +5,7 @@ import { parseChoice } from '../../parse.js';
 
 export default defineCommand<{ project?: string; sha: string; type?: string }>({
   description: 'The branches and tags that contain the commit.',
-  examples: ['forgectl commits refs 3e338bc4 --project acme/api', 'forgectl commits refs v1.0.0 --type branch --project acme/api'],
+  examples: ['forgectl commits refs main --project acme/api', 'forgectl commits refs v1.0.0 --type branch --project acme/api'],
   args: ['<sha>'],
   options: [projectOption, { flags: '--type <type>', description: 'branch, tag or all (default)', parse: parseChoice('--type', ['branch', 'tag', 'all'] as const) }],
   list: true,

@@ -27,7 +27,7 @@ export default defineCommand<Options>({
   examples: [
     'forgectl apply -f desired.yaml --yes',
     'forgectl apply -f desired.yaml --prune --concurrency 16 --yes',
-    'forgectl plan -f desired.yaml --out plan.json && forgectl apply -f plan.json --yes',
+    'forgectl plan -f desired.yaml --out plan.json || [ $? -eq 9 ] && forgectl apply -f plan.json --yes   # plan exits 9 when there are changes',
   ],
   options: [fileOption, ...targetOptions, { flags: '--prune', description: "delete objects the file no longer lists (as its prune mode allows)" }],
   columns: ['target', 'object', 'action', 'result', 'error'],

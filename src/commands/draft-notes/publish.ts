@@ -6,7 +6,7 @@ import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; mr: number; id: string }>({
   description: 'The draft becomes a note that everyone who sees the merge request can read; it cannot be unpublished.',
-  examples: ['forgectl draft-notes publish 4 --project acme/api --mr 1 --yes'],
+  examples: ['forgectl draft-notes publish 1 --project acme/api --mr 1 --yes'],
   args: ['<id>'],
   options: [projectOption, mrOption],
   async run(opts, ctx) {

@@ -1,3 +1,4 @@
+import { withMissingBranchHint } from '../../api/commit-actions.js';
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
@@ -38,6 +39,8 @@ export default defineCommand<WriteFlags & ContentFlags & { project?: string; pat
       ...writeBody(opts),
       ...contentBody(bytes, opts),
       last_commit_id: current?.last_commit_id,
+    }).catch((error: unknown) => {
+      throw withMissingBranchHint(error, opts.branch);
     });
     ctx.io.note(`${current ? 'Updated' : 'Created'} ${filePath} on ${opts.branch}`);
     const { content: _content, ...record } = await ctx.api.call<Record<string, unknown>>(repositoryFiles.routes.get!, { project, file_path: filePath, ref: opts.branch });

@@ -12,9 +12,9 @@ export default defineCommand<DownloadFlags & { project?: string; path: string; r
   description:
     'Streams the file to --output-file or stdout. Its size and sha256 are checked against what the service announces (and --sha256): on a mismatch nothing is written (exit 8).',
   examples: [
-    'forgectl files raw README.md --ref main -O README.md --project acme/api',
+    'forgectl files raw README.md --ref main -O api-README.md --project acme/api',
     'forgectl files raw assets/logo.png --project acme/api > logo.png',
-    'forgectl files raw big.iso --project acme/api -O big.iso --resume',
+    'forgectl files raw assets/logo.png --project acme/api -O logo-copy.png --resume',
   ],
   args: ['<path>'],
   options: [projectOption, refOption(false), { flags: '--lfs', description: 'the Git LFS object instead of its pointer' }, ...downloadOptions],

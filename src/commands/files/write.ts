@@ -1,3 +1,4 @@
+import { withMissingBranchHint } from '../../api/commit-actions.js';
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand, type OptionDef } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
@@ -16,7 +17,7 @@ export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
     examples: {
       create: ['forgectl files create docs/intro.md --branch main -m "Add an intro" --content-file intro.md --project acme/api', 'echo ok | forgectl files create status.txt --branch feature -m status --content-file - --project acme/api'],
       update: ['forgectl files update README.md --branch main -m "Update the readme" --content-file README.md --project acme/api'],
-      delete: ['forgectl files delete docs/old.md --branch main -m "Remove old docs" --project acme/api --yes'],
+      delete: ['forgectl files delete docs/deploy.md --branch main -m "Remove the deploy notes" --project acme/api --yes'],
     }[verb],
     args: ['<path>'],
     options: [projectOption, ...writeOptions, ...(verb === 'delete' ? [] : contentOptions), ...(verb === 'create' ? [] : [lastCommitOption])],
@@ -25,7 +26,9 @@ export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
       const filePath = repoPath(opts.path);
       const content = verb === 'delete' ? {} : contentBody(await readContent(ctx, opts.contentFile!), opts as ContentFlags);
       if (verb === 'delete') await ctx.confirm(`Delete ${filePath} on branch ${opts.branch} of project ${project}?`);
-      await ctx.api.call(route, { project, file_path: filePath, ...writeBody(opts), ...content, last_commit_id: opts.lastCommitId });
+      await ctx.api.call(route, { project, file_path: filePath, ...writeBody(opts), ...content, last_commit_id: opts.lastCommitId }).catch((error: unknown) => {
+        throw withMissingBranchHint(error, opts.branch);
+      });
       ctx.io.note(`${verb === 'create' ? 'Created' : verb === 'update' ? 'Updated' : 'Deleted'} ${filePath} on ${opts.branch}`);
       return verb === 'delete' ? undefined : stripContent(await ctx.api.call(repositoryFiles.routes.get!, { project, file_path: filePath, ref: opts.branch }));
     },

@@ -3,7 +3,7 @@ import { p } from '../../api/path.js';
 
 export default defineCommand<{ group?: string; withProjects?: boolean }>({
   description: 'One group by id or full path (default: the profile\'s default_group). The service can embed up to 100 of its projects: ask with --with-projects (or list them with `projects list --group`).',
-  examples: ['forgectl groups get acme', 'forgectl groups get acme/platform -o json', 'forgectl groups get acme --fields shared_with_groups -o yaml'],
+  examples: ['forgectl groups get acme', 'forgectl groups get 1 -o json', 'forgectl groups get acme --fields shared_with_groups -o yaml'],
   args: ['[group]'],
   options: [{ flags: '--with-projects', description: 'include the group\'s projects (at most 100)' }],
   async run(opts, ctx) {

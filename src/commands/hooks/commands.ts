@@ -13,10 +13,10 @@ export default plainCommands(hooks, {
   },
   get: {
     description: 'The secret token is never returned; custom headers and URL variables show their keys only.',
-    examples: ['forgectl hooks get 3 --project acme/api', 'forgectl hooks get 3 --project acme/api --fields alert_status,disabled_until'],
+    examples: ['forgectl hooks get 1 --project acme/api', 'forgectl hooks get 1 --project acme/api --fields alert_status,disabled_until'],
   },
   delete: {
-    examples: ['forgectl hooks delete 3 --project acme/api --yes'],
+    examples: ['forgectl hooks delete 1 --project acme/api --yes'],
     inspect: (hook: Hook) => hook.name || hook.url,
   },
 });

@@ -48,8 +48,8 @@ export default defineCommand<{ project?: string; id: string } & EventFilters>({
     'Deliveries of the last 7 days (the service keeps no more), newest first. --status failed means anything but a 2xx answer, ' +
     'connection errors included. Needs the Maintainer role.',
   examples: [
-    'forgectl hooks events 3 --project acme/api --status failed --since 24h',
-    'forgectl hooks events 3 --project acme/api --trigger push --limit 1 -o json',
+    'forgectl hooks events 1 --project acme/api --status failed --since 24h',
+    'forgectl hooks events 1 --project acme/api --trigger push --limit 1 -o json',
   ],
   args: ['<id>'],
   options: [

@@ -52,8 +52,8 @@ export default defineCommand<Options>({
     'when needed (and when the service says 429); exit 9 when any delivery still fails. A disabled hook is refused: a successful ' +
     '`hooks test` re-enables it. Needs the Maintainer role.',
   examples: [
-    'forgectl hooks resend 3 --project acme/api --failed --since 24h',
-    'forgectl hooks resend 3 --project acme/api 1841 1842',
+    'forgectl hooks resend 1 --project acme/api --failed --since 24h',
+    'forgectl hooks resend 1 --project acme/api 1',
   ],
   args: ['<id>', '[events...]'],
   options: [

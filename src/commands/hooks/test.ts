@@ -8,7 +8,7 @@ export default defineCommand<{ project?: string; id: string; trigger: string }>(
   description:
     'Sends a sample event to the receiver now and shows what it answered. A test is delivered even to a disabled hook, and a 2xx answer ' +
     're-enables a hook the service disabled after failures. The service allows 5 tests a minute per project. Needs the Maintainer role.',
-  examples: ['forgectl hooks test 3 --project acme/api', 'forgectl hooks test 3 --project acme/api --trigger merge_requests'],
+  examples: ['forgectl hooks test 1 --project acme/api', 'forgectl hooks test 1 --project acme/api --trigger merge_requests'],
   args: ['<id>'],
   options: [projectOption, { flags: '--trigger <event>', description: `the sample event to send (${EVENT_NAMES.join(', ')})`, default: 'push' }],
   async run(opts, ctx) {

@@ -15,9 +15,9 @@ export default defineCommand<Options>({
     'unless a new token comes with it (--token-stdin, --token-file, --token-env, --generate-token) or --allow-token-reset says that is intended. ' +
     'Needs the Maintainer role.',
   examples: [
-    'forgectl hooks update 3 --project acme/api --events push,tag_push,pipeline',
-    "forgectl hooks update 3 --project acme/api --url https://ci2.example.com/hook --token-file ./hook.secret",
-    'forgectl hooks update 3 --project acme/api --generate-token ./hook.secret    # rotate the secret',
+    'forgectl hooks update 1 --project acme/api --events push,tag_push,pipeline',
+    "forgectl hooks update 1 --project acme/api --url https://ci2.example.com/hook --token-file ./hook.secret",
+    'forgectl hooks update 1 --project acme/api --generate-token ./hook.secret    # rotate the secret',
   ],
   args: ['<id>'],
   options: [projectOption, ...hookOptions('update'), { flags: '--allow-token-reset', description: 'with --url and no new token: accept that the secret token is removed' }],

@@ -35,8 +35,8 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
     set: defineCommand<{ project?: string; id: string; key: string; source: string }>({
       description: `Sets a ${what} of a webhook (created or replaced). The value comes from env:VARIABLE, file:PATH or - (stdin; prompts on a terminal), never from the command line; the service never returns it. Needs the Maintainer role.`,
       examples: [
-        `forgectl hooks ${kind} set 3 ${example.key} ${example.source} --project acme/api`,
-        `printf '%s' "$VALUE" | forgectl hooks ${kind} set 3 ${example.key} - --project acme/api`,
+        `forgectl hooks ${kind} set 1 ${example.key} ${example.source} --project acme/api`,
+        `printf '%s' "$VALUE" | forgectl hooks ${kind} set 1 ${example.key} - --project acme/api`,
       ],
       args: ['<id>', '<key>', '<source>'],
       options: [projectOption],
@@ -52,7 +52,7 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
     }),
     delete: defineCommand<{ project?: string; id: string; key: string }>({
       description: `Removes a ${what} of a webhook. Needs the Maintainer role.`,
-      examples: [`forgectl hooks ${kind} delete 3 ${example.key} --project acme/api --yes`],
+      examples: [`forgectl hooks ${kind} delete 1 ${example.key} --project acme/api --yes`],
       args: ['<id>', '<key>'],
       options: [projectOption],
       async run(opts, ctx) {

@@ -4,7 +4,7 @@ import { instanceName } from '../../cli/change.js';
 import { describeLicense, licensePath, type License } from './shared.js';
 
 export default defineCommand<{ id: string }>({
-  examples: ['forgectl license delete 2', 'forgectl license delete 2 --yes'],
+  examples: ['forgectl license delete 1', 'forgectl license delete 1 --yes'],
   args: ['<id>'],
   async run(opts, ctx) {
     const id = parseInteger('license id', 1)(opts.id);

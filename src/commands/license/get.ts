@@ -4,7 +4,7 @@ import { currentLicense, licensePath, presentLicense, warnAboutCurrent, type Lic
 
 export default defineCommand<{ id?: string }>({
   description: 'Shows plan, licensee, user limit, active users, overage and expiry; warns when the current license expires within 30 days.',
-  examples: ['forgectl license get', 'forgectl license get 3 -o json'],
+  examples: ['forgectl license get', 'forgectl license get 1 -o json'],
   args: ['[id]'],
   async run(opts, ctx) {
     if (opts.id === undefined) {

@@ -5,7 +5,7 @@ import { licensePath } from './shared.js';
 
 export default defineCommand<{ id: string }>({
   description: 'The instance recalculates in the background (202); read the result later with forgectl license get.',
-  examples: ['forgectl license refresh-billable 3'],
+  examples: ['forgectl license refresh-billable 1'],
   args: ['<id>'],
   async run(opts, ctx) {
     const id = parseInteger('license id', 1)(opts.id);

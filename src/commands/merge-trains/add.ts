@@ -22,7 +22,7 @@ export default defineCommand<Options>({
   ].join(' '),
   examples: [
     'forgectl merge-trains add --project acme/api --mr 1',
-    'forgectl merge-trains add --project acme/api --mr 1 --auto-merge --squash --sha 8f9e2b7c1d3a4e5f60718293a4b5c6d7e8f90123',
+    'forgectl merge-trains add --project acme/api --mr 1 --auto-merge --squash --sha "$(git rev-parse HEAD)"',
   ],
   options: [
     projectOption,

@@ -4,7 +4,7 @@ import { notesPath } from '../../api/review.js';
 import { noteableOf, noteableOptions, parseNoteId, type NoteableOptions } from './shared.js';
 
 export default defineCommand<NoteableOptions & { id: string }>({
-  examples: ['forgectl notes get 12 --project acme/api --issue 1'],
+  examples: ['forgectl notes get 2 --project acme/api --issue 1'],
   args: ['<id>'],
   options: [projectOption, ...noteableOptions],
   async run(opts, ctx) {

@@ -7,7 +7,7 @@ import { bodyOptions, noteableOf, noteableOptions, parseNoteId, type NoteableOpt
 
 export default defineCommand<NoteableOptions & { id: string; body?: string; bodyFile?: string; confidential?: boolean }>({
   description: 'Only the author, or a Maintainer, may change a note.',
-  examples: ["forgectl notes update 12 --project acme/api --issue 1 --body 'Deployed to production.'"],
+  examples: ["forgectl notes update 2 --project acme/api --issue 1 --body 'Deployed to production.'"],
   args: ['<id>'],
   options: [
     projectOption,

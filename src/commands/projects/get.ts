@@ -3,7 +3,7 @@ import { p } from '../../api/path.js';
 
 export default defineCommand<{ project?: string; statistics?: boolean; license?: boolean }>({
   description: 'One project by id or full path (default: the profile\'s default_project), with your permissions in it.',
-  examples: ['forgectl projects get acme/api', 'forgectl projects get 42 --statistics -o json', 'forgectl projects get acme/api --fields default_branch,visibility,permissions.group_access.access_level'],
+  examples: ['forgectl projects get acme/api', 'forgectl projects get 1 --statistics -o json', 'forgectl projects get acme/api --fields default_branch,visibility,permissions.group_access.access_level'],
   args: ['[project]'],
   options: [
     { flags: '--statistics', description: 'include storage and commit statistics (Reporter and up)' },

@@ -12,5 +12,5 @@ export default plainCommands(protectedTags, {
     map: withAllowedToCreate,
     columns: ['name', 'allowed_to_create'],
   },
-  get: { examples: ["forgectl protected-tags get 'v*' --project acme/api"] },
+  get: { examples: ["forgectl protected-tags get 'release-*' --project acme/api"] },
 });

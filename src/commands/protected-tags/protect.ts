@@ -31,7 +31,7 @@ export default defineCommand<{ project?: string; name: string; createAccessLevel
   description: 'Protects a tag name or wildcard. --allowed-to-create needs Premium; users must be project members, groups must have the project shared with them, deploy keys must be enabled on it.',
   examples: [
     "forgectl protected-tags protect --project acme/api --name 'v*' --create-access-level maintainer",
-    "forgectl protected-tags protect --project acme/api --name 'release-*' --create-access-level no-access --allowed-to-create user:2,deploy-key:3",
+    "forgectl protected-tags protect --project acme/api --name 'hotfix-*' --create-access-level no-access --allowed-to-create user:2,deploy-key:3",
   ],
   options: [
     projectOption,

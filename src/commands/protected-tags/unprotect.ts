@@ -5,7 +5,7 @@ import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; name: string }>({
   description: 'Needs the Maintainer role.',
-  examples: ["forgectl protected-tags unprotect 'v*' --project acme/api --yes"],
+  examples: ["forgectl protected-tags unprotect 'release-*' --project acme/api --yes"],
   args: ['<name>'],
   options: [projectOption],
   async run(opts, ctx) {

@@ -8,7 +8,7 @@ import { secureFiles, type SecureFile } from '../../api/resources/secure-files.j
 
 export default defineCommand<{ project?: string; id: string; outputFile?: string }>({
   description: "The contents are checked against the file's sha256 checksum; on a mismatch nothing is written (exit 8).",
-  examples: ['forgectl secure-files download 1 --project acme/api --output-file release.keystore', 'forgectl secure-files download 1 --project acme/api > release.keystore'],
+  examples: ['forgectl secure-files download 1 --project acme/api --output-file deploy.env', 'forgectl secure-files download 1 --project acme/api > deploy.env'],
   args: ['<id>'],
   options: [projectOption, outputFileOption],
   async run(opts, ctx) {

@@ -8,10 +8,10 @@ export default plainCommands(snippets, {
     examples: ['forgectl snippets list --project acme/api', 'forgectl snippets list --project acme/api -o json --fields id,title,files'],
     map: (snippet: SnippetRecord) => ({ ...snippet, paths: (snippet.files ?? []).map((f) => f.path).join(',') }),
   },
-  get: { examples: ['forgectl snippets get 3 --project acme/api'] },
+  get: { examples: ['forgectl snippets get 1 --project acme/api'] },
   delete: {
     description: 'Only its author or a Maintainer may delete a snippet.',
-    examples: ['forgectl snippets delete 3 --project acme/api --yes'],
+    examples: ['forgectl snippets delete 1 --project acme/api --yes'],
     inspect: (snippet: SnippetRecord) => snippet.title,
   },
 });

@@ -13,8 +13,8 @@ export default defineCommand<DownloadFlags & { project?: string; id: string; fil
     'Streams the content of a snippet (its first file), or of one file with --file, to --output-file or stdout. --ref reads the ' +
     `file at an earlier version of the snippet (a commit id of its repository; default ${SNIPPET_BRANCH}).`,
   examples: [
-    'forgectl snippets raw 3 --project acme/api > checklist.md',
-    'forgectl snippets raw 3 --project acme/api --file rollback.md -O rollback.md',
+    'forgectl snippets raw 1 --project acme/api > checklist.md',
+    'forgectl snippets raw 1 --project acme/api --file rollback.md -O rollback-v1.md',
   ],
   args: ['<id>'],
   options: [

@@ -2,7 +2,7 @@ import { expandRoute } from '../../api/path.js';
 import { snippets, SNIPPET_BRANCH, SNIPPET_VISIBILITIES, type SnippetFileAction, type SnippetRecord } from '../../api/resources/snippets.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { collect, parseChoice, parseInteger } from '../../parse.js';
+import { collect, parseChoice, parseInteger, plural } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { folderFiles, parseLocal, parseMove, readText, snippetPath, syncActions } from './shared.js';
 
@@ -26,9 +26,9 @@ export default defineCommand<Options>({
     'the snippet equal a local folder: new files created, changed ones updated, missing ones deleted, renamed ones moved. Only its ' +
     'author or a Maintainer may change a snippet.',
   examples: [
-    'forgectl snippets update 3 --project acme/api --sync ./notes/',
-    'forgectl snippets update 3 --project acme/api --update checklist.md --add ./new.md:steps/new.md --delete old.md',
-    'forgectl snippets update 3 --project acme/api --move checklist.md:docs/checklist.md --title "Deploy checklist v2"',
+    'forgectl snippets update 1 --project acme/api --sync ./notes/',
+    'forgectl snippets update 1 --project acme/api --update checklist.md --add ./new.md:steps/new.md --delete rollback.md',
+    'forgectl snippets update 1 --project acme/api --move checklist.md:docs/checklist.md --title "Deploy checklist v2"',
   ],
   args: ['<id>'],
   options: [
@@ -69,6 +69,8 @@ export default defineCommand<Options>({
         return current;
       }
       for (const action of actions) ctx.io.note(`${action.action} ${action.previous_path ? `${action.previous_path} → ` : ''}${action.file_path}`);
+      const deleted = actions.filter((action) => action.action === 'delete').length;
+      if (deleted) await ctx.confirm(`Delete ${plural(deleted, 'file')} of snippet ${id} of project ${route.project} (--sync)?`);
     }
     const body = { title: opts.title, description: opts.description, visibility: opts.visibility, files: actions.length ? actions : undefined };
     if (Object.values(body).every((value) => value === undefined)) {

@@ -5,7 +5,7 @@ import { parseInteger } from '../../parse.js';
 
 export default defineCommand<{ project?: string; id: string }>({
   description: 'The user agent and IP address the snippet was created from, and whether it was reported as spam. Administrators only.',
-  examples: ['forgectl snippets user-agent 3 --project acme/api'],
+  examples: ['forgectl snippets user-agent 1 --project acme/api'],
   args: ['<id>'],
   options: [projectOption],
   async run(opts, ctx) {

@@ -3,7 +3,7 @@ import { itemId, itemOption, movePath, parseMoveId, typeOption, withRepository, 
 
 export default defineCommand<{ moveId: string; type: MoveType; id?: string }>({
   description: 'Shows one repository storage move and its state (initial, scheduled, started, replicated, finished, failed, cleanup failed).',
-  examples: ['forgectl storage-move get 12 --type project', 'forgectl storage-move get 3 --type snippet --id 7 -o json'],
+  examples: ['forgectl storage-move get 1 --type project', 'forgectl storage-move get 1 --type snippet --id 1 -o json'],
   args: ['<move-id>'],
   options: [typeOption(false), itemOption],
   async run(opts, ctx) {

@@ -43,7 +43,7 @@ export default defineCommand<Options>({
   ].join(' '),
   examples: [
     'forgectl storage-move schedule --type project --from default --to storage2 --yes',
-    'forgectl storage-move schedule --type project --id ops/platform/api --to storage2',
+    'forgectl storage-move schedule --type project --id acme/web --to storage2',
     'forgectl storage-move schedule --type group --from default --to storage2 --dry-run',
   ],
   options: [

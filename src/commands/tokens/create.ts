@@ -28,9 +28,9 @@ export default defineCommand<Options>({
     'created for a user by an administrator (--personal --user ID). The new token\'s value is printed once.',
   ].join(' '),
   examples: [
-    'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-at 2026-06-30 -o json',
+    'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-in 180d -o json',
     'forgectl tokens create --project acme/api --name deploy --scopes read_repository,read_api --access-level developer --expires-in 90d',
-    'forgectl tokens create --personal --user 42 --name ci --scopes read_api --expires-at 2026-03-31',
+    'forgectl tokens create --personal --user 2 --name ci --scopes read_api --expires-in 30d',
   ],
   options: [
     ...targetOptions,

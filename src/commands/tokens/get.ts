@@ -4,7 +4,7 @@ import { parseTokenId, resolveTarget, selfElsewhere, targetOptions, withLevelNam
 
 export default defineCommand<TargetOptions & { id: string }>({
   description: '`self` is the token forgectl authenticates with (a bot checking itself, or your own personal token).',
-  examples: ['forgectl tokens get 12 --group acme', 'forgectl -p bot tokens get self --group acme', 'forgectl tokens get self --personal -o json'],
+  examples: ['forgectl tokens get 4 --group acme', 'forgectl -p bot tokens get self --group acme', 'forgectl tokens get self --personal -o json'],
   args: ['<id>'],
   options: targetOptions,
   async run(opts, ctx) {

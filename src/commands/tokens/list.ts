@@ -24,7 +24,7 @@ export default defineCommand<Options>({
   examples: [
     'forgectl tokens list --group acme',
     'forgectl tokens list --project acme/api --state active --sort expires_asc',
-    'forgectl tokens list --personal --user 42 --expires-before 2026-01-31 -o json',
+    'forgectl tokens list --personal --user 2 --expires-before 2027-01-31 -o json',
   ],
   options: [
     ...targetOptions,

@@ -3,7 +3,7 @@ import { parseTokenId, resolveTarget, targetOptions, type TargetOptions } from '
 
 export default defineCommand<TargetOptions & { id: string }>({
   description: 'Revokes at once; whatever uses the token gets 401 from then on. Personal tokens also accept `self`.',
-  examples: ['forgectl tokens revoke 12 --group acme --yes', 'forgectl tokens revoke 7 --personal'],
+  examples: ['forgectl tokens revoke 4 --group acme --yes', 'forgectl tokens revoke 3 --personal'],
   args: ['<id>'],
   options: targetOptions,
   async run(opts, ctx) {

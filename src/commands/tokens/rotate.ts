@@ -40,8 +40,8 @@ export default defineCommand<Options>({
   ].join(' '),
   examples: [
     'forgectl -p bot tokens rotate self --group acme --save-to-profile --yes',
-    'forgectl tokens rotate 12 --project acme/api --expires-in 30d --output-file /etc/deploy/token --yes',
-    'forgectl tokens rotate self --personal --expires-at 2026-06-30 --save-to-profile',
+    'forgectl tokens rotate 5 --project acme/api --expires-in 30d --output-file deploy.token --yes',
+    'forgectl tokens rotate self --personal --expires-in 30d --save-to-profile',
   ],
   args: ['<id>'],
   options: [

@@ -4,7 +4,7 @@ import { p } from '../../api/path.js';
 
 export default defineCommand<{ user: string }>({
   description: 'By id, or by username (looked up with GET /users?username=). Administrators see the private fields (email, identities, sign-in data …).',
-  examples: ['forgectl users get 42', 'forgectl users get alice -o json'],
+  examples: ['forgectl users get 3', 'forgectl users get alice -o json'],
   args: ['<user>'],
   async run(opts, ctx) {
     let id = opts.user.trim();

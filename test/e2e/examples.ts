@@ -1,0 +1,147 @@
+/**
+ * The examples users copy: every shell line of the README's ```sh blocks and every `--help` example, collected so
+ * that test/e2e/examples.test.ts runs them against a sandbox. An example either runs as written (exit 0, or the
+ * exit it documents) or is listed in NOT_RUN with the reason it cannot run here, which the test report shows.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { manifest } from '../../src/cli/manifest.js';
+import { ROOT } from './package.js';
+
+export interface ExampleBlock {
+  /** Where the examples are: "README: <heading>" or "forgectl <command> --help". */
+  source: string;
+  /** One shell line each, run in order in one shell (variables set by one line are seen by the next). */
+  lines: string[];
+}
+
+/** The README's ```sh blocks, each under the heading it follows. */
+export function readmeBlocks(readme = readFileSync(join(ROOT, 'README.md'), 'utf8')): ExampleBlock[] {
+  const blocks: ExampleBlock[] = [];
+  let heading = '';
+  let inBlock: string[] | undefined;
+  for (const line of readme.split('\n')) {
+    if (inBlock) {
+      if (line.startsWith('```')) {
+        blocks.push({ source: `README: ${heading} (block ${blocks.filter((b) => b.source.startsWith(`README: ${heading} (`)).length + 1})`, lines: inBlock });
+        inBlock = undefined;
+      } else if (line.trim() && !line.trim().startsWith('#')) {
+        inBlock.push(line.trim());
+      }
+    } else if (/^#{1,4} /.test(line)) {
+      heading = line.replace(/^#+ /, '');
+    } else if (line.trim() === '```sh') {
+      inBlock = [];
+    }
+  }
+  return blocks;
+}
+
+/** The examples of every command's --help, one block per command, in the order help shows them. */
+export async function helpBlocks(): Promise<ExampleBlock[]> {
+  const blocks: ExampleBlock[] = [];
+  for (const entry of manifest) {
+    const def = (await entry.load()).default;
+    if (def.examples.length) blocks.push({ source: `forgectl ${entry.path} --help`, lines: [...def.examples] });
+  }
+  return blocks;
+}
+
+/**
+ * Examples that cannot run against a sandbox on this machine, each with the reason (shown as the skip note).
+ * Keyed by the example exactly as written; an entry no example matches any more fails the test, so this list
+ * cannot grow stale.
+ */
+export const NOT_RUN: Record<string, string> = {
+  'forgectl sandbox': 'serves until Ctrl-C',
+  'forgectl sandbox --port 8080 --users 20000 --latency 20 --tier premium --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
+  'forgectl sandbox --port 8080 --users 20000 --latency 20 --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
+  'forgectl sandbox --tls --ca-out /tmp/sandbox-ca.pem': 'serves until Ctrl-C',
+  'forgectl sandbox --fleet 500 --rate-limit 2000/60': 'serves until Ctrl-C',
+  'forgectl sandbox --fleet 500 --rate-limit 2000': 'serves until Ctrl-C',
+  'forgectl sandbox --artifact-size 200MB': 'serves until Ctrl-C',
+  'forgectl auth login': 'prompts for the URL and the token on a terminal',
+  'forgectl mcp serve --http 127.0.0.1:8808': 'serves until Ctrl-C, on a fixed port',
+  'forgectl approvals approve --project acme/api --mr 1 --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',
+  'forgectl merge-trains add --project acme/api --mr 1 --auto-merge --squash --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',
+  'forgectl repo compare main feature --patch --project acme/api | git apply': 'needs a clone of acme/api checked out at main',
+  'forgectl repo compare main feature --patch --project acme/api | git apply --check': 'needs a clone of acme/api checked out at main',
+  'forgectl tokens recover ~/.config/forgectl/recovery/group-1a2b3c4d5e6f-12-2025-01-31T03-00-00-000Z.json': 'names the recovery file an interrupted rotation left',
+  "forgectl draft-notes create --project acme/api --mr 1 --note 'Done.' --reply-to 6a9c1f… --resolve-discussion": 'needs the id of a discussion of the merge request',
+  'forgectl completion bash > /etc/bash_completion.d/forgectl': 'writes into a system folder (needs root)',
+  'forgectl completion zsh > "${fpath[1]}/_forgectl"': 'zsh syntax (fpath), run by zsh',
+  'npm ci': 'installs the checkout\'s dependencies (the install test runs the block)',
+  'npm pack': 'the install test runs the block',
+  'npm install -g ./forgectl-*.tgz': 'the install test runs the block',
+  'npm install && npm run demo': 'the development workflow of a checkout',
+  'npm install && npm test': 'the development workflow of a checkout',
+  'npm install': 'the development workflow of a checkout',
+  'npm test': 'the development workflow of a checkout',
+  'npm run demo': 'the development workflow of a checkout',
+  'npm run completions': 'the development workflow of a checkout',
+  'npm run bench:startup': 'a benchmark (minutes)',
+  'pass show forge/password | forgectl approvals approve --project acme/api --mr 1 --password-stdin': 'needs the password manager pass, holding the user\'s password',
+  'vault read -field=key secret/license | forgectl license add --file -': 'needs a Vault server holding a license',
+  'kubectl get pods -o yaml | forgectl snippets create --project acme/api --title \'pods at 3am\' --filename pods.yaml -': 'needs a Kubernetes cluster',
+  './report.sh | forgectl notes create --project acme/api --issue 1 --body-file -': 'needs the user\'s own report script',
+};
+
+/** The text an example is known by in NOT_RUN, EXIT: the line without its trailing comment. */
+export const exampleKey = (line: string): string => line.replace(/\s+#\s.*$/, '').trim();
+
+const CONFIRMS = 'asks for confirmation; off a terminal, without --yes, it stops with exit 2 and sends nothing';
+
+/** Examples that end with another exit than 0 on purpose: the exit and why. Keyed like NOT_RUN. */
+export const EXIT: Record<string, { code: number; why: string }> = {
+  // In plan's help desired.yaml asks for a push rule acme/api does not have; in the README it was just exported.
+  'forgectl plan --help: forgectl plan -f desired.yaml': { code: 9, why: 'drift: desired.yaml asks for a push rule acme/api does not have' },
+  "forgectl plan --help: forgectl plan -f desired.yaml --target 'acme/**' --exclude 'acme/sandbox/**' --concurrency 16": { code: 9, why: 'drift, as above' },
+  'forgectl plan --help: forgectl plan -f desired.yaml --out plan.json': { code: 9, why: 'drift, as above' },
+  'forgectl storage-move schedule --type project --id acme/web --to storage2': { code: 2, why: CONFIRMS },
+  'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json': { code: 9, why: 'the demo\'s tokens expire within 30 days' },
+  'forgectl hooks audit --group acme --recursive --desired desired.yaml --fix ssl-on,reenable --yes': { code: 9, why: 'a finding --fix does not repair: the webhook created above is not in desired.yaml' },
+  'forgectl storage-move schedule --type project --from default --to storage2': { code: 2, why: CONFIRMS },
+  'forgectl settings set signup_enabled=false': { code: 2, why: CONFIRMS },
+  'forgectl settings set domain_allowlist=example.com,example.org restricted_visibility_levels=public': { code: 2, why: CONFIRMS },
+  'forgectl settings set \'default_branch_protection_defaults={"allowed_to_push":[{"access_level":40}],"allow_force_push":false,"allowed_to_merge":[{"access_level":40}]}\'': { code: 2, why: CONFIRMS },
+  'forgectl settings set external_pipeline_validation_service_token=@- < token.txt': { code: 2, why: CONFIRMS },
+  'forgectl plan-limits set ci_pipeline_size=500 ci_active_jobs=200': { code: 2, why: CONFIRMS },
+  'forgectl license delete 1': { code: 2, why: CONFIRMS },
+  'forgectl tokens revoke 3 --personal': { code: 2, why: CONFIRMS },
+  'forgectl tokens rotate self --personal --expires-in 30d --save-to-profile': { code: 2, why: CONFIRMS },
+  "printf '%s\\n' \"$MIRROR_TOKEN\" | forgectl mirror pull set --project acme/api --url https://src.example.com/x.git --auth-user mirror-bot --auth-password-stdin --enabled": { code: 2, why: CONFIRMS },
+};
+
+/**
+ * Shell lines run before a block's examples, for examples that act on something the demo seed does not have
+ * (a webhook, a draft note, a storage move): they make it, as the user would have before.
+ */
+export const SETUP: Record<string, string[]> = {};
+const hook = 'forgectl hooks create --project acme/api --url https://ci.example.com/hook --events push --generate-token ./made.secret >/dev/null';
+for (const command of ['get', 'delete', 'update', 'test', 'events', 'resend', 'url-var set', 'url-var delete', 'header set', 'header delete']) SETUP[`forgectl hooks ${command} --help`] = [hook];
+SETUP['forgectl hooks resend --help'].push('forgectl hooks test 1 --project acme/api >/dev/null');
+SETUP['forgectl hooks url-var delete --help'].push('forgectl hooks url-var set 1 room env:ROOM_ID --project acme/api >/dev/null');
+SETUP['forgectl hooks header delete --help'].push('forgectl hooks header set 1 X-Api-Key env:API_KEY --project acme/api >/dev/null');
+const badge = "forgectl badges create --project acme/api --name ci --link-url 'https://ci.example.com/%{project_path}' --image-url 'https://ci.example.com/b.svg' >/dev/null";
+for (const command of ['get', 'update', 'delete']) SETUP[`forgectl badges ${command} --help`] = [badge];
+for (const command of ['get', 'update', 'delete', 'publish']) SETUP[`forgectl draft-notes ${command} --help`] = ["forgectl draft-notes create --project acme/api --mr 1 --note 'a draft' >/dev/null"];
+for (const command of ['get', 'watch']) {
+  SETUP[`forgectl storage-move ${command} --help`] = [
+    'forgectl storage-move schedule --type project --id acme/web --to storage2 --yes >/dev/null',
+    'forgectl storage-move schedule --type snippet --id 1 --to storage2 --yes >/dev/null',
+    'forgectl storage-move schedule --type group --id acme --to storage2 --yes >/dev/null',
+  ];
+}
+SETUP['README: Instance administration — storage moves and alerts (block 1)'] = ['forgectl storage-move schedule --type project --id acme/web --to storage2 --yes >/dev/null'];
+for (const command of ['add', 'get']) SETUP[`forgectl merge-trains ${command} --help`] = ['forgectl approvals approve --project acme/api --mr 1 >/dev/null'];
+SETUP['forgectl merge-trains get --help'].push('forgectl merge-trains add --project acme/api --mr 1 >/dev/null');
+SETUP['forgectl approvals unapprove --help'] = ['forgectl approvals approve --project acme/api --mr 1 >/dev/null'];
+SETUP['forgectl alerts resolve --help'] = [
+  "forgectl alerts send --url \"$URL\" --key-file k --title 'queue stuck' --fingerprint queue-42 >/dev/null",
+  'forgectl alerts send --url "$URL" --key-file k --payload alert.json >/dev/null',
+  'forgectl alerts send --url "$PROM_URL" --key-file prometheus.key --format prometheus --title HighLatency --start-time 2026-03-01T09:00:00Z >/dev/null',
+];
+SETUP['forgectl push-rule delete --help'] = ['forgectl push-rule set --project acme/api --max-file-size 10 >/dev/null'];
+SETUP['forgectl license delete --help'] = ['forgectl license add --file ./company.license >/dev/null'];
+// The fault-injection block talks to the sandbox of the block before it, whose eval set FORGECTL_URL.
+SETUP['README: The sandbox (block 2)'] = ['export FORGECTL_URL="$SANDBOX_URL"'];
