@@ -1,7 +1,8 @@
 import type { CommandDef, OptionDef } from '../cli/command.js';
 import { projectOption } from '../cli/options.js';
-import { collect, parseInteger } from '../parse.js';
+import { collect, parseInteger, parseRateLimit } from '../parse.js';
 import { UsageError } from '../errors.js';
+import { MAX_SHARDS, parseShard } from './shard.js';
 
 /**
  * The options of fleet operations, light enough for the command wiring to load on every run: any command that works
@@ -22,6 +23,13 @@ export interface FleetSelection {
 export interface FleetRun {
   concurrency: number;
   continueOnError?: boolean;
+  /** --shard I/N (else read from the environment of a parallel CI job or an Indexed Job). */
+  shard?: { index: number; total: number };
+  shardTotal?: number;
+  /** --rate-limit: requests per period for the whole job (every shard together). */
+  rateLimit?: { limit: number; periodSeconds: number };
+  /** --failed-to FILE: where the projects that failed are written (for --projects-file). */
+  failedTo?: string;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -45,9 +53,20 @@ export function selectorOptions(withGroup = true): OptionDef[] {
   ];
 }
 
+/** Sharding over several processes, and the rate budget they share. */
+export const shardOptions: OptionDef[] = [
+  { flags: '--shard <i/n>', description: 'work on shard I of N only, by a stable hash of the full path (default: from CI_NODE_INDEX/CI_NODE_TOTAL or JOB_COMPLETION_INDEX)', parse: parseShard },
+  { flags: '--shard-total <n>', description: 'how many shards there are, with JOB_COMPLETION_INDEX (default: FORGECTL_SHARD_TOTAL)', parse: parseInteger('--shard-total', 1, MAX_SHARDS) },
+  { flags: '--rate-limit <n[/seconds]>', description: 'send at most n requests per period (default 60 s) for the whole job: each of N shards takes 1/N', parse: parseRateLimit('--rate-limit') },
+];
+
+export const failedToOption: OptionDef = { flags: '--failed-to <file>', description: 'write the projects that failed to this file, one a line (rerun them with --projects-file)' };
+
 export const fleetRunOptions: OptionDef[] = [
   concurrencyOption,
   { flags: '--continue-on-error', description: 'keep going after a project fails (default: start no more projects)' },
+  ...shardOptions,
+  failedToOption,
 ];
 
 /** Whether the options select a fleet (rather than one --project). */
@@ -60,7 +79,7 @@ export function checkSelection(opts: FleetSelection & Partial<FleetRun> & { proj
   if (opts.group !== undefined && opts.projectsFile !== undefined) throw new UsageError('give --group or --projects-file, not both');
   if (opts.project !== undefined && fleetSelected(opts)) throw new UsageError(`give --project or ${opts.group !== undefined ? '--group' : '--projects-file'}, not both`);
   if (!fleetSelected(opts)) {
-    const stray = (['recursive', 'includeArchived', 'match', 'exclude', 'concurrency', 'continueOnError'] as const).filter((key) => opts[key] !== undefined);
+    const stray = (['recursive', 'includeArchived', 'match', 'exclude', 'concurrency', 'continueOnError', 'shard', 'shardTotal', 'rateLimit', 'failedTo'] as const).filter((key) => opts[key] !== undefined);
     if (stray.length) throw new UsageError(`${stray.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} appl${stray.length === 1 ? 'ies' : 'y'} to a fleet of projects: add --group GROUP or --projects-file FILE`);
   }
   if (opts.projectsFile !== undefined && (opts.recursive || opts.includeArchived)) throw new UsageError('--recursive and --include-archived apply to --group, not to --projects-file');
