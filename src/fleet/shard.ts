@@ -32,7 +32,7 @@ const whole = (name: string, value: string, min: number, max: number): number =>
 export function parseShard(value: string): { index: number; total: number } {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
   if (!match) throw new UsageError(`--shard takes I/N (this process's shard, 1 to N, of N), got "${value}"`, 'for example --shard 2/8');
-  const total = whole('the shard total', match[2], 1, MAX_SHARDS);
+  const total = whole(`--shard ${value.trim()}: the number of shards`, match[2], 1, MAX_SHARDS);
   const index = whole(`--shard ${value.trim()}: the shard`, match[1], 1, total);
   return { index, total };
 }
