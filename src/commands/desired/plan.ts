@@ -23,10 +23,12 @@ export default defineCommand<Options>({
     'Exit 0 when everything matches, 9 when anything differs (drift: for cron and CI), 2 for an invalid file; so `plan && apply` never applies',
     'a change: review the saved plan and apply it, or in a script let 9 through as the last example shows.',
     '-o json prints the plan as JSON; --out FILE saves it for apply, which refuses it when an object changed meanwhile. Secrets are never read while planning.',
+    'With --shard I/N (or in a parallel CI job) it plans one shard of the projects and groups; plan merge combines the shards\' plans.',
   ].join(' '),
   examples: [
     'forgectl plan -f desired.yaml',
     "forgectl plan -f desired.yaml --target 'acme/**' --exclude 'acme/sandbox/**' --concurrency 16",
+    'forgectl plan -f desired.yaml --shard 2/8 --out plan-2.json   # one of 8 parallel jobs; then: forgectl plan merge plan-*.json',
     'forgectl plan -f desired.yaml --out plan.json   # review it; then: forgectl apply -f plan.json --yes',
     'forgectl plan -f desired.yaml --out plan.json || [ $? -eq 9 ] && forgectl apply -f plan.json --yes   # 9 (changes) goes on to apply; an error stops',
     'forgectl plan -f desired.yaml -o json | jq \'.changes[] | select(.action == "update")\'',
