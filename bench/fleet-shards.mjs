@@ -5,7 +5,7 @@
 // concurrency), and whether `plan merge` of the shards' plans equals the single plan exactly (changes and summary).
 // Then the same under a shared throttle (`--rate-limit RATE/PERIOD` on the sandbox, which sends RateLimit headers):
 // 429s received and unhonoured (a request from the CLI during a Retry-After, beyond those already in flight).
-// Run: npm run bench:fleet-shards   (PROJECTS=10000 LATENCY=20 CONCURRENCY=16 SHARDS=4,8 RATE=3000 PERIOD=5)
+// Run: npm run bench:fleet-shards   (PROJECTS=10000 LATENCY=20 CONCURRENCY=16 SHARDS=4,8 RATE=1500 PERIOD=5)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ const PROJECTS = Number(process.env.PROJECTS ?? 10_000);
 const LATENCY = Number(process.env.LATENCY ?? 20);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const SHARDS = (process.env.SHARDS ?? '4,8').split(',').map(Number);
-const RATE = Number(process.env.RATE ?? 3000);
+const RATE = Number(process.env.RATE ?? 1500);
 const PERIOD = Number(process.env.PERIOD ?? 5);
 const bin = new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-shards-'));
