@@ -1,4 +1,5 @@
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { pluralNoun } from '../parse.js';
 import type { Change, Level, Owner } from './model.js';
 import type { Plan } from './plan.js';
 import { countActions } from './render.js';
@@ -142,7 +143,7 @@ export function mergePlanDocuments(plans: Array<{ file: string; document: PlanDo
   }
   const missing = Array.from({ length: total }, (_, i) => i + 1).filter((index) => !seen.has(index));
   if (missing.length) {
-    throw new UsageError(`the plans are incomplete: shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${total} ${missing.length === 1 ? 'is' : 'are'} missing`, 'merge the plan of every shard of the run');
+    throw new UsageError(`the plans are incomplete: ${pluralNoun(missing.length, 'shard')} ${missing.join(', ')} of ${total} ${pluralNoun(missing.length, 'is', 'are')} missing`, 'merge the plan of every shard of the run');
   }
   const all = plans.map((plan) => plan.document);
   const summary: Record<string, number> = {};

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { mergePlanDocuments, planOfDocument, readPlanDocument } from '../../desired/saved.js';
 import { UsageError } from '../../errors.js';
+import { plural } from '../../parse.js';
 import { showPlan } from './plan.js';
 import { readText } from './shared.js';
 
@@ -24,7 +25,7 @@ export default defineCommand<{ plans: string[]; out?: string }>({
       plans.push({ file, document: readPlanDocument(file, await readText(ctx, file)).document });
     }
     const merged = mergePlanDocuments(plans);
-    ctx.io.note(`merged the plans of ${plans.length} shard${plans.length === 1 ? '' : 's'}`);
+    ctx.io.note(`merged the plans of ${plural(plans.length, 'shard')}`);
     return showPlan(ctx, planOfDocument('the merged plan', merged), merged, opts.out);
   },
 });
