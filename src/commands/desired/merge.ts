@@ -13,7 +13,7 @@ export default defineCommand<{ plans: string[]; out?: string }>({
     '--exclude, or when a shard is missing (named) or given twice. --out saves the merged plan for apply.',
   ].join(' '),
   examples: [
-    'forgectl plan merge plan-*.json --out plan.json && forgectl apply -f plan.json --yes',
+    'forgectl plan merge plan-*.json --out plan.json || [ $? -eq 9 ] && forgectl apply -f plan.json --yes   # 9 (changes) goes on to apply; an error stops',
     'forgectl plan merge plans/*.json -o json | jq .summary',
   ],
   args: ['<plans...>'],
