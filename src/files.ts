@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from './errors.js';
 
@@ -47,4 +47,21 @@ export function checkWritableTarget(path: string): { exists: boolean } {
     if (error instanceof UsageError) throw error;
     return { exists: false };
   }
+}
+
+/** Writes a file atomically (a temporary file fsynced, then renamed), mode 0600. */
+export function writeFileAtomically(path: string, text: string): void {
+  checkWritableTarget(path);
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temp, path);
 }

@@ -1,6 +1,7 @@
 import type { CommandDef, OptionDef } from './command.js';
 import { projectOption } from './options.js';
-import { collect, parseInteger } from '../parse.js';
+import { collect, parseInteger, parseRateLimit } from '../parse.js';
+import { MAX_SHARDS, parseShard } from '../fleet/shard.js';
 
 /**
  * The options of fleet operations, light enough for the command wiring to load on every run: any command that works
@@ -29,9 +30,20 @@ export function selectorOptions(withGroup = true): OptionDef[] {
   ];
 }
 
+/** Sharding over several processes, and the rate budget they share. */
+export const shardOptions: OptionDef[] = [
+  { flags: '--shard <i/n>', description: 'work on shard I of N only, by a stable hash of the full path (default: from CI_NODE_INDEX/CI_NODE_TOTAL or JOB_COMPLETION_INDEX)', parse: parseShard },
+  { flags: '--shard-total <n>', description: 'how many shards there are, with JOB_COMPLETION_INDEX (default: FORGECTL_SHARD_TOTAL)', parse: parseInteger('--shard-total', 1, MAX_SHARDS) },
+  { flags: '--rate-limit <n[/seconds]>', description: 'send at most n requests per period (default 60 s) for the whole job: each of N shards takes 1/N', parse: parseRateLimit('--rate-limit') },
+];
+
+export const failedToOption: OptionDef = { flags: '--failed-to <file>', description: 'write the projects that failed to this file, one a line (rerun them with --projects-file)' };
+
 export const fleetRunOptions: OptionDef[] = [
   concurrencyOption,
   { flags: '--continue-on-error', description: 'keep going after a project fails (default: start no more projects)' },
+  ...shardOptions,
+  failedToOption,
 ];
 
 export const FLEET_HELP_GROUP = 'Fleet (instead of --project):';

@@ -98,13 +98,15 @@ function commandWords(argv: string[]): Array<{ word: string; index: number }> {
  * group, or at the top), with the words that followed it.
  */
 function matchCommand({ manifest }: Commands, words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string; rest: string[] } } {
+  // The longest command the words name: `plan merge a.json` is plan merge, `plan -f x` is plan.
+  let found: ManifestEntry | undefined;
   for (let n = 1; n <= words.length; n++) {
     const prefix = words.slice(0, n).join(' ');
     const entry = manifest.find((candidate) => candidate.path === prefix);
-    if (entry) return { entry };
-    if (!manifest.some((candidate) => candidate.path.startsWith(`${prefix} `))) return { unknown: { word: words[n - 1], after: words.slice(0, n - 1).join(' '), rest: words.slice(n) } };
+    if (entry) found = entry;
+    if (!manifest.some((candidate) => candidate.path.startsWith(`${prefix} `))) return found ? { entry: found } : { unknown: { word: words[n - 1], after: words.slice(0, n - 1).join(' '), rest: words.slice(n) } };
   }
-  return {};
+  return found ? { entry: found } : {};
 }
 
 /** The manifest entry named by argv's leading words, skipping global options and their values. */

@@ -23,12 +23,19 @@ export interface FleetSelection {
 export interface FleetRun {
   concurrency: number;
   continueOnError?: boolean;
+  /** --shard I/N (else read from the environment of a parallel CI job or an Indexed Job). */
+  shard?: { index: number; total: number };
+  shardTotal?: number;
+  /** --rate-limit: requests per period for the whole job (every shard together). */
+  rateLimit?: { limit: number; periodSeconds: number };
+  /** --failed-to FILE: where the projects that failed are written (for --projects-file). */
+  failedTo?: string;
 }
 
 /** What selecting projects needs of a run: the client, stdin (--projects-file -) and the profile's default group. */
 export interface SelectContext {
   readonly api: Api;
-  readonly io: Pick<Io, 'readStdin'>;
+  readonly io: Pick<Io, 'readStdin' | 'note'>;
   group(value: string | undefined): string;
 }
 
@@ -42,7 +49,7 @@ export function checkSelection(opts: FleetSelection & Partial<FleetRun> & { proj
   if (opts.group !== undefined && opts.projectsFile !== undefined) throw new UsageError('give --group or --projects-file, not both');
   if (opts.project !== undefined && fleetSelected(opts)) throw new UsageError(`give --project or ${opts.group !== undefined ? '--group' : '--projects-file'}, not both`);
   if (!fleetSelected(opts)) {
-    const stray = (['recursive', 'includeArchived', 'match', 'exclude', 'concurrency', 'continueOnError'] as const).filter((key) => opts[key] !== undefined);
+    const stray = (['recursive', 'includeArchived', 'match', 'exclude', 'concurrency', 'continueOnError', 'shard', 'shardTotal', 'rateLimit', 'failedTo'] as const).filter((key) => opts[key] !== undefined);
     if (stray.length) throw new UsageError(`${stray.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} appl${stray.length === 1 ? 'ies' : 'y'} to a fleet of projects: add --group GROUP or --projects-file FILE`);
   }
   if (opts.projectsFile !== undefined && (opts.recursive || opts.includeArchived)) throw new UsageError('--recursive and --include-archived apply to --group, not to --projects-file');

@@ -36,7 +36,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     for (const name of ['projects_get', 'hooks_audit', 'plan']) expect(byName.get(name), name).toMatchObject({ readOnly: true, destructive: false });
     // Nothing that reads local files, stdin or writes local files is an input (but the desired-state file).
     for (const tool of tools) {
-      for (const name of Object.keys(tool.inputSchema.properties ?? {})) expect(name, tool.name).not.toMatch(/stdin|^output_file$|^from_dir$|^yes$|^fix$/);
+      for (const name of Object.keys(tool.inputSchema.properties ?? {})) expect(name, tool.name).not.toMatch(/stdin|^output_file$|^from_dir$|^failed_to$|^yes$|^fix$/);
     }
     expect(byName.get('plan')!.inputSchema.properties).toHaveProperty('file');
     expect(byName.get('apply')!.inputSchema).toMatchObject({ required: ['digest'], properties: { digest: { type: 'string' } } });

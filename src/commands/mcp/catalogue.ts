@@ -49,6 +49,7 @@ const NOT_TOOLS = new Set([
   'storage-move watch',
   'alerts send',
   'alerts resolve',
+  'plan merge',
 ]);
 
 /** The verbs that only read (everything else changes something on the instance). */
@@ -61,7 +62,7 @@ const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect'
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
 
 /** Options that are never tool inputs: they read local files or stdin, or write local files. */
-const LOCAL_OPTION = /stdin|^--output-file$|^--out$|^--input$|^--from-dir$|-file$|^--yes$|^--password/;
+const LOCAL_OPTION = /stdin|^--output-file$|^--out$|^--input$|^--from-dir$|-file$|^--failed-to$|^--yes$|^--password/;
 /** Desired-state tools read their desired-state file (a path on this machine). */
 const DESIRED_STATE_FILE = '--file';
 
