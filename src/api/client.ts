@@ -1,12 +1,21 @@
 import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
-import type { Connection } from '../config/resolve.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { sameOrigin, splitUrl } from '../http/url.js';
 import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
+import type { ApiResponse } from './response.js';
 import { expandRoute, isRoute, toQueryString, type Query } from './path.js';
+
+/** What the client needs of a connection (the resolved connection of config/resolve.ts has more). */
+export interface ApiConnection {
+  /** API base, always ending in /api/v4. */
+  baseUrl: string;
+  token: string;
+  tokenType: 'private' | 'job' | 'oauth';
+  tokenSource: 'environment' | 'profile' | 'token_command' | 'ci_job';
+}
 
 export interface ApiRequest {
   method: string;
@@ -27,14 +36,6 @@ export interface ApiRequest {
   redact?: string[];
 }
 
-export interface ApiResponse<T = unknown> {
-  status: number;
-  header(name: string): string | undefined;
-  data: T;
-  /** The bytes `data` was parsed from. */
-  body?: Buffer;
-}
-
 export interface ApiHooks {
   dryRun: boolean;
   /** Where --dry-run prints the request it did not send (stdout). */
@@ -52,7 +53,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The service's REST API: URL building, authentication, JSON, errors, dry-run and pagination. */
 export class Api {
   constructor(
-    readonly connection: Connection,
+    readonly connection: ApiConnection,
     private readonly http: HttpClient,
     private readonly hooks: ApiHooks,
   ) {}

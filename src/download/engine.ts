@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Api, ApiRequest } from '../api/client.js';
 import { expandRoute, type Query } from '../api/path.js';
-import { checkWritableTarget } from '../cli/files.js';
+import { checkWritableTarget } from '../files.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { HttpResponse } from '../http/client.js';
 import type { Io } from '../output/io.js';
-import type { DownloadResult } from '../output/result.js';
 import { checkOwnFile, closeQuietly, createNew, fileProblem, isSpecialFile, openOwnForAppend, readOwnFile, removeOwnFile, StreamWriter, writeFileAtomically, WriteError } from '../write.js';
 import type { ArchiveInfo } from './extract.js';
 import { startProgress } from './progress.js';
@@ -482,7 +481,7 @@ export function checkExtractTarget(dir: string): void {
 }
 
 /** What render() does with a DownloadResult: a one-shot body stream becomes a source that cannot resume. */
-export async function runDownload(result: DownloadResult, io: Io): Promise<DownloadRecord | undefined> {
+export async function runDownload(result: { source: DownloadSource | AsyncIterable<Uint8Array>; options: DownloadOptions }, io: Io): Promise<DownloadRecord | undefined> {
   const { source } = result;
   if ('open' in source) return download(source, result.options, io);
   let used = false;

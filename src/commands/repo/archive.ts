@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { collect, parseChoice } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { repoPath } from '../../git/content.js';
 import { DownloadResult } from '../../output/result.js';
 

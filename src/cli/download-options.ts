@@ -1,7 +1,7 @@
-import type { Context, OptionDef } from '../cli/command.js';
+import type { Context, OptionDef } from './command.js';
 import { UsageError } from '../errors.js';
 import { checkDownloadTarget } from '../output/download.js';
-import type { DownloadOptions } from './engine.js';
+import type { DownloadOptions } from '../download/engine.js';
 
 /** The options every download command has, and the checks made before its request is sent. */
 
@@ -35,7 +35,7 @@ export async function prepareDownload(ctx: Pick<Context, 'io' | 'confirm'>, flag
   }
   if (flags.resume && (!flags.outputFile || flags.outputFile === '-')) throw new UsageError('--resume needs --output-file: a download to stdout cannot be continued');
   if (flags.extract) {
-    const { checkExtractTarget } = await import('./engine.js');
+    const { checkExtractTarget } = await import('../download/engine.js');
     checkExtractTarget(flags.extract);
     if (flags.outputFile && flags.outputFile !== '-') await checkDownloadTarget(ctx, flags.outputFile);
   } else {

@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../errors.js';
-import { fileProblem } from '../write.js';
+import { UsageError } from './errors.js';
+import { fileProblem, writeFileAtomically as writeThroughTheOnePath } from './write.js';
 
 /** Why a file operation failed, in words (one list, beside the one write path). */
-export { fileProblem } from '../write.js';
+export { fileProblem };
 
 /** A local file named on the command line; exit 2 with `cannot read PATH: no such file` when it cannot be read. */
 export function readLocalFile(path: string): Buffer;
@@ -33,4 +33,10 @@ export function checkWritableTarget(path: string): { exists: boolean } {
     if (error instanceof UsageError) throw error;
     return { exists: false };
   }
+}
+
+/** Writes a file atomically (fsynced, then renamed), mode 0600, through the one write path (plans, lists of failed projects). */
+export function writeFileAtomically(path: string, text: string): void {
+  checkWritableTarget(path);
+  writeThroughTheOnePath(path, text, 'secret');
 }
