@@ -2,7 +2,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { encodeContent } from '../git/content.js';
 import { gitBlobId } from '../git/objects.js';
 import type { Api } from './client.js';
-import { commits } from './resources/commits.js';
+import { commits, type CommitAction } from './resources/commits.js';
 import { repositoryTree } from './resources/repository.js';
 import { plural } from '../parse.js';
 
@@ -17,15 +17,6 @@ export interface TreeEntry {
   id: string;
   mode: string;
   type: string;
-}
-
-export interface CommitAction {
-  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
-  file_path: string;
-  previous_path?: string;
-  content?: string;
-  encoding?: 'text' | 'base64';
-  execute_filemode?: boolean;
 }
 
 /** Content to commit at a path of the branch; `executable` undefined leaves the mode alone. */

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileProblem } from '../cli/files.js';
+import { fileProblem } from '../files.js';
 import { CliError, ConfigError, NetworkError } from '../errors.js';
-import type { Env } from '../config/paths.js';
 import { classifyNetworkError } from './failures.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import type { RateGate } from './rate-gate.js';
@@ -16,7 +15,7 @@ export interface HttpClientOptions {
   insecure?: boolean;
   timeoutMs: number;
   retries: number;
-  env: Env;
+  env: Record<string, string | undefined>;
   userAgent: string;
   /** Verbose log sink (stderr); absent when not verbose. */
   log?: (line: string) => void;

@@ -5,7 +5,7 @@ import { presentedFields, ROLES, type ResourceDef, type RoleName, type Verb } fr
 import { approvalRules } from '../../src/api/resources/approval-rules.js';
 import { draftNotes } from '../../src/api/resources/draft-notes.js';
 import { protectedTags } from '../../src/api/resources/protected-tags.js';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { badges } from '../../src/api/resources/badges.js';
 import { groupBadges } from '../../src/api/resources/group-badges.js';
 import { freezePeriods } from '../../src/api/resources/freeze-periods.js';

@@ -2,7 +2,7 @@ import { artifacts } from '../../api/resources/artifacts.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { DownloadResult } from '../../output/result.js';
 import { artifactPath, explained, selectorOptions, target, type JobSelector } from './shared.js';
 

@@ -1,9 +1,10 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { branchTree, fileActions, summarizeActions, withMissingBranchHint, type CommitAction } from '../../api/commit-actions.js';
+import { branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
+import type { CommitAction } from '../../api/resources/commits.js';
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand, type Context } from '../../cli/command.js';
-import { fileProblem, readLocalFile } from '../../cli/files.js';
+import { fileProblem, readLocalFile } from '../../files.js';
 import { projectOption } from '../../cli/options.js';
 import { collect, parseChoice, plural } from '../../parse.js';
 import { UsageError } from '../../errors.js';

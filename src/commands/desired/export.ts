@@ -3,15 +3,17 @@ import { groups, projects as declaredProjects } from '../../api/resources/projec
 import { parseList, plural, pluralNoun } from '../../parse.js';
 import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';
-import { sectionIo } from '../../desired/io.js';
+import { sectionIo } from './io.js';
 import type { Owner } from '../../desired/model.js';
 import { UsageError } from '../../errors.js';
 import { selectProjects } from '../../fleet/select.js';
 import { TextResult } from '../../output/result.js';
 import { concurrencyOf, type TargetFlags } from './shared.js';
-import { concurrencyOption } from '../../fleet/options.js';
+import { concurrencyOption, shardOptions } from '../../cli/fleet-options.js';
+import type { FleetRun } from '../../fleet/select.js';
+import { emptyShardLine, resolveShard, startBudget, takeShard } from '../../fleet/shard.js';
 
-interface Options extends Pick<TargetFlags, 'concurrency'> {
+interface Options extends Pick<TargetFlags, 'concurrency'>, Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   project?: string;
   group?: string;
   recursive?: boolean;
@@ -42,15 +44,19 @@ export default defineCommand<Options>({
     { flags: '--instance', description: 'the application settings and plan limits (administrators)' },
     { flags: '--kinds <list>', description: `only these sections: ${KINDS.join(', ')}`, parse: parseList },
     concurrencyOption,
+    ...shardOptions,
   ],
   async run(opts, ctx) {
     const chosen = [opts.project !== undefined, opts.group !== undefined, Boolean(opts.instance)].filter(Boolean).length;
     if (chosen !== 1) throw new UsageError(chosen ? 'give one of --project, --group and --instance' : 'what to export? give --project P, --group G [--recursive] or --instance');
     if (opts.recursive && opts.group === undefined) throw new UsageError('--recursive goes with --group');
+    if ((opts.shard || opts.shardTotal !== undefined) && opts.group === undefined) throw new UsageError('--shard goes with --group: one project or the instance is not split');
+    // A shard of a parallel job exports its part of the group's projects and subgroups (the group itself goes with shard 1).
+    const shard = opts.group !== undefined ? resolveShard(opts, ctx.env) : undefined;
     const unknown = (opts.kinds ?? []).filter((kind) => !KINDS.includes(kind));
     if (unknown.length) throw new UsageError(`unknown ${pluralNoun(unknown.length, 'kind')} ${unknown.join(', ')}`, `known: ${KINDS.join(', ')}`);
 
-    const owners: Owner[] = [];
+    let owners: Owner[] = [];
     let target: string | undefined;
     if (opts.instance) owners.push({ level: 'instance', path: '' });
     else if (opts.project !== undefined) {
@@ -67,9 +73,16 @@ export default defineCommand<Options>({
         owners.push({ level: 'project', path: project.path, id: project.id, defaultBranch: project.defaultBranch });
       }
       target = opts.recursive ? `${group.full_path}/**` : `${group.full_path}/*`;
+      const root = group.full_path;
+      owners = takeShard(owners, (owner) => (owner.path === root ? '' : owner.path), shard, (line) => ctx.io.note(line), 'projects and groups');
+      if (shard && !owners.length) {
+        ctx.io.note(emptyShardLine(shard));
+        return ctx.format !== 'table' && ctx.format !== 'yaml' ? { version: 1, target } : new TextResult(`version: 1\ntarget: ${target}\n`);
+      }
     }
     const concurrency = concurrencyOf(opts);
-    ctx.rateGate.activate(concurrency);
+    const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
+    if (budget) ctx.io.note(budget);
     const io = sectionIo(ctx, ctx.api, localFiles('.'), process.cwd());
     const { document, notes } = await exportState(io, { owners, kinds: opts.kinds, target, concurrency });
     for (const note of notes) ctx.io.note(`note: ${note}`);

@@ -2,7 +2,7 @@ import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { repoPath } from '../../git/content.js';
 import { DownloadResult } from '../../output/result.js';
 import { fileHeaders } from './info.js';

@@ -1,6 +1,6 @@
 import type { OptionDef } from '../../cli/command.js';
 import { projects } from '../../api/resources/projects.js';
-import { readLocalFile } from '../../cli/files.js';
+import { readLocalFile } from '../../files.js';
 import { parseChoice } from '../../parse.js';
 import type { Context } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';

@@ -44,7 +44,7 @@ function desiredHooks(ctx: Context, file: string): Promise<(path: string) => Set
   let found = declaredUrls.get(file);
   if (!found) {
     found = (async () => {
-      const [{ parseDesiredState }, { effectiveSections }, { readLocalFile }] = await Promise.all([import('../../desired/file.js'), import('../../desired/scopes.js'), import('../../cli/files.js')]);
+      const [{ parseDesiredState }, { effectiveSections }, { readLocalFile }] = await Promise.all([import('../../desired/file.js'), import('../../desired/scopes.js'), import('../../files.js')]);
       const state = await parseDesiredState(file, readLocalFile(file, 'utf8'));
       return (path: string) => new Set(((effectiveSections(state.projects, path).hooks as Array<{ url: string }> | null | undefined) ?? []).map((hook) => hook.url));
     })();

@@ -2,7 +2,7 @@ import { repositoryTree } from '../../api/resources/repository.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
 import { DownloadResult } from '../../output/result.js';
 

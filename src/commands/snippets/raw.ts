@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
 import { DownloadResult } from '../../output/result.js';
 import { snippetPath } from './shared.js';

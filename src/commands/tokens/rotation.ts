@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
 import type { Context } from '../../cli/command.js';
@@ -9,6 +9,7 @@ import { locksDir, recoveryDir } from '../../config/paths.js';
 import { instanceIdentity } from '../../config/resolve.js';
 import { readConfig, updateConfig } from '../../config/store.js';
 import { TokenTarget } from './shared.js';
+import { createNew, writeAll } from '../../write.js';
 
 /**
  * The machinery behind cron-safe rotation: per-token locks, recovery files, atomic saves and the check as the new
@@ -125,9 +126,9 @@ function fsyncDir(dir: string): void {
 
 /** Creates a new file (never overwriting) with mode 0600, writes it in one call and fsyncs it. */
 function writeNewPrivateFile(path: string, text: string): void {
-  const fd = openSync(path, 'wx', 0o600);
+  const fd = createNew(path, 'secret');
   try {
-    writeSync(fd, text);
+    writeAll(fd, Buffer.from(text));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -179,7 +180,7 @@ export class RecoveryFile {
   /** Creates the (empty) file; a failure is kept and reported when the token arrives. */
   open(): void {
     try {
-      this.fd = openSync(this.path, 'wx', 0o600);
+      this.fd = createNew(this.path, 'secret');
     } catch (error) {
       this.failure = errorCode(error);
       return;
@@ -197,7 +198,7 @@ export class RecoveryFile {
   write(token: NewToken): void {
     if (this.written || this.fd === undefined) return;
     try {
-      writeSync(this.fd, this.serialize(token));
+      writeAll(this.fd, Buffer.from(this.serialize(token)));
       this.written = true;
       fsyncSync(this.fd);
     } catch (error) {

@@ -11,10 +11,8 @@ import type { SandboxModule } from '../module.js';
 import { mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
 import { joinTrainIfScheduled, removeFromTrain } from './merge-trains.js';
-import {
-  approvalsLeft, approvalsRequired, findMergeRequest, mergeRequestHead, presentProtectedBranch, protectDefaultBranches, protectedBranches,
-  refreshApprovalStatus, userPassword,
-} from './review-common.js';
+import { approvalsLeft, approvalsRequired, findMergeRequest, mergeRequestHead, presentProtectedBranch, protectDefaultBranches, refreshApprovalStatus, userPassword } from './review-common.js';
+import { protectedBranches } from '../model.js';
 
 /**
  * Merge request approvals, the project approval configuration and project approval rules (spec 1, api-facts §1.2).

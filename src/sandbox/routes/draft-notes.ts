@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { projectFor, Role } from '../auth.js';
 import { defineTable, type Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import type { MergeRequest } from '../model.js';
+import { notesTable, type MergeRequest, type NotePosition } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import type { StoredOf } from '../../api/fields.js';
 import type { draftNotes as declaredDrafts } from '../../api/resources/draft-notes.js';
 import { MAX_NOTE_CHARS } from '../../api/review.js';
-import { addNote, notesTable, type NotePosition } from './notes.js';
+import { addNote } from './notes.js';
 import { findMergeRequest } from './review-common.js';
 
 /**

@@ -1,11 +1,11 @@
 import { findGroup, groupFor, projectFor, Role } from '../auth.js';
 import { integrations as declared } from '../../api/resources/integrations.js';
 import { routePattern } from '../crud.js';
-import { defineTable } from '../db.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../http.js';
 import { BOOLEAN_PROPERTIES, INTEGRATION_KINDS, type IntegrationKind } from '../integration-kinds.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
+import { type Integration, integrationTable } from '../model.js';
 
 /**
  * Group and project integrations: every kind the service offers (integration-kinds.ts), set up with PUT, read with
@@ -18,22 +18,6 @@ export const EVENT_FLAGS = [
 ] as const;
 
 type Owner = 'group' | 'project';
-
-export interface Integration {
-  id: number;
-  owner: Owner;
-  /** Group or project id, by owner. */
-  owner_id: number;
-  slug: string;
-  created_at: string;
-  updated_at: string;
-  inherited: boolean;
-  events: Record<string, boolean>;
-  vulnerability_events: boolean;
-  properties: Record<string, string | boolean>;
-}
-
-export const integrationTable = defineTable<Integration>('integrations');
 
 function present(integration: Integration, withProperties: boolean): Record<string, unknown> {
   const kind = INTEGRATION_KINDS[integration.slug];

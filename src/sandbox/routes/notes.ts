@@ -3,9 +3,9 @@ import { notes as declared } from '../../api/resources/notes.js';
 import type { Placement } from '../../api/resource.js';
 import { routePattern } from '../crud.js';
 import { findProject, projectFor, projectRole, Role } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import { issues, mergeRequests, users, type Project, type User } from '../model.js';
+import { issues, mergeRequests, notesTable, users, type Note, type NoteableType, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
@@ -20,40 +20,6 @@ import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
  * Notes on issues, project snippets and merge requests (spec 1, api-facts §1.3). Published draft notes become notes on
  * their merge request (draft-notes.ts calls addNote). Internal notes are visible from Reporter up.
  */
-
-export type NoteableType = 'Issue' | 'Snippet' | 'MergeRequest';
-
-export interface NotePosition {
-  base_sha: string;
-  start_sha: string;
-  head_sha: string;
-  position_type: string;
-  [key: string]: unknown;
-}
-
-export interface Note {
-  id: number;
-  project_id: number;
-  noteable_type: NoteableType;
-  noteable_id: number;
-  noteable_iid: number | null;
-  author_id: number;
-  body: string;
-  system: boolean;
-  internal: boolean;
-  created_at: string;
-  updated_at: string;
-  /** Notes of one thread share it; a note that starts a thread gets a new one. */
-  discussion_id: string;
-  /** DiscussionNote (a thread that can be replied to), DiffNote (on a line of the diff) or null (a plain comment). */
-  type: 'DiscussionNote' | 'DiffNote' | null;
-  position: NotePosition | null;
-  commit_id: string | null;
-  resolved: boolean;
-  resolved_by: number | null;
-}
-
-export const notesTable = defineTable<Note>('notes');
 
 export function newDiscussionId(db: Db): string {
   return createHash('sha1').update(`discussion-${db.nextId('discussions')}-${Math.random()}`).digest('hex');
