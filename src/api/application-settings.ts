@@ -37,6 +37,13 @@ const string = (value: string | null, extra: Partial<SettingField> = {}): Settin
 const array = (value: string[] = [], extra: Partial<SettingField> = {}): SettingField => ({ type: 'array', default: value, ...extra });
 const object = (value: Record<string, unknown>, extra: Partial<SettingField> = {}): SettingField => ({ type: 'object', default: value, ...extra });
 
+/** A rate limit's three settings: `<name>_enabled`, `<name>_requests_per_period`, `<name>_period_in_seconds`. */
+const throttle = (name: string, requests: number): Record<string, SettingField> => ({
+  [`${name}_enabled`]: boolean(false),
+  [`${name}_requests_per_period`]: integer(requests, { min: 1 }),
+  [`${name}_period_in_seconds`]: integer(3600, { min: 1 }),
+});
+
 const VISIBILITY = ['private', 'internal', 'public'] as const;
 /** SSH key restrictions: 0 allows every key, -1 forbids the type, otherwise the minimum length in bits. */
 const keyRestriction = () => integer(0, { min: -1 });
@@ -200,6 +207,11 @@ export const SETTINGS: Record<string, SettingField> = {
   ),
   sign_in_restrictions: object({}),
   repository_storages_weighted: object({ default: 100 }, { shape: storageWeightsShape }),
+  // User and IP rate limits (requests per period, per user or per IP address; each off until enabled)
+  ...throttle('throttle_authenticated_api', 7200),
+  ...throttle('throttle_unauthenticated_api', 3600),
+  ...throttle('throttle_authenticated_web', 7200),
+  ...throttle('throttle_unauthenticated_web', 3600),
   // Premium and Ultimate
   allow_all_integrations: boolean(true, { premium: true }),
   allowed_integrations: array([], { premium: true }),

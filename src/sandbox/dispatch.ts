@@ -5,6 +5,7 @@ import type { Db } from './db.js';
 import { HttpError, type SandboxRequest, type SandboxResponse, type Tier } from './http.js';
 import type { SandboxModule } from './module.js';
 import type { Router } from './router.js';
+import { throttle } from './throttle.js';
 
 /** What every request of one sandbox sees: its state, tier, clock and modules, and its URL once it listens. */
 export interface Site {
@@ -51,5 +52,12 @@ export async function dispatch(site: Site, router: Router, req: IncomingMessage,
     authenticate(request, { optional: auth === 'optional' });
     checkScope(request, route.options.scope ?? (method === 'GET' || method === 'HEAD' ? 'read' : 'write'));
   }
-  return route.handler(request);
+  const limits = throttle(request, isApi, req.socket.remoteAddress ?? '');
+  try {
+    const response = await route.handler(request);
+    return { ...response, headers: { ...limits, ...response.headers } };
+  } catch (error) {
+    if (error instanceof HttpError) Object.assign(error.headers, limits, error.headers);
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { groups, projects, USER_NAMESPACE_BASE, users, type Group, type Project, type User } from './model.js';
+import { avatarUrl, groups, projects, USER_NAMESPACE_BASE, users, type Group, type Project, type User } from './model.js';
 
 /** Groups, subgroups and personal namespaces: where projects live and what they inherit from. */
 
@@ -52,7 +52,7 @@ export function presentNamespace(db: Db, project: Project, rootUrl: string): Rec
   if (group) {
     return {
       id: group.id, name: group.name, path: group.path, kind: 'group', full_path: group.full_path, parent_id: group.parent_id,
-      avatar_url: null, web_url: `${rootUrl}/groups/${group.full_path}`,
+      avatar_url: avatarUrl(rootUrl, 'group', group), web_url: `${rootUrl}/groups/${group.full_path}`,
     };
   }
   const owner = namespaceOwner(db, project);

@@ -39,6 +39,18 @@ export interface GroupLink {
   expires_at: string | null;
 }
 
+/** An uploaded avatar (multipart `avatar` on create or update), served at the record's avatar_url. */
+export interface Avatar {
+  filename: string;
+  type: string;
+  /** base64 */
+  data: string;
+}
+
+/** Where the service serves a project's or group's uploaded avatar. */
+export const avatarUrl = (rootUrl: string, kind: 'project' | 'group', record: { id: number; avatar?: Avatar }): string | null =>
+  record.avatar ? `${rootUrl}/uploads/-/system/${kind}/avatar/${record.id}/${encodeURIComponent(record.avatar.filename)}` : null;
+
 export interface Group {
   id: number;
   name: string;
@@ -57,6 +69,7 @@ export interface Group {
   shared_with_groups?: GroupLink[];
   /** Settings a client changed that the sandbox only stores and shows (project_creation_level, lfs_enabled …). */
   settings?: Record<string, unknown>;
+  avatar?: Avatar;
 }
 
 export interface Project {
@@ -83,6 +96,7 @@ export interface Project {
   shared_with_groups?: GroupLink[];
   /** Settings a client changed that the sandbox only stores and shows (merge_method, issues_access_level …). */
   settings?: Record<string, unknown>;
+  avatar?: Avatar;
 }
 
 export interface Member {

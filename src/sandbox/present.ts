@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
-import { commits, groups, issues, repositories, type Group, type GroupLink, type Project, type User } from './model.js';
+import { avatarUrl, commits, groups, issues, repositories, type Group, type GroupLink, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -75,7 +75,7 @@ export function presentGroup(group: Group, db: Db, rootUrl: string, view: GroupV
     default_branch: settings.default_branch,
     default_branch_protection: settings.default_branch_protection,
     default_branch_protection_defaults: settings.default_branch_protection_defaults,
-    avatar_url: null,
+    avatar_url: avatarUrl(rootUrl, 'group', group),
     request_access_enabled: settings.request_access_enabled,
     full_name: fullName(db, group),
     full_path: group.full_path,
@@ -203,7 +203,7 @@ export function presentProject(project: Project, db: Db, rootUrl: string, view: 
     web_url: web,
     readme_url: null,
     forks_count: 0,
-    avatar_url: null,
+    avatar_url: avatarUrl(rootUrl, 'project', project),
     star_count: 0,
     last_activity_at: project.last_activity_at ?? project.created_at,
     namespace,

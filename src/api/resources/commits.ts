@@ -14,6 +14,7 @@ export const commits = defineResource({
     refs: 'GET /projects/{project}/repository/commits/{sha}/refs',
     sequence: 'GET /projects/{project}/repository/commits/{sha}/sequence',
     cherryPick: 'POST /projects/{project}/repository/commits/{sha}/cherry_pick',
+    signature: 'GET /projects/{project}/repository/commits/{sha}/signature',
   },
   fields: {
     id: f.string({ readOnly: true, help: 'commit SHA, branch or tag' }),

@@ -1,11 +1,12 @@
 import { findProject } from '../auth.js';
+import { defineTable } from '../db.js';
 import { diffSnapshots } from '../git/diff.js';
 import { presentCommit } from '../git/present.js';
 import { findCommit, isAncestor, parentsOf, reachable, repositoryOf, resolveRevision, snapshotOf } from '../git/repository.js';
 import { entryAt } from '../git/store.js';
 import { applyActions, commitToBranch, type CommitAction } from '../git/write.js';
 import { bool, created, errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
-import { commits as commitTable, type Commit, type Project } from '../model.js';
+import { commits as commitTable, projects, type Commit, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { commits as declared } from '../../api/resources/commits.js';
@@ -63,9 +64,27 @@ function importHistory(req: SandboxRequest, commit: Commit, projectId: number): 
   }
 }
 
+/** The signature of a signed commit, as `GET …/commits/:sha/signature` answers it (a GPG, SSH or X.509 record). */
+export interface CommitSignature {
+  project_id: number;
+  sha: string;
+  record: Record<string, unknown>;
+}
+export const signatures = defineTable<CommitSignature>('commit_signatures');
+
 const CHERRY_PICK_FAILED = 'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.';
 
 export const commits: SandboxModule = {
+  seed(db) {
+    // Alice signs her commits with her GPG key: acme/api's configuration commit has a verified signature.
+    const project = projects(db).find((p) => p.path_with_namespace === 'acme/api');
+    const signed = commitTable(db).find((c) => c.project_id === project?.id && c.title === 'Describe the configuration');
+    if (!project || !signed) return;
+    signatures(db).push({ project_id: project.id, sha: signed.id, record: {
+      signature_type: 'PGP', verification_status: 'verified', gpg_key_id: 1, gpg_key_primary_keyid: 'A1CE5EED0F1E2D3C',
+      gpg_key_user_name: signed.author_name, gpg_key_user_email: signed.author_email, gpg_key_subkey_id: null, commit_source: 'gitaly',
+    } });
+  },
   routes(api) {
     const { routes } = declared;
 
@@ -133,6 +152,14 @@ export const commits: SandboxModule = {
       const project = readableProject(req);
       const commit = commitParam(req, project);
       return ok({ count: reachable(req.db, [commit], { firstParent: Boolean(bool(req.query.first_parent)) }).length });
+    }, { auth: 'optional' });
+
+    api.route(routes.signature, (req) => {
+      const project = readableProject(req);
+      const commit = commitParam(req, project);
+      const signature = signatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id);
+      if (!signature) throw errors.notFound('Signature');
+      return ok(signature.record);
     }, { auth: 'optional' });
 
     api.route(routes.cherryPick, (req) => {

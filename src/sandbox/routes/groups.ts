@@ -8,6 +8,7 @@ import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { GROUP_SETTINGS, presentGroup } from '../present.js';
 import { addGroup } from '../seed.js';
+import { applyAvatar, avatarFrom } from '../avatars.js';
 import { deleteProjectNow, presentProjectFor, projectVisible } from './projects.js';
 
 /**
@@ -169,9 +170,11 @@ export const groupsModule: SandboxModule = {
       const draft = { id: 0, name, path, parent_id: parentId, visibility: visibilityFrom(req) ?? 'private' };
       const problems = groupProblems(req.db, draft);
       if (Object.keys(problems).length) throw errors.message(400, `Failed to save group ${rubyErrors(problems)}`);
+      const avatar = avatarFrom(req) ?? undefined;
       const group = addGroup(req.db, {
         name, path, parent_id: parentId, visibility: draft.visibility, description: String(req.input.description ?? ''), settings: settingsFrom(req),
       }, req.now());
+      if (avatar) group.avatar = avatar;
       // The creator becomes an owner of the group.
       members(req.db).push({ source_type: 'group', source_id: group.id, user_id: user.id, access_level: Role.owner, created_at: group.created_at, created_by_id: user.id });
       return created(presentGroupDetail(req, group));
@@ -188,6 +191,7 @@ export const groupsModule: SandboxModule = {
       };
       const problems = groupProblems(req.db, draft);
       if (Object.keys(problems).length) throw errors.validation(problems);
+      applyAvatar(req, group);
       const settings = settingsFrom(req);
       Object.assign(group, { name: draft.name, visibility: draft.visibility, settings: { ...group.settings, ...settings } });
       if (req.input.description !== undefined) group.description = String(req.input.description ?? '');

@@ -35,6 +35,7 @@ import { pipelinesModule } from './pipelines.js';
 import { hooksModule } from './hooks.js';
 import { snippetsModule } from './snippets.js';
 import { fleet } from './fleet.js';
+import { avatars } from '../avatars.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -74,6 +75,7 @@ export const modules: SandboxModule[] = [
   hooksModule,
   snippetsModule,
   fleet,
+  avatars,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {

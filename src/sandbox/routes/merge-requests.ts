@@ -1,7 +1,7 @@
 import { findGroup, groupRole, projectFor, projectRole, requireUser, Role } from '../auth.js';
 import { resolveRevision } from '../git/repository.js';
 import { descendantGroups } from '../hierarchy.js';
-import { bool, created, errors, HttpError, int, ok, required, type SandboxRequest } from '../http.js';
+import { bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from '../listing.js';
 import { issues, mergeRequests, projects, users, type Issue, type MergeRequest, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
@@ -290,6 +290,16 @@ export const mergeRequestsModule: SandboxModule = {
       mr.updated_at = req.now().toISOString();
       fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, hookAction(before, mr.state), req.user!));
       return ok(presentMergeRequest(req, mr, true));
+    });
+
+    // Only administrators and the project's owners delete merge requests; the answer is 204.
+    api.delete('/projects/:id/merge_requests/:merge_request_iid', (req) => {
+      const project = projectFor(req);
+      const mr = findMr(req, project);
+      if (projectRole(req.db, req.user, project) < Role.owner) throw errors.forbidden();
+      const table = mergeRequests(req.db);
+      table.splice(table.indexOf(mr), 1);
+      return noContent();
     });
 
     api.get('/projects/:id/issues', (req) => listIssues(req, projectScope(req)), { auth: 'optional' });

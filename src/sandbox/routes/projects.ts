@@ -12,6 +12,7 @@ import { paginate } from '../pagination.js';
 import { GROUP_SETTINGS, PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, presentProject } from '../present.js';
 import { repositoryOf, seedCommit } from '../git/repository.js';
 import { addProject } from '../seed.js';
+import { applyAvatar, avatarFrom } from '../avatars.js';
 import { settleStorageMoves } from './storage-moves.js';
 
 /**
@@ -203,6 +204,7 @@ function createProject(req: SandboxRequest, user: User, namespaceValue: unknown)
   const visibility = visibilityFrom(req) ?? 'private';
   const problems = projectProblems(req.db, { id: 0, name, path, namespace_id: namespace.id, visibility });
   if (Object.keys(problems).length) throw errors.validation(problems);
+  const avatar = avatarFrom(req) ?? undefined;
   const project = addProject(req.db, {
     name, path, namespace_id: namespace.id, visibility, creator_id: req.user!.id,
     description: req.input.description === undefined ? null : String(req.input.description),
@@ -210,6 +212,7 @@ function createProject(req: SandboxRequest, user: User, namespaceValue: unknown)
     topics: topicsFrom(req) ?? [],
     settings: settingsFrom(req),
   }, req.now());
+  if (avatar) project.avatar = avatar;
   // Someone allowed to create below Maintainer (project_creation_level) becomes a Maintainer of the new project.
   if (namespace.group && groupRole(req.db, req.user, namespace.group) < Role.maintainer) {
     members(req.db).push({ source_type: 'project', source_id: project.id, user_id: user.id, access_level: Role.maintainer, created_at: project.created_at, created_by_id: user.id });
@@ -285,6 +288,7 @@ export const projectsModule: SandboxModule = {
       };
       const problems = projectProblems(req.db, draft);
       if (Object.keys(problems).length) throw errors.validation(problems);
+      applyAvatar(req, project);
       const topics = topicsFrom(req);
       Object.assign(project, {
         name: draft.name,

@@ -11,8 +11,8 @@ import type { SandboxModule } from '../module.js';
  * are ignored, and a request with none of the settings answers "at least one parameter must be provided".
  */
 
-function settingsRecord(db: Db, now: Date): Record<string, unknown> {
-  return db.record('application_settings', () => {
+export function settingsRecord(db: Db, now: Date): Record<string, unknown> {
+  const record = db.record<Record<string, unknown>>('application_settings', () => {
     const storages = db.record<string[]>('storages', () => ['default']);
     return {
       ...defaultSettings(true),
@@ -21,6 +21,9 @@ function settingsRecord(db: Db, now: Date): Record<string, unknown> {
       repository_storages_weighted: Object.fromEntries(storages.map((name, index) => [name, index === 0 ? 100 : 0])),
     };
   });
+  // A state file written before a setting existed has the setting's default.
+  for (const [key, value] of Object.entries(defaultSettings(true))) if (!(key in record)) record[key] = value;
+  return record;
 }
 
 const available = (req: SandboxRequest, key: string): boolean => !SETTINGS[key].premium || req.tier !== 'free';

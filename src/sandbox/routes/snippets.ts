@@ -39,10 +39,12 @@ function createdFiles(req: SandboxRequest): Record<string, string> {
 function updatedFiles(req: SandboxRequest, current: Record<string, string>): Record<string, string> | undefined {
   const { files, content } = req.input;
   if (files !== undefined && content !== undefined) throw errors.error(400, 'files, content are mutually exclusive');
-  if (content !== undefined) {
+  // The deprecated content and file_name change the one file of a single-file snippet: file_name alone renames it.
+  if (content !== undefined || (files === undefined && req.input.file_name !== undefined)) {
     if (Object.keys(current).length > 1) throw errors.badRequest('To update Snippets with multiple files, you must use the `files` parameter');
-    const path = req.input.file_name !== undefined ? checkPath(req.input.file_name, 'file_name') : (Object.keys(current)[0] ?? 'snippet.txt');
-    return { [path]: String(content) };
+    const [existing] = Object.keys(current);
+    const path = req.input.file_name !== undefined ? checkPath(req.input.file_name, 'file_name') : (existing ?? 'snippet.txt');
+    return { [path]: content !== undefined ? String(content) : (current[existing] ?? '') };
   }
   if (files === undefined) return undefined;
   if (!Array.isArray(files) || !files.length) throw errors.invalid('files');
