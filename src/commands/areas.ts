@@ -7,6 +7,7 @@ import * as approvals from './approvals/manifest.js';
 import * as artifacts from './artifacts/manifest.js';
 import * as auth from './auth/manifest.js';
 import * as badges from './badges/manifest.js';
+import * as branches from './branches/manifest.js';
 import * as commits from './commits/manifest.js';
 import * as desired from './desired/manifest.js';
 import * as draftNotes from './draft-notes/manifest.js';
@@ -34,8 +35,9 @@ import * as settings from './settings/manifest.js';
 import * as snippets from './snippets/manifest.js';
 import * as storageMove from './storage-move/manifest.js';
 import * as submodules from './submodules/manifest.js';
+import * as tags from './tags/manifest.js';
 import * as tokens from './tokens/manifest.js';
 import * as users from './users/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, commits, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tokens, users];
+export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users];

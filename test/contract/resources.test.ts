@@ -15,6 +15,8 @@ import { hooks } from '../../src/api/resources/hooks.js';
 import { snippets } from '../../src/api/resources/snippets.js';
 import { notes } from '../../src/api/resources/notes.js';
 import { placed } from '../../src/api/resource.js';
+import { branches } from '../../src/api/resources/branches.js';
+import { tags } from '../../src/api/resources/tags.js';
 
 /**
  * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
@@ -42,6 +44,16 @@ writeFileSync(upload, 'secure bytes');
 const snippetFile = join(tempDir(), 'notes.md');
 writeFileSync(snippetFile, '# notes\n');
 const rows: Row[] = [
+  {
+    resource: branches,
+    create: () => ['create', '--branch', `release/1.${serial++}`, '--ref', 'main'],
+    missingId: 'no-such-branch',
+  },
+  {
+    resource: tags,
+    create: () => ['create', '--name', `v9.${serial++}.0`, '--ref', 'main', '--message', 'a release'],
+    missingId: 'no-such-tag',
+  },
   {
     resource: snippets,
     create: () => ['create', '--title', `notes ${serial++}`, snippetFile],

@@ -182,6 +182,23 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     });
   }, { timeout: 120_000 });
 
+  live('branches and tags: create from a ref, list, and delete only with --yes', async () => {
+    const created = await forgectl(['branches', 'create', '--project', 'acme/api', '--branch', 'e2e/1.x', '--ref', 'v1.1.0', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: 'e2e/1.x', merged: true });
+    const tag = await forgectl(['tags', 'create', '--project', 'acme/api', '--name', 'e2e-1', '--ref', 'e2e/1.x', '--message', 'E2E']);
+    expect(tag.code, tag.stderr).toBe(0);
+    const listed = await forgectl(['tags', 'list', '--project', 'acme/api', '--fields', 'name,message']);
+    expect(listed.stdout).toContain('e2e-1\tE2E\n');
+    const refused = await forgectl(['branches', 'delete', 'e2e/1.x', '--project', 'acme/api']);
+    expect(refused.code).toBe(2);
+    expect((await forgectl(['branches', 'get', 'e2e/1.x', '--project', 'acme/api'])).code).toBe(0);
+    for (const args of [['branches', 'delete', 'e2e/1.x'], ['tags', 'delete', 'e2e-1']]) {
+      const deleted = await forgectl([...args, '--project', 'acme/api', '--yes']);
+      expect(deleted.code, deleted.stderr).toBe(0);
+    }
+  });
+
   live('a closed pipe (| head -1) ends a long list quietly with exit 0', async () => {
     for (const line of ['forgectl users list --all --per-page 20 | head -1', 'forgectl api /users --paginate -f per_page=20 -o ndjson | head -1']) {
       const result = await shell(`set -o pipefail; ${line}`);

@@ -10,7 +10,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 async function multipart(method: string, path: string, file: { name: string; data: Buffer }, token = sandbox.adminToken): Promise<{ status: number; body: any }> {
   const form = new FormData();
-  form.append('avatar', new Blob([file.data], { type: 'image/png' }), file.name);
+  form.append('avatar', new Blob([new Uint8Array(file.data)], { type: 'image/png' }), file.name);
   const response = await fetch(`${sandbox.url}${path}`, { method, headers: { 'PRIVATE-TOKEN': token }, body: form });
   return { status: response.status, body: await response.json() };
 }

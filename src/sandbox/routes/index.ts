@@ -23,6 +23,7 @@ import { protectedTags } from './protected-tags.js';
 import { mirrors } from './mirrors.js';
 import { repository } from './repository.js';
 import { commits } from './commits.js';
+import { branchesModule } from './branches.js';
 import { files } from './files.js';
 import { projects } from './projects.js';
 import { groups } from './groups.js';
@@ -70,6 +71,7 @@ export const modules: SandboxModule[] = [
   mirrors,
   repository,
   commits,
+  branchesModule,
   files,
   pipelinesModule,
   hooksModule,

@@ -1,0 +1,12 @@
+import { tags } from '../../api/resources/tags.js';
+import { plainCommands } from '../../cli/resource-commands.js';
+
+export default plainCommands(tags, {
+  list: { examples: ['forgectl tags list --project acme/api'] },
+  get: { examples: ['forgectl tags get v1.1.0 --project acme/api'] },
+  create: {
+    description: 'With --message the tag is annotated; without it, lightweight.',
+    examples: ['forgectl tags create --project acme/api --name v1.2.0 --ref main --message "Release 1.2.0"', 'forgectl tags create --project acme/api --name nightly --ref feature'],
+  },
+  delete: { examples: ['forgectl tags delete v1.0.0 --project acme/api --yes'] },
+});

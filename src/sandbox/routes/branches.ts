@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { branches as branchDef } from '../../api/resources/branches.js';
+import { tags as tagDef } from '../../api/resources/tags.js';
+import { projectFor, projectRole, Role } from '../auth.js';
+import { defineTable } from '../db.js';
+import { presentCommit } from '../git/present.js';
+import { findCommit, isAncestor, moveBranch, repositoryOf, resolveRevision } from '../git/repository.js';
+import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
+import type { Commit, Project } from '../model.js';
+import type { SandboxModule } from '../module.js';
+import { paginate } from '../pagination.js';
+import { readableProject } from './repository.js';
+
+/**
+ * Branches and tags of a repository (the refs of src/sandbox/git): list (with search), get, create from a ref,
+ * delete, delete the branches merged into the default one; tags lightweight or annotated (with a message). Names
+ * keep their dots and slashes (`release/1.2`): each is one encoded path segment.
+ */
+
+/** The annotation of an annotated tag: its message, its own object id (the tag's target) and when it was made. */
+interface TagAnnotation {
+  project_id: number;
+  name: string;
+  message: string;
+  target: string;
+  created_at: string;
+}
+const annotations = defineTable<TagAnnotation>('tag_annotations');
+
+/** Whether git would take this as a branch or tag name (git check-ref-format). */
+export function validRefName(name: string): boolean {
+  if (!name || name === '@' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
+  if ([...name].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) return false;
+  if (/[~^:?*[\\]|\.\.|@\{|\/\/|\.lock(\/|$)|(^|\/)\./.test(name)) return false;
+  return true;
+}
+
+function presentBranch(req: SandboxRequest, project: Project, name: string, sha: string): Record<string, unknown> {
+  const commit = findCommit(req.db, project.id, sha)!;
+  const isDefault = name === project.default_branch;
+  const head = resolveRevision(req.db, project, project.default_branch);
+  const role = projectRole(req.db, req.user, project);
+  return {
+    name,
+    merged: !isDefault && head !== undefined && isAncestor(req.db, commit, head),
+    // The default branch is protected as a new project's default branch is (Maintainers push and merge).
+    protected: isDefault,
+    default: isDefault,
+    developers_can_push: false,
+    developers_can_merge: false,
+    can_push: isDefault ? role >= Role.maintainer : role >= Role.developer,
+    web_url: `${req.rootUrl}/${project.path_with_namespace}/-/tree/${name}`,
+    commit: presentCommit(commit, project, req.rootUrl, { trailers: true }),
+  };
+}
+
+function presentTag(req: SandboxRequest, project: Project, name: string, sha: string): Record<string, unknown> {
+  const commit = findCommit(req.db, project.id, sha)!;
+  const note = annotations(req.db).find((a) => a.project_id === project.id && a.name === name);
+  return {
+    commit: presentCommit(commit, project, req.rootUrl, { trailers: true }),
+    release: null,
+    name,
+    target: note?.target ?? sha,
+    message: note?.message ?? null,
+    protected: false,
+    created_at: note?.created_at ?? null,
+  };
+}
+
+/** `search`: names containing the text; `^text` starting with it, `text$` ending with it (case-insensitive). */
+function searched(names: string[], search: unknown): string[] {
+  if (search === undefined || search === '') return names;
+  const text = String(search).toLowerCase();
+  const starts = text.startsWith('^');
+  const ends = text.endsWith('$');
+  const core = text.slice(starts ? 1 : 0, ends ? -1 : undefined);
+  return names.filter((name) => {
+    const lower = name.toLowerCase();
+    if (starts && ends) return lower === core;
+    if (starts) return lower.startsWith(core);
+    if (ends) return lower.endsWith(core);
+    return lower.includes(core);
+  });
+}
+
+function startCommit(req: SandboxRequest, project: Project, ref: string, message: string): Commit {
+  const commit = resolveRevision(req.db, project, ref);
+  if (!commit) throw errors.message(400, message);
+  return commit;
+}
+
+export const branchesModule: SandboxModule = {
+  routes(api) {
+    const open = { auth: 'optional' as const };
+    const r = branchDef.routes;
+
+    api.route(r.list, (req) => {
+      const project = readableProject(req);
+      const repository = repositoryOf(req.db, project.id);
+      const names = searched(Object.keys(repository.branches).sort(), req.query.search);
+      return paginate(req, names, { present: (name) => presentBranch(req, project, name, repository.branches[name]) });
+    }, open);
+
+    api.route(r.get, (req) => {
+      const project = readableProject(req);
+      const sha = repositoryOf(req.db, project.id).branches[req.params.branch];
+      if (!sha) throw errors.notFound('Branch');
+      return ok(presentBranch(req, project, req.params.branch, sha));
+    }, open);
+
+    api.route(r.create, (req) => {
+      const project = projectFor(req, Role.developer);
+      const name = String(required(req, 'branch'));
+      const ref = String(required(req, 'ref'));
+      if (!validRefName(name)) throw errors.message(400, 'Branch name is invalid');
+      const repository = repositoryOf(req.db, project.id);
+      if (repository.branches[name]) throw errors.message(400, 'Branch already exists');
+      const commit = startCommit(req, project, ref, `Invalid reference name: ${ref}`);
+      req.pushed(moveBranch(req.db, project, name, commit, req.user, req.now()));
+      return created(presentBranch(req, project, name, commit.id));
+    });
+
+    api.route(r.delete, (req) => {
+      const project = projectFor(req, Role.developer);
+      const repository = repositoryOf(req.db, project.id);
+      const name = req.params.branch;
+      if (!repository.branches[name]) throw errors.notFound('Branch');
+      if (name === project.default_branch) throw errors.message(405, 'Cannot remove HEAD branch');
+      delete repository.branches[name];
+      return noContent();
+    });
+
+    api.route(r.deleteMerged, (req) => {
+      const project = projectFor(req, Role.developer);
+      const repository = repositoryOf(req.db, project.id);
+      const head = resolveRevision(req.db, project, project.default_branch);
+      if (head) {
+        for (const [name, sha] of Object.entries(repository.branches)) {
+          const commit = findCommit(req.db, project.id, sha);
+          if (name !== project.default_branch && commit && isAncestor(req.db, commit, head)) delete repository.branches[name];
+        }
+      }
+      return accepted();
+    });
+
+    const t = tagDef.routes;
+    api.route(t.list, (req) => {
+      const project = readableProject(req);
+      const repository = repositoryOf(req.db, project.id);
+      const order = String(req.query.order_by ?? 'updated');
+      if (!['name', 'updated', 'version'].includes(order)) throw errors.invalid('order_by');
+      const sort = String(req.query.sort ?? 'desc');
+      if (!['asc', 'desc'].includes(sort)) throw errors.invalid('sort');
+      const dated = (name: string) => findCommit(req.db, project.id, repository.tags[name])?.committed_date ?? '';
+      const names = searched(Object.keys(repository.tags), req.query.search).sort((a, b) => {
+        if (order === 'name') return a.localeCompare(b);
+        if (order === 'version') return a.localeCompare(b, undefined, { numeric: true });
+        return dated(a).localeCompare(dated(b)) || a.localeCompare(b);
+      });
+      if (sort === 'desc') names.reverse();
+      return paginate(req, names, { present: (name) => presentTag(req, project, name, repository.tags[name]) });
+    }, open);
+
+    api.route(t.get, (req) => {
+      const project = readableProject(req);
+      const sha = repositoryOf(req.db, project.id).tags[req.params.tag_name];
+      if (!sha) throw errors.notFound('Tag');
+      return ok(presentTag(req, project, req.params.tag_name, sha));
+    }, open);
+
+    api.route(t.create, (req) => {
+      const project = projectFor(req, Role.developer);
+      const name = String(required(req, 'tag_name'));
+      const ref = String(required(req, 'ref'));
+      if (!validRefName(name)) throw errors.message(400, 'Tag name invalid');
+      const repository = repositoryOf(req.db, project.id);
+      if (repository.tags[name]) throw errors.message(400, `Tag ${name} already exists`);
+      const commit = startCommit(req, project, ref, `Target ${ref} is invalid`);
+      repository.tags[name] = commit.id;
+      const message = req.input.message === undefined || req.input.message === null ? '' : String(req.input.message).trim();
+      if (message) {
+        const target = createHash('sha1').update(`tag ${name}\nobject ${commit.id}\n\n${message}\n`).digest('hex');
+        const table = annotations(req.db);
+        table.splice(0, table.length, ...table.filter((a) => !(a.project_id === project.id && a.name === name)));
+        table.push({ project_id: project.id, name, message, target, created_at: req.now().toISOString() });
+      }
+      return created(presentTag(req, project, name, commit.id));
+    });
+
+    api.route(t.delete, (req) => {
+      const project = projectFor(req, Role.developer);
+      const repository = repositoryOf(req.db, project.id);
+      const name = req.params.tag_name;
+      if (!repository.tags[name]) throw errors.notFound('Tag');
+      delete repository.tags[name];
+      const table = annotations(req.db);
+      const index = table.findIndex((a) => a.project_id === project.id && a.name === name);
+      if (index >= 0) table.splice(index, 1);
+      return noContent();
+    });
+  },
+};
