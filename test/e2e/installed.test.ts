@@ -199,6 +199,16 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
+  live('commits set-status, statuses and revert --check', async () => {
+    const set = await forgectl(['commits', 'set-status', 'main', '--state', 'running', '--name', 'e2e', '--project', 'acme/api']);
+    expect(set.code, set.stderr).toBe(0);
+    const list = await forgectl(['commits', 'statuses', 'main', '--name', 'e2e', '--fields', 'name,status', '--project', 'acme/api']);
+    expect(list.stdout).toBe('e2e\trunning\n');
+    const check = await forgectl(['commits', 'revert', 'v1.1.0', '--branch', 'main', '--check', '--project', 'acme/api']);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stderr).toContain('applies cleanly');
+  });
+
   live('a closed pipe (| head -1) ends a long list quietly with exit 0', async () => {
     for (const line of ['forgectl users list --all --per-page 20 | head -1', 'forgectl api /users --paginate -f per_page=20 -o ndjson | head -1']) {
       const result = await shell(`set -o pipefail; ${line}`);

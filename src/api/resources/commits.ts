@@ -1,7 +1,7 @@
 import { f } from '../fields.js';
 import { defineResource } from '../resource.js';
 
-/** Commits of a repository: listed, read, created from actions, cherry-picked. */
+/** Commits of a repository: listed, read, created from actions, cherry-picked, reverted; their diffs, comments and statuses. */
 export const commits = defineResource({
   noun: 'commit',
   command: 'commits',
@@ -15,6 +15,12 @@ export const commits = defineResource({
     sequence: 'GET /projects/{project}/repository/commits/{sha}/sequence',
     cherryPick: 'POST /projects/{project}/repository/commits/{sha}/cherry_pick',
     signature: 'GET /projects/{project}/repository/commits/{sha}/signature',
+    revert: 'POST /projects/{project}/repository/commits/{sha}/revert',
+    diff: 'GET /projects/{project}/repository/commits/{sha}/diff',
+    comments: 'GET /projects/{project}/repository/commits/{sha}/comments',
+    comment: 'POST /projects/{project}/repository/commits/{sha}/comments',
+    statuses: 'GET /projects/{project}/repository/commits/{sha}/statuses',
+    setStatus: 'POST /projects/{project}/statuses/{sha}',
   },
   fields: {
     id: f.string({ readOnly: true, help: 'commit SHA, branch or tag' }),

@@ -5,8 +5,9 @@ import { presentCommit } from '../git/present.js';
 import { findCommit, isAncestor, parentsOf, reachable, repositoryOf, resolveRevision, snapshotOf } from '../git/repository.js';
 import { entryAt } from '../git/store.js';
 import { applyActions, commitToBranch, type CommitAction } from '../git/write.js';
-import { bool, created, errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
-import { commits as commitTable, projects, type Commit, type Project } from '../model.js';
+import { bool, created, errors, HttpError, int, ok, required, type SandboxRequest } from '../http.js';
+import { commits as commitTable, projects, users, type Commit, type Project } from '../model.js';
+import { presentUserBasic } from '../present.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { commits as declared } from '../../api/resources/commits.js';
@@ -71,6 +72,109 @@ export interface CommitSignature {
   record: Record<string, unknown>;
 }
 export const signatures = defineTable<CommitSignature>('commit_signatures');
+
+const REVERT_FAILED = 'Sorry, we cannot revert this commit automatically. This commit may already have been reverted, or a more recent commit may have updated some of its content.';
+
+/**
+ * Cherry-picks (or reverts) a commit onto `branch`: each path the commit changed must be on the branch as the
+ * commit found it (as it left it, for a revert), else the change conflicts; a change already there is skipped. 400
+ * with error_code conflict or empty as the service answers, and `dry_run` checks only.
+ */
+function applyCommit(req: SandboxRequest, project: Project, commit: Commit, how: { revert: boolean; message: string; failed: string }) {
+  const branch = String(required(req, 'branch'));
+  const dryRun = Boolean(bool(req.input.dry_run));
+  const head = commitOf(req, project, branch, 'Branch');
+  const parent = snapshotOf(req.db, parentsOf(req.db, commit)[0]);
+  const child = snapshotOf(req.db, commit);
+  const [before, after] = how.revert ? [child, parent] : [parent, child];
+  const target = snapshotOf(req.db, head);
+  const same = (a?: { id: string; mode: string }, b?: { id: string; mode: string }) => a?.id === b?.id && a?.mode === b?.mode;
+  let applied = 0;
+  let conflict = false;
+  for (const diff of diffSnapshots(req.db, before, after)) {
+    for (const path of new Set([diff.old_path, diff.new_path])) {
+      const was = before.get(path);
+      const now = after.get(path);
+      const there = target.get(path);
+      if (same(was, now)) continue;
+      if (same(there, now)) continue;
+      if (!same(there, was)) conflict = true;
+      else {
+        if (now) target.set(path, now);
+        else target.delete(path);
+        applied++;
+      }
+    }
+  }
+  const failure = conflict ? 'conflict' : applied === 0 ? 'empty' : undefined;
+  if (failure) throw new HttpError(400, { message: how.failed, error_code: failure, ...(dryRun ? { dry_run: 'error' } : {}) });
+  if (dryRun) return ok({ dry_run: 'success' });
+  const written = commitToBranch(req, project, {
+    branch,
+    message: how.message,
+    authorName: how.revert ? req.user!.name : commit.author_name,
+    authorEmail: how.revert ? req.user!.email : commit.author_email,
+    change: (snapshot) => {
+      snapshot.clear();
+      for (const [path, entry] of target) snapshot.set(path, entry);
+    },
+  });
+  return created(presentCommit(written, project, req.rootUrl, { stats: true, single: true }));
+}
+
+/** A comment on a commit (`POST …/commits/:sha/comments`), on a line of a file or on the whole commit. */
+interface CommitComment {
+  project_id: number;
+  sha: string;
+  note: string;
+  path: string | null;
+  line: number | null;
+  line_type: string | null;
+  author_id: number;
+  created_at: string;
+}
+const commitComments = defineTable<CommitComment>('commit_comments');
+
+function presentComment(req: SandboxRequest, comment: CommitComment): Record<string, unknown> {
+  const author = users(req.db).find((u) => u.id === comment.author_id);
+  return {
+    note: comment.note, path: comment.path, line: comment.line, line_type: comment.line_type,
+    author: author ? presentUserBasic(author, req.rootUrl) : null, created_at: comment.created_at,
+  };
+}
+
+/** An external commit status (`POST /projects/:id/statuses/:sha`): CI systems outside the instance report here. */
+type StatusState = 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
+const STATES: StatusState[] = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'];
+const FINISHED: StatusState[] = ['success', 'failed', 'canceled', 'skipped'];
+const EVENT: Record<StatusState, string> = { pending: 'enqueue', running: 'run', success: 'success', failed: 'drop', canceled: 'cancel', skipped: 'skip' };
+interface CommitStatus {
+  id: number;
+  project_id: number;
+  sha: string;
+  ref: string;
+  name: string;
+  stage: string;
+  status: StatusState;
+  target_url: string | null;
+  description: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  coverage: number | null;
+  pipeline_id: number;
+  author_id: number;
+}
+const commitStatuses = defineTable<CommitStatus>('commit_statuses');
+
+function presentStatus(req: SandboxRequest, status: CommitStatus): Record<string, unknown> {
+  const author = users(req.db).find((u) => u.id === status.author_id);
+  return {
+    id: status.id, sha: status.sha, ref: status.ref, status: status.status, name: status.name, target_url: status.target_url,
+    description: status.description, created_at: status.created_at, started_at: status.started_at, finished_at: status.finished_at,
+    allow_failure: false, coverage: status.coverage, pipeline_id: status.pipeline_id, author: author ? presentUserBasic(author, req.rootUrl) : null,
+  };
+}
 
 const CHERRY_PICK_FAILED = 'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.';
 
@@ -165,44 +269,89 @@ export const commits: SandboxModule = {
     api.route(routes.cherryPick, (req) => {
       const project = projectFor(req, Role.developer);
       const commit = commitParam(req, project);
-      const branch = String(required(req, 'branch'));
-      const dryRun = Boolean(bool(req.input.dry_run));
-      const head = commitOf(req, project, branch, 'Branch');
-      const before = snapshotOf(req.db, parentsOf(req.db, commit)[0]);
-      const after = snapshotOf(req.db, commit);
-      const target = snapshotOf(req.db, head);
-      const same = (a?: { id: string; mode: string }, b?: { id: string; mode: string }) => a?.id === b?.id && a?.mode === b?.mode;
-      let applied = 0;
-      let conflict = false;
-      for (const diff of diffSnapshots(req.db, before, after)) {
-        for (const path of new Set([diff.old_path, diff.new_path])) {
-          const was = before.get(path);
-          const now = after.get(path);
-          const there = target.get(path);
-          if (same(was, now)) continue;
-          if (same(there, now)) continue;
-          if (!same(there, was)) conflict = true;
-          else {
-            if (now) target.set(path, now);
-            else target.delete(path);
-            applied++;
-          }
-        }
+      const message = req.input.message ? String(req.input.message) : `${commit.message.replace(/\n+$/, '')}\n\n(cherry picked from commit ${commit.id})`;
+      return applyCommit(req, project, commit, { revert: false, message, failed: CHERRY_PICK_FAILED });
+    });
+
+    api.route(routes.revert!, (req) => {
+      const project = projectFor(req, Role.developer);
+      const commit = commitParam(req, project);
+      const message = `Revert "${commit.title}"\n\nThis reverts commit ${commit.id}`;
+      return applyCommit(req, project, commit, { revert: true, message, failed: REVERT_FAILED });
+    });
+
+    api.route(routes.diff!, (req) => {
+      const project = readableProject(req);
+      const commit = commitParam(req, project);
+      const diffs = diffSnapshots(req.db, snapshotOf(req.db, parentsOf(req.db, commit)[0]), snapshotOf(req.db, commit), { unidiff: Boolean(bool(req.query.unidiff)) });
+      return paginate(req, diffs.map(({ additions: _a, deletions: _d, ...diff }) => diff));
+    }, { auth: 'optional' });
+
+    api.route(routes.comments!, (req) => {
+      const project = readableProject(req);
+      const commit = commitParam(req, project);
+      const list = commitComments(req.db).filter((c) => c.project_id === project.id && c.sha === commit.id);
+      return paginate(req, list, { present: (c) => presentComment(req, c) });
+    }, { auth: 'optional' });
+
+    api.route(routes.comment!, (req) => {
+      const project = readableProject(req);
+      const commit = commitParam(req, project);
+      const note = String(required(req, 'note'));
+      const lineType = req.input.line_type === undefined ? undefined : String(req.input.line_type);
+      if (lineType !== undefined && !['new', 'old'].includes(lineType)) throw errors.invalid('line_type');
+      const path = req.input.path === undefined ? null : String(req.input.path);
+      const line = path === null ? null : (int(req.input.line, 'line') ?? null);
+      const comment: CommitComment = {
+        project_id: project.id, sha: commit.id, note, path, line, line_type: path === null ? null : (lineType ?? 'new'),
+        author_id: req.user!.id, created_at: req.now().toISOString(),
+      };
+      commitComments(req.db).push(comment);
+      return created(presentComment(req, comment));
+    });
+
+    api.route(routes.statuses!, (req) => {
+      const project = readableProject(req);
+      const commit = commitParam(req, project);
+      const { ref, name, stage } = req.query as Record<string, string | undefined>;
+      let list = commitStatuses(req.db).filter((s) => s.project_id === project.id && s.sha === commit.id);
+      if (ref) list = list.filter((s) => s.ref === ref);
+      if (name) list = list.filter((s) => s.name === name);
+      if (stage) list = list.filter((s) => s.stage === stage);
+      // Without all=true, only the newest status of each name and ref.
+      if (!bool(req.query.all)) list = list.filter((s) => !list.some((t) => t.id > s.id && t.name === s.name && t.ref === s.ref));
+      return paginate(req, list, { present: (s) => presentStatus(req, s) });
+    }, { auth: 'optional' });
+
+    api.route(routes.setStatus!, (req) => {
+      const project = projectFor(req, Role.developer);
+      const commit = commitParam(req, project);
+      const state = String(required(req, 'state'));
+      if (!STATES.includes(state as StatusState)) throw errors.invalid('state');
+      const ref = req.input.ref === undefined || req.input.ref === '' ? project.default_branch : String(req.input.ref);
+      const name = String(req.input.name ?? req.input.context ?? 'default');
+      const at = req.now().toISOString();
+      const coverage = req.input.coverage === undefined ? null : Number(req.input.coverage);
+      if (coverage !== null && !Number.isFinite(coverage)) throw errors.invalid('coverage');
+      const table = commitStatuses(req.db);
+      // A status of the same name that has not finished moves to the new state; a finished one is followed by a new one.
+      let status = table.find((s) => s.project_id === project.id && s.sha === commit.id && s.ref === ref && s.name === name && !FINISHED.includes(s.status));
+      if (status && status.status === state) throw errors.badRequest(`Cannot transition status via :${EVENT[state as StatusState]} from :${status.status}`);
+      if (!status) {
+        status = {
+          id: req.db.nextId('commit_statuses'), project_id: project.id, sha: commit.id, ref, name, stage: 'external', status: 'pending',
+          target_url: null, description: null, created_at: at, started_at: null, finished_at: null, coverage: null,
+          pipeline_id: int(req.input.pipeline_id, 'pipeline_id') ?? req.db.nextId('status_pipelines') + 1000, author_id: req.user!.id,
+        };
+        table.push(status);
       }
-      const failure = conflict ? 'conflict' : applied === 0 ? 'empty' : undefined;
-      if (failure) throw new HttpError(400, { message: CHERRY_PICK_FAILED, error_code: failure, ...(dryRun ? { dry_run: 'error' } : {}) });
-      if (dryRun) return ok({ dry_run: 'success' });
-      const picked = commitToBranch(req, project, {
-        branch,
-        message: req.input.message ? String(req.input.message) : `${commit.message.replace(/\n+$/, '')}\n\n(cherry picked from commit ${commit.id})`,
-        authorName: commit.author_name,
-        authorEmail: commit.author_email,
-        change: (snapshot) => {
-          snapshot.clear();
-          for (const [path, entry] of target) snapshot.set(path, entry);
-        },
-      });
-      return created(presentCommit(picked, project, req.rootUrl, { stats: true, single: true }));
+      status.status = state as StatusState;
+      if (req.input.target_url !== undefined) status.target_url = String(req.input.target_url);
+      if (req.input.description !== undefined) status.description = String(req.input.description);
+      if (coverage !== null) status.coverage = coverage;
+      if (state === 'running' && !status.started_at) status.started_at = at;
+      if (FINISHED.includes(state as StatusState)) status.finished_at = at;
+      return created(presentStatus(req, status));
     });
   },
 };
