@@ -204,7 +204,8 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(set.code, set.stderr).toBe(0);
     const list = await forgectl(['commits', 'statuses', 'main', '--name', 'e2e', '--fields', 'name,status', '--project', 'acme/api']);
     expect(list.stdout).toBe('e2e\trunning\n');
-    const check = await forgectl(['commits', 'revert', 'v1.1.0', '--branch', 'main', '--check', '--project', 'acme/api']);
+    expect((await forgectl(['branches', 'create', '--branch', 'e2e-revert', '--ref', 'v1.1.0', '--project', 'acme/api'])).code).toBe(0);
+    const check = await forgectl(['commits', 'revert', 'v1.1.0', '--branch', 'e2e-revert', '--check', '--project', 'acme/api']);
     expect(check.code, check.stderr).toBe(0);
     expect(check.stderr).toContain('applies cleanly');
   });
