@@ -9,6 +9,7 @@ import * as auth from './auth/manifest.js';
 import * as badges from './badges/manifest.js';
 import * as branches from './branches/manifest.js';
 import * as commits from './commits/manifest.js';
+import * as deployKeys from './deploy-keys/manifest.js';
 import * as desired from './desired/manifest.js';
 import * as draftNotes from './draft-notes/manifest.js';
 import * as experiments from './experiments/manifest.js';
@@ -40,4 +41,4 @@ import * as tokens from './tokens/manifest.js';
 import * as users from './users/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users];
+export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users];

@@ -241,6 +241,8 @@ export interface SshKey {
   expires_at: string | null;
   last_used_at: string | null;
   usage_type: 'auth' | 'signing' | 'auth_and_signing';
+  /** An instance deploy key (`POST /deploy_keys`): any project's maintainers may enable it. */
+  public?: boolean;
   /** Projects a deploy key is enabled on; absent for a user's SSH key. */
   deploy_keys_projects?: Array<{ id: number; project_id: number; can_push: boolean; created_at: string; updated_at: string }>;
 }

@@ -17,6 +17,8 @@ import { notes } from '../../src/api/resources/notes.js';
 import { placed } from '../../src/api/resource.js';
 import { branches } from '../../src/api/resources/branches.js';
 import { tags } from '../../src/api/resources/tags.js';
+import { deployKeys } from '../../src/api/resources/deploy-keys.js';
+import { generateKeyPairSync } from 'node:crypto';
 
 /**
  * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
@@ -39,6 +41,12 @@ interface Row {
 }
 
 let serial = 0;
+/** A fresh OpenSSH ed25519 public key line. */
+function newSshKey(): string {
+  const raw = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const field = (data: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, data.length]), data]);
+  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} contract@test`;
+}
 const upload = join(tempDir(), 'upload.bin');
 writeFileSync(upload, 'secure bytes');
 const snippetFile = join(tempDir(), 'notes.md');
@@ -48,6 +56,13 @@ const rows: Row[] = [
     resource: branches,
     create: () => ['create', '--branch', `release/1.${serial++}`, '--ref', 'main'],
     missingId: 'no-such-branch',
+  },
+  {
+    resource: deployKeys,
+    create: () => ['create', '--title', `key ${serial++}`, '--key', newSshKey()],
+    update: ['--title', 'renamed'],
+    missingId: '999999',
+    badId: 'abc',
   },
   {
     resource: tags,

@@ -39,6 +39,7 @@ function writeFixtures(work: string, home: string, vars: Record<string, string>)
     'notes.md': 'Deployed to staging.\n',
     'review.md': 'Reviewed.\n',
     'key.txt': 'bugzilla-api-key\n',
+    'deploy.pub': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFgrWUVS92aTH7L9CyzOEGGVlhcKMxiHM94X5TZUM2WK release@ci\n',
     'token.txt': 'validation-service-token\n',
     'bamboo.pw': 'bamboo-password\n',
     'release.keystore': Buffer.from([0xfe, 0xed, 0xfe, 0xed, 0, 1, 2, 3]),

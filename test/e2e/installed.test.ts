@@ -210,6 +210,18 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(check.stderr).toContain('applies cleanly');
   });
 
+  live('deploy-keys: create on one project, enable on another, delete only with --yes', async () => {
+    const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFgrWUVS92aTH7L9CyzOEGGVlhcKMxiHM94X5TZUM2WJ e2e@ci';
+    const created = await forgectl(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'e2e', '--key', key, '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = String(JSON.parse(created.stdout).id);
+    expect((await forgectl(['deploy-keys', 'enable', id, '--project', 'acme/api'])).code).toBe(0);
+    const list = await forgectl(['deploy-keys', 'list', '--project', 'acme/api', '--fields', 'id,title']);
+    expect(list.stdout).toContain(`${id}\te2e\n`);
+    expect((await forgectl(['deploy-keys', 'delete', id, '--project', 'acme/api'])).code).toBe(2);
+    expect((await forgectl(['deploy-keys', 'delete', id, '--project', 'acme/api', '--yes'])).code).toBe(0);
+  });
+
   live('a closed pipe (| head -1) ends a long list quietly with exit 0', async () => {
     for (const line of ['forgectl users list --all --per-page 20 | head -1', 'forgectl api /users --paginate -f per_page=20 -o ndjson | head -1']) {
       const result = await shell(`set -o pipefail; ${line}`);

@@ -1,11 +1,12 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
-import { findProject, requireAdmin, requireUser } from '../auth.js';
+import { findProject, projectFor, requireAdmin, requireUser, Role } from '../auth.js';
 import type { Db } from '../db.js';
-import { created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { users, type User, type SshKey, sshKeyTable } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentFullUser } from './users.js';
 import type { SandboxModule } from '../module.js';
+import type { Router } from '../router.js';
 
 /** Deploy keys enabled on a project (protected tags may allow them to create tags). */
 export function deployKeysOf(db: Db, projectId: number): SshKey[] {
@@ -106,6 +107,124 @@ function keyOwner(req: SandboxRequest): User {
   return user;
 }
 
+/** A deploy key as a project's deploy key endpoints present it: with can_push of that project's link. */
+function presentDeployKey(key: SshKey, projectId?: number): Record<string, unknown> {
+  const blob = parsePublicKey(key.key)?.blob ?? Buffer.alloc(0);
+  const record: Record<string, unknown> = {
+    id: key.id, title: key.title, created_at: key.created_at, expires_at: key.expires_at, key: key.key,
+    fingerprint: md5Fingerprint(blob), fingerprint_sha256: sha256Fingerprint(blob),
+  };
+  if (projectId !== undefined) record.can_push = key.deploy_keys_projects?.find((link) => link.project_id === projectId)?.can_push ?? false;
+  return record;
+}
+
+/** An instance deploy key, with the projects it is enabled on. */
+function presentInstanceDeployKey(req: SandboxRequest, key: SshKey): Record<string, unknown> {
+  const projectsOf = (push: boolean) => (key.deploy_keys_projects ?? []).filter((link) => link.can_push === push).map((link) => {
+    const project = findProject(req.db, String(link.project_id));
+    return { id: project.id, name: project.name, path_with_namespace: project.path_with_namespace, created_at: project.created_at };
+  });
+  return { ...presentDeployKey(key), projects_with_write_access: projectsOf(true), projects_with_readonly_access: projectsOf(false) };
+}
+
+/** A new deploy key (title and a valid public key that no key has), enabled on no project yet. */
+function newDeployKey(req: SandboxRequest): SshKey {
+  const title = String(required(req, 'title'));
+  const text = String(required(req, 'key')).trim();
+  const parsed = parsePublicKey(text);
+  if (!parsed) throw errors.validation({ key: ['is invalid'], fingerprint_sha256: ['cannot be generated'] });
+  const expires = req.input.expires_at === undefined || req.input.expires_at === null || req.input.expires_at === '' ? null : String(req.input.expires_at);
+  if (expires !== null && Number.isNaN(Date.parse(expires))) throw errors.invalid('expires_at');
+  const key: SshKey = {
+    id: req.db.nextId('ssh_keys'), user_id: req.user!.id, title, key: text, created_at: req.now().toISOString(), expires_at: expires,
+    last_used_at: null, usage_type: 'auth', deploy_keys_projects: [],
+  };
+  return key;
+}
+
+const sameKey = (a: string, b: string): boolean => sha256Fingerprint(parsePublicKey(a)?.blob ?? Buffer.alloc(0)) === sha256Fingerprint(parsePublicKey(b)?.blob ?? Buffer.alloc(1));
+
+function linkKey(req: SandboxRequest, key: SshKey, projectId: number, canPush: boolean): void {
+  const at = req.now().toISOString();
+  (key.deploy_keys_projects ??= []).push({ id: req.db.nextId('deploy_keys_projects'), project_id: projectId, can_push: canPush, created_at: at, updated_at: at });
+}
+
+/**
+ * Deploy keys: a project's (list, get, create — or enable the same key when it exists already —, update its title
+ * and can_push, enable an existing key by id, delete: the key goes when no project has it any more), and the
+ * instance's list and create (administrators).
+ */
+function deployKeyRoutes(api: Router): void {
+  const project = (req: SandboxRequest) => projectFor(req, Role.maintainer);
+  const projectKey = (req: SandboxRequest, projectId: number): SshKey => {
+    const key = deployKeysOf(req.db, projectId).find((k) => String(k.id) === req.params.key_id);
+    if (!key) throw errors.notFound('Deploy Key');
+    return key;
+  };
+  api.get('/projects/:id/deploy_keys', (req) => {
+    const { id } = project(req);
+    return paginate(req, deployKeysOf(req.db, id), { present: (key) => presentDeployKey(key, id) });
+  });
+  api.get('/projects/:id/deploy_keys/:key_id', (req) => {
+    const { id } = project(req);
+    return ok(presentDeployKey(projectKey(req, id), id));
+  });
+  api.post('/projects/:id/deploy_keys', (req) => {
+    const { id } = project(req);
+    const candidate = newDeployKey(req);
+    const canPush = bool(req.input.can_push) ?? false;
+    const existing = sshKeyTable(req.db).find((k) => sameKey(k.key, candidate.key));
+    if (existing && (!existing.deploy_keys_projects || existing.deploy_keys_projects.some((link) => link.project_id === id))) {
+      throw errors.validation({ 'deploy_key.fingerprint_sha256': ['has already been taken'] });
+    }
+    if (existing) {
+      linkKey(req, existing, id, canPush);
+      return created(presentDeployKey(existing, id));
+    }
+    sshKeyTable(req.db).push(candidate);
+    linkKey(req, candidate, id, canPush);
+    return created(presentDeployKey(candidate, id));
+  });
+  api.put('/projects/:id/deploy_keys/:key_id', (req) => {
+    const { id } = project(req);
+    const key = projectKey(req, id);
+    if (req.input.title === undefined && req.input.can_push === undefined) throw errors.error(400, 'title, can_push are missing, at least one parameter must be provided');
+    if (req.input.title !== undefined) key.title = String(req.input.title);
+    const link = key.deploy_keys_projects!.find((l) => l.project_id === id)!;
+    const canPush = bool(req.input.can_push);
+    if (canPush !== undefined) Object.assign(link, { can_push: canPush, updated_at: req.now().toISOString() });
+    return ok(presentDeployKey(key, id));
+  });
+  api.post('/projects/:id/deploy_keys/:key_id/enable', (req) => {
+    const { id } = project(req);
+    const key = sshKeyTable(req.db).find((k) => k.deploy_keys_projects && String(k.id) === req.params.key_id);
+    if (!key) throw errors.notFound('Deploy Key');
+    if (!key.deploy_keys_projects!.some((link) => link.project_id === id)) linkKey(req, key, id, false);
+    return created(presentDeployKey(key));
+  });
+  api.delete('/projects/:id/deploy_keys/:key_id', (req) => {
+    const { id } = project(req);
+    const key = projectKey(req, id);
+    key.deploy_keys_projects = key.deploy_keys_projects!.filter((link) => link.project_id !== id);
+    if (!key.deploy_keys_projects.length) sshKeyTable(req.db).splice(sshKeyTable(req.db).indexOf(key), 1);
+    return noContent();
+  });
+  api.get('/deploy_keys', (req) => {
+    requireAdmin(req);
+    const publicOnly = bool(req.query.public);
+    const list = sshKeyTable(req.db).filter((k) => k.deploy_keys_projects && (!publicOnly || k.public === true));
+    return paginate(req, list, { present: (key) => presentInstanceDeployKey(req, key) });
+  });
+  api.post('/deploy_keys', (req) => {
+    requireAdmin(req);
+    const key = newDeployKey(req);
+    if (sshKeyTable(req.db).some((k) => sameKey(k.key, key.key))) throw errors.validation({ key: ['has already been taken'], fingerprint_sha256: ['has already been taken'] });
+    key.public = true;
+    sshKeyTable(req.db).push(key);
+    return created(presentInstanceDeployKey(req, key));
+  });
+}
+
 export const keys: SandboxModule = {
   routes(api) {
     // The caller's own SSH keys.
@@ -140,6 +259,8 @@ export const keys: SandboxModule = {
       if (!key) throw errors.notFound('Key');
       return ok(present(req, key));
     }, { scope: 'read' });
+
+    deployKeyRoutes(api);
   },
 
   seed(db, { now }) {
