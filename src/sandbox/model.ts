@@ -122,6 +122,8 @@ export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> 
   family_id: number;
   /** Revoked because it was rotated (presenting it to rotate again triggers reuse detection). */
   rotated?: boolean;
+  /** An impersonation token: made by an administrator, it acts as its user. */
+  impersonation?: boolean;
 }
 
 export interface Issue {

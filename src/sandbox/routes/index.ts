@@ -3,6 +3,7 @@ import type { SandboxModule } from '../module.js';
 import { core } from './core.js';
 import { tokens } from './tokens.js';
 import { users } from './users.js';
+import { userExtras } from './user-extras.js';
 import { settings } from './settings.js';
 import { planLimits } from './plan-limits.js';
 import { experiments } from './experiments.js';
@@ -51,6 +52,7 @@ export const modules: SandboxModule[] = [
   mergeRequestApprovalRules,
   tokens,
   users,
+  userExtras,
   settings,
   planLimits,
   experiments,

@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import { requireAdmin, requireUser } from '../auth.js';
+import { defineTable, newTokenValue, type Db } from '../db.js';
+import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { tokens, users, type AccessToken, type User } from '../model.js';
+import type { SandboxModule } from '../module.js';
+import { paginate } from '../pagination.js';
+import { presentPersonalToken } from './core.js';
+
+/**
+ * What else clients call on users: impersonation tokens (administrators make a personal token that acts as a user),
+ * GPG keys (the caller's and, public, anyone's; administrators add and remove them), and the user status (emoji,
+ * message, availability, clear_status_at).
+ */
+
+function userOf(req: SandboxRequest, param = 'user_id'): User {
+  const raw = req.params[param];
+  const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : users(req.db).find((u) => u.username.toLowerCase() === raw.toLowerCase());
+  if (!user) throw errors.notFound('User');
+  return user;
+}
+
+// Impersonation tokens ---------------------------------------------------------------------------------------------
+
+const IMPERSONATION_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy'];
+
+const presentImpersonation = (token: AccessToken): Record<string, unknown> => ({ ...presentPersonalToken(token), impersonation: true });
+
+function impersonationTokens(db: Db, user: User): AccessToken[] {
+  return tokens(db).filter((t) => t.kind === 'personal' && t.impersonation === true && t.user_id === user.id);
+}
+
+function impersonationToken(req: SandboxRequest, user: User): AccessToken {
+  const id = int(req.params.impersonation_token_id, 'impersonation_token_id');
+  const token = impersonationTokens(req.db, user).find((t) => t.id === id);
+  if (!token) throw errors.notFound('Impersonation Token');
+  return token;
+}
+
+// GPG keys ---------------------------------------------------------------------------------------------------------
+
+interface GpgKey {
+  id: number;
+  user_id: number;
+  key: string;
+  created_at: string;
+}
+const gpgKeys = defineTable<GpgKey>('gpg_keys');
+const ARMOR = /^-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]+-----END PGP PUBLIC KEY BLOCK-----\s*$/;
+
+const presentGpgKey = (key: GpgKey): Record<string, unknown> => ({ id: key.id, key: key.key, created_at: key.created_at });
+
+function addGpgKey(req: SandboxRequest, user: User) {
+  const text = String(required(req, 'key')).trim();
+  if (!ARMOR.test(text)) throw errors.validation({ key: ['does not appear to be a valid PGP public key'] });
+  // The service keys GPG keys by their primary key id; the sandbox by the armored text's digest.
+  const digest = (k: string) => createHash('sha1').update(k.replace(/\s+/g, '')).digest('hex');
+  if (gpgKeys(req.db).some((k) => digest(k.key) === digest(text))) throw errors.validation({ fingerprint: ['has already been taken'], primary_keyid: ['has already been taken'] });
+  const key: GpgKey = { id: req.db.nextId('gpg_keys'), user_id: user.id, key: text, created_at: req.now().toISOString() };
+  gpgKeys(req.db).push(key);
+  return created(presentGpgKey(key));
+}
+
+function gpgKeyOf(req: SandboxRequest, user: User): GpgKey {
+  const key = gpgKeys(req.db).find((k) => k.user_id === user.id && String(k.id) === req.params.key_id);
+  if (!key) throw errors.notFound('GPG Key');
+  return key;
+}
+
+function removeGpgKey(req: SandboxRequest, key: GpgKey) {
+  gpgKeys(req.db).splice(gpgKeys(req.db).indexOf(key), 1);
+  return noContent();
+}
+
+// User status ------------------------------------------------------------------------------------------------------
+
+interface UserStatus {
+  user_id: number;
+  emoji: string | null;
+  message: string | null;
+  availability: 'not_set' | 'busy';
+  clear_status_at: string | null;
+}
+const statuses = defineTable<UserStatus>('user_statuses');
+const CLEAR_AFTER: Record<string, number> = { '30_minutes': 30, '3_hours': 180, '8_hours': 480, '1_day': 1440, '3_days': 4320, '7_days': 10080, '30_days': 43200 };
+
+function presentStatus(req: SandboxRequest, user: User): Record<string, unknown> {
+  const status = statuses(req.db).find((s) => s.user_id === user.id);
+  const live = status && (!status.clear_status_at || status.clear_status_at > req.now().toISOString()) ? status : undefined;
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return {
+    emoji: live?.emoji ?? null,
+    availability: live?.availability ?? 'not_set',
+    message: live?.message ?? null,
+    message_html: live?.message ? `<p>${escape(live.message)}</p>` : '',
+    clear_status_at: live?.clear_status_at ?? null,
+  };
+}
+
+export const userExtras: SandboxModule = {
+  routes(api) {
+    api.get('/users/:user_id/impersonation_tokens', (req) => {
+      requireAdmin(req);
+      const state = String(req.query.state ?? 'all');
+      if (!['all', 'active', 'inactive'].includes(state)) throw errors.invalid('state');
+      const list = impersonationTokens(req.db, userOf(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
+      return paginate(req, list, { present: presentImpersonation });
+    });
+    api.get('/users/:user_id/impersonation_tokens/:impersonation_token_id', (req) => {
+      requireAdmin(req);
+      return ok(presentImpersonation(impersonationToken(req, userOf(req))));
+    });
+    api.post('/users/:user_id/impersonation_tokens', (req) => {
+      requireAdmin(req);
+      const user = userOf(req);
+      const name = String(required(req, 'name'));
+      const given = req.input.scopes;
+      const scopes = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : String(given).split(',')).map(String);
+      if (!scopes.length) throw errors.missing('scopes');
+      if (scopes.some((scope) => !IMPERSONATION_SCOPES.includes(scope))) throw errors.invalid('scopes');
+      const expires = req.input.expires_at === undefined || req.input.expires_at === '' ? null : String(req.input.expires_at);
+      if (expires !== null && !/^\d{4}-\d{2}-\d{2}$/.test(expires)) throw errors.invalid('expires_at');
+      if (expires !== null && expires < req.now().toISOString().slice(0, 10)) throw errors.validation({ expires_at: ['must not be in the past'] });
+      const id = req.db.nextId('tokens');
+      const token: AccessToken = {
+        id, kind: 'personal', impersonation: true, user_id: user.id, name, description: String(req.input.description ?? ''), scopes,
+        active: true, revoked: false, created_at: req.now().toISOString(), expires_at: expires, last_used_at: null, token: newTokenValue(), family_id: id,
+      };
+      tokens(req.db).push(token);
+      return created({ ...presentImpersonation(token), token: token.token });
+    });
+    api.delete('/users/:user_id/impersonation_tokens/:impersonation_token_id', (req) => {
+      requireAdmin(req);
+      const token = impersonationToken(req, userOf(req));
+      Object.assign(token, { revoked: true, active: false });
+      return noContent();
+    });
+
+    api.get('/user/gpg_keys', (req) => {
+      const user = requireUser(req);
+      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
+    }, { scope: 'read_user' });
+    api.get('/user/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
+    api.post('/user/gpg_keys', (req) => addGpgKey(req, requireUser(req)));
+    api.delete('/user/gpg_keys/:key_id', (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
+    api.get('/users/:user_id/gpg_keys', (req) => {
+      const user = userOf(req);
+      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
+    }, { auth: 'optional' });
+    api.get('/users/:user_id/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, userOf(req)))), { auth: 'optional' });
+    api.post('/users/:user_id/gpg_keys', (req) => {
+      requireAdmin(req);
+      return addGpgKey(req, userOf(req));
+    });
+    api.delete('/users/:user_id/gpg_keys/:key_id', (req) => {
+      requireAdmin(req);
+      return removeGpgKey(req, gpgKeyOf(req, userOf(req)));
+    });
+
+    api.get('/user/status', (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
+    api.put('/user/status', (req) => {
+      const user = requireUser(req);
+      const availability = req.input.availability === undefined ? 'not_set' : String(req.input.availability);
+      if (!['not_set', 'busy'].includes(availability)) throw errors.invalid('availability');
+      const clear = req.input.clear_status_after === undefined || req.input.clear_status_after === '' ? undefined : String(req.input.clear_status_after);
+      if (clear !== undefined && !(clear in CLEAR_AFTER)) throw errors.invalid('clear_status_after');
+      const table = statuses(req.db);
+      const index = table.findIndex((s) => s.user_id === user.id);
+      if (index >= 0) table.splice(index, 1);
+      // PUT replaces the whole status: parameters left out are cleared.
+      table.push({
+        user_id: user.id,
+        emoji: req.input.emoji ? String(req.input.emoji) : (req.input.message ? 'speech_balloon' : null),
+        message: req.input.message ? String(req.input.message) : null,
+        availability: availability as UserStatus['availability'],
+        clear_status_at: clear ? new Date(req.now().getTime() + CLEAR_AFTER[clear] * 60_000).toISOString() : null,
+      });
+      return ok(presentStatus(req, user));
+    });
+    api.get('/users/:user_id/status', (req) => ok(presentStatus(req, userOf(req))), { auth: 'optional' });
+  },
+};
