@@ -2072,6 +2072,7 @@ complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l expires-at
 complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l expires-in -x -d 'expiry as a duration from today: 30d, 8w'
 complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l description -x -d 'what the token is for'
 complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l user -x -d 'with --personal: the user to create it for (administrators)'
+complete -c forgectl -n '__forgectl_path_is '\''tokens create'\''' -l impersonation -d 'with --personal --user: an impersonation token (administrators)'
 complete -c forgectl -n '__forgectl_path_is '\''tokens get'\''' -l group -x -d 'group access tokens of this group'
 complete -c forgectl -n '__forgectl_path_is '\''tokens get'\''' -l project -x -d 'project access tokens of this project'
 complete -c forgectl -n '__forgectl_path_is '\''tokens get'\''' -l personal -d 'personal access tokens'

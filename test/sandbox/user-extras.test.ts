@@ -46,3 +46,17 @@ describe('users: impersonation tokens, GPG keys and status, as the service answe
     expect((await sandbox.call('PUT', '/user/status', { availability: 'away' })).body).toEqual({ error: 'availability does not have a valid value' });
   });
 });
+
+describe('tokens create --impersonation', () => {
+  it('creates an impersonation token for a user; --impersonation without --personal exits 2 sending nothing', async () => {
+    const created = await sandbox.run(['tokens', 'create', '--personal', '--user', '3', '--impersonation', '--name', 'support', '--scopes', 'read_api', '--expires-in', '1d', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json()).toMatchObject({ name: 'support', user_id: 3, impersonation: true, scopes: ['read_api'] });
+    expect((await sandbox.call('GET', '/users/3/impersonation_tokens')).body.map((t: { name: string }) => t.name)).toEqual(['support']);
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['tokens', 'create', '--group', 'acme', '--impersonation', '--name', 'x', '--scopes', 'api']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--impersonation goes with --personal');
+    expect(sandbox.requests()).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { expandRoute } from '../../api/path.js';
+import { expandRoute, p } from '../../api/path.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
@@ -21,17 +21,20 @@ interface Options extends TargetOptions {
   expiresIn?: string;
   description?: string;
   user?: number;
+  impersonation?: boolean;
 }
 
 export default defineCommand<Options>({
   description: [
     'Group tokens need the Owner role, project tokens Maintainer; each gets its own bot user. Personal tokens are',
-    'created for a user by an administrator (--personal --user ID). The new token\'s value is printed once.',
+    'created for a user by an administrator (--personal --user ID); --impersonation makes an impersonation token, which',
+    'acts as the user for support and automation. The new token\'s value is printed once.',
   ].join(' '),
   examples: [
     'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-in 180d -o json',
     'forgectl tokens create --project acme/api --name deploy --scopes read_repository,read_api --access-level developer --expires-in 90d',
     'forgectl tokens create --personal --user 2 --name ci --scopes read_api --expires-in 30d',
+    'forgectl tokens create --personal --user 2 --impersonation --name support --scopes read_api --expires-in 1d',
   ],
   options: [
     ...targetOptions,
@@ -42,6 +45,7 @@ export default defineCommand<Options>({
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--description <text>', description: 'what the token is for' },
     { flags: '--user <id>', description: 'with --personal: the user to create it for (administrators)', parse: parseInteger('--user', 1) },
+    { flags: '--impersonation', description: 'with --personal --user: an impersonation token (administrators)' },
   ],
   async run(opts, ctx) {
     const target = resolveTarget(opts);
@@ -57,9 +61,9 @@ export default defineCommand<Options>({
     if (target.kind === 'personal') {
       if (opts.user === undefined) throw new UsageError('--personal needs --user ID: personal tokens are created for a user by an administrator');
       if (opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
-      path = expandRoute(accessTokens.parents.personal.routes.create, { user_id: opts.user }).path;
-    } else if (opts.user !== undefined) {
-      throw new UsageError('--user goes with --personal');
+      path = opts.impersonation ? p`/users/${opts.user}/impersonation_tokens` : expandRoute(accessTokens.parents.personal.routes.create, { user_id: opts.user }).path;
+    } else if (opts.user !== undefined || opts.impersonation) {
+      throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal`);
     }
     const created = await ctx.api.post<TokenRecord>(path, {
       name,
