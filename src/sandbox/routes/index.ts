@@ -36,6 +36,7 @@ import { mergeRequestApprovalRules } from './merge-request-approval-rules.js';
 import { pipelinesModule } from './pipelines.js';
 import { hooksModule } from './hooks.js';
 import { snippetsModule } from './snippets.js';
+import { personalSnippetsModule } from './personal-snippets.js';
 import { fleet } from './fleet.js';
 import { avatars } from '../avatars.js';
 
@@ -78,6 +79,7 @@ export const modules: SandboxModule[] = [
   pipelinesModule,
   hooksModule,
   snippetsModule,
+  personalSnippetsModule,
   fleet,
   avatars,
 ];

@@ -19,7 +19,7 @@ function checkPath(path: unknown, name = 'file_path'): string {
 }
 
 /** The files of a create: `files` (path and content each), or the deprecated `content` with `file_name`. */
-function createdFiles(req: SandboxRequest): Record<string, string> {
+export function createdFiles(req: SandboxRequest): Record<string, string> {
   const { files, content } = req.input;
   if (files !== undefined && content !== undefined) throw errors.error(400, 'files, content are mutually exclusive');
   if (files === undefined && content === undefined) throw errors.error(400, 'files, content are missing, exactly one parameter must be provided');
@@ -36,7 +36,7 @@ function createdFiles(req: SandboxRequest): Record<string, string> {
 }
 
 /** The files after an update's actions; 400 for an action on a file that is not there (or already is). */
-function updatedFiles(req: SandboxRequest, current: Record<string, string>): Record<string, string> | undefined {
+export function updatedFiles(req: SandboxRequest, current: Record<string, string>): Record<string, string> | undefined {
   const { files, content } = req.input;
   if (files !== undefined && content !== undefined) throw errors.error(400, 'files, content are mutually exclusive');
   // The deprecated content and file_name change the one file of a single-file snippet: file_name alone renames it.

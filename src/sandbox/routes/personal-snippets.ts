@@ -1,0 +1,112 @@
+import { requireUser } from '../auth.js';
+import { defineTable } from '../db.js';
+import { created, errors, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../http.js';
+import { users, type Visibility } from '../model.js';
+import type { SandboxModule } from '../module.js';
+import { paginate } from '../pagination.js';
+import { presentUserBasic } from '../present.js';
+import { createdFiles, updatedFiles } from './snippets.js';
+
+/**
+ * Personal snippets (`/snippets`): the caller's own, the public ones of everybody, one by id (as its visibility
+ * allows), create, update (the author or an administrator; files as project snippets change them), delete, raw.
+ */
+
+interface PersonalSnippet {
+  id: number;
+  title: string;
+  description: string | null;
+  visibility: Visibility;
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+  files: Record<string, string>;
+}
+const personalSnippets = defineTable<PersonalSnippet>('personal_snippets');
+const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
+
+function present(req: SandboxRequest, snippet: PersonalSnippet): Record<string, unknown> {
+  const web = `${req.rootUrl}/-/snippets/${snippet.id}`;
+  const author = users(req.db).find((u) => u.id === snippet.author_id);
+  const paths = Object.keys(snippet.files);
+  return {
+    id: snippet.id, title: snippet.title, description: snippet.description, visibility: snippet.visibility,
+    author: author ? presentUserBasic(author, req.rootUrl) : null, updated_at: snippet.updated_at, created_at: snippet.created_at,
+    project_id: null, web_url: web, raw_url: `${web}/raw`, ssh_url_to_repo: `git@${new URL(req.rootUrl).hostname}:snippets/${snippet.id}.git`,
+    http_url_to_repo: `${req.rootUrl}/snippets/${snippet.id}.git`, file_name: paths[0] ?? '',
+    files: paths.map((path) => ({ path, raw_url: `${web}/raw/main/${path}` })), imported: false, imported_from: 'none',
+  };
+}
+
+function visible(req: SandboxRequest, snippet: PersonalSnippet): boolean {
+  if (snippet.visibility === 'public') return true;
+  if (!req.user) return false;
+  if (req.user.is_admin || snippet.author_id === req.user.id) return true;
+  return snippet.visibility === 'internal' && !req.user.external;
+}
+
+function find(req: SandboxRequest): PersonalSnippet {
+  const snippet = personalSnippets(req.db).find((s) => String(s.id) === req.params.snippet_id);
+  if (!snippet || !visible(req, snippet)) throw errors.notFound('Snippet');
+  return snippet;
+}
+
+function ownSnippet(req: SandboxRequest): PersonalSnippet {
+  const snippet = find(req);
+  if (snippet.author_id !== requireUser(req).id && !req.user!.is_admin) throw errors.forbidden();
+  return snippet;
+}
+
+function visibilityFrom(req: SandboxRequest): Visibility | undefined {
+  if (req.input.visibility === undefined) return undefined;
+  const visibility = String(req.input.visibility) as Visibility;
+  if (!VISIBILITIES.includes(visibility)) throw errors.invalid('visibility');
+  return visibility;
+}
+
+const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
+
+export const personalSnippetsModule: SandboxModule = {
+  routes(api) {
+    api.get('/snippets', (req) => {
+      const user = requireUser(req);
+      return paginate(req, personalSnippets(req.db).filter((s) => s.author_id === user.id).reverse(), { present: (s) => present(req, s) });
+    });
+    api.get('/snippets/public', (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
+    api.get('/snippets/:snippet_id', (req) => ok(present(req, find(req))), { auth: 'optional' });
+    api.get('/snippets/:snippet_id/raw', (req) => {
+      const snippet = find(req);
+      return text(snippet.files[Object.keys(snippet.files)[0]] ?? '');
+    }, { auth: 'optional' });
+    api.post('/snippets', (req) => {
+      const user = requireUser(req);
+      const title = String(required(req, 'title'));
+      const files = createdFiles(req);
+      const at = req.now().toISOString();
+      const snippet: PersonalSnippet = {
+        id: req.db.nextId('snippets'), title, description: req.input.description === undefined ? null : String(req.input.description),
+        visibility: visibilityFrom(req) ?? 'private', author_id: user.id, created_at: at, updated_at: at, files,
+      };
+      personalSnippets(req.db).push(snippet);
+      return created(present(req, snippet));
+    });
+    api.put('/snippets/:snippet_id', (req) => {
+      const snippet = ownSnippet(req);
+      const known = ['title', 'description', 'visibility', 'content', 'file_name', 'files'];
+      if (!known.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${known.join(', ')} are missing, at least one parameter must be provided`);
+      const files = updatedFiles(req, snippet.files);
+      const visibility = visibilityFrom(req);
+      if (req.input.title !== undefined) snippet.title = String(req.input.title);
+      if (req.input.description !== undefined) snippet.description = req.input.description === null ? null : String(req.input.description);
+      if (visibility) snippet.visibility = visibility;
+      if (files) snippet.files = files;
+      snippet.updated_at = req.now().toISOString();
+      return ok(present(req, snippet));
+    });
+    api.delete('/snippets/:snippet_id', (req) => {
+      const snippet = ownSnippet(req);
+      personalSnippets(req.db).splice(personalSnippets(req.db).indexOf(snippet), 1);
+      return noContent();
+    });
+  },
+};
