@@ -1,11 +1,12 @@
-import { projectFor, projectRole, Role } from '../auth.js';
+import { projectFor, projectRole, requireAdmin, Role } from '../auth.js';
+import { repositorySnapshot } from '../git/snapshot.js';
 import { serveBytes } from '../bytes.js';
 import { archiveFormat, ARCHIVE_TYPES, buildArchive } from '../git/archive.js';
 import { diffSnapshots } from '../git/diff.js';
 import { presentCommit, presentCommitSummary } from '../git/present.js';
 import { findCommit, mergeBase, reachable, repositoryOf, resolveRevision, seedCommit, snapshotOf } from '../git/repository.js';
 import { findBlobId, getBlob, isBinary, listTree, type PathEntry } from '../git/store.js';
-import { array, bool, errors, ok, type SandboxRequest } from '../http.js';
+import { array, bool, contentDisposition, errors, ok, type SandboxRequest } from '../http.js';
 import { findProject } from '../auth.js';
 import type { Db } from '../db.js';
 import { projects, type Commit, type Project } from '../model.js';
@@ -146,6 +147,15 @@ export const repository: SandboxModule = {
     };
     api.route(routes.archive, archive, open);
     api.route(`${routes.archive}.{format}`, archive, open);
+
+    // A tar of the bare repository, for administrators (backups).
+    api.get('/projects/:id/snapshot', async (req) => {
+      requireAdmin(req);
+      const project = projectFor(req);
+      if (bool(req.query.wiki)) throw errors.notFound();
+      const data = await repositorySnapshot(req.db, project, req.now());
+      return { status: 200, raw: { data, contentType: 'application/x-tar' }, headers: { 'Content-Disposition': contentDisposition('attachment', `${project.path}.tar`) } };
+    });
 
     api.route(routes.compare, (req) => {
       const project = readableProject(req);
