@@ -13,12 +13,13 @@ import { choicesOf, closestName, schemaOf } from '../../parse.js';
 export const TOOLSETS: Record<string, { description: string; groups: string[] }> = {
   projects: { description: 'projects and groups', groups: ['projects', 'groups'] },
   repository: { description: 'trees, commits, files, comparisons, snippets, job artifacts', groups: ['repo', 'commits', 'files', 'submodules', 'snippets', 'artifacts'] },
+  refs: { description: 'branches and tags: list, create, delete', groups: ['branches', 'tags'] },
   review: { description: 'merge trains, approvals, approval rules, notes, draft notes', groups: ['merge-trains', 'approvals', 'approval-rules', 'notes', 'draft-notes'] },
   hooks: { description: 'project webhooks and their deliveries', groups: ['hooks'] },
   tokens: { description: 'access tokens: list, audit, create, rotate, revoke', groups: ['tokens'] },
   settings: {
-    description: 'project and group settings: integrations, badges, freeze periods, secure files, keys, push rules, protected tags, mirroring',
-    groups: ['integrations', 'badges', 'group-badges', 'freeze-periods', 'secure-files', 'keys', 'push-rule', 'protected-tags', 'mirror'],
+    description: 'project and group settings: integrations, badges, freeze periods, secure files, keys, deploy keys, push rules, protected tags, mirroring',
+    groups: ['integrations', 'badges', 'group-badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'mirror'],
   },
   admin: { description: 'the instance: users, application settings, plan limits, experiments, licenses, storage moves, alerts', groups: ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts'] },
   'desired-state': { description: 'configuration as code: validate, export, plan, and apply a reviewed plan', groups: ['validate', 'export', 'plan', 'apply'] },
