@@ -54,12 +54,37 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /projects/{}/issues/{}/discussions': 'the threads of an issue (python-gitlab ProjectIssueDiscussionManager)',
   'GET /projects/{}/snippets/{}/discussions': 'the threads of a snippet (python-gitlab ProjectSnippetDiscussionManager)',
   'GET /projects/{}/merge_requests/{}/discussions': 'the threads of a merge request (python-gitlab ProjectMergeRequestDiscussionManager)',
+  'GET /projects/{}/repository/branches': 'branches (GitLab API docs, Branches; python-gitlab ProjectBranchManager)',
+  'GET /projects/{}/repository/branches/{}': 'as above',
+  'POST /projects/{}/repository/branches': 'as above',
+  'DELETE /projects/{}/repository/branches/{}': 'as above',
+  'DELETE /projects/{}/repository/merged_branches': 'as above (delete_merged_branches)',
+  'GET /projects/{}/repository/tags': 'tags (GitLab API docs, Tags; python-gitlab ProjectTagManager)',
+  'GET /projects/{}/repository/tags/{}': 'as above',
+  'POST /projects/{}/repository/tags': 'as above',
+  'DELETE /projects/{}/repository/tags/{}': 'as above',
+  'GET /projects/{}/deploy_keys': 'deploy keys (GitLab API docs, Deploy keys; python-gitlab ProjectKeyManager)',
+  'GET /projects/{}/deploy_keys/{}': 'as above',
+  'POST /projects/{}/deploy_keys': 'as above',
+  'PUT /projects/{}/deploy_keys/{}': 'as above',
+  'DELETE /projects/{}/deploy_keys/{}': 'as above',
+  'POST /projects/{}/deploy_keys/{}/enable': 'as above (ProjectKeyManager.enable)',
+  'GET /projects/{}/repository/commits/{}/signature': 'GitLab API docs, Commits (python-gitlab ProjectCommit.signature)',
+  'POST /projects/{}/repository/commits/{}/revert': 'as above (ProjectCommit.revert)',
+  'GET /projects/{}/repository/commits/{}/diff': 'as above (ProjectCommit.diff)',
+  'GET /projects/{}/repository/commits/{}/comments': 'as above (ProjectCommitCommentManager)',
+  'POST /projects/{}/repository/commits/{}/comments': 'as above',
+  'GET /projects/{}/repository/commits/{}/statuses': 'as above (ProjectCommitStatusManager)',
+  'POST /projects/{}/statuses/{}': 'as above (ProjectCommitStatusManager.create)',
 };
 
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
 const FIELDS_NOT_RECORDED: Record<string, string> = {
   artifacts: 'the job record is not described; only its artifacts are',
   projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
+  branches: 'not in the documents here; the fields are those of the GitLab API docs (Branches), checked by the sandbox tests',
+  tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
+  'deploy-keys': 'not in the documents here; the fields are those of the GitLab API docs (Deploy keys), checked by the sandbox tests',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
