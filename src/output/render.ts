@@ -1,9 +1,12 @@
 import { ListResult } from '../api/paginate.js';
+import { UsageError } from '../errors.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
 import { csvLine, escapeC1, ndjsonInPlace, tsvLine, visible, type Format } from './formats.js';
 import { OutputClosed, type Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
 import { toYaml } from './yaml.js';
+import type { JqProgram } from './jq.js';
+import type { Template } from './template.js';
 
 export interface RenderOptions {
   format: Format;
@@ -12,6 +15,11 @@ export interface RenderOptions {
   columns?: string[];
   /** The top-level fields the records have as declared: --fields takes them even when a record lacks one. */
   declared?: readonly string[];
+  /** --jq: the checked expression, run on each record (on the whole collection with slurp). */
+  jq?: JqProgram;
+  slurp?: boolean;
+  /** --template: a line (or more) for each record. */
+  template?: Template;
 }
 
 /** Writes what a command returned: records, a list (streamed where the format allows), text or a download. */
@@ -21,6 +29,7 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     const text = result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`;
     return io.out(io.stdoutIsTTY && !result.painted ? visible(text) : text);
   }
+  if (options.jq || options.template) return renderShaped(result, io, options);
   if (result instanceof DownloadResult) {
     const { runDownload } = await import('../download/engine.js');
     const record = await runDownload(result, io);
@@ -33,6 +42,33 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     return;
   }
   return renderRecord(result as Row, io, options);
+}
+
+/**
+ * --jq and --template: records go through the expression or the template (loaded only then), a list's page by page as
+ * they arrive, or, with --slurp, gathered first and given to the expression once.
+ */
+async function renderShaped(result: unknown, io: Io, options: RenderOptions): Promise<void> {
+  const flag = options.jq ? '--jq' : '--template';
+  if (result instanceof DownloadResult) throw new UsageError(`${flag} works on records; this command writes a file`);
+  if (result instanceof TextResult) {
+    throw new UsageError(`${flag} works on records; this answer is text, not JSON`, 'leave out the flag to see the text as it came');
+  }
+  const isList = result instanceof ListResult || Array.isArray(result) || isAsyncIterable(result);
+  const pages = isList ? pagesOf(result as AsyncIterable<Row> | Row[]) : undefined;
+  if (options.template) {
+    const { printTemplate } = await import('./template.js');
+    await printTemplate(options.template, pages ? { pages } : { one: result }, io);
+  } else if (options.slurp) {
+    const all: unknown[] = [];
+    if (pages) for await (const page of pages) all.push(...page);
+    const { printJq } = await import('./jq.js');
+    await printJq(options.jq!, { one: pages ? all : result }, io);
+  } else {
+    const { printJq } = await import('./jq.js');
+    await printJq(options.jq!, pages ? { pages } : { one: result }, io);
+  }
+  if (result instanceof ListResult && result.notice) io.note(result.notice);
 }
 
 /** JSON or YAML for stdout: on a terminal with DEL and C1 controls escaped (the same document), in a pipe as it is. */
