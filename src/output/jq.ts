@@ -4,13 +4,12 @@
 // builtins): records are therefore handed over a page at a time (up to 100 records, one JSON text per line), and
 // the expression is wrapped so that each record's results, or its error, can be told apart in jq's output:
 //
-//   (ENV) as $ENV | def env: $ENV; def input: …; def inputs: …;
-//   (try (EXPRESSION
+//   (ENV) as $ENV | def env: $ENV; def input: …; def inputs: …; (try (EXPRESSION
 //   ) catch {"\u0000forgectl-error": .}), "\u0000forgectl-end"
 //
 // The expression alone is first compiled with no input at all (jq compiles it, reports its errors, and runs
 // nothing): that check is what makes a bad expression exit 2 before any request is sent, with jq's own message.
-import jqWeb from 'jq-web';
+import { createRequire } from 'node:module';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Env } from '../config/paths.js';
 import { escapeC1, visible } from './formats.js';
@@ -21,7 +20,16 @@ const ERROR_KEY = '{"\\u0000forgectl-error":';
 /** Records handed to jq in one call (its start costs about as much as filtering a hundred records). */
 const BATCH = 100;
 
-type Engine = Awaited<typeof jqWeb>;
+/** jq-web's instance: jq's main() over an in-memory file system. */
+interface Engine {
+  raw(input: string, filter: string, flags?: string[]): string | undefined;
+}
+
+/**
+ * jq-web is required from node_modules as it is (CommonJS that reads its jq.wasm from beside itself), not bundled: its
+ * module is a promise of the instance, created when first required.
+ */
+const loadEngine = (): Promise<Engine> => createRequire(import.meta.url)('jq-web') as Promise<Engine>;
 
 interface Run {
   stdout: string;
@@ -109,7 +117,8 @@ export class JqProgram {
   ) {
     const unavailable = 'error("input and inputs are not available: the expression runs on each record (all of them at once with --slurp)")';
     this.wrapped =
-      `(${JSON.stringify(safeEnvironment(env))}) as $ENV | def env: $ENV; def input: ${unavailable}; def inputs: input; def input_filename: null;\n` +
+      // All on the expression's first line, so that line numbers ($__loc__) are the expression's.
+      `(${JSON.stringify(safeEnvironment(env))}) as $ENV | def env: $ENV; def input: ${unavailable}; def inputs: input; def input_filename: null; ` +
       `(try (${expression}\n) catch {"\\u0000forgectl-error": .}), "\\u0000forgectl-end"`;
   }
 
@@ -160,7 +169,7 @@ function errorText(value: unknown): string {
 /** Loads jq and checks the expression: a UsageError (exit 2) with jq's message, line and column when it is wrong. */
 export async function compileJq(expression: string, env: Env): Promise<JqProgram> {
   if (!expression.trim()) throw new UsageError('--jq needs an expression', "for every record as it is, use --jq '.'");
-  const engine = await jqWeb;
+  const engine = await loadEngine();
   const check = runJq(engine, '', expression);
   if (check.exitCode !== 0) {
     const error = firstError(check.stderr);
