@@ -40,6 +40,7 @@ interface Run {
 /** Runs jq once: like `printf %s INPUT | jq -c FILTER`. What jq writes to stderr (debug, halt_error) is captured. */
 function runJq(engine: Engine, input: string, filter: string): Run {
   // jq-web hands stderr of a successful run to console.warn: it is captured here instead, and returned.
+  /* eslint-disable no-console -- jq-web writes a successful run's stderr with console.warn: it is captured here */
   const warn = console.warn;
   let stderr = '';
   console.warn = (...args: unknown[]) => void (stderr = String(args[args.length - 1] ?? ''));
@@ -54,6 +55,7 @@ function runJq(engine: Engine, input: string, filter: string): Run {
   } finally {
     console.warn = warn;
   }
+  /* eslint-enable no-console */
 }
 
 /** The first error jq reported ("jq: error: …"), without jq's prefix and without the text of the line it echoes. */

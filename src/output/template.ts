@@ -133,6 +133,7 @@ export function compileTemplate(text: string, options: { color: boolean; now: ()
 }
 
 /** Visible width: colour codes count nothing. */
+// eslint-disable-next-line no-control-regex -- the colour codes this file writes
 const width = (text: string): number => [...text.replace(/\x1b\[\d+m/g, '')].length;
 
 /** The rows of `row` tags as aligned columns (two spaces apart), then forgotten. */
