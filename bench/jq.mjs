@@ -2,7 +2,8 @@
 // '.[].username'` (the pipe it replaces, with Debian's jq) on a sandbox with 50,000 extra users, timed by
 // farm-bench (whole processes, A and B in turn, the ratio taken pair by pair; peak RSS is the largest single
 // process). First checks that both print the same lines; then measures peak RSS at 5,000 users too, to show that
-// memory stays flat in N. Needs farm-bench and jq on PATH.
+// memory stays flat in N, and times an expression that reads whole records (`.username | ascii_upcase`) the same
+// way. Needs farm-bench and jq on PATH.
 // Run: npm run bench:jq   (RUNS=5 USERS=50000 to change the defaults)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +33,15 @@ async function measure(users) {
       { env, encoding: 'utf8' },
     );
     console.log(report.stdout + report.stderr);
+    if (users === USERS) {
+      // An expression that reads whole records (not a plain path: jq parses all of each record).
+      const whole = spawnSync(
+        'farm-bench',
+        ['-n', String(RUNS), '--timeout', '900', '--vs', `sh -c 'exec node ${bin} users list --all -o json | jq -r ".[] | .username | ascii_upcase" >/dev/null'`, '--', 'sh', '-c', `exec node ${bin} users list --all --jq '.username | ascii_upcase' >/dev/null`],
+        { env, encoding: 'utf8' },
+      );
+      console.log(whole.stdout + whole.stderr);
+    }
   } finally {
     sandbox.kill('SIGTERM');
   }

@@ -17,8 +17,32 @@ import type { Io } from './io.js';
 
 const END = '"\\u0000forgectl-end"';
 const ERROR_KEY = '{"\\u0000forgectl-error":';
-/** Records handed to jq in one call (its start costs about as much as filtering a hundred records). */
-const BATCH = 100;
+/**
+ * Records handed to jq in one call: each call compiles the expression again (2 ms and more), so the records of the
+ * pages already received are handed over together, up to this many; a page still on its way is waited for no
+ * longer than BATCH_WAIT_MS before what has arrived is filtered and printed.
+ */
+const BATCH = 1000;
+const BATCH_WAIT_MS = 20;
+
+const IDENT = '[A-Za-z_][A-Za-z0-9_]*';
+/** `.a`, `.a.b.c`, `.a, .b.c`: paths whose first keys are all the expression can read of a record. */
+const PATHS = new RegExp(`^\\s*\\.(${IDENT})(?:\\.${IDENT})*(?:\\s*,\\s*\\.${IDENT}(?:\\.${IDENT})*)*\\s*$`);
+/** `{id, name}`: the object of these keys. */
+const SHORTHAND = new RegExp(`^\\s*\\{\\s*${IDENT}(?:\\s*,\\s*${IDENT})*\\s*\\}\\s*$`);
+
+/**
+ * The top-level keys an expression reads, when it is nothing but paths or `{a, b}` (most scripts' expressions):
+ * then jq is handed only those keys of each record — the same expression on less JSON to parse, with the same
+ * results and errors (a key a record lacks is lacking in both). Undefined for anything else.
+ */
+export function keysRead(expression: string): string[] | undefined {
+  if (!PATHS.test(expression) && !SHORTHAND.test(expression)) return undefined;
+  const keys = SHORTHAND.test(expression)
+    ? expression.replace(/[{}\s]/g, '').split(',')
+    : expression.split(',').map((path) => path.trim().slice(1).split('.')[0]);
+  return [...new Set(keys)];
+}
 
 /** jq-web's instance: jq's main() over an in-memory file system. */
 interface Engine {
@@ -111,12 +135,14 @@ export interface JqOutcome {
 /** A checked expression, ready to run on records. */
 export class JqProgram {
   private readonly wrapped: string;
+  private readonly keys?: string[];
 
   constructor(
     private readonly engine: Engine,
     readonly expression: string,
     env: Env,
   ) {
+    this.keys = keysRead(expression);
     const unavailable = 'error("input and inputs are not available: the expression runs on each record (all of them at once with --slurp)")';
     this.wrapped =
       // All on the expression's first line, so that line numbers ($__loc__) are the expression's.
@@ -129,7 +155,7 @@ export class JqProgram {
    * that failed (or halted: `halt` ends the whole run, with what was printed before it).
    */
   run(values: unknown[]): { outcomes: JqOutcome[]; halted: boolean; debug: string } {
-    const input = values.map((value) => JSON.stringify(value) ?? 'null').join('\n');
+    const input = values.map((value) => JSON.stringify(this.keys ? this.project(value) : value) ?? 'null').join('\n');
     const run = runJq(this.engine, input, this.wrapped);
     const outcomes: JqOutcome[] = [];
     let current: JqOutcome = { lines: [] };
@@ -160,6 +186,18 @@ export class JqProgram {
     }
     return { outcomes, halted, debug };
   }
+
+  private project(value: unknown): unknown {
+    return projectKeys(value, this.keys!);
+  }
+}
+
+/** Only the keys the expression reads, of a plain object; anything else as it is. */
+function projectKeys(value: unknown, keys: string[]): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (Object.hasOwn(value, key)) out[key] = (value as Record<string, unknown>)[key];
+  return out;
 }
 
 /** A caught error's value as jq prints it: a string as it is, anything else after "(not a string)". */
@@ -216,9 +254,9 @@ export async function printJq(program: JqProgram, source: { one: unknown } | { p
   const state = io.state;
   state.records = 0;
   let index = 0;
-  for await (const page of source.pages) {
-    for (let start = 0; start < page.length; start += BATCH) {
-      const batch = page.slice(start, start + BATCH);
+  for await (const arrived of batches(source.pages)) {
+    for (let start = 0; start < arrived.length; start += BATCH) {
+      const batch = arrived.slice(start, start + BATCH);
       const { outcomes, halted, debug } = program.run(batch);
       if (debug) io.streams.stderr.write(visible(debug.endsWith('\n') ? debug : `${debug}\n`));
       let text = '';
@@ -241,4 +279,40 @@ export async function printJq(program: JqProgram, source: { one: unknown } | { p
     }
   }
   state.complete = true;
+}
+
+/**
+ * The records of the pages as they arrive, gathered: the pages already there (up to BATCH records) come together;
+ * a page still on its way ends the gathering after BATCH_WAIT_MS.
+ */
+async function* batches(pages: AsyncIterable<unknown[]>): AsyncGenerator<unknown[]> {
+  const iterator = pages[Symbol.asyncIterator]();
+  let pending: Promise<IteratorResult<unknown[]>> | undefined;
+  let gathered: unknown[] = [];
+  try {
+    for (;;) {
+      pending ??= iterator.next();
+      let timer: NodeJS.Timeout | undefined;
+      const waited = gathered.length ? new Promise<'wait'>((resolve) => (timer = setTimeout(() => resolve('wait'), BATCH_WAIT_MS))) : undefined;
+      const next = await (waited ? Promise.race([pending, waited]) : pending);
+      clearTimeout(timer);
+      if (next === 'wait') {
+        yield gathered;
+        gathered = [];
+        continue;
+      }
+      pending = undefined;
+      if (next.done) break;
+      gathered = gathered.length ? gathered.concat(next.value) : next.value;
+      if (gathered.length >= BATCH) {
+        yield gathered;
+        gathered = [];
+      }
+    }
+    if (gathered.length) yield gathered;
+  } finally {
+    // Stopped early (an error, halt): the pages' own clean-up (requests in flight) runs.
+    if (pending) pending.then(() => iterator.return?.(), () => undefined);
+    else await iterator.return?.();
+  }
 }

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { timeAgo } from '../../src/output/template.js';
+import { keysRead } from '../../src/output/jq.js';
 
 const sandbox = useTestSandbox({ users: 230 });
 
@@ -54,6 +55,20 @@ describe('--jq', () => {
     expect(result.stderr).toContain(`output is incomplete: ${failing} records written`);
     const one = await sandbox.run(['api', '/user', '--jq', '.id, .username.x']);
     expect(one).toMatchObject({ code: 1, stdout: '' });
+  });
+
+  it('hands jq only the keys a plain path or {a, b} reads, with the same results and errors as the whole record', async () => {
+    expect(keysRead('.username')).toEqual(['username']);
+    expect(keysRead(' .a.b , .c ')).toEqual(['a', 'c']);
+    expect(keysRead('{id, username}')).toEqual(['id', 'username']);
+    for (const expression of ['.username | ascii_upcase', 'keys', '.[]', '.a?', '{id: .x}', '..']) expect(keysRead(expression), expression).toBeUndefined();
+    for (const [fast, whole] of [['.id, .namespace_id', '(.id, .namespace_id) | .'], ['{id, username, nosuch}', '{id, username, nosuch} | .'], ['.nosuch.deeper', '.nosuch.deeper | .']]) {
+      const a = await sandbox.run(['users', 'list', '--all', '--jq', fast]);
+      const b = await sandbox.run(['users', 'list', '--all', '--jq', whole]);
+      expect(a).toMatchObject({ code: 0, stdout: b.stdout });
+    }
+    const error = await sandbox.run(['users', 'list', '--all', '--jq', '.username.x']);
+    expect(error).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Cannot index string with string "x" (on record 1, index 0)') });
   });
 
   it('refuses what means nothing with it: -o table, --fields, --template, --slurp alone', async () => {
