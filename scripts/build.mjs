@@ -7,7 +7,7 @@
 //    file to read and compile instead of a score of small ones.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,10 @@ try {
   }
   const outputsByDist = Object.fromEntries(Object.entries(result.metafile.outputs).map(([file, output]) => [`dist/${relative(esm, resolve(file)).split('\\').join('/')}`, output]));
   joinCore(outputsByDist, esm);
+  // jq (WebAssembly, for --jq) reads its jq.wasm from beside the file it was bundled into.
+  for (const [file, output] of Object.entries(outputsByDist)) {
+    if (Object.keys(output.inputs).some((input) => input.endsWith('node_modules/jq-web/jq.js'))) copyFileSync('node_modules/jq-web/jq.wasm', join(dirname(file), 'jq.wasm'));
+  }
   // The build's identity (a hash of every file): bin/forgectl.cjs keeps compiled code per build.
   const hash = createHash('sha256');
   for (const file of [...Object.keys(converted.metafile.outputs), 'dist/core.js', 'dist/core.js.map'].filter((file) => existsSync(file)).sort()) hash.update(file).update(readFileSync(file));

@@ -9,7 +9,7 @@
 //
 // The expression alone is first compiled with no input at all (jq compiles it, reports its errors, and runs
 // nothing): that check is what makes a bad expression exit 2 before any request is sent, with jq's own message.
-import { createRequire } from 'node:module';
+import loadJqWeb from './jq-engine.cjs';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Env } from '../config/paths.js';
 import { escapeC1, visible } from './formats.js';
@@ -49,11 +49,7 @@ interface Engine {
   raw(input: string, filter: string, flags?: string[]): string | undefined;
 }
 
-/**
- * jq-web is required from node_modules as it is (CommonJS that reads its jq.wasm from beside itself), not bundled: its
- * module is a promise of the instance, created when first required.
- */
-const loadEngine = (): Promise<Engine> => createRequire(import.meta.url)('jq-web') as Promise<Engine>;
+const loadEngine = (): Promise<Engine> => loadJqWeb();
 
 interface Run {
   stdout: string;
