@@ -75,7 +75,7 @@ so on stderr when more exist; --all fetches every page, --limit N stops after N 
 --jq EXPRESSION (jq's own language: the real jq 1.7.1, built into forgectl)
 
   On a list the expression runs on each record as it arrives (streaming: memory stays flat with --all on any
-  list size); with --slurp it runs once, on all the records as one array; on a single record, once. Each
+  list size); with --slurp it runs once, on all the records as one array (of one, for a single record); on a single record, once. Each
   result is a line: strings raw (as jq -r), anything else as compact JSON. The records are read as JSON
   whatever -o or the profile says (-o json and -o ndjson are accepted and change nothing; other formats,
   --fields and --template are refused with exit 2). $ENV and env hold the environment without the variables

@@ -63,7 +63,8 @@ async function renderShaped(result: unknown, io: Io, options: RenderOptions): Pr
     const all: unknown[] = [];
     if (pages) for await (const page of pages) all.push(...page);
     const { printJq } = await import('./jq.js');
-    await printJq(options.jq!, { one: pages ? all : result }, io);
+    // A single record is a collection of one, as jq --slurp makes an array of its one input.
+    await printJq(options.jq!, { one: pages ? all : [result] }, io);
   } else {
     const { printJq } = await import('./jq.js');
     await printJq(options.jq!, pages ? { pages } : { one: result }, io);

@@ -19,6 +19,7 @@ describe('--jq', () => {
   it('with --slurp runs once on the whole collection: one number for length', async () => {
     const result = await sandbox.run(['users', 'list', '--all', '--slurp', '--jq', 'length']);
     expect(result).toMatchObject({ code: 0, stdout: `${sandbox.db.table('users').length}\n` });
+    expect(await sandbox.run(['api', '/user', '--slurp', '--jq', 'length, .[0].username'])).toMatchObject({ code: 0, stdout: '1\nroot\n' });
   });
 
   it('runs once on a single record, whatever the profile or -o json says', async () => {
