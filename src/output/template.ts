@@ -3,6 +3,7 @@
 // `timeago` and `color` and the tag `row`, and removes the tags that read files.
 import { Liquid, Tag, Value, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
 import { UsageError } from '../errors.js';
+import { plural } from '../parse.js';
 import { visible } from './formats.js';
 import type { Io } from './io.js';
 
@@ -34,7 +35,7 @@ export function timeAgo(value: unknown, now: Date): string {
   const units: Array<[string, number]> = [['year', 31_536_000], ['month', 2_592_000], ['day', 86_400], ['hour', 3_600], ['minute', 60]];
   const [unit, size] = units.find(([, s]) => abs >= s * 0.95) ?? units[units.length - 1];
   const count = Math.max(1, Math.round(abs / size));
-  const amount = `${count} ${unit}${count === 1 ? '' : 's'}`;
+  const amount = plural(count, unit);
   return seconds >= 0 ? `${amount} ago` : `in ${amount}`;
 }
 
