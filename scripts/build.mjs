@@ -60,6 +60,8 @@ try {
     logLevel: 'warning',
     metafile: true,
     plugins: [lazyHttp2, lazyChildProcess],
+    // Native bindings cannot be bundled: the keyring binding is a runtime dependency, required on first use.
+    external: ['@napi-rs/keyring'],
   });
   const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js')).map((file) => resolve(file));
   // Second pass: the same files as CommonJS, source maps carried through to the TypeScript sources. Code that

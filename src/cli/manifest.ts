@@ -44,6 +44,7 @@ const coreEntries: ManifestEntry[] = [
   { path: 'auth status', summary: 'Show who the token belongs to, its scopes and expiry', load: () => import('../commands/auth/status.js') },
   { path: 'auth logout', summary: 'Remove the credentials of a profile', load: () => import('../commands/auth/logout.js') },
   { path: 'auth token', summary: 'Print the active token (for scripts)', load: () => import('../commands/auth/token.js') },
+  { path: 'auth migrate', summary: 'Move profile tokens between the OS keyring and the config file', load: () => import('../commands/auth/migrate.js') },
   { path: 'profile list', summary: 'List profiles', load: () => import('../commands/profile/list.js') },
   { path: 'profile show', summary: 'Show a profile (token redacted)', load: () => import('../commands/profile/show.js') },
   { path: 'profile use', summary: 'Make a profile the current one', load: () => import('../commands/profile/use.js') },
