@@ -50,6 +50,7 @@ const coreEntries: ManifestEntry[] = [
   { path: 'profile use', summary: 'Make a profile the current one', load: () => import('../commands/profile/use.js') },
   { path: 'profile set', summary: 'Set a key of a profile', load: () => import('../commands/profile/set.js') },
   { path: 'profile remove', summary: 'Remove a profile', load: () => import('../commands/profile/remove.js') },
+  { path: 'doctor', summary: 'Check the whole path: configuration, network, TLS, service, clock, token', load: () => import('../commands/doctor.js') },
   { path: 'api', summary: 'Send a raw request to the REST API', load: () => import('../commands/api.js') },
   { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: () => import('../commands/completion.js') },
   { path: 'sandbox', summary: 'Run a local simulated instance for trying forgectl and testing scripts', load: () => import('../commands/sandbox.js') },

@@ -81,6 +81,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const rate = options.rateLimit ? { limit: options.rateLimit.limit, periodMs: (options.rateLimit.periodSeconds ?? 60) * 1000, window: 0, count: 0 } : undefined;
 
+  // What /-/sandbox/instance simulates (doctor's failures): an older version, and a clock (the Date header) that is off.
+  const simulated: { version?: string; clock_skew_seconds: number } = { clock_skew_seconds: 0 };
+  const dateHeader = (): Record<string, string> => (simulated.clock_skew_seconds ? { Date: new Date(Date.now() + simulated.clock_skew_seconds * 1000).toUTCString() } : {});
+
   let rootUrl = '';
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => {
@@ -116,7 +120,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (fault.retry_after !== undefined) entry.retry_after = fault.retry_after;
       return send(res, injected(fault), rate && isApi ? rateHeaders(rate) : {});
     }
-    const budget = rate && isApi ? rateHeaders(rate) : {};
+    const budget = { ...(rate && isApi ? rateHeaders(rate) : {}), ...dateHeader() };
     if (rate && isApi && rate.count > rate.limit) {
       await readBody(req).catch(() => undefined);
       entry.status = 429;
@@ -132,6 +136,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!(error instanceof HttpError)) throw error;
       response = { status: error.status, body: error.body, headers: error.headers };
     }
+    if (simulated.version && isApi && (rawPath === '/version' || rawPath === '/metadata') && response.status === 200) response = { ...response, body: { ...(response.body as object), version: simulated.version } };
     entry.status = response.status;
     if (method !== 'GET' && method !== 'HEAD' && response.status < 400 && options.stateFile) db.save(options.stateFile);
     if (fault?.answer_latency_ms) await new Promise((resolve) => setTimeout(resolve, fault.answer_latency_ms));
@@ -195,6 +200,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return send(res, { status: 204 });
     }
     if (path === '/requests' && method === 'GET') return send(res, { status: 200, body: faults.log });
+    if (path === '/instance' && method === 'GET') return send(res, { status: 200, body: simulated });
+    if (path === '/instance' && method === 'POST') {
+      let change: Record<string, unknown>;
+      try {
+        change = JSON.parse(raw || '{}') as Record<string, unknown>;
+      } catch (error) {
+        return send(res, { status: 400, body: { error: `the body is not JSON: ${(error as Error).message}` } });
+      }
+      const unknown = Object.keys(change).filter((key) => key !== 'version' && key !== 'clock_skew_seconds');
+      if (unknown.length) return send(res, { status: 400, body: { error: `unknown key ${unknown.join(', ')}; known: version, clock_skew_seconds` } });
+      if (change.version !== undefined && (typeof change.version !== 'string' || !/^\d+\.\d+\.\d+/.test(change.version))) return send(res, { status: 400, body: { error: 'version must be like "16.5.0-ee"' } });
+      if (change.clock_skew_seconds !== undefined && !Number.isInteger(change.clock_skew_seconds)) return send(res, { status: 400, body: { error: 'clock_skew_seconds must be whole seconds (negative: behind)' } });
+      Object.assign(simulated, change);
+      return send(res, { status: 200, body: simulated });
+    }
     if (path === '/deliveries' && method === 'GET') {
       await deliveriesSettled(db);
       return send(res, { status: 200, body: { running: 0 } });
@@ -203,7 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       faults.log.length = 0;
       return send(res, { status: 204 });
     }
-    send(res, { status: 404, body: { error: 'unknown sandbox control endpoint; see /-/sandbox/faults, /-/sandbox/requests and /-/sandbox/deliveries' } });
+    send(res, { status: 404, body: { error: 'unknown sandbox control endpoint; see /-/sandbox/faults, /-/sandbox/requests, /-/sandbox/deliveries and /-/sandbox/instance' } });
   }
 
   let caFile: string | undefined;
