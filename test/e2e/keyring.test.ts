@@ -60,6 +60,9 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
     expect(status.json()).toMatchObject({ user: 'developer-of-acme', token_source: 'keyring', token_storage: 'keyring' });
     expect((await cli(dir, ['profile', 'list', '-o', 'json'])).json()).toMatchObject([{ name: 'default', token_storage: 'keyring' }]);
     expect((await cli(dir, ['projects', 'get', 'acme/api', '-o', 'json'])).code).toBe(0);
+    const checked = await cli(dir, ['doctor', '-o', 'json']);
+    expect((checked.json() as Array<{ check: string; found: string }>).find((check) => check.check === 'token storage')?.found).toBe(`the OS keyring (entry "${profile.token_keyring}" of service forgectl)`);
+    expect(checked.code).toBe(0);
 
     const rotated = await cli(dir, ['tokens', 'rotate', 'self', '--personal', '--save-to-profile', '--yes', '-o', 'json']);
     expect(rotated.stderr).toContain('saved to profile "default"');
@@ -165,6 +168,9 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
     expect(away.code).toBe(3);
     expect(away.stderr).toMatch(/^error: profile "default" keeps its token in the OS keyring, which cannot be used here: no keyring answered/m);
     expect(sandbox.requests()).toEqual([]);
+    const checked = await cli(kept, ['doctor', '-o', 'json'], noBus);
+    expect(checked.code).toBe(3);
+    expect((checked.json() as Array<{ check: string; status: string; found: string }>).find((check) => check.check === 'profile in use')).toMatchObject({ status: 'fail', found: expect.stringContaining('keeps its token in the OS keyring, which cannot be used here') });
   });
 });
 

@@ -135,10 +135,10 @@ async function checkTls(state: DoctorState): Promise<Outcome> {
   return pass(described);
 }
 
-/** A GET without following redirects; undefined when nothing answers (refused, timed out). */
-function rawGet(url: string, ms: number): Promise<{ status: number; location?: string } | undefined> {
+/** A HEAD request without following redirects; undefined when nothing answers (refused, timed out). */
+function rawHead(url: string, ms: number): Promise<{ status: number; location?: string } | undefined> {
   return new Promise((resolve) => {
-    const req = httpRequest(url, { method: 'GET', timeout: ms, headers: { 'user-agent': `forgectl/${__FORGECTL_VERSION__}` } }, (res) => {
+    const req = httpRequest(url, { method: 'HEAD', timeout: ms, headers: { 'user-agent': `forgectl/${__FORGECTL_VERSION__}` } }, (res) => {
       res.resume();
       resolve({ status: res.statusCode ?? 0, location: res.headers.location });
     });
@@ -160,7 +160,7 @@ async function checkRedirect(state: DoctorState): Promise<Outcome> {
   if (!url) return skip('no instance configured');
   if (proxyFor(new URL(`http://${url.host}`), state.ctx.env)) return skip('through a proxy: not probed');
   if (url.protocol === 'http:') {
-    const answer = await rawGet(`${state.connection!.baseUrl}/version`, timeout(state));
+    const answer = await rawHead(`${state.connection!.baseUrl}/version`, timeout(state));
     if (answer?.location?.startsWith('https:')) {
       const https = `https://${new URL(answer.location).host}${url.pathname.replace(/\/$/, '')}`;
       return warn(`the instance redirects http to https (${answer.status}), so the token crosses the network in clear text first`, `forgectl${state.connection!.profileName ? ` -p ${state.connection!.profileName}` : ''} profile set url ${https}`);
@@ -169,7 +169,7 @@ async function checkRedirect(state: DoctorState): Promise<Outcome> {
     return warn(`plain http to ${url.host}: the token crosses the network in clear text (allow_http is set)`, 'use the https URL of the instance');
   }
   const http = `http://${url.hostname}${url.pathname}`;
-  const answer = await rawGet(http, Math.min(timeout(state), 3000));
+  const answer = await rawHead(http, Math.min(timeout(state), 3000));
   if (!answer) return pass(`${http} does not answer (nothing to downgrade to)`);
   if (answer.status >= 300 && answer.status < 400 && answer.location?.startsWith('https:')) return pass(`${http} redirects to https (${answer.status})`);
   return warn(`${http} answers ${answer.status} without redirecting to https`, 'the instance\'s administrators should redirect http to https; never use the http:// URL in a profile');
