@@ -1,4 +1,5 @@
-import { keyringAccount, keyringDelete, keyringWrite, tokenStorage } from './keyring.js';
+import { createHash } from 'node:crypto';
+import { keyringDelete, keyringWrite, tokenStorage } from './keyring.js';
 import { updateConfig, type Profile, type TokenType } from './store.js';
 
 /** Where a profile's token is saved: the OS keyring, the config file, or wherever the profile keeps it now. */
@@ -59,4 +60,12 @@ export function removeKeyringEntry(account: string): string | undefined {
   } catch (error) {
     return `the old keyring entry "${account}" (service forgectl) could not be removed: ${(error as Error).message}; remove it with your keyring tool`;
   }
+}
+
+/**
+ * The account of a profile's entry: the profile and its instance, and a short mark of the config folder, so two
+ * config folders (FORGECTL_CONFIG_DIR) with a profile of the same name never share an entry.
+ */
+export function keyringAccount(profileName: string, instanceHost: string, configDir: string): string {
+  return `${profileName}@${instanceHost} #${createHash('sha256').update(configDir).digest('hex').slice(0, 8)}`;
 }

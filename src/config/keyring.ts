@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors.js';
 import type { Env } from './paths.js';
 import type { Profile } from './store.js';
@@ -92,14 +91,6 @@ export function keyringWrite(account: string, token: string): void {
 export function keyringDelete(account: string): boolean {
   const item = entry(account);
   return attempt('remove the token', () => item.deletePassword());
-}
-
-/**
- * The account of a profile's entry: the profile and its instance, and a short mark of the config folder, so two
- * config folders (FORGECTL_CONFIG_DIR) with a profile of the same name never share an entry.
- */
-export function keyringAccount(profileName: string, instanceHost: string, configDir: string): string {
-  return `${profileName}@${instanceHost} #${createHash('sha256').update(configDir).digest('hex').slice(0, 8)}`;
 }
 
 /** CI=true (and the CI variables every CI service sets): tokens go to the file there. */
