@@ -184,6 +184,8 @@ describe('doctor: TLS with a private CA', () => {
     expect(trusted.checks.tls).toMatchObject({ status: 'pass', found: expect.stringContaining(`CA bundle: Node's `) });
     expect(trusted.checks.tls.found).toContain(`+ ca_file ${tls.caFile}`);
     expect(trusted.code).toBe(0);
+    const missing = await doctor(['--ca-file', `${tls.caFile}.missing`], {}, tls);
+    expect(missing.checks.tls).toMatchObject({ status: 'fail', exit_code: 3, found: `ca_file ${tls.caFile}.missing cannot be read (ENOENT)` });
     const soon = await doctor(['--ca-file', tls.caFile!], { now: () => new Date(Date.now() + 20 * 86_400_000) }, tls);
     expect(soon.checks.tls).toMatchObject({ status: 'warn', found: expect.stringMatching(/^the certificate expires in (9|10) days/) });
   });

@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { isLoopbackHost } from '../../config/resolve.js';
 import { proxyFor, proxySettings } from '../../http/client.js';
 import { redactUrl } from '../../http/redact.js';
-import { ExitCode } from '../../errors.js';
+import { ConfigError, ExitCode } from '../../errors.js';
 import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -93,7 +93,11 @@ function caBundle(state: DoctorState): { ca: string[]; names: string[] } {
   const caFile = state.connection?.caFile;
   if (caFile) {
     names.push(`ca_file ${caFile}`);
-    ca.push(readFileSync(caFile, 'utf8'));
+    try {
+      ca.push(readFileSync(caFile, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`ca_file ${caFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'fix the path: forgectl profile set ca_file /path/to/ca.pem (or --ca-file)');
+    }
   }
   return { ca, names };
 }
