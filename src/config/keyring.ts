@@ -32,12 +32,24 @@ export class KeyringUnavailable extends Error {
 
 let loaded: Binding | Error | undefined;
 
+/**
+ * A native module cannot be bundled: the bundle (CommonJS) requires it from the package's own dependencies, where
+ * the build leaves it external; the sources, run as ES modules by the tests, require it through createRequire.
+ */
+function requireBinding(): unknown {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('@napi-rs/keyring');
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error; // `require` is not defined in an ES module
+    return process.getBuiltinModule('node:module').createRequire(import.meta.url)('@napi-rs/keyring');
+  }
+}
+
 function binding(): Binding {
   if (loaded === undefined) {
     try {
-      // A native module cannot be bundled: it is resolved at run time from the package's own dependencies.
-      const { createRequire } = process.getBuiltinModule('node:module');
-      const module = createRequire(import.meta.url)('@napi-rs/keyring') as Partial<Binding>;
+      const module = requireBinding() as Partial<Binding>;
       loaded = typeof module?.Entry === 'function' ? (module as Binding) : new Error('it has no Entry class');
     } catch (error) {
       loaded = error instanceof Error ? error : new Error(String(error));
