@@ -105,6 +105,22 @@ export function keyringDelete(account: string): boolean {
   return attempt('remove the token', () => item.deletePassword());
 }
 
+/**
+ * Whether a keyring can be there to ask, without asking: on Linux and the BSDs the Secret Service is reached over the
+ * session bus, so without one (a headless server, cron, ssh without a desktop session) the file is used quietly.
+ * Elsewhere (Keychain, Credential Manager) the keyring is part of the login session.
+ */
+export function sessionKeyringExpected(env: Env): boolean {
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  if (env.DBUS_SESSION_BUS_ADDRESS) return true;
+  if (!env.XDG_RUNTIME_DIR) return false;
+  try {
+    return process.getBuiltinModule('node:fs').statSync(`${env.XDG_RUNTIME_DIR}/bus`).isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** CI=true (and the CI variables every CI service sets): tokens go to the file there. */
 export function inCi(env: Env): boolean {
   return Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0';

@@ -5,7 +5,7 @@ import { parseChoice } from '../../parse.js';
 import { isLoopbackHost, normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
 import type { TokenType } from '../../config/store.js';
 import { saveProfileToken } from '../../config/credentials.js';
-import { inCi, KeyringUnavailable } from '../../config/keyring.js';
+import { inCi, KeyringUnavailable, sessionKeyringExpected } from '../../config/keyring.js';
 
 interface Options {
   url?: string;
@@ -20,8 +20,9 @@ export default defineCommand<Options>({
   description: [
     'The token is read from stdin (--token-stdin) or a masked prompt, never from the command line. It is checked with',
     'GET /user before it is saved. At a terminal it is saved in the OS keyring (Secret Service, Keychain, Credential',
-    'Manager) when one answers, and the config file holds only a reference to it; otherwise (no keyring, in CI, in a',
-    'pipe or cron) in the config file, mode 0600. --keyring insists on the keyring, --insecure-storage on the file.',
+    'Manager) when one answers, and the config file holds only a reference to it; otherwise (no keyring or session',
+    'bus, in CI, in a pipe or cron) in the config file, mode 0600. --keyring insists on the keyring, --insecure-storage',
+    'on the file.',
   ].join(' '),
   examples: [
     'forgectl auth login',
@@ -87,9 +88,10 @@ export default defineCommand<Options>({
       }
     }
 
-    // At a terminal the keyring is tried; in CI, cron and pipes the file is what the job can read back.
+    // At a terminal with a login session the keyring is tried; in CI, cron and pipes the file is what the job can
+    // read back, and without a session bus (a headless server) there is no keyring to ask.
     const atTerminal = ctx.io.stdoutIsTTY || ctx.io.stderrIsTTY;
-    const tryKeyring = opts.keyring || (!opts.insecureStorage && atTerminal && !inCi(ctx.env));
+    const tryKeyring = opts.keyring || (!opts.insecureStorage && atTerminal && !inCi(ctx.env) && sessionKeyringExpected(ctx.env));
     let saved: Awaited<ReturnType<typeof saveProfileToken>>;
     const how = { url: rootUrl, tokenType: opts.tokenType, replaceCommand: true, makeCurrent: true };
     try {
