@@ -72,5 +72,3 @@ export function doctorExitCode(results: CheckResult[]): number {
   if (failed) return failed.exit_code ?? ExitCode.internal;
   return results.some((result) => result.status === 'warn') ? ExitCode.attention : ExitCode.ok;
 }
-
-export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;

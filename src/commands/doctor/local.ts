@@ -6,7 +6,8 @@ import { configFile, locksDir } from '../../config/paths.js';
 import { resolveConnection, selectedProfileName } from '../../config/resolve.js';
 import { ExitCode } from '../../errors.js';
 import { listRecoveries } from '../tokens/rotation.js';
-import { fail, pass, plural, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
+import { plural } from '../../parse.js';
+import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
 
 const octal = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');
 
