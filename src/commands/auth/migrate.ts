@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { saveProfileToken } from '../../config/credentials.js';
 import { KeyringUnavailable, storedToken, tokenStorage } from '../../config/keyring.js';
 import { ConfigError } from '../../errors.js';
-import { parseChoice } from '../../parse.js';
+import { parseChoice, plural } from '../../parse.js';
 
 interface Options {
   to: 'keyring' | 'file';
@@ -37,7 +37,7 @@ export default defineCommand<Options>({
       }
       moved.push({ profile: name, from, to: opts.to });
     }
-    ctx.io.note(moved.length ? `Moved ${moved.length} token${moved.length === 1 ? '' : 's'} to the ${opts.to === 'keyring' ? 'OS keyring' : 'config file'}` : `no token to move: every profile with a token keeps it in the ${opts.to === 'keyring' ? 'OS keyring' : 'config file'} already`);
+    ctx.io.note(moved.length ? `Moved ${plural(moved.length, 'token')} to the ${opts.to === 'keyring' ? 'OS keyring' : 'config file'}` : `no token to move: every profile with a token keeps it in the ${opts.to === 'keyring' ? 'OS keyring' : 'config file'} already`);
     return moved;
   },
 });
