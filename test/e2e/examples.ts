@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { ROOT } from './package.js';
 
 export interface ExampleBlock {
@@ -143,6 +143,8 @@ SETUP['forgectl alerts resolve --help'] = [
   'forgectl alerts send --url "$URL" --key-file k --payload alert.json >/dev/null',
   'forgectl alerts send --url "$PROM_URL" --key-file prometheus.key --format prometheus --title HighLatency --start-time 2026-03-01T09:00:00Z >/dev/null',
 ];
+// plan merge combines the plans of every shard of one run: two shards' plans, in the folder and in plans/.
+SETUP['forgectl plan merge --help'] = ['rm -f plan-*.json && forgectl plan -f desired.yaml --shard 1/2 --out plan-1.json >/dev/null 2>&1; forgectl plan -f desired.yaml --shard 2/2 --out plan-2.json >/dev/null 2>&1; mkdir -p plans && cp plan-1.json plan-2.json plans/'];
 SETUP['forgectl push-rule delete --help'] = ['forgectl push-rule set --project acme/api --max-file-size 10 >/dev/null'];
 SETUP['forgectl license delete --help'] = ['forgectl license add --file ./company.license >/dev/null'];
 // The fault-injection block talks to the sandbox of the block before it, whose eval set FORGECTL_URL.

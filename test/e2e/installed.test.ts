@@ -12,7 +12,7 @@ import { Ajv } from 'ajv';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
 import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
 import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, type ProcessResult } from './package.js';

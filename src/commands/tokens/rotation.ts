@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
 import type { Context } from '../../cli/command.js';
@@ -11,6 +11,7 @@ import { saveProfileToken } from '../../config/credentials.js';
 import { keyringRead, storedToken } from '../../config/keyring.js';
 import { readConfig } from '../../config/store.js';
 import { TokenTarget } from './shared.js';
+import { createNew, writeAll } from '../../write.js';
 
 /**
  * The machinery behind cron-safe rotation: per-token locks, recovery files, atomic saves and the check as the new
@@ -127,9 +128,9 @@ function fsyncDir(dir: string): void {
 
 /** Creates a new file (never overwriting) with mode 0600, writes it in one call and fsyncs it. */
 function writeNewPrivateFile(path: string, text: string): void {
-  const fd = openSync(path, 'wx', 0o600);
+  const fd = createNew(path, 'secret');
   try {
-    writeSync(fd, text);
+    writeAll(fd, Buffer.from(text));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -181,7 +182,7 @@ export class RecoveryFile {
   /** Creates the (empty) file; a failure is kept and reported when the token arrives. */
   open(): void {
     try {
-      this.fd = openSync(this.path, 'wx', 0o600);
+      this.fd = createNew(this.path, 'secret');
     } catch (error) {
       this.failure = errorCode(error);
       return;
@@ -199,7 +200,7 @@ export class RecoveryFile {
   write(token: NewToken): void {
     if (this.written || this.fd === undefined) return;
     try {
-      writeSync(this.fd, this.serialize(token));
+      writeAll(this.fd, Buffer.from(this.serialize(token)));
       this.written = true;
       fsyncSync(this.fd);
     } catch (error) {
