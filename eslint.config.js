@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'completions/'] },
@@ -15,6 +16,7 @@ export default tseslint.config(
       'no-console': ['error'],
     },
   },
+  ...layers,
   { files: ['scripts/**', 'bench/**', 'bin/**'], rules: { 'no-console': 'off' } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

@@ -60,6 +60,8 @@ try {
     logLevel: 'warning',
     metafile: true,
     plugins: [lazyHttp2, lazyChildProcess],
+    // Native bindings cannot be bundled: the keyring binding is a runtime dependency, required on first use.
+    external: ['@napi-rs/keyring'],
   });
   const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js')).map((file) => resolve(file));
   // Second pass: the same files as CommonJS, source maps carried through to the TypeScript sources. Code that
@@ -134,6 +136,8 @@ function joinCore(outputs, esm) {
   writeFileSync('dist/core.js', code);
   writeFileSync('dist/core.js.map', JSON.stringify({ version: 3, file: 'core.js', sections }));
   const inputs = Object.assign({}, ...core.map((file) => outputs[file].inputs));
-  outputs['dist/core.js'] = { imports: [], exports: [], inputs, bytes: Buffer.byteLength(code) };
+  // The joined files' imports of what the bundle leaves out (the keyring binding) stay listed: they are the package's dependencies.
+  const externals = core.flatMap((file) => outputs[file].imports.filter((imported) => imported.external));
+  outputs['dist/core.js'] = { imports: externals, exports: [], inputs, bytes: Buffer.byteLength(code) };
   for (const file of core) delete outputs[file];
 }

@@ -1,7 +1,8 @@
 import type { CliDeps } from './cli/program.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileProblem } from './cli/files.js';
+import { commands } from './commands/manifest.js';
+import { fileProblem } from './files.js';
 import { configDir, recoveryDir } from './config/paths.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 import { isNetworkFailure } from './http/failures.js';
@@ -26,7 +27,7 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
   deps.stderr.on('error', onStderrError);
   try {
     const run = import('./cli/program.js')
-      .then(({ runCli }) => runCli(argv, deps, state, main))
+      .then(({ runCli }) => runCli(commands, argv, deps, state, main))
       .catch((error: unknown) => {
         // The reader went away (`| head -1`): a quiet end, unless the command changed things and then failed.
         if (error instanceof OutputClosed || (state.stdoutClosed && !state.changesInFlight.sent) || interrupted) return ExitCode.ok;

@@ -38,6 +38,17 @@ export function parseInteger(name: string, min = -Infinity, max = Infinity) {
   }, { type: 'integer', ...bounds });
 }
 
+/** A rate: `600` (requests a minute) or `100/10` (per 10 seconds). */
+export function parseRateLimit(name: string) {
+  return (value: string): { limit: number; periodSeconds: number } => {
+    const match = /^(\d+)(?:\/(\d+)s?)?$/.exec(value.trim());
+    if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
+      throw new UsageError(`${name} takes requests per minute (600) or per period in seconds (100/10), got "${value}"`);
+    }
+    return { limit: Number(match[1]), periodSeconds: match[2] === undefined ? 60 : Number(match[2]) };
+  };
+}
+
 export function parseNumber(name: string) {
   return withSchema((value: string): number => {
     const n = Number(value);

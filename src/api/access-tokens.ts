@@ -1,21 +1,17 @@
-import { p } from './path.js';
+import type { RecordOf } from './fields.js';
+import { expandRoute } from './path.js';
+import { accessTokens } from './resources/access-tokens.js';
 
-/** Group, project and personal access tokens share one record and one set of verbs; only the paths differ. */
-export type TokenKind = 'group' | 'project' | 'personal';
+/** Group, project and personal access tokens share one record and one set of verbs; only the routes differ. */
+export type TokenKind = keyof typeof accessTokens.parents;
 
-/** An access token's fields as the service shows them; `token`, the secret, only in the answer of a create or a rotate. */
-export interface TokenFields {
-  id: number;
-  name: string;
-  description?: string;
-  scopes: string[];
+/**
+ * An access token's fields as the service shows them (its declaration's); personal tokens have no access level, and
+ * `token`, the secret, is only in the answer of a create or a rotate.
+ */
+export interface TokenFields extends Omit<RecordOf<typeof accessTokens>, 'access_level' | 'description'> {
   access_level?: number;
-  active: boolean;
-  revoked: boolean;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  user_id: number;
+  description?: string | null;
   token?: string;
 }
 
@@ -24,9 +20,10 @@ export interface TokenRecord extends TokenFields {
   [key: string]: unknown;
 }
 
-/** Where the tokens of a group or a project (`resource`: its id or path), or the personal ones, are listed. */
-export function tokenCollection(kind: TokenKind, resource: string): string {
-  if (kind === 'group') return p`/groups/${resource}/access_tokens`;
-  if (kind === 'project') return p`/projects/${resource}/access_tokens`;
-  return '/personal_access_tokens';
+/** The path of a token route (`list`, `get`, `rotate` …) of a group or a project (`resource`: its id or path), or the personal ones. */
+export function tokenPath(kind: TokenKind, resource: string, route: 'list' | 'get' | 'delete' | 'rotate', id?: number | 'self'): string {
+  return expandRoute(accessTokens.parents[kind].routes[route], { [kind]: resource, token_id: id }).path;
 }
+
+/** Where the tokens of a group or a project, or the personal ones, are listed. */
+export const tokenCollection = (kind: TokenKind, resource: string): string => tokenPath(kind, resource, 'list');

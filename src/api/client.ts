@@ -1,12 +1,26 @@
 import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
-import type { Connection } from '../config/resolve.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { sameOrigin, splitUrl } from '../http/url.js';
 import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
-import { expandRoute, isRoute, toQueryString, type Query } from './path.js';
+import type { ApiResponse } from './response.js';
+import { expandRoute, isRoute, toQueryString, type Query, type RouteParamNames, type RouteParams } from './path.js';
+
+/** A route's parameters (required when its path has any) and request options. */
+type CallArgs<R extends string> = RouteParamNames<R> extends never
+  ? [params?: Record<string, unknown>, options?: Partial<ApiRequest>]
+  : [params: RouteParams<R>, options?: Partial<ApiRequest>];
+
+/** What the client needs of a connection (the resolved connection of config/resolve.ts has more). */
+export interface ApiConnection {
+  /** API base, always ending in /api/v4. */
+  baseUrl: string;
+  token: string;
+  tokenType: 'private' | 'job' | 'oauth';
+  tokenSource: 'environment' | 'profile' | 'keyring' | 'token_command' | 'ci_job';
+}
 
 export interface ApiRequest {
   method: string;
@@ -27,14 +41,6 @@ export interface ApiRequest {
   redact?: string[];
 }
 
-export interface ApiResponse<T = unknown> {
-  status: number;
-  header(name: string): string | undefined;
-  data: T;
-  /** The bytes `data` was parsed from. */
-  body?: Buffer;
-}
-
 export interface ApiHooks {
   dryRun: boolean;
   /** Where --dry-run prints the request it did not send (stdout). */
@@ -52,7 +58,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The service's REST API: URL building, authentication, JSON, errors, dry-run and pagination. */
 export class Api {
   constructor(
-    readonly connection: Connection,
+    readonly connection: ApiConnection,
     private readonly http: HttpClient,
     private readonly hooks: ApiHooks,
   ) {}
@@ -104,12 +110,18 @@ export class Api {
         if (change) this.hooks.changesInFlight?.delete(change);
       }
       const location = response.header('location');
-      if ((method === 'GET' || method === 'HEAD') && [301, 302, 303, 307, 308].includes(response.status) && location && redirects < 5) {
+      const redirect = [301, 302, 303, 307, 308].includes(response.status);
+      if ((method === 'GET' || method === 'HEAD') && redirect && location && redirects < MAX_REDIRECTS) {
         await response.body.dump().catch(() => undefined);
         url = new URL(location, url).toString();
         continue;
       }
       if (response.status >= 400) throw await this.errorFrom(response, method, url);
+      // Any other answer that is not a success (a redirect not followed) is an error, never an empty success.
+      if (response.status < 200 || response.status >= 300) {
+        await response.body.dump().catch(() => undefined);
+        throw unfollowed(response.status, method, this.displayPath(url), location, url, redirects >= MAX_REDIRECTS && redirect);
+      }
       return response;
     }
   }
@@ -150,8 +162,8 @@ export class Api {
    * badge_id, name })`. Path parameters are expanded, each encoded as one segment; the other parameters (undefined
    * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise.
    */
-  async call<T = unknown>(route: string, params: Record<string, unknown> = {}, options: Partial<ApiRequest> = {}): Promise<T> {
-    const { method, path, rest } = expandRoute(route, params);
+  async call<T = unknown, const R extends string = string>(route: R, ...[params, options = {}]: CallArgs<R>): Promise<T> {
+    const { method, path, rest } = expandRoute(route, params ?? {});
     const given = Object.keys(rest).length ? rest : undefined;
     const inQuery = method === 'GET' || method === 'HEAD' || method === 'DELETE';
     return (await this.request<T>({ ...options, method, path, query: inQuery ? (given as Query | undefined) : undefined, body: inQuery ? undefined : given })).data;
@@ -161,7 +173,7 @@ export class Api {
    * A paginated list, fetched as contract §6 describes (one page, --limit, or --all with concurrent pages). Takes a
    * path and its query, or a declared GET route and its parameters (as call() does).
    */
-  list<T = Record<string, unknown>>(pathOrRoute: string, query: Query | Record<string, unknown>, options: ListOptions): ListResult<T> {
+  list<T = Record<string, unknown>, const R extends string = string>(pathOrRoute: R, query: RouteParamNames<R> extends never ? Query | Record<string, unknown> : RouteParams<R>, options: ListOptions): ListResult<T> {
     if (!isRoute(pathOrRoute)) return new ListResult<T>(this, pathOrRoute, query as Query, options);
     const { method, path, rest } = expandRoute(pathOrRoute, query);
     if (method !== 'GET') throw new Error(`list() needs a GET route, got ${pathOrRoute}`);
@@ -184,6 +196,28 @@ export class Api {
   private displayPath(url: string): string {
     return splitUrl(url).path.replace(/\?.*/, '').replace(splitUrl(this.connection.baseUrl).path, '') || '/';
   }
+}
+
+/** How many redirects a GET or HEAD follows. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * A redirect (or other 1xx/3xx answer) that was not followed: writes are never sent again elsewhere (the body and
+ * the token would go to whatever the Location names), and a GET stops after MAX_REDIRECTS. Names the Location.
+ */
+function unfollowed(status: number, method: string, path: string, location: string | undefined, from: string, loop: boolean): CliError {
+  const to = location ? redactUrl(new URL(location, from).toString()) : undefined;
+  const what = loop
+    ? `more than ${MAX_REDIRECTS} redirects (the last to ${to})`
+    : to
+      ? `a redirect (${status}) to ${to}, which is not followed for ${method}`
+      : `${status} without a Location`;
+  const hint = loop
+    ? 'the service redirects in a loop; check the instance URL'
+    : to
+      ? 'nothing was changed; if the instance moved (or wants https://), set its URL to where it redirects: forgectl auth login --url URL'
+      : undefined;
+  return new CliError(`the server answered ${what} (${method} ${path} → ${status})`, ExitCode.server, hint);
 }
 
 /** A response body read as JSON: empty, parsed, malformed JSON, or something else (with its content type). */

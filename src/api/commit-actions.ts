@@ -2,7 +2,7 @@ import { ApiError, UsageError } from '../errors.js';
 import { encodeContent } from '../git/content.js';
 import { gitBlobId } from '../git/objects.js';
 import type { Api } from './client.js';
-import { commits } from './resources/commits.js';
+import { commits, type CommitAction } from './resources/commits.js';
 import { repositoryTree } from './resources/repository.js';
 import { plural } from '../parse.js';
 
@@ -17,15 +17,6 @@ export interface TreeEntry {
   id: string;
   mode: string;
   type: string;
-}
-
-export interface CommitAction {
-  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
-  file_path: string;
-  previous_path?: string;
-  content?: string;
-  encoding?: 'text' | 'base64';
-  execute_filemode?: boolean;
 }
 
 /** Content to commit at a path of the branch; `executable` undefined leaves the mode alone. */
@@ -51,7 +42,7 @@ export async function branchTree(api: Api, target: CommitTarget): Promise<Map<st
   const tree = new Map<string, TreeEntry>();
   try {
     const project = target.startProject && ref !== target.branch ? target.startProject : target.project;
-    const list = api.list<TreeEntry>(repositoryTree.routes.list!, { project, ref, recursive: true }, { all: true, perPage: 100, keysetOnly: true });
+    const list = api.list<TreeEntry>(repositoryTree.routes.list, { project, ref, recursive: true }, { all: true, perPage: 100, keysetOnly: true });
     for await (const entry of list) tree.set(entry.path, entry);
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404 && /tree/i.test(error.message))) throw error;
@@ -70,7 +61,7 @@ export function withMissingBranchHint(error: unknown, branch: string, flags = '-
 
 export async function branchExists(api: Api, project: string, branch: string): Promise<boolean> {
   try {
-    await api.call(commits.routes.get!, { project, sha: branch, stats: false });
+    await api.call(commits.routes.get, { project, sha: branch, stats: false });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return false;

@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { UsageError } from '../errors.js';
-import type { Field, FieldOptions } from './fields.js';
+import { fieldOf, type FieldOptions } from './fields.js';
 import { plural } from '../parse.js';
 
 /**
@@ -24,9 +24,8 @@ export function cronProblem(expression: string): string | undefined {
 }
 
 /** The field kind of a cron expression (see f in fields.ts). */
-export const cron = (options: FieldOptions = {}): Field => ({
-  ...options,
-  kind: {
+export const cron = <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
+  fieldOf<string, O>({
     name: 'cron',
     type: 'string',
     placeholder: '<cron>',
@@ -35,5 +34,4 @@ export const cron = (options: FieldOptions = {}): Field => ({
       if (problem) throw new UsageError(`${label} is not a valid cron expression ("${text}"): ${problem}`, "example: '0 23 * * 5' is Friday 23:00");
       return text.trim();
     },
-  },
-});
+  }, options);

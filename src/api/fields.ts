@@ -42,13 +42,34 @@ export interface FieldOptions {
   flag?: string;
   /** The value placeholder in help when not the kind's: '<iid>', '<tag>'. */
   placeholder?: string;
+  /** The service presents null when it is not set (the record type says `T | null`). */
+  nullable?: boolean;
 }
 
-export interface Field extends FieldOptions {
+/**
+ * A declared field: its kind and options. `T` is the type of its value on the wire; it exists only for the
+ * compiler (RecordOf derives a record's type from its declaration's fields).
+ */
+export interface Field<T = unknown> extends FieldOptions {
   kind: FieldKind;
+  /** Never set: carries T for the compiler (a method, so Field<number> is a Field<unknown>). */
+  valueType?(value: T): void;
 }
 
-const field = (kind: FieldKind, options: FieldOptions = {}): Field => ({ ...options, kind });
+/** A field of a kind, keeping the literal options (`readOnly: true`, `nullable: true`) in its type. */
+export const fieldOf = <T, const O extends FieldOptions = FieldOptions>(kind: FieldKind, options: O = {} as O): Field<T> & O => ({ ...options, kind }) as Field<T> & O;
+const field = fieldOf;
+
+/** The value type of a field: its kind's, `| null` when nullable. */
+export type ValueOf<F> = F extends { valueType?(value: infer T): void } ? (F extends { nullable: true } ? T | null : T) : never;
+
+/** A record as the service presents it, typed from a declaration's fields (write-only ones left out). */
+export type RecordOf<R extends { fields: Record<string, Field> }> = {
+  -readonly [K in keyof R['fields'] as R['fields'][K] extends { writeOnly: true } ? never : K]: ValueOf<R['fields'][K]>;
+};
+
+/** A record as stored (the sandbox): every declared field, write-only ones too. */
+export type StoredOf<R extends { fields: Record<string, Field> }> = { -readonly [K in keyof R['fields']]: ValueOf<R['fields'][K]> };
 
 function intKind(min = -Infinity, max = Infinity): FieldKind {
   const schema = { ...(Number.isFinite(min) ? { minimum: min } : {}), ...(Number.isFinite(max) ? { maximum: max } : {}) };
@@ -105,15 +126,15 @@ export const BADGE_URL_HINT = 'placeholders such as %{project_path} work in the 
 
 /** The field kinds. Each takes the field's options (help, readOnly, create, default …). */
 export const f = {
-  int: (options: FieldOptions & { min?: number; max?: number } = {}): Field => field(intKind(options.min, options.max), options),
-  string: (options: FieldOptions = {}): Field => field(stringKind, options),
+  int: <const O extends FieldOptions & { min?: number; max?: number } = FieldOptions>(options: O = {} as O) => field<number, O>(intKind(options.min, options.max), options),
+  string: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) => field<string, O>(stringKind, options),
   /** A switch: `--enabled`, and on update also `--no-enabled`. */
-  bool: (options: FieldOptions = {}): Field => field({ name: 'bool', type: 'bool', placeholder: '', parse: (text) => text }, options),
-  enum: (values: readonly string[], options: FieldOptions = {}): Field =>
-    field({ name: 'enum', type: 'string', placeholder: `<${values.join('|')}>`, parse: (text, label) => parseChoice(label, values)(text), schema: { enum: [...values] } }, options),
+  bool: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) => field<boolean, O>({ name: 'bool', type: 'bool', placeholder: '', parse: (text) => text }, options),
+  enum: <const V extends readonly string[], const O extends FieldOptions = FieldOptions>(values: V, options: O = {} as O) =>
+    field<V[number], O>({ name: 'enum', type: 'string', placeholder: `<${values.join('|')}>`, parse: (text, label) => parseChoice(label, values)(text), schema: { enum: [...values] } }, options),
   /** An access level by name (guest … owner) or number, sent as the number. */
-  accessLevel: (allowed: number[] = Object.values(ACCESS_LEVELS), options: FieldOptions = {}): Field =>
-    field({
+  accessLevel: <const O extends FieldOptions = FieldOptions>(allowed: number[] = Object.values(ACCESS_LEVELS), options: O = {} as O) =>
+    field<number, O>({
       name: 'access level',
       type: 'int',
       placeholder: '<level>',
@@ -121,12 +142,12 @@ export const f = {
       schema: { oneOf: [{ enum: [...(allowed.includes(0) ? ['no-access'] : []), ...Object.keys(ACCESS_LEVELS).filter((name) => allowed.includes(ACCESS_LEVELS[name]))] }, { enum: allowed }] },
     }, options),
   /** A calendar date, YYYY-MM-DD. */
-  date: (options: FieldOptions = {}): Field => field({ name: 'date', type: 'string', placeholder: '<YYYY-MM-DD>', parse: (text, label) => parseDate(label)(text), schema: { pattern: '^\\d{4}-\\d{2}-\\d{2}$' } }, options),
+  date: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) => field<string, O>({ name: 'date', type: 'string', placeholder: '<YYYY-MM-DD>', parse: (text, label) => parseDate(label)(text), schema: { pattern: '^\\d{4}-\\d{2}-\\d{2}$' } }, options),
   /** An ISO 8601 date-time. */
-  time: (options: FieldOptions = {}): Field => field({ name: 'time', type: 'string', placeholder: '<datetime>', parse: (text, label) => parseDateTime(label)(text) }, options),
+  time: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) => field<string, O>({ name: 'time', type: 'string', placeholder: '<datetime>', parse: (text, label) => parseDateTime(label)(text) }, options),
   /** An IANA time zone name, checked against Node's zone database and given the database's spelling. */
-  timeZone: (options: FieldOptions = {}): Field =>
-    field({
+  timeZone: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
+    field<string, O>({
       name: 'time zone',
       type: 'string',
       placeholder: '<zone>',
@@ -138,8 +159,8 @@ export const f = {
       },
     }, options),
   /** An http(s) URL with a literal host name; `hint` says what else may be in it (a badge's placeholders). */
-  url: ({ hint, ...options }: FieldOptions & { hint?: string } = {}): Field =>
-    field({
+  url: <const O extends FieldOptions & { hint?: string } = FieldOptions>({ hint, ...options }: O = {} as O) =>
+    field<string, Omit<O, 'hint'>>({
       name: 'url',
       type: 'string',
       placeholder: '<url>',
@@ -149,11 +170,11 @@ export const f = {
       },
     }, options),
   /** A credential the service never returns; redacted in --dry-run and --verbose output by its name. */
-  secret: (options: FieldOptions = {}): Field => field({ ...stringKind, name: 'secret', placeholder: '<secret>' }, options),
+  secret: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) => field<string, O>({ ...stringKind, name: 'secret', placeholder: '<secret>' }, options),
   /** A comma-separated, repeatable list of strings. */
-  list: (options: FieldOptions = {}): Field =>
-    field({ name: 'list', type: 'list', placeholder: '<a,b>', parse: (text, _label, previous) => parseList(text, previous as string[] | undefined) }, options),
+  list: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
+    field<string[], O>({ name: 'list', type: 'list', placeholder: '<a,b>', parse: (text, _label, previous) => parseList(text, previous as string[] | undefined) }, options),
   /** A nested object the service returns (author, metadata): read-only. */
-  object: (options: FieldOptions = {}): Field =>
-    field({ name: 'object', type: 'object', placeholder: '', parse: (_text, label) => { throw new UsageError(`${label} cannot be set`); } }, { readOnly: true, ...options }),
+  object: <T = unknown>(options: FieldOptions = {}): Field<T> =>
+    field<T>({ name: 'object', type: 'object', placeholder: '', parse: (_text, label) => { throw new UsageError(`${label} cannot be set`); } }, { readOnly: true, ...options }),
 };

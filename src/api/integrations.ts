@@ -1,11 +1,4 @@
-/** Group integrations (spec document 1): one record per integration kind, by its slug. */
-
-export const groupIntegrationRoutes = {
-  list: 'GET /groups/{group}/integrations',
-  get: 'GET /groups/{group}/integrations/{slug}',
-  set: 'PUT /groups/{group}/integrations/{slug}',
-  disable: 'DELETE /groups/{group}/integrations/{slug}',
-} as const;
+/** Integrations (spec document 1): what their settings look like; their routes are declared in resources/integrations.ts. */
 
 /** Parameters that hold credentials: never taken from the command line, given as secret references in files. */
 export const SECRET_PARAM = /(^|_)(token|password|api_key|secret|private_key)$/i;

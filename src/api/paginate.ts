@@ -1,6 +1,11 @@
 import { ApiError, UsageError } from '../errors.js';
-import type { Api, ApiResponse } from './client.js';
+import type { ApiResponse } from './response.js';
 import type { Query } from './path.js';
+
+/** What the pages are read through: the client's request() (src/api/client.ts). */
+export interface PageSource {
+  request<T>(request: { method: 'GET'; path: string; query?: Query }): Promise<ApiResponse<T>>;
+}
 
 export interface PageOptions {
   page?: number;
@@ -41,7 +46,7 @@ export class ListResult<T> implements AsyncIterable<T> {
   requests = 0;
 
   constructor(
-    private readonly api: Api,
+    private readonly api: PageSource,
     private readonly path: string,
     private readonly query: Query,
     readonly options: ListOptions<T>,

@@ -67,3 +67,12 @@ export function expandRoute(route: string, params: Record<string, unknown> = {})
 
 /** Whether a string is a route ("GET /path") rather than a path. */
 export const isRoute = (value: string): boolean => /^[A-Z]+ \//.test(value);
+
+/** The path parameters of a route string: `'GET /projects/{project}/badges/{badge_id}'` → 'project' | 'badge_id'. */
+export type RouteParamNames<R extends string> = R extends `${string}{${infer P}}${infer Rest}` ? (P extends `*${infer S}` ? S : P) | RouteParamNames<Rest> : never;
+
+/**
+ * The parameters of a call of a route: each path parameter, required (a string or number, or a RawSegment-free
+ * value), and anything else for the query or body. A route typed only as `string` checks nothing.
+ */
+export type RouteParams<R extends string> = { [K in RouteParamNames<R>]: string | number } & Record<string, unknown>;

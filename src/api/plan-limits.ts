@@ -27,6 +27,3 @@ export const PLAN_LIMITS: Record<string, number> = {
 
 /** Plans of an enterprise instance; the community edition only has `default`. */
 export const PLANS = ['default', 'free', 'bronze', 'silver', 'premium', 'premium_trial', 'gold', 'ultimate', 'ultimate_trial', 'ultimate_trial_paid_customer', 'opensource'] as const;
-
-/** The limits of one plan (plan_name): read, and changed limit by limit. */
-export const PLAN_LIMIT_ROUTES = { get: 'GET /application/plan_limits', update: 'PUT /application/plan_limits' } as const;

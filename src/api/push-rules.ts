@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { Field, FieldOptions } from './fields.js';
+import { fieldOf, type FieldOptions } from './fields.js';
 
 /**
  * Push rule regexes are run by the service with RE2, which has no lookaround and no backreferences. A pattern
@@ -24,9 +24,8 @@ export const PUSH_RULE_BOOLEAN_FIELDS = [
 ] as const;
 
 /** The field kind of a regular expression the service runs with RE2 ("" clears it). */
-export const re2Regex = (options: FieldOptions = {}): Field => ({
-  ...options,
-  kind: {
+export const re2Regex = <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
+  fieldOf<string, O>({
     name: 'regex',
     type: 'string',
     placeholder: '<regex>',
@@ -35,5 +34,4 @@ export const re2Regex = (options: FieldOptions = {}): Field => ({
       if (problem) throw new UsageError(`${label} "${text}" is not a valid regular expression: ${problem}`);
       return text;
     },
-  },
-});
+  }, options);

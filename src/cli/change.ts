@@ -1,5 +1,6 @@
 import { visible } from '../output/formats.js';
 import type { Context } from './command.js';
+import { sameValue } from '../desired/model.js';
 
 /**
  * Previewing, confirming and checking a change to a record: `key: current → new` on stderr, confirmation, and a
@@ -13,17 +14,6 @@ export interface Change {
   to: unknown;
   secret?: boolean;
 }
-
-/** JSON with sorted keys, so two values compare equal whatever the key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-export const sameValue = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
 
 /** The wanted values that differ from the current record. */
 export function changesFrom(current: Record<string, unknown>, wanted: Record<string, unknown>, isSecret: (key: string) => boolean = () => false): Change[] {

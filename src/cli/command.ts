@@ -70,6 +70,8 @@ export interface Context {
    * and exit codes included), with its output going to the streams given: the agent interface's tool calls.
    */
   invoke(argv: string[], streams: Streams): Promise<number>;
+  /** The commands this program offers (shell completion and the agent interface list them). */
+  readonly commands: Commands;
   connection(): Connection;
   /** A client for an explicit connection (auth login checks a token before saving it). dryRun: as --dry-run does. */
   apiFor(connection: Connection, options?: { dryRun?: boolean }): Api;
@@ -121,6 +123,12 @@ export interface ManifestEntry {
   path: string;
   summary: string;
   load: () => Promise<{ default: CommandDef }>;
+}
+
+/** The commands a program offers (src/commands/manifest.ts): every entry, and the summaries of the groups. */
+export interface Commands {
+  manifest: ManifestEntry[];
+  groups: Record<string, string>;
 }
 
 /**

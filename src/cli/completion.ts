@@ -1,9 +1,8 @@
 import { globalOptions } from './program.js';
-import { groups, manifest } from './manifest.js';
-import { fleetOptions, takesFleet } from '../fleet/options.js';
+import { fleetOptions, takesFleet } from './fleet-options.js';
 import { listOptions } from './options.js';
 import { choicesOf } from '../parse.js';
-import type { OptionDef } from './command.js';
+import type { Commands, OptionDef } from './command.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -45,7 +44,7 @@ function completionOption(def: OptionDef): CompletionOption {
 const HELP_OPTION: CompletionOption = { names: ['--help', '-h'], description: 'display help for command' };
 
 /** Loads every command module (only completion generation does this) and builds the completion tree. */
-export async function completionTree(): Promise<CompletionNode[]> {
+export async function completionTree({ manifest, groups }: Commands): Promise<CompletionNode[]> {
   const nodes = new Map<string, CompletionNode>();
   const node = (path: string): CompletionNode => {
     let found = nodes.get(path);

@@ -8,7 +8,7 @@ import { HttpClient } from '../http/client.js';
 import { RateGate } from '../http/rate-gate.js';
 import { oneLine, type Format } from '../output/formats.js';
 import type { Io, Streams } from '../output/io.js';
-import type { Context, GlobalOptions, Prompter } from './command.js';
+import type { Commands, Context, GlobalOptions, Prompter } from './command.js';
 import { Aborted, UsageError } from '../errors.js';
 
 export interface ContextInit {
@@ -25,6 +25,7 @@ export interface ContextInit {
   config?: ConfigData;
   /** Runs a command line in this process as main() does (see Context.invoke). */
   invoke?: (argv: string[], streams: Streams) => Promise<number>;
+  commands: Commands;
 }
 
 /** Builds the Context of one command run; the connection and HTTP client are created on first use. */
@@ -39,6 +40,7 @@ export class RunContext implements Context {
   readonly now: () => Date;
   readonly sleep: (ms: number) => Promise<void>;
   readonly rateGate = new RateGate();
+  readonly commands: Commands;
   private readonly invoker?: (argv: string[], streams: Streams) => Promise<number>;
   private config?: ConfigData;
   private resolved?: Connection;
@@ -57,6 +59,7 @@ export class RunContext implements Context {
     this.sleep = init.sleep;
     this.config = init.config;
     this.invoker = init.invoke;
+    this.commands = init.commands;
   }
 
   invoke(argv: string[], streams: Streams): Promise<number> {

@@ -1,4 +1,4 @@
-import { globSource } from './glob.js';
+import { globSource } from '../glob.js';
 
 /**
  * .gitignore rules, as git reads them: one pattern a line (`#` comments, blank lines skipped, `\#` and `\!` for a

@@ -13,6 +13,11 @@ export const groupOption: OptionDef = {
   description: 'group ID or full path (default: the profile\'s default_group)',
 };
 
+export const userOption: OptionDef = {
+  flags: '--user <id|username>',
+  description: 'user ID or username',
+};
+
 export const outputFileOption: OptionDef = {
   flags: '--output-file <path>',
   description: 'write to this file (atomically) instead of stdout; an existing file is replaced only when confirmed (--yes)',

@@ -11,10 +11,10 @@ import { ResultWithExit } from '../output/result.js';
 import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
 import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
-import type { ManifestEntry } from './command.js';
+import type { Commands, ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
-import { groups, manifest } from './manifest.js';
-import { checkSelection, FLEET_HELP_GROUP, fleetOptions, fleetSelected, takesFleet } from '../fleet/options.js';
+import { FLEET_HELP_GROUP, fleetOptions, takesFleet } from './fleet-options.js';
+import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
 import { editDistance, parseChoice, parseInteger } from '../parse.js';
 
@@ -49,7 +49,7 @@ export const globalOptions: OptionDef[] = [
 
 /** The root help's sections, in the README's order, and the top-level commands in each. */
 const HELP_SECTIONS: Array<[string, string[]]> = [
-  ['Setup and raw requests:', ['auth', 'profile', 'api', 'completion', 'sandbox']],
+  ['Setup and raw requests:', ['auth', 'profile', 'doctor', 'api', 'completion', 'sandbox']],
   ['Tokens:', ['tokens']],
   ['Projects and groups:', ['projects', 'groups', 'group-badges']],
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
@@ -61,11 +61,19 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['AI assistants:', ['mcp']],
 ];
 
-/** The section of a top-level command in the root help, and its rank (unlisted ones last, under "Commands:"). */
-function helpSection(word: string): { heading: string; rank: number } {
+/**
+ * The section of a top-level command in the root help, its rank, and its place in the section (unlisted ones last,
+ * under "Commands:", in the manifest's order).
+ */
+function helpSection(word: string): { heading: string; rank: number; place: number } {
   const rank = HELP_SECTIONS.findIndex(([, names]) => names.includes(word));
-  return rank < 0 ? { heading: 'Commands:', rank: HELP_SECTIONS.length } : { heading: HELP_SECTIONS[rank][0], rank };
+  return rank < 0 ? { heading: 'Commands:', rank: HELP_SECTIONS.length, place: 0 } : { heading: HELP_SECTIONS[rank][0], rank, place: HELP_SECTIONS[rank][1].indexOf(word) };
 }
+
+const helpOrder = (a: ManifestEntry, b: ManifestEntry): number => {
+  const [x, y] = [helpSection(a.path.split(' ')[0]), helpSection(b.path.split(' ')[0])];
+  return x.rank - y.rank || x.place - y.place;
+};
 
 /** A group's help names the global options instead of listing them before its commands. */
 const GLOBAL_OPTIONS_POINTER = '\nGlobal options (-p, -o, --fields, -q, --dry-run, -y …) work with every command;\nforgectl --help lists them.\n';
@@ -92,19 +100,21 @@ function commandWords(argv: string[]): Array<{ word: string; index: number }> {
  * How argv's leading words match the manifest: the command they name, or the first word that names nothing (after a
  * group, or at the top), with the words that followed it.
  */
-function matchCommand(words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string; rest: string[] } } {
+function matchCommand({ manifest }: Commands, words: string[]): { entry?: ManifestEntry; unknown?: { word: string; after: string; rest: string[] } } {
+  // The longest command the words name: `plan merge a.json` is plan merge, `plan -f x` is plan.
+  let found: ManifestEntry | undefined;
   for (let n = 1; n <= words.length; n++) {
     const prefix = words.slice(0, n).join(' ');
     const entry = manifest.find((candidate) => candidate.path === prefix);
-    if (entry) return { entry };
-    if (!manifest.some((candidate) => candidate.path.startsWith(`${prefix} `))) return { unknown: { word: words[n - 1], after: words.slice(0, n - 1).join(' '), rest: words.slice(n) } };
+    if (entry) found = entry;
+    if (!manifest.some((candidate) => candidate.path.startsWith(`${prefix} `))) return found ? { entry: found } : { unknown: { word: words[n - 1], after: words.slice(0, n - 1).join(' '), rest: words.slice(n) } };
   }
-  return {};
+  return found ? { entry: found } : {};
 }
 
 /** The manifest entry named by argv's leading words, skipping global options and their values. */
-export function findEntry(argv: string[]): ManifestEntry | undefined {
-  return matchCommand(commandWords(argv).map((w) => w.word)).entry;
+export function findEntry(commands: Commands, argv: string[]): ManifestEntry | undefined {
+  return matchCommand(commands, commandWords(argv).map((w) => w.word)).entry;
 }
 
 /** Groups most commands live in: among equally close guesses, these come first. */
@@ -116,7 +126,7 @@ const COMMON_GROUPS = ['projects', 'groups', 'commits', 'users', 'repo', 'files'
  * rotate` → `tokens rotate`); among equals, one the following words continue (`project list` → `projects list`),
  * then a common group. The words that continue the guess are kept in it.
  */
-function guessCommand(unknown: { word: string; after: string; rest: string[] }): string | undefined {
+function guessCommand({ manifest }: Commands, unknown: { word: string; after: string; rest: string[] }): string | undefined {
   const nodes = new Set(manifest.flatMap((entry) => entry.path.split(' ').map((_, i, words) => words.slice(0, i + 1).join(' '))));
   const word = unknown.word.toLowerCase();
   const limit = Math.max(1, Math.floor(word.length / 3));
@@ -141,8 +151,8 @@ function guessCommand(unknown: { word: string; after: string; rest: string[] }):
 }
 
 /** Exit 2 for a command that does not exist, also with --help (which would otherwise show the parent's help). */
-function unknownCommand(unknown: { word: string; after: string; rest: string[] }): UsageError {
-  const guess = guessCommand(unknown);
+function unknownCommand(commands: Commands, unknown: { word: string; after: string; rest: string[] }): UsageError {
+  const guess = guessCommand(commands, unknown);
   const where = unknown.after ? `forgectl ${unknown.after}` : 'forgectl';
   return new UsageError(`unknown command "${unknown.after ? `${unknown.after} ` : ''}${unknown.word}"`, guess ? `did you mean: forgectl ${guess}?` : `${where} --help lists the commands`);
 }
@@ -151,12 +161,12 @@ function unknownCommand(unknown: { word: string; after: string; rest: string[] }
  * `forgectl help …`: a help topic, or the help of the command named (`help tokens rotate` is `tokens rotate --help`).
  * Returns argv to run instead, or the topic's text.
  */
-function helpRequest(argv: string[]): { argv?: string[]; text?: string } {
+function helpRequest(commands: Commands, argv: string[]): { argv?: string[]; text?: string } {
   const words = commandWords(argv);
   if (words[0]?.word !== 'help') return { argv };
   const rest = words.slice(1).map((w) => w.word);
   if (rest.length === 1 && HELP_TOPICS[rest[0]]) return { text: HELP_TOPICS[rest[0]].text };
-  const match = matchCommand(rest);
+  const match = matchCommand(commands, rest);
   if (match.unknown) {
     const topics = Object.keys(HELP_TOPICS).join(', ');
     throw new UsageError(`no help for "${rest.join(' ')}"`, `help topics: ${topics}; commands: forgectl --help`);
@@ -178,7 +188,7 @@ export function toOption(def: OptionDef): Option {
  * time): the path to the one command being run, or a group (none: the top level) and the commands one level below
  * it, for its help.
  */
-export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry, group: string[] = []): { program: Command; leaves: Map<string, Command> } {
+export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry, group: string[] = []): { program: Command; leaves: Map<string, Command> } {
   const program = new Command('forgectl')
     .description('Administer the software-delivery platform from the terminal, scripts and cron')
     .usage('<command> [options]')
@@ -212,7 +222,7 @@ export function buildProgram(streams?: Pick<Streams, 'stdout' | 'stderr'>, only?
   const prefix = group.length ? `${group.join(' ')} ` : '';
   const entries = only ? [only] : manifest.filter((candidate) => candidate.path.startsWith(prefix));
   // The root help lists the commands section by section (a stable sort keeps the manifest's order within one).
-  if (!only && !group.length) entries.sort((a, b) => helpSection(a.path.split(' ')[0]).rank - helpSection(b.path.split(' ')[0]).rank);
+  if (!only && !group.length) entries.sort(helpOrder);
   for (const entry of entries) {
     const words = entry.path.split(' ');
     let parent = program;
@@ -265,19 +275,19 @@ function argName(spec: string): string {
  * Parses argv, runs the one command it names, renders its result, and returns the exit code: 0, or the one a
  * ResultWithExit asks for (an audit that found something). Failures throw CliError / CommanderError.
  */
-export async function runCli(originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
-  const help = helpRequest(originalArgv);
+export async function runCli(commands: Commands, originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
+  const help = helpRequest(commands, originalArgv);
   if (help.text !== undefined) {
     deps.stdout.write(help.text);
     return ExitCode.ok;
   }
   const argv = help.argv!;
   const words = commandWords(argv).map((w) => w.word);
-  const match = matchCommand(words);
-  if (match.unknown) throw unknownCommand(match.unknown);
+  const match = matchCommand(commands, words);
+  if (match.unknown) throw unknownCommand(commands, match.unknown);
   const entry = match.entry;
   // Without a command, the words name a group (or none): its help needs its own commands only.
-  const { program, leaves } = buildProgram(deps, entry, entry ? [] : words);
+  const { program, leaves } = buildProgram(commands, deps, entry, entry ? [] : words);
   let context: RunContext | undefined;
   let exitCode: number = ExitCode.ok;
   if (entry) {
@@ -292,10 +302,10 @@ export async function runCli(originalArgv: string[], deps: CliDeps, state = new 
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
       const { prepareShaping } = await import('./shaping.js');
       const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
-      context = await createContext(globals, deps, opts, def, state, main);
+      context = await createContext(commands, globals, deps, opts, def, state, main);
       const fleet = takesFleet(def) && fleetSelected(opts);
       if (!fleet && takesFleet(def)) checkSelection(opts);
-      const returned = fleet ? await (await import('../fleet/command.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
+      const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
       const status = returned instanceof ResultWithExit ? returned : undefined;
       await render(status ? status.result : returned, context.io, {
         format: context.format,
@@ -320,6 +330,7 @@ export async function runCli(originalArgv: string[], deps: CliDeps, state = new 
 
 /** Loaded only when a command runs: help and usage errors need no HTTP client (undici). */
 async function createContext(
+  commands: Commands,
   raw: GlobalOptions & { fields?: unknown },
   deps: CliDeps,
   opts: Record<string, unknown>,
@@ -349,6 +360,7 @@ async function createContext(
     now: deps.now ?? (() => new Date()),
     interrupted: deps.interrupted,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    commands,
     invoke: main && ((argv, streams) => main(argv, { env, now: deps.now, sleep: deps.sleep, ...streams })),
   });
 }

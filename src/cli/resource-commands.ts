@@ -1,8 +1,8 @@
 import type { Field } from '../api/fields.js';
-import { creatableFields, idField, updatableFields, type ResourceDef, type Verb } from '../api/resource.js';
+import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
 import { defineCommand, type CommandDef, type Context, type OptionDef } from './command.js';
-import { groupOption, projectOption } from './options.js';
+import { groupOption, projectOption, userOption } from './options.js';
 
 /**
  * The plain verbs of a declared resource (list, get, create, update, delete), generated from its declaration:
@@ -76,35 +76,98 @@ export function fieldValues(fields: Array<[string, Field]>, opts: Record<string,
 const idName = (resource: ResourceDef): string => (resource.id.field === 'id' ? 'id' : resource.id.field.replace(/_/g, '-'));
 
 /** Parses the `<id>` argument of a hand-written verb as the generated ones do: `parseId(protectedTags, text)`. */
-export function parseId(resource: ResourceDef, text: string): unknown {
-  return idField(resource).kind.parse(text, `${resource.noun} ${idName(resource)}`);
+export function parseId(resource: ResourceDef, text: string): string | number {
+  return idField(resource).kind.parse(text, `${resource.noun} ${idName(resource)}`) as string | number;
 }
 
 /** "Needs Premium and the Maintainer role." */
-function needs(resource: ResourceDef, writes: boolean): string {
+function needs(resource: { tier?: string; roles: ResourceDef['roles'] }, writes: boolean): string {
   const role = writes ? resource.roles.write : resource.roles.read;
   const tier = resource.tier ? `${resource.tier[0].toUpperCase()}${resource.tier.slice(1)} and ` : '';
   return `Needs ${tier}the ${role[0].toUpperCase()}${role.slice(1)} role.`;
 }
 
-/** The route parameters that say where records live, from --project/--group and the scope options. */
-function location(resource: ResourceDef, opts: Record<string, unknown>, ctx: Context): { params: Record<string, unknown>; where: string } {
-  const parent = resource.parent === 'project' ? ctx.project(opts.project as string | undefined) : ctx.group(opts.group as string | undefined);
+/** The option of a parent kind: --project, --group, --user; none for the instance. */
+function parentOptions(parent: ParentKind, required = false): OptionDef[] {
+  if (parent === 'project') return [projectOption];
+  if (parent === 'group') return [groupOption];
+  if (parent === 'user') return [{ ...userOption, required }];
+  return [];
+}
+
+/** The route parameters that say where records live, from the parent option and the scope options. */
+function location(resource: Placement, opts: Record<string, unknown>, ctx: Context): { params: Record<string, unknown>; where: string } {
   const scope = fieldValues(Object.entries(resource.scope ?? {}), opts);
+  if (resource.parent === 'instance') return { params: scope, where: resource.where?.(scope) ?? 'the instance' };
+  const parent = resource.parent === 'project' ? ctx.project(opts.project as string | undefined) : resource.parent === 'group' ? ctx.group(opts.group as string | undefined) : String(opts.user);
   const params = { [resource.parent]: parent, ...scope };
   return { params, where: resource.where?.(params) ?? `${resource.parent} ${parent}` };
 }
 
-export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
-  const parentOptions = [resource.parent === 'project' ? projectOption : groupOption, ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
+/**
+ * The plain verbs of a resource under several parents: each verb takes every placement's options, and the option
+ * given selects the placement (`--group acme`, `--project acme/api` or `--personal`); none or two is a usage error
+ * before anything is sent.
+ */
+/** The options of a resource under several parents: each placement's parent, scope and switch, none required. */
+export function placementOptions(resource: MultiParentDef): OptionDef[] {
+  const options = new Map<string, OptionDef>();
+  for (const [key, placement] of Object.entries(resource.parents)) {
+    const selector = selectorOf(key, placement);
+    if (selector.kind === 'switch') options.set(selector.flag, { flags: selector.flag, description: `${resource.noun}s of ${key}` });
+    for (const option of [...parentOptions(placement.parent), ...fieldOptions(Object.entries(placement.scope ?? {}))]) options.set(option.flags.split(' ')[0], option);
+  }
+  return [...options.values()];
+}
+
+/**
+ * Where a hand-written verb of a resource under several parents acts: the placement the option given selects (none
+ * or two is a usage error before anything is sent), seen as an ordinary declaration, with its route parameters and
+ * its place in words ("issue #1 in acme/api").
+ */
+export function placementFor(resource: MultiParentDef, given: object, ctx: Context): { key: string; resource: ResourceDef; params: Record<string, unknown>; where: string } {
+  const opts = given as Record<string, unknown>;
+  const selectors = Object.entries(resource.parents).map(([key, placement]) => ({ key, ...selectorOf(key, placement) }));
+  const flags = selectors.map((selector) => selector.flag);
+  const choice = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`;
+  const chosen = selectors.filter((selector) => opts[optsKey(selector.flag)] !== undefined && opts[optsKey(selector.flag)] !== false);
+  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun}s? give ${choice}`);
+  const placedResource = placed(resource, chosen[0].key);
+  return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };
+}
+
+/**
+ * The plain verbs of a resource under several parents: each verb takes every placement's options, and the option
+ * given selects the placement (`--group acme`, `--project acme/api` or `--personal`).
+ */
+function multiParentCommands(resource: MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
+  const keys = Object.keys(resource.parents);
+  const flags = keys.map((key) => selectorOf(key, resource.parents[key]).flag);
+  const byKey = Object.fromEntries(keys.map((key) => [key, plainCommands(placed(resource, key), verbs)]));
+  const options = placementOptions(resource);
+  const taken = new Set(options.map((option) => option.flags.split(' ')[0]));
+  const commands: Partial<Record<Verb, CommandDef>> = {};
+  for (const verb of Object.keys(verbs) as Verb[]) {
+    const first = byKey[keys[0]][verb]!;
+    commands[verb] = defineCommand({
+      ...first,
+      description: [first.description, `Give ${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}.`].filter(Boolean).join(' '),
+      options: [...options, ...(first.options ?? []).filter((option) => !taken.has(option.flags.split(' ')[0]))],
+      async run(opts, ctx) {
+        return byKey[placementFor(resource, opts, ctx).key][verb]!.run(opts, ctx);
+      },
+    });
+  }
+  return commands;
+}
+
+export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
+  if ('parents' in resource) return multiParentCommands(resource, verbs);
+  const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
   const idArgs = [`<${idName(resource)}>`];
   const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName(resource)}`)]));
   const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
-  const route = (verb: Verb): string => {
-    const found = resource.routes[verb];
-    if (!found) throw new Error(`resource ${resource.noun} declares no ${verb} route`);
-    return found;
-  };
+  const route = (verb: Verb): string => routeOf(resource, verb);
   const commands: Partial<Record<Verb, CommandDef>> = {};
   const recordFields = [...Object.keys(resource.fields), ...(resource.computed ?? [])];
 
@@ -115,7 +178,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
     commands.list = defineCommand({
       description: describe(spec, false),
       examples: spec.examples,
-      options: [...parentOptions, ...fieldOptions(filters)],
+      options: [...parentOptionList, ...fieldOptions(filters)],
       list: true,
       columns: spec.columns ?? resource.columns,
       recordFields,
@@ -131,7 +194,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       description: describe(verbs.get, false),
       examples: verbs.get.examples,
       args: idArgs,
-      options: parentOptions,
+      options: parentOptionList,
       recordFields,
       async run(opts, ctx) {
         const id = idOf(opts);
@@ -146,7 +209,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       description: describe(verbs.create, true),
       examples: verbs.create.examples,
       recordFields,
-      options: [...parentOptions, ...fieldOptions(fields, { required: (field) => field.create === 'required', defaults: true })],
+      options: [...parentOptionList, ...fieldOptions(fields, { required: (field) => field.create === 'required', defaults: true })],
       async run(opts, ctx) {
         return ctx.api.call(route('create'), { ...location(resource, opts, ctx).params, ...fieldValues(fields, opts) });
       },
@@ -160,7 +223,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       examples: verbs.update.examples,
       args: idArgs,
       recordFields,
-      options: [...parentOptions, ...fieldOptions(fields, { negatable: true })],
+      options: [...parentOptionList, ...fieldOptions(fields, { negatable: true })],
       async run(opts, ctx) {
         const id = idOf(opts);
         const changes = fieldValues(fields, opts);
@@ -179,7 +242,7 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
       description: describe(spec, true),
       examples: spec.examples,
       args: idArgs,
-      options: parentOptions,
+      options: parentOptionList,
       async run(opts, ctx) {
         const id = idOf(opts);
         const { params, where } = location(resource, opts, ctx);
@@ -189,6 +252,96 @@ export function plainCommands(resource: ResourceDef, verbs: PlainVerbs): Partial
         await ctx.confirm(`Delete ${what} of ${where}?`);
         await ctx.api.call(route('delete'), target);
         ctx.io.note(`Deleted ${what} of ${where}`);
+        return undefined;
+      },
+    });
+  }
+  return commands;
+}
+
+export interface SetSpec extends VerbSpec {
+  /** Fields that get no option of their own (a password read from stdin by one of `options`). */
+  omit?: string[];
+  /** Options besides the fields' (`--auth-password-stdin`). */
+  options?: OptionDef[];
+  /** What to say when no option was given: "give at least one rule, for example …". */
+  nothingHint?: string;
+  /**
+   * Called with the body before it is checked and sent: checks across options, values read otherwise (a secret
+   * from stdin), warnings. Changes the body in place.
+   */
+  prepare?: (body: Record<string, unknown>, opts: Record<string, any>, ctx: Context) => Promise<void> | void;
+  /** The question to confirm before sending, when the change needs one ("Configure pull mirroring of …?"). */
+  question?: (body: Record<string, unknown>, where: string) => string;
+}
+
+export interface SingletonVerbs {
+  get?: VerbSpec;
+  set?: SetSpec;
+  delete?: VerbSpec;
+}
+
+/**
+ * The verbs of a declared singleton (a push rule, a pull mirror, application settings): `get` (none: says so on
+ * stderr and prints nothing), `set` (the fields given; creates it first when the service has a create route and
+ * there is none) and `delete` (asks first). Options come from the fields, under their declared flag names.
+ */
+export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs): Partial<Record<'get' | 'set' | 'delete', CommandDef>> {
+  const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
+  const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
+  const commands: Partial<Record<'get' | 'set' | 'delete', CommandDef>> = {};
+  const { get, create, update, delete: remove } = resource.routes;
+
+  if (verbs.get) {
+    commands.get = defineCommand({
+      description: describe(verbs.get, false),
+      examples: verbs.get.examples,
+      options: parentOptionList,
+      async run(opts, ctx) {
+        const { params, where } = location(resource, opts, ctx);
+        const record = await ctx.api.call(get, params);
+        if (record !== null && record !== undefined) return record;
+        ctx.io.note(`${where} has no ${resource.noun}`);
+        return undefined;
+      },
+    });
+  }
+
+  if (verbs.set) {
+    const spec = verbs.set;
+    const fields = settableFields(resource).filter(([name]) => !spec.omit?.includes(name));
+    const flags = fields.map(([name, field]) => flagOf(name, field));
+    commands.set = defineCommand({
+      description: describe(spec, true),
+      examples: spec.examples,
+      options: [...parentOptionList, ...fieldOptions(fields, { negatable: true }), ...(spec.options ?? [])],
+      async run(opts, ctx) {
+        const body = fieldValues(fields, opts);
+        await spec.prepare?.(body, opts, ctx);
+        const given = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+        if (!Object.keys(given).length) throw new UsageError('nothing to set', spec.nothingHint ?? `give ${flags.slice(0, 2).join(', ')} or another setting`);
+        const { params, where } = location(resource, opts, ctx);
+        if (spec.question) await ctx.confirm(spec.question(given, where));
+        const exists = create && update ? (await ctx.api.call(get, params)) != null : undefined;
+        const route = exists === false || !update ? create : update;
+        if (!route) throw new Error(`resource ${resource.noun} declares no update or create route`);
+        return ctx.api.call(route, { ...params, ...given });
+      },
+    });
+  }
+
+  if (verbs.delete) {
+    if (!remove) throw new Error(`resource ${resource.noun} declares no delete route`);
+    const spec = verbs.delete;
+    commands.delete = defineCommand({
+      description: describe(spec, true),
+      examples: spec.examples,
+      options: parentOptionList,
+      async run(opts, ctx) {
+        const { params, where } = location(resource, opts, ctx);
+        await ctx.confirm(`Delete the ${resource.noun} of ${where}?`);
+        await ctx.api.call(remove, params);
+        ctx.io.note(`Deleted the ${resource.noun} of ${where}`);
         return undefined;
       },
     });

@@ -2,7 +2,7 @@ import type { Env } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import type { JqProgram } from '../output/jq.js';
 import type { Template } from '../output/template.js';
-import { readLocalFile } from './files.js';
+import { readLocalFile } from '../files.js';
 
 /** The global options that shape printed records, as given on the command line. */
 export interface ShapingFlags {

@@ -1,7 +1,7 @@
 import { defineCommand, type Context } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { collect } from '../parse.js';
-import { readLocalFile } from '../cli/files.js';
+import { readLocalFile } from '../files.js';
 import { assignField, typedValue, type Json } from '../cli/json-fields.js';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';

@@ -11,8 +11,8 @@ export default defineCommand<{ shell: string }>({
     'forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
   ],
   args: ['<shell>'],
-  async run(opts) {
+  async run(opts, ctx) {
     const shell = parseChoice('shell', SHELLS)(opts.shell) as Shell;
-    return new TextResult(completionScript(shell, await completionTree()));
+    return new TextResult(completionScript(shell, await completionTree(ctx.commands)));
   },
 });

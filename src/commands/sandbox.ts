@@ -1,7 +1,7 @@
 import { defineCommand, type Context } from '../cli/command.js';
 import { TextResult } from '../output/result.js';
 import { UsageError } from '../errors.js';
-import { parseByteSize, parseChoice, parseInteger } from '../parse.js';
+import { parseByteSize, parseChoice, parseInteger, parseRateLimit } from '../parse.js';
 
 interface Options {
   port: number;
@@ -72,15 +72,6 @@ async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
   return new TextResult(`${out}export FORGECTL_SANDBOX_PID=${child.pid}\n`);
 }
 
-/** `600` (a minute) or `100/10` (per 10 seconds). */
-function parseRateLimit(value: string): { limit: number; periodSeconds: number } {
-  const match = /^(\d+)(?:\/(\d+)s?)?$/.exec(value.trim());
-  if (!match || Number(match[1]) < 1 || (match[2] !== undefined && Number(match[2]) < 1)) {
-    throw new UsageError(`--rate-limit takes requests per minute (600) or per period in seconds (100/10), got "${value}"`);
-  }
-  return { limit: Number(match[1]), periodSeconds: match[2] === undefined ? 60 : Number(match[2]) };
-}
-
 /** Shell-quotes a value for an export line. */
 function quote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
@@ -102,7 +93,7 @@ export default defineCommand<Options>({
     { flags: '--seed <name>', description: 'demo (group acme with projects) or empty', parse: parseChoice('--seed', ['demo', 'empty'] as const), default: 'demo' },
     { flags: '--users <n>', description: 'extra users user1…userN', parse: parseInteger('--users', 0, 1_000_000), default: 0 },
     { flags: '--fleet <n>', description: 'with the demo seed: n more projects in nested subgroups of acme (acme/team-01/squad-1/svc-001 …)', parse: parseInteger('--fleet', 0, 100_000), default: 0 },
-    { flags: '--rate-limit <n[/seconds]>', description: 'refuse API requests beyond n per period (default 60 s) with 429 and Retry-After', parse: parseRateLimit },
+    { flags: '--rate-limit <n[/seconds]>', description: 'refuse API requests beyond n per period (default 60 s) with 429 and Retry-After', parse: parseRateLimit('--rate-limit') },
     { flags: '--latency <ms>', description: 'delay every API response', parse: parseInteger('--latency', 0, 60_000), default: 0 },
     { flags: '--tier <tier>', description: 'free, premium or ultimate', parse: parseChoice('--tier', ['free', 'premium', 'ultimate'] as const), default: 'ultimate' },
     { flags: '--state <file>', description: 'load state from and save it to this JSON file' },

@@ -26,6 +26,8 @@ export interface ApplySummary {
   failed: number;
   skippedPrunes: number;
   violations: number;
+  /** Projects, groups (and the instance) with an object that failed. */
+  failedOwners: Owner[];
 }
 
 const sectionFor = (change: Change): Section => {
@@ -123,6 +125,7 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
   for await (const outcome of orderedPool(byOwner(changes), options.concurrency, run)) {
     if (outcome.status === 'failed') throw outcome.error;
     if (outcome.status !== 'ok') continue;
+    if (outcome.value.some((row) => row.result === 'failed')) summary.failedOwners.push(outcome.item[0]);
     for (const row of outcome.value) {
       if (row.result === 'done') summary.done++;
       else if (row.result === 'failed') summary.failed++;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileProblem } from '../cli/files.js';
+import { fileProblem } from '../files.js';
 import { closestName } from '../parse.js';
 import { UsageError } from '../errors.js';
 import { isSecretRef } from './model.js';

@@ -64,6 +64,17 @@ export interface LiveObject {
 }
 
 /** A field that differs: from (live) → to (desired). Write-only fields show no values. */
+/** JSON with sorted keys, so two values compare equal whatever the key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export const sameValue = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+
 export interface FieldChange {
   field: string;
   from?: unknown;

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Context } from '../cli/command.js';
-import { sameValue } from '../cli/change.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
+import { selectProjects } from '../fleet/select.js';
+import { startBudget, takeShard, type Shard } from '../fleet/shard.js';
 import { oneLine } from '../output/formats.js';
+import type { RateGate } from '../http/rate-gate.js';
+import type { SelectContext } from '../fleet/select.js';
 import type { DesiredState } from './file.js';
-import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo } from './model.js';
+import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
 import { identityKey, unmark, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
@@ -36,6 +38,12 @@ export interface PlanOptions {
   targets: string[];
   exclude: string[];
   concurrency: number;
+  /** This process's shard of the projects and groups (the instance goes with shard 1). */
+  shard?: Shard;
+  /** --projects-file: only the projects and groups it lists (the instance is left out). */
+  projectsFile?: string;
+  /** --rate-limit: the whole job's budget. */
+  rateLimit?: { limit: number; periodSeconds: number };
 }
 
 type Values = Record<string, unknown>;
@@ -149,17 +157,23 @@ export function declaredSections(state: DesiredState, owner: Owner): Array<[Sect
 }
 
 /** The owners a plan covers: the target's projects, the groups the file names, and the instance when it has a section. */
-export async function planOwners(ctx: Context, state: DesiredState, options: PlanOptions): Promise<Owner[]> {
+export async function planOwners(ctx: SelectContext, state: DesiredState, options: PlanOptions): Promise<Owner[]> {
   const projects = await targetProjects(ctx, state, options.targets, options.exclude);
   const groups = await targetGroups(ctx, state, options.targets, options.exclude);
-  const instance: Owner[] = Object.keys(state.instance).length ? [{ level: 'instance', path: '' }] : [];
-  return [...groups, ...projects, ...instance].filter((owner) => declaredSections(state, owner).length);
+  const instance: Owner[] = Object.keys(state.instance).length && options.projectsFile === undefined ? [{ level: 'instance', path: '' }] : [];
+  let owners = [...groups, ...projects, ...instance].filter((owner) => declaredSections(state, owner).length);
+  if (options.projectsFile !== undefined) {
+    const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
+    owners = owners.filter((owner) => listed.has(owner.path.toLowerCase()) || (owner.id !== undefined && listed.has(String(owner.id))));
+  }
+  return takeShard(owners, (owner) => owner.path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings');
 }
 
 /** Compares the file with the instance, `concurrency` owners at a time; a failure of one owner does not stop the rest. */
-export async function makePlan(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
+export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGate }, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
   const owners = await planOwners(ctx, state, options);
-  ctx.rateGate.activate(options.concurrency);
+  const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
+  if (budget) ctx.io.note(budget);
   const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
   const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
     const changes: Change[] = [];

@@ -1,8 +1,7 @@
-import type { Context } from '../cli/command.js';
 import { p } from '../api/path.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { globRoot, isGlob, matchesGlob } from '../fleet/glob.js';
-import { selectProjects } from '../fleet/select.js';
+import { selectProjects, type SelectContext } from '../fleet/select.js';
 import type { DesiredState, Scope } from './file.js';
 import { isSecretRef, type Owner } from './model.js';
 
@@ -50,7 +49,7 @@ export function effectiveSections(scopes: Scope[], path: string): Record<string,
  * The projects a plan covers: those of the targets (--target, else the file's `target`, else what its scopes
  * name), without those --exclude names, archived ones left out (they cannot be changed). By full path.
  */
-export async function targetProjects(ctx: Context, state: DesiredState, targets: string[], exclude: string[]): Promise<Owner[]> {
+export async function targetProjects(ctx: SelectContext, state: DesiredState, targets: string[], exclude: string[]): Promise<Owner[]> {
   const patterns = targets.length ? targets : state.target.length ? state.target : state.projects.map((scope) => scope.pattern).filter((pattern) => pattern !== '*');
   if (!patterns.length) {
     if (!state.projects.length) return [];
@@ -82,7 +81,7 @@ interface GroupRecord {
 }
 
 /** The groups a plan covers: those the group scopes name (exact paths, or globs and "*" within the targets' groups). */
-export async function targetGroups(ctx: Context, state: DesiredState, targets: string[], exclude: string[]): Promise<Owner[]> {
+export async function targetGroups(ctx: SelectContext, state: DesiredState, targets: string[], exclude: string[]): Promise<Owner[]> {
   if (!state.groups.length) return [];
   const roots = new Set<string>();
   const exact = new Set<string>();

@@ -1,14 +1,15 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, fdatasync, fsyncSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, ftruncateSync, write, writeFileSync } from 'node:fs';
+import { constants, createReadStream, mkdtempSync, open, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Api, ApiRequest } from '../api/client.js';
 import { expandRoute, type Query } from '../api/path.js';
-import { checkWritableTarget, fileProblem } from '../cli/files.js';
+import { checkWritableTarget } from '../files.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { HttpResponse } from '../http/client.js';
 import type { Io } from '../output/io.js';
-import type { DownloadResult } from '../output/result.js';
+import { checkOwnFile, closeQuietly, createNew, fileProblem, isSpecialFile, openOwnForAppend, readOwnFile, removeOwnFile, StreamWriter, writeFileAtomically, WriteError } from '../write.js';
+import type { ArchiveInfo } from './extract.js';
 import { startProgress } from './progress.js';
 import { plural } from '../parse.js';
 
@@ -74,6 +75,10 @@ export interface DownloadOptions {
   description?: string;
   /** The file is a temporary one (--extract without --output-file): not worth a notice. */
   temporary?: boolean;
+  /** The bytes are an archive: checked whole (zip CRCs, gzip trailer, tar structure) before they get the name. */
+  verify?: 'archive';
+  /** The file holds a secret (a secure file): mode 0600 whatever the umask. */
+  secret?: boolean;
 }
 
 /** What a download to a file produced: printed as a record, so `-o json` works. */
@@ -87,76 +92,6 @@ export interface DownloadRecord {
   entries?: number;
 }
 
-const FLUSH_BYTES = 16 * 1024 * 1024;
-/** Bytes handed to the file system and not yet written: bounds memory while writes run beside the download. */
-const WRITE_AHEAD_BYTES = 8 * 1024 * 1024;
-
-/**
- * Writes chunks to a file in the background, each at its own position (libuv's thread pool), so that the main
- * thread receives and hashes the next bytes meanwhile; and flushes what was written to disk every FLUSH_BYTES, so
- * that the final fsync is short. write() waits only when WRITE_AHEAD_BYTES are pending; finish() waits for all of
- * it and fsyncs. A failed write is thrown by the next write() or by finish().
- */
-class FileWriter {
-  private pending = 0;
-  private unflushed = 0;
-  private flushing?: Promise<void>;
-  private failure?: Error;
-  /** Where the first failed write was to go: the file is cut there, so that it holds no gap (--resume). */
-  private failedAt?: number;
-  private wake?: () => void;
-
-  constructor(
-    private readonly fd: number,
-    private position: number,
-  ) {}
-
-  async write(chunk: Buffer): Promise<void> {
-    if (this.failure) throw this.failure;
-    this.pending += chunk.length;
-    this.writeAt(chunk, this.position);
-    this.position += chunk.length;
-    while (this.pending > WRITE_AHEAD_BYTES && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
-    if (this.failure) throw this.failure;
-  }
-
-  private writeAt(chunk: Buffer, position: number): void {
-    write(this.fd, chunk, 0, chunk.length, position, (error, written) => {
-      if (error) {
-        this.failure ??= error;
-        this.failedAt = Math.min(this.failedAt ?? position, position);
-      } else if (written < chunk.length) {
-        return this.writeAt(chunk.subarray(written), position + written);
-      }
-      this.pending -= chunk.length;
-      this.unflushed += chunk.length;
-      if (this.unflushed >= FLUSH_BYTES && !this.flushing && !this.failure) {
-        this.unflushed = 0;
-        this.flushing = new Promise<void>((resolve) => fdatasync(this.fd, () => resolve())).finally(() => (this.flushing = undefined));
-      }
-      if (this.wake) {
-        const wake = this.wake;
-        this.wake = undefined;
-        wake();
-      }
-    });
-  }
-
-  /** Waits for every write and background flush; then fsyncs. */
-  async finish(): Promise<void> {
-    await this.settle();
-    if (this.failure) throw this.failure;
-    fsyncSync(this.fd);
-  }
-
-  /** Waits for the writes already started (the file must not be closed under them), and cuts off a failed tail. */
-  async settle(): Promise<void> {
-    while (this.pending > 0) await new Promise<void>((resolve) => (this.wake = resolve));
-    await this.flushing;
-    if (this.failedAt !== undefined) ftruncateSync(this.fd, this.failedAt);
-  }
-}
-
 interface PartMeta {
   validator?: string;
   total?: number;
@@ -164,11 +99,13 @@ interface PartMeta {
 
 /**
  * Runs a download. Returns the record of a file written (undefined when the bytes went to stdout). Failures: a
- * checksum or size mismatch is exit 8 and nothing is renamed into place (the .part is removed); an interrupted
- * transfer keeps FILE.part for --resume and says so.
+ * checksum, size or archive check that fails is exit 8 and nothing is renamed into place (the .part is removed); a
+ * file that cannot be written (a full disk) is exit 2 with the .part removed; an interrupted transfer keeps
+ * FILE.part for --resume and says so.
  */
 export async function download(source: DownloadSource, options: DownloadOptions, io: Io): Promise<DownloadRecord | undefined> {
-  const toStdout = !options.outputFile || options.outputFile === '-';
+  const toStdout = options.outputFile === undefined || options.outputFile === '-';
+  if (options.outputFile === '') throw new UsageError('--output-file needs a file name', 'give - for stdout');
   if (toStdout && options.extract) {
     const dir = mkdtempSync(join(tmpdir(), 'forgectl-download-'));
     try {
@@ -188,43 +125,91 @@ export async function download(source: DownloadSource, options: DownloadOptions,
   const target = options.outputFile!;
   if (options.extract) checkExtractTarget(options.extract.dir);
   checkWritableTarget(target);
+  // A device or FIFO (-O /dev/null, a named pipe) is written to as a stream: never unlinked or replaced.
+  if (isSpecialFile(target)) return toDevice(source, target, options, io);
   const part = `${target}.part`;
   const metaFile = `${target}.part.json`;
 
-  let start = options.resume && existsSync(part) ? statSync(part).size : 0;
-  let response: HttpResponse | undefined;
-  if (start > 0) {
-    try {
-      response = await source.open({ start, validator: readMeta(metaFile).validator });
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 416)) throw error;
-      io.note(`${part} does not match what the service serves now; starting over`);
-    }
-    if (response && !(response.status === 206 && contentRangeStart(response) === start)) {
-      io.note(`the service sent the whole file again (status ${response.status}); starting over`);
-      start = 0;
-    } else if (!response) {
-      start = 0;
-    }
-  }
-  response ??= await source.open();
+  const resumed = options.resume ? await resumeFrom(source, part, metaFile, io) : undefined;
+  const start = resumed?.start ?? 0;
+  const response = resumed?.response ?? (await source.open());
   const expected = expectedOf(response, options);
   const digests = new Digests(expected);
   if (start > 0) {
     await hashFile(part, digests);
     io.note(`resuming ${target} at ${start.toLocaleString('en-US')} bytes`);
   }
-  const fd = openPart(part, start > 0 ? 'a' : 'w', target);
+  let fd: number;
+  try {
+    if (start > 0) fd = openOwnForAppend(part, 'partial download');
+    else {
+      removeOwnFile(part, 'partial download');
+      fd = createNew(part, options.secret ? 'secret' : 'content');
+    }
+  } catch (error) {
+    await release(response);
+    if (error instanceof CliError) throw error;
+    throw new WriteError(target, error);
+  }
   const leftover = `the bytes so far are in ${part}; ${source.resumable === false ? 'run the same command again to start over' : 'run the same command with --resume to continue'}`;
-  return finish(await transfer(response, fd, digests, expected, start, { part, metaFile, leftover }, options, io), target, part, metaFile, options, io);
+  return finish(await transfer(response, fd, digests, expected, start, { target, part, metaFile, leftover }, options, io), target, part, metaFile, options, io);
 }
 
-function openPart(part: string, flags: 'a' | 'w', target: string): number {
-  try {
-    return openSync(part, flags, 0o600);
-  } catch (error) {
-    throw new UsageError(`cannot write ${target}: ${fileProblem(error)}`);
+/**
+ * Where --resume continues: FILE.part is continued only when its sidecar says what it is a part of (ETag or
+ * Last-Modified, and the whole size), the request carries that validator in If-Range, and the 206 that comes back
+ * has the same validator and size. Anything else starts over and says why. Returns the response to read from when
+ * it continues, or the whole answer (200) when the service sent everything again.
+ */
+async function resumeFrom(source: DownloadSource, part: string, metaFile: string, io: Io): Promise<{ start: number; response?: HttpResponse } | undefined> {
+  if (!checkOwnFile(part, 'partial download')) return undefined;
+  const start = statSync(part).size;
+  if (start === 0) return undefined;
+  const meta = readMeta(metaFile);
+  // If-Range needs a strong validator: a weak ETag cannot say the bytes are the same.
+  if (!meta.validator || meta.validator.startsWith('W/')) {
+    io.note(`${part} has no record of what it is a part of (${metaFile} is missing or holds no validator); starting over`);
+    return undefined;
   }
+  let response: HttpResponse;
+  try {
+    response = await source.open({ start, validator: meta.validator });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 416)) throw error;
+    io.note(`${part} does not match what the service serves now; starting over`);
+    return undefined;
+  }
+  if (response.status !== 206) {
+    io.note(`the service sent the whole file again (status ${response.status}); starting over`);
+    return { start: 0, response };
+  }
+  const now = validatorOf(response);
+  const problem =
+    contentRangeStart(response) !== start
+      ? 'the service answered with other bytes than asked for'
+      : now !== meta.validator
+        ? `the file changed since ${part} was written (${now ? `validator ${now}, was ${meta.validator}` : 'the answer has no validator to compare'})`
+        : meta.total !== undefined && totalSize(response) !== meta.total
+          ? `the file's size changed since ${part} was written`
+          : undefined;
+  if (problem) {
+    await release(response);
+    io.note(`${problem}; starting over`);
+    return undefined;
+  }
+  return { start, response };
+}
+
+/** Lets go of an answer not read (or read only in part): a service answer is drained, a one-shot stream stopped. */
+async function release(response: HttpResponse): Promise<void> {
+  const body = response.body as { dump?: () => Promise<void>; destroy?: () => void };
+  if (typeof body.dump === 'function') await body.dump().catch(() => undefined);
+  else body.destroy?.();
+}
+
+/** What identifies the content of an answer (If-Range): its ETag, else its Last-Modified. */
+function validatorOf(response: HttpResponse): string | undefined {
+  return response.header('etag') ?? response.header('last-modified');
 }
 
 /** What the checks are made against: the command's values first, then what the service announces. */
@@ -236,14 +221,18 @@ function expectedOf(response: HttpResponse, options: DownloadOptions): Expected 
 
 /**
  * The digests of the bytes, fed as they arrive: their sha256, and the git blob id when one is expected (git hashes
- * "blob SIZE\0" first, so the size must be known before the first byte: from the request or Content-Length).
+ * "blob SIZE\0" first: with the size known before the first byte it is hashed as the bytes arrive; without it
+ * (a chunked answer) the finished bytes are hashed again from the file they were written to).
  */
 class Digests {
   private readonly sha256 = createHash('sha256');
   private readonly gitBlob?: Hash;
+  /** A blob id is expected but the size was not known up front: blobOf() hashes the written bytes at the end. */
+  readonly blobLater: boolean;
 
-  constructor(expected: Expected) {
-    if (expected.gitBlob && expected.size !== undefined) this.gitBlob = createHash(expected.gitBlob.length === 64 ? 'sha256' : 'sha1').update(`blob ${expected.size}\0`);
+  constructor(private readonly expected: Expected) {
+    if (expected.gitBlob && expected.size !== undefined) this.gitBlob = blobHash(expected.gitBlob, expected.size);
+    this.blobLater = Boolean(expected.gitBlob && expected.size === undefined);
   }
 
   update(chunk: Buffer): void {
@@ -251,27 +240,46 @@ class Digests {
     this.gitBlob?.update(chunk);
   }
 
-  digest(bytes: number, expected: Expected): Transferred {
-    return { bytes, sha256: this.sha256.digest('hex'), gitBlob: this.gitBlob?.digest('hex'), expected };
+  /** The result; `written` is the file holding all the bytes, for a blob id that could not be hashed on the way. */
+  async digest(bytes: number, written?: string): Promise<Transferred> {
+    let gitBlob = this.gitBlob?.digest('hex');
+    if (this.blobLater && written) {
+      const hash = blobHash(this.expected.gitBlob!, bytes);
+      for await (const chunk of createReadStream(written)) hash.update(chunk as Buffer);
+      gitBlob = hash.digest('hex');
+    }
+    return { bytes, sha256: this.sha256.digest('hex'), gitBlob, expected: this.expected };
   }
 }
+
+const blobHash = (id: string, size: number): Hash => createHash(id.length === 64 ? 'sha256' : 'sha1').update(`blob ${size}\0`);
 
 interface Transferred {
   bytes: number;
   sha256: string;
-  /** The git blob id of the bytes, when one was expected and could be computed. */
+  /** The git blob id of the bytes, when one was expected. */
   gitBlob?: string;
   expected: Expected;
 }
 
-/** Streams a response body into fd, hashing as it goes; keeps the .part (and what --resume needs) on failure. */
-async function transfer(response: HttpResponse, fd: number, digests: Digests, expected: Expected, start: number, files: { part: string; metaFile: string; leftover: string }, options: DownloadOptions, io: Io): Promise<Transferred> {
-  const { part, metaFile, leftover } = files;
-  const validator = response.header('etag') ?? response.header('last-modified');
-  writeFileSync(metaFile, JSON.stringify({ validator, total: expected.size } satisfies PartMeta), { mode: 0o600 });
-  const progress = startProgress(io, { total: expected.size, start, label: options.description ?? basename(part.replace(/\.part$/, '')) });
+/**
+ * Streams a response body into fd, hashing as it goes. On a failed write (a full disk) the .part and its sidecar are
+ * removed and the error says so; on a broken transfer the .part (and what --resume needs) is kept.
+ */
+async function transfer(response: HttpResponse, fd: number, digests: Digests, expected: Expected, start: number, files: { target: string; part: string; metaFile: string; leftover: string }, options: DownloadOptions, io: Io): Promise<Transferred> {
+  const { target, part, metaFile, leftover } = files;
+  const dropPart = () => [part, metaFile].forEach((file) => rmSync(file, { force: true }));
+  try {
+    writeFileAtomically(metaFile, JSON.stringify({ validator: validatorOf(response), total: expected.size } satisfies PartMeta), 'secret');
+  } catch (error) {
+    closeQuietly(fd);
+    dropPart();
+    await release(response);
+    throw error instanceof WriteError ? new WriteError(target, error.reason) : error;
+  }
+  const progress = startProgress(io, { total: expected.size, start, label: options.description ?? basename(target) });
   let received = start;
-  const writer = new FileWriter(fd, start);
+  const writer = new StreamWriter(fd, target, start);
   // Interrupted now (Ctrl-C), the command says where the bytes are.
   const outerNote = io.state.interruptNote;
   io.state.interruptNote = leftover;
@@ -287,6 +295,12 @@ async function transfer(response: HttpResponse, fd: number, digests: Digests, ex
     progress.done(received);
     await writer.settle();
     closeQuietly(fd);
+    if (error instanceof WriteError) {
+      // Nothing to continue from: the bytes that could not be written are gone.
+      dropPart();
+      await release(response);
+      throw error;
+    }
     if (error instanceof CliError) throw error;
     throw new CliError(
       `download interrupted after ${received.toLocaleString('en-US')} bytes: ${(error as Error).message ?? error}`,
@@ -298,27 +312,40 @@ async function transfer(response: HttpResponse, fd: number, digests: Digests, ex
   }
   progress.done(received);
   closeQuietly(fd);
-  return digests.digest(received, expected);
+  return digests.digest(received, part);
 }
 
 async function finish(result: Transferred, target: string, part: string, metaFile: string, options: DownloadOptions, io: Io): Promise<DownloadRecord> {
-  const problem = mismatch(result);
-  if (problem) {
+  const rejected = (problem: string, hint = 'the download was corrupted or the file changed while it was read; try again'): CliError => {
     rmSync(part, { force: true });
     rmSync(metaFile, { force: true });
-    throw new CliError(`${problem}; nothing was written to ${target}`, ExitCode.server, 'the download was corrupted or the file changed while it was read; try again');
+    const nothing = options.temporary && options.extract ? `nothing was extracted into ${options.extract.dir}` : `nothing was written to ${target}`;
+    return new CliError(`${problem}; ${nothing}`, ExitCode.server, hint);
+  };
+  const problem = mismatch(result);
+  if (problem) throw rejected(problem);
+  // An archive is checked whole before it gets its name: every zip entry's CRC-32, gzip's trailer, tar's structure.
+  let inspected: ArchiveInfo | undefined;
+  if (options.verify === 'archive' || options.extract) {
+    const { inspectArchive } = await import('./extract.js');
+    try {
+      inspected = await inspectArchive(part, options.extract ? {} : { limits: false });
+    } catch (error) {
+      if (error instanceof CliError) throw rejected(error.message, error.hint);
+      throw error;
+    }
   }
   try {
     renameSync(part, target);
   } catch (error) {
-    throw new UsageError(`cannot write ${target}: ${fileProblem(error)}`, `the verified bytes are in ${part}`);
+    throw new WriteError(target, error, `the verified bytes are in ${part}`);
   }
   rmSync(metaFile, { force: true });
   const record: DownloadRecord = { path: target, bytes: result.bytes, sha256: result.sha256 };
-  if (!options.temporary) io.note(`wrote ${result.bytes.toLocaleString('en-US')} bytes to ${target}${verifiedNote(result)}`);
+  if (!options.temporary) io.note(`wrote ${result.bytes.toLocaleString('en-US')} bytes to ${target}${verifiedNote(result, inspected)}`);
   if (options.extract) {
     const { extractArchive } = await import('./extract.js');
-    const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, include: options.extract.include, warn: (text) => io.warn(text) });
+    const entries = await extractArchive(target, options.extract.dir, { stripComponents: options.extract.stripComponents ?? 0, include: options.extract.include, warn: (text) => io.warn(text), inspected });
     io.note(`extracted ${plural(entries, 'entry', 'entries')} into ${options.extract.dir}`);
     Object.assign(record, { extracted_to: options.extract.dir, entries });
   }
@@ -334,27 +361,83 @@ function mismatch(result: Transferred): string | undefined {
 }
 
 /** What the notice after a download says was checked. */
-function verifiedNote(result: Transferred): string {
-  const checked = [result.expected.sha256 && 'sha256', result.gitBlob && 'blob id'].filter(Boolean);
+function verifiedNote(result: Transferred, archive?: ArchiveInfo): string {
+  const checked = [result.expected.sha256 && 'sha256', result.gitBlob && 'blob id', archive && `${archive.format} archive`].filter(Boolean);
   return checked.length ? ` (${checked.join(' and ')} verified)` : '';
 }
 
-/** To stdout: streamed with backpressure, verified at the end (the bytes are out by then: the exit code says so). */
-async function toStream(source: DownloadSource, options: DownloadOptions, io: Io): Promise<void> {
-  const response = await source.open();
+/**
+ * To stdout or a device: streamed in order, verified at the end (the bytes are out by then: the exit code says so).
+ * A blob id without a size up front is hashed from a private copy of the bytes kept for that.
+ */
+async function streamOut(response: HttpResponse, out: { write(chunk: Buffer): Promise<void>; name: string }, options: DownloadOptions, io: Io): Promise<Transferred> {
   const expected = expectedOf(response, options);
   const digests = new Digests(expected);
   let bytes = 0;
-  const progress = startProgress(io, { total: expected.size, start: 0, label: options.description ?? 'download' });
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    digests.update(chunk);
-    bytes += chunk.length;
-    if (!io.streams.stdout.write(chunk)) await new Promise<void>((resolve) => io.streams.stdout.once('drain', () => resolve()));
-    progress.update(bytes);
+  let spool: { dir: string; file: string; writer: StreamWriter; fd: number } | undefined;
+  if (digests.blobLater) {
+    const dir = mkdtempSync(join(tmpdir(), 'forgectl-blob-'));
+    const file = join(dir, 'blob');
+    const fd = createNew(file, 'secret');
+    spool = { dir, file, fd, writer: new StreamWriter(fd, file, 0) };
   }
-  progress.done(bytes);
-  const problem = mismatch(digests.digest(bytes, expected));
+  const progress = startProgress(io, { total: expected.size, start: 0, label: options.description ?? 'download' });
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      digests.update(chunk);
+      await spool?.writer.write(chunk);
+      bytes += chunk.length;
+      await out.write(chunk);
+      progress.update(bytes);
+    }
+    progress.done(bytes);
+    await spool?.writer.finish();
+    return await digests.digest(bytes, spool?.file);
+  } finally {
+    if (spool) {
+      await spool.writer.settle();
+      closeQuietly(spool.fd);
+      rmSync(spool.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+async function toStream(source: DownloadSource, options: DownloadOptions, io: Io): Promise<void> {
+  const response = await source.open();
+  const stdout = io.streams.stdout;
+  const write = async (chunk: Buffer): Promise<void> => {
+    if (!stdout.write(chunk)) await new Promise<void>((resolve) => stdout.once('drain', () => resolve()));
+  };
+  const problem = mismatch(await streamOut(response, { write, name: 'stdout' }, options, io));
   if (problem) throw new CliError(`${problem}; the bytes written to stdout are not what the service announced`, ExitCode.server);
+}
+
+/** -O onto a device or FIFO: opened as it is (no create, no truncate, never replaced), written in order. */
+async function toDevice(source: DownloadSource, target: string, options: DownloadOptions, io: Io): Promise<DownloadRecord> {
+  const response = await source.open();
+  let fd: number;
+  try {
+    fd = await new Promise<number>((ok, fail) => open(target, constants.O_WRONLY | (constants.O_NOCTTY ?? 0), (error, opened) => (error ? fail(error) : ok(opened))));
+  } catch (error) {
+    await release(response);
+    throw new WriteError(target, error);
+  }
+  const writer = new StreamWriter(fd, target, undefined);
+  let result: Transferred;
+  try {
+    result = await streamOut(response, { write: (chunk) => writer.write(chunk), name: target }, options, io);
+    await writer.finish();
+  } catch (error) {
+    await release(response);
+    throw error;
+  } finally {
+    await writer.settle();
+    closeQuietly(fd);
+  }
+  const problem = mismatch(result);
+  if (problem) throw new CliError(`${problem}; the bytes written to ${target} are not what the service announced`, ExitCode.server);
+  if (!options.temporary) io.note(`wrote ${result.bytes.toLocaleString('en-US')} bytes to ${target}${verifiedNote(result)}`);
+  return { path: target, bytes: result.bytes, sha256: result.sha256 };
 }
 
 /** The whole size: from Content-Range of a 206, else Content-Length (absent for a compressed or chunked answer). */
@@ -371,9 +454,11 @@ export function contentRangeStart(response: HttpResponse): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** The sidecar of a FILE.part, read without following a link; empty when missing, not ours or damaged. */
 function readMeta(file: string): PartMeta {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as PartMeta;
+    const meta = JSON.parse(readOwnFile(file) ?? '{}') as PartMeta;
+    return { validator: typeof meta.validator === 'string' ? meta.validator : undefined, total: typeof meta.total === 'number' ? meta.total : undefined };
   } catch {
     return {};
   }
@@ -381,14 +466,6 @@ function readMeta(file: string): PartMeta {
 
 async function hashFile(path: string, digests: Digests): Promise<void> {
   for await (const chunk of createReadStream(path)) digests.update(chunk as Buffer);
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // already closed
-  }
 }
 
 /** --extract needs a folder that does not exist yet or is empty (nothing in it can be overwritten or followed). */
@@ -404,7 +481,7 @@ export function checkExtractTarget(dir: string): void {
 }
 
 /** What render() does with a DownloadResult: a one-shot body stream becomes a source that cannot resume. */
-export async function runDownload(result: DownloadResult, io: Io): Promise<DownloadRecord | undefined> {
+export async function runDownload(result: { source: DownloadSource | AsyncIterable<Uint8Array>; options: DownloadOptions }, io: Io): Promise<DownloadRecord | undefined> {
   const { source } = result;
   if ('open' in source) return download(source, result.options, io);
   let used = false;

@@ -1,18 +1,32 @@
 import { spawn } from 'node:child_process';
-import { closeSync, constants, createReadStream, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { crc32, createGunzip } from 'node:zlib';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { createNew, WriteError } from '../write.js';
 
 /**
  * Unpacks a finished archive file (zip, tar, tar.gz, tar.bz2) into a new or empty folder, safely: no entry may
  * land outside the folder (absolute names, `..`), links are skipped (nothing is ever written through a symbolic
- * link: the folder starts empty and files are opened with O_NOFOLLOW), only the executable bit of a file's mode is
- * kept, and the total size and entry count are limited. Reads the file as a stream, never into memory.
+ * link: the folder starts empty and files are created exclusively, never through a link), only the executable bit of
+ * a file's mode is kept, names with control characters are refused, and the entry count, the total size and the
+ * compression ratio are limited — all checked in a first pass that writes nothing, along with every CRC. Reads the
+ * file as a stream, never into memory; a failed extraction leaves the folder as it was.
  */
 
-export const EXTRACT_LIMITS = { bytes: 8 * 1024 ** 3, entries: 200_000 };
+export interface ExtractLimits {
+  /** The most bytes the archive may unpack to. */
+  bytes: number;
+  /** The most entries it may have. */
+  entries: number;
+  /** The most it may unpack to per byte of archive, once it unpacks to more than ratioFrom bytes (a zip bomb). */
+  ratio: number;
+  ratioFrom: number;
+}
+
+export const EXTRACT_LIMITS: ExtractLimits = { bytes: 8 * 1024 ** 3, entries: 200_000, ratio: 200, ratioFrom: 64 * 1024 ** 2 };
 
 export interface ExtractOptions {
   /** Leading folders to drop from every name (1 drops the archive's top folder). */
@@ -20,10 +34,20 @@ export interface ExtractOptions {
   warn(text: string): void;
   /** Only entries whose name (as in the archive) this accepts are written; the others are skipped. */
   include?: (name: string) => boolean;
-  limits?: { bytes: number; entries: number };
+  limits?: ExtractLimits;
+  /** What inspectArchive() found already (the download engine checks an archive before it gets its name). */
+  inspected?: ArchiveInfo;
 }
 
 type Format = 'zip' | 'gzip' | 'bzip2' | 'tar';
+
+/** What a whole pass through an archive found: it is sound (every CRC, the gzip trailer, tar's headers). */
+export interface ArchiveInfo {
+  format: Format;
+  entries: number;
+  /** What the files in it unpack to. */
+  bytes: number;
+}
 
 function sniff(file: string): Format {
   const fd = openSync(file, 'r');
@@ -34,23 +58,123 @@ function sniff(file: string): Format {
   if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
   if (head.subarray(0, 3).toString('latin1') === 'BZh') return 'bzip2';
   if (n >= 262 && head.subarray(257, 262).toString('latin1') === 'ustar') return 'tar';
-  throw new UsageError(`cannot extract ${file}: not a zip or tar archive`);
+  throw new CliError('the download is not a zip or tar archive (damaged or cut short)', ExitCode.server);
 }
 
-/** Returns how many files and folders were written. */
-export async function extractArchive(file: string, dir: string, options: ExtractOptions): Promise<number> {
+/**
+ * Reads a whole archive without writing anything: every zip entry against its CRC-32 (after the central directory's
+ * entry count, sizes and names were checked), a gzip stream to its trailer (CRC and length), every tar header. With
+ * limits (extraction), the entry count, the unpacked size, the compression ratio and the names are checked first, so
+ * that an archive refused leaves nothing behind. Throws a damaged-archive error (exit 8).
+ */
+export async function inspectArchive(file: string, options: { limits?: ExtractLimits | false } = {}): Promise<ArchiveInfo> {
   const format = sniff(file);
-  mkdirSync(dir, { recursive: true });
-  const writer = new SafeWriter(resolve(dir), options);
-  if (format === 'zip') await extractZip(file, writer);
-  else await extractTar(format, file, writer);
-  return writer.entries;
+  const limits = options.limits === false ? undefined : (options.limits ?? EXTRACT_LIMITS);
+  const archiveSize = statSync(file).size;
+  const info: ArchiveInfo = { format, entries: 0, bytes: 0 };
+  const check = (name: string, size: number): void => {
+    info.entries++;
+    info.bytes += size;
+    if (!limits) return;
+    checkName(name);
+    checkLimits(info, archiveSize, limits);
+  };
+  if (format === 'zip') await inspectZip(file, limits, check);
+  else {
+    await readTar(format, file, async (header, body) => {
+      check(header.name, header.type === 'file' || header.type === 'contiguous-file' ? (header.size ?? 0) : 0);
+      for await (const _ of body); // read through: the decompressor checks what it reads
+    });
+  }
+  return info;
+}
+
+function checkLimits(info: { entries: number; bytes: number }, archiveSize: number, limits: ExtractLimits): void {
+  if (info.entries > limits.entries) throw new CliError(`the archive has more than ${limits.entries.toLocaleString('en-US')} entries; nothing was extracted`, ExitCode.server);
+  if (info.bytes > limits.bytes) throw new CliError(`the archive unpacks to more than ${limits.bytes.toLocaleString('en-US')} bytes; nothing was extracted`, ExitCode.server);
+  if (info.bytes > limits.ratioFrom && info.bytes > archiveSize * limits.ratio) {
+    throw new CliError(
+      `the archive unpacks to more than ${limits.ratio} times its size (${info.bytes.toLocaleString('en-US')} bytes from ${archiveSize.toLocaleString('en-US')}); nothing was extracted`,
+      ExitCode.server,
+      'an archive that expands this much is a decompression bomb, or damaged',
+    );
+  }
+}
+
+/** Control characters (ESC, BEL …) and marks that reorder text (U+202E) in a name printed to a terminal. */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** A name as messages show it: quoted, with every unprintable character escaped. */
+export function shownName(name: string): string {
+  return JSON.stringify(name).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function checkName(name: string): void {
+  if (UNPRINTABLE.test(name)) throw new CliError(`refusing to extract ${shownName(name)}: the name holds control or text-direction characters; nothing was extracted`, ExitCode.server, 'the archive is unsafe');
+}
+
+async function inspectZip(file: string, limits: ExtractLimits | undefined, check: (name: string, size: number) => void): Promise<void> {
+  const zip = await openZip(file, false);
+  try {
+    // The central directory says how many entries there are before any is read.
+    if (limits && zip.entryCount > limits.entries) checkLimits({ entries: zip.entryCount, bytes: 0 }, 1, limits);
+    const entries: import('yauzl').Entry[] = [];
+    await new Promise<void>((ok, fail) => {
+      zip.on('error', (error: Error) => fail(damaged(error)));
+      zip.on('end', () => ok());
+      zip.on('entry', (entry: import('yauzl').Entry) => {
+        try {
+          check(entry.fileName, entry.uncompressedSize);
+        } catch (error) {
+          return fail(error);
+        }
+        entries.push(entry);
+        zip.readEntry();
+      });
+      zip.readEntry();
+    });
+    for (const entry of entries) {
+      if (entry.fileName.endsWith('/')) continue;
+      const stream = await new Promise<Readable>((ok, fail) => zip.openReadStream(entry, (error, s) => (error ? fail(damaged(error)) : ok(s))));
+      let crc = 0;
+      try {
+        for await (const chunk of stream) crc = crc32(chunk as Buffer, crc);
+      } catch (error) {
+        throw damaged(error as Error);
+      }
+      if (crc >>> 0 !== entry.crc32 >>> 0) throw new CliError(`the zip archive is damaged: ${shownName(entry.fileName)} fails its CRC-32 check`, ExitCode.server);
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+/** Returns how many files and folders were written. On any failure, what was written is removed again. */
+export async function extractArchive(file: string, dir: string, options: ExtractOptions): Promise<number> {
+  const limits = options.limits ?? EXTRACT_LIMITS;
+  const inspected = options.inspected ?? (await inspectArchive(file, { limits }));
+  // The count, size and ratio against the limits of this extraction (an inspection may have run without them).
+  checkLimits(inspected, statSync(file).size, limits);
+  const existed = existsSync(dir);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const writer = new SafeWriter(resolve(dir), options);
+    if (inspected.format === 'zip') await extractZip(file, writer);
+    else await extractTar(inspected.format, file, writer);
+    return writer.entries;
+  } catch (error) {
+    // The folder was new or empty: it is left as it was.
+    if (existed) for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+    else rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 class SafeWriter {
   entries = 0;
   private bytes = 0;
-  private readonly limits: { bytes: number; entries: number };
+  private readonly limits: ExtractLimits;
 
   constructor(
     private readonly root: string,
@@ -62,6 +186,7 @@ class SafeWriter {
   /** The target of an entry name, or undefined when the name is stripped away entirely. Refuses escapes. */
   target(name: string): string | undefined {
     if (name.includes('\0') || name.includes('\\') || isAbsolute(name) || /^[A-Za-z]:/.test(name)) throw unsafe(name);
+    checkName(name);
     const parts = name.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.some((p) => p === '..')) throw unsafe(name);
     const kept = parts.slice(this.options.stripComponents);
@@ -74,8 +199,7 @@ class SafeWriter {
   private count(size: number): void {
     this.entries++;
     this.bytes += size;
-    if (this.entries > this.limits.entries) throw new CliError(`the archive has more than ${this.limits.entries.toLocaleString('en-US')} entries; extraction stopped`, ExitCode.server);
-    if (this.bytes > this.limits.bytes) throw new CliError(`the archive unpacks to more than ${this.limits.bytes.toLocaleString('en-US')} bytes; extraction stopped`, ExitCode.server);
+    if (this.entries > this.limits.entries || this.bytes > this.limits.bytes) checkLimits({ entries: this.entries, bytes: this.bytes }, Infinity, this.limits);
   }
 
   /** Whether --include leaves this entry out. */
@@ -88,14 +212,25 @@ class SafeWriter {
     const target = this.target(name);
     if (!target) return;
     this.count(0);
-    mkdirSync(target, { recursive: true, mode: 0o755 });
+    try {
+      mkdirSync(target, { recursive: true, mode: 0o777 });
+    } catch (error) {
+      throw this.problem(name, target, error);
+    }
+  }
+
+  /** A failed write: a folder and a file of the same name, or the disk (full, read-only). */
+  private problem(name: string, target: string, error: unknown): CliError {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return new CliError(`the archive has both a folder and a file named ${shownName(name.replace(/\/+$/, ''))}; nothing was extracted`, ExitCode.server);
+    return new WriteError(target, error, `nothing was left in ${this.root}; free some space (or extract elsewhere) and run the command again`);
   }
 
   skip(name: string, what: string): void {
-    this.options.warn(`skipped ${what} ${name} (links and special files are not extracted)`);
+    this.options.warn(`skipped ${what} ${shownName(name)} (links and special files are not extracted)`);
   }
 
-  /** Writes a file from a stream; only the executable bit of `mode` is kept. */
+  /** Writes a file from a stream; only the executable bit of `mode` is kept (the rest is the umask's). */
   async file(name: string, mode: number, size: number | undefined, content: AsyncIterable<Buffer>): Promise<void> {
     const target = this.excluded(name) ? undefined : this.target(name);
     if (!target) {
@@ -103,32 +238,61 @@ class SafeWriter {
       return;
     }
     this.count(size ?? 0);
-    mkdirSync(resolve(target, '..'), { recursive: true, mode: 0o755 });
-    const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, mode & 0o111 ? 0o755 : 0o644);
+    let fd: number;
+    try {
+      mkdirSync(resolve(target, '..'), { recursive: true, mode: 0o777 });
+      fd = this.create(target, mode & 0o111 ? 0o777 : 0o666);
+    } catch (error) {
+      throw this.problem(name, target, error);
+    }
     try {
       let written = 0;
       for await (const chunk of content) {
         written += chunk.length;
         if (size === undefined) this.count(chunk.length);
-        writeSync(fd, chunk);
+        try {
+          writeAllSync(fd, chunk);
+        } catch (error) {
+          throw this.problem(name, target, error);
+        }
       }
-      if (size !== undefined && written !== size) throw new CliError(`the archive entry ${name} is damaged (${written} of ${size} bytes)`, ExitCode.server);
+      if (size !== undefined && written !== size) throw new CliError(`the archive entry ${shownName(name)} is damaged (${written} of ${size} bytes)`, ExitCode.server);
     } finally {
       closeSync(fd);
     }
   }
+
+  /** A new file; an entry given twice (tar appends) replaces the earlier file, never a folder or a link. */
+  private create(target: string, mode: number): number {
+    try {
+      return createNew(target, 'content', mode);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !lstatSync(target).isFile()) throw error;
+      rmSync(target);
+      return createNew(target, 'content', mode);
+    }
+  }
+}
+
+function writeAllSync(fd: number, data: Buffer): void {
+  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
 function unsafe(name: string): CliError {
-  return new CliError(`refusing to extract ${JSON.stringify(name)}: it would land outside the target folder`, ExitCode.server, 'the archive is unsafe; nothing outside the folder was written');
+  return new CliError(`refusing to extract ${shownName(name)}: it would land outside the target folder`, ExitCode.server, 'the archive is unsafe; nothing outside the folder was written');
 }
 
-async function extractTar(format: Exclude<Format, 'zip'>, file: string, writer: SafeWriter): Promise<void> {
+type TarHeader = { name: string; type?: string | null; mode?: number; size?: number };
+
+/**
+ * Reads a tar archive (plain, gzip or bzip2) entry by entry; a damaged stream (a bad gzip trailer, a cut-short
+ * archive, a bad header) is a damaged-archive error, never an unhandled stream error.
+ */
+async function readTar(format: Exclude<Format, 'zip'>, file: string, onEntry: (header: TarHeader, body: AsyncIterable<Buffer> & { resume(): void }) => Promise<void>): Promise<void> {
   const tarStream = await import('tar-stream');
   const extract = tarStream.extract ?? (tarStream as unknown as { default: typeof tarStream }).default.extract;
-  let input: Readable = createReadStream(file);
   let child: ReturnType<typeof spawn> | undefined;
-  if (format === 'gzip') input = input.pipe(createGunzip());
+  const stages: Array<NodeJS.ReadableStream | NodeJS.WritableStream> = [];
   if (format === 'bzip2') {
     // No well-kept JavaScript bzip2 decoder exists; the system's bzip2 does it.
     const bzip2 = spawn('bzip2', ['-dc', file], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -137,26 +301,45 @@ async function extractTar(format: Exclude<Format, 'zip'>, file: string, writer: 
       bzip2.once('error', () => fail(new UsageError('cannot extract a .tar.bz2 archive: bzip2 is not installed', 'download the archive as tar.gz or zip')));
     });
     child = bzip2;
-    input = bzip2.stdout as Readable;
+    stages.push(bzip2.stdout as Readable);
+  } else {
+    stages.push(createReadStream(file));
+    if (format === 'gzip') stages.push(createGunzip());
   }
   const parser = extract();
-  input.pipe(parser);
-  for await (const entry of parser) {
-    const { name, type, mode, size } = entry.header;
+  let broken: Error | undefined;
+  const piped = (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(...stages, parser).catch((error: Error) => {
+    broken ??= error;
+  });
+  try {
+    for await (const entry of parser) {
+      await onEntry(entry.header as TarHeader, entry as AsyncIterable<Buffer> & { resume(): void });
+    }
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    broken ??= error as Error;
+  }
+  await piped;
+  if (broken) throw new CliError(`the ${format === 'tar' ? 'tar' : `tar.${format === 'gzip' ? 'gz' : 'bz2'}`} archive is damaged: ${broken.message}`, ExitCode.server);
+  if (child) {
+    const code = child.exitCode ?? (await new Promise<number | null>((ok) => child!.once('close', ok)));
+    if (code !== 0) throw new CliError('the tar.bz2 archive is damaged: bzip2 could not decompress it', ExitCode.server);
+  }
+}
+
+async function extractTar(format: Exclude<Format, 'zip'>, file: string, writer: SafeWriter): Promise<void> {
+  await readTar(format, file, async (header, entry) => {
+    const { name, type, mode, size } = header;
     if (type === 'directory') {
       writer.directory(name);
       entry.resume();
     } else if (type === 'file' || type === 'contiguous-file') {
-      await writer.file(name, mode ?? 0o644, size, entry as AsyncIterable<Buffer>);
+      await writer.file(name, mode ?? 0o644, size, entry);
     } else {
       writer.skip(name, type ?? 'entry');
       entry.resume();
     }
-  }
-  if (child) {
-    const code = child.exitCode ?? (await new Promise<number | null>((ok) => child!.once('close', ok)));
-    if (code !== 0) throw new CliError('bzip2 could not decompress the archive', ExitCode.server);
-  }
+  });
 }
 
 /** The zip reader (its CommonJS exports, however the bundle hands them over). */
@@ -167,9 +350,9 @@ export async function loadYauzl(): Promise<typeof import('yauzl')> {
 
 export const ZIP_OPTIONS = { lazyEntries: true, autoClose: true, validateEntrySizes: true, decodeStrings: true } as const;
 
-async function openZip(file: string): Promise<import('yauzl').ZipFile> {
+async function openZip(file: string, autoClose = true): Promise<import('yauzl').ZipFile> {
   const yauzl = await loadYauzl();
-  return new Promise<import('yauzl').ZipFile>((ok, fail) => yauzl.open(file, ZIP_OPTIONS, (error, z) => (error ? fail(damaged(error)) : ok(z))));
+  return new Promise<import('yauzl').ZipFile>((ok, fail) => yauzl.open(file, { ...ZIP_OPTIONS, autoClose }, (error, z) => (error ? fail(damaged(error)) : ok(z))));
 }
 
 export interface ZipEntryInfo {

@@ -1,4 +1,4 @@
-import { globSource } from '../cli/glob.js';
+import { globSource } from '../glob.js';
 
 /**
  * Globs over full paths of projects and groups (`acme/**`, `acme/team-*\/api`, `acme/*\/svc-00[12]`): `**` matches

@@ -1,14 +1,59 @@
-import type { Context } from '../cli/command.js';
-import { readLocalFile } from '../cli/files.js';
+import type { Api } from '../api/client.js';
+import type { Io } from '../output/io.js';
+import { readLocalFile } from '../files.js';
 import { UsageError } from '../errors.js';
 import { isGlob, matchesGlob } from './glob.js';
-import { checkSelection, type FleetSelection } from './options.js';
 
 /**
  * The fleet selector's projects: a group's (with --recursive, those of its subgroups too; archived ones only with
  * --include-archived), narrowed by --match and --exclude globs over the full path; or the projects listed in a file
  * (one ID or full path a line, # comments), or on stdin.
  */
+
+/** Which projects a fleet operation works on. */
+export interface FleetSelection {
+  group?: string;
+  recursive?: boolean;
+  includeArchived?: boolean;
+  match?: string[];
+  exclude?: string[];
+  projectsFile?: string;
+}
+
+export interface FleetRun {
+  concurrency: number;
+  continueOnError?: boolean;
+  /** --shard I/N (else read from the environment of a parallel CI job or an Indexed Job). */
+  shard?: { index: number; total: number };
+  shardTotal?: number;
+  /** --rate-limit: requests per period for the whole job (every shard together). */
+  rateLimit?: { limit: number; periodSeconds: number };
+  /** --failed-to FILE: where the projects that failed are written (for --projects-file). */
+  failedTo?: string;
+}
+
+/** What selecting projects needs of a run: the client, stdin (--projects-file -) and the profile's default group. */
+export interface SelectContext {
+  readonly api: Api;
+  readonly io: Pick<Io, 'readStdin' | 'note'>;
+  group(value: string | undefined): string;
+}
+
+/** Whether the options select a fleet (rather than one --project). */
+export function fleetSelected(opts: FleetSelection): boolean {
+  return opts.group !== undefined || opts.projectsFile !== undefined;
+}
+
+/** Refuses selector options that make no sense together, before anything is sent. */
+export function checkSelection(opts: FleetSelection & Partial<FleetRun> & { project?: string }): void {
+  if (opts.group !== undefined && opts.projectsFile !== undefined) throw new UsageError('give --group or --projects-file, not both');
+  if (opts.project !== undefined && fleetSelected(opts)) throw new UsageError(`give --project or ${opts.group !== undefined ? '--group' : '--projects-file'}, not both`);
+  if (!fleetSelected(opts)) {
+    const stray = (['recursive', 'includeArchived', 'match', 'exclude', 'concurrency', 'continueOnError', 'shard', 'shardTotal', 'rateLimit', 'failedTo'] as const).filter((key) => opts[key] !== undefined);
+    if (stray.length) throw new UsageError(`${stray.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} appl${stray.length === 1 ? 'ies' : 'y'} to a fleet of projects: add --group GROUP or --projects-file FILE`);
+  }
+  if (opts.projectsFile !== undefined && (opts.recursive || opts.includeArchived)) throw new UsageError('--recursive and --include-archived apply to --group, not to --projects-file');
+}
 
 /** One project of a fleet: its full path (or the ID a projects file gave) and what the list said of it. */
 export interface FleetProject {
@@ -26,7 +71,7 @@ const selected = (path: string, opts: FleetSelection): boolean =>
   (!opts.match?.length || opts.match.some((glob) => matchesGlob(path, glob))) && !opts.exclude?.some((glob) => matchesGlob(path, glob));
 
 /** The projects of the selection, in a stable order: by full path for a group, as listed for a file. */
-export async function selectProjects(ctx: Context, opts: FleetSelection): Promise<FleetProject[]> {
+export async function selectProjects(ctx: SelectContext, opts: FleetSelection): Promise<FleetProject[]> {
   checkSelection(opts);
   if (opts.projectsFile !== undefined) return projectsFromFile(ctx, opts);
   const group = ctx.group(opts.group);
@@ -47,7 +92,7 @@ export async function selectProjects(ctx: Context, opts: FleetSelection): Promis
   return projects.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-async function projectsFromFile(ctx: Context, opts: FleetSelection): Promise<FleetProject[]> {
+async function projectsFromFile(ctx: SelectContext, opts: FleetSelection): Promise<FleetProject[]> {
   const file = opts.projectsFile!;
   const text = file === '-' ? await ctx.io.readStdin() : readLocalFile(file, 'utf8');
   const seen = new Set<string>();

@@ -20,6 +20,9 @@ export class RateGate {
   private active = false;
   /** Requests that may be in flight when an answer says how much budget is left. */
   private reserve = 0;
+  /** With a budget of our own (--rate-limit): the time between request starts, and when the next may start. */
+  private interval = 0;
+  private nextStart = 0;
   /** Up to when the time requests were held is counted (waits of concurrent requests overlap). */
   private countedUntil = 0;
   /** What the gate did, for the summary of a fleet run: holds a request really waited for, and how long. */
@@ -45,6 +48,14 @@ export class RateGate {
     this.reserve = Math.max(1, concurrency);
   }
 
+  /**
+   * A budget of the caller's own, for services that send no RateLimit headers: at most `limit` requests per
+   * `periodMs`, their starts spaced evenly (so no window of that length holds more, wherever it starts).
+   */
+  pace(limit: number, periodMs: number): void {
+    this.interval = periodMs / limit;
+  }
+
   get isActive(): boolean {
     return this.active;
   }
@@ -54,7 +65,14 @@ export class RateGate {
     for (;;) {
       const now = this.now();
       const left = this.until - now;
-      if (left <= 0) return;
+      if (left <= 0) {
+        if (!this.interval) return;
+        // The next slot of the budget is this request's; a later one waits for the slot after.
+        const start = Math.max(now, this.nextStart);
+        this.nextStart = start + this.interval;
+        if (start > now) await this.sleep(start - now);
+        return;
+      }
       // A hold counts once a request waits for it, and the time once however many requests wait together.
       if (this.until > this.countedUntil) {
         if (this.countedUntil <= now) this.stats.holds++;

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
-import type { Context } from '../cli/command.js';
-import { checkWritableTarget } from '../cli/files.js';
+import { checkWritableTarget } from '../files.js';
+import { isSpecialFile } from '../write.js';
 import type { Io } from './io.js';
 
 /** Refuses (exit 2) to write binary data to a terminal: checked before the request is sent. */
@@ -14,7 +14,9 @@ export function assertBinaryTarget(io: Io, outputFile: string | undefined): void
  * Checks where a download will go before the request is sent: never a terminal; --output-file in a folder that
  * exists; an existing file replaced only when confirmed (a prompt on a terminal, --yes otherwise).
  */
-export async function checkDownloadTarget(ctx: Pick<Context, 'io' | 'confirm'>, outputFile: string | undefined): Promise<void> {
+export async function checkDownloadTarget(ctx: { io: Io; confirm(question: string): Promise<void> }, outputFile: string | undefined): Promise<void> {
+  if (outputFile === '') throw new UsageError('--output-file needs a file name', 'give - for stdout');
   assertBinaryTarget(ctx.io, outputFile);
-  if (outputFile && outputFile !== '-' && checkWritableTarget(outputFile).exists) await ctx.confirm(`Overwrite ${outputFile}?`);
+  // A device or FIFO (/dev/null, a named pipe) is written to, not replaced: nothing to confirm.
+  if (outputFile && outputFile !== '-' && checkWritableTarget(outputFile).exists && !isSpecialFile(outputFile)) await ctx.confirm(`Overwrite ${outputFile}?`);
 }

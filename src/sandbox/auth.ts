@@ -104,18 +104,45 @@ export function requireAdmin(req: SandboxRequest): User {
 }
 
 /** A project by numeric id or full path (case-insensitive), else 404 "Project Not Found". */
+/** Positions of a table's records by a key, per table and key kind. */
+const positions = new WeakMap<object, Map<string, Map<string, number>>>();
+
+/**
+ * The record of `list` whose key is `wanted`, found through an index of positions (a fleet of 10,000 projects is
+ * not scanned on every request). A hit is checked against the record now at that position, so a record renamed,
+ * moved, added or deleted since makes the index be rebuilt, never a wrong answer.
+ */
+function indexedFind<T extends object>(list: T[], kind: string, keyOf: (record: T) => string, wanted: string): T | undefined {
+  let kinds = positions.get(list);
+  if (!kinds) positions.set(list, (kinds = new Map()));
+  const at = (index: Map<string, number> | undefined) => {
+    const position = index?.get(wanted);
+    const record = position === undefined ? undefined : list[position];
+    return record && keyOf(record) === wanted ? record : undefined;
+  };
+  const hit = at(kinds.get(kind));
+  if (hit) return hit;
+  const index = new Map<string, number>();
+  list.forEach((record, position) => {
+    const key = keyOf(record);
+    if (!index.has(key)) index.set(key, position);
+  });
+  kinds.set(kind, index);
+  return at(index);
+}
+
 export function findProject(db: Db, idOrPath: string): Project {
   const found = /^\d+$/.test(idOrPath)
-    ? projects(db).find((p) => p.id === Number(idOrPath))
-    : projects(db).find((p) => p.path_with_namespace.toLowerCase() === idOrPath.toLowerCase());
+    ? indexedFind(projects(db), 'id', (p) => String(p.id), String(Number(idOrPath)))
+    : indexedFind(projects(db), 'path', (p) => p.path_with_namespace.toLowerCase(), idOrPath.toLowerCase());
   if (!found) throw errors.notFound('Project');
   return found;
 }
 
 export function findGroup(db: Db, idOrPath: string): Group {
   const found = /^\d+$/.test(idOrPath)
-    ? groups(db).find((g) => g.id === Number(idOrPath))
-    : groups(db).find((g) => g.full_path.toLowerCase() === idOrPath.toLowerCase());
+    ? indexedFind(groups(db), 'id', (g) => String(g.id), String(Number(idOrPath)))
+    : indexedFind(groups(db), 'path', (g) => g.full_path.toLowerCase(), idOrPath.toLowerCase());
   if (!found) throw errors.notFound('Group');
   return found;
 }

@@ -1,8 +1,8 @@
 import type { Field } from '../api/fields.js';
-import { creatableFields, presentedFields, updatableFields, type ResourceDef } from '../api/resource.js';
-import { groupFor, projectFor, requireTier, Role } from './auth.js';
+import { creatableFields, presentedFields, settableFields, updatableFields, type ParentKind, type ResourceDef, type SingletonDef } from '../api/resource.js';
+import { groupFor, projectFor, requireAdmin, requireTier, requireUser, Role } from './auth.js';
 import { defineTable, type Db } from './db.js';
-import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from './http.js';
+import { array, bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from './http.js';
 import type { Group, Project } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
 import { paginate } from './pagination.js';
@@ -56,8 +56,8 @@ export interface Crud<T extends Stored> extends SandboxModule {
 
 const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 
-/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']. */
-function pattern(route: string): [string, string] {
+/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']: the declaration's own names. */
+export function routePattern(route: string): [string, string] {
   const [method, path] = route.split(' ');
   return [method, path.replace(/\{([a-z_]+)\}/g, ':$1')];
 }
@@ -79,6 +79,27 @@ function coerce(name: string, field: Field, value: unknown): unknown {
   }
 }
 
+/** The instance as a parent: records of the instance have parent id 0. */
+const INSTANCE = { id: 0 } as Parent;
+
+/**
+ * The parent a declared route names ({project}, {group}), checked for the role (a project the caller cannot see is
+ * 404, too low a role 403) and the tier; the instance for instance resources (administrators only, when the
+ * declaration's write role is 'owner' and the route changes something, as instance settings are).
+ */
+function parentOf(resource: { parent: ParentKind; tier?: 'premium' | 'ultimate' }, req: SandboxRequest, minRole: number): Parent {
+  let parent: Parent;
+  if (resource.parent === 'project') parent = projectFor(req, minRole, 'project');
+  else if (resource.parent === 'group') parent = groupFor(req, minRole, 'group');
+  else if (resource.parent === 'instance') {
+    if (minRole >= Role.owner) requireAdmin(req);
+    else requireUser(req);
+    parent = INSTANCE;
+  } else throw new Error(`the sandbox serves no ${resource.parent} records generically yet`);
+  if (resource.tier) requireTier(req, resource.tier);
+  return parent;
+}
+
 export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudHooks<T> = {}): Crud<T> {
   const listRoute = resource.routes.list ?? resource.routes.create ?? '';
   const tableName = hooks.table ?? listRoute.split('/').filter((s) => s && !s.startsWith('{')).pop()!;
@@ -89,11 +110,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
   const shown = presentedFields(resource);
   const notFound = hooks.notFound ?? titleCase(resource.noun);
 
-  const parentFor = (req: SandboxRequest, minRole: number): Parent => {
-    const parent = resource.parent === 'project' ? projectFor(req, minRole, 'project') : groupFor(req, minRole, 'group');
-    if (resource.tier) requireTier(req, resource.tier);
-    return parent;
-  };
+  const parentFor = (req: SandboxRequest, minRole: number): Parent => parentOf(resource, req, minRole);
   const scopeOf = (req: SandboxRequest): Record<string, unknown> =>
     Object.fromEntries(scopeFields.map(([name, field]) => [name, coerce(name, field, req.params[name])]));
   const visible = (req: SandboxRequest, parent: Parent): T[] => {
@@ -130,7 +147,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
       hooks.routes?.(api);
       const { list, get, create, update, delete: remove } = resource.routes;
       if (list) {
-        api.add(...pattern(list), (req) => {
+        api.add(...routePattern(list), (req) => {
           const parent = parentFor(req, read);
           const filters = Object.entries(resource.filters ?? {}).map(([name, field]) => [name, coerce(name, field, req.input[name])] as const).filter(([, given]) => given !== undefined);
           const records = visible(req, parent).filter((r) => filters.every(([name, wanted]) => value(r, name) === wanted));
@@ -138,13 +155,13 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (get) {
-        api.add(...pattern(get), (req) => {
+        api.add(...routePattern(get), (req) => {
           const parent = parentFor(req, read);
           return ok(present(find(req, parent), req, parent));
         });
       }
       if (create) {
-        api.add(...pattern(create), (req) => {
+        api.add(...routePattern(create), (req) => {
           const parent = parentFor(req, write);
           const values: Record<string, unknown> = { ...scopeOf(req) };
           for (const [name, field] of creatableFields(resource)) {
@@ -156,7 +173,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (update) {
-        api.add(...pattern(update), (req) => {
+        api.add(...routePattern(update), (req) => {
           const parent = parentFor(req, write);
           const record = find(req, parent);
           const next: Values = { ...record };
@@ -171,7 +188,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (remove) {
-        api.add(...pattern(remove), (req) => {
+        api.add(...routePattern(remove), (req) => {
           const record = find(req, parentFor(req, write));
           hooks.beforeDelete?.(record, req);
           table(req.db).splice(table(req.db).indexOf(record), 1);
@@ -180,5 +197,133 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
       }
     },
     seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values) => insert(db, parentId, values, context.now))),
+  };
+}
+
+export interface SingletonHooks<T extends Stored> {
+  /** Table and id sequence; default: the noun with underscores, plural ('push_rules'). */
+  table?: string;
+  /** "404 <this> Not Found" of update and delete when there is none; default: the noun in title case. */
+  notFound?: string;
+  /** The 422 error of a create when there is one already ("Project push rule exists"). */
+  exists?: string;
+  /** The answer of a read when there is none; default 200 with a JSON null. */
+  absent?(req: SandboxRequest): SandboxResponse;
+  /** Whether a stored record counts as there (a mirror switched off does not); default: always. */
+  present?(record: T): boolean;
+  /** Model validation after the input is applied (throw errors.validation(…)); may derive values. */
+  validate?(record: T, req: SandboxRequest, previous?: T): void;
+  /** Values of presented fields the sandbox computes (a masked URL). */
+  computed?(record: T, req: SandboxRequest): Record<string, unknown>;
+  /** Called on each read before presenting (a background update moving on). */
+  onRead?(record: T, req: SandboxRequest): void;
+  /** Routes of the resource's own (a mirror's sync). */
+  routes?(api: Router, find: (req: SandboxRequest, minRole?: number) => T | undefined): void;
+  /** Seed data; insert() fills the declared defaults, id and parent. */
+  seed?(db: Db, context: SeedContext, insert: (parentId: number, values: Partial<T>) => T): void;
+}
+
+export interface Singleton<T extends Stored> extends SandboxModule {
+  table(db: Db): T[];
+}
+
+/**
+ * The sandbox's module of a declared singleton (src/api/resource.ts defineSingleton), as the service serves one: GET
+ * presents it in declared field order (absent: a JSON null, or the hook's answer); POST creates it (422 when there
+ * is one); PUT changes the fields given, or creates it when the service has no create route; DELETE removes it;
+ * each needs at least one settable field ("… are missing, at least one parameter must be provided"), coerces input
+ * to the declared types and applies the declared defaults to a new record. Roles and tier as declared.
+ */
+export function singletonModule<T extends Stored>(resource: SingletonDef, hooks: SingletonHooks<T> = {}): Singleton<T> {
+  const tableName = hooks.table ?? `${resource.noun.replace(/ /g, '_')}s`;
+  const table = defineTable<T>(tableName);
+  const parentKey = `${resource.parent}_id`;
+  const settable = settableFields(resource);
+  const notFound = hooks.notFound ?? titleCase(resource.noun);
+  const read = Role[resource.roles.read];
+  const write = Role[resource.roles.write];
+  const find = (req: SandboxRequest, minRole: number = read): T | undefined => {
+    const parent = parentOf(resource, req, minRole);
+    return table(req.db).find((r) => value(r, parentKey) === parent.id);
+  };
+  const there = (record: T | undefined): record is T => record !== undefined && (hooks.present?.(record) ?? true);
+  const show = (record: T, req: SandboxRequest): Record<string, unknown> => {
+    const extra = hooks.computed?.(record, req) ?? {};
+    return Object.fromEntries(presentedFields(resource).map(([name]) => [name, name in extra ? extra[name] : (value(record, name) ?? null)]));
+  };
+  const apply = (req: SandboxRequest, record: T, previous?: T): void => {
+    if (!settable.some(([name]) => req.input[name] !== undefined)) {
+      throw errors.error(400, `${settable.map(([name]) => name).join(', ')} are missing, at least one parameter must be provided`);
+    }
+    for (const [name, field] of settable) {
+      if (req.input[name] === null) (record as Values)[name] = null;
+      else {
+        const given = coerce(name, field, req.input[name]);
+        if (given !== undefined) (record as Values)[name] = given;
+      }
+    }
+    hooks.validate?.(record, req, previous);
+  };
+  const blank = (parentId: number, now: Date): T => {
+    const record: Values = {};
+    for (const [name, field] of Object.entries(resource.fields)) record[name] = field.default ?? null;
+    Object.assign(record, { id: 0, [parentKey]: parentId });
+    if ('created_at' in resource.fields) record.created_at = now.toISOString();
+    return record as unknown as T;
+  };
+  const fresh = (req: SandboxRequest): T => blank(parentOf(resource, req, write).id, req.now());
+  const insert = (req: SandboxRequest, record: T): T => {
+    const existing = table(req.db).find((r) => value(r, parentKey) === value(record, parentKey));
+    if (existing) Object.assign(existing, record);
+    else {
+      record.id = req.db.nextId(tableName);
+      table(req.db).push(record);
+    }
+    return existing ?? record;
+  };
+  const { get, create, update, delete: remove } = resource.routes;
+  return {
+    table,
+    routes(api) {
+      hooks.routes?.(api, find);
+      api.add(...routePattern(get), (req) => {
+        const record = find(req);
+        if (!there(record)) return hooks.absent?.(req) ?? ok(null);
+        hooks.onRead?.(record, req);
+        return ok(show(record, req));
+      });
+      if (create) {
+        api.add(...routePattern(create), (req) => {
+          if (there(find(req, write))) throw new HttpError(422, { error: hooks.exists ?? `${titleCase(resource.noun)} exists` });
+          const record = fresh(req);
+          apply(req, record);
+          return created(show(insert(req, record), req));
+        });
+      }
+      if (update) {
+        api.add(...routePattern(update), (req) => {
+          const existing = find(req, write);
+          if (!existing && create) throw errors.notFound(notFound);
+          const next = existing ? { ...existing } : fresh(req);
+          apply(req, next, existing);
+          if ('updated_at' in resource.fields) Object.assign(next, { updated_at: req.now().toISOString() });
+          return ok(show(insert(req, next), req));
+        });
+      }
+      if (remove) {
+        api.add(...routePattern(remove), (req) => {
+          const record = find(req, write);
+          if (!there(record)) throw errors.notFound(notFound);
+          table(req.db).splice(table(req.db).indexOf(record), 1);
+          return noContent();
+        });
+      }
+    },
+    seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values) => {
+      const record = Object.assign(blank(parentId, context.now), values);
+      record.id = db.nextId(tableName);
+      table(db).push(record);
+      return record;
+    })),
   };
 }

@@ -1,3 +1,5 @@
+import type { SandboxResponse } from './http.js';
+
 /** Deterministic fault injection for tests, driven through /-/sandbox/faults. */
 export interface Fault {
   id: number;
@@ -122,4 +124,20 @@ export class Faults {
     if (fault.times <= 0) this.faults = this.faults.filter((f) => f !== fault);
     return fault;
   }
+}
+
+/** The answer a fault with a status gives instead of processing the request. */
+export function injected(fault: Fault): SandboxResponse {
+  const status = fault.status!;
+  const headers: Record<string, string> = { ...fault.headers };
+  if (fault.retry_after !== undefined) headers['Retry-After'] = String(fault.retry_after);
+  if (status === 429 && fault.body === undefined) return { status, raw: { data: 'Retry later\n', contentType: 'text/plain' }, headers };
+  // A string body is sent as it is, with the fault's Content-Type (an HTML page of a proxy, broken JSON).
+  if (typeof fault.body === 'string') {
+    const typeHeader = Object.keys(headers).find((name) => name.toLowerCase() === 'content-type');
+    const contentType = typeHeader ? headers[typeHeader] : 'text/plain';
+    if (typeHeader) delete headers[typeHeader];
+    return { status, raw: { data: fault.body, contentType }, headers };
+  }
+  return { status, body: fault.body ?? { message: `${status} Injected fault` }, headers };
 }

@@ -1,7 +1,12 @@
+import type { Severity } from '../api/alert-severities.js';
 import type { TokenFields } from '../api/access-tokens.js';
 import { defineTable } from './db.js';
 
-/** The core records of the simulated instance. Resource modules define their own tables beside these. */
+/**
+ * The simulated instance's data: its records and tables, in one place. Route modules read and write them here and
+ * never each other's; the tables of the generated CRUD modules come from their declarations (crud.ts). Tables still
+ * defined in a route module are moving here.
+ */
 
 export interface User {
   id: number;
@@ -167,6 +172,38 @@ export interface Repository {
   tags: Record<string, string>;
 }
 
+export type NoteableType = 'Issue' | 'Snippet' | 'MergeRequest';
+
+export interface NotePosition {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  position_type: string;
+  [key: string]: unknown;
+}
+
+export interface Note {
+  id: number;
+  project_id: number;
+  noteable_type: NoteableType;
+  noteable_id: number;
+  noteable_iid: number | null;
+  author_id: number;
+  body: string;
+  system: boolean;
+  internal: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Notes of one thread share it; a note that starts a thread gets a new one. */
+  discussion_id: string;
+  /** DiscussionNote (a thread that can be replied to), DiffNote (on a line of the diff) or null (a plain comment). */
+  type: 'DiscussionNote' | 'DiffNote' | null;
+  position: NotePosition | null;
+  commit_id: string | null;
+  resolved: boolean;
+  resolved_by: number | null;
+}
+
 export const users = defineTable<User>('users');
 export const groups = defineTable<Group>('groups');
 export const projects = defineTable<Project>('projects');
@@ -176,3 +213,216 @@ export const issues = defineTable<Issue>('issues');
 export const mergeRequests = defineTable<MergeRequest>('merge_requests');
 export const commits = defineTable<Commit>('commits');
 export const repositories = defineTable<Repository>('repositories');
+export const notesTable = defineTable<Note>('notes');
+
+// Tables of resource modules.
+
+export interface SshKey {
+  id: number;
+  /** Owner of an SSH key; creator of a deploy key. */
+  user_id: number;
+  title: string;
+  key: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  usage_type: 'auth' | 'signing' | 'auth_and_signing';
+  /** Projects a deploy key is enabled on; absent for a user's SSH key. */
+  deploy_keys_projects?: Array<{ id: number; project_id: number; can_push: boolean; created_at: string; updated_at: string }>;
+}
+
+export const sshKeyTable = defineTable<SshKey>('ssh_keys');
+
+export interface CreateAccess {
+  id: number;
+  access_level: number;
+  user_id?: number;
+  group_id?: number;
+  deploy_key_id?: number;
+}
+
+export interface ProtectedTag {
+  id: number;
+  project_id: number;
+  name: string;
+  create_access_levels: CreateAccess[];
+}
+
+export const protectedTagTable = defineTable<ProtectedTag>('protected_tags');
+
+export interface Email {
+  id: number;
+  user_id: number;
+  email: string;
+  confirmed_at: string | null;
+}
+
+export const emailTable = defineTable<Email>('emails');
+
+export interface Integration {
+  id: number;
+  owner: 'group' | 'project';
+  /** Group or project id, by owner. */
+  owner_id: number;
+  slug: string;
+  created_at: string;
+  updated_at: string;
+  inherited: boolean;
+  events: Record<string, boolean>;
+  vulnerability_events: boolean;
+  properties: Record<string, string | boolean>;
+}
+
+export const integrationTable = defineTable<Integration>('integrations');
+
+export type MoveKind = 'project' | 'snippet' | 'group';
+
+export type MoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup failed';
+
+export interface StorageMove {
+  id: number;
+  kind: MoveKind;
+  container_id: number;
+  created_at: string;
+  source_storage_name: string;
+  destination_storage_name: string;
+  /** Moves of a bulk schedule are created `initial` and scheduled by a worker; single moves start `scheduled`. */
+  bulk: boolean;
+  fails: boolean;
+  step_ms: number;
+  /** Side effects applied for good (finished or failed). */
+  settled: boolean;
+}
+
+/** Where a group wiki's repository lives (groups have no storage field of their own). */
+export interface GroupWiki {
+  group_id: number;
+  repository_storage: string;
+  repository_read_only?: boolean;
+}
+
+export const storageMoveTable = defineTable<StorageMove>('repository_storage_moves');
+
+export const groupWikis = defineTable<GroupWiki>('group_wikis');
+
+export interface AlertIntegration {
+  id: number;
+  project_id: number;
+  name: string;
+  type: 'http' | 'prometheus';
+  active: boolean;
+  token: string;
+  /** `legacy` and `legacy-prometheus` for the single endpoints; 16 hex characters for the others. */
+  endpoint_identifier: string;
+}
+
+export interface Alert {
+  id: number;
+  iid: number;
+  project_id: number;
+  integration_id: number;
+  title: string;
+  description: string | null;
+  severity: Severity;
+  status: 'triggered' | 'acknowledged' | 'resolved' | 'ignored';
+  started_at: string;
+  ended_at: string | null;
+  fingerprint: string | null;
+  service: string | null;
+  monitoring_tool: string | null;
+  hosts: string[];
+  environment: string | null;
+  runbook: string | null;
+  /** Occurrences grouped into this alert. */
+  events: number;
+  payload: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+export const alertIntegrations = defineTable<AlertIntegration>('alert_integrations');
+
+export const alertTable = defineTable<Alert>('alert_management_alerts');
+
+/**
+ * Merge trains (spec 1; Premium). A car is one merge request on the train of its target branch. The sandbox runs no
+ * pipelines: a car stays `idle` until it is removed (a push to its source branch) — the seed holds one `merged` car so
+ * that `scope=complete` has something to show. Adding with auto_merge while the merge request cannot be merged yet
+ * (approvals missing) schedules it (202); it joins the train when the last approval arrives.
+ */
+export interface MergeTrainCar {
+  id: number;
+  project_id: number;
+  merge_request_id: number;
+  user_id: number;
+  target_branch: string;
+  status: 'idle' | 'stale' | 'fresh' | 'merging' | 'merged' | 'skip_merged';
+  squash: boolean;
+  pipeline: { id: number; iid: number; sha: string; status: string; created_at: string; updated_at: string };
+  created_at: string;
+  updated_at: string;
+  merged_at: string | null;
+  duration: number | null;
+}
+
+/** A merge request waiting (auto-merge) to join its train when it becomes mergeable. */
+export interface ScheduledCar {
+  merge_request_id: number;
+  user_id: number;
+  squash: boolean;
+}
+
+export const mergeTrainCars = defineTable<MergeTrainCar>('merge_train_cars');
+
+export const scheduledCars = defineTable<ScheduledCar>('merge_train_scheduled');
+
+/**
+ * A protected branch, with the shape of the service's ProtectedBranch entity. The sandbox has no protected-branches
+ * API yet; the demo seed protects each project's default branch (merge and push: Maintainers), which approval rules
+ * refer to by id and which decides who may add a merge request to a merge train.
+ */
+export interface ProtectedBranch {
+  id: number;
+  project_id: number;
+  name: string;
+  /** Lowest role allowed to merge and to push (40 Maintainer by default). */
+  merge_access_level: number;
+  push_access_level: number;
+  code_owner_approval_required: boolean;
+}
+
+export const protectedBranches = defineTable<ProtectedBranch>('protected_branches');
+
+export interface Licensee {
+  Name: string;
+  Email: string;
+  Company: string;
+}
+
+export interface LicenseRecord {
+  id: number;
+  key: string;
+  plan: string;
+  licensee: Licensee;
+  starts_at: string;
+  expires_at: string;
+  user_limit: number;
+  add_ons: Record<string, number>;
+  created_at: string;
+}
+
+export const licenseTable = defineTable<LicenseRecord>('licenses');
+
+/**
+ * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them. A boolean
+ * gate turns it on or off for everyone; percentage gates and actors (users, groups, projects) make it conditional.
+ */
+export interface FeatureFlag {
+  name: string;
+  boolean?: boolean;
+  percentage_of_time?: number;
+  percentage_of_actors?: number;
+  actors: string[];
+}
+
+export const featureTable = defineTable<FeatureFlag>('features');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { SNIPPET_BRANCH } from '../api/resources/snippets.js';
+import type { StoredOf } from '../api/fields.js';
+import { SNIPPET_BRANCH, type snippets as declared } from '../api/resources/snippets.js';
 import { defineTable, type Db } from './db.js';
 import { projects, users } from './model.js';
 
@@ -7,18 +8,8 @@ import { projects, users } from './model.js';
  * Project snippets (document 2, "Project snippet"): the table, shared by the snippets routes (routes/snippets.ts),
  * notes on snippets and storage moves, and the snippet's small repository (its versions, for raw files at a ref).
  */
-export interface Snippet {
-  id: number;
-  project_id: number;
-  title: string;
-  file_name: string;
-  description: string | null;
-  visibility: 'private' | 'internal' | 'public';
+export type Snippet = Pick<StoredOf<typeof declared>, 'id' | 'project_id' | 'title' | 'file_name' | 'description' | 'visibility' | 'created_at' | 'updated_at' | 'imported' | 'imported_from'> & {
   author_id: number;
-  created_at: string;
-  updated_at: string;
-  imported: boolean;
-  imported_from: string;
   /** Files of the snippet's repository at its head: path → content. */
   files: Record<string, string>;
   /** Earlier versions of the files, newest last, by commit id (raw files can be read at any of them). */
@@ -29,7 +20,7 @@ export interface Snippet {
   repository_storage?: string;
   /** Set while a repository storage move runs. */
   repository_read_only?: boolean;
-}
+};
 
 export const snippets = defineTable<Snippet>('snippets');
 

@@ -1,8 +1,7 @@
 import type { HookEventFlag } from '../api/resources/hooks.js';
-import { groups, issues, mergeRequests, type Commit, type Issue, type MergeRequest, type Project, type User } from './model.js';
+import { groups, issues, mergeRequests, type Commit, type Issue, type MergeRequest, type Note, type Project, type User } from './model.js';
 import { diffSnapshots } from './git/diff.js';
 import { findCommit, parentsOf, snapshotOf, ZERO_SHA, type PushEvent } from './git/repository.js';
-import type { Note } from './routes/notes.js';
 import type { HookEnv } from './webhooks.js';
 
 /** Webhook payloads as the service sends them (push payload of the spec; the others as the service documents them). */

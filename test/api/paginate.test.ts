@@ -21,7 +21,7 @@ afterAll(async () => {
 function apiFor(sandbox: TestSandbox): Api {
   const http = new HttpClient({ timeoutMs: 10_000, retries: 0, env: {}, userAgent: 'test' });
   return new Api(
-    { baseUrl: sandbox.url, rootUrl: sandbox.rootUrl, token: sandbox.adminToken, tokenType: 'private', tokenSource: 'environment', insecure: false, timeoutMs: 10_000, retries: 0 },
+    { baseUrl: sandbox.url, token: sandbox.adminToken, tokenType: 'private', tokenSource: 'environment' },
     http,
     { dryRun: false, printDryRun: () => undefined },
   );

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { completionScript, completionTree, SHELLS } from '../../src/cli/completion.js';
-import { manifest } from '../../src/cli/manifest.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
 import { BIN, BUILT, run, tempDir } from '../helpers/cli.js';
 
 const completions = fileURLToPath(new URL('../../completions/', import.meta.url));
 
 describe('shell completion', () => {
   it('keeps completions/ in step with the commands (run `npm run completions` when this fails)', async () => {
-    const tree = await completionTree();
+    const tree = await completionTree(commands);
     for (const shell of SHELLS) {
       const committed = readFileSync(join(completions, `forgectl.${shell}`), 'utf8');
       expect(committed, `completions/forgectl.${shell} is stale: run npm run completions`).toBe(completionScript(shell, tree));

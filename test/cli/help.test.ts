@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { globalOptions } from '../../src/cli/program.js';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { listOptions } from '../../src/cli/options.js';
 import { run, tempDir } from '../helpers/cli.js';
 

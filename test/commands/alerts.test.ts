@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run, tempDir, useTestSandbox } from '../helpers/cli.js';
-import { alertTable } from '../../src/sandbox/routes/alerts.js';
+import { alertTable } from '../../src/sandbox/model.js';
 import { sandboxEnv } from '../../src/sandbox/routes/index.js';
 
 const sandbox = useTestSandbox();

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
-import { integrationTable } from '../../src/sandbox/routes/integrations.js';
+import { integrationTable } from '../../src/sandbox/model.js';
 import { tokens } from '../../src/sandbox/model.js';
 
 const sandbox = useTestSandbox();

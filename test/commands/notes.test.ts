@@ -72,4 +72,20 @@ describe('notes', () => {
     expect(missing.code).toBe(5);
     expect(missing.stderr).toContain('404 Issue Not Found');
   });
+
+  it('takes its parent from the option given: none or two of --issue, --snippet, --mr is exit 2 with nothing sent', async () => {
+    sandbox.clearRequests();
+    for (const verb of [['list'], ['get', '1'], ['delete', '1', '--yes'], ['create', '--body', 'x'], ['update', '1', '--body', 'x']]) {
+      const none = await sandbox.run(['notes', ...verb, '--project', 'acme/api']);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('which notes? give --issue, --snippet or --mr');
+      const two = await sandbox.run(['notes', ...verb, '--project', 'acme/api', '--issue', '1', '--mr', '1']);
+      expect(two.code).toBe(2);
+      expect(two.stderr).toContain('give only one of --issue, --snippet or --mr');
+    }
+    expect(sandbox.requests()).toEqual([]);
+    const onMr = await sandbox.run(['notes', 'list', '--project', 'acme/api', '--mr', '1', '-o', 'json']);
+    expect(onMr.code).toBe(0);
+    expect(onMr.json().every((note: { noteable_type: string }) => note.noteable_type === 'MergeRequest')).toBe(true);
+  });
 });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../helpers/cli.js';
 import { projects, tokens } from '../../src/sandbox/model.js';
-import { configureStorageMoves, storageMoveTable } from '../../src/sandbox/routes/storage-moves.js';
+import { configureStorageMoves } from '../../src/sandbox/routes/storage-moves.js';
+import { storageMoveTable } from '../../src/sandbox/model.js';
 
 const sandbox = useTestSandbox();
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { presentedFields, ROLES, type ResourceDef, type RoleName, type Verb } fr
 import { approvalRules } from '../../src/api/resources/approval-rules.js';
 import { draftNotes } from '../../src/api/resources/draft-notes.js';
 import { protectedTags } from '../../src/api/resources/protected-tags.js';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { badges } from '../../src/api/resources/badges.js';
 import { groupBadges } from '../../src/api/resources/group-badges.js';
 import { freezePeriods } from '../../src/api/resources/freeze-periods.js';
@@ -13,6 +13,8 @@ import { secureFiles } from '../../src/api/resources/secure-files.js';
 import { tempDir, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { hooks } from '../../src/api/resources/hooks.js';
 import { snippets } from '../../src/api/resources/snippets.js';
+import { notes } from '../../src/api/resources/notes.js';
+import { placed } from '../../src/api/resource.js';
 
 /**
  * One contract for every declared resource (src/api/resources/*.ts), driven by its declaration: the plain verbs
@@ -96,6 +98,15 @@ const rows: Row[] = [
     badId: '0',
   },
   {
+    // Under several parents: each verb is checked at one of them (the issue), selected by --issue.
+    resource: placed(notes, 'issue'),
+    scope: ['--issue', '1'],
+    create: () => ['create', '--body', `note ${serial++}`],
+    update: ['--body', 'changed'],
+    missingId: '999999',
+    badId: 'x',
+  },
+  {
     resource: draftNotes,
     scope: ['--mr', '1'],
     create: () => ['create', '--note', `draft ${serial++}`],
@@ -111,7 +122,7 @@ const sandbox = useTestSandbox();
  * Declarations whose commands are all hand-written workflows (tested in test/commands/), and singletons (a push
  * rule, approval settings, a pull mirror: no list or id): no plain verbs to check.
  */
-const handWritten = ['repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror'];
+const handWritten = ['repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves'];
 
 it('every declared resource has a row', () => {
   const declared = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { manifest } from '../../src/cli/manifest.js';
+import { manifest } from '../../src/commands/manifest.js';
 import { ROOT } from './package.js';
 
 export interface ExampleBlock {
@@ -61,6 +61,8 @@ export const NOT_RUN: Record<string, string> = {
   'forgectl sandbox --fleet 500 --rate-limit 2000': 'serves until Ctrl-C',
   'forgectl sandbox --artifact-size 200MB': 'serves until Ctrl-C',
   'forgectl auth login': 'prompts for the URL and the token on a terminal',
+  "printf '%s\\n' \"$TOKEN\" | forgectl auth login --profile laptop --url https://git.example.com --token-stdin --keyring": 'needs an OS keyring (a desktop session\'s Secret Service); test/e2e/keyring.test.ts runs it against one',
+  'forgectl auth migrate --to keyring': 'needs an OS keyring (a desktop session\'s Secret Service); test/e2e/keyring.test.ts runs it against one',
   'forgectl mcp serve --http 127.0.0.1:8808': 'serves until Ctrl-C, on a fixed port',
   'forgectl approvals approve --project acme/api --mr 1 --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',
   'forgectl merge-trains add --project acme/api --mr 1 --auto-merge --squash --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',
@@ -141,6 +143,8 @@ SETUP['forgectl alerts resolve --help'] = [
   'forgectl alerts send --url "$URL" --key-file k --payload alert.json >/dev/null',
   'forgectl alerts send --url "$PROM_URL" --key-file prometheus.key --format prometheus --title HighLatency --start-time 2026-03-01T09:00:00Z >/dev/null',
 ];
+// plan merge combines the plans of every shard of one run: two shards' plans, in the folder and in plans/.
+SETUP['forgectl plan merge --help'] = ['rm -f plan-*.json && forgectl plan -f desired.yaml --shard 1/2 --out plan-1.json >/dev/null 2>&1; forgectl plan -f desired.yaml --shard 2/2 --out plan-2.json >/dev/null 2>&1; mkdir -p plans && cp plan-1.json plan-2.json plans/'];
 SETUP['forgectl push-rule delete --help'] = ['forgectl push-rule set --project acme/api --max-file-size 10 >/dev/null'];
 SETUP['forgectl license delete --help'] = ['forgectl license add --file ./company.license >/dev/null'];
 // The fault-injection block talks to the sandbox of the block before it, whose eval set FORGECTL_URL.

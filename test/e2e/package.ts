@@ -32,7 +32,7 @@ export function runProcess(command: string, args: string[], options: { env: Node
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
-    // A program that exits without reading its input (--help) closes the pipe: EPIPE is no failure of the test.
+    // A program that exits without reading its input (EPIPE) is not an error of the run.
     child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });

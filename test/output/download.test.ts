@@ -72,3 +72,18 @@ describe('downloads', () => {
     await expect(runDownload(new DownloadResult(Readable.from([bytes])), io(true).io)).rejects.toMatchObject({ exitCode: 2 });
   });
 });
+
+describe('downloads onto a device', () => {
+  it('-O /dev/full: the failed write is an error (exit 2), and the device is written to, never replaced', async () => {
+    const { statSync } = await import('node:fs');
+    const error = await runDownload(new DownloadResult(Readable.from([Buffer.alloc(70_000)]), { outputFile: '/dev/full' }), io(false).io).catch((e: unknown) => e);
+    expect(error).toMatchObject({ exitCode: 2, message: 'cannot write /dev/full: no space left on the device' });
+    expect(statSync('/dev/full').isCharacterDevice()).toBe(true);
+  });
+
+  it('-O /dev/null: the bytes are streamed into it and checked', async () => {
+    const sha256 = createHash('sha256').update('data').digest('hex');
+    const record = await runDownload(new DownloadResult(Readable.from([Buffer.from('data')]), { outputFile: '/dev/null', sha256 }), io(false).io);
+    expect(record).toMatchObject({ path: '/dev/null', bytes: 4, sha256 });
+  });
+});

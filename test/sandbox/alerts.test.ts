@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, useTestSandbox } from '../helpers/cli.js';
-import { alertIntegrations, alertTable, integrationUrl } from '../../src/sandbox/routes/alerts.js';
+import { integrationUrl } from '../../src/sandbox/routes/alerts.js';
+import { alertIntegrations, alertTable } from '../../src/sandbox/model.js';
 import { sandboxEnv } from '../../src/sandbox/routes/index.js';
 
 const sandbox = useTestSandbox();

@@ -24,7 +24,7 @@ export const approvalRules = defineResource({
     id: f.int({ min: 1, readOnly: true }),
     name: f.string({ create: 'required', help: `rule name, unique in the project (at most ${MAX_RULE_NAME_CHARS} characters)` }),
     rule_type: f.enum(['regular', 'any_approver', 'report_approver'], { default: 'regular' }),
-    report_type: f.enum(['code_coverage', 'license_scanning']),
+    report_type: f.enum(['code_coverage', 'license_scanning'], { nullable: true }),
     eligible_approvers: f.object(),
     approvals_required: f.int({ min: 0, create: 'required', help: 'approvals this rule needs' }),
     users: f.object(),

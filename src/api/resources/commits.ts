@@ -37,3 +37,13 @@ export const commits = defineResource({
   identity: ['id'],
   roles: { read: 'reporter', write: 'developer' },
 });
+
+/** One file change of a commit (the commits API's `actions`). */
+export interface CommitAction {
+  action: 'create' | 'update' | 'delete' | 'move' | 'chmod';
+  file_path: string;
+  previous_path?: string;
+  content?: string;
+  encoding?: 'text' | 'base64';
+  execute_filemode?: boolean;
+}

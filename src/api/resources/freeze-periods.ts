@@ -28,11 +28,3 @@ export const freezePeriods = defineResource({
   roles: { read: 'reporter', write: 'maintainer' },
 });
 
-export interface FreezePeriod {
-  id: number;
-  freeze_start: string;
-  freeze_end: string;
-  cron_timezone: string;
-  created_at: string;
-  updated_at: string;
-}

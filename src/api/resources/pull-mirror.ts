@@ -1,13 +1,12 @@
 import { UsageError } from '../../errors.js';
-import { f, type Field, type FieldOptions } from '../fields.js';
+import { f, fieldOf, type FieldOptions } from '../fields.js';
 import { maskUrlCredentials, mirrorUrlProblem } from '../mirrors.js';
 import { re2Regex } from '../push-rules.js';
 import { defineSingleton } from '../resource.js';
 
 /** A repository URL the service can pull from (http, https, ssh, git). */
-const mirrorUrl = (options: FieldOptions = {}): Field => ({
-  ...options,
-  kind: {
+const mirrorUrl = <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
+  fieldOf<string, O>({
     name: 'mirror url',
     type: 'string',
     placeholder: '<url>',
@@ -16,8 +15,7 @@ const mirrorUrl = (options: FieldOptions = {}): Field => ({
       if (problem) throw new UsageError(`${label} ${maskUrlCredentials(text)} cannot be mirrored: ${problem}`);
       return text;
     },
-  },
-});
+  }, options);
 
 /**
  * The pull mirror of a project (Premium). GET answers 404 when the project does not mirror; PUT sets it up or
@@ -34,19 +32,19 @@ export const pullMirror = defineSingleton({
   },
   fields: {
     id: f.int({ readOnly: true }),
-    last_error: f.string({ readOnly: true }),
-    last_successful_update_at: f.time({ readOnly: true }),
-    last_update_at: f.time({ readOnly: true }),
-    last_update_started_at: f.time({ readOnly: true }),
-    update_status: f.string({ readOnly: true }),
-    url: mirrorUrl({ help: 'the repository to pull from (credentials in it are masked in answers)' }),
-    enabled: f.bool({ help: 'mirroring is on (false removes it)' }),
-    auth_user: f.string({ writeOnly: true, help: 'user name for the source repository' }),
-    auth_password: f.secret({ writeOnly: true, help: 'password or token for the source repository' }),
-    mirror_trigger_builds: f.bool({ help: 'mirror updates trigger pipelines' }),
-    only_mirror_protected_branches: f.bool({ help: 'mirror protected branches only' }),
-    mirror_overwrites_diverged_branches: f.bool({ help: 'overwrite branches that diverged from the source' }),
-    mirror_branch_regex: re2Regex({ help: 'mirror only branches matching this (needs only_mirror_protected_branches off)' }),
+    last_error: f.string({ readOnly: true, nullable: true }),
+    last_successful_update_at: f.time({ readOnly: true, nullable: true }),
+    last_update_at: f.time({ readOnly: true, nullable: true }),
+    last_update_started_at: f.time({ readOnly: true, nullable: true }),
+    update_status: f.enum(['none', 'scheduled', 'started', 'finished', 'failed'], { readOnly: true, default: 'none' }),
+    url: mirrorUrl({ help: 'the repository to pull from (credentials in it are masked in answers)', nullable: true }),
+    enabled: f.bool({ default: false, help: 'mirroring is on (false removes it)' }),
+    auth_user: f.string({ writeOnly: true, nullable: true, help: 'user name for the source repository', placeholder: '<user>' }),
+    auth_password: f.secret({ writeOnly: true, nullable: true, help: 'password or token for the source repository' }),
+    mirror_trigger_builds: f.bool({ default: false, flag: 'trigger-builds', help: 'mirror updates trigger pipelines' }),
+    only_mirror_protected_branches: f.bool({ nullable: true, flag: 'only-protected-branches', help: 'mirror protected branches only' }),
+    mirror_overwrites_diverged_branches: f.bool({ default: false, flag: 'overwrite-diverged', help: 'overwrite branches that diverged from the source' }),
+    mirror_branch_regex: re2Regex({ nullable: true, flag: 'branch-regex', help: 'mirror only branches matching this (needs only_mirror_protected_branches off)' }),
   },
   roles: { read: 'maintainer', write: 'maintainer' },
   tier: 'premium',

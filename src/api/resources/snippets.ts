@@ -1,4 +1,4 @@
-import { f } from '../fields.js';
+import { f, type RecordOf } from '../fields.js';
 import { defineResource } from '../resource.js';
 
 export const SNIPPET_VISIBILITIES = ['private', 'internal', 'public'] as const;
@@ -25,7 +25,7 @@ export const snippets = defineResource({
   fields: {
     id: f.int({ min: 1, readOnly: true }),
     title: f.string({ create: 'required', help: 'the title', placeholder: '<title>' }),
-    description: f.string({ help: 'a description', placeholder: '<text>' }),
+    description: f.string({ help: 'a description', placeholder: '<text>', nullable: true }),
     visibility: f.enum(SNIPPET_VISIBILITIES, { default: 'private', help: 'private (project members), internal (signed-in users) or public' }),
     author: f.object(),
     updated_at: f.time({ readOnly: true }),
@@ -36,7 +36,7 @@ export const snippets = defineResource({
     ssh_url_to_repo: f.string({ readOnly: true }),
     http_url_to_repo: f.url({ readOnly: true }),
     file_name: f.string({ readOnly: true }),
-    files: f.object({ help: 'the files: [{path, raw_url}]' }),
+    files: f.object<Array<{ path: string; raw_url: string }>>({ help: 'the files: [{path, raw_url}]' }),
     imported: f.bool({ readOnly: true }),
     imported_from: f.string({ readOnly: true }),
   },
@@ -46,15 +46,8 @@ export const snippets = defineResource({
   roles: { read: 'guest', write: 'reporter' },
 });
 
-export interface SnippetRecord {
-  id: number;
-  title: string;
-  description: string | null;
-  visibility: (typeof SNIPPET_VISIBILITIES)[number];
-  web_url: string;
-  file_name: string;
-  files: Array<{ path: string; raw_url: string }>;
-}
+/** A snippet as the service presents it. */
+export type SnippetRecord = RecordOf<typeof snippets>;
 
 /** One change of a snippet update (`files` of PUT). */
 export interface SnippetFileAction {

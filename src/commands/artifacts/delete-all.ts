@@ -13,7 +13,7 @@ export default defineCommand<{ project?: string }>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     await ctx.confirm(`Delete the job artifacts of project ${project}? ${WHAT_HAPPENS[0].toUpperCase()}${WHAT_HAPPENS.slice(1)}.`);
-    await ctx.api.call(artifacts.routes.deleteAll!, { project });
+    await ctx.api.call(artifacts.routes.deleteAll, { project });
     ctx.io.note(`accepted: the artifacts of ${project} are expired now and will be removed in the background`);
     return undefined;
   },

@@ -12,10 +12,10 @@ export default defineCommand<{ project?: string; job?: number }>({
     if (opts.job === undefined) throw new UsageError('which job? give --job ID');
     const project = ctx.project(opts.project);
     const route = { project, job_id: opts.job };
-    const job = await ctx.api.call<Job>(artifacts.routes.get!, route);
+    const job = await ctx.api.call<Job>(artifacts.routes.get, route);
     const size = job.artifacts?.reduce((sum, a) => sum + (a.size ?? 0), 0) ?? 0;
     await ctx.confirm(`Delete the artifacts of job ${job.id} (${job.name}, ${job.ref}, ${size.toLocaleString('en-US')} bytes) of project ${project}? The job log is kept.`);
-    await ctx.api.call(artifacts.routes.delete!, route);
+    await ctx.api.call(artifacts.routes.delete, route);
     ctx.io.note(`deleted the artifacts of job ${job.id}`);
     return undefined;
   },

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { artifacts } from '../../api/resources/artifacts.js';
 import { defineCommand } from '../../cli/command.js';
-import { globMatcher } from '../../cli/glob.js';
+import { globMatcher } from '../../glob.js';
 import { projectOption } from '../../cli/options.js';
 import { collect } from '../../parse.js';
 import { download, routeSource } from '../../download/engine.js';
-import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
 import { DownloadResult } from '../../output/result.js';
 import { explained, selectorOptions, target, type JobSelector } from './shared.js';
@@ -16,7 +16,8 @@ type Options = JobSelector & DownloadFlags & { include?: string[]; list?: boolea
 
 export default defineCommand<Options>({
   description:
-    'Downloads the artifacts archive (artifacts.zip) of a job, streamed to disk through FILE.part (memory stays flat at any size), with a ' +
+    'Downloads the artifacts archive of a job (at a terminal without -O: to artifacts.zip in the current folder), streamed to disk through ' +
+    'FILE.part (memory stays flat at any size) and checked whole (every entry\'s CRC-32) before it gets its name, with a ' +
     'progress bar on a terminal; --resume continues an interrupted download. --extract unpacks it into a new or empty folder safely ' +
     '(nothing lands outside it, links are skipped); --include picks entries (`dist/**`, `*.xml`); --list shows the entries instead. ' +
     '--ref with --job-name takes the job from the latest successful pipeline of a branch or tag (a parent pipeline\'s job wins over a ' +
@@ -41,7 +42,7 @@ export default defineCommand<Options>({
     if (opts.list && opts.extract) throw new UsageError('give --list or --extract, not both');
     if (opts.include && !opts.extract && !opts.list) throw new UsageError('--include picks entries to --extract or --list');
     const include = globMatcher(opts.include);
-    const route = 'job' in t ? artifacts.routes.archive! : artifacts.routes.archiveByRef!;
+    const route = 'job' in t ? artifacts.routes.archive : artifacts.routes.archiveByRef;
     const params = 'job' in t ? { project: t.project, job_id: t.job } : { project: t.project, ref_name: t.ref, job: t.jobName };
     const source = explained(routeSource(ctx.api, route, params), ctx, t, 'the artifacts archive');
     const description = `artifacts of ${'job' in t ? `job ${t.job}` : `${t.jobName}@${t.ref}`}`;
@@ -64,7 +65,7 @@ export default defineCommand<Options>({
         if (dir) rmSync(dir, { recursive: true, force: true });
       }
     }
-    const options = await prepareDownload(ctx, opts, { description, extract: { dir: opts.extract ?? '', include } });
+    const options = await prepareDownload(ctx, opts, { description, verify: 'archive', extract: { dir: opts.extract ?? '', include } }, 'artifacts.zip');
     return new DownloadResult(source, options);
   },
 });

@@ -2,7 +2,7 @@ import { artifacts } from '../../api/resources/artifacts.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { DownloadResult } from '../../output/result.js';
 import { artifactPath, explained, selectorOptions, target, type JobSelector } from './shared.js';
 
@@ -19,7 +19,7 @@ export default defineCommand<JobSelector & DownloadFlags & { path: string }>({
   async run(opts, ctx) {
     const t = target(opts, ctx);
     const path = artifactPath(opts.path);
-    const route = 'job' in t ? artifacts.routes.file! : artifacts.routes.fileByRef!;
+    const route = 'job' in t ? artifacts.routes.file : artifacts.routes.fileByRef;
     const params = 'job' in t ? { project: t.project, job_id: t.job, artifact_path: path } : { project: t.project, ref_name: t.ref, artifact_path: path, job: t.jobName };
     const options = await prepareDownload(ctx, opts, { description: path });
     return new DownloadResult(explained(routeSource(ctx.api, route, params), ctx, t, `the file ${path} in the artifacts`, path), options);

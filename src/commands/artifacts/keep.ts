@@ -10,6 +10,6 @@ export default defineCommand<{ project?: string; job?: number }>({
   options: [projectOption, { ...jobOption, description: 'the job whose artifacts to keep' }],
   async run(opts, ctx) {
     if (opts.job === undefined) throw new UsageError('which job? give --job ID');
-    return ctx.api.call(artifacts.routes.keep!, { project: ctx.project(opts.project), job_id: opts.job });
+    return ctx.api.call(artifacts.routes.keep, { project: ctx.project(opts.project), job_id: opts.job });
   },
 });

@@ -62,16 +62,16 @@ export async function explainNotFound(ctx: Context, t: Target, what: string, pat
   };
   try {
     if ('job' in t) {
-      const job = await ctx.api.call<Job>(artifacts.routes.get!, { project: t.project, job_id: t.job });
+      const job = await ctx.api.call<Job>(artifacts.routes.get, { project: t.project, job_id: t.job });
       found = job.id;
       lines.push(...archiveMissing(job));
     } else {
       // The newest successful pipeline no other pipeline triggered (child pipelines are searched after their parent).
-      const successful = await ctx.api.call<Array<{ id: number; source: string }>>(artifacts.routes.pipelines!, { project: t.project, ref: t.ref, status: 'success', per_page: 20 });
+      const successful = await ctx.api.call<Array<{ id: number; source: string }>>(artifacts.routes.pipelines, { project: t.project, ref: t.ref, status: 'success', per_page: 20 });
       const pipeline = successful.find((p) => p.source !== 'parent_pipeline');
       if (!pipeline) lines.push(`${t.ref} has no successful pipeline (or is not a branch or tag)`);
       else {
-        const jobs = await ctx.api.call<Job[]>(artifacts.routes.pipelineJobs!, { project: t.project, pipeline_id: pipeline.id, per_page: 100 });
+        const jobs = await ctx.api.call<Job[]>(artifacts.routes.pipelineJobs, { project: t.project, pipeline_id: pipeline.id, per_page: 100 });
         const job = jobs.find((j) => j.name === t.jobName);
         if (!job) lines.push(`the latest successful pipeline of ${t.ref} (${pipeline.id}) has no job "${t.jobName}" (jobs: ${[...new Set([...jobs].sort((a, b) => a.id - b.id).map((j) => j.name))].join(', ') || 'none'}); a job of a child pipeline is found only when the parent has none of that name`);
         else {

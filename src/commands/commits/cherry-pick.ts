@@ -16,7 +16,7 @@ export default defineCommand<{ project?: string; sha: string; branch: string; me
   ],
   async run(opts, ctx) {
     try {
-      const result = await ctx.api.call<Record<string, unknown>>(commits.routes.cherryPick!, { project: ctx.project(opts.project), sha: opts.sha, branch: opts.branch, message: opts.message, dry_run: opts.check || undefined });
+      const result = await ctx.api.call<Record<string, unknown>>(commits.routes.cherryPick, { project: ctx.project(opts.project), sha: opts.sha, branch: opts.branch, message: opts.message, dry_run: opts.check || undefined });
       if (opts.check) ctx.io.note(`${opts.sha} applies cleanly to ${opts.branch}; nothing was committed`);
       else ctx.io.note(`Cherry-picked ${opts.sha} onto ${opts.branch} as ${String(result.short_id ?? result.id)}`);
       return result;

@@ -1,9 +1,10 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { branchTree, fileActions, summarizeActions, withMissingBranchHint, type CommitAction } from '../../api/commit-actions.js';
+import { branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
+import type { CommitAction } from '../../api/resources/commits.js';
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand, type Context } from '../../cli/command.js';
-import { fileProblem, readLocalFile } from '../../cli/files.js';
+import { fileProblem, readLocalFile } from '../../files.js';
 import { projectOption } from '../../cli/options.js';
 import { collect, parseChoice, plural } from '../../parse.js';
 import { UsageError } from '../../errors.js';
@@ -127,7 +128,7 @@ export default defineCommand<Flags>({
       return undefined;
     }
     const summary = summarizeActions(actions);
-    const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create!, {
+    const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create, {
       project,
       branch: opts.branch,
       commit_message: message,

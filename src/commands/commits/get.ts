@@ -7,6 +7,6 @@ export default defineCommand<{ project?: string; sha: string; stats: boolean }>(
   args: ['<sha>'],
   options: [projectOption, { flags: '--no-stats', description: 'leave out the added and removed line counts' }],
   async run(opts, ctx) {
-    return ctx.api.call(commits.routes.get!, { project: ctx.project(opts.project), sha: opts.sha, stats: opts.stats === false ? false : undefined });
+    return ctx.api.call(commits.routes.get, { project: ctx.project(opts.project), sha: opts.sha, stats: opts.stats === false ? false : undefined });
   },
 });

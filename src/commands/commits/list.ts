@@ -24,7 +24,7 @@ export default defineCommand<{ project?: string; ref?: string; since?: string; u
   columns: commits.columns,
   async run(opts, ctx) {
     return ctx.api.list(
-      commits.routes.list!,
+      commits.routes.list,
       {
         project: ctx.project(opts.project),
         ref_name: opts.ref,

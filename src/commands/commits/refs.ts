@@ -11,6 +11,6 @@ export default defineCommand<{ project?: string; sha: string; type?: string }>({
   list: true,
   columns: ['type', 'name'],
   async run(opts, ctx) {
-    return ctx.api.list(commits.routes.refs!, { project: ctx.project(opts.project), sha: opts.sha, type: opts.type }, ctx.paging);
+    return ctx.api.list(commits.routes.refs, { project: ctx.project(opts.project), sha: opts.sha, type: opts.type }, ctx.paging);
   },
 });

@@ -8,6 +8,6 @@ export default defineCommand<{ project?: string; sha: string; firstParent?: bool
   args: ['<sha>'],
   options: [projectOption, { flags: '--first-parent', description: 'count only first parents' }],
   async run(opts, ctx) {
-    return ctx.api.call(commits.routes.sequence!, { project: ctx.project(opts.project), sha: opts.sha, first_parent: opts.firstParent || undefined });
+    return ctx.api.call(commits.routes.sequence, { project: ctx.project(opts.project), sha: opts.sha, first_parent: opts.firstParent || undefined });
   },
 });

@@ -1,14 +1,17 @@
 import { defineCommand } from '../../cli/command.js';
 import { applyChanges, staleObjects, type ApplySummary } from '../../desired/apply.js';
 import { localFiles } from '../../desired/file.js';
-import { sectionIo } from '../../desired/io.js';
+import { sectionIo } from './io.js';
 import type { Change } from '../../desired/model.js';
 import { failureLine, makePlan, type OwnerFailure } from '../../desired/plan.js';
 import { countActions, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
 import { looksLikePlan, readPlanDocument } from '../../desired/saved.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
-import { baseDirOf, concurrencyOf, fileOption, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
+import { writeFileAtomically } from '../../files.js';
+import { selectProjects } from '../../fleet/select.js';
+import { emptyShardLine, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
+import { baseDirOf, failedPaths, fileOption, planOptionsOf, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
 
 interface Options extends TargetFlags {
@@ -33,19 +36,33 @@ export default defineCommand<Options>({
   columns: ['target', 'object', 'action', 'result', 'error'],
   async run(opts, ctx) {
     const text = await readText(ctx, opts.file);
-    const concurrency = concurrencyOf(opts);
+    const options = planOptionsOf(ctx, opts);
+    const concurrency = options.concurrency;
     let changes: Change[];
     let failures: OwnerFailure[] = [];
     let owners: Array<{ level: string }>;
     let io;
     if (looksLikePlan(text)) {
       if (opts.target || opts.exclude) throw new UsageError('--target and --exclude were chosen when the plan was made; they do not apply to a saved plan');
-      const { document, changes: planned } = readPlanDocument(opts.file, text);
+      const { document, changes: saved } = readPlanDocument(opts.file, text);
+      // A shard applies its part of the plan (a merged plan, or its own); --projects-file narrows it further.
+      let planned = saved;
+      if (options.projectsFile !== undefined) {
+        const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
+        planned = planned.filter((change) => listed.has(change.owner.path.toLowerCase()) || (change.owner.id !== undefined && listed.has(String(change.owner.id))));
+      }
+      const keys = takeShard([...new Set(planned.map((change) => change.owner.path))], (path) => path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings with changes');
+      if (options.shard) {
+        const mine = new Set(keys);
+        planned = planned.filter((change) => mine.has(change.owner.path));
+        if (!planned.length && saved.length) ctx.io.note(emptyShardLine(options.shard));
+      }
       if (document.server !== ctx.connection().baseUrl) {
         throw new CliError(`${opts.file} was made for ${document.server}, not ${ctx.connection().baseUrl}`, ExitCode.rejected, 'make the plan against this instance');
       }
       io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
-      ctx.rateGate.activate(concurrency);
+      const budget = startBudget(ctx.rateGate, concurrency, options.rateLimit, options.shard);
+      if (budget) ctx.io.note(budget);
       const stale = await staleObjects(io, planned, concurrency);
       if (stale.length) {
         for (const line of stale) ctx.io.streams.stderr.write(`changed since the plan: ${line}\n`);
@@ -57,7 +74,8 @@ export default defineCommand<Options>({
       const state = await readDesired(ctx, opts.file, text);
       const baseDir = baseDirOf(opts.file);
       io = sectionIo(ctx, ctx.api, state.local, baseDir);
-      const plan = await makePlan(ctx, state, io, { targets: opts.target ?? [], exclude: opts.exclude ?? [], concurrency });
+      const plan = await makePlan(ctx, state, io, options);
+      if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
       for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
       changes = plan.changes;
       failures = plan.failures;
@@ -71,7 +89,11 @@ export default defineCommand<Options>({
         if (asking || !ctx.io.options.quiet) ctx.io.streams.stderr.write(preview);
       }
     }
+    const failedTo = (owners: Array<{ level: string; path: string }>) => {
+      if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, failedPaths(owners), writeFileAtomically);
+    };
     if (!changes.length) {
+      failedTo(failures.map((failure) => failure.owner));
       ctx.io.note(owners.length ? `Nothing to apply: the file matches ${ownersPhrase(owners)}.` : NOTHING_SELECTED);
       return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
     }
@@ -79,12 +101,13 @@ export default defineCommand<Options>({
     const actionable = changes.length - counts.violation - (opts.prune ? 0 : counts.prune);
     if (actionable > 0) await ctx.confirm(`Apply ${plural(actionable, 'change')} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
 
-    const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0 };
+    const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0, failedOwners: [] };
     const result = new ResultWithExit(undefined, ExitCode.ok);
     // --dry-run shows each change's request one at a time, in order, and sends none of them.
     const rows = applyChanges(io, changes, { prune: Boolean(opts.prune), concurrency: ctx.globals.dryRun ? 1 : concurrency }, summary);
     async function* settle() {
       yield* rows;
+      failedTo([...failures.map((failure) => failure.owner), ...summary.failedOwners]);
       const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${plural(summary.skippedPrunes, 'deletion')} skipped (pass --prune)` : '', summary.violations ? `${plural(summary.violations, 'audit finding')} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
       const gate = ctx.rateGate.summary();
       const line = `Applied: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;

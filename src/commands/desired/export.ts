@@ -1,17 +1,19 @@
 import { defineCommand } from '../../cli/command.js';
+import { groups, projects as declaredProjects } from '../../api/resources/projects.js';
 import { parseList, plural, pluralNoun } from '../../parse.js';
 import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';
-import { sectionIo } from '../../desired/io.js';
+import { sectionIo } from './io.js';
 import type { Owner } from '../../desired/model.js';
 import { UsageError } from '../../errors.js';
 import { selectProjects } from '../../fleet/select.js';
-import { p } from '../../api/path.js';
 import { TextResult } from '../../output/result.js';
 import { concurrencyOf, type TargetFlags } from './shared.js';
-import { concurrencyOption } from '../../fleet/options.js';
+import { concurrencyOption, shardOptions } from '../../cli/fleet-options.js';
+import type { FleetRun } from '../../fleet/select.js';
+import { emptyShardLine, resolveShard, startBudget, takeShard } from '../../fleet/shard.js';
 
-interface Options extends Pick<TargetFlags, 'concurrency'> {
+interface Options extends Pick<TargetFlags, 'concurrency'>, Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   project?: string;
   group?: string;
   recursive?: boolean;
@@ -42,34 +44,45 @@ export default defineCommand<Options>({
     { flags: '--instance', description: 'the application settings and plan limits (administrators)' },
     { flags: '--kinds <list>', description: `only these sections: ${KINDS.join(', ')}`, parse: parseList },
     concurrencyOption,
+    ...shardOptions,
   ],
   async run(opts, ctx) {
     const chosen = [opts.project !== undefined, opts.group !== undefined, Boolean(opts.instance)].filter(Boolean).length;
     if (chosen !== 1) throw new UsageError(chosen ? 'give one of --project, --group and --instance' : 'what to export? give --project P, --group G [--recursive] or --instance');
     if (opts.recursive && opts.group === undefined) throw new UsageError('--recursive goes with --group');
+    if ((opts.shard || opts.shardTotal !== undefined) && opts.group === undefined) throw new UsageError('--shard goes with --group: one project or the instance is not split');
+    // A shard of a parallel job exports its part of the group's projects and subgroups (the group itself goes with shard 1).
+    const shard = opts.group !== undefined ? resolveShard(opts, ctx.env) : undefined;
     const unknown = (opts.kinds ?? []).filter((kind) => !KINDS.includes(kind));
     if (unknown.length) throw new UsageError(`unknown ${pluralNoun(unknown.length, 'kind')} ${unknown.join(', ')}`, `known: ${KINDS.join(', ')}`);
 
-    const owners: Owner[] = [];
+    let owners: Owner[] = [];
     let target: string | undefined;
     if (opts.instance) owners.push({ level: 'instance', path: '' });
     else if (opts.project !== undefined) {
-      const project = await ctx.api.get<{ id: number; path_with_namespace: string; default_branch?: string | null }>(p`/projects/${opts.project}`);
+      const project = await ctx.api.call<{ id: number; path_with_namespace: string; default_branch?: string | null }>(declaredProjects.routes.get, { project: opts.project });
       owners.push({ level: 'project', path: project.path_with_namespace, id: project.id, defaultBranch: project.default_branch ?? undefined });
       target = project.path_with_namespace;
     } else {
-      const group = await ctx.api.get<{ id: number; full_path: string }>(p`/groups/${opts.group!}`);
+      const group = await ctx.api.call<{ id: number; full_path: string }>(groups.routes.get, { group: opts.group });
       owners.push({ level: 'group', path: group.full_path, id: group.id });
       if (opts.recursive) {
-        for await (const sub of ctx.api.list<{ id: number; full_path: string }>(p`/groups/${group.full_path}/descendant_groups`, {}, { all: true })) owners.push({ level: 'group', path: sub.full_path, id: sub.id });
+        for await (const sub of ctx.api.list<{ id: number; full_path: string }>(groups.routes.descendants, { group: group.full_path }, { all: true })) owners.push({ level: 'group', path: sub.full_path, id: sub.id });
       }
       for (const project of await selectProjects(ctx, { group: group.full_path, recursive: opts.recursive })) {
         owners.push({ level: 'project', path: project.path, id: project.id, defaultBranch: project.defaultBranch });
       }
       target = opts.recursive ? `${group.full_path}/**` : `${group.full_path}/*`;
+      const root = group.full_path;
+      owners = takeShard(owners, (owner) => (owner.path === root ? '' : owner.path), shard, (line) => ctx.io.note(line), 'projects and groups');
+      if (shard && !owners.length) {
+        ctx.io.note(emptyShardLine(shard));
+        return ctx.format !== 'table' && ctx.format !== 'yaml' ? { version: 1, target } : new TextResult(`version: 1\ntarget: ${target}\n`);
+      }
     }
     const concurrency = concurrencyOf(opts);
-    ctx.rateGate.activate(concurrency);
+    const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
+    if (budget) ctx.io.note(budget);
     const io = sectionIo(ctx, ctx.api, localFiles('.'), process.cwd());
     const { document, notes } = await exportState(io, { owners, kinds: opts.kinds, target, concurrency });
     for (const note of notes) ctx.io.note(`note: ${note}`);

@@ -1,11 +1,14 @@
-import { defineCommand } from '../../cli/command.js';
-import { sectionIo } from '../../desired/io.js';
-import { failureLine, makePlan } from '../../desired/plan.js';
+import { defineCommand, type Context } from '../../cli/command.js';
+import { sectionIo } from './io.js';
+import { failureLine, makePlan, type Plan } from '../../desired/plan.js';
 import { paintFor, planSummary, planText } from '../../desired/render.js';
-import { planDocument } from '../../desired/saved.js';
+import { planDocument, type PlanDocument } from '../../desired/saved.js';
 import { ExitCode } from '../../errors.js';
 import { ResultWithExit, TextResult } from '../../output/result.js';
-import { baseDirOf, concurrencyOf, fileOption, readDesired, targetOptions, writeFileAtomically, type TargetFlags } from './shared.js';
+import { createHash } from 'node:crypto';
+import { writeFileAtomically } from '../../files.js';
+import { emptyShardLine, writeFailedTo } from '../../fleet/shard.js';
+import { baseDirOf, failedPaths, fileOption, planOptionsOf, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 
 interface Options extends TargetFlags {
   file: string;
@@ -20,34 +23,46 @@ export default defineCommand<Options>({
     'Exit 0 when everything matches, 9 when anything differs (drift: for cron and CI), 2 for an invalid file; so `plan && apply` never applies',
     'a change: review the saved plan and apply it, or in a script let 9 through as the last example shows.',
     '-o json prints the plan as JSON; --out FILE saves it for apply, which refuses it when an object changed meanwhile. Secrets are never read while planning.',
+    'With --shard I/N (or in a parallel CI job) it plans one shard of the projects and groups; plan merge combines the shards\' plans.',
   ].join(' '),
   examples: [
     'forgectl plan -f desired.yaml',
     "forgectl plan -f desired.yaml --target 'acme/**' --exclude 'acme/sandbox/**' --concurrency 16",
+    'forgectl plan -f desired.yaml --shard 2/8 --out plan-2.json   # one of 8 parallel jobs; then: forgectl plan merge plan-*.json',
     'forgectl plan -f desired.yaml --out plan.json   # review it; then: forgectl apply -f plan.json --yes',
     'forgectl plan -f desired.yaml --out plan.json || [ $? -eq 9 ] && forgectl apply -f plan.json --yes   # 9 (changes) goes on to apply; an error stops',
     'forgectl plan -f desired.yaml -o json | jq \'.changes[] | select(.action == "update")\'',
   ],
   options: [fileOption, ...targetOptions, { flags: '--out <file>', description: 'save the plan as JSON (for apply -f FILE)' }],
   async run(opts, ctx) {
-    const state = await readDesired(ctx, opts.file);
+    const text = await readText(ctx, opts.file);
+    const state = await readDesired(ctx, opts.file, text);
+    const options = planOptionsOf(ctx, opts);
     const baseDir = baseDirOf(opts.file);
     const io = sectionIo(ctx, ctx.api, state.local, baseDir);
-    const plan = await makePlan(ctx, state, io, { targets: opts.target ?? [], exclude: opts.exclude ?? [], concurrency: concurrencyOf(opts) });
-    const document = planDocument(plan, { server: ctx.connection().baseUrl, file: state.file, baseDir, now: ctx.now() });
-    if (opts.out) {
-      writeFileAtomically(opts.out, `${JSON.stringify(document, null, 2)}\n`);
-      ctx.io.note(`plan saved to ${opts.out}: apply it with forgectl apply -f ${opts.out}`);
-    }
-    const gate = ctx.rateGate.summary();
-    if (gate) ctx.io.note(gate);
-    const drift = plan.changes.length > 0 || plan.failures.length > 0;
-    const exit = drift ? ExitCode.attention : ExitCode.ok;
-    if (ctx.format === 'table') {
-      const paint = await paintFor(ctx.io.options.color && ctx.io.stdoutIsTTY);
-      return new ResultWithExit(new TextResult(planText(plan, paint, failureLine), true), exit);
-    }
-    const result = ctx.format === 'ndjson' || ctx.format === 'csv' ? document.changes : document;
-    return new ResultWithExit(result, exit, ctx.io.options.quiet ? undefined : planSummary(plan));
+    const plan = await makePlan(ctx, state, io, options);
+    const digest = createHash('sha256').update(text).digest('hex');
+    const document = planDocument(plan, { server: ctx.connection().baseUrl, file: state.file, baseDir, now: ctx.now(), digest, targets: options.targets, exclude: options.exclude, shard: options.shard });
+    if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
+    if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, failedPaths(plan.failures.map((failure) => failure.owner)), writeFileAtomically);
+    return showPlan(ctx, plan, document, opts.out);
   },
 });
+
+/** A plan on stdout (text, or the saved form with -o json), saved to `out` if given; exit 9 when anything differs. */
+export async function showPlan(ctx: Context, plan: Plan, document: PlanDocument, out: string | undefined): Promise<ResultWithExit> {
+  if (out) {
+    writeFileAtomically(out, `${JSON.stringify(document, null, 2)}\n`);
+    ctx.io.note(`plan saved to ${out}: apply it with forgectl apply -f ${out}`);
+  }
+  const gate = ctx.rateGate.summary();
+  if (gate) ctx.io.note(gate);
+  const drift = plan.changes.length > 0 || plan.failures.length > 0;
+  const exit = drift ? ExitCode.attention : ExitCode.ok;
+  if (ctx.format === 'table') {
+    const paint = await paintFor(ctx.io.options.color && ctx.io.stdoutIsTTY);
+    return new ResultWithExit(new TextResult(planText(plan, paint, failureLine), true), exit);
+  }
+  const result = ctx.format === 'ndjson' || ctx.format === 'csv' ? document.changes : document;
+  return new ResultWithExit(result, exit, ctx.io.options.quiet ? undefined : planSummary(plan));
+}

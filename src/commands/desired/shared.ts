@@ -1,10 +1,14 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Context, OptionDef } from '../../cli/command.js';
-import { checkWritableTarget, readLocalFile } from '../../cli/files.js';
+import { checkWritableTarget, readLocalFile } from '../../files.js';
+import { UsageError } from '../../errors.js';
 import { collect } from '../../parse.js';
 import { DesiredFileError, parseDesiredState, type DesiredState } from '../../desired/file.js';
-import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';
+import { concurrencyOption, DEFAULT_CONCURRENCY, failedToOption, shardOptions } from '../../cli/fleet-options.js';
+import type { FleetRun } from '../../fleet/select.js';
+import { resolveShard } from '../../fleet/shard.js';
+import type { PlanOptions } from '../../desired/plan.js';
 
 /** What plan, apply, export and validate share: the file option, targets, and reading the file. */
 
@@ -13,20 +17,66 @@ export const fileOption: OptionDef = { flags: '-f, --file <file>', description: 
 export const targetOptions: OptionDef[] = [
   { flags: '--target <glob>', description: 'the projects "*" means: group/** or a full path (repeatable; default: the file\'s target, else its scopes)', parse: collect },
   { flags: '--exclude <glob>', description: 'leave out projects and groups whose full path matches (repeatable)', parse: collect },
+  { flags: '--projects-file <file>', description: 'only the projects and groups this file lists (one path a line, as --failed-to writes them; - for stdin)' },
   concurrencyOption,
+  ...shardOptions,
+  failedToOption,
 ];
 
-export interface TargetFlags {
+export interface TargetFlags extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit' | 'failedTo'> {
   target?: string[];
   exclude?: string[];
   concurrency?: number;
+  projectsFile?: string;
 }
 
 export const concurrencyOf = (opts: TargetFlags): number => opts.concurrency ?? DEFAULT_CONCURRENCY;
 
+/** What plan and apply compare, from their flags and the environment (the shard of a parallel job). */
+export function planOptionsOf(ctx: Context, opts: TargetFlags): PlanOptions {
+  if (opts.failedTo !== undefined) checkWritableTarget(opts.failedTo);
+  return {
+    targets: opts.target ?? [],
+    exclude: opts.exclude ?? [],
+    concurrency: concurrencyOf(opts),
+    shard: resolveShard(opts, ctx.env),
+    projectsFile: opts.projectsFile,
+    rateLimit: opts.rateLimit,
+  };
+}
+
+/** The projects and groups to write to --failed-to: those that could not be read or changed. */
+export function failedPaths(owners: Array<{ level: string; path: string }>): string[] {
+  return [...new Set(owners.filter((owner) => owner.level !== 'instance').map((owner) => owner.path))];
+}
+
 /** The text of the file (or stdin). */
 export async function readText(ctx: Context, file: string): Promise<string> {
-  return file === '-' ? ctx.io.readStdin() : readLocalFile(file, 'utf8');
+  if (file !== '-') {
+    const size = statSizeOf(file);
+    if (size !== undefined && size > DESIRED_MAX_BYTES) throw tooLarge(file, size);
+  }
+  const text = file === '-' ? await ctx.io.readStdin() : readLocalFile(file, 'utf8');
+  if (Buffer.byteLength(text) > DESIRED_MAX_BYTES) throw tooLarge(file === '-' ? 'stdin' : file, Buffer.byteLength(text));
+  return text;
+}
+
+/** The largest desired-state file read: beyond it a file is refused at once rather than parsed for minutes. */
+export const DESIRED_MAX_BYTES = 8 * 1024 * 1024;
+
+function tooLarge(file: string, size: number): UsageError {
+  return new UsageError(
+    `${file} is ${(size / 1024 / 1024).toFixed(1)} MiB; a desired-state file may be at most ${DESIRED_MAX_BYTES / 1024 / 1024} MiB`,
+    'split it into several files (each with its own target), and plan and apply each',
+  );
+}
+
+function statSizeOf(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads and checks a desired-state file; with several problems each gets its line on stderr before the error. */
@@ -41,20 +91,3 @@ export async function readDesired(ctx: Context, file: string, text?: string): Pr
 
 /** The folder relative paths of the file start from (stdin: the current folder). */
 export const baseDirOf = (file: string): string => (file === '-' ? process.cwd() : dirname(resolve(file)));
-
-/** Writes a file atomically (a temporary file fsynced, then renamed), mode 0600. */
-export function writeFileAtomically(path: string, text: string): void {
-  checkWritableTarget(path);
-  const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temp, path);
-}

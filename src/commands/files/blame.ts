@@ -38,7 +38,7 @@ export default defineCommand<{ project?: string; path: string; ref?: string; lin
     const project = ctx.project(opts.project);
     const path = repoPath(opts.path);
     const ref = await refOrDefault(ctx, project, opts.ref);
-    const blame = (range?: { start: number; end: number }) => ctx.api.call<BlameRange[]>(repositoryFiles.routes.blame!, { project, file_path: path, ref, range });
+    const blame = (range?: { start: number; end: number }) => ctx.api.call<BlameRange[]>(repositoryFiles.routes.blame, { project, file_path: path, ref, range });
     const numbered = (ranges: BlameRange[], first: number) => {
       let line = first;
       return ranges.flatMap((range) =>

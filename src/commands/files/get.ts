@@ -11,7 +11,7 @@ export default defineCommand<{ project?: string; path: string; ref?: string }>({
   options: [projectOption, refOption(false)],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
-    const file = await ctx.api.call<Record<string, unknown> & { content: string }>(repositoryFiles.routes.get!, {
+    const file = await ctx.api.call<Record<string, unknown> & { content: string }>(repositoryFiles.routes.get, {
       project,
       file_path: repoPath(opts.path),
       ref: await refOrDefault(ctx, project, opts.ref),

@@ -17,7 +17,7 @@ export default defineCommand<{ project?: string; path: string; ref?: string }>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     const ref = await refOrDefault(ctx, project, opts.ref);
-    const { method, path, rest } = expandRoute(repositoryFiles.routes.info!, { project, file_path: repoPath(opts.path), ref });
+    const { method, path, rest } = expandRoute(repositoryFiles.routes.info, { project, file_path: repoPath(opts.path), ref });
     const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
     await response.body.dump().catch(() => undefined);
     return fileHeaders(response.header);

@@ -21,7 +21,7 @@ export default defineCommand<WriteFlags & ContentFlags & { project?: string; pat
     const bytes = await readContent(ctx, opts.contentFile);
     let current: Record<string, unknown> | undefined;
     try {
-      const { method, path, rest } = expandRoute(repositoryFiles.routes.info!, { project, file_path: filePath, ref: opts.branch });
+      const { method, path, rest } = expandRoute(repositoryFiles.routes.info, { project, file_path: filePath, ref: opts.branch });
       const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
       await response.body.dump().catch(() => undefined);
       current = fileHeaders(response.header);
@@ -33,7 +33,7 @@ export default defineCommand<WriteFlags & ContentFlags & { project?: string; pat
       return current;
     }
     const verb = current ? 'update' : 'create';
-    await ctx.api.call(repositoryFiles.routes[verb]!, {
+    await ctx.api.call(repositoryFiles.routes[verb], {
       project,
       file_path: filePath,
       ...writeBody(opts),
@@ -43,7 +43,7 @@ export default defineCommand<WriteFlags & ContentFlags & { project?: string; pat
       throw withMissingBranchHint(error, opts.branch);
     });
     ctx.io.note(`${current ? 'Updated' : 'Created'} ${filePath} on ${opts.branch}`);
-    const { content: _content, ...record } = await ctx.api.call<Record<string, unknown>>(repositoryFiles.routes.get!, { project, file_path: filePath, ref: opts.branch });
+    const { content: _content, ...record } = await ctx.api.call<Record<string, unknown>>(repositoryFiles.routes.get, { project, file_path: filePath, ref: opts.branch });
     return record;
   },
 });

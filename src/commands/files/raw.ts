@@ -2,7 +2,7 @@ import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { repoPath } from '../../git/content.js';
 import { DownloadResult } from '../../output/result.js';
 import { fileHeaders } from './info.js';
@@ -27,7 +27,7 @@ export default defineCommand<DownloadFlags & { project?: string; path: string; r
         return { sha256: info.content_sha256 as string | undefined, size: info.size as number | undefined };
       },
     });
-    const source = routeSource(ctx.api, repositoryFiles.routes.raw!, { project: ctx.project(opts.project), file_path: filePath, ref: opts.ref, lfs: opts.lfs || undefined });
+    const source = routeSource(ctx.api, repositoryFiles.routes.raw, { project: ctx.project(opts.project), file_path: filePath, ref: opts.ref, lfs: opts.lfs || undefined });
     return new DownloadResult(source, download);
   },
 });

@@ -1,6 +1,6 @@
-import { p } from '../../api/path.js';
 import type { OptionDef } from '../../cli/command.js';
-import { readLocalFile } from '../../cli/files.js';
+import { projects } from '../../api/resources/projects.js';
+import { readLocalFile } from '../../files.js';
 import { parseChoice } from '../../parse.js';
 import type { Context } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
@@ -11,7 +11,7 @@ import { encodeContent } from '../../git/content.js';
 /** The ref to read: --ref, else the project's default branch (files get and info need one; the service has no default). */
 export async function refOrDefault(ctx: Context, project: string, ref: string | undefined): Promise<string> {
   if (ref) return ref;
-  const { default_branch: branch } = await ctx.api.get<{ default_branch?: string | null }>(p`/projects/${project}`);
+  const { default_branch: branch } = await ctx.api.call<{ default_branch?: string | null }>(projects.routes.get, { project });
   if (!branch) throw new UsageError(`project ${project} has no default branch (is its repository empty?)`, 'pass --ref BRANCH, TAG or COMMIT');
   return branch;
 }

@@ -12,7 +12,7 @@ const lastCommitOption: OptionDef = { flags: '--last-commit-id <sha>', descripti
 type Flags = WriteFlags & Partial<ContentFlags> & { project?: string; path: string; lastCommitId?: string };
 
 export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
-  const route = repositoryFiles.routes[verb]!;
+  const route = repositoryFiles.routes[verb];
   return defineCommand<Flags>({
     examples: {
       create: ['forgectl files create docs/intro.md --branch main -m "Add an intro" --content-file intro.md --project acme/api', 'echo ok | forgectl files create status.txt --branch feature -m status --content-file - --project acme/api'],
@@ -30,7 +30,7 @@ export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
         throw withMissingBranchHint(error, opts.branch);
       });
       ctx.io.note(`${verb === 'create' ? 'Created' : verb === 'update' ? 'Updated' : 'Deleted'} ${filePath} on ${opts.branch}`);
-      return verb === 'delete' ? undefined : stripContent(await ctx.api.call(repositoryFiles.routes.get!, { project, file_path: filePath, ref: opts.branch }));
+      return verb === 'delete' ? undefined : stripContent(await ctx.api.call(repositoryFiles.routes.get, { project, file_path: filePath, ref: opts.branch }));
     },
   });
 }

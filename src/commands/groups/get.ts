@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { p } from '../../api/path.js';
+import { groups } from '../../api/resources/projects.js';
 
 export default defineCommand<{ group?: string; withProjects?: boolean }>({
   description: 'One group by id or full path (default: the profile\'s default_group). The service can embed up to 100 of its projects: ask with --with-projects (or list them with `projects list --group`).',
@@ -7,6 +7,6 @@ export default defineCommand<{ group?: string; withProjects?: boolean }>({
   args: ['[group]'],
   options: [{ flags: '--with-projects', description: 'include the group\'s projects (at most 100)' }],
   async run(opts, ctx) {
-    return ctx.api.get(p`/groups/${ctx.group(opts.group, 'the group as an argument (forgectl groups get ID|PATH)')}`, { with_projects: Boolean(opts.withProjects) });
+    return ctx.api.call(groups.routes.get, { group: ctx.group(opts.group, 'the group as an argument (forgectl groups get ID|PATH)'), with_projects: Boolean(opts.withProjects) });
   },
 });

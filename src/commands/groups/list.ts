@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
+import { groups } from '../../api/resources/projects.js';
 import { UsageError } from '../../errors.js';
-import { p } from '../../api/path.js';
 import { parseChoice, parseList } from '../../parse.js';
 import { archivedOption, groupColumns, minAccessOption, noArchivedOption, searchOption, sortOption, visibilityOption } from '../projects/shared.js';
 
@@ -58,8 +58,9 @@ export default defineCommand<Options>({
       if (!/^\d+$/.test(id)) throw new UsageError(`--skip-groups takes group ids, got "${id}"`);
       return Number(id);
     });
-    const path = !opts.parent ? '/groups' : opts.descendants ? p`/groups/${opts.parent}/descendant_groups` : p`/groups/${opts.parent}/subgroups`;
-    return ctx.api.list(path, {
+    const route: string = !opts.parent ? groups.routes.list : opts.descendants ? groups.routes.descendants : groups.routes.subgroups;
+    return ctx.api.list(route, {
+      group: opts.parent,
       search: opts.search,
       owned: opts.owned || undefined,
       all_available: opts.allAvailable || undefined,

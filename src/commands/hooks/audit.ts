@@ -1,5 +1,5 @@
-import { p } from '../../api/path.js';
 import { hooks, type Hook } from '../../api/resources/hooks.js';
+import { projects } from '../../api/resources/projects.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { parseList, plural } from '../../parse.js';
@@ -44,7 +44,7 @@ function desiredHooks(ctx: Context, file: string): Promise<(path: string) => Set
   let found = declaredUrls.get(file);
   if (!found) {
     found = (async () => {
-      const [{ parseDesiredState }, { effectiveSections }, { readLocalFile }] = await Promise.all([import('../../desired/file.js'), import('../../desired/scopes.js'), import('../../cli/files.js')]);
+      const [{ parseDesiredState }, { effectiveSections }, { readLocalFile }] = await Promise.all([import('../../desired/file.js'), import('../../desired/scopes.js'), import('../../files.js')]);
       const state = await parseDesiredState(file, readLocalFile(file, 'utf8'));
       return (path: string) => new Set(((effectiveSections(state.projects, path).hooks as Array<{ url: string }> | null | undefined) ?? []).map((hook) => hook.url));
     })();
@@ -58,12 +58,12 @@ async function repair(ctx: Context, project: string, hook: Hook, fix: Fix): Prom
   const route = { project, hook_id: hook.id };
   try {
     if (fix === 'ssl-on') {
-      await ctx.api.call(hooks.routes.update!, { ...route, url: hook.url, enable_ssl_verification: true });
+      await ctx.api.call(hooks.routes.update, { ...route, url: hook.url, enable_ssl_verification: true });
       return 'fixed';
     }
     // A successful test delivery is what re-enables a hook the service disabled.
-    await ctx.api.call(hooks.routes.test!, { ...route, trigger: 'push_events' });
-    const after = await ctx.api.call<Hook>(hooks.routes.get!, route);
+    await ctx.api.call(hooks.routes.test, { ...route, trigger: 'push_events' });
+    const after = await ctx.api.call<Hook>(hooks.routes.get, route);
     return after.alert_status === 'executable' ? 'fixed' : `still ${hookStatus(after)}`;
   } catch (error) {
     if (error instanceof ApiError && error.status !== 401) return `not fixed: ${error.message} (${error.status})`;
@@ -105,13 +105,13 @@ export default defineCommand<{ project?: string; since: string; desired?: string
     parseSince(opts.since, ctx.now());
     let project = ctx.project(opts.project);
     const declared = opts.desired ? await desiredHooks(ctx, opts.desired) : undefined;
-    if (declared && /^\d+$/.test(project)) project = (await ctx.api.get<{ path_with_namespace: string }>(p`/projects/${project}`)).path_with_namespace;
+    if (declared && /^\d+$/.test(project)) project = (await ctx.api.call<{ path_with_namespace: string }>(projects.routes.get, { project })).path_with_namespace;
     const wanted = declared?.(project);
     const fixes = new Set((opts.fix ?? []) as Fix[]);
 
     const found: Array<Finding & { hook: Hook }> = [];
     const seen = new Map<string, number>();
-    for await (const hook of ctx.api.list<Hook>(hooks.routes.list!, { project }, { all: true })) {
+    for await (const hook of ctx.api.list<Hook>(hooks.routes.list, { project }, { all: true })) {
       const findings = recordFindings(hook);
       const twin = seen.get(hook.url);
       if (twin !== undefined) findings.push({ finding: `the same URL as webhook ${twin}` });

@@ -16,7 +16,7 @@ export default defineCommand<HookOptions>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     const { body, afterSuccess } = await hookBody(opts, ctx, 'create');
-    const hook = await ctx.api.call<Hook>(hooks.routes.create!, { project, ...body });
+    const hook = await ctx.api.call<Hook>(hooks.routes.create, { project, ...body });
     afterSuccess();
     return hook;
   },

@@ -34,7 +34,7 @@ export interface EventFilters {
 /** The events of a hook, newest first, with the filters the service has sent along and the others applied here. */
 export function hookEvents(ctx: Context, route: { project: string; hook_id: number }, filters: EventFilters, paging: PageOptions = ctx.paging) {
   const status = filters.status === 'ok' ? 'successful' : filters.status === 'failed' ? undefined : filters.status;
-  let list = ctx.api.list<HookEvent>(hooks.routes.events!, { ...route, status }, paging);
+  let list = ctx.api.list<HookEvent>(hooks.routes.events, { ...route, status }, paging);
   const trigger = filters.trigger ? HOOK_EVENTS[eventFlag('--trigger', filters.trigger)].trigger : undefined;
   const since = filters.since ? parseSince(filters.since, ctx.now()) : undefined;
   if (filters.status === 'failed') list = list.filter((event) => !isSuccess(event));

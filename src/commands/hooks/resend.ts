@@ -71,7 +71,7 @@ export default defineCommand<Options>({
     if (opts.since) parseSince(opts.since, ctx.now());
     const route = { project: ctx.project(opts.project), hook_id: id };
 
-    const hook = await ctx.api.call<Hook>(hooks.routes.get!, route);
+    const hook = await ctx.api.call<Hook>(hooks.routes.get, route);
     if (hook.alert_status !== 'executable') {
       throw new CliError(
         `webhook ${id} is ${hookStatus(hook)}: the service does not deliver to it, resends included`,
@@ -117,7 +117,7 @@ export default defineCommand<Options>({
       for (let attempt = 1; ; attempt++) {
         await pacer.take((ms) => ctx.io.note(`waiting ${Math.ceil(ms / 1000)}s: the service allows ${RESENDS_PER_MINUTE} resends a minute per webhook (${results.length} of ${targets.length} done)`));
         try {
-          const answer = await ctx.api.call<{ response_status: number }>(hooks.routes.resend!, { ...route, hook_event_id: event.id }, { retry: 'never' });
+          const answer = await ctx.api.call<{ response_status: number }>(hooks.routes.resend, { ...route, hook_event_id: event.id }, { retry: 'never' });
           const ok = answer.response_status >= 200 && answer.response_status < 300;
           results.push(outcome(event, ok ? 'delivered' : 'failed', answer.response_status));
         } catch (error) {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HOOK_EVENT_FLAGS, HOOK_EVENTS, hooks, type Hook, type HookEventFlag } from '../../api/resources/hooks.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { idField } from '../../api/resource.js';
 import { checkOneStdin, parseNamedSecret, parseSecretSource, readSecret, type SecretSource } from '../../cli/secrets.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { fileProblem, writeFileAtomically, type WriteError } from '../../write.js';
 
 /** Shared parts of the `hooks` commands: event names, the status column, and the write-only values. */
 
@@ -99,19 +100,10 @@ export const givesToken = (opts: HookOptions): boolean => tokenSource(opts) !== 
 
 /** Writes a generated token to a file readable only by its owner, atomically (replacing an older one). */
 function writeTokenFile(path: string, token: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.part`);
   try {
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${token}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, path);
+    writeFileAtomically(path, `${token}\n`, 'secret');
   } catch (error) {
-    rmSync(temp, { force: true });
-    throw new Error(`cannot write it to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(`cannot write it to ${path}: ${fileProblem((error as WriteError).reason ?? error)}`);
   }
 }
 

@@ -27,7 +27,7 @@ export default defineCommand<Options>({
     const { body, afterSuccess } = await hookBody(opts, ctx, 'update');
     if (Object.values(body).every((value) => value === undefined)) throw new UsageError('nothing to change', 'give --url, --events, --token-stdin, --header … (see --help)');
     const route = { project, hook_id: id };
-    const current = await ctx.api.call<Hook>(hooks.routes.get!, route);
+    const current = await ctx.api.call<Hook>(hooks.routes.get, route);
     if (opts.url !== undefined && opts.url !== current.url && !givesToken(opts) && !opts.allowTokenReset) {
       throw new UsageError(
         `changing the URL of webhook ${id} makes the service remove its secret token`,
@@ -35,7 +35,7 @@ export default defineCommand<Options>({
       );
     }
     // The service still documents url as required on update: send the current one when it does not change.
-    const hook = await ctx.api.call<Hook>(hooks.routes.update!, { ...route, ...body, url: opts.url ?? current.url });
+    const hook = await ctx.api.call<Hook>(hooks.routes.update, { ...route, ...body, url: opts.url ?? current.url });
     afterSuccess();
     return hook;
   },

@@ -12,12 +12,12 @@ import { hookIdOf } from './shared.js';
 const KINDS = {
   'url-var': {
     what: 'URL variable',
-    routes: { set: hooks.routes.setUrlVariable!, delete: hooks.routes.deleteUrlVariable! },
+    routes: { set: hooks.routes.setUrlVariable, delete: hooks.routes.deleteUrlVariable },
     example: { key: 'room', source: 'env:ROOM_ID' },
   },
   header: {
     what: 'custom header',
-    routes: { set: hooks.routes.setCustomHeader!, delete: hooks.routes.deleteCustomHeader! },
+    routes: { set: hooks.routes.setCustomHeader, delete: hooks.routes.deleteCustomHeader },
     example: { key: 'X-Api-Key', source: 'file:./api.key' },
   },
 } as const;

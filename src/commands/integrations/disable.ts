@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { groupOption } from '../../cli/options.js';
-import { integrationPath, parseSlug } from './shared.js';
+import { groupIntegrations, parseSlug } from './shared.js';
 
 export default defineCommand<{ group?: string; slug: string }>({
   description: 'Disables the integration and resets its settings.',
@@ -11,7 +11,7 @@ export default defineCommand<{ group?: string; slug: string }>({
     const slug = parseSlug(opts.slug);
     const group = ctx.group(opts.group);
     await ctx.confirm(`Disable integration ${slug} of group ${group} and reset its settings?`);
-    await ctx.api.delete(integrationPath(group, slug));
+    await ctx.api.call(groupIntegrations.disable, { group, slug });
     ctx.io.note(`Disabled integration ${slug} of group ${group}`);
     return undefined;
   },

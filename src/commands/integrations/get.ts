@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { groupOption } from '../../cli/options.js';
-import { integrationPath, parseSlug } from './shared.js';
+import { groupIntegrations, parseSlug } from './shared.js';
 
 export default defineCommand<{ group?: string; slug: string }>({
   description: 'Settings of one integration; secret fields (tokens, passwords) are never returned by the service.',
@@ -8,6 +8,6 @@ export default defineCommand<{ group?: string; slug: string }>({
   args: ['<slug>'],
   options: [groupOption],
   async run(opts, ctx) {
-    return ctx.api.get(integrationPath(ctx.group(opts.group), parseSlug(opts.slug)));
+    return ctx.api.call(groupIntegrations.get, { group: ctx.group(opts.group), slug: parseSlug(opts.slug) });
   },
 });

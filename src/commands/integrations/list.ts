@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { groupOption } from '../../cli/options.js';
-import { integrationsPath } from './shared.js';
+import { groupIntegrations } from './shared.js';
 
 export default defineCommand<{ group?: string }>({
   description: 'The active integrations of a group. Needs a token with at least the Maintainer role.',
@@ -8,6 +8,6 @@ export default defineCommand<{ group?: string }>({
   options: [groupOption],
   columns: ['slug', 'title', 'active', 'inherited', 'updated_at'],
   async run(opts, ctx) {
-    return ctx.api.get(integrationsPath(ctx.group(opts.group)));
+    return ctx.api.call(groupIntegrations.list, { group: ctx.group(opts.group) });
   },
 });

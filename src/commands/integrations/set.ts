@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../parse.js';
 import { SECRET_PARAM } from '../../api/integrations.js';
-import { integrationPath, parseSlug } from './shared.js';
+import { groupIntegrations, parseSlug } from './shared.js';
 
 interface Options {
   group?: string;
@@ -66,6 +66,6 @@ export default defineCommand<Options>({
       body[parseParamName(opts.secretStdin)] = await readSecret(ctx, `--secret-stdin ${opts.secretStdin}`, { stdin: true });
     }
     if (opts.useInheritedSettings) body.use_inherited_settings = true;
-    return ctx.api.put(integrationPath(ctx.group(opts.group), slug), body);
+    return ctx.api.call(groupIntegrations.set, { ...body, group: ctx.group(opts.group), slug });
   },
 });

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { SLUG } from '../../api/integrations.js';
-import { p } from '../../api/path.js';
+import { integrations } from '../../api/resources/integrations.js';
 
 /** Slugs are lower-case words joined by dashes (custom-issue-tracker); underscores are accepted for them. */
 export function parseSlug(value: string): string {
@@ -9,5 +9,5 @@ export function parseSlug(value: string): string {
   return slug;
 }
 
-export const integrationsPath = (group: string): string => p`/groups/${group}/integrations`;
-export const integrationPath = (group: string, slug: string): string => p`/groups/${group}/integrations/${slug}`;
+/** The routes of a group's integrations (the commands work on groups). */
+export const groupIntegrations = integrations.parents.group.routes;

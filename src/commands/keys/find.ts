@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { sshKeys } from '../../api/resources/users.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { MD5_FINGERPRINT, md5Fingerprint, parsePublicKey, SHA256_FINGERPRINT, sha256Fingerprint } from '../../api/ssh-keys.js';
@@ -48,6 +49,6 @@ export default defineCommand<Options>({
     if (Boolean(opts.fingerprint) === Boolean(opts.keyFile)) throw new UsageError('give exactly one of --fingerprint and --key-file');
     const fingerprint = opts.fingerprint ?? fingerprintOfFile(opts.keyFile!, (text) => ctx.io.note(text));
     // The query string encoding turns "/" into %2F, ":" into %3A and "+" into %2B, as api-facts §6 requires.
-    return ctx.api.get('/keys', { fingerprint });
+    return ctx.api.call(sshKeys.routes.find, { fingerprint });
   },
 });

@@ -1,12 +1,12 @@
 import { defineCommand } from '../../cli/command.js';
+import { sshKeys } from '../../api/resources/users.js';
 import { parseInteger } from '../../parse.js';
-import { p } from '../../api/path.js';
 
 export default defineCommand<{ id: string }>({
   description: 'An SSH key or deploy key with its owner. Administrators only.',
   examples: ['forgectl keys get 2', 'forgectl keys get 2 --fields title,user.username'],
   args: ['<id>'],
   async run(opts, ctx) {
-    return ctx.api.get(p`/keys/${parseInteger('key id', 1)(opts.id)}`);
+    return ctx.api.call(sshKeys.routes.get, { key_id: parseInteger('key id', 1)(opts.id) });
   },
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { licenses } from '../../api/resources/licenses.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { instanceName } from '../../cli/change.js';
@@ -16,7 +17,7 @@ export default defineCommand<{ file: string }>({
       throw new UsageError(`cannot read the license key from ${opts.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     if (!key) throw new UsageError(`no license key in ${opts.file === '-' ? 'stdin' : opts.file}`);
-    const license = await ctx.api.post<License>('/license', { license: key });
+    const license = await ctx.api.call<License>(licenses.routes.create, { license: key });
     ctx.io.note(`Added ${describeLicense(license)} to ${instanceName(ctx)}: ${license.user_limit ?? 'unlimited'} users, ${license.starts_at} to ${license.expires_at ?? 'no end'}`);
     return presentLicense(license);
   },

@@ -1,18 +1,19 @@
 import { defineCommand } from '../../cli/command.js';
 import { parseInteger } from '../../parse.js';
 import { instanceName } from '../../cli/change.js';
-import { describeLicense, licensePath, type License } from './shared.js';
+import { licenses } from '../../api/resources/licenses.js';
+import { describeLicense, type License } from './shared.js';
 
 export default defineCommand<{ id: string }>({
   examples: ['forgectl license delete 1', 'forgectl license delete 1 --yes'],
   args: ['<id>'],
   async run(opts, ctx) {
     const id = parseInteger('license id', 1)(opts.id);
-    const [license, current] = await Promise.all([ctx.api.get<License>(licensePath(id)), ctx.api.get<License | null>('/license')]);
+    const [license, current] = await Promise.all([ctx.api.call<License>(licenses.routes.get, { license_id: id }), ctx.api.call<License | null>(licenses.routes.current)]);
     const isCurrent = current?.id === id;
     if (isCurrent) ctx.io.warn(`license ${id} is the current license of ${instanceName(ctx)}`);
     await ctx.confirm(`Delete ${isCurrent ? 'the current ' : ''}${describeLicense(license)}, valid ${license.starts_at} to ${license.expires_at ?? 'no end'}, from ${instanceName(ctx)}?`);
-    await ctx.api.delete(licensePath(id));
+    await ctx.api.call(licenses.routes.delete, { license_id: id });
     ctx.io.note(`Deleted ${describeLicense(license)}`);
     return undefined;
   },

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { parseInteger } from '../../parse.js';
-import { currentLicense, licensePath, presentLicense, warnAboutCurrent, type License } from './shared.js';
+import { licenses } from '../../api/resources/licenses.js';
+import { currentLicense, presentLicense, warnAboutCurrent, type License } from './shared.js';
 
 export default defineCommand<{ id?: string }>({
   description: 'Shows plan, licensee, user limit, active users, overage and expiry; warns when the current license expires within 30 days.',
@@ -12,6 +13,6 @@ export default defineCommand<{ id?: string }>({
       warnAboutCurrent(ctx, license);
       return presentLicense(license);
     }
-    return presentLicense(await ctx.api.get<License>(licensePath(parseInteger('license id', 1)(opts.id))));
+    return presentLicense(await ctx.api.call<License>(licenses.routes.get, { license_id: parseInteger('license id', 1)(opts.id) }));
   },
 });

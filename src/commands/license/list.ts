@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { licenses as declared } from '../../api/resources/licenses.js';
 import { licenseColumns, presentLicense, warnAboutCurrent, type License } from './shared.js';
 
 export default defineCommand({
@@ -6,7 +7,7 @@ export default defineCommand({
   examples: ['forgectl license list', 'forgectl license list -o json'],
   columns: licenseColumns,
   async run(_opts, ctx) {
-    const [licenses, current] = await Promise.all([ctx.api.get<License[]>('/licenses'), ctx.api.get<License | null>('/license')]);
+    const [licenses, current] = await Promise.all([ctx.api.call<License[]>(declared.routes.list), ctx.api.call<License | null>(declared.routes.current)]);
     if (current) warnAboutCurrent(ctx, current);
     return licenses.map(presentLicense);
   },

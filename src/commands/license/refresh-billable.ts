@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { parseInteger } from '../../parse.js';
-import { licensePath } from './shared.js';
+import { licenses } from '../../api/resources/licenses.js';
 
 export default defineCommand<{ id: string }>({
   description: 'The instance recalculates in the background (202); read the result later with forgectl license get.',
@@ -9,7 +9,7 @@ export default defineCommand<{ id: string }>({
   args: ['<id>'],
   async run(opts, ctx) {
     const id = parseInteger('license id', 1)(opts.id);
-    const result = await ctx.api.put<{ success?: boolean }>(`${licensePath(id)}/refresh_billable_users`);
+    const result = await ctx.api.call<{ success?: boolean }>(licenses.routes.refreshBillable, { license_id: id });
     if (result?.success === false) throw new CliError(`the instance did not start the recalculation for license ${id}`, ExitCode.rejected);
     ctx.io.note(`Recalculation of billable users started for license ${id}`);
     return result;

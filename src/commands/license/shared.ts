@@ -1,36 +1,21 @@
 import type { Context } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
-import { p } from '../../api/path.js';
+import type { RecordOf } from '../../api/fields.js';
+import { licenses } from '../../api/resources/licenses.js';
 import { plural } from '../../parse.js';
 
-export interface License {
-  id: number;
-  plan: string;
-  created_at?: string;
-  starts_at: string | null;
-  expires_at: string | null;
-  historical_max?: number;
-  maximum_user_count?: number;
-  expired: boolean;
-  overage?: number;
-  user_limit?: number | null;
-  active_users?: number;
-  licensee?: { Name?: string; Email?: string; Company?: string };
-  add_ons?: Record<string, number>;
-  [key: string]: unknown;
-}
+/** A license as the service presents it (some fields only in some answers), and whatever else it adds. */
+export type License = Partial<RecordOf<typeof licenses>> & Pick<RecordOf<typeof licenses>, 'id' | 'plan' | 'starts_at' | 'expires_at' | 'expired'> & Record<string, unknown>;
 
 /** Columns of `license list`: fields every listed license has (active_users is only in the current license's record). */
-export const licenseColumns = ['id', 'plan', 'licensee.Name', 'licensee.Company', 'user_limit', 'historical_max', 'overage', 'starts_at', 'expires_at', 'expired'];
-
-export const licensePath = (id: number): string => p`/license/${id}`;
+export const licenseColumns = licenses.columns;
 
 /** Days a license is warned about before it expires. */
 export const EXPIRY_WARNING_DAYS = 30;
 
 /** The current license, or exit 5 when the instance has none (the service answers null). */
 export async function currentLicense(ctx: Context): Promise<License> {
-  const license = await ctx.api.get<License | null>('/license');
+  const license = await ctx.api.call<License | null>(licenses.routes.current);
   if (!license) throw new CliError('no license is installed on this instance', ExitCode.notFound, 'add one: forgectl license add --file PATH');
   return license;
 }

@@ -1,5 +1,4 @@
 import type { CommandDef, ManifestEntry, OptionDef } from '../../cli/command.js';
-import { manifest } from '../../cli/manifest.js';
 import { UsageError } from '../../errors.js';
 import { choicesOf, closestName, schemaOf } from '../../parse.js';
 
@@ -50,6 +49,7 @@ const NOT_TOOLS = new Set([
   'storage-move watch',
   'alerts send',
   'alerts resolve',
+  'plan merge',
 ]);
 
 /** The verbs that only read (everything else changes something on the instance). */
@@ -62,7 +62,7 @@ const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect'
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
 
 /** Options that are never tool inputs: they read local files or stdin, or write local files. */
-const LOCAL_OPTION = /stdin|^--output-file$|^--out$|^--input$|^--from-dir$|-file$|^--yes$|^--password/;
+const LOCAL_OPTION = /stdin|^--output-file$|^--out$|^--input$|^--from-dir$|-file$|^--failed-to$|^--yes$|^--password/;
 /** Desired-state tools read their desired-state file (a path on this machine). */
 const DESIRED_STATE_FILE = '--file';
 
@@ -132,7 +132,7 @@ export interface CatalogueOptions {
 }
 
 /** The manifest entries that become tools, in manifest order (a stable tool order). */
-function entriesFor(options: CatalogueOptions): ManifestEntry[] {
+function entriesFor(manifest: ManifestEntry[], options: CatalogueOptions): ManifestEntry[] {
   const listed = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
   return manifest.filter((entry) => {
     const toolset = toolsetOf(entry.path);
@@ -141,10 +141,10 @@ function entriesFor(options: CatalogueOptions): ManifestEntry[] {
 }
 
 /** Every tool of the selection, with writing tools only where their toolset allows writes. */
-export async function buildCatalogue(options: CatalogueOptions = {}): Promise<Tool[]> {
+export async function buildCatalogue(manifest: ManifestEntry[], options: CatalogueOptions = {}): Promise<Tool[]> {
   const writable = new Set(options.allowWrite ?? []);
   const tools: Tool[] = [];
-  for (const entry of entriesFor(options)) {
+  for (const entry of entriesFor(manifest, options)) {
     const toolset = toolsetOf(entry.path)!;
     const def = (await entry.load()).default;
     const tool = entry.path === 'api' ? apiTool(writable.has('api')) : commandTool(entry, def, toolset);

@@ -53,7 +53,7 @@ export default defineCommand<Opts>({
     if (opts.http && !isLoopbackHost(opts.http.host) && !opts.allowRemote) {
       throw new UsageError(`--http ${opts.http.host}: not a loopback address`, 'anyone who reaches the port acts with your token: keep it on 127.0.0.1, or pass --allow-remote');
     }
-    const tools = await buildCatalogue(selection(opts));
+    const tools = await buildCatalogue(ctx.commands.manifest, selection(opts));
     const prefix = inheritedGlobals(ctx.globals);
     const server = new ToolServer({
       tools,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -7,6 +7,7 @@ import { Server } from '@modelcontextprotocol/server';
 import type { Context } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { commandLine, cursorOf, pageOfCursor, type JsonSchema, type Tool } from './catalogue.js';
+import { writeFileAtomically } from '../../write.js';
 
 /**
  * The MCP server over the tool catalogue: tools/list, tools/call (each call a command line run in this process, as
@@ -157,7 +158,7 @@ export class ToolServer {
     // The plan file exists for the run only, readable by this user alone.
     const folder = mkdtempSync(join(tmpdir(), 'forgectl-mcp-'));
     const file = join(folder, 'plan.json');
-    writeFileSync(file, plan, { mode: 0o600 });
+    writeFileAtomically(file, plan, 'secret');
     this.cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     return ['apply', '-f', file];
   }

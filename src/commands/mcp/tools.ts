@@ -7,8 +7,8 @@ export default defineCommand<ToolsetOpts>({
   examples: ['forgectl mcp tools', 'forgectl mcp tools --toolsets all --allow-write desired-state', 'forgectl mcp tools -o json --fields name,input_schema'],
   options: toolsetOptions,
   columns: ['name', 'toolset', 'access', 'description'],
-  async run(opts) {
-    const tools = await buildCatalogue(selection(opts));
+  async run(opts, ctx) {
+    const tools = await buildCatalogue(ctx.commands.manifest, selection(opts));
     return tools.map((tool) => ({
       name: tool.name,
       toolset: tool.toolset,

@@ -1,11 +1,13 @@
-import type { ManifestEntry } from '../../cli/command.js';
+import { verbEntries, type ManifestEntry } from '../../cli/command.js';
 
 /** `mirror` commands. Add one entry per command module; each loads lazily. */
 export const groups: Record<string, string> = { 'mirror': 'Repository mirroring', 'mirror pull': 'Pull mirroring (Premium; credentials never shown)' };
 
 export const entries: ManifestEntry[] = [
-  { path: 'mirror pull get', summary: 'Show the pull mirror of a project and its last update', load: () => import('./pull/get.js') },
-  { path: 'mirror pull set', summary: 'Configure pull mirroring of a project', load: () => import('./pull/set.js') },
+  ...verbEntries('mirror pull', () => import('./pull/commands.js'), {
+    get: 'Show the pull mirror of a project and its last update',
+    set: 'Configure pull mirroring of a project',
+  }),
   { path: 'mirror pull sync', summary: 'Start a mirror update now', load: () => import('./pull/sync.js') },
   { path: 'mirror pull disable', summary: 'Stop pull mirroring of a project', load: () => import('./pull/disable.js') },
 ];

@@ -1,10 +1,11 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { projectOption } from '../../cli/options.js';
 import { parseDateTime } from '../../parse.js';
-import { notesPath } from '../../api/review.js';
+import { notes } from '../../api/resources/notes.js';
+import { routeOf } from '../../api/resource.js';
+import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { readTextOption } from '../../cli/review-options.js';
-import { bodyOptions, noteableOf, noteableOptions, type NoteableOptions } from './shared.js';
+import { bodyOptions, type NoteableOptions } from './shared.js';
 
 interface Options extends NoteableOptions {
   body?: string;
@@ -28,18 +29,18 @@ export default defineCommand<Options>({
     './report.sh | forgectl notes create --project acme/api --issue 1 --body-file -',
   ],
   options: [
-    projectOption,
-    ...noteableOptions,
+    ...placementOptions(notes),
     ...bodyOptions,
     { flags: '--internal', description: 'visible only to project members with Reporter or more' },
     { flags: '--confidential', description: 'deprecated name of --internal, for older instances' },
     { flags: '--created-at <datetime>', description: 'ISO 8601 creation time, after 1970-01-01 (administrators and owners)', parse: parseCreatedAt },
   ],
   async run(opts, ctx) {
-    const noteable = noteableOf(opts);
+    const { resource, params } = placementFor(notes, opts, ctx);
     const body = await readTextOption(ctx, 'body', opts.body, opts.bodyFile);
     if (body === undefined) throw new UsageError('the note needs a text', 'pass --body TEXT or --body-file FILE (- for stdin)');
-    return ctx.api.post(notesPath(ctx.project(opts.project), noteable), {
+    return ctx.api.call(routeOf(resource, 'create'), {
+      ...params,
       body,
       internal: opts.internal,
       confidential: opts.confidential,

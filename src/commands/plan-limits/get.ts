@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { PLAN_LIMIT_ROUTES } from '../../api/plan-limits.js';
+import { planLimits } from '../../api/resources/plan-limits.js';
 import { planOption } from './shared.js';
 
 export default defineCommand<{ plan: string }>({
@@ -7,6 +7,6 @@ export default defineCommand<{ plan: string }>({
   examples: ['forgectl plan-limits get', 'forgectl plan-limits get --plan premium -o json'],
   options: [planOption],
   async run(opts, ctx) {
-    return ctx.api.call(PLAN_LIMIT_ROUTES.get, { plan_name: opts.plan });
+    return ctx.api.call(planLimits.routes.get, { plan_name: opts.plan });
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
-import { PLAN_LIMIT_ROUTES } from '../../api/plan-limits.js';
+import { planLimits } from '../../api/resources/plan-limits.js';
 import { parseLimitPairs, planOption } from './shared.js';
 
 export default defineCommand<{ pairs: string[]; plan: string }>({
@@ -10,7 +10,7 @@ export default defineCommand<{ pairs: string[]; plan: string }>({
   options: [planOption],
   async run(opts, ctx) {
     const wanted = parseLimitPairs(opts.pairs);
-    const current = await ctx.api.call<Record<string, unknown>>(PLAN_LIMIT_ROUTES.get, { plan_name: opts.plan });
+    const current = await ctx.api.call<Record<string, unknown>>(planLimits.routes.get, { plan_name: opts.plan });
     const changes = changesFrom(current, wanted);
     if (!changes.length) {
       ctx.io.note(`nothing to change: plan ${opts.plan} already has these limits`);
@@ -18,7 +18,7 @@ export default defineCommand<{ pairs: string[]; plan: string }>({
     }
     const subject = `the limits of plan ${opts.plan} on ${instanceName(ctx)}`;
     await previewAndConfirm(ctx, subject, changes);
-    const result = await ctx.api.call<Record<string, unknown>>(PLAN_LIMIT_ROUTES.update, { plan_name: opts.plan, ...wanted });
+    const result = await ctx.api.call<Record<string, unknown>>(planLimits.routes.update, { plan_name: opts.plan, ...wanted });
     checkApplied(ctx, changes, result);
     ctx.io.note(`Updated ${subject}`);
     return result;

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { p } from '../../api/path.js';
+import { projects } from '../../api/resources/projects.js';
 
 export default defineCommand<{ project?: string; statistics?: boolean; license?: boolean }>({
   description: 'One project by id or full path (default: the profile\'s default_project), with your permissions in it.',
@@ -10,6 +10,6 @@ export default defineCommand<{ project?: string; statistics?: boolean; license?:
     { flags: '--license', description: 'include the project\'s license' },
   ],
   async run(opts, ctx) {
-    return ctx.api.get(p`/projects/${ctx.project(opts.project, 'the project as an argument (forgectl projects get ID|PATH)')}`, { statistics: opts.statistics || undefined, license: opts.license || undefined });
+    return ctx.api.call(projects.routes.get, { project: ctx.project(opts.project, 'the project as an argument (forgectl projects get ID|PATH)'), statistics: opts.statistics || undefined, license: opts.license || undefined });
   },
 });

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
+import { projects } from '../../api/resources/projects.js';
 import { UsageError } from '../../errors.js';
-import { p, type Query } from '../../api/path.js';
+import type { Query } from '../../api/path.js';
 import { projectColumns, projectFilterOptions, projectQuery, type ProjectFilters } from './shared.js';
 
 interface Options extends ProjectFilters {
@@ -36,14 +37,14 @@ export default defineCommand<Options>({
     if (opts.group && opts.user) throw new UsageError('--group and --user exclude each other');
     if (opts.includeSubgroups && !opts.group) throw new UsageError('--include-subgroups needs --group');
     const query: Query = projectQuery(opts);
-    const path = opts.group ? p`/groups/${opts.group}/projects` : opts.user ? p`/users/${opts.user}/projects` : '/projects';
+    const route: string = opts.group ? projects.routes.ofGroup : opts.user ? projects.routes.ofUser : projects.routes.list;
     if (opts.group) Object.assign(query, { include_subgroups: opts.includeSubgroups || undefined, with_shared: opts.withShared === false ? false : undefined });
     // Keyset pagination (which --all needs past 50,000 records) orders by id only: newest first, as without --all
     // (the service's default order is by creation, newest first).
     const byId = ctx.paging.all && !opts.orderBy;
     if (byId) Object.assign(query, { order_by: 'id', sort: opts.sort ?? 'desc' });
     const sort = String(query.sort ?? 'desc');
-    return ctx.api.list(path, query, {
+    return ctx.api.list(route, { ...query, group: opts.group, user: opts.user }, {
       ...ctx.paging,
       keysetAfter: byId || opts.orderBy === 'id' ? (last: Record<string, unknown>) => ({ order_by: 'id', sort, [sort === 'asc' ? 'id_after' : 'id_before']: Number(last.id) }) : undefined,
     });

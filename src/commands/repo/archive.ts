@@ -3,13 +3,13 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { collect, parseChoice } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { repoPath } from '../../git/content.js';
 import { DownloadResult } from '../../output/result.js';
 
 export default defineCommand<DownloadFlags & { project?: string; ref?: string; format: string; path?: string; exclude?: string[]; lfs: boolean }>({
   description:
-    "Streams the archive to --output-file or stdout. --extract unpacks it into a new or empty folder without the archive's top folder (<project>-<ref>-<sha>/), safely: nothing lands outside the folder, links are skipped, only the executable bit is kept.",
+    "Streams the archive to --output-file or stdout (at a terminal without either: to PROJECT[-REF].FORMAT in the current folder), checked whole (every zip CRC, the gzip trailer, the tar structure) before it gets its name. --extract unpacks it into a new or empty folder without the archive's top folder (<project>-<ref>-<sha>/), safely: nothing lands outside the folder, links are skipped, only the executable bit is kept.",
   examples: [
     'forgectl repo archive --project acme/api --format zip -O api.zip',
     'forgectl repo archive --project acme/api --ref v1.0.0 --extract ./api-1.0.0',
@@ -27,10 +27,11 @@ export default defineCommand<DownloadFlags & { project?: string; ref?: string; f
   ],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
-    const download = await prepareDownload(ctx, opts, { description: `archive of ${project}`, extract: { dir: opts.extract ?? '', stripComponents: 1 } });
+    const name = `${String(project).split('/').pop()}${opts.ref ? `-${opts.ref.replace(/[^\w.-]+/g, '-')}` : ''}.${opts.format}`;
+    const download = await prepareDownload(ctx, opts, { description: `archive of ${project}`, verify: 'archive', extract: { dir: opts.extract ?? '', stripComponents: 1 } }, name);
     const source = routeSource(
       ctx.api,
-      repositoryTree.routes.archive!,
+      repositoryTree.routes.archive,
       {
         project,
         sha: opts.ref,

@@ -2,7 +2,7 @@ import { repositoryTree } from '../../api/resources/repository.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
-import { downloadOptions, prepareDownload, type DownloadFlags } from '../../download/options.js';
+import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
 import { DownloadResult } from '../../output/result.js';
 
@@ -16,9 +16,9 @@ export default defineCommand<DownloadFlags & { project?: string; sha: string; ra
     const params = { project: ctx.project(opts.project), sha: opts.sha.toLowerCase() };
     if (!opts.raw) {
       if (opts.outputFile || opts.resume || opts.sha256) throw new UsageError('--output-file, --resume and --sha256 need --raw');
-      return ctx.api.call(repositoryTree.routes.blob!, params);
+      return ctx.api.call(repositoryTree.routes.blob, params);
     }
     const download = await prepareDownload(ctx, opts, { description: `blob ${opts.sha.slice(0, 8)}`, gitBlob: params.sha });
-    return new DownloadResult(routeSource(ctx.api, repositoryTree.routes.blobRaw!, params), download);
+    return new DownloadResult(routeSource(ctx.api, repositoryTree.routes.blobRaw, params), download);
   },
 });

@@ -38,7 +38,7 @@ export default defineCommand<Flags>({
   async run(opts, ctx) {
     if ([opts.stat, opts.nameOnly, opts.patch].filter(Boolean).length > 1) throw new UsageError('choose one of --stat, --name-only and --patch');
     if (opts.fromProject !== undefined && !/^\d+$/.test(opts.fromProject)) throw new UsageError(`--from-project takes a numeric project id, got "${opts.fromProject}"`);
-    const comparison = await ctx.api.call<Comparison>(repositoryTree.routes.compare!, {
+    const comparison = await ctx.api.call<Comparison>(repositoryTree.routes.compare, {
       project: ctx.project(opts.project),
       from: opts.from,
       to: opts.to,

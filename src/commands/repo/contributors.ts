@@ -15,6 +15,6 @@ export default defineCommand<{ project?: string; ref?: string; orderBy?: string;
   list: true,
   columns: ['name', 'email', 'commits', 'additions', 'deletions'],
   async run(opts, ctx) {
-    return ctx.api.list(repositoryTree.routes.contributors!, { project: ctx.project(opts.project), ref: opts.ref, order_by: opts.orderBy, sort: opts.sort }, ctx.paging);
+    return ctx.api.list(repositoryTree.routes.contributors, { project: ctx.project(opts.project), ref: opts.ref, order_by: opts.orderBy, sort: opts.sort }, ctx.paging);
   },
 });

@@ -10,6 +10,6 @@ export default defineCommand<{ project?: string; refs: string[] }>({
   options: [projectOption],
   async run(opts, ctx) {
     if (opts.refs.length < 2) throw new UsageError('give at least two refs');
-    return ctx.api.call(repositoryTree.routes.mergeBase!, { project: ctx.project(opts.project), refs: opts.refs });
+    return ctx.api.call(repositoryTree.routes.mergeBase, { project: ctx.project(opts.project), refs: opts.refs });
   },
 });

@@ -12,7 +12,7 @@ export default defineCommand<{ project?: string; path?: string; ref?: string; re
   columns: repositoryTree.columns,
   async run(opts, ctx) {
     return ctx.api.list(
-      repositoryTree.routes.list!,
+      repositoryTree.routes.list,
       { project: ctx.project(opts.project), path: opts.path ? repoPath(opts.path) : undefined, ref: opts.ref, recursive: opts.recursive || undefined },
       { ...ctx.paging, keysetOnly: true },
     );

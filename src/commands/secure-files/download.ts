@@ -7,7 +7,7 @@ import { DownloadResult } from '../../output/result.js';
 import { secureFiles, type SecureFile } from '../../api/resources/secure-files.js';
 
 export default defineCommand<{ project?: string; id: string; outputFile?: string }>({
-  description: "The contents are checked against the file's sha256 checksum; on a mismatch nothing is written (exit 8).",
+  description: "The contents are checked against the file's sha256 checksum; on a mismatch nothing is written (exit 8). The file is written with mode 0600: it holds a secret.",
   examples: ['forgectl secure-files download 1 --project acme/api --output-file deploy.env', 'forgectl secure-files download 1 --project acme/api > deploy.env'],
   args: ['<id>'],
   options: [projectOption, outputFileOption],
@@ -23,6 +23,7 @@ export default defineCommand<{ project?: string; id: string; outputFile?: string
       size: Number.isFinite(length) && length > 0 ? length : undefined,
       sha256: record.checksum_algorithm === 'sha256' ? record.checksum : undefined,
       description: record.name,
+      secret: true,
     });
   },
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { SnippetFileAction } from '../../api/resources/snippets.js';
-import { fileProblem } from '../../cli/files.js';
+import { fileProblem } from '../../files.js';
 import { UsageError } from '../../errors.js';
 
 /** Local files of the snippet commands: text only (snippets hold text), read whole (snippets are small). */

@@ -56,10 +56,10 @@ export default defineCommand<Options>({
     if (opts.sync) {
       const local = folderFiles(opts.sync, (text) => ctx.io.warn(text));
       if (!local.size) throw new UsageError(`${opts.sync} has no files: a snippet needs at least one`);
-      const current = await ctx.api.call<SnippetRecord>(snippets.routes.get!, route);
+      const current = await ctx.api.call<SnippetRecord>(snippets.routes.get, route);
       const remote = new Map<string, string>();
       for (const { path } of current.files) {
-        const { path: url } = expandRoute(snippets.routes.fileRaw!, { ...route, ref: SNIPPET_BRANCH, file_path: path });
+        const { path: url } = expandRoute(snippets.routes.fileRaw, { ...route, ref: SNIPPET_BRANCH, file_path: path });
         const response = await ctx.api.send({ method: 'GET', path: url });
         remote.set(path, await response.text());
       }
@@ -76,6 +76,6 @@ export default defineCommand<Options>({
     if (Object.values(body).every((value) => value === undefined)) {
       throw new UsageError('nothing to change', 'give --title, --description, --visibility, --add, --update, --delete, --move or --sync');
     }
-    return ctx.api.call(snippets.routes.update!, { ...route, ...body });
+    return ctx.api.call(snippets.routes.update, { ...route, ...body });
   },
 });

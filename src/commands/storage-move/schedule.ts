@@ -1,6 +1,6 @@
 import { defineCommand, type Context } from '../../cli/command.js';
+import { groups, projects } from '../../api/resources/projects.js';
 import { UsageError } from '../../errors.js';
-import { p } from '../../api/path.js';
 import { itemId, itemOption, movesPath, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
 import { plural } from '../../parse.js';
 
@@ -23,11 +23,11 @@ async function projectsOn(ctx: Context, storage: string): Promise<number | undef
 /** The item as the service knows it: checks that it exists (404 → exit 5) and where it is now. */
 async function describeItem(ctx: Context, type: MoveType, item: string): Promise<{ name: string; storage?: string }> {
   if (type === 'project') {
-    const project = await ctx.api.get<{ path_with_namespace: string; repository_storage?: string }>(p`/projects/${item}`);
+    const project = await ctx.api.call<{ path_with_namespace: string; repository_storage?: string }>(projects.routes.get, { project: item });
     return { name: `project ${project.path_with_namespace}`, storage: project.repository_storage };
   }
   if (type === 'group') {
-    const group = await ctx.api.get<{ full_path: string }>(p`/groups/${item}`);
+    const group = await ctx.api.call<{ full_path: string }>(groups.routes.get, { group: item });
     return { name: `the wiki of group ${group.full_path}` };
   }
   // No snippet read is shared by every instance version; the item's move list answers 404 for a missing snippet.

@@ -2,7 +2,8 @@ import type { Context, OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseInteger } from '../../parse.js';
 import { ListResult } from '../../api/paginate.js';
-import { p } from '../../api/path.js';
+import { expandRoute } from '../../api/path.js';
+import { storageMoves } from '../../api/resources/storage-moves.js';
 
 /** Repository storage moves (document 3; api-facts §1.17): one API shape for projects, snippets and group wikis. */
 
@@ -49,15 +50,18 @@ export function parseMoveId(value: string): number {
   return parseInteger('move ID', 1)(value);
 }
 
-const PARENT: Record<MoveType, string> = { project: 'projects', snippet: 'snippets', group: 'groups' };
+/** The route parameter naming the moved item of each type. */
+const ITEM_PARAM: Record<MoveType, string> = { project: 'project', snippet: 'snippet_id', group: 'group' };
 
 /** `/project_repository_storage_moves`, or `/projects/:id/repository_storage_moves` for one item. */
 export function movesPath(type: MoveType, item?: string): string {
-  return item === undefined ? `/${type}_repository_storage_moves` : `/${PARENT[type]}${p`/${item}/repository_storage_moves`}`;
+  const { routes } = storageMoves.parents[type];
+  return expandRoute(item === undefined ? routes.list : routes.listOfItem, { [ITEM_PARAM[type]]: item }).path;
 }
 
 export function movePath(type: MoveType, id: number, item?: string): string {
-  return `${movesPath(type, item)}${p`/${id}`}`;
+  const { routes } = storageMoves.parents[type];
+  return expandRoute(item === undefined ? routes.get : routes.getOfItem, { [ITEM_PARAM[type]]: item, move_id: id }).path;
 }
 
 /** The moved item as --id takes it: project path, snippet ID, group path. */

@@ -29,7 +29,7 @@ export default defineCommand<{ project?: string; path: string; sha: string; bran
       ctx.io.note(`nothing to change: submodule ${path} on ${opts.branch} already points to ${opts.sha.slice(0, 8)}`);
       return undefined;
     }
-    return ctx.api.call(submodules.routes.update!, {
+    return ctx.api.call(submodules.routes.update, {
       project,
       submodule: path,
       branch: opts.branch,
@@ -43,7 +43,7 @@ export default defineCommand<{ project?: string; path: string; sha: string; bran
 async function submoduleCommit(api: Context['api'], project: string, path: string, branch: string): Promise<string | undefined> {
   const slash = path.lastIndexOf('/');
   try {
-    const entries = api.list<{ path: string; type: string; id: string }>(repositoryTree.routes.list!, { project, ref: branch, path: slash > 0 ? path.slice(0, slash) : undefined }, { all: true, perPage: 100 });
+    const entries = api.list<{ path: string; type: string; id: string }>(repositoryTree.routes.list, { project, ref: branch, path: slash > 0 ? path.slice(0, slash) : undefined }, { all: true, perPage: 100 });
     for await (const entry of entries) if (entry.path === path) return entry.type === 'commit' ? entry.id.toLowerCase() : undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;

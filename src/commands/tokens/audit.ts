@@ -2,11 +2,13 @@ import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, collect, parseDuration, plural } from '../../parse.js';
-import { concurrencyOption, DEFAULT_CONCURRENCY } from '../../fleet/options.js';
+import { concurrencyOption, DEFAULT_CONCURRENCY, shardOptions } from '../../cli/fleet-options.js';
+import type { FleetRun } from '../../fleet/select.js';
+import { emptyShardLine, resolveShard, startBudget, takeShard } from '../../fleet/shard.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay } from './shared.js';
 
-interface Options {
+interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   group?: string[];
   project?: string[];
   expiringWithin: string;
@@ -50,6 +52,7 @@ export default defineCommand<Options>({
     { flags: '--no-personal', description: 'skip the list of personal tokens' },
     { flags: '--instance', description: 'every group and project of the instance (administrators)' },
     concurrencyOption,
+    ...shardOptions,
   ],
   columns: ['days_left', 'expires_at', 'source', 'id', 'name', 'scopes', 'access_level_name', 'self'],
   async run(opts, ctx) {
@@ -79,8 +82,15 @@ export default defineCommand<Options>({
       });
     };
 
+    if (!opts.instance && (opts.shard || opts.shardTotal !== undefined || opts.rateLimit)) throw new UsageError('--shard and --rate-limit go with --instance');
+    // A shard of a parallel job reads its part of the instance's groups and projects; the first also the caller's own lists.
+    const shard = opts.instance ? resolveShard(opts, ctx.env) : undefined;
+    const first = !shard || shard.index === 1;
     try {
-      consider(await ctx.api.get<TokenRecord>('/personal_access_tokens/self'), 'self', true);
+      const self = await ctx.api.get<TokenRecord>('/personal_access_tokens/self');
+      // Other shards only know it, so that it is not shown again under the project or group that holds it.
+      if (first) consider(self, 'self', true);
+      else found.set(self.id, {});
     } catch (error) {
       // Job and OAuth tokens have no record of their own; the lists below still count.
       if (!(error instanceof ApiError) || ![403, 404, 405].includes(error.status)) throw error;
@@ -93,9 +103,20 @@ export default defineCommand<Options>({
           ...(opts.group ?? []).map((g): [string, string] => [tokenCollection('group', g), `group ${g}`]),
           ...(opts.project ?? []).map((pr): [string, string] => [tokenCollection('project', pr), `project ${pr}`]),
         ];
-    if (opts.personal) lists.push([tokenCollection('personal', ''), 'personal']);
+    if (shard) {
+      const mine = takeShard(lists, ([, label]) => label.replace(/^(group|project) /, ''), shard, (line) => ctx.io.note(line), 'groups and projects');
+      lists.splice(0, lists.length, ...mine);
+    }
+    if (opts.personal && first) lists.push([tokenCollection('personal', ''), 'personal']);
+    if (shard && !lists.length) {
+      ctx.io.note(emptyShardLine(shard));
+      return [];
+    }
     const concurrency = opts.concurrency ?? (opts.instance ? DEFAULT_CONCURRENCY : 1);
-    if (opts.instance) ctx.rateGate.activate(concurrency);
+    if (opts.instance) {
+      const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
+      if (budget) ctx.io.note(budget);
+    }
     const unreadable: string[] = [];
     const { orderedPool } = await import('../../fleet/pool.js');
     const read = async ([path]: [string, string]): Promise<TokenRecord[]> => {
@@ -115,7 +136,7 @@ export default defineCommand<Options>({
     }
     for (const line of unreadable) ctx.io.warn(`could not read the tokens of ${line}`);
 
-    const rows = [...found.values()].sort((a, b) => String(a.expires_at).localeCompare(String(b.expires_at)) || Number(a.id) - Number(b.id));
+    const rows = [...found.values()].filter((row) => row.id !== undefined).sort((a, b) => String(a.expires_at).localeCompare(String(b.expires_at)) || Number(a.id) - Number(b.id));
     const window = `${opts.expiringWithin} (by ${lastDay})`;
     const scope = opts.instance ? ` in ${lists.length.toLocaleString('en-US')} token lists of the instance` : '';
     const unread = unreadable.length ? `; ${plural(unreadable.length, 'list')} could not be read` : '';

@@ -1,4 +1,5 @@
-import { p } from '../../api/path.js';
+import { expandRoute } from '../../api/path.js';
+import { accessTokens } from '../../api/resources/access-tokens.js';
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
@@ -56,7 +57,7 @@ export default defineCommand<Options>({
     if (target.kind === 'personal') {
       if (opts.user === undefined) throw new UsageError('--personal needs --user ID: personal tokens are created for a user by an administrator');
       if (opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
-      path = p`/users/${opts.user}/personal_access_tokens`;
+      path = expandRoute(accessTokens.parents.personal.routes.create, { user_id: opts.user }).path;
     } else if (opts.user !== undefined) {
       throw new UsageError('--user goes with --personal');
     }

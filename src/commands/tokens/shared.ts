@@ -1,4 +1,4 @@
-import { tokenCollection, type TokenKind } from '../../api/access-tokens.js';
+import { tokenPath, type TokenKind } from '../../api/access-tokens.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { accessLevelName, parseDate, parseDuration } from '../../parse.js';
@@ -34,15 +34,15 @@ export class TokenTarget {
   }
 
   get collection(): string {
-    return tokenCollection(this.kind, this.resource);
+    return tokenPath(this.kind, this.resource, 'list');
   }
 
   one(id: number | 'self'): string {
-    return `${this.collection}/${id}`;
+    return tokenPath(this.kind, this.resource, 'get', id);
   }
 
   rotatePath(id: number | 'self'): string {
-    return `${this.one(id)}/rotate`;
+    return tokenPath(this.kind, this.resource, 'rotate', id);
   }
 
   /** Where the token itself (as the authenticating credential) reads its own record. */

@@ -1,4 +1,5 @@
 import { defineCommand, type OptionDef } from '../../cli/command.js';
+import { users } from '../../api/resources/users.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseDateTime, parseInteger, parseKeyValue } from '../../parse.js';
 import type { Query } from '../../api/path.js';
@@ -127,7 +128,7 @@ export default defineCommand<Options>({
     const orderBy = opts.orderBy ?? 'id';
     // updated_at is not in the records, so a keyset position cannot be built from one: page by keyset from the start.
     const keysetOnly = ctx.paging.all && orderBy === 'updated_at';
-    return ctx.api.list('/users', usersQuery(opts), {
+    return ctx.api.list(users.routes.list, usersQuery(opts), {
       ...ctx.paging,
       keysetOnly,
       keysetAfter: keysetOnly ? undefined : keysetAfter(orderBy, opts.sort ?? 'desc'),

@@ -1,6 +1,10 @@
 import { coerceSetting, REMOVED_SETTINGS, SETTINGS, SETTINGS_ROUTES, settingConstraint, type SettingField } from '../../api/application-settings.js';
-import { groupIntegrationRoutes, INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
-import { PLAN_LIMIT_ROUTES, PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
+import { integrations } from '../../api/resources/integrations.js';
+
+const groupIntegrationRoutes = integrations.parents.group.routes;
+import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { planLimits } from '../../api/resources/plan-limits.js';
 import { closestName } from '../../parse.js';
 import { ApiError } from '../../errors.js';
 import { isSecretRef, type FieldSpec, type LiveObject } from '../model.js';
@@ -56,7 +60,7 @@ export const integrationsSection: Section = {
   },
   // The service wants the required settings (credentials included) with every change: all of them are sent.
   async create(io, owner, desired, slug) {
-    await io.api.call(groupIntegrationRoutes.set, { group: owner.path, slug, ...(await bodyOf(io, integrationsSection, desired)) });
+    await io.api.call(groupIntegrationRoutes.set, { group: owner.path, slug: slug!, ...(await bodyOf(io, integrationsSection, desired)) });
   },
   // A change sends the settings the integration has with those the file declares: the service wants its
   // required settings every time.
@@ -139,11 +143,11 @@ export const planLimitsSection: Section = {
   exported: true,
   async read(io, _owner, names = []) {
     const live: LiveObject[] = [];
-    for (const plan of names) live.push({ key: plan, values: await io.api.call<Values>(PLAN_LIMIT_ROUTES.get, { plan_name: plan }) });
+    for (const plan of names) live.push({ key: plan, values: await io.api.call<Values>(planLimits.routes.get, { plan_name: plan }) });
     return live;
   },
   async update(io, _owner, live, changed, desired) {
-    await io.api.call(PLAN_LIMIT_ROUTES.update, { plan_name: live.key, ...(await bodyOf(io, planLimitsSection, desired, changed)) });
+    await io.api.call(planLimits.routes.update, { plan_name: live.key, ...(await bodyOf(io, planLimitsSection, desired, changed)) });
   },
 };
 

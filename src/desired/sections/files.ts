@@ -104,7 +104,7 @@ export const filesSection: Section = {
       if (!actions.length) continue;
       const message = String(entries[0].commit_message ?? DEFAULT_COMMIT_MESSAGE);
       const startBranch = to.startBranch && !(await branchExists(io.api, owner.path, branch)) ? to.startBranch : undefined;
-      await io.api.call(commits.routes.create!, { project: owner.path, branch, commit_message: message, actions, start_branch: startBranch });
+      await io.api.call(commits.routes.create, { project: owner.path, branch, commit_message: message, actions, start_branch: startBranch });
     }
   },
 };

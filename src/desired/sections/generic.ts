@@ -1,6 +1,6 @@
-import type { ResourceDef, SingletonDef } from '../../api/resource.js';
+import { routeOf, type ParentKind, type ResourceDef, type SingletonDef } from '../../api/resource.js';
 import { ApiError } from '../../errors.js';
-import { isSecretRef, type FieldSpec, type LiveObject, type Owner, type SectionIo } from '../model.js';
+import { isSecretRef, type FieldSpec, type Level, type LiveObject, type Owner, type SectionIo } from '../model.js';
 import { identityKey, mark, pick, unmark, type Section } from '../section.js';
 
 /**
@@ -29,6 +29,12 @@ export async function bodyOf(io: SectionIo, section: Section, desired: Values, n
 /** Where records live: {project: path} or {group: path}. */
 const parentOf = (def: { parent: string }, owner: Owner): Values => ({ [def.parent]: owner.path });
 
+/** The file's level of a declaration: users' records have none (a desired-state file describes projects, groups and the instance). */
+function levelOf(def: { noun: string; parent: ParentKind }): Level {
+  if (def.parent === 'user') throw new Error(`resource ${def.noun}: records of a user have no desired-state level`);
+  return def.parent;
+}
+
 export interface CollectionOptions {
   key: string;
   help: string;
@@ -50,7 +56,7 @@ export function collectionSection(def: ResourceDef, options: CollectionOptions):
   const section: Section = {
     key: options.key,
     noun: def.noun,
-    level: def.parent,
+    level: levelOf(def),
     shape: 'many',
     help: options.help,
     tier: def.tier,
@@ -62,7 +68,7 @@ export function collectionSection(def: ResourceDef, options: CollectionOptions):
     exported: true,
     async read(io, owner) {
       const live: LiveObject[] = [];
-      for await (const record of io.api.list<Values>(def.routes.list!, parentOf(def, owner), { all: true })) {
+      for await (const record of io.api.list<Values>(routeOf(def, 'list'), parentOf(def, owner), { all: true })) {
         if (options.keep && !options.keep(record)) continue;
         let values = options.values ? options.values(record) : pick(record, options.fields);
         let managed = false;
@@ -78,10 +84,10 @@ export function collectionSection(def: ResourceDef, options: CollectionOptions):
     async create(io, owner, desired) {
       const body = await (options.body ?? ((i, d, n) => bodyOf(i, section, d, n)))(io, desired, Object.keys(desired));
       if (options.marker) body[options.marker] = mark(desired[options.marker]);
-      await io.api.call(def.routes.create!, { ...parentOf(def, owner), ...body });
+      await io.api.call(routeOf(def, 'create'), { ...parentOf(def, owner), ...body });
     },
     async remove(io, owner, live) {
-      await io.api.call(def.routes.delete!, { ...parentOf(def, owner), ...live.ref });
+      await io.api.call(routeOf(def, 'delete'), { ...parentOf(def, owner), ...live.ref });
     },
     ...options.overrides,
   };
@@ -89,7 +95,7 @@ export function collectionSection(def: ResourceDef, options: CollectionOptions):
     section.update = async (io, owner, live, changed, desired) => {
       const body = await (options.body ?? ((i, d, n) => bodyOf(i, section, d, n)))(io, desired, changed);
       if (options.marker && options.marker in body && live.managed) body[options.marker] = mark(body[options.marker]);
-      await io.api.call(def.routes.update!, { ...parentOf(def, owner), ...body, ...live.ref });
+      await io.api.call(routeOf(def, 'update'), { ...parentOf(def, owner), ...body, ...live.ref });
     };
   }
   return section;
@@ -118,7 +124,7 @@ export function singletonSection(def: SingletonDef, options: SingletonOptions): 
   const section: Section = {
     key: options.key,
     noun: def.noun,
-    level: def.parent,
+    level: levelOf(def),
     shape: 'one',
     help: options.help,
     tier: def.tier,
@@ -138,16 +144,16 @@ export function singletonSection(def: SingletonDef, options: SingletonOptions): 
     },
     async update(io, owner, _live, changed, desired) {
       const names = [...new Set([...changed, ...(options.resend?.(changed) ?? [])])];
-      await io.api.call(def.routes.update!, { ...parentOf(def, owner), ...(await bodyOf(io, section, desired, names)) });
+      await io.api.call(routeOf(def, 'update'), { ...parentOf(def, owner), ...(await bodyOf(io, section, desired, names)) });
     },
     ...options.overrides,
   };
   if (def.routes.create || options.upsert) {
     section.create = async (io, owner, desired) => {
-      await io.api.call((options.upsert ? def.routes.update : def.routes.create)!, { ...parentOf(def, owner), ...(await bodyOf(io, section, desired)) });
+      await io.api.call(routeOf(def, options.upsert ? 'update' : 'create'), { ...parentOf(def, owner), ...(await bodyOf(io, section, desired)) });
     };
   }
-  if (def.routes.delete) section.remove = async (io, owner) => void (await io.api.call(def.routes.delete!, parentOf(def, owner)));
-  else if (options.removeBody) section.remove = async (io, owner) => void (await io.api.call(def.routes.update!, { ...parentOf(def, owner), ...options.removeBody }));
+  if (def.routes.delete) section.remove = async (io, owner) => void (await io.api.call(routeOf(def, 'delete'), parentOf(def, owner)));
+  else if (options.removeBody) section.remove = async (io, owner) => void (await io.api.call(routeOf(def, 'update'), { ...parentOf(def, owner), ...options.removeBody }));
   return section;
 }

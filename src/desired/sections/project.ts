@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { f } from '../../api/fields.js';
 import { groupIds, userIds } from '../../api/lookups.js';
-import { withoutCredentials } from '../../api/mirrors.js';
+import { maskUrlCredentials, withoutCredentials } from '../../api/mirrors.js';
 import { multipartBody } from '../../api/multipart.js';
 import { PUSH_RULE_REGEX_FIELDS } from '../../api/push-rules.js';
 import { approvalRules } from '../../api/resources/approval-rules.js';
@@ -52,7 +52,7 @@ export const approvalsSection = singletonSection(approvalSettings, {
       const body = await bodyOf(io, approvalsSection, desired, changed);
       if ('require_reauthentication_to_approve' in body) body.require_password_to_approve = body.require_reauthentication_to_approve;
       // Both names of the one setting: older instances know only require_password_to_approve.
-      await io.api.call(approvalSettings.routes.update!, { project: owner.path, ...body });
+      await io.api.call(approvalSettings.routes.update, { project: owner.path, ...body });
     },
   },
 });
@@ -151,6 +151,14 @@ export const approvalRulesSection = collectionSection(approvalRules, {
 });
 
 const EVENT_NAMES = HOOK_EVENT_FLAGS.map((flag) => HOOK_EVENTS[flag].name);
+
+/** Whether a URL carries a user or password itself (`https://{user}:{password}@…` names URL variables instead). */
+const credentialsIn = (url: string): boolean => {
+  const userinfo = /^[a-z][\w+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
+  return userinfo !== undefined && /[^:]/.test(userinfo.replace(/\{[^{}]*\}/g, ''));
+};
+/** A hook's URL as plans show and save it: a user or password in it masked. */
+const shownHookUrl = (url: unknown): unknown => (typeof url === 'string' && credentialsIn(url) ? maskUrlCredentials(url) : url);
 const secretMap: FieldSpec = { schema: { type: 'object', additionalProperties: { $ref: '#/definitions/secret' } }, secret: true };
 const sortedKeys = (value: unknown): string[] => Object.keys((value as Record<string, unknown>) ?? {}).sort();
 
@@ -174,6 +182,7 @@ export const hooksSection = collectionSection(hooks, {
     const keys = (list: unknown) => ((list as Array<{ key: string }> | undefined) ?? []).map((v) => v.key).sort();
     return {
       ...pick(record, hooksSection.fields),
+      url: shownHookUrl(record.url),
       events: HOOK_EVENT_FLAGS.filter((flag) => record[flag] === true).map((flag) => HOOK_EVENTS[flag].name),
       url_variables: keys(record.url_variables),
       custom_headers: keys(record.custom_headers),
@@ -191,6 +200,9 @@ export const hooksSection = collectionSection(hooks, {
   overrides: {
     compareAs: { url_variables: sortedKeys, custom_headers: sortedKeys },
     check(values) {
+      if (typeof values.url === 'string' && credentialsIn(values.url)) {
+        refuse('url', 'holds credentials, which a desired-state file must not', 'write them as {user} and {password} in the URL (https://{user}:{password}@host/…) and give their values in url_variables as secret references ({env: VARIABLE}, {file: PATH})');
+      }
       if (Array.isArray(values.events)) values.events = EVENT_NAMES.filter((name) => (values.events as string[]).includes(name));
       const template = typeof values.url === 'string' ? [...values.url.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]) : [];
       const missing = template.filter((name) => !(name in ((values.url_variables as Record<string, unknown>) ?? {})));

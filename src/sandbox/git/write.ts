@@ -1,8 +1,8 @@
-import type { CommitAction as ClientAction } from '../../api/commit-actions.js';
+import type { CommitAction as ClientAction } from '../../api/resources/commits.js';
 import { projectRole, Role } from '../auth.js';
 import { errors, type SandboxRequest } from '../http.js';
 import type { Commit, Project } from '../model.js';
-import { protectedBranches } from '../routes/review-common.js';
+import { protectedBranches } from '../model.js';
 import { lastCommitFor, moveBranch, repositoryOf, resolveRevision, snapshotOf, writeCommit } from './repository.js';
 import { putBlob, writeTree, type Snapshot } from './store.js';
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { findProject } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { HttpError, ok, type SandboxRequest } from '../http.js';
-import { projects, type Project } from '../model.js';
+import { projects, type Project, type AlertIntegration, type Alert, alertIntegrations, alertTable } from '../model.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
 import { GENERIC_SEVERITIES, SEVERITY_LABELS, type Severity } from '../../api/alert-severities.js';
@@ -14,52 +14,12 @@ import { GENERIC_SEVERITIES, SEVERITY_LABELS, type Severity } from '../../api/al
  * (unknown project) and 422 (a metrics payload without the required attributes).
  */
 
-export interface AlertIntegration {
-  id: number;
-  project_id: number;
-  name: string;
-  type: 'http' | 'prometheus';
-  active: boolean;
-  token: string;
-  /** `legacy` and `legacy-prometheus` for the single endpoints; 16 hex characters for the others. */
-  endpoint_identifier: string;
-}
-
-export interface Alert {
-  id: number;
-  iid: number;
-  project_id: number;
-  integration_id: number;
-  title: string;
-  description: string | null;
-  severity: Severity;
-  status: 'triggered' | 'acknowledged' | 'resolved' | 'ignored';
-  started_at: string;
-  ended_at: string | null;
-  fingerprint: string | null;
-  service: string | null;
-  monitoring_tool: string | null;
-  hosts: string[];
-  environment: string | null;
-  runbook: string | null;
-  /** Occurrences grouped into this alert. */
-  events: number;
-  payload: unknown;
-  created_at: string;
-  updated_at: string;
-}
-
-
-export const alertIntegrations = defineTable<AlertIntegration>('alert_integrations');
-export const alertTable = defineTable<Alert>('alert_management_alerts');
-
 /** Instance limit on generic and Prometheus alert payloads. */
 export const MAX_ALERT_PAYLOAD_BYTES = 1024 * 1024;
 /** Alerts taken from one Prometheus request; the rest are dropped. */
 const MAX_PROMETHEUS_ALERTS = 100;
 /** Groups nest up to 20 levels, plus the project itself. */
 const MAX_PATH_DEPTH = 21;
-
 
 const PROMETHEUS_KEYS = ['alerts', 'commonAnnotations', 'commonLabels', 'externalURL', 'groupKey', 'groupLabels', 'receiver', 'status', 'version'];
 

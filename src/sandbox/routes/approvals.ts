@@ -1,4 +1,6 @@
 import { findProject, groupRole, projectFor, projectRole, requireTier, Role } from '../auth.js';
+import type { StoredOf } from '../../api/fields.js';
+import type { approvalRules as declaredRules } from '../../api/resources/approval-rules.js';
 import { defineTable, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest, type Tier } from '../http.js';
 import { groups, members, mergeRequests, repositories, users, type MergeRequest, type Project, type User } from '../model.js';
@@ -9,10 +11,8 @@ import type { SandboxModule } from '../module.js';
 import { mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
 import { joinTrainIfScheduled, removeFromTrain } from './merge-trains.js';
-import {
-  approvalsLeft, approvalsRequired, findMergeRequest, mergeRequestHead, presentProtectedBranch, protectDefaultBranches, protectedBranches,
-  refreshApprovalStatus, userPassword,
-} from './review-common.js';
+import { approvalsLeft, approvalsRequired, findMergeRequest, mergeRequestHead, presentProtectedBranch, protectDefaultBranches, refreshApprovalStatus, userPassword } from './review-common.js';
+import { protectedBranches } from '../model.js';
 
 /**
  * Merge request approvals, the project approval configuration and project approval rules (spec 1, api-facts §1.2).
@@ -32,18 +32,15 @@ export interface ApprovalSettings {
   require_password_to_approve: boolean;
 }
 
-export interface ApprovalRule {
-  id: number;
+/** A stored rule: the declared fields it keeps, and the ids it presents as users, groups and protected branches. */
+export type ApprovalRule = Pick<StoredOf<typeof declaredRules>, 'id' | 'name' | 'report_type' | 'approvals_required' | 'applies_to_all_protected_branches'> & {
   project_id: number;
-  name: string;
-  rule_type: 'regular' | 'any_approver' | 'report_approver' | 'code_owner';
-  report_type: string | null;
-  approvals_required: number;
+  /** Code owner rules come from CODEOWNERS, never from the API. */
+  rule_type: StoredOf<typeof declaredRules>['rule_type'] | 'code_owner';
   user_ids: number[];
   group_ids: number[];
   protected_branch_ids: number[];
-  applies_to_all_protected_branches: boolean;
-}
+};
 
 const approvalSettingsTable = defineTable<ApprovalSettings>('project_approval_settings');
 export const approvalRules = defineTable<ApprovalRule>('approval_rules');
@@ -216,7 +213,7 @@ function applyRuleParams(req: SandboxRequest, project: Project, rule: ApprovalRu
   }
   if (input.report_type !== undefined) {
     if (!REPORT_TYPES.includes(String(input.report_type))) throw errors.invalid('report_type');
-    rule.report_type = String(input.report_type);
+    rule.report_type = String(input.report_type) as ApprovalRule['report_type'];
     rule.rule_type = 'report_approver';
   }
   const allBranches = bool(input.applies_to_all_protected_branches);

@@ -69,7 +69,7 @@ export const commits: SandboxModule = {
   routes(api) {
     const { routes } = declared;
 
-    api.route(routes.list!, (req) => {
+    api.route(routes.list, (req) => {
       const project = readableProject(req);
       let list = selectCommits(req, project);
       const { since, until, path, author } = req.query as Record<string, string | undefined>;
@@ -81,7 +81,7 @@ export const commits: SandboxModule = {
       return paginate(req, list, { withoutCount: true, present: (c) => presentCommit(c, project, req.rootUrl, options) });
     }, { auth: 'optional' });
 
-    api.route(routes.create!, (req) => {
+    api.route(routes.create, (req) => {
       const project = projectFor(req, Role.developer);
       const branch = String(required(req, 'branch'));
       const message = String(required(req, 'commit_message'));
@@ -107,13 +107,13 @@ export const commits: SandboxModule = {
       return created(presentCommit(commit, project, req.rootUrl, { stats: bool(req.input.stats) !== false, single: true }));
     });
 
-    api.route(routes.get!, (req) => {
+    api.route(routes.get, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
       return ok(presentCommit(commit, project, req.rootUrl, { stats: bool(req.query.stats) !== false, single: true }));
     }, { auth: 'optional' });
 
-    api.route(routes.refs!, (req) => {
+    api.route(routes.refs, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
       const type = String(req.query.type ?? 'all');
@@ -129,13 +129,13 @@ export const commits: SandboxModule = {
       return paginate(req, refs, { withoutCount: true });
     }, { auth: 'optional' });
 
-    api.route(routes.sequence!, (req) => {
+    api.route(routes.sequence, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
       return ok({ count: reachable(req.db, [commit], { firstParent: Boolean(bool(req.query.first_parent)) }).length });
     }, { auth: 'optional' });
 
-    api.route(routes.cherryPick!, (req) => {
+    api.route(routes.cherryPick, (req) => {
       const project = projectFor(req, Role.developer);
       const commit = commitParam(req, project);
       const branch = String(required(req, 'branch'));

@@ -1,7 +1,6 @@
 import { findGroup, findProject, requireAdmin } from '../auth.js';
-import { defineTable } from '../db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { users, type AccessToken } from '../model.js';
+import { users, type AccessToken, type FeatureFlag, featureTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
 
 export const SANDBOX_VERSION = '17.11.0-ee';
@@ -20,20 +19,6 @@ export function presentPersonalToken(token: AccessToken): Record<string, unknown
     expires_at: token.expires_at,
   };
 }
-
-/**
- * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them. A boolean
- * gate turns it on or off for everyone; percentage gates and actors (users, groups, projects) make it conditional.
- */
-interface FeatureFlag {
-  name: string;
-  boolean?: boolean;
-  percentage_of_time?: number;
-  percentage_of_actors?: number;
-  actors: string[];
-}
-
-const featureTable = defineTable<FeatureFlag>('features');
 
 /** Definitions of flags the sandbox knows (any other name may be set too; its definition is null). */
 const DEFINITIONS: Record<string, { milestone: string; type: string; group: string; default_enabled: boolean }> = {

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { projectFor, Role } from '../auth.js';
 import { defineTable, type Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import type { MergeRequest } from '../model.js';
+import { notesTable, type MergeRequest, type NotePosition } from '../model.js';
 import type { SandboxModule } from '../module.js';
+import type { StoredOf } from '../../api/fields.js';
+import type { draftNotes as declaredDrafts } from '../../api/resources/draft-notes.js';
 import { MAX_NOTE_CHARS } from '../../api/review.js';
-import { addNote, notesTable, type NotePosition } from './notes.js';
+import { addNote } from './notes.js';
 import { findMergeRequest } from './review-common.js';
 
 /**
@@ -13,19 +15,7 @@ import { findMergeRequest } from './review-common.js';
  * gets 404). Publishing turns a draft into a note on the merge request — a new thread, a reply to the thread named by
  * in_reply_to_discussion_id (resolving it when resolve_discussion is set), or a diff note when it has a position.
  */
-export interface DraftNote {
-  id: number;
-  project_id: number;
-  merge_request_id: number;
-  author_id: number;
-  note: string;
-  commit_id: string | null;
-  discussion_id: string | null;
-  resolve_discussion: boolean;
-  position: NotePosition | null;
-  line_code: string | null;
-  created_at: string;
-}
+export type DraftNote = Omit<StoredOf<typeof declaredDrafts>, 'position'> & { project_id: number; position: NotePosition | null; created_at: string };
 
 export const draftNoteTable = defineTable<DraftNote>('draft_notes');
 

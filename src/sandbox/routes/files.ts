@@ -68,12 +68,12 @@ export const files: SandboxModule = {
   routes(api) {
     const { routes } = declared;
 
-    api.route(routes.get!, (req) => {
+    api.route(routes.get, (req) => {
       const { data, record, headers } = fileAt(req);
       return ok({ ...record, content: data.toString('base64') }, headers);
     }, { auth: 'optional' });
 
-    api.route(routes.raw!, (req) => {
+    api.route(routes.raw, (req) => {
       if (req.query.ref === undefined || req.query.ref === '') req.query.ref = 'HEAD';
       const { data, record, headers } = fileAt(req);
       return serveBytes(req, data, {
@@ -83,7 +83,7 @@ export const files: SandboxModule = {
       });
     }, { auth: 'optional' });
 
-    api.route(routes.blame!, (req) => {
+    api.route(routes.blame, (req) => {
       const { project, path, headers } = fileAt(req);
       const commit = commitOf(req, project, req.query.ref, 'Commit');
       const runs = blame(req.db, commit, path) ?? [];
@@ -120,11 +120,11 @@ export const files: SandboxModule = {
       const body = { file_path: path, branch: params.branch };
       return action === 'create' ? created(body) : ok(body);
     };
-    api.route(routes.create!, write('create'));
-    api.route(routes.update!, write('update'));
-    api.route(routes.delete!, write('delete'));
+    api.route(routes.create, write('create'));
+    api.route(routes.update, write('update'));
+    api.route(routes.delete, write('delete'));
 
-    api.route(submodules.routes.update!, (req) => {
+    api.route(submodules.routes.update, (req) => {
       const project = projectFor(req, Role.developer);
       const path = checkPath(req.params.submodule, 'submodule');
       const sha = String(required(req, 'commit_sha'));

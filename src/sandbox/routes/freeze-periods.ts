@@ -1,11 +1,12 @@
 import { cronProblem } from '../../api/cron.js';
 import { canonicalTimeZone } from '../../api/fields.js';
-import { freezePeriods as resource, type FreezePeriod } from '../../api/resources/freeze-periods.js';
+import type { StoredOf } from '../../api/fields.js';
+import { freezePeriods as resource } from '../../api/resources/freeze-periods.js';
 import { findProject } from '../auth.js';
 import { crudModule } from '../crud.js';
 import { errors } from '../http.js';
 
-export const freezePeriods = crudModule<FreezePeriod & { project_id: number }>(resource, {
+export const freezePeriods = crudModule<StoredOf<typeof resource> & { project_id: number }>(resource, {
   /** Model validation as the service does it (CronValidator / CronTimezoneValidator): 400 with a field map. */
   validate(period) {
     const problems: Record<string, string[]> = {};

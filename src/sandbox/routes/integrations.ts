@@ -1,9 +1,11 @@
 import { findGroup, groupFor, projectFor, Role } from '../auth.js';
-import { defineTable } from '../db.js';
+import { integrations as declared } from '../../api/resources/integrations.js';
+import { routePattern } from '../crud.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../http.js';
 import { BOOLEAN_PROPERTIES, INTEGRATION_KINDS, type IntegrationKind } from '../integration-kinds.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
+import { type Integration, integrationTable } from '../model.js';
 
 /**
  * Group and project integrations: every kind the service offers (integration-kinds.ts), set up with PUT, read with
@@ -16,22 +18,6 @@ export const EVENT_FLAGS = [
 ] as const;
 
 type Owner = 'group' | 'project';
-
-export interface Integration {
-  id: number;
-  owner: Owner;
-  /** Group or project id, by owner. */
-  owner_id: number;
-  slug: string;
-  created_at: string;
-  updated_at: string;
-  inherited: boolean;
-  events: Record<string, boolean>;
-  vulnerability_events: boolean;
-  properties: Record<string, string | boolean>;
-}
-
-export const integrationTable = defineTable<Integration>('integrations');
 
 function present(integration: Integration, withProperties: boolean): Record<string, unknown> {
   const kind = INTEGRATION_KINDS[integration.slug];
@@ -61,7 +47,7 @@ function kindOf(req: SandboxRequest, owner: Owner): IntegrationKind {
 
 /** The group or project of `:id` for a caller with at least the Maintainer role. */
 function ownerId(req: SandboxRequest, owner: Owner): number {
-  return owner === 'group' ? groupFor(req, Role.maintainer).id : projectFor(req, Role.maintainer).id;
+  return owner === 'group' ? groupFor(req, Role.maintainer, 'group').id : projectFor(req, Role.maintainer, 'project').id;
 }
 
 function find(req: SandboxRequest, owner: Owner, id: number): Integration | undefined {
@@ -76,15 +62,16 @@ function urlProblem(value: string): boolean {
   }
 }
 
+/** A group's or a project's integrations, on the declaration's routes (src/api/resources/integrations.ts). */
 function integrationRoutes(api: Router, owner: Owner): void {
-  const base = owner === 'group' ? '/groups/:id/integrations' : '/projects/:id/integrations';
+  const routes = declared.parents[owner].routes;
 
-  api.get(base, (req) => {
+  api.add(...routePattern(routes.list), (req) => {
     const id = ownerId(req, owner);
     return ok(integrationTable(req.db).filter((i) => i.owner === owner && i.owner_id === id).map((i) => present(i, false)));
   });
 
-  api.get(`${base}/:slug`, (req) => {
+  api.add(...routePattern(routes.get), (req) => {
     const id = ownerId(req, owner);
     kindOf(req, owner);
     const integration = find(req, owner, id);
@@ -92,7 +79,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
     return ok(present(integration, true));
   });
 
-  api.put(`${base}/:slug`, (req) => {
+  api.add(...routePattern(routes.set), (req) => {
     const id = ownerId(req, owner);
     const kind = kindOf(req, owner);
     const existing = find(req, owner, id);
@@ -126,7 +113,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
   });
 
   // Disabling resets the settings: the integration is gone until it is set up again.
-  api.delete(`${base}/:slug`, (req) => {
+  api.add(...routePattern(routes.disable), (req) => {
     const id = ownerId(req, owner);
     kindOf(req, owner);
     const integration = find(req, owner, id);

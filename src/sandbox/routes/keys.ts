@@ -1,27 +1,11 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
 import { findProject, requireAdmin, requireUser } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { users, type User } from '../model.js';
+import { users, type User, type SshKey, sshKeyTable } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentFullUser } from './users.js';
 import type { SandboxModule } from '../module.js';
-
-export interface SshKey {
-  id: number;
-  /** Owner of an SSH key; creator of a deploy key. */
-  user_id: number;
-  title: string;
-  key: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  usage_type: 'auth' | 'signing' | 'auth_and_signing';
-  /** Projects a deploy key is enabled on; absent for a user's SSH key. */
-  deploy_keys_projects?: Array<{ id: number; project_id: number; can_push: boolean; created_at: string; updated_at: string }>;
-}
-
-export const sshKeyTable = defineTable<SshKey>('ssh_keys');
 
 /** Deploy keys enabled on a project (protected tags may allow them to create tags). */
 export function deployKeysOf(db: Db, projectId: number): SshKey[] {

@@ -1,7 +1,7 @@
 import { requireAdmin } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { users } from '../model.js';
+import { licenseTable, users, type Licensee, type LicenseRecord } from '../model.js';
 import { isoDate } from '../seed.js';
 import { isBillable } from './users.js';
 import type { SandboxModule } from '../module.js';
@@ -13,28 +13,9 @@ import type { SandboxModule } from '../module.js';
  * that historical_max and the overage of expired licenses can be computed as the spec says.
  */
 
-interface Licensee {
-  Name: string;
-  Email: string;
-  Company: string;
-}
-
-interface LicenseRecord {
-  id: number;
-  key: string;
-  plan: string;
-  licensee: Licensee;
-  starts_at: string;
-  expires_at: string;
-  user_limit: number;
-  add_ons: Record<string, number>;
-  created_at: string;
-}
-
 /** Billable user counts by day (YYYY-MM-DD → highest count seen that day). */
 type History = Record<string, number>;
 
-const licenses = defineTable<LicenseRecord>('licenses');
 const history = (db: Db): History => db.record<History>('license_history', () => ({}));
 
 export const LICENSE_PLANS = ['starter', 'premium', 'ultimate'];
@@ -60,7 +41,7 @@ function historicalMax(db: Db, license: LicenseRecord): number {
 /** The newest license that has started and not expired, as the instance picks it. */
 function current(db: Db, now: Date): LicenseRecord | undefined {
   const today = isoDate(now);
-  return [...licenses(db)].reverse().find((l) => l.starts_at <= today && !isExpired(l, now));
+  return [...licenseTable(db)].reverse().find((l) => l.starts_at <= today && !isExpired(l, now));
 }
 
 function present(req: SandboxRequest, license: LicenseRecord, withActiveUsers: boolean): Record<string, unknown> {
@@ -90,7 +71,7 @@ function present(req: SandboxRequest, license: LicenseRecord, withActiveUsers: b
 function findLicense(req: SandboxRequest): LicenseRecord {
   const id = Number(req.params.id);
   if (!/^\d+$/.test(req.params.id)) throw errors.error(400, 'id is invalid');
-  const license = licenses(req.db).find((l) => l.id === id);
+  const license = licenseTable(req.db).find((l) => l.id === id);
   if (!license) throw errors.notFound('License');
   return license;
 }
@@ -164,13 +145,13 @@ export const licensesModule: SandboxModule = {
     });
     api.get('/licenses', (req) => {
       requireAdmin(req);
-      return ok([...licenses(req.db)].reverse().map((l) => present(req, l, false)));
+      return ok([...licenseTable(req.db)].reverse().map((l) => present(req, l, false)));
     });
     api.post('/license', (req) => {
       requireAdmin(req);
       const fields = decodeKey(String(required(req, 'license')), req.now());
       const license: LicenseRecord = { id: req.db.nextId('licenses'), created_at: req.now().toISOString(), ...fields };
-      licenses(req.db).push(license);
+      licenseTable(req.db).push(license);
       return created(present(req, license, true));
     });
     for (const path of ['/license/usage_export.csv', '/license/usage_export']) {
@@ -188,7 +169,7 @@ export const licensesModule: SandboxModule = {
     api.delete('/license/:id', (req) => {
       requireAdmin(req);
       const license = findLicense(req);
-      licenses(req.db).splice(licenses(req.db).indexOf(license), 1);
+      licenseTable(req.db).splice(licenseTable(req.db).indexOf(license), 1);
       return noContent();
     });
     api.put('/license/:id/refresh_billable_users', (req) => {
@@ -201,7 +182,7 @@ export const licensesModule: SandboxModule = {
   seed(db, { tier, now }) {
     recordToday(db, now);
     if (tier === 'free') return;
-    licenses(db).push({
+    licenseTable(db).push({
       id: db.nextId('licenses'),
       key: sandboxLicenseKey({ plan: tier, licensee: { Name: 'Sandbox Administrator', Email: 'admin@example.com', Company: 'Acme Corp' }, starts_at: isoDate(now, -30), expires_at: isoDate(now, 335), user_limit: 100 }),
       plan: tier,

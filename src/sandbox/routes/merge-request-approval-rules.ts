@@ -6,7 +6,8 @@ import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentGroup, presentUserBasic } from '../present.js';
 import { approvalRules, approvalSettings, eligibleApprovers, type ApprovalRule } from './approvals.js';
-import { findMergeRequest, protectedBranches, refreshApprovalStatus } from './review-common.js';
+import { findMergeRequest, refreshApprovalStatus } from './review-common.js';
+import { protectedBranches } from '../model.js';
 
 /**
  * Approval rules of one merge request (Premium) and its approval state. A merge request starts with copies of the

@@ -1,42 +1,11 @@
 import { findProject, projectFor, requireTier, Role } from '../auth.js';
-import { defineTable, newSha, type Db } from '../db.js';
+import { newSha, type Db } from '../db.js';
 import { bool, errors, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { mergeRequests, users, type MergeRequest, type Project } from '../model.js';
+import { mergeRequests, users, type MergeRequest, type Project, type MergeTrainCar, mergeTrainCars, scheduledCars } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { SandboxModule } from '../module.js';
 import { canMergeInto, findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from './review-common.js';
-
-/**
- * Merge trains (spec 1; Premium). A car is one merge request on the train of its target branch. The sandbox runs no
- * pipelines: a car stays `idle` until it is removed (a push to its source branch) — the seed holds one `merged` car so
- * that `scope=complete` has something to show. Adding with auto_merge while the merge request cannot be merged yet
- * (approvals missing) schedules it (202); it joins the train when the last approval arrives.
- */
-export interface MergeTrainCar {
-  id: number;
-  project_id: number;
-  merge_request_id: number;
-  user_id: number;
-  target_branch: string;
-  status: 'idle' | 'stale' | 'fresh' | 'merging' | 'merged' | 'skip_merged';
-  squash: boolean;
-  pipeline: { id: number; iid: number; sha: string; status: string; created_at: string; updated_at: string };
-  created_at: string;
-  updated_at: string;
-  merged_at: string | null;
-  duration: number | null;
-}
-
-/** A merge request waiting (auto-merge) to join its train when it becomes mergeable. */
-interface ScheduledCar {
-  merge_request_id: number;
-  user_id: number;
-  squash: boolean;
-}
-
-export const mergeTrainCars = defineTable<MergeTrainCar>('merge_train_cars');
-const scheduledCars = defineTable<ScheduledCar>('merge_train_scheduled');
 
 const ACTIVE = new Set(['idle', 'stale', 'fresh', 'merging']);
 

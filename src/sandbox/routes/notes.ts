@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import { notes as declared } from '../../api/resources/notes.js';
+import type { Placement } from '../../api/resource.js';
+import { routePattern } from '../crud.js';
 import { findProject, projectFor, projectRole, Role } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import { issues, mergeRequests, users, type Project, type User } from '../model.js';
+import { issues, mergeRequests, notesTable, users, type Note, type NoteableType, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
@@ -17,40 +20,6 @@ import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
  * Notes on issues, project snippets and merge requests (spec 1, api-facts §1.3). Published draft notes become notes on
  * their merge request (draft-notes.ts calls addNote). Internal notes are visible from Reporter up.
  */
-
-export type NoteableType = 'Issue' | 'Snippet' | 'MergeRequest';
-
-export interface NotePosition {
-  base_sha: string;
-  start_sha: string;
-  head_sha: string;
-  position_type: string;
-  [key: string]: unknown;
-}
-
-export interface Note {
-  id: number;
-  project_id: number;
-  noteable_type: NoteableType;
-  noteable_id: number;
-  noteable_iid: number | null;
-  author_id: number;
-  body: string;
-  system: boolean;
-  internal: boolean;
-  created_at: string;
-  updated_at: string;
-  /** Notes of one thread share it; a note that starts a thread gets a new one. */
-  discussion_id: string;
-  /** DiscussionNote (a thread that can be replied to), DiffNote (on a line of the diff) or null (a plain comment). */
-  type: 'DiscussionNote' | 'DiffNote' | null;
-  position: NotePosition | null;
-  commit_id: string | null;
-  resolved: boolean;
-  resolved_by: number | null;
-}
-
-export const notesTable = defineTable<Note>('notes');
 
 export function newDiscussionId(db: Db): string {
   return createHash('sha1').update(`discussion-${db.nextId('discussions')}-${Math.random()}`).digest('hex');
@@ -112,8 +81,8 @@ interface NoteableRef {
 
 /** The issue, snippet or merge request of the path, checked for the caller's access (404 when hidden or missing). */
 function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
-  const project = projectFor(req, Role.guest);
-  const key = req.params.noteable_id;
+  const project = projectFor(req, Role.guest, 'project');
+  const key = req.params[NOTEABLE_PARAM[type]];
   if (type === 'Issue') {
     const issue = issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key);
     if (!issue) throw errors.notFound('Issue');
@@ -157,10 +126,13 @@ function choice(req: SandboxRequest, name: string, values: string[], fallback: s
   return value;
 }
 
-function routesFor(api: Router, segment: string, type: NoteableType): void {
-  const base = `/projects/:id/${segment}/:noteable_id/notes`;
+/** The notes of one kind of noteable, served on the declaration's routes (src/api/resources/notes.ts). */
+/** The route parameter naming the noteable, as the declaration names it. */
+const NOTEABLE_PARAM: Record<NoteableType, string> = { Issue: 'issue_iid', Snippet: 'snippet_id', MergeRequest: 'merge_request_iid' };
 
-  api.get(base, (req) => {
+function routesFor(api: Router, placement: Placement, type: NoteableType): void {
+  const routes = placement.routes as Record<'list' | 'get' | 'create' | 'update' | 'delete' | 'discussions', string>;
+  api.add(...routePattern(routes.list), (req) => {
     const ref = noteable(req, type);
     const sort = choice(req, 'sort', ['asc', 'desc'], 'desc');
     const orderBy = choice(req, 'order_by', ['created_at', 'updated_at'], 'created_at') as 'created_at' | 'updated_at';
@@ -172,7 +144,7 @@ function routesFor(api: Router, segment: string, type: NoteableType): void {
   });
 
   // Discussions (threads): the read side only, so that a thread's ID can be found to reply to it (draft notes).
-  api.get(`/projects/:id/${segment}/:noteable_id/discussions`, (req) => {
+  api.add(...routePattern(routes.discussions), (req) => {
     const list = notesOf(req, noteable(req, type)).sort((a, b) => a.id - b.id);
     const threads = [...new Set(list.map((n) => n.discussion_id))].map((id) => list.filter((n) => n.discussion_id === id));
     return paginate(req, threads, {
@@ -180,9 +152,9 @@ function routesFor(api: Router, segment: string, type: NoteableType): void {
     });
   });
 
-  api.get(`${base}/:note_id`, (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
+  api.add(...routePattern(routes.get), (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
 
-  api.post(base, (req) => {
+  api.add(...routePattern(routes.create), (req) => {
     const ref = noteable(req, type);
     const user = req.user!;
     const body = req.input.body;
@@ -208,7 +180,7 @@ function routesFor(api: Router, segment: string, type: NoteableType): void {
     return created(presentNote(note, req.db, req.rootUrl));
   });
 
-  api.put(`${base}/:note_id`, (req) => {
+  api.add(...routePattern(routes.update), (req) => {
     const ref = noteable(req, type);
     const note = findNote(req, ref);
     requireNoteAdmin(req, ref, note, req.user!);
@@ -225,7 +197,7 @@ function routesFor(api: Router, segment: string, type: NoteableType): void {
     return ok(presentNote(note, req.db, req.rootUrl));
   });
 
-  api.delete(`${base}/:note_id`, (req) => {
+  api.add(...routePattern(routes.delete), (req) => {
     const ref = noteable(req, type);
     const note = findNote(req, ref);
     requireNoteAdmin(req, ref, note, req.user!);
@@ -236,9 +208,9 @@ function routesFor(api: Router, segment: string, type: NoteableType): void {
 
 export const notes: SandboxModule = {
   routes(api) {
-    routesFor(api, 'issues', 'Issue');
-    routesFor(api, 'snippets', 'Snippet');
-    routesFor(api, 'merge_requests', 'MergeRequest');
+    routesFor(api, declared.parents.issue, 'Issue');
+    routesFor(api, declared.parents.snippet, 'Snippet');
+    routesFor(api, declared.parents.mr, 'MergeRequest');
   },
 
   seed(db, { now }) {

@@ -290,7 +290,7 @@ export const pipelinesModule: SandboxModule = {
     const { routes } = artifacts;
     const listed = (req: SandboxRequest, list: Job[], project: Project) => paginate(req, list.sort((a, b) => b.id - a.id), { present: (j) => presentJob(req, j, project) });
 
-    api.route(routes.pipelines!, (req) => {
+    api.route(routes.pipelines, (req) => {
       const project = projectFor(req, Role.reporter);
       const ref = req.query.ref as string | undefined;
       const status = req.query.status as string | undefined;
@@ -305,7 +305,7 @@ export const pipelinesModule: SandboxModule = {
       if (!pipeline) throw errors.notFound();
       return ok(presentPipeline(req, pipeline, project));
     });
-    api.route(routes.pipelineJobs!, (req) => {
+    api.route(routes.pipelineJobs, (req) => {
       const project = projectFor(req, Role.reporter);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && String(j.pipeline_id) === req.params.pipeline_id), project);
     });
@@ -314,46 +314,46 @@ export const pipelinesModule: SandboxModule = {
       const scopes = ([] as string[]).concat(req.query.scope ?? []);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && (!scopes.length || scopes.includes(j.status))), project);
     });
-    api.route(routes.get!, (req) => {
+    api.route(routes.get, (req) => {
       const project = artifactProject(req);
       return ok(presentJob(req, findJob(req, project), project));
     });
 
     // Downloads by ref first: /jobs/artifacts/main/download must not be read as the job "artifacts".
-    api.route(routes.archiveByRef!, (req) => {
+    api.route(routes.archiveByRef, (req) => {
       const project = artifactProject(req);
       const name = req.query.job as string | undefined;
       if (!name) throw errors.missing('job');
       return serveArchive(req, latestSuccessfulJob(req, project, req.params.ref_name, name));
     });
-    api.route(routes.fileByRef!, (req) => {
+    api.route(routes.fileByRef, (req) => {
       const project = artifactProject(req);
       const name = req.query.job as string | undefined;
       if (!name) throw errors.missing('job');
       const path = checkArtifactPath(req.params.artifact_path);
       return serveEntry(latestSuccessfulJob(req, project, req.params.ref_name, name), path);
     });
-    api.route(routes.archive!, (req) => {
+    api.route(routes.archive, (req) => {
       const project = artifactProject(req);
       const job = findJob(req, project);
       if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
       return serveArchive(req, job);
     });
-    api.route(routes.file!, (req) => {
+    api.route(routes.file, (req) => {
       const project = artifactProject(req);
       const job = findJob(req, project);
       const path = checkArtifactPath(req.params.artifact_path);
       if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
       return serveEntry(job, path);
     });
-    api.route(routes.keep!, (req) => {
+    api.route(routes.keep, (req) => {
       const project = projectFor(req, Role.developer);
       const job = findJob(req, project);
       if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
       job.artifacts_expire_at = null;
       return ok(presentJob(req, job, project));
     });
-    api.route(routes.delete!, (req) => {
+    api.route(routes.delete, (req) => {
       const project = projectFor(req, Role.maintainer);
       const job = findJob(req, project);
       if (!job.archive && !job.reports.length) throw errors.notFound();
@@ -361,7 +361,7 @@ export const pipelinesModule: SandboxModule = {
       job.reports = [];
       return { status: 204 };
     });
-    api.route(routes.deleteAll!, (req) => {
+    api.route(routes.deleteAll, (req) => {
       const project = projectFor(req, Role.maintainer);
       // The service sets the expiry of every deletable artifact to now; its cleanup removes them later. Artifacts of
       // the latest successful pipeline of each ref are kept, and job logs are never touched.

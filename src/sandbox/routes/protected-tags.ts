@@ -1,27 +1,11 @@
 import { findProject, projectFor, projectRole, Role } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { groups, users, type Project } from '../model.js';
+import { groups, users, type Project, type CreateAccess, type ProtectedTag, protectedTagTable } from '../model.js';
 import { paginate } from '../pagination.js';
-import { deployKeysOf, sshKeyTable } from './keys.js';
+import { deployKeysOf } from './keys.js';
+import { sshKeyTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
-
-export interface CreateAccess {
-  id: number;
-  access_level: number;
-  user_id?: number;
-  group_id?: number;
-  deploy_key_id?: number;
-}
-
-export interface ProtectedTag {
-  id: number;
-  project_id: number;
-  name: string;
-  create_access_levels: CreateAccess[];
-}
-
-export const protectedTagTable = defineTable<ProtectedTag>('protected_tags');
 
 const LEVEL_DESCRIPTIONS: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers' };
 

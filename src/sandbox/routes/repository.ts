@@ -99,7 +99,7 @@ export const repository: SandboxModule = {
     const { routes } = declared;
     const open = { auth: 'optional' as const };
 
-    api.route(routes.list!, (req) => {
+    api.route(routes.list, (req) => {
       const project = readableProject(req);
       const commit = commitOf(req, project, req.query.ref, 'Tree');
       const entries = listTree(req.db, commit.tree, String(req.query.path ?? ''), Boolean(bool(req.query.recursive)));
@@ -107,7 +107,7 @@ export const repository: SandboxModule = {
       return treePage(req, entries);
     }, open);
 
-    api.route(routes.blob!, (req) => {
+    api.route(routes.blob, (req) => {
       readableProject(req);
       const id = findBlobId(req.db, req.params.sha);
       if (!id) throw errors.notFound('Blob');
@@ -115,7 +115,7 @@ export const repository: SandboxModule = {
       return ok({ size: data.length, encoding: 'base64', content: data.toString('base64'), sha: id });
     }, open);
 
-    api.route(routes.blobRaw!, (req) => {
+    api.route(routes.blobRaw, (req) => {
       readableProject(req);
       const id = findBlobId(req.db, req.params.sha);
       if (!id) throw errors.notFound('Blob');
@@ -144,10 +144,10 @@ export const repository: SandboxModule = {
         headers: { 'Content-Disposition': `attachment; filename="${root}.${format}"`, 'Content-Transfer-Encoding': 'binary' },
       });
     };
-    api.route(routes.archive!, archive, open);
-    api.route(`${routes.archive!}.{format}`, archive, open);
+    api.route(routes.archive, archive, open);
+    api.route(`${routes.archive}.{format}`, archive, open);
 
-    api.route(routes.compare!, (req) => {
+    api.route(routes.compare, (req) => {
       const project = readableProject(req);
       if (req.query.from === undefined || req.query.from === '') throw errors.missing('from');
       if (req.query.to === undefined || req.query.to === '') throw errors.missing('to');
@@ -170,7 +170,7 @@ export const repository: SandboxModule = {
       });
     }, open);
 
-    api.route(routes.contributors!, (req) => {
+    api.route(routes.contributors, (req) => {
       const project = readableProject(req);
       const head = resolveRevision(req.db, project, String(req.query.ref ?? project.default_branch));
       const byEmail = new Map<string, { name: string; email: string; commits: number; additions: number; deletions: number }>();
@@ -195,7 +195,7 @@ export const repository: SandboxModule = {
       return paginate(req, list);
     }, open);
 
-    api.route(routes.mergeBase!, (req) => {
+    api.route(routes.mergeBase, (req) => {
       const project = readableProject(req);
       const refs = array(req.query.refs) ?? [];
       if (refs.length < 2) throw errors.message(400, 'Provide at least 2 refs');

@@ -1,26 +1,9 @@
 import { projectRole, Role } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { errors, type SandboxRequest } from '../http.js';
-import { mergeRequests, projects, type MergeRequest, type Project, type User } from '../model.js';
+import { mergeRequests, projects, type MergeRequest, type Project, type User, type ProtectedBranch, protectedBranches } from '../model.js';
 
 /** Records and helpers shared by the review modules (merge trains, approvals, notes, draft notes). */
-
-/**
- * A protected branch, with the shape of the service's ProtectedBranch entity. The sandbox has no protected-branches
- * API yet; the demo seed protects each project's default branch (merge and push: Maintainers), which approval rules
- * refer to by id and which decides who may add a merge request to a merge train.
- */
-export interface ProtectedBranch {
-  id: number;
-  project_id: number;
-  name: string;
-  /** Lowest role allowed to merge and to push (40 Maintainer by default). */
-  merge_access_level: number;
-  push_access_level: number;
-  code_owner_approval_required: boolean;
-}
-
-export const protectedBranches = defineTable<ProtectedBranch>('protected_branches');
 
 export function protectDefaultBranches(db: Db): void {
   for (const project of projects(db)) {

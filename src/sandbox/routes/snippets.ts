@@ -132,18 +132,18 @@ export const snippetsModule: Crud<Snippet> = crudModule<Snippet>(resource, {
       if (!snippet) throw errors.notFound('Snippet');
       return snippet;
     };
-    api.route(resource.routes.raw!, (req) => {
+    api.route(resource.routes.raw, (req) => {
       const snippet = find(req);
       return text(snippet.files[snippet.file_name] ?? '');
     });
-    api.route(resource.routes.fileRaw!, (req) => {
+    api.route(resource.routes.fileRaw, (req) => {
       const snippet = find(req);
       const files = snippetFilesAt(snippet, req.params.ref);
       const path = req.params.file_path;
       if (!files || !(path in files)) throw errors.notFound('File');
       return text(files[path]);
     });
-    api.route(resource.routes.userAgent!, (req) => {
+    api.route(resource.routes.userAgent, (req) => {
       requireAdmin(req);
       const snippet = find(req);
       if (!snippet.user_agent_detail) throw new HttpError(404, { message: '404 UserAgentDetail Not Found' });

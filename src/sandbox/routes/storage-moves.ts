@@ -1,7 +1,7 @@
 import { findGroup, findProject, requireAdmin, requireTier } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { accepted, created, errors, ok, type SandboxRequest } from '../http.js';
-import { groups, projects, type Project } from '../model.js';
+import { groups, projects, type Project, type MoveKind, type MoveState, type StorageMove, type GroupWiki, storageMoveTable, groupWikis } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentProject } from '../present.js';
 import { STORAGES } from '../seed.js';
@@ -20,38 +20,10 @@ import type { SandboxModule } from '../module.js';
  * Failures are injected with configureStorageMoves(db, { failNext: n }): the next n moves fail after `started`.
  */
 
-export type MoveKind = 'project' | 'snippet' | 'group';
-export type MoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup failed';
-
-export interface StorageMove {
-  id: number;
-  kind: MoveKind;
-  container_id: number;
-  created_at: string;
-  source_storage_name: string;
-  destination_storage_name: string;
-  /** Moves of a bulk schedule are created `initial` and scheduled by a worker; single moves start `scheduled`. */
-  bulk: boolean;
-  fails: boolean;
-  step_ms: number;
-  /** Side effects applied for good (finished or failed). */
-  settled: boolean;
-}
-
-/** Where a group wiki's repository lives (groups have no storage field of their own). */
-export interface GroupWiki {
-  group_id: number;
-  repository_storage: string;
-  repository_read_only?: boolean;
-}
-
 interface MoveTiming {
   step_ms: number;
   fail_next: number;
 }
-
-export const storageMoveTable = defineTable<StorageMove>('repository_storage_moves');
-export const groupWikis = defineTable<GroupWiki>('group_wikis');
 
 const timing = (db: Db): MoveTiming => db.record<MoveTiming>('storage_move_timing', () => ({ step_ms: 1000, fail_next: 0 }));
 

@@ -1,7 +1,7 @@
 import { requireAdmin, requireUser } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../http.js';
-import { groups, members, projects, tokens, userNamespaceId, users, type User } from '../model.js';
+import { groups, members, projects, tokens, userNamespaceId, users, type User, type Email, emailTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { addUser } from '../seed.js';
@@ -12,15 +12,6 @@ import { presentFullUser } from './users.js';
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
  * deactivate, activate; secondary emails; identities. SSH keys live in keys.ts.
  */
-
-export interface Email {
-  id: number;
-  user_id: number;
-  email: string;
-  confirmed_at: string | null;
-}
-
-export const emailTable = defineTable<Email>('emails');
 
 /** Profile fields an administrator sets on create and update, stored on the user record as given. */
 const PROFILE_TEXT = ['bio', 'location', 'public_email', 'skype', 'linkedin', 'twitter', 'discord', 'website_url', 'organization', 'job_title', 'pronouns', 'note', 'commit_email'];

@@ -60,6 +60,6 @@ export default defineCommand<Options>({
         throw new UsageError('selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled', 'add --no-reset-approvals-on-push');
       }
     }
-    return ctx.api.call(approvalSettings.routes.update!, { project, ...body });
+    return ctx.api.call(approvalSettings.routes.update, { project, ...body });
   },
 });

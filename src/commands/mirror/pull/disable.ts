@@ -9,6 +9,6 @@ export default defineCommand<{ project?: string }>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     await ctx.confirm(`Stop pull mirroring of project ${project}?`);
-    return ctx.api.call(pullMirror.routes.update!, { project, enabled: false });
+    return ctx.api.call(pullMirror.routes.update, { project, enabled: false });
   },
 });

@@ -1,14 +1,16 @@
 import { Writable } from 'node:stream';
 import { ListResult } from '../api/paginate.js';
-import type { CommandDef, Context } from '../cli/command.js';
+import type { CommandDef, Context } from './command.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../errors.js';
 import { oneLine } from '../output/formats.js';
 import { Io, OutputState } from '../output/io.js';
 import { DownloadResult, ResultWithExit, TextResult } from '../output/result.js';
-import { orderedPool } from './pool.js';
-import { DEFAULT_CONCURRENCY, fleetSelected, type FleetRun, type FleetSelection } from './options.js';
-import { selectProjects, type FleetProject } from './select.js';
+import { orderedPool } from '../fleet/pool.js';
+import { DEFAULT_CONCURRENCY } from './fleet-options.js';
+import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
 import { plural } from '../parse.js';
+import { emptyShardLine, resolveShard, startBudget, takeShard, writeFailedTo } from '../fleet/shard.js';
+import { checkWritableTarget, writeFileAtomically } from '../files.js';
 
 /**
  * Any command that works on one project (it has --project and no --group of its own) also takes a fleet selector
@@ -47,15 +49,23 @@ class TextSink extends Writable {
 export async function runFleet(def: CommandDef, opts: Record<string, unknown> & FleetSelection & Partial<FleetRun>, ctx: Context, commandPath: string): Promise<unknown> {
   if (!fleetSelected(opts)) throw new Error('runFleet without a fleet selector');
   const started = Date.now();
-  const projects = await selectProjects(ctx, opts);
+  const shard = resolveShard(opts, ctx.env);
+  if (opts.failedTo !== undefined) checkWritableTarget(opts.failedTo);
+  const selected = await selectProjects(ctx, opts);
+  const projects = takeShard(selected, (project) => project.path, shard, (line) => ctx.io.note(line));
   if (!projects.length) {
-    // Only the group's own projects were looked at: say where the others are.
-    const subgroups = opts.projectsFile === undefined && !opts.recursive;
-    ctx.io.note(`no projects selected${subgroups ? `: only the projects of ${ctx.group(opts.group)} itself were looked at; --recursive adds those of its subgroups` : ''}`);
+    if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, [], writeFileAtomically);
+    if (shard && selected.length) ctx.io.note(emptyShardLine(shard));
+    else {
+      // Only the group's own projects were looked at: say where the others are.
+      const subgroups = opts.projectsFile === undefined && !opts.recursive;
+      ctx.io.note(`no projects selected${subgroups ? `: only the projects of ${ctx.group(opts.group)} itself were looked at; --recursive adds those of its subgroups` : ''}`);
+    }
     return [];
   }
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  ctx.rateGate.activate(concurrency);
+  const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
+  if (budget) ctx.io.note(budget);
   const shared = sharedParts(ctx, projects.length, opts.projectsFile === '-');
   let stop = false;
   const runOne = async (project: FleetProject): Promise<ProjectRun> => {
@@ -73,7 +83,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
     }
   };
 
-  const summary = { ok: 0, failed: [] as string[], skipped: 0, attention: 0 };
+  const summary = { ok: 0, failed: [] as string[], skipped: 0, attention: 0, notStarted: [] as string[] };
   const result = new ResultWithExit(undefined, ExitCode.ok);
   const shape: { keys?: string[] } = { keys: def.columns };
   const prefix = (path: string, text: string): string => text.split('\n').filter(Boolean).map((line) => `${path}: ${line}\n`).join('');
@@ -94,6 +104,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       const path = outcome.item.path;
       if (outcome.status === 'skipped') {
         summary.skipped++;
+        summary.notStarted.push(path);
         yield* emit({ project: path, outcome: 'skipped', error: 'not started: an earlier project failed (--continue-on-error runs them all)' });
         continue;
       }
@@ -120,6 +131,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       }
     }
     for (const pending of held.splice(0)) yield pad(pending, shape.keys ?? []);
+    if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, [...summary.failed, ...summary.notStarted], writeFileAtomically);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const gate = ctx.rateGate.summary();
     const parts = [`${summary.ok} ok`, summary.failed.length ? `${summary.failed.length} failed` : '', summary.skipped ? `${summary.skipped} not started` : ''].filter(Boolean);
@@ -218,6 +230,7 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     now: () => parent.now(),
     sleep: (ms) => parent.sleep(ms),
     invoke: (argv, streams) => parent.invoke(argv, streams),
+    get commands() { return parent.commands; },
     connection: () => parent.connection(),
     apiFor: (connection, options) => parent.apiFor(connection, options),
     apiWithToken: (token) => parent.apiWithToken(token),

@@ -1,7 +1,7 @@
-import type { Context, OptionDef } from '../cli/command.js';
+import type { Context, OptionDef } from './command.js';
 import { UsageError } from '../errors.js';
 import { checkDownloadTarget } from '../output/download.js';
-import type { DownloadOptions } from './engine.js';
+import type { DownloadOptions } from '../download/engine.js';
 
 /** The options every download command has, and the checks made before its request is sent. */
 
@@ -26,10 +26,16 @@ export interface DownloadFlags {
 }
 
 /** Checks the target (never a terminal; an existing file only when confirmed; --extract into a new or empty folder). */
-export async function prepareDownload(ctx: Pick<Context, 'io' | 'confirm'>, flags: DownloadFlags, extra: Partial<DownloadOptions> = {}): Promise<DownloadOptions> {
+export async function prepareDownload(ctx: Pick<Context, 'io' | 'confirm'>, flags: DownloadFlags, extra: Partial<DownloadOptions> = {}, defaultName?: string): Promise<DownloadOptions> {
+  if (flags.outputFile === '') throw new UsageError('--output-file needs a file name', 'give - for stdout');
+  if (defaultName && flags.outputFile === undefined && !flags.extract && ctx.io.stdoutIsTTY) {
+    // At a terminal, without -O: saved under the download's own name in the current folder (as gh and glab do).
+    flags = { ...flags, outputFile: defaultName };
+    ctx.io.note(`saving to ${defaultName} (give -O PATH for another name, -O - for stdout)`);
+  }
   if (flags.resume && (!flags.outputFile || flags.outputFile === '-')) throw new UsageError('--resume needs --output-file: a download to stdout cannot be continued');
   if (flags.extract) {
-    const { checkExtractTarget } = await import('./engine.js');
+    const { checkExtractTarget } = await import('../download/engine.js');
     checkExtractTarget(flags.extract);
     if (flags.outputFile && flags.outputFile !== '-') await checkDownloadTarget(ctx, flags.outputFile);
   } else {

@@ -1,11 +1,11 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { Api } from '../api/client.js';
-import type { Context } from '../cli/command.js';
-import { readSecret } from '../cli/secrets.js';
-import { secretFromCommand } from '../config/resolve.js';
-import { UsageError } from '../errors.js';
-import { describeRef, type SecretRef, type SectionIo } from './model.js';
-import type { LocalFiles } from './section.js';
+import type { Api } from '../../api/client.js';
+import type { Context } from '../../cli/command.js';
+import { readSecret } from '../../cli/secrets.js';
+import { secretFromCommand } from '../../config/resolve.js';
+import { UsageError } from '../../errors.js';
+import { describeRef, type SecretRef, type SectionIo } from '../../desired/model.js';
+import type { LocalFiles } from '../../desired/section.js';
 
 /**
  * What the sections' API calls get: the client, local files, and secrets. A secret reference is read only when a

@@ -1,24 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
+import { fileProblem, writeFileAtomically as writeThroughTheOnePath } from './write.js';
 
-/** Why a file operation failed, in words: "no such file", "permission denied". */
-export function fileProblem(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const words: Record<string, string> = {
-    ENOENT: 'no such file',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EISDIR: 'it is a folder',
-    ENOTDIR: 'a part of the path is not a folder',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on the device',
-    EEXIST: 'it already exists',
-    ELOOP: 'too many symbolic links',
-    ENAMETOOLONG: 'the name is too long',
-  };
-  return (code && words[code]) ?? (error instanceof Error ? error.message : String(error));
-}
+/** Why a file operation failed, in words (one list, beside the one write path). */
+export { fileProblem };
 
 /** A local file named on the command line; exit 2 with `cannot read PATH: no such file` when it cannot be read. */
 export function readLocalFile(path: string): Buffer;
@@ -47,4 +33,10 @@ export function checkWritableTarget(path: string): { exists: boolean } {
     if (error instanceof UsageError) throw error;
     return { exists: false };
   }
+}
+
+/** Writes a file atomically (fsynced, then renamed), mode 0600, through the one write path (plans, lists of failed projects). */
+export function writeFileAtomically(path: string, text: string): void {
+  checkWritableTarget(path);
+  writeThroughTheOnePath(path, text, 'secret');
 }

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 /**
  * Globs, translated to regular expressions: `**` matches across slashes (`a/**` also matches `a/b/c`, `**\/x` matches

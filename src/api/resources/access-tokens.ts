@@ -1,0 +1,68 @@
+import { f } from '../fields.js';
+import { defineResource } from '../resource.js';
+
+/**
+ * Access tokens of a group, of a project, or personal ones: one record and one set of verbs under three parents,
+ * chosen by --group, --project or --personal. `self` may stand for the token id (the token in use). The secret
+ * value comes back only in the answers of create and rotate (`token`), never in a read.
+ */
+export const accessTokens = defineResource({
+  noun: 'access token',
+  command: 'tokens',
+  id: { param: 'token_id', field: 'id' },
+  parents: {
+    group: {
+      parent: 'group',
+      routes: {
+        list: 'GET /groups/{group}/access_tokens',
+        get: 'GET /groups/{group}/access_tokens/{token_id}',
+        create: 'POST /groups/{group}/access_tokens',
+        delete: 'DELETE /groups/{group}/access_tokens/{token_id}',
+        rotate: 'POST /groups/{group}/access_tokens/{token_id}/rotate',
+      },
+    },
+    project: {
+      parent: 'project',
+      routes: {
+        list: 'GET /projects/{project}/access_tokens',
+        get: 'GET /projects/{project}/access_tokens/{token_id}',
+        create: 'POST /projects/{project}/access_tokens',
+        delete: 'DELETE /projects/{project}/access_tokens/{token_id}',
+        rotate: 'POST /projects/{project}/access_tokens/{token_id}/rotate',
+      },
+    },
+    personal: {
+      parent: 'instance',
+      where: () => 'personal',
+      routes: {
+        list: 'GET /personal_access_tokens',
+        get: 'GET /personal_access_tokens/{token_id}',
+        // Administrators create personal tokens for a user.
+        create: 'POST /users/{user_id}/personal_access_tokens',
+        delete: 'DELETE /personal_access_tokens/{token_id}',
+        rotate: 'POST /personal_access_tokens/{token_id}/rotate',
+      },
+    },
+  },
+  fields: {
+    id: f.int({ min: 1, readOnly: true }),
+    user_id: f.int({ readOnly: true }),
+    name: f.string({ create: 'required', help: 'the token name' }),
+    description: f.string({ nullable: true, help: 'what the token is for' }),
+    scopes: f.list({ create: 'required', help: 'scopes (api, read_api, read_repository, self_rotate …)' }),
+    access_level: f.accessLevel(undefined, { help: 'role of the token (group and project tokens)' }),
+    active: f.bool({ readOnly: true }),
+    revoked: f.bool({ readOnly: true }),
+    created_at: f.time({ readOnly: true }),
+    expires_at: f.date({ nullable: true, help: 'YYYY-MM-DD' }),
+    last_used_at: f.time({ readOnly: true, nullable: true }),
+  },
+  filters: {
+    state: f.enum(['active', 'inactive']),
+    revoked: f.bool(),
+    search: f.string(),
+  },
+  columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
+  identity: ['name'],
+  roles: { read: 'maintainer', write: 'maintainer' },
+});

@@ -1,0 +1,120 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { f } from '../../src/api/fields.js';
+import { defineResource, placements, presentedFields, type MultiParentDef, type Placement, type ResourceDef } from '../../src/api/resource.js';
+
+/**
+ * Fidelity, not only self-consistency: the CLI and the sandbox read the same declaration, so a field the service
+ * does not have would pass both. Here every declaration's routes and presented fields are held against what the
+ * service's documentation records (fixtures/service.json, taken from the API spec and the notes on the real
+ * instance): a route or a field it does not record fails.
+ */
+const service = JSON.parse(readFileSync(new URL('./fixtures/service.json', import.meta.url), 'utf8')) as {
+  routes: string[];
+  fields: Record<string, { source: string; fields: string[] }>;
+};
+const recordedRoutes = new Set(service.routes);
+
+/** Routes the documents leave out ("method and path: not shown") that the sandbox and clients agree on, with why. */
+const ROUTES_NOT_RECORDED: Record<string, string> = {
+  'GET /projects/{}/jobs/{}': 'a job, read before its artifacts (python-gitlab and gitbeaker read it)',
+  'GET /projects/{}/pipelines': 'the pipelines of a project, to find the jobs whose artifacts to fetch',
+  'GET /projects/{}/pipelines/{}/jobs': 'the jobs of a pipeline, to find the one whose artifacts to fetch',
+  'GET /projects/{}/jobs/artifacts/{}/download': 'artifacts of the latest job of a ref (gitbeaker)',
+  'GET /projects/{}/jobs/artifacts/{}/raw/{}': 'one artifact file of the latest job of a ref (gitbeaker)',
+  'GET /projects/{}/merge_requests/{}/notes': 'notes of a merge request: the routes of issue notes under merge_requests',
+  'GET /projects/{}/merge_requests/{}/notes/{}': 'as above',
+  'POST /projects/{}/merge_requests/{}/notes': 'as above',
+  'PUT /projects/{}/merge_requests/{}/notes/{}': 'as above',
+  'DELETE /projects/{}/merge_requests/{}/notes/{}': 'as above',
+  'PUT /projects/{}/snippets/{}/notes/{}': 'snippet notes: the documents record list, get, create and delete; update as for issues',
+  'GET /groups/{}/badges': 'group badges: the documents describe project badges; the group routes are the same under /groups (python-gitlab GroupBadgeManager)',
+  'GET /groups/{}/badges/{}': 'as above',
+  'POST /groups/{}/badges': 'as above',
+  'PUT /groups/{}/badges/{}': 'as above',
+  'DELETE /groups/{}/badges/{}': 'as above',
+  'GET /groups/{}/badges/render': 'as above',
+  'GET /projects/{}/access_tokens': 'project access tokens: "the same shape exists for projects" (the group routes under /projects)',
+  'POST /projects/{}/access_tokens': 'as above',
+  'GET /personal_access_tokens': 'the list of personal tokens (python-gitlab PersonalAccessTokenManager)',
+  'POST /users/{}/personal_access_tokens': "an administrator creates a user's personal token (python-gitlab UserPersonalAccessTokenManager)",
+  'GET /projects/{}/integrations': "a project's integrations: the group routes under /projects (the sandbox serves both; python-gitlab ProjectIntegrationManager)",
+  'GET /projects/{}/integrations/{}': 'as above',
+  'PUT /projects/{}/integrations/{}': 'as above',
+  'DELETE /projects/{}/integrations/{}': 'as above',
+  'GET /projects/{}': 'one project (python-gitlab ProjectManager.get)',
+  'GET /groups/{}/projects': "a group's projects (python-gitlab GroupProjectManager)",
+  'GET /users/{}/projects': "a user's projects (python-gitlab UserProjectManager)",
+  'GET /groups': 'the groups of the instance (python-gitlab GroupManager)',
+  'GET /groups/{}': 'one group (python-gitlab GroupManager.get)',
+  'GET /groups/{}/subgroups': "a group's subgroups (python-gitlab GroupSubgroupManager)",
+  'GET /groups/{}/descendant_groups': "a group's descendants (python-gitlab GroupDescendantGroupManager)",
+  'POST /snippets/{}/repository_storage_moves': 'scheduling one move: "Snippets and groups are the same" as projects, in words',
+  'POST /groups/{}/repository_storage_moves': 'as above',
+  'GET /projects/{}/issues/{}/discussions': 'the threads of an issue (python-gitlab ProjectIssueDiscussionManager)',
+  'GET /projects/{}/snippets/{}/discussions': 'the threads of a snippet (python-gitlab ProjectSnippetDiscussionManager)',
+  'GET /projects/{}/merge_requests/{}/discussions': 'the threads of a merge request (python-gitlab ProjectMergeRequestDiscussionManager)',
+};
+
+/** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
+const FIELDS_NOT_RECORDED: Record<string, string> = {
+  artifacts: 'the job record is not described; only its artifacts are',
+  projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
+};
+
+/** Fields the documents leave out that the service presents, by declaration file, with why. */
+const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
+  files: { path: 'submodules (declared beside files) are named by path, the route parameter; their answer is a commit' },
+  snippets: { files: "a snippet's files [{path, raw_url}] (python-gitlab and gitbeaker read them; the documents list file_name only)" },
+};
+
+/** `'GET /projects/{project}/badges/{badge_id}'` → `'GET /projects/{}/badges/{}'`. */
+const shape = (route: string): string => route.replace(/\{\*?[a-z_]+\}/g, '{}');
+
+type Declared = (ResourceDef | MultiParentDef | (Placement & { noun: string; fields: ResourceDef['fields'] })) & { noun: string };
+
+/** What a declaration has that the service's documents do not record. */
+function unrecorded(file: string, def: Declared): { routes: string[]; fields: string[] } {
+  const all = 'parents' in def ? placements(def) : [def as Placement];
+  const routes = all.flatMap((placement) => Object.values(placement.routes)).map(shape).filter((route) => !recordedRoutes.has(route) && !(route in ROUTES_NOT_RECORDED));
+  const recorded = service.fields[file];
+  const fields = recorded ? presentedFields(def).map(([name]) => name).filter((name) => !recorded.fields.includes(name) && !(name in (FIELDS_BEYOND_DOCS[file] ?? {}))) : [];
+  return { routes, fields };
+}
+
+const files = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((name) => name.replace(/\.ts$/, ''));
+const declarations = await Promise.all(
+  files.map(async (file) => {
+    const module = (await import(`../../src/api/resources/${file}.ts`)) as Record<string, unknown>;
+    const found = Object.values(module).filter((value): value is Declared => typeof value === 'object' && value !== null && 'fields' in value && ('routes' in value || 'parents' in value));
+    return { file, found };
+  }),
+);
+
+describe('declarations against the service as documented', () => {
+  it('every declaration file declares something, and its fields are recorded or named as not recorded', () => {
+    for (const { file, found } of declarations) {
+      expect(found.length, file).toBeGreaterThan(0);
+      expect(file in service.fields || file in FIELDS_NOT_RECORDED, `${file}: record its fields in fixtures/service.json`).toBe(true);
+    }
+  });
+
+  it.each(declarations)('$file: every route and every presented field is one the service has', ({ file, found }) => {
+    for (const def of found) expect(unrecorded(file, def), `${def.noun}`).toEqual({ routes: [], fields: [] });
+  });
+
+  it('fails on a field or a route the service does not have (the check can fail)', () => {
+    const invented = defineResource({
+      noun: 'freeze period',
+      command: 'freeze-periods',
+      parent: 'project',
+      id: { param: 'freeze_period_id', field: 'id' },
+      routes: { list: 'GET /projects/{project}/freeze_periods', thaw: 'POST /projects/{project}/freeze_periods/{freeze_period_id}/thaw' },
+      fields: { id: f.int({ readOnly: true }), freeze_start: f.string(), frozen_by: f.string({ readOnly: true }) },
+      columns: ['id'],
+      identity: ['freeze_start'],
+      roles: { read: 'reporter', write: 'maintainer' },
+    });
+    expect(unrecorded('freeze-periods', invented)).toEqual({ routes: ['POST /projects/{}/freeze_periods/{}/thaw'], fields: ['frozen_by'] });
+  });
+});

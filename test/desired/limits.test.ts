@@ -1,0 +1,50 @@
+/** Desired-state files: a size cap with a clear message, and no credentials in a webhook URL. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DESIRED_MAX_BYTES } from '../../src/commands/desired/shared.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+function file(text: string): string {
+  const path = join(tempDir(), 'desired.yaml');
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('desired-state limits', () => {
+  it('refuses a file over the size cap at once, from a file or stdin', async () => {
+    const big = `target: acme/api\n# ${'x'.repeat(DESIRED_MAX_BYTES)}\n`;
+    const result = await sandbox.run(['validate', '-f', file(big)]);
+    expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/desired\.yaml is 8\.0 MiB; a desired-state file may be at most 8 MiB/) });
+    expect((await sandbox.run(['plan', '-f', '-'], { input: big })).stderr).toMatch(/stdin is 8\.0 MiB; a desired-state file may be at most 8 MiB/);
+  });
+
+  it('refuses credentials in a webhook URL in favour of URL variables given as secret references', async () => {
+    const result = await sandbox.run(['validate', '-f', file('target: acme/api\nprojects:\n  acme/api:\n    hooks:\n      - url: https://user:pass@hooks.example.com/x\n')]);
+    expect(result.code).toBe(2);
+    const said = result.stdout + result.stderr;
+    expect(said).toMatch(/url holds credentials, which a desired-state file must not/);
+    expect(said).toMatch(/url_variables/);
+    expect(said).not.toContain('user:pass');
+    // Placeholders for URL variables are not credentials.
+    const templated = file('target: acme/api\nprojects:\n  acme/api:\n    hooks:\n      - url: https://{user}:{password}@hooks.example.com/x\n        url_variables: {user: {env: HOOK_USER}, password: {env: HOOK_PASSWORD}}\n');
+    expect((await sandbox.run(['validate', '-f', templated])).code).toBe(0);
+  });
+
+  it('a hook that has credentials in its URL on the service is shown masked by plan, the saved plan and apply', async () => {
+    expect((await sandbox.run(['hooks', 'create', '--project', 'acme/api', '--url', 'https://user:hunter2@hooks.example.com/creds', '--events', 'push'])).code).toBe(0);
+    const dir = tempDir();
+    const desired = join(dir, 'desired.yaml');
+    writeFileSync(desired, 'target: acme/api\nprune: all\nprojects:\n  acme/api:\n    hooks: []\n');
+    const plan = await sandbox.run(['plan', '-f', desired, '--out', join(dir, 'plan.json')]);
+    const shown = await sandbox.run(['plan', '-f', desired, '-o', 'json']);
+    const applied = await sandbox.run(['apply', '-f', join(dir, 'plan.json'), '--yes', '--prune']);
+    for (const text of [plan.stdout, plan.stderr, shown.stdout, applied.stdout, applied.stderr, (await import('node:fs')).readFileSync(join(dir, 'plan.json'), 'utf8')]) {
+      expect(text).not.toContain('hunter2');
+    }
+    expect(plan.stdout).toContain('https://*****:*****@hooks.example.com/creds');
+    expect(applied.code).toBe(0);
+  });
+});
