@@ -1,7 +1,8 @@
 import { ListResult } from '../api/paginate.js';
 import { UsageError } from '../errors.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
-import { csvLine, escapeC1, ndjsonInPlace, tsvLine, visible, type Format } from './formats.js';
+import { csvLine, escapeC1, tsvLine, visible, type Format } from './formats.js';
+import { ndjsonLines, prettyJson } from '../api/json-scan.js';
 import { OutputClosed, type Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
 import { toYaml } from './yaml.js';
@@ -150,43 +151,54 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   // say so.
   state.records = 0;
   const list = items instanceof ListResult ? (items as ListResult<Row>) : undefined;
-  for await (const page of pagesOf(items)) {
-    if (!page.length) continue;
-    if (first) start(page[0]);
-    // NDJSON of records as the service sent them: its own bytes, one object a line.
-    const sent = format === 'ndjson' && !fields && !io.stdoutIsTTY ? list?.sentAs(page) : undefined;
-    const lines = sent && ndjsonInPlace(sent, page.length);
-    if (lines) {
-      await out(lines);
+  // NDJSON and JSON of records as the service sent them, in a pipe: made from its own bytes, nothing parsed (a
+  // terminal gets them through the parsed path, which escapes controls).
+  if (list?.passesThrough && !fields && !io.stdoutIsTTY && (format === 'ndjson' || format === 'json')) {
+    for await (const page of list.sentPages()) {
+      const count = page.list.starts.length;
+      const bytes = format === 'ndjson' ? ndjsonLines(page.bytes, page.list) : prettyJson(page.bytes, page.list, !first);
+      await out(bytes ?? writeRecords(page.records() as Row[], format, first, shape, cols));
+      if (format === 'json') state.closer = '\n]\n';
+      state.records += count;
+      first = false;
+    }
+  } else {
+    for await (const page of pagesOf(items)) {
+      if (!page.length) continue;
+      if (first) start(page[0]);
+      const text = writeRecords(page, format, first, shape, cols);
+      await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
+      if (format === 'json') state.closer = '\n]\n';
       state.records += page.length;
       first = false;
-      continue;
     }
-    let text = '';
-    for (const record of page) {
-      switch (format) {
-        case 'json':
-          text += `${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`;
-          break;
-        case 'ndjson':
-          text += `${JSON.stringify(shape(record))}\n`;
-          break;
-        case 'csv':
-          text += (first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c))));
-          break;
-        default:
-          text += tsvLine(cols.map((c) => cellText(getPath(record, c))));
-      }
-      first = false;
-    }
-    await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
-    if (format === 'json') state.closer = '\n]\n';
-    state.records += page.length;
   }
   state.closer = '';
   state.complete = true;
   if (format === 'json') await out(first ? '[]\n' : '\n]\n');
   if (format === 'csv' && first && (fields ?? columns)) await out(csvLine(fields ?? columns ?? []));
+}
+
+/** A page of records in a streaming format (JSON continues the array the first page opened). */
+function writeRecords(page: Row[], format: Format, first: boolean, shape: (record: Row) => Row, cols: string[]): string {
+  let text = '';
+  for (const record of page) {
+    switch (format) {
+      case 'json':
+        text += `${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`;
+        break;
+      case 'ndjson':
+        text += `${JSON.stringify(shape(record))}\n`;
+        break;
+      case 'csv':
+        text += (first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c))));
+        break;
+      default:
+        text += tsvLine(cols.map((c) => cellText(getPath(record, c))));
+    }
+    first = false;
+  }
+  return text;
 }
 
 /** A list as pages: a ListResult page by page, an array as one page, any other stream record by record. */
