@@ -38,6 +38,10 @@ const COLON = 0x3a;
 /** What may follow a backslash in a JSON string (besides u and four hex digits). */
 const SIMPLE_ESCAPES = new Uint8Array(256);
 for (const c of '"\\/bfnrt') SIMPLE_ESCAPES[c.charCodeAt(0)] = 1;
+/** Bytes that stand for themselves in a JSON string: not a quote, a backslash or a control byte. */
+const PLAIN = new Uint8Array(256).fill(1, 0x20);
+PLAIN[0x22] = 0;
+PLAIN[0x5c] = 0;
 const HEX = new Uint8Array(256);
 for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 
@@ -69,7 +73,8 @@ export function scanJsonList(bytes: Uint8Array): ScannedList | 'malformed' | 'no
   while (stack.length) {
     if (i >= n) return 'malformed';
     const c = bytes[i];
-    if (isWhitespace(c)) {
+    if (c <= 0x20) {
+      if (!isWhitespace(c)) return 'malformed';
       if (c === 0x0a || c === 0x0d) list.lineBreaks = true;
       i++;
       continue;
@@ -114,7 +119,7 @@ export function scanJsonList(bytes: Uint8Array): ScannedList | 'malformed' | 'no
       case KEY_OR_CLOSE:
       case KEY: {
         if (c !== QUOTE) return 'malformed';
-        if (isDigit(bytes[i + 1])) list.digitKeys = true;
+        if (i + 1 < n && isDigit(bytes[i + 1])) list.digitKeys = true;
         const end = scanString(bytes, i, list);
         if (end < 0) return 'malformed';
         i = end;
@@ -136,6 +141,9 @@ function scanString(bytes: Uint8Array, at: number, list: ScannedList): number {
   const n = bytes.length;
   let i = at + 1;
   while (i < n) {
+    // Plain bytes in a run, then whatever ends it.
+    while (i < n && PLAIN[bytes[i]] === 1) i++;
+    if (i >= n) return -1;
     const c = bytes[i];
     if (c === QUOTE) return i + 1;
     if (c < 0x20) return -1;
