@@ -95,6 +95,6 @@ describe('records written from the bytes the service sent', () => {
     }));
     const list = scan('[{"n":1.50,"m":1E2,"z":-0,"big":12345678901234567890}]');
     expect(typeof list !== 'string' && prettyJson(Buffer.from('[{"n":1.50,"m":1E2,"z":-0,"big":12345678901234567890}]'), list, true)?.toString())
-      .toBe(`,\n${JSON.stringify({ n: 1.5, m: 100, z: 0, big: 12345678901234567890 }, null, 2).replace(/^/gm, '  ')}`);
+      .toBe(`,\n${JSON.stringify(JSON.parse('{"n":1.50,"m":1E2,"z":-0,"big":12345678901234567890}'), null, 2).replace(/^/gm, '  ')}`);
   });
 });
