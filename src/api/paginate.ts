@@ -1,10 +1,15 @@
 import { ApiError, UsageError } from '../errors.js';
 import type { ApiResponse } from './response.js';
+import { scanJsonList, type ScannedList } from './json-scan.js';
 import type { Query } from './path.js';
 
-/** What the pages are read through: the client's request() (src/api/client.ts). */
+type PageRequest = { method: 'GET'; path: string; query?: Query };
+
+/** What the pages are read through: the client's request(), requestBytes() and notJson() (src/api/client.ts). */
 export interface PageSource {
-  request<T>(request: { method: 'GET'; path: string; query?: Query }): Promise<ApiResponse<T>>;
+  request<T>(request: PageRequest): Promise<ApiResponse<T>>;
+  requestBytes(request: PageRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer }>;
+  notJson(request: PageRequest, status: number, kind: 'malformed' | 'other', type: string): Error;
 }
 
 export interface PageOptions {
@@ -24,14 +29,36 @@ export interface ListOptions<T = any> extends PageOptions {
   keysetAfter?: (last: T) => Query;
   /** Pages fetched at once by --all. */
   concurrency?: number;
+  /**
+   * The service counts lists up to this many records (X-Total) and leaves the count out above: a list without one
+   * has more, so --all fetches the pages up to that many records at once knowing each of them exists.
+   */
+  countLimit?: number;
+}
+
+/** A page of a list as the service sent it: its bytes, checked as JSON and cut into records (see json-scan.ts). */
+export interface SentPage {
+  bytes: Buffer;
+  list: ScannedList;
+  /** The records, parsed (for a page that cannot be written as it came). */
+  records(): unknown[];
+}
+
+/** A page as fetched: its headers and record count; the records themselves are parsed only when asked for. */
+interface Fetched<T> {
+  header(name: string): string | undefined;
+  count: number;
+  records(): T[];
+  last(): T | undefined;
+  sent?: SentPage;
 }
 
 const unchanged = (record: any) => record;
-/** The answer each page was parsed from (see ListResult.sentAs). */
-const sent = new WeakMap<object, Buffer>();
 
 /** Offsets beyond this many records are refused by the service on endpoints that also support keyset. */
 export const OFFSET_LIMIT = 50_000;
+/** Lists of users and projects are counted (X-Total) up to this many records, and not above. */
+export const COUNT_LIMIT = 10_000;
 const DEFAULT_CONCURRENCY = 8;
 
 /**
@@ -64,7 +91,8 @@ export class ListResult<T> implements AsyncIterable<T> {
   async *pages(): AsyncGenerator<T[]> {
     const { transform, local } = this;
     let kept = 0;
-    for await (const records of this.iterate()) {
+    for await (const fetched of this.iterate()) {
+      const records = fetched.records();
       let page = transform === unchanged ? records : records.map(transform);
       if (local) {
         page = page.filter(local.keep);
@@ -94,24 +122,55 @@ export class ListResult<T> implements AsyncIterable<T> {
   }
 
   /**
-   * The bytes the service sent for a page that pages() yielded as it came (not cut by --limit, not mapped or
-   * filtered): NDJSON output reuses them (and may rewrite them) instead of writing each record again.
+   * Whether sentPages() can give this list: its records are neither mapped nor filtered nor cut by --limit, so
+   * output that does not reshape them (NDJSON, JSON) can write the service's own bytes, parsing nothing.
    */
-  sentAs(page: T[]): Buffer | undefined {
-    return sent.get(page);
+  get passesThrough(): boolean {
+    return this.transform === unchanged && !this.local && this.options.limit === undefined;
   }
 
-  private async fetch(pathOrUrl: string, query?: Query): Promise<ApiResponse<T[]>> {
+  /** The pages as the service sent them, each checked as JSON and cut into records but not parsed (see passesThrough). */
+  async *sentPages(): AsyncGenerator<SentPage> {
+    if (!this.passesThrough) throw new Error('sentPages() of a list that is mapped, filtered or limited');
+    this.raw = true;
+    for await (const fetched of this.iterate()) if (fetched.count) yield fetched.sent!;
+  }
+
+  /** Fetch pages as bytes, checked and cut but not parsed (sentPages()). */
+  private raw = false;
+
+  private async fetch(pathOrUrl: string, query?: Query): Promise<Fetched<T>> {
     this.requests++;
-    const response = await this.api.request<T[]>({ method: 'GET', path: pathOrUrl, query });
-    if (!Array.isArray(response.data)) {
-      throw new ApiError('expected a list in the response', response.status, 'GET', this.path, response.header('x-request-id'));
+    const request: PageRequest = { method: 'GET', path: pathOrUrl, query };
+    const notAList = (status: number, id: string | undefined) => new ApiError('expected a list in the response', status, 'GET', this.path, id);
+    if (!this.raw) {
+      const response = await this.api.request<T[]>(request);
+      if (!Array.isArray(response.data)) throw notAList(response.status, response.header('x-request-id'));
+      const data = response.data;
+      return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1] };
     }
-    if (response.body) sent.set(response.data, response.body);
-    return response;
+    const response = await this.api.requestBytes(request);
+    const { body } = response;
+    const list = scanJsonList(body);
+    if (list === 'malformed' || list === 'not-a-list') {
+      // Well-formed JSON that is not a list (or no body at all), or malformed JSON, as request() tells them apart.
+      if (list === 'not-a-list' && (!body.toString('utf8').trim() || isJson(body))) throw notAList(response.status, response.header('x-request-id'));
+      throw this.api.notJson(request, response.status, 'malformed', '');
+    }
+    let parsed: T[] | undefined;
+    const records = (): T[] => (parsed ??= JSON.parse(body.toString('utf8')) as T[]);
+    const count = list.starts.length;
+    return {
+      header: response.header,
+      count,
+      records,
+      // Keyset paging needs the last record alone: only it is parsed.
+      last: () => (parsed ? parsed[count - 1] : count ? (JSON.parse(body.toString('utf8', list.starts[count - 1], list.ends[count - 1])) as T) : undefined),
+      sent: { bytes: body, list, records },
+    };
   }
 
-  private async *iterate(): AsyncGenerator<T[]> {
+  private async *iterate(): AsyncGenerator<Fetched<T>> {
     const { all, limit, keysetOnly } = this.options;
     if (keysetOnly && (all || limit !== undefined)) {
       yield* this.followLinks(this.path, { ...this.query, pagination: 'keyset', per_page: this.perPage(100) }, limit);
@@ -119,8 +178,8 @@ export class ListResult<T> implements AsyncIterable<T> {
       // Keyset pages have no numbers: the first page, and --all or --limit for more.
       if ((this.options.page ?? 1) > 1) throw new UsageError('--page cannot be used here: the service pages this list by keyset only', 'use --all, or --limit N');
       const response = await this.fetch(this.path, { ...this.query, pagination: 'keyset', per_page: this.options.perPage });
-      yield response.data;
-      if (nextLink(response)) this.notice = `showing ${response.data.length.toLocaleString('en-US')}; more exist — use --all or --limit`;
+      yield response;
+      if (nextLink(response)) this.notice = `showing ${response.count.toLocaleString('en-US')}; more exist — use --all or --limit`;
     } else if (limit !== undefined) {
       // --limit stops after N records, also with --all (every page up to N records).
       yield* this.followLinks(this.path, { ...this.query, page: this.options.page, per_page: this.perPage(Math.min(100, limit)) }, limit);
@@ -128,14 +187,14 @@ export class ListResult<T> implements AsyncIterable<T> {
       yield* this.allPages();
     } else {
       const response = await this.fetch(this.path, { ...this.query, page: this.options.page, per_page: this.options.perPage });
-      yield response.data;
+      yield response;
       if (nextLink(response) || nextPage(response)) {
         const total = response.header('x-total');
         // Past the first page, which records these are: "showing 6–10 of 14".
         const page = this.options.page ?? 1;
-        const first = (page - 1) * (Number(response.header('x-per-page')) || this.options.perPage || response.data.length) + 1;
-        const last = first + response.data.length - 1;
-        const shown = page === 1 ? response.data.length.toLocaleString('en-US') : last > first ? `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')}` : `record ${first.toLocaleString('en-US')}`;
+        const first = (page - 1) * (Number(response.header('x-per-page')) || this.options.perPage || response.count) + 1;
+        const last = first + response.count - 1;
+        const shown = page === 1 ? response.count.toLocaleString('en-US') : last > first ? `${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')}` : `record ${first.toLocaleString('en-US')}`;
         this.notice = total
           ? `showing ${shown} of ${Number(total).toLocaleString('en-US')} — use --all or --limit`
           : `showing ${shown}; more exist — use --all or --limit`;
@@ -148,23 +207,23 @@ export class ListResult<T> implements AsyncIterable<T> {
   }
 
   /** Sequential: follow Link rel="next", falling back to X-Next-Page. */
-  private async *followLinks(path: string, query: Query | undefined, limit?: number): AsyncGenerator<T[]> {
+  private async *followLinks(path: string, query: Query | undefined, limit?: number): AsyncGenerator<Fetched<T>> {
     let count = 0;
     let target: { path: string; query?: Query } | undefined = { path, query };
     while (target) {
       const response = await this.fetch(target.path, target.query);
-      const records = limit === undefined ? response.data : response.data.slice(0, limit - count);
-      count += records.length;
-      if (records.length) yield records;
+      const page = limit === undefined || response.count <= limit - count ? response : cut(response, limit - count);
+      count += page.count;
+      if (page.count) yield page;
       if (limit !== undefined && count >= limit) return;
       const link = nextLink(response);
-      const page = nextPage(response);
-      target = link ? { path: link } : page && response.data.length ? { path: target.path, query: { ...target.query, page } } : undefined;
+      const next = nextPage(response);
+      target = link ? { path: link } : next && response.count ? { path: target.path, query: { ...target.query, page: next } } : undefined;
     }
   }
 
   /** --all: page 1, then further pages fetched concurrently in a bounded window, yielded in order. */
-  private async *allPages(): AsyncGenerator<T[]> {
+  private async *allPages(): AsyncGenerator<Fetched<T>> {
     const perPage = this.options.perPage ?? 100;
     const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
     const keysetAfter = this.options.keysetAfter;
@@ -172,25 +231,33 @@ export class ListResult<T> implements AsyncIterable<T> {
     const pageQuery = (page: number): Query => ({ ...this.query, page, per_page: perPage });
 
     const first = await this.fetch(this.path, pageQuery(1));
-    yield first.data;
-    let last: T | undefined = first.data[first.data.length - 1];
+    yield first;
+    let lastSeen: Fetched<T> | undefined = first.count ? first : undefined;
     if (!hasMore(first, perPage)) return;
     const totalPages = Number(first.header('x-total-pages')) || undefined;
     const finalPage = Math.min(totalPages ?? Infinity, lastOffsetPage);
+    // Without a count from a service that counts up to countLimit records, more exist: the pages holding the first
+    // countLimit + 1 records all exist. Past them, pages are requested ahead of the answers that show whether they
+    // exist (throughput); see the README's Performance section for the trade-off.
+    const { countLimit } = this.options;
+    const certain = totalPages ? totalPages : countLimit && first.header('x-total') === undefined ? Math.floor(countLimit / perPage) + 1 : 1;
 
-    const window: Array<{ page: number; response: Promise<ApiResponse<T[]>> }> = [];
+    const window: Array<{ page: number; response: Promise<Fetched<T>> }> = [];
     let nextToFetch = 2;
     // The last page, as soon as any answer shows it (an empty X-Next-Page, a missing next link, a short page),
     // even one that arrived ahead of the pages before it: nothing past it is requested from then on.
     let lastPage = finalPage;
     let reachedEnd = false;
     let offsetRefused = false;
+    // Pages past the certain ones are requested once the last certain page says more follow.
+    let ahead = certain === 1;
     const fill = (): void => {
-      while (window.length < concurrency && nextToFetch <= lastPage) {
+      while (window.length < concurrency && nextToFetch <= lastPage && (nextToFetch <= certain || ahead)) {
         const page = nextToFetch++;
         const response = this.fetch(this.path, pageQuery(page));
         response.then((answer) => {
           if (!hasMore(answer, perPage)) lastPage = Math.min(lastPage, page);
+          else if (page === certain) ahead = true;
         }, () => undefined); // awaited in order below; an early end must not leave it unhandled
         window.push({ page, response });
       }
@@ -198,7 +265,7 @@ export class ListResult<T> implements AsyncIterable<T> {
     fill();
     while (window.length) {
       const { page, response: pending } = window.shift()!;
-      let response: ApiResponse<T[]>;
+      let response: Fetched<T>;
       try {
         response = await pending;
       } catch (error) {
@@ -208,8 +275,8 @@ export class ListResult<T> implements AsyncIterable<T> {
         }
         throw error;
       }
-      yield response.data;
-      if (response.data.length) last = response.data[response.data.length - 1];
+      yield response;
+      if (response.count) lastSeen = response;
       if (!hasMore(response, perPage) || page === totalPages) {
         reachedEnd = true;
         break;
@@ -217,13 +284,30 @@ export class ListResult<T> implements AsyncIterable<T> {
       fill();
     }
     const offsetsExhausted = !reachedEnd && (offsetRefused || nextToFetch > lastOffsetPage);
+    const last = lastSeen?.last();
     if (keysetAfter && offsetsExhausted && last !== undefined) {
       yield* this.followLinks(this.path, { ...this.query, ...keysetAfter(last), pagination: 'keyset', per_page: perPage });
     }
   }
 }
 
-function nextLink(response: ApiResponse<unknown>): string | undefined {
+/** The first `count` records of a page (--limit). */
+function cut<T>(page: Fetched<T>, count: number): Fetched<T> {
+  const records = page.records().slice(0, count);
+  return { header: page.header, count: records.length, records: () => records, last: () => records[records.length - 1] };
+}
+
+/** Whether the bytes are well-formed JSON. */
+function isJson(bytes: Buffer): boolean {
+  try {
+    JSON.parse(bytes.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function nextLink(response: { header(name: string): string | undefined }): string | undefined {
   const link = response.header('link');
   if (!link) return undefined;
   for (const part of link.split(',')) {
@@ -233,14 +317,14 @@ function nextLink(response: ApiResponse<unknown>): string | undefined {
   return undefined;
 }
 
-function nextPage(response: ApiResponse<unknown>): number | undefined {
+function nextPage(response: { header(name: string): string | undefined }): number | undefined {
   const value = response.header('x-next-page');
   return value ? Number(value) || undefined : undefined;
 }
 
-function hasMore(response: ApiResponse<unknown[]>, perPage: number): boolean {
-  if (response.data.length < perPage) return false;
+function hasMore(response: Fetched<unknown>, perPage: number): boolean {
+  if (response.count < perPage) return false;
   const next = response.header('x-next-page');
   if (next !== undefined) return next !== '';
-  return Boolean(nextLink(response)) || response.data.length === perPage;
+  return Boolean(nextLink(response)) || response.count === perPage;
 }

@@ -23,6 +23,10 @@ export interface GlobalOptions {
   server?: string;
   output?: Format;
   fields?: string[];
+  /** --jq, --slurp, --template: how records are printed instead of -o (src/cli/shaping.ts). */
+  jq?: string;
+  slurp?: boolean;
+  template?: string;
   verbose?: boolean;
   quiet?: boolean;
   dryRun?: boolean;

@@ -30,7 +30,7 @@ Output and diagnostics:
     text: `Exit codes
 
   0    success (an empty list is success)
-  1    unexpected internal error
+  1    unexpected internal error, or a --jq expression failed on a record (stderr names the record)
   2    usage: unknown command or flag, invalid value, a file that cannot be read or written, missing --yes
        without a terminal, or "no" to a confirmation
   3    configuration: no profile, URL or token; a config file with unsafe permissions; unreadable config or CA file
@@ -50,7 +50,7 @@ A reader that closes the output early (forgectl users list --all | head -1) ends
 `,
   },
   formatting: {
-    summary: 'Output formats, --fields, tables and pipes',
+    summary: 'Output formats, --fields, --jq, --template, tables and pipes',
     text: `Output formats (-o, --output)
 
   table    the default. On a terminal: aligned columns under a header, fitted to the terminal's width
@@ -71,6 +71,33 @@ the server are shown as visible \\x1b escapes in tables, TSV, CSV, errors, notes
 JSON and YAML on a terminal). When a list is cut short (a page fails, or Ctrl-C), stderr says "output is
 incomplete: N records written" and a JSON array already started is closed. Lists show the first page and say
 so on stderr when more exist; --all fetches every page, --limit N stops after N records.
+
+--jq EXPRESSION (jq's own language: the real jq 1.7.1, built into forgectl)
+
+  On a list the expression runs on each record as it arrives (streaming: memory stays flat with --all on any
+  list size); with --slurp it runs once, on all the records as one array (of one, for a single record); on a single record, once. Each
+  result is a line: strings raw (as jq -r), anything else as compact JSON. The records are read as JSON
+  whatever -o or the profile says (-o json and -o ndjson are accepted and change nothing; other formats,
+  --fields and --template are refused with exit 2). $ENV and env hold the environment without the variables
+  whose names suggest a secret (…TOKEN, …SECRET, …PASSWORD, …KEY…); input and inputs are not available.
+    forgectl users list --all --jq '.username'
+    forgectl users list --all --slurp --jq 'length'
+    forgectl api /users --paginate --jq 'select(.is_admin) | .username'
+  A bad expression exits 2 before anything is sent, with jq's message, line and column. An error while it runs
+  (.a.b on a string) exits 1 naming the record ("on record 7, index 6"): a record's lines are printed only once
+  the expression finished on it, so nothing of the failing record is printed; on a list the records before it
+  were already printed (a stream cannot take them back) and stderr says "output is incomplete: N records
+  written". halt stops the run there, with exit 0.
+
+--template TEXT|@FILE (Liquid templates, by the liquidjs library: no code runs, no file is read)
+
+  Runs for each record (a line each, a line break added when missing); the record's fields are its variables.
+    forgectl users list --all --template '{{ id }} {{ username }} joined {{ created_at | timeago }}'
+    forgectl users list --template '{% row id, username, state | color: "green" %}'
+  Besides Liquid's own filters (upcase, truncate, date, default …): timeago ("3 days ago"), color: "red"
+  (green, yellow, blue, magenta, cyan, gray, bold, dim; painted only on a terminal, as other colour), and the
+  tag row, whose cells are printed as aligned columns when the records end. Control characters in values are
+  shown as visible \\x1b escapes. A template that does not parse exits 2 before anything is sent.
 `,
   },
 };

@@ -33,6 +33,9 @@ export const globalOptions: OptionDef[] = [
   { flags: '--server <url>', description: 'instance URL, overrides the profile (FORGECTL_URL)' },
   { flags: '-o, --output <format>', description: `output format: ${FORMATS.join(', ')}`, parse: parseChoice('--output', FORMATS) },
   { flags: '--fields <a,b.c>', description: 'fields to show, dotted paths into records' },
+  { flags: '--jq <expression>', description: 'print what a jq expression gives for each record: strings raw, the rest as compact JSON (forgectl help formatting)' },
+  { flags: '--slurp', description: 'with --jq: run the expression once, on all the records as one array' },
+  { flags: '--template <text|@file>', description: 'print each record through a Liquid template (forgectl help formatting)' },
   { flags: '-v, --verbose', description: 'log each request and response status to stderr (secrets redacted)' },
   { flags: '-q, --quiet', description: 'no spinners, hints or notices on stderr' },
   { flags: '--dry-run', description: 'print the changing request instead of sending it' },
@@ -46,7 +49,7 @@ export const globalOptions: OptionDef[] = [
 
 /** The root help's sections, in the README's order, and the top-level commands in each. */
 const HELP_SECTIONS: Array<[string, string[]]> = [
-  ['Setup and raw requests:', ['auth', 'profile', 'api', 'completion', 'sandbox']],
+  ['Setup and raw requests:', ['auth', 'profile', 'doctor', 'api', 'completion', 'sandbox']],
   ['Tokens:', ['tokens']],
   ['Projects and groups:', ['projects', 'groups', 'group-badges']],
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
@@ -76,7 +79,7 @@ const helpOrder = (a: ManifestEntry, b: ManifestEntry): number => {
 const GLOBAL_OPTIONS_POINTER = '\nGlobal options (-p, -o, --fields, -q, --dry-run, -y …) work with every command;\nforgectl --help lists them.\n';
 
 /** Global options that take a value, so the command path can be found in argv without full parsing. */
-const VALUE_FLAGS = new Set(['-p', '--profile', '--server', '-o', '--output', '--fields', '--timeout', '--retries', '--ca-file']);
+const VALUE_FLAGS = new Set(['-p', '--profile', '--server', '-o', '--output', '--fields', '--jq', '--template', '--timeout', '--retries', '--ca-file']);
 
 /** The words of argv that name a command (and what follows), with their indexes; global options and values skipped. */
 function commandWords(argv: string[]): Array<{ word: string; index: number }> {
@@ -297,6 +300,8 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
+      const { prepareShaping } = await import('./shaping.js');
+      const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
       context = await createContext(commands, globals, deps, opts, def, state, main);
       const fleet = takesFleet(def) && fleetSelected(opts);
       if (!fleet && takesFleet(def)) checkSelection(opts);
@@ -307,6 +312,7 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
         fields: context.globals.fields,
         columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
         declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
+        ...shaping,
       });
       if (status) {
         if (status.message) deps.stderr.write(`${status.message}\n`);
@@ -334,15 +340,14 @@ async function createContext(
 ): Promise<RunContext> {
   const { RunContext } = await import('./context.js');
   const env = deps.env;
-  // NO_COLOR counts only when it holds something: NO_COLOR= (empty) leaves colour on.
-  const noColor = raw.color === false || Boolean(env.NO_COLOR);
-  const color = !noColor && (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : Boolean(deps.stdout.isTTY) && env.TERM !== 'dumb');
-  const io = new Io(deps, { quiet: Boolean(raw.quiet), color }, state);
+  const io = new Io(deps, { quiet: Boolean(raw.quiet), color: colorWanted(raw, deps) }, state);
   const globals: GlobalOptions = { ...raw, fields: parseFields(raw.fields as string | undefined) };
   const dir = configDir(env);
   // The output format: -o, then the command's own default, then the profile's `output`, then table. The config
   // read for it is handed to the context, which would otherwise read the file again.
-  const explicit = raw.output ?? def.defaultFormat;
+  // --jq and --template read records as JSON, whatever the profile's format.
+  const shaped = raw.jq !== undefined || raw.template !== undefined;
+  const explicit = raw.output ?? (shaped ? 'json' : def.defaultFormat);
   const config = explicit ? undefined : readConfig(dir);
   return new RunContext({
     io,
@@ -358,6 +363,14 @@ async function createContext(
     commands,
     invoke: main && ((argv, streams) => main(argv, { env, now: deps.now, sleep: deps.sleep, ...streams })),
   });
+}
+
+/** Colour on stdout: a terminal (or FORCE_COLOR), unless --no-color, NO_COLOR or TERM=dumb. */
+function colorWanted(raw: { color?: boolean }, deps: CliDeps): boolean {
+  const env = deps.env;
+  // NO_COLOR counts only when it holds something: NO_COLOR= (empty) leaves colour on.
+  const noColor = raw.color === false || Boolean(env.NO_COLOR);
+  return !noColor && (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : Boolean(deps.stdout.isTTY) && env.TERM !== 'dumb');
 }
 
 function profileFormat(globals: GlobalOptions, env: Env, config: ConfigData): Format | undefined {

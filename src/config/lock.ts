@@ -81,6 +81,12 @@ function readLock(path: string): LockContent | undefined {
   }
 }
 
+/** A lock file whose owner is gone (`doctor` reports it, and `doctor --fix` removes it); false when unreadable. */
+export function lockIsStale(path: string): boolean {
+  const seen = readLock(path);
+  return seen !== undefined && isStale(seen);
+}
+
 /** The owner of a lock is gone: dead, replaced by another process under the same pid, or from an earlier boot. */
 function isStale(lock: LockContent): boolean {
   const [pidText, start, boot] = lock.text.split(/\s+/);

@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../http/url.js';
 import { FORMATS } from '../output/formats.js';
 
 export { isLoopbackHost };
+import { storedToken } from './keyring.js';
 import type { Env } from './paths.js';
 import { PROFILE_KEYS, type ConfigData, type Profile, type TokenType } from './store.js';
 
@@ -16,7 +17,8 @@ export interface Connection {
   rootUrl: string;
   token: string;
   tokenType: TokenType;
-  tokenSource: 'environment' | 'profile' | 'token_command' | 'ci_job';
+  /** Where the token came from; `profile` is the config file, `keyring` the OS keyring a profile refers to. */
+  tokenSource: 'environment' | 'profile' | 'keyring' | 'token_command' | 'ci_job';
   caFile?: string;
   insecure: boolean;
   timeoutMs: number;
@@ -54,6 +56,7 @@ export function parseProfileValue(key: string, value: string): unknown {
   const kind = PROFILE_KEYS[key as keyof Profile];
   if (!kind) throw new UsageError(`unknown profile key "${key}"`, `known keys: ${Object.keys(PROFILE_KEYS).join(', ')}`);
   if (kind === 'secret') throw new UsageError('a token is never accepted as an argument', 'use: forgectl auth login --token-stdin');
+  if (kind === 'reference') throw new UsageError(`${key} is managed by forgectl`, 'move a token with: forgectl auth migrate --to keyring|file');
   if (kind === 'boolean') return parseBoolean(key)(value);
   if (kind === 'number') return parseInteger(key, key === 'retries' ? 0 : 1, key === 'retries' ? 10 : 3600)(value);
   if (key === 'url') return normalizeBaseUrl(value).rootUrl;
@@ -71,7 +74,7 @@ function checkedProfile(name: string, profile: Profile): Profile {
   const checked: Record<string, unknown> = { ...profile };
   for (const [key, value] of Object.entries(profile)) {
     const kind = PROFILE_KEYS[key as keyof Profile];
-    if (!kind || kind === 'secret' || value === undefined || value === null) continue;
+    if (!kind || kind === 'secret' || kind === 'reference' || value === undefined || value === null) continue;
     try {
       checked[key] = parseProfileValue(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
     } catch (error) {
@@ -168,6 +171,9 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
     tokenType = parseTokenType(env.FORGECTL_TOKEN_TYPE) ?? tokenType;
   } else if (profile?.token) {
     token = profile.token;
+  } else if (profile?.token_keyring) {
+    token = storedToken(name, profile);
+    tokenSource = 'keyring';
   } else if (profile?.token_command) {
     token = runTokenCommand(profile.token_command, env);
     tokenSource = 'token_command';

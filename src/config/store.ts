@@ -10,6 +10,8 @@ export interface Profile {
   url?: string;
   token?: string;
   token_command?: string;
+  /** The keyring entry (account of the service "forgectl") holding the token, instead of `token`. */
+  token_keyring?: string;
   token_type?: TokenType;
   ca_file?: string;
   insecure?: boolean;
@@ -27,10 +29,11 @@ export interface ConfigData {
 }
 
 /** Keys a user may set with `profile set`, with how their value is parsed. */
-export const PROFILE_KEYS: Record<keyof Profile, 'string' | 'boolean' | 'number' | 'secret'> = {
+export const PROFILE_KEYS: Record<keyof Profile, 'string' | 'boolean' | 'number' | 'secret' | 'reference'> = {
   url: 'string',
   token: 'secret',
   token_command: 'string',
+  token_keyring: 'reference',
   token_type: 'string',
   ca_file: 'string',
   insecure: 'boolean',

@@ -48,6 +48,25 @@ export interface HttpResponse {
   buffer(): Promise<Buffer>;
 }
 
+/** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) as undici's proxy agent reads them. */
+export function proxySettings(env: Record<string, string | undefined>): { http: string; https: string; no: string } {
+  return { http: env.http_proxy ?? env.HTTP_PROXY ?? '', https: env.https_proxy ?? env.HTTPS_PROXY ?? '', no: env.no_proxy ?? env.NO_PROXY ?? '' };
+}
+
+/** The proxy a request to this target goes through (credentials masked); none for loopback, or a host in NO_PROXY. */
+export function proxyFor(target: { hostname: string; protocol: string }, env: Record<string, string | undefined>): string | undefined {
+  if (isLoopbackHost(target.hostname)) return undefined;
+  const proxies = proxySettings(env);
+  const proxy = target.protocol === 'https:' ? proxies.https || proxies.http : proxies.http;
+  if (!proxy) return undefined;
+  const host = target.hostname.toLowerCase();
+  const excluded = proxies.no.split(/[,\s]+/).filter(Boolean).some((entry) => {
+    const name = entry.replace(/:\d+$/, '').replace(/^\*?\./, '').toLowerCase();
+    return entry === '*' || host === name || host.endsWith(`.${name}`);
+  });
+  return excluded ? undefined : redactUrl(proxy);
+}
+
 /** HTTP over undici: keep-alive dispatchers (proxy-aware, custom CA), timeouts and the retry policy. */
 export class HttpClient {
   /** For loopback targets: never through a proxy (the token would cross it, in clear text over http). */
@@ -80,8 +99,7 @@ export class HttpClient {
   }
 
   private proxies(): { http: string; https: string; no: string } {
-    const { env } = this.options;
-    return { http: env.http_proxy ?? env.HTTP_PROXY ?? '', https: env.https_proxy ?? env.HTTPS_PROXY ?? '', no: env.no_proxy ?? env.NO_PROXY ?? '' };
+    return proxySettings(this.options.env);
   }
 
   private dispatcherFor(target: { hostname: string }): Dispatcher {
@@ -106,16 +124,7 @@ export class HttpClient {
 
   /** The proxy a request to this target goes through (credentials masked), for error messages. */
   private proxyFor(target: { hostname: string; protocol: string }): string | undefined {
-    if (isLoopbackHost(target.hostname)) return undefined;
-    const proxies = this.proxies();
-    const proxy = target.protocol === 'https:' ? proxies.https || proxies.http : proxies.http;
-    if (!proxy) return undefined;
-    const host = target.hostname.toLowerCase();
-    const excluded = proxies.no.split(/[,\s]+/).filter(Boolean).some((entry) => {
-      const name = entry.replace(/:\d+$/, '').replace(/^\*?\./, '').toLowerCase();
-      return entry === '*' || host === name || host.endsWith(`.${name}`);
-    });
-    return excluded ? undefined : redactUrl(proxy);
+    return proxyFor(target, this.options.env);
   }
 
   async send(request: HttpRequest): Promise<HttpResponse> {

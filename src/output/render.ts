@@ -1,9 +1,13 @@
 import { ListResult } from '../api/paginate.js';
+import { UsageError } from '../errors.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
-import { csvLine, escapeC1, ndjsonInPlace, tsvLine, visible, type Format } from './formats.js';
+import { csvLine, escapeC1, tsvLine, visible, type Format } from './formats.js';
+import { ndjsonLines, prettyJson } from '../api/json-scan.js';
 import { OutputClosed, type Io } from './io.js';
 import { DownloadResult, TextResult } from './result.js';
 import { toYaml } from './yaml.js';
+import type { JqProgram } from './jq.js';
+import type { Template } from './template.js';
 
 export interface RenderOptions {
   format: Format;
@@ -12,6 +16,11 @@ export interface RenderOptions {
   columns?: string[];
   /** The top-level fields the records have as declared: --fields takes them even when a record lacks one. */
   declared?: readonly string[];
+  /** --jq: the checked expression, run on each record (on the whole collection with slurp). */
+  jq?: JqProgram;
+  slurp?: boolean;
+  /** --template: a line (or more) for each record. */
+  template?: Template;
 }
 
 /** Writes what a command returned: records, a list (streamed where the format allows), text or a download. */
@@ -21,6 +30,7 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     const text = result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`;
     return io.out(io.stdoutIsTTY && !result.painted ? visible(text) : text);
   }
+  if (options.jq || options.template) return renderShaped(result, io, options);
   if (result instanceof DownloadResult) {
     const { runDownload } = await import('../download/engine.js');
     const record = await runDownload(result, io);
@@ -33,6 +43,34 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     return;
   }
   return renderRecord(result as Row, io, options);
+}
+
+/**
+ * --jq and --template: records go through the expression or the template (loaded only then), a list's page by page as
+ * they arrive, or, with --slurp, gathered first and given to the expression once.
+ */
+async function renderShaped(result: unknown, io: Io, options: RenderOptions): Promise<void> {
+  const flag = options.jq ? '--jq' : '--template';
+  if (result instanceof DownloadResult) throw new UsageError(`${flag} works on records; this command writes a file`);
+  if (result instanceof TextResult) {
+    throw new UsageError(`${flag} works on records; this answer is text, not JSON`, 'leave out the flag to see the text as it came');
+  }
+  const isList = result instanceof ListResult || Array.isArray(result) || isAsyncIterable(result);
+  const pages = isList ? pagesOf(result as AsyncIterable<Row> | Row[]) : undefined;
+  if (options.template) {
+    const { printTemplate } = await import('./template.js');
+    await printTemplate(options.template, pages ? { pages } : { one: result }, io);
+  } else if (options.slurp) {
+    const all: unknown[] = [];
+    if (pages) for await (const page of pages) all.push(...page);
+    const { printJq } = await import('./jq.js');
+    // A single record is a collection of one, as jq --slurp makes an array of its one input.
+    await printJq(options.jq!, { one: pages ? all : [result] }, io);
+  } else {
+    const { printJq } = await import('./jq.js');
+    await printJq(options.jq!, pages ? { pages } : { one: result }, io);
+  }
+  if (result instanceof ListResult && result.notice) io.note(result.notice);
 }
 
 /** JSON or YAML for stdout: on a terminal with DEL and C1 controls escaped (the same document), in a pipe as it is. */
@@ -113,43 +151,54 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   // say so.
   state.records = 0;
   const list = items instanceof ListResult ? (items as ListResult<Row>) : undefined;
-  for await (const page of pagesOf(items)) {
-    if (!page.length) continue;
-    if (first) start(page[0]);
-    // NDJSON of records as the service sent them: its own bytes, one object a line.
-    const sent = format === 'ndjson' && !fields && !io.stdoutIsTTY ? list?.sentAs(page) : undefined;
-    const lines = sent && ndjsonInPlace(sent, page.length);
-    if (lines) {
-      await out(lines);
+  // NDJSON and JSON of records as the service sent them, in a pipe: made from its own bytes, nothing parsed (a
+  // terminal gets them through the parsed path, which escapes controls).
+  if (list?.passesThrough && !fields && !io.stdoutIsTTY && (format === 'ndjson' || format === 'json')) {
+    for await (const page of list.sentPages()) {
+      const count = page.list.starts.length;
+      const bytes = format === 'ndjson' ? ndjsonLines(page.bytes, page.list) : prettyJson(page.bytes, page.list, !first);
+      await out(bytes ?? writeRecords(page.records() as Row[], format, first, shape, cols));
+      if (format === 'json') state.closer = '\n]\n';
+      state.records += count;
+      first = false;
+    }
+  } else {
+    for await (const page of pagesOf(items)) {
+      if (!page.length) continue;
+      if (first) start(page[0]);
+      const text = writeRecords(page, format, first, shape, cols);
+      await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
+      if (format === 'json') state.closer = '\n]\n';
       state.records += page.length;
       first = false;
-      continue;
     }
-    let text = '';
-    for (const record of page) {
-      switch (format) {
-        case 'json':
-          text += `${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`;
-          break;
-        case 'ndjson':
-          text += `${JSON.stringify(shape(record))}\n`;
-          break;
-        case 'csv':
-          text += (first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c))));
-          break;
-        default:
-          text += tsvLine(cols.map((c) => cellText(getPath(record, c))));
-      }
-      first = false;
-    }
-    await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
-    if (format === 'json') state.closer = '\n]\n';
-    state.records += page.length;
   }
   state.closer = '';
   state.complete = true;
   if (format === 'json') await out(first ? '[]\n' : '\n]\n');
   if (format === 'csv' && first && (fields ?? columns)) await out(csvLine(fields ?? columns ?? []));
+}
+
+/** A page of records in a streaming format (JSON continues the array the first page opened). */
+function writeRecords(page: Row[], format: Format, first: boolean, shape: (record: Row) => Row, cols: string[]): string {
+  let text = '';
+  for (const record of page) {
+    switch (format) {
+      case 'json':
+        text += `${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`;
+        break;
+      case 'ndjson':
+        text += `${JSON.stringify(shape(record))}\n`;
+        break;
+      case 'csv':
+        text += (first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c))));
+        break;
+      default:
+        text += tsvLine(cols.map((c) => cellText(getPath(record, c))));
+    }
+    first = false;
+  }
+  return text;
 }
 
 /** A list as pages: a ListResult page by page, an array as one page, any other stream record by record. */

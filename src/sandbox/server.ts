@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from './body.js';
-import { control } from './control.js';
+import { control, simulatedDate, type Simulated } from './control.js';
 import type { Db } from './db.js';
 import { dispatch, type Site } from './dispatch.js';
 import { Faults, injected, type LoggedRequest } from './faults.js';
@@ -76,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throttle: options.rateLimit && new Throttle(options.rateLimit.limit, options.rateLimit.periodSeconds),
     latencyMs: options.latencyMs ?? 0,
     stateFile: options.stateFile,
+    simulated: { clock_skew_seconds: 0 },
   };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = await listen(options, (req, res) => {
@@ -100,6 +101,7 @@ interface Pipeline {
   throttle?: Throttle;
   latencyMs: number;
   stateFile?: string;
+  simulated: Simulated;
 }
 
 /**
@@ -107,12 +109,12 @@ interface Pipeline {
  * connection, an injected answer); the throttle (API requests); the route; the state saved after a change; faults
  * after processing (answer latency, a dropped answer, a cut or corrupted body).
  */
-async function handle({ site, api, web, faults, throttle, latencyMs, stateFile }: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle({ site, api, web, faults, throttle, latencyMs, stateFile, simulated }: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://sandbox');
   // The path as sent: a WHATWG URL would resolve an encoded `%2E%2E` segment, which the service does not do.
   const pathname = (req.url ?? '/').replace(/[?#].*/s, '') || '/';
   const method = (req.method ?? 'GET').toUpperCase();
-  if (pathname.startsWith('/-/sandbox/')) return control(req, res, url, method, faults, site.db);
+  if (pathname.startsWith('/-/sandbox/')) return control(req, res, url, method, faults, site.db, simulated);
   const isApi = pathname === '/api/v4' || pathname.startsWith('/api/v4/');
   const rawPath = isApi ? pathname.slice('/api/v4'.length) || '/' : pathname;
   const fault = faults.take(method, rawPath, url.search.slice(1));
@@ -125,7 +127,7 @@ async function handle({ site, api, web, faults, throttle, latencyMs, stateFile }
     await readBody(req).catch(() => undefined);
     return drop(res);
   }
-  const counted = throttle && isApi ? throttle.countRequest() : {};
+  const counted = { ...(throttle && isApi ? throttle.countRequest() : {}), ...simulatedDate(simulated) };
   if (fault?.status) {
     await readBody(req).catch(() => undefined);
     entry.status = fault.status;
@@ -146,6 +148,7 @@ async function handle({ site, api, web, faults, throttle, latencyMs, stateFile }
     if (!(error instanceof HttpError)) throw error;
     response = { status: error.status, body: error.body, headers: error.headers };
   }
+  if (simulated.version && isApi && (rawPath === '/version' || rawPath === '/metadata') && response.status === 200) response = { ...response, body: { ...(response.body as object), version: simulated.version } };
   entry.status = response.status;
   if (method !== 'GET' && method !== 'HEAD' && response.status < 400 && stateFile) site.db.save(stateFile);
   if (fault?.answer_latency_ms) await new Promise((resolve) => setTimeout(resolve, fault.answer_latency_ms));

@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../../src/api/client.js';
-import { ListResult, type ListOptions } from '../../src/api/paginate.js';
+import { COUNT_LIMIT, ListResult, type ListOptions } from '../../src/api/paginate.js';
 import { HttpClient } from '../../src/http/client.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { users } from '../../src/sandbox/model.js';
 
 let small: TestSandbox;
 let large: TestSandbox;
+/** 10,041 users: more than the service counts, the last page (101 at 100 a page) short. */
+let uncounted: TestSandbox;
 /** Users an administrator sees in the small sandbox: root, alice, bob, 247 seeded users, and token bot users. */
 let smallTotal = 0;
 beforeAll(async () => {
-  [small, large] = await Promise.all([startTestSandbox({ users: 247 }), startTestSandbox({ users: 10_120, seed: 'empty' })]);
+  [small, large, uncounted] = await Promise.all([startTestSandbox({ users: 247 }), startTestSandbox({ users: 10_120, seed: 'empty' }), startTestSandbox({ users: 10_040, seed: 'empty' })]);
   smallTotal = users(small.db).length;
 });
 afterAll(async () => {
   await small.close();
   await large.close();
+  await uncounted.close();
 });
 
 function apiFor(sandbox: TestSandbox): Api {
@@ -111,6 +114,23 @@ describe('pagination engine (contract §6)', () => {
     const pages = large.requests().filter((r) => r.path.includes('order_by=id')).map((r) => Number(/[?&]page=(\d+)/.exec(r.path)?.[1]));
     expect(pages).toHaveLength(102);
     expect(Math.max(...pages)).toBe(102);
+  });
+
+  it('--all without X-Total from a list the service counts up to 10,000 records sends nothing past the last page', async () => {
+    // No count means more than 10,000 records: the 101 pages holding the first 10,001 exist and are fetched at
+    // once; page 101 is short, so nothing follows it.
+    uncounted.clearRequests();
+    const result = apiFor(uncounted).list<{ id: number }>('/users', { order_by: 'id' }, { all: true, perPage: 100, countLimit: COUNT_LIMIT });
+    expect(await collect(result)).toHaveLength(10_041);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // anything sent late would be logged by now
+    expect(uncounted.requests().filter((r) => r.path.startsWith('/api/v4/users'))).toHaveLength(101);
+    // The same list written as it came: the same count of requests, every record once.
+    uncounted.clearRequests();
+    const run = await uncounted.run(['users', 'list', '--all', '-o', 'ndjson']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(new Set(run.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).size).toBe(10_041);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(uncounted.requests().filter((r) => r.path.startsWith('/api/v4/users'))).toHaveLength(101);
   });
 
   it('follows keyset Link headers for keyset-only lists', async () => {

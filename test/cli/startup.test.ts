@@ -13,7 +13,7 @@ const recorder = `${tempDir('forgectl-startup-')}/record.cjs`;
 writeFileSync(recorder, `const fs = require('node:fs');
 const read = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) {
-  if (typeof file === 'string' && file.includes('/dist/') && file.endsWith('.js')) process.stderr.write('LOADED ' + file + '\\n');
+  if (typeof file === 'string' && file.includes('/dist/') && /\\.(js|wasm)$/.test(file)) process.stderr.write('LOADED ' + file + '\\n');
   return read.call(this, file, ...rest);
 };
 `);
@@ -27,16 +27,18 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout.resume();
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const files = [...stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
+  const all = [...stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
+  const files = all.filter((file) => file.endsWith('.js'));
   expect(argv[0] === '--version' || files.some((file) => file.endsWith('/dist/core.js'))).toBe(true);
   const inputs = files.flatMap((file) => {
     const key = file.slice(file.indexOf('/dist/') + 1);
     return Object.keys(meta.outputs[key]?.inputs ?? {});
   });
-  return { code: status, inputs };
+  // Files beside the bundle's (jq's WebAssembly) count as inputs of their own.
+  return { code: status, inputs: [...inputs, ...all.filter((file) => !file.endsWith('.js')).map((file) => file.slice(file.indexOf('/dist/') + 1))] };
 }
 
-const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned)\/|src\/sandbox\//;
+const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs)\/|src\/sandbox\/|src\/output\/(jq|template)\.ts|jq\.wasm/;
 
 describe.skipIf(!built)('start-up loads only what the command needs', () => {
   const sandbox = useTestSandbox();
@@ -58,6 +60,18 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(code).toBe(0);
     expect(inputs.some((i) => i.includes('src/commands/api.ts'))).toBe(true);
     expect(inputs.filter((i) => HEAVY.test(i))).toEqual([]);
+  });
+
+  it('--jq loads jq (and not the template library); --template loads the template library (and not jq)', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken };
+    const jq = await loadedInputs(['api', '/user', '--jq', '.id'], env);
+    expect(jq.code).toBe(0);
+    expect(jq.inputs.filter((i) => /jq-web\/jq\.js|dist\/chunks\/jq\.wasm|src\/output\/jq\.ts/.test(i))).toHaveLength(3);
+    expect(jq.inputs.filter((i) => /liquidjs|src\/output\/template\.ts/.test(i))).toEqual([]);
+    const template = await loadedInputs(['api', '/user', '--template', '{{ id }}'], env);
+    expect(template.code).toBe(0);
+    expect(template.inputs.some((i) => i.includes('node_modules/liquidjs/'))).toBe(true);
+    expect(template.inputs.filter((i) => /jq-web|jq\.wasm|src\/output\/jq\.ts/.test(i))).toEqual([]);
   });
 });
 

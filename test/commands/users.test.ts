@@ -90,6 +90,33 @@ describe('users list', () => {
     expect(big.requests().filter((r) => r.path.startsWith('/api/v4/users')).length).toBeGreaterThanOrEqual(31);
   });
 
+  it('--all -o ndjson and -o json write the records as the service sent them, byte for byte what parsing would write', async () => {
+    addUser(sandbox.db, { username: 'zoe', name: 'Zoë "Q" \\ \u001b[2J \u009b </script>' }, new Date());
+    const ndjson = await sandbox.run(['users', 'list', '--all', '--per-page', '3', '-o', 'ndjson']);
+    const json = await sandbox.run(['users', 'list', '--all', '--per-page', '3', '-o', 'json']);
+    expect([ndjson.code, json.code]).toEqual([0, 0]);
+    const records = ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => r.username)).toContain('zoe');
+    expect(ndjson.stdout).toBe(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    expect(json.stdout).toBe(`${JSON.stringify(records, null, 2)}\n`);
+    // Reshaped output is parsed: the same records.
+    const fields = await sandbox.run(['users', 'list', '--all', '--per-page', '3', '-o', 'ndjson', '--fields', 'id,username']);
+    expect(fields.stdout).toBe(records.map((r) => `${JSON.stringify({ id: r.id, username: r.username })}\n`).join(''));
+  });
+
+  for (const format of ['ndjson', 'json']) {
+    it(`--all -o ${format}: a malformed page mid-list is a server failure (exit 8), with no record of it written`, async () => {
+      const broken = `[${'{"id":1,"username":"broken"},'.repeat(99)}{"id":1,"username":"broken"`;
+      big.fault({ method: 'GET', path: '^/users$', query: '(^|&)page=5(&|$)', status: 200, body: broken, headers: { 'Content-Type': 'application/json', 'X-Next-Page': '6' } });
+      const result = await big.run(['users', 'list', '--all', '-o', format]);
+      expect(result.code, result.stderr).toBe(8);
+      expect(result.stderr).toMatch(/malformed JSON \(GET \/users\)/);
+      expect(result.stdout).not.toContain('broken');
+      const written = format === 'json' ? result.json<unknown[]>() : result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      expect(written).toHaveLength(400);
+    });
+  }
+
   it('a non-administrator gets the list item fields and 403 for extern_uid', async () => {
     const bob = users(sandbox.db).find((u) => u.username === 'bob')!;
     const token = addToken(sandbox.db, bob, { name: 'bob-list' }, new Date()).token;

@@ -61,6 +61,8 @@ export const NOT_RUN: Record<string, string> = {
   'forgectl sandbox --fleet 500 --rate-limit 2000': 'serves until Ctrl-C',
   'forgectl sandbox --artifact-size 200MB': 'serves until Ctrl-C',
   'forgectl auth login': 'prompts for the URL and the token on a terminal',
+  "printf '%s\\n' \"$TOKEN\" | forgectl auth login --profile laptop --url https://git.example.com --token-stdin --keyring": 'needs an OS keyring (a desktop session\'s Secret Service); test/e2e/keyring.test.ts runs it against one',
+  'forgectl auth migrate --to keyring': 'needs an OS keyring (a desktop session\'s Secret Service); test/e2e/keyring.test.ts runs it against one',
   'forgectl mcp serve --http 127.0.0.1:8808': 'serves until Ctrl-C, on a fixed port',
   'forgectl approvals approve --project acme/api --mr 1 --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',
   'forgectl merge-trains add --project acme/api --mr 1 --auto-merge --squash --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',

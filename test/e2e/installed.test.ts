@@ -14,6 +14,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
+import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
 import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -149,6 +150,39 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       cases[i][1](result);
     });
   });
+
+  live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
+    const missing = secretServiceMissing();
+    if (missing && process.env.CI !== 'true') return void process.stderr.write(`keyring case skipped: ${missing}\n`);
+    const service = await startSecretService();
+    try {
+      const dir = tempDir('forgectl-e2e-keyring-');
+      // The user's shell at a desktop: the session bus, no FORGECTL_URL / FORGECTL_TOKEN.
+      const desk = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir, ...service.env };
+      const user = await forgectl(['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], {}, JSON.stringify({ name: 'keyring-e2e', scopes: ['api'] }));
+      expect(user.code, user.stderr).toBe(0);
+      const token = (JSON.parse(user.stdout) as { token: string }).token;
+      const [command, args] = pty!(`printf '%s\\n' ${token} | forgectl auth login --url ${sandbox!.url} --token-stdin`);
+      const login = await runProcess(command, args, { env: { ...desk, TERM: 'dumb' }, timeoutMs: 30_000 });
+      expect(login.stdout).toContain('token saved in the OS keyring');
+      const file = readFileSync(join(dir, 'config.json'), 'utf8');
+      expect(file).not.toContain(token);
+      expect(file).toContain('"token_keyring"');
+      const get = await runProcess('forgectl', ['users', 'get', 'alice', '-o', 'json'], { env: desk });
+      expect(get.code, get.stderr).toBe(0);
+      const rotated = await runProcess('forgectl', ['tokens', 'rotate', 'self', '--personal', '--save-to-profile', '--yes'], { env: desk });
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(file);
+      const status = await runProcess('forgectl', ['auth', 'status', '-o', 'json'], { env: desk });
+      expect(JSON.parse(status.stdout)).toMatchObject({ user: 'alice', token_storage: 'keyring' });
+      // Under CI=true the file is used, even at a terminal.
+      const [ciCommand, ciArgs] = pty!(`printf '%s\\n' ${token} | forgectl -p ci auth login --url ${sandbox!.url} --token-stdin --no-verify`);
+      expect((await runProcess(ciCommand, ciArgs, { env: { ...desk, CI: 'true', TERM: 'dumb' }, timeoutMs: 30_000 })).code).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.ci).toMatchObject({ token });
+    } finally {
+      service.stop();
+    }
+  }, { terminal: true });
 
   live('prints tables on a terminal fitted to its width, with a header and visible control characters', async () => {
     // A note whose text tries to retitle the window and clear the screen.

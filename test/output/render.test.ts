@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { render } from '../../src/output/render.js';
 import { Io } from '../../src/output/io.js';
 import { fitColumns } from '../../src/output/table.js';
-import { csvLine, ndjsonInPlace, tsvLine, type Format } from '../../src/output/formats.js';
+import { csvLine, tsvLine, type Format } from '../../src/output/formats.js';
 import { TextResult } from '../../src/output/result.js';
 import { UsageError } from '../../src/errors.js';
 import { plural, pluralNoun } from '../../src/parse.js';
@@ -171,35 +171,6 @@ describe('output formats (contract §4)', () => {
   });
 });
 
-describe('NDJSON from the bytes the service sent', () => {
-  const lines = (text: string, count: number) => ndjsonInPlace(Buffer.from(text), count)?.toString();
-
-  it('turns an array of objects into one object a line, byte for byte', () => {
-    const records = [{ id: 1, name: 'a},{"b', note: 'x\\"y[' }, { id: 2, nested: { list: [1, { deep: [] }] }, text: '\u00e9\u001b' }];
-    const text = JSON.stringify(records);
-    expect(lines(text, 2)).toBe(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    expect(lines('[ {"a":1} , {"b":2} ]', 2)).toBe(' {"a":1} \n {"b":2} \n'); // spaces between tokens stay: each line is still JSON
-  });
-
-  it('leaves anything else alone for the records to be written again', () => {
-    for (const [text, count] of [['[{"a":1},\n{"b":2}]', 2], ['[{"a":1},2]', 2], ['[{"a":1},[3]]', 2], ['[{"a":1}]', 2], ['{"a":{"b":1}}', 1]] as const) {
-      const bytes = Buffer.from(text);
-      expect(ndjsonInPlace(bytes, count)).toBeUndefined();
-      expect(bytes.toString()).toBe(text);
-    }
-    expect(ndjsonInPlace(Buffer.from([0x5b, 0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d, 0x5d]), 1)).toBeUndefined(); // not UTF-8
-  });
-
-  it('matches JSON.stringify for any records', () => {
-    fc.assert(
-      fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 5 }), (records) => {
-        fc.pre(records.length > 0);
-        const text = JSON.stringify(records);
-        expect(lines(text, records.length)).toBe(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
-      }),
-    );
-  });
-});
 
 describe('counts in messages', () => {
   it('say one noun or many, with thousands separated by commas, through one helper', () => {

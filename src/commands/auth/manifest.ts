@@ -7,4 +7,5 @@ export const entries: ManifestEntry[] = [
   { path: 'auth status', summary: 'Show who the token belongs to, its scopes and expiry', load: () => import('./status.js') },
   { path: 'auth logout', summary: 'Remove the credentials of a profile', load: () => import('./logout.js') },
   { path: 'auth token', summary: 'Print the active token (for scripts)', load: () => import('./token.js') },
+  { path: 'auth migrate', summary: 'Move profile tokens between the OS keyring and the config file', load: () => import('./migrate.js') },
 ];

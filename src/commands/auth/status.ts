@@ -52,6 +52,8 @@ export default defineCommand({
       url: connection.rootUrl,
       profile: connection.profileName ?? null,
       token_source: connection.tokenSource,
+      // Where the token lives: the OS keyring, the config file, or elsewhere (environment, token_command, CI job).
+      token_storage: connection.tokenSource === 'keyring' ? 'keyring' : connection.tokenSource === 'profile' ? 'file' : connection.tokenSource,
       user: user.username,
       name: user.name,
       user_id: user.id,

@@ -1,9 +1,10 @@
 import { defineCommand } from '../../cli/command.js';
+import { tokenStorage } from '../../config/keyring.js';
 import { selectedProfileName } from '../../config/resolve.js';
 
 export default defineCommand({
   examples: ['forgectl profile list', 'forgectl profile list -o json'],
-  columns: ['name', 'current', 'url', 'auth', 'default_group', 'default_project'],
+  columns: ['name', 'current', 'url', 'auth', 'token_storage', 'default_group', 'default_project'],
   async run(_opts, ctx) {
     const config = ctx.readConfig();
     const selected = selectedProfileName(ctx.globals, ctx.env, config);
@@ -11,7 +12,9 @@ export default defineCommand({
       name,
       current: name === selected,
       url: profile.url ?? null,
-      auth: profile.token ? 'token' : profile.token_command ? 'token_command' : 'none',
+      auth: profile.token || profile.token_keyring ? 'token' : profile.token_command ? 'token_command' : 'none',
+      // Where the token lives: keyring, file, token_command or none (read from the config file only; nothing is unlocked).
+      token_storage: tokenStorage(profile),
       token_type: profile.token_type ?? 'private',
       default_group: profile.default_group ?? null,
       default_project: profile.default_project ?? null,

@@ -1,13 +1,17 @@
 import { defineCommand } from '../../cli/command.js';
 import { ConfigError } from '../../errors.js';
+import { removeKeyringEntry } from '../../config/credentials.js';
 import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<{ name: string }>({
   examples: ['forgectl profile remove old-staging --yes'],
   args: ['<name>'],
   async run(opts, ctx) {
-    if (!ctx.readConfig().profiles[opts.name]) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');
+    const existing = ctx.readConfig().profiles[opts.name];
+    if (!existing) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');
     await ctx.confirm(`Remove profile "${opts.name}" and its credentials?`);
+    const leftover = existing.token_keyring ? removeKeyringEntry(existing.token_keyring) : undefined;
+    if (leftover) ctx.io.warn(leftover);
     const others = await updateConfig(ctx.configDir, (data) => {
       delete data.profiles[opts.name];
       if (data.current !== opts.name) return undefined;

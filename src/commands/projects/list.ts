@@ -2,6 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projects } from '../../api/resources/projects.js';
 import { UsageError } from '../../errors.js';
 import type { Query } from '../../api/path.js';
+import { COUNT_LIMIT } from '../../api/paginate.js';
 import { projectColumns, projectFilterOptions, projectQuery, type ProjectFilters } from './shared.js';
 
 interface Options extends ProjectFilters {
@@ -47,6 +48,7 @@ export default defineCommand<Options>({
     return ctx.api.list(route, { ...query, group: opts.group, user: opts.user }, {
       ...ctx.paging,
       keysetAfter: byId || opts.orderBy === 'id' ? (last: Record<string, unknown>) => ({ order_by: 'id', sort, [sort === 'asc' ? 'id_after' : 'id_before']: Number(last.id) }) : undefined,
+      countLimit: COUNT_LIMIT,
     });
   },
 });

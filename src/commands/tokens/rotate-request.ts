@@ -132,7 +132,7 @@ export function tokenIn(text: string): NewToken | undefined {
 export function unknownOutcome(ctx: Context, target: TokenTarget, id: number | 'self', cause: unknown): CliError {
   const flags = target.flags;
   const connection = ctx.connection();
-  const forgectl = connection.tokenSource === 'profile' && connection.profileName ? `forgectl -p ${connection.profileName}` : 'forgectl';
+  const forgectl = (connection.tokenSource === 'profile' || connection.tokenSource === 'keyring') && connection.profileName ? `forgectl -p ${connection.profileName}` : 'forgectl';
   const check = id === 'self'
     ? `Check with the old token: ${forgectl} tokens get self ${flags}. If it still works, nothing happened and you may rotate again; if it gets 401, the rotation happened and the new value is lost:`
     : `Check the token: ${forgectl} tokens get ${id} ${flags}. If it is active, nothing happened and you may rotate again; if it is revoked, the rotation happened and the new value is lost:`;

@@ -220,9 +220,14 @@ class Rotation {
   private assertProfilesUnchanged(): void {
     const started = this.ctx.readConfig();
     const now = readConfig(this.ctx.configDir);
-    const names = new Set([this.connection.tokenSource === 'profile' ? this.connection.profileName : undefined, this.targets.profile]);
+    const fromProfile = this.connection.tokenSource === 'profile' || this.connection.tokenSource === 'keyring';
+    const names = new Set([fromProfile ? this.connection.profileName : undefined, this.targets.profile]);
     for (const name of names) {
-      if (!name || now.profiles[name]?.token === started.profiles[name]?.token) continue;
+      if (!name) continue;
+      // A keyring entry keeps its reference when another run saves a newer token there: compare the token itself.
+      const inKeyring = now.profiles[name]?.token_keyring;
+      if (inKeyring && (name !== this.connection.profileName || currentProfileToken(this.ctx.configDir, name) === this.connection.token)) continue;
+      if (!inKeyring && now.profiles[name]?.token === started.profiles[name]?.token) continue;
       throw this.rotatedElsewhere(`: profile "${name}" ${now.profiles[name] ? 'holds a newer token' : 'was removed'}`);
     }
   }

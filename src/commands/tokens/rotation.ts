@@ -7,7 +7,9 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';
 import { locksDir, recoveryDir } from '../../config/paths.js';
 import { instanceIdentity } from '../../config/resolve.js';
-import { readConfig, updateConfig } from '../../config/store.js';
+import { saveProfileToken } from '../../config/credentials.js';
+import { keyringRead, storedToken } from '../../config/keyring.js';
+import { readConfig } from '../../config/store.js';
 import { TokenTarget } from './shared.js';
 import { createNew, writeAll } from '../../write.js';
 
@@ -303,7 +305,10 @@ export function listRecoveries(configDir: string): Recovery[] {
  */
 function heldBy(configDir: string, target: 'profile' | 'outputFile', where: string): { value?: string } | 'unreadable' {
   try {
-    if (target === 'profile') return { value: readConfig(configDir).profiles[where]?.token };
+    if (target === 'profile') {
+      const profile = readConfig(configDir).profiles[where];
+      return { value: profile?.token_keyring ? keyringRead(profile.token_keyring) : profile?.token };
+    }
     return { value: readFileSync(where, 'utf8').trim() || undefined };
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? {} : 'unreadable';
@@ -389,18 +394,13 @@ export function writeSecretFile(path: string, text: string): void {
   fsyncDir(dirname(path));
 }
 
-/** Replaces the token of a profile (atomically, under the config lock); a missing profile is created. */
+/**
+ * Replaces the token of a profile where it keeps it — the OS keyring or the config file (atomically, under the config
+ * lock); a missing profile is created, with its token in the file.
+ */
 export async function saveTokenToProfile(configDir: string, profile: string, token: string, instance: string): Promise<void> {
-  await updateConfig(configDir, (data) => {
-    const existing = data.profiles[profile];
-    if (!existing) {
-      data.profiles[profile] = { url: instance, token };
-    } else {
-      existing.token = token;
-      delete existing.token_command;
-      delete existing.token_type;
-    }
-  });
+  const existing = readConfig(configDir).profiles[profile];
+  await saveProfileToken(configDir, profile, token, { storage: 'same', url: instance, tokenType: 'private', replaceCommand: true }, existing);
 }
 
 /** Checks before rotating that every place the token goes can take it. */
@@ -412,6 +412,14 @@ export function preflight(ctx: Context, targets: SaveTargets): void {
     }
     mkdirPrivate(ctx.configDir);
     assertWritableDir(ctx.configDir, '--save-to-profile');
+    // A profile kept in the keyring: the keyring must answer now, before anything irreversible is sent.
+    if (profile?.token_keyring) {
+      try {
+        keyringRead(profile.token_keyring);
+      } catch (error) {
+        throw new UsageError(`--save-to-profile: profile "${targets.profile}" keeps its token in the OS keyring, which cannot be used here: ${(error as Error).message}`, 'nothing was sent. Unlock the keyring, or move the profile to the file first: forgectl auth migrate --to file');
+      }
+    }
   }
   if (targets.outputFile) assertWritableDir(dirname(targets.outputFile), '--output-file');
   mkdirPrivate(recoveryDir(ctx.configDir));
@@ -461,7 +469,7 @@ export async function verifyToken(ctx: Context, target: TokenTarget, token: stri
 export function currentProfileToken(configDir: string, profile: string | undefined): string | undefined {
   if (!profile) return undefined;
   try {
-    return readConfig(configDir).profiles[profile]?.token;
+    return storedToken(profile, readConfig(configDir).profiles[profile]);
   } catch {
     return undefined;
   }

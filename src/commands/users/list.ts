@@ -3,6 +3,7 @@ import { users } from '../../api/resources/users.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseDateTime, parseInteger, parseKeyValue } from '../../parse.js';
 import type { Query } from '../../api/path.js';
+import { COUNT_LIMIT } from '../../api/paginate.js';
 
 const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
 type OrderBy = (typeof ORDER_BY)[number];
@@ -132,6 +133,7 @@ export default defineCommand<Options>({
       ...ctx.paging,
       keysetOnly,
       keysetAfter: keysetOnly ? undefined : keysetAfter(orderBy, opts.sort ?? 'desc'),
+      countLimit: COUNT_LIMIT,
     });
   },
 });

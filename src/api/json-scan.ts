@@ -1,0 +1,338 @@
+import { isUtf8 } from 'node:buffer';
+
+/**
+ * A JSON array checked and cut into its elements without building them: every byte is validated as JSON.parse would
+ * (nesting, strings and their escapes, numbers, literals, nothing after the end), and the offsets of the elements
+ * and of the separators between them are recorded. Lists whose records are passed through as the service sent
+ * them (NDJSON and JSON output without reshaping) need no more than this; only what must be read is parsed.
+ */
+export interface ScannedList {
+  /** Where each element starts, and where it ends (one past its last byte). */
+  starts: number[];
+  ends: number[];
+  /** The separator after each element: the commas, then the closing bracket. */
+  separators: number[];
+  /** The opening bracket. */
+  open: number;
+  /** Every element is an object. */
+  objects: boolean;
+  /** A line break between tokens (the answer was pretty-printed). */
+  lineBreaks: boolean;
+  /** A string holds a backslash escape. */
+  escapes: boolean;
+  /** A number in other than its shortest form (a fraction, an exponent, -0, more than 15 digits). */
+  longNumbers: boolean;
+  /** An object key that starts with a digit: a parsed object lists integer keys first. */
+  digitKeys: boolean;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+/** What may follow a backslash in a JSON string (besides u and four hex digits). */
+const SIMPLE_ESCAPES = new Uint8Array(256);
+for (const c of '"\\/bfnrt') SIMPLE_ESCAPES[c.charCodeAt(0)] = 1;
+/** Bytes that stand for themselves in a JSON string: not a quote, a backslash or a control byte. */
+const PLAIN = new Uint8Array(256).fill(1, 0x20);
+PLAIN[0x22] = 0;
+PLAIN[0x5c] = 0;
+const HEX = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+
+const isWhitespace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+// What the scanner expects next.
+const VALUE_OR_CLOSE = 0;
+const VALUE = 1;
+const AFTER_VALUE = 2;
+const KEY_OR_CLOSE = 3;
+const KEY = 4;
+const AFTER_KEY = 5;
+
+/**
+ * Scans a JSON text that should be an array. Returns its elements' offsets; 'not-a-list' when it is not an array
+ * (it may still be well-formed JSON: the caller parses it to tell which); 'malformed' when JSON.parse would fail.
+ */
+export function scanJsonList(bytes: Uint8Array): ScannedList | 'malformed' | 'not-a-list' {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n && isWhitespace(bytes[i])) i++;
+  if (bytes[i] !== OPEN_ARRAY) return 'not-a-list';
+  const list: ScannedList = { starts: [], ends: [], separators: [], open: i, objects: true, lineBreaks: false, escapes: false, longNumbers: false, digitKeys: false };
+  // The open containers: 1 for an object, 0 for an array.
+  const stack: number[] = [0];
+  let state = VALUE_OR_CLOSE;
+  i++;
+  while (stack.length) {
+    if (i >= n) return 'malformed';
+    const c = bytes[i];
+    if (c <= 0x20) {
+      if (!isWhitespace(c)) return 'malformed';
+      if (c === 0x0a || c === 0x0d) list.lineBreaks = true;
+      i++;
+      continue;
+    }
+    const depth = stack.length;
+    if ((state === VALUE_OR_CLOSE && c === CLOSE_ARRAY) || (state === KEY_OR_CLOSE && c === CLOSE_OBJECT) || (state === AFTER_VALUE && c === (stack[depth - 1] ? CLOSE_OBJECT : CLOSE_ARRAY))) {
+      stack.pop();
+      i++;
+      if (depth === 2) list.ends.push(i);
+      else if (depth === 1) list.separators.push(i - 1);
+      state = AFTER_VALUE;
+      continue;
+    }
+    switch (state) {
+      case VALUE_OR_CLOSE:
+      case VALUE: {
+        if (depth === 1) {
+          list.starts.push(i);
+          if (c !== OPEN_OBJECT) list.objects = false;
+        }
+        if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+          stack.push(c === OPEN_OBJECT ? 1 : 0);
+          state = c === OPEN_OBJECT ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
+          i++;
+          continue;
+        }
+        longNumber = false;
+        const end = c === QUOTE ? scanString(bytes, i, list) : c === 0x2d || isDigit(c) ? scanNumber(bytes, i) : scanLiteral(bytes, i);
+        if (longNumber) list.longNumbers = true;
+        if (end < 0) return 'malformed';
+        i = end;
+        if (depth === 1) list.ends.push(i);
+        state = AFTER_VALUE;
+        continue;
+      }
+      case AFTER_VALUE:
+        if (c !== COMMA) return 'malformed';
+        if (depth === 1) list.separators.push(i);
+        state = stack[depth - 1] ? KEY : VALUE;
+        i++;
+        continue;
+      case KEY_OR_CLOSE:
+      case KEY: {
+        if (c !== QUOTE) return 'malformed';
+        if (i + 1 < n && isDigit(bytes[i + 1])) list.digitKeys = true;
+        const end = scanString(bytes, i, list);
+        if (end < 0) return 'malformed';
+        i = end;
+        state = AFTER_KEY;
+        continue;
+      }
+      default:
+        if (c !== COLON) return 'malformed';
+        state = VALUE;
+        i++;
+    }
+  }
+  while (i < n && isWhitespace(bytes[i])) i++;
+  return i === n ? list : 'malformed';
+}
+
+/** The offset after the string that starts at `at` (a quote), or -1. */
+function scanString(bytes: Uint8Array, at: number, list: ScannedList): number {
+  const n = bytes.length;
+  let i = at + 1;
+  while (i < n) {
+    // Plain bytes in a run, then whatever ends it.
+    while (i < n && PLAIN[bytes[i]] === 1) i++;
+    if (i >= n) return -1;
+    const c = bytes[i];
+    if (c === QUOTE) return i + 1;
+    if (c < 0x20) return -1;
+    if (c === BACKSLASH) {
+      list.escapes = true;
+      const e = bytes[i + 1];
+      if (e === 0x75) {
+        if (!(HEX[bytes[i + 2]] && HEX[bytes[i + 3]] && HEX[bytes[i + 4]] && HEX[bytes[i + 5]])) return -1;
+        i += 6;
+      } else if (e !== undefined && SIMPLE_ESCAPES[e]) {
+        i += 2;
+      } else {
+        return -1;
+      }
+      continue;
+    }
+    i++;
+  }
+  return -1;
+}
+
+/** Whether the number scanned last was in other than its shortest form. */
+let longNumber = false;
+
+/** The offset after the number that starts at `at`, or -1 (longNumber says whether it is in its shortest form). */
+function scanNumber(bytes: Uint8Array, at: number): number {
+  longNumber = false;
+  let i = at;
+  if (bytes[i] === 0x2d) i++;
+  const first = i;
+  if (bytes[i] === 0x30) i++;
+  else if (isDigit(bytes[i])) while (isDigit(bytes[i])) i++;
+  else return -1;
+  let long = i - first > 15 || (bytes[at] === 0x2d && bytes[first] === 0x30);
+  if (bytes[i] === 0x2e) {
+    i++;
+    if (!isDigit(bytes[i])) return -1;
+    while (isDigit(bytes[i])) i++;
+    long = true;
+  }
+  if (bytes[i] === 0x65 || bytes[i] === 0x45) {
+    i++;
+    if (bytes[i] === 0x2b || bytes[i] === 0x2d) i++;
+    if (!isDigit(bytes[i])) return -1;
+    while (isDigit(bytes[i])) i++;
+    long = true;
+  }
+  longNumber = long;
+  return i;
+}
+
+const LITERALS = ['true', 'false', 'null'].map((word) => Buffer.from(word));
+
+/** The offset after true, false or null at `at`, or -1. */
+function scanLiteral(bytes: Uint8Array, at: number): number {
+  for (const word of LITERALS) {
+    if (bytes[at] !== word[0]) continue;
+    for (let k = 1; k < word.length; k++) if (bytes[at + k] !== word[k]) return -1;
+    return at + word.length;
+  }
+  return -1;
+}
+
+/**
+ * The list as NDJSON, in place: the `[` dropped and the separators turned into line feeds, so each object is a
+ * line of the service's own bytes (nothing copied). Undefined, and the bytes left alone, unless every element is an
+ * object, no line break stands between tokens and the bytes are valid UTF-8: then the records must be parsed.
+ */
+export function ndjsonLines(bytes: Buffer, list: ScannedList): Buffer | undefined {
+  if (!list.starts.length) return Buffer.alloc(0);
+  if (!list.objects || list.lineBreaks || !isUtf8(bytes)) return undefined;
+  for (const separator of list.separators) bytes[separator] = 0x0a;
+  return bytes.subarray(list.open + 1, list.separators[list.separators.length - 1] + 1);
+}
+
+/**
+ * The list's elements as `-o json` writes records (JSON.stringify(record, null, 2), each line indented two more
+ * spaces, `[` before the first unless `continued`, `,` between), made from the bytes: strings and numbers copied as
+ * they are unless an escape or a longer form must be written as JSON.stringify writes it. Undefined (the records must
+ * be parsed) when the bytes are not valid UTF-8 or an object has a key that starts with a digit, whose order a
+ * parsed object changes.
+ */
+export function prettyJson(bytes: Buffer, list: ScannedList, continued: boolean): Buffer | undefined {
+  if (list.digitKeys || !isUtf8(bytes)) return undefined;
+  const out = new Writer(bytes.length * 2 + 64);
+  list.starts.forEach((start, k) => {
+    out.ascii(k === 0 && !continued ? '[\n  ' : ',\n  ');
+    pretty(bytes, start, list.ends[k], out);
+  });
+  return out.done();
+}
+
+/** A growing byte buffer. */
+class Writer {
+  private buffer: Buffer;
+  private at = 0;
+  constructor(size: number) {
+    this.buffer = Buffer.allocUnsafe(size);
+  }
+  private room(size: number): void {
+    if (this.at + size <= this.buffer.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + size));
+    this.buffer.copy(bigger, 0, 0, this.at);
+    this.buffer = bigger;
+  }
+  byte(c: number): void {
+    this.room(1);
+    this.buffer[this.at++] = c;
+  }
+  bytes(from: Buffer, start: number, end: number): void {
+    this.room(end - start);
+    if (end - start < 16) for (let i = start; i < end; i++) this.buffer[this.at++] = from[i];
+    else this.at += from.copy(this.buffer, this.at, start, end);
+  }
+  ascii(text: string): void {
+    this.room(text.length);
+    for (let i = 0; i < text.length; i++) this.buffer[this.at++] = text.charCodeAt(i);
+  }
+  text(text: string): void {
+    this.room(Buffer.byteLength(text));
+    this.at += this.buffer.write(text, this.at);
+  }
+  lineAt(level: number): void {
+    this.room(1 + level * 2);
+    this.buffer[this.at++] = 0x0a;
+    for (let i = 0; i < level * 2; i++) this.buffer[this.at++] = 0x20;
+  }
+  done(): Buffer {
+    return this.buffer.subarray(0, this.at);
+  }
+}
+
+/** One well-formed element (scanned before) as JSON.stringify(value, null, 2) writes it, at nesting level 1. */
+function pretty(bytes: Buffer, start: number, end: number, out: Writer): void {
+  let level = 1;
+  let i = start;
+  while (i < end) {
+    const c = bytes[i];
+    if (isWhitespace(c)) {
+      i++;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      let next = i + 1;
+      while (isWhitespace(bytes[next])) next++;
+      out.byte(c);
+      if (bytes[next] === c + 2) {
+        out.byte(c + 2); // {} and [] stay on one line
+        i = next + 1;
+      } else {
+        out.lineAt(++level);
+        i++;
+      }
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      out.lineAt(--level);
+      out.byte(c);
+      i++;
+    } else if (c === COMMA) {
+      out.byte(COMMA);
+      out.lineAt(level);
+      i++;
+    } else if (c === COLON) {
+      out.byte(COLON);
+      out.byte(0x20);
+      i++;
+    } else if (c === QUOTE) {
+      let close = i + 1;
+      let escaped = false;
+      while (bytes[close] !== QUOTE) {
+        if (bytes[close] === BACKSLASH) {
+          escaped = true;
+          close++;
+        }
+        close++;
+      }
+      close++;
+      if (escaped) out.text(JSON.stringify(JSON.parse(bytes.toString('utf8', i, close))));
+      else out.bytes(bytes, i, close);
+      i = close;
+    } else {
+      // A number or a literal: up to the next delimiter.
+      let stop = i + 1;
+      while (stop < end && !isWhitespace(bytes[stop]) && bytes[stop] !== COMMA && bytes[stop] !== CLOSE_OBJECT && bytes[stop] !== CLOSE_ARRAY) stop++;
+      if (c === 0x2d || isDigit(c)) {
+        scanNumber(bytes, i);
+        if (longNumber) out.ascii(JSON.stringify(JSON.parse(bytes.toString('latin1', i, stop))));
+        else out.bytes(bytes, i, stop);
+      } else {
+        out.bytes(bytes, i, stop);
+      }
+      i = stop;
+    }
+  }
+}

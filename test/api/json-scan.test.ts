@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ndjsonLines, prettyJson, scanJsonList } from '../../src/api/json-scan.js';
+
+const scan = (text: string | Buffer) => scanJsonList(Buffer.isBuffer(text) ? text : Buffer.from(text));
+const parses = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** What the scanner should say of a text, by JSON.parse. */
+const expected = (text: string) => (!parses(text) ? 'malformed' : Array.isArray(JSON.parse(text)) ? 'list' : 'not-a-list');
+const verdict = (text: string) => {
+  const result = scan(text);
+  return typeof result === 'string' ? (result === 'not-a-list' && !parses(text) ? 'malformed' : result) : 'list';
+};
+/** How -o json writes records: JSON.stringify(record, null, 2), indented, in one array. */
+const asJson = (records: unknown[]) => records.map((r, i) => `${i ? ',\n' : '[\n'}${JSON.stringify(r, null, 2).replace(/^/gm, '  ')}`).join('');
+
+describe('checking a page as JSON without parsing it', () => {
+  it('accepts what JSON.parse accepts and finds each element', () => {
+    const text = ' [ {"a":[1,{"b":"}]\\"["}]} , 2 ,"x" ,null,true,false,-0.5e+3,[]] ';
+    const list = scan(text);
+    if (typeof list === 'string') throw new Error(list);
+    expect(list.starts.map((s, i) => text.slice(s, list.ends[i]))).toEqual(['{"a":[1,{"b":"}]\\"["}]}', '2', '"x"', 'null', 'true', 'false', '-0.5e+3', '[]']);
+    expect(list.objects).toBe(false);
+  });
+
+  it('refuses what JSON.parse refuses: nesting, strings, escapes, numbers, literals, anything after the end', () => {
+    for (const text of [
+      '[', '[{]', '[{"a":1]', '[{"a" 1}]', '[{"a":1,}]', '[1,]', '[,1]', '[{"a":1}}', '[1]]', '[1] x', '[1][2]',
+      '["a\nb"]', '["a\u0001"]', '["\\x41"]', '["\\u12G4"]', '["\\u12"]', '["abc', '["\\"]',
+      '[01]', '[1.]', '[.5]', '[1e]', '[-]', '[+1]', '[0x10]', '[NaN]', '[tru]', '[nul]', '[True]', '[\ufeff1]', '\ufeff[1]',
+      "['a']", '[{a:1}]', '[1 2]', '',
+    ]) {
+      expect([text, verdict(text)]).toEqual([text, expected(text)]);
+    }
+    expect(scan('{"message":"500"}')).toBe('not-a-list');
+  });
+
+  it('agrees with JSON.parse on any text made from JSON tokens', () => {
+    const token = fc.constantFrom('[', ']', '{', '}', ',', ':', '"a"', '"\\n"', '"\\u00e9"', '1', '-2.5e3', 'true', 'null', ' ', '\n', '"', '\\', 'x');
+    fc.assert(fc.property(fc.array(token, { maxLength: 14 }), (tokens) => {
+      const text = `[${tokens.join('')}`;
+      expect(verdict(text)).toBe(expected(text));
+    }), { numRuns: 3000 });
+  });
+
+  it('agrees with JSON.parse on any list of JSON values, also when written with other spacing', () => {
+    fc.assert(fc.property(fc.array(fc.jsonValue(), { maxLength: 5 }), fc.boolean(), (values, spaced) => {
+      const text = JSON.stringify(values, null, spaced ? 1 : undefined);
+      const list = scan(text);
+      if (typeof list === 'string') throw new Error(list);
+      expect(list.starts.map((s, i) => JSON.parse(text.slice(s, list.ends[i])))).toEqual(JSON.parse(text));
+    }));
+  });
+});
+
+describe('records written from the bytes the service sent', () => {
+  const ndjson = (text: string) => {
+    const bytes = Buffer.from(text);
+    const list = scan(bytes);
+    if (typeof list === 'string') throw new Error(list);
+    return ndjsonLines(bytes, list)?.toString();
+  };
+
+  it('NDJSON: one object a line, byte for byte', () => {
+    const records = [{ id: 1, name: 'a},{"b', note: 'x\\"y[' }, { id: 2, nested: { list: [1, { deep: [] }] }, text: '\u00e9\u001b' }];
+    expect(ndjson(JSON.stringify(records))).toBe(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    expect(ndjson('[ {"a":1} , {"b":2} ]')).toBe(' {"a":1} \n {"b":2} \n'); // spaces between tokens stay: each line is still JSON
+    expect(ndjson('[]')).toBe('');
+  });
+
+  it('NDJSON: anything else is left for the records to be written again', () => {
+    for (const text of ['[{"a":1},\n{"b":2}]', '[{"a":1},2]', '[{"a":1},[3]]']) expect(ndjson(text)).toBeUndefined();
+    const bytes = Buffer.from([0x5b, 0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d, 0x5d]); // not UTF-8
+    const list = scan(bytes);
+    expect(typeof list !== 'string' && ndjsonLines(bytes, list)).toBeUndefined();
+  });
+
+  it('JSON: what JSON.stringify(record, null, 2) writes, for any records however the service spaced and escaped them', () => {
+    const escapedJson = (value: unknown): string =>
+      JSON.stringify(value).replace(/[\u0080-\uffff/]/g, (c) => (c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    fc.assert(fc.property(fc.array(fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue()), { maxLength: 4 }), fc.constantFrom('plain', 'spaced', 'escaped'), (records, style) => {
+      const text = style === 'plain' ? JSON.stringify(records) : style === 'spaced' ? JSON.stringify(records, null, 3) : escapedJson(records);
+      const bytes = Buffer.from(text);
+      const list = scan(bytes);
+      if (typeof list === 'string') throw new Error(list);
+      const written = prettyJson(bytes, list, false);
+      if (written === undefined) expect(list.digitKeys).toBe(true); // keys a parsed object reorders
+      else expect(written.toString()).toBe(asJson(JSON.parse(text)));
+    }));
+    const list = scan('[{"n":1.50,"m":1E2,"z":-0,"big":12345678901234567890}]');
+    expect(typeof list !== 'string' && prettyJson(Buffer.from('[{"n":1.50,"m":1E2,"z":-0,"big":12345678901234567890}]'), list, true)?.toString())
+      .toBe(`,\n${JSON.stringify(JSON.parse('{"n":1.50,"m":1E2,"z":-0,"big":12345678901234567890}'), null, 2).replace(/^/gm, '  ')}`);
+  });
+});

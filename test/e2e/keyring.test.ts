@@ -1,0 +1,224 @@
+/**
+ * Tokens in the OS keyring, for real: the built CLI as processes against a private Secret Service (gnome-keyring on
+ * its own D-Bus session bus) and the sandbox. Login, a command, rotation into the keyring, a keyring that goes away
+ * mid-rotation (exit 10, recovery file), logout, migrate, and the fallbacks: no terminal, CI=true, no service, a
+ * broken native binding.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, BUILT, runBin, tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
+import { secretServiceMissing, startSecretService, type SecretService } from '../helpers/keyring.js';
+import { ptyRunner, ROOT, runProcess } from './package.js';
+
+const missing = BUILT ? secretServiceMissing() : 'the bundle is not built (npm run build)';
+const pty = ptyRunner();
+if (missing && process.env.CI !== 'true') process.stderr.write(`keyring tests skipped: ${missing}\n`);
+
+const config = (dir: string): { current?: string; profiles: Record<string, Record<string, string>> } => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+/** Asks the keyring directly (through the binding, in a process on the test bus) what an entry holds. */
+async function keyringHolds(service: SecretService, account: string): Promise<string | null> {
+  const script = `const { Entry } = require('@napi-rs/keyring'); process.stdout.write(JSON.stringify(new Entry('forgectl', process.argv[1], { linux: { store: 'secret-service' } }).getPassword() ?? null));`;
+  const result = await runProcess(process.execPath, ['-e', script, account], { env: { PATH: process.env.PATH, ...service.env }, cwd: ROOT });
+  expect(result.stderr).toBe('');
+  return JSON.parse(result.stdout) as string | null;
+}
+
+// Skipped, saying why, where no Secret Service can be started; CI installs one and must run these.
+describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS keyring (Secret Service)', () => {
+  const sandbox = useTestSandbox();
+  let service: SecretService;
+  beforeAll(async () => {
+    if (missing) throw new Error(`CI must run the keyring tests: ${missing}`);
+    service = await startSecretService();
+  }, 30_000);
+  afterAll(() => service?.stop());
+
+  const cli = (dir: string, argv: string[], extra: Record<string, string | undefined> = {}, input?: string): Promise<RunResult> =>
+    runBin(argv, { env: { FORGECTL_CONFIG_DIR: dir, ...service.env, ...extra }, input });
+  /** A shell line on a pseudo-terminal (stdout and stderr both arrive in stdout). */
+  const onTerminal = (line: string, env: Record<string, string | undefined>) => {
+    const [command, args] = pty!(line);
+    return runProcess(command, args, { env: { PATH: process.env.PATH, TERM: 'dumb', ...env } as NodeJS.ProcessEnv, timeoutMs: 30_000 });
+  };
+  const login = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} auth login --token-stdin`;
+
+  it('login --keyring leaves no token in the config file; commands, rotation into the keyring and logout work', async () => {
+    const dir = tempDir();
+    const token = sandbox.tokenWithRole('developer');
+    const loggedIn = await cli(dir, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], {}, `${token}\n`);
+    expect(loggedIn.stderr).toContain('token saved in the OS keyring');
+    expect(loggedIn.code).toBe(0);
+    const profile = config(dir).profiles.default;
+    expect(profile.token).toBeUndefined();
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(token);
+    expect(await keyringHolds(service, profile.token_keyring)).toBe(token);
+
+    const status = await cli(dir, ['auth', 'status', '-o', 'json']);
+    expect(status.code).toBe(0);
+    expect(status.json()).toMatchObject({ user: 'developer-of-acme', token_source: 'keyring', token_storage: 'keyring' });
+    expect((await cli(dir, ['profile', 'list', '-o', 'json'])).json()).toMatchObject([{ name: 'default', token_storage: 'keyring' }]);
+    expect((await cli(dir, ['projects', 'get', 'acme/api', '-o', 'json'])).code).toBe(0);
+    const checked = await cli(dir, ['doctor', '-o', 'json']);
+    expect((checked.json() as Array<{ check: string; found: string }>).find((check) => check.check === 'token storage')?.found).toBe(`the OS keyring (entry "${profile.token_keyring}" of service forgectl)`);
+    expect(checked.code).toBe(0);
+
+    const rotated = await cli(dir, ['tokens', 'rotate', 'self', '--personal', '--save-to-profile', '--yes', '-o', 'json']);
+    expect(rotated.stderr).toContain('saved to profile "default"');
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).not.toMatch(/glpat-/);
+    const fresh = await keyringHolds(service, profile.token_keyring);
+    expect(fresh).not.toBe(token);
+    expect(config(dir).profiles.default).toEqual(profile); // the reference is unchanged, the file holds no token
+    expect((await sandbox.call('GET', '/user', undefined, fresh!)).status).toBe(200);
+    expect((await sandbox.call('GET', '/user', undefined, token)).status).toBe(401);
+    expect((await cli(dir, ['auth', 'status', '-o', 'json'])).json()).toMatchObject({ user: 'developer-of-acme', token_source: 'keyring' });
+
+    const loggedOut = await cli(dir, ['auth', 'logout']);
+    expect(loggedOut.stderr).toContain('from the OS keyring too');
+    expect(await keyringHolds(service, profile.token_keyring)).toBeNull();
+    expect(config(dir).profiles.default.token_keyring).toBeUndefined();
+    expect((await cli(dir, ['auth', 'token'])).code).toBe(3);
+  });
+
+  it('a keyring gone while the rotate request is in flight: exit 10, the new token in the recovery file', async () => {
+    const own = await startSecretService();
+    try {
+      const dir = tempDir();
+      const token = sandbox.tokenWithRole('maintainer');
+      expect((await runBin(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], { env: { FORGECTL_CONFIG_DIR: dir, ...own.env }, input: token })).code).toBe(0);
+      sandbox.clearRequests();
+      sandbox.fault({ method: 'POST', path: 'rotate$', answer_latency_ms: 1500 });
+      const running = runBin(['tokens', 'rotate', 'self', '--personal', '--save-to-profile', '--yes'], { env: { FORGECTL_CONFIG_DIR: dir, ...own.env } });
+      // The service has rotated (the answer waits): the keyring goes away before the answer arrives.
+      while (!sandbox.requests().some((request) => request.method === 'POST' && request.path.endsWith('/rotate'))) await new Promise((resolve) => setTimeout(resolve, 20));
+      own.stop();
+      const result = await running;
+      expect(result.stderr).toMatch(/was rotated .*but could not be saved: profile "default": .*keyring/);
+      expect(result.code).toBe(10);
+      const recovery = readdirSync(join(dir, 'recovery'));
+      expect(recovery).toHaveLength(1);
+      const saved = JSON.parse(readFileSync(join(dir, 'recovery', recovery[0]), 'utf8')) as { token: { token: string } };
+      expect((await sandbox.call('GET', '/user', undefined, saved.token.token)).status).toBe(200);
+      expect(result.stdout).toBe('');
+    } finally {
+      own.stop();
+    }
+  });
+
+  it('off a terminal, or under CI=true at one, the file is used; at a terminal the keyring', async (context) => {
+    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    const token = sandbox.tokenWithRole('reporter');
+    const piped = tempDir();
+    expect((await cli(piped, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], {}, token)).code).toBe(0);
+    expect(config(piped).profiles.default).toMatchObject({ token });
+
+    const env = (dir: string, extra: Record<string, string> = {}) => ({ FORGECTL_CONFIG_DIR: dir, ...service.env, ...extra });
+    const ci = tempDir();
+    const inCi = await onTerminal(`printf '%s\\n' ${token} | ${login} --url ${sandbox.rootUrl}`, env(ci, { CI: 'true' }));
+    expect(inCi.code).toBe(0);
+    expect(config(ci).profiles.default).toMatchObject({ token });
+
+    const desk = tempDir();
+    const atDesk = await onTerminal(`printf '%s\\n' ${token} | ${login} --url ${sandbox.rootUrl}`, env(desk));
+    expect(atDesk.stdout).toContain('token saved in the OS keyring');
+    expect(config(desk).profiles.default.token).toBeUndefined();
+    expect(await keyringHolds(service, config(desk).profiles.default.token_keyring)).toBe(token);
+
+    // --insecure-storage at a terminal, and migrate there and back.
+    const file = tempDir();
+    expect((await onTerminal(`printf '%s\\n' ${token} | ${login} --url ${sandbox.rootUrl} --insecure-storage`, env(file))).code).toBe(0);
+    expect(config(file).profiles.default).toMatchObject({ token });
+    const toKeyring = await cli(file, ['auth', 'migrate', '--to', 'keyring', '-o', 'json']);
+    expect(toKeyring.json()).toEqual([{ profile: 'default', from: 'file', to: 'keyring' }]);
+    expect(readFileSync(join(file, 'config.json'), 'utf8')).not.toContain(token);
+    expect((await cli(file, ['auth', 'status', '-o', 'json'])).json()).toMatchObject({ token_storage: 'keyring' });
+    const account = config(file).profiles.default.token_keyring;
+    expect((await cli(file, ['auth', 'migrate', '--to', 'file', '-o', 'json'])).json()).toEqual([{ profile: 'default', from: 'keyring', to: 'file' }]);
+    expect(config(file).profiles.default).toMatchObject({ token });
+    expect(await keyringHolds(service, account)).toBeNull();
+  });
+
+  it('when no keyring answers: --keyring fails with exit 3 and saves nothing; at a terminal the file, with one warning', async (context) => {
+    const token = sandbox.tokenWithRole('guest');
+    const dir = tempDir();
+    const noBus = { DBUS_SESSION_BUS_ADDRESS: undefined };
+    const insisted = await cli(dir, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], noBus, token);
+    expect(insisted.code).toBe(3);
+    expect(insisted.stderr).toMatch(/^error: --keyring: no keyring answered: .*; nothing was saved$/m);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    expect((await cli(dir, ['auth', 'migrate', '--to', 'keyring'], noBus)).code).toBe(0); // nothing to move
+
+    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    // Without a session bus (a headless server) there is no keyring to ask: the file, quietly.
+    const headless = await onTerminal(`printf '%s\\n' ${token} | ${login} --url ${sandbox.rootUrl}`, { FORGECTL_CONFIG_DIR: dir, HOME: dir });
+    expect(headless.code).toBe(0);
+    expect(headless.stdout).not.toContain('warning:');
+    expect(config(dir).profiles.default).toMatchObject({ token });
+    // A session bus that nobody answers on: the file, with one warning.
+    const fallback = await onTerminal(`printf '%s\\n' ${token} | ${login} --url ${sandbox.rootUrl}`, { FORGECTL_CONFIG_DIR: dir, HOME: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'no-bus')}` });
+    expect(fallback.code).toBe(0);
+    expect(fallback.stdout.match(/warning:/g)).toHaveLength(1);
+    expect(fallback.stdout).toMatch(/warning: no keyring answered: .*; the token is saved in the config file \(mode 0600\) instead/);
+    expect(config(dir).profiles.default).toMatchObject({ token });
+    const moved = await cli(dir, ['auth', 'migrate', '--to', 'keyring'], noBus);
+    expect(moved.code).toBe(3);
+    expect(config(dir).profiles.default).toMatchObject({ token });
+
+    // A profile kept in the keyring, run where none answers: exit 3 saying so, nothing sent.
+    const kept = tempDir();
+    expect((await cli(kept, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], {}, token)).code).toBe(0);
+    sandbox.clearRequests();
+    const away = await cli(kept, ['users', 'list'], noBus);
+    expect(away.code).toBe(3);
+    expect(away.stderr).toMatch(/^error: profile "default" keeps its token in the OS keyring, which cannot be used here: no keyring answered/m);
+    expect(sandbox.requests()).toEqual([]);
+    const checked = await cli(kept, ['doctor', '-o', 'json'], noBus);
+    expect(checked.code).toBe(3);
+    expect((checked.json() as Array<{ check: string; status: string; found: string }>).find((check) => check.check === 'profile in use')).toMatchObject({ status: 'fail', found: expect.stringContaining('keeps its token in the OS keyring, which cannot be used here') });
+  });
+});
+
+describe.skipIf(!BUILT || !pty)('a missing or broken keyring binding (at a pseudo-terminal)', () => {
+  const sandbox = useTestSandbox();
+
+  /** The built CLI in a folder of its own, whose node_modules has only the given @napi-rs/keyring (or none). */
+  function install(binding: string | undefined): string {
+    const dir = tempDir('forgectl-binding-');
+    cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), readFileSync(join(ROOT, 'package.json')));
+    if (binding !== undefined) {
+      mkdirSync(join(dir, 'node_modules', '@napi-rs', 'keyring'), { recursive: true });
+      writeFileSync(join(dir, 'node_modules', '@napi-rs', 'keyring', 'package.json'), '{"name":"@napi-rs/keyring","main":"index.js"}');
+      writeFileSync(join(dir, 'node_modules', '@napi-rs', 'keyring', 'index.js'), binding);
+    }
+    return join(dir, 'bin', 'forgectl.cjs');
+  }
+
+  it.each([
+    ['missing', undefined],
+    ['broken', "process.stderr.write('keyring binding required\\n'); throw new Error('keyring.linux-x64-gnu.node: cannot open shared object file')"],
+  ])('%s: login at a terminal saves to the file with one warning; --keyring exits 3', async (_kind, binding) => {
+    const bin = install(binding);
+    const dir = tempDir();
+    const token = sandbox.tokenWithRole('developer');
+    const [command, args] = pty!(`printf '%s\\n' ${token} | ${JSON.stringify(process.execPath)} ${bin} auth login --token-stdin --url ${sandbox.rootUrl}`);
+    // A desktop session (a bus address; nothing needs to answer on it, the binding fails before).
+    const result = await runProcess(command, args, { env: { PATH: process.env.PATH, FORGECTL_CONFIG_DIR: dir, TERM: 'dumb', DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'bus')}` }, timeoutMs: 30_000 });
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/warning:/g)).toHaveLength(1);
+    expect(result.stdout).toMatch(/warning: the keyring module @napi-rs\/keyring could not be loaded: .*; the token is saved in the config file/);
+    expect(config(dir).profiles.default).toMatchObject({ token });
+    if (binding) expect(result.stdout).toContain('keyring binding required');
+    // A profile keeping its token in the file never loads the binding (no start-up cost).
+    const listed = await runProcess(process.execPath, [bin, 'users', 'list', '--limit', '1'], { env: { PATH: process.env.PATH, FORGECTL_CONFIG_DIR: dir } });
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).not.toContain('keyring binding required');
+
+    const insisted = await runProcess(process.execPath, [bin, '-p', 'other', 'auth', 'login', '--token-stdin', '--keyring', '--url', sandbox.rootUrl], { env: { PATH: process.env.PATH, FORGECTL_CONFIG_DIR: dir }, input: token });
+    expect(insisted.code).toBe(3);
+    expect(insisted.stderr).toMatch(/^error: --keyring: the keyring module @napi-rs\/keyring could not be loaded/m);
+  });
+});

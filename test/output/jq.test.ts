@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { timeAgo } from '../../src/output/template.js';
+import { keysRead } from '../../src/output/jq.js';
+
+const sandbox = useTestSandbox({ users: 230 });
+
+describe('--jq', () => {
+  it('runs on each record of a list as its pages arrive: strings raw, the rest compact JSON, a result a line', async () => {
+    const all = (await sandbox.run(['users', 'list', '--all', '-o', 'json'])).json() as Array<{ id: number; username: string }>;
+    const result = await sandbox.run(['users', 'list', '--all', '--jq', '.username, {id}']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(all.map((u) => `${u.username}\n{"id":${u.id}}\n`).join(''));
+  });
+
+  it('with --slurp runs once on the whole collection: one number for length', async () => {
+    const result = await sandbox.run(['users', 'list', '--all', '--slurp', '--jq', 'length']);
+    expect(result).toMatchObject({ code: 0, stdout: `${sandbox.db.table('users').length}\n` });
+    expect(await sandbox.run(['api', '/user', '--slurp', '--jq', 'length, .[0].username'])).toMatchObject({ code: 0, stdout: '1\nroot\n' });
+  });
+
+  it('runs once on a single record, whatever the profile or -o json says', async () => {
+    expect(await sandbox.run(['api', '/user', '--jq', '.username'])).toMatchObject({ code: 0, stdout: 'root\n' });
+    expect(await sandbox.run(['api', '/user', '-o', 'json', '--jq', '[.id, .is_admin]'])).toMatchObject({ code: 0, stdout: '[1,true]\n' });
+  });
+
+  it('filters the records of api --paginate across pages', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['api', '/users', '--paginate', '-f', 'per_page=50', '--jq', 'select(.username | test("^user1[0-9]$")) | .username']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `user1${i}`).sort());
+    expect(sandbox.requests().length).toBeGreaterThan(1);
+  });
+
+  it('refuses a bad expression with jq\'s message and the column, exit 2, before any request', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['users', 'list', '--jq', '.a | | .b']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("error: --jq: syntax error, unexpected '|'");
+    expect(result.stderr).toContain('at line 1, column 6');
+    const undefinedFunction = await sandbox.run(['users', 'list', '--jq', '.a | nosuch(1)']);
+    expect(undefinedFunction).toMatchObject({ code: 2, stderr: expect.stringContaining('nosuch/1 is not defined at line 1, column 6') });
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('stops at a runtime error with exit 1 and the record\'s index: the records before it printed, nothing of it', async () => {
+    const all = (await sandbox.run(['users', 'list', '--all', '-o', 'json'])).json() as Array<{ id: number; username: string }>;
+    const failing = 150;
+    const result = await sandbox.run(['users', 'list', '--all', '--jq', `if .id == ${all[failing].id} then .username.x else .id end`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(all.slice(0, failing).map((u) => `${u.id}\n`).join(''));
+    expect(result.stderr).toContain(`error: --jq: Cannot index string with string "x" (on record ${failing + 1}, index ${failing})`);
+    expect(result.stderr).toContain(`output is incomplete: ${failing} records written`);
+    const one = await sandbox.run(['api', '/user', '--jq', '.id, .username.x']);
+    expect(one).toMatchObject({ code: 1, stdout: '' });
+  });
+
+  it('hands jq only the keys a plain path or {a, b} reads, with the same results and errors as the whole record', async () => {
+    expect(keysRead('.username')).toEqual(['username']);
+    expect(keysRead(' .a.b , .c ')).toEqual(['a', 'c']);
+    expect(keysRead('{id, username}')).toEqual(['id', 'username']);
+    for (const expression of ['.username | ascii_upcase', 'keys', '.[]', '.a?', '{id: .x}', '..']) expect(keysRead(expression), expression).toBeUndefined();
+    for (const [fast, whole] of [['.id, .namespace_id', '(.id, .namespace_id) | .'], ['{id, username, nosuch}', '{id, username, nosuch} | .'], ['.nosuch.deeper', '.nosuch.deeper | .']]) {
+      const a = await sandbox.run(['users', 'list', '--all', '--jq', fast]);
+      const b = await sandbox.run(['users', 'list', '--all', '--jq', whole]);
+      expect(a).toMatchObject({ code: 0, stdout: b.stdout });
+    }
+    const error = await sandbox.run(['users', 'list', '--all', '--jq', '.username.x']);
+    expect(error).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Cannot index string with string "x" (on record 1, index 0)') });
+  });
+
+  it('refuses what means nothing with it: -o table, --fields, --template, --slurp alone', async () => {
+    for (const argv of [['-o', 'table', '--jq', '.'], ['--fields', 'id', '--jq', '.'], ['--jq', '.', '--template', '{{ id }}'], ['--slurp'], ['--jq', ' ']]) {
+      const result = await sandbox.run(['users', 'list', ...argv]);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('shows no secret of the environment: $ENV has the rest', async () => {
+    const result = await sandbox.run(['api', '/user', '--jq', '[$ENV.FORGECTL_TOKEN, env.FORGECTL_URL, $ENV.WANTED]'], { env: { WANTED: 'root' } });
+    expect(result).toMatchObject({ code: 0, stdout: `[null,${JSON.stringify(sandbox.rootUrl)},"root"]\n` });
+  });
+
+  it('makes control characters from the server visible on a terminal, and leaves them to a pipe', async () => {
+    await sandbox.call('PUT', '/users/1', { bio: 'a\u001b]0;owned\u0007b' });
+    expect((await sandbox.run(['api', '/users/1', '--jq', '.bio'], { tty: true })).stdout).toBe('a\\x1b]0;owned\\x07b\n');
+    expect((await sandbox.run(['api', '/users/1', '--jq', '.bio'])).stdout).toBe('a\u001b]0;owned\u0007b\n');
+  });
+
+  const jq = spawnSync('jq', ['--version']).status === 0;
+  it.skipIf(!jq)(`prints the same lines as -o json | jq -r '.[].username' ${jq ? '' : '(skipped: no jq on PATH; apt-get install jq)'}`, async () => {
+    const json = await sandbox.run(['users', 'list', '--all', '-o', 'json']);
+    const theirs = spawnSync('jq', ['-r', '.[].username'], { input: json.stdout, encoding: 'utf8' }).stdout;
+    expect((await sandbox.run(['users', 'list', '--all', '--jq', '.username'])).stdout).toBe(theirs);
+  });
+});
+
+describe('--template', () => {
+  it('prints a line per record with fields, relative times and aligned rows; colour only on a terminal', async () => {
+    const now = () => new Date(Date.now() + 3 * 86_400_000);
+    const lines = await sandbox.run(['users', 'list', '--limit', '2', '--template', '{{ username }} {{ created_at | timeago }} {{ state | color: "green" }}'], { now });
+    expect(lines.code).toBe(0);
+    expect(lines.stdout).toMatch(/^\S+ 3 days ago active\n\S+ 3 days ago active\n$/);
+    const painted = await sandbox.run(['users', 'list', '--limit', '1', '--template', '{{ state | color: "green" }}'], { tty: true, env: { FORCE_COLOR: '1' } });
+    expect(painted.stdout).toBe('\u001b[32mactive\u001b[39m\n');
+    const rows = await sandbox.run(['users', 'list', '--limit', '3', '--template', '{% row id, username %}']);
+    const cells = rows.stdout.trimEnd().split('\n').map((line) => line.split(/ {2,}/));
+    expect(cells).toHaveLength(3);
+    expect(new Set(rows.stdout.trimEnd().split('\n').map((line) => line.indexOf(cells[0][1] === undefined ? '' : line.split(/ {2,}/)[1])))).toHaveProperty('size', 1);
+  });
+
+  it('reads @FILE, escapes control characters in values (also in coloured ones), and cannot read other files', async () => {
+    await sandbox.call('PUT', '/users/1', { bio: 'x\u001b[2Jy' });
+    const file = join(tempDir(), 't.liquid');
+    writeFileSync(file, '{{ bio }}|{{ bio | color: "red" }}');
+    expect((await sandbox.run(['api', '/users/1', '--template', `@${file}`])).stdout).toBe('x\\x1b[2Jy|x\\x1b[2Jy\n');
+    sandbox.clearRequests();
+    const include = await sandbox.run(['api', '/users/1', '--template', '{% include "/etc/passwd" %}']);
+    expect(include).toMatchObject({ code: 2, stdout: '' });
+    expect(include.stderr).toContain('cannot read files');
+    const bad = await sandbox.run(['api', '/users/1', '--template', '{{ id | nosuch }}']);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('undefined filter: nosuch') });
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('says times relative to now', () => {
+    const now = new Date('2026-01-10T12:00:00Z');
+    expect(timeAgo('2026-01-10T11:59:50Z', now)).toBe('just now');
+    expect(timeAgo('2026-01-10T10:00:00Z', now)).toBe('2 hours ago');
+    expect(timeAgo('2026-01-13T12:00:00Z', now)).toBe('in 3 days');
+    expect(timeAgo('not a time', now)).toBe('not a time');
+  });
+});
