@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { startFaultProxy, type Damage, type FaultProxy } from '../helpers/fault-proxy.js';
-import { installFromCheckout, ptyRunner, runProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, ptyRunner, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pty = ptyRunner();
 const nodeDir = dirname(process.execPath);
@@ -59,17 +59,7 @@ beforeAll(async () => {
   home = tempDir('forgectl-faults-home-');
   work = tempDir('forgectl-faults-work-');
   mkdirSync(join(work, 'tmp'));
-  const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env'], { env: { PATH: `${nodeDir}:${bin}:/usr/bin:/bin`, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const text = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(out);
-    });
-    child.on('exit', (code) => reject(new Error(`forgectl sandbox exited with ${code}`)));
-  });
-  const vars = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
-  sandbox = { url: vars.FORGECTL_URL, token: vars.FORGECTL_TOKEN, process: child };
+  sandbox = await startSandboxProcess([], { PATH: `${nodeDir}:${bin}:/usr/bin:/bin`, HOME: home });
   proxy = await startFaultProxy(sandbox.url);
   // A large file in the repository (and so in its archives), and a secure file.
   writeFileSync(join(work, 'big.txt'), BIG_BYTES);

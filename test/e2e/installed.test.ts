@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
 import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
-import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const pty = ptyRunner();
@@ -103,17 +103,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     nodeDir = found.dir;
     configDir = tempDir('forgectl-e2e-home-');
     // The sandbox as users start it, on the same Node: a process on a free loopback port.
-    const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env', '--users', '250'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const text = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(out);
-      });
-      child.on('exit', (code) => reject(new Error(`forgectl sandbox exited with ${code}`)));
-    });
-    const vars = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
-    sandbox = { url: vars.FORGECTL_URL, token: vars.FORGECTL_TOKEN, process: child };
+    sandbox = await startSandboxProcess(['--users', '250'], baseEnv());
   }, 240_000);
   afterAll(() => {
     sandbox?.process.kill('SIGTERM');

@@ -2,7 +2,7 @@
  * What users install, made the way the README's install section says: `npm pack` in a checkout, then
  * `npm install -g ./forgectl-*.tgz` (into a temporary prefix), and the Node versions it must run on.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
@@ -122,4 +122,19 @@ export function ptyRunner(): ((shellCommand: string) => [string, string[]]) | un
     return (command) => ['python3', ['-c', 'import pty, sys, os; sys.exit(os.waitstatus_to_exitcode(pty.spawn(["/bin/sh", "-c", sys.argv[1]])))', command]];
   }
   return undefined;
+}
+
+/** A `forgectl sandbox` process as users start it (the installed forgectl on env's PATH), on a free loopback port. */
+export async function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; token: string; process: ChildProcess }> {
+  const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(out);
+    });
+    child.on('exit', (code) => reject(new Error(`forgectl sandbox exited with ${code}`)));
+  });
+  const vars = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
+  return { url: vars.FORGECTL_URL, token: vars.FORGECTL_TOKEN, process: child };
 }

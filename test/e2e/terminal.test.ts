@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { installFromCheckout, ptyRunner, runProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, ptyRunner, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pty = ptyRunner();
 let bin = '';
@@ -37,17 +37,7 @@ const terminalCase = (name: string, test: () => Promise<void>) =>
 beforeAll(async () => {
   ({ bin, remove } = await installFromCheckout());
   configDir = tempDir('forgectl-e2e-home-');
-  const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env', '--fleet', '14'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  const text = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(out);
-    });
-    child.on('exit', (code) => reject(new Error(`forgectl sandbox exited with ${code}`)));
-  });
-  const vars = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
-  sandbox = { url: vars.FORGECTL_URL, token: vars.FORGECTL_TOKEN, process: child };
+  sandbox = await startSandboxProcess(['--fleet', '14'], baseEnv());
 }, 240_000);
 afterAll(() => {
   sandbox?.process.kill('SIGTERM');
