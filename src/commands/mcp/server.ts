@@ -101,7 +101,7 @@ export class ToolServer {
   /** Runs one tool call: the result forgectl -o json prints, or a tool error saying what went wrong and its exit code. */
   async call(name: string, args: Record<string, unknown>): Promise<{ content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean }> {
     const tool = this.options.tools.find((candidate) => candidate.name === name);
-    if (!tool) return toolError(`no tool ${name}${this.options.tools.length ? '' : ''}; list the tools to see which this server offers`, 2);
+    if (!tool) return toolError(`no tool ${name}; list the tools to see which this server offers`, 2);
     const invalid = this.validate(tool, args);
     if (invalid) return toolError(`${name}: ${invalid}`, 2);
     let argv: string[];
