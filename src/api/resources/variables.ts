@@ -114,3 +114,14 @@ export interface Variable {
 
 /** How many variables the instance may have (plan limit ci_instance_level_variables). */
 export const MAX_INSTANCE_VARIABLES = 25;
+
+/**
+ * The environment variable an exported masked or hidden value is read from when the export is applied or imported
+ * (its value is never exported): DEPLOY_TOKEN for the scope *, DEPLOY_TOKEN__PRODUCTION, DEPLOY_TOKEN__REVIEW for review/*.
+ */
+export function secretEnvName(variable: { key: string; environment_scope?: string }): string {
+  const scope = variable.environment_scope ?? ALL_ENVIRONMENTS;
+  if (scope === ALL_ENVIRONMENTS) return variable.key;
+  const suffix = scope.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return suffix ? `${variable.key}__${suffix}` : `${variable.key}__SCOPED`;
+}

@@ -1,15 +1,9 @@
-import { ALL_ENVIRONMENTS } from '../../api/resources/variables.js';
+import { ALL_ENVIRONMENTS, secretEnvName } from '../../api/resources/variables.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { TextResult } from '../../output/result.js';
 import { dotenvLine } from './dotenv.js';
 import { isSecret, route, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
-
-/** The environment variable an exported secret's value is read from on import: DEPLOY_TOKEN, DEPLOY_TOKEN__PRODUCTION. */
-export function secretEnvName(variable: Pick<Variable, 'key' | 'environment_scope'>): string {
-  const scope = variable.environment_scope ?? ALL_ENVIRONMENTS;
-  return scope === ALL_ENVIRONMENTS ? variable.key : `${variable.key}__${scope.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
-}
 
 export default defineCommand<WhereOptions>({
   description: [
