@@ -1,6 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../src/commands/mcp/catalogue.js';
+import { ToolServer } from '../../src/commands/mcp/server.js';
+import { manifest } from '../../src/commands/manifest.js';
+import { main } from '../../src/main.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -206,5 +210,28 @@ describe('variables export and import', () => {
     writeFileSync(file, 'GOOD=1\nthis is not dotenv\n');
     expect((await sandbox.run(['variables', 'import', file, '--project', 'acme/web'])).stderr).toContain('line 2 is not KEY=value');
     expect((await sandbox.run(['variables', 'import', join(tempDir(), 'none.env'), '--project', 'acme/web'])).code).toBe(2);
+  });
+});
+
+describe('variables as agent tools', () => {
+  it('no tool result carries a masked or hidden value, even asked for with show_values; no tool reads the server\'s environment', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: ['ci'], allowWrite: ['ci'] });
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['variables_list', 'variables_get', 'variables_set', 'variables_delete', 'variables_export']));
+    expect(names).not.toContain('variables_import');
+    const set = tools.find((tool) => tool.name === 'variables_set')!;
+    expect(Object.keys(set.inputSchema.properties!)).not.toEqual(expect.arrayContaining(['value_env']));
+    expect(Object.keys(set.inputSchema.properties!).filter((name) => name.startsWith('value'))).toEqual(['value']);
+    const server = new ToolServer({ tools, invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    const results = [
+      await server.call('variables_list', { project: 'acme/api', show_values: true, per_page: 100 }),
+      await server.call('variables_get', { key: 'SIGNING_KEY', project: 'acme/api', show_values: true }),
+      await server.call('variables_list', { group: 'acme', show_values: true }),
+      await server.call('variables_list', { instance: true, show_values: true }),
+      await server.call('variables_export', { project: 'acme/api', scope: 'production' }),
+    ];
+    const text = JSON.stringify(results);
+    expect(text).toContain('LOG_LEVEL');
+    expect(leaks(text)).toEqual([]);
   });
 });
