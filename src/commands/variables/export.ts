@@ -14,7 +14,7 @@ export default defineCommand<WhereOptions>({
     '("value_from": {"env": "DEPLOY_TOKEN__PRODUCTION"}; KEY alone for the scope *). Needs the Maintainer role.',
   ].join(' '),
   examples: [
-    'forgectl variables export --project acme/api > api.env',
+    'forgectl variables export --project acme/web > web.env',
     'forgectl variables export --project acme/api --scope production -o dotenv',
     'forgectl variables export --group acme -o json > acme-variables.json',
   ],

@@ -125,7 +125,7 @@ export default defineCommand<Options>({
     'name are left alone. Exit 9 when some variable failed. Needs the Maintainer role (administrators for --instance).',
   ].join(' '),
   examples: [
-    'forgectl variables export --project acme/api > api.env && forgectl variables import api.env --project acme/web --yes',
+    'forgectl variables export --project acme/api --scope production > api.env && forgectl variables import api.env --project acme/web --scope production --yes',
     'forgectl variables export --group acme -o json > acme.json && forgectl variables import acme.json --project acme/web --yes',
   ],
   args: ['<file>'],

@@ -36,10 +36,10 @@ export default defineCommand<Options>({
   ].join(' '),
   examples: [
     'forgectl variables set LOG_LEVEL --project acme/api --value debug',
-    'forgectl variables set API_URL --project acme/api --scope review/* --value https://review.api.acme.example.com',
+    "forgectl variables set API_URL --project acme/api --scope 'review/*' --value https://review.api.acme.example.com",
     "printf '%s' \"$DEPLOY_TOKEN\" | forgectl variables set DEPLOY_TOKEN --project acme/api --scope production --masked --protected --value-stdin",
     'forgectl variables set KUBECONFIG --group acme --type file --value-file ./kubeconfig.yml --protected',
-    'REGISTRY_PASSWORD=s3cr3t-passw0rd forgectl variables set REGISTRY_PASSWORD --group acme --hidden --value-env REGISTRY_PASSWORD',
+    'forgectl variables set REGISTRY_PASSWORD --group acme --hidden --value-env REGISTRY_PASSWORD',
   ],
   args: ['<key>'],
   options: [
