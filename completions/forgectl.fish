@@ -12,7 +12,7 @@ end
 complete -c forgectl -f
 complete -c forgectl -s p -l profile -x -a '(forgectl profile list --fields name 2>/dev/null)' -d 'profile to use (FORGECTL_PROFILE)'
 complete -c forgectl -l server -x -d 'instance URL, overrides the profile (FORGECTL_URL)'
-complete -c forgectl -s o -l output -x -a 'table json ndjson yaml csv dotenv' -d 'output format: table, json, ndjson, yaml, csv'
+complete -c forgectl -s o -l output -x -a 'table json ndjson yaml csv' -d 'output format: table, json, ndjson, yaml, csv'
 complete -c forgectl -l fields -x -d 'fields to show, dotted paths into records'
 complete -c forgectl -l jq -x -d 'print what a jq expression gives for each record: strings raw, the rest as compact JSON (forgectl help formatting)'
 complete -c forgectl -l slurp -d 'with --jq: run the expression once, on all the records as one array'

@@ -1947,7 +1947,7 @@ _forgectl_value() {
     'variables set|--description') echo 'text' ;;
     *'|-p'|*'|--profile') echo 'profile' ;;
     *'|--server') echo 'text' ;;
-    *'|-o'|*'|--output') echo 'values table json ndjson yaml csv dotenv' ;;
+    *'|-o'|*'|--output') echo 'values table json ndjson yaml csv' ;;
     *'|--fields') echo 'text' ;;
     *'|--jq') echo 'text' ;;
     *'|--template') echo 'text' ;;
