@@ -205,6 +205,16 @@ describe('variables export and import', () => {
     expect(sandbox.db.table<{ key: string; value: string; owner_id: number }>('ci_variables').filter((v) => v.key === 'REGISTRY_USER').map((v) => v.value)).toEqual(['acme-ci', 'acme-ci']);
   });
 
+  it('refuses to change whether an existing variable is hidden, before sending anything', async () => {
+    const file = join(tempDir(), 'hide.json');
+    writeFileSync(file, JSON.stringify([{ key: 'NODE_ENV', value: 'production', hidden: true, masked: true }]));
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['variables', 'import', file, '--project', 'acme/web', '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('NODE_ENV (scope *) exists and is not hidden');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('refuses a file it cannot read or parse (exit 2)', async () => {
     const file = join(tempDir(), 'bad.env');
     writeFileSync(file, 'GOOD=1\nthis is not dotenv\n');

@@ -71,6 +71,9 @@ interface Step {
 
 function planStep(entry: Entry, value: string, current: Variable | undefined): Step {
   if (!current) return { entry, action: 'create', words: [], changes: {} };
+  if (entry.attributes.hidden !== undefined && entry.attributes.hidden !== Boolean(current.hidden)) {
+    throw new UsageError(`${label(entry)} exists and is ${current.hidden ? '' : 'not '}hidden: that is set only when a variable is created`, `delete it first (forgectl variables delete ${entry.key} … --yes), or change "hidden" in the file`);
+  }
   const changes: Record<string, unknown> = {};
   const words: string[] = [];
   const secret = isSecret(current) || Boolean(entry.attributes.masked || entry.attributes.hidden);
@@ -143,7 +146,7 @@ export default defineCommand<Options>({
     if (target.instance) {
       if (entries.some((entry) => entry.attributes.hidden)) throw new UsageError('instance variables cannot be hidden: the file has hidden ones', 'write "masked": true instead of "hidden": true');
       for (const entry of entries) entry.environment_scope = undefined;
-    }
+    } else for (const entry of entries) entry.environment_scope ??= ALL_ENVIRONMENTS;
     const seen = new Set<string>();
     for (const entry of entries) {
       const id = label(entry);
