@@ -22,6 +22,7 @@ import * as integrations from './integrations/manifest.js';
 import * as keys from './keys/manifest.js';
 import * as license from './license/manifest.js';
 import * as mcp from './mcp/manifest.js';
+import * as members from './members/manifest.js';
 import * as mergeTrains from './merge-trains/manifest.js';
 import * as mirror from './mirror/manifest.js';
 import * as notes from './notes/manifest.js';
@@ -42,4 +43,4 @@ import * as users from './users/manifest.js';
 import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
+export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, members, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];

@@ -28,7 +28,7 @@ import { branchesModule } from './branches.js';
 import { files } from './files.js';
 import { projects } from './projects.js';
 import { groups } from './groups.js';
-import { members } from './members.js';
+import { memberSeed, members } from './members.js';
 import { groupBadges } from './group-badges.js';
 import { userAccounts } from './user-accounts.js';
 import { mergeRequests } from './merge-requests.js';
@@ -82,6 +82,7 @@ export const modules: SandboxModule[] = [
   snippetsModule,
   personalSnippetsModule,
   fleet,
+  memberSeed,
   avatars,
   // After fleet: its projects get variables too.
   variables,

@@ -1,4 +1,4 @@
-import { groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
+import { findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { groupChain, namespaceOwner, projectGroup } from '../hierarchy.js';
 import { created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
@@ -8,6 +8,9 @@ import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
+import { repositoryOf, seedCommit } from '../git/repository.js';
+import { addGroup, addProject, addUser, isoDate } from '../seed.js';
+import { fleetProjectPath } from './fleet.js';
 
 /**
  * Members of groups and projects: direct members (list, get, add, change, remove), every member with inherited
@@ -20,6 +23,8 @@ type SourceType = 'group' | 'project';
 interface Source {
   type: SourceType;
   id: number;
+  /** Memberships of the groups above it (a project's group and its ancestors; a subgroup's ancestors). */
+  above(): Member[];
   /** The caller's role in the source. */
   role: number;
   /** Direct, inherited and invited memberships, nearest first. */
@@ -29,10 +34,12 @@ interface Source {
 function sourceOf(req: SandboxRequest, type: SourceType, minRole: number = Role.guest): Source {
   if (type === 'group') {
     const group = groupFor(req, minRole);
-    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupInherited(req.db, group) };
+    const parent = groups(req.db).find((g) => g.id === group.parent_id);
+    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupInherited(req.db, group), above: () => (parent ? groupChain(req.db, parent.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
   }
   const project = projectFor(req, minRole);
-  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectInherited(req.db, project) };
+  const group = projectGroup(req.db, project);
+  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectInherited(req.db, project), above: () => (group ? groupChain(req.db, group.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
 }
 
 const direct = (db: Db, type: SourceType, id: number): Member[] => members(db).filter((m) => m.source_type === type && m.source_id === id);
@@ -122,6 +129,19 @@ function checkOwnerRights(source: Source, levels: Array<number | undefined>): vo
   if (levels.some((level) => level === Role.owner) && source.role < Role.owner) throw errors.forbidden();
 }
 
+const ROLE_WORDS: Record<number, string> = { 10: 'Guest', 15: 'Planner', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
+
+/**
+ * A direct membership may not be below the access the user inherits from a group above (the service's validation:
+ * 400 with `access_level: ["should be greater than or equal to Developer inherited membership from group Acme"]`).
+ */
+function checkInherited(req: SandboxRequest, source: Source, userId: number, level: number): void {
+  const inherited = source.above().filter((m) => m.user_id === userId).sort((a, b) => b.access_level - a.access_level)[0];
+  if (!inherited || level >= inherited.access_level) return;
+  const group = groups(req.db).find((g) => g.id === inherited.source_id);
+  throw errors.validation({ access_level: [`should be greater than or equal to ${ROLE_WORDS[inherited.access_level] ?? inherited.access_level} inherited membership from group ${group?.name ?? ''}`] });
+}
+
 function isLastOwner(db: Db, source: Source, member: Member): boolean {
   if (source.type !== 'group' || member.access_level !== Role.owner) return false;
   const group = groups(db).find((g) => g.id === source.id)!;
@@ -162,6 +182,7 @@ function memberRoutes(api: Router, type: SourceType): void {
     if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
     const existing = direct(req.db, type, source.id);
     if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
+    if (wanted.length === 1) checkInherited(req, source, wanted[0]!.id, level);
     const at = req.now().toISOString();
     const added = wanted.filter((u) => !existing.some((m) => m.user_id === u!.id)).map((u): Member => ({
       source_type: type, source_id: source.id, user_id: u!.id, access_level: level, created_at: at, created_by_id: requireUser(req).id, expires_at: expires ?? null,
@@ -177,6 +198,7 @@ function memberRoutes(api: Router, type: SourceType): void {
     const level = accessLevel(req, true)!;
     checkOwnerRights(source, [level, member.access_level]);
     if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
+    checkInherited(req, source, member.user_id, level);
     member.access_level = level;
     const expires = expiresAt(req);
     if (expires !== undefined) member.expires_at = expires;
@@ -222,3 +244,35 @@ export const membersModule: SandboxModule = {
 };
 
 export { membersModule as members };
+
+/**
+ * Members at several levels, seeded after everything else so the ids of the other demo data stay as they were:
+ * subgroup acme/platform (carol Maintainer there, Guest in acme: inherited access raised below), its project
+ * acme/platform/infra (dave Reporter on the project only), a service account (a bot) in acme, and on every
+ * `--fleet N` project one direct member beside those inherited from acme.
+ */
+export const memberSeed: SandboxModule = {
+  routes() {},
+  seed(db, { seed, fleet = 0, now }) {
+    if (seed !== 'demo') return;
+    const acme = findGroup(db, 'acme');
+    const at = now.toISOString();
+    const carol = addUser(db, { username: 'carol', name: 'Carol Platform' }, now);
+    const dave = addUser(db, { username: 'dave', name: 'Dave Contractor' }, now);
+    const service = addUser(db, { username: 'service_account_deploy', name: 'Deploy service account', bot: true, user_type: 'service_account' }, now);
+    const platform = addGroup(db, { name: 'Platform', path: 'platform', parent_id: acme.id }, now);
+    const infra = addProject(db, { name: 'infra', path: 'infra', namespace_id: platform.id, description: 'Infrastructure of the platform team' }, now);
+    const commit = seedCommit(db, infra.id, undefined, 'Initial commit', { 'README.md': '# acme/platform/infra\n' }, now);
+    Object.assign(repositoryOf(db, infra.id), { branches: { main: commit.id } });
+    members(db).push(
+      { source_type: 'group', source_id: acme.id, user_id: carol.id, access_level: Role.guest, created_at: at },
+      { source_type: 'group', source_id: acme.id, user_id: service.id, access_level: Role.reporter, created_at: at },
+      { source_type: 'group', source_id: platform.id, user_id: carol.id, access_level: Role.maintainer, created_at: at },
+      { source_type: 'project', source_id: infra.id, user_id: dave.id, access_level: Role.reporter, created_at: at, expires_at: isoDate(now, 90) },
+    );
+    for (let n = 1; n <= fleet; n++) {
+      const project = projects(db).find((p) => p.path_with_namespace === fleetProjectPath(n));
+      if (project) members(db).push({ source_type: 'project', source_id: project.id, user_id: dave.id, access_level: Role.developer, created_at: at });
+    }
+  },
+};

@@ -288,6 +288,12 @@ export const projectsModule: SandboxModule = {
       };
       const problems = projectProblems(req.db, draft);
       if (Object.keys(problems).length) throw errors.validation(problems);
+      // The default branch must be a branch of the repository (an empty repository takes any name).
+      const branches = Object.keys(repositoryOf(req.db, project.id).branches);
+      const wantedBranch = req.input.default_branch ? String(req.input.default_branch) : undefined;
+      if (wantedBranch && branches.length && !branches.includes(wantedBranch)) {
+        throw errors.message(400, `Could not set the default branch. Do you have a branch named '${wantedBranch}' in your repository?`);
+      }
       applyAvatar(req, project);
       const topics = topicsFrom(req);
       Object.assign(project, {

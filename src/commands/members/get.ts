@@ -1,0 +1,17 @@
+import { members } from '../../api/resources/members.js';
+import { routeOf } from '../../api/resource.js';
+import { defineCommand } from '../../cli/command.js';
+import { placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
+
+export default defineCommand<Where & { user: string; inherited?: boolean }>({
+  description: 'One direct member by username or user id; --inherited also finds access through the groups above (the highest level).',
+  examples: ['forgectl members get alice --group acme', 'forgectl members get carol --project acme/platform/infra --inherited'],
+  args: ['<user>'],
+  options: [...whereOptions.slice(0, 2), { flags: '--inherited', description: 'also inherited and invited access' }],
+  recordFields: Object.keys(members.fields),
+  async run(opts, ctx) {
+    const { resource, params } = placementOf(opts, ctx);
+    const [user] = await resolveUsers(ctx, [opts.user]);
+    return ctx.api.call(routeOf(resource, opts.inherited ? 'allGet' : 'get'), { ...params, user_id: user.id });
+  },
+});

@@ -1,0 +1,31 @@
+import { members } from '../../api/resources/members.js';
+import { defineCommand, type CommandDef } from '../../cli/command.js';
+import { routeOf } from '../../api/resource.js';
+import { perWhere, placementOf, whereOptions, type Where } from './shared.js';
+
+type Opts = Where & { inherited?: boolean; query?: string };
+
+const command: CommandDef<Opts> = defineCommand<Opts>({
+  description: 'The direct members of a project or group; --inherited lists everyone with access, also through the groups above and the groups it is shared with (the highest access level each has).',
+  examples: [
+    'forgectl members list --group acme',
+    'forgectl members list --project acme/platform/infra --inherited',
+    'forgectl members list --project acme/api --query ali -o json',
+  ],
+  options: [
+    ...whereOptions,
+    { flags: '--inherited', description: 'everyone with access: inherited and invited members too' },
+    { flags: '--query <text>', description: 'only members whose name or username contains the text' },
+  ],
+  list: true,
+  columns: members.columns,
+  recordFields: Object.keys(members.fields),
+  async run(opts, ctx) {
+    return perWhere(opts, ctx, 'members list', command, async () => {
+      const { resource, params } = placementOf(opts, ctx);
+      return ctx.api.list(routeOf(resource, opts.inherited ? 'all' : 'list'), { ...params, query: opts.query }, ctx.paging);
+    });
+  },
+});
+
+export default command;

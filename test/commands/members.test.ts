@@ -1,0 +1,104 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+const usernames = (records: Array<{ username: string }>): string[] => records.map((r) => r.username).sort();
+
+describe('members', () => {
+  beforeAll(async () => {
+    for (const username of ['user1', 'user2', 'user3', 'user4']) {
+      const created = await sandbox.call('POST', '/users', { username, name: username, email: `${username}@example.com`, password: 'a-long-password-1' });
+      expect(created.status).toBe(201);
+    }
+  });
+
+  it('lists direct members, and with --inherited everyone with access through the groups above (highest level)', async () => {
+    const direct = await sandbox.run(['members', 'list', '--project', 'acme/platform/infra', '-o', 'json']);
+    expect(direct.code).toBe(0);
+    expect(usernames(direct.json())).toEqual(['dave']);
+    const all = await sandbox.run(['members', 'list', '--project', 'acme/platform/infra', '--inherited', '-o', 'json']);
+    const records = all.json() as Array<{ username: string; access_level: number }>;
+    expect(usernames(records)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'dave', 'root', 'service_account_deploy']));
+    // carol is a Guest in acme and a Maintainer in acme/platform: the higher one shows.
+    expect(records.find((r) => r.username === 'carol')!.access_level).toBe(40);
+    expect(sandbox.requests().at(-1)!.path).toContain('/members/all');
+    const table = await sandbox.run(['members', 'list', '--group', 'acme']);
+    expect(table.stdout).toMatch(/\talice\tAlice Maintainer\t40\t/);
+  });
+
+  it('gets a member by username or id', async () => {
+    const byName = await sandbox.run(['members', 'get', 'alice', '--group', 'acme', '-o', 'json']);
+    expect(byName.json()).toMatchObject({ username: 'alice', access_level: 40 });
+    const byId = await sandbox.run(['members', 'get', String(byName.json().id), '--group', 'acme', '-o', 'json']);
+    expect(byId.json().username).toBe('alice');
+    expect((await sandbox.run(['members', 'get', 'carol', '--project', 'acme/platform/infra'])).code).toBe(5);
+    expect((await sandbox.run(['members', 'get', 'carol', '--project', 'acme/platform/infra', '--inherited', '-o', 'json'])).json().access_level).toBe(40);
+    expect((await sandbox.run(['members', 'get', 'nobody-here', '--group', 'acme'])).code).toBe(5);
+  });
+
+  it('adds several users at once by name and id, with an access level by name and an expiry', async () => {
+    const user = (await sandbox.run(['users', 'get', 'user1', '-o', 'json'])).json() as { id: number };
+    const added = await sandbox.run(['members', 'add', `dave,${user.id}`, '--project', 'acme/web', '--access-level', 'developer', '--expires-at', '2031-01-31', '-o', 'json']);
+    expect(added.code).toBe(0);
+    expect(added.json()).toMatchObject([{ username: 'dave', access_level: 30, expires_at: '2031-01-31' }, { username: 'user1', access_level: 30 }]);
+    expect(added.stderr).toContain('Added dave (developer) to project acme/web');
+    // Again: each is a member already (409); reported, exit 9.
+    const again = await sandbox.run(['members', 'add', 'dave', '--project', 'acme/web', '--access-level', 'developer']);
+    expect(again.code).toBe(9);
+    expect(again.stderr).toContain('dave: Member already exists');
+  });
+
+  it('refuses a direct level below the inherited one, as the service does', async () => {
+    const result = await sandbox.run(['members', 'add', 'alice', '--project', 'acme/web', '--access-level', 'reporter']);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toContain('should be greater than or equal to Maintainer inherited membership from group Acme');
+  });
+
+  it('updates the access level and the expiry, keeping the level when only the expiry changes', async () => {
+    expect((await sandbox.run(['members', 'add', 'user2', '--group', 'acme', '--access-level', 'guest'])).code).toBe(0);
+    const up = await sandbox.run(['members', 'update', 'user2', '--group', 'acme', '--access-level', 'maintainer', '-o', 'json']);
+    expect(up.json()).toMatchObject([{ username: 'user2', access_level: 40 }]);
+    const expiry = await sandbox.run(['members', 'update', 'user2', '--group', 'acme', '--expires-at', '2032-02-02', '-o', 'json']);
+    expect(expiry.json()).toMatchObject([{ access_level: 40, expires_at: '2032-02-02' }]);
+    const cleared = await sandbox.run(['members', 'update', 'user2', '--group', 'acme', '--no-expires-at', '-o', 'json']);
+    expect(cleared.json()).toMatchObject([{ access_level: 40, expires_at: null }]);
+    expect((await sandbox.run(['members', 'update', 'user2', '--group', 'acme'])).code).toBe(2);
+  });
+
+  it('removes only after naming who goes and asking; --yes off a terminal', async () => {
+    expect((await sandbox.run(['members', 'add', 'user3', '--group', 'acme', '--access-level', 'reporter'])).code).toBe(0);
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['members', 'remove', 'user3', '--group', 'acme']);
+    expect(refused.code).toBe(2);
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+    const removed = await sandbox.run(['members', 'remove', 'user3', '--group', 'acme', '--yes']);
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).toContain('Removed user3 (reporter) from group acme');
+    expect((await sandbox.run(['members', 'remove', 'user3', '--group', 'acme', '--yes'])).code).toBe(5);
+  });
+
+  it('checks its input before sending anything', async () => {
+    sandbox.clearRequests();
+    expect((await sandbox.run(['members', 'add', 'dave', '--project', 'acme/web', '--access-level', 'boss'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'add', 'dave', '--project', 'acme/web', '--access-level', 'guest', '--expires-at', '31.12.2030'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'list', '--project', 'acme/web', '--group', 'acme'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'list'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'list', '--group', 'acme', '--concurrency', '2'])).code).toBe(2);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('works on every project of a projects file (the fleet selector)', async () => {
+    const file = join(tmpdir(), `members-${process.pid}.txt`);
+    writeFileSync(file, 'acme/api\nacme/web\n');
+    const result = await sandbox.run(['members', 'add', 'user4', '--projects-file', file, '--access-level', 'reporter', '-o', 'json']);
+    expect(result.code).toBe(0);
+    const rows = result.json() as Array<{ project: string; outcome: string; username: string }>;
+    expect(rows.map((r) => [r.project, r.username])).toEqual([['acme/api', 'user4'], ['acme/web', 'user4']]);
+    const listed = await sandbox.run(['members', 'list', '--projects-file', file, '--query', 'user4', '-o', 'json']);
+    expect((listed.json() as Array<{ project: string }>).map((r) => r.project)).toEqual(['acme/api', 'acme/web']);
+  });
+});
