@@ -17,13 +17,13 @@ describe('members', () => {
   });
 
   it('lists direct members, and with --inherited everyone with access through the groups above (highest level)', async () => {
-    const direct = await sandbox.run(['members', 'list', '--project', 'acme/platform/infra', '-o', 'json']);
+    const direct = await sandbox.run(['members', 'list', '--project', 'acme/web', '-o', 'json']);
     expect(direct.code).toBe(0);
     expect(usernames(direct.json())).toEqual(['dave']);
-    const all = await sandbox.run(['members', 'list', '--project', 'acme/platform/infra', '--inherited', '-o', 'json']);
+    const all = await sandbox.run(['members', 'list', '--project', 'acme/api', '--inherited', '-o', 'json']);
     const records = all.json() as Array<{ username: string; access_level: number }>;
-    expect(usernames(records)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'dave', 'root', 'service_account_deploy']));
-    // carol is a Guest in acme and a Maintainer in acme/platform: the higher one shows.
+    expect(usernames(records)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'root', 'service_account_deploy']));
+    // carol is a Guest in acme and a Maintainer of acme/api: the higher one shows.
     expect(records.find((r) => r.username === 'carol')!.access_level).toBe(40);
     expect(sandbox.requests().at(-1)!.path).toContain('/members/all');
     const table = await sandbox.run(['members', 'list', '--group', 'acme']);
@@ -35,19 +35,19 @@ describe('members', () => {
     expect(byName.json()).toMatchObject({ username: 'alice', access_level: 40 });
     const byId = await sandbox.run(['members', 'get', String(byName.json().id), '--group', 'acme', '-o', 'json']);
     expect(byId.json().username).toBe('alice');
-    expect((await sandbox.run(['members', 'get', 'carol', '--project', 'acme/platform/infra'])).code).toBe(5);
-    expect((await sandbox.run(['members', 'get', 'carol', '--project', 'acme/platform/infra', '--inherited', '-o', 'json'])).json().access_level).toBe(40);
+    expect((await sandbox.run(['members', 'get', 'alice', '--project', 'acme/web'])).code).toBe(5);
+    expect((await sandbox.run(['members', 'get', 'alice', '--project', 'acme/web', '--inherited', '-o', 'json'])).json().access_level).toBe(40);
     expect((await sandbox.run(['members', 'get', 'nobody-here', '--group', 'acme'])).code).toBe(5);
   });
 
   it('adds several users at once by name and id, with an access level by name and an expiry', async () => {
     const user = (await sandbox.run(['users', 'get', 'user1', '-o', 'json'])).json() as { id: number };
-    const added = await sandbox.run(['members', 'add', `dave,${user.id}`, '--project', 'acme/web', '--access-level', 'developer', '--expires-at', '2031-01-31', '-o', 'json']);
+    const added = await sandbox.run(['members', 'add', `dave,${user.id}`, '--project', 'acme/api', '--access-level', 'developer', '--expires-at', '2031-01-31', '-o', 'json']);
     expect(added.code).toBe(0);
     expect(added.json()).toMatchObject([{ username: 'dave', access_level: 30, expires_at: '2031-01-31' }, { username: 'user1', access_level: 30 }]);
-    expect(added.stderr).toContain('Added dave (developer) to project acme/web');
+    expect(added.stderr).toContain('Added dave (developer) to project acme/api');
     // Again: each is a member already (409); reported, exit 9.
-    const again = await sandbox.run(['members', 'add', 'dave', '--project', 'acme/web', '--access-level', 'developer']);
+    const again = await sandbox.run(['members', 'add', 'dave', '--project', 'acme/api', '--access-level', 'developer']);
     expect(again.code).toBe(9);
     expect(again.stderr).toContain('dave: Member already exists');
   });

@@ -8,8 +8,7 @@ import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
-import { repositoryOf, seedCommit } from '../git/repository.js';
-import { addGroup, addProject, addUser, isoDate } from '../seed.js';
+import { addUser, isoDate } from '../seed.js';
 import { fleetProjectPath } from './fleet.js';
 
 /**
@@ -246,10 +245,11 @@ export const membersModule: SandboxModule = {
 export { membersModule as members };
 
 /**
- * Members at several levels, seeded after everything else so the ids of the other demo data stay as they were:
- * subgroup acme/platform (carol Maintainer there, Guest in acme: inherited access raised below), its project
- * acme/platform/infra (dave Reporter on the project only), a service account (a bot) in acme, and on every
- * `--fleet N` project one direct member beside those inherited from acme.
+ * Members at several levels, seeded after everything else so the ids of the other demo data stay as they were (and
+ * no groups or projects are added): carol is a Guest in acme and a Maintainer of acme/api (a direct level above the
+ * inherited one), dave a Reporter of acme/web only (expiring), a service account (a bot) a Reporter in acme. With
+ * `--fleet N`, carol is a Maintainer of every team subgroup (acme → acme/team-NN → its projects) and dave a
+ * Developer of every fleet project.
  */
 export const memberSeed: SandboxModule = {
   routes() {},
@@ -260,19 +260,23 @@ export const memberSeed: SandboxModule = {
     const carol = addUser(db, { username: 'carol', name: 'Carol Platform' }, now);
     const dave = addUser(db, { username: 'dave', name: 'Dave Contractor' }, now);
     const service = addUser(db, { username: 'service_account_deploy', name: 'Deploy service account', bot: true, user_type: 'service_account' }, now);
-    const platform = addGroup(db, { name: 'Platform', path: 'platform', parent_id: acme.id }, now);
-    const infra = addProject(db, { name: 'infra', path: 'infra', namespace_id: platform.id, description: 'Infrastructure of the platform team' }, now);
-    const commit = seedCommit(db, infra.id, undefined, 'Initial commit', { 'README.md': '# acme/platform/infra\n' }, now);
-    Object.assign(repositoryOf(db, infra.id), { branches: { main: commit.id } });
+    const project = (path: string) => projects(db).find((p) => p.path_with_namespace === path);
     members(db).push(
       { source_type: 'group', source_id: acme.id, user_id: carol.id, access_level: Role.guest, created_at: at },
       { source_type: 'group', source_id: acme.id, user_id: service.id, access_level: Role.reporter, created_at: at },
-      { source_type: 'group', source_id: platform.id, user_id: carol.id, access_level: Role.maintainer, created_at: at },
-      { source_type: 'project', source_id: infra.id, user_id: dave.id, access_level: Role.reporter, created_at: at, expires_at: isoDate(now, 90) },
+      { source_type: 'project', source_id: project('acme/api')!.id, user_id: carol.id, access_level: Role.maintainer, created_at: at },
+      { source_type: 'project', source_id: project('acme/web')!.id, user_id: dave.id, access_level: Role.reporter, created_at: at, expires_at: isoDate(now, 90) },
     );
+    const teams = new Set<number>();
     for (let n = 1; n <= fleet; n++) {
-      const project = projects(db).find((p) => p.path_with_namespace === fleetProjectPath(n));
-      if (project) members(db).push({ source_type: 'project', source_id: project.id, user_id: dave.id, access_level: Role.developer, created_at: at });
+      const fleetProject = project(fleetProjectPath(n));
+      if (!fleetProject) continue;
+      members(db).push({ source_type: 'project', source_id: fleetProject.id, user_id: dave.id, access_level: Role.developer, created_at: at });
+      const team = groups(db).find((g) => g.full_path === fleetProjectPath(n).split('/').slice(0, 2).join('/'));
+      if (team && !teams.has(team.id)) {
+        teams.add(team.id);
+        members(db).push({ source_type: 'group', source_id: team.id, user_id: carol.id, access_level: Role.maintainer, created_at: at });
+      }
     }
   },
 };

@@ -1,0 +1,79 @@
+import { SETTINGS_ROUTES } from '../../api/application-settings.js';
+import { creatableFields, updatableFields } from '../../api/resource.js';
+import { groups, projects } from '../../api/resources/projects.js';
+import type { Context, OptionDef } from '../../cli/command.js';
+import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
+import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { plural } from '../../parse.js';
+
+/**
+ * What the write commands of projects and groups share: their settings as options (the declarations' settable
+ * fields), a group named by id or path, and what the service's delayed deletion means for a delete.
+ */
+
+type Fields = typeof projects.fields | typeof groups.fields;
+
+/** The options of a create (required fields required) or an update (switches with --no-…), from the declaration. */
+export const settingOptions = (def: { fields: Fields }, mode: 'create' | 'update', except: string[] = []): OptionDef[] =>
+  fieldOptions((mode === 'create' ? creatableFields(def) : updatableFields(def)).filter(([name]) => !except.includes(name)), mode === 'create' ? { required: (field) => field.create === 'required' } : { negatable: true });
+
+/** The values of those options that were given, by field name. */
+export function settingValues(def: { fields: Fields }, mode: 'create' | 'update', opts: Record<string, unknown>): Record<string, unknown> {
+  const values = fieldValues(mode === 'create' ? creatableFields(def) : updatableFields(def), opts);
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+/** A group's id from its id or full path (exit 5 when there is none). */
+export async function groupId(ctx: Context, given: string, option: string): Promise<number> {
+  if (/^\d+$/.test(given)) return Number(given);
+  try {
+    return (await ctx.api.call<{ id: number }>(groups.routes.get, { group: given, with_projects: false })).id;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new CliError(`${option}: no group ${given}`, ExitCode.notFound);
+    throw error;
+  }
+}
+
+/** The instance's deletion delay in days, when the caller may read it (administrators), else undefined. */
+async function deletionDelay(ctx: Context): Promise<number | undefined> {
+  try {
+    const settings = await ctx.api.call<{ deletion_adjourned_period?: number }>(SETTINGS_ROUTES.get, {});
+    return typeof settings.deletion_adjourned_period === 'number' ? settings.deletion_adjourned_period : undefined;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return undefined;
+    throw error;
+  }
+}
+
+const addDays = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * After a DELETE the service answered 202: read the object again. Gone: deleted. Marked for deletion: when it
+ * really goes (the mark's day plus the instance's delay, when readable) and how to take it back.
+ */
+export async function deletionOutcome(ctx: Context, what: string, read: () => Promise<{ marked_for_deletion_on?: string | null } | undefined>, restore: string): Promise<'deleted' | 'marked'> {
+  const after = await read();
+  if (!after) {
+    ctx.io.note(`Deleted ${what}`);
+    return 'deleted';
+  }
+  const marked = after.marked_for_deletion_on;
+  if (!marked) {
+    ctx.io.note(`Asked to delete ${what}; the instance deletes it in the background`);
+    return 'deleted';
+  }
+  const delay = await deletionDelay(ctx);
+  const when = delay === undefined ? `after the instance's deletion delay (counted from ${marked}; 7 days unless an administrator changed it)` : `on ${addDays(marked, delay)} (${plural(delay, 'day')} after ${marked})`;
+  ctx.io.note(`Marked ${what} for deletion: it will really be deleted ${when}. Until then it can be restored (${restore}); --permanently deletes it now.`);
+  return 'marked';
+}
+
+/** Reads an object again, undefined when it is gone (404). */
+export async function readAgain<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
