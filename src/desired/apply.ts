@@ -1,7 +1,7 @@
 import { ApiError, CliError, DryRunComplete } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
-import { ownerLabel, type Change, type LiveObject, type Owner, type SectionIo } from './model.js';
-import { digestOf, endsTheRun } from './plan.js';
+import { digestOf, ownerLabel, type Change, type LiveObject, type Owner, type SectionIo } from './model.js';
+import { endsTheRun } from './plan.js';
 import { objectLabel } from './render.js';
 import type { Section } from './section.js';
 import { sectionOf } from './sections/index.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Api } from '../api/client.js';
 import type { Field } from '../api/fields.js';
 
@@ -76,6 +77,14 @@ function canonical(value: unknown): string {
 }
 
 export const sameValue = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+
+/** The digest of a live object's values: a saved plan compares it with the object's values when applied. */
+export function digestOf(values: Record<string, unknown> | undefined): string {
+  if (!values) return '';
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])])) : value;
+  return createHash('sha256').update(JSON.stringify(canonical(values))).digest('hex');
+}
 
 export interface FieldChange {
   field: string;

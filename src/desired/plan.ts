@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { selectProjects } from '../fleet/select.js';
@@ -7,7 +6,7 @@ import { oneLine } from '../output/formats.js';
 import type { RateGate } from '../http/rate-gate.js';
 import type { SelectContext } from '../fleet/select.js';
 import type { DesiredState } from './file.js';
-import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
+import { digestOf, isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
 import { identityKey, unmark, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
@@ -49,14 +48,6 @@ export interface PlanOptions {
 }
 
 type Values = Record<string, unknown>;
-
-/** The digest of a live object's values: a saved plan compares it with the object's values when applied. */
-export function digestOf(values: Values | undefined): string {
-  if (!values) return '';
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Values)[k])])) : value;
-  return createHash('sha256').update(JSON.stringify(canonical(values))).digest('hex');
-}
 
 /** The fields that differ, and (on a create, or where the service wants them each time) the write-only ones sent. */
 export function diffFields(section: Section, live: Values | undefined, desired: Values, creating: boolean): FieldChange[] {

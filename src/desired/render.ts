@@ -29,6 +29,7 @@ function fieldLine(change: Change, field: FieldChange): string {
   const section = sectionOf(change.owner.level, change.section);
   const asFile = section?.fields[field.field]?.toFile ?? ((value: unknown) => value);
   if (change.action === 'create') return `${field.field}: ${show(asFile(field.to))}`;
+  if (change.action === 'delete') return `${field.field}: ${show(asFile(field.from))}`;
   return `${field.field}: ${show(asFile(field.from))} → ${show(asFile(field.to))}`;
 }
 

@@ -83,7 +83,7 @@ describe('plan and apply a fleet-wide desired state', () => {
     expect(exported.stderr).toMatch(/hooks: token, url_variables, custom_headers are write-only and not exported/);
     const desired = file('exported.yaml', exported.stdout);
     expect((await cli(['validate', '-f', desired])).code).toBe(0);
-    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: the file matches 20 projects.\n');
+    expect((await cli(['plan', '-f', desired])).stdout).toBe('No changes: the file matches 20 projects and 3 groups.\n');
 
     const project = fleet[6];
     expect((await cli(['push-rule', 'set', '--project', project, '--max-file-size', '99'])).code).toBe(0);
@@ -315,12 +315,12 @@ instance:
   it('exports all of acme (the demo projects, their mirror, rules, freeze periods, the group integration) and plans no changes', async () => {
     const exported = await cli(['export', '--group', 'acme', '--recursive', '--concurrency', '8']);
     expect(exported.code).toBe(0);
-    expect(exported.stderr).toMatch(/^exported 22 projects, 1 group$/m);
+    expect(exported.stderr).toMatch(/^exported 22 projects, 4 groups$/m);
     for (const section of ['pull_mirror:', 'freeze_periods:', 'approval_rules:', 'protected_tags:', 'integrations:', 'bugzilla:']) expect(exported.stdout).toContain(section);
     expect(exported.stdout).toContain('url: https://git.upstream.example.com/acme/web.git'); // credentials left out, not masked
     const desired = file('acme.yaml', exported.stdout);
     const plan = await cli(['plan', '-f', desired, '--concurrency', '8']);
-    expect(plan.stdout).toMatch(/^No changes: the file matches 22 projects and 1 group\.\n$/);
+    expect(plan.stdout).toMatch(/^No changes: the file matches 22 projects and 4 groups\.\n$/);
     expect(plan.code).toBe(0);
   });
 

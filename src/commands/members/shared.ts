@@ -1,9 +1,9 @@
 import { members } from '../../api/resources/members.js';
-import { users } from '../../api/resources/users.js';
+import { findUsers } from '../../api/lookups.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { concurrencyOption, failedToOption } from '../../cli/fleet-options.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { accessLevelName, collect } from '../../parse.js';
 
@@ -54,26 +54,13 @@ export interface UserRef {
   username: string;
 }
 
-/** Users by id or username, comma-separated or repeated: each looked up once (exit 5 naming the one not found). */
+/** Users by id or username, comma-separated or repeated (exit 2 naming those that do not exist, before any change). */
 export async function resolveUsers(ctx: Context, given: string[]): Promise<UserRef[]> {
-  const names = [...new Set(given.flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean))];
+  const names = [...new Set(given.flatMap((item) => item.split(',')).map((item) => item.trim().replace(/^@/, '')).filter(Boolean))];
   if (!names.length) throw new UsageError('name at least one user (a username or an id)');
-  const found: UserRef[] = [];
-  for (const name of names) {
-    if (/^\d+$/.test(name)) {
-      const user = await ctx.api.call<{ id: number; username: string }>(users.routes.get, { user_id: Number(name) }).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) throw new CliError(`no user with id ${name}`, ExitCode.notFound);
-        throw error;
-      });
-      found.push({ id: user.id, username: user.username });
-      continue;
-    }
-    if (!/^[\w.-]+$/.test(name)) throw new UsageError(`"${name}" is not a username or a user id`);
-    const [user] = (await ctx.api.call<Array<{ id: number; username: string }>>(users.routes.list, { username: name })).filter((u) => u.username.toLowerCase() === name.toLowerCase());
-    if (!user) throw new CliError(`no user named ${name}`, ExitCode.notFound);
-    found.push({ id: user.id, username: user.username });
-  }
-  return found;
+  const bad = names.find((name) => !/^[\w.-]+$/.test(name));
+  if (bad) throw new UsageError(`"${bad}" is not a username or a user id`);
+  return findUsers(ctx.api, names);
 }
 
 /** "alice (Developer)". */

@@ -3,15 +3,19 @@ import type { Section } from '../section.js';
 import { groupTokensSection, projectTokensSection } from './access-tokens.js';
 import { applicationSettingsSection, integrationsSection, planLimitsSection } from './admin.js';
 import { filesSection } from './files.js';
+import { groupMembersSection, membersSection } from './members.js';
 import {
   approvalRulesSection, approvalsSection, badgesSection, freezePeriodsSection, hooksSection, protectedTagsSection, pullMirrorSection, pushRuleSection,
   secureFilesSection,
 } from './project.js';
+import { groupSettingsSection, projectSettingsSection } from './settings.js';
 import { groupVariablesSection, instanceVariablesSection, projectVariablesSection } from './variables.js';
 
 /** Every section a desired-state file may have, by level, in the order plans show and apply them. */
 export const SECTIONS: Record<Level, Section[]> = {
   project: [
+    projectSettingsSection,
+    membersSection,
     pushRuleSection,
     protectedTagsSection,
     badgesSection,
@@ -25,7 +29,7 @@ export const SECTIONS: Record<Level, Section[]> = {
     projectTokensSection,
     projectVariablesSection,
   ],
-  group: [integrationsSection, groupTokensSection, groupVariablesSection],
+  group: [groupSettingsSection, groupMembersSection, integrationsSection, groupTokensSection, groupVariablesSection],
   instance: [applicationSettingsSection, planLimitsSection, instanceVariablesSection],
 };
 
