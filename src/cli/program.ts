@@ -54,7 +54,7 @@ export const globalOptions: OptionDef[] = [
 const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Setup and raw requests:', ['auth', 'profile', 'doctor', 'api', 'completion', 'sandbox']],
   ['Tokens:', ['tokens']],
-  ['Projects and groups:', ['projects', 'groups', 'group-badges']],
+  ['Projects and groups:', ['projects', 'groups', 'members', 'group-badges']],
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
   ['Project settings:', ['integrations', 'badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'mirror', 'variables']],
   ['Instance administration:', ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts']],
