@@ -1,7 +1,7 @@
 import type { ManifestEntry } from '../../cli/command.js';
 
 /** `groups` commands. */
-export const groups: Record<string, string> = { groups: 'Groups and subgroups: list, show, create, change and delete them' };
+export const groups: Record<string, string> = { groups: 'Groups and subgroups: list, create, change, delete' };
 
 export const entries: ManifestEntry[] = [
   { path: 'groups list', summary: 'List groups, or the subgroups of a group', load: () => import('./list.js') },

@@ -1,7 +1,7 @@
 import type { ManifestEntry } from '../../cli/command.js';
 
 /** `projects` commands. */
-export const groups: Record<string, string> = { projects: 'Projects: list, show, create, change, archive, move and delete them' };
+export const groups: Record<string, string> = { projects: 'Projects: list, create, change, archive, delete' };
 
 export const entries: ManifestEntry[] = [
   { path: 'projects list', summary: 'List projects, of the instance, a group (tree) or a user, with the service\'s filters', load: () => import('./list.js') },
