@@ -293,6 +293,69 @@ def projects_members_badges_transfer():
 
 
 @check
+def projects_update_archive_share_delete_restore():
+    group = new_group()
+    project = gl.projects.create({"name": unique("settings"), "namespace_id": group.id, "initialize_with_readme": True})
+    project.description = "changed by python-gitlab"
+    project.merge_method = "ff"
+    project.only_allow_merge_if_pipeline_succeeds = True
+    project.save()
+    fresh = gl.projects.get(project.id)
+    expect(fresh.description == "changed by python-gitlab" and fresh.merge_method == "ff" and fresh.only_allow_merge_if_pipeline_succeeds, "saved")
+    project.archive()
+    expect(gl.projects.get(project.id).archived, "archived")
+    project.unarchive()
+    expect(not gl.projects.get(project.id).archived, "unarchived")
+    other = new_group()
+    project.share(other.id, gitlab.const.AccessLevel.DEVELOPER)
+    expect(gl.projects.get(project.id).shared_with_groups[0]["group_id"] == other.id, "shared")
+    project.unshare(other.id)
+    expect(gl.projects.get(project.id).shared_with_groups == [], "unshared")
+    # Delayed deletion (Premium): marked, restorable, then deleted at once with permanently_remove and full_path.
+    project.delete()
+    expect(gl.projects.get(project.id).marked_for_deletion_on, "marked for deletion")
+    project.restore()
+    expect(gl.projects.get(project.id).marked_for_deletion_on is None, "restored")
+    gl.projects.delete(project.id)
+    gl.projects.delete(project.id, query_parameters={"permanently_remove": True, "full_path": project.path_with_namespace})
+    raises(gitlab.GitlabGetError, lambda: gl.projects.get(project.id))
+
+
+@check
+def projects_members_update_all():
+    user = new_user()
+    group = new_group()
+    project = gl.projects.create({"name": unique("members"), "namespace_id": group.id})
+    member = project.members.create({"user_id": user.id, "access_level": gitlab.const.AccessLevel.DEVELOPER, "expires_at": "2031-01-01"})
+    expect(member.expires_at == "2031-01-01", "expiry")
+    member.access_level = gitlab.const.AccessLevel.MAINTAINER
+    member.save()
+    expect(project.members.get(user.id).access_level == 40, "updated")
+    expect({m.id for m in project.members_all.list(get_all=True)} >= {user.id, gl.user.id}, "members/all with the group's")
+    expect(project.members_all.get(gl.user.id).access_level == 50, "members/all/:id")
+    error = raises(gitlab.GitlabCreateError, lambda: project.members.create({"user_id": user.id, "access_level": 30}))
+    expect("409" in str(error), str(error))
+    project.members.delete(user.id)
+    expect(user.id not in {m.id for m in project.members.list()}, "deleted")
+
+
+@check
+def groups_update_delete():
+    group = new_group()
+    group.description = "changed by python-gitlab"
+    group.visibility = "internal"
+    group.request_access_enabled = False
+    group.save()
+    fresh = gl.groups.get(group.id)
+    expect(fresh.description == "changed by python-gitlab" and fresh.visibility == "internal" and not fresh.request_access_enabled, "saved")
+    sub = gl.groups.create({"name": unique("sub"), "path": unique("sub"), "parent_id": group.id})
+    sub.delete()
+    expect(gl.groups.get(sub.id).marked_for_deletion_on, "marked for deletion")
+    gl.groups.delete(sub.id, query_parameters={"permanently_remove": True, "full_path": sub.full_path})
+    raises(gitlab.GitlabGetError, lambda: gl.groups.get(sub.id))
+
+
+@check
 def projects_integrations():
     project = new_project()
     expect(project.services.update("emails-on-push", {"recipients": "email@example.com"})["active"], "set up")
