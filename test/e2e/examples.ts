@@ -120,6 +120,7 @@ export const EXIT: Record<string, { code: number; why: string }> = {
  * (a webhook, a draft note, a storage move): they make it, as the user would have before.
  */
 export const SETUP: Record<string, string[]> = {};
+for (const command of ['projects transfer', 'groups delete']) SETUP[`forgectl ${command} --help`] = ['forgectl groups create --name Platform --path platform --parent acme >/dev/null'];
 const hook = 'forgectl hooks create --project acme/api --url https://ci.example.com/hook --events push --generate-token ./made.secret >/dev/null';
 for (const command of ['get', 'delete', 'update', 'test', 'events', 'resend', 'url-var set', 'url-var delete', 'header set', 'header delete']) SETUP[`forgectl hooks ${command} --help`] = [hook];
 SETUP['forgectl hooks resend --help'].push('forgectl hooks test 1 --project acme/api >/dev/null');

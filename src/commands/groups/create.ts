@@ -5,7 +5,7 @@ import { groupId, settingOptions, settingValues } from '../projects/settings.js'
 export default defineCommand<Record<string, unknown> & { parent?: string }>({
   description: 'Creates a group, or a subgroup with --parent, with any of the settings `groups update` takes; you become its owner. A subgroup needs the role its parent\'s subgroup_creation_level asks for (Maintainer by default).',
   examples: [
-    'forgectl groups create --name Data --path data --parent acme --visibility internal',
+    'forgectl groups create --name Data --path data --parent acme --subgroup-creation-level owner',
     'forgectl groups create --name Tools --path tools --project-creation-level maintainer --require-two-factor-authentication -o json',
   ],
   options: [

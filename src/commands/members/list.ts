@@ -9,7 +9,8 @@ const command: CommandDef<Opts> = defineCommand<Opts>({
   description: 'The direct members of a project or group; --inherited lists everyone with access, also through the groups above and the groups it is shared with (the highest access level each has).',
   examples: [
     'forgectl members list --group acme',
-    'forgectl members list --project acme/platform/infra --inherited',
+    'forgectl members list --project acme/api --inherited',
+    'forgectl members list --projects-file services.txt --query carol',
     'forgectl members list --project acme/api --query ali -o json',
   ],
   options: [

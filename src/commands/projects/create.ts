@@ -6,7 +6,7 @@ import { groupId, settingOptions, settingValues } from './settings.js';
 export default defineCommand<Record<string, unknown> & { namespace?: string; initializeWithReadme?: boolean }>({
   description: 'Creates a project in a group (--namespace) or in your personal namespace, with any of the settings `projects update` takes. Needs a role in the group that its project_creation_level allows (Developer by default).',
   examples: [
-    'forgectl projects create --name billing --namespace acme --visibility internal --merge-method ff --initialize-with-readme',
+    'forgectl projects create --name billing --namespace acme --merge-method ff --initialize-with-readme',
     'forgectl projects create --path scratch -o json',
   ],
   options: [
