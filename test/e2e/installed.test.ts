@@ -194,6 +194,27 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(tsv.stdout).toContain('hi \\x1b]0;owned\\x07 \\x1b[2J bye');
   }, { terminal: true });
 
+  live('members and project deletion from the shell: removals ask first, a desired file with enforce names each removal, apply, plan 0', async () => {
+    const dir = tempDir('forgectl-e2e-members-');
+    expect((await forgectl(['members', 'add', 'user1,user2', '--group', 'acme', '--access-level', 'reporter'])).code).toBe(0);
+    await clearRequests();
+    const asked = await forgectl(['members', 'remove', 'user2', '--group', 'acme']);
+    expect(asked.code).toBe(2);
+    expect((await requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
+    writeFileSync(join(dir, 'members.yaml'), 'version: 1\ngroups:\n  acme:\n    members:\n      enforce: true\n      keep_bots: true\n      users: {root: owner, alice: maintainer, bob: developer, carol: guest, user1: reporter}\n');
+    const plan = await shell(`cd ${dir} && forgectl plan -f members.yaml`);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('  - member user2\n      access_level: "reporter"\n');
+    expect(plan.stdout).not.toMatch(/member (group_\d+_bot|service_account)/);
+    expect((await shell(`cd ${dir} && forgectl apply -f members.yaml --yes`)).code).toBe(0);
+    expect((await shell(`cd ${dir} && forgectl plan -f members.yaml`)).code).toBe(0);
+    const created = await forgectl(['projects', 'create', '--path', 'e2e-doomed', '--namespace', 'acme']);
+    expect(created.code, created.stderr).toBe(0);
+    const deleted = await forgectl(['projects', 'delete', 'acme/e2e-doomed', '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toMatch(/Marked project acme\/e2e-doomed for deletion: it will really be deleted on \d{4}-\d{2}-\d{2}/);
+  });
+
   live('--help of every command in the manifest: exit 0 with an example', async () => {
     const results = await inBatches(manifest, 4, (entry) => forgectl([...entry.path.split(' '), '--help']));
     results.forEach((result, i) => {
