@@ -25,6 +25,9 @@ describe('desired members and settings', () => {
     // Bots and service accounts are left out of the export; people are there, by role name.
     expect(exported.stdout).toMatch(/members:\n {6}users:\n {8}root: owner\n {8}alice: maintainer\n {8}bob: developer\n {8}carol: guest\n/);
     expect(exported.stdout).not.toContain('service_account_deploy');
+    // The fleet seed: carol a Maintainer of the team subgroup, dave a Developer of each project below it.
+    expect(exported.stdout).toMatch(/acme\/team-01:\n(?: {4}.*\n)*? {4}members:\n {6}users:\n {8}carol: maintainer\n/);
+    expect(exported.stdout).toMatch(/acme\/team-01\/squad-1\/svc-002:\n(?: {4}.*\n)*? {4}members:\n {6}users:\n {8}dave: developer\n/);
     expect(exported.stdout).toMatch(/settings:\n {6}description: The api of Acme\n {6}visibility: private\n {6}default_branch: main\n/);
     const desired = file('acme.yaml', exported.stdout);
     expect((await sandbox.run(['validate', '-f', desired])).code).toBe(0);
@@ -60,8 +63,8 @@ groups:
     const strict = await sandbox.run(['plan', '-f', file('strict.yaml', base)]);
     expect(strict.code).toBe(9);
     // Every removal by name: carol, the group token's bot and the service account.
-    expect(strict.stdout).toMatch(/  - member carol\n      access_level: "guest"\n/);
-    expect(strict.stdout).toMatch(/  - member group_\d+_bot_\w+\n/);
+    expect(strict.stdout).toMatch(/ {2}- member carol\n {6}access_level: "guest"\n/);
+    expect(strict.stdout).toMatch(/ {2}- member group_\d+_bot_\w+\n/);
     expect(strict.stdout).toContain('  - member service_account_deploy\n');
 
     const keep = file('keep.yaml', base.replace('enforce: true', 'enforce: true\n      keep_bots: true'));

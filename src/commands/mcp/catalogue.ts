@@ -62,7 +62,7 @@ const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tre
 /** Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`): not offered. */
 const NOT_INPUTS = new Set(['--fix', '--raw']);
 /** Verbs that remove or revoke: the host should ask before these. */
-const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'unapprove', 'remove', 'rotate', 'apply']);
+const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'unapprove', 'remove', 'rotate', 'apply', 'transfer']);
 /** Verbs whose repetition with the same input leaves the same state. */
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
 
