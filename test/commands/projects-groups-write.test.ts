@@ -45,6 +45,7 @@ describe('projects create|update|archive|unarchive|transfer|delete', () => {
   });
 
   it('transfers a project to another group after asking', async () => {
+    expect((await sandbox.run(['groups', 'create', '--name', 'Platform', '--path', 'platform', '--parent', 'acme'])).code).toBe(0);
     expect((await sandbox.run(['projects', 'create', '--path', 'mover', '--namespace', 'acme'])).code).toBe(0);
     expect((await sandbox.run(['projects', 'transfer', 'acme/mover', '--namespace', 'acme/platform'])).code).toBe(2);
     const moved = await sandbox.run(['projects', 'transfer', 'acme/mover', '--namespace', 'acme/platform', '--yes', '-o', 'json']);
