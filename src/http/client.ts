@@ -206,11 +206,13 @@ export class HttpClient {
       if (data === undefined && attempt < retries && mayRetry(method, { status: response.statusCode })) {
         const wait = retryDelayMs(attempt, wrapped.header, this.now(), Math.random, response.statusCode);
         if (wait <= MAX_WAIT_MS) {
+          // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above),
+          // from now on, not once this answer's body has been read.
+          const held = response.statusCode === 429 && gate?.isActive;
+          if (held) gate.hold(wait);
           await response.body.dump().catch(() => undefined);
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
-          // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above).
-          if (response.statusCode === 429 && gate?.isActive) gate.hold(wait);
-          else await this.sleep(wait);
+          if (!held) await this.sleep(wait);
           continue;
         }
       }
