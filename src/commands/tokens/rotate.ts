@@ -4,10 +4,10 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { readConfig } from '../../config/store.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
-import { parseDuration } from '../../parse.js';
+import { parseDuration, plural } from '../../parse.js';
 import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
-import { sendRotate, unknownOutcome, warmUp } from './rotate-request.js';
+import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeEmptyRecoveries, saveEverywhere,
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
@@ -23,6 +23,7 @@ interface Options extends TargetOptions {
   expiresIn?: string;
   saveToProfile?: string | true;
   outputFile?: string;
+  overlap?: string;
 }
 
 /** How long a run interrupted while its rotate request is in flight still waits for the answer (and the token). */
@@ -50,6 +51,11 @@ export default defineCommand<Options>({
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--save-to-profile [name]', description: 'replace the token of the profile in use (or of NAME) with the new one; the token is then not printed' },
     { flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600)' },
+    {
+      flags: '--overlap <duration>',
+      description: 'keep the old token valid this long (1d, 12h): a successor of the same name, scopes and role is created instead, and the first run after the overlap revokes the older tokens of that name (group and project tokens)',
+      parse: (value: string) => (parseDuration('--overlap')(value), value),
+    },
   ],
   async run(opts, ctx) {
     const target = resolveTarget(opts);
@@ -63,15 +69,22 @@ export default defineCommand<Options>({
     if (opts.saveToProfile === true && connection.tokenSource === 'environment' && id === 'self') {
       ctx.io.warn(`the token in use comes from FORGECTL_TOKEN; the new one is saved to profile "${profile}"`);
     }
+    const overlapMs = opts.overlap === undefined ? undefined : parseDuration('--overlap')(opts.overlap);
+    if (overlapMs !== undefined && target.kind === 'personal') {
+      throw new UsageError('--overlap works with group and project tokens', 'the service lets only administrators create personal tokens for a user; rotate personal tokens without --overlap');
+    }
     const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined };
     preflight(ctx, targets);
-    await ctx.confirm(`Rotate ${target.describe(id)} (the old token stops working at once)?`);
+    await ctx.confirm(overlapMs === undefined
+      ? `Rotate ${target.describe(id)} (the old token stops working at once)?`
+      : `Rotate ${target.describe(id)}, keeping the old token valid for ${opts.overlap}?`);
     if (ctx.globals.dryRun) {
-      await ctx.api.request({ method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' });
+      if (overlapMs !== undefined) await ctx.api.request({ method: 'POST', path: target.collection, body: { name: '(the name of the token)', expires_at: expiresAt }, retry: 'never' });
+      else await ctx.api.request({ method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' });
       return undefined;
     }
 
-    const rotation = new Rotation(ctx, connection, target, id, targets);
+    const rotation = new Rotation(ctx, connection, target, id, targets, overlapMs);
     try {
       return await rotation.run(expiresAt);
     } finally {
@@ -92,6 +105,7 @@ class Rotation {
     private readonly target: TokenTarget,
     private readonly id: number | 'self',
     private readonly targets: SaveTargets,
+    private readonly overlapMs?: number,
   ) {
     this.instance = connection.rootUrl;
     this.interrupts = new Interrupts(ctx);
@@ -130,6 +144,8 @@ class Rotation {
       );
     }
 
+    if (this.overlapMs !== undefined) await this.beforeSend(this.revokeEnded(current, this.overlapMs));
+
     removeEmptyRecoveries(ctx.configDir, target.kind, instance, current.id);
     const recovery = new RecoveryFile(ctx.configDir, {
       version: 1,
@@ -147,7 +163,7 @@ class Rotation {
     try {
       warmUp(recovery);
       this.interrupts.checkpoint(notSent);
-      const answer = sendRotate(ctx, target, id, expiresAt, recovery);
+      const answer = this.overlapMs === undefined ? sendRotate(ctx, target, id, expiresAt, recovery) : sendSuccessor(ctx, target, current, expiresAt, recovery);
       const { token: received, cutShort } = await this.interrupts.race(answer, (signal) => this.stopInFlight(signal, answer, recovery));
       return await this.keep(current, received, cutShort, recovery);
     } finally {
@@ -191,9 +207,47 @@ class Rotation {
     recovery.finish(true); // handed over: saved, or printed below
     if ('error' in checked) return new ResultWithExit(output, ExitCode.attention, this.checkFailed(what, saved, checked.error));
 
-    ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${saved}` : ''}; the old token is revoked`);
+    const old = this.overlapMs === undefined
+      ? 'the old token is revoked'
+      : `the old token stays valid until ${new Date(ctx.now().getTime() + this.overlapMs).toISOString()}; the first run after that revokes it`;
+    ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${saved}` : ''}; ${old}`);
     if (!saved) warnStoreNow(ctx);
     return output;
+  }
+
+  /**
+   * With --overlap: the active tokens of the same name older than the one being rotated are its predecessors. Every
+   * consumer has held the current token since it was made, so once the overlap has passed since then, they are
+   * revoked. Newer tokens of the name are left alone: an answer lost on the way (nobody holds it) is revoked by a
+   * later run, once it is older than the token in use; by id, a newer token means this one was rotated already.
+   */
+  private async revokeEnded(current: TokenRecord, overlapMs: number): Promise<void> {
+    const { ctx, target } = this;
+    const same: TokenRecord[] = [];
+    for await (const token of ctx.api.list<TokenRecord>(target.collection, { state: 'active', search: current.name }, { all: true })) {
+      if (token.name === current.name && token.id !== current.id) same.push(token);
+    }
+    const older = (token: TokenRecord): boolean => String(token.created_at) < String(current.created_at) || (token.created_at === current.created_at && token.id < current.id);
+    const newer = same.filter((token) => !older(token));
+    if (newer.length && this.id !== 'self') {
+      throw new CliError(
+        `${target.describe(current.id)} has a newer token of the same name (${newer.map((t) => t.id).join(', ')}): it was rotated with an overlap already; nothing was sent`,
+        ExitCode.rejected,
+        `rotate the newest one, or rotate the token in use from cron: forgectl tokens rotate self ${target.flags} --overlap …`,
+      );
+    }
+    for (const token of newer) ctx.io.warn(`token ${token.id} "${token.name}" is newer than the token in use: a successor whose answer was lost? A later run revokes it; or now: forgectl tokens revoke ${token.id} ${target.flags} --yes`);
+    const endsAt = Date.parse(String(current.created_at)) + overlapMs;
+    const predecessors = same.filter(older);
+    if (!predecessors.length) return;
+    if (ctx.now().getTime() < endsAt) {
+      ctx.io.note(`${plural(predecessors.length, 'older token')} of "${current.name}" (${predecessors.map((t) => t.id).join(', ')}) stay${predecessors.length === 1 ? 's' : ''} valid until ${new Date(endsAt).toISOString()} (the overlap)`);
+      return;
+    }
+    for (const token of predecessors) {
+      await ctx.api.delete(target.one(token.id));
+      ctx.io.note(`Revoked token ${token.id} "${token.name}" (created ${token.created_at}): its successor has been in use since ${current.created_at}, longer than the overlap`);
+    }
   }
 
   /** Rotated and saved, but the GET as the new token failed: not an unknown outcome, and not a lost token. */
