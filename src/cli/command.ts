@@ -105,6 +105,8 @@ export interface CommandDef<O = any> {
   columns?: string[];
   /** The top-level fields of its records as declared: --fields accepts them even when a record lacks one (shown as null). */
   recordFields?: readonly string[];
+  /** Formats of -o this command writes itself besides the common ones (`variables export -o dotenv`). */
+  formats?: readonly string[];
   /** Output format when -o is not given, instead of the profile's or table (`api` prints JSON). */
   defaultFormat?: Format;
   run(opts: O, ctx: Context): Promise<unknown>;

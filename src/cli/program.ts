@@ -3,7 +3,7 @@ import type { Env } from '../config/paths.js';
 import { configDir } from '../config/paths.js';
 import { profileFixHint, selectedProfileName } from '../config/resolve.js';
 import { readConfig, type ConfigData } from '../config/store.js';
-import { FORMATS, type Format } from '../output/formats.js';
+import { FORMATS, OWN_FORMATS, type Format } from '../output/formats.js';
 import { parseFields } from '../output/fields.js';
 import { Io, OutputState, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
@@ -27,11 +27,14 @@ export interface CliDeps extends Streams {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** -o: the common formats (completed, and named by its errors), and those some commands write themselves (checked per command). */
+const parseOutput = Object.assign((value: string) => OWN_FORMATS.find((format) => format === value.toLowerCase()) ?? parseChoice('--output', FORMATS)(value), { choices: FORMATS });
+
 /** Global options of contract §3, on the root command. */
 export const globalOptions: OptionDef[] = [
   { flags: '-p, --profile <name>', description: 'profile to use (FORGECTL_PROFILE)' },
   { flags: '--server <url>', description: 'instance URL, overrides the profile (FORGECTL_URL)' },
-  { flags: '-o, --output <format>', description: `output format: ${FORMATS.join(', ')}`, parse: parseChoice('--output', FORMATS) },
+  { flags: '-o, --output <format>', description: `output format: ${FORMATS.join(', ')}`, parse: parseOutput },
   { flags: '--fields <a,b.c>', description: 'fields to show, dotted paths into records' },
   { flags: '--jq <expression>', description: 'print what a jq expression gives for each record: strings raw, the rest as compact JSON (forgectl help formatting)' },
   { flags: '--slurp', description: 'with --jq: run the expression once, on all the records as one array' },
@@ -53,7 +56,7 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Tokens:', ['tokens']],
   ['Projects and groups:', ['projects', 'groups', 'group-badges']],
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
-  ['Project settings:', ['integrations', 'badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'mirror']],
+  ['Project settings:', ['integrations', 'badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'mirror', 'variables']],
   ['Instance administration:', ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts']],
   ['Repositories:', ['repo', 'branches', 'tags', 'commits', 'files', 'submodules']],
   ['Webhooks, job artifacts and snippets:', ['hooks', 'artifacts', 'snippets']],
@@ -300,6 +303,8 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
       const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
+      const own = OWN_FORMATS.find((format) => format === (globals.output as string));
+      if (own && !def.formats?.includes(own)) throw new UsageError(`-o ${own} is not an output format of ${entry.path}`, `use one of ${FORMATS.join(', ')}`);
       const { prepareShaping } = await import('./shaping.js');
       const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
       context = await createContext(commands, globals, deps, opts, def, state, main);

@@ -39,6 +39,7 @@ import * as submodules from './submodules/manifest.js';
 import * as tags from './tags/manifest.js';
 import * as tokens from './tokens/manifest.js';
 import * as users from './users/manifest.js';
+import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users];
+export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];

@@ -36,7 +36,7 @@ function toFile(section: Section, values: Record<string, unknown>): Record<strin
   const names = section.other ? Object.keys(values) : Object.keys(section.fields);
   for (const name of names) {
     const spec = section.fields[name] ?? section.other;
-    if (!spec || spec.secret || spec.writeOnly || !(name in values) || isSecretRef(values[name])) continue;
+    if (!spec || spec.secret || spec.writeOnly || !(name in values) || (isSecretRef(values[name]) && !spec.exportsRef)) continue;
     const value = values[name];
     // A field the service shows as null but the file cannot write as null (an unset enum) is left out.
     if (value === null && (section.other || !allowsNull(spec.schema))) continue;

@@ -47,6 +47,8 @@ export interface FieldSpec {
   secret?: boolean;
   /** Sent but never compared: the service does not return it (a mirror's auth_user). */
   writeOnly?: boolean;
+  /** The live value may be a secret reference (where a value that cannot be read back is to come from): export writes it. */
+  exportsRef?: boolean;
   /** The value as an exported file writes it (an access level by name). */
   toFile?: (value: unknown) => unknown;
   /** The declared field the spec comes from. */

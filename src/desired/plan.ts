@@ -31,6 +31,8 @@ export interface Plan {
   failures: OwnerFailure[];
   /** Live objects of declared sections that the file does not list and prune may not delete. */
   leftAlone: number;
+  /** Objects with a secret value that was not compared (it cannot be read back: a masked or hidden variable). */
+  notCompared?: number;
   prune: 'managed' | 'all';
 }
 
@@ -86,7 +88,7 @@ export function diffFields(section: Section, live: Values | undefined, desired: 
 const compared = (fields: FieldChange[]): boolean => fields.some((field) => !field.writeOnly);
 
 /** The changes of one section of one owner. */
-async function planSection(io: SectionIo, owner: Owner, section: Section, desired: unknown, prune: Plan['prune']): Promise<{ changes: Change[]; leftAlone: number }> {
+async function planSection(io: SectionIo, owner: Owner, section: Section, desired: unknown, prune: Plan['prune']): Promise<{ changes: Change[]; leftAlone: number; notCompared?: number }> {
   if (section.plan) return { changes: await section.plan(io, owner, desired), leftAlone: 0 };
   const change = (action: Change['action'], key: string, fields: FieldChange[], live?: LiveObject, values?: Values): Change => ({
     owner,
@@ -119,6 +121,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
   }
   const live = new Map((await section.read(io, owner)).map((object) => [object.key, object]));
   const changes: Change[] = [];
+  let notCompared = 0;
   for (const given of desired as Values[]) {
     // The file may name a managed object with forgectl's mark in it ("pipeline [forgectl]"): it is the same object.
     const values = section.marker && typeof given[section.marker] === 'string' ? { ...given, [section.marker]: unmark(given[section.marker]).value } : given;
@@ -129,8 +132,12 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
       changes.push(change('create', key, diffFields(section, undefined, values, true), undefined, values));
       continue;
     }
-    const fields = diffFields(section, current.values, values, false);
-    if (!compared(fields)) continue;
+    const uncompared = section.uncompared?.(values);
+    if (uncompared?.secret) notCompared++;
+    const fields = diffFields(section, current.values, values, false).filter((field) => !uncompared?.skip.includes(field.field));
+    const rewrite = (uncompared?.rewrite ?? []).filter((name) => !fields.some((field) => field.field === name)).map((name) => ({ field: name, writeOnly: true }));
+    if (!compared(fields) && !rewrite.length) continue;
+    fields.push(...rewrite);
     const replace = section.replaceOnly || !section.update;
     // A replacement is a create: the write-only values go again.
     changes.push(change(replace ? 'replace' : 'update', key, replace ? [...fields, ...diffFields(section, undefined, values, true).filter((f) => f.writeOnly)] : fields, current, values));
@@ -140,7 +147,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     if (section.remove && (prune === 'all' || (section.marker && object.managed))) changes.push({ ...change('delete', object.key, [], object), prune: true });
     else leftAlone++;
   }
-  return { changes, leftAlone };
+  return { changes, leftAlone, notCompared };
 }
 
 /** An error that ends a whole plan or apply rather than one owner's part: bad input, no credentials, a refusal. */
@@ -178,14 +185,16 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
   const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
     const changes: Change[] = [];
     let leftAlone = 0;
+    let notCompared = 0;
     for (const [section, desired] of declaredSections(state, owner)) {
       const planned = await planSection(io, owner, section, desired, state.prune).catch((error: unknown) => {
         throw Object.assign(error instanceof Error ? error : new Error(String(error)), { section: section.key });
       });
       changes.push(...planned.changes);
       leftAlone += planned.leftAlone;
+      notCompared += planned.notCompared ?? 0;
     }
-    return { changes, leftAlone };
+    return { changes, leftAlone, notCompared };
   });
   for await (const outcome of outcomes) {
     if (outcome.status === 'failed') {
@@ -194,6 +203,7 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
     } else if (outcome.status === 'ok') {
       plan.changes.push(...outcome.value.changes);
       plan.leftAlone += outcome.value.leftAlone;
+      if (outcome.value.notCompared) plan.notCompared = (plan.notCompared ?? 0) + outcome.value.notCompared;
     }
   }
   return plan;

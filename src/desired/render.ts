@@ -132,3 +132,9 @@ export function planText(plan: Plan, paint: Paint = noPaint, failureLine: (failu
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** What a plan could not compare (masked and hidden variable values), for stderr; undefined when nothing. */
+export function notComparedNote(plan: Plan): string | undefined {
+  if (!plan.notCompared) return undefined;
+  return `${plural(plan.notCompared, 'secret value')} not compared: masked and hidden variable values cannot be read back, so they are never drift (rewrite: always writes them again on every apply).`;
+}

@@ -70,7 +70,7 @@ export function planDocument(plan: Plan, meta: PlanMeta): PlanDocument {
     exclude: meta.exclude,
     ...(meta.shard ? { shard: { index: meta.shard.index, total: meta.shard.total } } : {}),
     prune: plan.prune,
-    summary: { ...counts, owners: plan.owners.length, ...ownerCounts(plan.owners), failures: plan.failures.length, left_alone: plan.leftAlone },
+    summary: { ...counts, owners: plan.owners.length, ...ownerCounts(plan.owners), failures: plan.failures.length, left_alone: plan.leftAlone, ...(plan.notCompared ? { not_compared: plan.notCompared } : {}) },
     changes: plan.changes.map(({ owner, ...change }) => ({ target: owner.level, path: owner.path, id: owner.id, default_branch: owner.defaultBranch, ...change })),
     failures: plan.failures.map((failure) => ({ target: failure.owner.level, path: failure.owner.path, message: failure.error.message })),
   };
@@ -175,6 +175,7 @@ export function planOfDocument(file: string, document: PlanDocument): Plan {
     owners,
     failures: document.failures.map((failure) => ({ owner: { level: failure.target, path: failure.path }, error: new Error(failure.message) })),
     leftAlone: count('left_alone'),
+    notCompared: count('not_compared') || undefined,
     prune: document.prune,
   };
 }

@@ -41,6 +41,12 @@ export interface Section {
   /** Its secrets go with every change, not only with a create (the service wants them each time). */
   sendsSecretsAlways?: boolean;
 
+  /**
+   * many: what of a desired object the plan does not compare with the live one: `skip`, fields of forgectl's own
+   * (a variable's `rewrite`); `secret`, whether a value that cannot be read back was left uncompared (the plan
+   * counts them); `rewrite`, write-only fields every apply writes again (the object is updated each time).
+   */
+  uncompared?(desired: Record<string, unknown>): { skip: string[]; secret: boolean; rewrite: string[] };
   /** Checks one object of the file beyond its fields (after each field was parsed); throws UsageError. */
   check?(values: Record<string, unknown>, local: LocalFiles): Record<string, unknown>;
   /** The comparable form of a desired field's value, when it differs from the value sent (secret maps: their keys). */

@@ -1,6 +1,8 @@
 /** Output formats of contract §4. */
 export const FORMATS = ['table', 'json', 'ndjson', 'yaml', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
+/** Formats of -o that only some commands write (their CommandDef.formats): `variables export -o dotenv`. */
+export const OWN_FORMATS = ['dotenv'] as const;
 
 /**
  * Server-supplied text made harmless for a terminal: C0 and C1 control characters and DEL (escape sequences that

@@ -416,6 +416,36 @@ def features_and_metadata():
     expect(gl.http_get("/metadata")["version"] == version, "metadata")
 
 
+# --- CI/CD variables (tests/functional/api/test_variables.py) ---------------------------------------------------
+
+
+def variables_round_trip(manager):
+    variable = manager.create({"key": "key1", "value": "value1"})
+    expect(variable.value == "value1", "created")
+    expect(variable in manager.list(), "listed")
+    variable.value = "new_value1"
+    variable.save()
+    variable = manager.get(variable.key)
+    expect(variable.value == "new_value1", "changed")
+    variable.delete()
+    expect(variable not in manager.list(), "deleted")
+
+
+@check
+def instance_variables():
+    variables_round_trip(gl.variables)
+
+
+@check
+def group_variables():
+    variables_round_trip(new_group().variables)
+
+
+@check
+def project_variables():
+    variables_round_trip(new_project().variables)
+
+
 # --- python-gitlab's command line -------------------------------------------------------------------------------
 
 

@@ -76,6 +76,10 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'POST /projects/{}/repository/commits/{}/comments': 'as above',
   'GET /projects/{}/repository/commits/{}/statuses': 'as above (ProjectCommitStatusManager)',
   'POST /projects/{}/statuses/{}': 'as above (ProjectCommitStatusManager.create)',
+  ...Object.fromEntries(['/projects/{}', '/groups/{}', '/admin/ci'].flatMap((base, i) => ['GET /variables', 'GET /variables/{}', 'POST /variables', 'PUT /variables/{}', 'DELETE /variables/{}'].map((route, j) => {
+    const [method, path] = route.split(' ');
+    return [`${method} ${base}${path}`, i + j ? 'as above' : 'CI/CD variables of projects, groups and the instance (GitLab API docs, project-, group- and instance-level CI/CD variables; python-gitlab ProjectVariableManager, GroupVariableManager, VariableManager)'];
+  }))),
 };
 
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
@@ -85,6 +89,7 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   branches: 'not in the documents here; the fields are those of the GitLab API docs (Branches), checked by the sandbox tests',
   tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
   'deploy-keys': 'not in the documents here; the fields are those of the GitLab API docs (Deploy keys), checked by the sandbox tests',
+  variables: 'not in the documents here; the fields are those of the GitLab API docs (CI/CD variables), checked by the sandbox tests',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */

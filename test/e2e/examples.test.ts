@@ -66,6 +66,7 @@ function writeFixtures(work: string, home: string, vars: Record<string, string>)
     'scripts/probe.sh': '#!/bin/sh\necho ok\n',
     'api.key': 'api-key-value\n',
     'hook.secret': 'hook-secret-value\n',
+    'kubeconfig.yml': 'apiVersion: v1\nkind: Config\n',
   };
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(work, path)), { recursive: true });
@@ -176,6 +177,10 @@ async function session(): Promise<Session> {
     URL: extra.FORGECTL_SANDBOX_ALERT_URL,
     PROM_URL: extra.FORGECTL_SANDBOX_PROMETHEUS_URL,
     FORGECTL_ALERT_KEY: extra.FORGECTL_SANDBOX_ALERT_KEY,
+    // Masked and hidden CI/CD variable values (8 or more characters, no whitespace).
+    DEPLOY_TOKEN: 'deploy-token-value',
+    REGISTRY_PASSWORD: 'registry-password-1',
+    DOCKER_AUTH_CONFIG: '{"auths":{}}',
   };
   return {
     sandbox,

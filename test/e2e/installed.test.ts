@@ -468,4 +468,20 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       child.kill('SIGTERM');
     }
   });
+
+  live('variables: a masked value from stdin is stored and never printed off a terminal; --show-values shows it at one', async () => {
+    const secret = 'e2e-masked-value-7c1f';
+    expect((await forgectl(['variables', 'set', 'E2E_TOKEN', '--project', 'acme/web', '--masked', '--value', secret])).code).toBe(2);
+    const set = await forgectl(['variables', 'set', 'E2E_TOKEN', '--project', 'acme/web', '--masked', '--protected', '--value-stdin'], {}, `${secret}\n`);
+    expect(set.code).toBe(0);
+    expect(set.stderr).toContain('Created variable E2E_TOKEN (scope *) of project acme/web (masked)');
+    const piped = await shell('forgectl variables list --project acme/web --show-values -o json | cat');
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toContain('"key": "E2E_TOKEN"');
+    expect(piped.stdout + piped.stderr).not.toContain(secret);
+    expect(piped.stderr).toContain('--show-values shows masked values only at a terminal');
+    if (pty) expect((await onTerminal('forgectl variables get E2E_TOKEN --project acme/web --show-values')).stdout).toContain(secret);
+    expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web'])).code).toBe(2);
+    expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web', '--yes'])).code).toBe(0);
+  });
 });

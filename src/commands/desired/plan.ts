@@ -1,7 +1,7 @@
 import { defineCommand, type Context } from '../../cli/command.js';
 import { sectionIo } from './io.js';
 import { failureLine, makePlan, type Plan } from '../../desired/plan.js';
-import { paintFor, planSummary, planText } from '../../desired/render.js';
+import { notComparedNote, paintFor, planSummary, planText } from '../../desired/render.js';
 import { planDocument, type PlanDocument } from '../../desired/saved.js';
 import { ExitCode } from '../../errors.js';
 import { ResultWithExit, TextResult } from '../../output/result.js';
@@ -57,6 +57,8 @@ export async function showPlan(ctx: Context, plan: Plan, document: PlanDocument,
   }
   const gate = ctx.rateGate.summary();
   if (gate) ctx.io.note(gate);
+  const uncompared = notComparedNote(plan);
+  if (uncompared) ctx.io.note(uncompared);
   const drift = plan.changes.length > 0 || plan.failures.length > 0;
   const exit = drift ? ExitCode.attention : ExitCode.ok;
   if (ctx.format === 'table') {

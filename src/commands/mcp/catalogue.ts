@@ -53,6 +53,8 @@ const NOT_TOOLS = new Set([
   'alerts send',
   'alerts resolve',
   'plan merge',
+  // Reads a local file, and the values it names from the server's environment.
+  'variables import',
 ]);
 
 /** The verbs that only read (everything else changes something on the instance). */
@@ -64,8 +66,11 @@ const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect'
 /** Verbs whose repetition with the same input leaves the same state. */
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
 
-/** Options that are never tool inputs: they read local files or stdin, or write local files. */
-const LOCAL_OPTION = /stdin|^--output-file$|^--out$|^--input$|^--from-dir$|-file$|^--failed-to$|^--yes$|^--password/;
+/**
+ * Options that are never tool inputs: they read local files, stdin or the server's environment (`--value-env`: an
+ * agent could copy the server's own secrets into a readable variable), or write local files.
+ */
+const LOCAL_OPTION = /stdin|^--output-file$|^--out$|^--input$|^--from-dir$|-file$|-env$|^--failed-to$|^--yes$|^--password/;
 /** Desired-state tools read their desired-state file (a path on this machine). */
 const DESIRED_STATE_FILE = '--file';
 

@@ -7,6 +7,7 @@ import {
   approvalRulesSection, approvalsSection, badgesSection, freezePeriodsSection, hooksSection, protectedTagsSection, pullMirrorSection, pushRuleSection,
   secureFilesSection,
 } from './project.js';
+import { groupVariablesSection, instanceVariablesSection, projectVariablesSection } from './variables.js';
 
 /** Every section a desired-state file may have, by level, in the order plans show and apply them. */
 export const SECTIONS: Record<Level, Section[]> = {
@@ -22,9 +23,10 @@ export const SECTIONS: Record<Level, Section[]> = {
     secureFilesSection,
     filesSection,
     projectTokensSection,
+    projectVariablesSection,
   ],
-  group: [integrationsSection, groupTokensSection],
-  instance: [applicationSettingsSection, planLimitsSection],
+  group: [integrationsSection, groupTokensSection, groupVariablesSection],
+  instance: [applicationSettingsSection, planLimitsSection, instanceVariablesSection],
 };
 
 export function sectionOf(level: Level, key: string): Section | undefined {

@@ -38,6 +38,7 @@ import { hooksModule } from './hooks.js';
 import { snippetsModule } from './snippets.js';
 import { personalSnippetsModule } from './personal-snippets.js';
 import { fleet } from './fleet.js';
+import { variables } from './variables.js';
 import { avatars } from '../avatars.js';
 
 
@@ -82,6 +83,8 @@ export const modules: SandboxModule[] = [
   personalSnippetsModule,
   fleet,
   avatars,
+  // After fleet: its projects get variables too.
+  variables,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {

@@ -1,0 +1,34 @@
+import { defineCommand } from '../../cli/command.js';
+import { getVariable, isSecret, label, parseKey, route, scopeFilter, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
+
+interface Options extends WhereOptions {
+  key: string;
+}
+
+/** "file, masked, protected": what the question shows of the variable (never its value). */
+const traits = (variable: Variable): string =>
+  [variable.variable_type === 'file' ? 'file' : '', variable.hidden ? 'hidden' : variable.masked ? 'masked' : '', variable.protected ? 'protected' : '', variable.description ? `"${variable.description}"` : '']
+    .filter(Boolean).join(', ');
+
+export default defineCommand<Options>({
+  description:
+    'Deletes a CI/CD variable after showing it and asking (--yes without a terminal). When its key is in several ' +
+    'environment scopes, --scope says which one goes. Needs the Maintainer role (administrators for --instance).',
+  examples: [
+    'forgectl variables delete LOG_LEVEL --project acme/api --yes',
+    'forgectl variables delete API_URL --project acme/api --scope staging --yes',
+  ],
+  args: ['<key>'],
+  options: [...whereOptions, scopeOption],
+  async run(opts, ctx) {
+    const key = parseKey(opts.key);
+    const target = targetOf(opts, ctx);
+    const variable = await getVariable(ctx, target, key, opts.scope);
+    const what = `variable ${label(variable)}${traits(variable) ? ` [${traits(variable)}]` : ''}`;
+    if (!isSecret(variable) && variable.value !== null) ctx.io.note(`${label(variable)}=${JSON.stringify(variable.value.length > 80 ? `${variable.value.slice(0, 77)}…` : variable.value)}`);
+    await ctx.confirm(`Delete ${what} of ${target.where}?`);
+    await ctx.api.call(route(target, 'delete'), { ...target.params, key, ...scopeFilter(target, variable.environment_scope) });
+    ctx.io.note(`Deleted ${what} of ${target.where}`);
+    return undefined;
+  },
+});
