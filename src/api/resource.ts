@@ -139,7 +139,7 @@ export function placed(def: MultiParentDef, key: string): ResourceDef {
  * (`--group <id|path>`), a scope option (`--issue <iid>`), or a switch (`--personal`).
  */
 export function selectorOf(key: string, placement: Placement): { kind: 'parent' | 'scope' | 'switch'; flag: string; field?: string } {
-  if (placement.parent === key) return { kind: 'parent', flag: `--${key}` };
+  if (placement.parent === key && key !== 'instance') return { kind: 'parent', flag: `--${key}` };
   const scoped = Object.entries(placement.scope ?? {}).find(([name, field]) => (field.flag ?? name.replace(/_/g, '-')) === key || name === key);
   if (scoped) return { kind: 'scope', flag: `--${scoped[1].flag ?? scoped[0].replace(/_/g, '-')}`, field: scoped[0] };
   return { kind: 'switch', flag: `--${key}` };

@@ -38,6 +38,7 @@ import { hooksModule } from './hooks.js';
 import { snippetsModule } from './snippets.js';
 import { personalSnippetsModule } from './personal-snippets.js';
 import { fleet } from './fleet.js';
+import { deployTokens } from './deploy-tokens.js';
 import { avatars } from '../avatars.js';
 
 
@@ -81,6 +82,7 @@ export const modules: SandboxModule[] = [
   snippetsModule,
   personalSnippetsModule,
   fleet,
+  deployTokens,
   avatars,
 ];
 
