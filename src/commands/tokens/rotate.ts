@@ -7,6 +7,7 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseDuration, plural } from '../../parse.js';
 import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
+import { parseSaveTo, preflightCiVar, type ExtraTarget } from './save-targets.js';
 import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeEmptyRecoveries, saveEverywhere,
@@ -24,6 +25,7 @@ interface Options extends TargetOptions {
   saveToProfile?: string | true;
   outputFile?: string;
   overlap?: string;
+  saveTo?: ExtraTarget[];
 }
 
 /** How long a run interrupted while its rotate request is in flight still waits for the answer (and the token). */
@@ -52,6 +54,11 @@ export default defineCommand<Options>({
     { flags: '--save-to-profile [name]', description: 'replace the token of the profile in use (or of NAME) with the new one; the token is then not printed' },
     { flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600)' },
     {
+      flags: '--save-to <target>',
+      description: 'also save it to ci-var:PROJECT_OR_GROUP/KEY[?scope=ENV&protected=false] (a masked, hidden, protected CI/CD variable) or exec:COMMAND (a helper that gets it on stdin); repeatable',
+      parse: parseSaveTo,
+    },
+    {
       flags: '--overlap <duration>',
       description: 'keep the old token valid this long (1d, 12h): a successor of the same name, scopes and role is created instead, and the first run after the overlap revokes the older tokens of that name (group and project tokens)',
       parse: (value: string) => (parseDuration('--overlap')(value), value),
@@ -73,8 +80,14 @@ export default defineCommand<Options>({
     if (overlapMs !== undefined && target.kind === 'personal') {
       throw new UsageError('--overlap works with group and project tokens', 'the service lets only administrators create personal tokens for a user; rotate personal tokens without --overlap');
     }
-    const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined };
+    const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined, ...(opts.saveTo?.length ? { extra: opts.saveTo } : {}) };
     preflight(ctx, targets);
+    // Every CI/CD variable is looked up before anything is sent: where it lives, and that the caller may write there.
+    for (const extra of opts.saveTo ?? []) {
+      if (!('ciVar' in extra)) continue;
+      const note = await preflightCiVar(ctx.api, extra.ciVar);
+      if (note) ctx.io.warn(note);
+    }
     await ctx.confirm(overlapMs === undefined
       ? `Rotate ${target.describe(id)} (the old token stops working at once)?`
       : `Rotate ${target.describe(id)}, keeping the old token valid for ${opts.overlap}?`);
@@ -179,16 +192,20 @@ class Rotation {
     if (cutShort) ctx.io.warn('the answer to the rotate request was cut short after the new token arrived; continuing with the token');
     if (!recovery.holdsToken) ctx.io.warn(`could not write the recovery file ${recovery.path}: ${recovery.failure ?? 'it was removed'}`);
 
-    const failures = await saveEverywhere(ctx, targets, received.token, this.instance);
+    // The rotated token was the credential in use: without an overlap it is revoked now, so variables are written as the new one.
+    const writer = this.id === 'self' ? ctx.apiWithToken(received.token) : ctx.api;
+    const { failures, saved: updated } = await saveEverywhere(ctx, targets, received.token, this.instance, {
+      api: writer, token: received, instance: this.instance, recoveryPath: recovery.holdsToken ? recovery.path : undefined,
+    });
     if (failures.length) {
       const kept = recovery.holdsToken;
       // Nowhere else to keep it: handing it over on stdout beats locking the user out.
       if (!kept) await ctx.io.out(`${received.token}\n`);
       throw new CliError(
-        `${what} was rotated${received.id ? ` (new token ${received.id})` : ''} but could not be saved: ${failures.join('; ')}`,
+        `${what} was rotated${received.id ? ` (new token ${received.id})` : ''} but could not be saved everywhere: not updated: ${failures.join('; ')}${updated.length ? `; updated: ${updated.join(', ')}` : ''}`,
         ExitCode.rotatedNotSaved,
         kept
-          ? `the new token is in the recovery file ${recovery.path} (mode 0600). Fix the cause, then run: forgectl tokens recover ${recovery.path}. Do not rotate again: the old token is revoked`
+          ? `the new token is in the recovery file ${recovery.path} (mode 0600). Fix the cause, then run: forgectl tokens recover ${recovery.path} (it writes only what is not updated yet). Do not rotate again${this.overlapMs === undefined ? ': the old token is revoked' : ''}`
           : 'the recovery file could not be written either, so the new token was printed on stdout: store it now. Do not rotate again: the old token is revoked',
       );
     }
@@ -210,7 +227,7 @@ class Rotation {
     const old = this.overlapMs === undefined
       ? 'the old token is revoked'
       : `the old token stays valid until ${new Date(ctx.now().getTime() + this.overlapMs).toISOString()}; the first run after that revokes it`;
-    ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${saved}` : ''}; ${old}`);
+    ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${updated.join(', ')}` : ''}; ${old}`);
     if (!saved) warnStoreNow(ctx);
     return output;
   }
