@@ -77,6 +77,10 @@ describe('tokens identify', () => {
     expect(await identify(impersonation.body.token)).toMatchObject({ type: 'impersonation token', owner: 'root', name: 'support-session' });
     expect(await identify(group.body.token)).toMatchObject({ type: 'group access token', group: 'acme', project: null, access_level_name: 'maintainer' });
     expect(await identify(personal.body.token)).toMatchObject({ type: 'personal access token', owner: 'root', scopes: ['read_api'] });
+    const deploy = await sandbox.call('POST', '/projects/acme%2Fapi/deploy_tokens', { name: 'ci-pull', scopes: ['read_repository'] });
+    expect(await identify(deploy.body.token)).toMatchObject({ type: 'deploy token', name: 'ci-pull', owner: deploy.body.username, active: true });
+    expect((await sandbox.run(['tokens', 'identify', '--revoke', '--yes'], { input: deploy.body.token })).code).toBe(0);
+    expect((await sandbox.call('POST', '/admin/token', { token: deploy.body.token })).body).toMatchObject({ revoked: true });
     const unknown = await sandbox.run(['tokens', 'identify'], { input: 'glpat-neverissuedhere0' });
     expect(unknown.code).toBe(5);
     expect(unknown.stderr).toContain('does not know the token');

@@ -95,16 +95,21 @@ describe('tokens audit --unused-for', () => {
     expect(again.json<Array<{ id: number }>>().map((r) => r.id)).not.toContain(idle.body.id);
   });
 
-  it('--instance includes impersonation tokens, named as such, with the command that revokes them', async () => {
+  it('--instance includes impersonation and deploy tokens, named as such, with the command that revokes them', async () => {
     const made = await sandbox.call('POST', '/users/1/impersonation_tokens', { name: 'support', scopes: ['api'], expires_at: day(5) });
     expect(made.status).toBe(201);
+    const deploy = await sandbox.call('POST', '/projects/acme%2Fapi/deploy_tokens', { name: 'pull-soon', scopes: ['read_repository'], expires_at: day(5) });
+    expect(deploy.status).toBe(201);
     for (const personal of [[], ['--no-personal']]) {
       const audit = await run(['tokens', 'audit', '--instance', '--expiring-within', '10d', ...personal, '-o', 'json']);
       expect(audit.code).toBe(9);
       expect(audit.json()).toContainEqual(expect.objectContaining({
         id: made.body.id, source: 'impersonation root', finding: 'expires in 5 days', fix: `forgectl api -X DELETE /users/1/impersonation_tokens/${made.body.id}`,
       }));
-      expect(audit.stderr).toMatch(/and the impersonation tokens of \d+ users/);
+      expect(audit.json()).toContainEqual(expect.objectContaining({
+        id: deploy.body.id, name: 'pull-soon', source: 'deploy token, project acme/api', finding: 'expires in 5 days', fix: `forgectl deploy-tokens revoke ${deploy.body.id} --project acme/api --yes`,
+      }));
+      expect(audit.stderr).toMatch(/, their deploy tokens and the impersonation tokens of \d+ users/);
     }
   });
 });

@@ -7,7 +7,8 @@ import type { FleetRun } from '../../fleet/select.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard } from '../../fleet/shard.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay } from './shared.js';
-import { p } from '../../api/path.js';
+import { expandRoute, p } from '../../api/path.js';
+import { deployTokens } from '../../api/resources/deploy-tokens.js';
 
 interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   group?: string[];
@@ -19,8 +20,8 @@ interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   concurrency?: number;
 }
 
-/** What a list holds: access tokens of a group or project, personal tokens, a user's impersonation tokens. */
-type ListKind = 'access' | 'personal' | 'impersonation';
+/** What a list holds: access tokens of a group or project, personal tokens, a user's impersonation tokens, deploy tokens. */
+type ListKind = 'access' | 'personal' | 'impersonation' | 'deploy';
 
 /** One token list to read: its path, its label (`group acme`, `project acme/api`, `personal`, `user alice`), its kind. */
 interface TokenList {
@@ -29,6 +30,11 @@ interface TokenList {
   kind: ListKind;
   /** The user whose impersonation tokens these are. */
   userId?: number;
+}
+
+/** The deploy tokens of a group or project (by id), still active. */
+function deployList(kind: 'group' | 'project', id: number, path: string): TokenList {
+  return { path: expandRoute(deployTokens.parents[kind].routes.list, { [kind]: String(id) }).path, label: `${kind} ${path}`, kind: 'deploy' };
 }
 
 /**
@@ -40,10 +46,12 @@ async function instanceLists(ctx: Context): Promise<TokenList[]> {
   if (!user.is_admin) throw new CliError('tokens audit --instance is for administrators', ExitCode.auth, 'name the groups and projects to check with --group and --project');
   const lists: TokenList[] = [];
   for await (const group of ctx.api.list<{ id: number; full_path: string }>('/groups', { all_available: true, order_by: 'id', sort: 'asc' }, { all: true })) {
-    lists.push({ path: tokenCollection('group', String(group.id)), label: `group ${group.full_path}`, kind: 'access' });
+    lists.push({ path: tokenCollection('group', String(group.id)), label: `group ${group.full_path}`, kind: 'access' }, deployList('group', group.id, group.full_path));
   }
   const projects = ctx.api.list<{ id: number; path_with_namespace: string }>('/projects', { simple: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
-  for await (const project of projects) lists.push({ path: tokenCollection('project', String(project.id)), label: `project ${project.path_with_namespace}`, kind: 'access' });
+  for await (const project of projects) {
+    lists.push({ path: tokenCollection('project', String(project.id)), label: `project ${project.path_with_namespace}`, kind: 'access' }, deployList('project', project.id, project.path_with_namespace));
+  }
   const everyone = ctx.api.list<{ id: number; username: string }>('/users', { without_project_bots: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
   for await (const one of everyone) lists.push({ path: p`/users/${one.id}/impersonation_tokens`, label: `user ${one.username}`, kind: 'impersonation', userId: one.id });
   return lists;
@@ -53,6 +61,7 @@ async function instanceLists(ctx: Context): Promise<TokenList[]> {
 function fixFor(list: TokenList | 'self', token: TokenRecord, unused: boolean): string {
   if (list === 'self' || list.kind === 'personal') return unused ? `forgectl tokens revoke ${token.id} --personal --yes` : `forgectl tokens rotate ${token.id} --personal --expires-in 90d --yes`;
   if (list.kind === 'impersonation') return `forgectl api -X DELETE /users/${list.userId}/impersonation_tokens/${token.id}`;
+  if (list.kind === 'deploy') return `forgectl deploy-tokens revoke ${token.id} --${list.label} --yes`;
   const flags = `--${list.label}`;
   return unused ? `forgectl tokens revoke ${token.id} ${flags} --yes` : `forgectl tokens rotate ${token.id} ${flags} --expires-in 90d --yes`;
 }
@@ -65,7 +74,7 @@ export default defineCommand<Options>({
     'window (--expiring-within, 30d unless --unused-for is given alone), soonest first, and with --unused-for the ones',
     'not used for that long (never used since created that long ago counts), each with the command that fixes it',
     '(FIX). Exit 9 when anything is found, 0 otherwise: made for cron and monitoring. Administrators can check every',
-    'group and project of the instance, and every user\'s impersonation tokens, with --instance (--concurrency at a',
+    'group and project of the instance, their deploy tokens (for expiry: the service does not say when one was used), and every user\'s impersonation tokens, with --instance (--concurrency at a',
     'time, through one shared rate limit); a list that cannot be read is named on stderr and also exits 9.',
   ].join(' '),
   examples: [
@@ -93,31 +102,34 @@ export default defineCommand<Options>({
     const now = ctx.now();
     const lastDay = windowMs === undefined ? undefined : isoDay(new Date(now.getTime() + windowMs));
     const unusedSince = unusedMs === undefined ? undefined : new Date(now.getTime() - unusedMs).toISOString();
-    const found = new Map<number, Record<string, unknown>>();
+    // Deploy tokens number apart from the other tokens (which share one sequence).
+    const found = new Map<string, Record<string, unknown>>();
+    const keyOf = (list: TokenList | 'self', id: number): string => `${list !== 'self' && list.kind === 'deploy' ? 'deploy' : 'pat'}:${id}`;
     let checked = 0;
     const consider = (token: TokenRecord, list: TokenList | 'self'): void => {
       checked++;
       const self = list === 'self';
-      const known = found.get(token.id);
+      const known = found.get(keyOf(list, token.id));
       if (known) {
         if (self) known.self = true;
         return;
       }
-      if (token.revoked || token.active === false) return;
+      if (token.revoked || token.active === false || token.expired === true) return;
       const expires = lastDay !== undefined && Boolean(token.expires_at) && token.expires_at!.slice(0, 10) <= lastDay;
-      const lastActivity = token.last_used_at ?? token.created_at;
+      // Deploy tokens say nothing of their use: they are checked for expiry only.
+      const lastActivity = list !== 'self' && list.kind === 'deploy' ? undefined : token.last_used_at ?? token.created_at;
       const unused = unusedSince !== undefined && typeof lastActivity === 'string' && lastActivity < unusedSince;
       if (!expires && !unused) return;
       const findings = [
         expires ? `expires in ${plural(daysLeft(token.expires_at!, now), 'day')}` : '',
         unused ? (token.last_used_at ? `unused for ${plural(daysSince(token.last_used_at, now), 'day')}` : `never used in ${plural(daysSince(String(token.created_at), now), 'day')}`) : '',
       ].filter(Boolean);
-      found.set(token.id, {
+      found.set(keyOf(list, token.id), {
         finding: findings.join('; '),
         days_left: token.expires_at ? daysLeft(token.expires_at, now) : null,
         expires_at: token.expires_at ?? null,
         last_used_at: token.last_used_at ?? null,
-        source: self ? 'self' : list.kind === 'impersonation' ? `impersonation ${list.label.slice('user '.length)}` : list.label,
+        source: self ? 'self' : list.kind === 'impersonation' ? `impersonation ${list.label.slice('user '.length)}` : list.kind === 'deploy' ? `deploy token, ${list.label}` : list.label,
         id: token.id,
         name: token.name,
         scopes: token.scopes,
@@ -136,7 +148,7 @@ export default defineCommand<Options>({
       const self = await ctx.api.get<TokenRecord>('/personal_access_tokens/self');
       // Other shards only know it, so that it is not shown again under the project or group that holds it.
       if (first) consider(self, 'self');
-      else found.set(self.id, {});
+      else found.set(keyOf('self', self.id), {});
     } catch (error) {
       // Job and OAuth tokens have no record of their own; the lists below still count.
       if (!(error instanceof ApiError) || ![403, 404, 405].includes(error.status)) throw error;
@@ -167,7 +179,7 @@ export default defineCommand<Options>({
     const { orderedPool } = await import('../../fleet/pool.js');
     const read = async (list: TokenList): Promise<TokenRecord[]> => {
       const tokens: TokenRecord[] = [];
-      for await (const token of ctx.api.list<TokenRecord>(list.path, { state: 'active' }, { all: true })) tokens.push(token);
+      for await (const token of ctx.api.list<TokenRecord>(list.path, list.kind === 'deploy' ? { active: true } : { state: 'active' }, { all: true })) tokens.push(token);
       return tokens;
     };
     // In the lists' order whatever the timing: the same token seen twice keeps the source it was first seen under
@@ -178,8 +190,8 @@ export default defineCommand<Options>({
       const list = outcome.item;
       if (outcome.status === 'ok') {
         for (const token of outcome.value) {
-          if (list.kind === 'impersonation' && fromPersonal.has(token.id)) found.delete(token.id);
-          if (list.kind === 'personal' && !found.has(token.id)) fromPersonal.add(token.id);
+          if (list.kind === 'impersonation' && fromPersonal.has(token.id)) found.delete(keyOf(list, token.id));
+          if (list.kind === 'personal' && !found.has(keyOf(list, token.id))) fromPersonal.add(token.id);
           consider(token, list);
         }
       } else if (outcome.status === 'failed') {
@@ -197,7 +209,10 @@ export default defineCommand<Options>({
     ].filter(Boolean).join(' or ');
     const accessLists = lists.filter((l) => l.kind === 'access').length;
     const users = lists.filter((l) => l.kind === 'impersonation').length;
-    const scope = opts.instance ? ` in ${accessLists.toLocaleString('en-US')} token lists of the instance${users ? ` and the impersonation tokens of ${plural(users, 'user')}` : ''}` : '';
+    const deploy = lists.filter((l) => l.kind === 'deploy').length;
+    const scope = opts.instance
+      ? ` in ${accessLists.toLocaleString('en-US')} token lists of the instance${deploy ? `, their deploy tokens` : ''}${users ? ` and the impersonation tokens of ${plural(users, 'user')}` : ''}`
+      : '';
     const unread = unreadable.length ? `; ${plural(unreadable.length, 'list')} could not be read` : '';
     if (!rows.length) {
       if (unreadable.length) return new ResultWithExit(rows, ExitCode.attention, `attention: no token ${what}; checked ${checked}${scope}${unread}`);

@@ -124,6 +124,7 @@ async function viaAdmin(ctx: Context, token: string): Promise<Identified> {
   } catch (error) {
     throw unknownToken(error);
   }
+  if (entity.user_id === undefined && typeof (entity as { username?: unknown }).username === 'string') return deployRecord(entity as unknown as DeployEntity);
   const owner = await ctx.api.get<Owner>(p`/users/${entity.user_id}`);
   let place: Place | undefined;
   let type = 'personal access token';
@@ -211,6 +212,25 @@ function record(entity: PatEntity, type: string, owner: Owner | undefined, place
     last_used_at: entity.last_used_at ?? null,
     source,
     fix: REVOKE,
+  };
+}
+
+interface DeployEntity {
+  id: number;
+  name: string;
+  username: string;
+  scopes?: string[];
+  revoked?: boolean;
+  expired?: boolean;
+  expires_at?: string | null;
+}
+
+/** A deploy token: no user, and the service does not say which project or group it belongs to. */
+function deployRecord(entity: DeployEntity): Identified {
+  return {
+    type: 'deploy token', id: entity.id, name: entity.name, owner: entity.username, owner_name: null, user_id: null, project: null, group: null,
+    access_level_name: null, scopes: entity.scopes ?? [], active: !entity.revoked && !entity.expired, revoked: entity.revoked ?? null, created_at: null,
+    expires_at: entity.expires_at ?? null, last_used_at: null, source: 'admin', fix: REVOKE,
   };
 }
 

@@ -6,6 +6,7 @@ import { paginate } from '../pagination.js';
 import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
+import { deployTokenTable, type DeployToken } from './deploy-tokens.js';
 import { presentPersonalToken } from './core.js';
 
 /**
@@ -353,20 +354,33 @@ function personalRoutes(api: Router): void {
  * token is its bot user's personal token); a revoked token is still identified.
  */
 function adminTokenRoutes(api: Router): void {
-  const find = (req: SandboxRequest): AccessToken => {
+  const find = (req: SandboxRequest): { access: AccessToken } | { deploy: DeployToken } => {
     requireAdmin(req);
     const value = String(required(req, 'token'));
     const token = tokens(req.db).find((t) => t.token === value);
-    if (!token) throw errors.notFound();
+    if (!token) {
+      const deploy = deployTokenTable(req.db).find((t) => t.token === value);
+      if (deploy) return { deploy };
+      throw errors.notFound();
+    }
     if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(422, '422 Unprocessable Entity');
-    return token;
+    return { access: token };
   };
-  api.post('/admin/token', (req) => ok(presentPersonalToken(find(req))));
+  // A deploy token answers as the deploy token entity (it has no user, and the entity does not name its project).
+  const presentDeploy = (token: DeployToken, now: Date) => ({
+    id: token.id, name: token.name, username: token.username, expires_at: token.expires_at, scopes: token.scopes, revoked: token.revoked,
+    expired: token.expires_at !== null && token.expires_at <= now.toISOString(),
+  });
+  api.post('/admin/token', (req) => {
+    const found = find(req);
+    return ok('deploy' in found ? presentDeploy(found.deploy, req.now()) : presentPersonalToken(found.access));
+  });
   api.delete('/admin/token', (req) => {
-    const token = find(req);
+    const found = find(req);
+    const token = 'deploy' in found ? found.deploy : found.access;
     if (token.revoked) throw errors.badRequest('Token already revoked');
     token.revoked = true;
-    token.active = false;
+    if ('access' in found) found.access.active = false;
     return noContent();
   });
 }
