@@ -118,4 +118,21 @@ describe('tokens rotate --save-to exec:', () => {
     expect(existsSync(join(b.dir, 'recovery', `${recovery[0]}.progress`))).toBe(false);
     expect(await authenticates(fresh)).toBe(true);
   });
+
+  it('the next cron run finishes a target left by the run before (the profile already holds the new token), without rotating again', async () => {
+    const b = await bot('next-run-bot');
+    const out = tempDir();
+    const argv = [...rotateSelf, '--save-to', `exec:test -f ${out}/ready && cat > ${out}/token`, '--save-to-profile'];
+    expect((await b.run(argv)).code).toBe(10);
+    const fresh = b.profileToken();
+    writeFileSync(join(out, 'ready'), '');
+    sandbox.clearRequests();
+    const next = await b.run(argv);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('finishing it from');
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    expect(readFileSync(join(out, 'token'), 'utf8')).toBe(`${fresh}\n`);
+    expect(b.profileToken()).toBe(fresh);
+    expect(readdirSync(join(b.dir, 'recovery'))).toEqual([]);
+  });
 });

@@ -379,8 +379,10 @@ export function sweepFinished(configDir: string): Recovery[] {
 /** The pending recovery of this token, if a rotation of it was interrupted after the service answered. */
 export function findRecovery(configDir: string, instance: string, match: { id?: number; credential?: string }): Recovery | undefined {
   const credentialPrint = match.credential === undefined ? undefined : fingerprint(match.credential);
+  // Also the rotation that made the credential in use: it was saved to the profile, but a target after it was not.
   return listRecoveries(configDir).find(({ record }) =>
-    sameInstance(record.instance, instance) && (record.rotated_token_id === match.id || (credentialPrint !== undefined && record.rotated_token_sha256 === credentialPrint)));
+    sameInstance(record.instance, instance)
+    && (record.rotated_token_id === match.id || (credentialPrint !== undefined && (record.rotated_token_sha256 === credentialPrint || record.token.token === match.credential))));
 }
 
 export function removeRecovery(path: string): void {
