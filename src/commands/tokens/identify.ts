@@ -71,9 +71,9 @@ export default defineCommand<Options>({
     '(--yes off a terminal); whatever uses it gets 401 from then on. Exit 5 when the instance does not know the token.',
   ].join(' '),
   examples: [
-    'printf \'%s\\n\' "$LEAKED" | forgectl -p admin tokens identify',
-    'printf \'%s\\n\' "$LEAKED" | forgectl -p admin tokens identify -o json',
-    'printf \'%s\\n\' "$LEAKED" | forgectl -p admin tokens identify --revoke --yes',
+    'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify',
+    'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify -o json',
+    'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify --revoke --yes',
   ],
   options: [{ flags: '--revoke', description: 'revoke the token once identified (asks first; --yes off a terminal)' }],
   columns: ['type', 'id', 'name', 'owner', 'project', 'group', 'scopes', 'active', 'expires_at', 'last_used_at'],
