@@ -14,8 +14,9 @@
 // Exit status: 1 on any avoidable lockout or false alarm, else 0.
 //
 // With MODE=ci-var each rotation also saves to a CI/CD variable (--save-to ci-var:acme/KILL_<n>, made beforehand, masked
-// but not hidden so that the bench can read it back as root), and a kill counts as healed only when the variable holds
-// the profile's working token too after the next run and `tokens recover`; otherwise it is "unfinished".
+// but not hidden so that the bench can read it back as root, holding the bot's token), and a kill counts as healed
+// only when the token the variable holds works too after the next run and `tokens recover` (a job reading it
+// authenticates); otherwise it is "unfinished".
 //
 // Run: npm run bench:rotation-kill   (KILLS=120 SEED=1 MODE=ci-var to change; FORGECTL_BIN=path/to/bin/forgectl.cjs to
 // probe another build)
@@ -136,15 +137,20 @@ async function freshBot(n) {
   mkdirSync(dir, { mode: 0o700 });
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'bot', profiles: { bot: { url: proxyUrl, token: created.body.token } } }), { mode: 0o600 });
   if (MODE === 'ci-var') {
-    const variable = await api('POST', '/groups/acme/variables', { key: variableKey(n), value: 'placeholder-0000', masked: true, protected: true, raw: true });
+    // The variable holds the bot's token, as the cron run before this one left it.
+    const variable = await api('POST', '/groups/acme/variables', { key: variableKey(n), value: created.body.token, masked: true, protected: true, raw: true });
     if (variable.status !== 201) throw new Error(`could not create variable ${variableKey(n)}: ${variable.status}`);
   }
   return { dir, env: { FORGECTL_CONFIG_DIR: dir }, argv: rotateArgv(n) };
 }
 const variableKey = (n) => `KILL_${String(n).replace(/\W/g, '_')}`;
 const rotateArgv = (n) => ['-p', 'bot', '-q', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes', ...(MODE === 'ci-var' ? ['--save-to', `ci-var:acme/${variableKey(n)}`] : [])];
-/** In ci-var mode: the variable holds this token. */
-const variableHolds = async (n, token) => MODE !== 'ci-var' || (await api('GET', `/groups/acme/variables/${variableKey(n)}`)).body?.value === token;
+/** In ci-var mode: the token the variable holds works (a job reading it authenticates). */
+async function variableWorks(n) {
+  if (MODE !== 'ci-var') return true;
+  const value = (await api('GET', `/groups/acme/variables/${variableKey(n)}`)).body?.value;
+  return typeof value === 'string' && (await api('GET', '/groups/acme/access_tokens/self', undefined, value)).status === 200;
+}
 const profileToken = (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token;
 
 // Calibration: how long an undisturbed run takes to send its rotate request (the range of "before the send").
@@ -188,7 +194,7 @@ for (let n = 0; n < KILLS; n++) {
   const recover = await run(['-p', 'bot', '-q', 'tokens', 'recover'], bot.env).done;
   const list = await run(['-q', 'tokens', 'recover', '--list'], bot.env).done;
   const works = (await api('GET', '/groups/acme/access_tokens/self', undefined, profileToken(bot.dir))).status === 200;
-  const variableDone = await variableHolds(n, profileToken(bot.dir));
+  const variableDone = await variableWorks(n);
 
   // Could the process have read the answer before it died?
   let answer;
@@ -225,7 +231,7 @@ const alarms = results.filter((r) => r.falseAlarm);
 console.log(`${'total'.padEnd(28)} ${String(healed).padStart(6)}  ${String(unavoidable).padStart(11)}  ${String(avoidable.length).padStart(9)}`);
 console.log(`false alarms (recover --list exits 9 with a working profile): ${alarms.length}`);
 const unfinished = results.filter((r) => r.verdict === 'unfinished');
-if (MODE === 'ci-var') console.log(`unfinished (the profile works, the CI/CD variable does not hold its token after the next run and tokens recover): ${unfinished.length}`);
+if (MODE === 'ci-var') console.log(`unfinished (the profile works, the token in the CI/CD variable does not after the next run and tokens recover): ${unfinished.length}`);
 const lateUnavoidable = results.filter((r) => r.verdict === 'unavoidable' && r.when.includes('after the answer'));
 if (lateUnavoidable.length) {
   console.log(`unavoidable lockouts after the answer was written (answer still unread in the socket): ${lateUnavoidable.map((r) => r.when.split(' ')[0]).join(', ')} ms`);

@@ -141,6 +141,29 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     });
   });
 
+  live('rotates a bot\'s token into a hidden CI/CD variable and a helper without showing it, then identifies and revokes it', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', 'e2e-rotation-bot', '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-rotation-');
+    const asBot = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir };
+    const first = (JSON.parse(made.stdout) as { token: string }).token;
+    expect((await runProcess('forgectl', ['auth', 'login', '--profile', 'bot', '--url', sandbox!.url, '--token-stdin'], { env: asBot, input: `${first}\n` })).code).toBe(0);
+    const rotated = await runProcess('forgectl', ['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/E2E_BOT_TOKEN', '--save-to', `exec:cat > '${join(dir, 'helper.token')}'`, '--save-to-profile', '--yes'], { env: asBot, timeoutMs: 30_000 });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = readFileSync(join(dir, 'helper.token'), 'utf8').trim();
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token).toBe(fresh);
+    expect(rotated.stdout + rotated.stderr).not.toContain(fresh);
+    const variable = await forgectl(['api', '/groups/acme/variables/E2E_BOT_TOKEN']);
+    expect(JSON.parse(variable.stdout)).toMatchObject({ hidden: true, masked: true, protected: true, value: null });
+
+    const identified = await forgectl(['tokens', 'identify', '-o', 'json'], {}, `${fresh}\n`);
+    expect(identified.code, identified.stderr).toBe(0);
+    expect(JSON.parse(identified.stdout)).toMatchObject({ type: 'group access token', name: 'e2e-rotation-bot', group: 'acme' });
+    const revoked = await forgectl(['tokens', 'identify', '--revoke', '--yes'], {}, `${fresh}\n`);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: fresh })).code).toBe(4);
+  });
+
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
     const missing = secretServiceMissing();
     if (missing && process.env.CI !== 'true') return void process.stderr.write(`keyring case skipped: ${missing}\n`);

@@ -49,6 +49,8 @@ const NOT_TOOLS = new Set([
   'license add',
   'approvals approve',
   'tokens recover',
+  // Reads the token from stdin (never an argument), which a tool call has none of.
+  'tokens identify',
   'storage-move watch',
   'alerts send',
   'alerts resolve',
@@ -59,8 +61,11 @@ const NOT_TOOLS = new Set([
 
 /** The verbs that only read (everything else changes something on the instance). */
 const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'preview', 'validate', 'export', 'plan', 'audit']);
-/** Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`): not offered. */
-const NOT_INPUTS = new Set(['--fix', '--raw']);
+/**
+ * Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`), or run a
+ * command on this machine (`tokens rotate --save-to exec:`): not offered.
+ */
+const NOT_INPUTS = new Set(['--fix', '--raw', '--save-to']);
 /** Verbs that remove or revoke: the host should ask before these. */
 const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'unapprove', 'remove', 'rotate', 'apply']);
 /** Verbs whose repetition with the same input leaves the same state. */
