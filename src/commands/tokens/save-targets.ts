@@ -126,7 +126,7 @@ export async function writeCiVar(api: Api, t: CiVarTarget, token: string): Promi
   const existing = await resolveCiVar(api, t);
   if (!existing && unmaskable(token, true)) throw new Error(`the token cannot be masked: ${unmaskable(token, true)}`);
   const answer = existing
-    ? await api.call<Variable>(routes(t.owner!).update, { ...params(t), value: token, protected: t.protected, raw: true, filter: { environment_scope: t.scope } }, { redact: ['value'] })
+    ? await api.call<Variable>(routes(t.owner!).update, { ...params(t), value: token, protected: t.protected, masked: true, raw: true, filter: { environment_scope: t.scope } }, { redact: ['value'] })
     : await api.call<Variable>(routes(t.owner!).create, {
         [t.owner!]: t.path, key: t.key, value: token, environment_scope: t.scope, protected: t.protected, masked_and_hidden: true, masked: true, raw: true,
         description: 'access token, rotated by forgectl',
