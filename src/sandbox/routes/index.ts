@@ -39,6 +39,7 @@ import { snippetsModule } from './snippets.js';
 import { personalSnippetsModule } from './personal-snippets.js';
 import { fleet } from './fleet.js';
 import { variables } from './variables.js';
+import { deployTokens } from './deploy-tokens.js';
 import { avatars } from '../avatars.js';
 
 
@@ -82,6 +83,7 @@ export const modules: SandboxModule[] = [
   snippetsModule,
   personalSnippetsModule,
   fleet,
+  deployTokens,
   avatars,
   // After fleet: its projects get variables too.
   variables,
