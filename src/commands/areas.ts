@@ -10,6 +10,7 @@ import * as badges from './badges/manifest.js';
 import * as branches from './branches/manifest.js';
 import * as commits from './commits/manifest.js';
 import * as deployKeys from './deploy-keys/manifest.js';
+import * as deployTokens from './deploy-tokens/manifest.js';
 import * as desired from './desired/manifest.js';
 import * as draftNotes from './draft-notes/manifest.js';
 import * as experiments from './experiments/manifest.js';
@@ -42,4 +43,4 @@ import * as users from './users/manifest.js';
 import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
+export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
