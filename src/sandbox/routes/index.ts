@@ -40,6 +40,7 @@ import { personalSnippetsModule } from './personal-snippets.js';
 import { fleet } from './fleet.js';
 import { variables } from './variables.js';
 import { deployTokens } from './deploy-tokens.js';
+import { runnersModule } from './runners.js';
 import { avatars } from '../avatars.js';
 
 
@@ -84,6 +85,7 @@ export const modules: SandboxModule[] = [
   personalSnippetsModule,
   fleet,
   deployTokens,
+  runnersModule,
   avatars,
   // After fleet: its projects get variables too.
   variables,
