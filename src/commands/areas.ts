@@ -32,6 +32,7 @@ import * as projects from './projects/manifest.js';
 import * as protectedTags from './protected-tags/manifest.js';
 import * as pushRule from './push-rule/manifest.js';
 import * as repo from './repo/manifest.js';
+import * as runners from './runners/manifest.js';
 import * as secureFiles from './secure-files/manifest.js';
 import * as settings from './settings/manifest.js';
 import * as snippets from './snippets/manifest.js';
@@ -43,4 +44,4 @@ import * as users from './users/manifest.js';
 import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
+export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, runners, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
