@@ -42,7 +42,7 @@ if (!python) process.stderr.write(`${SKIPPED}\n`);
 describe.skipIf(!python)('a third-party client (python-gitlab) against the sandbox', () => {
   const sandbox = useTestSandbox();
 
-  it('passes the calls of python-gitlab\'s functional tests for users, keys, groups, projects, tokens, badges, push rules, protected tags, approvals, merge requests and CI/CD variables', async () => {
+  it('passes the calls of python-gitlab\'s functional tests for users, keys, groups, projects, tokens, deploy tokens, runners, badges, push rules, protected tags, approvals, merge requests and CI/CD variables', async () => {
     const { code, output } = await runScript(python!, { GITLAB_URL: sandbox.rootUrl, GITLAB_TOKEN: sandbox.adminToken });
     const failures = output.split('\n').filter((line) => line.startsWith('FAIL'));
     expect(failures).toEqual([]);
