@@ -46,7 +46,7 @@ export default defineCommand<Options>({
   examples: [
     'forgectl runners audit --instance --stale 30d',
     'forgectl runners audit --group acme --stale 90d -o json',
-    'forgectl runners audit --project acme/web --stale 2w || notify-admins',
+    'forgectl runners audit --project acme/api --type project_type --stale 2w',
   ],
   options: [
     ...scopeOptions,

@@ -25,7 +25,7 @@ export default defineCommand<{ id: string }>({
     'machine is not touched: it only loses its registration and gets 403 from then on. A project runner used by',
     'several projects is refused by the service. Administrators, or the Maintainer of its group or project.',
   ].join(' '),
-  examples: ['forgectl runners delete 8 --yes', 'forgectl runners delete 8'],
+  examples: ['forgectl runners delete 8 --yes', 'forgectl runners delete 9'],
   args: ['<id>'],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);
