@@ -271,6 +271,33 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
   });
 
+  live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
+    const resets = async () => (await requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/runners/4/reset_authentication_token'));
+    await clearRequests();
+    // The service resets the token at once; its answer is held back, so the signal comes while it is on its way.
+    await fault({ method: 'POST', path: 'reset_authentication_token$', answer_latency_ms: 1500 });
+    const file = join(tempDir(), 'runner-4.token');
+    const child = spawn('forgectl', ['runners', 'reset-token', '4', '--output-file', file, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (!(await resets()).length) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await clearFaults();
+    expect(stderr).toMatch(/interrupted \(SIGTERM\) after the token was reset: the new token is in the recovery file \S+runners\/runner-\S+\.json \(mode 0600\)/);
+    expect(existsSync(file)).toBe(false);
+
+    await clearRequests();
+    const next = await forgectl(['runners', 'reset-token', '4', '--output-file', file, '--yes']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('finishing it from');
+    expect(await resets()).toEqual([]);
+    const token = readFileSync(file, 'utf8').trim();
+    const verify = await fetch(`${sandbox!.url}/api/v4/runners/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    expect(verify.status).toBe(200);
+  });
+
   live('a page that fails under --all: the JSON array closed, and stderr says how much was written', async () => {
     await fault({ method: 'GET', path: '^/users$', query: '(^|&)page=3(&|$)', status: 500, times: 10 });
     const result = await forgectl(['--retries', '0', 'users', 'list', '--all', '--per-page', '20', '-o', 'json']);
