@@ -80,6 +80,27 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
     const [method, path] = route.split(' ');
     return [`${method} ${base}${path}`, i + j ? 'as above' : 'CI/CD variables of projects, groups and the instance (GitLab API docs, project-, group- and instance-level CI/CD variables; python-gitlab ProjectVariableManager, GroupVariableManager, VariableManager)'];
   }))),
+  'GET /projects/{}/deploy_tokens': 'deploy tokens (GitLab API docs, Deploy tokens; python-gitlab ProjectDeployTokenManager)',
+  'GET /projects/{}/deploy_tokens/{}': 'as above',
+  'POST /projects/{}/deploy_tokens': 'as above',
+  'DELETE /projects/{}/deploy_tokens/{}': 'as above',
+  'GET /groups/{}/deploy_tokens': 'as above (GroupDeployTokenManager)',
+  'GET /groups/{}/deploy_tokens/{}': 'as above',
+  'POST /groups/{}/deploy_tokens': 'as above',
+  'DELETE /groups/{}/deploy_tokens/{}': 'as above',
+  'GET /deploy_tokens': 'as above (DeployTokenManager, administrators)',
+  'GET /runners': 'runners (GitLab API docs, Runners; python-gitlab RunnerManager)',
+  'GET /runners/all': 'as above (RunnerAllManager, administrators)',
+  'GET /groups/{}/runners': 'as above (GroupRunnerManager)',
+  'GET /projects/{}/runners': 'as above (ProjectRunnerManager)',
+  'GET /runners/{}': 'as above (RunnerManager.get)',
+  'PUT /runners/{}': 'as above (Runner.save)',
+  'DELETE /runners/{}': 'as above (Runner.delete)',
+  'GET /runners/{}/jobs': 'as above (RunnerJobManager)',
+  'POST /runners/{}/reset_authentication_token': 'as above (Reset runner\'s authentication token by using the runner ID)',
+  'POST /user/runners': 'as above (Users API, Create a runner; python-gitlab CurrentUserRunnerManager, its functional tests\' fixture)',
+  'POST /runners/verify': 'as above (RunnerManager.verify)',
+  'DELETE /runners': 'as above (delete a runner by its authentication token; python-gitlab\'s functional tests\' fixture)',
 };
 
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
@@ -90,6 +111,8 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
   'deploy-keys': 'not in the documents here; the fields are those of the GitLab API docs (Deploy keys), checked by the sandbox tests',
   variables: 'not in the documents here; the fields are those of the GitLab API docs (CI/CD variables), checked by the sandbox tests',
+  'deploy-tokens': 'not in the documents here; the fields are those of the GitLab API docs (Deploy tokens), checked by the sandbox tests and python-gitlab',
+  runners: 'not in the documents here; the fields are those of the GitLab API docs (Runners), checked by the sandbox tests and python-gitlab',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
