@@ -59,6 +59,7 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Project settings:', ['integrations', 'badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'mirror', 'variables']],
   ['Instance administration:', ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts']],
   ['Repositories:', ['repo', 'branches', 'tags', 'commits', 'files', 'submodules']],
+  ['CI runners and deploy tokens:', ['runners', 'deploy-tokens']],
   ['Webhooks, job artifacts and snippets:', ['hooks', 'artifacts', 'snippets']],
   ['Configuration as code:', ['plan', 'apply', 'export', 'validate']],
   ['AI assistants:', ['mcp']],
