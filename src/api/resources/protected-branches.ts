@@ -44,7 +44,8 @@ export const protectedBranches = defineResource({
     inherited: f.bool({ readOnly: true }),
   },
   filters: { search: f.string({ help: 'names containing this text' }) },
-  columns: ['name', 'allow_force_push'],
+  columns: ['name', 'push', 'merge', 'allow_force_push'],
+  computed: ['push', 'merge', 'unprotect'],
   identity: ['name'],
   roles: { read: 'maintainer', write: 'maintainer' },
 });
