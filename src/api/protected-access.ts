@@ -1,14 +1,11 @@
-import { ApiError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { accessLevelName, parseAccessLevel } from '../parse.js';
-import type { Api } from './client.js';
-import { groupIds, userIds } from './lookups.js';
-import { p } from './path.js';
 
 /**
  * Who may push, merge, unprotect (protected branches) or create (protected tags): a role, a user, a group or a
  * deploy key. One grammar for the command line and desired-state files — `maintainer`, `no-access`, `user:alice`,
  * `group:acme/devs`, `deploy-key:3` (users and groups by name or ID) — resolved to the service's entries
- * (`{access_level}`, `{user_id}`, `{group_id}`, `{deploy_key_id}`) before anything is sent.
+ * (`{access_level}`, `{user_id}`, `{group_id}`, `{deploy_key_id}`) before anything is sent (allowedEntries in ./lookups.ts).
  */
 
 /** One entry as the service presents it. */
@@ -71,71 +68,49 @@ export function whoText(who: Who): string {
   return `deploy-key:${who.deployKey}`;
 }
 
-/** The service's entries for the `who`s: users and groups resolved to IDs (all of them, or a usage error naming the unknown ones). */
-export async function allowedEntries(api: Api, whos: Who[]): Promise<AllowedEntry[]> {
-  const users = [...new Set(whos.flatMap((who) => ('user' in who ? [who.user] : [])))];
-  const groups = [...new Set(whos.flatMap((who) => ('group' in who ? [who.group] : [])))];
-  const [userIdList, groupIdList] = await Promise.all([eachUser(api, users), Promise.all(groups.map((group) => knownGroup(api, group)))]);
-  const userId = new Map(users.map((name, i) => [name, userIdList[i]]));
-  const groupId = new Map(groups.map((name, i) => [name, groupIdList[i]]));
-  const entries = whos.map((who): AllowedEntry => {
-    if ('role' in who) return { access_level: who.role };
-    if ('user' in who) return { user_id: userId.get(who.user)! };
-    if ('group' in who) return { group_id: groupId.get(who.group)! };
-    return { deploy_key_id: who.deployKey };
-  });
-  const seen = new Set<string>();
-  return entries.filter((entry) => {
-    const key = JSON.stringify(entry);
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
-}
-
-/** Usernames as IDs in their order (two names of one user both kept); the unknown ones all named in one usage error. */
-async function eachUser(api: Api, users: string[]): Promise<number[]> {
-  const unknown: string[] = [];
-  const ids = await Promise.all(users.map((user) => userIds(api, [user]).then(([id]) => id, (error: unknown) => {
-    if (!(error instanceof UsageError)) throw error;
-    unknown.push(user);
-    return 0;
-  })));
-  if (unknown.length) await userIds(api, unknown); // throws the one message naming them all
-  return ids;
-}
-
-/** A group path as its ID; an unknown one a usage error (nothing is changed). */
-async function knownGroup(api: Api, group: string): Promise<number> {
-  try {
-    return (await groupIds(api, [group]))[0];
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw new UsageError(`unknown group: ${group}`, 'nothing was changed; check the paths with: forgectl groups list');
-    throw error;
-  }
-}
-
-/** Names of users and groups by ID, looked up once per run. */
-export class WhoNames {
-  private readonly users = new Map<number, Promise<string>>();
-  private readonly groups = new Map<number, Promise<string>>();
-  constructor(private readonly api: Api) {}
-
-  /** An entry the service presents, as a `who` in text: `maintainer`, `user:alice`, `group:acme/devs`, `deploy-key:3`. */
-  async of(entry: AccessEntry): Promise<string> {
-    if (entry.user_id != null) return `user:${await this.name(this.users, entry.user_id, p`/users/${entry.user_id}`, 'username')}`;
-    if (entry.group_id != null) return `group:${await this.name(this.groups, entry.group_id, p`/groups/${entry.group_id}`, 'full_path')}`;
-    if (entry.deploy_key_id != null) return `deploy-key:${entry.deploy_key_id}`;
-    return roleWord(entry.access_level);
-  }
-
-  private name(cache: Map<number, Promise<string>>, id: number, path: string, field: string): Promise<string> {
-    let known = cache.get(id);
-    if (!known) {
-      known = this.api.get<Record<string, unknown>>(path).then((record) => String(record[field] ?? id), () => String(id));
-      cache.set(id, known);
-    }
-    return known;
-  }
-}
-
 /** Who an entry list allows, in words, for tables: "Maintainers, Alice". */
 export const describeEntries = (entries: AccessEntry[] | undefined): string => (entries ?? []).map((entry) => entry.access_level_description ?? '').filter(Boolean).join(', ');
+
+/** An entry's identity: the role, user, group or deploy key it names. */
+export function entryKey(entry: Partial<AccessEntry> | AllowedEntry): string {
+  const e = entry as Partial<AccessEntry>;
+  if (e.user_id != null) return `user:${e.user_id}`;
+  if (e.group_id != null) return `group:${e.group_id}`;
+  if (e.deploy_key_id != null) return `key:${e.deploy_key_id}`;
+  return `role:${e.access_level}`;
+}
+
+const isRole = (entry: Partial<AccessEntry> | AllowedEntry): boolean => entryKey(entry).startsWith('role:');
+
+/**
+ * The PATCH list of one kind that turns the current entries into what was asked, touching nothing else: a new role
+ * replaces the current role entries; allowed users, groups and keys are added when missing; removed ones are
+ * destroyed by their entry id.
+ */
+export function patchEntries(current: AccessEntry[], options: { level?: number; allow?: AllowedEntry[]; disallow?: AllowedEntry[] }): Array<Record<string, unknown>> {
+  const patch: Array<Record<string, unknown>> = [];
+  const have = new Map(current.map((entry) => [entryKey(entry), entry]));
+  const destroy = (entry: AccessEntry): void => void patch.push({ id: entry.id, _destroy: true });
+  if (options.level !== undefined) {
+    for (const entry of current) if (isRole(entry) && entry.access_level !== options.level) destroy(entry);
+    if (!have.has(`role:${options.level}`)) patch.push({ access_level: options.level });
+  }
+  for (const entry of options.allow ?? []) {
+    if (!have.has(entryKey(entry)) && !patch.some((p) => entryKey(p as AllowedEntry) === entryKey(entry) && !p._destroy)) patch.push({ ...entry });
+  }
+  for (const entry of options.disallow ?? []) {
+    const found = have.get(entryKey(entry));
+    if (found && !patch.some((p) => p.id === found.id)) destroy(found);
+  }
+  return patch;
+}
+
+/** The PATCH list of one kind that makes the current entries exactly the desired ones (desired state). */
+export function replaceEntries(current: AccessEntry[], desired: AllowedEntry[]): Array<Record<string, unknown>> {
+  const wanted = new Set(desired.map(entryKey));
+  const have = new Set(current.map(entryKey));
+  return [
+    ...current.filter((entry) => !wanted.has(entryKey(entry))).map((entry) => ({ id: entry.id, _destroy: true })),
+    ...desired.filter((entry) => !have.has(entryKey(entry))).map((entry) => ({ ...entry })),
+  ];
+}

@@ -1,4 +1,4 @@
-import { allowedEntries } from '../../api/protected-access.js';
+import { allowedEntries } from '../../api/lookups.js';
 import { routeOf } from '../../api/resource.js';
 import { protectedBranches } from '../../api/resources/protected-branches.js';
 import { defineCommand } from '../../cli/command.js';

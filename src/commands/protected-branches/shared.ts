@@ -1,4 +1,4 @@
-import { ADMIN_LEVEL, describeEntries, parseWhoList, type AccessEntry, type AllowedEntry, type Who } from '../../api/protected-access.js';
+import { ADMIN_LEVEL, describeEntries, parseWhoList, type Who } from '../../api/protected-access.js';
 import type { ProtectedBranch } from '../../api/resources/protected-branches.js';
 import type { OptionDef } from '../../cli/command.js';
 import { parseAccessLevel } from '../../parse.js';
@@ -38,40 +38,6 @@ export function accessOptions(): OptionDef[] {
 
 export const levelOption = (opts: AccessOptions, kind: Kind): number | undefined => opts[`${kind}AccessLevel` as const];
 export const allowOption = (opts: AccessOptions, kind: Kind): Who[] | undefined => ({ push: opts.allowPush, merge: opts.allowMerge, unprotect: opts.allowUnprotect })[kind];
-
-/** An entry's identity: the role, user, group or deploy key it names. */
-export function entryKey(entry: Partial<AccessEntry> | AllowedEntry): string {
-  const e = entry as Partial<AccessEntry>;
-  if (e.user_id != null) return `user:${e.user_id}`;
-  if (e.group_id != null) return `group:${e.group_id}`;
-  if (e.deploy_key_id != null) return `key:${e.deploy_key_id}`;
-  return `role:${e.access_level}`;
-}
-
-const isRole = (entry: Partial<AccessEntry> | AllowedEntry): boolean => entryKey(entry).startsWith('role:');
-
-/**
- * The PATCH list of one kind that turns the current entries into what was asked, touching nothing else: a new role
- * replaces the current role entries; allowed users, groups and keys are added when missing; removed ones are
- * destroyed by their entry id.
- */
-export function patchEntries(current: AccessEntry[], options: { level?: number; allow?: AllowedEntry[]; disallow?: AllowedEntry[] }): Array<Record<string, unknown>> {
-  const patch: Array<Record<string, unknown>> = [];
-  const have = new Map(current.map((entry) => [entryKey(entry), entry]));
-  const destroy = (entry: AccessEntry): void => void patch.push({ id: entry.id, _destroy: true });
-  if (options.level !== undefined) {
-    for (const entry of current) if (isRole(entry) && entry.access_level !== options.level) destroy(entry);
-    if (!have.has(`role:${options.level}`)) patch.push({ access_level: options.level });
-  }
-  for (const entry of options.allow ?? []) {
-    if (!have.has(entryKey(entry)) && !patch.some((p) => entryKey(p as AllowedEntry) === entryKey(entry) && !p._destroy)) patch.push({ ...entry });
-  }
-  for (const entry of options.disallow ?? []) {
-    const found = have.get(entryKey(entry));
-    if (found && !patch.some((p) => p.id === found.id)) destroy(found);
-  }
-  return patch;
-}
 
 /** Who may push, merge and unprotect, in words, for the table. */
 export function withWho(rule: ProtectedBranch): ProtectedBranch & { push: string; merge: string; unprotect: string } {

@@ -1,10 +1,11 @@
-import { allowedEntries, parseWhoList, type Who } from '../../api/protected-access.js';
+import { parseWhoList, patchEntries, type Who } from '../../api/protected-access.js';
+import { allowedEntries } from '../../api/lookups.js';
 import { routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from '../../api/resources/protected-branches.js';
 import { defineCommand } from '../../cli/command.js';
 import { parseId, placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import { accessOptions, allowOption, KINDS, levelOption, levelsOf, patchEntries, withWho, type AccessOptions } from './shared.js';
+import { accessOptions, allowOption, KINDS, levelOption, levelsOf, withWho, type AccessOptions } from './shared.js';
 
 type Options = AccessOptions & { project?: string; group?: string; name: string; disallowPush?: Who[]; disallowMerge?: Who[]; disallowUnprotect?: Who[] };
 
