@@ -7,7 +7,8 @@ import { groups, protectedBranches, sshKeyTable, users, type CreateAccess, type 
 /**
  * Branch protection as the repository modules need it: which rules cover a branch (exact names and wildcards, the
  * project's own and its groups'), who may push to and merge into it, how a rule is presented, and the protection of
- * a new project's default branch (Maintainers push and merge), which every project gets when it is created.
+ * a project's default branch (Maintainers push and merge), which the service adds when the default branch gets its
+ * first commit: a project created with a README, the seeded ones, and the first push to an empty repository.
  */
 
 /** The administrator level of protected branches (self-managed instances). */
@@ -59,7 +60,7 @@ export function mayUnprotect(db: Db, user: User | undefined, project: Project, r
   return !rule.unprotect_access_levels.length || rule.unprotect_access_levels.some((entry) => allows(db, user, project, entry));
 }
 
-/** Protects a new project's default branch as the service does: Maintainers push and merge. */
+/** Protects a project's default branch as the service does when it gets its first commit: Maintainers push and merge. */
 export function protectDefaultBranch(db: Db, project: Project): void {
   if (protectedBranches(db).some((rule) => rule.project_id === project.id && rule.name === project.default_branch)) return;
   const maintainers = (): CreateAccess[] => [{ id: db.nextId('protected_branch_access'), access_level: Role.maintainer }];

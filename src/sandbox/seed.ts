@@ -2,7 +2,6 @@ import type { Db } from './db.js';
 import { newTokenValue } from './db.js';
 import { Role } from './auth.js';
 import { repositoryOf, seedCommit } from './git/repository.js';
-import { protectDefaultBranch } from './protection.js';
 import {
   groups, issues, members, mergeRequests, projects, tokens, USER_NAMESPACE_BASE, users,
   type AccessToken, type Group, type Project, type User,
@@ -110,7 +109,6 @@ export function addProject(db: Db, fields: Partial<Project> & { name: string; pa
   };
   projects(db).push(project);
   repositoryOf(db, project.id);
-  protectDefaultBranch(db, project);
   return project;
 }
 

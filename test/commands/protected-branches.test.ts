@@ -17,11 +17,17 @@ describe('protected-branches', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^main\tMaintainers\tMaintainers\tfalse$/m);
     expect(table.stdout).toMatch(/^release\/\*\tMaintainers\tDevelopers \+ Maintainers\tfalse$/m);
-    // A project created through the API gets its default branch protected too.
-    const created = await sandbox.call('POST', '/projects', { name: 'fresh', namespace_id: 1 });
+    // A project created through the API with a README gets its default branch protected too; an empty one at its first push.
+    const created = await sandbox.call('POST', '/projects', { name: 'fresh', namespace_id: 1, initialize_with_readme: true });
     expect(created.status).toBe(201);
     const fresh = await sandbox.run(['protected-branches', 'list', '--project', created.body.path_with_namespace, '-o', 'json']);
     expect(fresh.json()).toMatchObject([{ name: 'main', push_access_levels: [{ access_level: 40 }], merge_access_levels: [{ access_level: 40 }] }]);
+    const empty = await sandbox.call('POST', '/projects', { name: 'empty', namespace_id: 1 });
+    expect((await sandbox.run(['protected-branches', 'list', '--project', empty.body.path_with_namespace, '-o', 'json'])).json()).toEqual([]);
+    const path = encodeURIComponent(empty.body.path_with_namespace);
+    expect((await sandbox.call('POST', `/projects/${path}/repository/files/README.md`, { branch: 'main', content: '# empty', commit_message: 'first' })).status).toBe(201);
+    expect((await sandbox.call('POST', `/projects/${path}/repository/files/b.md`, { branch: 'other', start_branch: 'main', content: 'b', commit_message: 'b' })).status).toBe(201);
+    expect((await sandbox.run(['protected-branches', 'list', '--project', empty.body.path_with_namespace, '-o', 'json'])).json().map((r: Rule) => r.name)).toEqual(['main']);
   });
 
   it('protects a wildcard with roles by name and users and groups by name, resolved to IDs', async () => {

@@ -5,7 +5,8 @@ import { bool, created, errors, HttpError, noContent, ok, required, type Sandbox
 import { groups, protectedBranches, users, type CreateAccess, type Group, type Project, type ProtectedBranch } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { ADMIN_LEVEL, mayUnprotect, presentProtectedBranch } from '../protection.js';
+import { ADMIN_LEVEL, mayUnprotect, presentProtectedBranch, protectDefaultBranch } from '../protection.js';
+import { repositoryOf } from '../git/repository.js';
 import { deployKeysOf } from './keys.js';
 import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
 
@@ -212,6 +213,12 @@ export const protectedBranchesModule: SandboxModule = {
     api.route(group.create, (req) => protect(req, groupOwner(req)));
     api.route(group.update, (req) => update(req, groupOwner(req)));
     api.route(group.delete, (req) => unprotect(req, groupOwner(req)));
+  },
+
+  // The first push to an empty repository creates the default branch: the service protects it then.
+  onPush(event, { db }) {
+    if (event.branch !== event.project.default_branch || !/^0+$/.test(event.before)) return;
+    if (Object.keys(repositoryOf(db, event.project.id).branches).length === 1) protectDefaultBranch(db, event.project);
   },
 
   seed(db) {
