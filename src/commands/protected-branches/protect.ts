@@ -10,8 +10,9 @@ export default defineCommand<AccessOptions & { project?: string; group?: string;
   description:
     'Protects a branch name or wildcard (release/*, *-stable). Without a level or --allow-*, Maintainers push and merge. Users must be members, groups must have the project shared with them; names are resolved before anything is sent. Group rules (--group) need Premium. Needs the Maintainer role.',
   examples: [
-    "forgectl protected-branches protect --project acme/api --name 'release/*' --push-access-level maintainer --merge-access-level developer",
-    "forgectl protected-branches protect --project acme/api --name hotfix --push-access-level no-access --allow-push user:alice --allow-force-push",
+    "forgectl protected-branches protect --project acme/api --name 'stable/*' --push-access-level maintainer --merge-access-level developer",
+    'forgectl protected-branches protect --project acme/api --name hotfix --push-access-level no-access --allow-push user:alice,user:bob --allow-force-push',
+    'forgectl protected-branches protect --group acme --name production --allow-merge group:acme',
   ],
   options: [
     ...placementOptions(protectedBranches),

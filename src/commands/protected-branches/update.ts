@@ -13,8 +13,8 @@ export default defineCommand<Options>({
   description:
     'Changes only what is given: a level replaces the current role of that list, --allow-* adds users, groups or keys, --disallow-* removes them; the rest of the rule stays as it is. Changing who may push, merge or unprotect needs Premium. Needs the Maintainer role.',
   examples: [
-    "forgectl protected-branches update main --project acme/api --allow-merge user:bob,group:acme --allow-force-push",
-    "forgectl protected-branches update 'release/*' --project acme/api --push-access-level no-access --disallow-merge user:bob",
+    'forgectl protected-branches update main --project acme/api --allow-merge user:bob --allow-force-push',
+    "forgectl protected-branches update 'release/*' --project acme/api --push-access-level no-access --merge-access-level maintainer",
   ],
   args: ['<name>'],
   options: [
