@@ -75,6 +75,14 @@ const FIELDS = (def: typeof protectedBranches): Record<string, FieldSpec> => ({
   code_owner_approval_required: specOf(def.fields.code_owner_approval_required),
 });
 
+/** The names of users and groups by ID, looked up once per run (one client is one run). */
+const runNames = new WeakMap<object, WhoNames>();
+function namesOf(api: SectionIo['api']): WhoNames {
+  let names = runNames.get(api);
+  if (!names) runNames.set(api, (names = new WhoNames(api)));
+  return names;
+}
+
 /** A rule's lists as text, users and groups by name. */
 async function liveValues(names: WhoNames, rule: ProtectedBranch): Promise<Values> {
   const list = async (entries: AccessEntry[] | undefined) => [...new Set(await Promise.all((entries ?? []).map((entry) => names.of(entry))))].sort();
@@ -112,7 +120,7 @@ function sectionFor(key: 'project' | 'group') {
     required: ['name'],
     overrides: {
       async read(io, owner) {
-        const names = new WhoNames(io.api);
+        const names = namesOf(io.api);
         const live: LiveObject[] = [];
         for await (const rule of io.api.list<ProtectedBranch>(routeOf(def, 'list'), where(owner), { all: true })) {
           if (rule.inherited) continue; // a group's rule, shown in its projects' lists: the group's file manages it
