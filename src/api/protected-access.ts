@@ -26,6 +26,13 @@ export type Who = { role: number } | { user: string } | { group: string } | { de
 /** The administrator level of protected branches. */
 export const ADMIN_LEVEL = 60;
 
+/** The lists of a protected branch: who may push, merge and unprotect. */
+export type BranchList = 'push' | 'merge' | 'unprotect';
+export const BRANCH_LISTS: BranchList[] = ['push', 'merge', 'unprotect'];
+
+/** Roles each list accepts: no access (not for unprotect), Developer, Maintainer, Admin (self-managed). */
+export const branchLevels = (list: BranchList): number[] => (list === 'unprotect' ? [30, 40, ADMIN_LEVEL] : [0, 30, 40, ADMIN_LEVEL]);
+
 /** A role in words: maintainer, developer, no-access, admin. */
 export const roleWord = (level: number): string => (level === 0 ? 'no-access' : level === ADMIN_LEVEL ? 'admin' : accessLevelName(level));
 

@@ -1,3 +1,4 @@
+import { ADMIN_LEVEL } from '../api/protected-access.js';
 import { memberRoleInGroup, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { groupChain, projectGroup } from './hierarchy.js';
@@ -11,8 +12,6 @@ import { groups, protectedBranches, sshKeyTable, users, type CreateAccess, type 
  * first commit: a project created with a README, the seeded ones, and the first push to an empty repository.
  */
 
-/** The administrator level of protected branches (self-managed instances). */
-export const ADMIN_LEVEL = 60;
 
 export const BRANCH_LEVEL_DESCRIPTIONS: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers', [ADMIN_LEVEL]: 'Admins' };
 

@@ -1,15 +1,13 @@
-import { ADMIN_LEVEL, describeEntries, parseWhoList, type Who } from '../../api/protected-access.js';
+import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, describeEntries, parseWhoList, type BranchList, type Who } from '../../api/protected-access.js';
 import type { ProtectedBranch } from '../../api/resources/protected-branches.js';
 import type { OptionDef } from '../../cli/command.js';
 import { parseAccessLevel } from '../../parse.js';
 
 /** Options and request bodies shared by `protected-branches protect` and `update`. */
 
-export type Kind = 'push' | 'merge' | 'unprotect';
-export const KINDS: Kind[] = ['push', 'merge', 'unprotect'];
-
-/** Roles each list accepts: no access (not for unprotect), Developer, Maintainer, Admin (60, self-managed). */
-export const levelsOf = (kind: Kind): number[] => (kind === 'unprotect' ? [30, 40, ADMIN_LEVEL] : [0, 30, 40, ADMIN_LEVEL]);
+export type Kind = BranchList;
+export const KINDS = BRANCH_LISTS;
+export const levelsOf = branchLevels;
 
 export interface AccessOptions {
   pushAccessLevel?: number;

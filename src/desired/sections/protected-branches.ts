@@ -1,5 +1,5 @@
 import { allowedEntries, WhoNames } from '../../api/lookups.js';
-import { ADMIN_LEVEL, parseWho, replaceEntries, whoText, type AccessEntry } from '../../api/protected-access.js';
+import { BRANCH_LISTS, branchLevels, parseWho, replaceEntries, whoText, type AccessEntry, type BranchList } from '../../api/protected-access.js';
 import { placed, routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from '../../api/resources/protected-branches.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
@@ -16,9 +16,9 @@ import { collectionSection } from './generic.js';
  * added as a member in the same apply waits until the membership is visible (the members section applies first).
  */
 
-type Kind = 'push' | 'merge' | 'unprotect';
-const KINDS: Kind[] = ['push', 'merge', 'unprotect'];
-const levelsOf = (kind: Kind): number[] => (kind === 'unprotect' ? [30, 40, ADMIN_LEVEL] : [0, 30, 40, ADMIN_LEVEL]);
+type Kind = BranchList;
+const KINDS = BRANCH_LISTS;
+const levelsOf = branchLevels;
 type Values = Record<string, unknown>;
 
 /** How long a rule waits for the memberships it names, and the first and longest pause between tries. */

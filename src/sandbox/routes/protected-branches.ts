@@ -1,3 +1,4 @@
+import { BRANCH_LISTS, branchLevels, type BranchList } from '../../api/protected-access.js';
 import { protectedBranches as declared } from '../../api/resources/protected-branches.js';
 import { findProject, groupFor, memberRoleInGroup, memberRoleInProject, projectFor, requireTier, Role } from '../auth.js';
 import type { Db } from '../db.js';
@@ -5,7 +6,7 @@ import { bool, created, errors, HttpError, noContent, ok, required, type Sandbox
 import { groups, protectedBranches, users, type CreateAccess, type Group, type Project, type ProtectedBranch } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { ADMIN_LEVEL, mayUnprotect, presentProtectedBranch, protectDefaultBranch } from '../protection.js';
+import { mayUnprotect, presentProtectedBranch, protectDefaultBranch } from '../protection.js';
 import { repositoryOf } from '../git/repository.js';
 import { deployKeysOf } from './keys.js';
 import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
@@ -17,15 +18,15 @@ import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
  * the repository modules through ../protection.ts.
  */
 
-type Kind = 'push' | 'merge' | 'unprotect';
-const KINDS: Kind[] = ['push', 'merge', 'unprotect'];
+type Kind = BranchList;
+const KINDS = BRANCH_LISTS;
 const LISTS = { push: 'push_access_levels', merge: 'merge_access_levels', unprotect: 'unprotect_access_levels' } as const;
 const WORDS = { push: 'Push', merge: 'Merge', unprotect: 'Unprotect' } as const;
 
 /** Where a rule lives: a project (its members, shared groups and deploy keys may be named) or a group. */
 type Owner = { project: Project } | { group: Group };
 
-const levelsOf = (kind: Kind): number[] => (kind === 'unprotect' ? [30, 40, ADMIN_LEVEL] : [0, 30, 40, ADMIN_LEVEL]);
+const levelsOf = branchLevels;
 
 function ownerRules(db: Db, owner: Owner): ProtectedBranch[] {
   return protectedBranches(db).filter((rule) => ('project' in owner ? rule.project_id === owner.project.id : rule.group_id === owner.group.id));
