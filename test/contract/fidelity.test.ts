@@ -80,6 +80,16 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
     const [method, path] = route.split(' ');
     return [`${method} ${base}${path}`, i + j ? 'as above' : 'CI/CD variables of projects, groups and the instance (GitLab API docs, project-, group- and instance-level CI/CD variables; python-gitlab ProjectVariableManager, GroupVariableManager, VariableManager)'];
   }))),
+  'GET /projects/{}/protected_branches': 'protected branches (GitLab API docs, Protected branches; python-gitlab ProjectProtectedBranchManager)',
+  'GET /projects/{}/protected_branches/{}': 'as above',
+  'POST /projects/{}/protected_branches': 'as above',
+  'PATCH /projects/{}/protected_branches/{}': 'as above (update, GitLab 15.6 and later)',
+  'DELETE /projects/{}/protected_branches/{}': 'as above',
+  'GET /groups/{}/protected_branches': 'group-level protected branches (GitLab API docs, Group-level protected branches; python-gitlab GroupProtectedBranchManager)',
+  'GET /groups/{}/protected_branches/{}': 'as above',
+  'POST /groups/{}/protected_branches': 'as above',
+  'PATCH /groups/{}/protected_branches/{}': 'as above',
+  'DELETE /groups/{}/protected_branches/{}': 'as above',
 };
 
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
@@ -88,6 +98,7 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
   branches: 'not in the documents here; the fields are those of the GitLab API docs (Branches), checked by the sandbox tests',
   tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
+  'protected-branches': 'not in the documents here; the fields are those of the GitLab API docs (Protected branches), checked by the sandbox tests',
   'deploy-keys': 'not in the documents here; the fields are those of the GitLab API docs (Deploy keys), checked by the sandbox tests',
   variables: 'not in the documents here; the fields are those of the GitLab API docs (CI/CD variables), checked by the sandbox tests',
 };

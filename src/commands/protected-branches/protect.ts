@@ -4,7 +4,7 @@ import { protectedBranches } from '../../api/resources/protected-branches.js';
 import { defineCommand } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import { accessOptions, allowOption, KINDS, levelOption, withWho, type AccessOptions } from './shared.js';
+import { accessOptions, allowOption, KINDS, levelOption, type AccessOptions } from './shared.js';
 
 export default defineCommand<AccessOptions & { project?: string; group?: string; name: string }>({
   description:
@@ -30,6 +30,6 @@ export default defineCommand<AccessOptions & { project?: string; group?: string;
       const allowed = allowOption(opts, kind);
       if (allowed?.length) body[`allowed_to_${kind}`] = await allowedEntries(ctx.api, allowed);
     }
-    return withWho(await ctx.api.call(routeOf(resource, 'create'), { ...params, ...body }));
+    return ctx.api.call(routeOf(resource, 'create'), { ...params, ...body });
   },
 });

@@ -5,7 +5,7 @@ import { protectedBranches, type ProtectedBranch } from '../../api/resources/pro
 import { defineCommand } from '../../cli/command.js';
 import { parseId, placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import { accessOptions, allowOption, KINDS, levelOption, levelsOf, withWho, type AccessOptions } from './shared.js';
+import { accessOptions, allowOption, KINDS, levelOption, levelsOf, type AccessOptions } from './shared.js';
 
 type Options = AccessOptions & { project?: string; group?: string; name: string; disallowPush?: Who[]; disallowMerge?: Who[]; disallowUnprotect?: Who[] };
 
@@ -49,8 +49,8 @@ export default defineCommand<Options>({
     });
     if (!Object.keys(body).length) {
       ctx.io.note(`protected branch "${current.name}" already is as asked; nothing sent`);
-      return withWho(current);
+      return current;
     }
-    return withWho(await ctx.api.call(routeOf(resource, 'update'), { ...target, ...body }));
+    return ctx.api.call(routeOf(resource, 'update'), { ...target, ...body });
   },
 });
