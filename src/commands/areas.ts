@@ -29,6 +29,7 @@ import * as notes from './notes/manifest.js';
 import * as planLimits from './plan-limits/manifest.js';
 import * as profile from './profile/manifest.js';
 import * as projects from './projects/manifest.js';
+import * as protectedBranches from './protected-branches/manifest.js';
 import * as protectedTags from './protected-tags/manifest.js';
 import * as pushRule from './push-rule/manifest.js';
 import * as repo from './repo/manifest.js';
@@ -44,4 +45,4 @@ import * as users from './users/manifest.js';
 import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, runners, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
+export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedBranches, protectedTags, pushRule, repo, runners, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];

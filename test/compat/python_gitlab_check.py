@@ -344,6 +344,24 @@ def projects_protected_tags():
     expect(project.protectedtags.list() == [], "unprotected")
 
 
+@check
+def projects_protected_branches():
+    # test_project_protected_branches (tests/functional/api/test_projects.py) of this python-gitlab: the project has no
+    # commit yet, so its default branch is not protected yet either.
+    project = new_project()
+    p_b = project.protectedbranches.create({"name": "*-stable"})
+    expect(p_b.name == "*-stable", "created")
+    expect(len(project.protectedbranches.list()) == 1, "listed")
+    p_b = project.protectedbranches.get("*-stable")
+    p_b.delete()
+    expect(len(project.protectedbranches.list()) == 0, "unprotected")
+    # The documentation's examples: levels; a name protected twice and a user who is not a member are refused.
+    p_b = project.protectedbranches.create({"name": "release/*", "merge_access_level": 30, "push_access_level": 40})
+    expect(p_b.merge_access_levels[0]["access_level"] == 30 and p_b.push_access_levels[0]["access_level"] == 40, "levels")
+    raises(gitlab.GitlabCreateError, lambda: project.protectedbranches.create({"name": "release/*"}))
+    raises(gitlab.GitlabCreateError, lambda: project.protectedbranches.create({"name": "x", "allowed_to_push": [{"user_id": 99999}]}))
+
+
 # --- merge requests and approvals -------------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { presentedFields, ROLES, type ResourceDef, type RoleName, type Verb } from '../../src/api/resource.js';
 import { approvalRules } from '../../src/api/resources/approval-rules.js';
 import { draftNotes } from '../../src/api/resources/draft-notes.js';
+import { protectedBranches } from '../../src/api/resources/protected-branches.js';
 import { protectedTags } from '../../src/api/resources/protected-tags.js';
 import { manifest } from '../../src/commands/manifest.js';
 import { badges } from '../../src/api/resources/badges.js';
@@ -114,6 +115,15 @@ const rows: Row[] = [
     resource: protectedTags,
     create: () => ['protect', '--name', `tag-${serial++}-*`],
     missingId: 'no-such-tag',
+    badId: '',
+    verbs: { delete: 'unprotect' },
+  },
+  {
+    // Under two parents: each verb is checked at the project.
+    resource: placed(protectedBranches, 'project'),
+    create: () => ['protect', '--name', `branch-${serial++}/*`],
+    update: ['--allow-force-push'],
+    missingId: 'no-such-branch',
     badId: '',
     verbs: { delete: 'unprotect' },
   },

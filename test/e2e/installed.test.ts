@@ -115,6 +115,24 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(result.stdout.split('\n').slice(0, 3)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl')]);
   });
 
+  live('protects branches and keeps them as a desired-state file says, the default branch adopted', async () => {
+    const dir = tempDir('forgectl-e2e-protected-');
+    const file = join(dir, 'web.yaml');
+    expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
+    expect((await forgectl(['plan', '-f', file])).code).toBe(0);
+    expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
+    const drift = await forgectl(['plan', '-f', file]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toContain('  ~ protected branch "main"\n      allowed_to_push: ["maintainer","user:alice"] → ["maintainer"]\n      allowed_to_merge: ["developer"] → ["maintainer"]');
+    expect((await forgectl(['apply', '-f', file, '--yes'])).code).toBe(0);
+    expect((await forgectl(['plan', '-f', file])).code).toBe(0);
+    // Unprotecting asks first: off a terminal without --yes, nothing is sent.
+    await clearRequests();
+    expect((await forgectl(['protected-branches', 'unprotect', 'main', '--project', 'acme/web'])).code).toBe(2);
+    expect((await requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   live('writes a record, a list and an empty list in every format (YAML from the bundle too)', async () => {
     const cases: Array<[string[], (r: ProcessResult) => void]> = [
       [['users', 'get', 'alice', '-o', 'json'], (r) => expect(JSON.parse(r.stdout)).toMatchObject({ username: 'alice' })],

@@ -20,6 +20,7 @@ import { freezePeriods } from './freeze-periods.js';
 import { secureFiles } from './secure-files.js';
 import { keys } from './keys.js';
 import { pushRules } from './push-rules.js';
+import { protectedBranchesModule } from './protected-branches.js';
 import { protectedTags } from './protected-tags.js';
 import { mirrors } from './mirrors.js';
 import { repository } from './repository.js';
@@ -74,6 +75,7 @@ export const modules: SandboxModule[] = [
   keys,
   pushRules,
   protectedTags,
+  protectedBranchesModule,
   mirrors,
   repository,
   commits,
