@@ -115,6 +115,24 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(result.stdout.split('\n').slice(0, 3)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl')]);
   });
 
+  live('protects branches and keeps them as a desired-state file says, the default branch adopted', async () => {
+    const dir = tempDir('forgectl-e2e-protected-');
+    const file = join(dir, 'web.yaml');
+    expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
+    expect((await forgectl(['plan', '-f', file])).code).toBe(0);
+    expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
+    const drift = await forgectl(['plan', '-f', file]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toContain('  ~ protected branch "main"\n      allowed_to_push: ["maintainer","user:alice"] → ["maintainer"]\n      allowed_to_merge: ["developer"] → ["maintainer"]');
+    expect((await forgectl(['apply', '-f', file, '--yes'])).code).toBe(0);
+    expect((await forgectl(['plan', '-f', file])).code).toBe(0);
+    // Unprotecting asks first: off a terminal without --yes, nothing is sent.
+    await clearRequests();
+    expect((await forgectl(['protected-branches', 'unprotect', 'main', '--project', 'acme/web'])).code).toBe(2);
+    expect((await requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   live('writes a record, a list and an empty list in every format (YAML from the bundle too)', async () => {
     const cases: Array<[string[], (r: ProcessResult) => void]> = [
       [['users', 'get', 'alice', '-o', 'json'], (r) => expect(JSON.parse(r.stdout)).toMatchObject({ username: 'alice' })],
@@ -292,6 +310,33 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     await clearFaults();
     expect(JSON.parse(stdout)).toHaveLength(40);
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
+  });
+
+  live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
+    const resets = async () => (await requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/runners/4/reset_authentication_token'));
+    await clearRequests();
+    // The service resets the token at once; its answer is held back, so the signal comes while it is on its way.
+    await fault({ method: 'POST', path: 'reset_authentication_token$', answer_latency_ms: 1500 });
+    const file = join(tempDir(), 'runner-4.token');
+    const child = spawn('forgectl', ['runners', 'reset-token', '4', '--output-file', file, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (!(await resets()).length) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await clearFaults();
+    expect(stderr).toMatch(/interrupted \(SIGTERM\) after the token was reset: the new token is in the recovery file \S+runners\/runner-\S+\.json \(mode 0600\)/);
+    expect(existsSync(file)).toBe(false);
+
+    await clearRequests();
+    const next = await forgectl(['runners', 'reset-token', '4', '--output-file', file, '--yes']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('finishing it from');
+    expect(await resets()).toEqual([]);
+    const token = readFileSync(file, 'utf8').trim();
+    const verify = await fetch(`${sandbox!.url}/api/v4/runners/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    expect(verify.status).toBe(200);
   });
 
   live('a page that fails under --all: the JSON array closed, and stderr says how much was written', async () => {

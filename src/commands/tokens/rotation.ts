@@ -62,7 +62,7 @@ const shortHash = (text: string): string => createHash('sha256').update(text).di
  * Token ids are unique across an instance (group, project and personal tokens alike), so locks and recovery files
  * are keyed by the instance and the id, never by how the URL, the group or the project was spelled.
  */
-const instanceKey = (instance: string): string => shortHash(instanceIdentity(instance));
+export const instanceKey = (instance: string): string => shortHash(instanceIdentity(instance));
 
 const sameInstance = (a: string, b: string): boolean => instanceIdentity(a) === instanceIdentity(b);
 
@@ -160,13 +160,21 @@ export function assertWritableDir(dir: string, what: string): void {
   }
 }
 
+/** What a recovery file names besides the token: when, on which instance, and whose token it is (kind and id). */
+export interface RecoveryDraft {
+  created_at: string;
+  instance: string;
+  kind: string;
+  rotated_token_id: number;
+}
+
 /**
  * The recovery file of one rotation. It is created before the rotate request is sent (O_EXCL, 0600, the folder
  * fsynced), so that when the answer arrives a single write stands between the new token and a file
  * `tokens recover` finds: no temporary name, no rename. A run killed before the answer leaves the file empty: it
  * holds nothing, is ignored, and the next rotation of the same token removes it.
  */
-export class RecoveryFile {
+export class RecoveryFile<D extends RecoveryDraft = Omit<RecoveryRecord, 'token'>> {
   readonly path: string;
   /** Why the file could not be created or written, when it could not. */
   failure?: string;
@@ -177,10 +185,12 @@ export class RecoveryFile {
 
   constructor(
     configDir: string,
-    private readonly draft: Omit<RecoveryRecord, 'token'>,
+    private readonly draft: NoInfer<D>,
+    /** Where the file goes: the recovery folder, or a folder of its own for other secrets (a runner's token). */
+    folder = recoveryDir(configDir),
   ) {
     const stamp = draft.created_at.replace(/[:.]/g, '-');
-    this.path = join(recoveryDir(configDir), `${recoveryPrefix(draft.kind, draft.instance, draft.rotated_token_id)}${stamp}.json`);
+    this.path = join(folder, `${recoveryPrefix(draft.kind, draft.instance, draft.rotated_token_id)}${stamp}.json`);
   }
 
   /** Creates the (empty) file; a failure is kept and reported when the token arrives. */
@@ -196,8 +206,7 @@ export class RecoveryFile {
 
   /** The file's content for this token. */
   serialize(token: NewToken): string {
-    const record: RecoveryRecord = { ...this.draft, token };
-    return `${JSON.stringify(record, null, 2)}\n`;
+    return `${JSON.stringify({ ...this.draft, token }, null, 2)}\n`;
   }
 
   /** Synchronous on purpose: nothing else may run between the answer and this write. Never throws. */
@@ -239,7 +248,7 @@ export class RecoveryFile {
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
 
 /** Recovery files of one token are named `<kind>-<instance>-<id>-<time>.json`. */
-function recoveryPrefix(kind: TokenKind, instance: string, id: number): string {
+export function recoveryPrefix(kind: string, instance: string, id: number): string {
   return `${kind}-${instanceKey(instance)}-${id}-`;
 }
 
