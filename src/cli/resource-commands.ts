@@ -131,7 +131,7 @@ export function placementFor(resource: MultiParentDef, given: object, ctx: Conte
   const flags = selectors.map((selector) => selector.flag);
   const choice = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`;
   const chosen = selectors.filter((selector) => opts[optsKey(selector.flag)] !== undefined && opts[optsKey(selector.flag)] !== false);
-  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun}s? give ${choice}`);
+  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun.endsWith('ch') ? `${resource.noun}es` : `${resource.noun}s`}? give ${choice}`);
   const placedResource = placed(resource, chosen[0].key);
   return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };
 }

@@ -80,6 +80,37 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
     const [method, path] = route.split(' ');
     return [`${method} ${base}${path}`, i + j ? 'as above' : 'CI/CD variables of projects, groups and the instance (GitLab API docs, project-, group- and instance-level CI/CD variables; python-gitlab ProjectVariableManager, GroupVariableManager, VariableManager)'];
   }))),
+  'GET /projects/{}/deploy_tokens': 'deploy tokens (GitLab API docs, Deploy tokens; python-gitlab ProjectDeployTokenManager)',
+  'GET /projects/{}/deploy_tokens/{}': 'as above',
+  'POST /projects/{}/deploy_tokens': 'as above',
+  'DELETE /projects/{}/deploy_tokens/{}': 'as above',
+  'GET /groups/{}/deploy_tokens': 'as above (GroupDeployTokenManager)',
+  'GET /groups/{}/deploy_tokens/{}': 'as above',
+  'POST /groups/{}/deploy_tokens': 'as above',
+  'DELETE /groups/{}/deploy_tokens/{}': 'as above',
+  'GET /deploy_tokens': 'as above (DeployTokenManager, administrators)',
+  'GET /runners': 'runners (GitLab API docs, Runners; python-gitlab RunnerManager)',
+  'GET /runners/all': 'as above (RunnerAllManager, administrators)',
+  'GET /groups/{}/runners': 'as above (GroupRunnerManager)',
+  'GET /projects/{}/runners': 'as above (ProjectRunnerManager)',
+  'GET /runners/{}': 'as above (RunnerManager.get)',
+  'PUT /runners/{}': 'as above (Runner.save)',
+  'DELETE /runners/{}': 'as above (Runner.delete)',
+  'GET /runners/{}/jobs': 'as above (RunnerJobManager)',
+  'POST /runners/{}/reset_authentication_token': 'as above (Reset runner\'s authentication token by using the runner ID)',
+  'POST /user/runners': 'as above (Users API, Create a runner; python-gitlab CurrentUserRunnerManager, its functional tests\' fixture)',
+  'POST /runners/verify': 'as above (RunnerManager.verify)',
+  'DELETE /runners': 'as above (delete a runner by its authentication token; python-gitlab\'s functional tests\' fixture)',
+  'GET /projects/{}/protected_branches': 'protected branches (GitLab API docs, Protected branches; python-gitlab ProjectProtectedBranchManager)',
+  'GET /projects/{}/protected_branches/{}': 'as above',
+  'POST /projects/{}/protected_branches': 'as above',
+  'PATCH /projects/{}/protected_branches/{}': 'as above (update, GitLab 15.6 and later)',
+  'DELETE /projects/{}/protected_branches/{}': 'as above',
+  'GET /groups/{}/protected_branches': 'group-level protected branches (GitLab API docs, Group-level protected branches; python-gitlab GroupProtectedBranchManager)',
+  'GET /groups/{}/protected_branches/{}': 'as above',
+  'POST /groups/{}/protected_branches': 'as above',
+  'PATCH /groups/{}/protected_branches/{}': 'as above',
+  'DELETE /groups/{}/protected_branches/{}': 'as above',
 };
 
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
@@ -88,8 +119,11 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
   branches: 'not in the documents here; the fields are those of the GitLab API docs (Branches), checked by the sandbox tests',
   tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
+  'protected-branches': 'not in the documents here; the fields are those of the GitLab API docs (Protected branches), checked by the sandbox tests',
   'deploy-keys': 'not in the documents here; the fields are those of the GitLab API docs (Deploy keys), checked by the sandbox tests',
   variables: 'not in the documents here; the fields are those of the GitLab API docs (CI/CD variables), checked by the sandbox tests',
+  'deploy-tokens': 'not in the documents here; the fields are those of the GitLab API docs (Deploy tokens), checked by the sandbox tests and python-gitlab',
+  runners: 'not in the documents here; the fields are those of the GitLab API docs (Runners), checked by the sandbox tests and python-gitlab',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
