@@ -49,7 +49,10 @@ export class NodeHttp {
     const port = /:(\d+)$/.exec(url.host)?.[1];
     return new Promise<Answer>((resolve, reject) => {
       let response: IncomingMessage | undefined;
-      const request = module.request({ hostname: url.hostname.replace(/^\[|\]$/g, ''), port, path: url.path, method, headers, agent, timeout: this.timeoutMs });
+      // Node frames a body without a length in chunks only for methods that usually carry one: a DELETE's body
+      // (DELETE /admin/token) would go unframed, and the server would read none.
+      const framed = body === undefined || Object.keys(headers).some((name) => name.toLowerCase() === 'content-length') ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+      const request = module.request({ hostname: url.hostname.replace(/^\[|\]$/g, ''), port, path: url.path, method, headers: framed, agent, timeout: this.timeoutMs });
       request.on('timeout', () => {
         const code = response ? BODY_TIMEOUT : !request.socket || request.socket.connecting ? CONNECT_TIMEOUT : HEADERS_TIMEOUT;
         const error = Object.assign(new Error(`timed out after ${this.timeoutMs} ms`), { code });
