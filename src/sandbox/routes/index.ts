@@ -40,6 +40,7 @@ import { personalSnippetsModule } from './personal-snippets.js';
 import { fleet } from './fleet.js';
 import { variables } from './variables.js';
 import { avatars } from '../avatars.js';
+import { auditEvents } from './audit-events.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -85,6 +86,8 @@ export const modules: SandboxModule[] = [
   avatars,
   // After fleet: its projects get variables too.
   variables,
+  // Last: its seed names records the others seeded.
+  auditEvents,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {
