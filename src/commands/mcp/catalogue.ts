@@ -58,7 +58,7 @@ const NOT_TOOLS = new Set([
 ]);
 
 /** The verbs that only read (everything else changes something on the instance). */
-const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'preview', 'validate', 'export', 'plan', 'audit']);
+const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'state', 'preview', 'validate', 'export', 'plan', 'audit']);
 /** Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`): not offered. */
 const NOT_INPUTS = new Set(['--fix', '--raw']);
 /** Verbs that remove or revoke: the host should ask before these. */
