@@ -50,27 +50,41 @@ function about(event: AuditEvent, change: Change, level: Owner['level']): boolea
   return named !== undefined && (named === change.key || named === unmark(change.key).value || (change.key.startsWith('"') && JSON.stringify(named) === change.key));
 }
 
-/** Usernames by user id, looked up once per run (events name their author by id and display name). */
-export type Authors = Map<number, Promise<string | undefined>>;
+/**
+ * What one run looks up once: usernames by user id (events name their author by id and display name), and the
+ * user the run acts as.
+ */
+export interface Authors {
+  usernames: Map<number, Promise<string | undefined>>;
+  self?: Promise<number | undefined>;
+}
 
-/** Adds changed_by to the owner's changes that the audit events explain (in place). */
+export const newAuthors = (): Authors => ({ usernames: new Map() });
+
+/**
+ * Adds changed_by to the owner's changes that the audit events explain (in place). The newest event about the
+ * object decides; when its author is the user this run acts as, the change was forgectl's own (an apply), not one
+ * made by hand, and nobody is named.
+ */
 export async function explainChanges(io: SectionIo, owner: Owner, changes: Change[], now: Date, authors: Authors): Promise<void> {
   const explained = changes.filter((change) => change.action !== 'violation');
   if (!explained.length) return;
   const events = await recentEvents(io, owner, now);
   if (!events.length) return;
+  authors.self ??= io.api.get<{ id: number }>('/user').then((user) => user.id, () => undefined);
+  const self = await authors.self;
   for (const change of explained) {
     const event = events.find((candidate) => about(candidate, change, owner.level));
-    if (event) change.changed_by = { author: await authorOf(io, event, authors), at: event.created_at };
+    if (event && event.author_id !== self) change.changed_by = { author: await authorOf(io, event, authors), at: event.created_at };
   }
 }
 
 /** How the plan names an event's author: their username, else the name the event gives, else the id. */
 async function authorOf(io: SectionIo, event: AuditEvent, authors: Authors): Promise<string> {
-  let username = authors.get(event.author_id);
+  let username = authors.usernames.get(event.author_id);
   if (!username) {
     username = io.api.get<{ username?: string }>(p`/users/${event.author_id}`).then((user) => user.username, () => undefined);
-    authors.set(event.author_id, username);
+    authors.usernames.set(event.author_id, username);
   }
   return (await username) ?? event.details?.author_name ?? `user ${String(event.author_id)}`;
 }

@@ -8,7 +8,7 @@ import type { RateGate } from '../http/rate-gate.js';
 import type { SelectContext } from '../fleet/select.js';
 import type { DesiredState } from './file.js';
 import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
-import { explainChanges, type Authors } from './changed-by.js';
+import { explainChanges, newAuthors } from './changed-by.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
 import { identityKey, unmark, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
@@ -187,7 +187,7 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
   if (budget) ctx.io.note(budget);
   const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
   const now = ctx.now?.() ?? new Date();
-  const authors: Authors = new Map();
+  const authors = newAuthors();
   const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
     const changes: Change[] = [];
     let leftAlone = 0;

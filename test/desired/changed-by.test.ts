@@ -55,6 +55,12 @@ describe('plan names who changed a drifted object', () => {
     const again = await sandbox.run(['plan', '-f', desired]);
     expect(again.stdout).toBe('No changes: the file matches 2 projects and 1 group.\n');
     expect(again.code).toBe(0);
+
+    // The file changes next: the rule's last change was forgectl's own apply (this run's user), so nobody is named.
+    writeFileSync(desired, readFileSync(desired, 'utf8').replace('approvals_required: 1', 'approvals_required: 3'));
+    const edited = await sandbox.run(['plan', '-f', desired]);
+    expect(edited.code).toBe(9);
+    expect(edited.stdout).toContain('  ~ approval rule "Maintainers"\n      approvals_required: 1 → 3\n');
   });
 
   it('plans without names, silently, when the caller may not read audit events', async () => {
