@@ -12,7 +12,7 @@ export default plainCommands(approvalRules, {
   },
   get: { examples: ['forgectl approval-rules get 1 --project acme/api', 'forgectl approval-rules get 1 --project acme/api --mr 1 -o json'] },
   delete: {
-    examples: ['forgectl approval-rules delete 1 --project acme/api --yes', 'forgectl approval-rules delete 1 --project acme/api --mr 1 --yes'],
+    examples: ['forgectl approval-rules delete 1 --project acme/api --mr 1 --yes', 'forgectl approval-rules delete 1 --project acme/api --yes'],
     inspect: (rule: { name: string }) => rule.name,
   },
 });

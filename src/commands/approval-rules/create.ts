@@ -8,7 +8,7 @@ export default defineCommand<RuleOptions>({
   examples: [
     'forgectl approval-rules create --project acme/api --name Security --approvals-required 1 --users alice,bob --protected-branches 1',
     'forgectl approval-rules create --project acme/api --name Coverage --approvals-required 1 --rule-type report_approver --report-type code_coverage --groups acme',
-    'forgectl approval-rules create --project acme/api --mr 1 --name Security --approvals-required 2 --users alice,bob',
+    'forgectl approval-rules create --project acme/api --mr 1 --name Release --approvals-required 2 --users alice,bob',
   ],
   options: [projectOption, ...ruleOptions(true)],
   async run(opts, ctx) {
