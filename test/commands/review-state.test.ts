@@ -87,3 +87,13 @@ describe('approval-rules --mr', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 });
+
+describe('the agent interface', () => {
+  it('lists approvals state and the approval-rules reads in the review toolset, audit events in access, all read-only', async () => {
+    const review = await sandbox.run(['mcp', 'tools']);
+    expect(review.stdout).toMatch(/^approvals_state\treview\tread\t/m);
+    expect(review.stdout).toMatch(/^approval_rules_list\treview\tread\t/m);
+    const all = await sandbox.run(['mcp', 'tools', '--toolsets', 'all']);
+    expect(all.stdout).toMatch(/^audit_events_list\taccess\tread\t/m);
+  });
+});
