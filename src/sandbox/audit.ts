@@ -125,7 +125,11 @@ export function recordAudit(req: SandboxRequest, response: SandboxResponse, befo
   const answer = isRecord(response.body) ? response.body : undefined;
   const located = entityOf(req.db, req.rawPath, req.method === 'POST' ? answer : undefined);
   if (!located) return;
-  const { entity, rest } = located;
+  const { entity } = located;
+  // The instance's settings and plan limits live under /application/: named as the collections they are.
+  const rest = entity.level === 'instance' && located.rest[0] === 'application' && located.rest.length === 2
+    ? [located.rest[1] === 'settings' ? 'application_settings' : located.rest[1]]
+    : located.rest;
   const level = entity.level === 'user' ? 'instance' : entity.level;
 
   // The collection and key the path names: [collection, key, collection, key …], maybe ending in an action.
@@ -142,7 +146,10 @@ export function recordAudit(req: SandboxRequest, response: SandboxResponse, befo
   const self = rest.length === 0;
   const targetType = self ? entity.type : auditTargetType(collection, level);
   const record = answer ?? before;
-  const named = self ? entity.path : labelOf(before) ?? labelOf(answer) ?? key ?? singular(collection);
+  // A key in the path that is a name (a variable's key, a branch, an integration's slug) names the target; an id
+  // does not, so the record's own name does.
+  const pathName = key !== undefined && !/^\d+$/.test(key) ? key : undefined;
+  const named = self ? entity.path : pathName ?? labelOf(before) ?? labelOf(answer) ?? key ?? singular(collection);
   const targetId = (!self && typeof record?.id === 'number' ? record.id : undefined) ?? (key && /^\d+$/.test(key) ? Number(key) : entity.id);
   const noun = self ? entity.type.toLowerCase() : singular(collection);
 

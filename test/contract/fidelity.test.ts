@@ -80,6 +80,17 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
     const [method, path] = route.split(' ');
     return [`${method} ${base}${path}`, i + j ? 'as above' : 'CI/CD variables of projects, groups and the instance (GitLab API docs, project-, group- and instance-level CI/CD variables; python-gitlab ProjectVariableManager, GroupVariableManager, VariableManager)'];
   }))),
+  'GET /projects/{}/merge_requests/{}/approval_rules': 'merge request approval rules (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalRuleManager)',
+  'GET /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
+  'POST /projects/{}/merge_requests/{}/approval_rules': 'as above',
+  'PUT /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
+  'DELETE /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
+  'GET /audit_events': 'instance audit events (GitLab API docs, Audit events; python-gitlab AuditEventManager)',
+  'GET /audit_events/{}': 'as above',
+  'GET /groups/{}/audit_events': 'group audit events (as above; GroupAuditEventManager)',
+  'GET /groups/{}/audit_events/{}': 'as above',
+  'GET /projects/{}/audit_events': 'project audit events (as above; ProjectAuditEventManager)',
+  'GET /projects/{}/audit_events/{}': 'as above',
 };
 
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
@@ -90,6 +101,7 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
   'deploy-keys': 'not in the documents here; the fields are those of the GitLab API docs (Deploy keys), checked by the sandbox tests',
   variables: 'not in the documents here; the fields are those of the GitLab API docs (CI/CD variables), checked by the sandbox tests',
+  'audit-events': 'not in the documents here; the fields are those of the GitLab API docs (Audit events) and its event schema, checked by the sandbox tests',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */

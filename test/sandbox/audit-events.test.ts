@@ -43,3 +43,13 @@ describe('audit events of the sandbox', () => {
     expect((await sandbox.call('GET', '/audit_events/999999')).status).toBe(404);
   });
 });
+
+describe('audit events of instance settings and named records', () => {
+  it('names the instance settings as ApplicationSetting with the field changed, and a record by the name in its path', async () => {
+    expect((await sandbox.call('PUT', '/application/settings', { max_attachment_size: 123 })).status).toBe(200);
+    const settings = await newest('/audit_events');
+    expect(settings).toMatchObject({ entity_type: 'Gitlab::Audit::InstanceScope', details: { target_type: 'ApplicationSetting', change: 'max_attachment_size', to: 123 } });
+    expect((await sandbox.call('PUT', '/groups/acme/integrations/bugzilla', { issues_url: 'https://bugs.example.org/show_bug.cgi?id=:id', new_issue_url: 'https://bugs.example.org/new', project_url: 'https://bugs.example.org' })).status).toBe(200);
+    expect((await newest('/groups/acme/audit_events')).details).toMatchObject({ target_type: 'Integration', target_details: 'bugzilla' });
+  });
+});
