@@ -47,7 +47,9 @@ function about(event: AuditEvent, change: Change, level: Owner['level']): boolea
   const ids = Object.values(change.ref ?? {}).map(String);
   if (details.target_id !== undefined && ids.includes(String(details.target_id))) return true;
   const named = typeof details.target_details === 'string' ? unmark(details.target_details).value : undefined;
-  return named !== undefined && (named === change.key || named === unmark(change.key).value || (change.key.startsWith('"') && JSON.stringify(named) === change.key));
+  if (named === undefined) return false;
+  // An identity of several fields ("KEY … *": a variable's key and scope) is named by its first.
+  return [change.key, unmark(change.key).value, change.key.split(' … ')[0]].includes(named) || (change.key.startsWith('"') && JSON.stringify(named) === change.key);
 }
 
 /**

@@ -5,7 +5,8 @@ import { tokens } from '../../src/sandbox/model.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 /**
- * The round trip with the audit trail: export a seeded group, plan 0; another user changes objects by hand; plan
+ * The round trip with the audit trail: export a seeded group, plan 0; another user changes a badge, an approval rule
+ * and a CI/CD variable by hand; plan
  * exits 9 naming each object and who changed it (from the owner's audit events); apply fixes them; plan 0 again.
  */
 let clock = new Date('2026-11-20T08:00:00Z');
@@ -16,6 +17,7 @@ const asAlice = () => ({ env: { FORGECTL_TOKEN: tokenOf('alice') } });
 
 describe('plan names who changed a drifted object', () => {
   it('export, plan 0; changes by hand are drift naming the object and its author; apply fixes them; plan 0', async () => {
+    expect((await sandbox.run(['variables', 'set', 'LOG_LEVEL', '--project', 'acme/api', '--value', 'info'])).code).toBe(0);
     expect((await sandbox.run(['badges', 'create', '--project', 'acme/api', '--name', 'ci-status', '--link-url', 'https://ci.example.com/api', '--image-url', 'https://ci.example.com/api.svg'])).code).toBe(0);
     const exported = await sandbox.run(['export', '--group', 'acme']);
     expect(exported.code).toBe(0);
@@ -34,10 +36,14 @@ describe('plan names who changed a drifted object', () => {
     clock = new Date('2026-11-24T10:15:00Z');
     expect((await sandbox.run(['approval-rules', 'update', String(ruleId), '--project', 'acme/api', '--approvals-required', '2'], asAlice())).code).toBe(0);
 
+    clock = new Date('2026-11-24T10:20:00Z');
+    expect((await sandbox.run(['variables', 'set', 'LOG_LEVEL', '--project', 'acme/api', '--value', 'debug'], asAlice())).code).toBe(0);
+
     const drift = await sandbox.run(['plan', '-f', desired]);
     expect(drift.code, drift.stdout).toBe(9);
     expect(drift.stdout).toContain('  ~ badge "ci-status"   (changed by alice 2026-11-24 10:12)\n      link_url: "https://ci.example.com/other" → "https://ci.example.com/api"\n');
     expect(drift.stdout).toContain('  ~ approval rule "Maintainers"   (changed by alice 2026-11-24 10:15)\n      approvals_required: 2 → 1\n');
+    expect(drift.stdout).toContain('  ~ variable LOG_LEVEL … *   (changed by alice 2026-11-24 10:20)\n      value: "debug" → "info"\n');
 
     // The saved plan carries who changed what; a plan saved without it (an older forgectl's) still applies.
     const saved = join(dir, 'plan.json');
@@ -46,6 +52,7 @@ describe('plan names who changed a drifted object', () => {
     expect(document.changes.map((c: { key: string; changed_by?: unknown }) => [c.key, c.changed_by])).toEqual([
       ['ci-status', { author: 'alice', at: '2026-11-24T10:12:00.000Z' }],
       ['Maintainers', { author: 'alice', at: '2026-11-24T10:15:00.000Z' }],
+      ['LOG_LEVEL … *', { author: 'alice', at: '2026-11-24T10:20:00.000Z' }],
     ]);
     for (const change of document.changes) delete change.changed_by;
     writeFileSync(saved, JSON.stringify(document));
