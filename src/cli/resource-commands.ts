@@ -134,7 +134,7 @@ export function placementFor(resource: MultiParentDef, given: object, ctx: Conte
   // --project with --mr: the project is where the merge request is, not a placement of its own.
   const chosen = named.filter((selector) => selector.kind !== 'parent' || !named.some((other) => other.kind === 'scope' && resource.parents[other.key].parent === selector.key));
   if (!chosen.length && resource.default) chosen.push(selectors.find((selector) => selector.key === resource.default)!);
-  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun}s? give ${choice}`);
+  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun.endsWith('ch') ? `${resource.noun}es` : `${resource.noun}s`}? give ${choice}`);
   const placedResource = placed(resource, chosen[0].key);
   return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };
 }

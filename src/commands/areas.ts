@@ -11,6 +11,7 @@ import * as badges from './badges/manifest.js';
 import * as branches from './branches/manifest.js';
 import * as commits from './commits/manifest.js';
 import * as deployKeys from './deploy-keys/manifest.js';
+import * as deployTokens from './deploy-tokens/manifest.js';
 import * as desired from './desired/manifest.js';
 import * as draftNotes from './draft-notes/manifest.js';
 import * as experiments from './experiments/manifest.js';
@@ -29,9 +30,11 @@ import * as notes from './notes/manifest.js';
 import * as planLimits from './plan-limits/manifest.js';
 import * as profile from './profile/manifest.js';
 import * as projects from './projects/manifest.js';
+import * as protectedBranches from './protected-branches/manifest.js';
 import * as protectedTags from './protected-tags/manifest.js';
 import * as pushRule from './push-rule/manifest.js';
 import * as repo from './repo/manifest.js';
+import * as runners from './runners/manifest.js';
 import * as secureFiles from './secure-files/manifest.js';
 import * as settings from './settings/manifest.js';
 import * as snippets from './snippets/manifest.js';
@@ -43,4 +46,4 @@ import * as users from './users/manifest.js';
 import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auditEvents, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
+export const areas = [alerts, approvalRules, approvals, artifacts, auditEvents, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedBranches, protectedTags, pushRule, repo, runners, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];

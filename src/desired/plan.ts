@@ -145,7 +145,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
   }
   let leftAlone = 0;
   for (const object of live.values()) {
-    if (section.remove && (prune === 'all' || (section.marker && object.managed))) changes.push({ ...change('delete', object.key, [], object), prune: true });
+    if (section.remove && !section.keep?.(owner, object) && (prune === 'all' || (section.marker && object.managed))) changes.push({ ...change('delete', object.key, [], object), prune: true });
     else leftAlone++;
   }
   return { changes, leftAlone, notCompared };

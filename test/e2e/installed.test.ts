@@ -115,6 +115,24 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(result.stdout.split('\n').slice(0, 3)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl')]);
   });
 
+  live('protects branches and keeps them as a desired-state file says, the default branch adopted', async () => {
+    const dir = tempDir('forgectl-e2e-protected-');
+    const file = join(dir, 'web.yaml');
+    expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
+    expect((await forgectl(['plan', '-f', file])).code).toBe(0);
+    expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
+    const drift = await forgectl(['plan', '-f', file]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toContain('  ~ protected branch "main"\n      allowed_to_push: ["maintainer","user:alice"] → ["maintainer"]\n      allowed_to_merge: ["developer"] → ["maintainer"]');
+    expect((await forgectl(['apply', '-f', file, '--yes'])).code).toBe(0);
+    expect((await forgectl(['plan', '-f', file])).code).toBe(0);
+    // Unprotecting asks first: off a terminal without --yes, nothing is sent.
+    await clearRequests();
+    expect((await forgectl(['protected-branches', 'unprotect', 'main', '--project', 'acme/web'])).code).toBe(2);
+    expect((await requests()).filter((r) => r.method === 'DELETE')).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   live('writes a record, a list and an empty list in every format (YAML from the bundle too)', async () => {
     const cases: Array<[string[], (r: ProcessResult) => void]> = [
       [['users', 'get', 'alice', '-o', 'json'], (r) => expect(JSON.parse(r.stdout)).toMatchObject({ username: 'alice' })],
@@ -139,6 +157,29 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       expect(result.code, `${cases[i][0].join(' ')}: ${result.stderr}`).toBe(0);
       cases[i][1](result);
     });
+  });
+
+  live('rotates a bot\'s token into a hidden CI/CD variable and a helper without showing it, then identifies and revokes it', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', 'e2e-rotation-bot', '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-rotation-');
+    const asBot = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir };
+    const first = (JSON.parse(made.stdout) as { token: string }).token;
+    expect((await runProcess('forgectl', ['auth', 'login', '--profile', 'bot', '--url', sandbox!.url, '--token-stdin'], { env: asBot, input: `${first}\n` })).code).toBe(0);
+    const rotated = await runProcess('forgectl', ['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/E2E_BOT_TOKEN', '--save-to', `exec:cat > '${join(dir, 'helper.token')}'`, '--save-to-profile', '--yes'], { env: asBot, timeoutMs: 30_000 });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = readFileSync(join(dir, 'helper.token'), 'utf8').trim();
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token).toBe(fresh);
+    expect(rotated.stdout + rotated.stderr).not.toContain(fresh);
+    const variable = await forgectl(['api', '/groups/acme/variables/E2E_BOT_TOKEN']);
+    expect(JSON.parse(variable.stdout)).toMatchObject({ hidden: true, masked: true, protected: true, value: null });
+
+    const identified = await forgectl(['tokens', 'identify', '-o', 'json'], {}, `${fresh}\n`);
+    expect(identified.code, identified.stderr).toBe(0);
+    expect(JSON.parse(identified.stdout)).toMatchObject({ type: 'group access token', name: 'e2e-rotation-bot', group: 'acme' });
+    const revoked = await forgectl(['tokens', 'identify', '--revoke', '--yes'], {}, `${fresh}\n`);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: fresh })).code).toBe(4);
   });
 
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
@@ -269,6 +310,33 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     await clearFaults();
     expect(JSON.parse(stdout)).toHaveLength(40);
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
+  });
+
+  live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
+    const resets = async () => (await requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/runners/4/reset_authentication_token'));
+    await clearRequests();
+    // The service resets the token at once; its answer is held back, so the signal comes while it is on its way.
+    await fault({ method: 'POST', path: 'reset_authentication_token$', answer_latency_ms: 1500 });
+    const file = join(tempDir(), 'runner-4.token');
+    const child = spawn('forgectl', ['runners', 'reset-token', '4', '--output-file', file, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (!(await resets()).length) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await clearFaults();
+    expect(stderr).toMatch(/interrupted \(SIGTERM\) after the token was reset: the new token is in the recovery file \S+runners\/runner-\S+\.json \(mode 0600\)/);
+    expect(existsSync(file)).toBe(false);
+
+    await clearRequests();
+    const next = await forgectl(['runners', 'reset-token', '4', '--output-file', file, '--yes']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('finishing it from');
+    expect(await resets()).toEqual([]);
+    const token = readFileSync(file, 'utf8').trim();
+    const verify = await fetch(`${sandbox!.url}/api/v4/runners/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    expect(verify.status).toBe(200);
   });
 
   live('a page that fails under --all: the JSON array closed, and stderr says how much was written', async () => {

@@ -3,6 +3,7 @@ import type { Section } from '../section.js';
 import { groupTokensSection, projectTokensSection } from './access-tokens.js';
 import { applicationSettingsSection, integrationsSection, planLimitsSection } from './admin.js';
 import { filesSection } from './files.js';
+import { groupProtectedBranchesSection, projectProtectedBranchesSection } from './protected-branches.js';
 import {
   approvalRulesSection, approvalsSection, badgesSection, freezePeriodsSection, hooksSection, protectedTagsSection, pullMirrorSection, pushRuleSection,
   secureFilesSection,
@@ -24,8 +25,10 @@ export const SECTIONS: Record<Level, Section[]> = {
     filesSection,
     projectTokensSection,
     projectVariablesSection,
+    // After the members a rule may name (a user added in the same apply is waited for): keep it after members.
+    projectProtectedBranchesSection,
   ],
-  group: [integrationsSection, groupTokensSection, groupVariablesSection],
+  group: [integrationsSection, groupTokensSection, groupVariablesSection, groupProtectedBranchesSection],
   instance: [applicationSettingsSection, planLimitsSection, instanceVariablesSection],
 };
 
