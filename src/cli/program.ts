@@ -56,6 +56,7 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Tokens:', ['tokens']],
   ['Projects and groups:', ['projects', 'groups', 'group-badges']],
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
+  ['Audit events:', ['audit-events']],
   ['Project settings:', ['integrations', 'badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'protected-branches', 'mirror', 'variables']],
   ['Instance administration:', ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts']],
   ['Repositories:', ['repo', 'branches', 'tags', 'commits', 'files', 'submodules']],

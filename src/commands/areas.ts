@@ -5,6 +5,7 @@ import * as alerts from './alerts/manifest.js';
 import * as approvalRules from './approval-rules/manifest.js';
 import * as approvals from './approvals/manifest.js';
 import * as artifacts from './artifacts/manifest.js';
+import * as auditEvents from './audit-events/manifest.js';
 import * as auth from './auth/manifest.js';
 import * as badges from './badges/manifest.js';
 import * as branches from './branches/manifest.js';
@@ -45,4 +46,4 @@ import * as users from './users/manifest.js';
 import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedBranches, protectedTags, pushRule, repo, runners, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
+export const areas = [alerts, approvalRules, approvals, artifacts, auditEvents, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedBranches, protectedTags, pushRule, repo, runners, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];

@@ -80,6 +80,17 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
     const [method, path] = route.split(' ');
     return [`${method} ${base}${path}`, i + j ? 'as above' : 'CI/CD variables of projects, groups and the instance (GitLab API docs, project-, group- and instance-level CI/CD variables; python-gitlab ProjectVariableManager, GroupVariableManager, VariableManager)'];
   }))),
+  'GET /projects/{}/merge_requests/{}/approval_rules': 'merge request approval rules (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalRuleManager)',
+  'GET /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
+  'POST /projects/{}/merge_requests/{}/approval_rules': 'as above',
+  'PUT /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
+  'DELETE /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
+  'GET /audit_events': 'instance audit events (GitLab API docs, Audit events; python-gitlab AuditEventManager)',
+  'GET /audit_events/{}': 'as above',
+  'GET /groups/{}/audit_events': 'group audit events (as above; GroupAuditEventManager)',
+  'GET /groups/{}/audit_events/{}': 'as above',
+  'GET /projects/{}/audit_events': 'project audit events (as above; ProjectAuditEventManager)',
+  'GET /projects/{}/audit_events/{}': 'as above',
   'GET /projects/{}/deploy_tokens': 'deploy tokens (GitLab API docs, Deploy tokens; python-gitlab ProjectDeployTokenManager)',
   'GET /projects/{}/deploy_tokens/{}': 'as above',
   'POST /projects/{}/deploy_tokens': 'as above',
@@ -122,6 +133,7 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   'protected-branches': 'not in the documents here; the fields are those of the GitLab API docs (Protected branches), checked by the sandbox tests',
   'deploy-keys': 'not in the documents here; the fields are those of the GitLab API docs (Deploy keys), checked by the sandbox tests',
   variables: 'not in the documents here; the fields are those of the GitLab API docs (CI/CD variables), checked by the sandbox tests',
+  'audit-events': 'not in the documents here; the fields are those of the GitLab API docs (Audit events) and its event schema, checked by the sandbox tests',
   'deploy-tokens': 'not in the documents here; the fields are those of the GitLab API docs (Deploy tokens), checked by the sandbox tests and python-gitlab',
   runners: 'not in the documents here; the fields are those of the GitLab API docs (Runners), checked by the sandbox tests and python-gitlab',
 };

@@ -388,6 +388,29 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await requests()).map((r) => r.path.replace(/\?.*/, ''))).toEqual(['/api/v4/projects/%2E%2E/badges']);
   });
 
+  live('audit events, approval state, and a plan that names who changed a drifted object', async () => {
+    const badge = await forgectl(['badges', 'create', '--project', 'acme/web', '--name', 'e2e-audit', '--link-url', 'https://ci.example.com/web', '--image-url', 'https://ci.example.com/web.svg', '-o', 'json']);
+    expect(badge.code, badge.stderr).toBe(0);
+    const desired = join(configDir, 'audit-desired.yaml');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/web:\n    badges:\n      - {name: e2e-audit, link_url: "https://ci.example.com/web", image_url: "https://ci.example.com/web.svg"}\n');
+    expect((await forgectl(['plan', '-f', desired])).code).toBe(0);
+    // alice, with a token of her own, changes the badge by hand.
+    const token = await forgectl(['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], {}, JSON.stringify({ name: 'audit-e2e', scopes: ['api'] }));
+    const alice = { FORGECTL_TOKEN: (JSON.parse(token.stdout) as { token: string }).token };
+    expect((await forgectl(['badges', 'update', String((JSON.parse(badge.stdout) as { id: number }).id), '--project', 'acme/web', '--link-url', 'https://ci.example.com/by-hand'], alice)).code).toBe(0);
+    const events = await forgectl(['audit-events', 'list', '--project', 'acme/web', '--author', 'alice', '--since', '1h']);
+    expect(events.code, events.stderr).toBe(0);
+    expect(events.stdout).toMatch(/^\d+\t\S+\tAlice Maintainer\tchanged link_url: https:\/\/ci\.example\.com\/web → https:\/\/ci\.example\.com\/by-hand\tBadge e2e-audit\n$/);
+    const drift = await forgectl(['plan', '-f', desired]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toMatch(/ {2}~ badge "e2e-audit" {3}\(changed by alice \d{4}-\d\d-\d\d \d\d:\d\d\)\n {6}link_url: "https:\/\/ci\.example\.com\/by-hand" → "https:\/\/ci\.example\.com\/web"\n/);
+    expect((await forgectl(['apply', '-f', desired, '--yes'])).code).toBe(0);
+    expect((await forgectl(['plan', '-f', desired])).code).toBe(0);
+    const state = await forgectl(['approvals', 'state', '--project', 'acme/api', '--mr', '1']);
+    expect(state.code, state.stderr).toBe(0);
+    expect(state.stdout).toMatch(/^Maintainers\tregular\t1\t[^\t]*\t(true|false)\tfalse\n$/);
+  });
+
   live('a profile\'s token goes only to its instance; loopback is never reached through a proxy', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'sandbox', profiles: { sandbox: { url: sandbox!.url, token: sandbox!.token } } }), { mode: 0o600 });

@@ -60,7 +60,7 @@ const NOT_TOOLS = new Set([
 ]);
 
 /** The verbs that only read (everything else changes something on the instance). */
-const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'preview', 'validate', 'export', 'plan', 'audit', 'jobs']);
+const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'state', 'preview', 'validate', 'export', 'plan', 'audit', 'jobs']);
 /**
  * Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`), or run a
  * command on this machine (`tokens rotate --save-to exec:`): not offered.

@@ -43,6 +43,7 @@ import { variables } from './variables.js';
 import { deployTokens } from './deploy-tokens.js';
 import { runnersModule } from './runners.js';
 import { avatars } from '../avatars.js';
+import { auditEvents } from './audit-events.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -91,6 +92,8 @@ export const modules: SandboxModule[] = [
   avatars,
   // After fleet: its projects get variables too.
   variables,
+  // Last: its seed names records the others seeded.
+  auditEvents,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {
