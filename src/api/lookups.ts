@@ -2,6 +2,7 @@ import { ApiError, UsageError } from '../errors.js';
 import type { Api } from './client.js';
 import { p } from './path.js';
 import { pluralNoun } from '../parse.js';
+import { roleWord, type AccessEntry, type AllowedEntry, type Who } from './protected-access.js';
 
 /**
  * Usernames (or user IDs) as users, checked before anything changes: the service silently leaves unknown users out of
@@ -34,4 +35,70 @@ export async function userIds(api: Api, users: string[]): Promise<number[]> {
 /** Group full paths (or IDs) as IDs. */
 export async function groupIds(api: Api, groups: string[]): Promise<number[]> {
   return Promise.all(groups.map(async (g) => (/^\d+$/.test(g) ? Number(g) : (await api.get<{ id: number }>(p`/groups/${g}`)).id)));
+}
+
+/** The service's entries for the `who`s: users and groups resolved to IDs (all of them, or a usage error naming the unknown ones). */
+export async function allowedEntries(api: Api, whos: Who[]): Promise<AllowedEntry[]> {
+  const users = [...new Set(whos.flatMap((who) => ('user' in who ? [who.user] : [])))];
+  const groups = [...new Set(whos.flatMap((who) => ('group' in who ? [who.group] : [])))];
+  const [userIdList, groupIdList] = await Promise.all([eachUser(api, users), Promise.all(groups.map((group) => knownGroup(api, group)))]);
+  const userId = new Map(users.map((name, i) => [name, userIdList[i]]));
+  const groupId = new Map(groups.map((name, i) => [name, groupIdList[i]]));
+  const entries = whos.map((who): AllowedEntry => {
+    if ('role' in who) return { access_level: who.role };
+    if ('user' in who) return { user_id: userId.get(who.user)! };
+    if ('group' in who) return { group_id: groupId.get(who.group)! };
+    return { deploy_key_id: who.deployKey };
+  });
+  const seen = new Set<string>();
+  return entries.filter((entry) => {
+    const key = JSON.stringify(entry);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+/** Usernames as IDs in their order (two names of one user both kept); the unknown ones all named in one usage error. */
+async function eachUser(api: Api, users: string[]): Promise<number[]> {
+  const unknown: string[] = [];
+  const ids = await Promise.all(users.map((user) => userIds(api, [user]).then(([id]) => id, (error: unknown) => {
+    if (!(error instanceof UsageError)) throw error;
+    unknown.push(user);
+    return 0;
+  })));
+  if (unknown.length) await userIds(api, unknown); // throws the one message naming them all
+  return ids;
+}
+
+/** A group path as its ID; an unknown one a usage error (nothing is changed). */
+async function knownGroup(api: Api, group: string): Promise<number> {
+  try {
+    return (await groupIds(api, [group]))[0];
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new UsageError(`unknown group: ${group}`, 'nothing was changed; check the paths with: forgectl groups list');
+    throw error;
+  }
+}
+
+/** Names of users and groups by ID, looked up once per run. */
+export class WhoNames {
+  private readonly users = new Map<number, Promise<string>>();
+  private readonly groups = new Map<number, Promise<string>>();
+  constructor(private readonly api: Api) {}
+
+  /** An entry the service presents, as a `who` in text: `maintainer`, `user:alice`, `group:acme/devs`, `deploy-key:3`. */
+  async of(entry: AccessEntry): Promise<string> {
+    if (entry.user_id != null) return `user:${await this.name(this.users, entry.user_id, p`/users/${entry.user_id}`, 'username')}`;
+    if (entry.group_id != null) return `group:${await this.name(this.groups, entry.group_id, p`/groups/${entry.group_id}`, 'full_path')}`;
+    if (entry.deploy_key_id != null) return `deploy-key:${entry.deploy_key_id}`;
+    return roleWord(entry.access_level);
+  }
+
+  private name(cache: Map<number, Promise<string>>, id: number, path: string, field: string): Promise<string> {
+    let known = cache.get(id);
+    if (!known) {
+      known = this.api.get<Record<string, unknown>>(path).then((record) => String(record[field] ?? id), () => String(id));
+      cache.set(id, known);
+    }
+    return known;
+  }
 }

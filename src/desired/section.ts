@@ -47,6 +47,8 @@ export interface Section {
    * counts them); `rewrite`, write-only fields every apply writes again (the object is updated each time).
    */
   uncompared?(desired: Record<string, unknown>): { skip: string[]; secret: boolean; rewrite: string[] };
+  /** many: live objects the file need not list and prune never deletes (the default branch's protection). */
+  keep?(owner: Owner, object: LiveObject): boolean;
   /** Checks one object of the file beyond its fields (after each field was parsed); throws UsageError. */
   check?(values: Record<string, unknown>, local: LocalFiles): Record<string, unknown>;
   /** The comparable form of a desired field's value, when it differs from the value sent (secret maps: their keys). */

@@ -395,17 +395,20 @@ export const mergeTrainCars = defineTable<MergeTrainCar>('merge_train_cars');
 export const scheduledCars = defineTable<ScheduledCar>('merge_train_scheduled');
 
 /**
- * A protected branch, with the shape of the service's ProtectedBranch entity. The sandbox has no protected-branches
- * API yet; the demo seed protects each project's default branch (merge and push: Maintainers), which approval rules
- * refer to by id and which decides who may add a merge request to a merge train.
+ * A protected branch rule: a name or wildcard (`release/*`) of a project, or of a group (Premium: it applies to the
+ * group's projects). Who may push, merge and unprotect are access entries as protected tags have them: a role, a
+ * user, a group or (push only) a deploy key. Every project's default branch is protected when the project is created
+ * (src/sandbox/protection.ts).
  */
 export interface ProtectedBranch {
   id: number;
-  project_id: number;
+  project_id?: number;
+  group_id?: number;
   name: string;
-  /** Lowest role allowed to merge and to push (40 Maintainer by default). */
-  merge_access_level: number;
-  push_access_level: number;
+  push_access_levels: CreateAccess[];
+  merge_access_levels: CreateAccess[];
+  unprotect_access_levels: CreateAccess[];
+  allow_force_push: boolean;
   code_owner_approval_required: boolean;
 }
 

@@ -9,7 +9,8 @@ describe('branches and tags in the sandbox, as the service answers', () => {
     const created = await sandbox.call('POST', api('/branches'), { branch: 'release/1.2', ref: 'v1.1.0' });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body)).toEqual(['name', 'merged', 'protected', 'default', 'developers_can_push', 'developers_can_merge', 'can_push', 'web_url', 'commit']);
-    expect(created.body).toMatchObject({ name: 'release/1.2', merged: true, protected: false, default: false, web_url: `${sandbox.rootUrl}/acme/api/-/tree/release/1.2` });
+    // The seed protects release/* in acme/api: the new branch is protected by that wildcard.
+    expect(created.body).toMatchObject({ name: 'release/1.2', merged: true, protected: true, default: false, web_url: `${sandbox.rootUrl}/acme/api/-/tree/release/1.2` });
     expect((await sandbox.call('GET', api('/branches/release%2F1.2'))).body.commit.title).toBe('Describe the configuration');
     expect(await sandbox.call('POST', api('/branches'), { branch: 'release/1.2', ref: 'main' })).toEqual({ status: 400, body: { message: 'Branch already exists' } });
     expect(await sandbox.call('POST', api('/branches'), { branch: 'x', ref: 'nope' })).toEqual({ status: 400, body: { message: 'Invalid reference name: nope' } });

@@ -19,12 +19,12 @@ describe('members', () => {
   it('lists direct members, and with --inherited everyone with access through the groups above (highest level)', async () => {
     const direct = await sandbox.run(['members', 'list', '--project', 'acme/web', '-o', 'json']);
     expect(direct.code).toBe(0);
-    expect(usernames(direct.json())).toEqual(['dave']);
+    expect(usernames(direct.json())).toEqual(['omar']);
     const all = await sandbox.run(['members', 'list', '--project', 'acme/api', '--inherited', '-o', 'json']);
     const records = all.json() as Array<{ username: string; access_level: number }>;
-    expect(usernames(records)).toEqual(expect.arrayContaining(['alice', 'bob', 'carol', 'root', 'service_account_deploy']));
-    // carol is a Guest in acme and a Maintainer of acme/api: the higher one shows.
-    expect(records.find((r) => r.username === 'carol')!.access_level).toBe(40);
+    expect(usernames(records)).toEqual(expect.arrayContaining(['alice', 'bob', 'priya', 'root', 'service_account_deploy']));
+    // priya is a Guest in acme and a Maintainer of acme/api: the higher one shows.
+    expect(records.find((r) => r.username === 'priya')!.access_level).toBe(40);
     expect(sandbox.requests().at(-1)!.path).toContain('/members/all');
     const table = await sandbox.run(['members', 'list', '--group', 'acme']);
     expect(table.stdout).toMatch(/\talice\tAlice Maintainer\t40\t/);
@@ -42,14 +42,14 @@ describe('members', () => {
 
   it('adds several users at once by name and id, with an access level by name and an expiry', async () => {
     const user = (await sandbox.run(['users', 'get', 'user1', '-o', 'json'])).json() as { id: number };
-    const added = await sandbox.run(['members', 'add', `dave,${user.id}`, '--project', 'acme/api', '--access-level', 'developer', '--expires-at', '2031-01-31', '-o', 'json']);
+    const added = await sandbox.run(['members', 'add', `omar,${user.id}`, '--project', 'acme/api', '--access-level', 'developer', '--expires-at', '2031-01-31', '-o', 'json']);
     expect(added.code).toBe(0);
-    expect(added.json()).toMatchObject([{ username: 'dave', access_level: 30, expires_at: '2031-01-31' }, { username: 'user1', access_level: 30 }]);
-    expect(added.stderr).toContain('Added dave (developer) to project acme/api');
+    expect(added.json()).toMatchObject([{ username: 'omar', access_level: 30, expires_at: '2031-01-31' }, { username: 'user1', access_level: 30 }]);
+    expect(added.stderr).toContain('Added omar (developer) to project acme/api');
     // Again: each is a member already (409); reported, exit 9.
-    const again = await sandbox.run(['members', 'add', 'dave', '--project', 'acme/api', '--access-level', 'developer']);
+    const again = await sandbox.run(['members', 'add', 'omar', '--project', 'acme/api', '--access-level', 'developer']);
     expect(again.code).toBe(9);
-    expect(again.stderr).toContain('dave: Member already exists');
+    expect(again.stderr).toContain('omar: Member already exists');
   });
 
   it('refuses a direct level below the inherited one, as the service does', async () => {
@@ -83,8 +83,8 @@ describe('members', () => {
 
   it('checks its input before sending anything', async () => {
     sandbox.clearRequests();
-    expect((await sandbox.run(['members', 'add', 'dave', '--project', 'acme/web', '--access-level', 'boss'])).code).toBe(2);
-    expect((await sandbox.run(['members', 'add', 'dave', '--project', 'acme/web', '--access-level', 'guest', '--expires-at', '31.12.2030'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'add', 'omar', '--project', 'acme/web', '--access-level', 'boss'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'add', 'omar', '--project', 'acme/web', '--access-level', 'guest', '--expires-at', '31.12.2030'])).code).toBe(2);
     expect((await sandbox.run(['members', 'list', '--project', 'acme/web', '--group', 'acme'])).code).toBe(2);
     expect((await sandbox.run(['members', 'list'])).code).toBe(2);
     expect((await sandbox.run(['members', 'list', '--group', 'acme', '--concurrency', '2'])).code).toBe(2);

@@ -56,7 +56,7 @@ describe('users list', () => {
     expect(await usernames(['--auditors'])).toEqual(['erin']);
     expect(await usernames(['--custom-attribute', 'team=audit'])).toEqual(['erin']);
     expect(await usernames(['--skip-ldap', '--search', 'd'])).not.toContain('dave');
-    expect(await usernames(['--exclude-humans', '--without-project-bots'])).toEqual(['ghost']);
+    expect(await usernames(['--exclude-humans', '--without-project-bots'])).toEqual(['ghost', 'service_account_deploy']);
     expect(await usernames(['--humans', '--exclude-active'])).toEqual(['dave']);
     expect(await usernames(['--admins'])).toEqual(['root']);
     const withoutProjects = await usernames(['--without-projects']);

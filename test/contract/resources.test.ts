@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { presentedFields, ROLES, type ResourceDef, type RoleName, type Verb } from '../../src/api/resource.js';
 import { approvalRules } from '../../src/api/resources/approval-rules.js';
 import { draftNotes } from '../../src/api/resources/draft-notes.js';
+import { protectedBranches } from '../../src/api/resources/protected-branches.js';
 import { protectedTags } from '../../src/api/resources/protected-tags.js';
 import { manifest } from '../../src/commands/manifest.js';
 import { badges } from '../../src/api/resources/badges.js';
@@ -118,7 +119,16 @@ const rows: Row[] = [
     verbs: { delete: 'unprotect' },
   },
   {
-    resource: approvalRules,
+    // Under two parents: each verb is checked at the project.
+    resource: placed(protectedBranches, 'project'),
+    create: () => ['protect', '--name', `branch-${serial++}/*`],
+    update: ['--allow-force-push'],
+    missingId: 'no-such-branch',
+    badId: '',
+    verbs: { delete: 'unprotect' },
+  },
+  {
+    resource: placed(approvalRules, 'project'),
     create: () => ['create', '--name', `rule ${serial++}`, '--approvals-required', '1'],
     update: ['--approvals-required', '2'],
     missingId: '999999',
@@ -147,9 +157,10 @@ const sandbox = useTestSandbox();
 
 /**
  * Declarations whose commands are all hand-written workflows (tested in test/commands/), and singletons (a push
- * rule, approval settings, a pull mirror: no list or id): no plain verbs to check.
+ * rule, approval settings, a pull mirror: no list or id), and reads with hand-written filters (audit events): no plain
+ * verbs to check.
  */
-const handWritten = ['repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'members'];
+const handWritten = ['audit-events', 'repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'members'];
 
 it('every declared resource has a row', () => {
   const declared = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));

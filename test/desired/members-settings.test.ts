@@ -23,11 +23,11 @@ describe('desired members and settings', () => {
     const exported = await sandbox.run(['export', '--group', 'acme', '--recursive']);
     expect(exported.code).toBe(0);
     // Bots and service accounts are left out of the export; people are there, by role name.
-    expect(exported.stdout).toMatch(/members:\n {6}users:\n {8}root: owner\n {8}alice: maintainer\n {8}bob: developer\n {8}carol: guest\n/);
+    expect(exported.stdout).toMatch(/members:\n {6}users:\n {8}root: owner\n {8}alice: maintainer\n {8}bob: developer\n {8}priya: guest\n/);
     expect(exported.stdout).not.toContain('service_account_deploy');
-    // The fleet seed: carol a Maintainer of the team subgroup, dave a Developer of each project below it.
-    expect(exported.stdout).toMatch(/acme\/team-01:\n(?: {4}.*\n)*? {4}members:\n {6}users:\n {8}carol: maintainer\n/);
-    expect(exported.stdout).toMatch(/acme\/team-01\/squad-1\/svc-002:\n(?: {4}.*\n)*? {4}members:\n {6}users:\n {8}dave: developer\n/);
+    // The fleet seed: priya a Maintainer of the team subgroup, omar a Developer of each project below it.
+    expect(exported.stdout).toMatch(/acme\/team-01:\n(?: {4}.*\n)*? {4}members:\n {6}users:\n {8}priya: maintainer\n/);
+    expect(exported.stdout).toMatch(/acme\/team-01\/squad-1\/svc-002:\n(?: {4}.*\n)*? {4}members:\n {6}users:\n {8}omar: developer\n/);
     expect(exported.stdout).toMatch(/settings:\n {6}description: The api of Acme\n {6}visibility: private\n {6}default_branch: main\n/);
     const desired = file('acme.yaml', exported.stdout);
     expect((await sandbox.run(['validate', '-f', desired])).code).toBe(0);
@@ -35,21 +35,21 @@ describe('desired members and settings', () => {
     expect(clean.stdout).toBe('No changes: the file matches 5 projects and 3 groups.\n');
 
     expect((await sandbox.run(['members', 'update', 'bob', '--group', 'acme', '--access-level', 'reporter'])).code).toBe(0);
-    expect((await sandbox.run(['members', 'add', 'carol', '--project', 'acme/web', '--access-level', 'developer'])).code).toBe(0);
+    expect((await sandbox.run(['members', 'add', 'priya', '--project', 'acme/web', '--access-level', 'developer'])).code).toBe(0);
     expect((await sandbox.run(['projects', 'update', 'acme/web', '--merge-method', 'ff'])).code).toBe(0);
     expect((await sandbox.run(['groups', 'update', 'acme', '--project-creation-level', 'owner'])).code).toBe(0);
     const drift = await sandbox.run(['plan', '-f', desired]);
     expect(drift.code).toBe(9);
     expect(drift.stdout).toContain('group acme\n  ~ group settings\n      project_creation_level: "owner" → "developer"\n  ~ member bob\n      access_level: "reporter" → "developer"\n');
     expect(drift.stdout).toContain('project acme/web\n  ~ project settings\n      merge_method: "ff" → "merge"\n');
-    // carol was added by hand to acme/web; without enforce, members the file does not list stay.
-    expect(drift.stdout).not.toContain('member carol');
+    // priya was added by hand to acme/web; without enforce, members the file does not list stay.
+    expect(drift.stdout).not.toContain('member priya');
 
     const applied = await sandbox.run(['apply', '-f', desired, '--yes']);
     expect(applied.code).toBe(0);
     expect(await memberLevel(['--group', 'acme'], 'bob')).toBe(30);
     expect((await sandbox.run(['plan', '-f', desired])).code).toBe(0);
-    expect((await sandbox.run(['members', 'remove', 'carol', '--project', 'acme/web', '--yes'])).code).toBe(0);
+    expect((await sandbox.run(['members', 'remove', 'priya', '--project', 'acme/web', '--yes'])).code).toBe(0);
   });
 
   it('enforce removes the members the file does not list, naming each in the plan first; keep_bots spares bots and service accounts', async () => {
@@ -62,18 +62,18 @@ groups:
 `;
     const strict = await sandbox.run(['plan', '-f', file('strict.yaml', base)]);
     expect(strict.code).toBe(9);
-    // Every removal by name: carol, the group token's bot and the service account.
-    expect(strict.stdout).toMatch(/ {2}- member carol\n {6}access_level: "guest"\n/);
+    // Every removal by name: priya, the group token's bot and the service account.
+    expect(strict.stdout).toMatch(/ {2}- member priya\n {6}access_level: "guest"\n/);
     expect(strict.stdout).toMatch(/ {2}- member group_\d+_bot_\w+\n/);
     expect(strict.stdout).toContain('  - member service_account_deploy\n');
 
     const keep = file('keep.yaml', base.replace('enforce: true', 'enforce: true\n      keep_bots: true'));
     const plan = await sandbox.run(['plan', '-f', keep]);
-    expect(plan.stdout).toBe('group acme\n  - member carol\n      access_level: "guest"\n\nPlan: 1 to delete in 1 of 1 group.\n');
+    expect(plan.stdout).toBe('group acme\n  - member priya\n      access_level: "guest"\n\nPlan: 1 to delete in 1 of 1 group.\n');
     sandbox.clearRequests();
     expect((await sandbox.run(['apply', '-f', keep, '--yes'])).code).toBe(0);
     expect(sandbox.requests().filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([expect.stringMatching(/^\/api\/v4\/groups\/acme\/members\/\d+$/)]);
-    expect(await memberLevel(['--group', 'acme'], 'carol')).toBeUndefined();
+    expect(await memberLevel(['--group', 'acme'], 'priya')).toBeUndefined();
     expect(await memberLevel(['--group', 'acme'], 'service_account_deploy')).toBe(20);
     expect((await sandbox.run(['plan', '-f', keep])).code).toBe(0);
   });
@@ -112,14 +112,14 @@ projects:
   acme/web:
     members:
       users:
-        dave: {access_level: reporter, expires_at: 2031-05-01}
-        carol: developer
+        omar: {access_level: reporter, expires_at: 2031-05-01}
+        priya: developer
       groups:
         acme/team-01: {access_level: reporter, expires_at: 2031-06-01}
 `);
     const plan = await sandbox.run(['plan', '-f', desired]);
-    expect(plan.stdout).toContain('  ~ member dave\n      expires_at: ');
-    expect(plan.stdout).toContain('  + member carol\n      access_level: "developer"\n  + member group acme/team-01\n      access_level: "reporter"\n      expires_at: "2031-06-01"\n');
+    expect(plan.stdout).toContain('  ~ member omar\n      expires_at: ');
+    expect(plan.stdout).toContain('  + member priya\n      access_level: "developer"\n  + member group acme/team-01\n      access_level: "reporter"\n      expires_at: "2031-06-01"\n');
     expect((await sandbox.run(['apply', '-f', desired, '--yes'])).code).toBe(0);
     const project = (await sandbox.run(['projects', 'get', 'acme/web', '-o', 'json'])).json() as { shared_with_groups: Array<{ group_full_path: string; group_access_level: number }> };
     expect(project.shared_with_groups).toMatchObject([{ group_full_path: 'acme/team-01', group_access_level: 20 }]);

@@ -17,13 +17,13 @@ const names = (body: Array<{ username: string; access_level: number }>) => body.
 describe('sandbox: members of groups and projects', () => {
   it('lists direct members with the service\'s fields, and filters by query and user_ids', async () => {
     const list = await call('GET', '/groups/acme/members');
-    expect(names(list.body)).toEqual(['root:50', 'alice:40', 'bob:30', expect.stringMatching(/^group_1_bot_\w+:40$/)]);
+    expect(names(list.body)).toEqual(['root:50', 'alice:40', 'bob:30', expect.stringMatching(/^group_1_bot_\w+:40$/), 'priya:10', 'service_account_deploy:20']);
     expect(Object.keys(list.body[0])).toEqual([
       'id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url', 'access_level', 'created_at', 'expires_at', 'group_saml_identity', 'membership_state', 'member_role',
     ]);
     expect(names((await call('GET', '/groups/acme/members?query=ali')).body)).toEqual(['alice:40']);
     expect(names((await call('GET', `/groups/acme/members?user_ids[]=${id('bob')}&user_ids[]=99999`)).body)).toEqual(['bob:30']);
-    expect((await call('GET', '/projects/acme%2Fapi/members')).body.map((m: { username: string }) => m.username)).toEqual([expect.stringMatching(/^project_1_bot/)]);
+    expect((await call('GET', '/projects/acme%2Fapi/members')).body.map((m: { username: string }) => m.username)).toEqual([expect.stringMatching(/^project_1_bot/), 'priya']);
   });
 
   it('adds (201), refuses a second time (409), changes (200) and removes (204)', async () => {

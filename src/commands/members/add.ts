@@ -10,8 +10,8 @@ type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string }
 const command: CommandDef<Opts> = defineCommand<Opts>({
   description: 'Adds users (usernames or ids, several at once) as direct members with the access level given. A user who is a member already, or whose inherited access is higher, is reported and the others are still added (exit 9). Needs the Maintainer role (Owner to add owners).',
   examples: [
-    'forgectl members add dave --group acme --access-level reporter',
-    'forgectl members add dave,bob --project acme/api --access-level developer --expires-at 2030-12-31',
+    'forgectl members add omar --group acme --access-level reporter',
+    'forgectl members add omar,bob --project acme/api --access-level developer --expires-at 2030-12-31',
   ],
   args: ['<users...>'],
   options: [

@@ -10,7 +10,7 @@ const command: CommandDef<Opts> = defineCommand<Opts>({
   examples: [
     'forgectl members list --group acme',
     'forgectl members list --project acme/api --inherited',
-    'forgectl members list --projects-file services.txt --query carol',
+    'forgectl members list --projects-file services.txt --query priya',
     'forgectl members list --project acme/api --query ali -o json',
   ],
   options: [

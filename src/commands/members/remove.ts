@@ -7,7 +7,7 @@ type Opts = Where & { users: string[] };
 
 const command: CommandDef<Opts> = defineCommand<Opts>({
   description: 'Removes direct members (usernames or ids, several at once), after naming each with their access level and asking (--yes off a terminal). Access inherited from a group above stays: remove them there. Needs the Maintainer role (Owner to remove owners); the last owner of a group stays.',
-  examples: ['forgectl members remove dave --project acme/web --yes'],
+  examples: ['forgectl members remove omar --project acme/web --yes'],
   args: ['<users...>'],
   options: whereOptions,
   async run(opts, ctx) {

@@ -4,6 +4,7 @@ import { groupTokensSection, projectTokensSection } from './access-tokens.js';
 import { applicationSettingsSection, integrationsSection, planLimitsSection } from './admin.js';
 import { filesSection } from './files.js';
 import { groupMembersSection, membersSection } from './members.js';
+import { groupProtectedBranchesSection, projectProtectedBranchesSection } from './protected-branches.js';
 import {
   approvalRulesSection, approvalsSection, badgesSection, freezePeriodsSection, hooksSection, protectedTagsSection, pullMirrorSection, pushRuleSection,
   secureFilesSection,
@@ -28,8 +29,10 @@ export const SECTIONS: Record<Level, Section[]> = {
     filesSection,
     projectTokensSection,
     projectVariablesSection,
+    // After the members a rule may name (a user added in the same apply is waited for): keep it after members.
+    projectProtectedBranchesSection,
   ],
-  group: [groupSettingsSection, groupMembersSection, integrationsSection, groupTokensSection, groupVariablesSection],
+  group: [groupSettingsSection, groupMembersSection, integrationsSection, groupTokensSection, groupVariablesSection, groupProtectedBranchesSection],
   instance: [applicationSettingsSection, planLimitsSection, instanceVariablesSection],
 };
 

@@ -2,7 +2,7 @@ import type { CommitAction as ClientAction } from '../../api/resources/commits.j
 import { projectRole, Role } from '../auth.js';
 import { errors, type SandboxRequest } from '../http.js';
 import type { Commit, Project } from '../model.js';
-import { protectedBranches } from '../model.js';
+import { mayPush } from '../protection.js';
 import { lastCommitFor, moveBranch, repositoryOf, resolveRevision, snapshotOf, writeCommit } from './repository.js';
 import { putBlob, writeTree, type Snapshot } from './store.js';
 
@@ -40,8 +40,7 @@ export function commitToBranch(req: SandboxRequest, project: Project, write: Bra
   const user = req.user!;
   const role = projectRole(req.db, user, project);
   if (role < Role.developer) throw errors.forbidden();
-  const rule = protectedBranches(req.db).find((b) => b.project_id === project.id && b.name === write.branch);
-  if (rule && role < rule.push_access_level) throw errors.forbidden('You are not allowed to push into this branch');
+  if (!mayPush(req.db, user, project, write.branch)) throw errors.forbidden('You are not allowed to push into this branch');
 
   const repository = repositoryOf(req.db, project.id);
   const exists = write.branch in repository.branches;

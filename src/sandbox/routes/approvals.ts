@@ -193,7 +193,7 @@ function presentRule(req: SandboxRequest, rule: ApprovalRule): Record<string, un
     users: users(req.db).filter((u) => rule.user_ids.includes(u.id)).map((u) => presentUserBasic(u, req.rootUrl)),
     groups: groups(req.db).filter((g) => rule.group_ids.includes(g.id)).map((g) => presentGroup(g, req.db, req.rootUrl)),
     contains_hidden_groups: false,
-    protected_branches: branches.map(presentProtectedBranch),
+    protected_branches: branches.map((branch) => presentProtectedBranch(req.db, branch)),
     applies_to_all_protected_branches: rule.applies_to_all_protected_branches,
   };
 }

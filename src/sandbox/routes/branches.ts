@@ -10,6 +10,7 @@ import type { Commit, Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { readableProject } from './repository.js';
+import { mayPush, rulesFor } from '../protection.js';
 
 /**
  * Branches and tags of a repository (the refs of src/sandbox/git): list (with search), get, create from a ref,
@@ -39,16 +40,17 @@ function presentBranch(req: SandboxRequest, project: Project, name: string, sha:
   const commit = findCommit(req.db, project.id, sha)!;
   const isDefault = name === project.default_branch;
   const head = resolveRevision(req.db, project, project.default_branch);
-  const role = projectRole(req.db, req.user, project);
+  const rules = rulesFor(req.db, project, name);
+  const developers = (kind: 'push_access_levels' | 'merge_access_levels') => rules.some((rule) => rule[kind].some((entry) => entry.access_level === Role.developer && entry.user_id === undefined && entry.group_id === undefined));
   return {
     name,
     merged: !isDefault && head !== undefined && isAncestor(req.db, commit, head),
-    // The default branch is protected as a new project's default branch is (Maintainers push and merge).
-    protected: isDefault,
+    // The project's protections and its groups' (a new project's default branch: Maintainers push and merge).
+    protected: rules.length > 0,
     default: isDefault,
-    developers_can_push: false,
-    developers_can_merge: false,
-    can_push: isDefault ? role >= Role.maintainer : role >= Role.developer,
+    developers_can_push: developers('push_access_levels'),
+    developers_can_merge: developers('merge_access_levels'),
+    can_push: mayPush(req.db, req.user, project, name),
     web_url: `${req.rootUrl}/${project.path_with_namespace}/-/tree/${name}`,
     commit: presentCommit(commit, project, req.rootUrl, { trailers: true }),
   };
@@ -127,6 +129,10 @@ export const branchesModule: SandboxModule = {
       const name = req.params.branch;
       if (!repository.branches[name]) throw errors.notFound('Branch');
       if (name === project.default_branch) throw errors.message(405, 'Cannot remove HEAD branch');
+      // A protected branch only Maintainers who may push to it delete.
+      if (rulesFor(req.db, project, name).length && (projectRole(req.db, req.user, project) < Role.maintainer || !mayPush(req.db, req.user, project, name))) {
+        throw errors.message(405, "You don't have permission to delete the branch");
+      }
       delete repository.branches[name];
       return noContent();
     });

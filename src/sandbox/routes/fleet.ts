@@ -2,6 +2,7 @@ import { findGroup } from '../auth.js';
 import { repositoryOf, seedCommit } from '../git/repository.js';
 import type { SandboxModule } from '../module.js';
 import { addGroup, addProject } from '../seed.js';
+import { protectDefaultBranch } from '../protection.js';
 import { pushRuleTable, type PushRule } from './push-rules.js';
 
 /** Projects per squad and squads per team of the fleet seed. */
@@ -43,6 +44,7 @@ export const fleet: SandboxModule = {
       const project = addProject(db, { name, path: name, namespace_id: groupFor(full.split('/').slice(0, -1).join('/')), description: `Service ${n} of the fleet` }, now);
       const commit = seedCommit(db, project.id, undefined, 'Initial commit', { 'README.md': `# ${full}\n` }, now);
       Object.assign(repositoryOf(db, project.id), { branches: { main: commit.id } });
+      protectDefaultBranch(db, project);
       const rule: PushRule = {
         id: db.nextId('push_rules'), project_id: project.id, created_at: now.toISOString(), max_file_size: 100,
         commit_message_regex: null, commit_message_negative_regex: null, branch_name_regex: null, author_email_regex: null, file_name_regex: null,

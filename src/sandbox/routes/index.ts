@@ -20,6 +20,7 @@ import { freezePeriods } from './freeze-periods.js';
 import { secureFiles } from './secure-files.js';
 import { keys } from './keys.js';
 import { pushRules } from './push-rules.js';
+import { protectedBranchesModule } from './protected-branches.js';
 import { protectedTags } from './protected-tags.js';
 import { mirrors } from './mirrors.js';
 import { repository } from './repository.js';
@@ -39,7 +40,10 @@ import { snippetsModule } from './snippets.js';
 import { personalSnippetsModule } from './personal-snippets.js';
 import { fleet } from './fleet.js';
 import { variables } from './variables.js';
+import { deployTokens } from './deploy-tokens.js';
+import { runnersModule } from './runners.js';
 import { avatars } from '../avatars.js';
+import { auditEvents } from './audit-events.js';
 
 
 /** Every sandbox module, in registration order. */
@@ -72,6 +76,7 @@ export const modules: SandboxModule[] = [
   keys,
   pushRules,
   protectedTags,
+  protectedBranchesModule,
   mirrors,
   repository,
   commits,
@@ -82,10 +87,14 @@ export const modules: SandboxModule[] = [
   snippetsModule,
   personalSnippetsModule,
   fleet,
+  deployTokens,
+  runnersModule,
   memberSeed,
   avatars,
   // After fleet: its projects get variables too.
   variables,
+  // Last: its seed names records the others seeded.
+  auditEvents,
 ];
 
 export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {

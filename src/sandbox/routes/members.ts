@@ -246,9 +246,9 @@ export { membersModule as members };
 
 /**
  * Members at several levels, seeded after everything else so the ids of the other demo data stay as they were (and
- * no groups or projects are added): carol is a Guest in acme and a Maintainer of acme/api (a direct level above the
- * inherited one), dave a Reporter of acme/web only (expiring), a service account (a bot) a Reporter in acme. With
- * `--fleet N`, carol is a Maintainer of every team subgroup (acme → acme/team-NN → its projects) and dave a
+ * no groups or projects are added): priya is a Guest in acme and a Maintainer of acme/api (a direct level above the
+ * inherited one), omar a Reporter of acme/web only (expiring), a service account (a bot) a Reporter in acme. With
+ * `--fleet N`, priya is a Maintainer of every team subgroup (acme → acme/team-NN → its projects) and omar a
  * Developer of every fleet project.
  */
 export const memberSeed: SandboxModule = {
@@ -257,25 +257,25 @@ export const memberSeed: SandboxModule = {
     if (seed !== 'demo') return;
     const acme = findGroup(db, 'acme');
     const at = now.toISOString();
-    const carol = addUser(db, { username: 'carol', name: 'Carol Platform' }, now);
-    const dave = addUser(db, { username: 'dave', name: 'Dave Contractor' }, now);
+    const priya = addUser(db, { username: 'priya', name: 'Priya Platform' }, now);
+    const omar = addUser(db, { username: 'omar', name: 'Omar Contractor' }, now);
     const service = addUser(db, { username: 'service_account_deploy', name: 'Deploy service account', bot: true, user_type: 'service_account' }, now);
     const project = (path: string) => projects(db).find((p) => p.path_with_namespace === path);
     members(db).push(
-      { source_type: 'group', source_id: acme.id, user_id: carol.id, access_level: Role.guest, created_at: at },
+      { source_type: 'group', source_id: acme.id, user_id: priya.id, access_level: Role.guest, created_at: at },
       { source_type: 'group', source_id: acme.id, user_id: service.id, access_level: Role.reporter, created_at: at },
-      { source_type: 'project', source_id: project('acme/api')!.id, user_id: carol.id, access_level: Role.maintainer, created_at: at },
-      { source_type: 'project', source_id: project('acme/web')!.id, user_id: dave.id, access_level: Role.reporter, created_at: at, expires_at: isoDate(now, 90) },
+      { source_type: 'project', source_id: project('acme/api')!.id, user_id: priya.id, access_level: Role.maintainer, created_at: at },
+      { source_type: 'project', source_id: project('acme/web')!.id, user_id: omar.id, access_level: Role.reporter, created_at: at, expires_at: isoDate(now, 90) },
     );
     const teams = new Set<number>();
     for (let n = 1; n <= fleet; n++) {
       const fleetProject = project(fleetProjectPath(n));
       if (!fleetProject) continue;
-      members(db).push({ source_type: 'project', source_id: fleetProject.id, user_id: dave.id, access_level: Role.developer, created_at: at });
+      members(db).push({ source_type: 'project', source_id: fleetProject.id, user_id: omar.id, access_level: Role.developer, created_at: at });
       const team = groups(db).find((g) => g.full_path === fleetProjectPath(n).split('/').slice(0, 2).join('/'));
       if (team && !teams.has(team.id)) {
         teams.add(team.id);
-        members(db).push({ source_type: 'group', source_id: team.id, user_id: carol.id, access_level: Role.maintainer, created_at: at });
+        members(db).push({ source_type: 'group', source_id: team.id, user_id: priya.id, access_level: Role.maintainer, created_at: at });
       }
     }
   },

@@ -8,6 +8,7 @@ import {
   type Group, type Project, type User, type Visibility,
 } from '../model.js';
 import type { SandboxModule } from '../module.js';
+import { protectDefaultBranch } from '../protection.js';
 import { paginate } from '../pagination.js';
 import { GROUP_SETTINGS, PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, presentProject } from '../present.js';
 import { repositoryOf, seedCommit } from '../git/repository.js';
@@ -220,6 +221,7 @@ function createProject(req: SandboxRequest, user: User, namespaceValue: unknown)
   if (bool(req.input.initialize_with_readme)) {
     const commit = seedCommit(req.db, project.id, undefined, 'Initial commit', { 'README.md': `# ${project.name}\n` }, req.now(), { name: req.user!.name, email: req.user!.email });
     repositoryOf(req.db, project.id).branches[project.default_branch] = commit.id;
+    protectDefaultBranch(req.db, project);
   }
   return created(presentProjectFor(req, project, { permissions: true }));
 }

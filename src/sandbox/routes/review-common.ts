@@ -1,43 +1,20 @@
 import { projectRole, Role } from '../auth.js';
+import { mayMerge, presentProtectedBranch as presentRule, protectDefaultBranch } from '../protection.js';
 import type { Db } from '../db.js';
 import { errors, type SandboxRequest } from '../http.js';
-import { mergeRequests, projects, type MergeRequest, type Project, type User, type ProtectedBranch, protectedBranches } from '../model.js';
+import { mergeRequests, projects, type MergeRequest, type Project, type User, type ProtectedBranch } from '../model.js';
 
 /** Records and helpers shared by the review modules (merge trains, approvals, notes, draft notes). */
 
+/** Protects every project's default branch (projects created before their module seeded). */
 export function protectDefaultBranches(db: Db): void {
-  for (const project of projects(db)) {
-    if (protectedBranches(db).some((b) => b.project_id === project.id && b.name === project.default_branch)) continue;
-    protectedBranches(db).push({
-      id: db.nextId('protected_branches'),
-      project_id: project.id,
-      name: project.default_branch,
-      merge_access_level: Role.maintainer,
-      push_access_level: Role.maintainer,
-      code_owner_approval_required: false,
-    });
-  }
+  for (const project of projects(db)) protectDefaultBranch(db, project);
 }
 
-export function presentProtectedBranch(branch: ProtectedBranch): Record<string, unknown> {
-  const level = (access_level: number) => [{ id: branch.id, access_level, access_level_description: access_level === Role.maintainer ? 'Maintainers' : 'Developers + Maintainers', deploy_key_id: null, user_id: null, group_id: null }];
-  return {
-    id: branch.id,
-    name: branch.name,
-    push_access_levels: level(branch.push_access_level),
-    merge_access_levels: level(branch.merge_access_level),
-    unprotect_access_levels: [],
-    allow_force_push: false,
-    code_owner_approval_required: branch.code_owner_approval_required,
-  };
-}
+export const presentProtectedBranch = (db: Db, branch: ProtectedBranch): Record<string, unknown> => presentRule(db, branch);
 
-/** Whether the user may merge into the branch: Developers unless the branch is protected. */
-export function canMergeInto(db: Db, user: User | undefined, project: Project, branch: string): boolean {
-  const role = projectRole(db, user, project);
-  const rule = protectedBranches(db).find((b) => b.project_id === project.id && b.name === branch);
-  return role >= (rule?.merge_access_level ?? Role.developer);
-}
+/** Whether the user may merge into the branch: Developers unless a protection of the branch says otherwise. */
+export const canMergeInto = (db: Db, user: User | undefined, project: Project, branch: string): boolean => mayMerge(db, user, project, branch);
 
 /** Merge requests of a private project are visible from Reporter up; of public and internal ones to every viewer. */
 export function requireMergeRequestAccess(req: SandboxRequest, project: Project): number {
