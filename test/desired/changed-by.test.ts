@@ -5,9 +5,9 @@ import { tokens } from '../../src/sandbox/model.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 /**
- * The round trip with the audit trail: export a seeded group, plan 0; another user changes a badge, an approval rule
- * and a CI/CD variable by hand; plan
- * exits 9 naming each object and who changed it (from the owner's audit events); apply fixes them; plan 0 again.
+ * The round trip with the audit trail: export a seeded group, plan 0; another user changes a badge, an approval rule,
+ * a CI/CD variable, a branch protection and a member by hand; plan exits 9 naming each object and who changed it (from
+ * the owner's audit events); apply fixes them; plan 0 again.
  */
 let clock = new Date('2026-11-20T08:00:00Z');
 const sandbox = useTestSandbox({ now: () => clock });
@@ -39,8 +39,15 @@ describe('plan names who changed a drifted object', () => {
     clock = new Date('2026-11-24T10:20:00Z');
     expect((await sandbox.run(['variables', 'set', 'LOG_LEVEL', '--project', 'acme/api', '--value', 'debug'], asAlice())).code).toBe(0);
 
+    clock = new Date('2026-11-24T10:25:00Z');
+    expect((await sandbox.run(['protected-branches', 'update', 'main', '--project', 'acme/api', '--allow-force-push'], asAlice())).code).toBe(0);
+    clock = new Date('2026-11-24T10:30:00Z');
+    expect((await sandbox.run(['members', 'update', 'priya', '--project', 'acme/api', '--access-level', 'developer'], asAlice())).code).toBe(0);
+
     const drift = await sandbox.run(['plan', '-f', desired]);
     expect(drift.code, drift.stdout).toBe(9);
+    expect(drift.stdout).toMatch(/ ~ protected branch "?main"? +\(changed by alice 2026-11-24 10:25\)\n +allow_force_push: true → false\n/);
+    expect(drift.stdout).toMatch(/ ~ member "?priya"? +\(changed by alice 2026-11-24 10:30\)\n +access_level: "?developer"? → "?maintainer"?\n/);
     expect(drift.stdout).toContain('  ~ badge "ci-status"   (changed by alice 2026-11-24 10:12)\n      link_url: "https://ci.example.com/other" → "https://ci.example.com/api"\n');
     expect(drift.stdout).toContain('  ~ approval rule "Maintainers"   (changed by alice 2026-11-24 10:15)\n      approvals_required: 2 → 1\n');
     expect(drift.stdout).toContain('  ~ variable LOG_LEVEL … *   (changed by alice 2026-11-24 10:20)\n      value: "debug" → "info"\n');
@@ -50,9 +57,11 @@ describe('plan names who changed a drifted object', () => {
     expect((await sandbox.run(['plan', '-f', desired, '--out', saved])).code).toBe(9);
     const document = JSON.parse(readFileSync(saved, 'utf8'));
     expect(document.changes.map((c: { key: string; changed_by?: unknown }) => [c.key, c.changed_by])).toEqual([
+      ['priya', { author: 'alice', at: '2026-11-24T10:30:00.000Z' }],
       ['ci-status', { author: 'alice', at: '2026-11-24T10:12:00.000Z' }],
       ['Maintainers', { author: 'alice', at: '2026-11-24T10:15:00.000Z' }],
       ['LOG_LEVEL … *', { author: 'alice', at: '2026-11-24T10:20:00.000Z' }],
+      ['main', { author: 'alice', at: '2026-11-24T10:25:00.000Z' }],
     ]);
     for (const change of document.changes) delete change.changed_by;
     writeFileSync(saved, JSON.stringify(document));
