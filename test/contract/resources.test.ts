@@ -159,7 +159,7 @@ const sandbox = useTestSandbox();
  * Declarations whose commands are all hand-written workflows (tested in test/commands/), and singletons (a push
  * rule, approval settings, a pull mirror: no list or id): no plain verbs to check.
  */
-const handWritten = ['repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'merge-trains'];
+const handWritten = ['repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'merge-trains', 'experiments'];
 
 it('every declared resource has a row', () => {
   const declared = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));
