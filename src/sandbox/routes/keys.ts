@@ -1,4 +1,5 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
+import { deployKeys } from '../../api/resources/deploy-keys.js';
 import { findProject, projectFor, requireAdmin, requireUser, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -161,15 +162,15 @@ function deployKeyRoutes(api: Router): void {
     if (!key) throw errors.notFound('Deploy Key');
     return key;
   };
-  api.get('/projects/:id/deploy_keys', (req) => {
+  api.route(deployKeys.routes.list, (req) => {
     const { id } = project(req);
     return paginate(req, deployKeysOf(req.db, id), { present: (key) => presentDeployKey(key, id) });
   });
-  api.get('/projects/:id/deploy_keys/:key_id', (req) => {
+  api.route(deployKeys.routes.get, (req) => {
     const { id } = project(req);
     return ok(presentDeployKey(projectKey(req, id), id));
   });
-  api.post('/projects/:id/deploy_keys', (req) => {
+  api.route(deployKeys.routes.create, (req) => {
     const { id } = project(req);
     const candidate = newDeployKey(req);
     const canPush = bool(req.input.can_push) ?? false;
@@ -185,7 +186,7 @@ function deployKeyRoutes(api: Router): void {
     linkKey(req, candidate, id, canPush);
     return created(presentDeployKey(candidate, id));
   });
-  api.put('/projects/:id/deploy_keys/:key_id', (req) => {
+  api.route(deployKeys.routes.update, (req) => {
     const { id } = project(req);
     const key = projectKey(req, id);
     if (req.input.title === undefined && req.input.can_push === undefined) throw errors.error(400, 'title, can_push are missing, at least one parameter must be provided');
@@ -195,14 +196,14 @@ function deployKeyRoutes(api: Router): void {
     if (canPush !== undefined) Object.assign(link, { can_push: canPush, updated_at: req.now().toISOString() });
     return ok(presentDeployKey(key, id));
   });
-  api.post('/projects/:id/deploy_keys/:key_id/enable', (req) => {
+  api.route(deployKeys.routes.enable, (req) => {
     const { id } = project(req);
     const key = sshKeyTable(req.db).find((k) => k.deploy_keys_projects && String(k.id) === req.params.key_id);
     if (!key) throw errors.notFound('Deploy Key');
     if (!key.deploy_keys_projects!.some((link) => link.project_id === id)) linkKey(req, key, id, false);
     return created(presentDeployKey(key));
   });
-  api.delete('/projects/:id/deploy_keys/:key_id', (req) => {
+  api.route(deployKeys.routes.delete, (req) => {
     const { id } = project(req);
     const key = projectKey(req, id);
     key.deploy_keys_projects = key.deploy_keys_projects!.filter((link) => link.project_id !== id);
