@@ -198,10 +198,16 @@ export function projectRole(db: Db, user: User | undefined, project: Project): n
 }
 
 /**
- * The project of `:id`, checked for `minRole`: a project the caller cannot see answers 404, one they see with too
- * low a role answers 403.
+ * The route parameter naming the project or group: a declared route's own name (`{project}`), else the `:id` of a
+ * hand-written route.
  */
-export function projectFor(req: SandboxRequest, minRole: number = Role.guest, param = 'id'): Project {
+const parentParam = (req: SandboxRequest, kind: 'project' | 'group'): string => (req.params[kind] !== undefined ? kind : 'id');
+
+/**
+ * The project of the route (`{project}`, or `:id`), checked for `minRole`: a project the caller cannot see answers
+ * 404, one they see with too low a role answers 403.
+ */
+export function projectFor(req: SandboxRequest, minRole: number = Role.guest, param = parentParam(req, 'project')): Project {
   const project = findProject(req.db, req.params[param]);
   const role = projectRole(req.db, req.user, project);
   const visible = role > 0 || project.visibility === 'public' || (project.visibility === 'internal' && req.user && !req.user.external);
@@ -210,7 +216,8 @@ export function projectFor(req: SandboxRequest, minRole: number = Role.guest, pa
   return project;
 }
 
-export function groupFor(req: SandboxRequest, minRole: number = Role.guest, param = 'id'): Group {
+/** The group of the route (`{group}`, or `:id`), checked for `minRole` as projectFor() checks a project. */
+export function groupFor(req: SandboxRequest, minRole: number = Role.guest, param = parentParam(req, 'group')): Group {
   const group = findGroup(req.db, req.params[param]);
   const role = groupRole(req.db, req.user, group);
   const visible = role > 0 || group.visibility === 'public' || (group.visibility === 'internal' && req.user);

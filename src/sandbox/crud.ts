@@ -56,11 +56,7 @@ export interface Crud<T extends Stored> extends SandboxModule {
 
 const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 
-/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']: the declaration's own names. */
-export function routePattern(route: string): [string, string] {
-  const [method, path] = route.split(' ');
-  return [method, path.replace(/\{([a-z_]+)\}/g, ':$1')];
-}
+export { routePattern } from './router.js';
 
 /** An input value as the field's JSON type; undefined when absent. */
 function coerce(name: string, field: Field, value: unknown): unknown {
@@ -89,8 +85,8 @@ const INSTANCE = { id: 0 } as Parent;
  */
 function parentOf(resource: { parent: ParentKind; tier?: 'premium' | 'ultimate' }, req: SandboxRequest, minRole: number): Parent {
   let parent: Parent;
-  if (resource.parent === 'project') parent = projectFor(req, minRole, 'project');
-  else if (resource.parent === 'group') parent = groupFor(req, minRole, 'group');
+  if (resource.parent === 'project') parent = projectFor(req, minRole);
+  else if (resource.parent === 'group') parent = groupFor(req, minRole);
   else if (resource.parent === 'instance') {
     if (minRole >= Role.owner) requireAdmin(req);
     else requireUser(req);
@@ -147,7 +143,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
       hooks.routes?.(api);
       const { list, get, create, update, delete: remove } = resource.routes;
       if (list) {
-        api.add(...routePattern(list), (req) => {
+        api.route(list, (req) => {
           const parent = parentFor(req, read);
           const filters = Object.entries(resource.filters ?? {}).map(([name, field]) => [name, coerce(name, field, req.input[name])] as const).filter(([, given]) => given !== undefined);
           const records = visible(req, parent).filter((r) => filters.every(([name, wanted]) => value(r, name) === wanted));
@@ -155,13 +151,13 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (get) {
-        api.add(...routePattern(get), (req) => {
+        api.route(get, (req) => {
           const parent = parentFor(req, read);
           return ok(present(find(req, parent), req, parent));
         });
       }
       if (create) {
-        api.add(...routePattern(create), (req) => {
+        api.route(create, (req) => {
           const parent = parentFor(req, write);
           const values: Record<string, unknown> = { ...scopeOf(req) };
           for (const [name, field] of creatableFields(resource)) {
@@ -173,7 +169,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (update) {
-        api.add(...routePattern(update), (req) => {
+        api.route(update, (req) => {
           const parent = parentFor(req, write);
           const record = find(req, parent);
           const next: Values = { ...record };
@@ -188,7 +184,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (remove) {
-        api.add(...routePattern(remove), (req) => {
+        api.route(remove, (req) => {
           const record = find(req, parentFor(req, write));
           hooks.beforeDelete?.(record, req);
           table(req.db).splice(table(req.db).indexOf(record), 1);
@@ -286,14 +282,14 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
     table,
     routes(api) {
       hooks.routes?.(api, find);
-      api.add(...routePattern(get), (req) => {
+      api.route(get, (req) => {
         const record = find(req);
         if (!there(record)) return hooks.absent?.(req) ?? ok(null);
         hooks.onRead?.(record, req);
         return ok(show(record, req));
       });
       if (create) {
-        api.add(...routePattern(create), (req) => {
+        api.route(create, (req) => {
           if (there(find(req, write))) throw new HttpError(422, { error: hooks.exists ?? `${titleCase(resource.noun)} exists` });
           const record = fresh(req);
           apply(req, record);
@@ -301,7 +297,7 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
         });
       }
       if (update) {
-        api.add(...routePattern(update), (req) => {
+        api.route(update, (req) => {
           const existing = find(req, write);
           if (!existing && create) throw errors.notFound(notFound);
           const next = existing ? { ...existing } : fresh(req);
@@ -311,7 +307,7 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
         });
       }
       if (remove) {
-        api.add(...routePattern(remove), (req) => {
+        api.route(remove, (req) => {
           const record = find(req, write);
           if (!there(record)) throw errors.notFound(notFound);
           table(req.db).splice(table(req.db).indexOf(record), 1);

@@ -41,10 +41,12 @@ export class Router {
     this.routes.push({ method: method.toUpperCase(), segments, names, handler, options });
   }
 
-  /** A declared route (src/api/resources/*.ts), 'GET /projects/{project}/repository/tree', as a sandbox route. */
+  /**
+   * A declared route (src/api/resources/*.ts), 'GET /projects/{project}/repository/tree', as a sandbox route with
+   * the declaration's parameter names (`req.params.project`).
+   */
   route(route: string, handler: Handler, options?: RouteOptions): void {
-    const [method, path] = route.split(' ');
-    this.add(method, path.replace(/\{project\}/g, ':id').replace(/\{\*([a-z_]+)\}/g, '*$1').replace(/\{([a-z_]+)\}/g, ':$1'), handler, options);
+    this.add(...routePattern(route), handler, options);
   }
 
   get(pattern: string, handler: Handler, options?: RouteOptions): void {
@@ -74,6 +76,12 @@ export class Router {
     }
     return undefined;
   }
+}
+
+/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']: the declaration's own names. */
+export function routePattern(route: string): [string, string] {
+  const [method, path] = route.split(' ');
+  return [method, path.replace(/\{\*([a-z_]+)\}/g, '*$1').replace(/\{([a-z_]+)\}/g, ':$1')];
 }
 
 function matchSegments(route: Route, parts: string[]): Record<string, string> | undefined {

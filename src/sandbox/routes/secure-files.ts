@@ -28,7 +28,7 @@ export const secureFiles: Crud<StoredSecureFile> = crudModule<StoredSecureFile>(
   computed: () => ({ checksum_algorithm: 'sha256', metadata: null }),
   routes(api) {
     api.get('/projects/:project/secure_files/:secure_file_id/download', (req) => {
-      const file = secureFiles.find(req, projectFor(req, Role.developer, 'project'));
+      const file = secureFiles.find(req, projectFor(req, Role.developer));
       return {
         status: 200,
         raw: { data: Buffer.from(file.data, 'base64'), contentType: 'application/octet-stream' },
@@ -37,7 +37,7 @@ export const secureFiles: Crud<StoredSecureFile> = crudModule<StoredSecureFile>(
     });
 
     api.post('/projects/:project/secure_files', (req) => {
-      const project = projectFor(req, Role.maintainer, 'project');
+      const project = projectFor(req, Role.maintainer);
       const name = String(required(req, 'name'));
       const upload = req.files.file;
       if (!upload) throw errors.missing('file');
