@@ -15,7 +15,7 @@ export const groupBadges = crudModule<StoredBadge>(resource, {
   validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
   computed: (badge) => ({ rendered_link_url: badge.link_url, rendered_image_url: badge.image_url, kind: 'group' }),
   routes(api) {
-    api.get('/groups/:group/badges/render', (req) => {
+    api.route(resource.routes.render, (req) => {
       groupFor(req, Role.owner);
       const link = String(required(req, 'link_url'));
       const image = String(required(req, 'image_url'));

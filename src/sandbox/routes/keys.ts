@@ -1,5 +1,6 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
 import { deployKeys } from '../../api/resources/deploy-keys.js';
+import { sshKeys } from '../../api/resources/users.js';
 import { findProject, projectFor, requireAdmin, requireUser, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -247,14 +248,14 @@ export const keys: SandboxModule = {
     });
 
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
-    api.get('/keys', (req) => {
+    api.route(sshKeys.routes.find, (req) => {
       requireAdmin(req);
       const key = findByFingerprint(req.db, String(required(req, 'fingerprint')));
       if (!key) throw errors.notFound('Key');
       return ok(present(req, key));
     }, { scope: 'read' });
 
-    api.get('/keys/:key_id', (req) => {
+    api.route(sshKeys.routes.get, (req) => {
       requireAdmin(req);
       const key = sshKeyTable(req.db).find((k) => String(k.id) === req.params.key_id);
       if (!key) throw errors.notFound('Key');

@@ -1,4 +1,5 @@
 import { toQueryString, type Query } from '../../api/path.js';
+import { users as declared } from '../../api/resources/users.js';
 import { requireUser } from '../auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { groups, members, projects, userNamespaceId, users as usersTable, type User } from '../model.js';
@@ -293,9 +294,9 @@ const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runne
 
 export const users: SandboxModule = {
   routes(api) {
-    api.get('/user', (req) => ok(presentFullUser(requireUser(req), req)), { scope: 'read_user' });
+    api.route(declared.routes.current, (req) => ok(presentFullUser(requireUser(req), req)), { scope: 'read_user' });
 
-    api.get('/users', (req) => {
+    api.route(declared.routes.list, (req) => {
       const { orderBy, sort } = orderParams(req);
       const compare = ordering(orderBy, sort);
       const list = filterAsAdmin(req, filterUsers(req));
@@ -307,10 +308,10 @@ export const users: SandboxModule = {
       return paginate(req, ordered, { offsetLimit: 'User', present });
     }, { scope: 'read_user' });
 
-    api.get('/users/:id', (req) => {
+    api.route(declared.routes.get, (req) => {
       requireUser(req);
-      if (!/^\d+$/.test(req.params.id)) throw new HttpError(400, { error: 'id is invalid' });
-      const user = usersTable(req.db).find((u) => u.id === Number(req.params.id));
+      if (!/^\d+$/.test(req.params.user_id)) throw new HttpError(400, { error: 'id is invalid' });
+      const user = usersTable(req.db).find((u) => u.id === Number(req.params.user_id));
       if (!user) throw errors.notFound('User');
       return ok(presentFullUser(user, req));
     }, { scope: 'read_user' });
