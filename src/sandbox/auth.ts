@@ -226,6 +226,23 @@ export function groupFor(req: SandboxRequest, minRole: number = Role.guest, para
   return group;
 }
 
+/** A user by numeric id or username (case-insensitive), else 404 "User Not Found". */
+export function findUser(db: Db, idOrUsername: string): User {
+  const wanted = idOrUsername.toLowerCase();
+  const user = /^\d+$/.test(idOrUsername) ? users(db).find((u) => u.id === Number(idOrUsername)) : users(db).find((u) => u.username.toLowerCase() === wanted);
+  if (!user) throw errors.notFound('User');
+  return user;
+}
+
+/**
+ * The user of the route (`{user}` of a declared route, or `:user_id`) whose records are read or changed: a change
+ * (minRole owner, as of the instance) needs an administrator.
+ */
+export function userFor(req: SandboxRequest, minRole: number = Role.guest, param = req.params.user !== undefined ? 'user' : 'user_id'): User {
+  if (minRole >= Role.owner) requireAdmin(req);
+  return findUser(req.db, req.params[param]);
+}
+
 /** Premium features answer 403 on the free tier, as instances without the license do. */
 export function requireTier(req: SandboxRequest, tier: 'premium' | 'ultimate'): void {
   const rank = { free: 0, premium: 1, ultimate: 2 };

@@ -1,9 +1,9 @@
 import type { Field } from '../api/fields.js';
 import { creatableFields, presentedFields, settableFields, updatableFields, type ParentKind, type ResourceDef, type SingletonDef } from '../api/resource.js';
-import { groupFor, projectFor, requireAdmin, requireTier, requireUser, Role } from './auth.js';
+import { groupFor, projectFor, requireAdmin, requireTier, requireUser, Role, userFor } from './auth.js';
 import { defineTable, type Db } from './db.js';
 import { array, bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from './http.js';
-import type { Group, Project } from './model.js';
+import type { Group, Project, User } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
 import { paginate } from './pagination.js';
 import type { Router } from './router.js';
@@ -14,11 +14,11 @@ import type { Router } from './router.js';
  * defaults, 201/200/204, pagination headers, "404 <Noun> Not Found", and the declared roles (a project the caller
  * cannot see is 404, too low a role 403). What is particular to a resource comes in through hooks.
  *
- * Stored records hold the declared fields plus `project_id` or `group_id` (and the scope parameters); fields named
+ * Stored records hold the declared fields plus `project_id`, `group_id` or `user_id` (and the scope parameters); fields named
  * created_at and updated_at are set when a record is created and updated.
  */
 
-export type Parent = Project | Group;
+export type Parent = Project | Group | User;
 /** A stored record: an id, the declared fields, and the parent's id. */
 export type Stored = { id: number };
 type Values = Record<string, unknown>;
@@ -79,19 +79,20 @@ function coerce(name: string, field: Field, value: unknown): unknown {
 const INSTANCE = { id: 0 } as Parent;
 
 /**
- * The parent a declared route names ({project}, {group}), checked for the role (a project the caller cannot see is
- * 404, too low a role 403) and the tier; the instance for instance resources (administrators only, when the
- * declaration's write role is 'owner' and the route changes something, as instance settings are).
+ * The parent a declared route names ({project}, {group}, {user}), checked for the role (a project the caller cannot
+ * see is 404, too low a role 403) and the tier; the instance for instance resources (administrators only, when the
+ * declaration's write role is 'owner' and the route changes something, as instance settings are). A user's records
+ * are read by anyone signed in, and changed (write role 'owner') by administrators.
  */
 function parentOf(resource: { parent: ParentKind; tier?: 'premium' | 'ultimate' }, req: SandboxRequest, minRole: number): Parent {
   let parent: Parent;
   if (resource.parent === 'project') parent = projectFor(req, minRole);
   else if (resource.parent === 'group') parent = groupFor(req, minRole);
-  else if (resource.parent === 'instance') {
+  else {
     if (minRole >= Role.owner) requireAdmin(req);
     else requireUser(req);
-    parent = INSTANCE;
-  } else throw new Error(`the sandbox serves no ${resource.parent} records generically yet`);
+    parent = resource.parent === 'user' ? userFor(req, minRole) : INSTANCE;
+  }
   if (resource.tier) requireTier(req, resource.tier);
   return parent;
 }

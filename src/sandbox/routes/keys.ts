@@ -1,7 +1,7 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
 import { deployKeys } from '../../api/resources/deploy-keys.js';
 import { sshKeys } from '../../api/resources/users.js';
-import { findProject, projectFor, requireAdmin, requireUser, Role } from '../auth.js';
+import { findProject, projectFor, requireAdmin, requireUser, Role, userFor } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { users, type User, type SshKey, sshKeyTable } from '../model.js';
@@ -102,13 +102,6 @@ function removeKey(req: SandboxRequest, key: SshKey) {
 }
 
 /** The user of `:user_id` (an id, or a username on the public read), else 404. */
-function keyOwner(req: SandboxRequest): User {
-  const raw = req.params.user_id;
-  const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : users(req.db).find((u) => u.username.toLowerCase() === raw.toLowerCase());
-  if (!user) throw errors.notFound('User');
-  return user;
-}
-
 /** A deploy key as a project's deploy key endpoints present it: with can_push of that project's link. */
 function presentDeployKey(key: SshKey, projectId?: number): Record<string, unknown> {
   const blob = parsePublicKey(key.key)?.blob ?? Buffer.alloc(0);
@@ -236,15 +229,15 @@ export const keys: SandboxModule = {
     api.delete('/user/keys/:key_id', (req) => removeKey(req, userKey(req, requireUser(req))));
 
     // Anyone's keys are public; administrators add and remove them.
-    api.get('/users/:user_id/keys', (req) => paginate(req, userKeys(req.db, keyOwner(req)), { present: presentUserKey }), { auth: 'optional' });
-    api.get('/users/:user_id/keys/:key_id', (req) => ok(presentUserKey(userKey(req, keyOwner(req)))), { auth: 'optional' });
+    api.get('/users/:user_id/keys', (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
+    api.get('/users/:user_id/keys/:key_id', (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
     api.post('/users/:user_id/keys', (req) => {
       requireAdmin(req);
-      return addKey(req, keyOwner(req));
+      return addKey(req, userFor(req));
     });
     api.delete('/users/:user_id/keys/:key_id', (req) => {
       requireAdmin(req);
-      return removeKey(req, userKey(req, keyOwner(req)));
+      return removeKey(req, userKey(req, userFor(req)));
     });
 
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).

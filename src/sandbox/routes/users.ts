@@ -231,13 +231,7 @@ export function presentFullUser(user: User, req: SandboxRequest): Record<string,
 function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
   return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: `${req.rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
-    web_url: `${req.rootUrl}/${user.username}`,
+    ...presentUserBasic(user, req.rootUrl),
     created_at: user.created_at,
     bio: (user.bio as string | null | undefined) ?? '',
     bot: user.bot,
