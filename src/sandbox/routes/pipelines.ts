@@ -373,6 +373,8 @@ export const pipelinesModule: SandboxModule = {
     });
   },
 
+  // The running job's token comes after the group and project access tokens (the demo's token ids).
+  seedAfter: ['tokens'],
   seed(db, context) {
     const project = findProject(db, 'acme/api');
     const repo = repositories(db).find((r) => r.project_id === project.id)!;
