@@ -13,8 +13,13 @@
 // It also counts false alarms: `tokens recover --list` exiting 9 after the profile was healed.
 // Exit status: 1 on any avoidable lockout or false alarm, else 0.
 //
-// Run: npm run bench:rotation-kill   (KILLS=120 SEED=1 to change; FORGECTL_BIN=path/to/bin/forgectl.cjs to probe
-// another build)
+// With MODE=ci-var each rotation also saves to a CI/CD variable (--save-to ci-var:acme/KILL_<n>, made beforehand, masked
+// but not hidden so that the bench can read it back as root, holding the bot's token), and a kill counts as healed
+// only when the token the variable holds works too after the next run and `tokens recover` (a job reading it
+// authenticates); otherwise it is "unfinished".
+//
+// Run: npm run bench:rotation-kill   (KILLS=120 SEED=1 MODE=ci-var to change; FORGECTL_BIN=path/to/bin/forgectl.cjs to
+// probe another build)
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -24,6 +29,8 @@ import { performance } from 'node:perf_hooks';
 import { startSandboxProcess } from './sandbox.mjs';
 
 const KILLS = Number(process.env.KILLS ?? 120);
+const MODE = process.env.MODE ?? 'profile';
+if (!['profile', 'ci-var'].includes(MODE)) throw new Error(`MODE is profile or ci-var, not ${MODE}`);
 const SEED = Number(process.env.SEED ?? Date.now() % 100_000);
 const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-kill-'));
@@ -129,9 +136,21 @@ async function freshBot(n) {
   const dir = join(work, `trial-${n}`);
   mkdirSync(dir, { mode: 0o700 });
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'bot', profiles: { bot: { url: proxyUrl, token: created.body.token } } }), { mode: 0o600 });
-  return { dir, env: { FORGECTL_CONFIG_DIR: dir } };
+  if (MODE === 'ci-var') {
+    // The variable holds the bot's token, as the cron run before this one left it.
+    const variable = await api('POST', '/groups/acme/variables', { key: variableKey(n), value: created.body.token, masked: true, protected: true, raw: true });
+    if (variable.status !== 201) throw new Error(`could not create variable ${variableKey(n)}: ${variable.status}`);
+  }
+  return { dir, env: { FORGECTL_CONFIG_DIR: dir }, argv: rotateArgv(n) };
 }
-const rotate = ['-p', 'bot', '-q', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes'];
+const variableKey = (n) => `KILL_${String(n).replace(/\W/g, '_')}`;
+const rotateArgv = (n) => ['-p', 'bot', '-q', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes', ...(MODE === 'ci-var' ? ['--save-to', `ci-var:acme/${variableKey(n)}`] : [])];
+/** In ci-var mode: the token the variable holds works (a job reading it authenticates). */
+async function variableWorks(n) {
+  if (MODE !== 'ci-var') return true;
+  const value = (await api('GET', `/groups/acme/variables/${variableKey(n)}`)).body?.value;
+  return typeof value === 'string' && (await api('GET', '/groups/acme/access_tokens/self', undefined, value)).status === 200;
+}
 const profileToken = (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token;
 
 // Calibration: how long an undisturbed run takes to send its rotate request (the range of "before the send").
@@ -139,7 +158,7 @@ const spawnToPost = [];
 for (let i = 0; i < 3; i++) {
   const bot = await freshBot(`calibrate-${i}`);
   trial = newTrial();
-  const running = run(rotate, bot.env);
+  const running = run(bot.argv, bot.env);
   trial.onPost = () => spawnToPost.push(trial.postAt - running.started);
   const result = await running.done;
   if (result.code !== 0) throw new Error(`an undisturbed rotation failed (exit ${result.code}): ${result.stderr}`);
@@ -154,14 +173,14 @@ for (let n = 0; n < KILLS; n++) {
   trial.requestDelay = uniform(0, 30);
   trial.answerDelay = uniform(0, 30);
   const phase = ['before', 'in flight', 'after'][Math.floor(random() * 3)];
-  const running = run(rotate, bot.env);
+  const running = run(bot.argv, bot.env);
   let killAt;
   const kill = () => {
     if (killAt !== undefined || running.child.exitCode !== null) return;
     killAt = performance.now();
     running.child.kill('SIGKILL');
   };
-  const offset = phase === 'before' ? uniform(0, beforeWindow) : phase === 'in flight' ? uniform(0, trial.requestDelay + trial.answerDelay) : uniform(0, 100);
+  const offset = phase === 'before' ? uniform(0, beforeWindow) : phase === 'in flight' ? uniform(0, trial.requestDelay + trial.answerDelay) : uniform(0, MODE === 'ci-var' ? 300 : 100);
   if (phase === 'before') setTimeout(kill, offset);
   else if (phase === 'in flight') trial.onPost = () => setTimeout(kill, offset);
   else trial.onAnswer = () => setTimeout(kill, offset);
@@ -171,10 +190,11 @@ for (let n = 0; n < KILLS; n++) {
   const socket = seen.postSocket;
   trial = newTrial(); // the runs below are not watched
 
-  const next = await run(rotate, bot.env).done;
+  const next = await run(bot.argv, bot.env).done;
   const recover = await run(['-p', 'bot', '-q', 'tokens', 'recover'], bot.env).done;
   const list = await run(['-q', 'tokens', 'recover', '--list'], bot.env).done;
   const works = (await api('GET', '/groups/acme/access_tokens/self', undefined, profileToken(bot.dir))).status === 200;
+  const variableDone = await variableWorks(n);
 
   // Could the process have read the answer before it died?
   let answer;
@@ -186,15 +206,15 @@ for (let n = 0; n < KILLS; n++) {
     : seen.postAt === undefined || killAt < seen.postAt ? 'before the send'
       : seen.answerAt === undefined || killAt < seen.answerAt ? 'in flight'
         : `${(killAt - seen.answerAt).toFixed(1)} ms after the answer`;
-  const verdict = works ? 'healed' : answer === 'not delivered' || answer === 'unread' ? 'unavoidable' : 'avoidable';
+  const verdict = works ? (variableDone ? 'healed' : 'unfinished') : answer === 'not delivered' || answer === 'unread' ? 'unavoidable' : 'avoidable';
   results.push({ n, phase, when, answer, verdict, falseAlarm: works && list.code === 9, killedBy: killed.signal ?? `exit ${killed.code}`, next: next.code, recover: recover.code, nextErr: next.stderr.trim().split('\n')[0] });
-  process.stderr.write(verdict === 'healed' ? '.' : verdict === 'unavoidable' ? 'u' : 'A');
+  process.stderr.write(verdict === 'healed' ? '.' : verdict === 'unavoidable' ? 'u' : verdict === 'unfinished' ? 'F' : 'A');
 }
 process.stderr.write('\n');
 
 const count = (filter) => results.filter(filter).length;
 const whenClass = (r) => (r.when.includes('after the answer') ? 'after the answer' : r.when);
-console.log(`rotation kill points: ${KILLS} SIGKILLs (seed ${SEED}), bin ${bin}`);
+console.log(`rotation kill points: ${KILLS} SIGKILLs (seed ${SEED}), mode ${MODE}${MODE === 'ci-var' ? ' (--save-to-profile and --save-to ci-var:acme/KILL_<n>)' : ''}, bin ${bin}`);
 console.log(`calibration: an undisturbed run sends its rotate request ${spawnToPost.map((ms) => ms.toFixed(0)).join(' / ')} ms after it starts`);
 console.log('');
 console.log('kill landed                  healed  unavoidable  avoidable');
@@ -210,14 +230,16 @@ const avoidable = results.filter((r) => r.verdict === 'avoidable');
 const alarms = results.filter((r) => r.falseAlarm);
 console.log(`${'total'.padEnd(28)} ${String(healed).padStart(6)}  ${String(unavoidable).padStart(11)}  ${String(avoidable.length).padStart(9)}`);
 console.log(`false alarms (recover --list exits 9 with a working profile): ${alarms.length}`);
+const unfinished = results.filter((r) => r.verdict === 'unfinished');
+if (MODE === 'ci-var') console.log(`unfinished (the profile works, the token in the CI/CD variable does not after the next run and tokens recover): ${unfinished.length}`);
 const lateUnavoidable = results.filter((r) => r.verdict === 'unavoidable' && r.when.includes('after the answer'));
 if (lateUnavoidable.length) {
   console.log(`unavoidable lockouts after the answer was written (answer still unread in the socket): ${lateUnavoidable.map((r) => r.when.split(' ')[0]).join(', ')} ms`);
 }
-for (const r of [...avoidable, ...alarms]) console.log(`  ${r.verdict === 'avoidable' ? 'AVOIDABLE' : 'FALSE ALARM'} #${r.n}: killed ${r.when} (${r.killedBy}), answer ${r.answer}; next run exit ${r.next} (${r.nextErr}), recover exit ${r.recover}`);
+for (const r of [...avoidable, ...alarms, ...unfinished]) console.log(`  ${r.verdict === 'avoidable' ? 'AVOIDABLE' : r.verdict === 'unfinished' ? 'UNFINISHED' : 'FALSE ALARM'} #${r.n}: killed ${r.when} (${r.killedBy}), answer ${r.answer}; next run exit ${r.next} (${r.nextErr}), recover exit ${r.recover}`);
 
 proxy.close();
 agent.destroy();
 sandbox.kill();
 rmSync(work, { recursive: true, force: true });
-process.exitCode = avoidable.length || alarms.length ? 1 : 0;
+process.exitCode = avoidable.length || alarms.length || unfinished.length ? 1 : 0;

@@ -58,6 +58,7 @@ const cases = [
   { argv: ['--version'], baseline: local },
   { argv: ['--help'], baseline: local },
   { argv: ['users', '--help'], baseline: local },
+  { argv: ['tokens', '--help'], baseline: local },
   { argv: ['freeze-periods', 'create', '--help'], baseline: local },
   { argv: ['api', '/user'], baseline: network },
   { argv: ['users', 'get', '1'], baseline: network },

@@ -1,11 +1,11 @@
 // Users benchmark: `forgectl users list --all -o ndjson` against the network floor, one curl process fetching the
 // same pages 8 at a time (`curl --parallel --parallel-max 8`, every page URL known in advance, nothing parsed or
-// written but the bytes). For each list size (1,000 / 10,000 / 50,000 extra users) and latency (0 and 20 ms per
+// written but the bytes). For each list size (1,000 / 10,000 / 20,000 / 50,000 extra users) and latency (0 and 20 ms per
 // answer), runs alternate pairwise; reported: medians of the pairwise wall and CPU ratios, forgectl's peak RSS,
 // and the requests forgectl sent past the last page. Needs curl and GNU time (/usr/bin/time).
 // Goals: at most 1.5x the floor's wall time at latency 0, peak RSS at most 100 MiB and flat in N, no request
 // past the last page.
-// Run: npm run bench:users   (RUNS=3 SIZES=1000,10000,50000 LATENCIES=0,20 to change the defaults; FORGECTL_BIN=path/to/bin/forgectl.cjs measures another build)
+// Run: npm run bench:users   (RUNS=3 SIZES=1000,10000,20000,50000 LATENCIES=0,20 to change the defaults; FORGECTL_BIN=path/to/bin/forgectl.cjs measures another build)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { startSandboxProcess } from './sandbox.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
-const SIZES = (process.env.SIZES ?? '1000,10000,50000').split(',').map(Number);
+const SIZES = (process.env.SIZES ?? '1000,10000,20000,50000').split(',').map(Number);
 const LATENCIES = (process.env.LATENCIES ?? '0,20').split(',').map(Number);
 const CONCURRENCY = 8;
 const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;

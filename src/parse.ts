@@ -90,6 +90,19 @@ export function parseDuration(name: string) {
   }, { type: 'string', description: 'a duration such as 30d, 12h or 2w' });
 }
 
+/**
+ * A moment given as a duration back from now (24h, 7d, 2w) or as a date or date-time: `--since 7d`, `--until
+ * 2026-01-31`. Returns it as an ISO time.
+ */
+export function parseMoment(flag: string, value: string, now: Date): string {
+  if (/^\d+\s*[hdw]$/.test(value.trim())) return new Date(now.getTime() - parseDuration(flag)(value)).toISOString();
+  try {
+    return new Date(Date.parse(parseDateTime(flag)(value))).toISOString();
+  } catch {
+    throw new UsageError(`${flag} must be a duration such as 24h, 2d or 1w, or a date-time such as 2026-01-31T12:00:00Z, got "${value}"`);
+  }
+}
+
 /** A parser that also names the values it accepts, for shell completion. */
 export type ChoiceParser<T> = ((value: string) => T) & { choices: readonly string[] };
 

@@ -48,13 +48,8 @@ for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
 const isWhitespace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
-// What the scanner expects next.
-const VALUE_OR_CLOSE = 0;
-const VALUE = 1;
-const AFTER_VALUE = 2;
-const KEY_OR_CLOSE = 3;
-const KEY = 4;
-const AFTER_KEY = 5;
+/** The open containers of the element being scanned: 1 an object, 0 an array (grown for deeper nesting). */
+let containers = new Uint8Array(64);
 
 /**
  * Scans a JSON text that should be an array. Returns its elements' offsets; 'not-a-list' when it is not an array
@@ -62,107 +57,146 @@ const AFTER_KEY = 5;
  */
 export function scanJsonList(bytes: Uint8Array): ScannedList | 'malformed' | 'not-a-list' {
   const n = bytes.length;
-  let i = 0;
-  while (i < n && isWhitespace(bytes[i])) i++;
+  let i = skipSpace(bytes, 0);
   if (bytes[i] !== OPEN_ARRAY) return 'not-a-list';
   const list: ScannedList = { starts: [], ends: [], separators: [], open: i, objects: true, lineBreaks: false, escapes: false, longNumbers: false, digitKeys: false };
-  // The open containers: 1 for an object, 0 for an array.
-  const stack: number[] = [0];
-  let state = VALUE_OR_CLOSE;
-  i++;
-  while (stack.length) {
-    if (i >= n) return 'malformed';
-    const c = bytes[i];
-    if (c <= 0x20) {
-      if (!isWhitespace(c)) return 'malformed';
-      if (c === 0x0a || c === 0x0d) list.lineBreaks = true;
-      i++;
-      continue;
-    }
-    const depth = stack.length;
-    if ((state === VALUE_OR_CLOSE && c === CLOSE_ARRAY) || (state === KEY_OR_CLOSE && c === CLOSE_OBJECT) || (state === AFTER_VALUE && c === (stack[depth - 1] ? CLOSE_OBJECT : CLOSE_ARRAY))) {
-      stack.pop();
-      i++;
-      if (depth === 2) list.ends.push(i);
-      else if (depth === 1) list.separators.push(i - 1);
-      state = AFTER_VALUE;
-      continue;
-    }
-    switch (state) {
-      case VALUE_OR_CLOSE:
-      case VALUE: {
-        if (depth === 1) {
-          list.starts.push(i);
-          if (c !== OPEN_OBJECT) list.objects = false;
-        }
-        if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-          stack.push(c === OPEN_OBJECT ? 1 : 0);
-          state = c === OPEN_OBJECT ? KEY_OR_CLOSE : VALUE_OR_CLOSE;
-          i++;
-          continue;
-        }
-        longNumber = false;
-        const end = c === QUOTE ? scanString(bytes, i, list) : c === 0x2d || isDigit(c) ? scanNumber(bytes, i) : scanLiteral(bytes, i);
-        if (longNumber) list.longNumbers = true;
-        if (end < 0) return 'malformed';
-        i = end;
-        if (depth === 1) list.ends.push(i);
-        state = AFTER_VALUE;
-        continue;
+  i = space(bytes, i + 1, list);
+  if (bytes[i] === CLOSE_ARRAY) {
+    list.separators.push(i);
+  } else {
+    for (;;) {
+      if (bytes[i] !== OPEN_OBJECT) list.objects = false;
+      list.starts.push(i);
+      i = scanValue(bytes, i, list);
+      if (i < 0) return 'malformed';
+      list.ends.push(i);
+      i = space(bytes, i, list);
+      const c = bytes[i];
+      if (c === CLOSE_ARRAY) {
+        list.separators.push(i);
+        break;
       }
-      case AFTER_VALUE:
-        if (c !== COMMA) return 'malformed';
-        if (depth === 1) list.separators.push(i);
-        state = stack[depth - 1] ? KEY : VALUE;
-        i++;
-        continue;
-      case KEY_OR_CLOSE:
-      case KEY: {
-        if (c !== QUOTE) return 'malformed';
-        if (i + 1 < n && isDigit(bytes[i + 1])) list.digitKeys = true;
-        const end = scanString(bytes, i, list);
-        if (end < 0) return 'malformed';
-        i = end;
-        state = AFTER_KEY;
-        continue;
-      }
-      default:
-        if (c !== COLON) return 'malformed';
-        state = VALUE;
-        i++;
+      if (c !== COMMA) return 'malformed';
+      list.separators.push(i);
+      i = space(bytes, i + 1, list);
     }
   }
+  const after = skipSpace(bytes, i + 1);
+  return after === n ? list : 'malformed';
+}
+
+/** The offset of the first byte at or after `i` that is not JSON whitespace. */
+function skipSpace(bytes: Uint8Array, i: number): number {
+  const n = bytes.length;
   while (i < n && isWhitespace(bytes[i])) i++;
-  return i === n ? list : 'malformed';
+  return i;
+}
+
+/** Sets lineBreaks when bytes[from, to) holds a line break. */
+function noteBreaks(bytes: Uint8Array, from: number, to: number, list: ScannedList): void {
+  for (let k = from; k < to; k++) if (bytes[k] === 0x0a || bytes[k] === 0x0d) list.lineBreaks = true;
+}
+
+/** skipSpace between tokens, noting line breaks (compact JSON has none: one comparison). */
+function space(bytes: Uint8Array, i: number, list: ScannedList): number {
+  if (!(bytes[i] <= 0x20)) return i;
+  const end = skipSpace(bytes, i);
+  noteBreaks(bytes, i, end, list);
+  return end;
+}
+
+/**
+ * The offset after the value that starts at `i`, or -1 when it is malformed. Containers are followed with a stack
+ * of what is open rather than by recursion, so that no nesting depth overflows the call stack.
+ */
+function scanValue(bytes: Uint8Array, i: number, list: ScannedList): number {
+  let depth = 0;
+  for (;;) {
+    // A value starts at i.
+    let c = bytes[i];
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      const object = c === OPEN_OBJECT;
+      i = space(bytes, i + 1, list);
+      if (bytes[i] === c + 2) {
+        i++; // {} or []
+      } else {
+        if (depth === containers.length) {
+          const bigger = new Uint8Array(depth * 2);
+          bigger.set(containers);
+          containers = bigger;
+        }
+        containers[depth++] = object ? 1 : 0;
+        if (object) {
+          i = scanKey(bytes, i, list);
+          if (i < 0) return -1;
+        }
+        continue;
+      }
+    } else if (c === QUOTE) {
+      i = scanString(bytes, i, list);
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      longNumber = false;
+      i = scanNumber(bytes, i);
+      if (longNumber) list.longNumbers = true;
+    } else {
+      i = scanLiteral(bytes, i);
+    }
+    if (i < 0) return -1;
+    // After a value: a comma and the next, or the end of containers.
+    for (;;) {
+      if (depth === 0) return i;
+      i = space(bytes, i, list);
+      c = bytes[i];
+      const object = containers[depth - 1] === 1;
+      if (c === COMMA) {
+        i = space(bytes, i + 1, list);
+        if (object) {
+          i = scanKey(bytes, i, list);
+          if (i < 0) return -1;
+        }
+        break;
+      }
+      if (c !== (object ? CLOSE_OBJECT : CLOSE_ARRAY)) return -1;
+      depth--;
+      i++;
+    }
+  }
+}
+
+/** A key, its colon and the space up to its value (at `i`): the offset of the value, or -1. */
+function scanKey(bytes: Uint8Array, i: number, list: ScannedList): number {
+  if (bytes[i] !== QUOTE) return -1;
+  const next = bytes[i + 1];
+  if (next >= 0x30 && next <= 0x39) list.digitKeys = true;
+  i = scanString(bytes, i, list);
+  if (i < 0) return -1;
+  i = space(bytes, i, list);
+  if (bytes[i] !== COLON) return -1;
+  return space(bytes, i + 1, list);
 }
 
 /** The offset after the string that starts at `at` (a quote), or -1. */
 function scanString(bytes: Uint8Array, at: number, list: ScannedList): number {
   const n = bytes.length;
   let i = at + 1;
-  while (i < n) {
+  for (;;) {
     // Plain bytes in a run, then whatever ends it.
     while (i < n && PLAIN[bytes[i]] === 1) i++;
     if (i >= n) return -1;
     const c = bytes[i];
     if (c === QUOTE) return i + 1;
-    if (c < 0x20) return -1;
-    if (c === BACKSLASH) {
-      list.escapes = true;
-      const e = bytes[i + 1];
-      if (e === 0x75) {
-        if (!(HEX[bytes[i + 2]] && HEX[bytes[i + 3]] && HEX[bytes[i + 4]] && HEX[bytes[i + 5]])) return -1;
-        i += 6;
-      } else if (e !== undefined && SIMPLE_ESCAPES[e]) {
-        i += 2;
-      } else {
-        return -1;
-      }
-      continue;
+    if (c !== BACKSLASH) return -1;
+    list.escapes = true;
+    const e = bytes[i + 1];
+    if (e === 0x75) {
+      if (!(HEX[bytes[i + 2]] && HEX[bytes[i + 3]] && HEX[bytes[i + 4]] && HEX[bytes[i + 5]])) return -1;
+      i += 6;
+    } else if (e !== undefined && SIMPLE_ESCAPES[e]) {
+      i += 2;
+    } else {
+      return -1;
     }
-    i++;
   }
-  return -1;
 }
 
 /** Whether the number scanned last was in other than its shortest form. */

@@ -88,6 +88,11 @@ export interface ResourceDef extends Collection, Placement {}
  */
 export interface MultiParentDef extends Collection {
   parents: Record<string, Placement>;
+  /**
+   * The placement used when no option selects one (approval rules: the project's, unless --mr names a merge
+   * request). Without it, none given is a usage error.
+   */
+  default?: string;
 }
 
 /** The route parameter a parent kind fills, and its option; undefined for the instance. */

@@ -130,7 +130,10 @@ export function placementFor(resource: MultiParentDef, given: object, ctx: Conte
   const selectors = Object.entries(resource.parents).map(([key, placement]) => ({ key, ...selectorOf(key, placement) }));
   const flags = selectors.map((selector) => selector.flag);
   const choice = `${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}`;
-  const chosen = selectors.filter((selector) => opts[optsKey(selector.flag)] !== undefined && opts[optsKey(selector.flag)] !== false);
+  const named = selectors.filter((selector) => opts[optsKey(selector.flag)] !== undefined && opts[optsKey(selector.flag)] !== false);
+  // --project with --mr: the project is where the merge request is, not a placement of its own.
+  const chosen = named.filter((selector) => selector.kind !== 'parent' || !named.some((other) => other.kind === 'scope' && resource.parents[other.key].parent === selector.key));
+  if (!chosen.length && resource.default) chosen.push(selectors.find((selector) => selector.key === resource.default)!);
   if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun.endsWith('ch') ? `${resource.noun}es` : `${resource.noun}s`}? give ${choice}`);
   const placedResource = placed(resource, chosen[0].key);
   return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };

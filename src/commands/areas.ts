@@ -5,11 +5,13 @@ import * as alerts from './alerts/manifest.js';
 import * as approvalRules from './approval-rules/manifest.js';
 import * as approvals from './approvals/manifest.js';
 import * as artifacts from './artifacts/manifest.js';
+import * as auditEvents from './audit-events/manifest.js';
 import * as auth from './auth/manifest.js';
 import * as badges from './badges/manifest.js';
 import * as branches from './branches/manifest.js';
 import * as commits from './commits/manifest.js';
 import * as deployKeys from './deploy-keys/manifest.js';
+import * as deployTokens from './deploy-tokens/manifest.js';
 import * as desired from './desired/manifest.js';
 import * as draftNotes from './draft-notes/manifest.js';
 import * as experiments from './experiments/manifest.js';
@@ -32,6 +34,7 @@ import * as protectedBranches from './protected-branches/manifest.js';
 import * as protectedTags from './protected-tags/manifest.js';
 import * as pushRule from './push-rule/manifest.js';
 import * as repo from './repo/manifest.js';
+import * as runners from './runners/manifest.js';
 import * as secureFiles from './secure-files/manifest.js';
 import * as settings from './settings/manifest.js';
 import * as snippets from './snippets/manifest.js';
@@ -43,4 +46,4 @@ import * as users from './users/manifest.js';
 import * as variables from './variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/manifest.ts), by folder name. */
-export const areas = [alerts, approvalRules, approvals, artifacts, auth, badges, branches, commits, deployKeys, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedBranches, protectedTags, pushRule, repo, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];
+export const areas = [alerts, approvalRules, approvals, artifacts, auditEvents, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, license, mcp, mergeTrains, mirror, notes, planLimits, profile, projects, protectedBranches, protectedTags, pushRule, repo, runners, secureFiles, settings, snippets, storageMove, submodules, tags, tokens, users, variables];

@@ -106,6 +106,8 @@ export interface Change {
   prune?: boolean;
   /** Why an audit-only section reports the object (never changed by apply). */
   note?: string;
+  /** Who last changed the object, and when, as the owner's audit events say (absent when they do not, or cannot be read). */
+  changed_by?: { author: string; at: string };
 }
 
 /** What a section's API calls get: the client, and how secrets and local files are read. */

@@ -8,6 +8,7 @@ import type { RateGate } from '../http/rate-gate.js';
 import type { SelectContext } from '../fleet/select.js';
 import type { DesiredState } from './file.js';
 import { isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
+import { explainChanges, newAuthors } from './changed-by.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
 import { identityKey, unmark, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
@@ -176,12 +177,17 @@ export async function planOwners(ctx: SelectContext, state: DesiredState, option
   return takeShard(owners, (owner) => owner.path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings');
 }
 
-/** Compares the file with the instance, `concurrency` owners at a time; a failure of one owner does not stop the rest. */
-export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGate }, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
+/**
+ * Compares the file with the instance, `concurrency` owners at a time; a failure of one owner does not stop the rest.
+ * An owner's changes are then explained by its audit events (who changed the object, and when).
+ */
+export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGate; now?(): Date }, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
   const owners = await planOwners(ctx, state, options);
   const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
   if (budget) ctx.io.note(budget);
   const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
+  const now = ctx.now?.() ?? new Date();
+  const authors = newAuthors();
   const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
     const changes: Change[] = [];
     let leftAlone = 0;
@@ -194,6 +200,8 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
       leftAlone += planned.leftAlone;
       notCompared += planned.notCompared ?? 0;
     }
+    // Who made the drift, where the owner's audit events say so.
+    await explainChanges(io, owner, changes, now, authors);
     return { changes, leftAlone, notCompared };
   });
   for await (const outcome of outcomes) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { plural } from '../parse.js';
 import type { RateGate } from '../http/rate-gate.js';
@@ -77,6 +76,8 @@ export function shardOf(path: string, total: number): number {
   const key = path.toLowerCase();
   let best = 1;
   let bestWeight = -1n;
+  // Loaded here, not at the top: node:crypto costs every run's start-up, and this module is loaded by every run.
+  const { createHash } = process.getBuiltinModule('node:crypto');
   for (let shard = 1; shard <= total; shard++) {
     const weight = createHash('sha256').update(`${shard}:${key}`).digest().readBigUInt64BE(0);
     if (weight > bestWeight) {

@@ -5,7 +5,8 @@ import { classifyNetworkError } from './failures.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import type { RateGate } from './rate-gate.js';
 import { MAX_WAIT_MS, mayRetry, retryDelayMs, type RetryMode } from './retry.js';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from './undici.js';
+import { NodeHttp, type Answer, type ResponseBody } from './node-http.js';
+import type { Dispatcher } from './undici.js';
 import { isLoopbackHost, splitUrl } from './url.js';
 
 export { splitUrl };
@@ -43,7 +44,7 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   header(name: string): string | undefined;
-  body: Dispatcher.ResponseData['body'];
+  body: ResponseBody;
   text(): Promise<string>;
   buffer(): Promise<Buffer>;
 }
@@ -67,11 +68,17 @@ export function proxyFor(target: { hostname: string; protocol: string }, env: Re
   return excluded ? undefined : redactUrl(proxy);
 }
 
-/** HTTP over undici: keep-alive dispatchers (proxy-aware, custom CA), timeouts and the retry policy. */
+/**
+ * HTTP with keep-alive connections (proxy-aware, custom CA), timeouts and the retry policy. Answers read whole (JSON)
+ * on a connection without a proxy go over Node's own client (node-http.ts); proxied connections and streamed
+ * downloads over undici, loaded only then.
+ */
 export class HttpClient {
   /** For loopback targets: never through a proxy (the token would cross it, in clear text over http). */
   private direct?: Dispatcher;
   private proxied?: Dispatcher;
+  private node?: NodeHttp;
+  private undici?: typeof import('./undici.js');
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -102,7 +109,17 @@ export class HttpClient {
     return proxySettings(this.options.env);
   }
 
-  private dispatcherFor(target: { hostname: string }): Dispatcher {
+  /** Whether a request goes over Node's client: read whole, to a host reached without a proxy (see proxyFor()). */
+  private viaNode(target: { hostname: string }, read: HttpRequest['read']): boolean {
+    if (!read) return false;
+    if (isLoopbackHost(target.hostname)) return true;
+    const proxies = this.proxies();
+    return !proxies.http && !proxies.https;
+  }
+
+  private async dispatcherFor(target: { hostname: string }): Promise<Dispatcher> {
+    // Loaded on first use: most runs never need it, and it costs start-up.
+    const { Agent, EnvHttpProxyAgent } = (this.undici ??= await import('./undici.js'));
     if (isLoopbackHost(target.hostname)) {
       this.direct ??= new Agent({ connect: { ...this.tlsOptions(), timeout: this.options.timeoutMs }, keepAliveTimeout: 10_000 });
       return this.direct;
@@ -143,25 +160,30 @@ export class HttpClient {
       if (this.options.log) {
         for (const [name, value] of Object.entries(redactHeaders(headers))) this.options.log(`> ${name}: ${value}`);
       }
-      let response: Dispatcher.ResponseData;
+      let response: Answer;
       let data: Buffer | undefined;
       try {
-        response = await this.dispatcherFor(url).request({
-          origin: url.origin,
-          path: url.path,
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: request.body,
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-        });
+        if (this.viaNode(url, request.read)) {
+          this.node ??= new NodeHttp(() => this.tlsOptions(), this.options.timeoutMs);
+          response = await this.node.request(url, method, headers, request.body);
+        } else {
+          response = await (await this.dispatcherFor(url)).request({
+            origin: url.origin,
+            path: url.path,
+            method: method as Dispatcher.HttpMethod,
+            headers,
+            body: request.body,
+            headersTimeout: this.options.timeoutMs,
+            bodyTimeout: this.options.timeoutMs,
+          });
+        }
         this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
         gate?.observe(response.statusCode, (name) => headerValue(response.headers, name));
         const retryStatus = attempt < retries && mayRetry(method, { status: response.statusCode });
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
         const headerOf = (name: string) => headerValue(response.headers, name);
         if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
-          data = Buffer.from(await response.body.arrayBuffer());
+          data = bufferOf(await response.body.bytes());
         }
       } catch (error) {
         if (error instanceof CliError) throw error;
@@ -184,11 +206,13 @@ export class HttpClient {
       if (data === undefined && attempt < retries && mayRetry(method, { status: response.statusCode })) {
         const wait = retryDelayMs(attempt, wrapped.header, this.now(), Math.random, response.statusCode);
         if (wait <= MAX_WAIT_MS) {
+          // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above),
+          // from now on, not once this answer's body has been read.
+          const held = response.statusCode === 429 && gate?.isActive;
+          if (held) gate.hold(wait);
           await response.body.dump().catch(() => undefined);
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
-          // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above).
-          if (response.statusCode === 429 && gate?.isActive) gate.hold(wait);
-          else await this.sleep(wait);
+          if (!held) await this.sleep(wait);
           continue;
         }
       }
@@ -199,6 +223,8 @@ export class HttpClient {
   async close(): Promise<void> {
     const dispatchers = [this.direct, this.proxied];
     this.direct = this.proxied = undefined;
+    this.node?.close();
+    this.node = undefined;
     await Promise.all(dispatchers.map((dispatcher) => dispatcher?.destroy().catch(() => undefined)));
   }
 }
@@ -234,17 +260,22 @@ function readCaFile(path: string): string {
   return text;
 }
 
-function headerValue(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+/** Bytes as a Buffer, without copying them. */
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function headerValue(headers: Answer['headers'], name: string): string | undefined {
   const value = headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function wrapResponse(response: Dispatcher.ResponseData, data: Buffer | undefined, bodyFailure: (error: unknown) => Error): HttpResponse {
+function wrapResponse(response: Answer, data: Buffer | undefined, bodyFailure: (error: unknown) => Error): HttpResponse {
   const header = (name: string) => headerValue(response.headers, name);
   const read = async (): Promise<Buffer> => {
     if (data !== undefined) return data;
     try {
-      return Buffer.from(await response.body.arrayBuffer());
+      return bufferOf(await response.body.bytes());
     } catch (error) {
       throw bodyFailure(error);
     }

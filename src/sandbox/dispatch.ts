@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { auditBefore, recordAudit } from './audit.js';
 import { authenticate, checkScope } from './auth.js';
 import { parseBody, parseParams, readBody } from './body.js';
 import type { Db } from './db.js';
@@ -18,7 +19,8 @@ export interface Site {
 
 /**
  * Runs the route a request names: reads and parses its body, authenticates it and checks the token's scope as the
- * route asks, and calls the handler. 404 for a path no route matches.
+ * route asks, calls the handler, and records the audit event of a change that succeeded. 404 for a path no route
+ * matches.
  */
 export async function dispatch(site: Site, router: Router, req: IncomingMessage, url: URL, method: string, rawPath: string, isApi: boolean): Promise<SandboxResponse> {
   const route = router.match(method, rawPath);
@@ -54,7 +56,10 @@ export async function dispatch(site: Site, router: Router, req: IncomingMessage,
   }
   const limits = throttle(request, isApi, req.socket.remoteAddress ?? '');
   try {
+    // Every change made through the API leaves an audit event (src/sandbox/audit.ts).
+    const before = isApi ? await auditBefore(router, request) : undefined;
     const response = await route.handler(request);
+    if (isApi) recordAudit(request, response, before);
     return { ...response, headers: { ...limits, ...response.headers } };
   } catch (error) {
     if (error instanceof HttpError) Object.assign(error.headers, limits, error.headers);

@@ -59,6 +59,30 @@ describe('checking a page as JSON without parsing it', () => {
   });
 });
 
+describe('lists of objects written without whitespace (as services write them)', () => {
+  const objects = fc.array(fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue({ maxDepth: 4 })), { minLength: 1, maxLength: 4 });
+
+  it('cuts them into the same records JSON.parse finds, however deeply they nest', () => {
+    fc.assert(fc.property(objects, (records) => {
+      const text = JSON.stringify(records);
+      const list = scan(text);
+      if (typeof list === 'string') throw new Error(list);
+      expect(list.objects).toBe(true);
+      expect(list.starts.map((s, i) => JSON.parse(Buffer.from(text).subarray(s, list.ends[i]).toString()))).toEqual(JSON.parse(text));
+    }), { numRuns: 500 });
+  });
+
+  it('agrees with JSON.parse when one character is changed, dropped or added anywhere', () => {
+    const replacement = fc.constantFrom('', '"', '\\', ',', ':', '{', '}', '[', ']', ' ', '0', '-', '.', 'e', 'x', '\u0001', 'n');
+    fc.assert(fc.property(objects, fc.nat(), replacement, fc.boolean(), (records, at, by, insert) => {
+      const text = JSON.stringify(records);
+      const k = at % text.length;
+      const changed = text.slice(0, k) + by + text.slice(insert ? k : k + 1);
+      expect([changed, verdict(changed)]).toEqual([changed, expected(changed)]);
+    }), { numRuns: 3000 });
+  });
+});
+
 describe('records written from the bytes the service sent', () => {
   const ndjson = (text: string) => {
     const bytes = Buffer.from(text);

@@ -9,16 +9,24 @@ let small: TestSandbox;
 let large: TestSandbox;
 /** 10,041 users: more than the service counts, the last page (101 at 100 a page) short. */
 let uncounted: TestSandbox;
+/** 20,050 users: between the count limit and the offset limit, the last page (201) short. */
+let middle: TestSandbox;
 /** Users an administrator sees in the small sandbox: root, alice, bob, 247 seeded users, and token bot users. */
 let smallTotal = 0;
 beforeAll(async () => {
-  [small, large, uncounted] = await Promise.all([startTestSandbox({ users: 247 }), startTestSandbox({ users: 10_120, seed: 'empty' }), startTestSandbox({ users: 10_040, seed: 'empty' })]);
+  [small, large, uncounted, middle] = await Promise.all([
+    startTestSandbox({ users: 247 }),
+    startTestSandbox({ users: 10_120, seed: 'empty' }),
+    startTestSandbox({ users: 10_040, seed: 'empty' }),
+    startTestSandbox({ users: 20_049, seed: 'empty' }),
+  ]);
   smallTotal = users(small.db).length;
 });
 afterAll(async () => {
   await small.close();
   await large.close();
   await uncounted.close();
+  await middle.close();
 });
 
 function apiFor(sandbox: TestSandbox): Api {
@@ -131,6 +139,23 @@ describe('pagination engine (contract §6)', () => {
     expect(new Set(run.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).size).toBe(10_041);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(uncounted.requests().filter((r) => r.path.startsWith('/api/v4/users'))).toHaveLength(101);
+  });
+
+  it('--all between 10,000 and 50,000 records: nothing tells the last page before it answers, so at most one window of requests passes it', async () => {
+    // The service (and the sandbox) omit the count above 10,000 records: only the short page 201 shows the end.
+    const first = await fetch(`${middle.url}/users?per_page=100&page=150`, { headers: { 'PRIVATE-TOKEN': middle.adminToken } });
+    expect([first.headers.get('x-total'), first.headers.get('x-total-pages'), first.headers.get('x-next-page')]).toEqual([null, null, '151']);
+    middle.clearRequests();
+    const result = apiFor(middle).list<{ id: number }>('/users', {}, { all: true, perPage: 100, countLimit: COUNT_LIMIT, concurrency: 8 });
+    const ids = await collect(result);
+    expect(new Set(ids).size).toBe(20_050);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // anything sent late would be logged by now
+    const pages = middle.requests().filter((r) => r.path.startsWith('/api/v4/users')).map((r) => Number(/[?&]page=(\d+)/.exec(r.path)?.[1]));
+    // Every page once; past page 201 only the pages already in flight when its answer came (at most 7 of 8).
+    expect(new Set(pages).size).toBe(pages.length);
+    expect(pages.filter((page) => page <= 201)).toHaveLength(201);
+    expect(pages.filter((page) => page > 201).length).toBeLessThanOrEqual(7);
+    expect(Math.max(...pages)).toBeLessThanOrEqual(208);
   });
 
   it('follows keyset Link headers for keyset-only lists', async () => {

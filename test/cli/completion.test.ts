@@ -61,7 +61,7 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
       execFileSync('bash', ['-c', `source "${join(completions, 'forgectl.bash')}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env, cwd: files }).trim();
     expect(complete(['forgectl', 'tok'])).toBe('tokens');
     expect(complete(['forgectl', 'tokens', 'ro']).split(' ')).toEqual(['rotate']);
-    expect(complete(['forgectl', 'tokens', 'rotate', '--save'])).toBe('--save-to-profile');
+    expect(complete(['forgectl', 'tokens', 'rotate', '--save'])).toBe('--save-to-profile --save-to');
     expect(complete(['forgectl', '-o', 'json', 'mirror', 'pull', 's']).split(' ').sort()).toEqual(['set', 'sync']);
     expect(complete(['forgectl', '-o', ''])).toBe('table json ndjson yaml csv');
     expect(complete(['forgectl', 'users', 'list', '--output', 'nd'])).toBe('ndjson');

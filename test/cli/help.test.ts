@@ -86,7 +86,7 @@ describe('help', () => {
     expect(group).toContain('\nGlobal options (-p, -o, --fields, -q, --dry-run, -y …) work with every command;\nforgectl --help lists them.\n');
     const root = (await help(['--help'])).stdout;
     const headings = [...root.matchAll(/^(\S.*):$/gm)].map((m) => m[1]);
-    expect(headings).toEqual(['Options', 'Setup and raw requests', 'Tokens', 'Projects and groups', 'Review workflow', 'Project settings', 'Instance administration', 'Repositories', 'Webhooks, job artifacts and snippets', 'Configuration as code', 'AI assistants']);
+    expect(headings).toEqual(['Options', 'Setup and raw requests', 'Tokens', 'Projects and groups', 'Review workflow', 'Audit events', 'Project settings', 'Instance administration', 'Repositories', 'CI runners and deploy tokens', 'Webhooks, job artifacts and snippets', 'Configuration as code', 'AI assistants']);
     expect(root).toMatch(/\nProjects and groups:\n {2}projects .*\n {2}groups .*\n {2}group-badges /);
     for (const line of root.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
   });

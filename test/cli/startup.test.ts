@@ -8,13 +8,27 @@ import { BIN, runBin, tempDir, useTestSandbox } from '../helpers/cli.js';
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
 
-/** A preload that records every file of dist/ the bin reads (it loads the bundle itself, with fs.readFileSync). */
+/**
+ * A preload that records every file of dist/ the bin reads (it loads the bundle itself, with fs.readFileSync), and
+ * every built-in module the bundle requires (as `node:NAME`).
+ */
 const recorder = `${tempDir('forgectl-startup-')}/record.cjs`;
 writeFileSync(recorder, `const fs = require('node:fs');
 const read = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) {
   if (typeof file === 'string' && file.includes('/dist/') && /\\.(js|wasm)$/.test(file)) process.stderr.write('LOADED ' + file + '\\n');
   return read.call(this, file, ...rest);
+};
+const Module = require('node:module');
+const load = Module._load;
+Module._load = function (id, ...rest) {
+  if (id.startsWith('node:')) process.stderr.write('LOADED ' + id + '\\n');
+  return load.call(this, id, ...rest);
+};
+const getBuiltin = process.getBuiltinModule;
+process.getBuiltinModule = (id) => {
+  process.stderr.write('LOADED ' + (id.startsWith('node:') ? id : 'node:' + id) + '\\n');
+  return getBuiltin(id);
 };
 `);
 
@@ -28,14 +42,15 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   child.stdout.resume();
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const all = [...stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
-  const files = all.filter((file) => file.endsWith('.js'));
+  const files = all.filter((file) => file.endsWith('.js') && !file.startsWith('node:'));
   expect(argv[0] === '--version' || files.some((file) => file.endsWith('/dist/core.js'))).toBe(true);
   const inputs = files.flatMap((file) => {
     const key = file.slice(file.indexOf('/dist/') + 1);
     return Object.keys(meta.outputs[key]?.inputs ?? {});
   });
-  // Files beside the bundle's (jq's WebAssembly) count as inputs of their own.
-  return { code: status, inputs: [...inputs, ...all.filter((file) => !file.endsWith('.js')).map((file) => file.slice(file.indexOf('/dist/') + 1))] };
+  // Files beside the bundle's (jq's WebAssembly) count as inputs of their own, built-in modules as node:NAME.
+  const others = all.filter((file) => !file.endsWith('.js')).map((file) => (file.startsWith('node:') ? file : file.slice(file.indexOf('/dist/') + 1)));
+  return { code: status, inputs: [...inputs, ...new Set(others)] };
 }
 
 const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs)\/|src\/sandbox\/|src\/output\/(jq|template)\.ts|jq\.wasm/;
@@ -49,17 +64,18 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(inputs.filter((i) => /node_modules|src\/commands|src\/http/.test(i))).toEqual([]);
   });
 
-  it.each(['--help', 'freeze-periods --help', 'freeze-periods create --help'])('forgectl %s loads no HTTP client or sandbox', async (line) => {
+  it.each(['--help', 'freeze-periods --help', 'freeze-periods create --help', 'tokens --help'])('forgectl %s loads no HTTP client, sandbox or crypto', async (line) => {
     const { code, inputs } = await loadedInputs(line.split(' '), { FORGECTL_CONFIG_DIR: tempDir() });
     expect(code).toBe(0);
-    expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\//.test(i))).toEqual([]);
+    expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\/|^node:(crypto|http|https|net|tls)$/.test(i))).toEqual([]);
   });
 
-  it('api with JSON output loads no prompts, spinners, tables, YAML, conf or sandbox', async () => {
+  it('api with JSON output loads no prompts, spinners, tables, YAML, conf, sandbox or undici (a JSON answer goes over node:http)', async () => {
     const { code, inputs } = await loadedInputs(['api', '/user', '-o', 'json'], { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken });
     expect(code).toBe(0);
     expect(inputs.some((i) => i.includes('src/commands/api.ts'))).toBe(true);
-    expect(inputs.filter((i) => HEAVY.test(i))).toEqual([]);
+    expect(inputs).toContain('node:http');
+    expect(inputs.filter((i) => HEAVY.test(i) || i.includes('node_modules/undici/'))).toEqual([]);
   });
 
   it('--jq loads jq (and not the template library); --template loads the template library (and not jq)', async () => {

@@ -6,7 +6,7 @@ import { useTestSandbox } from '../helpers/cli.js';
 /**
  * python-gitlab (the library, as Debian packages it: python3-gitlab) driven through the calls of its own functional
  * tests, against the sandbox: users, keys, groups, projects, access tokens, badges, push rules, protected tags,
- * protected branches, approvals and merge requests, and its command line creating access tokens (python_gitlab_check.py). Where no
+ * protected branches, approvals, merge requests (approval rules and state), audit events, and its command line creating access tokens (python_gitlab_check.py). Where no
  * Python with python-gitlab is installed (CI has only the npm registry) the check is skipped with a note; install
  * it with `apt-get install -y python3-gitlab`.
  */
@@ -42,7 +42,7 @@ if (!python) process.stderr.write(`${SKIPPED}\n`);
 describe.skipIf(!python)('a third-party client (python-gitlab) against the sandbox', () => {
   const sandbox = useTestSandbox();
 
-  it('passes the calls of python-gitlab\'s functional tests for users, keys, groups, projects, tokens, badges, push rules, protected tags, protected branches, approvals, merge requests and CI/CD variables', async () => {
+  it('passes the calls of python-gitlab\'s functional tests for every resource python_gitlab_check.py lists', async () => {
     const { code, output } = await runScript(python!, { GITLAB_URL: sandbox.rootUrl, GITLAB_TOKEN: sandbox.adminToken });
     const failures = output.split('\n').filter((line) => line.startsWith('FAIL'));
     expect(failures).toEqual([]);

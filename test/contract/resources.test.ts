@@ -128,7 +128,7 @@ const rows: Row[] = [
     verbs: { delete: 'unprotect' },
   },
   {
-    resource: approvalRules,
+    resource: placed(approvalRules, 'project'),
     create: () => ['create', '--name', `rule ${serial++}`, '--approvals-required', '1'],
     update: ['--approvals-required', '2'],
     missingId: '999999',
@@ -157,9 +157,10 @@ const sandbox = useTestSandbox();
 
 /**
  * Declarations whose commands are all hand-written workflows (tested in test/commands/), and singletons (a push
- * rule, approval settings, a pull mirror: no list or id): no plain verbs to check.
+ * rule, approval settings, a pull mirror: no list or id), and reads with hand-written filters (audit events): no plain
+ * verbs to check.
  */
-const handWritten = ['repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'merge-trains', 'experiments'];
+const handWritten = ['audit-events', 'repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'merge-trains', 'experiments'];
 
 it('every declared resource has a row', () => {
   const declared = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));

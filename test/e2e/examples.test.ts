@@ -162,6 +162,7 @@ async function session(): Promise<Session> {
     TOKEN: sandbox.adminToken,
     AUDIT_TOKEN: sandbox.adminToken,
     PROJECT_BOT_TOKEN: projectBot,
+    LEAKED_TOKEN: projectBot,
     BASE: mr.diff_refs.base_sha,
     START: mr.diff_refs.start_sha,
     HEAD: mr.diff_refs.head_sha,

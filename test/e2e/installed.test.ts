@@ -159,6 +159,29 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     });
   });
 
+  live('rotates a bot\'s token into a hidden CI/CD variable and a helper without showing it, then identifies and revokes it', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', 'e2e-rotation-bot', '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-rotation-');
+    const asBot = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir };
+    const first = (JSON.parse(made.stdout) as { token: string }).token;
+    expect((await runProcess('forgectl', ['auth', 'login', '--profile', 'bot', '--url', sandbox!.url, '--token-stdin'], { env: asBot, input: `${first}\n` })).code).toBe(0);
+    const rotated = await runProcess('forgectl', ['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/E2E_BOT_TOKEN', '--save-to', `exec:cat > '${join(dir, 'helper.token')}'`, '--save-to-profile', '--yes'], { env: asBot, timeoutMs: 30_000 });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = readFileSync(join(dir, 'helper.token'), 'utf8').trim();
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token).toBe(fresh);
+    expect(rotated.stdout + rotated.stderr).not.toContain(fresh);
+    const variable = await forgectl(['api', '/groups/acme/variables/E2E_BOT_TOKEN']);
+    expect(JSON.parse(variable.stdout)).toMatchObject({ hidden: true, masked: true, protected: true, value: null });
+
+    const identified = await forgectl(['tokens', 'identify', '-o', 'json'], {}, `${fresh}\n`);
+    expect(identified.code, identified.stderr).toBe(0);
+    expect(JSON.parse(identified.stdout)).toMatchObject({ type: 'group access token', name: 'e2e-rotation-bot', group: 'acme' });
+    const revoked = await forgectl(['tokens', 'identify', '--revoke', '--yes'], {}, `${fresh}\n`);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: fresh })).code).toBe(4);
+  });
+
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
     const missing = secretServiceMissing();
     if (missing && process.env.CI !== 'true') return void process.stderr.write(`keyring case skipped: ${missing}\n`);
@@ -289,6 +312,33 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
   });
 
+  live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
+    const resets = async () => (await requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/runners/4/reset_authentication_token'));
+    await clearRequests();
+    // The service resets the token at once; its answer is held back, so the signal comes while it is on its way.
+    await fault({ method: 'POST', path: 'reset_authentication_token$', answer_latency_ms: 1500 });
+    const file = join(tempDir(), 'runner-4.token');
+    const child = spawn('forgectl', ['runners', 'reset-token', '4', '--output-file', file, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (!(await resets()).length) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await clearFaults();
+    expect(stderr).toMatch(/interrupted \(SIGTERM\) after the token was reset: the new token is in the recovery file \S+runners\/runner-\S+\.json \(mode 0600\)/);
+    expect(existsSync(file)).toBe(false);
+
+    await clearRequests();
+    const next = await forgectl(['runners', 'reset-token', '4', '--output-file', file, '--yes']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('finishing it from');
+    expect(await resets()).toEqual([]);
+    const token = readFileSync(file, 'utf8').trim();
+    const verify = await fetch(`${sandbox!.url}/api/v4/runners/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    expect(verify.status).toBe(200);
+  });
+
   live('a page that fails under --all: the JSON array closed, and stderr says how much was written', async () => {
     await fault({ method: 'GET', path: '^/users$', query: '(^|&)page=3(&|$)', status: 500, times: 10 });
     const result = await forgectl(['--retries', '0', 'users', 'list', '--all', '--per-page', '20', '-o', 'json']);
@@ -336,6 +386,29 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const result = await forgectl(['badges', 'list', '--project', '..']);
     expect(result.code).toBe(5);
     expect((await requests()).map((r) => r.path.replace(/\?.*/, ''))).toEqual(['/api/v4/projects/%2E%2E/badges']);
+  });
+
+  live('audit events, approval state, and a plan that names who changed a drifted object', async () => {
+    const badge = await forgectl(['badges', 'create', '--project', 'acme/web', '--name', 'e2e-audit', '--link-url', 'https://ci.example.com/web', '--image-url', 'https://ci.example.com/web.svg', '-o', 'json']);
+    expect(badge.code, badge.stderr).toBe(0);
+    const desired = join(configDir, 'audit-desired.yaml');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/web:\n    badges:\n      - {name: e2e-audit, link_url: "https://ci.example.com/web", image_url: "https://ci.example.com/web.svg"}\n');
+    expect((await forgectl(['plan', '-f', desired])).code).toBe(0);
+    // alice, with a token of her own, changes the badge by hand.
+    const token = await forgectl(['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], {}, JSON.stringify({ name: 'audit-e2e', scopes: ['api'] }));
+    const alice = { FORGECTL_TOKEN: (JSON.parse(token.stdout) as { token: string }).token };
+    expect((await forgectl(['badges', 'update', String((JSON.parse(badge.stdout) as { id: number }).id), '--project', 'acme/web', '--link-url', 'https://ci.example.com/by-hand'], alice)).code).toBe(0);
+    const events = await forgectl(['audit-events', 'list', '--project', 'acme/web', '--author', 'alice', '--since', '1h']);
+    expect(events.code, events.stderr).toBe(0);
+    expect(events.stdout).toMatch(/^\d+\t\S+\tAlice Maintainer\tchanged link_url: https:\/\/ci\.example\.com\/web → https:\/\/ci\.example\.com\/by-hand\tBadge e2e-audit\n$/);
+    const drift = await forgectl(['plan', '-f', desired]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toMatch(/ {2}~ badge "e2e-audit" {3}\(changed by alice \d{4}-\d\d-\d\d \d\d:\d\d\)\n {6}link_url: "https:\/\/ci\.example\.com\/by-hand" → "https:\/\/ci\.example\.com\/web"\n/);
+    expect((await forgectl(['apply', '-f', desired, '--yes'])).code).toBe(0);
+    expect((await forgectl(['plan', '-f', desired])).code).toBe(0);
+    const state = await forgectl(['approvals', 'state', '--project', 'acme/api', '--mr', '1']);
+    expect(state.code, state.stderr).toBe(0);
+    expect(state.stdout).toMatch(/^Maintainers\tregular\t1\t[^\t]*\t(true|false)\tfalse\n$/);
   });
 
   live('a profile\'s token goes only to its instance; loopback is never reached through a proxy', async () => {

@@ -95,7 +95,7 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
       while (!sandbox.requests().some((request) => request.method === 'POST' && request.path.endsWith('/rotate'))) await new Promise((resolve) => setTimeout(resolve, 20));
       own.stop();
       const result = await running;
-      expect(result.stderr).toMatch(/was rotated .*but could not be saved: profile "default": .*keyring/);
+      expect(result.stderr).toMatch(/was rotated .*but could not be saved everywhere: not updated: profile "default": .*keyring/);
       expect(result.code).toBe(10);
       const recovery = readdirSync(join(dir, 'recovery'));
       expect(recovery).toHaveLength(1);

@@ -8,6 +8,7 @@ export const groups: Record<string, string> = {
 
 export const entries: ManifestEntry[] = [
   { path: 'approvals show', summary: 'Show the approval state of a merge request', load: () => import('./show.js') },
+  { path: 'approvals state', summary: 'Show each approval rule of a merge request: required, approved by whom, approved or not', load: () => import('./state.js') },
   { path: 'approvals approve', summary: 'Approve a merge request (optionally only at a given HEAD SHA)', load: () => import('./approve.js') },
   { path: 'approvals unapprove', summary: 'Withdraw your approval of a merge request', load: () => import('./unapprove.js') },
   { path: 'approvals reset', summary: 'Remove every approval of a merge request (bot users of access tokens only)', load: () => import('./reset.js') },

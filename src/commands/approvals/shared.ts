@@ -1,6 +1,6 @@
 import { mergeRequestPath } from '../../api/review.js';
 
-export const approvalPath = (project: string, mr: number, action: 'approvals' | 'approve' | 'unapprove' | 'reset_approvals'): string =>
+export const approvalPath = (project: string, mr: number, action: 'approvals' | 'approval_state' | 'approve' | 'unapprove' | 'reset_approvals'): string =>
   `${mergeRequestPath(project, mr)}/${action}`;
 
 /** The approval state of a merge request, as GET …/approvals returns it (the fields the commands use). */

@@ -2,7 +2,7 @@ import { HOOK_EVENTS, hooks, type HookEvent } from '../../api/resources/hooks.js
 import type { PageOptions } from '../../api/paginate.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseDateTime, parseDuration } from '../../parse.js';
+import { parseMoment } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_NAMES, eventFlag, hookIdOf } from './shared.js';
 
@@ -16,14 +16,7 @@ export function parseStatus(value: string): string {
 }
 
 /** --since 24h | 7d | 2026-03-01T00:00:00Z → the ISO time events must not be older than. */
-export function parseSince(value: string, now: Date): string {
-  if (/^\d+\s*[hdw]$/.test(value.trim())) return new Date(now.getTime() - parseDuration('--since')(value)).toISOString();
-  try {
-    return new Date(Date.parse(parseDateTime('--since')(value))).toISOString();
-  } catch {
-    throw new UsageError(`--since must be a duration such as 24h, 2d or 1w, or a date-time such as 2026-01-31T12:00:00Z, got "${value}"`);
-  }
-}
+export const parseSince = (value: string, now: Date): string => parseMoment('--since', value, now);
 
 export interface EventFilters {
   status?: string;

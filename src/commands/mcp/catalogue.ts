@@ -49,6 +49,8 @@ const NOT_TOOLS = new Set([
   'license add',
   'approvals approve',
   'tokens recover',
+  // Reads the token from stdin (never an argument), which a tool call has none of.
+  'tokens identify',
   'storage-move watch',
   'alerts send',
   'alerts resolve',
@@ -58,13 +60,19 @@ const NOT_TOOLS = new Set([
 ]);
 
 /** The verbs that only read (everything else changes something on the instance). */
-const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'preview', 'validate', 'export', 'plan', 'audit']);
-/** Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`): not offered. */
-const NOT_INPUTS = new Set(['--fix', '--raw']);
+const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'state', 'preview', 'validate', 'export', 'plan', 'audit', 'jobs']);
+/**
+ * Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`), or run a
+ * command on this machine (`tokens rotate --save-to exec:`): not offered.
+ */
+const NOT_INPUTS = new Set(['--fix', '--raw', '--save-to']);
 /** Verbs that remove or revoke: the host should ask before these. */
-const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'unapprove', 'remove', 'rotate', 'apply']);
+const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'reset-token', 'unapprove', 'remove', 'rotate', 'apply']);
 /** Verbs whose repetition with the same input leaves the same state. */
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
+
+/** Tools made to hand over a new secret: only they may return it, and only when asked (reveal_token). */
+const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners reset-token)$/;
 
 /**
  * Options that are never tool inputs: they read local files, stdin or the server's environment (`--value-env`: an
@@ -197,7 +205,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
     properties.cursor = { type: 'string', description: 'the next_cursor of the previous page, to read the page after it' };
   }
   properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
-  if (/^tokens (create|rotate)$/.test(entry.path)) {
+  if (REVEALS_TOKEN.test(entry.path)) {
     properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile or output_file on the server)' };
   }
   const destructive = !readOnly && DESTRUCTIVE_VERBS.has(verb);

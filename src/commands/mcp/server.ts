@@ -110,6 +110,10 @@ export class ToolServer {
       if (tool.path === 'tokens rotate' && args.reveal_token !== true && args.save_to_profile === undefined) {
         throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
       }
+      // The runner's new token is in the answer alone: a reset whose token would be left out is not started.
+      if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
+        throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
+      }
     } catch (error) {
       return toolError(error instanceof Error ? error.message : String(error), 2);
     }

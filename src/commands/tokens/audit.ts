@@ -7,27 +7,63 @@ import type { FleetRun } from '../../fleet/select.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard } from '../../fleet/shard.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay } from './shared.js';
+import { expandRoute, p } from '../../api/path.js';
+import { deployTokens } from '../../api/resources/deploy-tokens.js';
 
 interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   group?: string[];
   project?: string[];
-  expiringWithin: string;
+  expiringWithin?: string;
+  unusedFor?: string;
   personal: boolean;
   instance?: boolean;
   concurrency?: number;
 }
 
-/** Every group and project of the instance (an administrator sees them all), as token lists to read. */
-async function instanceLists(ctx: Context): Promise<Array<[string, string]>> {
+/** What a list holds: access tokens of a group or project, personal tokens, a user's impersonation tokens, deploy tokens. */
+type ListKind = 'access' | 'personal' | 'impersonation' | 'deploy';
+
+/** One token list to read: its path, its label (`group acme`, `project acme/api`, `personal`, `user alice`), its kind. */
+interface TokenList {
+  path: string;
+  label: string;
+  kind: ListKind;
+  /** The user whose impersonation tokens these are. */
+  userId?: number;
+}
+
+/** The deploy tokens of a group or project (by id), still active. */
+function deployList(kind: 'group' | 'project', id: number, path: string): TokenList {
+  return { path: expandRoute(deployTokens.parents[kind].routes.list, { [kind]: String(id) }).path, label: `${kind} ${path}`, kind: 'deploy' };
+}
+
+/**
+ * Every group and project of the instance (an administrator sees them all), as token lists to read, and the
+ * impersonation tokens of every user (they are personal tokens an administrator made to act as that user).
+ */
+async function instanceLists(ctx: Context): Promise<TokenList[]> {
   const user = await ctx.api.get<{ is_admin?: boolean; username?: string }>('/user');
   if (!user.is_admin) throw new CliError('tokens audit --instance is for administrators', ExitCode.auth, 'name the groups and projects to check with --group and --project');
-  const lists: Array<[string, string]> = [];
+  const lists: TokenList[] = [];
   for await (const group of ctx.api.list<{ id: number; full_path: string }>('/groups', { all_available: true, order_by: 'id', sort: 'asc' }, { all: true })) {
-    lists.push([tokenCollection('group', String(group.id)), `group ${group.full_path}`]);
+    lists.push({ path: tokenCollection('group', String(group.id)), label: `group ${group.full_path}`, kind: 'access' }, deployList('group', group.id, group.full_path));
   }
   const projects = ctx.api.list<{ id: number; path_with_namespace: string }>('/projects', { simple: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
-  for await (const project of projects) lists.push([tokenCollection('project', String(project.id)), `project ${project.path_with_namespace}`]);
+  for await (const project of projects) {
+    lists.push({ path: tokenCollection('project', String(project.id)), label: `project ${project.path_with_namespace}`, kind: 'access' }, deployList('project', project.id, project.path_with_namespace));
+  }
+  const everyone = ctx.api.list<{ id: number; username: string }>('/users', { without_project_bots: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
+  for await (const one of everyone) lists.push({ path: p`/users/${one.id}/impersonation_tokens`, label: `user ${one.username}`, kind: 'impersonation', userId: one.id });
   return lists;
+}
+
+/** The command that deals with a finding: rotate what expires, revoke what nobody uses. */
+function fixFor(list: TokenList | 'self', token: TokenRecord, unused: boolean): string {
+  if (list === 'self' || list.kind === 'personal') return unused ? `forgectl tokens revoke ${token.id} --personal --yes` : `forgectl tokens rotate ${token.id} --personal --expires-in 90d --yes`;
+  if (list.kind === 'impersonation') return `forgectl api -X DELETE /users/${list.userId}/impersonation_tokens/${token.id}`;
+  if (list.kind === 'deploy') return `forgectl deploy-tokens revoke ${token.id} --${list.label} --yes`;
+  const flags = `--${list.label}`;
+  return unused ? `forgectl tokens revoke ${token.id} ${flags} --yes` : `forgectl tokens rotate ${token.id} ${flags} --expires-in 90d --yes`;
 }
 
 
@@ -35,50 +71,72 @@ export default defineCommand<Options>({
   description: [
     'Looks at the token in use, the group and project tokens of every --group and --project, and the personal tokens',
     'the caller may list (their own; every user\'s for administrators). Shows the active ones expiring within the',
-    'window, soonest first. Exit 9 when any does, 0 otherwise: made for cron and monitoring. Administrators can check every',
-    'group and project of the instance with --instance (--concurrency at a time, through one shared rate limit); a group or',
-    'project whose tokens cannot be read is named on stderr and also exits 9.',
+    'window (--expiring-within, 30d unless --unused-for is given alone), soonest first, and with --unused-for the ones',
+    'not used for that long (never used since created that long ago counts), each with the command that fixes it',
+    '(FIX). Exit 9 when anything is found, 0 otherwise: made for cron and monitoring. Administrators can check every',
+    'group and project of the instance, their deploy tokens (for expiry: the service does not say when one was used), and every user\'s impersonation tokens, with --instance (--concurrency at a',
+    'time, through one shared rate limit); a list that cannot be read is named on stderr and also exits 9.',
   ].join(' '),
   examples: [
     'forgectl tokens audit --expiring-within 14d',
     'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json',
+    'forgectl tokens audit --group acme --unused-for 90d',
     'forgectl -p bot tokens audit --expiring-within 7d --no-personal || notify-admins',
-    'forgectl -p admin tokens audit --instance --concurrency 16 --expiring-within 14d -o json',
+    'forgectl -p admin tokens audit --instance --concurrency 16 --expiring-within 14d --unused-for 90d -o json',
   ],
   options: [
     { flags: '--group <id|path>', description: 'also the access tokens of this group (repeatable)', parse: collect },
     { flags: '--project <id|path>', description: 'also the access tokens of this project (repeatable)', parse: collect },
-    { flags: '--expiring-within <duration>', description: 'window from now: 30d, 2w, 12h', default: '30d', parse: (v: string) => (parseDuration('--expiring-within')(v), v) },
+    { flags: '--expiring-within <duration>', description: 'window from now: 30d, 2w, 12h (default 30d, unless only --unused-for is given)', parse: (v: string) => (parseDuration('--expiring-within')(v), v) },
+    { flags: '--unused-for <duration>', description: 'also tokens not used for this long, or never used since created that long ago: 90d', parse: (v: string) => (parseDuration('--unused-for')(v), v) },
     { flags: '--no-personal', description: 'skip the list of personal tokens' },
-    { flags: '--instance', description: 'every group and project of the instance (administrators)' },
+    { flags: '--instance', description: 'every group, project and user\'s impersonation tokens of the instance (administrators)' },
     concurrencyOption,
     ...shardOptions,
   ],
-  columns: ['days_left', 'expires_at', 'source', 'id', 'name', 'scopes', 'access_level_name', 'self'],
+  columns: ['finding', 'days_left', 'expires_at', 'last_used_at', 'source', 'id', 'name', 'scopes', 'access_level_name', 'self', 'fix'],
   async run(opts, ctx) {
-    const windowMs = parseDuration('--expiring-within')(opts.expiringWithin);
+    const expiring = opts.expiringWithin ?? (opts.unusedFor === undefined ? '30d' : undefined);
+    const windowMs = expiring === undefined ? undefined : parseDuration('--expiring-within')(expiring);
+    const unusedMs = opts.unusedFor === undefined ? undefined : parseDuration('--unused-for')(opts.unusedFor);
     const now = ctx.now();
-    const lastDay = isoDay(new Date(now.getTime() + windowMs));
-    const found = new Map<number, Record<string, unknown>>();
+    const lastDay = windowMs === undefined ? undefined : isoDay(new Date(now.getTime() + windowMs));
+    const unusedSince = unusedMs === undefined ? undefined : new Date(now.getTime() - unusedMs).toISOString();
+    // Deploy tokens number apart from the other tokens (which share one sequence).
+    const found = new Map<string, Record<string, unknown>>();
+    const keyOf = (list: TokenList | 'self', id: number): string => `${list !== 'self' && list.kind === 'deploy' ? 'deploy' : 'pat'}:${id}`;
     let checked = 0;
-    const consider = (token: TokenRecord, source: string, self = false): void => {
+    const consider = (token: TokenRecord, list: TokenList | 'self'): void => {
       checked++;
-      const known = found.get(token.id);
+      const self = list === 'self';
+      const known = found.get(keyOf(list, token.id));
       if (known) {
         if (self) known.self = true;
         return;
       }
-      if (token.revoked || token.active === false || !token.expires_at || token.expires_at.slice(0, 10) > lastDay) return;
-      found.set(token.id, {
-        days_left: daysLeft(token.expires_at, now),
-        expires_at: token.expires_at,
-        source,
+      if (token.revoked || token.active === false || token.expired === true) return;
+      const expires = lastDay !== undefined && Boolean(token.expires_at) && token.expires_at!.slice(0, 10) <= lastDay;
+      // Deploy tokens say nothing of their use: they are checked for expiry only.
+      const lastActivity = list !== 'self' && list.kind === 'deploy' ? undefined : token.last_used_at ?? token.created_at;
+      const unused = unusedSince !== undefined && typeof lastActivity === 'string' && lastActivity < unusedSince;
+      if (!expires && !unused) return;
+      const findings = [
+        expires ? `expires in ${plural(daysLeft(token.expires_at!, now), 'day')}` : '',
+        unused ? (token.last_used_at ? `unused for ${plural(daysSince(token.last_used_at, now), 'day')}` : `never used in ${plural(daysSince(String(token.created_at), now), 'day')}`) : '',
+      ].filter(Boolean);
+      found.set(keyOf(list, token.id), {
+        finding: findings.join('; '),
+        days_left: token.expires_at ? daysLeft(token.expires_at, now) : null,
+        expires_at: token.expires_at ?? null,
+        last_used_at: token.last_used_at ?? null,
+        source: self ? 'self' : list.kind === 'impersonation' ? `impersonation ${list.label.slice('user '.length)}` : list.kind === 'deploy' ? `deploy token, ${list.label}` : list.label,
         id: token.id,
         name: token.name,
         scopes: token.scopes,
         access_level_name: accessLevelName(token.access_level),
         user_id: token.user_id,
         self,
+        fix: fixFor(list, token, unused),
       });
     };
 
@@ -89,25 +147,25 @@ export default defineCommand<Options>({
     try {
       const self = await ctx.api.get<TokenRecord>('/personal_access_tokens/self');
       // Other shards only know it, so that it is not shown again under the project or group that holds it.
-      if (first) consider(self, 'self', true);
-      else found.set(self.id, {});
+      if (first) consider(self, 'self');
+      else found.set(keyOf('self', self.id), {});
     } catch (error) {
       // Job and OAuth tokens have no record of their own; the lists below still count.
       if (!(error instanceof ApiError) || ![403, 404, 405].includes(error.status)) throw error;
     }
     if (opts.instance && (opts.group || opts.project)) throw new UsageError('--instance checks every group and project already; leave out --group and --project');
     if (opts.concurrency !== undefined && !opts.instance) throw new UsageError('--concurrency goes with --instance');
-    const lists: Array<[string, string]> = opts.instance
+    const lists: TokenList[] = opts.instance
       ? await instanceLists(ctx)
       : [
-          ...(opts.group ?? []).map((g): [string, string] => [tokenCollection('group', g), `group ${g}`]),
-          ...(opts.project ?? []).map((pr): [string, string] => [tokenCollection('project', pr), `project ${pr}`]),
+          ...(opts.group ?? []).map((g): TokenList => ({ path: tokenCollection('group', g), label: `group ${g}`, kind: 'access' })),
+          ...(opts.project ?? []).map((pr): TokenList => ({ path: tokenCollection('project', pr), label: `project ${pr}`, kind: 'access' })),
         ];
     if (shard) {
-      const mine = takeShard(lists, ([, label]) => label.replace(/^(group|project) /, ''), shard, (line) => ctx.io.note(line), 'groups and projects');
+      const mine = takeShard(lists, (list) => list.label.replace(/^(group|project) /, ''), shard, (line) => ctx.io.note(line), 'token lists');
       lists.splice(0, lists.length, ...mine);
     }
-    if (opts.personal && first) lists.push([tokenCollection('personal', ''), 'personal']);
+    if (opts.personal && first) lists.push({ path: tokenCollection('personal', ''), label: 'personal', kind: 'personal' });
     if (shard && !lists.length) {
       ctx.io.note(emptyShardLine(shard));
       return [];
@@ -119,34 +177,55 @@ export default defineCommand<Options>({
     }
     const unreadable: string[] = [];
     const { orderedPool } = await import('../../fleet/pool.js');
-    const read = async ([path]: [string, string]): Promise<TokenRecord[]> => {
+    const read = async (list: TokenList): Promise<TokenRecord[]> => {
       const tokens: TokenRecord[] = [];
-      for await (const token of ctx.api.list<TokenRecord>(path, { state: 'active' }, { all: true })) tokens.push(token);
+      for await (const token of ctx.api.list<TokenRecord>(list.path, list.kind === 'deploy' ? { active: true } : { state: 'active' }, { all: true })) tokens.push(token);
       return tokens;
     };
-    // In the lists' order whatever the timing: the same token seen twice keeps the source it was first seen under.
-    for await (const outcome of orderedPool(lists, concurrency, read)) {
-      const source = outcome.item[1];
-      if (outcome.status === 'ok') for (const token of outcome.value) consider(token, source);
-      else if (outcome.status === 'failed') {
+    // In the lists' order whatever the timing: the same token seen twice keeps the source it was first seen under
+    // (an impersonation token is listed after the personal tokens, and keeps the more precise source).
+    const impersonationLast = [...lists.filter((l) => l.kind !== 'impersonation'), ...lists.filter((l) => l.kind === 'impersonation')];
+    const fromPersonal = new Set<number>();
+    for await (const outcome of orderedPool(impersonationLast, concurrency, read)) {
+      const list = outcome.item;
+      if (outcome.status === 'ok') {
+        for (const token of outcome.value) {
+          if (list.kind === 'impersonation' && fromPersonal.has(token.id)) found.delete(keyOf(list, token.id));
+          if (list.kind === 'personal' && !found.has(keyOf(list, token.id))) fromPersonal.add(token.id);
+          consider(token, list);
+        }
+      } else if (outcome.status === 'failed') {
         // Outside --instance every list was asked for by name: its failure is the command's.
         if (!opts.instance || !(outcome.error instanceof ApiError) || outcome.error.status === 401) throw outcome.error;
-        unreadable.push(`${source}: ${outcome.error.message} (${outcome.error.status})`);
+        unreadable.push(`${list.label}: ${outcome.error.message} (${outcome.error.status})`);
       }
     }
     for (const line of unreadable) ctx.io.warn(`could not read the tokens of ${line}`);
 
-    const rows = [...found.values()].filter((row) => row.id !== undefined).sort((a, b) => String(a.expires_at).localeCompare(String(b.expires_at)) || Number(a.id) - Number(b.id));
-    const window = `${opts.expiringWithin} (by ${lastDay})`;
-    const scope = opts.instance ? ` in ${lists.length.toLocaleString('en-US')} token lists of the instance` : '';
+    const rows = [...found.values()].filter((row) => row.id !== undefined).sort((a, b) => String(a.expires_at ?? '~').localeCompare(String(b.expires_at ?? '~')) || Number(a.id) - Number(b.id));
+    const what = [
+      expiring !== undefined ? `expires within ${expiring} (by ${lastDay})` : '',
+      opts.unusedFor !== undefined ? `was unused for ${opts.unusedFor}` : '',
+    ].filter(Boolean).join(' or ');
+    const accessLists = lists.filter((l) => l.kind === 'access').length;
+    const users = lists.filter((l) => l.kind === 'impersonation').length;
+    const deploy = lists.filter((l) => l.kind === 'deploy').length;
+    const scope = opts.instance
+      ? ` in ${accessLists.toLocaleString('en-US')} token lists of the instance${deploy ? `, their deploy tokens` : ''}${users ? ` and the impersonation tokens of ${plural(users, 'user')}` : ''}`
+      : '';
     const unread = unreadable.length ? `; ${plural(unreadable.length, 'list')} could not be read` : '';
     if (!rows.length) {
-      if (unreadable.length) return new ResultWithExit(rows, ExitCode.attention, `attention: no token expires within ${window}; checked ${checked}${scope}${unread}`);
-      ctx.io.note(`no token expires within ${window}; checked ${checked}${scope}`);
+      if (unreadable.length) return new ResultWithExit(rows, ExitCode.attention, `attention: no token ${what}; checked ${checked}${scope}${unread}`);
+      ctx.io.note(`no token ${what}; checked ${checked}${scope}`);
       return rows;
     }
     const count = plural(rows.length, 'token');
-    return new ResultWithExit(rows, ExitCode.attention, `attention: ${count} expire${rows.length === 1 ? 's' : ''} within ${window}${scope}${unread}`);
+    const verb = rows.length === 1 ? what : what.replace(/^expires/, 'expire');
+    return new ResultWithExit(rows, ExitCode.attention, `attention: ${count} ${verb}${scope}${unread}; FIX (-o json: fix) is the command that deals with each`);
   },
 });
 
+/** Whole days since a time. */
+function daysSince(time: string, now: Date): number {
+  return Math.floor((now.getTime() - Date.parse(time)) / 86_400_000);
+}

@@ -10,5 +10,6 @@ export const entries: ManifestEntry[] = [
   { path: 'tokens rotate', summary: 'Rotate a token safely, for cron: lock, recovery file, save, check', load: () => import('./rotate.js') },
   { path: 'tokens revoke', summary: 'Revoke an access token', load: () => import('./revoke.js') },
   { path: 'tokens audit', summary: 'Tokens expiring soon (exit 9 when any): for cron and monitoring', load: () => import('./audit.js') },
+  { path: 'tokens identify', summary: 'What a token (from stdin) is and whose; --revoke revokes it', load: () => import('./identify.js') },
   { path: 'tokens recover', summary: 'Finish an interrupted rotation from its recovery file', load: () => import('./recover.js') },
 ];

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, NetworkError } from '../../errors.js';
-import type { NewToken, RecoveryFile } from './rotation.js';
+import type { TokenRecord } from '../../api/access-tokens.js';
+import type { NewToken, RecoveryDraft, RecoveryFile } from './rotation.js';
 import type { TokenTarget } from './shared.js';
 
 /**
@@ -12,8 +13,33 @@ import type { TokenTarget } from './shared.js';
  */
 
 /** The one rotate request: never retried once it may have reached the server. */
-export async function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
-  const request = { method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' as const };
+export function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
+  const request = { path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined };
+  return sendForNewToken(ctx, request, recovery, (cause) => unknownOutcome(ctx, target, id, cause));
+}
+
+/**
+ * The one create request of a rotation with an overlap: the successor, with the name, scopes and access level of the
+ * token it replaces. Sent once like a rotation; a lost answer leaves the old token working.
+ */
+export function sendSuccessor(ctx: Context, target: TokenTarget, current: TokenRecord, expiresAt: string | undefined, recovery: RecoveryFile) {
+  const body = {
+    name: current.name,
+    scopes: current.scopes,
+    ...(current.access_level === undefined ? {} : { access_level: current.access_level }),
+    ...(current.description ? { description: current.description } : {}),
+    ...(expiresAt ? { expires_at: expiresAt } : {}),
+  };
+  return sendForNewToken(ctx, { path: target.collection, body }, recovery, (cause) => unknownSuccessor(target, current, cause));
+}
+
+/**
+ * A POST whose answer holds the only copy of a new secret (a rotated access token, a runner's reset token): sent
+ * once, never retried once it may have reached the server, the secret handed to `recovery` the moment its bytes are
+ * here. An answer that may have been processed but did not arrive is `unknown(cause)`.
+ */
+export async function sendForNewToken(ctx: Context, { path, body: payload }: { path: string; body?: unknown }, recovery: Pick<RecoveryFile, 'write'>, unknown: (cause: unknown) => CliError) {
+  const request = { method: 'POST', path, body: payload, retry: 'never' as const };
   const early = tapAnswer(new URL(ctx.api.url(request.path)).pathname, (token) => recovery.write(token));
   let body: Readable;
   try {
@@ -21,18 +47,28 @@ export async function sendRotate(ctx: Context, target: TokenTarget, id: number |
   } catch (error) {
     early.dispose();
     if (error instanceof NetworkError && !error.maybeProcessed) {
-      throw new CliError(`the rotate request could not be sent: ${error.message}`, ExitCode.server, 'nothing changed on the server; it is safe to run the rotation again');
+      throw new CliError(`the request could not be sent: ${error.message}`, ExitCode.server, 'nothing changed on the server; it is safe to run the command again');
     }
     if (error instanceof ApiError && error.status < 500) throw error;
-    throw unknownOutcome(ctx, target, id, error);
+    throw unknown(error);
   }
   try {
     return await captureToken(body, (token) => recovery.write(token));
   } catch (error) {
-    throw unknownOutcome(ctx, target, id, error);
+    throw unknown(error);
   } finally {
     early.dispose();
   }
+}
+
+/** A lost answer to the create of a successor: nothing is locked out, but a token nobody holds may exist. */
+function unknownSuccessor(target: TokenTarget, current: TokenRecord, cause: unknown): CliError {
+  return new CliError(
+    `the outcome of creating the successor of ${target.describe(current.id)} is unknown: ${(cause as Error).message ?? String(cause)}. The request was sent once and was NOT retried`,
+    ExitCode.server,
+    `the token in use still works (it is not revoked with --overlap), so nothing is locked out. A token named "${current.name}" may have been created that nobody holds:`
+      + ` forgectl tokens list ${target.flags} --search "${current.name}" --state active shows it (newer than token ${current.id}); a later run revokes it once the overlap of a newer token has ended, or revoke it now with forgectl tokens revoke ID ${target.flags} --yes`,
+  );
 }
 
 /**
@@ -82,7 +118,7 @@ export function tokenInResponse(raw: string): NewToken | null | undefined {
  * Runs the code between the answer and the recovery file once before the request is sent, so that none of it is
  * compiled while the only copy of the new token is in memory (this shortens that window several times over).
  */
-export function warmUp(recovery: RecoveryFile): void {
+export function warmUp(recovery: Pick<RecoveryFile<RecoveryDraft>, 'serialize'>): void {
   const sample = tokenInResponse('HTTP/1.1 200 OK\r\ncontent-length: 43\r\n\r\n{"id":1,"name":"warm-up","token":"warm-up"}');
   if (sample) recovery.serialize(sample);
   tokenIn('{"id":1,"token":"warm-up"');

@@ -4,10 +4,11 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { readConfig } from '../../config/store.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
-import { parseDuration } from '../../parse.js';
+import { parseDuration, plural } from '../../parse.js';
 import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
-import { sendRotate, unknownOutcome, warmUp } from './rotate-request.js';
+import { parseSaveTo, preflightCiVar, type ExtraTarget } from './save-targets.js';
+import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeEmptyRecoveries, saveEverywhere,
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
@@ -23,6 +24,8 @@ interface Options extends TargetOptions {
   expiresIn?: string;
   saveToProfile?: string | true;
   outputFile?: string;
+  overlap?: string;
+  saveTo?: ExtraTarget[];
 }
 
 /** How long a run interrupted while its rotate request is in flight still waits for the answer (and the token). */
@@ -32,14 +35,25 @@ export default defineCommand<Options>({
   description: [
     'Safe for cron: one run per token at a time (a second run exits 6 without calling the service), the token is',
     'read again after the last lock, the rotate request is sent once and never retried, the new token goes to a',
-    'recovery file (0600) the moment it arrives, then to the profile and/or file, and is checked with a GET as itself.',
-    'Exit 10: rotated but not saved (the recovery file is named; run `forgectl tokens recover`). Exit 9: rotated and',
-    'saved, but the check as the new token failed. Exit 8 after the request was sent: the outcome is unknown; do not',
-    'run it again before checking. Exit 130/143 on SIGINT/SIGTERM, saying what was left undone. With a save target',
-    'the token is not printed.',
+    'recovery file (0600) the moment it arrives, then to the file, the profile and each --save-to target in order,',
+    'each write verified, and is checked with a GET as itself. --save-to ci-var:PROJECT_OR_GROUP/KEY writes a CI/CD',
+    'variable (created masked, hidden and protected; add ?scope=ENV for an environment scope, ?protected=false to',
+    'unprotect; a path with a slash is looked up as a project, then a group); a hidden variable cannot be read back,',
+    'so its write is verified by the service\'s answer, a visible one by reading it back. --save-to exec:COMMAND runs',
+    'COMMAND with sh -c, the token and a newline on its stdin, FORGECTL_ROTATED_ACTION=store and',
+    'FORGECTL_ROTATED_NAME, _ID, _EXPIRES_AT, _INSTANCE and _SHA256 in its environment; exit 0 means stored.',
+    '--overlap DURATION creates a successor of the same name, scopes and role instead and leaves the old token',
+    'working; the first run after the overlap (the same cron line, on any machine) revokes the older tokens of that',
+    'name (it needs a token that may manage tokens there: Owner of a group, Maintainer of a project).',
+    'Exit 10: rotated but not saved everywhere (stderr names what was and was not updated, and the recovery file;',
+    'run `forgectl tokens recover`, or let the next run finish it). Exit 9: rotated and saved, but the check as the',
+    'new token failed. Exit 8 after the request was sent: the outcome is unknown; do not run it again before',
+    'checking. Exit 130/143 on SIGINT/SIGTERM, saying what was left undone. With a save target the token is not printed.',
   ].join(' '),
   examples: [
     'forgectl -p bot tokens rotate self --group acme --save-to-profile --yes',
+    'forgectl -p bot tokens rotate self --group acme --save-to ci-var:acme/BOT_TOKEN --save-to-profile --yes',
+    "forgectl tokens rotate 5 --project acme/api --overlap 1d --save-to 'ci-var:acme/api/DEPLOY_TOKEN?scope=production' --yes",
     'forgectl tokens rotate 5 --project acme/api --expires-in 30d --output-file deploy.token --yes',
     'forgectl tokens rotate self --personal --expires-in 30d --save-to-profile',
   ],
@@ -50,6 +64,16 @@ export default defineCommand<Options>({
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--save-to-profile [name]', description: 'replace the token of the profile in use (or of NAME) with the new one; the token is then not printed' },
     { flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600)' },
+    {
+      flags: '--save-to <target>',
+      description: 'also save it to ci-var:PROJECT_OR_GROUP/KEY[?scope=ENV&protected=false] (a masked, hidden, protected CI/CD variable) or exec:COMMAND (a helper that gets it on stdin); repeatable',
+      parse: parseSaveTo,
+    },
+    {
+      flags: '--overlap <duration>',
+      description: 'keep the old token valid this long (1d, 12h): a successor of the same name, scopes and role is created instead, and the first run after the overlap revokes the older tokens of that name (group and project tokens)',
+      parse: (value: string) => (parseDuration('--overlap')(value), value),
+    },
   ],
   async run(opts, ctx) {
     const target = resolveTarget(opts);
@@ -63,15 +87,28 @@ export default defineCommand<Options>({
     if (opts.saveToProfile === true && connection.tokenSource === 'environment' && id === 'self') {
       ctx.io.warn(`the token in use comes from FORGECTL_TOKEN; the new one is saved to profile "${profile}"`);
     }
-    const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined };
+    const overlapMs = opts.overlap === undefined ? undefined : parseDuration('--overlap')(opts.overlap);
+    if (overlapMs !== undefined && target.kind === 'personal') {
+      throw new UsageError('--overlap works with group and project tokens', 'the service lets only administrators create personal tokens for a user; rotate personal tokens without --overlap');
+    }
+    const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined, ...(opts.saveTo?.length ? { extra: opts.saveTo } : {}) };
     preflight(ctx, targets);
-    await ctx.confirm(`Rotate ${target.describe(id)} (the old token stops working at once)?`);
+    // Every CI/CD variable is looked up before anything is sent: where it lives, and that the caller may write there.
+    for (const extra of opts.saveTo ?? []) {
+      if (!('ciVar' in extra)) continue;
+      const note = await preflightCiVar(ctx.api, extra.ciVar);
+      if (note) ctx.io.warn(note);
+    }
+    await ctx.confirm(overlapMs === undefined
+      ? `Rotate ${target.describe(id)} (the old token stops working at once)?`
+      : `Rotate ${target.describe(id)}, keeping the old token valid for ${opts.overlap}?`);
     if (ctx.globals.dryRun) {
-      await ctx.api.request({ method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' });
+      if (overlapMs !== undefined) await ctx.api.request({ method: 'POST', path: target.collection, body: { name: '(the name of the token)', expires_at: expiresAt }, retry: 'never' });
+      else await ctx.api.request({ method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' });
       return undefined;
     }
 
-    const rotation = new Rotation(ctx, connection, target, id, targets);
+    const rotation = new Rotation(ctx, connection, target, id, targets, overlapMs);
     try {
       return await rotation.run(expiresAt);
     } finally {
@@ -92,6 +129,7 @@ class Rotation {
     private readonly target: TokenTarget,
     private readonly id: number | 'self',
     private readonly targets: SaveTargets,
+    private readonly overlapMs?: number,
   ) {
     this.instance = connection.rootUrl;
     this.interrupts = new Interrupts(ctx);
@@ -130,6 +168,8 @@ class Rotation {
       );
     }
 
+    if (this.overlapMs !== undefined) await this.beforeSend(this.revokeEnded(current, this.overlapMs));
+
     removeEmptyRecoveries(ctx.configDir, target.kind, instance, current.id);
     const recovery = new RecoveryFile(ctx.configDir, {
       version: 1,
@@ -147,7 +187,7 @@ class Rotation {
     try {
       warmUp(recovery);
       this.interrupts.checkpoint(notSent);
-      const answer = sendRotate(ctx, target, id, expiresAt, recovery);
+      const answer = this.overlapMs === undefined ? sendRotate(ctx, target, id, expiresAt, recovery) : sendSuccessor(ctx, target, current, expiresAt, recovery);
       const { token: received, cutShort } = await this.interrupts.race(answer, (signal) => this.stopInFlight(signal, answer, recovery));
       return await this.keep(current, received, cutShort, recovery);
     } finally {
@@ -163,16 +203,20 @@ class Rotation {
     if (cutShort) ctx.io.warn('the answer to the rotate request was cut short after the new token arrived; continuing with the token');
     if (!recovery.holdsToken) ctx.io.warn(`could not write the recovery file ${recovery.path}: ${recovery.failure ?? 'it was removed'}`);
 
-    const failures = await saveEverywhere(ctx, targets, received.token, this.instance);
+    // The rotated token was the credential in use: without an overlap it is revoked now, so variables are written as the new one.
+    const writer = this.id === 'self' ? ctx.apiWithToken(received.token) : ctx.api;
+    const { failures, saved: updated } = await saveEverywhere(ctx, targets, received.token, this.instance, {
+      api: writer, token: received, instance: this.instance, recoveryPath: recovery.holdsToken ? recovery.path : undefined,
+    });
     if (failures.length) {
       const kept = recovery.holdsToken;
       // Nowhere else to keep it: handing it over on stdout beats locking the user out.
       if (!kept) await ctx.io.out(`${received.token}\n`);
       throw new CliError(
-        `${what} was rotated${received.id ? ` (new token ${received.id})` : ''} but could not be saved: ${failures.join('; ')}`,
+        `${what} was rotated${received.id ? ` (new token ${received.id})` : ''} but could not be saved everywhere: not updated: ${failures.join('; ')}${updated.length ? `; updated: ${updated.join(', ')}` : ''}`,
         ExitCode.rotatedNotSaved,
         kept
-          ? `the new token is in the recovery file ${recovery.path} (mode 0600). Fix the cause, then run: forgectl tokens recover ${recovery.path}. Do not rotate again: the old token is revoked`
+          ? `the new token is in the recovery file ${recovery.path} (mode 0600). Fix the cause, then run: forgectl tokens recover ${recovery.path} (it writes only what is not updated yet). Do not rotate again${this.overlapMs === undefined ? ': the old token is revoked' : ''}`
           : 'the recovery file could not be written either, so the new token was printed on stdout: store it now. Do not rotate again: the old token is revoked',
       );
     }
@@ -191,9 +235,47 @@ class Rotation {
     recovery.finish(true); // handed over: saved, or printed below
     if ('error' in checked) return new ResultWithExit(output, ExitCode.attention, this.checkFailed(what, saved, checked.error));
 
-    ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${saved}` : ''}; the old token is revoked`);
+    const old = this.overlapMs === undefined
+      ? 'the old token is revoked'
+      : `the old token stays valid until ${new Date(ctx.now().getTime() + this.overlapMs).toISOString()}; the first run after that revokes it`;
+    ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${updated.join(', ')}` : ''}; ${old}`);
     if (!saved) warnStoreNow(ctx);
     return output;
+  }
+
+  /**
+   * With --overlap: the active tokens of the same name older than the one being rotated are its predecessors. Every
+   * consumer has held the current token since it was made, so once the overlap has passed since then, they are
+   * revoked. Newer tokens of the name are left alone: an answer lost on the way (nobody holds it) is revoked by a
+   * later run, once it is older than the token in use; by id, a newer token means this one was rotated already.
+   */
+  private async revokeEnded(current: TokenRecord, overlapMs: number): Promise<void> {
+    const { ctx, target } = this;
+    const same: TokenRecord[] = [];
+    for await (const token of ctx.api.list<TokenRecord>(target.collection, { state: 'active', search: current.name }, { all: true })) {
+      if (token.name === current.name && token.id !== current.id) same.push(token);
+    }
+    const older = (token: TokenRecord): boolean => String(token.created_at) < String(current.created_at) || (token.created_at === current.created_at && token.id < current.id);
+    const newer = same.filter((token) => !older(token));
+    if (newer.length && this.id !== 'self') {
+      throw new CliError(
+        `${target.describe(current.id)} has a newer token of the same name (${newer.map((t) => t.id).join(', ')}): it was rotated with an overlap already; nothing was sent`,
+        ExitCode.rejected,
+        `rotate the newest one, or rotate the token in use from cron: forgectl tokens rotate self ${target.flags} --overlap …`,
+      );
+    }
+    for (const token of newer) ctx.io.warn(`token ${token.id} "${token.name}" is newer than the token in use: a successor whose answer was lost? A later run revokes it; or now: forgectl tokens revoke ${token.id} ${target.flags} --yes`);
+    const endsAt = Date.parse(String(current.created_at)) + overlapMs;
+    const predecessors = same.filter(older);
+    if (!predecessors.length) return;
+    if (ctx.now().getTime() < endsAt) {
+      ctx.io.note(`${plural(predecessors.length, 'older token')} of "${current.name}" (${predecessors.map((t) => t.id).join(', ')}) stay${predecessors.length === 1 ? 's' : ''} valid until ${new Date(endsAt).toISOString()} (the overlap)`);
+      return;
+    }
+    for (const token of predecessors) {
+      await ctx.api.delete(target.one(token.id));
+      ctx.io.note(`Revoked token ${token.id} "${token.name}" (created ${token.created_at}): its successor has been in use since ${current.created_at}, longer than the overlap`);
+    }
   }
 
   /** Rotated and saved, but the GET as the new token failed: not an unknown outcome, and not a lost token. */

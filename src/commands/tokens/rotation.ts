@@ -12,6 +12,8 @@ import { keyringRead, storedToken } from '../../config/keyring.js';
 import { readConfig } from '../../config/store.js';
 import { TokenTarget } from './shared.js';
 import { createNew, writeAll } from '../../write.js';
+import type { Api } from '../../api/client.js';
+import { runHelper, targetName, writeCiVar, type ExtraTarget } from './save-targets.js';
 
 /**
  * The machinery behind cron-safe rotation: per-token locks, recovery files, atomic saves and the check as the new
@@ -23,6 +25,8 @@ export interface SaveTargets {
   profile?: string;
   /** Absolute path of a file that receives the token value and a newline. */
   outputFile?: string;
+  /** CI/CD variables and helpers (--save-to), in the order given; written after the profile and the file. */
+  extra?: ExtraTarget[];
 }
 
 /** A rotated token as the service answered: the full record, or only its value when the answer was cut short. */
@@ -58,7 +62,7 @@ const shortHash = (text: string): string => createHash('sha256').update(text).di
  * Token ids are unique across an instance (group, project and personal tokens alike), so locks and recovery files
  * are keyed by the instance and the id, never by how the URL, the group or the project was spelled.
  */
-const instanceKey = (instance: string): string => shortHash(instanceIdentity(instance));
+export const instanceKey = (instance: string): string => shortHash(instanceIdentity(instance));
 
 const sameInstance = (a: string, b: string): boolean => instanceIdentity(a) === instanceIdentity(b);
 
@@ -156,13 +160,21 @@ export function assertWritableDir(dir: string, what: string): void {
   }
 }
 
+/** What a recovery file names besides the token: when, on which instance, and whose token it is (kind and id). */
+export interface RecoveryDraft {
+  created_at: string;
+  instance: string;
+  kind: string;
+  rotated_token_id: number;
+}
+
 /**
  * The recovery file of one rotation. It is created before the rotate request is sent (O_EXCL, 0600, the folder
  * fsynced), so that when the answer arrives a single write stands between the new token and a file
  * `tokens recover` finds: no temporary name, no rename. A run killed before the answer leaves the file empty: it
  * holds nothing, is ignored, and the next rotation of the same token removes it.
  */
-export class RecoveryFile {
+export class RecoveryFile<D extends RecoveryDraft = Omit<RecoveryRecord, 'token'>> {
   readonly path: string;
   /** Why the file could not be created or written, when it could not. */
   failure?: string;
@@ -173,10 +185,12 @@ export class RecoveryFile {
 
   constructor(
     configDir: string,
-    private readonly draft: Omit<RecoveryRecord, 'token'>,
+    private readonly draft: NoInfer<D>,
+    /** Where the file goes: the recovery folder, or a folder of its own for other secrets (a runner's token). */
+    folder = recoveryDir(configDir),
   ) {
     const stamp = draft.created_at.replace(/[:.]/g, '-');
-    this.path = join(recoveryDir(configDir), `${recoveryPrefix(draft.kind, draft.instance, draft.rotated_token_id)}${stamp}.json`);
+    this.path = join(folder, `${recoveryPrefix(draft.kind, draft.instance, draft.rotated_token_id)}${stamp}.json`);
   }
 
   /** Creates the (empty) file; a failure is kept and reported when the token arrives. */
@@ -192,8 +206,7 @@ export class RecoveryFile {
 
   /** The file's content for this token. */
   serialize(token: NewToken): string {
-    const record: RecoveryRecord = { ...this.draft, token };
-    return `${JSON.stringify(record, null, 2)}\n`;
+    return `${JSON.stringify({ ...this.draft, token }, null, 2)}\n`;
   }
 
   /** Synchronous on purpose: nothing else may run between the answer and this write. Never throws. */
@@ -235,7 +248,7 @@ export class RecoveryFile {
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
 
 /** Recovery files of one token are named `<kind>-<instance>-<id>-<time>.json`. */
-function recoveryPrefix(kind: TokenKind, instance: string, id: number): string {
+export function recoveryPrefix(kind: string, instance: string, id: number): string {
   return `${kind}-${instanceKey(instance)}-${id}-`;
 }
 
@@ -328,9 +341,13 @@ export interface RecoveryState {
   finished: boolean;
 }
 
-export function recoveryState(configDir: string, record: RecoveryRecord): RecoveryState {
+export function recoveryState(configDir: string, record: RecoveryRecord, path?: string): RecoveryState {
   const pending: SaveTargets = {};
   const superseded: SaveTargets = {};
+  // A CI/CD variable that is hidden, or a helper, cannot be read back: the progress file says which were written.
+  const done = path ? readProgress(path) : new Set<string>();
+  const extra = (record.targets.extra ?? []).filter((target) => !done.has(targetName(target)));
+  if (extra.length) pending.extra = extra;
   const judge = (target: 'profile' | 'outputFile', where: string | undefined, previous: string | null | undefined): void => {
     if (!where) return;
     const held = heldBy(configDir, target, where);
@@ -341,8 +358,8 @@ export function recoveryState(configDir: string, record: RecoveryRecord): Recove
   };
   judge('profile', record.targets.profile, record.previous?.profile);
   judge('outputFile', record.targets.outputFile, record.previous?.output_file);
-  const hasTargets = Boolean(record.targets.profile || record.targets.outputFile);
-  return { pending, superseded, finished: hasTargets && !pending.profile && !pending.outputFile };
+  const hasTargets = Boolean(record.targets.profile || record.targets.outputFile || record.targets.extra?.length);
+  return { pending, superseded, finished: hasTargets && !pending.profile && !pending.outputFile && !pending.extra };
 }
 
 /** What the targets hold now, as fingerprints (the `previous` of a recovery record). */
@@ -361,7 +378,7 @@ export function targetFingerprints(configDir: string, targets: SaveTargets): Rec
 export function sweepFinished(configDir: string): Recovery[] {
   const removed: Recovery[] = [];
   for (const found of listRecoveries(configDir)) {
-    if (!recoveryState(configDir, found.record).finished) continue;
+    if (!recoveryState(configDir, found.record, found.path).finished) continue;
     removeRecovery(found.path);
     removed.push(found);
   }
@@ -371,13 +388,34 @@ export function sweepFinished(configDir: string): Recovery[] {
 /** The pending recovery of this token, if a rotation of it was interrupted after the service answered. */
 export function findRecovery(configDir: string, instance: string, match: { id?: number; credential?: string }): Recovery | undefined {
   const credentialPrint = match.credential === undefined ? undefined : fingerprint(match.credential);
+  // Also the rotation that made the credential in use: it was saved to the profile, but a target after it was not.
   return listRecoveries(configDir).find(({ record }) =>
-    sameInstance(record.instance, instance) && (record.rotated_token_id === match.id || (credentialPrint !== undefined && record.rotated_token_sha256 === credentialPrint)));
+    sameInstance(record.instance, instance)
+    && (record.rotated_token_id === match.id || (credentialPrint !== undefined && (record.rotated_token_sha256 === credentialPrint || record.token.token === match.credential))));
 }
 
 export function removeRecovery(path: string): void {
   rmSync(path, { force: true });
+  rmSync(progressPath(path), { force: true });
   fsyncDir(dirname(path));
+}
+
+/** Beside a recovery file, the names of the --save-to targets already written (no secret in it). */
+const progressPath = (recoveryPath: string): string => `${recoveryPath}.progress`;
+
+function readProgress(recoveryPath: string): Set<string> {
+  try {
+    return new Set((JSON.parse(readFileSync(progressPath(recoveryPath), 'utf8')) as { done: string[] }).done);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Records that a target was written (atomically: a half-written progress file would lose what it said). */
+function markDone(recoveryPath: string, name: string): void {
+  const done = readProgress(recoveryPath);
+  done.add(name);
+  writeSecretFile(progressPath(recoveryPath), `${JSON.stringify({ done: [...done] })}\n`);
 }
 
 /** Atomic write of a secret: temporary file 0600 in the same folder, fsync, rename, fsync of the folder. */
@@ -426,13 +464,28 @@ export function preflight(ctx: Context, targets: SaveTargets): void {
   assertWritableDir(recoveryDir(ctx.configDir), 'recovery folder');
 }
 
-/** Saves the token everywhere asked; returns what failed (the caller decides on exit 10). */
-export async function saveEverywhere(ctx: Context, targets: SaveTargets, token: string, instance: string): Promise<string[]> {
+/** What --save-to targets need besides the token: a client to write variables with, and the token's facts. */
+export interface ExtraContext {
+  /** Writes CI/CD variables: the new token when the rotated token was the credential in use (it is revoked now). */
+  api: Api;
+  token: NewToken;
+  instance: string;
+  /** The recovery file whose progress records each written target (none when it could not be written). */
+  recoveryPath?: string;
+}
+
+/**
+ * Saves the token everywhere asked: the file, the profile, then each --save-to target in order, each verified.
+ * Returns what failed and what was saved (the caller decides on exit 10). A failure does not stop the others.
+ */
+export async function saveEverywhere(ctx: Context, targets: SaveTargets, token: string, instance: string, extra?: ExtraContext): Promise<{ failures: string[]; saved: string[] }> {
   const failures: string[] = [];
+  const saved: string[] = [];
   const reason = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
   if (targets.outputFile) {
     try {
       writeSecretFile(targets.outputFile, `${token}\n`);
+      saved.push(`file ${targets.outputFile}`);
     } catch (error) {
       failures.push(`file ${targets.outputFile}: ${reason(error)}`);
     }
@@ -440,11 +493,28 @@ export async function saveEverywhere(ctx: Context, targets: SaveTargets, token: 
   if (targets.profile) {
     try {
       await saveTokenToProfile(ctx.configDir, targets.profile, token, instance);
+      saved.push(`profile "${targets.profile}"`);
     } catch (error) {
       failures.push(`profile "${targets.profile}": ${reason(error)}`);
     }
   }
-  return failures;
+  for (const target of targets.extra ?? []) {
+    const name = targetName(target);
+    if (!extra) {
+      failures.push(`${name}: not written`);
+      continue;
+    }
+    try {
+      const how = 'ciVar' in target
+        ? await writeCiVar(extra.api, target.ciVar, token)
+        : await runHelper(ctx, target.exec, token, { name: extra.token.name, id: extra.token.id, expires_at: extra.token.expires_at, instance });
+      if (extra.recoveryPath) markDone(extra.recoveryPath, name);
+      saved.push(`${name} (${how})`);
+    } catch (error) {
+      failures.push(`${name}: ${reason(error)}`);
+    }
+  }
+  return { failures, saved };
 }
 
 /** Where a token reads its own record as the authenticating credential. */
@@ -509,12 +579,12 @@ export async function finishRecovery(ctx: Context, found: Recovery, extra: SaveT
   const { path, record } = found;
   const target = new TokenTarget(record.kind, record.resource);
   locks.require(tokenLockPath(ctx.configDir, record.instance, record.rotated_token_id), target.describe(record.rotated_token_id));
-  const state = recoveryState(ctx.configDir, record);
+  const state = recoveryState(ctx.configDir, record, path);
   const plans: SaveTargets[] = [state.pending];
   if ((extra.profile && extra.profile !== record.targets.profile) || (extra.outputFile && extra.outputFile !== record.targets.outputFile)) {
     plans.push({ profile: extra.profile !== record.targets.profile ? extra.profile : undefined, outputFile: extra.outputFile !== record.targets.outputFile ? extra.outputFile : undefined });
   }
-  const toSave = plans.filter((plan) => plan.profile || plan.outputFile);
+  const toSave = plans.filter((plan) => plan.profile || plan.outputFile || plan.extra?.length);
   if (state.finished && !toSave.length) {
     removeRecovery(path);
     return { token: record.token, saved: [], alreadySaved: true };
@@ -537,16 +607,23 @@ export async function finishRecovery(ctx: Context, found: Recovery, extra: SaveT
     }
   }
   const failures: string[] = [];
-  for (const plan of toSave) failures.push(...(await saveEverywhere(ctx, plan, record.token.token, record.instance)));
+  const saved: string[] = [];
+  // The rotated token was the credential in use (self): it is revoked, so variables are written as the new token.
+  const writer = record.rotated_token_sha256 ? apiForRecovered(ctx, record) : ctx.api;
+  for (const plan of toSave) {
+    const outcome = await saveEverywhere(ctx, plan, record.token.token, record.instance, { api: writer, token: record.token, instance: record.instance, recoveryPath: path });
+    failures.push(...outcome.failures);
+    saved.push(...outcome.saved);
+  }
   if (failures.length) {
-    throw new CliError(`the recovered token could not be saved: ${failures.join('; ')}`, ExitCode.rotatedNotSaved,
-      `it is still in the recovery file ${path} (mode 0600); fix the cause and run: forgectl tokens recover ${path}`);
+    throw new CliError(`the recovered token could not be saved everywhere: not updated: ${failures.join('; ')}${saved.length ? `; updated: ${saved.join(', ')}` : ''}`, ExitCode.rotatedNotSaved,
+      `it is still in the recovery file ${path} (mode 0600); fix the cause and run: forgectl tokens recover ${path} (it writes only what is not updated yet)`);
   }
   removeRecovery(path);
   return { token: record.token, saved: toSave, alreadySaved: false };
 }
 
 export function describeTargets(plans: SaveTargets[]): string {
-  const parts = plans.flatMap((plan) => [plan.profile ? `profile "${plan.profile}"` : '', plan.outputFile ? `file ${plan.outputFile}` : '']).filter(Boolean);
+  const parts = plans.flatMap((plan) => [plan.profile ? `profile "${plan.profile}"` : '', plan.outputFile ? `file ${plan.outputFile}` : '', ...(plan.extra ?? []).map(targetName)]).filter(Boolean);
   return parts.join(' and ');
 }

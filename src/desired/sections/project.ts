@@ -4,6 +4,7 @@ import { groupIds, userIds } from '../../api/lookups.js';
 import { maskUrlCredentials, withoutCredentials } from '../../api/mirrors.js';
 import { multipartBody } from '../../api/multipart.js';
 import { PUSH_RULE_REGEX_FIELDS } from '../../api/push-rules.js';
+import { placed } from '../../api/resource.js';
 import { approvalRules } from '../../api/resources/approval-rules.js';
 import { approvalSettings } from '../../api/resources/approval-settings.js';
 import { badges } from '../../api/resources/badges.js';
@@ -117,7 +118,7 @@ export const freezePeriodsSection = collectionSection(freezePeriods, {
   required: ['freeze_start', 'freeze_end'],
 });
 
-export const approvalRulesSection = collectionSection(approvalRules, {
+export const approvalRulesSection = collectionSection(placed(approvalRules, 'project'), {
   key: 'approval_rules',
   help: 'Approval rules (Premium), paired by name; eligible approvers by username and group path (resolved to IDs when applied).',
   fields: {

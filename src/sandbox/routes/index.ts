@@ -5,11 +5,13 @@ import type { Db } from '../db.js';
 import { collectModules, sandboxEnvOf, type SandboxModule } from '../module.js';
 import * as alerts from './alerts.js';
 import * as approvals from './approvals.js';
+import * as auditEvents from './audit-events.js';
 import * as avatars from './avatars.js';
 import * as badges from './badges.js';
 import * as branches from './branches.js';
 import * as commits from './commits.js';
 import * as core from './core.js';
+import * as deployTokens from './deploy-tokens.js';
 import * as draftNotes from './draft-notes.js';
 import * as experiments from './experiments.js';
 import * as files from './files.js';
@@ -36,6 +38,7 @@ import * as protectedTags from './protected-tags.js';
 import * as pushRules from './push-rules.js';
 import * as repository from './repository.js';
 import * as reviewCommon from './review-common.js';
+import * as runners from './runners.js';
 import * as secureFiles from './secure-files.js';
 import * as settings from './settings.js';
 import * as snippets from './snippets.js';
@@ -50,11 +53,13 @@ import * as variables from './variables.js';
 export const modules: SandboxModule[] = collectModules({
   'alerts': alerts,
   'approvals': approvals,
+  'audit-events': auditEvents,
   'avatars': avatars,
   'badges': badges,
   'branches': branches,
   'commits': commits,
   'core': core,
+  'deploy-tokens': deployTokens,
   'draft-notes': draftNotes,
   'experiments': experiments,
   'files': files,
@@ -81,6 +86,7 @@ export const modules: SandboxModule[] = collectModules({
   'push-rules': pushRules,
   'repository': repository,
   'review-common': reviewCommon,
+  'runners': runners,
   'secure-files': secureFiles,
   'settings': settings,
   'snippets': snippets,

@@ -1,11 +1,12 @@
-import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
+import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { members, tokens, users, type AccessToken, type Group, type Project, type User } from '../model.js';
+import { groups, members, projects, tokens, users, type AccessToken, type Group, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
+import { deployTokenTable, type DeployToken } from './deploy-tokens.js';
 import { presentPersonalToken } from './core.js';
 
 /**
@@ -345,11 +346,78 @@ function personalRoutes(api: Router): void {
   });
 }
 
+/**
+ * The token information API (administrators): `POST /admin/token` says what any token is, `DELETE /admin/token`
+ * revokes it, whatever its kind. 400 without `token`, 401 unauthenticated, 403 for non-administrators, 404 for a
+ * token the instance does not know, 422 for a kind it cannot identify or revoke (the sandbox: job and OAuth tokens).
+ * Personal, group, project and impersonation tokens answer as the personal access token entity (a group or project
+ * token is its bot user's personal token); a revoked token is still identified.
+ */
+function adminTokenRoutes(api: Router): void {
+  const find = (req: SandboxRequest): { access: AccessToken } | { deploy: DeployToken } => {
+    requireAdmin(req);
+    const value = String(required(req, 'token'));
+    const token = tokens(req.db).find((t) => t.token === value);
+    if (!token) {
+      const deploy = deployTokenTable(req.db).find((t) => t.token === value);
+      if (deploy) return { deploy };
+      throw errors.notFound();
+    }
+    if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(422, '422 Unprocessable Entity');
+    return { access: token };
+  };
+  // A deploy token answers as the deploy token entity (it has no user, and the entity does not name its project).
+  const presentDeploy = (token: DeployToken, now: Date) => ({
+    id: token.id, name: token.name, username: token.username, expires_at: token.expires_at, scopes: token.scopes, revoked: token.revoked,
+    expired: token.expires_at !== null && token.expires_at <= now.toISOString(),
+  });
+  api.post('/admin/token', (req) => {
+    const found = find(req);
+    return ok('deploy' in found ? presentDeploy(found.deploy, req.now()) : presentPersonalToken(found.access));
+  });
+  api.delete('/admin/token', (req) => {
+    const found = find(req);
+    const token = 'deploy' in found ? found.deploy : found.access;
+    if (token.revoked) throw errors.badRequest('Token already revoked');
+    token.revoked = true;
+    if ('access' in found) found.access.active = false;
+    return noContent();
+  });
+}
+
+/**
+ * `GET /personal_access_tokens/self/associations`: the groups and projects the token's user is a direct member of
+ * (how a group or project token, as itself, learns where it belongs).
+ */
+function associationRoutes(api: Router): void {
+  api.get('/personal_access_tokens/self/associations', (req) => {
+    const token = req.token!;
+    if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(405, '405 Method Not Allowed');
+    const mine = members(req.db).filter((m) => m.user_id === token.user_id);
+    const root = req.rootUrl;
+    return ok({
+      groups: mine.filter((m) => m.source_type === 'group').flatMap((m) => {
+        const group = groups(req.db).find((g) => g.id === m.source_id);
+        return group ? [{ id: group.id, web_url: `${root}/groups/${group.full_path}`, name: group.name, full_path: group.full_path, parent_id: group.parent_id, access_levels: m.access_level, visibility: group.visibility }] : [];
+      }),
+      projects: mine.filter((m) => m.source_type === 'project').flatMap((m) => {
+        const project = projects(req.db).find((p) => p.id === m.source_id);
+        return project ? [{
+          id: project.id, name: project.name, path: project.path, path_with_namespace: project.path_with_namespace, created_at: project.created_at,
+          access_levels: { project_access_level: m.access_level, group_access_level: null }, visibility: project.visibility, web_url: `${root}/${project.path_with_namespace}`,
+        }] : [];
+      }),
+    });
+  }, { scope: 'none' });
+}
+
 export const tokensModule: SandboxModule = {
   routes(api) {
+    associationRoutes(api);
     resourceRoutes(api, 'group');
     resourceRoutes(api, 'project');
     personalRoutes(api);
+    adminTokenRoutes(api);
   },
   seed(db, { now }) {
     // Seeded tokens expire 30 days or more ahead, so a fresh sandbox never trips an expiry warning.

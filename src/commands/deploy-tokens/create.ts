@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { routeOf } from '../../api/resource.js';
+import { DEPLOY_TOKEN_SCOPES } from '../../api/resources/deploy-tokens.js';
+import { defineCommand } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
+import { parseDateTime, parseDuration, parseList } from '../../parse.js';
+import { writeFileAtomically } from '../../write.js';
+import { warnStoreNow, withoutSecret } from '../tokens/shared.js';
+import { assertWritableDir } from '../tokens/rotation.js';
+import { ownerOf, ownerOptions, type OwnerOptions } from './shared.js';
+
+interface Options extends OwnerOptions {
+  name: string;
+  scopes: string[];
+  username?: string;
+  expiresAt?: string;
+  expiresIn?: string;
+  outputFile?: string;
+}
+
+interface Created {
+  id: number;
+  name: string;
+  token: string;
+}
+
+export default defineCommand<Options>({
+  description: [
+    'Needs the Maintainer role. The token\'s value is in the answer of this one request and never again: it is',
+    'printed once, or with --output-file written to that file (mode 0600, atomically) and not printed. Without',
+    '--username the service names it gitlab+deploy-token-N; without an expiry it never expires.',
+  ].join(' '),
+  examples: [
+    'forgectl deploy-tokens create --project acme/api --name k8s-pull --scopes read_registry --expires-in 90d -o json',
+    'forgectl deploy-tokens create --group acme --name ci-packages --scopes read_package_registry,write_package_registry --username ci-packages --output-file ci-packages.token',
+  ],
+  options: [
+    ...ownerOptions,
+    { flags: '--name <name>', description: 'a name for the token', required: true },
+    { flags: '--scopes <a,b>', description: `what it may do: ${DEPLOY_TOKEN_SCOPES.join(', ')}`, parse: parseList, required: true },
+    { flags: '--username <name>', description: 'the username it signs in with: letters, digits, _ - + . (default gitlab+deploy-token-N)' },
+    { flags: '--expires-at <datetime>', description: 'when it stops working: YYYY-MM-DD or an ISO 8601 date-time (default: never)', parse: parseDateTime('--expires-at') },
+    { flags: '--expires-in <duration>', description: 'expiry as a duration from now: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
+    { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it' },
+  ],
+  async run(opts, ctx) {
+    const name = opts.name.trim();
+    if (!name) throw new UsageError('--name must not be empty');
+    const unknown = opts.scopes.filter((scope) => !(DEPLOY_TOKEN_SCOPES as readonly string[]).includes(scope));
+    if (!opts.scopes.length || unknown.length) throw new UsageError(unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty', `choose from: ${DEPLOY_TOKEN_SCOPES.join(', ')}`);
+    if (opts.username !== undefined && !/^[a-zA-Z0-9.+_-]{1,255}$/.test(opts.username)) {
+      throw new UsageError(`--username may hold only letters, digits, '_', '-', '+' and '.', got "${opts.username}"`);
+    }
+    const expiresAt = expiry(opts, ctx.now());
+    const { resource, params, where } = ownerOf(opts, ctx);
+    const file = opts.outputFile === undefined ? undefined : resolve(opts.outputFile);
+    if (file) {
+      // Before anything is created: the folder takes new files, and an existing file is replaced only when confirmed.
+      assertWritableDir(dirname(file), '--output-file');
+      if (existsSync(file)) await ctx.confirm(`Replace ${file} with the new deploy token?`);
+    }
+    const token = await ctx.api.call<Created>(routeOf(resource, 'create'), { ...params, name, scopes: [...new Set(opts.scopes)], username: opts.username, expires_at: expiresAt });
+    if (ctx.globals.dryRun || !token) return undefined;
+    if (!file) {
+      warnStoreNow(ctx);
+      return token;
+    }
+    try {
+      writeFileAtomically(file, `${token.token}\n`, 'secret');
+    } catch (error) {
+      // A token nobody holds is revoked rather than left working.
+      await ctx.api.call(routeOf(resource, 'delete'), { ...params, token_id: token.id });
+      throw new UsageError(`${(error as Error).message}; deploy token ${token.id} of ${where} was revoked again, nothing is left of it`);
+    }
+    ctx.io.note(`Wrote deploy token ${token.id} ("${token.name}") of ${where} to ${file} (mode 0600)`);
+    return withoutSecret(token);
+  },
+});
+
+/** --expires-at or --expires-in as a date-time in the future; undefined: never expires. */
+function expiry(opts: Options, now: Date): string | undefined {
+  if (opts.expiresAt !== undefined && opts.expiresIn !== undefined) throw new UsageError('give --expires-at or --expires-in, not both');
+  if (opts.expiresIn !== undefined) return new Date(now.getTime() + parseDuration('--expires-in')(opts.expiresIn)).toISOString();
+  if (opts.expiresAt === undefined) return undefined;
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(opts.expiresAt) ? `${opts.expiresAt}T00:00:00Z` : opts.expiresAt;
+  if (Date.parse(at) <= now.getTime()) throw new UsageError(`--expires-at must be in the future, got ${opts.expiresAt}`);
+  return opts.expiresAt;
+}

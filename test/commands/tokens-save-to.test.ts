@@ -1,0 +1,138 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { variableTable } from '../../src/sandbox/routes/variables.js';
+import { tempDir, useTestSandbox, type RunOptions } from '../helpers/cli.js';
+
+/** tokens rotate --save-to ci-var: and exec:, with the recovery discipline for each target. */
+
+const sandbox = useTestSandbox();
+
+const day = (plus: number): string => new Date(Date.now() + plus * 86_400_000).toISOString().slice(0, 10);
+
+/** A group token of acme (Maintainer, api) and a config folder whose profile "bot" holds it. */
+async function bot(name = 'cron-bot') {
+  const created = await sandbox.call('POST', '/groups/acme/access_tokens', { name, scopes: ['api'], access_level: 40, expires_at: day(60) });
+  expect(created.status).toBe(201);
+  const dir = tempDir();
+  const env = { FORGECTL_CONFIG_DIR: dir, FORGECTL_TOKEN: undefined, FORGECTL_URL: undefined };
+  const run = (argv: string[], options: RunOptions = {}) => sandbox.run(argv, { ...options, env: { ...env, ...options.env } });
+  expect((await run(['auth', 'login', '--profile', 'bot', '--url', sandbox.rootUrl, '--token-stdin'], { input: `${created.body.token}\n` })).code).toBe(0);
+  const profileToken = (): string => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token;
+  return { id: created.body.id as number, token: created.body.token as string, dir, run, profileToken };
+}
+
+/** The value a CI job is handed for a variable (what the runner gets, hidden or not). */
+function jobSees(owner: 'group' | 'project', key: string, scope = '*'): string | undefined {
+  return variableTable(sandbox.db).find((v) => v.owner === owner && v.key === key && v.environment_scope === scope)?.value;
+}
+
+const authenticates = async (token: string): Promise<boolean> => (await sandbox.call('GET', '/groups/acme', undefined, token)).status === 200;
+const rotateSelf = ['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes'];
+
+describe('tokens rotate --save-to ci-var:', () => {
+  it('a cron run with --save-to ci-var:acme/BOT_TOKEN --save-to-profile rotates, and a job reading the variable authenticates with it', async () => {
+    const b = await bot();
+    for (let round = 1; round <= 2; round++) {
+      const result = await b.run([...rotateSelf, '--save-to', 'ci-var:acme/BOT_TOKEN', '--save-to-profile']);
+      expect(result.code, result.stderr).toBe(0);
+      const fresh = b.profileToken();
+      expect(result.stdout + result.stderr).not.toContain(fresh);
+      expect(result.stderr).toMatch(/saved to profile "bot", CI\/CD variable BOT_TOKEN of group acme \(hidden: verified by the service's answer\)/);
+      const variable = await sandbox.call('GET', '/groups/acme/variables/BOT_TOKEN');
+      expect(variable.body).toMatchObject({ key: 'BOT_TOKEN', value: null, hidden: true, masked: true, protected: true, raw: true, environment_scope: '*' });
+      // The job: reads the variable it is handed and authenticates with it.
+      const inJob = jobSees('group', 'BOT_TOKEN')!;
+      expect(inJob).toBe(fresh);
+      expect(await authenticates(inJob)).toBe(true);
+    }
+    expect(await authenticates(b.token)).toBe(false);
+  });
+
+  it('a path with a slash is a project or a group, as the service says; scope and protected=false are kept; a visible variable is read back', async () => {
+    const b = await bot('cron-bot-2');
+    // acme/api holds DEPLOY_TOKEN in the production scope already, masked but not hidden.
+    const result = await b.run([...rotateSelf, '--save-to', 'ci-var:acme/api/DEPLOY_TOKEN?scope=production&protected=false', '--save-to-profile']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('CI/CD variable DEPLOY_TOKEN of project acme/api (scope production) exists and is not hidden');
+    expect(result.stderr).toContain('DEPLOY_TOKEN of project acme/api (scope production) (read back)');
+    const variable = await sandbox.call('GET', '/projects/acme%2Fapi/variables/DEPLOY_TOKEN?filter[environment_scope]=production');
+    expect(variable.body).toMatchObject({ hidden: false, masked: true, protected: false, environment_scope: 'production', value: b.profileToken() });
+    // The staging variable of the same key is untouched.
+    expect(jobSees('project', 'DEPLOY_TOKEN', 'staging')).toBe('dpl-stg-41b8e0d6c2');
+  });
+
+  it('refuses before rotating: bad syntax (exit 2), a missing group (exit 5), no right to write variables (exit 4)', async () => {
+    const b = await bot('cron-bot-3');
+    for (const [target, code] of [['ci-var:BOT_TOKEN', 2], ['ci-var:acme/bad-key', 2], ['ci-var:acme/K?scope', 2], ['vault:secret/x', 2], ['ci-var:nosuch/group/KEY', 5]] as const) {
+      sandbox.clearRequests();
+      const result = await b.run([...rotateSelf, '--save-to', target, '--save-to-profile']);
+      expect(result.code, `${target}: ${result.stderr}`).toBe(code);
+      expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    }
+    const admin = { FORGECTL_TOKEN: sandbox.tokenWithRole('developer'), FORGECTL_URL: sandbox.rootUrl };
+    sandbox.clearRequests();
+    const denied = await sandbox.run(['tokens', 'rotate', String(b.id), '--group', 'acme', '--save-to', 'ci-var:acme/BOT_TOKEN', '--yes'], { env: admin });
+    expect(denied.code).toBe(4);
+    expect(denied.stderr).toContain('nothing was sent');
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    expect(await authenticates(b.token)).toBe(true);
+  });
+});
+
+describe('tokens rotate --save-to exec:', () => {
+  it('hands the token to a helper on stdin, with its name, id and expiry in the environment; its output never shows the token', async () => {
+    const b = await bot('helper-bot');
+    const out = tempDir();
+    const helper = `printf '%s %s %s %s' "$FORGECTL_ROTATED_ACTION" "$FORGECTL_ROTATED_NAME" "$FORGECTL_ROTATED_ID" "$FORGECTL_ROTATED_EXPIRES_AT" > ${out}/facts; cat > ${out}/token; echo "stored $(cat ${out}/token)"`;
+    const result = await b.run([...rotateSelf, '--save-to', `exec:${helper}`, '--save-to-profile', '--expires-in', '20d']);
+    expect(result.code, result.stderr).toBe(0);
+    const fresh = b.profileToken();
+    expect(readFileSync(join(out, 'token'), 'utf8')).toBe(`${fresh}\n`);
+    expect(readFileSync(join(out, 'facts'), 'utf8')).toMatch(new RegExp(`^store helper-bot \\d+ ${day(20)}$`));
+    expect(result.stderr).toContain('helper: stored [REDACTED]');
+    expect(result.stdout + result.stderr).not.toContain(fresh);
+  });
+
+  it('a failed target: exit 10 naming what was and was not updated, the recovery file kept; tokens recover finishes only what is left', async () => {
+    const b = await bot('flaky-bot');
+    const out = tempDir();
+    const helper = `test -f ${out}/ready && cat > ${out}/token`;
+    const result = await b.run([...rotateSelf, '--save-to', 'ci-var:acme/FLAKY_TOKEN', '--save-to', `exec:${helper}`, '--save-to-profile']);
+    expect(result.code).toBe(10);
+    const fresh = b.profileToken();
+    expect(result.stderr).toMatch(/not updated: helper test -f .* it exited 1; updated: profile "bot", CI\/CD variable FLAKY_TOKEN of group acme/);
+    expect(result.stdout + result.stderr).not.toContain(fresh);
+    expect(jobSees('group', 'FLAKY_TOKEN')).toBe(fresh);
+    const recovery = readdirSync(join(b.dir, 'recovery')).filter((n) => n.endsWith('.json'));
+    expect(recovery).toHaveLength(1);
+
+    // The next cron run is pointed at the unfinished target and does not rotate again.
+    writeFileSync(join(out, 'ready'), '');
+    sandbox.clearRequests();
+    const recovered = await b.run(['-p', 'bot', 'tokens', 'recover']);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(readFileSync(join(out, 'token'), 'utf8')).toBe(`${fresh}\n`);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(readdirSync(join(b.dir, 'recovery'))).toEqual([]);
+    expect(existsSync(join(b.dir, 'recovery', `${recovery[0]}.progress`))).toBe(false);
+    expect(await authenticates(fresh)).toBe(true);
+  });
+
+  it('the next cron run finishes a target left by the run before (the profile already holds the new token), without rotating again', async () => {
+    const b = await bot('next-run-bot');
+    const out = tempDir();
+    const argv = [...rotateSelf, '--save-to', `exec:test -f ${out}/ready && cat > ${out}/token`, '--save-to-profile'];
+    expect((await b.run(argv)).code).toBe(10);
+    const fresh = b.profileToken();
+    writeFileSync(join(out, 'ready'), '');
+    sandbox.clearRequests();
+    const next = await b.run(argv);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('finishing it from');
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    expect(readFileSync(join(out, 'token'), 'utf8')).toBe(`${fresh}\n`);
+    expect(b.profileToken()).toBe(fresh);
+    expect(readdirSync(join(b.dir, 'recovery'))).toEqual([]);
+  });
+});
