@@ -29,9 +29,36 @@ function commandAreas() {
   return { file: 'src/commands/areas.ts', text: lines.join('\n') };
 }
 
+/** src/sandbox/routes/index.ts: every route module file of src/sandbox/routes/, by name (collectModules orders them). */
+function sandboxModules() {
+  const dir = join(root, 'src/sandbox/routes');
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.ts') && name !== 'index.ts')
+    .map((name) => name.replace(/\.ts$/, ''))
+    .sort();
+  const lines = [
+    header('the files of src/sandbox/routes/'),
+    "import type { Db } from '../db.js';",
+    "import { collectModules, sandboxEnvOf, type SandboxModule } from '../module.js';",
+    ...files.map((file) => `import * as ${camel(file)} from './${file}.js';`),
+    '',
+    '/** Every sandbox module (the one each route file exports), in the order they seed: see collectModules. */',
+    'export const modules: SandboxModule[] = collectModules({',
+    ...files.map((file) => `  '${file}': ${camel(file)},`),
+    '});',
+    '',
+    '/** The variables `sandbox --print-env` exports (alert intake URLs and keys). */',
+    'export function sandboxEnv(sandbox: { rootUrl: string; db: Db }): Record<string, string> {',
+    '  return sandboxEnvOf(modules, sandbox);',
+    '}',
+    '',
+  ];
+  return { file: 'src/sandbox/routes/index.ts', text: lines.join('\n') };
+}
+
 /** Every generated registry: its path and the text it should have. */
 export function registries() {
-  return [commandAreas()];
+  return [commandAreas(), sandboxModules()];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,12 +1,8 @@
 import { p } from './path.js';
 
-/** Paths of the review workflow: merge trains, approvals and notes (approval rules and draft notes are declared in resources/). */
+/** Paths of the review workflow: approvals and notes (merge trains, approval rules and draft notes are declared in resources/). */
 
 export const mergeRequestPath = (project: string, iid: number): string => p`/projects/${project}/merge_requests/${iid}`;
-
-export const mergeTrainsPath = (project: string, targetBranch?: string): string =>
-  targetBranch === undefined ? p`/projects/${project}/merge_trains` : p`/projects/${project}/merge_trains/${targetBranch}`;
-export const mergeTrainEntryPath = (project: string, iid: number): string => p`/projects/${project}/merge_trains/merge_requests/${iid}`;
 /** The service's limit on the text of a note or draft note. */
 export const MAX_NOTE_CHARS = 1_000_000;
 

@@ -198,10 +198,16 @@ export function projectRole(db: Db, user: User | undefined, project: Project): n
 }
 
 /**
- * The project of `:id`, checked for `minRole`: a project the caller cannot see answers 404, one they see with too
- * low a role answers 403.
+ * The route parameter naming the project or group: a declared route's own name (`{project}`), else the `:id` of a
+ * hand-written route.
  */
-export function projectFor(req: SandboxRequest, minRole: number = Role.guest, param = 'id'): Project {
+const parentParam = (req: SandboxRequest, kind: 'project' | 'group'): string => (req.params[kind] !== undefined ? kind : 'id');
+
+/**
+ * The project of the route (`{project}`, or `:id`), checked for `minRole`: a project the caller cannot see answers
+ * 404, one they see with too low a role answers 403.
+ */
+export function projectFor(req: SandboxRequest, minRole: number = Role.guest, param = parentParam(req, 'project')): Project {
   const project = findProject(req.db, req.params[param]);
   const role = projectRole(req.db, req.user, project);
   const visible = role > 0 || project.visibility === 'public' || (project.visibility === 'internal' && req.user && !req.user.external);
@@ -210,13 +216,31 @@ export function projectFor(req: SandboxRequest, minRole: number = Role.guest, pa
   return project;
 }
 
-export function groupFor(req: SandboxRequest, minRole: number = Role.guest, param = 'id'): Group {
+/** The group of the route (`{group}`, or `:id`), checked for `minRole` as projectFor() checks a project. */
+export function groupFor(req: SandboxRequest, minRole: number = Role.guest, param = parentParam(req, 'group')): Group {
   const group = findGroup(req.db, req.params[param]);
   const role = groupRole(req.db, req.user, group);
   const visible = role > 0 || group.visibility === 'public' || (group.visibility === 'internal' && req.user);
   if (!visible) throw errors.notFound('Group');
   if (role < minRole) throw errors.forbidden();
   return group;
+}
+
+/** A user by numeric id or username (case-insensitive), else 404 "User Not Found". */
+export function findUser(db: Db, idOrUsername: string): User {
+  const wanted = idOrUsername.toLowerCase();
+  const user = /^\d+$/.test(idOrUsername) ? users(db).find((u) => u.id === Number(idOrUsername)) : users(db).find((u) => u.username.toLowerCase() === wanted);
+  if (!user) throw errors.notFound('User');
+  return user;
+}
+
+/**
+ * The user of the route (`{user}` of a declared route, or `:user_id`) whose records are read or changed: a change
+ * (minRole owner, as of the instance) needs an administrator.
+ */
+export function userFor(req: SandboxRequest, minRole: number = Role.guest, param = req.params.user !== undefined ? 'user' : 'user_id'): User {
+  if (minRole >= Role.owner) requireAdmin(req);
+  return findUser(req.db, req.params[param]);
 }
 
 /** Premium features answer 403 on the free tier, as instances without the license do. */

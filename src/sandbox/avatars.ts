@@ -1,11 +1,10 @@
-import { errors, HttpError, type SandboxRequest } from './http.js';
-import { groups, projects, type Avatar } from './model.js';
-import type { SandboxModule } from './module.js';
+import { errors, type SandboxRequest } from './http.js';
+import type { Avatar } from './model.js';
 
 /**
  * Project and group avatars: a multipart `avatar` file on create or update is stored and served where the record's
- * avatar_url points (/uploads/-/system/project/avatar/:id/:filename); `avatar=` (empty) removes it. As the service's
- * uploader, only image formats are accepted, up to 200 KiB.
+ * avatar_url points (/uploads/-/system/project/avatar/:id/:filename, by routes/avatars.ts); `avatar=` (empty)
+ * removes it. As the service's uploader, only image formats are accepted, up to 200 KiB.
  */
 
 const FORMATS = ['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'ico', 'webp'];
@@ -29,15 +28,3 @@ export function applyAvatar(req: SandboxRequest, record: { avatar?: Avatar }): v
   if (avatar === null) delete record.avatar;
   else if (avatar) record.avatar = avatar;
 }
-
-export const avatars: SandboxModule = {
-  routes(_api, web) {
-    for (const [kind, table] of [['project', projects], ['group', groups]] as const) {
-      web.get(`/uploads/-/system/${kind}/avatar/:record_id/:file`, (req) => {
-        const avatar = table(req.db).find((r) => String(r.id) === req.params.record_id)?.avatar;
-        if (!avatar || avatar.filename !== req.params.file) throw new HttpError(404, 'Not Found');
-        return { status: 200, raw: { data: Buffer.from(avatar.data, 'base64'), contentType: avatar.type } };
-      }, { auth: 'none' });
-    }
-  },
-};

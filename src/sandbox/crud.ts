@@ -1,9 +1,9 @@
 import type { Field } from '../api/fields.js';
 import { creatableFields, presentedFields, settableFields, updatableFields, type ParentKind, type ResourceDef, type SingletonDef } from '../api/resource.js';
-import { groupFor, projectFor, requireAdmin, requireTier, requireUser, Role } from './auth.js';
+import { groupFor, projectFor, requireAdmin, requireTier, requireUser, Role, userFor } from './auth.js';
 import { defineTable, type Db } from './db.js';
 import { array, bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from './http.js';
-import type { Group, Project } from './model.js';
+import type { Group, Project, User } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
 import { paginate } from './pagination.js';
 import type { Router } from './router.js';
@@ -14,11 +14,11 @@ import type { Router } from './router.js';
  * defaults, 201/200/204, pagination headers, "404 <Noun> Not Found", and the declared roles (a project the caller
  * cannot see is 404, too low a role 403). What is particular to a resource comes in through hooks.
  *
- * Stored records hold the declared fields plus `project_id` or `group_id` (and the scope parameters); fields named
+ * Stored records hold the declared fields plus `project_id`, `group_id` or `user_id` (and the scope parameters); fields named
  * created_at and updated_at are set when a record is created and updated.
  */
 
-export type Parent = Project | Group;
+export type Parent = Project | Group | User;
 /** A stored record: an id, the declared fields, and the parent's id. */
 export type Stored = { id: number };
 type Values = Record<string, unknown>;
@@ -56,11 +56,7 @@ export interface Crud<T extends Stored> extends SandboxModule {
 
 const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 
-/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']: the declaration's own names. */
-export function routePattern(route: string): [string, string] {
-  const [method, path] = route.split(' ');
-  return [method, path.replace(/\{([a-z_]+)\}/g, ':$1')];
-}
+export { routePattern } from './router.js';
 
 /** An input value as the field's JSON type; undefined when absent. */
 function coerce(name: string, field: Field, value: unknown): unknown {
@@ -83,19 +79,20 @@ function coerce(name: string, field: Field, value: unknown): unknown {
 const INSTANCE = { id: 0 } as Parent;
 
 /**
- * The parent a declared route names ({project}, {group}), checked for the role (a project the caller cannot see is
- * 404, too low a role 403) and the tier; the instance for instance resources (administrators only, when the
- * declaration's write role is 'owner' and the route changes something, as instance settings are).
+ * The parent a declared route names ({project}, {group}, {user}), checked for the role (a project the caller cannot
+ * see is 404, too low a role 403) and the tier; the instance for instance resources (administrators only, when the
+ * declaration's write role is 'owner' and the route changes something, as instance settings are). A user's records
+ * are read by anyone signed in, and changed (write role 'owner') by administrators.
  */
 function parentOf(resource: { parent: ParentKind; tier?: 'premium' | 'ultimate' }, req: SandboxRequest, minRole: number): Parent {
   let parent: Parent;
-  if (resource.parent === 'project') parent = projectFor(req, minRole, 'project');
-  else if (resource.parent === 'group') parent = groupFor(req, minRole, 'group');
-  else if (resource.parent === 'instance') {
+  if (resource.parent === 'project') parent = projectFor(req, minRole);
+  else if (resource.parent === 'group') parent = groupFor(req, minRole);
+  else {
     if (minRole >= Role.owner) requireAdmin(req);
     else requireUser(req);
-    parent = INSTANCE;
-  } else throw new Error(`the sandbox serves no ${resource.parent} records generically yet`);
+    parent = resource.parent === 'user' ? userFor(req, minRole) : INSTANCE;
+  }
   if (resource.tier) requireTier(req, resource.tier);
   return parent;
 }
@@ -147,7 +144,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
       hooks.routes?.(api);
       const { list, get, create, update, delete: remove } = resource.routes;
       if (list) {
-        api.add(...routePattern(list), (req) => {
+        api.route(list, (req) => {
           const parent = parentFor(req, read);
           const filters = Object.entries(resource.filters ?? {}).map(([name, field]) => [name, coerce(name, field, req.input[name])] as const).filter(([, given]) => given !== undefined);
           const records = visible(req, parent).filter((r) => filters.every(([name, wanted]) => value(r, name) === wanted));
@@ -155,13 +152,13 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (get) {
-        api.add(...routePattern(get), (req) => {
+        api.route(get, (req) => {
           const parent = parentFor(req, read);
           return ok(present(find(req, parent), req, parent));
         });
       }
       if (create) {
-        api.add(...routePattern(create), (req) => {
+        api.route(create, (req) => {
           const parent = parentFor(req, write);
           const values: Record<string, unknown> = { ...scopeOf(req) };
           for (const [name, field] of creatableFields(resource)) {
@@ -173,7 +170,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (update) {
-        api.add(...routePattern(update), (req) => {
+        api.route(update, (req) => {
           const parent = parentFor(req, write);
           const record = find(req, parent);
           const next: Values = { ...record };
@@ -188,7 +185,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudH
         });
       }
       if (remove) {
-        api.add(...routePattern(remove), (req) => {
+        api.route(remove, (req) => {
           const record = find(req, parentFor(req, write));
           hooks.beforeDelete?.(record, req);
           table(req.db).splice(table(req.db).indexOf(record), 1);
@@ -286,14 +283,14 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
     table,
     routes(api) {
       hooks.routes?.(api, find);
-      api.add(...routePattern(get), (req) => {
+      api.route(get, (req) => {
         const record = find(req);
         if (!there(record)) return hooks.absent?.(req) ?? ok(null);
         hooks.onRead?.(record, req);
         return ok(show(record, req));
       });
       if (create) {
-        api.add(...routePattern(create), (req) => {
+        api.route(create, (req) => {
           if (there(find(req, write))) throw new HttpError(422, { error: hooks.exists ?? `${titleCase(resource.noun)} exists` });
           const record = fresh(req);
           apply(req, record);
@@ -301,7 +298,7 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
         });
       }
       if (update) {
-        api.add(...routePattern(update), (req) => {
+        api.route(update, (req) => {
           const existing = find(req, write);
           if (!existing && create) throw errors.notFound(notFound);
           const next = existing ? { ...existing } : fresh(req);
@@ -311,7 +308,7 @@ export function singletonModule<T extends Stored>(resource: SingletonDef, hooks:
         });
       }
       if (remove) {
-        api.add(...routePattern(remove), (req) => {
+        api.route(remove, (req) => {
           const record = find(req, write);
           if (!there(record)) throw errors.notFound(notFound);
           table(req.db).splice(table(req.db).indexOf(record), 1);

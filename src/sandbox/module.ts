@@ -21,4 +21,42 @@ export interface SandboxModule {
    * ref was updated, in the same request. Merge requests follow their source branch here; push webhooks hook in here.
    */
   onPush?(event: PushEvent, context: { db: Db; tier: Tier; rootUrl: string; now(): Date }): void;
+  /** The modules (file names in routes/) whose seed data this module's seed builds on: theirs run first. */
+  seedAfter?: string[];
+}
+
+const isModule = (value: unknown): value is SandboxModule =>
+  typeof value === 'object' && value !== null && typeof (value as SandboxModule).routes === 'function';
+
+/**
+ * The modules of the route files (routes/index.ts, generated from the folder: file name → the file's exports), in
+ * the order they seed and register: `core` first, then by file name, each after the modules it names in seedAfter.
+ * A file exports at most one module (the others are helpers); route order does not matter (see Router.match).
+ */
+export function collectModules(files: Record<string, Record<string, unknown>>): SandboxModule[] {
+  const named = new Map<string, SandboxModule>();
+  for (const [file, exports] of Object.entries(files)) {
+    const found = [...new Set(Object.values(exports).filter(isModule))];
+    if (found.length > 1) throw new Error(`sandbox route file ${file} exports ${found.length} modules; one is registered per file`);
+    if (found.length) named.set(file, found[0]);
+  }
+  const ordered: SandboxModule[] = [];
+  const visiting = new Set<string>();
+  const visit = (name: string): void => {
+    const module = named.get(name);
+    if (!module) throw new Error(`sandbox module ${name} (named in a seedAfter) does not exist`);
+    if (ordered.includes(module)) return;
+    if (visiting.has(name)) throw new Error(`sandbox modules seed after each other in a circle (${[...visiting, name].join(' → ')})`);
+    visiting.add(name);
+    for (const before of module.seedAfter ?? []) visit(before);
+    visiting.delete(name);
+    ordered.push(module);
+  };
+  for (const name of [...named.keys()].sort((a, b) => Number(b === 'core') - Number(a === 'core') || a.localeCompare(b))) visit(name);
+  return ordered;
+}
+
+/** The variables `sandbox --print-env` exports: every module's. */
+export function sandboxEnvOf(modules: SandboxModule[], sandbox: { rootUrl: string; db: Db }): Record<string, string> {
+  return Object.assign({}, ...modules.map((module) => module.env?.(sandbox) ?? {}));
 }

@@ -13,6 +13,8 @@ export interface RouteOptions {
 interface Route {
   method: string;
   segments: Array<RegExp | 'splat'>;
+  /** How specific each segment is: a literal 3, a parameter with text around it (`archive.:format`) 2, a parameter 1, a splat 0. */
+  rank: number[];
   names: string[];
   handler: Handler;
   options: RouteOptions;
@@ -21,13 +23,17 @@ interface Route {
 /**
  * Routes by method and path pattern, matched on the raw (still encoded) path so that `acme%2Fapi` stays one
  * segment: `/projects/:id/badges/:badge_id`, `/repository/archive.:format`, `/jobs/:job_id/artifacts/*artifact_path`.
+ * The most specific route that matches answers, segment by segment from the left (`/badges/render` before
+ * `/badges/:badge_id`), whatever order modules add them in; of equally specific ones, the first added.
  */
 export class Router {
   private readonly routes: Route[] = [];
 
   add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): void {
     const names: string[] = [];
-    const segments = pattern.split('/').filter(Boolean).map((segment): RegExp | 'splat' => {
+    const parts = pattern.split('/').filter(Boolean);
+    const rank = parts.map((segment) => (segment.startsWith('*') ? 0 : !segment.includes(':') ? 3 : /^:[a-z_]+$/i.test(segment) ? 1 : 2));
+    const segments = parts.map((segment): RegExp | 'splat' => {
       if (segment.startsWith('*')) {
         names.push(segment.slice(1));
         return 'splat';
@@ -38,13 +44,17 @@ export class Router {
       });
       return new RegExp(`^${source}$`);
     });
-    this.routes.push({ method: method.toUpperCase(), segments, names, handler, options });
+    const route = { method: method.toUpperCase(), segments, rank, names, handler, options };
+    const before = this.routes.findIndex((other) => moreSpecific(route.rank, other.rank));
+    this.routes.splice(before === -1 ? this.routes.length : before, 0, route);
   }
 
-  /** A declared route (src/api/resources/*.ts), 'GET /projects/{project}/repository/tree', as a sandbox route. */
+  /**
+   * A declared route (src/api/resources/*.ts), 'GET /projects/{project}/repository/tree', as a sandbox route with
+   * the declaration's parameter names (`req.params.project`).
+   */
   route(route: string, handler: Handler, options?: RouteOptions): void {
-    const [method, path] = route.split(' ');
-    this.add(method, path.replace(/\{project\}/g, ':id').replace(/\{\*([a-z_]+)\}/g, '*$1').replace(/\{([a-z_]+)\}/g, ':$1'), handler, options);
+    this.add(...routePattern(route), handler, options);
   }
 
   get(pattern: string, handler: Handler, options?: RouteOptions): void {
@@ -74,6 +84,21 @@ export class Router {
     }
     return undefined;
   }
+}
+
+/** `'GET /projects/{project}/badges/{badge_id}'` → ['GET', '/projects/:project/badges/:badge_id']: the declaration's own names. */
+export function routePattern(route: string): [string, string] {
+  const [method, path] = route.split(' ');
+  return [method, path.replace(/\{\*([a-z_]+)\}/g, '*$1').replace(/\{([a-z_]+)\}/g, ':$1')];
+}
+
+/** Whether a route of rank `a` is more specific than one of rank `b`: the first segment that differs decides. */
+function moreSpecific(a: number[], b: number[]): boolean {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const [x, y] = [a[i] ?? -1, b[i] ?? -1];
+    if (x !== y) return x > y;
+  }
+  return false;
 }
 
 function matchSegments(route: Route, parts: string[]): Record<string, string> | undefined {

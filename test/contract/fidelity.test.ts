@@ -45,6 +45,7 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /projects/{}': 'one project (python-gitlab ProjectManager.get)',
   'GET /groups/{}/projects': "a group's projects (python-gitlab GroupProjectManager)",
   'GET /users/{}/projects': "a user's projects (python-gitlab UserProjectManager)",
+  'GET /user': 'the user the token belongs to (python-gitlab CurrentUserManager; the documents use it without a section)',
   'GET /groups': 'the groups of the instance (python-gitlab GroupManager)',
   'GET /groups/{}': 'one group (python-gitlab GroupManager.get)',
   'GET /groups/{}/subgroups': "a group's subgroups (python-gitlab GroupSubgroupManager)",
@@ -155,6 +156,7 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
 /** Declarations whose records the documents do not describe field by field ("fields: not shown"), with why. */
 const FIELDS_NOT_RECORDED: Record<string, string> = {
   artifacts: 'the job record is not described; only its artifacts are',
+  experiments: 'an internal listing the documents describe without its fields; the fields are those the sandbox and the command show',
   projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
   members: 'not in the documents here; the fields are those of the GitLab API docs (Group and project members), checked by the sandbox tests',
   branches: 'not in the documents here; the fields are those of the GitLab API docs (Branches), checked by the sandbox tests',

@@ -1,13 +1,16 @@
 import { f } from '../fields.js';
 import { defineResource } from '../resource.js';
 
-/** Users of the instance, by id (`users get` looks a username up with the list's `username` filter). */
+/**
+ * Users of the instance, by id (`users get` looks a username up with the list's `username` filter); `current` is the
+ * user the token belongs to.
+ */
 export const users = defineResource({
   noun: 'user',
   command: 'users',
   parent: 'instance',
   id: { param: 'user_id', field: 'id' },
-  routes: { list: 'GET /users', get: 'GET /users/{user_id}' },
+  routes: { list: 'GET /users', get: 'GET /users/{user_id}', current: 'GET /user' },
   fields: {
     id: f.int({ min: 1, readOnly: true }),
     username: f.string({ readOnly: true }),

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { users } from '../../api/resources/users.js';
 import { readSecret } from '../../cli/secrets.js';
 import { ApiError, ConfigError, UsageError } from '../../errors.js';
 import { parseChoice } from '../../parse.js';
@@ -74,7 +75,7 @@ export default defineCommand<Options>({
         timeoutMs: (ctx.globals.timeout ?? existing?.timeout ?? 30) * 1000, retries: ctx.globals.retries ?? existing?.retries ?? 3,
       });
       try {
-        const user = await api.get<{ username?: string }>('/user');
+        const user = await api.call<{ username?: string }>(users.routes.current);
         who = user.username ? ` as ${user.username}` : '';
       } catch (error) {
         // A token limited to self_rotate (a cron rotator's) may not read /user, but a scope refusal proves it is valid.

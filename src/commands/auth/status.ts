@@ -1,4 +1,6 @@
 import type { TokenRecord } from '../../api/access-tokens.js';
+import { accessTokens } from '../../api/resources/access-tokens.js';
+import { users } from '../../api/resources/users.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { plural } from '../../parse.js';
@@ -30,11 +32,11 @@ export default defineCommand({
   examples: ['forgectl auth status', 'forgectl -p bot auth status -o json'],
   async run(_opts, ctx) {
     const connection = ctx.connection();
-    const user = await ctx.api.get<User>('/user');
+    const user = await ctx.api.call<User>(users.routes.current);
     let token: TokenRecord | undefined;
     if (connection.tokenType === 'private') {
       try {
-        token = await ctx.api.get<TokenRecord>('/personal_access_tokens/self');
+        token = await ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
       } catch (error) {
         // Job and OAuth tokens, and older instances, have no self endpoint: the rest is still worth showing.
         if (!(error instanceof ApiError) || error.status >= 500) throw error;

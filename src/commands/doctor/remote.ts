@@ -1,4 +1,6 @@
 import type { TokenRecord } from '../../api/access-tokens.js';
+import { accessTokens } from '../../api/resources/access-tokens.js';
+import { users } from '../../api/resources/users.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { daysUntil, EXPIRY_WARNING_DAYS } from '../auth/status.js';
 import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
@@ -85,7 +87,7 @@ function checkClock(state: DoctorState): Outcome {
 async function checkTokenValid(state: DoctorState): Promise<Outcome> {
   if (!state.connection) return skip('no instance configured');
   try {
-    const user = await state.ctx.api.get<{ username: string; id: number; is_admin?: boolean; bot?: boolean }>('/user');
+    const user = await state.ctx.api.call<{ username: string; id: number; is_admin?: boolean; bot?: boolean }>(users.routes.current);
     state.tokenValid = true;
     const kind = user.bot ? 'a bot (group or project token)' : user.is_admin ? 'an administrator' : 'a user';
     return pass(`valid ${state.connection.tokenType} token of ${user.username} (id ${user.id}, ${kind})`);
@@ -118,7 +120,7 @@ async function checkScopes(state: DoctorState): Promise<Outcome> {
   if (connection.tokenType !== 'private') return skip(`a ${connection.tokenType} token has no scopes to read`);
   let record: TokenRecord;
   try {
-    record = await state.ctx.api.get<TokenRecord>('/personal_access_tokens/self');
+    record = await state.ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) return skip(`the token cannot read its own record (${error.status})`);
     throw error;

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { parseChoice } from '../../parse.js';
+import { experiments as declared } from '../../api/resources/experiments.js';
 
 interface Experiment {
   key: string;
@@ -11,9 +12,9 @@ export default defineCommand<{ state?: string }>({
   description: 'An internal listing: the caller must be a team member of the operator of a hosted deployment (403 otherwise).',
   examples: ['forgectl experiments list', 'forgectl experiments list --state conditional -o json'],
   options: [{ flags: '--state <state>', description: 'only experiments in this state (off, conditional, on)', parse: parseChoice('--state', ['off', 'conditional', 'on'] as const) }],
-  columns: ['key', 'current_status.state', 'definition.default_enabled', 'definition.milestone', 'definition.group', 'current_status.gates'],
+  columns: declared.columns,
   async run(opts, ctx) {
-    const experiments = await ctx.api.get<Experiment[]>('/experiments');
+    const experiments = await ctx.api.call<Experiment[]>(declared.routes.list);
     return opts.state ? experiments.filter((e) => e.current_status?.state === opts.state) : experiments;
   },
 });

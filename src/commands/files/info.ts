@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { expandRoute } from '../../api/path.js';
 import { repositoryFiles } from '../../api/resources/files.js';
-import { defineCommand } from '../../cli/command.js';
+import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { repoPath } from '../../git/content.js';
 import { refOption, refOrDefault } from './shared.js';
@@ -17,12 +17,17 @@ export default defineCommand<{ project?: string; path: string; ref?: string }>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     const ref = await refOrDefault(ctx, project, opts.ref);
-    const { method, path, rest } = expandRoute(repositoryFiles.routes.info, { project, file_path: repoPath(opts.path), ref });
-    const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
-    await response.body.dump().catch(() => undefined);
-    return fileHeaders(response.header);
+    return fileInfo(ctx, project, repoPath(opts.path), ref);
   },
 });
+
+/** A file's record without its content: a HEAD request, whose answer is only headers (404 when there is none). */
+export async function fileInfo(ctx: Context, project: string, filePath: string, ref: string): Promise<Record<string, unknown>> {
+  const { method, path, rest } = expandRoute(repositoryFiles.routes.info, { project, file_path: filePath, ref });
+  const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
+  await response.body.dump().catch(() => undefined);
+  return fileHeaders(response.header);
+}
 
 /**
  * A header value as text. The service writes a file name's UTF-8 bytes into the header, which arrive as one character

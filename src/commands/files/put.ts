@@ -5,8 +5,7 @@ import { projectOption } from '../../cli/options.js';
 import { ApiError } from '../../errors.js';
 import { gitBlobId } from '../../git/objects.js';
 import { repoPath } from '../../git/content.js';
-import { expandRoute } from '../../api/path.js';
-import { fileHeaders } from './info.js';
+import { fileInfo } from './info.js';
 import { contentBody, contentOptions, readContent, writeBody, writeOptions, type ContentFlags, type WriteFlags } from './shared.js';
 
 export default defineCommand<WriteFlags & ContentFlags & { project?: string; path: string }>({
@@ -21,10 +20,7 @@ export default defineCommand<WriteFlags & ContentFlags & { project?: string; pat
     const bytes = await readContent(ctx, opts.contentFile);
     let current: Record<string, unknown> | undefined;
     try {
-      const { method, path, rest } = expandRoute(repositoryFiles.routes.info, { project, file_path: filePath, ref: opts.branch });
-      const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
-      await response.body.dump().catch(() => undefined);
-      current = fileHeaders(response.header);
+      current = await fileInfo(ctx, project, filePath, opts.branch);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error;
     }

@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { mergeTrainEntryPath } from '../../api/review.js';
+import { mergeTrains } from '../../api/resources/merge-trains.js';
+import { expandRoute } from '../../api/path.js';
 import { mrOption, parseFullSha } from '../../cli/review-options.js';
-import { trainColumns } from './shared.js';
 
 interface Options {
   project?: string;
@@ -32,12 +32,14 @@ export default defineCommand<Options>({
     { flags: '--sha <sha>', description: 'the HEAD commit you expect; the merge fails when the branch moved', parse: parseFullSha('--sha') },
     { flags: '--squash', description: 'squash the commits into one on merge' },
   ],
-  columns: trainColumns,
+  columns: mergeTrains.columns,
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
+    // The status tells joined now (201) from joining when the checks pass (202): the response, not only its body.
+    const { method, path } = expandRoute(mergeTrains.routes.add, { project, merge_request_iid: opts.mr });
     const response = await ctx.api.request<unknown[]>({
-      method: 'POST',
-      path: mergeTrainEntryPath(project, opts.mr),
+      method,
+      path,
       body: { sha: opts.sha, squash: opts.squash, auto_merge: opts.autoMerge, when_pipeline_succeeds: opts.whenPipelineSucceeds },
     });
     ctx.io.note(response.status === 202

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { mergeTrainEntryPath } from '../../api/review.js';
+import { mergeTrains } from '../../api/resources/merge-trains.js';
 import { mrOption } from '../../cli/review-options.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
@@ -8,6 +8,6 @@ export default defineCommand<{ project?: string; mr: number }>({
   examples: ['forgectl merge-trains get --project acme/api --mr 1'],
   options: [projectOption, mrOption],
   async run(opts, ctx) {
-    return ctx.api.get(mergeTrainEntryPath(ctx.project(opts.project), opts.mr));
+    return ctx.api.call(mergeTrains.routes.entry, { project: ctx.project(opts.project), merge_request_iid: opts.mr });
   },
 });

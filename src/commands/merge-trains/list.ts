@@ -1,8 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { parseChoice } from '../../parse.js';
-import { mergeTrainsPath } from '../../api/review.js';
-import { trainColumns } from './shared.js';
+import { mergeTrains } from '../../api/resources/merge-trains.js';
 
 export default defineCommand<{ project?: string; branch?: string; scope?: string; sort?: string }>({
   description: 'Without --branch, the entries of every train of the project are mixed, newest first. Needs Premium and the Developer role.',
@@ -17,8 +16,11 @@ export default defineCommand<{ project?: string; branch?: string; scope?: string
     { flags: '--sort <order>', description: 'asc or desc by creation (default desc)', parse: parseChoice('--sort', ['asc', 'desc']) },
   ],
   list: true,
-  columns: trainColumns,
+  columns: mergeTrains.columns,
   async run(opts, ctx) {
-    return ctx.api.list(mergeTrainsPath(ctx.project(opts.project), opts.branch), { scope: opts.scope, sort: opts.sort }, ctx.paging);
+    const [project, query] = [ctx.project(opts.project), { scope: opts.scope, sort: opts.sort }];
+    return opts.branch === undefined
+      ? ctx.api.list(mergeTrains.routes.list, { project, ...query }, ctx.paging)
+      : ctx.api.list(mergeTrains.routes.ofBranch, { project, target_branch: opts.branch, ...query }, ctx.paging);
   },
 });

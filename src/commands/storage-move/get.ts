@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { itemId, itemOption, movePath, parseMoveId, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
+import { itemId, itemOption, moveRoute, parseMoveId, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
 
 export default defineCommand<{ moveId: string; type: MoveType; id?: string }>({
   description: 'Shows one repository storage move and its state (initial, scheduled, started, replicated, finished, failed, cleanup failed).',
@@ -9,6 +9,6 @@ export default defineCommand<{ moveId: string; type: MoveType; id?: string }>({
   async run(opts, ctx) {
     const id = parseMoveId(opts.moveId);
     const item = opts.id === undefined ? undefined : itemId(opts.type, opts.id);
-    return withRepository(await ctx.api.get<StorageMove>(movePath(opts.type, id, item)));
+    return withRepository(await ctx.api.call<StorageMove>(...moveRoute(opts.type, 'get', item, id)));
   },
 });

@@ -1,7 +1,7 @@
 import { defineCommand, type Context } from '../../cli/command.js';
 import { groups, projects } from '../../api/resources/projects.js';
 import { UsageError } from '../../errors.js';
-import { itemId, itemOption, movesPath, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
+import { itemId, itemOption, moveRoute, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
 import { plural } from '../../parse.js';
 
 interface Options {
@@ -31,7 +31,8 @@ async function describeItem(ctx: Context, type: MoveType, item: string): Promise
     return { name: `the wiki of group ${group.full_path}` };
   }
   // No snippet read is shared by every instance version; the item's move list answers 404 for a missing snippet.
-  await ctx.api.get(movesPath('snippet', item), { per_page: 1 });
+  const [route, params] = moveRoute('snippet', 'list', item);
+  await ctx.api.call(route, { ...params, per_page: 1 });
   return { name: `snippet ${item}` };
 }
 
@@ -68,7 +69,8 @@ export default defineCommand<Options>({
       const what = count === undefined ? `every ${opts.type} repository` : plural(count, 'project repository', 'project repositories');
       ctx.io.note(`Moving ${what} on storage "${opts.from}" to ${to}; each is ${READ_ONLY}.`);
       await ctx.confirm(`Move ${what} on storage "${opts.from}" to ${to}?`);
-      await ctx.api.post(movesPath(opts.type), { source_storage_name: opts.from, destination_storage_name: opts.to });
+      const [route] = moveRoute(opts.type, 'schedule');
+      await ctx.api.call(route, { source_storage_name: opts.from, destination_storage_name: opts.to });
       ctx.io.note(`Scheduled. Follow with: forgectl storage-move list --type ${opts.type}`);
       return { type: opts.type, source_storage_name: opts.from, destination_storage_name: opts.to ?? null, status: 'accepted' };
     }
@@ -79,7 +81,8 @@ export default defineCommand<Options>({
     const from = storage ? ` from storage "${storage}"` : '';
     ctx.io.note(`Moving ${name}${from} to ${to}; it is ${READ_ONLY}.`);
     await ctx.confirm(`Move ${name}${from} to ${to}?`);
-    const move = await ctx.api.post<StorageMove>(movesPath(opts.type, item), { destination_storage_name: opts.to });
+    const [route, params] = moveRoute(opts.type, 'schedule', item);
+    const move = await ctx.api.call<StorageMove>(route, { ...params, destination_storage_name: opts.to });
     ctx.io.note(`Scheduled move ${move.id}. Follow with: forgectl storage-move watch ${move.id} --type ${opts.type}`);
     return withRepository(move);
   },

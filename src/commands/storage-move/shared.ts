@@ -1,8 +1,7 @@
 import type { Context, OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseInteger } from '../../parse.js';
-import { ListResult } from '../../api/paginate.js';
-import { expandRoute } from '../../api/path.js';
+import type { ListResult } from '../../api/paginate.js';
 import { storageMoves } from '../../api/resources/storage-moves.js';
 
 /** Repository storage moves (document 3; api-facts §1.17): one API shape for projects, snippets and group wikis. */
@@ -53,15 +52,17 @@ export function parseMoveId(value: string): number {
 /** The route parameter naming the moved item of each type. */
 const ITEM_PARAM: Record<MoveType, string> = { project: 'project', snippet: 'snippet_id', group: 'group' };
 
-/** `/project_repository_storage_moves`, or `/projects/:id/repository_storage_moves` for one item. */
-export function movesPath(type: MoveType, item?: string): string {
+/**
+ * A declared route of the moves of a type with its parameters: the instance's moves (`GET
+ * /project_repository_storage_moves`), or one item's (`GET /projects/{project}/repository_storage_moves`) when
+ * `item` is given.
+ */
+export function moveRoute(type: MoveType, verb: 'list' | 'get' | 'schedule', item?: string, moveId?: number): [string, Record<string, unknown>] {
   const { routes } = storageMoves.parents[type];
-  return expandRoute(item === undefined ? routes.list : routes.listOfItem, { [ITEM_PARAM[type]]: item }).path;
-}
-
-export function movePath(type: MoveType, id: number, item?: string): string {
-  const { routes } = storageMoves.parents[type];
-  return expandRoute(item === undefined ? routes.get : routes.getOfItem, { [ITEM_PARAM[type]]: item, move_id: id }).path;
+  const route = item === undefined
+    ? { list: routes.list, get: routes.get, schedule: routes.scheduleAll }[verb]
+    : { list: routes.listOfItem, get: routes.getOfItem, schedule: routes.schedule }[verb];
+  return [route, { [ITEM_PARAM[type]]: item, move_id: moveId }];
 }
 
 /** The moved item as --id takes it: project path, snippet ID, group path. */
@@ -91,5 +92,6 @@ export function withRepository(move: StorageMove): StorageMove {
 
 /** A list of moves, each with `repository` added as it streams. */
 export function listMoves(ctx: Context, type: MoveType, item?: string): ListResult<StorageMove> {
-  return new ListResult<StorageMove>(ctx.api, movesPath(type, item), {}, ctx.paging).map(withRepository);
+  const [route, params] = moveRoute(type, 'list', item);
+  return ctx.api.list<StorageMove>(route, params, ctx.paging).map(withRepository);
 }

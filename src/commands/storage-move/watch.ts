@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { FAILED_STATES, FINISHED, itemId, itemOf, itemOption, movePath, parseMoveId, repositoryOf, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
+import { FAILED_STATES, FINISHED, itemId, itemOf, itemOption, moveRoute, parseMoveId, repositoryOf, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
 
 interface Options {
   moveId: string;
@@ -28,12 +28,12 @@ export default defineCommand<Options>({
   options: [typeOption(false), itemOption, { flags: '--interval <seconds>', description: 'time between polls', parse: parseInterval, default: 2 }],
   async run(opts, ctx) {
     const id = parseMoveId(opts.moveId);
-    const path = movePath(opts.type, id, opts.id === undefined ? undefined : itemId(opts.type, opts.id));
+    const [route, params] = moveRoute(opts.type, 'get', opts.id === undefined ? undefined : itemId(opts.type, opts.id), id);
     const spinner = await ctx.io.spinner(`${opts.type} move ${id}: checking`);
     let last: string | undefined;
     try {
       for (;;) {
-        const move = await ctx.api.get<StorageMove>(path);
+        const move = await ctx.api.call<StorageMove>(route, params);
         const label = `${opts.type} move ${id} (${repositoryOf(move) ?? '?'}, ${move.source_storage_name} → ${move.destination_storage_name})`;
         if (move.state !== last) {
           spinner.update(`${label}: ${move.state}`);

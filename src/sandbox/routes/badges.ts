@@ -65,7 +65,7 @@ export const badges: Crud<StoredBadge> = crudModule<StoredBadge>(resource, {
     if (badge.group_id !== undefined) throw new HttpError(403, { error: 'To delete a Group badge please use the Group endpoint' });
   },
   routes(api) {
-    api.get('/projects/:project/badges/render', (req) => {
+    api.route(resource.routes.render, (req) => {
       const project = projectFor(req, Role.maintainer, 'project');
       const link = String(required(req, 'link_url'));
       const image = String(required(req, 'image_url'));

@@ -179,6 +179,8 @@ function presentStatus(req: SandboxRequest, status: CommitStatus): Record<string
 const CHERRY_PICK_FAILED = 'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.';
 
 export const commits: SandboxModule = {
+  // The signed commit is one of the repository module's history.
+  seedAfter: ['repository'],
   seed(db) {
     // Alice signs her commits with her GPG key: acme/api's configuration commit has a verified signature.
     const project = projects(db).find((p) => p.path_with_namespace === 'acme/api');

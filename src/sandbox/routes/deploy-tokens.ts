@@ -93,6 +93,8 @@ function create(req: SandboxRequest, owner: DeployToken['owner']): DeployToken {
 }
 
 export const deployTokens: SandboxModule = {
+  // Its seed gives some of the --fleet projects one.
+  seedAfter: ['fleet'],
   routes(api) {
     for (const kind of ['project', 'group'] as const) {
       const routes = declared.parents[kind].routes;

@@ -5,7 +5,7 @@ import { bool, created, errors, noContent, ok, type SandboxRequest } from '../ht
 import { notesTable, type MergeRequest, type NotePosition } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import type { StoredOf } from '../../api/fields.js';
-import type { draftNotes as declaredDrafts } from '../../api/resources/draft-notes.js';
+import { draftNotes as declaredDrafts } from '../../api/resources/draft-notes.js';
 import { MAX_NOTE_CHARS } from '../../api/review.js';
 import { addNote } from './notes.js';
 import { findMergeRequest } from './review-common.js';
@@ -114,14 +114,13 @@ function publish(db: Db, mr: MergeRequest, draft: DraftNote, now: Date): void {
 
 export const draftNotes: SandboxModule = {
   routes(api) {
-    const base = '/projects/:id/merge_requests/:merge_request_iid/draft_notes';
-
+    const { routes } = declaredDrafts;
     // Not paginated: the service presents every draft of the caller at once.
-    api.get(base, (req) => ok(context(req).drafts.map(presentDraft)));
+    api.route(routes.list, (req) => ok(context(req).drafts.map(presentDraft)));
 
-    api.get(`${base}/:draft_note_id`, (req) => ok(presentDraft(findDraft(req, context(req).drafts))));
+    api.route(routes.get, (req) => ok(presentDraft(findDraft(req, context(req).drafts))));
 
-    api.post(base, (req) => {
+    api.route(routes.create, (req) => {
       const { mr } = context(req);
       if (req.input.note === undefined || req.input.note === null) throw errors.missing('note');
       const position = parsePosition(req.input.position) ?? null;
@@ -148,7 +147,7 @@ export const draftNotes: SandboxModule = {
       return created(presentDraft(draft));
     });
 
-    api.put(`${base}/:draft_note_id`, (req) => {
+    api.route(routes.update, (req) => {
       const { drafts } = context(req);
       const position = parsePosition(req.input.position);
       const hasNote = req.input.note !== undefined && req.input.note !== null && req.input.note !== '';
@@ -162,19 +161,19 @@ export const draftNotes: SandboxModule = {
       return ok(presentDraft(draft));
     });
 
-    api.delete(`${base}/:draft_note_id`, (req) => {
+    api.route(routes.delete, (req) => {
       const draft = findDraft(req, context(req).drafts);
       draftNoteTable(req.db).splice(draftNoteTable(req.db).indexOf(draft), 1);
       return noContent();
     });
 
-    api.put(`${base}/:draft_note_id/publish`, (req) => {
+    api.route(routes.publish, (req) => {
       const { mr, drafts } = context(req);
       publish(req.db, mr, findDraft(req, drafts), req.now());
       return noContent();
     });
 
-    api.post(`${base}/bulk_publish`, (req) => {
+    api.route(routes.publishAll, (req) => {
       const { mr, drafts } = context(req);
       for (const draft of drafts) publish(req.db, mr, draft, req.now());
       return noContent();

@@ -1,6 +1,7 @@
 import { requireUser } from '../auth.js';
 import { errors, ok } from '../http.js';
 import type { SandboxModule } from '../module.js';
+import { experiments as declared } from '../../api/resources/experiments.js';
 
 /**
  * The experiments listing (spec document 3): for team members of the operator of a hosted deployment. The sandbox
@@ -37,7 +38,7 @@ const EXPERIMENTS: Experiment[] = [
 
 export const experiments: SandboxModule = {
   routes(api) {
-    api.get('/experiments', (req) => {
+    api.route(declared.routes.list, (req) => {
       if (!requireUser(req).is_admin) throw errors.forbidden();
       return ok(structuredClone(EXPERIMENTS));
     });

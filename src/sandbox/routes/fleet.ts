@@ -24,6 +24,8 @@ export function fleetProjectPath(n: number): string {
  */
 export const fleet: SandboxModule = {
   routes() {},
+  // The fleet's projects come after the demo's protected branches (their ids).
+  seedAfter: ['protected-branches'],
   seed(db, { fleet: count = 0, now }) {
     if (!count) return;
     const acme = findGroup(db, 'acme');

@@ -15,8 +15,8 @@ export const groupBadges = crudModule<StoredBadge>(resource, {
   validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
   computed: (badge) => ({ rendered_link_url: badge.link_url, rendered_image_url: badge.image_url, kind: 'group' }),
   routes(api) {
-    api.get('/groups/:group/badges/render', (req) => {
-      groupFor(req, Role.owner, 'group');
+    api.route(resource.routes.render, (req) => {
+      groupFor(req, Role.owner);
       const link = String(required(req, 'link_url'));
       const image = String(required(req, 'image_url'));
       validateBadgeUrls({ link_url: link, image_url: image });

@@ -1,6 +1,5 @@
 import { findGroup, groupFor, projectFor, Role } from '../auth.js';
 import { integrations as declared } from '../../api/resources/integrations.js';
-import { routePattern } from '../crud.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../http.js';
 import { BOOLEAN_PROPERTIES, INTEGRATION_KINDS, type IntegrationKind } from '../integration-kinds.js';
 import type { Router } from '../router.js';
@@ -47,7 +46,7 @@ function kindOf(req: SandboxRequest, owner: Owner): IntegrationKind {
 
 /** The group or project of `:id` for a caller with at least the Maintainer role. */
 function ownerId(req: SandboxRequest, owner: Owner): number {
-  return owner === 'group' ? groupFor(req, Role.maintainer, 'group').id : projectFor(req, Role.maintainer, 'project').id;
+  return owner === 'group' ? groupFor(req, Role.maintainer).id : projectFor(req, Role.maintainer).id;
 }
 
 function find(req: SandboxRequest, owner: Owner, id: number): Integration | undefined {
@@ -66,12 +65,12 @@ function urlProblem(value: string): boolean {
 function integrationRoutes(api: Router, owner: Owner): void {
   const routes = declared.parents[owner].routes;
 
-  api.add(...routePattern(routes.list), (req) => {
+  api.route(routes.list, (req) => {
     const id = ownerId(req, owner);
     return ok(integrationTable(req.db).filter((i) => i.owner === owner && i.owner_id === id).map((i) => present(i, false)));
   });
 
-  api.add(...routePattern(routes.get), (req) => {
+  api.route(routes.get, (req) => {
     const id = ownerId(req, owner);
     kindOf(req, owner);
     const integration = find(req, owner, id);
@@ -79,7 +78,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
     return ok(present(integration, true));
   });
 
-  api.add(...routePattern(routes.set), (req) => {
+  api.route(routes.set, (req) => {
     const id = ownerId(req, owner);
     const kind = kindOf(req, owner);
     const existing = find(req, owner, id);
@@ -113,7 +112,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
   });
 
   // Disabling resets the settings: the integration is gone until it is set up again.
-  api.add(...routePattern(routes.disable), (req) => {
+  api.route(routes.disable, (req) => {
     const id = ownerId(req, owner);
     kindOf(req, owner);
     const integration = find(req, owner, id);

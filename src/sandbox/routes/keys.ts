@@ -1,5 +1,7 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
-import { findProject, projectFor, requireAdmin, requireUser, Role } from '../auth.js';
+import { deployKeys } from '../../api/resources/deploy-keys.js';
+import { sshKeys } from '../../api/resources/users.js';
+import { findProject, projectFor, requireAdmin, requireUser, Role, userFor } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { users, type User, type SshKey, sshKeyTable } from '../model.js';
@@ -100,13 +102,6 @@ function removeKey(req: SandboxRequest, key: SshKey) {
 }
 
 /** The user of `:user_id` (an id, or a username on the public read), else 404. */
-function keyOwner(req: SandboxRequest): User {
-  const raw = req.params.user_id;
-  const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : users(req.db).find((u) => u.username.toLowerCase() === raw.toLowerCase());
-  if (!user) throw errors.notFound('User');
-  return user;
-}
-
 /** A deploy key as a project's deploy key endpoints present it: with can_push of that project's link. */
 function presentDeployKey(key: SshKey, projectId?: number): Record<string, unknown> {
   const blob = parsePublicKey(key.key)?.blob ?? Buffer.alloc(0);
@@ -161,15 +156,15 @@ function deployKeyRoutes(api: Router): void {
     if (!key) throw errors.notFound('Deploy Key');
     return key;
   };
-  api.get('/projects/:id/deploy_keys', (req) => {
+  api.route(deployKeys.routes.list, (req) => {
     const { id } = project(req);
     return paginate(req, deployKeysOf(req.db, id), { present: (key) => presentDeployKey(key, id) });
   });
-  api.get('/projects/:id/deploy_keys/:key_id', (req) => {
+  api.route(deployKeys.routes.get, (req) => {
     const { id } = project(req);
     return ok(presentDeployKey(projectKey(req, id), id));
   });
-  api.post('/projects/:id/deploy_keys', (req) => {
+  api.route(deployKeys.routes.create, (req) => {
     const { id } = project(req);
     const candidate = newDeployKey(req);
     const canPush = bool(req.input.can_push) ?? false;
@@ -185,7 +180,7 @@ function deployKeyRoutes(api: Router): void {
     linkKey(req, candidate, id, canPush);
     return created(presentDeployKey(candidate, id));
   });
-  api.put('/projects/:id/deploy_keys/:key_id', (req) => {
+  api.route(deployKeys.routes.update, (req) => {
     const { id } = project(req);
     const key = projectKey(req, id);
     if (req.input.title === undefined && req.input.can_push === undefined) throw errors.error(400, 'title, can_push are missing, at least one parameter must be provided');
@@ -195,14 +190,14 @@ function deployKeyRoutes(api: Router): void {
     if (canPush !== undefined) Object.assign(link, { can_push: canPush, updated_at: req.now().toISOString() });
     return ok(presentDeployKey(key, id));
   });
-  api.post('/projects/:id/deploy_keys/:key_id/enable', (req) => {
+  api.route(deployKeys.routes.enable, (req) => {
     const { id } = project(req);
     const key = sshKeyTable(req.db).find((k) => k.deploy_keys_projects && String(k.id) === req.params.key_id);
     if (!key) throw errors.notFound('Deploy Key');
     if (!key.deploy_keys_projects!.some((link) => link.project_id === id)) linkKey(req, key, id, false);
     return created(presentDeployKey(key));
   });
-  api.delete('/projects/:id/deploy_keys/:key_id', (req) => {
+  api.route(deployKeys.routes.delete, (req) => {
     const { id } = project(req);
     const key = projectKey(req, id);
     key.deploy_keys_projects = key.deploy_keys_projects!.filter((link) => link.project_id !== id);
@@ -234,26 +229,26 @@ export const keys: SandboxModule = {
     api.delete('/user/keys/:key_id', (req) => removeKey(req, userKey(req, requireUser(req))));
 
     // Anyone's keys are public; administrators add and remove them.
-    api.get('/users/:user_id/keys', (req) => paginate(req, userKeys(req.db, keyOwner(req)), { present: presentUserKey }), { auth: 'optional' });
-    api.get('/users/:user_id/keys/:key_id', (req) => ok(presentUserKey(userKey(req, keyOwner(req)))), { auth: 'optional' });
+    api.get('/users/:user_id/keys', (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
+    api.get('/users/:user_id/keys/:key_id', (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
     api.post('/users/:user_id/keys', (req) => {
       requireAdmin(req);
-      return addKey(req, keyOwner(req));
+      return addKey(req, userFor(req));
     });
     api.delete('/users/:user_id/keys/:key_id', (req) => {
       requireAdmin(req);
-      return removeKey(req, userKey(req, keyOwner(req)));
+      return removeKey(req, userKey(req, userFor(req)));
     });
 
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
-    api.get('/keys', (req) => {
+    api.route(sshKeys.routes.find, (req) => {
       requireAdmin(req);
       const key = findByFingerprint(req.db, String(required(req, 'fingerprint')));
       if (!key) throw errors.notFound('Key');
       return ok(present(req, key));
     }, { scope: 'read' });
 
-    api.get('/keys/:key_id', (req) => {
+    api.route(sshKeys.routes.get, (req) => {
       requireAdmin(req);
       const key = sshKeyTable(req.db).find((k) => String(k.id) === req.params.key_id);
       if (!key) throw errors.notFound('Key');

@@ -5,6 +5,7 @@ import { licenseTable, users, type Licensee, type LicenseRecord } from '../model
 import { isoDate } from '../seed.js';
 import { isBillable } from './users.js';
 import type { SandboxModule } from '../module.js';
+import { licenses as declared } from '../../api/resources/licenses.js';
 
 /**
  * Licenses (spec document 3, api-facts §1.16), administrators only. A sandbox license key is the base64 of a JSON
@@ -69,8 +70,8 @@ function present(req: SandboxRequest, license: LicenseRecord, withActiveUsers: b
 }
 
 function findLicense(req: SandboxRequest): LicenseRecord {
-  const id = Number(req.params.id);
-  if (!/^\d+$/.test(req.params.id)) throw errors.error(400, 'id is invalid');
+  const id = Number(req.params.license_id);
+  if (!/^\d+$/.test(req.params.license_id)) throw errors.error(400, 'id is invalid');
   const license = licenseTable(req.db).find((l) => l.id === id);
   if (!license) throw errors.notFound('License');
   return license;
@@ -138,41 +139,43 @@ function usageCsv(req: SandboxRequest, license: LicenseRecord): string {
 
 export const licensesModule: SandboxModule = {
   routes(api) {
-    api.get('/license', (req) => {
+    const { routes } = declared;
+    api.route(routes.current, (req) => {
       requireAdmin(req);
       const license = current(req.db, req.now());
       return ok(license ? present(req, license, true) : null);
     });
-    api.get('/licenses', (req) => {
+    api.route(routes.list, (req) => {
       requireAdmin(req);
       return ok([...licenseTable(req.db)].reverse().map((l) => present(req, l, false)));
     });
-    api.post('/license', (req) => {
+    api.route(routes.create, (req) => {
       requireAdmin(req);
       const fields = decodeKey(String(required(req, 'license')), req.now());
       const license: LicenseRecord = { id: req.db.nextId('licenses'), created_at: req.now().toISOString(), ...fields };
       licenseTable(req.db).push(license);
       return created(present(req, license, true));
     });
-    for (const path of ['/license/usage_export.csv', '/license/usage_export']) {
-      api.get(path, (req) => {
+    // The service's resource is license/usage_export; the .csv suffix is its format suffix, and either answers.
+    for (const route of [routes.usageExport, routes.usageExport.replace(/\.csv$/, '')]) {
+      api.route(route, (req) => {
         requireAdmin(req);
         const license = current(req.db, req.now());
         if (!license) throw errors.notFound('License');
         return { status: 200, raw: { data: usageCsv(req, license), contentType: 'text/csv; charset=utf-8' }, headers: { 'Content-Disposition': 'attachment; filename="license_usage.csv"' } };
       });
     }
-    api.get('/license/:id', (req) => {
+    api.route(routes.get, (req) => {
       requireAdmin(req);
       return ok(present(req, findLicense(req), true));
     });
-    api.delete('/license/:id', (req) => {
+    api.route(routes.delete, (req) => {
       requireAdmin(req);
       const license = findLicense(req);
       licenseTable(req.db).splice(licenseTable(req.db).indexOf(license), 1);
       return noContent();
     });
-    api.put('/license/:id/refresh_billable_users', (req) => {
+    api.route(routes.refreshBillable, (req) => {
       requireAdmin(req);
       findLicense(req);
       recordToday(req.db, req.now());

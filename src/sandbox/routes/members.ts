@@ -4,7 +4,7 @@ import { groupChain, namespaceOwner, projectGroup } from '../hierarchy.js';
 import { created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
 import { intList, matches } from '../listing.js';
 import { groups, members, projects, users, type Group, type Member, type Project, type User } from '../model.js';
-import type { SandboxModule } from '../module.js';
+import type { SandboxModule, SeedContext } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
@@ -215,6 +215,8 @@ function memberRoutes(api: Router, type: SourceType): void {
 }
 
 export const membersModule: SandboxModule = {
+  seedAfter: ['fleet', 'tokens'],
+  seed: seedMembers,
   routes(api) {
     memberRoutes(api, 'group');
     memberRoutes(api, 'project');
@@ -245,15 +247,13 @@ export const membersModule: SandboxModule = {
 export { membersModule as members };
 
 /**
- * Members at several levels, seeded after everything else so the ids of the other demo data stay as they were (and
- * no groups or projects are added): priya is a Guest in acme and a Maintainer of acme/api (a direct level above the
+ * Members at several levels, seeded after the fleet (whose projects get them) and the access tokens' bot users (so
+ * their ids stay as they were; no groups or projects are added): priya is a Guest in acme and a Maintainer of acme/api (a direct level above the
  * inherited one), omar a Reporter of acme/web only (expiring), a service account (a bot) a Reporter in acme. With
  * `--fleet N`, priya is a Maintainer of every team subgroup (acme → acme/team-NN → its projects) and omar a
  * Developer of every fleet project.
  */
-export const memberSeed: SandboxModule = {
-  routes() {},
-  seed(db, { seed, fleet = 0, now }) {
+function seedMembers(db: Db, { seed, fleet = 0, now }: SeedContext): void {
     if (seed !== 'demo') return;
     const acme = findGroup(db, 'acme');
     const at = now.toISOString();
@@ -278,5 +278,5 @@ export const memberSeed: SandboxModule = {
         members(db).push({ source_type: 'group', source_id: team.id, user_id: priya.id, access_level: Role.maintainer, created_at: at });
       }
     }
-  },
-};
+}
+

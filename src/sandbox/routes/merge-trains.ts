@@ -5,6 +5,7 @@ import { mergeRequests, users, type MergeRequest, type Project, type MergeTrainC
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { SandboxModule } from '../module.js';
+import { mergeTrains as declared } from '../../api/resources/merge-trains.js';
 import { canMergeInto, findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from './review-common.js';
 
 const ACTIVE = new Set(['idle', 'stale', 'fresh', 'merging']);
@@ -121,12 +122,12 @@ function addToTrain(req: SandboxRequest): SandboxResponse {
 
 export const mergeTrains: SandboxModule = {
   routes(api) {
-    api.get('/projects/:id/merge_trains', (req) => {
+    api.route(declared.routes.list, (req) => {
       const project = trainProject(req);
       return paginate(req, carsOf(req, project), { present: (c) => presentCar(req, c) });
     });
 
-    api.get('/projects/:id/merge_trains/merge_requests/:merge_request_iid', (req) => {
+    api.route(declared.routes.entry, (req) => {
       const project = trainProject(req);
       const mr = findMergeRequest(req, project);
       const car = mergeTrainCars(req.db).filter((c) => c.merge_request_id === mr.id).pop();
@@ -134,9 +135,9 @@ export const mergeTrains: SandboxModule = {
       return { status: 200, body: presentCar(req, car) };
     });
 
-    api.post('/projects/:id/merge_trains/merge_requests/:merge_request_iid', addToTrain);
+    api.route(declared.routes.add, addToTrain);
 
-    api.get('/projects/:id/merge_trains/:target_branch', (req) => {
+    api.route(declared.routes.ofBranch, (req) => {
       const project = trainProject(req);
       return paginate(req, carsOf(req, project, req.params.target_branch), { present: (c) => presentCar(req, c) });
     });

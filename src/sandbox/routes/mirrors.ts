@@ -3,7 +3,7 @@ import { re2Problem } from '../../api/push-rules.js';
 import type { StoredOf } from '../../api/fields.js';
 import { pullMirror } from '../../api/resources/pull-mirror.js';
 import { findProject } from '../auth.js';
-import { routePattern, singletonModule } from '../crud.js';
+import { singletonModule } from '../crud.js';
 import { accepted, errors } from '../http.js';
 
 export type PullMirror = StoredOf<typeof pullMirror> & { project_id: number };
@@ -69,7 +69,7 @@ export const mirrors = singletonModule<PullMirror>(pullMirror, {
   },
   routes(api, find) {
     // Real instances answer 200 (older code) or 202 (newer docs); the sandbox follows the docs.
-    api.add(...routePattern(pullMirror.routes.sync), (req) => {
+    api.route(pullMirror.routes.sync, (req) => {
       const mirror = find(req);
       if (!mirror?.enabled) throw notMirrored();
       if (mirror.update_status !== 'scheduled' && mirror.update_status !== 'started') schedule(mirror);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { notes as declared } from '../../api/resources/notes.js';
 import type { Placement } from '../../api/resource.js';
-import { routePattern } from '../crud.js';
 import { findProject, projectFor, projectRole, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
@@ -81,7 +80,7 @@ interface NoteableRef {
 
 /** The issue, snippet or merge request of the path, checked for the caller's access (404 when hidden or missing). */
 function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
-  const project = projectFor(req, Role.guest, 'project');
+  const project = projectFor(req, Role.guest);
   const key = req.params[NOTEABLE_PARAM[type]];
   if (type === 'Issue') {
     const issue = issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key);
@@ -132,7 +131,7 @@ const NOTEABLE_PARAM: Record<NoteableType, string> = { Issue: 'issue_iid', Snipp
 
 function routesFor(api: Router, placement: Placement, type: NoteableType): void {
   const routes = placement.routes as Record<'list' | 'get' | 'create' | 'update' | 'delete' | 'discussions', string>;
-  api.add(...routePattern(routes.list), (req) => {
+  api.route(routes.list, (req) => {
     const ref = noteable(req, type);
     const sort = choice(req, 'sort', ['asc', 'desc'], 'desc');
     const orderBy = choice(req, 'order_by', ['created_at', 'updated_at'], 'created_at') as 'created_at' | 'updated_at';
@@ -144,7 +143,7 @@ function routesFor(api: Router, placement: Placement, type: NoteableType): void 
   });
 
   // Discussions (threads): the read side only, so that a thread's ID can be found to reply to it (draft notes).
-  api.add(...routePattern(routes.discussions), (req) => {
+  api.route(routes.discussions, (req) => {
     const list = notesOf(req, noteable(req, type)).sort((a, b) => a.id - b.id);
     const threads = [...new Set(list.map((n) => n.discussion_id))].map((id) => list.filter((n) => n.discussion_id === id));
     return paginate(req, threads, {
@@ -152,9 +151,9 @@ function routesFor(api: Router, placement: Placement, type: NoteableType): void 
     });
   });
 
-  api.add(...routePattern(routes.get), (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
+  api.route(routes.get, (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
 
-  api.add(...routePattern(routes.create), (req) => {
+  api.route(routes.create, (req) => {
     const ref = noteable(req, type);
     const user = req.user!;
     const body = req.input.body;
@@ -180,7 +179,7 @@ function routesFor(api: Router, placement: Placement, type: NoteableType): void 
     return created(presentNote(note, req.db, req.rootUrl));
   });
 
-  api.add(...routePattern(routes.update), (req) => {
+  api.route(routes.update, (req) => {
     const ref = noteable(req, type);
     const note = findNote(req, ref);
     requireNoteAdmin(req, ref, note, req.user!);
@@ -197,7 +196,7 @@ function routesFor(api: Router, placement: Placement, type: NoteableType): void 
     return ok(presentNote(note, req.db, req.rootUrl));
   });
 
-  api.add(...routePattern(routes.delete), (req) => {
+  api.route(routes.delete, (req) => {
     const ref = noteable(req, type);
     const note = findNote(req, ref);
     requireNoteAdmin(req, ref, note, req.user!);

@@ -132,7 +132,7 @@ function artifactProject(req: SandboxRequest, minRole: number = Role.reporter): 
     requireTier(req, 'premium');
     const job = jobs(req.db).find((j) => j.id === req.token!.resource_id);
     if (!job || job.status !== 'running') throw errors.unauthorized();
-    const project = findProject(req.db, req.params.id);
+    const project = findProject(req.db, req.params.project);
     if (project.id !== job.project_id) throw errors.forbidden();
     return project;
   }
@@ -299,7 +299,7 @@ export const pipelinesModule: SandboxModule = {
         .sort((a, b) => b.id - a.id);
       return paginate(req, list, { present: (p) => presentPipeline(req, p, project) });
     });
-    api.get('/projects/:id/pipelines/:pipeline_id', (req) => {
+    api.get('/projects/:project/pipelines/:pipeline_id', (req) => {
       const project = projectFor(req, Role.reporter);
       const pipeline = pipelines(req.db).find((p) => p.project_id === project.id && String(p.id) === req.params.pipeline_id);
       if (!pipeline) throw errors.notFound();
@@ -309,7 +309,7 @@ export const pipelinesModule: SandboxModule = {
       const project = projectFor(req, Role.reporter);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && String(j.pipeline_id) === req.params.pipeline_id), project);
     });
-    api.get('/projects/:id/jobs', (req) => {
+    api.get('/projects/:project/jobs', (req) => {
       const project = projectFor(req, Role.reporter);
       const scopes = ([] as string[]).concat(req.query.scope ?? []);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && (!scopes.length || scopes.includes(j.status))), project);
@@ -373,6 +373,8 @@ export const pipelinesModule: SandboxModule = {
     });
   },
 
+  // The running job's token comes after the group and project access tokens (the demo's token ids).
+  seedAfter: ['tokens'],
   seed(db, context) {
     const project = findProject(db, 'acme/api');
     const repo = repositories(db).find((r) => r.project_id === project.id)!;

@@ -1,6 +1,5 @@
 import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
 import { planLimits as declared } from '../../api/resources/plan-limits.js';
-import { routePattern } from '../crud.js';
 import { requireAdmin } from '../auth.js';
 import type { Db } from '../db.js';
 import { errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
@@ -21,12 +20,12 @@ function planName(req: SandboxRequest, value: unknown): string {
 
 export const planLimits: SandboxModule = {
   routes(api) {
-    api.add(...routePattern(declared.routes.get), (req) => {
+    api.route(declared.routes.get, (req) => {
       requireAdmin(req);
       return ok({ ...limitsOf(req.db, planName(req, req.query.plan_name ?? 'default')) });
     });
 
-    api.add(...routePattern(declared.routes.update), (req) => {
+    api.route(declared.routes.update, (req) => {
       requireAdmin(req);
       const plan = planName(req, required(req, 'plan_name'));
       const values: Record<string, number> = {};

@@ -6,6 +6,7 @@ import { paginate } from '../pagination.js';
 import { deployKeysOf } from './keys.js';
 import { sshKeyTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
+import { protectedTags as declared } from '../../api/resources/protected-tags.js';
 
 const LEVEL_DESCRIPTIONS: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers' };
 
@@ -79,14 +80,14 @@ function uniqueEntries(entries: CreateAccess[]): CreateAccess[] {
 
 export const protectedTags: SandboxModule = {
   routes(api) {
-    api.get('/projects/:id/protected_tags', (req) => {
+    api.route(declared.routes.list, (req) => {
       const project = projectFor(req, Role.maintainer);
       return paginate(req, protectedTagTable(req.db).filter((t) => t.project_id === project.id), { present: (t) => present(req, t) });
     });
 
-    api.get('/projects/:id/protected_tags/:name', (req) => ok(present(req, findTag(req, projectFor(req, Role.maintainer)))));
+    api.route(declared.routes.get, (req) => ok(present(req, findTag(req, projectFor(req, Role.maintainer)))));
 
-    api.post('/projects/:id/protected_tags', (req) => {
+    api.route(declared.routes.create, (req) => {
       const project = projectFor(req, Role.maintainer);
       const name = String(required(req, 'name'));
       const level = req.input.create_access_level === undefined ? Role.maintainer : Number(req.input.create_access_level);
@@ -105,7 +106,7 @@ export const protectedTags: SandboxModule = {
       return created(present(req, tag));
     });
 
-    api.delete('/projects/:id/protected_tags/:name', (req) => {
+    api.route(declared.routes.delete, (req) => {
       const tag = findTag(req, projectFor(req, Role.maintainer));
       protectedTagTable(req.db).splice(protectedTagTable(req.db).indexOf(tag), 1);
       return noContent();

@@ -18,7 +18,7 @@ import { repositoryTree as declared } from '../../api/resources/repository.js';
  * A project whose code the caller may read: public and internal repositories are open (anonymous reads of public
  * ones too); a private one needs Reporter (guests cannot read code).
  */
-export function readableProject(req: SandboxRequest, param = 'id'): Project {
+export function readableProject(req: SandboxRequest, param?: string): Project {
   const project = projectFor(req, Role.none, param);
   if (project.visibility === 'private' && projectRole(req.db, req.user, project) < Role.reporter) throw errors.forbidden();
   return project;

@@ -191,6 +191,8 @@ function presentRunnerJob(req: SandboxRequest, jobId: number): Record<string, un
 const own = declared.parents.own.routes;
 
 export const runnersModule: SandboxModule = {
+  // Its seed gives some of the --fleet projects one.
+  seedAfter: ['fleet'],
   routes(api) {
     // Fixed paths first: /runners/all and /runners/verify are not runner ids.
     api.add(...routePattern(declared.parents.instance.routes.list), (req) => {

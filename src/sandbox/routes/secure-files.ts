@@ -27,8 +27,8 @@ export const secureFiles: Crud<StoredSecureFile> = crudModule<StoredSecureFile>(
   // Certificate metadata is parsed only from .cer, .p12 and .mobileprovision files; the sandbox has none.
   computed: () => ({ checksum_algorithm: 'sha256', metadata: null }),
   routes(api) {
-    api.get('/projects/:project/secure_files/:secure_file_id/download', (req) => {
-      const file = secureFiles.find(req, projectFor(req, Role.developer, 'project'));
+    api.route(resource.routes.download, (req) => {
+      const file = secureFiles.find(req, projectFor(req, Role.developer));
       return {
         status: 200,
         raw: { data: Buffer.from(file.data, 'base64'), contentType: 'application/octet-stream' },
@@ -36,8 +36,8 @@ export const secureFiles: Crud<StoredSecureFile> = crudModule<StoredSecureFile>(
       };
     });
 
-    api.post('/projects/:project/secure_files', (req) => {
-      const project = projectFor(req, Role.maintainer, 'project');
+    api.route(resource.routes.upload, (req) => {
+      const project = projectFor(req, Role.maintainer);
       const name = String(required(req, 'name'));
       const upload = req.files.file;
       if (!upload) throw errors.missing('file');

@@ -107,7 +107,7 @@ export const snippetsModule: Crud<Snippet> = crudModule<Snippet>(resource, {
       return;
     }
     // CRUD routes name the project parameter `project`.
-    requireAuthorOrMaintainer(req, previous, projectFor(req, Role.reporter, 'project'));
+    requireAuthorOrMaintainer(req, previous, projectFor(req, Role.reporter));
     const files = updatedFiles(req, previous.files);
     snippet.files = previous.files;
     if (files) commitSnippet(snippet, files);
@@ -125,7 +125,7 @@ export const snippetsModule: Crud<Snippet> = crudModule<Snippet>(resource, {
     };
   },
   beforeDelete(snippet, req) {
-    requireAuthorOrMaintainer(req, snippet, projectFor(req, Role.reporter, 'project'));
+    requireAuthorOrMaintainer(req, snippet, projectFor(req, Role.reporter));
   },
   routes(api) {
     const find = (req: SandboxRequest): Snippet => {

@@ -7,6 +7,7 @@ import { presentProject } from '../present.js';
 import { STORAGES } from '../seed.js';
 import { seedDemoSnippet, snippets, snippetUrls } from '../snippets.js';
 import type { SandboxModule } from '../module.js';
+import { storageMoves as declared } from '../../api/resources/storage-moves.js';
 
 /**
  * Repository storage moves (document 3; api-facts §1.17) of projects, snippets and group wikis.
@@ -96,10 +97,8 @@ function knownStorages(db: Db): string[] {
 
 interface KindConfig {
   kind: MoveKind;
-  /** `/project_repository_storage_moves` … */
+  /** The id sequence of the kind's moves. */
   collection: string;
-  /** `/projects/:id/repository_storage_moves` … */
-  parent: string;
   /** Group wikis need Premium. */
   tier?: 'premium';
   find(req: SandboxRequest): { id: number };
@@ -118,17 +117,15 @@ const KINDS: KindConfig[] = [
   {
     kind: 'project',
     collection: 'project_repository_storage_moves',
-    parent: 'projects',
-    find: (req) => findProject(req.db, req.params.id),
+    find: (req) => findProject(req.db, req.params.project),
     onStorage: (db, storage) => projects(db).filter((p) => p.repository_storage === storage).map((p) => p.id),
     present: (req, id) => ({ project: presentMoveProject(projects(req.db).find((p) => p.id === id), req) }),
   },
   {
     kind: 'snippet',
     collection: 'snippet_repository_storage_moves',
-    parent: 'snippets',
     find: (req) => {
-      const snippet = snippets(req.db).find((s) => String(s.id) === req.params.id);
+      const snippet = snippets(req.db).find((s) => String(s.id) === req.params.snippet_id);
       if (!snippet) throw errors.notFound('Snippet');
       return snippet;
     },
@@ -143,9 +140,8 @@ const KINDS: KindConfig[] = [
   {
     kind: 'group',
     collection: 'group_repository_storage_moves',
-    parent: 'groups',
     tier: 'premium',
-    find: (req) => findGroup(req.db, req.params.id),
+    find: (req) => findGroup(req.db, req.params.group),
     onStorage: (db, storage) => groups(db).filter((g) => groupWiki(db, g.id).repository_storage === storage).map((g) => g.id),
     present: (req, id) => {
       const group = groups(req.db).find((g) => g.id === id);
@@ -173,7 +169,7 @@ function guard(req: SandboxRequest, config: KindConfig): void {
 }
 
 function moveId(req: SandboxRequest): number {
-  const value = req.params.repository_storage_move_id;
+  const value = req.params.move_id;
   if (!/^\d+$/.test(value)) throw errors.error(400, 'repository_storage_move_id is invalid');
   return Number(value);
 }
@@ -224,15 +220,14 @@ function movesOf(req: SandboxRequest, config: KindConfig, containerId?: number):
 }
 
 function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConfig): void {
-  const collection = `/${config.collection}`;
-  const forItem = `/${config.parent}/:id/repository_storage_moves`;
+  const { routes } = declared.parents[config.kind];
 
-  api.get(collection, (req) => {
+  api.route(routes.list, (req) => {
     guard(req, config);
     return paginate(req, movesOf(req, config), { present: (m) => presentMove(req, config, m) });
   });
 
-  api.get(`${collection}/:repository_storage_move_id`, (req) => {
+  api.route(routes.get, (req) => {
     guard(req, config);
     const id = moveId(req);
     const move = movesOf(req, config).find((m) => m.id === id);
@@ -240,7 +235,7 @@ function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConf
     return ok(presentMove(req, config, move));
   });
 
-  api.post(collection, (req) => {
+  api.route(routes.scheduleAll, (req) => {
     guard(req, config);
     const source = storageParam(req, 'source_storage_name', true)!;
     const destination = storageParam(req, 'destination_storage_name', false) ?? chooseDestination(req.db, source);
@@ -251,13 +246,13 @@ function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConf
     return accepted();
   });
 
-  api.get(forItem, (req) => {
+  api.route(routes.listOfItem, (req) => {
     guard(req, config);
     const item = config.find(req);
     return paginate(req, movesOf(req, config, item.id), { present: (m) => presentMove(req, config, m) });
   });
 
-  api.get(`${forItem}/:repository_storage_move_id`, (req) => {
+  api.route(routes.getOfItem, (req) => {
     guard(req, config);
     const item = config.find(req);
     const id = moveId(req);
@@ -266,7 +261,7 @@ function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConf
     return ok(presentMove(req, config, move));
   });
 
-  api.post(forItem, (req) => {
+  api.route(routes.schedule, (req) => {
     guard(req, config);
     const item = config.find(req);
     const container = containerOf(req.db, config.kind, item.id)!;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { requireAdmin, requireUser } from '../auth.js';
+import { requireAdmin, requireUser, userFor } from '../auth.js';
 import { defineTable, newTokenValue, type Db } from '../db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { tokens, users, type AccessToken, type User } from '../model.js';
+import { tokens, type AccessToken, type User } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentPersonalToken } from './core.js';
@@ -13,12 +13,6 @@ import { presentPersonalToken } from './core.js';
  * message, availability, clear_status_at).
  */
 
-function userOf(req: SandboxRequest, param = 'user_id'): User {
-  const raw = req.params[param];
-  const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : users(req.db).find((u) => u.username.toLowerCase() === raw.toLowerCase());
-  if (!user) throw errors.notFound('User');
-  return user;
-}
 
 // Impersonation tokens ---------------------------------------------------------------------------------------------
 
@@ -103,16 +97,16 @@ export const userExtras: SandboxModule = {
       requireAdmin(req);
       const state = String(req.query.state ?? 'all');
       if (!['all', 'active', 'inactive'].includes(state)) throw errors.invalid('state');
-      const list = impersonationTokens(req.db, userOf(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
+      const list = impersonationTokens(req.db, userFor(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
       return paginate(req, list, { present: presentImpersonation });
     });
     api.get('/users/:user_id/impersonation_tokens/:impersonation_token_id', (req) => {
       requireAdmin(req);
-      return ok(presentImpersonation(impersonationToken(req, userOf(req))));
+      return ok(presentImpersonation(impersonationToken(req, userFor(req))));
     });
     api.post('/users/:user_id/impersonation_tokens', (req) => {
       requireAdmin(req);
-      const user = userOf(req);
+      const user = userFor(req);
       const name = String(required(req, 'name'));
       const given = req.input.scopes;
       const scopes = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : String(given).split(',')).map(String);
@@ -131,7 +125,7 @@ export const userExtras: SandboxModule = {
     });
     api.delete('/users/:user_id/impersonation_tokens/:impersonation_token_id', (req) => {
       requireAdmin(req);
-      const token = impersonationToken(req, userOf(req));
+      const token = impersonationToken(req, userFor(req));
       Object.assign(token, { revoked: true, active: false });
       return noContent();
     });
@@ -144,17 +138,17 @@ export const userExtras: SandboxModule = {
     api.post('/user/gpg_keys', (req) => addGpgKey(req, requireUser(req)));
     api.delete('/user/gpg_keys/:key_id', (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
     api.get('/users/:user_id/gpg_keys', (req) => {
-      const user = userOf(req);
+      const user = userFor(req);
       return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
     }, { auth: 'optional' });
-    api.get('/users/:user_id/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, userOf(req)))), { auth: 'optional' });
+    api.get('/users/:user_id/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
     api.post('/users/:user_id/gpg_keys', (req) => {
       requireAdmin(req);
-      return addGpgKey(req, userOf(req));
+      return addGpgKey(req, userFor(req));
     });
     api.delete('/users/:user_id/gpg_keys/:key_id', (req) => {
       requireAdmin(req);
-      return removeGpgKey(req, gpgKeyOf(req, userOf(req)));
+      return removeGpgKey(req, gpgKeyOf(req, userFor(req)));
     });
 
     api.get('/user/status', (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
@@ -177,6 +171,6 @@ export const userExtras: SandboxModule = {
       });
       return ok(presentStatus(req, user));
     });
-    api.get('/users/:user_id/status', (req) => ok(presentStatus(req, userOf(req))), { auth: 'optional' });
+    api.get('/users/:user_id/status', (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
   },
 };

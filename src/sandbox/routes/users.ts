@@ -1,4 +1,5 @@
 import { toQueryString, type Query } from '../../api/path.js';
+import { users as declared } from '../../api/resources/users.js';
 import { requireUser } from '../auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { groups, members, projects, userNamespaceId, users as usersTable, type User } from '../model.js';
@@ -230,13 +231,7 @@ export function presentFullUser(user: User, req: SandboxRequest): Record<string,
 function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
   return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: `${req.rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
-    web_url: `${req.rootUrl}/${user.username}`,
+    ...presentUserBasic(user, req.rootUrl),
     created_at: user.created_at,
     bio: (user.bio as string | null | undefined) ?? '',
     bot: user.bot,
@@ -293,9 +288,9 @@ const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runne
 
 export const users: SandboxModule = {
   routes(api) {
-    api.get('/user', (req) => ok(presentFullUser(requireUser(req), req)), { scope: 'read_user' });
+    api.route(declared.routes.current, (req) => ok(presentFullUser(requireUser(req), req)), { scope: 'read_user' });
 
-    api.get('/users', (req) => {
+    api.route(declared.routes.list, (req) => {
       const { orderBy, sort } = orderParams(req);
       const compare = ordering(orderBy, sort);
       const list = filterAsAdmin(req, filterUsers(req));
@@ -307,10 +302,10 @@ export const users: SandboxModule = {
       return paginate(req, ordered, { offsetLimit: 'User', present });
     }, { scope: 'read_user' });
 
-    api.get('/users/:id', (req) => {
+    api.route(declared.routes.get, (req) => {
       requireUser(req);
-      if (!/^\d+$/.test(req.params.id)) throw new HttpError(400, { error: 'id is invalid' });
-      const user = usersTable(req.db).find((u) => u.id === Number(req.params.id));
+      if (!/^\d+$/.test(req.params.user_id)) throw new HttpError(400, { error: 'id is invalid' });
+      const user = usersTable(req.db).find((u) => u.id === Number(req.params.user_id));
       if (!user) throw errors.notFound('User');
       return ok(presentFullUser(user, req));
     }, { scope: 'read_user' });

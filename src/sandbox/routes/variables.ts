@@ -170,6 +170,8 @@ export const variables: SandboxModule = {
   routes(api) {
     for (const placement of placements(declared)) serve(api, placement);
   },
+  // The fleet's projects get variables too.
+  seedAfter: ['fleet'],
   seed(db, { fleet = 0 }) {
     const project = (path: string): number => findProject(db, path).id;
     seedVariables(db, 'project', project('acme/api'), [
