@@ -34,8 +34,7 @@ const SECTIONS = [
   ['variables', 'project', (v) => `
       - {key: LOG_LEVEL, value: ${v === 'a' ? 'info' : 'debug'}}`],
   ['settings', 'project', (v) => ` {squash_option: ${v === 'a' ? 'default_off' : 'default_on'}}`],
-  ['members', 'project', () => `
-      - {user: bob, access_level: developer}`],
+  ['members', 'project', (v) => ` {users: {omar: ${v === 'a' ? 'developer' : 'maintainer'}}}`],
 ];
 
 const schema = JSON.parse(spawnSync(process.execPath, [bin, 'validate', '--schema'], { encoding: 'utf8' }).stdout);
