@@ -1,5 +1,6 @@
 import { f } from '../fields.js';
 import { defineResource } from '../resource.js';
+import { USER_FIELDS } from './users.js';
 
 /**
  * Members of a project or a group: the direct ones (list, get, add, change, remove), and every member with
@@ -32,13 +33,7 @@ export const members = defineResource({
     group: placement('group', '/groups/{group}'),
   },
   fields: {
-    id: f.int({ min: 1, readOnly: true }),
-    username: f.string({ readOnly: true }),
-    name: f.string({ readOnly: true }),
-    state: f.string({ readOnly: true }),
-    locked: f.bool({ readOnly: true }),
-    avatar_url: f.url({ readOnly: true, nullable: true }),
-    web_url: f.url({ readOnly: true }),
+    ...USER_FIELDS,
     access_level: f.accessLevel(undefined, { create: 'required', help: 'the role: guest, planner, reporter, developer, maintainer, owner (or 10 … 50)' }),
     created_at: f.time({ readOnly: true }),
     created_by: f.object(),

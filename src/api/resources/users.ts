@@ -5,21 +5,24 @@ import { defineResource } from '../resource.js';
  * Users of the instance, by id (`users get` looks a username up with the list's `username` filter); `current` is the
  * user the token belongs to.
  */
+/** A user as the service shows one anywhere (a member, an author, the list of users). */
+export const USER_FIELDS = {
+  id: f.int({ min: 1, readOnly: true }),
+  username: f.string({ readOnly: true }),
+  name: f.string({ readOnly: true }),
+  state: f.string({ readOnly: true }),
+  locked: f.bool({ readOnly: true }),
+  avatar_url: f.url({ readOnly: true, nullable: true }),
+  web_url: f.url({ readOnly: true }),
+};
+
 export const users = defineResource({
   noun: 'user',
   command: 'users',
   parent: 'instance',
   id: { param: 'user_id', field: 'id' },
   routes: { list: 'GET /users', get: 'GET /users/{user_id}', current: 'GET /user' },
-  fields: {
-    id: f.int({ min: 1, readOnly: true }),
-    username: f.string({ readOnly: true }),
-    name: f.string({ readOnly: true }),
-    state: f.string({ readOnly: true }),
-    locked: f.bool({ readOnly: true }),
-    avatar_url: f.url({ readOnly: true, nullable: true }),
-    web_url: f.url({ readOnly: true }),
-  },
+  fields: USER_FIELDS,
   filters: { username: f.string() },
   columns: ['id', 'username', 'name', 'state', 'web_url'],
   identity: ['username'],
