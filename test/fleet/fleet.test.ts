@@ -209,7 +209,18 @@ describe('pacing by the budget the answers announce', () => {
     expect(result.code).toBe(0);
     expect(result.json()).toHaveLength(30);
     expect(tight.requests().filter((r) => r.status === 429)).toEqual([]);
-    expect(result.stderr).toMatch(/waited [\d.]+ s for the rate limit/);
+    // Whether the budget ran out depends on where in the sandbox's one-second windows the run fell and how fast
+    // the machine is (a slow run spreads over windows and never exhausts one). Where a window's 25 were all spent
+    // and more requests followed, the run must have waited for the reset, and said so.
+    const windows = new Map<number, number>();
+    for (const entry of tight.faults.log) {
+      const window = Math.floor(Date.parse(entry.at) / 1000);
+      windows.set(window, (windows.get(window) ?? 0) + 1);
+    }
+    const last = Math.max(...windows.keys());
+    const exhausted = [...windows].some(([window, count]) => count >= 25 && window < last);
+    if (exhausted) expect(result.stderr).toMatch(/waited [\d.]+ s for the rate limit/);
+    expect(Math.max(...windows.values())).toBeLessThanOrEqual(25);
   });
 });
 
