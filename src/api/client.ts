@@ -179,13 +179,11 @@ export class Api {
   /**
    * Calls a declared route (src/api/resources/*.ts): `call('PUT /projects/{project}/badges/{badge_id}', { project,
    * badge_id, name })`. Path parameters are expanded, each encoded as one segment; the other parameters (undefined
-   * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise.
+   * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise; a `body` among the options is
+   * sent as it is (a DELETE with a body). The options (retry, headers …) go with the request.
    */
   async call<T = unknown, const R extends string = string>(route: R, ...[params, options = {}]: CallArgs<R>): Promise<T> {
-    const { method, path, rest } = expandRoute(route, params ?? {});
-    const given = Object.keys(rest).length ? rest : undefined;
-    const inQuery = method === 'GET' || method === 'HEAD' || method === 'DELETE';
-    return (await this.request<T>({ ...options, method, path, query: inQuery ? (given as Query | undefined) : undefined, body: inQuery ? undefined : given })).data;
+    return (await this.request<T>({ ...options, ...routeRequest(route, params ?? {}, options.body) })).data;
   }
 
   /**
@@ -215,6 +213,19 @@ export class Api {
   private displayPath(url: string): string {
     return splitUrl(url).path.replace(/\?.*/, '').replace(splitUrl(this.connection.baseUrl).path, '') || '/';
   }
+}
+
+/**
+ * The request of a declared route, as call() sends it: the path parameters expanded, each one encoded segment; the
+ * other parameters (undefined ones dropped) the query of a GET, HEAD or DELETE and the JSON body otherwise. A `body`
+ * given apart is sent as it is, whatever the method: `DELETE /admin/token` takes the token in its body, never in the
+ * URL. For the answers read as they arrive (api.send(), the lower door), the request is built here all the same.
+ */
+export function routeRequest(route: string, params: Record<string, unknown> = {}, body?: unknown): Pick<ApiRequest, 'method' | 'path' | 'query' | 'body'> {
+  const { method, path, rest } = expandRoute(route, params);
+  const given = Object.keys(rest).length ? rest : undefined;
+  const inQuery = method === 'GET' || method === 'HEAD' || method === 'DELETE';
+  return { method, path, query: inQuery ? (given as Query | undefined) : undefined, body: body !== undefined ? body : inQuery ? undefined : given };
 }
 
 /** How many redirects a GET or HEAD follows. */

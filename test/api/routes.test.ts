@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { routeRequest } from '../../src/api/client.js';
 import { expandRoute, p } from '../../src/api/path.js';
 
 describe('expandRoute', () => {
@@ -23,5 +24,20 @@ describe('expandRoute', () => {
   it('refuses a missing parameter and a malformed route', () => {
     expect(() => expandRoute('GET /projects/{project}/badges', {})).toThrow('no value for {project}');
     expect(() => expandRoute('/projects/{project}', { project: 1 })).toThrow('not a route');
+  });
+});
+
+describe('routeRequest (what api.call sends)', () => {
+  it('puts the other parameters in the query of a GET or DELETE and in the body of a POST, dropping undefined ones', () => {
+    expect(routeRequest('GET /groups/{group}/access_tokens', { group: 'acme/ops', state: 'active', search: undefined })).toEqual({ method: 'GET', path: '/groups/acme%2Fops/access_tokens', query: { state: 'active' }, body: undefined });
+    expect(routeRequest('POST /personal_access_tokens/{token_id}/rotate', { token_id: 'self', expires_at: '2030-01-31' })).toEqual({ method: 'POST', path: '/personal_access_tokens/self/rotate', query: undefined, body: { expires_at: '2030-01-31' } });
+    // Nothing besides the path: no body at all (no content type), as a rotation without an expiry is sent.
+    expect(routeRequest('POST /personal_access_tokens/{token_id}/rotate', { token_id: 4, expires_at: undefined }).body).toBeUndefined();
+    expect(routeRequest('DELETE /runners', { token: 'glrt-x' }).query).toEqual({ token: 'glrt-x' });
+  });
+
+  it('sends a body given apart as it is, whatever the method: a DELETE keeps the secret out of the URL', () => {
+    const request = routeRequest('DELETE /admin/token', {}, { token: 'glpat-secret' });
+    expect(request).toEqual({ method: 'DELETE', path: '/admin/token', query: undefined, body: { token: 'glpat-secret' } });
   });
 });

@@ -1,6 +1,23 @@
 import { f } from '../fields.js';
 import { defineResource } from '../resource.js';
 
+/** An access token as the service presents one; `token`, the secret, only in the answer of a create or a rotate. */
+const TOKEN_FIELDS = {
+  id: f.int({ min: 1, readOnly: true }),
+  user_id: f.int({ readOnly: true }),
+  name: f.string({ create: 'required', help: 'the token name' }),
+  description: f.string({ nullable: true, help: 'what the token is for' }),
+  scopes: f.list({ create: 'required', help: 'scopes (api, read_api, read_repository, self_rotate …)' }),
+  access_level: f.accessLevel(undefined, { help: 'role of the token (group and project tokens)' }),
+  active: f.bool({ readOnly: true }),
+  revoked: f.bool({ readOnly: true }),
+  created_at: f.time({ readOnly: true }),
+  expires_at: f.date({ nullable: true, help: 'YYYY-MM-DD' }),
+  last_used_at: f.time({ readOnly: true, nullable: true }),
+};
+/** Personal and impersonation tokens have no access level. */
+const { access_level: _accessLevel, ...PERSONAL_TOKEN_FIELDS } = TOKEN_FIELDS;
+
 /**
  * Access tokens of a group, of a project, or personal ones: one record and one set of verbs under three parents,
  * chosen by --group, --project or --personal. `self` may stand for the token id (the token in use). The secret
@@ -41,22 +58,19 @@ export const accessTokens = defineResource({
         create: 'POST /users/{user_id}/personal_access_tokens',
         delete: 'DELETE /personal_access_tokens/{token_id}',
         rotate: 'POST /personal_access_tokens/{token_id}/rotate',
+        /** The groups and projects the user of the token in use is a direct member of (a bot: where its token belongs). */
+        associations: 'GET /personal_access_tokens/self/associations',
+        /**
+         * Administrators: what any token of the instance is, from its value (`token` in the body); group, project and
+         * impersonation tokens answer as their user's personal token, a deploy token as itself.
+         */
+        identify: 'POST /admin/token',
+        /** Administrators: revokes any token by its value, sent in the body (never in the URL). */
+        revoke_by_value: 'DELETE /admin/token',
       },
     },
   },
-  fields: {
-    id: f.int({ min: 1, readOnly: true }),
-    user_id: f.int({ readOnly: true }),
-    name: f.string({ create: 'required', help: 'the token name' }),
-    description: f.string({ nullable: true, help: 'what the token is for' }),
-    scopes: f.list({ create: 'required', help: 'scopes (api, read_api, read_repository, self_rotate …)' }),
-    access_level: f.accessLevel(undefined, { help: 'role of the token (group and project tokens)' }),
-    active: f.bool({ readOnly: true }),
-    revoked: f.bool({ readOnly: true }),
-    created_at: f.time({ readOnly: true }),
-    expires_at: f.date({ nullable: true, help: 'YYYY-MM-DD' }),
-    last_used_at: f.time({ readOnly: true, nullable: true }),
-  },
+  fields: TOKEN_FIELDS,
   filters: {
     state: f.enum(['active', 'inactive']),
     revoked: f.bool(),
@@ -65,4 +79,28 @@ export const accessTokens = defineResource({
   columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
   identity: ['name'],
   roles: { read: 'maintainer', write: 'maintainer' },
+});
+
+/**
+ * Impersonation tokens of a user (administrators): personal tokens an administrator makes to act as that user, listed
+ * apart from the personal ones. No access level; the token's value only in the answer of a create.
+ */
+export const impersonationTokens = defineResource({
+  noun: 'impersonation token',
+  command: 'tokens',
+  parent: 'instance',
+  scope: { user_id: f.int({ min: 1, flag: 'user', help: 'the user (administrators)' }) },
+  where: ({ user_id }) => `user ${String(user_id)}`,
+  id: { param: 'impersonation_token_id', field: 'id' },
+  routes: {
+    list: 'GET /users/{user_id}/impersonation_tokens',
+    get: 'GET /users/{user_id}/impersonation_tokens/{impersonation_token_id}',
+    create: 'POST /users/{user_id}/impersonation_tokens',
+    delete: 'DELETE /users/{user_id}/impersonation_tokens/{impersonation_token_id}',
+  },
+  fields: PERSONAL_TOKEN_FIELDS,
+  filters: { state: f.enum(['active', 'inactive']) },
+  columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
+  identity: ['name'],
+  roles: { read: 'owner', write: 'owner' },
 });

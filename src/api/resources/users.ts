@@ -21,7 +21,13 @@ export const users = defineResource({
   command: 'users',
   parent: 'instance',
   id: { param: 'user_id', field: 'id' },
-  routes: { list: 'GET /users', get: 'GET /users/{user_id}', current: 'GET /user' },
+  routes: {
+    list: 'GET /users',
+    get: 'GET /users/{user_id}',
+    current: 'GET /user',
+    /** The groups and projects a user is a direct member of (administrators). */
+    memberships: 'GET /users/{user_id}/memberships',
+  },
   fields: USER_FIELDS,
   filters: { username: f.string() },
   columns: ['id', 'username', 'name', 'state', 'web_url'],

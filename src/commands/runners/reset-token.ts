@@ -1,6 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { expandRoute } from '../../api/path.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { locksDir, recoveryDir } from '../../config/paths.js';
@@ -78,9 +77,8 @@ async function reset(ctx: Context, runner_id: number, instance: string, folder: 
   const runner = await ctx.api.call<{ id: number; description: string }>(routeOf(byId, 'get'), { runner_id });
   const what = describeRunner(runner);
   await ctx.confirm(`Reset the authentication token of ${what}? It is refused until it is given the new token`);
-  const path = expandRoute(byId.routes.reset_token, { runner_id }).path;
   if (ctx.globals.dryRun) {
-    await ctx.api.request({ method: 'POST', path, retry: 'never' });
+    await ctx.api.call(byId.routes.reset_token, { runner_id }, { retry: 'never' });
     return undefined;
   }
   removeEmpty(folder, instance, runner_id);
@@ -93,7 +91,7 @@ async function reset(ctx: Context, runner_id: number, instance: string, folder: 
   try {
     warmUp(recovery);
     interrupts.checkpoint((signal) => interrupted(signal, 'before the reset request was sent: nothing was sent', 'run the command again'));
-    const answer = sendForNewToken(ctx, { path }, recovery, (cause) => unknownOutcome(runner_id, what, cause));
+    const answer = sendForNewToken(ctx, byId.routes.reset_token, { runner_id }, recovery, (cause) => unknownOutcome(runner_id, what, cause));
     const { token } = await interrupts.race(answer, (signal) => stopInFlight(ctx, signal, answer, recovery, runner_id, what));
     if (interrupts.received) throw stoppedAfterAnswer(interrupts.received, recovery, runner_id);
     if (!recovery.holdsToken) ctx.io.warn(`could not write the recovery file ${recovery.path}: ${recovery.failure ?? 'it was removed'}`);

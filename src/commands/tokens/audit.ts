@@ -1,4 +1,8 @@
-import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
+import type { TokenRecord } from '../../api/access-tokens.js';
+import { accessTokens, impersonationTokens } from '../../api/resources/access-tokens.js';
+import { deployTokens } from '../../api/resources/deploy-tokens.js';
+import { groups, projects } from '../../api/resources/projects.js';
+import { users } from '../../api/resources/users.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, collect, parseDuration, plural } from '../../parse.js';
@@ -7,8 +11,6 @@ import type { FleetRun } from '../../fleet/select.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard } from '../../fleet/shard.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay } from './shared.js';
-import { expandRoute, p } from '../../api/path.js';
-import { deployTokens } from '../../api/resources/deploy-tokens.js';
 
 interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   group?: string[];
@@ -23,18 +25,27 @@ interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
 /** What a list holds: access tokens of a group or project, personal tokens, a user's impersonation tokens, deploy tokens. */
 type ListKind = 'access' | 'personal' | 'impersonation' | 'deploy';
 
-/** One token list to read: its path, its label (`group acme`, `project acme/api`, `personal`, `user alice`), its kind. */
+/**
+ * One token list to read: its declared route and the parameters that name where (the group, the project, the user),
+ * its label (`group acme`, `project acme/api`, `personal`, `user alice`), its kind.
+ */
 interface TokenList {
-  path: string;
+  route: string;
+  params: Record<string, string | number>;
   label: string;
   kind: ListKind;
   /** The user whose impersonation tokens these are. */
   userId?: number;
 }
 
+/** The access tokens of a group or project (by id or path), or the personal ones. */
+function accessList(kind: 'group' | 'project' | 'personal', where: string, label: string): TokenList {
+  return { route: accessTokens.parents[kind].routes.list, params: kind === 'personal' ? {} : { [kind]: where }, label, kind: kind === 'personal' ? 'personal' : 'access' };
+}
+
 /** The deploy tokens of a group or project (by id), still active. */
 function deployList(kind: 'group' | 'project', id: number, path: string): TokenList {
-  return { path: expandRoute(deployTokens.parents[kind].routes.list, { [kind]: String(id) }).path, label: `${kind} ${path}`, kind: 'deploy' };
+  return { route: deployTokens.parents[kind].routes.list, params: { [kind]: String(id) }, label: `${kind} ${path}`, kind: 'deploy' };
 }
 
 /**
@@ -42,18 +53,18 @@ function deployList(kind: 'group' | 'project', id: number, path: string): TokenL
  * impersonation tokens of every user (they are personal tokens an administrator made to act as that user).
  */
 async function instanceLists(ctx: Context): Promise<TokenList[]> {
-  const user = await ctx.api.get<{ is_admin?: boolean; username?: string }>('/user');
+  const user = await ctx.api.call<{ is_admin?: boolean; username?: string }>(users.routes.current);
   if (!user.is_admin) throw new CliError('tokens audit --instance is for administrators', ExitCode.auth, 'name the groups and projects to check with --group and --project');
   const lists: TokenList[] = [];
-  for await (const group of ctx.api.list<{ id: number; full_path: string }>('/groups', { all_available: true, order_by: 'id', sort: 'asc' }, { all: true })) {
-    lists.push({ path: tokenCollection('group', String(group.id)), label: `group ${group.full_path}`, kind: 'access' }, deployList('group', group.id, group.full_path));
+  for await (const group of ctx.api.list<{ id: number; full_path: string }>(groups.routes.list, { all_available: true, order_by: 'id', sort: 'asc' }, { all: true })) {
+    lists.push(accessList('group', String(group.id), `group ${group.full_path}`), deployList('group', group.id, group.full_path));
   }
-  const projects = ctx.api.list<{ id: number; path_with_namespace: string }>('/projects', { simple: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
-  for await (const project of projects) {
-    lists.push({ path: tokenCollection('project', String(project.id)), label: `project ${project.path_with_namespace}`, kind: 'access' }, deployList('project', project.id, project.path_with_namespace));
+  const everyProject = ctx.api.list<{ id: number; path_with_namespace: string }>(projects.routes.list, { simple: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
+  for await (const project of everyProject) {
+    lists.push(accessList('project', String(project.id), `project ${project.path_with_namespace}`), deployList('project', project.id, project.path_with_namespace));
   }
-  const everyone = ctx.api.list<{ id: number; username: string }>('/users', { without_project_bots: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
-  for await (const one of everyone) lists.push({ path: p`/users/${one.id}/impersonation_tokens`, label: `user ${one.username}`, kind: 'impersonation', userId: one.id });
+  const everyone = ctx.api.list<{ id: number; username: string }>(users.routes.list, { without_project_bots: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
+  for await (const one of everyone) lists.push({ route: impersonationTokens.routes.list, params: { user_id: one.id }, label: `user ${one.username}`, kind: 'impersonation', userId: one.id });
   return lists;
 }
 
@@ -145,7 +156,7 @@ export default defineCommand<Options>({
     const shard = opts.instance ? resolveShard(opts, ctx.env) : undefined;
     const first = !shard || shard.index === 1;
     try {
-      const self = await ctx.api.get<TokenRecord>('/personal_access_tokens/self');
+      const self = await ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
       // Other shards only know it, so that it is not shown again under the project or group that holds it.
       if (first) consider(self, 'self');
       else found.set(keyOf('self', self.id), {});
@@ -158,14 +169,14 @@ export default defineCommand<Options>({
     const lists: TokenList[] = opts.instance
       ? await instanceLists(ctx)
       : [
-          ...(opts.group ?? []).map((g): TokenList => ({ path: tokenCollection('group', g), label: `group ${g}`, kind: 'access' })),
-          ...(opts.project ?? []).map((pr): TokenList => ({ path: tokenCollection('project', pr), label: `project ${pr}`, kind: 'access' })),
+          ...(opts.group ?? []).map((g) => accessList('group', g, `group ${g}`)),
+          ...(opts.project ?? []).map((pr) => accessList('project', pr, `project ${pr}`)),
         ];
     if (shard) {
       const mine = takeShard(lists, (list) => list.label.replace(/^(group|project) /, ''), shard, (line) => ctx.io.note(line), 'token lists');
       lists.splice(0, lists.length, ...mine);
     }
-    if (opts.personal && first) lists.push({ path: tokenCollection('personal', ''), label: 'personal', kind: 'personal' });
+    if (opts.personal && first) lists.push(accessList('personal', '', 'personal'));
     if (shard && !lists.length) {
       ctx.io.note(emptyShardLine(shard));
       return [];
@@ -179,7 +190,7 @@ export default defineCommand<Options>({
     const { orderedPool } = await import('../../fleet/pool.js');
     const read = async (list: TokenList): Promise<TokenRecord[]> => {
       const tokens: TokenRecord[] = [];
-      for await (const token of ctx.api.list<TokenRecord>(list.path, list.kind === 'deploy' ? { active: true } : { state: 'active' }, { all: true })) tokens.push(token);
+      for await (const token of ctx.api.list<TokenRecord>(list.route, { ...list.params, ...(list.kind === 'deploy' ? { active: true } : { state: 'active' }) }, { all: true })) tokens.push(token);
       return tokens;
     };
     // In the lists' order whatever the timing: the same token seen twice keeps the source it was first seen under

@@ -1,5 +1,4 @@
-import { expandRoute, p } from '../../api/path.js';
-import { accessTokens } from '../../api/resources/access-tokens.js';
+import { impersonationTokens } from '../../api/resources/access-tokens.js';
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
@@ -57,15 +56,18 @@ export default defineCommand<Options>({
       throw new UsageError(`${unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty'} for ${target.kind} tokens`, `choose from: ${allowed.join(', ')}`);
     }
     const expiresAt = expiryFrom(opts, ctx.now());
-    let path = target.collection;
+    let route = target.route('create');
+    let params = target.params();
     if (target.kind === 'personal') {
       if (opts.user === undefined) throw new UsageError('--personal needs --user ID: personal tokens are created for a user by an administrator');
       if (opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
-      path = opts.impersonation ? p`/users/${opts.user}/impersonation_tokens` : expandRoute(accessTokens.parents.personal.routes.create, { user_id: opts.user }).path;
+      if (opts.impersonation) route = impersonationTokens.routes.create;
+      params = { user_id: opts.user };
     } else if (opts.user !== undefined || opts.impersonation) {
       throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal`);
     }
-    const created = await ctx.api.post<TokenRecord>(path, {
+    const created = await ctx.api.call<TokenRecord>(route, {
+      ...params,
       name,
       scopes: [...new Set(opts.scopes)],
       access_level: opts.accessLevel,

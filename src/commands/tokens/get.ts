@@ -11,7 +11,7 @@ export default defineCommand<TargetOptions & { id: string }>({
     const target = resolveTarget(opts);
     const id = parseTokenId(opts.id);
     try {
-      return withLevelName(await ctx.api.get<TokenRecord>(target.one(id)));
+      return withLevelName(await ctx.api.call<TokenRecord>(target.route('get'), target.params(id)));
     } catch (error) {
       throw selfElsewhere(error, target, id);
     }

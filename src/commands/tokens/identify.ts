@@ -1,9 +1,12 @@
 import type { Api } from '../../api/client.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
-import { p } from '../../api/path.js';
+import { accessTokens, impersonationTokens } from '../../api/resources/access-tokens.js';
+import { groups, projects } from '../../api/resources/projects.js';
+import { users } from '../../api/resources/users.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName } from '../../parse.js';
+import { TokenTarget } from './shared.js';
 
 /**
  * `tokens identify`: what a token (read from stdin, never from argv) is, whose it is and where it belongs, from the
@@ -59,6 +62,8 @@ export interface Identified {
   fix: string;
 }
 
+const personal = accessTokens.parents.personal.routes;
+
 const REVOKE = 'printf \'%s\\n\' "$TOKEN" | forgectl tokens identify --revoke --yes';
 
 export default defineCommand<Options>({
@@ -108,7 +113,7 @@ function describe(found: Identified): string {
 
 async function isAdmin(ctx: Context): Promise<boolean> {
   try {
-    return Boolean((await ctx.api.get<{ is_admin?: boolean }>('/user')).is_admin);
+    return Boolean((await ctx.api.call<{ is_admin?: boolean }>(users.routes.current)).is_admin);
   } catch (error) {
     // A job token or a narrow token cannot read /user: not an administrator's.
     if (error instanceof ApiError && [401, 403].includes(error.status)) return false;
@@ -120,12 +125,12 @@ async function isAdmin(ctx: Context): Promise<boolean> {
 async function viaAdmin(ctx: Context, token: string): Promise<Identified> {
   let entity: PatEntity;
   try {
-    entity = await ctx.api.post<PatEntity>('/admin/token', { token });
+    entity = await ctx.api.call<PatEntity>(personal.identify, { token });
   } catch (error) {
     throw unknownToken(error);
   }
   if (entity.user_id === undefined && typeof (entity as { username?: unknown }).username === 'string') return deployRecord(entity as unknown as DeployEntity);
-  const owner = await ctx.api.get<Owner>(p`/users/${entity.user_id}`);
+  const owner = await ctx.api.call<Owner>(users.routes.get, { user_id: entity.user_id });
   let place: Place | undefined;
   let type = 'personal access token';
   if (owner.bot) {
@@ -142,7 +147,7 @@ async function viaSelf(ctx: Context, token: string): Promise<Identified> {
   const as = ctx.apiWithToken(token);
   let entity: PatEntity;
   try {
-    entity = await as.get<PatEntity>('/personal_access_tokens/self');
+    entity = await as.call<PatEntity>(personal.get, { token_id: 'self' });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       throw new CliError(`the token is refused by the service (401): ${error.message}`, ExitCode.auth,
@@ -153,14 +158,14 @@ async function viaSelf(ctx: Context, token: string): Promise<Identified> {
     }
     throw error;
   }
-  const owner = await as.get<Owner>('/user').catch((error: unknown) => {
+  const owner = await as.call<Owner>(users.routes.current).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 403) return undefined; // a token without read_user or api
     throw error;
   });
   let place: Place | undefined;
   let type = 'personal access token';
   if (owner?.bot) {
-    const links = await as.get<{ groups?: Array<{ id: number; full_path?: string; name: string; access_levels?: number }>; projects?: Array<{ id: number; path_with_namespace: string; access_levels?: { project_access_level?: number } }> }>('/personal_access_tokens/self/associations').catch(() => undefined);
+    const links = await as.call<{ groups?: Array<{ id: number; full_path?: string; name: string; access_levels?: number }>; projects?: Array<{ id: number; path_with_namespace: string; access_levels?: { project_access_level?: number } }> }>(personal.associations).catch(() => undefined);
     const group = links?.groups?.[0];
     const project = links?.projects?.[0];
     if (project) place = { kind: 'project', id: project.id, path: project.path_with_namespace, access_level: project.access_levels?.project_access_level };
@@ -172,20 +177,20 @@ async function viaSelf(ctx: Context, token: string): Promise<Identified> {
 
 /** Where a bot user belongs: its one direct membership (a group or project token's bot is a member of that only). */
 async function botPlace(api: Api, userId: number): Promise<Place | undefined> {
-  const memberships = await api.get<Array<{ source_id: number; source_type: string; access_level: number }>>(p`/users/${userId}/memberships`);
+  const memberships = await api.call<Array<{ source_id: number; source_type: string; access_level: number }>>(users.routes.memberships, { user_id: userId });
   const first = memberships[0];
   if (!first) return undefined;
   if (first.source_type === 'Project') {
-    const project = await api.get<{ path_with_namespace: string }>(p`/projects/${first.source_id}`);
+    const project = await api.call<{ path_with_namespace: string }>(projects.routes.get, { project: first.source_id });
     return { kind: 'project', id: first.source_id, path: project.path_with_namespace, access_level: first.access_level };
   }
-  const group = await api.get<{ full_path: string }>(p`/groups/${first.source_id}`);
+  const group = await api.call<{ full_path: string }>(groups.routes.get, { group: first.source_id });
   return { kind: 'group', id: first.source_id, path: group.full_path, access_level: first.access_level };
 }
 
 async function isImpersonation(api: Api, userId: number, tokenId: number): Promise<boolean> {
   try {
-    await api.get(p`/users/${userId}/impersonation_tokens/${tokenId}`);
+    await api.call(impersonationTokens.routes.get, { user_id: userId, impersonation_token_id: tokenId });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return false;
@@ -244,25 +249,26 @@ function unknownToken(error: unknown): unknown {
 /** Revokes: the token information endpoint (administrators), else the token's own revoke or its group's or project's. */
 async function revoke(ctx: Context, token: string, found: Identified, admin: boolean): Promise<void> {
   if (admin) {
-    await ctx.api.request({ method: 'DELETE', path: '/admin/token', body: { token } });
+    // The token goes in the body: a DELETE's parameters would be its query, in the URL.
+    await ctx.api.call(personal.revoke_by_value, {}, { body: { token } });
     return;
   }
-  const path = found.project ? p`/projects/${found.project}/access_tokens/${found.id}` : found.group ? p`/groups/${found.group}/access_tokens/${found.id}` : undefined;
-  if (path) {
+  const target = found.project ? new TokenTarget('project', found.project) : found.group ? new TokenTarget('group', found.group) : undefined;
+  if (target) {
     try {
-      await ctx.api.delete(path);
+      await ctx.api.call(target.route('delete'), target.params(found.id));
       return;
     } catch (error) {
       if (!(error instanceof ApiError) || ![401, 403, 404].includes(error.status)) throw error;
       // The caller does not manage that group's or project's tokens: the token revokes itself.
     }
   }
-  await ctx.apiWithToken(token).delete('/personal_access_tokens/self');
+  await ctx.apiWithToken(token).call(personal.delete, { token_id: 'self' });
 }
 
 async function stillWorks(as: Api): Promise<boolean> {
   try {
-    await as.get('/personal_access_tokens/self');
+    await as.call(personal.get, { token_id: 'self' });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return false;

@@ -45,7 +45,8 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     const target = resolveTarget(opts);
     if (opts.user !== undefined && target.kind !== 'personal') throw new UsageError('--user goes with --personal');
-    const list = ctx.api.list<Record<string, unknown>>(target.collection, {
+    const list = ctx.api.list<Record<string, unknown>>(target.route('list'), {
+      ...target.params(),
       state: opts.state,
       revoked: opts.revoked ? true : undefined,
       search: opts.search,

@@ -11,7 +11,7 @@ export default defineCommand<TargetOptions & { id: string }>({
     // Group and project tokens are revoked by number only (api-facts §1.1); personal ones also as `self`.
     const id = parseTokenId(opts.id, target.kind === 'personal');
     await ctx.confirm(`Revoke ${target.describe(id)}?`);
-    await ctx.api.delete(target.one(id));
+    await ctx.api.call(target.route('delete'), target.params(id));
     ctx.io.note(`Revoked ${target.describe(id)}`);
     return undefined;
   },

@@ -1,6 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { routeRequest } from '../../api/client.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, NetworkError } from '../../errors.js';
 import type { TokenRecord } from '../../api/access-tokens.js';
@@ -14,8 +15,7 @@ import type { TokenTarget } from './shared.js';
 
 /** The one rotate request: never retried once it may have reached the server. */
 export function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
-  const request = { path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined };
-  return sendForNewToken(ctx, request, recovery, (cause) => unknownOutcome(ctx, target, id, cause));
+  return sendForNewToken(ctx, target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, recovery, (cause) => unknownOutcome(ctx, target, id, cause));
 }
 
 /**
@@ -24,22 +24,24 @@ export function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self
  */
 export function sendSuccessor(ctx: Context, target: TokenTarget, current: TokenRecord, expiresAt: string | undefined, recovery: RecoveryFile) {
   const body = {
+    ...target.params(),
     name: current.name,
     scopes: current.scopes,
     ...(current.access_level === undefined ? {} : { access_level: current.access_level }),
     ...(current.description ? { description: current.description } : {}),
     ...(expiresAt ? { expires_at: expiresAt } : {}),
   };
-  return sendForNewToken(ctx, { path: target.collection, body }, recovery, (cause) => unknownSuccessor(target, current, cause));
+  return sendForNewToken(ctx, target.route('create'), body, recovery, (cause) => unknownSuccessor(target, current, cause));
 }
 
 /**
- * A POST whose answer holds the only copy of a new secret (a rotated access token, a runner's reset token): sent
- * once, never retried once it may have reached the server, the secret handed to `recovery` the moment its bytes are
- * here. An answer that may have been processed but did not arrive is `unknown(cause)`.
+ * A POST of a declared route whose answer holds the only copy of a new secret (a rotated access token, a runner's
+ * reset token): sent once, never retried once it may have reached the server, the secret handed to `recovery` the
+ * moment its bytes are here. Sent through the lower door (api.send) because its answer is read as it arrives, not
+ * whole. An answer that may have been processed but did not arrive is `unknown(cause)`.
  */
-export async function sendForNewToken(ctx: Context, { path, body: payload }: { path: string; body?: unknown }, recovery: Pick<RecoveryFile, 'write'>, unknown: (cause: unknown) => CliError) {
-  const request = { method: 'POST', path, body: payload, retry: 'never' as const };
+export async function sendForNewToken(ctx: Context, route: string, params: Record<string, unknown>, recovery: Pick<RecoveryFile, 'write'>, unknown: (cause: unknown) => CliError) {
+  const request = { ...routeRequest(route, params), retry: 'never' as const };
   const early = tapAnswer(new URL(ctx.api.url(request.path)).pathname, (token) => recovery.write(token));
   let body: Readable;
   try {

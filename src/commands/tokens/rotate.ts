@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { TokenRecord } from '../../api/access-tokens.js';
+import { accessTokens } from '../../api/resources/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { readConfig } from '../../config/store.js';
@@ -103,8 +104,8 @@ export default defineCommand<Options>({
       ? `Rotate ${target.describe(id)} (the old token stops working at once)?`
       : `Rotate ${target.describe(id)}, keeping the old token valid for ${opts.overlap}?`);
     if (ctx.globals.dryRun) {
-      if (overlapMs !== undefined) await ctx.api.request({ method: 'POST', path: target.collection, body: { name: '(the name of the token)', expires_at: expiresAt }, retry: 'never' });
-      else await ctx.api.request({ method: 'POST', path: target.rotatePath(id), body: expiresAt ? { expires_at: expiresAt } : undefined, retry: 'never' });
+      if (overlapMs !== undefined) await ctx.api.call(target.route('create'), { ...target.params(), name: '(the name of the token)', expires_at: expiresAt }, { retry: 'never' });
+      else await ctx.api.call(target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, { retry: 'never' });
       return undefined;
     }
 
@@ -252,7 +253,7 @@ class Rotation {
   private async revokeEnded(current: TokenRecord, overlapMs: number): Promise<void> {
     const { ctx, target } = this;
     const same: TokenRecord[] = [];
-    for await (const token of ctx.api.list<TokenRecord>(target.collection, { state: 'active', search: current.name }, { all: true })) {
+    for await (const token of ctx.api.list<TokenRecord>(target.route('list'), { ...target.params(), state: 'active', search: current.name }, { all: true })) {
       if (token.name === current.name && token.id !== current.id) same.push(token);
     }
     const older = (token: TokenRecord): boolean => String(token.created_at) < String(current.created_at) || (token.created_at === current.created_at && token.id < current.id);
@@ -273,7 +274,7 @@ class Rotation {
       return;
     }
     for (const token of predecessors) {
-      await ctx.api.delete(target.one(token.id));
+      await ctx.api.call(target.route('delete'), target.params(token.id));
       ctx.io.note(`Revoked token ${token.id} "${token.name}" (created ${token.created_at}): its successor has been in use since ${current.created_at}, longer than the overlap`);
     }
   }
@@ -396,9 +397,9 @@ const notSent = (signal: Signal): CliError => interrupted(signal, 'before the ro
 /** A token's record; a token with only `self_rotate` may not read its group's API, but its own record is readable. */
 async function readToken(ctx: Context, target: TokenTarget, id: number | 'self'): Promise<TokenRecord> {
   try {
-    return await ctx.api.get<TokenRecord>(target.one(id));
+    return await ctx.api.call<TokenRecord>(target.route('get'), target.params(id));
   } catch (error) {
     if (id !== 'self' || target.kind === 'personal' || !(error instanceof ApiError) || error.status !== 403) throw selfElsewhere(error, target, id);
-    return ctx.api.get<TokenRecord>('/personal_access_tokens/self');
+    return ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
   }
 }

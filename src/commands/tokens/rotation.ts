@@ -517,10 +517,8 @@ export async function saveEverywhere(ctx: Context, targets: SaveTargets, token: 
   return { failures, saved };
 }
 
-/** Where a token reads its own record as the authenticating credential. */
-export function ownRecordPath(target: TokenTarget): string {
-  return target.kind === 'personal' ? '/personal_access_tokens/self' : target.selfPath;
-}
+/** A token's own record, read as the token itself (`self` under its group or project, or the personal one). */
+const readOwnRecord = (api: Api, target: TokenTarget): Promise<TokenRecord> => api.call<TokenRecord>(target.route('get'), target.params('self'));
 
 /**
  * Checks the new token with a GET as itself and returns its record. A 403 for scope still proves the token is valid
@@ -528,7 +526,7 @@ export function ownRecordPath(target: TokenTarget): string {
  */
 export async function verifyToken(ctx: Context, target: TokenTarget, token: string): Promise<TokenRecord | undefined> {
   try {
-    return await ctx.apiWithToken(token).get<TokenRecord>(ownRecordPath(target));
+    return await readOwnRecord(ctx.apiWithToken(token), target);
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) return undefined;
     throw error;
@@ -591,7 +589,7 @@ export async function finishRecovery(ctx: Context, found: Recovery, extra: SaveT
   }
 
   try {
-    await apiForRecovered(ctx, record).get(ownRecordPath(target));
+    await readOwnRecord(apiForRecovered(ctx, record), target);
   } catch (error) {
     const scopeOnly = error instanceof ApiError && error.status === 403;
     if (!scopeOnly) {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Api } from '../../api/client.js';
-import { p } from '../../api/path.js';
+import { groups, projects } from '../../api/resources/projects.js';
 import { ALL_ENVIRONMENTS, unmaskable, VARIABLE_KEY, variables, type Variable } from '../../api/resources/variables.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
@@ -82,7 +82,7 @@ export async function resolveCiVar(api: Api, t: CiVarTarget): Promise<Variable |
     const kinds: Array<'project' | 'group'> = t.path.includes('/') ? ['project', 'group'] : ['group'];
     for (const kind of kinds) {
       try {
-        await api.get(kind === 'project' ? p`/projects/${t.path}` : p`/groups/${t.path}`);
+        await (kind === 'project' ? api.call(projects.routes.get, { project: t.path }) : api.call(groups.routes.get, { group: t.path }));
         t.owner = kind;
         break;
       } catch (error) {

@@ -1,4 +1,5 @@
-import { tokenPath, type TokenKind } from '../../api/access-tokens.js';
+import type { TokenKind } from '../../api/access-tokens.js';
+import { accessTokens } from '../../api/resources/access-tokens.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { accessLevelName, parseDate, parseDuration } from '../../parse.js';
@@ -10,7 +11,7 @@ export interface TargetOptions {
   personal?: boolean;
 }
 
-/** Where a token lives: its kind, its group or project, and the paths of its endpoints. */
+/** Where a token lives: its kind, its group or project, and the routes that reach it. */
 export class TokenTarget {
   constructor(
     readonly kind: TokenKind,
@@ -33,21 +34,14 @@ export class TokenTarget {
     return this.kind === 'personal' ? `personal ${which.replace(/^the /, '')}` : `${which} of ${this.label}`;
   }
 
-  get collection(): string {
-    return tokenPath(this.kind, this.resource, 'list');
+  /** A declared route of these tokens (src/api/resources/access-tokens.ts), for api.call with params(). */
+  route(name: 'list' | 'get' | 'create' | 'delete' | 'rotate'): string {
+    return accessTokens.parents[this.kind].routes[name];
   }
 
-  one(id: number | 'self'): string {
-    return tokenPath(this.kind, this.resource, 'get', id);
-  }
-
-  rotatePath(id: number | 'self'): string {
-    return tokenPath(this.kind, this.resource, 'rotate', id);
-  }
-
-  /** Where the token itself (as the authenticating credential) reads its own record. */
-  get selfPath(): string {
-    return this.one('self');
+  /** The route parameters that name these tokens (the group or project), and one token (its id, or `self`) when given. */
+  params(id?: number | 'self'): Record<string, string | number> {
+    return { ...(this.kind === 'personal' ? {} : { [this.kind]: this.resource }), ...(id === undefined ? {} : { token_id: id }) };
   }
 }
 
