@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../helpers/cli.js';
 import { members, tokens, users } from '../../src/sandbox/model.js';
+import { placements } from '../../src/api/resource.js';
+import { accessTokens } from '../../src/api/resources/access-tokens.js';
+import { Router } from '../../src/sandbox/router.js';
+import { tokensModule } from '../../src/sandbox/routes/tokens.js';
 
 const sandbox = useTestSandbox();
 let alice: string;
@@ -174,5 +178,22 @@ describe('personal access tokens', () => {
     const del = await fetch(`${sandbox.rootUrl}/api/v4/personal_access_tokens/self`, { method: 'DELETE', headers: { 'PRIVATE-TOKEN': byAdmin.body.token } });
     expect(del.status).toBe(204);
     expect((await call('GET', '/personal_access_tokens/self', byAdmin.body.token)).status).toBe(401);
+  });
+});
+
+describe('the routes of the access token declaration', () => {
+  it('are served as declared, each parameter under the name the declaration gives it', () => {
+    const router = new Router();
+    tokensModule.routes(router, new Router());
+    for (const placement of placements(accessTokens)) {
+      for (const route of Object.values(placement.routes)) {
+        const [method, pattern] = route.split(' ');
+        const names = [...pattern.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
+        const path = pattern.replace(/\{([a-z_]+)\}/g, (_, name: string) => (name === 'token_id' ? '7' : `value-of-${name}`));
+        const served = router.match(method, path);
+        expect(served, route).toBeDefined();
+        expect(served!.params, route).toEqual(Object.fromEntries(names.map((name) => [name, name === 'token_id' ? '7' : `value-of-${name}`])));
+      }
+    }
   });
 });

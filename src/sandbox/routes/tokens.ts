@@ -8,6 +8,7 @@ import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
 import { deployTokenTable, type DeployToken } from './deploy-tokens.js';
 import { presentPersonalToken } from './core.js';
+import { accessTokens } from '../../api/resources/access-tokens.js';
 
 /**
  * Group, project and personal access tokens (spec document 1 "Group access tokens", "States and transitions";
@@ -202,15 +203,15 @@ function filterTokens(req: SandboxRequest, list: AccessToken[]): AccessToken[] {
 }
 
 function resourceRoutes(api: Router, kind: ResourceKind): void {
-  const base = kind === 'group' ? '/groups/:id/access_tokens' : '/projects/:id/access_tokens';
+  const routes = accessTokens.parents[kind].routes;
 
-  api.get(base, (req) => {
+  api.route(routes.list, (req) => {
     const resource = resourceOf(req, kind, managerRole(kind));
     const list = tokens(req.db).filter((t) => t.kind === kind && t.resource_id === resource.id);
     return paginate(req, filterTokens(req, list), { present: presentResourceToken });
   });
 
-  api.get(`${base}/:token_id`, (req) => {
+  api.route(routes.get, (req) => {
     if (req.params.token_id === 'self') {
       const resource = resourceOf(req, kind, Role.guest);
       const own = req.token!;
@@ -223,7 +224,7 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
     return ok(presentResourceToken(token));
   });
 
-  api.post(base, (req) => {
+  api.route(routes.create, (req) => {
     const resource = resourceOf(req, kind, managerRole(kind));
     const name = String(required(req, 'name'));
     const scopes = scopesFrom(req, false);
@@ -239,7 +240,7 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
     return created(withValue(token));
   });
 
-  api.post(`${base}/:token_id/rotate`, (req) => {
+  api.route(routes.rotate, (req) => {
     authenticateRotation(req);
     const caller = req.token!;
     if (req.params.token_id === 'self') {
@@ -260,7 +261,7 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
     return ok(withValue(rotate(req, target)));
   }, { auth: 'none' });
 
-  api.delete(`${base}/:token_id`, (req) => {
+  api.route(routes.delete, (req) => {
     const resource = resourceOf(req, kind, managerRole(kind));
     const id = int(req.params.token_id, 'token_id');
     const token = id === undefined ? undefined : findTokenOf(req.db, resource, id);
@@ -273,13 +274,14 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
 }
 
 function personalRoutes(api: Router): void {
+  const routes = accessTokens.parents.personal.routes;
   const own = (req: SandboxRequest, token: AccessToken): boolean => requireUser(req).is_admin || token.user_id === req.user!.id;
   const findPersonal = (req: SandboxRequest, raw: string): AccessToken | undefined => {
     const id = int(raw, 'id')!;
     return tokens(req.db).find((t) => t.id === id && t.kind === 'personal');
   };
 
-  api.get('/personal_access_tokens', (req) => {
+  api.route(routes.list, (req) => {
     const user = requireUser(req);
     const userId = int(req.query.user_id, 'user_id');
     if (!user.is_admin && userId !== undefined && userId !== user.id) throw errors.unauthorized();
@@ -289,25 +291,22 @@ function personalRoutes(api: Router): void {
     return paginate(req, filterTokens(req, list), { present: presentPersonalToken });
   });
 
-  api.get('/personal_access_tokens/:id', (req) => {
-    const token = findPersonal(req, req.params.id);
+  api.route(routes.get, (req) => {
+    const token = findPersonal(req, req.params.token_id);
     if (!token || !own(req, token)) throw errors.notFound('Token');
     return ok(presentPersonalToken(token));
   });
 
-  api.post('/personal_access_tokens/self/rotate', (req) => {
+  api.route(routes.rotate, (req) => {
     authenticateRotation(req);
     const caller = req.token!;
-    if (caller.kind !== 'personal') throw errors.message(405, '405 Method Not Allowed');
-    checkScope(req, 'self_rotate');
-    return ok(withValue(rotate(req, caller)));
-  }, { auth: 'none' });
-
-  api.post('/personal_access_tokens/:id/rotate', (req) => {
-    authenticateRotation(req);
+    if (req.params.token_id === 'self') {
+      if (caller.kind !== 'personal') throw errors.message(405, '405 Method Not Allowed');
+      checkScope(req, 'self_rotate');
+      return ok(withValue(rotate(req, caller)));
+    }
     checkScope(req, 'write');
-    const caller = req.token!;
-    const target = findPersonal(req, req.params.id);
+    const target = findPersonal(req, req.params.token_id);
     if (!target) throw req.user!.is_admin ? errors.notFound('Token') : errors.unauthorized();
     // Non-administrators rotate only their own tokens; access tokens are not personal tokens (405).
     if (caller.kind !== 'personal') throw errors.message(405, '405 Method Not Allowed');
@@ -322,13 +321,13 @@ function personalRoutes(api: Router): void {
     token.active = false;
     return noContent();
   };
-  api.delete('/personal_access_tokens/self', (req) => {
+  api.route(routes.delete, (req) => {
+    if (req.params.token_id !== 'self') return revoke(req, findPersonal(req, req.params.token_id));
     if (req.token!.kind !== 'personal') throw errors.message(405, '405 Method Not Allowed');
     return revoke(req, req.token);
   });
-  api.delete('/personal_access_tokens/:id', (req) => revoke(req, findPersonal(req, req.params.id)));
 
-  api.post('/users/:user_id/personal_access_tokens', (req) => {
+  api.route(routes.create, (req) => {
     if (!requireUser(req).is_admin) throw errors.forbidden();
     const user = users(req.db).find((u) => String(u.id) === req.params.user_id);
     if (!user) throw errors.notFound('User');
@@ -371,11 +370,12 @@ function adminTokenRoutes(api: Router): void {
     id: token.id, name: token.name, username: token.username, expires_at: token.expires_at, scopes: token.scopes, revoked: token.revoked,
     expired: token.expires_at !== null && token.expires_at <= now.toISOString(),
   });
-  api.post('/admin/token', (req) => {
+  const routes = accessTokens.parents.personal.routes;
+  api.route(routes.identify, (req) => {
     const found = find(req);
     return ok('deploy' in found ? presentDeploy(found.deploy, req.now()) : presentPersonalToken(found.access));
   });
-  api.delete('/admin/token', (req) => {
+  api.route(routes.revoke_by_value, (req) => {
     const found = find(req);
     const token = 'deploy' in found ? found.deploy : found.access;
     if (token.revoked) throw errors.badRequest('Token already revoked');
@@ -390,7 +390,7 @@ function adminTokenRoutes(api: Router): void {
  * (how a group or project token, as itself, learns where it belongs).
  */
 function associationRoutes(api: Router): void {
-  api.get('/personal_access_tokens/self/associations', (req) => {
+  api.route(accessTokens.parents.personal.routes.associations, (req) => {
     const token = req.token!;
     if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(405, '405 Method Not Allowed');
     const mine = members(req.db).filter((m) => m.user_id === token.user_id);
