@@ -198,17 +198,11 @@ export function projectRole(db: Db, user: User | undefined, project: Project): n
 }
 
 /**
- * The route parameter naming the project or group: a declared route's own name (`{project}`), else the `:id` of a
- * hand-written route.
+ * The project of the route (`{project}`), checked for `minRole`: a project the caller cannot see answers 404, one
+ * they see with too low a role answers 403.
  */
-const parentParam = (req: SandboxRequest, kind: 'project' | 'group'): string => (req.params[kind] !== undefined ? kind : 'id');
-
-/**
- * The project of the route (`{project}`, or `:id`), checked for `minRole`: a project the caller cannot see answers
- * 404, one they see with too low a role answers 403.
- */
-export function projectFor(req: SandboxRequest, minRole: number = Role.guest, param = parentParam(req, 'project')): Project {
-  const project = findProject(req.db, req.params[param]);
+export function projectFor(req: SandboxRequest, minRole: number = Role.guest): Project {
+  const project = findProject(req.db, req.params.project);
   const role = projectRole(req.db, req.user, project);
   const visible = role > 0 || project.visibility === 'public' || (project.visibility === 'internal' && req.user && !req.user.external);
   if (!visible) throw errors.notFound('Project');
@@ -216,9 +210,9 @@ export function projectFor(req: SandboxRequest, minRole: number = Role.guest, pa
   return project;
 }
 
-/** The group of the route (`{group}`, or `:id`), checked for `minRole` as projectFor() checks a project. */
-export function groupFor(req: SandboxRequest, minRole: number = Role.guest, param = parentParam(req, 'group')): Group {
-  const group = findGroup(req.db, req.params[param]);
+/** The group of the route (`{group}`), checked for `minRole` as projectFor() checks a project. */
+export function groupFor(req: SandboxRequest, minRole: number = Role.guest): Group {
+  const group = findGroup(req.db, req.params.group);
   const role = groupRole(req.db, req.user, group);
   const visible = role > 0 || group.visibility === 'public' || (group.visibility === 'internal' && req.user);
   if (!visible) throw errors.notFound('Group');
@@ -235,12 +229,12 @@ export function findUser(db: Db, idOrUsername: string): User {
 }
 
 /**
- * The user of the route (`{user}` of a declared route, or `:user_id`) whose records are read or changed: a change
+ * The user of the route (`{user}`) whose records are read or changed: a change
  * (minRole owner, as of the instance) needs an administrator.
  */
-export function userFor(req: SandboxRequest, minRole: number = Role.guest, param = req.params.user !== undefined ? 'user' : 'user_id'): User {
+export function userFor(req: SandboxRequest, minRole: number = Role.guest): User {
   if (minRole >= Role.owner) requireAdmin(req);
-  return findUser(req.db, req.params[param]);
+  return findUser(req.db, req.params.user);
 }
 
 /** Premium features answer 403 on the free tier, as instances without the license do. */

@@ -65,7 +65,7 @@ export interface Group {
   archived?: boolean;
   /** Set when the group was scheduled for deletion (delayed deletion). */
   marked_for_deletion_on?: string | null;
-  /** Groups this group is shared with (`POST /groups/:id/share`). */
+  /** Groups this group is shared with (`POST /groups/{group}/share`). */
   shared_with_groups?: GroupLink[];
   /** Settings a client changed that the sandbox only stores and shows (project_creation_level, lfs_enabled …). */
   settings?: Record<string, unknown>;
@@ -92,7 +92,7 @@ export interface Project {
   archived?: boolean;
   topics?: string[];
   marked_for_deletion_on?: string | null;
-  /** Groups this project is shared with (`POST /projects/:id/share`). */
+  /** Groups this project is shared with (`POST /projects/{project}/share`). */
   shared_with_groups?: GroupLink[];
   /** Settings a client changed that the sandbox only stores and shows (merge_method, issues_access_level …). */
   settings?: Record<string, unknown>;

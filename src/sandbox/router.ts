@@ -22,7 +22,7 @@ interface Route {
 
 /**
  * Routes by method and path pattern, matched on the raw (still encoded) path so that `acme%2Fapi` stays one
- * segment: `/projects/:id/badges/:badge_id`, `/repository/archive.:format`, `/jobs/:job_id/artifacts/*artifact_path`.
+ * segment: `/projects/:project/badges/:badge_id`, `/repository/archive.:format`, `/jobs/:job_id/artifacts/*artifact_path`.
  * The most specific route that matches answers, segment by segment from the left (`/badges/render` before
  * `/badges/:badge_id`), whatever order modules add them in; of equally specific ones, the first added.
  */

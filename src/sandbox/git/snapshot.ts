@@ -7,7 +7,7 @@ import { findCommit, reachable, repositoryOf } from './repository.js';
 import { getBlob, getTree } from './store.js';
 
 /**
- * `GET /projects/:id/snapshot`: the repository as a tar of a bare git repository (HEAD, config, refs and loose
+ * `GET /projects/:project/snapshot`: the repository as a tar of a bare git repository (HEAD, config, refs and loose
  * objects), which `git clone` and `git fsck` read, as the service's snapshot is a tar of the repository's directory.
  */
 export async function repositorySnapshot(db: Db, project: Project, mtime: Date): Promise<Buffer> {

@@ -261,7 +261,7 @@ export const approvals: SandboxModule = {
     if (event.branch) followSourceBranch(db, { projectId: event.project.id, branch: event.branch, sha: event.after, now: event.at, tier });
   },
   routes(api) {
-    const mr = '/projects/:id/merge_requests/:merge_request_iid';
+    const mr = '/projects/:project/merge_requests/:merge_request_iid';
 
     api.get(`${mr}/approvals`, (req) => {
       const project = projectFor(req);
@@ -306,9 +306,9 @@ export const approvals: SandboxModule = {
       return { status: 202, body: 202 };
     });
 
-    api.get('/projects/:id/approvals', (req) => ok(presentSettings(approvalSettings(req.db, projectFor(req).id))));
+    api.get('/projects/:project/approvals', (req) => ok(presentSettings(approvalSettings(req.db, projectFor(req).id))));
 
-    api.post('/projects/:id/approvals', (req) => {
+    api.post('/projects/:project/approvals', (req) => {
       const project = rulesProject(req, Role.maintainer);
       const input = req.input;
       const names = ['approvals_before_merge', ...BOOLEAN_SETTINGS, 'require_reauthentication_to_approve'];
@@ -332,17 +332,17 @@ export const approvals: SandboxModule = {
       return created(presentSettings(settings));
     });
 
-    api.get('/projects/:id/approval_rules', (req) => {
+    api.get('/projects/:project/approval_rules', (req) => {
       const project = rulesProject(req, Role.guest);
       return paginate(req, approvalRules(req.db).filter((r) => r.project_id === project.id), { present: (r) => presentRule(req, r) });
     });
 
-    api.get('/projects/:id/approval_rules/:approval_rule_id', (req) => {
+    api.get('/projects/:project/approval_rules/:approval_rule_id', (req) => {
       const project = rulesProject(req, Role.guest);
       return ok(presentRule(req, findRule(req, project)));
     });
 
-    api.post('/projects/:id/approval_rules', (req) => {
+    api.post('/projects/:project/approval_rules', (req) => {
       const project = rulesProject(req, Role.maintainer);
       const rule: ApprovalRule = {
         id: 0, project_id: project.id, name: '', rule_type: 'regular', report_type: null, approvals_required: 0,
@@ -356,7 +356,7 @@ export const approvals: SandboxModule = {
       return created(presentRule(req, rule));
     });
 
-    api.put('/projects/:id/approval_rules/:approval_rule_id', (req) => {
+    api.put('/projects/:project/approval_rules/:approval_rule_id', (req) => {
       const project = rulesProject(req, Role.maintainer);
       const rule = findRule(req, project);
       const draft = structuredClone(rule);
@@ -365,7 +365,7 @@ export const approvals: SandboxModule = {
       return ok(presentRule(req, rule));
     });
 
-    api.delete('/projects/:id/approval_rules/:approval_rule_id', (req) => {
+    api.delete('/projects/:project/approval_rules/:approval_rule_id', (req) => {
       const project = rulesProject(req, Role.maintainer);
       const rule = findRule(req, project);
       approvalRules(req.db).splice(approvalRules(req.db).indexOf(rule), 1);

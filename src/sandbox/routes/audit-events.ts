@@ -72,16 +72,16 @@ export const auditEvents: SandboxModule = {
       requireTier(req, 'premium');
       return eventsOf(req, { type: 'Group', id: group.id });
     };
-    api.get('/groups/:id/audit_events', (req) => page(req, ofGroup(req)));
-    api.get('/groups/:id/audit_events/:audit_event_id', (req) => one(req, ofGroup(req)));
+    api.get('/groups/:group/audit_events', (req) => page(req, ofGroup(req)));
+    api.get('/groups/:group/audit_events/:audit_event_id', (req) => one(req, ofGroup(req)));
 
     const ofProject = (req: SandboxRequest) => {
       const project = projectFor(req, Role.maintainer);
       requireTier(req, 'premium');
       return eventsOf(req, { type: 'Project', id: project.id });
     };
-    api.get('/projects/:id/audit_events', (req) => page(req, ofProject(req)));
-    api.get('/projects/:id/audit_events/:audit_event_id', (req) => one(req, ofProject(req)));
+    api.get('/projects/:project/audit_events', (req) => page(req, ofProject(req)));
+    api.get('/projects/:project/audit_events/:audit_event_id', (req) => one(req, ofProject(req)));
   },
 
   /** Some history: who set up acme and its projects over the last days (registered last, so the records exist). */

@@ -66,7 +66,7 @@ export const badges: Crud<StoredBadge> = crudModule<StoredBadge>(resource, {
   },
   routes(api) {
     api.route(resource.routes.render, (req) => {
-      const project = projectFor(req, Role.maintainer, 'project');
+      const project = projectFor(req, Role.maintainer);
       const link = String(required(req, 'link_url'));
       const image = String(required(req, 'image_url'));
       validateBadgeUrls({ link_url: link, image_url: image });

@@ -143,7 +143,7 @@ function presentComment(req: SandboxRequest, comment: CommitComment): Record<str
   };
 }
 
-/** An external commit status (`POST /projects/:id/statuses/:sha`): CI systems outside the instance report here. */
+/** An external commit status (`POST /projects/{project}/statuses/{sha}`): CI systems outside the instance report here. */
 type StatusState = 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
 const STATES: StatusState[] = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'];
 const FINISHED: StatusState[] = ['success', 'failed', 'canceled', 'skipped'];

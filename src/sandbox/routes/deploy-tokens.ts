@@ -60,7 +60,7 @@ export function addDeployToken(db: Db, owner: DeployToken['owner'], fields: { na
 type OwnerKind = 'project' | 'group';
 
 function ownerOf(req: SandboxRequest, kind: OwnerKind): DeployToken['owner'] {
-  const record = kind === 'project' ? projectFor(req, Role.maintainer, 'project') : groupFor(req, Role.maintainer, 'group');
+  const record = kind === 'project' ? projectFor(req, Role.maintainer) : groupFor(req, Role.maintainer);
   return { kind, id: record.id };
 }
 

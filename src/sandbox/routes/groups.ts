@@ -10,12 +10,16 @@ import { GROUP_SETTINGS, presentGroup } from '../present.js';
 import { addGroup } from '../seed.js';
 import { applyAvatar, avatarFrom } from '../avatars.js';
 import { deleteProjectNow, presentProjectFor, projectVisible } from './projects.js';
+import { groups as declared } from '../../api/resources/projects.js';
+import { members as memberships } from '../../api/resources/members.js';
 
 /**
  * Groups and subgroups: list (with search, skip_groups, ownership and access filters), get, create (subgroups with
  * parent_id), update, delete (delayed on Premium and Ultimate, as the service's delayed deletion), restore,
  * subgroups, descendant groups, sharing with other groups, and transfer.
  */
+
+const placement = memberships.parents.group.routes;
 
 export const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 const visibilityRank = (v: Visibility): number => VISIBILITIES.indexOf(v);
@@ -29,7 +33,7 @@ export function groupVisible(req: SandboxRequest, group: Group): boolean {
 
 const LIST_ORDER = ['name', 'path', 'id', 'similarity'] as const;
 
-/** The filters shared by /groups, /groups/:id/subgroups and /groups/:id/descendant_groups. */
+/** The filters shared by /groups, /groups/:group/subgroups and /groups/:group/descendant_groups. */
 function filterGroups(req: SandboxRequest, list: Group[]): Group[] {
   const q = req.query;
   const admin = Boolean(req.user?.is_admin);
@@ -143,18 +147,18 @@ const delaysDeletion = (req: SandboxRequest): boolean => req.tier !== 'free';
 
 export const groupsModule: SandboxModule = {
   routes(api) {
-    api.get('/groups', (req) => listGroups(req, groups(req.db)), { auth: 'optional' });
+    api.route(declared.routes.list, (req) => listGroups(req, groups(req.db)), { auth: 'optional' });
 
-    api.get('/groups/:id', (req) => ok(presentGroupDetail(req, groupFor(req))), { auth: 'optional' });
+    api.route(declared.routes.get, (req) => ok(presentGroupDetail(req, groupFor(req))), { auth: 'optional' });
 
-    api.get('/groups/:id/subgroups', (req) => {
+    api.route(declared.routes.subgroups, (req) => {
       const group = groupFor(req);
       return listGroups(req, groups(req.db).filter((g) => g.parent_id === group.id));
     }, { auth: 'optional' });
 
-    api.get('/groups/:id/descendant_groups', (req) => listGroups(req, descendantGroups(req.db, groupFor(req).id)), { auth: 'optional' });
+    api.route(declared.routes.descendants, (req) => listGroups(req, descendantGroups(req.db, groupFor(req).id)), { auth: 'optional' });
 
-    api.post('/groups', (req) => {
+    api.route(declared.routes.create, (req) => {
       const user = requireUser(req);
       const name = String(required(req, 'name'));
       const path = String(required(req, 'path'));
@@ -180,7 +184,7 @@ export const groupsModule: SandboxModule = {
       return created(presentGroupDetail(req, group));
     });
 
-    api.put('/groups/:id', (req) => {
+    api.route(declared.routes.update, (req) => {
       const group = groupFor(req, Role.owner);
       const draft = {
         id: group.id,
@@ -202,7 +206,7 @@ export const groupsModule: SandboxModule = {
       return ok(presentGroupDetail(req, group));
     });
 
-    api.delete('/groups/:id', (req) => {
+    api.route(declared.routes.delete, (req) => {
       const group = groupFor(req, Role.owner);
       const permanently = bool(req.input.permanently_remove);
       if (permanently && req.input.full_path !== group.full_path) throw errors.badRequest('`full_path` is incorrect. You must enter the complete path for the group.');
@@ -215,14 +219,14 @@ export const groupsModule: SandboxModule = {
       return accepted();
     });
 
-    api.post('/groups/:id/restore', (req) => {
+    api.route(declared.routes.restore, (req) => {
       const group = groupFor(req, Role.owner);
       if (!group.marked_for_deletion_on) throw errors.badRequest('Group has not been marked for deletion');
       group.marked_for_deletion_on = null;
       return created(presentGroupDetail(req, group));
     });
 
-    api.post('/groups/:id/share', (req) => {
+    api.route(placement.share, (req) => {
       const group = groupFor(req, Role.owner);
       const sharedWith = findGroup(req.db, String(required(req, 'group_id')));
       const access = int(required(req, 'group_access'), 'group_access')!;
@@ -233,7 +237,7 @@ export const groupsModule: SandboxModule = {
       return created(presentGroupDetail(req, group));
     });
 
-    api.delete('/groups/:id/share/:group_id', (req) => {
+    api.route(placement.unshare, (req) => {
       const group = groupFor(req, Role.owner);
       const link = group.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
       if (!link) throw errors.notFound('Group Link');
@@ -242,7 +246,7 @@ export const groupsModule: SandboxModule = {
     });
 
     // Moves a group under another (group_id) or to the top level (no group_id).
-    api.post('/groups/:id/transfer', (req) => {
+    api.post('/groups/:group/transfer', (req) => {
       const group = groupFor(req, Role.owner);
       const targetId = int(req.input.group_id, 'group_id');
       const target = targetId === undefined ? undefined : findGroup(req.db, String(targetId));

@@ -44,7 +44,7 @@ function kindOf(req: SandboxRequest, owner: Owner): IntegrationKind {
   return kind;
 }
 
-/** The group or project of `:id` for a caller with at least the Maintainer role. */
+/** The group or project of the route for a caller with at least the Maintainer role. */
 function ownerId(req: SandboxRequest, owner: Owner): number {
   return owner === 'group' ? groupFor(req, Role.maintainer).id : projectFor(req, Role.maintainer).id;
 }

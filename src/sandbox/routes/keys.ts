@@ -1,5 +1,5 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
-import { deployKeys } from '../../api/resources/deploy-keys.js';
+import { deployKeys, INSTANCE_DEPLOY_KEYS } from '../../api/resources/deploy-keys.js';
 import { sshKeys } from '../../api/resources/users.js';
 import { findProject, projectFor, requireAdmin, requireUser, Role, userFor } from '../auth.js';
 import type { Db } from '../db.js';
@@ -101,7 +101,6 @@ function removeKey(req: SandboxRequest, key: SshKey) {
   return noContent();
 }
 
-/** The user of `:user_id` (an id, or a username on the public read), else 404. */
 /** A deploy key as a project's deploy key endpoints present it: with can_push of that project's link. */
 function presentDeployKey(key: SshKey, projectId?: number): Record<string, unknown> {
   const blob = parsePublicKey(key.key)?.blob ?? Buffer.alloc(0);
@@ -204,13 +203,13 @@ function deployKeyRoutes(api: Router): void {
     if (!key.deploy_keys_projects.length) sshKeyTable(req.db).splice(sshKeyTable(req.db).indexOf(key), 1);
     return noContent();
   });
-  api.get('/deploy_keys', (req) => {
+  api.route(INSTANCE_DEPLOY_KEYS.list, (req) => {
     requireAdmin(req);
     const publicOnly = bool(req.query.public);
     const list = sshKeyTable(req.db).filter((k) => k.deploy_keys_projects && (!publicOnly || k.public === true));
     return paginate(req, list, { present: (key) => presentInstanceDeployKey(req, key) });
   });
-  api.post('/deploy_keys', (req) => {
+  api.route(INSTANCE_DEPLOY_KEYS.create, (req) => {
     requireAdmin(req);
     const key = newDeployKey(req);
     if (sshKeyTable(req.db).some((k) => sameKey(k.key, key.key))) throw errors.validation({ key: ['has already been taken'], fingerprint_sha256: ['has already been taken'] });
@@ -229,13 +228,13 @@ export const keys: SandboxModule = {
     api.delete('/user/keys/:key_id', (req) => removeKey(req, userKey(req, requireUser(req))));
 
     // Anyone's keys are public; administrators add and remove them.
-    api.get('/users/:user_id/keys', (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
-    api.get('/users/:user_id/keys/:key_id', (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
-    api.post('/users/:user_id/keys', (req) => {
+    api.get('/users/:user/keys', (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
+    api.get('/users/:user/keys/:key_id', (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
+    api.post('/users/:user/keys', (req) => {
       requireAdmin(req);
       return addKey(req, userFor(req));
     });
-    api.delete('/users/:user_id/keys/:key_id', (req) => {
+    api.delete('/users/:user/keys/:key_id', (req) => {
       requireAdmin(req);
       return removeKey(req, userKey(req, userFor(req)));
     });

@@ -10,6 +10,7 @@ import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
 import { addUser, isoDate } from '../seed.js';
 import { fleetProjectPath } from './fleet.js';
+import { members as declared } from '../../api/resources/members.js';
 
 /**
  * Members of groups and projects: direct members (list, get, add, change, remove), every member with inherited
@@ -148,26 +149,26 @@ function isLastOwner(db: Db, source: Source, member: Member): boolean {
 }
 
 function memberRoutes(api: Router, type: SourceType): void {
-  const base = type === 'group' ? '/groups/:id/members' : '/projects/:id/members';
+  const routes = declared.parents[type].routes;
 
-  api.get(base, (req) => paginate(req, filterMembers(req, direct(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
+  api.route(routes.list, (req) => paginate(req, filterMembers(req, direct(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
 
-  api.get(`${base}/all`, (req) => {
+  api.route(routes.all, (req) => {
     const source = sourceOf(req, type);
     return paginate(req, filterMembers(req, effective(source.inherited())), { present: ([m, u]) => presentMember(req, m, u) });
   });
 
-  api.get(`${base}/all/:user_id`, (req) => {
+  api.route(routes.allGet, (req) => {
     const member = findMember(effective(sourceOf(req, type).inherited()), req.params.user_id);
     return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
   });
 
-  api.get(`${base}/:user_id`, (req) => {
+  api.route(routes.get, (req) => {
     const member = findMember(direct(req.db, type, sourceOf(req, type).id), req.params.user_id);
     return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
   });
 
-  api.post(base, (req) => {
+  api.route(routes.create, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
     const level = accessLevel(req, true)!;
     checkOwnerRights(source, [level]);
@@ -191,7 +192,7 @@ function memberRoutes(api: Router, type: SourceType): void {
     return created(presentMember(req, added[0], wanted[0]!));
   });
 
-  api.put(`${base}/:user_id`, (req) => {
+  api.route(routes.update, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
     const member = findMember(direct(req.db, type, source.id), req.params.user_id);
     const level = accessLevel(req, true)!;
@@ -204,7 +205,7 @@ function memberRoutes(api: Router, type: SourceType): void {
     return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
   });
 
-  api.delete(`${base}/:user_id`, (req) => {
+  api.route(routes.delete, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
     const member = findMember(direct(req.db, type, source.id), req.params.user_id);
     checkOwnerRights(source, [member.access_level]);
@@ -222,9 +223,9 @@ export const membersModule: SandboxModule = {
     memberRoutes(api, 'project');
 
     // The direct memberships of a user (administrators): groups as "Namespace", and projects.
-    api.get('/users/:id/memberships', (req) => {
+    api.get('/users/:user/memberships', (req) => {
       requireAdmin(req);
-      const user = users(req.db).find((u) => String(u.id) === req.params.id);
+      const user = users(req.db).find((u) => String(u.id) === req.params.user);
       if (!user) throw errors.notFound('User');
       const type = req.query.type;
       if (type !== undefined && type !== 'Project' && type !== 'Namespace') throw errors.invalid('type');

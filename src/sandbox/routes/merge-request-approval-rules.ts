@@ -129,7 +129,7 @@ function findRule(req: SandboxRequest, mr: MergeRequest): MergeRequestRule {
 
 export const mergeRequestApprovalRules: SandboxModule = {
   routes(api) {
-    const base = '/projects/:id/merge_requests/:merge_request_iid';
+    const base = '/projects/:project/merge_requests/:merge_request_iid';
 
     api.get(`${base}/approval_state`, (req) => {
       const project = projectFor(req);

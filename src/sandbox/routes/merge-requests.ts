@@ -155,7 +155,7 @@ function projectScope(req: SandboxRequest): Scope {
 }
 
 function groupScope(req: SandboxRequest): Scope {
-  const group = findGroup(req.db, req.params.id);
+  const group = findGroup(req.db, req.params.group);
   if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
   const ids = new Set([group.id, ...(bool(req.query.include_subgroups) === false ? [] : descendantGroups(req.db, group.id).map((g) => g.id))]);
   return { projects: projects(req.db).filter((p) => ids.has(p.namespace_id)), defaultScope: 'all' };
@@ -243,12 +243,12 @@ function applyStateEvent(req: SandboxRequest, record: MergeRequest | Issue): voi
 
 export const mergeRequestsModule: SandboxModule = {
   routes(api) {
-    api.get('/projects/:id/merge_requests', (req) => listMergeRequests(req, projectScope(req)), { auth: 'optional' });
-    api.get('/groups/:id/merge_requests', (req) => listMergeRequests(req, groupScope(req)), { auth: 'optional' });
+    api.get('/projects/:project/merge_requests', (req) => listMergeRequests(req, projectScope(req)), { auth: 'optional' });
+    api.get('/groups/:group/merge_requests', (req) => listMergeRequests(req, groupScope(req)), { auth: 'optional' });
     api.get('/merge_requests', (req) => listMergeRequests(req, globalScope(req)));
-    api.get('/projects/:id/merge_requests/:merge_request_iid', (req) => ok(presentMergeRequest(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
+    api.get('/projects/:project/merge_requests/:merge_request_iid', (req) => ok(presentMergeRequest(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
 
-    api.post('/projects/:id/merge_requests', (req) => {
+    api.post('/projects/:project/merge_requests', (req) => {
       const project = projectFor(req, Role.developer);
       const source = String(required(req, 'source_branch'));
       const target = String(required(req, 'target_branch'));
@@ -276,7 +276,7 @@ export const mergeRequestsModule: SandboxModule = {
       return created(presentMergeRequest(req, mr, true));
     });
 
-    api.put('/projects/:id/merge_requests/:merge_request_iid', (req) => {
+    api.put('/projects/:project/merge_requests/:merge_request_iid', (req) => {
       const project = projectFor(req, Role.developer);
       const mr = findMr(req, project);
       if (req.input.title !== undefined) mr.title = String(req.input.title);
@@ -293,7 +293,7 @@ export const mergeRequestsModule: SandboxModule = {
     });
 
     // Only administrators and the project's owners delete merge requests; the answer is 204.
-    api.delete('/projects/:id/merge_requests/:merge_request_iid', (req) => {
+    api.delete('/projects/:project/merge_requests/:merge_request_iid', (req) => {
       const project = projectFor(req);
       const mr = findMr(req, project);
       if (projectRole(req.db, req.user, project) < Role.owner) throw errors.forbidden();
@@ -302,12 +302,12 @@ export const mergeRequestsModule: SandboxModule = {
       return noContent();
     });
 
-    api.get('/projects/:id/issues', (req) => listIssues(req, projectScope(req)), { auth: 'optional' });
-    api.get('/groups/:id/issues', (req) => listIssues(req, groupScope(req)), { auth: 'optional' });
+    api.get('/projects/:project/issues', (req) => listIssues(req, projectScope(req)), { auth: 'optional' });
+    api.get('/groups/:group/issues', (req) => listIssues(req, groupScope(req)), { auth: 'optional' });
     api.get('/issues', (req) => listIssues(req, globalScope(req)));
-    api.get('/projects/:id/issues/:issue_iid', (req) => ok(presentIssue(req, findIssue(req, projectFor(req)))), { auth: 'optional' });
+    api.get('/projects/:project/issues/:issue_iid', (req) => ok(presentIssue(req, findIssue(req, projectFor(req)))), { auth: 'optional' });
 
-    api.post('/projects/:id/issues', (req) => {
+    api.post('/projects/:project/issues', (req) => {
       const project = projectFor(req, Role.guest);
       const title = String(required(req, 'title'));
       const at = req.now().toISOString();
@@ -321,7 +321,7 @@ export const mergeRequestsModule: SandboxModule = {
       return created(presentIssue(req, issue));
     });
 
-    api.put('/projects/:id/issues/:issue_iid', (req) => {
+    api.put('/projects/:project/issues/:issue_iid', (req) => {
       const project = projectFor(req, Role.guest);
       const issue = findIssue(req, project);
       if (issue.author_id !== req.user!.id && projectRole(req.db, req.user, project) < Role.reporter) throw errors.forbidden();

@@ -1,4 +1,4 @@
-import { findGroup, groupRole, memberRoleInProject, projectFor, projectRole, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
+import { findGroup, groupRole, memberRoleInProject, projectFor, projectRole, requireUser, userFor, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
 import { accepted, array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
@@ -15,12 +15,16 @@ import { repositoryOf, seedCommit } from '../git/repository.js';
 import { addProject } from '../seed.js';
 import { applyAvatar, avatarFrom } from '../avatars.js';
 import { settleStorageMoves } from './storage-moves.js';
+import { projects as declared } from '../../api/resources/projects.js';
+import { members as memberships } from '../../api/resources/members.js';
 
 /**
  * Projects: the lists (all visible, of a group with its subgroups, of a user) with the service's filters and offset
  * or keyset pagination, get, create (in a group or a personal namespace), update, archive, delete (delayed on
  * Premium and Ultimate), restore, sharing with groups, transfer, and the groups of a project.
  */
+
+const placement = memberships.parents.project.routes;
 
 const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 
@@ -242,44 +246,37 @@ export function deleteProjectNow(db: Db, project: Project): void {
 /** Premium and Ultimate delay the deletion of projects in groups (they are marked and can be restored). */
 const delaysDeletion = (req: SandboxRequest, project: Project): boolean => req.tier !== 'free' && projectGroup(req.db, project) !== undefined;
 
-function userFor(req: SandboxRequest): User {
-  const raw = req.params.user_id;
-  const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : users(req.db).find((u) => u.username.toLowerCase() === raw.toLowerCase());
-  if (!user) throw errors.notFound('User');
-  return user;
-}
-
 export const projectsModule: SandboxModule = {
   routes(api) {
-    api.get('/projects', (req) => listProjects(req, projects(req.db)), { auth: 'optional' });
+    api.route(declared.routes.list, (req) => listProjects(req, projects(req.db)), { auth: 'optional' });
 
-    api.get('/groups/:id/projects', (req) => {
+    api.route(declared.routes.ofGroup, (req) => {
       const group = groupForList(req);
       const ids = new Set([group.id, ...(bool(req.query.include_subgroups) ? descendantGroups(req.db, group.id).map((g) => g.id) : [])]);
       const withShared = bool(req.query.with_shared) ?? true;
       return listProjects(req, projects(req.db).filter((p) => ids.has(p.namespace_id) || (withShared && p.shared_with_groups?.some((l) => l.group_id === group.id))));
     }, { auth: 'optional' });
 
-    api.get('/users/:user_id/projects', (req) => {
+    api.route(declared.routes.ofUser, (req) => {
       const user = userFor(req);
       return listProjects(req, projects(req.db).filter((p) => p.namespace_id === userNamespaceId(user)));
     }, { auth: 'optional' });
 
-    api.get('/projects/:id', (req) => {
+    api.route(declared.routes.get, (req) => {
       const project = projectFor(req);
       return ok(presentProjectFor(req, project, { statistics: bool(req.query.statistics), permissions: true }));
     }, { auth: 'optional' });
 
-    api.post('/projects', (req) => createProject(req, requireUser(req), undefined));
+    api.route(declared.routes.create, (req) => createProject(req, requireUser(req), undefined));
 
     // Administrators create projects for other users, in their personal namespace by default.
-    api.post('/projects/user/:user_id', (req) => {
+    api.post('/projects/user/:user', (req) => {
       if (!requireUser(req).is_admin) throw errors.forbidden();
       const owner = userFor(req);
       return createProject(req, owner, req.input.namespace_id ?? userNamespaceId(owner));
     });
 
-    api.put('/projects/:id', (req) => {
+    api.route(declared.routes.update, (req) => {
       const project = projectFor(req, Role.maintainer);
       const draft = {
         id: project.id,
@@ -315,7 +312,7 @@ export const projectsModule: SandboxModule = {
     });
 
     for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
-      api.post(`/projects/:id/${action}`, (req) => {
+      api.route(declared.routes[action], (req) => {
         const project = projectFor(req, Role.maintainer);
         project.archived = archived;
         project.updated_at = req.now().toISOString();
@@ -323,7 +320,7 @@ export const projectsModule: SandboxModule = {
       });
     }
 
-    api.delete('/projects/:id', (req) => {
+    api.route(declared.routes.delete, (req) => {
       const project = projectFor(req, Role.owner);
       const permanently = bool(req.input.permanently_remove);
       if (permanently && req.input.full_path !== project.path_with_namespace) {
@@ -338,14 +335,14 @@ export const projectsModule: SandboxModule = {
       return accepted();
     });
 
-    api.post('/projects/:id/restore', (req) => {
+    api.route(declared.routes.restore, (req) => {
       const project = projectFor(req, Role.owner);
       if (!project.marked_for_deletion_on) throw errors.badRequest('Project has not been marked for deletion');
       project.marked_for_deletion_on = null;
       return created(presentProjectFor(req, project, { permissions: true }));
     });
 
-    api.post('/projects/:id/share', (req) => {
+    api.route(placement.share, (req) => {
       const project = projectFor(req, Role.maintainer);
       const groupId = int(req.input.group_id, 'group_id');
       if (groupId === undefined) throw errors.missing('group_id');
@@ -361,7 +358,7 @@ export const projectsModule: SandboxModule = {
       return created({ id: project.shared_with_groups.length, project_id: project.id, group_id: group.id, group_access: access, expires_at: expiresAt });
     });
 
-    api.delete('/projects/:id/share/:group_id', (req) => {
+    api.route(placement.unshare, (req) => {
       const project = projectFor(req, Role.maintainer);
       const link = project.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
       if (!link) throw errors.notFound('Group Link');
@@ -370,7 +367,7 @@ export const projectsModule: SandboxModule = {
     });
 
     // Moves the project to another group or personal namespace (namespace: id or path).
-    api.put('/projects/:id/transfer', (req) => {
+    api.route(declared.routes.transfer, (req) => {
       const project = projectFor(req, Role.owner);
       const user = requireUser(req);
       if (req.input.namespace === undefined || req.input.namespace === '') throw errors.missing('namespace');
@@ -385,7 +382,7 @@ export const projectsModule: SandboxModule = {
     });
 
     // The groups of a project: its group and that group's ancestors (and, with with_shared, the groups it is shared with).
-    api.get('/projects/:id/groups', (req) => {
+    api.get('/projects/:project/groups', (req) => {
       const project = projectFor(req);
       const own = groupChain(req.db, projectGroup(req.db, project)?.id ?? null);
       const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groups(req.db).find((g) => g.id === l.group_id)).filter((g): g is Group => Boolean(g)) : [];
@@ -398,7 +395,7 @@ export const projectsModule: SandboxModule = {
 
 /** The group of a project list: 404 when the caller cannot see it. */
 function groupForList(req: SandboxRequest): Group {
-  const group = findGroup(req.db, req.params.id);
+  const group = findGroup(req.db, req.params.group);
   const visible = group.visibility === 'public' || (group.visibility === 'internal' && req.user) || groupRole(req.db, req.user, group) > 0;
   if (!visible) throw errors.notFound('Group');
   return group;

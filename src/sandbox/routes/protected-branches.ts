@@ -207,7 +207,7 @@ export const protectedBranchesModule: SandboxModule = {
 
     const groupOwner = (req: SandboxRequest): { group: Group } => {
       requireTier(req, 'premium');
-      return { group: groupFor(req, Role.maintainer, 'group') };
+      return { group: groupFor(req, Role.maintainer) };
     };
     api.route(group.list, (req) => paginate(req, searched(req, ownerRules(req.db, groupOwner(req))), { present: (rule) => presentProtectedBranch(req.db, rule, req.tier) }));
     api.route(group.get, (req) => ok(presentProtectedBranch(req.db, findRule(req, groupOwner(req)), req.tier)));

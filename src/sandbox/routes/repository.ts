@@ -18,8 +18,8 @@ import { repositoryTree as declared } from '../../api/resources/repository.js';
  * A project whose code the caller may read: public and internal repositories are open (anonymous reads of public
  * ones too); a private one needs Reporter (guests cannot read code).
  */
-export function readableProject(req: SandboxRequest, param?: string): Project {
-  const project = projectFor(req, Role.none, param);
+export function readableProject(req: SandboxRequest): Project {
+  const project = projectFor(req, Role.none);
   if (project.visibility === 'private' && projectRole(req.db, req.user, project) < Role.reporter) throw errors.forbidden();
   return project;
 }
@@ -149,7 +149,7 @@ export const repository: SandboxModule = {
     api.route(`${routes.archive}.{format}`, archive, open);
 
     // A tar of the bare repository, for administrators (backups).
-    api.get('/projects/:id/snapshot', async (req) => {
+    api.get('/projects/:project/snapshot', async (req) => {
       requireAdmin(req);
       const project = projectFor(req);
       if (bool(req.query.wiki)) throw errors.notFound();

@@ -218,12 +218,12 @@ export const runnersModule: SandboxModule = {
       return listed(req, mine);
     });
     api.add(...routePattern(declared.parents.group.routes.list), (req) => {
-      const group = groupFor(req, Role.maintainer, 'group');
+      const group = groupFor(req, Role.maintainer);
       const chain = selfAndAncestors(req.db, group);
       return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!))));
     });
     api.add(...routePattern(declared.parents.project.routes.list), (req) => {
-      const project = projectFor(req, Role.maintainer, 'project');
+      const project = projectFor(req, Role.maintainer);
       const namespace = groups(req.db).find((g) => g.id === project.namespace_id);
       const chain = namespace ? selfAndAncestors(req.db, namespace) : [];
       return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!)) || r.project_ids.includes(project.id)));

@@ -1,4 +1,4 @@
-import { coerceSetting, defaultSettings, SETTINGS, settingConstraint } from '../../api/application-settings.js';
+import { coerceSetting, defaultSettings, SETTINGS, SETTINGS_ROUTES, settingConstraint } from '../../api/application-settings.js';
 import { requireAdmin } from '../auth.js';
 import type { Db } from '../db.js';
 import { errors, HttpError, ok, type SandboxRequest } from '../http.js';
@@ -80,11 +80,11 @@ function update(req: SandboxRequest): Record<string, unknown> {
 
 export const settings: SandboxModule = {
   routes(api) {
-    api.get('/application/settings', (req) => {
+    api.route(SETTINGS_ROUTES.get, (req) => {
       requireAdmin(req);
       return ok(present(req));
     });
-    api.put('/application/settings', (req) => {
+    api.route(SETTINGS_ROUTES.update, (req) => {
       requireAdmin(req);
       return ok(update(req));
     });

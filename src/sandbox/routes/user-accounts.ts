@@ -22,7 +22,7 @@ const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]$|^[a-zA-Z0-9_]$/;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const MIN_PASSWORD = 8;
 
-function findUser(req: SandboxRequest, raw = req.params.user_id): User {
+function findUser(req: SandboxRequest, raw = req.params.user): User {
   const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : undefined;
   if (!user) throw errors.notFound('User');
   return user;
@@ -152,7 +152,7 @@ export const userAccounts: SandboxModule = {
       return created(presentFullUser(user, req));
     });
 
-    api.put('/users/:user_id', (req) => {
+    api.put('/users/:user', (req) => {
       requireAdmin(req);
       const user = findUser(req);
       Object.assign(user, profileFrom(req, user), { updated_at: req.now().toISOString() });
@@ -162,7 +162,7 @@ export const userAccounts: SandboxModule = {
       return ok(presentFullUser(user, req));
     });
 
-    api.delete('/users/:user_id', (req) => {
+    api.delete('/users/:user', (req) => {
       const admin = requireAdmin(req);
       const user = findUser(req);
       if (user.id === admin.id) throw errors.forbidden();
@@ -171,25 +171,25 @@ export const userAccounts: SandboxModule = {
     });
 
     // Blocking an already blocked user answers null; unblocking an active one, false (as the service's endpoints return).
-    api.post('/users/:user_id/block', (req) => changeState(req, 'blocked', ['active', 'deactivated'], null));
-    api.post('/users/:user_id/unblock', (req) => {
+    api.post('/users/:user/block', (req) => changeState(req, 'blocked', ['active', 'deactivated'], null));
+    api.post('/users/:user/unblock', (req) => {
       const user = findUser(req);
       if (user.state === 'deactivated') throw errors.forbidden('Deactivated users cannot be unblocked by the API');
       if (user.state === 'banned') throw errors.forbidden('Banned users cannot be unblocked by the API');
       return user.state === 'blocked' ? changeState(req, 'active', ['blocked'], true) : (requireAdmin(req), created(false));
     });
-    api.post('/users/:user_id/ban', (req) => changeState(req, 'banned', ['active'], true));
-    api.post('/users/:user_id/unban', (req) => {
+    api.post('/users/:user/ban', (req) => changeState(req, 'banned', ['active'], true));
+    api.post('/users/:user/unban', (req) => {
       if (findUser(req).state !== 'banned') throw errors.forbidden('You cannot unban active users.');
       return changeState(req, 'active', ['banned'], true);
     });
-    api.post('/users/:user_id/deactivate', (req) => changeState(req, 'deactivated', ['active'], true));
-    api.post('/users/:user_id/activate', (req) => {
+    api.post('/users/:user/deactivate', (req) => changeState(req, 'deactivated', ['active'], true));
+    api.post('/users/:user/activate', (req) => {
       if (findUser(req).state === 'blocked') throw errors.forbidden('A blocked user must be unblocked to be activated');
       return changeState(req, 'active', ['deactivated'], true);
     });
 
-    api.delete('/users/:user_id/identities/:provider', (req) => {
+    api.delete('/users/:user/identities/:provider', (req) => {
       requireAdmin(req);
       const user = findUser(req);
       const identities = (user.identities as Array<{ provider: string }> | undefined) ?? [];
@@ -198,7 +198,7 @@ export const userAccounts: SandboxModule = {
       return noContent();
     });
 
-    // Secondary emails: your own under /user/emails, anyone's for administrators under /users/:user_id/emails.
+    // Secondary emails: your own under /user/emails, anyone's for administrators under /users/:user/emails.
     api.get('/user/emails', (req) => paginate(req, emailTable(req.db).filter((e) => e.user_id === requireUser(req).id), { present: presentEmail }), { scope: 'read_user' });
     api.get('/user/emails/:email_id', (req) => ok(presentEmail(findEmail(req, requireUser(req)))), { scope: 'read_user' });
     api.post('/user/emails', (req) => addEmail(req, requireUser(req)));
@@ -207,16 +207,16 @@ export const userAccounts: SandboxModule = {
       emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);
       return noContent();
     });
-    api.get('/users/:user_id/emails', (req) => {
+    api.get('/users/:user/emails', (req) => {
       requireAdmin(req);
       const user = findUser(req);
       return paginate(req, emailTable(req.db).filter((e) => e.user_id === user.id), { present: presentEmail });
     });
-    api.post('/users/:user_id/emails', (req) => {
+    api.post('/users/:user/emails', (req) => {
       requireAdmin(req);
       return addEmail(req, findUser(req));
     });
-    api.delete('/users/:user_id/emails/:email_id', (req) => {
+    api.delete('/users/:user/emails/:email_id', (req) => {
       requireAdmin(req);
       const email = findEmail(req, findUser(req));
       emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);

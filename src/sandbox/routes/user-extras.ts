@@ -93,18 +93,18 @@ function presentStatus(req: SandboxRequest, user: User): Record<string, unknown>
 
 export const userExtras: SandboxModule = {
   routes(api) {
-    api.get('/users/:user_id/impersonation_tokens', (req) => {
+    api.get('/users/:user/impersonation_tokens', (req) => {
       requireAdmin(req);
       const state = String(req.query.state ?? 'all');
       if (!['all', 'active', 'inactive'].includes(state)) throw errors.invalid('state');
       const list = impersonationTokens(req.db, userFor(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
       return paginate(req, list, { present: presentImpersonation });
     });
-    api.get('/users/:user_id/impersonation_tokens/:impersonation_token_id', (req) => {
+    api.get('/users/:user/impersonation_tokens/:impersonation_token_id', (req) => {
       requireAdmin(req);
       return ok(presentImpersonation(impersonationToken(req, userFor(req))));
     });
-    api.post('/users/:user_id/impersonation_tokens', (req) => {
+    api.post('/users/:user/impersonation_tokens', (req) => {
       requireAdmin(req);
       const user = userFor(req);
       const name = String(required(req, 'name'));
@@ -123,7 +123,7 @@ export const userExtras: SandboxModule = {
       tokens(req.db).push(token);
       return created({ ...presentImpersonation(token), token: token.token });
     });
-    api.delete('/users/:user_id/impersonation_tokens/:impersonation_token_id', (req) => {
+    api.delete('/users/:user/impersonation_tokens/:impersonation_token_id', (req) => {
       requireAdmin(req);
       const token = impersonationToken(req, userFor(req));
       Object.assign(token, { revoked: true, active: false });
@@ -137,16 +137,16 @@ export const userExtras: SandboxModule = {
     api.get('/user/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
     api.post('/user/gpg_keys', (req) => addGpgKey(req, requireUser(req)));
     api.delete('/user/gpg_keys/:key_id', (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
-    api.get('/users/:user_id/gpg_keys', (req) => {
+    api.get('/users/:user/gpg_keys', (req) => {
       const user = userFor(req);
       return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
     }, { auth: 'optional' });
-    api.get('/users/:user_id/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
-    api.post('/users/:user_id/gpg_keys', (req) => {
+    api.get('/users/:user/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
+    api.post('/users/:user/gpg_keys', (req) => {
       requireAdmin(req);
       return addGpgKey(req, userFor(req));
     });
-    api.delete('/users/:user_id/gpg_keys/:key_id', (req) => {
+    api.delete('/users/:user/gpg_keys/:key_id', (req) => {
       requireAdmin(req);
       return removeGpgKey(req, gpgKeyOf(req, userFor(req)));
     });
@@ -171,6 +171,6 @@ export const userExtras: SandboxModule = {
       });
       return ok(presentStatus(req, user));
     });
-    api.get('/users/:user_id/status', (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
+    api.get('/users/:user/status', (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
   },
 };

@@ -51,8 +51,8 @@ function present(variable: StoredVariable): Record<string, unknown> {
 
 /** The owner a request names, checked for the Maintainer role (administrators for the instance). */
 function ownerOf(kind: Owner, req: SandboxRequest): number {
-  if (kind === 'project') return projectFor(req, Role[declared.roles.write], 'project').id;
-  if (kind === 'group') return groupFor(req, Role[declared.roles.write], 'group').id;
+  if (kind === 'project') return projectFor(req, Role[declared.roles.write]).id;
+  if (kind === 'group') return groupFor(req, Role[declared.roles.write]).id;
   requireAdmin(req);
   return 0;
 }
