@@ -53,6 +53,8 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /groups/{}/projects': "a group's projects (python-gitlab GroupProjectManager)",
   'GET /users/{}/projects': "a user's projects (python-gitlab UserProjectManager)",
   'GET /user': 'the user the token belongs to (python-gitlab CurrentUserManager; the documents use it without a section)',
+  'GET /version': 'the version and revision of the instance (GitLab API docs, Version; python-gitlab Gitlab.version)',
+  'GET /metadata': 'the same record under its newer name (GitLab API docs, Metadata; gitbeaker Metadata.show)',
   'GET /groups': 'the groups of the instance (python-gitlab GroupManager)',
   'GET /groups/{}': 'one group (python-gitlab GroupManager.get)',
   'GET /groups/{}/subgroups': "a group's subgroups (python-gitlab GroupSubgroupManager)",
@@ -174,6 +176,7 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   'audit-events': 'not in the documents here; the fields are those of the GitLab API docs (Audit events) and its event schema, checked by the sandbox tests',
   'deploy-tokens': 'not in the documents here; the fields are those of the GitLab API docs (Deploy tokens), checked by the sandbox tests and python-gitlab',
   runners: 'not in the documents here; the fields are those of the GitLab API docs (Runners), checked by the sandbox tests and python-gitlab',
+  metadata: 'not in the documents here; the fields are those of the GitLab API docs (Metadata), checked by python-gitlab and gitbeaker',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */

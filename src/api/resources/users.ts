@@ -1,10 +1,6 @@
 import { f } from '../fields.js';
 import { defineResource } from '../resource.js';
 
-/**
- * Users of the instance, by id (`users get` looks a username up with the list's `username` filter); `current` is the
- * user the token belongs to.
- */
 /** A user as the service shows one anywhere (a member, an author, the list of users). */
 export const USER_FIELDS = {
   id: f.int({ min: 1, readOnly: true }),
@@ -16,17 +12,21 @@ export const USER_FIELDS = {
   web_url: f.url({ readOnly: true }),
 };
 
+/**
+ * Users of the instance, by id (`users get` looks a username up with the list's `username` filter); `current` is the
+ * user the token belongs to.
+ */
 export const users = defineResource({
   noun: 'user',
   command: 'users',
   parent: 'instance',
-  id: { param: 'user_id', field: 'id' },
+  id: { param: 'user', field: 'id' },
   routes: {
     list: 'GET /users',
-    get: 'GET /users/{user_id}',
+    get: 'GET /users/{user}',
     current: 'GET /user',
     /** The groups and projects a user is a direct member of (administrators). */
-    memberships: 'GET /users/{user_id}/memberships',
+    memberships: 'GET /users/{user}/memberships',
   },
   fields: USER_FIELDS,
   filters: { username: f.string() },

@@ -13,6 +13,6 @@ export default defineCommand<{ user: string }>({
       if (!found) throw new CliError(`no user named "${opts.user}"`, ExitCode.notFound);
       id = String(found.id);
     }
-    return ctx.api.call(users.routes.get, { user_id: id });
+    return ctx.api.call(users.routes.get, { user: id });
   },
 });

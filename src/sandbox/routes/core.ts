@@ -2,6 +2,7 @@ import { findGroup, findProject, requireAdmin } from '../auth.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { users, type AccessToken, type FeatureFlag, featureTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
+import { metadata } from '../../api/resources/metadata.js';
 
 export const SANDBOX_VERSION = '17.11.0-ee';
 
@@ -73,8 +74,8 @@ function setFeature(req: SandboxRequest, flag: FeatureFlag): void {
 export const core: SandboxModule = {
   routes(api) {
     const about = () => ok({ version: SANDBOX_VERSION, revision: 'sandbox', kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null }, enterprise: true });
-    api.get('/version', about);
-    api.get('/metadata', about);
+    api.route(metadata.routes.get, about);
+    api.route(metadata.routes.metadata, about);
 
     // Feature flags (administrators).
     api.get('/features', (req) => {

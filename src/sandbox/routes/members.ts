@@ -11,6 +11,7 @@ import type { Router } from '../router.js';
 import { addUser, isoDate } from '../seed.js';
 import { fleetProjectPath } from './fleet.js';
 import { members as declared } from '../../api/resources/members.js';
+import { users as declaredUsers } from '../../api/resources/users.js';
 
 /**
  * Members of groups and projects: direct members (list, get, add, change, remove), every member with inherited
@@ -223,7 +224,7 @@ export const membersModule: SandboxModule = {
     memberRoutes(api, 'project');
 
     // The direct memberships of a user (administrators): groups as "Namespace", and projects.
-    api.get('/users/:user/memberships', (req) => {
+    api.route(declaredUsers.routes.memberships, (req) => {
       requireAdmin(req);
       const user = users(req.db).find((u) => String(u.id) === req.params.user);
       if (!user) throw errors.notFound('User');

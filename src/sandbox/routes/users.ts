@@ -313,8 +313,8 @@ export const users: SandboxModule = {
 
     api.route(declared.routes.get, (req) => {
       requireUser(req);
-      if (!/^\d+$/.test(req.params.user_id)) throw new HttpError(400, { error: 'id is invalid' });
-      const user = usersTable(req.db).find((u) => u.id === Number(req.params.user_id));
+      if (!/^\d+$/.test(req.params.user)) throw new HttpError(400, { error: 'id is invalid' });
+      const user = usersTable(req.db).find((u) => u.id === Number(req.params.user));
       if (!user) throw errors.notFound('User');
       return ok(presentFullUser(user, req));
     }, { scope: 'read_user' });
