@@ -56,7 +56,6 @@ export interface Crud<T extends Stored> extends SandboxModule {
 
 const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 
-export { routePattern } from './router.js';
 
 /** An input value as the field's JSON type; undefined when absent. */
 function coerce(name: string, field: Field, value: unknown): unknown {

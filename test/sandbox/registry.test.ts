@@ -7,14 +7,25 @@ import { modules } from '../../src/sandbox/routes/index.js';
 import * as commits from '../../src/sandbox/routes/commits.js';
 import { core } from '../../src/sandbox/routes/core.js';
 import * as repository from '../../src/sandbox/routes/repository.js';
+import { approvals } from '../../src/sandbox/routes/approvals.js';
+import { auditEvents } from '../../src/sandbox/routes/audit-events.js';
+import { mergeRequestApprovalRules } from '../../src/sandbox/routes/merge-request-approval-rules.js';
+import { tokens } from '../../src/sandbox/routes/tokens.js';
 
 const ok = (name: string) => () => ({ status: 200, body: name });
 
-/** A router that also keeps every route added to it, as `METHOD /pattern`. */
+/** A router that also keeps every route added to it, as `METHOD /pattern`: those served from a declaration apart. */
 class Recording extends Router {
   readonly served: string[] = [];
+  readonly literal: string[] = [];
+  private declared = false;
+  override route(route: string, handler: Handler, options?: RouteOptions): void {
+    this.declared = true;
+    super.route(route, handler, options);
+    this.declared = false;
+  }
   override add(method: string, pattern: string, handler: Handler, options?: RouteOptions): void {
-    this.served.push(`${method} ${pattern}`);
+    (this.declared ? this.served : this.literal).push(`${method} ${pattern}`);
     super.add(method, pattern, handler, options);
   }
 }
@@ -35,10 +46,11 @@ async function declaredRoutes(): Promise<string[]> {
   return [...routes];
 }
 
-/** Personal access tokens of routes/tokens.ts, served as `:id` where the declaration says {token_id}: they move with that module. */
-const UNSERVED_PENDING = ['GET /personal_access_tokens/{token_id}', 'DELETE /personal_access_tokens/{token_id}', 'POST /personal_access_tokens/{token_id}/rotate'];
-/** Declared with {user_id} where every other route says {user}: the access-token declaration moves with routes/tokens.ts. */
-const MISNAMED_PENDING = ['POST /users/{user_id}/personal_access_tokens'];
+/** Modules that still serve declared routes as literal paths: they move to their declarations separately. */
+const PENDING = new Set([approvals, mergeRequestApprovalRules, auditEvents, tokens]);
+
+/** `METHOD /a/:x/b` with the parameter names left out, to compare routes whatever they call their parameters. */
+const shape = (pattern: string): string => pattern.replace(/([:*])[a-z_]+/g, '$1');
 
 const module = (seedAfter?: string[]): SandboxModule => ({ routes: () => undefined, seedAfter });
 
@@ -74,14 +86,18 @@ describe('the sandbox route table', () => {
 
   it('serves every declared route from its declaration, with one parameter name per segment', async () => {
     const api = new Recording();
-    for (const one of modules) one.routes(api, new Router());
-    const served = new Set(api.served);
-    // HEAD is answered by the GET route of the same path.
-    const unserved = (await declaredRoutes()).filter((route) => !served.has(routePattern(route.replace(/^HEAD /, 'GET ')).join(' ')));
-    expect(unserved.sort()).toEqual(UNSERVED_PENDING.sort());
+    const pending = new Recording();
+    for (const one of modules) one.routes(PENDING.has(one) ? pending : api, new Router());
+    const declared = await declaredRoutes();
+    // Each declared route is served from its declaration (HEAD by the GET route of the same path) …
+    const served = new Set([...api.served, ...pending.served, ...pending.literal].map(shape));
+    expect(declared.filter((route) => !served.has(shape(routePattern(route.replace(/^HEAD /, 'GET ')).join(' '))))).toEqual([]);
+    // … never as a literal path: a route the client does not declare is the sandbox's own (compatibility, control).
+    const shapes = new Set(declared.map((route) => shape(routePattern(route).join(' '))));
+    expect(api.literal.filter((route) => shapes.has(shape(route)))).toEqual([]);
     // The project, group and user a path names are {project}, {group} and {user} on every route, declared or not.
-    const misnamed = (await declaredRoutes()).map((route) => routePattern(route).join(' ')).concat(api.served)
+    const misnamed = [...declared.map((route) => routePattern(route).join(' ')), ...api.served, ...api.literal]
       .filter((route) => /\/(projects|groups|users)\/:(?!(project|group|user)\b)/.test(route));
-    expect([...new Set(misnamed)]).toEqual(MISNAMED_PENDING.map((route) => routePattern(route).join(' ')));
+    expect(misnamed).toEqual(['POST /users/:user_id/personal_access_tokens']); // the access-token declaration's, which moves with tokens
   });
 });

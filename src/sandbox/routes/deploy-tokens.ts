@@ -3,7 +3,6 @@ import { findGroup, findProject, groupFor, projectFor, requireAdmin, Role } from
 import { defineTable, newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { paginate } from '../pagination.js';
-import { routePattern } from '../crud.js';
 import type { SandboxModule } from '../module.js';
 import { fleetProjectPath } from './fleet.js';
 
@@ -98,22 +97,22 @@ export const deployTokens: SandboxModule = {
   routes(api) {
     for (const kind of ['project', 'group'] as const) {
       const routes = declared.parents[kind].routes;
-      api.add(...routePattern(routes.list), (req) => {
+      api.route(routes.list, (req) => {
         const owner = ownerOf(req, kind);
         return paginate(req, byActive(req, ownedBy(req.db, owner)), { present: (t) => present(t, req.now()) });
       });
-      api.add(...routePattern(routes.get), (req) => ok(present(find(req, ownerOf(req, kind)), req.now())));
-      api.add(...routePattern(routes.create), (req) => {
+      api.route(routes.get, (req) => ok(present(find(req, ownerOf(req, kind)), req.now())));
+      api.route(routes.create, (req) => {
         const token = create(req, ownerOf(req, kind));
         return created({ ...present(token, req.now()), token: token.token });
       });
-      api.add(...routePattern(routes.delete), (req) => {
+      api.route(routes.delete, (req) => {
         const token = find(req, ownerOf(req, kind));
         Object.assign(token, { revoked: true, linked: false });
         return noContent();
       });
     }
-    api.add(...routePattern(declared.parents.instance.routes.list), (req) => {
+    api.route(declared.parents.instance.routes.list, (req) => {
       requireAdmin(req);
       return paginate(req, byActive(req, deployTokenTable(req.db)), { present: (t) => present(t, req.now()) });
     });

@@ -95,9 +95,7 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
       if (!hook) throw errors.notFound('Hook');
       return { project, hook };
     };
-    const base = '/projects/:project/hooks/:hook_id';
-
-    api.post(`${base}/test/:trigger`, async (req) => {
+    api.route(resource.routes.test, async (req) => {
       const { project, hook } = hookOf(req);
       checkRateLimit(req, `test:${project.id}:${req.user!.id}`);
       const event = req.params.trigger as HookEventFlag;
@@ -108,7 +106,7 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
       throw errors.message(422, result.message || `${result.status ?? 'internal error'}`);
     });
 
-    api.get(`${base}/events`, (req) => {
+    api.route(resource.routes.events, (req) => {
       const { hook } = hookOf(req);
       const status = req.query.status as string | undefined;
       const matches = statusFilter(status);
@@ -119,7 +117,7 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
       return paginate(req, list, { present: presentLog });
     });
 
-    api.post(`${base}/events/:hook_event_id/resend`, async (req) => {
+    api.route(resource.routes.resend, async (req) => {
       const { hook } = hookOf(req);
       checkRateLimit(req, `resend:${hook.id}:${req.user!.id}`);
       const log = hookLogs(req.db).find((l) => l.hook_id === hook.id && String(l.id) === req.params.hook_event_id);
@@ -131,8 +129,9 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
       return created({ response_status: result.status });
     });
 
-    for (const [segment, list] of [['url_variables', 'url_variables'], ['custom_headers', 'custom_headers']] as const) {
-      api.put(`${base}/${segment}/:key`, (req) => {
+    const { routes } = resource;
+    for (const [list, set, remove] of [['url_variables', routes.setUrlVariable, routes.deleteUrlVariable], ['custom_headers', routes.setCustomHeader, routes.deleteCustomHeader]] as const) {
+      api.route(set, (req) => {
         const { hook } = hookOf(req);
         const key = req.params.key;
         if (!KEY.test(key)) throw errors.invalid('key');
@@ -140,10 +139,10 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
         hook[list] = [...hook[list].filter((v) => v.key !== key), { key, value }];
         return noContent();
       });
-      api.delete(`${base}/${segment}/:key`, (req) => {
+      api.route(remove, (req) => {
         const { hook } = hookOf(req);
         const found = hook[list].find((v) => v.key === req.params.key);
-        if (!found) throw errors.notFound(segment === 'url_variables' ? 'URL variable' : 'Custom header');
+        if (!found) throw errors.notFound(list === 'url_variables' ? 'URL variable' : 'Custom header');
         hook[list] = hook[list].filter((v) => v !== found);
         return noContent();
       });

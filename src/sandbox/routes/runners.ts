@@ -1,6 +1,5 @@
 import { RUNNER_JOB_STATUSES, RUNNER_LIST_FIELDS, RUNNER_STATUSES, RUNNER_TYPES, runners as declared } from '../../api/resources/runners.js';
 import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../auth.js';
-import { routePattern } from '../crud.js';
 import { defineTable, newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { groups, projects, type Group, type Project } from '../model.js';
@@ -195,41 +194,41 @@ export const runnersModule: SandboxModule = {
   seedAfter: ['fleet'],
   routes(api) {
     // Fixed paths first: /runners/all and /runners/verify are not runner ids.
-    api.add(...routePattern(declared.parents.instance.routes.list), (req) => {
+    api.route(declared.parents.instance.routes.list, (req) => {
       if (!requireUser(req).is_admin) throw errors.forbidden();
       return listed(req, runnerTable(req.db));
     });
-    api.add(...routePattern(own.verify), (req) => {
+    api.route(own.verify, (req) => {
       const token = String(required(req, 'token'));
       const runner = runnerTable(req.db).find((r) => r.token === token);
       if (!runner) throw errors.forbidden();
       return ok({ id: runner.id, token: runner.token, token_expires_at: runner.token_expires_at });
     }, { auth: 'none' });
-    api.add(...routePattern(own.delete_by_token), (req) => {
+    api.route(own.delete_by_token, (req) => {
       const token = String(required(req, 'token'));
       const runner = runnerTable(req.db).find((r) => r.token === token);
       if (!runner) throw errors.forbidden();
       runnerTable(req.db).splice(runnerTable(req.db).indexOf(runner), 1);
       return noContent();
     }, { auth: 'none' });
-    api.add(...routePattern(own.list), (req) => {
+    api.route(own.list, (req) => {
       const user = requireUser(req);
       const mine = runnerTable(req.db).filter((r) => r.runner_type !== 'instance_type' && (user.is_admin || manages(req, r)));
       return listed(req, mine);
     });
-    api.add(...routePattern(declared.parents.group.routes.list), (req) => {
+    api.route(declared.parents.group.routes.list, (req) => {
       const group = groupFor(req, Role.maintainer);
       const chain = selfAndAncestors(req.db, group);
       return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!))));
     });
-    api.add(...routePattern(declared.parents.project.routes.list), (req) => {
+    api.route(declared.parents.project.routes.list, (req) => {
       const project = projectFor(req, Role.maintainer);
       const namespace = groups(req.db).find((g) => g.id === project.namespace_id);
       const chain = namespace ? selfAndAncestors(req.db, namespace) : [];
       return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!)) || r.project_ids.includes(project.id)));
     });
-    api.add(...routePattern(own.get), (req) => ok(presentFull(req, findRunner(req))));
-    api.add(...routePattern(own.update), (req) => {
+    api.route(own.get, (req) => ok(presentFull(req, findRunner(req))));
+    api.route(own.update, (req) => {
       const runner = findRunner(req);
       if (!UPDATABLE.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
       const next = { ...runner, tag_list: [...runner.tag_list] };
@@ -237,13 +236,13 @@ export const runnersModule: SandboxModule = {
       Object.assign(runner, next);
       return ok(presentFull(req, runner));
     });
-    api.add(...routePattern(own.delete), (req) => {
+    api.route(own.delete, (req) => {
       const runner = findRunner(req);
       if (runner.runner_type === 'project_type' && runner.project_ids.length > 1) throw errors.forbidden('Runner associated with more than one project');
       runnerTable(req.db).splice(runnerTable(req.db).indexOf(runner), 1);
       return noContent();
     });
-    api.add(...routePattern(own.jobs), (req) => {
+    api.route(own.jobs, (req) => {
       const runner = findRunner(req);
       const status = req.input.status;
       if (status !== undefined && !(RUNNER_JOB_STATUSES as readonly string[]).includes(String(status))) throw errors.invalid('status');
@@ -256,12 +255,12 @@ export const runnersModule: SandboxModule = {
         .sort((a, b) => (sort === 'asc' ? 1 : -1) * ((a.id as number) - (b.id as number)));
       return paginate(req, list);
     });
-    api.add(...routePattern(own.reset_token), (req) => {
+    api.route(own.reset_token, (req) => {
       const runner = findRunner(req);
       runner.token = newTokenValue('glrt-');
       return created({ token: runner.token, token_expires_at: runner.token_expires_at });
     });
-    api.add(...routePattern(own.create), (req) => {
+    api.route(own.create, (req) => {
       const user = requireUser(req);
       const type = String(required(req, 'runner_type'));
       if (!(RUNNER_TYPES as readonly string[]).includes(type)) throw errors.invalid('runner_type');

@@ -2,7 +2,6 @@ import { PLAN_LIMITS } from '../../api/plan-limits.js';
 import { placements, presentedFields, type Placement } from '../../api/resource.js';
 import { ALL_ENVIRONMENTS, MASKABLE, MASKABLE_RAW, MAX_VALUE_LENGTH, VARIABLE_KEY, variables as declared } from '../../api/resources/variables.js';
 import { findGroup, findProject, groupFor, projectFor, requireAdmin, Role } from '../auth.js';
-import { routePattern } from '../crud.js';
 import { defineTable, type Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
 import type { SandboxModule } from '../module.js';
@@ -117,9 +116,9 @@ function instanceLimit(db: Db): number {
 function serve(api: Parameters<SandboxModule['routes']>[0], placement: Placement): void {
   const kind = placement.parent as Owner;
   const { list, get, create, update, delete: remove } = placement.routes as Record<string, string>;
-  api.add(...routePattern(list), (req) => paginate(req, ownedBy(req.db, kind, ownerOf(kind, req)).sort((a, b) => a.id - b.id), { present }));
-  api.add(...routePattern(get), (req) => ok(present(find(req, kind, ownerOf(kind, req)))));
-  api.add(...routePattern(create), (req) => {
+  api.route(list, (req) => paginate(req, ownedBy(req.db, kind, ownerOf(kind, req)).sort((a, b) => a.id - b.id), { present }));
+  api.route(get, (req) => ok(present(find(req, kind, ownerOf(kind, req)))));
+  api.route(create, (req) => {
     const ownerId = ownerOf(kind, req);
     if (req.input.key === undefined || req.input.key === null || req.input.key === '') throw errors.missing('key');
     if (req.input.value === undefined || req.input.value === null) throw errors.missing('value');
@@ -138,14 +137,14 @@ function serve(api: Parameters<SandboxModule['routes']>[0], placement: Placement
     variableTable(req.db).push(variable);
     return created(present(variable));
   });
-  api.add(...routePattern(update), (req) => {
+  api.route(update, (req) => {
     const variable = find(req, kind, ownerOf(kind, req));
     const next: StoredVariable = { ...variable, ...given(req, kind) };
     validate(req.db, next, variable);
     Object.assign(variable, next);
     return ok(present(variable));
   });
-  api.add(...routePattern(remove), (req) => {
+  api.route(remove, (req) => {
     const variable = find(req, kind, ownerOf(kind, req));
     variableTable(req.db).splice(variableTable(req.db).indexOf(variable), 1);
     return noContent();
