@@ -40,7 +40,8 @@ async function checkRoundTrip(state: DoctorState): Promise<Outcome> {
   const started = performance.now();
   let response;
   try {
-    response = await state.ctx.api.request<{ version?: string }>({ ...expandRoute(metadata.routes.get), retry: 'never' });
+    const { method, path } = expandRoute(metadata.routes.get);
+    response = await state.ctx.api.request<{ version?: string }>({ method, path, retry: 'never' });
   } catch (error) {
     // A rejected token still proves the round trip; the token checks say what is wrong with it.
     if (error instanceof ApiError && error.status === 401) return pass(`GET /version answered 401 in ${Math.round(performance.now() - started)} ms (see the token checks)`);
