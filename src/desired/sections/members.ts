@@ -111,7 +111,7 @@ function fieldChanges(live: Live | undefined, wanted: Wanted): FieldChange[] {
 
 /** Whether a user is a bot or service account (GET /users/:id says `bot`). */
 async function isBot(io: SectionIo, id: number): Promise<boolean> {
-  const user = await io.api.call<{ bot?: boolean }>(usersResource.routes.get, { user_id: id });
+  const user = await io.api.call<{ bot?: boolean }>(usersResource.routes.get, { user: id });
   return user.bot === true;
 }
 
