@@ -64,7 +64,7 @@ async function instanceLists(ctx: Context): Promise<TokenList[]> {
     lists.push(accessList('project', String(project.id), `project ${project.path_with_namespace}`), deployList('project', project.id, project.path_with_namespace));
   }
   const everyone = ctx.api.list<{ id: number; username: string }>(users.routes.list, { without_project_bots: true, order_by: 'id', sort: 'asc' }, { all: true, keysetAfter: (last) => ({ id_after: last.id }) });
-  for await (const one of everyone) lists.push({ route: impersonationTokens.routes.list, params: { user_id: one.id }, label: `user ${one.username}`, kind: 'impersonation', userId: one.id });
+  for await (const one of everyone) lists.push({ route: impersonationTokens.routes.list, params: { user: one.id }, label: `user ${one.username}`, kind: 'impersonation', userId: one.id });
   return lists;
 }
 

@@ -62,7 +62,7 @@ export default defineCommand<Options>({
       if (opts.user === undefined) throw new UsageError('--personal needs --user ID: personal tokens are created for a user by an administrator');
       if (opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
       if (opts.impersonation) route = impersonationTokens.routes.create;
-      params = { user_id: opts.user };
+      params = { user: opts.user };
     } else if (opts.user !== undefined || opts.impersonation) {
       throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal`);
     }

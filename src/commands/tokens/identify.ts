@@ -130,7 +130,7 @@ async function viaAdmin(ctx: Context, token: string): Promise<Identified> {
     throw unknownToken(error);
   }
   if (entity.user_id === undefined && typeof (entity as { username?: unknown }).username === 'string') return deployRecord(entity as unknown as DeployEntity);
-  const owner = await ctx.api.call<Owner>(users.routes.get, { user_id: entity.user_id });
+  const owner = await ctx.api.call<Owner>(users.routes.get, { user: entity.user_id });
   let place: Place | undefined;
   let type = 'personal access token';
   if (owner.bot) {
@@ -177,7 +177,7 @@ async function viaSelf(ctx: Context, token: string): Promise<Identified> {
 
 /** Where a bot user belongs: its one direct membership (a group or project token's bot is a member of that only). */
 async function botPlace(api: Api, userId: number): Promise<Place | undefined> {
-  const memberships = await api.call<Array<{ source_id: number; source_type: string; access_level: number }>>(users.routes.memberships, { user_id: userId });
+  const memberships = await api.call<Array<{ source_id: number; source_type: string; access_level: number }>>(users.routes.memberships, { user: userId });
   const first = memberships[0];
   if (!first) return undefined;
   if (first.source_type === 'Project') {
@@ -190,7 +190,7 @@ async function botPlace(api: Api, userId: number): Promise<Place | undefined> {
 
 async function isImpersonation(api: Api, userId: number, tokenId: number): Promise<boolean> {
   try {
-    await api.call(impersonationTokens.routes.get, { user_id: userId, impersonation_token_id: tokenId });
+    await api.call(impersonationTokens.routes.get, { user: userId, impersonation_token_id: tokenId });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return false;

@@ -329,7 +329,7 @@ function personalRoutes(api: Router): void {
 
   api.route(routes.create, (req) => {
     if (!requireUser(req).is_admin) throw errors.forbidden();
-    const user = users(req.db).find((u) => String(u.id) === req.params.user_id);
+    const user = users(req.db).find((u) => String(u.id) === req.params.user);
     if (!user) throw errors.notFound('User');
     const name = String(required(req, 'name'));
     const scopes = scopesFrom(req, true);

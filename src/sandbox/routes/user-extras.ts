@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { impersonationTokens as declared } from '../../api/resources/access-tokens.js';
 import { requireAdmin, requireUser, userFor } from '../auth.js';
 import { defineTable, newTokenValue, type Db } from '../db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -93,18 +94,19 @@ function presentStatus(req: SandboxRequest, user: User): Record<string, unknown>
 
 export const userExtras: SandboxModule = {
   routes(api) {
-    api.get('/users/:user/impersonation_tokens', (req) => {
+    const { routes } = declared;
+    api.route(routes.list, (req) => {
       requireAdmin(req);
       const state = String(req.query.state ?? 'all');
       if (!['all', 'active', 'inactive'].includes(state)) throw errors.invalid('state');
       const list = impersonationTokens(req.db, userFor(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
       return paginate(req, list, { present: presentImpersonation });
     });
-    api.get('/users/:user/impersonation_tokens/:impersonation_token_id', (req) => {
+    api.route(routes.get, (req) => {
       requireAdmin(req);
       return ok(presentImpersonation(impersonationToken(req, userFor(req))));
     });
-    api.post('/users/:user/impersonation_tokens', (req) => {
+    api.route(routes.create, (req) => {
       requireAdmin(req);
       const user = userFor(req);
       const name = String(required(req, 'name'));
@@ -123,7 +125,7 @@ export const userExtras: SandboxModule = {
       tokens(req.db).push(token);
       return created({ ...presentImpersonation(token), token: token.token });
     });
-    api.delete('/users/:user/impersonation_tokens/:impersonation_token_id', (req) => {
+    api.route(routes.delete, (req) => {
       requireAdmin(req);
       const token = impersonationToken(req, userFor(req));
       Object.assign(token, { revoked: true, active: false });
