@@ -116,6 +116,9 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /groups/{}/members/all/{}': 'as above',
   'POST /groups/{}/share': 'sharing with a group (GitLab API docs, Projects and Groups; Group.share)',
   'DELETE /groups/{}/share/{}': 'as above (unshare)',
+  'GET /projects/{}/merge_requests/{}/approvals': 'the approval state of a merge request (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalManager.get)',
+  'GET /projects/{}/merge_requests/{}/approval_state': 'the state of each approval rule of a merge request (as above; python-gitlab ProjectMergeRequestApprovalStateManager)',
+  'GET /version': 'the version of the instance (GitLab API docs, Version; python-gitlab Gitlab.version)',
   'GET /projects/{}/merge_requests/{}/approval_rules': 'merge request approval rules (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalRuleManager)',
   'GET /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
   'POST /projects/{}/merge_requests/{}/approval_rules': 'as above',
@@ -174,6 +177,8 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   'audit-events': 'not in the documents here; the fields are those of the GitLab API docs (Audit events) and its event schema, checked by the sandbox tests',
   'deploy-tokens': 'not in the documents here; the fields are those of the GitLab API docs (Deploy tokens), checked by the sandbox tests and python-gitlab',
   runners: 'not in the documents here; the fields are those of the GitLab API docs (Runners), checked by the sandbox tests and python-gitlab',
+  'merge-request-approvals': 'approve "returns the merge request with approvals" without its fields; they are those of the GitLab API docs (Merge request approvals), checked by the sandbox tests',
+  version: 'not in the documents here; the fields are those of the GitLab API docs (Version), checked by the sandbox tests',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
