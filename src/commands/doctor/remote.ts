@@ -1,6 +1,7 @@
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 import { users } from '../../api/resources/users.js';
+import { instanceVersion } from '../../api/resources/version.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { daysUntil, EXPIRY_WARNING_DAYS } from '../auth/status.js';
 import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
@@ -38,7 +39,7 @@ async function checkRoundTrip(state: DoctorState): Promise<Outcome> {
   const started = performance.now();
   let response;
   try {
-    response = await state.ctx.api.request<{ version?: string }>({ method: 'GET', path: '/version', retry: 'never' });
+    response = await state.ctx.api.callResponse<{ version?: string }>(instanceVersion.routes.get, {}, { retry: 'never' });
   } catch (error) {
     // A rejected token still proves the round trip; the token checks say what is wrong with it.
     if (error instanceof ApiError && error.status === 401) return pass(`GET /version answered 401 in ${Math.round(performance.now() - started)} ms (see the token checks)`);
