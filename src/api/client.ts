@@ -160,30 +160,28 @@ export class Api {
     );
   }
 
-  async get<T = unknown>(path: string, query?: Query): Promise<T> {
-    return (await this.request<T>({ method: 'GET', path, query })).data;
-  }
-
-  async post<T = unknown>(path: string, body?: unknown, options: Partial<ApiRequest> = {}): Promise<T> {
-    return (await this.request<T>({ ...options, method: 'POST', path, body })).data;
-  }
-
-  async put<T = unknown>(path: string, body?: unknown, options: Partial<ApiRequest> = {}): Promise<T> {
-    return (await this.request<T>({ ...options, method: 'PUT', path, body })).data;
-  }
-
-  async delete<T = unknown>(path: string, query?: Query): Promise<T> {
-    return (await this.request<T>({ method: 'DELETE', path, query })).data;
-  }
-
   /**
    * Calls a declared route (src/api/resources/*.ts): `call('PUT /projects/{project}/badges/{badge_id}', { project,
    * badge_id, name })`. Path parameters are expanded, each encoded as one segment; the other parameters (undefined
    * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise; a `body` among the options is
-   * sent as it is (a DELETE with a body). The options (retry, headers …) go with the request.
+   * sent as it is (a DELETE with a body). The options go with the request: `{ retry: 'never' }` for a write that
+   * must not be sent twice, headers …
    */
   async call<T = unknown, const R extends string = string>(route: R, ...[params, options = {}]: CallArgs<R>): Promise<T> {
     return (await this.request<T>({ ...options, ...routeRequest(route, params ?? {}, options.body) })).data;
+  }
+
+  /** call(), answering the whole response: the status (201 or 202) and the headers (x-total) beside the data. */
+  async callResponse<T = unknown, const R extends string = string>(route: R, ...[params, options = {}]: CallArgs<R>): Promise<ApiResponse<T>> {
+    return this.request<T>({ ...options, ...routeRequest(route, params ?? {}, options.body) });
+  }
+
+  /**
+   * call() for an answer that is not JSON: the raw response, its body unread (a download's bytes, a CSV, a file's
+   * text, or a HEAD answer's headers). The caller reads or dumps the body.
+   */
+  async open<const R extends string = string>(route: R, ...[params, options = {}]: CallArgs<R>): Promise<HttpResponse> {
+    return this.send({ ...options, ...routeRequest(route, params ?? {}, options.body) });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { ApiError, UsageError } from '../errors.js';
 import type { Api } from './client.js';
-import { p } from './path.js';
+import { groups as groupsDecl } from './resources/projects.js';
+import { users as usersDecl } from './resources/users.js';
 import { pluralNoun } from '../parse.js';
 import { roleWord, type AccessEntry, type AllowedEntry, type Who } from './protected-access.js';
 
@@ -13,11 +14,11 @@ export async function findUsers(api: Api, users: string[]): Promise<Array<{ id: 
   const found = await Promise.all(
     users.map(async (user) => {
       const one = /^\d+$/.test(user)
-        ? await api.get<{ id: number; username: string }>(p`/users/${user}`).catch((error: unknown) => {
+        ? await api.call<{ id: number; username: string }>(usersDecl.routes.get, { user }).catch((error: unknown) => {
             if (error instanceof ApiError && error.status === 404) return undefined;
             throw error;
           })
-        : (await api.get<Array<{ id: number; username: string }>>('/users', { username: user })).find((u) => u.username.toLowerCase() === user.toLowerCase());
+        : (await api.call<Array<{ id: number; username: string }>>(usersDecl.routes.list, { username: user })).find((u) => u.username.toLowerCase() === user.toLowerCase());
       if (!one) unknown.push(user);
       return one;
     }),
@@ -34,7 +35,7 @@ export async function userIds(api: Api, users: string[]): Promise<number[]> {
 
 /** Group full paths (or IDs) as IDs. */
 export async function groupIds(api: Api, groups: string[]): Promise<number[]> {
-  return Promise.all(groups.map(async (g) => (/^\d+$/.test(g) ? Number(g) : (await api.get<{ id: number }>(p`/groups/${g}`)).id)));
+  return Promise.all(groups.map(async (g) => (/^\d+$/.test(g) ? Number(g) : (await api.call<{ id: number }>(groupsDecl.routes.get, { group: g })).id)));
 }
 
 /** The service's entries for the `who`s: users and groups resolved to IDs (all of them, or a usage error naming the unknown ones). */
@@ -87,16 +88,17 @@ export class WhoNames {
 
   /** An entry the service presents, as a `who` in text: `maintainer`, `user:alice`, `group:acme/devs`, `deploy-key:3`. */
   async of(entry: AccessEntry): Promise<string> {
-    if (entry.user_id != null) return `user:${await this.name(this.users, entry.user_id, p`/users/${entry.user_id}`, 'username')}`;
-    if (entry.group_id != null) return `group:${await this.name(this.groups, entry.group_id, p`/groups/${entry.group_id}`, 'full_path')}`;
+    const { user_id, group_id } = entry;
+    if (user_id != null) return `user:${await this.name(this.users, user_id, () => this.api.call(usersDecl.routes.get, { user: user_id }), 'username')}`;
+    if (group_id != null) return `group:${await this.name(this.groups, group_id, () => this.api.call(groupsDecl.routes.get, { group: group_id }), 'full_path')}`;
     if (entry.deploy_key_id != null) return `deploy-key:${entry.deploy_key_id}`;
     return roleWord(entry.access_level);
   }
 
-  private name(cache: Map<number, Promise<string>>, id: number, path: string, field: string): Promise<string> {
+  private name(cache: Map<number, Promise<string>>, id: number, read: () => Promise<unknown>, field: string): Promise<string> {
     let known = cache.get(id);
     if (!known) {
-      known = this.api.get<Record<string, unknown>>(path).then((record) => String(record[field] ?? id), () => String(id));
+      known = read().then((record) => String((record as Record<string, unknown>)[field] ?? id), () => String(id));
       cache.set(id, known);
     }
     return known;

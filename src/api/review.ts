@@ -1,8 +1,5 @@
-import { p } from './path.js';
+/** Limits of the review workflow (its routes are declared in resources/: approvals, notes, draft notes, merge trains). */
 
-/** Paths of the review workflow: approvals and notes (merge trains, approval rules and draft notes are declared in resources/). */
-
-export const mergeRequestPath = (project: string, iid: number): string => p`/projects/${project}/merge_requests/${iid}`;
 /** The service's limit on the text of a note or draft note. */
 export const MAX_NOTE_CHARS = 1_000_000;
 

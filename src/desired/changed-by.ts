@@ -1,6 +1,6 @@
-import { p } from '../api/path.js';
 import { placed } from '../api/resource.js';
 import { auditEvents, auditTargetType, type AuditEvent } from '../api/resources/audit-events.js';
+import { users } from '../api/resources/users.js';
 import { ApiError } from '../errors.js';
 import type { Change, Owner, SectionIo } from './model.js';
 import { unmark } from './section.js';
@@ -73,7 +73,7 @@ export async function explainChanges(io: SectionIo, owner: Owner, changes: Chang
   if (!explained.length) return;
   const events = await recentEvents(io, owner, now);
   if (!events.length) return;
-  authors.self ??= io.api.get<{ id: number }>('/user').then((user) => user.id, () => undefined);
+  authors.self ??= io.api.call<{ id: number }>(users.routes.current).then((user) => user.id, () => undefined);
   const self = await authors.self;
   for (const change of explained) {
     const event = events.find((candidate) => about(candidate, change, owner.level));
@@ -85,7 +85,7 @@ export async function explainChanges(io: SectionIo, owner: Owner, changes: Chang
 async function authorOf(io: SectionIo, event: AuditEvent, authors: Authors): Promise<string> {
   let username = authors.usernames.get(event.author_id);
   if (!username) {
-    username = io.api.get<{ username?: string }>(p`/users/${event.author_id}`).then((user) => user.username, () => undefined);
+    username = io.api.call<{ username?: string }>(users.routes.get, { user: event.author_id }).then((user) => user.username, () => undefined);
     authors.usernames.set(event.author_id, username);
   }
   return (await username) ?? event.details?.author_name ?? `user ${String(event.author_id)}`;

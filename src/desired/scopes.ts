@@ -1,4 +1,4 @@
-import { p } from '../api/path.js';
+import { groups, projects } from '../api/resources/projects.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { globRoot, isGlob, matchesGlob } from '../fleet/glob.js';
 import { selectProjects, type SelectContext } from '../fleet/select.js';
@@ -59,7 +59,7 @@ export async function targetProjects(ctx: SelectContext, state: DesiredState, ta
   for (const pattern of new Set(patterns)) {
     if (pattern === '*') throw new UsageError('a target cannot be "*"', 'name the group: --target GROUP/**');
     if (!isGlob(pattern)) {
-      const project = await ctx.api.get<{ id: number; path_with_namespace: string; default_branch?: string | null; archived?: boolean }>(p`/projects/${pattern}`).catch((error: unknown) => {
+      const project = await ctx.api.call<{ id: number; path_with_namespace: string; default_branch?: string | null; archived?: boolean }>(projects.routes.get, { project: pattern }).catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 404) throw new CliError(`project ${pattern}, ${targets.length ? 'a --target' : 'named in the file'}, does not exist (or you cannot see it)`, ExitCode.notFound);
         throw error;
       });
@@ -94,11 +94,11 @@ export async function targetGroups(ctx: SelectContext, state: DesiredState, targ
   if (patterns.includes('*') && !roots.size) throw new UsageError('"*" under groups needs a target', 'give --target GROUP/**, or add target: GROUP/** to the file');
   const found = new Map<string, Owner>();
   const add = (group: GroupRecord) => void found.set(group.full_path, { level: 'group', path: group.full_path, id: group.id });
-  for (const path of exact) add(await ctx.api.get<GroupRecord>(p`/groups/${path}`));
+  for (const path of exact) add(await ctx.api.call<GroupRecord>(groups.routes.get, { group: path }));
   for (const root of roots) {
     if (!root) continue;
-    add(await ctx.api.get<GroupRecord>(p`/groups/${root}`));
-    for await (const group of ctx.api.list<GroupRecord>(p`/groups/${root}/descendant_groups`, {}, { all: true })) add(group);
+    add(await ctx.api.call<GroupRecord>(groups.routes.get, { group: root }));
+    for await (const group of ctx.api.list<GroupRecord>(groups.routes.descendants, { group: root }, { all: true })) add(group);
   }
   const applies = (path: string) => patterns.some((pattern) => pattern === '*' || scopeApplies(pattern, path));
   const inTargets = (path: string) => !targets.length || targets.some((target) => matchesGlob(path, target) || globRoot(target).toLowerCase() === path.toLowerCase() || scopeApplies(target, path));

@@ -1,4 +1,5 @@
 import type { Api } from '../api/client.js';
+import { projects as projectsDecl } from '../api/resources/projects.js';
 import type { Io } from '../output/io.js';
 import { readLocalFile } from '../files.js';
 import { UsageError } from '../errors.js';
@@ -64,9 +65,6 @@ export interface FleetProject {
   defaultBranch?: string;
 }
 
-/** The projects of a group; include_subgroups adds those of its subgroups. */
-export const GROUP_PROJECTS_ROUTE = 'GET /groups/{group}/projects';
-
 const selected = (path: string, opts: FleetSelection): boolean =>
   (!opts.match?.length || opts.match.some((glob) => matchesGlob(path, glob))) && !opts.exclude?.some((glob) => matchesGlob(path, glob));
 
@@ -85,7 +83,7 @@ export async function selectProjects(ctx: SelectContext, opts: FleetSelection): 
     sort: 'asc',
   };
   const projects: FleetProject[] = [];
-  for await (const project of ctx.api.list<{ id: number; path_with_namespace: string; archived?: boolean; default_branch?: string }>(GROUP_PROJECTS_ROUTE, query, { all: true })) {
+  for await (const project of ctx.api.list<{ id: number; path_with_namespace: string; archived?: boolean; default_branch?: string }>(projectsDecl.routes.ofGroup, query, { all: true })) {
     if (!selected(project.path_with_namespace, opts)) continue;
     projects.push({ path: project.path_with_namespace, id: project.id, archived: project.archived, defaultBranch: project.default_branch ?? undefined });
   }

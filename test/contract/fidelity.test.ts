@@ -118,6 +118,8 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /groups/{}/members/all/{}': 'as above',
   'POST /groups/{}/share': 'sharing with a group (GitLab API docs, Projects and Groups; Group.share)',
   'DELETE /groups/{}/share/{}': 'as above (unshare)',
+  'GET /projects/{}/merge_requests/{}/approvals': 'the approval state of a merge request (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalManager.get)',
+  'GET /projects/{}/merge_requests/{}/approval_state': 'the state of each approval rule of a merge request (as above; python-gitlab ProjectMergeRequestApprovalStateManager)',
   'GET /projects/{}/merge_requests/{}/approval_rules': 'merge request approval rules (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalRuleManager)',
   'GET /projects/{}/merge_requests/{}/approval_rules/{}': 'as above',
   'POST /projects/{}/merge_requests/{}/approval_rules': 'as above',
@@ -177,6 +179,7 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
   'deploy-tokens': 'not in the documents here; the fields are those of the GitLab API docs (Deploy tokens), checked by the sandbox tests and python-gitlab',
   runners: 'not in the documents here; the fields are those of the GitLab API docs (Runners), checked by the sandbox tests and python-gitlab',
   metadata: 'not in the documents here; the fields are those of the GitLab API docs (Metadata), checked by python-gitlab and gitbeaker',
+  'merge-request-approvals': 'approve "returns the merge request with approvals" without its fields; they are those of the GitLab API docs (Merge request approvals), checked by the sandbox tests',
 };
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */

@@ -160,7 +160,7 @@ const sandbox = useTestSandbox();
  * rule, approval settings, a pull mirror: no list or id), and reads with hand-written filters (audit events): no plain
  * verbs to check.
  */
-const handWritten = ['audit-events', 'repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'merge-trains', 'experiments', 'members', 'metadata'];
+const handWritten = ['audit-events', 'repository', 'commits', 'files', 'artifacts', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'merge-trains', 'experiments', 'members', 'metadata', 'merge-request-approvals'];
 
 it('every declared resource has a row', () => {
   const declared = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));

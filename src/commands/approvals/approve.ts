@@ -4,7 +4,7 @@ import { readSecret } from '../../cli/secrets.js';
 import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { explainApiError, mrOption, parseFullSha } from '../../cli/review-options.js';
-import { approvalPath, type ApprovalState } from './shared.js';
+import { approvalsOf, routes, type ApprovalState } from './shared.js';
 
 interface Options {
   project?: string;
@@ -17,7 +17,7 @@ interface Options {
 async function explainRefusal(ctx: Context, project: string, mr: number, passwordGiven: boolean, error: ApiError): Promise<never> {
   let state: ApprovalState;
   try {
-    state = await ctx.api.get<ApprovalState>(approvalPath(project, mr, 'approvals'));
+    state = await ctx.api.call<ApprovalState>(routes.get, approvalsOf(project, mr));
   } catch {
     throw error;
   }
@@ -52,7 +52,7 @@ export default defineCommand<Options>({
     const project = ctx.project(opts.project);
     const password = opts.passwordStdin ? await readSecret(ctx, 'your password', { stdin: true }) : undefined;
     try {
-      return await ctx.api.post(approvalPath(project, opts.mr, 'approve'), { sha: opts.sha, approval_password: password });
+      return await ctx.api.call(routes.approve, { ...approvalsOf(project, opts.mr), sha: opts.sha, approval_password: password });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return explainRefusal(ctx, project, opts.mr, password !== undefined, error);
       throw error;

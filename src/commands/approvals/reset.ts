@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { explainApiError, mrOption } from '../../cli/review-options.js';
-import { approvalPath } from './shared.js';
+import { approvalsOf, routes } from './shared.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
   description: 'Only the bot user of a project or group access token may reset approvals; people get 401 (exit 4).',
@@ -12,7 +12,7 @@ export default defineCommand<{ project?: string; mr: number }>({
     const project = ctx.project(opts.project);
     await ctx.confirm(`Remove every approval of merge request !${opts.mr} of ${project}?`);
     try {
-      await ctx.api.put(approvalPath(project, opts.mr, 'reset_approvals'));
+      await ctx.api.call(routes.reset, approvalsOf(project, opts.mr));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         throw explainApiError(error, error.message, 'only bot users of project or group access tokens may reset approvals: use such a token (FORGECTL_TOKEN)');

@@ -1,12 +1,11 @@
-import { mergeRequestPath } from '../../api/review.js';
+import type { RecordOf } from '../../api/fields.js';
+import { mergeRequestApprovals } from '../../api/resources/merge-request-approvals.js';
 
-export const approvalPath = (project: string, mr: number, action: 'approvals' | 'approval_state' | 'approve' | 'unapprove' | 'reset_approvals'): string =>
-  `${mergeRequestPath(project, mr)}/${action}`;
+/** The routes of a merge request's approvals (approve, unapprove, reset, state), and its approval state. */
+export const routes = mergeRequestApprovals.routes;
 
-/** The approval state of a merge request, as GET …/approvals returns it (the fields the commands use). */
-export interface ApprovalState {
-  user_has_approved?: boolean;
-  user_can_approve?: boolean;
-  require_password_to_approve?: boolean;
-  approvals_left?: number;
-}
+/** The approval state of a merge request, as GET …/approvals returns it. */
+export type ApprovalState = RecordOf<typeof mergeRequestApprovals>;
+
+/** The route parameters of one merge request's approvals. */
+export const approvalsOf = (project: string, mr: number) => ({ project, merge_request_iid: mr });

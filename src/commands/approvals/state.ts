@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { mrOption } from '../../cli/review-options.js';
-import { approvalPath } from './shared.js';
+import { approvalsOf, routes } from './shared.js';
 
 interface User {
   username: string;
@@ -35,7 +35,7 @@ export default defineCommand<{ project?: string; mr: number }>({
   columns: ['name', 'rule_type', 'approvals_required', 'approved_by_names', 'approved', 'overridden'],
   recordFields: ['id', 'name', 'rule_type', 'approvals_required', 'approved_by', 'approved_by_names', 'eligible_approvers', 'eligible_approver_names', 'approved', 'overridden', 'users', 'groups', 'source_rule', 'contains_hidden_groups', 'section'],
   async run(opts, ctx) {
-    const state = await ctx.api.get<ApprovalRuleState>(approvalPath(ctx.project(opts.project), opts.mr, 'approval_state'));
+    const state = await ctx.api.call<ApprovalRuleState>(routes.state, approvalsOf(ctx.project(opts.project), opts.mr));
     if (state.approval_rules_overwritten) ctx.io.note(`merge request !${opts.mr} has its own approval rules (the project's were overridden)`);
     const rules = state.rules ?? [];
     if (!rules.length) ctx.io.note(`merge request !${opts.mr} has no approval rules`);

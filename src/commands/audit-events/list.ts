@@ -1,6 +1,6 @@
 import { auditAction, auditEvents, type AuditEvent } from '../../api/resources/audit-events.js';
 import { userIds } from '../../api/lookups.js';
-import { p } from '../../api/path.js';
+import { groups, projects } from '../../api/resources/projects.js';
 import { placed } from '../../api/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { groupOption, projectOption } from '../../cli/options.js';
@@ -33,8 +33,8 @@ function parseEntity(value: string): { type: string; id?: string } {
 async function entityId(ctx: Context, entity: { type: string; id?: string }): Promise<number | undefined> {
   if (entity.id === undefined) return undefined;
   if (/^\d+$/.test(entity.id)) return Number(entity.id);
-  const path = entity.type === 'Project' ? p`/projects/${entity.id}` : p`/groups/${entity.id}`;
-  return (await ctx.api.get<{ id: number }>(path)).id;
+  const record = entity.type === 'Project' ? ctx.api.call<{ id: number }>(projects.routes.get, { project: entity.id }) : ctx.api.call<{ id: number }>(groups.routes.get, { group: entity.id });
+  return (await record).id;
 }
 
 /** The columns people read: who, when, what, on what. */

@@ -2,7 +2,6 @@ import type { TokenRecord } from '../../api/access-tokens.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 import { metadata } from '../../api/resources/metadata.js';
 import { users } from '../../api/resources/users.js';
-import { expandRoute } from '../../api/path.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { daysUntil, EXPIRY_WARNING_DAYS } from '../auth/status.js';
 import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
@@ -40,8 +39,7 @@ async function checkRoundTrip(state: DoctorState): Promise<Outcome> {
   const started = performance.now();
   let response;
   try {
-    const { method, path } = expandRoute(metadata.routes.get);
-    response = await state.ctx.api.request<{ version?: string }>({ method, path, retry: 'never' });
+    response = await state.ctx.api.callResponse<{ version?: string }>(metadata.routes.get, {}, { retry: 'never' });
   } catch (error) {
     // A rejected token still proves the round trip; the token checks say what is wrong with it.
     if (error instanceof ApiError && error.status === 401) return pass(`GET /version answered 401 in ${Math.round(performance.now() - started)} ms (see the token checks)`);

@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { expandRoute } from '../../api/path.js';
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
@@ -23,8 +22,7 @@ export default defineCommand<{ project?: string; path: string; ref?: string }>({
 
 /** A file's record without its content: a HEAD request, whose answer is only headers (404 when there is none). */
 export async function fileInfo(ctx: Context, project: string, filePath: string, ref: string): Promise<Record<string, unknown>> {
-  const { method, path, rest } = expandRoute(repositoryFiles.routes.info, { project, file_path: filePath, ref });
-  const response = await ctx.api.send({ method, path, query: rest as Record<string, string> });
+  const response = await ctx.api.open(repositoryFiles.routes.info, { project, file_path: filePath, ref });
   await response.body.dump().catch(() => undefined);
   return fileHeaders(response.header);
 }

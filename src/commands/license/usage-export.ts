@@ -1,6 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
 import { licenses } from '../../api/resources/licenses.js';
-import { expandRoute } from '../../api/path.js';
 import { outputFileOption } from '../../cli/options.js';
 import { checkDownloadTarget } from '../../output/download.js';
 import { DownloadResult } from '../../output/result.js';
@@ -11,7 +10,7 @@ export default defineCommand<{ outputFile?: string }>({
   options: [outputFileOption],
   async run(opts, ctx) {
     await checkDownloadTarget(ctx, opts.outputFile);
-    const response = await ctx.api.send({ method: 'GET', path: expandRoute(licenses.routes.usageExport).path });
+    const response = await ctx.api.open(licenses.routes.usageExport);
     return new DownloadResult(response.body, { outputFile: opts.outputFile, description: 'license usage CSV' });
   },
 });

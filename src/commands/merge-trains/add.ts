@@ -1,7 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { mergeTrains } from '../../api/resources/merge-trains.js';
-import { expandRoute } from '../../api/path.js';
 import { mrOption, parseFullSha } from '../../cli/review-options.js';
 
 interface Options {
@@ -36,11 +35,13 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     const project = ctx.project(opts.project);
     // The status tells joined now (201) from joining when the checks pass (202): the response, not only its body.
-    const { method, path } = expandRoute(mergeTrains.routes.add, { project, merge_request_iid: opts.mr });
-    const response = await ctx.api.request<unknown[]>({
-      method,
-      path,
-      body: { sha: opts.sha, squash: opts.squash, auto_merge: opts.autoMerge, when_pipeline_succeeds: opts.whenPipelineSucceeds },
+    const response = await ctx.api.callResponse<unknown[]>(mergeTrains.routes.add, {
+      project,
+      merge_request_iid: opts.mr,
+      sha: opts.sha,
+      squash: opts.squash,
+      auto_merge: opts.autoMerge,
+      when_pipeline_succeeds: opts.whenPipelineSucceeds,
     });
     ctx.io.note(response.status === 202
       ? `merge request !${opts.mr} will join the merge train when its checks pass`

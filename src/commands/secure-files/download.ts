@@ -1,4 +1,3 @@
-import { expandRoute } from '../../api/path.js';
 import { defineCommand } from '../../cli/command.js';
 import { outputFileOption, projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../parse.js';
@@ -16,7 +15,7 @@ export default defineCommand<{ project?: string; id: string; outputFile?: string
     await checkDownloadTarget(ctx, opts.outputFile);
     const project = ctx.project(opts.project);
     const record = await ctx.api.call<SecureFile>(secureFiles.routes.get, { project, secure_file_id: id });
-    const response = await ctx.api.send({ method: 'GET', path: expandRoute(secureFiles.routes.download, { project, secure_file_id: id }).path });
+    const response = await ctx.api.open(secureFiles.routes.download, { project, secure_file_id: id });
     const length = Number(response.header('content-length'));
     return new DownloadResult(response.body, {
       outputFile: opts.outputFile,

@@ -1,4 +1,3 @@
-import { expandRoute } from '../../api/path.js';
 import { snippets, SNIPPET_BRANCH, SNIPPET_VISIBILITIES, type SnippetFileAction, type SnippetRecord } from '../../api/resources/snippets.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
@@ -59,8 +58,7 @@ export default defineCommand<Options>({
       const current = await ctx.api.call<SnippetRecord>(snippets.routes.get, route);
       const remote = new Map<string, string>();
       for (const { path } of current.files) {
-        const { path: url } = expandRoute(snippets.routes.fileRaw, { ...route, ref: SNIPPET_BRANCH, file_path: path });
-        const response = await ctx.api.send({ method: 'GET', path: url });
+        const response = await ctx.api.open(snippets.routes.fileRaw, { ...route, ref: SNIPPET_BRANCH, file_path: path });
         remote.set(path, await response.text());
       }
       actions.push(...syncActions(remote, local));

@@ -1,3 +1,4 @@
+import { projects as projectsDecl } from '../../api/resources/projects.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { itemId, itemOption, listMoves, typeOption, type MoveType } from './shared.js';
@@ -28,7 +29,7 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     if (opts.projectsOn !== undefined) {
       if ((opts.type && opts.type !== 'project') || opts.id) throw new UsageError('--projects-on lists projects; it takes neither --id nor another --type');
-      const projects = ctx.api.list('/projects', { repository_storage: opts.projectsOn, order_by: 'id', sort: 'asc' }, {
+      const projects = ctx.api.list(projectsDecl.routes.list, { repository_storage: opts.projectsOn, order_by: 'id', sort: 'asc' }, {
         ...ctx.paging,
         keysetAfter: (last: { id: number }) => ({ order_by: 'id', sort: 'asc', id_after: last.id }),
       });

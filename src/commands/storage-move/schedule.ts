@@ -15,7 +15,7 @@ const READ_ONLY = 'read-only from scheduling until its move finishes (pushes and
 
 /** How many projects a bulk move would take (GET /projects?repository_storage=, administrators), if known. */
 async function projectsOn(ctx: Context, storage: string): Promise<number | undefined> {
-  const response = await ctx.api.request<unknown[]>({ method: 'GET', path: '/projects', query: { repository_storage: storage, per_page: 1 } });
+  const response = await ctx.api.callResponse<unknown[]>(projects.routes.list, { repository_storage: storage, per_page: 1 });
   const total = response.header('x-total');
   return total ? Number(total) : undefined;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { tokenCollection, type TokenRecord } from '../../api/access-tokens.js';
+import type { TokenRecord } from '../../api/access-tokens.js';
+import { accessTokens } from '../../api/resources/access-tokens.js';
 import { f } from '../../api/fields.js';
 import { accessLevelName, pluralNoun } from '../../parse.js';
 import type { Change, Level, Owner } from '../model.js';
@@ -57,7 +58,7 @@ function tokensSection(level: Exclude<Level, 'instance'>): Section {
     async plan(io, owner: Owner, desired) {
       const policy = desired as TokenPolicy;
       const changes: Change[] = [];
-      for await (const token of io.api.list<TokenRecord>(tokenCollection(level, owner.path), { state: 'active' }, { all: true })) {
+      for await (const token of io.api.list<TokenRecord>(accessTokens.parents[level].routes.list, { [level]: owner.path, state: 'active' }, { all: true })) {
         if (token.revoked || token.active === false) continue;
         const problems = policyViolations(token, policy);
         if (!problems.length) continue;

@@ -144,7 +144,7 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
 
   if (desired.enforce === true) {
     const listed = new Set(Object.keys(wantedUsers).map((name) => name.toLowerCase()));
-    const me = (await io.api.get<{ username: string }>('/user')).username.toLowerCase();
+    const me = (await io.api.call<{ username: string }>(usersResource.routes.current)).username.toLowerCase();
     const unlisted = [...live.users.entries()].filter(([name]) => !listed.has(name));
     // Owners left once the file is applied (a top-level group must keep one).
     const ownersAfter = Object.values(wantedUsers).filter((wanted) => wanted.access_level === ACCESS_LEVELS.owner).length;

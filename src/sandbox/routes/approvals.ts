@@ -1,6 +1,8 @@
 import { findProject, groupRole, projectFor, projectRole, requireTier, Role } from '../auth.js';
 import type { StoredOf } from '../../api/fields.js';
-import type { approvalRules as declaredRules } from '../../api/resources/approval-rules.js';
+import { approvalRules as declaredRules } from '../../api/resources/approval-rules.js';
+import { approvalSettings as declaredSettings } from '../../api/resources/approval-settings.js';
+import { mergeRequestApprovals } from '../../api/resources/merge-request-approvals.js';
 import { defineTable, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest, type Tier } from '../http.js';
 import { groups, members, mergeRequests, repositories, users, type MergeRequest, type Project, type User } from '../model.js';
@@ -261,14 +263,15 @@ export const approvals: SandboxModule = {
     if (event.branch) followSourceBranch(db, { projectId: event.project.id, branch: event.branch, sha: event.after, now: event.at, tier });
   },
   routes(api) {
-    const mr = '/projects/:project/merge_requests/:merge_request_iid';
+    const mr = mergeRequestApprovals.routes;
+    const rules = declaredRules.parents.project.routes;
 
-    api.get(`${mr}/approvals`, (req) => {
+    api.route(mr.get, (req) => {
       const project = projectFor(req);
       return ok(presentApprovals(req, project, findMergeRequest(req, project)));
     });
 
-    api.post(`${mr}/approve`, (req) => {
+    api.route(mr.approve, (req) => {
       const project = projectFor(req);
       const request = findMergeRequest(req, project);
       if (projectRole(req.db, req.user, project) < Role.developer) throw errors.forbidden();
@@ -283,7 +286,7 @@ export const approvals: SandboxModule = {
       return created(presentApprovals(req, project, request));
     });
 
-    api.post(`${mr}/unapprove`, (req) => {
+    api.route(mr.unapprove, (req) => {
       const project = projectFor(req);
       const request = findMergeRequest(req, project);
       if (projectRole(req.db, req.user, project) < Role.developer) throw errors.forbidden();
@@ -296,7 +299,7 @@ export const approvals: SandboxModule = {
     });
 
     // Only bot users of project and group access tokens may reset; people get 401 (spec 1, Errors).
-    api.put(`${mr}/reset_approvals`, (req) => {
+    api.route(mr.reset, (req) => {
       const project = projectFor(req);
       const request = findMergeRequest(req, project);
       if (!req.user?.bot || projectRole(req.db, req.user, project) < Role.developer || request.state === 'merged') throw errors.unauthorized();
@@ -306,9 +309,9 @@ export const approvals: SandboxModule = {
       return { status: 202, body: 202 };
     });
 
-    api.get('/projects/:project/approvals', (req) => ok(presentSettings(approvalSettings(req.db, projectFor(req).id))));
+    api.route(declaredSettings.routes.get, (req) => ok(presentSettings(approvalSettings(req.db, projectFor(req).id))));
 
-    api.post('/projects/:project/approvals', (req) => {
+    api.route(declaredSettings.routes.update, (req) => {
       const project = rulesProject(req, Role.maintainer);
       const input = req.input;
       const names = ['approvals_before_merge', ...BOOLEAN_SETTINGS, 'require_reauthentication_to_approve'];
@@ -332,17 +335,17 @@ export const approvals: SandboxModule = {
       return created(presentSettings(settings));
     });
 
-    api.get('/projects/:project/approval_rules', (req) => {
+    api.route(rules.list, (req) => {
       const project = rulesProject(req, Role.guest);
       return paginate(req, approvalRules(req.db).filter((r) => r.project_id === project.id), { present: (r) => presentRule(req, r) });
     });
 
-    api.get('/projects/:project/approval_rules/:approval_rule_id', (req) => {
+    api.route(rules.get, (req) => {
       const project = rulesProject(req, Role.guest);
       return ok(presentRule(req, findRule(req, project)));
     });
 
-    api.post('/projects/:project/approval_rules', (req) => {
+    api.route(rules.create, (req) => {
       const project = rulesProject(req, Role.maintainer);
       const rule: ApprovalRule = {
         id: 0, project_id: project.id, name: '', rule_type: 'regular', report_type: null, approvals_required: 0,
@@ -356,7 +359,7 @@ export const approvals: SandboxModule = {
       return created(presentRule(req, rule));
     });
 
-    api.put('/projects/:project/approval_rules/:approval_rule_id', (req) => {
+    api.route(rules.update, (req) => {
       const project = rulesProject(req, Role.maintainer);
       const rule = findRule(req, project);
       const draft = structuredClone(rule);
@@ -365,7 +368,7 @@ export const approvals: SandboxModule = {
       return ok(presentRule(req, rule));
     });
 
-    api.delete('/projects/:project/approval_rules/:approval_rule_id', (req) => {
+    api.route(rules.delete, (req) => {
       const project = rulesProject(req, Role.maintainer);
       const rule = findRule(req, project);
       approvalRules(req.db).splice(approvalRules(req.db).indexOf(rule), 1);

@@ -4,6 +4,7 @@ import { errors, int, ok, type SandboxRequest } from '../http.js';
 import { protectedBranches, users } from '../model.js';
 import { approvalRules } from './approvals.js';
 import type { SandboxModule } from '../module.js';
+import { auditEvents as declared } from '../../api/resources/audit-events.js';
 import { paginate } from '../pagination.js';
 
 /**
@@ -64,24 +65,25 @@ export const auditEvents: SandboxModule = {
       requireTier(req, 'premium');
       return eventsOf(req, instanceFilter(req));
     };
-    api.get('/audit_events', (req) => page(req, instance(req)));
-    api.get('/audit_events/:audit_event_id', (req) => one(req, instance(req)));
+    const { instance: atInstance, group: atGroup, project: atProject } = declared.parents;
+    api.route(atInstance.routes.list, (req) => page(req, instance(req)));
+    api.route(atInstance.routes.get, (req) => one(req, instance(req)));
 
     const ofGroup = (req: SandboxRequest) => {
       const group = groupFor(req, Role.owner);
       requireTier(req, 'premium');
       return eventsOf(req, { type: 'Group', id: group.id });
     };
-    api.get('/groups/:group/audit_events', (req) => page(req, ofGroup(req)));
-    api.get('/groups/:group/audit_events/:audit_event_id', (req) => one(req, ofGroup(req)));
+    api.route(atGroup.routes.list, (req) => page(req, ofGroup(req)));
+    api.route(atGroup.routes.get, (req) => one(req, ofGroup(req)));
 
     const ofProject = (req: SandboxRequest) => {
       const project = projectFor(req, Role.maintainer);
       requireTier(req, 'premium');
       return eventsOf(req, { type: 'Project', id: project.id });
     };
-    api.get('/projects/:project/audit_events', (req) => page(req, ofProject(req)));
-    api.get('/projects/:project/audit_events/:audit_event_id', (req) => one(req, ofProject(req)));
+    api.route(atProject.routes.list, (req) => page(req, ofProject(req)));
+    api.route(atProject.routes.get, (req) => one(req, ofProject(req)));
   },
 
   /** Some history: who set up acme and its projects over the last days (registered last, so the records exist). */

@@ -3,6 +3,8 @@ import { defineTable, type Db } from '../db.js';
 import { array, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { groups, users, type MergeRequest, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
+import { approvalRules as declaredRules } from '../../api/resources/approval-rules.js';
+import { mergeRequestApprovals } from '../../api/resources/merge-request-approvals.js';
 import { paginate } from '../pagination.js';
 import { presentGroup, presentUserBasic } from '../present.js';
 import { approvalRules, approvalSettings, eligibleApprovers, type ApprovalRule } from './approvals.js';
@@ -129,9 +131,9 @@ function findRule(req: SandboxRequest, mr: MergeRequest): MergeRequestRule {
 
 export const mergeRequestApprovalRules: SandboxModule = {
   routes(api) {
-    const base = '/projects/:project/merge_requests/:merge_request_iid';
+    const rules = declaredRules.parents.mr.routes;
 
-    api.get(`${base}/approval_state`, (req) => {
+    api.route(mergeRequestApprovals.routes.state, (req) => {
       const project = projectFor(req);
       requireTier(req, 'premium');
       const mr = findMergeRequest(req, project);
@@ -141,21 +143,21 @@ export const mergeRequestApprovalRules: SandboxModule = {
       });
     });
 
-    api.get(`${base}/approval_rules`, (req) => {
+    api.route(rules.list, (req) => {
       const project = projectFor(req);
       requireTier(req, 'premium');
       const mr = findMergeRequest(req, project);
       return paginate(req, rulesOf(req.db, mr), { present: (rule) => presentMrRule(req, mr, rule) });
     });
 
-    api.get(`${base}/approval_rules/:approval_rule_id`, (req) => {
+    api.route(rules.get, (req) => {
       const project = projectFor(req);
       requireTier(req, 'premium');
       const mr = findMergeRequest(req, project);
       return ok(presentMrRule(req, mr, findRule(req, mr)));
     });
 
-    api.post(`${base}/approval_rules`, (req) => {
+    api.route(rules.create, (req) => {
       const { project, mr } = editable(req);
       const name = String(required(req, 'name'));
       required(req, 'approvals_required');
@@ -175,7 +177,7 @@ export const mergeRequestApprovalRules: SandboxModule = {
       return created(presentMrRule(req, mr, rule));
     });
 
-    api.put(`${base}/approval_rules/:approval_rule_id`, (req) => {
+    api.route(rules.update, (req) => {
       const { project, mr } = editable(req);
       const rule = findRule(req, mr);
       const draft = structuredClone(rule);
@@ -185,7 +187,7 @@ export const mergeRequestApprovalRules: SandboxModule = {
       return ok(presentMrRule(req, mr, rule));
     });
 
-    api.delete(`${base}/approval_rules/:approval_rule_id`, (req) => {
+    api.route(rules.delete, (req) => {
       const { mr } = editable(req);
       const rule = findRule(req, mr);
       mrRules(req.db).splice(mrRules(req.db).indexOf(rule), 1);
