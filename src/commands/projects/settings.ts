@@ -1,9 +1,9 @@
 import { SETTINGS_ROUTES } from '../../api/application-settings.js';
 import { creatableFields, updatableFields } from '../../api/resource.js';
 import { groups, projects } from '../../api/resources/projects.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import { defineCommand, type CommandDef, type Context, type OptionDef } from '../../cli/command.js';
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
-import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { plural } from '../../parse.js';
 
 /**
@@ -21,6 +21,27 @@ export const settingOptions = (def: { fields: Fields }, mode: 'create' | 'update
 export function settingValues(def: { fields: Fields }, mode: 'create' | 'update', opts: Record<string, unknown>): Record<string, unknown> {
   const values = fieldValues(mode === 'create' ? creatableFields(def) : updatableFields(def), opts);
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * `projects update` and `groups update`: the settings given (the others stay) of the project or group named as the
+ * argument, sent in one PUT; `query` adds what the service should be told besides (a group's PUT need not answer
+ * with its projects).
+ */
+export function updateCommand(def: typeof projects | typeof groups, help: { description: string; examples: string[] }, query: Record<string, unknown> = {}): CommandDef<Record<string, unknown>> {
+  const scope = def.id.param;
+  return defineCommand<Record<string, unknown>>({
+    ...help,
+    args: [`[${scope}]`],
+    options: settingOptions(def, 'update'),
+    async run(opts, ctx) {
+      const target = ctx[scope](opts[scope] as string | undefined, `the ${scope} as an argument (forgectl ${def.command} update ID|PATH)`);
+      const values = settingValues(def, 'update', opts);
+      if (!Object.keys(values).length) throw new UsageError('nothing to change: give the settings to set', `forgectl ${def.command} update --help lists them`);
+      const route: string = def.routes.update;
+      return ctx.api.call(route, { [scope]: target, ...values, ...query });
+    },
+  });
 }
 
 /** A group's id from its id or full path (exit 5 when there is none). */
