@@ -44,6 +44,21 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
   });
 }
 
+/** `projects archive` and `projects unarchive`: one call on the project named as the argument. */
+export function archiveCommand(verb: 'archive' | 'unarchive', description: string): CommandDef<{ project?: string }> {
+  return defineCommand<{ project?: string }>({
+    description,
+    examples: [`forgectl projects ${verb} acme/web`],
+    args: ['[project]'],
+    async run(opts, ctx) {
+      const project = ctx.project(opts.project, `the project as an argument (forgectl projects ${verb} ID|PATH)`);
+      const result = await ctx.api.call<{ path_with_namespace: string }>(projects.routes[verb], { project });
+      ctx.io.note(`${verb === 'archive' ? 'Archived' : 'Unarchived'} project ${result.path_with_namespace}`);
+      return result;
+    },
+  });
+}
+
 /** A group's id from its id or full path (exit 5 when there is none). */
 export async function groupId(ctx: Context, given: string, option: string): Promise<number> {
   if (/^\d+$/.test(given)) return Number(given);
