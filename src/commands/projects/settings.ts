@@ -87,7 +87,7 @@ const addDays = (day: string, days: number): string => new Date(Date.parse(`${da
  * After a DELETE the service answered 202: read the object again. Gone: deleted. Marked for deletion: when it
  * really goes (the mark's day plus the instance's delay, when readable) and how to take it back.
  */
-export async function deletionOutcome(ctx: Context, what: string, read: () => Promise<{ marked_for_deletion_on?: string | null } | undefined>, restore: string): Promise<'deleted' | 'marked'> {
+async function deletionOutcome(ctx: Context, what: string, read: () => Promise<{ marked_for_deletion_on?: string | null } | undefined>, restore: string): Promise<'deleted' | 'marked'> {
   const after = await read();
   if (!after) {
     ctx.io.note(`Deleted ${what}`);
@@ -104,8 +104,26 @@ export async function deletionOutcome(ctx: Context, what: string, read: () => Pr
   return 'marked';
 }
 
+/**
+ * The deletion of a project or a group the user agreed to: marks it for deletion (unless it is marked already), with
+ * --permanently then deletes the marked object at once, and says what became of it. `query` goes with each read.
+ */
+export async function deleteAgreed(ctx: Context, def: typeof projects | typeof groups, object: { id: number; marked_for_deletion_on?: string | null }, path: string, permanently: boolean | undefined, query: Record<string, unknown> = {}): Promise<void> {
+  const scope = def.id.param;
+  const [get, remove]: string[] = [def.routes.get, def.routes.delete];
+  const read = () => readAgain(() => ctx.api.call<{ marked_for_deletion_on?: string | null }>(get, { [scope]: object.id, ...query }));
+  if (!object.marked_for_deletion_on) await ctx.api.call(remove, { [scope]: object.id });
+  if (permanently) {
+    const now = await read();
+    if (now?.marked_for_deletion_on) await ctx.api.call(remove, { [scope]: object.id, permanently_remove: true, full_path: path });
+  } else if (object.marked_for_deletion_on) {
+    ctx.io.note(`${scope === 'project' ? 'Project' : 'Group'} ${path} was marked for deletion already (on ${object.marked_for_deletion_on}); --permanently deletes it now`);
+  }
+  await deletionOutcome(ctx, `${scope} ${path}`, read, `forgectl api POST /${def.command}/${object.id}/restore`);
+}
+
 /** Reads an object again, undefined when it is gone (404). */
-export async function readAgain<T>(read: () => Promise<T>): Promise<T | undefined> {
+async function readAgain<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
