@@ -119,7 +119,7 @@ export async function deleteAgreed(ctx: Context, def: typeof projects | typeof g
   } else if (object.marked_for_deletion_on) {
     ctx.io.note(`${scope === 'project' ? 'Project' : 'Group'} ${path} was marked for deletion already (on ${object.marked_for_deletion_on}); --permanently deletes it now`);
   }
-  await deletionOutcome(ctx, `${scope} ${path}`, read, `forgectl api POST /${def.command}/${object.id}/restore`);
+  await deletionOutcome(ctx, `${scope} ${path}`, read, `forgectl api -X POST /${def.command}/${object.id}/restore`);
 }
 
 /** Reads an object again, undefined when it is gone (404). */
