@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { UsageError } from '../errors.js';
-import { fieldOf, type FieldOptions } from './fields.js';
+import { kindField } from './fields.js';
 import { plural } from '../parse.js';
 
 /**
@@ -24,14 +24,13 @@ export function cronProblem(expression: string): string | undefined {
 }
 
 /** The field kind of a cron expression (see f in fields.ts). */
-export const cron = <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
-  fieldOf<string, O>({
-    name: 'cron',
-    type: 'string',
-    placeholder: '<cron>',
-    parse(text, label) {
-      const problem = cronProblem(text);
-      if (problem) throw new UsageError(`${label} is not a valid cron expression ("${text}"): ${problem}`, "example: '0 23 * * 5' is Friday 23:00");
-      return text.trim();
-    },
-  }, options);
+export const cron = kindField<string>({
+  name: 'cron',
+  type: 'string',
+  placeholder: '<cron>',
+  parse(text, label) {
+    const problem = cronProblem(text);
+    if (problem) throw new UsageError(`${label} is not a valid cron expression ("${text}"): ${problem}`, "example: '0 23 * * 5' is Friday 23:00");
+    return text.trim();
+  },
+});

@@ -60,6 +60,12 @@ export interface Field<T = unknown> extends FieldOptions {
 export const fieldOf = <T, const O extends FieldOptions = FieldOptions>(kind: FieldKind, options: O = {} as O): Field<T> & O => ({ ...options, kind }) as Field<T> & O;
 const field = fieldOf;
 
+/**
+ * The field factory of a kind of its own (a cron expression, a regular expression, a mirror URL …): like f's, it
+ * takes the field's options and keeps their literal types.
+ */
+export const kindField = <T>(kind: FieldKind) => <const O extends FieldOptions = FieldOptions>(options: O = {} as O): Field<T> & O => fieldOf<T, O>(kind, options);
+
 /** The value type of a field: its kind's, `| null` when nullable. */
 export type ValueOf<F> = F extends { valueType?(value: infer T): void } ? (F extends { nullable: true } ? T | null : T) : never;
 
@@ -146,18 +152,17 @@ export const f = {
   /** An ISO 8601 date-time. */
   time: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) => field<string, O>({ name: 'time', type: 'string', placeholder: '<datetime>', parse: (text, label) => parseDateTime(label)(text) }, options),
   /** An IANA time zone name, checked against Node's zone database and given the database's spelling. */
-  timeZone: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
-    field<string, O>({
-      name: 'time zone',
-      type: 'string',
-      placeholder: '<zone>',
-      parse(text, label) {
-        const zone = canonicalTimeZone(text);
-        if (zone) return zone;
-        const similar = similarTimeZones(text);
-        throw new UsageError(`${label} "${text}" is not an IANA time zone name`, similar.length ? `did you mean ${similar.join(', ')}?` : 'for example UTC, Europe/Berlin, America/New_York');
-      },
-    }, options),
+  timeZone: kindField<string>({
+    name: 'time zone',
+    type: 'string',
+    placeholder: '<zone>',
+    parse(text, label) {
+      const zone = canonicalTimeZone(text);
+      if (zone) return zone;
+      const similar = similarTimeZones(text);
+      throw new UsageError(`${label} "${text}" is not an IANA time zone name`, similar.length ? `did you mean ${similar.join(', ')}?` : 'for example UTC, Europe/Berlin, America/New_York');
+    },
+  }),
   /** An http(s) URL with a literal host name; `hint` says what else may be in it (a badge's placeholders). */
   url: <const O extends FieldOptions & { hint?: string } = FieldOptions>({ hint, ...options }: O = {} as O) =>
     field<string, Omit<O, 'hint'>>({

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { fieldOf, type FieldOptions } from './fields.js';
+import { kindField } from './fields.js';
 
 /**
  * Push rule regexes are run by the service with RE2, which has no lookaround and no backreferences. A pattern
@@ -24,14 +24,13 @@ export const PUSH_RULE_BOOLEAN_FIELDS = [
 ] as const;
 
 /** The field kind of a regular expression the service runs with RE2 ("" clears it). */
-export const re2Regex = <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
-  fieldOf<string, O>({
-    name: 'regex',
-    type: 'string',
-    placeholder: '<regex>',
-    parse(text, label) {
-      const problem = text ? re2Problem(text) : undefined;
-      if (problem) throw new UsageError(`${label} "${text}" is not a valid regular expression: ${problem}`);
-      return text;
-    },
-  }, options);
+export const re2Regex = kindField<string>({
+  name: 'regex',
+  type: 'string',
+  placeholder: '<regex>',
+  parse(text, label) {
+    const problem = text ? re2Problem(text) : undefined;
+    if (problem) throw new UsageError(`${label} "${text}" is not a valid regular expression: ${problem}`);
+    return text;
+  },
+});

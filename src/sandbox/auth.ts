@@ -103,7 +103,6 @@ export function requireAdmin(req: SandboxRequest): User {
   return user;
 }
 
-/** A project by numeric id or full path (case-insensitive), else 404 "Project Not Found". */
 /** Positions of a table's records by a key, per table and key kind. */
 const positions = new WeakMap<object, Map<string, Map<string, number>>>();
 
@@ -131,20 +130,23 @@ function indexedFind<T extends object>(list: T[], kind: string, keyOf: (record: 
   return at(index);
 }
 
-export function findProject(db: Db, idOrPath: string): Project {
+/** A record by numeric id or full path (case-insensitive), else 404 "<noun> Not Found". */
+function findByIdOrPath<T extends { id: number }>(list: T[], pathOf: (record: T) => string, noun: string, idOrPath: string): T {
   const found = /^\d+$/.test(idOrPath)
-    ? indexedFind(projects(db), 'id', (p) => String(p.id), String(Number(idOrPath)))
-    : indexedFind(projects(db), 'path', (p) => p.path_with_namespace.toLowerCase(), idOrPath.toLowerCase());
-  if (!found) throw errors.notFound('Project');
+    ? indexedFind(list, 'id', (record) => String(record.id), String(Number(idOrPath)))
+    : indexedFind(list, 'path', (record) => pathOf(record).toLowerCase(), idOrPath.toLowerCase());
+  if (!found) throw errors.notFound(noun);
   return found;
 }
 
+/** A project by numeric id or full path (case-insensitive), else 404 "Project Not Found". */
+export function findProject(db: Db, idOrPath: string): Project {
+  return findByIdOrPath(projects(db), (project) => project.path_with_namespace, 'Project', idOrPath);
+}
+
+/** A group by numeric id or full path (case-insensitive), else 404 "Group Not Found". */
 export function findGroup(db: Db, idOrPath: string): Group {
-  const found = /^\d+$/.test(idOrPath)
-    ? indexedFind(groups(db), 'id', (g) => String(g.id), String(Number(idOrPath)))
-    : indexedFind(groups(db), 'path', (g) => g.full_path.toLowerCase(), idOrPath.toLowerCase());
-  if (!found) throw errors.notFound('Group');
-  return found;
+  return findByIdOrPath(groups(db), (group) => group.full_path, 'Group', idOrPath);
 }
 
 /** A direct membership's role; one past its expiry date counts no more. */

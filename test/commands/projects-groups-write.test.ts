@@ -65,6 +65,12 @@ describe('projects create|update|archive|unarchive|transfer|delete', () => {
     // The administrator's token reads the instance's delay (7 days by default).
     expect(marked.stderr).toMatch(/Marked project acme\/doomed for deletion: it will really be deleted on \d{4}-\d{2}-\d{2} \(7 days after \d{4}-\d{2}-\d{2}\)/);
     expect((await sandbox.run(['projects', 'get', 'acme/doomed', '-o', 'json'])).json().marked_for_deletion_on).toMatch(/^\d{4}-/);
+    expect(marked.stderr).toMatch(/can be restored \(forgectl api -X POST \/projects\/\d+\/restore\)/);
+    sandbox.clearRequests();
+    const again = await sandbox.run(['projects', 'delete', 'acme/doomed', '--yes']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/Project acme\/doomed was marked for deletion already \(on \d{4}-\d{2}-\d{2}\); --permanently deletes it now/);
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
     const gone = await sandbox.run(['projects', 'delete', 'acme/doomed', '--permanently', '--yes']);
     expect(gone.code).toBe(0);
     expect(gone.stderr).toContain('Deleted project acme/doomed');
@@ -102,6 +108,11 @@ describe('groups create|update|delete', () => {
     expect(refused.stderr).toContain('Delete group acme/data, with 1 subgroup and 2 projects');
     const marked = await sandbox.run(['groups', 'delete', 'acme/data', '--yes']);
     expect(marked.stderr).toContain('Marked group acme/data for deletion: it will really be deleted on');
+    // The restore command the note gives takes the mark back.
+    const restore = /can be restored \(forgectl (api -X POST \/groups\/\d+\/restore)\)/.exec(marked.stderr);
+    expect(restore).not.toBeNull();
+    expect((await sandbox.run(restore![1].split(' '))).code).toBe(0);
+    expect((await sandbox.run(['groups', 'get', 'acme/data', '-o', 'json'])).json().marked_for_deletion_on).toBeNull();
     const gone = await sandbox.run(['groups', 'delete', 'acme/data', '--permanently', '--yes']);
     expect(gone.code).toBe(0);
     expect(gone.stderr).toContain('Deleted group acme/data');

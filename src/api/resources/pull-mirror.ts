@@ -1,21 +1,20 @@
 import { UsageError } from '../../errors.js';
-import { f, fieldOf, type FieldOptions } from '../fields.js';
+import { f, kindField } from '../fields.js';
 import { maskUrlCredentials, mirrorUrlProblem } from '../mirrors.js';
 import { re2Regex } from '../push-rules.js';
 import { defineSingleton } from '../resource.js';
 
 /** A repository URL the service can pull from (http, https, ssh, git). */
-const mirrorUrl = <const O extends FieldOptions = FieldOptions>(options: O = {} as O) =>
-  fieldOf<string, O>({
-    name: 'mirror url',
-    type: 'string',
-    placeholder: '<url>',
-    parse(text, label) {
-      const problem = mirrorUrlProblem(text);
-      if (problem) throw new UsageError(`${label} ${maskUrlCredentials(text)} cannot be mirrored: ${problem}`);
-      return text;
-    },
-  }, options);
+const mirrorUrl = kindField<string>({
+  name: 'mirror url',
+  type: 'string',
+  placeholder: '<url>',
+  parse(text, label) {
+    const problem = mirrorUrlProblem(text);
+    if (problem) throw new UsageError(`${label} ${maskUrlCredentials(text)} cannot be mirrored: ${problem}`);
+    return text;
+  },
+});
 
 /**
  * The pull mirror of a project (Premium). GET answers 404 when the project does not mirror; PUT sets it up or

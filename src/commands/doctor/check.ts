@@ -50,6 +50,9 @@ export interface CheckDef {
   run(state: DoctorState): Promise<Outcome> | Outcome;
 }
 
+/** The checks of one section, in order, by name: `checksOf('network', { dns: checkDns, tcp: checkTcp })`. */
+export const checksOf = (section: Section, checks: Record<string, CheckDef['run']>): CheckDef[] => Object.entries(checks).map(([check, run]) => ({ section, check, run }));
+
 /** Runs the checks in order; a check that throws fails with the error's exit code and message. */
 export async function runChecks(checks: CheckDef[], state: DoctorState): Promise<CheckResult[]> {
   const results: CheckResult[] = [];

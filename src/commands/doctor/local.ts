@@ -7,7 +7,7 @@ import { resolveConnection, selectedProfileName } from '../../config/resolve.js'
 import { ExitCode } from '../../errors.js';
 import { listRecoveries } from '../tokens/rotation.js';
 import { plural } from '../../parse.js';
-import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
+import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
 
 const octal = (mode: number): string => (mode & 0o777).toString(8).padStart(4, '0');
 
@@ -134,11 +134,11 @@ function checkLocks(state: DoctorState): Outcome {
   return warn(`${plural(stale.length, 'stale lock')} left by runs that are gone: ${stale.join(', ')}`, `forgectl doctor --fix   (or: rm ${stale.join(' ')})`);
 }
 
-export const configurationChecks: CheckDef[] = [
-  { section: 'configuration', check: 'file modes', run: checkModes },
-  { section: 'configuration', check: 'profiles', run: checkProfiles },
-  { section: 'configuration', check: 'profile in use', run: checkSelection },
-  { section: 'configuration', check: 'token storage', run: checkTokenStorage },
-  { section: 'configuration', check: 'interrupted rotations', run: checkRecoveries },
-  { section: 'configuration', check: 'locks', run: checkLocks },
-];
+export const configurationChecks = checksOf('configuration', {
+  'file modes': checkModes,
+  profiles: checkProfiles,
+  'profile in use': checkSelection,
+  'token storage': checkTokenStorage,
+  'interrupted rotations': checkRecoveries,
+  locks: checkLocks,
+});

@@ -7,7 +7,7 @@ import { isLoopbackHost } from '../../config/resolve.js';
 import { proxyFor, proxySettings } from '../../http/client.js';
 import { redactUrl } from '../../http/redact.js';
 import { ConfigError, ExitCode } from '../../errors.js';
-import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
+import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 export const CERT_WARNING_DAYS = 14;
@@ -179,10 +179,10 @@ async function checkRedirect(state: DoctorState): Promise<Outcome> {
   return warn(`${http} answers ${answer.status} without redirecting to https`, 'the instance\'s administrators should redirect http to https; never use the http:// URL in a profile');
 }
 
-export const networkChecks: CheckDef[] = [
-  { section: 'network', check: 'dns', run: checkDns },
-  { section: 'network', check: 'proxy', run: checkProxy },
-  { section: 'network', check: 'tcp', run: checkTcp },
-  { section: 'network', check: 'tls', run: checkTls },
-  { section: 'network', check: 'http to https', run: checkRedirect },
-];
+export const networkChecks = checksOf('network', {
+  dns: checkDns,
+  proxy: checkProxy,
+  tcp: checkTcp,
+  tls: checkTls,
+  'http to https': checkRedirect,
+});

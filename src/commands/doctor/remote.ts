@@ -4,7 +4,7 @@ import { metadata } from '../../api/resources/metadata.js';
 import { users } from '../../api/resources/users.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { daysUntil, EXPIRY_WARNING_DAYS } from '../auth/status.js';
-import { fail, pass, skip, warn, type CheckDef, type DoctorState, type Outcome } from './check.js';
+import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
 
 /** Past this a request's round trip is worth a warning (pagination of large lists multiplies it). */
 const SLOW_ROUND_TRIP_MS = 2000;
@@ -173,14 +173,8 @@ function checkSelfRotate(state: DoctorState): Outcome {
   return fail(`${found}; but the token has neither api nor self_rotate scope, so the rotation will be refused (403)`, 'create the token with scope self_rotate (or api), then: forgectl auth login', ExitCode.auth);
 }
 
-export const remoteChecks: CheckDef[] = [
-  { section: 'network', check: 'round trip', run: checkRoundTrip },
-  { section: 'service', check: 'version', run: checkVersion },
-  { section: 'service', check: 'features', run: checkFeatures },
-  { section: 'service', check: 'rate limit', run: checkRateLimit },
-  { section: 'service', check: 'clock', run: checkClock },
-  { section: 'token', check: 'valid', run: checkTokenValid },
-  { section: 'token', check: 'scopes', run: checkScopes },
-  { section: 'token', check: 'expiry', run: checkExpiry },
-  { section: 'token', check: 'self_rotate', run: checkSelfRotate },
+export const remoteChecks = [
+  ...checksOf('network', { 'round trip': checkRoundTrip }),
+  ...checksOf('service', { version: checkVersion, features: checkFeatures, 'rate limit': checkRateLimit, clock: checkClock }),
+  ...checksOf('token', { valid: checkTokenValid, scopes: checkScopes, expiry: checkExpiry, self_rotate: checkSelfRotate }),
 ];

@@ -1,7 +1,7 @@
 import { groups, projects } from '../../api/resources/projects.js';
 import { defineCommand } from '../../cli/command.js';
 import { plural } from '../../parse.js';
-import { deletionOutcome, readAgain } from '../projects/settings.js';
+import { deleteAgreed } from '../projects/settings.js';
 
 interface GroupRecord {
   id: number;
@@ -24,15 +24,7 @@ export default defineCommand<{ group?: string; permanently?: boolean }>({
     let projectCount = 0;
     for await (const _ of ctx.api.list(projects.routes.ofGroup, { group: group.id, include_subgroups: true, with_shared: false, simple: true }, { all: true })) projectCount++;
     await ctx.confirm(`Delete group ${path}${opts.permanently ? ' permanently' : ''}, with ${plural(subgroups, 'subgroup')} and ${plural(projectCount, 'project')} (their repositories, issues, merge requests and members)?`);
-    const read = () => readAgain(() => ctx.api.call<GroupRecord>(groups.routes.get, { group: group.id, with_projects: false }));
-    if (!group.marked_for_deletion_on) await ctx.api.call(groups.routes.delete, { group: group.id });
-    if (opts.permanently) {
-      const now = await read();
-      if (now?.marked_for_deletion_on) await ctx.api.call(groups.routes.delete, { group: group.id, permanently_remove: true, full_path: path });
-    } else if (group.marked_for_deletion_on) {
-      ctx.io.note(`Group ${path} was marked for deletion already (on ${group.marked_for_deletion_on}); --permanently deletes it now`);
-    }
-    await deletionOutcome(ctx, `group ${path}`, read, `forgectl api POST /groups/${group.id}/restore`);
+    await deleteAgreed(ctx, groups, group, path, opts.permanently, { with_projects: false });
     return undefined;
   },
 });

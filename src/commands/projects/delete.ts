@@ -1,7 +1,7 @@
 import { projects } from '../../api/resources/projects.js';
 import { defineCommand } from '../../cli/command.js';
 import { plural } from '../../parse.js';
-import { deletionOutcome, readAgain } from './settings.js';
+import { deleteAgreed } from './settings.js';
 
 interface ProjectRecord {
   id: number;
@@ -33,15 +33,7 @@ export default defineCommand<{ project?: string; permanently?: boolean }>({
     const project = await ctx.api.call<ProjectRecord>(projects.routes.get, { project: given, statistics: true });
     const path = project.path_with_namespace;
     await ctx.confirm(`Delete project ${path}${opts.permanently ? ' permanently' : ''}, with ${contents(project)}?`);
-    const read = () => readAgain(() => ctx.api.call<ProjectRecord>(projects.routes.get, { project: project.id }));
-    if (!project.marked_for_deletion_on) await ctx.api.call(projects.routes.delete, { project: project.id });
-    if (opts.permanently) {
-      const now = await read();
-      if (now?.marked_for_deletion_on) await ctx.api.call(projects.routes.delete, { project: project.id, permanently_remove: true, full_path: path });
-    } else if (project.marked_for_deletion_on) {
-      ctx.io.note(`Project ${path} was marked for deletion already (on ${project.marked_for_deletion_on}); --permanently deletes it now`);
-    }
-    await deletionOutcome(ctx, `project ${path}`, read, `forgectl api POST /projects/${project.id}/restore`);
+    await deleteAgreed(ctx, projects, project, path, opts.permanently);
     return undefined;
   },
 });

@@ -1,9 +1,9 @@
 import { SETTINGS_ROUTES } from '../../api/application-settings.js';
 import { creatableFields, updatableFields } from '../../api/resource.js';
 import { groups, projects } from '../../api/resources/projects.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import { defineCommand, type CommandDef, type Context, type OptionDef } from '../../cli/command.js';
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
-import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { plural } from '../../parse.js';
 
 /**
@@ -21,6 +21,42 @@ export const settingOptions = (def: { fields: Fields }, mode: 'create' | 'update
 export function settingValues(def: { fields: Fields }, mode: 'create' | 'update', opts: Record<string, unknown>): Record<string, unknown> {
   const values = fieldValues(mode === 'create' ? creatableFields(def) : updatableFields(def), opts);
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * `projects update` and `groups update`: the settings given (the others stay) of the project or group named as the
+ * argument, sent in one PUT; `query` adds what the service should be told besides (a group's PUT need not answer
+ * with its projects).
+ */
+export function updateCommand(def: typeof projects | typeof groups, help: { description: string; examples: string[] }, query: Record<string, unknown> = {}): CommandDef<Record<string, unknown>> {
+  const scope = def.id.param;
+  return defineCommand<Record<string, unknown>>({
+    ...help,
+    args: [`[${scope}]`],
+    options: settingOptions(def, 'update'),
+    async run(opts, ctx) {
+      const target = ctx[scope](opts[scope] as string | undefined, `the ${scope} as an argument (forgectl ${def.command} update ID|PATH)`);
+      const values = settingValues(def, 'update', opts);
+      if (!Object.keys(values).length) throw new UsageError('nothing to change: give the settings to set', `forgectl ${def.command} update --help lists them`);
+      const route: string = def.routes.update;
+      return ctx.api.call(route, { [scope]: target, ...values, ...query });
+    },
+  });
+}
+
+/** `projects archive` and `projects unarchive`: one call on the project named as the argument. */
+export function archiveCommand(verb: 'archive' | 'unarchive', description: string): CommandDef<{ project?: string }> {
+  return defineCommand<{ project?: string }>({
+    description,
+    examples: [`forgectl projects ${verb} acme/web`],
+    args: ['[project]'],
+    async run(opts, ctx) {
+      const project = ctx.project(opts.project, `the project as an argument (forgectl projects ${verb} ID|PATH)`);
+      const result = await ctx.api.call<{ path_with_namespace: string }>(projects.routes[verb], { project });
+      ctx.io.note(`${verb === 'archive' ? 'Archived' : 'Unarchived'} project ${result.path_with_namespace}`);
+      return result;
+    },
+  });
 }
 
 /** A group's id from its id or full path (exit 5 when there is none). */
@@ -51,7 +87,7 @@ const addDays = (day: string, days: number): string => new Date(Date.parse(`${da
  * After a DELETE the service answered 202: read the object again. Gone: deleted. Marked for deletion: when it
  * really goes (the mark's day plus the instance's delay, when readable) and how to take it back.
  */
-export async function deletionOutcome(ctx: Context, what: string, read: () => Promise<{ marked_for_deletion_on?: string | null } | undefined>, restore: string): Promise<'deleted' | 'marked'> {
+async function deletionOutcome(ctx: Context, what: string, read: () => Promise<{ marked_for_deletion_on?: string | null } | undefined>, restore: string): Promise<'deleted' | 'marked'> {
   const after = await read();
   if (!after) {
     ctx.io.note(`Deleted ${what}`);
@@ -68,8 +104,26 @@ export async function deletionOutcome(ctx: Context, what: string, read: () => Pr
   return 'marked';
 }
 
+/**
+ * The deletion of a project or a group the user agreed to: marks it for deletion (unless it is marked already), with
+ * --permanently then deletes the marked object at once, and says what became of it. `query` goes with each read.
+ */
+export async function deleteAgreed(ctx: Context, def: typeof projects | typeof groups, object: { id: number; marked_for_deletion_on?: string | null }, path: string, permanently: boolean | undefined, query: Record<string, unknown> = {}): Promise<void> {
+  const scope = def.id.param;
+  const [get, remove]: string[] = [def.routes.get, def.routes.delete];
+  const read = () => readAgain(() => ctx.api.call<{ marked_for_deletion_on?: string | null }>(get, { [scope]: object.id, ...query }));
+  if (!object.marked_for_deletion_on) await ctx.api.call(remove, { [scope]: object.id });
+  if (permanently) {
+    const now = await read();
+    if (now?.marked_for_deletion_on) await ctx.api.call(remove, { [scope]: object.id, permanently_remove: true, full_path: path });
+  } else if (object.marked_for_deletion_on) {
+    ctx.io.note(`${scope === 'project' ? 'Project' : 'Group'} ${path} was marked for deletion already (on ${object.marked_for_deletion_on}); --permanently deletes it now`);
+  }
+  await deletionOutcome(ctx, `${scope} ${path}`, read, `forgectl api -X POST /${def.command}/${object.id}/restore`);
+}
+
 /** Reads an object again, undefined when it is gone (404). */
-export async function readAgain<T>(read: () => Promise<T>): Promise<T | undefined> {
+async function readAgain<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {

@@ -1,7 +1,7 @@
 import { findGroup, groupFor, groupRole, memberRoleInGroup, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupById, refreshPaths } from '../hierarchy.js';
-import { accepted, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from '../listing.js';
 import { groups, members, projects, type Group, type Visibility } from '../model.js';
 import type { SandboxModule } from '../module.js';
@@ -9,6 +9,7 @@ import { paginate } from '../pagination.js';
 import { GROUP_SETTINGS, presentGroup } from '../present.js';
 import { addGroup } from '../seed.js';
 import { applyAvatar, avatarFrom } from '../avatars.js';
+import { deleteOrMark, unmarkDeletion } from '../deletion.js';
 import { deleteProjectNow, presentProjectFor, projectVisible } from './projects.js';
 import { groups as declared } from '../../api/resources/projects.js';
 import { members as memberships } from '../../api/resources/members.js';
@@ -208,21 +209,12 @@ export const groupsModule: SandboxModule = {
 
     api.route(declared.routes.delete, (req) => {
       const group = groupFor(req, Role.owner);
-      const permanently = bool(req.input.permanently_remove);
-      if (permanently && req.input.full_path !== group.full_path) throw errors.badRequest('`full_path` is incorrect. You must enter the complete path for the group.');
-      if (delaysDeletion(req) && !(permanently && group.marked_for_deletion_on)) {
-        if (group.marked_for_deletion_on) throw errors.badRequest('Group has been already marked for deletion');
-        group.marked_for_deletion_on = req.now().toISOString().slice(0, 10);
-        return accepted();
-      }
-      deleteGroupNow(req.db, group);
-      return accepted();
+      return deleteOrMark(req, group, { noun: 'Group', fullPath: group.full_path, delays: delaysDeletion(req), deleteNow: () => deleteGroupNow(req.db, group) });
     });
 
     api.route(declared.routes.restore, (req) => {
       const group = groupFor(req, Role.owner);
-      if (!group.marked_for_deletion_on) throw errors.badRequest('Group has not been marked for deletion');
-      group.marked_for_deletion_on = null;
+      unmarkDeletion(group, 'Group');
       return created(presentGroupDetail(req, group));
     });
 

@@ -1,7 +1,7 @@
 import { findGroup, groupRole, memberRoleInProject, projectFor, projectRole, requireUser, userFor, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
-import { accepted, array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
+import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
 import { matches, ordering, parameterize, pathProblem, sortRecords, timeParam } from '../listing.js';
 import {
   groups, issues, members, mergeRequests, projects, repositories, userNamespaceId, users, USER_NAMESPACE_BASE,
@@ -14,6 +14,7 @@ import { GROUP_SETTINGS, PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, prese
 import { repositoryOf, seedCommit } from '../git/repository.js';
 import { addProject } from '../seed.js';
 import { applyAvatar, avatarFrom } from '../avatars.js';
+import { deleteOrMark, unmarkDeletion } from '../deletion.js';
 import { settleStorageMoves } from './storage-moves.js';
 import { projects as declared } from '../../api/resources/projects.js';
 import { members as memberships } from '../../api/resources/members.js';
@@ -322,23 +323,12 @@ export const projectsModule: SandboxModule = {
 
     api.route(declared.routes.delete, (req) => {
       const project = projectFor(req, Role.owner);
-      const permanently = bool(req.input.permanently_remove);
-      if (permanently && req.input.full_path !== project.path_with_namespace) {
-        throw errors.badRequest('`full_path` is incorrect. You must enter the complete path for the project.');
-      }
-      if (delaysDeletion(req, project) && !(permanently && project.marked_for_deletion_on)) {
-        if (project.marked_for_deletion_on) throw errors.badRequest('Project has been already marked for deletion');
-        project.marked_for_deletion_on = req.now().toISOString().slice(0, 10);
-        return accepted();
-      }
-      deleteProjectNow(req.db, project);
-      return accepted();
+      return deleteOrMark(req, project, { noun: 'Project', fullPath: project.path_with_namespace, delays: delaysDeletion(req, project), deleteNow: () => deleteProjectNow(req.db, project) });
     });
 
     api.route(declared.routes.restore, (req) => {
       const project = projectFor(req, Role.owner);
-      if (!project.marked_for_deletion_on) throw errors.badRequest('Project has not been marked for deletion');
-      project.marked_for_deletion_on = null;
+      unmarkDeletion(project, 'Project');
       return created(presentProjectFor(req, project, { permissions: true }));
     });
 

@@ -1,0 +1,40 @@
+import { accepted, bool, errors, type SandboxRequest, type SandboxResponse } from './http.js';
+
+/** Delayed deletion of projects and groups: a first DELETE marks them, restore takes the mark back. */
+
+interface Deletable {
+  marked_for_deletion_on?: string | null;
+}
+
+interface Deletion {
+  noun: 'Project' | 'Group';
+  /** What permanently_remove must be confirmed with (full_path). */
+  fullPath: string;
+  /** Whether this instance and object delay deletion (not on Free, not a personal project). */
+  delays: boolean;
+  deleteNow(): void;
+}
+
+/**
+ * DELETE of a project or a group: where deletion is delayed, the first marks it for deletion; a second with
+ * permanently_remove and its full path, or any where nothing is delayed, deletes it at once. Answers 202.
+ */
+export function deleteOrMark(req: SandboxRequest, target: Deletable, { noun, fullPath, delays, deleteNow }: Deletion): SandboxResponse {
+  const permanently = bool(req.input.permanently_remove);
+  if (permanently && req.input.full_path !== fullPath) {
+    throw errors.badRequest(`\`full_path\` is incorrect. You must enter the complete path for the ${noun.toLowerCase()}.`);
+  }
+  if (delays && !(permanently && target.marked_for_deletion_on)) {
+    if (target.marked_for_deletion_on) throw errors.badRequest(`${noun} has been already marked for deletion`);
+    target.marked_for_deletion_on = req.now().toISOString().slice(0, 10);
+    return accepted();
+  }
+  deleteNow();
+  return accepted();
+}
+
+/** POST …/restore of a project or a group: takes back the mark (400 when there is none). */
+export function unmarkDeletion(target: Deletable, noun: Deletion['noun']): void {
+  if (!target.marked_for_deletion_on) throw errors.badRequest(`${noun} has not been marked for deletion`);
+  target.marked_for_deletion_on = null;
+}
