@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { ListResult } from '../api/paginate.js';
-import type { CommandDef, Context } from './command.js';
+import type { CommandDef, Context, Prompter } from './command.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../errors.js';
 import { oneLine } from '../output/formats.js';
 import { Io, OutputState } from '../output/io.js';
@@ -66,7 +66,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
   if (budget) ctx.io.note(budget);
-  const shared = sharedParts(ctx, projects.length, opts.projectsFile === '-');
+  const shared = sharedParts(ctx, projects, opts.projectsFile === '-');
   let stop = false;
   const runOne = async (project: FleetProject): Promise<ProjectRun> => {
     const stderr = new TextSink();
@@ -179,18 +179,29 @@ async function rowsOf(returned: unknown, commandPath: string, stderr: TextSink):
 }
 
 interface Shared {
-  confirm(question: string): Promise<void>;
+  confirm(question: string, asking: string): Promise<void>;
   readStdin(): Promise<Buffer>;
+  prompt: Prompter;
 }
 
-/** What the projects of one run share: one confirmation for all, and stdin read once. */
-function sharedParts(ctx: Context, count: number, stdinTaken: boolean): Shared {
+/** What the projects of one run share: one confirmation for all, stdin read once, a secret asked for once. */
+function sharedParts(ctx: Context, projects: FleetProject[], stdinTaken: boolean): Shared {
   let answer: Promise<void> | undefined;
   let stdin: Promise<Buffer> | undefined;
+  const secrets = new Map<string, Promise<string>>();
   return {
-    confirm(question) {
-      const more = count - 1;
-      answer ??= ctx.confirm(more ? `${question.replace(/\?$/, '')}, and the same in ${plural(more, 'more project')}?` : question);
+    prompt: {
+      input: (message, options) => ctx.prompt.input(message, options),
+      confirm: (message, defaultValue) => ctx.prompt.confirm(message, defaultValue),
+      password(message) {
+        if (!secrets.has(message)) secrets.set(message, ctx.prompt.password(message));
+        return secrets.get(message)!;
+      },
+    },
+    confirm(question, asking) {
+      const others = projects.filter((project) => project.path !== asking).map((project) => project.path);
+      const named = others.length > 5 ? `${others.slice(0, 4).join(', ')}, … (${others.length - 4} more)` : others.join(', ');
+      answer ??= ctx.confirm(others.length ? `${question.replace(/\?$/, '')}, and the same in ${plural(others.length, 'more project')} (${named})?` : question);
       return answer;
     },
     readStdin() {
@@ -226,7 +237,7 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     get paging() { return parent.paging; },
     get rateGate() { return parent.rateGate; },
     get interrupted() { return parent.interrupted; },
-    get prompt() { return parent.prompt; },
+    get prompt() { return shared.prompt; },
     now: () => parent.now(),
     sleep: (ms) => parent.sleep(ms),
     invoke: (argv, streams) => parent.invoke(argv, streams),
@@ -236,7 +247,7 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     apiWithToken: (token) => parent.apiWithToken(token),
     forkApi: (print) => parent.forkApi(print),
     readConfig: () => parent.readConfig(),
-    confirm: (question) => shared.confirm(question),
+    confirm: (question) => shared.confirm(question, project.path),
     project: () => project.path,
     group: (value) => parent.group(value),
   };
