@@ -78,6 +78,11 @@ export function fleetKind(def: CommandDef): 'selector' | 'projects-file' | undef
   return takesFleet(def) ? 'selector' : undefined;
 }
 
+/** Generated verbs (plainCommands) of a resource whose --group is its own, taking a fleet by --projects-file. */
+export function overProjectsFile<T extends Partial<Record<string, CommandDef>>>(commands: T): T {
+  return Object.fromEntries(Object.entries(commands).map(([verb, def]) => [verb, def && { ...def, fleet: 'projects-file' as const }])) as T;
+}
+
 /** The fleet options a command gets besides its own. */
 export function fleetOptionsOf(def: CommandDef): OptionDef[] {
   const kind = fleetKind(def);
