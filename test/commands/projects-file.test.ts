@@ -63,6 +63,8 @@ describe('variables over --projects-file', () => {
     for (const project of ['acme/api', 'acme/web']) expect((await variable(project, 'FLEET_FLAG')).body).toMatchObject({ value: 'on', description: 'set by the fleet' });
     const got = await sandbox.run(['variables', 'get', 'FLEET_FLAG', '--projects-file', TWO, '--fields', 'project,outcome,value', '-o', 'json']);
     expect(got.json()).toEqual([{ project: 'acme/api', outcome: 'ok', value: 'on' }, { project: 'acme/web', outcome: 'ok', value: 'on' }]);
+    const matched = await sandbox.run(['variables', 'list', '--projects-file', TWO, '--exclude', 'acme/api', '--fields', 'project,key', '-o', 'json']);
+    expect(new Set((matched.json() as Row[]).map((row) => row.project))).toEqual(new Set(['acme/web']));
   });
 
   it('a project that does not exist fails, the others are done, exit 9 naming it; without --continue-on-error no more are started', async () => {

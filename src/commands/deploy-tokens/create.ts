@@ -67,8 +67,10 @@ export default defineCommand<Options>({
     if (file && opts.projectsFile !== undefined) {
       // This project fails, the others go on: its earlier token is kept.
       if (existsSync(file)) throw new CliError(`${file} exists: over --projects-file a token is not written over another (nothing was created here)`, ExitCode.usage, 'move it away, or give another --output-dir');
-      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-      assertWritableDir(dirname(file), '--output-dir');
+      if (!ctx.globals.dryRun) {
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        assertWritableDir(dirname(file), '--output-dir');
+      }
     } else if (file) {
       // Before anything is created: the folder takes new files, and an existing file is replaced only when confirmed.
       assertWritableDir(dirname(file), '--output-file');
