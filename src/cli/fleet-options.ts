@@ -2,6 +2,7 @@ import type { CommandDef, OptionDef } from './command.js';
 import { projectOption } from './options.js';
 import { collect, parseInteger, parseRateLimit } from '../parse.js';
 import { MAX_SHARDS, parseShard } from '../fleet/shard.js';
+import type { FleetKind } from '../fleet/select.js';
 
 /**
  * The options of fleet operations, light enough for the command wiring to load on every run: any command that works
@@ -73,7 +74,7 @@ export function takesFleet(def: CommandDef): boolean {
 }
 
 /** Which fleet selector a command takes: the whole one, --projects-file alone (`fleet: 'projects-file'`), or none. */
-export function fleetKind(def: CommandDef): 'selector' | 'projects-file' | undefined {
+export function fleetKind(def: CommandDef): FleetKind | undefined {
   if (def.fleet === 'projects-file') return 'projects-file';
   return takesFleet(def) ? 'selector' : undefined;
 }
