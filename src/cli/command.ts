@@ -109,6 +109,12 @@ export interface CommandDef<O = any> {
   formats?: readonly string[];
   /** Output format when -o is not given, instead of the profile's or table (`api` prints JSON). */
   defaultFormat?: Format;
+  /**
+   * 'projects-file': the command works on one project or on its own --group (the group's variables, members …), and
+   * takes a fleet of projects by --projects-file instead of --project (the whole selector's --group would clash).
+   * Commands with --project and no --group of their own take the whole selector without saying so.
+   */
+  fleet?: 'projects-file';
   run(opts: O, ctx: Context): Promise<unknown>;
 }
 

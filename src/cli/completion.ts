@@ -1,5 +1,5 @@
 import { globalOptions } from './program.js';
-import { fleetOptions, takesFleet } from './fleet-options.js';
+import { fleetOptionsOf } from './fleet-options.js';
 import { listOptions } from './options.js';
 import { choicesOf } from '../parse.js';
 import type { Commands, OptionDef } from './command.js';
@@ -64,7 +64,7 @@ export async function completionTree({ manifest, groups }: Commands): Promise<Co
       if (!isLeaf && !self.options.length) self.options.push(HELP_OPTION);
     });
     const def = (await entry.load()).default;
-    const own = [...(def.options ?? []), ...listOptions(def.list), ...(takesFleet(def) ? fleetOptions : [])].map(completionOption);
+    const own = [...(def.options ?? []), ...listOptions(def.list), ...fleetOptionsOf(def)].map(completionOption);
     node(entry.path).options.push(...own, ...globals, HELP_OPTION);
   }
   return [...nodes.values()].sort((a, b) => a.path.localeCompare(b.path));

@@ -2,6 +2,7 @@ import type { CommandDef, OptionDef } from './command.js';
 import { projectOption } from './options.js';
 import { collect, parseInteger, parseRateLimit } from '../parse.js';
 import { MAX_SHARDS, parseShard } from '../fleet/shard.js';
+import type { FleetKind } from '../fleet/select.js';
 
 /**
  * The options of fleet operations, light enough for the command wiring to load on every run: any command that works
@@ -18,15 +19,19 @@ export const concurrencyOption: OptionDef = {
   parse: parseInteger('--concurrency', 1, MAX_CONCURRENCY),
 };
 
+const matchOption: OptionDef = { flags: '--match <glob>', description: "only projects whose full path matches (acme/**/api, repeatable)", parse: collect };
+const excludeOption: OptionDef = { flags: '--exclude <glob>', description: 'leave out projects whose full path matches (repeatable)', parse: collect };
+const projectsFileOption: OptionDef = { flags: '--projects-file <file>', description: 'the projects listed in this file (one ID or path a line; - for stdin)' };
+
 /** The selector's options; `group` is left out where a command's --group means something else. */
 export function selectorOptions(withGroup = true): OptionDef[] {
   return [
     ...(withGroup ? [{ flags: '--group <id|path>', description: 'every project of this group, instead of --project' }] : []),
     { flags: '--recursive', description: "with --group: also the projects of its subgroups" },
     { flags: '--include-archived', description: 'with --group: archived projects too' },
-    { flags: '--match <glob>', description: "only projects whose full path matches (acme/**/api, repeatable)", parse: collect },
-    { flags: '--exclude <glob>', description: 'leave out projects whose full path matches (repeatable)', parse: collect },
-    { flags: '--projects-file <file>', description: 'the projects listed in this file (one ID or path a line; - for stdin)' },
+    matchOption,
+    excludeOption,
+    projectsFileOption,
   ];
 }
 
@@ -50,6 +55,12 @@ export const FLEET_HELP_GROUP = 'Fleet (instead of --project):';
 
 export const fleetOptions: OptionDef[] = [...selectorOptions(), ...fleetRunOptions];
 
+/**
+ * The fleet of a command whose --group names the group's own records (its variables, its members): the projects
+ * are given by --projects-file alone, narrowed by --match and --exclude.
+ */
+export const projectsFileOptions: OptionDef[] = [projectsFileOption, matchOption, excludeOption, ...fleetRunOptions];
+
 const longFlag = (option: OptionDef): string | undefined => /--[a-z][a-z-]*/.exec(option.flags)?.[0];
 const fleetFlags = new Set(fleetOptions.map(longFlag));
 
@@ -59,5 +70,22 @@ const fleetFlags = new Set(fleetOptions.map(longFlag));
  */
 export function takesFleet(def: CommandDef): boolean {
   const options = def.options ?? [];
-  return options.includes(projectOption) && !options.some((option) => fleetFlags.has(longFlag(option)));
+  return def.fleet === undefined && options.includes(projectOption) && !options.some((option) => fleetFlags.has(longFlag(option)));
+}
+
+/** Which fleet selector a command takes: the whole one, --projects-file alone (`fleet: 'projects-file'`), or none. */
+export function fleetKind(def: CommandDef): FleetKind | undefined {
+  if (def.fleet === 'projects-file') return 'projects-file';
+  return takesFleet(def) ? 'selector' : undefined;
+}
+
+/** Generated verbs (plainCommands) of a resource whose --group is its own, taking a fleet by --projects-file. */
+export function overProjectsFile<T extends Partial<Record<string, CommandDef>>>(commands: T): T {
+  return Object.fromEntries(Object.entries(commands).map(([verb, def]) => [verb, def && { ...def, fleet: 'projects-file' as const }])) as T;
+}
+
+/** The fleet options a command gets besides its own. */
+export function fleetOptionsOf(def: CommandDef): OptionDef[] {
+  const kind = fleetKind(def);
+  return kind === 'selector' ? fleetOptions : kind === 'projects-file' ? projectsFileOptions : [];
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { ListResult } from '../api/paginate.js';
-import type { CommandDef, Context } from './command.js';
+import type { CommandDef, Context, Prompter } from './command.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../errors.js';
 import { oneLine } from '../output/formats.js';
 import { Io, OutputState } from '../output/io.js';
@@ -66,7 +66,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
   if (budget) ctx.io.note(budget);
-  const shared = sharedParts(ctx, projects.length, opts.projectsFile === '-');
+  const shared = sharedParts(ctx, projects, opts.projectsFile === '-');
   let stop = false;
   const runOne = async (project: FleetProject): Promise<ProjectRun> => {
     const stderr = new TextSink();
@@ -86,7 +86,6 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   const summary = { ok: 0, failed: [] as string[], skipped: 0, attention: 0, notStarted: [] as string[] };
   const result = new ResultWithExit(undefined, ExitCode.ok);
   const shape: { keys?: string[] } = { keys: def.columns };
-  const prefix = (path: string, text: string): string => text.split('\n').filter(Boolean).map((line) => `${path}: ${line}\n`).join('');
   async function* rows(): AsyncGenerator<Row> {
     const outcomes = orderedPool(projects, concurrency, runOne, { stop: () => stop });
     // Rows without records of their own (failures, commands that return nothing) get the columns of the first record.
@@ -110,7 +109,12 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       }
       if (outcome.status === 'failed') {
         const error = outcome.error as Error & { fleetStderr?: string };
-        if (endsTheFleet(error)) throw error;
+        if (endsTheFleet(error)) {
+          ctx.io.streams.stderr.write(prefix(path, error.fleetStderr ?? ''));
+          // The projects under way end first (no more start): no request of this run is left in flight after it.
+          while (!(await outcomes.next()).done);
+          throw error;
+        }
         summary.failed.push(path);
         const message = error instanceof CliError ? error.message + (error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '') : `internal error: ${error.message}`;
         ctx.io.streams.stderr.write(prefix(path, error.fleetStderr ?? '') + `${path}: error: ${oneLine(message)}\n`);
@@ -148,6 +152,9 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   return Object.assign(result, { result: rows() });
 }
 
+/** A project's stderr lines, each with its path in front. */
+const prefix = (path: string, text: string): string => text.split('\n').filter(Boolean).map((line) => `${path}: ${line}\n`).join('');
+
 /** Every row with the same keys in the same order: project, outcome, the record's, error. */
 function pad(row: Row, keys: string[]): Row {
   const padded: Row = { project: row.project, outcome: row.outcome };
@@ -179,18 +186,33 @@ async function rowsOf(returned: unknown, commandPath: string, stderr: TextSink):
 }
 
 interface Shared {
-  confirm(question: string): Promise<void>;
+  /** `shown` writes out what the asking project said so far (its preview), before the question. */
+  confirm(question: string, asking: string, shown: () => void): Promise<void>;
   readStdin(): Promise<Buffer>;
+  prompt: Prompter;
 }
 
-/** What the projects of one run share: one confirmation for all, and stdin read once. */
-function sharedParts(ctx: Context, count: number, stdinTaken: boolean): Shared {
+/** What the projects of one run share: one confirmation for all, stdin read once, a secret asked for once. */
+function sharedParts(ctx: Context, projects: FleetProject[], stdinTaken: boolean): Shared {
   let answer: Promise<void> | undefined;
   let stdin: Promise<Buffer> | undefined;
+  const secrets = new Map<string, Promise<string>>();
   return {
-    confirm(question) {
-      const more = count - 1;
-      answer ??= ctx.confirm(more ? `${question.replace(/\?$/, '')}, and the same in ${plural(more, 'more project')}?` : question);
+    prompt: {
+      input: (message, options) => ctx.prompt.input(message, options),
+      confirm: (message, defaultValue) => ctx.prompt.confirm(message, defaultValue),
+      password(message) {
+        if (!secrets.has(message)) secrets.set(message, ctx.prompt.password(message));
+        return secrets.get(message)!;
+      },
+    },
+    confirm(question, asking, shown) {
+      if (answer) return answer;
+      // At a terminal the question waits for an answer: what the project said so far is its preview, shown first.
+      if (ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun) shown();
+      const others = projects.filter((project) => project.path !== asking).map((project) => project.path);
+      const named = others.length > 5 ? `${others.slice(0, 4).join(', ')}, … (${others.length - 4} more)` : others.join(', ');
+      answer = ctx.confirm(others.length ? `${question.replace(/\?$/, '')}, and the same in ${plural(others.length, 'more project')} (${named})?` : question);
       return answer;
     },
     readStdin() {
@@ -226,7 +248,7 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     get paging() { return parent.paging; },
     get rateGate() { return parent.rateGate; },
     get interrupted() { return parent.interrupted; },
-    get prompt() { return parent.prompt; },
+    get prompt() { return shared.prompt; },
     now: () => parent.now(),
     sleep: (ms) => parent.sleep(ms),
     invoke: (argv, streams) => parent.invoke(argv, streams),
@@ -236,7 +258,10 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     apiWithToken: (token) => parent.apiWithToken(token),
     forkApi: (print) => parent.forkApi(print),
     readConfig: () => parent.readConfig(),
-    confirm: (question) => shared.confirm(question),
+    confirm: (question) => shared.confirm(question, project.path, () => {
+      parent.io.streams.stderr.write(prefix(project.path, stderr.text));
+      stderr.text = '';
+    }),
     project: () => project.path,
     group: (value) => parent.group(value),
   };

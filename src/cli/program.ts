@@ -13,7 +13,7 @@ import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { Commands, ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
-import { FLEET_HELP_GROUP, fleetOptions, takesFleet } from './fleet-options.js';
+import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
 import { editDistance, parseChoice, parseInteger } from '../parse.js';
@@ -261,7 +261,7 @@ export function attachDefinition(command: Command, def: CommandDef): void {
   for (const option of def.options ?? []) command.addOption(toOption(option));
   for (const option of listOptions(def.list)) command.addOption(toOption(option));
   if (def.list === 'keyset') command.addOption(toOption(pageOption).hideHelp());
-  if (takesFleet(def)) for (const option of fleetOptions) command.addOption(toOption(option).helpGroup(FLEET_HELP_GROUP));
+  for (const option of fleetOptionsOf(def)) command.addOption(toOption(option).helpGroup(FLEET_HELP_GROUP));
   if (def.examples.length) command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
 }
 
@@ -310,8 +310,9 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
       const { prepareShaping } = await import('./shaping.js');
       const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
       context = await createContext(commands, globals, deps, opts, def, state, main);
-      const fleet = takesFleet(def) && fleetSelected(opts);
-      if (!fleet && takesFleet(def)) checkSelection(opts);
+      const kind = fleetKind(def);
+      const fleet = kind !== undefined && fleetSelected(opts, kind);
+      if (kind) checkSelection(opts, kind);
       const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
       const status = returned instanceof ResultWithExit ? returned : undefined;
       await render(status ? status.result : returned, context.io, {

@@ -40,18 +40,37 @@ export interface SelectContext {
   group(value: string | undefined): string;
 }
 
+/**
+ * Which selector a command takes: 'selector' (--group or --projects-file), or 'projects-file' alone where the
+ * command's own --group (and --instance) names where its records are.
+ */
+export type FleetKind = 'selector' | 'projects-file';
+
 /** Whether the options select a fleet (rather than one --project). */
-export function fleetSelected(opts: FleetSelection): boolean {
-  return opts.group !== undefined || opts.projectsFile !== undefined;
+export function fleetSelected(opts: FleetSelection, kind: FleetKind = 'selector'): boolean {
+  return (kind === 'selector' && opts.group !== undefined) || opts.projectsFile !== undefined;
 }
 
+const RUN_KEYS = ['match', 'exclude', 'concurrency', 'continueOnError', 'shard', 'shardTotal', 'rateLimit', 'failedTo'] as const;
+const flagOf = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
 /** Refuses selector options that make no sense together, before anything is sent. */
-export function checkSelection(opts: FleetSelection & Partial<FleetRun> & { project?: string }): void {
+export function checkSelection(opts: FleetSelection & Partial<FleetRun> & { project?: string; instance?: boolean }, kind: FleetKind = 'selector'): void {
+  if (kind === 'projects-file') {
+    if (opts.projectsFile === undefined) {
+      const stray = RUN_KEYS.filter((key) => opts[key] !== undefined);
+      if (stray.length) throw new UsageError(`${stray.map(flagOf).join(', ')} appl${stray.length === 1 ? 'ies' : 'y'} to --projects-file`, 'list the projects in a file and give --projects-file FILE');
+      return;
+    }
+    const other = opts.project !== undefined ? '--project' : opts.group !== undefined ? '--group' : opts.instance ? '--instance' : undefined;
+    if (other) throw new UsageError(`give ${other} or --projects-file, not both`, other === '--project' ? undefined : `${other} acts on the ${other.slice(2)}'s own records; --projects-file on each project listed`);
+    return;
+  }
   if (opts.group !== undefined && opts.projectsFile !== undefined) throw new UsageError('give --group or --projects-file, not both');
   if (opts.project !== undefined && fleetSelected(opts)) throw new UsageError(`give --project or ${opts.group !== undefined ? '--group' : '--projects-file'}, not both`);
   if (!fleetSelected(opts)) {
-    const stray = (['recursive', 'includeArchived', 'match', 'exclude', 'concurrency', 'continueOnError', 'shard', 'shardTotal', 'rateLimit', 'failedTo'] as const).filter((key) => opts[key] !== undefined);
-    if (stray.length) throw new UsageError(`${stray.map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} appl${stray.length === 1 ? 'ies' : 'y'} to a fleet of projects: add --group GROUP or --projects-file FILE`);
+    const stray = (['recursive', 'includeArchived', ...RUN_KEYS] as const).filter((key) => opts[key] !== undefined);
+    if (stray.length) throw new UsageError(`${stray.map(flagOf).join(', ')} appl${stray.length === 1 ? 'ies' : 'y'} to a fleet of projects: add --group GROUP or --projects-file FILE`);
   }
   if (opts.projectsFile !== undefined && (opts.recursive || opts.includeArchived)) throw new UsageError('--recursive and --include-archived apply to --group, not to --projects-file');
 }

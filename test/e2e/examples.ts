@@ -154,5 +154,10 @@ SETUP['forgectl alerts resolve --help'] = [
 SETUP['forgectl plan merge --help'] = ['rm -f plan-*.json && forgectl plan -f desired.yaml --shard 1/2 --out plan-1.json >/dev/null 2>&1; forgectl plan -f desired.yaml --shard 2/2 --out plan-2.json >/dev/null 2>&1; mkdir -p plans && cp plan-1.json plan-2.json plans/'];
 SETUP['forgectl push-rule delete --help'] = ['forgectl push-rule set --project acme/api --max-file-size 10 >/dev/null'];
 SETUP['forgectl license delete --help'] = ['forgectl license add --file ./company.license >/dev/null'];
+// The --projects-file examples act on what both projects of services.txt have.
+SETUP['forgectl variables get --help'] = ['forgectl variables set LOG_LEVEL --project acme/web --value info >/dev/null'];
+SETUP['forgectl variables delete --help'] = ['forgectl variables set RETIRED_FLAG --projects-file services.txt --value 1 >/dev/null'];
+SETUP['forgectl protected-branches unprotect --help'] = ["forgectl protected-branches protect --projects-file services.txt --name 'legacy/*' >/dev/null"];
+SETUP['forgectl deploy-tokens revoke --help'] = ['forgectl deploy-tokens create --projects-file services.txt --name ci-pull --scopes read_registry --output-dir old-tokens >/dev/null'];
 // The fault-injection block talks to the sandbox of the block before it, whose eval set FORGECTL_URL.
 SETUP['README: The sandbox (block 2)'] = ['export FORGECTL_URL="$SANDBOX_URL"'];

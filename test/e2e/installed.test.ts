@@ -596,4 +596,26 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web'])).code).toBe(2);
     expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web', '--yes'])).code).toBe(0);
   });
+
+  live('--projects-file from the shell: a variable and a deploy token in every project listed, tokens to 0600 files only, deletion asked', async () => {
+    const work = tempDir('forgectl-e2e-fleet-');
+    const set = await shell(`cd '${work}' && printf 'acme/api\\nacme/web\\n' > services.txt && printf 'acme/web\\n' | forgectl variables set E2E_FLEET --projects-file - --value on && forgectl variables set E2E_FLEET --projects-file services.txt --value on`);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/^acme\/api\tok\tE2E_FLEET\t/m);
+    expect(set.stderr).toContain('acme/web: E2E_FLEET (scope *) of project acme/web is already as asked: nothing sent');
+    const refused = await shell(`cd '${work}' && forgectl deploy-tokens create --projects-file services.txt --name e2e-pull --scopes read_registry`);
+    expect(refused.code).toBe(2);
+    const created = await shell(`cd '${work}' && forgectl deploy-tokens create --projects-file services.txt --name e2e-pull --scopes read_registry --output-dir tokens -o json && stat -c '%a %n' tokens/acme/api.token tokens/acme/web.token >&2`);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain('600 tokens/acme/api.token\n600 tokens/acme/web.token');
+    for (const project of ['api', 'web']) expect(created.stdout).not.toContain(readFileSync(join(work, 'tokens', 'acme', `${project}.token`), 'utf8').trim());
+    const asked = await shell(`cd '${work}' && forgectl variables delete E2E_FLEET --projects-file services.txt < /dev/null`);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/confirmation needed: Delete variable E2E_FLEET .* and the same in 1 more project/);
+    expect((await forgectl(['variables', 'get', 'E2E_FLEET', '--project', 'acme/web'])).code).toBe(0);
+    const deleted = await shell(`cd '${work}' && forgectl variables delete E2E_FLEET --projects-file services.txt --yes && forgectl deploy-tokens revoke --name e2e-pull --projects-file services.txt --yes`);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect((await forgectl(['variables', 'get', 'E2E_FLEET', '--project', 'acme/web'])).code).toBe(5);
+    rmSync(work, { recursive: true, force: true });
+  });
 });

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { routeOf } from '../../api/resource.js';
-import { DEPLOY_TOKEN_SCOPES } from '../../api/resources/deploy-tokens.js';
+import { DEPLOY_TOKEN_SCOPES, deployTokens } from '../../api/resources/deploy-tokens.js';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseDateTime, parseDuration, parseList } from '../../parse.js';
 import { writeFileAtomically } from '../../write.js';
 import { warnStoreNow, withoutSecret } from '../tokens/shared.js';
@@ -17,6 +17,8 @@ interface Options extends OwnerOptions {
   expiresAt?: string;
   expiresIn?: string;
   outputFile?: string;
+  outputDir?: string;
+  projectsFile?: string;
 }
 
 interface Created {
@@ -29,12 +31,18 @@ export default defineCommand<Options>({
   description: [
     'Needs the Maintainer role. The token\'s value is in the answer of this one request and never again: it is',
     'printed once, or with --output-file written to that file (mode 0600, atomically) and not printed. Without',
-    '--username the service names it gitlab+deploy-token-N; without an expiry it never expires.',
+    '--username the service names it gitlab+deploy-token-N; without an expiry it never expires. With --projects-file',
+    'every project the file names gets its own token, and --output-dir DIR is required: each token is written to',
+    'DIR/<project path>.token (mode 0600, atomically) as soon as it is made, never printed, and an existing file is',
+    'not replaced (that project fails, the others go on).',
   ].join(' '),
   examples: [
     'forgectl deploy-tokens create --project acme/api --name k8s-pull --scopes read_registry --expires-in 90d -o json',
     'forgectl deploy-tokens create --group acme --name ci-packages --scopes read_package_registry,write_package_registry --username ci-packages --output-file ci-packages.token',
+    'forgectl deploy-tokens create --projects-file services.txt --name k8s-pull --scopes read_registry --expires-in 90d --output-dir tokens',
   ],
+  fleet: 'projects-file',
+  columns: deployTokens.columns,
   options: [
     ...ownerOptions,
     { flags: '--name <name>', description: 'a name for the token', required: true },
@@ -43,6 +51,7 @@ export default defineCommand<Options>({
     { flags: '--expires-at <datetime>', description: 'when it stops working: YYYY-MM-DD or an ISO 8601 date-time (default: never)', parse: parseDateTime('--expires-at') },
     { flags: '--expires-in <duration>', description: 'expiry as a duration from now: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it' },
+    { flags: '--output-dir <dir>', description: "with --projects-file (required there): write each project's token to DIR/<project path>.token (mode 0600)" },
   ],
   async run(opts, ctx) {
     const name = opts.name.trim();
@@ -54,8 +63,15 @@ export default defineCommand<Options>({
     }
     const expiresAt = expiry(opts, ctx.now());
     const { resource, params, where } = ownerOf(opts, ctx);
-    const file = opts.outputFile === undefined ? undefined : resolve(opts.outputFile);
-    if (file) {
+    const file = opts.projectsFile === undefined ? outputFile(opts) : fleetFile(opts, params.project);
+    if (file && opts.projectsFile !== undefined) {
+      // This project fails, the others go on: its earlier token is kept.
+      if (existsSync(file)) throw new CliError(`${file} exists: over --projects-file a token is not written over another (nothing was created here)`, ExitCode.usage, 'move it away, or give another --output-dir');
+      if (!ctx.globals.dryRun) {
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        assertWritableDir(dirname(file), '--output-dir');
+      }
+    } else if (file) {
       // Before anything is created: the folder takes new files, and an existing file is replaced only when confirmed.
       assertWritableDir(dirname(file), '--output-file');
       if (existsSync(file)) await ctx.confirm(`Replace ${file} with the new deploy token?`);
@@ -77,6 +93,27 @@ export default defineCommand<Options>({
     return withoutSecret(token);
   },
 });
+
+/** --output-file of one token; --output-dir is for a fleet. */
+function outputFile(opts: Options): string | undefined {
+  if (opts.outputDir !== undefined) throw new UsageError('--output-dir is for --projects-file (one file a project)', 'for one token give --output-file FILE');
+  return opts.outputFile === undefined ? undefined : resolve(opts.outputFile);
+}
+
+/**
+ * Where a fleet project's token goes: DIR/<project path>.token. Over a fleet a token is never printed: one of many
+ * values shown once, amid the others' rows, is too easily lost or pasted to the wrong project.
+ */
+function fleetFile(opts: Options, project: string): string {
+  if (opts.outputFile !== undefined) throw new UsageError('--output-file holds one token: over --projects-file give --output-dir DIR (one file a project)');
+  if (opts.outputDir === undefined) {
+    throw new UsageError("over --projects-file give --output-dir DIR: each project's token is shown only once, and printed among the others' it is too easily lost", "each is written to DIR/<project path>.token (mode 0600) as soon as it is made");
+  }
+  const dir = resolve(opts.outputDir);
+  const file = resolve(dir, `${project}.token`);
+  if (!relative(dir, file).split(sep).every((part) => part && part !== '..')) throw new UsageError(`"${project}" is not a project path a file can be named after`);
+  return file;
+}
 
 /** --expires-at or --expires-in as a date-time in the future; undefined: never expires. */
 function expiry(opts: Options, now: Date): string | undefined {

@@ -5,9 +5,10 @@ import { placementOf, resolveUsers, whereOptions, type Where } from './shared.js
 
 export default defineCommand<Where & { user: string; inherited?: boolean }>({
   description: 'One direct member by username or user id; --inherited also finds access through the groups above (the highest level).',
-  examples: ['forgectl members get alice --group acme', 'forgectl members get alice --project acme/web --inherited'],
+  examples: ['forgectl members get alice --group acme', 'forgectl members get alice --project acme/web --inherited', 'forgectl members get alice --projects-file services.txt --inherited --fields project,access_level'],
+  fleet: 'projects-file',
   args: ['<user>'],
-  options: [...whereOptions.slice(0, 2), { flags: '--inherited', description: 'also inherited and invited access' }],
+  options: [...whereOptions, { flags: '--inherited', description: 'also inherited and invited access' }],
   recordFields: Object.keys(members.fields),
   async run(opts, ctx) {
     const { resource, params } = placementOf(opts, ctx);

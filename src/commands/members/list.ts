@@ -1,11 +1,11 @@
 import { members } from '../../api/resources/members.js';
-import { defineCommand, type CommandDef } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import { routeOf } from '../../api/resource.js';
-import { perWhere, placementOf, whereOptions, type Where } from './shared.js';
+import { placementOf, whereOptions, type Where } from './shared.js';
 
 type Opts = Where & { inherited?: boolean; query?: string };
 
-const command: CommandDef<Opts> = defineCommand<Opts>({
+export default defineCommand<Opts>({
   description: 'The direct members of a project or group; --inherited lists everyone with access, also through the groups above and the groups it is shared with (the highest access level each has).',
   examples: [
     'forgectl members list --group acme',
@@ -13,6 +13,7 @@ const command: CommandDef<Opts> = defineCommand<Opts>({
     'forgectl members list --projects-file services.txt --query priya',
     'forgectl members list --project acme/api --query ali -o json',
   ],
+  fleet: 'projects-file',
   options: [
     ...whereOptions,
     { flags: '--inherited', description: 'everyone with access: inherited and invited members too' },
@@ -22,11 +23,8 @@ const command: CommandDef<Opts> = defineCommand<Opts>({
   columns: members.columns,
   recordFields: Object.keys(members.fields),
   async run(opts, ctx) {
-    return perWhere(opts, ctx, 'members list', command, async () => {
-      const { resource, params } = placementOf(opts, ctx);
-      return ctx.api.list(routeOf(resource, opts.inherited ? 'all' : 'list'), { ...params, query: opts.query }, ctx.paging);
-    });
+    const { resource, params } = placementOf(opts, ctx);
+    return ctx.api.list(routeOf(resource, opts.inherited ? 'all' : 'list'), { ...params, query: opts.query }, ctx.paging);
   },
 });
 
-export default command;

@@ -1,40 +1,38 @@
 import { routeOf } from '../../api/resource.js';
-import { defineCommand, type CommandDef } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
-import { memberWords, outcome, perWhere, placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
+import { memberWords, outcome, placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
 
 type Opts = Where & { users: string[] };
 
-const command: CommandDef<Opts> = defineCommand<Opts>({
+export default defineCommand<Opts>({
   description: 'Removes direct members (usernames or ids, several at once), after naming each with their access level and asking (--yes off a terminal). Access inherited from a group above stays: remove them there. Needs the Maintainer role (Owner to remove owners); the last owner of a group stays.',
   examples: ['forgectl members remove omar --project acme/web --yes'],
+  fleet: 'projects-file',
   args: ['<users...>'],
   options: whereOptions,
   async run(opts, ctx) {
-    return perWhere(opts, ctx, 'members remove', command, async () => {
-      const { resource, params, where } = placementOf(opts, ctx);
-      const found: Array<{ id: number; username: string; access_level: number }> = [];
-      for (const user of await resolveUsers(ctx, opts.users)) {
-        const member = await ctx.api.call<{ id: number; username: string; access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) throw new CliError(`${user.username} is not a direct member of ${where}`, ExitCode.notFound);
-          throw error;
-        });
-        found.push(member);
+    const { resource, params, where } = placementOf(opts, ctx);
+    const found: Array<{ id: number; username: string; access_level: number }> = [];
+    for (const user of await resolveUsers(ctx, opts.users)) {
+      const member = await ctx.api.call<{ id: number; username: string; access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) throw new CliError(`${user.username} is not a direct member of ${where}`, ExitCode.notFound);
+        throw error;
+      });
+      found.push(member);
+    }
+    await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?`);
+    const failures: string[] = [];
+    for (const member of found) {
+      try {
+        await ctx.api.call(routeOf(resource, 'delete'), { ...params, user_id: member.id });
+        ctx.io.note(`Removed ${memberWords(member)} from ${where}`);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status === 401) throw error;
+        failures.push(`${member.username}: ${error.message}`);
       }
-      await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?`);
-      const failures: string[] = [];
-      for (const member of found) {
-        try {
-          await ctx.api.call(routeOf(resource, 'delete'), { ...params, user_id: member.id });
-          ctx.io.note(`Removed ${memberWords(member)} from ${where}`);
-        } catch (error) {
-          if (!(error instanceof ApiError) || error.status === 401) throw error;
-          failures.push(`${member.username}: ${error.message}`);
-        }
-      }
-      return outcome([], failures);
-    });
+    }
+    return outcome([], failures);
   },
 });
 
-export default command;

@@ -1,19 +1,20 @@
 import { members } from '../../api/resources/members.js';
 import { routeOf } from '../../api/resource.js';
-import { defineCommand, type CommandDef } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseAccessLevel, parseDate } from '../../parse.js';
-import { memberWords, outcome, perWhere, placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
+import { memberWords, outcome, placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string | false };
 
-const command: CommandDef<Opts> = defineCommand<Opts>({
+export default defineCommand<Opts>({
   description: 'Changes the access level or expiry of direct members (usernames or ids, several at once). The service needs the access level with every change: without --access-level the current one is kept. Needs the Maintainer role (Owner for owners).',
   examples: [
     'forgectl members update bob --group acme --access-level maintainer',
     'forgectl members update alice --group acme --expires-at 2030-06-30',
     'forgectl members update alice --group acme --no-expires-at',
   ],
+  fleet: 'projects-file',
   args: ['<users...>'],
   options: [
     ...whereOptions,
@@ -25,25 +26,22 @@ const command: CommandDef<Opts> = defineCommand<Opts>({
   recordFields: Object.keys(members.fields),
   async run(opts, ctx) {
     if (opts.accessLevel === undefined && opts.expiresAt === undefined) throw new UsageError('nothing to change: give --access-level, --expires-at or --no-expires-at');
-    return perWhere(opts, ctx, 'members update', command, async () => {
-      const { resource, params, where } = placementOf(opts, ctx);
-      const done: unknown[] = [];
-      const failures: string[] = [];
-      for (const user of await resolveUsers(ctx, opts.users)) {
-        try {
-          const current = opts.accessLevel === undefined ? await ctx.api.call<{ access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }) : undefined;
-          const level = opts.accessLevel ?? current!.access_level;
-          const expires = opts.expiresAt === false ? '' : opts.expiresAt;
-          done.push(await ctx.api.call(routeOf(resource, 'update'), { ...params, user_id: user.id, access_level: level, expires_at: expires }));
-          ctx.io.note(`Changed ${memberWords({ username: user.username, access_level: level })} in ${where}`);
-        } catch (error) {
-          if (!(error instanceof ApiError) || error.status === 401) throw error;
-          failures.push(`${user.username}: ${error.message}`);
-        }
+    const { resource, params, where } = placementOf(opts, ctx);
+    const done: unknown[] = [];
+    const failures: string[] = [];
+    for (const user of await resolveUsers(ctx, opts.users)) {
+      try {
+        const current = opts.accessLevel === undefined ? await ctx.api.call<{ access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }) : undefined;
+        const level = opts.accessLevel ?? current!.access_level;
+        const expires = opts.expiresAt === false ? '' : opts.expiresAt;
+        done.push(await ctx.api.call(routeOf(resource, 'update'), { ...params, user_id: user.id, access_level: level, expires_at: expires }));
+        ctx.io.note(`Changed ${memberWords({ username: user.username, access_level: level })} in ${where}`);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status === 401) throw error;
+        failures.push(`${user.username}: ${error.message}`);
       }
-      return outcome(done, failures);
-    });
+    }
+    return outcome(done, failures);
   },
 });
 
-export default command;

@@ -1,12 +1,13 @@
 import { protectedBranches } from '../../api/resources/protected-branches.js';
+import { overProjectsFile } from '../../cli/fleet-options.js';
 import { plainCommands } from '../../cli/resource-commands.js';
 import { withWho } from './shared.js';
 
-export default plainCommands(protectedBranches, {
+export default overProjectsFile(plainCommands(protectedBranches, {
   list: {
     description: 'A project lists its groups\' rules too (inherited, Premium).',
-    examples: ['forgectl protected-branches list --project acme/api', 'forgectl protected-branches list --project acme/api --search release -o json'],
+    examples: ['forgectl protected-branches list --project acme/api', 'forgectl protected-branches list --project acme/api --search release -o json', 'forgectl protected-branches list --projects-file services.txt'],
     map: withWho,
   },
-  get: { examples: ["forgectl protected-branches get 'release/*' --project acme/api"] },
-});
+  get: { examples: ["forgectl protected-branches get 'release/*' --project acme/api", 'forgectl protected-branches get main --projects-file services.txt --fields project,name,allow_force_push'] },
+}));

@@ -8,12 +8,14 @@ import { accessOptions, allowOption, KINDS, levelOption, type AccessOptions } fr
 
 export default defineCommand<AccessOptions & { project?: string; group?: string; name: string }>({
   description:
-    'Protects a branch name or wildcard (release/*, *-stable). Without a level or --allow-*, Maintainers push and merge. Users must be members, groups must have the project shared with them; names are resolved before anything is sent. Group rules (--group) need Premium. Needs the Maintainer role.',
+    'Protects a branch name or wildcard (release/*, *-stable). Without a level or --allow-*, Maintainers push and merge. Users must be members, groups must have the project shared with them; names are resolved before anything is sent. Group rules (--group) need Premium. --projects-file protects it in every project the file names. Needs the Maintainer role.',
   examples: [
     "forgectl protected-branches protect --project acme/api --name 'stable/*' --push-access-level maintainer --merge-access-level developer",
     'forgectl protected-branches protect --project acme/api --name hotfix --push-access-level no-access --allow-push user:alice,user:bob --allow-force-push',
     'forgectl protected-branches protect --group acme --name production --allow-merge group:acme',
+    "forgectl protected-branches protect --projects-file services.txt --name 'hotfix/*' --push-access-level maintainer --merge-access-level maintainer",
   ],
+  fleet: 'projects-file',
   options: [
     ...placementOptions(protectedBranches),
     { flags: '--name <branch>', description: 'branch name or wildcard such as release/* or *-stable', required: true },

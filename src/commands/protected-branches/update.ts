@@ -15,7 +15,9 @@ export default defineCommand<Options>({
   examples: [
     'forgectl protected-branches update main --project acme/api --allow-merge user:bob --allow-force-push',
     "forgectl protected-branches update 'release/*' --project acme/api --push-access-level no-access --merge-access-level maintainer",
+    'forgectl protected-branches update main --projects-file services.txt --no-allow-force-push',
   ],
+  fleet: 'projects-file',
   args: ['<name>'],
   options: [
     ...placementOptions(protectedBranches),

@@ -13,11 +13,14 @@ const traits = (variable: Variable): string =>
 export default defineCommand<Options>({
   description:
     'Deletes a CI/CD variable after showing it and asking (--yes without a terminal). When its key is in several ' +
-    'environment scopes, --scope says which one goes. Needs the Maintainer role (administrators for --instance).',
+    'environment scopes, --scope says which one goes. With --projects-file it is looked up in every project the file names, and one ' +
+    'question covers them all. Needs the Maintainer role (administrators for --instance).',
   examples: [
     'forgectl variables delete LOG_LEVEL --project acme/api --yes',
     'forgectl variables delete API_URL --project acme/api --scope staging --yes',
+    'forgectl variables delete RETIRED_FLAG --projects-file services.txt --yes',
   ],
+  fleet: 'projects-file',
   args: ['<key>'],
   options: [...whereOptions, scopeOption],
   async run(opts, ctx) {

@@ -14,9 +14,12 @@ export default defineCommand<Options>({
     'forgectl variables get LOG_LEVEL --project acme/api',
     'forgectl variables get API_URL --project acme/api --scope production -o json',
     'forgectl variables get HTTP_PROXY --instance',
+    'forgectl variables get LOG_LEVEL --projects-file services.txt --fields project,value',
   ],
+  fleet: 'projects-file',
   args: ['<key>'],
   options: [...whereOptions, scopeOption, showValuesOption],
+  columns: variables.columns,
   recordFields: Object.keys(variables.fields).filter((name) => name !== 'masked_and_hidden'),
   async run(opts, ctx) {
     const key = parseKey(opts.key);

@@ -10,13 +10,15 @@ export default defineCommand<Options>({
     'Lists the CI/CD variables of a project, a group or the instance (administrators). A key in two environment scopes is ' +
     'two variables; --scope keeps one scope. Values of masked and hidden variables are shown as null: --show-values shows ' +
     'masked ones at a terminal, never in a pipe or a file, and hidden values cannot be read back at all. Needs the ' +
-    'Maintainer role (administrators for --instance).',
+    'Maintainer role (administrators for --instance). --projects-file lists those of every project the file names, the project in front.',
   examples: [
     'forgectl variables list --project acme/api',
     'forgectl variables list --project acme/api --scope production -o json',
     'forgectl variables list --group acme',
     'forgectl variables list --instance',
+    "forgectl variables list --projects-file services.txt --scope '*'",
   ],
+  fleet: 'projects-file',
   options: [...whereOptions, scopeOption, showValuesOption],
   list: true,
   columns: variables.columns,

@@ -32,7 +32,8 @@ export default defineCommand<Options>({
     'give it with --value-stdin, --value-file or --value-env (--value with --masked or --hidden exits 2, nothing sent).',
     'A masked value needs 8 or more characters without whitespace, and unless --raw only letters, digits and',
     '_ + = / @ : . ~ -. --hidden makes it masked and unreadable for good: only when the variable is created, and',
-    'as it cannot be compared, its value is written every time. Needs the Maintainer role (administrators for --instance).',
+    'as it cannot be compared, its value is written every time. --projects-file sets it in every project the file names (a value from',
+    'stdin or a prompt is read once for all). Needs the Maintainer role (administrators for --instance).',
   ].join(' '),
   examples: [
     'forgectl variables set LOG_LEVEL --project acme/api --value debug',
@@ -40,7 +41,9 @@ export default defineCommand<Options>({
     "printf '%s' \"$DEPLOY_TOKEN\" | forgectl variables set DEPLOY_TOKEN --project acme/api --scope production --masked --protected --value-stdin",
     'forgectl variables set KUBECONFIG --group acme --type file --value-file ./kubeconfig.yml --protected',
     'forgectl variables set REGISTRY_PASSWORD --group acme --hidden --value-env REGISTRY_PASSWORD',
+    'forgectl variables set LOG_LEVEL --projects-file services.txt --value warn',
   ],
+  fleet: 'projects-file',
   args: ['<key>'],
   options: [
     ...whereOptions,
@@ -56,6 +59,7 @@ export default defineCommand<Options>({
     { flags: '--no-raw', description: 'expanded' },
     { flags: '--description <text>', description: 'what it is for' },
   ],
+  columns: variables.columns,
   recordFields: Object.keys(variables.fields).filter((name) => name !== 'masked_and_hidden'),
   async run(opts, ctx) {
     const key = parseKey(opts.key);
