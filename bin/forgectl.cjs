@@ -4,6 +4,7 @@
 // answered here without loading the bundle (start-up time, see answeredHere below); everything else runs main()
 // from the bundle, which this file loads itself (loadBundle below).
 const argv = process.argv.slice(2);
+const DAY = 24 * 60 * 60 * 1000;
 if (!answeredHere(argv)) {
   // V8 flags, set before any code is loaded (V8's code cache is only valid under the same flags): undici's HTTP
   // parser (WebAssembly) is compiled with the baseline compiler only, as optimising it costs a CLI run more than it
@@ -178,10 +179,21 @@ function codeCacheDir(dist, fs, path) {
   const root = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : home && path.join(home, process.platform === 'darwin' ? 'Library/Caches' : '.cache'));
   if (!root || !path.isAbsolute(root)) return undefined;
   const dir = path.join(root, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
-  return ownFolder(fs, dir) === false ? undefined : dir;
+  const own = ownFolder(fs, dir);
+  if (own === false) return undefined;
+  // A cache in use is marked so (its folder's time, at most once a day): another build removes only caches unused for
+  // a day (saveCodeCache).
+  if (own && Date.now() - own.mtimeMs > DAY / 2) {
+    try {
+      fs.utimesSync(dir, new Date(), new Date());
+    } catch {
+      // Only a mark.
+    }
+  }
+  return dir;
 }
 
-/** Whether a folder is the user's own and writable by nobody else (undefined: it does not exist). */
+/** The folder's stat when it is the user's own and writable by nobody else; false when not; undefined: it does not exist. */
 function ownFolder(fs, dir) {
   let stat;
   try {
@@ -189,7 +201,7 @@ function ownFolder(fs, dir) {
   } catch {
     return undefined;
   }
-  return stat.isDirectory() && (!process.getuid || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0));
+  return stat.isDirectory() && (!process.getuid || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0)) && stat;
 }
 
 function readQuietly(fs, file) {
@@ -202,7 +214,8 @@ function readQuietly(fs, file) {
 
 /**
  * Writes the code of the files compiled in this run (each atomically: a temporary file renamed into place), in a
- * folder only the user can write to. The first run of a new build also removes the caches of other builds.
+ * folder only the user can write to. The first run of a new build also removes the caches of other builds that have
+ * not been used for a day: two builds used in turn (a global install and a project's, two versions) keep theirs.
  */
 function saveCodeCache(fs, path, cache, compiled) {
   if (!compiled.length) return;
@@ -211,7 +224,8 @@ function saveCodeCache(fs, path, cache, compiled) {
       fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
       const build = path.basename(cache).split('-')[0];
       for (const other of fs.readdirSync(path.dirname(cache))) {
-        if (!other.startsWith(`${build}-`)) fs.rmSync(path.join(path.dirname(cache), other), { recursive: true, force: true });
+        const folder = path.join(path.dirname(cache), other);
+        if (!other.startsWith(`${build}-`) && Date.now() - fs.statSync(folder).mtimeMs > DAY) fs.rmSync(folder, { recursive: true, force: true });
       }
     }
     if (!ownFolder(fs, cache)) return;

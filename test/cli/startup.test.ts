@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -149,13 +149,23 @@ describe.skipIf(!built)('the code cache', () => {
     expect(readdirSync(off)).toEqual([]);
   });
 
-  it('drops the caches of other builds when a new build writes its own', async () => {
+  it('drops the caches of other builds unused for a day when a new build writes its own, and keeps those in use', async () => {
     const cache = tempDir();
-    const old = join(cache, 'forgectl', 'code-cache', `0123456789abcdef-${process.version}-${process.arch}`);
-    mkdirSync(old, { recursive: true, mode: 0o700 });
-    writeFileSync(join(old, 'core.js'), 'old');
+    const other = (build: string) => join(cache, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    const [old, recent] = [other('0123456789abcdef'), other('fedcba9876543210')];
+    for (const folder of [old, recent]) {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      writeFileSync(join(folder, 'core.js'), 'cache');
+    }
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
     expect((await helpWith({ XDG_CACHE_HOME: cache })).code).toBe(0);
     expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true); // another install used in turn keeps its cache
     expect(existsSync(folderOf(cache))).toBe(true);
+    // A run that uses its cache marks it as in use.
+    utimesSync(folderOf(cache), twoDaysAgo, twoDaysAgo);
+    expect((await helpWith({ XDG_CACHE_HOME: cache })).code).toBe(0);
+    expect(Date.now() - statSync(folderOf(cache)).mtimeMs).toBeLessThan(60 * 60 * 1000);
   });
 });
