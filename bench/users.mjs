@@ -111,7 +111,8 @@ try {
       try {
         const { urls, total: users } = await listPages(sandbox, size);
         const curlArgs = ['-s', '-f', '--parallel', '--parallel-max', String(CONCURRENCY), '-H', `PRIVATE-TOKEN: ${sandbox.token}`, ...urls];
-        const cliEnv = { FORGECTL_URL: sandbox.url, FORGECTL_TOKEN: sandbox.token, FORGECTL_CONFIG_DIR: work, HOME: process.env.HOME };
+        // The code cache in a folder of this run's own: another build run meanwhile cannot remove it.
+        const cliEnv = { FORGECTL_URL: sandbox.url, FORGECTL_TOKEN: sandbox.token, FORGECTL_CONFIG_DIR: work, HOME: process.env.HOME, XDG_CACHE_HOME: join(work, 'cache') };
         const urlFile = join(work, 'urls.txt');
         writeFileSync(urlFile, urls.join('\n'));
         const ours = [];
