@@ -50,7 +50,8 @@ http.get(process.env.FORGECTL_URL + '/api/v4/user', { headers: { 'PRIVATE-TOKEN'
   res.on('end', () => console.log(JSON.stringify(JSON.parse(body), null, 2)));
 });
 `);
-const env = { FORGECTL_URL: sandboxEnv.FORGECTL_URL, FORGECTL_TOKEN: sandboxEnv.FORGECTL_TOKEN, FORGECTL_CONFIG_DIR: work };
+// The code cache in a folder of this run's own: another build run meanwhile (another checkout) cannot remove it.
+const env = { FORGECTL_URL: sandboxEnv.FORGECTL_URL, FORGECTL_TOKEN: sandboxEnv.FORGECTL_TOKEN, FORGECTL_CONFIG_DIR: work, XDG_CACHE_HOME: join(work, 'cache') };
 
 const local = { name: 'node -e 0', argv: ['-e', '0'] };
 const network = { name: 'node:http GET script', argv: [getScript] };

@@ -4,10 +4,11 @@
 // answer), runs alternate pairwise; reported: medians of the pairwise wall and CPU ratios, forgectl's peak RSS,
 // and the requests forgectl sent past the last page. Needs curl and GNU time (/usr/bin/time).
 // Goals: at most 1.5x the floor's wall time at latency 0, peak RSS at most 100 MiB and flat in N, no request
-// past the last page.
+// past the last page. A third side, Node's own floor: a script fetching the same URLs 8 at a time with node:http
+// and a keep-alive agent, each body read whole and dropped (what any Node client pays before looking at a byte).
 // Run: npm run bench:users   (RUNS=3 SIZES=1000,10000,20000,50000 LATENCIES=0,20 to change the defaults; FORGECTL_BIN=path/to/bin/forgectl.cjs measures another build)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from './sandbox.mjs';
@@ -23,6 +24,27 @@ const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-users-'));
 if (!existsSync('/usr/bin/time')) throw new Error('this benchmark needs GNU time (/usr/bin/time): apt-get install time');
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Node's floor: the page URLs (one a line, in a file) fetched 8 at a time over node:http, bodies read and dropped. */
+const nodeFloor = join(work, 'node-floor.mjs');
+writeFileSync(nodeFloor, `import http from 'node:http';
+import { readFileSync } from 'node:fs';
+const urls = readFileSync(process.argv[2], 'utf8').trim().split('\\n');
+const agent = new http.Agent({ keepAlive: true });
+const get = (url) => new Promise((resolve, reject) => {
+  const request = http.get(url, { agent, headers: { 'PRIVATE-TOKEN': process.env.FORGECTL_TOKEN }, timeout: 30000 }, (answer) => {
+    const chunks = [];
+    answer.on('data', (chunk) => chunks.push(chunk));
+    answer.on('end', () => (answer.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(String(answer.statusCode)))));
+  });
+  request.on('error', reject);
+});
+let next = 0;
+await Promise.all(Array.from({ length: ${CONCURRENCY} }, async () => {
+  while (next < urls.length) await get(urls[next++]);
+}));
+agent.destroy();
+`);
 
 /** Runs a command with its stdout read here; returns wall and CPU seconds, peak RSS (MiB), stdout lines and bytes. */
 function measure(command, args, env = {}) {
@@ -89,9 +111,13 @@ try {
       try {
         const { urls, total: users } = await listPages(sandbox, size);
         const curlArgs = ['-s', '-f', '--parallel', '--parallel-max', String(CONCURRENCY), '-H', `PRIVATE-TOKEN: ${sandbox.token}`, ...urls];
-        const cliEnv = { FORGECTL_URL: sandbox.url, FORGECTL_TOKEN: sandbox.token, FORGECTL_CONFIG_DIR: work, HOME: process.env.HOME };
+        // The code cache in a folder of this run's own: another build run meanwhile cannot remove it.
+        const cliEnv = { FORGECTL_URL: sandbox.url, FORGECTL_TOKEN: sandbox.token, FORGECTL_CONFIG_DIR: work, HOME: process.env.HOME, XDG_CACHE_HOME: join(work, 'cache') };
+        const urlFile = join(work, 'urls.txt');
+        writeFileSync(urlFile, urls.join('\n'));
         const ours = [];
         const floor = [];
+        const nodeSide = [];
         const past = [];
         for (let run = 0; run < RUNS; run++) {
           await fetch(`${sandbox.url}/-/sandbox/requests`, { method: 'DELETE' });
@@ -99,6 +125,7 @@ try {
           const log = await (await fetch(`${sandbox.url}/-/sandbox/requests`)).json();
           past.push(log.filter((r) => r.path.startsWith('/api/v4/users')).length - urls.length);
           const f = await measure('curl', curlArgs);
+          nodeSide.push(await measure(process.execPath, [nodeFloor, urlFile], { FORGECTL_TOKEN: sandbox.token }));
           if (o.lines !== users) throw new Error(`forgectl printed ${o.lines} users of ${users}`);
           ours.push(o);
           floor.push(f);
@@ -113,6 +140,9 @@ try {
           oursCpu: median(ours.map((r) => r.cpu)),
           floorCpu: median(floor.map((r) => r.cpu)),
           cpuRatio: median(ours.map((r, i) => r.cpu / Math.max(floor[i].cpu, 0.01))),
+          nodeWall: median(nodeSide.map((r) => r.wall)),
+          nodeCpu: median(nodeSide.map((r) => r.cpu)),
+          nodeWallRatio: median(ours.map((r, i) => r.wall / nodeSide[i].wall)),
           rss: Math.max(...ours.map((r) => r.rssMiB)),
           past: Math.max(...past),
         };
@@ -120,7 +150,8 @@ try {
         console.log(
           `${String(users).padStart(6)} users, ${String(latency).padStart(2)} ms: forgectl ${row.oursWall.toFixed(2)} s wall ${row.oursCpu.toFixed(2)} s CPU, ` +
             `peak RSS ${row.rss.toFixed(1)} MiB, ${row.past} request(s) past the last page | curl floor ${row.floorWall.toFixed(2)} s wall ${row.floorCpu.toFixed(2)} s CPU | ` +
-            `ratio ${row.wallRatio.toFixed(2)}x wall, ${row.cpuRatio.toFixed(1)}x CPU | load ${loadavg()[0].toFixed(1)}`,
+            `ratio ${row.wallRatio.toFixed(2)}x wall, ${row.cpuRatio.toFixed(1)}x CPU | node:http floor ${row.nodeWall.toFixed(2)} s wall ${row.nodeCpu.toFixed(2)} s CPU ` +
+            `(forgectl ${row.nodeWallRatio.toFixed(2)}x its wall) | load ${loadavg()[0].toFixed(1)}`,
         );
       } finally {
         sandbox.child.kill('SIGTERM');

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 'use strict';
-// The command-line entry. CommonJS on purpose: `forgectl --version` answers here without loading any of dist/
-// (start-up time); everything else runs main() from the bundle, which this file loads itself (loadBundle below).
+// The command-line entry. CommonJS on purpose: `forgectl --version`, and help that goes to a pipe or a file, are
+// answered here without loading the bundle (start-up time, see answeredHere below); everything else runs main()
+// from the bundle, which this file loads itself (loadBundle below).
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`forgectl ${require('../package.json').version}\n`);
-} else {
+const DAY = 24 * 60 * 60 * 1000;
+if (!answeredHere(argv)) {
   // V8 flags, set before any code is loaded (V8's code cache is only valid under the same flags): undici's HTTP
   // parser (WebAssembly) is compiled with the baseline compiler only, as optimising it costs a CLI run more than it
   // saves (even a 1 GiB download spends under 2% of its time in the parser); and the code cache (loadBundle) gets
@@ -59,6 +59,65 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     const next = () => (flush.length ? process[flush.shift()].write('', next) : process.exit(code));
     next();
   });
+}
+
+/**
+ * Prints the version, or the help of a command or topic rendered at build time (dist/help/, scripts/help-texts.ts),
+ * with one write to file descriptor 1: creating process.stdout would load Node's stream modules, and the bundle
+ * commander, for a fixed text. Help is answered here only when stdout is a pipe, a file or /dev/null (a terminal's
+ * help is wrapped to its width, by the bundle) and the words name a command, group or topic that has a file;
+ * anything else (options, unknown words: usage errors) goes to the bundle. Returns whether it answered.
+ */
+function answeredHere(argv) {
+  const fs = require('node:fs');
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    writeAll(fs, Buffer.from(`forgectl ${require('../package.json').version}\n`));
+    return true;
+  }
+  const last = argv[argv.length - 1];
+  const words = argv[0] === 'help' ? argv.slice(1) : last === '--help' || last === '-h' ? argv.slice(0, -1) : undefined;
+  if (!words || !words.every((word) => /^[a-z][a-z0-9-]*$/.test(word)) || !notTerminal(fs)) return false;
+  // The files are named as scripts/help-texts.ts writes them: forgectl~tokens~rotate.txt, help~exit-codes.txt.
+  // `help WORD` is a topic first, as in the bundle.
+  const names = [`${['forgectl', ...words].join('~')}.txt`];
+  if (argv[0] === 'help' && words.length === 1) names.unshift(`help~${words[0]}.txt`);
+  for (const name of names) {
+    let text;
+    try {
+      text = fs.readFileSync(require('node:path').join(__dirname, '..', 'dist', 'help', name));
+    } catch {
+      continue;
+    }
+    writeAll(fs, text);
+    return true;
+  }
+  return false;
+}
+
+/** Whether stdout is a pipe, a socket, a file or /dev/null: not a terminal, nor closed. */
+function notTerminal(fs) {
+  try {
+    const stat = fs.fstatSync(1);
+    return stat.isFIFO() || stat.isFile() || stat.isSocket() || (stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes all of bytes to stdout, waiting while a non-blocking pipe is full (EAGAIN). A reader that went away
+ * (`| head -1`: EPIPE) or any other failure ends the writing quietly, as a write error on stdout does in the bundle.
+ */
+function writeAll(fs, bytes) {
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += fs.writeSync(1, bytes, offset);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
 }
 
 /**
@@ -120,10 +179,21 @@ function codeCacheDir(dist, fs, path) {
   const root = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : home && path.join(home, process.platform === 'darwin' ? 'Library/Caches' : '.cache'));
   if (!root || !path.isAbsolute(root)) return undefined;
   const dir = path.join(root, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
-  return ownFolder(fs, dir) === false ? undefined : dir;
+  const own = ownFolder(fs, dir);
+  if (own === false) return undefined;
+  // A cache in use is marked so (its folder's time, at most once a day): another build removes only caches unused for
+  // a day (saveCodeCache).
+  if (own && Date.now() - own.mtimeMs > DAY / 2) {
+    try {
+      fs.utimesSync(dir, new Date(), new Date());
+    } catch {
+      // Only a mark.
+    }
+  }
+  return dir;
 }
 
-/** Whether a folder is the user's own and writable by nobody else (undefined: it does not exist). */
+/** The folder's stat when it is the user's own and writable by nobody else; false when not; undefined: it does not exist. */
 function ownFolder(fs, dir) {
   let stat;
   try {
@@ -131,7 +201,7 @@ function ownFolder(fs, dir) {
   } catch {
     return undefined;
   }
-  return stat.isDirectory() && (!process.getuid || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0));
+  return stat.isDirectory() && (!process.getuid || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0)) && stat;
 }
 
 function readQuietly(fs, file) {
@@ -144,7 +214,8 @@ function readQuietly(fs, file) {
 
 /**
  * Writes the code of the files compiled in this run (each atomically: a temporary file renamed into place), in a
- * folder only the user can write to. The first run of a new build also removes the caches of other builds.
+ * folder only the user can write to. The first run of a new build also removes the caches of other builds that have
+ * not been used for a day: two builds used in turn (a global install and a project's, two versions) keep theirs.
  */
 function saveCodeCache(fs, path, cache, compiled) {
   if (!compiled.length) return;
@@ -153,7 +224,8 @@ function saveCodeCache(fs, path, cache, compiled) {
       fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
       const build = path.basename(cache).split('-')[0];
       for (const other of fs.readdirSync(path.dirname(cache))) {
-        if (!other.startsWith(`${build}-`)) fs.rmSync(path.join(path.dirname(cache), other), { recursive: true, force: true });
+        const folder = path.join(path.dirname(cache), other);
+        if (!other.startsWith(`${build}-`) && Date.now() - fs.statSync(folder).mtimeMs > DAY) fs.rmSync(folder, { recursive: true, force: true });
       }
     }
     if (!ownFolder(fs, cache)) return;

@@ -5,7 +5,9 @@
 //    chunks itself, with V8's code cache, instead of through Node's ES module loader (start-up time: see the README).
 // 3. The files every command loads (main.js, the command line and what they import) joined into dist/core.js, one
 //    file to read and compile instead of a score of small ones.
+// 4. The help of every command rendered into dist/help/ (writeHelpTexts below).
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,8 +99,32 @@ try {
   writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs', build: hash.digest('hex').slice(0, 16) })}\n`);
   // Which sources ended up in which file: the start-up test reads it to prove heavy modules load lazily.
   writeFileSync(join(dist, 'meta.json'), JSON.stringify({ ...result.metafile, outputs: outputsByDist }));
+  await writeHelpTexts();
 } finally {
   rmSync(esm, { recursive: true, force: true });
+}
+
+/**
+ * The help of every command and topic, rendered once here into dist/help/ (scripts/help-texts.ts, bundled as one
+ * CommonJS file and run): bin/forgectl.cjs prints help that goes to a pipe or a file from there, without loading the
+ * bundle (start-up time). A terminal's help is wrapped to its width, by the bundle.
+ */
+async function writeHelpTexts() {
+  const script = join(esm, 'help-texts.cjs');
+  await build({
+    entryPoints: ['scripts/help-texts.ts'],
+    outfile: script,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    define: { __FORGECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__forgectlImportMetaUrl' },
+    banner: { js: 'var __forgectlImportMetaUrl=require("node:url").pathToFileURL(__filename).href;' },
+    external: ['@napi-rs/keyring'],
+    logLevel: 'warning',
+  });
+  const rendered = spawnSync(process.execPath, [script, join(dist, 'help')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  if (rendered.status !== 0) throw new Error(`rendering the help texts failed (exit ${rendered.status})`);
 }
 
 /**

@@ -204,6 +204,8 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
       outputError: (text, write) => write(text),
+      // Help is wrapped to the width of the terminal it goes to, else to 80 columns (as dist/help/'s texts are).
+      getOutHelpWidth: () => (streams.stdout.isTTY && streams.stdout.columns) || 80,
     });
   }
   program.version(`forgectl ${__FORGECTL_VERSION__}`, '-V, --version', 'print the version');

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,7 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const all = [...stderr.matchAll(/^LOADED (.+)$/gm)].map((m) => m[1]);
   const files = all.filter((file) => file.endsWith('.js') && !file.startsWith('node:'));
-  expect(argv[0] === '--version' || files.some((file) => file.endsWith('/dist/core.js'))).toBe(true);
+  expect(argv[0] === '--version' || argv.includes('--help') || files.some((file) => file.endsWith('/dist/core.js'))).toBe(true);
   const inputs = files.flatMap((file) => {
     const key = file.slice(file.indexOf('/dist/') + 1);
     return Object.keys(meta.outputs[key]?.inputs ?? {});
@@ -64,9 +64,16 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(inputs.filter((i) => /node_modules|src\/commands|src\/http/.test(i))).toEqual([]);
   });
 
-  it.each(['--help', 'freeze-periods --help', 'freeze-periods create --help', 'tokens --help'])('forgectl %s loads no HTTP client, sandbox or crypto', async (line) => {
+  it.each(['--help', 'freeze-periods --help', 'freeze-periods create --help', 'tokens --help'])('forgectl %s to a pipe loads none of the bundle, nor node:v8 or node:vm (its text was rendered at build time)', async (line) => {
     const { code, inputs } = await loadedInputs(line.split(' '), { FORGECTL_CONFIG_DIR: tempDir() });
     expect(code).toBe(0);
+    expect(inputs.filter((i) => !/^node:(fs|path)$/.test(i))).toEqual([]);
+  });
+
+  it.each(['-q --help', '-o json tokens --help'])('forgectl %s (help from the bundle) loads no HTTP client, sandbox or crypto', async (line) => {
+    const { code, inputs } = await loadedInputs(line.split(' '), { FORGECTL_CONFIG_DIR: tempDir() });
+    expect(code).toBe(0);
+    expect(inputs.some((i) => i.includes('node_modules/commander/'))).toBe(true);
     expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\/|^node:(crypto|http|https|net|tls)$/.test(i))).toEqual([]);
   });
 
@@ -94,7 +101,8 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
 describe.skipIf(!built)('the code cache', () => {
   const build = built ? (JSON.parse(readFileSync(`${dist}package.json`, 'utf8')) as { build: string }).build : '';
   const folderOf = (cache: string) => join(cache, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
-  const helpWith = (env: Record<string, string>) => runBin(['freeze-periods', 'create', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir(), ...env } });
+  // Help with an option before it comes from the bundle (the bin prints plain help itself, from dist/help/).
+  const helpWith = (env: Record<string, string>) => runBin(['-q', 'freeze-periods', 'create', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir(), ...env } });
 
   it('is written on the first run, in a folder of this build and Node version only the user can reach, and used after', async () => {
     const cache = tempDir();
@@ -141,13 +149,23 @@ describe.skipIf(!built)('the code cache', () => {
     expect(readdirSync(off)).toEqual([]);
   });
 
-  it('drops the caches of other builds when a new build writes its own', async () => {
+  it('drops the caches of other builds unused for a day when a new build writes its own, and keeps those in use', async () => {
     const cache = tempDir();
-    const old = join(cache, 'forgectl', 'code-cache', `0123456789abcdef-${process.version}-${process.arch}`);
-    mkdirSync(old, { recursive: true, mode: 0o700 });
-    writeFileSync(join(old, 'core.js'), 'old');
+    const other = (build: string) => join(cache, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    const [old, recent] = [other('0123456789abcdef'), other('fedcba9876543210')];
+    for (const folder of [old, recent]) {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      writeFileSync(join(folder, 'core.js'), 'cache');
+    }
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
     expect((await helpWith({ XDG_CACHE_HOME: cache })).code).toBe(0);
     expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true); // another install used in turn keeps its cache
     expect(existsSync(folderOf(cache))).toBe(true);
+    // A run that uses its cache marks it as in use.
+    utimesSync(folderOf(cache), twoDaysAgo, twoDaysAgo);
+    expect((await helpWith({ XDG_CACHE_HOME: cache })).code).toBe(0);
+    expect(Date.now() - statSync(folderOf(cache)).mtimeMs).toBeLessThan(60 * 60 * 1000);
   });
 });

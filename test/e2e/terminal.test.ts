@@ -96,6 +96,17 @@ describe('the installed forgectl on a terminal', () => {
     expect(refused.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:1 \(2 attempts in \d+ s; --retries sets how many\)\nhint: nothing listens at 127\.0\.0\.1:1/);
   });
 
+  terminalCase('help on a terminal is wrapped to its width; to a pipe, to 80 columns (the text printed without the bundle)', async () => {
+    const [wide, piped] = await Promise.all([onTerminal('forgectl tokens rotate --help', 150), forgectl(['tokens', 'rotate', '--help'])]);
+    const lines = (text: string) => text.trimEnd().split('\n');
+    expect(piped.code).toBe(0);
+    // The options' descriptions: wrapped for 80 columns in the pipe, on fewer lines on the wide terminal.
+    const options = (text: string) => lines(text).filter((line) => /^ {2}(-|\s{10})/.test(line));
+    expect(options(visible(wide.stdout)).length).toBeLessThan(options(piped.stdout).length);
+    expect(Math.max(...options(visible(wide.stdout)).map((line) => line.length))).toBeGreaterThan(80);
+    expect(visible(wide.stdout).replace(/\s+/g, ' ')).toBe(piped.stdout.replace(/\s+/g, ' '));
+  });
+
   it('help and typos: commands before a pointer to the global options, sections, no --page on repo tree, did-you-mean', async () => {
     const [group, root, tree, typo, bare] = await Promise.all([
       forgectl(['tokens', '--help']),
