@@ -14,11 +14,11 @@
 // A section is one line of SECTIONS: its key, its level and what every project (or the group acme) gets; a section
 // this build does not know (not in `forgectl validate --schema`) is left out with a note, so lines for sections on
 // their way can sit here before they land. PROJECTS=500 LATENCY=0 CONCURRENCY=16 to change the defaults.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandboxProcess } from './sandbox.mjs';
+import { runForgectl, startSandboxProcess } from './sandbox.mjs';
 
 const PROJECTS = Number(process.env.PROJECTS ?? 500);
 const LATENCY = Number(process.env.LATENCY ?? 0);
@@ -48,18 +48,7 @@ function desiredFile(variant) {
   return { path, used: used.map(([key]) => key), skipped: SECTIONS.filter(([key]) => !known.has(key)).map(([key]) => key) };
 }
 
-function forgectl(env, args) {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, FORGECTL_URL: env.FORGECTL_URL, FORGECTL_TOKEN: env.FORGECTL_TOKEN, FORGECTL_CONFIG_DIR: work }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, ms: Number(process.hrtime.bigint() - start) / 1e6, stdout, stderr }));
-  });
-}
+const forgectl = (env, args) => runForgectl(bin, env, work, args);
 
 const check = (what, result, code) => {
   if (result.code !== code) throw new Error(`${what} exited ${result.code}, expected ${code}:\n${result.stderr.slice(-2000)}`);

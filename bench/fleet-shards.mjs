@@ -6,11 +6,10 @@
 // Then the same under a shared throttle (`--rate-limit RATE/PERIOD` on the sandbox, which sends RateLimit headers):
 // 429s received and unhonoured (a request from the CLI during a Retry-After, beyond those already in flight).
 // Run: npm run bench:fleet-shards   (PROJECTS=10000 LATENCY=20 CONCURRENCY=16 SHARDS=4,8 RATE=1500 PERIOD=5)
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandboxProcess } from './sandbox.mjs';
+import { runForgectl, startSandboxProcess } from './sandbox.mjs';
 
 const PROJECTS = Number(process.env.PROJECTS ?? 10_000);
 const LATENCY = Number(process.env.LATENCY ?? 20);
@@ -23,20 +22,7 @@ const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-shards-'));
 const desired = join(work, 'fleet.yaml');
 writeFileSync(desired, 'version: 1\ntarget: acme/**\nprojects:\n  "*":\n    push_rule: {max_file_size: 20, deny_delete_tag: true}\n');
 
-function forgectl(env, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH, FORGECTL_URL: env.FORGECTL_URL, FORGECTL_TOKEN: env.FORGECTL_TOKEN, FORGECTL_CONFIG_DIR: work },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const forgectl = (env, args) => runForgectl(bin, env, work, args);
 
 const control = async (box, method = 'GET') => (await fetch(`${box.env.FORGECTL_URL}/-/sandbox/requests`, { method })).json().catch(() => undefined);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;

@@ -8,11 +8,10 @@
 // Retry-After beyond it) and injects application 429s with Retry-After; the sandbox's request log is checked so that
 // no 429 went unhonoured (no request from the CLI during a Retry-After, beyond those already in flight).
 // Run: npm run bench:fleet   (PROJECTS=500 LATENCY=20 CONCURRENCY=16 RATE=600 PERIOD=5 to change the defaults)
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandboxProcess } from './sandbox.mjs';
+import { runForgectl, startSandboxProcess } from './sandbox.mjs';
 
 const PROJECTS = Number(process.env.PROJECTS ?? 500);
 const LATENCY = Number(process.env.LATENCY ?? 20);
@@ -37,21 +36,7 @@ projects:
       - {url: "https://hooks.example.com/ci", events: [push, merge_requests, pipeline], token: {env: CI_HOOK_TOKEN}}
 `);
 
-function forgectl(env, args) {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { PATH: process.env.PATH, FORGECTL_URL: env.FORGECTL_URL, FORGECTL_TOKEN: env.FORGECTL_TOKEN, FORGECTL_CONFIG_DIR: work, CI_HOOK_TOKEN: SECRET },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, ms: Number(process.hrtime.bigint() - start) / 1e6, stdout, stderr }));
-  });
-}
+const forgectl = (env, args) => runForgectl(bin, env, work, args, { CI_HOOK_TOKEN: SECRET });
 
 async function sandbox(args) {
   const started = await startSandboxProcess(bin, ['--fleet', String(PROJECTS), '--latency', String(LATENCY), ...args]);
