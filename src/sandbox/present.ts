@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
-import { avatarUrl, commits, groups, issues, repositories, type Group, type GroupLink, type Project, type User } from './model.js';
+import { avatarUrl, commits, groups, issues, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -285,4 +285,20 @@ const MERGE_SETTINGS = [
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** A personal access token as the token endpoints present it (never its value). */
+export function presentPersonalToken(token: AccessToken): Record<string, unknown> {
+  return {
+    id: token.id,
+    name: token.name,
+    revoked: token.revoked,
+    created_at: token.created_at,
+    description: token.description,
+    scopes: token.scopes,
+    user_id: token.user_id,
+    last_used_at: token.last_used_at,
+    active: token.active,
+    expires_at: token.expires_at,
+  };
 }

@@ -1,25 +1,10 @@
 import { findGroup, findProject, requireAdmin } from '../auth.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { users, type AccessToken, type FeatureFlag, featureTable } from '../model.js';
+import { users, type FeatureFlag, featureTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { metadata } from '../../api/resources/metadata.js';
 
 export const SANDBOX_VERSION = '17.11.0-ee';
-
-export function presentPersonalToken(token: AccessToken): Record<string, unknown> {
-  return {
-    id: token.id,
-    name: token.name,
-    revoked: token.revoked,
-    created_at: token.created_at,
-    description: token.description,
-    scopes: token.scopes,
-    user_id: token.user_id,
-    last_used_at: token.last_used_at,
-    active: token.active,
-    expires_at: token.expires_at,
-  };
-}
 
 /** Definitions of flags the sandbox knows (any other name may be set too; its definition is null). */
 const DEFINITIONS: Record<string, { milestone: string; type: string; group: string; default_enabled: boolean }> = {
@@ -100,12 +85,5 @@ export const core: SandboxModule = {
       if (index >= 0) table.splice(index, 1);
       return noContent();
     });
-
-    api.get('/personal_access_tokens/self', (req) => {
-      const token = req.token!;
-      if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(405, '405 Method Not Allowed');
-      return ok(presentPersonalToken(token));
-    }, { scope: 'none' });
-
   },
 };

@@ -7,7 +7,7 @@ import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
 import { deployTokenTable, type DeployToken } from './deploy-tokens.js';
-import { presentPersonalToken } from './core.js';
+import { presentPersonalToken } from '../present.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 
 /**
@@ -290,6 +290,14 @@ function personalRoutes(api: Router): void {
     else if (userId !== undefined) list = list.filter((t) => t.user_id === userId);
     return paginate(req, filterTokens(req, list), { present: presentPersonalToken });
   });
+
+  // The token in use reads itself whatever its scopes (a job or OAuth token has no record: 405); any other id
+  // goes to the declared route below. The more specific route answers first.
+  api.get('/personal_access_tokens/self', (req) => {
+    const token = req.token!;
+    if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(405, '405 Method Not Allowed');
+    return ok(presentPersonalToken(token));
+  }, { scope: 'none' });
 
   api.route(routes.get, (req) => {
     const token = findPersonal(req, req.params.token_id);

@@ -6,7 +6,7 @@ import { created, errors, int, noContent, ok, required, type SandboxRequest } fr
 import { tokens, type AccessToken, type User } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { presentPersonalToken } from './core.js';
+import { presentPersonalToken } from '../present.js';
 
 /**
  * What else clients call on users: impersonation tokens (administrators make a personal token that acts as a user),
