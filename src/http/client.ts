@@ -6,6 +6,8 @@ import { redactHeaders, redactUrl } from './redact.js';
 import type { RateGate } from './rate-gate.js';
 import { MAX_WAIT_MS, mayRetry, retryDelayMs, type RetryMode } from './retry.js';
 import { NodeHttp, type Answer, type ResponseBody } from './node-http.js';
+import type { PageBuffers } from './page-buffers.js';
+import { NotForUs, PageHttp, type PageAnswer } from './page-http.js';
 import type { Dispatcher } from './undici.js';
 import { isLoopbackHost, splitUrl } from './url.js';
 
@@ -38,6 +40,11 @@ export interface HttpRequest {
    * lost mid-body is then retried like any failure.
    */
   read?: boolean | ((header: (name: string) => string | undefined) => boolean);
+  /**
+   * A GET read whole into a buffer of this pool (list pages): the response's release() gives it back. Without a proxy
+   * and --verbose it goes over forgectl's own HTTP client (page-http.ts), else over Node's.
+   */
+  into?: PageBuffers;
 }
 
 export interface HttpResponse {
@@ -47,6 +54,8 @@ export interface HttpResponse {
   body: ResponseBody;
   text(): Promise<string>;
   buffer(): Promise<Buffer>;
+  /** Gives the body's buffer back to the pool it was read into (HttpRequest.into); nothing may read it afterwards. */
+  release?(): void;
 }
 
 /** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) as undici's proxy agent reads them. */
@@ -78,6 +87,11 @@ export class HttpClient {
   private direct?: Dispatcher;
   private proxied?: Dispatcher;
   private node?: NodeHttp;
+  private own?: PageHttp;
+  /** Set once the own client met an answer it does not read, or a failure: Node's client serves the rest of the run. */
+  private ownOff = false;
+  /** Answers read by each client, for tests and benchmarks. */
+  readonly answered = { own: 0, node: 0 };
   private undici?: typeof import('./undici.js');
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
@@ -107,6 +121,28 @@ export class HttpClient {
 
   private proxies(): { http: string; https: string; no: string } {
     return proxySettings(this.options.env);
+  }
+
+  /** Whether a GET read into a pool goes over the own client: as Node's would, and not --verbose. */
+  private viaOwn(target: { hostname: string }, method: string, request: HttpRequest): boolean {
+    return Boolean(request.into) && method === 'GET' && request.body === undefined && !this.ownOff && !this.options.log && this.viaNode(target, true);
+  }
+
+  /**
+   * The GET over the own client; undefined when it does not read the answer (sent again over Node's client, which
+   * serves the rest of the run from then on, as it does after a failure).
+   */
+  private async ownGet(url: ReturnType<typeof splitUrl>, headers: Record<string, string>, into: PageBuffers): Promise<PageAnswer | undefined> {
+    this.own ??= new PageHttp(() => this.tlsOptions(), this.options.timeoutMs);
+    try {
+      const answer = await this.own.get(url, headers, into);
+      this.answered.own++;
+      return answer;
+    } catch (error) {
+      this.ownOff = true;
+      if (error instanceof NotForUs) return undefined;
+      throw error;
+    }
   }
 
   /** Whether a request goes over Node's client: read whole, to a host reached without a proxy (see proxyFor()). */
@@ -162,10 +198,15 @@ export class HttpClient {
       }
       let response: Answer;
       let data: Buffer | undefined;
+      let own: PageAnswer | undefined;
       try {
-        if (this.viaNode(url, request.read)) {
+        own = this.viaOwn(url, method, request) ? await this.ownGet(url, headers, request.into!) : undefined;
+        if (own) {
+          response = answerOf(own);
+        } else if (this.viaNode(url, request.read)) {
           this.node ??= new NodeHttp(() => this.tlsOptions(), this.options.timeoutMs);
           response = await this.node.request(url, method, headers, request.body);
+          if (request.into) this.answered.node++;
         } else {
           response = await (await this.dispatcherFor(url)).request({
             origin: url.origin,
@@ -182,7 +223,10 @@ export class HttpClient {
         const retryStatus = attempt < retries && mayRetry(method, { status: response.statusCode });
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
         const headerOf = (name: string) => headerValue(response.headers, name);
-        if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
+        if (own) {
+          if (retryStatus) own.release();
+          else data = own.body;
+        } else if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
           data = bufferOf(await response.body.bytes());
         }
       } catch (error) {
@@ -199,7 +243,7 @@ export class HttpClient {
         const tries = attempt > 0 ? ` (${attempt + 1} attempts in ${Math.round((this.now() - first) / 1000)} s; --retries sets how many)` : '';
         throw new NetworkError(failure.message + tries, method, path, failure.sentMaybe, failure.code, failure.hint);
       }
-      const wrapped = wrapResponse(response, data, (error) => {
+      const wrapped = wrapResponse(response, data, own?.release, (error) => {
         const failure = failed(error);
         return new NetworkError(failure.message, method, path, true, failure.code, failure.hint);
       });
@@ -225,6 +269,8 @@ export class HttpClient {
     this.direct = this.proxied = undefined;
     this.node?.close();
     this.node = undefined;
+    this.own?.close();
+    this.own = undefined;
     await Promise.all(dispatchers.map((dispatcher) => dispatcher?.destroy().catch(() => undefined)));
   }
 }
@@ -270,7 +316,30 @@ function headerValue(headers: Answer['headers'], name: string): string | undefin
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function wrapResponse(response: Answer, data: Buffer | undefined, bodyFailure: (error: unknown) => Error): HttpResponse {
+/** An answer of the own client as Node's client gives one; its body, already read, becomes a stream only if asked. */
+function answerOf(own: PageAnswer): Answer {
+  let stream: ResponseBody | undefined;
+  return {
+    statusCode: own.statusCode,
+    headers: own.headers,
+    get body(): ResponseBody {
+      if (!stream) {
+        const { Readable } = process.getBuiltinModule('node:stream');
+        const readable = Readable.from(own.body.length ? [own.body] : [], { objectMode: false });
+        stream = Object.assign(readable, {
+          bytes: async () => own.body,
+          arrayBuffer: async () => own.body.buffer.slice(own.body.byteOffset, own.body.byteOffset + own.body.length) as ArrayBuffer,
+          dump: async () => undefined,
+        });
+      }
+      return stream;
+    },
+  };
+}
+
+const noRelease = (): void => undefined;
+
+function wrapResponse(response: Answer, data: Buffer | undefined, release: (() => void) | undefined, bodyFailure: (error: unknown) => Error): HttpResponse {
   const header = (name: string) => headerValue(response.headers, name);
   const read = async (): Promise<Buffer> => {
     if (data !== undefined) return data;
@@ -287,5 +356,6 @@ function wrapResponse(response: Answer, data: Buffer | undefined, bodyFailure: (
     body: response.body,
     text: async () => (await read()).toString('utf8'),
     buffer: read,
+    release: release ?? noRelease,
   };
 }

@@ -22,9 +22,9 @@ export interface Answer {
  * The error codes undici gives its timeouts, given to the same timeouts here so that a failure reads the same
  * whichever client met it (src/http/failures.ts): connecting, waiting for the answer, or the answer stopping.
  */
-const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
-const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
-const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
+export const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
+export const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+export const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
 
 /**
  * Node's own HTTP client, for connections without a proxy: keep-alive agents (one for http, one for https with the
