@@ -353,7 +353,10 @@ function wrapResponse(response: Answer, data: Buffer | undefined, release: (() =
     status: response.statusCode,
     headers: response.headers,
     header,
-    body: response.body,
+    // Read when used: an answer of the own client makes its stream only then.
+    get body() {
+      return response.body;
+    },
     text: async () => (await read()).toString('utf8'),
     buffer: read,
     release: release ?? noRelease,
