@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { JSON_SCAN_WASM } from './json-scan-wasm.js';
 
 /**
  * A JSON array checked and cut into its elements without building them: every byte is validated as JSON.parse would
@@ -52,6 +53,81 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 let containers = new Uint8Array(64);
 
 /**
+ * scanValue() in WebAssembly (json-scan.wat): the same checks, three to four times faster and fast from the first
+ * page. The text is copied into its memory, after a table and a stack, and followed by 16 zero bytes.
+ */
+interface WasmScanner {
+  memory: WebAssembly.Memory;
+  bytes: Uint8Array;
+  value(at: number): number;
+  flags: WebAssembly.Global;
+}
+
+/** Where the text starts in the module's memory (json-scan.wat). */
+const WASM_TEXT = 4352;
+/** Texts longer than this are scanned in JavaScript rather than grow the module's memory to hold them. */
+const WASM_LIMIT = 16 * 1024 * 1024;
+/** undefined until first used; null where WebAssembly (or its SIMD) is not available, or after setScanner('js'). */
+let wasm: WasmScanner | null | undefined;
+
+function wasmScanner(): WasmScanner | null {
+  if (wasm !== undefined) return wasm;
+  try {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(JSON_SCAN_WASM, 'base64')));
+    const exports = instance.exports as unknown as { memory: WebAssembly.Memory; value(at: number): number; flags: WebAssembly.Global };
+    wasm = { memory: exports.memory, bytes: new Uint8Array(exports.memory.buffer), value: exports.value, flags: exports.flags };
+  } catch {
+    wasm = null;
+  }
+  return wasm;
+}
+
+/** Which scanner scans (for tests): the WebAssembly one where it can, or the JavaScript one always. */
+export function setScanner(which: 'wasm' | 'js'): void {
+  wasm = which === 'js' ? null : undefined;
+}
+
+/** Which scanner scans texts now. */
+export function scannerInUse(): 'wasm' | 'js' {
+  return wasmScanner() ? 'wasm' : 'js';
+}
+
+/** The text in the module's memory, followed by zeros: the module's scanner, or null to scan in JavaScript. */
+function loadText(bytes: Uint8Array): WasmScanner | null {
+  if (bytes.length > WASM_LIMIT) return null;
+  const scanner = wasmScanner();
+  if (!scanner) return null;
+  const end = WASM_TEXT + bytes.length;
+  if (scanner.bytes.length < end + 16) {
+    scanner.memory.grow(Math.ceil((end + 16 - scanner.bytes.length) / 65536));
+    scanner.bytes = new Uint8Array(scanner.memory.buffer);
+  }
+  scanner.bytes.set(bytes, WASM_TEXT);
+  scanner.bytes.fill(0, end, end + 16);
+  scanner.flags.value = 0;
+  return scanner;
+}
+
+/** scanValue() by the module: the same result (and the same flags set on the list). */
+function wasmValue(scanner: WasmScanner, bytes: Uint8Array, i: number, list: ScannedList): number {
+  const end = scanner.value(WASM_TEXT + i);
+  if (end === -2) {
+    // Nested deeper than the module's stack: this value is scanned again in JavaScript.
+    scanner.flags.value = 0;
+    return scanValue(bytes, i, list);
+  }
+  const flags = scanner.flags.value as number;
+  if (flags) {
+    if (flags & 1) list.escapes = true;
+    if (flags & 2) list.longNumbers = true;
+    if (flags & 4) list.digitKeys = true;
+    if (flags & 8) list.lineBreaks = true;
+    scanner.flags.value = 0;
+  }
+  return end < 0 ? -1 : end - WASM_TEXT;
+}
+
+/**
  * Scans a JSON text that should be an array. Returns its elements' offsets; 'not-a-list' when it is not an array
  * (it may still be well-formed JSON: the caller parses it to tell which); 'malformed' when JSON.parse would fail.
  */
@@ -60,6 +136,7 @@ export function scanJsonList(bytes: Uint8Array): ScannedList | 'malformed' | 'no
   let i = skipSpace(bytes, 0);
   if (bytes[i] !== OPEN_ARRAY) return 'not-a-list';
   const list: ScannedList = { starts: [], ends: [], separators: [], open: i, objects: true, lineBreaks: false, escapes: false, longNumbers: false, digitKeys: false };
+  const scanner = loadText(bytes);
   i = space(bytes, i + 1, list);
   if (bytes[i] === CLOSE_ARRAY) {
     list.separators.push(i);
@@ -67,7 +144,7 @@ export function scanJsonList(bytes: Uint8Array): ScannedList | 'malformed' | 'no
     for (;;) {
       if (bytes[i] !== OPEN_OBJECT) list.objects = false;
       list.starts.push(i);
-      i = scanValue(bytes, i, list);
+      i = scanner ? wasmValue(scanner, bytes, i, list) : scanValue(bytes, i, list);
       if (i < 0) return 'malformed';
       list.ends.push(i);
       i = space(bytes, i, list);
