@@ -6,15 +6,20 @@
 ;; Built into src/api/json-scan-wasm.ts by `npm run wasm` (scripts/wasm.mjs); a test fails when that is stale.
 ;;
 ;; Memory:
-;;   [0, 256)        a class for each byte: 1 may follow a backslash, 2 is a hexadecimal digit
-;;   [256, 4352)     the containers open in the value being scanned: 1 an object, 0 an array
-;;   [4352, ...)     the text (json-scan.ts copies it here), followed by 16 zero bytes: they end any string, number,
-;;                   literal or space that runs into the end, so no loop checks where the text ends
+;;   [0, 256)            a class for each byte: 1 may follow a backslash, 2 is a hexadecimal digit
+;;   [256, 4352)         the containers open in the value being scanned: 1 an object, 0 an array
+;;   [4352, 69888)       where each element starts (up to 16,384 of them, 32 bits each)
+;;   [69888, 135424)     where each element ends
+;;   [135424, 200960)    the separator after each element (its comma, or the closing bracket)
+;;   [200960, ...)       the text (json-scan.ts copies it here), followed by 16 zero bytes: they end any string,
+;;                       number, literal or space that runs into the end, so no loop checks where the text ends
 ;;
-;; value(p) returns the offset after the value at p, -1 when it is malformed, -2 when it nests deeper than 4,096
-;; containers (json-scan.ts then scans it in JavaScript). The global `flags` collects what ScannedList reports: 1 a
-;; backslash escape, 2 a number in other than its shortest form, 4 a key that starts with a digit, 8 a line break
-;; between tokens.
+;; list(open, end) scans the array whose bracket is at `open` up to the end of the text, as scanJsonList() does:
+;; it returns how many elements it has (their offsets in the tables above), -1 when it is malformed, -2 when it
+;; has more than 65,536 elements or nests deeper than 4,096 containers (json-scan.ts then scans it in JavaScript).
+;; The global `flags` collects what ScannedList reports: 1 a backslash escape, 2 a number in other than its
+;; shortest form, 4 a key that starts with a digit, 8 a line break between tokens, 16 an element that is not an
+;; object.
 (module
   (memory (export "memory") 1)
   (global $flags (export "flags") (mut i32) (i32.const 0))
@@ -111,7 +116,7 @@
     (i32.const -1))
 
   ;; The value at p (not space): the offset after it, -1 when malformed, -2 when nested too deep.
-  (func (export "value") (param $p i32) (result i32)
+  (func $value (param $p i32) (result i32)
     (local $depth i32) (local $c i32) (local $object i32) (local $key i32) (local $bytes v128) (local $stops i32)
     (loop $value
       ;; In an object, a key comes first: a string, a colon, space.
@@ -211,4 +216,42 @@
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $close)))
     (unreachable))
+
+  ;; The array whose bracket is at $open, the text ending at $end: the number of its elements, -1, or -2.
+  (func (export "list") (param $open i32) (param $end i32) (result i32)
+    (local $p i32) (local $n i32) (local $c i32)
+    (local.set $p (i32.add (local.get $open) (i32.const 1)))
+    (if (i32.le_u (i32.load8_u (local.get $p)) (i32.const 0x20)) (then (local.set $p (call $space (local.get $p)))))
+    (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0x5d))
+      (then (i32.store offset=135424 (i32.const 0) (local.get $p)))
+      (else
+        (loop $element
+          (if (i32.ge_u (local.get $n) (i32.const 16384)) (then (return (i32.const -2))))
+          (if (i32.ne (i32.load8_u (local.get $p)) (i32.const 0x7b)) (then (global.set $flags (i32.or (global.get $flags) (i32.const 16)))))
+          (i32.store offset=4352 (i32.shl (local.get $n) (i32.const 2)) (local.get $p))
+          (local.set $p (call $value (local.get $p)))
+          (if (i32.lt_s (local.get $p) (i32.const 0)) (then (return (local.get $p))))
+          (i32.store offset=69888 (i32.shl (local.get $n) (i32.const 2)) (local.get $p))
+          (if (i32.le_u (i32.load8_u (local.get $p)) (i32.const 0x20)) (then (local.set $p (call $space (local.get $p)))))
+          (local.set $c (i32.load8_u (local.get $p)))
+          (i32.store offset=135424 (i32.shl (local.get $n) (i32.const 2)) (local.get $p))
+          (local.set $n (i32.add (local.get $n) (i32.const 1)))
+          (if (i32.eq (local.get $c) (i32.const 0x2c))
+            (then
+              (local.set $p (i32.add (local.get $p) (i32.const 1)))
+              (if (i32.le_u (i32.load8_u (local.get $p)) (i32.const 0x20)) (then (local.set $p (call $space (local.get $p)))))
+              (br $element)))
+          (if (i32.ne (local.get $c) (i32.const 0x5d)) (then (return (i32.const -1)))))))
+    ;; Nothing but space after the closing bracket (line breaks there are not between tokens: not noted).
+    (local.set $p (i32.add (local.get $p) (i32.const 1)))
+    (block $spaced
+      (loop $trailing
+        (br_if $spaced (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $c (i32.load8_u (local.get $p)))
+        (br_if $spaced (i32.eqz (i32.or
+          (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x0a)))
+          (i32.or (i32.eq (local.get $c) (i32.const 0x0d)) (i32.eq (local.get $c) (i32.const 0x09))))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $trailing)))
+    (select (local.get $n) (i32.const -1) (i32.eq (local.get $p) (local.get $end))))
 )

@@ -143,6 +143,13 @@ describe.each(['wasm', 'js'] as const)('the %s scanner', (scanner) => {
     }
   });
 
+  it('takes any number of elements', () => {
+    const list = scan(`[${'1,'.repeat(70_000)}{}]`);
+    if (typeof list === 'string') throw new Error(list);
+    expect([list.starts.length, list.separators.length, list.objects]).toEqual([70_001, 70_001, false]);
+    expect(scan(`[${'1,'.repeat(70_000)}]`)).toBe('malformed');
+  });
+
   it('reports what a list holds the same way on a real page', () => {
     const page = Buffer.from(JSON.stringify(Array.from({ length: 50 }, (_, id) => ({ id, name: `user ${id} \u00e9\n`, email: `u${id}@example.com`, big: 1e21, x: -0, tags: [{ '1a': true }] }))));
     const list = scan(page);
