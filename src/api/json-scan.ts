@@ -333,8 +333,9 @@ function scanLiteral(bytes: Uint8Array, at: number): number {
 export function ndjsonLines(bytes: Buffer, list: ScannedList): Buffer | undefined {
   if (!list.starts.length) return Buffer.alloc(0);
   if (!list.objects || list.lineBreaks || !isUtf8(bytes)) return undefined;
-  for (const separator of list.separators) bytes[separator] = 0x0a;
-  return bytes.subarray(list.open + 1, list.separators[list.separators.length - 1] + 1);
+  const separators = list.separators;
+  for (let k = 0; k < separators.length; k++) bytes[separators[k]] = 0x0a;
+  return bytes.subarray(list.open + 1, separators[separators.length - 1] + 1);
 }
 
 /**

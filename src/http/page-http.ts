@@ -67,6 +67,20 @@ const UNSENDABLE_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const UNSENDABLE_PATH = /[^\x21-\xff]/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** Header names as answers spell them, lower-cased once checked (a list's answers repeat the same few). */
+const NAMES = new Map<string, string>();
+
+/** A header's name lower-cased; NotForUs when it is not an HTTP token. */
+function headerName(raw: string): string {
+  let name = NAMES.get(raw);
+  if (name === undefined) {
+    if (!TOKEN.test(raw)) throw new NotForUs('a header line that is not "name: value"');
+    name = raw.toLowerCase();
+    if (NAMES.size < 256) NAMES.set(raw, name);
+  }
+  return name;
+}
+
 interface Waiting {
   resolve(answer: PageAnswer): void;
   reject(error: Error): void;
@@ -293,26 +307,37 @@ class Connection {
   }
 
   private parseHead(text: string): void {
-    const lines = text.split('\r\n');
-    const status = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: |$)/.exec(lines[0]);
-    if (!status) throw new NotForUs(`the status line ${JSON.stringify(lines[0].slice(0, 40))}`);
-    this.status = Number(status[2]);
-    if (this.status < 200) throw new NotForUs(`a ${this.status} answer`);
+    // The status line: HTTP/1.0 or HTTP/1.1, a space, three digits, then a space and a reason, or nothing.
+    let eol = text.indexOf('\r\n');
+    if (eol < 0) eol = text.length;
+    const minor = text.charCodeAt(7);
+    const status = Number(text.slice(9, 12));
+    if (!text.startsWith('HTTP/1.') || (minor !== 0x30 && minor !== 0x31) || text.charCodeAt(8) !== 0x20 || !/^[1-9]\d\d$/.test(text.slice(9, 12)) || (eol > 12 && text.charCodeAt(12) !== 0x20)) {
+      throw new NotForUs(`the status line ${JSON.stringify(text.slice(0, Math.min(eol, 40)))}`);
+    }
+    this.status = status;
+    if (status < 200) throw new NotForUs(`a ${status} answer`);
+    // Header lines, "name: value", the value without the space around it; repeated ones as Node's client keeps them.
     const headers: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-    for (let k = 1; k < lines.length; k++) {
-      const line = lines[k];
-      const colon = line.indexOf(':');
-      const name = colon > 0 ? line.slice(0, colon).toLowerCase() : '';
-      if (!TOKEN.test(name)) throw new NotForUs('a header line that is not "name: value"');
-      const value = line.slice(colon + 1).trim();
+    for (let at = eol + 2; at < text.length; at = eol + 2) {
+      eol = text.indexOf('\r\n', at);
+      if (eol < 0) eol = text.length;
+      const colon = text.indexOf(':', at);
+      if (colon < 0 || colon > eol) throw new NotForUs('a header line that is not "name: value"');
+      const name = headerName(text.slice(at, colon));
+      let from = colon + 1;
+      let to = eol;
+      while (from < to && (text.charCodeAt(from) === 0x20 || text.charCodeAt(from) === 0x09)) from++;
+      while (to > from && (text.charCodeAt(to - 1) === 0x20 || text.charCodeAt(to - 1) === 0x09)) to--;
+      const value = text.slice(from, to);
       const before = headers[name];
       if (before === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
       else if (name === 'set-cookie') (before as string[]).push(value);
       else if (!FIRST_ONLY.has(name)) headers[name] = `${before as string}${name === 'cookie' ? '; ' : ', '}${value}`;
     }
     this.headers = headers;
-    const connection = String(headers.connection ?? '').toLowerCase();
-    this.keepAlive = status[1] === '1' ? !/(^|,)\s*close\s*(,|$)/.test(connection) : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
+    const connection = headers.connection === undefined ? '' : String(headers.connection).toLowerCase();
+    this.keepAlive = minor === 0x31 ? !/(^|,)\s*close\s*(,|$)/.test(connection) : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
     const encoding = headers['content-encoding'];
     if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity') throw new NotForUs(`Content-Encoding: ${String(encoding)}`);
     const transfer = headers['transfer-encoding'];
