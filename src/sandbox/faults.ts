@@ -26,11 +26,13 @@ export interface Fault {
   drop?: 'before' | 'after' | 'body';
   /** Process the request, then flip a byte in the middle of the response body (headers unchanged): a corrupted download. */
   corrupt?: boolean;
+  /** Send the answer's body in chunks (Transfer-Encoding: chunked, no Content-Length), as a proxy or a streaming server may. */
+  chunked?: boolean;
   /** How many matching requests this fault applies to (default 1). */
   times?: number;
 }
 
-const FAULT_KEYS = ['method', 'path', 'query', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'corrupt', 'times'];
+const FAULT_KEYS = ['method', 'path', 'query', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'corrupt', 'chunked', 'times'];
 
 /** Thrown for a fault description that cannot be used; the control endpoint answers it with 400. */
 export class InvalidFault extends Error {}
@@ -67,8 +69,9 @@ export function validateFault(input: unknown): Omit<Fault, 'id'> {
   if (fault.drop !== undefined && !drops.includes(fault.drop as string)) throw new InvalidFault(`drop must be one of ${drops.join(', ')}`);
   if (fault.times !== undefined && !isInt(fault.times, 1, 1_000_000)) throw new InvalidFault('times must be a positive integer');
   if (fault.corrupt !== undefined && fault.corrupt !== true) throw new InvalidFault('corrupt must be true');
-  if (fault.status === undefined && fault.drop === undefined && fault.latency_ms === undefined && fault.answer_latency_ms === undefined && !fault.corrupt) {
-    throw new InvalidFault('a fault needs an effect: status, drop, corrupt, latency_ms or answer_latency_ms');
+  if (fault.chunked !== undefined && fault.chunked !== true) throw new InvalidFault('chunked must be true');
+  if (fault.status === undefined && fault.drop === undefined && fault.latency_ms === undefined && fault.answer_latency_ms === undefined && !fault.corrupt && !fault.chunked) {
+    throw new InvalidFault('a fault needs an effect: status, drop, corrupt, chunked, latency_ms or answer_latency_ms');
   }
   if ((fault.body !== undefined || fault.headers !== undefined || fault.retry_after !== undefined) && fault.status === undefined) {
     throw new InvalidFault('body, headers and retry_after need a status');
@@ -83,6 +86,8 @@ export interface LoggedRequest {
   at: string;
   /** The Retry-After (seconds) of a 429, so a client's pauses can be checked against it. */
   retry_after?: number;
+  /** Which connection it came on (numbered from 1 as they are accepted): keep-alive reuse shows as repeats. */
+  connection?: number;
 }
 
 export class Faults {

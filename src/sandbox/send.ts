@@ -25,12 +25,26 @@ export function send(res: ServerResponse, response: SandboxResponse, extra: Reco
       payload = JSON.stringify(response.body);
     }
   }
-  headers['Content-Length'] = String(Buffer.byteLength(payload));
+  // In chunks, Node frames the body itself (Transfer-Encoding: chunked) when no Content-Length is set.
+  if (!fault?.chunked) headers['Content-Length'] = String(Buffer.byteLength(payload));
   res.writeHead(response.status, headers);
   if (fault?.corrupt && payload.length) {
     const bytes = Buffer.from(payload);
     bytes[bytes.length >> 1] ^= 0xff;
     payload = bytes;
+  }
+  if (fault?.chunked && !headOnly) {
+    // Three chunks of about a third each (the last one a byte short when the body is cut).
+    const bytes = Buffer.from(payload).subarray(0, fault.drop === 'body' ? -1 : undefined);
+    const third = Math.max(1, Math.ceil(bytes.length / 3));
+    for (let at = 0; at < bytes.length; at += third) {
+      const last = at + third >= bytes.length;
+      // Cut: the connection closes once the last chunk is written, without the chunk that ends the body.
+      res.write(bytes.subarray(at, at + third), last && fault.drop === 'body' ? () => res.socket?.destroy() : undefined);
+    }
+    if (fault.drop !== 'body') res.end();
+    else if (!bytes.length) res.socket?.destroy();
+    return;
   }
   if (fault?.drop === 'body') {
     res.write(Buffer.from(payload).subarray(0, -1), () => res.socket?.destroy());

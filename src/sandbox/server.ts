@@ -104,6 +104,16 @@ interface Pipeline {
   simulated: Simulated;
 }
 
+/** The connections the sandbox accepted, numbered in order (for the request log). */
+const connections = new WeakMap<object, number>();
+let connectionCount = 0;
+
+function connectionNumber(socket: object): number {
+  let number = connections.get(socket);
+  if (number === undefined) connections.set(socket, (number = ++connectionCount));
+  return number;
+}
+
 /**
  * One request, in order: control endpoints; the request log; faults before processing (latency, a dropped
  * connection, an injected answer); the throttle (API requests); the route; the state saved after a change; faults
@@ -120,7 +130,7 @@ async function handle({ site, api, web, faults, throttle, latencyMs, stateFile, 
   const fault = faults.take(method, rawPath, url.search.slice(1));
   const latency = latencyMs + (fault?.latency_ms ?? 0);
   if (latency) await new Promise((resolve) => setTimeout(resolve, latency));
-  const entry: LoggedRequest = { method, path: pathname + url.search, status: 0, at: new Date().toISOString() };
+  const entry: LoggedRequest = { method, path: pathname + url.search, status: 0, at: new Date().toISOString(), connection: connectionNumber(req.socket) };
   faults.log.push(entry);
   if (fault?.drop === 'before') {
     entry.status = 'dropped';

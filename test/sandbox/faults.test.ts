@@ -21,7 +21,7 @@ describe('sandbox fault injection', () => {
 
   it('refuses with 400, storing nothing, a body that is not JSON, unknown keys, wrong types or no effect', async () => {
     await curl('DELETE', '/faults');
-    for (const body of ['path=x&status=500', '{"path":"^/version$","stauts":503}', '{"status":"503"}', '{"path":"(","status":500}', '{"path":"^/version$"}', '[]', '{"drop":"later"}']) {
+    for (const body of ['path=x&status=500', '{"path":"^/version$","stauts":503}', '{"status":"503"}', '{"path":"(","status":500}', '{"path":"^/version$"}', '[]', '{"drop":"later"}', '{"chunked":1}']) {
       const response = await curl('POST', '/faults', body);
       expect(response.status, body).toBe(400);
       expect(((await response.json()) as { error: string }).error, body).toBeTruthy();
@@ -46,5 +46,40 @@ describe('sandbox fault injection', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html');
     expect(response.text).toBe('<html>Sign in</html>');
+  });
+
+  it('chunked: true sends the answer in chunks, without a Content-Length; with drop: body, the end never comes', async () => {
+    const { request } = await import('node:http');
+    const raw = (path: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: string; complete: boolean }>((resolve) => {
+        request(`${sandbox.url}${path}`, { headers: { 'PRIVATE-TOKEN': sandbox.adminToken } }, (answer) => {
+          let body = '';
+          answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          answer.on('error', () => undefined);
+          answer.on('close', () => resolve({ headers: answer.headers, body, complete: answer.complete }));
+        }).end();
+      });
+    const whole = await raw('/version');
+    await curl('POST', '/faults', '{"path":"^/version$","chunked":true}');
+    const chunked = await raw('/version');
+    expect([chunked.headers['transfer-encoding'], chunked.headers['content-length'], chunked.body, chunked.complete]).toEqual(['chunked', undefined, whole.body, true]);
+    await curl('POST', '/faults', '{"path":"^/version$","chunked":true,"drop":"body"}');
+    const cut = await raw('/version');
+    expect([cut.body, cut.complete]).toEqual([whole.body.slice(0, -1), false]);
+  });
+
+  it('the request log says which connection each request came on', async () => {
+    await curl('DELETE', '/requests');
+    const { Agent } = await import('node:http');
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    for (let k = 0; k < 3; k++) {
+      await new Promise<void>((resolve) => {
+        void import('node:http').then(({ get }) => get(`${sandbox.url}/version`, { agent, headers: { 'PRIVATE-TOKEN': sandbox.adminToken } }, (answer) => answer.resume().on('end', resolve)));
+      });
+    }
+    agent.destroy();
+    const log = (await (await curl('GET', '/requests')).json()) as Array<{ connection: number }>;
+    expect(log).toHaveLength(3);
+    expect(new Set(log.map((entry) => entry.connection)).size).toBe(1);
   });
 });
