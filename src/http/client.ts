@@ -92,6 +92,8 @@ export class HttpClient {
   private ownOff = false;
   /** Answers read by each client, for tests and benchmarks. */
   readonly answered = { own: 0, node: 0 };
+  /** Set by close(): a request still running (a page fetched ahead of a list that ended) is not sent again. */
+  private closed = false;
   private undici?: typeof import('./undici.js');
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
@@ -190,6 +192,7 @@ export class HttpClient {
     const gate = this.options.gate;
     const first = this.now();
     for (let attempt = 0; ; attempt++) {
+      if (this.closed) throw new Error('the HTTP client was closed: the run has ended');
       await gate?.wait();
       const started = this.now();
       this.options.log?.(`> ${method} ${redactUrl(request.url)}`);
@@ -224,8 +227,7 @@ export class HttpClient {
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
         const headerOf = (name: string) => headerValue(response.headers, name);
         if (own) {
-          if (retryStatus) own.release();
-          else data = own.body;
+          if (!retryStatus) data = own.body;
         } else if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
           data = bufferOf(await response.body.bytes());
         }
@@ -233,7 +235,7 @@ export class HttpClient {
         if (error instanceof CliError) throw error;
         const failure = failed(error);
         this.options.log?.(`< ${failure.message} (${this.now() - started} ms)`);
-        if (attempt < retries && mayRetry(method, failure)) {
+        if (attempt < retries && mayRetry(method, failure) && !this.closed) {
           const wait = retryDelayMs(attempt, () => undefined, this.now());
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           await this.sleep(wait);
@@ -255,6 +257,8 @@ export class HttpClient {
           const held = response.statusCode === 429 && gate?.isActive;
           if (held) gate.hold(wait);
           await response.body.dump().catch(() => undefined);
+          // The answer is dropped: its page buffer goes back for the next one.
+          own?.release();
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           if (!held) await this.sleep(wait);
           continue;
@@ -265,6 +269,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const dispatchers = [this.direct, this.proxied];
     this.direct = this.proxied = undefined;
     this.node?.close();

@@ -97,8 +97,6 @@ class Connection {
   private readonly buffer = Buffer.allocUnsafeSlow(READ_SIZE);
   private state = IDLE;
   private waiting?: Waiting;
-  /** Answers read whole on this connection. */
-  answered = 0;
   /** The header block of the answer being read. */
   private head?: Buffer;
   private headLength = 0;
@@ -379,7 +377,6 @@ class Connection {
     this.waiting = undefined;
     this.state = IDLE;
     this.body = EMPTY;
-    this.answered++;
     if (this.keepAlive && !moreBytes && !this.closed) {
       this.idle(headers['keep-alive']);
       this.client.idle(this);
@@ -441,8 +438,6 @@ export class PageHttp {
   private readonly free = new Map<string, Connection[]>();
   private readonly all = new Set<Connection>();
   private readonly sessions = new Map<string, Buffer>();
-  /** Connections made, for tests: keep-alive reuses them. */
-  connections = 0;
   private watcher?: NodeJS.Timeout;
   /** How often the timeout is checked. */
   readonly tick: number;
@@ -481,7 +476,6 @@ export class PageHttp {
   }
 
   private connect(key: string, target: PageTarget): Connection {
-    this.connections++;
     const https = target.protocol === 'https:';
     const connection = new Connection(this, key, target, https ? this.tls() : undefined, https ? this.sessions.get(key) : undefined);
     this.all.add(connection);

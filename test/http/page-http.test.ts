@@ -36,6 +36,17 @@ afterAll(async () => {
 
 const list = (format: 'ndjson' | 'json' = 'ndjson', extra: string[] = []) => sandbox.run([...extra, 'users', 'list', '--all', '--per-page', String(PER_PAGE), '-o', format]);
 const pageQuery = (page: number) => `(^|&)page=${page}(&|$)`;
+/**
+ * A run that ends with an error leaves the pages it asked for ahead on their way (over either client): they reach the
+ * sandbox after it returned. Waits until no request has come for a while, so that they do not meet the next test's
+ * faults.
+ */
+const settle = async () => {
+  for (let seen = -1; seen !== sandbox.faults.log.length; ) {
+    seen = sandbox.faults.log.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+};
 const pageRequests = () => sandbox.requests().filter((r) => r.path.startsWith('/api/v4/users'));
 /** The connections the requests for users came on (those whose path has `part`), in order. */
 const connections = (part = '') => (sandbox.faults.log as Array<{ path: string; connection?: number }>).filter((r) => r.path.startsWith('/api/v4/users') && r.path.includes(part)).map((r) => r.connection);
@@ -89,6 +100,7 @@ describe('list pages over the own HTTP client', () => {
     const failing = async (extra: string[]) => {
       sandbox.fault({ method: 'GET', path: '^/users$', query: pageQuery(5), status: 500 });
       const result = await list('ndjson', extra);
+      await settle();
       sandbox.faults.clear();
       return result;
     };
@@ -120,11 +132,27 @@ describe('list pages over the own HTTP client', () => {
     expect(Date.parse(log[1].at) - Date.parse(log[0].at)).toBeGreaterThanOrEqual(1000);
   });
 
+  it('a 429 asking for a longer wait than forgectl accepts ends the run as over node:http, its answer read whole', async () => {
+    const refused = async (extra: string[]) => {
+      sandbox.fault({ method: 'GET', path: '^/users$', query: pageQuery(2), status: 429, retry_after: 3600 });
+      const result = await list('ndjson', extra);
+      await settle();
+      sandbox.faults.clear();
+      return result;
+    };
+    const [own, node] = [await refused([]), await refused(['--verbose'])];
+    expect(own.code).toBe(node.code);
+    const words = (stderr: string) => stderr.split('\n').filter((line) => !/^[<> ] /.test(line)).join('\n').replace(/"request_id":"\w+"/, '');
+    expect(words(own.stderr)).toBe(words(node.stderr));
+    expect(own.stdout).toBe(ndjson.split('\n').slice(0, PER_PAGE).map((line) => `${line}\n`).join(''));
+  });
+
   it('a malformed page, whatever its framing, is a server failure (exit 8) before any of it is written', async () => {
     const broken = `[${'{"id":1,"username":"broken"},'.repeat(PER_PAGE - 1)}{"id":1,"username":"broken"`;
     for (const chunked of [false, true]) {
       sandbox.fault({ method: 'GET', path: '^/users$', query: pageQuery(6), status: 200, body: broken, headers: { 'Content-Type': 'application/json', 'X-Next-Page': '7' }, ...(chunked ? { chunked } : {}) });
       const result = await list();
+      await settle();
       expect(result.code, result.stderr).toBe(8);
       expect(result.stderr).toMatch(/malformed JSON \(GET \/users\)/);
       expect(result.stdout).toBe(ndjson.split('\n').slice(0, 5 * PER_PAGE).map((line) => `${line}\n`).join(''));
@@ -135,6 +163,7 @@ describe('list pages over the own HTTP client', () => {
     const slow = async (extra: string[]) => {
       sandbox.fault({ method: 'GET', path: '^/users$', query: pageQuery(2), latency_ms: 2500 });
       const result = await list('ndjson', ['--timeout', '1', '--retries', '0', ...extra]);
+      await settle();
       sandbox.faults.clear();
       return result;
     };
