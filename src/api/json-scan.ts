@@ -105,7 +105,11 @@ function wasmList(bytes: Uint8Array, open: number): ScannedList | 'malformed' | 
   if (!scanner) return undefined;
   const end = WASM_TEXT + bytes.length;
   if (scanner.bytes.length < end + 16) {
-    scanner.memory.grow(Math.ceil((end + 16 - scanner.bytes.length) / 65536));
+    try {
+      scanner.memory.grow(Math.ceil((end + 16 - scanner.bytes.length) / 65536));
+    } catch {
+      return undefined; // no memory for a text this long: JavaScript scans it where it is
+    }
     scanner.bytes = new Uint8Array(scanner.memory.buffer);
   }
   scanner.bytes.set(bytes, WASM_TEXT);
@@ -115,11 +119,7 @@ function wasmList(bytes: Uint8Array, open: number): ScannedList | 'malformed' | 
   if (count === -2) return undefined;
   if (count < 0) return 'malformed';
   const flags = scanner.flags.value as number;
-  const offsets = (at: number, n: number) => {
-    const list = Array.from(new Int32Array(scanner.memory.buffer, at, n));
-    for (let k = 0; k < n; k++) list[k] -= WASM_TEXT;
-    return list;
-  };
+  const offsets = (at: number, n: number) => Array.from(new Int32Array(scanner.memory.buffer, at, n));
   return {
     starts: offsets(WASM_STARTS, count),
     ends: offsets(WASM_ENDS, count),

@@ -1,5 +1,5 @@
-;; The page scanner's inner loop (src/api/json-scan.ts) in WebAssembly: one JSON value checked as JSON.parse would
-;; check it, the offset after it returned. It is the same algorithm as scanValue() in json-scan.ts, step for step,
+;; The page scanner (src/api/json-scan.ts) in WebAssembly: a JSON array checked as JSON.parse would check it and
+;; cut into its elements. It is the same algorithm as scanJsonList() and scanValue() in json-scan.ts, step for step,
 ;; with strings skipped 16 bytes at a time (SIMD). It runs as V8's baseline compiler makes it (the bin sets
 ;; --liftoff-only), which still makes it three to four times faster than the JavaScript, from the first page.
 ;;
@@ -15,7 +15,7 @@
 ;;                       number, literal or space that runs into the end, so no loop checks where the text ends
 ;;
 ;; list(open, end) scans the array whose bracket is at `open` up to the end of the text, as scanJsonList() does:
-;; it returns how many elements it has (their offsets in the tables above), -1 when it is malformed, -2 when it
+;; it returns how many elements it has (their offsets in the text in the tables above), -1 when it is malformed, -2 when it
 ;; has more than 65,536 elements or nests deeper than 4,096 containers (json-scan.ts then scans it in JavaScript).
 ;; The global `flags` collects what ScannedList reports: 1 a backslash escape, 2 a number in other than its
 ;; shortest form, 4 a key that starts with a digit, 8 a line break between tokens, 16 an element that is not an
@@ -223,18 +223,18 @@
     (local.set $p (i32.add (local.get $open) (i32.const 1)))
     (if (i32.le_u (i32.load8_u (local.get $p)) (i32.const 0x20)) (then (local.set $p (call $space (local.get $p)))))
     (if (i32.eq (i32.load8_u (local.get $p)) (i32.const 0x5d))
-      (then (i32.store offset=135424 (i32.const 0) (local.get $p)))
+      (then (i32.store offset=135424 (i32.const 0) (i32.sub (local.get $p) (i32.const 200960))))
       (else
         (loop $element
           (if (i32.ge_u (local.get $n) (i32.const 16384)) (then (return (i32.const -2))))
           (if (i32.ne (i32.load8_u (local.get $p)) (i32.const 0x7b)) (then (global.set $flags (i32.or (global.get $flags) (i32.const 16)))))
-          (i32.store offset=4352 (i32.shl (local.get $n) (i32.const 2)) (local.get $p))
+          (i32.store offset=4352 (i32.shl (local.get $n) (i32.const 2)) (i32.sub (local.get $p) (i32.const 200960)))
           (local.set $p (call $value (local.get $p)))
           (if (i32.lt_s (local.get $p) (i32.const 0)) (then (return (local.get $p))))
-          (i32.store offset=69888 (i32.shl (local.get $n) (i32.const 2)) (local.get $p))
+          (i32.store offset=69888 (i32.shl (local.get $n) (i32.const 2)) (i32.sub (local.get $p) (i32.const 200960)))
           (if (i32.le_u (i32.load8_u (local.get $p)) (i32.const 0x20)) (then (local.set $p (call $space (local.get $p)))))
           (local.set $c (i32.load8_u (local.get $p)))
-          (i32.store offset=135424 (i32.shl (local.get $n) (i32.const 2)) (local.get $p))
+          (i32.store offset=135424 (i32.shl (local.get $n) (i32.const 2)) (i32.sub (local.get $p) (i32.const 200960)))
           (local.set $n (i32.add (local.get $n) (i32.const 1)))
           (if (i32.eq (local.get $c) (i32.const 0x2c))
             (then
