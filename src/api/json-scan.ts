@@ -119,7 +119,12 @@ function wasmList(bytes: Uint8Array, open: number): ScannedList | 'malformed' | 
   if (count === -2) return undefined;
   if (count < 0) return 'malformed';
   const flags = scanner.flags.value as number;
-  const offsets = (at: number, n: number) => Array.from(new Int32Array(scanner.memory.buffer, at, n));
+  const words = new Int32Array(scanner.memory.buffer);
+  const offsets = (at: number, n: number): number[] => {
+    const list = new Array<number>(n);
+    for (let k = 0, word = at >> 2; k < n; k++) list[k] = words[word + k];
+    return list;
+  };
   return {
     starts: offsets(WASM_STARTS, count),
     ends: offsets(WASM_ENDS, count),
