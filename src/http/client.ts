@@ -354,16 +354,17 @@ function wrapResponse(response: Answer, data: Buffer | undefined, release: (() =
       throw bodyFailure(error);
     }
   };
-  return {
+  const wrapped = {
     status: response.statusCode,
     headers: response.headers,
     header,
-    // Read when used: an answer of the own client makes its stream only then.
-    get body() {
-      return response.body;
-    },
+    body: undefined as unknown as ResponseBody,
     text: async () => (await read()).toString('utf8'),
     buffer: read,
     release: release ?? noRelease,
   };
+  // An answer of the own client (it has a release) makes its body's stream only if one is asked for.
+  if (release) Object.defineProperty(wrapped, 'body', { get: () => response.body, enumerable: true });
+  else wrapped.body = response.body;
+  return wrapped;
 }
