@@ -29,6 +29,11 @@ describe('layers and circles (eslint)', { timeout: 60_000 }, () => {
     expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: /)]);
   });
 
+  it('fails when output, below the profiles, downloads and desired state, imports one of them', async () => {
+    const found = await problems("import { runDownload } from '../download/engine.js';\nexport const x = runDownload;\n", 'src/output/probe.ts');
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*a layer imports only downward/)]);
+  });
+
   it('fails when the sandbox imports the API client rather than a declaration', async () => {
     expect(await problems("import { badges } from '../api/resources/badges.js';\nexport const x = badges;\n", 'src/sandbox/probe.ts')).toEqual([]);
     const found = await problems("import { Api } from '../api/client.js';\nexport const x = Api;\n", 'src/sandbox/probe.ts');

@@ -5,7 +5,7 @@ import { parseInteger } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
-import { DownloadResult } from '../../output/result.js';
+import { DownloadResult } from '../../download/result.js';
 import { snippetPath } from './shared.js';
 
 export default defineCommand<DownloadFlags & { project?: string; id: string; file?: string; ref?: string }>({
