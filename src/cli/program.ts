@@ -13,6 +13,7 @@ import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { Commands, ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
+import { deferredItem, deferredParagraph, layoutItem, wrapParagraph } from './help-layout.js';
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
@@ -212,7 +213,16 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
   // A command's help lists the global options it takes, under their own heading (all but --version, which is the
   // program's); a group's help lists its commands, and points to the global options in one line. Options that
   // must be given say so.
+  // Items and paragraphs are laid out by help-layout.ts, as bin/forgectl.cjs lays out the texts rendered at build
+  // time (which are written with their layout deferred, for it to wrap to the width it finds).
+  const deferLayout = streams?.stdout.deferHelpLayout === true;
   program.configureHelp({
+    formatItem(term, termWidth, description) {
+      return deferLayout ? deferredItem(term, termWidth, description) : layoutItem(term, termWidth, description, this.helpWidth ?? 80);
+    },
+    boxWrap(text, width) {
+      return deferLayout ? deferredParagraph(text) : wrapParagraph(text, width);
+    },
     showGlobalOptions: true,
     visibleGlobalOptions(cmd) {
       return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((option) => option.long !== '--version');
