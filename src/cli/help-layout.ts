@@ -68,13 +68,16 @@ const END = '\u0003';
 /** An item whose layout waits for the width (layoutDeferred). */
 export const deferredItem = (term: string, termWidth: number, description: string): string => `${START}I${termWidth}${FIELD}${term}${FIELD}${description}${END}`;
 
-/** A paragraph whose wrapping waits for the width (layoutDeferred). */
-export const deferredParagraph = (text: string): string => `${START}P${FIELD}${text}${END}`;
+/** A paragraph whose wrapping waits for the width (layoutDeferred), its lines indented by `indent` columns. */
+export const deferredParagraph = (text: string, indent = 0): string => `${START}P${indent}${FIELD}${text}${END}`;
 
-const DEFERRED = new RegExp(`${START}(?:I(\\d+)${FIELD}([^${FIELD}]*)${FIELD}([^${END}]*)|P${FIELD}([^${END}]*))${END}`, 'g');
+const DEFERRED = new RegExp(`${START}(?:I(\\d+)${FIELD}([^${FIELD}]*)${FIELD}([^${END}]*)|P(\\d+)${FIELD}([^${END}]*))${END}`, 'g');
 
 /** A help text rendered with its layout deferred, laid out to a width: what commander writes at that width. */
 export function layoutDeferred(text: string, width: number): string {
-  return text.replace(DEFERRED, (_, termWidth: string | undefined, term: string, description: string, paragraph: string) =>
-    termWidth === undefined ? wrapParagraph(paragraph, width) : layoutItem(term, Number(termWidth), description, width));
+  return text.replace(DEFERRED, (_, termWidth: string | undefined, term: string, description: string, indent: string, paragraph: string) => {
+    if (termWidth !== undefined) return layoutItem(term, Number(termWidth), description, width);
+    const margin = ' '.repeat(Number(indent));
+    return margin + wrapParagraph(paragraph, width - margin.length).replace(/\n/g, `\n${margin}`);
+  });
 }

@@ -13,7 +13,7 @@ import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { Commands, ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
-import { deferredItem, deferredParagraph, layoutItem, wrapParagraph } from './help-layout.js';
+import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagraph } from './help-layout.js';
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
@@ -163,6 +163,9 @@ function unknownCommand(commands: Commands, unknown: { word: string; after: stri
   return new UsageError(`unknown command "${unknown.after ? `${unknown.after} ` : ''}${unknown.word}"`, guess ? `did you mean: forgectl ${guess}?` : `${where} --help lists the commands`);
 }
 
+/** Help is laid out to the width of the terminal it goes to, else to 80 columns (as bin/forgectl.cjs does). */
+const helpWidth = (streams: Pick<Streams, 'stdout'>): number => (streams.stdout.isTTY && streams.stdout.columns) || 80;
+
 /**
  * `forgectl help …`: a help topic, or the help of the command named (`help tokens rotate` is `tokens rotate --help`).
  * Returns argv to run instead, or the topic's text.
@@ -205,8 +208,7 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
       outputError: (text, write) => write(text),
-      // Help is wrapped to the width of the terminal it goes to, else to 80 columns (as dist/help/'s texts are).
-      getOutHelpWidth: () => (streams.stdout.isTTY && streams.stdout.columns) || 80,
+      getOutHelpWidth: () => helpWidth(streams),
     });
   }
   program.version(`forgectl ${__FORGECTL_VERSION__}`, '-V, --version', 'print the version');
@@ -295,7 +297,8 @@ function argName(spec: string): string {
 export async function runCli(commands: Commands, originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
   const help = helpRequest(commands, originalArgv);
   if (help.text !== undefined) {
-    deps.stdout.write(help.text);
+    // A topic is laid out as a command's help is: to the terminal's width, else to 80 columns.
+    deps.stdout.write(deps.stdout.deferHelpLayout ? help.text : layoutDeferred(help.text, helpWidth(deps)));
     return ExitCode.ok;
   }
   const argv = help.argv!;
