@@ -1,10 +1,10 @@
 import type { StoredOf } from '../../api/fields.js';
 import { pullMirror } from '../../api/resources/pull-mirror.js';
 import { pushRule } from '../../api/resources/push-rule.js';
-import type { snippets as declaredSnippets } from '../../api/resources/snippets.js';
+import { snippets as declaredSnippets } from '../../api/resources/snippets.js';
 import { defineTable } from '../db.js';
 import type { Visibility } from './namespaces.js';
-import { singletonTable } from './declared.js';
+import { collectionTable, singletonTable } from './declared.js';
 
 /**
  * Repositories and what is kept beside their objects (src/sandbox/git): commits, refs, tag annotations, signatures,
@@ -160,7 +160,7 @@ export type Snippet = Pick<StoredOf<typeof declaredSnippets>, 'id' | 'project_id
   repository_read_only?: boolean;
 };
 
-export const snippets = defineTable<Snippet>('snippets');
+export const snippets = collectionTable<Snippet>(declaredSnippets);
 
 /** A personal snippet (`/snippets`): a user's, outside any project. */
 export interface PersonalSnippet {

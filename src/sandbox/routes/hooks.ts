@@ -8,7 +8,7 @@ import { paginate } from '../pagination.js';
 import { findCommit, parentsOf, ZERO_SHA } from '../git/repository.js';
 import { issuePayload, mergeRequestPayload, notePayload, pushPayload } from '../webhook-payloads.js';
 import { alertStatus, EVENT_HISTORY_MS, executeHook, fireProjectHooks, hookLogs, type HookEnv, type HookLog, type KeyValue, type StoredHook } from '../webhooks.js';
-import { pipelineSample } from './pipelines.js';
+import { pipelineSample } from '../pipelines.js';
 
 /**
  * Project webhooks (document 2; api-facts §1.14): CRUD from the declaration, plus test deliveries, the event history,

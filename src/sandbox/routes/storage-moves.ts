@@ -1,11 +1,11 @@
 import { findGroup, findProject, requireAdmin, requireTier } from '../auth.js';
 import type { Db } from '../db.js';
 import { accepted, created, errors, ok, type SandboxRequest } from '../http.js';
-import { groups, projects, type Project, type MoveKind, type MoveState, type StorageMove, type GroupWiki, storageMoveTable, groupWikis } from '../model.js';
+import { groups, projects, snippets, type Project, type MoveKind, type MoveState, type StorageMove, type GroupWiki, storageMoveTable, groupWikis } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentProject } from '../present.js';
 import { STORAGES } from '../seed.js';
-import { seedDemoSnippet, snippets, snippetUrls } from '../snippets.js';
+import { seedDemoSnippet, snippetUrls } from '../snippets.js';
 import type { SandboxModule } from '../module.js';
 import { storageMoves as declared } from '../../api/resources/storage-moves.js';
 
