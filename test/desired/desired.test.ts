@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { storedHooks } from '../../src/sandbox/webhooks.js';
+import { storedHooks } from '../../src/sandbox/model.js';
 import { fleetProjectPath } from '../../src/sandbox/seed.js';
 import { tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
 
