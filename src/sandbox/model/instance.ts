@@ -1,7 +1,7 @@
 import type { AuditDetails, AuditEvent } from '../../api/resources/audit-events.js';
-import { defineTable } from '../db.js';
+import { defineTable, type Db } from '../db.js';
 
-/** The instance's own records: licenses, feature flags, repository storage moves, audit events. */
+/** The instance's own records: licenses, feature flags, plan limits, repository storage moves, audit events. */
 
 export interface Licensee {
   Name: string;
@@ -36,6 +36,10 @@ export interface FeatureFlag {
 }
 
 export const featureTable = defineTable<FeatureFlag>('features');
+
+/** Plan limits by plan name, as `PUT /application/plan_limits` set them (a plan not here has the defaults). */
+export const planLimitsByPlan = (db: Db): Record<string, Record<string, number>> =>
+  db.record<Record<string, Record<string, number>>>('plan_limits', () => ({}));
 
 export type MoveKind = 'project' | 'snippet' | 'group';
 

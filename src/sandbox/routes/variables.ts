@@ -4,7 +4,7 @@ import { ALL_ENVIRONMENTS, MASKABLE, MASKABLE_RAW, MAX_VALUE_LENGTH, VARIABLE_KE
 import { findGroup, findProject, groupFor, projectFor, requireAdmin, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import { variableTable, type StoredVariable } from '../model.js';
+import { planLimitsByPlan, variableTable, type StoredVariable } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { fleetProjectPath } from '../seed.js';
@@ -92,7 +92,7 @@ function given(req: SandboxRequest, kind: Owner): Partial<StoredVariable> {
 }
 
 function instanceLimit(db: Db): number {
-  const limits = db.record<Record<string, Record<string, number>>>('plan_limits', () => ({}));
+  const limits = planLimitsByPlan(db);
   return limits.default?.ci_instance_level_variables ?? PLAN_LIMITS.ci_instance_level_variables;
 }
 
