@@ -34,6 +34,16 @@ const layerZones = LAYERS.flatMap((layer, index) => {
   return [...upward, ...sandbox];
 });
 
+// Inside the sandbox: the data layer (model.ts, model/) at the bottom, reading only db.ts; the shared modules beside it
+// (auth, present, review, repository-access …); the route modules on top, each importing those and never another
+// route module (only the generated routes/index.ts imports them, and only server.ts imports routes/index.ts).
+const ROUTE_MODULE_ALONE = 'a sandbox route module imports the data layer and the shared sandbox modules, never another route module (move what both need beside the data layer).';
+const withinSandbox = [
+  { target: 'src/sandbox/routes/!(index).ts', from: 'src/sandbox/routes', message: ROUTE_MODULE_ALONE },
+  { target: ['src/sandbox/!(server).ts', 'src/sandbox/git', 'src/sandbox/model'], from: 'src/sandbox/routes', message: 'only server.ts imports the route modules (through routes/index.ts): a shared sandbox module may not import one.' },
+  { target: ['src/sandbox/model.ts', 'src/sandbox/model'], from: 'src/sandbox', except: ['./model.ts', './model', './db.ts'], message: 'the data layer (model.ts, model/) reads only db.ts and the API declarations.' },
+];
+
 const notForSandbox = ['src/config', 'src/output', 'src/download', 'src/fleet', 'src/desired', 'src/cli', 'src/commands', 'src/main.ts'];
 const sandboxZones = [
   { target: 'src/sandbox', from: notForSandbox, message: 'the sandbox reads only the leaves, git, http/url.ts and the API declarations.' },
@@ -53,7 +63,7 @@ export default [
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...sandboxZones] }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...sandboxZones, ...withinSandbox] }],
       'import-x/no-cycle': 'error',
     },
   },

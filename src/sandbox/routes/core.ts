@@ -1,10 +1,8 @@
 import { findGroup, findProject, requireAdmin } from '../auth.js';
-import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { bool, created, errors, noContent, ok, required, SANDBOX_VERSION, type SandboxRequest } from '../http.js';
 import { users, type FeatureFlag, featureTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { metadata } from '../../api/resources/metadata.js';
-
-export const SANDBOX_VERSION = '17.11.0-ee';
 
 /** Definitions of flags the sandbox knows (any other name may be set too; its definition is null). */
 const DEFINITIONS: Record<string, { milestone: string; type: string; group: string; default_enabled: boolean }> = {

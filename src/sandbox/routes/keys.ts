@@ -6,14 +6,10 @@ import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { users, type User, type SshKey, sshKeyTable } from '../model.js';
 import { paginate } from '../pagination.js';
-import { presentFullUser } from './users.js';
+import { deployKeysOf } from '../protection.js';
 import type { SandboxModule } from '../module.js';
 import type { Router } from '../router.js';
-
-/** Deploy keys enabled on a project (protected tags may allow them to create tags). */
-export function deployKeysOf(db: Db, projectId: number): SshKey[] {
-  return sshKeyTable(db).filter((key) => key.deploy_keys_projects?.some((link) => link.project_id === projectId));
-}
+import { presentFullUser } from '../users.js';
 
 /** Real key material (made with ssh-keygen), so fingerprints match what users compute locally. */
 export const SEED_KEYS = {

@@ -3,14 +3,13 @@ import { resolveRevision } from '../git/repository.js';
 import { descendantGroups } from '../hierarchy.js';
 import { bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from '../listing.js';
-import { issues, mergeRequests, projects, users, type Issue, type MergeRequest, type Project } from '../model.js';
+import { approvalRules, issues, mergeRequests, projects, users, type Issue, type MergeRequest, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import { issuePayload, mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
-import { approvalsLeft, approvalsRequired, mergeRequestHead, projectOf, refreshApprovalStatus } from './review-common.js';
-import { approvalRules } from './approvals.js';
+import { approvalsLeft, approvalsRequired, mergeRequestHead, projectOf, refreshApprovalStatus } from '../review.js';
 
 /**
  * Merge requests and issues: the lists (of a project, of a group with its subgroups, and everything the caller can

@@ -1,28 +1,16 @@
 import { requireUser } from '../auth.js';
-import { defineTable } from '../db.js';
 import { created, errors, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { users, type Visibility } from '../model.js';
+import { personalSnippets, users, type PersonalSnippet, type Visibility } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
-import { createdFiles, updatedFiles } from './snippets.js';
+import { createdFiles, updatedFiles } from '../snippets.js';
 
 /**
  * Personal snippets (`/snippets`): the caller's own, the public ones of everybody, one by id (as its visibility
  * allows), create, update (the author or an administrator; files as project snippets change them), delete, raw.
  */
 
-interface PersonalSnippet {
-  id: number;
-  title: string;
-  description: string | null;
-  visibility: Visibility;
-  author_id: number;
-  created_at: string;
-  updated_at: string;
-  files: Record<string, string>;
-}
-const personalSnippets = defineTable<PersonalSnippet>('personal_snippets');
 const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 
 function present(req: SandboxRequest, snippet: PersonalSnippet): Record<string, unknown> {

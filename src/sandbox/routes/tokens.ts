@@ -1,12 +1,11 @@
 import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { groups, members, projects, tokens, users, type AccessToken, type Group, type Project, type User } from '../model.js';
+import { deployTokenTable, groups, members, projects, tokens, users, type AccessToken, type DeployToken, type Group, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
-import { deployTokenTable, type DeployToken } from './deploy-tokens.js';
 import { presentPersonalToken } from '../present.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 

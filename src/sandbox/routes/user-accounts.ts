@@ -5,8 +5,8 @@ import { groups, members, projects, tokens, userNamespaceId, users, type User, t
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { addUser } from '../seed.js';
-import { deleteProjectNow } from './projects.js';
-import { presentFullUser } from './users.js';
+import { deleteProjectNow } from '../deletion.js';
+import { presentFullUser } from '../users.js';
 
 /**
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
