@@ -1,7 +1,7 @@
 import type { StoredOf } from '../../api/fields.js';
 import { pullMirror } from '../../api/resources/pull-mirror.js';
 import { pushRule } from '../../api/resources/push-rule.js';
-import { snippets as declaredSnippets } from '../../api/resources/snippets.js';
+import { projectSnippets as declaredSnippets } from '../../api/resources/snippets.js';
 import { defineTable } from '../db.js';
 import type { Visibility } from './namespaces.js';
 import { collectionTable, singletonTable } from './declared.js';

@@ -237,7 +237,7 @@ export const groupsModule: SandboxModule = {
     });
 
     // Moves a group under another (group_id) or to the top level (no group_id).
-    api.post('/groups/:group/transfer', (req) => {
+    api.route(declared.routes.transfer, (req) => {
       const group = groupFor(req, Role.owner);
       const targetId = int(req.input.group_id, 'group_id');
       const target = targetId === undefined ? undefined : findGroup(req.db, String(targetId));

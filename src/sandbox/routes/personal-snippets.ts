@@ -1,3 +1,4 @@
+import { snippets } from '../../api/resources/snippets.js';
 import { requireUser } from '../auth.js';
 import { created, errors, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { personalSnippets, users, type PersonalSnippet, type Visibility } from '../model.js';
@@ -56,17 +57,18 @@ const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, con
 
 export const personalSnippetsModule: SandboxModule = {
   routes(api) {
-    api.get('/snippets', (req) => {
+    const { routes } = snippets.parents.personal;
+    api.route(routes.list, (req) => {
       const user = requireUser(req);
       return paginate(req, personalSnippets(req.db).filter((s) => s.author_id === user.id).reverse(), { present: (s) => present(req, s) });
     });
-    api.get('/snippets/public', (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
-    api.get('/snippets/:snippet_id', (req) => ok(present(req, find(req))), { auth: 'optional' });
-    api.get('/snippets/:snippet_id/raw', (req) => {
+    api.route(routes.public, (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
+    api.route(routes.get, (req) => ok(present(req, find(req))), { auth: 'optional' });
+    api.route(routes.raw, (req) => {
       const snippet = find(req);
       return text(snippet.files[Object.keys(snippet.files)[0]] ?? '');
     }, { auth: 'optional' });
-    api.post('/snippets', (req) => {
+    api.route(routes.create, (req) => {
       const user = requireUser(req);
       const title = String(required(req, 'title'));
       const files = createdFiles(req);
@@ -78,7 +80,7 @@ export const personalSnippetsModule: SandboxModule = {
       personalSnippets(req.db).push(snippet);
       return created(present(req, snippet));
     });
-    api.put('/snippets/:snippet_id', (req) => {
+    api.route(routes.update, (req) => {
       const snippet = ownSnippet(req);
       const known = ['title', 'description', 'visibility', 'content', 'file_name', 'files'];
       if (!known.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${known.join(', ')} are missing, at least one parameter must be provided`);
@@ -91,7 +93,7 @@ export const personalSnippetsModule: SandboxModule = {
       snippet.updated_at = req.now().toISOString();
       return ok(present(req, snippet));
     });
-    api.delete('/snippets/:snippet_id', (req) => {
+    api.route(routes.delete, (req) => {
       const snippet = ownSnippet(req);
       personalSnippets(req.db).splice(personalSnippets(req.db).indexOf(snippet), 1);
       return noContent();

@@ -1,4 +1,5 @@
 import { artifacts } from '../../api/resources/artifacts.js';
+import { pipelines as declaredPipelines } from '../../api/resources/pipelines.js';
 import { findProject, projectFor, requireTier, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
@@ -185,7 +186,7 @@ export const pipelinesModule: SandboxModule = {
     const { routes } = artifacts;
     const listed = (req: SandboxRequest, list: Job[], project: Project) => paginate(req, list.sort((a, b) => b.id - a.id), { present: (j) => presentJob(req, j, project) });
 
-    api.route(routes.pipelines, (req) => {
+    api.route(declaredPipelines.routes.list, (req) => {
       const project = projectFor(req, Role.reporter);
       const ref = req.query.ref as string | undefined;
       const status = req.query.status as string | undefined;
@@ -194,7 +195,7 @@ export const pipelinesModule: SandboxModule = {
         .sort((a, b) => b.id - a.id);
       return paginate(req, list, { present: (p) => presentPipeline(req, p, project) });
     });
-    api.get('/projects/:project/pipelines/:pipeline_id', (req) => {
+    api.route(declaredPipelines.routes.get, (req) => {
       const project = projectFor(req, Role.reporter);
       const pipeline = pipelines(req.db).find((p) => p.project_id === project.id && String(p.id) === req.params.pipeline_id);
       if (!pipeline) throw errors.notFound();
@@ -204,7 +205,7 @@ export const pipelinesModule: SandboxModule = {
       const project = projectFor(req, Role.reporter);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && String(j.pipeline_id) === req.params.pipeline_id), project);
     });
-    api.get('/projects/:project/jobs', (req) => {
+    api.route(routes.list, (req) => {
       const project = projectFor(req, Role.reporter);
       const scopes = ([] as string[]).concat(req.query.scope ?? []);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && (!scopes.length || scopes.includes(j.status))), project);

@@ -16,7 +16,7 @@ import { addProject } from '../seed.js';
 import { applyAvatar, avatarFrom } from '../avatars.js';
 import { deleteOrMark, deleteProjectNow, unmarkDeletion } from '../deletion.js';
 import { settleStorageMoves } from '../storage-moves.js';
-import { projects as declared } from '../../api/resources/projects.js';
+import { groups as declaredGroups, projects as declared } from '../../api/resources/projects.js';
 import { members as memberships } from '../../api/resources/members.js';
 
 /**
@@ -230,7 +230,7 @@ export const projectsModule: SandboxModule = {
     api.route(declared.routes.create, (req) => createProject(req, requireUser(req), undefined));
 
     // Administrators create projects for other users, in their personal namespace by default.
-    api.post('/projects/user/:user', (req) => {
+    api.route(declared.routes.createForUser, (req) => {
       if (!requireUser(req).is_admin) throw errors.forbidden();
       const owner = userFor(req);
       return createProject(req, owner, req.input.namespace_id ?? userNamespaceId(owner));
@@ -331,7 +331,7 @@ export const projectsModule: SandboxModule = {
     });
 
     // The groups of a project: its group and that group's ancestors (and, with with_shared, the groups it is shared with).
-    api.get('/projects/:project/groups', (req) => {
+    api.route(declaredGroups.routes.ofProject, (req) => {
       const project = projectFor(req);
       const own = groupChain(req.db, projectGroup(req.db, project)?.id ?? null);
       const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groups(req.db).find((g) => g.id === l.group_id)).filter((g): g is Group => Boolean(g)) : [];

@@ -133,7 +133,7 @@ export const repository: SandboxModule = {
     api.route(`${routes.archive}.{format}`, archive, open);
 
     // A tar of the bare repository, for administrators (backups).
-    api.get('/projects/:project/snapshot', async (req) => {
+    api.route(routes.snapshot, async (req) => {
       requireAdmin(req);
       const project = projectFor(req);
       if (bool(req.query.wiki)) throw errors.notFound();

@@ -1,4 +1,4 @@
-import { SNIPPET_BRANCH, snippets as resource } from '../../api/resources/snippets.js';
+import { SNIPPET_BRANCH, projectSnippets as resource } from '../../api/resources/snippets.js';
 import { projectFor, projectRole, requireAdmin, Role } from '../auth.js';
 import { crudModule, type Crud } from '../crud.js';
 import { errors, HttpError, ok, type SandboxRequest, type SandboxResponse } from '../http.js';

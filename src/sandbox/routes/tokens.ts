@@ -291,8 +291,8 @@ function personalRoutes(api: Router): void {
   });
 
   // The token in use reads itself whatever its scopes (a job or OAuth token has no record: 405); any other id
-  // goes to the declared route below. The more specific route answers first.
-  api.get('/personal_access_tokens/self', (req) => {
+  // goes to `get` below. The more specific route answers first.
+  api.route(routes.self, (req) => {
     const token = req.token!;
     if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(405, '405 Method Not Allowed');
     return ok(presentPersonalToken(token));

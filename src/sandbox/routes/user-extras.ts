@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { impersonationTokens as declared } from '../../api/resources/access-tokens.js';
+import { gpgKeys as declaredGpgKeys } from '../../api/resources/gpg-keys.js';
+import { userStatus } from '../../api/resources/user-status.js';
 import { requireAdmin, requireUser, userFor } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -117,29 +119,30 @@ export const userExtras: SandboxModule = {
       return noContent();
     });
 
-    api.get('/user/gpg_keys', (req) => {
+    const { current, user: ofUser } = declaredGpgKeys.parents;
+    api.route(current.routes.list, (req) => {
       const user = requireUser(req);
       return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
     }, { scope: 'read_user' });
-    api.get('/user/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
-    api.post('/user/gpg_keys', (req) => addGpgKey(req, requireUser(req)));
-    api.delete('/user/gpg_keys/:key_id', (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
-    api.get('/users/:user/gpg_keys', (req) => {
+    api.route(current.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
+    api.route(current.routes.create, (req) => addGpgKey(req, requireUser(req)));
+    api.route(current.routes.delete, (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
+    api.route(ofUser.routes.list, (req) => {
       const user = userFor(req);
       return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
     }, { auth: 'optional' });
-    api.get('/users/:user/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
-    api.post('/users/:user/gpg_keys', (req) => {
+    api.route(ofUser.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
+    api.route(ofUser.routes.create, (req) => {
       requireAdmin(req);
       return addGpgKey(req, userFor(req));
     });
-    api.delete('/users/:user/gpg_keys/:key_id', (req) => {
+    api.route(ofUser.routes.delete, (req) => {
       requireAdmin(req);
       return removeGpgKey(req, gpgKeyOf(req, userFor(req)));
     });
 
-    api.get('/user/status', (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
-    api.put('/user/status', (req) => {
+    api.route(userStatus.routes.get, (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
+    api.route(userStatus.routes.update, (req) => {
       const user = requireUser(req);
       const availability = req.input.availability === undefined ? 'not_set' : String(req.input.availability);
       if (!['not_set', 'busy'].includes(availability)) throw errors.invalid('availability');
@@ -158,6 +161,6 @@ export const userExtras: SandboxModule = {
       });
       return ok(presentStatus(req, user));
     });
-    api.get('/users/:user/status', (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
+    api.route(userStatus.routes.ofUser, (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
   },
 };
