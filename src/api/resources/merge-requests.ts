@@ -9,9 +9,8 @@ const STATES = ['opened', 'closed', 'locked', 'merged'] as const;
  * command calls these routes (merge trains, approvals, notes and draft notes have their own declarations); the
  * sandbox serves them for other clients (python-gitlab, gitbeaker).
  *
- * The fields are those of a single merge request, in its order; a list leaves out those from `subscribed` on. The
- * sandbox's single merge request also carries approvals_required and approvals_left, which the service's record does
- * not have (they are the approval state's, merge-request-approvals.ts), so they are not declared here.
+ * The fields are those of a single merge request, in its order; a list leaves out those from `subscribed` on. How
+ * many approvals it needs and lacks are not among them: they are the approvals record's (merge-request-approvals.ts).
  */
 export const mergeRequests = defineResource({
   noun: 'merge request',

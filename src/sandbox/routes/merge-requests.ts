@@ -11,7 +11,7 @@ import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import { issuePayload, mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
-import { approvalsLeft, approvalsRequired, mergeRequestHead, projectOf, refreshApprovalStatus } from '../review.js';
+import { mergeRequestHead, projectOf, refreshApprovalStatus } from '../review.js';
 
 /**
  * Merge requests and issues: the lists (of a project, of a group with its subgroups, and everything the caller can
@@ -94,8 +94,6 @@ export function presentMergeRequest(req: SandboxRequest, mr: MergeRequest, detai
       merge_error: null,
       first_contribution: false,
       user: { can_merge: projectRole(req.db, req.user, project) >= Role.developer },
-      approvals_required: approvalsRequired(mr, req.tier),
-      approvals_left: approvalsLeft(mr, req.tier),
     });
   }
   return record;
