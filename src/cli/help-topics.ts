@@ -46,7 +46,8 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
       [
         paragraph('Network:'),
         list([
-          ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies (loopback addresses are always reached directly)'],
+          ['HTTPS_PROXY, HTTP_PROXY', 'proxies (loopback addresses are always reached directly)'],
+          ['NO_PROXY', 'hosts reached without a proxy'],
           ['NODE_EXTRA_CA_CERTS', 'more trusted CA certificates (PEM), as --ca-file'],
         ]),
       ],
