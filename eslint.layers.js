@@ -1,6 +1,6 @@
 // The layers of src/ and who may import whom, checked by `npm run lint` (eslint-plugin-import-x):
 //
-//   errors, parse, files, write, glob  ←  http, git  ←  api  ←  output, config, download, fleet, desired  ←  cli  ←  commands  ←  main
+//   errors, parse, files, write, glob  ←  http, git  ←  api  ←  output  ←  config, download, fleet  ←  desired  ←  cli  ←  commands  ←  main
 //
 // A module imports only from its own layer and the layers to its left (within a layer, peers may import each other;
 // no two modules may import each other, directly or round a loop). The sandbox stands beside the client: it reads
@@ -13,7 +13,9 @@ const LAYERS = [
   ['src/errors.ts', 'src/parse.ts', 'src/files.ts', 'src/glob.ts', 'src/write.ts'],
   ['src/http', 'src/git'],
   ['src/api'],
-  ['src/output', 'src/config', 'src/download', 'src/fleet', 'src/desired'],
+  ['src/output'],
+  ['src/config', 'src/download', 'src/fleet'],
+  ['src/desired'],
   ['src/cli'],
   ['src/commands'],
   ['src/main.ts'],
@@ -31,6 +33,16 @@ const layerZones = LAYERS.flatMap((layer, index) => {
   const sandbox = index < commandsIndex ? [{ target: layer, from: 'src/sandbox', message: 'only the sandbox command imports the sandbox.' }] : [];
   return [...upward, ...sandbox];
 });
+
+// Inside the sandbox: the data layer (model.ts, model/) at the bottom, reading only db.ts; the shared modules beside it
+// (auth, present, review, repository-access …); the route modules on top, each importing those and never another
+// route module (only the generated routes/index.ts imports them, and only server.ts imports routes/index.ts).
+const ROUTE_MODULE_ALONE = 'a sandbox route module imports the data layer and the shared sandbox modules, never another route module (move what both need beside the data layer).';
+const withinSandbox = [
+  { target: 'src/sandbox/routes/!(index).ts', from: 'src/sandbox/routes', message: ROUTE_MODULE_ALONE },
+  { target: ['src/sandbox/!(server).ts', 'src/sandbox/git', 'src/sandbox/model'], from: 'src/sandbox/routes', message: 'only server.ts imports the route modules (through routes/index.ts): a shared sandbox module may not import one.' },
+  { target: ['src/sandbox/model.ts', 'src/sandbox/model'], from: 'src/sandbox', except: ['./model.ts', './model', './db.ts'], message: 'the data layer (model.ts, model/) reads only db.ts and the API declarations.' },
+];
 
 const notForSandbox = ['src/config', 'src/output', 'src/download', 'src/fleet', 'src/desired', 'src/cli', 'src/commands', 'src/main.ts'];
 const sandboxZones = [
@@ -51,7 +63,7 @@ export default [
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...sandboxZones] }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...sandboxZones, ...withinSandbox] }],
       'import-x/no-cycle': 'error',
     },
   },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// The command-line entry. CommonJS on purpose: `forgectl --version`, and help that goes to a pipe or a file, are
+// The command-line entry. CommonJS on purpose: `forgectl --version`, and help (to a terminal, a pipe or a file), are
 // answered here without loading the bundle (start-up time, see answeredHere below); everything else runs main()
 // from the bundle, which this file loads itself (loadBundle below).
 const argv = process.argv.slice(2);
@@ -63,10 +63,11 @@ if (!answeredHere(argv)) {
 
 /**
  * Prints the version, or the help of a command or topic rendered at build time (dist/help/, scripts/help-texts.ts),
- * with one write to file descriptor 1: creating process.stdout would load Node's stream modules, and the bundle
- * commander, for a fixed text. Help is answered here only when stdout is a pipe, a file or /dev/null (a terminal's
- * help is wrapped to its width, by the bundle) and the words name a command, group or topic that has a file;
- * anything else (options, unknown words: usage errors) goes to the bundle. Returns whether it answered.
+ * with one write to file descriptor 1: the bundle would load commander, and build the command tree, for a fixed
+ * text. The texts are laid out here (dist/help-layout.cjs, the functions the bundle's help uses) to the width of the
+ * terminal, or to 80 columns for a pipe, a file or /dev/null. Help is answered here only when the words name a
+ * command, group or topic that has a file; anything else (options, unknown words: usage errors) goes to the bundle.
+ * Returns whether it answered.
  */
 function answeredHere(argv) {
   const fs = require('node:fs');
@@ -76,7 +77,9 @@ function answeredHere(argv) {
   }
   const last = argv[argv.length - 1];
   const words = argv[0] === 'help' ? argv.slice(1) : last === '--help' || last === '-h' ? argv.slice(0, -1) : undefined;
-  if (!words || !words.every((word) => /^[a-z][a-z0-9-]*$/.test(word)) || !notTerminal(fs)) return false;
+  if (!words || !words.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return false;
+  const width = helpWidth(fs);
+  if (width === undefined) return false;
   // The files are named as scripts/help-texts.ts writes them: forgectl~tokens~rotate.txt, help~exit-codes.txt.
   // `help WORD` is a topic first, as in the bundle.
   const names = [`${['forgectl', ...words].join('~')}.txt`];
@@ -88,20 +91,26 @@ function answeredHere(argv) {
     } catch {
       continue;
     }
-    writeAll(fs, text);
+    writeAll(fs, Buffer.from(require('../dist/help-layout.cjs').layoutDeferred(text.toString(), width)));
     return true;
   }
   return false;
 }
 
-/** Whether stdout is a pipe, a socket, a file or /dev/null: not a terminal, nor closed. */
-function notTerminal(fs) {
+/**
+ * The width help is laid out to, as the bundle chooses it: a terminal's columns (asked of the terminal's stream,
+ * the one stream created here), else 80 for a pipe, a socket, a file or /dev/null. Undefined when stdout is closed
+ * or something else: the bundle answers then.
+ */
+function helpWidth(fs) {
   try {
     const stat = fs.fstatSync(1);
-    return stat.isFIFO() || stat.isFile() || stat.isSocket() || (stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev);
+    if (stat.isFIFO() || stat.isFile() || stat.isSocket() || (stat.isCharacterDevice() && stat.rdev === fs.statSync('/dev/null').rdev)) return 80;
+    if (require('node:tty').isatty(1)) return process.stdout.columns || 80;
   } catch {
-    return false;
+    // closed: the bundle says so
   }
+  return undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
 //    chunks itself, with V8's code cache, instead of through Node's ES module loader (start-up time: see the README).
 // 3. The files every command loads (main.js, the command line and what they import) joined into dist/core.js, one
 //    file to read and compile instead of a score of small ones.
-// 4. The help of every command rendered into dist/help/ (writeHelpTexts below).
+// 4. The help of every command rendered into dist/help/, and what lays it out to a width (writeHelpTexts below).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -107,7 +107,7 @@ try {
 /**
  * The help of every command and topic, rendered once here into dist/help/ (scripts/help-texts.ts, bundled as one
  * CommonJS file and run): bin/forgectl.cjs prints help that goes to a pipe or a file from there, without loading the
- * bundle (start-up time). A terminal's help is wrapped to its width, by the bundle.
+ * bundle (start-up time), laid out to the terminal's width (or 80 columns) by dist/help-layout.cjs.
  */
 async function writeHelpTexts() {
   const script = join(esm, 'help-texts.cjs');
@@ -125,6 +125,17 @@ async function writeHelpTexts() {
   });
   const rendered = spawnSync(process.execPath, [script, join(dist, 'help')], { stdio: ['ignore', 'pipe', 'inherit'] });
   if (rendered.status !== 0) throw new Error(`rendering the help texts failed (exit ${rendered.status})`);
+  // What lays them out to a width: the bundle's own functions, as a file of their own for the bin.
+  await build({
+    entryPoints: ['src/cli/help-layout.ts'],
+    outfile: join(dist, 'help-layout.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    logLevel: 'warning',
+  });
 }
 
 /**

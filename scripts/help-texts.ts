@@ -1,6 +1,7 @@
 // Renders the help of every command and every help topic into a folder, one file each, as `forgectl … --help`
-// writes it to a pipe or a file (80 columns). scripts/build.mjs bundles this file and runs it into dist/help/;
-// bin/forgectl.cjs prints those files for help that is not going to a terminal, without loading the bundle.
+// writes it, with the layout of its items and paragraphs deferred (src/cli/help-layout.ts). scripts/build.mjs
+// bundles this file and runs it into dist/help/; bin/forgectl.cjs prints those files, laid out to the width of the
+// terminal or to 80 columns, without loading the bundle.
 // Usage (after bundling): node help-texts.cjs OUT_DIR
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ class Capture extends Writable {
 }
 
 async function render(argv: string[]): Promise<string> {
-  const stdout = new Capture();
+  const stdout = Object.assign(new Capture(), { deferHelpLayout: true });
   const stderr = new Capture();
   const code = await main(argv, { env: {}, stdin: Readable.from([]), stdout, stderr });
   if (code !== 0 || stderr.text || !stdout.text) throw new Error(`forgectl ${argv.join(' ')}: exit ${code}, ${stderr.text}`);

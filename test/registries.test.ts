@@ -18,3 +18,27 @@ describe('generated registries', () => {
     for (const folder of ['auth', 'profile', 'tokens', 'freeze-periods', 'mirror']) expect(areas.text).toContain(`'./${folder}/manifest.js'`);
   });
 });
+
+describe('the desired-state section list', () => {
+  // Its order is the order plans show and apply sections in (protected branches after the members they may name),
+  // so it is written by hand; what this holds is that no section a file of src/desired/sections/ defines is left out.
+  it('names every section the files of src/desired/sections/ define, each once', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { SECTIONS } = await import('../src/desired/sections/index.js');
+    const listed = Object.values(SECTIONS).flat();
+    const isSection = (value: unknown): value is { key: string; level: string } =>
+      typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string' && typeof (value as { level?: unknown }).level === 'string' && typeof (value as { shape?: unknown }).shape === 'string';
+    const defined = new Set<unknown>();
+    for (const file of readdirSync(`${root}/src/desired/sections`).filter((name) => name.endsWith('.ts') && name !== 'index.ts')) {
+      const exports = (await import(`../src/desired/sections/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
+      for (const value of Object.values(exports)) if (isSection(value)) defined.add(value);
+    }
+    expect(defined.size).toBeGreaterThan(20);
+    const missing = [...defined].filter((section) => !listed.includes(section as never)).map((section) => `${(section as { level: string }).level}.${(section as { key: string }).key}`);
+    expect(missing, 'add these to SECTIONS in src/desired/sections/index.ts, where plans should show them').toEqual([]);
+    for (const [level, sections] of Object.entries(SECTIONS)) {
+      expect(new Set(sections.map((s) => s.key)).size, `a key listed twice at level ${level}`).toBe(sections.length);
+      for (const section of sections) expect(section.level).toBe(level);
+    }
+  });
+});

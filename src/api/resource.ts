@@ -45,21 +45,36 @@ export interface Placement {
    * plain verbs, the other endpoints of the resource by name (`render` of badges), for hand-written commands.
    */
   routes: Routes;
+  /**
+   * Who may read and change records here, where it is not the resource's (a user's own SSH keys: anyone signed in;
+   * anyone's keys, changed by administrators). `placed()` hands them on as the resource's.
+   */
+  roles?: Roles;
+}
+
+/** The least role that may read, and that may change, records. */
+export interface Roles {
+  read: RoleName;
+  write: RoleName;
 }
 
 /** What every declaration has. */
 interface Described {
   /** What one record is called in messages: 'freeze period' ("Delete freeze period 3 of project acme/api?"). */
   noun: string;
-  /** The command group: `forgectl freeze-periods …`. */
-  command: string;
+  /**
+   * The command group that reads it: `forgectl freeze-periods …` (its verbs come from that folder's manifest, never
+   * from the declaration). None for a resource only the sandbox serves, for other clients (python-gitlab,
+   * gitbeaker): no forgectl command calls its routes.
+   */
+  command?: string;
   /** Every field, in the order the service presents them. */
   fields: Record<string, Field>;
   /**
    * The least role that may read, and that may change, records (the sandbox enforces them; help states them). Of
    * the instance, 'owner' means administrators and any other role any signed-in user.
    */
-  roles: { read: RoleName; write: RoleName };
+  roles: Roles;
   /** The license tier the endpoints need. */
   tier?: 'premium' | 'ultimate';
 }
@@ -78,8 +93,8 @@ interface Collection extends Described {
   identity: string[];
 }
 
-/** A collection under one parent (or of the instance). */
-export interface ResourceDef extends Collection, Placement {}
+/** A collection under one parent (or of the instance): its roles are the resource's. */
+export interface ResourceDef extends Collection, Omit<Placement, 'roles'> {}
 
 /**
  * A collection under several parents: one placement per option that selects it. The key names the option: a
@@ -131,7 +146,12 @@ export function defineResource(def: ResourceDef | MultiParentDef): ResourceDef |
 /** The placements of a declaration: its own, or one per parent. */
 export const placements = (def: ResourceDef | MultiParentDef): Placement[] => ('parents' in def ? Object.values(def.parents) : [def]);
 
-/** A resource under several parents seen at one of them: an ordinary declaration that the plain verbs serve. */
+/**
+ * A resource under several parents seen at one of them: an ordinary declaration that the plain verbs serve, with the
+ * placement's routes (and roles, where it has its own); it keeps the declaration's literal types.
+ */
+export function placed<const D extends MultiParentDef, K extends keyof D['parents'] & string>(def: D, key: K): Omit<D, 'parents'> & D['parents'][K];
+export function placed(def: MultiParentDef, key: string): ResourceDef;
 export function placed(def: MultiParentDef, key: string): ResourceDef {
   const { parents, ...rest } = def;
   const placement = parents[key];
@@ -170,7 +190,7 @@ export const idField = (def: ResourceDef): Field => def.fields[def.id.field];
  * settings): routes without an id. The generated verbs are `get`, `set` (the update route, or create when there is
  * none yet and the service has a create route) and `delete`, each where the service has the route.
  */
-export interface SingletonDef extends Described, Placement {
+export interface SingletonDef extends Described, Omit<Placement, 'roles'> {
   /**
    * `get` reads it (a JSON null, or 404, when there is none); `update` changes it (or creates it when the service
    * has no create route); `create` and `delete` as the service has them.

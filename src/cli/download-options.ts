@@ -1,6 +1,6 @@
 import type { Context, OptionDef } from './command.js';
 import { UsageError } from '../errors.js';
-import { checkDownloadTarget } from '../output/download.js';
+import { checkDownloadTarget } from '../download/target.js';
 import type { DownloadOptions } from '../download/engine.js';
 
 /** The options every download command has, and the checks made before its request is sent. */

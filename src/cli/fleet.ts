@@ -4,7 +4,7 @@ import type { CommandDef, Context, Prompter } from './command.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../errors.js';
 import { oneLine } from '../output/formats.js';
 import { Io, OutputState } from '../output/io.js';
-import { DownloadResult, ResultWithExit, TextResult } from '../output/result.js';
+import { ResultWithExit, TextResult, WrittenResult } from '../output/result.js';
 import { orderedPool } from '../fleet/pool.js';
 import { DEFAULT_CONCURRENCY } from './fleet-options.js';
 import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
@@ -171,7 +171,7 @@ async function rowsOf(returned: unknown, commandPath: string, stderr: TextSink):
     if (returned.message) stderr.write(`${returned.message}\n`);
     returned = returned.result;
   }
-  if (returned instanceof TextResult || returned instanceof DownloadResult) {
+  if (returned instanceof TextResult || returned instanceof WrittenResult) {
     throw new UsageError(`${commandPath} hands over raw content, which cannot be combined across projects`, 'run it once per project with --project');
   }
   if (returned === undefined || returned === null) return { rows: [], attention };

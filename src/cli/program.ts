@@ -13,6 +13,7 @@ import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { Commands, ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
+import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagraph } from './help-layout.js';
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
@@ -162,6 +163,9 @@ function unknownCommand(commands: Commands, unknown: { word: string; after: stri
   return new UsageError(`unknown command "${unknown.after ? `${unknown.after} ` : ''}${unknown.word}"`, guess ? `did you mean: forgectl ${guess}?` : `${where} --help lists the commands`);
 }
 
+/** Help is laid out to the width of the terminal it goes to, else to 80 columns (as bin/forgectl.cjs does). */
+const helpWidth = (streams: Pick<Streams, 'stdout'>): number => (streams.stdout.isTTY && streams.stdout.columns) || 80;
+
 /**
  * `forgectl help …`: a help topic, or the help of the command named (`help tokens rotate` is `tokens rotate --help`).
  * Returns argv to run instead, or the topic's text.
@@ -204,15 +208,23 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
       outputError: (text, write) => write(text),
-      // Help is wrapped to the width of the terminal it goes to, else to 80 columns (as dist/help/'s texts are).
-      getOutHelpWidth: () => (streams.stdout.isTTY && streams.stdout.columns) || 80,
+      getOutHelpWidth: () => helpWidth(streams),
     });
   }
   program.version(`forgectl ${__FORGECTL_VERSION__}`, '-V, --version', 'print the version');
   // A command's help lists the global options it takes, under their own heading (all but --version, which is the
   // program's); a group's help lists its commands, and points to the global options in one line. Options that
   // must be given say so.
+  // Items and paragraphs are laid out by help-layout.ts, as bin/forgectl.cjs lays out the texts rendered at build
+  // time (which are written with their layout deferred, for it to wrap to the width it finds).
+  const deferLayout = streams?.stdout.deferHelpLayout === true;
   program.configureHelp({
+    formatItem(term, termWidth, description) {
+      return deferLayout ? deferredItem(term, termWidth, description) : layoutItem(term, termWidth, description, this.helpWidth ?? 80);
+    },
+    boxWrap(text, width) {
+      return deferLayout ? deferredParagraph(text) : wrapParagraph(text, width);
+    },
     showGlobalOptions: true,
     visibleGlobalOptions(cmd) {
       return Help.prototype.visibleGlobalOptions.call(this, cmd).filter((option) => option.long !== '--version');
@@ -285,7 +297,8 @@ function argName(spec: string): string {
 export async function runCli(commands: Commands, originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
   const help = helpRequest(commands, originalArgv);
   if (help.text !== undefined) {
-    deps.stdout.write(help.text);
+    // A topic is laid out as a command's help is: to the terminal's width, else to 80 columns.
+    deps.stdout.write(deps.stdout.deferHelpLayout ? help.text : layoutDeferred(help.text, helpWidth(deps)));
     return ExitCode.ok;
   }
   const argv = help.argv!;

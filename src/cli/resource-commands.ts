@@ -114,7 +114,7 @@ export function placementOptions(resource: MultiParentDef): OptionDef[] {
   const options = new Map<string, OptionDef>();
   for (const [key, placement] of Object.entries(resource.parents)) {
     const selector = selectorOf(key, placement);
-    if (selector.kind === 'switch') options.set(selector.flag, { flags: selector.flag, description: `${resource.noun}s of ${key}` });
+    if (selector.kind === 'switch') options.set(selector.flag, { flags: selector.flag, description: `${resource.noun}s of ${placement.where?.({}) ?? `the ${key}`}` });
     for (const option of [...parentOptions(placement.parent), ...fieldOptions(Object.entries(placement.scope ?? {}))]) options.set(option.flags.split(' ')[0], option);
   }
   return [...options.values()];

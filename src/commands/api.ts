@@ -5,7 +5,8 @@ import { readLocalFile } from '../files.js';
 import { assignField, typedValue, type Json } from '../cli/json-fields.js';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
-import { DownloadResult, TextResult } from '../output/result.js';
+import { DownloadResult } from '../download/result.js';
+import { TextResult } from '../output/result.js';
 
 interface Options {
   path: string;

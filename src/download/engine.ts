@@ -480,7 +480,7 @@ export function checkExtractTarget(dir: string): void {
   }
 }
 
-/** What render() does with a DownloadResult: a one-shot body stream becomes a source that cannot resume. */
+/** What a DownloadResult does when it is written: a one-shot body stream becomes a source that cannot resume. */
 export async function runDownload(result: { source: DownloadSource | AsyncIterable<Uint8Array>; options: DownloadOptions }, io: Io): Promise<DownloadRecord | undefined> {
   const { source } = result;
   if ('open' in source) return download(source, result.options, io);

@@ -4,7 +4,12 @@ import { plural } from '../parse.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
-  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stdout: Writable & {
+    isTTY?: boolean;
+    columns?: number;
+    /** Only where the help texts are rendered at build time: help is written with its layout deferred (cli/help-layout.ts). */
+    deferHelpLayout?: boolean;
+  };
   stderr: Writable & { isTTY?: boolean };
 }
 

@@ -11,7 +11,6 @@
 // nothing): that check is what makes a bad expression exit 2 before any request is sent, with jq's own message.
 import loadJqWeb from './jq-engine.cjs';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import type { Env } from '../config/paths.js';
 import { escapeC1, visible } from './formats.js';
 import type { Io } from './io.js';
 
@@ -113,6 +112,9 @@ function locate(engine: Engine, expression: string, error: { text: string; line?
 }
 
 /** Variables an expression sees as $ENV and env: the environment less anything that looks like a secret. */
+/** The process environment, as jq's $ENV and env see it (without secrets). */
+type Env = Readonly<Record<string, string | undefined>>;
+
 function safeEnvironment(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

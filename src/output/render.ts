@@ -4,7 +4,7 @@ import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
 import { csvLine, escapeC1, tsvLine, visible, type Format } from './formats.js';
 import { ndjsonLines, prettyJson } from '../api/json-scan.js';
 import { OutputClosed, type Io } from './io.js';
-import { DownloadResult, TextResult } from './result.js';
+import { TextResult, WrittenResult } from './result.js';
 import { toYaml } from './yaml.js';
 import type { JqProgram } from './jq.js';
 import type { Template } from './template.js';
@@ -31,10 +31,9 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     return io.out(io.stdoutIsTTY && !result.painted ? visible(text) : text);
   }
   if (options.jq || options.template) return renderShaped(result, io, options);
-  if (result instanceof DownloadResult) {
-    const { runDownload } = await import('../download/engine.js');
-    const record = await runDownload(result, io);
-    return record ? renderRecord(record as unknown as Row, io, options) : undefined;
+  if (result instanceof WrittenResult) {
+    const record = await result.write(io);
+    return record ? renderRecord(record as Row, io, options) : undefined;
   }
   if (result instanceof ListResult || Array.isArray(result) || isAsyncIterable(result)) {
     const columns = (result instanceof ListResult && result.columns) || options.columns;
@@ -51,7 +50,7 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
  */
 async function renderShaped(result: unknown, io: Io, options: RenderOptions): Promise<void> {
   const flag = options.jq ? '--jq' : '--template';
-  if (result instanceof DownloadResult) throw new UsageError(`${flag} works on records; this command writes a file`);
+  if (result instanceof WrittenResult) throw new UsageError(`${flag} works on records; this command writes a file`);
   if (result instanceof TextResult) {
     throw new UsageError(`${flag} works on records; this answer is text, not JSON`, 'leave out the flag to see the text as it came');
   }

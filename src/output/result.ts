@@ -1,5 +1,4 @@
-import type { Readable } from 'node:stream';
-import type { DownloadOptions, DownloadSource } from '../download/engine.js';
+import type { Io } from './io.js';
 
 /** Text a command hands over verbatim whatever the output format (a token for scripts, a raw file). */
 export class TextResult {
@@ -24,13 +23,10 @@ export class ResultWithExit {
 }
 
 /**
- * A download for the engine (src/download/engine.ts) to write to --output-file (through FILE.part, verified, renamed)
- * or to a non-terminal stdout. The source is a request that can be repeated from an offset (apiSource: --resume
- * works), or a body stream that is read once.
+ * What a command returns when its output is bytes its own engine writes (a download to --output-file or a
+ * non-terminal stdout), not records to render: render() hands it the output and shows the record it gives back, if
+ * any. src/download/result.ts has the one kind there is.
  */
-export class DownloadResult {
-  constructor(
-    readonly source: DownloadSource | Readable | AsyncIterable<Uint8Array>,
-    readonly options: DownloadOptions = {},
-  ) {}
+export abstract class WrittenResult {
+  abstract write(io: Io): Promise<object | undefined>;
 }

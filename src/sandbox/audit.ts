@@ -1,8 +1,8 @@
-import { auditTargetType, type AuditDetails, type AuditEvent } from '../api/resources/audit-events.js';
+import { auditTargetType, type AuditDetails } from '../api/resources/audit-events.js';
 import { findGroup, findProject } from './auth.js';
-import { defineTable, type Db } from './db.js';
+import type { Db } from './db.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';
-import { users, type User } from './model.js';
+import { auditEventsTable, users, type User } from './model.js';
 import type { Router } from './router.js';
 
 /**
@@ -14,12 +14,6 @@ import type { Router } from './router.js';
  * record read before the change shows it) and, for an update, which fields changed from what to what (never a
  * value, token, password or other secret).
  */
-
-export interface StoredAuditEvent extends AuditEvent {
-  details: AuditDetails & { author_name: string; target_type: string; target_details: string; entity_path: string };
-}
-
-export const auditEventsTable = defineTable<StoredAuditEvent>('audit_events');
 
 /** Instance-level events belong to this entity, as the service files them. */
 export const INSTANCE_SCOPE = { type: 'Gitlab::Audit::InstanceScope', id: 1, path: 'gitlab_instance' };

@@ -212,6 +212,13 @@ export function projectFor(req: SandboxRequest, minRole: number = Role.guest): P
   return project;
 }
 
+/** Whether the caller sees the project: members, administrators; public ones to all, internal ones to signed-in users. */
+export function projectVisible(req: SandboxRequest, project: Project): boolean {
+  if (project.visibility === 'public') return true;
+  if (project.visibility === 'internal' && req.user && !req.user.external) return true;
+  return projectRole(req.db, req.user, project) > 0;
+}
+
 /** The group of the route (`{group}`), checked for `minRole` as projectFor() checks a project. */
 export function groupFor(req: SandboxRequest, minRole: number = Role.guest): Group {
   const group = findGroup(req.db, req.params.group);

@@ -3,7 +3,7 @@ import { creatableFields, presentedFields, settableFields, updatableFields, type
 import { groupFor, projectFor, requireAdmin, requireTier, requireUser, Role, userFor } from './auth.js';
 import { defineTable, type Db } from './db.js';
 import { array, bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from './http.js';
-import type { Group, Project, User } from './model.js';
+import { collectionTableName, singletonTableName, type Group, type Project, type User } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
 import { paginate } from './pagination.js';
 import type { Router } from './router.js';
@@ -97,8 +97,7 @@ function parentOf(resource: { parent: ParentKind; tier?: 'premium' | 'ultimate' 
 }
 
 export function crudModule<T extends Stored>(resource: ResourceDef, hooks: CrudHooks<T> = {}): Crud<T> {
-  const listRoute = resource.routes.list ?? resource.routes.create ?? '';
-  const tableName = hooks.table ?? listRoute.split('/').filter((s) => s && !s.startsWith('{')).pop()!;
+  const tableName = hooks.table ?? collectionTableName(resource);
   const table = defineTable<T>(tableName);
   const parentKey = `${resource.parent}_id`;
   const scopeFields = Object.entries(resource.scope ?? {});
@@ -231,7 +230,7 @@ export interface Singleton<T extends Stored> extends SandboxModule {
  * to the declared types and applies the declared defaults to a new record. Roles and tier as declared.
  */
 export function singletonModule<T extends Stored>(resource: SingletonDef, hooks: SingletonHooks<T> = {}): Singleton<T> {
-  const tableName = hooks.table ?? `${resource.noun.replace(/ /g, '_')}s`;
+  const tableName = hooks.table ?? singletonTableName(resource);
   const table = defineTable<T>(tableName);
   const parentKey = `${resource.parent}_id`;
   const settable = settableFields(resource);

@@ -9,7 +9,8 @@ interface DbData {
 
 /**
  * The sandbox's in-memory state: named tables of plain JSON records, named single records, and id sequences.
- * Each resource module declares its own tables with defineTable(); the whole state persists as one JSON file.
+ * Every table is declared once with defineTable(), in the data layer (model.ts); the whole state persists as one
+ * JSON file.
  */
 export class Db {
   private data: DbData = { sequences: {}, tables: {}, records: {} };

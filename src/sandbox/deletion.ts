@@ -1,6 +1,8 @@
+import type { Db } from './db.js';
 import { accepted, bool, errors, type SandboxRequest, type SandboxResponse } from './http.js';
+import { issues, members, mergeRequests, projects, repositories, type Project } from './model.js';
 
-/** Delayed deletion of projects and groups: a first DELETE marks them, restore takes the mark back. */
+/** Deletion of projects and groups: delayed (a first DELETE marks them, restore takes the mark back), or at once. */
 
 interface Deletable {
   marked_for_deletion_on?: string | null;
@@ -37,4 +39,17 @@ export function deleteOrMark(req: SandboxRequest, target: Deletable, { noun, ful
 export function unmarkDeletion(target: Deletable, noun: Deletion['noun']): void {
   if (!target.marked_for_deletion_on) throw errors.badRequest(`${noun} has not been marked for deletion`);
   target.marked_for_deletion_on = null;
+}
+
+/** Removes a project and what only it holds (members, repository, merge requests, issues). */
+export function deleteProjectNow(db: Db, project: Project): void {
+  const remove = <T>(table: T[], doomed: (record: T) => boolean): void => {
+    const keep = table.filter((record) => !doomed(record));
+    table.splice(0, table.length, ...keep);
+  };
+  remove(projects(db), (p) => p.id === project.id);
+  remove(members(db), (m) => m.source_type === 'project' && m.source_id === project.id);
+  remove(repositories(db), (r) => r.project_id === project.id);
+  remove(mergeRequests(db), (m) => m.project_id === project.id);
+  remove(issues(db), (i) => i.project_id === project.id);
 }

@@ -31,6 +31,9 @@ export interface SandboxRequest {
 
 export type Tier = 'free' | 'premium' | 'ultimate';
 
+/** The version of the service the sandbox answers as (/version, /metadata, the webhook User-Agent). */
+export const SANDBOX_VERSION = '17.11.0-ee';
+
 export interface SandboxResponse {
   status: number;
   body?: unknown;

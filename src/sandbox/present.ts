@@ -1,6 +1,8 @@
+import { projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
-import { avatarUrl, commits, groups, issues, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
+import { bool, type SandboxRequest } from './http.js';
+import { avatarUrl, commits, groups, issues, members, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -267,6 +269,27 @@ export function presentProject(project: Project, db: Db, rootUrl: string, view: 
   }
   if (view.permissions) record.permissions = view.permissions;
   return record;
+}
+
+/** A project record as the caller sees it. */
+export function presentProjectFor(req: SandboxRequest, project: Project, extra: { statistics?: boolean; permissions?: boolean } = {}): Record<string, unknown> {
+  const admin = Boolean(req.user?.is_admin);
+  const role = projectRole(req.db, req.user, project);
+  const group = projectGroup(req.db, project);
+  const permissions = extra.permissions
+    ? {
+      project_access: req.user && membershipOf(req.db, 'project', project.id, req.user.id),
+      group_access: req.user && group ? membershipOf(req.db, 'group', group.id, req.user.id) : null,
+    }
+    : undefined;
+  return presentProject(project, req.db, req.rootUrl, {
+    role, admin, simple: bool(req.query.simple), statistics: extra.statistics && (admin || role >= Role.reporter), permissions,
+  });
+}
+
+function membershipOf(db: Db, type: 'group' | 'project', id: number, userId: number): { access_level: number; notification_level: number } | null {
+  const member = members(db).find((m) => m.source_type === type && m.source_id === id && m.user_id === userId);
+  return member ? { access_level: member.access_level, notification_level: 3 } : null;
 }
 
 const FEATURE_NAMES = Object.keys(PROJECT_FEATURES);

@@ -3,7 +3,7 @@ import { memberRoleInGroup, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { groupChain, projectGroup } from './hierarchy.js';
 import type { Tier } from './http.js';
-import { groups, protectedBranches, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type User } from './model.js';
+import { groups, protectedBranches, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type SshKey, type User } from './model.js';
 
 /**
  * Branch protection as the repository modules need it: which rules cover a branch (exact names and wildcards, the
@@ -12,6 +12,10 @@ import { groups, protectedBranches, sshKeyTable, users, type CreateAccess, type 
  * first commit: a project created with a README, the seeded ones, and the first push to an empty repository.
  */
 
+/** Deploy keys enabled on a project (protected branches and tags may allow them to push and create tags). */
+export function deployKeysOf(db: Db, projectId: number): SshKey[] {
+  return sshKeyTable(db).filter((key) => key.deploy_keys_projects?.some((link) => link.project_id === projectId));
+}
 
 export const BRANCH_LEVEL_DESCRIPTIONS: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers', [ADMIN_LEVEL]: 'Admins' };
 

@@ -19,6 +19,18 @@ export interface SeedOptions {
 
 export const STORAGES = ['default', 'storage2'];
 
+/** Projects per squad and squads per team of the fleet seed. */
+const PER_SQUAD = 10;
+const SQUADS = 5;
+
+/** The full path of fleet project number `n` (1-based): acme/team-01/squad-1/svc-001. */
+export function fleetProjectPath(n: number): string {
+  const index = n - 1;
+  const team = Math.floor(index / (PER_SQUAD * SQUADS)) + 1;
+  const squad = Math.floor((index % (PER_SQUAD * SQUADS)) / PER_SQUAD) + 1;
+  return `acme/team-${String(team).padStart(2, '0')}/squad-${squad}/svc-${String(n).padStart(3, '0')}`;
+}
+
 export function isoDate(date: Date, plusDays = 0): string {
   return new Date(date.getTime() + plusDays * 86_400_000).toISOString().slice(0, 10);
 }

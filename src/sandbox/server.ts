@@ -56,8 +56,8 @@ export interface Sandbox {
 
 /**
  * Starts the simulated instance. Tests start one per file on port 0; `forgectl sandbox` starts one for users. Its
- * parts: the state (seeded or loaded), the routes of every module, faults, the throttle, the request pipeline
- * (handle), the control endpoints, and the listening server (HTTP or HTTPS).
+ * parts: the state (seeded or loaded), the request pipeline (the routes of every module, faults, the throttle), and
+ * the listening server (HTTP or HTTPS) that hands each request to the pipeline.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const tier = options.tier ?? 'ultimate';
@@ -65,10 +65,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const seed = { seed: options.seed ?? 'demo', users: options.users ?? 0, fleet: options.fleet ?? 0, artifactSize: options.artifactSize };
   const { db, adminToken } = openState({ stateFile: options.stateFile, tier, seed }, now(), modules);
   const site: Site = { db, tier, now, modules, rootUrl: '' };
+  const pipeline = requestPipeline(site, options);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const server = await listen(options, serve(pipeline, log));
+  site.rootUrl = server.rootUrl;
+  return { url: `${server.rootUrl}/api/v4`, rootUrl: server.rootUrl, adminToken, caFile: server.caFile, db, faults: pipeline.faults, tier, close: server.close };
+}
+
+/** The pipeline of a sandbox: every module's routes (API and web), its faults and throttle, and where state is saved. */
+function requestPipeline(site: Site, options: SandboxOptions): Pipeline {
   const api = new Router();
   const web = new Router();
-  for (const module of modules) module.routes(api, web);
-  const pipeline: Pipeline = {
+  for (const module of site.modules) module.routes(api, web);
+  return {
     site,
     api,
     web,
@@ -78,8 +87,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stateFile: options.stateFile,
     simulated: { clock_skew_seconds: 0 },
   };
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const server = await listen(options, (req, res) => {
+}
+
+/** The server's listener: each request through the pipeline; a failure is logged and answers 500. */
+function serve(pipeline: Pipeline, log: (line: string) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
     handle(pipeline, req, res).catch((error: unknown) => {
       // A client that hung up mid-request (a CLI that stopped reading speculative pages) is not a server error. (The
       // request stream is destroyed as soon as its body has been read, so it says nothing about the client.)
@@ -87,9 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       log(`sandbox: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) send(res, { status: 500, body: { message: '500 Internal Server Error' } });
     });
-  });
-  site.rootUrl = server.rootUrl;
-  return { url: `${server.rootUrl}/api/v4`, rootUrl: server.rootUrl, adminToken, caFile: server.caFile, db, faults: pipeline.faults, tier, close: server.close };
+  };
 }
 
 /** What the request pipeline works with. */

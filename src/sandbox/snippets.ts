@@ -1,28 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { StoredOf } from '../api/fields.js';
-import { SNIPPET_BRANCH, type snippets as declared } from '../api/resources/snippets.js';
-import { defineTable, type Db } from './db.js';
-import { projects, users } from './model.js';
+import { SNIPPET_BRANCH, type SnippetFileAction } from '../api/resources/snippets.js';
+import type { Db } from './db.js';
+import { errors, type SandboxRequest } from './http.js';
+import { projects, snippets, users, type Snippet } from './model.js';
 
 /**
- * Project snippets (document 2, "Project snippet"): the table, shared by the snippets routes (routes/snippets.ts),
- * notes on snippets and storage moves, and the snippet's small repository (its versions, for raw files at a ref).
+ * Project snippets' files and small repository (their versions, for raw files at a ref), shared by the snippets
+ * routes, notes on snippets and storage moves; personal snippets take their files as project snippets do.
  */
-export type Snippet = Pick<StoredOf<typeof declared>, 'id' | 'project_id' | 'title' | 'file_name' | 'description' | 'visibility' | 'created_at' | 'updated_at' | 'imported' | 'imported_from'> & {
-  author_id: number;
-  /** Files of the snippet's repository at its head: path → content. */
-  files: Record<string, string>;
-  /** Earlier versions of the files, newest last, by commit id (raw files can be read at any of them). */
-  versions?: Array<{ sha: string; files: Record<string, string> }>;
-  /** What the service records about the request that created the snippet (administrators can read it). */
-  user_agent_detail?: { user_agent: string; ip_address: string; akismet_submitted: boolean };
-  /** Absent on snippets created by modules that do not track storage: they are on `default`. */
-  repository_storage?: string;
-  /** Set while a repository storage move runs. */
-  repository_read_only?: boolean;
-};
-
-export const snippets = defineTable<Snippet>('snippets');
 
 /** Adds the demo snippet of acme/api once (the seed of every module that needs snippets may call this). */
 export function seedDemoSnippet(db: Db, now: Date): void {
@@ -76,4 +61,76 @@ export function snippetFilesAt(snippet: Snippet, ref: string): Record<string, st
   if (ref === SNIPPET_BRANCH || ref === 'HEAD') return snippet.files;
   if (!/^[0-9a-f]{7,40}$/i.test(ref)) return undefined;
   return snippet.versions?.find((v) => v.sha.startsWith(ref.toLowerCase()))?.files;
+}
+
+/** A file path inside a snippet: relative, no `..`, no empty parts. */
+function checkPath(path: unknown, name = 'file_path'): string {
+  if (typeof path !== 'string' || !path.trim()) throw errors.missing(name);
+  if (path.startsWith('/') || path.split('/').some((part) => part === '..' || part === '' || part === '.')) throw errors.error(400, `${name} should be a valid file path`);
+  return path;
+}
+
+/** The files of a create: `files` (path and content each), or the deprecated `content` with `file_name`. */
+export function createdFiles(req: SandboxRequest): Record<string, string> {
+  const { files, content } = req.input;
+  if (files !== undefined && content !== undefined) throw errors.error(400, 'files, content are mutually exclusive');
+  if (files === undefined && content === undefined) throw errors.error(400, 'files, content are missing, exactly one parameter must be provided');
+  if (content !== undefined) return { [checkPath(req.input.file_name ?? 'snippet.txt', 'file_name')]: String(content) };
+  if (!Array.isArray(files) || !files.length) throw errors.invalid('files');
+  const out: Record<string, string> = {};
+  for (const file of files as Array<{ file_path?: unknown; content?: unknown }>) {
+    const path = checkPath(file?.file_path, 'files[file_path]');
+    if (file.content === undefined || file.content === null) throw errors.missing('files[content]');
+    if (path in out) throw errors.badRequest(`Snippet files have duplicate paths: ${path}`);
+    out[path] = String(file.content);
+  }
+  return out;
+}
+
+/** The files after an update's actions; 400 for an action on a file that is not there (or already is). */
+export function updatedFiles(req: SandboxRequest, current: Record<string, string>): Record<string, string> | undefined {
+  const { files, content } = req.input;
+  if (files !== undefined && content !== undefined) throw errors.error(400, 'files, content are mutually exclusive');
+  // The deprecated content and file_name change the one file of a single-file snippet: file_name alone renames it.
+  if (content !== undefined || (files === undefined && req.input.file_name !== undefined)) {
+    if (Object.keys(current).length > 1) throw errors.badRequest('To update Snippets with multiple files, you must use the `files` parameter');
+    const [existing] = Object.keys(current);
+    const path = req.input.file_name !== undefined ? checkPath(req.input.file_name, 'file_name') : (existing ?? 'snippet.txt');
+    return { [path]: content !== undefined ? String(content) : (current[existing] ?? '') };
+  }
+  if (files === undefined) return undefined;
+  if (!Array.isArray(files) || !files.length) throw errors.invalid('files');
+  const next = { ...current };
+  for (const action of files as SnippetFileAction[]) {
+    const path = checkPath(action?.file_path, 'files[file_path]');
+    switch (action.action) {
+      case 'create':
+        if (path in next) throw errors.badRequest(`A file with this name already exists: ${path}`);
+        if (action.content === undefined) throw errors.missing('files[content]');
+        next[path] = String(action.content);
+        break;
+      case 'update':
+        if (!(path in next)) throw errors.badRequest(`A file with this name doesn't exist: ${path}`);
+        if (action.content === undefined) throw errors.missing('files[content]');
+        next[path] = String(action.content);
+        break;
+      case 'delete':
+        if (!(path in next)) throw errors.badRequest(`A file with this name doesn't exist: ${path}`);
+        delete next[path];
+        break;
+      case 'move': {
+        const from = checkPath(action.previous_path, 'files[previous_path]');
+        if (!(from in next)) throw errors.badRequest(`A file with this name doesn't exist: ${from}`);
+        if (path in next && path !== from) throw errors.badRequest(`A file with this name already exists: ${path}`);
+        const kept = next[from];
+        delete next[from];
+        next[path] = action.content === undefined ? kept : String(action.content);
+        break;
+      }
+      default:
+        throw errors.invalid('files[action]');
+    }
+  }
+  if (!Object.keys(next).length) throw errors.badRequest('Snippet must have at least one file');
+  return next;
 }

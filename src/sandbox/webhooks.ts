@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isLoopbackHost } from '../http/url.js';
-import { HOOK_EVENTS, type HookEvent, type HookEventFlag } from '../api/resources/hooks.js';
-import { defineTable, type Db } from './db.js';
-import type { Project } from './model.js';
-import { SANDBOX_VERSION } from './routes/core.js';
+import { HOOK_EVENTS, type HookEventFlag } from '../api/resources/hooks.js';
+import type { Db } from './db.js';
+import { SANDBOX_VERSION } from './http.js';
+import { hookLogs, storedHooks, type HookLog, type Project, type StoredHook } from './model.js';
 
 /**
  * The sandbox's webhook delivery engine: project hooks really POST to their receivers (loopback addresses only), each
@@ -19,46 +19,6 @@ import { SANDBOX_VERSION } from './routes/core.js';
  *
  * Deliveries run after the request that caused them has been answered, as the service's background jobs do.
  */
-
-export interface StoredHook {
-  id: number;
-  project_id: number;
-  url: string;
-  name: string | null;
-  description: string | null;
-  push_events_branch_filter: string | null;
-  branch_filter_strategy: 'wildcard' | 'regex' | 'all_branches';
-  enable_ssl_verification: boolean;
-  custom_webhook_template: string | null;
-  created_at: string;
-  /** The secret sent as X-Gitlab-Token; never presented. */
-  token: string | null;
-  url_variables: KeyValue[];
-  custom_headers: KeyValue[];
-  /** Consecutive failed deliveries; reset by a successful one. */
-  recent_failures?: number;
-  /** While set and in the future (and failures are 4 to 39), the hook is temporarily disabled. */
-  disabled_until?: string | null;
-  /** Sent as X-Gitlab-Webhook-UUID. */
-  uuid?: string;
-  [flag: string]: unknown;
-}
-
-export interface KeyValue {
-  key: string;
-  value: string;
-}
-
-/** One delivery as the events endpoint presents it, plus what a resend needs. */
-export interface HookLog extends HookEvent {
-  hook_id: number;
-  idempotency_key: string;
-  /** The event flag (push_events) the payload belongs to. */
-  event: HookEventFlag;
-}
-
-export const storedHooks = defineTable<StoredHook>('hooks');
-export const hookLogs = defineTable<HookLog>('web_hook_logs');
 
 export const TEMPORARILY_DISABLED_FAILURE_THRESHOLD = 3;
 export const PERMANENTLY_DISABLED_FAILURE_THRESHOLD = 39;

@@ -1,18 +1,23 @@
 /**
- * Help that goes to a pipe or a file is printed by bin/forgectl.cjs from texts rendered at build time (dist/help/),
- * without loading the bundle: every text must be what the command line itself writes, and the writing must behave as
- * the bundle's stdout does (a reader that goes away, a slow reader).
+ * Help is printed by bin/forgectl.cjs from texts rendered at build time (dist/help/, their layout deferred), laid out
+ * to 80 columns or to the terminal's width, without loading the bundle: every text, at every width, must be what the
+ * command line itself writes, and the writing must behave as the bundle's stdout does (a reader that goes away, a
+ * slow reader).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { layoutDeferred } from '../../src/cli/help-layout.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { manifest } from '../../src/commands/manifest.js';
 import { BIN, BUILT, run, runBin, tempDir } from '../helpers/cli.js';
+import { ptyRunner } from '../e2e/package.js';
 
 const helpDir = fileURLToPath(new URL('../../dist/help/', import.meta.url));
 const env = { FORGECTL_CONFIG_DIR: tempDir() };
+/** A rendered text laid out as the bin lays it out to a pipe (80 columns) or to a terminal this wide. */
+const laidOut = (name: string, width = 80) => layoutDeferred(readFileSync(`${helpDir}${name}.txt`, 'utf8'), width);
 
 describe.skipIf(!BUILT)('help rendered at build time', () => {
   it('has a text for the root, every group and every command, and each is what the command line writes', async () => {
@@ -27,13 +32,39 @@ describe.skipIf(!BUILT)('help rendered at build time', () => {
       const words = path ? path.split(' ') : [];
       const live = await run([...words, '--help'], { env });
       expect(live.code).toBe(0);
-      expect(readFileSync(`${helpDir}${['forgectl', ...words].join('~')}.txt`, 'utf8'), `forgectl ${path} --help`).toBe(live.stdout);
+      expect(laidOut(['forgectl', ...words].join('~')), `forgectl ${path} --help`).toBe(live.stdout);
     }
-    for (const topic of Object.keys(HELP_TOPICS)) expect(readFileSync(`${helpDir}help~${topic}.txt`, 'utf8')).toBe((await run(['help', topic], { env })).stdout);
+    for (const topic of Object.keys(HELP_TOPICS)) expect(laidOut(`help~${topic}`)).toBe((await run(['help', topic], { env })).stdout);
+  });
+
+  it('laid out to a terminal of any width, each is what the command line writes on that terminal', async () => {
+    const files = readdirSync(helpDir).map((file) => file.replace(/\.txt$/, ''));
+    for (const width of [30, 52, 100, 167]) {
+      for (const name of files) {
+        const [first, ...words] = name.split('~');
+        const live = await run(first === 'help' ? ['help', ...words] : [...words, '--help'], { env, tty: true, columns: width });
+        expect(laidOut(name, width), `${name} at ${width} columns`).toBe(live.stdout);
+      }
+    }
+    // The width matters: a long description wraps at 60 columns, not at 200.
+    expect(laidOut('forgectl~tokens~rotate', 60)).not.toBe(laidOut('forgectl~tokens~rotate', 200));
+  });
+
+  it('on a real terminal the bin prints what the bundle prints there', async (context) => {
+    const pty = ptyRunner();
+    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    const onTerminal = (args: string) => {
+      const [command, argv] = pty(`stty cols 70 rows 40 2>/dev/null; "${process.execPath}" "${BIN}" ${args}`);
+      return spawnSync(command, argv, { encoding: 'utf8', env: { PATH: process.env.PATH, TERM: 'xterm', ...env } }).stdout.replace(/\r/g, '');
+    };
+    const fromBin = onTerminal('tokens rotate --help');
+    expect(fromBin).toBe(laidOut('forgectl~tokens~rotate', 70));
+    // With an option before it, help comes from the bundle.
+    expect(onTerminal('-q tokens rotate --help')).toBe(fromBin);
   });
 
   it('the bin prints them for every form of asking, and the bundle answers what has no text (exit 2 for unknown words)', async () => {
-    const text = (name: string) => readFileSync(`${helpDir}${name}.txt`, 'utf8');
+    const text = (name: string) => laidOut(name);
     for (const [line, name] of [
       ['--help', 'forgectl'],
       ['-h', 'forgectl'],
@@ -63,7 +94,7 @@ describe.skipIf(!BUILT)('help rendered at build time', () => {
       expect({ code, stderr }, argv.join(' ')).toEqual({ code: 0, stderr: '' });
     }
     const slow = spawnSync('sh', ['-c', '"$0" "$1" freeze-periods create --help | (sleep 1; cat)', process.execPath, BIN], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, ...env } });
-    expect(slow.stdout).toBe(readFileSync(`${helpDir}forgectl~freeze-periods~create.txt`, 'utf8'));
+    expect(slow.stdout).toBe(laidOut('forgectl~freeze-periods~create'));
     const head = spawnSync('bash', ['-c', '"$0" "$1" --help | head -1; echo "exit ${PIPESTATUS[0]}"', process.execPath, BIN], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, ...env } });
     expect(head.stdout).toBe('Usage: forgectl <command> [options]\nexit 0\n');
     expect(head.stderr).toBe('');

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jobs, pipelines, type StoredEntry } from '../../src/sandbox/routes/pipelines.js';
+import { jobs, pipelines, type StoredEntry } from '../../src/sandbox/model.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox({ artifactSize: 2 * 1024 * 1024 });

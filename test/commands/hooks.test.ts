@@ -1,7 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliveriesSettled, storedHooks } from '../../src/sandbox/webhooks.js';
+import { storedHooks } from '../../src/sandbox/model.js';
+import { deliveriesSettled } from '../../src/sandbox/webhooks.js';
 import { tempDir, useTestSandbox, type RunOptions } from '../helpers/cli.js';
 import { fakeClock, startReceiver, type Receiver } from '../helpers/receiver.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../helpers/cli.js';
-import { pullMirrorTable } from '../../src/sandbox/routes/mirrors.js';
+import { pullMirrorTable } from '../../src/sandbox/model.js';
 
 const sandbox = useTestSandbox();
 

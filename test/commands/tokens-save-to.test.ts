@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { variableTable } from '../../src/sandbox/routes/variables.js';
+import { variableTable } from '../../src/sandbox/model.js';
 import { tempDir, useTestSandbox, type RunOptions } from '../helpers/cli.js';
 
 /** tokens rotate --save-to ci-var: and exec:, with the recovery discipline for each target. */

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { storedHooks } from '../../src/sandbox/webhooks.js';
-import { fleetProjectPath } from '../../src/sandbox/routes/fleet.js';
+import { storedHooks } from '../../src/sandbox/model.js';
+import { fleetProjectPath } from '../../src/sandbox/seed.js';
 import { tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
 
 // Twenty fleet projects (acme/team-01/squad-1 and squad-2) beside the demo's acme/api and acme/web.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, CliError, ExitCode } from '../../src/errors.js';
 import { waitForMembers } from '../../src/desired/sections/protected-branches.js';
-import { fleetProjectPath } from '../../src/sandbox/routes/fleet.js';
+import { fleetProjectPath } from '../../src/sandbox/seed.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox({ fleet: 3 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { globRegExp, globRoot, matchesGlob } from '../../src/fleet/glob.js';
 import { orderedPool } from '../../src/fleet/pool.js';
 import { RateGate } from '../../src/http/rate-gate.js';
-import { fleetProjectPath } from '../../src/sandbox/routes/fleet.js';
+import { fleetProjectPath } from '../../src/sandbox/seed.js';
 import { useTestSandbox } from '../helpers/cli.js';
 
 // 30 fleet projects under acme/team-01/squad-{1,2,3}; a generous budget so only the faults below limit anything.

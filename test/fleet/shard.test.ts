@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RateGate } from '../../src/http/rate-gate.js';
 import { resolveShard, shardOf, startBudget } from '../../src/fleet/shard.js';
-import { fleetProjectPath } from '../../src/sandbox/routes/fleet.js';
+import { fleetProjectPath } from '../../src/sandbox/seed.js';
 import { startTestSandbox, tempDir, useTestSandbox, type TestSandbox } from '../helpers/cli.js';
 
 // 40 fleet projects in acme/team-01/squad-1 … squad-4 beside the demo's acme/api and acme/web.

@@ -26,6 +26,8 @@ export interface RunOptions {
   input?: string;
   /** Pretend stdin/stdout/stderr are a terminal. */
   tty?: boolean;
+  /** With tty: the terminal's width (default 120). */
+  columns?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
   /** Resolves when the run is to be interrupted (Ctrl-C: SIGINT). */
@@ -54,6 +56,7 @@ export function tempDir(prefix = 'forgectl-test-'): string {
 export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   const stdout = new Capture(Boolean(options.tty));
   const stderr = new Capture(Boolean(options.tty));
+  if (options.columns) stdout.columns = stderr.columns = options.columns;
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]) as Readable & { isTTY?: boolean };
   stdin.isTTY = Boolean(options.tty);
   const code = await main(argv, { env: { ...options.env }, stdin, stdout, stderr, now: options.now, sleep: options.sleep, interrupted: options.interrupted });

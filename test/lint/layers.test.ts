@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * `npm run lint` (the project's eslint.config.js) refuses an upward import and an import circle. Each case lints a
- * module's text as if it stood at a real path of src/, so the rules resolve its imports against the real tree.
+ * `npm run lint` (the project's eslint.config.js) refuses an upward import, a sandbox route module importing another,
+ * and an import circle. Each case lints a module's text as if it stood at a real path of src/, so the rules resolve
+ * its imports against the real tree.
  */
 const cwd = fileURLToPath(new URL('../..', import.meta.url));
 const eslint = new ESLint({ cwd });
@@ -29,10 +30,27 @@ describe('layers and circles (eslint)', { timeout: 60_000 }, () => {
     expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: /)]);
   });
 
+  it('fails when output, below the profiles, downloads and desired state, imports one of them', async () => {
+    const found = await problems("import { runDownload } from '../download/engine.js';\nexport const x = runDownload;\n", 'src/output/probe.ts');
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*a layer imports only downward/)]);
+  });
+
   it('fails when the sandbox imports the API client rather than a declaration', async () => {
     expect(await problems("import { badges } from '../api/resources/badges.js';\nexport const x = badges;\n", 'src/sandbox/probe.ts')).toEqual([]);
     const found = await problems("import { Api } from '../api/client.js';\nexport const x = Api;\n", 'src/sandbox/probe.ts');
     expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*not the client/)]);
+  });
+
+  it('fails when a sandbox route module imports another route module, or a shared sandbox module imports one', async () => {
+    // A route module reads the data layer and the shared modules beside it …
+    expect(await problems("import { commitOf } from '../repository-access.js';\nimport { commits } from '../model.js';\nexport const x = [commitOf, commits];\n", 'src/sandbox/routes/probe.ts')).toEqual([]);
+    // … never another route module (the generated routes/index.ts is the only one that imports them all).
+    const found = await problems("import { repository } from './repository.js';\nexport const x = repository;\n", 'src/sandbox/routes/probe.ts');
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*"\.\/repository\.js".*never another route module/)]);
+    expect(await problems("import * as core from './core.js';\nexport const x = core;\n", 'src/sandbox/routes/index.ts')).toEqual([]);
+    // A shared module below the routes does not reach up into one either.
+    const upward = await problems("import { core } from './routes/core.js';\nexport const x = core;\n", 'src/sandbox/probe.ts');
+    expect(upward).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*"\.\/routes\/core\.js".*only server\.ts imports the route modules/)]);
   });
 
   it('fails on an import circle', async () => {

@@ -5,7 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runDownload, type DownloadSource } from '../../src/download/engine.js';
 import { Io } from '../../src/output/io.js';
-import { DownloadResult } from '../../src/output/result.js';
+import { DownloadResult } from '../../src/download/result.js';
 import { tempDir } from '../helpers/cli.js';
 
 function io(tty: boolean) {

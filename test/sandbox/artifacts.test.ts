@@ -1,6 +1,6 @@
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { jobs } from '../../src/sandbox/routes/pipelines.js';
+import { jobs } from '../../src/sandbox/model.js';
 import { useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox({ artifactSize: 3 * 1024 * 1024 });

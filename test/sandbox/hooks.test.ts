@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliveriesSettled, storedHooks } from '../../src/sandbox/webhooks.js';
+import { storedHooks } from '../../src/sandbox/model.js';
+import { deliveriesSettled } from '../../src/sandbox/webhooks.js';
 import { useTestSandbox } from '../helpers/cli.js';
 import { fakeClock, startReceiver, type Receiver } from '../helpers/receiver.js';
 

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox, useTestSandbox } from '../helpers/cli.js';
-import { groups, groupWikis, projects, storageMoveTable, tokens, type MoveKind } from '../../src/sandbox/model.js';
+import { groups, groupWikis, projects, snippets, storageMoveTable, tokens, type MoveKind } from '../../src/sandbox/model.js';
 import { configureStorageMoves } from '../../src/sandbox/routes/storage-moves.js';
-import { snippets } from '../../src/sandbox/snippets.js';
 
 const STEP_MS = 60_000;
 const sandbox = useTestSandbox();

@@ -60,6 +60,8 @@ export const accessTokens = defineResource({
         rotate: 'POST /personal_access_tokens/{token_id}/rotate',
         /** The groups and projects the user of the token in use is a direct member of (a bot: where its token belongs). */
         associations: 'GET /personal_access_tokens/self/associations',
+        /** The token in use reads itself, whatever its scopes (the sandbox serves it for other clients). */
+        self: 'GET /personal_access_tokens/self',
         /**
          * Administrators: what any token of the instance is, from its value (`token` in the body); group, project and
          * impersonation tokens answer as their user's personal token, a deploy token as itself.

@@ -3,7 +3,8 @@ import { defineResource } from '../resource.js';
 
 /**
  * Job artifacts: the archive (artifacts.zip) and single files of a CI job, by job id or as "the job of this name in
- * the latest successful pipeline of a ref"; keeping and deleting them. The records are jobs.
+ * the latest successful pipeline of a ref" (found through the pipelines, pipelines.ts); keeping and deleting them. The
+ * records are jobs.
  */
 export const artifacts = defineResource({
   noun: 'job',
@@ -11,6 +12,8 @@ export const artifacts = defineResource({
   parent: 'project',
   id: { param: 'job_id', field: 'id' },
   routes: {
+    /** The jobs of a project (the sandbox serves it for other clients; no command lists them). */
+    list: 'GET /projects/{project}/jobs',
     get: 'GET /projects/{project}/jobs/{job_id}',
     archive: 'GET /projects/{project}/jobs/{job_id}/artifacts',
     archiveByRef: 'GET /projects/{project}/jobs/artifacts/{ref_name}/download',
@@ -19,7 +22,6 @@ export const artifacts = defineResource({
     keep: 'POST /projects/{project}/jobs/{job_id}/artifacts/keep',
     delete: 'DELETE /projects/{project}/jobs/{job_id}/artifacts',
     deleteAll: 'DELETE /projects/{project}/artifacts',
-    pipelines: 'GET /projects/{project}/pipelines',
     pipelineJobs: 'GET /projects/{project}/pipelines/{pipeline_id}/jobs',
   },
   fields: {

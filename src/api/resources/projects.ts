@@ -61,6 +61,8 @@ export const projects = defineResource({
     delete: 'DELETE /projects/{project}',
     ofGroup: 'GET /groups/{group}/projects',
     ofUser: 'GET /users/{user}/projects',
+    /** Administrators create a project for another user, in their personal namespace by default. */
+    createForUser: 'POST /projects/user/{user}',
     archive: 'POST /projects/{project}/archive',
     unarchive: 'POST /projects/{project}/unarchive',
     transfer: 'PUT /projects/{project}/transfer',
@@ -119,6 +121,10 @@ export const groups = defineResource({
     subgroups: 'GET /groups/{group}/subgroups',
     descendants: 'GET /groups/{group}/descendant_groups',
     restore: 'POST /groups/{group}/restore',
+    /** Moves a group under another (group_id) or to the top level. */
+    transfer: 'POST /groups/{group}/transfer',
+    /** The groups of a project: its group and that group's ancestors (with_shared: and those it is shared with). */
+    ofProject: 'GET /projects/{project}/groups',
   },
   fields: {
     id: f.int({ min: 1, readOnly: true }),

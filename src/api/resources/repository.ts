@@ -16,6 +16,8 @@ export const repositoryTree = defineResource({
     compare: 'GET /projects/{project}/repository/compare',
     contributors: 'GET /projects/{project}/repository/contributors',
     mergeBase: 'GET /projects/{project}/repository/merge_base',
+    /** A tar of the bare repository, for administrators (backups): a download, no record. */
+    snapshot: 'GET /projects/{project}/snapshot',
   },
   fields: {
     id: f.string({ readOnly: true, help: 'object id (blob, tree, or the commit of a submodule)' }),

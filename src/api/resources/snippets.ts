@@ -1,26 +1,50 @@
 import { f, type RecordOf } from '../fields.js';
-import { defineResource } from '../resource.js';
+import { defineResource, placed } from '../resource.js';
 
 export const SNIPPET_VISIBILITIES = ['private', 'internal', 'public'] as const;
 
 /** The default branch of a snippet's repository. */
 export const SNIPPET_BRANCH = 'main';
 
-/** Project snippets: titled sets of text files with their own small repository. */
+/**
+ * Snippets: titled sets of text files with their own small repository, of a project (the `snippets` commands, at
+ * `placed(snippets, 'project')`) or personal (`/snippets`: your own, the public ones of everybody, one by id as its
+ * visibility allows, raw text; the author or an administrator changes one), which the sandbox serves for other
+ * clients (python-gitlab). A personal snippet's project_id is null.
+ */
 export const snippets = defineResource({
   noun: 'snippet',
   command: 'snippets',
-  parent: 'project',
   id: { param: 'snippet_id', field: 'id' },
-  routes: {
-    list: 'GET /projects/{project}/snippets',
-    get: 'GET /projects/{project}/snippets/{snippet_id}',
-    create: 'POST /projects/{project}/snippets',
-    update: 'PUT /projects/{project}/snippets/{snippet_id}',
-    delete: 'DELETE /projects/{project}/snippets/{snippet_id}',
-    raw: 'GET /projects/{project}/snippets/{snippet_id}/raw',
-    fileRaw: 'GET /projects/{project}/snippets/{snippet_id}/files/{ref}/{file_path}/raw',
-    userAgent: 'GET /projects/{project}/snippets/{snippet_id}/user_agent_detail',
+  parents: {
+    project: {
+      parent: 'project',
+      routes: {
+        list: 'GET /projects/{project}/snippets',
+        get: 'GET /projects/{project}/snippets/{snippet_id}',
+        create: 'POST /projects/{project}/snippets',
+        update: 'PUT /projects/{project}/snippets/{snippet_id}',
+        delete: 'DELETE /projects/{project}/snippets/{snippet_id}',
+        raw: 'GET /projects/{project}/snippets/{snippet_id}/raw',
+        fileRaw: 'GET /projects/{project}/snippets/{snippet_id}/files/{ref}/{file_path}/raw',
+        userAgent: 'GET /projects/{project}/snippets/{snippet_id}/user_agent_detail',
+      },
+    },
+    personal: {
+      parent: 'instance',
+      where: () => 'personal',
+      routes: {
+        list: 'GET /snippets',
+        /** Everybody's public snippets. */
+        public: 'GET /snippets/public',
+        get: 'GET /snippets/{snippet_id}',
+        create: 'POST /snippets',
+        update: 'PUT /snippets/{snippet_id}',
+        delete: 'DELETE /snippets/{snippet_id}',
+        raw: 'GET /snippets/{snippet_id}/raw',
+      },
+      roles: { read: 'guest', write: 'guest' },
+    },
   },
   fields: {
     id: f.int({ min: 1, readOnly: true }),
@@ -48,6 +72,9 @@ export const snippets = defineResource({
 
 /** A snippet as the service presents it. */
 export type SnippetRecord = RecordOf<typeof snippets>;
+
+/** Project snippets, as the `snippets` commands and the sandbox's generated module serve them. */
+export const projectSnippets = placed(snippets, 'project');
 
 /** One change of a snippet update (`files` of PUT). */
 export interface SnippetFileAction {

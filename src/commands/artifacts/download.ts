@@ -9,7 +9,7 @@ import { collect } from '../../parse.js';
 import { download, routeSource } from '../../download/engine.js';
 import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
-import { DownloadResult } from '../../output/result.js';
+import { DownloadResult } from '../../download/result.js';
 import { explained, selectorOptions, target, type JobSelector } from './shared.js';
 
 type Options = JobSelector & DownloadFlags & { include?: string[]; list?: boolean };

@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
-import { DownloadResult } from '../../output/result.js';
+import { DownloadResult } from '../../download/result.js';
 import { artifactPath, explained, selectorOptions, target, type JobSelector } from './shared.js';
 
 export default defineCommand<JobSelector & DownloadFlags & { path: string }>({

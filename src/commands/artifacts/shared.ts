@@ -1,4 +1,5 @@
 import { artifacts, type Job } from '../../api/resources/artifacts.js';
+import { pipelines } from '../../api/resources/pipelines.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { parseInteger } from '../../parse.js';
 import type { DownloadSource } from '../../download/engine.js';
@@ -67,7 +68,7 @@ export async function explainNotFound(ctx: Context, t: Target, what: string, pat
       lines.push(...archiveMissing(job));
     } else {
       // The newest successful pipeline no other pipeline triggered (child pipelines are searched after their parent).
-      const successful = await ctx.api.call<Array<{ id: number; source: string }>>(artifacts.routes.pipelines, { project: t.project, ref: t.ref, status: 'success', per_page: 20 });
+      const successful = await ctx.api.call<Array<{ id: number; source: string }>>(pipelines.routes.list, { project: t.project, ref: t.ref, status: 'success', per_page: 20 });
       const pipeline = successful.find((p) => p.source !== 'parent_pipeline');
       if (!pipeline) lines.push(`${t.ref} has no successful pipeline (or is not a branch or tag)`);
       else {

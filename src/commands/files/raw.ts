@@ -4,7 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { repoPath } from '../../git/content.js';
-import { DownloadResult } from '../../output/result.js';
+import { DownloadResult } from '../../download/result.js';
 import { fileHeaders } from './info.js';
 import { refOption } from './shared.js';
 

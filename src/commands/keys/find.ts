@@ -49,6 +49,6 @@ export default defineCommand<Options>({
     if (Boolean(opts.fingerprint) === Boolean(opts.keyFile)) throw new UsageError('give exactly one of --fingerprint and --key-file');
     const fingerprint = opts.fingerprint ?? fingerprintOfFile(opts.keyFile!, (text) => ctx.io.note(text));
     // The query string encoding turns "/" into %2F, ":" into %3A and "+" into %2B, as api-facts §6 requires.
-    return ctx.api.call(sshKeys.routes.find, { fingerprint });
+    return ctx.api.call(sshKeys.parents.instance.routes.find, { fingerprint });
   },
 });

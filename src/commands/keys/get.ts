@@ -7,6 +7,6 @@ export default defineCommand<{ id: string }>({
   examples: ['forgectl keys get 2', 'forgectl keys get 2 --fields title,user.username'],
   args: ['<id>'],
   async run(opts, ctx) {
-    return ctx.api.call(sshKeys.routes.get, { key_id: parseInteger('key id', 1)(opts.id) });
+    return ctx.api.call(sshKeys.parents.instance.routes.get, { key_id: parseInteger('key id', 1)(opts.id) });
   },
 });

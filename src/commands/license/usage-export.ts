@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { licenses } from '../../api/resources/licenses.js';
 import { outputFileOption } from '../../cli/options.js';
-import { checkDownloadTarget } from '../../output/download.js';
-import { DownloadResult } from '../../output/result.js';
+import { checkDownloadTarget } from '../../download/target.js';
+import { DownloadResult } from '../../download/result.js';
 
 export default defineCommand<{ outputFile?: string }>({
   description: 'CSV of the current license: key, licensee, term, then billable users per day. It contains the license key.',

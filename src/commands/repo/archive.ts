@@ -5,7 +5,7 @@ import { collect, parseChoice } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, extractOption, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { repoPath } from '../../git/content.js';
-import { DownloadResult } from '../../output/result.js';
+import { DownloadResult } from '../../download/result.js';
 
 export default defineCommand<DownloadFlags & { project?: string; ref?: string; format: string; path?: string; exclude?: string[]; lfs: boolean }>({
   description:

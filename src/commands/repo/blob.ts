@@ -4,7 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
-import { DownloadResult } from '../../output/result.js';
+import { DownloadResult } from '../../download/result.js';
 
 export default defineCommand<DownloadFlags & { project?: string; sha: string; raw?: boolean }>({
   description: 'Without --raw: the blob record (size, base64 content). With --raw: the bytes, streamed to --output-file or stdout; given a full SHA, the bytes are checked against it as git hashes them (exit 8 and nothing written when they differ).',

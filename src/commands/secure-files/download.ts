@@ -1,8 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { outputFileOption, projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../parse.js';
-import { checkDownloadTarget } from '../../output/download.js';
-import { DownloadResult } from '../../output/result.js';
+import { checkDownloadTarget } from '../../download/target.js';
+import { DownloadResult } from '../../download/result.js';
 import { secureFiles, type SecureFile } from '../../api/resources/secure-files.js';
 
 export default defineCommand<{ project?: string; id: string; outputFile?: string }>({

@@ -1,8 +1,8 @@
-import { snippets, type SnippetRecord } from '../../api/resources/snippets.js';
+import { projectSnippets, type SnippetRecord } from '../../api/resources/snippets.js';
 import { plainCommands } from '../../cli/resource-commands.js';
 
 /** The plain verbs of project snippets; create, update, raw and user-agent are their own modules. */
-export default plainCommands(snippets, {
+export default plainCommands(projectSnippets, {
   list: {
     description: 'PATHS are the files of each snippet.',
     examples: ['forgectl snippets list --project acme/api', 'forgectl snippets list --project acme/api -o json --fields id,title,files'],

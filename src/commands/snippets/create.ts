@@ -55,7 +55,7 @@ export default defineCommand<Options>({
       if (files.some((f) => f.file_path === path)) throw new UsageError(`two files would be named ${path} in the snippet`, 'give one of them another name with --name LOCAL=PATH');
       files.push({ file_path: path, content });
     }
-    return ctx.api.call(snippets.routes.create, {
+    return ctx.api.call(snippets.parents.project.routes.create, {
       project: ctx.project(opts.project),
       title: opts.title,
       description: opts.description,

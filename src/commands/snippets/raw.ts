@@ -5,7 +5,7 @@ import { parseInteger } from '../../parse.js';
 import { routeSource } from '../../download/engine.js';
 import { downloadOptions, prepareDownload, type DownloadFlags } from '../../cli/download-options.js';
 import { UsageError } from '../../errors.js';
-import { DownloadResult } from '../../output/result.js';
+import { DownloadResult } from '../../download/result.js';
 import { snippetPath } from './shared.js';
 
 export default defineCommand<DownloadFlags & { project?: string; id: string; file?: string; ref?: string }>({
@@ -29,8 +29,8 @@ export default defineCommand<DownloadFlags & { project?: string; id: string; fil
     const project = ctx.project(opts.project);
     const options = await prepareDownload(ctx, opts, { description: opts.file ?? `snippet ${id}` });
     const source = opts.file
-      ? routeSource(ctx.api, snippets.routes.fileRaw, { project, snippet_id: id, ref: opts.ref ?? SNIPPET_BRANCH, file_path: snippetPath(opts.file, '--file') })
-      : routeSource(ctx.api, snippets.routes.raw, { project, snippet_id: id });
+      ? routeSource(ctx.api, snippets.parents.project.routes.fileRaw, { project, snippet_id: id, ref: opts.ref ?? SNIPPET_BRANCH, file_path: snippetPath(opts.file, '--file') })
+      : routeSource(ctx.api, snippets.parents.project.routes.raw, { project, snippet_id: id });
     return new DownloadResult(source, options);
   },
 });

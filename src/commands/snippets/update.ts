@@ -55,10 +55,10 @@ export default defineCommand<Options>({
     if (opts.sync) {
       const local = folderFiles(opts.sync, (text) => ctx.io.warn(text));
       if (!local.size) throw new UsageError(`${opts.sync} has no files: a snippet needs at least one`);
-      const current = await ctx.api.call<SnippetRecord>(snippets.routes.get, route);
+      const current = await ctx.api.call<SnippetRecord>(snippets.parents.project.routes.get, route);
       const remote = new Map<string, string>();
       for (const { path } of current.files) {
-        const response = await ctx.api.open(snippets.routes.fileRaw, { ...route, ref: SNIPPET_BRANCH, file_path: path });
+        const response = await ctx.api.open(snippets.parents.project.routes.fileRaw, { ...route, ref: SNIPPET_BRANCH, file_path: path });
         remote.set(path, await response.text());
       }
       actions.push(...syncActions(remote, local));
@@ -74,6 +74,6 @@ export default defineCommand<Options>({
     if (Object.values(body).every((value) => value === undefined)) {
       throw new UsageError('nothing to change', 'give --title, --description, --visibility, --add, --update, --delete, --move or --sync');
     }
-    return ctx.api.call(snippets.routes.update, { ...route, ...body });
+    return ctx.api.call(snippets.parents.project.routes.update, { ...route, ...body });
   },
 });

@@ -10,6 +10,6 @@ export default defineCommand<{ project?: string; id: string }>({
   options: [projectOption],
   async run(opts, ctx) {
     const id = parseInteger('snippet id', 1)(opts.id);
-    return ctx.api.call(snippets.routes.userAgent, { project: ctx.project(opts.project), snippet_id: id });
+    return ctx.api.call(snippets.parents.project.routes.userAgent, { project: ctx.project(opts.project), snippet_id: id });
   },
 });

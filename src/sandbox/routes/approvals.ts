@@ -1,20 +1,24 @@
 import { findProject, groupRole, projectFor, projectRole, requireTier, Role } from '../auth.js';
-import type { StoredOf } from '../../api/fields.js';
 import { approvalRules as declaredRules } from '../../api/resources/approval-rules.js';
 import { approvalSettings as declaredSettings } from '../../api/resources/approval-settings.js';
 import { mergeRequestApprovals } from '../../api/resources/merge-request-approvals.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest, type Tier } from '../http.js';
-import { groups, members, mergeRequests, repositories, users, type MergeRequest, type Project, type User } from '../model.js';
+import {
+  approvalRules, groups, mergeRequests, protectedBranches, repositories, users,
+  type ApprovalRule, type ApprovalSettings, type MergeRequest, type Project, type User,
+} from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentGroup, presentUserBasic } from '../present.js';
 import { findCommit } from '../git/repository.js';
+import { joinTrainIfScheduled, removeFromTrain } from '../merge-trains.js';
 import type { SandboxModule } from '../module.js';
+import {
+  approvalSettings, approvalsLeft, approvalsRequired, eligibleApprovers, findMergeRequest, mergeRequestHead, presentProtectedBranch,
+  protectDefaultBranches, refreshApprovalStatus, userPassword,
+} from '../review.js';
 import { mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
-import { joinTrainIfScheduled, removeFromTrain } from './merge-trains.js';
-import { approvalsLeft, approvalsRequired, findMergeRequest, mergeRequestHead, presentProtectedBranch, protectDefaultBranches, refreshApprovalStatus, userPassword } from './review-common.js';
-import { protectedBranches } from '../model.js';
 
 /**
  * Merge request approvals, the project approval configuration and project approval rules (spec 1, api-facts §1.2).
@@ -22,53 +26,10 @@ import { protectedBranches } from '../model.js';
  * branch (pushToBranch below) clears them while reset_approvals_on_push is on.
  */
 
-export interface ApprovalSettings {
-  project_id: number;
-  approvals_before_merge: number;
-  reset_approvals_on_push: boolean;
-  selective_code_owner_removals: boolean;
-  disable_overriding_approvers_per_merge_request: boolean;
-  merge_requests_author_approval: boolean;
-  merge_requests_disable_committers_approval: boolean;
-  /** One setting with two names: require_password_to_approve (deprecated) and require_reauthentication_to_approve. */
-  require_password_to_approve: boolean;
-}
-
-/** A stored rule: the declared fields it keeps, and the ids it presents as users, groups and protected branches. */
-export type ApprovalRule = Pick<StoredOf<typeof declaredRules>, 'id' | 'name' | 'report_type' | 'approvals_required' | 'applies_to_all_protected_branches'> & {
-  project_id: number;
-  /** Code owner rules come from CODEOWNERS, never from the API. */
-  rule_type: StoredOf<typeof declaredRules>['rule_type'] | 'code_owner';
-  user_ids: number[];
-  group_ids: number[];
-  protected_branch_ids: number[];
-};
-
-const approvalSettingsTable = defineTable<ApprovalSettings>('project_approval_settings');
-export const approvalRules = defineTable<ApprovalRule>('approval_rules');
-
 const BOOLEAN_SETTINGS = [
   'reset_approvals_on_push', 'selective_code_owner_removals', 'disable_overriding_approvers_per_merge_request',
   'merge_requests_author_approval', 'merge_requests_disable_committers_approval', 'require_password_to_approve',
 ] as const;
-
-export function approvalSettings(db: Db, projectId: number): ApprovalSettings {
-  let settings = approvalSettingsTable(db).find((s) => s.project_id === projectId);
-  if (!settings) {
-    settings = {
-      project_id: projectId,
-      approvals_before_merge: 0,
-      reset_approvals_on_push: true,
-      selective_code_owner_removals: false,
-      disable_overriding_approvers_per_merge_request: false,
-      merge_requests_author_approval: false,
-      merge_requests_disable_committers_approval: false,
-      require_password_to_approve: false,
-    };
-    approvalSettingsTable(db).push(settings);
-  }
-  return settings;
-}
 
 function presentSettings(settings: ApprovalSettings): Record<string, unknown> {
   return {
@@ -171,15 +132,6 @@ function followSourceBranch(db: Db, push: { projectId: number; branch: string; s
 }
 
 // ----- approval rules -----
-
-/** Users a rule names, and the members of the groups it names. */
-export function eligibleApprovers(db: Db, rule: Pick<ApprovalRule, 'user_ids' | 'group_ids'>): User[] {
-  const ids = new Set(rule.user_ids);
-  for (const member of members(db)) {
-    if (member.source_type === 'group' && rule.group_ids.includes(member.source_id)) ids.add(member.user_id);
-  }
-  return users(db).filter((u) => ids.has(u.id));
-}
 
 function presentRule(req: SandboxRequest, rule: ApprovalRule): Record<string, unknown> {
   const branches = rule.applies_to_all_protected_branches

@@ -1,8 +1,7 @@
 import { findGroup, findProject, groupFor, projectFor, requireAdmin, requireTier, Role } from '../auth.js';
-import { addAuditEvent, auditEventsTable, INSTANCE_SCOPE, type StoredAuditEvent } from '../audit.js';
+import { addAuditEvent, INSTANCE_SCOPE } from '../audit.js';
 import { errors, int, ok, type SandboxRequest } from '../http.js';
-import { protectedBranches, users } from '../model.js';
-import { approvalRules } from './approvals.js';
+import { approvalRules, auditEventsTable, protectedBranches, users, type StoredAuditEvent } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { auditEvents as declared } from '../../api/resources/audit-events.js';
 import { paginate } from '../pagination.js';

@@ -1,14 +1,11 @@
-import { isHttpUrl } from '../../api/fields.js';
-import { badges as resource, type Badge } from '../../api/resources/badges.js';
+import { badges as resource } from '../../api/resources/badges.js';
 import { findGroup, projectFor, Role } from '../auth.js';
 import { crudModule, type Crud } from '../crud.js';
 import type { Db } from '../db.js';
-import { errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
+import { validateBadgeUrls } from '../badges.js';
+import { HttpError, ok, required, type SandboxRequest } from '../http.js';
 import { groupChain, projectGroup } from '../hierarchy.js';
-import { repositories, type Group, type Project } from '../model.js';
-
-/** A stored badge: a project's (project_id) or a group's (group_id); the rendered URLs and kind are computed. */
-export type StoredBadge = Pick<Badge, 'id' | 'name' | 'link_url' | 'image_url'> & { project_id?: number; group_id?: number };
+import { repositories, type Group, type Project, type StoredBadge } from '../model.js';
 
 /** Domain the sandbox pretends hosts Pages sites (the `%{gitlab_pages_domain}` placeholder). */
 const PAGES_DOMAIN = 'pages.sandbox.test';
@@ -41,13 +38,6 @@ function placeholders(req: SandboxRequest, project: Project): Record<string, str
 
 export function renderBadgeUrl(url: string, values: Record<string, string>): string {
   return url.replace(/%\{([a-z_]+)\}/g, (whole, name: string) => values[name] ?? whole);
-}
-
-/** URLs are validated as written; placeholders are fine in the path and query but not as the host. */
-export function validateBadgeUrls(fields: { link_url?: string; image_url?: string }): void {
-  const problems: Record<string, string[]> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined && !isHttpUrl(value)) problems[key] = ['is blocked: URI is invalid'];
-  if (Object.keys(problems).length) throw errors.validation(problems);
 }
 
 export const badges: Crud<StoredBadge> = crudModule<StoredBadge>(resource, {

@@ -2,31 +2,20 @@ import { createHash } from 'node:crypto';
 import { branches as branchDef } from '../../api/resources/branches.js';
 import { tags as tagDef } from '../../api/resources/tags.js';
 import { projectFor, projectRole, Role } from '../auth.js';
-import { defineTable } from '../db.js';
 import { presentCommit } from '../git/present.js';
 import { findCommit, isAncestor, moveBranch, repositoryOf, resolveRevision } from '../git/repository.js';
 import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
-import type { Commit, Project } from '../model.js';
+import { tagAnnotations, type Commit, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { readableProject } from './repository.js';
 import { mayPush, rulesFor } from '../protection.js';
+import { readableProject } from '../repository-access.js';
 
 /**
  * Branches and tags of a repository (the refs of src/sandbox/git): list (with search), get, create from a ref,
  * delete, delete the branches merged into the default one; tags lightweight or annotated (with a message). Names
  * keep their dots and slashes (`release/1.2`): each is one encoded path segment.
  */
-
-/** The annotation of an annotated tag: its message, its own object id (the tag's target) and when it was made. */
-interface TagAnnotation {
-  project_id: number;
-  name: string;
-  message: string;
-  target: string;
-  created_at: string;
-}
-const annotations = defineTable<TagAnnotation>('tag_annotations');
 
 /** Whether git would take this as a branch or tag name (git check-ref-format). */
 export function validRefName(name: string): boolean {
@@ -58,7 +47,7 @@ function presentBranch(req: SandboxRequest, project: Project, name: string, sha:
 
 function presentTag(req: SandboxRequest, project: Project, name: string, sha: string): Record<string, unknown> {
   const commit = findCommit(req.db, project.id, sha)!;
-  const note = annotations(req.db).find((a) => a.project_id === project.id && a.name === name);
+  const note = tagAnnotations(req.db).find((a) => a.project_id === project.id && a.name === name);
   return {
     commit: presentCommit(commit, project, req.rootUrl, { trailers: true }),
     release: null,
@@ -187,7 +176,7 @@ export const branchesModule: SandboxModule = {
       const message = req.input.message === undefined || req.input.message === null ? '' : String(req.input.message).trim();
       if (message) {
         const target = createHash('sha1').update(`tag ${name}\nobject ${commit.id}\n\n${message}\n`).digest('hex');
-        const table = annotations(req.db);
+        const table = tagAnnotations(req.db);
         table.splice(0, table.length, ...table.filter((a) => !(a.project_id === project.id && a.name === name)));
         table.push({ project_id: project.id, name, message, target, created_at: req.now().toISOString() });
       }
@@ -200,7 +189,7 @@ export const branchesModule: SandboxModule = {
       const name = req.params.tag_name;
       if (!repository.tags[name]) throw errors.notFound('Tag');
       delete repository.tags[name];
-      const table = annotations(req.db);
+      const table = tagAnnotations(req.db);
       const index = table.findIndex((a) => a.project_id === project.id && a.name === name);
       if (index >= 0) table.splice(index, 1);
       return noContent();

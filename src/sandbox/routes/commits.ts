@@ -1,17 +1,19 @@
 import { findProject } from '../auth.js';
-import { defineTable } from '../db.js';
 import { diffSnapshots } from '../git/diff.js';
 import { presentCommit } from '../git/present.js';
 import { findCommit, isAncestor, parentsOf, reachable, repositoryOf, resolveRevision, snapshotOf } from '../git/repository.js';
 import { entryAt } from '../git/store.js';
 import { applyActions, commitToBranch, type CommitAction } from '../git/write.js';
 import { bool, created, errors, HttpError, int, ok, required, type SandboxRequest } from '../http.js';
-import { commits as commitTable, projects, users, type Commit, type Project } from '../model.js';
+import {
+  commitComments, commitSignatures, commitStatuses, commits as commitTable, projects, users,
+  type Commit, type CommitComment, type CommitStatus, type CommitStatusState, type Project,
+} from '../model.js';
 import { presentUserBasic } from '../present.js';
 import type { SandboxModule } from '../module.js';
+import { commitOf, readableProject } from '../repository-access.js';
 import { paginate } from '../pagination.js';
 import { commits as declared } from '../../api/resources/commits.js';
-import { commitOf, readableProject } from './repository.js';
 import { projectFor, Role } from '../auth.js';
 
 /** The commits a ref_name selects: a branch, tag or sha, or a range `a..b` (in b, not in a) or `a...b`. */
@@ -65,14 +67,6 @@ function importHistory(req: SandboxRequest, commit: Commit, projectId: number): 
   }
 }
 
-/** The signature of a signed commit, as `GET …/commits/:sha/signature` answers it (a GPG, SSH or X.509 record). */
-export interface CommitSignature {
-  project_id: number;
-  sha: string;
-  record: Record<string, unknown>;
-}
-export const signatures = defineTable<CommitSignature>('commit_signatures');
-
 const REVERT_FAILED = 'Sorry, we cannot revert this commit automatically. This commit may already have been reverted, or a more recent commit may have updated some of its content.';
 
 /**
@@ -122,19 +116,6 @@ function applyCommit(req: SandboxRequest, project: Project, commit: Commit, how:
   return created(presentCommit(written, project, req.rootUrl, { stats: true, single: true }));
 }
 
-/** A comment on a commit (`POST …/commits/:sha/comments`), on a line of a file or on the whole commit. */
-interface CommitComment {
-  project_id: number;
-  sha: string;
-  note: string;
-  path: string | null;
-  line: number | null;
-  line_type: string | null;
-  author_id: number;
-  created_at: string;
-}
-const commitComments = defineTable<CommitComment>('commit_comments');
-
 function presentComment(req: SandboxRequest, comment: CommitComment): Record<string, unknown> {
   const author = users(req.db).find((u) => u.id === comment.author_id);
   return {
@@ -143,30 +124,10 @@ function presentComment(req: SandboxRequest, comment: CommitComment): Record<str
   };
 }
 
-/** An external commit status (`POST /projects/{project}/statuses/{sha}`): CI systems outside the instance report here. */
-type StatusState = 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
-const STATES: StatusState[] = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'];
-const FINISHED: StatusState[] = ['success', 'failed', 'canceled', 'skipped'];
-const EVENT: Record<StatusState, string> = { pending: 'enqueue', running: 'run', success: 'success', failed: 'drop', canceled: 'cancel', skipped: 'skip' };
-interface CommitStatus {
-  id: number;
-  project_id: number;
-  sha: string;
-  ref: string;
-  name: string;
-  stage: string;
-  status: StatusState;
-  target_url: string | null;
-  description: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  coverage: number | null;
-  pipeline_id: number;
-  author_id: number;
-}
-const commitStatuses = defineTable<CommitStatus>('commit_statuses');
-
+/** External commit statuses (`POST /projects/{project}/statuses/{sha}`): CI systems outside the instance report here. */
+const STATES: CommitStatusState[] = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'];
+const FINISHED: CommitStatusState[] = ['success', 'failed', 'canceled', 'skipped'];
+const EVENT: Record<CommitStatusState, string> = { pending: 'enqueue', running: 'run', success: 'success', failed: 'drop', canceled: 'cancel', skipped: 'skip' };
 function presentStatus(req: SandboxRequest, status: CommitStatus): Record<string, unknown> {
   const author = users(req.db).find((u) => u.id === status.author_id);
   return {
@@ -186,7 +147,7 @@ export const commits: SandboxModule = {
     const project = projects(db).find((p) => p.path_with_namespace === 'acme/api');
     const signed = commitTable(db).find((c) => c.project_id === project?.id && c.title === 'Describe the configuration');
     if (!project || !signed) return;
-    signatures(db).push({ project_id: project.id, sha: signed.id, record: {
+    commitSignatures(db).push({ project_id: project.id, sha: signed.id, record: {
       signature_type: 'PGP', verification_status: 'verified', gpg_key_id: 1, gpg_key_primary_keyid: 'A1CE5EED0F1E2D3C',
       gpg_key_user_name: signed.author_name, gpg_key_user_email: signed.author_email, gpg_key_subkey_id: null, commit_source: 'gitaly',
     } });
@@ -263,7 +224,7 @@ export const commits: SandboxModule = {
     api.route(routes.signature, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
-      const signature = signatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id);
+      const signature = commitSignatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id);
       if (!signature) throw errors.notFound('Signature');
       return ok(signature.record);
     }, { auth: 'optional' });
@@ -329,7 +290,7 @@ export const commits: SandboxModule = {
       const project = projectFor(req, Role.developer);
       const commit = commitParam(req, project);
       const state = String(required(req, 'state'));
-      if (!STATES.includes(state as StatusState)) throw errors.invalid('state');
+      if (!STATES.includes(state as CommitStatusState)) throw errors.invalid('state');
       const ref = req.input.ref === undefined || req.input.ref === '' ? project.default_branch : String(req.input.ref);
       const name = String(req.input.name ?? req.input.context ?? 'default');
       const at = req.now().toISOString();
@@ -338,7 +299,7 @@ export const commits: SandboxModule = {
       const table = commitStatuses(req.db);
       // A status of the same name that has not finished moves to the new state; a finished one is followed by a new one.
       let status = table.find((s) => s.project_id === project.id && s.sha === commit.id && s.ref === ref && s.name === name && !FINISHED.includes(s.status));
-      if (status && status.status === state) throw errors.badRequest(`Cannot transition status via :${EVENT[state as StatusState]} from :${status.status}`);
+      if (status && status.status === state) throw errors.badRequest(`Cannot transition status via :${EVENT[state as CommitStatusState]} from :${status.status}`);
       if (!status) {
         status = {
           id: req.db.nextId('commit_statuses'), project_id: project.id, sha: commit.id, ref, name, stage: 'external', status: 'pending',
@@ -347,12 +308,12 @@ export const commits: SandboxModule = {
         };
         table.push(status);
       }
-      status.status = state as StatusState;
+      status.status = state as CommitStatusState;
       if (req.input.target_url !== undefined) status.target_url = String(req.input.target_url);
       if (req.input.description !== undefined) status.description = String(req.input.description);
       if (coverage !== null) status.coverage = coverage;
       if (state === 'running' && !status.started_at) status.started_at = at;
-      if (FINISHED.includes(state as StatusState)) status.finished_at = at;
+      if (FINISHED.includes(state as CommitStatusState)) status.finished_at = at;
       return created(presentStatus(req, status));
     });
   },

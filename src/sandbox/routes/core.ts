@@ -1,10 +1,9 @@
 import { findGroup, findProject, requireAdmin } from '../auth.js';
-import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { bool, created, errors, noContent, ok, required, SANDBOX_VERSION, type SandboxRequest } from '../http.js';
 import { users, type FeatureFlag, featureTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
+import { features } from '../../api/resources/features.js';
 import { metadata } from '../../api/resources/metadata.js';
-
-export const SANDBOX_VERSION = '17.11.0-ee';
 
 /** Definitions of flags the sandbox knows (any other name may be set too; its definition is null). */
 const DEFINITIONS: Record<string, { milestone: string; type: string; group: string; default_enabled: boolean }> = {
@@ -63,22 +62,22 @@ export const core: SandboxModule = {
     api.route(metadata.routes.metadata, about);
 
     // Feature flags (administrators).
-    api.get('/features', (req) => {
+    api.route(features.routes.list, (req) => {
       requireAdmin(req);
       return ok(featureTable(req.db).map(presentFeature));
     });
-    api.get('/features/definitions', (req) => {
+    api.route(features.routes.definitions, (req) => {
       requireAdmin(req);
       return ok(Object.keys(DEFINITIONS).map(definition));
     });
-    api.post('/features/:name', (req) => {
+    api.route(features.routes.set, (req) => {
       requireAdmin(req);
       const flag = featureTable(req.db).find((f) => f.name === req.params.name) ?? { name: req.params.name, actors: [] };
       setFeature(req, flag);
       if (!featureTable(req.db).includes(flag)) featureTable(req.db).push(flag);
       return created(presentFeature(flag));
     });
-    api.delete('/features/:name', (req) => {
+    api.route(features.routes.delete, (req) => {
       requireAdmin(req);
       const table = featureTable(req.db);
       const index = table.findIndex((f) => f.name === req.params.name);

@@ -1,10 +1,11 @@
 import { DEPLOY_TOKEN_SCOPES, deployTokens as declared } from '../../api/resources/deploy-tokens.js';
 import { findGroup, findProject, groupFor, projectFor, requireAdmin, Role } from '../auth.js';
-import { defineTable, newTokenValue, type Db } from '../db.js';
+import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
+import { deployTokenTable, type DeployToken } from '../model.js';
 import { paginate } from '../pagination.js';
 import type { SandboxModule } from '../module.js';
-import { fleetProjectPath } from './fleet.js';
+import { fleetProjectPath } from '../seed.js';
 
 /**
  * Deploy tokens of projects and groups, and the instance-wide list (src/api/resources/deploy-tokens.ts), as the
@@ -12,22 +13,6 @@ import { fleetProjectPath } from './fleet.js';
  * only in the answer of create; `expired` from the sandbox's clock; deleting revokes: the token leaves its project's
  * or group's list and stays in the instance list, revoked (a token revoked in the web interface stays listed).
  */
-
-export interface DeployToken {
-  id: number;
-  name: string;
-  username: string;
-  expires_at: string | null;
-  revoked: boolean;
-  scopes: string[];
-  token: string;
-  /** Where it belongs; `linked` false once deleted through the API (revoked, gone from its owner's list). */
-  owner: { kind: 'project' | 'group'; id: number };
-  linked: boolean;
-  created_at: string;
-}
-
-export const deployTokenTable = defineTable<DeployToken>('deploy_tokens');
 
 const isExpired = (token: DeployToken, now: Date): boolean => token.expires_at !== null && token.expires_at <= now.toISOString();
 

@@ -1,23 +1,19 @@
 import { createHash } from 'node:crypto';
 import { projectFor, Role } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import { notesTable, type MergeRequest, type NotePosition } from '../model.js';
+import { draftNoteTable, notesTable, type DraftNote, type MergeRequest, type NotePosition } from '../model.js';
 import type { SandboxModule } from '../module.js';
-import type { StoredOf } from '../../api/fields.js';
 import { draftNotes as declaredDrafts } from '../../api/resources/draft-notes.js';
 import { MAX_NOTE_CHARS } from '../../api/review.js';
-import { addNote } from './notes.js';
-import { findMergeRequest } from './review-common.js';
+import { addNote } from '../notes.js';
+import { findMergeRequest } from '../review.js';
 
 /**
  * Draft notes of a merge request (spec 1, api-facts §1.4): pending comments that only their author sees (anyone else
  * gets 404). Publishing turns a draft into a note on the merge request — a new thread, a reply to the thread named by
  * in_reply_to_discussion_id (resolving it when resolve_discussion is set), or a diff note when it has a position.
  */
-export type DraftNote = Omit<StoredOf<typeof declaredDrafts>, 'position'> & { project_id: number; position: NotePosition | null; created_at: string };
-
-export const draftNoteTable = defineTable<DraftNote>('draft_notes');
 
 function presentDraft(draft: DraftNote): Record<string, unknown> {
   return {

@@ -8,8 +8,8 @@ import { entryAt, getBlob, isBinary } from '../git/store.js';
 import { applyActions, checkPath, commitToBranch } from '../git/write.js';
 import { bool, contentDisposition, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import type { SandboxModule } from '../module.js';
+import { commitOf, readableProject } from '../repository-access.js';
 import { isFullSha } from '../../git/objects.js';
-import { commitOf, readableProject } from './repository.js';
 import { repositoryFiles as declared, submodules } from '../../api/resources/files.js';
 
 /** A file at a ref: its record (the service's field order) and the response headers that carry the same data. */

@@ -1,21 +1,9 @@
 import { findGroup } from '../auth.js';
 import { repositoryOf, seedCommit } from '../git/repository.js';
 import type { SandboxModule } from '../module.js';
-import { addGroup, addProject } from '../seed.js';
+import { addGroup, addProject, fleetProjectPath } from '../seed.js';
 import { protectDefaultBranch } from '../protection.js';
-import { pushRuleTable, type PushRule } from './push-rules.js';
-
-/** Projects per squad and squads per team of the fleet seed. */
-const PER_SQUAD = 10;
-const SQUADS = 5;
-
-/** The full path of fleet project number `n` (1-based): acme/team-01/squad-1/svc-001. */
-export function fleetProjectPath(n: number): string {
-  const index = n - 1;
-  const team = Math.floor(index / (PER_SQUAD * SQUADS)) + 1;
-  const squad = Math.floor((index % (PER_SQUAD * SQUADS)) / PER_SQUAD) + 1;
-  return `acme/team-${String(team).padStart(2, '0')}/squad-${squad}/svc-${String(n).padStart(3, '0')}`;
-}
+import { pushRuleTable, type PushRule } from '../model.js';
 
 /**
  * `--fleet N`: N more projects in nested subgroups of acme (acme/team-NN/squad-N/svc-NNN, ten to a squad, five

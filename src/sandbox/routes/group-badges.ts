@@ -1,8 +1,9 @@
 import { groupBadges as resource } from '../../api/resources/group-badges.js';
 import { groupFor, Role } from '../auth.js';
 import { crudModule } from '../crud.js';
+import { validateBadgeUrls } from '../badges.js';
 import { ok, required } from '../http.js';
-import { badges, validateBadgeUrls, type StoredBadge } from './badges.js';
+import { badgeTable, type StoredBadge } from '../model.js';
 
 /**
  * Group badges: a group's own badges, in the table of project badges (records with a group_id), so its projects show
@@ -11,7 +12,7 @@ import { badges, validateBadgeUrls, type StoredBadge } from './badges.js';
 export const groupBadges = crudModule<StoredBadge>(resource, {
   table: 'badges',
   notFound: 'Badge',
-  visible: (db, group) => badges.table(db).filter((b) => b.group_id === group.id),
+  visible: (db, group) => badgeTable(db).filter((b) => b.group_id === group.id),
   validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
   computed: (badge) => ({ rendered_link_url: badge.link_url, rendered_image_url: badge.image_url, kind: 'group' }),
   routes(api) {

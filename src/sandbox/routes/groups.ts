@@ -1,4 +1,4 @@
-import { findGroup, groupFor, groupRole, memberRoleInGroup, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
+import { findGroup, groupFor, groupRole, memberRoleInGroup, projectVisible, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupById, refreshPaths } from '../hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -6,11 +6,10 @@ import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from
 import { groups, members, projects, type Group, type Visibility } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { GROUP_SETTINGS, presentGroup } from '../present.js';
+import { GROUP_SETTINGS, presentGroup, presentProjectFor } from '../present.js';
 import { addGroup } from '../seed.js';
 import { applyAvatar, avatarFrom } from '../avatars.js';
-import { deleteOrMark, unmarkDeletion } from '../deletion.js';
-import { deleteProjectNow, presentProjectFor, projectVisible } from './projects.js';
+import { deleteOrMark, deleteProjectNow, unmarkDeletion } from '../deletion.js';
 import { groups as declared } from '../../api/resources/projects.js';
 import { members as memberships } from '../../api/resources/members.js';
 
@@ -238,7 +237,7 @@ export const groupsModule: SandboxModule = {
     });
 
     // Moves a group under another (group_id) or to the top level (no group_id).
-    api.post('/groups/:group/transfer', (req) => {
+    api.route(declared.routes.transfer, (req) => {
       const group = groupFor(req, Role.owner);
       const targetId = int(req.input.group_id, 'group_id');
       const target = targetId === undefined ? undefined : findGroup(req.db, String(targetId));

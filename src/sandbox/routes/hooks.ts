@@ -3,12 +3,12 @@ import { projectFor, Role } from '../auth.js';
 import { crudModule, type Crud } from '../crud.js';
 import type { Db } from '../db.js';
 import { created, errors, HttpError, noContent, required, type SandboxRequest } from '../http.js';
-import { issues, mergeRequests, notesTable, repositories, users, type Commit, type Project, type User } from '../model.js';
+import { hookLogs, issues, mergeRequests, notesTable, repositories, users, type Commit, type HookLog, type KeyValue, type Project, type StoredHook, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { findCommit, parentsOf, ZERO_SHA } from '../git/repository.js';
 import { issuePayload, mergeRequestPayload, notePayload, pushPayload } from '../webhook-payloads.js';
-import { alertStatus, EVENT_HISTORY_MS, executeHook, fireProjectHooks, hookLogs, type HookEnv, type HookLog, type KeyValue, type StoredHook } from '../webhooks.js';
-import { pipelineSample } from './pipelines.js';
+import { alertStatus, EVENT_HISTORY_MS, executeHook, fireProjectHooks, type HookEnv } from '../webhooks.js';
+import { pipelineSample } from '../pipelines.js';
 
 /**
  * Project webhooks (document 2; api-facts §1.14): CRUD from the declaration, plus test deliveries, the event history,

@@ -37,7 +37,6 @@ import * as protectedBranches from './protected-branches.js';
 import * as protectedTags from './protected-tags.js';
 import * as pushRules from './push-rules.js';
 import * as repository from './repository.js';
-import * as reviewCommon from './review-common.js';
 import * as runners from './runners.js';
 import * as secureFiles from './secure-files.js';
 import * as settings from './settings.js';
@@ -85,7 +84,6 @@ export const modules: SandboxModule[] = collectModules({
   'protected-tags': protectedTags,
   'push-rules': pushRules,
   'repository': repository,
-  'review-common': reviewCommon,
   'runners': runners,
   'secure-files': secureFiles,
   'settings': settings,

@@ -6,14 +6,10 @@ import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { users, type User, type SshKey, sshKeyTable } from '../model.js';
 import { paginate } from '../pagination.js';
-import { presentFullUser } from './users.js';
+import { deployKeysOf } from '../protection.js';
 import type { SandboxModule } from '../module.js';
 import type { Router } from '../router.js';
-
-/** Deploy keys enabled on a project (protected tags may allow them to create tags). */
-export function deployKeysOf(db: Db, projectId: number): SshKey[] {
-  return sshKeyTable(db).filter((key) => key.deploy_keys_projects?.some((link) => link.project_id === projectId));
-}
+import { presentFullUser } from '../users.js';
 
 /** Real key material (made with ssh-keygen), so fingerprints match what users compute locally. */
 export const SEED_KEYS = {
@@ -221,33 +217,34 @@ function deployKeyRoutes(api: Router): void {
 
 export const keys: SandboxModule = {
   routes(api) {
+    const { instance, current, user } = sshKeys.parents;
     // The caller's own SSH keys.
-    api.get('/user/keys', (req) => paginate(req, userKeys(req.db, requireUser(req)), { present: presentUserKey }), { scope: 'read_user' });
-    api.get('/user/keys/:key_id', (req) => ok(presentUserKey(userKey(req, requireUser(req)))), { scope: 'read_user' });
-    api.post('/user/keys', (req) => addKey(req, requireUser(req)));
-    api.delete('/user/keys/:key_id', (req) => removeKey(req, userKey(req, requireUser(req))));
+    api.route(current.routes.list, (req) => paginate(req, userKeys(req.db, requireUser(req)), { present: presentUserKey }), { scope: 'read_user' });
+    api.route(current.routes.get, (req) => ok(presentUserKey(userKey(req, requireUser(req)))), { scope: 'read_user' });
+    api.route(current.routes.create, (req) => addKey(req, requireUser(req)));
+    api.route(current.routes.delete, (req) => removeKey(req, userKey(req, requireUser(req))));
 
     // Anyone's keys are public; administrators add and remove them.
-    api.get('/users/:user/keys', (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
-    api.get('/users/:user/keys/:key_id', (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
-    api.post('/users/:user/keys', (req) => {
+    api.route(user.routes.list, (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
+    api.route(user.routes.get, (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
+    api.route(user.routes.create, (req) => {
       requireAdmin(req);
       return addKey(req, userFor(req));
     });
-    api.delete('/users/:user/keys/:key_id', (req) => {
+    api.route(user.routes.delete, (req) => {
       requireAdmin(req);
       return removeKey(req, userKey(req, userFor(req)));
     });
 
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
-    api.route(sshKeys.routes.find, (req) => {
+    api.route(instance.routes.find, (req) => {
       requireAdmin(req);
       const key = findByFingerprint(req.db, String(required(req, 'fingerprint')));
       if (!key) throw errors.notFound('Key');
       return ok(present(req, key));
     }, { scope: 'read' });
 
-    api.route(sshKeys.routes.get, (req) => {
+    api.route(instance.routes.get, (req) => {
       requireAdmin(req);
       const key = sshKeyTable(req.db).find((k) => String(k.id) === req.params.key_id);
       if (!key) throw errors.notFound('Key');

@@ -3,8 +3,8 @@ import type { Db } from '../db.js';
 import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { licenseTable, users, type Licensee, type LicenseRecord } from '../model.js';
 import { isoDate } from '../seed.js';
-import { isBillable } from './users.js';
 import type { SandboxModule } from '../module.js';
+import { isBillable } from '../users.js';
 import { licenses as declared } from '../../api/resources/licenses.js';
 
 /**

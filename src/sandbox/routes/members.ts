@@ -8,8 +8,7 @@ import type { SandboxModule, SeedContext } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
-import { addUser, isoDate } from '../seed.js';
-import { fleetProjectPath } from './fleet.js';
+import { addUser, fleetProjectPath, isoDate } from '../seed.js';
 import { members as declared } from '../../api/resources/members.js';
 import { users as declaredUsers } from '../../api/resources/users.js';
 

@@ -1,37 +1,22 @@
 import { groupRole, projectFor, projectRole, requireTier, Role } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { array, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { groups, users, type MergeRequest, type Project } from '../model.js';
+import {
+  approvalRules, groups, mergeRequestRules, overriddenRules, protectedBranches, users,
+  type ApprovalRule, type MergeRequest, type MergeRequestRule, type Project,
+} from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { approvalRules as declaredRules } from '../../api/resources/approval-rules.js';
 import { mergeRequestApprovals } from '../../api/resources/merge-request-approvals.js';
 import { paginate } from '../pagination.js';
 import { presentGroup, presentUserBasic } from '../present.js';
-import { approvalRules, approvalSettings, eligibleApprovers, type ApprovalRule } from './approvals.js';
-import { findMergeRequest, refreshApprovalStatus } from './review-common.js';
-import { protectedBranches } from '../model.js';
+import { approvalSettings, eligibleApprovers, findMergeRequest, refreshApprovalStatus } from '../review.js';
 
 /**
  * Approval rules of one merge request (Premium) and its approval state. A merge request starts with copies of the
  * project's rules that apply to its target branch; changing them (create, update, delete) overrides those copies,
  * unless the project forbids overriding approvers per merge request.
  */
-
-interface MergeRequestRule {
-  id: number;
-  merge_request_id: number;
-  name: string;
-  rule_type: ApprovalRule['rule_type'];
-  approvals_required: number;
-  user_ids: number[];
-  group_ids: number[];
-  /** The project rule this one was copied from. */
-  source_rule_id: number | null;
-}
-
-const mrRules = defineTable<MergeRequestRule>('merge_request_approval_rules');
-/** Merge requests whose rules were changed through the API (approval_rules_overwritten). */
-const overridden = defineTable<{ merge_request_id: number }>('merge_request_rules_overridden');
 
 /** The project rules that apply to a merge request: those on all protected branches, on its target branch, or on none. */
 function projectRulesFor(db: Db, mr: MergeRequest): ApprovalRule[] {
@@ -42,13 +27,13 @@ function projectRulesFor(db: Db, mr: MergeRequest): ApprovalRule[] {
 
 /** The merge request's rules, copied from the project's the first time they are needed. */
 function rulesOf(db: Db, mr: MergeRequest): MergeRequestRule[] {
-  const own = mrRules(db).filter((r) => r.merge_request_id === mr.id);
-  if (own.length || overridden(db).some((o) => o.merge_request_id === mr.id)) return own;
+  const own = mergeRequestRules(db).filter((r) => r.merge_request_id === mr.id);
+  if (own.length || overriddenRules(db).some((o) => o.merge_request_id === mr.id)) return own;
   const copies = projectRulesFor(db, mr).map((rule): MergeRequestRule => ({
     id: db.nextId('merge_request_approval_rules'), merge_request_id: mr.id, name: rule.name, rule_type: rule.rule_type,
     approvals_required: rule.approvals_required, user_ids: [...rule.user_ids], group_ids: [...rule.group_ids], source_rule_id: rule.id,
   }));
-  mrRules(db).push(...copies);
+  mergeRequestRules(db).push(...copies);
   return copies;
 }
 
@@ -86,7 +71,7 @@ function ruleState(req: SandboxRequest, mr: MergeRequest, rule: MergeRequestRule
 
 /** After the rules changed: the merge request needs what its rules add up to. */
 function rulesChanged(req: SandboxRequest, mr: MergeRequest): void {
-  if (!overridden(req.db).some((o) => o.merge_request_id === mr.id)) overridden(req.db).push({ merge_request_id: mr.id });
+  if (!overriddenRules(req.db).some((o) => o.merge_request_id === mr.id)) overriddenRules(req.db).push({ merge_request_id: mr.id });
   mr.approvals_required = rulesOf(req.db, mr).reduce((sum, rule) => sum + rule.approvals_required, 0);
   mr.updated_at = req.now().toISOString();
   refreshApprovalStatus(mr, req.tier);
@@ -138,7 +123,7 @@ export const mergeRequestApprovalRules: SandboxModule = {
       requireTier(req, 'premium');
       const mr = findMergeRequest(req, project);
       return ok({
-        approval_rules_overwritten: overridden(req.db).some((o) => o.merge_request_id === mr.id),
+        approval_rules_overwritten: overriddenRules(req.db).some((o) => o.merge_request_id === mr.id),
         rules: rulesOf(req.db, mr).map((rule) => ruleState(req, mr, rule)),
       });
     });
@@ -170,9 +155,9 @@ export const mergeRequestApprovalRules: SandboxModule = {
         user_ids: source ? [...source.user_ids] : [], group_ids: source ? [...source.group_ids] : [], source_rule_id: source?.id ?? null,
       };
       applyParams(req, project, rule);
-      if (mrRules(req.db).some((r) => r.merge_request_id === mr.id && r.name === rule.name)) throw errors.validation({ name: ['has already been taken'] });
+      if (mergeRequestRules(req.db).some((r) => r.merge_request_id === mr.id && r.name === rule.name)) throw errors.validation({ name: ['has already been taken'] });
       rule.id = req.db.nextId('merge_request_approval_rules');
-      mrRules(req.db).push(rule);
+      mergeRequestRules(req.db).push(rule);
       rulesChanged(req, mr);
       return created(presentMrRule(req, mr, rule));
     });
@@ -190,7 +175,7 @@ export const mergeRequestApprovalRules: SandboxModule = {
     api.route(rules.delete, (req) => {
       const { mr } = editable(req);
       const rule = findRule(req, mr);
-      mrRules(req.db).splice(mrRules(req.db).indexOf(rule), 1);
+      mergeRequestRules(req.db).splice(mergeRequestRules(req.db).indexOf(rule), 1);
       rulesChanged(req, mr);
       return noContent();
     });

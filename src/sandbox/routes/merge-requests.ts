@@ -1,16 +1,17 @@
+import { issues as declaredIssues } from '../../api/resources/issues.js';
+import { mergeRequests as declaredMergeRequests } from '../../api/resources/merge-requests.js';
 import { findGroup, groupRole, projectFor, projectRole, requireUser, Role } from '../auth.js';
 import { resolveRevision } from '../git/repository.js';
 import { descendantGroups } from '../hierarchy.js';
 import { bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from '../listing.js';
-import { issues, mergeRequests, projects, users, type Issue, type MergeRequest, type Project } from '../model.js';
+import { approvalRules, issues, mergeRequests, projects, users, type Issue, type MergeRequest, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import { issuePayload, mergeRequestPayload } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
-import { approvalsLeft, approvalsRequired, mergeRequestHead, projectOf, refreshApprovalStatus } from './review-common.js';
-import { approvalRules } from './approvals.js';
+import { mergeRequestHead, projectOf, refreshApprovalStatus } from '../review.js';
 
 /**
  * Merge requests and issues: the lists (of a project, of a group with its subgroups, and everything the caller can
@@ -93,8 +94,6 @@ export function presentMergeRequest(req: SandboxRequest, mr: MergeRequest, detai
       merge_error: null,
       first_contribution: false,
       user: { can_merge: projectRole(req.db, req.user, project) >= Role.developer },
-      approvals_required: approvalsRequired(mr, req.tier),
-      approvals_left: approvalsLeft(mr, req.tier),
     });
   }
   return record;
@@ -243,12 +242,14 @@ function applyStateEvent(req: SandboxRequest, record: MergeRequest | Issue): voi
 
 export const mergeRequestsModule: SandboxModule = {
   routes(api) {
-    api.get('/projects/:project/merge_requests', (req) => listMergeRequests(req, projectScope(req)), { auth: 'optional' });
-    api.get('/groups/:group/merge_requests', (req) => listMergeRequests(req, groupScope(req)), { auth: 'optional' });
-    api.get('/merge_requests', (req) => listMergeRequests(req, globalScope(req)));
-    api.get('/projects/:project/merge_requests/:merge_request_iid', (req) => ok(presentMergeRequest(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
+    const mrs = declaredMergeRequests.parents;
+    const issueAt = declaredIssues.parents;
+    api.route(mrs.project.routes.list, (req) => listMergeRequests(req, projectScope(req)), { auth: 'optional' });
+    api.route(mrs.group.routes.list, (req) => listMergeRequests(req, groupScope(req)), { auth: 'optional' });
+    api.route(mrs.instance.routes.list, (req) => listMergeRequests(req, globalScope(req)));
+    api.route(mrs.project.routes.get, (req) => ok(presentMergeRequest(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
 
-    api.post('/projects/:project/merge_requests', (req) => {
+    api.route(mrs.project.routes.create, (req) => {
       const project = projectFor(req, Role.developer);
       const source = String(required(req, 'source_branch'));
       const target = String(required(req, 'target_branch'));
@@ -276,7 +277,7 @@ export const mergeRequestsModule: SandboxModule = {
       return created(presentMergeRequest(req, mr, true));
     });
 
-    api.put('/projects/:project/merge_requests/:merge_request_iid', (req) => {
+    api.route(mrs.project.routes.update, (req) => {
       const project = projectFor(req, Role.developer);
       const mr = findMr(req, project);
       if (req.input.title !== undefined) mr.title = String(req.input.title);
@@ -293,7 +294,7 @@ export const mergeRequestsModule: SandboxModule = {
     });
 
     // Only administrators and the project's owners delete merge requests; the answer is 204.
-    api.delete('/projects/:project/merge_requests/:merge_request_iid', (req) => {
+    api.route(mrs.project.routes.delete, (req) => {
       const project = projectFor(req);
       const mr = findMr(req, project);
       if (projectRole(req.db, req.user, project) < Role.owner) throw errors.forbidden();
@@ -302,12 +303,12 @@ export const mergeRequestsModule: SandboxModule = {
       return noContent();
     });
 
-    api.get('/projects/:project/issues', (req) => listIssues(req, projectScope(req)), { auth: 'optional' });
-    api.get('/groups/:group/issues', (req) => listIssues(req, groupScope(req)), { auth: 'optional' });
-    api.get('/issues', (req) => listIssues(req, globalScope(req)));
-    api.get('/projects/:project/issues/:issue_iid', (req) => ok(presentIssue(req, findIssue(req, projectFor(req)))), { auth: 'optional' });
+    api.route(issueAt.project.routes.list, (req) => listIssues(req, projectScope(req)), { auth: 'optional' });
+    api.route(issueAt.group.routes.list, (req) => listIssues(req, groupScope(req)), { auth: 'optional' });
+    api.route(issueAt.instance.routes.list, (req) => listIssues(req, globalScope(req)));
+    api.route(issueAt.project.routes.get, (req) => ok(presentIssue(req, findIssue(req, projectFor(req)))), { auth: 'optional' });
 
-    api.post('/projects/:project/issues', (req) => {
+    api.route(issueAt.project.routes.create, (req) => {
       const project = projectFor(req, Role.guest);
       const title = String(required(req, 'title'));
       const at = req.now().toISOString();
@@ -321,7 +322,7 @@ export const mergeRequestsModule: SandboxModule = {
       return created(presentIssue(req, issue));
     });
 
-    api.put('/projects/:project/issues/:issue_iid', (req) => {
+    api.route(issueAt.project.routes.update, (req) => {
       const project = projectFor(req, Role.guest);
       const issue = findIssue(req, project);
       if (issue.author_id !== req.user!.id && projectRole(req.db, req.user, project) < Role.reporter) throw errors.forbidden();

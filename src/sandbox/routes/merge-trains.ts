@@ -1,14 +1,13 @@
 import { findProject, projectFor, requireTier, Role } from '../auth.js';
-import { newSha, type Db } from '../db.js';
+import { newSha } from '../db.js';
 import { bool, errors, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { mergeRequests, users, type MergeRequest, type Project, type MergeTrainCar, mergeTrainCars, scheduledCars } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { SandboxModule } from '../module.js';
 import { mergeTrains as declared } from '../../api/resources/merge-trains.js';
-import { canMergeInto, findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from './review-common.js';
-
-const ACTIVE = new Set(['idle', 'stale', 'fresh', 'merging']);
+import { ACTIVE, activeCar, addCar } from '../merge-trains.js';
+import { canMergeInto, findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from '../review.js';
 
 function presentCar(req: SandboxRequest, car: MergeTrainCar): Record<string, unknown> {
   const project = projectOf(req.db, car.project_id);
@@ -56,47 +55,6 @@ function carsOf(req: SandboxRequest, project: Project, targetBranch?: string): M
     .filter((c) => c.project_id === project.id && (targetBranch === undefined || c.target_branch === targetBranch))
     .filter((c) => scope === undefined || (scope === 'active' ? ACTIVE.has(c.status) : c.status === 'merged'))
     .sort((a, b) => (sort === 'asc' ? a.id - b.id : b.id - a.id));
-}
-
-function addCar(db: Db, mr: MergeRequest, userId: number, squash: boolean, now: Date): MergeTrainCar {
-  const at = now.toISOString();
-  const pipelineId = db.nextId('pipelines');
-  const car: MergeTrainCar = {
-    id: db.nextId('merge_train_cars'),
-    project_id: mr.project_id,
-    merge_request_id: mr.id,
-    user_id: userId,
-    target_branch: mr.target_branch,
-    status: 'idle',
-    squash,
-    pipeline: { id: pipelineId, iid: pipelineId, sha: newSha(), status: 'running', created_at: at, updated_at: at },
-    created_at: at,
-    updated_at: at,
-    merged_at: null,
-    duration: null,
-  };
-  mergeTrainCars(db).push(car);
-  return car;
-}
-
-function activeCar(db: Db, mr: MergeRequest): MergeTrainCar | undefined {
-  return mergeTrainCars(db).find((c) => c.merge_request_id === mr.id && ACTIVE.has(c.status));
-}
-
-/** A push to the source branch takes the merge request off its train (and cancels a scheduled join). */
-export function removeFromTrain(db: Db, mr: MergeRequest): void {
-  const car = activeCar(db, mr);
-  if (car) mergeTrainCars(db).splice(mergeTrainCars(db).indexOf(car), 1);
-  const scheduled = scheduledCars(db).findIndex((s) => s.merge_request_id === mr.id);
-  if (scheduled >= 0) scheduledCars(db).splice(scheduled, 1);
-}
-
-/** Called when a merge request's approvals change: a scheduled (auto-merge) request joins once it can merge. */
-export function joinTrainIfScheduled(req: SandboxRequest, mr: MergeRequest): void {
-  const index = scheduledCars(req.db).findIndex((s) => s.merge_request_id === mr.id);
-  if (index < 0 || mergeBlocker(mr, req.tier) !== undefined) return;
-  const [scheduled] = scheduledCars(req.db).splice(index, 1);
-  addCar(req.db, mr, scheduled.user_id, scheduled.squash, req.now());
 }
 
 function addToTrain(req: SandboxRequest): SandboxResponse {

@@ -1,12 +1,10 @@
 import { maskUrlCredentials, mirrorUrlProblem } from '../../api/mirrors.js';
 import { re2Problem } from '../../api/push-rules.js';
-import type { StoredOf } from '../../api/fields.js';
 import { pullMirror } from '../../api/resources/pull-mirror.js';
 import { findProject } from '../auth.js';
 import { singletonModule } from '../crud.js';
 import { accepted, errors } from '../http.js';
-
-export type PullMirror = StoredOf<typeof pullMirror> & { project_id: number };
+import type { PullMirror } from '../model.js';
 
 const notMirrored = (): Error => errors.message(400, 'The project is not mirrored');
 
@@ -42,7 +40,6 @@ function schedule(mirror: PullMirror): void {
  * is none (400 "The project is not mirrored"); enabling schedules the first update.
  */
 export const mirrors = singletonModule<PullMirror>(pullMirror, {
-  table: 'pull_mirrors',
   absent: () => {
     throw notMirrored();
   },
@@ -85,5 +82,3 @@ export const mirrors = singletonModule<PullMirror>(pullMirror, {
     });
   },
 });
-
-export const pullMirrorTable = mirrors.table;

@@ -1,43 +1,28 @@
-import { createHash } from 'node:crypto';
 import { notes as declared } from '../../api/resources/notes.js';
 import type { Placement } from '../../api/resource.js';
 import { findProject, projectFor, projectRole, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
-import { issues, mergeRequests, notesTable, users, type Note, type NoteableType, type Project, type User } from '../model.js';
+import { issues, mergeRequests, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
-import { seedDemoSnippet, snippets } from '../snippets.js';
+import { seedDemoSnippet } from '../snippets.js';
 import { notePayload, noteEvent } from '../webhook-payloads.js';
 import { fireProjectHooks } from '../webhooks.js';
-import { requireMergeRequestAccess } from './review-common.js';
+import { addNote } from '../notes.js';
+import { requireMergeRequestAccess } from '../review.js';
 import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
 /**
  * Notes on issues, project snippets and merge requests (spec 1, api-facts §1.3). Published draft notes become notes on
- * their merge request (draft-notes.ts calls addNote). Internal notes are visible from Reporter up.
+ * their merge request (draft-notes.ts; both add them with ../notes.ts). Internal notes are visible from Reporter up.
  */
-
-export function newDiscussionId(db: Db): string {
-  return createHash('sha1').update(`discussion-${db.nextId('discussions')}-${Math.random()}`).digest('hex');
-}
 
 /** Ruby's Hash#inspect of the model errors, as the service embeds them in 400 messages. */
 function tooLong(): string {
   return `{:note=>["is too long (maximum is ${MAX_NOTE_CHARS} characters)"]}`;
-}
-
-export function addNote(db: Db, fields: Omit<Note, 'id' | 'discussion_id' | 'resolved' | 'resolved_by' | 'type' | 'position' | 'commit_id' | 'system' | 'internal'> & Partial<Note>): Note {
-  const note: Note = {
-    system: false, internal: false, type: null, position: null, commit_id: null, resolved: false, resolved_by: null,
-    ...fields,
-    discussion_id: fields.discussion_id ?? newDiscussionId(db),
-    id: db.nextId('notes'),
-  };
-  notesTable(db).push(note);
-  return note;
 }
 
 export function presentNote(note: Note, db: Db, rootUrl: string): Record<string, unknown> {

@@ -1,28 +1,17 @@
+import { snippets } from '../../api/resources/snippets.js';
 import { requireUser } from '../auth.js';
-import { defineTable } from '../db.js';
 import { created, errors, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { users, type Visibility } from '../model.js';
+import { personalSnippets, users, type PersonalSnippet, type Visibility } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
-import { createdFiles, updatedFiles } from './snippets.js';
+import { createdFiles, updatedFiles } from '../snippets.js';
 
 /**
  * Personal snippets (`/snippets`): the caller's own, the public ones of everybody, one by id (as its visibility
  * allows), create, update (the author or an administrator; files as project snippets change them), delete, raw.
  */
 
-interface PersonalSnippet {
-  id: number;
-  title: string;
-  description: string | null;
-  visibility: Visibility;
-  author_id: number;
-  created_at: string;
-  updated_at: string;
-  files: Record<string, string>;
-}
-const personalSnippets = defineTable<PersonalSnippet>('personal_snippets');
 const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 
 function present(req: SandboxRequest, snippet: PersonalSnippet): Record<string, unknown> {
@@ -68,17 +57,18 @@ const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, con
 
 export const personalSnippetsModule: SandboxModule = {
   routes(api) {
-    api.get('/snippets', (req) => {
+    const { routes } = snippets.parents.personal;
+    api.route(routes.list, (req) => {
       const user = requireUser(req);
       return paginate(req, personalSnippets(req.db).filter((s) => s.author_id === user.id).reverse(), { present: (s) => present(req, s) });
     });
-    api.get('/snippets/public', (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
-    api.get('/snippets/:snippet_id', (req) => ok(present(req, find(req))), { auth: 'optional' });
-    api.get('/snippets/:snippet_id/raw', (req) => {
+    api.route(routes.public, (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
+    api.route(routes.get, (req) => ok(present(req, find(req))), { auth: 'optional' });
+    api.route(routes.raw, (req) => {
       const snippet = find(req);
       return text(snippet.files[Object.keys(snippet.files)[0]] ?? '');
     }, { auth: 'optional' });
-    api.post('/snippets', (req) => {
+    api.route(routes.create, (req) => {
       const user = requireUser(req);
       const title = String(required(req, 'title'));
       const files = createdFiles(req);
@@ -90,7 +80,7 @@ export const personalSnippetsModule: SandboxModule = {
       personalSnippets(req.db).push(snippet);
       return created(present(req, snippet));
     });
-    api.put('/snippets/:snippet_id', (req) => {
+    api.route(routes.update, (req) => {
       const snippet = ownSnippet(req);
       const known = ['title', 'description', 'visibility', 'content', 'file_name', 'files'];
       if (!known.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${known.join(', ')} are missing, at least one parameter must be provided`);
@@ -103,7 +93,7 @@ export const personalSnippetsModule: SandboxModule = {
       snippet.updated_at = req.now().toISOString();
       return ok(present(req, snippet));
     });
-    api.delete('/snippets/:snippet_id', (req) => {
+    api.route(routes.delete, (req) => {
       const snippet = ownSnippet(req);
       personalSnippets(req.db).splice(personalSnippets(req.db).indexOf(snippet), 1);
       return noContent();

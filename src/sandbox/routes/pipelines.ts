@@ -1,13 +1,14 @@
 import { artifacts } from '../../api/resources/artifacts.js';
+import { pipelines as declaredPipelines } from '../../api/resources/pipelines.js';
 import { findProject, projectFor, requireTier, Role } from '../auth.js';
-import { defineTable, newTokenValue, type Db } from '../db.js';
+import { newTokenValue, type Db } from '../db.js';
 import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { repositories, tokens, users, type Project } from '../model.js';
+import { jobs, pipelines, repositories, tokens, users, type Job, type Pipeline, type PipelineStatus, type Project, type StoredEntry } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
+import { pipelineOf, presentPipeline } from '../pipelines.js';
 import { presentUserBasic } from '../present.js';
 import { addToken } from '../seed.js';
-import { projectPayload } from '../webhook-payloads.js';
 import type { HookEnv } from '../webhooks.js';
 import { entryContent, entrySize, readZip, zipLayout, type ZipEntrySource } from '../zip.js';
 
@@ -18,65 +19,12 @@ import { entryContent, entrySize, readZip, zipLayout, type ZipEntrySource } from
  * by-ref downloads, a parent pipeline's job winning over a child's of the same name.
  */
 
-export type PipelineStatus = 'success' | 'failed' | 'running' | 'pending' | 'canceled' | 'manual';
-
-export interface Pipeline {
-  id: number;
-  iid: number;
-  project_id: number;
-  ref: string;
-  tag: boolean;
-  sha: string;
-  status: PipelineStatus;
-  source: 'push' | 'web' | 'parent_pipeline';
-  /** The pipeline that triggered this child pipeline. */
-  parent_id: number | null;
-  user_id: number;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-/** An entry of a stored archive: text, base64 bytes, or generated content (large artifacts). */
-export interface StoredEntry {
-  name: string;
-  text?: string;
-  base64?: string;
-  generated?: { size: number; seed: string };
-  mode?: number;
-}
-
-export interface Job {
-  id: number;
-  project_id: number;
-  pipeline_id: number;
-  name: string;
-  stage: string;
-  status: 'success' | 'failed' | 'running' | 'manual' | 'canceled' | 'skipped' | 'created';
-  when: 'on_success' | 'manual';
-  allow_failure: boolean;
-  user_id: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  /** The downloadable archive (artifacts.zip), or null. */
-  archive: StoredEntry[] | null;
-  /** Report artifacts (junit, …): listed on the job, not downloadable as the archive. */
-  reports: Array<{ file_type: string; filename: string; size: number; file_format: string }>;
-  artifacts_expire_at: string | null;
-}
-
-export const pipelines = defineTable<Pipeline>('pipelines');
-export const jobs = defineTable<Job>('jobs');
-
 export const toZipEntry = (entry: StoredEntry): ZipEntrySource => ({
   name: entry.name,
   mode: entry.mode,
   generated: entry.generated,
   data: entry.generated ? undefined : entry.base64 !== undefined ? Buffer.from(entry.base64, 'base64') : Buffer.from(entry.text ?? '', 'utf8'),
 });
-
-const pipelineOf = (db: Db, job: Job): Pipeline => pipelines(db).find((p) => p.id === job.pipeline_id)!;
 
 /** Whether the job's archive can still be downloaded: present, and not expired (unless it is locked as the latest). */
 function archiveAvailable(db: Db, job: Job, now: Date): boolean {
@@ -198,21 +146,6 @@ function serveEntry(job: Job, path: string): SandboxResponse {
   };
 }
 
-function presentPipeline(req: HookEnv, pipeline: Pipeline, project: Project): Record<string, unknown> {
-  return {
-    id: pipeline.id,
-    iid: pipeline.iid,
-    project_id: pipeline.project_id,
-    sha: pipeline.sha,
-    ref: pipeline.ref,
-    status: pipeline.status,
-    source: pipeline.source,
-    created_at: pipeline.created_at,
-    updated_at: pipeline.updated_at,
-    web_url: `${req.rootUrl}/${project.path_with_namespace}/-/pipelines/${pipeline.id}`,
-  };
-}
-
 function presentJob(req: SandboxRequest | HookEnv, job: Job, project: Project): Record<string, unknown> {
   const pipeline = pipelineOf(req.db, job);
   const user = users(req.db).find((u) => u.id === job.user_id);
@@ -248,49 +181,12 @@ function presentJob(req: SandboxRequest | HookEnv, job: Job, project: Project): 
   };
 }
 
-/** Sample payloads for webhook tests of pipeline and job events: the project's newest pipeline or job. */
-export function pipelineSample(env: HookEnv, project: Project, kind: 'job_events' | 'pipeline_events'): unknown {
-  const newest = <T extends { id: number; project_id: number }>(list: T[]) => list.filter((x) => x.project_id === project.id).sort((a, b) => b.id - a.id)[0];
-  if (kind === 'job_events') {
-    const job = newest(jobs(env.db));
-    if (!job) return undefined;
-    const pipeline = pipelineOf(env.db, job);
-    return {
-      object_kind: 'build',
-      ref: pipeline.ref,
-      tag: pipeline.tag,
-      before_sha: '0'.repeat(40),
-      sha: pipeline.sha,
-      build_id: job.id,
-      build_name: job.name,
-      build_stage: job.stage,
-      build_status: job.status,
-      build_created_at: job.created_at,
-      build_started_at: job.started_at,
-      build_finished_at: job.finished_at,
-      build_allow_failure: job.allow_failure,
-      pipeline_id: pipeline.id,
-      project_id: project.id,
-      project_name: project.name,
-      project: projectPayload(env, project),
-    };
-  }
-  const pipeline = newest(pipelines(env.db));
-  if (!pipeline) return undefined;
-  return {
-    object_kind: 'pipeline',
-    object_attributes: { ...presentPipeline(env, pipeline, project), finished_at: pipeline.finished_at },
-    project: projectPayload(env, project),
-    builds: jobs(env.db).filter((j) => j.pipeline_id === pipeline.id).map((j) => ({ id: j.id, stage: j.stage, name: j.name, status: j.status })),
-  };
-}
-
 export const pipelinesModule: SandboxModule = {
   routes(api) {
     const { routes } = artifacts;
     const listed = (req: SandboxRequest, list: Job[], project: Project) => paginate(req, list.sort((a, b) => b.id - a.id), { present: (j) => presentJob(req, j, project) });
 
-    api.route(routes.pipelines, (req) => {
+    api.route(declaredPipelines.routes.list, (req) => {
       const project = projectFor(req, Role.reporter);
       const ref = req.query.ref as string | undefined;
       const status = req.query.status as string | undefined;
@@ -299,7 +195,7 @@ export const pipelinesModule: SandboxModule = {
         .sort((a, b) => b.id - a.id);
       return paginate(req, list, { present: (p) => presentPipeline(req, p, project) });
     });
-    api.get('/projects/:project/pipelines/:pipeline_id', (req) => {
+    api.route(declaredPipelines.routes.get, (req) => {
       const project = projectFor(req, Role.reporter);
       const pipeline = pipelines(req.db).find((p) => p.project_id === project.id && String(p.id) === req.params.pipeline_id);
       if (!pipeline) throw errors.notFound();
@@ -309,7 +205,7 @@ export const pipelinesModule: SandboxModule = {
       const project = projectFor(req, Role.reporter);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && String(j.pipeline_id) === req.params.pipeline_id), project);
     });
-    api.get('/projects/:project/jobs', (req) => {
+    api.route(routes.list, (req) => {
       const project = projectFor(req, Role.reporter);
       const scopes = ([] as string[]).concat(req.query.scope ?? []);
       return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && (!scopes.length || scopes.includes(j.status))), project);

@@ -3,12 +3,13 @@ import { planLimits as declared } from '../../api/resources/plan-limits.js';
 import { requireAdmin } from '../auth.js';
 import type { Db } from '../db.js';
 import { errors, HttpError, ok, required, type SandboxRequest } from '../http.js';
+import { planLimitsByPlan } from '../model.js';
 import type { SandboxModule } from '../module.js';
 
 /** Plan limits per plan (spec document 3): integers only; unknown plans answer 400 as Grape's `values:` check does. */
 
 function limitsOf(db: Db, plan: string): Record<string, number> {
-  const all = db.record<Record<string, Record<string, number>>>('plan_limits', () => ({}));
+  const all = planLimitsByPlan(db);
   return (all[plan] ??= { ...PLAN_LIMITS });
 }
 

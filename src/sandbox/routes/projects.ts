@@ -1,22 +1,22 @@
-import { findGroup, groupRole, memberRoleInProject, projectFor, projectRole, requireUser, userFor, ACCESS_LEVELS, Role } from '../auth.js';
+import { findGroup, groupRole, memberRoleInProject, projectFor, projectVisible, requireUser, userFor, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../http.js';
 import { matches, ordering, parameterize, pathProblem, sortRecords, timeParam } from '../listing.js';
 import {
-  groups, issues, members, mergeRequests, projects, repositories, userNamespaceId, users, USER_NAMESPACE_BASE,
+  groups, members, projects, userNamespaceId, users, USER_NAMESPACE_BASE,
   type Group, type Project, type User, type Visibility,
 } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { protectDefaultBranch } from '../protection.js';
 import { paginate } from '../pagination.js';
-import { GROUP_SETTINGS, PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, presentProject } from '../present.js';
+import { GROUP_SETTINGS, PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, presentProjectFor } from '../present.js';
 import { repositoryOf, seedCommit } from '../git/repository.js';
 import { addProject } from '../seed.js';
 import { applyAvatar, avatarFrom } from '../avatars.js';
-import { deleteOrMark, unmarkDeletion } from '../deletion.js';
-import { settleStorageMoves } from './storage-moves.js';
-import { projects as declared } from '../../api/resources/projects.js';
+import { deleteOrMark, deleteProjectNow, unmarkDeletion } from '../deletion.js';
+import { settleStorageMoves } from '../storage-moves.js';
+import { groups as declaredGroups, projects as declared } from '../../api/resources/projects.js';
 import { members as memberships } from '../../api/resources/members.js';
 
 /**
@@ -28,34 +28,6 @@ import { members as memberships } from '../../api/resources/members.js';
 const placement = memberships.parents.project.routes;
 
 const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
-
-/** Whether the caller sees the project: members, administrators; public ones to all, internal ones to signed-in users. */
-export function projectVisible(req: SandboxRequest, project: Project): boolean {
-  if (project.visibility === 'public') return true;
-  if (project.visibility === 'internal' && req.user && !req.user.external) return true;
-  return projectRole(req.db, req.user, project) > 0;
-}
-
-/** A project record as the caller sees it. */
-export function presentProjectFor(req: SandboxRequest, project: Project, extra: { statistics?: boolean; permissions?: boolean } = {}): Record<string, unknown> {
-  const admin = Boolean(req.user?.is_admin);
-  const role = projectRole(req.db, req.user, project);
-  const group = projectGroup(req.db, project);
-  const permissions = extra.permissions
-    ? {
-      project_access: req.user && membershipOf(req.db, 'project', project.id, req.user.id),
-      group_access: req.user && group ? membershipOf(req.db, 'group', group.id, req.user.id) : null,
-    }
-    : undefined;
-  return presentProject(project, req.db, req.rootUrl, {
-    role, admin, simple: bool(req.query.simple), statistics: extra.statistics && (admin || role >= Role.reporter), permissions,
-  });
-}
-
-function membershipOf(db: Db, type: 'group' | 'project', id: number, userId: number): { access_level: number; notification_level: number } | null {
-  const member = members(db).find((m) => m.source_type === type && m.source_id === id && m.user_id === userId);
-  return member ? { access_level: member.access_level, notification_level: 3 } : null;
-}
 
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'] as const;
 const ADMIN_ORDER_BY = ['repository_size', 'storage_size', 'packages_size', 'wiki_size'];
@@ -231,19 +203,6 @@ function createProject(req: SandboxRequest, user: User, namespaceValue: unknown)
   return created(presentProjectFor(req, project, { permissions: true }));
 }
 
-/** Removes a project and what only it holds (members, repository, merge requests, issues). */
-export function deleteProjectNow(db: Db, project: Project): void {
-  const remove = <T>(table: T[], doomed: (record: T) => boolean): void => {
-    const keep = table.filter((record) => !doomed(record));
-    table.splice(0, table.length, ...keep);
-  };
-  remove(projects(db), (p) => p.id === project.id);
-  remove(members(db), (m) => m.source_type === 'project' && m.source_id === project.id);
-  remove(repositories(db), (r) => r.project_id === project.id);
-  remove(mergeRequests(db), (m) => m.project_id === project.id);
-  remove(issues(db), (i) => i.project_id === project.id);
-}
-
 /** Premium and Ultimate delay the deletion of projects in groups (they are marked and can be restored). */
 const delaysDeletion = (req: SandboxRequest, project: Project): boolean => req.tier !== 'free' && projectGroup(req.db, project) !== undefined;
 
@@ -271,7 +230,7 @@ export const projectsModule: SandboxModule = {
     api.route(declared.routes.create, (req) => createProject(req, requireUser(req), undefined));
 
     // Administrators create projects for other users, in their personal namespace by default.
-    api.post('/projects/user/:user', (req) => {
+    api.route(declared.routes.createForUser, (req) => {
       if (!requireUser(req).is_admin) throw errors.forbidden();
       const owner = userFor(req);
       return createProject(req, owner, req.input.namespace_id ?? userNamespaceId(owner));
@@ -372,7 +331,7 @@ export const projectsModule: SandboxModule = {
     });
 
     // The groups of a project: its group and that group's ancestors (and, with with_shared, the groups it is shared with).
-    api.get('/projects/:project/groups', (req) => {
+    api.route(declaredGroups.routes.ofProject, (req) => {
       const project = projectFor(req);
       const own = groupChain(req.db, projectGroup(req.db, project)?.id ?? null);
       const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groups(req.db).find((g) => g.id === l.group_id)).filter((g): g is Group => Boolean(g)) : [];

@@ -6,9 +6,8 @@ import { bool, created, errors, HttpError, noContent, ok, required, type Sandbox
 import { groups, protectedBranches, users, type CreateAccess, type Group, type Project, type ProtectedBranch } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { mayUnprotect, presentProtectedBranch, protectDefaultBranch } from '../protection.js';
+import { deployKeysOf, mayUnprotect, presentProtectedBranch, protectDefaultBranch } from '../protection.js';
 import { repositoryOf } from '../git/repository.js';
-import { deployKeysOf } from './keys.js';
 import { descendantGroups, groupChain, projectGroup } from '../hierarchy.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { groups, users, type Project, type CreateAccess, type ProtectedTag, protectedTagTable } from '../model.js';
 import { paginate } from '../pagination.js';
-import { deployKeysOf } from './keys.js';
+import { deployKeysOf } from '../protection.js';
 import { sshKeyTable } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { protectedTags as declared } from '../../api/resources/protected-tags.js';

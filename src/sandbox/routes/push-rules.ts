@@ -1,14 +1,11 @@
-import type { StoredOf } from '../../api/fields.js';
 import { PUSH_RULE_REGEX_FIELDS, re2Problem } from '../../api/push-rules.js';
 import { pushRule } from '../../api/resources/push-rule.js';
 import { singletonModule } from '../crud.js';
 import { errors } from '../http.js';
-
-export type PushRule = StoredOf<typeof pushRule>;
+import type { PushRule } from '../model.js';
 
 /** The push rule of a project, served from its declaration; the model's validation is the service's own. */
 export const pushRules = singletonModule<PushRule>(pushRule, {
-  table: 'push_rules',
   notFound: 'Push Rule',
   exists: 'Project push rule exists',
   validate(rule, req) {
@@ -23,5 +20,3 @@ export const pushRules = singletonModule<PushRule>(pushRule, {
     if (Object.keys(problems).length) throw errors.validation(problems);
   },
 });
-
-export const pushRuleTable = pushRules.table;

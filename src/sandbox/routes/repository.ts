@@ -1,4 +1,4 @@
-import { projectFor, projectRole, requireAdmin, Role } from '../auth.js';
+import { projectFor, requireAdmin } from '../auth.js';
 import { repositorySnapshot } from '../git/snapshot.js';
 import { serveBytes } from '../bytes.js';
 import { archiveFormat, ARCHIVE_TYPES, buildArchive } from '../git/archive.js';
@@ -9,27 +9,11 @@ import { findBlobId, getBlob, isBinary, listTree, type PathEntry } from '../git/
 import { array, bool, contentDisposition, errors, ok, type SandboxRequest } from '../http.js';
 import { findProject } from '../auth.js';
 import type { Db } from '../db.js';
-import { projects, type Commit, type Project } from '../model.js';
+import { projects } from '../model.js';
 import type { SandboxModule } from '../module.js';
+import { commitOf, readableProject } from '../repository-access.js';
 import { paginate } from '../pagination.js';
 import { repositoryTree as declared } from '../../api/resources/repository.js';
-
-/**
- * A project whose code the caller may read: public and internal repositories are open (anonymous reads of public
- * ones too); a private one needs Reporter (guests cannot read code).
- */
-export function readableProject(req: SandboxRequest): Project {
-  const project = projectFor(req, Role.none);
-  if (project.visibility === 'private' && projectRole(req.db, req.user, project) < Role.reporter) throw errors.forbidden();
-  return project;
-}
-
-/** The commit of a ref (default: the default branch's head), or 404 with the given text. */
-export function commitOf(req: SandboxRequest, project: Project, ref: unknown, notFound: string): Commit {
-  const commit = resolveRevision(req.db, project, ref === undefined || ref === '' ? project.default_branch : String(ref));
-  if (!commit) throw errors.notFound(notFound);
-  return commit;
-}
 
 function presentEntry(entry: PathEntry): Record<string, unknown> {
   return { id: entry.id, name: entry.name, type: entry.mode === '040000' ? 'tree' : entry.mode === '160000' ? 'commit' : 'blob', path: entry.path, mode: entry.mode };
@@ -149,7 +133,7 @@ export const repository: SandboxModule = {
     api.route(`${routes.archive}.{format}`, archive, open);
 
     // A tar of the bare repository, for administrators (backups).
-    api.get('/projects/:project/snapshot', async (req) => {
+    api.route(routes.snapshot, async (req) => {
       requireAdmin(req);
       const project = projectFor(req);
       if (bool(req.query.wiki)) throw errors.notFound();

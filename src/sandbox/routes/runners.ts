@@ -1,14 +1,12 @@
 import { RUNNER_JOB_STATUSES, RUNNER_LIST_FIELDS, RUNNER_STATUSES, RUNNER_TYPES, runners as declared } from '../../api/resources/runners.js';
 import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../auth.js';
-import { defineTable, newTokenValue, type Db } from '../db.js';
+import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { groups, projects, type Group, type Project } from '../model.js';
+import { groups, jobs, pipelines, projects, runnerJobs, runnerTable, users, type Group, type Project, type Runner } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
-import { users } from '../model.js';
-import { fleetProjectPath } from './fleet.js';
-import { jobs, pipelines } from './pipelines.js';
+import { fleetProjectPath } from '../seed.js';
 
 /**
  * CI runners (src/api/resources/runners.ts) as the service serves them: status from contacted_at and created_at by
@@ -19,34 +17,6 @@ import { jobs, pipelines } from './pipelines.js';
  */
 
 type RunnerType = (typeof RUNNER_TYPES)[number];
-
-export interface Runner {
-  id: number;
-  description: string;
-  runner_type: RunnerType;
-  paused: boolean;
-  contacted_at: string | null;
-  created_at: string;
-  ip_address: string | null;
-  maintenance_note: string | null;
-  tag_list: string[];
-  run_untagged: boolean;
-  locked: boolean;
-  access_level: 'not_protected' | 'ref_protected';
-  maximum_timeout: number | null;
-  version: string | null;
-  platform: string | null;
-  architecture: string | null;
-  /** The owning group of a group runner; the projects of a project runner (the first is its owner). */
-  group_id: number | null;
-  project_ids: number[];
-  token: string;
-  token_expires_at: string | null;
-}
-
-export const runnerTable = defineTable<Runner>('ci_runners');
-/** Which runner ran which job (jobs of pipelines.ts). */
-export const runnerJobs = defineTable<{ runner_id: number; job_id: number }>('ci_runner_jobs');
 
 const HOUR = 3_600_000;
 const ONLINE_MS = 2 * HOUR;

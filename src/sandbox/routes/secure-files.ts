@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { SECURE_FILE_LIMITS, secureFiles as resource, type SecureFile } from '../../api/resources/secure-files.js';
+import { SECURE_FILE_LIMITS, secureFiles as resource } from '../../api/resources/secure-files.js';
 import { findProject, projectFor, Role } from '../auth.js';
 import { crudModule, type Crud } from '../crud.js';
 import type { Db } from '../db.js';
 import { created, errors, required } from '../http.js';
-
-/** A stored secure file: its contents in base64 (the state file is JSON). */
-export type StoredSecureFile = Pick<SecureFile, 'id' | 'name' | 'checksum' | 'created_at' | 'expires_at'> & { project_id: number; data: string };
+import type { StoredSecureFile } from '../model.js';
 
 function addFile(db: Db, projectId: number, name: string, data: Buffer, now: Date): StoredSecureFile {
   const file: StoredSecureFile = {

@@ -1,87 +1,15 @@
-import { SNIPPET_BRANCH, snippets as resource, type SnippetFileAction } from '../../api/resources/snippets.js';
+import { SNIPPET_BRANCH, projectSnippets as resource } from '../../api/resources/snippets.js';
 import { projectFor, projectRole, requireAdmin, Role } from '../auth.js';
 import { crudModule, type Crud } from '../crud.js';
 import { errors, HttpError, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { users, type Project } from '../model.js';
-import { commitSnippet, snippetFilesAt, snippets, snippetUrls, type Snippet } from '../snippets.js';
+import { snippets, users, type Project, type Snippet } from '../model.js';
+import { commitSnippet, createdFiles, snippetFilesAt, snippetUrls, updatedFiles } from '../snippets.js';
 
 /**
  * Project snippets (document 2; api-facts §1.12): CRUD from the declaration with the files of the snippet (created
  * with `files`, changed with create/update/delete/move actions, or the deprecated content/file_name of a
  * single-file snippet), raw content of the snippet and of one file at a ref, and the user agent details.
  */
-
-/** A file path inside a snippet: relative, no `..`, no empty parts. */
-function checkPath(path: unknown, name = 'file_path'): string {
-  if (typeof path !== 'string' || !path.trim()) throw errors.missing(name);
-  if (path.startsWith('/') || path.split('/').some((part) => part === '..' || part === '' || part === '.')) throw errors.error(400, `${name} should be a valid file path`);
-  return path;
-}
-
-/** The files of a create: `files` (path and content each), or the deprecated `content` with `file_name`. */
-export function createdFiles(req: SandboxRequest): Record<string, string> {
-  const { files, content } = req.input;
-  if (files !== undefined && content !== undefined) throw errors.error(400, 'files, content are mutually exclusive');
-  if (files === undefined && content === undefined) throw errors.error(400, 'files, content are missing, exactly one parameter must be provided');
-  if (content !== undefined) return { [checkPath(req.input.file_name ?? 'snippet.txt', 'file_name')]: String(content) };
-  if (!Array.isArray(files) || !files.length) throw errors.invalid('files');
-  const out: Record<string, string> = {};
-  for (const file of files as Array<{ file_path?: unknown; content?: unknown }>) {
-    const path = checkPath(file?.file_path, 'files[file_path]');
-    if (file.content === undefined || file.content === null) throw errors.missing('files[content]');
-    if (path in out) throw errors.badRequest(`Snippet files have duplicate paths: ${path}`);
-    out[path] = String(file.content);
-  }
-  return out;
-}
-
-/** The files after an update's actions; 400 for an action on a file that is not there (or already is). */
-export function updatedFiles(req: SandboxRequest, current: Record<string, string>): Record<string, string> | undefined {
-  const { files, content } = req.input;
-  if (files !== undefined && content !== undefined) throw errors.error(400, 'files, content are mutually exclusive');
-  // The deprecated content and file_name change the one file of a single-file snippet: file_name alone renames it.
-  if (content !== undefined || (files === undefined && req.input.file_name !== undefined)) {
-    if (Object.keys(current).length > 1) throw errors.badRequest('To update Snippets with multiple files, you must use the `files` parameter');
-    const [existing] = Object.keys(current);
-    const path = req.input.file_name !== undefined ? checkPath(req.input.file_name, 'file_name') : (existing ?? 'snippet.txt');
-    return { [path]: content !== undefined ? String(content) : (current[existing] ?? '') };
-  }
-  if (files === undefined) return undefined;
-  if (!Array.isArray(files) || !files.length) throw errors.invalid('files');
-  const next = { ...current };
-  for (const action of files as SnippetFileAction[]) {
-    const path = checkPath(action?.file_path, 'files[file_path]');
-    switch (action.action) {
-      case 'create':
-        if (path in next) throw errors.badRequest(`A file with this name already exists: ${path}`);
-        if (action.content === undefined) throw errors.missing('files[content]');
-        next[path] = String(action.content);
-        break;
-      case 'update':
-        if (!(path in next)) throw errors.badRequest(`A file with this name doesn't exist: ${path}`);
-        if (action.content === undefined) throw errors.missing('files[content]');
-        next[path] = String(action.content);
-        break;
-      case 'delete':
-        if (!(path in next)) throw errors.badRequest(`A file with this name doesn't exist: ${path}`);
-        delete next[path];
-        break;
-      case 'move': {
-        const from = checkPath(action.previous_path, 'files[previous_path]');
-        if (!(from in next)) throw errors.badRequest(`A file with this name doesn't exist: ${from}`);
-        if (path in next && path !== from) throw errors.badRequest(`A file with this name already exists: ${path}`);
-        const kept = next[from];
-        delete next[from];
-        next[path] = action.content === undefined ? kept : String(action.content);
-        break;
-      }
-      default:
-        throw errors.invalid('files[action]');
-    }
-  }
-  if (!Object.keys(next).length) throw errors.badRequest('Snippet must have at least one file');
-  return next;
-}
 
 /** Changing or deleting a snippet: its author, or a Maintainer. */
 function requireAuthorOrMaintainer(req: SandboxRequest, snippet: Snippet, project: Project): void {

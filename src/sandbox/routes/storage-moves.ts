@@ -1,12 +1,13 @@
 import { findGroup, findProject, requireAdmin, requireTier } from '../auth.js';
 import type { Db } from '../db.js';
 import { accepted, created, errors, ok, type SandboxRequest } from '../http.js';
-import { groups, projects, type Project, type MoveKind, type MoveState, type StorageMove, type GroupWiki, storageMoveTable, groupWikis } from '../model.js';
+import { groups, projects, snippets, type Project, type MoveKind, type StorageMove, storageMoveTable } from '../model.js';
 import { paginate } from '../pagination.js';
 import { presentProject } from '../present.js';
 import { STORAGES } from '../seed.js';
-import { seedDemoSnippet, snippets, snippetUrls } from '../snippets.js';
+import { seedDemoSnippet, snippetUrls } from '../snippets.js';
 import type { SandboxModule } from '../module.js';
+import { containerOf, groupWiki, moveState, settleStorageMoves, statesOf } from '../storage-moves.js';
 import { storageMoves as declared } from '../../api/resources/storage-moves.js';
 
 /**
@@ -33,62 +34,6 @@ export function configureStorageMoves(db: Db, options: { stepMs?: number; failNe
   const current = timing(db);
   if (options.stepMs !== undefined) current.step_ms = options.stepMs;
   if (options.failNext !== undefined) current.fail_next = options.failNext;
-}
-
-function statesOf(move: StorageMove): MoveState[] {
-  return [...(move.bulk ? ['initial' as const] : []), 'scheduled', 'started', ...(move.fails ? ['failed' as const] : ['replicated' as const, 'finished' as const])];
-}
-
-export function moveState(move: StorageMove, now: Date): MoveState {
-  const states = statesOf(move);
-  const step = Math.floor((now.getTime() - Date.parse(move.created_at)) / Math.max(1, move.step_ms));
-  return states[Math.min(states.length - 1, Math.max(0, step))];
-}
-
-interface Container {
-  repository_storage: string;
-  repository_read_only?: boolean;
-}
-
-function groupWiki(db: Db, groupId: number): GroupWiki {
-  let wiki = groupWikis(db).find((w) => w.group_id === groupId);
-  if (!wiki) {
-    wiki = { group_id: groupId, repository_storage: 'default' };
-    groupWikis(db).push(wiki);
-  }
-  return wiki;
-}
-
-function containerOf(db: Db, kind: MoveKind, id: number): Container | undefined {
-  if (kind === 'project') return projects(db).find((p) => p.id === id);
-  if (kind === 'snippet') {
-    const snippet = snippets(db).find((s) => s.id === id);
-    if (snippet) snippet.repository_storage ??= 'default';
-    return snippet as Container | undefined;
-  }
-  return groups(db).some((g) => g.id === id) ? groupWiki(db, id) : undefined;
-}
-
-/** Applies what the moves' current states imply: read-only while moving, the new storage once replicated. */
-export function settleStorageMoves(db: Db, now: Date): void {
-  for (const move of storageMoveTable(db)) {
-    if (move.settled) continue;
-    const container = containerOf(db, move.kind, move.container_id);
-    const state = moveState(move, now);
-    if (!container) {
-      move.settled = true;
-      continue;
-    }
-    if (state === 'replicated' || state === 'finished') {
-      container.repository_storage = move.destination_storage_name;
-      container.repository_read_only = false;
-    } else if (state === 'failed') {
-      container.repository_read_only = false;
-    } else {
-      container.repository_read_only = true;
-    }
-    if (state === 'finished' || state === 'failed') move.settled = true;
-  }
 }
 
 function knownStorages(db: Db): string[] {

@@ -1,12 +1,11 @@
 import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { groups, members, projects, tokens, users, type AccessToken, type Group, type Project, type User } from '../model.js';
+import { deployTokenTable, groups, members, projects, tokens, users, type AccessToken, type DeployToken, type Group, type Project, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
-import { deployTokenTable, type DeployToken } from './deploy-tokens.js';
 import { presentPersonalToken } from '../present.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 
@@ -292,8 +291,8 @@ function personalRoutes(api: Router): void {
   });
 
   // The token in use reads itself whatever its scopes (a job or OAuth token has no record: 405); any other id
-  // goes to the declared route below. The more specific route answers first.
-  api.get('/personal_access_tokens/self', (req) => {
+  // goes to `get` below. The more specific route answers first.
+  api.route(routes.self, (req) => {
     const token = req.token!;
     if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(405, '405 Method Not Allowed');
     return ok(presentPersonalToken(token));

@@ -1,3 +1,5 @@
+import { emails } from '../../api/resources/emails.js';
+import { users as declared } from '../../api/resources/users.js';
 import { requireAdmin, requireUser } from '../auth.js';
 import type { Db } from '../db.js';
 import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../http.js';
@@ -5,8 +7,8 @@ import { groups, members, projects, tokens, userNamespaceId, users, type User, t
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { addUser } from '../seed.js';
-import { deleteProjectNow } from './projects.js';
-import { presentFullUser } from './users.js';
+import { deleteProjectNow } from '../deletion.js';
+import { presentFullUser } from '../users.js';
 
 /**
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
@@ -138,7 +140,7 @@ export const userAccounts: SandboxModule = {
       return { status: 200, raw: { data: Buffer.from(avatar.data, 'base64'), contentType: avatar.type } };
     }, { auth: 'none' });
 
-    api.post('/users', (req) => {
+    api.route(declared.routes.create, (req) => {
       requireAdmin(req);
       const missing = ['email', 'name', 'username'].filter((name) => req.input[name] === undefined || req.input[name] === '');
       if (missing.length) throw errors.error(400, missing.map((name) => `${name} is missing`).join(', '));
@@ -152,7 +154,7 @@ export const userAccounts: SandboxModule = {
       return created(presentFullUser(user, req));
     });
 
-    api.put('/users/:user', (req) => {
+    api.route(declared.routes.update, (req) => {
       requireAdmin(req);
       const user = findUser(req);
       Object.assign(user, profileFrom(req, user), { updated_at: req.now().toISOString() });
@@ -162,7 +164,7 @@ export const userAccounts: SandboxModule = {
       return ok(presentFullUser(user, req));
     });
 
-    api.delete('/users/:user', (req) => {
+    api.route(declared.routes.delete, (req) => {
       const admin = requireAdmin(req);
       const user = findUser(req);
       if (user.id === admin.id) throw errors.forbidden();
@@ -171,25 +173,25 @@ export const userAccounts: SandboxModule = {
     });
 
     // Blocking an already blocked user answers null; unblocking an active one, false (as the service's endpoints return).
-    api.post('/users/:user/block', (req) => changeState(req, 'blocked', ['active', 'deactivated'], null));
-    api.post('/users/:user/unblock', (req) => {
+    api.route(declared.routes.block, (req) => changeState(req, 'blocked', ['active', 'deactivated'], null));
+    api.route(declared.routes.unblock, (req) => {
       const user = findUser(req);
       if (user.state === 'deactivated') throw errors.forbidden('Deactivated users cannot be unblocked by the API');
       if (user.state === 'banned') throw errors.forbidden('Banned users cannot be unblocked by the API');
       return user.state === 'blocked' ? changeState(req, 'active', ['blocked'], true) : (requireAdmin(req), created(false));
     });
-    api.post('/users/:user/ban', (req) => changeState(req, 'banned', ['active'], true));
-    api.post('/users/:user/unban', (req) => {
+    api.route(declared.routes.ban, (req) => changeState(req, 'banned', ['active'], true));
+    api.route(declared.routes.unban, (req) => {
       if (findUser(req).state !== 'banned') throw errors.forbidden('You cannot unban active users.');
       return changeState(req, 'active', ['banned'], true);
     });
-    api.post('/users/:user/deactivate', (req) => changeState(req, 'deactivated', ['active'], true));
-    api.post('/users/:user/activate', (req) => {
+    api.route(declared.routes.deactivate, (req) => changeState(req, 'deactivated', ['active'], true));
+    api.route(declared.routes.activate, (req) => {
       if (findUser(req).state === 'blocked') throw errors.forbidden('A blocked user must be unblocked to be activated');
       return changeState(req, 'active', ['deactivated'], true);
     });
 
-    api.delete('/users/:user/identities/:provider', (req) => {
+    api.route(declared.routes.deleteIdentity, (req) => {
       requireAdmin(req);
       const user = findUser(req);
       const identities = (user.identities as Array<{ provider: string }> | undefined) ?? [];
@@ -198,25 +200,26 @@ export const userAccounts: SandboxModule = {
       return noContent();
     });
 
-    // Secondary emails: your own under /user/emails, anyone's for administrators under /users/:user/emails.
-    api.get('/user/emails', (req) => paginate(req, emailTable(req.db).filter((e) => e.user_id === requireUser(req).id), { present: presentEmail }), { scope: 'read_user' });
-    api.get('/user/emails/:email_id', (req) => ok(presentEmail(findEmail(req, requireUser(req)))), { scope: 'read_user' });
-    api.post('/user/emails', (req) => addEmail(req, requireUser(req)));
-    api.delete('/user/emails/:email_id', (req) => {
+    // Secondary emails: your own under /user/emails, anyone's for administrators under /users/{user}/emails.
+    const { current, user: ofUser } = emails.parents;
+    api.route(current.routes.list, (req) => paginate(req, emailTable(req.db).filter((e) => e.user_id === requireUser(req).id), { present: presentEmail }), { scope: 'read_user' });
+    api.route(current.routes.get, (req) => ok(presentEmail(findEmail(req, requireUser(req)))), { scope: 'read_user' });
+    api.route(current.routes.create, (req) => addEmail(req, requireUser(req)));
+    api.route(current.routes.delete, (req) => {
       const email = findEmail(req, requireUser(req));
       emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);
       return noContent();
     });
-    api.get('/users/:user/emails', (req) => {
+    api.route(ofUser.routes.list, (req) => {
       requireAdmin(req);
       const user = findUser(req);
       return paginate(req, emailTable(req.db).filter((e) => e.user_id === user.id), { present: presentEmail });
     });
-    api.post('/users/:user/emails', (req) => {
+    api.route(ofUser.routes.create, (req) => {
       requireAdmin(req);
       return addEmail(req, findUser(req));
     });
-    api.delete('/users/:user/emails/:email_id', (req) => {
+    api.route(ofUser.routes.delete, (req) => {
       requireAdmin(req);
       const email = findEmail(req, findUser(req));
       emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { impersonationTokens as declared } from '../../api/resources/access-tokens.js';
+import { gpgKeys as declaredGpgKeys } from '../../api/resources/gpg-keys.js';
+import { userStatus } from '../../api/resources/user-status.js';
 import { requireAdmin, requireUser, userFor } from '../auth.js';
-import { defineTable, newTokenValue, type Db } from '../db.js';
+import { newTokenValue, type Db } from '../db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { tokens, type AccessToken, type User } from '../model.js';
+import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentPersonalToken } from '../present.js';
@@ -34,13 +36,6 @@ function impersonationToken(req: SandboxRequest, user: User): AccessToken {
 
 // GPG keys ---------------------------------------------------------------------------------------------------------
 
-interface GpgKey {
-  id: number;
-  user_id: number;
-  key: string;
-  created_at: string;
-}
-const gpgKeys = defineTable<GpgKey>('gpg_keys');
 const ARMOR = /^-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]+-----END PGP PUBLIC KEY BLOCK-----\s*$/;
 
 const presentGpgKey = (key: GpgKey): Record<string, unknown> => ({ id: key.id, key: key.key, created_at: key.created_at });
@@ -69,18 +64,10 @@ function removeGpgKey(req: SandboxRequest, key: GpgKey) {
 
 // User status ------------------------------------------------------------------------------------------------------
 
-interface UserStatus {
-  user_id: number;
-  emoji: string | null;
-  message: string | null;
-  availability: 'not_set' | 'busy';
-  clear_status_at: string | null;
-}
-const statuses = defineTable<UserStatus>('user_statuses');
 const CLEAR_AFTER: Record<string, number> = { '30_minutes': 30, '3_hours': 180, '8_hours': 480, '1_day': 1440, '3_days': 4320, '7_days': 10080, '30_days': 43200 };
 
 function presentStatus(req: SandboxRequest, user: User): Record<string, unknown> {
-  const status = statuses(req.db).find((s) => s.user_id === user.id);
+  const status = userStatuses(req.db).find((s) => s.user_id === user.id);
   const live = status && (!status.clear_status_at || status.clear_status_at > req.now().toISOString()) ? status : undefined;
   const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return {
@@ -132,35 +119,36 @@ export const userExtras: SandboxModule = {
       return noContent();
     });
 
-    api.get('/user/gpg_keys', (req) => {
+    const { current, user: ofUser } = declaredGpgKeys.parents;
+    api.route(current.routes.list, (req) => {
       const user = requireUser(req);
       return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
     }, { scope: 'read_user' });
-    api.get('/user/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
-    api.post('/user/gpg_keys', (req) => addGpgKey(req, requireUser(req)));
-    api.delete('/user/gpg_keys/:key_id', (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
-    api.get('/users/:user/gpg_keys', (req) => {
+    api.route(current.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
+    api.route(current.routes.create, (req) => addGpgKey(req, requireUser(req)));
+    api.route(current.routes.delete, (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
+    api.route(ofUser.routes.list, (req) => {
       const user = userFor(req);
       return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
     }, { auth: 'optional' });
-    api.get('/users/:user/gpg_keys/:key_id', (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
-    api.post('/users/:user/gpg_keys', (req) => {
+    api.route(ofUser.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
+    api.route(ofUser.routes.create, (req) => {
       requireAdmin(req);
       return addGpgKey(req, userFor(req));
     });
-    api.delete('/users/:user/gpg_keys/:key_id', (req) => {
+    api.route(ofUser.routes.delete, (req) => {
       requireAdmin(req);
       return removeGpgKey(req, gpgKeyOf(req, userFor(req)));
     });
 
-    api.get('/user/status', (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
-    api.put('/user/status', (req) => {
+    api.route(userStatus.routes.get, (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
+    api.route(userStatus.routes.update, (req) => {
       const user = requireUser(req);
       const availability = req.input.availability === undefined ? 'not_set' : String(req.input.availability);
       if (!['not_set', 'busy'].includes(availability)) throw errors.invalid('availability');
       const clear = req.input.clear_status_after === undefined || req.input.clear_status_after === '' ? undefined : String(req.input.clear_status_after);
       if (clear !== undefined && !(clear in CLEAR_AFTER)) throw errors.invalid('clear_status_after');
-      const table = statuses(req.db);
+      const table = userStatuses(req.db);
       const index = table.findIndex((s) => s.user_id === user.id);
       if (index >= 0) table.splice(index, 1);
       // PUT replaces the whole status: parameters left out are cleared.
@@ -173,6 +161,6 @@ export const userExtras: SandboxModule = {
       });
       return ok(presentStatus(req, user));
     });
-    api.get('/users/:user/status', (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
+    api.route(userStatus.routes.ofUser, (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
   },
 };

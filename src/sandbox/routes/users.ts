@@ -2,10 +2,10 @@ import { toQueryString, type Query } from '../../api/path.js';
 import { users as declared } from '../../api/resources/users.js';
 import { requireUser } from '../auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { groups, members, projects, userNamespaceId, users as usersTable, type User } from '../model.js';
+import { groups, members, projects, users as usersTable, type User } from '../model.js';
 import { backwards, paginate, type Sequence } from '../pagination.js';
-import { presentUserBasic } from '../present.js';
 import type { SandboxModule } from '../module.js';
+import { basicUser, identities, isPremium, presentFullUser, userType } from '../users.js';
 
 /**
  * Users (spec document 3, api-facts §1.15): the list with everyone's and the administrator's filters, offset and
@@ -13,28 +13,9 @@ import type { SandboxModule } from '../module.js';
  * user_type, two_factor_enabled, identities, is_auditor, public_email, custom_attributes, updated_at, created_by_id.
  */
 
-interface Identity {
-  provider: string;
-  extern_uid: string;
-  saml_provider_id?: number | null;
-}
-
 const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'];
 /** User types the service counts as internal (ghost, bots the instance runs itself). */
 const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'llm_bot', 'placeholder', 'import_user'];
-
-/** Group and project access token bots are both of type project_bot, as on real instances. */
-export function userType(user: User): string {
-  return (user.user_type as string | undefined) ?? (user.bot ? 'project_bot' : 'human');
-}
-
-const identities = (user: User): Identity[] => (user.identities as Identity[] | undefined) ?? [];
-const isPremium = (req: SandboxRequest): boolean => req.tier !== 'free';
-
-/** A user who takes a license seat: an active human. */
-export function isBillable(user: User): boolean {
-  return user.state === 'active' && userType(user) === 'human';
-}
 
 /** Users with access to no project through membership (of the project or of one of its groups). */
 function projectMemberIds(req: SandboxRequest): Set<number> {
@@ -198,94 +179,6 @@ function keysetPage(req: SandboxRequest, ordered: Sequence<User>, orderBy: strin
   }
   return { status: 200, body: slice.map(present), headers };
 }
-
-function basicUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  return presentUserBasic(user, req.rootUrl);
-}
-
-/** The fields of a user record that any signed-in user sees; the others are for administrators and the user themself. */
-const PUBLIC_USER_FIELDS = [
-  'id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url', 'created_at', 'bio', 'bot', 'location', 'public_email', 'skype',
-  'linkedin', 'twitter', 'discord', 'website_url', 'organization', 'job_title', 'pronouns', 'work_information', 'followers', 'following',
-  'local_time', 'is_followed',
-] as const;
-
-/**
- * The user record: the public view for others, with the private and administrator's fields (UserWithAdmin) for
- * administrators and for the user themself. The full record is the basic view with the other fields assigned one at
- * a time, on purpose: composing it with spread or Object.assign leaves V8 objects in dictionary mode, which made
- * serving large user lists about ten times slower (bench/users); the public view, which no large list serves, is
- * picked from it.
- */
-export function presentFullUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  const record = userRecord(user, req);
-  if (!req.user?.is_admin && req.user?.id !== user.id) return Object.fromEntries(PUBLIC_USER_FIELDS.map((key) => [key, record[key]]));
-  if (!isPremium(req)) {
-    for (const key of PREMIUM_USER_FIELDS) delete record[key];
-  }
-  if (bool(req.query.with_custom_attributes)) {
-    record.custom_attributes = Object.entries((user.custom_attributes as Record<string, string> | undefined) ?? {}).map(([key, value]) => ({ key, value }));
-  }
-  return record;
-}
-
-function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
-  const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
-  // Assigned one at a time onto the basic view, never spread or Object.assign-ed (see presentFullUser).
-  const record = presentUserBasic(user, req.rootUrl);
-  record.created_at = user.created_at;
-  record.bio = (user.bio as string | null | undefined) ?? '';
-  record.bot = user.bot;
-  record.location = (user.location as string | null | undefined) ?? '';
-  record.public_email = user.public_email ?? null;
-  record.skype = (user.skype as string | null | undefined) ?? '';
-  record.linkedin = (user.linkedin as string | null | undefined) ?? '';
-  record.twitter = (user.twitter as string | null | undefined) ?? '';
-  record.discord = (user.discord as string | null | undefined) ?? '';
-  record.website_url = (user.website_url as string | null | undefined) ?? '';
-  record.organization = (user.organization as string | null | undefined) ?? '';
-  record.job_title = (user.job_title as string | null | undefined) ?? '';
-  record.pronouns = (user.pronouns as string | null | undefined) ?? null;
-  record.work_information = null;
-  record.followers = 0;
-  record.following = 0;
-  record.local_time = null;
-  record.is_followed = false;
-  record.email = user.email;
-  record.is_admin = user.is_admin;
-  record.note = (user.note as string | null | undefined) ?? null;
-  record.identities = identities(user).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id ?? null }));
-  record.namespace_id = userNamespaceId(user);
-  record.created_by = creator ? basicUser(creator, req) : null;
-  record.email_reset_offered_at = null;
-  record.last_sign_in_at = null;
-  record.confirmed_at = user.created_at;
-  record.current_sign_in_at = null;
-  record.last_activity_on = null;
-  record.current_sign_in_ip = null;
-  record.last_sign_in_ip = null;
-  record.sign_in_count = 0;
-  record.theme_id = (user.theme_id as number | undefined) ?? 1;
-  record.color_scheme_id = (user.color_scheme_id as number | undefined) ?? 1;
-  record.projects_limit = (user.projects_limit as number | undefined) ?? 100000;
-  record.can_create_group = user.can_create_group !== false;
-  record.can_create_project = true;
-  record.two_factor_enabled = user.two_factor_enabled === true;
-  record.external = user.external;
-  record.private_profile = user.private_profile === true;
-  record.commit_email = (user.commit_email as string | undefined) ?? user.email;
-  record.scim_identities = [];
-  record.plan = null;
-  record.trial = false;
-  record.shared_runners_minutes_limit = null;
-  record.extra_shared_runners_minutes_limit = null;
-  record.is_auditor = user.is_auditor === true;
-  record.using_license_seat = isBillable(user);
-  record.provisioned_by_group_id = null;
-  return record;
-}
-
-const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit', 'is_auditor', 'using_license_seat', 'provisioned_by_group_id'];
 
 export const users: SandboxModule = {
   routes(api) {

@@ -2,11 +2,12 @@ import { PLAN_LIMITS } from '../../api/plan-limits.js';
 import { placements, presentedFields, type Placement } from '../../api/resource.js';
 import { ALL_ENVIRONMENTS, MASKABLE, MASKABLE_RAW, MAX_VALUE_LENGTH, VARIABLE_KEY, variables as declared } from '../../api/resources/variables.js';
 import { findGroup, findProject, groupFor, projectFor, requireAdmin, Role } from '../auth.js';
-import { defineTable, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../http.js';
+import { planLimitsByPlan, variableTable, type StoredVariable } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { fleetProjectPath } from './fleet.js';
+import { fleetProjectPath } from '../seed.js';
 
 /**
  * CI/CD variables of projects, groups and the instance, served from their declaration (src/api/resources/
@@ -15,25 +16,7 @@ import { fleetProjectPath } from './fleet.js';
  * presented as null, and the instance's own shape (no environment scope, no hidden values, administrators only).
  */
 
-type Owner = 'project' | 'group' | 'instance';
-
-export interface StoredVariable {
-  id: number;
-  owner: Owner;
-  /** The project's or group's id; 0 for the instance. */
-  owner_id: number;
-  variable_type: 'env_var' | 'file';
-  key: string;
-  value: string;
-  protected: boolean;
-  masked: boolean;
-  hidden: boolean;
-  raw: boolean;
-  environment_scope: string;
-  description: string | null;
-}
-
-export const variableTable = defineTable<StoredVariable>('ci_variables');
+type Owner = StoredVariable['owner'];
 
 /** The fields each owner's answers carry, in the declared order: the instance's have no scope and no hidden. */
 const INSTANCE_HIDES = new Set(['environment_scope', 'hidden']);
@@ -109,7 +92,7 @@ function given(req: SandboxRequest, kind: Owner): Partial<StoredVariable> {
 }
 
 function instanceLimit(db: Db): number {
-  const limits = db.record<Record<string, Record<string, number>>>('plan_limits', () => ({}));
+  const limits = planLimitsByPlan(db);
   return limits.default?.ci_instance_level_variables ?? PLAN_LIMITS.ci_instance_level_variables;
 }
 

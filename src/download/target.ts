@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { checkWritableTarget } from '../files.js';
 import { isSpecialFile } from '../write.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 
 /** Refuses (exit 2) to write binary data to a terminal: checked before the request is sent. */
 export function assertBinaryTarget(io: Io, outputFile: string | undefined): void {

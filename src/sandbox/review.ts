@@ -1,10 +1,17 @@
-import { projectRole, Role } from '../auth.js';
-import { mayMerge, presentProtectedBranch as presentRule, protectDefaultBranch } from '../protection.js';
-import type { Db } from '../db.js';
-import { errors, type SandboxRequest } from '../http.js';
-import { mergeRequests, projects, type MergeRequest, type Project, type User, type ProtectedBranch } from '../model.js';
+import { projectRole, Role } from './auth.js';
+import { mayMerge, presentProtectedBranch as presentRule, protectDefaultBranch } from './protection.js';
+import type { Db } from './db.js';
+import { errors, type SandboxRequest } from './http.js';
+import {
+  approvalSettingsTable, members, mergeRequests, projects, users,
+  type ApprovalRule, type ApprovalSettings, type MergeRequest, type Project, type ProtectedBranch, type User,
+} from './model.js';
 
-/** Records and helpers shared by the review modules (merge trains, approvals, notes, draft notes). */
+/**
+ * Review of merge requests, as the review modules (approvals, approval rules, merge requests, merge trains, notes,
+ * draft notes) share it: finding a merge request the caller may see, its approval state, the project's approval
+ * settings and who may approve.
+ */
 
 /** Protects every project's default branch (projects created before their module seeded). */
 export function protectDefaultBranches(db: Db): void {
@@ -88,4 +95,32 @@ export function mergeBlocker(mr: MergeRequest, tier: SandboxRequest['tier']): st
   if (approvalsLeft(mr, tier) > 0) return 'not_approved';
   if (!['mergeable', 'not_approved'].includes(mr.detailed_merge_status)) return mr.detailed_merge_status;
   return undefined;
+}
+
+/** A project's approval settings, created with the service's defaults on first use. */
+export function approvalSettings(db: Db, projectId: number): ApprovalSettings {
+  let settings = approvalSettingsTable(db).find((s) => s.project_id === projectId);
+  if (!settings) {
+    settings = {
+      project_id: projectId,
+      approvals_before_merge: 0,
+      reset_approvals_on_push: true,
+      selective_code_owner_removals: false,
+      disable_overriding_approvers_per_merge_request: false,
+      merge_requests_author_approval: false,
+      merge_requests_disable_committers_approval: false,
+      require_password_to_approve: false,
+    };
+    approvalSettingsTable(db).push(settings);
+  }
+  return settings;
+}
+
+/** Users a rule names, and the members of the groups it names. */
+export function eligibleApprovers(db: Db, rule: Pick<ApprovalRule, 'user_ids' | 'group_ids'>): User[] {
+  const ids = new Set(rule.user_ids);
+  for (const member of members(db)) {
+    if (member.source_type === 'group' && rule.group_ids.includes(member.source_id)) ids.add(member.user_id);
+  }
+  return users(db).filter((u) => ids.has(u.id));
 }

@@ -1,0 +1,83 @@
+/**
+ * How help is laid out to a width: commander's own rules for an item (a term, and its description wrapped beside
+ * it) and for a paragraph (wrapped at white space, line breaks kept). They are written here once and used twice:
+ * the bundle's commander calls them (program.ts), and bin/forgectl.cjs calls them (built into dist/help-layout.cjs)
+ * to lay out the help texts rendered at build time to the width of the terminal or pipe they go to, without
+ * loading the bundle. The texts are rendered with their layout deferred: each item and paragraph is written as a
+ * marked span that layoutDeferred() replaces. This module imports nothing, so that file stays small.
+ */
+
+/** Below this many columns for a description, commander does not wrap it. */
+const MIN_WIDTH_TO_WRAP = 40;
+const ITEM_INDENT = 2;
+const SPACER = 2;
+
+/** Columns a text takes: commander's measure, which leaves out colour codes. */
+const displayWidth = (text: string): number => text.replace(/\x1b\[\d*(;\d*)*m/g, '').length; // eslint-disable-line no-control-regex
+
+/** Wraps a text at white space to a width, keeping its own line breaks (commander's Help.boxWrap). */
+export function wrapParagraph(text: string, width: number): string {
+  if (width < MIN_WIDTH_TO_WRAP) return text;
+  const wrapped: string[] = [];
+  for (const line of text.split(/\r\n|\n/)) {
+    const chunks = line.match(/[\s]*[^\s]+/g);
+    if (chunks === null) {
+      wrapped.push('');
+      continue;
+    }
+    let current = [chunks.shift()!];
+    let currentWidth = displayWidth(current[0]);
+    for (const chunk of chunks) {
+      const chunkWidth = displayWidth(chunk);
+      if (currentWidth + chunkWidth <= width) {
+        current.push(chunk);
+        currentWidth += chunkWidth;
+        continue;
+      }
+      wrapped.push(current.join(''));
+      const next = chunk.trimStart();
+      current = [next];
+      currentWidth = displayWidth(next);
+    }
+    wrapped.push(current.join(''));
+  }
+  return wrapped.join('\n');
+}
+
+/**
+ * One item of a list (an option, an argument, a command): the term padded to the list's term width, then the
+ * description wrapped to what is left of the help width and indented under itself (commander's Help.formatItem). A
+ * description with lines of its own already indented is kept as written.
+ */
+export function layoutItem(term: string, termWidth: number, description: string, helpWidth: number): string {
+  const indent = ' '.repeat(ITEM_INDENT);
+  if (!description) return indent + term;
+  const paddedTerm = term.padEnd(termWidth + term.length - displayWidth(term));
+  const remaining = helpWidth - termWidth - SPACER - ITEM_INDENT;
+  const formatted = remaining < MIN_WIDTH_TO_WRAP || /\n[^\S\r\n]/.test(description)
+    ? description
+    : wrapParagraph(description, remaining).replace(/\n/g, `\n${' '.repeat(termWidth + SPACER)}`);
+  return indent + paddedTerm + ' '.repeat(SPACER) + formatted.replace(/\n/g, `\n${indent}`);
+}
+
+// The marks of a deferred layout: control characters no help text contains.
+const START = '\u0001';
+const FIELD = '\u0002';
+const END = '\u0003';
+
+/** An item whose layout waits for the width (layoutDeferred). */
+export const deferredItem = (term: string, termWidth: number, description: string): string => `${START}I${termWidth}${FIELD}${term}${FIELD}${description}${END}`;
+
+/** A paragraph whose wrapping waits for the width (layoutDeferred), its lines indented by `indent` columns. */
+export const deferredParagraph = (text: string, indent = 0): string => `${START}P${indent}${FIELD}${text}${END}`;
+
+const DEFERRED = new RegExp(`${START}(?:I(\\d+)${FIELD}([^${FIELD}]*)${FIELD}([^${END}]*)|P(\\d+)${FIELD}([^${END}]*))${END}`, 'g');
+
+/** A help text rendered with its layout deferred, laid out to a width: what commander writes at that width. */
+export function layoutDeferred(text: string, width: number): string {
+  return text.replace(DEFERRED, (_, termWidth: string | undefined, term: string, description: string, indent: string, paragraph: string) => {
+    if (termWidth !== undefined) return layoutItem(term, Number(termWidth), description, width);
+    const margin = ' '.repeat(Number(indent));
+    return margin + wrapParagraph(paragraph, width - margin.length).replace(/\n/g, `\n${margin}`);
+  });
+}

@@ -1,0 +1,115 @@
+import type { TokenFields } from '../../api/access-tokens.js';
+import { defineTable } from '../db.js';
+
+/** Users and what they sign in and sign with: tokens, SSH and GPG keys, emails, their status; deploy tokens. */
+
+export interface User {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: 'active' | 'blocked' | 'deactivated' | 'banned';
+  is_admin: boolean;
+  bot: boolean;
+  external: boolean;
+  created_at: string;
+  /** Group or project of a bot user created for an access token. */
+  bot_of?: { type: 'group' | 'project'; id: number };
+  [key: string]: unknown;
+}
+
+/** An external identity of a user (`identities` of the user record: LDAP, SAML …). */
+export interface Identity {
+  provider: string;
+  extern_uid: string;
+  saml_provider_id?: number | null;
+}
+
+/**
+ * The id of a user's personal namespace. Groups and personal namespaces share one id space on the service; the
+ * sandbox keeps group ids small (acme is 1) and puts personal namespaces far above them.
+ */
+export const USER_NAMESPACE_BASE = 1_000_000;
+export const userNamespaceId = (user: Pick<User, 'id'>): number => USER_NAMESPACE_BASE + user.id;
+
+export type TokenKind = 'personal' | 'group' | 'project' | 'job' | 'oauth';
+
+/** A stored token: the service's fields, its secret, and what the sandbox keeps to act as the service does. */
+export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> {
+  kind: TokenKind;
+  /** Group or project id of a group or project token. */
+  resource_id?: number;
+  description: string;
+  token: string;
+  /** Tokens created by rotating one another share a family (reuse detection revokes it whole). */
+  family_id: number;
+  /** Revoked because it was rotated (presenting it to rotate again triggers reuse detection). */
+  rotated?: boolean;
+  /** An impersonation token: made by an administrator, it acts as its user. */
+  impersonation?: boolean;
+}
+
+export const users = defineTable<User>('users');
+export const tokens = defineTable<AccessToken>('tokens');
+
+export interface SshKey {
+  id: number;
+  /** Owner of an SSH key; creator of a deploy key. */
+  user_id: number;
+  title: string;
+  key: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  usage_type: 'auth' | 'signing' | 'auth_and_signing';
+  /** An instance deploy key (`POST /deploy_keys`): any project's maintainers may enable it. */
+  public?: boolean;
+  /** Projects a deploy key is enabled on; absent for a user's SSH key. */
+  deploy_keys_projects?: Array<{ id: number; project_id: number; can_push: boolean; created_at: string; updated_at: string }>;
+}
+
+export const sshKeyTable = defineTable<SshKey>('ssh_keys');
+
+export interface Email {
+  id: number;
+  user_id: number;
+  email: string;
+  confirmed_at: string | null;
+}
+
+export const emailTable = defineTable<Email>('emails');
+
+export interface GpgKey {
+  id: number;
+  user_id: number;
+  key: string;
+  created_at: string;
+}
+
+export const gpgKeys = defineTable<GpgKey>('gpg_keys');
+
+export interface UserStatus {
+  user_id: number;
+  emoji: string | null;
+  message: string | null;
+  availability: 'not_set' | 'busy';
+  clear_status_at: string | null;
+}
+
+export const userStatuses = defineTable<UserStatus>('user_statuses');
+
+export interface DeployToken {
+  id: number;
+  name: string;
+  username: string;
+  expires_at: string | null;
+  revoked: boolean;
+  scopes: string[];
+  token: string;
+  /** Where it belongs; `linked` false once deleted through the API (revoked, gone from its owner's list). */
+  owner: { kind: 'project' | 'group'; id: number };
+  linked: boolean;
+  created_at: string;
+}
+
+export const deployTokenTable = defineTable<DeployToken>('deploy_tokens');

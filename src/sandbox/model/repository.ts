@@ -1,0 +1,177 @@
+import type { StoredOf } from '../../api/fields.js';
+import { pullMirror } from '../../api/resources/pull-mirror.js';
+import { pushRule } from '../../api/resources/push-rule.js';
+import { projectSnippets as declaredSnippets } from '../../api/resources/snippets.js';
+import { defineTable } from '../db.js';
+import type { Visibility } from './namespaces.js';
+import { collectionTable, singletonTable } from './declared.js';
+
+/**
+ * Repositories and what is kept beside their objects (src/sandbox/git): commits, refs, tag annotations, signatures,
+ * commit comments and statuses, protected branches and tags, push rules, pull mirrors; snippets and their files.
+ */
+
+export interface Commit {
+  id: string;
+  project_id: number;
+  parent_ids: string[];
+  title: string;
+  message: string;
+  author_name: string;
+  author_email: string;
+  authored_date: string;
+  committer_name: string;
+  committer_email: string;
+  committed_date: string;
+  /** Id of the root tree (src/sandbox/git/store.ts); the commit's id is computed from it as git does. */
+  tree: string;
+  /** Lines added and removed against the first parent. */
+  stats: { additions: number; deletions: number; total: number };
+}
+
+export interface Repository {
+  project_id: number;
+  branches: Record<string, string>;
+  tags: Record<string, string>;
+}
+
+export const commits = defineTable<Commit>('commits');
+export const repositories = defineTable<Repository>('repositories');
+
+/** The annotation of an annotated tag: its message, its own object id (the tag's target) and when it was made. */
+export interface TagAnnotation {
+  project_id: number;
+  name: string;
+  message: string;
+  target: string;
+  created_at: string;
+}
+
+export const tagAnnotations = defineTable<TagAnnotation>('tag_annotations');
+
+/** The signature of a signed commit, as `GET …/commits/:sha/signature` answers it (a GPG, SSH or X.509 record). */
+export interface CommitSignature {
+  project_id: number;
+  sha: string;
+  record: Record<string, unknown>;
+}
+
+export const commitSignatures = defineTable<CommitSignature>('commit_signatures');
+
+/** A comment on a commit (`POST …/commits/:sha/comments`), on a line of a file or on the whole commit. */
+export interface CommitComment {
+  project_id: number;
+  sha: string;
+  note: string;
+  path: string | null;
+  line: number | null;
+  line_type: string | null;
+  author_id: number;
+  created_at: string;
+}
+
+export const commitComments = defineTable<CommitComment>('commit_comments');
+
+export type CommitStatusState = 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
+
+/** An external commit status (`POST /projects/{project}/statuses/{sha}`): CI systems outside the instance report here. */
+export interface CommitStatus {
+  id: number;
+  project_id: number;
+  sha: string;
+  ref: string;
+  name: string;
+  stage: string;
+  status: CommitStatusState;
+  target_url: string | null;
+  description: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  coverage: number | null;
+  pipeline_id: number;
+  author_id: number;
+}
+
+export const commitStatuses = defineTable<CommitStatus>('commit_statuses');
+
+export interface CreateAccess {
+  id: number;
+  access_level: number;
+  user_id?: number;
+  group_id?: number;
+  deploy_key_id?: number;
+}
+
+export interface ProtectedTag {
+  id: number;
+  project_id: number;
+  name: string;
+  create_access_levels: CreateAccess[];
+}
+
+export const protectedTagTable = defineTable<ProtectedTag>('protected_tags');
+
+/**
+ * A protected branch rule: a name or wildcard (`release/*`) of a project, or of a group (Premium: it applies to the
+ * group's projects). Who may push, merge and unprotect are access entries as protected tags have them: a role, a
+ * user, a group or (push only) a deploy key. Every project's default branch is protected when the project is created
+ * (src/sandbox/protection.ts).
+ */
+export interface ProtectedBranch {
+  id: number;
+  project_id?: number;
+  group_id?: number;
+  name: string;
+  push_access_levels: CreateAccess[];
+  merge_access_levels: CreateAccess[];
+  unprotect_access_levels: CreateAccess[];
+  allow_force_push: boolean;
+  code_owner_approval_required: boolean;
+}
+
+export const protectedBranches = defineTable<ProtectedBranch>('protected_branches');
+
+/** A project's push rule (routes/push-rules.ts serves it from its declaration). */
+export type PushRule = StoredOf<typeof pushRule>;
+
+export const pushRuleTable = singletonTable<PushRule>(pushRule);
+
+/** A project's pull mirror (routes/mirrors.ts serves it from its declaration). */
+export type PullMirror = StoredOf<typeof pullMirror> & { project_id: number };
+
+export const pullMirrorTable = singletonTable<PullMirror>(pullMirror);
+
+/**
+ * A project snippet (document 2, "Project snippet"), shared by the snippets routes, notes on snippets and storage
+ * moves, with its small repository (its versions, for raw files at a ref).
+ */
+export type Snippet = Pick<StoredOf<typeof declaredSnippets>, 'id' | 'project_id' | 'title' | 'file_name' | 'description' | 'visibility' | 'created_at' | 'updated_at' | 'imported' | 'imported_from'> & {
+  author_id: number;
+  /** Files of the snippet's repository at its head: path → content. */
+  files: Record<string, string>;
+  /** Earlier versions of the files, newest last, by commit id (raw files can be read at any of them). */
+  versions?: Array<{ sha: string; files: Record<string, string> }>;
+  /** What the service records about the request that created the snippet (administrators can read it). */
+  user_agent_detail?: { user_agent: string; ip_address: string; akismet_submitted: boolean };
+  /** Absent on snippets created by modules that do not track storage: they are on `default`. */
+  repository_storage?: string;
+  /** Set while a repository storage move runs. */
+  repository_read_only?: boolean;
+};
+
+export const snippets = collectionTable<Snippet>(declaredSnippets);
+
+/** A personal snippet (`/snippets`): a user's, outside any project. */
+export interface PersonalSnippet {
+  id: number;
+  title: string;
+  description: string | null;
+  visibility: Visibility;
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+  files: Record<string, string>;
+}
+
+export const personalSnippets = defineTable<PersonalSnippet>('personal_snippets');
