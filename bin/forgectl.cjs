@@ -80,21 +80,46 @@ function answeredHere(argv) {
   if (!words || !words.every((word) => /^[a-z][a-z0-9-]*$/.test(word))) return false;
   const width = helpWidth(fs);
   if (width === undefined) return false;
-  // The files are named as scripts/help-texts.ts writes them: forgectl~tokens~rotate.txt, help~exit-codes.txt.
+  // The texts are named as scripts/help-texts.ts writes them: forgectl~tokens~rotate.txt, help~exit-codes.txt.
   // `help WORD` is a topic first, as in the bundle.
   const names = [`${['forgectl', ...words].join('~')}.txt`];
   if (argv[0] === 'help' && words.length === 1) names.unshift(`help~${words[0]}.txt`);
+  const help = packed(fs, require('node:path').join(__dirname, '..', 'dist', 'help'));
   for (const name of names) {
     let text;
     try {
-      text = fs.readFileSync(require('node:path').join(__dirname, '..', 'dist', 'help', name));
+      text = help(name);
     } catch {
-      continue;
+      return false;
     }
+    if (!text) continue;
     writeAll(fs, Buffer.from(require('../dist/help-layout.cjs').layoutDeferred(text.toString(), width)));
     return true;
   }
   return false;
+}
+
+/**
+ * Reads the files scripts/build.mjs joined into FOLDER.pack, by name (FOLDER.index.json gives each one's offset and
+ * length): returns a function of the name that gives its bytes, or undefined for a name the pack has not. The index
+ * is read on the first call, the pack opened on the first file read (and left open for the rest of the run).
+ */
+function packed(fs, folder) {
+  let index;
+  let fd;
+  return (name) => {
+    index ??= JSON.parse(fs.readFileSync(`${folder}.index.json`, 'utf8'));
+    if (!Object.hasOwn(index, name)) return undefined;
+    const [offset, length] = index[name];
+    fd ??= fs.openSync(`${folder}.pack`, 'r');
+    const bytes = Buffer.allocUnsafe(length);
+    for (let done = 0; done < length; ) {
+      const read = fs.readSync(fd, bytes, done, length - done, offset + done);
+      if (!read) throw new Error(`${folder}.pack is shorter than its index says: reinstall forgectl`);
+      done += read;
+    }
+    return bytes;
+  };
 }
 
 /**
@@ -130,7 +155,8 @@ function writeAll(fs, bytes) {
 }
 
 /**
- * Loads dist/main.js and the chunks it requires (CommonJS, written by scripts/build.mjs) with V8's code
+ * Loads dist/main.js and the chunks it requires (CommonJS, written by scripts/build.mjs; the chunks joined into
+ * dist/chunks.pack, each read from there by its name under dist/chunks/, see packed()) with V8's code
  * cache: a file whose compiled code is in the cache is not compiled again, and saveCodeCache() saves the code of
  * the files compiled in this run. The cache lives in the user's cache folder, one folder per build of
  * forgectl and version of Node; a cache that is missing, stale, damaged (V8 checks its checksum) or not the
@@ -143,12 +169,16 @@ function loadBundle(dist) {
   const vm = require('node:vm');
   const cache = codeCacheDir(dist, fs, path);
   const compiled = [];
+  const chunks = path.join(dist, 'chunks');
+  const chunk = packed(fs, chunks);
   /**
    * Compiles a file as a function of (exports, require, module, __filename, __dirname), from the cache if it can.
    * Strict, as the ES modules it was built from.
    */
   const compile = (file) => {
-    const source = `(function (exports, require, module, __filename, __dirname) {'use strict';${fs.readFileSync(file, 'utf8')}\n})`;
+    const code = path.dirname(file) === chunks ? chunk(path.basename(file)) : fs.readFileSync(file);
+    if (!code) throw new Error(`${file} is not in ${chunks}.pack: reinstall forgectl`);
+    const source = `(function (exports, require, module, __filename, __dirname) {'use strict';${code.toString('utf8')}\n})`;
     const cacheFile = cache && path.join(cache, path.relative(dist, file).replace(/[\\/]/g, '~'));
     const cachedData = cacheFile ? readQuietly(fs, cacheFile) : undefined;
     const script = new vm.Script(source, { filename: file, cachedData });

@@ -1,7 +1,7 @@
 // Renders the help of every command and every help topic into a folder, one file each, as `forgectl … --help`
 // writes it, with the layout of its items and paragraphs deferred (src/cli/help-layout.ts). scripts/build.mjs
-// bundles this file and runs it into dist/help/; bin/forgectl.cjs prints those files, laid out to the width of the
-// terminal or to 80 columns, without loading the bundle.
+// bundles this file, runs it into dist/help/ and joins that folder into dist/help.pack; bin/forgectl.cjs prints the
+// texts from there, laid out to the width of the terminal or to 80 columns, without loading the bundle.
 // Usage (after bundling): node help-texts.cjs OUT_DIR
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

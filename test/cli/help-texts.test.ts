@@ -1,11 +1,11 @@
 /**
- * Help is printed by bin/forgectl.cjs from texts rendered at build time (dist/help/, their layout deferred), laid out
+ * Help is printed by bin/forgectl.cjs from texts rendered at build time (dist/help.pack, their layout deferred), laid out
  * to 80 columns or to the terminal's width, without loading the bundle: every text, at every width, must be what the
  * command line itself writes, and the writing must behave as the bundle's stdout does (a reader that goes away, a
  * slow reader).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { layoutDeferred } from '../../src/cli/help-layout.js';
@@ -14,10 +14,17 @@ import { manifest } from '../../src/commands/manifest.js';
 import { BIN, BUILT, run, runBin, tempDir } from '../helpers/cli.js';
 import { ptyRunner } from '../e2e/package.js';
 
-const helpDir = fileURLToPath(new URL('../../dist/help/', import.meta.url));
+const helpPack = fileURLToPath(new URL('../../dist/help', import.meta.url));
+/** The texts' places in dist/help.pack, by file name (forgectl~tokens~rotate.txt): [offset, length] in bytes. */
+const helpIndex = (): Record<string, [number, number]> => JSON.parse(readFileSync(`${helpPack}.index.json`, 'utf8')) as Record<string, [number, number]>;
+/** The names of the rendered texts, without .txt. */
+const helpNames = () => Object.keys(helpIndex()).map((file) => file.replace(/\.txt$/, ''));
 const env = { FORGECTL_CONFIG_DIR: tempDir() };
 /** A rendered text laid out as the bin lays it out to a pipe (80 columns) or to a terminal this wide. */
-const laidOut = (name: string, width = 80) => layoutDeferred(readFileSync(`${helpDir}${name}.txt`, 'utf8'), width);
+const laidOut = (name: string, width = 80) => {
+  const [offset, length] = helpIndex()[`${name}.txt`];
+  return layoutDeferred(readFileSync(`${helpPack}.pack`).toString('utf8', offset, offset + length), width);
+};
 
 describe.skipIf(!BUILT)('help rendered at build time', () => {
   it('has a text for the root, every group and every command, and each is what the command line writes', async () => {
@@ -26,7 +33,7 @@ describe.skipIf(!BUILT)('help rendered at build time', () => {
       const words = entry.path.split(' ');
       for (let length = 1; length <= words.length; length++) paths.add(words.slice(0, length).join(' '));
     }
-    const files = readdirSync(helpDir);
+    const files = helpNames();
     expect(files.length).toBe(paths.size + Object.keys(HELP_TOPICS).length);
     for (const path of paths) {
       const words = path ? path.split(' ') : [];
@@ -38,7 +45,7 @@ describe.skipIf(!BUILT)('help rendered at build time', () => {
   });
 
   it('laid out to a terminal of any width, each is what the command line writes on that terminal', async () => {
-    const files = readdirSync(helpDir).map((file) => file.replace(/\.txt$/, ''));
+    const files = helpNames();
     for (const width of [30, 52, 100, 167]) {
       for (const name of files) {
         const [first, ...words] = name.split('~');

@@ -9,15 +9,24 @@ const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
 
 /**
- * A preload that records every file of dist/ the bin reads (it loads the bundle itself, with fs.readFileSync), and
- * every built-in module the bundle requires (as `node:NAME`).
+ * A preload that records every file of dist/ the bin compiles (it loads the bundle itself, with vm.Script: the chunks
+ * from dist/chunks.pack under their own names), every other file of dist/ it reads (jq's WebAssembly), and every
+ * built-in module the bundle requires (as `node:NAME`).
  */
 const recorder = `${tempDir('forgectl-startup-')}/record.cjs`;
 writeFileSync(recorder, `const fs = require('node:fs');
 const read = fs.readFileSync;
 fs.readFileSync = function (file, ...rest) {
-  if (typeof file === 'string' && file.includes('/dist/') && /\\.(js|wasm)$/.test(file)) process.stderr.write('LOADED ' + file + '\\n');
+  if (typeof file === 'string' && file.includes('/dist/') && /\\.wasm$/.test(file)) process.stderr.write('LOADED ' + file + '\\n');
   return read.call(this, file, ...rest);
+};
+const vm = require('node:vm');
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(source, options) {
+    super(source, options);
+    if (options && typeof options.filename === 'string' && options.filename.includes('/dist/')) process.stderr.write('LOADED ' + options.filename + '\\n');
+  }
 };
 const Module = require('node:module');
 const load = Module._load;
@@ -101,7 +110,7 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
 describe.skipIf(!built)('the code cache', () => {
   const build = built ? (JSON.parse(readFileSync(`${dist}package.json`, 'utf8')) as { build: string }).build : '';
   const folderOf = (cache: string) => join(cache, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);
-  // Help with an option before it comes from the bundle (the bin prints plain help itself, from dist/help/).
+  // Help with an option before it comes from the bundle (the bin prints plain help itself, from dist/help.pack).
   const helpWith = (env: Record<string, string>) => runBin(['-q', 'freeze-periods', 'create', '--help'], { env: { FORGECTL_CONFIG_DIR: tempDir(), ...env } });
 
   it('is written on the first run, in a folder of this build and Node version only the user can reach, and used after', async () => {
