@@ -103,4 +103,39 @@ describe('tokens identify', () => {
     expect(again.code).toBe(4);
     expect(again.stderr).toContain('refused by the service (401)');
   });
+
+  it('a runner authentication token: its runner and where it belongs, for administrators and for anyone holding it; revoking unregisters the runner', async () => {
+    const register = async (description: string) => {
+      const made = await sandbox.call('POST', '/user/runners', { runner_type: 'project_type', project_id: 1, description });
+      expect(made.status).toBe(201);
+      return made.body as { id: number; token: string };
+    };
+    // The service's answer: the runner as runner lists give it.
+    const leaked = await register('leaky-runner');
+    const answer = await sandbox.call('POST', '/admin/token', { token: leaked.token });
+    expect(answer).toMatchObject({ status: 200, body: { id: leaked.id, description: 'leaky-runner', runner_type: 'project_type', paused: false } });
+    expect(answer.body.token).toBeUndefined();
+
+    const identify = async (token: string, env?: Record<string, string>) => sandbox.run(['tokens', 'identify', '-o', 'json'], { input: token, env });
+    const found = await identify(leaked.token);
+    expect(found.code).toBe(0);
+    expect(found.json()).toMatchObject({ type: 'runner authentication token', id: leaked.id, name: 'leaky-runner', project: 'acme/api', owner: null, active: true, source: 'admin' });
+    expect(found.stdout + found.stderr).not.toContain(leaked.token);
+
+    const revoked = await sandbox.run(['tokens', 'identify', '--revoke', '--yes'], { input: leaked.token });
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toContain(`Revoked the runner authentication token "leaky-runner" (id ${leaked.id}) in project acme/api`);
+    expect((await sandbox.call('GET', `/runners/${leaked.id}`)).status).toBe(404);
+    expect((await sandbox.call('POST', '/runners/verify', { token: leaked.token })).status).toBe(403);
+    expect((await identify(leaked.token)).code).toBe(5);
+
+    // Without administrator rights the runner endpoint says whose it is, and the token unregisters its runner.
+    const developer = { FORGECTL_TOKEN: sandbox.tokenWithRole('developer') };
+    const other = await register('other-runner');
+    const told = await identify(other.token, developer);
+    expect(told.code).toBe(0);
+    expect(told.json()).toMatchObject({ type: 'runner authentication token', id: other.id, source: 'self' });
+    expect((await sandbox.run(['tokens', 'identify', '--revoke', '--yes'], { input: other.token, env: developer })).code).toBe(0);
+    expect((await sandbox.call('GET', `/runners/${other.id}`)).status).toBe(404);
+  });
 });

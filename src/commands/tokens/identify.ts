@@ -3,6 +3,7 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
 import { accessTokens, impersonationTokens } from '../../api/resources/access-tokens.js';
 import { groups, projects } from '../../api/resources/projects.js';
+import { runners } from '../../api/resources/runners.js';
 import { users } from '../../api/resources/users.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName } from '../../parse.js';
@@ -69,11 +70,13 @@ const REVOKE = 'printf \'%s\\n\' "$TOKEN" | forgectl tokens identify --revoke --
 export default defineCommand<Options>({
   description: [
     'Reads the token from stdin (a masked prompt on a terminal; never from the command line) and prints what the',
-    'service knows about it: its type (personal, project, group or impersonation token), owner, project or group,',
+    'service knows about it: its type (personal, project, group, impersonation, deploy or runner authentication',
+    'token), owner, project or group,',
     'scopes, expiry and last use. As an administrator this asks the token information endpoint, which knows every',
     'token of the instance; otherwise it asks the token itself through its self endpoints (a revoked or expired',
     'token then says no more than that: exit 4). --revoke revokes it at once after a confirmation naming the owner',
-    '(--yes off a terminal); whatever uses it gets 401 from then on. Exit 5 when the instance does not know the token.',
+    '(--yes off a terminal); whatever uses it gets 401 from then on (a runner authentication token is revoked by',
+    'unregistering its runner). Exit 5 when the instance does not know the token.',
   ].join(' '),
   examples: [
     'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify',
@@ -95,9 +98,10 @@ export default defineCommand<Options>({
       ctx.io.note(`${describe(found)} is already ${found.revoked ? 'revoked' : 'inactive'}; nothing to revoke`);
       return found;
     }
-    await ctx.confirm(`Revoke ${describe(found)}? Whatever uses it gets 401 from then on`);
+    const runner = found.type === RUNNER_TOKEN;
+    await ctx.confirm(runner ? `Revoke ${describe(found)}? Its runner is unregistered and takes no more jobs` : `Revoke ${describe(found)}? Whatever uses it gets 401 from then on`);
     await revoke(ctx, token, found, admin);
-    const still = await stillWorks(ctx.apiWithToken(token));
+    const still = runner ? (await verifyRunner(ctx.api, token)) !== undefined : await stillWorks(ctx.apiWithToken(token));
     if (still) throw new CliError(`${describe(found)} was revoked, but it still authenticates`, ExitCode.attention, 'check it: printf \'%s\\n\' "$TOKEN" | forgectl tokens identify');
     ctx.io.note(`Revoked ${describe(found)}; it is refused from now on`);
     return { ...found, active: false, revoked: true };
@@ -130,6 +134,7 @@ async function viaAdmin(ctx: Context, token: string): Promise<Identified> {
     throw unknownToken(error);
   }
   if (entity.user_id === undefined && typeof (entity as { username?: unknown }).username === 'string') return deployRecord(entity as unknown as DeployEntity);
+  if (entity.user_id === undefined && typeof (entity as { runner_type?: unknown }).runner_type === 'string') return runnerRecord(ctx.api, entity as unknown as RunnerEntity);
   const owner = await ctx.api.call<Owner>(users.routes.get, { user: entity.user_id });
   let place: Place | undefined;
   let type = 'personal access token';
@@ -150,6 +155,9 @@ async function viaSelf(ctx: Context, token: string): Promise<Identified> {
     entity = await as.call<PatEntity>(personal.get, { token_id: 'self' });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
+      // A runner authentication token is no user's: the API refuses it, the runner endpoint knows it.
+      const verified = await verifyRunner(ctx.api, token);
+      if (verified) return { ...runnerFields(verified.id, null), expires_at: verified.token_expires_at ?? null, active: true, source: 'self' };
       throw new CliError(`the token is refused by the service (401): ${error.message}`, ExitCode.auth,
         'it is revoked, expired or unknown to this instance: it cannot be used any more. An administrator learns more: forgectl -p ADMIN tokens identify');
     }
@@ -239,6 +247,49 @@ function deployRecord(entity: DeployEntity): Identified {
   };
 }
 
+const RUNNER_TOKEN = 'runner authentication token';
+
+interface RunnerEntity {
+  id: number;
+  description?: string | null;
+  name?: string | null;
+  active?: boolean;
+  paused?: boolean;
+  runner_type: string;
+}
+
+/** What a runner's token says before its runner is read: no user, no scopes. */
+function runnerFields(id: number, name: string | null): Identified {
+  return {
+    type: RUNNER_TOKEN, id, name: name ?? '', owner: null, owner_name: null, user_id: null, project: null, group: null, access_level_name: null,
+    scopes: [], active: null, revoked: false, created_at: null, expires_at: null, last_used_at: null, source: 'admin', fix: REVOKE,
+  };
+}
+
+/** A runner's authentication token: the runner is read for the project or group it belongs to (none for the instance's). */
+async function runnerRecord(api: Api, entity: RunnerEntity): Promise<Identified> {
+  const runner = await api.call<{ created_at?: string; projects?: Array<{ path_with_namespace: string }>; groups?: Array<{ id: number }> }>(runners.parents.own.routes.get, { runner_id: entity.id });
+  const groupId = runner.groups?.[0]?.id;
+  const group = groupId === undefined ? undefined : await api.call<{ full_path: string }>(groups.routes.get, { group: groupId });
+  return {
+    ...runnerFields(entity.id, entity.description || entity.name || ''),
+    project: runner.projects?.[0]?.path_with_namespace ?? null,
+    group: group?.full_path ?? null,
+    active: entity.active ?? (entity.paused === undefined ? null : !entity.paused),
+    created_at: runner.created_at ?? null,
+  };
+}
+
+/** The runner an authentication token belongs to (the service answers the token itself, 403 when it is not one). */
+async function verifyRunner(api: Api, token: string): Promise<{ id: number; token_expires_at?: string | null } | undefined> {
+  try {
+    return await api.call<{ id: number; token_expires_at?: string | null }>(runners.parents.own.routes.verify, {}, { body: { token } });
+  } catch (error) {
+    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) return undefined;
+    throw error;
+  }
+}
+
 function unknownToken(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.status === 404) return new CliError('this instance does not know the token (404)', ExitCode.notFound, 'it was never issued here, or it was deleted with its owner; check which instance it belongs to');
@@ -248,6 +299,11 @@ function unknownToken(error: unknown): unknown {
 
 /** Revokes: the token information endpoint (administrators), else the token's own revoke or its group's or project's. */
 async function revoke(ctx: Context, token: string, found: Identified, admin: boolean): Promise<void> {
+  if (found.type === RUNNER_TOKEN && !admin) {
+    // The token unregisters its own runner.
+    await ctx.api.call(runners.parents.own.routes.delete_by_token, {}, { body: { token } });
+    return;
+  }
   if (admin) {
     // The token goes in the body: a DELETE's parameters would be its query, in the URL.
     await ctx.api.call(personal.revoke_by_value, {}, { body: { token } });

@@ -1,4 +1,4 @@
-import { RUNNER_JOB_STATUSES, RUNNER_LIST_FIELDS, RUNNER_STATUSES, RUNNER_TYPES, runners as declared } from '../../api/resources/runners.js';
+import { RUNNER_JOB_STATUSES, RUNNER_STATUSES, RUNNER_TYPES, runners as declared } from '../../api/resources/runners.js';
 import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -6,6 +6,7 @@ import { groups, jobs, pipelines, projects, runnerJobs, runnerTable, users, type
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
+import { presentRunnerBrief, removeRunner, runnerStatus } from '../runners.js';
 import { fleetProjectPath } from '../seed.js';
 
 /**
@@ -18,32 +19,11 @@ import { fleetProjectPath } from '../seed.js';
 
 type RunnerType = (typeof RUNNER_TYPES)[number];
 
-const HOUR = 3_600_000;
-const ONLINE_MS = 2 * HOUR;
-const STALE_MS = 7 * 24 * HOUR;
-
-export function runnerStatus(runner: Runner, now: Date): (typeof RUNNER_STATUSES)[number] {
-  const latest = Math.max(Date.parse(runner.created_at), runner.contacted_at ? Date.parse(runner.contacted_at) : 0);
-  if (latest <= now.getTime() - STALE_MS) return 'stale';
-  if (!runner.contacted_at) return 'never_contacted';
-  return Date.parse(runner.contacted_at) > now.getTime() - ONLINE_MS ? 'online' : 'offline';
-}
-
-function presentBrief(runner: Runner, now: Date): Record<string, unknown> {
-  const status = runnerStatus(runner, now);
-  const full: Record<string, unknown> = {
-    id: runner.id, description: runner.description, ip_address: runner.ip_address, active: !runner.paused, paused: runner.paused,
-    is_shared: runner.runner_type === 'instance_type', runner_type: runner.runner_type, name: runner.contacted_at ? 'gitlab-runner' : null,
-    online: status === 'online', status,
-  };
-  return Object.fromEntries(RUNNER_LIST_FIELDS.map((name) => [name, full[name]]));
-}
-
 function presentFull(req: SandboxRequest, runner: Runner): Record<string, unknown> {
   const projectList = runner.project_ids.map((id) => projects(req.db).find((p) => p.id === id)).filter((p): p is Project => Boolean(p));
   const group = runner.group_id === null ? undefined : groups(req.db).find((g) => g.id === runner.group_id);
   return {
-    ...presentBrief(runner, req.now()),
+    ...presentRunnerBrief(runner, req.now()),
     contacted_at: runner.contacted_at, created_at: runner.created_at, maintenance_note: runner.maintenance_note, tag_list: runner.tag_list,
     run_untagged: runner.run_untagged, locked: runner.locked, access_level: runner.access_level, maximum_timeout: runner.maximum_timeout,
     version: runner.version, revision: runner.version ? 'a1b2c3d4' : null, platform: runner.platform, architecture: runner.architecture,
@@ -99,7 +79,7 @@ function filtered(req: SandboxRequest, list: Runner[]): Runner[] {
     .sort((a, b) => a.id - b.id);
 }
 
-const listed = (req: SandboxRequest, list: Runner[]) => paginate(req, filtered(req, list), { present: (r) => presentBrief(r, req.now()) });
+const listed = (req: SandboxRequest, list: Runner[]) => paginate(req, filtered(req, list), { present: (r) => presentRunnerBrief(r, req.now()) });
 
 const UPDATABLE = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'];
 
@@ -178,7 +158,7 @@ export const runnersModule: SandboxModule = {
       const token = String(required(req, 'token'));
       const runner = runnerTable(req.db).find((r) => r.token === token);
       if (!runner) throw errors.forbidden();
-      runnerTable(req.db).splice(runnerTable(req.db).indexOf(runner), 1);
+      removeRunner(req.db, runner);
       return noContent();
     }, { auth: 'none' });
     api.route(own.list, (req) => {
@@ -209,7 +189,7 @@ export const runnersModule: SandboxModule = {
     api.route(own.delete, (req) => {
       const runner = findRunner(req);
       if (runner.runner_type === 'project_type' && runner.project_ids.length > 1) throw errors.forbidden('Runner associated with more than one project');
-      runnerTable(req.db).splice(runnerTable(req.db).indexOf(runner), 1);
+      removeRunner(req.db, runner);
       return noContent();
     });
     api.route(own.jobs, (req) => {
@@ -253,7 +233,7 @@ export const runnersModule: SandboxModule = {
   },
 
   seed(db, { now, fleet }) {
-    const ago = (hours: number): string => new Date(now.getTime() - hours * HOUR).toISOString();
+    const ago = (hours: number): string => new Date(now.getTime() - hours * 3_600_000).toISOString();
     const acme = findGroup(db, 'acme').id;
     const api = findProject(db, 'acme/api').id;
     const web = findProject(db, 'acme/web').id;

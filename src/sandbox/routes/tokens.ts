@@ -1,12 +1,13 @@
 import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { deployTokenTable, groups, members, projects, tokens, users, type AccessToken, type DeployToken, type Group, type Project, type User } from '../model.js';
+import { deployTokenTable, groups, members, projects, runnerTable, tokens, users, type AccessToken, type DeployToken, type Group, type Project, type Runner, type User } from '../model.js';
 import { paginate } from '../pagination.js';
 import { addToken, addUser, isoDate } from '../seed.js';
 import type { Router } from '../router.js';
 import type { SandboxModule } from '../module.js';
 import { presentPersonalToken } from '../present.js';
+import { presentRunnerBrief, removeRunner } from '../runners.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 
 /**
@@ -357,16 +358,19 @@ function personalRoutes(api: Router): void {
  * revokes it, whatever its kind. 400 without `token`, 401 unauthenticated, 403 for non-administrators, 404 for a
  * token the instance does not know, 422 for a kind it cannot identify or revoke (the sandbox: job and OAuth tokens).
  * Personal, group, project and impersonation tokens answer as the personal access token entity (a group or project
- * token is its bot user's personal token); a revoked token is still identified.
+ * token is its bot user's personal token); a revoked token is still identified. A runner authentication token
+ * answers as its runner (the record runner lists give), and revoking it unregisters the runner.
  */
 function adminTokenRoutes(api: Router): void {
-  const find = (req: SandboxRequest): { access: AccessToken } | { deploy: DeployToken } => {
+  const find = (req: SandboxRequest): { access: AccessToken } | { deploy: DeployToken } | { runner: Runner } => {
     requireAdmin(req);
     const value = String(required(req, 'token'));
     const token = tokens(req.db).find((t) => t.token === value);
     if (!token) {
       const deploy = deployTokenTable(req.db).find((t) => t.token === value);
       if (deploy) return { deploy };
+      const runner = runnerTable(req.db).find((r) => r.token === value);
+      if (runner) return { runner };
       throw errors.notFound();
     }
     if (token.kind === 'job' || token.kind === 'oauth') throw errors.message(422, '422 Unprocessable Entity');
@@ -380,10 +384,16 @@ function adminTokenRoutes(api: Router): void {
   const routes = accessTokens.parents.personal.routes;
   api.route(routes.identify, (req) => {
     const found = find(req);
+    if ('runner' in found) return ok(presentRunnerBrief(found.runner, req.now()));
     return ok('deploy' in found ? presentDeploy(found.deploy, req.now()) : presentPersonalToken(found.access));
   });
   api.route(routes.revoke_by_value, (req) => {
     const found = find(req);
+    // A runner authentication token is revoked by unregistering its runner, as DELETE /runners does.
+    if ('runner' in found) {
+      removeRunner(req.db, found.runner);
+      return noContent();
+    }
     const token = 'deploy' in found ? found.deploy : found.access;
     if (token.revoked) throw errors.badRequest('Token already revoked');
     token.revoked = true;
