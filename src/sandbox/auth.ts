@@ -206,17 +206,22 @@ export function projectRole(db: Db, user: User | undefined, project: Project): n
 export function projectFor(req: SandboxRequest, minRole: number = Role.guest): Project {
   const project = findProject(req.db, req.params.project);
   const role = projectRole(req.db, req.user, project);
-  const visible = role > 0 || project.visibility === 'public' || (project.visibility === 'internal' && req.user && !req.user.external);
-  if (!visible) throw errors.notFound('Project');
+  if (role <= 0 && !openToCaller(req, project.visibility)) throw errors.notFound('Project');
   if (role < minRole) throw errors.forbidden();
   return project;
 }
 
+/**
+ * Whether a record of this visibility is open to the caller without a membership: a public one to everybody, an
+ * internal one to signed-in users who are not external.
+ */
+export function openToCaller(req: SandboxRequest, visibility: string): boolean {
+  return visibility === 'public' || (visibility === 'internal' && Boolean(req.user) && !req.user!.external);
+}
+
 /** Whether the caller sees the project: members, administrators; public ones to all, internal ones to signed-in users. */
 export function projectVisible(req: SandboxRequest, project: Project): boolean {
-  if (project.visibility === 'public') return true;
-  if (project.visibility === 'internal' && req.user && !req.user.external) return true;
-  return projectRole(req.db, req.user, project) > 0;
+  return openToCaller(req, project.visibility) || projectRole(req.db, req.user, project) > 0;
 }
 
 /** The group of the route (`{group}`), checked for `minRole` as projectFor() checks a project. */

@@ -1,6 +1,6 @@
 import { issues as declaredIssues } from '../../api/resources/issues.js';
 import { mergeRequests as declaredMergeRequests } from '../../api/resources/merge-requests.js';
-import { findGroup, groupRole, projectFor, projectRole, requireUser, Role } from '../auth.js';
+import { findGroup, groupRole, openToCaller, projectFor, projectRole, requireUser, Role } from '../auth.js';
 import { resolveRevision } from '../git/repository.js';
 import { descendantGroups } from '../hierarchy.js';
 import { bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -23,9 +23,7 @@ const ISSUE_STATES = ['opened', 'closed', 'all'];
 
 /** Merge requests and issues of a private project need Reporter (Guest for issues); public and internal ones are open to viewers. */
 function canRead(req: SandboxRequest, project: Project, minRole: number): boolean {
-  const role = projectRole(req.db, req.user, project);
-  if (role >= minRole) return true;
-  return project.visibility === 'public' || (project.visibility === 'internal' && Boolean(req.user) && !req.user!.external);
+  return projectRole(req.db, req.user, project) >= minRole || openToCaller(req, project.visibility);
 }
 
 const reference = (project: Project, sign: string, iid: number) => ({

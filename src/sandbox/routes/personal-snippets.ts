@@ -1,5 +1,5 @@
 import { snippets } from '../../api/resources/snippets.js';
-import { requireUser } from '../auth.js';
+import { openToCaller, requireUser } from '../auth.js';
 import { created, errors, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../http.js';
 import { personalSnippets, users, type PersonalSnippet, type Visibility } from '../model.js';
 import type { SandboxModule } from '../module.js';
@@ -28,10 +28,7 @@ function present(req: SandboxRequest, snippet: PersonalSnippet): Record<string, 
 }
 
 function visible(req: SandboxRequest, snippet: PersonalSnippet): boolean {
-  if (snippet.visibility === 'public') return true;
-  if (!req.user) return false;
-  if (req.user.is_admin || snippet.author_id === req.user.id) return true;
-  return snippet.visibility === 'internal' && !req.user.external;
+  return openToCaller(req, snippet.visibility) || Boolean(req.user && (req.user.is_admin || snippet.author_id === req.user.id));
 }
 
 function find(req: SandboxRequest): PersonalSnippet {
