@@ -62,11 +62,11 @@ if (!answeredHere(argv)) {
 }
 
 /**
- * Prints the version, or the help of a command or topic rendered at build time (dist/help/, scripts/help-texts.ts),
+ * Prints the version, or the help of a command or topic rendered at build time (dist/help.pack, scripts/help-texts.ts),
  * with one write to file descriptor 1: the bundle would load commander, and build the command tree, for a fixed
  * text. The texts are laid out here (dist/help-layout.cjs, the functions the bundle's help uses) to the width of the
  * terminal, or to 80 columns for a pipe, a file or /dev/null. Help is answered here only when the words name a
- * command, group or topic that has a file; anything else (options, unknown words: usage errors) goes to the bundle.
+ * command, group or topic that has a text; anything else (options, unknown words: usage errors) goes to the bundle.
  * Returns whether it answered.
  */
 function answeredHere(argv) {

@@ -111,10 +111,10 @@ function locate(engine: Engine, expression: string, error: { text: string; line?
   return { line: before.length, column: before[before.length - 1].length + 1 };
 }
 
-/** Variables an expression sees as $ENV and env: the environment less anything that looks like a secret. */
-/** The process environment, as jq's $ENV and env see it (without secrets). */
+/** The process environment (safeEnvironment() takes the secrets out before jq sees it). */
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Variables an expression sees as $ENV and env: the environment less anything that looks like a secret. */
 function safeEnvironment(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

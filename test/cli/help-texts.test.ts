@@ -15,15 +15,23 @@ import { BIN, BUILT, run, runBin, tempDir } from '../helpers/cli.js';
 import { ptyRunner } from '../e2e/package.js';
 
 const helpPack = fileURLToPath(new URL('../../dist/help', import.meta.url));
-/** The texts' places in dist/help.pack, by file name (forgectl~tokens~rotate.txt): [offset, length] in bytes. */
-const helpIndex = (): Record<string, [number, number]> => JSON.parse(readFileSync(`${helpPack}.index.json`, 'utf8')) as Record<string, [number, number]>;
-/** The names of the rendered texts, without .txt. */
-const helpNames = () => Object.keys(helpIndex()).map((file) => file.replace(/\.txt$/, ''));
+/** The rendered texts by name (forgectl~tokens~rotate), read once from dist/help.pack at the places its index gives. */
+let texts: Map<string, string> | undefined;
+const helpTexts = (): Map<string, string> => {
+  if (texts) return texts;
+  const index = JSON.parse(readFileSync(`${helpPack}.index.json`, 'utf8')) as Record<string, [number, number]>;
+  const pack = readFileSync(`${helpPack}.pack`);
+  texts = new Map(Object.entries(index).map(([file, [offset, length]]) => [file.replace(/\.txt$/, ''), pack.toString('utf8', offset, offset + length)]));
+  return texts;
+};
+/** The names of the rendered texts. */
+const helpNames = () => [...helpTexts().keys()];
 const env = { FORGECTL_CONFIG_DIR: tempDir() };
 /** A rendered text laid out as the bin lays it out to a pipe (80 columns) or to a terminal this wide. */
 const laidOut = (name: string, width = 80) => {
-  const [offset, length] = helpIndex()[`${name}.txt`];
-  return layoutDeferred(readFileSync(`${helpPack}.pack`).toString('utf8', offset, offset + length), width);
+  const text = helpTexts().get(name);
+  if (text === undefined) throw new Error(`no help text ${name} in dist/help.pack`);
+  return layoutDeferred(text, width);
 };
 
 describe.skipIf(!BUILT)('help rendered at build time', () => {

@@ -19,6 +19,8 @@ import { fleetProjectPath } from '../seed.js';
 
 type RunnerType = (typeof RUNNER_TYPES)[number];
 
+const HOUR = 3_600_000;
+
 function presentFull(req: SandboxRequest, runner: Runner): Record<string, unknown> {
   const projectList = runner.project_ids.map((id) => projects(req.db).find((p) => p.id === id)).filter((p): p is Project => Boolean(p));
   const group = runner.group_id === null ? undefined : groups(req.db).find((g) => g.id === runner.group_id);
@@ -233,7 +235,7 @@ export const runnersModule: SandboxModule = {
   },
 
   seed(db, { now, fleet }) {
-    const ago = (hours: number): string => new Date(now.getTime() - hours * 3_600_000).toISOString();
+    const ago = (hours: number): string => new Date(now.getTime() - hours * HOUR).toISOString();
     const acme = findGroup(db, 'acme').id;
     const api = findProject(db, 'acme/api').id;
     const web = findProject(db, 'acme/web').id;
