@@ -221,6 +221,10 @@ async function* pagesOf(items: AsyncIterable<Row> | Row[]): AsyncGenerator<Row[]
   else for await (const record of items) yield [record];
 }
 
+/**
+ * Each line of a JSON text indented by two spaces. Only \n ends a line here: a regular expression's ^ with the m flag
+ * would also match after U+2028 and U+2029, which JSON.stringify leaves raw inside strings, and change the string.
+ */
 function indent(text: string): string {
-  return text.replace(/^/gm, '  ');
+  return `  ${text.replaceAll('\n', '\n  ')}`;
 }
