@@ -29,9 +29,9 @@ export interface ListSpec extends VerbSpec {
 export interface DeleteSpec extends VerbSpec {
   /**
    * Fetch the record first: returns a label for the question and the notice ("badge 3 (ci)"), or throws to refuse
-   * before asking (a group badge seen through a project).
+   * before asking (a group badge seen through a project, a protected branch the caller may not delete).
    */
-  inspect?: (record: any, where: string) => string | undefined;
+  inspect?: (record: any, where: string, ctx: Context, params: Record<string, unknown>) => string | undefined | Promise<string | undefined>;
 }
 
 export interface PlainVerbs {
@@ -250,7 +250,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
         const id = idOf(opts);
         const { params, where } = location(resource, opts, ctx);
         const target = { ...params, [resource.id.param]: id };
-        const label = spec.inspect ? spec.inspect(await ctx.api.call(route('get'), target), where) : undefined;
+        const label = spec.inspect ? await spec.inspect(await ctx.api.call(route('get'), target), where, ctx, params) : undefined;
         const what = `${resource.noun} ${String(id)}${label ? ` (${label})` : ''}`;
         await ctx.confirm(`Delete ${what} of ${where}?`);
         await ctx.api.call(route('delete'), target);
