@@ -172,6 +172,10 @@ export class RunContext implements Context {
     return group;
   }
 
+  defaults(): { project?: string; group?: string } {
+    return { project: this.profileDefault('default_project'), group: this.profileDefault('default_group') };
+  }
+
   private profileDefault(key: 'default_project' | 'default_group'): string | undefined {
     const config = this.readConfig();
     const name = selectedProfileName(this.globals, this.env, config);

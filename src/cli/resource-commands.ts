@@ -134,9 +134,21 @@ export function placementFor(resource: MultiParentDef, given: object, ctx: Conte
   // --project with --mr: the project is where the merge request is, not a placement of its own.
   const chosen = named.filter((selector) => selector.kind !== 'parent' || !named.some((other) => other.kind === 'scope' && resource.parents[other.key].parent === selector.key));
   if (!chosen.length && resource.default) chosen.push(selectors.find((selector) => selector.key === resource.default)!);
+  if (!chosen.length) chosen.push(...profileDefaultPlacement(selectors, ctx));
   if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun.endsWith('ch') ? `${resource.noun}es` : `${resource.noun}s`}? give ${choice}`);
   const placedResource = placed(resource, chosen[0].key);
   return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };
+}
+
+/**
+ * Without an option naming the placement, the profile's default_project (then its default_group) names it, as the
+ * options' help says.
+ */
+function profileDefaultPlacement<S extends { key: string; kind: string }>(selectors: S[], ctx: Context): S[] {
+  const defaults = ctx.defaults();
+  const parent = (key: 'project' | 'group') => selectors.find((selector) => selector.key === key && selector.kind === 'parent');
+  const fallback = (defaults.project !== undefined && parent('project')) || (defaults.group !== undefined && parent('group'));
+  return fallback ? [fallback] : [];
 }
 
 /**
