@@ -288,6 +288,26 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
+  live('delete-merged keeps protected branches; doctor and doctor --fix run on a 0644 or broken config file', async () => {
+    const created = await forgectl(['branches', 'create', '--project', 'acme/api', '--branch', 'release/1.2', '--ref', 'main', '-o', 'json']);
+    expect(JSON.parse(created.stdout)).toMatchObject({ protected: true, merged: true });
+    const deleted = await shell('forgectl branches delete-merged --project acme/api --yes; forgectl branches get release/1.2 --project acme/api --jq .name');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe('release/1.2\n');
+    expect(deleted.stderr).toMatch(/kept, protected: (.*, )?release\/1\.2\b/);
+    const home = tempDir('forgectl-e2e-doctor-');
+    const own = { FORGECTL_CONFIG_DIR: home, FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined };
+    expect((await forgectl(['auth', 'login', '--url', sandbox!.url, '--token-stdin'], own, sandbox!.token)).code).toBe(0);
+    const fixed = await shell(`chmod 644 ${home}/config.json; forgectl doctor --fix; echo "exit $?"; stat -c %a ${home}/config.json`, own);
+    expect(fixed.stdout).toMatch(/^pass\tconfiguration\tfile modes\tfixed: chmod 600 /m);
+    expect(fixed.stdout).toMatch(/exit 0\n600\n$/);
+    const broken = await shell(`echo '{bad' > ${home}/config.json; forgectl doctor; echo "exit $?"`, own);
+    expect(broken.stdout).toContain(`fail\tconfiguration\tprofiles\tconfig ${home}/config.json is not valid JSON\tfix or remove it, then run: forgectl auth login`);
+    expect(broken.stdout.trim().split('\n')).toHaveLength(21);
+    expect(broken.stdout).toMatch(/exit 3\n$/);
+    rmSync(home, { recursive: true, force: true });
+  });
+
   live('commits set-status, statuses and revert --check', async () => {
     const set = await forgectl(['commits', 'set-status', 'main', '--state', 'running', '--name', 'e2e', '--project', 'acme/api']);
     expect(set.code, set.stderr).toBe(0);
