@@ -14,8 +14,9 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
-import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
-import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { startSecretService } from '../helpers/keyring.js';
+import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
+import { installFromCheckout, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const pty = ptyRunner();
@@ -88,11 +89,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   const clearFaults = () => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
   const requests = async (): Promise<Array<{ method: string; path: string }>> => (await fetch(`${sandbox!.url}/-/sandbox/requests`)).json() as never;
   const clearRequests = () => fetch(`${sandbox!.url}/-/sandbox/requests`, { method: 'DELETE' });
-  /** A case that needs this Node (skipped, saying why, where it cannot be had) and maybe a pseudo-terminal. */
-  const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean } = {}) =>
+  /** A case that needs this Node (skipped, saying why, where it cannot be had), maybe a pseudo-terminal and programs. */
+  const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean; programs?: ProgramName[] } = {}) =>
     it(name, async (context) => {
       if (!nodeDir) return context.skip(skipped);
-      if (options.terminal && !pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+      if (options.terminal) needs(context, 'pty');
+      needs(context, ...(options.programs ?? []));
       await test();
     }, options.timeout ?? 60_000);
 
@@ -186,8 +188,6 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
-    const missing = secretServiceMissing();
-    if (missing && process.env.CI !== 'true') return void process.stderr.write(`keyring case skipped: ${missing}\n`);
     const service = await startSecretService();
     try {
       const dir = tempDir('forgectl-e2e-keyring-');
@@ -216,7 +216,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     } finally {
       service.stop();
     }
-  }, { terminal: true });
+  }, { terminal: true, programs: SECRET_SERVICE });
 
   live('prints tables on a terminal fitted to its width, with a header and visible control characters', async () => {
     // A note whose text tries to retitle the window and clear the screen.
