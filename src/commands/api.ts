@@ -1,6 +1,6 @@
 import { defineCommand, type Context } from '../cli/command.js';
 import { UsageError } from '../errors.js';
-import { collect } from '../parse.js';
+import { collect, pairReadsFile } from '../parse.js';
 import { readLocalFile } from '../files.js';
 import { assignField, typedValue, type Json } from '../cli/json-fields.js';
 import { readJson } from '../api/client.js';
@@ -57,9 +57,9 @@ export default defineCommand<Options>({
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with fields)' },
     { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', parse: collect },
-    { flags: '-F, --field <key=value>', description: 'a typed field: numbers, true/false, null, @file (repeatable)', parse: collect },
+    { flags: '-F, --field <key=value>', description: 'a typed field: numbers, true/false, null, @file (repeatable)', parse: collect, localFile: pairReadsFile },
     { flags: '-H, --header <name:value>', description: 'an extra request header (repeatable)', parse: collect },
-    { flags: '--input <file>', description: 'request body from a file, or - for stdin' },
+    { flags: '--input <file>', description: 'request body from a file, or - for stdin', localFile: true },
     { flags: '--paginate', description: 'fetch every page; prints one JSON array (or NDJSON with -o ndjson)' },
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
   ],

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
-import { manifest } from '../../src/commands/manifest.js';
-import { main } from '../../src/main.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
+import { execute } from '../../src/main.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -232,7 +232,7 @@ describe('variables as agent tools', () => {
     const set = tools.find((tool) => tool.name === 'variables_set')!;
     expect(Object.keys(set.inputSchema.properties!)).not.toEqual(expect.arrayContaining(['value_env']));
     expect(Object.keys(set.inputSchema.properties!).filter((name) => name.startsWith('value'))).toEqual(['value']);
-    const server = new ToolServer({ tools, invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     const results = [
       await server.call('variables_list', { project: 'acme/api', show_values: true, per_page: 100 }),
       await server.call('variables_get', { key: 'SIGNING_KEY', project: 'acme/api', show_values: true }),

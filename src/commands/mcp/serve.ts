@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { defineCommand, type Context, type GlobalOptions } from '../../cli/command.js';
+import { defineCommand, type Context, type GivenGlobals, type GlobalOptions } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { isLoopbackHost } from '../../http/url.js';
 import { buildCatalogue } from './catalogue.js';
@@ -20,16 +20,9 @@ function parseListen(value: string): { host: string; port: number } {
   return { host: (match[1] || '127.0.0.1').replace(/^\[|\]$/g, ''), port };
 }
 
-/** The global options of this run that the tool calls repeat (the same profile, instance and connection settings). */
-function inheritedGlobals(globals: GlobalOptions): string[] {
-  const argv: string[] = [];
-  if (globals.profile) argv.push(`--profile=${globals.profile}`);
-  if (globals.server) argv.push(`--server=${globals.server}`);
-  if (globals.timeout !== undefined) argv.push(`--timeout=${globals.timeout}`);
-  if (globals.retries !== undefined) argv.push(`--retries=${globals.retries}`);
-  if (globals.caFile) argv.push(`--ca-file=${globals.caFile}`);
-  if (globals.insecure) argv.push('--insecure');
-  return argv;
+/** The global options of this run that every tool call runs with (the same profile, instance and connection settings). */
+function connectionGlobals({ profile, server, timeout, retries, caFile, insecure }: GlobalOptions): GivenGlobals {
+  return { profile, server, timeout, retries, caFile, insecure };
 }
 
 export default defineCommand<Opts>({
@@ -54,10 +47,11 @@ export default defineCommand<Opts>({
       throw new UsageError(`--http ${opts.http.host}: not a loopback address`, 'anyone who reaches the port acts with your token: keep it on 127.0.0.1, or pass --allow-remote');
     }
     const tools = await buildCatalogue(ctx.commands.manifest, selection(opts));
-    const prefix = inheritedGlobals(ctx.globals);
     const server = new ToolServer({
       tools,
-      invoke: (argv, streams) => ctx.invoke([...prefix, ...argv], streams),
+      execute: (invocation, streams) => ctx.execute(invocation, streams),
+      commands: ctx.commands,
+      globals: connectionGlobals(ctx.globals),
       log: ctx.globals.verbose ? (line) => ctx.io.note(`mcp: ${line}`) : undefined,
     });
     // Serves until the client closes stdin (exit 0), or SIGINT/SIGTERM (130/143, with this line).

@@ -116,9 +116,9 @@ export interface ValueOptions {
 
 export const valueOptions: OptionDef[] = [
   { flags: '--value <text>', description: 'the value, for a plain variable (refused with --masked or --hidden: use one of the next three)' },
-  { flags: '--value-stdin', description: 'read the value from stdin (prompts without echo at a terminal)' },
-  { flags: '--value-file <path>', description: 'read the value from a file (a file variable\'s contents)' },
-  { flags: '--value-env <name>', description: 'read the value from an environment variable' },
+  { flags: '--value-stdin', description: 'read the value from stdin (prompts without echo at a terminal)', localFile: true },
+  { flags: '--value-file <path>', description: 'read the value from a file (a file variable\'s contents)', localFile: true },
+  { flags: '--value-env <name>', description: 'read the value from an environment variable', localFile: true },
 ];
 
 /** Where the value comes from, checked before anything is read or sent. */
