@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, openSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -49,12 +49,12 @@ async function startRecordingForwarder(upstream: string): Promise<{ url: string;
  * writing without blocking, which succeeds only while something has it open for reading. Each success is a reader
  * found (counted on its stdout), and closing it at once gives that reader an end of file, so nothing stays blocked.
  */
-function startFifoWatchdog(fifo: string): { readers: () => number; stop: () => void } {
+function startFifoWatchdog(fifo: string): { readers: () => number; reset: () => void; stop: () => void } {
   const script = `const fs = require('node:fs'); setInterval(() => { try { fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); process.stdout.write('r'); } catch {} }, 50);`;
   const child: ChildProcess = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
   let found = 0;
   child.stdout!.on('data', (chunk: Buffer) => (found += chunk.length));
-  return { readers: () => found, stop: () => child.kill() };
+  return { readers: () => found, reset: () => void (found = 0), stop: () => child.kill() };
 }
 
 let evil: Receiver;
@@ -78,6 +78,12 @@ beforeAll(async () => {
   const config = { current: 'main', profiles: { main: { url: forwarder.url, token: sandbox.adminToken }, evil: { url: evil.url, token: 'glpat-evil-profile-token' } } };
   writeFileSync(join(configDir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
   watchdog = startFifoWatchdog(fifo);
+  // The watchdog sees a reader: one opened here (without blocking) is counted, then the count starts afresh.
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  while (watchdog.readers() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  closeSync(reader);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  watchdog.reset();
 });
 
 afterAll(async () => {
@@ -196,6 +202,22 @@ describe('no tool input becomes an option, and no tool reads a local path it is 
     process.stdout.write(`TLS sweep: ${result.calls} calls\n`);
     const turned = result.texts.filter((text) => /verification is disabled|the CA file/.test(text));
     expect(turned).toEqual([]);
+    expect(evil.received).toEqual([]);
+  }, 600_000);
+
+  it('a canary file, /dev/zero and a FIFO named in any input are never read, and nothing hangs', async () => {
+    const tools = await everyTool();
+    const server = serverFor(tools, 'environment');
+    forwarder.bodies.length = 0;
+    const paths = [canary.path, '/dev/zero', fifo];
+    const result = await sweep(server, tools, paths, [...paths.map((path) => [path]), [`file:${canary.path}`], [`x=@${canary.path}`]]);
+    const inResults = result.texts.filter((text) => text.includes(canary.content)).length;
+    const inRequests = forwarder.bodies.filter((body) => body.includes(canary.content)).length;
+    process.stdout.write(`local-path sweep: ${result.calls} calls; results with the canary: ${inResults}; requests with it: ${inRequests}; FIFO readers: ${watchdog.readers()}\n`);
+    expect(inResults).toBe(0);
+    expect(inRequests).toBe(0);
+    expect(watchdog.readers()).toBe(0);
+    expect(result.slow).toEqual([]);
     expect(evil.received).toEqual([]);
   }, 600_000);
 });

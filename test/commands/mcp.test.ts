@@ -1,10 +1,13 @@
 import { Ajv } from 'ajv';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue, cursorOf, toolValues, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
 import { execute } from '../../src/main.js';
-import { useTestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -125,5 +128,66 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     const grouped = new Set(Object.values(TOOLSETS).flatMap((set) => set.groups));
     const outside = manifest.map((entry) => entry.path.split(' ')[0]).filter((group) => !grouped.has(group));
     expect([...new Set(outside)].sort()).toEqual(['auth', 'completion', 'doctor', 'mcp', 'profile', 'sandbox']);
+  });
+});
+
+describe('the desired-state files validate and plan may read', () => {
+  /** A server whose desired-state tools read below a folder of their own, with the files a hostile call names. */
+  const setUp = async () => {
+    const root = tempDir('forgectl-mcp-root-');
+    writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 40}\n');
+    execFileSync('mkfifo', [join(root, 'fifo.yaml')]);
+    writeFileSync(join(root, 'big.yaml'), '');
+    truncateSync(join(root, 'big.yaml'), 9 * 1024 * 1024);
+    writeFileSync(join(root, 'config.json'), JSON.stringify({ current: 'prod', profiles: { prod: { url: 'https://git.example.com', token: 'glpat-not-for-agents' } } }));
+    writeFileSync(join(root, 'notes.txt'), 'version: 1\n');
+    symlinkSync('/dev/zero', join(root, 'zero.yaml'));
+    const outside = tempDir('forgectl-mcp-outside-');
+    writeFileSync(join(outside, 'desired.yaml'), 'version: 1\n');
+    mkdirSync(join(root, 'sub'));
+    const tools = await buildCatalogue(manifest, { toolsets: ['desired-state'] });
+    const server = new ToolServer({ tools, commands, root, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const call = async (name: string, file: string) => {
+      const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000).unref());
+      const result = await Promise.race([server.call(name, { file }), deadline]);
+      if (result === 'timeout') throw new Error(`${name} ${file} did not return`);
+      return { ...result, text: result.content.map((item) => item.text).join('\n') };
+    };
+    return { root, outside, call };
+  };
+
+  it('reads a desired-state file below the server\'s folder; refuses other folders, other names, FIFOs, devices and large files before reading them', async () => {
+    const { root, outside, call } = await setUp();
+    expect((await call('validate', 'desired.yaml')).isError).toBeFalsy();
+    expect((await call('plan', join(root, 'desired.yaml'))).structuredContent).toMatchObject({ exit_code: 9 });
+    for (const [file, problem] of [
+      ['fifo.yaml', /fifo\.yaml: it is not a regular file/],
+      ['zero.yaml', /zero\.yaml is outside/],
+      ['/dev/zero', /\/dev\/zero is outside/],
+      ['big.yaml', /9,437,184 bytes, more than the 8,388,608 allowed/],
+      ['notes.txt', /notes\.txt is not a desired-state file: its name does not end in \.yaml, \.yml, \.json/],
+      [join(outside, 'desired.yaml'), /is outside .*forgectl-mcp-root-/],
+      ['../' + outside.split('/').at(-1) + '/desired.yaml', /is outside/],
+      ['sub', /not a desired-state file|not a regular file/],
+      ['-', /a tool reads no stdin/],
+      ['missing.yaml', /cannot read missing\.yaml: no such file/],
+    ] as Array<[string, RegExp]>) {
+      for (const tool of ['validate', 'plan']) {
+        const refused = await call(tool, file);
+        expect(refused.isError, `${tool} ${file}`).toBe(true);
+        expect(refused.text, `${tool} ${file}`).toMatch(problem);
+        expect(refused.text, `${tool} ${file}`).toMatch(/exit 2: bad input/);
+      }
+    }
+  });
+
+  it('never repeats the keys of a file that is not a desired-state file', async () => {
+    const { call } = await setUp();
+    for (const tool of ['validate', 'plan']) {
+      const refused = await call(tool, 'config.json');
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/config\.json is not a desired-state file/);
+      expect(refused.text).not.toMatch(/profiles|current|prod|glpat/);
+    }
   });
 });

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { defineCommand, type Context, type GivenGlobals, type GlobalOptions } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
@@ -10,6 +12,14 @@ import { ToolServer } from './server.js';
 interface Opts extends ToolsetOpts {
   http?: { host: string; port: number };
   allowRemote?: boolean;
+  root?: string;
+}
+
+/** --root: a folder that exists, as an absolute path. */
+function parseRoot(value: string): string {
+  const folder = resolve(value);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--root ${value}: no such folder`);
+  return folder;
 }
 
 /** HOST:PORT (or :PORT, or PORT) for --http; the host defaults to loopback. */
@@ -41,6 +51,7 @@ export default defineCommand<Opts>({
     ...toolsetOptions,
     { flags: '--http <host:port>', description: 'serve the streamable HTTP transport at http://HOST:PORT/mcp instead of stdio (loopback unless --allow-remote)', parse: parseListen },
     { flags: '--allow-remote', description: 'let --http listen on an address other than loopback (anyone who reaches it acts with your token)' },
+    { flags: '--root <folder>', description: 'the folder whose desired-state files the validate and plan tools may read (default: the working folder)', parse: parseRoot },
   ],
   async run(opts, ctx) {
     if (opts.http && !isLoopbackHost(opts.http.host) && !opts.allowRemote) {
@@ -52,6 +63,7 @@ export default defineCommand<Opts>({
       execute: (invocation, streams) => ctx.execute(invocation, streams),
       commands: ctx.commands,
       globals: connectionGlobals(ctx.globals),
+      root: opts.root ?? process.cwd(),
       log: ctx.globals.verbose ? (line) => ctx.io.note(`mcp: ${line}`) : undefined,
     });
     // Serves until the client closes stdin (exit 0), or SIGINT/SIGTERM (130/143, with this line).

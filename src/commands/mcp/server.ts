@@ -9,6 +9,7 @@ import { optionsFromValues } from '../../cli/invocation.js';
 import { CliError, UsageError } from '../../errors.js';
 import { cursorOf, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { writeFileAtomically } from '../../write.js';
+import { checkDesiredFile } from './desired-file.js';
 
 /**
  * The MCP server over the tool catalogue: tools/list, tools/call (each call a command run in this process on the path
@@ -41,6 +42,8 @@ export interface ServerOptions {
    * never taken from a call's input.
    */
   globals?: GivenGlobals;
+  /** The folder desired-state files are read from (validate, plan): only files below it. Default: the working folder. */
+  root?: string;
   /** Adds a line per tool call to stderr. */
   log?: (line: string) => void;
 }
@@ -115,7 +118,7 @@ export class ToolServer {
     if (invalid) return toolError(`${name}: ${invalid}`, 2);
     let values: ToolValues;
     try {
-      values = tool.path === 'apply' ? this.applyValues(args) : toolValues(tool, args);
+      values = tool.path === 'apply' ? this.applyValues(args) : await this.checked(toolValues(tool, args));
       if (tool.path === 'tokens rotate' && args.reveal_token !== true && args.save_to_profile === undefined) {
         throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
       }
@@ -162,6 +165,13 @@ export class ToolServer {
       ...(shown?.[1] ? { total: Number(shown[1].replace(/,/g, '')) } : {}),
       ...(shown ? { next_cursor: cursorOf(page + 1) } : {}),
     };
+  }
+
+  /** The values with the desired-state file they name checked, and replaced by its real path (which the command reads). */
+  private async checked(values: ToolValues): Promise<ToolValues> {
+    if (values.desiredFile === undefined) return values;
+    const real = await checkDesiredFile(values.desiredFile, this.options.root ?? process.cwd());
+    return { ...values, values: values.values.map((item) => (item.flag === '--file' && item.value === values.desiredFile ? { ...item, value: real } : item)) };
   }
 
   private applyValues(args: Record<string, unknown>): ToolValues {
