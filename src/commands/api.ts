@@ -7,6 +7,8 @@ import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
 import { DownloadResult } from '../download/result.js';
 import { TextResult } from '../output/result.js';
+import { withoutSecretValues } from '../api/resources/variables.js';
+import { mayShowValues, showValuesOption } from '../cli/secrets.js';
 
 interface Options {
   path: string;
@@ -17,6 +19,7 @@ interface Options {
   input?: string;
   paginate?: boolean;
   include?: boolean;
+  showValues?: boolean;
 }
 
 function isText(type: string | undefined): boolean {
@@ -43,7 +46,9 @@ async function buildFields(opts: Options, ctx: Context): Promise<Record<string, 
 }
 
 export default defineCommand<Options>({
-  description: 'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command.',
+  description:
+    'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command. ' +
+    'The values of masked and hidden CI/CD variables in an answer are shown as null: --show-values shows masked ones at a terminal, never in a pipe or a file.',
   examples: [
     'forgectl api /user',
     'forgectl api /projects/acme%2Fapi/badges -f link_url=https://ci.example.com -f image_url=https://ci.example.com/b.svg',
@@ -62,6 +67,7 @@ export default defineCommand<Options>({
     { flags: '--input <file>', description: 'request body from a file, or - for stdin', localFile: true },
     { flags: '--paginate', description: 'fetch every page; prints one JSON array (or NDJSON with -o ndjson)' },
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
+    showValuesOption,
   ],
   async run(opts, ctx) {
     const fields = await buildFields(opts, ctx);
@@ -86,10 +92,12 @@ export default defineCommand<Options>({
     }
     const inQuery = method === 'GET' || method === 'HEAD';
     if (opts.input && hasFields) throw new UsageError('--input and fields cannot be combined');
+    const show = mayShowValues(opts, ctx);
 
     if (opts.paginate) {
       if (method !== 'GET') throw new UsageError('--paginate works with GET only');
-      return ctx.api.list(path, fields as Record<string, string>, { ...ctx.paging, all: true });
+      const list = ctx.api.list(path, fields as Record<string, string>, { ...ctx.paging, all: true });
+      return show ? list : list.map(withoutSecretValues);
     }
 
     let rawBody: { data: Buffer | string; contentType: string } | undefined;
@@ -114,7 +122,7 @@ export default defineCommand<Options>({
     }
     if (isText(response.header('content-type'))) {
       const body = await readJson(response);
-      if (body.kind === 'json') return body.value;
+      if (body.kind === 'json') return show ? body.value : withoutSecretValues(body.value);
       // Printed as it came, but an HTML page or broken JSON is rarely what was asked for: say so on stderr.
       if (body.kind === 'malformed') ctx.io.warn(`the server answered ${response.status} with malformed JSON; printed as text`);
       else if (/html/i.test(body.type)) ctx.io.warn(`the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);

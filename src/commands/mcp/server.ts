@@ -10,6 +10,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { cursorOf, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
+import { withoutSecretValues } from '../../api/resources/variables.js';
 
 /**
  * The MCP server over the tool catalogue: tools/list, tools/call (each call a command run in this process on the path
@@ -140,6 +141,8 @@ export class ToolServer {
     } catch {
       result = outcome.stdout;
     }
+    // Never a masked or hidden CI/CD variable's value, whichever tool's answer holds it (an agent is no terminal).
+    result = withoutSecretValues(result);
     if (args.reveal_token !== true) result = withoutTokens(result);
     const structured: Record<string, unknown> = { result, exit_code: outcome.code };
     if (tool.list && Array.isArray(result)) Object.assign(structured, this.paging(result, args, outcome.stderr));
