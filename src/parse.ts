@@ -180,6 +180,9 @@ export function parseAccessLevel(name: string, allowed: number[] = Object.values
 }
 
 /** Splits `key=value` arguments; a key given twice or without `=` is a usage error. */
+/** Whether a KEY=VALUE pair's value is `@FILE` (or `@-`): read from a local file (or stdin) where pairs take that form. */
+export const pairReadsFile = (pair: string): boolean => pair.slice(pair.indexOf('=') + 1).startsWith('@');
+
 export function splitPairs(pairs: string[]): Array<[string, string]> {
   const seen = new Set<string>();
   return pairs.map((pair) => {
