@@ -92,6 +92,17 @@ describe('apply: a replace never loses the old object', () => {
     expect(JSON.parse(readFileSync(saved, 'utf8')).changes).toEqual([expect.objectContaining({ action: 'replace', replace_reason: 'hidden is set only when a variable is created' })]);
   });
 
+  it('--dry-run shows both requests of a replace (the value redacted) and sends nothing', async () => {
+    const desired = hiddenFile('REPRO_KEY');
+    sandbox.clearRequests();
+    const dry = await sandbox.run(['apply', '-f', desired, '--yes', '--dry-run'], { env: { REPRO_KEY: 'new-secret-value-99' } });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^DELETE .*\/projects\/acme%2Fweb\/variables\/REPRO_KEY/m);
+    expect(dry.stdout).toMatch(/^POST .*\/projects\/acme%2Fweb\/variables\n(.*\n)*\s+"value": "\[REDACTED\]"/m);
+    noSecret(dry, 'new-secret-value-99');
+    expect(writes()).toEqual([]);
+  });
+
   it('a 400 on the create of a replace puts the old (masked, readable) variable back and says so (exit 9)', async () => {
     const desired = hiddenFile('REPRO_KEY');
     sandbox.fault({ method: 'POST', path: '/projects/[^/]+/variables$', status: 400, body: { message: { value: ['is invalid'] } } });
