@@ -238,6 +238,32 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(tsv.stdout).toContain('hi \\x1b]0;owned\\x07 \\x1b[2J bye');
   }, { terminal: true });
 
+  live('apply never destroys a masked variable it replaces: a missing or unmaskable secret writes nothing, a failed create puts it back', async () => {
+    const dir = tempDir('forgectl-e2e-replace-');
+    expect((await shell(`printf 'keep-me-secret-1234' | forgectl variables set REPRO_KEY --project acme/web --masked --value-stdin`)).code).toBe(0);
+    writeFileSync(join(dir, 'repro.yaml'), 'version: 1\nprojects:\n  acme/web:\n    variables:\n      - {key: REPRO_KEY, value: {env: REPRO_KEY}, masked: true, hidden: true}\n');
+    const value = async (field = '.value') => (await forgectl(['api', '/projects/acme%2Fweb/variables/REPRO_KEY', '--jq', field])).stdout.trim();
+    const plan = await shell(`cd ${dir} && forgectl plan -f repro.yaml`);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('  -/+ variable REPRO_KEY … *   (deleted and created again: hidden is set only when a variable is created)');
+    await clearRequests();
+    const unset = await shell(`cd ${dir} && forgectl apply -f repro.yaml --yes`);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('the environment variable REPRO_KEY is not set; nothing was applied');
+    const unmaskable = await shell(`cd ${dir} && REPRO_KEY="has space" forgectl apply -f repro.yaml --yes`);
+    expect(unmaskable.code).toBe(2);
+    expect(unmaskable.stderr).toContain('value cannot be masked: it contains whitespace; nothing was applied');
+    expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await value()).toBe('keep-me-secret-1234');
+    await fault({ method: 'POST', path: '/projects/[^/]+/variables$', status: 500 });
+    const failed = await shell(`cd ${dir} && REPRO_KEY=new-secret-value-99 forgectl apply -f repro.yaml --yes`);
+    expect(failed.code).toBe(9);
+    expect(failed.stdout).toContain('was put back as it was');
+    expect(await value()).toBe('keep-me-secret-1234');
+    expect((await shell(`cd ${dir} && REPRO_KEY=new-secret-value-99 forgectl apply -f repro.yaml --yes`)).code).toBe(0);
+    expect(await value('.hidden')).toBe('true');
+  });
+
   live('members and project deletion from the shell: removals ask first, a desired file with enforce names each removal, apply, plan 0', async () => {
     const dir = tempDir('forgectl-e2e-members-');
     expect((await forgectl(['members', 'add', 'user1,user2', '--group', 'acme', '--access-level', 'reporter'])).code).toBe(0);
