@@ -119,7 +119,8 @@ describe('--jq', () => {
     sandbox.fault({ method: 'GET', path: '^/answer$', status: 200, body: '[{"__proto__": {"x": 1}, "id": 1}, {"id": 2}]', headers: { 'Content-Type': 'application/json' }, times: 3 });
     expect(await sandbox.run(['api', '/answer', '--jq', '.__proto__'])).toMatchObject({ code: 0, stdout: '{"x":1}\nnull\n' });
     expect(await sandbox.run(['api', '/answer', '--jq', '{__proto__}'])).toMatchObject({ code: 0, stdout: '{"__proto__":{"x":1}}\n{"__proto__":null}\n' });
-    expect(await sandbox.run(['api', '/answer', '--fields', '__proto__.x,id', '-o', 'json'])).toMatchObject({ code: 0 });
+    const fields = await sandbox.run(['api', '/answer', '--fields', '__proto__.x,id', '-o', 'ndjson']);
+    expect(fields).toMatchObject({ code: 0, stdout: '{"__proto__":{"x":1},"id":1}\n{"__proto__":{"x":null},"id":2}\n' });
   });
 
   it('hands jq only the keys a plain path or {a, b} reads, with the same results and errors as the whole record', async () => {
