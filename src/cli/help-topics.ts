@@ -113,7 +113,7 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
           "forgectl users list --all --template '{{ id }} {{ username }} joined {{ created_at | timeago }}'",
           'forgectl users list --template \'{% row id, username, state | color: "green" %}\'',
         ),
-        paragraph('Besides Liquid\'s own filters (upcase, truncate, date, default …): timeago ("3 days ago"), color: "red" (green, yellow, blue, magenta, cyan, gray, bold, dim; painted only on a terminal, as other colour), and the tag row, whose cells are printed as aligned columns when the records end. Control characters in values are shown as visible \\x1b escapes. A template that does not parse exits 2 before anything is sent.', 2),
+        paragraph('Besides Liquid\'s own filters (upcase, truncate, date, default …): timeago ("3 days ago"), color: "red" (green, yellow, blue, magenta, cyan, gray, bold, dim; painted only on a terminal, as other colour), and the tag row, whose cells are printed as aligned columns when the records end. Control characters in values are shown as visible \\x1b escapes. A template that does not parse, or is in Go\'s template language ({{range .}}, {{printf "%v" .id}}), exits 2 before anything is sent; a name that is not a field of the record exits 2 naming the fields ({% if name %} and {{ name | default: "-" }} take a field some records lack).', 2),
       ],
     ),
   },

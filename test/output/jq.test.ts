@@ -192,6 +192,35 @@ describe('--template', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('refuses a name that is neither a field nor a filter, naming it and the fields, instead of printing nothing', async () => {
+    const typo = await sandbox.run(['api', '/user', '--template', '{{ username }} {{ nosuchfield }}']);
+    expect(typo).toMatchObject({ code: 2, stdout: '' });
+    expect(typo.stderr).toMatch(/^error: --template: undefined variable: nosuchfield, line:1, col:\d+\nhint: \d+ known fields, among them id, username, /);
+    expect(typo.stderr).toContain('{% if name %} and {{ name | default: "-" }} take a field a record may lack');
+    const list = await sandbox.run(['users', 'list', '--template', '{{ nope }}']);
+    expect(list).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('undefined variable: nope') });
+    // if, unless and default may name a field a record lacks; a null field is empty text.
+    const lenient = await sandbox.run(['api', '/user', '--template', '{% if nope %}x{% else %}{{ username }}{% endif %} {{ nope | default: "-" }} {{ website_url }}.']);
+    expect(lenient).toMatchObject({ code: 0, stdout: 'root - .\n' });
+  });
+
+  it('refuses Go template syntax (as gh takes it) before any request, saying the language is Liquid', async () => {
+    sandbox.clearRequests();
+    for (const [template, tag] of [
+      ['{{range .}}{{.name}}{{end}}', '{{range .}}'],
+      ['{{printf "#%v" .id}} {{.name}}', '{{printf "#%v" .id}}'],
+      ['{{.name}} {{timeago .created_at}}', '{{timeago .created_at}}'],
+      ['{{ $id := .id }}{{ $id }}', '{{ $id := .id }}'],
+    ]) {
+      const result = await sandbox.run(['users', 'list', '--template', template]);
+      expect(result, template).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr, template).toBe(`error: --template: ${tag} is Go template syntax, not Liquid\nhint: --template takes Liquid: '{{ id }} {{ name | upcase }} {{ created_at | timeago }}'; a list field: {% for label in labels %}{{ label }} {% endfor %}\n`);
+    }
+    const filter = await sandbox.run(['users', 'list', '--template', '{{ username | upper }}']);
+    expect(filter).toMatchObject({ code: 2, stderr: expect.stringContaining("error: --template: undefined filter: upper, line:1, col:1\nhint: the filters are Liquid's (upcase, ") });
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('says times relative to now', () => {
     const now = new Date('2026-01-10T12:00:00Z');
     expect(timeAgo('2026-01-10T11:59:50Z', now)).toBe('just now');
