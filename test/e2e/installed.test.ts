@@ -466,6 +466,31 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     await clearFaults();
   });
 
+  live('--jq, --template and --fields give the data as it is, or fail saying why: never wrong data with exit 0', async () => {
+    // An HTML page under --jq or --template: exit 8, nothing printed.
+    await fault({ method: 'GET', path: '^/users/2$', status: 200, body: '<!DOCTYPE html><title>Sign in</title>', headers: { 'Content-Type': 'text/html' }, times: 2 });
+    for (const shaping of [['--jq', '.id'], ['--template', '{{ id }}']]) {
+      const html = await forgectl(['api', '/users/2', ...shaping]);
+      expect(html, shaping.join(' ')).toMatchObject({ code: 8, stdout: '' });
+      expect(html.stderr).toMatch(/^error: the server answered 200 with text\/html, not JSON \(GET \/users\/2\)\n/);
+    }
+    // A null answer, and numbers as written, reach jq.
+    await fault({ method: 'GET', path: '^/answer$', status: 200, body: '[null, 100000000000000000001, 1.0]', headers: { 'Content-Type': 'application/json' } });
+    expect(await forgectl(['api', '/answer', '--jq', '.'])).toMatchObject({ code: 0, stdout: 'null\n100000000000000000001\n1.0\n' });
+    await clearFaults();
+    // A line separator in a description stays as it is with --fields (-o json).
+    const description = 'line1\u2028line2\u2029end';
+    expect((await forgectl(['api', '-X', 'PUT', '/projects/acme%2Fweb', '-f', `description=${description}`])).code).toBe(0);
+    const listed = await forgectl(['projects', 'list', '--group', 'acme', '--fields', 'path,description', '-o', 'json']);
+    expect((JSON.parse(listed.stdout) as Array<{ path: string; description: string }>).find((p) => p.path === 'web')?.description).toBe(description);
+    // A template naming what the records do not have, or written in Go's language: exit 2, saying so.
+    expect(await forgectl(['users', 'list', '--template', '{{ nosuchfield }}'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('undefined variable: nosuchfield') });
+    expect(await forgectl(['users', 'list', '--template', '{{range .}}{{.username}}{{end}}'])).toMatchObject({ code: 2, stderr: expect.stringContaining('is Go template syntax, not Liquid') });
+    // jq out of memory: one line, exit 1.
+    const memory = await forgectl(['api', '/version', '--jq', 'def f: [f]; f']);
+    expect(memory).toMatchObject({ code: 1, stdout: '', stderr: 'error: --jq: jq ran out of memory (it has 2 GB)\nhint: the expression builds a value too large, or recurses without end\n' });
+  });
+
   live('path parameters . and .. stay one encoded segment', async () => {
     await clearRequests();
     const result = await forgectl(['badges', 'list', '--project', '..']);
