@@ -68,6 +68,17 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
 ];
 
 /**
+ * The root help with its options (the global options, a score of lines) after the commands, which are what a reader
+ * of `forgectl --help` looks for: commander writes them first.
+ */
+function optionsLast(text: string): string {
+  const sections = text.trimEnd().split(/\n\n(?=\S[^\n]*:\n)/);
+  const options = sections.findIndex((section) => section.startsWith('Options:\n'));
+  if (options < 0) return text;
+  return `${[...sections.slice(0, options), ...sections.slice(options + 1), sections[options]].join('\n\n')}\n`;
+}
+
+/**
  * The section of a top-level command in the root help, its rank, and its place in the section (unlisted ones last,
  * under "Commands:", in the manifest's order).
  */
@@ -232,6 +243,10 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
     optionDescription(option) {
       const text = Help.prototype.optionDescription.call(this, option);
       return option.mandatory ? `required: ${text}` : text;
+    },
+    formatHelp(cmd, helper) {
+      const text = Help.prototype.formatHelp.call(this, cmd, helper);
+      return cmd.parent ? text : optionsLast(text);
     },
   });
   program.addHelpText('after', `\n${HELP_TOPICS_LINE}\n`);
