@@ -161,6 +161,11 @@ export interface CommandDef<O = any> {
    * Commands with --project and no --group of their own take the whole selector without saying so.
    */
   fleet?: 'projects-file';
+  /**
+   * The exit codes that mean something particular for this command, and what (the reference pages list them beside
+   * those of every command): `{ 9: 'drift: the instance differs from the file' }`.
+   */
+  exits?: Record<number, string>;
   run(opts: O, ctx: Context): Promise<unknown>;
 }
 

@@ -79,6 +79,7 @@ export default defineCommand<{ project?: string; since: string; desired?: string
     '--fix ssl-on turns TLS verification on, --fix reenable sends a test delivery (a successful one re-enables a disabled ' +
     'hook); both are confirmed first (--yes without a terminal). With --group G --recursive it checks every project, ' +
     'with one confirmation for all. Needs the Maintainer role.',
+  exits: { 9: 'a webhook has a finding that --fix did not repair' },
   examples: [
     'forgectl hooks audit --project acme/api',
     'forgectl hooks audit --group acme --recursive --since 7d --concurrency 8 -o json',

@@ -7,6 +7,7 @@ export default defineCommand<HookOptions>({
   description:
     'Adds a webhook. Secrets are never taken from the command line: the token from --token-stdin, --token-file, --token-env or ' +
     '--generate-token; custom header and URL variable values as NAME=env:VARIABLE, NAME=file:PATH or NAME=- (stdin). Needs the Maintainer role.',
+  exits: { 10: 'the webhook has its generated secret token, but the file --generate-token names could not be written: the token is shown on stderr, once' },
   examples: [
     "printf '%s\\n' \"$HOOK_SECRET\" | forgectl hooks create --project acme/api --url https://ci.example.com/hook --events push,merge_requests --token-stdin",
     'forgectl hooks create --project acme/api --url https://chat.example.com/{room} --url-var room=env:ROOM_ID --events note --generate-token ./hook.secret',

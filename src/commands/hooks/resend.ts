@@ -51,6 +51,7 @@ export default defineCommand<Options>({
     'answer (an event already resent successfully is skipped). Resends are paced to the service limit of 5 a minute per webhook, waiting ' +
     'when needed (and when the service says 429); exit 9 when any delivery still fails. A disabled hook is refused: a successful ' +
     '`hooks test` re-enables it. Needs the Maintainer role.',
+  exits: { 9: 'some deliveries still failed' },
   examples: [
     'forgectl hooks resend 1 --project acme/api --failed --since 24h',
     'forgectl hooks resend 1 --project acme/api 1',

@@ -14,6 +14,7 @@ export default defineCommand<Options>({
     'Changes a webhook; --events replaces the set of events. Changing --url makes the service drop the secret token, so it is refused ' +
     'unless a new token comes with it (--token-stdin, --token-file, --token-env, --generate-token) or --allow-token-reset says that is intended. ' +
     'Needs the Maintainer role.',
+  exits: { 10: 'the webhook has its generated secret token, but the file --generate-token names could not be written: the token is shown on stderr, once' },
   examples: [
     'forgectl hooks update 1 --project acme/api --events push,tag_push,pipeline',
     "forgectl hooks update 1 --project acme/api --url https://ci2.example.com/hook --token-file ./hook.secret",

@@ -8,6 +8,7 @@ type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string }
 
 export default defineCommand<Opts>({
   description: 'Adds users (usernames or ids, several at once) as direct members with the access level given. One user that cannot be added is an error with the reason (a member already: exit 6); of several, each that cannot is reported and the others are still added (exit 9). An expiry in the past is refused before anything is sent. Needs the Maintainer role (Owner to add owners).',
+  exits: { 9: 'some of the users could not be added (the others were)' },
   examples: [
     'forgectl members add omar --group acme --access-level reporter',
     'forgectl members add omar,bob --project acme/api --access-level developer --expires-at 2030-12-31',

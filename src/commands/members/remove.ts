@@ -8,6 +8,7 @@ type Opts = Where & { users: string[] };
 
 export default defineCommand<Opts>({
   description: 'Removes direct members (usernames or ids, several at once), after naming each with their access level and asking (--yes off a terminal). Access inherited from a group above stays: remove them there. Needs the Maintainer role (Owner to remove owners); the last owner of a group stays.',
+  exits: { 9: 'some of the users could not be removed (the others were)' },
   examples: ['forgectl members remove omar --project acme/web --yes'],
   fleet: 'projects-file',
   args: ['<users...>'],

@@ -9,6 +9,7 @@ type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string 
 
 export default defineCommand<Opts>({
   description: 'Changes the access level or expiry of direct members (usernames or ids, several at once). The service needs the access level with every change: without --access-level the current one is kept. Needs the Maintainer role (Owner for owners).',
+  exits: { 9: 'some of the users could not be updated (the others were)' },
   examples: [
     'forgectl members update bob --group acme --access-level maintainer',
     'forgectl members update alice --group acme --expires-at 2030-06-30',

@@ -43,6 +43,7 @@ export default defineCommand<Options>({
     'otherwise: made for cron and monitoring. Scope as in `runners list` (default: the runners you manage). From a',
     'week on, only the runners the service already calls stale are read one by one.',
   ].join(' '),
+  exits: { 9: 'runners without contact for the window were found' },
   examples: [
     'forgectl runners audit --instance --stale 30d',
     'forgectl runners audit --group acme --stale 90d -o json',

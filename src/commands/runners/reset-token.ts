@@ -49,6 +49,7 @@ export default defineCommand<Options>({
     'for the same runner finishes from that file instead of resetting again. Exit 130/143 on SIGINT/SIGTERM, saying',
     'where the token is. Asks first. Administrators, or the Maintainer of its group or project.',
   ].join(' '),
+  exits: { 10: 'the token was reset, but could not be written to the file: stderr names the recovery file that holds it' },
   examples: ['forgectl runners reset-token 7 --output-file runner-7.token --yes', 'forgectl runners reset-token 7'],
   args: ['<id>'],
   options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it', localFile: true }],

@@ -23,6 +23,7 @@ export default defineCommand<Options>({
     'Prints the final record and exits 0 when it finished; exits 8 when it failed (moves fail mostly for temporary',
     'reasons: schedule it again); exits 9 on `cleanup failed` (moved, but the copy on the old storage remains).',
   ].join(' '),
+  exits: { 9: 'the repository moved, but removing the copy on the old storage failed' },
   examples: ['forgectl storage-move watch 1', 'forgectl storage-move watch 1 --type group --interval 5 -o json'],
   args: ['<move-id>'],
   options: [typeOption(false), itemOption, { flags: '--interval <seconds>', description: 'time between polls', parse: parseInterval, default: 2 }],

@@ -88,6 +88,7 @@ export default defineCommand<Options>({
     'group and project of the instance, their deploy tokens (for expiry: the service does not say when one was used), and every user\'s impersonation tokens, with --instance (--concurrency at a',
     'time, through one shared rate limit); a list that cannot be read is named on stderr and also exits 9.',
   ].join(' '),
+  exits: { 9: 'tokens expire within the window, or a list of tokens could not be read' },
   examples: [
     'forgectl tokens audit --expiring-within 14d',
     'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json',

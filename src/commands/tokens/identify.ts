@@ -78,6 +78,7 @@ export default defineCommand<Options>({
     '(--yes off a terminal); whatever uses it gets 401 from then on (a runner authentication token is revoked by',
     'unregistering its runner). Exit 5 when the instance does not know the token.',
   ].join(' '),
+  exits: { 9: 'the token was revoked, but it still authenticates' },
   examples: [
     'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify',
     'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify -o json',

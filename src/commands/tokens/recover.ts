@@ -36,6 +36,7 @@ export default defineCommand<Options>({
     'whose token every target already holds, or has replaced with a newer one, is finished: it is removed, and a',
     'newer token is never overwritten. --list shows the pending files (exit 9 when there are any).',
   ].join(' '),
+  exits: { 9: 'with --list: interrupted rotations wait to be recovered' },
   examples: [
     'forgectl tokens recover --list',
     'forgectl tokens recover ~/.config/forgectl/recovery/group-1a2b3c4d5e6f-12-2025-01-31T03-00-00-000Z.json',
