@@ -7,6 +7,7 @@
 //    file to read and compile instead of a score of small ones.
 // 4. The help of every command rendered, and what lays it out to a width (writeHelpTexts below).
 // 5. The chunks and the help texts each joined into one file (writePack below): an installer pays for every file.
+// 6. The man pages, forgectl(1) and one per group of commands, written from the command tree (scripts/manual.ts).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,6 +105,8 @@ try {
   writePack(join(dist, 'chunks'), (name) => name.endsWith('.js'));
   await writeHelpTexts();
   writePack(join(dist, 'help'), () => true);
+  // The man pages (scripts/manual.ts): package.json's "man" lists them, and `npm install -g` links them into place.
+  await runScript('scripts/manual.ts', ['--man', join(dist, 'man')]);
 } finally {
   rmSync(esm, { recursive: true, force: true });
 }

@@ -3,5 +3,5 @@
 // either is stale. (The man pages themselves are written by every build, into dist/man/.)
 import { runScript } from './run-script.mjs';
 
-await runScript('scripts/manual.ts', ['--markdown', 'docs/commands']);
-console.log('docs/commands/ written');
+await runScript('scripts/manual.ts', ['--markdown', 'docs/commands', '--man-field', 'package.json']);
+console.log('docs/commands/ and package.json\'s "man" written');

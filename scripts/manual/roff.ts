@@ -84,7 +84,7 @@ function mainPage(manual: Manual): string {
   let section = '';
   for (const group of manual.groups) {
     if (group.section !== section) lines.push(`.SS ${roffText((section = group.section))}`);
-    lines.push(item(group.name, `${group.summary} See forgectl-${group.name}(1).`));
+    lines.push(item(group.name, `${group.summary}; see forgectl-${group.name}(1).`));
   }
   lines.push(heading('global options'), 'Every command takes these:', ...manual.globalOptions.map(optionItem));
   lines.push(...manual.topics.map(topicSection));

@@ -2,6 +2,7 @@
  * The manual is written from the command tree (scripts/manual/): the reference pages under docs/commands/ are checked
  * in and must be what the tree gives now, one for every command, each carrying what its `--help` shows.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +11,12 @@ import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
 import { commandFile, INDEX_FILE, referencePages, topicFile } from '../../scripts/manual/markdown.js';
 import { buildManual, type Manual } from '../../scripts/manual/model.js';
-import { run, tempDir } from '../helpers/cli.js';
+import { manPages } from '../../scripts/manual/roff.js';
+import { BUILT, run, tempDir } from '../helpers/cli.js';
+import { needs } from '../helpers/system.js';
 
 const reference = fileURLToPath(new URL('../../docs/commands/', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const env = { FORGECTL_CONFIG_DIR: tempDir() };
 
 /** Every file below a folder, by its path relative to it. */
@@ -84,5 +88,30 @@ describe('the reference pages (docs/commands/)', () => {
     expect(page('plan')).toMatch(/- `9`: drift/);
     expect(page('variables set')).toMatch(/- `9`: some projects of a run over many projects failed/);
     expect(page('users list')).not.toMatch(/- `9`/);
+  });
+});
+
+describe('the man pages', () => {
+  it('are each named in package.json, which npm install -g reads to link them (run `npm run docs` when this fails)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { man: string[]; files: string[] };
+    expect(pkg.man).toEqual([...manPages(manual).keys()].map((file) => `./dist/man/${file}`));
+    expect(pkg.man).toContain('./dist/man/forgectl-tokens.1');
+    expect(pkg.files).toContain('dist/');
+  });
+
+  it.skipIf(!BUILT)('are written by the build, one per group of commands, each holding every command of it; groff reads them without a warning', (context) => {
+    needs(context, 'man');
+    const folder = join(root, 'dist', 'man');
+    expect(readdirSync(folder).sort()).toEqual([...manPages(manual).keys()].sort());
+    const show = (file: string) => spawnSync('man', ['--warnings', '-l', join(folder, file)], { encoding: 'utf8', env: { PATH: process.env.PATH, LANG: 'C.UTF-8', MANWIDTH: '100' } });
+    for (const group of manual.groups) {
+      const { stdout, stderr, status } = show(`forgectl-${group.name}.1`);
+      expect({ status, stderr }, group.name).toEqual({ status: 0, stderr: '' });
+      for (const command of group.commands) expect(stdout, command.path).toContain(command.usage);
+    }
+    const main = show('forgectl.1');
+    expect(main.stderr).toBe('');
+    // Options are hyphen-minus, as typed: they can be copied from the page.
+    for (const heading of ['GLOBAL OPTIONS', 'ENVIRONMENT', 'EXIT STATUS', 'FILES', '--profile <name>', 'forgectl-tokens(1)']) expect(main.stdout).toContain(heading);
   });
 });

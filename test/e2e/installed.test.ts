@@ -3,7 +3,7 @@
  * processes on each Node version it promises, against a `forgectl sandbox` process. In-process tests cannot see
  * bundling, stream, signal or terminal bugs; these can.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { isBuiltin } from 'node:module';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -58,8 +58,27 @@ it('installs only what the bundle cannot contain (packages it leaves external, s
   if (external.size === 0) expect(existsSync(join(installed, 'node_modules'))).toBe(false);
   expect(filesBelow(installed).filter((file) => file.endsWith('.map'))).toEqual([]);
   // An installer pays for every file it writes (npm about 6 ms each): the chunks and the help texts come joined
-  // into a file each, so the package is a score of files, not the 600 it would be.
-  expect(filesBelow(installed).filter((file) => !file.startsWith('node_modules')).length).toBeLessThan(30);
+  // into a file each, so the package is a score of files besides its man pages, not the 600 it would be.
+  expect(filesBelow(installed).filter((file) => !file.startsWith('node_modules') && !file.startsWith('dist/man/')).length).toBeLessThan(30);
+});
+
+it('man forgectl and man forgectl-GROUP show the manual after npm install -g, from the prefix\'s share/man', (context) => {
+  needs(context, 'man');
+  const manPath = join(bin, '..', 'share', 'man');
+  const pkgMan = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[] }).man;
+  const man = (...args: string[]) => spawnSync('man', ['-M', manPath, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, LANG: 'C.UTF-8', MANWIDTH: '80', HOME: tempDir() } });
+  const main = man('forgectl');
+  expect(main.status, main.stderr).toBe(0);
+  expect(main.stdout).toMatch(/^FORGECTL\(1\)/);
+  for (const text of ['forgectl - Administer the software-delivery platform', 'GLOBAL OPTIONS', 'EXIT STATUS', 'rotated but could not be saved', 'forgectl-tokens(1)']) expect(main.stdout).toContain(text);
+  const tokens = man('forgectl-tokens');
+  expect(tokens.status, tokens.stderr).toBe(0);
+  expect(tokens.stdout).toContain('forgectl tokens rotate [options] <id>');
+  expect(tokens.stdout).toContain('--save-to-profile [name]');
+  // Every page package.json names is where man finds it.
+  const found = man('-w', ...pkgMan.map((file) => file.replace(/^.*\/|\.1$/g, '')));
+  expect(found.status, found.stderr).toBe(0);
+  expect(found.stdout.trim().split('\n')).toHaveLength(pkgMan.length);
 });
 
 describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
