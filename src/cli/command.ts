@@ -184,6 +184,12 @@ export interface ManifestEntry {
   load: () => Promise<{ default: CommandDef }>;
 }
 
+/**
+ * The hidden command the shell completion scripts run at each TAB (`forgectl __complete WORD… CURRENT`, in
+ * completion.ts): not in the manifest, so no help, tool or page lists it.
+ */
+export const COMPLETE_COMMAND = '__complete';
+
 /** The commands a program offers (src/commands/manifest.ts): every entry, and the summaries of the groups. */
 export interface Commands {
   manifest: ManifestEntry[];

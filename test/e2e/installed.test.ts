@@ -62,6 +62,15 @@ it('installs only what the bundle cannot contain (packages it leaves external, s
   expect(filesBelow(installed).filter((file) => !file.startsWith('node_modules') && !file.startsWith('dist/man/')).length).toBeLessThan(30);
 });
 
+it('the completion script the package ships asks the installed forgectl, which answers from its own commands', (context) => {
+  needs(context, 'bash');
+  const script = join(bin, '..', 'lib', 'node_modules', 'forgectl', 'completions', 'forgectl.bash');
+  const complete = (words: string[]) =>
+    spawnSync('bash', ['-c', `source "${script}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir(), FORGECTL_CONFIG_DIR: tempDir() } }).stdout.trim();
+  expect(complete(['forgectl', 'tokens', 'ro'])).toBe('rotate');
+  expect(complete(['forgectl', 'variables', 'set', '--type', ''])).toBe('env_var file');
+});
+
 it('man forgectl and man forgectl-GROUP show the manual after npm install -g, from the prefix\'s share/man', (context) => {
   needs(context, 'man');
   const manPath = join(bin, '..', 'share', 'man');
