@@ -115,6 +115,13 @@ describe('--jq', () => {
     expect(await sandbox.run(['api', '/answer'])).toMatchObject({ code: 0, stdout: '<!DOCTYPE html><title>Sign in</title>\n', stderr: expect.stringContaining('not JSON') });
   });
 
+  it('refuses text a command prints (a token) under --jq or --template: exit 2, the text not printed', async () => {
+    for (const shaping of [['--jq', '.'], ['--template', '{{ value }}']]) {
+      const result = await sandbox.run(['auth', 'token', ...shaping]);
+      expect(result, shaping.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(`error: ${shaping[0]} works on records; this answer is text, not JSON`) });
+    }
+  });
+
   it('keeps a key named __proto__ as a key, on the fast path too', async () => {
     sandbox.fault({ method: 'GET', path: '^/answer$', status: 200, body: '[{"__proto__": {"x": 1}, "id": 1}, {"id": 2}]', headers: { 'Content-Type': 'application/json' }, times: 3 });
     expect(await sandbox.run(['api', '/answer', '--jq', '.__proto__'])).toMatchObject({ code: 0, stdout: '{"x":1}\nnull\n' });
