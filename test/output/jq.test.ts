@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { needs } from '../helpers/system.js';
 import { timeAgo } from '../../src/output/template.js';
 import { keysRead } from '../../src/output/jq.js';
 
@@ -163,8 +164,8 @@ describe('--jq', () => {
     expect((await sandbox.run(['api', '/users/1', '--jq', '.bio'])).stdout).toBe('a\u001b]0;owned\u0007b\n');
   });
 
-  const jq = spawnSync('jq', ['--version']).status === 0;
-  it.skipIf(!jq)(`prints the same lines as -o json | jq -r '.[].username' ${jq ? '' : '(skipped: no jq on PATH; apt-get install jq)'}`, async () => {
+  it("prints the same lines as -o json | jq -r '.[].username'", async (context) => {
+    needs(context, 'jq');
     const json = await sandbox.run(['users', 'list', '--all', '-o', 'json']);
     const theirs = spawnSync('jq', ['-r', '.[].username'], { input: json.stdout, encoding: 'utf8' }).stdout;
     expect((await sandbox.run(['users', 'list', '--all', '--jq', '.username'])).stdout).toBe(theirs);
