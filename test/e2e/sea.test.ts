@@ -30,15 +30,16 @@ const installLines = readmeBlocks().find((block) => block.source.startsWith('REA
 
 /**
  * The folder holding this platform's executable and its SHA256SUMS, built by scripts/sea.mjs unless a build of the
- * same inputs is cached (older builds are removed: each is over 100 MB); or why it cannot be built here.
+ * same code is cached (older builds are removed: each is over 100 MB); or why it cannot be built here. The code is
+ * the bundle, the bin and the build script: not the source maps (they name the build's temporary folder), nor
+ * dist/package.json, whose build id hashes them.
  */
 async function executableFolder(): Promise<{ folder?: string; reason?: string }> {
   const hash = createHash('sha256');
   const dist = join(ROOT, 'dist');
   const files = readdirSync(dist, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  for (const file of files.map((entry) => relative(dist, join(entry.parentPath, entry.name))).filter((name) => !name.startsWith('sea')).sort()) {
-    hash.update(file).update(readFileSync(join(dist, file)));
-  }
+  const code = files.map((entry) => relative(dist, join(entry.parentPath, entry.name))).filter((name) => !/^sea\/|\.map$|^meta\.json$|^package\.json$/.test(name));
+  for (const file of code.sort()) hash.update(file).update(readFileSync(join(dist, file)));
   for (const file of ['bin/forgectl.cjs', 'scripts/sea.mjs', 'scripts/elf-strip.mjs', 'package-lock.json']) hash.update(readFileSync(join(ROOT, file)));
   const name = `test-${hash.digest('hex').slice(0, 16)}`;
   const folder = join(CACHE, name);
