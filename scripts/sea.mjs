@@ -137,7 +137,14 @@ async function buildOne(platform, { out, work, main, generator, assets }) {
   const partial = `${target}.partial`;
   writeFileSync(partial, stripElf(readFileSync(nodeBinary(platform, work))));
   const { inject } = await import('postject');
-  await inject(partial, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+  // LIEF, inside postject, warns that the note it adds has no section name: Node finds the blob by the note itself.
+  const warn = console.warn;
+  console.warn = (...args) => void (/Can't find string offset for section name/.test(String(args[0])) || warn(...args));
+  try {
+    await inject(partial, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+  } finally {
+    console.warn = warn;
+  }
   const { size } = statSync(partial);
   if (size > MAX_BYTES) throw new Error(`forgectl-${platform} is ${(size / 1e6).toFixed(1)} MB, over the ${MAX_BYTES / 1e6} MB it may weigh`);
   chmodSync(partial, 0o755);
