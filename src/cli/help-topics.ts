@@ -103,7 +103,8 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
           "forgectl users list --all --slurp --jq 'length'",
           "forgectl api /users --paginate --jq 'select(.is_admin) | .username'",
         ),
-        paragraph('A bad expression exits 2 before anything is sent, with jq\'s message, line and column. An error while it runs (.a.b on a string) exits 1 naming the record ("on record 7, index 6"): a record\'s lines are printed only once the expression finished on it, so nothing of the failing record is printed; on a list the records before it were already printed (a stream cannot take them back) and stderr says "output is incomplete: N records written". halt stops the run there, with exit 0.', 2),
+        paragraph('A bad expression exits 2 before anything is sent, with jq\'s message, line and column; so does one that calls input or inputs. An error while it runs (.a.b on a string) exits 1 naming the record ("on record 7, index 6"), after the results the expression gave on that record before it, as jq prints them; on a list the records before it were already printed and stderr says "output is incomplete: N records written". jq running out of memory (it has 2 GB: a value too large, a recursion without end) exits 1 too. halt stops the run there, with exit 0. An answer that is not JSON (an HTML page) is a failure of the server, exit 8, with nothing printed.', 2),
+        paragraph("On an answer of api the expression reads the answer's own text, so numbers keep the form they were written in (100000000000000000001, 1.0), as jq 1.7 keeps them; the records of other commands and of api --paginate are read as JavaScript reads numbers (17 significant digits).", 2),
       ],
       paragraph('--template TEXT|@FILE (Liquid templates, by the liquidjs library: no code runs, no file is read)'),
       [

@@ -371,13 +371,26 @@ async function createContext(
   // --jq and --template read records as JSON, whatever the profile's format.
   const shaped = raw.jq !== undefined || raw.template !== undefined;
   const explicit = raw.output ?? (shaped ? 'json' : def.defaultFormat);
-  const config = explicit ? undefined : readConfig(dir);
+  // A config file that cannot be used (unreadable, not JSON, readable by others, a bad `output`) does not stop the
+  // command here: it meets the same error when it reads the config, and `doctor`, which exists for these problems,
+  // reports them as failed checks and repairs what it can.
+  const checkConfig = explicit ? undefined : (data: ConfigData) => void profileFormat(globals, env, data);
+  let config: ConfigData | undefined;
+  let format: Format | undefined;
+  try {
+    config = explicit ? undefined : readConfig(dir);
+    format = config && profileFormat(globals, env, config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    config = undefined;
+  }
   return new RunContext({
     io,
     env,
     globals,
-    format: explicit ?? (config && profileFormat(globals, env, config)) ?? 'table',
+    format: explicit ?? format ?? 'table',
     config,
+    checkConfig,
     configDir: dir,
     paging: { page: opts.page as number, perPage: opts.perPage as number, all: opts.all as boolean, limit: opts.limit as number },
     now: deps.now ?? (() => new Date()),

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { completionScript, completionTree, SHELLS } from '../../src/cli/completion.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
 import { BIN, BUILT, run, tempDir } from '../helpers/cli.js';
+import { needs } from '../helpers/system.js';
 
 const completions = fileURLToPath(new URL('../../completions/', import.meta.url));
 
@@ -36,7 +37,7 @@ describe('shell completion', () => {
 
 /**
  * Each shell runs its script for real. A `forgectl` on PATH (the built CLI) answers profile names from a config
- * with two profiles. A shell that is not installed is skipped, saying so.
+ * with two profiles. A shell that is not installed is skipped, saying so (.ci/run installs them).
  */
 describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
   const home = tempDir('forgectl-completion-');
@@ -53,10 +54,9 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     writeFileSync(join(files, 'body.json'), '{}');
     env = { PATH: `${bin}:${process.env.PATH}`, HOME: home, FORGECTL_CONFIG_DIR: join(home, 'config'), TERM: 'dumb' };
   });
-  const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 
   it('bash: commands, options, values of -o, -p and enumerated options, and file names for file options', (context) => {
-    if (!installed('bash')) return context.skip('bash is not installed');
+    needs(context, 'bash');
     const complete = (words: string[]) =>
       execFileSync('bash', ['-c', `source "${join(completions, 'forgectl.bash')}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env, cwd: files }).trim();
     expect(complete(['forgectl', 'tok'])).toBe('tokens');
@@ -73,7 +73,7 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
   });
 
   it('zsh: installed into $fpath as the README says, the first TAB completes, with descriptions and values', (context) => {
-    if (!installed('zsh') || spawnSync('zsh', ['-c', 'zmodload zsh/zpty']).status !== 0) return context.skip('zsh (with its zpty module) is not installed');
+    needs(context, 'zsh');
     const fpath = join(home, 'zfunctions');
     mkdirSync(fpath, { recursive: true });
     copyFileSync(join(completions, 'forgectl.zsh'), join(fpath, '_forgectl'));
@@ -100,7 +100,7 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
   }, 60_000);
 
   it('fish: commands and options with descriptions, values of -o, -p and enumerated options, file names', (context) => {
-    if (!installed('fish')) return context.skip('fish is not installed');
+    needs(context, 'fish');
     const fishDir = join(home, 'fish');
     mkdirSync(fishDir, { recursive: true });
     copyFileSync(join(completions, 'forgectl.fish'), join(fishDir, 'forgectl.fish'));

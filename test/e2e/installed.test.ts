@@ -14,8 +14,9 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
-import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
-import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { startSecretService } from '../helpers/keyring.js';
+import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
+import { installFromCheckout, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const pty = ptyRunner();
@@ -88,11 +89,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   const clearFaults = () => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
   const requests = async (): Promise<Array<{ method: string; path: string }>> => (await fetch(`${sandbox!.url}/-/sandbox/requests`)).json() as never;
   const clearRequests = () => fetch(`${sandbox!.url}/-/sandbox/requests`, { method: 'DELETE' });
-  /** A case that needs this Node (skipped, saying why, where it cannot be had) and maybe a pseudo-terminal. */
-  const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean } = {}) =>
+  /** A case that needs this Node (skipped, saying why, where it cannot be had), maybe a pseudo-terminal and programs. */
+  const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean; programs?: ProgramName[] } = {}) =>
     it(name, async (context) => {
       if (!nodeDir) return context.skip(skipped);
-      if (options.terminal && !pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+      if (options.terminal) needs(context, 'pty');
+      needs(context, ...(options.programs ?? []));
       await test();
     }, options.timeout ?? 60_000);
 
@@ -186,8 +188,6 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
-    const missing = secretServiceMissing();
-    if (missing && process.env.CI !== 'true') return void process.stderr.write(`keyring case skipped: ${missing}\n`);
     const service = await startSecretService();
     try {
       const dir = tempDir('forgectl-e2e-keyring-');
@@ -216,7 +216,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     } finally {
       service.stop();
     }
-  }, { terminal: true });
+  }, { terminal: true, programs: SECRET_SERVICE });
 
   live('prints tables on a terminal fitted to its width, with a header and visible control characters', async () => {
     // A note whose text tries to retitle the window and clear the screen.
@@ -286,6 +286,26 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const deleted = await forgectl([...args, '--project', 'acme/api', '--yes']);
       expect(deleted.code, deleted.stderr).toBe(0);
     }
+  });
+
+  live('delete-merged keeps protected branches; doctor and doctor --fix run on a 0644 or broken config file', async () => {
+    const created = await forgectl(['branches', 'create', '--project', 'acme/api', '--branch', 'release/1.2', '--ref', 'main', '-o', 'json']);
+    expect(JSON.parse(created.stdout)).toMatchObject({ protected: true, merged: true });
+    const deleted = await shell('forgectl branches delete-merged --project acme/api --yes; forgectl branches get release/1.2 --project acme/api --jq .name');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe('release/1.2\n');
+    expect(deleted.stderr).toMatch(/kept, protected: (.*, )?release\/1\.2\b/);
+    const home = tempDir('forgectl-e2e-doctor-');
+    const own = { FORGECTL_CONFIG_DIR: home, FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined };
+    expect((await forgectl(['auth', 'login', '--url', sandbox!.url, '--token-stdin'], own, sandbox!.token)).code).toBe(0);
+    const fixed = await shell(`chmod 644 ${home}/config.json; forgectl doctor --fix; echo "exit $?"; stat -c %a ${home}/config.json`, own);
+    expect(fixed.stdout).toMatch(/^pass\tconfiguration\tfile modes\tfixed: chmod 600 /m);
+    expect(fixed.stdout).toMatch(/exit 0\n600\n$/);
+    const broken = await shell(`echo '{bad' > ${home}/config.json; forgectl doctor; echo "exit $?"`, own);
+    expect(broken.stdout).toContain(`fail\tconfiguration\tprofiles\tconfig ${home}/config.json is not valid JSON\tfix or remove it, then run: forgectl auth login`);
+    expect(broken.stdout.trim().split('\n')).toHaveLength(21);
+    expect(broken.stdout).toMatch(/exit 3\n$/);
+    rmSync(home, { recursive: true, force: true });
   });
 
   live('commits set-status, statuses and revert --check', async () => {

@@ -190,3 +190,38 @@ describe('counts in messages', () => {
   });
 });
 
+
+describe('every format path gives back the value it was given', () => {
+  // Strings that JavaScript or other readers treat specially: line and paragraph separators (line terminators to a
+  // regular expression's ^ and $), lone surrogates, controls, DEL and C1, a byte order mark.
+  const unit = fc.oneof(fc.constantFrom('\u2028', '\u2029', '\ud800', '\udfff', '\u0000', '\u001b', '\u007f', '\u0085', '\u009b', '\n', '\r', '\t', '"', '\\', '\ufeff', ' ', 'é'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+  // What parsing and re-serialising gives (no -0: JSON has none).
+  const json = fc.jsonValue({ stringUnit: unit, maxDepth: 3 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+  const records = fc
+    .uniqueArray(fc.string({ unit: fc.constantFrom('a', 'b', '_', '\u2028', 'é', ' ', '\ud800'), minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 })
+    .chain((keys) => fc.array(fc.tuple(...keys.map(() => json)).map((values) => Object.fromEntries(keys.map((key, i) => [key, values[i]]))), { minLength: 1, maxLength: 3 }));
+
+  it('JSON, NDJSON and YAML of a list and of a record, with and without --fields, in a pipe and on a terminal', async () => {
+    const { parse } = (await import('yaml')).default;
+    const ndjson = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    // YAML 1.1 readers (PyYAML) take these for line breaks or refuse them: they are written as escapes.
+    const yaml = (text: string) => {
+      expect(text).not.toMatch(/[\u007f-\u009f\u2028\u2029\ufeff]/);
+      return parse(text) as unknown;
+    };
+    await fc.assert(
+      fc.asyncProperty(records, fc.boolean(), async (list, tty) => {
+        const fields = Object.keys(list[0]);
+        for (const options of [{ tty }, { tty, fields }]) {
+          expect(JSON.parse((await show(list, 'json', options)).stdout)).toEqual(list);
+          expect(ndjson((await show(list, 'ndjson', options)).stdout)).toEqual(list);
+          expect(yaml((await show(list, 'yaml', options)).stdout)).toEqual(list);
+          expect(JSON.parse((await show(list[0], 'json', options)).stdout)).toEqual(list[0]);
+          expect(ndjson((await show(list[0], 'ndjson', options)).stdout)).toEqual([list[0]]);
+          expect(yaml((await show(list[0], 'yaml', options)).stdout)).toEqual(list[0]);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
