@@ -15,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { manifest } from '../../src/commands/manifest.js';
 import { runBin, tempDir } from '../helpers/cli.js';
-import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
+import { startSecretService } from '../helpers/keyring.js';
+import { needs, ptyRunner, SECRET_SERVICE, type ProgramName } from '../helpers/system.js';
 import { readmeBlocks } from './examples.js';
-import { ptyRunner, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const PLATFORM = `${process.platform}-${process.arch}`;
@@ -84,12 +85,13 @@ const shell = (line: string, options: { env?: NodeJS.ProcessEnv; cwd?: string } 
 const requests = async (): Promise<Array<{ method: string; path: string }>> => (await fetch(`${sandbox!.url}/-/sandbox/requests`)).json() as never;
 const clearRequests = () => fetch(`${sandbox!.url}/-/sandbox/requests`, { method: 'DELETE' });
 
-/** A case that needs the executable: skipped, with the reason, where it cannot be built. */
-const live = (name: string, test: () => Promise<void>, timeout = 60_000) =>
+/** A case that needs the executable (skipped, with the reason, where it cannot be built), and maybe programs. */
+const live = (name: string, test: () => Promise<void>, programs: ProgramName[] = []) =>
   it(name, async (context) => {
     if (!built) return context.skip(skipped);
+    needs(context, ...programs);
     await test();
-  }, timeout);
+  }, 60_000);
 
 beforeAll(async () => {
   const found = await executableFolder();
@@ -156,15 +158,12 @@ describe('the single executable', () => {
     expect(result.stdout).toBe('username\talice\n');
   });
 
-  live('prints the help texts and the completion scripts the package has', async () => {
-    for (const args of [['--help'], ['users', 'list', '--help'], ['help', 'exit-codes']]) {
+  live('prints the help texts and the completion scripts the package prints', async () => {
+    for (const args of [['--help'], ['users', 'list', '--help'], ['help', 'exit-codes'], ['completion', 'bash'], ['completion', 'zsh'], ['completion', 'fish']]) {
       const [own, npm] = await Promise.all([forgectl(args), runBin(args)]);
       expect(own.code, args.join(' ')).toBe(0);
-      expect(own.stdout, args.join(' ')).toBe(npm.stdout);
-    }
-    for (const [shellName, file] of [['bash', 'forgectl.bash'], ['zsh', 'forgectl.zsh'], ['fish', 'forgectl.fish']]) {
-      const printed = await forgectl(['completion', shellName]);
-      expect(printed.stdout, shellName).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
+      expect(own.stdout.length, args.join(' ')).toBeGreaterThan(500);
+      expect(own.stdout === npm.stdout, args.join(' ')).toBe(true);
     }
   });
 
@@ -213,8 +212,6 @@ describe('the single executable', () => {
   });
 
   live('keeps the token in the OS keyring with the native module it carries', async () => {
-    const missing = secretServiceMissing() ?? (pty ? undefined : 'no pseudo-terminal: neither util-linux `script` nor python3 is installed');
-    if (missing && process.env.CI !== 'true') return void process.stderr.write(`keyring case skipped: ${missing}\n`);
     const service = await startSecretService();
     try {
       const dir = tempDir('forgectl-sea-keyring-');
@@ -233,7 +230,7 @@ describe('the single executable', () => {
     } finally {
       service.stop();
     }
-  });
+  }, [...SECRET_SERVICE, 'pty']);
 
   live('runs the README\'s CI job as written: the image\'s executable, the instance in FORGECTL_URL', async () => {
     const job = ciJob();
