@@ -16,15 +16,14 @@ import { parse as parseYaml } from 'yaml';
 import { manifest } from '../../src/commands/manifest.js';
 import { runBin, tempDir } from '../helpers/cli.js';
 import { startSecretService } from '../helpers/keyring.js';
-import { needs, ptyRunner, SECRET_SERVICE, type ProgramName } from '../helpers/system.js';
+import { needs, SECRET_SERVICE, type ProgramName } from '../helpers/system.js';
 import { readmeBlocks } from './examples.js';
-import { ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { loginAtDesk, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const PLATFORM = `${process.platform}-${process.arch}`;
 const EXECUTABLE = `forgectl-${PLATFORM}`;
 const CACHE = join(ROOT, 'node_modules', '.cache', 'forgectl-sea');
-const pty = ptyRunner();
 
 /** The README's lines that install the downloaded executable. */
 const installLines = readmeBlocks().find((block) => block.source.startsWith('README: Or download one file'))!.lines;
@@ -216,11 +215,7 @@ describe('the single executable', () => {
     try {
       const dir = tempDir('forgectl-sea-keyring-');
       const desk = { ...userEnv(), FORGECTL_CONFIG_DIR: dir, ...service.env };
-      const user = await forgectl(['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], {}, JSON.stringify({ name: 'sea-keyring', scopes: ['api'] }));
-      expect(user.code, user.stderr).toBe(0);
-      const token = (JSON.parse(user.stdout) as { token: string }).token;
-      const [command, args] = pty!(`printf '%s\\n' ${token} | forgectl auth login --url ${sandbox!.url} --token-stdin`);
-      const login = await runProcess(command, args, { env: { ...desk, TERM: 'dumb' }, timeoutMs: 30_000 });
+      const { token, login } = await loginAtDesk(sandbox!.url, env(), desk, 'sea-keyring');
       expect(login.stdout).toContain('token saved in the OS keyring');
       expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(token);
       const status = await runProcess('forgectl', ['auth', 'status', '-o', 'json'], { env: desk });
