@@ -152,7 +152,7 @@ describe('the single executable', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const start = readme.split('\n').find((line) => line.startsWith('eval "$(forgectl sandbox --print-env --detach)"'))!.replace(/\s+#.*$/, '');
     const stop = readme.split('\n').find((line) => line.startsWith('kill $FORGECTL_SANDBOX_PID'))!.replace(/\s+#.*$/, '');
-    const result = await shell(`set -e; ${start}; forgectl users get alice --fields username; ${stop}`, { env: { ...userEnv(), FORGECTL_CONFIG_DIR: tempDir() } });
+    const result = await shell(`set -e; ${start}; forgectl users get alice --fields username; ${stop}`, { env: { ...userEnv(), FORGECTL_CONFIG_DIR: join(home, 'detached') } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('username\talice\n');
   });
@@ -212,8 +212,8 @@ describe('the single executable', () => {
 
   live('keeps the token in the OS keyring with the native module it carries', async () => {
     const service = await startSecretService();
+    const dir = tempDir('forgectl-sea-keyring-');
     try {
-      const dir = tempDir('forgectl-sea-keyring-');
       const desk = { ...userEnv(), FORGECTL_CONFIG_DIR: dir, ...service.env };
       const { token, login } = await loginAtDesk(sandbox!.url, env(), desk, 'sea-keyring');
       expect(login.stdout).toContain('token saved in the OS keyring');
@@ -221,9 +221,9 @@ describe('the single executable', () => {
       const status = await runProcess('forgectl', ['auth', 'status', '-o', 'json'], { env: desk });
       expect(status.code, status.stderr).toBe(0);
       expect(JSON.parse(status.stdout)).toMatchObject({ user: 'alice', token_storage: 'keyring' });
-      rmSync(dir, { recursive: true, force: true });
     } finally {
       service.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   }, [...SECRET_SERVICE, 'pty']);
 
@@ -232,7 +232,7 @@ describe('the single executable', () => {
     const work = tempDir('forgectl-sea-ci-');
     // The job's checkout holds a desired-state file; the runner sets the CI/CD variables, then the job's own.
     expect((await shell(`forgectl export --project acme/web > '${join(work, 'desired.yaml')}'`)).code).toBe(0);
-    const runner = { ...userEnv(), CI: 'true', CI_SERVER_URL: sandbox!.url, FORGECTL_TOKEN: sandbox!.token, FORGECTL_CONFIG_DIR: tempDir() };
+    const runner = { ...userEnv(), CI: 'true', CI_SERVER_URL: sandbox!.url, FORGECTL_TOKEN: sandbox!.token, FORGECTL_CONFIG_DIR: join(work, '.config') };
     const variables = Object.fromEntries(Object.entries(job.variables).map(([key, value]) => [key, value.replace(/^\$(\w+)$/, (_, name: string) => (runner as Record<string, string>)[name])]));
     const result = await shell(['set -e', ...job.script].join('\n'), { env: { ...runner, ...variables }, cwd: work });
     expect(result.code, result.stderr).toBe(0);
