@@ -49,7 +49,7 @@ function registryPackage(spec, integrity) {
   const download = mkdtempSync(join(tmpdir(), 'forgectl-sea-fetch-'));
   try {
     try {
-      execFileSync('npm', ['pack', spec, '--pack-destination', download, '--silent'], { stdio: 'pipe', timeout: 300_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
+      execFileSync('npm', ['pack', spec, '--pack-destination', download, '--loglevel', 'error'], { stdio: 'pipe', timeout: 300_000, env: { ...process.env, npm_config_update_notifier: 'false' } });
     } catch (error) {
       throw new Unavailable(`cannot fetch ${spec} from the npm registry: ${(error.stderr?.toString() || error.message).trim().split('\n')[0]}`);
     }
