@@ -1,6 +1,7 @@
 import type { Field } from '../api/fields.js';
 import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
+import { withChoices } from '../parse.js';
 import { defineCommand, type CommandDef, type Context, type OptionDef } from './command.js';
 import { groupOption, projectOption, userOption } from './options.js';
 
@@ -58,13 +59,14 @@ export function fieldOptions(fields: Array<[string, Field]>, mode: { required?: 
       const on: OptionDef = { flags: flag, description };
       return mode.negatable ? [on, { flags: `--no-${flag.slice(2)}`, description: `the opposite of ${flag}` }] : [on];
     }
-    return [{
-      flags: `${flag} ${field.placeholder ?? field.kind.placeholder}`,
-      description,
-      parse: (value: string, previous?: unknown) => field.kind.parse(value, flag, previous),
-      required: mode.required?.(field),
-    }];
+    return [{ flags: `${flag} ${field.placeholder ?? field.kind.placeholder}`, description, parse: fieldParser(field, flag), required: mode.required?.(field) }];
   });
+}
+
+/** The parser of a field's option: its kind's, naming the values when the kind takes one of a list. */
+export function fieldParser(field: Field, flag: string): (value: string, previous?: unknown) => unknown {
+  const parse = (value: string, previous?: unknown) => field.kind.parse(value, flag, previous);
+  return field.kind.choices ? withChoices(parse, field.kind.choices) : parse;
 }
 
 /** The values of some fields' options, by field name (undefined when not given). */

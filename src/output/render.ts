@@ -1,7 +1,7 @@
 import { ListResult } from '../api/paginate.js';
 import { UsageError } from '../errors.js';
-import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
-import { csvCell, csvLine, escapeC1, tsvLine, visible, type Format } from './formats.js';
+import { cellText, checkFields, getPath, isJsonCell, pick, type Row } from './fields.js';
+import { csvCell, csvLine, escapeC1, tsvCell, visible, type Format } from './formats.js';
 import { ndjsonLines, prettyJson } from '../api/json-scan.js';
 import { OutputClosed, type Io } from './io.js';
 import { JsonAnswer, TextResult, WrittenResult } from './result.js';
@@ -111,7 +111,7 @@ async function renderRecord(record: Row, io: Io, { format, fields, declared }: R
     case 'table': {
       const keys = fields ?? Object.keys(record);
       if (!io.stdoutIsTTY) {
-        return io.out(keys.map((k) => tsvLine([k, cellText(getPath(record, k))])).join(''));
+        return io.out(keys.map((k) => tsvRow([k, getPath(record, k)])).join(''));
       }
       const { verticalTable } = await import('./table.js');
       return io.out(verticalTable(keys.map((k) => [k, cellText(getPath(record, k))]), io.options.color));
@@ -223,11 +223,19 @@ function writeRecords(page: Row[], format: Format, first: boolean, shape: (recor
         text += (first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c))));
         break;
       default:
-        text += tsvLine(cols.map((c) => cellText(getPath(record, c))));
+        text += tsvRow(cols.map((c) => getPath(record, c)));
     }
     first = false;
   }
   return text;
+}
+
+/**
+ * A tab-separated line of values: a value shown as JSON is its compact JSON as it is (its escapes are the one level
+ * of escaping a cell has, so that a copied cell is the value), any other value's text escaped.
+ */
+function tsvRow(values: unknown[]): string {
+  return `${values.map((value) => (isJsonCell(value) ? cellText(value) : tsvCell(cellText(value)))).join('\t')}\n`;
 }
 
 /** A list as pages: a ListResult page by page, an array as one page, any other stream record by record. */

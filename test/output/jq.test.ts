@@ -120,7 +120,8 @@ describe('--jq', () => {
     sandbox.fault({ method: 'GET', path: '^/answer$', status: 200, body: '[{"__proto__": {"x": 1}, "id": 1}, {"id": 2}]', headers: { 'Content-Type': 'application/json' }, times: 3 });
     expect(await sandbox.run(['api', '/answer', '--jq', '.__proto__'])).toMatchObject({ code: 0, stdout: '{"x":1}\nnull\n' });
     expect(await sandbox.run(['api', '/answer', '--jq', '{__proto__}'])).toMatchObject({ code: 0, stdout: '{"__proto__":{"x":1}}\n{"__proto__":null}\n' });
-    expect(await sandbox.run(['api', '/answer', '--fields', '__proto__.x,id', '-o', 'json'])).toMatchObject({ code: 0 });
+    const fields = await sandbox.run(['api', '/answer', '--fields', '__proto__.x,id', '-o', 'ndjson']);
+    expect(fields).toMatchObject({ code: 0, stdout: '{"__proto__":{"x":1},"id":1}\n{"__proto__":{"x":null},"id":2}\n' });
   });
 
   it('hands jq only the keys a plain path or {a, b} reads, with the same results and errors as the whole record', async () => {
@@ -189,6 +190,35 @@ describe('--template', () => {
     expect(include.stderr).toContain('cannot read files');
     const bad = await sandbox.run(['api', '/users/1', '--template', '{{ id | nosuch }}']);
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('undefined filter: nosuch') });
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('refuses a name that is neither a field nor a filter, naming it and the fields, instead of printing nothing', async () => {
+    const typo = await sandbox.run(['api', '/user', '--template', '{{ username }} {{ nosuchfield }}']);
+    expect(typo).toMatchObject({ code: 2, stdout: '' });
+    expect(typo.stderr).toMatch(/^error: --template: undefined variable: nosuchfield, line:1, col:\d+\nhint: \d+ known fields, among them id, username, /);
+    expect(typo.stderr).toContain('{% if name %} and {{ name | default: "-" }} take a field a record may lack');
+    const list = await sandbox.run(['users', 'list', '--template', '{{ nope }}']);
+    expect(list).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('undefined variable: nope') });
+    // if, unless and default may name a field a record lacks; a null field is empty text.
+    const lenient = await sandbox.run(['api', '/user', '--template', '{% if nope %}x{% else %}{{ username }}{% endif %} {{ nope | default: "-" }} {{ website_url }}.']);
+    expect(lenient).toMatchObject({ code: 0, stdout: 'root - .\n' });
+  });
+
+  it('refuses Go template syntax (as gh takes it) before any request, saying the language is Liquid', async () => {
+    sandbox.clearRequests();
+    for (const [template, tag] of [
+      ['{{range .}}{{.name}}{{end}}', '{{range .}}'],
+      ['{{printf "#%v" .id}} {{.name}}', '{{printf "#%v" .id}}'],
+      ['{{.name}} {{timeago .created_at}}', '{{timeago .created_at}}'],
+      ['{{ $id := .id }}{{ $id }}', '{{ $id := .id }}'],
+    ]) {
+      const result = await sandbox.run(['users', 'list', '--template', template]);
+      expect(result, template).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr, template).toBe(`error: --template: ${tag} is Go template syntax, not Liquid\nhint: --template takes Liquid: '{{ id }} {{ name | upcase }} {{ created_at | timeago }}'; a list field: {% for label in labels %}{{ label }} {% endfor %}\n`);
+    }
+    const filter = await sandbox.run(['users', 'list', '--template', '{{ username | upper }}']);
+    expect(filter).toMatchObject({ code: 2, stderr: expect.stringContaining("error: --template: undefined filter: upper, line:1, col:1\nhint: the filters are Liquid's (upcase, ") });
     expect(sandbox.requests()).toEqual([]);
   });
 
