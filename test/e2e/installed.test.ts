@@ -16,7 +16,7 @@ import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
 import { startSecretService } from '../helpers/keyring.js';
 import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
-import { installFromCheckout, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, loginAtDesk, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const pty = ptyRunner();
@@ -193,11 +193,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const dir = tempDir('forgectl-e2e-keyring-');
       // The user's shell at a desktop: the session bus, no FORGECTL_URL / FORGECTL_TOKEN.
       const desk = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir, ...service.env };
-      const user = await forgectl(['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], {}, JSON.stringify({ name: 'keyring-e2e', scopes: ['api'] }));
-      expect(user.code, user.stderr).toBe(0);
-      const token = (JSON.parse(user.stdout) as { token: string }).token;
-      const [command, args] = pty!(`printf '%s\\n' ${token} | forgectl auth login --url ${sandbox!.url} --token-stdin`);
-      const login = await runProcess(command, args, { env: { ...desk, TERM: 'dumb' }, timeoutMs: 30_000 });
+      const { token, login } = await loginAtDesk(sandbox!.url, env(), desk, 'keyring-e2e');
       expect(login.stdout).toContain('token saved in the OS keyring');
       const file = readFileSync(join(dir, 'config.json'), 'utf8');
       expect(file).not.toContain(token);
