@@ -1,6 +1,7 @@
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { selectProjects } from '../fleet/select.js';
+import type { Progress } from '../fleet/progress.js';
 import { startBudget, takeShard, type Shard } from '../fleet/shard.js';
 import { oneLine } from '../output/formats.js';
 import type { RateGate } from '../http/rate-gate.js';
@@ -46,6 +47,8 @@ export interface PlanOptions {
   projectsFile?: string;
   /** --rate-limit: the whole job's budget. */
   rateLimit?: { limit: number; periodSeconds: number };
+  /** A spinner at a terminal: "planning 7/22 projects…". */
+  progress?: Progress<Owner>;
 }
 
 type Values = Record<string, unknown>;
@@ -197,7 +200,17 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
   const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
   const now = ctx.now?.() ?? new Date();
   const authors = newAuthors();
+  const projectsOnly = owners.every((owner) => owner.level === 'project');
+  await options.progress?.begin(owners, { verb: 'planning', noun: projectsOnly ? 'project' : 'project or group', nouns: projectsOnly ? 'projects' : 'projects and groups' });
   const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
+    options.progress?.start(owner);
+    try {
+      return await planOwner(owner);
+    } finally {
+      options.progress?.finish(owner);
+    }
+  });
+  async function planOwner(owner: Owner) {
     const changes: Change[] = [];
     let leftAlone = 0;
     let notCompared = 0;
@@ -212,7 +225,7 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
     // Who made the drift, where the owner's audit events say so.
     await explainChanges(io, owner, changes, now, authors);
     return { changes, leftAlone, notCompared };
-  });
+  }
   for await (const outcome of outcomes) {
     if (outcome.status === 'failed') {
       if (endsTheRun(outcome.error)) throw outcome.error;

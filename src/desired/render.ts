@@ -15,6 +15,9 @@ export function objectLabel(change: Change): string {
   return `${section.noun} ${(section.identity?.length ?? 0) > 1 ? change.key : JSON.stringify(change.key)}`;
 }
 
+/** "project acme/api: badge \"ci\"": a change in words, for messages, progress and interruptions. */
+export const changeLabel = (change: Change): string => `${ownerLabel(change.owner)}: ${objectLabel(change)}`;
+
 const SYMBOLS: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', violation: '!' };
 
 /** A value as the plan shows it: JSON, control characters visible, long text cut. */

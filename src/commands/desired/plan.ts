@@ -1,6 +1,6 @@
 import { defineCommand, type Context } from '../../cli/command.js';
 import { sectionIo } from './io.js';
-import { failureLine, makePlan, type Plan } from '../../desired/plan.js';
+import { failureLine, type Plan } from '../../desired/plan.js';
 import { notComparedNote, paintFor, planSummary, planText } from '../../desired/render.js';
 import { planDocument, type PlanDocument } from '../../desired/saved.js';
 import { ExitCode } from '../../errors.js';
@@ -8,7 +8,7 @@ import { ResultWithExit, TextResult } from '../../output/result.js';
 import { createHash } from 'node:crypto';
 import { writeFileAtomically } from '../../files.js';
 import { emptyShardLine, writeFailedTo } from '../../fleet/shard.js';
-import { baseDirOf, failedPaths, fileOption, planOptionsOf, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
+import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 
 interface Options extends TargetFlags {
   file: string;
@@ -40,7 +40,7 @@ export default defineCommand<Options>({
     const options = planOptionsOf(ctx, opts);
     const baseDir = baseDirOf(opts.file);
     const io = sectionIo(ctx, ctx.api, state.local, baseDir);
-    const plan = await makePlan(ctx, state, io, options);
+    const plan = await planShowingProgress(ctx, state, io, options);
     const digest = createHash('sha256').update(text).digest('hex');
     const document = planDocument(plan, { server: ctx.connection().baseUrl, file: state.file, baseDir, now: ctx.now(), digest, targets: options.targets, exclude: options.exclude, shard: options.shard });
     if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
