@@ -147,7 +147,8 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     fields.push(...rewrite);
     const replacement = replacementOf(section, current, fields);
     if (!replacement) {
-      changes.push(change('update', key, fields, current, values));
+      // Nothing differs but what the file asks to write on every apply: carried out, never drift.
+      changes.push({ ...change('update', key, fields, current, values), ...(compared(fields) ? {} : { rewrite: true }) });
       continue;
     }
     // A replacement is a create: the write-only values go again.

@@ -122,6 +122,8 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const dir = tempDir('forgectl-e2e-protected-');
     const file = join(dir, 'web.yaml');
     expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
+    // The modeline names the schema relative to the repository, not this install's prefix.
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json');
     expect((await forgectl(['plan', '-f', file])).code).toBe(0);
     expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
     const drift = await forgectl(['plan', '-f', file]);
