@@ -379,6 +379,32 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
   });
 
+  live('Ctrl-C (SIGINT) during apply: exit 130 and one block naming the changes done, in flight and never started', async () => {
+    const dir = tempDir('forgectl-e2e-interrupt-');
+    const desired = join(dir, 'badges.yaml');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    badges:\n      - {name: e2e-one, link_url: "https://ci.example.com/1", image_url: "https://ci.example.com/1.svg"}\n      - {name: e2e-two, link_url: "https://ci.example.com/2", image_url: "https://ci.example.com/2.svg"}\n      - {name: e2e-three, link_url: "https://ci.example.com/3", image_url: "https://ci.example.com/3.svg"}\n');
+    await clearRequests();
+    // The second create is processed, its answer held back: the signal comes while it is in flight.
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 50 });
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 20_000 });
+    const child = spawn('forgectl', ['apply', '-f', desired, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while ((await requests()).filter((r) => r.method === 'POST').length < 1 || !stderr.includes('Plan:')) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await clearFaults();
+    expect(stderr.slice(stderr.indexOf('interrupted by'))).toBe([
+      'interrupted by SIGINT: POST /projects/acme%2Fapi/badges was sent; whether the server acted on it is unknown',
+      '  done: 1 of 3 changes (project acme/api: badge "e2e-one")',
+      '  in flight: 1 (project acme/api: badge "e2e-two")',
+      '  never started: 1 (project acme/api: badge "e2e-three")',
+      '',
+    ].join('\n'));
+  });
+
   live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
     const resets = async () => (await requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/runners/4/reset_authentication_token'));
     await clearRequests();
