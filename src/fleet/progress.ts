@@ -70,6 +70,7 @@ export class Progress<T> {
 
   /** What an interruption left, one line each: done, in flight, never started (empty lines left out). */
   report(): string[] {
+    if (!this.items.length) return [];
     const names = (items: T[]): string => {
       const shown = items.slice(0, NAMED).map(this.label).join(', ');
       return items.length > NAMED ? `${shown}, … (${items.length - NAMED} more)` : shown;
