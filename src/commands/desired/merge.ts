@@ -18,8 +18,8 @@ export default defineCommand<{ plans: string[]; out?: string }>({
     'forgectl plan merge plan-*.json --out plan.json || [ $? -eq 9 ] && forgectl apply -f plan.json --yes   # 9 (changes) goes on to apply; an error stops',
     'forgectl plan merge plans/*.json -o json | jq .summary',
   ],
-  args: ['<plans...>'],
-  options: [{ flags: '--out <file>', description: 'save the merged plan as JSON (for apply -f FILE)' }],
+  args: [{ spec: '<plans...>', description: 'the plan files of the shards', localFile: true }],
+  options: [{ flags: '--out <file>', description: 'save the merged plan as JSON (for apply -f FILE)', localFile: true }],
   async run(opts, ctx) {
     const plans = [];
     for (const file of opts.plans) {

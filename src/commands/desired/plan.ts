@@ -34,7 +34,7 @@ export default defineCommand<Options>({
     'forgectl plan -f desired.yaml --out plan.json || [ $? -eq 9 ] && forgectl apply -f plan.json --yes   # 9 (changes) goes on to apply; an error stops',
     'forgectl plan -f desired.yaml -o json | jq \'.changes[] | select(.action == "update")\'',
   ],
-  options: [fileOption, ...targetOptions, { flags: '--out <file>', description: 'save the plan as JSON (for apply -f FILE)' }],
+  options: [fileOption, ...targetOptions, { flags: '--out <file>', description: 'save the plan as JSON (for apply -f FILE)', localFile: true }],
   async run(opts, ctx) {
     const text = await readText(ctx, opts.file);
     const state = await readDesired(ctx, opts.file, text);
