@@ -131,6 +131,8 @@ export interface Context {
   project(value: string | undefined, given?: string): string;
   /** --group or the profile's default_group; exit 2 when neither is set. `given` as for project(). */
   group(value: string | undefined, given?: string): string;
+  /** The profile's default_project and default_group (commands that take either fall back to them). */
+  defaults(): { project?: string; group?: string };
 }
 
 export interface CommandDef<O = any> {

@@ -23,6 +23,8 @@ export interface ContextInit {
   sleep: (ms: number) => Promise<void>;
   /** The config file, when it was already read (for the output format). */
   config?: ConfigData;
+  /** Checks a config file read later (the profile's `output`, when the format came from it); throws ConfigError. */
+  checkConfig?: (config: ConfigData) => void;
   /** Runs another command in this process as main() does (see Context.execute). */
   execute?: (invocation: Invocation, streams: Streams) => Promise<number>;
   commands: Commands;
@@ -43,6 +45,7 @@ export class RunContext implements Context {
   readonly commands: Commands;
   private readonly executor?: (invocation: Invocation, streams: Streams) => Promise<number>;
   private config?: ConfigData;
+  private readonly checkConfig?: (config: ConfigData) => void;
   private resolved?: Connection;
   private readonly httpClients: HttpClient[] = [];
   private apiClient?: Api;
@@ -58,6 +61,7 @@ export class RunContext implements Context {
     this.now = init.now;
     this.sleep = init.sleep;
     this.config = init.config;
+    this.checkConfig = init.checkConfig;
     this.executor = init.execute;
     this.commands = init.commands;
   }
@@ -68,7 +72,11 @@ export class RunContext implements Context {
   }
 
   readConfig(): ConfigData {
-    this.config ??= readConfig(this.configDir);
+    if (!this.config) {
+      const data = readConfig(this.configDir);
+      this.checkConfig?.(data);
+      this.config = data;
+    }
     return this.config;
   }
 
@@ -162,6 +170,10 @@ export class RunContext implements Context {
     const group = value ?? this.profileDefault('default_group');
     if (!group) throw new UsageError('no group given', `pass ${given}, or set default_group in the profile`);
     return group;
+  }
+
+  defaults(): { project?: string; group?: string } {
+    return { project: this.profileDefault('default_project'), group: this.profileDefault('default_group') };
   }
 
   private profileDefault(key: 'default_project' | 'default_group'): string | undefined {

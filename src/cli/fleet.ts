@@ -264,5 +264,6 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     }),
     project: () => project.path,
     group: (value) => parent.group(value),
+    defaults: () => ({ ...parent.defaults(), project: project.path }),
   };
 }

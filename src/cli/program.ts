@@ -68,6 +68,17 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
 ];
 
 /**
+ * The root help with its options (the global options, a score of lines) after the commands, which are what a reader
+ * of `forgectl --help` looks for: commander writes them first.
+ */
+function optionsLast(text: string): string {
+  const sections = text.trimEnd().split(/\n\n(?=\S[^\n]*:\n)/);
+  const options = sections.findIndex((section) => section.startsWith('Options:\n'));
+  if (options < 0) return text;
+  return `${[...sections.slice(0, options), ...sections.slice(options + 1), sections[options]].join('\n\n')}\n`;
+}
+
+/**
  * The section of a top-level command in the root help, its rank, and its place in the section (unlisted ones last,
  * under "Commands:", in the manifest's order).
  */
@@ -233,6 +244,10 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
       const text = Help.prototype.optionDescription.call(this, option);
       return option.mandatory ? `required: ${text}` : text;
     },
+    formatHelp(cmd, helper) {
+      const text = Help.prototype.formatHelp.call(this, cmd, helper);
+      return cmd.parent ? text : optionsLast(text);
+    },
   });
   program.addHelpText('after', `\n${HELP_TOPICS_LINE}\n`);
   for (const def of globalOptions) program.addOption(toOption(def));
@@ -378,13 +393,26 @@ async function createContext(
   // --jq and --template read records as JSON, whatever the profile's format.
   const shaped = raw.jq !== undefined || raw.template !== undefined;
   const explicit = raw.output ?? (shaped ? 'json' : def.defaultFormat);
-  const config = explicit ? undefined : readConfig(dir);
+  // A config file that cannot be used (unreadable, not JSON, readable by others, a bad `output`) does not stop the
+  // command here: it meets the same error when it reads the config, and `doctor`, which exists for these problems,
+  // reports them as failed checks and repairs what it can.
+  const checkConfig = explicit ? undefined : (data: ConfigData) => void profileFormat(globals, env, data);
+  let config: ConfigData | undefined;
+  let format: Format | undefined;
+  try {
+    config = explicit ? undefined : readConfig(dir);
+    format = config && profileFormat(globals, env, config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    config = undefined;
+  }
   return new RunContext({
     io,
     env,
     globals,
-    format: explicit ?? (config && profileFormat(globals, env, config)) ?? 'table',
+    format: explicit ?? format ?? 'table',
     config,
+    checkConfig,
     configDir: dir,
     paging: { page: opts.page as number, perPage: opts.perPage as number, all: opts.all as boolean, limit: opts.limit as number },
     now: deps.now ?? (() => new Date()),

@@ -3,10 +3,11 @@ import { UsageError } from '../errors.js';
 import { collect, pairReadsFile } from '../parse.js';
 import { readLocalFile } from '../files.js';
 import { assignField, typedValue, type Json } from '../cli/json-fields.js';
+import { isDeepStrictEqual } from 'node:util';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
 import { DownloadResult } from '../download/result.js';
-import { TextResult } from '../output/result.js';
+import { JsonAnswer, TextResult } from '../output/result.js';
 import { withoutSecretValues } from '../api/resources/variables.js';
 import { mayShowValues, showValuesOption } from '../cli/secrets.js';
 
@@ -122,10 +123,19 @@ export default defineCommand<Options>({
     }
     if (isText(response.header('content-type'))) {
       const body = await readJson(response);
-      if (body.kind === 'json') return show ? body.value : withoutSecretValues(body.value);
-      // Printed as it came, but an HTML page or broken JSON is rarely what was asked for: say so on stderr.
-      if (body.kind === 'malformed') ctx.io.warn(`the server answered ${response.status} with malformed JSON; printed as text`);
-      else if (/html/i.test(body.type)) ctx.io.warn(`the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
+      if (body.kind === 'json') {
+        if (body.value === undefined) return undefined;
+        if (show) return new JsonAnswer(body.value, body.text);
+        // jq reads the answer's own text (numbers as written), unless a secret value was taken out of it.
+        const value = withoutSecretValues(body.value);
+        return new JsonAnswer(value, isDeepStrictEqual(value, body.value) ? body.text : JSON.stringify(value));
+      }
+      if (body.kind === 'malformed' || /html/i.test(body.type)) {
+        // An HTML page or broken JSON is rarely what was asked for: a failure of the server where records were to be
+        // shaped (--jq, --template); else printed as it came, and said so on stderr.
+        if (ctx.globals.jq !== undefined || ctx.globals.template !== undefined) throw ctx.api.notJson({ method, path, query: inQuery ? fields : undefined }, response.status, body.kind, body.type);
+        ctx.io.warn(body.kind === 'malformed' ? `the server answered ${response.status} with malformed JSON; printed as text` : `the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
+      }
       return new TextResult(body.text);
     }
     return new DownloadResult(response.body, { size: Number(response.header('content-length')) || undefined });

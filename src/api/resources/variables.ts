@@ -51,6 +51,12 @@ export function unmaskable(value: string, raw = false): string | undefined {
   return undefined;
 }
 
+/** Why the service would refuse a value (too long, or masked and not maskable), in words; undefined when it takes it. */
+export function valueProblem(value: string, masked: boolean, raw: boolean): string | undefined {
+  if (value.length > MAX_VALUE_LENGTH) return `is ${value.length.toLocaleString('en-US')} characters; the service takes at most ${MAX_VALUE_LENGTH.toLocaleString('en-US')}`;
+  return masked ? unmaskable(value, raw) : undefined;
+}
+
 const keyKind: FieldKind = {
   name: 'variable key',
   type: 'string',

@@ -63,7 +63,7 @@ export default defineCommand<Options>({
     }
     const expiresAt = expiry(opts, ctx.now());
     const { resource, params, where } = ownerOf(opts, ctx);
-    const file = opts.projectsFile === undefined ? outputFile(opts) : fleetFile(opts, params.project);
+    const file = opts.projectsFile === undefined ? outputFile(opts) : fleetFile(opts, String(params.project));
     if (file && opts.projectsFile !== undefined) {
       // This project fails, the others go on: its earlier token is kept.
       if (existsSync(file)) throw new CliError(`${file} exists: over --projects-file a token is not written over another (nothing was created here)`, ExitCode.usage, 'move it away, or give another --output-dir');

@@ -53,7 +53,7 @@ export default defineCommand<Options>({
 export async function showPlan(ctx: Context, plan: Plan, document: PlanDocument, out: string | undefined): Promise<ResultWithExit> {
   if (out) {
     writeFileAtomically(out, `${JSON.stringify(document, null, 2)}\n`);
-    ctx.io.note(`plan saved to ${out}: apply it with forgectl apply -f ${out}`);
+    ctx.io.note(`plan saved to ${out} (changes digest ${document.changes_digest}): apply it with forgectl apply -f ${out}`);
   }
   const gate = ctx.rateGate.summary();
   if (gate) ctx.io.note(gate);

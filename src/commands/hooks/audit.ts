@@ -2,7 +2,7 @@ import { hooks, type Hook } from '../../api/resources/hooks.js';
 import { projects } from '../../api/resources/projects.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseList, plural } from '../../parse.js';
+import { parseList, plural, withChoices } from '../../parse.js';
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
@@ -92,12 +92,12 @@ export default defineCommand<{ project?: string; since: string; desired?: string
     {
       flags: '--fix <list>',
       description: `repair what can be repaired: ${FIXES.join(', ')} (comma-separated)`,
-      parse: (value: string, previous?: string[]) => {
+      parse: withChoices((value: string, previous?: string[]) => {
         const fixes = parseList(value, previous);
         const unknown = fixes.filter((fix) => !(FIXES as readonly string[]).includes(fix));
         if (unknown.length) throw new UsageError(`--fix ${unknown.join(',')}: unknown; choose from ${FIXES.join(', ')}`);
         return fixes;
-      },
+      }, FIXES, true),
     },
   ],
   columns: ['hook_id', 'url', 'finding', 'fixed'],

@@ -6,6 +6,7 @@ import type { Context, OptionDef } from '../../cli/command.js';
 import { idField } from '../../api/resource.js';
 import { checkOneStdin, parseNamedSecret, parseSecretSource, readSecret, type SecretSource } from '../../cli/secrets.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { withChoices } from '../../parse.js';
 import { fileProblem, writeFileAtomically, type WriteError } from '../../write.js';
 
 /** Shared parts of the `hooks` commands: event names, the status column, and the write-only values. */
@@ -72,7 +73,7 @@ export function hookOptions(mode: 'create' | 'update'): OptionDef[] {
     { flags: '--url <url>', description: 'where deliveries are POSTed; {name} parts are filled from URL variables', parse: (v: string) => hooks.fields.url.kind.parse(v, '--url'), required: mode === 'create' },
     { flags: '--name <name>', description: 'a name for the hook' },
     { flags: '--description <text>', description: 'what the hook is for' },
-    { flags: '--events <list>', description: `events to deliver, comma-separated (${mode === 'update' ? 'replaces the current set; ' : 'default push; '}${EVENT_NAMES.join(', ')})`, parse: parseEvents },
+    { flags: '--events <list>', description: `events to deliver, comma-separated (${mode === 'update' ? 'replaces the current set; ' : 'default push; '}${EVENT_NAMES.join(', ')})`, parse: withChoices(parseEvents, EVENT_NAMES, true) },
     { flags: '--all-events', description: 'deliver every event kind' },
     { flags: '--branch-filter <filter>', description: 'push events only for branches matching this' },
     { flags: '--branch-filter-strategy <strategy>', description: 'wildcard (default), regex or all_branches', parse: (v: string) => hooks.fields.branch_filter_strategy.kind.parse(v, '--branch-filter-strategy'), choices: strategies },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
-import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, unmaskable, variables, type Variable } from '../../api/resources/variables.js';
+import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, valueProblem, variables, type Variable } from '../../api/resources/variables.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { mayShowValues, readSecret, showValuesOption } from '../../cli/secrets.js';
@@ -124,7 +124,6 @@ export async function readValue(opts: ValueOptions, ctx: Context, key: string): 
 
 /** The service's checks of a value, made before sending: exit 2 naming the variable. */
 export function checkValue(key: string, value: string, masked: boolean, raw: boolean): void {
-  if (value.length > MAX_VALUE_LENGTH) throw new UsageError(`the value of ${key} is ${value.length.toLocaleString('en-US')} characters; the service takes at most ${MAX_VALUE_LENGTH.toLocaleString('en-US')}`);
-  const problem = masked ? unmaskable(value, raw) : undefined;
-  if (problem) throw new UsageError(`the value of ${key} ${problem}`, 'leave out --masked, or give a value of 8 or more characters without whitespace');
+  const problem = valueProblem(value, masked, raw);
+  if (problem) throw new UsageError(`the value of ${key} ${problem}`, value.length > MAX_VALUE_LENGTH ? undefined : 'leave out --masked, or give a value of 8 or more characters without whitespace');
 }
