@@ -124,6 +124,60 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(unmarked.filter((item) => !/^(auth|sandbox|tokens (rotate|recover)|tokens identify|profile|completion|doctor) /.test(item))).toEqual([]);
   });
 
+  it('takes each tool\'s class from its command\'s definition: every tool of every toolset, listed', async () => {
+    const all = Object.keys(TOOLSETS);
+    const tools = await buildCatalogue(manifest, { toolsets: all, allowWrite: all });
+    const classOf = (tool: { readOnly: boolean; destructive: boolean }) => (tool.readOnly ? 'read' : tool.destructive ? 'destructive' : 'write');
+    const classes: Record<string, string[]> = { read: [], write: [], destructive: [] };
+    for (const tool of tools) classes[classOf(tool)].push(tool.name);
+    for (const names of Object.values(classes)) names.sort();
+    expect(classes).toEqual({
+      read: [
+        'approval_rules_get', 'approval_rules_list', 'approvals_config_get', 'approvals_show', 'approvals_state',
+        'audit_events_list', 'badges_get', 'badges_list', 'badges_preview', 'branches_get', 'branches_list',
+        'commits_get', 'commits_list', 'commits_refs', 'commits_statuses', 'deploy_keys_get',
+        'deploy_keys_instance', 'deploy_keys_list', 'deploy_tokens_list', 'draft_notes_get', 'draft_notes_list',
+        'experiments_list', 'export', 'files_blame', 'files_get', 'files_info', 'freeze_periods_get',
+        'freeze_periods_list', 'group_badges_get', 'group_badges_list', 'groups_get', 'groups_list', 'hooks_audit',
+        'hooks_events', 'hooks_get', 'hooks_list', 'integrations_get', 'integrations_list', 'keys_find', 'keys_get',
+        'license_get', 'license_list', 'members_get', 'members_list', 'merge_trains_get', 'merge_trains_list',
+        'mirror_pull_get', 'notes_get', 'notes_list', 'plan', 'plan_limits_get', 'projects_get', 'projects_list',
+        'protected_branches_get', 'protected_branches_list', 'protected_tags_get', 'protected_tags_list',
+        'push_rule_get', 'repo_blob', 'repo_compare', 'repo_contributors', 'repo_merge_base', 'repo_tree',
+        'runners_audit', 'runners_get', 'runners_jobs', 'runners_list', 'secure_files_get', 'secure_files_list',
+        'settings_get', 'snippets_get', 'snippets_list', 'storage_move_get', 'storage_move_list', 'tags_get',
+        'tags_list', 'tokens_audit', 'tokens_get', 'tokens_list', 'users_get', 'users_list', 'validate',
+        'variables_export', 'variables_get', 'variables_list',
+      ],
+      write: [
+        'approval_rules_create', 'approval_rules_update', 'approvals_config_set', 'artifacts_keep', 'badges_create',
+        'badges_update', 'branches_create', 'commits_cherry_pick', 'commits_create', 'commits_revert',
+        'commits_set_status', 'deploy_keys_create', 'deploy_keys_enable', 'deploy_keys_update',
+        'deploy_tokens_create', 'draft_notes_create', 'draft_notes_publish', 'draft_notes_publish_all',
+        'draft_notes_update', 'freeze_periods_create', 'freeze_periods_update', 'group_badges_create',
+        'group_badges_update', 'groups_create', 'groups_update', 'hooks_create', 'hooks_resend', 'hooks_test',
+        'hooks_update', 'integrations_set', 'license_refresh_billable', 'members_add', 'members_update',
+        'merge_trains_add', 'mirror_pull_set', 'mirror_pull_sync', 'notes_create', 'notes_update', 'plan_limits_set',
+        'projects_archive', 'projects_create', 'projects_unarchive', 'projects_update', 'protected_branches_protect',
+        'protected_branches_update', 'protected_tags_protect', 'push_rule_set', 'runners_pause', 'runners_resume',
+        'runners_update', 'settings_set', 'snippets_update', 'storage_move_schedule', 'submodules_update',
+        'tags_create', 'tokens_create', 'variables_set',
+      ],
+      destructive: [
+        'api', 'apply', 'approval_rules_delete', 'approvals_reset', 'approvals_unapprove', 'artifacts_delete',
+        'artifacts_delete_all', 'badges_delete', 'branches_delete', 'branches_delete_merged', 'deploy_keys_delete',
+        'deploy_tokens_revoke', 'draft_notes_delete', 'files_delete', 'freeze_periods_delete', 'group_badges_delete',
+        'groups_delete', 'hooks_delete', 'hooks_header_delete', 'hooks_url_var_delete', 'integrations_disable',
+        'license_delete', 'members_remove', 'mirror_pull_disable', 'notes_delete', 'projects_delete',
+        'projects_transfer', 'protected_branches_unprotect', 'protected_tags_unprotect', 'push_rule_delete',
+        'runners_delete', 'runners_reset_token', 'secure_files_delete', 'snippets_delete', 'tags_delete',
+        'tokens_revoke', 'tokens_rotate', 'variables_delete',
+      ],
+    });
+    // The read-only api tool (GET only) is a read; with --allow-write api it may delete.
+    expect((await buildCatalogue(manifest)).find((tool) => tool.name === 'api')).toMatchObject({ readOnly: true, destructive: false });
+  });
+
   it('every command is a tool or left out on purpose', () => {
     const grouped = new Set(Object.values(TOOLSETS).flatMap((set) => set.groups));
     const outside = manifest.map((entry) => entry.path.split(' ')[0]).filter((group) => !grouped.has(group));

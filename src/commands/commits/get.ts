@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 
 export default defineCommand<{ project?: string; sha: string; stats: boolean }>({
+  effect: 'read',
   examples: ['forgectl commits get main --project acme/api', 'forgectl commits get v1.0.0 --project acme/api --fields id,title,stats.total'],
   args: ['<sha>'],
   options: [projectOption, { flags: '--no-stats', description: 'leave out the added and removed line counts' }],

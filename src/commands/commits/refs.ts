@@ -4,6 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { parseChoice } from '../../parse.js';
 
 export default defineCommand<{ project?: string; sha: string; type?: string }>({
+  effect: 'read',
   description: 'The branches and tags that contain the commit.',
   examples: ['forgectl commits refs main --project acme/api', 'forgectl commits refs v1.0.0 --type branch --project acme/api'],
   args: ['<sha>'],

@@ -8,6 +8,7 @@ const targetUrl = f.url();
 const STATES = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'] as const;
 
 export default defineCommand<{ project?: string; sha: string; state: string; name?: string; ref?: string; targetUrl?: string; description?: string }>({
+  effect: 'write',
   description:
     'Reports the state of an external check on a commit (what CI systems outside the instance do). A status of the same name that has not finished moves to the new state. Needs the Developer role.',
   examples: [

@@ -4,6 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; id: string }>({
+  effect: 'write',
   description: 'Enables a deploy key of another project (or an instance deploy key) on this one, read-only. Needs the Maintainer role.',
   examples: ['forgectl deploy-keys enable 3 --project acme/web'],
   args: ['<id>'],

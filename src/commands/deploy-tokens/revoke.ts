@@ -17,6 +17,7 @@ interface Options extends OwnerOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description: [
     'Needs the Maintainer role. Revokes at once: whatever signs in with the token is refused from then on. The token',
     'leaves the project\'s or group\'s list; the instance list keeps it, revoked. --name revokes the active tokens of',

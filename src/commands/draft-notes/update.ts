@@ -7,6 +7,7 @@ import { mrOption, readTextOption } from '../../cli/review-options.js';
 import { noteTextOptions, positionOf, positionOptions, type PositionOptions } from './shared.js';
 
 export default defineCommand<PositionOptions & { project?: string; mr: number; id: string; note?: string; noteFile?: string }>({
+  effect: 'write',
   examples: ["forgectl draft-notes update 1 --project acme/api --mr 1 --note 'looks good to me'"],
   args: ['<id>'],
   options: [projectOption, mrOption, ...noteTextOptions, ...positionOptions],

@@ -29,6 +29,7 @@ function parseLines(value: string): Lines {
 }
 
 export default defineCommand<{ project?: string; path: string; ref?: string; lines?: Lines }>({
+  effect: 'read',
   description: 'One record per line: the line number, the commit that last changed it, its author and date, and the text. -L picks lines as git blame does; a range past the end of the file is refused (exit 2) with its length.',
   examples: ['forgectl files blame README.md --project acme/api', 'forgectl files blame README.md --ref v1.1.0 -L 3,5 --project acme/api -o json', 'forgectl files blame README.md -L 3 --project acme/api'],
   args: ['<path>'],

@@ -5,6 +5,7 @@ import { repoPath } from '../../git/content.js';
 import { refOption, refOrDefault } from './shared.js';
 
 export default defineCommand<{ project?: string; path: string; ref?: string }>({
+  effect: 'read',
   description: 'Shows the file\'s metadata and its content, decoded (binary content stays base64, with encoding "base64").',
   examples: ['forgectl files get README.md --ref main --project acme/api', 'forgectl files get src/main.rb --ref v1.0.0 --project acme/api -o json'],
   args: ['<path>'],

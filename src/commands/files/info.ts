@@ -9,6 +9,7 @@ import { refOption, refOrDefault } from './shared.js';
 const FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encoding', 'file_name', 'file_path', 'last_commit_id', 'ref', 'size', 'execute_filemode'];
 
 export default defineCommand<{ project?: string; path: string; ref?: string }>({
+  effect: 'read',
   description: "A HEAD request: the file's metadata without its content, from the response headers.",
   examples: ['forgectl files info README.md --ref main --project acme/api', 'forgectl files info bin/deploy.sh --ref main --project acme/api --fields blob_id,execute_filemode'],
   args: ['<path>'],

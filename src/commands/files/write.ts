@@ -14,6 +14,7 @@ type Flags = WriteFlags & Partial<ContentFlags> & { project?: string; path: stri
 export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
   const route = repositoryFiles.routes[verb];
   return defineCommand<Flags>({
+    effect: verb === 'delete' ? 'destructive' : 'write',
     examples: {
       create: ['forgectl files create docs/intro.md --branch main -m "Add an intro" --content-file intro.md --project acme/api', 'echo ok | forgectl files create status.txt --branch feature -m status --content-file - --project acme/api'],
       update: ['forgectl files update README.md --branch main -m "Update the readme" --content-file README.md --project acme/api'],

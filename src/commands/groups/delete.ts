@@ -11,6 +11,7 @@ interface GroupRecord {
 }
 
 export default defineCommand<{ group?: string; permanently?: boolean }>({
+  effect: 'destructive',
   description: 'Deletes a group with all its subgroups and projects, after counting them and asking (--yes off a terminal). Where the instance delays deletion (Premium and Ultimate) the group is marked and deleted after the instance\'s delay, and can be restored until then; --permanently deletes it now (a marked group only: it is marked first). Needs the Owner role.',
   examples: ['forgectl groups delete acme/platform --yes', 'forgectl groups delete acme/platform --permanently --yes'],
   args: ['[group]'],

@@ -37,6 +37,7 @@ export function hookEvents(ctx: Context, route: { project: string; hook_id: numb
 }
 
 export default defineCommand<{ project?: string; id: string } & EventFilters>({
+  effect: 'read',
   description:
     'Deliveries of the last 7 days (the service keeps no more), newest first. --status failed means anything but a 2xx answer, ' +
     'connection errors included. Needs the Maintainer role.',

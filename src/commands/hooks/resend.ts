@@ -46,6 +46,7 @@ export function stillFailed(events: HookEvent[]): HookEvent[] {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Delivers recorded events again, with their original payload and Idempotency-Key. --failed picks the deliveries that never got a 2xx ' +
     'answer (an event already resent successfully is skipped). Resends are paced to the service limit of 5 a minute per webhook, waiting ' +

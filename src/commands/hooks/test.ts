@@ -5,6 +5,7 @@ import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { EVENT_NAMES, eventFlag, hookIdOf, hookStatus } from './shared.js';
 
 export default defineCommand<{ project?: string; id: string; trigger: string }>({
+  effect: 'write',
   description:
     'Sends a sample event to the receiver now and shows what it answered. A test is delivered even to a disabled hook, and a 2xx answer ' +
     're-enables a hook the service disabled after failures. The service allows 5 tests a minute per project. Needs the Maintainer role.',

@@ -10,6 +10,7 @@ interface Options extends HookOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes a webhook; --events replaces the set of events. Changing --url makes the service drop the secret token, so it is refused ' +
     'unless a new token comes with it (--token-stdin, --token-file, --token-env, --generate-token) or --allow-token-reset says that is intended. ' +

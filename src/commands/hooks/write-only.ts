@@ -33,6 +33,7 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
   const { what, routes, example } = KINDS[kind];
   return {
     set: defineCommand<{ project?: string; id: string; key: string; source: string }>({
+      effect: 'write',
       description: `Sets a ${what} of a webhook (created or replaced). The value comes from env:VARIABLE, file:PATH or - (stdin; prompts on a terminal), never from the command line; the service never returns it. Needs the Maintainer role.`,
       examples: [
         `forgectl hooks ${kind} set 1 ${example.key} ${example.source} --project acme/api`,
@@ -51,6 +52,7 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
       },
     }),
     delete: defineCommand<{ project?: string; id: string; key: string }>({
+      effect: 'destructive',
       description: `Removes a ${what} of a webhook. Needs the Maintainer role.`,
       examples: [`forgectl hooks ${kind} delete 1 ${example.key} --project acme/api --yes`],
       args: ['<id>', '<key>'],

@@ -3,6 +3,7 @@ import { groupOption } from '../../cli/options.js';
 import { groupIntegrations, parseSlug } from './shared.js';
 
 export default defineCommand<{ group?: string; slug: string }>({
+  effect: 'destructive',
   description: 'Disables the integration and resets its settings.',
   examples: ['forgectl integrations disable bugzilla --group acme --yes'],
   args: ['<slug>'],

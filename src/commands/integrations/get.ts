@@ -3,6 +3,7 @@ import { groupOption } from '../../cli/options.js';
 import { groupIntegrations, parseSlug } from './shared.js';
 
 export default defineCommand<{ group?: string; slug: string }>({
+  effect: 'read',
   description: 'Settings of one integration; secret fields (tokens, passwords) are never returned by the service.',
   examples: ['forgectl integrations get bugzilla --group acme', 'forgectl integrations get bugzilla --group acme --fields properties.project_url'],
   args: ['<slug>'],

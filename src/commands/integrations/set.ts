@@ -36,6 +36,7 @@ function readSecretFile(key: string, path: string): string {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Sets up or updates a group integration (PUT). Plain settings and event flags go in --param key=value; secrets such as token, api_key and ' +
     'password only from a file (--secret-file key=PATH) or stdin (--secret-stdin key). The parameters per kind are in the API documentation.',

@@ -3,6 +3,7 @@ import { sshKeys } from '../../api/resources/users.js';
 import { parseInteger } from '../../parse.js';
 
 export default defineCommand<{ id: string }>({
+  effect: 'read',
   description: 'An SSH key or deploy key with its owner. Administrators only.',
   examples: ['forgectl keys get 2', 'forgectl keys get 2 --fields title,user.username'],
   args: ['<id>'],

@@ -5,6 +5,7 @@ import { licenses } from '../../api/resources/licenses.js';
 import { describeLicense, type License } from './shared.js';
 
 export default defineCommand<{ id: string }>({
+  effect: 'destructive',
   examples: ['forgectl license delete 1', 'forgectl license delete 1 --yes'],
   args: ['<id>'],
   async run(opts, ctx) {

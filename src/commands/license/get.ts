@@ -4,6 +4,7 @@ import { licenses } from '../../api/resources/licenses.js';
 import { currentLicense, presentLicense, warnAboutCurrent, type License } from './shared.js';
 
 export default defineCommand<{ id?: string }>({
+  effect: 'read',
   description: 'Shows plan, licensee, user limit, active users, overage and expiry; warns when the current license expires within 30 days.',
   examples: ['forgectl license get', 'forgectl license get 1 -o json'],
   args: ['[id]'],

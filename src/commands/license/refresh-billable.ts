@@ -4,6 +4,7 @@ import { parseInteger } from '../../parse.js';
 import { licenses } from '../../api/resources/licenses.js';
 
 export default defineCommand<{ id: string }>({
+  effect: 'write',
   description: 'The instance recalculates in the background (202); read the result later with forgectl license get.',
   examples: ['forgectl license refresh-billable 1'],
   args: ['<id>'],

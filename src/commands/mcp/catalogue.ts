@@ -60,19 +60,28 @@ const NOT_TOOLS = new Set([
   'alerts send',
   'alerts resolve',
   'plan merge',
+  // A commit's sequence number, which commits_get and commits_list make little of: left out so that the default
+  // toolsets stay at 40 tools, the most some clients take.
+  'commits sequence',
 ]);
 
-/** The verbs that only read (everything else changes something on the instance). */
-const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'state', 'preview', 'validate', 'export', 'plan', 'audit', 'jobs']);
 /**
- * Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`): not offered.
+ * Options that turn records into bytes (`repo blob --raw`), which a tool result does not carry: not offered. Options
+ * that turn a read into a write (OptionDef.mutates, `hooks audit --fix`) are no input of a read's tool either.
  * `tokens rotate` writes a local file (--output-file) and runs commands of this machine (--save-to exec:); its
  * definition does not mark them (yet), so they are left out here.
  */
-const NOT_INPUTS = new Set(['--fix', '--raw']);
+const NOT_INPUTS = new Set(['--raw']);
 const UNMARKED_LOCAL: Record<string, string[]> = { 'tokens rotate': ['--output-file', '--save-to'] };
-/** Verbs that remove or revoke: the host should ask before these. */
-const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'reset-token', 'unapprove', 'remove', 'rotate', 'apply', 'transfer']);
+/** The effects of commands whose definitions do not declare one (yet): src/commands/tokens. */
+const UNDECLARED_EFFECTS: Record<string, CommandDef['effect']> = {
+  'tokens list': 'read',
+  'tokens get': 'read',
+  'tokens audit': 'read',
+  'tokens create': 'write',
+  'tokens rotate': 'destructive',
+  'tokens revoke': 'destructive',
+};
 /** Verbs whose repetition with the same input leaves the same state. */
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
 
@@ -183,11 +192,16 @@ function verbOf(path: string): string {
 const wholly = (local: LocalFile | false | undefined): local is true => local === true;
 const partly = (local: LocalFile | false | undefined): ((value: string) => boolean) | undefined => (typeof local === 'function' ? local : undefined);
 
-/** The command's tool, or undefined when a value it cannot do without names a local file (`license add --file`). */
+/**
+ * The command's tool: read-only, writing or destructive as its definition says (no tool when it says nothing), or
+ * undefined when a value it cannot do without names a local file (`license add --file`).
+ */
 function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): Tool | undefined {
   if (entry.path === 'apply') return applyTool(entry, def);
+  const effect = def.effect ?? UNDECLARED_EFFECTS[entry.path];
+  if (!effect) return undefined;
   const verb = verbOf(entry.path);
-  const readOnly = READ_VERBS.has(verb);
+  const readOnly = effect === 'read';
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const inputs: Input[] = [];
@@ -211,7 +225,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
   for (const option of def.options ?? []) {
     const flag = longFlag(option.flags);
     const desiredFile = desiredState && flag === DESIRED_STATE_FILE;
-    if (NOT_INPUTS.has(flag) || unmarked.includes(flag) || (wholly(option.localFile) && !desiredFile)) {
+    if (NOT_INPUTS.has(flag) || unmarked.includes(flag) || (option.mutates && readOnly) || (wholly(option.localFile) && !desiredFile)) {
       if (option.required) return undefined;
       continue;
     }
@@ -234,7 +248,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
   if (REVEALS_TOKEN.test(entry.path)) {
     properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
   }
-  const destructive = !readOnly && DESTRUCTIVE_VERBS.has(verb);
+  const destructive = effect === 'destructive';
   return {
     name: toolName(entry.path),
     path: entry.path,

@@ -7,6 +7,7 @@ import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, wher
 type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string };
 
 export default defineCommand<Opts>({
+  effect: 'write',
   description: 'Adds users (usernames or ids, several at once) as direct members with the access level given. One user that cannot be added is an error with the reason (a member already: exit 6); of several, each that cannot is reported and the others are still added (exit 9). An expiry in the past is refused before anything is sent. Needs the Maintainer role (Owner to add owners).',
   examples: [
     'forgectl members add omar --group acme --access-level reporter',

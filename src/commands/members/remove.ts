@@ -7,6 +7,7 @@ import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, sole
 type Opts = Where & { users: string[] };
 
 export default defineCommand<Opts>({
+  effect: 'destructive',
   description: 'Removes direct members (usernames or ids, several at once), after naming each with their access level and asking (--yes off a terminal). Access inherited from a group above stays: remove them there. Needs the Maintainer role (Owner to remove owners); the last owner of a group stays.',
   examples: ['forgectl members remove omar --project acme/web --yes'],
   fleet: 'projects-file',

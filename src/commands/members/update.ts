@@ -8,6 +8,7 @@ import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, wher
 type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string | false };
 
 export default defineCommand<Opts>({
+  effect: 'write',
   description: 'Changes the access level or expiry of direct members (usernames or ids, several at once). The service needs the access level with every change: without --access-level the current one is kept. Needs the Maintainer role (Owner for owners).',
   examples: [
     'forgectl members update bob --group acme --access-level maintainer',

@@ -24,6 +24,7 @@ function contents(project: ProjectRecord): string {
 }
 
 export default defineCommand<{ project?: string; permanently?: boolean }>({
+  effect: 'destructive',
   description: 'Deletes a project after saying what goes with it and asking (--yes off a terminal). Where the instance delays deletion (Premium and Ultimate, in groups) the project is marked and deleted after the instance\'s delay, and can be restored until then; --permanently deletes it now (a marked project only: it is marked first). Needs the Owner role.',
   examples: ['forgectl projects delete acme/web --yes', 'forgectl projects delete acme/web --permanently --yes'],
   args: ['[project]'],

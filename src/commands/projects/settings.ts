@@ -32,6 +32,7 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
   const scope = def.id.param;
   return defineCommand<Record<string, unknown>>({
     ...help,
+    effect: 'write',
     args: [`[${scope}]`],
     options: settingOptions(def, 'update'),
     async run(opts, ctx) {
@@ -47,6 +48,7 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
 /** `projects archive` and `projects unarchive`: one call on the project named as the argument. */
 export function archiveCommand(verb: 'archive' | 'unarchive', description: string): CommandDef<{ project?: string }> {
   return defineCommand<{ project?: string }>({
+    effect: 'write',
     description,
     examples: [`forgectl projects ${verb} acme/web`],
     args: ['[project]'],

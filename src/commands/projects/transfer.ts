@@ -2,6 +2,7 @@ import { projects } from '../../api/resources/projects.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand<{ project?: string; namespace: string }>({
+  effect: 'destructive',
   description: 'Moves a project to another group or personal namespace (its URL changes; the old one redirects). Needs the Owner role in the project and Maintainer in the target group.',
   examples: ['forgectl projects transfer acme/web --namespace acme/platform --yes'],
   args: ['[project]'],

@@ -10,6 +10,7 @@ import { accessOptions, allowOption, KINDS, levelOption, levelsOf, type AccessOp
 type Options = AccessOptions & { project?: string; group?: string; name: string; disallowPush?: Who[]; disallowMerge?: Who[]; disallowUnprotect?: Who[] };
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes only what is given: a level replaces the current role of that list, --allow-* adds users, groups or keys, --disallow-* removes them; the rest of the rule stays as it is. Changing who may push, merge or unprotect needs Premium. Needs the Maintainer role.',
   examples: [

@@ -4,6 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; name: string }>({
+  effect: 'destructive',
   description: 'Needs the Maintainer role.',
   examples: ["forgectl protected-tags unprotect 'release-*' --project acme/api --yes"],
   args: ['<name>'],

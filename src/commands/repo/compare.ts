@@ -17,6 +17,7 @@ interface Comparison {
 type Flags = { project?: string; from: string; to: string; straight?: boolean; fromProject?: string; unidiff?: boolean; stat?: boolean; nameOnly?: boolean; patch?: boolean };
 
 export default defineCommand<Flags>({
+  effect: 'read',
   description:
     'Compares from the merge base of FROM and TO (--straight: from FROM itself). Shows one line per changed file with its line counts; --name-only the paths; --patch a patch that `git apply` accepts; -o json the whole comparison. Warns when the service timed out or emptied diffs that were too large.',
   examples: [

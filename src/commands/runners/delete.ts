@@ -20,6 +20,7 @@ function owner(runner: Runner): string {
 }
 
 export default defineCommand<{ id: string }>({
+  effect: 'destructive',
   description: [
     'Shows whose runner it is and when it was last seen, and asks first (--yes without a terminal). The runner',
     'machine is not touched: it only loses its registration and gets 403 from then on. A project runner used by',

@@ -6,6 +6,7 @@ import { byId, runnerId } from './shared.js';
 const flatten = (job: Record<string, any>) => ({ ...job, project_path: job.project?.path_with_namespace ?? null, pipeline_id: job.pipeline?.id ?? null });
 
 export default defineCommand<{ id: string; status?: string; sort?: 'asc' | 'desc' }>({
+  effect: 'read',
   description: 'The jobs a runner ran or is running, newest first, across every project it serves. Administrators, or the Maintainer of its group or project.',
   examples: ['forgectl runners jobs 1', 'forgectl runners jobs 7 --status failed --sort asc -o json'],
   args: ['<id>'],

@@ -5,6 +5,7 @@ import { byId, describeRunner, runnerId } from './shared.js';
 /** pause and resume: PUT paused; the runner keeps running the jobs it has and takes no new ones while paused. */
 function pausing(paused: boolean, examples: string[]): CommandDef<{ id: string }> {
   return defineCommand<{ id: string }>({
+    effect: 'write',
     description: paused
       ? 'It finishes the jobs it is running and takes no new ones until resumed. Administrators, or the Maintainer of its group or project.'
       : 'It takes new jobs again. Administrators, or the Maintainer of its group or project.',

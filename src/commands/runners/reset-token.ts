@@ -42,6 +42,7 @@ interface RunnerRecovery extends RecoveryDraft {
 const runnerRecoveryDir = (configDir: string): string => join(recoveryDir(configDir), 'runners');
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description: [
     'The runner is refused until it is given the new token (its config.toml). The new token is written to a recovery',
     'file (0600) the moment it arrives, then to --output-file (0600, atomically) or printed once; the request is sent',

@@ -19,6 +19,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes a snippet in one request: its title, description or visibility, and its files with --add, --update, --delete and --move ' +
     '(LOCAL[:PATH]: a local file and its path in the snippet, its base name by default). --sync DIR computes the actions that make ' +

@@ -3,6 +3,7 @@ import { users } from '../../api/resources/users.js';
 import { CliError, ExitCode } from '../../errors.js';
 
 export default defineCommand<{ user: string }>({
+  effect: 'read',
   description: 'By id, or by username (looked up with GET /users?username=). Administrators see the private fields (email, identities, sign-in data …).',
   examples: ['forgectl users get 3', 'forgectl users get alice -o json'],
   args: ['<user>'],

@@ -11,6 +11,7 @@ const traits = (variable: Variable): string =>
     .filter(Boolean).join(', ');
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description:
     'Deletes a CI/CD variable after showing it and asking (--yes without a terminal). When its key is in several ' +
     'environment scopes, --scope says which one goes. With --projects-file it is looked up in every project the file names, and one ' +

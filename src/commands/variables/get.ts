@@ -7,6 +7,7 @@ interface Options extends WhereOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description:
     'Shows one CI/CD variable. When its key is in several environment scopes, --scope says which. A masked value is ' +
     'shown only with --show-values at a terminal; a hidden one never. Needs the Maintainer role (administrators for --instance).',

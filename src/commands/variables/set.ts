@@ -26,6 +26,7 @@ function changeWords(field: string, from: unknown, to: unknown, secret: boolean)
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Creates a CI/CD variable, or changes the one of that key and environment scope (default scope *: all environments):',
     'one command, safe to run again: what already matches is not sent, and what changes is shown on stderr (never a',
