@@ -2328,7 +2328,7 @@ complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l commit-com
 complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-commit-committer-check -d 'the opposite of --commit-committer-check'
 complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l commit-committer-name-check -d 'commit author name must match the pusher'
 complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-commit-committer-name-check -d 'the opposite of --commit-committer-name-check'
-complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l reject-unsigned-commits -d 'reject unsigned commits'
+complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l reject-unsigned-commits -d 'refuse commits that are not signed'
 complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-reject-unsigned-commits -d 'the opposite of --reject-unsigned-commits'
 complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l reject-non-dco-commits -d 'reject commits without a DCO sign-off'
 complete -c forgectl -n '__forgectl_path_is '\''push-rule set'\''' -l no-reject-non-dco-commits -d 'the opposite of --reject-non-dco-commits'

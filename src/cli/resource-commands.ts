@@ -2,7 +2,7 @@ import type { Field } from '../api/fields.js';
 import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
 import { withChoices } from '../parse.js';
-import { defineCommand, type CommandDef, type Context, type OptionDef } from './command.js';
+import { defineCommand, type ArgDef, type CommandDef, type Context, type OptionDef } from './command.js';
 import { groupOption, projectOption, userOption } from './options.js';
 
 /**
@@ -181,7 +181,7 @@ function multiParentCommands(resource: MultiParentDef, verbs: PlainVerbs): Parti
 export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
   if ('parents' in resource) return multiParentCommands(resource, verbs);
   const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
-  const idArgs = [`<${idName(resource)}>`];
+  const idArgs: ArgDef[] = [{ spec: `<${idName(resource)}>`, description: `the ${resource.noun}'s ${idName(resource) === 'id' ? 'ID' : idName(resource).replace(/[-_]/g, ' ')}` }];
   const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName(resource)}`)]));
   const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
   const route = (verb: Verb): string => routeOf(resource, verb);

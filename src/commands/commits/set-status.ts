@@ -1,6 +1,6 @@
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { commitArg, projectOption } from '../../cli/options.js';
 import { f } from '../../api/fields.js';
 import { parseChoice } from '../../parse.js';
 
@@ -15,7 +15,7 @@ export default defineCommand<{ project?: string; sha: string; state: string; nam
     'forgectl commits set-status main --state running --name ci/build --project acme/api',
     'forgectl commits set-status main --state success --name ci/build --target-url https://ci.example.com/builds/7 --project acme/api',
   ],
-  args: ['<sha>'],
+  args: [commitArg],
   options: [
     projectOption,
     { flags: '--state <state>', description: STATES.join(', '), required: true, parse: parseChoice('--state', STATES) },

@@ -6,7 +6,7 @@ import { parseInteger, plural, pluralNoun } from '../../parse.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
-import { hookIdOf, hookStatus } from './shared.js';
+import { hookIdArg, hookIdOf, hookStatus } from './shared.js';
 
 /** The service's limit on resends: 5 a minute per webhook and user. */
 export const RESENDS_PER_MINUTE = 5;
@@ -56,7 +56,7 @@ export default defineCommand<Options>({
     'forgectl hooks resend 1 --project acme/api --failed --since 24h',
     'forgectl hooks resend 1 --project acme/api 1',
   ],
-  args: ['<id>', '[events...]'],
+  args: [hookIdArg, { spec: '[events...]', description: 'the IDs of the deliveries to send again (from the webhook\'s events)' }],
   options: [
     projectOption,
     { flags: '--failed', description: 'resend every delivery of the last 7 days that never succeeded' },

@@ -66,6 +66,7 @@ export default defineCommand<Opts>({
       execute: (invocation, streams) => ctx.execute(invocation, streams),
       commands: ctx.commands,
       globals: connectionGlobals(ctx.globals),
+      connection: () => ctx.connection(),
       root: opts.root ?? process.cwd(),
       log: ctx.globals.verbose ? (line) => ctx.io.note(`mcp: ${line}`) : undefined,
     });

@@ -2,7 +2,7 @@ import { members } from '../../api/resources/members.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { accessLevelName, checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, whereOptions, type Where } from './shared.js';
+import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string };
 
@@ -14,7 +14,7 @@ export default defineCommand<Opts>({
     'forgectl members add omar,bob --project acme/api --access-level developer --expires-at 2030-12-31',
   ],
   fleet: 'projects-file',
-  args: ['<users...>'],
+  args: [usersArg],
   options: [
     ...whereOptions,
     { flags: '--access-level <role>', description: 'guest, planner, reporter, developer, maintainer or owner (or 10 … 50)', parse: parseAccessLevel('--access-level'), required: true },

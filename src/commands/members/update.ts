@@ -3,7 +3,7 @@ import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, whereOptions, type Where } from './shared.js';
+import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string | false };
 
@@ -16,7 +16,7 @@ export default defineCommand<Opts>({
     'forgectl members update alice --group acme --no-expires-at',
   ],
   fleet: 'projects-file',
-  args: ['<users...>'],
+  args: [usersArg],
   options: [
     ...whereOptions,
     { flags: '--access-level <role>', description: 'guest, planner, reporter, developer, maintainer or owner (or 10 … 50)', parse: parseAccessLevel('--access-level') },

@@ -10,7 +10,7 @@ export default defineCommand<NoteableOptions & { id: string; body?: string; body
   effect: 'write',
   description: 'Only the author, or a Maintainer, may change a note.',
   examples: ["forgectl notes update 2 --project acme/api --issue 1 --body 'Deployed to production.'"],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the note\'s ID' }],
   options: [
     ...placementOptions(notes),
     ...bodyOptions,

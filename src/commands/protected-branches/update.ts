@@ -19,7 +19,7 @@ export default defineCommand<Options>({
     'forgectl protected-branches update main --projects-file services.txt --no-allow-force-push',
   ],
   fleet: 'projects-file',
-  args: ['<name>'],
+  args: [{ spec: '<name>', description: 'the protected branch name or wildcard (release/*)' }],
   options: [
     ...placementOptions(protectedBranches),
     ...accessOptions(),

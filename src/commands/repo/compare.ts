@@ -25,7 +25,7 @@ export default defineCommand<Flags>({
     'forgectl repo compare main feature --patch --project acme/api | git apply --check',
     'forgectl repo compare v1.0.0 v1.1.0 --name-only --project acme/api',
   ],
-  args: ['<from>', '<to>'],
+  args: [{ spec: '<from>', description: 'the base: a branch, tag or commit SHA' }, { spec: '<to>', description: 'the head compared with it: a branch, tag or commit SHA' }],
   options: [
     projectOption,
     { flags: '--straight', description: 'compare FROM..TO directly instead of from the merge base' },

@@ -12,7 +12,7 @@ import {
 } from '../tokens/rotation.js';
 import { warnStoreNow } from '../tokens/shared.js';
 import { readOwnFile } from '../../write.js';
-import { byId, describeRunner, runnerId } from './shared.js';
+import { byId, describeRunner, runnerId, runnerIdArg } from './shared.js';
 
 /**
  * `runners reset-token`: the runner's new authentication token is kept the way `tokens rotate` keeps a new access
@@ -51,7 +51,7 @@ export default defineCommand<Options>({
     'where the token is. Asks first. Administrators, or the Maintainer of its group or project.',
   ].join(' '),
   examples: ['forgectl runners reset-token 7 --output-file runner-7.token --yes', 'forgectl runners reset-token 7'],
-  args: ['<id>'],
+  args: [runnerIdArg],
   options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it', localFile: true }],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);

@@ -30,7 +30,7 @@ export default defineCommand<Options>({
     'forgectl snippets update 1 --project acme/api --update checklist.md --add ./new.md:steps/new.md --delete rollback.md',
     'forgectl snippets update 1 --project acme/api --move checklist.md:docs/checklist.md --title "Deploy checklist v2"',
   ],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the snippet\'s ID' }],
   options: [
     projectOption,
     { flags: '--title <title>', description: 'a new title' },

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { getVariable, isSecret, label, parseKey, route, scopeFilter, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
+import { getVariable, isSecret, keyArg, label, parseKey, route, scopeFilter, scopeOption, targetOf, type Variable, type WhereOptions, whereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   key: string;
@@ -22,7 +22,7 @@ export default defineCommand<Options>({
     'forgectl variables delete RETIRED_FLAG --projects-file services.txt --yes',
   ],
   fleet: 'projects-file',
-  args: ['<key>'],
+  args: [keyArg],
   options: [...whereOptions, scopeOption],
   async run(opts, ctx) {
     const key = parseKey(opts.key);

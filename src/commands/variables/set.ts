@@ -2,10 +2,7 @@ import { ALL_ENVIRONMENTS } from '../../api/resources/variables.js';
 import { defineCommand } from '../../cli/command.js';
 import { fieldParser } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import {
-  checkValue, findVariable, isSecret, label, parseKey, readValue, route, scopeFilter, scopeOption, shown, targetOf, valueOptions, valueSource, variables,
-  whereOptions, type ValueOptions, type Variable, type WhereOptions,
-} from './shared.js';
+import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, shown, targetOf, valueOptions, type ValueOptions, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions, ValueOptions {
   key: string;
@@ -46,7 +43,7 @@ export default defineCommand<Options>({
     'forgectl variables set LOG_LEVEL --projects-file services.txt --value warn',
   ],
   fleet: 'projects-file',
-  args: ['<key>'],
+  args: [keyArg],
   options: [
     ...whereOptions,
     { ...scopeOption, description: `${scopeOption.description} (default ${ALL_ENVIRONMENTS})` },
