@@ -47,6 +47,7 @@ export default defineCommand<Opts>({
     'forgectl mcp serve',
     'forgectl mcp serve --toolsets projects,repository,review --allow-write desired-state',
     'forgectl mcp serve --http 127.0.0.1:8808',
+    'forgectl mcp serve --http 127.0.0.1:8808 --secret-file ~/.config/forgectl/mcp.secret',
   ],
   options: [
     ...toolsetOptions,
