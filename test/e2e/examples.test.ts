@@ -271,7 +271,7 @@ describe.concurrent('what the issue found, run as users run it', () => {
   });
 
   it('the CI jobs of the README and the guides install forgectl from the packed tarball (never npx) and run', async () => {
-    const jobs = docTexts().flatMap((text) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)]).map((m) => m[1]).filter((text) => /^\s+script:/m.test(text) && !/parallel:/.test(text) && !/^\s+image: \S*\/forgectl:/m.test(text));
+    const jobs = docTexts().flatMap((text) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)]).map((m) => m[1]).filter((text) => /^\s+script:/m.test(text) && !/parallel:/.test(text) && !/^\s+image: \S*forgectl/m.test(text));
     // The sharded pipeline (parallel jobs) runs in test/fleet/pipeline.test.ts, with the variables CI sets; the job in
     // the single executable's image, in test/e2e/sea.test.ts.
     const scripts = jobs.flatMap((text) => text.split(/\n(?=\S)/).filter((job) => job.includes('script:')).map((job) => [...job.matchAll(/^\s+- (.*)$/gm)].map((m) => m[1].replace(/\s+#\s.*$/, ''))));
