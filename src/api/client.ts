@@ -42,6 +42,8 @@ export interface ApiRequest {
   auth?: boolean;
   /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
   redact?: string[];
+  /** A POST that only reads (a GraphQL query): sent under --dry-run, retried as a GET is, and no change in flight. */
+  reads?: boolean;
 }
 
 export interface ApiHooks {
@@ -96,7 +98,8 @@ export class Api {
       body = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    if (this.hooks.dryRun && MUTATING.has(method)) {
+    const changes = MUTATING.has(method) && !request.reads;
+    if (this.hooks.dryRun && changes) {
       const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(redactBody(request.body, '', request.redact), null, 2) : '';
       this.hooks.printDryRun(`${method} ${redactUrl(url)}${shown ? `\n${shown}` : ''}\n`);
       throw new DryRunComplete();
@@ -104,11 +107,11 @@ export class Api {
     for (let redirects = 0; ; redirects++) {
       // The token goes only to its own instance: never to another origin (a redirect or a link elsewhere).
       const auth = request.auth !== false && sameOrigin(url, this.connection.baseUrl) ? this.authHeaders() : {};
-      const change = MUTATING.has(method) ? { what: `${method} ${this.displayPath(url)}` } : undefined;
+      const change = changes ? { what: `${method} ${this.displayPath(url)}` } : undefined;
       if (change) this.hooks.changesInFlight?.add(change);
       let response: HttpResponse;
       try {
-        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read, into: request.into });
+        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.reads ? 'repeatable' : request.retry, read: request.read, into: request.into });
       } finally {
         if (change) this.hooks.changesInFlight?.delete(change);
       }
