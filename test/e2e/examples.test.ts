@@ -68,6 +68,7 @@ function writeFixtures(work: string, home: string, vars: Record<string, string>)
     'api.key': 'api-key-value\n',
     'hook.secret': 'hook-secret-value\n',
     'kubeconfig.yml': 'apiVersion: v1\nkind: Config\n',
+    'runners.graphql': 'query($status: CiRunnerStatus) {\n  runners(status: $status) { nodes { id description upgradeStatus } }\n}\n',
   };
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(work, path)), { recursive: true });

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { globalId, idOfGlobalId } from '../../api/global-id.js';
+import { BULK_DELETE_LIMIT } from '../../api/resources/runners.js';
 import { findGroup, findProject, findUser, groupVisible, memberRoleInProject, projectVisible } from '../auth.js';
 import { matches } from '../listing.js';
 import { descendantGroups, fullName, groupById } from '../hierarchy.js';
@@ -25,8 +26,6 @@ type Args = Record<string, any>;
 /** The service's own words for a record the caller may not see or change, and for a mutation it may not run. */
 export const NOT_AVAILABLE = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
 
-/** At most this many runners go in one bulkRunnerDelete; the rest are ignored, and said so. */
-export const BULK_RUNNER_LIMIT = 50;
 
 const CREATED_DESC = { field: 'created_at', descending: true } as const;
 const ID_ASC = { descending: false } as const;
@@ -167,12 +166,12 @@ function listRunners(args: Args & PageArguments, req: SandboxRequest): Record<st
 function bulkRunnerDelete(input: { ids?: number[] | null }, req: SandboxRequest): Record<string, unknown> {
   if (!input.ids) return { errors: [] };
   const found = runnerTable(req.db).filter((r) => input.ids!.includes(r.id)).sort((a, b) => a.id - b.id);
-  const considered = found.slice(0, BULK_RUNNER_LIMIT);
+  const considered = found.slice(0, BULK_DELETE_LIMIT);
   const allowed = considered.filter((r) => manages(req.db, req.user!, r));
   const refused = considered.filter((r) => !allowed.includes(r));
   for (const runner of allowed) removeRunner(req.db, runner);
   const errors: string[] = [];
-  if (found.length > BULK_RUNNER_LIMIT) errors.push(`Can only delete up to ${BULK_RUNNER_LIMIT} runners per call. Ignored the remaining runner(s).`);
+  if (found.length > BULK_DELETE_LIMIT) errors.push(`Can only delete up to ${BULK_DELETE_LIMIT} runners per call. Ignored the remaining runner(s).`);
   if (!allowed.length) errors.push('User does not have permission to delete any of the runners');
   else if (refused.length) errors.push(`User does not have permission to delete runner(s) ${refused.map((r) => `#${r.id}`).join(', ')}`);
   return { deletedCount: allowed.length, deletedIds: allowed.map((r) => r.id), errors };
