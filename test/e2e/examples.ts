@@ -116,6 +116,7 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   'forgectl deploy-tokens revoke 4 --group acme': { code: 2, why: CONFIRMS },
   'forgectl runners delete 9': { code: 2, why: CONFIRMS },
   'forgectl runners reset-token 7': { code: 2, why: CONFIRMS },
+  'forgectl runners prune --group acme --stale 90d': { code: 2, why: CONFIRMS },
   'forgectl runners audit --instance --stale 30d': { code: 9, why: 'the demo has runners without contact for over 30 days' },
   'forgectl runners audit --group acme --stale 90d -o json': { code: 9, why: 'the demo\'s acme-arm runner has not been seen for 100 days' },
   "printf '%s\\n' \"$MIRROR_TOKEN\" | forgectl mirror pull set --project acme/api --url https://src.example.com/x.git --auth-user mirror-bot --auth-password-stdin --enabled": { code: 2, why: CONFIRMS },

@@ -454,6 +454,22 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(busy.stderr).toContain(`error: cannot listen on 127.0.0.1:${port}: the port is in use`);
   });
 
+  live('api graphql from the shell: --paginate gives the usernames of users list --all, errors exit with their kind, a query that cannot page is refused', async () => {
+    const query = 'query($endCursor: String) { users(first: 100, after: $endCursor) { pageInfo { hasNextPage endCursor } nodes { username } } }';
+    const [pages, list, invalid, unpaged] = await Promise.all([
+      forgectl(['api', 'graphql', '--paginate', '-f', `query=${query}`, '--jq', '.data.users.nodes[].username']),
+      forgectl(['users', 'list', '--all', '--jq', '.username']),
+      forgectl(['api', 'graphql', '-f', 'query={ runners { nodes { secret } } }']),
+      forgectl(['api', 'graphql', '--paginate', '-f', 'query={ users { pageInfo { hasNextPage endCursor } nodes { username } } }']),
+    ]);
+    expect(pages.code, pages.stderr).toBe(0);
+    expect(pages.stdout.split('\n').length).toBeGreaterThan(250);
+    expect(pages.stdout).toBe(list.stdout);
+    expect(invalid).toMatchObject({ code: 6, stdout: '', stderr: 'error: Cannot query field "secret" on type "CiRunner". (POST /api/graphql → 200)\n' });
+    expect(unpaged.code).toBe(2);
+    expect(unpaged.stderr).toContain('requires that the query accepts an $endCursor: String variable');
+  });
+
   live('an HTML page where JSON belongs is exit 8; a body cut off mid-way is retried', async () => {
     await fault({ method: 'GET', path: '^/users/2$', status: 200, body: '<!DOCTYPE html><title>Sign in</title>', headers: { 'Content-Type': 'text/html' } });
     const html = await forgectl(['users', 'get', '2']);
