@@ -15,6 +15,7 @@ function isText(type: string | undefined): boolean {
 }
 
 export default defineCommand<ApiOptions>({
+  effect: 'destructive',
   description: [
     'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command.',
     'The path graphql (exactly that word, as with gh api; /graphql is a REST path) sends a GraphQL request to /api/graphql at the root of the instance: -f query=TEXT or -F query=@FILE, -f operationName=NAME, and every other field a variable (-F typed: -F first=50). The query is parsed before anything is sent (not GraphQL: exit 2). A query is retried as a GET is and runs under --dry-run; a mutation is shown by --dry-run and never sent twice.',

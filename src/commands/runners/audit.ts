@@ -6,6 +6,7 @@ import { scopeOptions } from './shared.js';
 import { staleOption, staleRunners, typeOption, type StaleOptions } from './stale.js';
 
 export default defineCommand<StaleOptions>({
+  effect: 'read',
   description: [
     'Runners that have not contacted the instance for --stale (default 30d), and never-contacted ones created longer',
     'ago than that, longest idle first, each with the command that removes it. Exit 9 when there are any, 0',

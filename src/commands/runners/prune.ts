@@ -41,6 +41,7 @@ async function showBatches(ctx: Context, batches: StaleRunner[][]): Promise<void
 }
 
 export default defineCommand<StaleOptions>({
+  effect: 'destructive',
   description: [
     `Deletes the runners \`runners audit\` finds for the same --stale and scope, ${BULK_DELETE_LIMIT} at a time with the`,
     "service's bulk deletion (the GraphQL mutation bulkRunnerDelete, as its admin page does). It lists them and asks",
