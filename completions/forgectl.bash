@@ -1425,13 +1425,13 @@ _forgectl_value() {
     'keys find|--key-file') echo 'file' ;;
     'license add|--file') echo 'file' ;;
     'license usage-export|--output-file') echo 'file' ;;
-    'mcp serve|--toolsets') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;
-    'mcp serve|--allow-write') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;
+    'mcp serve|--toolsets') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api graphql all' ;;
+    'mcp serve|--allow-write') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api graphql all' ;;
     'mcp serve|--http') echo 'text' ;;
     'mcp serve|--secret-file') echo 'file' ;;
     'mcp serve|--root') echo 'file' ;;
-    'mcp tools|--toolsets') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;
-    'mcp tools|--allow-write') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;
+    'mcp tools|--toolsets') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api graphql all' ;;
+    'mcp tools|--allow-write') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api graphql all' ;;
     'members add|--project') echo 'text' ;;
     'members add|--group') echo 'text' ;;
     'members add|--access-level') echo 'values guest planner reporter developer maintainer owner' ;;
