@@ -308,35 +308,33 @@ function applyTool(entry: ManifestEntry, def: CommandDef): Tool {
   };
 }
 
-/** `api`: a GET-only tool unless writes are allowed for the api toolset. */
-function apiTool(def: CommandDef, writes: boolean): Tool {
+/** A tool of the api command: read-only, or destructive where writes are allowed for its toolset. */
+function apiCommandTool(def: CommandDef, writes: boolean, tool: Pick<Tool, 'name' | 'toolset' | 'title' | 'description'>, properties: Record<string, JsonSchema>, required: string): Tool {
   return {
-    name: 'api',
+    ...tool,
     path: 'api',
-    toolset: 'api',
-    title: 'forgectl api',
-    description: writes
-      ? 'Send a request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened)'
-      : 'Send a GET request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened); read-only',
     readOnly: !writes,
     destructive: writes,
     idempotent: !writes,
     list: false,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'the API path, with its query; path parameters encoded (acme%2Fapi)' },
-        method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET', description: writes ? 'the HTTP method' : 'the HTTP method: GET only (this server allows no writes through api)' },
-        ...(writes ? { fields: { type: 'object', additionalProperties: true, description: 'JSON body fields (POST, PUT, PATCH) or query parameters' } as JsonSchema } : {}),
-        paginate: { type: 'boolean', default: false, description: 'follow every page of a list and return one array' },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
+    inputSchema: { type: 'object', properties, required: [required], additionalProperties: false },
     outputSchema: resultSchema(false),
     inputs: [],
     def,
   };
+}
+
+/** `api`: a GET-only tool unless writes are allowed for the api toolset. */
+function apiTool(def: CommandDef, writes: boolean): Tool {
+  const description = writes
+    ? 'Send a request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened)'
+    : 'Send a GET request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened); read-only';
+  return apiCommandTool(def, writes, { name: 'api', toolset: 'api', title: 'forgectl api', description }, {
+    path: { type: 'string', description: 'the API path, with its query; path parameters encoded (acme%2Fapi)' },
+    method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET', description: writes ? 'the HTTP method' : 'the HTTP method: GET only (this server allows no writes through api)' },
+    ...(writes ? { fields: { type: 'object', additionalProperties: true, description: 'JSON body fields (POST, PUT, PATCH) or query parameters' } as JsonSchema } : {}),
+    paginate: { type: 'boolean', default: false, description: 'follow every page of a list and return one array' },
+  }, 'path');
 }
 
 /**
@@ -345,37 +343,15 @@ function apiTool(def: CommandDef, writes: boolean): Tool {
  */
 function graphqlTool(def: CommandDef, writes: boolean): Tool {
   const uses = 'for what only GraphQL has, such as runner upgrade status (runners { nodes { id upgradeStatus } }), compliance frameworks or audit event streaming';
-  return {
-    name: 'graphql',
-    path: 'api',
-    toolset: 'graphql',
-    title: 'forgectl api graphql',
-    description: writes
-      ? `Run a GraphQL query or mutation on the instance (/api/graphql), ${uses}; global IDs look like gid://gitlab/Ci::Runner/7`
-      : `Run a GraphQL query on the instance (/api/graphql), ${uses}; read-only: a document with a mutation is refused`,
-    readOnly: !writes,
-    destructive: writes,
-    idempotent: !writes,
-    list: false,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: writes ? 'the GraphQL document' : 'the GraphQL document: queries only' },
-        variables: { type: 'object', additionalProperties: true, description: 'the values of its variables: strings, numbers, booleans, null, objects of them and lists of scalars' },
-        operation_name: { type: 'string', description: 'which operation of the document to run, when it has several' },
-        paginate: {
-          type: 'boolean',
-          default: false,
-          description: "return every page of the first connection: the query declares $endCursor: String, passes it as after, and fetches pageInfo { hasNextPage endCursor }",
-        },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
-    outputSchema: resultSchema(false),
-    inputs: [],
-    def,
-  };
+  const description = writes
+    ? `Run a GraphQL query or mutation on the instance (/api/graphql), ${uses}; global IDs look like gid://gitlab/Ci::Runner/7`
+    : `Run a GraphQL query on the instance (/api/graphql), ${uses}; read-only: a document with a mutation is refused`;
+  return apiCommandTool(def, writes, { name: 'graphql', toolset: 'graphql', title: 'forgectl api graphql', description }, {
+    query: { type: 'string', description: writes ? 'the GraphQL document' : 'the GraphQL document: queries only' },
+    variables: { type: 'object', additionalProperties: true, description: 'the values of its variables: strings, numbers, booleans, null, objects of them and lists of scalars' },
+    operation_name: { type: 'string', description: 'which operation of the document to run, when it has several' },
+    paginate: { type: 'boolean', default: false, description: 'return every page of the first connection: the query declares $endCursor: String, passes it as after, and fetches pageInfo { hasNextPage endCursor }' },
+  }, 'query');
 }
 
 function resultSchema(list: boolean): JsonSchema & { type: 'object' } {
