@@ -115,6 +115,11 @@ export interface CommandDef<O = any> {
    * Commands with --project and no --group of their own take the whole selector without saying so.
    */
   fleet?: 'projects-file';
+  /**
+   * false: the command never uses the token of the profile in use (ctx.api, ctx.connection()), so it is not read from
+   * the OS keyring before the command runs (auth login, profile commands, completion scripts).
+   */
+  credentials?: false;
   run(opts: O, ctx: Context): Promise<unknown>;
 }
 

@@ -325,6 +325,7 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
       const { prepareShaping } = await import('./shaping.js');
       const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
       context = await createContext(commands, globals, deps, opts, def, state, main);
+      if (def.credentials !== false) await context.readCredentialsAhead();
       const kind = fleetKind(def);
       const fleet = kind !== undefined && fleetSelected(opts, kind);
       if (kind) checkSelection(opts, kind);

@@ -5,6 +5,7 @@ import { TextResult } from '../output/result.js';
 
 export default defineCommand<{ shell: string }>({
   description: 'The same scripts ship in the package under completions/.',
+  credentials: false,
   examples: [
     'forgectl completion bash > /etc/bash_completion.d/forgectl',
     'forgectl completion zsh > "${fpath[1]}/_forgectl"',

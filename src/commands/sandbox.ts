@@ -79,6 +79,7 @@ function quote(value: string): string {
 
 export default defineCommand<Options>({
   description: 'A simulated instance on loopback with in-memory state: the same paths, status codes, error bodies, pagination headers and state machines as the real service. /-/sandbox/faults injects errors for tests. Runs until interrupted (Ctrl-C), or in the background with --print-env --detach.',
+  credentials: false,
   examples: [
     'forgectl sandbox',
     'eval "$(forgectl sandbox --print-env --detach)"   # in the background, FORGECTL_URL and FORGECTL_TOKEN set in this shell',

@@ -4,7 +4,7 @@ import { isLoopbackHost } from '../http/url.js';
 import { FORMATS } from '../output/formats.js';
 
 export { isLoopbackHost };
-import { storedToken } from './keyring.js';
+import { storedToken, type KeyringReader } from './keyring.js';
 import type { Env } from './paths.js';
 import { PROFILE_KEYS, type ConfigData, type Profile, type TokenType } from './store.js';
 
@@ -144,7 +144,19 @@ export function instanceIdentity(url: string): string {
   return `${host}${port}${root.pathname.replace(/\/+$/, '')}`;
 }
 
-export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {
+/** The instance a run talks to, and the profile whose credentials may go there. */
+interface Selection {
+  name?: string;
+  profile?: Profile;
+  baseUrl: string;
+  rootUrl: string;
+  /** --server / FORGECTL_URL, when given. */
+  explicitUrl?: string;
+  /** The API base of the CI job's own instance, inside a CI job. */
+  ciBase?: string;
+}
+
+function selectInstance(flags: ConnectionFlags, env: Env, config: ConfigData): Selection {
   const selected = selectProfile(flags, env, config);
   const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
   const explicitUrl = flags.server ?? (env.FORGECTL_URL || undefined);
@@ -160,27 +172,53 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
   const explicitProfile = Boolean(flags.profile ?? env.FORGECTL_PROFILE);
   const { name, profile } = explicitUrl ? profileForUrl(baseUrl, selected, explicitProfile && selected.profile !== undefined, config, env) : selected;
   // A CI job token belongs to the job's own instance.
-  const ciBase = ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined;
+  return { name, profile, baseUrl, rootUrl, explicitUrl, ciBase: ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined };
+}
 
+/** Where the token of a selection comes from, first hit wins; undefined when there is none. */
+function tokenSourceOf(selection: Selection, env: Env): Connection['tokenSource'] | undefined {
+  const { profile } = selection;
+  if (env.FORGECTL_TOKEN) return 'environment';
+  if (profile?.token) return 'profile';
+  if (profile?.token_keyring) return 'keyring';
+  if (profile?.token_command) return 'token_command';
+  if (env.CI_JOB_TOKEN && selection.baseUrl === selection.ciBase) return 'ci_job';
+  return undefined;
+}
+
+/**
+ * The keyring entry a run's connection would read its token from, if any: read ahead of the command (asynchronously,
+ * see KeyringReads), so that a keyring that does not answer never holds up a signal. Undefined when the token comes
+ * from elsewhere, or when the connection cannot be resolved at all (the command then says why, if it needs one).
+ */
+export function keyringAccountInUse(flags: ConnectionFlags, env: Env, config: ConfigData): string | undefined {
+  try {
+    const selection = selectInstance(flags, env, config);
+    return tokenSourceOf(selection, env) === 'keyring' ? selection.profile?.token_keyring : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `read` reads a keyring entry (tokens read ahead by the run; by default the keyring is asked there and then). */
+export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData, read?: KeyringReader): Connection {
+  const selection = selectInstance(flags, env, config);
+  const { name, profile, baseUrl, rootUrl, explicitUrl } = selection;
+  const tokenSource = tokenSourceOf(selection, env) ?? 'profile';
   let token: string | undefined;
   let tokenType: TokenType = profile?.token_type ?? 'private';
-  let tokenSource: Connection['tokenSource'] = 'profile';
-  if (env.FORGECTL_TOKEN) {
+  if (tokenSource === 'environment') {
     token = env.FORGECTL_TOKEN;
-    tokenSource = 'environment';
     tokenType = parseTokenType(env.FORGECTL_TOKEN_TYPE) ?? tokenType;
-  } else if (profile?.token) {
-    token = profile.token;
-  } else if (profile?.token_keyring) {
-    token = storedToken(name, profile);
-    tokenSource = 'keyring';
-  } else if (profile?.token_command) {
-    token = runTokenCommand(profile.token_command, env);
-    tokenSource = 'token_command';
-  } else if (env.CI_JOB_TOKEN && baseUrl === ciBase) {
+  } else if (tokenSource === 'profile') {
+    token = profile?.token;
+  } else if (tokenSource === 'keyring') {
+    token = storedToken(name, profile, read);
+  } else if (tokenSource === 'token_command') {
+    token = runTokenCommand(profile!.token_command!, env);
+  } else {
     token = env.CI_JOB_TOKEN;
     tokenType = 'job';
-    tokenSource = 'ci_job';
   }
   if (!token && explicitUrl && !profile) {
     throw new ConfigError(

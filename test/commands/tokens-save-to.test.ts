@@ -136,3 +136,82 @@ describe('tokens rotate --save-to exec:', () => {
     expect(readdirSync(join(b.dir, 'recovery'))).toEqual([]);
   });
 });
+
+describe('rotating self saves to the profile in use; a hidden variable is never the only copy', () => {
+  const rotatePosts = () => sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/rotate'));
+
+  it('without --save-to-profile the profile in use gets the new token, beside a new hidden variable', async () => {
+    // The reproduction of the report: the profile kept the revoked token, the only copy went to a hidden variable.
+    const b = await bot('lockbot');
+    const rotated = await b.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--expires-in', '30d', '--save-to', 'ci-var:acme/LOCK_TOKEN', '--yes']);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = b.profileToken();
+    expect(fresh).not.toBe(b.token);
+    expect(rotated.stderr).toContain('saved to profile "bot", CI/CD variable LOCK_TOKEN of group acme');
+    expect(rotated.stdout + rotated.stderr).not.toContain(fresh);
+    const get = await b.run(['-p', 'bot', 'tokens', 'get', 'self', '--group', 'acme', '-o', 'json']);
+    expect(get.code, get.stderr).toBe(0);
+    expect((await b.run(['-p', 'bot', 'api', '/groups/acme/variables/LOCK_TOKEN', '--jq', '.hidden'])).stdout).toBe('true\n');
+    expect(jobSees('group', 'LOCK_TOKEN')).toBe(fresh);
+  });
+
+  it('--no-save-to-profile with only a hidden variable: exit 2, nothing sent; with a readable copy beside it, it rotates', async () => {
+    const b = await bot('nosave-bot');
+    sandbox.clearRequests();
+    const refused = await b.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--save-to', 'ci-var:acme/ONLY_COPY', '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: --no-save-to-profile leaves the profile out, and CI\/CD variable ONLY_COPY of group acme is hidden: nobody can read it back, and it would hold the only copy of the new token; nothing was sent$/m);
+    expect(refused.stderr).toMatch(/^hint: save a copy that can be read as well: --save-to-profile NAME, --output-file PATH/m);
+    expect(rotatePosts()).toEqual([]);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await authenticates(b.token)).toBe(true);
+
+    const file = join(tempDir(), 'bot.token');
+    const withFile = await b.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--save-to', 'ci-var:acme/ONLY_COPY', '--output-file', file, '--yes']);
+    expect(withFile.code, withFile.stderr).toBe(0);
+    const fresh = readFileSync(file, 'utf8').trim();
+    expect(jobSees('group', 'ONLY_COPY')).toBe(fresh);
+    expect(b.profileToken()).toBe(b.token); // left out, as asked
+  });
+
+  it('a token from FORGECTL_TOKEN: a new hidden variable alone is refused, saying what to do; a visible one is a readable copy', async () => {
+    const created = await sandbox.call('POST', '/groups/acme/access_tokens', { name: 'env-bot', scopes: ['api'], access_level: 40, expires_at: day(60) });
+    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: created.body.token as string };
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/ENV_BOT_TOKEN', '--yes'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('error: the token in use comes from FORGECTL_TOKEN, so there is no profile to save the new one to, and CI/CD variable ENV_BOT_TOKEN of group acme is hidden');
+    expect(refused.stderr).toMatch(/hint: .*ci-var:PATH\/KEY\?hidden=false\); then point FORGECTL_TOKEN at it/);
+    expect(rotatePosts()).toEqual([]);
+
+    const visible = await sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/ENV_BOT_TOKEN?hidden=false', '--yes'], { env });
+    expect(visible.code, visible.stderr).toBe(0);
+    const variable = await sandbox.call('GET', '/groups/acme/variables/ENV_BOT_TOKEN');
+    expect(variable.body).toMatchObject({ hidden: false, masked: true, protected: true, raw: true });
+    expect(await authenticates(variable.body.value as string)).toBe(true);
+    expect(visible.stdout).not.toContain(variable.body.value as string);
+  });
+
+  it('a rotation by id into a new hidden variable alone is refused; a helper beside it is a readable copy', async () => {
+    const b = await bot('by-id-bot');
+    const root = { FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, FORGECTL_CONFIG_DIR: tempDir() };
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['tokens', 'rotate', String(b.id), '--group', 'acme', '--save-to', 'ci-var:acme/BY_ID_TOKEN', '--yes'], { env: root });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: CI\/CD variable BY_ID_TOKEN of group acme is hidden: nobody can read it back/m);
+    expect(rotatePosts()).toEqual([]);
+    const out = tempDir();
+    const helped = await sandbox.run(['tokens', 'rotate', String(b.id), '--group', 'acme', '--save-to', 'ci-var:acme/BY_ID_TOKEN', '--save-to', `exec:cat > ${out}/token`, '--yes'], { env: root });
+    expect(helped.code, helped.stderr).toBe(0);
+    expect(jobSees('group', 'BY_ID_TOKEN')).toBe(readFileSync(join(out, 'token'), 'utf8').trim());
+  });
+
+  it('--no-save-to-profile without other targets prints the token, as a rotation without targets does', async () => {
+    const b = await bot('print-bot');
+    const printed = await b.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--yes', '-o', 'json']);
+    expect(printed.code, printed.stderr).toBe(0);
+    const fresh = (JSON.parse(printed.stdout) as { token: string }).token;
+    expect(await authenticates(fresh)).toBe(true);
+    expect(b.profileToken()).toBe(b.token);
+  });
+});

@@ -4,7 +4,9 @@
  * mid-rotation (exit 10, recovery file), logout, migrate, and the fallbacks: no terminal, CI=true, no service, a
  * broken native binding.
  */
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, BUILT, runBin, tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
@@ -221,4 +223,102 @@ describe.skipIf(!BUILT || !pty)('a missing or broken keyring binding (at a pseud
     expect(insisted.code).toBe(3);
     expect(insisted.stderr).toMatch(/^error: --keyring: the keyring module @napi-rs\/keyring could not be loaded/m);
   });
+});
+
+/**
+ * A session bus that accepts connections and never answers (a wedged dbus-daemon): the keyring binding waits on it for
+ * minutes. forgectl asks the keyring in a helper process with a deadline, so it neither hangs nor ignores signals.
+ */
+describe.skipIf(!BUILT || process.platform !== 'linux')('a session bus that accepts and never answers', () => {
+  const sandbox = useTestSandbox();
+  let address = '';
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', () => undefined); // read what the client says; answer nothing
+    socket.on('error', () => undefined);
+  });
+  beforeAll(async () => {
+    const path = join(tempDir('forgectl-wedged-bus-'), 'bus');
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    address = `unix:path=${path}`;
+  });
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+
+  /** A config folder whose profile keeps its token in the keyring under this (unique) account. */
+  function keyringProfile(account: string): string {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'desk', profiles: { desk: { url: sandbox.rootUrl, token_keyring: account } } }), { mode: 0o600 });
+    return dir;
+  }
+  /** Processes still running whose command line names this account (a keyring helper left behind). */
+  const helpersOf = (account: string): string[] =>
+    readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(account);
+      } catch {
+        return false;
+      }
+    });
+
+  it('login --keyring in a pipe fails within the deadline (exit 3), saving nothing', async () => {
+    const dir = tempDir();
+    const started = Date.now();
+    const result = await runBin(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], { env: { FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: address }, input: sandbox.tokenWithRole('guest') });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: --keyring: no keyring answered within 4s \(the session bus or the keyring service is not responding\); nothing was saved$/m);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  }, 30_000);
+
+  it('login at a terminal falls back to the config file within the deadline, with one warning', async (context) => {
+    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    const dir = tempDir();
+    const token = sandbox.tokenWithRole('guest');
+    const [command, args] = pty(`printf '%s\\n' ${token} | ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} auth login --token-stdin --url ${sandbox.rootUrl}`);
+    const started = Date.now();
+    const result = await runProcess(command, args, { env: { PATH: process.env.PATH, TERM: 'dumb', FORGECTL_CONFIG_DIR: dir, HOME: dir, DBUS_SESSION_BUS_ADDRESS: address }, timeoutMs: 30_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/warning:/g)).toHaveLength(1);
+    expect(result.stdout).toContain('warning: no keyring answered within 4s');
+    expect(config(dir).profiles.default).toMatchObject({ token });
+  }, 30_000);
+
+  it('a profile kept in the keyring: SIGTERM while the keyring is asked ends the run at once (143), leaving no helper behind', async () => {
+    const account = `wedged-${process.pid}-${Date.now()}`;
+    const dir = keyringProfile(account);
+    sandbox.clearRequests();
+    const child = spawn(process.execPath, [BIN, 'users', 'list', '--limit', '1'], { env: { PATH: process.env.PATH, HOME: dir, FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: address }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const done = new Promise<{ code: number | null; ms: number }>((resolve) => child.on('close', (code) => resolve({ code, ms: Date.now() - signalled })));
+    // The helper is asking the wedged bus.
+    for (let i = 0; i < 300 && !helpersOf(account).length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(helpersOf(account).length).toBeGreaterThan(0);
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    const { code, ms } = await done;
+    expect(code).toBe(143);
+    expect(ms).toBeLessThan(2000);
+    expect(stderr).toMatch(/interrupted by SIGTERM/);
+    expect(helpersOf(account)).toEqual([]);
+    expect(sandbox.requests()).toEqual([]);
+  }, 30_000);
+
+  it('a profile kept in the keyring, left alone: exit 3 within the deadline saying the keyring did not answer, nothing sent', async () => {
+    const account = `wedged-alone-${process.pid}-${Date.now()}`;
+    const dir = keyringProfile(account);
+    sandbox.clearRequests();
+    const started = Date.now();
+    const result = await runBin(['users', 'list', '--limit', '1'], { env: { HOME: dir, FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: address } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: profile "desk" keeps its token in the OS keyring, which cannot be used here: no keyring answered within 4s/m);
+    expect(sandbox.requests()).toEqual([]);
+    expect(helpersOf(account)).toEqual([]);
+  }, 30_000);
 });

@@ -5,6 +5,7 @@ import { PROFILE_KEYS, updateConfig, type Profile } from '../../config/store.js'
 
 export default defineCommand<{ key: string; value: string; unset?: boolean }>({
   description: `Keys: ${Object.entries(PROFILE_KEYS).filter(([, kind]) => kind !== 'secret' && kind !== 'reference').map(([key]) => key).join(', ')}. The profile is -p NAME, or the current one; it is created when missing.`,
+  credentials: false,
   examples: ['forgectl profile set default_project acme/api', 'forgectl -p ci profile set token_command "pass show forge/ci"', 'forgectl profile set timeout 60'],
   args: ['<key>', '[value]'],
   options: [{ flags: '--unset', description: 'remove the key instead of setting it' }],

@@ -51,7 +51,7 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     if (opts.list && opts.file) throw new UsageError('give a file or --list, not both');
     if (!opts.file) {
-      const finished = sweepFinished(ctx.configDir);
+      const finished = await sweepFinished(ctx.configDir);
       if (finished.length) ctx.io.note(`removed ${plural(finished.length, 'finished recovery file')}: their token is saved already (or replaced by a newer one)`);
     }
     const pending = opts.file ? [{ path: resolve(opts.file), record: readRecovery(resolve(opts.file)) }] : listRecoveries(ctx.configDir);

@@ -1,4 +1,4 @@
-import type { TokenKind } from '../../api/access-tokens.js';
+import type { TokenFields, TokenKind } from '../../api/access-tokens.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -43,6 +43,25 @@ export class TokenTarget {
   params(id?: number | 'self'): Record<string, string | number> {
     return { ...(this.kind === 'personal' ? {} : { [this.kind]: this.resource }), ...(id === undefined ? {} : { token_id: id }) };
   }
+}
+
+/**
+ * A token named by what it is, for confirmations and notes: `token "deploy-bot" (id 22, scopes api, expires
+ * 2026-12-01) of project acme/api`.
+ */
+export function describeToken(target: TokenTarget, record: Pick<TokenFields, 'id' | 'name' | 'scopes' | 'expires_at'>, inUse = false): string {
+  const facts = [`id ${record.id}`, inUse ? 'the token in use' : '', record.scopes?.length ? `scopes ${record.scopes.join(' ')}` : '', `expires ${record.expires_at ?? 'never'}`];
+  const which = `token "${record.name}" (${facts.filter(Boolean).join(', ')})`;
+  return target.kind === 'personal' ? `personal ${which}` : `${which} of ${target.label}`;
+}
+
+/**
+ * Off a terminal, a confirmation without --yes fails before anything is sent, reads included: `question` names the
+ * token as far as it is known without asking the service. At a terminal this passes, and the question asked later
+ * names the token by what the service says it is.
+ */
+export async function confirmedBeforeReading(ctx: Context, question: string): Promise<void> {
+  if (!ctx.io.interactive) await ctx.confirm(question);
 }
 
 export const targetOptions: OptionDef[] = [
