@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineCommand } from '../../cli/command.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
-import { describeTargets, finishRecovery, HeldLocks, listRecoveries, readRecovery, sweepFinished, type RecoveryRecord, type SaveTargets } from './rotation.js';
+import { describeTargets, finishRecovery, HeldLocks, listRecoveries, readRecovery, removeAbandonedPlaceholders, sweepFinished, type RecoveryRecord, type SaveTargets } from './rotation.js';
 import { warnStoreNow, withLevelName, withoutSecret } from './shared.js';
 import { plural } from '../../parse.js';
 
@@ -53,6 +53,9 @@ export default defineCommand<Options>({
     if (!opts.file) {
       const finished = await sweepFinished(ctx.configDir);
       if (finished.length) ctx.io.note(`removed ${plural(finished.length, 'finished recovery file')}: their token is saved already (or replaced by a newer one)`);
+      const locks = new HeldLocks();
+      removeAbandonedPlaceholders(ctx.configDir, locks);
+      locks.releaseAll();
     }
     const pending = opts.file ? [{ path: resolve(opts.file), record: readRecovery(resolve(opts.file)) }] : listRecoveries(ctx.configDir);
     if (opts.list) {
