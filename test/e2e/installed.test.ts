@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { isBuiltin } from 'node:module';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -186,6 +187,58 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const revoked = await forgectl(['tokens', 'identify', '--revoke', '--yes'], {}, `${fresh}\n`);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: fresh })).code).toBe(4);
+  });
+
+  live('rotating its own token into a new CI/CD variable without --save-to-profile saves it to the profile too: no lockout', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `lockbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-lockbot-');
+    const asBot = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir };
+    const bot = (args: string[]) => runProcess('forgectl', ['-p', 'lockbot', ...args], { env: asBot, timeoutMs: 30_000 });
+    const first = (JSON.parse(made.stdout) as { token: string }).token;
+    expect((await runProcess('forgectl', ['auth', 'login', '--profile', 'lockbot', '--url', sandbox!.url, '--token-stdin'], { env: asBot, input: `${first}\n` })).code).toBe(0);
+    const key = `LOCK_TOKEN_${version.replace(/\W/g, '_')}`;
+    const rotated = await bot(['tokens', 'rotate', 'self', '--group', 'acme', '--expires-in', '30d', '--save-to', `ci-var:acme/${key}`, '--yes']);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stderr).toContain(`saved to profile "lockbot", CI/CD variable ${key} of group acme`);
+    const self = await bot(['tokens', 'get', 'self', '--group', 'acme', '-o', 'json']);
+    expect(self.code, self.stderr).toBe(0);
+    expect((await forgectl(['api', `/groups/acme/variables/${key}`, '--jq', '.value'])).stdout).toBe('null\n');
+    // Leaving the profile out with only the hidden variable to hold it is refused before anything is sent.
+    const refused = await bot(['tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--save-to', `ci-var:acme/${key}_2`, '--yes']);
+    expect(refused.code).toBe(2);
+    expect((await bot(['tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
+  });
+
+  live('a session bus that accepts and never answers: a keyring profile ends at SIGTERM (143) and fails within seconds otherwise', async () => {
+    const dir = tempDir('forgectl-e2e-wedged-');
+    const busPath = join(dir, 'bus');
+    const bus = createServer((socket) => {
+      socket.on('data', () => undefined);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => bus.listen(busPath, resolve));
+    try {
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'desk', profiles: { desk: { url: sandbox!.url, token_keyring: `wedged-e2e-${version}` } } }), { mode: 0o600 });
+      const desk = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
+      const child = spawn('forgectl', ['users', 'list', '--limit', '1'], { env: desk, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      expect(await closed).toBe(143);
+      expect(Date.now() - signalled).toBeLessThan(2000);
+      expect(stderr).toContain('interrupted by SIGTERM');
+      const started = Date.now();
+      const alone = await runProcess('forgectl', ['users', 'list', '--limit', '1'], { env: desk, timeoutMs: 30_000 });
+      expect(alone.code).toBe(3);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(alone.stderr).toContain('no keyring answered within 4s');
+    } finally {
+      bus.close();
+    }
   });
 
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
