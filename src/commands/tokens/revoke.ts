@@ -1,8 +1,9 @@
+import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
-import { parseTokenId, resolveTarget, targetOptions, type TargetOptions } from './shared.js';
+import { confirmedBeforeReading, describeToken, parseTokenId, resolveTarget, targetOptions, type TargetOptions } from './shared.js';
 
 export default defineCommand<TargetOptions & { id: string }>({
-  description: 'Revokes at once; whatever uses the token gets 401 from then on. Personal tokens also accept `self`.',
+  description: 'Revokes at once; whatever uses the token gets 401 from then on. Asks first, naming the token (its name, scopes and expiry). Personal tokens also accept `self`.',
   examples: ['forgectl tokens revoke 4 --group acme --yes', 'forgectl tokens revoke 3 --personal'],
   args: ['<id>'],
   options: targetOptions,
@@ -10,9 +11,16 @@ export default defineCommand<TargetOptions & { id: string }>({
     const target = resolveTarget(opts);
     // Group and project tokens are revoked by number only (api-facts §1.1); personal ones also as `self`.
     const id = parseTokenId(opts.id, target.kind === 'personal');
-    await ctx.confirm(`Revoke ${target.describe(id)}?`);
-    await ctx.api.call(target.route('delete'), target.params(id));
-    ctx.io.note(`Revoked ${target.describe(id)}`);
+    await confirmedBeforeReading(ctx, `Revoke ${target.describe(id)}?`);
+    const token = await ctx.api.call<TokenRecord>(target.route('get'), target.params(id));
+    const what = describeToken(target, token, id === 'self');
+    if (token.revoked || token.active === false) {
+      ctx.io.note(`${what} is already ${token.revoked ? 'revoked' : 'inactive'}; nothing to revoke`);
+      return undefined;
+    }
+    await ctx.confirm(`Revoke ${what}?`);
+    await ctx.api.call(target.route('delete'), target.params(token.id));
+    ctx.io.note(`Revoked ${what}`);
     return undefined;
   },
 });
