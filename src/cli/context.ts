@@ -94,6 +94,7 @@ export class RunContext implements Context {
     if (!this.resolved) {
       this.resolved = resolveConnection(this.globals, this.env, this.readConfig(), this.keyringReads.read);
       if (this.resolved.insecure) this.io.warn('TLS certificate verification is disabled (insecure)');
+      if (this.resolved.notice) this.io.warn(this.resolved.notice);
     }
     return this.resolved;
   }

@@ -24,6 +24,8 @@ export interface Connection {
   timeoutMs: number;
   retries: number;
   profile?: Profile;
+  /** Something to say once on stderr about how the connection was chosen. */
+  notice?: string;
 }
 
 export interface ConnectionFlags {
@@ -154,6 +156,8 @@ interface Selection {
   explicitUrl?: string;
   /** The API base of the CI job's own instance, inside a CI job. */
   ciBase?: string;
+  /** How the profile was named when -p or FORGECTL_PROFILE named it (and it is the one in use). */
+  namedBy?: string;
 }
 
 function selectInstance(flags: ConnectionFlags, env: Env, config: ConfigData): Selection {
@@ -171,17 +175,21 @@ function selectInstance(flags: ConnectionFlags, env: Env, config: ConfigData): S
   const { baseUrl, rootUrl } = normalizeBaseUrl(rawUrl);
   const explicitProfile = Boolean(flags.profile ?? env.FORGECTL_PROFILE);
   const { name, profile } = explicitUrl ? profileForUrl(baseUrl, selected, explicitProfile && selected.profile !== undefined, config, env) : selected;
+  const namedBy = explicitProfile && profile && name === selected.name ? (flags.profile !== undefined ? `-p ${name}` : `FORGECTL_PROFILE=${name}`) : undefined;
   // A CI job token belongs to the job's own instance.
-  return { name, profile, baseUrl, rootUrl, explicitUrl, ciBase: ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined };
+  return { name, profile, baseUrl, rootUrl, explicitUrl, ciBase: ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined, namedBy };
 }
 
-/** Where the token of a selection comes from, first hit wins; undefined when there is none. */
+/**
+ * Where the token of a selection comes from, first hit wins; undefined when there is none. FORGECTL_TOKEN comes
+ * before the profile's, except for a profile named explicitly (-p, FORGECTL_PROFILE) that has a token of its own: a
+ * command line that names the profile means that profile's credentials.
+ */
 function tokenSourceOf(selection: Selection, env: Env): Connection['tokenSource'] | undefined {
   const { profile } = selection;
-  if (env.FORGECTL_TOKEN) return 'environment';
-  if (profile?.token) return 'profile';
-  if (profile?.token_keyring) return 'keyring';
-  if (profile?.token_command) return 'token_command';
+  const own = profile?.token ? 'profile' : profile?.token_keyring ? 'keyring' : profile?.token_command ? 'token_command' : undefined;
+  if (env.FORGECTL_TOKEN && !(selection.namedBy && own)) return 'environment';
+  if (own) return own;
   if (env.CI_JOB_TOKEN && selection.baseUrl === selection.ciBase) return 'ci_job';
   return undefined;
 }
@@ -203,8 +211,16 @@ export function keyringAccountInUse(flags: ConnectionFlags, env: Env, config: Co
 /** `read` reads a keyring entry (tokens read ahead by the run; by default the keyring is asked there and then). */
 export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData, read?: KeyringReader): Connection {
   const selection = selectInstance(flags, env, config);
-  const { name, profile, baseUrl, rootUrl, explicitUrl } = selection;
+  const { name, profile, baseUrl, rootUrl, explicitUrl, namedBy } = selection;
   const tokenSource = tokenSourceOf(selection, env) ?? 'profile';
+  if (namedBy && env.FORGECTL_TOKEN && tokenSource === 'environment') {
+    throw new ConfigError(
+      `${namedBy} names profile "${name}", which has no token; FORGECTL_TOKEN is set too, and is used only when no profile is named`,
+      `log in to the profile (forgectl -p ${name} auth login), or leave out ${namedBy.startsWith('-p') ? '-p' : 'FORGECTL_PROFILE'} to use FORGECTL_TOKEN`,
+    );
+  }
+  // Said once per run: FORGECTL_TOKEN is set in the shell, and a profile named on purpose wins over it.
+  const notice = namedBy && env.FORGECTL_TOKEN ? `FORGECTL_TOKEN is set, but ${namedBy} names a profile: using the token of profile "${name}"` : undefined;
   let token: string | undefined;
   let tokenType: TokenType = profile?.token_type ?? 'private';
   if (tokenSource === 'environment') {
@@ -253,6 +269,7 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
     timeoutMs: timeoutSeconds * 1000,
     retries,
     profile,
+    ...(notice ? { notice } : {}),
   };
 }
 

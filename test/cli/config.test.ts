@@ -161,6 +161,26 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     expect(resolveConnection({ server: 'https://flag.example.com/api/v4/', timeout: 5 }, { FORGECTL_URL: 'https://env.example.com', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ baseUrl: 'https://flag.example.com/api/v4', timeoutMs: 5000, token: 'env-token' });
   });
 
+  it('a profile named with -p or FORGECTL_PROFILE wins over FORGECTL_TOKEN, said once on stderr; one without a token is refused', async () => {
+    const named = resolveConnection({ profile: 'p' }, { FORGECTL_TOKEN: 'env-token' }, config);
+    expect(named).toMatchObject({ token: 'profile-token', tokenSource: 'profile', notice: 'FORGECTL_TOKEN is set, but -p p names a profile: using the token of profile "p"' });
+    expect(resolveConnection({}, { FORGECTL_PROFILE: 'p', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ token: 'profile-token', notice: expect.stringContaining('FORGECTL_PROFILE=p names a profile') });
+    // The current profile is not named: FORGECTL_TOKEN overrides its token, as the environment overrides profiles.
+    expect(resolveConnection({}, { FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ token: 'env-token', tokenSource: 'environment' });
+    expect(resolveConnection({}, { FORGECTL_TOKEN: 'env-token' }, config).notice).toBeUndefined();
+    const tokenless = { current: 'p', profiles: { ...config.profiles, bare: { url: 'https://profile.example.com' } } };
+    expect(() => resolveConnection({ profile: 'bare' }, { FORGECTL_TOKEN: 'env-token' }, tokenless)).toThrow(/-p bare names profile "bare", which has no token; FORGECTL_TOKEN is set too/);
+
+    // As a user meets it: after `eval "$(forgectl sandbox --print-env)"` (root's token in FORGECTL_TOKEN), -p runs as the profile.
+    const dir = tempDir();
+    const developer = sandbox.tokenWithRole('developer');
+    expect((await run(['auth', 'login', '--profile', 'dev', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: developer })).code).toBe(0);
+    const asDev = await run(['-p', 'dev', 'api', '/user', '--jq', '.username'], { env: { ...profileEnv(dir), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken } });
+    expect(asDev.code, asDev.stderr).toBe(0);
+    expect(asDev.stdout).toBe('developer-of-acme\n');
+    expect(asDev.stderr.match(/FORGECTL_TOKEN is set, but -p dev names a profile/g)).toHaveLength(1);
+  });
+
   it('sends a profile\'s token only to that profile\'s instance: --server picks the profile whose URL matches', () => {
     const two = { current: 'prod', profiles: { prod: { url: 'https://git.example.com', token: 'prod-token' }, lab: { url: 'https://lab.example.com/', token: 'lab-token', timeout: 7 } } };
     expect(resolveConnection({ server: 'https://lab.example.com/api/v4' }, {}, two)).toMatchObject({ profileName: 'lab', token: 'lab-token', timeoutMs: 7000 });
