@@ -196,6 +196,18 @@ describe('tokens rotate', () => {
     expect(await tokenStatus(value)).toBe(200);
   });
 
+  it('without --expires-*, the new token keeps the lifetime of the old one, from today, and says so', async () => {
+    const bot = await botProfile(); // made today, expiring in 20 days
+    const later = new Date(Date.now() + 5 * 86_400_000);
+    const rotated = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes', '-o', 'json'], { now: () => later });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stderr).toContain(`the new token expires on ${day(25)}: the lifetime of the old one (20 days)`);
+    expect(rotated.json()).toMatchObject({ expires_at: day(25) });
+    const given = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--expires-in', '3d', '--yes', '-o', 'json']);
+    expect(given.json()).toMatchObject({ expires_at: day(3) });
+    expect(given.stderr).not.toContain('the lifetime of the old one');
+  });
+
   it('needs --yes without a terminal, checks its input, and prints instead of sending under --dry-run', async () => {
     const bot = await botProfile();
     sandbox.clearRequests();

@@ -15,7 +15,7 @@ import {
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
 } from './rotation.js';
 import {
-  confirmedBeforeReading, describeToken, expiryFrom, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
+  confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
   type TargetOptions, type TokenTarget,
 } from './shared.js';
 
@@ -65,7 +65,7 @@ export default defineCommand<Options>({
   args: ['<id>'],
   options: [
     ...targetOptions,
-    { flags: '--expires-at <date>', description: 'expiry of the new token, YYYY-MM-DD, at most one year ahead (default: one week)' },
+    { flags: '--expires-at <date>', description: 'expiry of the new token, YYYY-MM-DD, at most one year ahead (default: the lifetime of the old token, from today)' },
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--save-to-profile [name]', description: 'replace the token of the profile in use (or of NAME) with the new one; the token is then not printed (rotating self does it without the flag)' },
     { flags: '--no-save-to-profile', description: 'rotating self: do not save the new token to the profile in use' },
@@ -147,7 +147,7 @@ class Rotation {
     this.locks.releaseAll();
   }
 
-  async run(expiresAt: string | undefined, overlap: string | undefined): Promise<unknown> {
+  async run(expiry: string | undefined, overlap: string | undefined): Promise<unknown> {
     const { ctx, target, id, targets, instance, connection } = this;
     // Locks first, before any request: a second run exits 6 without calling the service.
     if (id === 'self') this.locks.require(selfLockPath(ctx.configDir, instance, connection.token), target.describe('self'));
@@ -164,6 +164,7 @@ class Rotation {
     await this.beforeSend(this.checkTargets());
     let current = await this.beforeSend(this.currentState(false));
     this.assertRotatable(current);
+    const expiresAt = expiry ?? this.keptLifetime(current);
     await ctx.confirm(this.overlapMs === undefined
       ? `Rotate ${describeToken(target, current, id === 'self')} (the old token stops working at once)?`
       : `Rotate ${describeToken(target, current, id === 'self')}, keeping the old token valid for ${overlap}?`);
@@ -207,6 +208,21 @@ class Rotation {
     } finally {
       recovery.finish(false);
     }
+  }
+
+  /**
+   * Without --expires-*: the new token lives as long as the old one did (from its creation to its expiry), from today,
+   * at most the service's year. A cron job rotating monthly must not get the service's default of a week. Said on
+   * stderr either way.
+   */
+  private keptLifetime(current: TokenRecord): string | undefined {
+    const kept = lifetimeOf(current, this.ctx.now());
+    if (!kept) {
+      this.ctx.io.note(`${this.target.describe(current.id)} never expires: the new token gets the service's default expiry (one week on many versions); --expires-in or --expires-at sets another`);
+      return undefined;
+    }
+    this.ctx.io.note(`the new token expires on ${kept.expiresAt}: the lifetime of the old one (${plural(kept.days, 'day')}); --expires-in or --expires-at sets another`);
+    return kept.expiresAt;
   }
 
   /** A revoked or inactive token is never presented to rotate: the service would revoke its whole family. */

@@ -132,6 +132,19 @@ export function expiryFrom(opts: { expiresAt?: string; expiresIn?: string }, now
   return undefined;
 }
 
+/**
+ * The lifetime of a token (from the day it was made to its expiry, in whole days) as an expiry from today: at least a
+ * day, at most the service's year. Undefined for a token that never expires.
+ */
+export function lifetimeOf(token: { created_at?: string | null; expires_at?: string | null }, now: Date): { days: number; expiresAt: string } | undefined {
+  if (!token.expires_at || !token.created_at) return undefined;
+  const made = Date.parse(`${String(token.created_at).slice(0, 10)}T00:00:00Z`);
+  const ends = Date.parse(`${String(token.expires_at).slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(made) || Number.isNaN(ends)) return undefined;
+  const days = Math.min(MAX_LIFETIME_DAYS, Math.max(1, Math.round((ends - made) / DAY_MS)));
+  return { days, expiresAt: isoDay(now, days) };
+}
+
 /** Days from today until an expiry date (0: expires today). */
 export function daysLeft(expiresAt: string, now: Date): number {
   return Math.round((Date.parse(`${expiresAt.slice(0, 10)}T00:00:00Z`) - Date.parse(`${isoDay(now)}T00:00:00Z`)) / DAY_MS);
