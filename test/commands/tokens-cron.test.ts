@@ -429,6 +429,29 @@ describe('a rotation into a CI/CD variable, run as a CI job would (the token com
   });
 });
 
+describe('a rotation stopped while it saves the new token', () => {
+  it('SIGTERM while a CI/CD variable is written: exit 143 saying what is saved, what is not, and the recovery file; recover finishes it', async () => {
+    const bot = await botProfile();
+    const out = tempDir();
+    sandbox.fault({ method: 'POST', path: 'variables$', latency_ms: 5000 });
+    const running = startBin(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/STOPPED_TOKEN', '--save-to', `exec:cat > ${out}/token`, '--yes'], bot.env);
+    await until(() => profileToken(bot.dir) !== bot.token, 'the profile to hold the new token');
+    running.child.kill('SIGTERM');
+    const result = await running.done;
+    await fetch(`${sandbox.url}/-/sandbox/faults`, { method: 'DELETE' });
+    expect(result.code).toBe(143);
+    const [file] = recoveryFiles(bot.dir).filter((n) => n.endsWith('.json'));
+    expect(result.stderr).toMatch(new RegExp(`^error: interrupted \\(SIGTERM\\) while saving the new token \\d+: saved to profile "bot"; still being written: CI/CD variable STOPPED_TOKEN of group acme \\(not known whether it was\\); not written: helper cat > ${out}/token; the new token is in the recovery file ${join(bot.dir, 'recovery', file)} \\(mode 0600\\)$`, 'm'));
+    expect(result.stderr).toMatch(/^hint: run forgectl tokens recover .* to write what is left/m);
+    expect(result.stdout + result.stderr).not.toContain(profileToken(bot.dir));
+
+    const recovered = await runBin(['-p', 'bot', 'tokens', 'recover'], { env: bot.env });
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(readFileSync(join(out, 'token'), 'utf8')).toBe(`${profileToken(bot.dir)}\n`);
+    expect(recoveryFiles(bot.dir)).toEqual([]);
+  });
+});
+
 describe('recovery placeholders left by runs killed in flight', () => {
   it('empty ones are removed once no live run holds their token; one that holds anything is never removed', async () => {
     const bot = await botProfile();

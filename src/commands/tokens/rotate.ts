@@ -12,7 +12,7 @@ import { parseSaveTo, preflightCiVar, targetName, type ExtraTarget } from './sav
 import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeAbandonedPlaceholders, saveEverywhere,
-  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
+  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
 } from './rotation.js';
 import {
   confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
@@ -275,9 +275,11 @@ class Rotation {
 
     // The rotated token was the credential in use: without an overlap it is revoked now, so variables are written as the new one.
     const writer = this.id === 'self' ? ctx.apiWithToken(received.token) : ctx.api;
-    const { failures, saved: updated } = await saveEverywhere(ctx, targets, received.token, this.instance, {
+    const progress: SaveProgress = { saved: [], failures: [], left: [] };
+    const saving = saveEverywhere(ctx, targets, received.token, this.instance, {
       api: writer, token: received, instance: this.instance, recoveryPath: recovery.holdsToken ? recovery.path : undefined,
-    });
+    }, { progress, stopped: () => interrupts.received !== undefined });
+    const { failures, saved: updated } = await interrupts.race(saving, (signal) => this.stopSaving(signal, saving, progress, received, recovery));
     if (failures.length) {
       const kept = recovery.holdsToken;
       // Nowhere else to keep it: handing it over on stdout beats locking the user out.
@@ -430,6 +432,27 @@ class Rotation {
     }
     const unknown = unknownOutcome(this.ctx, this.target, this.id, new Error(`no answer came within ${ANSWER_GRACE_MS / 1000}s of the signal`));
     throw interrupted(signal, `while the rotate request was in flight: ${unknown.message}`, unknown.hint);
+  }
+
+  /**
+   * A signal while the new token is being saved: the target being written may finish within the grace period, and
+   * no other is started. Everything saved by then: the run goes on (the check reports the signal); else it stops,
+   * saying what is saved, what is not, and where the token waits.
+   */
+  private async stopSaving(signal: Signal, saving: Promise<SaveProgress>, progress: SaveProgress, token: NewToken, recovery: RecoveryFile): Promise<SaveProgress> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([saving.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ANSWER_GRACE_MS)))]);
+    clearTimeout(timer);
+    if (!progress.current && !progress.left.length && !progress.failures.length) return progress;
+    if (!recovery.holdsToken) throw await this.stoppedAfterAnswer(signal, token, recovery);
+    const state = [
+      progress.saved.length ? `saved to ${progress.saved.join(', ')}` : 'saved nowhere yet',
+      progress.current ? `still being written: ${progress.current} (not known whether it was)` : '',
+      progress.failures.length ? `failed: ${progress.failures.join('; ')}` : '',
+      progress.left.length ? `not written: ${progress.left.join(', ')}` : '',
+    ].filter(Boolean).join('; ');
+    throw interrupted(signal, `while saving the new token${token.id ? ` ${token.id}` : ''}: ${state}; the new token is in the recovery file ${recovery.path} (mode 0600)`,
+      `run forgectl tokens recover ${recovery.path} to write what is left (the next rotate run does it too). Do not rotate again${this.overlapMs === undefined ? ': the old token is revoked' : ''}`);
   }
 
   /** Interrupted once the new token is here: it is in the recovery file (or, failing that, on stdout). */

@@ -503,47 +503,62 @@ export interface ExtraContext {
   recoveryPath?: string;
 }
 
+/** How far a save has come: what was saved, what failed, what is being written, and what was never started. */
+export interface SaveProgress {
+  saved: string[];
+  failures: string[];
+  /** The target being written right now. */
+  current?: string;
+  /** Targets not started yet (and never, when the run is stopped). */
+  left: string[];
+}
+
 /**
  * Saves the token everywhere asked: the file, the profile, then each --save-to target in order, each verified.
- * Returns what failed and what was saved (the caller decides on exit 10). A failure does not stop the others.
+ * Records in `progress` what was saved and what failed (the caller decides on exit 10); a failure does not stop the
+ * others, but `stopped()` does, before the next target (a signal: the recovery file keeps what is left).
  */
-export async function saveEverywhere(ctx: Context, targets: SaveTargets, token: string, instance: string, extra?: ExtraContext): Promise<{ failures: string[]; saved: string[] }> {
-  const failures: string[] = [];
-  const saved: string[] = [];
+export async function saveEverywhere(
+  ctx: Context,
+  targets: SaveTargets,
+  token: string,
+  instance: string,
+  extra?: ExtraContext,
+  control: { progress?: SaveProgress; stopped?: () => boolean } = {},
+): Promise<SaveProgress> {
+  const progress = control.progress ?? { saved: [], failures: [], left: [] };
   const reason = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-  if (targets.outputFile) {
-    try {
-      writeSecretFile(targets.outputFile, `${token}\n`);
-      saved.push(`file ${targets.outputFile}`);
-    } catch (error) {
-      failures.push(`file ${targets.outputFile}: ${reason(error)}`);
-    }
-  }
-  if (targets.profile) {
-    try {
-      await saveTokenToProfile(ctx.configDir, targets.profile, token, instance);
-      saved.push(`profile "${targets.profile}"`);
-    } catch (error) {
-      failures.push(`profile "${targets.profile}": ${reason(error)}`);
-    }
-  }
+  const steps: Array<{ name: string; write: () => Promise<string | undefined> }> = [];
+  if (targets.outputFile) steps.push({ name: `file ${targets.outputFile}`, write: async () => void writeSecretFile(targets.outputFile!, `${token}\n`) });
+  if (targets.profile) steps.push({ name: `profile "${targets.profile}"`, write: async () => void (await saveTokenToProfile(ctx.configDir, targets.profile!, token, instance)) });
   for (const target of targets.extra ?? []) {
     const name = targetName(target);
-    if (!extra) {
-      failures.push(`${name}: not written`);
-      continue;
-    }
-    try {
-      const how = 'ciVar' in target
-        ? await writeCiVar(extra.api, target.ciVar, token)
-        : await runHelper(ctx, target.exec, token, { name: extra.token.name, id: extra.token.id, expires_at: extra.token.expires_at, instance });
-      if (extra.recoveryPath) markDone(extra.recoveryPath, name);
-      saved.push(`${name} (${how})`);
-    } catch (error) {
-      failures.push(`${name}: ${reason(error)}`);
-    }
+    steps.push({
+      name,
+      write: async () => {
+        if (!extra) throw new Error('not written');
+        const how = 'ciVar' in target
+          ? await writeCiVar(extra.api, target.ciVar, token)
+          : await runHelper(ctx, target.exec, token, { name: extra.token.name, id: extra.token.id, expires_at: extra.token.expires_at, instance });
+        if (extra.recoveryPath) markDone(extra.recoveryPath, name);
+        return how;
+      },
+    });
   }
-  return { failures, saved };
+  progress.left.push(...steps.map((step) => step.name));
+  for (const step of steps) {
+    if (control.stopped?.()) break;
+    progress.left.shift();
+    progress.current = step.name;
+    try {
+      const how = await step.write();
+      progress.saved.push(how ? `${step.name} (${how})` : step.name);
+    } catch (error) {
+      progress.failures.push(`${step.name}: ${reason(error)}`);
+    }
+    progress.current = undefined;
+  }
+  return progress;
 }
 
 /** A token's own record, read as the token itself (`self` under its group or project, or the personal one). */
