@@ -62,6 +62,43 @@ describe('tokens rotate --save-to ci-var:', () => {
     expect(jobSees('project', 'DEPLOY_TOKEN', 'staging')).toBe('dpl-stg-41b8e0d6c2');
   });
 
+  it('a variable that exists keeps its settings unless the target names others, and what changes is said before rotating', async () => {
+    const b = await bot('settings-bot');
+    // PLAIN_TOK: a plain variable (not masked, not protected, expanded): the token goes in, the settings stay.
+    expect((await sandbox.call('POST', '/groups/acme/variables', { key: 'PLAIN_TOK', value: 'placeholder', variable_type: 'file' })).status).toBe(201);
+    const plain = await b.run([...rotateSelf, '--save-to', 'ci-var:acme/PLAIN_TOK']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain('CI/CD variable PLAIN_TOK of group acme is not masked: the token would show in job logs (add masked=true to the target to mask it)');
+    expect((await sandbox.call('GET', '/groups/acme/variables/PLAIN_TOK')).body).toMatchObject({ masked: false, protected: false, raw: false, variable_type: 'file', value: b.profileToken() });
+
+    // protected=false changes protected only (raw stays false), and says so as variables set does.
+    const made = await sandbox.call('POST', '/projects/acme%2Fweb/variables', { key: 'WEB_TOKEN', value: 'placeholder-1234', masked: true, protected: true, environment_scope: 'production' });
+    expect(made.body).toMatchObject({ protected: true, raw: false, masked: true });
+    const unprotected = await b.run([...rotateSelf, '--save-to', 'ci-var:acme/web/WEB_TOKEN?scope=production&protected=false']);
+    expect(unprotected.code, unprotected.stderr).toBe(0);
+    expect(unprotected.stderr).toContain('CI/CD variable WEB_TOKEN of project acme/web (scope production): protected true → false');
+    expect((await sandbox.call('GET', '/projects/acme%2Fweb/variables/WEB_TOKEN?filter[environment_scope]=production')).body).toMatchObject({ protected: false, raw: false, masked: true, value: b.profileToken() });
+
+    // A hidden variable stays hidden: hidden=false is refused before anything is sent.
+    expect((await sandbox.call('POST', '/groups/acme/variables', { key: 'HIDDEN_TOK', value: 'hidden-value-1234', masked_and_hidden: true, masked: true })).status).toBe(201);
+    sandbox.clearRequests();
+    const unhide = await b.run([...rotateSelf, '--save-to', 'ci-var:acme/HIDDEN_TOK?hidden=false']);
+    expect(unhide.code).toBe(2);
+    expect(unhide.stderr).toContain('CI/CD variable HIDDEN_TOK of group acme is hidden, and a variable stays hidden');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('a group the token cannot see: exit 5, "not visible to this token", nothing sent', async () => {
+    const b = await bot('blind-bot');
+    // The bot is a token of acme: the group platform-secret exists, but it cannot see it.
+    expect((await sandbox.call('POST', '/groups', { name: 'Hidden Ops', path: 'hidden-ops', visibility: 'private' })).status).toBe(201);
+    sandbox.clearRequests();
+    const result = await b.run([...rotateSelf, '--save-to', 'ci-var:hidden-ops/X']);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('error: --save-to ci-var:hidden-ops/X: no project or group hidden-ops is visible to this token (it does not exist, or the token may not see it)');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('refuses before rotating: bad syntax (exit 2), a missing group (exit 5), no right to write variables (exit 4)', async () => {
     const b = await bot('cron-bot-3');
     for (const [target, code] of [['ci-var:BOT_TOKEN', 2], ['ci-var:acme/bad-key', 2], ['ci-var:acme/K?scope', 2], ['vault:secret/x', 2], ['ci-var:nosuch/group/KEY', 5]] as const) {

@@ -142,6 +142,19 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
     expect(await keyringHolds(service, account)).toBeNull();
   });
 
+  it('a keyring service without a login keyring: --keyring exits 3 saying there is no default keyring', async () => {
+    const empty = await startSecretService({ loginKeyring: false });
+    try {
+      const dir = tempDir();
+      const result = await runBin(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], { env: { FORGECTL_CONFIG_DIR: dir, ...empty.env }, input: sandbox.tokenWithRole('guest') });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/^error: --keyring: the keyring refused to store the token: no default keyring \(.*\); nothing was saved$/m);
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    } finally {
+      empty.stop();
+    }
+  }, 30_000);
+
   it('when no keyring answers: --keyring fails with exit 3 and saves nothing; at a terminal the file, with one warning', async (context) => {
     const token = sandbox.tokenWithRole('guest');
     const dir = tempDir();
@@ -168,6 +181,8 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
     expect(moved.code).toBe(3);
     expect(config(dir).profiles.default).toMatchObject({ token });
 
+    expect(insisted.stderr).toContain('no keyring answered: no session bus (DBUS_SESSION_BUS_ADDRESS is not set: there is no desktop session here)');
+
     // A profile kept in the keyring, run where none answers: exit 3 saying so, nothing sent.
     const kept = tempDir();
     expect((await cli(kept, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], {}, token)).code).toBe(0);
@@ -176,6 +191,15 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
     expect(away.code).toBe(3);
     expect(away.stderr).toMatch(/^error: profile "default" keeps its token in the OS keyring, which cannot be used here: no keyring answered/m);
     expect(sandbox.requests()).toEqual([]);
+    // Logging out there removes nothing: the entry would be left behind with no reference to find it by.
+    const account = config(kept).profiles.default.token_keyring;
+    const loggedOut = await cli(kept, ['auth', 'logout'], noBus);
+    expect(loggedOut.code).toBe(3);
+    expect(loggedOut.stderr).toContain(`error: the token of profile "default" is still in the OS keyring (entry "${account}" of service forgectl): no keyring answered: no session bus`);
+    expect(loggedOut.stderr).toContain(`secret-tool clear service forgectl username '${account}'`);
+    expect(loggedOut.stderr).not.toContain('Removed the credentials');
+    expect(config(kept).profiles.default.token_keyring).toBe(account);
+    expect(await keyringHolds(service, account)).toBe(token);
     const checked = await cli(kept, ['doctor', '-o', 'json'], noBus);
     expect(checked.code).toBe(3);
     expect((checked.json() as Array<{ check: string; status: string; found: string }>).find((check) => check.check === 'profile in use')).toMatchObject({ status: 'fail', found: expect.stringContaining('keeps its token in the OS keyring, which cannot be used here') });
