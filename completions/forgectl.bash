@@ -255,7 +255,7 @@ _forgectl_words() {
     'tokens get') echo '--group --project --personal --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens identify') echo '--revoke --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens list') echo '--group --project --personal --state --revoked --search --sort --created-after --created-before --expires-after --expires-before --last-used-after --last-used-before --user --page --per-page --all --limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'tokens recover') echo '--list --save-to-profile --output-file --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'tokens recover') echo '--list --save-to-profile --output-file --drop --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens revoke') echo '--group --project --personal --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens rotate') echo '--group --project --personal --expires-at --expires-in --save-to-profile --no-save-to-profile --output-file --save-to --overlap --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'users') echo 'list get --help' ;;
@@ -2218,6 +2218,7 @@ _forgectl_value() {
     'tokens list|--limit') echo 'text' ;;
     'tokens recover|--save-to-profile') echo 'text' ;;
     'tokens recover|--output-file') echo 'file' ;;
+    'tokens recover|--drop') echo 'text' ;;
     'tokens revoke|--group') echo 'text' ;;
     'tokens revoke|--project') echo 'text' ;;
     'tokens rotate|--group') echo 'text' ;;

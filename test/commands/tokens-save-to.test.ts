@@ -156,6 +156,31 @@ describe('tokens rotate --save-to exec:', () => {
     expect(await authenticates(fresh)).toBe(true);
   });
 
+  it('a target that will never work is dropped from the recovery file (asking first); the row after recovering is readable', async () => {
+    const b = await bot('drop-bot');
+    const broken = 'exec:/nonexistent/helper --store';
+    const first = await b.run([...rotateSelf, '--save-to', 'ci-var:acme/DROP_TOKEN', '--save-to', broken]);
+    expect(first.code).toBe(10);
+    const fresh = b.profileToken();
+    expect((await b.run(['tokens', 'recover', '--list'])).code).toBe(9);
+
+    const typo = await b.run(['tokens', 'recover', '--drop', 'exec:/nonexistent/other']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(`hint: targets: profile:bot, ci-var:acme/DROP_TOKEN, ${broken}`);
+    const asked = await b.run(['tokens', 'recover', '--drop', broken]);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/confirmation needed: Drop helper \/nonexistent\/helper --store of token \d+ \(.*\)\? The recovered token is never written there/);
+    expect((await b.run(['tokens', 'recover', '--list'])).code).toBe(9);
+
+    const dropped = await b.run(['-p', 'bot', 'tokens', 'recover', '--drop', broken, '--yes']);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    const row = dropped.stdout.replace(/\n$/, '').split('\t');
+    expect(row).toEqual([expect.stringMatching(/^\d{4}-/), 'group', 'acme', expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/), 'drop-bot', day(60), expect.any(String), 'saved already', expect.stringContaining('/recovery/'), '']);
+    expect(dropped.stdout).not.toContain(fresh);
+    expect((await b.run(['tokens', 'recover', '--list'])).code).toBe(0);
+    expect(jobSees('group', 'DROP_TOKEN')).toBe(fresh);
+  });
+
   it('the next cron run finishes a target left by the run before (the profile already holds the new token), without rotating again', async () => {
     const b = await bot('next-run-bot');
     const out = tempDir();
