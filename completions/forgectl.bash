@@ -252,11 +252,11 @@ _forgectl_words() {
     'tokens') echo 'list get create rotate revoke audit identify recover --help' ;;
     'tokens audit') echo '--group --project --expiring-within --unused-for --no-personal --instance --concurrency --shard --shard-total --rate-limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens create') echo '--group --project --personal --name --scopes --access-level --expires-at --expires-in --description --user --impersonation --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'tokens get') echo '--group --project --personal --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'tokens get') echo '--group --project --personal --user --impersonation --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens identify') echo '--revoke --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'tokens list') echo '--group --project --personal --state --revoked --search --sort --created-after --created-before --expires-after --expires-before --last-used-after --last-used-before --user --page --per-page --all --limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'tokens list') echo '--group --project --personal --state --revoked --search --sort --created-after --created-before --expires-after --expires-before --last-used-after --last-used-before --user --impersonation --page --per-page --all --limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens recover') echo '--list --save-to-profile --output-file --drop --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'tokens revoke') echo '--group --project --personal --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'tokens revoke') echo '--group --project --personal --user --impersonation --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens rotate') echo '--group --project --personal --expires-at --expires-in --save-to-profile --no-save-to-profile --output-file --save-to --overlap --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'users') echo 'list get --help' ;;
     'users get') echo '--profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -2201,6 +2201,7 @@ _forgectl_value() {
     'tokens create|--user') echo 'text' ;;
     'tokens get|--group') echo 'text' ;;
     'tokens get|--project') echo 'text' ;;
+    'tokens get|--user') echo 'text' ;;
     'tokens list|--group') echo 'text' ;;
     'tokens list|--project') echo 'text' ;;
     'tokens list|--state') echo 'values active inactive' ;;
@@ -2221,6 +2222,7 @@ _forgectl_value() {
     'tokens recover|--drop') echo 'text' ;;
     'tokens revoke|--group') echo 'text' ;;
     'tokens revoke|--project') echo 'text' ;;
+    'tokens revoke|--user') echo 'text' ;;
     'tokens rotate|--group') echo 'text' ;;
     'tokens rotate|--project') echo 'text' ;;
     'tokens rotate|--expires-at') echo 'text' ;;

@@ -72,6 +72,39 @@ describe('tokens list, get, create, revoke', () => {
     expect(csv.stdout).toMatch(/^id,name,user_id,scopes,active,expires_at,last_used_at\r\n\d+,alice-token,2,api,true,/);
   });
 
+  it('--user takes a username as well as an id; unknown users are refused before anything is sent', async () => {
+    const byName = await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '-o', 'json']);
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(byName.json<Array<{ name: string; user_id: number }>>()).toEqual([expect.objectContaining({ name: 'alice-token', user_id: 2 })]);
+    const made = await sandbox.run(['tokens', 'create', '--personal', '--user', 'bob', '--name', 'bob-by-name', '--scopes', 'read_api', '-o', 'json']);
+    expect(made.json()).toMatchObject({ name: 'bob-by-name', user_id: 3 });
+    sandbox.clearRequests();
+    const unknown = await sandbox.run(['tokens', 'list', '--personal', '--user', 'nobody-by-this-name']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('error: unknown user: nobody-by-this-name');
+  });
+
+  it('impersonation tokens are listed, shown and revoked as such (--personal --user NAME --impersonation)', async () => {
+    const made = await sandbox.run(['tokens', 'create', '--personal', '--user', 'alice', '--impersonation', '--name', 'support', '--scopes', 'read_api', '--expires-in', '2d', '-o', 'json']);
+    expect(made.code, made.stderr).toBe(0);
+    const { id, token } = made.json<{ id: number; token: string }>();
+    const listed = await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '--impersonation', '--state', 'active', '-o', 'json']);
+    expect(listed.json()).toEqual([expect.objectContaining({ id, name: 'support', impersonation: true, user_id: 2 })]);
+    expect((await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '--impersonation', '--search', 'x'])).stderr).toContain('--search is not a filter of impersonation tokens');
+    const shown = await sandbox.run(['tokens', 'get', String(id), '--personal', '--user', '2', '--impersonation', '-o', 'json']);
+    expect(shown.json()).toMatchObject({ id, name: 'support', impersonation: true, active: true });
+    expect((await sandbox.run(['tokens', 'get', String(id), '--personal', '--user', 'alice'])).code).toBe(2); // --user names impersonation tokens here
+
+    const asked = await sandbox.run(['tokens', 'revoke', String(id), '--personal', '--user', 'alice', '--impersonation']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(`confirmation needed: Revoke impersonation token ${id} of user alice?`);
+    const revoked = await sandbox.run(['tokens', 'revoke', String(id), '--personal', '--user', 'alice', '--impersonation', '--yes']);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toContain(`Revoked impersonation token "support" (id ${id}, scopes read_api, expires ${day(2)}) of user alice`);
+    expect((await sandbox.call('GET', '/user', undefined, token)).status).toBe(401);
+    expect((await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '--impersonation', '--state', 'active', '-o', 'json'])).json()).toEqual([]);
+  });
+
   it('creates a group token and prints it, warning once on a terminal', async () => {
     const result = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'term', '--scopes', 'read_api,self_rotate', '--access-level', 'developer', '--expires-at', day(10), '--description', 'demo'], { tty: true });
     expect(result.code).toBe(0);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { TokenRecord } from '../../api/access-tokens.js';
+import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
@@ -134,7 +134,7 @@ class Rotation {
   constructor(
     private readonly ctx: Context,
     private readonly connection: Connection,
-    private readonly target: TokenTarget,
+    private readonly target: TokenTarget<TokenKind>,
     private readonly id: number | 'self',
     private readonly targets: SaveTargets,
     private readonly overlapMs?: number,
