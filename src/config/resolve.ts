@@ -146,21 +146,24 @@ export function instanceIdentity(url: string): string {
   return `${host}${port}${root.pathname.replace(/\/+$/, '')}`;
 }
 
-/** The instance a run talks to, and the profile whose credentials may go there. */
-interface Selection {
-  name?: string;
-  profile?: Profile;
-  baseUrl: string;
-  rootUrl: string;
-  /** --server / FORGECTL_URL, when given. */
-  explicitUrl?: string;
+/** Where requests go, without the token: the instance, the profile that is for it, and the transport settings. */
+export type Target = Omit<Connection, 'token' | 'tokenType' | 'tokenSource' | 'notice'>;
+
+/** A target and what choosing its token needs. */
+interface Selection extends Target {
+  /** --server / FORGECTL_URL was given. */
+  explicitUrl: boolean;
   /** The API base of the CI job's own instance, inside a CI job. */
   ciBase?: string;
   /** How the profile was named when -p or FORGECTL_PROFILE named it (and it is the one in use). */
   namedBy?: string;
 }
 
-function selectInstance(flags: ConnectionFlags, env: Env, config: ConfigData): Selection {
+/**
+ * The instance and profile in use (flags → environment → profile → CI job), without reading the token: `doctor`
+ * probes the network of a profile whose token cannot be read (a keyring outside its session).
+ */
+export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigData): Selection {
   const selected = selectProfile(flags, env, config);
   const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
   const explicitUrl = flags.server ?? (env.FORGECTL_URL || undefined);
@@ -175,9 +178,21 @@ function selectInstance(flags: ConnectionFlags, env: Env, config: ConfigData): S
   const { baseUrl, rootUrl } = normalizeBaseUrl(rawUrl);
   const explicitProfile = Boolean(flags.profile ?? env.FORGECTL_PROFILE);
   const { name, profile } = explicitUrl ? profileForUrl(baseUrl, selected, explicitProfile && selected.profile !== undefined, config, env) : selected;
-  const namedBy = explicitProfile && profile && name === selected.name ? (flags.profile !== undefined ? `-p ${name}` : `FORGECTL_PROFILE=${name}`) : undefined;
-  // A CI job token belongs to the job's own instance.
-  return { name, profile, baseUrl, rootUrl, explicitUrl, ciBase: ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined, namedBy };
+  const timeoutSeconds = flags.timeout ?? profile?.timeout ?? 30;
+  return {
+    profileName: name,
+    baseUrl,
+    rootUrl,
+    caFile: flags.caFile ?? profile?.ca_file,
+    insecure: Boolean(flags.insecure ?? profile?.insecure),
+    timeoutMs: timeoutSeconds * 1000,
+    retries: flags.retries ?? profile?.retries ?? 3,
+    profile,
+    explicitUrl: explicitUrl !== undefined,
+    // A CI job token belongs to the job's own instance.
+    ciBase: ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined,
+    namedBy: explicitProfile && profile && name === selected.name ? (flags.profile !== undefined ? `-p ${name}` : `FORGECTL_PROFILE=${name}`) : undefined,
+  };
 }
 
 /**
@@ -201,7 +216,7 @@ function tokenSourceOf(selection: Selection, env: Env): Connection['tokenSource'
  */
 export function keyringAccountInUse(flags: ConnectionFlags, env: Env, config: ConfigData): string | undefined {
   try {
-    const selection = selectInstance(flags, env, config);
+    const selection = resolveTarget(flags, env, config);
     return tokenSourceOf(selection, env) === 'keyring' ? selection.profile?.token_keyring : undefined;
   } catch {
     return undefined;
@@ -210,8 +225,9 @@ export function keyringAccountInUse(flags: ConnectionFlags, env: Env, config: Co
 
 /** `read` reads a keyring entry (tokens read ahead by the run; by default the keyring is asked there and then). */
 export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData, read?: KeyringReader): Connection {
-  const selection = selectInstance(flags, env, config);
-  const { name, profile, baseUrl, rootUrl, explicitUrl, namedBy } = selection;
+  const selection = resolveTarget(flags, env, config);
+  const { explicitUrl, ciBase: _ciBase, namedBy, ...target } = selection;
+  const { profileName: name, profile, baseUrl, rootUrl } = target;
   const tokenSource = tokenSourceOf(selection, env) ?? 'profile';
   if (namedBy && env.FORGECTL_TOKEN && tokenSource === 'environment') {
     throw new ConfigError(
@@ -254,23 +270,7 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
       'use https, or set "allow_http": true in the profile (forgectl profile set allow_http true)',
     );
   }
-
-  const timeoutSeconds = flags.timeout ?? profile?.timeout ?? 30;
-  const retries = flags.retries ?? profile?.retries ?? 3;
-  return {
-    profileName: name,
-    baseUrl,
-    rootUrl,
-    token,
-    tokenType,
-    tokenSource,
-    caFile: flags.caFile ?? profile?.ca_file,
-    insecure: Boolean(flags.insecure ?? profile?.insecure),
-    timeoutMs: timeoutSeconds * 1000,
-    retries,
-    profile,
-    ...(notice ? { notice } : {}),
-  };
+  return { ...target, token, tokenType, tokenSource, ...(notice ? { notice } : {}) };
 }
 
 function parseTokenType(value: string | undefined): TokenType | undefined {

@@ -107,23 +107,6 @@ export async function nodeFolder(version: string): Promise<{ dir?: string; reaso
   }
 }
 
-/** A pseudo-terminal runner: util-linux `script` (in every Debian), else Python's pty module; undefined if neither. */
-export function ptyRunner(): ((shellCommand: string) => [string, string[]]) | undefined {
-  const has = (program: string, args: string[]) => {
-    try {
-      execFileSync(program, args, { stdio: 'ignore', timeout: 10_000 });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (has('script', ['-qec', 'true', '/dev/null'])) return (command) => ['script', ['-qec', command, '/dev/null']];
-  if (has('python3', ['-c', 'import pty'])) {
-    return (command) => ['python3', ['-c', 'import pty, sys, os; sys.exit(os.waitstatus_to_exitcode(pty.spawn(["/bin/sh", "-c", sys.argv[1]])))', command]];
-  }
-  return undefined;
-}
-
 /** A `forgectl sandbox` process as users start it (the installed forgectl on env's PATH), on a free loopback port. */
 export async function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; token: string; process: ChildProcess }> {
   const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
