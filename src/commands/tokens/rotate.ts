@@ -86,7 +86,7 @@ export default defineCommand<Options>({
     const id = parseTokenId(opts.id);
     const expiresAt = expiryFrom(opts, ctx.now());
     const connection = ctx.connection();
-    const profile = profileTarget(opts.saveToProfile, connection, id, ctx);
+    const profile = profileTarget(opts, connection, id, ctx);
     const overlapMs = opts.overlap === undefined ? undefined : parseDuration('--overlap')(opts.overlap);
     if (overlapMs !== undefined && target.kind === 'personal') {
       throw new UsageError('--overlap works with group and project tokens', 'the service lets only administrators create personal tokens for a user; rotate personal tokens without --overlap');
@@ -109,7 +109,8 @@ export default defineCommand<Options>({
  * The profile the new token is saved to: NAME, or the profile in use with a bare --save-to-profile. Rotating `self`
  * without the flag saves to the profile the token came from: the rotation revokes the token that profile holds.
  */
-function profileTarget(option: string | boolean | undefined, connection: Connection, id: number | 'self', ctx: Context): string | undefined {
+function profileTarget(opts: Options, connection: Connection, id: number | 'self', ctx: Context): string | undefined {
+  const option = opts.saveToProfile;
   if (option === false) return undefined;
   if (typeof option === 'string') return option;
   if (option === true) {
@@ -119,7 +120,8 @@ function profileTarget(option: string | boolean | undefined, connection: Connect
   }
   if (id !== 'self') return undefined;
   if (connection.tokenSource === 'profile' || connection.tokenSource === 'keyring') return connection.profileName;
-  if (connection.tokenSource === 'token_command') {
+  const elsewhere = opts.outputFile !== undefined || opts.saveTo?.some((target) => 'exec' in target);
+  if (connection.tokenSource === 'token_command' && !elsewhere) {
     ctx.io.warn(`profile "${connection.profileName}" takes its token from token_command, which forgectl cannot update: save the new token where that command reads it (--save-to exec:COMMAND, or --output-file)`);
   }
   return undefined;
