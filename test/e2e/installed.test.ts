@@ -17,7 +17,7 @@ import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
 import { startSecretService } from '../helpers/keyring.js';
 import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
-import { installFromCheckout, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, loginAtDesk, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const pty = ptyRunner();
@@ -128,6 +128,8 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const dir = tempDir('forgectl-e2e-protected-');
     const file = join(dir, 'web.yaml');
     expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
+    // The modeline names the schema relative to the repository, not this install's prefix.
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json');
     expect((await forgectl(['plan', '-f', file])).code).toBe(0);
     expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
     const drift = await forgectl(['plan', '-f', file]);
@@ -249,11 +251,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const dir = tempDir('forgectl-e2e-keyring-');
       // The user's shell at a desktop: the session bus, no FORGECTL_URL / FORGECTL_TOKEN.
       const desk = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir, ...service.env };
-      const user = await forgectl(['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], {}, JSON.stringify({ name: 'keyring-e2e', scopes: ['api'] }));
-      expect(user.code, user.stderr).toBe(0);
-      const token = (JSON.parse(user.stdout) as { token: string }).token;
-      const [command, args] = pty!(`printf '%s\\n' ${token} | forgectl auth login --url ${sandbox!.url} --token-stdin`);
-      const login = await runProcess(command, args, { env: { ...desk, TERM: 'dumb' }, timeoutMs: 30_000 });
+      const { token, login } = await loginAtDesk(sandbox!.url, env(), desk, 'keyring-e2e');
       expect(login.stdout).toContain('token saved in the OS keyring');
       const file = readFileSync(join(dir, 'config.json'), 'utf8');
       expect(file).not.toContain(token);
@@ -298,7 +296,9 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const dir = tempDir('forgectl-e2e-replace-');
     expect((await shell(`printf 'keep-me-secret-1234' | forgectl variables set REPRO_KEY --project acme/web --masked --value-stdin`)).code).toBe(0);
     writeFileSync(join(dir, 'repro.yaml'), 'version: 1\nprojects:\n  acme/web:\n    variables:\n      - {key: REPRO_KEY, value: {env: REPRO_KEY}, masked: true, hidden: true}\n');
-    const value = async (field = '.value') => (await forgectl(['api', '/projects/acme%2Fweb/variables/REPRO_KEY', '--jq', field])).stdout.trim();
+    // Read past forgectl, which never prints a masked value off a terminal.
+    const variable = async () => (await (await fetch(`${sandbox!.url}/api/v4/projects/acme%2Fweb/variables/REPRO_KEY`, { headers: { 'PRIVATE-TOKEN': sandbox!.token } })).json()) as { value: string | null; hidden: boolean };
+    const value = async () => (await variable()).value;
     const plan = await shell(`cd ${dir} && forgectl plan -f repro.yaml`);
     expect(plan.code).toBe(9);
     expect(plan.stdout).toContain('  -/+ variable REPRO_KEY … *   (deleted and created again: hidden is set only when a variable is created)');
@@ -317,7 +317,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(failed.stdout).toContain('was put back as it was');
     expect(await value()).toBe('keep-me-secret-1234');
     expect((await shell(`cd ${dir} && REPRO_KEY=new-secret-value-99 forgectl apply -f repro.yaml --yes`)).code).toBe(0);
-    expect(await value('.hidden')).toBe('true');
+    expect((await variable()).hidden).toBe(true);
   });
 
   live('members and project deletion from the shell: removals ask first, a desired file with enforce names each removal, apply, plan 0', async () => {
@@ -451,6 +451,32 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     await clearFaults();
     expect(JSON.parse(stdout)).toHaveLength(40);
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
+  });
+
+  live('Ctrl-C (SIGINT) during apply: exit 130 and one block naming the changes done, in flight and never started', async () => {
+    const dir = tempDir('forgectl-e2e-interrupt-');
+    const desired = join(dir, 'badges.yaml');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    badges:\n      - {name: e2e-one, link_url: "https://ci.example.com/1", image_url: "https://ci.example.com/1.svg"}\n      - {name: e2e-two, link_url: "https://ci.example.com/2", image_url: "https://ci.example.com/2.svg"}\n      - {name: e2e-three, link_url: "https://ci.example.com/3", image_url: "https://ci.example.com/3.svg"}\n');
+    await clearRequests();
+    // The second create is processed, its answer held back: the signal comes while it is in flight.
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 50 });
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 20_000 });
+    const child = spawn('forgectl', ['apply', '-f', desired, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while ((await requests()).filter((r) => r.method === 'POST').length < 1 || !stderr.includes('Plan:')) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await clearFaults();
+    expect(stderr.slice(stderr.indexOf('interrupted by'))).toBe([
+      'interrupted by SIGINT: POST /projects/acme%2Fapi/badges was sent; whether the server acted on it is unknown',
+      '  done: 1 of 3 changes (project acme/api: badge "e2e-one")',
+      '  in flight: 1 (project acme/api: badge "e2e-two")',
+      '  never started: 1 (project acme/api: badge "e2e-three")',
+      '',
+    ].join('\n'));
   });
 
   live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
@@ -601,10 +627,10 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   /** An MCP client connected to `forgectl mcp serve ARGS` (this installed forgectl, on this Node) over stdio. */
-  const mcpClient = async (args: string[] = [], extra: NodeJS.ProcessEnv = {}) => {
+  const mcpClient = async (args: string[] = [], extra: NodeJS.ProcessEnv = {}, cwd?: string) => {
     const client = new McpClient({ name: 'forgectl-e2e', version: '1' });
     const stderr: string[] = [];
-    const transport = new StdioClientTransport({ command: 'forgectl', args: ['mcp', 'serve', ...args], env: env(extra) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: 'forgectl', args: ['mcp', 'serve', ...args], env: env(extra) as Record<string, string>, stderr: 'pipe', cwd });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     await client.connect(transport);
     return { client, stderr };
@@ -656,8 +682,9 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('mcp serve --allow-write desired-state: plan returns a digest, apply takes it, a stale or unknown plan is refused', async () => {
-    const { client } = await mcpClient(['--allow-write', 'desired-state']);
+    // The server reads desired-state files only below the folder it was started in.
     const dir = tempDir();
+    const { client } = await mcpClient(['--allow-write', 'desired-state'], {}, dir);
     try {
       const { tools } = await client.listTools();
       expect(tools.find((tool) => tool.name === 'apply')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
