@@ -9,10 +9,9 @@ import type { Profile } from './store.js';
  *
  * The binding's calls block the thread that makes them (even its "async" entries connect to the session bus in their
  * constructor), and a session bus that accepts a connection but never answers blocks them for minutes. So every call
- * runs in a short-lived helper process (this Node running a few lines that load the binding) with a deadline: the
- * event loop stays free, SIGINT and SIGTERM end the run as anywhere else, and a keyring that misses the deadline is
- * treated as unavailable (the helper is killed). A run whose profiles keep their tokens in the config file never
- * starts one.
+ * is made by forgectl run again as a helper process (src/config/keyring-helper.ts) with a deadline: the event loop
+ * stays free, SIGINT and SIGTERM end the run as anywhere else, and a keyring that misses the deadline is treated as
+ * unavailable (the helper is killed). A run whose profiles keep their tokens in the config file never starts one.
  */
 export const KEYRING_SERVICE = 'forgectl';
 
@@ -33,72 +32,18 @@ export class KeyringUnavailable extends Error {
   }
 }
 
-type Operation = 'read' | 'write' | 'delete';
+export type KeyringOperation = 'read' | 'write' | 'delete';
 
-/** The helper's one line of JSON: the value read, whether an entry was deleted, or where and why it failed. */
-interface Reply {
+/** The helper's one line of JSON: the value read (or read back after a write), whether an entry was deleted, or where and why it failed. */
+export interface KeyringReply {
   value?: string | null;
   deleted?: boolean;
   stage?: 'load' | 'open' | 'read' | 'write' | 'readback' | 'delete';
   error?: string;
 }
 
-/**
- * The helper process: argv is the binding's path, the operation, the service and the account (none of them secret);
- * a token to store comes on stdin. A write is read back in the same process: a keyring that takes a write but cannot
- * give it back (a locked or read-only store) is no place for a token.
- */
-const HELPER = `'use strict';
-const [path, op, service, account] = process.argv.slice(1);
-const reply = (answer) => process.stdout.write(JSON.stringify(answer));
-const failed = (stage, error) => reply({ stage, error: String((error && error.message) || error) });
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => (input += chunk));
-process.stdin.on('end', () => {
-  let Entry;
-  try {
-    Entry = require(path).Entry;
-    if (typeof Entry !== 'function') throw new Error('it has no Entry class');
-  } catch (error) {
-    return failed('load', error);
-  }
-  let entry;
-  try {
-    entry = new Entry(service, account, { linux: { store: 'secret-service' } });
-  } catch (error) {
-    return failed('open', error);
-  }
-  let stage = op;
-  try {
-    if (op === 'read') return reply({ value: entry.getPassword() ?? null });
-    if (op === 'delete') return reply({ deleted: entry.deletePassword() });
-    entry.setPassword(input);
-    stage = 'readback';
-    return reply({ value: entry.getPassword() ?? null });
-  } catch (error) {
-    return failed(stage, error);
-  }
-});
-`;
-
-let bindingFound: string | Error | undefined;
-
-/**
- * Where the binding is. A native module cannot be bundled: the build leaves it external, and it is resolved from the
- * package's own dependencies (from the file this code is in: the bundle's, or the sources' when tests run them).
- */
-function bindingPath(): string {
-  if (bindingFound === undefined) {
-    try {
-      bindingFound = process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('@napi-rs/keyring');
-    } catch (error) {
-      bindingFound = error instanceof Error ? error : new Error(String(error));
-    }
-  }
-  if (bindingFound instanceof Error) throw unloadable(bindingFound.message);
-  return bindingFound;
-}
+/** Set in the environment of a helper process: main() then makes the one keyring call its argv names. */
+export const KEYRING_CALL_ENV = 'FORGECTL_INTERNAL_KEYRING_CALL';
 
 const unloadable = (why: string): KeyringUnavailable => new KeyringUnavailable(`the keyring module @napi-rs/keyring could not be loaded: ${firstLine(why)}`, true);
 
@@ -119,7 +64,7 @@ export function keyringReason(raw: string): string {
   return text;
 }
 
-const WHAT: Record<NonNullable<Reply['stage']>, string> = {
+const WHAT: Record<NonNullable<KeyringReply['stage']>, string> = {
   load: '',
   open: '',
   read: 'read the token',
@@ -129,10 +74,10 @@ const WHAT: Record<NonNullable<Reply['stage']>, string> = {
 };
 
 /** The helper's answer, or the KeyringUnavailable it amounts to. */
-function settle(out: string, code: number | null, signal: NodeJS.Signals | null): Reply {
-  let reply: Reply;
+function settle(out: string, code: number | null, signal: NodeJS.Signals | null): KeyringReply {
+  let reply: KeyringReply;
   try {
-    reply = JSON.parse(out) as Reply;
+    reply = JSON.parse(out) as KeyringReply;
   } catch {
     const how = signal ? `was ended by ${signal}` : `exited ${code ?? '?'} without an answer`;
     throw new KeyringUnavailable(`the keyring helper process ${how}`, false);
@@ -154,17 +99,24 @@ function missedDeadline(): KeyringUnavailable {
 const stuck = (): KeyringUnavailable =>
   new KeyringUnavailable(`no keyring answered within ${KEYRING_DEADLINE_MS / 1000}s (the session bus or the keyring service is not responding)`, false);
 
-function helperArgs(op: Operation, account: string): string[] {
+/**
+ * How to run forgectl again as a helper: the single executable is itself; the package's bin is the script this
+ * process runs; the sources (tests run them in-process) use the built bin beside them.
+ */
+function helperCommand(op: KeyringOperation, account: string): { args: string[]; env: NodeJS.ProcessEnv } {
   if (Date.now() < stuckUntil) throw stuck();
-  return ['-e', HELPER, bindingPath(), op, KEYRING_SERVICE, account];
+  const self = process.getBuiltinModule('node:sea')?.isSea?.()
+    ? []
+    : [import.meta.url.endsWith('.ts') ? process.getBuiltinModule('node:url').fileURLToPath(new URL('../../bin/forgectl.cjs', import.meta.url)) : process.argv[1]];
+  return { args: [...self, op, account], env: { ...process.env, [KEYRING_CALL_ENV]: '1' } };
 }
 
 /** One keyring call in a helper process, with the deadline; the helper is killed should this process end first. */
-function call(op: Operation, account: string, secret = ''): Promise<Reply> {
-  const args = helperArgs(op, account);
+function call(op: KeyringOperation, account: string, secret = ''): Promise<KeyringReply> {
+  const { args, env } = helperCommand(op, account);
   const { spawn } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env });
     const killHelper = (): void => void child.kill('SIGKILL');
     process.on('exit', killHelper);
     const timer = setTimeout(() => {
@@ -197,10 +149,10 @@ function call(op: Operation, account: string, secret = ''): Promise<Reply> {
  * The same call made synchronously, for the few places that cannot wait for a promise (a connection resolved without
  * its token read ahead): bounded by the same deadline, but a signal is only acted on once it returns.
  */
-function callNow(op: Operation, account: string): Reply {
-  const args = helperArgs(op, account);
+function callNow(op: KeyringOperation, account: string): KeyringReply {
+  const { args, env } = helperCommand(op, account);
   const { spawnSync } = process.getBuiltinModule('node:child_process');
-  const result = spawnSync(process.execPath, args, { input: '', stdio: ['pipe', 'pipe', 'inherit'], timeout: KEYRING_DEADLINE_MS, killSignal: 'SIGKILL', encoding: 'utf8' });
+  const result = spawnSync(process.execPath, args, { input: '', stdio: ['pipe', 'pipe', 'inherit'], env, timeout: KEYRING_DEADLINE_MS, killSignal: 'SIGKILL', encoding: 'utf8' });
   if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') throw missedDeadline();
   if (result.error) throw new KeyringUnavailable(`the keyring helper process could not be started: ${result.error.message}`, false);
   return settle(result.stdout, result.status, result.signal);
