@@ -252,6 +252,12 @@ describe('rotating self saves to the profile in use; a hidden variable is never 
     expect(variable.body).toMatchObject({ hidden: false, masked: true, protected: true, raw: true });
     expect(await authenticates(variable.body.value as string)).toBe(true);
     expect(visible.stdout).not.toContain(variable.body.value as string);
+
+    // No target at all: the token is handed over on stdout, with what to do about FORGECTL_TOKEN.
+    const printed = await sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--yes', '-o', 'json'], { env: { ...env, FORGECTL_TOKEN: variable.body.value as string } });
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(await authenticates(printed.json<{ token: string }>().token)).toBe(true);
+    expect(printed.stderr).toContain('the token in use came from FORGECTL_TOKEN and is revoked now: put the new one (on stdout) where FORGECTL_TOKEN comes from');
   });
 
   it('a rotation by id into a new hidden variable alone is refused; a helper beside it is a readable copy', async () => {

@@ -314,6 +314,9 @@ class Rotation {
       : `the old token stays valid until ${new Date(ctx.now().getTime() + this.overlapMs).toISOString()}; the first run after that revokes it`;
     ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${updated.join(', ')}` : ''}; ${old}`);
     if (!saved) warnStoreNow(ctx);
+    if (!saved && this.id === 'self' && this.connection.tokenSource === 'environment') {
+      ctx.io.warn('the token in use came from FORGECTL_TOKEN and is revoked now: put the new one (on stdout) where FORGECTL_TOKEN comes from');
+    }
     return output;
   }
 
