@@ -712,20 +712,23 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
-  live('mcp serve --http: the streamable HTTP transport on loopback, and no other host name', async () => {
+  live('mcp serve --http: the streamable HTTP transport on loopback, with the secret it prints, and no other host name', async () => {
     const child = spawn('forgectl', ['mcp', 'serve', '--http', '127.0.0.1:0'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (\S+)/.exec(out);
-          if (match) resolve(match[1]);
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const [url, secret] = await new Promise<[string, string]>((resolve, reject) => {
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          const match = /listening on (\S+)\nclients send the header: Authorization: Bearer (\S+)\n/.exec(err);
+          if (match) resolve([match[1], match[2]]);
         });
-        child.on('exit', (code) => reject(new Error(`mcp serve exited with ${code}`)));
+        child.on('exit', (code) => reject(new Error(`mcp serve exited with ${code}: ${err}`)));
       });
+      expect(stdout).toBe('');
       const client = new McpClient({ name: 'forgectl-e2e', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
       const { tools } = await client.listTools();
       expect(tools.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
       const got = (await client.callTool({ name: 'users_list', arguments: {} })) as ToolResult;
@@ -733,7 +736,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const project = (await client.callTool({ name: 'projects_get', arguments: { project: 'acme/api' } })) as ToolResult;
       expect(project.structuredContent?.result).toMatchObject({ path_with_namespace: 'acme/api' });
       await client.close();
-      // DNS rebinding (another host name) and a web page's request (another origin) are refused.
+      // Without the secret: 401; DNS rebinding (another host name) and a web page's request (another origin, or null): 403.
       const status = (headers: Record<string, string>) =>
         new Promise<number | undefined>((resolve, reject) => {
           const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
@@ -743,10 +746,31 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
           request.on('error', reject);
           request.end('{}');
         });
-      expect(await status({ host: 'evil.example' })).toBe(403);
-      expect(await status({ origin: 'https://evil.example' })).toBe(403);
+      expect(await status({})).toBe(401);
+      expect(await status({ authorization: 'Bearer guessed' })).toBe(401);
+      const authorization = `Bearer ${secret}`;
+      expect(await status({ host: 'evil.example', authorization })).toBe(403);
+      expect(await status({ origin: 'https://evil.example', authorization })).toBe(403);
+      expect(await status({ origin: 'null', authorization })).toBe(403);
     } finally {
       child.kill('SIGTERM');
+    }
+  });
+
+  live('mcp serve: no tool input becomes an option (a path of --server=URL sends nothing to URL)', async () => {
+    const { startReceiver } = await import('../helpers/receiver.js');
+    const evil = await startReceiver();
+    const { client } = await mcpClient();
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+      const tree = await call('repo_tree', { project: 'acme/api', path: `--server=${evil.url}` });
+      const base = await call('repo_merge_base', { project: 'acme/api', refs: [`--server=${evil.url}`, 'main', 'main'] });
+      const profile = await call('repo_tree', { project: 'acme/api', path: '--profile=other' });
+      expect([tree, base, profile].map((result) => textOf(result))).not.toContain(evil.url);
+      expect(evil.received).toEqual([]);
+    } finally {
+      await client.close();
+      await evil.close();
     }
   });
 

@@ -23,6 +23,7 @@ interface Options extends TargetFlags {
 }
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description: [
     'Makes the instance match a desired-state file (planned first, shown on stderr and confirmed), or carries out a plan saved with',
     'plan --out, which is refused when any of its objects changed since it was made, or when its changes were edited since. Every value',

@@ -24,6 +24,7 @@ interface Options extends Pick<TargetFlags, 'concurrency'>, Pick<FleetRun, 'shar
 const KINDS = [...new Set([...exportedSections('project'), ...exportedSections('group'), ...exportedSections('instance')].map((section) => section.key))];
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Writes the current configuration as a desired-state file to start from (YAML on stdout; -o json for JSON, which is YAML too):',
     'every project of --group (with --recursive those of its subgroups; archived ones are left out) or --project, the group and its',

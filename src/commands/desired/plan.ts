@@ -16,6 +16,7 @@ interface Options extends TargetFlags {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Reads the live objects (there is no state file) and shows what apply would change, per project, group and the instance:',
     '+ create, ~ update (the fields that differ), -/+ replace, - delete (deletions of objects the file no longer lists need apply --prune),',
