@@ -349,6 +349,7 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
         format: context.format,
         fields: context.globals.fields,
         columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
+        columnPriority: def.columnPriority,
         declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
         ...shaping,
       });

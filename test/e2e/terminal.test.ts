@@ -72,6 +72,28 @@ describe('the installed forgectl on a terminal', () => {
     expect(wide.stdout).not.toContain('left out');
   });
 
+  terminalCase('audits at 80 columns keep their point: every fix whole, dates never cut (records where a table cannot)', async () => {
+    const [tokens, runners] = await Promise.all([
+      onTerminal('forgectl tokens audit --group acme --expiring-within 400d', 80),
+      onTerminal('forgectl runners audit --instance --stale 30d', 80),
+    ]);
+    expect(tokens.code).toBe(9);
+    expect(runners.code).toBe(9);
+    // The rotation command and the expiry take more than a line's room beside the token's name: record by record.
+    const audited = visible(tokens.stdout);
+    expect(audited.match(/^fix +forgectl tokens rotate \d+ --(group acme|personal) --expires-in 90d --yes$/gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(audited).toMatch(/^expires_at +\d{4}-\d\d-\d\d$/m);
+    expect(audited).not.toContain('left out');
+    // Runners fit as a table: the name, the date of last contact and the fix whole on every row.
+    const rows = visible(runners.stdout).split('\n').filter((line) => /^\d+ +\d+ /.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows) {
+      expect([...row].length, row).toBeLessThanOrEqual(80);
+      expect(row).toMatch(/ (\d{4}-\d\d-\d\d|never) +forgectl runners delete \d+$/);
+    }
+    expect(runners.stdout).toMatch(/ shared-docker-2 /);
+  });
+
   it('fleet selection in a pipe: the records a later page shows, a hint at --recursive, sets in globs', async () => {
     const [page, flat, set] = await Promise.all([
       forgectl(['projects', 'list', '--per-page', '5', '--page', '2']),
