@@ -69,6 +69,16 @@ export function parseDate(name: string) {
   }, { type: 'string', format: 'date' });
 }
 
+/**
+ * A date (YYYY-MM-DD, or the day of a date-time) that is today or later: the service refuses a past expiry, and a
+ * key or membership that ends before it starts is a mistake. Checked before anything is sent.
+ */
+export function checkNotPast(flag: string, date: string, now: Date): string {
+  const today = now.toISOString().slice(0, 10);
+  if (date.slice(0, 10) < today) throw new UsageError(`${flag} ${date} is in the past`, `give today (${today}) or a later day`);
+  return date;
+}
+
 /** An ISO 8601 date-time (or date). */
 export function parseDateTime(name: string) {
   return withSchema((value: string): string => {
@@ -197,6 +207,9 @@ export function parseAccessLevel(name: string, allowed: number[] = Object.values
 }
 
 /** Splits `key=value` arguments; a key given twice or without `=` is a usage error. */
+/** Whether a KEY=VALUE pair's value is `@FILE` (or `@-`): read from a local file (or stdin) where pairs take that form. */
+export const pairReadsFile = (pair: string): boolean => pair.slice(pair.indexOf('=') + 1).startsWith('@');
+
 export function splitPairs(pairs: string[]): Array<[string, string]> {
   const seen = new Set<string>();
   return pairs.map((pair) => {

@@ -88,7 +88,7 @@ export default defineCommand<{ project?: string; since: string; desired?: string
   options: [
     projectOption,
     { flags: '--since <when>', description: 'count failed deliveries since (a duration such as 24h, or a date-time)', default: '24h' },
-    { flags: '--desired <file>', description: 'also report hooks this desired-state file does not declare for the project' },
+    { flags: '--desired <file>', description: 'also report hooks this desired-state file does not declare for the project', localFile: true },
     {
       flags: '--fix <list>',
       description: `repair what can be repaired: ${FIXES.join(', ')} (comma-separated)`,

@@ -61,10 +61,10 @@ export interface HookOptions {
 }
 
 export const tokenOptions: OptionDef[] = [
-  { flags: '--token-stdin', description: 'read the secret token (sent as X-Gitlab-Token) from stdin; prompts on a terminal' },
-  { flags: '--token-file <path>', description: 'read the secret token from a file' },
-  { flags: '--token-env <variable>', description: 'read the secret token from an environment variable' },
-  { flags: '--generate-token [file]', description: 'make a random secret token; written to FILE (mode 0600) or shown once on stderr' },
+  { flags: '--token-stdin', description: 'read the secret token (sent as X-Gitlab-Token) from stdin; prompts on a terminal', localFile: true },
+  { flags: '--token-file <path>', description: 'read the secret token from a file', localFile: true },
+  { flags: '--token-env <variable>', description: 'read the secret token from an environment variable', localFile: true },
+  { flags: '--generate-token [file]', description: 'make a random secret token; written to FILE (mode 0600) or shown once on stderr', localFile: true },
 ];
 
 export function hookOptions(mode: 'create' | 'update'): OptionDef[] {
@@ -80,10 +80,10 @@ export function hookOptions(mode: 'create' | 'update'): OptionDef[] {
     ...(mode === 'create'
       ? [{ flags: '--no-ssl-verify', description: "do not verify the receiver's TLS certificate" }]
       : [{ flags: '--ssl-verify', description: "verify the receiver's TLS certificate" }, { flags: '--no-ssl-verify', description: 'do not verify it' }]),
-    { flags: '--template-file <path>', description: 'a custom payload template (- for stdin)' },
+    { flags: '--template-file <path>', description: 'a custom payload template (- for stdin)', localFile: true },
     ...tokenOptions,
-    { flags: '--header <name=source>', description: 'a custom header; its value from env:VARIABLE, file:PATH or - (stdin) (repeatable)', parse: parseNamedSecret('--header', 'header') },
-    { flags: '--url-var <name=source>', description: 'a URL variable; its value from env:VARIABLE, file:PATH or - (repeatable)', parse: parseNamedSecret('--url-var', 'URL variable') },
+    { flags: '--header <name=source>', description: 'a custom header; its value from env:VARIABLE, file:PATH or - (stdin) (repeatable)', parse: parseNamedSecret('--header', 'header'), localFile: true },
+    { flags: '--url-var <name=source>', description: 'a URL variable; its value from env:VARIABLE, file:PATH or - (repeatable)', parse: parseNamedSecret('--url-var', 'URL variable'), localFile: true },
   ];
 }
 
