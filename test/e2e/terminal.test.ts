@@ -94,6 +94,21 @@ describe('the installed forgectl on a terminal', () => {
     expect(runners.stdout).toMatch(/ shared-docker-2 /);
   });
 
+  terminalCase('a secret typed at a prompt shows nothing per character (not even its length)', async () => {
+    const secret = 'typed-at-the-prompt-4711';
+    // Typed a moment later, as a user does (keys typed ahead of the prompt, the terminal itself would echo; stty
+    // -echo stands for the prompt taking them as they come).
+    const [command, args] = pty!('stty cols 100 rows 40 -echo 2>/dev/null; forgectl variables set TYPED_SECRET --project acme/api --masked --value-stdin');
+    const typist = `(sleep 1; printf '%s\\r' "$SECRET") | "$0" "$@"`;
+    const typed = await runProcess('bash', ['-c', typist, command, ...args], { env: { ...env(), TERM: 'xterm-256color', SECRET: secret }, timeoutMs: 30_000 });
+    expect(typed.code).toBe(0);
+    expect(visible(typed.stdout)).toContain('[input is masked]');
+    expect(typed.stdout).not.toMatch(/\*{2,}/);
+    expect(typed.stdout).not.toContain(secret);
+    const stored = await fetch(`${sandbox!.url}/api/v4/projects/acme%2Fapi/variables/TYPED_SECRET`, { headers: { 'PRIVATE-TOKEN': sandbox!.token } });
+    expect(((await stored.json()) as { value: string }).value).toBe(secret);
+  });
+
   it('fleet selection in a pipe: the records a later page shows, a hint at --recursive, sets in globs', async () => {
     const [page, flat, set] = await Promise.all([
       forgectl(['projects', 'list', '--per-page', '5', '--page', '2']),
