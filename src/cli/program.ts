@@ -17,7 +17,7 @@ import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagr
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
-import { editDistance, parseChoice, parseInteger } from '../parse.js';
+import { closestName, editDistance, parseChoice, parseInteger } from '../parse.js';
 
 export interface CliDeps extends Streams {
   env: Env;
@@ -167,6 +167,27 @@ function guessCommand({ manifest }: Commands, unknown: { word: string; after: st
   return ranked[0]?.guess;
 }
 
+/**
+ * Commander's command, with forgectl's own error for an unknown option: `error: unknown option '--per-pag'` and a
+ * `hint:` line with the nearest option of the command (its own and those of the commands above it), as an unknown
+ * command gets, instead of commander's "(Did you mean …?)".
+ */
+class CliCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new CliCommand(name);
+  }
+
+  unknownOption(flag: string): never {
+    const lineage: Command[] = [this];
+    while (lineage[0].parent) lineage.unshift(lineage[0].parent);
+    const known = lineage.flatMap((command) => command.options.map((option) => option.long).filter((long): long is string => Boolean(long)));
+    const path = lineage.slice(1).map((command) => command.name());
+    const given = flag.replace(/=.*/, '');
+    const guess = given.startsWith('--') ? closestName(given, known) : undefined;
+    throw new UsageError(`unknown option '${given}'`, guess ? `did you mean ${guess}?` : `${['forgectl', ...path].join(' ')} --help lists its options`);
+  }
+}
+
 /** Exit 2 for a command that does not exist, also with --help (which would otherwise show the parent's help). */
 function unknownCommand(commands: Commands, unknown: { word: string; after: string; rest: string[] }): UsageError {
   const guess = guessCommand(commands, unknown);
@@ -209,7 +230,7 @@ export function toOption(def: OptionDef): Option {
  * it, for its help.
  */
 export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry, group: string[] = []): { program: Command; leaves: Map<string, Command> } {
-  const program = new Command('forgectl')
+  const program = new CliCommand('forgectl')
     .description('Administer the software-delivery platform from the terminal, scripts and cron')
     .usage('<command> [options]')
     .showSuggestionAfterError(true)
@@ -259,7 +280,7 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
   if (!only && !group.length) entries.sort(helpOrder);
   for (const entry of entries) {
     const words = entry.path.split(' ');
-    let parent = program;
+    let parent: Command = program;
     words.slice(0, only ? words.length : group.length + 1).forEach((word, index) => {
       const path = words.slice(0, index + 1).join(' ');
       let node = nodes.get(path);
