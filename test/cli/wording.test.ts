@@ -2,8 +2,9 @@
  * Messages as a user reads them: what was wrong and what to do, in words of the tool (not of the library under it),
  * nothing said twice.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { useTestSandbox } from '../helpers/cli.js';
+import { run, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -35,5 +36,16 @@ describe('error wording', () => {
   it('deletions name the object once, with what makes them worth a second look', async () => {
     expect((await sandbox.run(['branches', 'delete', 'feature', '--project', 'acme/api'])).stderr).toBe('error: confirmation needed: Delete branch feature (not merged) of project acme/api?\nhint: pass --yes to confirm without a terminal\n');
     expect((await sandbox.run(['deploy-keys', 'delete', '3', '--project', 'acme/api'])).stderr).toBe('error: confirmation needed: Delete deploy key 3 ("CI deploy key") of project acme/api?\nhint: pass --yes to confirm without a terminal\n');
+  });
+});
+
+describe('forgectl version', () => {
+  it('prints what --version prints; as a record, the versions of forgectl and Node.js', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const [plain, flag, json, jq] = await Promise.all([run(['version']), run(['--version']), run(['version', '-o', 'json']), run(['version', '--jq', '.node'])]);
+    expect(plain).toMatchObject({ code: 0, stdout: `forgectl ${version}\n`, stderr: '' });
+    expect(flag.stdout).toBe(plain.stdout);
+    expect(json.json()).toEqual({ forgectl: version, node: process.versions.node });
+    expect(jq.stdout).toBe(`${process.versions.node}\n`);
   });
 });
