@@ -163,7 +163,7 @@ export class JqProgram {
    * that failed (or halted: `halt` ends the whole run, with what was printed before it).
    */
   run(values: unknown[]): { outcomes: JqOutcome[]; halted: boolean; debug: string } {
-    const input = values.map((value) => (value instanceof JsonText ? value.text : (JSON.stringify(this.keys ? this.project(value) : value) ?? 'null'))).join('\n');
+    const input = withoutLoneSurrogates(values.map((value) => (value instanceof JsonText ? value.text : (JSON.stringify(this.keys ? this.project(value) : value) ?? 'null'))).join('\n'));
     const run = runJq(this.engine, input, this.wrapped);
     const outcomes: JqOutcome[] = [];
     let current: JqOutcome = { lines: [] };
@@ -198,6 +198,22 @@ export class JqProgram {
   private project(value: unknown): unknown {
     return projectKeys(value, this.keys!);
   }
+}
+
+/**
+ * JSON text with each \\u escape of a lone surrogate made U+FFFD's. jq refuses a text with a lone high surrogate (the
+ * whole run would fail on one odd character in one record) and reads a lone low one as U+FFFD, as it reads bytes
+ * that are not UTF-8. (JSON.stringify writes lone surrogates as escapes, and pairs as they are.)
+ */
+function withoutLoneSurrogates(text: string): string {
+  if (!/\\u[dD][89a-fA-F]/.test(text)) return text;
+  return text.replace(/(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})/g, (escape: string, backslashes: string, hex: string, at: number) => {
+    // An even run of backslashes is escaped backslashes, then the text "u…".
+    if (backslashes.length % 2 === 0) return escape;
+    const high = parseInt(hex, 16) < 0xdc00;
+    const paired = high ? /^\\u[dD][c-fC-F]/.test(text.slice(at + escape.length)) : /\\u[dD][89abAB][0-9a-fA-F]{2}$/.test(text.slice(0, at + backslashes.length - 1));
+    return paired ? escape : `${backslashes}ufffd`;
+  });
 }
 
 /** Only the keys the expression reads, of a plain object; anything else as it is. */

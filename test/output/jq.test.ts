@@ -96,6 +96,9 @@ describe('--jq', () => {
     expect(await sandbox.run(['api', '/answer', '--jq', '.'])).toMatchObject({ code: 0, stdout: '100000000000000000001\n1.0\n-0\n13911860366432393\n1E+2\n' });
     answer(numbers);
     expect(await sandbox.run(['api', '/answer', '--slurp', '--jq', '.[0]'])).toMatchObject({ code: 0, stdout: '100000000000000000001\n' });
+    // A lone surrogate, which jq refuses (high) or reads as U+FFFD (low), is U+FFFD; a pair and an escaped backslash stay.
+    answer(String.raw`["\ud800x", "\ud83d\ude00", "\\ud800", "\udc00", "\ud800\ud800\udc00"]`);
+    expect(await sandbox.run(['api', '/answer', '--jq', '.'])).toMatchObject({ code: 0, stdout: '\ufffdx\n\u{1f600}\n\\ud800\n\ufffd\n\ufffd\u{10000}\n' });
     answer('\uFEFF{"id": 7}');
     expect(await sandbox.run(['api', '/answer', '--jq', '.id'])).toMatchObject({ code: 0, stdout: '7\n' });
   });
@@ -114,6 +117,13 @@ describe('--jq', () => {
     // Without them the text is printed as it came, and stderr says what it is.
     answer('<!DOCTYPE html><title>Sign in</title>', 'text/html');
     expect(await sandbox.run(['api', '/answer'])).toMatchObject({ code: 0, stdout: '<!DOCTYPE html><title>Sign in</title>\n', stderr: expect.stringContaining('not JSON') });
+  });
+
+  it('refuses text a command prints (a token) under --jq or --template: exit 2, the text not printed', async () => {
+    for (const shaping of [['--jq', '.'], ['--template', '{{ value }}']]) {
+      const result = await sandbox.run(['auth', 'token', ...shaping]);
+      expect(result, shaping.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(`error: ${shaping[0]} works on records; this answer is text, not JSON`) });
+    }
   });
 
   it('keeps a key named __proto__ as a key, on the fast path too', async () => {

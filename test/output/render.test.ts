@@ -6,7 +6,7 @@ import { render } from '../../src/output/render.js';
 import { Io } from '../../src/output/io.js';
 import { fitColumns, listTable, type ColumnPriority } from '../../src/output/table.js';
 import { csvLine, tsvCell, type Format } from '../../src/output/formats.js';
-import { TextResult } from '../../src/output/result.js';
+import { JsonAnswer, TextResult } from '../../src/output/result.js';
 import { isJsonCell, type Row } from '../../src/output/fields.js';
 import { UsageError } from '../../src/errors.js';
 import { plural, pluralNoun } from '../../src/parse.js';
@@ -309,4 +309,26 @@ describe('every format path gives back the value it was given', () => {
       { numRuns: 200 },
     );
   });
+
+  it("--jq '.': each record as JSON that reads back as it was (a lone surrogate as U+FFFD, as jq reads it), from records and from an answer's text", async () => {
+    const { compileJq, printJq, answerSource } = await import('../../src/output/jq.js');
+    const program = await compileJq('.', {});
+    const wellFormed = (text: string) => (text as string & { toWellFormed(): string }).toWellFormed();
+    const asJqReadsIt = (value: unknown): unknown =>
+      typeof value === 'string' ? wellFormed(value) : Array.isArray(value) ? value.map(asJqReadsIt) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), asJqReadsIt(v)])) : value;
+    const printed = async (source: Parameters<typeof printJq>[1], tty: boolean) => {
+      const stdout = capture(tty);
+      await printJq(program, source, new Io({ stdin: Readable.from([]), stdout, stderr: capture(tty) }, { quiet: true, color: false }));
+      return stdout.text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    };
+    await fc.assert(
+      fc.asyncProperty(records, fc.boolean(), async (list, tty) => {
+        const expected = list.map(asJqReadsIt);
+        expect(await printed({ pages: (async function* () { yield list; })() }, tty)).toEqual(expected);
+        expect(await printed(answerSource(new JsonAnswer(list, JSON.stringify(list)), false), tty)).toEqual(expected);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });
+
