@@ -2,12 +2,18 @@
  * `npm run demo` (scripts/demo.mjs) against the built bin: every step ends with the exit it expects, in a pipe and at
  * a terminal, and a pipe closed early ends it at once, leaving nothing running.
  */
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT, tempDir } from '../helpers/cli.js';
 import { needs, ptyRunner } from '../helpers/system.js';
 import { ROOT, runProcess } from './package.js';
 
-const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: tempDir('forgectl-demo-home-'), LANG: 'C.UTF-8' });
+const homes: string[] = [];
+const env = (): NodeJS.ProcessEnv => {
+  homes.push(tempDir('forgectl-demo-home-'));
+  return { PATH: process.env.PATH, HOME: homes[homes.length - 1], LANG: 'C.UTF-8' };
+};
+afterAll(() => homes.forEach((home) => rmSync(home, { recursive: true, force: true })));
 
 /** What every run of the tour shows. */
 function expectTour(output: string): void {
