@@ -170,7 +170,7 @@ export class RunContext implements Context {
       },
       async password(message) {
         const { password } = await import('@inquirer/prompts');
-        return password({ message, mask: '*' }, context);
+        return password({ message }, context);
       },
       async confirm(message, defaultValue = false) {
         const { confirm } = await import('@inquirer/prompts');

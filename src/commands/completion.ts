@@ -9,7 +9,7 @@ export default defineCommand<{ shell: string }>({
   examples: [
     'forgectl completion bash > /etc/bash_completion.d/forgectl',
     'forgectl completion zsh > "${fpath[1]}/_forgectl"',
-    'forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
+    'mkdir -p ~/.config/fish/completions && forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
   ],
   args: ['<shell>'],
   async run(opts, ctx) {

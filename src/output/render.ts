@@ -8,12 +8,15 @@ import { JsonAnswer, TextResult, WrittenResult } from './result.js';
 import { toYaml } from './yaml.js';
 import type { JqProgram } from './jq.js';
 import type { Template } from './template.js';
+import type { ColumnPriority } from './table.js';
 
 export interface RenderOptions {
   format: Format;
   fields?: string[];
   /** Default columns of a list in table, TSV and CSV output. */
   columns?: string[];
+  /** What of those columns a narrow terminal keeps first (the command's, where the table's defaults are not enough). */
+  columnPriority?: ColumnPriority;
   /** The top-level fields the records have as declared: --fields takes them even when a record lacks one. */
   declared?: readonly string[];
   /** --jq: the checked expression, run on each record (on the whole collection with slurp). */
@@ -119,7 +122,7 @@ async function renderRecord(record: Row, io: Io, { format, fields, declared }: R
   }
 }
 
-async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns, declared }: RenderOptions): Promise<void> {
+async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns, declared, columnPriority }: RenderOptions): Promise<void> {
   let first = true;
   let cols: string[] = [];
   const start = (record: Row): void => {
@@ -148,7 +151,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     start(rows[0]);
     const { listTable } = await import('./table.js');
     const width = io.streams.stdout.columns || 80;
-    const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields });
+    const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields, priority: columnPriority });
     await out(table.text);
     if (table.left.length) io.note(`columns left out to fit the terminal: ${table.left.join(', ')} (--fields picks them)`);
     return;

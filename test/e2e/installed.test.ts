@@ -117,8 +117,9 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('runs on this Node and prints its version', async () => {
-    const result = await runProcess('sh', ['-c', 'node --version && forgectl --version && command -v forgectl'], { env: baseEnv() });
-    expect(result.stdout.split('\n').slice(0, 3)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl')]);
+    const result = await runProcess('sh', ['-c', 'node --version && forgectl --version && command -v forgectl && forgectl version && forgectl version -o json'], { env: baseEnv() });
+    expect(result.stdout.split('\n').slice(0, 4)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl'), `forgectl ${pkg.version}`]);
+    expect(JSON.parse(result.stdout.split('\n').slice(4).join('\n'))).toEqual({ forgectl: pkg.version, node: version });
   });
 
   live('protects branches and keeps them as a desired-state file says, the default branch adopted', async () => {

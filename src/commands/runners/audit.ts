@@ -55,6 +55,8 @@ export default defineCommand<Options>({
     { flags: '--type <type>', description: `only runners of this type: ${RUNNER_TYPES.join(', ')}`, parse: parseChoice('--type', RUNNER_TYPES) },
   ],
   columns: ['idle_days', 'id', 'description', 'runner_type', 'owner', 'status', 'last_contact', 'fix'],
+  // A runner's description is its name; when it was last heard from is the point of the audit.
+  columnPriority: { identifying: 'description', whole: ['last_contact'] },
   async run(opts, ctx) {
     const staleMs = parseDuration('--stale')(opts.stale);
     const now = ctx.now();
