@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { fileProblem } from '../files.js';
 import { CliError, ConfigError, NetworkError } from '../errors.js';
 import { classifyNetworkError } from './failures.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import type { RateGate } from './rate-gate.js';
 import { MAX_WAIT_MS, mayRetry, retryDelayMs, type RetryMode } from './retry.js';
-import { NodeHttp, type Answer, type ResponseBody } from './node-http.js';
 import type { PageBuffers } from './page-buffers.js';
 import { NotForUs, PageHttp, type PageAnswer } from './page-http.js';
-import type { Dispatcher } from './undici.js';
+import type { Dispatcher } from 'undici';
 import { isLoopbackHost, splitUrl } from './url.js';
 
 export { splitUrl };
@@ -47,6 +47,23 @@ export interface HttpRequest {
   into?: PageBuffers;
 }
 
+/**
+ * What callers read of a response body: a stream of chunks (downloads), the whole body as bytes, or nothing (dump:
+ * read and dropped, so that the connection can be used again). undici's body, as its request() answers it.
+ */
+export interface ResponseBody extends Readable {
+  bytes(): Promise<Uint8Array>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  dump(): Promise<void>;
+}
+
+/** An answer as undici's request() gives it. */
+interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: ResponseBody;
+}
+
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -78,23 +95,22 @@ export function proxyFor(target: { hostname: string; protocol: string }, env: Re
 }
 
 /**
- * HTTP with keep-alive connections (proxy-aware, custom CA), timeouts and the retry policy. Answers read whole (JSON)
- * on a connection without a proxy go over Node's own client (node-http.ts); proxied connections and streamed
- * downloads over undici, loaded only then.
+ * HTTP with keep-alive connections (proxy-aware, custom CA), timeouts and the retry policy, over undici (loaded on
+ * first use): an Agent for hosts reached directly, its EnvHttpProxyAgent for the rest. Every request goes this way,
+ * --verbose or not. List pages read into a pool of buffers still go over forgectl's own client (page-http.ts).
  */
 export class HttpClient {
   /** For loopback targets: never through a proxy (the token would cross it, in clear text over http). */
   private direct?: Dispatcher;
   private proxied?: Dispatcher;
-  private node?: NodeHttp;
   private own?: PageHttp;
-  /** Set once the own client met an answer it does not read, or a failure: Node's client serves the rest of the run. */
+  /** Set once the own client met an answer it does not read, or a failure: undici serves the rest of the run. */
   private ownOff = false;
   /** Answers read by each client, for tests and benchmarks. */
   readonly answered = { own: 0, node: 0 };
   /** Set by close(): a request still running (a page fetched ahead of a list that ended) is not sent again. */
   private closed = false;
-  private undici?: typeof import('./undici.js');
+  private undici?: typeof import('undici');
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -125,14 +141,16 @@ export class HttpClient {
     return proxySettings(this.options.env);
   }
 
-  /** Whether a GET read into a pool goes over the own client: as Node's would, and not --verbose. */
+  /** Whether a GET read into a pool goes over the own client: to a host reached without a proxy, and not --verbose. */
   private viaOwn(target: { hostname: string }, method: string, request: HttpRequest): boolean {
-    return Boolean(request.into) && method === 'GET' && request.body === undefined && !this.ownOff && !this.options.log && this.viaNode(target, true);
+    if (!request.into || method !== 'GET' || request.body !== undefined || this.ownOff || this.options.log) return false;
+    const proxies = this.proxies();
+    return isLoopbackHost(target.hostname) || (!proxies.http && !proxies.https);
   }
 
   /**
-   * The GET over the own client; undefined when it does not read the answer (sent again over Node's client, which
-   * serves the rest of the run from then on, as it does after a failure).
+   * The GET over the own client; undefined when it does not read the answer (sent again over undici, which serves
+   * the rest of the run from then on, as it does after a failure).
    */
   private async ownGet(url: ReturnType<typeof splitUrl>, headers: Record<string, string>, into: PageBuffers): Promise<PageAnswer | undefined> {
     this.own ??= new PageHttp(() => this.tlsOptions(), this.options.timeoutMs);
@@ -147,17 +165,10 @@ export class HttpClient {
     }
   }
 
-  /** Whether a request goes over Node's client: read whole, to a host reached without a proxy (see proxyFor()). */
-  private viaNode(target: { hostname: string }, read: HttpRequest['read']): boolean {
-    if (!read) return false;
-    if (isLoopbackHost(target.hostname)) return true;
-    const proxies = this.proxies();
-    return !proxies.http && !proxies.https;
-  }
-
   private async dispatcherFor(target: { hostname: string }): Promise<Dispatcher> {
-    // Loaded on first use: most runs never need it, and it costs start-up.
-    const { Agent, EnvHttpProxyAgent } = (this.undici ??= await import('./undici.js'));
+    // Loaded on first use (help and usage errors need none of it). undici is CommonJS: its exports are the module's
+    // default export, bundled or not (its types declare them as named exports).
+    const { Agent, EnvHttpProxyAgent } = (this.undici ??= (await import('undici')).default as unknown as typeof import('undici'));
     if (isLoopbackHost(target.hostname)) {
       this.direct ??= new Agent({ connect: { ...this.tlsOptions(), timeout: this.options.timeoutMs }, keepAliveTimeout: 10_000 });
       return this.direct;
@@ -206,11 +217,8 @@ export class HttpClient {
         own = this.viaOwn(url, method, request) ? await this.ownGet(url, headers, request.into!) : undefined;
         if (own) {
           response = answerOf(own);
-        } else if (this.viaNode(url, request.read)) {
-          this.node ??= new NodeHttp(() => this.tlsOptions(), this.options.timeoutMs);
-          response = await this.node.request(url, method, headers, request.body);
-          if (request.into) this.answered.node++;
         } else {
+          if (request.into) this.answered.node++;
           response = await (await this.dispatcherFor(url)).request({
             origin: url.origin,
             path: url.path,
@@ -272,8 +280,6 @@ export class HttpClient {
     this.closed = true;
     const dispatchers = [this.direct, this.proxied];
     this.direct = this.proxied = undefined;
-    this.node?.close();
-    this.node = undefined;
     this.own?.close();
     this.own = undefined;
     await Promise.all(dispatchers.map((dispatcher) => dispatcher?.destroy().catch(() => undefined)));

@@ -1,6 +1,9 @@
 import type { Socket } from 'node:net';
 import type { PageBuffers } from './page-buffers.js';
-import { BODY_TIMEOUT, CONNECT_TIMEOUT, HEADERS_TIMEOUT } from './node-http.js';
+/** The error codes undici gives its timeouts, given to the same timeouts here: a failure reads the same whichever client met it. */
+const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
+const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+const BODY_TIMEOUT = 'UND_ERR_BODY_TIMEOUT';
 
 /**
  * An HTTP/1.1 client of forgectl's own, for GET requests whose answer is read whole into a buffer of a pool: the
