@@ -1,6 +1,5 @@
 import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
-import type { PageBuffers } from '../http/page-buffers.js';
 import { sameOrigin, splitUrl } from '../http/url.js';
 import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
@@ -36,8 +35,6 @@ export interface ApiRequest {
   retry?: RetryMode;
   /** Read the whole body before returning (request() does), or when the answer's headers say so; see HttpRequest. */
   read?: HttpRequest['read'];
-  /** A GET whose answer is read into a buffer of this pool (list pages; see HttpRequest.into). */
-  into?: PageBuffers;
   /** Send the profile's token (default). Absolute URLs on another origin never get it. */
   auth?: boolean;
   /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
@@ -108,7 +105,7 @@ export class Api {
       if (change) this.hooks.changesInFlight?.add(change);
       let response: HttpResponse;
       try {
-        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read, into: request.into });
+        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read });
       } finally {
         if (change) this.hooks.changesInFlight?.delete(change);
       }
@@ -142,7 +139,7 @@ export class Api {
    * content type is a server failure, as with request()): the caller checks them, and calls notJson() when they
    * are malformed.
    */
-  async requestBytes(request: ApiRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer; release?(): void }> {
+  async requestBytes(request: ApiRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer }> {
     const response = await this.send({ ...request, read: true });
     const body = await response.buffer();
     const type = (response.header('content-type') ?? '').split(';')[0].trim();
@@ -150,7 +147,7 @@ export class Api {
       const text = body.toString('utf8');
       if (text.trim() && !(type === '' && /^[[{]/.test(text.trimStart()))) throw this.notJson(request, response.status, 'other', type);
     }
-    return { status: response.status, header: response.header, body, release: response.release };
+    return { status: response.status, header: response.header, body };
   }
 
   /** The server failure (exit 8) of an answer that is malformed JSON or not JSON. */

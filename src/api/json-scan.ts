@@ -348,11 +348,11 @@ export function ndjsonLines(bytes: Buffer, list: ScannedList): Buffer | undefine
  * spaces, `[` before the first unless `continued`, `,` between), made from the bytes: strings and numbers copied as
  * they are unless an escape or a longer form must be written as JSON.stringify writes it. Undefined (the records must
  * be parsed) when the bytes are not valid UTF-8 or an object has a key that starts with a digit, whose order a
- * parsed object changes. With `buffers`, what it returns is part of a buffer taken from them.
+ * parsed object changes.
  */
-export function prettyJson(bytes: Buffer, list: ScannedList, continued: boolean, buffers?: Buffers): Buffer | undefined {
+export function prettyJson(bytes: Buffer, list: ScannedList, continued: boolean): Buffer | undefined {
   if (list.digitKeys || !isUtf8(bytes)) return undefined;
-  const out = new Writer(bytes.length * 2 + 64, buffers);
+  const out = new Writer(bytes.length * 2 + 64);
   list.starts.forEach((start, k) => {
     out.ascii(k === 0 && !continued ? '[\n  ' : ',\n  ');
     pretty(bytes, start, list.ends[k], out);
@@ -360,32 +360,16 @@ export function prettyJson(bytes: Buffer, list: ScannedList, continued: boolean,
   return out.done();
 }
 
-/**
- * Where prettyJson() may take its buffer from, and give back one it outgrew (src/http/page-buffers.ts): the caller
- * gives back the one it returns once it is written.
- */
-export interface Buffers {
-  take(min: number): Buffer;
-  grow(buffer: Buffer, used: number, min: number): Buffer;
-}
-
 /** A growing byte buffer. */
 class Writer {
   private buffer: Buffer;
   private at = 0;
-  constructor(
-    size: number,
-    private readonly buffers?: Buffers,
-  ) {
-    this.buffer = buffers ? buffers.take(size) : Buffer.allocUnsafe(size);
+  constructor(size: number) {
+    this.buffer = Buffer.allocUnsafe(size);
   }
   private room(size: number): void {
     if (this.at + size <= this.buffer.length) return;
     const min = Math.max(this.buffer.length * 2, this.at + size);
-    if (this.buffers) {
-      this.buffer = this.buffers.grow(this.buffer, this.at, min);
-      return;
-    }
     const bigger = Buffer.allocUnsafe(min);
     this.buffer.copy(bigger, 0, 0, this.at);
     this.buffer = bigger;

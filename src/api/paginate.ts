@@ -2,14 +2,13 @@ import { ApiError, UsageError } from '../errors.js';
 import type { ApiResponse } from './response.js';
 import { scanJsonList, type ScannedList } from './json-scan.js';
 import type { Query } from './path.js';
-import { PageBuffers } from '../http/page-buffers.js';
 
-type PageRequest = { method: 'GET'; path: string; query?: Query; into?: PageBuffers };
+type PageRequest = { method: 'GET'; path: string; query?: Query };
 
 /** What the pages are read through: the client's request(), requestBytes() and notJson() (src/api/client.ts). */
 export interface PageSource {
   request<T>(request: PageRequest): Promise<ApiResponse<T>>;
-  requestBytes(request: PageRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer; release?(): void }>;
+  requestBytes(request: PageRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer }>;
   notJson(request: PageRequest, status: number, kind: 'malformed' | 'other', type: string): Error;
 }
 
@@ -43,14 +42,6 @@ export interface SentPage {
   list: ScannedList;
   /** The records, parsed (for a page that cannot be written as it came). */
   records(): unknown[];
-  /**
-   * Gives the page's buffer back for a later page, once nothing reads `bytes` any more (the output wrote them, or
-   * copied what it writes): neither bytes nor records() may be used afterwards. Paging keeps what it still needs.
-   * A page never released is collected as any other.
-   */
-  release(): void;
-  /** The buffers the list's pages are read into (the output may take its own from them: see prettyJson). */
-  buffers: PageBuffers;
 }
 
 /** A page as fetched: its headers and record count; the records themselves are parsed only when asked for. */
@@ -142,16 +133,11 @@ export class ListResult<T> implements AsyncIterable<T> {
   async *sentPages(): AsyncGenerator<SentPage> {
     if (!this.passesThrough) throw new Error('sentPages() of a list that is mapped, filtered or limited');
     this.raw = true;
-    for await (const fetched of this.iterate()) {
-      if (fetched.count) yield fetched.sent!;
-      else fetched.sent!.release();
-    }
+    for await (const fetched of this.iterate()) if (fetched.count) yield fetched.sent!;
   }
 
   /** Fetch pages as bytes, checked and cut but not parsed (sentPages()). */
   private raw = false;
-  /** The buffers pages are read into when fetched as bytes: a few, reused as the output releases pages. */
-  private buffers?: PageBuffers;
 
   private async fetch(pathOrUrl: string, query?: Query): Promise<Fetched<T>> {
     this.requests++;
@@ -163,8 +149,7 @@ export class ListResult<T> implements AsyncIterable<T> {
       const data = response.data;
       return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1] };
     }
-    const buffers = (this.buffers ??= new PageBuffers());
-    const response = await this.api.requestBytes({ ...request, into: buffers });
+    const response = await this.api.requestBytes(request);
     const { body } = response;
     const list = scanJsonList(body);
     if (list === 'malformed' || list === 'not-a-list') {
@@ -173,28 +158,11 @@ export class ListResult<T> implements AsyncIterable<T> {
       throw this.api.notJson(request, response.status, 'malformed', '');
     }
     let parsed: T[] | undefined;
-    let released = false;
-    const records = (): T[] => {
-      if (released && !parsed) throw new Error('the records of a page whose buffer was released');
-      return (parsed ??= JSON.parse(body.toString('utf8')) as T[]);
-    };
+    const records = (): T[] => (parsed ??= JSON.parse(body.toString('utf8')) as T[]);
     const count = list.starts.length;
-    // Keyset paging needs the last record alone: only it is parsed, from its text kept when the buffer goes back.
-    let lastText: string | undefined;
-    const lastRecordText = () => (lastText ??= body.toString('utf8', list.starts[count - 1], list.ends[count - 1]));
-    const release = (): void => {
-      if (released) return;
-      if (count && this.options.keysetAfter) lastRecordText();
-      released = true;
-      response.release?.();
-    };
-    return {
-      header: response.header,
-      count,
-      records,
-      last: () => (parsed ? parsed[count - 1] : count ? (JSON.parse(lastRecordText()) as T) : undefined),
-      sent: { bytes: body, list, records, release, buffers },
-    };
+    // Keyset paging needs the last record alone: only it is parsed.
+    const last = (): T | undefined => (parsed ? parsed[count - 1] : count ? (JSON.parse(body.toString('utf8', list.starts[count - 1], list.ends[count - 1])) as T) : undefined);
+    return { header: response.header, count, records, last, sent: { bytes: body, list, records } };
   }
 
   private async *iterate(): AsyncGenerator<Fetched<T>> {

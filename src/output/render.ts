@@ -115,10 +115,10 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   // A command that changes things (apply, a fleet's commits) carries on when the reader goes away (`| head`),
   // writing nothing more: stopping would leave its work half done, with exit 0. A list that only reads stops.
   let discarding = false;
-  const out = async (text: string | Uint8Array, written?: () => void): Promise<void> => {
+  const out = async (text: string | Uint8Array): Promise<void> => {
     if (discarding) return;
     try {
-      await io.out(text, written);
+      await io.out(text);
     } catch (error) {
       if (!(error instanceof OutputClosed) || !state.changesInFlight.sent) throw error;
       discarding = true;
@@ -155,22 +155,8 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   if (list?.passesThrough && !fields && !io.stdoutIsTTY && (format === 'ndjson' || format === 'json')) {
     for await (const page of list.sentPages()) {
       const count = page.list.starts.length;
-      // The page's buffer goes back for a later page once nothing reads it: NDJSON writes the page's own bytes, so
-      // once they are written; JSON and parsed records write a copy, so at once.
-      if (format === 'ndjson') {
-        const lines = ndjsonLines(page.bytes, page.list);
-        if (lines) await out(lines, page.release);
-        else {
-          const text = writeRecords(page.records() as Row[], format, first, shape, cols);
-          page.release();
-          await out(text);
-        }
-      } else {
-        const pretty = prettyJson(page.bytes, page.list, !first, page.buffers);
-        const text = pretty ?? writeRecords(page.records() as Row[], format, first, shape, cols);
-        page.release();
-        await out(text, pretty && (() => page.buffers.give(pretty)));
-      }
+      const bytes = format === 'ndjson' ? ndjsonLines(page.bytes, page.list) : prettyJson(page.bytes, page.list, !first);
+      await out(bytes ?? writeRecords(page.records() as Row[], format, first, shape, cols));
       if (format === 'json') state.closer = '\n]\n';
       state.records += count;
       first = false;
