@@ -130,29 +130,13 @@ export class Api {
   async request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>> {
     const response = await this.send({ ...request, read: true });
     const body = await readJson(response);
-    if (body.kind !== 'json') throw this.notJson(request, response.status, body.kind, body.type);
+    if (body.kind !== 'json') throw this.notJson(request, response.status, body.kind, body.type, body.why);
     return { status: response.status, header: response.header, data: body.value as T, body: await response.buffer() };
   }
 
-  /**
-   * Sends a request whose answer should be JSON and returns its bytes unparsed (an answer that is not JSON by its
-   * content type is a server failure, as with request()): the caller checks them, and calls notJson() when they
-   * are malformed.
-   */
-  async requestBytes(request: ApiRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer }> {
-    const response = await this.send({ ...request, read: true });
-    const body = await response.buffer();
-    const type = (response.header('content-type') ?? '').split(';')[0].trim();
-    if (!/[/+]json$/i.test(type)) {
-      const text = body.toString('utf8');
-      if (text.trim() && !(type === '' && /^[[{]/.test(text.trimStart()))) throw this.notJson(request, response.status, 'other', type);
-    }
-    return { status: response.status, header: response.header, body };
-  }
-
   /** The server failure (exit 8) of an answer that is malformed JSON or not JSON. */
-  notJson(request: ApiRequest, status: number, kind: 'malformed' | 'other', type: string): CliError {
-    const what = kind === 'malformed' ? 'malformed JSON' : `${type || 'a body without a content type'}, not JSON`;
+  notJson(request: ApiRequest, status: number, kind: 'malformed' | 'other', type: string, why?: string): CliError {
+    const what = kind === 'malformed' ? why ?? 'malformed JSON' : `${type || 'a body without a content type'}, not JSON`;
     return new CliError(
       `the server answered ${status} with ${what} (${request.method.toUpperCase()} ${this.displayPath(this.url(request.path, request.query))})`,
       ExitCode.server,
@@ -248,16 +232,41 @@ function unfollowed(status: number, method: string, path: string, location: stri
   return new CliError(`the server answered ${what} (${method} ${path} → ${status})`, ExitCode.server, hint);
 }
 
-/** A response body read as JSON: empty, parsed, malformed JSON, or something else (with its content type). */
-export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown } | { kind: 'malformed' | 'other'; text: string; type: string }> {
+/** Nesting deeper than any real record: an answer nested deeper is refused as malformed. */
+const MAX_JSON_DEPTH = 1000;
+
+/**
+ * A response body read as JSON: empty, parsed, malformed JSON (`why`, when it is more than a syntax error), or
+ * something else (with its content type).
+ */
+export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown } | { kind: 'malformed' | 'other'; text: string; type: string; why?: string }> {
   const text = await response.text();
   const type = (response.header('content-type') ?? '').split(';')[0].trim();
   if (!text.trim()) return { kind: 'json', value: undefined };
   const declared = /[/+]json$/i.test(type);
   if (!declared && !(type === '' && /^[[{]/.test(text.trimStart()))) return { kind: 'other', text, type };
+  let value: unknown;
   try {
-    return { kind: 'json', value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { kind: 'malformed', text, type };
   }
+  // Parsing follows any nesting in memory proportional to the text (V8's parser keeps no call stack), but writing the
+  // value again recurses: a value nested past any real record's depth is refused before anything else reads it.
+  if (deeperThan(value, MAX_JSON_DEPTH)) return { kind: 'malformed', text, type, why: `JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels` };
+  return { kind: 'json', value };
+}
+
+/** Whether arrays and objects nest deeper than `limit` in a parsed value (followed with a stack of its own). */
+function deeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[object, number]> = [];
+  if (value !== null && typeof value === 'object') pending.push([value, 1]);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [container, depth] = next;
+    if (depth > limit) return true;
+    for (const item of Array.isArray(container) ? container : Object.values(container)) {
+      if (item !== null && typeof item === 'object') pending.push([item as object, depth + 1]);
+    }
+  }
+  return false;
 }

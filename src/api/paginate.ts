@@ -1,15 +1,12 @@
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { ApiResponse } from './response.js';
-import { scanJsonList, type ScannedList } from './json-scan.js';
 import type { Query } from './path.js';
 
 type PageRequest = { method: 'GET'; path: string; query?: Query };
 
-/** What the pages are read through: the client's request(), requestBytes() and notJson() (src/api/client.ts). */
+/** What the pages are read through: the client's request() (src/api/client.ts). */
 export interface PageSource {
   request<T>(request: PageRequest): Promise<ApiResponse<T>>;
-  requestBytes(request: PageRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer }>;
-  notJson(request: PageRequest, status: number, kind: 'malformed' | 'other', type: string): Error;
 }
 
 export interface PageOptions {
@@ -36,21 +33,12 @@ export interface ListOptions<T = any> extends PageOptions {
   countLimit?: number;
 }
 
-/** A page of a list as the service sent it: its bytes, checked as JSON and cut into records (see json-scan.ts). */
-export interface SentPage {
-  bytes: Buffer;
-  list: ScannedList;
-  /** The records, parsed (for a page that cannot be written as it came). */
-  records(): unknown[];
-}
-
-/** A page as fetched: its headers and record count; the records themselves are parsed only when asked for. */
+/** A page as fetched: its headers and records. */
 interface Fetched<T> {
   header(name: string): string | undefined;
   count: number;
   records(): T[];
   last(): T | undefined;
-  sent?: SentPage;
 }
 
 const unchanged = (record: any) => record;
@@ -121,48 +109,17 @@ export class ListResult<T> implements AsyncIterable<T> {
     return new ListResult<T>(this.api, this.path, this.query, { ...this.options, all: true, limit: undefined }, this.transform, { keep: both, limit });
   }
 
-  /**
-   * Whether sentPages() can give this list: its records are neither mapped nor filtered nor cut by --limit, so
-   * output that does not reshape them (NDJSON, JSON) can write the service's own bytes, parsing nothing.
-   */
-  get passesThrough(): boolean {
-    return this.transform === unchanged && !this.local && this.options.limit === undefined;
-  }
-
-  /** The pages as the service sent them, each checked as JSON and cut into records but not parsed (see passesThrough). */
-  async *sentPages(): AsyncGenerator<SentPage> {
-    if (!this.passesThrough) throw new Error('sentPages() of a list that is mapped, filtered or limited');
-    this.raw = true;
-    for await (const fetched of this.iterate()) if (fetched.count) yield fetched.sent!;
-  }
-
-  /** Fetch pages as bytes, checked and cut but not parsed (sentPages()). */
-  private raw = false;
-
   private async fetch(pathOrUrl: string, query?: Query): Promise<Fetched<T>> {
     this.requests++;
     const request: PageRequest = { method: 'GET', path: pathOrUrl, query };
-    const notAList = (status: number, id: string | undefined) => new ApiError('expected a list in the response', status, 'GET', this.path, id);
-    if (!this.raw) {
-      const response = await this.api.request<T[]>(request);
-      if (!Array.isArray(response.data)) throw notAList(response.status, response.header('x-request-id'));
-      const data = response.data;
-      return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1] };
+    const response = await this.api.request<T[]>(request);
+    const data = response.data;
+    // A 200 that is not a list (or empty) is a broken answer, as malformed JSON is: a server failure.
+    if (!Array.isArray(data)) {
+      const what = data === undefined ? 'an empty body' : 'JSON that is not a list';
+      throw new CliError(`the server answered ${response.status} with ${what} where a list was expected (GET ${this.path})`, ExitCode.server);
     }
-    const response = await this.api.requestBytes(request);
-    const { body } = response;
-    const list = scanJsonList(body);
-    if (list === 'malformed' || list === 'not-a-list') {
-      // Well-formed JSON that is not a list (or no body at all), or malformed JSON, as request() tells them apart.
-      if (list === 'not-a-list' && (!body.toString('utf8').trim() || isJson(body))) throw notAList(response.status, response.header('x-request-id'));
-      throw this.api.notJson(request, response.status, 'malformed', '');
-    }
-    let parsed: T[] | undefined;
-    const records = (): T[] => (parsed ??= JSON.parse(body.toString('utf8')) as T[]);
-    const count = list.starts.length;
-    // Keyset paging needs the last record alone: only it is parsed.
-    const last = (): T | undefined => (parsed ? parsed[count - 1] : count ? (JSON.parse(body.toString('utf8', list.starts[count - 1], list.ends[count - 1])) as T) : undefined);
-    return { header: response.header, count, records, last, sent: { bytes: body, list, records } };
+    return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1] };
   }
 
   private async *iterate(): AsyncGenerator<Fetched<T>> {
@@ -290,16 +247,6 @@ export class ListResult<T> implements AsyncIterable<T> {
 function cut<T>(page: Fetched<T>, count: number): Fetched<T> {
   const records = page.records().slice(0, count);
   return { header: page.header, count: records.length, records: () => records, last: () => records[records.length - 1] };
-}
-
-/** Whether the bytes are well-formed JSON. */
-function isJson(bytes: Buffer): boolean {
-  try {
-    JSON.parse(bytes.toString('utf8'));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function nextLink(response: { header(name: string): string | undefined }): string | undefined {

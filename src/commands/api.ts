@@ -116,7 +116,7 @@ export default defineCommand<Options>({
       const body = await readJson(response);
       if (body.kind === 'json') return body.value;
       // Printed as it came, but an HTML page or broken JSON is rarely what was asked for: say so on stderr.
-      if (body.kind === 'malformed') ctx.io.warn(`the server answered ${response.status} with malformed JSON; printed as text`);
+      if (body.kind === 'malformed') ctx.io.warn(`the server answered ${response.status} with ${body.why ?? 'malformed JSON'}; printed as text`);
       else if (/html/i.test(body.type)) ctx.io.warn(`the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
       return new TextResult(body.text);
     }

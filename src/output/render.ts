@@ -2,7 +2,6 @@ import { ListResult } from '../api/paginate.js';
 import { UsageError } from '../errors.js';
 import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
 import { csvLine, escapeC1, tsvLine, visible, type Format } from './formats.js';
-import { ndjsonLines, prettyJson } from '../api/json-scan.js';
 import { OutputClosed, type Io } from './io.js';
 import { TextResult, WrittenResult } from './result.js';
 import { toYaml } from './yaml.js';
@@ -147,30 +146,17 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     return out(rows.length ? onStdout(io, await toYaml(rows), 'yaml') : '[]\n');
   }
   // Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
-  // say so.
+  // say so. JSON and NDJSON are the parsed records written again, to a terminal, a pipe or a file alike (a terminal
+  // gets DEL and C1 controls escaped, the same values).
   state.records = 0;
-  const list = items instanceof ListResult ? (items as ListResult<Row>) : undefined;
-  // NDJSON and JSON of records as the service sent them, in a pipe: made from its own bytes, nothing parsed (a
-  // terminal gets them through the parsed path, which escapes controls).
-  if (list?.passesThrough && !fields && !io.stdoutIsTTY && (format === 'ndjson' || format === 'json')) {
-    for await (const page of list.sentPages()) {
-      const count = page.list.starts.length;
-      const bytes = format === 'ndjson' ? ndjsonLines(page.bytes, page.list) : prettyJson(page.bytes, page.list, !first);
-      await out(bytes ?? writeRecords(page.records() as Row[], format, first, shape, cols));
-      if (format === 'json') state.closer = '\n]\n';
-      state.records += count;
-      first = false;
-    }
-  } else {
-    for await (const page of pagesOf(items)) {
-      if (!page.length) continue;
-      if (first) start(page[0]);
-      const text = writeRecords(page, format, first, shape, cols);
-      await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
-      if (format === 'json') state.closer = '\n]\n';
-      state.records += page.length;
-      first = false;
-    }
+  for await (const page of pagesOf(items)) {
+    if (!page.length) continue;
+    if (first) start(page[0]);
+    const text = writeRecords(page, format, first, shape, cols);
+    await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
+    if (format === 'json') state.closer = '\n]\n';
+    state.records += page.length;
+    first = false;
   }
   state.closer = '';
   state.complete = true;
@@ -178,14 +164,18 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   if (format === 'csv' && first && (fields ?? columns)) await out(csvLine(fields ?? columns ?? []));
 }
 
-/** A page of records in a streaming format (JSON continues the array the first page opened). */
+/**
+ * A page of records in a streaming format. JSON continues the array the first page opened: the page is written as
+ * JSON.stringify writes an array, less its brackets, so that the pages together are JSON.stringify(list, null, 2).
+ */
 function writeRecords(page: Row[], format: Format, first: boolean, shape: (record: Row) => Row, cols: string[]): string {
+  if (format === 'json') {
+    const array = JSON.stringify(page.map(shape), null, 2);
+    return (first ? '[\n' : ',\n') + array.slice(2, -2);
+  }
   let text = '';
   for (const record of page) {
     switch (format) {
-      case 'json':
-        text += `${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`;
-        break;
       case 'ndjson':
         text += `${JSON.stringify(shape(record))}\n`;
         break;
@@ -205,8 +195,4 @@ async function* pagesOf(items: AsyncIterable<Row> | Row[]): AsyncGenerator<Row[]
   if (Array.isArray(items)) yield items;
   else if (items instanceof ListResult) yield* (items as ListResult<Row>).pages();
   else for await (const record of items) yield [record];
-}
-
-function indent(text: string): string {
-  return text.replace(/^/gm, '  ');
 }
