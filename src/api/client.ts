@@ -37,6 +37,11 @@ export interface ApiRequest {
   read?: HttpRequest['read'];
   /** Send the profile's token (default). Absolute URLs on another origin never get it. */
   auth?: boolean;
+  /**
+   * Answers from the origin asked only: a redirect elsewhere is an error (exit 8), not followed (JSON answers: what
+   * another origin answers is not this instance's data). Downloads may be sent on to object storage.
+   */
+  sameOrigin?: boolean;
   /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
   redact?: string[];
 }
@@ -111,7 +116,9 @@ export class Api {
       }
       const location = response.header('location');
       const redirect = [301, 302, 303, 307, 308].includes(response.status);
-      if ((method === 'GET' || method === 'HEAD') && redirect && location && redirects < MAX_REDIRECTS) {
+      const read = method === 'GET' || method === 'HEAD';
+      const elsewhere = read && redirect && location !== undefined && request.sameOrigin === true && !sameOrigin(new URL(location, url).toString(), url);
+      if (read && redirect && location && redirects < MAX_REDIRECTS && !elsewhere) {
         await response.body.dump().catch(() => undefined);
         url = new URL(location, url).toString();
         continue;
@@ -120,7 +127,7 @@ export class Api {
       // Any other answer that is not a success (a redirect not followed) is an error, never an empty success.
       if (response.status < 200 || response.status >= 300) {
         await response.body.dump().catch(() => undefined);
-        throw unfollowed(response.status, method, this.displayPath(url), location, url, redirects >= MAX_REDIRECTS && redirect);
+        throw unfollowed(response.status, method, this.displayPath(url), location, url, elsewhere ? 'elsewhere' : redirects >= MAX_REDIRECTS && redirect ? 'loop' : 'write');
       }
       return response;
     }
@@ -128,7 +135,7 @@ export class Api {
 
   /** Sends a request whose answer is JSON (or empty); anything else is a server failure (exit 8). */
   async request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>> {
-    const response = await this.send({ ...request, read: true });
+    const response = await this.send({ ...request, read: true, sameOrigin: true });
     const body = await readJson(response);
     if (body.kind !== 'json') throw this.notJson(request, response.status, body.kind, body.type, body.why);
     return { status: response.status, header: response.header, data: body.value as T, body: await response.buffer() };
@@ -215,20 +222,19 @@ const MAX_REDIRECTS = 5;
 
 /**
  * A redirect (or other 1xx/3xx answer) that was not followed: writes are never sent again elsewhere (the body and
- * the token would go to whatever the Location names), and a GET stops after MAX_REDIRECTS. Names the Location.
+ * the token would go to whatever the Location names), a JSON answer is never taken from another origin, and a GET
+ * stops after MAX_REDIRECTS. Names the Location.
  */
-function unfollowed(status: number, method: string, path: string, location: string | undefined, from: string, loop: boolean): CliError {
+function unfollowed(status: number, method: string, path: string, location: string | undefined, from: string, why: 'write' | 'elsewhere' | 'loop'): CliError {
   const to = location ? redactUrl(new URL(location, from).toString()) : undefined;
-  const what = loop
-    ? `more than ${MAX_REDIRECTS} redirects (the last to ${to})`
-    : to
-      ? `a redirect (${status}) to ${to}, which is not followed for ${method}`
-      : `${status} without a Location`;
-  const hint = loop
-    ? 'the service redirects in a loop; check the instance URL'
-    : to
-      ? 'nothing was changed; if the instance moved (or wants https://), set its URL to where it redirects: forgectl auth login --url URL'
-      : undefined;
+  const moved = 'if the instance moved (or wants https://), set its URL to where it redirects: forgectl auth login --url URL';
+  const [what, hint] = !to && why !== 'loop'
+    ? [`${status} without a Location`, undefined]
+    : {
+        loop: [`more than ${MAX_REDIRECTS} redirects (the last to ${to})`, 'the service redirects in a loop; check the instance URL'],
+        elsewhere: [`a redirect (${status}) to another origin, ${to}: what it answers is not this instance's data`, moved],
+        write: [`a redirect (${status}) to ${to}, which is not followed for ${method}`, `nothing was changed; ${moved}`],
+      }[why];
   return new CliError(`the server answered ${what} (${method} ${path} → ${status})`, ExitCode.server, hint);
 }
 

@@ -1,12 +1,15 @@
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { ApiResponse } from './response.js';
 import type { Query } from './path.js';
+import { redactUrl } from '../http/redact.js';
+import { sameOrigin } from '../http/url.js';
 
 type PageRequest = { method: 'GET'; path: string; query?: Query };
 
-/** What the pages are read through: the client's request() (src/api/client.ts). */
+/** What the pages are read through: the client's request() and url() (src/api/client.ts). */
 export interface PageSource {
   request<T>(request: PageRequest): Promise<ApiResponse<T>>;
+  url(path: string, query?: Query): string;
 }
 
 export interface PageOptions {
@@ -169,9 +172,18 @@ export class ListResult<T> implements AsyncIterable<T> {
       if (page.count) yield page;
       if (limit !== undefined && count >= limit) return;
       const link = nextLink(response);
+      if (link) this.checkOrigin(link);
       const next = nextPage(response);
       target = link ? { path: link } : next && response.count ? { path: target.path, query: { ...target.query, page: next } } : undefined;
     }
+  }
+
+  /** A link to the next page must stay on the instance: another origin's records are not this instance's data. */
+  private checkOrigin(link: string): void {
+    const list = this.api.url(this.path);
+    const to = new URL(link, list).toString();
+    if (sameOrigin(to, list)) return;
+    throw new CliError(`the server's link to the next page points to another origin, ${redactUrl(to)}: what it answers is not this instance's data, and the list ends here (GET ${this.path})`, ExitCode.server);
   }
 
   /** --all: page 1, then further pages fetched concurrently in a bounded window, yielded in order. */
