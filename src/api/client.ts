@@ -263,16 +263,23 @@ export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; 
   return { kind: 'json', value };
 }
 
-/** Whether arrays and objects nest deeper than `limit` in a parsed value (followed with a stack of its own). */
+/** Whether arrays and objects nest deeper than `limit` in a parsed value (followed with stacks of its own). */
 function deeperThan(value: unknown, limit: number): boolean {
-  const pending: Array<[object, number]> = [];
-  if (value !== null && typeof value === 'object') pending.push([value, 1]);
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [container, depth] = next;
-    if (depth > limit) return true;
-    for (const item of Array.isArray(container) ? container : Object.values(container)) {
-      if (item !== null && typeof item === 'object') pending.push([item as object, depth + 1]);
+  const containers: object[] = [];
+  const depths: number[] = [];
+  const visit = (item: unknown, depth: number): void => {
+    if (item !== null && typeof item === 'object') {
+      containers.push(item);
+      depths.push(depth);
     }
+  };
+  visit(value, 1);
+  while (containers.length) {
+    const container = containers.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > limit) return true;
+    if (Array.isArray(container)) for (const item of container) visit(item, depth + 1);
+    else for (const key in container) visit(container[key], depth + 1);
   }
   return false;
 }
