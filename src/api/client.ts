@@ -242,25 +242,27 @@ function unfollowed(status: number, method: string, path: string, location: stri
 const MAX_JSON_DEPTH = 1000;
 
 /**
- * A response body read as JSON: empty, parsed, malformed JSON (`why`, when it is more than a syntax error), or
- * something else (with its content type).
+ * A response body read as JSON: empty, parsed (with its text), malformed JSON (`why`, when it is more than a syntax
+ * error), or something else (with its content type). A byte order mark before JSON is left out, as JSON's RFC lets a
+ * reader do and jq does.
  */
-export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown } | { kind: 'malformed' | 'other'; text: string; type: string; why?: string }> {
+export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown; text: string } | { kind: 'malformed' | 'other'; text: string; type: string; why?: string }> {
   const text = await response.text();
   const type = (response.header('content-type') ?? '').split(';')[0].trim();
-  if (!text.trim()) return { kind: 'json', value: undefined };
+  if (!text.trim()) return { kind: 'json', value: undefined, text: '' };
   const declared = /[/+]json$/i.test(type);
   if (!declared && !(type === '' && /^[[{]/.test(text.trimStart()))) return { kind: 'other', text, type };
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(json);
   } catch {
     return { kind: 'malformed', text, type };
   }
   // Parsing follows any nesting in memory proportional to the text (V8's parser keeps no call stack), but writing the
   // value again recurses: a value nested past any real record's depth is refused before anything else reads it.
   if (deeperThan(value, MAX_JSON_DEPTH)) return { kind: 'malformed', text, type, why: `JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels` };
-  return { kind: 'json', value };
+  return { kind: 'json', value, text: json };
 }
 
 /** Whether arrays and objects nest deeper than `limit` in a parsed value (followed with stacks of its own). */

@@ -1,6 +1,6 @@
 import { ApiError, UsageError } from '../errors.js';
 import type { Api } from './client.js';
-import { groups as groupsDecl } from './resources/projects.js';
+import { groups as groupsDecl, projects as projectsDecl } from './resources/projects.js';
 import { users as usersDecl } from './resources/users.js';
 import { pluralNoun } from '../parse.js';
 import { roleWord, type AccessEntry, type AllowedEntry, type Who } from './protected-access.js';
@@ -26,6 +26,18 @@ export async function findUsers(api: Api, users: string[]): Promise<Array<{ id: 
   if (unknown.length) throw new UsageError(`unknown ${pluralNoun(unknown.length, 'user')}: ${unknown.join(', ')}`, 'nothing was changed; check the names with: forgectl users list');
   const unique = new Map(found.map((user) => [user!.id, { id: user!.id, username: user!.username }]));
   return [...unique.values()];
+}
+
+/**
+ * The caller's role in a project, as a level (50 for an administrator): what the project's own record says of the
+ * caller's membership (`permissions`), then whether the caller administers the instance. Lets a command say before
+ * sending what the service will refuse (Developers do not delete protected branches and tags).
+ */
+export async function callerLevel(api: Api, project: string): Promise<number> {
+  const record = await api.call<{ permissions?: { project_access?: { access_level?: number } | null; group_access?: { access_level?: number } | null } | null }>(projectsDecl.routes.get, { project });
+  const level = Math.max(record.permissions?.project_access?.access_level ?? 0, record.permissions?.group_access?.access_level ?? 0);
+  if (level >= 50) return level;
+  return (await api.call<{ is_admin?: boolean }>(usersDecl.routes.current)).is_admin ? 50 : level;
 }
 
 /** Usernames (or user IDs) as IDs (unknown ones refused, as findUsers does). */

@@ -8,7 +8,7 @@ import { HttpClient } from '../http/client.js';
 import { RateGate } from '../http/rate-gate.js';
 import { oneLine, type Format } from '../output/formats.js';
 import type { Io, Streams } from '../output/io.js';
-import type { Commands, Context, GlobalOptions, Prompter } from './command.js';
+import type { Commands, Context, GlobalOptions, Invocation, Prompter } from './command.js';
 import { Aborted, UsageError } from '../errors.js';
 
 export interface ContextInit {
@@ -23,8 +23,10 @@ export interface ContextInit {
   sleep: (ms: number) => Promise<void>;
   /** The config file, when it was already read (for the output format). */
   config?: ConfigData;
-  /** Runs a command line in this process as main() does (see Context.invoke). */
-  invoke?: (argv: string[], streams: Streams) => Promise<number>;
+  /** Checks a config file read later (the profile's `output`, when the format came from it); throws ConfigError. */
+  checkConfig?: (config: ConfigData) => void;
+  /** Runs another command in this process as main() does (see Context.execute). */
+  execute?: (invocation: Invocation, streams: Streams) => Promise<number>;
   commands: Commands;
 }
 
@@ -41,8 +43,9 @@ export class RunContext implements Context {
   readonly sleep: (ms: number) => Promise<void>;
   readonly rateGate = new RateGate();
   readonly commands: Commands;
-  private readonly invoker?: (argv: string[], streams: Streams) => Promise<number>;
+  private readonly executor?: (invocation: Invocation, streams: Streams) => Promise<number>;
   private config?: ConfigData;
+  private readonly checkConfig?: (config: ConfigData) => void;
   private resolved?: Connection;
   private readonly httpClients: HttpClient[] = [];
   private apiClient?: Api;
@@ -58,17 +61,22 @@ export class RunContext implements Context {
     this.now = init.now;
     this.sleep = init.sleep;
     this.config = init.config;
-    this.invoker = init.invoke;
+    this.checkConfig = init.checkConfig;
+    this.executor = init.execute;
     this.commands = init.commands;
   }
 
-  invoke(argv: string[], streams: Streams): Promise<number> {
-    if (!this.invoker) throw new Error('this run cannot run other commands');
-    return this.invoker(argv, streams);
+  execute(invocation: Invocation, streams: Streams): Promise<number> {
+    if (!this.executor) throw new Error('this run cannot run other commands');
+    return this.executor(invocation, streams);
   }
 
   readConfig(): ConfigData {
-    this.config ??= readConfig(this.configDir);
+    if (!this.config) {
+      const data = readConfig(this.configDir);
+      this.checkConfig?.(data);
+      this.config = data;
+    }
     return this.config;
   }
 
@@ -162,6 +170,10 @@ export class RunContext implements Context {
     const group = value ?? this.profileDefault('default_group');
     if (!group) throw new UsageError('no group given', `pass ${given}, or set default_group in the profile`);
     return group;
+  }
+
+  defaults(): { project?: string; group?: string } {
+    return { project: this.profileDefault('default_project'), group: this.profileDefault('default_group') };
   }
 
   private profileDefault(key: 'default_project' | 'default_group'): string | undefined {

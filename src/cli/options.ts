@@ -21,6 +21,7 @@ export const userOption: OptionDef = {
 export const outputFileOption: OptionDef = {
   flags: '--output-file <path>',
   description: 'write to this file (atomically) instead of stdout; an existing file is replaced only when confirmed (--yes)',
+  localFile: true,
 };
 
 /** Not offered by keyset-only lists, which still accept it to say why they refuse it. */

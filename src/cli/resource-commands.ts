@@ -1,6 +1,7 @@
 import type { Field } from '../api/fields.js';
 import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
+import { withChoices } from '../parse.js';
 import { defineCommand, type CommandDef, type Context, type OptionDef } from './command.js';
 import { groupOption, projectOption, userOption } from './options.js';
 
@@ -29,9 +30,9 @@ export interface ListSpec extends VerbSpec {
 export interface DeleteSpec extends VerbSpec {
   /**
    * Fetch the record first: returns a label for the question and the notice ("badge 3 (ci)"), or throws to refuse
-   * before asking (a group badge seen through a project).
+   * before asking (a group badge seen through a project, a protected branch the caller may not delete).
    */
-  inspect?: (record: any, where: string) => string | undefined;
+  inspect?: (record: any, where: string, ctx: Context, params: Record<string, unknown>) => string | undefined | Promise<string | undefined>;
 }
 
 export interface PlainVerbs {
@@ -58,13 +59,14 @@ export function fieldOptions(fields: Array<[string, Field]>, mode: { required?: 
       const on: OptionDef = { flags: flag, description };
       return mode.negatable ? [on, { flags: `--no-${flag.slice(2)}`, description: `the opposite of ${flag}` }] : [on];
     }
-    return [{
-      flags: `${flag} ${field.placeholder ?? field.kind.placeholder}`,
-      description,
-      parse: (value: string, previous?: unknown) => field.kind.parse(value, flag, previous),
-      required: mode.required?.(field),
-    }];
+    return [{ flags: `${flag} ${field.placeholder ?? field.kind.placeholder}`, description, parse: fieldParser(field, flag), required: mode.required?.(field) }];
   });
+}
+
+/** The parser of a field's option: its kind's, naming the values when the kind takes one of a list. */
+export function fieldParser(field: Field, flag: string): (value: string, previous?: unknown) => unknown {
+  const parse = (value: string, previous?: unknown) => field.kind.parse(value, flag, previous);
+  return field.kind.choices ? withChoices(parse, field.kind.choices) : parse;
 }
 
 /** The values of some fields' options, by field name (undefined when not given). */
@@ -134,9 +136,21 @@ export function placementFor(resource: MultiParentDef, given: object, ctx: Conte
   // --project with --mr: the project is where the merge request is, not a placement of its own.
   const chosen = named.filter((selector) => selector.kind !== 'parent' || !named.some((other) => other.kind === 'scope' && resource.parents[other.key].parent === selector.key));
   if (!chosen.length && resource.default) chosen.push(selectors.find((selector) => selector.key === resource.default)!);
+  if (!chosen.length) chosen.push(...profileDefaultPlacement(selectors, ctx));
   if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun.endsWith('ch') ? `${resource.noun}es` : `${resource.noun}s`}? give ${choice}`);
   const placedResource = placed(resource, chosen[0].key);
   return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };
+}
+
+/**
+ * Without an option naming the placement, the profile's default_project (then its default_group) names it, as the
+ * options' help says.
+ */
+function profileDefaultPlacement<S extends { key: string; kind: string }>(selectors: S[], ctx: Context): S[] {
+  const defaults = ctx.defaults();
+  const parent = (key: 'project' | 'group') => selectors.find((selector) => selector.key === key && selector.kind === 'parent');
+  const fallback = (defaults.project !== undefined && parent('project')) || (defaults.group !== undefined && parent('group'));
+  return fallback ? [fallback] : [];
 }
 
 /**
@@ -250,7 +264,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
         const id = idOf(opts);
         const { params, where } = location(resource, opts, ctx);
         const target = { ...params, [resource.id.param]: id };
-        const label = spec.inspect ? spec.inspect(await ctx.api.call(route('get'), target), where) : undefined;
+        const label = spec.inspect ? await spec.inspect(await ctx.api.call(route('get'), target), where, ctx, params) : undefined;
         const what = `${resource.noun} ${String(id)}${label ? ` (${label})` : ''}`;
         await ctx.confirm(`Delete ${what} of ${where}?`);
         await ctx.api.call(route('delete'), target);

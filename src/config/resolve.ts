@@ -144,7 +144,14 @@ export function instanceIdentity(url: string): string {
   return `${host}${port}${root.pathname.replace(/\/+$/, '')}`;
 }
 
-export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {
+/** Where requests go, without the token: the instance, the profile that is for it, and the transport settings. */
+export type Target = Omit<Connection, 'token' | 'tokenType' | 'tokenSource'>;
+
+/**
+ * The instance and profile in use (flags → environment → profile → CI job), without reading the token: `doctor`
+ * probes the network of a profile whose token cannot be read (a keyring outside its session).
+ */
+export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigData): Target & { explicitUrl: boolean } {
   const selected = selectProfile(flags, env, config);
   const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
   const explicitUrl = flags.server ?? (env.FORGECTL_URL || undefined);
@@ -159,7 +166,25 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
   const { baseUrl, rootUrl } = normalizeBaseUrl(rawUrl);
   const explicitProfile = Boolean(flags.profile ?? env.FORGECTL_PROFILE);
   const { name, profile } = explicitUrl ? profileForUrl(baseUrl, selected, explicitProfile && selected.profile !== undefined, config, env) : selected;
+  const timeoutSeconds = flags.timeout ?? profile?.timeout ?? 30;
+  return {
+    profileName: name,
+    baseUrl,
+    rootUrl,
+    caFile: flags.caFile ?? profile?.ca_file,
+    insecure: Boolean(flags.insecure ?? profile?.insecure),
+    timeoutMs: timeoutSeconds * 1000,
+    retries: flags.retries ?? profile?.retries ?? 3,
+    profile,
+    explicitUrl: explicitUrl !== undefined,
+  };
+}
+
+export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {
+  const { explicitUrl, ...target } = resolveTarget(flags, env, config);
+  const { profileName: name, profile, baseUrl, rootUrl } = target;
   // A CI job token belongs to the job's own instance.
+  const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
   const ciBase = ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined;
 
   let token: string | undefined;
@@ -200,22 +225,7 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
       'use https, or set "allow_http": true in the profile (forgectl profile set allow_http true)',
     );
   }
-
-  const timeoutSeconds = flags.timeout ?? profile?.timeout ?? 30;
-  const retries = flags.retries ?? profile?.retries ?? 3;
-  return {
-    profileName: name,
-    baseUrl,
-    rootUrl,
-    token,
-    tokenType,
-    tokenSource,
-    caFile: flags.caFile ?? profile?.ca_file,
-    insecure: Boolean(flags.insecure ?? profile?.insecure),
-    timeoutMs: timeoutSeconds * 1000,
-    retries,
-    profile,
-  };
+  return { ...target, token, tokenType, tokenSource };
 }
 
 function parseTokenType(value: string | undefined): TokenType | undefined {

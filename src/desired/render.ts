@@ -48,10 +48,16 @@ export async function paintFor(color: boolean): Promise<Paint> {
   return { add: chalk.green, change: chalk.yellow, remove: chalk.red, dim: chalk.dim };
 }
 
+/** Why a replace deletes and creates again, and whether the old object can be put back should the create fail. */
+export function replaceWords(change: Change): string {
+  const reason = change.replace_reason ? `: ${oneLine(change.replace_reason)}` : '';
+  return `deleted and created again${reason}${change.old_unreadable ? '; its old value cannot be read back' : ''}`;
+}
+
 /** The lines of one change: its symbol and object (and who changed it, when the audit events say), then its fields. */
 export function changeLines(change: Change, paint: Paint = noPaint): string[] {
   const colour = change.action === 'create' ? paint.add : change.action === 'update' ? paint.change : change.action === 'violation' ? paint.change : paint.remove;
-  const suffix = change.action === 'violation' ? `: ${oneLine(change.note ?? '')}` : change.prune ? paint.dim('   (prune: needs apply --prune)') : change.action === 'replace' ? paint.dim('   (deleted and created again)') : '';
+  const suffix = change.action === 'violation' ? `: ${oneLine(change.note ?? '')}` : change.prune ? paint.dim('   (prune: needs apply --prune)') : change.action === 'replace' ? paint.dim(`   (${replaceWords(change)})`) : '';
   const by = change.changed_by ? paint.dim(`   (changed by ${oneLine(change.changed_by.author)} ${oneLine(change.changed_by.at.slice(0, 16).replace('T', ' '))})`) : '';
   const lines = [`  ${colour(`${SYMBOLS[change.action]} ${oneLine(objectLabel(change))}`)}${suffix}${by}`];
   for (const field of change.fields) lines.push(`      ${fieldLine(change, field)}`);

@@ -3,7 +3,7 @@ import { memberRoleInGroup, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { groupChain, projectGroup } from './hierarchy.js';
 import type { Tier } from './http.js';
-import { groups, protectedBranches, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type SshKey, type User } from './model.js';
+import { groups, protectedBranches, protectedTagTable, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type SshKey, type User } from './model.js';
 
 /**
  * Branch protection as the repository modules need it: which rules cover a branch (exact names and wildcards, the
@@ -30,6 +30,11 @@ export function coversBranch(rule: string, branch: string): boolean {
 export function rulesFor(db: Db, project: Project, branch: string): ProtectedBranch[] {
   const groupIds = new Set(groupChain(db, projectGroup(db, project)?.id ?? null).map((group) => group.id));
   return protectedBranches(db).filter((rule) => (rule.project_id === project.id || (rule.group_id !== undefined && groupIds.has(rule.group_id))) && coversBranch(rule.name, branch));
+}
+
+/** Whether a protected-tag rule of the project (exact name or wildcard) covers the tag. */
+export function tagProtected(db: Db, project: Project, tag: string): boolean {
+  return protectedTagTable(db).some((rule) => rule.project_id === project.id && coversBranch(rule.name, tag));
 }
 
 function allows(db: Db, user: User, project: Project, entry: CreateAccess): boolean {

@@ -123,6 +123,48 @@ describe('doctor: configuration failures', () => {
     expect((await doctor([], { env })).checks.locks.status).toBe('pass');
   });
 
+  it('without -o, on the problems it exists for: a 0644 config file is a failed check (exit 3) and --fix repairs it', async () => {
+    const { dir, env } = await profileWith(await aliceToken(['api']));
+    const file = join(dir, 'config.json');
+    chmodSync(file, 0o644);
+    const found = await sandbox.run(['doctor'], { env });
+    expect(found.code, found.stderr).toBe(3);
+    expect(found.stdout.trim().split('\n')).toHaveLength(20);
+    expect(found.stdout).toContain(`fail\tconfiguration\tfile modes\t${file} is 0644, and it holds a token others can read\tchmod 600 ${file}   (or: forgectl doctor --fix)`);
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    const fixed = await sandbox.run(['doctor', '--fix'], { env });
+    expect(fixed.code, fixed.stdout).toBe(0);
+    expect(fixed.stdout).toMatch(new RegExp(`^pass\tconfiguration\tfile modes\tfixed: chmod 600 ${file}`, 'm'));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    chmodSync(file, 0o644);
+    const terminal = await sandbox.run(['doctor', '--fix'], { env, tty: true });
+    expect(terminal.code).toBe(0);
+    expect(terminal.stdout).toMatch(/^pass {2}configuration: file modes +fixed: chmod 600 /m);
+  });
+
+  it('without -o, a config file that is not JSON is a failed check naming the fix (exit 3), with every other check shown', async () => {
+    const { dir, env } = await profileWith(await aliceToken(['api']));
+    writeFileSync(join(dir, 'config.json'), '{bad');
+    const result = await sandbox.run(['doctor'], { env });
+    expect(result.code).toBe(3);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(20);
+    expect(lines[1]).toBe(`fail\tconfiguration\tprofiles\tconfig ${join(dir, 'config.json')} is not valid JSON\tfix or remove it, then run: forgectl auth login`);
+    expect(result.stderr).toMatch(/failed/);
+  });
+
+  it('a profile whose token lives in a keyring that cannot be read: the network of its URL is still checked', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'kr2', profiles: { kr2: { url: sandbox.rootUrl, token_keyring: 'forgectl-doctor-test-missing-entry' } } }), { mode: 0o600 });
+    const result = await doctor(['-p', 'kr2'], { env: { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: undefined } });
+    expect(result.code).toBe(3);
+    expect(result.checks['profile in use']).toMatchObject({ status: 'fail', found: expect.stringContaining('profile "kr2" keeps its token in the OS keyring') });
+    expect(result.checks.dns).toMatchObject({ status: 'pass', found: '127.0.0.1 is an address (no lookup)' });
+    expect(result.checks.tcp).toMatchObject({ status: 'pass', found: expect.stringMatching(/^connected to 127\.0\.0\.1:\d+ in \d+ ms$/) });
+    expect(result.checks['round trip'].status).toBe('pass');
+    expect(result.checks.valid.status).toBe('skip');
+  });
+
   it('no instance configured: exit 3, and the checks that need one are skipped', async () => {
     const result = await doctor([], { env: { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined } });
     expect(result.code).toBe(3);

@@ -1,10 +1,13 @@
 import { Ajv } from 'ajv';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, commandLine, cursorOf, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
+import { buildCatalogue, cursorOf, toolValues, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
-import { manifest } from '../../src/commands/manifest.js';
-import { main } from '../../src/main.js';
-import { useTestSandbox } from '../helpers/cli.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
+import { execute } from '../../src/main.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -52,26 +55,139 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(list.inputSchema.properties!.per_page).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
   });
 
-  it('turns a call into the command line the CLI would run; a cursor it did not give out is refused', async () => {
+  it('turns a call into values by option and argument, never words; a cursor it did not give out is refused', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS) });
     const list = tools.find((tool) => tool.name === 'projects_list')!;
-    expect(commandLine(list, { search: 'api', per_page: 5, fields: ['id', 'name'] })).toEqual(['projects', 'list', '--search=api', '--per-page=5', '--page=1', '--fields=id,name']);
-    expect(() => commandLine(list, { cursor: 'bm90LWEtY3Vyc29y' })).toThrow(/cursor is not one this server gave out/);
+    expect(toolValues(list, { search: 'api', per_page: 5, fields: ['id', 'name'] })).toEqual({
+      values: [{ flag: '--search', value: 'api' }, { flag: '--per-page', value: '5' }, { flag: '--page', value: '1' }],
+      args: [],
+    });
+    expect(() => toolValues(list, { cursor: 'bm90LWEtY3Vyc29y' })).toThrow(/cursor is not one this server gave out/);
     const api = tools.find((tool) => tool.name === 'api')!;
-    expect(commandLine(api, { path: '/user' })).toEqual(['api', '/user', '--method=GET']);
+    expect(toolValues(api, { path: '/user' })).toEqual({ values: [{ flag: '--method', value: 'GET' }], args: ['/user'] });
+    const tree = tools.find((tool) => tool.name === 'repo_tree')!;
+    expect(toolValues(tree, { project: 'acme/api', path: '--server=http://example.invalid' })).toEqual({
+      values: [{ flag: '--project', value: 'acme/api' }, { flag: '--per-page', value: '20' }, { flag: '--page', value: '1' }],
+      args: ['--server=http://example.invalid'],
+    });
   });
 
   it('a list page past the first keeps its total and the cursor of the page after it', async () => {
-    const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS) }), invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS) }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     for (const page of [1, 2]) {
       const result = await server.call('users_list', { per_page: 1, ...(page > 1 ? { cursor: cursorOf(page) } : {}) });
       expect(result.structuredContent, `page ${page}`).toMatchObject({ count: 1, total: expect.any(Number), next_cursor: cursorOf(page + 1) });
     }
   });
 
+  it('offers no input that names a file, folder, command, environment variable or stdin of the server\'s machine', async () => {
+    const all = Object.keys(TOOLSETS);
+    const tools = await buildCatalogue(manifest, { toolsets: all, allowWrite: all });
+    for (const tool of tools.filter((candidate) => candidate.path !== 'api')) {
+      for (const input of tool.inputs) {
+        const local = input.kind === 'argument' ? tool.def.args?.[input.index] : tool.def.options?.find((option) => option.flags.includes(input.flag));
+        const marked = typeof local === 'object' && local.localFile === true;
+        // The desired-state file of validate and plan is the one local file a tool takes, checked by the server.
+        expect(marked && !(input.kind === 'option' && input.desiredFile), `${tool.name}.${input.name}`).toBe(false);
+      }
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    // Made of local files, or unable to work without one: no tools at all.
+    for (const name of ['snippets_create', 'files_create', 'files_put', 'secure_files_upload', 'variables_import', 'license_add', 'hooks_url_var_set', 'hooks_header_set']) expect(byName.has(name), name).toBe(false);
+    const inputsOf = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
+    expect(inputsOf('hooks_create')).not.toEqual(expect.arrayContaining(['header']));
+    for (const [name, locals] of Object.entries({ hooks_create: ['header', 'url_var', 'generate_token', 'template_file'], commits_create: ['add', 'from_dir'], snippets_update: ['add', 'update', 'sync'], deploy_tokens_create: ['output_dir', 'output_file'], repo_blob: ['output_file', 'resume'], tokens_rotate: ['output_file', 'save_to'] })) {
+      for (const local of locals) expect(inputsOf(name), `${name}.${local}`).not.toContain(local);
+    }
+    expect(inputsOf('settings_set')).toContain('pairs');
+  });
+
+  it('refuses a value that names a local file where an input takes either (KEY=@FILE), before anything is sent', async () => {
+    const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: ['admin'], allowWrite: ['admin'] }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    sandbox.clearRequests();
+    const refused = await server.call('settings_set', { pairs: ['after_sign_up_text=@/etc/hostname'] });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/names a file of the machine the server runs on[\s\S]*exit 2/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {
+    const looksLocal = /-(file|dir|stdin|env)(?=[ ,]|$)|<(file|dir)>|\[file\]|\[files\.\.\.\]|<plans\.\.\.>/;
+    const unmarked: string[] = [];
+    for (const entry of manifest) {
+      const def = (await entry.load()).default;
+      const specs = [...(def.options ?? []).map((option) => ({ text: option.flags, local: option.localFile })), ...(def.args ?? []).map((arg) => (typeof arg === 'string' ? { text: arg, local: undefined } : { text: arg.spec, local: arg.localFile }))];
+      for (const spec of specs) if (looksLocal.test(spec.text) && spec.local === undefined) unmarked.push(`${entry.path} ${spec.text}`);
+    }
+    // Marked false: the name says file, but it is one of the instance. Commands that are no tools need no mark; tokens
+    // rotate's are left out by the catalogue until its definition has them.
+    expect(unmarked.filter((item) => !/^(auth|sandbox|tokens (rotate|recover)|tokens identify|profile|completion|doctor) /.test(item))).toEqual([]);
+  });
+
   it('every command is a tool or left out on purpose', () => {
     const grouped = new Set(Object.values(TOOLSETS).flatMap((set) => set.groups));
     const outside = manifest.map((entry) => entry.path.split(' ')[0]).filter((group) => !grouped.has(group));
     expect([...new Set(outside)].sort()).toEqual(['auth', 'completion', 'doctor', 'mcp', 'profile', 'sandbox']);
+  });
+});
+
+describe('the desired-state files validate and plan may read', () => {
+  /** A server whose desired-state tools read below a folder of their own, with the files a hostile call names. */
+  const setUp = async () => {
+    const root = tempDir('forgectl-mcp-root-');
+    writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 40}\n');
+    execFileSync('mkfifo', [join(root, 'fifo.yaml')]);
+    writeFileSync(join(root, 'big.yaml'), '');
+    truncateSync(join(root, 'big.yaml'), 9 * 1024 * 1024);
+    writeFileSync(join(root, 'config.json'), JSON.stringify({ current: 'prod', profiles: { prod: { url: 'https://git.example.com', token: 'glpat-not-for-agents' } } }));
+    writeFileSync(join(root, 'notes.txt'), 'version: 1\n');
+    symlinkSync('/dev/zero', join(root, 'zero.yaml'));
+    const outside = tempDir('forgectl-mcp-outside-');
+    writeFileSync(join(outside, 'desired.yaml'), 'version: 1\n');
+    mkdirSync(join(root, 'sub'));
+    const tools = await buildCatalogue(manifest, { toolsets: ['desired-state'] });
+    const server = new ToolServer({ tools, commands, root, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const call = async (name: string, file: string) => {
+      const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000).unref());
+      const result = await Promise.race([server.call(name, { file }), deadline]);
+      if (result === 'timeout') throw new Error(`${name} ${file} did not return`);
+      return { ...result, text: result.content.map((item) => item.text).join('\n') };
+    };
+    return { root, outside, call };
+  };
+
+  it('reads a desired-state file below the server\'s folder; refuses other folders, other names, FIFOs, devices and large files before reading them', async () => {
+    const { root, outside, call } = await setUp();
+    expect((await call('validate', 'desired.yaml')).isError).toBeFalsy();
+    expect((await call('plan', join(root, 'desired.yaml'))).structuredContent).toMatchObject({ exit_code: 9 });
+    for (const [file, problem] of [
+      ['fifo.yaml', /fifo\.yaml: it is not a regular file/],
+      ['zero.yaml', /zero\.yaml is outside/],
+      ['/dev/zero', /\/dev\/zero is outside/],
+      ['big.yaml', /9,437,184 bytes, more than the 8,388,608 allowed/],
+      ['notes.txt', /notes\.txt is not a desired-state file: its name does not end in \.yaml, \.yml, \.json/],
+      [join(outside, 'desired.yaml'), /is outside .*forgectl-mcp-root-/],
+      ['../' + outside.split('/').at(-1) + '/desired.yaml', /is outside/],
+      ['sub', /not a desired-state file|not a regular file/],
+      ['-', /a tool reads no stdin/],
+      ['missing.yaml', /cannot read missing\.yaml: no such file/],
+    ] as Array<[string, RegExp]>) {
+      for (const tool of ['validate', 'plan']) {
+        const refused = await call(tool, file);
+        expect(refused.isError, `${tool} ${file}`).toBe(true);
+        expect(refused.text, `${tool} ${file}`).toMatch(problem);
+        expect(refused.text, `${tool} ${file}`).toMatch(/exit 2: bad input/);
+      }
+    }
+  });
+
+  it('never repeats the keys of a file that is not a desired-state file', async () => {
+    const { call } = await setUp();
+    for (const tool of ['validate', 'plan']) {
+      const refused = await call(tool, 'config.json');
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/config\.json is not a desired-state file/);
+      expect(refused.text).not.toMatch(/profiles|current|prod|glpat/);
+    }
   });
 });

@@ -46,15 +46,51 @@ describe('members', () => {
     expect(added.code).toBe(0);
     expect(added.json()).toMatchObject([{ username: 'omar', access_level: 30, expires_at: '2031-01-31' }, { username: 'user1', access_level: 30 }]);
     expect(added.stderr).toContain('Added omar (developer) to project acme/api');
-    // Again: each is a member already (409); reported, exit 9.
-    const again = await sandbox.run(['members', 'add', 'omar', '--project', 'acme/api', '--access-level', 'developer']);
+    // Again, with a user who is not a member yet: omar is reported (409), user3 is still added, exit 9.
+    const again = await sandbox.run(['members', 'add', 'omar,user3', '--project', 'acme/api', '--access-level', 'developer']);
     expect(again.code).toBe(9);
     expect(again.stderr).toContain('omar: Member already exists');
+    expect(again.stderr).toContain('Added user3 (developer) to project acme/api');
+  });
+
+  it('one user that cannot be added is an error with its exit code, the reason and what to do', async () => {
+    sandbox.clearRequests();
+    const member = await sandbox.run(['members', 'add', 'omar', '--project', 'acme/api', '--access-level', 'guest']);
+    expect(member.code).toBe(6);
+    expect(member.stderr).toBe(
+      'error: Member already exists (POST /projects/acme%2Fapi/members → 409)\n' +
+        'hint: omar is a member of project acme/api already; change the access level with: forgectl members update omar --project acme/api --access-level guest\n',
+    );
+    const json = await sandbox.run(['members', 'add', 'omar', '--project', 'acme/api', '--access-level', 'guest', '-o', 'json']);
+    expect(json.stdout).toBe('');
+    expect(json.stderr).toContain('{"error":{"status":409,"message":"Member already exists","method":"POST","path":"/projects/acme%2Fapi/members"');
+    const owner = await sandbox.run(['members', 'add', 'user4', '--project', 'acme/api', '--access-level', 'owner'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+    expect(owner.code).toBe(4);
+    expect(owner.stderr).toMatch(/^error: 403 Forbidden \(POST \/projects\/acme%2Fapi\/members → 403\)\nhint: only an Owner adds owners\n$/);
+    // A past expiry is refused before anything is sent.
+    sandbox.clearRequests();
+    const past = await sandbox.run(['members', 'add', 'user4', '--project', 'acme/api', '--access-level', 'guest', '--expires-at', '2020-01-01']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/^error: --expires-at 2020-01-01 is in the past\nhint: give today \(\d{4}-\d{2}-\d{2}\) or a later day\n$/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it("the group's only owner is not removed: said before anything is sent (exit 4); a removal prints no empty list", async () => {
+    sandbox.clearRequests();
+    const root = await sandbox.run(['members', 'remove', 'root', '--group', 'acme', '--yes']);
+    expect(root.code).toBe(4);
+    expect(root.stderr).toBe('error: root is the only owner of group acme, and a group keeps at least one owner; nothing was sent\nhint: make another member an owner first: forgectl members update USER --group acme --access-level owner\n');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await sandbox.run(['members', 'add', 'user4', '--project', 'acme/api', '--access-level', 'developer'])).code).toBe(0);
+    const removed = await sandbox.run(['members', 'remove', 'user4', '--project', 'acme/api', '--yes'], { tty: true });
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).toContain('Removed user4 (developer) from project acme/api');
+    expect(removed.stdout).toBe('');
   });
 
   it('refuses a direct level below the inherited one, as the service does', async () => {
     const result = await sandbox.run(['members', 'add', 'alice', '--project', 'acme/web', '--access-level', 'reporter']);
-    expect(result.code).toBe(9);
+    expect(result.code).toBe(6);
     expect(result.stderr).toContain('should be greater than or equal to Maintainer inherited membership from group Acme');
   });
 

@@ -86,7 +86,7 @@ describe('protected-branches', () => {
     expect(branch.body).toMatchObject({ protected: true, developers_can_merge: true, developers_can_push: false, can_push: false });
     const push = await sandbox.call('POST', '/projects/acme%2Fapi/repository/files/NOTES.md', { branch: 'release/9.9', content: 'x', commit_message: 'notes' }, developer);
     expect(push.status).toBe(403);
-    expect((await sandbox.call('DELETE', '/projects/acme%2Fapi/repository/branches/release%2F9.9', undefined, developer)).status).toBe(405);
+    expect((await sandbox.call('DELETE', '/projects/acme%2Fapi/repository/branches/release%2F9.9', undefined, developer)).status).toBe(400);
     // Unprotected, the branch is the developers' again.
     expect((await sandbox.run(['protected-branches', 'unprotect', 'release/*', '--project', 'acme/api'])).code).toBe(ExitCode.usage);
     expect((await rule('release/*')).name).toBe('release/*'); // asked first, nothing removed

@@ -7,7 +7,8 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { installFromCheckout, ptyRunner, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { needs, ptyRunner } from '../helpers/system.js';
 
 const pty = ptyRunner();
 let bin = '';
@@ -30,7 +31,7 @@ const onTerminal = async (line: string, columns = 100, extra: NodeJS.ProcessEnv 
 const visible = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const terminalCase = (name: string, test: () => Promise<void>) =>
   it(name, async (context) => {
-    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    needs(context, 'pty');
     await test();
   }, 60_000);
 

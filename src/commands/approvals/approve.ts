@@ -46,7 +46,7 @@ export default defineCommand<Options>({
     projectOption,
     mrOption,
     { flags: '--sha <sha>', description: 'approve only if this is the HEAD commit of the merge request', parse: parseFullSha('--sha') },
-    { flags: '--password-stdin', description: 'read your password from stdin, for projects that require re-authentication' },
+    { flags: '--password-stdin', description: 'read your password from stdin, for projects that require re-authentication', localFile: true },
   ],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);

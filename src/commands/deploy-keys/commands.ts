@@ -14,6 +14,6 @@ export default plainCommands(deployKeys, {
   delete: {
     description: 'The key itself goes when no other project has it.',
     examples: ['forgectl deploy-keys delete 3 --project acme/api --yes'],
-    inspect: (key: { title: string }) => `deploy key "${key.title}"`,
+    inspect: (key: { title: string }) => `"${key.title}"`,
   },
 });

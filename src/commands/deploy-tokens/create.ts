@@ -50,8 +50,8 @@ export default defineCommand<Options>({
     { flags: '--username <name>', description: 'the username it signs in with: letters, digits, _ - + . (default gitlab+deploy-token-N)' },
     { flags: '--expires-at <datetime>', description: 'when it stops working: YYYY-MM-DD or an ISO 8601 date-time (default: never)', parse: parseDateTime('--expires-at') },
     { flags: '--expires-in <duration>', description: 'expiry as a duration from now: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
-    { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it' },
-    { flags: '--output-dir <dir>', description: "with --projects-file (required there): write each project's token to DIR/<project path>.token (mode 0600)" },
+    { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it', localFile: true },
+    { flags: '--output-dir <dir>', description: "with --projects-file (required there): write each project's token to DIR/<project path>.token (mode 0600)", localFile: true },
   ],
   async run(opts, ctx) {
     const name = opts.name.trim();
@@ -63,7 +63,7 @@ export default defineCommand<Options>({
     }
     const expiresAt = expiry(opts, ctx.now());
     const { resource, params, where } = ownerOf(opts, ctx);
-    const file = opts.projectsFile === undefined ? outputFile(opts) : fleetFile(opts, params.project);
+    const file = opts.projectsFile === undefined ? outputFile(opts) : fleetFile(opts, String(params.project));
     if (file && opts.projectsFile !== undefined) {
       // This project fails, the others go on: its earlier token is kept.
       if (existsSync(file)) throw new CliError(`${file} exists: over --projects-file a token is not written over another (nothing was created here)`, ExitCode.usage, 'move it away, or give another --output-dir');

@@ -1,7 +1,11 @@
-import { placed, type ResourceDef } from '../../api/resource.js';
+import type { MultiParentDef, ResourceDef } from '../../api/resource.js';
 import { deployTokens } from '../../api/resources/deploy-tokens.js';
 import type { Context, OptionDef } from '../../cli/command.js';
+import { placementFor } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
+
+/** Deploy tokens a project or a group owns (created and revoked there; the instance only lists them). */
+const ownedTokens: MultiParentDef = { ...deployTokens, parents: { project: deployTokens.parents.project, group: deployTokens.parents.group } };
 
 export interface OwnerOptions {
   project?: string;
@@ -9,19 +13,13 @@ export interface OwnerOptions {
 }
 
 export const ownerOptions: OptionDef[] = [
-  { flags: '--project <id|path>', description: 'deploy tokens of this project' },
-  { flags: '--group <id|path>', description: 'deploy tokens of this group (they reach every project in it)' },
+  { flags: '--project <id|path>', description: "deploy tokens of this project (default: the profile's default_project)" },
+  { flags: '--group <id|path>', description: "deploy tokens of this group, which reach every project in it (default: the profile's default_group)" },
 ];
 
-/** Exactly one of --project and --group (a profile's default is never guessed for a token): its routes and place. */
-export function ownerOf(opts: OwnerOptions, ctx: Context): { resource: ResourceDef; params: Record<string, string>; where: string } {
-  if ((opts.project === undefined) === (opts.group === undefined)) {
-    throw new UsageError(opts.project === undefined ? 'whose deploy tokens? give --project ID|PATH or --group ID|PATH' : 'give --project or --group, not both');
-  }
-  if (opts.project !== undefined) {
-    const project = ctx.project(opts.project);
-    return { resource: placed(deployTokens, 'project'), params: { project }, where: `project ${project}` };
-  }
-  const group = ctx.group(opts.group);
-  return { resource: placed(deployTokens, 'group'), params: { group }, where: `group ${group}` };
+/** --project or --group (else the profile's default_project, then its default_group): its routes and place. */
+export function ownerOf(opts: OwnerOptions, ctx: Context): { resource: ResourceDef; params: Record<string, unknown>; where: string } {
+  if (opts.project !== undefined && opts.group !== undefined) throw new UsageError('give --project or --group, not both');
+  const { resource, params, where } = placementFor(ownedTokens, opts, ctx);
+  return { resource, params, where };
 }

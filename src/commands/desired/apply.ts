@@ -1,11 +1,13 @@
 import { defineCommand } from '../../cli/command.js';
-import { applyChanges, staleObjects, type ApplySummary } from '../../desired/apply.js';
+import { applyChanges, checkBeforeWriting, staleObjects, type ApplySummary } from '../../desired/apply.js';
+import { oneLine } from '../../output/formats.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from './io.js';
 import type { Change } from '../../desired/model.js';
 import { failureLine, makePlan, type OwnerFailure } from '../../desired/plan.js';
 import { countActions, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
-import { looksLikePlan, readPlanDocument } from '../../desired/saved.js';
+import { checkPlanDigest, looksLikePlan, readPlanDocument } from '../../desired/saved.js';
+import { checkFollowsFile } from '../../desired/follows.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { writeFileAtomically } from '../../files.js';
@@ -22,10 +24,12 @@ interface Options extends TargetFlags {
 export default defineCommand<Options>({
   description: [
     'Makes the instance match a desired-state file (planned first, shown on stderr and confirmed), or carries out a plan saved with',
-    'plan --out, which is refused when any of its objects changed since it was made. One result per object; a failed object does not',
+    'plan --out, which is refused when any of its objects changed since it was made, or when its changes were edited since. Every value',
+    'the changes need (secrets, mask rules, local files) is read and checked before the first write: a missing one writes nothing (exit 2).',
+    'A replace reads the old object first and puts it back should the create fail. One result per object; a failed object does not',
     'stop the others (exit 9 with a summary). Deletions of objects the file no longer lists happen only with --prune, and only those the',
     "file's prune mode allows (managed: those forgectl created). Access token findings are reported, never fixed. Secrets are read",
-    'only now, once each, and never shown. With --dry-run every change is shown with its request and nothing is sent.',
+    'once each and never shown. With --dry-run every change is shown with its requests and nothing is sent.',
   ].join(' '),
   examples: [
     'forgectl apply -f desired.yaml --yes',
@@ -45,6 +49,10 @@ export default defineCommand<Options>({
     if (looksLikePlan(text)) {
       if (opts.target || opts.exclude) throw new UsageError('--target and --exclude were chosen when the plan was made; they do not apply to a saved plan');
       const { document, changes: saved } = readPlanDocument(opts.file, text);
+      // What is applied is what was reviewed: the changes match their digest, and follow from the file where it is at hand.
+      checkPlanDigest(opts.file, document);
+      await checkFollowsFile(opts.file, document, saved);
+      ctx.io.note(`applying the plan in ${opts.file} (changes digest ${document.changes_digest})`);
       // A shard applies its part of the plan (a merged plan, or its own); --projects-file narrows it further.
       let planned = saved;
       if (options.projectsFile !== undefined) {
@@ -96,6 +104,12 @@ export default defineCommand<Options>({
       failedTo(failures.map((failure) => failure.owner));
       ctx.io.note(owners.length ? `Nothing to apply: the file matches ${ownersPhrase(owners)}.` : NOTHING_SELECTED);
       return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
+    }
+    // Every value the changes need is read and checked before the first write: a missing secret writes nothing.
+    const problems = await checkBeforeWriting(io, changes, { prune: Boolean(opts.prune) });
+    if (problems.length) {
+      if (problems.length > 1) for (const problem of problems) ctx.io.streams.stderr.write(`${oneLine(problem)}\n`);
+      throw new UsageError(`${problems.length > 1 ? `${problems.length} values the changes need are missing or invalid` : problems[0]}; nothing was applied`, 'set what is missing (or correct the value) and apply again');
     }
     const counts = countActions(changes);
     const actionable = changes.length - counts.violation - (opts.prune ? 0 : counts.prune);

@@ -33,7 +33,7 @@ export default defineCommand<Options>({
     'forgectl plan -f desired.yaml --out plan.json || [ $? -eq 9 ] && forgectl apply -f plan.json --yes   # 9 (changes) goes on to apply; an error stops',
     'forgectl plan -f desired.yaml -o json | jq \'.changes[] | select(.action == "update")\'',
   ],
-  options: [fileOption, ...targetOptions, { flags: '--out <file>', description: 'save the plan as JSON (for apply -f FILE)' }],
+  options: [fileOption, ...targetOptions, { flags: '--out <file>', description: 'save the plan as JSON (for apply -f FILE)', localFile: true }],
   async run(opts, ctx) {
     const text = await readText(ctx, opts.file);
     const state = await readDesired(ctx, opts.file, text);
@@ -53,7 +53,7 @@ export default defineCommand<Options>({
 export async function showPlan(ctx: Context, plan: Plan, document: PlanDocument, out: string | undefined): Promise<ResultWithExit> {
   if (out) {
     writeFileAtomically(out, `${JSON.stringify(document, null, 2)}\n`);
-    ctx.io.note(`plan saved to ${out}: apply it with forgectl apply -f ${out}`);
+    ctx.io.note(`plan saved to ${out} (changes digest ${document.changes_digest}): apply it with forgectl apply -f ${out}`);
   }
   const gate = ctx.rateGate.summary();
   if (gate) ctx.io.note(gate);

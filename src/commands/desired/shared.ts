@@ -12,12 +12,12 @@ import type { PlanOptions } from '../../desired/plan.js';
 
 /** What plan, apply, export and validate share: the file option, targets, and reading the file. */
 
-export const fileOption: OptionDef = { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)', required: true };
+export const fileOption: OptionDef = { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)', required: true, localFile: true };
 
 export const targetOptions: OptionDef[] = [
   { flags: '--target <glob>', description: 'the projects "*" means: group/** or a full path (repeatable; default: the file\'s target, else its scopes)', parse: collect },
   { flags: '--exclude <glob>', description: 'leave out projects and groups whose full path matches (repeatable)', parse: collect },
-  { flags: '--projects-file <file>', description: 'only the projects and groups this file lists (one path a line, as --failed-to writes them; - for stdin)' },
+  { flags: '--projects-file <file>', description: 'only the projects and groups this file lists (one path a line, as --failed-to writes them; - for stdin)', localFile: true },
   concurrencyOption,
   ...shardOptions,
   failedToOption,

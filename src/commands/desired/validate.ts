@@ -23,7 +23,7 @@ export default defineCommand<Options>({
     'forgectl validate --schema > desired-state.schema.json   # for editors: # yaml-language-server: $schema=./desired-state.schema.json',
   ],
   options: [
-    { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)' },
+    { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)', localFile: true },
     { flags: '--schema', description: 'print the JSON Schema of desired-state files instead' },
   ],
   async run(opts, ctx) {

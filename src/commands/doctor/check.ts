@@ -1,5 +1,5 @@
 import type { Context } from '../../cli/command.js';
-import type { Connection } from '../../config/resolve.js';
+import type { Connection, Target } from '../../config/resolve.js';
 import { CliError, ExitCode } from '../../errors.js';
 
 export type Section = 'configuration' | 'network' | 'service' | 'token';
@@ -22,6 +22,8 @@ export interface CheckResult {
 export interface DoctorState {
   ctx: Context;
   fix: boolean;
+  /** The instance and transport settings in use, known even when the token cannot be read. */
+  target?: Target;
   connection?: Connection;
   /** The instance's answer to GET /version, when it answered. */
   version?: { version: string; header: (name: string) => string | undefined; ms: number };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inCi, KeyringUnavailable, keyringRead, tokenStorage } from '../../config/keyring.js';
 import { lockIsStale } from '../../config/lock.js';
 import { configFile, locksDir } from '../../config/paths.js';
-import { resolveConnection, selectedProfileName } from '../../config/resolve.js';
+import { resolveConnection, resolveTarget, selectedProfileName } from '../../config/resolve.js';
 import { ExitCode } from '../../errors.js';
 import { listRecoveries } from '../tokens/rotation.js';
 import { plural } from '../../parse.js';
@@ -66,6 +66,7 @@ function checkProfiles(state: DoctorState): Outcome {
 function checkSelection(state: DoctorState): Outcome {
   const { ctx } = state;
   const config = ctx.readConfig();
+  state.target = resolveTarget(ctx.globals, ctx.env, config);
   const connection = resolveConnection(ctx.globals, ctx.env, config);
   state.connection = connection;
   const named = selectedProfileName(ctx.globals, ctx.env, config);

@@ -13,12 +13,12 @@ const PROBE_TIMEOUT_MS = 10_000;
 export const CERT_WARNING_DAYS = 14;
 
 function target(state: DoctorState): URL | undefined {
-  return state.connection ? new URL(state.connection.rootUrl) : undefined;
+  return state.target ? new URL(state.target.rootUrl) : undefined;
 }
 
 const portOf = (url: URL): number => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
-const timeout = (state: DoctorState): number => Math.min(state.connection?.timeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS);
+const timeout = (state: DoctorState): number => Math.min(state.target?.timeoutMs ?? PROBE_TIMEOUT_MS, PROBE_TIMEOUT_MS);
 
 async function checkDns(state: DoctorState): Promise<Outcome> {
   const url = target(state);
@@ -90,7 +90,7 @@ function caBundle(state: DoctorState): { ca: string[]; names: string[] } {
       names[names.length - 1] += ' (unreadable)';
     }
   }
-  const caFile = state.connection?.caFile;
+  const caFile = state.target?.caFile;
   if (caFile) {
     names.push(`ca_file ${caFile}`);
     try {
@@ -130,7 +130,7 @@ async function checkTls(state: DoctorState): Promise<Outcome> {
   const issuer = cert.issuer?.CN ?? cert.issuer?.O ?? '?';
   const days = Math.floor((Date.parse(cert.valid_to) - state.ctx.now().getTime()) / 86_400_000);
   const described = `certificate ${subject} issued by ${issuer}, valid until ${new Date(cert.valid_to).toISOString().slice(0, 10)}; ${bundle}`;
-  if (state.connection?.insecure) return warn(`verification is disabled (insecure); ${described}`, 'remove insecure from the profile (forgectl profile set insecure false) and give the CA with ca_file');
+  if (state.target?.insecure) return warn(`verification is disabled (insecure); ${described}`, 'remove insecure from the profile (forgectl profile set insecure false) and give the CA with ca_file');
   if (days < 0) return fail(`the certificate expired ${-days} days ago; ${described}`, 'the instance\'s administrators must renew its certificate', ExitCode.server);
   const mismatch = checkServerIdentity(host, cert);
   if (mismatch) return fail(`the certificate is not for ${host} (${mismatch.message}); ${described}`, 'use the host name the certificate names in the profile url', ExitCode.server);
@@ -164,10 +164,10 @@ async function checkRedirect(state: DoctorState): Promise<Outcome> {
   if (!url) return skip('no instance configured');
   if (proxyFor(new URL(`http://${url.host}`), state.ctx.env)) return skip('through a proxy: not probed');
   if (url.protocol === 'http:') {
-    const answer = await rawHead(`${state.connection!.baseUrl}/version`, timeout(state));
+    const answer = await rawHead(`${state.target!.baseUrl}/version`, timeout(state));
     if (answer?.location?.startsWith('https:')) {
       const https = `https://${new URL(answer.location).host}${url.pathname.replace(/\/$/, '')}`;
-      return warn(`the instance redirects http to https (${answer.status}), so the token crosses the network in clear text first`, `forgectl${state.connection!.profileName ? ` -p ${state.connection!.profileName}` : ''} profile set url ${https}`);
+      return warn(`the instance redirects http to https (${answer.status}), so the token crosses the network in clear text first`, `forgectl${state.target!.profileName ? ` -p ${state.target!.profileName}` : ''} profile set url ${https}`);
     }
     if (isLoopbackHost(url.hostname)) return pass('plain http on loopback: the token never leaves this machine');
     return warn(`plain http to ${url.host}: the token crosses the network in clear text (allow_http is set)`, 'use the https URL of the instance');

@@ -2,7 +2,7 @@ import { hooks, type Hook } from '../../api/resources/hooks.js';
 import { projects } from '../../api/resources/projects.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseList, plural } from '../../parse.js';
+import { parseList, plural, withChoices } from '../../parse.js';
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
@@ -88,16 +88,16 @@ export default defineCommand<{ project?: string; since: string; desired?: string
   options: [
     projectOption,
     { flags: '--since <when>', description: 'count failed deliveries since (a duration such as 24h, or a date-time)', default: '24h' },
-    { flags: '--desired <file>', description: 'also report hooks this desired-state file does not declare for the project' },
+    { flags: '--desired <file>', description: 'also report hooks this desired-state file does not declare for the project', localFile: true },
     {
       flags: '--fix <list>',
       description: `repair what can be repaired: ${FIXES.join(', ')} (comma-separated)`,
-      parse: (value: string, previous?: string[]) => {
+      parse: withChoices((value: string, previous?: string[]) => {
         const fixes = parseList(value, previous);
         const unknown = fixes.filter((fix) => !(FIXES as readonly string[]).includes(fix));
         if (unknown.length) throw new UsageError(`--fix ${unknown.join(',')}: unknown; choose from ${FIXES.join(', ')}`);
         return fixes;
-      },
+      }, FIXES, true),
     },
   ],
   columns: ['hook_id', 'url', 'finding', 'fixed'],

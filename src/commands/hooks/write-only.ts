@@ -38,7 +38,7 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
         `forgectl hooks ${kind} set 1 ${example.key} ${example.source} --project acme/api`,
         `printf '%s' "$VALUE" | forgectl hooks ${kind} set 1 ${example.key} - --project acme/api`,
       ],
-      args: ['<id>', '<key>', '<source>'],
+      args: ['<id>', '<key>', { spec: '<source>', description: 'where the value comes from: env:VARIABLE, file:PATH or - (stdin)', localFile: true }],
       options: [projectOption],
       async run(opts, ctx) {
         const id = hookIdOf(opts.id);

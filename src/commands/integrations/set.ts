@@ -48,8 +48,8 @@ export default defineCommand<Options>({
   options: [
     groupOption,
     { flags: '--param <key=value>', description: 'a setting or event flag, e.g. push_events=false (repeatable)', parse: parseKeyValue('--param') },
-    { flags: '--secret-file <key=path>', description: 'a secret setting read from a file (repeatable)', parse: parseKeyValue('--secret-file') },
-    { flags: '--secret-stdin <key>', description: 'a secret setting read from stdin' },
+    { flags: '--secret-file <key=path>', description: 'a secret setting read from a file (repeatable)', parse: parseKeyValue('--secret-file'), localFile: true },
+    { flags: '--secret-stdin <key>', description: 'a secret setting read from stdin', localFile: true },
     { flags: '--use-inherited-settings', description: 'use the settings inherited from the instance' },
   ],
   async run(opts, ctx) {

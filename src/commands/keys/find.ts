@@ -43,7 +43,7 @@ export default defineCommand<Options>({
   ],
   options: [
     { flags: '--fingerprint <fp>', description: 'MD5 (colon hex) or SHA256 fingerprint', parse: normalizeFingerprint },
-    { flags: '--key-file <path>', description: 'an OpenSSH public key file; its SHA256 fingerprint is computed locally' },
+    { flags: '--key-file <path>', description: 'an OpenSSH public key file; its SHA256 fingerprint is computed locally', localFile: true },
   ],
   async run(opts, ctx) {
     if (Boolean(opts.fingerprint) === Boolean(opts.keyFile)) throw new UsageError('give exactly one of --fingerprint and --key-file');

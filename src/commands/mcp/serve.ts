@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { defineCommand, type Context, type GlobalOptions } from '../../cli/command.js';
+import { defineCommand, type Context, type GivenGlobals, type GlobalOptions } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { isLoopbackHost } from '../../http/url.js';
 import { buildCatalogue } from './catalogue.js';
@@ -10,6 +12,14 @@ import { ToolServer } from './server.js';
 interface Opts extends ToolsetOpts {
   http?: { host: string; port: number };
   allowRemote?: boolean;
+  root?: string;
+}
+
+/** --root: a folder that exists, as an absolute path. */
+function parseRoot(value: string): string {
+  const folder = resolve(value);
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--root ${value}: no such folder`);
+  return folder;
 }
 
 /** HOST:PORT (or :PORT, or PORT) for --http; the host defaults to loopback. */
@@ -20,16 +30,9 @@ function parseListen(value: string): { host: string; port: number } {
   return { host: (match[1] || '127.0.0.1').replace(/^\[|\]$/g, ''), port };
 }
 
-/** The global options of this run that the tool calls repeat (the same profile, instance and connection settings). */
-function inheritedGlobals(globals: GlobalOptions): string[] {
-  const argv: string[] = [];
-  if (globals.profile) argv.push(`--profile=${globals.profile}`);
-  if (globals.server) argv.push(`--server=${globals.server}`);
-  if (globals.timeout !== undefined) argv.push(`--timeout=${globals.timeout}`);
-  if (globals.retries !== undefined) argv.push(`--retries=${globals.retries}`);
-  if (globals.caFile) argv.push(`--ca-file=${globals.caFile}`);
-  if (globals.insecure) argv.push('--insecure');
-  return argv;
+/** The global options of this run that every tool call runs with (the same profile, instance and connection settings). */
+function connectionGlobals({ profile, server, timeout, retries, caFile, insecure }: GlobalOptions): GivenGlobals {
+  return { profile, server, timeout, retries, caFile, insecure };
 }
 
 export default defineCommand<Opts>({
@@ -48,16 +51,19 @@ export default defineCommand<Opts>({
     ...toolsetOptions,
     { flags: '--http <host:port>', description: 'serve the streamable HTTP transport at http://HOST:PORT/mcp instead of stdio (loopback unless --allow-remote)', parse: parseListen },
     { flags: '--allow-remote', description: 'let --http listen on an address other than loopback (anyone who reaches it acts with your token)' },
+    { flags: '--root <folder>', description: 'the folder whose desired-state files the validate and plan tools may read (default: the working folder)', parse: parseRoot },
   ],
   async run(opts, ctx) {
     if (opts.http && !isLoopbackHost(opts.http.host) && !opts.allowRemote) {
       throw new UsageError(`--http ${opts.http.host}: not a loopback address`, 'anyone who reaches the port acts with your token: keep it on 127.0.0.1, or pass --allow-remote');
     }
     const tools = await buildCatalogue(ctx.commands.manifest, selection(opts));
-    const prefix = inheritedGlobals(ctx.globals);
     const server = new ToolServer({
       tools,
-      invoke: (argv, streams) => ctx.invoke([...prefix, ...argv], streams),
+      execute: (invocation, streams) => ctx.execute(invocation, streams),
+      commands: ctx.commands,
+      globals: connectionGlobals(ctx.globals),
+      root: opts.root ?? process.cwd(),
       log: ctx.globals.verbose ? (line) => ctx.io.note(`mcp: ${line}`) : undefined,
     });
     // Serves until the client closes stdin (exit 0), or SIGINT/SIGTERM (130/143, with this line).

@@ -4,15 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/server';
-import type { Context } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
-import { commandLine, cursorOf, pageOfCursor, type JsonSchema, type Tool } from './catalogue.js';
+import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
+import { optionsFromValues } from '../../cli/invocation.js';
+import { CliError, UsageError } from '../../errors.js';
+import { cursorOf, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { writeFileAtomically } from '../../write.js';
+import { checkDesiredFile } from './desired-file.js';
+import { withoutSecretValues } from '../../api/resources/variables.js';
 
 /**
- * The MCP server over the tool catalogue: tools/list, tools/call (each call a command line run in this process, as
- * the `forgectl` command runs it, with -o json), and a few read-only resources. Writes of desired state go through
- * plans: `plan` returns a plan and its digest, `apply` takes the digest of a plan this server made.
+ * The MCP server over the tool catalogue: tools/list, tools/call (each call a command run in this process on the path
+ * every command runs on, its options built from the call's values, with -o json), and a few read-only resources.
+ * Writes of desired state go through plans: `plan` returns a plan and its digest, `apply` takes the digest of a plan
+ * this server made.
  */
 
 /** What each exit code means, for a tool error an agent can act on. */
@@ -30,8 +34,17 @@ const EXIT_MEANINGS: Record<number, string> = {
 
 export interface ServerOptions {
   tools: Tool[];
-  /** Runs a command line in this process as the forgectl command does (Context.invoke, with the run's global options). */
-  invoke: Context['invoke'];
+  /** Runs a command in this process as the forgectl command does (Context.execute). */
+  execute: Context['execute'];
+  /** The commands, for the resources and apply (which need not be among the tools). */
+  commands: Commands;
+  /**
+   * The global options of every call, fixed when the server starts (profile, instance, TLS trust, timeout, retries):
+   * never taken from a call's input.
+   */
+  globals?: GivenGlobals;
+  /** The folder desired-state files are read from (validate, plan): only files below it. Default: the working folder. */
+  root?: string;
   /** Adds a line per tool call to stderr. */
   log?: (line: string) => void;
 }
@@ -92,7 +105,7 @@ export class ToolServer {
     server.setRequestHandler('resources/read', async (request) => {
       const resource = RESOURCES.find((candidate) => candidate.uri === request.params.uri);
       if (!resource) throw new Error(`no resource ${request.params.uri}`);
-      const outcome = await this.run(resource.argv);
+      const outcome = await this.run(resource.path, resource.values, {});
       return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: outcome.code === 0 ? outcome.stdout : notesOf(outcome.stderr) }] };
     });
     return server;
@@ -104,9 +117,9 @@ export class ToolServer {
     if (!tool) return toolError(`no tool ${name}; list the tools to see which this server offers`, 2);
     const invalid = this.validate(tool, args);
     if (invalid) return toolError(`${name}: ${invalid}`, 2);
-    let argv: string[];
+    let values: ToolValues;
     try {
-      argv = tool.path === 'apply' ? this.applyCommandLine(args) : commandLine(tool, args);
+      values = tool.path === 'apply' ? this.applyValues(args) : await this.checked(toolValues(tool, args));
       if (tool.path === 'tokens rotate' && args.reveal_token !== true && args.save_to_profile === undefined) {
         throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
       }
@@ -117,9 +130,9 @@ export class ToolServer {
     } catch (error) {
       return toolError(error instanceof Error ? error.message : String(error), 2);
     }
-    if (!tool.readOnly) argv.push('--yes');
+    const fields = tool.path !== 'api' && Array.isArray(args.fields) && args.fields.length ? args.fields.join(',') : undefined;
     const started = Date.now();
-    const outcome = await this.run(argv);
+    const outcome = await this.run(tool.path, values, { yes: !tool.readOnly || undefined, fields }, tool);
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
     if (outcome.code !== 0 && outcome.code !== 9) return toolError(notesOf(outcome.stderr) || `exit ${outcome.code}`, outcome.code);
     let result: unknown;
@@ -128,6 +141,8 @@ export class ToolServer {
     } catch {
       result = outcome.stdout;
     }
+    // Never a masked or hidden CI/CD variable's value, whichever tool's answer holds it (an agent is no terminal).
+    result = withoutSecretValues(result);
     if (args.reveal_token !== true) result = withoutTokens(result);
     const structured: Record<string, unknown> = { result, exit_code: outcome.code };
     if (tool.list && Array.isArray(result)) Object.assign(structured, this.paging(result, args, outcome.stderr));
@@ -155,7 +170,14 @@ export class ToolServer {
     };
   }
 
-  private applyCommandLine(args: Record<string, unknown>): string[] {
+  /** The values with the desired-state file they name checked, and replaced by its real path (which the command reads). */
+  private async checked(values: ToolValues): Promise<ToolValues> {
+    if (values.desiredFile === undefined) return values;
+    const real = await checkDesiredFile(values.desiredFile, this.options.root ?? process.cwd());
+    return { ...values, values: values.values.map((item) => (item.flag === '--file' && item.value === values.desiredFile ? { ...item, value: real } : item)) };
+  }
+
+  private applyValues(args: Record<string, unknown>): ToolValues {
     const digest = String(args.digest ?? '');
     const plan = this.plans.get(digest);
     if (!plan) throw new UsageError(`no plan with digest ${digest || '(none)'} was made by this server`, 'call plan first, review it, and pass its digest');
@@ -164,15 +186,27 @@ export class ToolServer {
     const file = join(folder, 'plan.json');
     writeFileAtomically(file, plan, 'secret');
     this.cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-    return ['apply', '-f', file];
+    return { values: [{ flag: '--file', value: file }], args: [] };
   }
 
   private readonly cleanups: Array<() => void> = [];
 
-  private async run(argv: string[]): Promise<CallOutcome> {
+  /**
+   * Runs a command with the values of a call, on the global options the server started with (and -o json): the
+   * options object is built by the command's own parsers, and what fails there is reported as the CLI reports it.
+   */
+  private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool): Promise<CallOutcome> {
     const { streams, read } = capture();
     try {
-      const code = await this.options.invoke([...argv, '-o', 'json'], streams);
+      const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
+      let opts: Record<string, unknown>;
+      try {
+        opts = optionsFromValues(def, values.values, values.args);
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
+      }
+      const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
       return { code, ...read() };
     } finally {
       for (const cleanup of this.cleanups.splice(0)) cleanup();
@@ -243,10 +277,17 @@ function describe(tool: Tool) {
 }
 
 /** Read-only context an agent may load. */
-const RESOURCES = [
-  { uri: 'forgectl://user', name: 'current user', description: 'who the token belongs to (GET /user)', mimeType: 'application/json', argv: ['api', '/user'] },
-  { uri: 'forgectl://profile', name: 'profile', description: 'the profile in use: instance URL, token source (never the token)', mimeType: 'application/json', argv: ['profile', 'show'] },
-  { uri: 'forgectl://desired-state/schema', name: 'desired-state schema', description: 'the JSON Schema of desired-state files (plan, apply, export, validate)', mimeType: 'application/schema+json', argv: ['validate', '--schema'] },
+const RESOURCES: Array<{ uri: string; name: string; description: string; mimeType: string; path: string; values: ToolValues }> = [
+  { uri: 'forgectl://user', name: 'current user', description: 'who the token belongs to (GET /user)', mimeType: 'application/json', path: 'api', values: { values: [], args: ['/user'] } },
+  { uri: 'forgectl://profile', name: 'profile', description: 'the profile in use: instance URL, token source (never the token)', mimeType: 'application/json', path: 'profile show', values: { values: [], args: [] } },
+  {
+    uri: 'forgectl://desired-state/schema',
+    name: 'desired-state schema',
+    description: 'the JSON Schema of desired-state files (plan, apply, export, validate)',
+    mimeType: 'application/schema+json',
+    path: 'validate',
+    values: { values: [{ flag: '--schema', value: true }], args: [] },
+  },
 ];
 
 const INSTRUCTIONS = [

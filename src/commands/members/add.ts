@@ -1,14 +1,13 @@
 import { members } from '../../api/resources/members.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError } from '../../errors.js';
-import { parseAccessLevel, parseDate } from '../../parse.js';
-import { memberWords, outcome, placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
+import { accessLevelName, checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
+import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, whereOptions, type Where } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string };
 
 export default defineCommand<Opts>({
-  description: 'Adds users (usernames or ids, several at once) as direct members with the access level given. A user who is a member already, or whose inherited access is higher, is reported and the others are still added (exit 9). Needs the Maintainer role (Owner to add owners).',
+  description: 'Adds users (usernames or ids, several at once) as direct members with the access level given. One user that cannot be added is an error with the reason (a member already: exit 6); of several, each that cannot is reported and the others are still added (exit 9). An expiry in the past is refused before anything is sent. Needs the Maintainer role (Owner to add owners).',
   examples: [
     'forgectl members add omar --group acme --access-level reporter',
     'forgectl members add omar,bob --project acme/api --access-level developer --expires-at 2030-12-31',
@@ -23,19 +22,19 @@ export default defineCommand<Opts>({
   columns: members.columns,
   recordFields: Object.keys(members.fields),
   async run(opts, ctx) {
+    if (opts.expiresAt !== undefined) checkNotPast('--expires-at', opts.expiresAt, ctx.now());
     const { resource, params, where } = placementOf(opts, ctx);
-    const done: unknown[] = [];
-    const failures: string[] = [];
-    for (const user of await resolveUsers(ctx, opts.users)) {
-      try {
-        done.push(await ctx.api.call(routeOf(resource, 'create'), { ...params, user_id: user.id, access_level: opts.accessLevel, expires_at: opts.expiresAt }));
-        ctx.io.note(`Added ${memberWords({ username: user.username, access_level: opts.accessLevel })} to ${where}`);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status === 401) throw error;
-        failures.push(`${user.username}: ${error.message}`);
-      }
-    }
-    return outcome(done, failures);
+    const users = await resolveUsers(ctx, opts.users);
+    return eachUser(users, async (user) => {
+      const added = await ctx.api.call(routeOf(resource, 'create'), { ...params, user_id: user.id, access_level: opts.accessLevel, expires_at: opts.expiresAt }).catch((error: unknown) => {
+        throw explained(error, {
+          409: `${user.username} is a member of ${where} already; change the access level with: forgectl members update ${user.username} --${params.project === undefined ? `group ${String(params.group)}` : `project ${String(params.project)}`} --access-level ${accessLevelName(opts.accessLevel)}`,
+          403: opts.accessLevel === Role.owner ? 'only an Owner adds owners' : `adding members needs the Maintainer role in ${where}`,
+        });
+      });
+      ctx.io.note(`Added ${memberWords({ username: user.username, access_level: opts.accessLevel })} to ${where}`);
+      return added;
+    });
   },
 });
 

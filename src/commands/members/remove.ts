@@ -1,7 +1,8 @@
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
-import { memberWords, outcome, placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
+import { ResultWithExit } from '../../output/result.js';
+import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, soleOwner, whereOptions, type Where } from './shared.js';
 
 type Opts = Where & { users: string[] };
 
@@ -21,18 +22,20 @@ export default defineCommand<Opts>({
       });
       found.push(member);
     }
-    await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?`);
-    const failures: string[] = [];
-    for (const member of found) {
-      try {
-        await ctx.api.call(routeOf(resource, 'delete'), { ...params, user_id: member.id });
-        ctx.io.note(`Removed ${memberWords(member)} from ${where}`);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status === 401) throw error;
-        failures.push(`${member.username}: ${error.message}`);
-      }
+    const sole = await soleOwner(ctx, resource, params, found);
+    if (sole) {
+      throw new CliError(`${sole} is the only owner of ${where}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(params.group)} --access-level owner`);
     }
-    return outcome([], failures);
+    await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?`);
+    const result = await eachUser(found, async (member) => {
+      await ctx.api.call(routeOf(resource, 'delete'), { ...params, user_id: member.id }).catch((error: unknown) => {
+        throw explained(error, { 403: member.access_level === Role.owner ? 'only an Owner removes owners' : `removing members needs the Maintainer role in ${where}` });
+      });
+      ctx.io.note(`Removed ${memberWords(member)} from ${where}`);
+      return undefined;
+    });
+    // Removals print nothing on stdout: what was done is said on stderr.
+    return result instanceof ResultWithExit ? new ResultWithExit(undefined, result.exitCode, result.message) : undefined;
   },
 });
 

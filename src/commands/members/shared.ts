@@ -2,7 +2,9 @@ import { members } from '../../api/resources/members.js';
 import { findUsers } from '../../api/lookups.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { routeOf, type ResourceDef } from '../../api/resource.js';
+import { explainApiError } from '../../cli/review-options.js';
+import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { accessLevelName } from '../../parse.js';
 
@@ -47,4 +49,49 @@ export const memberWords = (member: { username: string; access_level?: number })
 export function outcome(done: unknown[], failures: string[]): unknown {
   if (!failures.length) return done;
   return new ResultWithExit(done, ExitCode.attention, failures.join('\n'));
+}
+
+export const Role = { maintainer: 40, owner: 50 } as const;
+
+/**
+ * The same change for each user: one user is one change, whose failure is the command's error (its exit code and
+ * message, and the `{"error":…}` object of -o json); several are a bulk, where a failure is reported and the others
+ * are still done (exit 9).
+ */
+export async function eachUser<U extends { username: string }>(users: U[], change: (user: U) => Promise<unknown>): Promise<unknown> {
+  if (users.length === 1) {
+    const done = await change(users[0]);
+    return done === undefined ? undefined : [done];
+  }
+  const done: unknown[] = [];
+  const failures: string[] = [];
+  for (const user of users) {
+    try {
+      const record = await change(user);
+      if (record !== undefined) done.push(record);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 401) throw error;
+      failures.push(`${user.username}: ${error.message}`);
+    }
+  }
+  return outcome(done, failures);
+}
+
+/** The service's refusal with a hint for the statuses whose reason the command knows (the service says only "403 Forbidden"). */
+export function explained(error: unknown, hints: Partial<Record<number, string>>): unknown {
+  if (!(error instanceof ApiError) || !hints[error.status] || error.hint) return error;
+  return explainApiError(error, error.message, hints[error.status]);
+}
+
+/**
+ * The member among those to remove who is the only owner of the group (counting the owners it inherits from the
+ * groups above, as the service does): the service refuses to remove the last owner with a bare 403.
+ */
+export async function soleOwner(ctx: Context, resource: ResourceDef, params: Record<string, unknown>, leaving: Array<{ id: number; username: string; access_level: number }>): Promise<string | undefined> {
+  const owners = leaving.filter((member) => member.access_level === Role.owner);
+  if (params.group === undefined || !owners.length) return undefined;
+  for await (const member of ctx.api.list<{ id: number; access_level: number }>(routeOf(resource, 'all'), params, { all: true })) {
+    if (member.access_level === Role.owner && !owners.some((owner) => owner.id === member.id)) return undefined;
+  }
+  return owners[0].username;
 }

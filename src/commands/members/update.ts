@@ -1,9 +1,9 @@
 import { members } from '../../api/resources/members.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, UsageError } from '../../errors.js';
-import { parseAccessLevel, parseDate } from '../../parse.js';
-import { memberWords, outcome, placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
+import { UsageError } from '../../errors.js';
+import { checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
+import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, whereOptions, type Where } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string | false };
 
@@ -26,22 +26,18 @@ export default defineCommand<Opts>({
   recordFields: Object.keys(members.fields),
   async run(opts, ctx) {
     if (opts.accessLevel === undefined && opts.expiresAt === undefined) throw new UsageError('nothing to change: give --access-level, --expires-at or --no-expires-at');
+    if (typeof opts.expiresAt === 'string') checkNotPast('--expires-at', opts.expiresAt, ctx.now());
     const { resource, params, where } = placementOf(opts, ctx);
-    const done: unknown[] = [];
-    const failures: string[] = [];
-    for (const user of await resolveUsers(ctx, opts.users)) {
-      try {
-        const current = opts.accessLevel === undefined ? await ctx.api.call<{ access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }) : undefined;
-        const level = opts.accessLevel ?? current!.access_level;
-        const expires = opts.expiresAt === false ? '' : opts.expiresAt;
-        done.push(await ctx.api.call(routeOf(resource, 'update'), { ...params, user_id: user.id, access_level: level, expires_at: expires }));
-        ctx.io.note(`Changed ${memberWords({ username: user.username, access_level: level })} in ${where}`);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status === 401) throw error;
-        failures.push(`${user.username}: ${error.message}`);
-      }
-    }
-    return outcome(done, failures);
+    return eachUser(await resolveUsers(ctx, opts.users), async (user) => {
+      const current = opts.accessLevel === undefined ? await ctx.api.call<{ access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }) : undefined;
+      const level = opts.accessLevel ?? current!.access_level;
+      const expires = opts.expiresAt === false ? '' : opts.expiresAt;
+      const changed = await ctx.api.call(routeOf(resource, 'update'), { ...params, user_id: user.id, access_level: level, expires_at: expires }).catch((error: unknown) => {
+        throw explained(error, { 403: level === Role.owner || current?.access_level === Role.owner ? 'only an Owner changes owners' : `changing members needs the Maintainer role in ${where}` });
+      });
+      ctx.io.note(`Changed ${memberWords({ username: user.username, access_level: level })} in ${where}`);
+      return changed;
+    });
   },
 });
 

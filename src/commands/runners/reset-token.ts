@@ -51,7 +51,7 @@ export default defineCommand<Options>({
   ].join(' '),
   examples: ['forgectl runners reset-token 7 --output-file runner-7.token --yes', 'forgectl runners reset-token 7'],
   args: ['<id>'],
-  options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it' }],
+  options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it', localFile: true }],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);
     const file = opts.outputFile === undefined ? undefined : resolve(opts.outputFile);

@@ -35,7 +35,7 @@ export default defineCommand<Options>({
   examples: ['forgectl secure-files upload --project acme/api --file ./release.keystore --name release.keystore'],
   options: [
     projectOption,
-    { flags: '--file <path>', description: 'the file to upload (at most 5 MB)', required: true },
+    { flags: '--file <path>', description: 'the file to upload (at most 5 MB)', required: true, localFile: true },
     { flags: '--name <name>', description: 'its name in the project, unique (default: the file name)' },
   ],
   async run(opts, ctx) {

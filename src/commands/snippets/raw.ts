@@ -19,7 +19,7 @@ export default defineCommand<DownloadFlags & { project?: string; id: string; fil
   args: ['<id>'],
   options: [
     projectOption,
-    { flags: '--file <path>', description: 'one file of the snippet' },
+    { flags: '--file <path>', description: 'one file of the snippet', localFile: false },
     { flags: '--ref <ref>', description: `with --file: the version to read (default ${SNIPPET_BRANCH})` },
     ...downloadOptions,
   ],

@@ -35,11 +35,11 @@ export default defineCommand<Options>({
     { flags: '--title <title>', description: 'a new title' },
     { flags: '--description <text>', description: 'a new description' },
     { flags: '--visibility <visibility>', description: 'private, internal or public', parse: parseChoice('--visibility', SNIPPET_VISIBILITIES) },
-    { flags: '--add <local[:path]>', description: 'add a local file (repeatable)', parse: parseLocal },
-    { flags: '--update <local[:path]>', description: 'replace a file with a local one (repeatable)', parse: parseLocal },
+    { flags: '--add <local[:path]>', description: 'add a local file (repeatable)', parse: parseLocal, localFile: true },
+    { flags: '--update <local[:path]>', description: 'replace a file with a local one (repeatable)', parse: parseLocal, localFile: true },
     { flags: '--delete <path>', description: 'remove a file of the snippet (repeatable)', parse: collect },
     { flags: '--move <old:new>', description: 'rename a file of the snippet (repeatable)', parse: parseMove },
-    { flags: '--sync <dir>', description: 'make the files equal those of a local folder (create, update, delete, move)' },
+    { flags: '--sync <dir>', description: 'make the files equal those of a local folder (create, update, delete, move)', localFile: true },
   ],
   async run(opts, ctx) {
     const id = parseInteger('snippet id', 1)(opts.id);

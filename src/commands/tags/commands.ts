@@ -1,5 +1,6 @@
 import { tags } from '../../api/resources/tags.js';
 import { plainCommands } from '../../cli/resource-commands.js';
+import { checkProtectedDeletion } from '../branches/protected-ref.js';
 
 export default plainCommands(tags, {
   list: { examples: ['forgectl tags list --project acme/api'] },
@@ -8,5 +9,11 @@ export default plainCommands(tags, {
     description: 'With --message the tag is annotated; without it, lightweight.',
     examples: ['forgectl tags create --project acme/api --name v1.2.0 --ref main --message "Release 1.2.0"', 'forgectl tags create --project acme/api --name nightly --ref feature'],
   },
-  delete: { examples: ['forgectl tags delete v1.0.0 --project acme/api --yes'] },
+  delete: {
+    description: 'A protected tag only Maintainers and Owners delete (said before anything is sent).',
+    examples: ['forgectl tags delete v1.0.0 --project acme/api --yes'],
+    async inspect(tag: { name: string; protected?: boolean }, _where, ctx, params) {
+      return tag.protected ? checkProtectedDeletion(ctx, String(params.project), 'tag', tag.name) : undefined;
+    },
+  },
 });

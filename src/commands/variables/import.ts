@@ -134,7 +134,7 @@ export default defineCommand<Options>({
     'forgectl variables export --project acme/web > web.env && forgectl variables import web.env --projects-file services.txt --yes',
   ],
   fleet: 'projects-file',
-  args: ['<file>'],
+  args: [{ spec: '<file>', description: 'the file of variables to import', localFile: true }],
   options: [...whereOptions, scopeOption],
   columns: ['key', 'environment_scope', 'action', 'result', 'error'],
   async run(opts, ctx) {

@@ -1,5 +1,6 @@
 import { ALL_ENVIRONMENTS } from '../../api/resources/variables.js';
 import { defineCommand } from '../../cli/command.js';
+import { fieldParser } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
 import {
   checkValue, findVariable, isSecret, label, parseKey, readValue, route, scopeFilter, scopeOption, shown, targetOf, valueOptions, valueSource, variables,
@@ -49,7 +50,7 @@ export default defineCommand<Options>({
     ...whereOptions,
     { ...scopeOption, description: `${scopeOption.description} (default ${ALL_ENVIRONMENTS})` },
     ...valueOptions,
-    { flags: '--type <env_var|file>', description: 'env_var (default), or file: the job gets a file holding the value', parse: (text: string) => variables.fields.variable_type.kind.parse(text, '--type') },
+    { flags: '--type <env_var|file>', description: 'env_var (default), or file: the job gets a file holding the value', parse: fieldParser(variables.fields.variable_type, '--type') },
     { flags: '--protected', description: 'only pipelines of protected branches and tags get it' },
     { flags: '--no-protected', description: 'every pipeline gets it' },
     { flags: '--masked', description: 'hidden in job logs' },

@@ -5,10 +5,10 @@ import { projectFor, projectRole, Role } from '../auth.js';
 import { presentCommit } from '../git/present.js';
 import { findCommit, isAncestor, moveBranch, repositoryOf, resolveRevision } from '../git/repository.js';
 import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
-import { tagAnnotations, type Commit, type Project } from '../model.js';
+import { mergeRequests, tagAnnotations, type Commit, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
-import { mayPush, rulesFor } from '../protection.js';
+import { mayPush, rulesFor, tagProtected } from '../protection.js';
 import { readableProject } from '../repository-access.js';
 
 /**
@@ -54,10 +54,14 @@ function presentTag(req: SandboxRequest, project: Project, name: string, sha: st
     name,
     target: note?.target ?? sha,
     message: note?.message ?? null,
-    protected: false,
+    protected: tagProtected(req.db, project, name),
     created_at: note?.created_at ?? null,
   };
 }
+
+/** The service's words when a Developer deletes a protected branch or tag (its pre-receive checks). */
+const PROTECTED_BRANCH_DELETION = 'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.';
+const PROTECTED_TAG_DELETION = 'You are not allowed to delete protected tags from this project. Only a project maintainer or owner can delete a protected tag.';
 
 /** `search`: names containing the text; `^text` starting with it, `text$` ending with it (case-insensitive). */
 function searched(names: string[], search: unknown): string[] {
@@ -118,10 +122,8 @@ export const branchesModule: SandboxModule = {
       const name = req.params.branch;
       if (!repository.branches[name]) throw errors.notFound('Branch');
       if (name === project.default_branch) throw errors.message(405, 'Cannot remove HEAD branch');
-      // A protected branch only Maintainers who may push to it delete.
-      if (rulesFor(req.db, project, name).length && (projectRole(req.db, req.user, project) < Role.maintainer || !mayPush(req.db, req.user, project, name))) {
-        throw errors.message(405, "You don't have permission to delete the branch");
-      }
+      // A protected branch only Maintainers and Owners delete (the service's pre-receive check, answered as 400).
+      if (rulesFor(req.db, project, name).length && projectRole(req.db, req.user, project) < Role.maintainer) throw errors.message(400, PROTECTED_BRANCH_DELETION);
       delete repository.branches[name];
       return noContent();
     });
@@ -130,10 +132,15 @@ export const branchesModule: SandboxModule = {
       const project = projectFor(req, Role.developer);
       const repository = repositoryOf(req.db, project.id);
       const head = resolveRevision(req.db, project, project.default_branch);
+      // As the service: never a protected branch (exact name or wildcard, the project's rules and its groups'), nor
+      // one an open merge request comes from or goes to.
+      const inReview = new Set(mergeRequests(req.db).filter((mr) => mr.project_id === project.id && mr.state === 'opened').flatMap((mr) => [mr.source_branch, mr.target_branch]));
       if (head) {
         for (const [name, sha] of Object.entries(repository.branches)) {
           const commit = findCommit(req.db, project.id, sha);
-          if (name !== project.default_branch && commit && isAncestor(req.db, commit, head)) delete repository.branches[name];
+          if (name === project.default_branch || !commit || !isAncestor(req.db, commit, head)) continue;
+          if (rulesFor(req.db, project, name).length || inReview.has(name)) continue;
+          delete repository.branches[name];
         }
       }
       return accepted();
@@ -188,6 +195,7 @@ export const branchesModule: SandboxModule = {
       const repository = repositoryOf(req.db, project.id);
       const name = req.params.tag_name;
       if (!repository.tags[name]) throw errors.notFound('Tag');
+      if (tagProtected(req.db, project, name) && projectRole(req.db, req.user, project) < Role.maintainer) throw errors.message(400, PROTECTED_TAG_DELETION);
       delete repository.tags[name];
       const table = tagAnnotations(req.db);
       const index = table.findIndex((a) => a.project_id === project.id && a.name === name);

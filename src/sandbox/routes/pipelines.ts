@@ -3,7 +3,7 @@ import { pipelines as declaredPipelines } from '../../api/resources/pipelines.js
 import { findProject, projectFor, requireTier, Role } from '../auth.js';
 import { newTokenValue, type Db } from '../db.js';
 import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { jobs, pipelines, repositories, tokens, users, type Job, type Pipeline, type PipelineStatus, type Project, type StoredEntry } from '../model.js';
+import { jobs, pipelines, projects, repositories, tokens, users, type Job, type Pipeline, type PipelineStatus, type Project, type StoredEntry } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { pipelineOf, presentPipeline } from '../pipelines.js';
@@ -30,7 +30,17 @@ export const toZipEntry = (entry: StoredEntry): ZipEntrySource => ({
 function archiveAvailable(db: Db, job: Job, now: Date): boolean {
   if (!job.archive) return false;
   if (!job.artifacts_expire_at || job.artifacts_expire_at > now.toISOString()) return true;
-  return isLatestSuccessful(db, pipelineOf(db, job));
+  return lockedAsLatest(db, job);
+}
+
+/**
+ * The service locks the artifacts of the latest successful pipeline of each ref (and of its child pipelines) while
+ * the project keeps its latest artifacts (keep_latest_artifact, on by default): they outlive their expiry and
+ * "delete all" leaves them.
+ */
+function lockedAsLatest(db: Db, job: Job): boolean {
+  const project = projects(db).find((p) => p.id === job.project_id);
+  return project?.settings?.keep_latest_artifact !== false && isLatestSuccessful(db, pipelineOf(db, job));
 }
 
 /** The newest successful pipeline of a ref that no other pipeline triggered (decided by creation time). */
@@ -263,7 +273,7 @@ export const pipelinesModule: SandboxModule = {
       // the latest successful pipeline of each ref are kept, and job logs are never touched.
       const at = req.now().toISOString();
       for (const job of jobs(req.db).filter((j) => j.project_id === project.id && (j.archive || j.reports.length))) {
-        if (!isLatestSuccessful(req.db, pipelineOf(req.db, job))) job.artifacts_expire_at = at;
+        if (!lockedAsLatest(req.db, job)) job.artifacts_expire_at = at;
       }
       return accepted();
     });

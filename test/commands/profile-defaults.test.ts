@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+describe("the profile's default_project and default_group name the owner when no option does", () => {
+  it('variables, protected-branches, members and deploy-tokens take default_project, as their help says', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir() };
+    expect((await sandbox.run(['profile', 'set', 'url', sandbox.rootUrl], { env })).code).toBe(0);
+    expect((await sandbox.run(['profile', 'set', 'default_project', 'acme/api'], { env })).code).toBe(0);
+    for (const argv of [['variables', 'list'], ['variables', 'get', 'LOG_LEVEL'], ['protected-branches', 'list'], ['members', 'list'], ['deploy-tokens', 'list']]) {
+      const result = await sandbox.run([...argv, '-o', 'json'], { env });
+      expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
+      const explicit = await sandbox.run([...argv, '--project', 'acme/api', '-o', 'json'], { env });
+      expect(result.stdout, argv.join(' ')).toBe(explicit.stdout);
+    }
+    // A change goes there too, and says where.
+    sandbox.clearRequests();
+    const set = await sandbox.run(['variables', 'set', 'FROM_DEFAULT', '--value', 'x'], { env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(sandbox.requests().find((r) => r.method === 'POST')?.path).toBe('/api/v4/projects/acme%2Fapi/variables');
+  });
+
+  it('default_group when there is no default_project; an option given wins', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir() };
+    expect((await sandbox.run(['profile', 'set', 'url', sandbox.rootUrl], { env })).code).toBe(0);
+    expect((await sandbox.run(['profile', 'set', 'default_group', 'acme'], { env })).code).toBe(0);
+    for (const argv of [['variables', 'list'], ['members', 'list'], ['deploy-tokens', 'list']]) {
+      const result = await sandbox.run([...argv, '-o', 'json'], { env });
+      expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(result.stdout, argv.join(' ')).toBe((await sandbox.run([...argv, '--group', 'acme', '-o', 'json'], { env })).stdout);
+    }
+    const project = await sandbox.run(['members', 'list', '--project', 'acme/web', '-o', 'json'], { env });
+    expect(project.stdout).toBe((await sandbox.run(['members', 'list', '--project', 'acme/web', '-o', 'json'])).stdout);
+    // Without any default, the question is asked as before.
+    const none = await sandbox.run(['variables', 'list'], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^error: which variables\? give --project, --group or --instance/);
+  });
+});
