@@ -143,7 +143,7 @@ _forgectl_words() {
     'license refresh-billable') echo '--profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'license usage-export') echo '--output-file --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'mcp') echo 'serve tools --help' ;;
-    'mcp serve') echo '--toolsets --allow-write --http --allow-remote --root --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'mcp serve') echo '--toolsets --allow-write --http --allow-remote --secret-file --root --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'mcp tools') echo '--toolsets --allow-write --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'members') echo 'list get add update remove --help' ;;
     'members add') echo '--project --group --access-level --expires-at --projects-file --match --exclude --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -1427,6 +1427,7 @@ _forgectl_value() {
     'mcp serve|--toolsets') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;
     'mcp serve|--allow-write') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;
     'mcp serve|--http') echo 'text' ;;
+    'mcp serve|--secret-file') echo 'file' ;;
     'mcp serve|--root') echo 'file' ;;
     'mcp tools|--toolsets') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;
     'mcp tools|--allow-write') echo 'list projects repository refs review hooks tokens settings ci access admin desired-state api all' ;;

@@ -35,11 +35,14 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
     if ('code' in outcome) return outcome.code;
     if (state.endsItselfOnInterrupt) return await run;
     interrupted = true;
+    state.spinner?.stop();
     const sent = [...state.changesInFlight].map((change) => change.what);
     const unknown = sent.length ? `${sent.join(', ')} ${sent.length > 1 ? 'were' : 'was'} sent; whether the server acted on ${sent.length > 1 ? 'them' : 'it'} is unknown` : undefined;
-    const undone = [state.incompleteNote(), unknown].filter(Boolean).join('; ') || (state.interruptNote ?? 'the command did not finish');
+    // A run over many projects or changes says which were done, which in flight, which never started.
+    const report = state.interruptReport?.() ?? [];
+    const undone = [state.incompleteNote(), unknown].filter(Boolean).join('; ') || (report.length ? 'stopped part-way' : (state.interruptNote ?? 'the command did not finish'));
     // On a terminal the line starts afresh: after the ^C the terminal echoed, or a progress bar still drawn.
-    finishCutShort(state, deps, `${deps.stderr.isTTY ? '\n' : ''}interrupted by ${outcome.signal}: ${undone}`);
+    finishCutShort(state, deps, [`${deps.stderr.isTTY ? '\n' : ''}interrupted by ${outcome.signal}: ${undone}`, ...report].join('\n'));
     state.stdoutClosed = true; // the abandoned run writes nothing more
     return outcome.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   } finally {

@@ -21,6 +21,8 @@ export interface OptionDef {
    * says file but it is one of the instance (`snippets raw --file`).
    */
   localFile?: LocalFile | false;
+  /** Given, the option makes a command that reads change the instance (`hooks audit --fix`): no input of its read tool. */
+  mutates?: true;
 }
 
 /**
@@ -145,6 +147,12 @@ export interface CommandDef<O = any> {
    */
   args?: Array<string | ArgDef>;
   options?: OptionDef[];
+  /**
+   * What running it does to the instance: 'read' changes nothing; 'write' changes something; 'destructive' deletes,
+   * revokes, replaces or overwrites what cannot be had back. The agent interface makes tools only of commands that
+   * say (their read-only and destructive hints come from here), and lists a write's tool only where writes are allowed.
+   */
+  effect?: 'read' | 'write' | 'destructive';
   /** Adds --page, --per-page, --all and --limit (read them from ctx.paging); 'keyset': a list without page numbers (no --page). */
   list?: boolean | 'keyset';
   /** Default columns for table, TSV and CSV output of lists. */

@@ -2,7 +2,7 @@ import type { Field } from '../api/fields.js';
 import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
 import { withChoices } from '../parse.js';
-import { defineCommand, type CommandDef, type Context, type OptionDef } from './command.js';
+import { defineCommand, type ArgDef, type CommandDef, type Context, type OptionDef } from './command.js';
 import { groupOption, projectOption, userOption } from './options.js';
 
 /**
@@ -181,7 +181,7 @@ function multiParentCommands(resource: MultiParentDef, verbs: PlainVerbs): Parti
 export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
   if ('parents' in resource) return multiParentCommands(resource, verbs);
   const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
-  const idArgs = [`<${idName(resource)}>`];
+  const idArgs: ArgDef[] = [{ spec: `<${idName(resource)}>`, description: `the ${resource.noun}'s ${idName(resource) === 'id' ? 'ID' : idName(resource).replace(/[-_]/g, ' ')}` }];
   const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName(resource)}`)]));
   const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
   const route = (verb: Verb): string => routeOf(resource, verb);
@@ -193,6 +193,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
     if (resource.computed?.length && !spec.map) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
     const filters = Object.entries(resource.filters ?? {});
     commands.list = defineCommand({
+      effect: 'read',
       description: describe(spec, false),
       examples: spec.examples,
       options: [...parentOptionList, ...fieldOptions(filters)],
@@ -208,6 +209,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
 
   if (verbs.get) {
     commands.get = defineCommand({
+      effect: 'read',
       description: describe(verbs.get, false),
       examples: verbs.get.examples,
       args: idArgs,
@@ -223,6 +225,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
   if (verbs.create) {
     const fields = creatableFields(resource);
     commands.create = defineCommand({
+      effect: 'write',
       description: describe(verbs.create, true),
       examples: verbs.create.examples,
       recordFields,
@@ -236,6 +239,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
   if (verbs.update) {
     const fields = updatableFields(resource);
     commands.update = defineCommand({
+      effect: 'write',
       description: describe(verbs.update, true),
       examples: verbs.update.examples,
       args: idArgs,
@@ -256,6 +260,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
   if (verbs.delete) {
     const spec = verbs.delete;
     commands.delete = defineCommand({
+      effect: 'destructive',
       description: describe(spec, true),
       examples: spec.examples,
       args: idArgs,
@@ -311,6 +316,7 @@ export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs)
 
   if (verbs.get) {
     commands.get = defineCommand({
+      effect: 'read',
       description: describe(verbs.get, false),
       examples: verbs.get.examples,
       options: parentOptionList,
@@ -329,6 +335,7 @@ export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs)
     const fields = settableFields(resource).filter(([name]) => !spec.omit?.includes(name));
     const flags = fields.map(([name, field]) => flagOf(name, field));
     commands.set = defineCommand({
+      effect: 'write',
       description: describe(spec, true),
       examples: spec.examples,
       options: [...parentOptionList, ...fieldOptions(fields, { negatable: true }), ...(spec.options ?? [])],
@@ -351,6 +358,7 @@ export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs)
     if (!remove) throw new Error(`resource ${resource.noun} declares no delete route`);
     const spec = verbs.delete;
     commands.delete = defineCommand({
+      effect: 'destructive',
       description: describe(spec, true),
       examples: spec.examples,
       options: parentOptionList,

@@ -47,6 +47,7 @@ async function buildFields(opts: Options, ctx: Context): Promise<Record<string, 
 }
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description:
     'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command. ' +
     'The values of masked and hidden CI/CD variables in an answer are shown as null: --show-values shows masked ones at a terminal, never in a pipe or a file.',

@@ -1,8 +1,9 @@
 import { ApiError, CliError, DryRunComplete, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
+import type { Progress } from '../fleet/progress.js';
 import { digestOf, isSecretRef, ownerLabel, ReplaceFailed, type Change, type LiveObject, type Owner, type SecretRef, type SectionIo } from './model.js';
 import { endsTheRun } from './plan.js';
-import { objectLabel } from './render.js';
+import { changeLabel, objectLabel } from './render.js';
 import type { Section } from './section.js';
 import { sectionOf } from './sections/index.js';
 
@@ -129,7 +130,7 @@ export async function checkBeforeWriting(io: SectionIo, changes: Change[], optio
   };
   for (const change of changes) {
     if (change.action === 'violation' || change.action === 'delete' || (change.prune && !options.prune)) continue;
-    const where = `${ownerLabel(change.owner)}: ${objectLabel(change)}`;
+    const where = changeLabel(change);
     for (const [field, ref] of secretsSent(change)) await io.secret(ref, `${where} ${field}`).catch((error: unknown) => note(where, error));
     await sectionFor(change).prepare?.(io, change).catch((error: unknown) => note(where, error));
   }
@@ -148,7 +149,11 @@ function byOwner(changes: Change[]): Array<[Owner, Change[]]> {
   return [...groups.values()];
 }
 
-export async function* applyChanges(io: SectionIo, changes: Change[], options: { prune: boolean; concurrency: number }, summary: ApplySummary): AsyncGenerator<ApplyRow> {
+/** The changes apply carries out: those of the plan but audit findings, and deletions that wait for --prune. */
+export const toCarryOut = (changes: Change[], prune: boolean): Change[] => changes.filter((change) => change.action !== 'violation' && (prune || !change.prune));
+
+export async function* applyChanges(io: SectionIo, changes: Change[], options: { prune: boolean; concurrency: number; progress?: Progress<Change> }, summary: ApplySummary): AsyncGenerator<ApplyRow> {
+  const progress = options.progress;
   const run = async ([owner, list]: [Owner, Change[]]): Promise<ApplyRow[]> => {
     const rows: ApplyRow[] = [];
     const row = (change: Change, result: ApplyRow['result'], error: string | null = null): ApplyRow => ({ target: ownerLabel(owner), object: objectLabel(change), action: change.action, result, error });
@@ -167,6 +172,7 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
         batched.set(section, [...(batched.get(section) ?? []), change]);
         continue;
       }
+      progress?.start(change);
       try {
         await perform(io, change);
         rows.push(row(change, 'done'));
@@ -177,9 +183,12 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
         }
         if (endsTheRun(error)) throw error;
         rows.push(row(change, 'failed', messageOf(error)));
+      } finally {
+        progress?.finish(change);
       }
     }
     for (const [section, batch] of batched) {
+      for (const change of batch) progress?.start(change);
       try {
         await section.applyAll!(io, owner, batch);
         rows.push(...batch.map((change) => row(change, 'done')));
@@ -190,6 +199,8 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
         }
         if (endsTheRun(error)) throw error;
         rows.push(...batch.map((change) => row(change, 'failed', messageOf(error))));
+      } finally {
+        for (const change of batch) progress?.finish(change);
       }
     }
     return rows;

@@ -118,6 +118,8 @@ export interface Change {
   replace_reason?: string;
   /** A replace whose old object cannot be read back (a hidden value): should the create fail, the old one is gone. */
   old_unreadable?: boolean;
+  /** Only write-only values the file asks to write on every apply (a variable's rewrite: always): not drift. */
+  rewrite?: boolean;
   /** Why an audit-only section reports the object (never changed by apply). */
   note?: string;
   /** Who last changed the object, and when, as the owner's audit events say (absent when they do not, or cannot be read). */

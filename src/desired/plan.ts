@@ -1,6 +1,7 @@
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { selectProjects } from '../fleet/select.js';
+import type { Progress } from '../fleet/progress.js';
 import { startBudget, takeShard, type Shard } from '../fleet/shard.js';
 import { oneLine } from '../output/formats.js';
 import type { RateGate } from '../http/rate-gate.js';
@@ -46,6 +47,8 @@ export interface PlanOptions {
   projectsFile?: string;
   /** --rate-limit: the whole job's budget. */
   rateLimit?: { limit: number; periodSeconds: number };
+  /** A spinner at a terminal: "planning 7/22 projects…". */
+  progress?: Progress<Owner>;
 }
 
 type Values = Record<string, unknown>;
@@ -144,7 +147,8 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     fields.push(...rewrite);
     const replacement = replacementOf(section, current, fields);
     if (!replacement) {
-      changes.push(change('update', key, fields, current, values));
+      // Nothing differs but what the file asks to write on every apply: carried out, never drift.
+      changes.push({ ...change('update', key, fields, current, values), ...(compared(fields) ? {} : { rewrite: true }) });
       continue;
     }
     // A replacement is a create: the write-only values go again.
@@ -197,7 +201,17 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
   const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
   const now = ctx.now?.() ?? new Date();
   const authors = newAuthors();
+  const projectsOnly = owners.every((owner) => owner.level === 'project');
+  await options.progress?.begin(owners, { verb: 'planning', noun: projectsOnly ? 'project' : 'project or group', nouns: projectsOnly ? 'projects' : 'projects and groups' });
   const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
+    options.progress?.start(owner);
+    try {
+      return await planOwner(owner);
+    } finally {
+      options.progress?.finish(owner);
+    }
+  });
+  async function planOwner(owner: Owner) {
     const changes: Change[] = [];
     let leftAlone = 0;
     let notCompared = 0;
@@ -212,7 +226,7 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
     // Who made the drift, where the owner's audit events say so.
     await explainChanges(io, owner, changes, now, authors);
     return { changes, leftAlone, notCompared };
-  });
+  }
   for await (const outcome of outcomes) {
     if (outcome.status === 'failed') {
       if (endsTheRun(outcome.error)) throw outcome.error;

@@ -2,7 +2,7 @@ import { CliError, ExitCode, UsageError } from '../errors.js';
 import { pluralNoun } from '../parse.js';
 import { digestOfValue, type Change, type Level, type Owner } from './model.js';
 import type { Plan } from './plan.js';
-import { countActions, objectLabel } from './render.js';
+import { changeLabel, countActions } from './render.js';
 import { sectionOf } from './sections/index.js';
 
 /**
@@ -93,7 +93,7 @@ function boundChanges(changes: SavedChange[]): Pick<PlanDocument, 'changes' | 'c
 }
 
 /** "acme/api: badge \"ci\"" for a saved change, in messages. */
-export const savedChangeLabel = (change: SavedChange): string => `${change.target === 'instance' ? 'instance' : `${change.target} ${change.path}`}: ${objectLabel({ ...change, owner: { level: change.target, path: change.path } })}`;
+export const savedChangeLabel = (change: SavedChange): string => changeLabel({ ...change, owner: { level: change.target, path: change.path } });
 
 /** "plan-2.json (shard 2 of 4)". */
 export const planName = (file: string, document: PlanDocument): string => `${file}${document.shard ? ` (shard ${document.shard.index} of ${document.shard.total})` : ''}`;

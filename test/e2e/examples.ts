@@ -64,6 +64,7 @@ export const NOT_RUN: Record<string, string> = {
   "printf '%s\\n' \"$TOKEN\" | forgectl auth login --profile laptop --url https://git.example.com --token-stdin --keyring": 'needs an OS keyring (a desktop session\'s Secret Service); test/e2e/keyring.test.ts runs it against one',
   'forgectl auth migrate --to keyring': 'needs an OS keyring (a desktop session\'s Secret Service); test/e2e/keyring.test.ts runs it against one',
   'forgectl mcp serve --http 127.0.0.1:8808': 'serves until Ctrl-C, on a fixed port',
+  'forgectl mcp serve --http 127.0.0.1:8808 --secret-file ~/.config/forgectl/mcp.secret': 'serves until Ctrl-C, on a fixed port',
   'forgectl approvals approve --project acme/api --mr 1 --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',
   'forgectl merge-trains add --project acme/api --mr 1 --auto-merge --squash --sha "$(git rev-parse HEAD)"': 'needs a clone of acme/api checked out at the merge request\'s head',
   'forgectl repo compare main feature --patch --project acme/api | git apply': 'needs a clone of acme/api checked out at main',

@@ -124,6 +124,8 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const dir = tempDir('forgectl-e2e-protected-');
     const file = join(dir, 'web.yaml');
     expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
+    // The modeline names the schema relative to the repository, not this install's prefix.
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json');
     expect((await forgectl(['plan', '-f', file])).code).toBe(0);
     expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
     const drift = await forgectl(['plan', '-f', file]);
@@ -394,6 +396,32 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
   });
 
+  live('Ctrl-C (SIGINT) during apply: exit 130 and one block naming the changes done, in flight and never started', async () => {
+    const dir = tempDir('forgectl-e2e-interrupt-');
+    const desired = join(dir, 'badges.yaml');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    badges:\n      - {name: e2e-one, link_url: "https://ci.example.com/1", image_url: "https://ci.example.com/1.svg"}\n      - {name: e2e-two, link_url: "https://ci.example.com/2", image_url: "https://ci.example.com/2.svg"}\n      - {name: e2e-three, link_url: "https://ci.example.com/3", image_url: "https://ci.example.com/3.svg"}\n');
+    await clearRequests();
+    // The second create is processed, its answer held back: the signal comes while it is in flight.
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 50 });
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 20_000 });
+    const child = spawn('forgectl', ['apply', '-f', desired, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while ((await requests()).filter((r) => r.method === 'POST').length < 1 || !stderr.includes('Plan:')) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await clearFaults();
+    expect(stderr.slice(stderr.indexOf('interrupted by'))).toBe([
+      'interrupted by SIGINT: POST /projects/acme%2Fapi/badges was sent; whether the server acted on it is unknown',
+      '  done: 1 of 3 changes (project acme/api: badge "e2e-one")',
+      '  in flight: 1 (project acme/api: badge "e2e-two")',
+      '  never started: 1 (project acme/api: badge "e2e-three")',
+      '',
+    ].join('\n'));
+  });
+
   live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
     const resets = async () => (await requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/runners/4/reset_authentication_token'));
     await clearRequests();
@@ -630,20 +658,23 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
-  live('mcp serve --http: the streamable HTTP transport on loopback, and no other host name', async () => {
+  live('mcp serve --http: the streamable HTTP transport on loopback, with the secret it prints, and no other host name', async () => {
     const child = spawn('forgectl', ['mcp', 'serve', '--http', '127.0.0.1:0'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (\S+)/.exec(out);
-          if (match) resolve(match[1]);
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const [url, secret] = await new Promise<[string, string]>((resolve, reject) => {
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          const match = /listening on (\S+)\nclients send the header: Authorization: Bearer (\S+)\n/.exec(err);
+          if (match) resolve([match[1], match[2]]);
         });
-        child.on('exit', (code) => reject(new Error(`mcp serve exited with ${code}`)));
+        child.on('exit', (code) => reject(new Error(`mcp serve exited with ${code}: ${err}`)));
       });
+      expect(stdout).toBe('');
       const client = new McpClient({ name: 'forgectl-e2e', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
       const { tools } = await client.listTools();
       expect(tools.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
       const got = (await client.callTool({ name: 'users_list', arguments: {} })) as ToolResult;
@@ -651,7 +682,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const project = (await client.callTool({ name: 'projects_get', arguments: { project: 'acme/api' } })) as ToolResult;
       expect(project.structuredContent?.result).toMatchObject({ path_with_namespace: 'acme/api' });
       await client.close();
-      // DNS rebinding (another host name) and a web page's request (another origin) are refused.
+      // Without the secret: 401; DNS rebinding (another host name) and a web page's request (another origin, or null): 403.
       const status = (headers: Record<string, string>) =>
         new Promise<number | undefined>((resolve, reject) => {
           const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
@@ -661,10 +692,31 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
           request.on('error', reject);
           request.end('{}');
         });
-      expect(await status({ host: 'evil.example' })).toBe(403);
-      expect(await status({ origin: 'https://evil.example' })).toBe(403);
+      expect(await status({})).toBe(401);
+      expect(await status({ authorization: 'Bearer guessed' })).toBe(401);
+      const authorization = `Bearer ${secret}`;
+      expect(await status({ host: 'evil.example', authorization })).toBe(403);
+      expect(await status({ origin: 'https://evil.example', authorization })).toBe(403);
+      expect(await status({ origin: 'null', authorization })).toBe(403);
     } finally {
       child.kill('SIGTERM');
+    }
+  });
+
+  live('mcp serve: no tool input becomes an option (a path of --server=URL sends nothing to URL)', async () => {
+    const { startReceiver } = await import('../helpers/receiver.js');
+    const evil = await startReceiver();
+    const { client } = await mcpClient();
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+      const tree = await call('repo_tree', { project: 'acme/api', path: `--server=${evil.url}` });
+      const base = await call('repo_merge_base', { project: 'acme/api', refs: [`--server=${evil.url}`, 'main', 'main'] });
+      const profile = await call('repo_tree', { project: 'acme/api', path: '--profile=other' });
+      expect([tree, base, profile].map((result) => textOf(result))).not.toContain(evil.url);
+      expect(evil.received).toEqual([]);
+    } finally {
+      await client.close();
+      await evil.close();
     }
   });
 

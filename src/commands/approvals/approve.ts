@@ -32,6 +32,7 @@ async function explainRefusal(ctx: Context, project: string, mr: number, passwor
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'With --sha the approval applies only to that HEAD commit: when the merge request has moved on, the service',
     'refuses with 409 (exit 6) and names the current HEAD. When the project requires re-authentication, give your',

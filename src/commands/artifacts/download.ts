@@ -15,6 +15,7 @@ import { explained, selectorOptions, target, type JobSelector } from './shared.j
 type Options = JobSelector & DownloadFlags & { include?: string[]; list?: boolean };
 
 export default defineCommand<Options>({
+  effect: 'read',
   description:
     'Downloads the artifacts archive of a job (at a terminal without -O: to artifacts.zip in the current folder), streamed to disk through ' +
     'FILE.part (memory stays flat at any size) and checked whole (every entry\'s CRC-32, every local header against the central directory) before it gets its name, with a ' +

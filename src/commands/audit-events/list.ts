@@ -46,6 +46,7 @@ const row = (event: AuditEvent) => ({
 });
 
 export default defineCommand<Options>({
+  effect: 'read',
   description:
     'Newest first. Without --group or --project, the instance-wide list (administrators). Needs Premium; the group list needs the Owner role, ' +
     'the project list the Maintainer role. --since and --until are sent to the service; --author is matched here.',

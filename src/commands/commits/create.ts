@@ -46,6 +46,7 @@ interface LocalFile {
 }
 
 export default defineCommand<Flags>({
+  effect: 'write',
   description: [
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
     'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted, after a preview and a confirmation.',

@@ -2,6 +2,7 @@ import { INSTANCE_DEPLOY_KEYS } from '../../api/resources/deploy-keys.js';
 import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand<{ public?: boolean }>({
+  effect: 'read',
   description: 'Every deploy key of the instance, with the projects it is enabled on. Administrators only.',
   examples: ['forgectl deploy-keys instance', 'forgectl deploy-keys instance -o json'],
   options: [{ flags: '--public', description: 'only instance deploy keys (any project may enable them)' }],

@@ -28,6 +28,7 @@ interface Created {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Needs the Maintainer role. The token\'s value is in the answer of this one request and never again: it is',
     'printed once, or with --output-file written to that file (mode 0600, atomically) and not printed. Without',

@@ -7,6 +7,7 @@ import { showPlan } from './plan.js';
 import { readText } from './shared.js';
 
 export default defineCommand<{ plans: string[]; out?: string }>({
+  effect: 'read',
   description: [
     'Combines the plans the shards of one run saved (plan --shard I/N --out FILE, or each job of a parallel CI job) into the plan the',
     'whole run would have made: the same changes in the same order, one exit code (0 when everything matches, 9 when anything differs).',

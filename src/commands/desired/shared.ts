@@ -8,7 +8,9 @@ import { DesiredFileError, parseDesiredState, type DesiredState } from '../../de
 import { concurrencyOption, DEFAULT_CONCURRENCY, failedToOption, shardOptions } from '../../cli/fleet-options.js';
 import type { FleetRun } from '../../fleet/select.js';
 import { resolveShard } from '../../fleet/shard.js';
-import type { PlanOptions } from '../../desired/plan.js';
+import { makePlan, type Plan, type PlanOptions } from '../../desired/plan.js';
+import { ownerLabel, type Owner, type SectionIo } from '../../desired/model.js';
+import { Progress } from '../../fleet/progress.js';
 
 /** What plan, apply, export and validate share: the file option, targets, and reading the file. */
 
@@ -91,3 +93,13 @@ export async function readDesired(ctx: Context, file: string, text?: string): Pr
 
 /** The folder relative paths of the file start from (stdin: the current folder). */
 export const baseDirOf = (file: string): string => (file === '-' ? process.cwd() : dirname(resolve(file)));
+
+/** The plan of a file, with a spinner at a terminal ("planning 7/22 projects…") cleared before anything is shown. */
+export async function planShowingProgress(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
+  const progress = new Progress<Owner>(ctx.io, { verb: 'planning', noun: 'project' }, ownerLabel);
+  try {
+    return await makePlan(ctx, state, io, { ...options, progress });
+  } finally {
+    progress.stop();
+  }
+}

@@ -12,6 +12,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Checks a desired-state file offline, without connecting: its YAML, the JSON Schema editors use (print it with --schema; it',
     'ships as schema/desired-state.schema.json in the package), every value parsed as the command-line flags parse it (cron',

@@ -72,6 +72,7 @@ async function repair(ctx: Context, project: string, hook: Hook, fix: Fix): Prom
 }
 
 export default defineCommand<{ project?: string; since: string; desired?: string; fix?: string[] }>({
+  effect: 'read',
   description:
     'Checks the webhooks of a project: disabled or paused after failures, failed deliveries since --since (default 24h), TLS ' +
     'verification off, plain http to another host, two hooks with the same URL, and with --desired FILE hooks the ' +
@@ -92,6 +93,7 @@ export default defineCommand<{ project?: string; since: string; desired?: string
     {
       flags: '--fix <list>',
       description: `repair what can be repaired: ${FIXES.join(', ')} (comma-separated)`,
+      mutates: true,
       parse: withChoices((value: string, previous?: string[]) => {
         const fixes = parseList(value, previous);
         const unknown = fixes.filter((fix) => !(FIXES as readonly string[]).includes(fix));

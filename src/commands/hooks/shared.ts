@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HOOK_EVENT_FLAGS, HOOK_EVENTS, hooks, type Hook, type HookEventFlag } from '../../api/resources/hooks.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { idField } from '../../api/resource.js';
 import { checkOneStdin, parseNamedSecret, parseSecretSource, readSecret, type SecretSource } from '../../cli/secrets.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
@@ -172,3 +172,5 @@ function assertWritable(path: string): void {
     throw new UsageError(`cannot write the token to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
+
+export const hookIdArg: ArgDef = { spec: '<id>', description: 'the webhook\'s ID' };

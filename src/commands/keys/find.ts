@@ -35,6 +35,7 @@ function fingerprintOfFile(path: string, note: (text: string) => void): string {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: 'Looks a key up by its fingerprint, or computes the fingerprint from a public key file. Administrators only.',
   examples: [
     'forgectl keys find --key-file ~/.ssh/id_ed25519.pub',

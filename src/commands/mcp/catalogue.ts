@@ -2,6 +2,7 @@ import { type ArgDef, type CommandDef, type LocalFile, type ManifestEntry, type 
 import type { OptionValue } from '../../cli/invocation.js';
 import { UsageError } from '../../errors.js';
 import { choicesOf, closestName, schemaOf } from '../../parse.js';
+import { forAgents, toolDescription, type FlagNames } from './wording.js';
 
 /**
  * The agent interface's tools, made from the command tree: one tool per command an agent can use, its input schema
@@ -60,19 +61,35 @@ const NOT_TOOLS = new Set([
   'alerts send',
   'alerts resolve',
   'plan merge',
+  // A commit's sequence number, which commits_get and commits_list make little of: left out so that the default
+  // toolsets stay at 40 tools, the most some clients take.
+  'commits sequence',
 ]);
 
-/** The verbs that only read (everything else changes something on the instance). */
-const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'state', 'preview', 'validate', 'export', 'plan', 'audit', 'jobs']);
 /**
- * Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`): not offered.
+ * Options that turn records into bytes (`repo blob --raw`), which a tool result does not carry, or check those bytes
+ * (--sha256): not offered. Options
+ * that turn a read into a write (OptionDef.mutates, `hooks audit --fix`) are no input of a read's tool either.
  * `tokens rotate` writes a local file (--output-file) and runs commands of this machine (--save-to exec:); its
  * definition does not mark them (yet), so they are left out here.
  */
-const NOT_INPUTS = new Set(['--fix', '--raw']);
+const NOT_INPUTS = new Set(['--raw', '--sha256']);
 const UNMARKED_LOCAL: Record<string, string[]> = { 'tokens rotate': ['--output-file', '--save-to'] };
-/** Verbs that remove or revoke: the host should ask before these. */
-const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'reset-token', 'unapprove', 'remove', 'rotate', 'apply', 'transfer']);
+/** What the arguments of commands whose definitions do not describe them (yet) are: src/commands/tokens. */
+const UNDESCRIBED_ARGS: Record<string, Record<string, string>> = {
+  'tokens get': { id: 'the token\'s ID, or self for the token in use' },
+  'tokens rotate': { id: 'the token\'s ID, or self for the token in use' },
+  'tokens revoke': { id: 'the token\'s ID, or self (personal tokens) for the token in use' },
+};
+/** The effects of commands whose definitions do not declare one (yet): src/commands/tokens. */
+const UNDECLARED_EFFECTS: Record<string, CommandDef['effect']> = {
+  'tokens list': 'read',
+  'tokens get': 'read',
+  'tokens audit': 'read',
+  'tokens create': 'write',
+  'tokens rotate': 'destructive',
+  'tokens revoke': 'destructive',
+};
 /** Verbs whose repetition with the same input leaves the same state. */
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
 
@@ -81,6 +98,7 @@ const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners res
 
 /** Desired-state tools read their desired-state file (a path on this machine, checked by the server). */
 const DESIRED_STATE_FILE = '--file';
+const DESIRED_FILE_INPUT = 'the desired-state file: a .yaml, .yml or .json file below the folder the server reads desired-state files from (a path relative to it, or absolute)';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -100,7 +118,7 @@ export interface JsonSchema {
  * What a tool input gives the command: a positional argument (by its index) or an option's values; `desiredFile` is
  * the desired-state file the server checks before the command reads it. `refuses`: values naming a local file.
  */
-type OptionInput = { kind: 'option'; name: string; flag: string; takesValue: boolean; negation?: string; repeatable: boolean; desiredFile?: boolean; refuses?: (value: string) => boolean };
+type OptionInput = { kind: 'option'; name: string; flag: string; short?: string; takesValue: boolean; negation?: string; repeatable: boolean; desiredFile?: boolean; refuses?: (value: string) => boolean };
 type Input = { kind: 'argument'; name: string; index: number; variadic: boolean; refuses?: (value: string) => boolean } | OptionInput;
 
 export interface Tool {
@@ -165,10 +183,11 @@ function entriesFor(manifest: ManifestEntry[], options: CatalogueOptions): Manif
 export async function buildCatalogue(manifest: ManifestEntry[], options: CatalogueOptions = {}): Promise<Tool[]> {
   const writable = new Set(options.allowWrite ?? []);
   const tools: Tool[] = [];
+  const commands = new Set(manifest.map((entry) => entry.path));
   for (const entry of entriesFor(manifest, options)) {
     const toolset = toolsetOf(entry.path)!;
     const def = (await entry.load()).default;
-    const tool = entry.path === 'api' ? apiTool(def, writable.has('api')) : commandTool(entry, def, toolset);
+    const tool = entry.path === 'api' ? apiTool(def, writable.has('api')) : commandTool(entry, def, toolset, commands);
     if (!tool || (!tool.readOnly && !writable.has(toolset))) continue;
     tools.push(tool);
   }
@@ -183,11 +202,16 @@ function verbOf(path: string): string {
 const wholly = (local: LocalFile | false | undefined): local is true => local === true;
 const partly = (local: LocalFile | false | undefined): ((value: string) => boolean) | undefined => (typeof local === 'function' ? local : undefined);
 
-/** The command's tool, or undefined when a value it cannot do without names a local file (`license add --file`). */
-function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): Tool | undefined {
+/**
+ * The command's tool: read-only, writing or destructive as its definition says (no tool when it says nothing), or
+ * undefined when a value it cannot do without names a local file (`license add --file`).
+ */
+function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, commands: ReadonlySet<string>): Tool | undefined {
   if (entry.path === 'apply') return applyTool(entry, def);
+  const effect = def.effect ?? UNDECLARED_EFFECTS[entry.path];
+  if (!effect) return undefined;
   const verb = verbOf(entry.path);
-  const readOnly = READ_VERBS.has(verb);
+  const readOnly = effect === 'read';
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const inputs: Input[] = [];
@@ -200,7 +224,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
     }
     const variadic = arg.spec.includes('...');
     const name = arg.spec.replace(/[<>[\]]|\.\.\./g, '').replace(/-/g, '_');
-    const description = arg.description || name.replace(/_/g, ' ');
+    const description = arg.description || UNDESCRIBED_ARGS[entry.path]?.[name] || name.replace(/_/g, ' ');
     properties[name] = variadic ? { type: 'array', items: { type: 'string' }, description: `${description} (one or more)` } : { type: 'string', description };
     if (mandatory) required.push(name);
     inputs.push({ kind: 'argument', name, index, variadic, refuses: partly(arg.localFile) });
@@ -211,7 +235,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
   for (const option of def.options ?? []) {
     const flag = longFlag(option.flags);
     const desiredFile = desiredState && flag === DESIRED_STATE_FILE;
-    if (NOT_INPUTS.has(flag) || unmarked.includes(flag) || (wholly(option.localFile) && !desiredFile)) {
+    if (NOT_INPUTS.has(flag) || unmarked.includes(flag) || (option.mutates && readOnly) || (wholly(option.localFile) && !desiredFile)) {
       if (option.required) return undefined;
       continue;
     }
@@ -231,16 +255,27 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
     properties.cursor = { type: 'string', description: 'the next_cursor of the previous page, to read the page after it' };
   }
   properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
+  const names = flagNames(inputs);
+  for (const [name, schema] of Object.entries(properties)) {
+    const input = inputs.find((item) => item.name === name);
+    if (input?.kind === 'option' && input.desiredFile) schema.description = DESIRED_FILE_INPUT;
+    else if (schema.description) schema.description = forAgents(schema.description, names, commands);
+    // An option that only works with one the tool does not take (`--to` of `--from-dir`) is no input either.
+    if (!schema.description && input?.kind === 'option' && !required.includes(name)) {
+      delete properties[name];
+      inputs.splice(inputs.indexOf(input), 1);
+    }
+  }
   if (REVEALS_TOKEN.test(entry.path)) {
     properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
   }
-  const destructive = !readOnly && DESTRUCTIVE_VERBS.has(verb);
+  const destructive = effect === 'destructive';
   return {
     name: toolName(entry.path),
     path: entry.path,
     toolset,
     title: `forgectl ${entry.path}`,
-    description: [entry.summary, def.description].filter(Boolean).join('. ').replace(/\.\./g, '.'),
+    description: toolDescription(entry.summary, def.description, names, commands),
     readOnly,
     destructive,
     idempotent: readOnly || IDEMPOTENT_VERBS.has(verb),
@@ -289,7 +324,7 @@ function apiTool(def: CommandDef, writes: boolean): Tool {
       type: 'object',
       properties: {
         path: { type: 'string', description: 'the API path, with its query; path parameters encoded (acme%2Fapi)' },
-        method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET' },
+        method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET', description: writes ? 'the HTTP method' : 'the HTTP method: GET only (this server allows no writes through api)' },
         ...(writes ? { fields: { type: 'object', additionalProperties: true, description: 'JSON body fields (POST, PUT, PATCH) or query parameters' } as JsonSchema } : {}),
         paginate: { type: 'boolean', default: false, description: 'follow every page of a list and return one array' },
       },
@@ -321,6 +356,18 @@ function resultSchema(list: boolean): JsonSchema & { type: 'object' } {
   };
 }
 
+/** The tool's input of each flag its help may name (`--mr` → mr, `--no-stats` → `stats: false`). */
+function flagNames(inputs: Input[]): FlagNames {
+  const names: FlagNames = new Map([['--per-page', 'per_page'], ['--fields', 'fields']]);
+  for (const input of inputs) {
+    if (input.kind !== 'option') continue;
+    names.set(input.flag, input.name);
+    if (input.short) names.set(input.short, input.name);
+    if (input.negation) names.set(input.negation, `${input.name}: false`);
+  }
+  return names;
+}
+
 function longFlag(flags: string): string {
   return /--[\w-]+/.exec(flags)?.[0] ?? flags;
 }
@@ -336,7 +383,8 @@ function optionInput(option: OptionDef, all: OptionDef[]): OptionInput | undefin
   }
   const negation = all.find((other) => longFlag(other.flags) === `--no-${flag.slice(2)}`);
   const repeatable = /\.\.\.[>\]]/.test(option.flags) || schemaOf(option.parse)?.type === 'array';
-  return { kind: 'option', name: flag.slice(2).replace(/-/g, '_'), flag, takesValue, negation: negation && longFlag(negation.flags), repeatable };
+  const short = /^(-[A-Za-z]),/.exec(option.flags)?.[1];
+  return { kind: 'option', name: flag.slice(2).replace(/-/g, '_'), flag, short, takesValue, negation: negation && longFlag(negation.flags), repeatable };
 }
 
 function optionSchema(option: OptionDef, input: OptionInput): JsonSchema {
@@ -345,7 +393,7 @@ function optionSchema(option: OptionDef, input: OptionInput): JsonSchema {
   if (!input.takesValue && input.negation && longFlag(option.flags) === input.negation) return { type: 'boolean', description: `false: ${description}` };
   if (!input.takesValue) return { type: 'boolean', description };
   // An option whose value may be left out (`--save-to-profile [name]`): true for the bare flag, or a value.
-  if (/\[[^\]]*\]/.test(option.flags)) return { type: ['string', 'boolean'], description };
+  if (/ \[[^\]]*\]$/.test(option.flags)) return { type: ['string', 'boolean'], description };
   const known = schemaOf(option.parse);
   const choices = option.choices ?? choicesOf(option.parse);
   const item: JsonSchema = choices

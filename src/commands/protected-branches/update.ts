@@ -10,6 +10,7 @@ import { accessOptions, allowOption, KINDS, levelOption, levelsOf, type AccessOp
 type Options = AccessOptions & { project?: string; group?: string; name: string; disallowPush?: Who[]; disallowMerge?: Who[]; disallowUnprotect?: Who[] };
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes only what is given: a level replaces the current role of that list, --allow-* adds users, groups or keys, --disallow-* removes them; the rest of the rule stays as it is. Changing who may push, merge or unprotect needs Premium. Needs the Maintainer role.',
   examples: [
@@ -18,7 +19,7 @@ export default defineCommand<Options>({
     'forgectl protected-branches update main --projects-file services.txt --no-allow-force-push',
   ],
   fleet: 'projects-file',
-  args: ['<name>'],
+  args: [{ spec: '<name>', description: 'the protected branch name or wildcard (release/*)' }],
   options: [
     ...placementOptions(protectedBranches),
     ...accessOptions(),

@@ -37,6 +37,7 @@ const ownerOf = (runner: Runner): string =>
   runner.runner_type === 'instance_type' ? 'instance' : runner.runner_type === 'group_type' ? runner.groups.map((g) => g.name).join(',') : runner.projects.map((p) => p.path_with_namespace).join(',');
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Runners that have not contacted the instance for --stale (default 30d), and never-contacted ones created longer',
     'ago than that, longest idle first, each with the command that removes it. Exit 9 when there are any, 0',

@@ -31,6 +31,7 @@ function readUpload(path: string): Buffer {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: 'Sent as multipart/form-data. The 5 MB size limit, the limit of 100 files per project and the unique name are checked before the upload. Needs the Maintainer role.',
   examples: ['forgectl secure-files upload --project acme/api --file ./release.keystore --name release.keystore'],
   options: [

@@ -6,6 +6,7 @@ import { CACHE_NOTE, maskSecrets, parseSettingPairs } from './shared.js';
 import { pairReadsFile, plural } from '../../parse.js';
 
 export default defineCommand<{ pairs: string[] }>({
+  effect: 'write',
   description: [
     'Each value is parsed by the type of its setting: integers, numbers, true/false, strings (null clears them),',
     'arrays as a comma list or JSON, objects as JSON. A value beginning with @ is read from a file (@- from stdin);',

@@ -17,6 +17,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Creates a snippet of one or more local text files in one request (each under its base name unless --name says otherwise); ' +
     '- reads one file from stdin, named by --filename. Binary files are refused: snippets hold text. Needs the Reporter role.',

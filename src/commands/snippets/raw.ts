@@ -9,6 +9,7 @@ import { DownloadResult } from '../../download/result.js';
 import { snippetPath } from './shared.js';
 
 export default defineCommand<DownloadFlags & { project?: string; id: string; file?: string; ref?: string }>({
+  effect: 'read',
   description:
     'Streams the content of a snippet (its first file), or of one file with --file, to --output-file or stdout. --ref reads the ' +
     `file at an earlier version of the snippet (a commit id of its repository; default ${SNIPPET_BRANCH}).`,

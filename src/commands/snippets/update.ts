@@ -19,6 +19,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes a snippet in one request: its title, description or visibility, and its files with --add, --update, --delete and --move ' +
     '(LOCAL[:PATH]: a local file and its path in the snippet, its base name by default). --sync DIR computes the actions that make ' +
@@ -29,7 +30,7 @@ export default defineCommand<Options>({
     'forgectl snippets update 1 --project acme/api --update checklist.md --add ./new.md:steps/new.md --delete rollback.md',
     'forgectl snippets update 1 --project acme/api --move checklist.md:docs/checklist.md --title "Deploy checklist v2"',
   ],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the snippet\'s ID' }],
   options: [
     projectOption,
     { flags: '--title <title>', description: 'a new title' },

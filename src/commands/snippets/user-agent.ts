@@ -4,6 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { parseInteger } from '../../parse.js';
 
 export default defineCommand<{ project?: string; id: string }>({
+  effect: 'read',
   description: 'The user agent and IP address the snippet was created from, and whether it was reported as spam. Administrators only.',
   examples: ['forgectl snippets user-agent 1 --project acme/api'],
   args: ['<id>'],

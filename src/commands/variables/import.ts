@@ -119,6 +119,7 @@ async function perform(ctx: Context, target: Target, step: Step, value: string):
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Creates and updates CI/CD variables from a file that `variables export` wrote (or any dotenv file): FILE is JSON',
     '(every attribute, scopes included; masked values come from the environment variable or file each entry\'s',

@@ -6,6 +6,7 @@ interface Options extends WhereOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description:
     'Lists the CI/CD variables of a project, a group or the instance (administrators). A key in two environment scopes is ' +
     'two variables; --scope keeps one scope. Values of masked and hidden variables are shown as null: --show-values shows ' +

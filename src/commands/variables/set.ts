@@ -2,10 +2,7 @@ import { ALL_ENVIRONMENTS } from '../../api/resources/variables.js';
 import { defineCommand } from '../../cli/command.js';
 import { fieldParser } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import {
-  checkValue, findVariable, isSecret, label, parseKey, readValue, route, scopeFilter, scopeOption, shown, targetOf, valueOptions, valueSource, variables,
-  whereOptions, type ValueOptions, type Variable, type WhereOptions,
-} from './shared.js';
+import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, shown, targetOf, valueOptions, type ValueOptions, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions, ValueOptions {
   key: string;
@@ -26,6 +23,7 @@ function changeWords(field: string, from: unknown, to: unknown, secret: boolean)
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Creates a CI/CD variable, or changes the one of that key and environment scope (default scope *: all environments):',
     'one command, safe to run again: what already matches is not sent, and what changes is shown on stderr (never a',
@@ -45,7 +43,7 @@ export default defineCommand<Options>({
     'forgectl variables set LOG_LEVEL --projects-file services.txt --value warn',
   ],
   fleet: 'projects-file',
-  args: ['<key>'],
+  args: [keyArg],
   options: [
     ...whereOptions,
     { ...scopeOption, description: `${scopeOption.description} (default ${ALL_ENVIRONMENTS})` },

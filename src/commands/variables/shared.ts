@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
 import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, valueProblem, variables, type Variable } from '../../api/resources/variables.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { mayShowValues, readSecret, showValuesOption } from '../../cli/secrets.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -127,3 +127,6 @@ export function checkValue(key: string, value: string, masked: boolean, raw: boo
   const problem = valueProblem(value, masked, raw);
   if (problem) throw new UsageError(`the value of ${key} ${problem}`, value.length > MAX_VALUE_LENGTH ? undefined : 'leave out --masked, or give a value of 8 or more characters without whitespace');
 }
+
+/** The key of a variable, as the routes name it. */
+export const keyArg: ArgDef = { spec: '<key>', description: 'the variable\'s key (letters, digits and _)' };
