@@ -134,6 +134,25 @@ describe('the installed forgectl on a terminal', () => {
     expect(refused.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:1 \(2 attempts in \d+ s; --retries sets how many\)\nhint: nothing listens at 127\.0\.0\.1:1/);
   });
 
+  terminalCase('a list with escapes, numbers in a longer form and a key twice prints the same records to a terminal as to a pipe', async () => {
+    const page = '[{"id":1,"username":"ren\\u00e9","name":"Ren\\u00e9 \\u0026 co","score":1.0,"big":1e400,"neg":-0,"id2":5,"id2":6}]';
+    const serve = async () => {
+      const fault = { method: 'GET', path: '^/users$', status: 200, body: page, headers: { 'Content-Type': 'application/json' } };
+      expect((await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'POST', body: JSON.stringify(fault) })).status).toBe(201);
+    };
+    for (const format of ['ndjson', 'json']) {
+      await serve();
+      const piped = await forgectl(['users', 'list', '-o', format]);
+      await serve();
+      const shown = await onTerminal(`forgectl users list -o ${format}`);
+      expect([piped.code, shown.code]).toEqual([0, 0]);
+      expect(shown.stdout).toBe(piped.stdout);
+      const [record] = format === 'json' ? JSON.parse(piped.stdout) : [JSON.parse(piped.stdout)];
+      expect(record).toEqual({ id: 1, username: 'rené', name: 'René & co', score: 1, big: null, neg: 0, id2: 6 });
+      expect(piped.stdout).toContain('"René & co"');
+    }
+  });
+
   terminalCase('help on a terminal is wrapped to its width; to a pipe, to 80 columns (the text printed without the bundle)', async () => {
     const [wide, piped] = await Promise.all([onTerminal('forgectl tokens rotate --help', 150), forgectl(['tokens', 'rotate', '--help'])]);
     const lines = (text: string) => text.trimEnd().split('\n');
