@@ -95,8 +95,8 @@ export default defineCommand<ApiOptions>({
       if (body.kind === 'malformed' || /html/i.test(body.type)) {
         // An HTML page or broken JSON is rarely what was asked for: a failure of the server where records were to be
         // shaped (--jq, --template); else printed as it came, and said so on stderr.
-        if (ctx.globals.jq !== undefined || ctx.globals.template !== undefined) throw ctx.api.notJson({ method, path, query: inQuery ? fields : undefined }, response.status, body.kind, body.type);
-        ctx.io.warn(body.kind === 'malformed' ? `the server answered ${response.status} with malformed JSON; printed as text` : `the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
+        if (ctx.globals.jq !== undefined || ctx.globals.template !== undefined) throw ctx.api.notJson({ method, path, query: inQuery ? fields : undefined }, response.status, body.kind, body.type, body.why);
+        ctx.io.warn(body.kind === 'malformed' ? `the server answered ${response.status} with ${body.why ?? 'malformed JSON'}; printed as text` : `the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
       }
       return new TextResult(body.text);
     }

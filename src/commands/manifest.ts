@@ -10,6 +10,7 @@ const topLevel: ManifestEntry[] = [
   { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },
   { path: 'sandbox', summary: 'Run a local simulated instance for trying forgectl and testing scripts', load: () => import('./sandbox.js') },
   { path: 'doctor', summary: 'Check the whole path: configuration, network, TLS, service, clock, token', load: () => import('./doctor.js') },
+  { path: 'version', summary: 'Print the version of forgectl (and of Node.js, as a record)', load: () => import('./version.js') },
 ];
 
 export const groups: Record<string, string> = Object.assign({}, ...areas.map((area) => area.groups));

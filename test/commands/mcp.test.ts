@@ -191,7 +191,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
   it('every command is a tool or left out on purpose', () => {
     const grouped = new Set(Object.values(TOOLSETS).flatMap((set) => set.groups));
     const outside = manifest.map((entry) => entry.path.split(' ')[0]).filter((group) => !grouped.has(group));
-    expect([...new Set(outside)].sort()).toEqual(['auth', 'completion', 'doctor', 'mcp', 'profile', 'sandbox']);
+    expect([...new Set(outside)].sort()).toEqual(['auth', 'completion', 'doctor', 'mcp', 'profile', 'sandbox', 'version']);
   });
 });
 

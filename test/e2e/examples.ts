@@ -85,7 +85,6 @@ export const NOT_RUN: Record<string, string> = {
   'npm test': 'the development workflow of a checkout',
   'npm run demo': 'the development workflow of a checkout',
   'npm run registries': 'the development workflow of a checkout',
-  'npm run wasm': 'the development workflow of a checkout',
   'npm run completions': 'the development workflow of a checkout',
   'npm run bench:startup': 'a benchmark (minutes)',
   'pass show forge/password | forgectl approvals approve --project acme/api --mr 1 --password-stdin': 'needs the password manager pass, holding the user\'s password',

@@ -63,7 +63,7 @@ const keyKind: FieldKind = {
   placeholder: '<key>',
   schema: { pattern: VARIABLE_KEY.source },
   parse(text, label) {
-    if (!VARIABLE_KEY.test(text)) throw new UsageError(`${label} "${text}" is not a variable key: use letters, digits and _ (at most 255)`);
+    if (!VARIABLE_KEY.test(text)) throw new UsageError(`${label} "${text}": a key holds only letters, digits and _ (1 to 255 of them)`);
     return text;
   },
 };

@@ -21,6 +21,8 @@ export default defineCommand<StaleOptions>({
   ],
   options: [...scopeOptions, staleOption('30d'), typeOption],
   columns: ['idle_days', 'id', 'description', 'runner_type', 'owner', 'status', 'last_contact', 'fix'],
+  // A runner's description is its name; when it was last heard from is the point of the audit.
+  columnPriority: { identifying: 'description', whole: ['last_contact'] },
   async run(opts, ctx) {
     const { rows, window, checked } = await staleRunners(opts, ctx);
     if (!rows.length) {
