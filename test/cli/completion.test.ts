@@ -90,7 +90,7 @@ describe('shell completion', () => {
     expect(await completeLines(['help', 'exit'])).toEqual(['exit-codes\tWhat each exit code means', ':']);
     expect(await completeLines(['help', 'tokens', 'rot'])).toEqual(['rotate\tRotate a token safely, for cron: lock, recovery file, save, check', ':']);
     const rotate = await completeLines(['-p', 'prod', 'tokens', 'rotate', '5', '--']);
-    expect(rotate).toContain('--save-to-profile\treplace the token of the profile in use (or of NAME) with the new one; the token is then not printed');
+    expect(rotate).toContain('--save-to-profile\treplace the token of the profile in use (or of NAME) with the new one; the token is then not printed (rotating self does it without the flag)');
     expect(rotate).toContain('--output\toutput format: table, json, ndjson, yaml, csv');
     expect(rotate).toContain('--help\tdisplay help for command');
     // Fleet and paging options are the command's too.
@@ -252,7 +252,7 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete('forgectl tok')).toEqual(['tokens\tGroup, project and personal access tokens; cron-safe rotation']);
     expect(complete('forgectl tokens ro')[0]).toMatch(/^rotate\tRotate a token safely/);
     expect(complete('forgectl tokens rotate --save').map((l) => l.split('\t')[0])).toEqual(['--save-to', '--save-to-profile']);
-    expect(complete('forgectl tokens rotate --save-to-p')).toEqual(['--save-to-profile\treplace the token of the profile in use (or of NAME) with the new one; the token is then not printed']);
+    expect(complete('forgectl tokens rotate --save-to-p')).toEqual(['--save-to-profile\treplace the token of the profile in use (or of NAME) with the new one; the token is then not printed (rotating self does it without the flag)']);
     expect(complete('forgectl -o ').map((l) => l.split('\t')[0])).toEqual(['csv', 'json', 'ndjson', 'table', 'yaml']);
     expect(complete('forgectl -p ').map((l) => l.split('\t')[0])).toEqual(['alpha', 'prod']);
     expect(complete('forgectl tokens create --access-level ma').map((l) => l.split('\t')[0])).toEqual(['maintainer']);
