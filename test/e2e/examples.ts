@@ -135,7 +135,6 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   'forgectl hooks audit --group acme --recursive --desired desired.yaml --fix ssl-on,reenable --yes': { code: 9, why: 'a finding --fix does not repair: the webhook created above is not in desired.yaml' },
   'forgectl storage-move schedule --type project --from default --to storage2': { code: 2, why: CONFIRMS },
   'docs/tokens.md: Access tokens — `tokens list|get|create|rotate|revoke|audit|recover|identify` (block 1): forgectl tokens revoke 12 --project acme/api --yes': { code: 5, why: 'token 12 is one of the reader\'s instance: the demo has none of that id' },
-  'docs/tokens.md: Access tokens — `tokens list|get|create|rotate|revoke|audit|recover|identify` (block 1): forgectl tokens audit --group acme --project acme/api --expiring-within 14d': { code: 9, why: 'the demo\'s tokens expire within 14 days' },
   'forgectl settings set signup_enabled=false': { code: 2, why: CONFIRMS },
   'forgectl settings set domain_allowlist=example.com,example.org restricted_visibility_levels=public': { code: 2, why: CONFIRMS },
   'forgectl settings set \'default_branch_protection_defaults={"allowed_to_push":[{"access_level":40}],"allow_force_push":false,"allowed_to_merge":[{"access_level":40}]}\'': { code: 2, why: CONFIRMS },
