@@ -61,7 +61,7 @@ _forgectl_words() {
     'commits statuses') echo '--project --ref --name --history --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'completion') echo '--profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-keys') echo 'list get create update delete enable instance --help' ;;
-    'deploy-keys create') echo '--project --title --expires-at --key --can-push --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'deploy-keys create') echo '--project --title --can-push --expires-at --key-file --key --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-keys delete') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-keys enable') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-keys get') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -798,6 +798,7 @@ _forgectl_value() {
     'deploy-keys create|--project') echo 'text' ;;
     'deploy-keys create|--title') echo 'text' ;;
     'deploy-keys create|--expires-at') echo 'text' ;;
+    'deploy-keys create|--key-file') echo 'file' ;;
     'deploy-keys create|--key') echo 'text' ;;
     'deploy-keys create|--group') echo 'text' ;;
     'deploy-keys create|--match') echo 'text' ;;

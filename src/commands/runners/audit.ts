@@ -5,7 +5,7 @@ import { ExitCode } from '../../errors.js';
 import { orderedPool } from '../../fleet/pool.js';
 import { ResultWithExit } from '../../output/result.js';
 import { parseChoice, parseDuration, plural } from '../../parse.js';
-import { byId, runnerList, scopeOptions, type ScopeOptions } from './shared.js';
+import { byId, runnerList, runnerOwners, scopeOptions, type ScopeOptions } from './shared.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -29,12 +29,11 @@ interface Runner extends Brief {
   paused: boolean;
   contacted_at: string | null;
   created_at: string;
-  projects: Array<{ path_with_namespace: string }>;
-  groups: Array<{ name: string }>;
+  projects?: Array<{ path_with_namespace: string }> | null;
+  groups?: Array<{ name: string }> | null;
 }
 
-const ownerOf = (runner: Runner): string =>
-  runner.runner_type === 'instance_type' ? 'instance' : runner.runner_type === 'group_type' ? runner.groups.map((g) => g.name).join(',') : runner.projects.map((p) => p.path_with_namespace).join(',');
+const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_type' ? 'instance' : runnerOwners(runner).join(','));
 
 export default defineCommand<Options>({
   description: [

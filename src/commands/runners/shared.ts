@@ -54,3 +54,17 @@ export const runnerId = (text: string): number => parseId(byId, text) as number;
 
 /** "runner 7 (api-gpu)": how messages name a runner. */
 export const describeRunner = (runner: { id: number; description?: string | null }): string => `runner ${runner.id}${runner.description ? ` ("${runner.description}")` : ''}`;
+
+/** What a runner's details say of whose it is; `projects` and `groups` may be missing (older instances, other types). */
+export interface RunnerOwners {
+  runner_type: string;
+  projects?: Array<{ path_with_namespace: string }> | null;
+  groups?: Array<{ name: string }> | null;
+}
+
+/** Its groups' names or its projects' paths ([] for an instance runner, or when the record does not say). */
+export function runnerOwners(runner: RunnerOwners): string[] {
+  if (runner.runner_type === 'group_type') return (runner.groups ?? []).map((group) => group.name);
+  if (runner.runner_type === 'project_type') return (runner.projects ?? []).map((project) => project.path_with_namespace);
+  return [];
+}
