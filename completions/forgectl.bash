@@ -28,7 +28,8 @@ _forgectl_words() {
     'artifacts download') echo '--project --job --ref --job-name --output-file --resume --sha256 --extract --include --list --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'artifacts file') echo '--project --job --ref --job-name --output-file --resume --sha256 --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'artifacts keep') echo '--project --job --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'audit-events') echo 'list --help' ;;
+    'audit-events') echo 'list get --help' ;;
+    'audit-events get') echo '--instance --group --project --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'audit-events list') echo '--group --project --since --until --entity --author --page --per-page --all --limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'auth') echo 'login status logout token migrate --help' ;;
     'auth login') echo '--url --token-stdin --token-type --no-verify --keyring --insecure-storage --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -68,8 +69,9 @@ _forgectl_words() {
     'deploy-keys instance') echo '--public --page --per-page --all --limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-keys list') echo '--project --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-keys update') echo '--project --title --can-push --no-can-push --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'deploy-tokens') echo 'list create revoke --help' ;;
+    'deploy-tokens') echo 'list get create revoke --help' ;;
     'deploy-tokens create') echo '--project --group --name --scopes --username --expires-at --expires-in --output-file --output-dir --projects-file --match --exclude --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'deploy-tokens get') echo '--project --group --projects-file --match --exclude --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-tokens list') echo '--project --group --instance --active --page --per-page --all --limit --projects-file --match --exclude --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'deploy-tokens revoke') echo '--project --group --name --projects-file --match --exclude --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'doctor') echo '--fix --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -209,8 +211,10 @@ _forgectl_words() {
     'repo contributors') echo '--project --ref --order-by --sort --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'repo merge-base') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'repo tree') echo '--project --ref --recursive --per-page --all --limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'runners') echo 'list get update pause resume delete jobs reset-token audit --help' ;;
+    'runners') echo 'list get update pause resume create assign unassign delete jobs reset-token audit --help' ;;
+    'runners assign') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'runners audit') echo '--instance --group --project --stale --type --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'runners create') echo '--instance --group --project --description --paused --no-paused --maintenance-note --tag-list --run-untagged --no-run-untagged --locked --no-locked --access-level --maximum-timeout --output-file --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'runners delete') echo '--profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'runners get') echo '--profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'runners jobs') echo '--status --sort --page --per-page --all --limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -218,6 +222,7 @@ _forgectl_words() {
     'runners pause') echo '--profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'runners reset-token') echo '--output-file --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'runners resume') echo '--profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'runners unassign') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'runners update') echo '--description --paused --no-paused --maintenance-note --tag-list --run-untagged --no-run-untagged --locked --no-locked --access-level --maximum-timeout --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'sandbox') echo '--port --host --seed --users --fleet --rate-limit --latency --tier --state --tls --ca-out --print-env --artifact-size --detach --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'secure-files') echo 'list get upload download delete --help' ;;
@@ -248,7 +253,7 @@ _forgectl_words() {
     'tags create') echo '--project --name --ref --message --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tags delete') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tags get') echo '--project --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
-    'tags list') echo '--project --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
+    'tags list') echo '--project --search --page --per-page --all --limit --group --recursive --include-archived --match --exclude --projects-file --concurrency --continue-on-error --shard --shard-total --rate-limit --failed-to --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens') echo 'list get create rotate revoke audit identify recover --help' ;;
     'tokens audit') echo '--group --project --expiring-within --unused-for --no-personal --instance --concurrency --shard --shard-total --rate-limit --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
     'tokens create') echo '--group --project --personal --name --scopes --access-level --expires-at --expires-in --description --user --impersonation --profile --server --output --fields --jq --slurp --template --verbose --quiet --dry-run --yes --timeout --retries --ca-file --insecure --no-color --help' ;;
@@ -273,7 +278,7 @@ _forgectl_words() {
 }
 _forgectl_is_path() {
   case "$1" in
-    'alerts'|'alerts resolve'|'alerts send'|'api'|'apply'|'approval-rules'|'approval-rules create'|'approval-rules delete'|'approval-rules get'|'approval-rules list'|'approval-rules update'|'approvals'|'approvals approve'|'approvals config'|'approvals config get'|'approvals config set'|'approvals reset'|'approvals show'|'approvals state'|'approvals unapprove'|'artifacts'|'artifacts delete'|'artifacts delete-all'|'artifacts download'|'artifacts file'|'artifacts keep'|'audit-events'|'audit-events list'|'auth'|'auth login'|'auth logout'|'auth migrate'|'auth status'|'auth token'|'badges'|'badges create'|'badges delete'|'badges get'|'badges list'|'badges preview'|'badges update'|'branches'|'branches create'|'branches delete'|'branches delete-merged'|'branches get'|'branches list'|'commits'|'commits cherry-pick'|'commits create'|'commits get'|'commits list'|'commits refs'|'commits revert'|'commits sequence'|'commits set-status'|'commits statuses'|'completion'|'deploy-keys'|'deploy-keys create'|'deploy-keys delete'|'deploy-keys enable'|'deploy-keys get'|'deploy-keys instance'|'deploy-keys list'|'deploy-keys update'|'deploy-tokens'|'deploy-tokens create'|'deploy-tokens list'|'deploy-tokens revoke'|'doctor'|'draft-notes'|'draft-notes create'|'draft-notes delete'|'draft-notes get'|'draft-notes list'|'draft-notes publish'|'draft-notes publish-all'|'draft-notes update'|'experiments'|'experiments list'|'export'|'files'|'files blame'|'files create'|'files delete'|'files get'|'files info'|'files put'|'files raw'|'files update'|'freeze-periods'|'freeze-periods create'|'freeze-periods delete'|'freeze-periods get'|'freeze-periods list'|'freeze-periods update'|'group-badges'|'group-badges create'|'group-badges delete'|'group-badges get'|'group-badges list'|'group-badges update'|'groups'|'groups create'|'groups delete'|'groups get'|'groups list'|'groups update'|'hooks'|'hooks audit'|'hooks create'|'hooks delete'|'hooks events'|'hooks get'|'hooks header'|'hooks header delete'|'hooks header set'|'hooks list'|'hooks resend'|'hooks test'|'hooks update'|'hooks url-var'|'hooks url-var delete'|'hooks url-var set'|'integrations'|'integrations disable'|'integrations get'|'integrations list'|'integrations set'|'keys'|'keys find'|'keys get'|'license'|'license add'|'license delete'|'license get'|'license list'|'license refresh-billable'|'license usage-export'|'mcp'|'mcp serve'|'mcp tools'|'members'|'members add'|'members get'|'members list'|'members remove'|'members update'|'merge-trains'|'merge-trains add'|'merge-trains get'|'merge-trains list'|'mirror'|'mirror pull'|'mirror pull disable'|'mirror pull get'|'mirror pull set'|'mirror pull sync'|'notes'|'notes create'|'notes delete'|'notes get'|'notes list'|'notes update'|'plan'|'plan merge'|'plan-limits'|'plan-limits get'|'plan-limits set'|'profile'|'profile list'|'profile remove'|'profile set'|'profile show'|'profile use'|'projects'|'projects archive'|'projects create'|'projects delete'|'projects get'|'projects list'|'projects transfer'|'projects unarchive'|'projects update'|'protected-branches'|'protected-branches get'|'protected-branches list'|'protected-branches protect'|'protected-branches unprotect'|'protected-branches update'|'protected-tags'|'protected-tags get'|'protected-tags list'|'protected-tags protect'|'protected-tags unprotect'|'push-rule'|'push-rule delete'|'push-rule get'|'push-rule set'|'repo'|'repo archive'|'repo blob'|'repo compare'|'repo contributors'|'repo merge-base'|'repo tree'|'runners'|'runners audit'|'runners delete'|'runners get'|'runners jobs'|'runners list'|'runners pause'|'runners reset-token'|'runners resume'|'runners update'|'sandbox'|'secure-files'|'secure-files delete'|'secure-files download'|'secure-files get'|'secure-files list'|'secure-files upload'|'settings'|'settings get'|'settings set'|'snippets'|'snippets create'|'snippets delete'|'snippets get'|'snippets list'|'snippets raw'|'snippets update'|'snippets user-agent'|'storage-move'|'storage-move get'|'storage-move list'|'storage-move schedule'|'storage-move watch'|'submodules'|'submodules update'|'tags'|'tags create'|'tags delete'|'tags get'|'tags list'|'tokens'|'tokens audit'|'tokens create'|'tokens get'|'tokens identify'|'tokens list'|'tokens recover'|'tokens revoke'|'tokens rotate'|'users'|'users get'|'users list'|'validate'|'variables'|'variables delete'|'variables export'|'variables get'|'variables import'|'variables list'|'variables set') return 0 ;;
+    'alerts'|'alerts resolve'|'alerts send'|'api'|'apply'|'approval-rules'|'approval-rules create'|'approval-rules delete'|'approval-rules get'|'approval-rules list'|'approval-rules update'|'approvals'|'approvals approve'|'approvals config'|'approvals config get'|'approvals config set'|'approvals reset'|'approvals show'|'approvals state'|'approvals unapprove'|'artifacts'|'artifacts delete'|'artifacts delete-all'|'artifacts download'|'artifacts file'|'artifacts keep'|'audit-events'|'audit-events get'|'audit-events list'|'auth'|'auth login'|'auth logout'|'auth migrate'|'auth status'|'auth token'|'badges'|'badges create'|'badges delete'|'badges get'|'badges list'|'badges preview'|'badges update'|'branches'|'branches create'|'branches delete'|'branches delete-merged'|'branches get'|'branches list'|'commits'|'commits cherry-pick'|'commits create'|'commits get'|'commits list'|'commits refs'|'commits revert'|'commits sequence'|'commits set-status'|'commits statuses'|'completion'|'deploy-keys'|'deploy-keys create'|'deploy-keys delete'|'deploy-keys enable'|'deploy-keys get'|'deploy-keys instance'|'deploy-keys list'|'deploy-keys update'|'deploy-tokens'|'deploy-tokens create'|'deploy-tokens get'|'deploy-tokens list'|'deploy-tokens revoke'|'doctor'|'draft-notes'|'draft-notes create'|'draft-notes delete'|'draft-notes get'|'draft-notes list'|'draft-notes publish'|'draft-notes publish-all'|'draft-notes update'|'experiments'|'experiments list'|'export'|'files'|'files blame'|'files create'|'files delete'|'files get'|'files info'|'files put'|'files raw'|'files update'|'freeze-periods'|'freeze-periods create'|'freeze-periods delete'|'freeze-periods get'|'freeze-periods list'|'freeze-periods update'|'group-badges'|'group-badges create'|'group-badges delete'|'group-badges get'|'group-badges list'|'group-badges update'|'groups'|'groups create'|'groups delete'|'groups get'|'groups list'|'groups update'|'hooks'|'hooks audit'|'hooks create'|'hooks delete'|'hooks events'|'hooks get'|'hooks header'|'hooks header delete'|'hooks header set'|'hooks list'|'hooks resend'|'hooks test'|'hooks update'|'hooks url-var'|'hooks url-var delete'|'hooks url-var set'|'integrations'|'integrations disable'|'integrations get'|'integrations list'|'integrations set'|'keys'|'keys find'|'keys get'|'license'|'license add'|'license delete'|'license get'|'license list'|'license refresh-billable'|'license usage-export'|'mcp'|'mcp serve'|'mcp tools'|'members'|'members add'|'members get'|'members list'|'members remove'|'members update'|'merge-trains'|'merge-trains add'|'merge-trains get'|'merge-trains list'|'mirror'|'mirror pull'|'mirror pull disable'|'mirror pull get'|'mirror pull set'|'mirror pull sync'|'notes'|'notes create'|'notes delete'|'notes get'|'notes list'|'notes update'|'plan'|'plan merge'|'plan-limits'|'plan-limits get'|'plan-limits set'|'profile'|'profile list'|'profile remove'|'profile set'|'profile show'|'profile use'|'projects'|'projects archive'|'projects create'|'projects delete'|'projects get'|'projects list'|'projects transfer'|'projects unarchive'|'projects update'|'protected-branches'|'protected-branches get'|'protected-branches list'|'protected-branches protect'|'protected-branches unprotect'|'protected-branches update'|'protected-tags'|'protected-tags get'|'protected-tags list'|'protected-tags protect'|'protected-tags unprotect'|'push-rule'|'push-rule delete'|'push-rule get'|'push-rule set'|'repo'|'repo archive'|'repo blob'|'repo compare'|'repo contributors'|'repo merge-base'|'repo tree'|'runners'|'runners assign'|'runners audit'|'runners create'|'runners delete'|'runners get'|'runners jobs'|'runners list'|'runners pause'|'runners reset-token'|'runners resume'|'runners unassign'|'runners update'|'sandbox'|'secure-files'|'secure-files delete'|'secure-files download'|'secure-files get'|'secure-files list'|'secure-files upload'|'settings'|'settings get'|'settings set'|'snippets'|'snippets create'|'snippets delete'|'snippets get'|'snippets list'|'snippets raw'|'snippets update'|'snippets user-agent'|'storage-move'|'storage-move get'|'storage-move list'|'storage-move schedule'|'storage-move watch'|'submodules'|'submodules update'|'tags'|'tags create'|'tags delete'|'tags get'|'tags list'|'tokens'|'tokens audit'|'tokens create'|'tokens get'|'tokens identify'|'tokens list'|'tokens recover'|'tokens revoke'|'tokens rotate'|'users'|'users get'|'users list'|'validate'|'variables'|'variables delete'|'variables export'|'variables get'|'variables import'|'variables list'|'variables set') return 0 ;;
   esac
   return 1
 }
@@ -531,6 +536,8 @@ _forgectl_value() {
     'artifacts keep|--shard-total') echo 'text' ;;
     'artifacts keep|--rate-limit') echo 'text' ;;
     'artifacts keep|--failed-to') echo 'file' ;;
+    'audit-events get|--group') echo 'text' ;;
+    'audit-events get|--project') echo 'text' ;;
     'audit-events list|--group') echo 'text' ;;
     'audit-events list|--project') echo 'text' ;;
     'audit-events list|--since') echo 'text' ;;
@@ -883,6 +890,16 @@ _forgectl_value() {
     'deploy-tokens create|--shard-total') echo 'text' ;;
     'deploy-tokens create|--rate-limit') echo 'text' ;;
     'deploy-tokens create|--failed-to') echo 'file' ;;
+    'deploy-tokens get|--project') echo 'text' ;;
+    'deploy-tokens get|--group') echo 'text' ;;
+    'deploy-tokens get|--projects-file') echo 'file' ;;
+    'deploy-tokens get|--match') echo 'text' ;;
+    'deploy-tokens get|--exclude') echo 'text' ;;
+    'deploy-tokens get|--concurrency') echo 'text' ;;
+    'deploy-tokens get|--shard') echo 'text' ;;
+    'deploy-tokens get|--shard-total') echo 'text' ;;
+    'deploy-tokens get|--rate-limit') echo 'text' ;;
+    'deploy-tokens get|--failed-to') echo 'file' ;;
     'deploy-tokens list|--project') echo 'text' ;;
     'deploy-tokens list|--group') echo 'text' ;;
     'deploy-tokens list|--page') echo 'text' ;;
@@ -1929,10 +1946,28 @@ _forgectl_value() {
     'repo tree|--ref') echo 'text' ;;
     'repo tree|--per-page') echo 'text' ;;
     'repo tree|--limit') echo 'text' ;;
+    'runners assign|--project') echo 'text' ;;
+    'runners assign|--group') echo 'text' ;;
+    'runners assign|--match') echo 'text' ;;
+    'runners assign|--exclude') echo 'text' ;;
+    'runners assign|--projects-file') echo 'file' ;;
+    'runners assign|--concurrency') echo 'text' ;;
+    'runners assign|--shard') echo 'text' ;;
+    'runners assign|--shard-total') echo 'text' ;;
+    'runners assign|--rate-limit') echo 'text' ;;
+    'runners assign|--failed-to') echo 'file' ;;
     'runners audit|--group') echo 'text' ;;
     'runners audit|--project') echo 'text' ;;
     'runners audit|--stale') echo 'text' ;;
     'runners audit|--type') echo 'values instance_type group_type project_type' ;;
+    'runners create|--group') echo 'text' ;;
+    'runners create|--project') echo 'text' ;;
+    'runners create|--description') echo 'text' ;;
+    'runners create|--maintenance-note') echo 'text' ;;
+    'runners create|--tag-list') echo 'text' ;;
+    'runners create|--access-level') echo 'text' ;;
+    'runners create|--maximum-timeout') echo 'text' ;;
+    'runners create|--output-file') echo 'file' ;;
     'runners jobs|--status') echo 'values running success failed canceled' ;;
     'runners jobs|--sort') echo 'values asc desc' ;;
     'runners jobs|--page') echo 'text' ;;
@@ -1947,6 +1982,16 @@ _forgectl_value() {
     'runners list|--per-page') echo 'text' ;;
     'runners list|--limit') echo 'text' ;;
     'runners reset-token|--output-file') echo 'file' ;;
+    'runners unassign|--project') echo 'text' ;;
+    'runners unassign|--group') echo 'text' ;;
+    'runners unassign|--match') echo 'text' ;;
+    'runners unassign|--exclude') echo 'text' ;;
+    'runners unassign|--projects-file') echo 'file' ;;
+    'runners unassign|--concurrency') echo 'text' ;;
+    'runners unassign|--shard') echo 'text' ;;
+    'runners unassign|--shard-total') echo 'text' ;;
+    'runners unassign|--rate-limit') echo 'text' ;;
+    'runners unassign|--failed-to') echo 'file' ;;
     'runners update|--description') echo 'text' ;;
     'runners update|--maintenance-note') echo 'text' ;;
     'runners update|--tag-list') echo 'text' ;;
@@ -2171,6 +2216,7 @@ _forgectl_value() {
     'tags get|--rate-limit') echo 'text' ;;
     'tags get|--failed-to') echo 'file' ;;
     'tags list|--project') echo 'text' ;;
+    'tags list|--search') echo 'text' ;;
     'tags list|--page') echo 'text' ;;
     'tags list|--per-page') echo 'text' ;;
     'tags list|--limit') echo 'text' ;;

@@ -145,6 +145,8 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /runners/all': 'as above (RunnerAllManager, administrators)',
   'GET /groups/{}/runners': 'as above (GroupRunnerManager)',
   'GET /projects/{}/runners': 'as above (ProjectRunnerManager)',
+  'POST /projects/{}/runners': 'as above (Assign a runner to project; ProjectRunnerManager.create)',
+  'DELETE /projects/{}/runners/{}': 'as above (Unassign a project runner from the project; ProjectRunnerManager.delete)',
   'GET /runners/{}': 'as above (RunnerManager.get)',
   'PUT /runners/{}': 'as above (Runner.save)',
   'DELETE /runners/{}': 'as above (Runner.delete)',
