@@ -6,7 +6,9 @@ import { useTestSandbox } from '../helpers/cli.js';
 /**
  * python-gitlab (the library, as Debian packages it: python3-gitlab) driven through the calls of its own functional
  * tests, against the sandbox: users, keys, groups, projects (create, update, archive, share, delete, restore), members, access tokens, badges, push rules, protected tags,
- * protected branches, approvals, merge requests (approval rules and state), audit events, and its command line creating access tokens (python_gitlab_check.py). Where no
+ * protected branches, approvals, merge requests (approval rules and state), audit events, deploy tokens, runners, variables,
+ * branches and commits on a new project, personal snippets, and its command line creating access tokens and branches
+ * (python_gitlab_check.py). Where no
  * Python with python-gitlab is installed (CI has only the npm registry) the check is skipped with a note; install
  * it with `apt-get install -y python3-gitlab`.
  */

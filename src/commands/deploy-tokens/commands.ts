@@ -5,7 +5,7 @@ import { ownedTokens } from './shared.js';
 
 const { list } = plainCommands(deployTokens, {
   list: {
-    description: 'Revoked and expired tokens are listed too (--active leaves them out); the instance list (--instance, administrators) also keeps tokens revoked through the API. Values are never shown.',
+    description: 'Revoked and expired tokens are listed too (--active leaves them out); the instance list (--instance, administrators) keeps those revoked in the web interface (revoking through the API removes a token). Values are never shown.',
     examples: ['forgectl deploy-tokens list --project acme/api', 'forgectl deploy-tokens list --group acme --active', 'forgectl deploy-tokens list --instance -o json', 'forgectl deploy-tokens list --projects-file services.txt --active'],
   },
 });
