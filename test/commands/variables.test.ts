@@ -53,7 +53,12 @@ describe('variables list and get', () => {
     expect(got.json()).toMatchObject({ key: 'API_URL', environment_scope: 'production', value: 'https://api.acme.example.com' });
     const both = await sandbox.run(['variables', 'get', 'API_URL', '--project', 'acme/api']);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('API_URL of project acme/api is in several environment scopes (staging, production)');
+    expect(both.stderr).toBe('error: API_URL of project acme/api is in several environment scopes (staging, production)\nhint: give --scope with one of them: --scope staging, --scope production\n');
+    // Every scope is named, quoted where a shell needs it.
+    expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'API_URL', value: 'https://review.example.com', environment_scope: 'review/*' })).status).toBe(201);
+    const three = await sandbox.run(['variables', 'delete', 'API_URL', '--project', 'acme/api', '--yes']);
+    expect(three.stderr).toContain("hint: give --scope with one of them: --scope staging, --scope production, --scope 'review/*'\n");
+    expect((await sandbox.call('DELETE', '/projects/acme%2Fapi/variables/API_URL?filter[environment_scope]=review/*')).status).toBe(204);
     expect((await sandbox.run(['variables', 'get', 'NOPE', '--project', 'acme/api'])).code).toBe(5);
     expect((await sandbox.run(['variables', 'get', 'BAD-KEY', '--project', 'acme/api'])).code).toBe(2);
   });
@@ -243,5 +248,15 @@ describe('variables as agent tools', () => {
     const text = JSON.stringify(results);
     expect(text).toContain('LOG_LEVEL');
     expect(leaks(text)).toEqual([]);
+  });
+
+  it('a masked or hidden value reads masked or hidden in a table, not blank like an empty value; null in JSON', async () => {
+    expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'EMPTY_ONE', value: '' })).status).toBe(201);
+    const rows = (await sandbox.run(['variables', 'list', '--project', 'acme/api', '--fields', 'key,value'])).stdout.split('\n');
+    expect(rows).toContain('DEPLOY_TOKEN\tmasked');
+    expect(rows).toContain('EMPTY_ONE\t');
+    const json = (await sandbox.run(['variables', 'get', 'DEPLOY_TOKEN', '--project', 'acme/api', '-o', 'json'])).json();
+    expect(json.value).toBeNull();
+    expect((await sandbox.run(['variables', 'get', 'DEPLOY_TOKEN', '--project', 'acme/api', '--fields', 'value'])).stdout).toBe('value\tmasked\n');
   });
 });

@@ -25,6 +25,6 @@ export default defineCommand<Options>({
     const key = parseKey(opts.key);
     const target = targetOf(opts, ctx);
     const show = mayShowValues(opts, ctx);
-    return shown(await getVariable(ctx, target, key, opts.scope), show);
+    return shown(await getVariable(ctx, target, key, opts.scope), show, ctx.format);
   },
 });

@@ -27,7 +27,7 @@ export default defineCommand<Options>({
     const target = targetOf(opts, ctx);
     const show = mayShowValues(opts, ctx);
     // The service has no scope filter on lists: every page is read for one scope.
-    const list = ctx.api.list<Variable>(route(target, 'list'), target.params, ctx.paging).map((variable) => shown(variable, show));
+    const list = ctx.api.list<Variable>(route(target, 'list'), target.params, ctx.paging).map((variable) => shown(variable, show, ctx.format));
     return opts.scope === undefined ? list : list.filter((variable) => variable.environment_scope === opts.scope);
   },
 });

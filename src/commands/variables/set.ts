@@ -96,7 +96,7 @@ export default defineCommand<Options>({
       if (opts.hidden) Object.assign(body, { masked: undefined, masked_and_hidden: true });
       const made = await ctx.api.call<Variable>(route(target, 'create'), { ...target.params, ...body }, redact);
       ctx.io.note(`Created variable ${name} of ${target.where}${secret ? ` (${opts.hidden ? 'hidden' : 'masked'})` : ''}`);
-      return shown(made, false);
+      return shown(made, false, ctx.format);
     }
 
     const changes: Record<string, unknown> = {};
@@ -121,10 +121,10 @@ export default defineCommand<Options>({
     if (changes.value !== undefined || changes.masked !== undefined || changes.raw !== undefined) checkValue(key, (changes.value as string | undefined) ?? current.value ?? '', masked && !current.hidden ? true : false, raw);
     if (!Object.keys(changes).length) {
       ctx.io.note(`${name} of ${target.where} is already as asked: nothing sent`);
-      return shown(current, false);
+      return shown(current, false, ctx.format);
     }
     const updated = await ctx.api.call<Variable>(route(target, 'update'), { ...target.params, key, ...changes, ...scopeFilter(target, scope) }, secret || isSecret(current) ? { redact: ['value'] } : {});
     ctx.io.note(`Changed variable ${name} of ${target.where}: ${words.join(', ')}`);
-    return shown(updated, false);
+    return shown(updated, false, ctx.format);
   },
 });

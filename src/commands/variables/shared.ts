@@ -78,8 +78,14 @@ export function mayShowValues(opts: { showValues?: boolean }, ctx: Context): boo
   return false;
 }
 
-/** The record as printed: a masked value is null unless `show`; a hidden value is null anyway. */
-export const shown = (variable: Variable, show: boolean): Variable => (isSecret(variable) && !show ? { ...variable, value: null } : variable);
+/**
+ * The record as printed: a masked value is null unless `show`; a hidden value is null anyway. In a table (-o table,
+ * at a terminal and in a pipe alike) the cell says `masked` or `hidden` instead of looking like an empty value.
+ */
+export const shown = (variable: Variable, show: boolean, format?: string): Variable => {
+  if (!isSecret(variable) || show) return variable;
+  return { ...variable, value: format === 'table' ? (variable.hidden ? 'hidden' : 'masked') : null };
+};
 
 /** One variable, or a usage error naming its scopes when the key is in several and none was given. */
 export async function getVariable(ctx: Context, target: Target, key: string, scope: string | undefined): Promise<Variable> {
@@ -91,7 +97,7 @@ export async function getVariable(ctx: Context, target: Target, key: string, sco
       for await (const variable of ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true })) {
         if (variable.key === key) scopes.push(variable.environment_scope ?? ALL_ENVIRONMENTS);
       }
-      throw new UsageError(`${key} of ${target.where} is in several environment scopes (${scopes.join(', ')})`, `give --scope ${scopes[0] ?? '<scope>'}`);
+      throw new UsageError(`${key} of ${target.where} is in several environment scopes (${scopes.join(', ')})`, `give --scope with one of them: ${scopes.map((name) => `--scope ${/^[\w.-]+$/.test(name) ? name : `'${name}'`}`).join(', ')}`);
     }
     throw error;
   }
