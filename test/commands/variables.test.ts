@@ -259,4 +259,10 @@ describe('variables as agent tools', () => {
     expect(json.value).toBeNull();
     expect((await sandbox.run(['variables', 'get', 'DEPLOY_TOKEN', '--project', 'acme/api', '--fields', 'value'])).stdout).toBe('value\tmasked\n');
   });
+
+  it('a 403 of the instance variables says they are for administrators', async () => {
+    const result = await sandbox.run(['variables', 'list', '--instance'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('error: 403 Forbidden (GET /admin/ci/variables → 403)\nhint: this is for administrators of the instance, and the token in use is not one\n');
+  });
 });
