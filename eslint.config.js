@@ -18,5 +18,5 @@ export default tseslint.config(
   },
   ...layers,
   { files: ['scripts/**', 'bench/**', 'bin/**'], rules: { 'no-console': 'off' } },
-  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly', __dirname: 'readonly', __filename: 'readonly' } }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

@@ -5,6 +5,11 @@
 // from the bundle, which this file loads itself (loadBundle below).
 const argv = process.argv.slice(2);
 const DAY = 24 * 60 * 60 * 1000;
+// In the single executable (scripts/sea.mjs) this file is the main script, whose __filename is the executable, and
+// the package's files are the executable's assets, named by their path in dist/ (see readDist).
+const sea = __filename === process.execPath ? require('node:sea') : undefined;
+/** The package's dist/ folder; in the single executable a path below the executable itself, where no file can be. */
+const DIST = sea ? require('node:path').join(process.execPath, 'dist') : require('node:path').join(__dirname, '..', 'dist');
 if (!answeredHere(argv)) {
   // V8 flags, set before any code is loaded (V8's code cache is only valid under the same flags): undici's HTTP
   // parser (WebAssembly) is compiled with the baseline compiler only, as optimising it costs a CLI run more than it
@@ -47,7 +52,7 @@ if (!answeredHere(argv)) {
       return stream('stderr');
     },
   };
-  const bundle = loadBundle(require('node:path').join(__dirname, '..', 'dist'));
+  const bundle = loadBundle(DIST);
   let stopped = false;
   interrupted.then(() => (stopped = true));
   bundle.exports.main(argv, deps).then((code) => {
@@ -84,7 +89,7 @@ function answeredHere(argv) {
   // `help WORD` is a topic first, as in the bundle.
   const names = [`${['forgectl', ...words].join('~')}.txt`];
   if (argv[0] === 'help' && words.length === 1) names.unshift(`help~${words[0]}.txt`);
-  const help = packed(fs, require('node:path').join(__dirname, '..', 'dist', 'help'));
+  const help = packed(fs, 'help');
   for (const name of names) {
     let text;
     try {
@@ -100,26 +105,84 @@ function answeredHere(argv) {
 }
 
 /**
- * Reads the files scripts/build.mjs joined into FOLDER.pack, by name (FOLDER.index.json gives each one's offset and
+ * Reads the files scripts/build.mjs joined into dist/PACK.pack, by name (PACK.index.json gives each one's offset and
  * length): returns a function of the name that gives its bytes, or undefined for a name the pack has not. The index
  * is read on the first call, the pack opened on the first file read (and left open for the rest of the run).
  */
-function packed(fs, folder) {
+function packed(fs, pack) {
   let index;
-  let fd;
+  let read;
   return (name) => {
-    index ??= JSON.parse(fs.readFileSync(`${folder}.index.json`, 'utf8'));
+    index ??= JSON.parse(readDist(fs, `${pack}.index.json`).toString('utf8'));
     if (!Object.hasOwn(index, name)) return undefined;
-    const [offset, length] = index[name];
-    fd ??= fs.openSync(`${folder}.pack`, 'r');
+    read ??= packReader(fs, pack);
+    return read(...index[name]);
+  };
+}
+
+/** A function of (offset, length) giving those bytes of dist/PACK.pack: a view of the executable's asset, or read from the file. */
+function packReader(fs, pack) {
+  if (sea) {
+    const bytes = sea.getRawAsset(`${pack}.pack`);
+    return (offset, length) => Buffer.from(bytes, offset, length);
+  }
+  const file = require('node:path').join(DIST, `${pack}.pack`);
+  const fd = fs.openSync(file, 'r');
+  return (offset, length) => {
     const bytes = Buffer.allocUnsafe(length);
     for (let done = 0; done < length; ) {
       const read = fs.readSync(fd, bytes, done, length - done, offset + done);
-      if (!read) throw new Error(`${folder}.pack is shorter than its index says: reinstall forgectl`);
+      if (!read) throw new Error(`${file} is shorter than its index says: reinstall forgectl`);
       done += read;
     }
     return bytes;
   };
+}
+
+/** A file of dist/ by its path there: the file, or in the single executable the asset of that name. */
+function readDist(fs, name) {
+  return sea ? Buffer.from(sea.getAsset(name)) : fs.readFileSync(require('node:path').join(DIST, name));
+}
+
+/**
+ * The bundle's require() of what it does not contain, in the single executable, where the main script's require()
+ * knows Node's modules only. The keyring's native module is an asset: written to a private temporary folder, loaded
+ * from there and removed (a native module loads from a file only). node:fs reads the files of dist/ that the bundle
+ * reads by path (jq's jq.wasm, beside the bundled jq) from the assets: its readFileSync of a path below DIST, where no
+ * file can be, gives the asset of that name; everything else is node:fs itself.
+ */
+function seaRequire(fs, path) {
+  let assetFs;
+  return (id) => {
+    if (id === '@napi-rs/keyring') return assetAddon(fs, path, 'keyring.node');
+    if (id !== 'fs' && id !== 'node:fs') return require(id);
+    assetFs ??= Object.defineProperties({}, {
+      ...Object.getOwnPropertyDescriptors(fs),
+      readFileSync: {
+        value: (file, options) => {
+          const name = typeof file === 'string' && file.startsWith(`${DIST}${path.sep}`) ? path.relative(DIST, file).split(path.sep).join('/') : undefined;
+          if (name === undefined) return fs.readFileSync(file, options);
+          const bytes = readDist(fs, name);
+          const encoding = typeof options === 'string' ? options : options?.encoding;
+          return encoding ? bytes.toString(encoding) : bytes;
+        },
+      },
+    });
+    return assetFs;
+  };
+}
+
+function assetAddon(fs, path, name) {
+  const folder = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'forgectl-'));
+  try {
+    const file = path.join(folder, name);
+    fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(name)), { mode: 0o700 });
+    const module = { exports: {} };
+    process.dlopen(module, file);
+    return module.exports;
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -170,13 +233,13 @@ function loadBundle(dist) {
   const cache = codeCacheDir(dist, fs, path);
   const compiled = [];
   const chunks = path.join(dist, 'chunks');
-  const chunk = packed(fs, chunks);
+  const chunk = packed(fs, 'chunks');
   /**
    * Compiles a file as a function of (exports, require, module, __filename, __dirname), from the cache if it can.
    * Strict, as the ES modules it was built from.
    */
   const compile = (file) => {
-    const code = path.dirname(file) === chunks ? chunk(path.basename(file)) : fs.readFileSync(file);
+    const code = path.dirname(file) === chunks ? chunk(path.basename(file)) : readDist(fs, path.relative(dist, file));
     if (!code) throw new Error(`${file} is not in ${chunks}.pack: reinstall forgectl`);
     const source = `(function (exports, require, module, __filename, __dirname) {'use strict';${code.toString('utf8')}\n})`;
     const cacheFile = cache && path.join(cache, path.relative(dist, file).replace(/[\\/]/g, '~'));
@@ -189,13 +252,14 @@ function loadBundle(dist) {
   const core = { exports: {} };
   compile(path.join(dist, 'core.js'))(core.exports, require, core, path.join(dist, 'core.js'), dist);
   const modules = new Map();
+  const external = sea ? seaRequire(fs, path) : require;
   const load = (file) => {
     const known = modules.get(file);
     if (known) return known.exports;
     const module = { exports: {} };
     modules.set(file, module);
     const dir = path.dirname(file);
-    const localRequire = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : require(id));
+    const localRequire = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : external(id));
     const factory = core.exports[path.relative(dist, file).split(path.sep).join('/')] ?? compile(file);
     factory(module.exports, localRequire, module, file, dir);
     return module.exports;
@@ -209,7 +273,7 @@ function codeCacheDir(dist, fs, path) {
   if (env.FORGECTL_NO_CODE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE === '1') return undefined;
   let build;
   try {
-    build = JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8')).build;
+    build = JSON.parse(readDist(fs, 'package.json').toString('utf8')).build;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from './errors.js';
 import { fileProblem, writeFileAtomically as writeThroughTheOnePath } from './write.js';
@@ -14,6 +14,30 @@ export function readLocalFile(path: string, encoding?: 'utf8'): Buffer | string 
     return encoding ? readFileSync(path, encoding) : readFileSync(path);
   } catch (error) {
     throw new UsageError(`cannot read ${path}: ${fileProblem(error)}`);
+  }
+}
+
+/**
+ * The text of a regular file of at most `limit` bytes, for a path that someone else named: opened without blocking
+ * (a FIFO cannot wedge the run) and checked with fstat before a byte is read (a device such as /dev/zero cannot fill
+ * memory). Exit 2 for anything else.
+ */
+export function readRegularFile(path: string, limit: number): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${fileProblem(error)}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UsageError(`cannot read ${path}: it is not a regular file`);
+    if (stat.size > limit) throw new UsageError(`cannot read ${path}: it is ${stat.size.toLocaleString('en-US')} bytes, more than the ${limit.toLocaleString('en-US')} allowed`);
+    const buffer = Buffer.alloc(stat.size);
+    const read = readSync(fd, buffer, 0, stat.size, 0);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 

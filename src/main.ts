@@ -1,4 +1,5 @@
 import type { CliDeps } from './cli/program.js';
+import type { Invocation } from './cli/command.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands } from './commands/manifest.js';
@@ -27,30 +28,50 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
   deps.stderr.on('error', onStderrError);
   try {
     const run = import('./cli/program.js')
-      .then(({ runCli }) => runCli(commands, argv, deps, state, main))
-      .catch((error: unknown) => {
-        // The reader went away (`| head -1`): a quiet end, unless the command changed things and then failed.
-        if (error instanceof OutputClosed || (state.stdoutClosed && !state.changesInFlight.sent) || interrupted) return ExitCode.ok;
-        const code = reportError(error, argv, deps);
-        finishCutShort(state, deps);
-        return code;
-      });
+      .then(({ runCli }) => runCli(commands, argv, deps, state, execute))
+      .catch((error: unknown) => (interrupted ? ExitCode.ok : failed(error, state, wantsJson(argv), deps)));
     if (!deps.interrupted) return await run;
     const outcome = await Promise.race([run.then((code) => ({ code })), deps.interrupted.then((signal) => ({ signal }))]);
     if ('code' in outcome) return outcome.code;
     if (state.endsItselfOnInterrupt) return await run;
     interrupted = true;
+    state.spinner?.stop();
     const sent = [...state.changesInFlight].map((change) => change.what);
     const unknown = sent.length ? `${sent.join(', ')} ${sent.length > 1 ? 'were' : 'was'} sent; whether the server acted on ${sent.length > 1 ? 'them' : 'it'} is unknown` : undefined;
-    const undone = [state.incompleteNote(), unknown].filter(Boolean).join('; ') || (state.interruptNote ?? 'the command did not finish');
+    // A run over many projects or changes says which were done, which in flight, which never started.
+    const report = state.interruptReport?.() ?? [];
+    const undone = [state.incompleteNote(), unknown].filter(Boolean).join('; ') || (report.length ? 'stopped part-way' : (state.interruptNote ?? 'the command did not finish'));
     // On a terminal the line starts afresh: after the ^C the terminal echoed, or a progress bar still drawn.
-    finishCutShort(state, deps, `${deps.stderr.isTTY ? '\n' : ''}interrupted by ${outcome.signal}: ${undone}`);
+    finishCutShort(state, deps, [`${deps.stderr.isTTY ? '\n' : ''}interrupted by ${outcome.signal}: ${undone}`, ...report].join('\n'));
     state.stdoutClosed = true; // the abandoned run writes nothing more
     return outcome.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   } finally {
     deps.stdout.off('error', onStdoutError);
     deps.stderr.off('error', onStderrError);
   }
+}
+
+/**
+ * Runs one command given as an invocation (the agent interface's tool calls: options built from structured input,
+ * never from words) on the path a command line runs on, its errors reported as main() reports them.
+ */
+export async function execute(invocation: Invocation, deps: CliDeps): Promise<number> {
+  const state = new OutputState();
+  try {
+    const { executeCommand } = await import('./cli/program.js');
+    return await executeCommand(commands, invocation, deps, state, execute);
+  } catch (error) {
+    return failed(error, state, invocation.globals.output === 'json' || invocation.globals.output === 'ndjson', deps);
+  }
+}
+
+/** The exit code of a run that threw, with its error reported (and a cut-short list completed). */
+function failed(error: unknown, state: OutputState, json: boolean, deps: CliDeps): number {
+  // The reader went away (`| head -1`): a quiet end, unless the command changed things and then failed.
+  if (error instanceof OutputClosed || (state.stdoutClosed && !state.changesInFlight.sent)) return ExitCode.ok;
+  const code = reportError(error, json, deps);
+  finishCutShort(state, deps);
+  return code;
 }
 
 /** Completes what a cut-short list started on stdout (the `]` of a JSON array) and says on stderr what is missing. */
@@ -70,14 +91,14 @@ function wantsJson(argv: string[]): boolean {
 }
 
 /** One line on stderr (plus a JSON line with -o json|ndjson) and the exit code of contract §5. */
-export function reportError(error: unknown, argv: string[], deps: CliDeps): number {
+export function reportError(error: unknown, json: boolean, deps: CliDeps): number {
   if (error instanceof DryRunComplete) return ExitCode.ok;
   const commander = error as { code?: string; exitCode?: number; name?: string };
   if (typeof commander.code === 'string' && commander.code.startsWith('commander.')) {
     // Commander has already printed its message (usage errors) or the help/version text.
     if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(commander.code)) return ExitCode.ok;
     const cause = (error as { cause?: unknown }).cause;
-    if (cause instanceof CliError) return reportError(cause, argv, deps);
+    if (cause instanceof CliError) return reportError(cause, json, deps);
     return ExitCode.usage;
   }
   if (error instanceof Aborted) {
@@ -85,14 +106,14 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
     return error.exitCode;
   }
   // Ctrl-C at a prompt (the prompt library's own error: the terminal was in raw mode, so no SIGINT came).
-  if (error instanceof Error && error.name === 'ExitPromptError') return reportError(new Aborted(ExitCode.interrupted), argv, deps);
+  if (error instanceof Error && error.name === 'ExitPromptError') return reportError(new Aborted(ExitCode.interrupted), json, deps);
   if (error instanceof CliError) {
     const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';
     // One line, whatever the server or OpenSSL put in the text, and no terminal control sequences.
     deps.stderr.write(`error: ${oneLine(error.message)}${where}\n`);
     const hint = error instanceof ApiError && error.status === 401 ? (recoveryHint(deps) ?? error.hint) : error.hint;
     if (hint) deps.stderr.write(`hint: ${oneLine(hint)}\n`);
-    if (wantsJson(argv)) {
+    if (json) {
       const json: Record<string, unknown> = { status: error instanceof ApiError ? error.status : undefined, message: error.message };
       if (error instanceof ApiError) Object.assign(json, { method: error.method, path: error.path, request_id: error.requestId });
       json.exit_code = error.exitCode;
@@ -102,9 +123,9 @@ export function reportError(error: unknown, argv: string[], deps: CliDeps): numb
     return error.exitCode;
   }
   const local = localFileError(error);
-  if (local) return reportError(local, argv, deps);
+  if (local) return reportError(local, json, deps);
   // A connection lost while a download streamed (JSON answers are read, and classified, by the HTTP client).
-  if (isNetworkFailure(error)) return reportError(new CliError(`connection failed: ${(error as Error).message}`, ExitCode.server), argv, deps);
+  if (isNetworkFailure(error)) return reportError(new CliError(`connection failed: ${(error as Error).message}`, ExitCode.server), json, deps);
   const message = error instanceof Error ? error.message : String(error);
   deps.stderr.write(`error: internal error: ${oneLine(message)}\n`);
   if (deps.env.FORGECTL_DEBUG === '1' && error instanceof Error && error.stack) deps.stderr.write(`${error.stack}\n`);

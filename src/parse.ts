@@ -113,12 +113,29 @@ export function parseMoment(flag: string, value: string, now: Date): string {
   }
 }
 
-/** A parser that also names the values it accepts, for shell completion. */
-export type ChoiceParser<T> = ((value: string) => T) & { choices: readonly string[] };
+/**
+ * A parser that also names the values it accepts (shell completion offers them; the agent interface lists them):
+ * one of them, or with `list` several, comma-separated.
+ */
+export type ChoiceParser<T> = ((value: string) => T) & { choices: readonly string[]; list?: boolean };
 
-/** The values a parser accepts, when it names them (parseChoice, parseAccessLevel, parseBoolean). */
+/** The values a parser accepts, when it names them (parseChoice, parseAccessLevel, parseBoolean, withChoices). */
 export function choicesOf(parse: unknown): readonly string[] | undefined {
   return (parse as Partial<ChoiceParser<unknown>> | undefined)?.choices;
+}
+
+/** Whether a parser that names its values takes several of them, comma-separated. */
+export function takesList(parse: unknown): boolean {
+  return (parse as Partial<ChoiceParser<unknown>> | undefined)?.list === true;
+}
+
+/**
+ * A parser that accepts only these values (or, with list, several of them comma-separated), naming them: a new
+ * function (a shared parser is never changed), keeping what the parser says of its JSON Schema.
+ */
+export function withChoices<A extends unknown[], R>(parse: (...args: A) => R, choices: readonly string[], list = false): ((...args: A) => R) & { choices: readonly string[]; list?: boolean } {
+  const named = (...args: A): R => parse(...args);
+  return Object.assign(named, { choices, ...(list ? { list } : {}), ...(schemaOf(parse) ? { schema: schemaOf(parse) } : {}) });
 }
 
 export function parseChoice<T extends string>(name: string, choices: readonly T[]): ChoiceParser<T> {
@@ -190,6 +207,9 @@ export function parseAccessLevel(name: string, allowed: number[] = Object.values
 }
 
 /** Splits `key=value` arguments; a key given twice or without `=` is a usage error. */
+/** Whether a KEY=VALUE pair's value is `@FILE` (or `@-`): read from a local file (or stdin) where pairs take that form. */
+export const pairReadsFile = (pair: string): boolean => pair.slice(pair.indexOf('=') + 1).startsWith('@');
+
 export function splitPairs(pairs: string[]): Array<[string, string]> {
   const seen = new Set<string>();
   return pairs.map((pair) => {

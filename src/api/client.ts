@@ -251,15 +251,19 @@ function unfollowed(status: number, method: string, path: string, location: stri
   return new CliError(`the server answered ${what} (${method} ${path} → ${status})`, ExitCode.server, hint);
 }
 
-/** A response body read as JSON: empty, parsed, malformed JSON, or something else (with its content type). */
-export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown } | { kind: 'malformed' | 'other'; text: string; type: string }> {
+/**
+ * A response body read as JSON: empty, parsed (with its text), malformed JSON, or something else (with its content
+ * type). A byte order mark before JSON is left out, as JSON's RFC lets a reader do and jq does.
+ */
+export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown; text: string } | { kind: 'malformed' | 'other'; text: string; type: string }> {
   const text = await response.text();
   const type = (response.header('content-type') ?? '').split(';')[0].trim();
-  if (!text.trim()) return { kind: 'json', value: undefined };
+  if (!text.trim()) return { kind: 'json', value: undefined, text: '' };
   const declared = /[/+]json$/i.test(type);
   if (!declared && !(type === '' && /^[[{]/.test(text.trimStart()))) return { kind: 'other', text, type };
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   try {
-    return { kind: 'json', value: JSON.parse(text) };
+    return { kind: 'json', value: JSON.parse(json), text: json };
   } catch {
     return { kind: 'malformed', text, type };
   }

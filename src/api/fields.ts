@@ -18,6 +18,8 @@ export interface FieldKind {
   placeholder: string;
   /** Checks and converts a flag's text; throws UsageError naming `label` (the flag, or "badge id"). */
   parse(text: string, label: string, previous?: unknown): unknown;
+  /** The values it takes, when it takes one of a list (an enum, an access level by name). */
+  choices?: readonly string[];
   /**
    * What a desired-state file may write for the value, as JSON Schema, where `type` alone does not say it (the
    * values of an enum, the range of an int): editors complete and check the file with it.
@@ -137,7 +139,7 @@ export const f = {
   /** A switch: `--enabled`, and on update also `--no-enabled`. */
   bool: <const O extends FieldOptions = FieldOptions>(options: O = {} as O) => field<boolean, O>({ name: 'bool', type: 'bool', placeholder: '', parse: (text) => text }, options),
   enum: <const V extends readonly string[], const O extends FieldOptions = FieldOptions>(values: V, options: O = {} as O) =>
-    field<V[number], O>({ name: 'enum', type: 'string', placeholder: `<${values.join('|')}>`, parse: (text, label) => parseChoice(label, values)(text), schema: { enum: [...values] } }, options),
+    field<V[number], O>({ name: 'enum', type: 'string', placeholder: `<${values.join('|')}>`, parse: (text, label) => parseChoice(label, values)(text), choices: values, schema: { enum: [...values] } }, options),
   /** An access level by name (guest … owner) or number, sent as the number. */
   accessLevel: <const O extends FieldOptions = FieldOptions>(allowed: number[] = Object.values(ACCESS_LEVELS), options: O = {} as O) =>
     field<number, O>({
@@ -145,6 +147,7 @@ export const f = {
       type: 'int',
       placeholder: '<level>',
       parse: (text, label) => parseAccessLevel(label, allowed)(text),
+      choices: parseAccessLevel('', allowed).choices,
       schema: { oneOf: [{ enum: [...(allowed.includes(0) ? ['no-access'] : []), ...Object.keys(ACCESS_LEVELS).filter((name) => allowed.includes(ACCESS_LEVELS[name]))] }, { enum: allowed }] },
     }, options),
   /** A calendar date, YYYY-MM-DD. */

@@ -16,7 +16,35 @@ export interface OptionDef {
   default?: unknown;
   required?: boolean;
   choices?: readonly string[];
+  /**
+   * See LocalFile: the option's value names something of this machine, so it is never a tool input. false: the name
+   * says file but it is one of the instance (`snippets raw --file`).
+   */
+  localFile?: LocalFile | false;
+  /** Given, the option makes a command that reads change the instance (`hooks audit --fix`): no input of its read tool. */
+  mutates?: true;
 }
+
+/**
+ * Whether a value names a file, folder, command, environment variable or stdin of the machine forgectl runs on (read,
+ * run or written): true for every value, or a test saying which values do (`key=@FILE`). The agent interface never
+ * takes such a value from a tool call: an option or argument marked true is no tool input, and a command that
+ * requires one is no tool; values a test picks out are refused.
+ */
+export type LocalFile = true | ((value: string) => boolean);
+
+/** A positional argument: its commander syntax ('<id>', '[id]', '<pairs...>') and what it is. */
+export interface ArgDef {
+  spec: string;
+  description: string;
+  localFile?: LocalFile | false;
+}
+
+/** The syntax of an argument, given as a string or an ArgDef. */
+export const argSpec = (arg: string | ArgDef): string => (typeof arg === 'string' ? arg : arg.spec);
+
+/** The key of an argument in the options object run() gets: `<move-id>` → moveId. */
+export const argName = (arg: string | ArgDef): string => argSpec(arg).replace(/[<>[\]]|\.\.\./g, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 export interface GlobalOptions {
   profile?: string;
@@ -36,6 +64,21 @@ export interface GlobalOptions {
   caFile?: string;
   insecure?: boolean;
   color?: boolean;
+}
+
+/** The global options as given, before a run reads them (--fields as its text). */
+export type GivenGlobals = Omit<GlobalOptions, 'fields'> & { fields?: string };
+
+/**
+ * One command to run: what parsing a command line gives, or what the agent interface builds from a tool call's
+ * input (each option's value through the option's own parser). No value in it can become another option.
+ */
+export interface Invocation {
+  /** The command's path in the manifest: 'projects get'. */
+  path: string;
+  /** What its run() gets: options and arguments by their camelCased names, parsed. */
+  opts: Record<string, unknown>;
+  globals: GivenGlobals;
 }
 
 export interface Prompter {
@@ -66,10 +109,10 @@ export interface Context {
   /** Waits this many milliseconds (pacing, polling); tests make it instant. */
   sleep(ms: number): Promise<void>;
   /**
-   * Runs another forgectl command line in this process, exactly as the `forgectl` command would (parsing, errors
-   * and exit codes included), with its output going to the streams given: the agent interface's tool calls.
+   * Runs another command in this process on the path every command runs on (output shaping, context, fleet, render,
+   * errors and exit codes), its output going to the streams given: the agent interface's tool calls.
    */
-  invoke(argv: string[], streams: Streams): Promise<number>;
+  execute(invocation: Invocation, streams: Streams): Promise<number>;
   /** The commands this program offers (shell completion and the agent interface list them). */
   readonly commands: Commands;
   connection(): Connection;
@@ -98,9 +141,18 @@ export interface CommandDef<O = any> {
   description?: string;
   /** At least one, shown under --help. */
   examples: string[];
-  /** Commander argument syntax: '<id>', '[id]', '<pairs...>'. Values arrive in opts under their camelCased name. */
-  args?: string[];
+  /**
+   * Commander argument syntax: '<id>', '[id]', '<pairs...>', or an ArgDef with what the argument is. Values arrive in
+   * opts under their camelCased name.
+   */
+  args?: Array<string | ArgDef>;
   options?: OptionDef[];
+  /**
+   * What running it does to the instance: 'read' changes nothing; 'write' changes something; 'destructive' deletes,
+   * revokes, replaces or overwrites what cannot be had back. The agent interface makes tools only of commands that
+   * say (their read-only and destructive hints come from here), and lists a write's tool only where writes are allowed.
+   */
+  effect?: 'read' | 'write' | 'destructive';
   /** Adds --page, --per-page, --all and --limit (read them from ctx.paging); 'keyset': a list without page numbers (no --page). */
   list?: boolean | 'keyset';
   /** Default columns for table, TSV and CSV output of lists. */

@@ -1,14 +1,17 @@
 import { globalOptions } from './program.js';
 import { fleetOptionsOf } from './fleet-options.js';
 import { listOptions } from './options.js';
-import { choicesOf } from '../parse.js';
+import { choicesOf, takesList } from '../parse.js';
 import type { Commands, OptionDef } from './command.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-/** How an option's value completes: file names, profile names, a list of values, or free text (nothing offered). */
-export type ValueKind = 'file' | 'profile' | 'text' | { values: readonly string[] };
+/**
+ * How an option's value completes: file names, profile names, one of a list of values (with list, several of them,
+ * comma-separated), or free text (nothing offered).
+ */
+export type ValueKind = 'file' | 'profile' | 'text' | { values: readonly string[]; list?: boolean };
 
 export interface CompletionOption {
   /** '--output' and '-o'. */
@@ -34,7 +37,7 @@ function completionOption(def: OptionDef): CompletionOption {
   const option: CompletionOption = { names, description: def.description.split('\n')[0] };
   if (!/[<[]/.test(def.flags)) return option;
   const choices = def.choices ?? choicesOf(def.parse);
-  if (choices) option.value = { values: choices };
+  if (choices) option.value = takesList(def.parse) ? { values: choices, list: true } : { values: choices };
   else if (long === '--profile') option.value = 'profile';
   else if (FILE_VALUE.test(def.flags)) option.value = 'file';
   else option.value = 'text';
@@ -76,9 +79,9 @@ const HEADER = (shell: Shell): string =>
 /** A shell word in single quotes. */
 const sq = (text: string): string => `'${text.replace(/'/g, "'\\''")}'`;
 
-/** The value kind as the scripts' helper prints it: file, profile, text, or "values a b c". */
+/** The value kind as the scripts' helper prints it: file, profile, text, "values a b c" or "list a b c". */
 function valueWord(kind: ValueKind): string {
-  return typeof kind === 'string' ? kind : `values ${kind.values.join(' ')}`;
+  return typeof kind === 'string' ? kind : `${kind.list ? 'list' : 'values'} ${kind.values.join(' ')}`;
 }
 
 /** `_forgectl_value PATH OPTION`: how the value of OPTION (after command PATH) completes; nothing for flags. */
@@ -134,6 +137,7 @@ ${isPathFunction(nodes)}${valueFunction(nodes)}_forgectl() {
     profile) COMPREPLY=($(compgen -W "$(forgectl profile list --fields name 2>/dev/null)" -- "$cur")) ;;
     text) COMPREPLY=() ;;
     "values "*) COMPREPLY=($(compgen -W "\${value#values }" -- "$cur")) ;;
+    "list "*) local before=""; [[ "$cur" == *,* ]] && before="\${cur%,*},"; COMPREPLY=($(compgen -P "$before" -W "\${value#list }" -- "\${cur##*,}")) ;;
     *) COMPREPLY=($(compgen -W "$(_forgectl_words "$path")" -- "$cur")) ;;
   esac
 }
@@ -173,6 +177,7 @@ ${isPathFunction(nodes)}${valueFunction(nodes)}_forgectl() {
     profile) profiles=(\${(f)"$(forgectl profile list --fields name 2>/dev/null)"}); compadd -a profiles ;;
     text) _message 'a value' ;;
     "values "*) compadd -- \${=value#values } ;;
+    "list "*) _values -s , 'values' \${=value#list } ;;
     *) _forgectl_entries "$cmdpath"; _describe -t forgectl 'forgectl' reply ;;
   esac
 }
@@ -193,6 +198,7 @@ function fishScript(nodes: CompletionNode[]): string {
     if (o.value === 'file') value = ' -r -F';
     else if (o.value === 'profile') value = " -x -a '(forgectl profile list --fields name 2>/dev/null)'";
     else if (o.value === 'text') value = ' -x';
+    else if (o.value?.list) value = ` -x -a ${sq(`(__fish_complete_list , "string join \\n ${o.value.values.join(' ')}")`)}`;
     else if (o.value) value = ` -x -a ${sq(o.value.values.join(' '))}`;
     return `complete -c forgectl${condition ? ` -n ${sq(condition)}` : ''} ${names}${value} -d ${sq(o.description)}`;
   };

@@ -8,7 +8,7 @@ import { HttpClient } from '../http/client.js';
 import { RateGate } from '../http/rate-gate.js';
 import { oneLine, type Format } from '../output/formats.js';
 import type { Io, Streams } from '../output/io.js';
-import type { Commands, Context, GlobalOptions, Prompter } from './command.js';
+import type { Commands, Context, GlobalOptions, Invocation, Prompter } from './command.js';
 import { Aborted, UsageError } from '../errors.js';
 
 export interface ContextInit {
@@ -25,8 +25,8 @@ export interface ContextInit {
   config?: ConfigData;
   /** Checks a config file read later (the profile's `output`, when the format came from it); throws ConfigError. */
   checkConfig?: (config: ConfigData) => void;
-  /** Runs a command line in this process as main() does (see Context.invoke). */
-  invoke?: (argv: string[], streams: Streams) => Promise<number>;
+  /** Runs another command in this process as main() does (see Context.execute). */
+  execute?: (invocation: Invocation, streams: Streams) => Promise<number>;
   commands: Commands;
 }
 
@@ -43,7 +43,7 @@ export class RunContext implements Context {
   readonly sleep: (ms: number) => Promise<void>;
   readonly rateGate = new RateGate();
   readonly commands: Commands;
-  private readonly invoker?: (argv: string[], streams: Streams) => Promise<number>;
+  private readonly executor?: (invocation: Invocation, streams: Streams) => Promise<number>;
   private config?: ConfigData;
   private readonly checkConfig?: (config: ConfigData) => void;
   private resolved?: Connection;
@@ -62,13 +62,13 @@ export class RunContext implements Context {
     this.sleep = init.sleep;
     this.config = init.config;
     this.checkConfig = init.checkConfig;
-    this.invoker = init.invoke;
+    this.executor = init.execute;
     this.commands = init.commands;
   }
 
-  invoke(argv: string[], streams: Streams): Promise<number> {
-    if (!this.invoker) throw new Error('this run cannot run other commands');
-    return this.invoker(argv, streams);
+  execute(invocation: Invocation, streams: Streams): Promise<number> {
+    if (!this.executor) throw new Error('this run cannot run other commands');
+    return this.executor(invocation, streams);
   }
 
   readConfig(): ConfigData {

@@ -6,12 +6,12 @@ import type { DownloadOptions } from '../download/engine.js';
 /** The options every download command has, and the checks made before its request is sent. */
 
 export const downloadOptions: OptionDef[] = [
-  { flags: '-O, --output-file <path>', description: 'write to this file (through FILE.part, renamed when complete and verified); - for stdout' },
-  { flags: '--resume', description: 'continue an interrupted download from FILE.part (Range request)' },
+  { flags: '-O, --output-file <path>', description: 'write to this file (through FILE.part, renamed when complete and verified); - for stdout', localFile: true },
+  { flags: '--resume', description: 'continue an interrupted download from FILE.part (Range request)', localFile: true },
   { flags: '--sha256 <hex>', description: 'the sha256 the download must have (exit 8 and nothing written otherwise)', parse: parseSha256 },
 ];
 
-export const extractOption: OptionDef = { flags: '--extract <dir>', description: 'unpack the archive into this new or empty folder (zip, tar, tar.gz, tar.bz2)' };
+export const extractOption: OptionDef = { flags: '--extract <dir>', description: 'unpack the archive into this new or empty folder (zip, tar, tar.gz, tar.bz2)', localFile: true };
 
 function parseSha256(value: string): string {
   if (!/^[0-9a-f]{64}$/i.test(value)) throw new UsageError(`--sha256 must be 64 hexadecimal characters, got "${value}"`);

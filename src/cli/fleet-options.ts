@@ -21,7 +21,7 @@ export const concurrencyOption: OptionDef = {
 
 const matchOption: OptionDef = { flags: '--match <glob>', description: "only projects whose full path matches (acme/**/api, repeatable)", parse: collect };
 const excludeOption: OptionDef = { flags: '--exclude <glob>', description: 'leave out projects whose full path matches (repeatable)', parse: collect };
-const projectsFileOption: OptionDef = { flags: '--projects-file <file>', description: 'the projects listed in this file (one ID or path a line; - for stdin)' };
+const projectsFileOption: OptionDef = { flags: '--projects-file <file>', description: 'the projects listed in this file (one ID or path a line; - for stdin)', localFile: true };
 
 /** The selector's options; `group` is left out where a command's --group means something else. */
 export function selectorOptions(withGroup = true): OptionDef[] {
@@ -42,7 +42,7 @@ export const shardOptions: OptionDef[] = [
   { flags: '--rate-limit <n[/seconds]>', description: 'send at most n requests per period (default 60 s) for the whole job: each of N shards takes 1/N', parse: parseRateLimit('--rate-limit') },
 ];
 
-export const failedToOption: OptionDef = { flags: '--failed-to <file>', description: 'write the projects that failed to this file, one a line (rerun them with --projects-file)' };
+export const failedToOption: OptionDef = { flags: '--failed-to <file>', description: 'write the projects that failed to this file, one a line (rerun them with --projects-file)', localFile: true };
 
 export const fleetRunOptions: OptionDef[] = [
   concurrencyOption,

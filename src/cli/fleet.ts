@@ -10,6 +10,7 @@ import { DEFAULT_CONCURRENCY } from './fleet-options.js';
 import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
 import { plural } from '../parse.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard, writeFailedTo } from '../fleet/shard.js';
+import { Progress } from '../fleet/progress.js';
 import { checkWritableTarget, writeFileAtomically } from '../files.js';
 
 /**
@@ -66,12 +67,16 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
   if (budget) ctx.io.note(budget);
-  const shared = sharedParts(ctx, projects, opts.projectsFile === '-');
+  // A spinner at a terminal ("push-rule set 3/20 projects…"); interrupted, the run says which projects were done.
+  const progress = new Progress<FleetProject>(ctx.io, { verb: commandPath, noun: 'project' }, (project) => project.path);
+  ctx.io.state.interruptReport = () => progress.report();
+  const shared = sharedParts(ctx, projects, opts.projectsFile === '-', progress);
   let stop = false;
   const runOne = async (project: FleetProject): Promise<ProjectRun> => {
     const stderr = new TextSink();
     let dryRun = '';
     const projectCtx = projectContext(ctx, project, shared, stderr, (text) => (dryRun += text));
+    progress.start(project);
     try {
       const returned = await def.run({ ...opts, project: project.path }, projectCtx);
       const { rows, attention } = await rowsOf(returned, commandPath, stderr);
@@ -80,6 +85,8 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       if (error instanceof DryRunComplete) return { rows: [], attention: false, stderr: stderr.text, dryRun };
       if (endsTheFleet(error) || !opts.continueOnError) stop = true;
       throw Object.assign(error instanceof Error ? error : new Error(String(error)), { fleetStderr: stderr.text });
+    } finally {
+      progress.finish(project);
     }
   };
 
@@ -87,6 +94,14 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   const result = new ResultWithExit(undefined, ExitCode.ok);
   const shape: { keys?: string[] } = { keys: def.columns };
   async function* rows(): AsyncGenerator<Row> {
+    await progress.begin(projects);
+    try {
+      yield* runAll();
+    } finally {
+      progress.stop();
+    }
+  }
+  async function* runAll(): AsyncGenerator<Row> {
     const outcomes = orderedPool(projects, concurrency, runOne, { stop: () => stop });
     // Rows without records of their own (failures, commands that return nothing) get the columns of the first record.
     const held: Row[] = [];
@@ -110,21 +125,21 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       if (outcome.status === 'failed') {
         const error = outcome.error as Error & { fleetStderr?: string };
         if (endsTheFleet(error)) {
-          ctx.io.streams.stderr.write(prefix(path, error.fleetStderr ?? ''));
+          ctx.io.writeErr(prefix(path, error.fleetStderr ?? ''));
           // The projects under way end first (no more start): no request of this run is left in flight after it.
           while (!(await outcomes.next()).done);
           throw error;
         }
         summary.failed.push(path);
         const message = error instanceof CliError ? error.message + (error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '') : `internal error: ${error.message}`;
-        ctx.io.streams.stderr.write(prefix(path, error.fleetStderr ?? '') + `${path}: error: ${oneLine(message)}\n`);
+        ctx.io.writeErr(prefix(path, error.fleetStderr ?? '') + `${path}: error: ${oneLine(message)}\n`);
         yield* emit({ project: path, outcome: 'failed', error: oneLine(message) });
         continue;
       }
       const run = outcome.value;
       summary.ok++;
       if (run.attention) summary.attention++;
-      if (run.stderr) ctx.io.streams.stderr.write(prefix(path, run.stderr));
+      if (run.stderr) ctx.io.writeErr(prefix(path, run.stderr));
       if (run.dryRun) await ctx.io.out(run.dryRun);
       if (!run.rows.length && !run.dryRun) yield* emit({ project: path, outcome: 'ok', error: null });
       for (const record of run.rows) {
@@ -135,6 +150,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       }
     }
     for (const pending of held.splice(0)) yield pad(pending, shape.keys ?? []);
+    progress.stop();
     if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, [...summary.failed, ...summary.notStarted], writeFileAtomically);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const gate = ctx.rateGate.summary();
@@ -146,7 +162,8 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       result.message = `attention: ${line}${summary.failed.length ? ` — failed: ${named}` : ''}`;
     } else {
       if (summary.attention) result.exitCode = ExitCode.attention;
-      ctx.io.note(line);
+      // Written after the output (a table at a terminal comes whole, once every project is done).
+      if (!ctx.io.options.quiet) result.message = line;
     }
   }
   return Object.assign(result, { result: rows() });
@@ -198,7 +215,7 @@ interface Shared {
 }
 
 /** What the projects of one run share: one confirmation for all, stdin read once, a secret asked for once. */
-function sharedParts(ctx: Context, projects: FleetProject[], stdinTaken: boolean): Shared {
+function sharedParts(ctx: Context, projects: FleetProject[], stdinTaken: boolean, progress: Progress<FleetProject>): Shared {
   let answer: Promise<void> | undefined;
   let stdin: Promise<Buffer> | undefined;
   const secrets = new Map<string, Promise<string>>();
@@ -213,11 +230,17 @@ function sharedParts(ctx: Context, projects: FleetProject[], stdinTaken: boolean
     },
     confirm(question, asking, shown) {
       if (answer) return answer;
-      // At a terminal the question waits for an answer: what the project said so far is its preview, shown first.
-      if (ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun) shown();
+      // At a terminal the question waits for an answer: what the project said so far is its preview, shown first,
+      // with the spinner out of the way until it is answered.
+      const asks = ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun;
+      if (asks) {
+        progress.stop();
+        shown();
+      }
       const others = projects.filter((project) => project.path !== asking).map((project) => project.path);
       const named = others.length > 5 ? `${others.slice(0, 4).join(', ')}, … (${others.length - 4} more)` : others.join(', ');
       answer = ctx.confirm(others.length ? `${question.replace(/\?$/, '')}, and the same in ${plural(others.length, 'more project')} (${named})?` : question);
+      if (asks) answer = answer.then(() => progress.resume());
       return answer;
     },
     readStdin() {
@@ -256,7 +279,7 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     get prompt() { return shared.prompt; },
     now: () => parent.now(),
     sleep: (ms) => parent.sleep(ms),
-    invoke: (argv, streams) => parent.invoke(argv, streams),
+    execute: (invocation, streams) => parent.execute(invocation, streams),
     get commands() { return parent.commands; },
     connection: () => parent.connection(),
     apiFor: (connection, options) => parent.apiFor(connection, options),
@@ -264,7 +287,7 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
     forkApi: (print) => parent.forkApi(print),
     readConfig: () => parent.readConfig(),
     confirm: (question) => shared.confirm(question, project.path, () => {
-      parent.io.streams.stderr.write(prefix(project.path, stderr.text));
+      parent.io.writeErr(prefix(project.path, stderr.text));
       stderr.text = '';
     }),
     project: () => project.path,

@@ -87,13 +87,13 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
     text: topic(
       'Output formats (-o, --output)',
       list([
-        ['table', 'the default. On a terminal: aligned columns under a header, fitted to the terminal\'s width (headers cut first, then times shown as dates, then the widest values cut with …, never the id or the name of each record; then the last columns are left out, named on stderr, unless --fields picked them); a record as "key  value" lines. In a pipe: tab-separated lines without a header or truncation, times in ISO 8601, tabs, line breaks and backslashes escaped (for cut, awk)'],
+        ['table', 'the default. On a terminal: aligned columns under a header, fitted to the terminal\'s width (headers cut first, then times shown as dates, then the widest values cut with …, never the id or the name of each record; then the last columns are left out, named on stderr, unless --fields picked them); a record as "key  value" lines. In a pipe: tab-separated lines without a header or truncation, times in ISO 8601, tabs, line breaks and backslashes escaped, an object or array as its compact JSON (for cut, awk)'],
         ['json', 'a list is one JSON array (also with --all), a record one object'],
         ['ndjson', 'one record per line, written as pages arrive (memory stays flat on any list size)'],
         ['yaml', 'YAML'],
         ['csv', 'RFC 4180, with a header row'],
       ]),
-      paragraph('--fields id,name,owner.name picks fields (dotted paths into records) in every format; an unknown field exits 2 and lists the known ones. The profile\'s "output" key sets a default format.'),
+      paragraph('--fields id,name,owner.name picks fields (dotted paths into records) in every format; through an array a name gives each element\'s (push_access_levels.access_level), as jq\'s .[] does; an unknown field exits 2 and lists the known ones. The profile\'s "output" key sets a default format.'),
       paragraph('stdout carries data only; progress, hints, warnings and errors go to stderr. Control characters in text from the server are shown as visible \\x1b escapes in tables, TSV, CSV, errors, notes and prompts (and escaped in JSON and YAML on a terminal). When a list is cut short (a page fails, or Ctrl-C), stderr says "output is incomplete: N records written" and a JSON array already started is closed. Lists show the first page and say so on stderr when more exist; --all fetches every page, --limit N stops after N records.'),
       paragraph("--jq EXPRESSION (jq's own language: the real jq 1.7.1, built into forgectl)"),
       [
@@ -103,7 +103,8 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
           "forgectl users list --all --slurp --jq 'length'",
           "forgectl api /users --paginate --jq 'select(.is_admin) | .username'",
         ),
-        paragraph('A bad expression exits 2 before anything is sent, with jq\'s message, line and column. An error while it runs (.a.b on a string) exits 1 naming the record ("on record 7, index 6"): a record\'s lines are printed only once the expression finished on it, so nothing of the failing record is printed; on a list the records before it were already printed (a stream cannot take them back) and stderr says "output is incomplete: N records written". halt stops the run there, with exit 0.', 2),
+        paragraph('A bad expression exits 2 before anything is sent, with jq\'s message, line and column; so does one that calls input or inputs. An error while it runs (.a.b on a string) exits 1 naming the record ("on record 7, index 6"), after the results the expression gave on that record before it, as jq prints them; on a list the records before it were already printed and stderr says "output is incomplete: N records written". jq running out of memory (it has 2 GB: a value too large, a recursion without end) exits 1 too. halt stops the run there, with exit 0. An answer that is not JSON (an HTML page) is a failure of the server, exit 8, with nothing printed.', 2),
+        paragraph("On an answer of api the expression reads the answer's own text, so numbers keep the form they were written in (100000000000000000001, 1.0), as jq 1.7 keeps them; the records of other commands and of api --paginate are read as JavaScript reads numbers (17 significant digits).", 2),
       ],
       paragraph('--template TEXT|@FILE (Liquid templates, by the liquidjs library: no code runs, no file is read)'),
       [
@@ -112,7 +113,7 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
           "forgectl users list --all --template '{{ id }} {{ username }} joined {{ created_at | timeago }}'",
           'forgectl users list --template \'{% row id, username, state | color: "green" %}\'',
         ),
-        paragraph('Besides Liquid\'s own filters (upcase, truncate, date, default …): timeago ("3 days ago"), color: "red" (green, yellow, blue, magenta, cyan, gray, bold, dim; painted only on a terminal, as other colour), and the tag row, whose cells are printed as aligned columns when the records end. Control characters in values are shown as visible \\x1b escapes. A template that does not parse exits 2 before anything is sent.', 2),
+        paragraph('Besides Liquid\'s own filters (upcase, truncate, date, default …): timeago ("3 days ago"), color: "red" (green, yellow, blue, magenta, cyan, gray, bold, dim; painted only on a terminal, as other colour), and the tag row, whose cells are printed as aligned columns when the records end. Control characters in values are shown as visible \\x1b escapes. A template that does not parse, or is in Go\'s template language ({{range .}}, {{printf "%v" .id}}), exits 2 before anything is sent; a name that is not a field of the record exits 2 naming the fields ({% if name %} and {{ name | default: "-" }} take a field some records lack).', 2),
       ],
     ),
   },

@@ -1,4 +1,4 @@
-import type { OptionDef } from './command.js';
+import type { ArgDef, OptionDef } from './command.js';
 import { parseInteger } from '../parse.js';
 
 /** Options shared by many commands: one definition each. */
@@ -21,6 +21,7 @@ export const userOption: OptionDef = {
 export const outputFileOption: OptionDef = {
   flags: '--output-file <path>',
   description: 'write to this file (atomically) instead of stdout; an existing file is replaced only when confirmed (--yes)',
+  localFile: true,
 };
 
 /** Not offered by keyset-only lists, which still accept it to say why they refuse it. */
@@ -38,3 +39,12 @@ export function listOptions(list: boolean | 'keyset' | undefined): OptionDef[] {
   if (!list) return [];
   return list === 'keyset' ? paginationOptions.filter((option) => option !== pageOption) : paginationOptions;
 }
+
+/** Arguments shared by many commands: one definition each. */
+
+export const projectArg: ArgDef = { spec: '[project]', description: 'project ID or full path (default: the profile\'s default_project)' };
+export const groupArg: ArgDef = { spec: '[group]', description: 'group ID or full path (default: the profile\'s default_group)' };
+/** A commit: its SHA, or the name of a branch or tag (its head). */
+export const commitArg: ArgDef = { spec: '<sha>', description: 'the commit: its SHA, or a branch or tag name for its head' };
+/** A file's path in the repository. */
+export const repoPathArg: ArgDef = { spec: '<path>', description: 'the file\'s path in the repository (docs/intro.md)' };

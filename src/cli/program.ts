@@ -8,7 +8,7 @@ import { parseFields } from '../output/fields.js';
 import { Io, OutputState, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
-import type { CommandDef, GlobalOptions, OptionDef } from './command.js';
+import { argName, argSpec, type CommandDef, type GivenGlobals, type GlobalOptions, type Invocation, type OptionDef } from './command.js';
 import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { Commands, ManifestEntry } from './command.js';
@@ -66,6 +66,17 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Configuration as code:', ['plan', 'apply', 'export', 'validate']],
   ['AI assistants:', ['mcp']],
 ];
+
+/**
+ * The root help with its options (the global options, a score of lines) after the commands, which are what a reader
+ * of `forgectl --help` looks for: commander writes them first.
+ */
+function optionsLast(text: string): string {
+  const sections = text.trimEnd().split(/\n\n(?=\S[^\n]*:\n)/);
+  const options = sections.findIndex((section) => section.startsWith('Options:\n'));
+  if (options < 0) return text;
+  return `${[...sections.slice(0, options), ...sections.slice(options + 1), sections[options]].join('\n\n')}\n`;
+}
 
 /**
  * The section of a top-level command in the root help, its rank, and its place in the section (unlisted ones last,
@@ -233,6 +244,10 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
       const text = Help.prototype.optionDescription.call(this, option);
       return option.mandatory ? `required: ${text}` : text;
     },
+    formatHelp(cmd, helper) {
+      const text = Help.prototype.formatHelp.call(this, cmd, helper);
+      return cmd.parent ? text : optionsLast(text);
+    },
   });
   program.addHelpText('after', `\n${HELP_TOPICS_LINE}\n`);
   for (const def of globalOptions) program.addOption(toOption(def));
@@ -269,7 +284,7 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
 /** Adds a command module's arguments, options and help examples to its stub (and the fleet selector, where it fits). */
 export function attachDefinition(command: Command, def: CommandDef): void {
   if (def.description) command.description(`${command.description()}\n\n${def.description}`);
-  for (const arg of def.args ?? []) command.argument(arg);
+  for (const arg of def.args ?? []) command.argument(argSpec(arg), typeof arg === 'string' ? undefined : arg.description);
   // Words after a command that takes none are refused by the action, naming the option they were likely meant for.
   if (!def.args?.length) command.allowExcessArguments(true);
   for (const option of def.options ?? []) command.addOption(toOption(option));
@@ -286,15 +301,14 @@ function strayArguments(path: string, def: CommandDef, words: string[]): UsageEr
   return new UsageError(`forgectl ${path} takes no arguments, got ${words.map((word) => `"${word}"`).join(' ')}`, flag ? `did you mean: forgectl ${path} ${flag} ${words[0]}?` : `forgectl ${path} --help lists its options`);
 }
 
-function argName(spec: string): string {
-  return spec.replace(/[<>[\]]|\.\.\./g, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
+/** Runs an invocation in this process as main() does, errors reported (the context's execute()). */
+export type Executor = (invocation: Invocation, deps: CliDeps) => Promise<number>;
 
 /**
- * Parses argv, runs the one command it names, renders its result, and returns the exit code: 0, or the one a
- * ResultWithExit asks for (an audit that found something). Failures throw CliError / CommanderError.
+ * Parses argv into the one command it names, its options and the global options, and runs them on the path every
+ * command runs on (executeCommand). Returns the exit code; failures throw CliError / CommanderError.
  */
-export async function runCli(commands: Commands, originalArgv: string[], deps: CliDeps, state = new OutputState(), main?: (argv: string[], deps: CliDeps) => Promise<number>): Promise<number> {
+export async function runCli(commands: Commands, originalArgv: string[], deps: CliDeps, state = new OutputState(), executor?: Executor): Promise<number> {
   const help = helpRequest(commands, originalArgv);
   if (help.text !== undefined) {
     // A topic is laid out as a command's help is: to the terminal's width, else to 80 columns.
@@ -308,7 +322,6 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
   const entry = match.entry;
   // Without a command, the words name a group (or none): its help needs its own commands only.
   const { program, leaves } = buildProgram(commands, deps, entry, entry ? [] : words);
-  let context: RunContext | undefined;
   let exitCode: number = ExitCode.ok;
   if (entry) {
     const leaf = leaves.get(entry.path)!;
@@ -318,53 +331,62 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
       const command = actionArgs[actionArgs.length - 1] as Command;
       if (!def.args?.length && command.args.length) throw strayArguments(entry.path, def, command.args);
       const opts: Record<string, unknown> = { ...command.opts() };
-      (def.args ?? []).forEach((spec, index) => (opts[argName(spec)] = actionArgs[index]));
-      const globals = program.opts() as GlobalOptions & { fields?: string; output?: Format; color?: boolean };
-      const own = OWN_FORMATS.find((format) => format === (globals.output as string));
-      if (own && !def.formats?.includes(own)) throw new UsageError(`-o ${own} is not an output format of ${entry.path}`, `use one of ${FORMATS.join(', ')}`);
-      const { prepareShaping } = await import('./shaping.js');
-      const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
-      context = await createContext(commands, globals, deps, opts, def, state, main);
-      const kind = fleetKind(def);
-      const fleet = kind !== undefined && fleetSelected(opts, kind);
-      if (kind) checkSelection(opts, kind);
-      const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, entry.path) : await def.run(opts, context);
-      const status = returned instanceof ResultWithExit ? returned : undefined;
-      await render(status ? status.result : returned, context.io, {
-        format: context.format,
-        fields: context.globals.fields,
-        columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
-        declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
-        ...shaping,
-      });
-      if (status) {
-        if (status.message) deps.stderr.write(`${status.message}\n`);
-        exitCode = status.exitCode;
-      }
+      (def.args ?? []).forEach((arg, index) => (opts[argName(arg)] = actionArgs[index]));
+      exitCode = await executeCommand(commands, { path: entry.path, opts, globals: program.opts() }, deps, state, executor);
     });
   }
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } finally {
-    await context?.close();
-  }
+  await program.parseAsync(argv, { from: 'user' });
   return exitCode;
+}
+
+/**
+ * The one path every command runs on, whether parsed from argv or built from a tool call: output shaping, the
+ * context, a fleet of projects or one, rendering, and the exit code (0, or the one a ResultWithExit asks for, such as
+ * an audit that found something). Failures throw CliError.
+ */
+export async function executeCommand(commands: Commands, { path, opts, globals }: Invocation, deps: CliDeps, state = new OutputState(), executor?: Executor): Promise<number> {
+  const entry = commands.manifest.find((candidate) => candidate.path === path);
+  if (!entry) throw new UsageError(`unknown command "${path}"`);
+  const def = (await entry.load()).default;
+  const own = OWN_FORMATS.find((format) => format === (globals.output as string));
+  if (own && !def.formats?.includes(own)) throw new UsageError(`-o ${own} is not an output format of ${path}`, `use one of ${FORMATS.join(', ')}`);
+  const { prepareShaping } = await import('./shaping.js');
+  const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
+  const context = await createContext(commands, globals, deps, opts, def, state, executor);
+  try {
+    const kind = fleetKind(def);
+    const fleet = kind !== undefined && fleetSelected(opts, kind);
+    if (kind) checkSelection(opts, kind);
+    const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, path) : await def.run(opts, context);
+    const status = returned instanceof ResultWithExit ? returned : undefined;
+    await render(status ? status.result : returned, context.io, {
+      format: context.format,
+      fields: context.globals.fields,
+      columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
+      declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
+      ...shaping,
+    });
+    if (status?.message) deps.stderr.write(`${status.message}\n`);
+    return status ? status.exitCode : ExitCode.ok;
+  } finally {
+    await context.close();
+  }
 }
 
 /** Loaded only when a command runs: help and usage errors need no HTTP client (undici). */
 async function createContext(
   commands: Commands,
-  raw: GlobalOptions & { fields?: unknown },
+  raw: GivenGlobals,
   deps: CliDeps,
   opts: Record<string, unknown>,
   def: CommandDef,
   state: OutputState,
-  main?: (argv: string[], deps: CliDeps) => Promise<number>,
+  executor?: Executor,
 ): Promise<RunContext> {
   const { RunContext } = await import('./context.js');
   const env = deps.env;
   const io = new Io(deps, { quiet: Boolean(raw.quiet), color: colorWanted(raw, deps) }, state);
-  const globals: GlobalOptions = { ...raw, fields: parseFields(raw.fields as string | undefined) };
+  const globals: GlobalOptions = { ...raw, fields: parseFields(raw.fields) };
   const dir = configDir(env);
   // The output format: -o, then the command's own default, then the profile's `output`, then table. The config
   // read for it is handed to the context, which would otherwise read the file again.
@@ -397,7 +419,7 @@ async function createContext(
     interrupted: deps.interrupted,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     commands,
-    invoke: main && ((argv, streams) => main(argv, { env, now: deps.now, sleep: deps.sleep, ...streams })),
+    execute: executor && ((invocation, streams) => executor(invocation, { env, now: deps.now, sleep: deps.sleep, ...streams })),
   });
 }
 

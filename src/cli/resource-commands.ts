@@ -2,7 +2,8 @@ import type { Field } from '../api/fields.js';
 import type { ListResult } from '../api/paginate.js';
 import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
-import { defineCommand, type CommandDef, type Context, type OptionDef } from './command.js';
+import { withChoices } from '../parse.js';
+import { defineCommand, type ArgDef, type CommandDef, type Context, type OptionDef } from './command.js';
 import { groupOption, projectOption, userOption } from './options.js';
 
 /**
@@ -69,13 +70,14 @@ export function fieldOptions(fields: Array<[string, Field]>, mode: { required?: 
       const on: OptionDef = { flags: flag, description };
       return mode.negatable ? [on, { flags: `--no-${flag.slice(2)}`, description: `the opposite of ${flag}` }] : [on];
     }
-    return [{
-      flags: `${flag} ${field.placeholder ?? field.kind.placeholder}`,
-      description,
-      parse: (value: string, previous?: unknown) => field.kind.parse(value, flag, previous),
-      required: mode.required?.(field),
-    }];
+    return [{ flags: `${flag} ${field.placeholder ?? field.kind.placeholder}`, description, parse: fieldParser(field, flag), required: mode.required?.(field) }];
   });
+}
+
+/** The parser of a field's option: its kind's, naming the values when the kind takes one of a list. */
+export function fieldParser(field: Field, flag: string): (value: string, previous?: unknown) => unknown {
+  const parse = (value: string, previous?: unknown) => field.kind.parse(value, flag, previous);
+  return field.kind.choices ? withChoices(parse, field.kind.choices) : parse;
 }
 
 /** The values of some fields' options, by field name (undefined when not given). */
@@ -196,7 +198,7 @@ async function* mappedPages(list: ListResult<any>, mapPage: (records: any[], ctx
 export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
   if ('parents' in resource) return multiParentCommands(resource, verbs);
   const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
-  const idArgs = [`<${idName(resource)}>`];
+  const idArgs: ArgDef[] = [{ spec: `<${idName(resource)}>`, description: `the ${resource.noun}'s ${idName(resource) === 'id' ? 'ID' : idName(resource).replace(/[-_]/g, ' ')}` }];
   const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName(resource)}`)]));
   const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
   const route = (verb: Verb): string => routeOf(resource, verb);
@@ -208,6 +210,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
     if (resource.computed?.length && !spec.map && !spec.mapPage) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
     const filters = Object.entries(resource.filters ?? {});
     commands.list = defineCommand({
+      effect: 'read',
       description: describe(spec, false),
       examples: spec.examples,
       options: [...parentOptionList, ...fieldOptions(filters)],
@@ -224,6 +227,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
 
   if (verbs.get) {
     commands.get = defineCommand({
+      effect: 'read',
       description: describe(verbs.get, false),
       examples: verbs.get.examples,
       args: idArgs,
@@ -240,6 +244,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
   if (verbs.create) {
     const fields = creatableFields(resource);
     commands.create = defineCommand({
+      effect: 'write',
       description: describe(verbs.create, true),
       examples: verbs.create.examples,
       recordFields,
@@ -253,6 +258,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
   if (verbs.update) {
     const fields = updatableFields(resource);
     commands.update = defineCommand({
+      effect: 'write',
       description: describe(verbs.update, true),
       examples: verbs.update.examples,
       args: idArgs,
@@ -273,6 +279,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
   if (verbs.delete) {
     const spec = verbs.delete;
     commands.delete = defineCommand({
+      effect: 'destructive',
       description: describe(spec, true),
       examples: spec.examples,
       args: idArgs,
@@ -328,6 +335,7 @@ export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs)
 
   if (verbs.get) {
     commands.get = defineCommand({
+      effect: 'read',
       description: describe(verbs.get, false),
       examples: verbs.get.examples,
       options: parentOptionList,
@@ -346,6 +354,7 @@ export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs)
     const fields = settableFields(resource).filter(([name]) => !spec.omit?.includes(name));
     const flags = fields.map(([name, field]) => flagOf(name, field));
     commands.set = defineCommand({
+      effect: 'write',
       description: describe(spec, true),
       examples: spec.examples,
       options: [...parentOptionList, ...fieldOptions(fields, { negatable: true }), ...(spec.options ?? [])],
@@ -368,6 +377,7 @@ export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs)
     if (!remove) throw new Error(`resource ${resource.noun} declares no delete route`);
     const spec = verbs.delete;
     commands.delete = defineCommand({
+      effect: 'destructive',
       description: describe(spec, true),
       examples: spec.examples,
       options: parentOptionList,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import type { Context } from './command.js';
+import type { Context, OptionDef } from './command.js';
 
 /**
  * Write-only values (webhook secrets, custom header values, URL variable values) never come from argv, where `ps`
@@ -54,4 +54,21 @@ export async function readSecret(ctx: Context, label: string, source: SecretSour
   value = value.replace(/\r?\n$/, '');
   if (!value) throw new UsageError(`${label}: ${describe(source)} is empty`);
   return value;
+}
+
+/** --show-values of the commands that print CI/CD variables (variables list and get, api). */
+export const showValuesOption: OptionDef = {
+  flags: '--show-values',
+  description: 'show the values of masked CI/CD variables too (only at a terminal; hidden values cannot be read back)',
+};
+
+/**
+ * Whether masked values may be printed: --show-values at a terminal. Off a terminal (a pipe, a file, a CI log, an
+ * agent) they never are, and the command says so.
+ */
+export function mayShowValues(opts: { showValues?: boolean }, ctx: Context): boolean {
+  if (!opts.showValues) return false;
+  if (ctx.io.stdoutIsTTY) return true;
+  ctx.io.note('--show-values shows masked values only at a terminal: output that goes to a pipe or a file never carries them');
+  return false;
 }

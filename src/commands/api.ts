@@ -1,12 +1,15 @@
 import { defineCommand, type Context } from '../cli/command.js';
 import { UsageError } from '../errors.js';
-import { collect } from '../parse.js';
+import { collect, pairReadsFile } from '../parse.js';
 import { readLocalFile } from '../files.js';
 import { assignField, typedValue, type Json } from '../cli/json-fields.js';
+import { isDeepStrictEqual } from 'node:util';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
 import { DownloadResult } from '../download/result.js';
-import { TextResult } from '../output/result.js';
+import { JsonAnswer, TextResult } from '../output/result.js';
+import { withoutSecretValues } from '../api/resources/variables.js';
+import { mayShowValues, showValuesOption } from '../cli/secrets.js';
 
 interface Options {
   path: string;
@@ -17,6 +20,7 @@ interface Options {
   input?: string;
   paginate?: boolean;
   include?: boolean;
+  showValues?: boolean;
 }
 
 function isText(type: string | undefined): boolean {
@@ -43,7 +47,10 @@ async function buildFields(opts: Options, ctx: Context): Promise<Record<string, 
 }
 
 export default defineCommand<Options>({
-  description: 'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command.',
+  effect: 'destructive',
+  description:
+    'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command. ' +
+    'The values of masked and hidden CI/CD variables in an answer are shown as null: --show-values shows masked ones at a terminal, never in a pipe or a file.',
   examples: [
     'forgectl api /user',
     'forgectl api /projects/acme%2Fapi/badges -f link_url=https://ci.example.com -f image_url=https://ci.example.com/b.svg',
@@ -57,11 +64,12 @@ export default defineCommand<Options>({
   options: [
     { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with fields)' },
     { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', parse: collect },
-    { flags: '-F, --field <key=value>', description: 'a typed field: numbers, true/false, null, @file (repeatable)', parse: collect },
+    { flags: '-F, --field <key=value>', description: 'a typed field: numbers, true/false, null, @file (repeatable)', parse: collect, localFile: pairReadsFile },
     { flags: '-H, --header <name:value>', description: 'an extra request header (repeatable)', parse: collect },
-    { flags: '--input <file>', description: 'request body from a file, or - for stdin' },
+    { flags: '--input <file>', description: 'request body from a file, or - for stdin', localFile: true },
     { flags: '--paginate', description: 'fetch every page; prints one JSON array (or NDJSON with -o ndjson)' },
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
+    showValuesOption,
   ],
   async run(opts, ctx) {
     const fields = await buildFields(opts, ctx);
@@ -86,10 +94,12 @@ export default defineCommand<Options>({
     }
     const inQuery = method === 'GET' || method === 'HEAD';
     if (opts.input && hasFields) throw new UsageError('--input and fields cannot be combined');
+    const show = mayShowValues(opts, ctx);
 
     if (opts.paginate) {
       if (method !== 'GET') throw new UsageError('--paginate works with GET only');
-      return ctx.api.list(path, fields as Record<string, string>, { ...ctx.paging, all: true });
+      const list = ctx.api.list(path, fields as Record<string, string>, { ...ctx.paging, all: true });
+      return show ? list : list.map(withoutSecretValues);
     }
 
     let rawBody: { data: Buffer | string; contentType: string } | undefined;
@@ -114,10 +124,19 @@ export default defineCommand<Options>({
     }
     if (isText(response.header('content-type'))) {
       const body = await readJson(response);
-      if (body.kind === 'json') return body.value;
-      // Printed as it came, but an HTML page or broken JSON is rarely what was asked for: say so on stderr.
-      if (body.kind === 'malformed') ctx.io.warn(`the server answered ${response.status} with malformed JSON; printed as text`);
-      else if (/html/i.test(body.type)) ctx.io.warn(`the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
+      if (body.kind === 'json') {
+        if (body.value === undefined) return undefined;
+        if (show) return new JsonAnswer(body.value, body.text);
+        // jq reads the answer's own text (numbers as written), unless a secret value was taken out of it.
+        const value = withoutSecretValues(body.value);
+        return new JsonAnswer(value, isDeepStrictEqual(value, body.value) ? body.text : JSON.stringify(value));
+      }
+      if (body.kind === 'malformed' || /html/i.test(body.type)) {
+        // An HTML page or broken JSON is rarely what was asked for: a failure of the server where records were to be
+        // shaped (--jq, --template); else printed as it came, and said so on stderr.
+        if (ctx.globals.jq !== undefined || ctx.globals.template !== undefined) throw ctx.api.notJson({ method, path, query: inQuery ? fields : undefined }, response.status, body.kind, body.type);
+        ctx.io.warn(body.kind === 'malformed' ? `the server answered ${response.status} with malformed JSON; printed as text` : `the server answered ${response.status} with ${body.type}, not JSON (a sign-in page of a proxy?)`);
+      }
       return new TextResult(body.text);
     }
     return new DownloadResult(response.body, { size: Number(response.header('content-length')) || undefined });

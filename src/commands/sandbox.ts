@@ -48,7 +48,9 @@ async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
   if (opts.caOut) args.push('--ca-out', opts.caOut);
   if (opts.artifactSize) args.push('--artifact-size', String(opts.artifactSize));
   // The same forgectl (bin and Node) as this run: process globals are read here on purpose, to start a copy of it.
-  const child = spawn(process.execPath, [process.argv[1], ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: ctx.env as NodeJS.ProcessEnv });
+  // The single executable is Node and forgectl in one: no script follows its path.
+  const self = (await import('node:sea')).isSea() ? [] : [process.argv[1]];
+  const child = spawn(process.execPath, [...self, ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: ctx.env as NodeJS.ProcessEnv });
   let out = '';
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));

@@ -1,8 +1,9 @@
-import { ApiError, CliError, DryRunComplete } from '../errors.js';
+import { ApiError, CliError, DryRunComplete, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
-import { digestOf, ownerLabel, type Change, type LiveObject, type Owner, type SectionIo } from './model.js';
+import type { Progress } from '../fleet/progress.js';
+import { digestOf, isSecretRef, ownerLabel, ReplaceFailed, type Change, type LiveObject, type Owner, type SecretRef, type SectionIo } from './model.js';
 import { endsTheRun } from './plan.js';
-import { objectLabel } from './render.js';
+import { changeLabel, objectLabel } from './render.js';
 import type { Section } from './section.js';
 import { sectionOf } from './sections/index.js';
 
@@ -47,11 +48,14 @@ async function perform(io: SectionIo, change: Change): Promise<void> {
   switch (change.action) {
     case 'create':
       return section.create!(io, owner, desired, name);
-    case 'update':
-      return section.update!(io, owner, liveOf(change), change.fields.filter((f) => !f.writeOnly).map((f) => f.field), desired);
+    case 'update': {
+      const changed = change.fields.filter((f) => !f.writeOnly).map((f) => f.field);
+      // A change only a delete and a create make (a variable's hidden) is a replace, whatever the plan called it.
+      if (section.replaces?.(liveOf(change), changed)) return replaceSafely(io, section, change);
+      return section.update!(io, owner, liveOf(change), changed, desired);
+    }
     case 'replace':
-      await section.remove!(io, owner, liveOf(change));
-      return section.create!(io, owner, desired, name);
+      return replaceSafely(io, section, change);
     case 'delete':
       return section.remove!(io, owner, liveOf(change));
     case 'violation':
@@ -59,10 +63,79 @@ async function perform(io: SectionIo, change: Change): Promise<void> {
   }
 }
 
+/**
+ * Deletes an object and creates it again, as safely as the service allows: what the old object needs to be put
+ * back is read before the delete (when it can be read back at all), and put back when the create fails. Every
+ * value the create sends was read and checked before the run's first write (checkBeforeWriting), so what is left
+ * to fail is the service's own refusal or the network; the error then says exactly what state was left.
+ */
+async function replaceSafely(io: SectionIo, section: Section, change: Change): Promise<void> {
+  const owner = change.owner;
+  const live = liveOf(change);
+  const restore = await section.keepOld?.(io, owner, live);
+  let dryRun = false;
+  try {
+    await section.remove!(io, owner, live);
+  } catch (error) {
+    // --dry-run shows the create's request too.
+    if (!(error instanceof DryRunComplete)) throw error;
+    dryRun = true;
+  }
+  try {
+    await section.create!(io, owner, change.desired ?? {}, section.shape === 'map' ? change.key : undefined);
+  } catch (error) {
+    if (dryRun || error instanceof DryRunComplete) throw error;
+    const what = `the old ${objectLabel(change)}`;
+    const failed = `deleted to be created again, but the create failed: ${messageOf(error)}`;
+    if (!restore) throw new ReplaceFailed(`${failed}; ${what} could not be read back before the delete, so it is gone: create it again`, error);
+    try {
+      await restore();
+    } catch (again) {
+      throw new ReplaceFailed(`${failed}; putting ${what} back failed too (${messageOf(again)}): it is gone, create it again`, error);
+    }
+    throw new ReplaceFailed(`${failed}; ${what} was put back as it was`, error);
+  }
+}
+
 const messageOf = (error: unknown): string => {
   if (error instanceof ApiError) return `${error.message} (${error.method} ${error.path} → ${error.status})`;
   return error instanceof Error ? error.message : String(error);
 };
+
+/** The secret references in a value (a reference itself, or those of a map of them), with where they are in it. */
+function refsIn(value: unknown, path = ''): Array<[string, SecretRef]> {
+  if (isSecretRef(value)) return [[path, value]];
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => refsIn(item, path ? `${path}.${key}` : key));
+}
+
+/** The secret references a change sends: all of a create's and a replace's, those of the fields an update lists. */
+function secretsSent(change: Change): Array<[string, SecretRef]> {
+  const desired = change.desired ?? {};
+  const names = change.action === 'update' ? change.fields.map((field) => field.field) : Object.keys(desired);
+  return [...new Set(names)].flatMap((name) => refsIn(desired[name]).map(([path, ref]): [string, SecretRef] => [path ? `${name}.${path}` : name, ref]));
+}
+
+/**
+ * Reads and checks, for the whole run and before its first write, every value the changes that will be carried
+ * out need: each secret they send (from the environment, a file or a command), and what each section checks
+ * itself (mask rules, local files changed since the plan). The problems found, each a line naming the object;
+ * empty when every change can go ahead.
+ */
+export async function checkBeforeWriting(io: SectionIo, changes: Change[], options: { prune: boolean }): Promise<string[]> {
+  const problems = new Set<string>();
+  const note = (where: string, error: unknown) => {
+    if (!(error instanceof UsageError)) throw error;
+    problems.add(error.message.startsWith(where) ? error.message : `${where}: ${error.message}`);
+  };
+  for (const change of changes) {
+    if (change.action === 'violation' || change.action === 'delete' || (change.prune && !options.prune)) continue;
+    const where = changeLabel(change);
+    for (const [field, ref] of secretsSent(change)) await io.secret(ref, `${where} ${field}`).catch((error: unknown) => note(where, error));
+    await sectionFor(change).prepare?.(io, change).catch((error: unknown) => note(where, error));
+  }
+  return [...problems];
+}
 
 /** The changes by owner, in the plan's order. */
 function byOwner(changes: Change[]): Array<[Owner, Change[]]> {
@@ -76,7 +149,11 @@ function byOwner(changes: Change[]): Array<[Owner, Change[]]> {
   return [...groups.values()];
 }
 
-export async function* applyChanges(io: SectionIo, changes: Change[], options: { prune: boolean; concurrency: number }, summary: ApplySummary): AsyncGenerator<ApplyRow> {
+/** The changes apply carries out: those of the plan but audit findings, and deletions that wait for --prune. */
+export const toCarryOut = (changes: Change[], prune: boolean): Change[] => changes.filter((change) => change.action !== 'violation' && (prune || !change.prune));
+
+export async function* applyChanges(io: SectionIo, changes: Change[], options: { prune: boolean; concurrency: number; progress?: Progress<Change> }, summary: ApplySummary): AsyncGenerator<ApplyRow> {
+  const progress = options.progress;
   const run = async ([owner, list]: [Owner, Change[]]): Promise<ApplyRow[]> => {
     const rows: ApplyRow[] = [];
     const row = (change: Change, result: ApplyRow['result'], error: string | null = null): ApplyRow => ({ target: ownerLabel(owner), object: objectLabel(change), action: change.action, result, error });
@@ -95,6 +172,7 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
         batched.set(section, [...(batched.get(section) ?? []), change]);
         continue;
       }
+      progress?.start(change);
       try {
         await perform(io, change);
         rows.push(row(change, 'done'));
@@ -105,9 +183,12 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
         }
         if (endsTheRun(error)) throw error;
         rows.push(row(change, 'failed', messageOf(error)));
+      } finally {
+        progress?.finish(change);
       }
     }
     for (const [section, batch] of batched) {
+      for (const change of batch) progress?.start(change);
       try {
         await section.applyAll!(io, owner, batch);
         rows.push(...batch.map((change) => row(change, 'done')));
@@ -118,6 +199,8 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
         }
         if (endsTheRun(error)) throw error;
         rows.push(...batch.map((change) => row(change, 'failed', messageOf(error))));
+      } finally {
+        for (const change of batch) progress?.finish(change);
       }
     }
     return rows;

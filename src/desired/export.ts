@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ApiError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { isSecretRef, ownerLabel, type Owner, type SectionIo } from './model.js';
@@ -108,11 +106,8 @@ export async function exportState(io: SectionIo, options: ExportOptions): Promis
   return { document, notes: [...notes] };
 }
 
-/** Where the installed package keeps the schema (next to dist/, or the checkout's schema/ folder). */
-export function schemaPath(): string | undefined {
-  for (const relative of ['../schema/desired-state.schema.json', '../../schema/desired-state.schema.json']) {
-    const path = fileURLToPath(new URL(relative, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  return undefined;
-}
+/**
+ * The schema an exported file's modeline names: where it is when forgectl is a dependency of the repository that
+ * holds the file (relative, so the file works on every machine and in CI, never one machine's install prefix).
+ */
+export const SCHEMA_MODELINE = '# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Api } from '../api/client.js';
+import { CliError, ExitCode } from '../errors.js';
 import type { Field } from '../api/fields.js';
 
 /**
@@ -66,7 +67,6 @@ export interface LiveObject {
   managed?: boolean;
 }
 
-/** A field that differs: from (live) → to (desired). Write-only fields show no values. */
 /** JSON with sorted keys, so two values compare equal whatever the key order. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -80,12 +80,13 @@ export const sameValue = (a: unknown, b: unknown): boolean => canonical(a) === c
 
 /** The digest of a live object's values: a saved plan compares it with the object's values when applied. */
 export function digestOf(values: Record<string, unknown> | undefined): string {
-  if (!values) return '';
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])])) : value;
-  return createHash('sha256').update(JSON.stringify(canonical(values))).digest('hex');
+  return values ? digestOfValue(values) : '';
 }
 
+/** sha256 of a value written canonically (keys sorted, so the order of keys never matters). */
+export const digestOfValue = (value: unknown): string => createHash('sha256').update(canonical(value)).digest('hex');
+
+/** A field that differs: from (live) → to (desired). Write-only fields show no values. */
 export interface FieldChange {
   field: string;
   from?: unknown;
@@ -113,6 +114,12 @@ export interface Change {
   digest: string;
   /** A delete only `apply --prune` carries out. */
   prune?: boolean;
+  /** A replace: why the service needs the object deleted and created again. */
+  replace_reason?: string;
+  /** A replace whose old object cannot be read back (a hidden value): should the create fail, the old one is gone. */
+  old_unreadable?: boolean;
+  /** Only write-only values the file asks to write on every apply (a variable's rewrite: always): not drift. */
+  rewrite?: boolean;
   /** Why an audit-only section reports the object (never changed by apply). */
   note?: string;
   /** Who last changed the object, and when, as the owner's audit events say (absent when they do not, or cannot be read). */
@@ -126,4 +133,15 @@ export interface SectionIo {
   secret(ref: SecretRef, label: string): Promise<string>;
   /** A local file named in the desired-state file, relative to it. */
   readLocal(path: string): Buffer;
+}
+
+/** A replace that failed after its delete: what happened, and what became of the old object. */
+export class ReplaceFailed extends CliError {
+  constructor(
+    message: string,
+    readonly reason: unknown,
+  ) {
+    super(message, reason instanceof CliError ? reason.exitCode : ExitCode.internal);
+    this.name = 'ReplaceFailed';
+  }
 }

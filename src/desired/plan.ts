@@ -1,15 +1,16 @@
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { selectProjects } from '../fleet/select.js';
+import type { Progress } from '../fleet/progress.js';
 import { startBudget, takeShard, type Shard } from '../fleet/shard.js';
 import { oneLine } from '../output/formats.js';
 import type { RateGate } from '../http/rate-gate.js';
 import type { SelectContext } from '../fleet/select.js';
 import type { DesiredState } from './file.js';
-import { digestOf, isSecretRef, ownerLabel, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
+import { digestOf, isSecretRef, ownerLabel, ReplaceFailed, type Change, type FieldChange, type LiveObject, type Owner, type SectionIo, sameValue } from './model.js';
 import { explainChanges, newAuthors } from './changed-by.js';
 import { effectiveSections, targetGroups, targetProjects } from './scopes.js';
-import { identityKey, unmark, type Section } from './section.js';
+import { identityKey, unmark, type Replacement, type Section } from './section.js';
 import { SECTIONS } from './sections/index.js';
 
 /**
@@ -46,6 +47,8 @@ export interface PlanOptions {
   projectsFile?: string;
   /** --rate-limit: the whole job's budget. */
   rateLimit?: { limit: number; periodSeconds: number };
+  /** A spinner at a terminal: "planning 7/22 projects…". */
+  progress?: Progress<Owner>;
 }
 
 type Values = Record<string, unknown>;
@@ -79,6 +82,14 @@ export function diffFields(section: Section, live: Values | undefined, desired: 
 
 const compared = (fields: FieldChange[]): boolean => fields.some((field) => !field.writeOnly);
 
+/** Whether changing these fields of a live object deletes and creates it again, and why. */
+export function replacementOf(section: Section, live: LiveObject, fields: FieldChange[]): Replacement | undefined {
+  const forced = section.replaces?.(live, fields.filter((field) => !field.writeOnly).map((field) => field.field));
+  if (forced) return forced;
+  if (section.replaceOnly || !section.update) return { reason: section.replaceReason ?? `the service cannot change a ${section.noun} in place` };
+  return undefined;
+}
+
 /** The changes of one section of one owner. */
 async function planSection(io: SectionIo, owner: Owner, section: Section, desired: unknown, prune: Plan['prune']): Promise<{ changes: Change[]; leftAlone: number; notCompared?: number }> {
   if (section.plan) return { changes: await section.plan(io, owner, desired), leftAlone: 0 };
@@ -98,7 +109,11 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     const values = value as Values;
     if (!live) return section.create ? change('create', key, diffFields(section, undefined, values, true), undefined, values) : undefined;
     const fields = diffFields(section, live.values, values, false);
-    return compared(fields) ? change('update', key, fields, live, values) : undefined;
+    if (!compared(fields)) return undefined;
+    // Write-only values the update sends again with these changes (a mirror's credentials with its URL).
+    const changed = fields.filter((field) => !field.writeOnly).map((field) => field.field);
+    for (const name of section.resends?.(changed) ?? []) if (values[name] !== undefined && !fields.some((field) => field.field === name)) fields.push({ field: name, writeOnly: true });
+    return change('update', key, fields, live, values);
   };
 
   if (section.shape === 'one') {
@@ -130,9 +145,15 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     const rewrite = (uncompared?.rewrite ?? []).filter((name) => !fields.some((field) => field.field === name)).map((name) => ({ field: name, writeOnly: true }));
     if (!compared(fields) && !rewrite.length) continue;
     fields.push(...rewrite);
-    const replace = section.replaceOnly || !section.update;
+    const replacement = replacementOf(section, current, fields);
+    if (!replacement) {
+      // Nothing differs but what the file asks to write on every apply: carried out, never drift.
+      changes.push({ ...change('update', key, fields, current, values), ...(compared(fields) ? {} : { rewrite: true }) });
+      continue;
+    }
     // A replacement is a create: the write-only values go again.
-    changes.push(change(replace ? 'replace' : 'update', key, replace ? [...fields, ...diffFields(section, undefined, values, true).filter((f) => f.writeOnly)] : fields, current, values));
+    const sent = diffFields(section, undefined, values, true).filter((f) => f.writeOnly && !fields.some((given) => given.field === f.field));
+    changes.push({ ...change('replace', key, [...fields, ...sent], current, values), replace_reason: replacement.reason, ...(replacement.oldUnreadable ? { old_unreadable: true } : {}) });
   }
   let leftAlone = 0;
   for (const object of live.values()) {
@@ -144,6 +165,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
 
 /** An error that ends a whole plan or apply rather than one owner's part: bad input, no credentials, a refusal. */
 export function endsTheRun(error: unknown): boolean {
+  if (error instanceof ReplaceFailed) return endsTheRun(error.reason);
   if (error instanceof UsageError) return true;
   if (error instanceof ApiError) return error.status === 401;
   return error instanceof CliError && error.exitCode === ExitCode.config;
@@ -179,7 +201,17 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
   const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
   const now = ctx.now?.() ?? new Date();
   const authors = newAuthors();
+  const projectsOnly = owners.every((owner) => owner.level === 'project');
+  await options.progress?.begin(owners, { verb: 'planning', noun: projectsOnly ? 'project' : 'project or group', nouns: projectsOnly ? 'projects' : 'projects and groups' });
   const outcomes = orderedPool(owners, options.concurrency, async (owner) => {
+    options.progress?.start(owner);
+    try {
+      return await planOwner(owner);
+    } finally {
+      options.progress?.finish(owner);
+    }
+  });
+  async function planOwner(owner: Owner) {
     const changes: Change[] = [];
     let leftAlone = 0;
     let notCompared = 0;
@@ -194,7 +226,7 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
     // Who made the drift, where the owner's audit events say so.
     await explainChanges(io, owner, changes, now, authors);
     return { changes, leftAlone, notCompared };
-  });
+  }
   for await (const outcome of outcomes) {
     if (outcome.status === 'failed') {
       if (endsTheRun(outcome.error)) throw outcome.error;

@@ -15,6 +15,9 @@ export function objectLabel(change: Change): string {
   return `${section.noun} ${(section.identity?.length ?? 0) > 1 ? change.key : JSON.stringify(change.key)}`;
 }
 
+/** "project acme/api: badge \"ci\"": a change in words, for messages, progress and interruptions. */
+export const changeLabel = (change: Change): string => `${ownerLabel(change.owner)}: ${objectLabel(change)}`;
+
 const SYMBOLS: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', violation: '!' };
 
 /** A value as the plan shows it: JSON, control characters visible, long text cut. */
@@ -48,10 +51,21 @@ export async function paintFor(color: boolean): Promise<Paint> {
   return { add: chalk.green, change: chalk.yellow, remove: chalk.red, dim: chalk.dim };
 }
 
+/** Why a replace deletes and creates again, and whether the old object can be put back should the create fail. */
+export function replaceWords(change: Change): string {
+  const reason = change.replace_reason ? `: ${oneLine(change.replace_reason)}` : '';
+  return `deleted and created again${reason}${change.old_unreadable ? '; its old value cannot be read back' : ''}`;
+}
+
 /** The lines of one change: its symbol and object (and who changed it, when the audit events say), then its fields. */
 export function changeLines(change: Change, paint: Paint = noPaint): string[] {
   const colour = change.action === 'create' ? paint.add : change.action === 'update' ? paint.change : change.action === 'violation' ? paint.change : paint.remove;
-  const suffix = change.action === 'violation' ? `: ${oneLine(change.note ?? '')}` : change.prune ? paint.dim('   (prune: needs apply --prune)') : change.action === 'replace' ? paint.dim('   (deleted and created again)') : '';
+  const suffix =
+    change.action === 'violation' ? `: ${oneLine(change.note ?? '')}`
+    : change.prune ? paint.dim('   (prune: needs apply --prune)')
+    : change.action === 'replace' ? paint.dim(`   (${replaceWords(change)})`)
+    : change.rewrite ? paint.dim('   (rewrite: always: written by every apply, not drift)')
+    : '';
   const by = change.changed_by ? paint.dim(`   (changed by ${oneLine(change.changed_by.author)} ${oneLine(change.changed_by.at.slice(0, 16).replace('T', ' '))})`) : '';
   const lines = [`  ${colour(`${SYMBOLS[change.action]} ${oneLine(objectLabel(change))}`)}${suffix}${by}`];
   for (const field of change.fields) lines.push(`      ${fieldLine(change, field)}`);
@@ -59,14 +73,19 @@ export function changeLines(change: Change, paint: Paint = noPaint): string[] {
 }
 
 /** Counts of a plan's changes by action. */
-export function countActions(changes: Change[]): Record<Change['action'], number> & { prune: number } {
-  const counts = { create: 0, update: 0, replace: 0, delete: 0, violation: 0, prune: 0 };
+export function countActions(changes: Change[]): Record<Change['action'], number> & { prune: number; rewrite: number } {
+  const counts = { create: 0, update: 0, replace: 0, delete: 0, violation: 0, prune: 0, rewrite: 0 };
   for (const change of changes) {
-    counts[change.action]++;
+    // A rewrite (rewrite: always) is not drift: counted apart from the updates.
+    if (change.rewrite) counts.rewrite++;
+    else counts[change.action]++;
     if (change.prune) counts.prune++;
   }
   return counts;
 }
+
+/** Whether a plan shows drift: a change that is not only a rewrite the file asks for on every apply, or a failure to read. */
+export const hasDrift = (plan: Pick<Plan, 'changes' | 'failures'>): boolean => plan.changes.some((change) => !change.rewrite) || plan.failures.length > 0;
 
 
 /** What plan and apply say when the file, --target and --exclude leave nothing to compare. */
@@ -83,7 +102,7 @@ export function ownersPhrase(owners: Array<{ level: string }>): string {
 
 /** "5 of 20 projects, 1 of 3 groups and the instance": how many of those compared have changes. */
 function touchedPhrase(plan: Plan): string {
-  const touched = new Set(plan.changes.map((c) => `${c.owner.level} ${c.owner.path}`));
+  const touched = new Set(plan.changes.filter((c) => !c.rewrite).map((c) => `${c.owner.level} ${c.owner.path}`));
   const of = (level: string, word: string): string => {
     const total = plan.owners.filter((o) => o.level === level).length;
     const changed = [...touched].filter((key) => key.startsWith(`${level} `)).length;
@@ -97,7 +116,8 @@ function touchedPhrase(plan: Plan): string {
 export function planSummary(plan: Plan): string {
   const counts = countActions(plan.changes);
   if (!plan.owners.length && !plan.failures.length) return NOTHING_SELECTED;
-  if (!plan.changes.length && !plan.failures.length) return `No changes: the file matches ${ownersPhrase(plan.owners)}.`;
+  const rewrites = counts.rewrite ? ` ${plural(counts.rewrite, 'secret value')} ${counts.rewrite === 1 ? 'is' : 'are'} written again by every apply (rewrite: always).` : '';
+  if (!hasDrift(plan)) return `No changes: the file matches ${ownersPhrase(plan.owners)}.${rewrites}`;
   const parts = [
     counts.create ? `${counts.create} to create` : '',
     counts.update ? `${counts.update} to change` : '',
@@ -106,7 +126,7 @@ export function planSummary(plan: Plan): string {
     counts.violation ? `${plural(counts.violation, 'violation')} (audit only)` : '',
   ].filter(Boolean);
   const failed = plan.failures.length ? `; ${plural(plan.failures.length, 'failure')} to read` : '';
-  return `Plan: ${parts.join(', ') || 'nothing to change'} in ${touchedPhrase(plan)}${failed}.`;
+  return `Plan: ${parts.join(', ') || 'nothing to change'} in ${touchedPhrase(plan)}${failed}.${rewrites}`;
 }
 
 /**

@@ -1,18 +1,21 @@
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { pluralNoun } from '../parse.js';
-import type { Change, Level, Owner } from './model.js';
+import { digestOfValue, type Change, type Level, type Owner } from './model.js';
 import type { Plan } from './plan.js';
-import { countActions } from './render.js';
+import { changeLabel, countActions } from './render.js';
 import { sectionOf } from './sections/index.js';
 
 /**
  * A plan as JSON: what `plan -o json` prints and `--out FILE` saves, and what `apply FILE` carries out. It holds
  * the desired values with secrets as references (never values), and a digest of every object as the plan saw it,
- * so apply can refuse a plan whose objects changed since.
+ * so apply can refuse a plan whose objects changed since. It is bound to its own changes too: a digest of each
+ * change and one over them all, recorded when the plan is made and printed in its job's output, so that `plan
+ * merge` and `apply` carry out only what was reviewed (a plan edited since is refused, naming the change).
  */
 
 export const PLAN_FORMAT = 'forgectl-plan';
-export const PLAN_VERSION = 1;
+/** 2: the changes are bound by their digests (a plan of version 1 has none, and is made again). */
+export const PLAN_VERSION = 2;
 
 /** A change with its owner spelled out (target, path, id, default_branch) instead of nested. */
 export type SavedChange = Omit<Change, 'owner'> & { target: Level; path: string; id?: number; default_branch?: string };
@@ -36,6 +39,9 @@ export interface PlanDocument {
   prune: 'managed' | 'all';
   summary: Record<string, number>;
   changes: SavedChange[];
+  /** sha256 of each change (as JSON, keys sorted), in order; and sha256 of those digests, one a line. */
+  change_digests: string[];
+  changes_digest: string;
   failures: Array<{ target: Level; path: string; message: string }>;
 }
 
@@ -71,9 +77,44 @@ export function planDocument(plan: Plan, meta: PlanMeta): PlanDocument {
     ...(meta.shard ? { shard: { index: meta.shard.index, total: meta.shard.total } } : {}),
     prune: plan.prune,
     summary: { ...counts, owners: plan.owners.length, ...ownerCounts(plan.owners), failures: plan.failures.length, left_alone: plan.leftAlone, ...(plan.notCompared ? { not_compared: plan.notCompared } : {}) },
-    changes: plan.changes.map(({ owner, ...change }) => ({ target: owner.level, path: owner.path, id: owner.id, default_branch: owner.defaultBranch, ...change })),
+    ...boundChanges(plan.changes.map(({ owner, ...change }) => ({ target: owner.level, path: owner.path, id: owner.id, default_branch: owner.defaultBranch, ...change }))),
     failures: plan.failures.map((failure) => ({ target: failure.owner.level, path: failure.owner.path, message: failure.error.message })),
   };
+}
+
+/** A saved change's digest: of the change as the plan file holds it (JSON, keys in any order). */
+const changeDigest = (change: SavedChange): string => digestOfValue(JSON.parse(JSON.stringify(change)));
+const digestOver = (digests: string[]): string => digestOfValue(digests.join('\n'));
+
+/** Changes with the digests that bind a plan to them. */
+function boundChanges(changes: SavedChange[]): Pick<PlanDocument, 'changes' | 'change_digests' | 'changes_digest'> {
+  const digests = changes.map(changeDigest);
+  return { changes, change_digests: digests, changes_digest: digestOver(digests) };
+}
+
+/** "acme/api: badge \"ci\"" for a saved change, in messages. */
+export const savedChangeLabel = (change: SavedChange): string => changeLabel({ ...change, owner: { level: change.target, path: change.path } });
+
+/** "plan-2.json (shard 2 of 4)". */
+export const planName = (file: string, document: PlanDocument): string => `${file}${document.shard ? ` (shard ${document.shard.index} of ${document.shard.total})` : ''}`;
+
+/**
+ * Refuses (exit 2) a plan whose changes are not those its digests were made of: a change edited, added or removed
+ * after the plan was made, named with its number and object.
+ */
+export function checkPlanDigest(file: string, document: PlanDocument): void {
+  const name = planName(file, document);
+  const recorded = document.change_digests;
+  if (!Array.isArray(recorded) || typeof document.changes_digest !== 'string') throw new UsageError(`${name} has no digest of its changes, so what it would apply cannot be told from what was reviewed`, 'make the plan again with forgectl plan --out FILE');
+  const edited = `was edited after the plan was made: it does not match the digest recorded for it; nothing was applied`;
+  const again = 'make the plan again (and review it) rather than editing it';
+  document.changes.forEach((change, index) => {
+    if (recorded[index] !== undefined && changeDigest(change) !== recorded[index]) throw new UsageError(`${name}: change ${index + 1} (${savedChangeLabel(change)}) ${edited}`, again);
+  });
+  if (recorded.length !== document.changes.length) {
+    throw new UsageError(`${name} has ${document.changes.length} ${pluralNoun(document.changes.length, 'change')} but its digest covers ${recorded.length}: changes were added or removed after the plan was made; nothing was applied`, again);
+  }
+  if (digestOver(recorded) !== document.changes_digest) throw new UsageError(`${name}: the digests of its changes were edited after the plan was made; nothing was applied`, again);
 }
 
 /** Whether a file's text is a saved plan (JSON with the plan's format marker) rather than a desired-state file. */
@@ -115,6 +156,7 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? []) === JS
  * missing or given twice.
  */
 export function mergePlanDocuments(plans: Array<{ file: string; document: PlanDocument }>): PlanDocument {
+  for (const plan of plans) checkPlanDigest(plan.file, plan.document);
   const [first, ...rest] = plans;
   const sharded = plans.filter((plan) => plan.document.shard);
   if (sharded.length !== plans.length) {
@@ -156,7 +198,7 @@ export function mergePlanDocuments(plans: Array<{ file: string; document: PlanDo
     ...base,
     created_at: all.map((document) => document.created_at).sort()[0],
     summary,
-    changes,
+    ...boundChanges(changes),
     failures,
   };
 }

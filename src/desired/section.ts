@@ -62,10 +62,40 @@ export interface Section {
   /** `changed`: the fields that differ; `desired`: everything the file declares for the object. */
   update?(io: SectionIo, owner: Owner, live: LiveObject, changed: string[], desired: Record<string, unknown>): Promise<void>;
   remove?(io: SectionIo, owner: Owner, live: LiveObject): Promise<void>;
+  /**
+   * many: a change of these fields that the service makes only by deleting the object and creating it again (a
+   * variable's hidden), and why; undefined when an update does it. A section without update always replaces.
+   */
+  replaces?(live: LiveObject, changed: string[]): Replacement | undefined;
+  /** Why a section without update replaces a changed object, in words. */
+  replaceReason?: string;
+  /**
+   * A replace: reads, before the delete, what it takes to put the old object back, and returns how to (the
+   * restore); undefined when the old object cannot be read back (a hidden value).
+   */
+  keepOld?(io: SectionIo, owner: Owner, live: LiveObject): Promise<(() => Promise<void>) | undefined>;
+  /**
+   * Checks what a change will send, before the first write of the run (its secrets are read by then): a value the
+   * service would refuse, a local file changed since the plan. Throws UsageError.
+   */
+  prepare?(io: SectionIo, change: Change): Promise<void>;
+  /** Write-only fields an update sends again when these fields change (a pull mirror's credentials with its URL). */
+  resends?(changed: string[]): string[];
+  /**
+   * Sections that plan on their own: whether a saved change follows from what the file declares for its owner
+   * (a problem in words, or undefined).
+   */
+  follows?(declared: unknown, change: Change): string | undefined;
   /** Sections that plan on their own (repository files, audits): the changes for what the file declares. */
   plan?(io: SectionIo, owner: Owner, desired: unknown): Promise<Change[]>;
   /** Sections whose changes of one owner go together (repository files: one commit per branch). */
   applyAll?(io: SectionIo, owner: Owner, changes: Change[]): Promise<void>;
+}
+
+/** Why an object is deleted and created again, and whether its old content can be read back first. */
+export interface Replacement {
+  reason: string;
+  oldUnreadable?: boolean;
 }
 
 /** Local files a desired-state file names (secure files, repository file sources), read relative to it. */

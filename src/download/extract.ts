@@ -6,14 +6,17 @@ import { pipeline } from 'node:stream/promises';
 import { crc32, createGunzip } from 'node:zlib';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { createNew, WriteError } from '../write.js';
+import { shownName, UNPRINTABLE } from './names.js';
+import { checkZipStructure } from './zip-structure.js';
 
 /**
  * Unpacks a finished archive file (zip, tar, tar.gz, tar.bz2) into a new or empty folder, safely: no entry may
  * land outside the folder (absolute names, `..`), links are skipped (nothing is ever written through a symbolic
  * link: the folder starts empty and files are created exclusively, never through a link), only the executable bit of
  * a file's mode is kept, names with control characters are refused, and the entry count, the total size and the
- * compression ratio are limited — all checked in a first pass that writes nothing, along with every CRC. Reads the
- * file as a stream, never into memory; a failed extraction leaves the folder as it was.
+ * compression ratio are limited — all checked in a first pass that writes nothing, along with every CRC and, in a
+ * zip, every local header against the central directory (./zip-structure.ts); a zip entry's CRC-32 is checked again
+ * as it is extracted. Reads the file as a stream, never into memory; a failed extraction leaves the folder as it was.
  */
 
 export interface ExtractLimits {
@@ -62,8 +65,8 @@ function sniff(file: string): Format {
 }
 
 /**
- * Reads a whole archive without writing anything: every zip entry against its CRC-32 (after the central directory's
- * entry count, sizes and names were checked), a gzip stream to its trailer (CRC and length), every tar header. With
+ * Reads a whole archive without writing anything: every zip entry against its CRC-32 (after the zip's structure was
+ * checked byte for byte: local headers, central directory and end records agree and tile the file), a gzip stream to its trailer (CRC and length), every tar header. With
  * limits (extraction), the entry count, the unpacked size, the compression ratio and the names are checked first, so
  * that an archive refused leaves nothing behind. Throws a damaged-archive error (exit 8).
  */
@@ -101,20 +104,12 @@ function checkLimits(info: { entries: number; bytes: number }, archiveSize: numb
   }
 }
 
-/** Control characters (ESC, BEL …) and marks that reorder text (U+202E) in a name printed to a terminal. */
-// eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
-/** A name as messages show it: quoted, with every unprintable character escaped. */
-export function shownName(name: string): string {
-  return JSON.stringify(name).replace(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 function checkName(name: string): void {
   if (UNPRINTABLE.test(name)) throw new CliError(`refusing to extract ${shownName(name)}: the name holds control or text-direction characters; nothing was extracted`, ExitCode.server, 'the archive is unsafe');
 }
 
 async function inspectZip(file: string, limits: ExtractLimits | undefined, check: (name: string, size: number) => void): Promise<void> {
+  checkZipStructure(file);
   const zip = await openZip(file, false);
   try {
     // The central directory says how many entries there are before any is read.
@@ -143,7 +138,7 @@ async function inspectZip(file: string, limits: ExtractLimits | undefined, check
       } catch (error) {
         throw damaged(error as Error);
       }
-      if (crc >>> 0 !== entry.crc32 >>> 0) throw new CliError(`the zip archive is damaged: ${shownName(entry.fileName)} fails its CRC-32 check`, ExitCode.server);
+      if (crc >>> 0 !== entry.crc32 >>> 0) throw failsCrc(entry.fileName);
     }
   } finally {
     zip.close();
@@ -230,8 +225,11 @@ class SafeWriter {
     this.options.warn(`skipped ${what} ${shownName(name)} (links and special files are not extracted)`);
   }
 
-  /** Writes a file from a stream; only the executable bit of `mode` is kept (the rest is the umask's). */
-  async file(name: string, mode: number, size: number | undefined, content: AsyncIterable<Buffer>): Promise<void> {
+  /**
+   * Writes a file from a stream; only the executable bit of `mode` is kept (the rest is the umask's). A zip entry's
+   * CRC-32 is checked as it is written (the file may have changed since the inspection).
+   */
+  async file(name: string, mode: number, size: number | undefined, content: AsyncIterable<Buffer>, crc?: number): Promise<void> {
     const target = this.excluded(name) ? undefined : this.target(name);
     if (!target) {
       for await (const _ of content); // drain
@@ -247,8 +245,10 @@ class SafeWriter {
     }
     try {
       let written = 0;
+      let sum = 0;
       for await (const chunk of content) {
         written += chunk.length;
+        if (crc !== undefined) sum = crc32(chunk, sum);
         if (size === undefined) this.count(chunk.length);
         try {
           writeAllSync(fd, chunk);
@@ -257,6 +257,7 @@ class SafeWriter {
         }
       }
       if (size !== undefined && written !== size) throw new CliError(`the archive entry ${shownName(name)} is damaged (${written} of ${size} bytes)`, ExitCode.server);
+      if (crc !== undefined && sum >>> 0 !== crc >>> 0) throw failsCrc(name);
     } finally {
       closeSync(fd);
     }
@@ -401,7 +402,7 @@ async function extractZip(file: string, writer: SafeWriter): Promise<void> {
         } else {
           writer.target(entry.fileName);
           const stream = await new Promise<Readable>((res, rej) => zip.openReadStream(entry, (error, s) => (error ? rej(damaged(error)) : res(s))));
-          await writer.file(entry.fileName, mode, entry.uncompressedSize, stream as AsyncIterable<Buffer>);
+          await writer.file(entry.fileName, mode, entry.uncompressedSize, stream as AsyncIterable<Buffer>, entry.crc32);
         }
       };
       step().then(() => zip.readEntry(), (error: unknown) => {
@@ -412,6 +413,8 @@ async function extractZip(file: string, writer: SafeWriter): Promise<void> {
     zip.readEntry();
   });
 }
+
+const failsCrc = (name: string) => new CliError(`the zip archive is damaged: ${shownName(name)} fails its CRC-32 check`, ExitCode.server);
 
 export function damaged(error: Error): CliError {
   if (error instanceof CliError) return error;

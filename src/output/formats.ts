@@ -37,7 +37,8 @@ export function csvLine(cells: string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** A tab-separated line for pipes: no quoting; backslashes, tabs, line breaks and controls escaped, one record a line. */
-export function tsvLine(cells: string[]): string {
-  return `${cells.map((c) => visible(c.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'))).join('\t')}\n`;
+/** A cell of a tab-separated line for pipes: no quoting; backslashes, tabs, line breaks and controls escaped. */
+export function tsvCell(text: string): string {
+  return visible(text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n'));
 }
+

@@ -60,6 +60,13 @@ export class OutputState {
   endsItselfOnInterrupt = false;
   /** Changing requests sent and not yet answered ("POST /projects/1/hooks"): a signal now leaves their outcome unknown. */
   readonly changesInFlight = new ChangesInFlight();
+  /**
+   * A run over many items (projects, changes) says, when interrupted, which were done, which in flight and which
+   * never started: the lines of that block.
+   */
+  interruptReport?: () => string[];
+  /** The spinner drawn on stderr, if any: other text on the terminal is written with it cleared; a signal stops it. */
+  spinner?: { clear(): unknown; render(): unknown; stop(): unknown };
 
   /** One line saying what was left out, when a list was cut short; undefined when nothing is missing. */
   incompleteNote(): string | undefined {
@@ -104,7 +111,7 @@ export class Io {
   async out(text: string | Uint8Array, written?: () => void): Promise<void> {
     const stdout = this.streams.stdout;
     if (this.state.stdoutClosed || stdout.destroyed) throw new OutputClosed();
-    if (stdout.write(text, written && this.writesLetGo ? () => written() : undefined)) return;
+    if (this.aside(this.stdoutIsTTY, () => stdout.write(text, written && this.writesLetGo ? () => written() : undefined))) return;
     await new Promise<void>((resolve, reject) => {
       const done = (error?: unknown) => {
         stdout.off('drain', done);
@@ -121,12 +128,12 @@ export class Io {
 
   /** Hints and notices: suppressed by --quiet. Text from the server in them cannot drive the terminal. */
   note(text: string): void {
-    if (!this.options.quiet) this.streams.stderr.write(`${stderrText(text)}\n`);
+    if (!this.options.quiet) this.writeErr(`${stderrText(text)}\n`);
   }
 
   /** Warnings are shown even with --quiet: they concern safety. */
   warn(text: string): void {
-    this.streams.stderr.write(`warning: ${stderrText(text)}\n`);
+    this.writeErr(`warning: ${stderrText(text)}\n`);
   }
 
   async readStdin(): Promise<string> {
@@ -144,16 +151,39 @@ export class Io {
   /** A spinner on a terminal's stderr; a no-op elsewhere or with --quiet. */
   async spinner(text: string): Promise<Spinner> {
     // A terminal that reports no width (some pseudo-terminals) makes spinners redraw endlessly: skip them there.
-    const columns = (this.streams.stderr as { columns?: number }).columns ?? 0;
-    if (this.options.quiet || !this.stderrIsTTY || columns <= 0) return noSpinner;
+    // So does a stream that calls itself a terminal but cannot move its cursor (it is not one).
+    const stderr = this.streams.stderr as { columns?: number; cursorTo?: unknown };
+    if (this.options.quiet || !this.stderrIsTTY || (stderr.columns ?? 0) <= 0 || typeof stderr.cursorTo !== 'function') return noSpinner;
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.streams.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true }).start();
+    // Input typed meanwhile is left alone (ora would discard it, and Ctrl-C must reach the run as a signal).
+    const spinner = ora({ text: stderrText(text), stream: this.streams.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    this.state.spinner = spinner;
+    const done = (end: () => void) => {
+      if (this.state.spinner === spinner) this.state.spinner = undefined;
+      end();
+    };
     return {
       update: (t) => void (spinner.text = stderrText(t)),
-      succeed: (t) => void spinner.succeed(t && stderrText(t)),
-      fail: (t) => void spinner.fail(t && stderrText(t)),
-      stop: () => void spinner.stop(),
+      succeed: (t) => done(() => spinner.succeed(t && stderrText(t))),
+      fail: (t) => done(() => spinner.fail(t && stderrText(t))),
+      stop: () => done(() => spinner.stop()),
     };
+  }
+
+  /** Text for stderr as it is (a project's own lines in a fleet run), written around a spinner on the terminal. */
+  writeErr(text: string): void {
+    this.aside(true, () => this.streams.stderr.write(text));
+  }
+
+  /** Writes with the spinner cleared, then draws it again, when the text shares the terminal with it. */
+  private aside<R>(sharesTheScreen: boolean, write: () => R): R {
+    const spinner = sharesTheScreen ? this.state.spinner : undefined;
+    spinner?.clear();
+    try {
+      return write();
+    } finally {
+      spinner?.render();
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import loadJqWeb from './jq-engine.cjs';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { escapeC1, visible } from './formats.js';
 import type { Io } from './io.js';
+import type { JsonAnswer } from './result.js';
 
 const END = '"\\u0000forgectl-end"';
 const ERROR_KEY = '{"\\u0000forgectl-error":';
@@ -57,15 +58,17 @@ interface Run {
 }
 
 /** Runs jq once: like `printf %s INPUT | jq -c FILTER`. What jq writes to stderr (debug, halt_error) is captured. */
-function runJq(engine: Engine, input: string, filter: string): Run {
+function runJq(engine: Engine, input: string, filter: string, flags: string[] = []): Run {
   // jq-web hands stderr of a successful run to console.warn: it is captured here instead, and returned.
   /* eslint-disable no-console -- jq-web writes a successful run's stderr with console.warn: it is captured here */
   const warn = console.warn;
   let stderr = '';
   console.warn = (...args: unknown[]) => void (stderr = String(args[args.length - 1] ?? ''));
   try {
-    return { stdout: engine.raw(input, filter, ['-c']) ?? '', stderr, exitCode: 0 };
+    return { stdout: engine.raw(input, filter, ['-c', ...flags]) ?? '', stderr, exitCode: 0 };
   } catch (error) {
+    // jq's WebAssembly runtime aborts when its memory (2 GB) is used up: a value too large, a recursion without end.
+    if (error instanceof WebAssembly.RuntimeError) throw new JqOutOfMemory();
     const failure = error as { exitCode?: number; stderr?: string; message?: string };
     if (typeof failure.exitCode !== 'number') throw error;
     // jq-web's error carries stderr, sometimes twice over ("undefined" + text): the text after jq's exit line.
@@ -75,6 +78,13 @@ function runJq(engine: Engine, input: string, filter: string): Run {
     console.warn = warn;
   }
   /* eslint-enable no-console */
+}
+
+/** jq stopped for want of memory: what it printed in that run is lost. */
+class JqOutOfMemory extends Error {
+  constructor() {
+    super('jq ran out of memory (it has 2 GB)');
+  }
 }
 
 /** The first error jq reported ("jq: error: …"), without jq's prefix and without the text of the line it echoes. */
@@ -153,7 +163,7 @@ export class JqProgram {
    * that failed (or halted: `halt` ends the whole run, with what was printed before it).
    */
   run(values: unknown[]): { outcomes: JqOutcome[]; halted: boolean; debug: string } {
-    const input = values.map((value) => JSON.stringify(this.keys ? this.project(value) : value) ?? 'null').join('\n');
+    const input = withoutLoneSurrogates(values.map((value) => (value instanceof JsonText ? value.text : (JSON.stringify(this.keys ? this.project(value) : value) ?? 'null'))).join('\n'));
     const run = runJq(this.engine, input, this.wrapped);
     const outcomes: JqOutcome[] = [];
     let current: JqOutcome = { lines: [] };
@@ -190,10 +200,27 @@ export class JqProgram {
   }
 }
 
+/**
+ * JSON text with each \\u escape of a lone surrogate made U+FFFD's. jq refuses a text with a lone high surrogate (the
+ * whole run would fail on one odd character in one record) and reads a lone low one as U+FFFD, as it reads bytes
+ * that are not UTF-8. (JSON.stringify writes lone surrogates as escapes, and pairs as they are.)
+ */
+function withoutLoneSurrogates(text: string): string {
+  if (!/\\u[dD][89a-fA-F]/.test(text)) return text;
+  return text.replace(/(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})/g, (escape: string, backslashes: string, hex: string, at: number) => {
+    // An even run of backslashes is escaped backslashes, then the text "u…".
+    if (backslashes.length % 2 === 0) return escape;
+    const high = parseInt(hex, 16) < 0xdc00;
+    const paired = high ? /^\\u[dD][c-fC-F]/.test(text.slice(at + escape.length)) : /\\u[dD][89abAB][0-9a-fA-F]{2}$/.test(text.slice(0, at + backslashes.length - 1));
+    return paired ? escape : `${backslashes}ufffd`;
+  });
+}
+
 /** Only the keys the expression reads, of a plain object; anything else as it is. */
 function projectKeys(value: unknown, keys: string[]): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const out: Record<string, unknown> = {};
+  // No prototype: a key named __proto__ is then a key like any other, not the object's prototype.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const key of keys) if (Object.hasOwn(value, key)) out[key] = (value as Record<string, unknown>)[key];
   return out;
 }
@@ -208,12 +235,17 @@ function errorText(value: unknown): string {
 export async function compileJq(expression: string, env: Env): Promise<JqProgram> {
   if (!expression.trim()) throw new UsageError('--jq needs an expression', "for every record as it is, use --jq '.'");
   const engine = await loadEngine();
-  const check = runJq(engine, '', expression);
+  // Compiled and not run (there is no input); the listing of the compiled program tells what it calls.
+  const check = runJq(engine, '', expression, ['--debug-dump-disasm']);
   if (check.exitCode !== 0) {
     const error = firstError(check.stderr);
     const at = locate(engine, expression, error);
     const where = at ? ` at line ${at.line}, column ${at.column}` : error.line ? ` at line ${error.line}` : '';
     throw new UsageError(`--jq: ${error.text}${where}`, at ? `${pointAt(expression, at)}` : undefined);
+  }
+  // jq's own input (inputs calls it): the next record would be read as if it were the expression's to take.
+  if (/\bCALL_BUILTIN input\b/.test(check.stdout)) {
+    throw new UsageError('--jq: input and inputs are not available: the expression runs on each record by itself', "to run it once on all the records as one array: --slurp --jq '…'");
   }
   return new JqProgram(engine, expression, env);
 }
@@ -233,20 +265,24 @@ function printable(line: string, terminal: boolean): string {
   return terminal ? escapeC1(line, 'json') : line;
 }
 
+/** What jq runs on: a single value (a record, or a collection with --slurp), or the records of a list's pages. */
+export type JqSource = { one: unknown } | { pages: AsyncIterable<unknown[]> };
+
 /**
- * Prints what the expression gives for a single value (a record, or a collection with --slurp), or for each record of
- * a list as its pages arrive. A record's lines are printed only once the expression finished on it: an error leaves
- * the records before it printed and nothing of the failing record. Exit 1 on an error, naming the record.
+ * Prints what the expression gives for a single value, or for each record of a list as its pages arrive. An error
+ * stops the run with exit 1 after the results the expression gave before it (as jq prints them), naming the record.
  */
-export async function printJq(program: JqProgram, source: { one: unknown } | { pages: AsyncIterable<unknown[]> }, io: Io): Promise<void> {
+export async function printJq(program: JqProgram, source: JqSource, io: Io): Promise<void> {
   const terminal = io.stdoutIsTTY;
+  const lines = (outcome: JqOutcome): string => outcome.lines.map((line) => `${printable(line, terminal)}\n`).join('');
+  const debug = (text: string): void => void (text && io.streams.stderr.write(visible(text.endsWith('\n') ? text : `${text}\n`)));
   if ('one' in source) {
-    const { outcomes, debug } = program.run([source.one]);
-    if (debug) io.streams.stderr.write(visible(debug.endsWith('\n') ? debug : `${debug}\n`));
+    const { outcomes, debug: stderr } = runOrStop(program, [source.one], '');
+    debug(stderr);
     const outcome = outcomes[0] ?? { lines: [] };
-    if (outcome.error !== undefined) throw new CliError(`--jq: ${outcome.error}`, ExitCode.internal);
-    const text = outcome.lines.map((line) => `${printable(line, terminal)}\n`).join('');
+    const text = lines(outcome);
     if (text) await io.out(text);
+    if (outcome.error !== undefined) throw new CliError(`--jq: ${outcome.error}`, ExitCode.internal);
     return;
   }
   const state = io.state;
@@ -255,21 +291,22 @@ export async function printJq(program: JqProgram, source: { one: unknown } | { p
   for await (const arrived of batches(source.pages)) {
     for (let start = 0; start < arrived.length; start += BATCH) {
       const batch = arrived.slice(start, start + BATCH);
-      const { outcomes, halted, debug } = program.run(batch);
-      if (debug) io.streams.stderr.write(visible(debug.endsWith('\n') ? debug : `${debug}\n`));
+      const where = batch.length > 1 ? ` (on one of records ${index + 1} to ${index + batch.length})` : ` (on record ${index + 1}, index ${index})`;
+      const { outcomes, halted, debug: stderr } = runOrStop(program, batch, where);
+      debug(stderr);
       let text = '';
-      let failure: string | undefined;
+      let failure: CliError | undefined;
       for (const outcome of outcomes) {
+        text += lines(outcome);
         if (outcome.error !== undefined) {
-          failure = `--jq: ${outcome.error} (on record ${index + 1}, index ${index})`;
+          failure = new CliError(`--jq: ${outcome.error} (on record ${index + 1}, index ${index})`, ExitCode.internal, PER_RECORD.test(outcome.error) ? SLURP_HINT : undefined);
           break;
         }
-        for (const line of outcome.lines) text += `${printable(line, terminal)}\n`;
         index++;
       }
       if (text) await io.out(text);
       state.records = index;
-      if (failure) throw new CliError(failure, ExitCode.internal);
+      if (failure) throw failure;
       if (halted) {
         state.complete = true;
         return;
@@ -277,6 +314,65 @@ export async function printJq(program: JqProgram, source: { one: unknown } | { p
     }
   }
   state.complete = true;
+}
+
+/** Errors of an expression written for an array that ran on a record (an object) of it: `.[0]`, `first`, `sort`. */
+const PER_RECORD = /^Cannot index object with (number|object)$|cannot be sorted, as it is not an array$|cannot be iterated over$/;
+const SLURP_HINT = "the expression runs once on each record of the list; --slurp runs it once on all of them as one array: --slurp --jq '…'";
+
+/** program.run(), with jq's running out of memory as the error that ends the run (`where`: the records it was on). */
+function runOrStop(program: JqProgram, values: unknown[], where: string): ReturnType<JqProgram['run']> {
+  try {
+    return program.run(values);
+  } catch (error) {
+    if (!(error instanceof JqOutOfMemory)) throw error;
+    throw new CliError(`--jq: ${error.message}${where}`, ExitCode.internal, 'the expression builds a value too large, or recurses without end');
+  }
+}
+
+/** A value handed to jq as JSON text, so that its numbers keep the form they were written in. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * What jq runs on for an answer of `api`, as the answer's own text: each element of an array (the whole array with
+ * --slurp), or the one value (in an array of one with --slurp).
+ */
+export function answerSource(answer: JsonAnswer, slurp: boolean): JqSource {
+  const isArray = Array.isArray(answer.value);
+  if (slurp) return { one: new JsonText(isArray ? answer.text : `[${answer.text}]`) };
+  if (!isArray) return { one: new JsonText(answer.text) };
+  const elements = elementTexts(answer.text).map((text) => new JsonText(text));
+  return { pages: (async function* () { yield elements; })() };
+}
+
+/** The texts of the elements of an array's JSON text (which JSON.parse accepted): cut at the commas of its top level. */
+export function elementTexts(text: string): string[] {
+  const elements: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let inString = false;
+  const cut = (end: number): void => {
+    const element = text.slice(start, end).trim();
+    if (element) elements.push(element);
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      if (depth++ === 0) start = i + 1;
+    } else if (c === ']' || c === '}') {
+      if (--depth === 0) cut(i);
+    } else if (c === ',' && depth === 1) {
+      cut(i);
+      start = i + 1;
+    }
+  }
+  return elements;
 }
 
 /**

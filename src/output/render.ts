@@ -1,10 +1,10 @@
 import { ListResult } from '../api/paginate.js';
 import { UsageError } from '../errors.js';
-import { cellText, checkFields, getPath, pick, type Row } from './fields.js';
-import { csvLine, escapeC1, tsvLine, visible, type Format } from './formats.js';
+import { cellText, checkFields, getPath, isJsonCell, pick, type Row } from './fields.js';
+import { csvCell, csvLine, escapeC1, tsvCell, visible, type Format } from './formats.js';
 import { ndjsonLines, prettyJson } from '../api/json-scan.js';
 import { OutputClosed, type Io } from './io.js';
-import { TextResult, WrittenResult } from './result.js';
+import { JsonAnswer, TextResult, WrittenResult } from './result.js';
 import { toYaml } from './yaml.js';
 import type { JqProgram } from './jq.js';
 import type { Template } from './template.js';
@@ -25,12 +25,13 @@ export interface RenderOptions {
 
 /** Writes what a command returned: records, a list (streamed where the format allows), text or a download. */
 export async function render(result: unknown, io: Io, options: RenderOptions): Promise<void> {
-  if (result === undefined || result === null) return;
+  if (result === undefined) return;
+  if (options.jq || options.template) return renderShaped(result, io, options);
+  if (result instanceof JsonAnswer) return render(result.value, io, options);
   if (result instanceof TextResult) {
     const text = result.text.endsWith('\n') || !result.text ? result.text : `${result.text}\n`;
     return io.out(io.stdoutIsTTY && !result.painted ? visible(text) : text);
   }
-  if (options.jq || options.template) return renderShaped(result, io, options);
   if (result instanceof WrittenResult) {
     const record = await result.write(io);
     return record ? renderRecord(record as Row, io, options) : undefined;
@@ -41,35 +42,50 @@ export async function render(result: unknown, io: Io, options: RenderOptions): P
     if (result instanceof ListResult && result.notice) io.note(result.notice);
     return;
   }
+  if (result === null || typeof result !== 'object') return renderScalar(result, io, options.format);
   return renderRecord(result as Row, io, options);
 }
 
 /**
  * --jq and --template: records go through the expression or the template (loaded only then), a list's page by page as
- * they arrive, or, with --slurp, gathered first and given to the expression once.
+ * they arrive, or, with --slurp, gathered first and given to the expression once. Text and files are not records:
+ * refused before anything is printed.
  */
 async function renderShaped(result: unknown, io: Io, options: RenderOptions): Promise<void> {
   const flag = options.jq ? '--jq' : '--template';
   if (result instanceof WrittenResult) throw new UsageError(`${flag} works on records; this command writes a file`);
   if (result instanceof TextResult) {
-    throw new UsageError(`${flag} works on records; this answer is text, not JSON`, 'leave out the flag to see the text as it came');
+    throw new UsageError(`${flag} works on records; this answer is text, not JSON`, `leave out ${flag} to see the text as it came`);
   }
-  const isList = result instanceof ListResult || Array.isArray(result) || isAsyncIterable(result);
-  const pages = isList ? pagesOf(result as AsyncIterable<Row> | Row[]) : undefined;
+  if (options.jq && result instanceof JsonAnswer) {
+    const { printJq, answerSource } = await import('./jq.js');
+    return printJq(options.jq, answerSource(result, Boolean(options.slurp)), io);
+  }
+  const value = result instanceof JsonAnswer ? result.value : result;
+  const isList = value instanceof ListResult || Array.isArray(value) || isAsyncIterable(value);
+  const pages = isList ? pagesOf(value as AsyncIterable<Row> | Row[]) : undefined;
   if (options.template) {
     const { printTemplate } = await import('./template.js');
-    await printTemplate(options.template, pages ? { pages } : { one: result }, io);
+    await printTemplate(options.template, pages ? { pages } : { one: value }, io);
   } else if (options.slurp) {
     const all: unknown[] = [];
     if (pages) for await (const page of pages) all.push(...page);
     const { printJq } = await import('./jq.js');
     // A single record is a collection of one, as jq --slurp makes an array of its one input.
-    await printJq(options.jq!, { one: pages ? all : [result] }, io);
+    await printJq(options.jq!, { one: pages ? all : [value] }, io);
   } else {
     const { printJq } = await import('./jq.js');
-    await printJq(options.jq!, pages ? { pages } : { one: result }, io);
+    await printJq(options.jq!, pages ? { pages } : { one: value }, io);
   }
-  if (result instanceof ListResult && result.notice) io.note(result.notice);
+  if (value instanceof ListResult && value.notice) io.note(value.notice);
+}
+
+/** A value that is not a record (null, a number, a string, true): JSON (YAML) of it, or its text in a table or CSV. */
+async function renderScalar(value: unknown, io: Io, format: Format): Promise<void> {
+  if (format === 'json' || format === 'ndjson') return io.out(onStdout(io, `${JSON.stringify(value)}\n`, 'json'));
+  if (format === 'yaml') return io.out(onStdout(io, await toYaml(value), 'yaml'));
+  const text = value === null ? 'null' : String(value);
+  return io.out(`${format === 'csv' ? csvCell(text) : visible(text)}\n`);
 }
 
 /** JSON or YAML for stdout: on a terminal with DEL and C1 controls escaped (the same document), in a pipe as it is. */
@@ -95,7 +111,7 @@ async function renderRecord(record: Row, io: Io, { format, fields, declared }: R
     case 'table': {
       const keys = fields ?? Object.keys(record);
       if (!io.stdoutIsTTY) {
-        return io.out(keys.map((k) => tsvLine([k, cellText(getPath(record, k))])).join(''));
+        return io.out(keys.map((k) => tsvRow([k, getPath(record, k)])).join(''));
       }
       const { verticalTable } = await import('./table.js');
       return io.out(verticalTable(keys.map((k) => [k, cellText(getPath(record, k))]), io.options.color));
@@ -207,11 +223,19 @@ function writeRecords(page: Row[], format: Format, first: boolean, shape: (recor
         text += (first ? csvLine(cols) : '') + csvLine(cols.map((c) => cellText(getPath(record, c))));
         break;
       default:
-        text += tsvLine(cols.map((c) => cellText(getPath(record, c))));
+        text += tsvRow(cols.map((c) => getPath(record, c)));
     }
     first = false;
   }
   return text;
+}
+
+/**
+ * A tab-separated line of values: a value shown as JSON is its compact JSON as it is (its escapes are the one level
+ * of escaping a cell has, so that a copied cell is the value), any other value's text escaped.
+ */
+function tsvRow(values: unknown[]): string {
+  return `${values.map((value) => (isJsonCell(value) ? cellText(value) : tsvCell(cellText(value)))).join('\t')}\n`;
 }
 
 /** A list as pages: a ListResult page by page, an array as one page, any other stream record by record. */
@@ -221,6 +245,10 @@ async function* pagesOf(items: AsyncIterable<Row> | Row[]): AsyncGenerator<Row[]
   else for await (const record of items) yield [record];
 }
 
+/**
+ * Each line of a JSON text indented by two spaces. Only \n ends a line here: a regular expression's ^ with the m flag
+ * would also match after U+2028 and U+2029, which JSON.stringify leaves raw inside strings, and change the string.
+ */
 function indent(text: string): string {
-  return text.replace(/^/gm, '  ');
+  return `  ${text.replaceAll('\n', '\n  ')}`;
 }

@@ -10,6 +10,17 @@ export class TextResult {
 }
 
 /**
+ * A JSON answer with the text it was parsed from (`api`): --jq reads the text, so that numbers keep the form they were
+ * written in (100000000000000000001, 1.0, -0) as jq keeps them; every other output shows the parsed value.
+ */
+export class JsonAnswer {
+  constructor(
+    readonly value: unknown,
+    readonly text: string,
+  ) {}
+}
+
+/**
  * What a command returns when it finished and rendered its output but must still end with a non-zero exit code
  * (9: an audit found what it looks for). `message` goes to stderr as a notice, not as an error. Both are read after
  * the result was rendered, so a streamed result may settle them as it ends (a fleet run's summary).

@@ -1,8 +1,11 @@
 // --template: Liquid templates (the liquidjs library: maintained, no code execution, own properties only), loaded
 // only when --template is given. A record's fields are the template's variables; forgectl adds the filters
-// `timeago` and `color` and the tag `row`, and removes the tags that read files.
+// `timeago` and `color` and the tag `row`, and removes the tags that read files. A name that is neither a field nor
+// a filter is an error (exit 2), not an empty text: a typo, or a template of another language (Go's, which gh takes),
+// fails loudly. `if`, `unless` and `default` may name a field a record lacks.
 import { Liquid, Tag, Value, type Context, type Emitter, type TagToken, type TopLevelToken } from 'liquidjs';
 import { UsageError } from '../errors.js';
+import { knownFields, knownFieldsHint } from './fields.js';
 import { plural } from '../parse.js';
 import { visible } from './formats.js';
 import type { Io } from './io.js';
@@ -70,8 +73,12 @@ export class Template {
   ) {}
 
   render(record: unknown): string {
-    const scope = record && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>) : { value: record };
-    return this.liquid.renderSync(this.parsed as ReturnType<Liquid['parse']>, scope) as string;
+    return this.liquid.renderSync(this.parsed as ReturnType<Liquid['parse']>, this.scope(record)) as string;
+  }
+
+  /** A record's variables: its fields, or `value` for what is not an object. */
+  scope(record: unknown): Record<string, unknown> {
+    return record && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>) : { value: record };
   }
 }
 
@@ -80,7 +87,8 @@ export class Template {
  * is wrong. colour: whether `color` paints (a terminal, no NO_COLOR / --no-color).
  */
 export function compileTemplate(text: string, options: { color: boolean; now: () => Date }): Template {
-  const liquid = new Liquid({ strictFilters: true, ownPropertyOnly: true, outputEscape: safeText, cache: false });
+  refuseGoTemplate(text);
+  const liquid = new Liquid({ strictFilters: true, strictVariables: true, lenientIf: true, ownPropertyOnly: true, outputEscape: safeText, cache: false });
   let template: Template | undefined;
   liquid.registerFilter('timeago', (value: unknown) => timeAgo(value, options.now()));
   liquid.registerFilter('color', {
@@ -128,10 +136,29 @@ export function compileTemplate(text: string, options: { color: boolean; now: ()
   try {
     template = new Template(liquid, liquid.parse(text));
   } catch (error) {
-    throw new UsageError(`--template: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    throw new UsageError(`--template: ${message}`, message.startsWith('undefined filter') ? FILTERS_HINT : undefined);
   }
   return template;
 }
+
+const LIQUID_EXAMPLE = "--template takes Liquid: '{{ id }} {{ name | upcase }} {{ created_at | timeago }}'; a list field: {% for label in labels %}{{ label }} {% endfor %}";
+const FILTERS_HINT = "the filters are Liquid's (upcase, truncate: 20, date: \"%Y-%m-%d\", default: \"-\", join: \", \" …), timeago and color: \"red\"";
+
+/**
+ * Exit 2 before any request for a template in Go's language (gh's --template): an action such as {{range .}},
+ * {{end}} or {{$x := …}}, or a function call {{printf "%v" .id}} / {{timeago .created_at}}, which Liquid would read
+ * as an unknown variable, or an expression it ignores the rest of.
+ */
+function refuseGoTemplate(text: string): void {
+  const outside = text.replace(/{%-?\s*raw\s*-?%}[\s\S]*?{%-?\s*endraw\s*-?%}/g, '');
+  for (const [tag, inside] of outside.matchAll(/{{-?([^}]*?)-?}}/g)) {
+    if (GO_ACTION.test(inside.trim())) throw new UsageError(`--template: ${tag} is Go template syntax, not Liquid`, LIQUID_EXAMPLE);
+  }
+}
+
+/** What Go's templates have between {{ }} and Liquid's never: an action, a variable, a function and its arguments. */
+const GO_ACTION = /^(?:(?:range|with|define|template|block)\s|(?:end|else)$|\$|[A-Za-z_]\w*\s+[."$])/;
 
 /** Visible width: colour codes count nothing. */
 // eslint-disable-next-line no-control-regex -- the colour codes this file writes
@@ -156,7 +183,10 @@ export async function printTemplate(template: Template, source: { one: unknown }
     try {
       text = template.render(record);
     } catch (error) {
-      throw new UsageError(`--template: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      // A name that is not a field of the record: the fields it has are the names to use.
+      const fields = message.startsWith('undefined variable') ? knownFields(template.scope(record)) : undefined;
+      throw new UsageError(`--template: ${message}`, fields && `${knownFieldsHint(fields)}; {% if name %} and {{ name | default: "-" }} take a field a record may lack`);
     }
     // Nothing but white space (a template of `row` tags): no line.
     return !text.trim() ? '' : text.endsWith('\n') ? text : `${text}\n`;

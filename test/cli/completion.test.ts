@@ -1,15 +1,67 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { completionScript, completionTree, SHELLS } from '../../src/cli/completion.js';
+import type { OptionDef } from '../../src/cli/command.js';
+import { completionScript, completionTree, SHELLS, type CompletionNode } from '../../src/cli/completion.js';
+import { fleetOptionsOf } from '../../src/cli/fleet-options.js';
+import { listOptions } from '../../src/cli/options.js';
+import { globalOptions } from '../../src/cli/program.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
+import { choicesOf, takesList } from '../../src/parse.js';
 import { BIN, BUILT, run, tempDir } from '../helpers/cli.js';
+import { needs } from '../helpers/system.js';
 
 const completions = fileURLToPath(new URL('../../completions/', import.meta.url));
 
+/** Every option of every command (and the global ones, at the root), as the command defines it. */
+async function everyOption(): Promise<Array<{ path: string; def: OptionDef }>> {
+  const found = globalOptions.map((def) => ({ path: '', def }));
+  for (const entry of manifest) {
+    const def = (await entry.load()).default;
+    for (const option of [...(def.options ?? []), ...listOptions(def.list), ...fleetOptionsOf(def)]) found.push({ path: entry.path, def: option });
+  }
+  return found;
+}
+
+const longName = (def: OptionDef) => def.flags.split(/[ ,|]+/).find((flag) => flag.startsWith('--'))!;
+
+/** The options that take one of a list: each with its command, long name, values, and whether it takes several. */
+async function optionsWithChoices(): Promise<Array<{ path: string; name: string; values: readonly string[]; list: boolean }>> {
+  return (await everyOption())
+    .filter(({ def }) => def.choices ?? choicesOf(def.parse))
+    .map(({ path, def }) => ({ path, name: longName(def), values: def.choices ?? choicesOf(def.parse)!, list: takesList(def.parse) }));
+}
+
 describe('shell completion', () => {
+  it('knows the values of every option that takes one of a list: its parser names them', async () => {
+    // An option whose parser refuses a value with "must be one of A, B; got …" takes one of a list; its parser must
+    // name them (a wrapper that hides them would leave completion without them).
+    const unnamed: string[] = [];
+    for (const { path, def } of await everyOption()) {
+      if (!def.parse || !/[<[]/.test(def.flags) || def.choices || choicesOf(def.parse)) continue;
+      let refusal = '';
+      try {
+        def.parse('not-one-of-them', undefined);
+      } catch (error) {
+        refusal = (error as Error).message;
+      }
+      if (/must be one of [^(;]*; got/.test(refusal)) unnamed.push(`${path} ${def.flags}: ${refusal}`);
+    }
+    expect(unnamed).toEqual([]);
+  });
+
+  it('offers the values of every such option after it, in the completion tree every script is made from', async () => {
+    const tree = new Map((await completionTree(commands)).map((node): [string, CompletionNode] => [node.path, node]));
+    const options = await optionsWithChoices();
+    expect(options.map((o) => `${o.path} ${o.name}`)).toEqual(expect.arrayContaining(['variables set --type', 'protected-branches protect --push-access-level', 'protected-branches protect --merge-access-level', 'protected-branches protect --unprotect-access-level', 'mcp serve --allow-write', 'mcp serve --toolsets', 'hooks create --events']));
+    for (const { path, name, values, list } of options) {
+      const option = tree.get(path)!.options.find((o) => o.names.includes(name));
+      expect(option?.value, `${path} ${name}`).toEqual(list ? { values, list: true } : { values });
+    }
+  });
+
   it('keeps completions/ in step with the commands (run `npm run completions` when this fails)', async () => {
     const tree = await completionTree(commands);
     for (const shell of SHELLS) {
@@ -36,7 +88,7 @@ describe('shell completion', () => {
 
 /**
  * Each shell runs its script for real. A `forgectl` on PATH (the built CLI) answers profile names from a config
- * with two profiles. A shell that is not installed is skipped, saying so.
+ * with two profiles. A shell that is not installed is skipped, saying so (.ci/run installs them).
  */
 describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
   const home = tempDir('forgectl-completion-');
@@ -53,10 +105,9 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     writeFileSync(join(files, 'body.json'), '{}');
     env = { PATH: `${bin}:${process.env.PATH}`, HOME: home, FORGECTL_CONFIG_DIR: join(home, 'config'), TERM: 'dumb' };
   });
-  const installed = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 
   it('bash: commands, options, values of -o, -p and enumerated options, and file names for file options', (context) => {
-    if (!installed('bash')) return context.skip('bash is not installed');
+    needs(context, 'bash');
     const complete = (words: string[]) =>
       execFileSync('bash', ['-c', `source "${join(completions, 'forgectl.bash')}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env, cwd: files }).trim();
     expect(complete(['forgectl', 'tok'])).toBe('tokens');
@@ -72,8 +123,31 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete(['forgectl', 'api', '/user', '--method', ''])).toBe('');
   });
 
+  it('bash, fish: every option that takes one of a list completes its values; a list after a comma too', async (context) => {
+    needs(context, 'bash', 'fish');
+    const options = await optionsWithChoices();
+    const fishDir = join(home, 'fish-all');
+    mkdirSync(fishDir, { recursive: true });
+    copyFileSync(join(completions, 'forgectl.fish'), join(fishDir, 'forgectl.fish'));
+    // One shell each completes them all, a line of === between the answers.
+    const words = (o: { path: string; name: string }) => ['forgectl', ...(o.path ? o.path.split(' ') : []), o.name];
+    const bash = execFileSync('bash', ['-c', [`source "${join(completions, 'forgectl.bash')}"`, ...options.map((o) => `COMP_WORDS=(${[...words(o), ''].map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words(o).length}; _forgectl; echo "\${COMPREPLY[@]}"; echo ===`)].join('\n')], { encoding: 'utf8', env, cwd: files });
+    const fish = execFileSync('fish', ['-N', '-c', [`set fish_complete_path ${fishDir} $fish_complete_path`, ...options.map((o) => `complete -C ${JSON.stringify(`${words(o).join(' ')} `)}; echo ===`)].join('\n')], { encoding: 'utf8', env, cwd: files });
+    const answers = (out: string) => out.split('===\n').slice(0, -1).map((answer) => answer.trim().split(/\s*\n\s*|(?<=^[^\t]*) /).filter(Boolean).map((line) => line.split('\t')[0]).sort());
+    const [fromBash, fromFish] = [answers(bash), answers(fish)];
+    options.forEach((o, i) => {
+      expect(fromBash[i], `bash: ${o.path} ${o.name}`).toEqual([...o.values].sort());
+      expect(fromFish[i], `fish: ${o.path} ${o.name}`).toEqual([...o.values].sort());
+    });
+    // Several values, comma-separated: the one after the last comma completes.
+    const after = execFileSync('bash', ['-c', `source "${join(completions, 'forgectl.bash')}"; COMP_WORDS=(forgectl mcp serve --allow-write projects,re); COMP_CWORD=4; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env, cwd: files });
+    expect(after.trim().split(' ').sort()).toEqual(['projects,refs', 'projects,repository', 'projects,review']);
+    const fishAfter = execFileSync('fish', ['-N', '-c', `set fish_complete_path ${fishDir} $fish_complete_path; complete -C 'forgectl hooks create --events push,merge_'`], { encoding: 'utf8', env, cwd: files });
+    expect(fishAfter.trim().split('\n').map((line) => line.split('\t')[0])).toEqual(['push,merge_requests']);
+  }, 60_000);
+
   it('zsh: installed into $fpath as the README says, the first TAB completes, with descriptions and values', (context) => {
-    if (!installed('zsh') || spawnSync('zsh', ['-c', 'zmodload zsh/zpty']).status !== 0) return context.skip('zsh (with its zpty module) is not installed');
+    needs(context, 'zsh');
     const fpath = join(home, 'zfunctions');
     mkdirSync(fpath, { recursive: true });
     copyFileSync(join(completions, 'forgectl.zsh'), join(fpath, '_forgectl'));
@@ -89,6 +163,9 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
       type $'forgectl -o \\t' formats
       type $'forgectl -p \\t' profiles
       type $'forgectl tokens create --access-level \\t' levels
+      type $'forgectl variables set --type \\t' types
+      type $'forgectl protected-branches protect --push-access-level \\t' push
+      type $'forgectl mcp serve --allow-write projects,\\t' toolsets
       zpty -d z`;
     const out = execFileSync('zsh', ['-f', '-c', driver], { encoding: 'utf8', env, cwd: files, timeout: 40_000 }).replace(/\x1b\[[0-9;]*[A-Za-z]|[\x07\x08\r]/g, ''); // eslint-disable-line no-control-regex
     const section = (name: string) => out.split(`=== ${name}\n`)[1]?.split('\n=== ')[0] ?? '';
@@ -97,10 +174,14 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(section('formats')).toMatch(/csv\s+json\s+ndjson\s+table\s+yaml/);
     expect(section('profiles')).toMatch(/alpha\s+prod/);
     expect(section('levels')).toMatch(/developer[\s\S]*maintainer/);
+    expect(section('types')).toMatch(/env_var\s+file/);
+    expect(section('push')).toMatch(/admin\s+developer\s+maintainer\s+no-access/);
+    expect(section('toolsets')).toMatch(/desired-state/);
+    expect(section('toolsets')).toMatch(/repository/);
   }, 60_000);
 
   it('fish: commands and options with descriptions, values of -o, -p and enumerated options, file names', (context) => {
-    if (!installed('fish')) return context.skip('fish is not installed');
+    needs(context, 'fish');
     const fishDir = join(home, 'fish');
     mkdirSync(fishDir, { recursive: true });
     copyFileSync(join(completions, 'forgectl.fish'), join(fishDir, 'forgectl.fish'));

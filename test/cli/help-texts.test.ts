@@ -12,7 +12,7 @@ import { layoutDeferred } from '../../src/cli/help-layout.js';
 import { HELP_TOPICS } from '../../src/cli/help-topics.js';
 import { manifest } from '../../src/commands/manifest.js';
 import { BIN, BUILT, run, runBin, tempDir } from '../helpers/cli.js';
-import { ptyRunner } from '../e2e/package.js';
+import { needs, ptyRunner } from '../helpers/system.js';
 
 const helpPack = fileURLToPath(new URL('../../dist/help', import.meta.url));
 /** The rendered texts by name (forgectl~tokens~rotate), read once from dist/help.pack at the places its index gives. */
@@ -67,9 +67,9 @@ describe.skipIf(!BUILT)('help rendered at build time', () => {
 
   it('on a real terminal the bin prints what the bundle prints there', async (context) => {
     const pty = ptyRunner();
-    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    needs(context, 'pty');
     const onTerminal = (args: string) => {
-      const [command, argv] = pty(`stty cols 70 rows 40 2>/dev/null; "${process.execPath}" "${BIN}" ${args}`);
+      const [command, argv] = pty!(`stty cols 70 rows 40 2>/dev/null; "${process.execPath}" "${BIN}" ${args}`);
       return spawnSync(command, argv, { encoding: 'utf8', env: { PATH: process.env.PATH, TERM: 'xterm', ...env } }).stdout.replace(/\r/g, '');
     };
     const fromBin = onTerminal('tokens rotate --help');

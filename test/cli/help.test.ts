@@ -86,7 +86,10 @@ describe('help', () => {
     expect(group).toContain('\nGlobal options (-p, -o, --fields, -q, --dry-run, -y …) work with every command;\nforgectl --help lists them.\n');
     const root = (await help(['--help'])).stdout;
     const headings = [...root.matchAll(/^(\S.*):$/gm)].map((m) => m[1]);
-    expect(headings).toEqual(['Options', 'Setup and raw requests', 'Tokens', 'Projects and groups', 'Review workflow', 'Audit events', 'Project settings', 'Instance administration', 'Repositories', 'CI runners and deploy tokens', 'Webhooks, job artifacts and snippets', 'Configuration as code', 'AI assistants']);
+    // The commands first, then the two dozen global options.
+    expect(headings).toEqual(['Setup and raw requests', 'Tokens', 'Projects and groups', 'Review workflow', 'Audit events', 'Project settings', 'Instance administration', 'Repositories', 'CI runners and deploy tokens', 'Webhooks, job artifacts and snippets', 'Configuration as code', 'AI assistants', 'Options']);
+    expect(root).toMatch(/^Usage: forgectl <command> \[options\]\n\nAdminister .*\n\nSetup and raw requests:\n {2}auth /);
+    expect(root).toMatch(/\n\nOptions:\n {2}-V, --version .*\n[\s\S]* {2}-h, --help .*\n\nHelp topics: /);
     expect(root).toMatch(/\nProjects and groups:\n {2}projects .*\n {2}groups .*\n {2}members .*\n {2}group-badges /);
     for (const line of root.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
   });

@@ -1,7 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobs, pipelines, type StoredEntry } from '../../src/sandbox/model.js';
+import { toZipEntry } from '../../src/sandbox/routes/pipelines.js';
+import { readZip, zipLayout } from '../../src/sandbox/zip.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox({ artifactSize: 2 * 1024 * 1024 });
@@ -86,6 +89,29 @@ describe('artifacts download', () => {
     const whole = await fetch(`${sandbox.url}/projects/acme%2Fapi/jobs/artifacts/main/download?job=build`, { headers: { 'PRIVATE-TOKEN': sandbox.adminToken } });
     expect(readFileSync(file).equals(Buffer.from(await whole.arrayBuffer()))).toBe(true);
     expect(existsSync(`${file}.part`)).toBe(false);
+  });
+
+  it('a byte changed in transit in a local header (which no CRC covers) is refused: exit 8, the old file kept, nothing else written', async () => {
+    // An archive whose middle byte, the one the fault flips, is in the name in the second entry's local header.
+    const noise = randomBytes(400);
+    const entries = (padding: number): StoredEntry[] => [{ name: 'pad.bin', base64: noise.subarray(0, padding).toString('base64') }, { name: 'dist/VERSION', text: '2.0.0\n' }];
+    const padding = Array.from({ length: 400 }, (_, i) => i).find((n) => {
+      const archive = Buffer.concat([...readZip(zipLayout(entries(n).map(toZipEntry)))]);
+      const secondName = archive.indexOf('PK\x03\x04', 4, 'latin1') + 30;
+      return archive.length >> 1 >= secondName && archive.length >> 1 < secondName + 'dist/VERSION'.length;
+    })!;
+    addJob('flipped', 'build', entries(padding));
+    const dir = tempDir();
+    const file = join(dir, 'artifacts.zip');
+    writeFileSync(file, 'the artifacts of yesterday');
+    sandbox.fault({ method: 'GET', path: 'jobs/artifacts/flipped/download', corrupt: true, times: 1 });
+    const result = await sandbox.run(['artifacts', 'download', ...P, '--ref', 'flipped', '--job-name', 'build', '-O', file, '--yes']);
+    expect(result.stderr).toMatch(/^error: the zip archive is damaged: the local header of "dist\/VERSION" names another file; nothing was written to /m);
+    expect(result.code).toBe(8);
+    expect(readFileSync(file, 'utf8')).toBe('the artifacts of yesterday');
+    expect(readdirSync(dir)).toEqual(['artifacts.zip']);
+    // Unharmed, the same archive is saved.
+    expect((await sandbox.run(['artifacts', 'download', ...P, '--ref', 'flipped', '--job-name', 'build', '-O', file, '--yes'])).code).toBe(0);
   });
 
   it('refuses a crafted archive entry that would land outside the folder, and writes nothing outside it', async () => {

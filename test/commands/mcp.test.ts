@@ -1,10 +1,14 @@
 import { Ajv } from 'ajv';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, commandLine, cursorOf, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
+import { buildCatalogue, cursorOf, toolValues, DEFAULT_TOOLSETS, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
-import { manifest } from '../../src/commands/manifest.js';
-import { main } from '../../src/main.js';
-import { useTestSandbox } from '../helpers/cli.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
+import { execute } from '../../src/main.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -52,26 +56,286 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(list.inputSchema.properties!.per_page).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
   });
 
-  it('turns a call into the command line the CLI would run; a cursor it did not give out is refused', async () => {
+  it('turns a call into values by option and argument, never words; a cursor it did not give out is refused', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS) });
     const list = tools.find((tool) => tool.name === 'projects_list')!;
-    expect(commandLine(list, { search: 'api', per_page: 5, fields: ['id', 'name'] })).toEqual(['projects', 'list', '--search=api', '--per-page=5', '--page=1', '--fields=id,name']);
-    expect(() => commandLine(list, { cursor: 'bm90LWEtY3Vyc29y' })).toThrow(/cursor is not one this server gave out/);
+    expect(toolValues(list, { search: 'api', per_page: 5, fields: ['id', 'name'] })).toEqual({
+      values: [{ flag: '--search', value: 'api' }, { flag: '--per-page', value: '5' }, { flag: '--page', value: '1' }],
+      args: [],
+    });
+    expect(() => toolValues(list, { cursor: 'bm90LWEtY3Vyc29y' })).toThrow(/cursor is not one this server gave out/);
     const api = tools.find((tool) => tool.name === 'api')!;
-    expect(commandLine(api, { path: '/user' })).toEqual(['api', '/user', '--method=GET']);
+    expect(toolValues(api, { path: '/user' })).toEqual({ values: [{ flag: '--method', value: 'GET' }], args: ['/user'] });
+    const tree = tools.find((tool) => tool.name === 'repo_tree')!;
+    expect(toolValues(tree, { project: 'acme/api', path: '--server=http://example.invalid' })).toEqual({
+      values: [{ flag: '--project', value: 'acme/api' }, { flag: '--per-page', value: '20' }, { flag: '--page', value: '1' }],
+      args: ['--server=http://example.invalid'],
+    });
   });
 
   it('a list page past the first keeps its total and the cursor of the page after it', async () => {
-    const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS) }), invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS) }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     for (const page of [1, 2]) {
       const result = await server.call('users_list', { per_page: 1, ...(page > 1 ? { cursor: cursorOf(page) } : {}) });
       expect(result.structuredContent, `page ${page}`).toMatchObject({ count: 1, total: expect.any(Number), next_cursor: cursorOf(page + 1) });
     }
   });
 
+  it('offers no input that names a file, folder, command, environment variable or stdin of the server\'s machine', async () => {
+    const all = Object.keys(TOOLSETS);
+    const tools = await buildCatalogue(manifest, { toolsets: all, allowWrite: all });
+    for (const tool of tools.filter((candidate) => candidate.path !== 'api')) {
+      for (const input of tool.inputs) {
+        const local = input.kind === 'argument' ? tool.def.args?.[input.index] : tool.def.options?.find((option) => option.flags.includes(input.flag));
+        const marked = typeof local === 'object' && local.localFile === true;
+        // The desired-state file of validate and plan is the one local file a tool takes, checked by the server.
+        expect(marked && !(input.kind === 'option' && input.desiredFile), `${tool.name}.${input.name}`).toBe(false);
+      }
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    // Made of local files, or unable to work without one: no tools at all.
+    for (const name of ['snippets_create', 'files_create', 'files_put', 'secure_files_upload', 'variables_import', 'license_add', 'hooks_url_var_set', 'hooks_header_set']) expect(byName.has(name), name).toBe(false);
+    const inputsOf = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
+    expect(inputsOf('hooks_create')).not.toEqual(expect.arrayContaining(['header']));
+    for (const [name, locals] of Object.entries({ hooks_create: ['header', 'url_var', 'generate_token', 'template_file'], commits_create: ['add', 'from_dir'], snippets_update: ['add', 'update', 'sync'], deploy_tokens_create: ['output_dir', 'output_file'], repo_blob: ['output_file', 'resume'], tokens_rotate: ['output_file', 'save_to'] })) {
+      for (const local of locals) expect(inputsOf(name), `${name}.${local}`).not.toContain(local);
+    }
+    expect(inputsOf('settings_set')).toContain('pairs');
+  });
+
+  it('refuses a value that names a local file where an input takes either (KEY=@FILE), before anything is sent', async () => {
+    const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: ['admin'], allowWrite: ['admin'] }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    sandbox.clearRequests();
+    const refused = await server.call('settings_set', { pairs: ['after_sign_up_text=@/etc/hostname'] });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/names a file of the machine the server runs on[\s\S]*exit 2/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {
+    const looksLocal = /-(file|dir|stdin|env)(?=[ ,]|$)|<(file|dir)>|\[file\]|\[files\.\.\.\]|<plans\.\.\.>/;
+    const unmarked: string[] = [];
+    for (const entry of manifest) {
+      const def = (await entry.load()).default;
+      const specs = [...(def.options ?? []).map((option) => ({ text: option.flags, local: option.localFile })), ...(def.args ?? []).map((arg) => (typeof arg === 'string' ? { text: arg, local: undefined } : { text: arg.spec, local: arg.localFile }))];
+      for (const spec of specs) if (looksLocal.test(spec.text) && spec.local === undefined) unmarked.push(`${entry.path} ${spec.text}`);
+    }
+    // Marked false: the name says file, but it is one of the instance. Commands that are no tools need no mark; tokens
+    // rotate's are left out by the catalogue until its definition has them.
+    expect(unmarked.filter((item) => !/^(auth|sandbox|tokens (rotate|recover)|tokens identify|profile|completion|doctor) /.test(item))).toEqual([]);
+  });
+
+  it('takes each tool\'s class from its command\'s definition: every tool of every toolset, listed', async () => {
+    const all = Object.keys(TOOLSETS);
+    const tools = await buildCatalogue(manifest, { toolsets: all, allowWrite: all });
+    const classOf = (tool: { readOnly: boolean; destructive: boolean }) => (tool.readOnly ? 'read' : tool.destructive ? 'destructive' : 'write');
+    const classes: Record<string, string[]> = { read: [], write: [], destructive: [] };
+    for (const tool of tools) classes[classOf(tool)].push(tool.name);
+    for (const names of Object.values(classes)) names.sort();
+    expect(classes).toEqual({
+      read: [
+        'approval_rules_get', 'approval_rules_list', 'approvals_config_get', 'approvals_show', 'approvals_state',
+        'audit_events_list', 'badges_get', 'badges_list', 'badges_preview', 'branches_get', 'branches_list',
+        'commits_get', 'commits_list', 'commits_refs', 'commits_statuses', 'deploy_keys_get',
+        'deploy_keys_instance', 'deploy_keys_list', 'deploy_tokens_list', 'draft_notes_get', 'draft_notes_list',
+        'experiments_list', 'export', 'files_blame', 'files_get', 'files_info', 'freeze_periods_get',
+        'freeze_periods_list', 'group_badges_get', 'group_badges_list', 'groups_get', 'groups_list', 'hooks_audit',
+        'hooks_events', 'hooks_get', 'hooks_list', 'integrations_get', 'integrations_list', 'keys_find', 'keys_get',
+        'license_get', 'license_list', 'members_get', 'members_list', 'merge_trains_get', 'merge_trains_list',
+        'mirror_pull_get', 'notes_get', 'notes_list', 'plan', 'plan_limits_get', 'projects_get', 'projects_list',
+        'protected_branches_get', 'protected_branches_list', 'protected_tags_get', 'protected_tags_list',
+        'push_rule_get', 'repo_blob', 'repo_compare', 'repo_contributors', 'repo_merge_base', 'repo_tree',
+        'runners_audit', 'runners_get', 'runners_jobs', 'runners_list', 'secure_files_get', 'secure_files_list',
+        'settings_get', 'snippets_get', 'snippets_list', 'storage_move_get', 'storage_move_list', 'tags_get',
+        'tags_list', 'tokens_audit', 'tokens_get', 'tokens_list', 'users_get', 'users_list', 'validate',
+        'variables_export', 'variables_get', 'variables_list',
+      ],
+      write: [
+        'approval_rules_create', 'approval_rules_update', 'approvals_config_set', 'artifacts_keep', 'badges_create',
+        'badges_update', 'branches_create', 'commits_cherry_pick', 'commits_create', 'commits_revert',
+        'commits_set_status', 'deploy_keys_create', 'deploy_keys_enable', 'deploy_keys_update',
+        'deploy_tokens_create', 'draft_notes_create', 'draft_notes_publish', 'draft_notes_publish_all',
+        'draft_notes_update', 'freeze_periods_create', 'freeze_periods_update', 'group_badges_create',
+        'group_badges_update', 'groups_create', 'groups_update', 'hooks_create', 'hooks_resend', 'hooks_test',
+        'hooks_update', 'integrations_set', 'license_refresh_billable', 'members_add', 'members_update',
+        'merge_trains_add', 'mirror_pull_set', 'mirror_pull_sync', 'notes_create', 'notes_update', 'plan_limits_set',
+        'projects_archive', 'projects_create', 'projects_unarchive', 'projects_update', 'protected_branches_protect',
+        'protected_branches_update', 'protected_tags_protect', 'push_rule_set', 'runners_pause', 'runners_resume',
+        'runners_update', 'settings_set', 'snippets_update', 'storage_move_schedule', 'submodules_update',
+        'tags_create', 'tokens_create', 'variables_set',
+      ],
+      destructive: [
+        'api', 'apply', 'approval_rules_delete', 'approvals_reset', 'approvals_unapprove', 'artifacts_delete',
+        'artifacts_delete_all', 'badges_delete', 'branches_delete', 'branches_delete_merged', 'deploy_keys_delete',
+        'deploy_tokens_revoke', 'draft_notes_delete', 'files_delete', 'freeze_periods_delete', 'group_badges_delete',
+        'groups_delete', 'hooks_delete', 'hooks_header_delete', 'hooks_url_var_delete', 'integrations_disable',
+        'license_delete', 'members_remove', 'mirror_pull_disable', 'notes_delete', 'projects_delete',
+        'projects_transfer', 'protected_branches_unprotect', 'protected_tags_unprotect', 'push_rule_delete',
+        'runners_delete', 'runners_reset_token', 'secure_files_delete', 'snippets_delete', 'tags_delete',
+        'tokens_revoke', 'tokens_rotate', 'variables_delete',
+      ],
+    });
+    // The read-only api tool (GET only) is a read; with --allow-write api it may delete.
+    expect((await buildCatalogue(manifest)).find((tool) => tool.name === 'api')).toMatchObject({ readOnly: true, destructive: false });
+  });
+
+  it('the README lists the toolsets there are, and the default ones, with the number of tools listed by default', async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const section = readme.slice(readme.indexOf('## AI assistants (MCP)'));
+    const rows = [...section.matchAll(/^\| `([\w-]+)` \| (.+?) \| (default)? ?\|$/gm)].map(([, name, description, listed]) => ({ name, description, listed: Boolean(listed) }));
+    expect(rows).toEqual(Object.entries(TOOLSETS).map(([name, set]) => ({ name, description: set.description, listed: DEFAULT_TOOLSETS.includes(name) })));
+    expect(rows).toHaveLength(12);
+    expect(section).toContain(`(${(await buildCatalogue(manifest)).length} tools; many clients cap at about 40)`);
+  });
+
   it('every command is a tool or left out on purpose', () => {
     const grouped = new Set(Object.values(TOOLSETS).flatMap((set) => set.groups));
     const outside = manifest.map((entry) => entry.path.split(' ')[0]).filter((group) => !grouped.has(group));
     expect([...new Set(outside)].sort()).toEqual(['auth', 'completion', 'doctor', 'mcp', 'profile', 'sandbox']);
+  });
+});
+
+describe('the desired-state files validate and plan may read', () => {
+  /** A server whose desired-state tools read below a folder of their own, with the files a hostile call names. */
+  const setUp = async () => {
+    const root = tempDir('forgectl-mcp-root-');
+    writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 40}\n');
+    execFileSync('mkfifo', [join(root, 'fifo.yaml')]);
+    writeFileSync(join(root, 'big.yaml'), '');
+    truncateSync(join(root, 'big.yaml'), 9 * 1024 * 1024);
+    writeFileSync(join(root, 'config.json'), JSON.stringify({ current: 'prod', profiles: { prod: { url: 'https://git.example.com', token: 'glpat-not-for-agents' } } }));
+    writeFileSync(join(root, 'notes.txt'), 'version: 1\n');
+    symlinkSync('/dev/zero', join(root, 'zero.yaml'));
+    const outside = tempDir('forgectl-mcp-outside-');
+    writeFileSync(join(outside, 'desired.yaml'), 'version: 1\n');
+    mkdirSync(join(root, 'sub'));
+    const tools = await buildCatalogue(manifest, { toolsets: ['desired-state'] });
+    const server = new ToolServer({ tools, commands, root, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const call = async (name: string, file: string) => {
+      const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000).unref());
+      const result = await Promise.race([server.call(name, { file }), deadline]);
+      if (result === 'timeout') throw new Error(`${name} ${file} did not return`);
+      return { ...result, text: result.content.map((item) => item.text).join('\n') };
+    };
+    return { root, outside, call };
+  };
+
+  it('reads a desired-state file below the server\'s folder; refuses other folders, other names, FIFOs, devices and large files before reading them', async () => {
+    const { root, outside, call } = await setUp();
+    expect((await call('validate', 'desired.yaml')).isError).toBeFalsy();
+    expect((await call('plan', join(root, 'desired.yaml'))).structuredContent).toMatchObject({ exit_code: 9 });
+    for (const [file, problem] of [
+      ['fifo.yaml', /fifo\.yaml: it is not a regular file/],
+      ['zero.yaml', /zero\.yaml is outside/],
+      ['/dev/zero', /\/dev\/zero is outside/],
+      ['big.yaml', /9,437,184 bytes, more than the 8,388,608 allowed/],
+      ['notes.txt', /notes\.txt is not a desired-state file: its name does not end in \.yaml, \.yml, \.json/],
+      [join(outside, 'desired.yaml'), /is outside .*forgectl-mcp-root-/],
+      ['../' + outside.split('/').at(-1) + '/desired.yaml', /is outside/],
+      ['sub', /not a desired-state file|not a regular file/],
+      ['-', /a tool reads no stdin/],
+      ['missing.yaml', /cannot read missing\.yaml: no such file/],
+    ] as Array<[string, RegExp]>) {
+      for (const tool of ['validate', 'plan']) {
+        const refused = await call(tool, file);
+        expect(refused.isError, `${tool} ${file}`).toBe(true);
+        expect(refused.text, `${tool} ${file}`).toMatch(problem);
+        expect(refused.text, `${tool} ${file}`).toMatch(/exit 2: bad input/);
+      }
+    }
+  });
+
+  it('never repeats the keys of a file that is not a desired-state file', async () => {
+    const { call } = await setUp();
+    for (const tool of ['validate', 'plan']) {
+      const refused = await call(tool, 'config.json');
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/config\.json is not a desired-state file/);
+      expect(refused.text).not.toMatch(/profiles|current|prod|glpat/);
+    }
+  });
+});
+
+describe('what an agent reads: descriptions, resources, plans and problems', () => {
+  it('describes every input for what it is, in the words of tools: no flags, commands or stdin, no repetition', async () => {
+    const all = Object.keys(TOOLSETS);
+    const tools = [...(await buildCatalogue(manifest, { toolsets: all, allowWrite: all })), ...(await buildCatalogue(manifest))];
+    const groups = [...new Set(manifest.map((entry) => entry.path.split(' ')[0]))].join('|');
+    const cliWords = new RegExp(`(^|[\\s(])--?[a-z]|\\bforgectl (${groups})\\b|\\bstdin\\b`);
+    for (const tool of tools) {
+      expect(tool.description, tool.name).not.toMatch(cliWords);
+      const [summary, ...rest] = tool.description.split('. ');
+      expect(rest[0] ?? '', `${tool.name} repeats its summary`).not.toBe(summary);
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
+        expect(schema.description!.replace(/ \(one or more\)$/, ''), `${tool.name}.${name}`).not.toBe(name.replace(/_/g, ' '));
+        expect(schema.description, `${tool.name}.${name}`).not.toMatch(cliWords);
+      }
+    }
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('commits_refs')!.description).toBe('List the branches and tags that contain a commit');
+    expect(byName.get('repo_compare')!.inputSchema.properties).toMatchObject({ from: { description: 'the base: a branch, tag or commit SHA' } });
+    expect(byName.get('plan')!.inputSchema.properties!.file.description).toMatch(/^the desired-state file: a \.yaml, \.yml or \.json file below the folder/);
+    expect(byName.get('approval_rules_list')!.description).toContain('Give project or mr.');
+    // Typed as the option takes it: a value with an optional part is text, not text-or-boolean.
+    for (const name of ['plan', 'export', 'tokens_audit']) expect(byName.get(name)!.inputSchema.properties!.rate_limit, name).toMatchObject({ type: 'string' });
+    expect(Object.keys(byName.get('repo_blob')!.inputSchema.properties!)).toEqual(['sha', 'project', 'fields']);
+  });
+
+  /** An MCP client talking to a ToolServer in this process. */
+  const connect = async (server: ToolServer) => {
+    const { Client } = await import('@modelcontextprotocol/client');
+    const { InMemoryTransport } = await import('@modelcontextprotocol/server');
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.create().connect(serverSide);
+    const client = new Client({ name: 'forgectl-test', version: '1' });
+    await client.connect(clientSide);
+    return client;
+  };
+
+  it('an unknown resource is "Resource not found" with its URI; forgectl://profile describes the connection from FORGECTL_URL and FORGECTL_TOKEN without the token', async () => {
+    const { resolveConnection } = await import('../../src/config/resolve.js');
+    const env = sandbox.env();
+    const server = new ToolServer({ tools: await buildCatalogue(manifest), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env }), connection: () => resolveConnection({}, env, { profiles: {} }) });
+    const client = await connect(server);
+    try {
+      const missing = await client.readResource({ uri: 'forgectl://nope' }).catch((error: unknown) => error as { code: number; message: string; data: unknown });
+      expect(missing).toMatchObject({ message: 'Resource not found', data: { uri: 'forgectl://nope' } });
+      expect([-32002, -32602]).toContain((missing as { code: number }).code);
+      const profile = await client.readResource({ uri: 'forgectl://profile' });
+      const text = (profile.contents[0] as { text: string }).text;
+      expect(JSON.parse(text)).toMatchObject({ url: sandbox.rootUrl, profile: null, token_source: 'environment', token_type: 'private' });
+      expect(text).not.toContain(sandbox.adminToken);
+      const user = await client.readResource({ uri: 'forgectl://user' });
+      expect(JSON.parse((user.contents[0] as { text: string }).text)).toMatchObject({ username: 'root' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('validate returns its problems line by line; a stale plan is made again with the plan tool; a plan is applied once', async () => {
+    const root = tempDir('forgectl-mcp-plans-');
+    writeFileSync(join(root, 'bad.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: -5}\n    badgez: []\n');
+    writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 61}\n');
+    const tools = await buildCatalogue(manifest, { toolsets: ['desired-state'], allowWrite: ['desired-state'] });
+    const server = new ToolServer({ tools, commands, root, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const text = (result: { content: Array<{ text: string }> }) => result.content.map((item) => item.text).join('\n');
+    const invalid = await server.call('validate', { file: 'bad.yaml' });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toMatch(/bad\.yaml:4:\d+: .*max_file_size.*\n.*bad\.yaml:5:5: .*badgez.*unknown key/);
+
+    const plan = async () => (await server.call('plan', { file: 'desired.yaml' })).structuredContent!.digest as string;
+    const first = await plan();
+    expect((await server.call('apply', { digest: first })).isError).toBeFalsy();
+    const again = await server.call('apply', { digest: first });
+    expect(text(again)).toMatch(/this plan was already applied\nhint: call the plan tool again/);
+
+    writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 62}\n');
+    const stale = await plan();
+    expect((await sandbox.run(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '63', '--yes'])).code).toBe(0);
+    const refused = await server.call('apply', { digest: stale });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/the plan is stale[\s\S]*hint: call the plan tool again, review the new plan, and pass its digest to apply/);
+    expect(text(refused)).not.toMatch(/forgectl plan|plan\.json|forgectl-mcp-/);
   });
 });

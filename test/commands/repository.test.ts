@@ -3,13 +3,12 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
-import { hasCommand } from '../helpers/system.js';
+import { needs } from '../helpers/system.js';
 import { gitBlobId } from '../../src/git/objects.js';
 
 const sandbox = useTestSandbox();
 
 const P = ['--project', 'acme/api'];
-const hasGit = hasCommand('git');
 
 function files(dir: string, base = dir): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [join(dir, e.name).slice(base.length + 1), ...files(join(dir, e.name), base)] : [join(dir, e.name).slice(base.length + 1)])).sort();
@@ -137,7 +136,8 @@ describe('downloads', () => {
 });
 
 describe('repo compare, files put, cherry-pick', () => {
-  it.skipIf(!hasGit)('--patch applies with git apply in a clone made from the archive', async () => {
+  it('--patch applies with git apply in a clone made from the archive', async (context) => {
+    needs(context, 'git');
     const dir = join(tempDir(), 'clone');
     expect((await sandbox.run(['repo', 'archive', '--ref', 'main', '--extract', dir, ...P])).code).toBe(0);
     const patch = await sandbox.run(['repo', 'compare', 'main', 'feature', '--patch', ...P]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
-import { manifest } from '../../src/commands/manifest.js';
-import { main } from '../../src/main.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
+import { execute } from '../../src/main.js';
 import { useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -21,7 +21,7 @@ describe('runners and deploy tokens as agent tools', () => {
 
   it('a result carries a token value only when the tool is made to hand one over and the caller asks', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: ['ci', 'access'], allowWrite: ['ci', 'access'] });
-    const server = new ToolServer({ tools, invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     const created = await server.call('deploy_tokens_create', { project: 'acme/web', name: 'agent', scopes: ['read_registry'] });
     expect(created.isError).toBeFalsy();
     expect(created.structuredContent!.result).toMatchObject({ name: 'agent' });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
-import { manifest } from '../../src/commands/manifest.js';
-import { main } from '../../src/main.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
+import { execute } from '../../src/main.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -237,7 +237,7 @@ describe('variables as agent tools', () => {
     const set = tools.find((tool) => tool.name === 'variables_set')!;
     expect(Object.keys(set.inputSchema.properties!)).not.toEqual(expect.arrayContaining(['value_env']));
     expect(Object.keys(set.inputSchema.properties!).filter((name) => name.startsWith('value'))).toEqual(['value']);
-    const server = new ToolServer({ tools, invoke: (argv, streams) => main(argv, { ...streams, env: sandbox.env() }) });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     const results = [
       await server.call('variables_list', { project: 'acme/api', show_values: true, per_page: 100 }),
       await server.call('variables_get', { key: 'SIGNING_KEY', project: 'acme/api', show_values: true }),
@@ -250,6 +250,40 @@ describe('variables as agent tools', () => {
     expect(leaks(text)).toEqual([]);
   });
 
+  it('the read-only api tool returns no masked or hidden value of a project, a group or the instance, one or a list, paged or not', async () => {
+    const server = new ToolServer({ tools: await buildCatalogue(manifest), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const paths = ['/projects/acme%2Fapi/variables', '/projects/acme%2Fapi/variables/DEPLOY_TOKEN?filter[environment_scope]=production', '/groups/acme/variables', '/admin/ci/variables'];
+    const results = [];
+    for (const path of paths) for (const paginate of path.includes('DEPLOY_TOKEN') ? [false] : [false, true]) results.push(await server.call('api', { path, paginate }));
+    const text = JSON.stringify(results);
+    expect(results.filter((result) => result.isError)).toEqual([]);
+    expect(text).toContain('DEPLOY_TOKEN');
+    expect(text).toContain('"masked":true');
+    expect(leaks(text)).toEqual([]);
+  });
+});
+
+describe('variables through api', () => {
+  it('api shows masked and hidden values as null, in a pipe even with --show-values; --show-values shows masked ones at a terminal', async () => {
+    for (const path of ['/projects/acme%2Fapi/variables', '/groups/acme/variables', '/admin/ci/variables', '/projects/acme%2Fapi/variables/DEPLOY_TOKEN?filter[environment_scope]=production']) {
+      for (const extra of [[], ['--paginate'], ['--show-values'], ['-o', 'ndjson', '--paginate']]) {
+        if (extra.includes('--paginate') && path.includes('DEPLOY_TOKEN')) continue;
+        const result = await sandbox.run(['api', path, ...extra]);
+        expect(result.code, `${path} ${extra.join(' ')}: ${result.stderr}`).toBe(0);
+        expect(result.stdout).toMatch(/"masked": ?true/);
+        expect(leaks(result.stdout + result.stderr), `${path} ${extra.join(' ')}`).toEqual([]);
+      }
+    }
+    const piped = await sandbox.run(['api', '/projects/acme%2Fapi/variables', '--show-values']);
+    expect(piped.stderr).toContain('--show-values shows masked values only at a terminal');
+    const terminal = await sandbox.run(['api', '/projects/acme%2Fapi/variables'], { tty: true });
+    expect(leaks(terminal.stdout)).toEqual([]);
+    const shown = await sandbox.run(['api', '/projects/acme%2Fapi/variables', '--show-values'], { tty: true });
+    expect(leaks(shown.stdout).length).toBeGreaterThan(0);
+  });
+});
+
+describe('variables in tables and errors', () => {
   it('a masked or hidden value reads masked or hidden in a table, not blank like an empty value; null in JSON', async () => {
     expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'EMPTY_ONE', value: '' })).status).toBe(201);
     const rows = (await sandbox.run(['variables', 'list', '--project', 'acme/api', '--fields', 'key,value'])).stdout.split('\n');

@@ -82,11 +82,27 @@ projects:
     const unchanged = await cli(['plan', '-f', desired], { NEXUS_TOKEN: 'nexus-token-second' });
     expect(unchanged.code).toBe(0);
     expect(unchanged.stderr).toContain('1 secret value not compared');
-    // rewrite: always writes it on every apply (and so the plan always has it).
+    // rewrite: always writes it on every apply: the plan shows it, apart, and it is not drift (exit 0), so a drift job stays green.
     const always = file('nexus-always.yaml', readFileSync(desired, 'utf8').replace('        protected: true\n', '        protected: true\n        rewrite: always\n'));
     const rewrite = await cli(['plan', '-f', always]);
-    expect(rewrite.code).toBe(9);
-    expect(rewrite.stdout).toContain('  ~ variable NEXUS_TOKEN … production\n      value: (write-only)\n');
+    expect(rewrite.code).toBe(0);
+    expect(rewrite.stdout).toBe([
+      'project acme/web',
+      '  ~ variable NEXUS_TOKEN … production   (rewrite: always: written by every apply, not drift)',
+      '      value: (write-only)',
+      '',
+      'No changes: the file matches 1 project. 1 secret value is written again by every apply (rewrite: always).',
+      '3 objects not in the file were left alone: prune: managed deletes only what forgectl created.',
+      '',
+    ].join('\n'));
+    const json = (await cli(['plan', '-f', always, '-o', 'json'])).json();
+    expect(json.summary).toMatchObject({ update: 0, rewrite: 1 });
+    expect(json.changes[0]).toMatchObject({ action: 'update', rewrite: true });
+    // Real drift beside it still exits 9, and the summary counts only the drift as changes.
+    expect((await cli(['variables', 'set', 'NEXUS_TOKEN', '--project', 'acme/web', '--scope', 'production', '--no-protected'])).code).toBe(0);
+    const drift = await cli(['plan', '-f', always]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toContain('  ~ variable NEXUS_TOKEN … production\n      protected: false → true\n      value: (write-only)\n\nPlan: 1 to change in 1 of 1 project.\n');
     const dry = await cli(['apply', '-f', always, '--yes', '--dry-run'], { NEXUS_TOKEN: 'nexus-token-second' });
     expect(dry.stdout).toContain('"value": "[REDACTED]"');
     expect((await cli(['apply', '-f', always, '--yes'], { NEXUS_TOKEN: 'nexus-token-second' })).code).toBe(0);

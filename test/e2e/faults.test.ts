@@ -13,7 +13,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { startFaultProxy, type Damage, type FaultProxy } from '../helpers/fault-proxy.js';
-import { installFromCheckout, ptyRunner, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { needs, ptyRunner } from '../helpers/system.js';
 
 const pty = ptyRunner();
 const nodeDir = dirname(process.execPath);
@@ -358,10 +359,10 @@ describe('the fault tier (installed package)', () => {
   }, 60_000);
 
   it('at a terminal without -O, repo archive and artifacts download save to a default name, asking before overwriting', async (context) => {
-    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    needs(context, 'pty');
     const dir = fresh('default-name');
     const onTerminal = (line: string) => {
-      const [command, args] = pty(line);
+      const [command, args] = pty!(line);
       return runProcess(command, args, { env: { ...env(), TERM: 'xterm' }, cwd: dir, timeoutMs: 60_000 });
     };
     const archive = await onTerminal('forgectl repo archive --project acme/api --format zip');

@@ -14,8 +14,9 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
-import { secretServiceMissing, startSecretService } from '../helpers/keyring.js';
-import { installFromCheckout, NODE_VERSIONS, nodeFolder, ptyRunner, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { startSecretService } from '../helpers/keyring.js';
+import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
+import { installFromCheckout, loginAtDesk, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const pty = ptyRunner();
@@ -88,11 +89,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   const clearFaults = () => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
   const requests = async (): Promise<Array<{ method: string; path: string }>> => (await fetch(`${sandbox!.url}/-/sandbox/requests`)).json() as never;
   const clearRequests = () => fetch(`${sandbox!.url}/-/sandbox/requests`, { method: 'DELETE' });
-  /** A case that needs this Node (skipped, saying why, where it cannot be had) and maybe a pseudo-terminal. */
-  const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean } = {}) =>
+  /** A case that needs this Node (skipped, saying why, where it cannot be had), maybe a pseudo-terminal and programs. */
+  const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean; programs?: ProgramName[] } = {}) =>
     it(name, async (context) => {
       if (!nodeDir) return context.skip(skipped);
-      if (options.terminal && !pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+      if (options.terminal) needs(context, 'pty');
+      needs(context, ...(options.programs ?? []));
       await test();
     }, options.timeout ?? 60_000);
 
@@ -122,6 +124,8 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const dir = tempDir('forgectl-e2e-protected-');
     const file = join(dir, 'web.yaml');
     expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
+    // The modeline names the schema relative to the repository, not this install's prefix.
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json');
     expect((await forgectl(['plan', '-f', file])).code).toBe(0);
     expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
     const drift = await forgectl(['plan', '-f', file]);
@@ -186,18 +190,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
-    const missing = secretServiceMissing();
-    if (missing && process.env.CI !== 'true') return void process.stderr.write(`keyring case skipped: ${missing}\n`);
     const service = await startSecretService();
     try {
       const dir = tempDir('forgectl-e2e-keyring-');
       // The user's shell at a desktop: the session bus, no FORGECTL_URL / FORGECTL_TOKEN.
       const desk = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir, ...service.env };
-      const user = await forgectl(['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], {}, JSON.stringify({ name: 'keyring-e2e', scopes: ['api'] }));
-      expect(user.code, user.stderr).toBe(0);
-      const token = (JSON.parse(user.stdout) as { token: string }).token;
-      const [command, args] = pty!(`printf '%s\\n' ${token} | forgectl auth login --url ${sandbox!.url} --token-stdin`);
-      const login = await runProcess(command, args, { env: { ...desk, TERM: 'dumb' }, timeoutMs: 30_000 });
+      const { token, login } = await loginAtDesk(sandbox!.url, env(), desk, 'keyring-e2e');
       expect(login.stdout).toContain('token saved in the OS keyring');
       const file = readFileSync(join(dir, 'config.json'), 'utf8');
       expect(file).not.toContain(token);
@@ -216,7 +214,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     } finally {
       service.stop();
     }
-  }, { terminal: true });
+  }, { terminal: true, programs: SECRET_SERVICE });
 
   live('prints tables on a terminal fitted to its width, with a header and visible control characters', async () => {
     // A note whose text tries to retitle the window and clear the screen.
@@ -237,6 +235,34 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const tsv = await forgectl(['notes', 'list', '--project', 'acme/api', '--issue', '1']);
     expect(tsv.stdout).toContain('hi \\x1b]0;owned\\x07 \\x1b[2J bye');
   }, { terminal: true });
+
+  live('apply never destroys a masked variable it replaces: a missing or unmaskable secret writes nothing, a failed create puts it back', async () => {
+    const dir = tempDir('forgectl-e2e-replace-');
+    expect((await shell(`printf 'keep-me-secret-1234' | forgectl variables set REPRO_KEY --project acme/web --masked --value-stdin`)).code).toBe(0);
+    writeFileSync(join(dir, 'repro.yaml'), 'version: 1\nprojects:\n  acme/web:\n    variables:\n      - {key: REPRO_KEY, value: {env: REPRO_KEY}, masked: true, hidden: true}\n');
+    // Read past forgectl, which never prints a masked value off a terminal.
+    const variable = async () => (await (await fetch(`${sandbox!.url}/api/v4/projects/acme%2Fweb/variables/REPRO_KEY`, { headers: { 'PRIVATE-TOKEN': sandbox!.token } })).json()) as { value: string | null; hidden: boolean };
+    const value = async () => (await variable()).value;
+    const plan = await shell(`cd ${dir} && forgectl plan -f repro.yaml`);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('  -/+ variable REPRO_KEY … *   (deleted and created again: hidden is set only when a variable is created)');
+    await clearRequests();
+    const unset = await shell(`cd ${dir} && forgectl apply -f repro.yaml --yes`);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('the environment variable REPRO_KEY is not set; nothing was applied');
+    const unmaskable = await shell(`cd ${dir} && REPRO_KEY="has space" forgectl apply -f repro.yaml --yes`);
+    expect(unmaskable.code).toBe(2);
+    expect(unmaskable.stderr).toContain('value cannot be masked: it contains whitespace; nothing was applied');
+    expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await value()).toBe('keep-me-secret-1234');
+    await fault({ method: 'POST', path: '/projects/[^/]+/variables$', status: 500 });
+    const failed = await shell(`cd ${dir} && REPRO_KEY=new-secret-value-99 forgectl apply -f repro.yaml --yes`);
+    expect(failed.code).toBe(9);
+    expect(failed.stdout).toContain('was put back as it was');
+    expect(await value()).toBe('keep-me-secret-1234');
+    expect((await shell(`cd ${dir} && REPRO_KEY=new-secret-value-99 forgectl apply -f repro.yaml --yes`)).code).toBe(0);
+    expect((await variable()).hidden).toBe(true);
+  });
 
   live('members and project deletion from the shell: removals ask first, a desired file with enforce names each removal, apply, plan 0', async () => {
     const dir = tempDir('forgectl-e2e-members-');
@@ -393,6 +419,32 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(stderr).toBe('interrupted by SIGINT: output is incomplete: 40 records written\n');
   });
 
+  live('Ctrl-C (SIGINT) during apply: exit 130 and one block naming the changes done, in flight and never started', async () => {
+    const dir = tempDir('forgectl-e2e-interrupt-');
+    const desired = join(dir, 'badges.yaml');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    badges:\n      - {name: e2e-one, link_url: "https://ci.example.com/1", image_url: "https://ci.example.com/1.svg"}\n      - {name: e2e-two, link_url: "https://ci.example.com/2", image_url: "https://ci.example.com/2.svg"}\n      - {name: e2e-three, link_url: "https://ci.example.com/3", image_url: "https://ci.example.com/3.svg"}\n');
+    await clearRequests();
+    // The second create is processed, its answer held back: the signal comes while it is in flight.
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 50 });
+    await fault({ method: 'POST', path: 'badges$', answer_latency_ms: 20_000 });
+    const child = spawn('forgectl', ['apply', '-f', desired, '--yes'], { env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while ((await requests()).filter((r) => r.method === 'POST').length < 1 || !stderr.includes('Plan:')) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    await clearFaults();
+    expect(stderr.slice(stderr.indexOf('interrupted by'))).toBe([
+      'interrupted by SIGINT: POST /projects/acme%2Fapi/badges was sent; whether the server acted on it is unknown',
+      '  done: 1 of 3 changes (project acme/api: badge "e2e-one")',
+      '  in flight: 1 (project acme/api: badge "e2e-two")',
+      '  never started: 1 (project acme/api: badge "e2e-three")',
+      '',
+    ].join('\n'));
+  });
+
   live('runners reset-token stopped (SIGTERM) while its request is in flight keeps the new token; the next run saves it and does not reset again', async () => {
     const resets = async () => (await requests()).filter((r) => r.method === 'POST' && r.path.endsWith('/runners/4/reset_authentication_token'));
     await clearRequests();
@@ -462,6 +514,31 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     await clearFaults();
   });
 
+  live('--jq, --template and --fields give the data as it is, or fail saying why: never wrong data with exit 0', async () => {
+    // An HTML page under --jq or --template: exit 8, nothing printed.
+    await fault({ method: 'GET', path: '^/users/2$', status: 200, body: '<!DOCTYPE html><title>Sign in</title>', headers: { 'Content-Type': 'text/html' }, times: 2 });
+    for (const shaping of [['--jq', '.id'], ['--template', '{{ id }}']]) {
+      const html = await forgectl(['api', '/users/2', ...shaping]);
+      expect(html, shaping.join(' ')).toMatchObject({ code: 8, stdout: '' });
+      expect(html.stderr).toMatch(/^error: the server answered 200 with text\/html, not JSON \(GET \/users\/2\)\n/);
+    }
+    // A null answer, and numbers as written, reach jq.
+    await fault({ method: 'GET', path: '^/answer$', status: 200, body: '[null, 100000000000000000001, 1.0]', headers: { 'Content-Type': 'application/json' } });
+    expect(await forgectl(['api', '/answer', '--jq', '.'])).toMatchObject({ code: 0, stdout: 'null\n100000000000000000001\n1.0\n' });
+    await clearFaults();
+    // A line separator in a description stays as it is with --fields (-o json).
+    const description = 'line1\u2028line2\u2029end';
+    expect((await forgectl(['api', '-X', 'PUT', '/projects/acme%2Fweb', '-f', `description=${description}`])).code).toBe(0);
+    const listed = await forgectl(['projects', 'list', '--group', 'acme', '--fields', 'path,description', '-o', 'json']);
+    expect((JSON.parse(listed.stdout) as Array<{ path: string; description: string }>).find((p) => p.path === 'web')?.description).toBe(description);
+    // A template naming what the records do not have, or written in Go's language: exit 2, saying so.
+    expect(await forgectl(['users', 'list', '--template', '{{ nosuchfield }}'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('undefined variable: nosuchfield') });
+    expect(await forgectl(['users', 'list', '--template', '{{range .}}{{.username}}{{end}}'])).toMatchObject({ code: 2, stderr: expect.stringContaining('is Go template syntax, not Liquid') });
+    // jq out of memory: one line, exit 1.
+    const memory = await forgectl(['api', '/version', '--jq', 'def f: [f]; f']);
+    expect(memory).toMatchObject({ code: 1, stdout: '', stderr: 'error: --jq: jq ran out of memory (it has 2 GB)\nhint: the expression builds a value too large, or recurses without end\n' });
+  });
+
   live('path parameters . and .. stay one encoded segment', async () => {
     await clearRequests();
     const result = await forgectl(['badges', 'list', '--project', '..']);
@@ -516,10 +593,10 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   /** An MCP client connected to `forgectl mcp serve ARGS` (this installed forgectl, on this Node) over stdio. */
-  const mcpClient = async (args: string[] = [], extra: NodeJS.ProcessEnv = {}) => {
+  const mcpClient = async (args: string[] = [], extra: NodeJS.ProcessEnv = {}, cwd?: string) => {
     const client = new McpClient({ name: 'forgectl-e2e', version: '1' });
     const stderr: string[] = [];
-    const transport = new StdioClientTransport({ command: 'forgectl', args: ['mcp', 'serve', ...args], env: env(extra) as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: 'forgectl', args: ['mcp', 'serve', ...args], env: env(extra) as Record<string, string>, stderr: 'pipe', cwd });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     await client.connect(transport);
     return { client, stderr };
@@ -571,8 +648,9 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('mcp serve --allow-write desired-state: plan returns a digest, apply takes it, a stale or unknown plan is refused', async () => {
-    const { client } = await mcpClient(['--allow-write', 'desired-state']);
+    // The server reads desired-state files only below the folder it was started in.
     const dir = tempDir();
+    const { client } = await mcpClient(['--allow-write', 'desired-state'], {}, dir);
     try {
       const { tools } = await client.listTools();
       expect(tools.find((tool) => tool.name === 'apply')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -603,20 +681,23 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
-  live('mcp serve --http: the streamable HTTP transport on loopback, and no other host name', async () => {
+  live('mcp serve --http: the streamable HTTP transport on loopback, with the secret it prints, and no other host name', async () => {
     const child = spawn('forgectl', ['mcp', 'serve', '--http', '127.0.0.1:0'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (\S+)/.exec(out);
-          if (match) resolve(match[1]);
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const [url, secret] = await new Promise<[string, string]>((resolve, reject) => {
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          const match = /listening on (\S+)\nclients send the header: Authorization: Bearer (\S+)\n/.exec(err);
+          if (match) resolve([match[1], match[2]]);
         });
-        child.on('exit', (code) => reject(new Error(`mcp serve exited with ${code}`)));
+        child.on('exit', (code) => reject(new Error(`mcp serve exited with ${code}: ${err}`)));
       });
+      expect(stdout).toBe('');
       const client = new McpClient({ name: 'forgectl-e2e', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
       const { tools } = await client.listTools();
       expect(tools.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
       const got = (await client.callTool({ name: 'users_list', arguments: {} })) as ToolResult;
@@ -624,7 +705,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const project = (await client.callTool({ name: 'projects_get', arguments: { project: 'acme/api' } })) as ToolResult;
       expect(project.structuredContent?.result).toMatchObject({ path_with_namespace: 'acme/api' });
       await client.close();
-      // DNS rebinding (another host name) and a web page's request (another origin) are refused.
+      // Without the secret: 401; DNS rebinding (another host name) and a web page's request (another origin, or null): 403.
       const status = (headers: Record<string, string>) =>
         new Promise<number | undefined>((resolve, reject) => {
           const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
@@ -634,10 +715,31 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
           request.on('error', reject);
           request.end('{}');
         });
-      expect(await status({ host: 'evil.example' })).toBe(403);
-      expect(await status({ origin: 'https://evil.example' })).toBe(403);
+      expect(await status({})).toBe(401);
+      expect(await status({ authorization: 'Bearer guessed' })).toBe(401);
+      const authorization = `Bearer ${secret}`;
+      expect(await status({ host: 'evil.example', authorization })).toBe(403);
+      expect(await status({ origin: 'https://evil.example', authorization })).toBe(403);
+      expect(await status({ origin: 'null', authorization })).toBe(403);
     } finally {
       child.kill('SIGTERM');
+    }
+  });
+
+  live('mcp serve: no tool input becomes an option (a path of --server=URL sends nothing to URL)', async () => {
+    const { startReceiver } = await import('../helpers/receiver.js');
+    const evil = await startReceiver();
+    const { client } = await mcpClient();
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+      const tree = await call('repo_tree', { project: 'acme/api', path: `--server=${evil.url}` });
+      const base = await call('repo_merge_base', { project: 'acme/api', refs: [`--server=${evil.url}`, 'main', 'main'] });
+      const profile = await call('repo_tree', { project: 'acme/api', path: '--profile=other' });
+      expect([tree, base, profile].map((result) => textOf(result))).not.toContain(evil.url);
+      expect(evil.received).toEqual([]);
+    } finally {
+      await client.close();
+      await evil.close();
     }
   });
 

@@ -6,14 +6,13 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, BUILT, runBin, tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
-import { secretServiceMissing, startSecretService, type SecretService } from '../helpers/keyring.js';
-import { ptyRunner, ROOT, runProcess } from './package.js';
+import { startSecretService, type SecretService } from '../helpers/keyring.js';
+import { missingPrograms, needs, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
+import { ROOT, runProcess } from './package.js';
 
-const missing = BUILT ? secretServiceMissing() : 'the bundle is not built (npm run build)';
 const pty = ptyRunner();
-if (missing && process.env.CI !== 'true') process.stderr.write(`keyring tests skipped: ${missing}\n`);
 
 const config = (dir: string): { current?: string; profiles: Record<string, Record<string, string>> } => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
 
@@ -25,14 +24,14 @@ async function keyringHolds(service: SecretService, account: string): Promise<st
   return JSON.parse(result.stdout) as string | null;
 }
 
-// Skipped, saying why, where no Secret Service can be started; CI installs one and must run these.
-describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS keyring (Secret Service)', () => {
+// Each case is skipped, saying why, where no Secret Service can be started (.ci/run installs one and must run them).
+describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
   const sandbox = useTestSandbox();
   let service: SecretService;
   beforeAll(async () => {
-    if (missing) throw new Error(`CI must run the keyring tests: ${missing}`);
-    service = await startSecretService();
+    if (!missingPrograms(...SECRET_SERVICE)) service = await startSecretService();
   }, 30_000);
+  beforeEach((context) => needs(context, ...SECRET_SERVICE));
   afterAll(() => service?.stop());
 
   const cli = (dir: string, argv: string[], extra: Record<string, string | undefined> = {}, input?: string): Promise<RunResult> =>
@@ -108,7 +107,7 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
   });
 
   it('off a terminal, or under CI=true at one, the file is used; at a terminal the keyring', async (context) => {
-    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    needs(context, 'pty');
     const token = sandbox.tokenWithRole('reporter');
     const piped = tempDir();
     expect((await cli(piped, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], {}, token)).code).toBe(0);
@@ -150,7 +149,7 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
     expect((await cli(dir, ['auth', 'migrate', '--to', 'keyring'], noBus)).code).toBe(0); // nothing to move
 
-    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    needs(context, 'pty');
     // Without a session bus (a headless server) there is no keyring to ask: the file, quietly.
     const headless = await onTerminal(`printf '%s\\n' ${token} | ${login} --url ${sandbox.rootUrl}`, { FORGECTL_CONFIG_DIR: dir, HOME: dir });
     expect(headless.code).toBe(0);
@@ -180,8 +179,9 @@ describe.skipIf(Boolean(missing) && process.env.CI !== 'true')('tokens in the OS
   });
 });
 
-describe.skipIf(!BUILT || !pty)('a missing or broken keyring binding (at a pseudo-terminal)', () => {
+describe.skipIf(!BUILT)('a missing or broken keyring binding (at a pseudo-terminal)', () => {
   const sandbox = useTestSandbox();
+  beforeEach((context) => needs(context, 'pty'));
 
   /** The built CLI in a folder of its own, whose node_modules has only the given @napi-rs/keyring (or none). */
   function install(binding: string | undefined): string {

@@ -8,6 +8,7 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/cli.js';
+import { ptyRunner } from '../helpers/system.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -107,23 +108,6 @@ export async function nodeFolder(version: string): Promise<{ dir?: string; reaso
   }
 }
 
-/** A pseudo-terminal runner: util-linux `script` (in every Debian), else Python's pty module; undefined if neither. */
-export function ptyRunner(): ((shellCommand: string) => [string, string[]]) | undefined {
-  const has = (program: string, args: string[]) => {
-    try {
-      execFileSync(program, args, { stdio: 'ignore', timeout: 10_000 });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (has('script', ['-qec', 'true', '/dev/null'])) return (command) => ['script', ['-qec', command, '/dev/null']];
-  if (has('python3', ['-c', 'import pty'])) {
-    return (command) => ['python3', ['-c', 'import pty, sys, os; sys.exit(os.waitstatus_to_exitcode(pty.spawn(["/bin/sh", "-c", sys.argv[1]])))', command]];
-  }
-  return undefined;
-}
-
 /** A `forgectl sandbox` process as users start it (the installed forgectl on env's PATH), on a free loopback port. */
 export async function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; token: string; process: ChildProcess }> {
   const child = spawn('forgectl', ['sandbox', '--port', '0', '--print-env', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -137,4 +121,17 @@ export async function startSandboxProcess(args: string[], env: NodeJS.ProcessEnv
   });
   const vars = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2].replace(/^'|'$/g, '')]));
   return { url: vars.FORGECTL_URL, token: vars.FORGECTL_TOKEN, process: child };
+}
+
+/**
+ * The user at a desktop logs in: a new personal access token of alice (made by the administrator of adminEnv), given
+ * to `forgectl auth login` on a pseudo-terminal — where the token goes to the OS keyring — in the shell environment
+ * desk (with the session bus of a Secret Service). Returns the token and what the terminal showed.
+ */
+export async function loginAtDesk(url: string, adminEnv: NodeJS.ProcessEnv, desk: NodeJS.ProcessEnv, name: string): Promise<{ token: string; login: ProcessResult }> {
+  const made = await runProcess('forgectl', ['api', '-X', 'POST', '/users/2/personal_access_tokens', '--input', '-', '-o', 'json'], { env: adminEnv, input: JSON.stringify({ name, scopes: ['api'] }) });
+  if (made.code !== 0) throw new Error(`cannot make a token for alice: ${made.stderr}`);
+  const token = (JSON.parse(made.stdout) as { token: string }).token;
+  const [command, args] = ptyRunner()!(`printf '%s\\n' ${token} | forgectl auth login --url ${url} --token-stdin`);
+  return { token, login: await runProcess(command, args, { env: { ...desk, TERM: 'dumb' }, timeoutMs: 30_000 }) };
 }

@@ -3,11 +3,12 @@
  * packed and installed as the README says, run as processes on this Node against a `forgectl sandbox` process.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { installFromCheckout, ptyRunner, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { installFromCheckout, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
+import { needs, ptyRunner } from '../helpers/system.js';
 
 const pty = ptyRunner();
 let bin = '';
@@ -30,7 +31,7 @@ const onTerminal = async (line: string, columns = 100, extra: NodeJS.ProcessEnv 
 const visible = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const terminalCase = (name: string, test: () => Promise<void>) =>
   it(name, async (context) => {
-    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    needs(context, 'pty');
     await test();
   }, 60_000);
 
@@ -123,5 +124,46 @@ describe('the installed forgectl on a terminal', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe('error: unknown command "project"\nhint: did you mean: forgectl projects list?\n');
     expect(bare.stderr).toContain('hint: pass the project as an argument (forgectl projects get ID|PATH)');
+  });
+
+  terminalCase('plan, apply and fleet commands show progress on a terminal, cleared before the output; the summary comes after the table; pipes get none', async () => {
+    const dir = tempDir('forgectl-e2e-progress-');
+    const desired = `${dir}/badges.yaml`;
+    writeFileSync(desired, 'version: 1\ntarget: acme/team-01/**\nprojects:\n  "*":\n    badges:\n      - {name: progress, link_url: "https://ci.example.com/%{project_path}", image_url: "https://ci.example.com/b.svg"}\n');
+    // Slow enough that the spinner moves.
+    const slow = (path: string) => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'POST', body: JSON.stringify({ path, latency_ms: 120, times: 200 }) });
+    await slow('/badges$');
+    // Spinner frames end with a clear of their line; what the spinner drew last is cleared before the output.
+    const afterLastFrame = (text: string, frame: RegExp) => text.slice([...text.matchAll(frame)].pop()!.index);
+    const plan = await onTerminal(`forgectl plan -f ${desired}`);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toMatch(/planning 0\/14 projects…/);
+    expect(plan.stdout).toMatch(/planning ([1-9]|1[0-4])\/14 projects…/);
+    const planTail = afterLastFrame(plan.stdout, /planning \d+\/14 projects…/g);
+     
+    expect(planTail.indexOf('\x1b[2K')).toBeLessThan(planTail.indexOf('project acme/team-01/'));
+    expect(plan.stdout).toContain('Plan: 14 to create in 14 of 14 projects.');
+
+    const applied = await onTerminal(`forgectl apply -f ${desired} --yes`);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(/applying \d+\/14 changes…/);
+    const applyTail = afterLastFrame(applied.stdout, /applying \d+\/14 changes…/g);
+     
+    expect(applyTail.indexOf('\x1b[2K')).toBeLessThan(applyTail.indexOf('target'));
+    // eslint-disable-next-line no-control-regex
+    const screenText = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(screenText(applied.stdout).trimEnd().split('\n').pop()).toBe('Applied: 14 done.');
+
+    const listed = await onTerminal('forgectl badges list --group acme/team-01 --recursive');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/badges list \d+\/14 projects…/);
+    const lines = screenText(listed.stdout).trimEnd().split('\n');
+    expect(lines.pop()).toMatch(/^14 projects: 14 ok in [\d.]+ s at concurrency 4$/);
+    expect(lines.pop()).toMatch(/^acme\/team-01\/\S+ +ok /);
+    await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
+
+    const piped = await Promise.all([forgectl(['plan', '-f', desired]), forgectl(['badges', 'list', '--group', 'acme/team-01', '--recursive'])]);
+    for (const run of piped) expect(run.stderr).not.toMatch(/planning|badges list \d|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -157,6 +157,49 @@ describe('the union of the shards is the whole run, for every fleet command', ()
     expect((await sandbox.run(['plan', 'merge', outs[0], join(dir, 'merged.json')])).stderr).toMatch(/is not the plan of a shard/);
   });
 
+  it('refuses a hand-edited shard plan in plan merge and apply, naming the shard and the change, even with its digests made again', async () => {
+    const outs = shardsOf(3).map((_, i) => join(dir, `edit-${i + 1}.json`));
+    const made = await Promise.all(shardsOf(3).map((shard, i) => sandbox.run(['plan', '-f', DESIRED, '--shard', shard, '--out', outs[i]])));
+    const digests = outs.map((out) => JSON.parse(readFileSync(out, 'utf8')).changes_digest as string);
+    // Each job's output names the digest of what it planned.
+    made.forEach((run, i) => expect(run.stderr).toContain(`plan saved to ${outs[i]} (changes digest ${digests[i]})`));
+    const original = JSON.parse(readFileSync(outs[1], 'utf8'));
+    const index = original.changes.findIndex((c: { section: string; action: string }) => c.section === 'badges' && c.action === 'create');
+    const badge = original.changes[index];
+    const edited = structuredClone(original);
+    edited.changes[index].desired.link_url = 'https://evil.invalid/x';
+    const tampered = file('edit-2t.json', JSON.stringify(edited, null, 2));
+    const label = `change ${index + 1} (project ${badge.path}: badge "pipeline")`;
+
+    const merge = await sandbox.run(['plan', 'merge', outs[0], tampered, outs[2], '--out', join(dir, 'edit-merged.json')]);
+    expect(merge.code).toBe(2);
+    expect(merge.stderr).toContain(`error: ${tampered} (shard 2 of 3): ${label} was edited after the plan was made: it does not match the digest recorded for it; nothing was applied`);
+    const apply = await sandbox.run(['apply', '-f', tampered, '--yes']);
+    expect(apply.code).toBe(2);
+    expect(apply.stderr).toContain(`${label} was edited after the plan was made`);
+
+    // The digests made again to match the edit: the change no longer follows from the desired-state file.
+    const { createHash } = await import('node:crypto');
+    const canonical = (value: unknown): string => Array.isArray(value) ? `[${value.map(canonical).join(',')}]` : value && typeof value === 'object' ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(value ?? null);
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    edited.change_digests = edited.changes.map((change: unknown) => sha(canonical(change)));
+    edited.changes_digest = sha(canonical(edited.change_digests.join('\n')));
+    const forged = file('edit-2f.json', JSON.stringify(edited, null, 2));
+    const forgedMerge = await sandbox.run(['plan', 'merge', outs[0], forged, outs[2]]);
+    expect(forgedMerge.code).toBe(2);
+    expect(forgedMerge.stderr).toContain(`error: ${forged} (shard 2 of 3): ${label} does not follow from ${DESIRED}: the values it would send are not those the file declares; nothing was applied`);
+    sandbox.clearRequests();
+    const forgedApply = await sandbox.run(['apply', '-f', forged, '--yes']);
+    expect(forgedApply.code).toBe(2);
+    expect(forgedApply.stderr).toContain('does not follow from');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // The untouched plans merge, and the merged plan names its digest.
+    const merged = await sandbox.run(['plan', 'merge', ...outs, '--out', join(dir, 'edit-merged.json')]);
+    expect(merged.code).toBe(9);
+    expect(merged.stderr).toMatch(/merged the plans of 3 shards \(changes digest [0-9a-f]{64}\)/);
+  });
+
   it('export', async () => {
     const whole = (await sandbox.run(['export', '--group', 'acme', '--recursive', '-o', 'json'])).json();
     for (const n of SHARD_COUNTS) {

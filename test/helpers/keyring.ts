@@ -1,11 +1,10 @@
 /**
  * A real Secret Service for the keyring tests: a private D-Bus session bus (`dbus-daemon --session`) with
  * gnome-keyring's secrets component on it, its login keyring created and unlocked with a password on stdin, under a
- * temporary HOME. The processes under test get its bus address in DBUS_SESSION_BUS_ADDRESS. Where the programs are
- * not installed the tests are skipped with the reason — except in CI, which installs them (`.ci/run`) and must run
- * these tests: there the missing programs fail the tests instead.
+ * temporary HOME. The processes under test get its bus address in DBUS_SESSION_BUS_ADDRESS. The tests that start one
+ * say so with `needs(context, ...SECRET_SERVICE)` (./system.ts), which skips them where the programs are missing.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { tempDir } from './cli.js';
 
@@ -13,15 +12,6 @@ export interface SecretService {
   /** What a process needs to reach the keyring: the bus address, and the HOME the keyring lives under. */
   env: { DBUS_SESSION_BUS_ADDRESS: string; HOME: string };
   stop(): void;
-}
-
-const installed = (program: string): boolean => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
-
-/** Why a Secret Service cannot be started here, or undefined when it can. */
-export function secretServiceMissing(): string | undefined {
-  if (process.platform !== 'linux') return `the Secret Service tests run on Linux; this is ${process.platform}`;
-  const missing = ['dbus-daemon', 'gnome-keyring-daemon'].filter((program) => !installed(program));
-  return missing.length ? `${missing.join(' and ')} not installed (Debian packages dbus and gnome-keyring; .ci/run installs them)` : undefined;
 }
 
 /** Reads a child's stdout until a line matches, or fails after timeoutMs. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { needs } from '../helpers/system.js';
 import { timeAgo } from '../../src/output/template.js';
 import { keysRead } from '../../src/output/jq.js';
 
@@ -46,16 +47,91 @@ describe('--jq', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
-  it('stops at a runtime error with exit 1 and the record\'s index: the records before it printed, nothing of it', async () => {
+  it('stops at a runtime error with exit 1 and the record\'s index, after the results the expression gave before it (as jq prints them)', async () => {
     const all = (await sandbox.run(['users', 'list', '--all', '-o', 'json'])).json() as Array<{ id: number; username: string }>;
     const failing = 150;
-    const result = await sandbox.run(['users', 'list', '--all', '--jq', `if .id == ${all[failing].id} then .username.x else .id end`]);
+    const result = await sandbox.run(['users', 'list', '--all', '--jq', `.id, if .id == ${all[failing].id} then .username.x else empty end`]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe(all.slice(0, failing).map((u) => `${u.id}\n`).join(''));
+    expect(result.stdout).toBe(all.slice(0, failing + 1).map((u) => `${u.id}\n`).join(''));
     expect(result.stderr).toContain(`error: --jq: Cannot index string with string "x" (on record ${failing + 1}, index ${failing})`);
     expect(result.stderr).toContain(`output is incomplete: ${failing} records written`);
-    const one = await sandbox.run(['api', '/user', '--jq', '.id, .username.x']);
-    expect(one).toMatchObject({ code: 1, stdout: '' });
+    expect(await sandbox.run(['api', '/user', '--jq', '.id, .username.x'])).toMatchObject({ code: 1, stdout: '1\n' });
+    const caught = await sandbox.run(['api', '/user', '--jq', '"hi", ("ho" | error)']);
+    expect(caught).toMatchObject({ code: 1, stdout: 'hi\n', stderr: 'error: --jq: ho\n' });
+  });
+
+  it('points at --slurp when an expression written for the whole array runs on each record of it', async () => {
+    for (const expression of ['.[0].username', 'first', 'sort']) {
+      const result = await sandbox.run(['api', '/users', '--jq', expression]);
+      expect(result.code, expression).toBe(1);
+      expect(result.stderr, expression).toContain('(on record 1, index 0)\nhint: the expression runs once on each record of the list; --slurp runs it once on all of them as one array');
+    }
+    expect(await sandbox.run(['api', '/users', '--slurp', '--jq', '.[0].username | type'])).toMatchObject({ code: 0, stdout: 'string\n' });
+    // An error of another kind, or on a single record, gets no such hint.
+    expect((await sandbox.run(['api', '/users', '--jq', '.username.x'])).stderr).not.toContain('hint:');
+    expect((await sandbox.run(['api', '/user', '--jq', '.[0]'])).stderr).toBe('error: --jq: Cannot index object with number\n');
+  });
+
+  it('refuses input and inputs with exit 2 before any request: each record runs by itself', async () => {
+    sandbox.clearRequests();
+    for (const expression of ['input', '[inputs]', '., input', 'first(inputs)']) {
+      const result = await sandbox.run(['users', 'list', '--jq', expression]);
+      expect(result, expression).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('error: --jq: input and inputs are not available') });
+    }
+    expect(sandbox.requests()).toEqual([]);
+    // A function of the expression's own by that name is its own.
+    expect(await sandbox.run(['api', '/user', '--jq', 'def input: .username; input'])).toMatchObject({ code: 0, stdout: 'root\n' });
+  });
+
+  it('runs on the answer of api as it was written: null, numbers as jq 1.7 keeps them, a byte order mark left out', async () => {
+    const answer = (body: string) => sandbox.fault({ method: 'GET', path: '^/answer$', status: 200, body, headers: { 'Content-Type': 'application/json' }, times: 1 });
+    answer('null');
+    expect(await sandbox.run(['api', '/answer', '--jq', '., "abc", (. == null)'])).toMatchObject({ code: 0, stdout: 'null\nabc\ntrue\n' });
+    answer('null');
+    expect(await sandbox.run(['api', '/answer'])).toMatchObject({ code: 0, stdout: 'null\n' });
+    const numbers = '[100000000000000000001, 1.0, -0, 13911860366432393, 1E2]';
+    answer(`{"n": ${numbers}}`);
+    expect(await sandbox.run(['api', '/answer', '--jq', '.n, (.n[3] | tostring), .n[0] + 0'])).toMatchObject({ code: 0, stdout: '[100000000000000000001,1.0,-0,13911860366432393,1E+2]\n13911860366432393\n1e+20\n' });
+    answer(numbers);
+    expect(await sandbox.run(['api', '/answer', '--jq', '.'])).toMatchObject({ code: 0, stdout: '100000000000000000001\n1.0\n-0\n13911860366432393\n1E+2\n' });
+    answer(numbers);
+    expect(await sandbox.run(['api', '/answer', '--slurp', '--jq', '.[0]'])).toMatchObject({ code: 0, stdout: '100000000000000000001\n' });
+    // A lone surrogate, which jq refuses (high) or reads as U+FFFD (low), is U+FFFD; a pair and an escaped backslash stay.
+    answer(String.raw`["\ud800x", "\ud83d\ude00", "\\ud800", "\udc00", "\ud800\ud800\udc00"]`);
+    expect(await sandbox.run(['api', '/answer', '--jq', '.'])).toMatchObject({ code: 0, stdout: '\ufffdx\n\u{1f600}\n\\ud800\n\ufffd\n\ufffd\u{10000}\n' });
+    answer('\uFEFF{"id": 7}');
+    expect(await sandbox.run(['api', '/answer', '--jq', '.id'])).toMatchObject({ code: 0, stdout: '7\n' });
+  });
+
+  it('refuses an answer that is not JSON, printing nothing: an HTML page or broken JSON is exit 8, other text exit 2', async () => {
+    const answer = (body: string, type: string) => sandbox.fault({ method: 'GET', path: '^/answer$', status: 200, body, headers: { 'Content-Type': type }, times: 1 });
+    for (const flag of [['--jq', 'length'], ['--template', '{{ id }}']]) {
+      answer('<!DOCTYPE html><title>Sign in</title>', 'text/html');
+      const html = await sandbox.run(['api', '/answer', ...flag]);
+      expect(html).toMatchObject({ code: 8, stdout: '', stderr: 'error: the server answered 200 with text/html, not JSON (GET /answer)\nhint: a web page answered instead of the API (a sign-in page of a proxy?); check the instance URL\n' });
+      answer('[1, NaN]', 'application/json');
+      expect(await sandbox.run(['api', '/answer', ...flag])).toMatchObject({ code: 8, stdout: '', stderr: 'error: the server answered 200 with malformed JSON (GET /answer)\n' });
+      answer('plain words', 'text/plain');
+      expect(await sandbox.run(['api', '/answer', ...flag])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(`error: ${flag[0]} works on records; this answer is text, not JSON`) });
+    }
+    // Without them the text is printed as it came, and stderr says what it is.
+    answer('<!DOCTYPE html><title>Sign in</title>', 'text/html');
+    expect(await sandbox.run(['api', '/answer'])).toMatchObject({ code: 0, stdout: '<!DOCTYPE html><title>Sign in</title>\n', stderr: expect.stringContaining('not JSON') });
+  });
+
+  it('refuses text a command prints (a token) under --jq or --template: exit 2, the text not printed', async () => {
+    for (const shaping of [['--jq', '.'], ['--template', '{{ value }}']]) {
+      const result = await sandbox.run(['auth', 'token', ...shaping]);
+      expect(result, shaping.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(`error: ${shaping[0]} works on records; this answer is text, not JSON`) });
+    }
+  });
+
+  it('keeps a key named __proto__ as a key, on the fast path too', async () => {
+    sandbox.fault({ method: 'GET', path: '^/answer$', status: 200, body: '[{"__proto__": {"x": 1}, "id": 1}, {"id": 2}]', headers: { 'Content-Type': 'application/json' }, times: 3 });
+    expect(await sandbox.run(['api', '/answer', '--jq', '.__proto__'])).toMatchObject({ code: 0, stdout: '{"x":1}\nnull\n' });
+    expect(await sandbox.run(['api', '/answer', '--jq', '{__proto__}'])).toMatchObject({ code: 0, stdout: '{"__proto__":{"x":1}}\n{"__proto__":null}\n' });
+    const fields = await sandbox.run(['api', '/answer', '--fields', '__proto__.x,id', '-o', 'ndjson']);
+    expect(fields).toMatchObject({ code: 0, stdout: '{"__proto__":{"x":1},"id":1}\n{"__proto__":{"x":null},"id":2}\n' });
   });
 
   it('hands jq only the keys a plain path or {a, b} reads, with the same results and errors as the whole record', async () => {
@@ -91,8 +167,8 @@ describe('--jq', () => {
     expect((await sandbox.run(['api', '/users/1', '--jq', '.bio'])).stdout).toBe('a\u001b]0;owned\u0007b\n');
   });
 
-  const jq = spawnSync('jq', ['--version']).status === 0;
-  it.skipIf(!jq)(`prints the same lines as -o json | jq -r '.[].username' ${jq ? '' : '(skipped: no jq on PATH; apt-get install jq)'}`, async () => {
+  it("prints the same lines as -o json | jq -r '.[].username'", async (context) => {
+    needs(context, 'jq');
     const json = await sandbox.run(['users', 'list', '--all', '-o', 'json']);
     const theirs = spawnSync('jq', ['-r', '.[].username'], { input: json.stdout, encoding: 'utf8' }).stdout;
     expect((await sandbox.run(['users', 'list', '--all', '--jq', '.username'])).stdout).toBe(theirs);
@@ -124,6 +200,35 @@ describe('--template', () => {
     expect(include.stderr).toContain('cannot read files');
     const bad = await sandbox.run(['api', '/users/1', '--template', '{{ id | nosuch }}']);
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('undefined filter: nosuch') });
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('refuses a name that is neither a field nor a filter, naming it and the fields, instead of printing nothing', async () => {
+    const typo = await sandbox.run(['api', '/user', '--template', '{{ username }} {{ nosuchfield }}']);
+    expect(typo).toMatchObject({ code: 2, stdout: '' });
+    expect(typo.stderr).toMatch(/^error: --template: undefined variable: nosuchfield, line:1, col:\d+\nhint: \d+ known fields, among them id, username, /);
+    expect(typo.stderr).toContain('{% if name %} and {{ name | default: "-" }} take a field a record may lack');
+    const list = await sandbox.run(['users', 'list', '--template', '{{ nope }}']);
+    expect(list).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('undefined variable: nope') });
+    // if, unless and default may name a field a record lacks; a null field is empty text.
+    const lenient = await sandbox.run(['api', '/user', '--template', '{% if nope %}x{% else %}{{ username }}{% endif %} {{ nope | default: "-" }} {{ website_url }}.']);
+    expect(lenient).toMatchObject({ code: 0, stdout: 'root - .\n' });
+  });
+
+  it('refuses Go template syntax (as gh takes it) before any request, saying the language is Liquid', async () => {
+    sandbox.clearRequests();
+    for (const [template, tag] of [
+      ['{{range .}}{{.name}}{{end}}', '{{range .}}'],
+      ['{{printf "#%v" .id}} {{.name}}', '{{printf "#%v" .id}}'],
+      ['{{.name}} {{timeago .created_at}}', '{{timeago .created_at}}'],
+      ['{{ $id := .id }}{{ $id }}', '{{ $id := .id }}'],
+    ]) {
+      const result = await sandbox.run(['users', 'list', '--template', template]);
+      expect(result, template).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr, template).toBe(`error: --template: ${tag} is Go template syntax, not Liquid\nhint: --template takes Liquid: '{{ id }} {{ name | upcase }} {{ created_at | timeago }}'; a list field: {% for label in labels %}{{ label }} {% endfor %}\n`);
+    }
+    const filter = await sandbox.run(['users', 'list', '--template', '{{ username | upper }}']);
+    expect(filter).toMatchObject({ code: 2, stderr: expect.stringContaining("error: --template: undefined filter: upper, line:1, col:1\nhint: the filters are Liquid's (upcase, ") });
     expect(sandbox.requests()).toEqual([]);
   });
 

@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { render } from '../../src/output/render.js';
 import { Io } from '../../src/output/io.js';
 import { fitColumns } from '../../src/output/table.js';
-import { csvLine, tsvLine, type Format } from '../../src/output/formats.js';
-import { TextResult } from '../../src/output/result.js';
+import { csvLine, tsvCell, type Format } from '../../src/output/formats.js';
+import { JsonAnswer, TextResult } from '../../src/output/result.js';
+import { isJsonCell, type Row } from '../../src/output/fields.js';
 import { UsageError } from '../../src/errors.js';
 import { plural, pluralNoun } from '../../src/parse.js';
 
@@ -64,6 +65,31 @@ describe('output formats (contract §4)', () => {
     expect((error as UsageError).hint).toContain('known fields: id, name, scopes, owner, owner.name, owner.id');
   });
 
+  it('reads a path through an array as jq\'s .[] does: each element\'s value, nesting kept; a path no element has is unknown', async () => {
+    const branches = [
+      { name: 'main', push_access_levels: [{ access_level: 40, user_id: null }, { access_level: 30, user_id: 7 }] },
+      { name: 'dev', push_access_levels: [] },
+    ];
+    expect(JSON.parse((await show(branches, 'json', { fields: ['name', 'push_access_levels.access_level'] })).stdout)).toEqual([
+      { name: 'main', push_access_levels: [{ access_level: 40 }, { access_level: 30 }] },
+      { name: 'dev', push_access_levels: [] },
+    ]);
+    expect((await show(branches, 'table', { fields: ['name', 'push_access_levels.access_level', 'push_access_levels.user_id'] })).stdout).toBe('main\t40,30\t,7\ndev\t\t\n');
+    expect((await show(branches, 'table', { fields: ['push_access_levels.0.access_level'] })).stdout).toBe('40\n\n');
+    const error = (await show(branches, 'json', { fields: ['push_access_levels.acess_level'] }).catch((e: unknown) => e)) as UsageError;
+    expect(error.message).toBe('unknown field: push_access_levels.acess_level (did you mean push_access_levels?)');
+    expect(error.hint).toBe('known fields: name, push_access_levels, push_access_levels.access_level, push_access_levels.user_id');
+  });
+
+  it('takes a key named __proto__ as a key, and never a property every object has (constructor)', async () => {
+    const records = JSON.parse('[{"id": 1, "__proto__": {"x": 1}}]') as Row[];
+    expect((await show(records, 'json', { fields: ['id', '__proto__.x'] })).stdout).toBe('[\n  {\n    "id": 1,\n    "__proto__": {\n      "x": 1\n    }\n  }\n]\n');
+    expect((await show(records, 'table', { fields: ['__proto__'] })).stdout).toBe('{"x":1}\n');
+    for (const field of ['constructor', 'id.toString']) {
+      expect(await show(records, 'json', { fields: [field] }).catch((e: unknown) => e), field).toBeInstanceOf(UsageError);
+    }
+  });
+
   it('sums up the known fields of a record of a hundred fields instead of listing them all on one line', async () => {
     const record = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`field_${String(i).padStart(3, '0')}`, { a: i, b: i }]));
     const error = (await show(record, 'json', { fields: ['feild_042'] }).catch((e: unknown) => e)) as UsageError;
@@ -82,11 +108,22 @@ describe('output formats (contract §4)', () => {
 
   it('keeps every record on one TSV line and every CSV cell quoted correctly', () => {
     fc.assert(fc.property(fc.array(fc.string()), (cells) => {
-      expect(tsvLine(cells).split('\n')).toHaveLength(2);
-      expect(tsvLine(cells).split('\t')).toHaveLength(Math.max(1, cells.length));
+      for (const cell of cells) expect(tsvCell(cell)).not.toMatch(/[\t\r\n]/);
       const line = csvLine(cells);
       expect(line.endsWith('\r\n')).toBe(true);
     }));
+  });
+
+  it('shows an object or array in a TSV or CSV cell as its compact JSON with one level of escaping: a copied cell is the value', async () => {
+    const commit = { id: 'abc', message: 'Fix\n\tthe "path" C:\\tmp', parents: [{ id: 'p1' }], note: 'a\u009bb' };
+    const record = { name: 'v1.0', commit, title: 'two\nlines' };
+    const tsv = (await show(record, 'table')).stdout;
+    expect(tsv).toBe(`name\tv1.0\ncommit\t{"id":"abc","message":"Fix\\n\\tthe \\"path\\" C:\\\\tmp","parents":[{"id":"p1"}],"note":"a\\u009bb"}\ntitle\ttwo\\nlines\n`);
+    expect(JSON.parse(tsv.split('\n')[1].split('\t')[1])).toEqual(commit);
+    const list = (await show([record], 'table', { columns: ['name', 'commit'] })).stdout;
+    expect(JSON.parse(list.trimEnd().split('\t')[1])).toEqual(commit);
+    const csv = (await show([record], 'csv', { columns: ['commit'] })).stdout;
+    expect(JSON.parse(csv.split('\r\n')[1].slice(1, -1).replace(/""/g, '"'))).toEqual(commit);
   });
 
   it('fits a wide list to the terminal: the widest cells are cut with …, every line within the width', async () => {
@@ -195,6 +232,69 @@ describe('counts in messages', () => {
       .filter((name) => name.endsWith('.ts') && !name.startsWith('sandbox'))
       .flatMap((name) => readFileSync(new URL(name, src), 'utf8').split('\n').filter((line) => handMade.test(line)).map((line) => `${name}: ${line.trim()}`));
     expect(found).toEqual([]);
+  });
+});
+
+
+describe('every format path gives back the value it was given', () => {
+  // Strings that JavaScript or other readers treat specially: line and paragraph separators (line terminators to a
+  // regular expression's ^ and $), lone surrogates, controls, DEL and C1, a byte order mark.
+  const unit = fc.oneof(fc.constantFrom('\u2028', '\u2029', '\ud800', '\udfff', '\u0000', '\u001b', '\u007f', '\u0085', '\u009b', '\n', '\r', '\t', '"', '\\', '\ufeff', ' ', 'é'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
+  // What parsing and re-serialising gives (no -0: JSON has none).
+  const json = fc.jsonValue({ stringUnit: unit, maxDepth: 3 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+  const records = fc
+    .uniqueArray(fc.string({ unit: fc.constantFrom('a', 'b', '_', '\u2028', 'é', ' ', '\ud800'), minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 })
+    .chain((keys) => fc.array(fc.tuple(...keys.map(() => json)).map((values) => Object.fromEntries(keys.map((key, i) => [key, values[i]]))), { minLength: 1, maxLength: 3 }));
+
+  it('JSON, NDJSON and YAML of a list and of a record, with and without --fields, in a pipe and on a terminal', async () => {
+    const { parse } = (await import('yaml')).default;
+    const ndjson = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    // YAML 1.1 readers (PyYAML) take these for line breaks or refuse them: they are written as escapes.
+    const yaml = (text: string) => {
+      expect(text).not.toMatch(/[\u007f-\u009f\u2028\u2029\ufeff]/);
+      return parse(text) as unknown;
+    };
+    await fc.assert(
+      fc.asyncProperty(records, fc.boolean(), async (list, tty) => {
+        const fields = Object.keys(list[0]);
+        for (const options of [{ tty }, { tty, fields }]) {
+          expect(JSON.parse((await show(list, 'json', options)).stdout)).toEqual(list);
+          expect(ndjson((await show(list, 'ndjson', options)).stdout)).toEqual(list);
+          expect(yaml((await show(list, 'yaml', options)).stdout)).toEqual(list);
+          expect(JSON.parse((await show(list[0], 'json', options)).stdout)).toEqual(list[0]);
+          expect(ndjson((await show(list[0], 'ndjson', options)).stdout)).toEqual([list[0]]);
+          expect(yaml((await show(list[0], 'yaml', options)).stdout)).toEqual(list[0]);
+        }
+        // TSV: a cell holding an object or array is its JSON.
+        const lines = (await show(list, 'table', { fields })).stdout.split('\n');
+        list.forEach((record, i) => {
+          const cells = lines[i].split('\t');
+          fields.forEach((field, c) => isJsonCell(record[field]) && expect(JSON.parse(cells[c])).toEqual(record[field]));
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("--jq '.': each record as JSON that reads back as it was (a lone surrogate as U+FFFD, as jq reads it), from records and from an answer's text", async () => {
+    const { compileJq, printJq, answerSource } = await import('../../src/output/jq.js');
+    const program = await compileJq('.', {});
+    const wellFormed = (text: string) => (text as string & { toWellFormed(): string }).toWellFormed();
+    const asJqReadsIt = (value: unknown): unknown =>
+      typeof value === 'string' ? wellFormed(value) : Array.isArray(value) ? value.map(asJqReadsIt) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), asJqReadsIt(v)])) : value;
+    const printed = async (source: Parameters<typeof printJq>[1], tty: boolean) => {
+      const stdout = capture(tty);
+      await printJq(program, source, new Io({ stdin: Readable.from([]), stdout, stderr: capture(tty) }, { quiet: true, color: false }));
+      return stdout.text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    };
+    await fc.assert(
+      fc.asyncProperty(records, fc.boolean(), async (list, tty) => {
+        const expected = list.map(asJqReadsIt);
+        expect(await printed({ pages: (async function* () { yield list; })() }, tty)).toEqual(expected);
+        expect(await printed(answerSource(new JsonAnswer(list, JSON.stringify(list)), false), tty)).toEqual(expected);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

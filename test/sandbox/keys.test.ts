@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
-import { hasCommand } from '../helpers/system.js';
+import { needs } from '../helpers/system.js';
 import { SEED_KEYS } from '../../src/sandbox/routes/keys.js';
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../src/api/ssh-keys.js';
 import { tokens } from '../../src/sandbox/model.js';
@@ -28,7 +28,8 @@ describe('fingerprints', () => {
     }
   });
 
-  it.runIf(hasCommand('ssh-keygen'))('match ssh-keygen on a freshly made key', () => {
+  it('match ssh-keygen on a freshly made key', (context) => {
+    needs(context, 'ssh-keygen');
     const dir = tempDir();
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'fresh', '-f', join(dir, 'k')]);
     const pub = execFileSync('ssh-keygen', ['-y', '-f', join(dir, 'k')]).toString();

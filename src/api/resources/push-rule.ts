@@ -31,7 +31,7 @@ export const pushRule = defineSingleton({
     max_file_size: f.int({ min: 0, default: 0, help: 'largest file a push may add, in MB (0 = no limit)', placeholder: '<mb>' }),
     commit_committer_check: f.bool({ default: false, help: 'committer email must be a verified email of the pusher' }),
     commit_committer_name_check: f.bool({ default: false, help: 'commit author name must match the pusher' }),
-    reject_unsigned_commits: f.bool({ default: false, help: 'reject unsigned commits' }),
+    reject_unsigned_commits: f.bool({ default: false, help: 'refuse commits that are not signed' }),
     reject_non_dco_commits: f.bool({ default: false, help: 'reject commits without a DCO sign-off' }),
   },
   roles: { read: 'maintainer', write: 'maintainer' },

@@ -51,6 +51,12 @@ export function unmaskable(value: string, raw = false): string | undefined {
   return undefined;
 }
 
+/** Why the service would refuse a value (too long, or masked and not maskable), in words; undefined when it takes it. */
+export function valueProblem(value: string, masked: boolean, raw: boolean): string | undefined {
+  if (value.length > MAX_VALUE_LENGTH) return `is ${value.length.toLocaleString('en-US')} characters; the service takes at most ${MAX_VALUE_LENGTH.toLocaleString('en-US')}`;
+  return masked ? unmaskable(value, raw) : undefined;
+}
+
 const keyKind: FieldKind = {
   name: 'variable key',
   type: 'string',
@@ -111,6 +117,24 @@ export interface Variable {
   environment_scope?: string;
   description: string | null;
 }
+
+/** Masked and hidden values are secrets: never taken from argv, never shown unless asked for at a terminal. */
+export const isSecret = (variable: { masked?: unknown; hidden?: unknown }): boolean => variable.masked === true || variable.hidden === true;
+
+/**
+ * An answer of the service with the value of every masked or hidden CI/CD variable in it null: one record, the
+ * records of a list, or records inside others (project, group and instance variables alike). The one redaction of
+ * variable values: the variables commands, api and every result of the agent interface pass their records through it.
+ */
+export function withoutSecretValues<T>(body: T): T {
+  if (Array.isArray(body)) return body.map(withoutSecretValues) as T;
+  if (!body || typeof body !== 'object') return body;
+  const record = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, withoutSecretValues(value)]));
+  return ('value' in record && isSecret(record) ? { ...record, value: null } : record) as T;
+}
+
+/** A variable as printed: its masked or hidden value null unless `show` (a hidden one the service never returns). */
+export const shown = <T>(variable: T, show: boolean): T => (show ? variable : withoutSecretValues(variable));
 
 /** How many variables the instance may have (plan limit ci_instance_level_variables). */
 export const MAX_INSTANCE_VARIABLES = 25;

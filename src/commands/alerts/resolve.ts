@@ -25,6 +25,7 @@ function resolvedMetrics(body: JsonObject, endsAt: string): JsonObject {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Resolves an open alert. Generic format: sends the end time for --fingerprint (or for the alert in --payload,',
     'whose fingerprint the service computes from the payload itself). Metrics format: sends `status: resolved` for the',

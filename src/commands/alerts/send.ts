@@ -59,6 +59,7 @@ function metricsItem(opts: Options, startsAt: string): JsonObject {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Sends an alert to an alert-intake URL with the integration\'s authorization key (from --key-file or',
     'FORGECTL_ALERT_KEY; the profile\'s token is never sent). Severities are checked: critical, high, medium, low, info,',

@@ -37,10 +37,10 @@ export type JsonObject = { [key: string]: Json };
 
 export const connectionOptions: OptionDef[] = [
   { flags: '--url <alert-url>', description: 'the integration\'s URL, used as given (e.g. https://git.example.com/ops/api/alerts/notify.json)', required: true },
-  { flags: '--key-file <path>', description: 'file holding the authorization key (default: $FORGECTL_ALERT_KEY)' },
+  { flags: '--key-file <path>', description: 'file holding the authorization key (default: $FORGECTL_ALERT_KEY)', localFile: true },
   { flags: '--auth <scheme>', description: 'bearer, or basic (empty user, the key as password)', parse: parseChoice('--auth', ['bearer', 'basic'] as const), default: 'bearer' },
   { flags: '--format <format>', description: 'generic, or prometheus (the metrics-alerting webhook body)', parse: parseChoice('--format', ['generic', 'prometheus'] as const), default: 'generic' },
-  { flags: '--payload <file>', description: 'a prepared JSON body from a file, or - for stdin (flags are merged into it)' },
+  { flags: '--payload <file>', description: 'a prepared JSON body from a file, or - for stdin (flags are merged into it)', localFile: true },
 ];
 
 export interface ConnectionOpts {

@@ -4,6 +4,7 @@ import { routeOf } from '../../api/resource.js';
 import { ruleBody, ruleOptions, rulePlacement, warnLeftOut, type RuleOptions } from './shared.js';
 
 export default defineCommand<RuleOptions>({
+  effect: 'write',
   description: 'Needs Premium and the Maintainer role (a merge request\'s rules: the Developer role, unless the project forbids overriding them). Unknown users are refused before anything is created; users who are not members of the project are left out by the service (with a warning).',
   examples: [
     'forgectl approval-rules create --project acme/api --name Security --approvals-required 1 --users alice,bob --protected-branches 1',

@@ -6,9 +6,10 @@ import { routeOf } from '../../api/resource.js';
 import { ruleBody, ruleOptions, rulePlacement, warnLeftOut, type RuleOptions } from './shared.js';
 
 export default defineCommand<RuleOptions & { id: string }>({
+  effect: 'write',
   description: 'Changes only what is given; --users and --groups replace their lists. The service documents name and approvals_required as required here, so the current values are sent when not given.',
   examples: ['forgectl approval-rules update 1 --project acme/api --approvals-required 2 --users alice', 'forgectl approval-rules update 1 --project acme/api --mr 1 --approvals-required 1'],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the approval rule\'s ID' }],
   options: [projectOption, ...ruleOptions(false)],
   async run(opts, ctx) {
     const { resource, params } = rulePlacement(opts, ctx);

@@ -32,6 +32,7 @@ async function explainRefusal(ctx: Context, project: string, mr: number, passwor
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'With --sha the approval applies only to that HEAD commit: when the merge request has moved on, the service',
     'refuses with 409 (exit 6) and names the current HEAD. When the project requires re-authentication, give your',
@@ -46,7 +47,7 @@ export default defineCommand<Options>({
     projectOption,
     mrOption,
     { flags: '--sha <sha>', description: 'approve only if this is the HEAD commit of the merge request', parse: parseFullSha('--sha') },
-    { flags: '--password-stdin', description: 'read your password from stdin, for projects that require re-authentication' },
+    { flags: '--password-stdin', description: 'read your password from stdin, for projects that require re-authentication', localFile: true },
   ],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);

@@ -5,6 +5,7 @@ import { explainApiError, mrOption } from '../../cli/review-options.js';
 import { approvalsOf, routes } from './shared.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
+  effect: 'destructive',
   description: 'Only the bot user of a project or group access token may reset approvals; people get 401 (exit 4).',
   examples: ['FORGECTL_TOKEN="$PROJECT_BOT_TOKEN" forgectl approvals reset --project acme/api --mr 1 --yes'],
   options: [projectOption, mrOption],

@@ -27,6 +27,7 @@ interface ApprovalRuleState {
 const names = (list: User[] | undefined): string => (list ?? []).map((user) => user.username).join(', ');
 
 export default defineCommand<{ project?: string; mr: number }>({
+  effect: 'read',
   description:
     'One row per approval rule of the merge request: approvals it needs, who approved (whose approval counts for it), whether it is ' +
     'satisfied, and whether the merge request changed it from the project rule it was copied from. Needs Premium.',

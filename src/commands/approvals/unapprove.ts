@@ -5,6 +5,7 @@ import { explainApiError, mrOption } from '../../cli/review-options.js';
 import { approvalsOf, routes, type ApprovalState } from './shared.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
+  effect: 'destructive',
   examples: ['forgectl approvals unapprove --project acme/api --mr 1'],
   options: [projectOption, mrOption],
   async run(opts, ctx) {

@@ -26,6 +26,7 @@ async function keptWords(ctx: Context, project: string): Promise<string> {
 }
 
 export default defineCommand<{ project?: string }>({
+  effect: 'destructive',
   description: `Deletes the job artifacts of a whole project: ${WHAT_HAPPENS}. The question names the pipelines kept. Needs the Maintainer role.`,
   examples: ['forgectl artifacts delete-all --project acme/api --yes'],
   options: [projectOption],

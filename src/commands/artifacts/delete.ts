@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { jobOption } from './shared.js';
 
 export default defineCommand<{ project?: string; job?: number }>({
+  effect: 'destructive',
   description: "Deletes the artifacts of one job now; the job and its log stay. Needs the Maintainer role.",
   examples: ['forgectl artifacts delete --job 7 --project acme/api --yes'],
   options: [projectOption, { ...jobOption, description: 'the job whose artifacts to delete' }],

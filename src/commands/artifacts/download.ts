@@ -15,9 +15,10 @@ import { explained, selectorOptions, target, type JobSelector } from './shared.j
 type Options = JobSelector & DownloadFlags & { include?: string[]; list?: boolean };
 
 export default defineCommand<Options>({
+  effect: 'read',
   description:
     'Downloads the artifacts archive of a job (at a terminal without -O: to artifacts.zip in the current folder), streamed to disk through ' +
-    'FILE.part (memory stays flat at any size) and checked whole (every entry\'s CRC-32) before it gets its name, with a ' +
+    'FILE.part (memory stays flat at any size) and checked whole (every entry\'s CRC-32, every local header against the central directory) before it gets its name, with a ' +
     'progress bar on a terminal; --resume continues an interrupted download. --extract unpacks it into a new or empty folder safely ' +
     '(nothing lands outside it, links are skipped); --include picks entries (`dist/**`, `*.xml`); --list shows the entries instead. ' +
     '--ref with --job-name takes the job from the latest successful pipeline of a branch or tag (a parent pipeline\'s job wins over a ' +

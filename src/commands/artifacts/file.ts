@@ -7,6 +7,7 @@ import { DownloadResult } from '../../download/result.js';
 import { artifactPath, explained, selectorOptions, target, type JobSelector } from './shared.js';
 
 export default defineCommand<JobSelector & DownloadFlags & { path: string }>({
+  effect: 'read',
   description:
     'Streams one file out of a job\'s artifacts archive, without downloading the archive, to --output-file or stdout. PATH is the ' +
     'path inside the archive (see `artifacts download --list`).',

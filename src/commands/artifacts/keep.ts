@@ -5,6 +5,7 @@ import { jobOption } from './shared.js';
 import { UsageError } from '../../errors.js';
 
 export default defineCommand<{ project?: string; job?: number }>({
+  effect: 'write',
   description: 'Keeps the artifacts of a job from expiring (their expiry date is removed). Needs the Developer role.',
   examples: ['forgectl artifacts keep --job 7 --project acme/api'],
   options: [projectOption, { ...jobOption, description: 'the job whose artifacts to keep' }],

@@ -39,6 +39,7 @@ async function entityId(ctx: Context, entity: { type: string; id?: string }): Pr
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description:
     'Newest first. Without --group or --project, the instance-wide list (administrators). Needs Premium; the group list needs the Owner role, ' +
     'the project list the Maintainer role. --since and --until are sent to the service; --author is matched here.',

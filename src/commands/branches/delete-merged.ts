@@ -45,6 +45,7 @@ function keptWords(kept: Kept[]): string {
 }
 
 export default defineCommand<{ project?: string }>({
+  effect: 'destructive',
   description: [
     'Deletes the branches merged into the default branch, as the service does: never the default branch, a protected',
     "branch (by name or wildcard, the project's rules and its groups'), or a branch an open merge request comes from or",

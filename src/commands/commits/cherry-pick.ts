@@ -1,12 +1,13 @@
 import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { commitArg, projectOption } from '../../cli/options.js';
 import { applyCommit } from './apply.js';
 
 export default defineCommand<{ project?: string; sha: string; branch: string; message?: string; check?: boolean }>({
+  effect: 'write',
   description:
     'Applies the commit to --branch as a new commit. --check asks the service whether it would apply cleanly, committing nothing (the global --dry-run sends nothing at all). A commit already on the branch (empty) or one that conflicts is refused with exit 6.',
   examples: ['forgectl commits cherry-pick feature --branch main --check --project acme/api', 'forgectl commits cherry-pick feature --branch main --project acme/api'],
-  args: ['<sha>'],
+  args: [commitArg],
   options: [
     projectOption,
     { flags: '--branch <branch>', description: 'the branch to apply the commit to', required: true },

@@ -46,6 +46,7 @@ interface LocalFile {
 }
 
 export default defineCommand<Flags>({
+  effect: 'write',
   description: [
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
     'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted, after a preview and a confirmation.',
@@ -60,17 +61,17 @@ export default defineCommand<Flags>({
     projectOption,
     { flags: '--branch <branch>', description: 'the branch to commit to (created from --start-branch or --start-sha when new)', required: true },
     { flags: '-m, --message <text>', description: 'commit message' },
-    { flags: '--message-file <file>', description: 'commit message from a file, or - for stdin' },
-    { flags: '--add <local[:remote]>', description: 'commit this local file (at the same relative path, or at REMOTE); repeatable', parse: collect },
+    { flags: '--message-file <file>', description: 'commit message from a file, or - for stdin', localFile: true },
+    { flags: '--add <local[:remote]>', description: 'commit this local file (at the same relative path, or at REMOTE); repeatable', parse: collect, localFile: true },
     { flags: '--delete <path>', description: 'delete this file of the branch; repeatable', parse: collect },
     { flags: '--move <old:new>', description: 'rename a file of the branch; repeatable', parse: collect },
     { flags: '--chmod <+x|-x:path>', description: 'set or clear the executable bit of a file of the branch; repeatable', parse: collect },
-    { flags: '--from-dir <dir>', description: 'commit every file of this local folder' },
+    { flags: '--from-dir <dir>', description: 'commit every file of this local folder', localFile: true },
     { flags: '--to <prefix>', description: 'the folder of the branch that --from-dir maps to (default: the root)' },
     { flags: '--prune', description: 'with --from-dir: delete files under --to that the local folder does not have (asks first; --yes off a terminal); what .gitignore or --exclude leaves out is kept' },
     { flags: '--exclude <glob>', description: 'with --from-dir: leave out matching files, as a .gitignore line (the folder\'s .gitignore files count too); repeatable', parse: collect },
     { flags: '--symlinks <mode>', description: 'with --from-dir: what symbolic links do: error, skip or follow (commit the file they point to)', default: 'error', parse: parseChoice('--symlinks', SYMLINK_MODES) },
-    { flags: '--actions-file <file>', description: 'further actions as the service takes them (a JSON array), from a file or - for stdin' },
+    { flags: '--actions-file <file>', description: 'further actions as the service takes them (a JSON array), from a file or - for stdin', localFile: true },
     { flags: '--start-branch <branch>', description: 'create --branch from this branch' },
     { flags: '--start-sha <sha>', description: 'create --branch from this commit' },
     { flags: '--start-project <id|path>', description: 'the project --start-branch or --start-sha is in (a fork)' },

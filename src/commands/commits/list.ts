@@ -5,6 +5,7 @@ import { parseChoice, parseDateTime } from '../../parse.js';
 import { repoPath } from '../../git/content.js';
 
 export default defineCommand<{ project?: string; ref?: string; since?: string; until?: string; path?: string; author?: string; allRefs?: boolean; firstParent?: boolean; order?: string; withStats?: boolean; trailers?: boolean }>({
+  effect: 'read',
   description: 'Newest first. The service does not count commits: "more exist" comes from its next link. (--all fetches every page, as in every list; --all-refs lists the commits of every branch and tag.)',
   examples: ['forgectl commits list --project acme/api', 'forgectl commits list --ref main --path src --since 2026-01-01T00:00:00Z --project acme/api', 'forgectl commits list --ref v1.0.0..main --all --project acme/api -o ndjson'],
   options: [

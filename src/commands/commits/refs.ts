@@ -1,12 +1,13 @@
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { commitArg, projectOption } from '../../cli/options.js';
 import { parseChoice } from '../../parse.js';
 
 export default defineCommand<{ project?: string; sha: string; type?: string }>({
+  effect: 'read',
   description: 'The branches and tags that contain the commit.',
   examples: ['forgectl commits refs main --project acme/api', 'forgectl commits refs v1.0.0 --type branch --project acme/api'],
-  args: ['<sha>'],
+  args: [commitArg],
   options: [projectOption, { flags: '--type <type>', description: 'branch, tag or all (default)', parse: parseChoice('--type', ['branch', 'tag', 'all'] as const) }],
   list: true,
   columns: ['type', 'name'],

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 
 export default defineCommand<{ project?: string; sha: string; firstParent?: boolean }>({
+  effect: 'read',
   description: "The commit's sequence number: how many commits its history has, itself included.",
   examples: ['forgectl commits sequence main --project acme/api', 'forgectl commits sequence main --first-parent --project acme/api'],
   args: ['<sha>'],

@@ -1,6 +1,6 @@
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { commitArg, projectOption } from '../../cli/options.js';
 import { f } from '../../api/fields.js';
 import { parseChoice } from '../../parse.js';
 
@@ -8,13 +8,14 @@ const targetUrl = f.url();
 const STATES = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'] as const;
 
 export default defineCommand<{ project?: string; sha: string; state: string; name?: string; ref?: string; targetUrl?: string; description?: string }>({
+  effect: 'write',
   description:
     'Reports the state of an external check on a commit (what CI systems outside the instance do). A status of the same name that has not finished moves to the new state. Needs the Developer role.',
   examples: [
     'forgectl commits set-status main --state running --name ci/build --project acme/api',
     'forgectl commits set-status main --state success --name ci/build --target-url https://ci.example.com/builds/7 --project acme/api',
   ],
-  args: ['<sha>'],
+  args: [commitArg],
   options: [
     projectOption,
     { flags: '--state <state>', description: STATES.join(', '), required: true, parse: parseChoice('--state', STATES) },

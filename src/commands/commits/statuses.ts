@@ -1,11 +1,12 @@
 import { commits } from '../../api/resources/commits.js';
 import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { commitArg, projectOption } from '../../cli/options.js';
 
 export default defineCommand<{ project?: string; sha: string; ref?: string; name?: string; history?: boolean }>({
+  effect: 'read',
   description: 'The statuses of a commit: external CI reports (set-status) and pipeline jobs, the newest of each name and ref unless --history.',
   examples: ['forgectl commits statuses main --project acme/api', 'forgectl commits statuses main --history --name ci/build --project acme/api'],
-  args: ['<sha>'],
+  args: [commitArg],
   options: [
     projectOption,
     { flags: '--ref <ref>', description: 'only statuses reported for this branch or tag' },

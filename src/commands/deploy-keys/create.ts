@@ -17,6 +17,7 @@ export default defineCommand<Options>({
     'without being sent or shown, and so is an expiry in the past. The same public key already enabled elsewhere is',
     'enabled here too (one key, many projects). Needs the Maintainer role.',
   ].join(' '),
+  effect: 'write',
   examples: [
     'forgectl deploy-keys create --project acme/web --title "release bot" --key-file deploy.pub --can-push',
     `forgectl deploy-keys create --project acme/web --title "release bot" --key "${KEY}" --expires-at 2030-01-31`,
@@ -24,7 +25,7 @@ export default defineCommand<Options>({
   options: [
     projectOption,
     ...fieldOptions(FIELDS, { required: (field) => field === deployKeys.fields.title }),
-    { flags: '--key-file <path>', description: 'the OpenSSH public key file (.pub)' },
+    { flags: '--key-file <path>', description: 'the OpenSSH public key file (.pub)', localFile: true },
     { flags: '--key <public-key>', description: 'the OpenSSH public key itself ("ssh-ed25519 AAAA… comment")' },
   ],
   recordFields: Object.keys(deployKeys.fields),

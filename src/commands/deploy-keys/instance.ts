@@ -5,6 +5,7 @@ type Projects = Array<{ path_with_namespace: string }> | null | undefined;
 type InstanceKey = Record<string, unknown> & { projects_with_write_access?: Projects; projects_with_readonly_access?: Projects };
 
 export default defineCommand<{ public?: boolean }>({
+  effect: 'read',
   description: 'Every deploy key of the instance, with the projects it is enabled on. Administrators only.',
   examples: ['forgectl deploy-keys instance', 'forgectl deploy-keys instance -o json'],
   options: [{ flags: '--public', description: 'only instance deploy keys (any project may enable them)' }],

@@ -27,6 +27,7 @@ interface Created {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Needs the Maintainer role. The token\'s value is in the answer of this one request and never again: it is',
     'printed once, or with --output-file written to that file (mode 0600, atomically) and not printed. Without',
@@ -49,8 +50,8 @@ export default defineCommand<Options>({
     { flags: '--username <name>', description: 'the username it signs in with: letters, digits, _ - + . (default gitlab+deploy-token-N)' },
     { flags: '--expires-at <datetime>', description: 'when it stops working: YYYY-MM-DD or an ISO 8601 date-time (default: never)', parse: parseDateTime('--expires-at') },
     { flags: '--expires-in <duration>', description: 'expiry as a duration from now: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
-    { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it' },
-    { flags: '--output-dir <dir>', description: "with --projects-file (required there): write each project's token to DIR/<project path>.token (mode 0600)" },
+    { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it', localFile: true },
+    { flags: '--output-dir <dir>', description: "with --projects-file (required there): write each project's token to DIR/<project path>.token (mode 0600)", localFile: true },
   ],
   async run(opts, ctx) {
     const name = opts.name.trim();

@@ -17,6 +17,7 @@ interface Options extends OwnerOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description: [
     'Needs the Maintainer role. Revokes at once: whatever signs in with the token is refused from then on. The token',
     'leaves the project\'s or group\'s list and the instance list. --name revokes the active tokens of',
@@ -29,7 +30,7 @@ export default defineCommand<Options>({
     'forgectl deploy-tokens revoke --name ci-pull --projects-file services.txt --yes',
   ],
   fleet: 'projects-file',
-  args: ['[id]'],
+  args: [{ spec: '[id]', description: 'the deploy token\'s ID (or give its name)' }],
   options: [...ownerOptions, { flags: '--name <name>', description: 'the active deploy tokens of this name, instead of an id' }],
   async run(opts, ctx) {
     if ((opts.id === undefined) === (opts.name === undefined)) throw new UsageError(opts.id === undefined ? 'which deploy token? give its id, or --name NAME' : 'give an id or --name, not both');

@@ -1,17 +1,20 @@
-import { defineCommand } from '../../cli/command.js';
-import { applyChanges, staleObjects, type ApplySummary } from '../../desired/apply.js';
+import { defineCommand, type Context } from '../../cli/command.js';
+import { Progress } from '../../fleet/progress.js';
+import { applyChanges, checkBeforeWriting, staleObjects, toCarryOut, type ApplySummary } from '../../desired/apply.js';
+import { oneLine } from '../../output/formats.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from './io.js';
-import type { Change } from '../../desired/model.js';
-import { failureLine, makePlan, type OwnerFailure } from '../../desired/plan.js';
-import { countActions, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
-import { looksLikePlan, readPlanDocument } from '../../desired/saved.js';
+import type { Change, SectionIo } from '../../desired/model.js';
+import { failureLine, type OwnerFailure, type PlanOptions } from '../../desired/plan.js';
+import { changeLabel, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
+import { checkPlanDigest, looksLikePlan, readPlanDocument } from '../../desired/saved.js';
+import { checkFollowsFile } from '../../desired/follows.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { writeFileAtomically } from '../../files.js';
 import { selectProjects } from '../../fleet/select.js';
 import { emptyShardLine, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
-import { baseDirOf, failedPaths, fileOption, planOptionsOf, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
+import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
 
 interface Options extends TargetFlags {
@@ -20,12 +23,15 @@ interface Options extends TargetFlags {
 }
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description: [
     'Makes the instance match a desired-state file (planned first, shown on stderr and confirmed), or carries out a plan saved with',
-    'plan --out, which is refused when any of its objects changed since it was made. One result per object; a failed object does not',
+    'plan --out, which is refused when any of its objects changed since it was made, or when its changes were edited since. Every value',
+    'the changes need (secrets, mask rules, local files) is read and checked before the first write: a missing one writes nothing (exit 2).',
+    'A replace reads the old object first and puts it back should the create fail. One result per object; a failed object does not',
     'stop the others (exit 9 with a summary). Deletions of objects the file no longer lists happen only with --prune, and only those the',
     "file's prune mode allows (managed: those forgectl created). Access token findings are reported, never fixed. Secrets are read",
-    'only now, once each, and never shown. With --dry-run every change is shown with its request and nothing is sent.',
+    'once each and never shown. With --dry-run every change is shown with its requests and nothing is sent.',
   ].join(' '),
   examples: [
     'forgectl apply -f desired.yaml --yes',
@@ -37,76 +43,39 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     const text = await readText(ctx, opts.file);
     const options = planOptionsOf(ctx, opts);
-    const concurrency = options.concurrency;
-    let changes: Change[];
-    let failures: OwnerFailure[] = [];
-    let owners: Array<{ level: string }>;
-    let io;
-    if (looksLikePlan(text)) {
-      if (opts.target || opts.exclude) throw new UsageError('--target and --exclude were chosen when the plan was made; they do not apply to a saved plan');
-      const { document, changes: saved } = readPlanDocument(opts.file, text);
-      // A shard applies its part of the plan (a merged plan, or its own); --projects-file narrows it further.
-      let planned = saved;
-      if (options.projectsFile !== undefined) {
-        const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
-        planned = planned.filter((change) => listed.has(change.owner.path.toLowerCase()) || (change.owner.id !== undefined && listed.has(String(change.owner.id))));
-      }
-      const keys = takeShard([...new Set(planned.map((change) => change.owner.path))], (path) => path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings with changes');
-      if (options.shard) {
-        const mine = new Set(keys);
-        planned = planned.filter((change) => mine.has(change.owner.path));
-        if (!planned.length && saved.length) ctx.io.note(emptyShardLine(options.shard));
-      }
-      if (document.server !== ctx.connection().baseUrl) {
-        throw new CliError(`${opts.file} was made for ${document.server}, not ${ctx.connection().baseUrl}`, ExitCode.rejected, 'make the plan against this instance');
-      }
-      io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
-      const budget = startBudget(ctx.rateGate, concurrency, options.rateLimit, options.shard);
-      if (budget) ctx.io.note(budget);
-      const stale = await staleObjects(io, planned, concurrency);
-      if (stale.length) {
-        for (const line of stale) ctx.io.streams.stderr.write(`changed since the plan: ${line}\n`);
-        throw new CliError(`the plan is stale: ${stale.length} of its objects changed since it was made (${document.created_at}); nothing was applied`, ExitCode.rejected, `make the plan again: forgectl plan -f ${document.file} --out ${opts.file}`);
-      }
-      changes = planned;
-      owners = [...new Map(planned.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()];
-    } else {
-      const state = await readDesired(ctx, opts.file, text);
-      const baseDir = baseDirOf(opts.file);
-      io = sectionIo(ctx, ctx.api, state.local, baseDir);
-      const plan = await makePlan(ctx, state, io, options);
-      if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
-      for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
-      changes = plan.changes;
-      failures = plan.failures;
-      owners = plan.owners;
-      if (changes.length) {
-        const paint = await paintFor(ctx.io.options.color && ctx.io.stderrIsTTY);
-        const preview = planText(plan, paint, failureLine);
-        // Written as it is (coloured on a terminal; planText made the server's text in it visible), unless --quiet
-        // and nothing is asked.
-        const asking = ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun;
-        if (asking || !ctx.io.options.quiet) ctx.io.streams.stderr.write(preview);
-      }
-    }
+    const work = looksLikePlan(text) ? await savedPlan(ctx, opts, options, text) : await fileChanges(ctx, opts, options, text);
+    const { changes, failures, io } = work;
     const failedTo = (owners: Array<{ level: string; path: string }>) => {
       if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, failedPaths(owners), writeFileAtomically);
     };
     if (!changes.length) {
       failedTo(failures.map((failure) => failure.owner));
-      ctx.io.note(owners.length ? `Nothing to apply: the file matches ${ownersPhrase(owners)}.` : NOTHING_SELECTED);
+      if (work.nothing) ctx.io.note(work.nothing);
       return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
     }
-    const counts = countActions(changes);
-    const actionable = changes.length - counts.violation - (opts.prune ? 0 : counts.prune);
-    if (actionable > 0) await ctx.confirm(`Apply ${plural(actionable, 'change')} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
+    // Every value the changes need is read and checked before the first write: a missing secret writes nothing.
+    const problems = await checkBeforeWriting(io, changes, { prune: Boolean(opts.prune) });
+    if (problems.length) {
+      if (problems.length > 1) for (const problem of problems) ctx.io.streams.stderr.write(`${oneLine(problem)}\n`);
+      throw new UsageError(`${problems.length > 1 ? `${problems.length} values the changes need are missing or invalid` : problems[0]}; nothing was applied`, 'set what is missing (or correct the value) and apply again');
+    }
+    const carried = toCarryOut(changes, Boolean(opts.prune));
+    if (carried.length) await ctx.confirm(`Apply ${plural(carried.length, 'change')} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
 
     const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0, failedOwners: [] };
     const result = new ResultWithExit(undefined, ExitCode.ok);
+    // A spinner at a terminal ("applying 3/20 changes…"); interrupted, the run says which changes were done.
+    const progress = new Progress<Change>(ctx.io, { verb: 'applying', noun: 'change' }, changeLabel);
+    ctx.io.state.interruptReport = () => progress.report();
     // --dry-run shows each change's request one at a time, in order, and sends none of them.
-    const rows = applyChanges(io, changes, { prune: Boolean(opts.prune), concurrency: ctx.globals.dryRun ? 1 : concurrency }, summary);
+    const rows = applyChanges(io, changes, { prune: Boolean(opts.prune), concurrency: ctx.globals.dryRun ? 1 : options.concurrency, progress }, summary);
     async function* settle() {
-      yield* rows;
+      await progress.begin(ctx.globals.dryRun ? [] : carried);
+      try {
+        yield* rows;
+      } finally {
+        progress.stop();
+      }
       failedTo([...failures.map((failure) => failure.owner), ...summary.failedOwners]);
       const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${plural(summary.skippedPrunes, 'deletion')} skipped (pass --prune)` : '', summary.violations ? `${plural(summary.violations, 'audit finding')} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
       const gate = ctx.rateGate.summary();
@@ -114,8 +83,75 @@ export default defineCommand<Options>({
       if (summary.failed || summary.skippedPrunes || summary.violations || failures.length) {
         result.exitCode = ExitCode.attention;
         result.message = `attention: ${line}`;
-      } else ctx.io.note(line);
+      } else if (!ctx.io.options.quiet) result.message = line; // after the output (a table comes whole at the end)
     }
     return Object.assign(result, { result: settle() });
   },
 });
+
+/** What an apply works on: the changes, the owners that could not be read, and what to say when there is nothing. */
+interface Work {
+  changes: Change[];
+  failures: OwnerFailure[];
+  io: SectionIo;
+  /** What to say when there are no changes (nothing when a line said so already). */
+  nothing?: string;
+}
+
+/**
+ * A saved plan's changes (this shard's, those of --projects-file), once the plan is shown to be the one reviewed
+ * (its digests, the file it follows from), made for this instance, and none of its objects changed since.
+ */
+async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text: string): Promise<Work> {
+  if (opts.target || opts.exclude) throw new UsageError('--target and --exclude were chosen when the plan was made; they do not apply to a saved plan');
+  const { document, changes: saved } = readPlanDocument(opts.file, text);
+  // What is applied is what was reviewed: the changes match their digest, and follow from the file where it is at hand.
+  checkPlanDigest(opts.file, document);
+  await checkFollowsFile(opts.file, document, saved);
+  ctx.io.note(`applying the plan in ${opts.file} (changes digest ${document.changes_digest})`);
+  // A shard applies its part of the plan (a merged plan, or its own); --projects-file narrows it further.
+  let planned = saved;
+  if (options.projectsFile !== undefined) {
+    const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
+    planned = planned.filter((change) => listed.has(change.owner.path.toLowerCase()) || (change.owner.id !== undefined && listed.has(String(change.owner.id))));
+  }
+  const listed = planned.length;
+  const keys = takeShard([...new Set(planned.map((change) => change.owner.path))], (path) => path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings with changes');
+  if (options.shard) {
+    const mine = new Set(keys);
+    planned = planned.filter((change) => mine.has(change.owner.path));
+    if (!planned.length && listed) ctx.io.note(emptyShardLine(options.shard));
+  }
+  if (document.server !== ctx.connection().baseUrl) {
+    throw new CliError(`${opts.file} was made for ${document.server}, not ${ctx.connection().baseUrl}`, ExitCode.rejected, 'make the plan against this instance');
+  }
+  const io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
+  const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
+  if (budget) ctx.io.note(budget);
+  const stale = await staleObjects(io, planned, options.concurrency);
+  if (stale.length) {
+    for (const line of stale) ctx.io.streams.stderr.write(`changed since the plan: ${line}\n`);
+    throw new CliError(`the plan is stale: ${stale.length} of its objects changed since it was made (${document.created_at}); nothing was applied`, ExitCode.rejected, `make the plan again: forgectl plan -f ${document.file} --out ${opts.file}`);
+  }
+  const nothing = !saved.length ? 'the plan has no changes: nothing to do' : !listed ? `the plan has no changes for what --projects-file lists: nothing to do` : undefined;
+  return { changes: planned, failures: [], io, nothing };
+}
+
+/** The changes a desired-state file asks for now, planned (with a spinner at a terminal) and shown on stderr. */
+async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, text: string): Promise<Work> {
+  const state = await readDesired(ctx, opts.file, text);
+  const io = sectionIo(ctx, ctx.api, state.local, baseDirOf(opts.file));
+  const plan = await planShowingProgress(ctx, state, io, options);
+  if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
+  for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
+  if (plan.changes.length) {
+    const paint = await paintFor(ctx.io.options.color && ctx.io.stderrIsTTY);
+    const preview = planText(plan, paint, failureLine);
+    // Written as it is (coloured on a terminal; planText made the server's text in it visible), unless --quiet
+    // and nothing is asked.
+    const asking = ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun;
+    if (asking || !ctx.io.options.quiet) ctx.io.streams.stderr.write(preview);
+  }
+  const nothing = plan.owners.length ? `Nothing to apply: the file matches ${ownersPhrase(plan.owners)}.` : options.shard ? undefined : NOTHING_SELECTED;
+  return { changes: plan.changes, failures: plan.failures, io, nothing };
+}

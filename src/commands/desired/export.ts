@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { groups, projects as declaredProjects } from '../../api/resources/projects.js';
 import { parseList, plural, pluralNoun } from '../../parse.js';
-import { exportedSections, exportState, schemaPath } from '../../desired/export.js';
+import { exportedSections, exportState, SCHEMA_MODELINE } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from './io.js';
 import type { Owner } from '../../desired/model.js';
@@ -24,6 +24,7 @@ interface Options extends Pick<TargetFlags, 'concurrency'>, Pick<FleetRun, 'shar
 const KINDS = [...new Set([...exportedSections('project'), ...exportedSections('group'), ...exportedSections('instance')].map((section) => section.key))];
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Writes the current configuration as a desired-state file to start from (YAML on stdout; -o json for JSON, which is YAML too):',
     'every project of --group (with --recursive those of its subgroups; archived ones are left out) or --project, the group and its',
@@ -90,8 +91,7 @@ export default defineCommand<Options>({
     ctx.io.note(`exported ${projects ? plural(projects, 'project') : ''}${document.groups ? `${projects ? ', ' : ''}${plural(Object.keys(document.groups).length, 'group')}` : ''}${document.instance ? `${projects || document.groups ? ' and ' : ''}the instance` : ''}`);
     if (ctx.format !== 'table' && ctx.format !== 'yaml') return document;
     const { stringify } = (await import('yaml')).default;
-    const schema = schemaPath();
-    const header = `${schema ? `# yaml-language-server: $schema=${schema}\n` : ''}# Exported by forgectl from ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}\n`;
+    const header = `${SCHEMA_MODELINE}\n# Exported by forgectl from ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}\n`;
     return new TextResult(header + stringify(document, { lineWidth: 0 }));
   },
 });

@@ -8,16 +8,18 @@ import { DesiredFileError, parseDesiredState, type DesiredState } from '../../de
 import { concurrencyOption, DEFAULT_CONCURRENCY, failedToOption, shardOptions } from '../../cli/fleet-options.js';
 import type { FleetRun } from '../../fleet/select.js';
 import { resolveShard } from '../../fleet/shard.js';
-import type { PlanOptions } from '../../desired/plan.js';
+import { makePlan, type Plan, type PlanOptions } from '../../desired/plan.js';
+import { ownerLabel, type Owner, type SectionIo } from '../../desired/model.js';
+import { Progress } from '../../fleet/progress.js';
 
 /** What plan, apply, export and validate share: the file option, targets, and reading the file. */
 
-export const fileOption: OptionDef = { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)', required: true };
+export const fileOption: OptionDef = { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)', required: true, localFile: true };
 
 export const targetOptions: OptionDef[] = [
   { flags: '--target <glob>', description: 'the projects "*" means: group/** or a full path (repeatable; default: the file\'s target, else its scopes)', parse: collect },
   { flags: '--exclude <glob>', description: 'leave out projects and groups whose full path matches (repeatable)', parse: collect },
-  { flags: '--projects-file <file>', description: 'only the projects and groups this file lists (one path a line, as --failed-to writes them; - for stdin)' },
+  { flags: '--projects-file <file>', description: 'only the projects and groups this file lists (one path a line, as --failed-to writes them; - for stdin)', localFile: true },
   concurrencyOption,
   ...shardOptions,
   failedToOption,
@@ -91,3 +93,13 @@ export async function readDesired(ctx: Context, file: string, text?: string): Pr
 
 /** The folder relative paths of the file start from (stdin: the current folder). */
 export const baseDirOf = (file: string): string => (file === '-' ? process.cwd() : dirname(resolve(file)));
+
+/** The plan of a file, with a spinner at a terminal ("planning 7/22 projects…") cleared before anything is shown. */
+export async function planShowingProgress(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
+  const progress = new Progress<Owner>(ctx.io, { verb: 'planning', noun: 'project' }, ownerLabel);
+  try {
+    return await makePlan(ctx, state, io, { ...options, progress });
+  } finally {
+    progress.stop();
+  }
+}

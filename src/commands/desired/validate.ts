@@ -12,6 +12,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Checks a desired-state file offline, without connecting: its YAML, the JSON Schema editors use (print it with --schema; it',
     'ships as schema/desired-state.schema.json in the package), every value parsed as the command-line flags parse it (cron',
@@ -23,7 +24,7 @@ export default defineCommand<Options>({
     'forgectl validate --schema > desired-state.schema.json   # for editors: # yaml-language-server: $schema=./desired-state.schema.json',
   ],
   options: [
-    { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)' },
+    { flags: '-f, --file <file>', description: 'the desired-state file (YAML; - for stdin)', localFile: true },
     { flags: '--schema', description: 'print the JSON Schema of desired-state files instead' },
   ],
   async run(opts, ctx) {

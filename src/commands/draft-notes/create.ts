@@ -16,6 +16,7 @@ interface Options extends PositionOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: 'A draft either starts a thread (optionally on a line of the diff: the position flags) or replies to one (--reply-to). It stays private until published.',
   examples: [
     "forgectl draft-notes create --project acme/api --mr 1 --note 'looks good'",

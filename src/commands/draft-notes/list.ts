@@ -4,6 +4,7 @@ import { draftNotes } from '../../api/resources/draft-notes.js';
 import { mrOption } from '../../cli/review-options.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
+  effect: 'read',
   description: 'Only your own drafts: nobody else sees them until they are published.',
   examples: ['forgectl draft-notes list --project acme/api --mr 1'],
   options: [projectOption, mrOption],

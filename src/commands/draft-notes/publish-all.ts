@@ -5,6 +5,7 @@ import { mrOption } from '../../cli/review-options.js';
 import { plural } from '../../parse.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
+  effect: 'write',
   description: 'Publishes all of your drafts on the merge request at once (a review); other people\'s drafts are not touched.',
   examples: ['forgectl draft-notes publish-all --project acme/api --mr 1 --yes'],
   options: [projectOption, mrOption],

@@ -5,9 +5,10 @@ import { mrOption } from '../../cli/review-options.js';
 import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; mr: number; id: string }>({
+  effect: 'write',
   description: 'The draft becomes a note that everyone who sees the merge request can read; it cannot be unpublished.',
   examples: ['forgectl draft-notes publish 1 --project acme/api --mr 1 --yes'],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the draft note\'s ID' }],
   options: [projectOption, mrOption],
   async run(opts, ctx) {
     const id = parseId(draftNotes, opts.id);

@@ -5,7 +5,7 @@ import { parseFullSha } from '../../cli/review-options.js';
 
 export const noteTextOptions: OptionDef[] = [
   { flags: '--note <text>', description: 'the comment (Markdown, at most 1,000,000 characters)' },
-  { flags: '--note-file <file>', description: 'read the comment from a file, - for stdin' },
+  { flags: '--note-file <file>', description: 'read the comment from a file, - for stdin', localFile: true },
 ];
 
 const LINE_RANGE_KEYS = ['line_code', 'type', 'old_line', 'new_line'];

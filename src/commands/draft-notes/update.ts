@@ -7,8 +7,9 @@ import { mrOption, readTextOption } from '../../cli/review-options.js';
 import { noteTextOptions, positionOf, positionOptions, type PositionOptions } from './shared.js';
 
 export default defineCommand<PositionOptions & { project?: string; mr: number; id: string; note?: string; noteFile?: string }>({
+  effect: 'write',
   examples: ["forgectl draft-notes update 1 --project acme/api --mr 1 --note 'looks good to me'"],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the draft note\'s ID' }],
   options: [projectOption, mrOption, ...noteTextOptions, ...positionOptions],
   async run(opts, ctx) {
     const id = parseId(draftNotes, opts.id);

@@ -9,6 +9,7 @@ interface Experiment {
 }
 
 export default defineCommand<{ state?: string }>({
+  effect: 'read',
   description: 'An internal listing: the caller must be a team member of the operator of a hosted deployment (403 otherwise).',
   examples: ['forgectl experiments list', 'forgectl experiments list --state conditional -o json'],
   options: [{ flags: '--state <state>', description: 'only experiments in this state (off, conditional, on)', parse: parseChoice('--state', ['off', 'conditional', 'on'] as const) }],

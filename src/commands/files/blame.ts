@@ -1,6 +1,6 @@
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { projectOption, repoPathArg } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { plural } from '../../parse.js';
 import { repoPath } from '../../git/content.js';
@@ -29,9 +29,10 @@ function parseLines(value: string): Lines {
 }
 
 export default defineCommand<{ project?: string; path: string; ref?: string; lines?: Lines }>({
+  effect: 'read',
   description: 'One record per line: the line number, the commit that last changed it, its author and date, and the text. -L picks lines as git blame does; a range past the end of the file is refused (exit 2) with its length.',
   examples: ['forgectl files blame README.md --project acme/api', 'forgectl files blame README.md --ref v1.1.0 -L 3,5 --project acme/api -o json', 'forgectl files blame README.md -L 3 --project acme/api'],
-  args: ['<path>'],
+  args: [repoPathArg],
   options: [projectOption, refOption(false), { flags: '-L, --lines <range>', description: 'only these lines: START,END, START (to the end), ,END or START,+COUNT', parse: parseLines }],
   columns: ['line', 'commit', 'author', 'date', 'text'],
   async run(opts, ctx) {

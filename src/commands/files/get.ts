@@ -1,13 +1,14 @@
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { projectOption, repoPathArg } from '../../cli/options.js';
 import { repoPath } from '../../git/content.js';
 import { refOption, refOrDefault } from './shared.js';
 
 export default defineCommand<{ project?: string; path: string; ref?: string }>({
+  effect: 'read',
   description: 'Shows the file\'s metadata and its content, decoded (binary content stays base64, with encoding "base64").',
   examples: ['forgectl files get README.md --ref main --project acme/api', 'forgectl files get src/main.rb --ref v1.0.0 --project acme/api -o json'],
-  args: ['<path>'],
+  args: [repoPathArg],
   options: [projectOption, refOption(false)],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);

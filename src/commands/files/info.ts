@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand, type Context } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { projectOption, repoPathArg } from '../../cli/options.js';
 import { repoPath } from '../../git/content.js';
 import { refOption, refOrDefault } from './shared.js';
 
@@ -9,9 +9,10 @@ import { refOption, refOrDefault } from './shared.js';
 const FIELDS = ['blob_id', 'commit_id', 'content_sha256', 'encoding', 'file_name', 'file_path', 'last_commit_id', 'ref', 'size', 'execute_filemode'];
 
 export default defineCommand<{ project?: string; path: string; ref?: string }>({
+  effect: 'read',
   description: "A HEAD request: the file's metadata without its content, from the response headers.",
   examples: ['forgectl files info README.md --ref main --project acme/api', 'forgectl files info bin/deploy.sh --ref main --project acme/api --fields blob_id,execute_filemode'],
-  args: ['<path>'],
+  args: [repoPathArg],
   options: [projectOption, refOption(false)],
   async run(opts, ctx) {
     const project = ctx.project(opts.project);

@@ -9,6 +9,7 @@ import { fileInfo } from './info.js';
 import { contentBody, contentOptions, readContent, writeBody, writeOptions, type ContentFlags, type WriteFlags } from './shared.js';
 
 export default defineCommand<WriteFlags & ContentFlags & { project?: string; path: string }>({
+  effect: 'write',
   description:
     "Creates the file, or updates it when it exists. Content identical to the branch's (same git blob id, same executable bit) changes nothing and exits 0: no empty commit. An update is guarded by the file's last commit, so a change made meanwhile is refused (exit 6), not overwritten.",
   examples: ['forgectl files put config/app.yml --branch main -m "Sync config" --content-file app.yml --project acme/api'],

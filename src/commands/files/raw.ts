@@ -9,6 +9,7 @@ import { fileHeaders } from './info.js';
 import { refOption } from './shared.js';
 
 export default defineCommand<DownloadFlags & { project?: string; path: string; ref?: string; lfs?: boolean }>({
+  effect: 'read',
   description:
     'Streams the file to --output-file or stdout. Its size and sha256 are checked against what the service announces (and --sha256): on a mismatch nothing is written (exit 8).',
   examples: [

@@ -27,7 +27,7 @@ export const writeOptions: OptionDef[] = [
 ];
 
 export const contentOptions: OptionDef[] = [
-  { flags: '--content-file <file>', description: 'the new content, from a file or - for stdin', required: true },
+  { flags: '--content-file <file>', description: 'the new content, from a file or - for stdin', required: true, localFile: true },
   { flags: '--encoding <encoding>', description: 'text or base64 (default: base64 for binary content, text otherwise)', parse: parseChoice('--encoding', ['text', 'base64'] as const) },
   { flags: '--exec', description: 'make the file executable (--no-exec: not executable)' },
   { flags: '--no-exec', description: 'make the file not executable' },

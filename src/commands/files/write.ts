@@ -1,7 +1,7 @@
 import { withMissingBranchHint } from '../../api/commit-actions.js';
 import { repositoryFiles } from '../../api/resources/files.js';
 import { defineCommand, type OptionDef } from '../../cli/command.js';
-import { projectOption } from '../../cli/options.js';
+import { projectOption, repoPathArg } from '../../cli/options.js';
 import { repoPath } from '../../git/content.js';
 import { contentBody, contentOptions, readContent, writeBody, writeOptions, type ContentFlags, type WriteFlags } from './shared.js';
 
@@ -14,12 +14,13 @@ type Flags = WriteFlags & Partial<ContentFlags> & { project?: string; path: stri
 export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
   const route = repositoryFiles.routes[verb];
   return defineCommand<Flags>({
+    effect: verb === 'delete' ? 'destructive' : 'write',
     examples: {
       create: ['forgectl files create docs/intro.md --branch main -m "Add an intro" --content-file intro.md --project acme/api', 'echo ok | forgectl files create status.txt --branch feature -m status --content-file - --project acme/api'],
       update: ['forgectl files update README.md --branch main -m "Update the readme" --content-file README.md --project acme/api'],
       delete: ['forgectl files delete docs/deploy.md --branch main -m "Remove the deploy notes" --project acme/api --yes'],
     }[verb],
-    args: ['<path>'],
+    args: [repoPathArg],
     options: [projectOption, ...writeOptions, ...(verb === 'delete' ? [] : contentOptions), ...(verb === 'create' ? [] : [lastCommitOption])],
     async run(opts, ctx) {
       const project = ctx.project(opts.project);

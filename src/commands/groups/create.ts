@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { groupId, settingOptions, settingValues } from '../projects/settings.js';
 
 export default defineCommand<Record<string, unknown> & { parent?: string }>({
+  effect: 'write',
   description: 'Creates a group, or a subgroup with --parent, with any of the settings `groups update` takes; you become its owner. A subgroup needs the role its parent\'s subgroup_creation_level asks for (Maintainer by default).',
   examples: [
     'forgectl groups create --name Data --path data --parent acme --subgroup-creation-level owner',

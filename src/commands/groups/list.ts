@@ -23,6 +23,7 @@ interface Options {
 const ORDER = ['name', 'path', 'id', 'similarity'] as const;
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Groups you are a member of (administrators: all; --all-available adds the public and internal ones you can see),',
     'or the subgroups of a group (--parent; with --descendants at any depth).',

@@ -2,7 +2,7 @@ import { hooks, type Hook } from '../../api/resources/hooks.js';
 import { projects } from '../../api/resources/projects.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseList, plural } from '../../parse.js';
+import { parseList, plural, withChoices } from '../../parse.js';
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
@@ -72,6 +72,7 @@ async function repair(ctx: Context, project: string, hook: Hook, fix: Fix): Prom
 }
 
 export default defineCommand<{ project?: string; since: string; desired?: string; fix?: string[] }>({
+  effect: 'read',
   description:
     'Checks the webhooks of a project: disabled or paused after failures, failed deliveries since --since (default 24h), TLS ' +
     'verification off, plain http to another host, two hooks with the same URL, and with --desired FILE hooks the ' +
@@ -88,16 +89,17 @@ export default defineCommand<{ project?: string; since: string; desired?: string
   options: [
     projectOption,
     { flags: '--since <when>', description: 'count failed deliveries since (a duration such as 24h, or a date-time)', default: '24h' },
-    { flags: '--desired <file>', description: 'also report hooks this desired-state file does not declare for the project' },
+    { flags: '--desired <file>', description: 'also report hooks this desired-state file does not declare for the project', localFile: true },
     {
       flags: '--fix <list>',
       description: `repair what can be repaired: ${FIXES.join(', ')} (comma-separated)`,
-      parse: (value: string, previous?: string[]) => {
+      mutates: true,
+      parse: withChoices((value: string, previous?: string[]) => {
         const fixes = parseList(value, previous);
         const unknown = fixes.filter((fix) => !(FIXES as readonly string[]).includes(fix));
         if (unknown.length) throw new UsageError(`--fix ${unknown.join(',')}: unknown; choose from ${FIXES.join(', ')}`);
         return fixes;
-      },
+      }, FIXES, true),
     },
   ],
   columns: ['hook_id', 'url', 'finding', 'fixed'],

@@ -4,6 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { hookBody, hookOptions, type HookOptions } from './shared.js';
 
 export default defineCommand<HookOptions>({
+  effect: 'write',
   description:
     'Adds a webhook. Secrets are never taken from the command line: the token from --token-stdin, --token-file, --token-env or ' +
     '--generate-token; custom header and URL variable values as NAME=env:VARIABLE, NAME=file:PATH or NAME=- (stdin). Needs the Maintainer role.',

@@ -4,7 +4,7 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { parseMoment } from '../../parse.js';
 import { UsageError } from '../../errors.js';
-import { EVENT_NAMES, eventFlag, hookIdOf } from './shared.js';
+import { EVENT_NAMES, eventFlag, hookIdArg, hookIdOf } from './shared.js';
 
 export const isSuccess = (event: Pick<HookEvent, 'response_status'>): boolean => /^2\d\d$/.test(event.response_status);
 
@@ -37,6 +37,7 @@ export function hookEvents(ctx: Context, route: { project: string; hook_id: numb
 }
 
 export default defineCommand<{ project?: string; id: string } & EventFilters>({
+  effect: 'read',
   description:
     'Deliveries of the last 7 days (the service keeps no more), newest first. --status failed means anything but a 2xx answer, ' +
     'connection errors included. Needs the Maintainer role.',
@@ -44,7 +45,7 @@ export default defineCommand<{ project?: string; id: string } & EventFilters>({
     'forgectl hooks events 1 --project acme/api --status failed --since 24h',
     'forgectl hooks events 1 --project acme/api --trigger push --limit 1 -o json',
   ],
-  args: ['<id>'],
+  args: [hookIdArg],
   options: [
     projectOption,
     { flags: '--status <status>', description: 'ok, failed, client_failure, server_failure or an HTTP status', parse: parseStatus },

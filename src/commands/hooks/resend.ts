@@ -6,7 +6,7 @@ import { parseInteger, plural, pluralNoun } from '../../parse.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
-import { hookIdOf, hookStatus } from './shared.js';
+import { hookIdArg, hookIdOf, hookStatus } from './shared.js';
 
 /** The service's limit on resends: 5 a minute per webhook and user. */
 export const RESENDS_PER_MINUTE = 5;
@@ -46,6 +46,7 @@ export function stillFailed(events: HookEvent[]): HookEvent[] {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Delivers recorded events again, with their original payload and Idempotency-Key. --failed picks the deliveries that never got a 2xx ' +
     'answer (an event already resent successfully is skipped). Resends are paced to the service limit of 5 a minute per webhook, waiting ' +
@@ -55,7 +56,7 @@ export default defineCommand<Options>({
     'forgectl hooks resend 1 --project acme/api --failed --since 24h',
     'forgectl hooks resend 1 --project acme/api 1',
   ],
-  args: ['<id>', '[events...]'],
+  args: [hookIdArg, { spec: '[events...]', description: 'the IDs of the deliveries to send again (from the webhook\'s events)' }],
   options: [
     projectOption,
     { flags: '--failed', description: 'resend every delivery of the last 7 days that never succeeded' },

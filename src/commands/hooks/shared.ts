@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HOOK_EVENT_FLAGS, HOOK_EVENTS, hooks, type Hook, type HookEventFlag } from '../../api/resources/hooks.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { idField } from '../../api/resource.js';
 import { checkOneStdin, parseNamedSecret, parseSecretSource, readSecret, type SecretSource } from '../../cli/secrets.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { withChoices } from '../../parse.js';
 import { fileProblem, writeFileAtomically, type WriteError } from '../../write.js';
 
 /** Shared parts of the `hooks` commands: event names, the status column, and the write-only values. */
@@ -60,10 +61,10 @@ export interface HookOptions {
 }
 
 export const tokenOptions: OptionDef[] = [
-  { flags: '--token-stdin', description: 'read the secret token (sent as X-Gitlab-Token) from stdin; prompts on a terminal' },
-  { flags: '--token-file <path>', description: 'read the secret token from a file' },
-  { flags: '--token-env <variable>', description: 'read the secret token from an environment variable' },
-  { flags: '--generate-token [file]', description: 'make a random secret token; written to FILE (mode 0600) or shown once on stderr' },
+  { flags: '--token-stdin', description: 'read the secret token (sent as X-Gitlab-Token) from stdin; prompts on a terminal', localFile: true },
+  { flags: '--token-file <path>', description: 'read the secret token from a file', localFile: true },
+  { flags: '--token-env <variable>', description: 'read the secret token from an environment variable', localFile: true },
+  { flags: '--generate-token [file]', description: 'make a random secret token; written to FILE (mode 0600) or shown once on stderr', localFile: true },
 ];
 
 export function hookOptions(mode: 'create' | 'update'): OptionDef[] {
@@ -72,17 +73,17 @@ export function hookOptions(mode: 'create' | 'update'): OptionDef[] {
     { flags: '--url <url>', description: 'where deliveries are POSTed; {name} parts are filled from URL variables', parse: (v: string) => hooks.fields.url.kind.parse(v, '--url'), required: mode === 'create' },
     { flags: '--name <name>', description: 'a name for the hook' },
     { flags: '--description <text>', description: 'what the hook is for' },
-    { flags: '--events <list>', description: `events to deliver, comma-separated (${mode === 'update' ? 'replaces the current set; ' : 'default push; '}${EVENT_NAMES.join(', ')})`, parse: parseEvents },
+    { flags: '--events <list>', description: `events to deliver, comma-separated (${mode === 'update' ? 'replaces the current set; ' : 'default push; '}${EVENT_NAMES.join(', ')})`, parse: withChoices(parseEvents, EVENT_NAMES, true) },
     { flags: '--all-events', description: 'deliver every event kind' },
     { flags: '--branch-filter <filter>', description: 'push events only for branches matching this' },
     { flags: '--branch-filter-strategy <strategy>', description: 'wildcard (default), regex or all_branches', parse: (v: string) => hooks.fields.branch_filter_strategy.kind.parse(v, '--branch-filter-strategy'), choices: strategies },
     ...(mode === 'create'
       ? [{ flags: '--no-ssl-verify', description: "do not verify the receiver's TLS certificate" }]
       : [{ flags: '--ssl-verify', description: "verify the receiver's TLS certificate" }, { flags: '--no-ssl-verify', description: 'do not verify it' }]),
-    { flags: '--template-file <path>', description: 'a custom payload template (- for stdin)' },
+    { flags: '--template-file <path>', description: 'a custom payload template (- for stdin)', localFile: true },
     ...tokenOptions,
-    { flags: '--header <name=source>', description: 'a custom header; its value from env:VARIABLE, file:PATH or - (stdin) (repeatable)', parse: parseNamedSecret('--header', 'header') },
-    { flags: '--url-var <name=source>', description: 'a URL variable; its value from env:VARIABLE, file:PATH or - (repeatable)', parse: parseNamedSecret('--url-var', 'URL variable') },
+    { flags: '--header <name=source>', description: 'a custom header; its value from env:VARIABLE, file:PATH or - (stdin) (repeatable)', parse: parseNamedSecret('--header', 'header'), localFile: true },
+    { flags: '--url-var <name=source>', description: 'a URL variable; its value from env:VARIABLE, file:PATH or - (repeatable)', parse: parseNamedSecret('--url-var', 'URL variable'), localFile: true },
   ];
 }
 
@@ -171,3 +172,5 @@ function assertWritable(path: string): void {
     throw new UsageError(`cannot write the token to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
+
+export const hookIdArg: ArgDef = { spec: '<id>', description: 'the webhook\'s ID' };

@@ -2,14 +2,15 @@ import { HOOK_EVENTS, hooks, type Hook, type HookEvent } from '../../api/resourc
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
-import { EVENT_NAMES, eventFlag, hookIdOf, hookStatus } from './shared.js';
+import { EVENT_NAMES, eventFlag, hookIdArg, hookIdOf, hookStatus } from './shared.js';
 
 export default defineCommand<{ project?: string; id: string; trigger: string }>({
+  effect: 'write',
   description:
     'Sends a sample event to the receiver now and shows what it answered. A test is delivered even to a disabled hook, and a 2xx answer ' +
     're-enables a hook the service disabled after failures. The service allows 5 tests a minute per project. Needs the Maintainer role.',
   examples: ['forgectl hooks test 1 --project acme/api', 'forgectl hooks test 1 --project acme/api --trigger merge_requests'],
-  args: ['<id>'],
+  args: [hookIdArg],
   options: [projectOption, { flags: '--trigger <event>', description: `the sample event to send (${EVENT_NAMES.join(', ')})`, default: 'push' }],
   async run(opts, ctx) {
     const id = hookIdOf(opts.id);

@@ -2,7 +2,7 @@ import { hooks, type Hook } from '../../api/resources/hooks.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
-import { givesToken, hookBody, hookIdOf, hookOptions, type HookOptions } from './shared.js';
+import { givesToken, hookBody, hookIdArg, hookIdOf, type HookOptions, hookOptions } from './shared.js';
 
 interface Options extends HookOptions {
   id: string;
@@ -10,6 +10,7 @@ interface Options extends HookOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes a webhook; --events replaces the set of events. Changing --url makes the service drop the secret token, so it is refused ' +
     'unless a new token comes with it (--token-stdin, --token-file, --token-env, --generate-token) or --allow-token-reset says that is intended. ' +
@@ -19,7 +20,7 @@ export default defineCommand<Options>({
     "forgectl hooks update 1 --project acme/api --url https://ci2.example.com/hook --token-file ./hook.secret",
     'forgectl hooks update 1 --project acme/api --generate-token ./hook.secret    # rotate the secret',
   ],
-  args: ['<id>'],
+  args: [hookIdArg],
   options: [projectOption, ...hookOptions('update'), { flags: '--allow-token-reset', description: 'with --url and no new token: accept that the secret token is removed' }],
   async run(opts, ctx) {
     const id = hookIdOf(opts.id);

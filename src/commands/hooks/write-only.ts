@@ -3,7 +3,7 @@ import { defineCommand, type CommandDef } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { parseSecretSource, readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
-import { hookIdOf } from './shared.js';
+import { hookIdArg, hookIdOf } from './shared.js';
 
 /**
  * `hooks url-var set|delete` and `hooks header set|delete`: one value of a webhook that the service never returns.
@@ -33,12 +33,13 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
   const { what, routes, example } = KINDS[kind];
   return {
     set: defineCommand<{ project?: string; id: string; key: string; source: string }>({
+      effect: 'write',
       description: `Sets a ${what} of a webhook (created or replaced). The value comes from env:VARIABLE, file:PATH or - (stdin; prompts on a terminal), never from the command line; the service never returns it. Needs the Maintainer role.`,
       examples: [
         `forgectl hooks ${kind} set 1 ${example.key} ${example.source} --project acme/api`,
         `printf '%s' "$VALUE" | forgectl hooks ${kind} set 1 ${example.key} - --project acme/api`,
       ],
-      args: ['<id>', '<key>', '<source>'],
+      args: [hookIdArg, { spec: '<key>', description: `the ${what}'s name` }, { spec: '<source>', description: 'where the value comes from: env:VARIABLE, file:PATH or - (stdin)', localFile: true }],
       options: [projectOption],
       async run(opts, ctx) {
         const id = hookIdOf(opts.id);
@@ -51,9 +52,10 @@ export function writeOnlyValueCommands(kind: keyof typeof KINDS): { set: Command
       },
     }),
     delete: defineCommand<{ project?: string; id: string; key: string }>({
+      effect: 'destructive',
       description: `Removes a ${what} of a webhook. Needs the Maintainer role.`,
       examples: [`forgectl hooks ${kind} delete 1 ${example.key} --project acme/api --yes`],
-      args: ['<id>', '<key>'],
+      args: [hookIdArg, { spec: '<key>', description: `the ${what}'s name` }],
       options: [projectOption],
       async run(opts, ctx) {
         const id = hookIdOf(opts.id);

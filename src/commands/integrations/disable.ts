@@ -1,11 +1,12 @@
 import { defineCommand } from '../../cli/command.js';
 import { groupOption } from '../../cli/options.js';
-import { groupIntegrations, parseSlug } from './shared.js';
+import { groupIntegrations, integrationArg, parseSlug } from './shared.js';
 
 export default defineCommand<{ group?: string; slug: string }>({
+  effect: 'destructive',
   description: 'Disables the integration and resets its settings.',
   examples: ['forgectl integrations disable bugzilla --group acme --yes'],
-  args: ['<slug>'],
+  args: [integrationArg],
   options: [groupOption],
   async run(opts, ctx) {
     const slug = parseSlug(opts.slug);

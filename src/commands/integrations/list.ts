@@ -3,6 +3,7 @@ import { groupOption } from '../../cli/options.js';
 import { groupIntegrations } from './shared.js';
 
 export default defineCommand<{ group?: string }>({
+  effect: 'read',
   description: 'The active integrations of a group. Needs a token with at least the Maintainer role.',
   examples: ['forgectl integrations list --group acme'],
   options: [groupOption],

@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../parse.js';
 import { SECRET_PARAM } from '../../api/integrations.js';
-import { groupIntegrations, parseSlug } from './shared.js';
+import { groupIntegrations, integrationArg, parseSlug } from './shared.js';
 
 interface Options {
   group?: string;
@@ -36,6 +36,7 @@ function readSecretFile(key: string, path: string): string {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Sets up or updates a group integration (PUT). Plain settings and event flags go in --param key=value; secrets such as token, api_key and ' +
     'password only from a file (--secret-file key=PATH) or stdin (--secret-stdin key). The parameters per kind are in the API documentation.',
@@ -44,12 +45,12 @@ export default defineCommand<Options>({
     "printf '%s\\n' \"$ASANA_KEY\" | forgectl integrations set asana --group acme --secret-stdin api_key --param restrict_to_branch=main",
     'forgectl integrations set bamboo --group acme --param bamboo_url=https://ci.example.com --param build_key=KEY --param username=ci --secret-file password=./bamboo.pw',
   ],
-  args: ['<slug>'],
+  args: [integrationArg],
   options: [
     groupOption,
     { flags: '--param <key=value>', description: 'a setting or event flag, e.g. push_events=false (repeatable)', parse: parseKeyValue('--param') },
-    { flags: '--secret-file <key=path>', description: 'a secret setting read from a file (repeatable)', parse: parseKeyValue('--secret-file') },
-    { flags: '--secret-stdin <key>', description: 'a secret setting read from stdin' },
+    { flags: '--secret-file <key=path>', description: 'a secret setting read from a file (repeatable)', parse: parseKeyValue('--secret-file'), localFile: true },
+    { flags: '--secret-stdin <key>', description: 'a secret setting read from stdin', localFile: true },
     { flags: '--use-inherited-settings', description: 'use the settings inherited from the instance' },
   ],
   async run(opts, ctx) {

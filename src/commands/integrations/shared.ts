@@ -1,3 +1,4 @@
+import type { ArgDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { SLUG } from '../../api/integrations.js';
 import { integrations } from '../../api/resources/integrations.js';
@@ -11,3 +12,6 @@ export function parseSlug(value: string): string {
 
 /** The routes of a group's integrations (the commands work on groups). */
 export const groupIntegrations = integrations.parents.group.routes;
+
+/** An integration, by the name the service's routes give it. */
+export const integrationArg: ArgDef = { spec: '<slug>', description: 'the integration, by its name in the service\'s API (slack, jira, bugzilla …)' };

@@ -27,6 +27,7 @@ function fingerprintOfFile(path: string, note: (text: string) => void): string {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: 'Looks a key up by its fingerprint, or computes the fingerprint from a public key file. Administrators only.',
   examples: [
     'forgectl keys find --key-file ~/.ssh/id_ed25519.pub',
@@ -35,7 +36,7 @@ export default defineCommand<Options>({
   ],
   options: [
     { flags: '--fingerprint <fp>', description: 'MD5 (colon hex) or SHA256 fingerprint', parse: normalizeFingerprint },
-    { flags: '--key-file <path>', description: 'an OpenSSH public key file; its SHA256 fingerprint is computed locally' },
+    { flags: '--key-file <path>', description: 'an OpenSSH public key file; its SHA256 fingerprint is computed locally', localFile: true },
   ],
   async run(opts, ctx) {
     if (Boolean(opts.fingerprint) === Boolean(opts.keyFile)) throw new UsageError('give exactly one of --fingerprint and --key-file');

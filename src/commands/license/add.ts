@@ -6,9 +6,10 @@ import { instanceName } from '../../cli/change.js';
 import { describeLicense, presentLicense, type License } from './shared.js';
 
 export default defineCommand<{ file: string }>({
+  effect: 'write',
   description: 'The key is read from a file, or from stdin with --file -; never from the command line. The added license becomes the current one. A key the instance refuses exits 6.',
   examples: ['forgectl license add --file ./company.gitlab-license', 'vault read -field=key secret/license | forgectl license add --file -'],
-  options: [{ flags: '--file <path>', description: 'file holding the license key, or - for stdin', required: true }],
+  options: [{ flags: '--file <path>', description: 'file holding the license key, or - for stdin', required: true, localFile: true }],
   async run(opts, ctx) {
     let key: string;
     try {

@@ -5,8 +5,9 @@ import { licenses } from '../../api/resources/licenses.js';
 import { describeLicense, type License } from './shared.js';
 
 export default defineCommand<{ id: string }>({
+  effect: 'destructive',
   examples: ['forgectl license delete 1', 'forgectl license delete 1 --yes'],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the license\'s ID' }],
   async run(opts, ctx) {
     const id = parseInteger('license id', 1)(opts.id);
     const [license, current] = await Promise.all([ctx.api.call<License>(licenses.routes.get, { license_id: id }), ctx.api.call<License | null>(licenses.routes.current)]);

@@ -4,9 +4,10 @@ import { licenses } from '../../api/resources/licenses.js';
 import { currentLicense, presentLicense, warnAboutCurrent, type License } from './shared.js';
 
 export default defineCommand<{ id?: string }>({
+  effect: 'read',
   description: 'Shows plan, licensee, user limit, active users, overage and expiry; warns when the current license expires within 30 days.',
   examples: ['forgectl license get', 'forgectl license get 1 -o json'],
-  args: ['[id]'],
+  args: [{ spec: '[id]', description: 'the license\'s ID (default: the license in use)' }],
   async run(opts, ctx) {
     if (opts.id === undefined) {
       const license = await currentLicense(ctx);

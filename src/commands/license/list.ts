@@ -3,6 +3,7 @@ import { licenses as declared } from '../../api/resources/licenses.js';
 import { licenseColumns, presentLicense, warnAboutCurrent, type License } from './shared.js';
 
 export default defineCommand({
+  effect: 'read',
   description: 'Every license ever added, current or not; warns when the current one expires within 30 days.',
   examples: ['forgectl license list', 'forgectl license list -o json'],
   columns: licenseColumns,

@@ -4,9 +4,10 @@ import { parseInteger } from '../../parse.js';
 import { licenses } from '../../api/resources/licenses.js';
 
 export default defineCommand<{ id: string }>({
+  effect: 'write',
   description: 'The instance recalculates in the background (202); read the result later with forgectl license get.',
   examples: ['forgectl license refresh-billable 1'],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the license\'s ID' }],
   async run(opts, ctx) {
     const id = parseInteger('license id', 1)(opts.id);
     const result = await ctx.api.call<{ success?: boolean }>(licenses.routes.refreshBillable, { license_id: id });

@@ -5,6 +5,7 @@ import { checkDownloadTarget } from '../../download/target.js';
 import { DownloadResult } from '../../download/result.js';
 
 export default defineCommand<{ outputFile?: string }>({
+  effect: 'read',
   description: 'CSV of the current license: key, licensee, term, then billable users per day. It contains the license key.',
   examples: ['forgectl license usage-export --output-file usage.csv', 'forgectl license usage-export > usage.csv'],
   options: [outputFileOption],

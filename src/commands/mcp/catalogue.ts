@@ -1,12 +1,16 @@
-import type { CommandDef, ManifestEntry, OptionDef } from '../../cli/command.js';
+import { type ArgDef, type CommandDef, type LocalFile, type ManifestEntry, type OptionDef } from '../../cli/command.js';
+import type { OptionValue } from '../../cli/invocation.js';
 import { UsageError } from '../../errors.js';
 import { choicesOf, closestName, schemaOf } from '../../parse.js';
+import { forAgents, toolDescription, type FlagNames } from './wording.js';
 
 /**
  * The agent interface's tools, made from the command tree: one tool per command an agent can use, its input schema
  * from the command's arguments and options (their parsers say the JSON types, choices and bounds; their help text
- * the descriptions), its annotations from what the command does. A tool call becomes a command line, run in this
- * process exactly as the `forgectl` command runs it.
+ * the descriptions), its annotations from what the command does. A tool call becomes values by option and argument
+ * (toolValues), never words: the command gets them through each option's own parser and runs on the path every
+ * command runs on. Nothing that names a file, folder, command, environment variable or stdin of this machine is an
+ * input (OptionDef.localFile), but the desired-state file of validate and plan, which the server checks.
  */
 
 /** Toolsets, named after the command groups they hold (in the order tools are listed). */
@@ -48,6 +52,8 @@ const NOT_TOOLS = new Set([
   'license usage-export',
   'license add',
   'approvals approve',
+  // Its files are local files (the one thing it is made of).
+  'snippets create',
   'tokens recover',
   // Reads the token from stdin (never an argument), which a tool call has none of.
   'tokens identify',
@@ -55,32 +61,44 @@ const NOT_TOOLS = new Set([
   'alerts send',
   'alerts resolve',
   'plan merge',
-  // Reads a local file, and the values it names from the server's environment.
-  'variables import',
+  // A commit's sequence number, which commits_get and commits_list make little of: left out so that the default
+  // toolsets stay at 40 tools, the most some clients take.
+  'commits sequence',
 ]);
 
-/** The verbs that only read (everything else changes something on the instance). */
-const READ_VERBS = new Set(['list', 'get', 'show', 'find', 'info', 'blame', 'tree', 'blob', 'compare', 'contributors', 'merge-base', 'refs', 'sequence', 'events', 'status', 'state', 'preview', 'validate', 'export', 'plan', 'audit', 'jobs']);
 /**
- * Options that turn a read into a write (`hooks audit --fix`) or records into bytes (`repo blob --raw`), or run a
- * command on this machine (`tokens rotate --save-to exec:`): not offered.
+ * Options that turn records into bytes (`repo blob --raw`), which a tool result does not carry, or check those bytes
+ * (--sha256): not offered. Options
+ * that turn a read into a write (OptionDef.mutates, `hooks audit --fix`) are no input of a read's tool either.
+ * `tokens rotate` writes a local file (--output-file) and runs commands of this machine (--save-to exec:); its
+ * definition does not mark them (yet), so they are left out here.
  */
-const NOT_INPUTS = new Set(['--fix', '--raw', '--save-to']);
-/** Verbs that remove or revoke: the host should ask before these. */
-const DESTRUCTIVE_VERBS = new Set(['delete', 'delete-all', 'revoke', 'unprotect', 'disable', 'reset', 'reset-token', 'unapprove', 'remove', 'rotate', 'apply', 'transfer']);
+const NOT_INPUTS = new Set(['--raw', '--sha256']);
+const UNMARKED_LOCAL: Record<string, string[]> = { 'tokens rotate': ['--output-file', '--save-to'] };
+/** What the arguments of commands whose definitions do not describe them (yet) are: src/commands/tokens. */
+const UNDESCRIBED_ARGS: Record<string, Record<string, string>> = {
+  'tokens get': { id: 'the token\'s ID, or self for the token in use' },
+  'tokens rotate': { id: 'the token\'s ID, or self for the token in use' },
+  'tokens revoke': { id: 'the token\'s ID, or self (personal tokens) for the token in use' },
+};
+/** The effects of commands whose definitions do not declare one (yet): src/commands/tokens. */
+const UNDECLARED_EFFECTS: Record<string, CommandDef['effect']> = {
+  'tokens list': 'read',
+  'tokens get': 'read',
+  'tokens audit': 'read',
+  'tokens create': 'write',
+  'tokens rotate': 'destructive',
+  'tokens revoke': 'destructive',
+};
 /** Verbs whose repetition with the same input leaves the same state. */
 const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect', 'disable', 'delete', 'keep']);
 
 /** Tools made to hand over a new secret: only they may return it, and only when asked (reveal_token). */
 const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners reset-token)$/;
 
-/**
- * Options that are never tool inputs: they read local files, stdin or the server's environment (`--value-env`: an
- * agent could copy the server's own secrets into a readable variable), or write local files.
- */
-const LOCAL_OPTION = /stdin|^--output-file$|^--out$|^--input$|^--from-dir$|-file$|-env$|^--failed-to$|^--yes$|^--password/;
-/** Desired-state tools read their desired-state file (a path on this machine). */
+/** Desired-state tools read their desired-state file (a path on this machine, checked by the server). */
 const DESIRED_STATE_FILE = '--file';
+const DESIRED_FILE_INPUT = 'the desired-state file: a .yaml, .yml or .json file below the folder the server reads desired-state files from (a path relative to it, or absolute)';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -96,9 +114,12 @@ export interface JsonSchema {
   format?: string;
 }
 
-/** How a tool input becomes a command-line word: a positional argument or an option. */
-type OptionInput = { kind: 'option'; name: string; flag: string; takesValue: boolean; negation?: string; repeatable: boolean };
-type Input = { kind: 'argument'; name: string; variadic: boolean } | OptionInput;
+/**
+ * What a tool input gives the command: a positional argument (by its index) or an option's values; `desiredFile` is
+ * the desired-state file the server checks before the command reads it. `refuses`: values naming a local file.
+ */
+type OptionInput = { kind: 'option'; name: string; flag: string; short?: string; takesValue: boolean; negation?: string; repeatable: boolean; desiredFile?: boolean; refuses?: (value: string) => boolean };
+type Input = { kind: 'argument'; name: string; index: number; variadic: boolean; refuses?: (value: string) => boolean } | OptionInput;
 
 export interface Tool {
   name: string;
@@ -114,6 +135,8 @@ export interface Tool {
   inputSchema: JsonSchema & { type: 'object' };
   outputSchema: JsonSchema & { type: 'object' };
   inputs: Input[];
+  /** The command's definition: its options parse the values of a call. */
+  def: CommandDef;
 }
 
 /** The tool name of a command path: `approvals config get` → `approvals_config_get`. */
@@ -160,11 +183,12 @@ function entriesFor(manifest: ManifestEntry[], options: CatalogueOptions): Manif
 export async function buildCatalogue(manifest: ManifestEntry[], options: CatalogueOptions = {}): Promise<Tool[]> {
   const writable = new Set(options.allowWrite ?? []);
   const tools: Tool[] = [];
+  const commands = new Set(manifest.map((entry) => entry.path));
   for (const entry of entriesFor(manifest, options)) {
     const toolset = toolsetOf(entry.path)!;
     const def = (await entry.load()).default;
-    const tool = entry.path === 'api' ? apiTool(writable.has('api')) : commandTool(entry, def, toolset);
-    if (!tool.readOnly && !writable.has(toolset)) continue;
+    const tool = entry.path === 'api' ? apiTool(def, writable.has('api')) : commandTool(entry, def, toolset, commands);
+    if (!tool || (!tool.readOnly && !writable.has(toolset))) continue;
     tools.push(tool);
   }
   return tools;
@@ -174,28 +198,54 @@ function verbOf(path: string): string {
   return path.split(' ').at(-1)!;
 }
 
-function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): Tool {
+/** Whether a local-file marker covers every value (the input is left out) rather than some (those are refused). */
+const wholly = (local: LocalFile | false | undefined): local is true => local === true;
+const partly = (local: LocalFile | false | undefined): ((value: string) => boolean) | undefined => (typeof local === 'function' ? local : undefined);
+
+/**
+ * The command's tool: read-only, writing or destructive as its definition says (no tool when it says nothing), or
+ * undefined when a value it cannot do without names a local file (`license add --file`).
+ */
+function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, commands: ReadonlySet<string>): Tool | undefined {
+  if (entry.path === 'apply') return applyTool(entry, def);
+  const effect = def.effect ?? UNDECLARED_EFFECTS[entry.path];
+  if (!effect) return undefined;
   const verb = verbOf(entry.path);
-  const readOnly = READ_VERBS.has(verb);
+  const readOnly = effect === 'read';
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const inputs: Input[] = [];
-  for (const spec of def.args ?? []) {
-    const variadic = spec.includes('...');
-    const name = spec.replace(/[<>[\]]|\.\.\./g, '').replace(/-/g, '_');
-    properties[name] = variadic ? { type: 'array', items: { type: 'string' }, description: `${name.replace(/_/g, ' ')} (one or more)` } : { type: 'string', description: name.replace(/_/g, ' ') };
-    if (spec.startsWith('<')) required.push(name);
-    inputs.push({ kind: 'argument', name, variadic });
+  const args: ArgDef[] = (def.args ?? []).map((arg) => (typeof arg === 'string' ? { spec: arg, description: '' } : arg));
+  for (const [index, arg] of args.entries()) {
+    const mandatory = arg.spec.startsWith('<');
+    if (wholly(arg.localFile)) {
+      if (mandatory) return undefined;
+      continue;
+    }
+    const variadic = arg.spec.includes('...');
+    const name = arg.spec.replace(/[<>[\]]|\.\.\./g, '').replace(/-/g, '_');
+    const description = arg.description || UNDESCRIBED_ARGS[entry.path]?.[name] || name.replace(/_/g, ' ');
+    properties[name] = variadic ? { type: 'array', items: { type: 'string' }, description: `${description} (one or more)` } : { type: 'string', description };
+    if (mandatory) required.push(name);
+    inputs.push({ kind: 'argument', name, index, variadic, refuses: partly(arg.localFile) });
   }
-  if (entry.path === 'apply') return applyTool(entry);
-  const options = (def.options ?? []).filter((option) => {
+  const desiredState = toolset === 'desired-state';
+  const unmarked = UNMARKED_LOCAL[entry.path] ?? [];
+  const options: OptionDef[] = [];
+  for (const option of def.options ?? []) {
     const flag = longFlag(option.flags);
-    if (NOT_INPUTS.has(flag)) return false;
-    return (toolset === 'desired-state' && flag === DESIRED_STATE_FILE) || !LOCAL_OPTION.test(flag);
-  });
+    const desiredFile = desiredState && flag === DESIRED_STATE_FILE;
+    if (NOT_INPUTS.has(flag) || unmarked.includes(flag) || (option.mutates && readOnly) || (wholly(option.localFile) && !desiredFile)) {
+      if (option.required) return undefined;
+      continue;
+    }
+    options.push(option);
+  }
   for (const option of options) {
     const input = optionInput(option, options);
     if (!input) continue;
+    if (desiredState && input.flag === DESIRED_STATE_FILE) input.desiredFile = true;
+    input.refuses = partly(option.localFile);
     properties[input.name] = optionSchema(option, input);
     if (option.required) required.push(input.name);
     inputs.push(input);
@@ -205,16 +255,27 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
     properties.cursor = { type: 'string', description: 'the next_cursor of the previous page, to read the page after it' };
   }
   properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
-  if (REVEALS_TOKEN.test(entry.path)) {
-    properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile or output_file on the server)' };
+  const names = flagNames(inputs);
+  for (const [name, schema] of Object.entries(properties)) {
+    const input = inputs.find((item) => item.name === name);
+    if (input?.kind === 'option' && input.desiredFile) schema.description = DESIRED_FILE_INPUT;
+    else if (schema.description) schema.description = forAgents(schema.description, names, commands);
+    // An option that only works with one the tool does not take (`--to` of `--from-dir`) is no input either.
+    if (!schema.description && input?.kind === 'option' && !required.includes(name)) {
+      delete properties[name];
+      inputs.splice(inputs.indexOf(input), 1);
+    }
   }
-  const destructive = !readOnly && DESTRUCTIVE_VERBS.has(verb);
+  if (REVEALS_TOKEN.test(entry.path)) {
+    properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
+  }
+  const destructive = effect === 'destructive';
   return {
     name: toolName(entry.path),
     path: entry.path,
     toolset,
     title: `forgectl ${entry.path}`,
-    description: [entry.summary, def.description].filter(Boolean).join('. ').replace(/\.\./g, '.'),
+    description: toolDescription(entry.summary, def.description, names, commands),
     readOnly,
     destructive,
     idempotent: readOnly || IDEMPOTENT_VERBS.has(verb),
@@ -222,11 +283,12 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string): To
     inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
     outputSchema: resultSchema(Boolean(def.list)),
     inputs,
+    def,
   };
 }
 
 /** `apply` takes the digest of a plan the server made (and the human reviewed), never a desired-state file. */
-function applyTool(entry: ManifestEntry): Tool {
+function applyTool(entry: ManifestEntry, def: CommandDef): Tool {
   return {
     name: 'apply',
     path: 'apply',
@@ -240,11 +302,12 @@ function applyTool(entry: ManifestEntry): Tool {
     inputSchema: { type: 'object', properties: { digest: { type: 'string', description: 'the digest the plan tool returned' } }, required: ['digest'], additionalProperties: false },
     outputSchema: resultSchema(false),
     inputs: [],
+    def,
   };
 }
 
 /** `api`: a GET-only tool unless writes are allowed for the api toolset. */
-function apiTool(writes: boolean): Tool {
+function apiTool(def: CommandDef, writes: boolean): Tool {
   return {
     name: 'api',
     path: 'api',
@@ -261,7 +324,7 @@ function apiTool(writes: boolean): Tool {
       type: 'object',
       properties: {
         path: { type: 'string', description: 'the API path, with its query; path parameters encoded (acme%2Fapi)' },
-        method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET' },
+        method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET', description: writes ? 'the HTTP method' : 'the HTTP method: GET only (this server allows no writes through api)' },
         ...(writes ? { fields: { type: 'object', additionalProperties: true, description: 'JSON body fields (POST, PUT, PATCH) or query parameters' } as JsonSchema } : {}),
         paginate: { type: 'boolean', default: false, description: 'follow every page of a list and return one array' },
       },
@@ -270,6 +333,7 @@ function apiTool(writes: boolean): Tool {
     },
     outputSchema: resultSchema(false),
     inputs: [],
+    def,
   };
 }
 
@@ -292,6 +356,18 @@ function resultSchema(list: boolean): JsonSchema & { type: 'object' } {
   };
 }
 
+/** The tool's input of each flag its help may name (`--mr` → mr, `--no-stats` → `stats: false`). */
+function flagNames(inputs: Input[]): FlagNames {
+  const names: FlagNames = new Map([['--per-page', 'per_page'], ['--fields', 'fields']]);
+  for (const input of inputs) {
+    if (input.kind !== 'option') continue;
+    names.set(input.flag, input.name);
+    if (input.short) names.set(input.short, input.name);
+    if (input.negation) names.set(input.negation, `${input.name}: false`);
+  }
+  return names;
+}
+
 function longFlag(flags: string): string {
   return /--[\w-]+/.exec(flags)?.[0] ?? flags;
 }
@@ -307,7 +383,8 @@ function optionInput(option: OptionDef, all: OptionDef[]): OptionInput | undefin
   }
   const negation = all.find((other) => longFlag(other.flags) === `--no-${flag.slice(2)}`);
   const repeatable = /\.\.\.[>\]]/.test(option.flags) || schemaOf(option.parse)?.type === 'array';
-  return { kind: 'option', name: flag.slice(2).replace(/-/g, '_'), flag, takesValue, negation: negation && longFlag(negation.flags), repeatable };
+  const short = /^(-[A-Za-z]),/.exec(option.flags)?.[1];
+  return { kind: 'option', name: flag.slice(2).replace(/-/g, '_'), flag, short, takesValue, negation: negation && longFlag(negation.flags), repeatable };
 }
 
 function optionSchema(option: OptionDef, input: OptionInput): JsonSchema {
@@ -316,7 +393,7 @@ function optionSchema(option: OptionDef, input: OptionInput): JsonSchema {
   if (!input.takesValue && input.negation && longFlag(option.flags) === input.negation) return { type: 'boolean', description: `false: ${description}` };
   if (!input.takesValue) return { type: 'boolean', description };
   // An option whose value may be left out (`--save-to-profile [name]`): true for the bare flag, or a value.
-  if (/\[[^\]]*\]/.test(option.flags)) return { type: ['string', 'boolean'], description };
+  if (/ \[[^\]]*\]$/.test(option.flags)) return { type: ['string', 'boolean'], description };
   const known = schemaOf(option.parse);
   const choices = option.choices ?? choicesOf(option.parse);
   const item: JsonSchema = choices
@@ -330,46 +407,56 @@ function optionSchema(option: OptionDef, input: OptionInput): JsonSchema {
   return schema;
 }
 
-/** The command line of a tool call (without output options); bad input is a UsageError, as on the command line. */
-export function commandLine(tool: Tool, args: Record<string, unknown>): string[] {
-  if (tool.path === 'api') return apiCommandLine(args);
-  const known = new Set([...tool.inputs.map((input) => input.name), 'per_page', 'cursor', 'fields', 'reveal_token']);
-  for (const name of Object.keys(args)) {
-    if (!known.has(name)) throw new UsageError(`${tool.name} has no input "${name}"`, `inputs: ${[...known].join(', ')}`);
-  }
-  const argv = tool.path.split(' ');
-  for (const input of tool.inputs) {
-    const value = args[input.name];
-    if (value === undefined || value === null) continue;
-    if (input.kind === 'argument') {
-      argv.push(...(Array.isArray(value) ? value.map(String) : [String(value)]));
-    } else if (!input.takesValue || value === true) {
-      if (value === true) argv.push(input.flag);
-      else if (value === false && input.negation) argv.push(input.negation);
-    } else {
-      for (const item of Array.isArray(value) ? value : [value]) argv.push(`${input.flag}=${String(item)}`);
-    }
-  }
-  if (tool.list) {
-    argv.push(`--per-page=${String(args.per_page ?? 20)}`, `--page=${String(pageOfCursor(args.cursor))}`);
-  }
-  if (Array.isArray(args.fields) && args.fields.length) argv.push(`--fields=${args.fields.join(',')}`);
-  return argv;
+/** What a tool call gives its command: values by option (never words) and the positional arguments by index. */
+export interface ToolValues {
+  values: OptionValue[];
+  args: Array<string | string[] | undefined>;
+  /** The desired-state file named, for the server to check before the command reads it. */
+  desiredFile?: string;
 }
 
-function apiCommandLine(args: Record<string, unknown>): string[] {
-  const path = String(args.path ?? '');
+/** The values of a tool call; bad input (an unknown input, a value that names a local file) is a UsageError. */
+export function toolValues(tool: Tool, input: Record<string, unknown>): ToolValues {
+  if (tool.path === 'api') return apiValues(input);
+  const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token']);
+  for (const name of Object.keys(input)) {
+    if (!known.has(name)) throw new UsageError(`${tool.name} has no input "${name}"`, `inputs: ${[...known].join(', ')}`);
+  }
+  const result: ToolValues = { values: [], args: [] };
+  for (const item of tool.inputs) {
+    const value = input[item.name];
+    if (value === undefined || value === null) continue;
+    const texts = (Array.isArray(value) ? value : [value]).map(String);
+    const local = item.refuses && texts.find(item.refuses);
+    if (local !== undefined) throw new UsageError(`${tool.name}: ${item.name} "${local}" names a file of the machine the server runs on, which tools never read`);
+    if (item.kind === 'argument') {
+      result.args[item.index] = item.variadic ? texts : texts[0];
+    } else if (!item.takesValue || value === true) {
+      if (value === true) result.values.push({ flag: item.flag, value: true });
+      else if (value === false && item.negation) result.values.push({ flag: item.negation, value: true });
+    } else {
+      for (const text of texts) result.values.push({ flag: item.flag, value: text });
+      if (item.desiredFile) result.desiredFile = texts[0];
+    }
+  }
+  if (tool.list) result.values.push({ flag: '--per-page', value: String(input.per_page ?? 20) }, { flag: '--page', value: String(pageOfCursor(input.cursor)) });
+  return result;
+}
+
+/** The api tool's input as the api command's options: string fields raw, typed ones typed (never `@file`). */
+function apiValues(input: Record<string, unknown>): ToolValues {
+  const path = String(input.path ?? '');
   if (!path) throw new UsageError('api needs a path');
-  const argv = ['api', path, `--method=${String(args.method ?? 'GET').toUpperCase()}`];
-  const fields = (args.fields ?? {}) as Record<string, unknown>;
+  const values: OptionValue[] = [{ flag: '--method', value: String(input.method ?? 'GET').toUpperCase() }];
+  const fields = (input.fields ?? {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(fields)) {
-    // Strings as they are; numbers, booleans and null typed. Never `@file` (a typed field's way to read a local file).
-    if (typeof value === 'string') argv.push(`--raw-field=${key}=${value}`);
-    else if (value === null || typeof value === 'number' || typeof value === 'boolean') argv.push(`--field=${key}=${String(value)}`);
+    if (!key || key.includes('=')) throw new UsageError(`api: field name "${key}" must be a name without "="`);
+    if (typeof value === 'string') values.push({ flag: '--raw-field', value: `${key}=${value}` });
+    else if (value === null || typeof value === 'number' || typeof value === 'boolean') values.push({ flag: '--field', value: `${key}=${String(value)}` });
     else throw new UsageError(`api: field ${key} must be a string, number, boolean or null`);
   }
-  if (args.paginate === true) argv.push('--paginate');
-  return argv;
+  if (input.paginate === true) values.push({ flag: '--paginate', value: true });
+  return { values, args: [path] };
 }
 
 /** Cursors are opaque to the agent: the page number, so that a cursor from another tool or list is refused. */

@@ -1,4 +1,5 @@
 import type { OptionDef } from '../../cli/command.js';
+import { withChoices } from '../../parse.js';
 import { DEFAULT_TOOLSETS, parseToolsets, TOOLSETS } from './catalogue.js';
 
 /** The options that choose the tools, shared by `mcp serve` and `mcp tools`. */
@@ -6,12 +7,12 @@ export const toolsetOptions: OptionDef[] = [
   {
     flags: '--toolsets <names>',
     description: `toolsets to offer, comma-separated, or all (default: ${DEFAULT_TOOLSETS.join(', ')}; all: ${Object.keys(TOOLSETS).join(', ')})`,
-    parse: parseToolsets('--toolsets'),
+    parse: withChoices(parseToolsets('--toolsets'), [...Object.keys(TOOLSETS), 'all'], true),
   },
   {
     flags: '--allow-write <names>',
     description: 'offer the tools that change things in these toolsets, comma-separated (default: none; reads only)',
-    parse: parseToolsets('--allow-write'),
+    parse: withChoices(parseToolsets('--allow-write'), [...Object.keys(TOOLSETS), 'all'], true),
   },
 ];
 

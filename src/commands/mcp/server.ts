@@ -3,16 +3,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { Server } from '@modelcontextprotocol/server';
-import type { Context } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
-import { commandLine, cursorOf, pageOfCursor, type JsonSchema, type Tool } from './catalogue.js';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
+import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
+import type { Connection } from '../../config/resolve.js';
+import { optionsFromValues } from '../../cli/invocation.js';
+import { CliError, UsageError } from '../../errors.js';
+import { cursorOf, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { writeFileAtomically } from '../../write.js';
+import { checkDesiredFile } from './desired-file.js';
+import { withoutSecretValues } from '../../api/resources/variables.js';
 
 /**
- * The MCP server over the tool catalogue: tools/list, tools/call (each call a command line run in this process, as
- * the `forgectl` command runs it, with -o json), and a few read-only resources. Writes of desired state go through
- * plans: `plan` returns a plan and its digest, `apply` takes the digest of a plan this server made.
+ * The MCP server over the tool catalogue: tools/list, tools/call (each call a command run in this process on the path
+ * every command runs on, its options built from the call's values, with -o json), and a few read-only resources.
+ * Writes of desired state go through plans: `plan` returns a plan and its digest, `apply` takes the digest of a plan
+ * this server made.
  */
 
 /** What each exit code means, for a tool error an agent can act on. */
@@ -30,8 +35,19 @@ const EXIT_MEANINGS: Record<number, string> = {
 
 export interface ServerOptions {
   tools: Tool[];
-  /** Runs a command line in this process as the forgectl command does (Context.invoke, with the run's global options). */
-  invoke: Context['invoke'];
+  /** Runs a command in this process as the forgectl command does (Context.execute). */
+  execute: Context['execute'];
+  /** The commands, for the resources and apply (which need not be among the tools). */
+  commands: Commands;
+  /**
+   * The global options of every call, fixed when the server starts (profile, instance, TLS trust, timeout, retries):
+   * never taken from a call's input.
+   */
+  globals?: GivenGlobals;
+  /** The connection the calls use, for the forgectl://profile resource (Context.connection). */
+  connection?: () => Connection;
+  /** The folder desired-state files are read from (validate, plan): only files below it. Default: the working folder. */
+  root?: string;
   /** Adds a line per tool call to stderr. */
   log?: (line: string) => void;
 }
@@ -67,6 +83,12 @@ function withoutTokens(value: unknown): unknown {
   return value;
 }
 
+/** What apply said, with the plan named by its digest instead of the temporary file this server gave it. */
+function namingPlan(outcome: CallOutcome, file: string, digest: string): CallOutcome {
+  const rename = (text: string) => text.replaceAll(`the plan in ${file}`, `the plan ${digest}`).replaceAll(file, `the plan ${digest}`);
+  return { ...outcome, stdout: rename(outcome.stdout), stderr: rename(outcome.stderr) };
+}
+
 /** The lines forgectl wrote to stderr beside its result, without the JSON copy of an error. */
 function notesOf(stderr: string): string {
   return stderr
@@ -76,8 +98,9 @@ function notesOf(stderr: string): string {
 }
 
 export class ToolServer {
-  /** Plans this server made, by digest: apply takes only these. */
+  /** Plans this server made, by digest: apply takes only these, and each once. */
   private readonly plans = new Map<string, string>();
+  private readonly applied = new Set<string>();
   private readonly validators = new Map<string, (value: unknown) => string | undefined>();
 
   constructor(private readonly options: ServerOptions) {}
@@ -88,14 +111,48 @@ export class ToolServer {
     // The catalogue's schemas are plain JSON Schema objects, which the SDK types as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: this.options.tools.map(describe) as never }));
     server.setRequestHandler('tools/call', async (request) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>));
-    server.setRequestHandler('resources/list', async () => ({ resources: RESOURCES.map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
-    server.setRequestHandler('resources/read', async (request) => {
-      const resource = RESOURCES.find((candidate) => candidate.uri === request.params.uri);
-      if (!resource) throw new Error(`no resource ${request.params.uri}`);
-      const outcome = await this.run(resource.argv);
-      return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: outcome.code === 0 ? outcome.stdout : notesOf(outcome.stderr) }] };
-    });
+    server.setRequestHandler('resources/list', async () => ({ resources: this.resources().map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
+    server.setRequestHandler('resources/read', async (request) => this.readResource(request.params.uri));
     return server;
+  }
+
+  /** The resources this server has: the profile's only when it knows the connection. */
+  private resources(): typeof RESOURCES {
+    return RESOURCES.filter((resource) => resource.uri !== PROFILE || this.options.connection);
+  }
+
+  private async readResource(uri: string): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> }> {
+    const resource = this.resources().find((candidate) => candidate.uri === uri);
+    if (!resource) throw new ResourceNotFoundError(uri, 'Resource not found');
+    if (uri === PROFILE) return { contents: [{ uri, mimeType: resource.mimeType, text: `${JSON.stringify(this.describeConnection(), null, 2)}\n` }] };
+    const outcome = await this.run(resource.path, resource.values, {});
+    if (outcome.code !== 0) throw new ProtocolError(ProtocolErrorCode.InternalError, notesOf(outcome.stderr) || `exit ${outcome.code}`);
+    return { contents: [{ uri, mimeType: resource.mimeType, text: outcome.stdout }] };
+  }
+
+  /**
+   * The connection the tools use, whether from a profile or from FORGECTL_URL and FORGECTL_TOKEN: the instance, where
+   * the token comes from and its kind, never the token.
+   */
+  private describeConnection(): Record<string, unknown> {
+    let connection: Connection;
+    try {
+      connection = this.options.connection!();
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      throw new ProtocolError(ProtocolErrorCode.InternalError, [error.message, error.hint].filter(Boolean).join('; '));
+    }
+    return {
+      url: connection.rootUrl,
+      api_url: connection.baseUrl,
+      profile: connection.profileName ?? null,
+      token_source: connection.tokenSource,
+      token_type: connection.tokenType,
+      ca_file: connection.caFile ?? null,
+      insecure: connection.insecure,
+      timeout_seconds: connection.timeoutMs / 1000,
+      retries: connection.retries,
+    };
   }
 
   /** Runs one tool call: the result forgectl -o json prints, or a tool error saying what went wrong and its exit code. */
@@ -104,9 +161,9 @@ export class ToolServer {
     if (!tool) return toolError(`no tool ${name}; list the tools to see which this server offers`, 2);
     const invalid = this.validate(tool, args);
     if (invalid) return toolError(`${name}: ${invalid}`, 2);
-    let argv: string[];
+    let values: ToolValues;
     try {
-      argv = tool.path === 'apply' ? this.applyCommandLine(args) : commandLine(tool, args);
+      values = tool.path === 'apply' ? this.applyValues(args) : await this.checked(toolValues(tool, args));
       if (tool.path === 'tokens rotate' && args.reveal_token !== true && args.save_to_profile === undefined) {
         throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
       }
@@ -115,19 +172,24 @@ export class ToolServer {
         throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
       }
     } catch (error) {
-      return toolError(error instanceof Error ? error.message : String(error), 2);
+      const hint = error instanceof CliError && error.hint ? `\nhint: ${error.hint}` : '';
+      return toolError(`${error instanceof Error ? error.message : String(error)}${hint}`, 2);
     }
-    if (!tool.readOnly) argv.push('--yes');
+    const fields = tool.path !== 'api' && Array.isArray(args.fields) && args.fields.length ? args.fields.join(',') : undefined;
     const started = Date.now();
-    const outcome = await this.run(argv);
+    let outcome = await this.run(tool.path, values, { yes: !tool.readOnly || undefined, fields }, tool);
+    if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
-    if (outcome.code !== 0 && outcome.code !== 9) return toolError(notesOf(outcome.stderr) || `exit ${outcome.code}`, outcome.code);
+    if (outcome.code !== 0 && outcome.code !== 9) return toolError(this.failure(tool, outcome), outcome.code);
+    if (tool.path === 'apply') this.applied.add(String(args.digest));
     let result: unknown;
     try {
       result = outcome.stdout.trim() ? JSON.parse(outcome.stdout) : null;
     } catch {
       result = outcome.stdout;
     }
+    // Never a masked or hidden CI/CD variable's value, whichever tool's answer holds it (an agent is no terminal).
+    result = withoutSecretValues(result);
     if (args.reveal_token !== true) result = withoutTokens(result);
     const structured: Record<string, unknown> = { result, exit_code: outcome.code };
     if (tool.list && Array.isArray(result)) Object.assign(structured, this.paging(result, args, outcome.stderr));
@@ -155,8 +217,29 @@ export class ToolServer {
     };
   }
 
-  private applyCommandLine(args: Record<string, unknown>): string[] {
+  /** The values with the desired-state file they name checked, and replaced by its real path (which the command reads). */
+  private async checked(values: ToolValues): Promise<ToolValues> {
+    if (values.desiredFile === undefined) return values;
+    const real = await checkDesiredFile(values.desiredFile, this.options.root ?? process.cwd());
+    return { ...values, values: values.values.map((item) => (item.flag === '--file' && item.value === values.desiredFile ? { ...item, value: real } : item)) };
+  }
+
+  /**
+   * What a failed call said: what it printed as text (validate's FILE:LINE:COL problems), then its notes. A plan
+   * that is stale is made again with the plan tool, not with a command line naming this server's temporary file.
+   */
+  private failure(tool: Tool, outcome: CallOutcome): string {
+    const printed = /^\s*[[{]/.test(outcome.stdout) ? '' : outcome.stdout.trim();
+    let notes = notesOf(outcome.stderr);
+    if (tool.path === 'apply' && /the plan is stale/.test(notes)) {
+      notes = [...notes.split('\n').filter((line) => !line.startsWith('hint:')), 'hint: call the plan tool again, review the new plan, and pass its digest to apply'].join('\n');
+    }
+    return [printed, notes].filter(Boolean).join('\n') || `exit ${outcome.code}`;
+  }
+
+  private applyValues(args: Record<string, unknown>): ToolValues {
     const digest = String(args.digest ?? '');
+    if (this.applied.has(digest)) throw new UsageError('this plan was already applied', 'call the plan tool again to see what differs now');
     const plan = this.plans.get(digest);
     if (!plan) throw new UsageError(`no plan with digest ${digest || '(none)'} was made by this server`, 'call plan first, review it, and pass its digest');
     // The plan file exists for the run only, readable by this user alone.
@@ -164,15 +247,27 @@ export class ToolServer {
     const file = join(folder, 'plan.json');
     writeFileAtomically(file, plan, 'secret');
     this.cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-    return ['apply', '-f', file];
+    return { values: [{ flag: '--file', value: file }], args: [] };
   }
 
   private readonly cleanups: Array<() => void> = [];
 
-  private async run(argv: string[]): Promise<CallOutcome> {
+  /**
+   * Runs a command with the values of a call, on the global options the server started with (and -o json): the
+   * options object is built by the command's own parsers, and what fails there is reported as the CLI reports it.
+   */
+  private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool): Promise<CallOutcome> {
     const { streams, read } = capture();
     try {
-      const code = await this.options.invoke([...argv, '-o', 'json'], streams);
+      const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
+      let opts: Record<string, unknown>;
+      try {
+        opts = optionsFromValues(def, values.values, values.args);
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
+      }
+      const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
       return { code, ...read() };
     } finally {
       for (const cleanup of this.cleanups.splice(0)) cleanup();
@@ -242,11 +337,20 @@ function describe(tool: Tool) {
   };
 }
 
+const PROFILE = 'forgectl://profile';
+
 /** Read-only context an agent may load. */
-const RESOURCES = [
-  { uri: 'forgectl://user', name: 'current user', description: 'who the token belongs to (GET /user)', mimeType: 'application/json', argv: ['api', '/user'] },
-  { uri: 'forgectl://profile', name: 'profile', description: 'the profile in use: instance URL, token source (never the token)', mimeType: 'application/json', argv: ['profile', 'show'] },
-  { uri: 'forgectl://desired-state/schema', name: 'desired-state schema', description: 'the JSON Schema of desired-state files (plan, apply, export, validate)', mimeType: 'application/schema+json', argv: ['validate', '--schema'] },
+const RESOURCES: Array<{ uri: string; name: string; description: string; mimeType: string; path: string; values: ToolValues }> = [
+  { uri: 'forgectl://user', name: 'current user', description: 'who the token belongs to (GET /user)', mimeType: 'application/json', path: 'api', values: { values: [], args: ['/user'] } },
+  { uri: PROFILE, name: 'connection', description: 'the connection the tools use (a profile, or FORGECTL_URL and FORGECTL_TOKEN): instance URL, profile, where the token comes from (never the token)', mimeType: 'application/json', path: '', values: { values: [], args: [] } },
+  {
+    uri: 'forgectl://desired-state/schema',
+    name: 'desired-state schema',
+    description: 'the JSON Schema of desired-state files (plan, apply, export, validate)',
+    mimeType: 'application/schema+json',
+    path: 'validate',
+    values: { values: [{ flag: '--schema', value: true }], args: [] },
+  },
 ];
 
 const INSTRUCTIONS = [

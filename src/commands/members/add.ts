@@ -2,18 +2,19 @@ import { members } from '../../api/resources/members.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { accessLevelName, checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberFields, memberWords, placementOf, resolveUsers, Role, whereOptions, withRole, type Where } from './shared.js';
+import { eachUser, explained, memberFields, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string };
 
 export default defineCommand<Opts>({
+  effect: 'write',
   description: 'Adds users (usernames or ids, several at once) as direct members with the access level given. One user that cannot be added is an error with the reason (a member already: exit 6); of several, each that cannot is reported and the others are still added (exit 9). An expiry in the past is refused before anything is sent. Needs the Maintainer role (Owner to add owners).',
   examples: [
     'forgectl members add omar --group acme --access-level reporter',
     'forgectl members add omar,bob --project acme/api --access-level developer --expires-at 2030-12-31',
   ],
   fleet: 'projects-file',
-  args: ['<users...>'],
+  args: [usersArg],
   options: [
     ...whereOptions,
     { flags: '--access-level <role>', description: 'guest, planner, reporter, developer, maintainer or owner (or 10 … 50)', parse: parseAccessLevel('--access-level'), required: true },

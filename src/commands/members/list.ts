@@ -6,6 +6,7 @@ import { memberFields, placementOf, whereOptions, withRole, type Where } from '.
 type Opts = Where & { inherited?: boolean; query?: string };
 
 export default defineCommand<Opts>({
+  effect: 'read',
   description: 'The direct members of a project or group; --inherited lists everyone with access, also through the groups above and the groups it is shared with (the highest access level each has).',
   examples: [
     'forgectl members list --group acme',

@@ -2,15 +2,16 @@ import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
-import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, soleOwner, whereOptions, type Where } from './shared.js';
+import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, soleOwner, usersArg, type Where, whereOptions } from './shared.js';
 
 type Opts = Where & { users: string[] };
 
 export default defineCommand<Opts>({
+  effect: 'destructive',
   description: 'Removes direct members (usernames or ids, several at once), after naming each with their access level and asking (--yes off a terminal). Access inherited from a group above stays: remove them there. Needs the Maintainer role (Owner to remove owners); the last owner of a group stays.',
   examples: ['forgectl members remove omar --project acme/web --yes'],
   fleet: 'projects-file',
-  args: ['<users...>'],
+  args: [usersArg],
   options: whereOptions,
   async run(opts, ctx) {
     const { resource, params, where } = placementOf(opts, ctx);

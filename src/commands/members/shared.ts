@@ -1,6 +1,6 @@
 import { members } from '../../api/resources/members.js';
 import { findUsers } from '../../api/lookups.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
 import { explainApiError } from '../../cli/review-options.js';
@@ -101,3 +101,6 @@ export async function soleOwner(ctx: Context, resource: ResourceDef, params: Rec
   }
   return owners[0].username;
 }
+
+/** The members a command works on: several at once. */
+export const usersArg: ArgDef = { spec: '<users...>', description: 'usernames or user IDs, one or more' };

@@ -3,11 +3,12 @@ import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberFields, memberWords, placementOf, resolveUsers, Role, whereOptions, withRole, type Where } from './shared.js';
+import { eachUser, explained, memberFields, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string | false };
 
 export default defineCommand<Opts>({
+  effect: 'write',
   description: 'Changes the access level or expiry of direct members (usernames or ids, several at once). The service needs the access level with every change: without --access-level the current one is kept. Needs the Maintainer role (Owner for owners).',
   examples: [
     'forgectl members update bob --group acme --access-level maintainer',
@@ -15,7 +16,7 @@ export default defineCommand<Opts>({
     'forgectl members update alice --group acme --no-expires-at',
   ],
   fleet: 'projects-file',
-  args: ['<users...>'],
+  args: [usersArg],
   options: [
     ...whereOptions,
     { flags: '--access-level <role>', description: 'guest, planner, reporter, developer, maintainer or owner (or 10 … 50)', parse: parseAccessLevel('--access-level') },

@@ -13,6 +13,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Prints the whole train of the target branch. Without --auto-merge the merge request joins the train now, or the',
     'service refuses (exit 6) when it cannot be merged yet; with --auto-merge it joins when its checks pass (the',

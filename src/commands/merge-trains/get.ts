@@ -4,6 +4,7 @@ import { mergeTrains } from '../../api/resources/merge-trains.js';
 import { mrOption } from '../../cli/review-options.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
+  effect: 'read',
   description: 'Exits 5 when the merge request is not on a merge train.',
   examples: ['forgectl merge-trains get --project acme/api --mr 1'],
   options: [projectOption, mrOption],

@@ -4,6 +4,7 @@ import { parseChoice } from '../../parse.js';
 import { mergeTrains } from '../../api/resources/merge-trains.js';
 
 export default defineCommand<{ project?: string; branch?: string; scope?: string; sort?: string }>({
+  effect: 'read',
   description: 'Without --branch, the entries of every train of the project are mixed, newest first. Needs Premium and the Developer role.',
   examples: [
     'forgectl merge-trains list --project acme/api',

@@ -22,6 +22,7 @@ function parseCreatedAt(value: string): string {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: 'Internal notes are visible only to members with the Reporter role or more. --created-at backdates the note (imports); the service honours it only for administrators and project or group owners.',
   examples: [
     "forgectl notes create --project acme/api --issue 1 --body 'Deployed to staging.'",

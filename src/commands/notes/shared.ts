@@ -9,5 +9,5 @@ export interface NoteableOptions {
 
 export const bodyOptions: OptionDef[] = [
   { flags: '--body <text>', description: 'the note text (Markdown, at most 1,000,000 characters)' },
-  { flags: '--body-file <file>', description: 'read the note text from a file, - for stdin' },
+  { flags: '--body-file <file>', description: 'read the note text from a file, - for stdin', localFile: true },
 ];

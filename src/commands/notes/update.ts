@@ -7,9 +7,10 @@ import { readTextOption } from '../../cli/review-options.js';
 import { bodyOptions, type NoteableOptions } from './shared.js';
 
 export default defineCommand<NoteableOptions & { id: string; body?: string; bodyFile?: string; confidential?: boolean }>({
+  effect: 'write',
   description: 'Only the author, or a Maintainer, may change a note.',
   examples: ["forgectl notes update 2 --project acme/api --issue 1 --body 'Deployed to production.'"],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the note\'s ID' }],
   options: [
     ...placementOptions(notes),
     ...bodyOptions,

@@ -4,9 +4,10 @@ import { planLimits } from '../../api/resources/plan-limits.js';
 import { parseLimitPairs, planOption } from './shared.js';
 
 export default defineCommand<{ pairs: string[]; plan: string }>({
+  effect: 'write',
   description: 'Every limit is a whole number (0 usually means no limit). The change is shown as current → new and confirmed (--yes without a terminal).',
   examples: ['forgectl plan-limits set ci_pipeline_size=500 ci_active_jobs=200', 'forgectl plan-limits set npm_max_file_size=1073741824 --plan premium --yes'],
-  args: ['<pairs...>'],
+  args: [{ spec: '<pairs...>', description: 'LIMIT=N pairs: the limits to change and their new values' }],
   options: [planOption],
   async run(opts, ctx) {
     const wanted = parseLimitPairs(opts.pairs);

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { groupId, settingOptions, settingValues } from './settings.js';
 
 export default defineCommand<Record<string, unknown> & { namespace?: string; initializeWithReadme?: boolean }>({
+  effect: 'write',
   description: 'Creates a project in a group (--namespace) or in your personal namespace, with any of the settings `projects update` takes. Needs a role in the group that its project_creation_level allows (Developer by default).',
   examples: [
     'forgectl projects create --name billing --namespace acme --merge-method ff --initialize-with-readme',

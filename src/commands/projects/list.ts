@@ -13,6 +13,7 @@ interface Options extends ProjectFilters {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Projects you can see (administrators: all), or those of a group (--group, with --include-subgroups for the whole tree)',
     'or of a user\'s namespace (--user). --all pages through everything, newest first by id (as without --all) unless',

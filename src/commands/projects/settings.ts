@@ -5,6 +5,7 @@ import { defineCommand, type CommandDef, type Context, type OptionDef } from '..
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { plural } from '../../parse.js';
+import { groupArg, projectArg } from '../../cli/options.js';
 
 /**
  * What the write commands of projects and groups share: their settings as options (the declarations' settable
@@ -32,7 +33,8 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
   const scope = def.id.param;
   return defineCommand<Record<string, unknown>>({
     ...help,
-    args: [`[${scope}]`],
+    effect: 'write',
+    args: [scope === 'project' ? projectArg : groupArg],
     options: settingOptions(def, 'update'),
     async run(opts, ctx) {
       const target = ctx[scope](opts[scope] as string | undefined, `the ${scope} as an argument (forgectl ${def.command} update ID|PATH)`);
@@ -47,9 +49,10 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
 /** `projects archive` and `projects unarchive`: one call on the project named as the argument. */
 export function archiveCommand(verb: 'archive' | 'unarchive', description: string): CommandDef<{ project?: string }> {
   return defineCommand<{ project?: string }>({
+    effect: 'write',
     description,
     examples: [`forgectl projects ${verb} acme/web`],
-    args: ['[project]'],
+    args: [projectArg],
     async run(opts, ctx) {
       const project = ctx.project(opts.project, `the project as an argument (forgectl projects ${verb} ID|PATH)`);
       const result = await ctx.api.call<{ path_with_namespace: string }>(projects.routes[verb], { project });

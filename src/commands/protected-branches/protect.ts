@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import { accessOptions, allowOption, KINDS, levelOption, ruleForOutput, type AccessOptions } from './shared.js';
 
 export default defineCommand<AccessOptions & { project?: string; group?: string; name: string }>({
+  effect: 'write',
   description:
     'Protects a branch name or wildcard (release/*, *-stable). Without a level or --allow-*, Maintainers push and merge. Users must be members, groups must have the project shared with them; names are resolved before anything is sent. Group rules (--group) need Premium. --projects-file protects it in every project the file names. Needs the Maintainer role.',
   examples: [

@@ -3,7 +3,7 @@ import { EntryNames } from '../../api/lookups.js';
 import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, parseWhoList, type BranchList, type Who } from '../../api/protected-access.js';
 import type { ProtectedBranch } from '../../api/resources/protected-branches.js';
 import type { Context, OptionDef } from '../../cli/command.js';
-import { parseAccessLevel } from '../../parse.js';
+import { parseAccessLevel, withChoices } from '../../parse.js';
 
 /** Options and request bodies shared by `protected-branches protect` and `update`. */
 
@@ -30,7 +30,7 @@ export function accessOptions(): OptionDef[] {
     const roles = kind === 'unprotect' ? 'developer, maintainer, admin or 30/40/60' : 'no-access, developer, maintainer, admin or 0/30/40/60';
     const level = parseAccessLevel(`--${kind}-access-level`, levelsOf(kind));
     return [
-      { flags: `--${kind}-access-level <role>`, description: `least role allowed to ${kind}: ${roles}`, parse: (text: string) => (/^admin(istrator)?$/i.test(text.trim()) ? ADMIN_LEVEL : level(text)) },
+      { flags: `--${kind}-access-level <role>`, description: `least role allowed to ${kind}: ${roles}`, parse: withChoices((text: string) => (/^admin(istrator)?$/i.test(text.trim()) ? ADMIN_LEVEL : level(text)), [...level.choices, 'admin']) },
       { flags: `--allow-${kind} <who>`, description: whoHelp(kind), parse: parseWhoList(`--allow-${kind}`, levelsOf(kind), { deployKeys: kind === 'push' }) },
     ];
   });

@@ -5,10 +5,11 @@ import { defineCommand } from '../../cli/command.js';
 import { parseId, placementFor, placementOptions } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; group?: string; name: string }>({
+  effect: 'destructive',
   description: 'Removes the rule (the branches stay), after finding it and asking (--yes off a terminal); with --projects-file in every project the file names, one question for them all. Needs the Maintainer role, or a place in the rule\'s unprotect list when it has one.',
   examples: ["forgectl protected-branches unprotect 'release/*' --project acme/api --yes", "forgectl protected-branches unprotect 'legacy/*' --projects-file services.txt --yes"],
   fleet: 'projects-file',
-  args: ['<name>'],
+  args: [{ spec: '<name>', description: 'the protected branch name or wildcard (release/*)' }],
   options: placementOptions(protectedBranches),
   async run(opts, ctx) {
     const { resource, params, where } = placementFor(protectedBranches, opts, ctx);

@@ -10,6 +10,7 @@ import { accessOptions, allowOption, KINDS, levelOption, levelsOf, ruleForOutput
 type Options = AccessOptions & { project?: string; group?: string; name: string; disallowPush?: Who[]; disallowMerge?: Who[]; disallowUnprotect?: Who[] };
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes only what is given: a level replaces the current role of that list, --allow-* adds users, groups or keys, --disallow-* removes them; the rest of the rule stays as it is. Changing who may push, merge or unprotect needs Premium. Needs the Maintainer role.',
   examples: [
@@ -20,7 +21,7 @@ export default defineCommand<Options>({
   fleet: 'projects-file',
   columns: ['name', 'push', 'merge', 'unprotect', 'allow_force_push'],
   recordFields: [...Object.keys(protectedBranches.fields), ...protectedBranches.computed],
-  args: ['<name>'],
+  args: [{ spec: '<name>', description: 'the protected branch name or wildcard (release/*)' }],
   options: [
     ...placementOptions(protectedBranches),
     ...accessOptions(),

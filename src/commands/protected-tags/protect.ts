@@ -10,6 +10,7 @@ import { protectedTags } from '../../api/resources/protected-tags.js';
 const TAG_LEVELS = [0, 30, 40];
 
 export default defineCommand<{ project?: string; name: string; createAccessLevel?: number; allowedToCreate?: Who[] }>({
+  effect: 'write',
   description: 'Protects a tag name or wildcard. --allowed-to-create needs Premium; users must be project members, groups must have the project shared with them, deploy keys must be enabled on it.',
   examples: [
     "forgectl protected-tags protect --project acme/api --name 'v*' --create-access-level maintainer",

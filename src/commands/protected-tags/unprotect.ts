@@ -4,9 +4,10 @@ import { projectOption } from '../../cli/options.js';
 import { parseId } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; name: string }>({
+  effect: 'destructive',
   description: 'Needs the Maintainer role.',
   examples: ["forgectl protected-tags unprotect 'release-*' --project acme/api --yes"],
-  args: ['<name>'],
+  args: [{ spec: '<name>', description: 'the protected tag name or wildcard (v*)' }],
   options: [projectOption],
   async run(opts, ctx) {
     const name = parseId(protectedTags, opts.name);

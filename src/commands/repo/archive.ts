@@ -8,6 +8,7 @@ import { repoPath } from '../../git/content.js';
 import { DownloadResult } from '../../download/result.js';
 
 export default defineCommand<DownloadFlags & { project?: string; ref?: string; format: string; path?: string; exclude?: string[]; lfs: boolean }>({
+  effect: 'read',
   description:
     "Streams the archive to --output-file or stdout (at a terminal without either: to PROJECT[-REF].FORMAT in the current folder), checked whole (every zip CRC, the gzip trailer, the tar structure) before it gets its name. --extract unpacks it into a new or empty folder without the archive's top folder (<project>-<ref>-<sha>/), safely: nothing lands outside the folder, links are skipped, only the executable bit is kept.",
   examples: [

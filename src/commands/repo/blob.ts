@@ -7,9 +7,10 @@ import { UsageError } from '../../errors.js';
 import { DownloadResult } from '../../download/result.js';
 
 export default defineCommand<DownloadFlags & { project?: string; sha: string; raw?: boolean }>({
+  effect: 'read',
   description: 'Without --raw: the blob record (size, base64 content). With --raw: the bytes, streamed to --output-file or stdout; given a full SHA, the bytes are checked against it as git hashes them (exit 8 and nothing written when they differ).',
   examples: ['forgectl repo blob 8c1b854b807d6add4ca2451de5bd1eb971d447bd --project acme/api', 'forgectl repo blob 8c1b854b --raw -O deploy.sh --project acme/api'],
-  args: ['<sha>'],
+  args: [{ spec: '<sha>', description: 'the blob\'s SHA (the id of a file in the repository tree)' }],
   options: [projectOption, { flags: '--raw', description: 'the raw bytes instead of the record' }, ...downloadOptions],
   async run(opts, ctx) {
     if (!/^[0-9a-f]{4,64}$/i.test(opts.sha)) throw new UsageError(`a blob SHA is hexadecimal, got "${opts.sha}"`);

@@ -17,6 +17,7 @@ interface Comparison {
 type Flags = { project?: string; from: string; to: string; straight?: boolean; fromProject?: string; unidiff?: boolean; stat?: boolean; nameOnly?: boolean; patch?: boolean };
 
 export default defineCommand<Flags>({
+  effect: 'read',
   description:
     'Compares from the merge base of FROM and TO (--straight: from FROM itself). Shows one line per changed file with its line counts; --name-only the paths; --patch a patch that `git apply` accepts; -o json the whole comparison. Warns when the service timed out or emptied diffs that were too large.',
   examples: [
@@ -24,7 +25,7 @@ export default defineCommand<Flags>({
     'forgectl repo compare main feature --patch --project acme/api | git apply --check',
     'forgectl repo compare v1.0.0 v1.1.0 --name-only --project acme/api',
   ],
-  args: ['<from>', '<to>'],
+  args: [{ spec: '<from>', description: 'the base: a branch, tag or commit SHA' }, { spec: '<to>', description: 'the head compared with it: a branch, tag or commit SHA' }],
   options: [
     projectOption,
     { flags: '--straight', description: 'compare FROM..TO directly instead of from the merge base' },

@@ -4,6 +4,7 @@ import { projectOption } from '../../cli/options.js';
 import { parseChoice } from '../../parse.js';
 
 export default defineCommand<{ project?: string; ref?: string; orderBy?: string; sort?: string }>({
+  effect: 'read',
   description: 'Commit counts by author; merge commits are not counted.',
   examples: ['forgectl repo contributors --project acme/api --order-by commits --sort desc'],
   options: [

@@ -4,9 +4,10 @@ import { projectOption } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 
 export default defineCommand<{ project?: string; refs: string[] }>({
+  effect: 'read',
   description: 'The best common ancestor of two or more branches, tags or commits.',
   examples: ['forgectl repo merge-base main feature --project acme/api', 'forgectl repo merge-base main feature stable --project acme/api --fields id'],
-  args: ['<refs...>'],
+  args: [{ spec: '<refs...>', description: 'two or more branches, tags or commit SHAs' }],
   options: [projectOption],
   async run(opts, ctx) {
     if (opts.refs.length < 2) throw new UsageError('give at least two refs');

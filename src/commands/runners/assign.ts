@@ -5,7 +5,7 @@ import { defineCommand, type CommandDef } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { explained } from '../members/shared.js';
-import { byId, describeRunner, runnerId, runnerOwners, type RunnerOwners } from './shared.js';
+import { byId, describeRunner, runnerId, runnerIdArg, runnerOwners, type RunnerOwners } from './shared.js';
 
 /**
  * A project runner shared with more projects: `assign` lets another project use it, `unassign` takes it from one of
@@ -29,8 +29,9 @@ interface Runner extends RunnerOwners {
 
 const assign: CommandDef<{ id: string; project?: string }> = defineCommand({
   description: 'Lets the project use a project runner of another project (only project runners; a locked one only by administrators). Needs the Maintainer role of both projects.',
+  effect: 'write',
   examples: ['forgectl runners assign 7 --project acme/web'],
-  args: ['<id>'],
+  args: [runnerIdArg],
   options: [projectOption],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);
@@ -45,8 +46,9 @@ const assign: CommandDef<{ id: string; project?: string }> = defineCommand({
 
 const unassign: CommandDef<{ id: string; project?: string }> = defineCommand({
   description: 'Takes a project runner from one of its projects, after naming the projects it stays with and asking (--yes off a terminal). From its last project it cannot be taken: runners delete removes it. Needs the Maintainer role.',
+  effect: 'destructive',
   examples: ['forgectl runners unassign 7 --project acme/web --yes'],
-  args: ['<id>'],
+  args: [runnerIdArg],
   options: [projectOption],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);

@@ -36,6 +36,7 @@ interface Runner extends Brief {
 const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_type' ? 'instance' : runnerOwners(runner).join(','));
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Runners that have not contacted the instance for --stale (default 30d), and never-contacted ones created longer',
     'ago than that, longest idle first, each with the command that removes it. Exit 9 when there are any, 0',

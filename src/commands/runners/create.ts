@@ -35,7 +35,7 @@ export default defineCommand<Options>({
     groupOption,
     projectOption,
     ...fieldOptions(SETTINGS, { negatable: true }),
-    { flags: '--output-file <path>', description: 'write the authentication token to this file (mode 0600, atomically) instead of printing it' },
+    { flags: '--output-file <path>', description: 'write the authentication token to this file (mode 0600, atomically) instead of printing it', localFile: true },
   ],
   recordFields: ['id', 'token', 'token_expires_at'],
   async run(opts, ctx) {

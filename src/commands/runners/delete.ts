@@ -1,6 +1,6 @@
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { byId, describeRunner, runnerId, runnerOwners, type RunnerOwners } from './shared.js';
+import { byId, describeRunner, runnerId, runnerIdArg, runnerOwners, type RunnerOwners } from './shared.js';
 
 interface Runner extends RunnerOwners {
   id: number;
@@ -18,13 +18,14 @@ function owner(runner: Runner): string {
 }
 
 export default defineCommand<{ id: string }>({
+  effect: 'destructive',
   description: [
     'Shows whose runner it is and when it was last seen, and asks first (--yes without a terminal). The runner',
     'machine is not touched: it only loses its registration and gets 403 from then on. A project runner used by',
     'several projects is refused by the service. Administrators, or the Maintainer of its group or project.',
   ].join(' '),
   examples: ['forgectl runners delete 8 --yes', 'forgectl runners delete 9'],
-  args: ['<id>'],
+  args: [runnerIdArg],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);
     const runner = await ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id });

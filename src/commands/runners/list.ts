@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { filterOptions, filterQuery, runnerList, scopeOptions, type FilterOptions, type ScopeOptions } from './shared.js';
 
 export default defineCommand<ScopeOptions & FilterOptions>({
+  effect: 'read',
   description: [
     'Without --instance, --group or --project: the runners you manage (group and project runners where you have the',
     'Maintainer role). Status: online (contacted within 2 hours), offline, stale (no contact for a week, or never',

@@ -12,7 +12,7 @@ import {
 } from '../tokens/rotation.js';
 import { warnStoreNow } from '../tokens/shared.js';
 import { readOwnFile } from '../../write.js';
-import { byId, describeRunner, runnerId } from './shared.js';
+import { byId, describeRunner, runnerId, runnerIdArg } from './shared.js';
 
 /**
  * `runners reset-token`: the runner's new authentication token is kept the way `tokens rotate` keeps a new access
@@ -42,6 +42,7 @@ interface RunnerRecovery extends RecoveryDraft {
 const runnerRecoveryDir = (configDir: string): string => join(recoveryDir(configDir), 'runners');
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description: [
     'The runner is refused until it is given the new token (its config.toml). The new token is written to a recovery',
     'file (0600) the moment it arrives, then to --output-file (0600, atomically) or printed once; the request is sent',
@@ -50,8 +51,8 @@ export default defineCommand<Options>({
     'where the token is. Asks first. Administrators, or the Maintainer of its group or project.',
   ].join(' '),
   examples: ['forgectl runners reset-token 7 --output-file runner-7.token --yes', 'forgectl runners reset-token 7'],
-  args: ['<id>'],
-  options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it' }],
+  args: [runnerIdArg],
+  options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it', localFile: true }],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);
     const file = opts.outputFile === undefined ? undefined : resolve(opts.outputFile);

@@ -1,6 +1,6 @@
 import { placed } from '../../api/resource.js';
 import { RUNNER_STATUSES, RUNNER_TYPES, runners } from '../../api/resources/runners.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { parseId } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseList } from '../../parse.js';
@@ -54,6 +54,8 @@ export const runnerId = (text: string): number => parseId(byId, text) as number;
 
 /** "runner 7 (api-gpu)": how messages name a runner. */
 export const describeRunner = (runner: { id: number; description?: string | null }): string => `runner ${runner.id}${runner.description ? ` ("${runner.description}")` : ''}`;
+
+export const runnerIdArg: ArgDef = { spec: '<id>', description: 'the runner\'s ID' };
 
 /** What a runner's details say of whose it is; `projects` and `groups` may be missing (older instances, other types). */
 export interface RunnerOwners {

@@ -6,6 +6,7 @@ import { DownloadResult } from '../../download/result.js';
 import { secureFiles, type SecureFile } from '../../api/resources/secure-files.js';
 
 export default defineCommand<{ project?: string; id: string; outputFile?: string }>({
+  effect: 'read',
   description: "The contents are checked against the file's sha256 checksum; on a mismatch nothing is written (exit 8). The file is written with mode 0600: it holds a secret.",
   examples: ['forgectl secure-files download 1 --project acme/api --output-file deploy.env', 'forgectl secure-files download 1 --project acme/api > deploy.env'],
   args: ['<id>'],

@@ -31,11 +31,12 @@ function readUpload(path: string): Buffer {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: 'Sent as multipart/form-data. The 5 MB size limit, the limit of 100 files per project and the unique name are checked before the upload. Needs the Maintainer role.',
   examples: ['forgectl secure-files upload --project acme/api --file ./release.keystore --name release.keystore'],
   options: [
     projectOption,
-    { flags: '--file <path>', description: 'the file to upload (at most 5 MB)', required: true },
+    { flags: '--file <path>', description: 'the file to upload (at most 5 MB)', required: true, localFile: true },
     { flags: '--name <name>', description: 'its name in the project, unique (default: the file name)' },
   ],
   async run(opts, ctx) {

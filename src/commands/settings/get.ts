@@ -3,6 +3,7 @@ import { SETTINGS_ROUTES } from '../../api/application-settings.js';
 import { CACHE_NOTE, maskSecrets } from './shared.js';
 
 export default defineCommand({
+  effect: 'read',
   description: `Credentials such as external_pipeline_validation_service_token are masked unless named in --fields. ${CACHE_NOTE}`,
   examples: [
     'forgectl settings get',

@@ -3,9 +3,10 @@ import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
 import { CACHE_NOTE, maskSecrets, parseSettingPairs } from './shared.js';
-import { plural } from '../../parse.js';
+import { pairReadsFile, plural } from '../../parse.js';
 
 export default defineCommand<{ pairs: string[] }>({
+  effect: 'write',
   description: [
     'Each value is parsed by the type of its setting: integers, numbers, true/false, strings (null clears them),',
     'arrays as a comma list or JSON, objects as JSON. A value beginning with @ is read from a file (@- from stdin);',
@@ -20,7 +21,7 @@ export default defineCommand<{ pairs: string[] }>({
     `forgectl settings set 'default_branch_protection_defaults={"allowed_to_push":[{"access_level":40}],"allow_force_push":false,"allowed_to_merge":[{"access_level":40}]}'`,
     'forgectl settings set external_pipeline_validation_service_token=@- < token.txt',
   ],
-  args: ['<pairs...>'],
+  args: [{ spec: '<pairs...>', description: 'KEY=VALUE settings to change; VALUE @FILE reads a local file (@- stdin)', localFile: pairReadsFile }],
   async run(opts, ctx) {
     const wanted = await parseSettingPairs(ctx, opts.pairs);
     const current = await ctx.api.call<Record<string, unknown>>(SETTINGS_ROUTES.get);

@@ -17,6 +17,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Creates a snippet of one or more local text files in one request (each under its base name unless --name says otherwise); ' +
     '- reads one file from stdin, named by --filename. Binary files are refused: snippets hold text. Needs the Reporter role.',
@@ -25,13 +26,13 @@ export default defineCommand<Options>({
     "kubectl get pods -o yaml | forgectl snippets create --project acme/api --title 'pods at 3am' --filename pods.yaml -",
     'forgectl snippets create --project acme/api --title probe --visibility internal --name ./scripts/probe.sh=probe.sh ./scripts/probe.sh',
   ],
-  args: ['[files...]'],
+  args: [{ spec: '[files...]', description: 'local files to put in the snippet, or - for one from stdin', localFile: true }],
   options: [
     projectOption,
     { flags: '--title <title>', description: 'the title', required: true },
     { flags: '--description <text>', description: 'a description' },
     { flags: '--visibility <visibility>', description: 'private (default; project members), internal (signed-in users) or public', parse: parseChoice('--visibility', SNIPPET_VISIBILITIES) },
-    { flags: '--name <local=path>', description: 'the path a local file gets in the snippet (repeatable)', parse: parseKeyValue('--name') },
+    { flags: '--name <local=path>', description: 'the path a local file gets in the snippet (repeatable)', parse: parseKeyValue('--name'), localFile: true },
     { flags: '--filename <name>', description: 'the name of the file read from stdin (-)' },
   ],
   async run(opts, ctx) {

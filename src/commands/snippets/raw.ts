@@ -9,6 +9,7 @@ import { DownloadResult } from '../../download/result.js';
 import { snippetPath } from './shared.js';
 
 export default defineCommand<DownloadFlags & { project?: string; id: string; file?: string; ref?: string }>({
+  effect: 'read',
   description:
     'Streams the content of a snippet (its first file), or of one file with --file, to --output-file or stdout. --ref reads the ' +
     `file at an earlier version of the snippet (a commit id of its repository; default ${SNIPPET_BRANCH}).`,
@@ -19,7 +20,7 @@ export default defineCommand<DownloadFlags & { project?: string; id: string; fil
   args: ['<id>'],
   options: [
     projectOption,
-    { flags: '--file <path>', description: 'one file of the snippet' },
+    { flags: '--file <path>', description: 'one file of the snippet', localFile: false },
     { flags: '--ref <ref>', description: `with --file: the version to read (default ${SNIPPET_BRANCH})` },
     ...downloadOptions,
   ],

@@ -19,6 +19,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description:
     'Changes a snippet in one request: its title, description or visibility, and its files with --add, --update, --delete and --move ' +
     '(LOCAL[:PATH]: a local file and its path in the snippet, its base name by default). --sync DIR computes the actions that make ' +
@@ -29,17 +30,17 @@ export default defineCommand<Options>({
     'forgectl snippets update 1 --project acme/api --update checklist.md --add ./new.md:steps/new.md --delete rollback.md',
     'forgectl snippets update 1 --project acme/api --move checklist.md:docs/checklist.md --title "Deploy checklist v2"',
   ],
-  args: ['<id>'],
+  args: [{ spec: '<id>', description: 'the snippet\'s ID' }],
   options: [
     projectOption,
     { flags: '--title <title>', description: 'a new title' },
     { flags: '--description <text>', description: 'a new description' },
     { flags: '--visibility <visibility>', description: 'private, internal or public', parse: parseChoice('--visibility', SNIPPET_VISIBILITIES) },
-    { flags: '--add <local[:path]>', description: 'add a local file (repeatable)', parse: parseLocal },
-    { flags: '--update <local[:path]>', description: 'replace a file with a local one (repeatable)', parse: parseLocal },
+    { flags: '--add <local[:path]>', description: 'add a local file (repeatable)', parse: parseLocal, localFile: true },
+    { flags: '--update <local[:path]>', description: 'replace a file with a local one (repeatable)', parse: parseLocal, localFile: true },
     { flags: '--delete <path>', description: 'remove a file of the snippet (repeatable)', parse: collect },
     { flags: '--move <old:new>', description: 'rename a file of the snippet (repeatable)', parse: parseMove },
-    { flags: '--sync <dir>', description: 'make the files equal those of a local folder (create, update, delete, move)' },
+    { flags: '--sync <dir>', description: 'make the files equal those of a local folder (create, update, delete, move)', localFile: true },
   ],
   async run(opts, ctx) {
     const id = parseInteger('snippet id', 1)(opts.id);

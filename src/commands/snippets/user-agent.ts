@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.js';
 import { parseInteger } from '../../parse.js';
 
 export default defineCommand<{ project?: string; id: string }>({
+  effect: 'read',
   description: 'The user agent and IP address the snippet was created from, and whether it was reported as spam. The instance records them only while spam checking (Akismet) is enabled; a snippet made without it has none (404). Administrators only.',
   examples: ['forgectl snippets user-agent 1 --project acme/api'],
   args: ['<id>'],

@@ -10,6 +10,7 @@ interface Options {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Lists repository storage moves, newest first: all of a type, or those of one item (--id). Records carry the',
     'service\'s fields plus `repository` (the project path, `snippet <id>` or the group path).',

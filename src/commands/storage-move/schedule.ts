@@ -37,6 +37,7 @@ async function describeItem(ctx: Context, type: MoveType, item: string): Promise
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Schedules moves of every repository of one type on a storage (--from), or of one project, snippet or group wiki (--id).',
     'Each repository is read-only from scheduling until its move finishes. Without --to the service picks the',

@@ -18,6 +18,7 @@ function parseInterval(value: string): number {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Follows a move until it ends, with a spinner on a terminal (state changes are written to stderr otherwise).',
     'Prints the final record and exits 0 when it finished; exits 8 when it failed (moves fail mostly for temporary',

@@ -12,9 +12,10 @@ function parseSha(value: string): string {
 }
 
 export default defineCommand<{ project?: string; path: string; sha: string; branch: string; message?: string }>({
+  effect: 'write',
   description: 'Points the submodule at PATH to another commit, in one commit on --branch. When it already points there, it says "nothing to change" and exits 0 (no commit).',
   examples: ['forgectl submodules update vendor/common --sha 3f4e5a1b2c3d4e5f60718293a4b5c6d7e8f90123 --branch main --project acme/api'],
-  args: ['<path>'],
+  args: [{ spec: '<path>', description: 'the submodule\'s path in the repository' }],
   options: [
     projectOption,
     { flags: '--sha <sha>', description: 'the full commit SHA the submodule should point to', required: true, parse: parseSha },

@@ -3,9 +3,10 @@ import { users } from '../../api/resources/users.js';
 import { CliError, ExitCode } from '../../errors.js';
 
 export default defineCommand<{ user: string }>({
+  effect: 'read',
   description: 'By id, or by username (looked up with GET /users?username=). Administrators see the private fields (email, identities, sign-in data …).',
   examples: ['forgectl users get 3', 'forgectl users get alice -o json'],
-  args: ['<user>'],
+  args: [{ spec: '<user>', description: 'the user: username or ID' }],
   async run(opts, ctx) {
     let id = opts.user.trim();
     if (!/^\d+$/.test(id)) {

@@ -85,6 +85,7 @@ export function keysetAfter(orderBy: OrderBy, sort: 'asc' | 'desc') {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description: [
     'Everyone may use the first group of filters; --extern-uid/--provider, --order-by, --sort, --two-factor, --without-projects,',
     '--admins, --auditors, --saml-provider-id, --skip-ldap and custom attributes are for administrators (the last four on Premium).',

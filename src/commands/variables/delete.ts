@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { getVariable, isSecret, label, parseKey, route, scopeFilter, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
+import { getVariable, isSecret, keyArg, label, parseKey, route, scopeFilter, scopeOption, targetOf, type Variable, type WhereOptions, whereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   key: string;
@@ -11,6 +11,7 @@ const traits = (variable: Variable): string =>
     .filter(Boolean).join(', ');
 
 export default defineCommand<Options>({
+  effect: 'destructive',
   description:
     'Deletes a CI/CD variable after showing it and asking (--yes without a terminal). When its key is in several ' +
     'environment scopes, --scope says which one goes. With --projects-file it is looked up in every project the file names, and one ' +
@@ -21,7 +22,7 @@ export default defineCommand<Options>({
     'forgectl variables delete RETIRED_FLAG --projects-file services.txt --yes',
   ],
   fleet: 'projects-file',
-  args: ['<key>'],
+  args: [keyArg],
   options: [...whereOptions, scopeOption],
   async run(opts, ctx) {
     const key = parseKey(opts.key);

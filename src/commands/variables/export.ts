@@ -6,6 +6,7 @@ import { dotenvLine } from './dotenv.js';
 import { isSecret, route, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
 
 export default defineCommand<WhereOptions>({
+  effect: 'read',
   description: [
     'Writes the CI/CD variables of a project, a group or the instance to stdout, for `variables import` elsewhere:',
     '-o dotenv (the default) writes KEY=value lines, one value a key (a key in several environment scopes needs --scope);',

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { getVariable, mayShowValues, parseKey, scopeOption, shown, showValuesOption, targetOf, variables, whereOptions, type WhereOptions } from './shared.js';
+import { getVariable, keyArg, mayShowValues, parseKey, scopeOption, printed, showValuesOption, targetOf, variables, type WhereOptions, whereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   key: string;
@@ -7,6 +7,7 @@ interface Options extends WhereOptions {
 }
 
 export default defineCommand<Options>({
+  effect: 'read',
   description:
     'Shows one CI/CD variable. When its key is in several environment scopes, --scope says which. A masked value is ' +
     'shown only with --show-values at a terminal; a hidden one never. Needs the Maintainer role (administrators for --instance).',
@@ -17,7 +18,7 @@ export default defineCommand<Options>({
     'forgectl variables get LOG_LEVEL --projects-file services.txt --fields project,value',
   ],
   fleet: 'projects-file',
-  args: ['<key>'],
+  args: [keyArg],
   options: [...whereOptions, scopeOption, showValuesOption],
   columns: variables.columns,
   recordFields: Object.keys(variables.fields).filter((name) => name !== 'masked_and_hidden'),
@@ -25,6 +26,6 @@ export default defineCommand<Options>({
     const key = parseKey(opts.key);
     const target = targetOf(opts, ctx);
     const show = mayShowValues(opts, ctx);
-    return shown(await getVariable(ctx, target, key, opts.scope), show, ctx.format);
+    return printed(await getVariable(ctx, target, key, opts.scope), show, ctx.format);
   },
 });

@@ -119,6 +119,7 @@ async function perform(ctx: Context, target: Target, step: Step, value: string):
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Creates and updates CI/CD variables from a file that `variables export` wrote (or any dotenv file): FILE is JSON',
     '(every attribute, scopes included; masked values come from the environment variable or file each entry\'s',
@@ -134,7 +135,7 @@ export default defineCommand<Options>({
     'forgectl variables export --project acme/web > web.env && forgectl variables import web.env --projects-file services.txt --yes',
   ],
   fleet: 'projects-file',
-  args: ['<file>'],
+  args: [{ spec: '<file>', description: 'the file of variables to import', localFile: true }],
   options: [...whereOptions, scopeOption],
   columns: ['key', 'environment_scope', 'action', 'result', 'error'],
   async run(opts, ctx) {

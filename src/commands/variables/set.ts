@@ -1,10 +1,8 @@
 import { ALL_ENVIRONMENTS } from '../../api/resources/variables.js';
 import { defineCommand } from '../../cli/command.js';
+import { fieldParser } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import {
-  checkValue, findVariable, isSecret, label, parseKey, readValue, route, scopeFilter, scopeOption, shown, targetOf, valueOptions, valueSource, variables,
-  whereOptions, type ValueOptions, type Variable, type WhereOptions,
-} from './shared.js';
+import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, printed, targetOf, valueOptions, type ValueOptions, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions, ValueOptions {
   key: string;
@@ -25,6 +23,7 @@ function changeWords(field: string, from: unknown, to: unknown, secret: boolean)
 }
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: [
     'Creates a CI/CD variable, or changes the one of that key and environment scope (default scope *: all environments):',
     'one command, safe to run again: what already matches is not sent, and what changes is shown on stderr (never a',
@@ -44,12 +43,12 @@ export default defineCommand<Options>({
     'forgectl variables set LOG_LEVEL --projects-file services.txt --value warn',
   ],
   fleet: 'projects-file',
-  args: ['<key>'],
+  args: [keyArg],
   options: [
     ...whereOptions,
     { ...scopeOption, description: `${scopeOption.description} (default ${ALL_ENVIRONMENTS})` },
     ...valueOptions,
-    { flags: '--type <env_var|file>', description: 'env_var (default), or file: the job gets a file holding the value', parse: (text: string) => variables.fields.variable_type.kind.parse(text, '--type') },
+    { flags: '--type <env_var|file>', description: 'env_var (default), or file: the job gets a file holding the value', parse: fieldParser(variables.fields.variable_type, '--type') },
     { flags: '--protected', description: 'only pipelines of protected branches and tags get it' },
     { flags: '--no-protected', description: 'every pipeline gets it' },
     { flags: '--masked', description: 'hidden in job logs' },
@@ -96,7 +95,7 @@ export default defineCommand<Options>({
       if (opts.hidden) Object.assign(body, { masked: undefined, masked_and_hidden: true });
       const made = await ctx.api.call<Variable>(route(target, 'create'), { ...target.params, ...body }, redact);
       ctx.io.note(`Created variable ${name} of ${target.where}${secret ? ` (${opts.hidden ? 'hidden' : 'masked'})` : ''}`);
-      return shown(made, false, ctx.format);
+      return printed(made, false, ctx.format);
     }
 
     const changes: Record<string, unknown> = {};
@@ -121,10 +120,10 @@ export default defineCommand<Options>({
     if (changes.value !== undefined || changes.masked !== undefined || changes.raw !== undefined) checkValue(key, (changes.value as string | undefined) ?? current.value ?? '', masked && !current.hidden ? true : false, raw);
     if (!Object.keys(changes).length) {
       ctx.io.note(`${name} of ${target.where} is already as asked: nothing sent`);
-      return shown(current, false, ctx.format);
+      return printed(current, false, ctx.format);
     }
     const updated = await ctx.api.call<Variable>(route(target, 'update'), { ...target.params, key, ...changes, ...scopeFilter(target, scope) }, secret || isSecret(current) ? { redact: ['value'] } : {});
     ctx.io.note(`Changed variable ${name} of ${target.where}: ${words.join(', ')}`);
-    return shown(updated, false, ctx.format);
+    return printed(updated, false, ctx.format);
   },
 });

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
-import { ALL_ENVIRONMENTS, MAX_VALUE_LENGTH, unmaskable, variables, type Variable } from '../../api/resources/variables.js';
-import type { Context, OptionDef } from '../../cli/command.js';
+import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, valueProblem, variables, type Variable } from '../../api/resources/variables.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { readSecret } from '../../cli/secrets.js';
+import { mayShowValues, readSecret, showValuesOption } from '../../cli/secrets.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { fileProblem } from '../../files.js';
 
@@ -13,7 +13,7 @@ import { fileProblem } from '../../files.js';
  * from the command line and is never printed, unless --show-values asks for it at a terminal.
  */
 
-export { variables, type Variable };
+export { isSecret, mayShowValues, shown, showValuesOption, variables, type Variable };
 
 export interface WhereOptions {
   project?: string;
@@ -29,11 +29,6 @@ export const scopeOption: OptionDef = {
   flags: '--scope <scope>',
   description: 'the environment scope (* for all, production, review/*): a key in two scopes is two variables',
   parse: (text: string) => variables.fields.environment_scope.kind.parse(text, '--scope'),
-};
-
-export const showValuesOption: OptionDef = {
-  flags: '--show-values',
-  description: 'show the values of masked variables too (only at a terminal; hidden values cannot be read back)',
 };
 
 /** Where the variables are, with their routes (`resource`), route parameters and place in words. */
@@ -60,32 +55,18 @@ export const parseKey = (text: string): string => variables.fields.key.kind.pars
 export const scopeFilter = (target: Target, scope: string | undefined): Record<string, unknown> =>
   scope === undefined || target.instance ? {} : { filter: { environment_scope: scope } };
 
-/** Masked and hidden values are secrets: never taken from argv, never printed. */
-export const isSecret = (variable: { masked?: boolean; hidden?: boolean }): boolean => Boolean(variable.masked || variable.hidden);
-
 /** "API_URL (scope production)", "HTTP_PROXY". */
 export const label = (variable: { key: string; environment_scope?: string }): string =>
   variable.environment_scope === undefined ? variable.key : `${variable.key} (scope ${variable.environment_scope})`;
 
 /**
- * Whether masked values may be printed: --show-values at a terminal. Off a terminal (a pipe, a file, a CI log, an
- * agent) they never are, and the command says so.
+ * A variable as printed (see shown): in a table (-o table, at a terminal and in a pipe alike) a withheld value reads
+ * masked or hidden instead of looking like an empty value; null in every other format.
  */
-export function mayShowValues(opts: { showValues?: boolean }, ctx: Context): boolean {
-  if (!opts.showValues) return false;
-  if (ctx.io.stdoutIsTTY) return true;
-  ctx.io.note('--show-values shows masked values only at a terminal: output that goes to a pipe or a file never carries them');
-  return false;
+export function printed(variable: Variable, show: boolean, format: string): Variable {
+  const out = shown(variable, show);
+  return format === 'table' && out.value === null && isSecret(out) ? { ...out, value: out.hidden ? 'hidden' : 'masked' } : out;
 }
-
-/**
- * The record as printed: a masked value is null unless `show`; a hidden value is null anyway. In a table (-o table,
- * at a terminal and in a pipe alike) the cell says `masked` or `hidden` instead of looking like an empty value.
- */
-export const shown = (variable: Variable, show: boolean, format?: string): Variable => {
-  if (!isSecret(variable) || show) return variable;
-  return { ...variable, value: format === 'table' ? (variable.hidden ? 'hidden' : 'masked') : null };
-};
 
 /** One variable, or a usage error naming its scopes when the key is in several and none was given. */
 export async function getVariable(ctx: Context, target: Target, key: string, scope: string | undefined): Promise<Variable> {
@@ -122,9 +103,9 @@ export interface ValueOptions {
 
 export const valueOptions: OptionDef[] = [
   { flags: '--value <text>', description: 'the value, for a plain variable (refused with --masked or --hidden: use one of the next three)' },
-  { flags: '--value-stdin', description: 'read the value from stdin (prompts without echo at a terminal)' },
-  { flags: '--value-file <path>', description: 'read the value from a file (a file variable\'s contents)' },
-  { flags: '--value-env <name>', description: 'read the value from an environment variable' },
+  { flags: '--value-stdin', description: 'read the value from stdin (prompts without echo at a terminal)', localFile: true },
+  { flags: '--value-file <path>', description: 'read the value from a file (a file variable\'s contents)', localFile: true },
+  { flags: '--value-env <name>', description: 'read the value from an environment variable', localFile: true },
 ];
 
 /** Where the value comes from, checked before anything is read or sent. */
@@ -152,7 +133,9 @@ export async function readValue(opts: ValueOptions, ctx: Context, key: string): 
 
 /** The service's checks of a value, made before sending: exit 2 naming the variable. */
 export function checkValue(key: string, value: string, masked: boolean, raw: boolean): void {
-  if (value.length > MAX_VALUE_LENGTH) throw new UsageError(`the value of ${key} is ${value.length.toLocaleString('en-US')} characters; the service takes at most ${MAX_VALUE_LENGTH.toLocaleString('en-US')}`);
-  const problem = masked ? unmaskable(value, raw) : undefined;
-  if (problem) throw new UsageError(`the value of ${key} ${problem}`, 'leave out --masked, or give a value of 8 or more characters without whitespace');
+  const problem = valueProblem(value, masked, raw);
+  if (problem) throw new UsageError(`the value of ${key} ${problem}`, value.length > MAX_VALUE_LENGTH ? undefined : 'leave out --masked, or give a value of 8 or more characters without whitespace');
 }
+
+/** The key of a variable, as the routes name it. */
+export const keyArg: ArgDef = { spec: '<key>', description: 'the variable\'s key (letters, digits and _)' };

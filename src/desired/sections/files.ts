@@ -21,6 +21,13 @@ function bytesOf(values: Values, read: (path: string) => Buffer): Buffer {
   return typeof values.source === 'string' ? read(values.source) : Buffer.from(String(values.content ?? ''), 'utf8');
 }
 
+/** The bytes of an entry, refused when they are not those the plan compared. */
+function plannedBytes(io: { readLocal(path: string): Buffer }, entry: Values): Buffer {
+  const bytes = bytesOf(entry, (p) => io.readLocal(p));
+  if (gitBlobId(bytes) !== entry.blob_id) refuse(`the source of ${String(entry.path)}`, 'changed after the plan was made', 'make the plan again');
+  return bytes;
+}
+
 const branchOf = (values: Values, owner: Owner): string => (typeof values.branch === 'string' ? values.branch : (owner.defaultBranch ?? 'main'));
 
 /** Entries by branch, in the file's order. */
@@ -91,14 +98,24 @@ export const filesSection: Section = {
     }
     return changes;
   },
+  // Before the run's first write: every source is still what the plan compared.
+  async prepare(io, change) {
+    plannedBytes(io, change.desired ?? {});
+  },
+  // A saved change follows from the file when it writes the bytes an entry of the file gives, with the branch's message.
+  follows(declared, change) {
+    const desired = change.desired ?? {};
+    const entries = (declared as Values[]).filter((entry) => `${branchOf(entry, change.owner)}:${String(entry.path)}` === change.key);
+    const entry = entries[0];
+    if (!entry) return 'the file does not list it';
+    if (desired.path !== entry.path || desired.branch !== branchOf(entry, change.owner) || desired.blob_id !== entry.blob_id || desired.source !== entry.source || desired.content !== entry.content) return 'the content it would commit is not the one the file declares';
+    const messages = (declared as Values[]).filter((other) => branchOf(other, change.owner) === desired.branch).map((other) => String(other.commit_message ?? DEFAULT_COMMIT_MESSAGE));
+    return messages.includes(String(desired.commit_message)) ? undefined : 'its commit message is not one the file gives';
+  },
   async applyAll(io, owner, changes) {
     const items = changes.map((change) => change.desired!);
     for (const [branch, entries] of byBranch(items, owner)) {
-      const files: FileContent[] = entries.map((entry) => {
-        const bytes = bytesOf(entry, (p) => io.readLocal(p));
-        if (gitBlobId(bytes) !== entry.blob_id) refuse(`the source of ${String(entry.path)}`, 'changed after the plan was made', 'make the plan again');
-        return { path: String(entry.path), bytes };
-      });
+      const files: FileContent[] = entries.map((entry) => ({ path: String(entry.path), bytes: plannedBytes(io, entry) }));
       const to = target(owner, branch);
       const actions = fileActions(await branchTree(io.api, to), files);
       if (!actions.length) continue;

@@ -48,6 +48,8 @@ export interface CollectionOptions {
   marker?: string;
   required?: string[];
   replaceOnly?: boolean;
+  /** Why a changed object is deleted and created again (a section without update). */
+  replaceReason?: string;
   overrides?: Partial<Section>;
 }
 
@@ -65,6 +67,7 @@ export function collectionSection(def: ResourceDef, options: CollectionOptions):
     required: options.required ?? def.identity,
     marker: options.marker,
     replaceOnly: options.replaceOnly ?? !def.routes.update,
+    replaceReason: options.replaceReason,
     exported: true,
     async read(io, owner) {
       const live: LiveObject[] = [];
@@ -131,6 +134,7 @@ export function singletonSection(def: SingletonDef, options: SingletonOptions): 
     fields: options.fields,
     nullable,
     exported: true,
+    resends: options.resend,
     async read(io, owner) {
       let record: Values | null;
       try {
@@ -143,7 +147,7 @@ export function singletonSection(def: SingletonDef, options: SingletonOptions): 
       return [{ key: def.noun, values: options.values ? options.values(record) : pick(record, options.fields) }];
     },
     async update(io, owner, _live, changed, desired) {
-      const names = [...new Set([...changed, ...(options.resend?.(changed) ?? [])])];
+      const names = [...new Set([...changed, ...(section.resends?.(changed) ?? [])])];
       await io.api.call(routeOf(def, 'update'), { ...parentOf(def, owner), ...(await bodyOf(io, section, desired, names)) });
     },
     ...options.overrides,

@@ -6,7 +6,7 @@ import { users as usersResource } from '../../api/resources/users.js';
 import { placed } from '../../api/resource.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { ACCESS_LEVELS, accessLevelName, parseAccessLevel, parseDate } from '../../parse.js';
-import { digestOf, sameValue, type Change, type FieldChange, type FieldSpec, type Owner, type SectionIo } from '../model.js';
+import { digestOf, sameValue, type Change, type FieldChange, type FieldSpec, type LiveObject, type Owner, type SectionIo } from '../model.js';
 import type { Section } from '../section.js';
 
 /**
@@ -91,7 +91,7 @@ async function readLive(io: SectionIo, owner: Owner): Promise<{ users: Map<strin
   for await (const member of io.api.list<{ id: number; username: string; access_level: number; expires_at: string | null }>(routeOf(placementFor(owner), 'list'), parentOf(owner), { all: true })) {
     users.set(member.username.toLowerCase(), { id: member.id, name: member.username, access_level: member.access_level, expires_at: member.expires_at ?? null });
   }
-  const record = await io.api.call<{ parent_id?: number | null; namespace?: { kind?: string }; shared_with_groups?: Array<{ group_id: number; group_full_path: string; group_access_level: number; expires_at: string | null }> }>(ownerRoute(owner), { [owner.level]: owner.path, with_projects: false });
+  const record = await io.api.call<{ parent_id?: number | null; namespace?: { kind?: string }; shared_with_groups?: SharedWith }>(ownerRoute(owner), { [owner.level]: owner.path, with_projects: false });
   const shared = new Map<string, Live>();
   for (const link of record.shared_with_groups ?? []) shared.set(link.group_full_path.toLowerCase(), { id: link.group_id, name: link.group_full_path, access_level: link.group_access_level, expires_at: link.expires_at ?? null });
   return { users, groups: shared, topLevel: owner.level === 'group' && (record.parent_id ?? null) === null };
@@ -139,7 +139,8 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
     const fields = fieldChanges(current, wanted);
     if (!fields.length) continue;
     // A share cannot be changed in place: it is removed and made again.
-    changes.push(change('group', current?.name ?? path, current ? 'replace' : 'create', current, fields, { ...wanted }));
+    const made = change('group', current?.name ?? path, current ? 'replace' : 'create', current, fields, { ...wanted });
+    changes.push(current ? { ...made, replace_reason: SHARE_REPLACE } : made);
   }
 
   if (desired.enforce === true) {
@@ -190,6 +191,20 @@ async function replan(io: SectionIo, owner: Owner, planned: Values[]): Promise<C
   });
 }
 
+/** Why a changed share is removed and made again. */
+const SHARE_REPLACE = "the service cannot change a shared group's role or expiry in place";
+
+type SharedWith = Array<{ group_id: number; group_full_path: string; group_access_level: number; expires_at: string | null }>;
+
+/** A share as it is, read before it is removed, to share the group again as it was should the new share fail. */
+async function keepShare(io: SectionIo, owner: Owner, live: LiveObject): Promise<(() => Promise<void>) | undefined> {
+  if (!live.key.startsWith('group ')) return undefined;
+  const record = await io.api.call<{ shared_with_groups?: SharedWith }>(ownerRoute(owner), { [owner.level]: owner.path, with_projects: false });
+  const link = record.shared_with_groups?.find((shared) => shared.group_id === live.ref?.id);
+  if (!link) return undefined;
+  return async () => void (await io.api.call(routeOf(placementFor(owner), 'share'), { ...parentOf(owner), group_id: link.group_id, group_access: link.group_access_level, expires_at: link.expires_at ?? undefined }));
+}
+
 async function addMember(io: SectionIo, owner: Owner, desired: Values): Promise<void> {
   const expires = desired.expires_at === null ? undefined : desired.expires_at;
   if (desired.kind === 'group') {
@@ -198,6 +213,24 @@ async function addMember(io: SectionIo, owner: Owner, desired: Values): Promise<
     return;
   }
   await io.api.call(routeOf(placementFor(owner), 'create'), { ...parentOf(owner), user_id: desired.user_id, access_level: desired.access_level, expires_at: expires });
+}
+
+/** Whether a saved change of a member follows from what the file declares (see follows.ts). */
+function followsMembers(declared: unknown, change: Change): string | undefined {
+  const desired = change.desired ?? {};
+  const kind = desired.kind === 'group' || change.key.startsWith('group ') ? 'group' : 'user';
+  const name = change.key.replace(/^group /, '').toLowerCase();
+  const given = ((declared as Values)[kind === 'user' ? 'users' : 'groups'] ?? {}) as Record<string, Wanted>;
+  const wanted = Object.entries(given).find(([listed]) => listed.toLowerCase() === name)?.[1];
+  if (change.action === 'delete') {
+    if (wanted) return 'it removes a member the file lists';
+    return (declared as Values).enforce === true ? undefined : 'the file does not ask for members it does not list to be removed (enforce)';
+  }
+  if (!wanted) return 'the file does not list it';
+  if (String(desired.name).toLowerCase() !== name || desired.kind !== kind) return 'it names another member than its key';
+  if (desired.access_level !== wanted.access_level) return 'its access_level is not the one the file declares';
+  if (wanted.expires_at !== undefined ? !sameValue(desired.expires_at, wanted.expires_at) : desired.expires_at !== undefined) return 'its expires_at is not the one the file declares';
+  return undefined;
 }
 
 export const membersSection: Section = {
@@ -223,6 +256,8 @@ export const membersSection: Section = {
     return Array.isArray(desired) ? replan(io, owner, desired as Values[]) : planMembers(io, owner, desired as Values);
   },
   create: (io, owner, desired) => addMember(io, owner, desired),
+  keepOld: keepShare,
+  follows: followsMembers,
   async update(io, owner, live, _changed, desired) {
     const expires = desired.expires_at === null ? '' : desired.expires_at;
     await io.api.call(routeOf(placementFor(owner), 'update'), { ...parentOf(owner), user_id: live.ref!.id, access_level: desired.access_level, expires_at: expires });

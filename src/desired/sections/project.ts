@@ -16,7 +16,7 @@ import { pushRule } from '../../api/resources/push-rule.js';
 import { SECURE_FILE_LIMITS, secureFiles } from '../../api/resources/secure-files.js';
 import { accessLevelName } from '../../parse.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import type { FieldSpec } from '../model.js';
+import type { FieldSpec, Owner, SectionIo } from '../model.js';
 import { pick, refuse, specOf, specsOf } from '../section.js';
 import { bodyOf, collectionSection, singletonSection } from './generic.js';
 
@@ -87,6 +87,11 @@ export const pullMirrorSection = singletonSection(pullMirror, {
 const TAG_LEVELS = [0, 30, 40];
 const levelName = (value: unknown): unknown => (typeof value === 'number' ? (value === 0 ? 'no-access' : accessLevelName(value)) : value);
 
+type TagLevel = { access_level?: number; user_id?: number | null; group_id?: number | null; deploy_key_id?: number | null };
+const tagLevels = (record: Values): TagLevel[] => (record.create_access_levels as TagLevel[] | undefined) ?? [];
+/** A role's entry (not a user's, a group's or a deploy key's). */
+const isRole = (level: TagLevel): boolean => level.user_id == null && level.group_id == null && level.deploy_key_id == null;
+
 export const protectedTagsSection = collectionSection(protectedTags, {
   key: 'protected_tags',
   help: 'Protected tags: a name or wildcard, and who may create matching tags (developer, maintainer or no-access; default maintainer). A changed level unprotects and protects the tag again.',
@@ -95,11 +100,21 @@ export const protectedTagsSection = collectionSection(protectedTags, {
     create_access_level: specOf(f.accessLevel(TAG_LEVELS, { help: 'who may create matching tags' }), { toFile: levelName }),
   },
   values(record) {
-    const levels = (record.create_access_levels as Array<{ access_level?: number; user_id?: number | null; group_id?: number | null; deploy_key_id?: number | null }> | undefined) ?? [];
-    const level = levels.find((l) => l.user_id == null && l.group_id == null && l.deploy_key_id == null)?.access_level ?? null;
+    const level = tagLevels(record).find(isRole)?.access_level ?? null;
     return { name: record.name, create_access_level: level };
   },
   replaceOnly: true,
+  replaceReason: "the service cannot change a protected tag's level in place",
+  overrides: {
+    // Who may create matching tags, read before the unprotect, to protect the tag again as it was should the new protection fail.
+    async keepOld(io, owner, live) {
+      const record = await io.api.call<Values>(protectedTags.routes.get, { project: owner.path, ...(live.ref as { name: string }) });
+      const levels = tagLevels(record);
+      const others = levels.filter((level) => !isRole(level)).map((level) => (level.user_id != null ? { user_id: level.user_id } : level.group_id != null ? { group_id: level.group_id } : { deploy_key_id: level.deploy_key_id }));
+      const body = { project: owner.path, name: String(record.name), create_access_level: levels.find(isRole)?.access_level, allowed_to_create: others.length ? others : undefined };
+      return async () => void (await io.api.call(protectedTags.routes.create, body));
+    },
+  },
 });
 
 export const badgesSection = collectionSection(badges, {
@@ -213,9 +228,27 @@ export const hooksSection = collectionSection(hooks, {
   },
 });
 
+/** Uploads a secure file's bytes under its name. */
+async function uploadSecureFile(io: SectionIo, owner: Owner, name: string, data: Buffer): Promise<void> {
+  const rawBody = multipartBody([
+    { name: 'name', value: name },
+    { name: 'file', value: data, filename: name, contentType: 'application/octet-stream' },
+  ]);
+  await io.api.call(secureFiles.routes.upload, { project: owner.path }, { rawBody });
+}
+
+/** The bytes of a secure file's local file, refused when they are not what the plan compared. */
+function localSecureFile(io: SectionIo, desired: Values): Buffer {
+  const data = io.readLocal(String(desired.file));
+  if (createHash('sha256').update(data).digest('hex') !== desired.checksum) {
+    refuse(`secure file ${String(desired.file)}`, 'changed after the plan was made', 'make the plan again');
+  }
+  return data;
+}
+
 export const secureFilesSection = collectionSection(secureFiles, {
   key: 'secure_files',
-  help: 'CI secure files, paired by name: `file` names a local file (relative to this file), compared by its sha256 with the checksum the service keeps; never downloaded. A changed file is deleted and uploaded again.',
+  help: 'CI secure files, paired by name: `file` names a local file (relative to this file), compared by its sha256 with the checksum the service keeps, without downloading it. A changed file is deleted and uploaded again (the old one is read first, so that it can be put back should the upload fail).',
   fields: {
     name: specOf(secureFiles.fields.name),
     file: { schema: { type: 'string', minLength: 1 }, help: 'the local file (at most 5 MB), relative to the desired-state file', writeOnly: true },
@@ -223,6 +256,7 @@ export const secureFilesSection = collectionSection(secureFiles, {
   values: (record) => ({ name: record.name, checksum: record.checksum }),
   required: ['name', 'file'],
   replaceOnly: true,
+  replaceReason: 'the service cannot change the content of a secure file',
   overrides: {
     // The service keeps only a checksum: an export could not say which local file holds the content.
     exported: false,
@@ -231,16 +265,16 @@ export const secureFilesSection = collectionSection(secureFiles, {
       if (data.length > SECURE_FILE_LIMITS.maxBytes) refuse('file', `${String(values.file)} is ${data.length.toLocaleString('en-US')} bytes; secure files may be at most 5 MB`);
       return { ...values, checksum: createHash('sha256').update(data).digest('hex') };
     },
+    async prepare(io, change) {
+      localSecureFile(io, change.desired ?? {});
+    },
     async create(io, owner, desired) {
-      const data = io.readLocal(String(desired.file));
-      if (createHash('sha256').update(data).digest('hex') !== desired.checksum) {
-        refuse(`secure file ${String(desired.file)}`, 'changed after the plan was made', 'make the plan again');
-      }
-      const rawBody = multipartBody([
-        { name: 'name', value: String(desired.name) },
-        { name: 'file', value: data, filename: String(desired.name), contentType: 'application/octet-stream' },
-      ]);
-      await io.api.call(secureFiles.routes.upload, { project: owner.path }, { rawBody });
+      await uploadSecureFile(io, owner, String(desired.name), localSecureFile(io, desired));
+    },
+    // The old content, downloaded (into memory only) before the delete, to upload it again should the new upload fail.
+    async keepOld(io, owner, live) {
+      const old = await (await io.api.open(secureFiles.routes.download, { project: owner.path, ...(live.ref as { secure_file_id: number }) })).buffer();
+      return () => uploadSecureFile(io, owner, live.key, old);
     },
   },
 });

@@ -2,6 +2,7 @@ import { allowedEntries, WhoNames } from '../../api/lookups.js';
 import { BRANCH_LISTS, branchLevels, parseWho, replaceEntries, whoText, type AccessEntry, type BranchList } from '../../api/protected-access.js';
 import { placed, routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from '../../api/resources/protected-branches.js';
+import { projects } from '../../api/resources/projects.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import type { FieldSpec, LiveObject, Owner, SectionIo } from '../model.js';
 import { refuse, specOf } from '../section.js';
@@ -153,6 +154,15 @@ function sectionFor(key: 'project' | 'group') {
   if (key === 'project') {
     // The default branch's protection is the service's: adopted when listed, never pruned.
     section.keep = (owner, object) => object.key === owner.defaultBranch;
+    const unprotect = section.remove!;
+    // Whatever a plan says (a saved one may be old, or edited): the project's default branch, as it is now, keeps its protection.
+    section.remove = async (io, owner, live) => {
+      const project = await io.api.call<{ default_branch?: string | null }>(projects.routes.get, { project: owner.path });
+      if (project.default_branch && live.ref?.name === project.default_branch) {
+        throw new CliError(`forgectl never removes the protection of the default branch (${project.default_branch}) of project ${owner.path}`, ExitCode.rejected, `if that is really meant: forgectl protected-branches unprotect ${project.default_branch} --project ${owner.path}`);
+      }
+      return unprotect(io, owner, live);
+    };
   }
   return section;
 }

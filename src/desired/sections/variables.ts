@@ -1,5 +1,5 @@
 import { placed, routeOf, type ResourceDef } from '../../api/resource.js';
-import { ALL_ENVIRONMENTS, secretEnvName, variables, type Variable } from '../../api/resources/variables.js';
+import { ALL_ENVIRONMENTS, MAX_VALUE_LENGTH, secretEnvName, valueProblem, variables, type Variable } from '../../api/resources/variables.js';
 import { isSecretRef, type FieldSpec, type Level, type LiveObject, type Owner, type SectionIo } from '../model.js';
 import { refuse, specOf, type Section } from '../section.js';
 import { collectionSection } from './generic.js';
@@ -109,6 +109,7 @@ function sectionFor(level: Level): Section {
         if (secret && typeof values.value === 'string') {
           refuse('value', `of ${String(values.key)} is ${values.hidden === true ? 'hidden' : 'masked'} and must not be written in the file`, `give it as {env: ${secretEnvName({ key: String(values.key), environment_scope: scopeOf(values) })}}, {file: PATH} or {command: …}`);
         }
+        if (typeof values.value === 'string' && values.value.length > MAX_VALUE_LENGTH) refuse('value', `of ${String(values.key)} ${valueProblem(values.value, false, false)!}`);
         if (values.rewrite !== undefined && !(REWRITE as readonly unknown[]).includes(values.rewrite)) refuse('rewrite', 'must be always or on_create');
         return values;
       },
@@ -128,15 +129,29 @@ function sectionFor(level: Level): Section {
       },
       create: (io, owner, desired) => create(io, owner, desired),
       remove,
+      // hidden is set only when a variable is created: changing it deletes the variable and creates it again.
+      replaces: (live, changed) =>
+        changed.includes('hidden') ? { reason: 'hidden is set only when a variable is created', ...(live.values.hidden === true ? { oldUnreadable: true } : {}) } : undefined,
+      // The old value, read before the delete so that a failed create can put the variable back; a hidden one cannot be read.
+      async keepOld(io, owner, live) {
+        const variable = await io.api.call<Variable>(routeOf(def, 'get'), { ...parent(owner), ...live.ref });
+        if (variable.hidden || typeof variable.value !== 'string') return undefined;
+        const old = { ...valuesOf(variable), value: variable.value };
+        return () => create(io, owner, old);
+      },
+      // The service's checks of a value it is sent (its length, the mask rules), made before anything is written.
+      async prepare(io, change) {
+        const desired = change.desired ?? {};
+        const sent = change.action !== 'update' || change.fields.some((field) => field.field === 'value');
+        if (!sent || desired.value === undefined) return;
+        const value = isSecretRef(desired.value) ? await io.secret(desired.value, `variable ${String(desired.key)} value`) : String(desired.value);
+        const problem = valueProblem(value, desired.masked === true || desired.hidden === true, desired.raw === true);
+        if (problem) refuse('value', problem, desired.masked === true || desired.hidden === true ? 'a masked value has 8 or more characters, no whitespace, and (unless raw: true) only letters, digits and _ + = / @ : . ~ -' : undefined);
+      },
     },
   });
   // Set after the generic section is made, which gives declared collections its own update.
   section.update = async (io, owner, live, changed, desired) => {
-    // hidden is set only when a variable is created: changing it is a delete and a create.
-    if (changed.includes('hidden')) {
-      await remove(io, owner, live);
-      return create(io, owner, desired);
-    }
     const names = [...changed, ...(desired.rewrite === 'always' && secretValue(desired) && !changed.includes('value') ? ['value'] : [])];
     const sent = await body(io, desired, names);
     await io.api.call(routeOf(def, 'update'), { ...parent(owner), ...sent, ...live.ref }, { redact: ['value'] });

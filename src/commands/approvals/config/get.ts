@@ -3,6 +3,7 @@ import { projectOption } from '../../../cli/options.js';
 import { approvalSettings } from '../../../api/resources/approval-settings.js';
 
 export default defineCommand<{ project?: string }>({
+  effect: 'read',
   examples: ['forgectl approvals config get --project acme/api'],
   options: [projectOption],
   async run(opts, ctx) {

@@ -26,6 +26,7 @@ const booleanOptions: OptionDef[] = Object.values(SETTINGS).flatMap(([flag, desc
 ]);
 
 export default defineCommand<Options>({
+  effect: 'write',
   description: 'Changes only the settings given. selective_code_owner_removals needs reset_approvals_on_push off: that is checked before sending, against the current configuration when --reset-approvals-on-push is not given. Needs Premium and the Maintainer role.',
   examples: [
     'forgectl approvals config set --project acme/api --no-merge-requests-author-approval --merge-requests-disable-committers-approval',

@@ -18,7 +18,7 @@ export default singletonCommands(pullMirror, {
       "forgectl mirror pull set --project acme/api --branch-regex '^release/' --overwrite-diverged --yes",
     ],
     omit: ['auth_password'],
-    options: [{ flags: '--auth-password-stdin', description: 'read the password or token for the source repository from stdin' }],
+    options: [{ flags: '--auth-password-stdin', description: 'read the password or token for the source repository from stdin', localFile: true }],
     nothingHint: 'give --url, --enabled or another setting',
     async prepare(body, opts, ctx) {
       if (body.mirror_branch_regex && body.only_mirror_protected_branches) throw new UsageError('--branch-regex cannot be combined with --only-protected-branches');

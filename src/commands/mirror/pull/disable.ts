@@ -3,6 +3,7 @@ import { projectOption } from '../../../cli/options.js';
 import { pullMirror } from '../../../api/resources/pull-mirror.js';
 
 export default defineCommand<{ project?: string }>({
+  effect: 'destructive',
   description: 'Removes pull mirroring (enabled=false); the repository keeps what it has.',
   examples: ['forgectl mirror pull disable --project acme/web --yes'],
   options: [projectOption],

@@ -3,6 +3,7 @@ import { projectOption } from '../../../cli/options.js';
 import { pullMirror } from '../../../api/resources/pull-mirror.js';
 
 export default defineCommand<{ project?: string }>({
+  effect: 'write',
   description: 'Starts a mirror update now; follow it with `mirror pull get` (update_status).',
   examples: ['forgectl mirror pull sync --project acme/web'],
   options: [projectOption],

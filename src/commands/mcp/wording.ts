@@ -1,0 +1,70 @@
+/**
+ * A command's help, reworded for the agent interface: a tool has inputs, not flags, and no terminal, stdin or local
+ * files. Flags the tool takes become the names of its inputs (`--mr` → `mr`), commands the names of their tools
+ * (`forgectl license get` → `license_get`); a parenthesis or sentence about a flag it does not take (--yes, --all,
+ * --projects-file, --output-file …) or about stdin is left out, as nothing an agent can do.
+ */
+
+/** Flags in help text: `--mr`, `--no-stats`, `--allow-*` (a family of flags), `-L`. */
+const FLAG = /--[a-z][a-z0-9-]*\*?|(?<![\w-])-[A-Za-z](?=[\s,;:)]|$)/g;
+
+/** The input a flag is, by the tool's flags (`--mr` → mr, `--no-stats` → `stats: false`). */
+export type FlagNames = Map<string, string>;
+
+/** Help text with the tool's inputs for its flags, and what concerns other flags or stdin left out. */
+export function forAgents(text: string, names: FlagNames, commands: ReadonlySet<string> = new Set()): string {
+  const fits = (part: string): boolean => flagsIn(part).every((flag) => names.has(flag)) && !/\bstdin\b/.test(part);
+  const kept = sentences(text)
+    .map((sentence) => sentence.replace(/\s*\([^()]*\)/g, (group) => (fits(group) ? group : '')))
+    .filter(fits)
+    .map((sentence) =>
+      sentence
+        .replace(FLAG, (flag) => names.get(flag) ?? flag)
+        .replace(/`([a-z-]+(?: [a-z-]+)+)`/g, (_, path: string) => toolOf(path))
+        .replace(/\bforgectl ((?:[a-z][a-z-]* ?)+)/g, (whole, words: string) => {
+          const parts = words.trim().split(' ');
+          for (let n = parts.length; n > 0; n--) {
+            const path = parts.slice(0, n).join(' ');
+            if (commands.has(path)) return `${toolOf(path)}${words.slice(path.length)}`;
+          }
+          return whole;
+        }),
+    );
+  return kept.join(' ').trim();
+}
+
+const toolOf = (path: string): string => path.replace(/[ -]/g, '_');
+
+/** A tool's description: the summary, then the help without a first sentence (or clause) that only repeats it. */
+export function toolDescription(summary: string, help: string | undefined, names: FlagNames, commands: ReadonlySet<string>): string {
+  const rest = sentences(help ?? '');
+  const first = rest[0];
+  if (first && repeats(first, summary)) rest.shift();
+  else if (first) {
+    // A first clause that repeats the summary goes, unless what follows it continues that clause (`…, or with --mr …`).
+    const clause = /^([^,:;(]+)[,:;]\s*(.+)$/.exec(first);
+    if (clause && repeats(clause[1], summary) && !/^(or|and|but|with|without|by)\b/.test(clause[2])) rest[0] = `${clause[2][0].toUpperCase()}${clause[2].slice(1)}`;
+  }
+  const body = forAgents(rest.join(' '), names, commands);
+  // A summary keeps its parts that concern the tool (`Change a snippet; --sync DIR makes …` → `Change a snippet`).
+  const head = summary.split(/;\s*/).map((part) => forAgents(part, names, commands)).filter(Boolean).join('; ') || summary;
+  return [head.replace(/\.$/, ''), body].filter(Boolean).join('. ');
+}
+
+function flagsIn(text: string): string[] {
+  return [...text.matchAll(FLAG)].map((match) => match[0]);
+}
+
+/** Sentences, each with its full stop. */
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+(?=[A-Z(`"'-])/).map((sentence) => sentence.trim()).filter(Boolean);
+}
+
+/** Whether most words of a sentence are words of the summary (`Deletes the branches …` after `Delete the branches …`). */
+function repeats(sentence: string, summary: string): boolean {
+  const words = (text: string) => new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).map((word) => word.replace(/s$/, '').replace(/e$/, '')));
+  const own = words(sentence);
+  const theirs = words(summary);
+  if (!own.size) return false;
+  return [...own].filter((word) => theirs.has(word)).length / own.size >= 0.7;
+}
