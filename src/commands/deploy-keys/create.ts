@@ -25,8 +25,8 @@ export default defineCommand<Options>({
   options: [
     projectOption,
     ...fieldOptions(FIELDS, { required: (field) => field === deployKeys.fields.title }),
-    { flags: '--key-file <path>', description: 'the OpenSSH public key file (.pub)', localFile: true },
     { flags: '--key <public-key>', description: 'the OpenSSH public key itself ("ssh-ed25519 AAAA… comment")' },
+    { flags: '--key-file <path>', description: 'the OpenSSH public key file (.pub)', localFile: true },
   ],
   recordFields: Object.keys(deployKeys.fields),
   async run(opts, ctx) {
