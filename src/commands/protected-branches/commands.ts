@@ -11,7 +11,7 @@ export default overProjectsFile(plainCommands(protectedBranches, {
     columns: ['name', 'inherited', 'push', 'merge', 'unprotect', 'allow_force_push'],
   },
   get: {
-    examples: ["forgectl protected-branches get 'release/*' --project acme/api", 'forgectl protected-branches get main --group acme --fields name,push,merge', 'forgectl protected-branches get main --projects-file services.txt --fields project,name,allow_force_push'],
+    examples: ["forgectl protected-branches get 'release/*' --project acme/api", 'forgectl protected-branches get main --project acme/api --fields name,push,merge', 'forgectl protected-branches get main --projects-file services.txt --fields project,name,allow_force_push'],
     map: ruleForOutput,
   },
 }));
