@@ -56,6 +56,7 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /user': 'the user the token belongs to (python-gitlab CurrentUserManager; the documents use it without a section)',
   'GET /version': 'the version and revision of the instance (GitLab API docs, Version; python-gitlab Gitlab.version)',
   'GET /metadata': 'the same record under its newer name (GitLab API docs, Metadata; gitbeaker Metadata.show)',
+  'GET /sidekiq/process_metrics': 'the background job processes (GitLab API docs, Sidekiq Metrics; python-gitlab SidekiqManager.process_metrics, which its functional tests wait on)',
   'GET /groups': 'the groups of the instance (python-gitlab GroupManager)',
   'GET /groups/{}': 'one group (python-gitlab GroupManager.get)',
   'GET /groups/{}/subgroups': "a group's subgroups (python-gitlab GroupSubgroupManager)",
