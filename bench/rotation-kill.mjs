@@ -16,12 +16,16 @@
 // With MODE=ci-var each rotation also saves to a CI/CD variable (--save-to ci-var:acme/KILL_<n>, made beforehand, masked
 // but not hidden so that the bench can read it back as root, holding the bot's token), and a kill counts as healed
 // only when the token the variable holds works too after the next run and `tokens recover` (a job reading it
-// authenticates); otherwise it is "unfinished".
+// authenticates); otherwise it is "unfinished". With MODE=ci-job the run is a CI job's: no profile, the token comes
+// from the variable (FORGECTL_TOKEN), and the variable is the only target; the next run is handed the variable as it
+// is then.
+// Besides the verdicts it counts the kills the next run alone did not finish (the credentials the next run uses, and
+// every target, work without `tokens recover`; unavoidable lockouts aside) and the empty recovery files left behind.
 //
 // Run: npm run bench:rotation-kill   (KILLS=120 SEED=1 MODE=ci-var to change; FORGECTL_BIN=path/to/bin/forgectl.cjs to
 // probe another build)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +34,8 @@ import { startSandboxProcess } from './sandbox.mjs';
 
 const KILLS = Number(process.env.KILLS ?? 120);
 const MODE = process.env.MODE ?? 'profile';
-if (!['profile', 'ci-var'].includes(MODE)) throw new Error(`MODE is profile or ci-var, not ${MODE}`);
+if (!['profile', 'ci-var', 'ci-job'].includes(MODE)) throw new Error(`MODE is profile, ci-var or ci-job, not ${MODE}`);
+const VARIABLE = MODE !== 'profile';
 const SEED = Number(process.env.SEED ?? Date.now() % 100_000);
 const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-kill-'));
@@ -135,30 +140,47 @@ async function freshBot(n) {
   if (created.status !== 201) throw new Error(`could not create a token: ${created.status}`);
   const dir = join(work, `trial-${n}`);
   mkdirSync(dir, { mode: 0o700 });
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'bot', profiles: { bot: { url: proxyUrl, token: created.body.token } } }), { mode: 0o600 });
-  if (MODE === 'ci-var') {
+  if (MODE !== 'ci-job') writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'bot', profiles: { bot: { url: proxyUrl, token: created.body.token } } }), { mode: 0o600 });
+  if (VARIABLE) {
     // The variable holds the bot's token, as the cron run before this one left it.
     const variable = await api('POST', '/groups/acme/variables', { key: variableKey(n), value: created.body.token, masked: true, protected: true, raw: true });
     if (variable.status !== 201) throw new Error(`could not create variable ${variableKey(n)}: ${variable.status}`);
   }
-  return { dir, env: { FORGECTL_CONFIG_DIR: dir }, argv: rotateArgv(n) };
+  // A CI job is handed the variable as it is when the job starts.
+  const env = async () => (MODE === 'ci-job' ? { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: proxyUrl, FORGECTL_TOKEN: await variableValue(n) } : { FORGECTL_CONFIG_DIR: dir });
+  return { dir, n, env, argv: rotateArgv(n) };
 }
 const variableKey = (n) => `KILL_${String(n).replace(/\W/g, '_')}`;
-const rotateArgv = (n) => ['-p', 'bot', '-q', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes', ...(MODE === 'ci-var' ? ['--save-to', `ci-var:acme/${variableKey(n)}`] : [])];
-/** In ci-var mode: the token the variable holds works (a job reading it authenticates). */
-async function variableWorks(n) {
-  if (MODE !== 'ci-var') return true;
-  const value = (await api('GET', `/groups/acme/variables/${variableKey(n)}`)).body?.value;
-  return typeof value === 'string' && (await api('GET', '/groups/acme/access_tokens/self', undefined, value)).status === 200;
-}
+const rotateArgv = (n) => [
+  ...(MODE === 'ci-job' ? [] : ['-p', 'bot']), '-q', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes',
+  ...(MODE === 'ci-job' ? [] : ['--save-to-profile']),
+  ...(VARIABLE ? ['--save-to', `ci-var:acme/${variableKey(n)}`] : []),
+];
+const variableValue = async (n) => (await api('GET', `/groups/acme/variables/${variableKey(n)}`)).body?.value;
+const authenticates = async (token) => typeof token === 'string' && (await api('GET', '/groups/acme/access_tokens/self', undefined, token)).status === 200;
+/** With a variable: the token it holds works (a job reading it authenticates). */
+const variableWorks = async (n) => !VARIABLE || authenticates(await variableValue(n));
+/** The credential the next run starts from works: the profile's token, or (a CI job) the variable's. */
+const credentialWorks = async (bot) => (MODE === 'ci-job' ? variableWorks(bot.n) : authenticates(profileToken(bot.dir)));
 const profileToken = (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token;
+/** Recovery files of a trial: those holding a token (pending), and empty ones (litter). */
+function recoveryFiles(dir) {
+  let names = [];
+  try {
+    names = readdirSync(join(dir, 'recovery')).filter((name) => name.endsWith('.json'));
+  } catch {
+    return { pending: 0, empty: 0 };
+  }
+  const sizes = names.map((name) => statSync(join(dir, 'recovery', name)).size);
+  return { pending: sizes.filter((size) => size > 0).length, empty: sizes.filter((size) => size === 0).length };
+}
 
 // Calibration: how long an undisturbed run takes to send its rotate request (the range of "before the send").
 const spawnToPost = [];
 for (let i = 0; i < 3; i++) {
   const bot = await freshBot(`calibrate-${i}`);
   trial = newTrial();
-  const running = run(bot.argv, bot.env);
+  const running = run(bot.argv, await bot.env());
   trial.onPost = () => spawnToPost.push(trial.postAt - running.started);
   const result = await running.done;
   if (result.code !== 0) throw new Error(`an undisturbed rotation failed (exit ${result.code}): ${result.stderr}`);
@@ -173,14 +195,14 @@ for (let n = 0; n < KILLS; n++) {
   trial.requestDelay = uniform(0, 30);
   trial.answerDelay = uniform(0, 30);
   const phase = ['before', 'in flight', 'after'][Math.floor(random() * 3)];
-  const running = run(bot.argv, bot.env);
+  const running = run(bot.argv, await bot.env());
   let killAt;
   const kill = () => {
     if (killAt !== undefined || running.child.exitCode !== null) return;
     killAt = performance.now();
     running.child.kill('SIGKILL');
   };
-  const offset = phase === 'before' ? uniform(0, beforeWindow) : phase === 'in flight' ? uniform(0, trial.requestDelay + trial.answerDelay) : uniform(0, MODE === 'ci-var' ? 300 : 100);
+  const offset = phase === 'before' ? uniform(0, beforeWindow) : phase === 'in flight' ? uniform(0, trial.requestDelay + trial.answerDelay) : uniform(0, VARIABLE ? 300 : 100);
   if (phase === 'before') setTimeout(kill, offset);
   else if (phase === 'in flight') trial.onPost = () => setTimeout(kill, offset);
   else trial.onAnswer = () => setTimeout(kill, offset);
@@ -190,11 +212,14 @@ for (let n = 0; n < KILLS; n++) {
   const socket = seen.postSocket;
   trial = newTrial(); // the runs below are not watched
 
-  const next = await run(bot.argv, bot.env).done;
-  const recover = await run(['-p', 'bot', '-q', 'tokens', 'recover'], bot.env).done;
-  const list = await run(['-q', 'tokens', 'recover', '--list'], bot.env).done;
-  const works = (await api('GET', '/groups/acme/access_tokens/self', undefined, profileToken(bot.dir))).status === 200;
+  const next = await run(bot.argv, await bot.env()).done;
+  // Finished by the next run alone: its credential and every target work, and no recovery file waits.
+  const nextFinished = (await credentialWorks(bot)) && (await variableWorks(n)) && recoveryFiles(bot.dir).pending === 0;
+  const recover = await run([...(MODE === 'ci-job' ? [] : ['-p', 'bot']), '-q', 'tokens', 'recover'], await bot.env()).done;
+  const list = await run(['-q', 'tokens', 'recover', '--list'], await bot.env()).done;
+  const works = await credentialWorks(bot);
   const variableDone = await variableWorks(n);
+  const litter = recoveryFiles(bot.dir).empty;
 
   // Could the process have read the answer before it died?
   let answer;
@@ -207,14 +232,18 @@ for (let n = 0; n < KILLS; n++) {
       : seen.answerAt === undefined || killAt < seen.answerAt ? 'in flight'
         : `${(killAt - seen.answerAt).toFixed(1)} ms after the answer`;
   const verdict = works ? (variableDone ? 'healed' : 'unfinished') : answer === 'not delivered' || answer === 'unread' ? 'unavoidable' : 'avoidable';
-  results.push({ n, phase, when, answer, verdict, falseAlarm: works && list.code === 9, killedBy: killed.signal ?? `exit ${killed.code}`, next: next.code, recover: recover.code, nextErr: next.stderr.trim().split('\n')[0] });
+  results.push({
+    n, phase, when, answer, verdict, nextFinished, litter, falseAlarm: works && list.code === 9, killedBy: killed.signal ?? `exit ${killed.code}`, next: next.code, recover: recover.code,
+    nextErr: next.stderr.trim().split('\n')[0],
+  });
   process.stderr.write(verdict === 'healed' ? '.' : verdict === 'unavoidable' ? 'u' : verdict === 'unfinished' ? 'F' : 'A');
 }
 process.stderr.write('\n');
 
 const count = (filter) => results.filter(filter).length;
 const whenClass = (r) => (r.when.includes('after the answer') ? 'after the answer' : r.when);
-console.log(`rotation kill points: ${KILLS} SIGKILLs (seed ${SEED}), mode ${MODE}${MODE === 'ci-var' ? ' (--save-to-profile and --save-to ci-var:acme/KILL_<n>)' : ''}, bin ${bin}`);
+const modeWords = { profile: '', 'ci-var': ' (--save-to-profile and --save-to ci-var:acme/KILL_<n>)', 'ci-job': ' (FORGECTL_TOKEN from the variable, --save-to ci-var:acme/KILL_<n> only)' }[MODE];
+console.log(`rotation kill points: ${KILLS} SIGKILLs (seed ${SEED}), mode ${MODE}${modeWords}, bin ${bin}`);
 console.log(`calibration: an undisturbed run sends its rotate request ${spawnToPost.map((ms) => ms.toFixed(0)).join(' / ')} ms after it starts`);
 console.log('');
 console.log('kill landed                  healed  unavoidable  avoidable');
@@ -231,15 +260,19 @@ const alarms = results.filter((r) => r.falseAlarm);
 console.log(`${'total'.padEnd(28)} ${String(healed).padStart(6)}  ${String(unavoidable).padStart(11)}  ${String(avoidable.length).padStart(9)}`);
 console.log(`false alarms (recover --list exits 9 with a working profile): ${alarms.length}`);
 const unfinished = results.filter((r) => r.verdict === 'unfinished');
-if (MODE === 'ci-var') console.log(`unfinished (the profile works, the token in the CI/CD variable does not after the next run and tokens recover): ${unfinished.length}`);
+if (VARIABLE) console.log(`unfinished (the credential works, the token in the CI/CD variable does not after the next run and tokens recover): ${unfinished.length}`);
+const notFinishedByNext = results.filter((r) => !r.nextFinished && r.verdict !== 'unavoidable');
+console.log(`not finished by the next run alone (tokens recover needed; unavoidable lockouts aside): ${notFinishedByNext.length}`);
+console.log(`empty recovery files left behind: ${results.reduce((sum, r) => sum + r.litter, 0)}`);
 const lateUnavoidable = results.filter((r) => r.verdict === 'unavoidable' && r.when.includes('after the answer'));
 if (lateUnavoidable.length) {
   console.log(`unavoidable lockouts after the answer was written (answer still unread in the socket): ${lateUnavoidable.map((r) => r.when.split(' ')[0]).join(', ')} ms`);
 }
+for (const r of notFinishedByNext) console.log(`  NOT FINISHED BY THE NEXT RUN #${r.n}: killed ${r.when} (${r.killedBy}), answer ${r.answer}; next run exit ${r.next} (${r.nextErr})`);
 for (const r of [...avoidable, ...alarms, ...unfinished]) console.log(`  ${r.verdict === 'avoidable' ? 'AVOIDABLE' : r.verdict === 'unfinished' ? 'UNFINISHED' : 'FALSE ALARM'} #${r.n}: killed ${r.when} (${r.killedBy}), answer ${r.answer}; next run exit ${r.next} (${r.nextErr}), recover exit ${r.recover}`);
 
 proxy.close();
 agent.destroy();
 sandbox.kill();
 rmSync(work, { recursive: true, force: true });
-process.exitCode = avoidable.length || alarms.length || unfinished.length ? 1 : 0;
+process.exitCode = avoidable.length || alarms.length || unfinished.length || notFinishedByNext.length ? 1 : 0;

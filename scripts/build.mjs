@@ -19,16 +19,6 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 rmSync(dist, { recursive: true, force: true });
 
-/** undici's HTTP/2 client gets a stand-in for node:http2 that loads the real module only when used. */
-const lazyHttp2 = {
-  name: 'lazy-http2',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^node:http2$/ }, (args) =>
-      /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer) ? { path: fileURLToPath(new URL('../src/http/http2-lazy.cjs', import.meta.url)) } : undefined,
-    );
-  },
-};
-
 /**
  * commander loads node:child_process (and net, dgram and streams with it) for subcommands that are separate
  * executables, which forgectl has none of: it gets a stand-in that loads the real module on first use.
@@ -62,7 +52,7 @@ try {
     define: { __FORGECTL_VERSION__: JSON.stringify(pkg.version) },
     logLevel: 'warning',
     metafile: true,
-    plugins: [lazyHttp2, lazyChildProcess],
+    plugins: [lazyChildProcess],
     // Native bindings cannot be bundled: the keyring binding is a runtime dependency, required on first use.
     external: ['@napi-rs/keyring'],
   });

@@ -18,6 +18,17 @@ const exports = await new Promise((resolve, reject) => {
     if (/FORGECTL_TOKEN=.*\n/.test(text)) resolve(text);
   });
 });
+// However the tour ends (finished, a pipe closed early as by `| head`, Ctrl-C or kill), the processes it started and
+// its folder go too.
+const children = [sandbox];
+const cleanUp = () => {
+  for (const child of children) child.kill();
+  rmSync(work, { recursive: true, force: true });
+};
+process.on('exit', cleanUp);
+process.stdout.on('error', (error) => process.exit(error.code === 'EPIPE' ? 0 : 1));
+process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
 const sandboxEnv = Object.fromEntries([...exports.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2].replace(/^'(.*)'$/, '$1')]));
 const env = { ...process.env, FORGECTL_CONFIG_DIR: join(work, 'config'), ...sandboxEnv };
 delete env.FORGECTL_URL; // the tour uses a logged-in profile, as a user would
@@ -43,12 +54,63 @@ async function startReceiver(log) {
     });
     server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
   const port = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
   return {
     url: `http://127.0.0.1:${port}`,
     deliveries: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : []),
     stop: () => child.kill(),
   };
+}
+
+/**
+ * An AI agent's view: `forgectl mcp serve` over stdio, spoken to in JSON-RPC as an MCP client does (initialize,
+ * list the tools, call one); each request and a summary of its answer printed.
+ */
+async function mcpRoundTrip(toolsets, tool, args) {
+  console.log(`$ forgectl mcp serve --toolsets ${toolsets}    # what an agent starts; it speaks JSON-RPC on stdin and stdout`);
+  const server = spawn(process.execPath, [bin, 'mcp', 'serve', '--toolsets', toolsets], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(server);
+  const waiting = new Map();
+  let buffered = '';
+  server.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const message = JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  const exited = new Promise((resolve) => server.on('exit', resolve));
+  let id = 0;
+  const request = (method, params) => {
+    const message = { jsonrpc: '2.0', id: ++id, method, params };
+    const answer = new Promise((resolve, reject) => {
+      waiting.set(message.id, resolve);
+      exited.then(() => reject(new Error(`the server exited before answering ${method}`)));
+      setTimeout(() => reject(new Error(`no answer to ${method} within 20 s`)), 20_000).unref();
+    });
+    server.stdin.write(`${JSON.stringify(message)}\n`);
+    return answer;
+  };
+  try {
+    const hello = await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'forgectl-demo', version: '1' } });
+    server.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    console.log(`→ initialize\n← ${hello.result.serverInfo.name} ${hello.result.serverInfo.version}`);
+    const { tools } = (await request('tools/list', {})).result;
+    const reads = tools.filter((t) => t.annotations?.readOnlyHint).length;
+    console.log(`→ tools/list\n← ${tools.length} tools, ${reads} of them read-only (writes need --allow-write): ${tools.map((t) => t.name).join(', ')}`);
+    console.log(`→ tools/call ${tool} ${JSON.stringify(args)}`);
+    const called = (await request('tools/call', { name: tool, arguments: args })).result;
+    for (const record of called.structuredContent.result) console.log(`← ${JSON.stringify(record)}`);
+    if (called.isError) throw new Error(called.content[0].text);
+  } catch (error) {
+    failures++;
+    console.log(`!! ${error.message}`);
+  } finally {
+    server.stdin.end();
+    await exited;
+  }
 }
 
 let failures = 0;
@@ -67,6 +129,9 @@ function asShown(text) {
 
 /** Runs one tour step: prints the command line, then its output as it looks on a terminal. */
 function step(title, args, { input, expect = 0, show, capture = false } = {}) {
+  // A pipe closed early (| head): the last write failed. Its error event waits for a turn of the event loop, which
+  // these steps, run synchronously, would not give it until the end of the tour.
+  if (process.stdout.errored) process.exit(0);
   console.log(`${title ? `\n${bold(`# ${title}`)}\n` : ''}$ ${show ?? `forgectl ${args.map(quote).join(' ')}`}`);
   // On a terminal the commands draw their tables as they would for you. Read elsewhere (a file, a pipe), the steps
   // run on a pseudo-terminal 100 columns wide, so their tables look the same. Steps whose output the tour needs,
@@ -101,6 +166,7 @@ try {
     show: `printf '%s\\n' "$TOKEN" | forgectl auth login --profile demo --url ${sandboxEnv.FORGECTL_URL} --token-stdin`,
   });
   step('Who am I, and when does my token expire?', ['auth', 'status']);
+  step('The whole path checked: configuration, network, TLS, service, clock, token', ['doctor']);
   step('Profiles', ['profile', 'list']);
   step('A raw API call, as JSON', ['api', '/projects/acme%2Fapi', '--fields', 'id,path_with_namespace,default_branch']);
   step('Errors are one line and an exit code (5: not found)', ['api', '/users/987654321'], { expect: 5 });
@@ -114,6 +180,14 @@ try {
   step('Rotate it as cron would: locked, saved atomically to a 0600 file, verified, never printed', ['tokens', 'rotate', String(ciToken.id), '--group', 'acme', '--expires-in', '30d', '--output-file', tokenFile, '--yes']);
   step('Tokens expiring within 60 days (exit 9 tells cron that some do)', ['tokens', 'audit', '--group', 'acme', '--project', 'acme/api', '--expiring-within', '60d'], { expect: 9 });
 
+  // CI/CD variables: secrets in, never out.
+  step('A masked CI/CD variable: its value from stdin (never an argument)', ['variables', 'set', 'RELEASE_TOKEN', '--project', 'acme/api', '--masked', '--protected', '--value-stdin', '--fields', 'key,masked,protected,value'], {
+    input: 'demo-release-token-8c1f\n',
+    show: `printf '%s\\n' "$RELEASE_TOKEN" | forgectl variables set RELEASE_TOKEN --project acme/api --masked --protected --value-stdin`,
+  });
+  step('Masked and hidden values are never printed (in a table, JSON, a pipe or a log)', ['variables', 'list', '--project', 'acme/api']);
+  step('', ['variables', 'get', 'RELEASE_TOKEN', '--project', 'acme/api', '-o', 'json', '--fields', 'key,masked,protected,value']);
+
   // Review workflow.
   step('Approving at a SHA that is not HEAD is refused (exit 6)', ['approvals', 'approve', '--project', 'acme/api', '--mr', '1', '--sha', '0000000000000000000000000000000000000000'], { expect: 6 });
   step('Approve at HEAD', ['approvals', 'approve', '--project', 'acme/api', '--mr', '1']);
@@ -125,6 +199,9 @@ try {
   step('', ['mirror', 'pull', 'get', '--project', 'acme/api', '-o', 'json']);
   step('Badges, with placeholders rendered (group badges included)', ['badges', 'list', '--project', 'acme/api']);
   step('Protect release tags', ['protected-tags', 'protect', '--project', 'acme/api', '--name', 'v*', '--create-access-level', 'maintainer']);
+  step('Protected branches: nobody pushes to hotfix/*, maintainers merge', ['protected-branches', 'protect', '--project', 'acme/api', '--name', 'hotfix/*', '--push-access-level', 'no-access', '--merge-access-level', 'maintainer', '--fields', 'id,name']);
+  step('', ['protected-branches', 'list', '--project', 'acme/api']);
+  step('Members of a project, and who may do what', ['members', 'list', '--project', 'acme/api']);
 
   // Repositories.
   step('The repository tree (keyset pages, followed for you)', ['repo', 'tree', '--project', 'acme/api', '--recursive', '--all']);
@@ -165,6 +242,8 @@ try {
   step('One file out of the artifacts, without the archive', ['artifacts', 'file', 'dist/VERSION', '--project', 'acme/api', '--ref', 'main', '--job-name', 'build'], { capture: true });
   step('Why a download is not found (report artifacts only: exit 5)', ['artifacts', 'download', '--project', 'acme/api', '--ref', 'main', '--job-name', 'test', '-O', join(work, 'test.zip')], { expect: 5 });
 
+  step('Runners nobody has heard from in 30 days, and the command that deals with each (exit 9: some need attention)', ['runners', 'audit', '--instance', '--stale', '30d'], { expect: 9 });
+
   // Instance administration.
   step('Users, all pages (fetched concurrently), as NDJSON', ['users', 'list', '--all', '-o', 'ndjson', '--fields', 'id,username,state']);
   step('Instance settings: typed, previewed as current → new, confirmed', ['settings', 'set', 'signup_enabled=false', 'max_attachment_size=200', '--yes']);
@@ -178,9 +257,11 @@ try {
   const alertKey = join(work, 'alert.key');
   writeFileSync(alertKey, sandboxEnv.FORGECTL_SANDBOX_ALERT_KEY ?? '', { mode: 0o600 });
   step('Send an alert to a project\'s alert endpoint (its key, never your token)', ['alerts', 'send', '--url', sandboxEnv.FORGECTL_SANDBOX_ALERT_URL, '--key-file', alertKey, '--title', 'disk full', '--severity', 'high', '-o', 'json']);
+
+  console.log(`\n${bold('# AI assistants: the same commands as tools, read-only by default, no secret in a result')}`);
+  await mcpRoundTrip('projects,ci', 'variables_list', { project: 'acme/api', fields: ['key', 'environment_scope', 'masked', 'value'] });
 } finally {
-  sandbox.kill();
-  rmSync(work, { recursive: true, force: true });
+  cleanUp();
 }
 if (failures) {
   console.log(`\n${failures} step(s) did not end as expected`);

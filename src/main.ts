@@ -4,6 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands } from './commands/manifest.js';
 import { fileProblem } from './files.js';
+import { KEYRING_CALL_ENV } from './config/keyring.js';
 import { configDir, recoveryDir } from './config/paths.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 import { isNetworkFailure } from './http/failures.js';
@@ -20,6 +21,8 @@ export type { CliDeps };
  * 130 or 143 and one line on stderr saying what was left undone; a JSON array already opened on stdout is closed.
  */
 export async function main(argv: string[], deps: CliDeps): Promise<number> {
+  // forgectl run again by another forgectl to make one keyring call (src/config/keyring.ts): that call, nothing else.
+  if (deps.env[KEYRING_CALL_ENV] === '1') return (await import('./config/keyring-helper.js')).serveKeyringCall(argv, deps);
   const state = new OutputState();
   let interrupted = false;
   const onStdoutError = () => void (state.stdoutClosed = true);

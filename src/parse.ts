@@ -269,3 +269,8 @@ export function parseByteSize(name: string, max = Infinity) {
     return bytes;
   };
 }
+
+/** A word for a POSIX shell command line: as it is when that is safe, else in single quotes. */
+export function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
+}

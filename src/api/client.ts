@@ -1,6 +1,5 @@
 import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
-import type { PageBuffers } from '../http/page-buffers.js';
 import { sameOrigin, splitUrl } from '../http/url.js';
 import { redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
@@ -36,12 +35,17 @@ export interface ApiRequest {
   retry?: RetryMode;
   /** Read the whole body before returning (request() does), or when the answer's headers say so; see HttpRequest. */
   read?: HttpRequest['read'];
-  /** A GET whose answer is read into a buffer of this pool (list pages; see HttpRequest.into). */
-  into?: PageBuffers;
   /** Send the profile's token (default). Absolute URLs on another origin never get it. */
   auth?: boolean;
+  /**
+   * Answers from the origin asked only: a redirect elsewhere is an error (exit 8), not followed (JSON answers: what
+   * another origin answers is not this instance's data). Downloads may be sent on to object storage.
+   */
+  sameOrigin?: boolean;
   /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
   redact?: string[];
+  /** A POST that only reads (a GraphQL query): sent under --dry-run, retried as a GET is, and no change in flight. */
+  reads?: boolean;
 }
 
 export interface ApiHooks {
@@ -96,7 +100,8 @@ export class Api {
       body = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    if (this.hooks.dryRun && MUTATING.has(method)) {
+    const changes = MUTATING.has(method) && !request.reads;
+    if (this.hooks.dryRun && changes) {
       const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(redactBody(request.body, '', request.redact), null, 2) : '';
       this.hooks.printDryRun(`${method} ${redactUrl(url)}${shown ? `\n${shown}` : ''}\n`);
       throw new DryRunComplete();
@@ -104,17 +109,19 @@ export class Api {
     for (let redirects = 0; ; redirects++) {
       // The token goes only to its own instance: never to another origin (a redirect or a link elsewhere).
       const auth = request.auth !== false && sameOrigin(url, this.connection.baseUrl) ? this.authHeaders() : {};
-      const change = MUTATING.has(method) ? { what: `${method} ${this.displayPath(url)}` } : undefined;
+      const change = changes ? { what: `${method} ${this.displayPath(url)}` } : undefined;
       if (change) this.hooks.changesInFlight?.add(change);
       let response: HttpResponse;
       try {
-        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read, into: request.into });
+        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.reads ? 'repeatable' : request.retry, read: request.read });
       } finally {
         if (change) this.hooks.changesInFlight?.delete(change);
       }
       const location = response.header('location');
       const redirect = [301, 302, 303, 307, 308].includes(response.status);
-      if ((method === 'GET' || method === 'HEAD') && redirect && location && redirects < MAX_REDIRECTS) {
+      const read = method === 'GET' || method === 'HEAD';
+      const elsewhere = read && redirect && location !== undefined && request.sameOrigin === true && !sameOrigin(new URL(location, url).toString(), url);
+      if (read && redirect && location && redirects < MAX_REDIRECTS && !elsewhere) {
         await response.body.dump().catch(() => undefined);
         url = new URL(location, url).toString();
         continue;
@@ -123,7 +130,7 @@ export class Api {
       // Any other answer that is not a success (a redirect not followed) is an error, never an empty success.
       if (response.status < 200 || response.status >= 300) {
         await response.body.dump().catch(() => undefined);
-        throw unfollowed(response.status, method, this.displayPath(url), location, url, redirects >= MAX_REDIRECTS && redirect);
+        throw unfollowed(response.status, method, this.displayPath(url), location, url, elsewhere ? 'elsewhere' : redirects >= MAX_REDIRECTS && redirect ? 'loop' : 'write');
       }
       return response;
     }
@@ -131,31 +138,15 @@ export class Api {
 
   /** Sends a request whose answer is JSON (or empty); anything else is a server failure (exit 8). */
   async request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>> {
-    const response = await this.send({ ...request, read: true });
+    const response = await this.send({ ...request, read: true, sameOrigin: true });
     const body = await readJson(response);
-    if (body.kind !== 'json') throw this.notJson(request, response.status, body.kind, body.type);
+    if (body.kind !== 'json') throw this.notJson(request, response.status, body.kind, body.type, body.why);
     return { status: response.status, header: response.header, data: body.value as T, body: await response.buffer() };
   }
 
-  /**
-   * Sends a request whose answer should be JSON and returns its bytes unparsed (an answer that is not JSON by its
-   * content type is a server failure, as with request()): the caller checks them, and calls notJson() when they
-   * are malformed.
-   */
-  async requestBytes(request: ApiRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer; release?(): void }> {
-    const response = await this.send({ ...request, read: true });
-    const body = await response.buffer();
-    const type = (response.header('content-type') ?? '').split(';')[0].trim();
-    if (!/[/+]json$/i.test(type)) {
-      const text = body.toString('utf8');
-      if (text.trim() && !(type === '' && /^[[{]/.test(text.trimStart()))) throw this.notJson(request, response.status, 'other', type);
-    }
-    return { status: response.status, header: response.header, body, release: response.release };
-  }
-
   /** The server failure (exit 8) of an answer that is malformed JSON or not JSON. */
-  notJson(request: ApiRequest, status: number, kind: 'malformed' | 'other', type: string): CliError {
-    const what = kind === 'malformed' ? 'malformed JSON' : `${type || 'a body without a content type'}, not JSON`;
+  notJson(request: ApiRequest, status: number, kind: 'malformed' | 'other', type: string, why?: string): CliError {
+    const what = kind === 'malformed' ? why ?? 'malformed JSON' : `${type || 'a body without a content type'}, not JSON`;
     return new CliError(
       `the server answered ${status} with ${what} (${request.method.toUpperCase()} ${this.displayPath(this.url(request.path, request.query))})`,
       ExitCode.server,
@@ -234,37 +225,66 @@ const MAX_REDIRECTS = 5;
 
 /**
  * A redirect (or other 1xx/3xx answer) that was not followed: writes are never sent again elsewhere (the body and
- * the token would go to whatever the Location names), and a GET stops after MAX_REDIRECTS. Names the Location.
+ * the token would go to whatever the Location names), a JSON answer is never taken from another origin, and a GET
+ * stops after MAX_REDIRECTS. Names the Location.
  */
-function unfollowed(status: number, method: string, path: string, location: string | undefined, from: string, loop: boolean): CliError {
+function unfollowed(status: number, method: string, path: string, location: string | undefined, from: string, why: 'write' | 'elsewhere' | 'loop'): CliError {
   const to = location ? redactUrl(new URL(location, from).toString()) : undefined;
-  const what = loop
-    ? `more than ${MAX_REDIRECTS} redirects (the last to ${to})`
-    : to
-      ? `a redirect (${status}) to ${to}, which is not followed for ${method}`
-      : `${status} without a Location`;
-  const hint = loop
-    ? 'the service redirects in a loop; check the instance URL'
-    : to
-      ? 'nothing was changed; if the instance moved (or wants https://), set its URL to where it redirects: forgectl auth login --url URL'
-      : undefined;
+  const moved = 'if the instance moved (or wants https://), set its URL to where it redirects: forgectl auth login --url URL';
+  const [what, hint] = !to && why !== 'loop'
+    ? [`${status} without a Location`, undefined]
+    : {
+        loop: [`more than ${MAX_REDIRECTS} redirects (the last to ${to})`, 'the service redirects in a loop; check the instance URL'],
+        elsewhere: [`a redirect (${status}) to another origin, ${to}: what it answers is not this instance's data`, moved],
+        write: [`a redirect (${status}) to ${to}, which is not followed for ${method}`, `nothing was changed; ${moved}`],
+      }[why];
   return new CliError(`the server answered ${what} (${method} ${path} → ${status})`, ExitCode.server, hint);
 }
 
+/** Nesting deeper than any real record: an answer nested deeper is refused as malformed. */
+const MAX_JSON_DEPTH = 1000;
+
 /**
- * A response body read as JSON: empty, parsed (with its text), malformed JSON, or something else (with its content
- * type). A byte order mark before JSON is left out, as JSON's RFC lets a reader do and jq does.
+ * A response body read as JSON: empty, parsed (with its text), malformed JSON (`why`, when it is more than a syntax
+ * error), or something else (with its content type). A byte order mark before JSON is left out, as JSON's RFC lets a
+ * reader do and jq does.
  */
-export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown; text: string } | { kind: 'malformed' | 'other'; text: string; type: string }> {
+export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown; text: string } | { kind: 'malformed' | 'other'; text: string; type: string; why?: string }> {
   const text = await response.text();
   const type = (response.header('content-type') ?? '').split(';')[0].trim();
   if (!text.trim()) return { kind: 'json', value: undefined, text: '' };
   const declared = /[/+]json$/i.test(type);
   if (!declared && !(type === '' && /^[[{]/.test(text.trimStart()))) return { kind: 'other', text, type };
   const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  let value: unknown;
   try {
-    return { kind: 'json', value: JSON.parse(json), text: json };
+    value = JSON.parse(json);
   } catch {
     return { kind: 'malformed', text, type };
   }
+  // Parsing follows any nesting in memory proportional to the text (V8's parser keeps no call stack), but writing the
+  // value again recurses: a value nested past any real record's depth is refused before anything else reads it.
+  if (deeperThan(value, MAX_JSON_DEPTH)) return { kind: 'malformed', text, type, why: `JSON nested deeper than ${MAX_JSON_DEPTH.toLocaleString('en-US')} levels` };
+  return { kind: 'json', value, text: json };
+}
+
+/** Whether arrays and objects nest deeper than `limit` in a parsed value (followed with stacks of its own). */
+function deeperThan(value: unknown, limit: number): boolean {
+  const containers: object[] = [];
+  const depths: number[] = [];
+  const visit = (item: unknown, depth: number): void => {
+    if (item !== null && typeof item === 'object') {
+      containers.push(item);
+      depths.push(depth);
+    }
+  };
+  visit(value, 1);
+  while (containers.length) {
+    const container = containers.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth > limit) return true;
+    if (Array.isArray(container)) for (const item of container) visit(item, depth + 1);
+    else for (const key in container) visit(container[key], depth + 1);
+  }
+  return false;
 }

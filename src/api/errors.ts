@@ -14,6 +14,8 @@ function describe(body: unknown): string {
     const base = describeMessage(record.message);
     return record.error_code ? `${base} (${String(record.error_code)})` : base;
   }
+  // GraphQL: {"errors":[{"message":"Invalid token"}]}
+  if (Array.isArray(record.errors)) return record.errors.map((error) => (error && typeof error === 'object' ? describe((error as Record<string, unknown>).message) : describe(error))).filter(Boolean).join('; ');
   if (typeof record.error === 'string') {
     return typeof record.error_description === 'string' ? record.error_description : record.error;
   }

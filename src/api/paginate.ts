@@ -1,16 +1,15 @@
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { ApiResponse } from './response.js';
-import { scanJsonList, type ScannedList } from './json-scan.js';
 import type { Query } from './path.js';
-import { PageBuffers } from '../http/page-buffers.js';
+import { redactUrl } from '../http/redact.js';
+import { sameOrigin } from '../http/url.js';
 
-type PageRequest = { method: 'GET'; path: string; query?: Query; into?: PageBuffers };
+type PageRequest = { method: 'GET'; path: string; query?: Query };
 
-/** What the pages are read through: the client's request(), requestBytes() and notJson() (src/api/client.ts). */
+/** What the pages are read through: the client's request() and url() (src/api/client.ts). */
 export interface PageSource {
   request<T>(request: PageRequest): Promise<ApiResponse<T>>;
-  requestBytes(request: PageRequest): Promise<{ status: number; header(name: string): string | undefined; body: Buffer; release?(): void }>;
-  notJson(request: PageRequest, status: number, kind: 'malformed' | 'other', type: string): Error;
+  url(path: string, query?: Query): string;
 }
 
 export interface PageOptions {
@@ -37,29 +36,12 @@ export interface ListOptions<T = any> extends PageOptions {
   countLimit?: number;
 }
 
-/** A page of a list as the service sent it: its bytes, checked as JSON and cut into records (see json-scan.ts). */
-export interface SentPage {
-  bytes: Buffer;
-  list: ScannedList;
-  /** The records, parsed (for a page that cannot be written as it came). */
-  records(): unknown[];
-  /**
-   * Gives the page's buffer back for a later page, once nothing reads `bytes` any more (the output wrote them, or
-   * copied what it writes): neither bytes nor records() may be used afterwards. Paging keeps what it still needs.
-   * A page never released is collected as any other.
-   */
-  release(): void;
-  /** The buffers the list's pages are read into (the output may take its own from them: see prettyJson). */
-  buffers: PageBuffers;
-}
-
-/** A page as fetched: its headers and record count; the records themselves are parsed only when asked for. */
+/** A page as fetched: its headers and records. */
 interface Fetched<T> {
   header(name: string): string | undefined;
   count: number;
   records(): T[];
   last(): T | undefined;
-  sent?: SentPage;
 }
 
 const unchanged = (record: any) => record;
@@ -130,71 +112,17 @@ export class ListResult<T> implements AsyncIterable<T> {
     return new ListResult<T>(this.api, this.path, this.query, { ...this.options, all: true, limit: undefined }, this.transform, { keep: both, limit });
   }
 
-  /**
-   * Whether sentPages() can give this list: its records are neither mapped nor filtered nor cut by --limit, so
-   * output that does not reshape them (NDJSON, JSON) can write the service's own bytes, parsing nothing.
-   */
-  get passesThrough(): boolean {
-    return this.transform === unchanged && !this.local && this.options.limit === undefined;
-  }
-
-  /** The pages as the service sent them, each checked as JSON and cut into records but not parsed (see passesThrough). */
-  async *sentPages(): AsyncGenerator<SentPage> {
-    if (!this.passesThrough) throw new Error('sentPages() of a list that is mapped, filtered or limited');
-    this.raw = true;
-    for await (const fetched of this.iterate()) {
-      if (fetched.count) yield fetched.sent!;
-      else fetched.sent!.release();
-    }
-  }
-
-  /** Fetch pages as bytes, checked and cut but not parsed (sentPages()). */
-  private raw = false;
-  /** The buffers pages are read into when fetched as bytes: a few, reused as the output releases pages. */
-  private buffers?: PageBuffers;
-
   private async fetch(pathOrUrl: string, query?: Query): Promise<Fetched<T>> {
     this.requests++;
     const request: PageRequest = { method: 'GET', path: pathOrUrl, query };
-    const notAList = (status: number, id: string | undefined) => new ApiError('expected a list in the response', status, 'GET', this.path, id);
-    if (!this.raw) {
-      const response = await this.api.request<T[]>(request);
-      if (!Array.isArray(response.data)) throw notAList(response.status, response.header('x-request-id'));
-      const data = response.data;
-      return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1] };
+    const response = await this.api.request<T[]>(request);
+    const data = response.data;
+    // A 200 that is not a list (or empty) is a broken answer, as malformed JSON is: a server failure.
+    if (!Array.isArray(data)) {
+      const what = data === undefined ? 'an empty body' : 'JSON that is not a list';
+      throw new CliError(`the server answered ${response.status} with ${what} where a list was expected (GET ${this.path})`, ExitCode.server);
     }
-    const buffers = (this.buffers ??= new PageBuffers());
-    const response = await this.api.requestBytes({ ...request, into: buffers });
-    const { body } = response;
-    const list = scanJsonList(body);
-    if (list === 'malformed' || list === 'not-a-list') {
-      // Well-formed JSON that is not a list (or no body at all), or malformed JSON, as request() tells them apart.
-      if (list === 'not-a-list' && (!body.toString('utf8').trim() || isJson(body))) throw notAList(response.status, response.header('x-request-id'));
-      throw this.api.notJson(request, response.status, 'malformed', '');
-    }
-    let parsed: T[] | undefined;
-    let released = false;
-    const records = (): T[] => {
-      if (released && !parsed) throw new Error('the records of a page whose buffer was released');
-      return (parsed ??= JSON.parse(body.toString('utf8')) as T[]);
-    };
-    const count = list.starts.length;
-    // Keyset paging needs the last record alone: only it is parsed, from its text kept when the buffer goes back.
-    let lastText: string | undefined;
-    const lastRecordText = () => (lastText ??= body.toString('utf8', list.starts[count - 1], list.ends[count - 1]));
-    const release = (): void => {
-      if (released) return;
-      if (count && this.options.keysetAfter) lastRecordText();
-      released = true;
-      response.release?.();
-    };
-    return {
-      header: response.header,
-      count,
-      records,
-      last: () => (parsed ? parsed[count - 1] : count ? (JSON.parse(lastRecordText()) as T) : undefined),
-      sent: { bytes: body, list, records, release, buffers },
-    };
+    return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1] };
   }
 
   private async *iterate(): AsyncGenerator<Fetched<T>> {
@@ -244,9 +172,18 @@ export class ListResult<T> implements AsyncIterable<T> {
       if (page.count) yield page;
       if (limit !== undefined && count >= limit) return;
       const link = nextLink(response);
+      if (link) this.checkOrigin(link);
       const next = nextPage(response);
       target = link ? { path: link } : next && response.count ? { path: target.path, query: { ...target.query, page: next } } : undefined;
     }
+  }
+
+  /** A link to the next page must stay on the instance: another origin's records are not this instance's data. */
+  private checkOrigin(link: string): void {
+    const list = this.api.url(this.path);
+    const to = new URL(link, list).toString();
+    if (sameOrigin(to, list)) return;
+    throw new CliError(`the server's link to the next page points to another origin, ${redactUrl(to)}: what it answers is not this instance's data, and the list ends here (GET ${this.path})`, ExitCode.server);
   }
 
   /** --all: page 1, then further pages fetched concurrently in a bounded window, yielded in order. */
@@ -322,16 +259,6 @@ export class ListResult<T> implements AsyncIterable<T> {
 function cut<T>(page: Fetched<T>, count: number): Fetched<T> {
   const records = page.records().slice(0, count);
   return { header: page.header, count: records.length, records: () => records, last: () => records[records.length - 1] };
-}
-
-/** Whether the bytes are well-formed JSON. */
-function isJson(bytes: Buffer): boolean {
-  try {
-    JSON.parse(bytes.toString('utf8'));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function nextLink(response: { header(name: string): string | undefined }): string | undefined {

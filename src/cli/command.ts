@@ -6,6 +6,7 @@ import type { ConfigData } from '../config/store.js';
 import type { RateGate } from '../http/rate-gate.js';
 import type { Format } from '../output/formats.js';
 import type { Io, Streams } from '../output/io.js';
+import type { ColumnPriority } from '../output/table.js';
 
 export interface OptionDef {
   /** Commander flags: '--expires-at <date>', '-y, --yes', '--no-enabled'. */
@@ -157,6 +158,8 @@ export interface CommandDef<O = any> {
   list?: boolean | 'keyset';
   /** Default columns for table, TSV and CSV output of lists. */
   columns?: string[];
+  /** What of those columns a narrow terminal keeps first, where the table's defaults are not enough. */
+  columnPriority?: ColumnPriority;
   /** The top-level fields of its records as declared: --fields accepts them even when a record lacks one (shown as null). */
   recordFields?: readonly string[];
   /** Formats of -o this command writes itself besides the common ones (`variables export -o dotenv`). */
@@ -169,6 +172,11 @@ export interface CommandDef<O = any> {
    * Commands with --project and no --group of their own take the whole selector without saying so.
    */
   fleet?: 'projects-file';
+  /**
+   * false: the command never uses the token of the profile in use (ctx.api, ctx.connection()), so it is not read from
+   * the OS keyring before the command runs (auth login, profile commands, completion scripts).
+   */
+  credentials?: false;
   run(opts: O, ctx: Context): Promise<unknown>;
 }
 

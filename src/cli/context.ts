@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { Api } from '../api/client.js';
 import type { PageOptions } from '../api/paginate.js';
 import type { Env } from '../config/paths.js';
-import { resolveConnection, selectedProfileName, type Connection } from '../config/resolve.js';
+import { KeyringReads } from '../config/keyring.js';
+import { keyringAccountInUse, resolveConnection, selectedProfileName, type Connection } from '../config/resolve.js';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { HttpClient } from '../http/client.js';
 import { RateGate } from '../http/rate-gate.js';
@@ -49,6 +50,7 @@ export class RunContext implements Context {
   private resolved?: Connection;
   private readonly httpClients: HttpClient[] = [];
   private apiClient?: Api;
+  private readonly keyringReads = new KeyringReads();
 
   constructor(init: ContextInit) {
     this.io = init.io;
@@ -80,10 +82,27 @@ export class RunContext implements Context {
     return this.config;
   }
 
+  /**
+   * Reads the token of the profile in use from the OS keyring, when it is kept there, before the command runs: a
+   * keyring call runs in a helper process and is awaited here, so SIGINT and SIGTERM are acted on while it waits
+   * (connection() is synchronous). Anything that keeps the connection from resolving is left for connection() to say.
+   */
+  async readCredentialsAhead(): Promise<void> {
+    let config: ConfigData;
+    try {
+      config = this.readConfig();
+    } catch {
+      return;
+    }
+    const account = keyringAccountInUse(this.globals, this.env, config);
+    if (account) await this.keyringReads.readAhead(account);
+  }
+
   connection(): Connection {
     if (!this.resolved) {
-      this.resolved = resolveConnection(this.globals, this.env, this.readConfig());
+      this.resolved = resolveConnection(this.globals, this.env, this.readConfig(), this.keyringReads.read);
       if (this.resolved.insecure) this.io.warn('TLS certificate verification is disabled (insecure)');
+      if (this.resolved.notice) this.io.warn(this.resolved.notice);
     }
     return this.resolved;
   }
@@ -151,7 +170,7 @@ export class RunContext implements Context {
       },
       async password(message) {
         const { password } = await import('@inquirer/prompts');
-        return password({ message, mask: '*' }, context);
+        return password({ message }, context);
       },
       async confirm(message, defaultValue = false) {
         const { confirm } = await import('@inquirer/prompts');

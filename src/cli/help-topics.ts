@@ -30,7 +30,7 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
         paragraph('Connection (flags win over these; these win over the profile):'),
         list([
           ['FORGECTL_URL', "instance URL, as --server; a profile's token goes only to the profile's own URL"],
-          ['FORGECTL_TOKEN', 'access token for this run (never on the command line)'],
+          ['FORGECTL_TOKEN', 'access token for this run (never on the command line); a profile named with -p or FORGECTL_PROFILE uses its own token instead, saying so once (and is refused when it has none)'],
           ['FORGECTL_TOKEN_TYPE', 'private (default), job or oauth'],
           ['FORGECTL_PROFILE', 'profile to use, as -p'],
           ['FORGECTL_CONFIG_DIR', 'folder of config.json (else $XDG_CONFIG_HOME/forgectl, else ~/.config/forgectl)'],

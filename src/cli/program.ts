@@ -17,7 +17,7 @@ import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagr
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
-import { editDistance, parseChoice, parseInteger } from '../parse.js';
+import { closestName, editDistance, parseChoice, parseInteger } from '../parse.js';
 
 export interface CliDeps extends Streams {
   env: Env;
@@ -53,7 +53,7 @@ export const globalOptions: OptionDef[] = [
 
 /** The root help's sections, in the README's order, and the top-level commands in each. */
 const HELP_SECTIONS: Array<[string, string[]]> = [
-  ['Setup and raw requests:', ['auth', 'profile', 'doctor', 'api', 'completion', 'sandbox']],
+  ['Setup and raw requests:', ['auth', 'profile', 'doctor', 'api', 'completion', 'sandbox', 'version']],
   ['Tokens:', ['tokens']],
   ['Projects and groups:', ['projects', 'groups', 'members', 'group-badges']],
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
@@ -167,6 +167,27 @@ function guessCommand({ manifest }: Commands, unknown: { word: string; after: st
   return ranked[0]?.guess;
 }
 
+/**
+ * Commander's command, with forgectl's own error for an unknown option: `error: unknown option '--per-pag'` and a
+ * `hint:` line with the nearest option of the command (its own and those of the commands above it), as an unknown
+ * command gets, instead of commander's "(Did you mean …?)".
+ */
+class CliCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new CliCommand(name);
+  }
+
+  unknownOption(flag: string): never {
+    const lineage: Command[] = [this];
+    while (lineage[0].parent) lineage.unshift(lineage[0].parent);
+    const known = lineage.flatMap((command) => command.options.map((option) => option.long).filter((long): long is string => Boolean(long)));
+    const path = lineage.slice(1).map((command) => command.name());
+    const given = flag.replace(/=.*/, '');
+    const guess = given.startsWith('--') ? closestName(given, known) : undefined;
+    throw new UsageError(`unknown option '${given}'`, guess ? `did you mean ${guess}?` : `${['forgectl', ...path].join(' ')} --help lists its options`);
+  }
+}
+
 /** Exit 2 for a command that does not exist, also with --help (which would otherwise show the parent's help). */
 function unknownCommand(commands: Commands, unknown: { word: string; after: string; rest: string[] }): UsageError {
   const guess = guessCommand(commands, unknown);
@@ -209,7 +230,7 @@ export function toOption(def: OptionDef): Option {
  * it, for its help.
  */
 export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Streams, 'stdout' | 'stderr'>, only?: ManifestEntry, group: string[] = []): { program: Command; leaves: Map<string, Command> } {
-  const program = new Command('forgectl')
+  const program = new CliCommand('forgectl')
     .description('Administer the software-delivery platform from the terminal, scripts and cron')
     .usage('<command> [options]')
     .showSuggestionAfterError(true)
@@ -259,7 +280,7 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
   if (!only && !group.length) entries.sort(helpOrder);
   for (const entry of entries) {
     const words = entry.path.split(' ');
-    let parent = program;
+    let parent: Command = program;
     words.slice(0, only ? words.length : group.length + 1).forEach((word, index) => {
       const path = words.slice(0, index + 1).join(' ');
       let node = nodes.get(path);
@@ -354,6 +375,7 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
   const context = await createContext(commands, globals, deps, opts, def, state, executor);
   try {
+    if (def.credentials !== false) await context.readCredentialsAhead();
     const kind = fleetKind(def);
     const fleet = kind !== undefined && fleetSelected(opts, kind);
     if (kind) checkSelection(opts, kind);
@@ -363,6 +385,7 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
       format: context.format,
       fields: context.globals.fields,
       columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
+      columnPriority: def.columnPriority,
       declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
       ...shaping,
     });

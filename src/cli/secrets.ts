@@ -52,8 +52,15 @@ export async function readSecret(ctx: Context, label: string, source: SecretSour
     value = ctx.io.streams.stdin.isTTY ? await ctx.prompt.password(label) : await ctx.io.readStdin();
   }
   value = value.replace(/\r?\n$/, '');
-  if (!value) throw new UsageError(`${label}: ${describe(source)} is empty`);
+  if (!value) throw emptySecret(label, source);
   return value;
+}
+
+/** "no token to identify: stdin is empty", from a label that also asks for the value ("Token to identify"). */
+function emptySecret(label: string, source: SecretSource): UsageError {
+  const what = label.startsWith('-') ? `value for ${label}` : label.replace(/^(the|your) /i, '').replace(/^[A-Z](?=[a-z])/, (first) => first.toLowerCase());
+  const hint = 'stdin' in source ? "pipe it in (printf '%s\\n' \"$VALUE\" | forgectl …), or run at a terminal to be asked for it" : undefined;
+  return new UsageError(`no ${what}: ${describe(source)} is empty`, hint);
 }
 
 /** --show-values of the commands that print CI/CD variables (variables list and get, api). */

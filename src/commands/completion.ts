@@ -5,10 +5,11 @@ import { TextResult } from '../output/result.js';
 
 export default defineCommand<{ shell: string }>({
   description: 'The same scripts ship in the package under completions/.',
+  credentials: false,
   examples: [
     'forgectl completion bash > /etc/bash_completion.d/forgectl',
     'forgectl completion zsh > "${fpath[1]}/_forgectl"',
-    'forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
+    'mkdir -p ~/.config/fish/completions && forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
   ],
   args: ['<shell>'],
   async run(opts, ctx) {

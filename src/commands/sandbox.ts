@@ -81,6 +81,7 @@ function quote(value: string): string {
 
 export default defineCommand<Options>({
   description: 'A simulated instance on loopback with in-memory state: the same paths, status codes, error bodies, pagination headers and state machines as the real service. /-/sandbox/faults injects errors for tests. Runs until interrupted (Ctrl-C), or in the background with --print-env --detach.',
+  credentials: false,
   examples: [
     'forgectl sandbox',
     'eval "$(forgectl sandbox --print-env --detach)"   # in the background, FORGECTL_URL and FORGECTL_TOKEN set in this shell',
@@ -132,6 +133,8 @@ export default defineCommand<Options>({
     const env = { FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, ...sandboxEnv(sandbox) };
     if (opts.printEnv) {
       await ctx.io.out(Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join(''));
+      // Read by `eval "$(…)"`, which waits for the output to end: that is when the sandbox stops.
+      if (!ctx.io.stdoutIsTTY) ctx.io.note('the sandbox serves in the foreground until stopped (Ctrl-C), and what reads this waits as long: eval "$(forgectl sandbox --print-env --detach)" returns at once, the sandbox in the background');
     } else {
       await ctx.io.out(`forgectl sandbox listening on ${sandbox.rootUrl} (tier ${sandbox.tier})\nadministrator token (root): ${sandbox.adminToken}\n`);
       ctx.io.note(`try: FORGECTL_URL=${sandbox.rootUrl} FORGECTL_TOKEN=… forgectl auth status   (stop with Ctrl-C)`);

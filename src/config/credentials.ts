@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { shellQuote } from '../parse.js';
 import { keyringDelete, keyringWrite, tokenStorage } from './keyring.js';
 import { updateConfig, type Profile, type TokenType } from './store.js';
 
@@ -28,7 +29,7 @@ export async function saveProfileToken(configDir: string, name: string, token: s
   let account: string | undefined;
   if (storage === 'keyring') {
     account = existing?.token_keyring ?? keyringAccount(name, URL.canParse(how.url) ? new URL(how.url).host : 'no-url', configDir);
-    keyringWrite(account, token);
+    await keyringWrite(account, token);
   }
   const { previous, current } = await updateConfig(configDir, (data) => {
     const profile: Profile = { ...(data.profiles[name] ?? { url: how.url }) };
@@ -49,17 +50,25 @@ export async function saveProfileToken(configDir: string, name: string, token: s
     if (how.makeCurrent) data.current ??= name;
     return { previous: before, current: data.current };
   });
-  return { storage, current, leftover: storage === 'file' && previous ? removeKeyringEntry(previous) : undefined };
+  return { storage, current, leftover: storage === 'file' && previous ? await removeKeyringEntry(previous) : undefined };
 }
 
 /** Removes a keyring entry; returns why it could not be removed (the caller warns), undefined when done. */
-export function removeKeyringEntry(account: string): string | undefined {
+export async function removeKeyringEntry(account: string): Promise<string | undefined> {
   try {
-    keyringDelete(account);
+    await keyringDelete(account);
     return undefined;
   } catch (error) {
-    return `the old keyring entry "${account}" (service forgectl) could not be removed: ${(error as Error).message}; remove it with your keyring tool`;
+    return `the old keyring entry "${account}" (service forgectl) could not be removed: ${(error as Error).message}; ${removeByHand(account)}`;
   }
+}
+
+/** How to remove a keyring entry without forgectl. */
+export function removeByHand(account: string): string {
+  const quoted = shellQuote(account);
+  if (process.platform === 'darwin') return `remove it with: security delete-generic-password -s forgectl -a ${quoted}`;
+  if (process.platform === 'win32') return `remove it in the Credential Manager (entry ${account}.forgectl)`;
+  return `remove it with your keyring tool, such as: secret-tool clear service forgectl username ${quoted}`;
 }
 
 /**

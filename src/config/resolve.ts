@@ -4,7 +4,7 @@ import { isLoopbackHost } from '../http/url.js';
 import { FORMATS } from '../output/formats.js';
 
 export { isLoopbackHost };
-import { storedToken } from './keyring.js';
+import { storedToken, type KeyringReader } from './keyring.js';
 import type { Env } from './paths.js';
 import { PROFILE_KEYS, type ConfigData, type Profile, type TokenType } from './store.js';
 
@@ -24,6 +24,8 @@ export interface Connection {
   timeoutMs: number;
   retries: number;
   profile?: Profile;
+  /** Something to say once on stderr about how the connection was chosen. */
+  notice?: string;
 }
 
 export interface ConnectionFlags {
@@ -145,13 +147,23 @@ export function instanceIdentity(url: string): string {
 }
 
 /** Where requests go, without the token: the instance, the profile that is for it, and the transport settings. */
-export type Target = Omit<Connection, 'token' | 'tokenType' | 'tokenSource'>;
+export type Target = Omit<Connection, 'token' | 'tokenType' | 'tokenSource' | 'notice'>;
+
+/** A target and what choosing its token needs. */
+interface Selection extends Target {
+  /** --server / FORGECTL_URL was given. */
+  explicitUrl: boolean;
+  /** The API base of the CI job's own instance, inside a CI job. */
+  ciBase?: string;
+  /** How the profile was named when -p or FORGECTL_PROFILE named it (and it is the one in use). */
+  namedBy?: string;
+}
 
 /**
  * The instance and profile in use (flags → environment → profile → CI job), without reading the token: `doctor`
  * probes the network of a profile whose token cannot be read (a keyring outside its session).
  */
-export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigData): Target & { explicitUrl: boolean } {
+export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigData): Selection {
   const selected = selectProfile(flags, env, config);
   const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
   const explicitUrl = flags.server ?? (env.FORGECTL_URL || undefined);
@@ -177,35 +189,68 @@ export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigDa
     retries: flags.retries ?? profile?.retries ?? 3,
     profile,
     explicitUrl: explicitUrl !== undefined,
+    // A CI job token belongs to the job's own instance.
+    ciBase: ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined,
+    namedBy: explicitProfile && profile && name === selected.name ? (flags.profile !== undefined ? `-p ${name}` : `FORGECTL_PROFILE=${name}`) : undefined,
   };
 }
 
-export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData): Connection {
-  const { explicitUrl, ...target } = resolveTarget(flags, env, config);
-  const { profileName: name, profile, baseUrl, rootUrl } = target;
-  // A CI job token belongs to the job's own instance.
-  const ciUrl = env.CI_API_V4_URL || env.CI_SERVER_URL;
-  const ciBase = ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined;
+/**
+ * Where the token of a selection comes from, first hit wins; undefined when there is none. FORGECTL_TOKEN comes
+ * before the profile's, except for a profile named explicitly (-p, FORGECTL_PROFILE) that has a token of its own: a
+ * command line that names the profile means that profile's credentials.
+ */
+function tokenSourceOf(selection: Selection, env: Env): Connection['tokenSource'] | undefined {
+  const { profile } = selection;
+  const own = profile?.token ? 'profile' : profile?.token_keyring ? 'keyring' : profile?.token_command ? 'token_command' : undefined;
+  if (env.FORGECTL_TOKEN && !(selection.namedBy && own)) return 'environment';
+  if (own) return own;
+  if (env.CI_JOB_TOKEN && selection.baseUrl === selection.ciBase) return 'ci_job';
+  return undefined;
+}
 
+/**
+ * The keyring entry a run's connection would read its token from, if any: read ahead of the command (asynchronously,
+ * see KeyringReads), so that a keyring that does not answer never holds up a signal. Undefined when the token comes
+ * from elsewhere, or when the connection cannot be resolved at all (the command then says why, if it needs one).
+ */
+export function keyringAccountInUse(flags: ConnectionFlags, env: Env, config: ConfigData): string | undefined {
+  try {
+    const selection = resolveTarget(flags, env, config);
+    return tokenSourceOf(selection, env) === 'keyring' ? selection.profile?.token_keyring : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `read` reads a keyring entry (tokens read ahead by the run; by default the keyring is asked there and then). */
+export function resolveConnection(flags: ConnectionFlags, env: Env, config: ConfigData, read?: KeyringReader): Connection {
+  const selection = resolveTarget(flags, env, config);
+  const { explicitUrl, ciBase: _ciBase, namedBy, ...target } = selection;
+  const { profileName: name, profile, baseUrl, rootUrl } = target;
+  const tokenSource = tokenSourceOf(selection, env) ?? 'profile';
+  if (namedBy && env.FORGECTL_TOKEN && tokenSource === 'environment') {
+    throw new ConfigError(
+      `${namedBy} names profile "${name}", which has no token; FORGECTL_TOKEN is set too, and is used only when no profile is named`,
+      `log in to the profile (forgectl -p ${name} auth login), or leave out ${namedBy.startsWith('-p') ? '-p' : 'FORGECTL_PROFILE'} to use FORGECTL_TOKEN`,
+    );
+  }
+  // Said once per run: FORGECTL_TOKEN is set in the shell, and a profile named on purpose wins over it.
+  const notice = namedBy && env.FORGECTL_TOKEN ? `FORGECTL_TOKEN is set, but ${namedBy} names a profile: using the token of profile "${name}"` : undefined;
   let token: string | undefined;
   let tokenType: TokenType = profile?.token_type ?? 'private';
-  let tokenSource: Connection['tokenSource'] = 'profile';
-  if (env.FORGECTL_TOKEN) {
+  if (tokenSource === 'environment') {
     token = env.FORGECTL_TOKEN;
-    tokenSource = 'environment';
     tokenType = parseTokenType(env.FORGECTL_TOKEN_TYPE) ?? tokenType;
-  } else if (profile?.token) {
-    token = profile.token;
-  } else if (profile?.token_keyring) {
-    token = storedToken(name, profile);
-    tokenSource = 'keyring';
-  } else if (profile?.token_command) {
-    token = runTokenCommand(profile.token_command, env);
-    tokenSource = 'token_command';
-  } else if (env.CI_JOB_TOKEN && baseUrl === ciBase) {
+  } else if (tokenSource === 'profile') {
+    token = profile?.token;
+  } else if (tokenSource === 'keyring') {
+    token = storedToken(name, profile, read);
+  } else if (tokenSource === 'token_command') {
+    token = runTokenCommand(profile!.token_command!, env);
+  } else {
     token = env.CI_JOB_TOKEN;
     tokenType = 'job';
-    tokenSource = 'ci_job';
   }
   if (!token && explicitUrl && !profile) {
     throw new ConfigError(
@@ -225,7 +270,7 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
       'use https, or set "allow_http": true in the profile (forgectl profile set allow_http true)',
     );
   }
-  return { ...target, token, tokenType, tokenSource };
+  return { ...target, token, tokenType, tokenSource, ...(notice ? { notice } : {}) };
 }
 
 function parseTokenType(value: string | undefined): TokenType | undefined {

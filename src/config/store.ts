@@ -85,6 +85,22 @@ function assertSafePermissions(file: string, data: ConfigData): void {
   }
 }
 
+/**
+ * conf writes through `atomically`, whose `when-exit` hooks SIGINT, SIGTERM and a dozen other signals when it is
+ * loaded: it removes its temporary files and then kills the process with the same signal, which would cut short
+ * forgectl's own handling of a signal (a rotation saying what is saved and what waits in its recovery file). Its hooks
+ * on signals are removed once it is loaded; its hook on exit, which removes the temporary files, stays.
+ */
+async function loadConf(): Promise<typeof import('conf').default> {
+  const signals = Object.keys(process.getBuiltinModule('node:os').constants.signals) as NodeJS.Signals[];
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: Conf } = await import('conf');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.off(signal, listener as () => void);
+  }
+  return Conf;
+}
+
 /** Read-modify-write of config.json under a lock: atomic rename, mode 0600, folder 0700. */
 export async function updateConfig<T>(dir: string, mutate: (data: ConfigData) => T): Promise<T> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -92,7 +108,7 @@ export async function updateConfig<T>(dir: string, mutate: (data: ConfigData) =>
   return withLock(join(dir, 'config.lock'), 10_000, async () => {
     const current = readConfig(dir);
     const result = mutate(current);
-    const { default: Conf } = await import('conf');
+    const Conf = await loadConf();
     const store = new Conf<Record<string, unknown>>({
       cwd: dir,
       configName: 'config',

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { fileProblem } from '../files.js';
 import { CliError, ConfigError, NetworkError } from '../errors.js';
 import { classifyNetworkError } from './failures.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import type { RateGate } from './rate-gate.js';
 import { MAX_WAIT_MS, mayRetry, retryDelayMs, type RetryMode } from './retry.js';
-import { NodeHttp, type Answer, type ResponseBody } from './node-http.js';
-import type { PageBuffers } from './page-buffers.js';
-import { NotForUs, PageHttp, type PageAnswer } from './page-http.js';
-import type { Dispatcher } from './undici.js';
+import type { Dispatcher } from 'undici';
 import { isLoopbackHost, splitUrl } from './url.js';
 
 export { splitUrl };
@@ -33,18 +31,30 @@ export interface HttpRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** 'never' sends exactly once (token rotation); 'auto' follows the policy of contract §7. */
+  /** 'never' sends exactly once (token rotation); 'auto' follows the policy of contract §7; 'repeatable' retries as a GET. */
   retry?: RetryMode;
   /**
    * Read the whole body before returning (JSON answers), always or when the answer's headers say so: a connection
    * lost mid-body is then retried like any failure.
    */
   read?: boolean | ((header: (name: string) => string | undefined) => boolean);
-  /**
-   * A GET read whole into a buffer of this pool (list pages): the response's release() gives it back. Without a proxy
-   * and --verbose it goes over forgectl's own HTTP client (page-http.ts), else over Node's.
-   */
-  into?: PageBuffers;
+}
+
+/**
+ * What callers read of a response body: a stream of chunks (downloads), the whole body as bytes, or nothing (dump:
+ * read and dropped, so that the connection can be used again). undici's body, as its request() answers it.
+ */
+export interface ResponseBody extends Readable {
+  bytes(): Promise<Uint8Array>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  dump(): Promise<void>;
+}
+
+/** An answer as undici's request() gives it. */
+interface Answer {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: ResponseBody;
 }
 
 export interface HttpResponse {
@@ -54,8 +64,6 @@ export interface HttpResponse {
   body: ResponseBody;
   text(): Promise<string>;
   buffer(): Promise<Buffer>;
-  /** Gives the body's buffer back to the pool it was read into (HttpRequest.into); nothing may read it afterwards. */
-  release?(): void;
 }
 
 /** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) as undici's proxy agent reads them. */
@@ -78,23 +86,17 @@ export function proxyFor(target: { hostname: string; protocol: string }, env: Re
 }
 
 /**
- * HTTP with keep-alive connections (proxy-aware, custom CA), timeouts and the retry policy. Answers read whole (JSON)
- * on a connection without a proxy go over Node's own client (node-http.ts); proxied connections and streamed
- * downloads over undici, loaded only then.
+ * HTTP with keep-alive connections (proxy-aware, custom CA), timeouts and the retry policy, over undici (loaded on
+ * first use): an Agent for hosts reached directly, its EnvHttpProxyAgent for the rest. Every request goes this way:
+ * JSON answers, list pages and streamed downloads, --verbose or not.
  */
 export class HttpClient {
   /** For loopback targets: never through a proxy (the token would cross it, in clear text over http). */
   private direct?: Dispatcher;
   private proxied?: Dispatcher;
-  private node?: NodeHttp;
-  private own?: PageHttp;
-  /** Set once the own client met an answer it does not read, or a failure: Node's client serves the rest of the run. */
-  private ownOff = false;
-  /** Answers read by each client, for tests and benchmarks. */
-  readonly answered = { own: 0, node: 0 };
   /** Set by close(): a request still running (a page fetched ahead of a list that ended) is not sent again. */
   private closed = false;
-  private undici?: typeof import('./undici.js');
+  private undici?: typeof import('undici');
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -125,39 +127,10 @@ export class HttpClient {
     return proxySettings(this.options.env);
   }
 
-  /** Whether a GET read into a pool goes over the own client: as Node's would, and not --verbose. */
-  private viaOwn(target: { hostname: string }, method: string, request: HttpRequest): boolean {
-    return Boolean(request.into) && method === 'GET' && request.body === undefined && !this.ownOff && !this.options.log && this.viaNode(target, true);
-  }
-
-  /**
-   * The GET over the own client; undefined when it does not read the answer (sent again over Node's client, which
-   * serves the rest of the run from then on, as it does after a failure).
-   */
-  private async ownGet(url: ReturnType<typeof splitUrl>, headers: Record<string, string>, into: PageBuffers): Promise<PageAnswer | undefined> {
-    this.own ??= new PageHttp(() => this.tlsOptions(), this.options.timeoutMs);
-    try {
-      const answer = await this.own.get(url, headers, into);
-      this.answered.own++;
-      return answer;
-    } catch (error) {
-      this.ownOff = true;
-      if (error instanceof NotForUs) return undefined;
-      throw error;
-    }
-  }
-
-  /** Whether a request goes over Node's client: read whole, to a host reached without a proxy (see proxyFor()). */
-  private viaNode(target: { hostname: string }, read: HttpRequest['read']): boolean {
-    if (!read) return false;
-    if (isLoopbackHost(target.hostname)) return true;
-    const proxies = this.proxies();
-    return !proxies.http && !proxies.https;
-  }
-
   private async dispatcherFor(target: { hostname: string }): Promise<Dispatcher> {
-    // Loaded on first use: most runs never need it, and it costs start-up.
-    const { Agent, EnvHttpProxyAgent } = (this.undici ??= await import('./undici.js'));
+    // Loaded on first use (help and usage errors need none of it). undici is CommonJS: its exports are the module's
+    // default export, bundled or not (its types declare them as named exports).
+    const { Agent, EnvHttpProxyAgent } = (this.undici ??= (await import('undici')).default as unknown as typeof import('undici'));
     if (isLoopbackHost(target.hostname)) {
       this.direct ??= new Agent({ connect: { ...this.tlsOptions(), timeout: this.options.timeoutMs }, keepAliveTimeout: 10_000 });
       return this.direct;
@@ -185,6 +158,7 @@ export class HttpClient {
   async send(request: HttpRequest): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
     const retries = request.retry === 'never' ? 0 : this.options.retries;
+    const retryAs = request.retry === 'repeatable' ? 'GET' : method;
     const url = splitUrl(request.url);
     const path = url.path.replace(/\?.*/, '');
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
@@ -201,41 +175,29 @@ export class HttpClient {
       }
       let response: Answer;
       let data: Buffer | undefined;
-      let own: PageAnswer | undefined;
       try {
-        own = this.viaOwn(url, method, request) ? await this.ownGet(url, headers, request.into!) : undefined;
-        if (own) {
-          response = answerOf(own);
-        } else if (this.viaNode(url, request.read)) {
-          this.node ??= new NodeHttp(() => this.tlsOptions(), this.options.timeoutMs);
-          response = await this.node.request(url, method, headers, request.body);
-          if (request.into) this.answered.node++;
-        } else {
-          response = await (await this.dispatcherFor(url)).request({
-            origin: url.origin,
-            path: url.path,
-            method: method as Dispatcher.HttpMethod,
-            headers,
-            body: request.body,
-            headersTimeout: this.options.timeoutMs,
-            bodyTimeout: this.options.timeoutMs,
-          });
-        }
+        response = await (await this.dispatcherFor(url)).request({
+          origin: url.origin,
+          path: url.path,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: request.body,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        });
         this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
         gate?.observe(response.statusCode, (name) => headerValue(response.headers, name));
-        const retryStatus = attempt < retries && mayRetry(method, { status: response.statusCode });
+        const retryStatus = attempt < retries && mayRetry(retryAs, { status: response.statusCode });
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
         const headerOf = (name: string) => headerValue(response.headers, name);
-        if (own) {
-          if (!retryStatus) data = own.body;
-        } else if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
+        if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
           data = bufferOf(await response.body.bytes());
         }
       } catch (error) {
         if (error instanceof CliError) throw error;
         const failure = failed(error);
         this.options.log?.(`< ${failure.message} (${this.now() - started} ms)`);
-        if (attempt < retries && mayRetry(method, failure) && !this.closed) {
+        if (attempt < retries && mayRetry(retryAs, failure) && !this.closed) {
           const wait = retryDelayMs(attempt, () => undefined, this.now());
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           await this.sleep(wait);
@@ -245,11 +207,11 @@ export class HttpClient {
         const tries = attempt > 0 ? ` (${attempt + 1} attempts in ${Math.round((this.now() - first) / 1000)} s; --retries sets how many)` : '';
         throw new NetworkError(failure.message + tries, method, path, failure.sentMaybe, failure.code, failure.hint);
       }
-      const wrapped = wrapResponse(response, data, own?.release, (error) => {
+      const wrapped = wrapResponse(response, data, (error) => {
         const failure = failed(error);
         return new NetworkError(failure.message, method, path, true, failure.code, failure.hint);
       });
-      if (data === undefined && attempt < retries && mayRetry(method, { status: response.statusCode })) {
+      if (data === undefined && attempt < retries && mayRetry(retryAs, { status: response.statusCode })) {
         const wait = retryDelayMs(attempt, wrapped.header, this.now(), Math.random, response.statusCode);
         if (wait <= MAX_WAIT_MS) {
           // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above),
@@ -257,8 +219,6 @@ export class HttpClient {
           const held = response.statusCode === 429 && gate?.isActive;
           if (held) gate.hold(wait);
           await response.body.dump().catch(() => undefined);
-          // The answer is dropped: its page buffer goes back for the next one.
-          own?.release();
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           if (!held) await this.sleep(wait);
           continue;
@@ -272,10 +232,6 @@ export class HttpClient {
     this.closed = true;
     const dispatchers = [this.direct, this.proxied];
     this.direct = this.proxied = undefined;
-    this.node?.close();
-    this.node = undefined;
-    this.own?.close();
-    this.own = undefined;
     await Promise.all(dispatchers.map((dispatcher) => dispatcher?.destroy().catch(() => undefined)));
   }
 }
@@ -321,30 +277,7 @@ function headerValue(headers: Answer['headers'], name: string): string | undefin
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** An answer of the own client as Node's client gives one; its body, already read, becomes a stream only if asked. */
-function answerOf(own: PageAnswer): Answer {
-  let stream: ResponseBody | undefined;
-  return {
-    statusCode: own.statusCode,
-    headers: own.headers,
-    get body(): ResponseBody {
-      if (!stream) {
-        const { Readable } = process.getBuiltinModule('node:stream');
-        const readable = Readable.from(own.body.length ? [own.body] : [], { objectMode: false });
-        stream = Object.assign(readable, {
-          bytes: async () => own.body,
-          arrayBuffer: async () => own.body.buffer.slice(own.body.byteOffset, own.body.byteOffset + own.body.length) as ArrayBuffer,
-          dump: async () => undefined,
-        });
-      }
-      return stream;
-    },
-  };
-}
-
-const noRelease = (): void => undefined;
-
-function wrapResponse(response: Answer, data: Buffer | undefined, release: (() => void) | undefined, bodyFailure: (error: unknown) => Error): HttpResponse {
+function wrapResponse(response: Answer, data: Buffer | undefined, bodyFailure: (error: unknown) => Error): HttpResponse {
   const header = (name: string) => headerValue(response.headers, name);
   const read = async (): Promise<Buffer> => {
     if (data !== undefined) return data;
@@ -354,17 +287,5 @@ function wrapResponse(response: Answer, data: Buffer | undefined, release: (() =
       throw bodyFailure(error);
     }
   };
-  const wrapped = {
-    status: response.statusCode,
-    headers: response.headers,
-    header,
-    body: undefined as unknown as ResponseBody,
-    text: async () => (await read()).toString('utf8'),
-    buffer: read,
-    release: release ?? noRelease,
-  };
-  // An answer of the own client (it has a release) makes its body's stream only if one is asked for.
-  if (release) Object.defineProperty(wrapped, 'body', { get: () => response.body, enumerable: true });
-  else wrapped.body = response.body;
-  return wrapped;
+  return { status: response.statusCode, headers: response.headers, header, body: response.body, text: async () => (await read()).toString('utf8'), buffer: read };
 }

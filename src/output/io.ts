@@ -95,23 +95,13 @@ export class Io {
   }
 
   /**
-   * Whether bytes written to stdout are done with once their write's callback has come: so for the process's own
-   * stdout (a pipe, a socket, a terminal or a file: streams over a file descriptor, which hand the bytes to the
-   * system and keep no reference), not for any stream a caller gives (one may keep the chunks it is given).
-   */
-  get writesLetGo(): boolean {
-    return typeof (this.streams.stdout as { fd?: unknown }).fd === 'number';
-  }
-
-  /**
    * Writes data to stdout, waiting when the pipe is full (keeps memory flat on long streams). Throws OutputClosed
-   * once the reader has gone away. `written` is called once stdout no longer reads the bytes (see writesLetGo; never
-   * for a stream that may keep them, nor when nothing was written).
+   * once the reader has gone away.
    */
-  async out(text: string | Uint8Array, written?: () => void): Promise<void> {
+  async out(text: string | Uint8Array): Promise<void> {
     const stdout = this.streams.stdout;
     if (this.state.stdoutClosed || stdout.destroyed) throw new OutputClosed();
-    if (this.aside(this.stdoutIsTTY, () => stdout.write(text, written && this.writesLetGo ? () => written() : undefined))) return;
+    if (this.aside(this.stdoutIsTTY, () => stdout.write(text))) return;
     await new Promise<void>((resolve, reject) => {
       const done = (error?: unknown) => {
         stdout.off('drain', done);

@@ -2,18 +2,20 @@ import { ListResult } from '../api/paginate.js';
 import { UsageError } from '../errors.js';
 import { cellText, checkFields, getPath, isJsonCell, pick, type Row } from './fields.js';
 import { csvCell, csvLine, escapeC1, tsvCell, visible, type Format } from './formats.js';
-import { ndjsonLines, prettyJson } from '../api/json-scan.js';
 import { OutputClosed, type Io } from './io.js';
 import { JsonAnswer, TextResult, WrittenResult } from './result.js';
 import { toYaml } from './yaml.js';
 import type { JqProgram } from './jq.js';
 import type { Template } from './template.js';
+import type { ColumnPriority } from './table.js';
 
 export interface RenderOptions {
   format: Format;
   fields?: string[];
   /** Default columns of a list in table, TSV and CSV output. */
   columns?: string[];
+  /** What of those columns a narrow terminal keeps first (the command's, where the table's defaults are not enough). */
+  columnPriority?: ColumnPriority;
   /** The top-level fields the records have as declared: --fields takes them even when a record lacks one. */
   declared?: readonly string[];
   /** --jq: the checked expression, run on each record (on the whole collection with slurp). */
@@ -119,7 +121,7 @@ async function renderRecord(record: Row, io: Io, { format, fields, declared }: R
   }
 }
 
-async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns, declared }: RenderOptions): Promise<void> {
+async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns, declared, columnPriority }: RenderOptions): Promise<void> {
   let first = true;
   let cols: string[] = [];
   const start = (record: Row): void => {
@@ -131,10 +133,10 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   // A command that changes things (apply, a fleet's commits) carries on when the reader goes away (`| head`),
   // writing nothing more: stopping would leave its work half done, with exit 0. A list that only reads stops.
   let discarding = false;
-  const out = async (text: string | Uint8Array, written?: () => void): Promise<void> => {
+  const out = async (text: string | Uint8Array): Promise<void> => {
     if (discarding) return;
     try {
-      await io.out(text, written);
+      await io.out(text);
     } catch (error) {
       if (!(error instanceof OutputClosed) || !state.changesInFlight.sent) throw error;
       discarding = true;
@@ -148,7 +150,7 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     start(rows[0]);
     const { listTable } = await import('./table.js');
     const width = io.streams.stdout.columns || 80;
-    const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields });
+    const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields, priority: columnPriority });
     await out(table.text);
     if (table.left.length) io.note(`columns left out to fit the terminal: ${table.left.join(', ')} (--fields picks them)`);
     return;
@@ -163,44 +165,17 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
     return out(rows.length ? onStdout(io, await toYaml(rows), 'yaml') : '[]\n');
   }
   // Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
-  // say so.
+  // say so. JSON and NDJSON are the parsed records written again, to a terminal, a pipe or a file alike (a terminal
+  // gets DEL and C1 controls escaped, the same values).
   state.records = 0;
-  const list = items instanceof ListResult ? (items as ListResult<Row>) : undefined;
-  // NDJSON and JSON of records as the service sent them, in a pipe: made from its own bytes, nothing parsed (a
-  // terminal gets them through the parsed path, which escapes controls).
-  if (list?.passesThrough && !fields && !io.stdoutIsTTY && (format === 'ndjson' || format === 'json')) {
-    for await (const page of list.sentPages()) {
-      const count = page.list.starts.length;
-      // The page's buffer goes back for a later page once nothing reads it: NDJSON writes the page's own bytes, so
-      // once they are written; JSON and parsed records write a copy, so at once.
-      if (format === 'ndjson') {
-        const lines = ndjsonLines(page.bytes, page.list);
-        if (lines) await out(lines, page.release);
-        else {
-          const text = writeRecords(page.records() as Row[], format, first, shape, cols);
-          page.release();
-          await out(text);
-        }
-      } else {
-        const pretty = prettyJson(page.bytes, page.list, !first, page.buffers);
-        const text = pretty ?? writeRecords(page.records() as Row[], format, first, shape, cols);
-        page.release();
-        await out(text, pretty && (() => page.buffers.give(pretty)));
-      }
-      if (format === 'json') state.closer = '\n]\n';
-      state.records += count;
-      first = false;
-    }
-  } else {
-    for await (const page of pagesOf(items)) {
-      if (!page.length) continue;
-      if (first) start(page[0]);
-      const text = writeRecords(page, format, first, shape, cols);
-      await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
-      if (format === 'json') state.closer = '\n]\n';
-      state.records += page.length;
-      first = false;
-    }
+  for await (const page of pagesOf(items)) {
+    if (!page.length) continue;
+    if (first) start(page[0]);
+    const text = writeRecords(page, format, first, shape, cols);
+    await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
+    if (format === 'json') state.closer = '\n]\n';
+    state.records += page.length;
+    first = false;
   }
   state.closer = '';
   state.complete = true;
@@ -208,14 +183,18 @@ async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, f
   if (format === 'csv' && first && (fields ?? columns)) await out(csvLine(fields ?? columns ?? []));
 }
 
-/** A page of records in a streaming format (JSON continues the array the first page opened). */
+/**
+ * A page of records in a streaming format. JSON continues the array the first page opened: the page is written as
+ * JSON.stringify writes an array, less its brackets, so that the pages together are JSON.stringify(list, null, 2).
+ */
 function writeRecords(page: Row[], format: Format, first: boolean, shape: (record: Row) => Row, cols: string[]): string {
+  if (format === 'json') {
+    const array = JSON.stringify(page.map(shape), null, 2);
+    return (first ? '[\n' : ',\n') + array.slice(2, -2);
+  }
   let text = '';
   for (const record of page) {
     switch (format) {
-      case 'json':
-        text += `${first ? '[\n' : ',\n'}${indent(JSON.stringify(shape(record), null, 2))}`;
-        break;
       case 'ndjson':
         text += `${JSON.stringify(shape(record))}\n`;
         break;
@@ -243,12 +222,4 @@ async function* pagesOf(items: AsyncIterable<Row> | Row[]): AsyncGenerator<Row[]
   if (Array.isArray(items)) yield items;
   else if (items instanceof ListResult) yield* (items as ListResult<Row>).pages();
   else for await (const record of items) yield [record];
-}
-
-/**
- * Each line of a JSON text indented by two spaces. Only \n ends a line here: a regular expression's ^ with the m flag
- * would also match after U+2028 and U+2029, which JSON.stringify leaves raw inside strings, and change the string.
- */
-function indent(text: string): string {
-  return `  ${text.replaceAll('\n', '\n  ')}`;
 }

@@ -18,7 +18,20 @@ const SHORT_VALUE = 5;
 const READABLE = 10;
 /** The column that names each record, in order of preference: it stays whole as long as it fits at all. */
 const IDENTIFYING = ['path_with_namespace', 'full_path', 'username', 'path', 'name', 'title', 'key'];
+/** Columns that hold a command to copy (an audit's `fix`): cut, they are useless, so they stay whole. */
+const WHOLE = ['fix'];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
+/** What a time column may hold besides times: a word such as `never`. */
+const NOT_A_TIME = /^[a-z ]{1,10}$/i;
+
+/**
+ * What a command says of its columns on a narrow terminal, where the defaults are not enough: the column that names
+ * each record (when it is not one of IDENTIFYING), and columns that must stay whole besides `fix` and times.
+ */
+export interface ColumnPriority {
+  identifying?: string;
+  whole?: readonly string[];
+}
 
 /**
  * Column widths that fit `available` columns of terminal: every column keeps its natural width when all fit;
@@ -33,12 +46,16 @@ export function fitColumns(natural: number[], available: number): number[] {
   return natural.map((w) => Math.max(floor(w), Math.min(w, cap)));
 }
 
-/** A column's widths: of its header, of its widest value, of its values as dates (time columns), and whether it stays whole. */
+/**
+ * A column's widths: of its header, of its widest value, of its values as dates (time columns); whether it is never
+ * left out (keep), and whether it is never cut either (whole: rather than cut it, the list is shown record by record).
+ */
 export interface ColumnSize {
   header: number;
   content: number;
   dateContent?: number;
   keep?: boolean;
+  whole?: boolean;
 }
 
 const sum = (widths: number[]) => widths.reduce((total, w) => total + w, 0);
@@ -87,18 +104,20 @@ function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: 
 /**
  * How a list's columns fit `available` columns of terminal, as gh fits its tables: what costs least is given up
  * first (see fitShown); when that is not enough and the columns are the command's own (not --fields), the last
- * columns that are not kept are left out, one at a time. When not even the kept ones fit whole, the widest
- * columns are cut to the same cap (fitColumns).
+ * columns that are not kept are left out, one at a time. Undefined (the list is better shown record by record)
+ * when that would leave out more columns than it shows, or when not even the kept ones fit and one of them must
+ * stay whole; else, when the kept ones do not fit, the widest columns are cut to the same cap (fitColumns).
  */
-export function planColumns(sizes: ColumnSize[], available: number, mayDrop: boolean): { shown: number[]; widths: number[]; dates: boolean } {
+export function planColumns(sizes: ColumnSize[], available: number, mayDrop: boolean): { shown: number[]; widths: number[]; dates: boolean } | undefined {
   let shown = sizes.map((_, i) => i);
   for (;;) {
     const fit = fitShown(shown.map((i) => sizes[i]), available - GAP * Math.max(0, shown.length - 1));
-    if (fit) return { shown, ...fit };
+    if (fit) return sizes.length - shown.length > shown.length ? undefined : { shown, ...fit };
     const drop = mayDrop ? [...shown].reverse().find((i) => !sizes[i].keep) : undefined;
     if (drop === undefined) break;
     shown = shown.filter((i) => i !== drop);
   }
+  if (shown.some((i) => sizes[i].whole)) return undefined;
   return { shown, widths: fitColumns(shown.map((i) => Math.max(sizes[i].header, sizes[i].dateContent ?? sizes[i].content)), available), dates: true };
 }
 
@@ -111,27 +130,33 @@ function render(head: string[] | undefined, rows: string[][], widths: number[]):
 
 /**
  * A list on a terminal: a header line and aligned columns fitted to the terminal's width. The id and the column
- * that names each record stay whole; `left` lists the columns left out (only where `mayDrop`: the command's own
- * columns, not --fields).
+ * that names each record stay whole as long as they fit at all, times are shown as dates rather than cut, `fix`
+ * and the command's whole columns are never cut nor left out. Where a table would have to cut those or leave out
+ * most columns, each record is shown as a block of lines instead (as one record is). `left` lists the columns
+ * left out (only where `mayDrop`: the command's own columns, not --fields).
  */
-export function listTable(columns: string[], rows: string[][], options: { color: boolean; width: number; mayDrop?: boolean }): { text: string; left: string[] } {
+export function listTable(columns: string[], rows: string[][], options: { color: boolean; width: number; mayDrop?: boolean; priority?: ColumnPriority }): { text: string; left: string[] } {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const cells = rows.map((row) => row.map(oneLine));
-  const identifying = IDENTIFYING.find((name) => columns.includes(name));
+  const identifying = options.priority?.identifying ?? IDENTIFYING.find((name) => columns.includes(name));
+  const whole = new Set([...WHOLE, ...(options.priority?.whole ?? [])]);
   const sizes = columns.map((column, i): ColumnSize => {
     const values = cells.map((row) => row[i]).filter(Boolean);
-    const times = values.length > 0 && values.every((value) => TIMESTAMP.test(value));
+    const times = values.some((value) => TIMESTAMP.test(value)) && values.every((value) => TIMESTAMP.test(value) || NOT_A_TIME.test(value));
     return {
       header: displayWidth(column),
       content: Math.max(0, ...values.map(displayWidth)),
-      dateContent: times ? 10 : undefined,
-      keep: column === identifying || column === 'id' || column === 'iid',
+      dateContent: times ? Math.max(10, ...values.filter((value) => !TIMESTAMP.test(value)).map(displayWidth)) : undefined,
+      keep: column === identifying || column === 'id' || column === 'iid' || whole.has(column),
+      whole: whole.has(column),
     };
   });
-  const { shown, widths, dates } = planColumns(sizes, options.width, Boolean(options.mayDrop));
+  const plan = planColumns(sizes, options.width, Boolean(options.mayDrop));
+  if (!plan) return { text: rows.map((row) => verticalTable(columns.map((column, i) => [column, row[i]]), options.color)).join('\n'), left: [] };
+  const { shown, widths, dates } = plan;
   // A dotted header too wide keeps its end, where paths differ (…request.iid, …quest.title); others are cut at the end.
   const head = shown.map((i, n) => (columns[i].includes('.') && columns[i].length > widths[n] ? `…${columns[i].slice(columns[i].length - widths[n] + 1)}` : columns[i]));
-  const body = cells.map((row) => shown.map((i) => (dates && sizes[i].dateContent !== undefined ? row[i].slice(0, 10) : row[i])));
+  const body = cells.map((row) => shown.map((i) => (dates && sizes[i].dateContent !== undefined && TIMESTAMP.test(row[i]) ? row[i].slice(0, 10) : row[i])));
   return { text: render(head.map((c) => chalk.bold(c)), body, widths), left: columns.filter((_, i) => !shown.includes(i)) };
 }
 

@@ -79,6 +79,28 @@ describe('auth login and profiles', () => {
     expect(set.stderr).toContain('never accepted as an argument');
   });
 
+  it('profile set says what a profile still needs; an empty value points to profile unset, which removes a key', async () => {
+    const dir = tempDir();
+    const env = profileEnv(dir);
+    const saved = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, unknown>> };
+    // The README's line on a fresh config: the profile is made with that key alone, and told what it lacks.
+    const ci = await run(['-p', 'ci', 'profile', 'set', 'token_command', 'pass show forge/ci'], { env });
+    expect(ci).toMatchObject({ code: 0, stderr: 'Set token_command in new profile "ci"\nprofile "ci" has no url yet: set it with forgectl -p ci profile set url https://git.example.com\n' });
+    expect(saved().profiles.ci).toEqual({ token_command: 'pass show forge/ci' });
+    expect((await run(['-p', 'ci', 'profile', 'set', 'url', sandbox.rootUrl], { env })).stderr).toBe('Set url in profile "ci"\n');
+    // An empty value is not a way to remove a key: nothing is stored, and the hint names the command that removes it.
+    expect((await run(['-p', 'ci', 'profile', 'set', 'default_project', 'acme/api'], { env })).code).toBe(0);
+    const empty = await run(['-p', 'ci', 'profile', 'set', 'default_project', ''], { env });
+    expect(empty).toMatchObject({ code: 2, stderr: 'error: default_project: the value is empty\nhint: to remove default_project from the profile: forgectl -p ci profile unset default_project\n' });
+    expect(saved().profiles.ci.default_project).toBe('acme/api');
+    const unset = await run(['-p', 'ci', 'profile', 'unset', 'default_project'], { env });
+    expect(unset).toMatchObject({ code: 0, stderr: 'Removed default_project from profile "ci"\n' });
+    expect(saved().profiles.ci).toEqual({ token_command: 'pass show forge/ci', url: sandbox.rootUrl });
+    expect((await run(['-p', 'ci', 'profile', 'unset', 'default_project'], { env })).stderr).toBe('profile "ci" has no default_project: nothing to remove\n');
+    expect((await run(['-p', 'ci', 'profile', 'unset', 'token'], { env })).stderr).toBe('error: token is removed with the credentials\nhint: run: forgectl auth logout\n');
+    expect((await run(['-p', 'nope', 'profile', 'unset', 'timeout'], { env })).code).toBe(3);
+  });
+
   it('manages profiles: set, list, show (token redacted), use, remove', async () => {
     const dir = tempDir();
     const env = profileEnv(dir);
@@ -132,7 +154,7 @@ describe('auth login and profiles', () => {
       expect(fix, key).not.toBeNull();
       expect(result.stderr, key).not.toContain(sandbox.adminToken);
       // The command the hint gives works.
-      expect((await run([...fix![1].split(' '), '--unset'], { env: profileEnv(dir) })).code, key).toBe(0);
+      expect((await run(fix![1].replace(' profile set ', ' profile unset ').split(' '), { env: profileEnv(dir) })).code, key).toBe(0);
       expect((await run(['api', '/user'], { env: profileEnv(dir) })).code, key).toBe(key === 'url' ? 3 : 0);
     }
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'p', profiles: { p: { output: 'xml' } } }), { mode: 0o600 });
@@ -159,6 +181,26 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     expect(resolveConnection({}, {}, config)).toMatchObject({ baseUrl: 'https://profile.example.com/api/v4', token: 'profile-token', timeoutMs: 12_000 });
     expect(resolveConnection({}, { FORGECTL_URL: 'https://env.example.com', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ baseUrl: 'https://env.example.com/api/v4', token: 'env-token', tokenSource: 'environment' });
     expect(resolveConnection({ server: 'https://flag.example.com/api/v4/', timeout: 5 }, { FORGECTL_URL: 'https://env.example.com', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ baseUrl: 'https://flag.example.com/api/v4', timeoutMs: 5000, token: 'env-token' });
+  });
+
+  it('a profile named with -p or FORGECTL_PROFILE wins over FORGECTL_TOKEN, said once on stderr; one without a token is refused', async () => {
+    const named = resolveConnection({ profile: 'p' }, { FORGECTL_TOKEN: 'env-token' }, config);
+    expect(named).toMatchObject({ token: 'profile-token', tokenSource: 'profile', notice: 'FORGECTL_TOKEN is set, but -p p names a profile: using the token of profile "p"' });
+    expect(resolveConnection({}, { FORGECTL_PROFILE: 'p', FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ token: 'profile-token', notice: expect.stringContaining('FORGECTL_PROFILE=p names a profile') });
+    // The current profile is not named: FORGECTL_TOKEN overrides its token, as the environment overrides profiles.
+    expect(resolveConnection({}, { FORGECTL_TOKEN: 'env-token' }, config)).toMatchObject({ token: 'env-token', tokenSource: 'environment' });
+    expect(resolveConnection({}, { FORGECTL_TOKEN: 'env-token' }, config).notice).toBeUndefined();
+    const tokenless = { current: 'p', profiles: { ...config.profiles, bare: { url: 'https://profile.example.com' } } };
+    expect(() => resolveConnection({ profile: 'bare' }, { FORGECTL_TOKEN: 'env-token' }, tokenless)).toThrow(/-p bare names profile "bare", which has no token; FORGECTL_TOKEN is set too/);
+
+    // As a user meets it: after `eval "$(forgectl sandbox --print-env)"` (root's token in FORGECTL_TOKEN), -p runs as the profile.
+    const dir = tempDir();
+    const developer = sandbox.tokenWithRole('developer');
+    expect((await run(['auth', 'login', '--profile', 'dev', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: developer })).code).toBe(0);
+    const asDev = await run(['-p', 'dev', 'api', '/user', '--jq', '.username'], { env: { ...profileEnv(dir), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken } });
+    expect(asDev.code, asDev.stderr).toBe(0);
+    expect(asDev.stdout).toBe('developer-of-acme\n');
+    expect(asDev.stderr.match(/FORGECTL_TOKEN is set, but -p dev names a profile/g)).toHaveLength(1);
   });
 
   it('sends a profile\'s token only to that profile\'s instance: --server picks the profile whose URL matches', () => {

@@ -62,7 +62,7 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   return { code: status, inputs: [...inputs, ...new Set(others)] };
 }
 
-const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs)\/|src\/sandbox\/|src\/output\/(jq|template)\.ts|jq\.wasm/;
+const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs|graphql)\/|src\/sandbox\/|src\/output\/(jq|template)\.ts|jq\.wasm/;
 
 describe.skipIf(!built)('start-up loads only what the command needs', () => {
   const sandbox = useTestSandbox();
@@ -86,12 +86,22 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\/|^node:(crypto|http|https|net|tls)$/.test(i))).toEqual([]);
   });
 
-  it('api with JSON output loads no prompts, spinners, tables, YAML, conf, sandbox or undici (a JSON answer goes over node:http)', async () => {
+  it('api with JSON output loads no prompts, spinners, tables, YAML, conf or sandbox; its request goes over undici, and only undici', async () => {
     const { code, inputs } = await loadedInputs(['api', '/user', '-o', 'json'], { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken });
     expect(code).toBe(0);
     expect(inputs.some((i) => i.includes('src/commands/api.ts'))).toBe(true);
-    expect(inputs).toContain('node:http');
-    expect(inputs.filter((i) => HEAVY.test(i) || i.includes('node_modules/undici/'))).toEqual([]);
+    expect(inputs.some((i) => i.includes('node_modules/undici/index.js'))).toBe(true);
+    expect(inputs.filter((i) => HEAVY.test(i))).toEqual([]);
+  });
+
+  it('api graphql loads the GraphQL parser only: no execution, validation or schema of graphql-js, no sandbox', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken };
+    const { code, inputs } = await loadedInputs(['api', 'graphql', '-f', 'query={ currentUser { username } }'], env);
+    expect(code).toBe(0);
+    const graphql = inputs.filter((i) => i.includes('node_modules/graphql/'));
+    expect(graphql).toContain('node_modules/graphql/language/parser.js');
+    expect(graphql.filter((i) => /\/(execution|validation|type|utilities)\//.test(i))).toEqual([]);
+    expect(inputs.filter((i) => i.includes('src/sandbox/'))).toEqual([]);
   });
 
   it('--jq loads jq (and not the template library); --template loads the template library (and not jq)', async () => {

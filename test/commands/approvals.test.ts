@@ -63,7 +63,7 @@ describe('approvals', () => {
 
       const empty = await sandbox.run(['approvals', 'approve', '--project', 'acme/api', '--mr', '1', '--password-stdin'], { input: '\n' });
       expect(empty.code).toBe(2);
-      expect(empty.stderr).toContain('error: your password: stdin is empty');
+      expect(empty.stderr).toContain('error: no password: stdin is empty');
 
       const dry = await sandbox.run(['approvals', 'approve', '--project', 'acme/api', '--mr', '1', '--password-stdin', '--dry-run', '-v'], { input: 'sandbox-password\n' });
       expect(dry.code).toBe(0);

@@ -167,11 +167,11 @@ describe('the agent interface\'s tools, made from the command tree', () => {
       destructive: [
         'api', 'apply', 'approval_rules_delete', 'approvals_reset', 'approvals_unapprove', 'artifacts_delete',
         'artifacts_delete_all', 'badges_delete', 'branches_delete', 'branches_delete_merged', 'deploy_keys_delete',
-        'deploy_tokens_revoke', 'draft_notes_delete', 'files_delete', 'freeze_periods_delete', 'group_badges_delete',
+        'deploy_tokens_revoke', 'draft_notes_delete', 'files_delete', 'freeze_periods_delete', 'graphql', 'group_badges_delete',
         'groups_delete', 'hooks_delete', 'hooks_header_delete', 'hooks_url_var_delete', 'integrations_disable',
         'license_delete', 'members_remove', 'mirror_pull_disable', 'notes_delete', 'projects_delete',
         'projects_transfer', 'protected_branches_unprotect', 'protected_tags_unprotect', 'push_rule_delete',
-        'runners_delete', 'runners_reset_token', 'runners_unassign', 'secure_files_delete', 'snippets_delete', 'tags_delete',
+        'runners_delete', 'runners_prune', 'runners_reset_token', 'runners_unassign', 'secure_files_delete', 'snippets_delete', 'tags_delete',
         'tokens_revoke', 'tokens_rotate', 'variables_delete',
       ],
     });
@@ -184,14 +184,14 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     const section = readme.slice(readme.indexOf('## AI assistants (MCP)'));
     const rows = [...section.matchAll(/^\| `([\w-]+)` \| (.+?) \| (default)? ?\|$/gm)].map(([, name, description, listed]) => ({ name, description, listed: Boolean(listed) }));
     expect(rows).toEqual(Object.entries(TOOLSETS).map(([name, set]) => ({ name, description: set.description, listed: DEFAULT_TOOLSETS.includes(name) })));
-    expect(rows).toHaveLength(12);
+    expect(rows).toHaveLength(13);
     expect(section).toContain(`(${(await buildCatalogue(manifest)).length} tools; many clients cap at about 40)`);
   });
 
   it('every command is a tool or left out on purpose', () => {
     const grouped = new Set(Object.values(TOOLSETS).flatMap((set) => set.groups));
     const outside = manifest.map((entry) => entry.path.split(' ')[0]).filter((group) => !grouped.has(group));
-    expect([...new Set(outside)].sort()).toEqual(['auth', 'completion', 'doctor', 'mcp', 'profile', 'sandbox']);
+    expect([...new Set(outside)].sort()).toEqual(['auth', 'completion', 'doctor', 'mcp', 'profile', 'sandbox', 'version']);
   });
 });
 

@@ -26,7 +26,9 @@ describe('mirror pull', () => {
     // On a terminal: a hidden prompt, never echoed.
     const typed = await sandbox.run(['mirror', 'pull', 'set', '--project', 'acme/api', '--auth-user', 'bot', '--auth-password-stdin', '--yes'], { tty: true, input: 'typed-secret\n' });
     expect(typed.code, typed.stderr).toBe(0);
-    expect(typed.stderr).toMatch(/--auth-password-stdin.*\*{12}/);
+    // The prompt says the input is masked and shows nothing per character (not even its length).
+    expect(typed.stderr).toMatch(/--auth-password-stdin.*\[input is masked\]/);
+    expect(typed.stderr).not.toContain('*');
     expect(typed.stdout + typed.stderr).not.toContain('typed-secret');
     expect(pullMirrorTable(sandbox.db).find((m) => m.project_id === 1)).toMatchObject({ auth_password: 'typed-secret' });
   });

@@ -379,3 +379,99 @@ describe('nowhere to keep the new token', () => {
     expect(result.stderr).toMatch(/printed on stdout/);
   });
 });
+
+describe('a rotation into a CI/CD variable, run as a CI job would (the token comes from the variable)', () => {
+  /** A group token, and a masked visible variable of acme holding it (what the job is handed as FORGECTL_TOKEN). */
+  async function jobBot(key: string) {
+    const { token } = await createToken(`job-${key.toLowerCase()}`);
+    const made = await sandbox.call('POST', '/groups/acme/variables', { key, value: token, masked: true, protected: true, raw: true });
+    expect(made.status).toBe(201);
+    const dir = tempDir();
+    const env = (value: string) => ({ FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: value });
+    const variable = async (): Promise<string> => (await sandbox.call('GET', `/groups/acme/variables/${key}`)).body.value as string;
+    return { token, dir, env, variable, argv: ['tokens', 'rotate', 'self', '--group', 'acme', '--save-to', `ci-var:acme/${key}`, '--yes'] };
+  }
+
+  it('killed after the answer, before the variable was written: the next job (given the old token) finishes it, nothing rotated again', async () => {
+    const job = await jobBot('KILLED_JOB_TOKEN');
+    // The variable's write is slow: the run is killed while it waits, with the new token in its recovery file.
+    sandbox.fault({ method: 'PUT', path: 'variables/KILLED_JOB_TOKEN', latency_ms: 10_000 });
+    const running = startBin(job.argv, job.env(job.token));
+    const recoveryDir = join(job.dir, 'recovery');
+    const filled = () => existsSync(recoveryDir) && readdirSync(recoveryDir).some((n) => n.endsWith('.json') && statSync(join(recoveryDir, n)).size > 0);
+    await until(filled, 'the recovery file to hold the new token');
+    running.child.kill('SIGKILL');
+    await running.done;
+    await fetch(`${sandbox.url}/-/sandbox/faults`, { method: 'DELETE' });
+    expect(await job.variable()).toBe(job.token);
+    expect(await tokenStatus(job.token)).toBe(401);
+
+    // The next scheduled job is handed the variable as it is: the revoked token.
+    sandbox.clearRequests();
+    const next = await runBin(job.argv, { env: job.env(await job.variable()) });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain('finishing it from');
+    expect(rotatePosts()).toEqual([]);
+    const fresh = await job.variable();
+    expect(fresh).not.toBe(job.token);
+    expect(await tokenStatus(fresh)).toBe(200);
+    expect(readdirSync(recoveryDir)).toEqual([]);
+  });
+
+  it('a revoked token with no recovery file: exit 4 before anything is sent, the hint names tokens recover', async () => {
+    const job = await jobBot('REVOKED_JOB_TOKEN');
+    expect((await sandbox.call('POST', '/groups/acme/access_tokens/self/rotate', {}, job.token)).status).toBe(200);
+    sandbox.clearRequests();
+    const result = await runBin(job.argv, { env: job.env(job.token) });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^hint: .*forgectl tokens recover --list, then forgectl tokens recover$/m);
+    expect(rotatePosts()).toEqual([]);
+  });
+});
+
+describe('a rotation stopped while it saves the new token', () => {
+  it('SIGTERM while a CI/CD variable is written: exit 143 saying what is saved, what is not, and the recovery file; recover finishes it', async () => {
+    const bot = await botProfile();
+    const out = tempDir();
+    sandbox.fault({ method: 'POST', path: 'variables$', latency_ms: 5000 });
+    const running = startBin(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/STOPPED_TOKEN', '--save-to', `exec:cat > ${out}/token`, '--yes'], bot.env);
+    await until(() => profileToken(bot.dir) !== bot.token, 'the profile to hold the new token');
+    running.child.kill('SIGTERM');
+    const result = await running.done;
+    await fetch(`${sandbox.url}/-/sandbox/faults`, { method: 'DELETE' });
+    expect(result.code).toBe(143);
+    const [file] = recoveryFiles(bot.dir).filter((n) => n.endsWith('.json'));
+    expect(result.stderr).toMatch(new RegExp(`^error: interrupted \\(SIGTERM\\) while saving the new token \\d+: saved to profile "bot"; still being written: CI/CD variable STOPPED_TOKEN of group acme \\(not known whether it was\\); not written: helper cat > ${out}/token; the new token is in the recovery file ${join(bot.dir, 'recovery', file)} \\(mode 0600\\)$`, 'm'));
+    expect(result.stderr).toMatch(/^hint: run forgectl tokens recover .* to write what is left/m);
+    expect(result.stdout + result.stderr).not.toContain(profileToken(bot.dir));
+
+    const recovered = await runBin(['-p', 'bot', 'tokens', 'recover'], { env: bot.env });
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(readFileSync(join(out, 'token'), 'utf8')).toBe(`${profileToken(bot.dir)}\n`);
+    expect(recoveryFiles(bot.dir)).toEqual([]);
+  });
+});
+
+describe('recovery placeholders left by runs killed in flight', () => {
+  it('empty ones are removed once no live run holds their token; one that holds anything is never removed', async () => {
+    const bot = await botProfile();
+    const dir = join(bot.dir, 'recovery');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const prefix = (id: number) => `group-${tokenLockPath(bot.dir, sandbox.rootUrl, id).match(/rotate-([0-9a-f]{12})-/)![1]}-${id}-`;
+    const abandoned = `${prefix(9001)}2026-01-01T03-00-00-000Z.json`;
+    const inFlight = `${prefix(9002)}2026-01-01T03-00-00-000Z.json`;
+    const partial = `${prefix(9003)}2026-01-01T03-00-00-000Z.json`;
+    for (const name of [abandoned, inFlight]) writeFileSync(join(dir, name), '', { mode: 0o600 });
+    writeFileSync(join(dir, partial), '{"version":1,"tok', { mode: 0o600 });
+    // A live run holds token 9002: its empty file may be filled any moment.
+    const lock = tokenLockPath(bot.dir, sandbox.rootUrl, 9002);
+    mkdirSync(dirname(lock), { recursive: true });
+    writeFileSync(lock, `${process.pid}\n`);
+    const result = await runBin(rotateSelf, { env: bot.env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([inFlight, partial].sort());
+    rmSync(lock);
+    expect((await runBin(['tokens', 'recover', '--list'], { env: bot.env })).code).toBe(0);
+    expect(readdirSync(dir)).toEqual([partial]);
+  });
+});

@@ -104,7 +104,7 @@ describe('tokens audit --unused-for', () => {
       const audit = await run(['tokens', 'audit', '--instance', '--expiring-within', '10d', ...personal, '-o', 'json']);
       expect(audit.code).toBe(9);
       expect(audit.json()).toContainEqual(expect.objectContaining({
-        id: made.body.id, source: 'impersonation root', finding: 'expires in 5 days', fix: `forgectl api -X DELETE /users/1/impersonation_tokens/${made.body.id}`,
+        id: made.body.id, source: 'impersonation root', finding: 'expires in 5 days', fix: `forgectl tokens revoke ${made.body.id} --personal --user root --impersonation --yes`,
       }));
       expect(audit.json()).toContainEqual(expect.objectContaining({
         id: deploy.body.id, name: 'pull-soon', source: 'deploy token, project acme/api', finding: 'expires in 5 days', fix: `forgectl deploy-tokens revoke ${deploy.body.id} --project acme/api --yes`,

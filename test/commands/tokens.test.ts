@@ -72,6 +72,39 @@ describe('tokens list, get, create, revoke', () => {
     expect(csv.stdout).toMatch(/^id,name,user_id,scopes,active,expires_at,last_used_at\r\n\d+,alice-token,2,api,true,/);
   });
 
+  it('--user takes a username as well as an id; unknown users are refused before anything is sent', async () => {
+    const byName = await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '-o', 'json']);
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(byName.json<Array<{ name: string; user_id: number }>>()).toEqual([expect.objectContaining({ name: 'alice-token', user_id: 2 })]);
+    const made = await sandbox.run(['tokens', 'create', '--personal', '--user', 'bob', '--name', 'bob-by-name', '--scopes', 'read_api', '-o', 'json']);
+    expect(made.json()).toMatchObject({ name: 'bob-by-name', user_id: 3 });
+    sandbox.clearRequests();
+    const unknown = await sandbox.run(['tokens', 'list', '--personal', '--user', 'nobody-by-this-name']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('error: unknown user: nobody-by-this-name');
+  });
+
+  it('impersonation tokens are listed, shown and revoked as such (--personal --user NAME --impersonation)', async () => {
+    const made = await sandbox.run(['tokens', 'create', '--personal', '--user', 'alice', '--impersonation', '--name', 'support', '--scopes', 'read_api', '--expires-in', '2d', '-o', 'json']);
+    expect(made.code, made.stderr).toBe(0);
+    const { id, token } = made.json<{ id: number; token: string }>();
+    const listed = await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '--impersonation', '--state', 'active', '-o', 'json']);
+    expect(listed.json()).toEqual([expect.objectContaining({ id, name: 'support', impersonation: true, user_id: 2 })]);
+    expect((await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '--impersonation', '--search', 'x'])).stderr).toContain('--search is not a filter of impersonation tokens');
+    const shown = await sandbox.run(['tokens', 'get', String(id), '--personal', '--user', '2', '--impersonation', '-o', 'json']);
+    expect(shown.json()).toMatchObject({ id, name: 'support', impersonation: true, active: true });
+    expect((await sandbox.run(['tokens', 'get', String(id), '--personal', '--user', 'alice'])).code).toBe(2); // --user names impersonation tokens here
+
+    const asked = await sandbox.run(['tokens', 'revoke', String(id), '--personal', '--user', 'alice', '--impersonation']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(`confirmation needed: Revoke impersonation token ${id} of user alice?`);
+    const revoked = await sandbox.run(['tokens', 'revoke', String(id), '--personal', '--user', 'alice', '--impersonation', '--yes']);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toContain(`Revoked impersonation token "support" (id ${id}, scopes read_api, expires ${day(2)}) of user alice`);
+    expect((await sandbox.call('GET', '/user', undefined, token)).status).toBe(401);
+    expect((await sandbox.run(['tokens', 'list', '--personal', '--user', 'alice', '--impersonation', '--state', 'active', '-o', 'json'])).json()).toEqual([]);
+  });
+
   it('creates a group token and prints it, warning once on a terminal', async () => {
     const result = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'term', '--scopes', 'read_api,self_rotate', '--access-level', 'developer', '--expires-at', day(10), '--description', 'demo'], { tty: true });
     expect(result.code).toBe(0);
@@ -146,9 +179,11 @@ describe('tokens list, get, create, revoke', () => {
     expect((await sandbox.run(['tokens', 'revoke', 'self', '--group', 'acme', '--yes'])).code).toBe(2);
     const revoked = await sandbox.run(['tokens', 'revoke', String(bot.id), '--group', 'acme', '--yes']);
     expect(revoked.code).toBe(0);
-    expect(revoked.stderr).toMatch(/Revoked token \d+ of group acme/);
+    expect(revoked.stderr).toMatch(/Revoked token "\S+" \(id \d+, scopes api, expires \d{4}-\d\d-\d\d\) of group acme/);
     expect(await tokenStatus(bot.token)).toBe(401);
-    expect((await sandbox.run(['tokens', 'revoke', String(bot.id), '--group', 'acme', '--yes'])).code).toBe(6);
+    const again = await sandbox.run(['tokens', 'revoke', String(bot.id), '--group', 'acme', '--yes']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/is already revoked; nothing to revoke/);
   });
 });
 
@@ -192,6 +227,18 @@ describe('tokens rotate', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(toFile.stdout).not.toContain(value);
     expect(await tokenStatus(value)).toBe(200);
+  });
+
+  it('without --expires-*, the new token keeps the lifetime of the old one, from today, and says so', async () => {
+    const bot = await botProfile(); // made today, expiring in 20 days
+    const later = new Date(Date.now() + 5 * 86_400_000);
+    const rotated = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes', '-o', 'json'], { now: () => later });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stderr).toContain(`the new token expires on ${day(25)}: the lifetime of the old one (20 days)`);
+    expect(rotated.json()).toMatchObject({ expires_at: day(25) });
+    const given = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--expires-in', '3d', '--yes', '-o', 'json']);
+    expect(given.json()).toMatchObject({ expires_at: day(3) });
+    expect(given.stderr).not.toContain('the lifetime of the old one');
   });
 
   it('needs --yes without a terminal, checks its input, and prints instead of sending under --dry-run', async () => {

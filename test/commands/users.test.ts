@@ -158,6 +158,8 @@ describe('users list --all past the offset limit', () => {
         requests.push(request);
         return serve(request);
       },
+      // The instance the next-page links point to (a link to another origin ends a list).
+      url: (path: string) => (path.startsWith('http') ? path : `http://x/api/v4${path}`),
     };
     return { api: api as unknown as Api, requests };
   }

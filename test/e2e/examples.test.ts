@@ -68,6 +68,7 @@ function writeFixtures(work: string, home: string, vars: Record<string, string>)
     'api.key': 'api-key-value\n',
     'hook.secret': 'hook-secret-value\n',
     'kubeconfig.yml': 'apiVersion: v1\nkind: Config\n',
+    'runners.graphql': 'query($status: CiRunnerStatus) {\n  runners(status: $status) { nodes { id description upgradeStatus } }\n}\n',
   };
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(work, path)), { recursive: true });
@@ -84,7 +85,6 @@ function writeFixtures(work: string, home: string, vars: Record<string, string>)
     git('init', '-q');
     git('commit', '-q', '--allow-empty', '-m', 'common');
   }
-  for (const dir of ['.local/share/bash-completion/completions', '.zfunc', '.config/fish/completions']) mkdirSync(join(home, dir), { recursive: true });
 }
 
 /** Profiles of the examples (`-p bot`, `-p prod` …), all for the sandbox; `bot` holds a group access token of acme. */
@@ -252,6 +252,17 @@ describe.concurrent('what the issue found, run as users run it', () => {
     const response = await fetch(`${user.sandbox.url}/projects/acme%2Fapi/repository/tree?ref=${ref}&recursive=true&per_page=100`, { headers: { 'PRIVATE-TOKEN': user.sandbox.adminToken } });
     return ((await response.json()) as Array<{ path: string; type: string }>).filter((e) => e.type === 'blob').map((e) => e.path).sort();
   };
+
+  withSession('the README\'s completion lines work in a fresh home (the folders they write to made first)', async (user) => {
+    const lines = readmeBlocks().flatMap((block) => block.lines).filter((line) => /forgectl completion (bash|zsh|fish) >/.test(line));
+    expect(lines).toHaveLength(3);
+    expect(existsSync(join(user.home, '.zfunc'))).toBe(false);
+    const results = await user.run(lines);
+    expect(results.map((result) => `${result.line}: ${result.code} ${result.stderr}`)).toEqual(lines.map((line) => `${line}: 0 `));
+    expect(readFileSync(join(user.home, '.local/share/bash-completion/completions/forgectl'), 'utf8')).toMatch(/^# bash completion for forgectl/);
+    expect(readFileSync(join(user.home, '.zfunc/_forgectl'), 'utf8')).toMatch(/^#compdef forgectl/);
+    expect(readFileSync(join(user.home, '.config/fish/completions/forgectl.fish'), 'utf8')).toMatch(/^# fish completion for forgectl/);
+  });
 
   withSession('the README\'s cron line runs where ~/.local/state does not exist yet, and logs privately', async (user) => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

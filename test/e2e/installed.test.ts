@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { isBuiltin } from 'node:module';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -116,8 +117,9 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('runs on this Node and prints its version', async () => {
-    const result = await runProcess('sh', ['-c', 'node --version && forgectl --version && command -v forgectl'], { env: baseEnv() });
-    expect(result.stdout.split('\n').slice(0, 3)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl')]);
+    const result = await runProcess('sh', ['-c', 'node --version && forgectl --version && command -v forgectl && forgectl version && forgectl version -o json'], { env: baseEnv() });
+    expect(result.stdout.split('\n').slice(0, 4)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl'), `forgectl ${pkg.version}`]);
+    expect(JSON.parse(result.stdout.split('\n').slice(4).join('\n'))).toEqual({ forgectl: pkg.version, node: version });
   });
 
   live('protects branches and keeps them as a desired-state file says, the default branch adopted', async () => {
@@ -187,6 +189,58 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const revoked = await forgectl(['tokens', 'identify', '--revoke', '--yes'], {}, `${fresh}\n`);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: fresh })).code).toBe(4);
+  });
+
+  live('rotating its own token into a new CI/CD variable without --save-to-profile saves it to the profile too: no lockout', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `lockbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-lockbot-');
+    const asBot = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir };
+    const bot = (args: string[]) => runProcess('forgectl', ['-p', 'lockbot', ...args], { env: asBot, timeoutMs: 30_000 });
+    const first = (JSON.parse(made.stdout) as { token: string }).token;
+    expect((await runProcess('forgectl', ['auth', 'login', '--profile', 'lockbot', '--url', sandbox!.url, '--token-stdin'], { env: asBot, input: `${first}\n` })).code).toBe(0);
+    const key = `LOCK_TOKEN_${version.replace(/\W/g, '_')}`;
+    const rotated = await bot(['tokens', 'rotate', 'self', '--group', 'acme', '--expires-in', '30d', '--save-to', `ci-var:acme/${key}`, '--yes']);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stderr).toContain(`saved to profile "lockbot", CI/CD variable ${key} of group acme`);
+    const self = await bot(['tokens', 'get', 'self', '--group', 'acme', '-o', 'json']);
+    expect(self.code, self.stderr).toBe(0);
+    expect((await forgectl(['api', `/groups/acme/variables/${key}`, '--jq', '.value'])).stdout).toBe('null\n');
+    // Leaving the profile out with only the hidden variable to hold it is refused before anything is sent.
+    const refused = await bot(['tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--save-to', `ci-var:acme/${key}_2`, '--yes']);
+    expect(refused.code).toBe(2);
+    expect((await bot(['tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
+  });
+
+  live('a session bus that accepts and never answers: a keyring profile ends at SIGTERM (143) and fails within seconds otherwise', async () => {
+    const dir = tempDir('forgectl-e2e-wedged-');
+    const busPath = join(dir, 'bus');
+    const bus = createServer((socket) => {
+      socket.on('data', () => undefined);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => bus.listen(busPath, resolve));
+    try {
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'desk', profiles: { desk: { url: sandbox!.url, token_keyring: `wedged-e2e-${version}` } } }), { mode: 0o600 });
+      const desk = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` };
+      const child = spawn('forgectl', ['users', 'list', '--limit', '1'], { env: desk, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      expect(await closed).toBe(143);
+      expect(Date.now() - signalled).toBeLessThan(2000);
+      expect(stderr).toContain('interrupted by SIGTERM');
+      const started = Date.now();
+      const alone = await runProcess('forgectl', ['users', 'list', '--limit', '1'], { env: desk, timeoutMs: 30_000 });
+      expect(alone.code).toBe(3);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(alone.stderr).toContain('no keyring answered within 4s');
+    } finally {
+      bus.close();
+    }
   });
 
   live('keeps the token in the OS keyring at a terminal: no token in the config file, commands and rotation work', async () => {
@@ -388,15 +442,14 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
-  live('a long list as NDJSON and JSON, its pages read over kept-alive connections into reused buffers: byte for byte what node:http gives', async () => {
-    // Some pages come in chunks; --verbose reads over Node's own client, into buffers never reused.
+  live('a long list as NDJSON and JSON, some pages in chunks, over kept-alive connections: the same bytes with --verbose', async () => {
     await fault({ method: 'GET', path: '^/users$', query: '(^|&)page=(3|9|17)(&|$)', chunked: true, times: 12 });
     for (const format of ['ndjson', 'json']) {
-      const own = await forgectl(['users', 'list', '--all', '--per-page', '10', '-o', format]);
-      const node = await forgectl(['--verbose', 'users', 'list', '--all', '--per-page', '10', '-o', format]);
-      expect([own.code, node.code], own.stderr).toEqual([0, 0]);
-      expect(own.stdout).toBe(node.stdout);
-      const records = (format === 'json' ? JSON.parse(own.stdout) : own.stdout.trim().split('\n').map((line) => JSON.parse(line))) as Array<{ id: number }>;
+      const quiet = await forgectl(['users', 'list', '--all', '--per-page', '10', '-o', format]);
+      const verbose = await forgectl(['--verbose', 'users', 'list', '--all', '--per-page', '10', '-o', format]);
+      expect([quiet.code, verbose.code], quiet.stderr).toEqual([0, 0]);
+      expect(quiet.stdout).toBe(verbose.stdout);
+      const records = (format === 'json' ? JSON.parse(quiet.stdout) : quiet.stdout.trim().split('\n').map((line) => JSON.parse(line))) as Array<{ id: number }>;
       expect(records.length).toBeGreaterThan(250);
       expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
     }
@@ -500,6 +553,22 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(output.stderr).toBe('error: cannot write /nonexistent/dir/usage.csv: no such folder /nonexistent/dir\n');
     expect(busy.code).toBe(2);
     expect(busy.stderr).toContain(`error: cannot listen on 127.0.0.1:${port}: the port is in use`);
+  });
+
+  live('api graphql from the shell: --paginate gives the usernames of users list --all, errors exit with their kind, a query that cannot page is refused', async () => {
+    const query = 'query($endCursor: String) { users(first: 100, after: $endCursor) { pageInfo { hasNextPage endCursor } nodes { username } } }';
+    const [pages, list, invalid, unpaged] = await Promise.all([
+      forgectl(['api', 'graphql', '--paginate', '-f', `query=${query}`, '--jq', '.data.users.nodes[].username']),
+      forgectl(['users', 'list', '--all', '--jq', '.username']),
+      forgectl(['api', 'graphql', '-f', 'query={ runners { nodes { secret } } }']),
+      forgectl(['api', 'graphql', '--paginate', '-f', 'query={ users { pageInfo { hasNextPage endCursor } nodes { username } } }']),
+    ]);
+    expect(pages.code, pages.stderr).toBe(0);
+    expect(pages.stdout.split('\n').length).toBeGreaterThan(250);
+    expect(pages.stdout).toBe(list.stdout);
+    expect(invalid).toMatchObject({ code: 6, stdout: '', stderr: 'error: Cannot query field "secret" on type "CiRunner". (POST /api/graphql → 200)\n' });
+    expect(unpaged.code).toBe(2);
+    expect(unpaged.stderr).toContain('requires that the query accepts an $endCursor: String variable');
   });
 
   live('an HTML page where JSON belongs is exit 8; a body cut off mid-way is retried', async () => {

@@ -4,7 +4,9 @@
  * mid-rotation (exit 10, recovery file), logout, migrate, and the fallbacks: no terminal, CI=true, no service, a
  * broken native binding.
  */
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, BUILT, runBin, tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
@@ -139,6 +141,19 @@ describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
     expect(await keyringHolds(service, account)).toBeNull();
   });
 
+  it('a keyring service without a login keyring: --keyring exits 3 saying there is no default keyring', async () => {
+    const empty = await startSecretService({ loginKeyring: false });
+    try {
+      const dir = tempDir();
+      const result = await runBin(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], { env: { FORGECTL_CONFIG_DIR: dir, ...empty.env }, input: sandbox.tokenWithRole('guest') });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/^error: --keyring: the keyring refused to store the token: no default keyring \(.*\); nothing was saved$/m);
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    } finally {
+      empty.stop();
+    }
+  }, 30_000);
+
   it('when no keyring answers: --keyring fails with exit 3 and saves nothing; at a terminal the file, with one warning', async (context) => {
     const token = sandbox.tokenWithRole('guest');
     const dir = tempDir();
@@ -165,6 +180,8 @@ describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
     expect(moved.code).toBe(3);
     expect(config(dir).profiles.default).toMatchObject({ token });
 
+    expect(insisted.stderr).toContain('no keyring answered: no session bus (DBUS_SESSION_BUS_ADDRESS is not set: there is no desktop session here)');
+
     // A profile kept in the keyring, run where none answers: exit 3 saying so, nothing sent.
     const kept = tempDir();
     expect((await cli(kept, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], {}, token)).code).toBe(0);
@@ -173,6 +190,15 @@ describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
     expect(away.code).toBe(3);
     expect(away.stderr).toMatch(/^error: profile "default" keeps its token in the OS keyring, which cannot be used here: no keyring answered/m);
     expect(sandbox.requests()).toEqual([]);
+    // Logging out there removes nothing: the entry would be left behind with no reference to find it by.
+    const account = config(kept).profiles.default.token_keyring;
+    const loggedOut = await cli(kept, ['auth', 'logout'], noBus);
+    expect(loggedOut.code).toBe(3);
+    expect(loggedOut.stderr).toContain(`error: the token of profile "default" is still in the OS keyring (entry "${account}" of service forgectl): no keyring answered: no session bus`);
+    expect(loggedOut.stderr).toContain(`secret-tool clear service forgectl username '${account}'`);
+    expect(loggedOut.stderr).not.toContain('Removed the credentials');
+    expect(config(kept).profiles.default.token_keyring).toBe(account);
+    expect(await keyringHolds(service, account)).toBe(token);
     const checked = await cli(kept, ['doctor', '-o', 'json'], noBus);
     expect(checked.code).toBe(3);
     expect((checked.json() as Array<{ check: string; status: string; found: string }>).find((check) => check.check === 'profile in use')).toMatchObject({ status: 'fail', found: expect.stringContaining('keeps its token in the OS keyring, which cannot be used here') });
@@ -221,4 +247,102 @@ describe.skipIf(!BUILT)('a missing or broken keyring binding (at a pseudo-termin
     expect(insisted.code).toBe(3);
     expect(insisted.stderr).toMatch(/^error: --keyring: the keyring module @napi-rs\/keyring could not be loaded/m);
   });
+});
+
+/**
+ * A session bus that accepts connections and never answers (a wedged dbus-daemon): the keyring binding waits on it for
+ * minutes. forgectl asks the keyring in a helper process with a deadline, so it neither hangs nor ignores signals.
+ */
+describe.skipIf(!BUILT || process.platform !== 'linux')('a session bus that accepts and never answers', () => {
+  const sandbox = useTestSandbox();
+  let address = '';
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', () => undefined); // read what the client says; answer nothing
+    socket.on('error', () => undefined);
+  });
+  beforeAll(async () => {
+    const path = join(tempDir('forgectl-wedged-bus-'), 'bus');
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    address = `unix:path=${path}`;
+  });
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+
+  /** A config folder whose profile keeps its token in the keyring under this (unique) account. */
+  function keyringProfile(account: string): string {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'desk', profiles: { desk: { url: sandbox.rootUrl, token_keyring: account } } }), { mode: 0o600 });
+    return dir;
+  }
+  /** Processes still running whose command line names this account (a keyring helper left behind). */
+  const helpersOf = (account: string): string[] =>
+    readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(account);
+      } catch {
+        return false;
+      }
+    });
+
+  it('login --keyring in a pipe fails within the deadline (exit 3), saving nothing', async () => {
+    const dir = tempDir();
+    const started = Date.now();
+    const result = await runBin(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], { env: { FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: address }, input: sandbox.tokenWithRole('guest') });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: --keyring: no keyring answered within 4s \(the session bus or the keyring service is not responding\); nothing was saved$/m);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  }, 30_000);
+
+  it('login at a terminal falls back to the config file within the deadline, with one warning', async (context) => {
+    if (!pty) return context.skip('no pseudo-terminal: neither util-linux `script` nor python3 is installed');
+    const dir = tempDir();
+    const token = sandbox.tokenWithRole('guest');
+    const [command, args] = pty(`printf '%s\\n' ${token} | ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} auth login --token-stdin --url ${sandbox.rootUrl}`);
+    const started = Date.now();
+    const result = await runProcess(command, args, { env: { PATH: process.env.PATH, TERM: 'dumb', FORGECTL_CONFIG_DIR: dir, HOME: dir, DBUS_SESSION_BUS_ADDRESS: address }, timeoutMs: 30_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/warning:/g)).toHaveLength(1);
+    expect(result.stdout).toContain('warning: no keyring answered within 4s');
+    expect(config(dir).profiles.default).toMatchObject({ token });
+  }, 30_000);
+
+  it('a profile kept in the keyring: SIGTERM while the keyring is asked ends the run at once (143), leaving no helper behind', async () => {
+    const account = `wedged-${process.pid}-${Date.now()}`;
+    const dir = keyringProfile(account);
+    sandbox.clearRequests();
+    const child = spawn(process.execPath, [BIN, 'users', 'list', '--limit', '1'], { env: { PATH: process.env.PATH, HOME: dir, FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: address }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const done = new Promise<{ code: number | null; ms: number }>((resolve) => child.on('close', (code) => resolve({ code, ms: Date.now() - signalled })));
+    // The helper is asking the wedged bus.
+    for (let i = 0; i < 300 && !helpersOf(account).length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(helpersOf(account).length).toBeGreaterThan(0);
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    const { code, ms } = await done;
+    expect(code).toBe(143);
+    expect(ms).toBeLessThan(2000);
+    expect(stderr).toMatch(/interrupted by SIGTERM/);
+    expect(helpersOf(account)).toEqual([]);
+    expect(sandbox.requests()).toEqual([]);
+  }, 30_000);
+
+  it('a profile kept in the keyring, left alone: exit 3 within the deadline saying the keyring did not answer, nothing sent', async () => {
+    const account = `wedged-alone-${process.pid}-${Date.now()}`;
+    const dir = keyringProfile(account);
+    sandbox.clearRequests();
+    const started = Date.now();
+    const result = await runBin(['users', 'list', '--limit', '1'], { env: { HOME: dir, FORGECTL_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: address } });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: profile "desk" keeps its token in the OS keyring, which cannot be used here: no keyring answered within 4s/m);
+    expect(sandbox.requests()).toEqual([]);
+    expect(helpersOf(account)).toEqual([]);
+  }, 30_000);
 });

@@ -72,6 +72,43 @@ describe('the installed forgectl on a terminal', () => {
     expect(wide.stdout).not.toContain('left out');
   });
 
+  terminalCase('audits at 80 columns keep their point: every fix whole, dates never cut (records where a table cannot)', async () => {
+    const [tokens, runners] = await Promise.all([
+      onTerminal('forgectl tokens audit --group acme --expiring-within 400d', 80),
+      onTerminal('forgectl runners audit --instance --stale 30d', 80),
+    ]);
+    expect(tokens.code).toBe(9);
+    expect(runners.code).toBe(9);
+    // The rotation command and the expiry take more than a line's room beside the token's name: record by record.
+    const audited = visible(tokens.stdout);
+    expect(audited.match(/^fix +forgectl tokens rotate \d+ --(group acme|personal) --expires-in 90d --yes$/gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(audited).toMatch(/^expires_at +\d{4}-\d\d-\d\d$/m);
+    expect(audited).not.toContain('left out');
+    // Runners fit as a table: the name, the date of last contact and the fix whole on every row.
+    const rows = visible(runners.stdout).split('\n').filter((line) => /^\d+ +\d+ /.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows) {
+      expect([...row].length, row).toBeLessThanOrEqual(80);
+      expect(row).toMatch(/ (\d{4}-\d\d-\d\d|never) +forgectl runners delete \d+$/);
+    }
+    expect(runners.stdout).toMatch(/ shared-docker-2 /);
+  });
+
+  terminalCase('a secret typed at a prompt shows nothing per character (not even its length)', async () => {
+    const secret = 'typed-at-the-prompt-4711';
+    // Typed a moment later, as a user does (keys typed ahead of the prompt, the terminal itself would echo; stty
+    // -echo stands for the prompt taking them as they come).
+    const [command, args] = pty!('stty cols 100 rows 40 -echo 2>/dev/null; forgectl variables set TYPED_SECRET --project acme/api --masked --value-stdin');
+    const typist = `(sleep 1; printf '%s\\r' "$SECRET") | "$0" "$@"`;
+    const typed = await runProcess('bash', ['-c', typist, command, ...args], { env: { ...env(), TERM: 'xterm-256color', SECRET: secret }, timeoutMs: 30_000 });
+    expect(typed.code).toBe(0);
+    expect(visible(typed.stdout)).toContain('[input is masked]');
+    expect(typed.stdout).not.toMatch(/\*{2,}/);
+    expect(typed.stdout).not.toContain(secret);
+    const stored = await fetch(`${sandbox!.url}/api/v4/projects/acme%2Fapi/variables/TYPED_SECRET`, { headers: { 'PRIVATE-TOKEN': sandbox!.token } });
+    expect(((await stored.json()) as { value: string }).value).toBe(secret);
+  });
+
   it('fleet selection in a pipe: the records a later page shows, a hint at --recursive, sets in globs', async () => {
     const [page, flat, set] = await Promise.all([
       forgectl(['projects', 'list', '--per-page', '5', '--page', '2']),
@@ -95,6 +132,25 @@ describe('the installed forgectl on a terminal', () => {
     expect(tls.stderr).toBe(`error: 127.0.0.1:${port} does not answer in TLS: the URL says https://, the server speaks plain HTTP\nhint: check the URL's scheme and port (forgectl profile show): http:// for a server without TLS\n`);
     expect(refused.code).toBe(8);
     expect(refused.stderr).toMatch(/^error: connection refused by 127\.0\.0\.1:1 \(2 attempts in \d+ s; --retries sets how many\)\nhint: nothing listens at 127\.0\.0\.1:1/);
+  });
+
+  terminalCase('a list with escapes, numbers in a longer form and a key twice prints the same records to a terminal as to a pipe', async () => {
+    const page = '[{"id":1,"username":"ren\\u00e9","name":"Ren\\u00e9 \\u0026 co","score":1.0,"big":1e400,"neg":-0,"id2":5,"id2":6}]';
+    const serve = async () => {
+      const fault = { method: 'GET', path: '^/users$', status: 200, body: page, headers: { 'Content-Type': 'application/json' } };
+      expect((await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'POST', body: JSON.stringify(fault) })).status).toBe(201);
+    };
+    for (const format of ['ndjson', 'json']) {
+      await serve();
+      const piped = await forgectl(['users', 'list', '-o', format]);
+      await serve();
+      const shown = await onTerminal(`forgectl users list -o ${format}`);
+      expect([piped.code, shown.code]).toEqual([0, 0]);
+      expect(shown.stdout).toBe(piped.stdout);
+      const [record] = format === 'json' ? JSON.parse(piped.stdout) : [JSON.parse(piped.stdout)];
+      expect(record).toEqual({ id: 1, username: 'rené', name: 'René & co', score: 1, big: null, neg: 0, id2: 6 });
+      expect(piped.stdout).toContain('"René & co"');
+    }
   });
 
   terminalCase('help on a terminal is wrapped to its width; to a pipe, to 80 columns (the text printed without the bundle)', async () => {

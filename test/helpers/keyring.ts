@@ -34,7 +34,8 @@ function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeout
   });
 }
 
-export async function startSecretService(): Promise<SecretService> {
+/** `loginKeyring: false`: the service runs without a login keyring (an empty password on stdin creates none). */
+export async function startSecretService(options: { loginKeyring?: boolean } = {}): Promise<SecretService> {
   const home = tempDir('forgectl-keyring-home-');
   const base = { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' };
   const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { env: base, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -48,7 +49,7 @@ export async function startSecretService(): Promise<SecretService> {
     const address = (await waitForLine(bus, /^(unix:\S+)\n/m, 'dbus-daemon')).trim();
     const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home };
     keyring = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
-    keyring.stdin!.end('keyring-test-password');
+    keyring.stdin!.end(options.loginKeyring === false ? '' : 'keyring-test-password');
     // It prints its control socket once it is on the bus with the login keyring unlocked.
     await waitForLine(keyring, /^GNOME_KEYRING_CONTROL=.*\n/m, 'gnome-keyring-daemon');
     return { env, stop };

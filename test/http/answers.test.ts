@@ -26,6 +26,12 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.writeHead(502, { 'content-type': 'text/html' });
     res.end('<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body>\n</html>\n');
   },
+  // A list whose first page is fine and whose second is what a test sets.
+  '/api/v4/groups': (req, res) => {
+    const first = !/[?&]page=2(&|$)/.test(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json', 'x-next-page': first ? '2' : '', 'x-per-page': '2' });
+    res.end(first ? '[{"id":1,"name":"one","path":"one","full_path":"one"},{"id":2,"name":"two","path":"two","full_path":"two"}]' : secondPage);
+  },
   // The first answer breaks off after a few bytes of its body; the next one is whole.
   '/api/v4/projects/1': (req, res) => {
     const body = JSON.stringify({ id: 1, name: 'api', description: 'x'.repeat(2000) });
@@ -38,6 +44,9 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     }
   },
 };
+
+/** Page 2 of /groups. */
+let secondPage = '';
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -73,6 +82,31 @@ describe('answers that are not what the API promises', () => {
     expect(malformed.code).toBe(0);
     expect(malformed.stdout).toBe('{"version": "17.0", \n');
     expect(malformed.stderr).toBe('warning: the server answered 200 with malformed JSON; printed as text\n');
+  });
+
+  it('a 200 where a list is expected that is not a list, or empty, is a server failure (exit 8), after the pages before it', async () => {
+    for (const [body, what] of [['{"message":"a list was expected here"}', 'JSON that is not a list'], ['', 'an empty body']]) {
+      secondPage = body;
+      const result = await cli(['groups', 'list', '--all', '--per-page', '2', '-o', 'ndjson']);
+      expect(result.code, result.stderr).toBe(8);
+      expect(result.stderr).toContain(`error: the server answered 200 with ${what} where a list was expected (GET /groups)`);
+      expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual([1, 2]);
+    }
+  });
+
+  it('a page nested deeper than any record (100,000 levels) is refused (exit 8), nothing of it written', async () => {
+    secondPage = `[${'['.repeat(100_000)}${']'.repeat(100_000)}]`;
+    for (const format of ['json', 'ndjson']) {
+      const result = await cli(['groups', 'list', '--all', '--per-page', '2', '-o', format]);
+      expect(result.code, result.stderr).toBe(8);
+      expect(result.stderr).toContain('the server answered 200 with JSON nested deeper than 1,000 levels (GET /groups)');
+      expect(result.stderr).not.toContain('internal error');
+      const ids = format === 'json' ? result.json<Array<{ id: number }>>().map((r) => r.id) : result.stdout.trim().split('\n').map((line) => JSON.parse(line).id);
+      expect(ids).toEqual([1, 2]);
+    }
+    const one = await cli(['api', '/groups?page=2']);
+    expect(one.code).toBe(0);
+    expect(one.stderr).toBe('warning: the server answered 200 with JSON nested deeper than 1,000 levels; printed as text\n');
   });
 
   it('an HTML error page becomes its status text, on one line', async () => {

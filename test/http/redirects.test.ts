@@ -3,8 +3,10 @@
  * error that names the Location (exit 8), never a success with nothing done.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -59,5 +61,57 @@ describe('redirects', () => {
   it('a redirect is still followed for a GET (5 hops at most)', async () => {
     sandbox.fault({ method: 'GET', path: '^/users$', status: 302, headers: { Location: '/api/v4/users' }, times: 5 });
     expect((await sandbox.run(['users', 'list', '--per-page', '1'])).code).toBe(0);
+  });
+});
+
+describe('a page from another origin', () => {
+  /** Another origin (127.0.0.2) that answers any GET with a list of one user, counting what it is asked. */
+  let other: Server;
+  let otherUrl = '';
+  const asked: Array<{ url?: string; token?: string | string[] }> = [];
+  beforeAll(async () => {
+    other = createServer((req, res) => {
+      asked.push({ url: req.url, token: req.headers['private-token'] });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[{"id":999999,"username":"not-from-the-instance"}]');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    otherUrl = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => other.close(() => resolve())));
+  const pageQuery = (page: number) => `(^|&)page=${page}(&|$)`;
+
+  it.each([302, 307])('a redirect (%i) of page 2 to another origin ends the list (exit 8), in every format, nothing of that origin printed', async (status) => {
+    for (const format of ['json', 'ndjson', 'csv']) {
+      asked.length = 0;
+      sandbox.fault({ method: 'GET', path: '^/users$', query: pageQuery(2), status, headers: { Location: `${otherUrl}/api/v4/users?page=2&per_page=2` } });
+      const result = await sandbox.run(['users', 'list', '--all', '--per-page', '2', '-o', format]);
+      sandbox.faults.clear();
+      expect(result.code, result.stderr).toBe(8);
+      expect(result.stderr).toContain(`the server answered a redirect (${status}) to another origin, ${otherUrl}/api/v4/users?page=2&per_page=2: what it answers is not this instance's data (GET /users → ${status})`);
+      // Page 1's two records, and nothing of the other origin.
+      const records = format === 'json' ? result.json<unknown[]>() : result.stdout.trim().split('\n').slice(format === 'csv' ? 1 : 0);
+      expect(records).toHaveLength(2);
+      expect(result.stdout).not.toContain('not-from-the-instance');
+      expect(asked).toEqual([]);
+    }
+  });
+
+  it('a Link to the next page on another origin ends the list (exit 8) before it is asked', async () => {
+    asked.length = 0;
+    const first = (await sandbox.call('GET', '/users?per_page=2&page=1')).body as unknown[];
+    sandbox.fault({ method: 'GET', path: '^/users$', status: 200, body: first, headers: { Link: `<${otherUrl}/api/v4/users?page=2>; rel="next"` } });
+    const result = await sandbox.run(['users', 'list', '--limit', '4', '--per-page', '2', '-o', 'ndjson']);
+    expect(result.code, result.stderr).toBe(8);
+    expect(result.stderr).toContain(`error: the server's link to the next page points to another origin, ${otherUrl}/api/v4/users?page=2: what it answers is not this instance's data, and the list ends here (GET /users)`);
+    expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(first);
+    expect(asked).toEqual([]);
+  });
+
+  it('a redirect on the same origin is still followed for a list page', async () => {
+    sandbox.fault({ method: 'GET', path: '^/users$', query: pageQuery(2), status: 302, headers: { Location: `${sandbox.url}/users?page=2&per_page=2` } });
+    const result = await sandbox.run(['users', 'list', '--limit', '4', '--per-page', '2', '-o', 'ndjson']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(4);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { render } from '../../src/output/render.js';
 import { Io } from '../../src/output/io.js';
-import { fitColumns } from '../../src/output/table.js';
+import { fitColumns, listTable, type ColumnPriority } from '../../src/output/table.js';
 import { csvLine, tsvCell, type Format } from '../../src/output/formats.js';
 import { JsonAnswer, TextResult } from '../../src/output/result.js';
 import { isJsonCell, type Row } from '../../src/output/fields.js';
@@ -150,10 +150,10 @@ describe('output formats (contract §4)', () => {
       id: 14 - i, path_with_namespace: `acme/team-01/squad-2/svc-01${4 - i}`, visibility: 'private', archived: false, default_branch: 'main', last_activity_at: '2026-11-24T22:42:34.315Z',
     }));
     const columns = ['id', 'path_with_namespace', 'visibility', 'archived', 'default_branch', 'last_activity_at'];
-    const at = async (width: number, fields?: string[]) => {
+    const at = async (width: number, fields?: string[], records = false) => {
       const { stdout, stderr } = await show(projects, 'table', { tty: true, width, columns, fields });
       const lines = stdout.trimEnd().split('\n');
-      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      if (!records) for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
       return { lines, stderr };
     };
     // 80 columns: headers cut, times shown as dates, every value whole.
@@ -169,8 +169,50 @@ describe('output formats (contract §4)', () => {
     const asked = await at(60, columns);
     expect(asked.lines[0].split(/\s{2,}/)).toHaveLength(6);
     expect(asked.stderr).toBe('');
-    // So narrow that only the id and the path would be left: even then the path is whole.
-    expect((await at(34)).lines[1]).toBe('14  acme/team-01/squad-2/svc-014');
+    // So narrow that only the id and the path would be left: a table that leaves out more than it shows gives way
+    // to the records one after the other, each value whole.
+    const records = await at(34, undefined, true);
+    expect(records.lines.slice(0, 7)).toEqual(['id                   14', 'path_with_namespace  acme/team-01/squad-2/svc-014', 'visibility           private', 'archived             false', 'default_branch       main', 'last_activity_at     2026-11-24T22:42:34.315Z', '']);
+    expect(records.stderr).toBe('');
+  });
+
+  it('keeps a fix whole and times as dates: cuts and leaves out other columns first, else shows record by record', () => {
+    const runners = [
+      ['100', '6', 'acme-arm', 'group_type', 'Acme', 'stale', '2026-08-21T06:23:05.147Z', 'forgectl runners delete 6'],
+      ['60', '3', 'shared-macos', 'instance_type', 'instance', 'stale', 'never', 'forgectl runners delete 3'],
+    ];
+    const columns = ['idle_days', 'id', 'description', 'runner_type', 'owner', 'status', 'last_contact', 'fix'];
+    const table = (width: number, priority?: ColumnPriority) => listTable(columns, runners, { color: false, width, mayDrop: true, priority });
+    // The command names its identifying column and a column to keep: at 80 columns both stay whole, with the fix.
+    const audit = table(80, { identifying: 'description', whole: ['last_contact'] });
+    expect(audit.text.split('\n').map((line) => line.split(/\s{2,}/))).toEqual([
+      ['idle_da…', 'id', 'description', 'runner_type', 'last_cont…', 'fix'],
+      ['100', '6', 'acme-arm', 'group_type', '2026-08-21', 'forgectl runners delete 6'],
+      ['60', '3', 'shared-macos', 'instance_type', 'never', 'forgectl runners delete 3'],
+      [''],
+    ]);
+    expect(audit.left).toEqual(['owner', 'status']);
+    // By default the fix stays whole too; a time column is never cut (shown as a date, or left out).
+    for (const width of [60, 70, 80, 90]) {
+      const { text } = table(width);
+      for (const line of text.trimEnd().split('\n').slice(1)) expect(line).toMatch(/forgectl runners delete \d$/);
+      expect(text).not.toMatch(/\d{4}-\d\d-\d?…|forgectl …/);
+    }
+    // Where the fix and the columns kept cannot share a line, each record is a block of lines, every value whole.
+    const tokens = [['expires in 45 days', '45', '2027-01-13', '4', 'acme-ci', 'forgectl tokens rotate 4 --group acme --expires-in 90d --yes']];
+    const narrow = listTable(['finding', 'days_left', 'expires_at', 'id', 'name', 'fix'], tokens, { color: false, width: 70, mayDrop: true, priority: { whole: ['expires_at'] } });
+    expect(narrow).toEqual({
+      text: [
+        'finding     expires in 45 days',
+        'days_left   45',
+        'expires_at  2027-01-13',
+        'id          4',
+        'name        acme-ci',
+        'fix         forgectl tokens rotate 4 --group acme --expires-in 90d --yes',
+        '',
+      ].join('\n'),
+      left: [],
+    });
   });
 
   it('cuts a dotted header too wide from its start, so that paths stay apart; others at the end', async () => {

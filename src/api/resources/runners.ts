@@ -4,6 +4,8 @@ import { defineResource } from '../resource.js';
 export const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
 export const RUNNER_STATUSES = ['online', 'offline', 'stale', 'never_contacted'] as const;
 export const RUNNER_JOB_STATUSES = ['running', 'success', 'failed', 'canceled'] as const;
+/** The service deletes at most this many runners in one bulkRunnerDelete (GraphQL); it ignores the rest, and says so. */
+export const BULK_DELETE_LIMIT = 50;
 
 /**
  * CI runners: the machines that run jobs. A runner belongs to the instance (instance_type, administrators), a group

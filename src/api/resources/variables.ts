@@ -63,7 +63,7 @@ const keyKind: FieldKind = {
   placeholder: '<key>',
   schema: { pattern: VARIABLE_KEY.source },
   parse(text, label) {
-    if (!VARIABLE_KEY.test(text)) throw new UsageError(`${label} "${text}" is not a variable key: use letters, digits and _ (at most 255)`);
+    if (!VARIABLE_KEY.test(text)) throw new UsageError(`${label} "${text}": a key holds only letters, digits and _ (1 to 255 of them)`);
     return text;
   },
 };
@@ -125,12 +125,19 @@ export const isSecret = (variable: { masked?: unknown; hidden?: unknown }): bool
  * An answer of the service with the value of every masked or hidden CI/CD variable in it null: one record, the
  * records of a list, or records inside others (project, group and instance variables alike). The one redaction of
  * variable values: the variables commands, api and every result of the agent interface pass their records through it.
+ * In a GraphQL answer the variables are what a `ciVariables` field holds, and a query chooses their fields: a value
+ * whose variable does not say `masked: false` there is taken for a masked one.
  */
 export function withoutSecretValues<T>(body: T): T {
-  if (Array.isArray(body)) return body.map(withoutSecretValues) as T;
+  return redactValues(body, false);
+}
+
+function redactValues<T>(body: T, graphqlVariables: boolean): T {
+  if (Array.isArray(body)) return body.map((item) => redactValues(item, graphqlVariables)) as T;
   if (!body || typeof body !== 'object') return body;
-  const record = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, withoutSecretValues(value)]));
-  return ('value' in record && isSecret(record) ? { ...record, value: null } : record) as T;
+  const record = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, redactValues(value, graphqlVariables || key === 'ciVariables')]));
+  const secret = isSecret(record) || (graphqlVariables && record.masked !== false);
+  return ('value' in record && secret ? { ...record, value: null } : record) as T;
 }
 
 /** A variable as printed: its masked or hidden value null unless `show` (a hidden one the service never returns). */

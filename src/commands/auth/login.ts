@@ -25,6 +25,7 @@ export default defineCommand<Options>({
     'bus, in CI, in a pipe or cron) in the config file, mode 0600. --keyring insists on the keyring, --insecure-storage',
     'on the file.',
   ].join(' '),
+  credentials: false,
   examples: [
     'forgectl auth login',
     "printf '%s\\n' \"$TOKEN\" | forgectl auth login --profile prod --url https://git.example.com --token-stdin",

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { saveProfileToken } from '../../config/credentials.js';
-import { KeyringUnavailable, storedToken, tokenStorage } from '../../config/keyring.js';
+import { KeyringUnavailable, loadStoredToken, tokenStorage } from '../../config/keyring.js';
 import { ConfigError } from '../../errors.js';
 import { parseChoice, plural } from '../../parse.js';
 
@@ -14,6 +14,7 @@ export default defineCommand<Options>({
     'named with -p. Profiles with a token_command, without a token, or already where asked are left as they are.',
     'Moving to the keyring needs one that answers (exit 3 otherwise, nothing moved).',
   ].join(' '),
+  credentials: false,
   examples: ['forgectl auth migrate --to keyring', 'forgectl -p ci auth migrate --to file'],
   options: [{ flags: '--to <storage>', description: 'keyring or file', parse: parseChoice('--to', ['keyring', 'file'] as const), required: true }],
   columns: ['profile', 'from', 'to'],
@@ -26,7 +27,7 @@ export default defineCommand<Options>({
       if (only && name !== only) continue;
       const from = tokenStorage(profile);
       if ((from !== 'file' && from !== 'keyring') || from === opts.to) continue;
-      const token = storedToken(name, profile)!;
+      const token = (await loadStoredToken(name, profile))!;
       try {
         const saved = await saveProfileToken(ctx.configDir, name, token, { storage: opts.to, url: profile.url ?? '' }, profile);
         if (saved.leftover) ctx.io.warn(saved.leftover);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inCi, KeyringUnavailable, keyringRead, tokenStorage } from '../../config/keyring.js';
 import { lockIsStale } from '../../config/lock.js';
 import { configFile, locksDir } from '../../config/paths.js';
-import { resolveConnection, resolveTarget, selectedProfileName } from '../../config/resolve.js';
+import { resolveTarget, selectedProfileName } from '../../config/resolve.js';
 import { ExitCode } from '../../errors.js';
 import { listRecoveries } from '../tokens/rotation.js';
 import { plural } from '../../parse.js';
@@ -67,7 +67,7 @@ function checkSelection(state: DoctorState): Outcome {
   const { ctx } = state;
   const config = ctx.readConfig();
   state.target = resolveTarget(ctx.globals, ctx.env, config);
-  const connection = resolveConnection(ctx.globals, ctx.env, config);
+  const connection = ctx.connection();
   state.connection = connection;
   const named = selectedProfileName(ctx.globals, ctx.env, config);
   let why: string;
@@ -83,7 +83,7 @@ function checkSelection(state: DoctorState): Outcome {
 }
 
 /** Where the token in use lives, and that it can be read from there. */
-function checkTokenStorage(state: DoctorState): Outcome {
+async function checkTokenStorage(state: DoctorState): Promise<Outcome> {
   const connection = state.connection;
   if (!connection) return skip('no connection');
   const profile = connection.profile;
@@ -96,7 +96,7 @@ function checkTokenStorage(state: DoctorState): Outcome {
       return pass(`token_command of profile "${connection.profileName}"`);
     case 'keyring': {
       try {
-        keyringRead(profile!.token_keyring!);
+        await keyringRead(profile!.token_keyring!);
       } catch (error) {
         if (error instanceof KeyringUnavailable) return fail(error.message, 'unlock the keyring, or: forgectl auth migrate --to file', ExitCode.config);
         throw error;

@@ -3,6 +3,7 @@ import { tokenStorage } from '../../config/keyring.js';
 import { selectedProfileName } from '../../config/resolve.js';
 
 export default defineCommand({
+  credentials: false,
   examples: ['forgectl profile list', 'forgectl profile list -o json'],
   columns: ['name', 'current', 'url', 'auth', 'token_storage', 'default_group', 'default_project'],
   async run(_opts, ctx) {

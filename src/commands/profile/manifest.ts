@@ -7,5 +7,6 @@ export const entries: ManifestEntry[] = [
   { path: 'profile show', summary: 'Show a profile (token redacted)', load: () => import('./show.js') },
   { path: 'profile use', summary: 'Make a profile the current one', load: () => import('./use.js') },
   { path: 'profile set', summary: 'Set a key of a profile', load: () => import('./set.js') },
+  { path: 'profile unset', summary: 'Remove a key from a profile', load: () => import('./unset.js') },
   { path: 'profile remove', summary: 'Remove a profile', load: () => import('./remove.js') },
 ];

@@ -4,13 +4,14 @@ import { removeKeyringEntry } from '../../config/credentials.js';
 import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<{ name: string }>({
+  credentials: false,
   examples: ['forgectl profile remove old-staging --yes'],
   args: ['<name>'],
   async run(opts, ctx) {
     const existing = ctx.readConfig().profiles[opts.name];
     if (!existing) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');
     await ctx.confirm(`Remove profile "${opts.name}" and its credentials?`);
-    const leftover = existing.token_keyring ? removeKeyringEntry(existing.token_keyring) : undefined;
+    const leftover = existing.token_keyring ? await removeKeyringEntry(existing.token_keyring) : undefined;
     if (leftover) ctx.io.warn(leftover);
     const others = await updateConfig(ctx.configDir, (data) => {
       delete data.profiles[opts.name];

@@ -3,24 +3,26 @@ import { UsageError } from '../../errors.js';
 import { parseProfileValue, selectedProfileName } from '../../config/resolve.js';
 import { PROFILE_KEYS, updateConfig, type Profile } from '../../config/store.js';
 
-export default defineCommand<{ key: string; value: string; unset?: boolean }>({
-  description: `Keys: ${Object.entries(PROFILE_KEYS).filter(([, kind]) => kind !== 'secret' && kind !== 'reference').map(([key]) => key).join(', ')}. The profile is -p NAME, or the current one; it is created when missing.`,
+export default defineCommand<{ key: string; value: string }>({
+  description: `Keys: ${Object.entries(PROFILE_KEYS).filter(([, kind]) => kind !== 'secret' && kind !== 'reference').map(([key]) => key).join(', ')}. The profile is -p NAME, or the current one; it is created when missing (and says what it still needs). profile unset removes a key.`,
+  credentials: false,
   examples: ['forgectl profile set default_project acme/api', 'forgectl -p ci profile set token_command "pass show forge/ci"', 'forgectl profile set timeout 60'],
-  args: ['<key>', '[value]'],
-  options: [{ flags: '--unset', description: 'remove the key instead of setting it' }],
+  args: ['<key>', '<value>'],
   async run(opts, ctx) {
-    if (!opts.unset && opts.value === undefined) throw new UsageError('missing value', `give a value, or --unset to remove ${opts.key}`);
-    const value = opts.unset ? undefined : parseProfileValue(opts.key, opts.value);
-    if (opts.unset && !(opts.key in PROFILE_KEYS)) throw new UsageError(`unknown profile key "${opts.key}"`);
     const name = selectedProfileName(ctx.globals, ctx.env, ctx.readConfig()) ?? 'default';
-    await updateConfig(ctx.configDir, (data) => {
-      const profile: Record<string, unknown> = { ...data.profiles[name] };
-      if (value === undefined) delete profile[opts.key];
-      else profile[opts.key] = value;
-      data.profiles[name] = profile as Profile;
+    const profileFlag = ctx.globals.profile ? ` -p ${name}` : '';
+    if (opts.value === '') throw new UsageError(`${opts.key}: the value is empty`, `to remove ${opts.key} from the profile: forgectl${profileFlag} profile unset ${opts.key}`);
+    const value = parseProfileValue(opts.key, opts.value);
+    const { created, url } = await updateConfig(ctx.configDir, (data) => {
+      const existing = data.profiles[name];
+      const profile = { ...existing, [opts.key]: value } as Profile;
+      data.profiles[name] = profile;
       data.current ??= name;
+      return { created: !existing, url: profile.url };
     });
-    ctx.io.note(opts.unset ? `Removed ${opts.key} from profile "${name}"` : `Set ${opts.key} in profile "${name}"`);
+    ctx.io.note(`Set ${opts.key} in ${created ? 'new ' : ''}profile "${name}"`);
+    // A profile without the instance's URL cannot be used yet (a token_command alone says where the token comes from, not where it goes).
+    if (!url) ctx.io.note(`profile "${name}" has no url yet: set it with forgectl -p ${name} profile set url https://git.example.com`);
     return undefined;
   },
 });

@@ -5,6 +5,7 @@ import { REDACTED } from '../../http/redact.js';
 
 export default defineCommand<{ name?: string }>({
   description: 'The token is never shown; use `forgectl auth token` when a script needs it.',
+  credentials: false,
   examples: ['forgectl profile show', 'forgectl profile show prod -o json'],
   args: ['[name]'],
   async run(opts, ctx) {

@@ -3,6 +3,7 @@ import { ConfigError } from '../../errors.js';
 import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<{ name: string }>({
+  credentials: false,
   examples: ['forgectl profile use prod'],
   args: ['<name>'],
   async run(opts, ctx) {

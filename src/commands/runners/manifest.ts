@@ -1,6 +1,6 @@
 import { verbEntries, type ManifestEntry } from '../../cli/command.js';
 
-export const groups: Record<string, string> = { 'runners': 'CI runners: list, pause, update, reset their tokens, find stale ones' };
+export const groups: Record<string, string> = { 'runners': 'CI runners: list, pause, update, reset their tokens, find and prune stale ones' };
 
 export const entries: ManifestEntry[] = [
   { path: 'runners list', summary: 'List runners: yours, the instance\'s, a group\'s or a project\'s', load: () => import('./list.js') },
@@ -21,4 +21,5 @@ export const entries: ManifestEntry[] = [
   { path: 'runners jobs', summary: 'List the jobs a runner ran', load: () => import('./jobs.js') },
   { path: 'runners reset-token', summary: 'Reset a runner\'s authentication token, kept safe until saved', load: () => import('./reset-token.js') },
   { path: 'runners audit', summary: 'Runners not contacted for a while (exit 9 when any): for cron and monitoring', load: () => import('./audit.js') },
+  { path: 'runners prune', summary: 'Delete the runners not contacted for a while, 50 at a time, after asking', load: () => import('./prune.js') },
 ];

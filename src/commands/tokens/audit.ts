@@ -71,7 +71,8 @@ async function instanceLists(ctx: Context): Promise<TokenList[]> {
 /** The command that deals with a finding: rotate what expires, revoke what nobody uses. */
 function fixFor(list: TokenList | 'self', token: TokenRecord, unused: boolean): string {
   if (list === 'self' || list.kind === 'personal') return unused ? `forgectl tokens revoke ${token.id} --personal --yes` : `forgectl tokens rotate ${token.id} --personal --expires-in 90d --yes`;
-  if (list.kind === 'impersonation') return `forgectl api -X DELETE /users/${list.userId}/impersonation_tokens/${token.id}`;
+  // Impersonation tokens are not rotated by the service: revoke, and create another if it is still needed.
+  if (list.kind === 'impersonation') return `forgectl tokens revoke ${token.id} --personal --user ${list.label.slice('user '.length)} --impersonation --yes`;
   if (list.kind === 'deploy') return `forgectl deploy-tokens revoke ${token.id} --${list.label} --yes`;
   const flags = `--${list.label}`;
   return unused ? `forgectl tokens revoke ${token.id} ${flags} --yes` : `forgectl tokens rotate ${token.id} ${flags} --expires-in 90d --yes`;

@@ -1,9 +1,8 @@
-import { impersonationTokens } from '../../api/resources/access-tokens.js';
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseAccessLevel, parseDuration, parseInteger, parseList } from '../../parse.js';
-import { expiryFrom, resolveTarget, targetOptions, warnStoreNow, withLevelName, type TargetOptions } from './shared.js';
+import { parseAccessLevel, parseDuration, parseList } from '../../parse.js';
+import { expiryFrom, resolveTarget, resolveUserTarget, targetOptions, userOptions, warnStoreNow, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
 
 /** Scopes the service knows; personal tokens may also carry the user-only ones. */
 const RESOURCE_SCOPES = [
@@ -12,28 +11,26 @@ const RESOURCE_SCOPES = [
 ];
 const USER_SCOPES = ['read_user', 'sudo', 'admin_mode', 'read_service_ping'];
 
-interface Options extends TargetOptions {
+interface Options extends TargetOptions, UserOptions {
   name: string;
   scopes: string[];
   accessLevel?: number;
   expiresAt?: string;
   expiresIn?: string;
   description?: string;
-  user?: number;
-  impersonation?: boolean;
 }
 
 export default defineCommand<Options>({
   description: [
     'Group tokens need the Owner role, project tokens Maintainer; each gets its own bot user. Personal tokens are',
-    'created for a user by an administrator (--personal --user ID); --impersonation makes an impersonation token, which',
+    'created for a user by an administrator (--personal --user NAME|ID); --impersonation makes an impersonation token, which',
     'acts as the user for support and automation. The new token\'s value is printed once.',
   ].join(' '),
   examples: [
     'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-in 180d -o json',
     'forgectl tokens create --project acme/api --name deploy --scopes read_repository,read_api --access-level developer --expires-in 90d',
     'forgectl tokens create --personal --user 2 --name ci --scopes read_api --expires-in 30d',
-    'forgectl tokens create --personal --user 2 --impersonation --name support --scopes read_api --expires-in 1d',
+    'forgectl tokens create --personal --user alice --impersonation --name support --scopes read_api --expires-in 1d',
   ],
   options: [
     ...targetOptions,
@@ -43,31 +40,24 @@ export default defineCommand<Options>({
     { flags: '--expires-at <date>', description: 'YYYY-MM-DD, at most one year ahead (default: the longest the instance allows)' },
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--description <text>', description: 'what the token is for' },
-    { flags: '--user <id>', description: 'with --personal: the user to create it for (administrators)', parse: parseInteger('--user', 1) },
-    { flags: '--impersonation', description: 'with --personal --user: an impersonation token (administrators)' },
+    ...userOptions,
   ],
   async run(opts, ctx) {
-    const target = resolveTarget(opts);
+    const kind = resolveTarget(opts).kind;
+    if (opts.personal && opts.user === undefined) throw new UsageError('--personal needs --user NAME|ID: personal tokens are created for a user by an administrator');
+    if (opts.personal && opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
     const name = opts.name.trim();
     if (!name) throw new UsageError('--name must not be empty');
-    const allowed = target.kind === 'personal' ? [...RESOURCE_SCOPES, ...USER_SCOPES] : RESOURCE_SCOPES;
+    const allowed = kind === 'personal' ? [...RESOURCE_SCOPES, ...USER_SCOPES] : RESOURCE_SCOPES;
     const unknown = opts.scopes.filter((scope) => !allowed.includes(scope));
     if (!opts.scopes.length || unknown.length) {
-      throw new UsageError(`${unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty'} for ${target.kind} tokens`, `choose from: ${allowed.join(', ')}`);
+      throw new UsageError(`${unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty'} for ${kind} tokens`, `choose from: ${allowed.join(', ')}`);
     }
     const expiresAt = expiryFrom(opts, ctx.now());
-    let route = target.route('create');
-    let params = target.params();
-    if (target.kind === 'personal') {
-      if (opts.user === undefined) throw new UsageError('--personal needs --user ID: personal tokens are created for a user by an administrator');
-      if (opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
-      if (opts.impersonation) route = impersonationTokens.routes.create;
-      params = { user: opts.user };
-    } else if (opts.user !== undefined || opts.impersonation) {
-      throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal`);
-    }
-    const created = await ctx.api.call<TokenRecord>(route, {
-      ...params,
+    const { target, userId } = await resolveUserTarget(opts, ctx);
+    // Personal tokens are created under their user (POST /users/:id/personal_access_tokens), as impersonation ones are.
+    const created = await ctx.api.call<TokenRecord>(target.route('create'), {
+      ...(target.kind === 'personal' ? { user: userId } : target.params()),
       name,
       scopes: [...new Set(opts.scopes)],
       access_level: opts.accessLevel,
@@ -75,6 +65,6 @@ export default defineCommand<Options>({
       description: opts.description,
     });
     warnStoreNow(ctx);
-    return target.kind === 'personal' ? created : withLevelName(created);
+    return target.kind === 'personal' || target.kind === 'impersonation' ? created : withLevelName(created);
   },
 });

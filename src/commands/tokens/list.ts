@@ -1,11 +1,17 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseChoice, parseDate, parseDateTime, parseInteger } from '../../parse.js';
-import { personalTokenColumns, resolveTarget, targetOptions, tokenColumns, withLevelName, type TargetOptions } from './shared.js';
+import { parseChoice, parseDate, parseDateTime } from '../../parse.js';
+import { personalTokenColumns, resolveUserTarget, targetOptions, tokenColumns, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
+
+/** The filters of access token lists that impersonation token lists do not have. */
+const OTHER_FILTERS: Array<[keyof Options, string]> = [
+  ['revoked', '--revoked'], ['search', '--search'], ['sort', '--sort'], ['createdAfter', '--created-after'], ['createdBefore', '--created-before'],
+  ['expiresAfter', '--expires-after'], ['expiresBefore', '--expires-before'], ['lastUsedAfter', '--last-used-after'], ['lastUsedBefore', '--last-used-before'],
+];
 
 const SORTS = ['created_asc', 'created_desc', 'expires_asc', 'expires_desc', 'last_used_asc', 'last_used_desc', 'name_asc', 'name_desc'] as const;
 
-interface Options extends TargetOptions {
+interface Options extends TargetOptions, UserOptions {
   state?: 'active' | 'inactive';
   revoked?: boolean;
   search?: string;
@@ -16,15 +22,18 @@ interface Options extends TargetOptions {
   expiresBefore?: string;
   lastUsedAfter?: string;
   lastUsedBefore?: string;
-  user?: number;
 }
 
 export default defineCommand<Options>({
-  description: 'Every filter of the service is available. Personal tokens: your own, or (administrators) everyone\'s, narrowed with --user.',
+  description: [
+    'Every filter of the service is available. Personal tokens: your own, or (administrators) everyone\'s, narrowed',
+    'with --user (a username or an ID); --impersonation lists that user\'s impersonation tokens (filtered by --state only).',
+  ].join(' '),
   examples: [
     'forgectl tokens list --group acme',
     'forgectl tokens list --project acme/api --state active --sort expires_asc',
     'forgectl tokens list --personal --user 2 --expires-before 2027-01-31 -o json',
+    'forgectl tokens list --personal --user alice --impersonation --state active',
   ],
   options: [
     ...targetOptions,
@@ -38,13 +47,19 @@ export default defineCommand<Options>({
     { flags: '--expires-before <date>', description: 'expiring before this date', parse: parseDate('--expires-before') },
     { flags: '--last-used-after <datetime>', description: 'last used after this time', parse: parseDateTime('--last-used-after') },
     { flags: '--last-used-before <datetime>', description: 'last used before this time', parse: parseDateTime('--last-used-before') },
-    { flags: '--user <id>', description: 'with --personal: tokens of this user (administrators)', parse: parseInteger('--user', 1) },
+    ...userOptions,
   ],
   list: true,
   columns: tokenColumns,
   async run(opts, ctx) {
-    const target = resolveTarget(opts);
-    if (opts.user !== undefined && target.kind !== 'personal') throw new UsageError('--user goes with --personal');
+    const { target, userId } = await resolveUserTarget(opts, ctx);
+    if (target.kind === 'impersonation') {
+      const other = OTHER_FILTERS.find(([key]) => opts[key] !== undefined);
+      if (other) throw new UsageError(`${other[1]} is not a filter of impersonation tokens: they are filtered by --state only`);
+      const list = ctx.api.list<Record<string, unknown>>(target.route('list'), { ...target.params(), state: opts.state }, ctx.paging);
+      list.columns = personalTokenColumns;
+      return list;
+    }
     const list = ctx.api.list<Record<string, unknown>>(target.route('list'), {
       ...target.params(),
       state: opts.state,
@@ -57,7 +72,7 @@ export default defineCommand<Options>({
       expires_before: opts.expiresBefore,
       last_used_after: opts.lastUsedAfter,
       last_used_before: opts.lastUsedBefore,
-      user_id: opts.user,
+      user_id: userId,
     }, ctx.paging).map(withLevelName);
     if (target.kind === 'personal') list.columns = personalTokenColumns;
     return list;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { TokenRecord } from '../../api/access-tokens.js';
+import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
 import { accessTokens } from '../../api/resources/access-tokens.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
@@ -8,14 +8,14 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseDuration, plural } from '../../parse.js';
 import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
-import { parseSaveTo, preflightCiVar, type ExtraTarget } from './save-targets.js';
+import { parseSaveTo, preflightCiVar, targetName, type ExtraTarget } from './save-targets.js';
 import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
 import {
-  currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeEmptyRecoveries, saveEverywhere,
-  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveTargets,
+  currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeAbandonedPlaceholders, saveEverywhere,
+  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
 } from './rotation.js';
 import {
-  expiryFrom, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
+  confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
   type TargetOptions, type TokenTarget,
 } from './shared.js';
 
@@ -23,7 +23,7 @@ interface Options extends TargetOptions {
   id: string;
   expiresAt?: string;
   expiresIn?: string;
-  saveToProfile?: string | true;
+  saveToProfile?: string | boolean;
   outputFile?: string;
   overlap?: string;
   saveTo?: ExtraTarget[];
@@ -37,11 +37,15 @@ export default defineCommand<Options>({
     'Safe for cron: one run per token at a time (a second run exits 6 without calling the service), the token is',
     'read again after the last lock, the rotate request is sent once and never retried, the new token goes to a',
     'recovery file (0600) the moment it arrives, then to the file, the profile and each --save-to target in order,',
-    'each write verified, and is checked with a GET as itself. --save-to ci-var:PROJECT_OR_GROUP/KEY writes a CI/CD',
-    'variable (created masked, hidden and protected; add ?scope=ENV for an environment scope, ?protected=false to',
-    'unprotect; a path with a slash is looked up as a project, then a group); a hidden variable cannot be read back,',
-    'so its write is verified by the service\'s answer, a visible one by reading it back. --save-to exec:COMMAND runs',
-    'COMMAND with sh -c, the token and a newline on its stdin, FORGECTL_ROTATED_ACTION=store and',
+    'each write verified, and is checked with a GET as itself. Rotating `self` saves the new token to the profile in',
+    'use (where it keeps it: the config file or the OS keyring) unless --no-save-to-profile says otherwise.',
+    '--save-to ci-var:PROJECT_OR_GROUP/KEY writes a CI/CD variable: one that exists gets the new value and keeps its',
+    'settings; a new one is created masked, hidden and protected (a path with a slash is looked up as a project, then',
+    'a group); settings in the target change that, and what changes is shown: ?scope=ENV, protected=false,',
+    'hidden=false, masked=, raw=, type=file. A hidden variable cannot be read back, so its write is verified by the',
+    'service\'s answer, a visible one by reading it back; and a hidden variable is never the only copy of the new',
+    'token (exit 2, nothing sent): save it to a profile, a file, a helper or a visible variable as well. --save-to',
+    'exec:COMMAND runs COMMAND with sh -c, the token and a newline on its stdin, FORGECTL_ROTATED_ACTION=store and',
     'FORGECTL_ROTATED_NAME, _ID, _EXPIRES_AT, _INSTANCE and _SHA256 in its environment; exit 0 means stored.',
     '--overlap DURATION creates a successor of the same name, scopes and role instead and leaves the old token',
     'working; the first run after the overlap (the same cron line, on any machine) revokes the older tokens of that',
@@ -52,8 +56,8 @@ export default defineCommand<Options>({
     'checking. Exit 130/143 on SIGINT/SIGTERM, saying what was left undone. With a save target the token is not printed.',
   ].join(' '),
   examples: [
-    'forgectl -p bot tokens rotate self --group acme --save-to-profile --yes',
-    'forgectl -p bot tokens rotate self --group acme --save-to ci-var:acme/BOT_TOKEN --save-to-profile --yes',
+    'forgectl -p bot tokens rotate self --group acme --expires-in 30d --yes',
+    'forgectl -p bot tokens rotate self --group acme --save-to ci-var:acme/BOT_TOKEN --yes',
     "forgectl tokens rotate 5 --project acme/api --overlap 1d --save-to 'ci-var:acme/api/DEPLOY_TOKEN?scope=production' --yes",
     'forgectl tokens rotate 5 --project acme/api --expires-in 30d --output-file deploy.token --yes',
     'forgectl tokens rotate self --personal --expires-in 30d --save-to-profile',
@@ -61,13 +65,14 @@ export default defineCommand<Options>({
   args: ['<id>'],
   options: [
     ...targetOptions,
-    { flags: '--expires-at <date>', description: 'expiry of the new token, YYYY-MM-DD, at most one year ahead (default: one week)' },
+    { flags: '--expires-at <date>', description: 'expiry of the new token, YYYY-MM-DD, at most one year ahead (default: the lifetime of the old token, from today)' },
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
-    { flags: '--save-to-profile [name]', description: 'replace the token of the profile in use (or of NAME) with the new one; the token is then not printed' },
+    { flags: '--save-to-profile [name]', description: 'replace the token of the profile in use (or of NAME) with the new one; the token is then not printed (rotating self does it without the flag)' },
+    { flags: '--no-save-to-profile', description: 'rotating self: do not save the new token to the profile in use' },
     { flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600)' },
     {
       flags: '--save-to <target>',
-      description: 'also save it to ci-var:PROJECT_OR_GROUP/KEY[?scope=ENV&protected=false] (a masked, hidden, protected CI/CD variable) or exec:COMMAND (a helper that gets it on stdin); repeatable',
+      description: 'also save it to ci-var:PROJECT_OR_GROUP/KEY[?scope=ENV&protected=false…] (a CI/CD variable: an existing one keeps its settings, a new one is masked, hidden and protected) or exec:COMMAND (a helper that gets it on stdin); repeatable',
       parse: parseSaveTo,
     },
     {
@@ -81,42 +86,46 @@ export default defineCommand<Options>({
     const id = parseTokenId(opts.id);
     const expiresAt = expiryFrom(opts, ctx.now());
     const connection = ctx.connection();
-    const profile = opts.saveToProfile === true ? connection.profileName : opts.saveToProfile;
-    if (opts.saveToProfile === true && !profile) {
-      throw new UsageError('--save-to-profile: no profile is in use', 'name one: --save-to-profile NAME (it is created when missing)');
-    }
-    if (opts.saveToProfile === true && connection.tokenSource === 'environment' && id === 'self') {
-      ctx.io.warn(`the token in use comes from FORGECTL_TOKEN; the new one is saved to profile "${profile}"`);
-    }
+    const profile = profileTarget(opts, connection, id, ctx);
     const overlapMs = opts.overlap === undefined ? undefined : parseDuration('--overlap')(opts.overlap);
     if (overlapMs !== undefined && target.kind === 'personal') {
       throw new UsageError('--overlap works with group and project tokens', 'the service lets only administrators create personal tokens for a user; rotate personal tokens without --overlap');
     }
     const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined, ...(opts.saveTo?.length ? { extra: opts.saveTo } : {}) };
-    preflight(ctx, targets);
-    // Every CI/CD variable is looked up before anything is sent: where it lives, and that the caller may write there.
-    for (const extra of opts.saveTo ?? []) {
-      if (!('ciVar' in extra)) continue;
-      const note = await preflightCiVar(ctx.api, extra.ciVar);
-      if (note) ctx.io.warn(note);
-    }
-    await ctx.confirm(overlapMs === undefined
-      ? `Rotate ${target.describe(id)} (the old token stops working at once)?`
-      : `Rotate ${target.describe(id)}, keeping the old token valid for ${opts.overlap}?`);
-    if (ctx.globals.dryRun) {
-      if (overlapMs !== undefined) await ctx.api.call(target.route('create'), { ...target.params(), name: '(the name of the token)', expires_at: expiresAt }, { retry: 'never' });
-      else await ctx.api.call(target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, { retry: 'never' });
-      return undefined;
-    }
+    await preflight(ctx, targets);
+
+    await confirmedBeforeReading(ctx, `Rotate ${target.describe(id)}${overlapMs === undefined ? ' (the old token stops working at once)' : `, keeping the old token valid for ${opts.overlap}`}?`);
 
     const rotation = new Rotation(ctx, connection, target, id, targets, overlapMs);
     try {
-      return await rotation.run(expiresAt);
+      return await rotation.run(expiresAt, opts.overlap);
     } finally {
       rotation.dispose();
     }
   },
 });
+
+/**
+ * The profile the new token is saved to: NAME, or the profile in use with a bare --save-to-profile. Rotating `self`
+ * without the flag saves to the profile the token came from: the rotation revokes the token that profile holds.
+ */
+function profileTarget(opts: Options, connection: Connection, id: number | 'self', ctx: Context): string | undefined {
+  const option = opts.saveToProfile;
+  if (option === false) return undefined;
+  if (typeof option === 'string') return option;
+  if (option === true) {
+    if (!connection.profileName) throw new UsageError('--save-to-profile: no profile is in use', 'name one: --save-to-profile NAME (it is created when missing)');
+    if (connection.tokenSource === 'environment' && id === 'self') ctx.io.warn(`the token in use comes from FORGECTL_TOKEN; the new one is saved to profile "${connection.profileName}"`);
+    return connection.profileName;
+  }
+  if (id !== 'self') return undefined;
+  if (connection.tokenSource === 'profile' || connection.tokenSource === 'keyring') return connection.profileName;
+  const elsewhere = opts.outputFile !== undefined || opts.saveTo?.some((target) => 'exec' in target);
+  if (connection.tokenSource === 'token_command' && !elsewhere) {
+    ctx.io.warn(`profile "${connection.profileName}" takes its token from token_command, which forgectl cannot update: save the new token where that command reads it (--save-to exec:COMMAND, or --output-file)`);
+  }
+  return undefined;
+}
 
 /** One run of `tokens rotate`, step by step, holding its locks and watching for signals throughout. */
 class Rotation {
@@ -127,7 +136,7 @@ class Rotation {
   constructor(
     private readonly ctx: Context,
     private readonly connection: Connection,
-    private readonly target: TokenTarget,
+    private readonly target: TokenTarget<TokenKind>,
     private readonly id: number | 'self',
     private readonly targets: SaveTargets,
     private readonly overlapMs?: number,
@@ -140,38 +149,45 @@ class Rotation {
     this.locks.releaseAll();
   }
 
-  async run(expiresAt: string | undefined): Promise<unknown> {
+  async run(expiry: string | undefined, overlap: string | undefined): Promise<unknown> {
     const { ctx, target, id, targets, instance, connection } = this;
     // Locks first, before any request: a second run exits 6 without calling the service.
     if (id === 'self') this.locks.require(selfLockPath(ctx.configDir, instance, connection.token), target.describe('self'));
     else this.locks.require(tokenLockPath(ctx.configDir, instance, id), target.describe(id));
 
-    // Recovery files whose token is saved already are done. An interrupted rotation of this token is finished from
-    // its file, never repeated: the old token is revoked, and presenting it to rotate again revokes the whole family.
-    sweepFinished(ctx.configDir);
+    // Recovery files whose token is saved already are done, and empty ones left by runs killed in flight are litter.
+    // An interrupted rotation of this token is finished from its file, never repeated (and before the targets are
+    // checked: the token in use may be the revoked one): presenting the old token to rotate again revokes the family.
+    await sweepFinished(ctx.configDir);
+    removeAbandonedPlaceholders(ctx.configDir, this.locks);
     const pending = findRecovery(ctx.configDir, instance, id === 'self' ? { credential: connection.token } : { id });
     if (pending) return this.finishPending(pending);
 
+    await this.beforeSend(this.checkTargets());
     let current = await this.beforeSend(this.currentState(false));
+    this.assertRotatable(current);
+    const expiresAt = expiry ?? this.keptLifetime(current);
+    await ctx.confirm(this.overlapMs === undefined
+      ? `Rotate ${describeToken(target, current, id === 'self')} (the old token stops working at once)?`
+      : `Rotate ${describeToken(target, current, id === 'self')}, keeping the old token valid for ${overlap}?`);
+    if (ctx.globals.dryRun) {
+      if (this.overlapMs !== undefined) await ctx.api.call(target.route('create'), { ...target.params(), name: current.name, expires_at: expiresAt }, { retry: 'never' });
+      else await ctx.api.call(target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, { retry: 'never' });
+      return undefined;
+    }
     if (id === 'self') {
       this.locks.require(tokenLockPath(ctx.configDir, instance, current.id), target.describe(current.id));
       // A rotation by id may have run between the read above and this lock: look again before sending anything.
       const byId = findRecovery(ctx.configDir, instance, { id: current.id });
       if (byId) return this.finishPending(byId);
-      this.assertProfilesUnchanged();
+      await this.assertProfilesUnchanged();
       current = await this.beforeSend(this.currentState(true));
-    }
-    if (current.revoked || !current.active) {
-      throw new CliError(
-        `${target.describe(current.id)} is ${current.revoked ? 'revoked' : 'inactive'}; not rotating it`,
-        ExitCode.rejected,
-        'rotating a revoked token again makes the service revoke every token of its family. If a rotation was interrupted, see forgectl tokens recover --list',
-      );
+      this.assertRotatable(current);
     }
 
     if (this.overlapMs !== undefined) await this.beforeSend(this.revokeEnded(current, this.overlapMs));
 
-    removeEmptyRecoveries(ctx.configDir, target.kind, instance, current.id);
+    removeAbandonedPlaceholders(ctx.configDir, this.locks);
     const recovery = new RecoveryFile(ctx.configDir, {
       version: 1,
       created_at: ctx.now().toISOString(),
@@ -181,7 +197,7 @@ class Rotation {
       rotated_token_id: current.id,
       rotated_token_sha256: id === 'self' ? fingerprint(connection.token) : null,
       targets,
-      previous: targetFingerprints(ctx.configDir, targets),
+      previous: await targetFingerprints(ctx.configDir, targets),
     });
     recovery.open();
     if (recovery.failure) throw new UsageError(`recovery folder: cannot create ${recovery.path} (${recovery.failure})`, 'nothing was sent');
@@ -196,6 +212,61 @@ class Rotation {
     }
   }
 
+  /**
+   * Without --expires-*: the new token lives as long as the old one did (from its creation to its expiry), from today,
+   * at most the service's year. A cron job rotating monthly must not get the service's default of a week. Said on
+   * stderr either way.
+   */
+  private keptLifetime(current: TokenRecord): string | undefined {
+    const kept = lifetimeOf(current, this.ctx.now());
+    if (!kept) {
+      this.ctx.io.note(`${this.target.describe(current.id)} never expires: the new token gets the service's default expiry (one week on many versions); --expires-in or --expires-at sets another`);
+      return undefined;
+    }
+    this.ctx.io.note(`the new token expires on ${kept.expiresAt}: the lifetime of the old one (${plural(kept.days, 'day')}); --expires-in or --expires-at sets another`);
+    return kept.expiresAt;
+  }
+
+  /** A revoked or inactive token is never presented to rotate: the service would revoke its whole family. */
+  private assertRotatable(current: TokenRecord): void {
+    if (!current.revoked && current.active) return;
+    throw new CliError(
+      `${this.target.describe(current.id)} is ${current.revoked ? 'revoked' : 'inactive'}; not rotating it`,
+      ExitCode.rejected,
+      'rotating a revoked token again makes the service revoke every token of its family. If a rotation was interrupted, see forgectl tokens recover --list',
+    );
+  }
+
+  /**
+   * Before anything is sent: each CI/CD variable is looked up (where it lives, that the caller may write there, which
+   * settings change), and a copy someone can read is among the targets whenever a hidden variable is: a hidden
+   * variable as the only copy of the new token is one failed job away from a lockout nobody can undo.
+   */
+  private async checkTargets(): Promise<void> {
+    const { ctx, targets } = this;
+    const hidden: string[] = [];
+    let readable = Boolean(targets.profile || targets.outputFile);
+    for (const extra of targets.extra ?? []) {
+      if (!('ciVar' in extra)) {
+        readable = true; // a helper stores it where its owner reads it (a password manager)
+        continue;
+      }
+      const check = await preflightCiVar(ctx.api, extra.ciVar);
+      for (const note of check.notes) ctx.io.warn(note);
+      if (check.readable) readable = true;
+      else hidden.push(targetName(extra));
+    }
+    if (!hidden.length || readable) return;
+    const fromEnvironment = this.id === 'self' && this.connection.tokenSource === 'environment';
+    const why = fromEnvironment
+      ? 'the token in use comes from FORGECTL_TOKEN, so there is no profile to save the new one to, and '
+      : this.id === 'self' && this.connection.profileName && this.connection.tokenSource !== 'token_command' ? '--no-save-to-profile leaves the profile out, and ' : '';
+    throw new UsageError(
+      `${why}${hidden.join(' and ')} ${hidden.length > 1 ? 'are' : 'is'} hidden: nobody can read ${hidden.length > 1 ? 'them' : 'it'} back, and ${hidden.length > 1 ? 'they' : 'it'} would hold the only copy of the new token; nothing was sent`,
+      `save a copy that can be read as well: --save-to-profile NAME, --output-file PATH, --save-to exec:COMMAND, or a visible variable (add hidden=false to a new one: ci-var:PATH/KEY?hidden=false)${fromEnvironment ? '; then point FORGECTL_TOKEN at it' : ''}`,
+    );
+  }
+
   /** After the answer: save where asked, drop the recovery file, check the token as itself. */
   private async keep(rotatedFrom: TokenRecord, received: NewToken, cutShort: boolean, recovery: RecoveryFile): Promise<unknown> {
     const { ctx, target, targets, interrupts } = this;
@@ -206,9 +277,11 @@ class Rotation {
 
     // The rotated token was the credential in use: without an overlap it is revoked now, so variables are written as the new one.
     const writer = this.id === 'self' ? ctx.apiWithToken(received.token) : ctx.api;
-    const { failures, saved: updated } = await saveEverywhere(ctx, targets, received.token, this.instance, {
+    const progress: SaveProgress = { saved: [], failures: [], left: [] };
+    const saving = saveEverywhere(ctx, targets, received.token, this.instance, {
       api: writer, token: received, instance: this.instance, recoveryPath: recovery.holdsToken ? recovery.path : undefined,
-    });
+    }, { progress, stopped: () => interrupts.received !== undefined });
+    const { failures, saved: updated } = await interrupts.race(saving, (signal) => this.stopSaving(signal, saving, progress, received, recovery));
     if (failures.length) {
       const kept = recovery.holdsToken;
       // Nowhere else to keep it: handing it over on stdout beats locking the user out.
@@ -241,6 +314,9 @@ class Rotation {
       : `the old token stays valid until ${new Date(ctx.now().getTime() + this.overlapMs).toISOString()}; the first run after that revokes it`;
     ctx.io.note(`Rotated ${what}: new token ${rotated.id ?? '?'} expires ${rotated.expires_at ?? 'never'}${saved ? `, saved to ${updated.join(', ')}` : ''}; ${old}`);
     if (!saved) warnStoreNow(ctx);
+    if (!saved && this.id === 'self' && this.connection.tokenSource === 'environment') {
+      ctx.io.warn('the token in use came from FORGECTL_TOKEN and is revoked now: put the new one (on stdout) where FORGECTL_TOKEN comes from');
+    }
     return output;
   }
 
@@ -300,7 +376,7 @@ class Rotation {
    * Exit 6 when a profile this run reads or writes holds another token than when the run started (exit 3 when the
    * config cannot be read any more: the save would fail after the rotation).
    */
-  private assertProfilesUnchanged(): void {
+  private async assertProfilesUnchanged(): Promise<void> {
     const started = this.ctx.readConfig();
     const now = readConfig(this.ctx.configDir);
     const fromProfile = this.connection.tokenSource === 'profile' || this.connection.tokenSource === 'keyring';
@@ -309,7 +385,7 @@ class Rotation {
       if (!name) continue;
       // A keyring entry keeps its reference when another run saves a newer token there: compare the token itself.
       const inKeyring = now.profiles[name]?.token_keyring;
-      if (inKeyring && (name !== this.connection.profileName || currentProfileToken(this.ctx.configDir, name) === this.connection.token)) continue;
+      if (inKeyring && (name !== this.connection.profileName || (await currentProfileToken(this.ctx.configDir, name)) === this.connection.token)) continue;
       if (!inKeyring && now.profiles[name]?.token === started.profiles[name]?.token) continue;
       throw this.rotatedElsewhere(`: profile "${name}" ${now.profiles[name] ? 'holds a newer token' : 'was removed'}`);
     }
@@ -326,7 +402,7 @@ class Rotation {
       return await readToken(ctx, target, id);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401 || id !== 'self') throw error;
-      const onDisk = currentProfileToken(ctx.configDir, this.targets.profile ?? this.connection.profileName);
+      const onDisk = await currentProfileToken(ctx.configDir, this.targets.profile ?? this.connection.profileName);
       if (onDisk && onDisk !== this.connection.token) throw this.rotatedElsewhere(': the profile holds a newer token');
       if (activeMomentsAgo) throw this.rotatedElsewhere(' (it was active moments ago)');
       throw new CliError(
@@ -363,6 +439,27 @@ class Rotation {
     throw interrupted(signal, `while the rotate request was in flight: ${unknown.message}`, unknown.hint);
   }
 
+  /**
+   * A signal while the new token is being saved: the target being written may finish within the grace period, and
+   * no other is started. Everything saved by then: the run goes on (the check reports the signal); else it stops,
+   * saying what is saved, what is not, and where the token waits.
+   */
+  private async stopSaving(signal: Signal, saving: Promise<SaveProgress>, progress: SaveProgress, token: NewToken, recovery: RecoveryFile): Promise<SaveProgress> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([saving.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ANSWER_GRACE_MS)))]);
+    clearTimeout(timer);
+    if (!progress.current && !progress.left.length && !progress.failures.length) return progress;
+    if (!recovery.holdsToken) throw await this.stoppedAfterAnswer(signal, token, recovery);
+    const state = [
+      progress.saved.length ? `saved to ${progress.saved.join(', ')}` : 'saved nowhere yet',
+      progress.current ? `still being written: ${progress.current} (not known whether it was)` : '',
+      progress.failures.length ? `failed: ${progress.failures.join('; ')}` : '',
+      progress.left.length ? `not written: ${progress.left.join(', ')}` : '',
+    ].filter(Boolean).join('; ');
+    throw interrupted(signal, `while saving the new token${token.id ? ` ${token.id}` : ''}: ${state}; the new token is in the recovery file ${recovery.path} (mode 0600)`,
+      `run forgectl tokens recover ${recovery.path} to write what is left (the next rotate run does it too). Do not rotate again${this.overlapMs === undefined ? ': the old token is revoked' : ''}`);
+  }
+
   /** Interrupted once the new token is here: it is in the recovery file (or, failing that, on stdout). */
   private async stoppedAfterAnswer(signal: Signal, token: NewToken, recovery: RecoveryFile): Promise<CliError> {
     if (recovery.holdsToken) {
@@ -376,6 +473,10 @@ class Rotation {
 
   private async finishPending(pending: Recovery): Promise<unknown> {
     const { ctx } = this;
+    if (ctx.globals.dryRun) {
+      ctx.io.note(`a rotation of this token was interrupted on ${pending.record.created_at}: without --dry-run this run finishes it from ${pending.path} instead of rotating again`);
+      return undefined;
+    }
     ctx.io.warn(`a rotation of this token was interrupted on ${pending.record.created_at}; finishing it from ${pending.path} instead of rotating again`);
     const { token, saved } = await finishRecovery(ctx, pending, this.targets, this.locks);
     const where = describeTargets(saved);

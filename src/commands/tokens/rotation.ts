@@ -8,7 +8,7 @@ import { LockFile } from '../../config/lock.js';
 import { locksDir, recoveryDir } from '../../config/paths.js';
 import { instanceIdentity } from '../../config/resolve.js';
 import { saveProfileToken } from '../../config/credentials.js';
-import { keyringRead, storedToken } from '../../config/keyring.js';
+import { keyringRead, loadStoredToken } from '../../config/keyring.js';
 import { readConfig } from '../../config/store.js';
 import { TokenTarget } from './shared.js';
 import { createNew, writeAll } from '../../write.js';
@@ -68,8 +68,10 @@ const sameInstance = (a: string, b: string): boolean => instanceIdentity(a) === 
 
 /** Lock of one token by id; `self` rotations also lock the credential's fingerprint (known without a request). */
 export function tokenLockPath(configDir: string, instance: string, id: number): string {
-  return join(locksDir(configDir), `rotate-${instanceKey(instance)}-${id}.lock`);
+  return lockPathByKey(configDir, instanceKey(instance), id);
 }
+
+const lockPathByKey = (configDir: string, key: string, id: number | string): string => join(locksDir(configDir), `rotate-${key}-${id}.lock`);
 
 export function selfLockPath(configDir: string, instance: string, credential: string): string {
   return join(locksDir(configDir), `rotate-${instanceKey(instance)}-self-${fingerprint(credential).slice(0, 16)}.lock`);
@@ -97,6 +99,15 @@ export class HeldLocks {
       ExitCode.rejected,
       `lock: ${path}. Run again once it has finished; a lock left by a process that is gone is taken over automatically`,
     );
+  }
+
+  holds(path: string): boolean {
+    return this.held.has(path);
+  }
+
+  release(path: string): void {
+    this.held.get(path)?.release();
+    this.held.delete(path);
   }
 
   releaseAll(): void {
@@ -252,24 +263,42 @@ export function recoveryPrefix(kind: string, instance: string, id: number): stri
   return `${kind}-${instanceKey(instance)}-${id}-`;
 }
 
+/** `<kind>-<instance key>-<id>-<time>.json`: the parts that name the lock of the token. */
+const RECOVERY_NAME = /^(?:group|project|personal)-([0-9a-f]{12})-(\d+)-.+\.json$/;
+
+const isEmptyFile = (path: string): boolean => {
+  try {
+    return statSync(path).size === 0;
+  } catch {
+    return false;
+  }
+};
+
 /**
- * Removes the empty recovery files of a token: runs killed before their answer arrived. Only under the token's
- * lock, when no other run can be waiting to fill one.
+ * Removes the empty recovery files of runs that died before their answer arrived: a rotation creates its file empty
+ * before sending, and fills it the moment the answer is here. Each is removed only under its token's lock (taken for
+ * the moment, or held by this run), so never while a live run may still fill it, and only while it is still empty: a
+ * file that holds anything is never removed here.
  */
-export function removeEmptyRecoveries(configDir: string, kind: TokenKind, instance: string, id: number): void {
+export function removeAbandonedPlaceholders(configDir: string, locks: HeldLocks): void {
   const dir = recoveryDir(configDir);
-  const prefix = recoveryPrefix(kind, instance, id);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.startsWith(prefix) && name.endsWith('.json'));
+    names = readdirSync(dir);
   } catch {
     return;
   }
   for (const name of names) {
+    const match = RECOVERY_NAME.exec(name);
+    const path = join(dir, name);
+    if (!match || !isEmptyFile(path)) continue;
+    const lock = lockPathByKey(configDir, match[1], match[2]);
+    const held = locks.holds(lock);
+    if (!held && !locks.acquire(lock)) continue;
     try {
-      if (statSync(join(dir, name)).size === 0) removeRecovery(join(dir, name));
-    } catch {
-      // gone already
+      if (isEmptyFile(path)) removeRecovery(path);
+    } finally {
+      if (!held) locks.release(lock);
     }
   }
 }
@@ -316,11 +345,11 @@ export function listRecoveries(configDir: string): Recovery[] {
  * The token a target holds now: a profile's token, or a file's content; `{}` when it holds none, and 'unreadable'
  * when that cannot be told (a target that cannot be read is never judged to hold something else).
  */
-function heldBy(configDir: string, target: 'profile' | 'outputFile', where: string): { value?: string } | 'unreadable' {
+async function heldBy(configDir: string, target: 'profile' | 'outputFile', where: string): Promise<{ value?: string } | 'unreadable'> {
   try {
     if (target === 'profile') {
       const profile = readConfig(configDir).profiles[where];
-      return { value: profile?.token_keyring ? keyringRead(profile.token_keyring) : profile?.token };
+      return { value: profile?.token_keyring ? await keyringRead(profile.token_keyring) : profile?.token };
     }
     return { value: readFileSync(where, 'utf8').trim() || undefined };
   } catch (error) {
@@ -341,33 +370,33 @@ export interface RecoveryState {
   finished: boolean;
 }
 
-export function recoveryState(configDir: string, record: RecoveryRecord, path?: string): RecoveryState {
+export async function recoveryState(configDir: string, record: RecoveryRecord, path?: string): Promise<RecoveryState> {
   const pending: SaveTargets = {};
   const superseded: SaveTargets = {};
   // A CI/CD variable that is hidden, or a helper, cannot be read back: the progress file says which were written.
   const done = path ? readProgress(path) : new Set<string>();
   const extra = (record.targets.extra ?? []).filter((target) => !done.has(targetName(target)));
   if (extra.length) pending.extra = extra;
-  const judge = (target: 'profile' | 'outputFile', where: string | undefined, previous: string | null | undefined): void => {
+  const judge = async (target: 'profile' | 'outputFile', where: string | undefined, previous: string | null | undefined): Promise<void> => {
     if (!where) return;
-    const held = heldBy(configDir, target, where);
+    const held = await heldBy(configDir, target, where);
     if (held !== 'unreadable' && held.value === record.token.token) return;
     // Never drop a token that cannot be proven saved: an unreadable target, or an unknown previous value, waits.
     const changed = held !== 'unreadable' && previous !== undefined && (held.value === undefined ? null : fingerprint(held.value)) !== previous;
     (changed ? superseded : pending)[target] = where;
   };
-  judge('profile', record.targets.profile, record.previous?.profile);
-  judge('outputFile', record.targets.outputFile, record.previous?.output_file);
+  await judge('profile', record.targets.profile, record.previous?.profile);
+  await judge('outputFile', record.targets.outputFile, record.previous?.output_file);
   const hasTargets = Boolean(record.targets.profile || record.targets.outputFile || record.targets.extra?.length);
   return { pending, superseded, finished: hasTargets && !pending.profile && !pending.outputFile && !pending.extra };
 }
 
 /** What the targets hold now, as fingerprints (the `previous` of a recovery record). */
-export function targetFingerprints(configDir: string, targets: SaveTargets): RecoveryRecord['previous'] {
-  const print = (held: ReturnType<typeof heldBy>): string | null | undefined => (held === 'unreadable' ? undefined : held.value === undefined ? null : fingerprint(held.value));
+export async function targetFingerprints(configDir: string, targets: SaveTargets): Promise<RecoveryRecord['previous']> {
+  const print = (held: Awaited<ReturnType<typeof heldBy>>): string | null | undefined => (held === 'unreadable' ? undefined : held.value === undefined ? null : fingerprint(held.value));
   return {
-    ...(targets.profile ? { profile: print(heldBy(configDir, 'profile', targets.profile)) } : {}),
-    ...(targets.outputFile ? { output_file: print(heldBy(configDir, 'outputFile', targets.outputFile)) } : {}),
+    ...(targets.profile ? { profile: print(await heldBy(configDir, 'profile', targets.profile)) } : {}),
+    ...(targets.outputFile ? { output_file: print(await heldBy(configDir, 'outputFile', targets.outputFile)) } : {}),
   };
 }
 
@@ -375,10 +404,10 @@ export function targetFingerprints(configDir: string, targets: SaveTargets): Rec
  * Removes recovery files whose token every target already holds (or has replaced with a newer one): a run killed
  * after its save but before its clean-up, or a file whose token was saved by hand. Returns what it removed.
  */
-export function sweepFinished(configDir: string): Recovery[] {
+export async function sweepFinished(configDir: string): Promise<Recovery[]> {
   const removed: Recovery[] = [];
   for (const found of listRecoveries(configDir)) {
-    if (!recoveryState(configDir, found.record, found.path).finished) continue;
+    if (!(await recoveryState(configDir, found.record, found.path)).finished) continue;
     removeRecovery(found.path);
     removed.push(found);
   }
@@ -442,7 +471,7 @@ export async function saveTokenToProfile(configDir: string, profile: string, tok
 }
 
 /** Checks before rotating that every place the token goes can take it. */
-export function preflight(ctx: Context, targets: SaveTargets): void {
+export async function preflight(ctx: Context, targets: SaveTargets): Promise<void> {
   if (targets.profile) {
     const profile = ctx.readConfig().profiles[targets.profile];
     if (profile?.token_command) {
@@ -453,7 +482,7 @@ export function preflight(ctx: Context, targets: SaveTargets): void {
     // A profile kept in the keyring: the keyring must answer now, before anything irreversible is sent.
     if (profile?.token_keyring) {
       try {
-        keyringRead(profile.token_keyring);
+        await keyringRead(profile.token_keyring);
       } catch (error) {
         throw new UsageError(`--save-to-profile: profile "${targets.profile}" keeps its token in the OS keyring, which cannot be used here: ${(error as Error).message}`, 'nothing was sent. Unlock the keyring, or move the profile to the file first: forgectl auth migrate --to file');
       }
@@ -474,47 +503,62 @@ export interface ExtraContext {
   recoveryPath?: string;
 }
 
+/** How far a save has come: what was saved, what failed, what is being written, and what was never started. */
+export interface SaveProgress {
+  saved: string[];
+  failures: string[];
+  /** The target being written right now. */
+  current?: string;
+  /** Targets not started yet (and never, when the run is stopped). */
+  left: string[];
+}
+
 /**
  * Saves the token everywhere asked: the file, the profile, then each --save-to target in order, each verified.
- * Returns what failed and what was saved (the caller decides on exit 10). A failure does not stop the others.
+ * Records in `progress` what was saved and what failed (the caller decides on exit 10); a failure does not stop the
+ * others, but `stopped()` does, before the next target (a signal: the recovery file keeps what is left).
  */
-export async function saveEverywhere(ctx: Context, targets: SaveTargets, token: string, instance: string, extra?: ExtraContext): Promise<{ failures: string[]; saved: string[] }> {
-  const failures: string[] = [];
-  const saved: string[] = [];
+export async function saveEverywhere(
+  ctx: Context,
+  targets: SaveTargets,
+  token: string,
+  instance: string,
+  extra?: ExtraContext,
+  control: { progress?: SaveProgress; stopped?: () => boolean } = {},
+): Promise<SaveProgress> {
+  const progress = control.progress ?? { saved: [], failures: [], left: [] };
   const reason = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-  if (targets.outputFile) {
-    try {
-      writeSecretFile(targets.outputFile, `${token}\n`);
-      saved.push(`file ${targets.outputFile}`);
-    } catch (error) {
-      failures.push(`file ${targets.outputFile}: ${reason(error)}`);
-    }
-  }
-  if (targets.profile) {
-    try {
-      await saveTokenToProfile(ctx.configDir, targets.profile, token, instance);
-      saved.push(`profile "${targets.profile}"`);
-    } catch (error) {
-      failures.push(`profile "${targets.profile}": ${reason(error)}`);
-    }
-  }
+  const steps: Array<{ name: string; write: () => Promise<string | undefined> }> = [];
+  if (targets.outputFile) steps.push({ name: `file ${targets.outputFile}`, write: async () => void writeSecretFile(targets.outputFile!, `${token}\n`) });
+  if (targets.profile) steps.push({ name: `profile "${targets.profile}"`, write: async () => void (await saveTokenToProfile(ctx.configDir, targets.profile!, token, instance)) });
   for (const target of targets.extra ?? []) {
     const name = targetName(target);
-    if (!extra) {
-      failures.push(`${name}: not written`);
-      continue;
-    }
-    try {
-      const how = 'ciVar' in target
-        ? await writeCiVar(extra.api, target.ciVar, token)
-        : await runHelper(ctx, target.exec, token, { name: extra.token.name, id: extra.token.id, expires_at: extra.token.expires_at, instance });
-      if (extra.recoveryPath) markDone(extra.recoveryPath, name);
-      saved.push(`${name} (${how})`);
-    } catch (error) {
-      failures.push(`${name}: ${reason(error)}`);
-    }
+    steps.push({
+      name,
+      write: async () => {
+        if (!extra) throw new Error('not written');
+        const how = 'ciVar' in target
+          ? await writeCiVar(extra.api, target.ciVar, token)
+          : await runHelper(ctx, target.exec, token, { name: extra.token.name, id: extra.token.id, expires_at: extra.token.expires_at, instance });
+        if (extra.recoveryPath) markDone(extra.recoveryPath, name);
+        return how;
+      },
+    });
   }
-  return { failures, saved };
+  progress.left.push(...steps.map((step) => step.name));
+  for (const step of steps) {
+    if (control.stopped?.()) break;
+    progress.left.shift();
+    progress.current = step.name;
+    try {
+      const how = await step.write();
+      progress.saved.push(how ? `${step.name} (${how})` : step.name);
+    } catch (error) {
+      progress.failures.push(`${step.name}: ${reason(error)}`);
+    }
+    progress.current = undefined;
+  }
+  return progress;
 }
 
 /** A token's own record, read as the token itself (`self` under its group or project, or the personal one). */
@@ -534,10 +578,10 @@ export async function verifyToken(ctx: Context, target: TokenTarget, token: stri
 }
 
 /** The profile's token as it is on disk now (another run may have replaced it since this one started). */
-export function currentProfileToken(configDir: string, profile: string | undefined): string | undefined {
+export async function currentProfileToken(configDir: string, profile: string | undefined): Promise<string | undefined> {
   if (!profile) return undefined;
   try {
-    return storedToken(profile, readConfig(configDir).profiles[profile]);
+    return await loadStoredToken(profile, readConfig(configDir).profiles[profile]);
   } catch {
     return undefined;
   }
@@ -577,7 +621,7 @@ export async function finishRecovery(ctx: Context, found: Recovery, extra: SaveT
   const { path, record } = found;
   const target = new TokenTarget(record.kind, record.resource);
   locks.require(tokenLockPath(ctx.configDir, record.instance, record.rotated_token_id), target.describe(record.rotated_token_id));
-  const state = recoveryState(ctx.configDir, record, path);
+  const state = await recoveryState(ctx.configDir, record, path);
   const plans: SaveTargets[] = [state.pending];
   if ((extra.profile && extra.profile !== record.targets.profile) || (extra.outputFile && extra.outputFile !== record.targets.outputFile)) {
     plans.push({ profile: extra.profile !== record.targets.profile ? extra.profile : undefined, outputFile: extra.outputFile !== record.targets.outputFile ? extra.outputFile : undefined });

@@ -1,4 +1,4 @@
-import { findGroup, groupFor, groupRole, memberRoleInGroup, openToCaller, projectVisible, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
+import { findGroup, groupFor, groupRole, groupVisible, memberRoleInGroup, projectVisible, requireUser, ACCESS_LEVELS, Role } from '../auth.js';
 import type { Db } from '../db.js';
 import { descendantGroups, groupById, refreshPaths } from '../hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../http.js';
@@ -23,11 +23,6 @@ const placement = memberships.parents.group.routes;
 
 export const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 const visibilityRank = (v: Visibility): number => VISIBILITIES.indexOf(v);
-
-/** Whether the caller sees the group: members (also of an ancestor), administrators; public and internal groups. */
-export function groupVisible(req: SandboxRequest, group: Group): boolean {
-  return openToCaller(req, group.visibility) || groupRole(req.db, req.user, group) > 0;
-}
 
 const LIST_ORDER = ['name', 'path', 'id', 'similarity'] as const;
 

@@ -17,6 +17,7 @@ import * as experiments from './experiments.js';
 import * as files from './files.js';
 import * as fleet from './fleet.js';
 import * as freezePeriods from './freeze-periods.js';
+import * as graphql from './graphql.js';
 import * as groupBadges from './group-badges.js';
 import * as groups from './groups.js';
 import * as hooks from './hooks.js';
@@ -64,6 +65,7 @@ export const modules: SandboxModule[] = collectModules({
   'files': files,
   'fleet': fleet,
   'freeze-periods': freezePeriods,
+  'graphql': graphql,
   'group-badges': groupBadges,
   'groups': groups,
   'hooks': hooks,

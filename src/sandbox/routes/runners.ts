@@ -6,7 +6,7 @@ import { groups, jobs, pipelines, projects, runnerJobs, runnerTable, users, type
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
-import { presentRunnerBrief, removeRunner, runnerStatus } from '../runners.js';
+import { manages, presentRunnerBrief, removeRunner, runnerStatus } from '../runners.js';
 import { fleetProjectPath } from '../seed.js';
 
 /**
@@ -35,27 +35,10 @@ function presentFull(req: SandboxRequest, runner: Runner): Record<string, unknow
   };
 }
 
-/** Whether the caller manages the runner: administrators; Maintainer of its group or of one of its projects. */
-function manages(req: SandboxRequest, runner: Runner): boolean {
-  const user = requireUser(req);
-  if (user.is_admin) return true;
-  if (runner.runner_type === 'group_type') {
-    const group = groups(req.db).find((g) => g.id === runner.group_id);
-    return Boolean(group) && groupRole(req.db, user, group!) >= Role.maintainer;
-  }
-  if (runner.runner_type === 'project_type') {
-    return runner.project_ids.some((id) => {
-      const project = projects(req.db).find((p) => p.id === id);
-      return Boolean(project) && projectRole(req.db, user, project!) >= Role.maintainer;
-    });
-  }
-  return false;
-}
-
 function findRunner(req: SandboxRequest): Runner {
   const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id);
   if (!runner) throw errors.notFound('Runner');
-  if (!manages(req, runner)) throw errors.forbidden('No access granted');
+  if (!manages(req.db, requireUser(req), runner)) throw errors.forbidden('No access granted');
   return runner;
 }
 
@@ -166,7 +149,7 @@ export const runnersModule: SandboxModule = {
     }, { auth: 'none' });
     api.route(own.list, (req) => {
       const user = requireUser(req);
-      const mine = runnerTable(req.db).filter((r) => r.runner_type !== 'instance_type' && (user.is_admin || manages(req, r)));
+      const mine = runnerTable(req.db).filter((r) => r.runner_type !== 'instance_type' && manages(req.db, user, r));
       return listed(req, mine);
     });
     api.route(declared.parents.group.routes.list, (req) => {
@@ -187,7 +170,7 @@ export const runnersModule: SandboxModule = {
       if (runner.runner_type === 'group_type') throw errors.forbidden('Runner is a group runner');
       if (!requireUser(req).is_admin) {
         if (runner.locked) throw errors.forbidden('Runner is locked');
-        if (!manages(req, runner)) throw errors.forbidden('No access granted');
+        if (!manages(req.db, requireUser(req), runner)) throw errors.forbidden('No access granted');
       }
       if (runner.runner_type === 'instance_type') throw errors.message(400, '400 Bad request - Transitioning an instance runner to a project runner is not supported');
       if (runner.project_ids.includes(project.id)) throw errors.validation({ assign_to: ['Validation failed: Runner has already been taken'] });
@@ -267,10 +250,10 @@ export const runnersModule: SandboxModule = {
     const online = addRunner(db, { runner_type: 'instance_type', description: 'shared-docker-1', tag_list: ['docker', 'linux'], contacted_at: ago(0.1), created_at: ago(24 * 200), ...docker }, now);
     addRunner(db, { runner_type: 'instance_type', description: 'shared-docker-2', tag_list: ['docker', 'linux'], contacted_at: ago(24 * 45), created_at: ago(24 * 400), ...docker, ip_address: '10.0.4.12' }, now);
     addRunner(db, { runner_type: 'instance_type', description: 'shared-macos', tag_list: ['macos'], run_untagged: false, created_at: ago(24 * 60) }, now);
-    addRunner(db, { runner_type: 'group_type', description: 'acme-k8s', group_id: acme, tag_list: ['k8s'], contacted_at: ago(0.5), created_at: ago(24 * 90), ...docker, ip_address: '10.0.8.2' }, now);
+    addRunner(db, { runner_type: 'group_type', description: 'acme-k8s', group_id: acme, tag_list: ['k8s'], contacted_at: ago(0.5), created_at: ago(24 * 90), ...docker, version: '17.10.1', ip_address: '10.0.8.2' }, now);
     addRunner(db, { runner_type: 'group_type', description: 'acme-legacy', group_id: acme, paused: true, contacted_at: ago(72), created_at: ago(24 * 700), ...docker, version: '15.11.1', ip_address: '10.0.8.3' }, now);
     addRunner(db, { runner_type: 'group_type', description: 'acme-arm', group_id: acme, tag_list: ['arm64'], contacted_at: ago(24 * 100), created_at: ago(24 * 300), ...docker, architecture: 'arm64', ip_address: '10.0.8.4' }, now);
-    const gpu = addRunner(db, { runner_type: 'project_type', description: 'api-gpu', project_ids: [api], tag_list: ['gpu'], locked: true, access_level: 'ref_protected', maximum_timeout: 7200, contacted_at: ago(0.2), created_at: ago(24 * 30), ...docker, ip_address: '10.0.9.7' }, now);
+    const gpu = addRunner(db, { runner_type: 'project_type', description: 'api-gpu', project_ids: [api], tag_list: ['gpu'], locked: true, access_level: 'ref_protected', maximum_timeout: 7200, contacted_at: ago(0.2), created_at: ago(24 * 30), ...docker, version: '17.11.2', ip_address: '10.0.9.7' }, now);
     addRunner(db, { runner_type: 'project_type', description: 'web-builder', project_ids: [web], contacted_at: ago(24 * 40), created_at: ago(24 * 120), ...docker, ip_address: '10.0.9.8' }, now);
     addRunner(db, { runner_type: 'project_type', description: 'web-new', project_ids: [web], created_at: ago(1) }, now);
     // The jobs of acme/api ran on the shared runner and the project's GPU runner, turn about.

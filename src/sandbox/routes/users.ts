@@ -5,7 +5,7 @@ import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResp
 import { groups, members, projects, users as usersTable, type User } from '../model.js';
 import { backwards, paginate, type Sequence } from '../pagination.js';
 import type { SandboxModule } from '../module.js';
-import { basicUser, identities, isPremium, presentFullUser, userType } from '../users.js';
+import { basicUser, filterUsers, identities, isPremium, presentFullUser } from '../users.js';
 
 /**
  * Users (spec document 3, api-facts §1.15): the list with everyone's and the administrator's filters, offset and
@@ -14,9 +14,6 @@ import { basicUser, identities, isPremium, presentFullUser, userType } from '../
  */
 
 const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'];
-/** User types the service counts as internal (ghost, bots the instance runs itself). */
-const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'llm_bot', 'placeholder', 'import_user'];
-
 /** Users with access to no project through membership (of the project or of one of its groups). */
 function projectMemberIds(req: SandboxRequest): Set<number> {
   const groupIdsWithProjects = new Set<number>();
@@ -30,48 +27,6 @@ function projectMemberIds(req: SandboxRequest): Set<number> {
       .filter((m) => m.source_type === 'project' || groupIdsWithProjects.has(m.source_id))
       .map((m) => m.user_id),
   );
-}
-
-function dateParam(req: SandboxRequest, name: string): number | undefined {
-  const value = req.query[name];
-  if (value === undefined || value === '') return undefined;
-  const time = Date.parse(String(value));
-  if (Number.isNaN(time)) throw errors.error(400, `${name} is invalid`);
-  return time;
-}
-
-/**
- * Users visible to the caller with the filters every user may use (bots only for administrators). Without any
- * filter an administrator gets the table itself, not a copy (a page of a long list costs one page's worth): the
- * result is never changed in place.
- */
-export function filterUsers(req: SandboxRequest): readonly User[] {
-  const q = req.query;
-  const admin = Boolean(req.user?.is_admin);
-  const table = usersTable(req.db);
-  let list: readonly User[] = admin ? table : table.filter((u) => !u.bot);
-  if (q.username) list = list.filter((u) => u.username.toLowerCase() === String(q.username).toLowerCase());
-  if (q.search) {
-    // Names and usernames match in part; emails only whole, private ones only for administrators.
-    const s = String(q.search).toLowerCase();
-    const email = (value: unknown): boolean => typeof value === 'string' && value.toLowerCase() === s;
-    list = list.filter((u) => u.username.toLowerCase().includes(s) || u.name.toLowerCase().includes(s) || email(u.public_email) || (admin && email(u.email)));
-  }
-  // Only `true` has an effect for active, blocked and external.
-  if (bool(q.active)) list = list.filter((u) => u.state === 'active');
-  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked');
-  if (bool(q.external)) list = list.filter((u) => u.external);
-  if (bool(q.exclude_active)) list = list.filter((u) => u.state !== 'active');
-  if (bool(q.exclude_external)) list = list.filter((u) => !u.external);
-  if (bool(q.humans)) list = list.filter((u) => userType(u) === 'human');
-  if (bool(q.exclude_humans)) list = list.filter((u) => userType(u) !== 'human');
-  if (bool(q.exclude_internal)) list = list.filter((u) => !INTERNAL_TYPES.includes(userType(u)));
-  if (bool(q.without_project_bots)) list = list.filter((u) => userType(u) !== 'project_bot');
-  const after = dateParam(req, 'created_after');
-  const before = dateParam(req, 'created_before');
-  if (after !== undefined) list = list.filter((u) => Date.parse(u.created_at) > after);
-  if (before !== undefined) list = list.filter((u) => Date.parse(u.created_at) < before);
-  return list;
 }
 
 /** The administrator's filters; others' are ignored, except extern_uid with provider, which answers 403. */

@@ -1,0 +1,28 @@
+import { defineCommand } from '../../cli/command.js';
+import { ConfigError, UsageError } from '../../errors.js';
+import { selectedProfileName } from '../../config/resolve.js';
+import { PROFILE_KEYS, updateConfig, type Profile } from '../../config/store.js';
+
+export default defineCommand<{ key: string }>({
+  description: 'The profile is -p NAME, or the current one. A token is removed with auth logout.',
+  examples: ['forgectl profile unset default_project', 'forgectl -p ci profile unset timeout'],
+  args: ['<key>'],
+  credentials: false,
+  async run(opts, ctx) {
+    const kind = PROFILE_KEYS[opts.key as keyof Profile];
+    if (!kind) throw new UsageError(`unknown profile key "${opts.key}"`, `known keys: ${Object.keys(PROFILE_KEYS).join(', ')}`);
+    if (kind === 'secret' || kind === 'reference') throw new UsageError(`${opts.key} is removed with the credentials`, 'run: forgectl auth logout');
+    const config = ctx.readConfig();
+    const name = selectedProfileName(ctx.globals, ctx.env, config) ?? 'default';
+    if (!config.profiles[name]) throw new ConfigError(`no profile named "${name}"`, 'run: forgectl profile list');
+    if (!(opts.key in config.profiles[name])) {
+      ctx.io.note(`profile "${name}" has no ${opts.key}: nothing to remove`);
+      return undefined;
+    }
+    await updateConfig(ctx.configDir, (data) => {
+      if (data.profiles[name]) delete (data.profiles[name] as Record<string, unknown>)[opts.key];
+    });
+    ctx.io.note(`Removed ${opts.key} from profile "${name}"`);
+    return undefined;
+  },
+});
