@@ -68,18 +68,20 @@ const sum = (widths: number[]) => widths.reduce((total, w) => total + w, 0);
 function fitShown(sizes: ColumnSize[], room: number): { widths: number[]; dates: boolean } | undefined {
   const hasTimes = sizes.some((size) => size.dateContent !== undefined);
   for (const dates of hasTimes ? [false, true] : [false]) {
-    // First the headers of columns of short values (true/false) stay whole: "prote…" says nothing, and the room
-    // comes from the long values instead. Only when that is not enough are they cut too.
-    for (const spareShort of [true, false]) {
-      const fit = fitWith(sizes, room, dates, spareShort);
-      if (fit) return { widths: fit, dates };
-    }
+    // Where long values must be cut anyway, the headers of columns of short values (true/false) stay whole: the
+    // room comes from those values ("prote…" says nothing). Where cutting headers alone is enough, values stay whole.
+    const plain = fitWith(sizes, room, dates, false);
+    const fit = plain && !plain.capped ? plain : (fitWith(sizes, room, dates, true) ?? plain);
+    if (fit) return { widths: fit.widths, dates };
   }
   return undefined;
 }
 
-/** Headers cut to their values (the last columns first; not those of short values when `spareShort`), then long values capped. */
-function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: boolean): number[] | undefined {
+/**
+ * Headers cut to their values (the last columns first; not those of short values when `spareShort`), then long
+ * values capped (`capped`) when that is not enough.
+ */
+function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: boolean): { widths: number[]; capped: boolean } | undefined {
   const hasTimes = sizes.some((size) => size.dateContent !== undefined);
   const content = sizes.map((size) => (dates && size.dateContent !== undefined ? size.dateContent : size.content));
   const widths = sizes.map((size, i) => Math.max(size.header, content[i]));
@@ -92,13 +94,13 @@ function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: 
       over -= cut;
     }
   }
-  if (over <= 0) return widths;
+  if (over <= 0) return { widths, capped: false };
   if (hasTimes && !dates) return undefined;
   const floors = widths.map((w, i) => (sizes[i].keep || sizes[i].dateContent !== undefined ? w : Math.min(w, READABLE)));
   const capped = (cap: number) => widths.map((w, i) => Math.max(floors[i], Math.min(w, cap)));
   let cap = Math.max(...widths);
   while (cap > 0 && sum(capped(cap)) > room) cap--;
-  return sum(capped(cap)) <= room ? capped(cap) : undefined;
+  return sum(capped(cap)) <= room ? { widths: capped(cap), capped: true } : undefined;
 }
 
 /**
