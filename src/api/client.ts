@@ -197,7 +197,7 @@ export class Api {
     let message = html ? `${errorMessageFromBody(undefined, response.status)} (HTML error page)` : errorMessageFromBody(body, response.status);
     const jobToken = this.connection.tokenSource === 'ci_job' && (response.status === 401 || response.status === 403);
     if (jobToken) message += ' (CI job token)';
-    const hint = jobToken ? JOB_TOKEN_HINT : hintForStatus(response.status, body);
+    const hint = jobToken ? JOB_TOKEN_HINT : hintForStatus(response.status, body, path);
     return new ApiError(message, response.status, method, path, response.header('x-request-id'), hint, body);
   }
 

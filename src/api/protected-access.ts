@@ -75,8 +75,6 @@ export function whoText(who: Who): string {
   return `deploy-key:${who.deployKey}`;
 }
 
-/** Who an entry list allows, in words, for tables: "Maintainers, Alice". */
-export const describeEntries = (entries: AccessEntry[] | undefined): string => (entries ?? []).map((entry) => entry.access_level_description ?? '').filter(Boolean).join(', ');
 
 /** An entry's identity: the role, user, group or deploy key it names. */
 export function entryKey(entry: Partial<AccessEntry> | AllowedEntry): string {

@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFgrWUVS92aTH7L9CyzOEGGVlhcKMxiHM94X5TZUM2WI release@ci';
@@ -61,5 +63,43 @@ describe('deploy-keys commands', () => {
     expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
     expect((await sandbox.run(['deploy-keys', 'delete', id, '--project', 'acme/api', '--yes'])).code).toBe(0);
     expect((await sandbox.run(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'bad'])).code).toBe(2);
+  });
+
+  it('create takes the public key from --key-file; a private key is refused without being sent or shown, and so is a past expiry', async () => {
+    const dir = tempDir();
+    const pub = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEmL2hzyoCwSJWMJ0LdlHBg6h8blbhQqPYBkd2RD9pUm file@ci';
+    writeFileSync(join(dir, 'deploy.pub'), `${pub}\n`);
+    // Not a real key: the shape of an OpenSSH private key file, which must never leave the machine.
+    const secretBody = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACBJi9oc8qAsEiVjCdC3ZRwYOofG5W4UKj2AZHdkQ/aVJgAAAJg';
+    const privateKey = `-----BEGIN OPENSSH PRIVATE KEY-----\n${secretBody}\n-----END OPENSSH PRIVATE KEY-----\n`;
+    writeFileSync(join(dir, 'deploy'), privateKey);
+    const created = await sandbox.run(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'from file', '--key-file', join(dir, 'deploy.pub'), '--expires-at', '2031-01-31', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json()).toMatchObject({ title: 'from file', key: pub, expires_at: expect.stringMatching(/^2031-01-31/) });
+    sandbox.clearRequests();
+    for (const argv of [['--key-file', join(dir, 'deploy')], ['--key', privateKey], ['--key', privateKey, '--dry-run']]) {
+      const refused = await sandbox.run(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'oops', ...argv]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^error: .* is a private key, which must never leave this machine; nothing was sent\nhint: give the public key/);
+      expect(refused.stdout + refused.stderr).not.toContain(secretBody);
+    }
+    const past = await sandbox.run(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'old', '--key', pub.replace('file@ci', 'other'), '--expires-at', '2020-01-01']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('error: --expires-at 2020-01-01 is in the past');
+    const garbage = await sandbox.run(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'x', '--key', 'not a key']);
+    expect(garbage.stderr).toBe('error: --key is not an OpenSSH public key ("ssh-ed25519 AAAA… comment")\n');
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('deploy-keys instance reads the record the service documents (no projects_with_readonly_access before 16.0)', async () => {
+    const documented = [{
+      id: 1, title: 'Public key', key: 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDNJAkI3Wdf0r13c8a5pEExB2YowPWCSVzfZV22pNBc1CuEbyYLHpUyaD0GwpGvFdx2aP7lMEk35k6Rz3ccBF6jRaVJyhsn5VNnW92PMpBJ/P1UebhXwsFHdQf5rTt082cSxWuk61kGWRQtk4ozt/J2DF/dIUVaLvc+z4HomT41fQ==',
+      fingerprint: '4a:9d:64:15:ed:3a:e6:07:6e:89:36:b3:3b:03:05:d9', fingerprint_sha256: 'SHA256:Jrs3LD1Ji30xNLtTVf9NDCj7kkBgPBb2pjvTZ3HfIgU', created_at: '2013-10-02T10:12:29Z',
+      projects_with_write_access: [{ id: 73, description: null, name: 'project2', name_with_namespace: 'Sidney Jones / project2', path: 'project2', path_with_namespace: 'sidney_jones/project2', created_at: '2021-10-25T18:33:17.550Z' }],
+    }, { id: 3, title: 'Another Public key', key: 'ssh-rsa AAAA', created_at: '2013-10-02T11:12:29Z', projects_with_write_access: [] }];
+    sandbox.fault({ method: 'GET', path: '^/deploy_keys$', times: 1, status: 200, body: documented });
+    const listed = await sandbox.run(['deploy-keys', 'instance', '--fields', 'id,title,projects']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('1\tPublic key\tsidney_jones/project2 (push)\n3\tAnother Public key\t\n');
   });
 });

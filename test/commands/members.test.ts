@@ -27,7 +27,7 @@ describe('members', () => {
     expect(records.find((r) => r.username === 'priya')!.access_level).toBe(40);
     expect(sandbox.requests().at(-1)!.path).toContain('/members/all');
     const table = await sandbox.run(['members', 'list', '--group', 'acme']);
-    expect(table.stdout).toMatch(/\talice\tAlice Maintainer\t40\t/);
+    expect(table.stdout).toMatch(/\talice\tAlice Maintainer\tmaintainer\t/);
   });
 
   it('gets a member by username or id', async () => {

@@ -154,12 +154,12 @@ describe('protected-branches over --projects-file', () => {
     const got = await sandbox.run(['protected-branches', 'get', 'hotfix/*', '--projects-file', TWO, '--fields', 'project,allow_force_push', '-o', 'json']);
     expect(got.json()).toEqual([{ project: 'acme/api', allow_force_push: true }, { project: 'acme/web', allow_force_push: true }]);
     const listed = await sandbox.run(['protected-branches', 'list', '--projects-file', TWO]);
-    expect(listed.stdout).toMatch(/^acme\/web\tok\thotfix\/\*\tMaintainers\tMaintainers\ttrue\t$/m);
+    expect(listed.stdout).toMatch(/^acme\/web\tok\thotfix\/\*\tfalse\tmaintainer\tmaintainer\tmaintainer\ttrue\t$/m);
 
     sandbox.clearRequests();
     const asked = await sandbox.run(['protected-branches', 'unprotect', 'hotfix/*', '--projects-file', WITH_UNKNOWN]);
     expect(asked.code).toBe(2);
-    expect(asked.stderr).toMatch(/Unprotect branches "hotfix\/\*" of project acme\/\w+ \(push: Maintainers; merge: Maintainers\), and the same in 2 more projects/);
+    expect(asked.stderr).toMatch(/Unprotect branches "hotfix\/\*" of project acme\/\w+ \(push: maintainer; merge: maintainer\), and the same in 2 more projects/);
     expect(writes()).toEqual([]);
     const done = await sandbox.run(['protected-branches', 'unprotect', 'hotfix/*', '--projects-file', WITH_UNKNOWN, '--yes', '--continue-on-error']);
     expect(done.code).toBe(9);

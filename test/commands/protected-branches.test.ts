@@ -1,6 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
-import { useTestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -15,8 +17,9 @@ describe('protected-branches', () => {
   it('lists the default branch, protected with the project, and the seeded wildcard, with who may push and merge in words', async () => {
     const table = await sandbox.run(['protected-branches', 'list', '--project', 'acme/api']);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^main\tMaintainers\tMaintainers\tfalse$/m);
-    expect(table.stdout).toMatch(/^release\/\*\tMaintainers\tDevelopers \+ Maintainers\tfalse$/m);
+    // name, inherited, push, merge, unprotect, allow_force_push: who, as the options take it.
+    expect(table.stdout).toMatch(/^main\tfalse\tmaintainer\tmaintainer\tmaintainer\tfalse$/m);
+    expect(table.stdout).toMatch(/^release\/\*\tfalse\tmaintainer\tdeveloper\tmaintainer\tfalse$/m);
     // A project created through the API with a README gets its default branch protected too; an empty one at its first push.
     const created = await sandbox.call('POST', '/projects', { name: 'fresh', namespace_id: 1, initialize_with_readme: true });
     expect(created.status).toBe(201);
@@ -102,5 +105,32 @@ describe('protected-branches', () => {
     expect(list.json()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'stable-*', inherited: true })]));
     expect((await sandbox.run(['protected-branches', 'get', 'stable-*', '--group', 'acme', '-o', 'json'])).json().name).toBe('stable-*');
     expect((await sandbox.run(['protected-branches', 'unprotect', 'stable-*', '--group', 'acme', '--yes'])).code).toBe(0);
+  });
+
+  it('tells a project\'s rule from its group\'s, and says who may push, merge and unprotect as the options take it', async () => {
+    expect((await sandbox.call('POST', '/groups/acme/protected_branches', { name: 'main', allowed_to_merge: [{ user_id: userId('alice') }] })).status).toBe(201);
+    const rows = (await sandbox.run(['protected-branches', 'list', '--project', 'acme/web'])).stdout.split('\n').filter((line) => line.startsWith('main\t'));
+    expect(rows).toEqual(['main\tfalse\tmaintainer\tmaintainer\tmaintainer\tfalse', 'main\ttrue\tmaintainer\tuser:alice\tmaintainer\tfalse']);
+    // get fills the words as list does, for --fields too.
+    const got = await sandbox.run(['protected-branches', 'get', 'main', '--group', 'acme', '--fields', 'name,push,merge', '-o', 'json']);
+    expect(got.json()).toEqual({ name: 'main', push: 'maintainer', merge: 'user:alice' });
+    // At 80 columns a rule is read as words, without the entry lists as wrapped JSON (-o json keeps them).
+    const terminal = await sandbox.run(['protected-branches', 'update', 'main', '--group', 'acme', '--allow-push', 'user:bob'], { tty: true, columns: 80 });
+    expect(terminal.code, terminal.stderr).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const shown = terminal.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(shown).toMatch(/^push +maintainer, user:bob$/m);
+    expect(terminal.stdout).not.toContain('access_level_description');
+    expect(Math.max(...shown.split('\n').map((line) => [...line].length))).toBeLessThanOrEqual(80);
+    expect((await sandbox.run(['protected-branches', 'get', 'main', '--group', 'acme', '-o', 'json'])).json().push_access_levels).toHaveLength(2);
+    expect((await sandbox.run(['protected-branches', 'unprotect', 'main', '--group', 'acme', '--yes'])).code).toBe(0);
+  });
+
+  it('protect over --projects-file shows who may push and merge in each project\'s row', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'two.txt'), 'acme/api\nacme/web\n');
+    const rows = await sandbox.run(['protected-branches', 'protect', '--projects-file', join(dir, 'two.txt'), '--name', 'ops/*', '--merge-access-level', 'developer', '--allow-push', 'user:alice,maintainer']);
+    expect(rows.code, rows.stderr).toBe(0);
+    expect(rows.stdout).toBe('acme/api\tok\tops/*\tmaintainer, user:alice\tdeveloper\tmaintainer\tfalse\t\nacme/web\tok\tops/*\tmaintainer, user:alice\tdeveloper\tmaintainer\tfalse\t\n');
   });
 });

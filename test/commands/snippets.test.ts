@@ -108,6 +108,11 @@ describe('snippets raw and user-agent', () => {
     expect(agent.json()).toMatchObject({ user_agent: expect.any(String), ip_address: expect.any(String), akismet_submitted: false });
     const asMaintainer = await sandbox.run(['snippets', 'user-agent', '1', ...P], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
     expect(asMaintainer.code).toBe(4);
+    // One made through the API has no record (the service keeps one only while spam checking is on): said so.
+    const made = await sandbox.call('POST', '/projects/acme%2Fapi/snippets', { title: 'no-agent', files: [{ file_path: 'n', content: 'n' }] });
+    const none = await sandbox.run(['snippets', 'user-agent', String(made.body.id), ...P]);
+    expect(none.code).toBe(5);
+    expect(none.stderr).toContain('hint: the instance records where a snippet came from only while spam checking (Akismet) is enabled');
     const list = await sandbox.run(['snippets', 'list', ...P, '--all']);
     expect(list.stdout).toMatch(/^1\tDeploy checklist\tprivate\tchecklist\.md,rollback\.md\t/m);
   });

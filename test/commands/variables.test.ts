@@ -53,7 +53,12 @@ describe('variables list and get', () => {
     expect(got.json()).toMatchObject({ key: 'API_URL', environment_scope: 'production', value: 'https://api.acme.example.com' });
     const both = await sandbox.run(['variables', 'get', 'API_URL', '--project', 'acme/api']);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('API_URL of project acme/api is in several environment scopes (staging, production)');
+    expect(both.stderr).toBe('error: API_URL of project acme/api is in several environment scopes (staging, production)\nhint: give --scope with one of them: --scope staging, --scope production\n');
+    // Every scope is named, quoted where a shell needs it.
+    expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'API_URL', value: 'https://review.example.com', environment_scope: 'review/*' })).status).toBe(201);
+    const three = await sandbox.run(['variables', 'delete', 'API_URL', '--project', 'acme/api', '--yes']);
+    expect(three.stderr).toContain("hint: give --scope with one of them: --scope staging, --scope production, --scope 'review/*'\n");
+    expect((await sandbox.call('DELETE', '/projects/acme%2Fapi/variables/API_URL?filter[environment_scope]=review/*')).status).toBe(204);
     expect((await sandbox.run(['variables', 'get', 'NOPE', '--project', 'acme/api'])).code).toBe(5);
     expect((await sandbox.run(['variables', 'get', 'BAD-KEY', '--project', 'acme/api'])).code).toBe(2);
   });
@@ -275,5 +280,23 @@ describe('variables through api', () => {
     expect(leaks(terminal.stdout)).toEqual([]);
     const shown = await sandbox.run(['api', '/projects/acme%2Fapi/variables', '--show-values'], { tty: true });
     expect(leaks(shown.stdout).length).toBeGreaterThan(0);
+  });
+});
+
+describe('variables in tables and errors', () => {
+  it('a masked or hidden value reads masked or hidden in a table, not blank like an empty value; null in JSON', async () => {
+    expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'EMPTY_ONE', value: '' })).status).toBe(201);
+    const rows = (await sandbox.run(['variables', 'list', '--project', 'acme/api', '--fields', 'key,value'])).stdout.split('\n');
+    expect(rows).toContain('DEPLOY_TOKEN\tmasked');
+    expect(rows).toContain('EMPTY_ONE\t');
+    const json = (await sandbox.run(['variables', 'get', 'DEPLOY_TOKEN', '--project', 'acme/api', '-o', 'json'])).json();
+    expect(json.value).toBeNull();
+    expect((await sandbox.run(['variables', 'get', 'DEPLOY_TOKEN', '--project', 'acme/api', '--fields', 'value'])).stdout).toBe('value\tmasked\n');
+  });
+
+  it('a 403 of the instance variables says they are for administrators', async () => {
+    const result = await sandbox.run(['variables', 'list', '--instance'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('error: 403 Forbidden (GET /admin/ci/variables → 403)\nhint: this is for administrators of the instance, and the token in use is not one\n');
   });
 });

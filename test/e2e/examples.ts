@@ -163,6 +163,7 @@ for (const command of ['get', 'delete', 'update', 'test', 'events', 'resend', 'u
 SETUP['forgectl hooks resend --help'].push('forgectl hooks test 1 --project acme/api >/dev/null');
 SETUP['forgectl hooks url-var delete --help'].push('forgectl hooks url-var set 1 room env:ROOM_ID --project acme/api >/dev/null');
 SETUP['forgectl hooks header delete --help'].push('forgectl hooks header set 1 X-Api-Key env:API_KEY --project acme/api >/dev/null');
+SETUP['forgectl runners unassign --help'] = ['forgectl runners assign 7 --project acme/web >/dev/null'];
 const badge = "forgectl badges create --project acme/api --name ci --link-url 'https://ci.example.com/%{project_path}' --image-url 'https://ci.example.com/b.svg' >/dev/null";
 for (const command of ['get', 'update', 'delete']) SETUP[`forgectl badges ${command} --help`] = [badge];
 for (const command of ['get', 'update', 'delete', 'publish']) SETUP[`forgectl draft-notes ${command} --help`] = ["forgectl draft-notes create --project acme/api --mr 1 --note 'a draft' >/dev/null"];

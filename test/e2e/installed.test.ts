@@ -416,6 +416,28 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     rmSync(home, { recursive: true, force: true });
   });
 
+  live('one member\'s failure is an error with its hint; a private key is refused unsent; masked values read masked; a runner token goes 0600', async () => {
+    const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
+    expect(member.code).toBe(6);
+    expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already; change the access level with: forgectl members update alice --group acme --access-level maintainer\n$/);
+    const dir = tempDir('forgectl-e2e-keys-');
+    const secretBody = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ';
+    writeFileSync(join(dir, 'deploy'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${secretBody}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    await clearRequests();
+    const key = await forgectl(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'oops', '--key-file', join(dir, 'deploy'), '--dry-run']);
+    expect(key.code).toBe(2);
+    expect(key.stdout + key.stderr).not.toContain(secretBody);
+    expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    const masked = await forgectl(['variables', 'get', 'DEPLOY_TOKEN', '--project', 'acme/api', '--scope', 'production', '--fields', 'key,value']);
+    expect(masked.stdout).toBe('key\tDEPLOY_TOKEN\nvalue\tmasked\n');
+    const runner = await shell(`umask 022; forgectl runners create --group acme --description e2e-runner --output-file ${dir}/runner.token -o json; stat -c %a ${dir}/runner.token`);
+    expect(runner.code, runner.stderr).toBe(0);
+    expect(runner.stdout).not.toContain('glrt-');
+    expect(runner.stdout.trim().split('\n').at(-1)).toBe('600');
+    expect(readFileSync(join(dir, 'runner.token'), 'utf8')).toMatch(/^glrt-/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   live('commits set-status, statuses and revert --check', async () => {
     const set = await forgectl(['commits', 'set-status', 'main', '--state', 'running', '--name', 'e2e', '--project', 'acme/api']);
     expect(set.code, set.stderr).toBe(0);

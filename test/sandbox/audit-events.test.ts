@@ -52,4 +52,14 @@ describe('audit events of instance settings and named records', () => {
     expect((await sandbox.call('PUT', '/groups/acme/integrations/bugzilla', { issues_url: 'https://bugs.example.org/show_bug.cgi?id=:id', new_issue_url: 'https://bugs.example.org/new', project_url: 'https://bugs.example.org' })).status).toBe(200);
     expect((await newest('/groups/acme/audit_events')).details).toMatchObject({ target_type: 'Integration', target_details: 'bugzilla' });
   });
+
+  it('says who an access list allows in words, not as JSON, and names a runner by its description', async () => {
+    expect((await sandbox.call('POST', '/projects/acme%2Fweb/protected_branches', { name: 'audit-*', merge_access_level: 40 })).status).toBe(201);
+    expect((await sandbox.call('PATCH', '/projects/acme%2Fweb/protected_branches/audit-*', { allowed_to_merge: [{ access_level: 30 }] })).status).toBe(200);
+    const changed = (await newest('/projects/acme%2Fweb/audit_events')).details;
+    expect(changed).toMatchObject({ change: 'merge_access_levels', from: 'Maintainers', to: 'Maintainers, Developers + Maintainers' });
+    const runner = (await sandbox.call('GET', '/runners/all?per_page=100')).body.find((r: { description: string }) => r.description === 'acme-k8s');
+    expect((await sandbox.call('PUT', `/runners/${runner.id}`, { paused: true })).status).toBe(200);
+    expect((await newest('/audit_events')).details).toMatchObject({ target_type: 'Ci::Runner', target_details: 'acme-k8s' });
+  });
 });

@@ -68,13 +68,30 @@ describe('project snippets', () => {
     expect((await sandbox.call('DELETE', `${P}/snippets/${mine.body.id}`)).status).toBe(404);
   });
 
-  it('shows user agent details to administrators only', async () => {
+  it('shows user agent details to administrators only, and has none for a snippet made through the API (as the service without spam checking)', async () => {
+    expect(await sandbox.call('GET', `${P}/snippets/1/user_agent_detail`)).toEqual({ status: 200, body: { user_agent: 'Mozilla/5.0 (X11; Linux x86_64)', ip_address: '10.0.0.7', akismet_submitted: false } });
+    expect((await sandbox.call('GET', `${P}/snippets/1/user_agent_detail`, undefined, sandbox.tokenWithRole('maintainer'))).status).toBe(403);
     const created = await fetch(`${sandbox.url}${P}/snippets`, {
       method: 'POST',
       headers: { 'PRIVATE-TOKEN': sandbox.adminToken, 'content-type': 'application/json', 'user-agent': 'curl/8.5.0' },
       body: JSON.stringify({ title: 'ua', files: [{ file_path: 'u', content: 'u' }] }),
     }).then((r) => r.json());
-    expect(await sandbox.call('GET', `${P}/snippets/${created.id}/user_agent_detail`)).toEqual({ status: 200, body: { user_agent: 'curl/8.5.0', ip_address: '127.0.0.1', akismet_submitted: false } });
-    expect((await sandbox.call('GET', `${P}/snippets/${created.id}/user_agent_detail`, undefined, sandbox.tokenWithRole('maintainer'))).status).toBe(403);
+    expect(await sandbox.call('GET', `${P}/snippets/${created.id}/user_agent_detail`)).toEqual({ status: 404, body: { message: '404 UserAgentDetail Not Found' } });
+    const personal = await sandbox.call('POST', '/snippets', { title: 'mine', files: [{ file_path: 'm', content: 'm' }] });
+    expect(await sandbox.call('GET', `/snippets/${personal.body.id}/user_agent_detail`)).toEqual({ status: 404, body: { message: '404 UserAgentDetail Not Found' } });
+  });
+
+  it('GET /snippets lists your personal snippets and those you wrote in projects; /snippets/all every one you may see', async () => {
+    const personal = await sandbox.call('POST', '/snippets', { title: 'personal-1', files: [{ file_path: 'p', content: 'p' }] });
+    const inProject = await sandbox.call('POST', `${P}/snippets`, { title: 'project-1', files: [{ file_path: 'q', content: 'q' }] });
+    const mine = (await sandbox.call('GET', '/snippets?per_page=100')).body;
+    expect(mine.map((s: { id: number }) => s.id)).toEqual(expect.arrayContaining([personal.body.id, inProject.body.id]));
+    expect(mine.find((s: { id: number }) => s.id === inProject.body.id)).toEqual(inProject.body);
+    expect(mine.find((s: { id: number }) => s.id === personal.body.id).project_id).toBeNull();
+    const all = (await sandbox.call('GET', '/snippets/all?per_page=100')).body;
+    expect(all.map((s: { id: number }) => s.id)).toEqual(expect.arrayContaining([1, personal.body.id, inProject.body.id]));
+    // Another user's list holds neither.
+    const other = (await sandbox.call('GET', '/snippets', undefined, sandbox.tokenWithRole('developer'))).body;
+    expect(other.map((s: { id: number }) => s.id)).not.toContain(inProject.body.id);
   });
 });

@@ -87,6 +87,7 @@ const TARGET_TYPES: Record<string, Partial<Record<'project' | 'group' | 'instanc
   access_tokens: { project: 'PersonalAccessToken', group: 'PersonalAccessToken' },
   approval_rules: { project: 'ApprovalProjectRule' },
   push_rule: { project: 'PushRule', group: 'PushRule' },
+  runners: { project: 'Ci::Runner', group: 'Ci::Runner', instance: 'Ci::Runner' },
 };
 
 export function auditTargetType(collection: string, level: 'project' | 'group' | 'instance'): string {

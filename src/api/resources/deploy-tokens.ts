@@ -8,7 +8,8 @@ export const DEPLOY_TOKEN_SCOPES = ['read_repository', 'read_registry', 'write_r
  * Deploy tokens: a username and a token that read (or write) a project's repository, registry or package registry
  * without a user account. Under a project (Maintainer) or a group (Maintainer: every project of the group), and the
  * instance-wide list for administrators. The token's value is in the answer of create only, never in a read.
- * Deleting one revokes it: it leaves its project's or group's list and stays in the instance list, revoked.
+ * Deleting one revokes it for good: it leaves its project's or group's list and the instance list (only a token
+ * revoked in the web interface stays listed, revoked).
  */
 export const deployTokens = defineResource({
   noun: 'deploy token',

@@ -42,7 +42,9 @@ export const members = defineResource({
     membership_state: f.string({ readOnly: true }),
     member_role: f.object(),
   },
-  columns: ['id', 'username', 'name', 'access_level', 'expires_at', 'state'],
+  /** role: the access level by name (developer), as the options take it. */
+  computed: ['role'],
+  columns: ['id', 'username', 'name', 'role', 'expires_at', 'state'],
   identity: ['username'],
   roles: { read: 'guest', write: 'maintainer' },
 });

@@ -24,6 +24,8 @@ export const mergeRequests = defineResource({
         create: 'POST /projects/{project}/merge_requests',
         update: 'PUT /projects/{project}/merge_requests/{merge_request_iid}',
         delete: 'DELETE /projects/{project}/merge_requests/{merge_request_iid}',
+        /** The merge requests a commit is in (its changes, or the merge of it). */
+        ofCommit: 'GET /projects/{project}/repository/commits/{sha}/merge_requests',
       },
     },
     group: { parent: 'group', routes: { list: 'GET /groups/{group}/merge_requests' } },

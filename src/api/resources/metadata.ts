@@ -9,7 +9,12 @@ export const metadata = defineSingleton({
   noun: 'instance version',
   command: 'doctor',
   parent: 'instance',
-  routes: { get: 'GET /version', metadata: 'GET /metadata' },
+  routes: {
+    get: 'GET /version',
+    metadata: 'GET /metadata',
+    /** The background job processes (administrators): clients wait on it after slow changes (python-gitlab's tests). */
+    sidekiqProcesses: 'GET /sidekiq/process_metrics',
+  },
   fields: {
     version: f.string({ readOnly: true }),
     revision: f.string({ readOnly: true }),

@@ -41,7 +41,16 @@ export const runners = defineResource({
     },
     instance: { parent: 'instance', where: () => 'the instance', routes: { list: 'GET /runners/all' } },
     group: { parent: 'group', routes: { list: 'GET /groups/{group}/runners' } },
-    project: { parent: 'project', routes: { list: 'GET /projects/{project}/runners' } },
+    project: {
+      parent: 'project',
+      routes: {
+        list: 'GET /projects/{project}/runners',
+        /** Lets the project use a project runner of another project (runner_id); answers the runner. */
+        assign: 'POST /projects/{project}/runners',
+        /** Takes a project runner from one of its projects (not from its last one: delete it instead). */
+        unassign: 'DELETE /projects/{project}/runners/{runner_id}',
+      },
+    },
   },
   fields: {                                    // in the order the service presents them
     id: f.int({ min: 1, readOnly: true }),

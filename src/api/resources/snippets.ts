@@ -34,14 +34,18 @@ export const snippets = defineResource({
       parent: 'instance',
       where: () => 'personal',
       routes: {
+        /** Your snippets: your personal ones and those you wrote in projects. */
         list: 'GET /snippets',
         /** Everybody's public snippets. */
         public: 'GET /snippets/public',
+        /** Every snippet you may see (administrators: all of them), personal and of projects. */
+        all: 'GET /snippets/all',
         get: 'GET /snippets/{snippet_id}',
         create: 'POST /snippets',
         update: 'PUT /snippets/{snippet_id}',
         delete: 'DELETE /snippets/{snippet_id}',
         raw: 'GET /snippets/{snippet_id}/raw',
+        userAgent: 'GET /snippets/{snippet_id}/user_agent_detail',
       },
       roles: { read: 'guest', write: 'guest' },
     },

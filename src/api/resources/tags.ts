@@ -24,6 +24,7 @@ export const tags = defineResource({
     protected: f.bool({ readOnly: true }),
     created_at: f.time({ readOnly: true }),
   },
+  filters: { search: f.string({ help: 'only names containing this text (^text: starting with it, text$: ending with it)' }) },
   columns: ['name', 'target', 'message'],
   identity: ['name'],
   roles: { read: 'reporter', write: 'developer' },

@@ -1,4 +1,5 @@
-import { auditAction, auditEvents, type AuditEvent } from '../../api/resources/audit-events.js';
+import { auditEvents, type AuditEvent } from '../../api/resources/audit-events.js';
+import { row } from './row.js';
 import { userIds } from '../../api/lookups.js';
 import { groups, projects } from '../../api/resources/projects.js';
 import { placed } from '../../api/resource.js';
@@ -36,14 +37,6 @@ async function entityId(ctx: Context, entity: { type: string; id?: string }): Pr
   const record = entity.type === 'Project' ? ctx.api.call<{ id: number }>(projects.routes.get, { project: entity.id }) : ctx.api.call<{ id: number }>(groups.routes.get, { group: entity.id });
   return (await record).id;
 }
-
-/** The columns people read: who, when, what, on what. */
-const row = (event: AuditEvent) => ({
-  ...event,
-  author: event.details.author_name ?? String(event.author_id),
-  action: auditAction(event.details),
-  target: [event.details.target_type, event.details.target_details].filter(Boolean).join(' '),
-});
 
 export default defineCommand<Options>({
   effect: 'read',

@@ -4,4 +4,5 @@ export const groups: Record<string, string> = { 'audit-events': 'Audit events: w
 
 export const entries: ManifestEntry[] = [
   { path: 'audit-events list', summary: 'List audit events of the instance, a group or a project, newest first', load: () => import('./list.js') },
+  { path: 'audit-events get', summary: 'Show one audit event of the instance, a group or a project', load: () => import('./get.js') },
 ];

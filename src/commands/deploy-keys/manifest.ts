@@ -6,7 +6,9 @@ export const entries: ManifestEntry[] = [
   ...verbEntries('deploy-keys', () => import('./commands.js'), {
     list: 'List the deploy keys enabled on a project',
     get: 'Show one deploy key of a project',
-    create: 'Add a deploy key to a project',
+  }),
+  { path: 'deploy-keys create', summary: 'Add a deploy key to a project', load: () => import('./create.js') },
+  ...verbEntries('deploy-keys', () => import('./commands.js'), {
     update: 'Change the title or push access of a deploy key',
     delete: 'Remove a deploy key from a project',
   }),

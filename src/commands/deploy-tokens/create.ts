@@ -5,8 +5,7 @@ import { DEPLOY_TOKEN_SCOPES, deployTokens } from '../../api/resources/deploy-to
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseDateTime, parseDuration, parseList } from '../../parse.js';
-import { writeFileAtomically } from '../../write.js';
-import { warnStoreNow, withoutSecret } from '../tokens/shared.js';
+import { handOverSecret, secretFileFor } from '../new-secret.js';
 import { assertWritableDir } from '../tokens/rotation.js';
 import { ownerOf, ownerOptions, type OwnerOptions } from './shared.js';
 
@@ -73,25 +72,13 @@ export default defineCommand<Options>({
         assertWritableDir(dirname(file), '--output-dir');
       }
     } else if (file) {
-      // Before anything is created: the folder takes new files, and an existing file is replaced only when confirmed.
-      assertWritableDir(dirname(file), '--output-file');
-      if (existsSync(file)) await ctx.confirm(`Replace ${file} with the new deploy token?`);
+      await secretFileFor(ctx, file, 'deploy token');
     }
     const token = await ctx.api.call<Created>(routeOf(resource, 'create'), { ...params, name, scopes: [...new Set(opts.scopes)], username: opts.username, expires_at: expiresAt });
     if (ctx.globals.dryRun || !token) return undefined;
-    if (!file) {
-      warnStoreNow(ctx);
-      return token;
-    }
-    try {
-      writeFileAtomically(file, `${token.token}\n`, 'secret');
-    } catch (error) {
-      // A token nobody holds is revoked rather than left working.
-      await ctx.api.call(routeOf(resource, 'delete'), { ...params, token_id: token.id });
-      throw new UsageError(`${(error as Error).message}; deploy token ${token.id} of ${where} was revoked again, nothing is left of it`);
-    }
-    ctx.io.note(`Wrote deploy token ${token.id} ("${token.name}") of ${where} to ${file} (mode 0600)`);
-    return withoutSecret(token);
+    // A token nobody holds (its file could not be written) is revoked rather than left working.
+    const what = `deploy token ${token.id} ("${token.name}") of ${where}`;
+    return handOverSecret(ctx, token, file, { what, undone: `${what} was revoked again` }, () => ctx.api.call(routeOf(resource, 'delete'), { ...params, token_id: token.id }));
   },
 });
 

@@ -20,7 +20,7 @@ export default defineCommand<Options>({
   effect: 'destructive',
   description: [
     'Needs the Maintainer role. Revokes at once: whatever signs in with the token is refused from then on. The token',
-    'leaves the project\'s or group\'s list; the instance list keeps it, revoked. --name revokes the active tokens of',
+    'leaves the project\'s or group\'s list and the instance list. --name revokes the active tokens of',
     'that name instead of one id: the way to revoke over --projects-file, where each project has its own token (and',
     'id), after one question naming them all; a project without such a token fails, the others go on.',
   ].join(' '),

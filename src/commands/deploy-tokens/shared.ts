@@ -5,7 +5,7 @@ import { placementFor } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
 
 /** Deploy tokens a project or a group owns (created and revoked there; the instance only lists them). */
-const ownedTokens: MultiParentDef = { ...deployTokens, parents: { project: deployTokens.parents.project, group: deployTokens.parents.group } };
+export const ownedTokens: MultiParentDef = { ...deployTokens, parents: { project: deployTokens.parents.project, group: deployTokens.parents.group } };
 
 export interface OwnerOptions {
   project?: string;

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { sshKeys } from '../../api/resources/users.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { MD5_FINGERPRINT, md5Fingerprint, parsePublicKey, SHA256_FINGERPRINT, sha256Fingerprint } from '../../api/ssh-keys.js';
+import { MD5_FINGERPRINT, md5Fingerprint, SHA256_FINGERPRINT, sha256Fingerprint } from '../../api/ssh-keys.js';
+import { publicKeyFile } from './public-key.js';
 
 interface Options {
   fingerprint?: string;
@@ -20,15 +20,7 @@ function normalizeFingerprint(value: string): string {
 
 /** The SHA256 fingerprint of a public key file; both fingerprints go to stderr. */
 function fingerprintOfFile(path: string, note: (text: string) => void): string {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read --key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  if (/PRIVATE KEY/.test(text)) throw new UsageError(`${path} is a private key; give the public key (the .pub file)`);
-  const key = parsePublicKey(text);
-  if (!key) throw new UsageError(`${path} is not an OpenSSH public key ("ssh-ed25519 AAAA… comment")`);
+  const { key } = publicKeyFile(path);
   const sha256 = sha256Fingerprint(key.blob);
   note(`${key.type} key ${sha256} (MD5:${md5Fingerprint(key.blob)})${key.comment ? ` ${key.comment}` : ''}`);
   return sha256;

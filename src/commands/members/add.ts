@@ -2,7 +2,7 @@ import { members } from '../../api/resources/members.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { accessLevelName, checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions } from './shared.js';
+import { eachUser, explained, memberFields, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string };
 
@@ -22,7 +22,7 @@ export default defineCommand<Opts>({
     { flags: '--expires-at <date>', description: 'the day the membership ends (YYYY-MM-DD)', parse: parseDate('--expires-at') },
   ],
   columns: members.columns,
-  recordFields: Object.keys(members.fields),
+  recordFields: memberFields,
   async run(opts, ctx) {
     if (opts.expiresAt !== undefined) checkNotPast('--expires-at', opts.expiresAt, ctx.now());
     const { resource, params, where } = placementOf(opts, ctx);
@@ -35,7 +35,7 @@ export default defineCommand<Opts>({
         });
       });
       ctx.io.note(`Added ${memberWords({ username: user.username, access_level: opts.accessLevel })} to ${where}`);
-      return added;
+      return withRole(added as { access_level?: number });
     });
   },
 });

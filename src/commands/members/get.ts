@@ -1,7 +1,6 @@
-import { members } from '../../api/resources/members.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { placementOf, resolveUsers, whereOptions, type Where } from './shared.js';
+import { memberFields, placementOf, resolveUsers, whereOptions, withRole, type Where } from './shared.js';
 
 export default defineCommand<Where & { user: string; inherited?: boolean }>({
   effect: 'read',
@@ -10,10 +9,10 @@ export default defineCommand<Where & { user: string; inherited?: boolean }>({
   fleet: 'projects-file',
   args: [{ spec: '<user>', description: 'the member: username or user ID' }],
   options: [...whereOptions, { flags: '--inherited', description: 'also inherited and invited access' }],
-  recordFields: Object.keys(members.fields),
+  recordFields: memberFields,
   async run(opts, ctx) {
     const { resource, params } = placementOf(opts, ctx);
     const [user] = await resolveUsers(ctx, [opts.user]);
-    return ctx.api.call(routeOf(resource, opts.inherited ? 'allGet' : 'get'), { ...params, user_id: user.id });
+    return withRole(await ctx.api.call<{ access_level?: number }>(routeOf(resource, opts.inherited ? 'allGet' : 'get'), { ...params, user_id: user.id }));
   },
 });

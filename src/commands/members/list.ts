@@ -1,7 +1,7 @@
 import { members } from '../../api/resources/members.js';
 import { defineCommand } from '../../cli/command.js';
 import { routeOf } from '../../api/resource.js';
-import { placementOf, whereOptions, type Where } from './shared.js';
+import { memberFields, placementOf, whereOptions, withRole, type Where } from './shared.js';
 
 type Opts = Where & { inherited?: boolean; query?: string };
 
@@ -22,10 +22,10 @@ export default defineCommand<Opts>({
   ],
   list: true,
   columns: members.columns,
-  recordFields: Object.keys(members.fields),
+  recordFields: memberFields,
   async run(opts, ctx) {
     const { resource, params } = placementOf(opts, ctx);
-    return ctx.api.list(routeOf(resource, opts.inherited ? 'all' : 'list'), { ...params, query: opts.query }, ctx.paging);
+    return ctx.api.list<{ access_level?: number }>(routeOf(resource, opts.inherited ? 'all' : 'list'), { ...params, query: opts.query }, ctx.paging).map(withRole);
   },
 });
 

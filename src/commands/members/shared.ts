@@ -41,6 +41,12 @@ export async function resolveUsers(ctx: Context, given: string[]): Promise<UserR
   return findUsers(ctx.api, names);
 }
 
+/** The record with its access level by name (`role`: developer), the column tables show. */
+export const withRole = <M extends { access_level?: number }>(member: M): M & { role: string } => ({ ...member, role: accessLevelName(member.access_level) });
+
+/** The fields members commands take for --fields: the service's and the role. */
+export const memberFields = [...Object.keys(members.fields), ...members.computed];
+
 /** "alice (Developer)". */
 export const memberWords = (member: { username: string; access_level?: number }): string =>
   member.access_level === undefined ? member.username : `${member.username} (${accessLevelName(member.access_level)})`;

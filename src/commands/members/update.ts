@@ -3,7 +3,7 @@ import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions } from './shared.js';
+import { eachUser, explained, memberFields, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string | false };
 
@@ -25,7 +25,7 @@ export default defineCommand<Opts>({
     { flags: '--no-expires-at', description: 'the membership does not end' },
   ],
   columns: members.columns,
-  recordFields: Object.keys(members.fields),
+  recordFields: memberFields,
   async run(opts, ctx) {
     if (opts.accessLevel === undefined && opts.expiresAt === undefined) throw new UsageError('nothing to change: give --access-level, --expires-at or --no-expires-at');
     if (typeof opts.expiresAt === 'string') checkNotPast('--expires-at', opts.expiresAt, ctx.now());
@@ -38,7 +38,7 @@ export default defineCommand<Opts>({
         throw explained(error, { 403: level === Role.owner || current?.access_level === Role.owner ? 'only an Owner changes owners' : `changing members needs the Maintainer role in ${where}` });
       });
       ctx.io.note(`Changed ${memberWords({ username: user.username, access_level: level })} in ${where}`);
-      return changed;
+      return withRole(changed as { access_level?: number });
     });
   },
 });

@@ -1,10 +1,10 @@
 import { allowedEntries } from '../../api/lookups.js';
 import { routeOf } from '../../api/resource.js';
-import { protectedBranches } from '../../api/resources/protected-branches.js';
+import { protectedBranches, type ProtectedBranch } from '../../api/resources/protected-branches.js';
 import { defineCommand } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import { accessOptions, allowOption, KINDS, levelOption, type AccessOptions } from './shared.js';
+import { accessOptions, allowOption, KINDS, levelOption, ruleForOutput, type AccessOptions } from './shared.js';
 
 export default defineCommand<AccessOptions & { project?: string; group?: string; name: string }>({
   effect: 'write',
@@ -17,6 +17,8 @@ export default defineCommand<AccessOptions & { project?: string; group?: string;
     "forgectl protected-branches protect --projects-file services.txt --name 'hotfix/*' --push-access-level maintainer --merge-access-level maintainer",
   ],
   fleet: 'projects-file',
+  columns: ['name', 'push', 'merge', 'unprotect', 'allow_force_push'],
+  recordFields: [...Object.keys(protectedBranches.fields), ...protectedBranches.computed],
   options: [
     ...placementOptions(protectedBranches),
     { flags: '--name <branch>', description: 'branch name or wildcard such as release/* or *-stable', required: true },
@@ -33,6 +35,6 @@ export default defineCommand<AccessOptions & { project?: string; group?: string;
       const allowed = allowOption(opts, kind);
       if (allowed?.length) body[`allowed_to_${kind}`] = await allowedEntries(ctx.api, allowed);
     }
-    return ctx.api.call(routeOf(resource, 'create'), { ...params, ...body });
+    return ruleForOutput(await ctx.api.call<ProtectedBranch>(routeOf(resource, 'create'), { ...params, ...body }), ctx);
   },
 });

@@ -1,6 +1,8 @@
-import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, describeEntries, parseWhoList, type BranchList, type Who } from '../../api/protected-access.js';
+import type { Api } from '../../api/client.js';
+import { EntryNames } from '../../api/lookups.js';
+import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, parseWhoList, type BranchList, type Who } from '../../api/protected-access.js';
 import type { ProtectedBranch } from '../../api/resources/protected-branches.js';
-import type { OptionDef } from '../../cli/command.js';
+import type { Context, OptionDef } from '../../cli/command.js';
 import { parseAccessLevel, withChoices } from '../../parse.js';
 
 /** Options and request bodies shared by `protected-branches protect` and `update`. */
@@ -37,7 +39,35 @@ export function accessOptions(): OptionDef[] {
 export const levelOption = (opts: AccessOptions, kind: Kind): number | undefined => opts[`${kind}AccessLevel` as const];
 export const allowOption = (opts: AccessOptions, kind: Kind): Who[] | undefined => ({ push: opts.allowPush, merge: opts.allowMerge, unprotect: opts.allowUnprotect })[kind];
 
-/** Who may push, merge and unprotect, in words, for the table. */
-export function withWho(rule: ProtectedBranch): ProtectedBranch & { push: string; merge: string; unprotect: string } {
-  return { ...rule, push: describeEntries(rule.push_access_levels), merge: describeEntries(rule.merge_access_levels), unprotect: describeEntries(rule.unprotect_access_levels) };
+export type RuleWithWho = ProtectedBranch & { push: string; merge: string; unprotect: string };
+
+/** One reader of user and group names per client (per run, per fleet project). */
+const readers = new WeakMap<Api, EntryNames>();
+
+/**
+ * Who may push, merge and unprotect, in the words the options take ("maintainer, user:alice"): the records' computed
+ * columns, in every output and for --fields.
+ */
+export async function withWho(rules: ProtectedBranch[], ctx: Context): Promise<RuleWithWho[]> {
+  let names = readers.get(ctx.api);
+  if (!names) readers.set(ctx.api, (names = new EntryNames(ctx.api)));
+  const reader = names;
+  return Promise.all(rules.map(async (rule) => {
+    const [push, merge, unprotect] = await reader.describe([rule.push_access_levels, rule.merge_access_levels, unprotectList(rule)]);
+    return { ...rule, push, merge, unprotect };
+  }));
+}
+
+/** The service leaves unprotecting to Maintainers when the list is empty: said so, not left blank. */
+const unprotectList = (rule: ProtectedBranch) => (rule.unprotect_access_levels?.length ? rule.unprotect_access_levels : [{ access_level: 40 }]);
+
+/**
+ * One rule for output: its words; in a table (without --fields) without the entry lists they come from, which would
+ * print as wrapped JSON there (-o json and --fields still have them).
+ */
+export async function ruleForOutput(rule: ProtectedBranch, ctx: Context): Promise<Partial<RuleWithWho>> {
+  const [withWords] = await withWho([rule], ctx);
+  if (ctx.format !== 'table' || ctx.globals.fields) return withWords;
+  const { push_access_levels: _push, merge_access_levels: _merge, unprotect_access_levels: _unprotect, ...shown } = withWords;
+  return shown;
 }

@@ -15,7 +15,7 @@ export default defineCommand<{ project?: string; group?: string; name: string }>
     const { resource, params, where } = placementFor(protectedBranches, opts, ctx);
     const target = { ...params, name: parseId(resource, opts.name) };
     // Found first: a project without the rule fails before the question, and the question says who may push now.
-    const rule = withWho(await ctx.api.call<ProtectedBranch>(routeOf(resource, 'get'), target));
+    const [rule] = await withWho([await ctx.api.call<ProtectedBranch>(routeOf(resource, 'get'), target)], ctx);
     await ctx.confirm(`Unprotect branches "${opts.name}" of ${where} (push: ${rule.push}; merge: ${rule.merge})?`);
     await ctx.api.call(routeOf(resource, 'delete'), target);
     ctx.io.note(`Unprotected branches "${opts.name}" of ${where}`);

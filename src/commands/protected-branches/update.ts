@@ -5,7 +5,7 @@ import { protectedBranches, type ProtectedBranch } from '../../api/resources/pro
 import { defineCommand } from '../../cli/command.js';
 import { parseId, placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import { accessOptions, allowOption, KINDS, levelOption, levelsOf, type AccessOptions } from './shared.js';
+import { accessOptions, allowOption, KINDS, levelOption, levelsOf, ruleForOutput, type AccessOptions } from './shared.js';
 
 type Options = AccessOptions & { project?: string; group?: string; name: string; disallowPush?: Who[]; disallowMerge?: Who[]; disallowUnprotect?: Who[] };
 
@@ -19,6 +19,8 @@ export default defineCommand<Options>({
     'forgectl protected-branches update main --projects-file services.txt --no-allow-force-push',
   ],
   fleet: 'projects-file',
+  columns: ['name', 'push', 'merge', 'unprotect', 'allow_force_push'],
+  recordFields: [...Object.keys(protectedBranches.fields), ...protectedBranches.computed],
   args: [{ spec: '<name>', description: 'the protected branch name or wildcard (release/*)' }],
   options: [
     ...placementOptions(protectedBranches),
@@ -52,8 +54,8 @@ export default defineCommand<Options>({
     });
     if (!Object.keys(body).length) {
       ctx.io.note(`protected branch "${current.name}" already is as asked; nothing sent`);
-      return current;
+      return ruleForOutput(current, ctx);
     }
-    return ctx.api.call(routeOf(resource, 'update'), { ...target, ...body });
+    return ruleForOutput(await ctx.api.call<ProtectedBranch>(routeOf(resource, 'update'), { ...target, ...body }), ctx);
   },
 });

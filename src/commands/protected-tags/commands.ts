@@ -3,7 +3,7 @@ import { plainCommands } from '../../cli/resource-commands.js';
 
 /** Who may create matching tags, in words, for the table ("Maintainers, alice"). */
 function withAllowedToCreate(tag: ProtectedTag): ProtectedTag & { allowed_to_create: string } {
-  return { ...tag, allowed_to_create: tag.create_access_levels.map((level) => level.access_level_description ?? '').filter(Boolean).join(', ') };
+  return { ...tag, allowed_to_create: (tag.create_access_levels ?? []).map((level) => level.access_level_description ?? '').filter(Boolean).join(', ') };
 }
 
 export default plainCommands(protectedTags, {

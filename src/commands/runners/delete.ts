@@ -1,21 +1,19 @@
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { byId, describeRunner, runnerId, runnerIdArg } from './shared.js';
+import { byId, describeRunner, runnerId, runnerIdArg, runnerOwners, type RunnerOwners } from './shared.js';
 
-interface Runner {
+interface Runner extends RunnerOwners {
   id: number;
   description: string;
-  runner_type: string;
   status: string;
   contacted_at: string | null;
-  projects: Array<{ path_with_namespace: string }>;
-  groups: Array<{ name: string }>;
 }
 
-/** Whose runner it is, in words: "the instance's", "group acme's", "project acme/api's". */
+/** Whose runner it is, in words: "an instance runner", "a runner of group acme", "a runner of project acme/api". */
 function owner(runner: Runner): string {
-  if (runner.runner_type === 'group_type') return `a runner of group ${runner.groups.map((g) => g.name).join(', ') || '?'}`;
-  if (runner.runner_type === 'project_type') return `a runner of ${runner.projects.length === 1 ? 'project' : 'projects'} ${runner.projects.map((p) => p.path_with_namespace).join(', ') || '?'}`;
+  const owners = runnerOwners(runner);
+  if (runner.runner_type === 'group_type') return `a runner of group ${owners.join(', ') || '?'}`;
+  if (runner.runner_type === 'project_type') return `a runner of ${owners.length === 1 ? 'project' : 'projects'} ${owners.join(', ') || '?'}`;
   return 'an instance runner (every project may use it)';
 }
 

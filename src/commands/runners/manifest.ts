@@ -12,6 +12,11 @@ export const entries: ManifestEntry[] = [
     pause: 'Pause a runner: it takes no new jobs',
     resume: 'Resume a paused runner',
   }),
+  { path: 'runners create', summary: 'Create a runner and hand over its authentication token', load: () => import('./create.js') },
+  ...verbEntries('runners', () => import('./assign.js'), {
+    assign: 'Let a project use a project runner of another project',
+    unassign: 'Take a project runner from one of its projects',
+  }),
   { path: 'runners delete', summary: 'Delete a runner\'s registration', load: () => import('./delete.js') },
   { path: 'runners jobs', summary: 'List the jobs a runner ran', load: () => import('./jobs.js') },
   { path: 'runners reset-token', summary: 'Reset a runner\'s authentication token, kept safe until saved', load: () => import('./reset-token.js') },

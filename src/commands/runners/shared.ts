@@ -56,3 +56,17 @@ export const runnerId = (text: string): number => parseId(byId, text) as number;
 export const describeRunner = (runner: { id: number; description?: string | null }): string => `runner ${runner.id}${runner.description ? ` ("${runner.description}")` : ''}`;
 
 export const runnerIdArg: ArgDef = { spec: '<id>', description: 'the runner\'s ID' };
+
+/** What a runner's details say of whose it is; `projects` and `groups` may be missing (older instances, other types). */
+export interface RunnerOwners {
+  runner_type: string;
+  projects?: Array<{ path_with_namespace: string }> | null;
+  groups?: Array<{ name: string }> | null;
+}
+
+/** Its groups' names or its projects' paths ([] for an instance runner, or when the record does not say). */
+export function runnerOwners(runner: RunnerOwners): string[] {
+  if (runner.runner_type === 'group_type') return (runner.groups ?? []).map((group) => group.name);
+  if (runner.runner_type === 'project_type') return (runner.projects ?? []).map((project) => project.path_with_namespace);
+  return [];
+}

@@ -3,7 +3,7 @@ import { RUNNER_TYPES } from '../../api/resources/runners.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { orderedPool } from '../../fleet/pool.js';
 import { parseChoice, parseDuration, plural } from '../../parse.js';
-import { byId, runnerList, type ScopeOptions } from './shared.js';
+import { byId, runnerList, runnerOwners, type RunnerOwners, type ScopeOptions } from './shared.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,14 +21,11 @@ interface Brief {
   status: string;
 }
 
-interface Runner extends Brief {
+interface Runner extends Brief, RunnerOwners {
   description: string;
-  runner_type: string;
   paused: boolean;
   contacted_at: string | null;
   created_at: string;
-  projects: Array<{ path_with_namespace: string }>;
-  groups: Array<{ name: string }>;
 }
 
 /** A runner without contact for the window, as audit shows it and prune deletes it. */
@@ -53,8 +50,7 @@ export const staleOption = (fallback?: string): OptionDef => ({
 });
 export const typeOption: OptionDef = { flags: '--type <type>', description: `only runners of this type: ${RUNNER_TYPES.join(', ')}`, parse: parseChoice('--type', RUNNER_TYPES) };
 
-const ownerOf = (runner: Runner): string =>
-  runner.runner_type === 'instance_type' ? 'instance' : runner.runner_type === 'group_type' ? runner.groups.map((g) => g.name).join(',') : runner.projects.map((p) => p.path_with_namespace).join(',');
+const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_type' ? 'instance' : runnerOwners(runner).join(','));
 
 /**
  * The runners of a scope that have not contacted the instance for the window (never-contacted ones created longer

@@ -3,7 +3,10 @@ import { plainCommands } from '../../cli/resource-commands.js';
 import { checkProtectedDeletion } from '../branches/protected-ref.js';
 
 export default plainCommands(tags, {
-  list: { examples: ['forgectl tags list --project acme/api'] },
+  list: {
+    description: 'Newest first; --search v1 finds names containing it, ^v1 names starting with it.',
+    examples: ['forgectl tags list --project acme/api', 'forgectl tags list --project acme/api --search ^v1'],
+  },
   get: { examples: ['forgectl tags get v1.1.0 --project acme/api'] },
   create: {
     description: 'With --message the tag is annotated; without it, lightweight.',

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { getVariable, keyArg, mayShowValues, parseKey, scopeOption, shown, showValuesOption, targetOf, variables, type WhereOptions, whereOptions } from './shared.js';
+import { getVariable, keyArg, mayShowValues, parseKey, scopeOption, printed, showValuesOption, targetOf, variables, type WhereOptions, whereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   key: string;
@@ -26,6 +26,6 @@ export default defineCommand<Options>({
     const key = parseKey(opts.key);
     const target = targetOf(opts, ctx);
     const show = mayShowValues(opts, ctx);
-    return shown(await getVariable(ctx, target, key, opts.scope), show);
+    return printed(await getVariable(ctx, target, key, opts.scope), show, ctx.format);
   },
 });

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { mayShowValues, route, scopeOption, shown, showValuesOption, targetOf, variables, whereOptions, type Variable, type WhereOptions } from './shared.js';
+import { mayShowValues, route, scopeOption, printed, showValuesOption, targetOf, variables, whereOptions, type Variable, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   showValues?: boolean;
@@ -28,7 +28,7 @@ export default defineCommand<Options>({
     const target = targetOf(opts, ctx);
     const show = mayShowValues(opts, ctx);
     // The service has no scope filter on lists: every page is read for one scope.
-    const list = ctx.api.list<Variable>(route(target, 'list'), target.params, ctx.paging).map((variable) => shown(variable, show));
+    const list = ctx.api.list<Variable>(route(target, 'list'), target.params, ctx.paging).map((variable) => printed(variable, show, ctx.format));
     return opts.scope === undefined ? list : list.filter((variable) => variable.environment_scope === opts.scope);
   },
 });

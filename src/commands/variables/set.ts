@@ -2,7 +2,7 @@ import { ALL_ENVIRONMENTS } from '../../api/resources/variables.js';
 import { defineCommand } from '../../cli/command.js';
 import { fieldParser } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, shown, targetOf, valueOptions, type ValueOptions, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
+import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, printed, targetOf, valueOptions, type ValueOptions, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions, ValueOptions {
   key: string;
@@ -95,7 +95,7 @@ export default defineCommand<Options>({
       if (opts.hidden) Object.assign(body, { masked: undefined, masked_and_hidden: true });
       const made = await ctx.api.call<Variable>(route(target, 'create'), { ...target.params, ...body }, redact);
       ctx.io.note(`Created variable ${name} of ${target.where}${secret ? ` (${opts.hidden ? 'hidden' : 'masked'})` : ''}`);
-      return shown(made, false);
+      return printed(made, false, ctx.format);
     }
 
     const changes: Record<string, unknown> = {};
@@ -120,10 +120,10 @@ export default defineCommand<Options>({
     if (changes.value !== undefined || changes.masked !== undefined || changes.raw !== undefined) checkValue(key, (changes.value as string | undefined) ?? current.value ?? '', masked && !current.hidden ? true : false, raw);
     if (!Object.keys(changes).length) {
       ctx.io.note(`${name} of ${target.where} is already as asked: nothing sent`);
-      return shown(current, false);
+      return printed(current, false, ctx.format);
     }
     const updated = await ctx.api.call<Variable>(route(target, 'update'), { ...target.params, key, ...changes, ...scopeFilter(target, scope) }, secret || isSecret(current) ? { redact: ['value'] } : {});
     ctx.io.note(`Changed variable ${name} of ${target.where}: ${words.join(', ')}`);
-    return shown(updated, false);
+    return printed(updated, false, ctx.format);
   },
 });

@@ -59,6 +59,15 @@ export const scopeFilter = (target: Target, scope: string | undefined): Record<s
 export const label = (variable: { key: string; environment_scope?: string }): string =>
   variable.environment_scope === undefined ? variable.key : `${variable.key} (scope ${variable.environment_scope})`;
 
+/**
+ * A variable as printed (see shown): in a table (-o table, at a terminal and in a pipe alike) a withheld value reads
+ * masked or hidden instead of looking like an empty value; null in every other format.
+ */
+export function printed(variable: Variable, show: boolean, format: string): Variable {
+  const out = shown(variable, show);
+  return format === 'table' && out.value === null && isSecret(out) ? { ...out, value: out.hidden ? 'hidden' : 'masked' } : out;
+}
+
 /** One variable, or a usage error naming its scopes when the key is in several and none was given. */
 export async function getVariable(ctx: Context, target: Target, key: string, scope: string | undefined): Promise<Variable> {
   try {
@@ -69,7 +78,7 @@ export async function getVariable(ctx: Context, target: Target, key: string, sco
       for await (const variable of ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true })) {
         if (variable.key === key) scopes.push(variable.environment_scope ?? ALL_ENVIRONMENTS);
       }
-      throw new UsageError(`${key} of ${target.where} is in several environment scopes (${scopes.join(', ')})`, `give --scope ${scopes[0] ?? '<scope>'}`);
+      throw new UsageError(`${key} of ${target.where} is in several environment scopes (${scopes.join(', ')})`, `give --scope with one of them: ${scopes.map((name) => `--scope ${/^[\w.-]+$/.test(name) ? name : `'${name}'`}`).join(', ')}`);
     }
     throw error;
   }

@@ -106,9 +106,8 @@ export interface DeployToken {
   revoked: boolean;
   scopes: string[];
   token: string;
-  /** Where it belongs; `linked` false once deleted through the API (revoked, gone from its owner's list). */
+  /** Where it belongs (deleting it through the API destroys it). */
   owner: { kind: 'project' | 'group'; id: number };
-  linked: boolean;
   created_at: string;
 }
 

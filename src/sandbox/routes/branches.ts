@@ -4,6 +4,8 @@ import { tags as tagDef } from '../../api/resources/tags.js';
 import { projectFor, projectRole, Role } from '../auth.js';
 import { presentCommit } from '../git/present.js';
 import { findCommit, isAncestor, moveBranch, repositoryOf, resolveRevision } from '../git/repository.js';
+import { putBlob } from '../git/store.js';
+import { commitToBranch } from '../git/write.js';
 import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { mergeRequests, tagAnnotations, type Commit, type Project } from '../model.js';
 import type { SandboxModule } from '../module.js';
@@ -110,6 +112,10 @@ export const branchesModule: SandboxModule = {
       const ref = String(required(req, 'ref'));
       if (!validRefName(name)) throw errors.message(400, 'Branch name is invalid');
       const repository = repositoryOf(req.db, project.id);
+      // In an empty repository the service first creates the default branch, with an empty README.md.
+      if (!Object.keys(repository.branches).length) {
+        commitToBranch(req, project, { branch: project.default_branch, message: 'Add README.md', change: (snapshot) => void snapshot.set('README.md', { mode: '100644', id: putBlob(req.db, Buffer.alloc(0)) }) });
+      }
       if (repository.branches[name]) throw errors.message(400, 'Branch already exists');
       const commit = startCommit(req, project, ref, `Invalid reference name: ${ref}`);
       req.pushed(moveBranch(req.db, project, name, commit, req.user, req.now()));

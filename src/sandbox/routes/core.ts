@@ -60,6 +60,11 @@ export const core: SandboxModule = {
     const about = () => ok({ version: SANDBOX_VERSION, revision: 'sandbox', kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null }, enterprise: true });
     api.route(metadata.routes.get, about);
     api.route(metadata.routes.metadata, about);
+    // Changes take effect at once here: one background process, never busy.
+    api.route(metadata.routes.sidekiqProcesses, (req) => {
+      requireAdmin(req);
+      return ok({ processes: [{ hostname: 'sandbox', pid: 1, tag: 'gitlab', started_at: req.now().toISOString(), queues: ['default', 'mailers'], labels: [], concurrency: 20, busy: 0 }] });
+    });
 
     // Feature flags (administrators).
     api.route(features.routes.list, (req) => {

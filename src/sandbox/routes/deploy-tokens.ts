@@ -10,8 +10,8 @@ import { fleetProjectPath } from '../seed.js';
 /**
  * Deploy tokens of projects and groups, and the instance-wide list (src/api/resources/deploy-tokens.ts), as the
  * service serves them: Maintainer of the project or group, administrators for the instance list; the token's value
- * only in the answer of create; `expired` from the sandbox's clock; deleting revokes: the token leaves its project's
- * or group's list and stays in the instance list, revoked (a token revoked in the web interface stays listed).
+ * only in the answer of create; `expired` from the sandbox's clock; deleting destroys the token: it leaves its
+ * project's or group's list and the instance list (a token revoked in the web interface stays listed, revoked).
  */
 
 const isExpired = (token: DeployToken, now: Date): boolean => token.expires_at !== null && token.expires_at <= now.toISOString();
@@ -35,7 +35,7 @@ export function addDeployToken(db: Db, owner: DeployToken['owner'], fields: { na
   const id = db.nextId('deploy_tokens');
   const token: DeployToken = {
     id, name: fields.name, username: fields.username || `gitlab+deploy-token-${id}`, expires_at: fields.expires_at ?? null, revoked: fields.revoked ?? false,
-    scopes: fields.scopes, token: newTokenValue('gldt-'), owner, linked: true, created_at: now.toISOString(),
+    scopes: fields.scopes, token: newTokenValue('gldt-'), owner, created_at: now.toISOString(),
   };
   deployTokenTable(db).push(token);
   return token;
@@ -49,7 +49,7 @@ function ownerOf(req: SandboxRequest, kind: OwnerKind): DeployToken['owner'] {
 }
 
 const ownedBy = (db: Db, owner: DeployToken['owner']): DeployToken[] =>
-  deployTokenTable(db).filter((t) => t.linked && t.owner.kind === owner.kind && t.owner.id === owner.id);
+  deployTokenTable(db).filter((t) => t.owner.kind === owner.kind && t.owner.id === owner.id);
 
 /** `active=true`: neither revoked nor expired; `active=false`: the others. */
 function byActive(req: SandboxRequest, list: DeployToken[]): DeployToken[] {
@@ -92,8 +92,10 @@ export const deployTokens: SandboxModule = {
         return created({ ...present(token, req.now()), token: token.token });
       });
       api.route(routes.delete, (req) => {
+        // The service destroys the token: gone from the instance list too (one revoked in the web interface stays).
         const token = find(req, ownerOf(req, kind));
-        Object.assign(token, { revoked: true, linked: false });
+        const table = deployTokenTable(req.db);
+        table.splice(table.indexOf(token), 1);
         return noContent();
       });
     }

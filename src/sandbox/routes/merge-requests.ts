@@ -1,7 +1,8 @@
 import { issues as declaredIssues } from '../../api/resources/issues.js';
 import { mergeRequests as declaredMergeRequests } from '../../api/resources/merge-requests.js';
 import { findGroup, groupRole, openToCaller, projectFor, projectRole, requireUser, Role } from '../auth.js';
-import { resolveRevision } from '../git/repository.js';
+import { findCommit, isAncestor, mergeBase, reachable, resolveRevision } from '../git/repository.js';
+import type { Db } from '../db.js';
 import { descendantGroups } from '../hierarchy.js';
 import { bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest } from '../http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from '../listing.js';
@@ -204,6 +205,21 @@ function listMergeRequests(req: SandboxRequest, scope: Scope) {
   return paginate(req, list, { present: (mr) => presentMergeRequest(req, mr) });
 }
 
+/**
+ * The commits of a merge request: those of its head the target branch did not have where they parted (for a merged
+ * one, still its head's own when the target holds it now).
+ */
+function mergeRequestCommits(db: Db, project: Project, mr: MergeRequest) {
+  const head = findCommit(db, project.id, mr.sha);
+  const target = resolveRevision(db, project, mr.target_branch);
+  if (!head) return [];
+  if (!target) return reachable(db, [head]);
+  if (mr.state === 'merged' && isAncestor(db, head, target)) return [head];
+  const base = mergeBase(db, [head, target]);
+  const before = new Set(base ? reachable(db, [base]).map((c) => c.id) : []);
+  return reachable(db, [head]).filter((c) => !before.has(c.id));
+}
+
 function listIssues(req: SandboxRequest, scope: Scope) {
   let list = filterCommon(req, scope, issues(req.db), ISSUE_STATES, Role.guest, ['created_at', 'updated_at', 'title', 'due_date', 'relative_position', 'priority', 'label_priority', 'popularity', 'weight']);
   const confidential = bool(req.query.confidential);
@@ -246,6 +262,13 @@ export const mergeRequestsModule: SandboxModule = {
     api.route(mrs.group.routes.list, (req) => listMergeRequests(req, groupScope(req)), { auth: 'optional' });
     api.route(mrs.instance.routes.list, (req) => listMergeRequests(req, globalScope(req)));
     api.route(mrs.project.routes.get, (req) => ok(presentMergeRequest(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
+    api.route(mrs.project.routes.ofCommit, (req) => {
+      const project = projectFor(req, Role.reporter);
+      const commit = resolveRevision(req.db, project, req.params.sha);
+      if (!commit) throw errors.notFound('Commit');
+      const list = mergeRequests(req.db).filter((mr) => mr.project_id === project.id && mergeRequestCommits(req.db, project, mr).some((c) => c.id === commit.id));
+      return paginate(req, list, { present: (mr) => presentMergeRequest(req, mr) });
+    });
 
     api.route(mrs.project.routes.create, (req) => {
       const project = projectFor(req, Role.developer);

@@ -1,11 +1,11 @@
 import { snippets } from '../../api/resources/snippets.js';
-import { openToCaller, requireUser } from '../auth.js';
-import { created, errors, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { personalSnippets, users, type PersonalSnippet, type Visibility } from '../model.js';
+import { openToCaller, projectRole, requireAdmin, requireUser, Role } from '../auth.js';
+import { created, errors, HttpError, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../http.js';
+import { personalSnippets, projects, snippets as projectSnippets, users, type PersonalSnippet, type Snippet, type Visibility } from '../model.js';
 import type { SandboxModule } from '../module.js';
 import { paginate } from '../pagination.js';
 import { presentUserBasic } from '../present.js';
-import { createdFiles, updatedFiles } from '../snippets.js';
+import { createdFiles, presentProjectSnippet, updatedFiles } from '../snippets.js';
 
 /**
  * Personal snippets (`/snippets`): the caller's own, the public ones of everybody, one by id (as its visibility
@@ -50,17 +50,41 @@ function visibilityFrom(req: SandboxRequest): Visibility | undefined {
   return visibility;
 }
 
+/** A project snippet the caller may see: an administrator, or a reader of its project (as its visibility allows). */
+function projectSnippetVisible(req: SandboxRequest, snippet: Snippet): boolean {
+  const project = projects(req.db).find((p) => p.id === snippet.project_id);
+  if (!project || !req.user) return false;
+  return req.user.is_admin === true || projectRole(req.db, req.user, project) >= Role.guest || (openToCaller(req, project.visibility) && openToCaller(req, snippet.visibility));
+}
+
+/** Personal and project snippets in one list, newest first (they share one sequence of ids). */
+function listed(req: SandboxRequest, personal: PersonalSnippet[], ofProjects: Snippet[]) {
+  const all = [...personal.map((s) => ({ id: s.id, record: () => present(req, s) })), ...ofProjects.map((s) => ({ id: s.id, record: () => presentProjectSnippet(s, req.db, req.rootUrl) }))];
+  return paginate(req, all.sort((a, b) => b.id - a.id), { present: (entry) => entry.record() });
+}
+
 const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
 
 export const personalSnippetsModule: SandboxModule = {
   routes(api) {
     const { routes } = snippets.parents.personal;
+    // As the service: your personal snippets and those you wrote in projects, newest first.
     api.route(routes.list, (req) => {
       const user = requireUser(req);
-      return paginate(req, personalSnippets(req.db).filter((s) => s.author_id === user.id).reverse(), { present: (s) => present(req, s) });
+      return listed(req, personalSnippets(req.db).filter((s) => s.author_id === user.id), projectSnippets(req.db).filter((s) => s.author_id === user.id && projectSnippetVisible(req, s)));
     });
     api.route(routes.public, (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
+    api.route(routes.all, (req) => {
+      requireUser(req);
+      return listed(req, personalSnippets(req.db).filter((s) => visible(req, s)), projectSnippets(req.db).filter((s) => projectSnippetVisible(req, s)));
+    });
     api.route(routes.get, (req) => ok(present(req, find(req))), { auth: 'optional' });
+    api.route(routes.userAgent, (req) => {
+      requireAdmin(req);
+      find(req);
+      // The service records one only while spam checking (Akismet) is enabled, which the sandbox does not simulate.
+      throw new HttpError(404, { message: '404 UserAgentDetail Not Found' });
+    });
     api.route(routes.raw, (req) => {
       const snippet = find(req);
       return text(snippet.files[Object.keys(snippet.files)[0]] ?? '');

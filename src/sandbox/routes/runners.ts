@@ -14,7 +14,8 @@ import { fleetProjectPath } from '../seed.js';
  * the sandbox's clock (online within 2 hours; stale when both are over a week old; never_contacted; else offline),
  * the lists of the user, the instance (administrators), a group and a project with their filters, one runner by id
  * (administrators; Maintainer of its group or project), its jobs, reset of its authentication token, and what
- * python-gitlab calls: create (POST /user/runners), verify and delete by token.
+ * python-gitlab calls: create (POST /user/runners), verify and delete by token; a project runner assigned to more
+ * projects and unassigned from them (POST and DELETE /projects/:id/runners).
  */
 
 type RunnerType = (typeof RUNNER_TYPES)[number];
@@ -161,6 +162,29 @@ export const runnersModule: SandboxModule = {
       const namespace = groups(req.db).find((g) => g.id === project.namespace_id);
       const chain = namespace ? selfAndAncestors(req.db, namespace) : [];
       return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!)) || r.project_ids.includes(project.id)));
+    });
+    api.route(declared.parents.project.routes.assign, (req) => {
+      const project = projectFor(req, Role.maintainer);
+      const runner = runnerTable(req.db).find((r) => String(r.id) === String(required(req, 'runner_id')));
+      if (!runner) throw errors.notFound('Runner');
+      if (runner.runner_type === 'group_type') throw errors.forbidden('Runner is a group runner');
+      if (!requireUser(req).is_admin) {
+        if (runner.locked) throw errors.forbidden('Runner is locked');
+        if (!manages(req.db, requireUser(req), runner)) throw errors.forbidden('No access granted');
+      }
+      if (runner.runner_type === 'instance_type') throw errors.message(400, '400 Bad request - Transitioning an instance runner to a project runner is not supported');
+      if (runner.project_ids.includes(project.id)) throw errors.validation({ assign_to: ['Validation failed: Runner has already been taken'] });
+      runner.project_ids.push(project.id);
+      return created(presentRunnerBrief(runner, req.now()));
+    });
+    api.route(declared.parents.project.routes.unassign, (req) => {
+      const project = projectFor(req, Role.maintainer);
+      const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id && r.project_ids.includes(project.id));
+      if (!runner) throw errors.notFound('Runner');
+      if (!requireUser(req).is_admin && runner.locked) throw errors.forbidden('Runner is locked');
+      if (runner.project_ids.length === 1) throw errors.forbidden('Only one project associated with the runner. Please remove the runner instead');
+      runner.project_ids = runner.project_ids.filter((id) => id !== project.id);
+      return noContent();
     });
     api.route(own.get, (req) => ok(presentFull(req, findRunner(req))));
     api.route(own.update, (req) => {

@@ -1,9 +1,9 @@
-import { SNIPPET_BRANCH, projectSnippets as resource } from '../../api/resources/snippets.js';
+import { projectSnippets as resource } from '../../api/resources/snippets.js';
 import { projectFor, projectRole, requireAdmin, Role } from '../auth.js';
 import { crudModule, type Crud } from '../crud.js';
 import { errors, HttpError, ok, type SandboxRequest, type SandboxResponse } from '../http.js';
-import { snippets, users, type Project, type Snippet } from '../model.js';
-import { commitSnippet, createdFiles, snippetFilesAt, snippetUrls, updatedFiles } from '../snippets.js';
+import { snippets, type Project, type Snippet } from '../model.js';
+import { commitSnippet, createdFiles, projectSnippetExtras, snippetFilesAt, updatedFiles } from '../snippets.js';
 
 /**
  * Project snippets (document 2; api-facts §1.12): CRUD from the declaration with the files of the snippet (created
@@ -27,7 +27,8 @@ export const snippetsModule: Crud<Snippet> = crudModule<Snippet>(resource, {
         imported: false,
         imported_from: 'none',
         repository_storage: 'default',
-        user_agent_detail: { user_agent: String(req.headers['user-agent'] ?? ''), ip_address: '127.0.0.1', akismet_submitted: false },
+        // No user agent detail: the service records one only while spam checking (Akismet) is enabled, which the
+        // sandbox does not simulate; its user_agent_detail answers 404 then (the seeded snippet has one).
         files: {},
         versions: [],
       });
@@ -40,18 +41,7 @@ export const snippetsModule: Crud<Snippet> = crudModule<Snippet>(resource, {
     snippet.files = previous.files;
     if (files) commitSnippet(snippet, files);
   },
-  computed(snippet, req) {
-    const urls = snippetUrls(snippet, req.db, req.rootUrl);
-    const author = users(req.db).find((u) => u.id === snippet.author_id);
-    return {
-      ...urls,
-      author: author ? { id: author.id, username: author.username, email: author.email, name: author.name, state: author.state, created_at: author.created_at } : null,
-      file_name: snippet.file_name,
-      files: Object.keys(snippet.files).map((path) => ({ path, raw_url: `${urls.web_url}/raw/${SNIPPET_BRANCH}/${path}` })),
-      imported: snippet.imported ?? false,
-      imported_from: snippet.imported_from ?? 'none',
-    };
-  },
+  computed: (snippet, req) => projectSnippetExtras(snippet, req.db, req.rootUrl),
   beforeDelete(snippet, req) {
     requireAuthorOrMaintainer(req, snippet, projectFor(req, Role.reporter));
   },
