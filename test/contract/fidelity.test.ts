@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { declarationFolders, declarationModule } from '../helpers/resources.js';
 import { f } from '../../src/api/fields.js';
 import { defineResource, placements, presentedFields, type MultiParentDef, type Placement, type ResourceDef } from '../../src/api/resource.js';
 
@@ -275,10 +276,9 @@ function unrecorded(file: string, def: Declared): { routes: string[]; fields: st
   return { routes, fields };
 }
 
-const files = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((name) => name.replace(/\.ts$/, ''));
 const declarations = await Promise.all(
-  files.map(async (file) => {
-    const module = (await import(`../../src/api/resources/${file}.ts`)) as Record<string, unknown>;
+  declarationFolders().map(async (file) => {
+    const module = await declarationModule(file);
     const found = Object.values(module).filter((value): value is Declared => typeof value === 'object' && value !== null && 'fields' in value && ('routes' in value || 'parents' in value));
     return { file, found };
   }),

@@ -1,4 +1,4 @@
-import { groupSettings, projectSettings } from '../../api/resources/projects.js';
+import { groupSettings, projectSettings } from '../../resources/projects/resource.js';
 import type { FieldSpec } from '../model.js';
 import { pick, specsOf } from '../section.js';
 import { singletonSection } from './generic.js';
