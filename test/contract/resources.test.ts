@@ -161,7 +161,7 @@ const sandbox = useTestSandbox();
  * rule, approval settings, a pull mirror: no list or id), and reads with hand-written filters (audit events): no plain
  * verbs to check.
  */
-const handWritten = ['audit-events', 'repository', 'commits', 'files', 'artifacts', 'pipelines', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'users', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'merge-trains', 'experiments', 'members', 'metadata', 'merge-request-approvals'];
+const handWritten = ['audit-events', 'repository', 'commits', 'files', 'artifacts', 'pipelines', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'groups', 'users', 'keys', 'submodules', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'merge-trains', 'experiments', 'members', 'metadata', 'merge-request-approvals'];
 
 /**
  * Declarations no command uses (they have no `command`): routes the sandbox serves for other clients (python-gitlab,

@@ -9,7 +9,7 @@ import { mergeRequests } from '../../src/resources/merge-requests/resource.js';
 import { pipelines } from '../../src/resources/pipelines/resource.js';
 import { snippets } from '../../src/resources/snippets/resource.js';
 import { userStatus } from '../../src/resources/user-status/resource.js';
-import { sshKeys } from '../../src/resources/users/resource.js';
+import { sshKeys } from '../../src/resources/keys/resource.js';
 import { useTestSandbox } from '../helpers/cli.js';
 
 /**

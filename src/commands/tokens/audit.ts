@@ -1,7 +1,8 @@
 import type { TokenRecord } from '../../api/access-tokens.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
 import { deployTokens } from '../../resources/deploy-tokens/resource.js';
-import { groups, projects } from '../../resources/projects/resource.js';
+import { projects } from '../../resources/projects/resource.js';
+import { groups } from '../../resources/groups/resource.js';
 import { users } from '../../resources/users/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';

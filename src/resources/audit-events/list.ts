@@ -1,7 +1,8 @@
 import { auditEvents, type AuditEvent } from './resource.js';
 import { row } from './row.js';
 import { userIds } from '../../api/lookups.js';
-import { groups, projects } from '../projects/resource.js';
+import { projects } from '../projects/resource.js';
+import { groups } from '../groups/resource.js';
 import { placed } from '../../api/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { groupOption, projectOption } from '../../cli/options.js';

@@ -10,7 +10,8 @@ import { bool, contentDisposition, created, errors, int, noContent, ok, required
 import type { SandboxModule } from '../../sandbox/module.js';
 import { commitOf, readableProject } from '../../sandbox/repository-access.js';
 import { isFullSha } from '../../git/objects.js';
-import { repositoryFiles as declared, submodules } from './resource.js';
+import { repositoryFiles as declared } from './resource.js';
+import { submodules } from '../submodules/resource.js';
 
 /** A file at a ref: its record (the service's field order) and the response headers that carry the same data. */
 function fileAt(req: SandboxRequest) {

@@ -1,4 +1,4 @@
-import { groups } from '../projects/resource.js';
+import { groups } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { groupId, settingOptions, settingValues } from '../projects/settings.js';
 

@@ -1,4 +1,5 @@
-import { groups, projects } from '../projects/resource.js';
+import { projects } from '../projects/resource.js';
+import { groups } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { plural } from '../../parse.js';
 import { deleteAgreed } from '../projects/settings.js';

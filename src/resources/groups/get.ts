@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { groups } from '../projects/resource.js';
+import { groups } from './resource.js';
 import { groupArg } from '../../cli/options.js';
 
 export default defineCommand<{ group?: string; withProjects?: boolean }>({

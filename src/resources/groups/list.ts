@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { groups } from '../projects/resource.js';
+import { groups } from './resource.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseList } from '../../parse.js';
 import { archivedOption, groupColumns, minAccessOption, noArchivedOption, searchOption, sortOption, visibilityOption } from '../projects/shared.js';

@@ -10,7 +10,7 @@ import { GROUP_SETTINGS, presentGroup, presentProjectFor } from '../../sandbox/p
 import { addGroup } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
 import { deleteOrMark, deleteProjectNow, unmarkDeletion } from '../../sandbox/deletion.js';
-import { groups as declared } from '../projects/resource.js';
+import { groups as declared } from './resource.js';
 import { members as memberships } from '../members/resource.js';
 
 /**

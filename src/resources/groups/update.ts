@@ -1,4 +1,4 @@
-import { groups } from '../projects/resource.js';
+import { groups } from './resource.js';
 import { updateCommand } from '../projects/settings.js';
 
 export default updateCommand(groups, {

@@ -1,4 +1,4 @@
-import { sshKeys } from '../users/resource.js';
+import { sshKeys } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { MD5_FINGERPRINT, md5Fingerprint, SHA256_FINGERPRINT, sha256Fingerprint } from '../../api/ssh-keys.js';

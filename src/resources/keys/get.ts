@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { sshKeys } from '../users/resource.js';
+import { sshKeys } from './resource.js';
 import { parseInteger } from '../../parse.js';
 
 export default defineCommand<{ id: string }>({

@@ -1,6 +1,6 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
 import { deployKeys, INSTANCE_DEPLOY_KEYS } from '../deploy-keys/resource.js';
-import { sshKeys } from '../users/resource.js';
+import { sshKeys } from './resource.js';
 import { findProject, projectFor, requireAdmin, requireUser, Role, userFor } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';

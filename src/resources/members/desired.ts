@@ -1,7 +1,8 @@
 import { findUsers } from '../../api/lookups.js';
 import { routeOf } from '../../api/resource.js';
 import { members } from './resource.js';
-import { groups, projects } from '../projects/resource.js';
+import { projects } from '../projects/resource.js';
+import { groups } from '../groups/resource.js';
 import { users as usersResource } from '../users/resource.js';
 import { placed } from '../../api/resource.js';
 import { ApiError, UsageError } from '../../errors.js';

@@ -16,7 +16,8 @@ import { addProject } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
 import { deleteOrMark, deleteProjectNow, unmarkDeletion } from '../../sandbox/deletion.js';
 import { settleStorageMoves } from '../../sandbox/storage-moves.js';
-import { groups as declaredGroups, projects as declared } from './resource.js';
+import { groups as declaredGroups } from '../groups/resource.js';
+import { projects as declared } from './resource.js';
 import { members as memberships } from '../members/resource.js';
 
 /**

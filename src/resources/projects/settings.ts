@@ -1,6 +1,7 @@
 import { SETTINGS_ROUTES } from '../settings/resource.js';
 import { creatableFields, updatableFields } from '../../api/resource.js';
-import { groups, projects } from './resource.js';
+import { groups } from '../groups/resource.js';
+import { projects } from './resource.js';
 import { defineCommand, type CommandDef, type Context, type OptionDef } from '../../cli/command.js';
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';

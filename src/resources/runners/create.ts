@@ -1,5 +1,6 @@
 import { creatableFields, routeOf } from '../../api/resource.js';
-import { groups, projects } from '../projects/resource.js';
+import { projects } from '../projects/resource.js';
+import { groups } from '../groups/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { groupOption, projectOption } from '../../cli/options.js';
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';

@@ -1,5 +1,6 @@
 import { defineCommand, type Context } from '../../cli/command.js';
-import { groups, projects } from '../projects/resource.js';
+import { projects } from '../projects/resource.js';
+import { groups } from '../groups/resource.js';
 import { UsageError } from '../../errors.js';
 import { itemId, itemOption, moveRoute, typeOption, withRepository, type MoveType, type StorageMove } from './shared.js';
 import { plural } from '../../parse.js';

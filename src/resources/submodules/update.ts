@@ -1,4 +1,4 @@
-import { submodules } from '../files/resource.js';
+import { submodules } from './resource.js';
 import { repositoryTree } from '../repository/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
