@@ -13,24 +13,38 @@ describe('generated registries', () => {
     for (const { file, text } of generated) expect(readFileSync(`${root}/${file}`, 'utf8'), `${file} is stale: run npm run registries`).toBe(text);
   });
 
-  it('list every command folder with a manifest', () => {
+  it('list every command folder with a manifest: the workflows\' and the resources\'', () => {
     const areas = (registries() as Array<{ file: string; text: string }>).find((r) => r.file === 'src/commands/areas.ts')!;
-    for (const folder of ['auth', 'profile', 'tokens', 'freeze-periods', 'mirror']) expect(areas.text).toContain(`'./${folder}/manifest.js'`);
+    for (const folder of ['auth', 'profile', 'tokens']) expect(areas.text).toContain(`'./${folder}/manifest.js'`);
+    for (const folder of ['freeze-periods', 'pull-mirror', 'deploy-tokens']) expect(areas.text).toContain(`'../resources/${folder}/manifest.js'`);
+  });
+
+  it('list every sandbox module: the sandbox\'s own and each resource\'s', () => {
+    const index = (registries() as Array<{ file: string; text: string }>).find((r) => r.file === 'src/sandbox/routes/index.ts')!;
+    expect(index.text).toContain("'./fleet.js'");
+    expect(index.text).toContain("'../../resources/deploy-tokens/sandbox.js'");
+    expect(index.text).toContain("'users-accounts': usersAccounts,");
   });
 });
 
 describe('the desired-state section list', () => {
   // Its order is the order plans show and apply sections in (protected branches after the members they may name),
-  // so it is written by hand; what this holds is that no section a file of src/desired/sections/ defines is left out.
-  it('names every section the files of src/desired/sections/ define, each once', async () => {
-    const { readdirSync } = await import('node:fs');
+  // so it is written by hand; what this holds is that no section a file of src/desired/sections/ or a resource's
+  // desired.ts defines is left out.
+  it('names every section the files of src/desired/sections/ and the resources\' desired.ts define, each once', async () => {
+    const { existsSync, readdirSync } = await import('node:fs');
     const { SECTIONS } = await import('../src/desired/sections/index.js');
     const listed = Object.values(SECTIONS).flat();
     const isSection = (value: unknown): value is { key: string; level: string } =>
       typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string' && typeof (value as { level?: unknown }).level === 'string' && typeof (value as { shape?: unknown }).shape === 'string';
     const defined = new Set<unknown>();
-    for (const file of readdirSync(`${root}/src/desired/sections`).filter((name) => name.endsWith('.ts') && name !== 'index.ts')) {
-      const exports = (await import(`../src/desired/sections/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
+    const files = [
+      ...readdirSync(`${root}/src/desired/sections`).filter((name) => name.endsWith('.ts') && name !== 'index.ts').map((name) => `../src/desired/sections/${name}`),
+      ...readdirSync(`${root}/src/resources`).filter((name) => existsSync(`${root}/src/resources/${name}/desired.ts`)).map((name) => `../src/resources/${name}/desired.ts`),
+    ];
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const exports = (await import(file)) as Record<string, unknown>;
       for (const value of Object.values(exports)) if (isSection(value)) defined.add(value);
     }
     expect(defined.size).toBeGreaterThan(20);

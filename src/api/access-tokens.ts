@@ -1,6 +1,6 @@
 import type { RecordOf } from './fields.js';
 import { expandRoute } from './path.js';
-import { accessTokens } from './resources/access-tokens.js';
+import { accessTokens } from '../resources/access-tokens/resource.js';
 
 /** Group, project and personal access tokens share one record and one set of verbs; only the routes differ. */
 export type TokenKind = keyof typeof accessTokens.parents;

@@ -155,7 +155,7 @@ export class Api {
   }
 
   /**
-   * Calls a declared route (src/api/resources/*.ts): `call('PUT /projects/{project}/badges/{badge_id}', { project,
+   * Calls a declared route (src/resources/<resource>/resource.ts): `call('PUT /projects/{project}/badges/{badge_id}', { project,
    * badge_id, name })`. Path parameters are expanded, each encoded as one segment; the other parameters (undefined
    * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise; a `body` among the options is
    * sent as it is (a DELETE with a body). The options go with the request: `{ retry: 'never' }` for a write that

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { ACCESS_LEVELS, parseAccessLevel, parseChoice, parseDate, parseDateTime, parseInteger, parseList } from '../parse.js';
 
 /**
- * Field kinds of resource declarations (src/api/resources/*.ts). A kind says how a flag's text becomes a value
+ * Field kinds of resource declarations (src/resources/<resource>/resource.ts). A kind says how a flag's text becomes a value
  * (checked locally: bad input exits 2 before anything is sent) and which JSON type the value has on the wire, which
  * the sandbox coerces input to. The parsers come from src/parse.ts, a leaf module that imports only errors.
  */

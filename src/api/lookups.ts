@@ -1,7 +1,8 @@
 import { ApiError, UsageError } from '../errors.js';
 import type { Api } from './client.js';
-import { groups as groupsDecl, projects as projectsDecl } from './resources/projects.js';
-import { users as usersDecl } from './resources/users.js';
+import { projects as projectsDecl } from '../resources/projects/resource.js';
+import { groups as groupsDecl } from '../resources/groups/resource.js';
+import { users as usersDecl } from '../resources/users/resource.js';
 import { pluralNoun } from '../parse.js';
 import { roleWord, whoText, type AccessEntry, type AllowedEntry, type Who } from './protected-access.js';
 

@@ -6,7 +6,7 @@ import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
 import { DownloadResult } from '../download/result.js';
 import { TextResult } from '../output/result.js';
-import { withoutSecretValues } from '../api/resources/variables.js';
+import { withoutSecretValues } from '../resources/variables/resource.js';
 import { mayShowValues, showValuesOption } from '../cli/secrets.js';
 import { buildFields, jsonAnswer, parseHeaders, printHead, type ApiOptions } from './api/shared.js';
 

@@ -6,7 +6,7 @@ import type { Change, FieldSpec, Level, LiveObject, Owner, SectionIo } from './m
 /**
  * One section of a desired-state file (push_rule, badges, hooks …): what the file may write in it, and how its
  * objects are read from the instance and changed. Most sections are built from a resource declaration
- * (src/api/resources/*.ts): the file's fields are the declaration's settable fields, parsed by the same field kinds
+ * (src/resources/<resource>/resource.ts): the file's fields are the declaration's settable fields, parsed by the same field kinds
  * as the command-line flags, and the calls take the declared routes.
  */
 export interface Section {

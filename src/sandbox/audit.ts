@@ -1,4 +1,4 @@
-import { auditTargetType, type AuditDetails } from '../api/resources/audit-events.js';
+import { auditTargetType, type AuditDetails } from '../resources/audit-events/resource.js';
 import { findGroup, findProject } from './auth.js';
 import type { Db } from './db.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';

@@ -9,7 +9,7 @@ import { paginate } from './pagination.js';
 import type { Router } from './router.js';
 
 /**
- * The sandbox's plain CRUD of a declared resource (src/api/resources/*.ts), as the service serves one: records
+ * The sandbox's plain CRUD of a declared resource (src/resources/<resource>/resource.ts), as the service serves one: records
  * presented with the declared fields in declared order, 400 "x is missing" for required fields, the declared
  * defaults, 201/200/204, pagination headers, "404 <Noun> Not Found", and the declared roles (a project the caller
  * cannot see is 404, too low a role 403). What is particular to a resource comes in through hooks.

@@ -1,4 +1,4 @@
-import { RUNNER_LIST_FIELDS, type RUNNER_STATUSES } from '../api/resources/runners.js';
+import { RUNNER_LIST_FIELDS, type RUNNER_STATUSES } from '../resources/runners/resource.js';
 import { groupRole, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { SANDBOX_VERSION } from './http.js';

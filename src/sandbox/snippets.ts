@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SNIPPET_BRANCH, type SnippetFileAction } from '../api/resources/snippets.js';
+import { SNIPPET_BRANCH, type SnippetFileAction } from '../resources/snippets/resource.js';
 import type { Db } from './db.js';
 import { errors, type SandboxRequest } from './http.js';
 import { projects, snippets, users, type Snippet } from './model.js';

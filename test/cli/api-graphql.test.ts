@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitCodeOfGraphqlError } from '../../src/api/graphql.js';
-import { withoutSecretValues } from '../../src/api/resources/variables.js';
+import { withoutSecretValues } from '../../src/resources/variables/resource.js';
 import { findUser } from '../../src/sandbox/auth.js';
 import { runnerTable } from '../../src/sandbox/model.js';
-import { addRunner } from '../../src/sandbox/routes/runners.js';
+import { addRunner } from '../../src/resources/runners/sandbox.js';
 import { addToken } from '../../src/sandbox/seed.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 

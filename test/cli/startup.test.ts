@@ -62,7 +62,7 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   return { code: status, inputs: [...inputs, ...new Set(others)] };
 }
 
-const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs|graphql)\/|src\/sandbox\/|src\/output\/(jq|template)\.ts|jq\.wasm/;
+const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs|graphql)\/|src\/sandbox\/|src\/resources\/[^/]+\/sandbox(-[a-z-]+)?\.ts|src\/output\/(jq|template)\.ts|jq\.wasm/;
 
 describe.skipIf(!built)('start-up loads only what the command needs', () => {
   const sandbox = useTestSandbox();
@@ -83,7 +83,7 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     const { code, inputs } = await loadedInputs(line.split(' '), { FORGECTL_CONFIG_DIR: tempDir() });
     expect(code).toBe(0);
     expect(inputs.some((i) => i.includes('node_modules/commander/'))).toBe(true);
-    expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\/|^node:(crypto|http|https|net|tls)$/.test(i))).toEqual([]);
+    expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\/|src\/resources\/[^/]+\/sandbox|^node:(crypto|http|https|net|tls)$/.test(i))).toEqual([]);
   });
 
   it('api with JSON output loads no prompts, spinners, tables, YAML, conf or sandbox; its request goes over undici, and only undici', async () => {
@@ -101,7 +101,7 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     const graphql = inputs.filter((i) => i.includes('node_modules/graphql/'));
     expect(graphql).toContain('node_modules/graphql/language/parser.js');
     expect(graphql.filter((i) => /\/(execution|validation|type|utilities)\//.test(i))).toEqual([]);
-    expect(inputs.filter((i) => i.includes('src/sandbox/'))).toEqual([]);
+    expect(inputs.filter((i) => /src\/sandbox\/|src\/resources\/[^/]+\/sandbox/.test(i))).toEqual([]);
   });
 
   it('--jq loads jq (and not the template library); --template loads the template library (and not jq)', async () => {

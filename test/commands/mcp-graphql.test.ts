@@ -4,7 +4,7 @@ import { ToolServer } from '../../src/commands/mcp/server.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
 import { execute } from '../../src/main.js';
 import { runnerTable } from '../../src/sandbox/model.js';
-import { addRunner } from '../../src/sandbox/routes/runners.js';
+import { addRunner } from '../../src/resources/runners/sandbox.js';
 import { useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();

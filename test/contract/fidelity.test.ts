@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { declarationFolders, declarationModule } from '../helpers/resources.js';
 import { f } from '../../src/api/fields.js';
 import { defineResource, placements, presentedFields, type MultiParentDef, type Placement, type ResourceDef } from '../../src/api/resource.js';
 
@@ -241,7 +242,9 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
 const FIELDS_NOT_RECORDED: Record<string, string> = {
   artifacts: 'the job record is not described; only its artifacts are',
   experiments: 'an internal listing the documents describe without its fields; the fields are those the sandbox and the command show',
-  projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
+  projects: 'projects are not described field by field; the fields declared are the ones the commands show',
+  groups: 'groups are not described field by field; the fields declared are the ones the commands show',
+  submodules: 'a submodule update answers a commit; the one field declared is the path, the route parameter that names it',
   members: 'not in the documents here; the fields are those of the GitLab API docs (Group and project members), checked by the sandbox tests',
   branches: 'not in the documents here; the fields are those of the GitLab API docs (Branches), checked by the sandbox tests',
   tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
@@ -257,7 +260,6 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
 const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
-  files: { path: 'submodules (declared beside files) are named by path, the route parameter; their answer is a commit' },
   snippets: { files: "a snippet's files [{path, raw_url}] (python-gitlab and gitbeaker read them; the documents list file_name only)" },
 };
 
@@ -275,10 +277,9 @@ function unrecorded(file: string, def: Declared): { routes: string[]; fields: st
   return { routes, fields };
 }
 
-const files = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((name) => name.replace(/\.ts$/, ''));
 const declarations = await Promise.all(
-  files.map(async (file) => {
-    const module = (await import(`../../src/api/resources/${file}.ts`)) as Record<string, unknown>;
+  declarationFolders().map(async (file) => {
+    const module = await declarationModule(file);
     const found = Object.values(module).filter((value): value is Declared => typeof value === 'object' && value !== null && 'fields' in value && ('routes' in value || 'parents' in value));
     return { file, found };
   }),

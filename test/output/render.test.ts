@@ -271,7 +271,8 @@ describe('counts in messages', () => {
     const src = new URL('../../src/', import.meta.url);
     const handMade = /[a-z](?<!http)\(s\)[\s:,;`'"]|=== 1 \? '' : 's'|> 1 \? 's' : ''|=== 1 \? 'y' : 'ies'/;
     const found = (readdirSync(src, { recursive: true }) as string[])
-      .filter((name) => name.endsWith('.ts') && !name.startsWith('sandbox'))
+      // The sandbox's messages are the service's own; tests beside the code are not the CLI's words.
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.startsWith('sandbox') && !/\/sandbox(-[a-z-]+)?\.ts$/.test(name))
       .flatMap((name) => readFileSync(new URL(name, src), 'utf8').split('\n').filter((line) => handMade.test(line)).map((line) => `${name}: ${line.trim()}`));
     expect(found).toEqual([]);
   });

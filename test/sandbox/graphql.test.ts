@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../helpers/cli.js';
 import { findUser } from '../../src/sandbox/auth.js';
 import { runnerTable } from '../../src/sandbox/model.js';
-import { addRunner } from '../../src/sandbox/routes/runners.js';
+import { addRunner } from '../../src/resources/runners/sandbox.js';
 import { addToken } from '../../src/sandbox/seed.js';
 import { upgradeStatus } from '../../src/sandbox/runners.js';
 

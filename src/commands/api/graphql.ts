@@ -1,7 +1,7 @@
 import type { Context } from '../../cli/command.js';
 import type { Json } from '../../cli/json-fields.js';
 import { checkPaginated, describeGraphqlError, errorsOf, failureOf, graphqlPages, isMutation, parseGraphql, sendGraphql, type GraphqlAnswer, type GraphqlRequest } from '../../api/graphql.js';
-import { withoutSecretValues } from '../../api/resources/variables.js';
+import { withoutSecretValues } from '../../resources/variables/resource.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { readLocalFile } from '../../files.js';
 import { ResultWithExit } from '../../output/result.js';

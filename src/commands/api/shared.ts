@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Context } from '../../cli/command.js';
 import { assignField, typedValue, type Json } from '../../cli/json-fields.js';
 import { UsageError } from '../../errors.js';
-import { withoutSecretValues } from '../../api/resources/variables.js';
+import { withoutSecretValues } from '../../resources/variables/resource.js';
 import { JsonAnswer } from '../../output/result.js';
 
 /** What `api` takes, for a REST path and for graphql alike. */

@@ -1,8 +1,9 @@
 import type { TokenRecord } from '../../api/access-tokens.js';
-import { accessTokens, impersonationTokens } from '../../api/resources/access-tokens.js';
-import { deployTokens } from '../../api/resources/deploy-tokens.js';
-import { groups, projects } from '../../api/resources/projects.js';
-import { users } from '../../api/resources/users.js';
+import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
+import { deployTokens } from '../../resources/deploy-tokens/resource.js';
+import { projects } from '../../resources/projects/resource.js';
+import { groups } from '../../resources/groups/resource.js';
+import { users } from '../../resources/users/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, collect, parseDuration, plural } from '../../parse.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
-import { accessTokens } from '../../api/resources/access-tokens.js';
+import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { readConfig } from '../../config/store.js';

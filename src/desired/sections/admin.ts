@@ -1,10 +1,10 @@
-import { coerceSetting, REMOVED_SETTINGS, SETTINGS, SETTINGS_ROUTES, settingConstraint, type SettingField } from '../../api/application-settings.js';
+import { coerceSetting, REMOVED_SETTINGS, SETTINGS, SETTINGS_ROUTES, settingConstraint, type SettingField } from '../../resources/settings/resource.js';
 import { INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from '../../api/integrations.js';
-import { integrations } from '../../api/resources/integrations.js';
+import { integrations } from '../../resources/integrations/resource.js';
 
 const groupIntegrationRoutes = integrations.parents.group.routes;
 import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
-import { planLimits } from '../../api/resources/plan-limits.js';
+import { planLimits } from '../../resources/plan-limits/resource.js';
 import { closestName } from '../../parse.js';
 import { ApiError } from '../../errors.js';
 import { isSecretRef, type FieldSpec, type LiveObject } from '../model.js';

@@ -1,16 +1,16 @@
 import type { Level } from '../model.js';
 import type { Section } from '../section.js';
-import { groupTokensSection, projectTokensSection } from './access-tokens.js';
+import { groupTokensSection, projectTokensSection } from '../../resources/access-tokens/desired.js';
 import { applicationSettingsSection, integrationsSection, planLimitsSection } from './admin.js';
-import { filesSection } from './files.js';
-import { groupMembersSection, membersSection } from './members.js';
-import { groupProtectedBranchesSection, projectProtectedBranchesSection } from './protected-branches.js';
+import { filesSection } from '../../resources/files/desired.js';
+import { groupMembersSection, membersSection } from '../../resources/members/desired.js';
+import { groupProtectedBranchesSection, projectProtectedBranchesSection } from '../../resources/protected-branches/desired.js';
 import {
   approvalRulesSection, approvalsSection, badgesSection, freezePeriodsSection, hooksSection, protectedTagsSection, pullMirrorSection, pushRuleSection,
   secureFilesSection,
 } from './project.js';
 import { groupSettingsSection, projectSettingsSection } from './settings.js';
-import { groupVariablesSection, instanceVariablesSection, projectVariablesSection } from './variables.js';
+import { groupVariablesSection, instanceVariablesSection, projectVariablesSection } from '../../resources/variables/desired.js';
 
 /** Every section a desired-state file may have, by level, in the order plans show and apply them. */
 export const SECTIONS: Record<Level, Section[]> = {

@@ -1,4 +1,5 @@
-import { groupSettings, projectSettings } from '../../api/resources/projects.js';
+import { projectSettings } from '../../resources/projects/resource.js';
+import { groupSettings } from '../../resources/groups/resource.js';
 import type { FieldSpec } from '../model.js';
 import { pick, specsOf } from '../section.js';
 import { singletonSection } from './generic.js';

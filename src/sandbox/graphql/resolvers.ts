@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { globalId, idOfGlobalId } from '../../api/global-id.js';
-import { BULK_DELETE_LIMIT } from '../../api/resources/runners.js';
+import { BULK_DELETE_LIMIT } from '../../resources/runners/resource.js';
 import { findGroup, findProject, findUser, groupVisible, memberRoleInProject, projectVisible } from '../auth.js';
 import { matches } from '../listing.js';
 import { descendantGroups, fullName, groupById } from '../hierarchy.js';

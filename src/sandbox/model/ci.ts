@@ -1,5 +1,5 @@
-import type { RUNNER_TYPES } from '../../api/resources/runners.js';
-import type { SecureFile } from '../../api/resources/secure-files.js';
+import type { RUNNER_TYPES } from '../../resources/runners/resource.js';
+import type { SecureFile } from '../../resources/secure-files/resource.js';
 import { defineTable } from '../db.js';
 
 /** CI: pipelines and jobs (with their artifacts), runners, variables, secure files. */
