@@ -1,5 +1,5 @@
-import { PUSH_RULE_REGEX_FIELDS, re2Problem } from '../../api/push-rules.js';
-import { pushRule } from './resource.js';
+import { re2Problem } from '../../api/fields.js';
+import { pushRule, PUSH_RULE_REGEX_FIELDS } from './resource.js';
 import { singletonModule } from '../../sandbox/crud.js';
 import { errors } from '../../sandbox/http.js';
 import type { PushRule } from '../../sandbox/model.js';

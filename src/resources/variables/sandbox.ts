@@ -1,4 +1,4 @@
-import { PLAN_LIMITS } from '../../api/plan-limits.js';
+import { PLAN_LIMITS } from '../plan-limits/values.js';
 import { placements, presentedFields, type Placement } from '../../api/resource.js';
 import { ALL_ENVIRONMENTS, MASKABLE, MASKABLE_RAW, MAX_VALUE_LENGTH, VARIABLE_KEY, variables as declared } from './resource.js';
 import { findGroup, findProject, groupFor, projectFor, requireAdmin, Role } from '../../sandbox/auth.js';

@@ -1,4 +1,4 @@
-import type { TokenFields } from '../../api/access-tokens.js';
+import type { TokenFields } from '../../resources/access-tokens/values.js';
 import { defineTable } from '../db.js';
 
 /** Users and what they sign in and sign with: tokens, SSH and GPG keys, emails, their status; deploy tokens. */
