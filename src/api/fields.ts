@@ -46,6 +46,8 @@ export interface FieldOptions {
   placeholder?: string;
   /** The service presents null when it is not set (the record type says `T | null`). */
   nullable?: boolean;
+  /** An empty text is a value the service takes (a CI/CD variable's may be ""), not a missing one. */
+  blank?: boolean;
 }
 
 /**

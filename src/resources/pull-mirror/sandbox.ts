@@ -2,7 +2,7 @@ import { maskUrlCredentials, mirrorUrlProblem } from './values.js';
 import { re2Problem } from '../../api/fields.js';
 import { pullMirror } from './resource.js';
 import { findProject } from '../../sandbox/auth.js';
-import { singletonModule } from '../../sandbox/crud.js';
+import { singletonModule } from '../../sandbox/singleton.js';
 import { accepted, errors } from '../../sandbox/http.js';
 import type { PullMirror } from '../../sandbox/model.js';
 
