@@ -59,6 +59,8 @@ export interface CrudHooks<T extends Stored> {
   beforeDelete?(record: T, req: SandboxRequest, where: Where): void;
   /** Routes of the resource's own, registered before the generic ones (so /badges/render is not taken for an id). */
   routes?(api: Router): void;
+  /** The modules whose seed data this one's builds on (SandboxModule.seedAfter). */
+  seedAfter?: string[];
   /** Seed data; insert() fills defaults, id and timestamps (`placement`: the key of a resource under several parents). */
   seed?(db: Db, context: SeedContext, insert: (parentId: number, values: Partial<T>, placement?: string) => T): void;
 }
@@ -182,6 +184,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
       hooks.routes?.(api);
       for (const [key, placement] of all) serve(api, key, placement);
     },
+    seedAfter: hooks.seedAfter,
     seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values, key = all[0][0]) => insert(db, key, parentId, values, context.now))),
   };
 }

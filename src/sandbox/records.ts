@@ -1,8 +1,8 @@
-import type { Field, StoredOf } from '../api/fields.js';
+import type { Field } from '../api/fields.js';
 import { presentedFields, type ParentKind, type Placement } from '../api/resource.js';
 import { groupFor, projectFor, requireAdmin, requireTier, requireUser, Role, userFor } from './auth.js';
-import { array, bool, int, type SandboxRequest } from './http.js';
-import type { Group, Project, User } from './model.js';
+import { array, bool, errors, int, type SandboxRequest } from './http.js';
+import type { Group, ParentIds, Project, User } from './model.js';
 
 /**
  * The sandbox's records derived from their declarations (src/resources/<resource>/resource.ts): the type a record is
@@ -10,23 +10,6 @@ import type { Group, Project, User } from './model.js';
  * generated modules (crud.ts, singleton.ts) are written with these; a hand-written module uses them too, so that a
  * field added to a declaration is stored, presented and typed without another line.
  */
-
-/** Where a stored record lives: the id of its project, group or user; the instance's own records have instance_id 0. */
-export interface ParentIds {
-  project_id?: number;
-  group_id?: number;
-  user_id?: number;
-  instance_id?: number;
-}
-
-/**
- * A record as the sandbox stores it, derived from its declaration: every declared field typed as declared (write-only
- * ones too), its id and where it lives. `Kept` is what the sandbox keeps beside the fields, or instead of one (a
- * token's secret, access entries stored without the words they are presented with); `Computed` names the declared
- * fields the sandbox computes when presenting rather than storing them (a token's `expired`, from the clock).
- */
-export type StoredRecord<R extends { fields: Record<string, Field> }, Kept = unknown, Computed extends keyof R['fields'] = never> =
-  Omit<StoredOf<R>, Computed | keyof Kept> & Kept & ParentIds & { id: number };
 
 /** A stored record: an id, the declared fields, and the parent's id. */
 export type Stored = { id: number };
@@ -47,9 +30,22 @@ export const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) 
 /** The name a record's parent id is stored under: project_id, group_id, user_id, instance_id. */
 export const parentKey = (parent: ParentKind): keyof ParentIds => `${parent}_id`;
 
-/** An input value as the field's JSON type; undefined when absent. */
+/**
+ * A date-time parameter as the service stores it: a date (2026-01-31: midnight UTC) or a date-time, in ISO form; ""
+ * is none (null). 400 "x is invalid" when it is neither, as Grape's DateTime coercion answers.
+ */
+function dateTime(name: string, value: unknown): string | null {
+  const text = String(value);
+  if (text === '') return null;
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) throw errors.error(400, `${name} is invalid`);
+  return date.toISOString();
+}
+
+/** An input value as the field's JSON type (a date-time in ISO form); undefined when absent. */
 export function coerce(name: string, field: Field, value: unknown): unknown {
   if (value === undefined || value === null) return undefined;
+  if (field.kind.name === 'time') return dateTime(name, value);
   switch (field.kind.type) {
     case 'int':
       return int(value, name);
