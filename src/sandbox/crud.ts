@@ -43,7 +43,7 @@ export interface CrudHooks<T extends Stored> {
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
   filters?: Record<string, (record: T, wanted: unknown, req: SandboxRequest) => boolean>;
   /** The record a route names, of those its id matches (a key in several scopes); default: the one. Undefined: 404. */
-  choose?(matches: T[], req: SandboxRequest): T | undefined;
+  choose?(matches: T[], req: SandboxRequest, where: Where): T | undefined;
   /**
    * Model validation on create and update (throw errors.validation(…)), after defaults are applied; may also derive
    * values (a webhook's secret is reset when its URL changes). `previous` is the record before an update.
@@ -98,7 +98,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
   };
   const find = (req: SandboxRequest, where: Where): T => {
     const matches = visible(req, where).filter((r) => String(valueOf(r, resource.id.field)) === req.params[resource.id.param]);
-    const record = hooks.choose ? hooks.choose(matches, req) : matches[0];
+    const record = hooks.choose ? hooks.choose(matches, req, where) : matches[0];
     if (!record) throw errors.notFound(notFound);
     return record;
   };

@@ -37,8 +37,9 @@ export interface ParentIds {
 /**
  * A record as the sandbox stores it, derived from its declaration: every declared field typed as declared (write-only
  * ones too), its id and where it lives. `Kept` is what the sandbox keeps beside the fields, or instead of one (a
- * token's secret, access entries stored without the words they are presented with); `Computed` names the declared
- * fields the sandbox computes when presenting rather than storing them (a token's `expired`, from the clock).
+ * token's secret, access entries stored without the words they are presented with); `Unstored` names the declared
+ * fields it does not store: those computed when presenting (a token's `expired`, from the clock), and instructions
+ * a request gives (a variable's `masked_and_hidden`).
  */
-export type StoredRecord<R extends { fields: Record<string, Field> }, Kept = unknown, Computed extends keyof R['fields'] = never> =
-  Omit<StoredOf<R>, Computed | keyof Kept> & Kept & ParentIds & { id: number };
+export type StoredRecord<R extends { fields: Record<string, Field> }, Kept = unknown, Unstored extends keyof R['fields'] = never> =
+  Omit<StoredOf<R>, Unstored | keyof Kept> & Kept & ParentIds & { id: number };
