@@ -1,7 +1,9 @@
+import { protectedBranches as protectedBranchDeclaration } from '../resources/protected-branches/resource.js';
 import { ADMIN_LEVEL } from '../resources/protected-branches/values.js';
 import { memberRoleInGroup, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { groupChain, projectGroup } from './hierarchy.js';
+import { presentRecord } from './records.js';
 import type { Tier } from './http.js';
 import { groups, protectedBranches, protectedTagTable, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type SshKey, type User } from './model.js';
 
@@ -102,16 +104,17 @@ function presentEntry(db: Db, entry: CreateAccess, tier: Tier): Record<string, u
   };
 }
 
-/** A rule as the service presents it; `inherited` (Premium) when a project shows its group's rule. */
-export function presentProtectedBranch(db: Db, rule: ProtectedBranch, tier: Tier = 'premium', inherited = false): Record<string, unknown> {
-  return {
-    id: rule.id,
-    name: rule.name,
-    push_access_levels: rule.push_access_levels.map((entry) => presentEntry(db, entry, tier)),
-    merge_access_levels: rule.merge_access_levels.map((entry) => presentEntry(db, entry, tier)),
-    unprotect_access_levels: rule.unprotect_access_levels.map((entry) => presentEntry(db, entry, tier)),
-    allow_force_push: rule.allow_force_push,
-    code_owner_approval_required: rule.code_owner_approval_required,
-    ...(tier === 'free' ? {} : { inherited }),
-  };
-}
+/**
+ * What a rule's answer computes beside its stored fields: the entries with their words, and (Premium; the free edition
+ * answers without it) whether a project shows its group's rule.
+ */
+export const protectionComputed = (db: Db, rule: ProtectedBranch, tier: Tier, inherited: boolean): Record<string, unknown> => ({
+  push_access_levels: rule.push_access_levels.map((entry) => presentEntry(db, entry, tier)),
+  merge_access_levels: rule.merge_access_levels.map((entry) => presentEntry(db, entry, tier)),
+  unprotect_access_levels: rule.unprotect_access_levels.map((entry) => presentEntry(db, entry, tier)),
+  inherited: tier === 'free' ? undefined : inherited,
+});
+
+/** A rule as the service presents it (in approval rules, which name the branches they protect). */
+export const presentProtectedBranch = (db: Db, rule: ProtectedBranch, tier: Tier = 'premium'): Record<string, unknown> =>
+  presentRecord(protectedBranchDeclaration, rule, protectionComputed(db, rule, tier, false));

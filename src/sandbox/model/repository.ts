@@ -2,9 +2,10 @@ import type { StoredOf } from '../../api/fields.js';
 import { pullMirror } from '../../resources/pull-mirror/resource.js';
 import { pushRule } from '../../resources/push-rule/resource.js';
 import { projectSnippets as declaredSnippets } from '../../resources/snippets/resource.js';
+import { protectedBranches as protectedBranchDeclaration } from '../../resources/protected-branches/resource.js';
 import { defineTable } from '../db.js';
 import type { Visibility } from './namespaces.js';
-import { collectionTable, singletonTable } from './declared.js';
+import { collectionTable, singletonTable, type StoredRecord } from './declared.js';
 
 /**
  * Repositories and what is kept beside their objects (src/sandbox/git): commits, refs, tag annotations, signatures,
@@ -113,24 +114,15 @@ export interface ProtectedTag {
 export const protectedTagTable = defineTable<ProtectedTag>('protected_tags');
 
 /**
- * A protected branch rule: a name or wildcard (`release/*`) of a project, or of a group (Premium: it applies to the
- * group's projects). Who may push, merge and unprotect are access entries as protected tags have them: a role, a
- * user, a group or (push only) a deploy key. Every project's default branch is protected when the project is created
- * (src/sandbox/protection.ts).
+ * A protected branch rule as stored: a name or wildcard (`release/*`) of a project, or of a group (Premium: it applies
+ * to the group's projects), with its declared fields. Who may push, merge and unprotect are access entries as
+ * protected tags have them (a role, a user, a group or, push only, a deploy key), stored without the words they are
+ * presented with; `inherited` is presented, not stored. Every project's default branch is protected when the project
+ * is created (src/sandbox/protection.ts).
  */
-export interface ProtectedBranch {
-  id: number;
-  project_id?: number;
-  group_id?: number;
-  name: string;
-  push_access_levels: CreateAccess[];
-  merge_access_levels: CreateAccess[];
-  unprotect_access_levels: CreateAccess[];
-  allow_force_push: boolean;
-  code_owner_approval_required: boolean;
-}
+export type ProtectedBranch = StoredRecord<typeof protectedBranchDeclaration, Record<'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels', CreateAccess[]>, 'inherited'>;
 
-export const protectedBranches = defineTable<ProtectedBranch>('protected_branches');
+export const protectedBranches = collectionTable<ProtectedBranch>(protectedBranchDeclaration);
 
 /** A project's push rule (routes/push-rules.ts serves it from its declaration). */
 export type PushRule = StoredOf<typeof pushRule>;
