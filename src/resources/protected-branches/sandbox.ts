@@ -31,12 +31,6 @@ function ownerRules(db: Db, owner: Owner): ProtectedBranch[] {
   return protectedBranches(db).filter((rule) => ('project' in owner ? rule.project_id === owner.project.id : rule.group_id === owner.group.id));
 }
 
-function findRule(req: SandboxRequest, owner: Owner): ProtectedBranch {
-  const rule = ownerRules(req.db, owner).find((r) => r.name === req.params.name);
-  if (!rule) throw errors.notFound();
-  return rule;
-}
-
 /** The problem with a user, group or deploy key entry, as the service words it; undefined when it may be named. */
 function entryProblem(db: Db, owner: Owner, kind: Kind, entry: CreateAccess): string | undefined {
   const label = `${WORDS[kind]} access levels`;
