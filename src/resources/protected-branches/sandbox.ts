@@ -3,7 +3,7 @@ import { crudModule, type Where } from '../../sandbox/crud.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, errors, HttpError, type SandboxRequest } from '../../sandbox/http.js';
 import { groups, protectedBranches, users, type CreateAccess, type Group, type Project, type ProtectedBranch } from '../../sandbox/model.js';
-import { deployKeysOf, mayUnprotect, protectDefaultBranch, protectionComputed } from '../../sandbox/protection.js';
+import { deployKeysOf, mayUnprotect, protectDefaultBranch, protectionComputed, uniqueEntries } from '../../sandbox/protection.js';
 import { protectDefaultBranches } from '../../sandbox/review.js';
 import { repositoryOf } from '../../sandbox/git/repository.js';
 import { descendantGroups, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
@@ -90,15 +90,6 @@ function allowedList(req: SandboxRequest, kind: Kind): unknown[] {
   return raw;
 }
 
-const entryKey = (entry: Omit<CreateAccess, 'id'>): string =>
-  entry.user_id !== undefined ? `user:${entry.user_id}` : entry.group_id !== undefined ? `group:${entry.group_id}` : entry.deploy_key_id !== undefined ? `key:${entry.deploy_key_id}` : `role:${entry.access_level}`;
-
-/** Each role, user, group and deploy key once, as the service stores them. */
-function unique<T extends Omit<CreateAccess, 'id'>>(entries: T[]): T[] {
-  const seen = new Set<string>();
-  return entries.filter((entry) => (seen.has(entryKey(entry)) ? false : (seen.add(entryKey(entry)), true)));
-}
-
 function checkEntries(db: Db, owner: Owner, rule: Pick<ProtectedBranch, 'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels'>): void {
   const problems = KINDS.flatMap((kind) => rule[LISTS[kind]].map((entry) => entryProblem(db, owner, kind, entry)).filter((p): p is string => Boolean(p)));
   // Save failures are 422 with the model's full messages.
@@ -116,7 +107,7 @@ function newLists(req: SandboxRequest): Lists {
     const allowed = allowedList(req, kind).map((item) => parseItem(kind, item).entry).filter((e): e is Omit<CreateAccess, 'id'> => Boolean(e));
     // Without a level or entries, pushing and merging default to Maintainers; unprotecting to those who may protect.
     const base = given !== undefined ? [{ access_level: given }] : allowed.length || kind === 'unprotect' ? [] : [{ access_level: Role.maintainer }];
-    return [LISTS[kind], unique([...base, ...allowed]).map((entry) => ({ ...entry, id: 0 }))];
+    return [LISTS[kind], uniqueEntries([...base, ...allowed]).map((entry) => ({ ...entry, id: 0 }))];
   })) as Lists;
 }
 
@@ -133,7 +124,7 @@ function patchedLists(req: SandboxRequest, rule: Lists): Lists {
         else if (entry) list[index] = { ...entry, id };
       } else if (entry) list = [...list, { ...entry, id: 0 }];
     }
-    return [LISTS[kind], unique(list)];
+    return [LISTS[kind], uniqueEntries(list)];
   })) as Lists;
 }
 

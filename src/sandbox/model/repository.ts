@@ -3,6 +3,7 @@ import { pullMirror } from '../../resources/pull-mirror/resource.js';
 import { pushRule } from '../../resources/push-rule/resource.js';
 import { projectSnippets as declaredSnippets } from '../../resources/snippets/resource.js';
 import { protectedBranches as protectedBranchDeclaration } from '../../resources/protected-branches/resource.js';
+import { protectedTags as protectedTagDeclaration } from '../../resources/protected-tags/resource.js';
 import { defineTable } from '../db.js';
 import type { Visibility } from './namespaces.js';
 import { collectionTable, singletonTable, type StoredRecord } from './declared.js';
@@ -104,14 +105,10 @@ export interface CreateAccess {
   deploy_key_id?: number;
 }
 
-export interface ProtectedTag {
-  id: number;
-  project_id: number;
-  name: string;
-  create_access_levels: CreateAccess[];
-}
+/** A protected tag rule as stored: its access entries without the words they are presented with. */
+export type ProtectedTag = StoredRecord<typeof protectedTagDeclaration, { create_access_levels: CreateAccess[] }>;
 
-export const protectedTagTable = defineTable<ProtectedTag>('protected_tags');
+export const protectedTagTable = collectionTable<ProtectedTag>(protectedTagDeclaration);
 
 /**
  * A protected branch rule as stored: a name or wildcard (`release/*`) of a project, or of a group (Premium: it applies
