@@ -121,13 +121,13 @@ export type ProtectedBranch = StoredRecord<typeof protectedBranchDeclaration, Re
 
 export const protectedBranches = collectionTable<ProtectedBranch>(protectedBranchDeclaration);
 
-/** A project's push rule (routes/push-rules.ts serves it from its declaration). */
-export type PushRule = StoredOf<typeof pushRule>;
+/** A project's push rule (src/resources/push-rule/sandbox.ts serves it from its declaration). */
+export type PushRule = StoredRecord<typeof pushRule>;
 
 export const pushRuleTable = singletonTable<PushRule>(pushRule);
 
-/** A project's pull mirror (routes/mirrors.ts serves it from its declaration). */
-export type PullMirror = StoredOf<typeof pullMirror> & { project_id: number };
+/** A project's pull mirror (src/resources/pull-mirror/sandbox.ts serves it from its declaration). */
+export type PullMirror = StoredRecord<typeof pullMirror>;
 
 export const pullMirrorTable = singletonTable<PullMirror>(pullMirror);
 
