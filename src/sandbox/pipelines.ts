@@ -1,7 +1,7 @@
 import { artifacts as declaredJobs } from '../resources/artifacts/resource.js';
 import { pipelines as declaredPipelines } from '../resources/pipelines/resource.js';
 import type { Db } from './db.js';
-import { jobs, pipelines, users, type Job, type Pipeline, type Project, type StoredEntry } from './model.js';
+import { jobs, pipelines, projects, users, type Job, type Pipeline, type Project, type StoredEntry } from './model.js';
 import { presentUserBasic } from './present.js';
 import { presentRecord, type Values } from './records.js';
 import { projectPayload } from './webhook-payloads.js';
@@ -28,21 +28,20 @@ export const toZipEntry = (entry: StoredEntry): ZipEntrySource => ({
   data: entry.generated ? undefined : entry.base64 !== undefined ? Buffer.from(entry.base64, 'base64') : Buffer.from(entry.text ?? '', 'utf8'),
 });
 
-/** Seconds from start to finish, with a fraction; null until both are known. */
-export const jobDuration = (job: Job): number | null => (job.started_at && job.finished_at ? (Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000 : null);
+/** What the service derives of a job from its pipeline (ref, tag, commit), its user and its times. */
+function jobBasics(env: HookEnv, job: Job, pipeline: Pipeline): Values {
+  const user = users(env.db).find((u) => u.id === job.user_id);
+  const duration = job.started_at && job.finished_at ? (Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000 : null;
+  return { ref: pipeline.ref, tag: pipeline.tag, duration, user: user ? presentUserBasic(user, env.rootUrl) : null, commit: { id: pipeline.sha, short_id: pipeline.sha.slice(0, 8) } };
+}
 
-/** What the service derives of a job: from its pipeline (ref, tag, commit), its user, its artifacts, the clock. */
+/** What the service derives of a job: from its pipeline, its user, its artifacts, the clock. */
 function jobComputed(env: HookEnv, job: Job, project: Project): Values {
   const pipeline = pipelineOf(env.db, job);
-  const user = users(env.db).find((u) => u.id === job.user_id);
   const archive = job.archive ? zipLayout(job.archive.map(toZipEntry)) : undefined;
   return {
-    ref: pipeline.ref,
-    tag: pipeline.tag,
-    duration: jobDuration(job),
+    ...jobBasics(env, job, pipeline),
     queued_duration: 1.2,
-    user: user ? presentUserBasic(user, env.rootUrl) : null,
-    commit: { id: pipeline.sha, short_id: pipeline.sha.slice(0, 8) },
     pipeline: pipelineAnswer(env, pipeline, project),
     web_url: `${env.rootUrl}/${project.path_with_namespace}/-/jobs/${job.id}`,
     artifacts: [...(archive ? [{ file_type: 'archive', size: archive.size, filename: 'artifacts.zip', file_format: 'zip' }] : []), ...job.reports],
@@ -53,6 +52,23 @@ function jobComputed(env: HookEnv, job: Job, project: Project): Values {
 
 /** A job as the API presents it. */
 export const jobAnswer = (env: HookEnv, job: Job, project: Project): Values => presentRecord(declaredJobs, job, jobComputed(env, job, project));
+
+/** A runner's list of its jobs goes without these fields of a job, and has its project after them. */
+const RUNNER_JOB_VIEW = {
+  fields: declaredJobs.fields,
+  without: ['allow_failure', 'erased_at', 'queued_duration', 'web_url', 'artifacts', 'artifacts_file', 'artifacts_expire_at', 'tag_list', 'when'],
+};
+
+/** A job as a runner's list of its jobs presents it: fewer fields, a brief pipeline, and its project. */
+export function runnerJobAnswer(env: HookEnv, job: Job): Values {
+  const pipeline = pipelineOf(env.db, job);
+  const project = projects(env.db).find((p) => p.id === job.project_id)!;
+  const brief = { id: pipeline.id, project_id: pipeline.project_id, ref: pipeline.ref, sha: pipeline.sha, status: pipeline.status };
+  return {
+    ...presentRecord(RUNNER_JOB_VIEW, job, { ...jobBasics(env, job, pipeline), pipeline: brief }),
+    project: { id: project.id, name: project.name, name_with_namespace: project.path_with_namespace.split('/').join(' / '), path: project.path, path_with_namespace: project.path_with_namespace },
+  };
+}
 
 /** Sample payloads for webhook tests of pipeline and job events: the project's newest pipeline or job. */
 export function pipelineSample(env: HookEnv, project: Project, kind: 'job_events' | 'pipeline_events'): unknown {

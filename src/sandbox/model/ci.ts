@@ -1,8 +1,9 @@
-import type { RUNNER_TYPES } from '../../resources/runners/resource.js';
+import { runners as declaredRunners } from '../../resources/runners/resource.js';
 import type { SecureFile } from '../../resources/secure-files/resource.js';
 import { artifacts as declaredJobs, type JobArtifact } from '../../resources/artifacts/resource.js';
 import { pipelines as declaredPipelines } from '../../resources/pipelines/resource.js';
 import { defineTable } from '../db.js';
+import type { StoredOf } from '../../api/fields.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
 /** CI: pipelines and jobs (with their artifacts), runners, variables, secure files. */
@@ -38,29 +39,18 @@ export type Job = StoredRecord<typeof declaredJobs, {
 export const pipelines = collectionTable<Pipeline>(declaredPipelines);
 export const jobs = defineTable<Job>('jobs');
 
-export interface Runner {
-  id: number;
-  description: string;
-  runner_type: (typeof RUNNER_TYPES)[number];
-  paused: boolean;
-  contacted_at: string | null;
-  created_at: string;
-  ip_address: string | null;
-  maintenance_note: string | null;
-  tag_list: string[];
-  run_untagged: boolean;
-  locked: boolean;
-  access_level: 'not_protected' | 'ref_protected';
-  maximum_timeout: number | null;
-  version: string | null;
-  platform: string | null;
-  architecture: string | null;
-  /** The owning group of a group runner; the projects of a project runner (the first is its owner). */
+/**
+ * A runner as stored: the declared fields but those the service derives (its status and what follows from it, its
+ * projects and groups, read from project_ids and group_id); its authentication token.
+ */
+export type Runner = Omit<StoredOf<typeof declaredRunners>, 'active' | 'is_shared' | 'name' | 'online' | 'status' | 'revision' | 'projects' | 'groups'> & {
+  // Not StoredRecord's parent ids: a runner of the instance, a group or projects is one record served at every placement.
+  /** The owning group of a group runner (null for the others); the projects of a project runner (the first is its owner). */
   group_id: number | null;
   project_ids: number[];
   token: string;
   token_expires_at: string | null;
-}
+};
 
 export const runnerTable = defineTable<Runner>('ci_runners');
 /** Which runner ran which job. */
