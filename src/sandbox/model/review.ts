@@ -1,7 +1,9 @@
 import type { StoredOf } from '../../api/fields.js';
 import type { approvalRules as declaredRules } from '../../resources/approval-rules/resource.js';
 import type { draftNotes as declaredDrafts } from '../../resources/draft-notes/resource.js';
+import type { notes as declaredNotes } from '../../resources/notes/resource.js';
 import { defineTable } from '../db.js';
+import type { StoredFields } from './declared.js';
 
 /** Issues, merge requests and their review: notes, draft notes, approvals and approval rules, merge trains. */
 
@@ -46,8 +48,6 @@ export interface MergeRequest {
 export const issues = defineTable<Issue>('issues');
 export const mergeRequests = defineTable<MergeRequest>('merge_requests');
 
-export type NoteableType = 'Issue' | 'Snippet' | 'MergeRequest';
-
 export interface NotePosition {
   base_sha: string;
   start_sha: string;
@@ -56,27 +56,21 @@ export interface NotePosition {
   [key: string]: unknown;
 }
 
-export interface Note {
-  id: number;
-  project_id: number;
-  noteable_type: NoteableType;
-  noteable_id: number;
-  noteable_iid: number | null;
+/**
+ * A note as stored: the declared fields it keeps; its author, resolver and thread by id; its diff position. The
+ * rest of the note's fields are computed when it is presented.
+ */
+export type Note = StoredFields<typeof declaredNotes, 'type' | 'body' | 'created_at' | 'updated_at' | 'system' | 'noteable_id' | 'noteable_type' | 'project_id' | 'commit_id' | 'internal' | 'noteable_iid', {
   author_id: number;
-  body: string;
-  system: boolean;
-  internal: boolean;
-  created_at: string;
-  updated_at: string;
   /** Notes of one thread share it; a note that starts a thread gets a new one. */
   discussion_id: string;
-  /** DiscussionNote (a thread that can be replied to), DiffNote (on a line of the diff) or null (a plain comment). */
-  type: 'DiscussionNote' | 'DiffNote' | null;
   position: NotePosition | null;
-  commit_id: string | null;
+  /** Whether a note of a thread is resolved, and by whom. */
   resolved: boolean;
   resolved_by: number | null;
-}
+}>;
+
+export type NoteableType = Note['noteable_type'];
 
 export const notesTable = defineTable<Note>('notes');
 
