@@ -3,7 +3,7 @@ import type { approvalRules as declaredRules } from '../../resources/approval-ru
 import type { draftNotes as declaredDrafts } from '../../resources/draft-notes/resource.js';
 import type { notes as declaredNotes } from '../../resources/notes/resource.js';
 import { defineTable } from '../db.js';
-import type { StoredFields } from './declared.js';
+import type { StoredFields, StoredRecord } from './declared.js';
 
 /** Issues, merge requests and their review: notes, draft notes, approvals and approval rules, merge trains. */
 
@@ -76,9 +76,9 @@ export const notesTable = defineTable<Note>('notes');
 
 /**
  * A draft note of a merge request (spec 1, api-facts §1.4): a pending comment that only its author sees, until it is
- * published as a note.
+ * published as a note. Stored as declared, with its diff position and when it was written.
  */
-export type DraftNote = Omit<StoredOf<typeof declaredDrafts>, 'position'> & { project_id: number; position: NotePosition | null; created_at: string };
+export type DraftNote = StoredRecord<typeof declaredDrafts, { project_id: number; position: NotePosition | null; created_at: string }>;
 
 export const draftNoteTable = defineTable<DraftNote>('draft_notes');
 
