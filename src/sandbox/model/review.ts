@@ -1,6 +1,7 @@
 import type { StoredOf } from '../../api/fields.js';
 import type { approvalRules as declaredRules } from '../../resources/approval-rules/resource.js';
 import type { draftNotes as declaredDrafts } from '../../resources/draft-notes/resource.js';
+import type { mergeTrains as declaredTrains } from '../../resources/merge-trains/resource.js';
 import type { notes as declaredNotes } from '../../resources/notes/resource.js';
 import { defineTable } from '../db.js';
 import type { StoredFields, StoredRecord } from './declared.js';
@@ -131,27 +132,17 @@ export const overriddenRules = defineTable<{ merge_request_id: number }>('merge_
  * that `scope=complete` has something to show. Adding with auto_merge while the merge request cannot be merged yet
  * (approvals missing) schedules it (202); it joins the train when the last approval arrives.
  */
-export interface MergeTrainCar {
-  id: number;
+export type MergeTrainCar = StoredFields<typeof declaredTrains, 'created_at' | 'updated_at' | 'target_branch' | 'status' | 'merged_at' | 'duration', {
   project_id: number;
   merge_request_id: number;
   user_id: number;
-  target_branch: string;
-  status: 'idle' | 'stale' | 'fresh' | 'merging' | 'merged' | 'skip_merged';
   squash: boolean;
+  /** The train's pipeline for the car (the sandbox runs none: it stays running). */
   pipeline: { id: number; iid: number; sha: string; status: string; created_at: string; updated_at: string };
-  created_at: string;
-  updated_at: string;
-  merged_at: string | null;
-  duration: number | null;
-}
+}>;
 
 /** A merge request waiting (auto-merge) to join its train when it becomes mergeable. */
-export interface ScheduledCar {
-  merge_request_id: number;
-  user_id: number;
-  squash: boolean;
-}
+export type ScheduledCar = Pick<MergeTrainCar, 'merge_request_id' | 'user_id' | 'squash'>;
 
 export const mergeTrainCars = defineTable<MergeTrainCar>('merge_train_cars');
 
