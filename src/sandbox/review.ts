@@ -1,3 +1,4 @@
+import { approvalSettings as declaredSettings } from '../resources/approval-settings/resource.js';
 import { projectRole, Role } from './auth.js';
 import { mayMerge, presentProtectedBranch as presentRule, protectDefaultBranch } from './protection.js';
 import type { Db } from './db.js';
@@ -97,20 +98,12 @@ export function mergeBlocker(mr: MergeRequest, tier: SandboxRequest['tier']): st
   return undefined;
 }
 
-/** A project's approval settings, created with the service's defaults on first use. */
+/** A project's approval settings, created with the service's defaults (the declared ones) on first use. */
 export function approvalSettings(db: Db, projectId: number): ApprovalSettings {
   let settings = approvalSettingsTable(db).find((s) => s.project_id === projectId);
   if (!settings) {
-    settings = {
-      project_id: projectId,
-      approvals_before_merge: 0,
-      reset_approvals_on_push: true,
-      selective_code_owner_removals: false,
-      disable_overriding_approvers_per_merge_request: false,
-      merge_requests_author_approval: false,
-      merge_requests_disable_committers_approval: false,
-      require_password_to_approve: false,
-    };
+    const defaults = Object.entries(declaredSettings.fields).filter(([, field]) => field.default !== undefined).map(([name, field]) => [name, field.default]);
+    settings = { id: db.nextId('project_approval_settings'), project_id: projectId, ...Object.fromEntries(defaults) } as ApprovalSettings;
     approvalSettingsTable(db).push(settings);
   }
   return settings;

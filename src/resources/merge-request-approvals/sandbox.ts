@@ -1,12 +1,11 @@
 import { findProject, groupRole, projectFor, projectRole, requireTier, Role } from '../../sandbox/auth.js';
 import { approvalRules as declaredRules } from '../approval-rules/resource.js';
-import { approvalSettings as declaredSettings } from '../approval-settings/resource.js';
 import { mergeRequestApprovals } from './resource.js';
 import type { Db } from '../../sandbox/db.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest, type Tier } from '../../sandbox/http.js';
 import {
   approvalRules, groups, mergeRequests, protectedBranches, repositories, users,
-  type ApprovalRule, type ApprovalSettings, type MergeRequest, type Project, type User,
+  type ApprovalRule, type MergeRequest, type Project, type User,
 } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentGroup, presentUserBasic } from '../../sandbox/present.js';
@@ -25,26 +24,6 @@ import { fireProjectHooks } from '../../sandbox/webhooks.js';
  * Approvals are tied to the merge request's HEAD: approving with another `sha` answers 409, and a push to the source
  * branch (pushToBranch below) clears them while reset_approvals_on_push is on.
  */
-
-const BOOLEAN_SETTINGS = [
-  'reset_approvals_on_push', 'selective_code_owner_removals', 'disable_overriding_approvers_per_merge_request',
-  'merge_requests_author_approval', 'merge_requests_disable_committers_approval', 'require_password_to_approve',
-] as const;
-
-function presentSettings(settings: ApprovalSettings): Record<string, unknown> {
-  return {
-    approvers: [],
-    approver_groups: [],
-    approvals_before_merge: settings.approvals_before_merge,
-    reset_approvals_on_push: settings.reset_approvals_on_push,
-    selective_code_owner_removals: settings.selective_code_owner_removals,
-    disable_overriding_approvers_per_merge_request: settings.disable_overriding_approvers_per_merge_request,
-    merge_requests_author_approval: settings.merge_requests_author_approval,
-    merge_requests_disable_committers_approval: settings.merge_requests_disable_committers_approval,
-    require_password_to_approve: settings.require_password_to_approve,
-    require_reauthentication_to_approve: settings.require_password_to_approve,
-  };
-}
 
 function approver(user: User, rootUrl: string): Record<string, unknown> {
   const { name, username, id, state, avatar_url, web_url } = presentUserBasic(user, rootUrl);
@@ -259,32 +238,6 @@ export const approvals: SandboxModule = {
       approvalsChanged(req, request);
       // The endpoint ends with Grape's `status :accepted`, whose value (202) becomes the JSON body.
       return { status: 202, body: 202 };
-    });
-
-    api.route(declaredSettings.routes.get, (req) => ok(presentSettings(approvalSettings(req.db, projectFor(req).id))));
-
-    api.route(declaredSettings.routes.update, (req) => {
-      const project = rulesProject(req, Role.maintainer);
-      const input = req.input;
-      const names = ['approvals_before_merge', ...BOOLEAN_SETTINGS, 'require_reauthentication_to_approve'];
-      if (names.every((name) => input[name] === undefined)) throw errors.error(400, `${names.join(', ')} are missing, at least one parameter must be provided`);
-      const settings = approvalSettings(req.db, project.id);
-      const changes: Partial<ApprovalSettings> = {};
-      for (const name of BOOLEAN_SETTINGS) {
-        const value = bool(input[name]);
-        if (value !== undefined) changes[name] = value;
-      }
-      const reauth = bool(input.require_reauthentication_to_approve);
-      if (reauth !== undefined) changes.require_password_to_approve = reauth;
-      const before = int(input.approvals_before_merge, 'approvals_before_merge');
-      if (before !== undefined) changes.approvals_before_merge = before;
-      const reset = changes.reset_approvals_on_push ?? settings.reset_approvals_on_push;
-      if (changes.selective_code_owner_removals && reset) {
-        throw errors.validation({ base: ['selective_code_owner_removals can only be enabled when reset_approvals_on_push is disabled'] });
-      }
-      if (changes.approvals_before_merge !== undefined && changes.approvals_before_merge < 0) throw errors.validation({ approvals_before_merge: ['must be greater than or equal to 0'] });
-      Object.assign(settings, changes);
-      return created(presentSettings(settings));
     });
 
     api.route(rules.list, (req) => {

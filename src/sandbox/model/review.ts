@@ -1,4 +1,5 @@
 import type { StoredOf } from '../../api/fields.js';
+import type { approvalSettings as declaredSettings } from '../../resources/approval-settings/resource.js';
 import type { approvalRules as declaredRules } from '../../resources/approval-rules/resource.js';
 import type { draftNotes as declaredDrafts } from '../../resources/draft-notes/resource.js';
 import type { mergeTrains as declaredTrains } from '../../resources/merge-trains/resource.js';
@@ -83,18 +84,9 @@ export type DraftNote = StoredRecord<typeof declaredDrafts, { project_id: number
 
 export const draftNoteTable = defineTable<DraftNote>('draft_notes');
 
-/** A project's approval configuration (spec 1, api-facts §1.2). */
-export interface ApprovalSettings {
-  project_id: number;
-  approvals_before_merge: number;
-  reset_approvals_on_push: boolean;
-  selective_code_owner_removals: boolean;
-  disable_overriding_approvers_per_merge_request: boolean;
-  merge_requests_author_approval: boolean;
-  merge_requests_disable_committers_approval: boolean;
-  /** One setting with two names: require_password_to_approve (deprecated) and require_reauthentication_to_approve. */
-  require_password_to_approve: boolean;
-}
+/** A project's approval configuration (spec 1, api-facts §1.2): the settings it stores (one with two names). */
+export type ApprovalSettings = StoredFields<typeof declaredSettings, 'approvals_before_merge' | 'reset_approvals_on_push' | 'selective_code_owner_removals'
+  | 'disable_overriding_approvers_per_merge_request' | 'merge_requests_author_approval' | 'merge_requests_disable_committers_approval' | 'require_password_to_approve', { project_id: number }>;
 
 /** A stored project approval rule: the declared fields it keeps, and the ids it presents as users, groups and protected branches. */
 export type ApprovalRule = Pick<StoredOf<typeof declaredRules>, 'id' | 'name' | 'report_type' | 'approvals_required' | 'applies_to_all_protected_branches'> & {
