@@ -1,11 +1,11 @@
 import { approvalSettings as declaredSettings } from '../resources/approval-settings/resource.js';
 import { projectRole, Role } from './auth.js';
-import { mayMerge, presentProtectedBranch as presentRule, protectDefaultBranch } from './protection.js';
+import { protectDefaultBranch } from './protection.js';
 import type { Db } from './db.js';
 import { errors, type SandboxRequest } from './http.js';
 import {
   approvalSettingsTable, members, mergeRequests, projects, users,
-  type ApprovalRule, type ApprovalSettings, type MergeRequest, type Project, type ProtectedBranch, type User,
+  type ApprovalRule, type ApprovalSettings, type MergeRequest, type Project, type User,
 } from './model.js';
 
 /**
@@ -18,11 +18,6 @@ import {
 export function protectDefaultBranches(db: Db): void {
   for (const project of projects(db)) protectDefaultBranch(db, project);
 }
-
-export const presentProtectedBranch = (db: Db, branch: ProtectedBranch): Record<string, unknown> => presentRule(db, branch);
-
-/** Whether the user may merge into the branch: Developers unless a protection of the branch says otherwise. */
-export const canMergeInto = (db: Db, user: User | undefined, project: Project, branch: string): boolean => mayMerge(db, user, project, branch);
 
 /** Merge requests of a private project are visible from Reporter up; of public and internal ones to every viewer. */
 export function requireMergeRequestAccess(req: SandboxRequest, project: Project): number {

@@ -8,7 +8,8 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { mergeTrains as declared } from './resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
-import { canMergeInto, findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from '../../sandbox/review.js';
+import { mayMerge } from '../../sandbox/protection.js';
+import { findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from '../../sandbox/review.js';
 
 /** A car as the service presents it: its declared fields, the merge request, user and pipeline computed. */
 function presentedCar(req: SandboxRequest, car: MergeTrainCar): Values {
@@ -51,7 +52,7 @@ function addToTrain(req: SandboxRequest): SandboxResponse {
   const mr = findMergeRequest(req, project);
   const sha = req.input.sha as string | undefined;
   if (sha !== undefined && sha !== mr.sha) throw errors.message(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
-  if (!canMergeInto(req.db, req.user, project, mr.target_branch)) throw errors.unauthorized();
+  if (!mayMerge(req.db, req.user, project, mr.target_branch)) throw errors.unauthorized();
   if (activeCar(req.db, mr)) throw errors.badRequest('Failed to merge: the merge request is already on the merge train');
   const squash = bool(req.input.squash) ?? false;
   const autoMerge = bool(req.input.auto_merge) ?? bool(req.input.when_pipeline_succeeds) ?? false;

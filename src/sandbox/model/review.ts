@@ -89,30 +89,24 @@ export type ApprovalSettings = StoredFields<typeof declaredSettings, 'approvals_
   | 'disable_overriding_approvers_per_merge_request' | 'merge_requests_author_approval' | 'merge_requests_disable_committers_approval' | 'require_password_to_approve', { project_id: number }>;
 
 /** A stored project approval rule: the declared fields it keeps, and the ids it presents as users, groups and protected branches. */
-export type ApprovalRule = Pick<StoredOf<typeof declaredRules>, 'id' | 'name' | 'report_type' | 'approvals_required' | 'applies_to_all_protected_branches'> & {
+export type ApprovalRule = StoredFields<typeof declaredRules, 'name' | 'report_type' | 'approvals_required' | 'applies_to_all_protected_branches', {
   project_id: number;
   /** Code owner rules come from CODEOWNERS, never from the API. */
   rule_type: StoredOf<typeof declaredRules>['rule_type'] | 'code_owner';
   user_ids: number[];
   group_ids: number[];
   protected_branch_ids: number[];
-};
+}>;
 
 export const approvalSettingsTable = defineTable<ApprovalSettings>('project_approval_settings');
 export const approvalRules = defineTable<ApprovalRule>('approval_rules');
 
 /** An approval rule of one merge request: a copy of a project rule that applies to it, or one of its own. */
-export interface MergeRequestRule {
-  id: number;
+export type MergeRequestRule = StoredFields<typeof declaredRules, 'name' | 'approvals_required', Pick<ApprovalRule, 'rule_type' | 'user_ids' | 'group_ids'> & {
   merge_request_id: number;
-  name: string;
-  rule_type: ApprovalRule['rule_type'];
-  approvals_required: number;
-  user_ids: number[];
-  group_ids: number[];
   /** The project rule this one was copied from. */
   source_rule_id: number | null;
-}
+}>;
 
 export const mergeRequestRules = defineTable<MergeRequestRule>('merge_request_approval_rules');
 /** Merge requests whose rules were changed through the API (approval_rules_overwritten). */
