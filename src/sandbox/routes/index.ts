@@ -6,6 +6,7 @@ import { collectModules, sandboxEnvOf, type SandboxModule } from '../module.js';
 import * as accessTokens from '../../resources/access-tokens/sandbox.js';
 import * as alerts from '../../resources/alerts/sandbox.js';
 import * as approvalRules from '../../resources/approval-rules/sandbox.js';
+import * as approvalSettings from '../../resources/approval-settings/sandbox.js';
 import * as auditEvents from '../../resources/audit-events/sandbox.js';
 import * as avatars from './avatars.js';
 import * as badges from '../../resources/badges/sandbox.js';
@@ -56,6 +57,7 @@ export const modules: SandboxModule[] = collectModules({
   'access-tokens': accessTokens,
   'alerts': alerts,
   'approval-rules': approvalRules,
+  'approval-settings': approvalSettings,
   'audit-events': auditEvents,
   'avatars': avatars,
   'badges': badges,
