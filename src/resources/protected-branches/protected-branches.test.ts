@@ -139,7 +139,7 @@ describe('sandbox: protected branches on the free tier', () => {
   it('refuses group rules before looking for the group, and answers project rules without inherited or code owners', async () => {
     const free = await startTestSandbox({ tier: 'free' });
     const call = (method: string, path: string, body?: unknown) =>
-      fetch(`${free.url}${path}`, { method, headers: { 'PRIVATE-TOKEN': free.adminToken, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
+      fetch(`${free.url}${path}`, { method, headers: { 'PRIVATE-TOKEN': free.adminToken, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
         .then(async (r) => ({ status: r.status, body: await r.json() }));
     try {
       expect(await call('GET', '/groups/acme/protected_branches')).toEqual({ status: 403, body: { message: '403 Forbidden' } });
