@@ -56,6 +56,8 @@ export default defineCommand<Options>({
     shardOptions.find((option) => option.flags.startsWith('--rate-limit'))!,
   ],
   columns: COLUMNS,
+  // Where, who and what role say the point of a row; its expiry is never cut.
+  columnPriority: { identifying: 'place', whole: ['user', 'role', 'expires_at'] },
   recordFields: FIELDS,
   async run(opts, ctx) {
     const failOn = conditionsOf(opts);
