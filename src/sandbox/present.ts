@@ -2,6 +2,8 @@ import { projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
 import { bool, type SandboxRequest } from './http.js';
+import { presentRecord } from './records.js';
+import { groups as groupDeclaration } from '../resources/groups/resource.js';
 import { avatarUrl, commits, groups, issues, members, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
@@ -18,34 +20,6 @@ export function presentUserBasic(user: User, rootUrl: string): Record<string, un
   };
 }
 
-/** Group settings clients may set on create and update, with the values a new group has. */
-export const GROUP_SETTINGS: Record<string, unknown> = {
-  share_with_group_lock: false,
-  require_two_factor_authentication: false,
-  two_factor_grace_period: 48,
-  project_creation_level: 'developer',
-  auto_devops_enabled: null,
-  subgroup_creation_level: 'maintainer',
-  emails_disabled: false,
-  emails_enabled: true,
-  mentions_disabled: null,
-  lfs_enabled: true,
-  math_rendering_limits_enabled: true,
-  lock_math_rendering_limits_enabled: false,
-  default_branch: null,
-  default_branch_protection: 2,
-  default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }] },
-  request_access_enabled: true,
-  shared_runners_setting: 'enabled',
-  max_artifacts_size: null,
-  wiki_access_level: 'enabled',
-  membership_lock: false,
-  prevent_forking_outside_group: false,
-  prevent_sharing_groups_outside_hierarchy: false,
-  ip_restriction_ranges: null,
-  allowed_email_domains_list: null,
-};
-
 export interface GroupView {
   /** The caller administers the instance (sees repository_storage). */
   admin?: boolean;
@@ -53,62 +27,28 @@ export interface GroupView {
   detail?: { canAdmin: boolean; projects: Project[]; sharedProjects: Project[]; present: (project: Project) => unknown };
 }
 
+const groupFields = Object.keys(groupDeclaration.fields);
+/** A group in a list (the service's Group): without the fields only the single-group answer has, shared_with_groups on. */
+const LISTED_GROUP = { fields: groupDeclaration.fields, without: groupFields.slice(groupFields.indexOf('shared_with_groups')) };
+
+/** A group as the service presents it (src/resources/groups/resource.ts), with what the service derives. */
 export function presentGroup(group: Group, db: Db, rootUrl: string, view: GroupView = {}): Record<string, unknown> {
-  const settings = { ...GROUP_SETTINGS, ...group.settings };
-  const record: Record<string, unknown> = {
-    id: group.id,
-    web_url: `${rootUrl}/groups/${group.full_path}`,
-    name: group.name,
-    path: group.path,
-    description: group.description ?? '',
-    visibility: group.visibility,
-    share_with_group_lock: settings.share_with_group_lock,
-    require_two_factor_authentication: settings.require_two_factor_authentication,
-    two_factor_grace_period: settings.two_factor_grace_period,
-    project_creation_level: settings.project_creation_level,
-    auto_devops_enabled: settings.auto_devops_enabled,
-    subgroup_creation_level: settings.subgroup_creation_level,
-    emails_disabled: !settings.emails_enabled,
-    emails_enabled: settings.emails_enabled,
-    mentions_disabled: settings.mentions_disabled,
-    lfs_enabled: settings.lfs_enabled,
-    math_rendering_limits_enabled: settings.math_rendering_limits_enabled,
-    lock_math_rendering_limits_enabled: settings.lock_math_rendering_limits_enabled,
-    default_branch: settings.default_branch,
-    default_branch_protection: settings.default_branch_protection,
-    default_branch_protection_defaults: settings.default_branch_protection_defaults,
-    avatar_url: avatarUrl(rootUrl, 'group', group),
-    request_access_enabled: settings.request_access_enabled,
-    full_name: fullName(db, group),
-    full_path: group.full_path,
-    created_at: group.created_at,
-    parent_id: group.parent_id,
-    organization_id: 1,
-    shared_runners_setting: settings.shared_runners_setting,
-    max_artifacts_size: settings.max_artifacts_size,
-    ldap_cn: null,
-    ldap_access: null,
-    marked_for_deletion_on: group.marked_for_deletion_on ?? null,
-    wiki_access_level: settings.wiki_access_level,
-    archived: group.archived ?? false,
-  };
-  if (view.admin) record.repository_storage = 'default';
   const detail = view.detail;
-  if (detail) {
-    Object.assign(record, {
+  return presentRecord(detail ? groupDeclaration : LISTED_GROUP, group, {
+    web_url: `${rootUrl}/groups/${group.full_path}`,
+    emails_disabled: !group.emails_enabled,
+    avatar_url: avatarUrl(rootUrl, 'group', group),
+    full_name: fullName(db, group),
+    organization_id: 1,
+    repository_storage: view.admin ? 'default' : undefined,
+    ...(detail && {
       shared_with_groups: presentGroupLinks(db, group.shared_with_groups),
-      ...(detail.canAdmin ? { runners_token: `GR1348941${String(group.id).padStart(20, '0')}` } : {}),
+      runners_token: detail.canAdmin ? `GR1348941${String(group.id).padStart(20, '0')}` : undefined,
       enabled_git_access_protocol: 'all',
-      prevent_sharing_groups_outside_hierarchy: settings.prevent_sharing_groups_outside_hierarchy,
-      membership_lock: settings.membership_lock,
-      prevent_forking_outside_group: settings.prevent_forking_outside_group,
-      ip_restriction_ranges: settings.ip_restriction_ranges,
-      allowed_email_domains_list: settings.allowed_email_domains_list,
       projects: detail.projects.map(detail.present),
       shared_projects: detail.sharedProjects.map(detail.present),
-    });
-  }
-  return record;
+    }),
+  });
 }
 
 /** The groups a group or project is shared with, as the service lists them. */

@@ -3,7 +3,7 @@ import { newTokenValue } from './db.js';
 import { Role } from './auth.js';
 import { repositoryOf, seedCommit } from './git/repository.js';
 import {
-  groups, issues, members, mergeRequests, projects, tokens, USER_NAMESPACE_BASE, users,
+  groups, issues, members, mergeRequests, NEW_GROUP, projects, tokens, USER_NAMESPACE_BASE, users,
   type AccessToken, type Group, type Project, type User,
 } from './model.js';
 
@@ -78,15 +78,11 @@ export function addToken(db: Db, user: User, fields: Partial<AccessToken>, now: 
 export function addGroup(db: Db, fields: Partial<Group> & { name: string; path: string }, now: Date): Group {
   const parent = fields.parent_id ? groups(db).find((g) => g.id === fields.parent_id) : undefined;
   const group: Group = {
+    ...structuredClone(NEW_GROUP),
     id: db.nextId('groups'),
-    parent_id: parent?.id ?? null,
     full_path: parent ? `${parent.full_path}/${fields.path}` : fields.path,
-    visibility: 'private',
+    parent_id: parent?.id ?? null,
     created_at: now.toISOString(),
-    description: '',
-    archived: false,
-    marked_for_deletion_on: null,
-    shared_with_groups: [],
     ...fields,
   };
   groups(db).push(group);

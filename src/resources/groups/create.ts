@@ -1,6 +1,6 @@
 import { groups } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { groupId, settingOptions, settingValues } from '../projects/settings.js';
+import { groupId, inputsOf, settingOptions, settingValues } from '../projects/settings.js';
 
 export default defineCommand<Record<string, unknown> & { parent?: string }>({
   effect: 'write',
@@ -11,10 +11,10 @@ export default defineCommand<Record<string, unknown> & { parent?: string }>({
   ],
   options: [
     { flags: '--parent <id|path>', description: 'the parent group (a subgroup)' },
-    ...settingOptions(groups, 'create', ['parent_id']),
+    ...settingOptions(inputsOf(groups), 'create', ['parent_id']),
   ],
   async run(opts, ctx) {
-    const values = settingValues(groups, 'create', opts);
+    const values = settingValues(inputsOf(groups), 'create', opts);
     const parent = opts.parent === undefined ? undefined : await groupId(ctx, opts.parent, '--parent');
     const created = await ctx.api.call<{ full_path: string }>(groups.routes.create, { ...values, parent_id: parent });
     ctx.io.note(`Created group ${created.full_path}`);

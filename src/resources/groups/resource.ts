@@ -29,6 +29,16 @@ export const GROUP_SETTING_FIELDS = {
   prevent_sharing_groups_outside_hierarchy: f.bool({ help: 'it may be shared only within its hierarchy' }),
 } as const;
 
+const S = GROUP_SETTING_FIELDS;
+
+/** What a create or an update of a group sends, in the order the commands offer them. */
+export const GROUP_INPUTS = {
+  name: f.string({ create: 'required', help: 'the name' }),
+  path: f.string({ create: 'required', help: 'the path (URL segment)' }),
+  parent_id: f.int({ min: 1, nullable: true, update: false, help: 'the parent group\'s id (a subgroup)' }),
+  ...GROUP_SETTING_FIELDS,
+} as const;
+
 /** Groups of the instance, by id or full path; a group's subgroups and all its descendants. */
 export const groups = defineResource({
   noun: 'group',
@@ -55,14 +65,56 @@ export const groups = defineResource({
     /** The groups invited to a project (those it is shared with). */
     invitedToProject: 'GET /projects/{project}/invited_groups',
   },
+  /** In the service's order: the list's fields (Group), then those of one group (GroupDetail). */
   fields: {
     id: f.int({ min: 1, readOnly: true }),
-    name: f.string({ create: 'required', help: 'the name' }),
-    path: f.string({ create: 'required', help: 'the path (URL segment)' }),
+    web_url: f.string({ readOnly: true }),
+    name: GROUP_INPUTS.name,
+    path: GROUP_INPUTS.path,
+    description: S.description,
+    visibility: S.visibility,
+    share_with_group_lock: S.share_with_group_lock,
+    require_two_factor_authentication: S.require_two_factor_authentication,
+    two_factor_grace_period: S.two_factor_grace_period,
+    project_creation_level: S.project_creation_level,
+    auto_devops_enabled: f.bool({ readOnly: true, nullable: true }),
+    subgroup_creation_level: S.subgroup_creation_level,
+    emails_disabled: f.bool({ readOnly: true }),
+    emails_enabled: S.emails_enabled,
+    mentions_disabled: S.mentions_disabled,
+    lfs_enabled: S.lfs_enabled,
+    math_rendering_limits_enabled: f.bool({ readOnly: true }),
+    lock_math_rendering_limits_enabled: f.bool({ readOnly: true }),
+    default_branch: S.default_branch,
+    default_branch_protection: f.int({ readOnly: true }),
+    default_branch_protection_defaults: f.object({ readOnly: true }),
+    avatar_url: f.string({ readOnly: true, nullable: true }),
+    request_access_enabled: S.request_access_enabled,
+    full_name: f.string({ readOnly: true }),
     full_path: f.string({ readOnly: true }),
-    parent_id: f.int({ min: 1, nullable: true, update: false, help: 'the parent group\'s id (a subgroup)' }),
-    ...GROUP_SETTING_FIELDS,
+    created_at: f.time({ readOnly: true }),
+    parent_id: GROUP_INPUTS.parent_id,
+    organization_id: f.int({ readOnly: true }),
+    shared_runners_setting: S.shared_runners_setting,
+    max_artifacts_size: f.int({ readOnly: true, nullable: true }),
+    ldap_cn: f.string({ readOnly: true, nullable: true }),
+    ldap_access: f.int({ readOnly: true, nullable: true }),
     marked_for_deletion_on: f.date({ readOnly: true, nullable: true }),
+    wiki_access_level: S.wiki_access_level,
+    archived: f.bool({ readOnly: true }),
+    /** Administrators only. */
+    repository_storage: f.string({ readOnly: true }),
+    shared_with_groups: f.object({ readOnly: true }),
+    /** Owners only. */
+    runners_token: f.string({ readOnly: true }),
+    enabled_git_access_protocol: f.string({ readOnly: true }),
+    prevent_sharing_groups_outside_hierarchy: S.prevent_sharing_groups_outside_hierarchy,
+    membership_lock: S.membership_lock,
+    prevent_forking_outside_group: S.prevent_forking_outside_group,
+    ip_restriction_ranges: f.string({ readOnly: true, nullable: true }),
+    allowed_email_domains_list: f.string({ readOnly: true, nullable: true }),
+    projects: f.object({ readOnly: true }),
+    shared_projects: f.object({ readOnly: true }),
   },
   columns: ['id', 'full_path', 'name', 'visibility', 'parent_id'],
   identity: ['full_path'],

@@ -3,10 +3,10 @@ import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from '../../sandbox/listing.js';
-import { groups, members, projects, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
+import { groups, members, NEW_GROUP, projects, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { GROUP_SETTINGS, presentGroup, presentProjectFor } from '../../sandbox/present.js';
+import { presentGroup, presentProjectFor } from '../../sandbox/present.js';
 import { addGroup } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
 import { deleteOrMark, deleteProjectNow, unmarkDeletion } from '../../sandbox/deletion.js';
@@ -75,15 +75,20 @@ export function presentGroupDetail(req: SandboxRequest, group: Group): Record<st
   });
 }
 
+/** The settings a create or an update takes, with the values a new group has (those after its place and state). */
+const SETTINGS = Object.entries(NEW_GROUP).slice(Object.keys(NEW_GROUP).indexOf('share_with_group_lock'));
+
 /** Settings of a create or update request, checked as the service checks them. */
 function settingsFrom(req: SandboxRequest): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
-  for (const [name, initial] of Object.entries(GROUP_SETTINGS)) {
+  for (const [name, initial] of SETTINGS) {
     const value = req.input[name];
     if (value === undefined) continue;
     if (typeof initial === 'boolean' || name.endsWith('_enabled')) settings[name] = value === null ? null : bool(value);
     else if (typeof initial === 'number') settings[name] = int(value, name);
     else settings[name] = value;
+    // An empty value ("") leaves the setting as it is.
+    if (settings[name] === undefined) delete settings[name];
   }
   if (req.input.emails_disabled !== undefined) settings.emails_enabled = !bool(req.input.emails_disabled);
   const choices: Record<string, string[]> = {
@@ -171,7 +176,7 @@ export const groupsModule: SandboxModule = {
       if (parentId !== null) {
         const parent = findGroup(req.db, String(parentId));
         if (!groupVisible(req, parent)) throw errors.notFound('Group');
-        const level = (parent.settings?.subgroup_creation_level ?? GROUP_SETTINGS.subgroup_creation_level) === 'owner' ? Role.owner : Role.maintainer;
+        const level = parent.subgroup_creation_level === 'owner' ? Role.owner : Role.maintainer;
         if (groupRole(req.db, user, parent) < level) throw errors.forbidden();
       } else if (!user.is_admin && user.can_create_group === false) {
         throw errors.forbidden();
@@ -181,7 +186,7 @@ export const groupsModule: SandboxModule = {
       if (Object.keys(problems).length) throw errors.message(400, `Failed to save group ${rubyErrors(problems)}`);
       const avatar = avatarFrom(req) ?? undefined;
       const group = addGroup(req.db, {
-        name, path, parent_id: parentId, visibility: draft.visibility, description: String(req.input.description ?? ''), settings: settingsFrom(req),
+        name, path, parent_id: parentId, visibility: draft.visibility, description: String(req.input.description ?? ''), ...settingsFrom(req),
       }, req.now());
       if (avatar) group.avatar = avatar;
       // The creator becomes an owner of the group.
@@ -202,7 +207,7 @@ export const groupsModule: SandboxModule = {
       if (Object.keys(problems).length) throw errors.validation(problems);
       applyAvatar(req, group);
       const settings = settingsFrom(req);
-      Object.assign(group, { name: draft.name, visibility: draft.visibility, settings: { ...group.settings, ...settings } });
+      Object.assign(group, { name: draft.name, visibility: draft.visibility, ...settings });
       if (req.input.description !== undefined) group.description = String(req.input.description ?? '');
       if (draft.path !== group.path) {
         group.path = draft.path;

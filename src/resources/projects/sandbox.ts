@@ -10,7 +10,7 @@ import {
 import type { SandboxModule } from '../../sandbox/module.js';
 import { protectDefaultBranch } from '../../sandbox/protection.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { GROUP_SETTINGS, PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, presentProjectFor } from '../../sandbox/present.js';
+import { PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, presentProjectFor } from '../../sandbox/present.js';
 import { repositoryOf, seedCommit } from '../../sandbox/git/repository.js';
 import { addProject } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
@@ -167,7 +167,7 @@ function namespaceFrom(req: SandboxRequest, value: unknown, user: User): { id: n
 /** Who may create projects in a group: its project_creation_level (Developers by default), administrators always. */
 function canCreateIn(req: SandboxRequest, user: User, group: Group): boolean {
   if (user.is_admin) return true;
-  const level = String(group.settings?.project_creation_level ?? GROUP_SETTINGS.project_creation_level);
+  const level = group.project_creation_level;
   const needed = { noone: Infinity, administrator: Infinity, owner: Role.owner, maintainer: Role.maintainer, developer: Role.developer }[level] ?? Role.developer;
   return groupRole(req.db, user, group) >= needed;
 }

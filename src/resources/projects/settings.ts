@@ -1,6 +1,6 @@
 import { SETTINGS_ROUTES } from '../settings/resource.js';
 import { creatableFields, updatableFields } from '../../api/resource.js';
-import { groups } from '../groups/resource.js';
+import { GROUP_INPUTS, groups } from '../groups/resource.js';
 import { projects } from './resource.js';
 import { defineCommand, type CommandDef, type Context, type OptionDef } from '../../cli/command.js';
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
@@ -13,7 +13,10 @@ import { groupArg, projectArg } from '../../cli/options.js';
  * fields), a group named by id or path, and what the service's delayed deletion means for a delete.
  */
 
-type Fields = typeof projects.fields | typeof groups.fields;
+type Fields = typeof projects.fields | typeof GROUP_INPUTS;
+
+/** What a create or an update of one sends, in the order the commands offer it (a group's answer has its fields in another). */
+export const inputsOf = (def: typeof projects | typeof groups): { fields: Fields } => (def === groups ? { fields: GROUP_INPUTS } : def);
 
 /** The options of a create (required fields required) or an update (switches with --no-…), from the declaration. */
 export const settingOptions = (def: { fields: Fields }, mode: 'create' | 'update', except: string[] = []): OptionDef[] =>
@@ -36,10 +39,10 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
     ...help,
     effect: 'write',
     args: [scope === 'project' ? projectArg : groupArg],
-    options: settingOptions(def, 'update'),
+    options: settingOptions(inputsOf(def), 'update'),
     async run(opts, ctx) {
       const target = ctx[scope](opts[scope] as string | undefined, `the ${scope} as an argument (forgectl ${def.command} update ID|PATH)`);
-      const values = settingValues(def, 'update', opts);
+      const values = settingValues(inputsOf(def), 'update', opts);
       if (!Object.keys(values).length) throw new UsageError('nothing to change: give the settings to set', `forgectl ${def.command} update --help lists them`);
       const route: string = def.routes.update;
       return ctx.api.call(route, { [scope]: target, ...values, ...query });

@@ -1,5 +1,6 @@
 import type { Severity } from '../../resources/alerts/resource.js';
 import { badges as badgeDeclaration, type Badge } from '../../resources/badges/resource.js';
+import { groups as groupDeclaration } from '../../resources/groups/resource.js';
 import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
 import { defineTable } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
@@ -27,26 +28,50 @@ export interface Avatar {
 export const avatarUrl = (rootUrl: string, kind: 'project' | 'group', record: { id: number; avatar?: Avatar }): string | null =>
   record.avatar ? `${rootUrl}/uploads/-/system/${kind}/avatar/${record.id}/${encodeURIComponent(record.avatar.filename)}` : null;
 
-export interface Group {
-  id: number;
-  name: string;
-  path: string;
-  full_path: string;
-  /** Names of the group and its ancestors, "Acme / Platform". */
-  full_name?: string;
-  parent_id: number | null;
-  visibility: Visibility;
-  created_at: string;
-  description?: string;
-  archived?: boolean;
-  /** Set when the group was scheduled for deletion (delayed deletion). */
-  marked_for_deletion_on?: string | null;
-  /** Groups this group is shared with (`POST /groups/{group}/share`). */
-  shared_with_groups?: GroupLink[];
-  /** Settings a client changed that the sandbox only stores and shows (project_creation_level, lfs_enabled …). */
-  settings?: Record<string, unknown>;
-  avatar?: Avatar;
-}
+/**
+ * A group as the sandbox stores it: the declared fields (src/resources/groups/resource.ts) but those it computes when
+ * presenting, the groups it is shared with (`POST /groups/{group}/share`) and its uploaded avatar.
+ */
+export type Group = StoredRecord<typeof groupDeclaration, { shared_with_groups: GroupLink[]; avatar?: Avatar }, ComputedGroupField>;
+
+/** The fields of a group the sandbox computes when presenting it (from its path, its parent, the caller). */
+export type ComputedGroupField =
+  | 'web_url' | 'emails_disabled' | 'avatar_url' | 'full_name' | 'organization_id' | 'ldap_cn' | 'ldap_access' | 'repository_storage'
+  | 'runners_token' | 'enabled_git_access_protocol' | 'projects' | 'shared_projects';
+
+/** What a new group has where its creator says nothing (its name and path come from the creator). */
+export const NEW_GROUP: Omit<Group, 'id' | 'name' | 'path' | 'full_path' | 'created_at'> = {
+  description: '',
+  visibility: 'private',
+  parent_id: null,
+  marked_for_deletion_on: null,
+  archived: false,
+  shared_with_groups: [],
+  // The settings a create or an update takes.
+  share_with_group_lock: false,
+  require_two_factor_authentication: false,
+  two_factor_grace_period: 48,
+  project_creation_level: 'developer',
+  auto_devops_enabled: null,
+  subgroup_creation_level: 'maintainer',
+  emails_enabled: true,
+  mentions_disabled: null,
+  lfs_enabled: true,
+  math_rendering_limits_enabled: true,
+  lock_math_rendering_limits_enabled: false,
+  default_branch: null,
+  default_branch_protection: 2,
+  default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }] },
+  request_access_enabled: true,
+  shared_runners_setting: 'enabled',
+  max_artifacts_size: null,
+  wiki_access_level: 'enabled',
+  membership_lock: false,
+  prevent_forking_outside_group: false,
+  prevent_sharing_groups_outside_hierarchy: false,
+  ip_restriction_ranges: null,
+  allowed_email_domains_list: null,
+};
 
 export interface Project {
   id: number;
