@@ -270,6 +270,7 @@ const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
     section: "a merge request's rule: its CODEOWNERS section (as above)",
     overridden: "a merge request's rule: whether it differs from the project rule it copies (as above)",
   },
+  keys: { deploy_keys_projects: 'a deploy key found by id or fingerprint: the projects it is enabled on (GitLab API docs, Keys: get key by fingerprint)' },
 };
 
 /** `'GET /projects/{project}/badges/{badge_id}'` → `'GET /projects/{}/badges/{}'`. */

@@ -10,6 +10,12 @@ import { deployKeysOf } from '../../sandbox/protection.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
 import { presentFullUser } from '../../sandbox/users.js';
+import { presentRecord } from '../../sandbox/records.js';
+import { placed } from '../../api/resource.js';
+
+/** The instance's view of a key (with its owner), and a user's view of their own. */
+const ANY_KEY = placed(sshKeys, 'instance');
+const OWN_KEY = placed(sshKeys, 'current');
 
 /** Real key material (made with ssh-keygen), so fingerprints match what users compute locally. */
 export const SEED_KEYS = {
@@ -18,24 +24,15 @@ export const SEED_KEYS = {
   deploy: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPIvJXfBjL3LXjcbcNVbpWtv4YckfjoC7KwC4etuwK4R deploy@ci',
 };
 
+/** A key as the instance's key endpoints present it: with its owner, and a deploy key with the projects it is enabled on. */
 function present(req: SandboxRequest, key: SshKey): Record<string, unknown> {
   const owner = users(req.db).find((u) => u.id === key.user_id);
-  const record: Record<string, unknown> = {
-    id: key.id,
-    title: key.title,
-    created_at: key.created_at,
-    expires_at: key.expires_at,
-    key: key.key,
-    usage_type: key.usage_type,
-    last_used_at: key.last_used_at,
+  return presentRecord(ANY_KEY, key, {
     user: owner ? { ...presentFullUser(owner, req), shared_runners_minutes_limit: null, extra_shared_runners_minutes_limit: null } : null,
-  };
-  if (key.deploy_keys_projects) {
-    record.deploy_keys_projects = key.deploy_keys_projects.map((link) => ({
+    deploy_keys_projects: key.deploy_keys_projects?.map((link) => ({
       id: link.id, deploy_key_id: key.id, project_id: link.project_id, created_at: link.created_at, updated_at: link.updated_at, can_push: link.can_push,
-    }));
-  }
-  return record;
+    })),
+  });
 }
 
 /** The key whose MD5 (colon hex, optionally "MD5:") or SHA256 ("SHA256:…") fingerprint is given. */
@@ -56,9 +53,7 @@ function findByFingerprint(db: Db, fingerprint: string): SshKey | undefined {
 }
 
 /** A user's own SSH key as the user keys endpoints present it (without the owner). */
-function presentUserKey(key: SshKey): Record<string, unknown> {
-  return { id: key.id, title: key.title, created_at: key.created_at, expires_at: key.expires_at, key: key.key, usage_type: key.usage_type, last_used_at: key.last_used_at };
-}
+const presentUserKey = (key: SshKey): Record<string, unknown> => presentRecord(OWN_KEY, key);
 
 const USAGE_TYPES = ['auth', 'signing', 'auth_and_signing'] as const;
 
@@ -100,12 +95,11 @@ function removeKey(req: SandboxRequest, key: SshKey) {
 /** A deploy key as a project's deploy key endpoints present it: with can_push of that project's link. */
 function presentDeployKey(key: SshKey, projectId?: number): Record<string, unknown> {
   const blob = parsePublicKey(key.key)?.blob ?? Buffer.alloc(0);
-  const record: Record<string, unknown> = {
-    id: key.id, title: key.title, created_at: key.created_at, expires_at: key.expires_at, key: key.key,
-    fingerprint: md5Fingerprint(blob), fingerprint_sha256: sha256Fingerprint(blob),
-  };
-  if (projectId !== undefined) record.can_push = key.deploy_keys_projects?.find((link) => link.project_id === projectId)?.can_push ?? false;
-  return record;
+  return presentRecord(deployKeys, key, {
+    fingerprint: md5Fingerprint(blob),
+    fingerprint_sha256: sha256Fingerprint(blob),
+    can_push: projectId === undefined ? undefined : (key.deploy_keys_projects?.find((link) => link.project_id === projectId)?.can_push ?? false),
+  });
 }
 
 /** An instance deploy key, with the projects it is enabled on. */

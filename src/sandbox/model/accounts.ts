@@ -1,6 +1,7 @@
 import type { TokenFields } from '../../resources/access-tokens/values.js';
 import { defineTable } from '../db.js';
 import { deployTokens as deployTokenDeclaration } from '../../resources/deploy-tokens/resource.js';
+import { sshKeys } from '../../resources/keys/resource.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
 /** Users and what they sign in and sign with: tokens, SSH and GPG keys, emails, their status; deploy tokens. */
@@ -54,21 +55,18 @@ export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> 
 export const users = defineTable<User>('users');
 export const tokens = defineTable<AccessToken>('tokens');
 
-export interface SshKey {
-  id: number;
+/**
+ * An SSH key (src/resources/keys/resource.ts): a user's, or a deploy key (deploy_keys_projects: the projects it is
+ * enabled on); its owner (`user`) is presented from user_id.
+ */
+export type SshKey = StoredRecord<typeof sshKeys, {
   /** Owner of an SSH key; creator of a deploy key. */
   user_id: number;
-  title: string;
-  key: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  usage_type: 'auth' | 'signing' | 'auth_and_signing';
   /** An instance deploy key (`POST /deploy_keys`): any project's maintainers may enable it. */
   public?: boolean;
   /** Projects a deploy key is enabled on; absent for a user's SSH key. */
   deploy_keys_projects?: Array<{ id: number; project_id: number; can_push: boolean; created_at: string; updated_at: string }>;
-}
+}, 'user'>;
 
 export const sshKeyTable = defineTable<SshKey>('ssh_keys');
 
