@@ -3,7 +3,9 @@ import type { Db } from './db.js';
 import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
 import { bool, type SandboxRequest } from './http.js';
 import { presentRecord } from './records.js';
+import type { Field } from '../api/fields.js';
 import { groups as groupDeclaration } from '../resources/groups/resource.js';
+import { projects as projectDeclaration } from '../resources/projects/resource.js';
 import { avatarUrl, commits, groups, issues, members, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
@@ -59,53 +61,6 @@ export function presentGroupLinks(db: Db, links: GroupLink[] | undefined): Array
   });
 }
 
-/** Feature access levels of a project ("enabled", "private", "disabled"), with their defaults. */
-export const PROJECT_FEATURES: Record<string, string> = {
-  issues: 'enabled', repository: 'enabled', merge_requests: 'enabled', forking: 'enabled', wiki: 'enabled', builds: 'enabled',
-  snippets: 'enabled', pages: 'private', analytics: 'enabled', container_registry: 'enabled', security_and_compliance: 'private',
-  releases: 'enabled', environments: 'enabled', feature_flags: 'enabled', infrastructure: 'enabled', monitor: 'enabled',
-  model_experiments: 'enabled', model_registry: 'enabled',
-};
-
-/** Project settings clients may set on create and update, with the values a new project has. */
-export const PROJECT_SETTINGS: Record<string, unknown> = {
-  packages_enabled: true,
-  resolve_outdated_diff_discussions: false,
-  emails_enabled: true,
-  shared_runners_enabled: true,
-  lfs_enabled: true,
-  ci_config_path: '',
-  public_jobs: true,
-  only_allow_merge_if_pipeline_succeeds: false,
-  allow_merge_on_skipped_pipeline: null,
-  request_access_enabled: true,
-  only_allow_merge_if_all_discussions_are_resolved: false,
-  remove_source_branch_after_merge: true,
-  printing_merge_request_link_enabled: true,
-  merge_method: 'merge',
-  squash_option: 'default_off',
-  enforce_auth_checks_on_uploads: true,
-  suggestion_commit_message: null,
-  merge_commit_template: null,
-  squash_commit_template: null,
-  issue_branch_template: null,
-  autoclose_referenced_issues: true,
-  warn_about_potentially_unwanted_characters: true,
-  approvals_before_merge: 0,
-  mirror: false,
-  ci_default_git_depth: 20,
-  ci_forward_deployment_enabled: true,
-  ci_separated_caches: true,
-  build_timeout: 3600,
-  auto_cancel_pending_pipelines: 'enabled',
-  auto_devops_enabled: false,
-  keep_latest_artifact: true,
-  restrict_user_defined_variables: false,
-  group_runners_enabled: true,
-  service_desk_enabled: false,
-  ...Object.fromEntries(Object.entries(PROJECT_FEATURES).map(([feature, level]) => [`${feature}_access_level`, level])),
-};
-
 export interface ProjectView {
   /** The caller's role in the project (0: none); decides the settings shown to maintainers. */
   role?: number;
@@ -118,98 +73,82 @@ export interface ProjectView {
   permissions?: { project_access: unknown; group_access: unknown };
 }
 
+const pickFields = (fields: Record<string, Field>, names: string[]): Record<string, Field> => Object.fromEntries(names.map((name) => [name, fields[name]]));
+
+const projectFields = Object.keys(projectDeclaration.fields);
+/** `simple=true`: the fields up to the namespace, and the visibility. */
+const SIMPLE_PROJECT = { fields: pickFields(projectDeclaration.fields, [...projectFields.slice(0, projectFields.indexOf('namespace') + 1), 'visibility']) };
+/** What only maintainers (and administrators) see: the CI/CD settings, where it was imported from. */
+const MAINTAINER_SETTINGS = [
+  'ci_default_git_depth', 'ci_forward_deployment_enabled', 'ci_separated_caches', 'keep_latest_artifact', 'restrict_user_defined_variables',
+  'group_runners_enabled', 'auto_cancel_pending_pipelines', 'build_timeout', 'auto_devops_enabled', 'import_url', 'import_type', 'build_git_strategy',
+];
+
 /**
- * A project record in the service's shape (the Project entity). Counts the sandbox does not keep (stars, forks)
- * are zero. Built by assignment rather than spreads: fleets list hundreds of projects, and spread-built objects are
- * several times slower to make and serialize.
+ * A project as the service presents it (src/resources/projects/resource.ts), with what the service derives: its
+ * URLs, namespace and owner, the features' switches from their access levels, counts (stars and forks: zero here).
  */
 export function presentProject(project: Project, db: Db, rootUrl: string, view: ProjectView = {}): Record<string, unknown> {
   const namespace = presentNamespace(db, project, rootUrl);
-  const { host, hostname } = new URL(rootUrl);
   const web = `${rootUrl}/${project.path_with_namespace}`;
-  const api = `${rootUrl}/api/v4/projects/${project.id}`;
-  const topics = project.topics ?? [];
-  const record: Record<string, unknown> = {
-    id: project.id,
-    description: project.description,
-    name: project.name,
+  const identity = {
     name_with_namespace: `${namespace?.kind === 'group' ? fullName(db, projectGroup(db, project)!) : (namespace?.name ?? '')} / ${project.name}`,
-    path: project.path,
-    path_with_namespace: project.path_with_namespace,
-    created_at: project.created_at,
-    default_branch: project.default_branch,
-    tag_list: topics,
-    topics,
-    ssh_url_to_repo: `git@${hostname}:${project.path_with_namespace}.git`,
+    tag_list: project.topics,
+    ssh_url_to_repo: `git@${new URL(rootUrl).hostname}:${project.path_with_namespace}.git`,
     http_url_to_repo: `${web}.git`,
     web_url: web,
-    readme_url: null,
     forks_count: 0,
     avatar_url: avatarUrl(rootUrl, 'project', project),
     star_count: 0,
-    last_activity_at: project.last_activity_at ?? project.created_at,
     namespace,
   };
-  if (view.simple) {
-    record.visibility = project.visibility;
-    return record;
-  }
-  const settings: Record<string, unknown> = project.settings ? { ...PROJECT_SETTINGS, ...project.settings } : PROJECT_SETTINGS;
-  const maintainer = (view.role ?? 0) >= 40 || Boolean(view.admin);
-  const enabled = (name: string): boolean => settings[`${name}_access_level`] !== 'disabled';
-  const repository = repositories(db).find((r) => r.project_id === project.id);
-  const owner = namespace?.kind === 'user' ? namespaceOwner(db, project) : undefined;
-  if (view.admin) record.repository_storage = project.repository_storage;
-  record.container_registry_image_prefix = `registry.${host}/${project.path_with_namespace}`;
-  record._links = {
-    self: api, issues: `${api}/issues`, merge_requests: `${api}/merge_requests`, repo_branches: `${api}/repository/branches`,
-    labels: `${api}/labels`, events: `${api}/events`, members: `${api}/members`, cluster_agents: `${api}/cluster_agents`,
-  };
-  record.packages_enabled = settings.packages_enabled;
-  record.empty_repo = !repository || Object.keys(repository.branches).length === 0;
-  record.archived = project.archived ?? false;
-  record.visibility = project.visibility;
-  if (owner) record.owner = presentUserBasic(owner, rootUrl);
-  record.resolve_outdated_diff_discussions = settings.resolve_outdated_diff_discussions;
-  record.repository_object_format = 'sha1';
-  record.issues_enabled = enabled('issues');
-  record.merge_requests_enabled = enabled('merge_requests');
-  record.wiki_enabled = enabled('wiki');
-  record.jobs_enabled = enabled('builds');
-  record.snippets_enabled = enabled('snippets');
-  record.container_registry_enabled = enabled('container_registry');
-  record.service_desk_enabled = settings.service_desk_enabled;
-  record.can_create_merge_request_in = (view.role ?? 0) >= 30;
-  for (const feature of FEATURE_NAMES) record[`${feature}_access_level`] = settings[`${feature}_access_level`];
-  record.emails_disabled = !settings.emails_enabled;
-  record.emails_enabled = settings.emails_enabled;
-  record.shared_runners_enabled = settings.shared_runners_enabled;
-  record.lfs_enabled = settings.lfs_enabled;
-  record.creator_id = project.creator_id ?? null;
-  if (maintainer) {
-    record.import_url = null;
-    record.import_type = null;
-  }
-  record.import_status = 'none';
-  record.open_issues_count = issues(db).filter((i) => i.project_id === project.id && i.state === 'opened').length;
-  record.description_html = project.description ? `<p data-sourcepos="1:1-1:${project.description.length}" dir="auto">${escapeHtml(project.description)}</p>` : '';
-  record.updated_at = project.updated_at ?? project.created_at;
-  if (maintainer) for (const name of MAINTAINER_SETTINGS) record[name] = settings[name];
-  if (maintainer) record.build_git_strategy = 'fetch';
-  for (const name of MERGE_SETTINGS) record[name] = settings[name];
-  record.shared_with_groups = presentGroupLinks(db, project.shared_with_groups);
-  record.marked_for_deletion_at = project.marked_for_deletion_on ?? null;
-  record.marked_for_deletion_on = project.marked_for_deletion_on ?? null;
-  if (view.statistics) {
-    record.statistics = {
-      commit_count: commits(db).filter((c) => c.project_id === project.id).length, storage_size: 0, repository_size: 0, wiki_size: 0,
-      lfs_objects_size: 0, job_artifacts_size: 0, pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0,
-      container_registry_size: 0,
-    };
-  }
-  if (view.permissions) record.permissions = view.permissions;
-  return record;
+  if (view.simple) return presentRecord(SIMPLE_PROJECT, project, identity);
+  return presentRecord(projectDeclaration, project, Object.assign(identity, projectDetails(project, db, rootUrl, view, namespace?.kind === 'user')));
 }
+
+/** What the full answer has beyond the simple one, and the fields it goes without for this caller (undefined). */
+function projectDetails(project: Project, db: Db, rootUrl: string, view: ProjectView, personal: boolean): Record<string, unknown> {
+  const api = `${rootUrl}/api/v4/projects/${project.id}`;
+  const enabled = (feature: string): boolean => (project as unknown as Record<string, unknown>)[`${feature}_access_level`] !== 'disabled';
+  const repository = repositories(db).find((r) => r.project_id === project.id);
+  const owner = personal ? namespaceOwner(db, project) : undefined;
+  const details: Record<string, unknown> = {
+    repository_storage: view.admin ? project.repository_storage : undefined,
+    container_registry_image_prefix: `registry.${new URL(rootUrl).host}/${project.path_with_namespace}`,
+    _links: {
+      self: api, issues: `${api}/issues`, merge_requests: `${api}/merge_requests`, repo_branches: `${api}/repository/branches`,
+      labels: `${api}/labels`, events: `${api}/events`, members: `${api}/members`, cluster_agents: `${api}/cluster_agents`,
+    },
+    empty_repo: !repository || Object.keys(repository.branches).length === 0,
+    owner: owner ? presentUserBasic(owner, rootUrl) : undefined,
+    repository_object_format: 'sha1',
+    issues_enabled: enabled('issues'),
+    merge_requests_enabled: enabled('merge_requests'),
+    wiki_enabled: enabled('wiki'),
+    jobs_enabled: enabled('builds'),
+    snippets_enabled: enabled('snippets'),
+    container_registry_enabled: enabled('container_registry'),
+    can_create_merge_request_in: (view.role ?? 0) >= 30,
+    emails_disabled: !project.emails_enabled,
+    import_status: 'none',
+    open_issues_count: issues(db).filter((i) => i.project_id === project.id && i.state === 'opened').length,
+    description_html: project.description ? `<p data-sourcepos="1:1-1:${project.description.length}" dir="auto">${escapeHtml(project.description)}</p>` : '',
+    build_git_strategy: 'fetch',
+    shared_with_groups: presentGroupLinks(db, project.shared_with_groups),
+    marked_for_deletion_at: project.marked_for_deletion_on ?? null,
+    statistics: view.statistics ? projectStatistics(db, project) : undefined,
+    permissions: view.permissions,
+  };
+  const maintainer = (view.role ?? 0) >= 40 || Boolean(view.admin);
+  if (!maintainer) for (const name of MAINTAINER_SETTINGS) details[name] = undefined;
+  return details;
+}
+
+const projectStatistics = (db: Db, project: Project): Record<string, number> => ({
+  commit_count: commits(db).filter((c) => c.project_id === project.id).length, storage_size: 0, repository_size: 0, wiki_size: 0,
+  lfs_objects_size: 0, job_artifacts_size: 0, pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0,
+  container_registry_size: 0,
+});
 
 /** A project record as the caller sees it. */
 export function presentProjectFor(req: SandboxRequest, project: Project, extra: { statistics?: boolean; permissions?: boolean } = {}): Record<string, unknown> {
@@ -231,20 +170,6 @@ function membershipOf(db: Db, type: 'group' | 'project', id: number, userId: num
   const member = members(db).find((m) => m.source_type === type && m.source_id === id && m.user_id === userId);
   return member ? { access_level: member.access_level, notification_level: 3 } : null;
 }
-
-const FEATURE_NAMES = Object.keys(PROJECT_FEATURES);
-/** CI/CD settings only maintainers see. */
-const MAINTAINER_SETTINGS = [
-  'ci_default_git_depth', 'ci_forward_deployment_enabled', 'ci_separated_caches', 'keep_latest_artifact', 'restrict_user_defined_variables',
-  'group_runners_enabled', 'auto_cancel_pending_pipelines', 'build_timeout', 'auto_devops_enabled',
-];
-/** Merge and other settings everyone sees, in the service's order. */
-const MERGE_SETTINGS = [
-  'ci_config_path', 'public_jobs', 'only_allow_merge_if_pipeline_succeeds', 'allow_merge_on_skipped_pipeline', 'request_access_enabled',
-  'only_allow_merge_if_all_discussions_are_resolved', 'remove_source_branch_after_merge', 'printing_merge_request_link_enabled', 'merge_method',
-  'squash_option', 'enforce_auth_checks_on_uploads', 'suggestion_commit_message', 'merge_commit_template', 'squash_commit_template',
-  'issue_branch_template', 'warn_about_potentially_unwanted_characters', 'autoclose_referenced_issues', 'approvals_before_merge', 'mirror',
-];
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -3,7 +3,7 @@ import { newTokenValue } from './db.js';
 import { Role } from './auth.js';
 import { repositoryOf, seedCommit } from './git/repository.js';
 import {
-  groups, issues, members, mergeRequests, NEW_GROUP, projects, tokens, USER_NAMESPACE_BASE, users,
+  groups, issues, members, mergeRequests, NEW_GROUP, NEW_PROJECT, projects, tokens, USER_NAMESPACE_BASE, users,
   type AccessToken, type Group, type Project, type User,
 } from './model.js';
 
@@ -100,19 +100,12 @@ export function addProject(db: Db, fields: Partial<Project> & { name: string; pa
   if (namespacePath === undefined) throw new Error(`no namespace ${fields.namespace_id}`);
   const at = now.toISOString();
   const project: Project = {
+    ...structuredClone(NEW_PROJECT),
     id: db.nextId('projects'),
     path_with_namespace: `${namespacePath}/${fields.path}`,
-    visibility: 'private',
-    default_branch: 'main',
-    repository_storage: 'default',
     created_at: at,
     updated_at: at,
     last_activity_at: at,
-    description: null,
-    archived: false,
-    topics: [],
-    marked_for_deletion_on: null,
-    shared_with_groups: [],
     ...fields,
   };
   projects(db).push(project);

@@ -246,7 +246,7 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
 const FIELDS_NOT_RECORDED: Record<string, string> = {
   artifacts: 'the job record is not described; only its artifacts are',
   experiments: 'an internal listing the documents describe without its fields; the fields are those the sandbox and the command show',
-  projects: 'projects are not described field by field; the fields declared are the ones the commands show',
+  projects: 'projects are not described field by field; the fields declared are those of the GitLab API docs (Projects), the ones the sandbox answers with',
   groups: 'groups are not described field by field; the fields declared are those of the GitLab API docs (Groups), the ones the sandbox answers with',
   submodules: 'a submodule update answers a commit; the one field declared is the path, the route parameter that names it',
   members: 'not in the documents here; the fields are those of the GitLab API docs (Group and project members), checked by the sandbox tests',

@@ -33,7 +33,7 @@ function archiveAvailable(db: Db, job: Job, now: Date): boolean {
  */
 function lockedAsLatest(db: Db, job: Job): boolean {
   const project = projects(db).find((p) => p.id === job.project_id);
-  return project?.settings?.keep_latest_artifact !== false && isLatestSuccessful(db, pipelineOf(db, job));
+  return project?.keep_latest_artifact !== false && isLatestSuccessful(db, pipelineOf(db, job));
 }
 
 /** The newest successful pipeline of a ref that no other pipeline triggered (decided by creation time). */

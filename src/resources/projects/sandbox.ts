@@ -4,13 +4,13 @@ import { descendantGroups, groupChain, projectGroup } from '../../sandbox/hierar
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { matches, ordering, parameterize, pathProblem, sortRecords, timeParam } from '../../sandbox/listing.js';
 import {
-  groups, members, projects, userNamespaceId, users, USER_NAMESPACE_BASE,
+  groups, members, NEW_PROJECT, projects, userNamespaceId, users, USER_NAMESPACE_BASE,
   type Group, type Project, type User, type Visibility,
 } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { protectDefaultBranch } from '../../sandbox/protection.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { PROJECT_FEATURES, PROJECT_SETTINGS, presentGroup, presentProjectFor } from '../../sandbox/present.js';
+import { presentGroup, presentProjectFor } from '../../sandbox/present.js';
 import { repositoryOf, seedCommit } from '../../sandbox/git/repository.js';
 import { addProject } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
@@ -57,8 +57,8 @@ function listProjects(req: SandboxRequest, candidates: Project[]) {
   if (bool(q.starred)) list = [];
   const minAccess = int(q.min_access_level, 'min_access_level');
   if (minAccess !== undefined) list = user ? list.filter((p) => memberRoleInProject(req.db, user, p) >= minAccess) : [];
-  if (bool(q.with_issues_enabled)) list = list.filter((p) => (p.settings?.issues_access_level ?? 'enabled') !== 'disabled');
-  if (bool(q.with_merge_requests_enabled)) list = list.filter((p) => (p.settings?.merge_requests_access_level ?? 'enabled') !== 'disabled');
+  if (bool(q.with_issues_enabled)) list = list.filter((p) => p.issues_access_level !== 'disabled');
+  if (bool(q.with_merge_requests_enabled)) list = list.filter((p) => p.merge_requests_access_level !== 'disabled');
   const topics = array(q.topic);
   if (topics?.length) list = list.filter((p) => topics.every((t) => (p.topics ?? []).some((topic) => topic.toLowerCase() === t.toLowerCase())));
   const idAfter = int(q.id_after, 'id_after');
@@ -91,10 +91,13 @@ function listProjects(req: SandboxRequest, candidates: Project[]) {
   });
 }
 
+/** The settings a create or an update takes, with the values a new project has (those after its place and state). */
+const SETTINGS = Object.entries(NEW_PROJECT).slice(Object.keys(NEW_PROJECT).indexOf('packages_enabled'));
+
 /** Settings of a create or update request; the old `*_enabled` switches set the matching access levels. */
 function settingsFrom(req: SandboxRequest): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
-  for (const [name, initial] of Object.entries(PROJECT_SETTINGS)) {
+  for (const [name, initial] of SETTINGS) {
     const value = req.input[name];
     if (value === undefined) continue;
     if (name.endsWith('_access_level')) {
@@ -103,6 +106,8 @@ function settingsFrom(req: SandboxRequest): Record<string, unknown> {
     } else if (typeof initial === 'boolean') settings[name] = value === null ? null : bool(value);
     else if (typeof initial === 'number') settings[name] = int(value, name);
     else settings[name] = value;
+    // An empty value ("") leaves the setting as it is.
+    if (settings[name] === undefined) delete settings[name];
   }
   for (const feature of ['issues', 'merge_requests', 'wiki', 'snippets', 'container_registry']) {
     const enabled = bool(req.input[`${feature}_enabled`]);
@@ -113,7 +118,6 @@ function settingsFrom(req: SandboxRequest): Record<string, unknown> {
   if (req.input.emails_disabled !== undefined && req.input.emails_enabled === undefined) settings.emails_enabled = !bool(req.input.emails_disabled);
   if (settings.merge_method !== undefined && !['merge', 'rebase_merge', 'ff'].includes(String(settings.merge_method))) throw errors.invalid('merge_method');
   if (settings.squash_option !== undefined && !['never', 'always', 'default_on', 'default_off'].includes(String(settings.squash_option))) throw errors.invalid('squash_option');
-  for (const feature of Object.keys(PROJECT_FEATURES)) delete (settings as Record<string, unknown>)[feature];
   return settings;
 }
 
@@ -189,7 +193,7 @@ function createProject(req: SandboxRequest, user: User, namespaceValue: unknown)
     description: req.input.description === undefined ? null : String(req.input.description),
     default_branch: req.input.default_branch ? String(req.input.default_branch) : 'main',
     topics: topicsFrom(req) ?? [],
-    settings: settingsFrom(req),
+    ...settingsFrom(req),
   }, req.now());
   if (avatar) project.avatar = avatar;
   // Someone allowed to create below Maintainer (project_creation_level) becomes a Maintainer of the new project.
@@ -266,7 +270,7 @@ export const projectsModule: SandboxModule = {
         path: draft.path,
         path_with_namespace: `${project.path_with_namespace.slice(0, project.path_with_namespace.lastIndexOf('/'))}/${draft.path}`,
         visibility: draft.visibility,
-        settings: { ...project.settings, ...settingsFrom(req) },
+        ...settingsFrom(req),
         updated_at: req.now().toISOString(),
         ...(topics ? { topics } : {}),
         ...(req.input.description !== undefined ? { description: req.input.description === null ? null : String(req.input.description) } : {}),

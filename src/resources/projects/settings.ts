@@ -1,7 +1,7 @@
 import { SETTINGS_ROUTES } from '../settings/resource.js';
 import { creatableFields, updatableFields } from '../../api/resource.js';
 import { GROUP_INPUTS, groups } from '../groups/resource.js';
-import { projects } from './resource.js';
+import { PROJECT_INPUTS, projects } from './resource.js';
 import { defineCommand, type CommandDef, type Context, type OptionDef } from '../../cli/command.js';
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
@@ -13,10 +13,10 @@ import { groupArg, projectArg } from '../../cli/options.js';
  * fields), a group named by id or path, and what the service's delayed deletion means for a delete.
  */
 
-type Fields = typeof projects.fields | typeof GROUP_INPUTS;
+type Fields = typeof PROJECT_INPUTS | typeof GROUP_INPUTS;
 
-/** What a create or an update of one sends, in the order the commands offer it (a group's answer has its fields in another). */
-export const inputsOf = (def: typeof projects | typeof groups): { fields: Fields } => (def === groups ? { fields: GROUP_INPUTS } : def);
+/** What a create or an update of one sends, in the order the commands offer it (the answers have their fields in the service's order). */
+export const inputsOf = (def: typeof projects | typeof groups): { fields: Fields } => ({ fields: def === groups ? GROUP_INPUTS : PROJECT_INPUTS });
 
 /** The options of a create (required fields required) or an update (switches with --no-…), from the declaration. */
 export const settingOptions = (def: { fields: Fields }, mode: 'create' | 'update', except: string[] = []): OptionDef[] =>

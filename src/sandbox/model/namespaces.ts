@@ -1,6 +1,7 @@
 import type { Severity } from '../../resources/alerts/resource.js';
 import { badges as badgeDeclaration, type Badge } from '../../resources/badges/resource.js';
 import { groups as groupDeclaration } from '../../resources/groups/resource.js';
+import { projects as projectDeclaration } from '../../resources/projects/resource.js';
 import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
 import { defineTable } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
@@ -73,32 +74,92 @@ export const NEW_GROUP: Omit<Group, 'id' | 'name' | 'path' | 'full_path' | 'crea
   allowed_email_domains_list: null,
 };
 
-export interface Project {
-  id: number;
-  name: string;
-  path: string;
-  path_with_namespace: string;
-  /** A group's id, or a user's personal namespace (userNamespaceId). */
-  namespace_id: number;
-  visibility: Visibility;
+/**
+ * A project as the sandbox stores it: the declared fields (src/resources/projects/resource.ts) but those it computes
+ * when presenting, the groups it is shared with (`POST /projects/{project}/share`), its uploaded avatar, and whether
+ * a repository storage move holds its repository read-only.
+ */
+export type Project = StoredRecord<typeof projectDeclaration, {
+  /** Always a branch's name here (a new project's is main). */
   default_branch: string;
-  repository_storage: string;
-  created_at: string;
-  description: string | null;
-  /** Set while a repository storage move runs. */
-  repository_read_only?: boolean;
-  updated_at?: string;
-  last_activity_at?: string;
-  creator_id?: number;
-  archived?: boolean;
-  topics?: string[];
-  marked_for_deletion_on?: string | null;
-  /** Groups this project is shared with (`POST /projects/{project}/share`). */
-  shared_with_groups?: GroupLink[];
-  /** Settings a client changed that the sandbox only stores and shows (merge_method, issues_access_level …). */
-  settings?: Record<string, unknown>;
+  shared_with_groups: GroupLink[];
   avatar?: Avatar;
-}
+  repository_read_only?: boolean;
+}, ComputedProjectField>;
+
+/** The fields of a project the sandbox computes when presenting it (from its namespace, repository, issues, the caller). */
+export type ComputedProjectField =
+  | 'name_with_namespace' | 'tag_list' | 'ssh_url_to_repo' | 'http_url_to_repo' | 'web_url' | 'readme_url' | 'forks_count' | 'avatar_url'
+  | 'star_count' | 'namespace' | 'container_registry_image_prefix' | '_links' | 'empty_repo' | 'owner' | 'repository_object_format'
+  | 'issues_enabled' | 'merge_requests_enabled' | 'wiki_enabled' | 'jobs_enabled' | 'snippets_enabled' | 'container_registry_enabled'
+  | 'can_create_merge_request_in' | 'emails_disabled' | 'import_url' | 'import_type' | 'import_status' | 'open_issues_count'
+  | 'description_html' | 'build_git_strategy' | 'marked_for_deletion_at' | 'statistics' | 'permissions';
+
+/** What a new project has where its creator says nothing (its name, path and namespace come from the creator). */
+export const NEW_PROJECT: Omit<Project, 'id' | 'name' | 'path' | 'path_with_namespace' | 'namespace_id' | 'created_at' | 'updated_at' | 'last_activity_at'> = {
+  visibility: 'private',
+  default_branch: 'main',
+  repository_storage: 'default',
+  description: null,
+  archived: false,
+  topics: [],
+  marked_for_deletion_on: null,
+  shared_with_groups: [],
+  creator_id: null,
+  // The settings a create or an update takes.
+  packages_enabled: true,
+  resolve_outdated_diff_discussions: false,
+  emails_enabled: true,
+  shared_runners_enabled: true,
+  lfs_enabled: true,
+  ci_config_path: '',
+  public_jobs: true,
+  only_allow_merge_if_pipeline_succeeds: false,
+  allow_merge_on_skipped_pipeline: null,
+  request_access_enabled: true,
+  only_allow_merge_if_all_discussions_are_resolved: false,
+  remove_source_branch_after_merge: true,
+  printing_merge_request_link_enabled: true,
+  merge_method: 'merge',
+  squash_option: 'default_off',
+  enforce_auth_checks_on_uploads: true,
+  suggestion_commit_message: null,
+  merge_commit_template: null,
+  squash_commit_template: null,
+  issue_branch_template: null,
+  autoclose_referenced_issues: true,
+  warn_about_potentially_unwanted_characters: true,
+  approvals_before_merge: 0,
+  mirror: false,
+  ci_default_git_depth: 20,
+  ci_forward_deployment_enabled: true,
+  ci_separated_caches: true,
+  build_timeout: 3600,
+  auto_cancel_pending_pipelines: 'enabled',
+  auto_devops_enabled: false,
+  keep_latest_artifact: true,
+  restrict_user_defined_variables: false,
+  group_runners_enabled: true,
+  service_desk_enabled: false,
+  issues_access_level: 'enabled',
+  repository_access_level: 'enabled',
+  merge_requests_access_level: 'enabled',
+  forking_access_level: 'enabled',
+  wiki_access_level: 'enabled',
+  builds_access_level: 'enabled',
+  snippets_access_level: 'enabled',
+  pages_access_level: 'private',
+  analytics_access_level: 'enabled',
+  container_registry_access_level: 'enabled',
+  security_and_compliance_access_level: 'private',
+  releases_access_level: 'enabled',
+  environments_access_level: 'enabled',
+  feature_flags_access_level: 'enabled',
+  infrastructure_access_level: 'enabled',
+  monitor_access_level: 'enabled',
+  model_experiments_access_level: 'enabled',
+  model_registry_access_level: 'enabled',
+};
 
 export interface Member {
   source_type: 'group' | 'project';
