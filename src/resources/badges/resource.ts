@@ -31,13 +31,3 @@ export const badges = defineResource({
   identity: ['name'],
   roles: { read: 'guest', write: 'maintainer' },
 });
-
-export interface Badge {
-  name: string | null;
-  id: number;
-  link_url: string;
-  image_url: string;
-  rendered_link_url: string;
-  rendered_image_url: string;
-  kind: 'project' | 'group';
-}

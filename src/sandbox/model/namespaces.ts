@@ -1,5 +1,5 @@
 import type { Severity } from '../../resources/alerts/resource.js';
-import { badges as badgeDeclaration, type Badge } from '../../resources/badges/resource.js';
+import { badges as badgeDeclaration } from '../../resources/badges/resource.js';
 import { groups as groupDeclaration } from '../../resources/groups/resource.js';
 import { projects as projectDeclaration } from '../../resources/projects/resource.js';
 import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
@@ -33,12 +33,11 @@ export const avatarUrl = (rootUrl: string, kind: 'project' | 'group', record: { 
  * A group as the sandbox stores it: the declared fields (src/resources/groups/resource.ts) but those it computes when
  * presenting, the groups it is shared with (`POST /groups/{group}/share`) and its uploaded avatar.
  */
-export type Group = StoredRecord<typeof groupDeclaration, { shared_with_groups: GroupLink[]; avatar?: Avatar }, ComputedGroupField>;
-
-/** The fields of a group the sandbox computes when presenting it (from its path, its parent, the caller). */
-export type ComputedGroupField =
+export type Group = StoredRecord<typeof groupDeclaration, { shared_with_groups: GroupLink[]; avatar?: Avatar },
+  // Computed when presented:
   | 'web_url' | 'emails_disabled' | 'avatar_url' | 'full_name' | 'organization_id' | 'ldap_cn' | 'ldap_access' | 'repository_storage'
-  | 'runners_token' | 'enabled_git_access_protocol' | 'projects' | 'shared_projects';
+  | 'runners_token' | 'enabled_git_access_protocol' | 'projects' | 'shared_projects'
+>;
 
 /** What a new group has where its creator says nothing (its name and path come from the creator). */
 export const NEW_GROUP: Omit<Group, 'id' | 'name' | 'path' | 'full_path' | 'created_at'> = {
@@ -85,15 +84,14 @@ export type Project = StoredRecord<typeof projectDeclaration, {
   shared_with_groups: GroupLink[];
   avatar?: Avatar;
   repository_read_only?: boolean;
-}, ComputedProjectField>;
-
-/** The fields of a project the sandbox computes when presenting it (from its namespace, repository, issues, the caller). */
-export type ComputedProjectField =
+},
+  // Computed when presented:
   | 'name_with_namespace' | 'tag_list' | 'ssh_url_to_repo' | 'http_url_to_repo' | 'web_url' | 'readme_url' | 'forks_count' | 'avatar_url'
   | 'star_count' | 'namespace' | 'container_registry_image_prefix' | '_links' | 'empty_repo' | 'owner' | 'repository_object_format'
   | 'issues_enabled' | 'merge_requests_enabled' | 'wiki_enabled' | 'jobs_enabled' | 'snippets_enabled' | 'container_registry_enabled'
   | 'can_create_merge_request_in' | 'emails_disabled' | 'import_url' | 'import_type' | 'import_status' | 'open_issues_count'
-  | 'description_html' | 'build_git_strategy' | 'marked_for_deletion_at' | 'statistics' | 'permissions';
+  | 'description_html' | 'build_git_strategy' | 'marked_for_deletion_at' | 'statistics' | 'permissions'
+>;
 
 /** What a new project has where its creator says nothing (its name, path and namespace come from the creator). */
 export const NEW_PROJECT: Omit<Project, 'id' | 'name' | 'path' | 'path_with_namespace' | 'namespace_id' | 'created_at' | 'updated_at' | 'last_activity_at'> = {
@@ -176,7 +174,7 @@ export const projects = defineTable<Project>('projects');
 export const members = defineTable<Member>('members');
 
 /** A stored badge: a project's (project_id) or a group's (group_id); the rendered URLs and kind are computed. */
-export type StoredBadge = Pick<Badge, 'id' | 'name' | 'link_url' | 'image_url'> & { project_id?: number; group_id?: number };
+export type StoredBadge = StoredRecord<typeof badgeDeclaration, unknown, 'rendered_link_url' | 'rendered_image_url' | 'kind'>;
 
 /** Project and group badges, one table (routes/badges.ts and routes/group-badges.ts serve it). */
 export const badgeTable = collectionTable<StoredBadge>(badgeDeclaration);
