@@ -13,7 +13,7 @@ export const experiments = defineResource({
   routes: { list: 'GET /experiments' },
   fields: {
     key: f.string({ readOnly: true }),
-    definition: f.object<{ default_enabled?: boolean; milestone?: string; group?: string }>({ readOnly: true }),
+    definition: f.object<{ name?: string; introduced_by_url?: string | null; rollout_issue_url?: string | null; milestone?: string; type?: string; group?: string; default_enabled?: boolean }>({ readOnly: true }),
     current_status: f.object<{ state?: string; gates?: unknown[] }>({ readOnly: true }),
   },
   columns: ['key', 'current_status.state', 'definition.default_enabled', 'definition.milestone', 'definition.group', 'current_status.gates'],
