@@ -24,6 +24,7 @@ import * as groupBadges from '../../resources/group-badges/sandbox.js';
 import * as groups from '../../resources/groups/sandbox.js';
 import * as hooks from '../../resources/hooks/sandbox.js';
 import * as integrations from '../../resources/integrations/sandbox.js';
+import * as issues from '../../resources/issues/sandbox.js';
 import * as keys from '../../resources/keys/sandbox.js';
 import * as licenses from '../../resources/licenses/sandbox.js';
 import * as members from '../../resources/members/sandbox.js';
@@ -73,6 +74,7 @@ export const modules: SandboxModule[] = collectModules({
   'groups': groups,
   'hooks': hooks,
   'integrations': integrations,
+  'issues': issues,
   'keys': keys,
   'licenses': licenses,
   'members': members,
