@@ -1,4 +1,4 @@
-import { mergeRequests as declaredMergeRequests } from './resource.js';
+import { mergeRequests as declared } from './resource.js';
 import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
 import { findCommit, isAncestor, mergeBase, reachable, resolveRevision } from '../../sandbox/git/repository.js';
 import type { Db } from '../../sandbox/db.js';
@@ -12,7 +12,8 @@ import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
-import { mergeRequestHead, projectOf, refreshApprovalStatus } from '../../sandbox/review.js';
+import { mergeRequestUrl, projectOf, refreshApprovalStatus, simpleMergeRequest } from '../../sandbox/review.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Merge requests: the lists (of a project, of a group with its subgroups, and everything the caller can
@@ -21,70 +22,40 @@ import { mergeRequestHead, projectOf, refreshApprovalStatus } from '../../sandbo
 
 const MR_STATES = ['opened', 'closed', 'locked', 'merged', 'all'];
 
-export function presentMergeRequest(req: SandboxRequest, mr: MergeRequest, detail = false): Record<string, unknown> {
-  const project = projectOf(req.db, mr.project_id);
+const DRAFT = /^(draft:|\[draft\]|\(draft\))/i;
+
+/** A list's merge requests go without the fields of a single one: those from `subscribed` on. */
+const names = Object.keys(declared.fields);
+const LISTED = { fields: declared.fields, without: names.slice(names.indexOf('subscribed')) };
+
+/** What a merge request's answer has that is not stored (fields it leaves unset answer null). */
+function computed(req: SandboxRequest, mr: MergeRequest, project: Project): Values {
   const author = users(req.db).find((u) => u.id === mr.author_id);
   const closedBy = mr.closed_by_id === undefined ? undefined : users(req.db).find((u) => u.id === mr.closed_by_id);
-  const record: Record<string, unknown> = {
-    ...mergeRequestHead(mr),
-    merged_by: null,
-    merge_user: null,
-    merged_at: mr.merged_at ?? null,
+  const target = resolveRevision(req.db, project, mr.target_branch);
+  return {
     closed_by: closedBy ? presentUserBasic(closedBy, req.rootUrl) : null,
-    closed_at: mr.closed_at ?? null,
-    target_branch: mr.target_branch,
-    source_branch: mr.source_branch,
-    user_notes_count: 0,
-    upvotes: 0,
-    downvotes: 0,
+    user_notes_count: 0, upvotes: 0, downvotes: 0,
     author: author ? presentUserBasic(author, req.rootUrl) : null,
-    assignees: [],
-    assignee: null,
-    reviewers: [],
-    source_project_id: mr.project_id,
-    target_project_id: mr.project_id,
-    labels: [],
-    draft: /^(draft:|\[draft\]|\(draft\))/i.test(mr.title),
-    work_in_progress: /^(draft:|\[draft\]|\(draft\))/i.test(mr.title),
-    milestone: null,
-    merge_when_pipeline_succeeds: false,
-    merge_status: mr.merge_status,
-    detailed_merge_status: mr.detailed_merge_status,
-    sha: mr.sha,
-    merge_commit_sha: null,
-    squash_commit_sha: null,
-    discussion_locked: null,
-    should_remove_source_branch: null,
-    force_remove_source_branch: false,
+    assignees: [], reviewers: [], labels: [],
+    source_project_id: mr.project_id, target_project_id: mr.project_id,
+    draft: DRAFT.test(mr.title), work_in_progress: DRAFT.test(mr.title),
+    merge_when_pipeline_succeeds: false, force_remove_source_branch: false,
     prepared_at: mr.created_at,
-    reference: `!${mr.iid}`,
-    references: references(project, '!', mr.iid),
-    web_url: `${req.rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
-    time_stats: UNTRACKED.time_stats,
-    squash: false,
-    squash_on_merge: false,
-    task_completion_status: { count: 0, completed_count: 0 },
-    has_conflicts: false,
-    blocking_discussions_resolved: true,
-    approvals_before_merge: null,
+    reference: `!${mr.iid}`, references: references(project, '!', mr.iid),
+    web_url: mergeRequestUrl(req.rootUrl, project, mr),
+    ...UNTRACKED,
+    squash: false, squash_on_merge: false, has_conflicts: false, blocking_discussions_resolved: true,
+    subscribed: false, first_contribution: false,
+    diff_refs: { base_sha: target?.id ?? null, head_sha: mr.sha, start_sha: target?.id ?? null },
+    user: { can_merge: projectRole(req.db, req.user, project) >= Role.developer },
   };
-  if (detail) {
-    const target = resolveRevision(req.db, project, mr.target_branch);
-    Object.assign(record, {
-      subscribed: false,
-      changes_count: null,
-      latest_build_started_at: null,
-      latest_build_finished_at: null,
-      first_deployed_to_production_at: null,
-      pipeline: null,
-      head_pipeline: null,
-      diff_refs: { base_sha: target?.id ?? null, head_sha: mr.sha, start_sha: target?.id ?? null },
-      merge_error: null,
-      first_contribution: false,
-      user: { can_merge: projectRole(req.db, req.user, project) >= Role.developer },
-    });
-  }
-  return record;
+}
+
+/** A merge request as the service presents it: one alone (`detail`) with every declared field, in a list without the last ones. */
+function presented(req: SandboxRequest, mr: MergeRequest, detail = false): Values {
+  const project = projectOf(req.db, mr.project_id);
+  return presentRecord(detail ? declared : LISTED, mr, computed(req, mr, project));
 }
 
 function listMergeRequests(req: SandboxRequest, scope: Scope) {
@@ -93,11 +64,9 @@ function listMergeRequests(req: SandboxRequest, scope: Scope) {
   if (q.source_branch) list = list.filter((mr) => mr.source_branch === String(q.source_branch));
   if (q.target_branch) list = list.filter((mr) => mr.target_branch === String(q.target_branch));
   const wip = q.wip === undefined ? undefined : String(q.wip);
-  if (wip !== undefined) list = list.filter((mr) => /^(draft:|\[draft\]|\(draft\))/i.test(mr.title) === (wip === 'yes'));
-  if (q.view === 'simple') {
-    return paginate(req, list, { present: (mr) => { const full = presentMergeRequest(req, mr); return { id: full.id, iid: full.iid, project_id: full.project_id, title: full.title, description: full.description, state: full.state, created_at: full.created_at, updated_at: full.updated_at, web_url: full.web_url }; } });
-  }
-  return paginate(req, list, { present: (mr) => presentMergeRequest(req, mr) });
+  if (wip !== undefined) list = list.filter((mr) => DRAFT.test(mr.title) === (wip === 'yes'));
+  const simple = q.view === 'simple';
+  return paginate(req, list, { present: (mr) => (simple ? simpleMergeRequest(mr, projectOf(req.db, mr.project_id), req.rootUrl) : presented(req, mr)) });
 }
 
 /**
@@ -122,64 +91,71 @@ function findMr(req: SandboxRequest, project: Project): MergeRequest {
   return mr;
 }
 
+/** The merge requests a commit is in. */
+function ofCommit(req: SandboxRequest) {
+  const project = projectFor(req, Role.reporter);
+  const commit = resolveRevision(req.db, project, req.params.sha);
+  if (!commit) throw errors.notFound('Commit');
+  const list = mergeRequests(req.db).filter((mr) => mr.project_id === project.id && mergeRequestCommits(req.db, project, mr).some((c) => c.id === commit.id));
+  return paginate(req, list, { present: (mr) => presented(req, mr) });
+}
+
+/** A new merge request: both branches must exist and differ, and no open one may join them already. */
+function createMergeRequest(req: SandboxRequest) {
+  const project = projectFor(req, Role.developer);
+  const source = String(required(req, 'source_branch'));
+  const target = String(required(req, 'target_branch'));
+  const title = String(required(req, 'title'));
+  const head = resolveRevision(req.db, project, source);
+  const problems: string[] = [];
+  if (!head) problems.push('Source branch does not exist');
+  if (!resolveRevision(req.db, project, target)) problems.push('Target branch does not exist');
+  if (source === target) problems.push('You can\'t use same project/branch for source and target');
+  const open = mergeRequests(req.db).find((m) => m.project_id === project.id && m.source_branch === source && m.target_branch === target && m.state === 'opened');
+  // Branch problems answer with an array of messages: 409 for a duplicate, 422 otherwise.
+  if (open) throw new HttpError(409, { message: [`Another open merge request already exists for this source branch: !${open.iid}`] });
+  if (problems.length) throw new HttpError(422, { message: problems });
+  const at = req.now().toISOString();
+  const rules = approvalRules(req.db).filter((r) => r.project_id === project.id);
+  const mr: MergeRequest = {
+    id: req.db.nextId('merge_requests'), iid: nextIid(mergeRequests(req.db), project.id), project_id: project.id, title,
+    description: req.input.description === undefined ? null : String(req.input.description), state: 'opened', source_branch: source,
+    target_branch: target, sha: head!.id, author_id: req.user!.id, created_at: at, updated_at: at, merge_status: 'can_be_merged',
+    detailed_merge_status: 'mergeable', approvals_required: Math.max(0, ...rules.map((r) => r.approvals_required)), approved_by: [],
+  };
+  refreshApprovalStatus(mr, req.tier);
+  mergeRequests(req.db).push(mr);
+  fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, 'open', req.user!));
+  return created(presented(req, mr, true));
+}
+
+/** Title, description, target branch and state changed. */
+function updateMergeRequest(req: SandboxRequest) {
+  const project = projectFor(req, Role.developer);
+  const mr = findMr(req, project);
+  if (req.input.title !== undefined) mr.title = String(req.input.title);
+  if (req.input.description !== undefined) mr.description = req.input.description === null ? null : String(req.input.description);
+  if (req.input.target_branch !== undefined) {
+    if (!resolveRevision(req.db, project, String(req.input.target_branch))) throw new HttpError(422, { message: ['Target branch does not exist'] });
+    mr.target_branch = String(req.input.target_branch);
+  }
+  const before = mr.state;
+  applyStateEvent(req, mr);
+  mr.updated_at = req.now().toISOString();
+  fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, hookAction(before, mr.state), req.user!));
+  return ok(presented(req, mr, true));
+}
+
 export const mergeRequestsModule: SandboxModule = {
   routes(api) {
-    const mrs = declaredMergeRequests.parents;
+    const mrs = declared.parents;
     api.route(mrs.project.routes.list, (req) => listMergeRequests(req, projectScope(req)), { auth: 'optional' });
     api.route(mrs.group.routes.list, (req) => listMergeRequests(req, groupScope(req)), { auth: 'optional' });
     api.route(mrs.instance.routes.list, (req) => listMergeRequests(req, globalScope(req)));
-    api.route(mrs.project.routes.get, (req) => ok(presentMergeRequest(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
-    api.route(mrs.project.routes.ofCommit, (req) => {
-      const project = projectFor(req, Role.reporter);
-      const commit = resolveRevision(req.db, project, req.params.sha);
-      if (!commit) throw errors.notFound('Commit');
-      const list = mergeRequests(req.db).filter((mr) => mr.project_id === project.id && mergeRequestCommits(req.db, project, mr).some((c) => c.id === commit.id));
-      return paginate(req, list, { present: (mr) => presentMergeRequest(req, mr) });
-    });
-
-    api.route(mrs.project.routes.create, (req) => {
-      const project = projectFor(req, Role.developer);
-      const source = String(required(req, 'source_branch'));
-      const target = String(required(req, 'target_branch'));
-      const title = String(required(req, 'title'));
-      const head = resolveRevision(req.db, project, source);
-      const problems: string[] = [];
-      if (!head) problems.push('Source branch does not exist');
-      if (!resolveRevision(req.db, project, target)) problems.push('Target branch does not exist');
-      if (source === target) problems.push('You can\'t use same project/branch for source and target');
-      const open = mergeRequests(req.db).find((m) => m.project_id === project.id && m.source_branch === source && m.target_branch === target && m.state === 'opened');
-      // Branch problems answer with an array of messages: 409 for a duplicate, 422 otherwise.
-      if (open) throw new HttpError(409, { message: [`Another open merge request already exists for this source branch: !${open.iid}`] });
-      if (problems.length) throw new HttpError(422, { message: problems });
-      const at = req.now().toISOString();
-      const rules = approvalRules(req.db).filter((r) => r.project_id === project.id);
-      const mr: MergeRequest = {
-        id: req.db.nextId('merge_requests'), iid: nextIid(mergeRequests(req.db), project.id), project_id: project.id, title,
-        description: req.input.description === undefined ? null : String(req.input.description), state: 'opened', source_branch: source,
-        target_branch: target, sha: head!.id, author_id: req.user!.id, created_at: at, updated_at: at, merge_status: 'can_be_merged',
-        detailed_merge_status: 'mergeable', approvals_required: Math.max(0, ...rules.map((r) => r.approvals_required)), approved_by: [],
-      };
-      refreshApprovalStatus(mr, req.tier);
-      mergeRequests(req.db).push(mr);
-      fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, 'open', req.user!));
-      return created(presentMergeRequest(req, mr, true));
-    });
-
-    api.route(mrs.project.routes.update, (req) => {
-      const project = projectFor(req, Role.developer);
-      const mr = findMr(req, project);
-      if (req.input.title !== undefined) mr.title = String(req.input.title);
-      if (req.input.description !== undefined) mr.description = req.input.description === null ? null : String(req.input.description);
-      if (req.input.target_branch !== undefined) {
-        if (!resolveRevision(req.db, project, String(req.input.target_branch))) throw new HttpError(422, { message: ['Target branch does not exist'] });
-        mr.target_branch = String(req.input.target_branch);
-      }
-      const before = mr.state;
-      applyStateEvent(req, mr);
-      mr.updated_at = req.now().toISOString();
-      fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, hookAction(before, mr.state), req.user!));
-      return ok(presentMergeRequest(req, mr, true));
-    });
+    api.route(mrs.project.routes.get, (req) => ok(presented(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
+    api.route(mrs.project.routes.ofCommit, ofCommit);
+    api.route(mrs.project.routes.create, createMergeRequest);
+    api.route(mrs.project.routes.update, updateMergeRequest);
 
     // Only administrators and the project's owners delete merge requests; the answer is 204.
     api.route(mrs.project.routes.delete, (req) => {

@@ -9,7 +9,7 @@ import { mergeTrains as declared } from './resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
 import { mayMerge } from '../../sandbox/protection.js';
-import { findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from '../../sandbox/review.js';
+import { findMergeRequest, mergeBlocker, simpleMergeRequest, projectOf } from '../../sandbox/review.js';
 
 /** A car as the service presents it: its declared fields, the merge request, user and pipeline computed. */
 function presentedCar(req: SandboxRequest, car: MergeTrainCar): Values {
@@ -23,7 +23,7 @@ function presentedCar(req: SandboxRequest, car: MergeTrainCar): Values {
     source: 'merge_request_event', created_at: run.created_at, updated_at: run.updated_at, web_url: `${req.rootUrl}/${project.path_with_namespace}/-/pipelines/${run.id}`,
   };
   return presentRecord(declared, car, {
-    merge_request: presentMergeRequestSimple(mr, project, req.rootUrl),
+    merge_request: simpleMergeRequest(mr, project, req.rootUrl),
     user: { id, username, name, state, avatar_url, web_url },
     pipeline,
   });
