@@ -3,7 +3,6 @@ import { pullMirror } from '../../resources/pull-mirror/resource.js';
 import { pushRule } from '../../resources/push-rule/resource.js';
 import { projectSnippets as declaredSnippets } from '../../resources/snippets/resource.js';
 import { defineTable } from '../db.js';
-import type { Visibility } from './namespaces.js';
 import { collectionTable, singletonTable } from './declared.js';
 
 /**
@@ -162,16 +161,7 @@ export type Snippet = Pick<StoredOf<typeof declaredSnippets>, 'id' | 'project_id
 
 export const snippets = collectionTable<Snippet>(declaredSnippets);
 
-/** A personal snippet (`/snippets`): a user's, outside any project. */
-export interface PersonalSnippet {
-  id: number;
-  title: string;
-  description: string | null;
-  visibility: Visibility;
-  author_id: number;
-  created_at: string;
-  updated_at: string;
-  files: Record<string, string>;
-}
+/** A personal snippet (`/snippets`): a user's, outside any project; its files as a project snippet's. */
+export type PersonalSnippet = Pick<Snippet, 'id' | 'title' | 'description' | 'visibility' | 'created_at' | 'updated_at' | 'author_id' | 'files'>;
 
 export const personalSnippets = defineTable<PersonalSnippet>('personal_snippets');
