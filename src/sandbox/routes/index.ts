@@ -46,6 +46,8 @@ import * as settings from '../../resources/settings/sandbox.js';
 import * as snippets from '../../resources/snippets/sandbox.js';
 import * as snippetsPersonal from '../../resources/snippets/sandbox-personal.js';
 import * as storageMoves from '../../resources/storage-moves/sandbox.js';
+import * as submodules from '../../resources/submodules/sandbox.js';
+import * as tags from '../../resources/tags/sandbox.js';
 import * as users from '../../resources/users/sandbox.js';
 import * as usersAccounts from '../../resources/users/sandbox-accounts.js';
 import * as usersExtras from '../../resources/users/sandbox-extras.js';
@@ -96,6 +98,8 @@ export const modules: SandboxModule[] = collectModules({
   'snippets': snippets,
   'snippets-personal': snippetsPersonal,
   'storage-moves': storageMoves,
+  'submodules': submodules,
+  'tags': tags,
   'users': users,
   'users-accounts': usersAccounts,
   'users-extras': usersExtras,
