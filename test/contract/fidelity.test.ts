@@ -261,6 +261,10 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
 const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
   snippets: { files: "a snippet's files [{path, raw_url}] (python-gitlab and gitbeaker read them; the documents list file_name only)" },
+  commits: Object.fromEntries([
+    ...['note', 'path', 'line', 'line_type', 'author'].map((name) => [name, 'a commit comment (GitLab API docs, Commits: Post comment to commit; python-gitlab ProjectCommitComment)']),
+    ...['sha', 'ref', 'name', 'target_url', 'description', 'started_at', 'finished_at', 'allow_failure', 'coverage', 'pipeline_id'].map((name) => [name, 'a commit status (GitLab API docs, Commits: List the statuses of a commit; python-gitlab ProjectCommitStatus)']),
+  ]),
   'approval-rules': {
     source_rule: "a merge request's rule: the project rule it copies (GitLab API docs, Merge request approvals: merge request level rules)",
     section: "a merge request's rule: its CODEOWNERS section (as above)",
