@@ -28,13 +28,14 @@ const UNSTORED = {
   ...UNTRACKED, blocking_issues_count: 0, has_tasks: true, task_status: '0 of 0 checklist items completed', severity: 'UNKNOWN', imported: false, imported_from: 'none',
 };
 
-function presented(req: SandboxRequest, issue: Issue): Values {
+/** What an issue's answer has that it does not store (fields it leaves unset answer null). */
+function computed(req: SandboxRequest, issue: Issue): Values {
   const project = projectOf(req.db, issue.project_id);
   const author = users(req.db).find((u) => u.id === issue.author_id);
   const closedBy = issue.closed_by_id === undefined ? undefined : users(req.db).find((u) => u.id === issue.closed_by_id);
   const api = `${req.baseUrl}/projects/${project.id}`;
   const self = `${api}/issues/${issue.iid}`;
-  return presentRecord(declared, issue, {
+  return {
     ...UNSTORED,
     closed_by: closedBy ? presentUserBasic(closedBy, req.rootUrl) : null,
     author: author ? presentUserBasic(author, req.rootUrl) : null,
@@ -42,8 +43,11 @@ function presented(req: SandboxRequest, issue: Issue): Values {
     web_url: `${req.rootUrl}/${project.path_with_namespace}/-/issues/${issue.iid}`,
     _links: { self, notes: `${self}/notes`, award_emoji: `${self}/award_emoji`, project: api, closed_as_duplicate_of: null },
     references: references(project, '#', issue.iid),
-  });
+  };
 }
+
+const presented = (req: SandboxRequest, issue: Issue): Values => presentRecord(declared, issue, computed(req, issue));
+
 
 function list(req: SandboxRequest, scope: Scope) {
   let listed = filterIssuables(req, scope, issues(req.db), STATES, Role.guest, ORDER_BY);

@@ -48,11 +48,11 @@ function canApprove(req: SandboxRequest, project: Project, mr: MergeRequest, use
   return true;
 }
 
-/** The approval state of a merge request: the declared fields, those it does not store computed. */
-function presentedApprovals(req: SandboxRequest, project: Project, mr: MergeRequest): Values {
+/** What a merge request's approval state has beyond the merge request's own fields: approvals on the tier, approvers, the caller's part. */
+function approvalsComputed(req: SandboxRequest, project: Project, mr: MergeRequest): Values {
   const settings = approvalSettings(req.db, project.id);
   const premium = req.tier !== 'free';
-  return presentRecord(mergeRequestApprovals, mr, {
+  return {
     approved: approvalsLeft(mr, req.tier) === 0,
     approvals_required: approvalsRequired(mr, req.tier),
     approvals_left: approvalsLeft(mr, req.tier),
@@ -71,8 +71,12 @@ function presentedApprovals(req: SandboxRequest, project: Project, mr: MergeRequ
     merge_request_approvers_available: premium,
     multiple_approval_rules_available: premium,
     invalid_approvers_rules: [],
-  });
+  };
 }
+
+const presentedApprovals = (req: SandboxRequest, project: Project, mr: MergeRequest): Values =>
+  presentRecord(mergeRequestApprovals, mr, approvalsComputed(req, project, mr));
+
 
 function approvalsChanged(req: SandboxRequest, mr: MergeRequest): void {
   mr.updated_at = req.now().toISOString();

@@ -53,10 +53,8 @@ function computed(req: SandboxRequest, mr: MergeRequest, project: Project): Valu
 }
 
 /** A merge request as the service presents it: one alone (`detail`) with every declared field, in a list without the last ones. */
-function presented(req: SandboxRequest, mr: MergeRequest, detail = false): Values {
-  const project = projectOf(req.db, mr.project_id);
-  return presentRecord(detail ? declared : LISTED, mr, computed(req, mr, project));
-}
+const presented = (req: SandboxRequest, mr: MergeRequest, detail = false): Values =>
+  presentRecord(detail ? declared : LISTED, mr, computed(req, mr, projectOf(req.db, mr.project_id)));
 
 function listMergeRequests(req: SandboxRequest, scope: Scope) {
   let list = filterIssuables(req, scope, mergeRequests(req.db), MR_STATES, Role.reporter, ['created_at', 'updated_at', 'title', 'merged_at']);

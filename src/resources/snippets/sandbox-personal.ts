@@ -17,18 +17,21 @@ import { presentRecord, type Values } from '../../sandbox/records.js';
 const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 const personal = placed(snippets, 'personal');
 
-/** A personal snippet as the service presents it: its declared fields, those it does not store computed. */
-function presented(req: SandboxRequest, snippet: PersonalSnippet): Values {
+/** What a personal snippet's answer has that it does not store: author, URLs, files. */
+function computed(req: SandboxRequest, snippet: PersonalSnippet): Values {
   const web = `${req.rootUrl}/-/snippets/${snippet.id}`;
   const author = users(req.db).find((u) => u.id === snippet.author_id);
   const paths = Object.keys(snippet.files);
-  return presentRecord(personal, snippet, {
+  return {
     author: author ? presentUserBasic(author, req.rootUrl) : null,
     project_id: null, web_url: web, raw_url: `${web}/raw`, ssh_url_to_repo: `git@${new URL(req.rootUrl).hostname}:snippets/${snippet.id}.git`,
     http_url_to_repo: `${req.rootUrl}/snippets/${snippet.id}.git`, file_name: paths[0] ?? '',
     files: paths.map((path) => ({ path, raw_url: `${web}/raw/main/${path}` })), imported: false, imported_from: 'none',
-  });
+  };
 }
+
+const presented = (req: SandboxRequest, snippet: PersonalSnippet): Values => presentRecord(personal, snippet, computed(req, snippet));
+
 
 function visible(req: SandboxRequest, snippet: PersonalSnippet): boolean {
   return openToCaller(req, snippet.visibility) || Boolean(req.user && (req.user.is_admin || snippet.author_id === req.user.id));
