@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * `npm run lint` (the project's eslint.config.js) refuses an upward import, a sandbox route module importing another,
- * and an import circle. Each case lints a module's text as if it stood at a real path of src/, so the rules resolve
+ * an import circle, and a function too long to take in at once. Each case lints a module's text as if it stood at a real path of src/, so the rules resolve
  * its imports against the real tree.
  */
 const cwd = fileURLToPath(new URL('../..', import.meta.url));
@@ -81,6 +81,15 @@ describe('layers and circles (eslint)', { timeout: 60_000 }, () => {
     // The sandbox module reads no command.
     const command = await problems("import { ownedTokens } from './shared.js';\nexport const x = ownedTokens;\n", 'src/resources/deploy-tokens/sandbox.ts');
     expect(command).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*the sandbox reads only/)]);
+  });
+
+  it('fails on a function longer than 80 lines outside the sandbox', async () => {
+    const lines = (count: number) => `export function long(): number {\n  let n = 0;\n${'  n++;\n'.repeat(count - 4)}  return n;\n}\n`;
+    expect(await problems(lines(80), 'src/desired/probe.ts')).toEqual([]);
+    expect(await problems(lines(81), 'src/desired/probe.ts')).toEqual([expect.stringMatching(/^max-lines-per-function: .*too many lines \(81\)/)]);
+    expect(await problems(lines(81), 'src/resources/deploy-tokens/probe.ts')).toEqual([expect.stringMatching(/^max-lines-per-function: /)]);
+    // The sandbox's modules are not held to it yet.
+    expect(await problems(lines(81), 'src/resources/deploy-tokens/sandbox.ts')).toEqual([]);
   });
 
   it('fails on an import circle', async () => {
