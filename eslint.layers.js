@@ -101,6 +101,13 @@ const ownDeclaration = folders.flatMap((folder) =>
 
 const declarationZones = [
   { target: RESOURCE.declaration, from: [`src/api/!(${KIT.join('|')}).ts`, 'src/http/**', 'src/git/**'], message: 'a declaration reads only the field kit (api/fields.ts, api/resource.ts, api/path.ts), the leaves and other declarations.' },
+  // The engines that serve every resource name none: only the API's client workflows (lookups, commit actions), the
+  // fleet's project selection and desired state read declarations, and only the commands read a resource's commands.
+  {
+    target: ['src/http/**', 'src/git/**', 'src/output/**', 'src/config/**', 'src/download/**', 'src/cli/**'],
+    from: ['src/resources/**'],
+    message: 'the transport, output, configuration, downloads and the command framework know no resource: what a resource needs of them it is given (move what is the resource\'s into its folder).',
+  },
 ];
 
 const sandboxZones = [

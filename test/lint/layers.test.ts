@@ -63,6 +63,9 @@ describe('layers and circles (eslint)', { timeout: 60_000 }, () => {
     expect(cli).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*a layer imports only downward/)]);
     const client = await problems("import { Api } from '../../api/client.js';\nexport const x = Api;\n", 'src/resources/deploy-tokens/resource.ts');
     expect(client).toContainEqual(expect.stringMatching(/^import-x\/no-restricted-paths: .*a declaration does not import the client/));
+    // The command framework, like the transport and the output, names no resource, not even its declaration.
+    const framework = await problems("import { badges } from '../resources/badges/resource.js';\nexport const x = badges;\n", 'src/cli/probe.ts');
+    expect(framework).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*the command framework know no resource/)]);
     // A command of the folder may read the CLI; the layers below may not read a command.
     expect(await problems("import { defineCommand } from '../../cli/command.js';\nexport const x = defineCommand;\n", 'src/resources/deploy-tokens/probe.ts')).toEqual([]);
     const down = await problems("import { ownedTokens } from '../resources/deploy-tokens/shared.js';\nexport const x = ownedTokens;\n", 'src/desired/probe.ts');
