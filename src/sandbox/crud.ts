@@ -31,7 +31,8 @@ export interface Where {
   parent: Parent;
 }
 
-export interface CrudHooks<T extends Stored> {
+/** What the resource's module does beside its routes (seedAfter, onPush) passes through as the module's. */
+export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAfter' | 'onPush'> {
   /** Table and id sequence; default: the last segment of the list route ('freeze_periods'). */
   table?: string;
   /** "404 <this> Not Found"; default: the noun in title case ('Freeze Period'). */
@@ -59,8 +60,6 @@ export interface CrudHooks<T extends Stored> {
   beforeDelete?(record: T, req: SandboxRequest, where: Where): void;
   /** Routes of the resource's own, registered before the generic ones (so /badges/render is not taken for an id). */
   routes?(api: Router): void;
-  /** The modules whose seed data this one's builds on (SandboxModule.seedAfter). */
-  seedAfter?: string[];
   /** Seed data; insert() fills defaults, id and timestamps (`placement`: the key of a resource under several parents). */
   seed?(db: Db, context: SeedContext, insert: (parentId: number, values: Partial<T>, placement?: string) => T): void;
 }
@@ -185,6 +184,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
       for (const [key, placement] of all) serve(api, key, placement);
     },
     seedAfter: hooks.seedAfter,
+    onPush: hooks.onPush,
     seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values, key = all[0][0]) => insert(db, key, parentId, values, context.now))),
   };
 }

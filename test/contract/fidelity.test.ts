@@ -261,6 +261,11 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
 const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
   snippets: { files: "a snippet's files [{path, raw_url}] (python-gitlab and gitbeaker read them; the documents list file_name only)" },
+  'approval-rules': {
+    source_rule: "a merge request's rule: the project rule it copies (GitLab API docs, Merge request approvals: merge request level rules)",
+    section: "a merge request's rule: its CODEOWNERS section (as above)",
+    overridden: "a merge request's rule: whether it differs from the project rule it copies (as above)",
+  },
 };
 
 /** `'GET /projects/{project}/badges/{badge_id}'` → `'GET /projects/{}/badges/{}'`. */
