@@ -223,8 +223,9 @@ class VerbKit {
     return parseId(this.resource, String(opts[optsKey(`--${idName(this.resource)}`)]));
   }
 
-  describe(spec: VerbSpec, writes: boolean): string {
-    return [spec.description, needs(this.resource, writes)].filter(Boolean).join(' ');
+  /** What every verb's definition says alike: its effect, its description with the role it needs, its examples. */
+  head(spec: VerbSpec, effect: 'read' | 'write' | 'destructive'): Pick<CommandDef, 'effect' | 'description' | 'examples'> {
+    return { effect, description: [spec.description, needs(this.resource, effect !== 'read')].filter(Boolean).join(' '), examples: spec.examples };
   }
 
   route(verb: Verb): string {
@@ -237,9 +238,7 @@ function listCommand(kit: VerbKit, spec: ListSpec): CommandDef {
   if (resource.computed?.length && !spec.map && !spec.mapPage) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
   const filters = Object.entries(resource.filters ?? {});
   return defineCommand({
-    effect: 'read',
-    description: kit.describe(spec, false),
-    examples: spec.examples,
+    ...kit.head(spec, 'read'),
     options: [...kit.parentOptions, ...fieldOptions(filters)],
     list: true,
     columns: spec.columns ?? resource.columns,
@@ -255,9 +254,7 @@ function listCommand(kit: VerbKit, spec: ListSpec): CommandDef {
 function getCommand(kit: VerbKit, spec: GetSpec): CommandDef {
   const { resource } = kit;
   return defineCommand({
-    effect: 'read',
-    description: kit.describe(spec, false),
-    examples: spec.examples,
+    ...kit.head(spec, 'read'),
     args: kit.idArgs,
     options: kit.parentOptions,
     recordFields: kit.recordFields,
@@ -272,9 +269,7 @@ function createCommand(kit: VerbKit, spec: VerbSpec): CommandDef {
   const { resource } = kit;
   const fields = creatableFields(resource);
   return defineCommand({
-    effect: 'write',
-    description: kit.describe(spec, true),
-    examples: spec.examples,
+    ...kit.head(spec, 'write'),
     recordFields: kit.recordFields,
     options: [...kit.parentOptions, ...fieldOptions(fields, { required: (field) => field.create === 'required', defaults: true })],
     async run(opts, ctx) {
@@ -287,9 +282,7 @@ function updateCommand(kit: VerbKit, spec: VerbSpec): CommandDef {
   const { resource } = kit;
   const fields = updatableFields(resource);
   return defineCommand({
-    effect: 'write',
-    description: kit.describe(spec, true),
-    examples: spec.examples,
+    ...kit.head(spec, 'write'),
     args: kit.idArgs,
     recordFields: kit.recordFields,
     options: [...kit.parentOptions, ...fieldOptions(fields, { negatable: true })],
@@ -308,9 +301,7 @@ function updateCommand(kit: VerbKit, spec: VerbSpec): CommandDef {
 function deleteCommand(kit: VerbKit, spec: DeleteSpec): CommandDef {
   const { resource } = kit;
   return defineCommand({
-    effect: 'destructive',
-    description: kit.describe(spec, true),
-    examples: spec.examples,
+    ...kit.head(spec, 'destructive'),
     args: kit.idArgs,
     options: kit.parentOptions,
     async run(opts, ctx) {
