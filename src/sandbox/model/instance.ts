@@ -1,4 +1,6 @@
 import type { AuditDetails, AuditEvent } from '../../resources/audit-events/resource.js';
+import type { StoredOf } from '../../api/fields.js';
+import { features as declaredFeatures } from '../../resources/features/resource.js';
 import { licenses as declaredLicenses } from '../../resources/licenses/resource.js';
 import { defineTable, type Db } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
@@ -14,16 +16,11 @@ export type LicenseRecord = StoredRecord<typeof declaredLicenses, { key: string;
 export const licenseTable = collectionTable<LicenseRecord>(declaredLicenses);
 
 /**
- * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them. A boolean
- * gate turns it on or off for everyone; percentage gates and actors (users, groups, projects) make it conditional.
+ * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them (its state,
+ * gates and definition are computed from them; a flag is known by its name, it has no id). A boolean gate turns it on or off for everyone; percentage gates
+ * and actors (users, groups, projects) make it conditional.
  */
-export interface FeatureFlag {
-  name: string;
-  boolean?: boolean;
-  percentage_of_time?: number;
-  percentage_of_actors?: number;
-  actors: string[];
-}
+export type FeatureFlag = Omit<StoredOf<typeof declaredFeatures>, 'state' | 'gates' | 'definition'> & { boolean?: boolean; percentage_of_time?: number; percentage_of_actors?: number; actors: string[] };
 
 export const featureTable = defineTable<FeatureFlag>('features');
 
