@@ -2,6 +2,7 @@ import type { AuditDetails, AuditEvent } from '../../resources/audit-events/reso
 import type { StoredOf } from '../../api/fields.js';
 import { features as declaredFeatures } from '../../resources/features/resource.js';
 import { licenses as declaredLicenses } from '../../resources/licenses/resource.js';
+import { MOVE_KINDS, MOVE_STATES, storageMoves as declaredMoves } from '../../resources/storage-moves/resource.js';
 import { defineTable, type Db } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
@@ -28,24 +29,24 @@ export const featureTable = defineTable<FeatureFlag>('features');
 export const planLimitsByPlan = (db: Db): Record<string, Record<string, number>> =>
   db.record<Record<string, Record<string, number>>>('plan_limits', () => ({}));
 
-export type MoveKind = 'project' | 'snippet' | 'group';
+export type MoveKind = (typeof MOVE_KINDS)[number];
 
-export type MoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup failed';
+export type MoveState = (typeof MOVE_STATES)[number];
 
-export interface StorageMove {
-  id: number;
+/**
+ * A repository storage move: the declared fields but its state (computed from its creation time, storage-moves.ts)
+ * and the item moved (presented from container_id), with what drives its state machine.
+ */
+export type StorageMove = StoredRecord<typeof declaredMoves, {
   kind: MoveKind;
   container_id: number;
-  created_at: string;
-  source_storage_name: string;
-  destination_storage_name: string;
   /** Moves of a bulk schedule are created `initial` and scheduled by a worker; single moves start `scheduled`. */
   bulk: boolean;
   fails: boolean;
   step_ms: number;
   /** Side effects applied for good (finished or failed). */
   settled: boolean;
-}
+}, 'state' | MoveKind>;
 
 /** Where a group wiki's repository lives (groups have no storage field of their own). */
 export interface GroupWiki {
