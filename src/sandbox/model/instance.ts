@@ -1,4 +1,4 @@
-import type { AuditDetails, AuditEvent } from '../../resources/audit-events/resource.js';
+import type { auditEvents as declaredAuditEvents, AuditDetails } from '../../resources/audit-events/resource.js';
 import type { StoredOf } from '../../api/fields.js';
 import { features as declaredFeatures } from '../../resources/features/resource.js';
 import { licenses as declaredLicenses } from '../../resources/licenses/resource.js';
@@ -60,8 +60,6 @@ export const storageMoveTable = defineTable<StorageMove>('repository_storage_mov
 export const groupWikis = defineTable<GroupWiki>('group_wikis');
 
 /** An audit event as recorded (src/sandbox/audit.ts), with the details the lists present. */
-export interface StoredAuditEvent extends AuditEvent {
-  details: AuditDetails & { author_name: string; target_type: string; target_details: string; entity_path: string };
-}
+export type StoredAuditEvent = StoredRecord<typeof declaredAuditEvents, { details: AuditDetails & { author_name: string; target_type: string; target_details: string; entity_path: string } }>;
 
 export const auditEventsTable = defineTable<StoredAuditEvent>('audit_events');
