@@ -1,5 +1,5 @@
 import type { Severity } from '../../resources/alerts/resource.js';
-import { badges as badgeDeclaration, type Badge } from '../../resources/badges/resource.js';
+import { badges as badgeDeclaration } from '../../resources/badges/resource.js';
 import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
 import type { integrations as integrationDeclaration } from '../../resources/integrations/resource.js';
 import { defineTable } from '../db.js';
@@ -91,7 +91,7 @@ export const projects = defineTable<Project>('projects');
 export const members = defineTable<Member>('members');
 
 /** A stored badge: a project's (project_id) or a group's (group_id); the rendered URLs and kind are computed. */
-export type StoredBadge = Pick<Badge, 'id' | 'name' | 'link_url' | 'image_url'> & { project_id?: number; group_id?: number };
+export type StoredBadge = StoredRecord<typeof badgeDeclaration, unknown, 'rendered_link_url' | 'rendered_image_url' | 'kind'>;
 
 /** Project and group badges, one table (routes/badges.ts and routes/group-badges.ts serve it). */
 export const badgeTable = collectionTable<StoredBadge>(badgeDeclaration);
