@@ -1,4 +1,4 @@
-import { BADGE_URL_HINT, f } from '../../api/fields.js';
+import { BADGE_URL_HINT, f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
 const placeholders = 'placeholders such as %{project_path} and %{default_branch} are rendered';
@@ -32,12 +32,5 @@ export const badges = defineResource({
   roles: { read: 'guest', write: 'maintainer' },
 });
 
-export interface Badge {
-  name: string | null;
-  id: number;
-  link_url: string;
-  image_url: string;
-  rendered_link_url: string;
-  rendered_image_url: string;
-  kind: 'project' | 'group';
-}
+/** A badge as the service presents it. */
+export type Badge = RecordOf<typeof badges>;

@@ -1,18 +1,12 @@
 import { requireUser } from '../../sandbox/auth.js';
 import { errors, ok } from '../../sandbox/http.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { experiments as declared } from './resource.js';
+import { experiments as declared, type Experiment } from './resource.js';
 
 /**
  * The experiments listing (spec document 3): for team members of the operator of a hosted deployment. The sandbox
  * counts administrators as team members; everyone else gets 403.
  */
-
-interface Experiment {
-  key: string;
-  definition: { name: string; introduced_by_url: string | null; rollout_issue_url: string | null; milestone: string; type: string; group: string; default_enabled: boolean };
-  current_status: { state: 'on' | 'off' | 'conditional'; gates: Array<{ key: 'boolean' | 'percentage_of_actors'; value: boolean | number }> };
-}
 
 function experiment(key: string, milestone: string, group: string, state: Experiment['current_status']['state'], gates: Experiment['current_status']['gates']): Experiment {
   return {

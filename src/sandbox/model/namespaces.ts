@@ -1,6 +1,7 @@
 import type { Severity } from '../../resources/alerts/resource.js';
-import { badges as badgeDeclaration, type Badge } from '../../resources/badges/resource.js';
+import { badges as badgeDeclaration } from '../../resources/badges/resource.js';
 import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
+import type { integrations as integrationDeclaration } from '../../resources/integrations/resource.js';
 import { defineTable } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
@@ -90,24 +91,16 @@ export const projects = defineTable<Project>('projects');
 export const members = defineTable<Member>('members');
 
 /** A stored badge: a project's (project_id) or a group's (group_id); the rendered URLs and kind are computed. */
-export type StoredBadge = Pick<Badge, 'id' | 'name' | 'link_url' | 'image_url'> & { project_id?: number; group_id?: number };
+export type StoredBadge = StoredRecord<typeof badgeDeclaration, unknown, 'rendered_link_url' | 'rendered_image_url' | 'kind'>;
 
 /** Project and group badges, one table (routes/badges.ts and routes/group-badges.ts serve it). */
 export const badgeTable = collectionTable<StoredBadge>(badgeDeclaration);
 
-export interface Integration {
-  id: number;
-  owner: 'group' | 'project';
-  /** Group or project id, by owner. */
-  owner_id: number;
-  slug: string;
-  created_at: string;
-  updated_at: string;
-  inherited: boolean;
-  events: Record<string, boolean>;
-  vulnerability_events: boolean;
-  properties: Record<string, string | boolean>;
-}
+/**
+ * A group's or a project's integration of one kind: the declared fields (its title is its kind's, and a stored one is
+ * active) with its owner and its settings, secret ones too (`properties` presents those that are not).
+ */
+export type Integration = StoredRecord<typeof integrationDeclaration, { owner: 'group' | 'project'; owner_id: number; properties: Record<string, string | boolean> }, 'title' | 'active'>;
 
 export const integrationTable = defineTable<Integration>('integrations');
 
