@@ -93,6 +93,17 @@ describe('access report --group and --project', () => {
     expect(paths.filter((p) => p.includes('/groups/1/members')).length).toBe(1);
   });
 
+  it('writes each place\'s rows as soon as it is read: a later place that fails leaves the earlier ones printed', async () => {
+    const web = (await sandbox.call('GET', '/projects/acme%2Fweb')).body.id as number;
+    sandbox.fault({ path: `/projects/${web}/members$`, status: 500, times: 1 });
+    const result = await sandbox.run(['access', 'report', '--group', 'acme', '--recursive', '-o', 'ndjson', '--retries', '0']);
+    sandbox.faults.clear();
+    expect(result.code).toBe(8);
+    const places = new Set(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as Row).place));
+    expect([...places]).toEqual(['acme', 'acme/api', 'acme/platform', 'acme/platform/infra']);
+    expect(result.stderr).toMatch(/^error: .*500/m);
+  });
+
   it('shows the members of a project shared with a group, capped by the link', async () => {
     const rows = await rowsOf(['--project', 'ops/tools']);
     expect(rows.filter((row) => row.user === 'priya').map(brief)).toEqual([
