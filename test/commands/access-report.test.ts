@@ -104,6 +104,16 @@ describe('access report --group and --project', () => {
     expect(result.stderr).toMatch(/^error: .*500/m);
   });
 
+  it('keeps to --rate-limit: the requests start evenly spaced within the budget', async () => {
+    sandbox.faults.log.length = 0;
+    const result = await sandbox.run(['access', 'report', '--project', 'acme/api', '--rate-limit', '20/1', '--concurrency', '8']);
+    expect(result.code, result.stderr).toBe(0);
+    const starts = sandbox.faults.log.map((entry) => Date.parse((entry as unknown as { at: string }).at));
+    expect(starts.length).toBeGreaterThan(5);
+    // 20 a second: starts 50 ms apart, so n requests span at least (n - 1) × 50 ms (the log's times jitter by a few).
+    expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual((starts.length - 1) * 50 - 40);
+  });
+
   it('shows the members of a project shared with a group, capped by the link', async () => {
     const rows = await rowsOf(['--project', 'ops/tools']);
     expect(rows.filter((row) => row.user === 'priya').map(brief)).toEqual([
