@@ -37,6 +37,8 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   table?: string;
   /** "404 <this> Not Found"; default: the noun in title case ('Freeze Period'). */
   notFound?: string;
+  /** Refusals before the route's parent is looked up (a placement of a higher tier refused whatever the group named). */
+  guard?(req: SandboxRequest, where: Pick<Where, 'key' | 'placement'>): void;
   /** The records a parent has, in list order; default: its own records, oldest first. */
   visible?(db: Db, parent: Parent, where: Where): T[];
   /** The records its list shows, of those (a project's protected branches list its groups' too); default: those. */
@@ -117,7 +119,10 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
 
   /** The routes of one placement: those of the five verbs it declares. */
   function serve(api: Router, key: string, placement: ResourceDef): void {
-    const at = (req: SandboxRequest, minRole: number): Where => whereOf(key, parentOf(placement, req, minRole));
+    const at = (req: SandboxRequest, minRole: number): Where => {
+      hooks.guard?.(req, { key, placement });
+      return whereOf(key, parentOf(placement, req, minRole));
+    };
     const read = Role[placement.roles.read];
     const write = Role[placement.roles.write];
     const { list, get, create, update, delete: remove } = placement.routes;

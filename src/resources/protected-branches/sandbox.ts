@@ -1,4 +1,4 @@
-import { findProject, memberRoleInGroup, memberRoleInProject, Role } from '../../sandbox/auth.js';
+import { findProject, memberRoleInGroup, memberRoleInProject, requireTier, Role } from '../../sandbox/auth.js';
 import { crudModule, type Where } from '../../sandbox/crud.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, errors, HttpError, type SandboxRequest } from '../../sandbox/http.js';
@@ -137,6 +137,8 @@ function checkName(req: SandboxRequest, rule: ProtectedBranch, previous: Protect
 
 export const protectedBranchesModule = crudModule<ProtectedBranch>(declared, {
   notFound: '',
+  // The free edition refuses group rules before it looks for the group.
+  guard: (req, { placement }) => placement.tier && requireTier(req, placement.tier),
   // Premium: the rules of a project's groups apply to it too, and its list shows them, after its own.
   listed(own, req, { placement, parent }) {
     if (placement.parent !== 'project' || req.tier === 'free') return own;
