@@ -60,6 +60,7 @@ export default defineCommand<Options>({
   recordFields: FIELDS,
   async run(opts, ctx) {
     const failOn = conditionsOf(opts);
+    if (opts.asDesired && !['table', 'yaml', 'json'].includes(ctx.format)) throw new UsageError(`--as-desired writes YAML (or JSON with -o json), not ${ctx.format}`);
     const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
     startBudget(ctx.rateGate, concurrency, opts.rateLimit, undefined);
     const reader = new AccessReader(ctx, concurrency);
@@ -113,7 +114,6 @@ async function stopping<T, R>(progress: Progress<T>, work: () => Promise<R>): Pr
 
 async function desiredOutput(ctx: Context, document: Record<string, unknown>): Promise<unknown> {
   if (ctx.format === 'json') return document;
-  if (ctx.format !== 'table' && ctx.format !== 'yaml') throw new UsageError(`--as-desired writes YAML or JSON, not ${ctx.format}`);
   const { stringify } = (await import('yaml')).default;
   const header = `${SCHEMA_MODELINE}\n# The members of ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}, by forgectl access report\n`;
   return new TextResult(header + stringify(document, { lineWidth: 0 }));
