@@ -63,34 +63,45 @@ export default defineCommand<Options>({
     if (opts.asDesired && !['table', 'yaml', 'json'].includes(ctx.format)) throw new UsageError(`--as-desired writes YAML (or JSON with -o json), not ${ctx.format}`);
     const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
     startBudget(ctx.rateGate, concurrency, opts.rateLimit, undefined);
-    const reader = new AccessReader(ctx, concurrency);
-    const today = ctx.now().toISOString().slice(0, 10);
-    if (opts.user !== undefined) {
-      const [user] = await findUsers(ctx.api, [opts.user.replace(/^@/, '')]);
-      const progress = new Progress<string>(ctx.io, { verb: 'reading', noun: 'membership' });
-      const rows = await stopping(progress, () => userRows(ctx, reader, user, concurrency, progress));
-      const tally = new Tally(failOn);
-      for (const row of complete(rows, await reader.externalOf(rows.map((r) => r.user_id)), today)) tally.add(row);
-      return tally.settle(ctx, new ResultWithExit(tally.rows, ExitCode.ok));
-    }
-    const places = await placesOf(ctx, reader, opts);
-    const progress = new Progress<Place>(ctx.io, { verb: 'reading', noun: 'group or project', nouns: 'groups and projects' }, (place) => place.path);
-    const rows = placeRows(reader, places, concurrency, progress, today);
-    if (opts.asDesired) {
-      const direct: AccessRow[] = [];
-      for await (const row of rows) if (row.via === 'direct') direct.push(row);
-      return desiredOutput(ctx, await desiredMembers(places, direct, reader));
-    }
-    // The rows go out as each place is read; the count and the exit come at the end.
-    const tally = new Tally(failOn, false);
-    const streamed = async function* (): AsyncGenerator<AccessRow> {
-      for await (const row of rows) yield tally.add(row);
-      tally.settle(ctx, result);
-    };
-    const result = new ResultWithExit(streamed(), ExitCode.ok);
-    return result;
+    const run = { ctx, reader: new AccessReader(ctx, concurrency), concurrency, today: ctx.now().toISOString().slice(0, 10), tally: new Tally(failOn, opts.user !== undefined) };
+    return opts.user !== undefined ? userReport(run, opts.user) : placesReport(run, opts);
   },
 });
+
+interface Run {
+  ctx: Context;
+  reader: AccessReader;
+  concurrency: number;
+  today: string;
+  tally: Tally;
+}
+
+/** The rows of one user, all read before any is shown (a place's rows come from several memberships). */
+async function userReport({ ctx, reader, concurrency, today, tally }: Run, name: string): Promise<ResultWithExit> {
+  const [user] = await findUsers(ctx.api, [name.replace(/^@/, '')]);
+  const progress = new Progress<string>(ctx.io, { verb: 'reading', noun: 'membership' });
+  const rows = await stopping(progress, () => userRows(ctx, reader, user, concurrency, progress));
+  for (const row of complete(rows, await reader.externalOf(rows.map((r) => r.user_id)), today)) tally.add(row);
+  return tally.settle(ctx, new ResultWithExit(tally.rows, ExitCode.ok));
+}
+
+/** The matrix of a group or project: rows out as each place is read, the count and the exit at the end. */
+async function placesReport({ ctx, reader, concurrency, today, tally }: Run, opts: Options): Promise<unknown> {
+  const places = await placesOf(ctx, reader, opts);
+  const progress = new Progress<Place>(ctx.io, { verb: 'reading', noun: 'group or project', nouns: 'groups and projects' }, (place) => place.path);
+  const rows = placeRows(reader, places, concurrency, progress, today);
+  if (opts.asDesired) {
+    const direct: AccessRow[] = [];
+    for await (const row of rows) if (row.via === 'direct') direct.push(row);
+    return desiredOutput(ctx, await desiredMembers(places, direct, reader));
+  }
+  const streamed = async function* (): AsyncGenerator<AccessRow> {
+    for await (const row of rows) yield tally.add(row);
+    tally.settle(ctx, result);
+  };
+  const result = new ResultWithExit(streamed(), ExitCode.ok);
+  return result;
+}
 
 function conditionsOf(opts: Options): Condition[] {
   const given = [opts.user, opts.group, opts.project].filter((value) => value !== undefined).length;
