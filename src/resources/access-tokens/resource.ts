@@ -15,8 +15,9 @@ const TOKEN_FIELDS = {
   expires_at: f.date({ nullable: true, help: 'YYYY-MM-DD' }),
   last_used_at: f.time({ readOnly: true, nullable: true }),
 };
-/** Personal and impersonation tokens have no access level. */
+/** Personal and impersonation tokens (and those of service accounts) have no access level. */
 const { access_level: _accessLevel, ...PERSONAL_TOKEN_FIELDS } = TOKEN_FIELDS;
+export { PERSONAL_TOKEN_FIELDS };
 
 /**
  * Access tokens of a group, of a project, or personal ones: one record and one set of verbs under three parents,
