@@ -166,11 +166,14 @@ export function soleOwnedGroups(db: Db, user: User): Group[] {
   });
 }
 
-/** Deletes the user and what is theirs: memberships, tokens, emails, personal projects; with hard_delete, the groups they alone own. */
+/**
+ * Deletes the user and what is theirs: memberships, tokens, emails, personal projects; with hard_delete, the groups
+ * they alone own. Without hard_delete, a user who alone owns a group is kept: 409, as the users and service accounts
+ * APIs answer.
+ */
 export function deleteUser(db: Db, user: User, hard: boolean): void {
   const soleOwned = soleOwnedGroups(db, user);
-  // Without hard_delete the service keeps a user who alone owns a group (the deletion job fails).
-  if (soleOwned.length && !hard) return;
+  if (soleOwned.length && !hard) throw errors.message(409, 'User cannot be removed while is the sole-owner of a group');
   for (const project of projects(db).filter((p) => p.namespace_id === userNamespaceId(user))) deleteProjectNow(db, project);
   const keepWhere = <T>(table: T[], keep: (record: T) => boolean) => table.splice(0, table.length, ...table.filter(keep));
   const doomedGroups = new Set(soleOwned.map((g) => g.id));

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { authenticateRotation, createPersonalToken, filterTokens, revokeToken, rotate, withValue } from '../../sandbox/access-tokens.js';
 import { checkScope, groupFor, requireAdmin, requireTier, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { emailTable, tokens, users, type AccessToken, type Group, type User } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentPersonalToken } from '../../sandbox/present.js';
 import { addToken, addUser, isoDate } from '../../sandbox/seed.js';
-import { deleteUser, soleOwnedGroups, userType } from '../../sandbox/users.js';
+import { deleteUser, userType } from '../../sandbox/users.js';
 import { groupServiceAccountTokens, serviceAccounts as declared, USERNAME_PATTERN } from './resource.js';
 
 /**
@@ -109,15 +109,6 @@ function groupAccount(req: SandboxRequest, group: Group): User {
 
 const personalTokensOf = (db: Db, user: User): AccessToken[] => tokens(db).filter((t) => t.kind === 'personal' && t.user_id === user.id);
 
-/**
- * Deletes a service account (at once here; the service does it in the background): without hard_delete, one that
- * alone owns a group is kept with 409, as the service answers.
- */
-function removeAccount(req: SandboxRequest, account: User): void {
-  const hard = Boolean(bool(req.input.hard_delete));
-  if (!hard && soleOwnedGroups(req.db, account).length) throw new HttpError(409, { message: 'User cannot be removed while is the sole-owner of a group' });
-  deleteUser(req.db, account, hard);
-}
 
 function instanceRoutes(api: Parameters<SandboxModule['routes']>[0]): void {
   const routes = declared.parents.instance.routes;
@@ -159,8 +150,9 @@ function groupRoutes(api: Parameters<SandboxModule['routes']>[0]): void {
     const account = groupAccount(req, managedGroup(req));
     return ok(present(updateAccount(req, account)));
   });
+  // At once here (the service deletes in the background); one that alone owns a group is kept without hard_delete (409).
   api.route(routes.delete, (req) => {
-    removeAccount(req, groupAccount(req, managedGroup(req)));
+    deleteUser(req.db, groupAccount(req, managedGroup(req)), Boolean(bool(req.input.hard_delete)));
     return noContent();
   });
 
