@@ -167,19 +167,25 @@ export function soleOwnedGroups(db: Db, user: User): Group[] {
 }
 
 /**
- * Deletes the user and what is theirs: memberships, tokens, emails, personal projects; with hard_delete, the groups
- * they alone own. Without hard_delete, a user who alone owns a group is kept: 409, as the users and service accounts
- * APIs answer.
+ * Deletes what is the user's: memberships, tokens, emails, personal projects; with hard_delete, the groups they alone
+ * own. Without hard_delete, a user who alone owns a group is kept: 409, as the users and service accounts APIs answer.
+ * The user record itself is the caller's to remove (deleteUser, or a generated module's delete).
  */
-export function deleteUser(db: Db, user: User, hard: boolean): void {
+export function deleteBelongings(db: Db, user: User, hard: boolean): void {
   const soleOwned = soleOwnedGroups(db, user);
   if (soleOwned.length && !hard) throw errors.message(409, 'User cannot be removed while is the sole-owner of a group');
   for (const project of projects(db).filter((p) => p.namespace_id === userNamespaceId(user))) deleteProjectNow(db, project);
-  const keepWhere = <T>(table: T[], keep: (record: T) => boolean) => table.splice(0, table.length, ...table.filter(keep));
   const doomedGroups = new Set(soleOwned.map((g) => g.id));
   keepWhere(groups(db), (g) => !doomedGroups.has(g.id));
   keepWhere(members(db), (m) => m.user_id !== user.id && !(m.source_type === 'group' && doomedGroups.has(m.source_id)));
   keepWhere(tokens(db), (t) => t.user_id !== user.id);
   keepWhere(emailTable(db), (e) => e.user_id !== user.id);
+}
+
+/** Deletes the user and what is theirs (deleteBelongings). */
+export function deleteUser(db: Db, user: User, hard: boolean): void {
+  deleteBelongings(db, user, hard);
   keepWhere(usersTable(db), (u) => u.id !== user.id);
 }
+
+const keepWhere = <T>(table: T[], keep: (record: T) => boolean): void => void table.splice(0, table.length, ...table.filter(keep));

@@ -1,7 +1,7 @@
-import type { TokenFields, TokenKind, TokenRecord } from '../../api/access-tokens.js';
+import type { TokenFields, TokenKind, TokenRecord } from '../../resources/access-tokens/values.js';
 import type { Api } from '../../api/client.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
-import { findServiceAccount } from '../../resources/service-accounts/find.js';
+import { findServiceAccount, topLevelGroup } from '../../resources/service-accounts/find.js';
 import { groupServiceAccountTokens } from '../../resources/service-accounts/resource.js';
 import { userIds } from '../../api/lookups.js';
 import type { Context, OptionDef } from '../../cli/command.js';
@@ -216,7 +216,7 @@ export function resolveTarget(opts: TargetOptions): TokenTarget<RotatableKind> {
       throw new UsageError(`--service-account goes alone (an account of the instance) or with --group (a group's), not with ${opts.personal ? '--personal' : '--project'}`);
     }
     if (!opts.serviceAccount.trim()) throw new UsageError('--service-account must not be empty');
-    return new TokenTarget('service-account', opts.group ?? '', opts.serviceAccount);
+    return new TokenTarget('service-account', opts.group === undefined ? '' : topLevelGroup(opts.group), opts.serviceAccount);
   }
   const given = [opts.group !== undefined, opts.project !== undefined, Boolean(opts.personal)].filter(Boolean).length;
   if (given !== 1) {

@@ -1,11 +1,13 @@
-import { serviceAccounts } from './resource.js';
+import type { CommandDef } from '../../cli/command.js';
 import { plainCommands } from '../../cli/resource-commands.js';
+import { accountOwner } from './find.js';
+import { serviceAccounts } from './resource.js';
 
 /**
  * list and create, generated from the declaration (--instance or --group selects whose); update and delete are
  * written by hand (update.ts, delete.ts): the service reads no single account, so they find it by name or ID first.
  */
-export default plainCommands(serviceAccounts, {
+const generated = plainCommands(serviceAccounts, {
   list: {
     description: 'The instance\'s service accounts (administrators), or a top-level group\'s (its Owners); newest first.',
     examples: ['forgectl service-accounts list --instance', 'forgectl service-accounts list --group acme --order-by username --sort asc -o json'],
@@ -22,3 +24,14 @@ export default plainCommands(serviceAccounts, {
     ],
   },
 });
+
+/** The generated verb, a subgroup refused before anything is sent. */
+const topLevelOnly = (command: CommandDef): CommandDef => ({
+  ...command,
+  run: (opts, ctx) => {
+    accountOwner(opts, ctx);
+    return command.run(opts, ctx);
+  },
+});
+
+export default { list: topLevelOnly(generated.list!), create: topLevelOnly(generated.create!) };

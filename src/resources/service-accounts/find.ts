@@ -1,6 +1,8 @@
 import type { RecordOf } from '../../api/fields.js';
 import type { Api } from '../../api/client.js';
-import { CliError, ExitCode } from '../../errors.js';
+import type { Context } from '../../cli/command.js';
+import { placementFor } from '../../cli/resource-commands.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { serviceAccounts } from './resource.js';
 
 export type ServiceAccount = RecordOf<typeof serviceAccounts>;
@@ -15,6 +17,29 @@ export const ownerLabel = (owner: AccountOwner): string => (owner.group === unde
 
 /** The options that name the owner again: `--instance` or `--group acme`. */
 export const ownerFlags = (owner: AccountOwner): string => (owner.group === undefined ? '--instance' : `--group ${owner.group}`);
+
+/**
+ * Only a top-level group has service accounts (its subgroups and projects reach them by membership): a subgroup's
+ * path is refused before anything is sent, naming the top-level group. A numeric id goes to the service, which
+ * refuses a subgroup itself.
+ */
+export function topLevelGroup(group: string): string {
+  const path = group.replace(/^\/+|\/+$/g, '');
+  if (path.includes('/')) {
+    throw new UsageError(`${path} is a subgroup: service accounts belong to the instance or to a top-level group`, `its top-level group: --group ${path.split('/')[0]}`);
+  }
+  return group;
+}
+
+/**
+ * Whose accounts a service-accounts command names (--instance, or --group, else the profile's default group), with
+ * the route parameters and words of that placement; a subgroup refused (topLevelGroup).
+ */
+export function accountOwner(opts: object, ctx: Context): ReturnType<typeof placementFor> & { owner: AccountOwner } {
+  const placement = placementFor(serviceAccounts, opts, ctx);
+  const group = placement.key === 'group' ? topLevelGroup(String(placement.params.group)) : undefined;
+  return { ...placement, owner: group === undefined ? {} : { group } };
+}
 
 /** The list route of the owner's accounts and its parameters. */
 function listOf(owner: AccountOwner): { route: string; params: Record<string, string> } {
