@@ -13,11 +13,13 @@ export default defineCommand<TargetOptions & UserOptions & { id: string }>({
   args: ['<id>'],
   options: [...targetOptions, ...userOptions],
   async run(opts, ctx) {
-    const { target } = await resolveUserTarget(opts, ctx);
-    personalByUser(opts, target);
-    // Group and project tokens are revoked by number only (api-facts §1.1); personal ones also as `self`.
-    const id = tokenIdOf(target, 'revoke', opts.id, target.kind === 'personal');
-    await confirmedBeforeReading(ctx, `Revoke ${target.describe(id)}?`);
+    const { target: named } = await resolveUserTarget(opts, ctx, false);
+    personalByUser(opts, named);
+    // Group and project tokens are revoked by number only; personal ones also as `self`.
+    const id = tokenIdOf(named, 'revoke', opts.id, named.kind === 'personal');
+    await confirmedBeforeReading(ctx, `Revoke ${named.describe(id)}?`);
+    // A service account is looked up by name now: after the question off a terminal.
+    const target = await named.resolved(ctx.api);
     const token = await target.read(ctx.api, id);
     const what = describeToken(target, token, id === 'self');
     if (token.revoked || token.active === false) {

@@ -184,12 +184,13 @@ export const userOptions: OptionDef[] = [
  * The tokens --group, --project or --personal name, with --user (a username or an ID) and --impersonation for
  * personal ones: the user's impersonation tokens, or (without --impersonation) `userId` to narrow personal tokens to.
  * `needsUser`: --impersonation without --user is refused (a user's impersonation tokens are reached by the user).
+ * A service account is looked up in its owner's list unless `lookUpAccount` is false (then: target.resolved() later).
  */
-export async function resolveUserTarget(opts: TargetOptions & UserOptions, ctx: Context): Promise<{ target: TokenTarget; userId?: number }> {
+export async function resolveUserTarget(opts: TargetOptions & UserOptions, ctx: Context, lookUpAccount = true): Promise<{ target: TokenTarget; userId?: number }> {
   const target = resolveTarget(opts);
   if (target.kind === 'service-account') {
     if (opts.user !== undefined || opts.impersonation) throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal, not with --service-account`);
-    return { target: await target.resolved(ctx.api) };
+    return { target: lookUpAccount ? await target.resolved(ctx.api) : target };
   }
   if (target.kind !== 'personal') {
     if (opts.user !== undefined || opts.impersonation) throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal`);
