@@ -67,7 +67,6 @@ export const serviceAccounts = defineResource({
     username: username({ help: 'username (default: one the service makes up, service_account_…)' }),
     name: f.string({ help: 'display name (default: "Service account user")' }),
     email: email({ help: 'email address (default: a no-reply address of the instance); the service asks to confirm another one unless confirmation is off' }),
-    public_email: f.string({ readOnly: true, nullable: true }),
     /** Only while a changed email waits for its confirmation. */
     unconfirmed_email: f.string({ readOnly: true }),
   },

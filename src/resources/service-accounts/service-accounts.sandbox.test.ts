@@ -21,7 +21,7 @@ describe('instance service accounts (administrators)', () => {
     expect(made.status).toBe(201);
     expect(Object.keys(made.body)).toEqual(ACCOUNT_KEYS);
     expect(made.body.username).toMatch(/^service_account_[0-9a-f]{32}$/);
-    expect(made.body).toMatchObject({ name: 'Service account user', email: `${made.body.username}@noreply.127.0.0.1`, public_email: null });
+    expect(made.body).toMatchObject({ name: 'Service account user', email: `${made.body.username}@noreply.127.0.0.1` });
     expect(users(sandbox.db).find((u) => u.id === made.body.id)).toMatchObject({ user_type: 'service_account', bot: true });
   });
 

@@ -101,3 +101,17 @@ describe('service-accounts delete', () => {
     expect(sandbox.requests().some((r) => r.method === 'DELETE')).toBe(false);
   });
 });
+
+describe('the agent interface (the access toolset)', () => {
+  it('offers list as a read, create and update as writes, delete as destructive; none of them without --allow-write', async () => {
+    const tools = async (argv: string[]) => (await sandbox.run(['mcp', 'tools', '--toolsets', 'access', ...argv, '-o', 'json'])).json() as Array<{ name: string; read_only: boolean; destructive: boolean }>;
+    const ours = (list: Array<{ name: string }>) => list.filter((tool) => tool.name.startsWith('service_accounts_'));
+    expect(ours(await tools(['--allow-write', 'access']))).toEqual([
+      expect.objectContaining({ name: 'service_accounts_list', read_only: true, destructive: false }),
+      expect.objectContaining({ name: 'service_accounts_create', read_only: false, destructive: false }),
+      expect.objectContaining({ name: 'service_accounts_update', read_only: false, destructive: false }),
+      expect.objectContaining({ name: 'service_accounts_delete', read_only: false, destructive: true }),
+    ]);
+    expect(ours(await tools([])).map((tool) => tool.name)).toEqual(['service_accounts_list']);
+  });
+});
