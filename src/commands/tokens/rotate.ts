@@ -67,6 +67,7 @@ export default defineCommand<Options>({
     "forgectl tokens rotate 5 --project acme/api --overlap 1d --save-to 'ci-var:acme/api/DEPLOY_TOKEN?scope=production' --yes",
     'forgectl tokens rotate 5 --project acme/api --expires-in 30d --output-file deploy.token --yes',
     'forgectl tokens rotate self --personal --expires-in 30d --save-to-profile',
+    "forgectl tokens rotate 7 --service-account service_account_deploy --save-to 'ci-var:acme/DEPLOY_BOT_TOKEN?hidden=false' --yes",
   ],
   args: ['<id>'],
   options: [
