@@ -19,6 +19,17 @@ const TOKEN_FIELDS = {
 const { access_level: _accessLevel, ...PERSONAL_TOKEN_FIELDS } = TOKEN_FIELDS;
 export { PERSONAL_TOKEN_FIELDS };
 
+/** What a list of tokens is filtered by, and shows, wherever the tokens live (a service account's too). */
+export const TOKEN_LIST = {
+  filters: {
+    state: f.enum(['active', 'inactive']),
+    revoked: f.bool(),
+    search: f.string(),
+  },
+  columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
+  identity: ['name'],
+};
+
 /**
  * Access tokens of a group, of a project, or personal ones: one record and one set of verbs under three parents,
  * chosen by --group, --project or --personal. `self` may stand for the token id (the token in use). The secret
@@ -74,13 +85,7 @@ export const accessTokens = defineResource({
     },
   },
   fields: TOKEN_FIELDS,
-  filters: {
-    state: f.enum(['active', 'inactive']),
-    revoked: f.bool(),
-    search: f.string(),
-  },
-  columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
-  identity: ['name'],
+  ...TOKEN_LIST,
   roles: { read: 'maintainer', write: 'maintainer' },
 });
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { f, kindField } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
-import { PERSONAL_TOKEN_FIELDS } from '../access-tokens/resource.js';
+import { PERSONAL_TOKEN_FIELDS, TOKEN_LIST } from '../access-tokens/resource.js';
 
 /** The service's rule for usernames, checked before anything is sent. */
 export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]$|^[a-zA-Z0-9_]$/;
@@ -99,13 +99,7 @@ export const groupServiceAccountTokens = defineResource({
     rotate: 'POST /groups/{group}/service_accounts/{user}/personal_access_tokens/{token_id}/rotate',
   },
   fields: PERSONAL_TOKEN_FIELDS,
-  filters: {
-    state: f.enum(['active', 'inactive']),
-    revoked: f.bool(),
-    search: f.string(),
-  },
-  columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
-  identity: ['name'],
+  ...TOKEN_LIST,
   roles: { read: 'owner', write: 'owner' },
   tier: 'premium',
 });

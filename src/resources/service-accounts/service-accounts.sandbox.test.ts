@@ -73,7 +73,14 @@ describe('instance service accounts (administrators)', () => {
     expect((await sandbox.call('POST', '/personal_access_tokens/self/rotate', {}, token.token)).status).toBe(401);
     expect((await sandbox.call('GET', '/personal_access_tokens/self', undefined, rotated.body.token)).status).toBe(401);
 
-    expect((await sandbox.call('DELETE', `/users/${account.id}`)).status).toBe(204);
+    // One that alone owns a group is kept (409) unless hard_delete, as the users API answers.
+    const group = (await sandbox.call('POST', '/groups', { name: 'Rotating', path: 'rotating-space' })).body;
+    members(sandbox.db).push({ source_type: 'group', source_id: group.id, user_id: account.id, access_level: 50 });
+    members(sandbox.db).splice(0, members(sandbox.db).length, ...members(sandbox.db).filter((m) => !(m.source_type === 'group' && m.source_id === group.id && m.user_id !== account.id)));
+    expect(await sandbox.call('DELETE', `/users/${account.id}`)).toEqual({ status: 409, body: { message: 'User cannot be removed while is the sole-owner of a group' } });
+    expect(users(sandbox.db).some((u) => u.id === account.id)).toBe(true);
+    expect((await sandbox.call('DELETE', `/users/${account.id}?hard_delete=true`)).status).toBe(204);
+    expect(groups(sandbox.db).some((g) => g.id === group.id)).toBe(false);
     expect(users(sandbox.db).some((u) => u.id === account.id)).toBe(false);
     expect(tokens(sandbox.db).some((t) => t.user_id === account.id)).toBe(false);
   });
