@@ -1,10 +1,13 @@
+import type { Db } from './db.js';
+import { deleteProjectNow } from './deletion.js';
 import { bool, errors, type SandboxRequest } from './http.js';
-import { userNamespaceId, users as usersTable, type Identity, type User } from './model.js';
+import { emailTable, groups, members, projects, tokens, userNamespaceId, users as usersTable, type Group, type Identity, type User } from './model.js';
 import { presentUserBasic } from './present.js';
 
 /**
- * Users as the instance sees them, shared by the modules that show or count them: the type of a user, whether it
- * takes a license seat, and the full user record (users, SSH keys, user accounts).
+ * Users as the instance sees them, shared by the modules that show, count or delete them: the type of a user,
+ * whether it takes a license seat, the full user record (users, SSH keys, user accounts), and deleting one (user
+ * accounts, service accounts).
  */
 
 /** Group and project access token bots are both of type project_bot, as on real instances. */
@@ -104,7 +107,7 @@ function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   record.extra_shared_runners_minutes_limit = null;
   record.is_auditor = user.is_auditor === true;
   record.using_license_seat = isBillable(user);
-  record.provisioned_by_group_id = null;
+  record.provisioned_by_group_id = (user.provisioned_by_group_id as number | undefined) ?? null;
   return record;
 }
 
@@ -154,3 +157,35 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
   if (before !== undefined) list = list.filter((u) => Date.parse(u.created_at) < before);
   return list;
 }
+
+/** The groups `user` is the only Owner of. */
+export function soleOwnedGroups(db: Db, user: User): Group[] {
+  return groups(db).filter((g) => {
+    const owners = members(db).filter((m) => m.source_type === 'group' && m.source_id === g.id && m.access_level === 50);
+    return owners.length === 1 && owners[0].user_id === user.id;
+  });
+}
+
+/**
+ * Deletes what is the user's: memberships, tokens, emails, personal projects; with hard_delete, the groups they alone
+ * own. Without hard_delete, a user who alone owns a group is kept: 409, as the users and service accounts APIs answer.
+ * The user record itself is the caller's to remove (deleteUser, or a generated module's delete).
+ */
+export function deleteBelongings(db: Db, user: User, hard: boolean): void {
+  const soleOwned = soleOwnedGroups(db, user);
+  if (soleOwned.length && !hard) throw errors.message(409, 'User cannot be removed while is the sole-owner of a group');
+  for (const project of projects(db).filter((p) => p.namespace_id === userNamespaceId(user))) deleteProjectNow(db, project);
+  const doomedGroups = new Set(soleOwned.map((g) => g.id));
+  keepWhere(groups(db), (g) => !doomedGroups.has(g.id));
+  keepWhere(members(db), (m) => m.user_id !== user.id && !(m.source_type === 'group' && doomedGroups.has(m.source_id)));
+  keepWhere(tokens(db), (t) => t.user_id !== user.id);
+  keepWhere(emailTable(db), (e) => e.user_id !== user.id);
+}
+
+/** Deletes the user and what is theirs (deleteBelongings). */
+export function deleteUser(db: Db, user: User, hard: boolean): void {
+  deleteBelongings(db, user, hard);
+  keepWhere(usersTable(db), (u) => u.id !== user.id);
+}
+
+const keepWhere = <T>(table: T[], keep: (record: T) => boolean): void => void table.splice(0, table.length, ...table.filter(keep));

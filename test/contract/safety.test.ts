@@ -78,6 +78,13 @@ const ROWS: Record<string, () => Promise<string[][]>> = {
     await made('/projects/acme%2Fweb/runners', { runner_id: runner.id });
     return [['runners', 'unassign', String(runner.id), '--project', 'acme/web']];
   },
+  'service-accounts delete': async () => {
+    // Real accounts, one with a token that would die with it.
+    const account = await made('/service_accounts', { username: 'svc-safety' });
+    await made(`/users/${account}/personal_access_tokens`, { name: 'cron', scopes: ['api'] });
+    await made('/groups/acme/service_accounts', { username: 'acme-safety' });
+    return [['service-accounts', 'delete', 'svc-safety', '--instance'], ['service-accounts', 'delete', 'acme-safety', '--group', 'acme', '--hard-delete']];
+  },
   'tokens rotate': async () => {
     const token = (await sandbox.call('GET', '/groups/acme/access_tokens')).body.find((t: { active: boolean }) => t.active);
     return [['tokens', 'rotate', String(token.id), '--group', 'acme', '--expires-in', '30d']];

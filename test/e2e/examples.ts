@@ -131,6 +131,7 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   "forgectl plan --help: forgectl plan -f desired.yaml --target 'acme/**' --exclude 'acme/sandbox/**' --concurrency 16": { code: 9, why: 'drift, as above' },
   'forgectl plan --help: forgectl plan -f desired.yaml --out plan.json': { code: 9, why: 'drift, as above' },
   'forgectl storage-move schedule --type project --id acme/web --to storage2': { code: 2, why: CONFIRMS },
+  'forgectl service-accounts delete acme-release --group acme --hard-delete': { code: 2, why: CONFIRMS },
   'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json': { code: 9, why: 'the demo\'s tokens expire within 30 days' },
   'forgectl hooks audit --group acme --recursive --desired desired.yaml --fix ssl-on,reenable --yes': { code: 9, why: 'a finding --fix does not repair: the webhook created above is not in desired.yaml' },
   'forgectl storage-move schedule --type project --from default --to storage2': { code: 2, why: CONFIRMS },
@@ -163,6 +164,9 @@ for (const command of ['get', 'delete', 'update', 'test', 'events', 'resend', 'u
 SETUP['forgectl hooks resend --help'].push('forgectl hooks test 1 --project acme/api >/dev/null');
 SETUP['forgectl hooks url-var delete --help'].push('forgectl hooks url-var set 1 room env:ROOM_ID --project acme/api >/dev/null');
 SETUP['forgectl hooks header delete --help'].push('forgectl hooks header set 1 X-Api-Key env:API_KEY --project acme/api >/dev/null');
+// The service accounts the examples update and delete, besides the demo's service_account_deploy.
+SETUP['forgectl service-accounts update --help'] = ['forgectl service-accounts create --group acme --username acme-release >/dev/null'];
+SETUP['forgectl service-accounts delete --help'] = ['forgectl service-accounts create --instance --username svc-old >/dev/null', ...SETUP['forgectl service-accounts update --help']];
 SETUP['forgectl runners unassign --help'] = ['forgectl runners assign 7 --project acme/web >/dev/null'];
 const badge = "forgectl badges create --project acme/api --name ci --link-url 'https://ci.example.com/%{project_path}' --image-url 'https://ci.example.com/b.svg' >/dev/null";
 for (const command of ['get', 'update', 'delete']) SETUP[`forgectl badges ${command} --help`] = [badge];

@@ -3,12 +3,11 @@ import { users as declared } from './resource.js';
 import { requireAdmin, requireUser } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { groups, members, projects, tokens, userNamespaceId, users, type User, type Email, emailTable } from '../../sandbox/model.js';
+import { users, type User, type Email, emailTable } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { addUser } from '../../sandbox/seed.js';
-import { deleteProjectNow } from '../../sandbox/deletion.js';
-import { presentFullUser } from '../../sandbox/users.js';
+import { deleteUser, presentFullUser } from '../../sandbox/users.js';
 
 /**
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
@@ -88,24 +87,6 @@ function changeState(req: SandboxRequest, to: User['state'], allowed: Array<User
   }
   user.state = to;
   return created(true);
-}
-
-/** Deletes the user and what is theirs: memberships, tokens, emails, personal projects; with hard_delete, the groups they alone own. */
-function deleteUser(db: Db, user: User, hard: boolean): void {
-  const soleOwned = groups(db).filter((g) => {
-    const owners = members(db).filter((m) => m.source_type === 'group' && m.source_id === g.id && m.access_level === 50);
-    return owners.length === 1 && owners[0].user_id === user.id;
-  });
-  // Without hard_delete the service keeps a user who alone owns a group (the deletion job fails).
-  if (soleOwned.length && !hard) return;
-  for (const project of projects(db).filter((p) => p.namespace_id === userNamespaceId(user))) deleteProjectNow(db, project);
-  const keepWhere = <T>(table: T[], keep: (record: T) => boolean) => table.splice(0, table.length, ...table.filter(keep));
-  const doomedGroups = new Set(soleOwned.map((g) => g.id));
-  keepWhere(groups(db), (g) => !doomedGroups.has(g.id));
-  keepWhere(members(db), (m) => m.user_id !== user.id && !(m.source_type === 'group' && doomedGroups.has(m.source_id)));
-  keepWhere(tokens(db), (t) => t.user_id !== user.id);
-  keepWhere(emailTable(db), (e) => e.user_id !== user.id);
-  keepWhere(users(db), (u) => u.id !== user.id);
 }
 
 function presentEmail(email: Email): Record<string, unknown> {

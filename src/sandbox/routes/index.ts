@@ -42,6 +42,7 @@ import * as pushRule from '../../resources/push-rule/sandbox.js';
 import * as repository from '../../resources/repository/sandbox.js';
 import * as runners from '../../resources/runners/sandbox.js';
 import * as secureFiles from '../../resources/secure-files/sandbox.js';
+import * as serviceAccounts from '../../resources/service-accounts/sandbox.js';
 import * as settings from '../../resources/settings/sandbox.js';
 import * as snippets from '../../resources/snippets/sandbox.js';
 import * as snippetsPersonal from '../../resources/snippets/sandbox-personal.js';
@@ -94,6 +95,7 @@ export const modules: SandboxModule[] = collectModules({
   'repository': repository,
   'runners': runners,
   'secure-files': secureFiles,
+  'service-accounts': serviceAccounts,
   'settings': settings,
   'snippets': snippets,
   'snippets-personal': snippetsPersonal,
