@@ -14,6 +14,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyEntryPlugin } from './lazy-entry.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
@@ -52,7 +53,8 @@ try {
     define: { __FORGECTL_VERSION__: JSON.stringify(pkg.version) },
     logLevel: 'warning',
     metafile: true,
-    plugins: [lazyChildProcess],
+    // undici's package entry loads fetch, WebSocket, caches and mocks too: its exports load when first read.
+    plugins: [lazyChildProcess, lazyEntryPlugin('undici', /node_modules[\\/]undici[\\/]index\.js$/)],
     // Native bindings cannot be bundled: the keyring binding is a runtime dependency, required on first use.
     external: ['@napi-rs/keyring'],
   });
