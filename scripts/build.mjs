@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lazyEntryPlugin } from './lazy-entry.mjs';
+import { lazyEntryPlugin, lazyHttp2 } from './lazy-undici.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
@@ -53,8 +53,9 @@ try {
     define: { __FORGECTL_VERSION__: JSON.stringify(pkg.version) },
     logLevel: 'warning',
     metafile: true,
-    // undici's package entry loads fetch, WebSocket, caches and mocks too: its exports load when first read.
-    plugins: [lazyChildProcess, lazyEntryPlugin('undici', /node_modules[\\/]undici[\\/]index\.js$/)],
+    // undici's package entry loads fetch, WebSocket, caches and mocks too: its exports load when first read; its
+    // HTTP/2 client's node:http2 (with tls and crypto) loads on first use.
+    plugins: [lazyChildProcess, lazyHttp2, lazyEntryPlugin('undici', /node_modules[\\/]undici[\\/]index\.js$/)],
     // Native bindings cannot be bundled: the keyring binding is a runtime dependency, required on first use.
     external: ['@napi-rs/keyring'],
   });

@@ -1,11 +1,14 @@
-// A CommonJS package entry that requires everything at once (undici's index.js: its dispatchers, but also fetch,
-// WebSocket, the caches, the mocks, and with them http2, crypto, zlib and worker_threads), rewritten at build time so
-// that each export is loaded when it is first read. forgectl uses undici's Agent and EnvHttpProxyAgent; through the
-// rewritten entry a run loads only their code. The export names stay the package's own, so forgectl's source imports
-// the package entry as it is. The rewrite reads the entry's shape; whatever it does not recognise keeps the entry as
-// it is (the build then warns), and an export it cannot prove independent is read from the untouched entry, loaded
-// then in full. test/http/lazy-entry.test.ts holds the rewritten entry to the package's export names and to a real
-// request, and the rewrite to its fallbacks.
+// undici's start-up, made to load only what a run uses, at build time (scripts/build.mjs uses both plugins):
+// - Its package entry (index.js) requires everything at once: its dispatchers, but also fetch, WebSocket, the caches,
+//   the mocks, and with them zlib, worker_threads, perf_hooks and dns. It is rewritten so that each export is loaded
+//   when it is first read (lazyEntryPlugin): forgectl reads Agent and EnvHttpProxyAgent, and a run loads their code
+//   only. The export names stay the package's own, so forgectl's source imports the package entry as it is. The
+//   rewrite reads the entry's shape; whatever it does not recognise keeps the entry as it is (the build then warns),
+//   and an export it cannot prove independent is read from the untouched entry, loaded then in full.
+// - Its HTTP/2 client requires node:http2 (and tls and crypto with it) as it loads: a stand-in loads it on first use
+//   (lazyHttp2).
+// test/http/lazy-undici.test.ts holds the rewritten entry to the package's export names, values and a real request,
+// the rewrite to its fallbacks, and the stand-in to node:http2's own values.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import ts from 'typescript';
@@ -142,7 +145,7 @@ export function lazyEntry({ exports, patches }) {
   const load = ({ path, prop }) => `require(${JSON.stringify(path)})${prop ? `[${JSON.stringify(prop)}]` : ''}`;
   const lines = [
     "'use strict';",
-    '// Rewritten by forgectl\'s build (scripts/lazy-entry.mjs): each export is loaded when first read.',
+    '// Rewritten by forgectl\'s build (scripts/lazy-undici.mjs): each export is loaded when first read.',
     'let untouched;',
     `const original = () => (untouched ??= require(${JSON.stringify(ORIGINAL)}));`,
     'let patched = false;',
@@ -187,3 +190,30 @@ export function lazyEntryPlugin(pkg, entry) {
     },
   };
 }
+
+/**
+ * undici's HTTP/2 client requires node:http2 as it loads (with tls and crypto behind it: about a tenth of the CPU of
+ * `forgectl api /user`) and reads a few of its constants, for connections that only speak HTTP/2 when asked to
+ * (`allowH2`, which forgectl never sets). undici's files get a stand-in: HTTP/2's header names, methods and error
+ * codes (the protocol's, read from node:http2 here at build time), and the real module, loaded on first use, for
+ * anything else, constants included.
+ */
+export const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^node:http2$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'http2', namespace: 'lazy-http2' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-http2' }, async () => {
+      const { constants } = await import('node:http2');
+      const protocol = Object.fromEntries(Object.entries(constants).filter(([name]) => /^(HTTP2_HEADER_|HTTP2_METHOD_|NGHTTP2_)/.test(name)));
+      return {
+        contents: `let real;
+const http2 = () => (real ??= require('node:http2'));
+const constants = new Proxy(${JSON.stringify(protocol)}, { get: (known, name) => (Object.hasOwn(known, name) ? known[name] : http2().constants[name]) });
+module.exports = new Proxy({}, { get: (_, name) => (name === 'constants' ? constants : http2()[name]) });`,
+        loader: 'js',
+      };
+    });
+  },
+};

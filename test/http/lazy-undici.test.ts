@@ -1,16 +1,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { constants as http2Constants, createSecureServer } from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without types
-import { analyseEntry, lazyEntryPlugin } from '../../scripts/lazy-entry.mjs';
-import { tempDir } from '../helpers/cli.js';
+import { analyseEntry, lazyEntryPlugin, lazyHttp2 } from '../../scripts/lazy-undici.mjs';
+import { generateCertificate } from '../../src/sandbox/tls.js';
+import { BUILT, runBin, tempDir } from '../helpers/cli.js';
 
 /**
- * undici's package entry as the build rewrites it (scripts/lazy-entry.mjs): each export loaded when first read. The
+ * undici's package entry as the build rewrites it (scripts/lazy-undici.mjs): each export loaded when first read. The
  * rewrite must give the package's exports, the same values, and a working Agent; an entry of another shape is used as
  * it is.
  */
@@ -113,5 +115,44 @@ describe("undici's entry, loaded lazily", () => {
     const loaded = require(file) as { A: { name: string } };
     expect(loaded.A.name).toBe('A');
     expect((globalThis as { pkgLoaded?: boolean }).pkgLoaded).toBe(true);
+  });
+});
+
+describe("undici's node:http2, loaded on first use", () => {
+  it('gives what node:http2 gives: every constant, and the module itself for the rest', async () => {
+    const dir = tempDir('forgectl-lazy-http2-');
+    const file = join(dir, 'bundle.cjs');
+    // As undici's files require it (the stand-in is theirs only).
+    await build({ stdin: { contents: "module.exports = require('node:http2');", sourcefile: join(dir, 'node_modules', 'undici', 'lib', 'x.js'), loader: 'js' }, outfile: file, bundle: true, format: 'cjs', platform: 'node', logLevel: 'silent', plugins: [lazyHttp2] });
+    expect(readFileSync(file, 'utf8')).toContain('HTTP2_HEADER_AUTHORITY');
+    const standIn = require(file) as typeof import('node:http2');
+    for (const [name, value] of Object.entries(http2Constants)) expect(standIn.constants[name as keyof typeof http2Constants], name).toBe(value);
+    expect(standIn.connect).toBe((require('node:http2') as typeof import('node:http2')).connect);
+    // Anyone else's node:http2 is the module itself.
+    const other = join(dir, 'other.cjs');
+    await build({ stdin: { contents: "module.exports = require('node:http2');", sourcefile: join(dir, 'x.js'), loader: 'js' }, outfile: other, bundle: true, format: 'cjs', platform: 'node', logLevel: 'silent', plugins: [lazyHttp2] });
+    expect(readFileSync(other, 'utf8')).not.toContain('HTTP2_HEADER_AUTHORITY');
+  });
+
+  it.skipIf(!BUILT)('the built forgectl talks HTTP/1.1 to a server that offers HTTP/2 too', async () => {
+    const { private: key, cert } = await generateCertificate('127.0.0.1');
+    const seen: string[] = [];
+    const server = createSecureServer({ key, cert, allowHTTP1: true }, (request, response) => {
+      seen.push(request.httpVersion);
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ id: 7, username: 'h2' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const ca = join(tempDir(), 'ca.pem');
+      writeFileSync(ca, cert);
+      const { port } = server.address() as { port: number };
+      const result = await runBin(['api', '/user', '--ca-file', ca, '-o', 'json'], { env: { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: `https://127.0.0.1:${port}`, FORGECTL_TOKEN: 'glpat-test' } });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.json()).toEqual({ id: 7, username: 'h2' });
+      expect(seen).toEqual(['1.1']);
+    } finally {
+      server.close();
+    }
   });
 });
