@@ -19,6 +19,7 @@ if (!answeredHere(argv)) {
   const v8 = require('node:v8');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--verify-snapshot-checksum');
+  const releaseYoungGeneration = holdYoungGeneration(v8, 16 * 1024 * 1024);
   // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once.
   const interrupted = new Promise((resolve) => {
     const stop = (signal) => {
@@ -58,13 +59,41 @@ if (!answeredHere(argv)) {
   interrupted.then(() => (stopped = true));
   bundle.exports.main(argv, deps).then((code) => {
     // The code compiled in this run goes to the cache, unless a signal stopped the run: whoever sent it may be
-    // removing the folders around it (a test tearing down its home folder).
+    // removing the folders around it (a test tearing down its home folder). V8 stamps a cache with its flags: the
+    // young generation's growth factor goes back first, or the next run would refuse the cache.
+    releaseYoungGeneration();
     if (!stopped) bundle.saveCodeCache();
     // Flush what was written, then exit at once: idle keep-alive sockets must not hold the process open.
     const flush = ['stdout', 'stderr'].filter((name) => opened.has(name));
     const next = () => (flush.length ? process[flush.shift()].write('', next) : process.exit(code));
     next();
   });
+}
+
+/**
+ * Stops V8's young generation from growing once it has reached `bytes`. Under a stream of list pages it grows to
+ * Node's default ceiling, 32 MiB (two semi-spaces of 16); held at 16, a 50,000-record list peaks about 12 MiB lower
+ * for the same CPU (a smaller one costs CPU: more of each page outlives the young collections). The ceiling itself
+ * can only be given on Node's command line, which `#!/usr/bin/env node` cannot; the growth factor can be set at any
+ * time (Node 20, 22 and 24), so it is set to 1 after the collection that reached `bytes`. Watched through V8's
+ * collections (no timer), and not at all once set. Returns what sets V8's default factor (2) back: the code cache
+ * is only valid under the flags it was made with.
+ */
+function holdYoungGeneration(v8, bytes) {
+  const { PerformanceObserver } = require('node:perf_hooks');
+  let held = false;
+  const observer = new PerformanceObserver(() => {
+    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+    if (young && young.space_size < bytes) return;
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+    held = true;
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return () => {
+    observer.disconnect();
+    if (held) v8.setFlagsFromString('--semi-space-growth-factor=2');
+  };
 }
 
 /**
