@@ -7,14 +7,15 @@
 //    file to read and compile instead of a score of small ones.
 // 4. The help of every command rendered, and what lays it out to a width (writeHelpTexts below).
 // 5. The chunks and the help texts each joined into one file (writePack below): an installer pays for every file.
+// 6. The man pages, forgectl(1) and one per group of commands, written from the command tree (scripts/manual.ts).
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyEntryPlugin, lazyHttp2 } from './lazy-undici.mjs';
+import { runScript } from './run-script.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
@@ -97,6 +98,8 @@ try {
   writePack(join(dist, 'chunks'), (name) => name.endsWith('.js'));
   await writeHelpTexts();
   writePack(join(dist, 'help'), () => true);
+  // The man pages (scripts/manual.ts): package.json's "man" lists them, and `npm install -g` links them into place.
+  await runScript('scripts/manual.ts', ['--man', join(dist, 'man')]);
 } finally {
   rmSync(esm, { recursive: true, force: true });
 }
@@ -125,26 +128,12 @@ function writePack(folder, which) {
 }
 
 /**
- * The help of every command and topic, rendered once here into dist/help/ (scripts/help-texts.ts, bundled as one
- * CommonJS file and run) and then joined into dist/help.pack: bin/forgectl.cjs prints help from there without
+ * The help of every command and topic, rendered once here into dist/help/ (scripts/help-texts.ts, bundled and run
+ * by scripts/run-script.mjs) and then joined into dist/help.pack: bin/forgectl.cjs prints help from there without
  * loading the bundle (start-up time), laid out to the terminal's width (or 80 columns) by dist/help-layout.cjs.
  */
 async function writeHelpTexts() {
-  const script = join(esm, 'help-texts.cjs');
-  await build({
-    entryPoints: ['scripts/help-texts.ts'],
-    outfile: script,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    define: { __FORGECTL_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__forgectlImportMetaUrl' },
-    banner: { js: 'var __forgectlImportMetaUrl=require("node:url").pathToFileURL(__filename).href;' },
-    external: ['@napi-rs/keyring'],
-    logLevel: 'warning',
-  });
-  const rendered = spawnSync(process.execPath, [script, join(dist, 'help')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  if (rendered.status !== 0) throw new Error(`rendering the help texts failed (exit ${rendered.status})`);
+  await runScript('scripts/help-texts.ts', [join(dist, 'help')]);
   // What lays them out to a width: the bundle's own functions, as a file of their own for the bin.
   await build({
     entryPoints: ['src/cli/help-layout.ts'],

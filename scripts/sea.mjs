@@ -107,7 +107,8 @@ function distAssets() {
   const assets = {};
   for (const entry of files) {
     const name = relative(dist, join(entry.parentPath, entry.name)).split('\\').join('/');
-    if (!name.endsWith('.map') && name !== 'meta.json' && !name.startsWith('sea/')) assets[name] = join(dist, name);
+    // The man pages are for npm install -g to link; the executable never reads them.
+    if (!name.endsWith('.map') && name !== 'meta.json' && !name.startsWith('sea/') && !name.startsWith('man/')) assets[name] = join(dist, name);
   }
   return assets;
 }

@@ -44,7 +44,10 @@ export class ConfigError extends CliError {
   }
 }
 
-/** An HTTP response the service answered with an error status. */
+/**
+ * An answer of the service that is a failure: an error status, or (GraphQL, whose errors come with 200) errors
+ * without data, whose exit code the errors' kind gives.
+ */
 export class ApiError extends CliError {
   constructor(
     message: string,
@@ -54,8 +57,9 @@ export class ApiError extends CliError {
     readonly requestId: string | undefined,
     hint?: string,
     readonly body?: unknown,
+    exitCode: ExitCodeValue = exitCodeForStatus(status),
   ) {
-    super(message, exitCodeForStatus(status), hint);
+    super(message, exitCode, hint);
     this.name = 'ApiError';
   }
 }

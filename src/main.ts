@@ -1,5 +1,5 @@
 import type { CliDeps } from './cli/program.js';
-import type { Invocation } from './cli/command.js';
+import { COMPLETE_COMMAND, type Invocation } from './cli/command.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { commands } from './commands/manifest.js';
@@ -30,8 +30,7 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
   deps.stdout.on('error', onStdoutError);
   deps.stderr.on('error', onStderrError);
   try {
-    const run = import('./cli/program.js')
-      .then(({ runCli }) => runCli(commands, argv, deps, state, execute))
+    const run = (argv[0] === COMPLETE_COMMAND ? import('./cli/completion.js').then(({ runCompletion }) => runCompletion(commands, argv.slice(1), deps)) : import('./cli/program.js').then(({ runCli }) => runCli(commands, argv, deps, state, execute)))
       .catch((error: unknown) => (interrupted ? ExitCode.ok : failed(error, state, wantsJson(argv), deps)));
     if (!deps.interrupted) return await run;
     const outcome = await Promise.race([run.then((code) => ({ code })), deps.interrupted.then((signal) => ({ signal }))]);

@@ -44,6 +44,8 @@ export interface ApiRequest {
   sameOrigin?: boolean;
   /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
   redact?: string[];
+  /** A POST that only reads (a GraphQL query): sent under --dry-run, retried as a GET is, and no change in flight. */
+  reads?: boolean;
 }
 
 export interface ApiHooks {
@@ -98,7 +100,8 @@ export class Api {
       body = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    if (this.hooks.dryRun && MUTATING.has(method)) {
+    const changes = MUTATING.has(method) && !request.reads;
+    if (this.hooks.dryRun && changes) {
       const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(redactBody(request.body, '', request.redact), null, 2) : '';
       this.hooks.printDryRun(`${method} ${redactUrl(url)}${shown ? `\n${shown}` : ''}\n`);
       throw new DryRunComplete();
@@ -106,11 +109,11 @@ export class Api {
     for (let redirects = 0; ; redirects++) {
       // The token goes only to its own instance: never to another origin (a redirect or a link elsewhere).
       const auth = request.auth !== false && sameOrigin(url, this.connection.baseUrl) ? this.authHeaders() : {};
-      const change = MUTATING.has(method) ? { what: `${method} ${this.displayPath(url)}` } : undefined;
+      const change = changes ? { what: `${method} ${this.displayPath(url)}` } : undefined;
       if (change) this.hooks.changesInFlight?.add(change);
       let response: HttpResponse;
       try {
-        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.retry, read: request.read });
+        response = await this.http.send({ method, url, headers: { ...headers, ...auth }, body, retry: request.reads ? 'repeatable' : request.retry, read: request.read });
       } finally {
         if (change) this.hooks.changesInFlight?.delete(change);
       }
@@ -152,7 +155,7 @@ export class Api {
   }
 
   /**
-   * Calls a declared route (src/api/resources/*.ts): `call('PUT /projects/{project}/badges/{badge_id}', { project,
+   * Calls a declared route (src/resources/<resource>/resource.ts): `call('PUT /projects/{project}/badges/{badge_id}', { project,
    * badge_id, name })`. Path parameters are expanded, each encoded as one segment; the other parameters (undefined
    * ones dropped) are the query of a GET, HEAD or DELETE and the JSON body otherwise; a `body` among the options is
    * sent as it is (a DELETE with a body). The options go with the request: `{ retry: 'never' }` for a write that
@@ -194,7 +197,7 @@ export class Api {
     let message = html ? `${errorMessageFromBody(undefined, response.status)} (HTML error page)` : errorMessageFromBody(body, response.status);
     const jobToken = this.connection.tokenSource === 'ci_job' && (response.status === 401 || response.status === 403);
     if (jobToken) message += ' (CI job token)';
-    const hint = jobToken ? JOB_TOKEN_HINT : hintForStatus(response.status, body);
+    const hint = jobToken ? JOB_TOKEN_HINT : hintForStatus(response.status, body, path);
     return new ApiError(message, response.status, method, path, response.header('x-request-id'), hint, body);
   }
 

@@ -2,8 +2,8 @@ import { ApiError, UsageError } from '../errors.js';
 import { encodeContent } from '../git/content.js';
 import { gitBlobId } from '../git/objects.js';
 import type { Api } from './client.js';
-import { commits, type CommitAction } from './resources/commits.js';
-import { repositoryTree } from './resources/repository.js';
+import { commits, type CommitAction } from '../resources/commits/resource.js';
+import { repositoryTree } from '../resources/repository/resource.js';
 import { plural } from '../parse.js';
 
 /**

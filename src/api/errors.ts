@@ -14,6 +14,8 @@ function describe(body: unknown): string {
     const base = describeMessage(record.message);
     return record.error_code ? `${base} (${String(record.error_code)})` : base;
   }
+  // GraphQL: {"errors":[{"message":"Invalid token"}]}
+  if (Array.isArray(record.errors)) return record.errors.map((error) => (error && typeof error === 'object' ? describe((error as Record<string, unknown>).message) : describe(error))).filter(Boolean).join('; ');
   if (typeof record.error === 'string') {
     return typeof record.error_description === 'string' ? record.error_description : record.error;
   }
@@ -49,13 +51,21 @@ function defaultStatusText(status: number): string {
   return texts[status] ?? `HTTP ${status}`;
 }
 
-/** A hint for the line after the error, where one helps. */
-export function hintForStatus(status: number, body: unknown): string | undefined {
+/**
+ * Paths of the API only administrators of the instance may use (its settings, plan limits, licenses, instance-wide
+ * lists of runners, deploy keys and tokens, audit events, system hooks, feature flags, keys by fingerprint, storage
+ * moves, instance CI/CD variables): a 403 there has one reason the service does not say.
+ */
+const ADMIN_PATHS = /^\/(admin\/|application\/|licenses?(\/|$)|runners\/all$|deploy_keys$|deploy_tokens$|audit_events(\/|$)|hooks(\/|$)|features(\/|$)|keys(\/|$)|sidekiq\/|(project|snippet|group)_repository_storage_moves)/;
+
+/** A hint for the line after the error, where one helps; `path` is the request's, below the API base. */
+export function hintForStatus(status: number, body: unknown, path?: string): string | undefined {
   const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   if (status === 401) return 'the token is missing, expired or revoked; run: forgectl auth login';
   if (status === 403 && record.error === 'insufficient_scope') {
     return `the token lacks the scope needed${record.scope ? ` (${String(record.scope)})` : ''}; create one with more scopes`;
   }
+  if (status === 403 && path !== undefined && ADMIN_PATHS.test(path)) return 'this is for administrators of the instance, and the token in use is not one';
   if (status === 429) return 'rate limited by the server; wait and try again, or raise --retries';
   return undefined;
 }

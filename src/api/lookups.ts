@@ -1,9 +1,10 @@
 import { ApiError, UsageError } from '../errors.js';
 import type { Api } from './client.js';
-import { groups as groupsDecl, projects as projectsDecl } from './resources/projects.js';
-import { users as usersDecl } from './resources/users.js';
+import { projects as projectsDecl } from '../resources/projects/resource.js';
+import { groups as groupsDecl } from '../resources/groups/resource.js';
+import { users as usersDecl } from '../resources/users/resource.js';
 import { pluralNoun } from '../parse.js';
-import { roleWord, type AccessEntry, type AllowedEntry, type Who } from './protected-access.js';
+import { roleWord, whoText, type AccessEntry, type AllowedEntry, type Who } from '../resources/protected-branches/values.js';
 
 /**
  * Usernames (or user IDs) as users, checked before anything changes: the service silently leaves unknown users out of
@@ -114,5 +115,44 @@ export class WhoNames {
       cache.set(id, known);
     }
     return known;
+  }
+}
+
+/**
+ * Who access entries allow, in the words the options take (`maintainer, user:alice, group:acme/devs,
+ * deploy-key:3`): the service names users and groups only by id (and a display name), so their usernames and paths
+ * are read once each per run. One that cannot be read (gone, not visible) stays its id, which the options take too.
+ */
+export class EntryNames {
+  private readonly users = new Map<number, Promise<string>>();
+  private readonly groups = new Map<number, Promise<string>>();
+
+  constructor(private readonly api: Api) {}
+
+  /** The words for each list of entries, once the names they need are read. */
+  async describe(lists: Array<Array<Partial<AccessEntry>> | null | undefined>): Promise<string[]> {
+    // Roles first, then users, groups and deploy keys, as one writes them.
+    const isRole = (entry: Partial<AccessEntry>) => entry.user_id == null && entry.group_id == null && entry.deploy_key_id == null;
+    const ordered = (entries: Array<Partial<AccessEntry>>) => [...entries.filter(isRole), ...entries.filter((entry) => !isRole(entry))];
+    return Promise.all(lists.map(async (entries) => (await Promise.all(ordered(entries ?? []).map((entry) => this.who(entry)))).join(', ')));
+  }
+
+  private async who(entry: Partial<AccessEntry>): Promise<string> {
+    if (entry.user_id != null) return whoText({ user: await this.named(this.users, entry.user_id, async (id) => (await this.api.call<{ username: string }>(usersDecl.routes.get, { user: id })).username) });
+    if (entry.group_id != null) return whoText({ group: await this.named(this.groups, entry.group_id, async (id) => (await this.api.call<{ full_path: string }>(groupsDecl.routes.get, { group: id })).full_path) });
+    if (entry.deploy_key_id != null) return whoText({ deployKey: entry.deploy_key_id });
+    return entry.access_level === undefined ? (entry.access_level_description ?? '') : roleWord(entry.access_level);
+  }
+
+  private named(cache: Map<number, Promise<string>>, id: number, read: (id: number) => Promise<string>): Promise<string> {
+    let name = cache.get(id);
+    if (!name) {
+      name = read(id).catch((error: unknown) => {
+        if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return String(id);
+        throw error;
+      });
+      cache.set(id, name);
+    }
+    return name;
   }
 }

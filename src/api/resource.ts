@@ -1,7 +1,7 @@
 import type { Field } from './fields.js';
 
 /**
- * A resource declared once, as plain data (src/api/resources/<resource>.ts): where its records live, its routes,
+ * A resource declared once, as plain data (src/resources/<resource>/resource.ts): where its records live, its routes,
  * fields, columns and identity. The plain CLI verbs (src/cli/resource-commands.ts), the sandbox's generic modules
  * (src/sandbox/crud.ts), desired state and the contract tests read it; hand-written commands take their routes from
  * it. Importing a declaration is cheap (no CLI, HTTP or sandbox code), so other layers may ask "what are the fields
@@ -50,6 +50,10 @@ export interface Placement {
    * anyone's keys, changed by administrators). `placed()` hands them on as the resource's.
    */
   roles?: Roles;
+  /** The license tier the routes here need, where it is not the resource's (a group's protected branches: Premium). */
+  tier?: 'premium' | 'ultimate';
+  /** Fields the service's answers here go without (instance CI/CD variables have no environment scope). */
+  without?: string[];
 }
 
 /** The least role that may read, and that may change, records. */

@@ -173,6 +173,11 @@ export interface CommandDef<O = any> {
    */
   fleet?: 'projects-file';
   /**
+   * The exit codes that mean something particular for this command, and what (the reference pages list them beside
+   * those of every command): `{ 9: 'drift: the instance differs from the file' }`.
+   */
+  exits?: Record<number, string>;
+  /**
    * false: the command never uses the token of the profile in use (ctx.api, ctx.connection()), so it is not read from
    * the OS keyring before the command runs (auth login, profile commands, completion scripts).
    */
@@ -194,6 +199,12 @@ export interface ManifestEntry {
   summary: string;
   load: () => Promise<{ default: CommandDef }>;
 }
+
+/**
+ * The hidden command the shell completion scripts run at each TAB (`forgectl __complete WORD… CURRENT`, in
+ * completion.ts): not in the manifest, so no help, tool or page lists it.
+ */
+export const COMPLETE_COMMAND = '__complete';
 
 /** The commands a program offers (src/commands/manifest.ts): every entry, and the summaries of the groups. */
 export interface Commands {

@@ -2,7 +2,17 @@ import { globalOptions } from './program.js';
 import { fleetOptionsOf } from './fleet-options.js';
 import { listOptions } from './options.js';
 import { choicesOf, takesList } from '../parse.js';
-import type { Commands, OptionDef } from './command.js';
+import type { CliDeps } from './program.js';
+import { COMPLETE_COMMAND, type CommandDef, type Commands, type ManifestEntry, type OptionDef } from './command.js';
+import { configDir } from '../config/paths.js';
+import { HELP_TOPICS } from './help-topics.js';
+import { readConfig } from '../config/store.js';
+
+/**
+ * Shell completion as gh and cobra do it: the scripts the shells load are small and the same for every version of
+ * forgectl; at each TAB they ask `forgectl __complete WORD… CURRENT` for the candidates, which reads only the manifest
+ * and the definition of the one command the words name. So completion cannot go stale, whatever commands are added.
+ */
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -19,23 +29,19 @@ export interface CompletionOption {
   description: string;
   /** Absent for a flag that takes no value. */
   value?: ValueKind;
-}
-
-/** Each command path ('' is the root) with what may follow it: subcommands and options, with their descriptions. */
-export interface CompletionNode {
-  path: string;
-  subcommands: Array<{ name: string; description: string }>;
-  options: CompletionOption[];
+  /** Whether the value may be left out ('--save-to-profile [name]'): the next word is then not taken for it. */
+  optionalValue?: boolean;
 }
 
 /** Values that name a file or folder: the placeholder says so, or the option is one of the file options. */
 const FILE_VALUE = /<(file|path|dir|folder)>|^--[\w-]*-(file|dir|out)\b|^--(input|state|key-file)\b/;
 
-function completionOption(def: OptionDef): CompletionOption {
+export function completionOption(def: OptionDef): CompletionOption {
   const names = def.flags.split(/[ ,|]+/).filter((f) => f.startsWith('-'));
   const long = names.find((name) => name.startsWith('--')) ?? names[0];
   const option: CompletionOption = { names, description: def.description.split('\n')[0] };
   if (!/[<[]/.test(def.flags)) return option;
+  if (!/</.test(def.flags)) option.optionalValue = true;
   const choices = def.choices ?? choicesOf(def.parse);
   if (choices) option.value = takesList(def.parse) ? { values: choices, list: true } : { values: choices };
   else if (long === '--profile') option.value = 'profile';
@@ -45,140 +51,167 @@ function completionOption(def: OptionDef): CompletionOption {
 }
 
 const HELP_OPTION: CompletionOption = { names: ['--help', '-h'], description: 'display help for command' };
+const HELP_COMMAND: Candidate = { value: 'help', description: 'help for a command, or a topic' };
 
-/** Loads every command module (only completion generation does this) and builds the completion tree. */
-export async function completionTree({ manifest, groups }: Commands): Promise<CompletionNode[]> {
-  const nodes = new Map<string, CompletionNode>();
-  const node = (path: string): CompletionNode => {
-    let found = nodes.get(path);
-    if (!found) nodes.set(path, (found = { path, subcommands: [], options: [] }));
-    return found;
-  };
-  const globals = globalOptions.map(completionOption);
-  node('').options.push(...globals, HELP_OPTION);
+/** A candidate for the word being completed, with what it is (shown by zsh and fish). */
+export interface Candidate {
+  value: string;
+  description?: string;
+}
+
+/** What the shell does with the word: offer the candidates, offer file names, or nothing (a free-text value). */
+export interface Completion {
+  candidates: Candidate[];
+  directive?: 'files' | 'none';
+}
+
+/** The options a command takes (its own, its paging, its fleet selector, then the global ones and --help). */
+export function commandOptions(def: CommandDef | undefined): CompletionOption[] {
+  const own = def ? [...(def.options ?? []), ...listOptions(def.list), ...fleetOptionsOf(def)] : [];
+  return [...own.map(completionOption), ...globalOptions.map(completionOption), HELP_OPTION];
+}
+
+/** The words below a command path: its subcommands, each with its summary (a group's own, or the command's). */
+function subcommandsOf({ manifest, groups }: Commands, path: string): Candidate[] {
+  const below = new Map<string, string>();
   for (const entry of manifest) {
-    const words = entry.path.split(' ');
-    words.forEach((word, index) => {
-      const parent = node(words.slice(0, index).join(' '));
-      const path = words.slice(0, index + 1).join(' ');
-      const isLeaf = index === words.length - 1;
-      if (!parent.subcommands.some((s) => s.name === word)) parent.subcommands.push({ name: word, description: isLeaf ? entry.summary : (groups[path] ?? '') });
-      const self = node(path);
-      if (!isLeaf && !self.options.length) self.options.push(HELP_OPTION);
-    });
-    const def = (await entry.load()).default;
-    const own = [...(def.options ?? []), ...listOptions(def.list), ...fleetOptionsOf(def)].map(completionOption);
-    node(entry.path).options.push(...own, ...globals, HELP_OPTION);
+    if (path && !entry.path.startsWith(`${path} `)) continue;
+    const word = entry.path.split(' ')[path ? path.split(' ').length : 0];
+    const child = path ? `${path} ${word}` : word;
+    // A command's own summary, else its group's (plan is a command with plan merge below it).
+    if (child === entry.path || !below.has(word)) below.set(word, child === entry.path ? entry.summary : (groups[child] ?? ''));
   }
-  return [...nodes.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return [...below].map(([value, description]) => ({ value, description }));
+}
+
+/** The option a word names ('--output', '-o', '--output=json'), among those given. */
+const optionNamed = (options: CompletionOption[], word: string): CompletionOption | undefined => options.find((option) => option.names.includes(word.split('=')[0]));
+
+/** The candidates for a value of this kind; `prefix` is put before each (a list's earlier values, or '--name='). */
+function valueCompletion(kind: ValueKind, typed: string, prefix: string, profiles: () => string[]): Completion {
+  if (kind === 'file') return { candidates: [], directive: 'files' };
+  if (kind === 'text') return { candidates: [], directive: 'none' };
+  let before = prefix;
+  let values: readonly string[];
+  if (kind === 'profile') values = profiles();
+  else {
+    values = kind.values;
+    if (kind.list && typed.includes(',')) before += typed.slice(0, typed.lastIndexOf(',') + 1);
+  }
+  const rest = typed.slice(before.length - prefix.length);
+  return { candidates: values.filter((value) => value.startsWith(rest)).map((value) => ({ value: `${before}${value}` })) };
+}
+
+/**
+ * The completion of the last word of `words` (the words after `forgectl`, the last one the word being typed, maybe
+ * empty): the command path the others name, then a value of the option before it, an option, or a subcommand.
+ * Loads the definition of the command named, and no other.
+ */
+export async function complete(commands: Commands, given: string[], profiles: () => string[]): Promise<Completion> {
+  // `forgectl help WORDS` names a command as the words alone would, or a topic.
+  const helping = given.length > 1 && given[0] === 'help';
+  const words = helping ? given.slice(1) : given;
+  const typed = words[words.length - 1] ?? '';
+  let path = '';
+  let entry: ManifestEntry | undefined;
+  let def: CommandDef | undefined;
+  let options = commandOptions(undefined);
+  let valueOf: CompletionOption | undefined;
+  for (const word of words.slice(0, -1)) {
+    if (valueOf) {
+      valueOf = undefined;
+      continue;
+    }
+    if (word.startsWith('-')) {
+      const option = optionNamed(options, word);
+      valueOf = option?.value && !option.optionalValue && !word.includes('=') ? option : undefined;
+      continue;
+    }
+    const next = path ? `${path} ${word}` : word;
+    if (!commands.manifest.some((candidate) => candidate.path === next || candidate.path.startsWith(`${next} `))) continue;
+    path = next;
+    entry = commands.manifest.find((candidate) => candidate.path === path);
+    def = entry && (await entry.load()).default;
+    options = commandOptions(def);
+  }
+  if (valueOf?.value) return valueCompletion(valueOf.value, typed, '', profiles);
+  const assigned = /^(--[\w-]+)=/.exec(typed);
+  if (assigned) {
+    const option = optionNamed(options, assigned[1]);
+    return option?.value ? valueCompletion(option.value, typed.slice(assigned[0].length), assigned[0], profiles) : { candidates: [] };
+  }
+  const subcommands = subcommandsOf(commands, path);
+  if (typed.startsWith('-') || (def && !subcommands.length)) {
+    // A command whose argument is a file of this machine (plan merge PLAN…): file names, options after a dash.
+    if (!typed.startsWith('-') && def?.args?.some((arg) => typeof arg !== 'string' && arg.localFile === true)) return { candidates: [], directive: 'files' };
+    const offered = options.flatMap((option) => option.names.filter((name) => name.startsWith('--') && name.startsWith(typed)).map((value) => ({ value, description: option.description })));
+    return { candidates: offered };
+  }
+  const topics = !path ? (helping ? Object.entries(HELP_TOPICS).map(([value, topic]) => ({ value, description: topic.summary })) : [HELP_COMMAND]) : [];
+  return { candidates: [...subcommands, ...topics].filter((candidate) => candidate.value.startsWith(typed)) };
+}
+
+/** The profile names of the config file, or none when it cannot be read (completion never fails). */
+function profileNames(deps: Pick<CliDeps, 'env'>): string[] {
+  try {
+    return Object.keys(readConfig(configDir(deps.env)).profiles);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `forgectl __complete WORD… CURRENT`: one candidate a line, `value<TAB>description`, then a line saying what the
+ * shell does besides: `:files` (complete file names), `:none` (a free-text value: nothing), or `:`.
+ */
+export async function runCompletion(commands: Commands, words: string[], deps: Pick<CliDeps, 'env' | 'stdout'>): Promise<number> {
+  const { candidates, directive } = await complete(commands, words.length ? words : [''], () => profileNames(deps));
+  const lines = candidates.map((candidate) => (candidate.description ? `${candidate.value}\t${candidate.description.replace(/\s+/g, ' ')}` : candidate.value));
+  deps.stdout.write(`${[...lines, `:${directive ?? ''}`].join('\n')}\n`);
+  return 0;
 }
 
 const HEADER = (shell: Shell): string =>
-  `# ${shell} completion for forgectl. Generated by \`forgectl completion ${shell}\` (npm run completions); do not edit.\n`;
-
-/** A shell word in single quotes. */
-const sq = (text: string): string => `'${text.replace(/'/g, "'\\''")}'`;
-
-/** The value kind as the scripts' helper prints it: file, profile, text, "values a b c" or "list a b c". */
-function valueWord(kind: ValueKind): string {
-  return typeof kind === 'string' ? kind : `${kind.list ? 'list' : 'values'} ${kind.values.join(' ')}`;
-}
-
-/** `_forgectl_value PATH OPTION`: how the value of OPTION (after command PATH) completes; nothing for flags. */
-function valueFunction(nodes: CompletionNode[]): string {
-  const globals = nodes.find((n) => n.path === '')?.options ?? [];
-  const globalNames = new Set(globals.flatMap((o) => o.names));
-  const arms: string[] = [];
-  for (const n of nodes) {
-    for (const option of n.options) {
-      if (option.value && !option.names.some((name) => globalNames.has(name))) arms.push(`    ${option.names.map((name) => sq(`${n.path}|${name}`)).join('|')}) echo ${sq(valueWord(option.value))} ;;`);
-    }
-  }
-  // Global options mean the same after every command.
-  for (const option of globals) {
-    if (option.value) arms.push(`    ${option.names.map((name) => `*${sq(`|${name}`)}`).join('|')}) echo ${sq(valueWord(option.value))} ;;`);
-  }
-  return `_forgectl_value() {
-  case "$1|$2" in
-${[...new Set(arms)].join('\n')}
-  esac
-}
+  `# ${shell} completion for forgectl, written by \`forgectl completion ${shell}\`. It asks forgectl itself for the
+# candidates at each TAB (forgectl __complete WORD… CURRENT), so it never needs regenerating.
 `;
-}
 
-/** `_forgectl_is_path WORDS`: whether WORDS name a command or a group. */
-function isPathFunction(nodes: CompletionNode[]): string {
-  return `_forgectl_is_path() {
-  case "$1" in
-    ${nodes.filter((n) => n.path).map((n) => sq(n.path)).join('|')}) return 0 ;;
-  esac
-  return 1
-}
-`;
-}
-
-function bashScript(nodes: CompletionNode[]): string {
-  const words = nodes.map((n) => `    ${sq(n.path)}) echo ${sq([...n.subcommands.map((s) => s.name), ...n.options.flatMap((o) => o.names.filter((name) => name.startsWith('--')))].join(' '))} ;;`);
-  return `${HEADER('bash')}_forgectl_words() {
-  case "$1" in
-${words.join('\n')}
-  esac
-}
-${isPathFunction(nodes)}${valueFunction(nodes)}_forgectl() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="" i w value
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
-    [[ "$w" == -* ]] && continue
-    if _forgectl_is_path "\${path:+$path }$w"; then path="\${path:+$path }$w"; fi
-  done
-  value="$(_forgectl_value "$path" "$prev")"
-  case "$value" in
-    file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-    profile) COMPREPLY=($(compgen -W "$(forgectl profile list --fields name 2>/dev/null)" -- "$cur")) ;;
-    text) COMPREPLY=() ;;
-    "values "*) COMPREPLY=($(compgen -W "\${value#values }" -- "$cur")) ;;
-    "list "*) local before=""; [[ "$cur" == *,* ]] && before="\${cur%,*},"; COMPREPLY=($(compgen -P "$before" -W "\${value#list }" -- "\${cur##*,}")) ;;
-    *) COMPREPLY=($(compgen -W "$(_forgectl_words "$path")" -- "$cur")) ;;
-  esac
+const BASH = `_forgectl() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" line directive=""
+  COMPREPLY=()
+  while IFS= read -r line; do
+    case "$line" in
+      :*) directive="\${line#:}" ;;
+      *) COMPREPLY+=("\${line%%$'\\t'*}") ;;
+    esac
+  done < <(forgectl ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  if [[ "$directive" == files ]]; then
+    compopt -o filenames 2>/dev/null
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
 }
 complete -F _forgectl forgectl
 `;
-}
 
-/** zsh _describe entries: "name:description", colons in names escaped. */
-function describeEntry(name: string, description: string): string {
-  return sq(`${name.replace(/:/g, '\\:')}:${description}`);
-}
-
-function zshScript(nodes: CompletionNode[]): string {
-  const entries = nodes.map((n) => {
-    const items = [...n.subcommands.map((s) => describeEntry(s.name, s.description)), ...n.options.flatMap((o) => o.names.filter((name) => name.startsWith('--')).map((name) => describeEntry(name, o.description)))];
-    return `    ${sq(n.path)}) reply=(${items.join(' ')}) ;;`;
-  });
-  // The file works both ways: autoloaded from $fpath (its body runs on the first TAB and must complete then) and
-  // sourced (it registers the function).
-  return `#compdef forgectl
-${HEADER('zsh')}_forgectl_entries() {
-  case "$1" in
-${entries.join('\n')}
-  esac
-}
-${isPathFunction(nodes)}${valueFunction(nodes)}_forgectl() {
-  local cmdpath="" w value i
-  local -a reply profiles
-  for ((i = 2; i < CURRENT; i++)); do
-    w="\${words[i]}"
-    [[ "$w" == -* ]] && continue
-    if _forgectl_is_path "\${cmdpath:+$cmdpath }$w"; then cmdpath="\${cmdpath:+$cmdpath }$w"; fi
+// The file works both ways: autoloaded from $fpath (its body runs on the first TAB and must complete then) and
+// sourced (it registers the function).
+const ZSH = `_forgectl() {
+  local line directive=""
+  local -a described plain
+  for line in "\${(@f)$(forgectl ${COMPLETE_COMMAND} "\${(@)words[2,CURRENT]}" 2>/dev/null)}"; do
+    case "$line" in
+      :*) directive="\${line#:}" ;;
+      *$'\\t'*) described+=("\${\${line%%$'\\t'*}//:/\\\\:}:\${line#*$'\\t'}") ;;
+      ?*) plain+=("$line") ;;
+    esac
   done
-  value="$(_forgectl_value "$cmdpath" "\${words[CURRENT-1]}")"
-  case "$value" in
-    file) _files ;;
-    profile) profiles=(\${(f)"$(forgectl profile list --fields name 2>/dev/null)"}); compadd -a profiles ;;
-    text) _message 'a value' ;;
-    "values "*) compadd -- \${=value#values } ;;
-    "list "*) _values -s , 'values' \${=value#list } ;;
-    *) _forgectl_entries "$cmdpath"; _describe -t forgectl 'forgectl' reply ;;
+  case "$directive" in
+    files) _files ;;
+    none) _message 'a value' ;;
+    *)
+      (( \${#described} )) && _describe -t forgectl 'forgectl' described
+      (( \${#plain} )) && compadd -- "\${plain[@]}"
+      ;;
   esac
 }
 if [[ "\${funcstack[1]}" == "_forgectl" ]]; then
@@ -187,45 +220,21 @@ else
   compdef _forgectl forgectl
 fi
 `;
-}
 
-function fishScript(nodes: CompletionNode[]): string {
-  const globals = nodes.find((n) => n.path === '')?.options ?? [];
-  const globalNames = new Set(globals.flatMap((o) => o.names));
-  const line = (condition: string, o: CompletionOption): string => {
-    const names = o.names.map((name) => (name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`)).join(' ');
-    let value = '';
-    if (o.value === 'file') value = ' -r -F';
-    else if (o.value === 'profile') value = " -x -a '(forgectl profile list --fields name 2>/dev/null)'";
-    else if (o.value === 'text') value = ' -x';
-    else if (o.value?.list) value = ` -x -a ${sq(`(__fish_complete_list , "string join \\n ${o.value.values.join(' ')}")`)}`;
-    else if (o.value) value = ` -x -a ${sq(o.value.values.join(' '))}`;
-    return `complete -c forgectl${condition ? ` -n ${sq(condition)}` : ''} ${names}${value} -d ${sq(o.description)}`;
-  };
-  // Global options (and --help) apply after every command: declared once, without a condition.
-  const lines = globals.map((o) => line('', o));
-  lines.push(...nodes.flatMap((n) => {
-    const condition = `__forgectl_path_is ${sq(n.path)}`;
-    const subs = n.subcommands.map((s) => `complete -c forgectl -n ${sq(condition)} -a ${sq(s.name)} -d ${sq(s.description)}`);
-    return [...subs, ...n.options.filter((o) => !o.names.some((name) => globalNames.has(name))).map((o) => line(condition, o))];
-  }));
-  return `${HEADER('fish')}function __forgectl_path_is
-  set -l known ${nodes.filter((n) => n.path).map((n) => sq(n.path)).join(' ')}
-  set -l path ''
-  for w in (commandline -opc)[2..-1]
-    string match -q -- '-*' $w; and continue
-    set -l candidate (string trim -- "$path $w")
-    contains -- $candidate $known; and set path $candidate
+const FISH = `function __forgectl_complete
+  set -l lines (forgectl ${COMPLETE_COMMAND} (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)
+  if contains -- :files $lines
+    __fish_complete_path (commandline -ct)
+    return
   end
-  test "$path" = "$argv[1]"
+  string match -v -r '^:' -- $lines
 end
-complete -c forgectl -f
-${lines.join('\n')}
+complete -c forgectl -f -a '(__forgectl_complete)'
 `;
-}
 
-export function completionScript(shell: Shell, nodes: CompletionNode[]): string {
-  if (shell === 'bash') return bashScript(nodes);
-  if (shell === 'zsh') return zshScript(nodes);
-  return fishScript(nodes);
+/** The script a shell loads: the same for every version of forgectl. */
+export function completionScript(shell: Shell): string {
+  if (shell === 'bash') return `${HEADER('bash')}${BASH}`;
+  if (shell === 'zsh') return `#compdef forgectl\n${HEADER('zsh')}${ZSH}`;
+  return `${HEADER('fish')}${FISH}`;
 }

@@ -199,6 +199,11 @@ async function rowsOf(returned: unknown, commandPath: string, stderr: TextSink):
     return { rows, attention };
   }
   if (Array.isArray(returned)) return { rows: returned as Row[], attention };
+  if (typeof returned === 'object' && Symbol.asyncIterator in returned) {
+    const rows: Row[] = [];
+    for await (const record of returned as AsyncIterable<Row>) rows.push(record);
+    return { rows, attention };
+  }
   return { rows: [returned as Row], attention };
 }
 

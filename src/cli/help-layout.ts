@@ -81,3 +81,20 @@ export function layoutDeferred(text: string, width: number): string {
     return margin + wrapParagraph(paragraph, width - margin.length).replace(/\n/g, `\n${margin}`);
   });
 }
+
+/** A part of a help text rendered with its layout deferred: an item, a paragraph, or text kept as written. */
+export type DeferredSpan = { term: string; termWidth: number; description: string } | { paragraph: string; indent: number } | { text: string };
+
+/** The parts of a text rendered with its layout deferred, in order (the manual's pages are written from them). */
+export function parseDeferred(text: string): DeferredSpan[] {
+  const spans: DeferredSpan[] = [];
+  let last = 0;
+  for (const match of text.matchAll(DEFERRED)) {
+    if (match.index > last) spans.push({ text: text.slice(last, match.index) });
+    const [, termWidth, term, description, indent, paragraph] = match;
+    spans.push(termWidth !== undefined ? { term, termWidth: Number(termWidth), description } : { paragraph, indent: Number(indent) });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) spans.push({ text: text.slice(last) });
+  return spans;
+}

@@ -82,7 +82,7 @@ function optionsLast(text: string): string {
  * The section of a top-level command in the root help, its rank, and its place in the section (unlisted ones last,
  * under "Commands:", in the manifest's order).
  */
-function helpSection(word: string): { heading: string; rank: number; place: number } {
+export function helpSection(word: string): { heading: string; rank: number; place: number } {
   const rank = HELP_SECTIONS.findIndex(([, names]) => names.includes(word));
   return rank < 0 ? { heading: 'Commands:', rank: HELP_SECTIONS.length, place: 0 } : { heading: HELP_SECTIONS[rank][0], rank, place: HELP_SECTIONS[rank][1].indexOf(word) };
 }

@@ -1,4 +1,5 @@
 import type { Field } from '../api/fields.js';
+import type { ListResult } from '../api/paginate.js';
 import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
 import { withChoices } from '../parse.js';
@@ -23,8 +24,18 @@ export interface VerbSpec {
 export interface ListSpec extends VerbSpec {
   /** Applied to each record as it streams: adds the declaration's computed columns. */
   map?: (record: any) => unknown;
+  /**
+   * Instead of map, when the computed columns need requests of their own (the names of the users records name):
+   * applied to each page as it arrives.
+   */
+  mapPage?: (records: any[], ctx: Context) => Promise<unknown[]>;
   /** Default columns when map adds some (instead of the declaration's). */
   columns?: string[];
+}
+
+export interface GetSpec extends VerbSpec {
+  /** Applied to the record (the list's computed columns, so --fields takes them here too). */
+  map?: (record: any, ctx: Context) => unknown;
 }
 
 export interface DeleteSpec extends VerbSpec {
@@ -37,7 +48,7 @@ export interface DeleteSpec extends VerbSpec {
 
 export interface PlainVerbs {
   list?: ListSpec;
-  get?: VerbSpec;
+  get?: GetSpec;
   create?: VerbSpec;
   update?: VerbSpec;
   delete?: DeleteSpec;
@@ -178,6 +189,12 @@ function multiParentCommands(resource: MultiParentDef, verbs: PlainVerbs): Parti
   return commands;
 }
 
+/** A list whose pages go through an async map as they arrive; its notice (more pages) is said at the end, as a list's is. */
+async function* mappedPages(list: ListResult<any>, mapPage: (records: any[], ctx: Context) => Promise<unknown[]>, ctx: Context): AsyncGenerator<unknown> {
+  for await (const page of list.pages()) yield* await mapPage(page, ctx);
+  if (list.notice) ctx.io.note(list.notice);
+}
+
 export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
   if ('parents' in resource) return multiParentCommands(resource, verbs);
   const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
@@ -190,7 +207,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
 
   if (verbs.list) {
     const spec = verbs.list;
-    if (resource.computed?.length && !spec.map) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
+    if (resource.computed?.length && !spec.map && !spec.mapPage) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
     const filters = Object.entries(resource.filters ?? {});
     commands.list = defineCommand({
       effect: 'read',
@@ -202,6 +219,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
       recordFields,
       async run(opts, ctx) {
         const list = ctx.api.list(route('list'), { ...location(resource, opts, ctx).params, ...fieldValues(filters, opts) }, ctx.paging);
+        if (spec.mapPage) return mappedPages(list, spec.mapPage, ctx);
         return spec.map ? list.map(spec.map) : list;
       },
     });
@@ -217,7 +235,8 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
       recordFields,
       async run(opts, ctx) {
         const id = idOf(opts);
-        return ctx.api.call(route('get'), { ...location(resource, opts, ctx).params, [resource.id.param]: id });
+        const record = await ctx.api.call(route('get'), { ...location(resource, opts, ctx).params, [resource.id.param]: id });
+        return verbs.get!.map ? verbs.get!.map(record, ctx) : record;
       },
     });
   }

@@ -1,56 +1,28 @@
-import { defineCommand, type Context } from '../cli/command.js';
+import { defineCommand } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { collect, pairReadsFile } from '../parse.js';
 import { readLocalFile } from '../files.js';
-import { assignField, typedValue, type Json } from '../cli/json-fields.js';
-import { isDeepStrictEqual } from 'node:util';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
 import { DownloadResult } from '../download/result.js';
-import { JsonAnswer, TextResult } from '../output/result.js';
-import { withoutSecretValues } from '../api/resources/variables.js';
+import { TextResult } from '../output/result.js';
+import { withoutSecretValues } from '../resources/variables/resource.js';
 import { mayShowValues, showValuesOption } from '../cli/secrets.js';
-
-interface Options {
-  path: string;
-  method?: string;
-  rawField?: string[];
-  field?: string[];
-  header?: string[];
-  input?: string;
-  paginate?: boolean;
-  include?: boolean;
-  showValues?: boolean;
-}
+import { buildFields, jsonAnswer, parseHeaders, printHead, type ApiOptions } from './api/shared.js';
 
 function isText(type: string | undefined): boolean {
   return !type || type.includes('json') || type.startsWith('text/');
 }
 
-function splitPair(pair: string, flag: string): [string, string] {
-  const index = pair.indexOf('=');
-  if (index <= 0) throw new UsageError(`${flag} takes key=value, got "${pair}"`);
-  return [pair.slice(0, index), pair.slice(index + 1)];
-}
-
-async function buildFields(opts: Options, ctx: Context): Promise<Record<string, Json>> {
-  const fields: Record<string, Json> = {};
-  for (const pair of opts.rawField ?? []) {
-    const [key, value] = splitPair(pair, '-f');
-    assignField(fields, key, value);
-  }
-  for (const pair of opts.field ?? []) {
-    const [key, value] = splitPair(pair, '-F');
-    assignField(fields, key, await typedValue(value, () => ctx.io.readStdin()));
-  }
-  return fields;
-}
-
-export default defineCommand<Options>({
+export default defineCommand<ApiOptions>({
   effect: 'destructive',
-  description:
-    'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command. ' +
+  description: [
+    'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command.',
+    'The path graphql (exactly that word, as with gh api; /graphql is a REST path) sends a GraphQL request to /api/graphql at the root of the instance: -f query=TEXT or -F query=@FILE, -f operationName=NAME, and every other field a variable (-F typed: -F first=50). The query is parsed before anything is sent (not GraphQL: exit 2). A query is retried as a GET is and runs under --dry-run; a mutation is shown by --dry-run and never sent twice.',
+    'With graphql, --paginate follows the first connection that has pageInfo: it requires that the query accepts an $endCursor: String variable and that it fetches pageInfo { hasNextPage endCursor } from a collection, as with gh. The pages print as one JSON array (NDJSON with -o ndjson); --jq runs on each page, or once on all of them with --slurp.',
+    'A GraphQL answer with errors and no data fails with the exit code of the first error: 5 when what it names does not exist (or may not be seen), 4 for authentication and permission, 7 when rate limited, 8 when the server failed, and 6 for anything else the server refused (a query it could not parse or validate, a value of the wrong kind). An answer with data and errors is printed, the errors go to stderr, and the exit is 9.',
     'The values of masked and hidden CI/CD variables in an answer are shown as null: --show-values shows masked ones at a terminal, never in a pipe or a file.',
+  ].join(' '),
   examples: [
     'forgectl api /user',
     'forgectl api /projects/acme%2Fapi/badges -f link_url=https://ci.example.com -f image_url=https://ci.example.com/b.svg',
@@ -58,6 +30,10 @@ export default defineCommand<Options>({
     'forgectl api -X PUT /application/settings -F signup_enabled=false',
     'forgectl api /users --paginate -o ndjson',
     'forgectl api -X POST /projects/1/hooks --input hook.json',
+    "forgectl api graphql -f query='{ currentUser { username } }'",
+    "forgectl api graphql -F query=@runners.graphql -f status=STALE --jq '.data.runners.nodes[] | [.id, .description, .upgradeStatus] | @tsv'",
+    "forgectl api graphql --paginate -f query='query($endCursor: String) { users(first: 100, after: $endCursor) { pageInfo { hasNextPage endCursor } nodes { username } } }' --jq '.data.users.nodes[].username'",
+    "forgectl api graphql --dry-run -f query='mutation($ids: [CiRunnerID!]) { bulkRunnerDelete(input: {ids: $ids}) { deletedIds errors } }' -f 'ids[]=gid://gitlab/Ci::Runner/3'",
   ],
   args: ['<path>'],
   defaultFormat: 'json',
@@ -66,26 +42,20 @@ export default defineCommand<Options>({
     { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', parse: collect },
     { flags: '-F, --field <key=value>', description: 'a typed field: numbers, true/false, null, @file (repeatable)', parse: collect, localFile: pairReadsFile },
     { flags: '-H, --header <name:value>', description: 'an extra request header (repeatable)', parse: collect },
-    { flags: '--input <file>', description: 'request body from a file, or - for stdin', localFile: true },
-    { flags: '--paginate', description: 'fetch every page; prints one JSON array (or NDJSON with -o ndjson)' },
+    { flags: '--input <file>', description: 'request body from a file, or - for stdin (graphql: {"query": …, "variables": {…}})', localFile: true },
+    { flags: '--paginate', description: 'fetch every page (graphql: through $endCursor); prints one JSON array (or NDJSON with -o ndjson)' },
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
     showValuesOption,
   ],
   async run(opts, ctx) {
     const fields = await buildFields(opts, ctx);
+    if (opts.input && Object.keys(fields).length) throw new UsageError('--input and fields cannot be combined');
+    // `graphql` as gh takes it: the GraphQL API. A path (`/graphql`) is a REST path below /api/v4 as always.
+    if (opts.path === 'graphql') return (await import('./api/graphql.js')).runGraphql(opts, fields, mayShowValues(opts, ctx), ctx);
     const hasFields = Object.keys(fields).length > 0;
     const method = (opts.method ?? ((hasFields || opts.input) && !opts.paginate ? 'POST' : 'GET')).toUpperCase();
     if (!/^[A-Z]+$/.test(method)) throw new UsageError(`invalid method "${opts.method}"`);
-    const headers: Record<string, string> = {};
-    for (const header of opts.header ?? []) {
-      const index = header.indexOf(':');
-      const name = header.slice(0, index).trim();
-      const value = header.slice(index + 1).trim();
-      // What HTTP allows: a token for the name, no control characters (line breaks) in the value.
-      if (index <= 0 || !/^[!#$%&'*+.^`|~\w-]+$/.test(name)) throw new UsageError(`-H takes "Name: value", got "${header}"`);
-      if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UsageError(`-H ${name}: the value may not contain control characters (such as line breaks) or characters beyond Latin-1`);
-      headers[name.toLowerCase()] = value;
-    }
+    const headers = parseHeaders(opts.header);
     const absolute = /^https?:\/\//i.test(opts.path);
     const path = absolute || opts.path.startsWith('/') ? opts.path : `/${opts.path}`;
     // The token goes only to its own instance; a full URL elsewhere is not an API call of this instance.
@@ -93,7 +63,6 @@ export default defineCommand<Options>({
       throw new UsageError(`${opts.path} is not on the instance in use (${ctx.connection().rootUrl})`, 'give a path below /api/v4, or --server URL (with FORGECTL_TOKEN) for another instance');
     }
     const inQuery = method === 'GET' || method === 'HEAD';
-    if (opts.input && hasFields) throw new UsageError('--input and fields cannot be combined');
     const show = mayShowValues(opts, ctx);
 
     if (opts.paginate) {
@@ -117,19 +86,11 @@ export default defineCommand<Options>({
       // JSON and text are read whole (and retried if cut off); anything else streams to stdout or a file.
       read: (header) => isText(header('content-type')),
     });
-    if (opts.include) {
-      let head = `HTTP ${response.status}\n`;
-      for (const [name, value] of Object.entries(response.headers)) head += `${name}: ${Array.isArray(value) ? value.join(', ') : value}\n`;
-      await ctx.io.out(`${head}\n`);
-    }
+    if (opts.include) await printHead(ctx, response.status, response.headers);
     if (isText(response.header('content-type'))) {
       const body = await readJson(response);
       if (body.kind === 'json') {
-        if (body.value === undefined) return undefined;
-        if (show) return new JsonAnswer(body.value, body.text);
-        // jq reads the answer's own text (numbers as written), unless a secret value was taken out of it.
-        const value = withoutSecretValues(body.value);
-        return new JsonAnswer(value, isDeepStrictEqual(value, body.value) ? body.text : JSON.stringify(value));
+        return body.value === undefined ? undefined : jsonAnswer(body.value, body.text, show);
       }
       if (body.kind === 'malformed' || /html/i.test(body.type)) {
         // An HTML page or broken JSON is rarely what was asked for: a failure of the server where records were to be

@@ -1,10 +1,10 @@
 import { defineCommand } from '../cli/command.js';
-import { completionScript, completionTree, SHELLS, type Shell } from '../cli/completion.js';
+import { completionScript, SHELLS, type Shell } from '../cli/completion.js';
 import { parseChoice } from '../parse.js';
 import { TextResult } from '../output/result.js';
 
 export default defineCommand<{ shell: string }>({
-  description: 'The same scripts ship in the package under completions/.',
+  description: 'The script is small and the same for every version: at each TAB it asks forgectl for the commands, options and values that fit, so it never needs writing again after an upgrade. The same scripts ship in the package under completions/.',
   credentials: false,
   examples: [
     'forgectl completion bash > /etc/bash_completion.d/forgectl',
@@ -12,8 +12,8 @@ export default defineCommand<{ shell: string }>({
     'mkdir -p ~/.config/fish/completions && forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
   ],
   args: ['<shell>'],
-  async run(opts, ctx) {
+  async run(opts) {
     const shell = parseChoice('shell', SHELLS)(opts.shell) as Shell;
-    return new TextResult(completionScript(shell, await completionTree(ctx.commands)));
+    return new TextResult(completionScript(shell));
   },
 });

@@ -20,6 +20,7 @@ export default defineCommand<{ fix?: boolean }>({
     'all pass, 9 when some only warn, else the exit code of the first failing check. --fix repairs what is safe to',
     'repair here (file modes, stale locks).',
   ].join(' '),
+  exits: { 9: 'a check gave a warning; a check that failed gives its own exit code (3 configuration, 4 the token, 8 the network or TLS …)' },
   examples: ['forgectl doctor', 'forgectl -p prod doctor -o json', 'forgectl doctor --fix'],
   options: [{ flags: '--fix', description: 'repair file and folder modes and remove stale locks; print how to fix the rest' }],
   columns: ['status', 'section', 'check', 'found', 'fix'],

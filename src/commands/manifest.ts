@@ -6,7 +6,7 @@ import { areas } from './areas.js';
  * from the folders: npm run registries); the commands that are one file each are listed here.
  */
 const topLevel: ManifestEntry[] = [
-  { path: 'api', summary: 'Send a raw request to the REST API', load: () => import('./api.js') },
+  { path: 'api', summary: 'Send a raw request to the REST or GraphQL API', load: () => import('./api.js') },
   { path: 'completion', summary: 'Print the shell completion script (bash, zsh, fish)', load: () => import('./completion.js') },
   { path: 'sandbox', summary: 'Run a local simulated instance for trying forgectl and testing scripts', load: () => import('./sandbox.js') },
   { path: 'doctor', summary: 'Check the whole path: configuration, network, TLS, service, clock, token', load: () => import('./doctor.js') },

@@ -1,6 +1,6 @@
 import { placed } from '../api/resource.js';
-import { auditEvents, auditTargetType, type AuditEvent } from '../api/resources/audit-events.js';
-import { users } from '../api/resources/users.js';
+import { auditEvents, auditTargetType, type AuditEvent } from '../resources/audit-events/resource.js';
+import { users } from '../resources/users/resource.js';
 import { ApiError } from '../errors.js';
 import type { Change, Owner, SectionIo } from './model.js';
 import { unmark } from './section.js';

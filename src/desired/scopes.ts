@@ -1,4 +1,5 @@
-import { groups, projects } from '../api/resources/projects.js';
+import { projects } from '../resources/projects/resource.js';
+import { groups } from '../resources/groups/resource.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { globRoot, isGlob, matchesGlob } from '../fleet/glob.js';
 import { selectProjects, type SelectContext } from '../fleet/select.js';

@@ -6,7 +6,7 @@ import type { Change, FieldSpec, Level, LiveObject, Owner, SectionIo } from './m
 /**
  * One section of a desired-state file (push_rule, badges, hooks …): what the file may write in it, and how its
  * objects are read from the instance and changed. Most sections are built from a resource declaration
- * (src/api/resources/*.ts): the file's fields are the declaration's settable fields, parsed by the same field kinds
+ * (src/resources/<resource>/resource.ts): the file's fields are the declaration's settable fields, parsed by the same field kinds
  * as the command-line flags, and the calls take the declared routes.
  */
 export interface Section {
@@ -154,6 +154,9 @@ export function identityWords(section: Section): string {
 }
 
 /** The marker forgectl puts in the objects it creates (a badge's name, a webhook's description). */
+/** A secret reference's schema ({env: VARIABLE}, {file: PATH}, {command: …}): where a file gives a credential. */
+export const SECRET_REF = { $ref: '#/definitions/secret' };
+
 export const MARK = '[forgectl]';
 
 /** A marked field's value without the mark, and whether it had it. */

@@ -1,5 +1,5 @@
 import type { Api } from '../api/client.js';
-import { projects as projectsDecl } from '../api/resources/projects.js';
+import { projects as projectsDecl } from '../resources/projects/resource.js';
 import type { Io } from '../output/io.js';
 import { readLocalFile } from '../files.js';
 import { UsageError } from '../errors.js';

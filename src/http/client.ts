@@ -31,7 +31,7 @@ export interface HttpRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** 'never' sends exactly once (token rotation); 'auto' follows the policy of contract §7. */
+  /** 'never' sends exactly once (token rotation); 'auto' follows the policy of contract §7; 'repeatable' retries as a GET. */
   retry?: RetryMode;
   /**
    * Read the whole body before returning (JSON answers), always or when the answer's headers say so: a connection
@@ -158,6 +158,7 @@ export class HttpClient {
   async send(request: HttpRequest): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
     const retries = request.retry === 'never' ? 0 : this.options.retries;
+    const retryAs = request.retry === 'repeatable' ? 'GET' : method;
     const url = splitUrl(request.url);
     const path = url.path.replace(/\?.*/, '');
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
@@ -186,7 +187,7 @@ export class HttpClient {
         });
         this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
         gate?.observe(response.statusCode, (name) => headerValue(response.headers, name));
-        const retryStatus = attempt < retries && mayRetry(method, { status: response.statusCode });
+        const retryStatus = attempt < retries && mayRetry(retryAs, { status: response.statusCode });
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
         const headerOf = (name: string) => headerValue(response.headers, name);
         if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
@@ -196,7 +197,7 @@ export class HttpClient {
         if (error instanceof CliError) throw error;
         const failure = failed(error);
         this.options.log?.(`< ${failure.message} (${this.now() - started} ms)`);
-        if (attempt < retries && mayRetry(method, failure) && !this.closed) {
+        if (attempt < retries && mayRetry(retryAs, failure) && !this.closed) {
           const wait = retryDelayMs(attempt, () => undefined, this.now());
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           await this.sleep(wait);
@@ -210,7 +211,7 @@ export class HttpClient {
         const failure = failed(error);
         return new NetworkError(failure.message, method, path, true, failure.code, failure.hint);
       });
-      if (data === undefined && attempt < retries && mayRetry(method, { status: response.statusCode })) {
+      if (data === undefined && attempt < retries && mayRetry(retryAs, { status: response.statusCode })) {
         const wait = retryDelayMs(attempt, wrapped.header, this.now(), Math.random, response.statusCode);
         if (wait <= MAX_WAIT_MS) {
           // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above),

@@ -5,7 +5,11 @@ export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 /** The longest wait forgectl accepts from Retry-After / RateLimit-Reset before giving up instead. */
 export const MAX_WAIT_MS = 60_000;
 
-export type RetryMode = 'auto' | 'never';
+/**
+ * 'auto': the policy by method (a POST only when the server provably did not act on it); 'never': sent once (token
+ * rotation); 'repeatable': retried as a GET is whatever the method (a POST that only reads: a GraphQL query).
+ */
+export type RetryMode = 'auto' | 'never' | 'repeatable';
 
 export function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());

@@ -388,7 +388,16 @@ async function* batches(pages: AsyncIterable<unknown[]>): AsyncGenerator<unknown
       pending ??= iterator.next();
       let timer: NodeJS.Timeout | undefined;
       const waited = gathered.length ? new Promise<'wait'>((resolve) => (timer = setTimeout(() => resolve('wait'), BATCH_WAIT_MS))) : undefined;
-      const next = await (waited ? Promise.race([pending, waited]) : pending);
+      let next: IteratorResult<unknown[]> | 'wait';
+      try {
+        next = await (waited ? Promise.race([pending, waited]) : pending);
+      } catch (error) {
+        // The records that arrived before the failure are printed before it is reported.
+        clearTimeout(timer);
+        pending = undefined;
+        if (gathered.length) yield gathered;
+        throw error;
+      }
       clearTimeout(timer);
       if (next === 'wait') {
         yield gathered;

@@ -12,6 +12,8 @@ const GAP = 2;
 const displayWidth = tableUtils.strlen;
 /** Columns are never squeezed below this (or their own width, when narrower). */
 const MIN_COLUMN = 6;
+/** Values this short (true, false, a short code) keep their column's header whole while long values can give room. */
+const SHORT_VALUE = 5;
 /** Values are cut to no less than this before a column is left out. */
 const READABLE = 10;
 /** The column that names each record, in order of preference: it stays whole as long as it fits at all. */
@@ -66,25 +68,39 @@ const sum = (widths: number[]) => widths.reduce((total, w) => total + w, 0);
 function fitShown(sizes: ColumnSize[], room: number): { widths: number[]; dates: boolean } | undefined {
   const hasTimes = sizes.some((size) => size.dateContent !== undefined);
   for (const dates of hasTimes ? [false, true] : [false]) {
-    const content = sizes.map((size) => (dates && size.dateContent !== undefined ? size.dateContent : size.content));
-    const widths = sizes.map((size, i) => Math.max(size.header, content[i]));
-    let over = sum(widths) - room;
-    for (let i = widths.length - 1; i >= 0 && over > 0; i--) {
-      const cut = Math.min(over, widths[i] - Math.max(content[i], Math.min(sizes[i].header, MIN_COLUMN)));
-      if (cut > 0) {
-        widths[i] -= cut;
-        over -= cut;
-      }
-    }
-    if (over <= 0) return { widths, dates };
-    if (hasTimes && !dates) continue;
-    const floors = widths.map((w, i) => (sizes[i].keep || sizes[i].dateContent !== undefined ? w : Math.min(w, READABLE)));
-    const capped = (cap: number) => widths.map((w, i) => Math.max(floors[i], Math.min(w, cap)));
-    let cap = Math.max(...widths);
-    while (cap > 0 && sum(capped(cap)) > room) cap--;
-    if (sum(capped(cap)) <= room) return { widths: capped(cap), dates };
+    // Where long values must be cut anyway, the headers of columns of short values (true/false) stay whole: the
+    // room comes from those values ("prote…" says nothing). Where cutting headers alone is enough, values stay whole.
+    const plain = fitWith(sizes, room, dates, false);
+    const fit = plain && !plain.capped ? plain : (fitWith(sizes, room, dates, true) ?? plain);
+    if (fit) return { widths: fit.widths, dates };
   }
   return undefined;
+}
+
+/**
+ * Headers cut to their values (the last columns first; not those of short values when `spareShort`), then long
+ * values capped (`capped`) when that is not enough.
+ */
+function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: boolean): { widths: number[]; capped: boolean } | undefined {
+  const hasTimes = sizes.some((size) => size.dateContent !== undefined);
+  const content = sizes.map((size) => (dates && size.dateContent !== undefined ? size.dateContent : size.content));
+  const widths = sizes.map((size, i) => Math.max(size.header, content[i]));
+  let over = sum(widths) - room;
+  for (let i = widths.length - 1; i >= 0 && over > 0; i--) {
+    if (spareShort && content[i] <= SHORT_VALUE) continue;
+    const cut = Math.min(over, widths[i] - Math.max(content[i], Math.min(sizes[i].header, MIN_COLUMN)));
+    if (cut > 0) {
+      widths[i] -= cut;
+      over -= cut;
+    }
+  }
+  if (over <= 0) return { widths, capped: false };
+  if (hasTimes && !dates) return undefined;
+  const floors = widths.map((w, i) => (sizes[i].keep || sizes[i].dateContent !== undefined ? w : Math.min(w, READABLE)));
+  const capped = (cap: number) => widths.map((w, i) => Math.max(floors[i], Math.min(w, cap)));
+  let cap = Math.max(...widths);
+  while (cap > 0 && sum(capped(cap)) > room) cap--;
+  return sum(capped(cap)) <= room ? { widths: capped(cap), capped: true } : undefined;
 }
 
 /**

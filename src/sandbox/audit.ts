@@ -1,4 +1,4 @@
-import { auditTargetType, type AuditDetails } from '../api/resources/audit-events.js';
+import { auditTargetType, type AuditDetails } from '../resources/audit-events/resource.js';
 import { findGroup, findProject } from './auth.js';
 import type { Db } from './db.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';
@@ -75,6 +75,8 @@ function entityOf(db: Db, rawPath: string, answer: unknown): Target | undefined 
 function labelOf(record: unknown): string | undefined {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
   const r = record as Record_;
+  // A runner is named by its description (its `name` is the runner program's, the same for all).
+  if (typeof r.runner_type === 'string' && typeof r.description === 'string' && r.description) return r.description;
   for (const name of ['key', 'username', 'name', 'title', 'url', 'path_with_namespace', 'full_path']) {
     if (typeof r[name] === 'string' && r[name] !== '') return r[name];
   }
@@ -111,6 +113,15 @@ function changedFields(req: SandboxRequest, before: Record_, after: Record_): Ar
     .map((field) => ({ field, from: before[field], to: after[field] }));
   const named = moved.filter((change) => change.field in req.input);
   return named.length ? named : moved;
+}
+
+/**
+ * A value as an event shows it: who an access list allows by their words ("Developers + Maintainers, Alice"), as
+ * the service's events say it, not the entries' JSON.
+ */
+function readable(value: unknown): unknown {
+  const entries = Array.isArray(value) && value.every((entry) => isRecord(entry) && 'access_level_description' in entry) ? (value as Record_[]) : undefined;
+  return entries ? entries.map((entry) => String(entry.access_level_description)).join(', ') || 'No one' : value;
 }
 
 /** Records the event of a write that succeeded. */
@@ -160,7 +171,7 @@ export function recordAudit(req: SandboxRequest, response: SandboxResponse, befo
     eventName = `${noun.replace(/ /g, '_')}_created`;
   } else {
     const changes = before && answer ? changedFields(req, before, answer) : [];
-    if (changes.length === 1) Object.assign(what, { change: changes[0].field, from: changes[0].from, to: changes[0].to });
+    if (changes.length === 1) Object.assign(what, { change: changes[0].field, from: readable(changes[0].from), to: readable(changes[0].to) });
     else if (changes.length) what.change = changes.map((c) => c.field).join(', ');
     else what.custom_message = `changed ${noun} ${named}`;
     eventName = `${noun.replace(/ /g, '_')}_updated`;

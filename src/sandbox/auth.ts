@@ -224,6 +224,11 @@ export function projectVisible(req: SandboxRequest, project: Project): boolean {
   return openToCaller(req, project.visibility) || projectRole(req.db, req.user, project) > 0;
 }
 
+/** Whether the caller sees the group: members (also of an ancestor), administrators; public and internal groups. */
+export function groupVisible(req: SandboxRequest, group: Group): boolean {
+  return openToCaller(req, group.visibility) || groupRole(req.db, req.user, group) > 0;
+}
+
 /** The group of the route (`{group}`), checked for `minRole` as projectFor() checks a project. */
 export function groupFor(req: SandboxRequest, minRole: number = Role.guest): Group {
   const group = findGroup(req.db, req.params.group);

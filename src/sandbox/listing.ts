@@ -20,14 +20,19 @@ export function ordering(req: SandboxRequest, allowed: readonly string[], defaul
 const collator = new Intl.Collator('en');
 
 /** Sorts by a key, ties broken by id in the same direction (so pages never overlap). */
-export function sortRecords<T extends { id: number }>(list: T[], key: (record: T) => string | number | null | undefined, sort: 'asc' | 'desc'): T[] {
+export function sortRecords<T extends { id: number }>(list: readonly T[], key: (record: T) => string | number | null | undefined, sort: 'asc' | 'desc'): T[] {
+  return [...list].sort(recordOrder(key, sort));
+}
+
+/** The order sortRecords() sorts in: by the key, then by id, both in the direction of `sort`. */
+export function recordOrder<T extends { id: number }>(key: (record: T) => string | number | null | undefined, sort: 'asc' | 'desc'): (a: T, b: T) => number {
   const sign = sort === 'asc' ? 1 : -1;
-  return [...list].sort((a, b) => {
+  return (a, b) => {
     const x = key(a) ?? '';
     const y = key(b) ?? '';
     const order = typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x), String(y));
     return sign * (order || a.id - b.id);
-  });
+  };
 }
 
 /** An array parameter (`skip_groups[]=1&skip_groups[]=2`, or `1,2`) as integers. */

@@ -21,7 +21,10 @@ export interface SandboxModule {
    * ref was updated, in the same request. Merge requests follow their source branch here; push webhooks hook in here.
    */
   onPush?(event: PushEvent, context: { db: Db; tier: Tier; rootUrl: string; now(): Date }): void;
-  /** The modules (file names in routes/) whose seed data this module's seed builds on: theirs run first. */
+  /**
+   * The modules whose seed data this module's seed builds on (by name: a resource's folder, or a file of routes/): theirs
+   * run first. Name every module whose records the seed reads: the order of the others is not a contract.
+   */
   seedAfter?: string[];
 }
 
@@ -29,15 +32,15 @@ const isModule = (value: unknown): value is SandboxModule =>
   typeof value === 'object' && value !== null && typeof (value as SandboxModule).routes === 'function';
 
 /**
- * The modules of the route files (routes/index.ts, generated from the folder: file name → the file's exports), in
- * the order they seed and register: `core` first, then by file name, each after the modules it names in seedAfter.
+ * The modules of the module files (routes/index.ts, generated from the folders: module name → the file's exports), in
+ * the order they seed and register: by name, each after the modules it names in seedAfter.
  * A file exports at most one module (the others are helpers); route order does not matter (see Router.match).
  */
 export function collectModules(files: Record<string, Record<string, unknown>>): SandboxModule[] {
   const named = new Map<string, SandboxModule>();
   for (const [file, exports] of Object.entries(files)) {
     const found = [...new Set(Object.values(exports).filter(isModule))];
-    if (found.length > 1) throw new Error(`sandbox route file ${file} exports ${found.length} modules; one is registered per file`);
+    if (found.length > 1) throw new Error(`sandbox module file ${file} exports ${found.length} modules; one is registered per file`);
     if (found.length) named.set(file, found[0]);
   }
   const ordered: SandboxModule[] = [];
@@ -52,7 +55,7 @@ export function collectModules(files: Record<string, Record<string, unknown>>): 
     visiting.delete(name);
     ordered.push(module);
   };
-  for (const name of [...named.keys()].sort((a, b) => Number(b === 'core') - Number(a === 'core') || a.localeCompare(b))) visit(name);
+  for (const name of [...named.keys()].sort((a, b) => a.localeCompare(b))) visit(name);
   return ordered;
 }
 

@@ -50,7 +50,7 @@ export class Router {
   }
 
   /**
-   * A declared route (src/api/resources/*.ts), 'GET /projects/{project}/repository/tree', as a sandbox route with
+   * A declared route (src/resources/<resource>/resource.ts), 'GET /projects/{project}/repository/tree', as a sandbox route with
    * the declaration's parameter names (`req.params.project`).
    */
   route(route: string, handler: Handler, options?: RouteOptions): void {

@@ -1,10 +1,13 @@
-import { RUNNER_LIST_FIELDS, type RUNNER_STATUSES } from '../api/resources/runners.js';
+import { RUNNER_LIST_FIELDS, type RUNNER_STATUSES } from '../resources/runners/resource.js';
+import { groupRole, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
-import { runnerTable, type Runner } from './model.js';
+import { SANDBOX_VERSION } from './http.js';
+import { groups, projects, runnerTable, type Runner, type User } from './model.js';
 
 /**
  * Runners as other modules see them: a runner's status, the brief record the service gives in lists (and for a
- * runner authentication token at the token information endpoint), and unregistering one.
+ * runner authentication token at the token information endpoint), who manages one, whether its version should be
+ * upgraded, and unregistering one.
  */
 
 const HOUR = 3_600_000;
@@ -34,4 +37,53 @@ export function presentRunnerBrief(runner: Runner, now: Date): Record<string, un
 export function removeRunner(db: Db, runner: Runner): void {
   const table = runnerTable(db);
   table.splice(table.indexOf(runner), 1);
+}
+
+/** Whether the user manages the runner (reads, changes and deletes it): administrators; Maintainer of its group or of one of its projects. */
+export function manages(db: Db, user: User, runner: Runner): boolean {
+  if (user.is_admin) return true;
+  if (runner.runner_type === 'group_type') {
+    const group = groups(db).find((g) => g.id === runner.group_id);
+    return Boolean(group) && groupRole(db, user, group!) >= Role.maintainer;
+  }
+  if (runner.runner_type === 'project_type') {
+    return runner.project_ids.some((id) => {
+      const project = projects(db).find((p) => p.id === id);
+      return Boolean(project) && projectRole(db, user, project!) >= Role.maintainer;
+    });
+  }
+  return false;
+}
+
+/** The runner releases the sandbox knows, oldest first, as the service reads them from the runner release feed. */
+const RUNNER_RELEASES = ['15.11.1', '16.11.4', '17.6.3', '17.9.2', '17.10.1', '17.11.2'];
+
+type Version = [number, number, number];
+
+const parseVersion = (text: string): Version | undefined => {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)(?:[~-].*)?$/.exec(text);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
+};
+const compare = (a: Version, b: Version): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+const minorOf = (v: Version): string => `${v[0]}.${v[1]}`;
+
+/**
+ * Whether a runner of this version should be upgraded, as the service's runner upgrade check answers
+ * (CiRunner.upgradeStatus): INVALID for a version it cannot read; RECOMMENDED when the runner's minor release is
+ * outside the backport window (more than three minor releases old) or a newer patch of it exists; AVAILABLE when a
+ * release for the instance's own version is newer; NOT_AVAILABLE otherwise. null without a version (never contacted).
+ */
+export function upgradeStatus(version: string | null): 'INVALID' | 'RECOMMENDED' | 'AVAILABLE' | 'NOT_AVAILABLE' | null {
+  if (version === null) return null;
+  const runner = parseVersion(version);
+  if (!runner) return 'INVALID';
+  const latestOfMinor = new Map<string, Version>();
+  for (const release of RUNNER_RELEASES.map((text) => parseVersion(text)!)) latestOfMinor.set(minorOf(release), release);
+  const minors = [...latestOfMinor.keys()];
+  const forInstance = latestOfMinor.get(minorOf(parseVersion(SANDBOX_VERSION)!));
+  const newer = (release: Version | undefined): boolean => release !== undefined && compare(release, runner) > 0;
+  const index = minors.indexOf(minorOf(runner));
+  const outsideWindow = index === -1 || minors.length - index > 3;
+  if (outsideWindow ? newer(forInstance) : newer(latestOfMinor.get(minorOf(runner)))) return 'RECOMMENDED';
+  return newer(forInstance) ? 'AVAILABLE' : 'NOT_AVAILABLE';
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SNIPPET_BRANCH, type SnippetFileAction } from '../api/resources/snippets.js';
+import { SNIPPET_BRANCH, type SnippetFileAction } from '../resources/snippets/resource.js';
 import type { Db } from './db.js';
 import { errors, type SandboxRequest } from './http.js';
 import { projects, snippets, users, type Snippet } from './model.js';
@@ -32,6 +32,32 @@ export function seedDemoSnippet(db: Db, now: Date): void {
     user_agent_detail: { user_agent: 'Mozilla/5.0 (X11; Linux x86_64)', ip_address: '10.0.0.7', akismet_submitted: false },
   });
   commitSnippet(snippets(db).at(-1)!, { 'checklist.md': '- [ ] tag the release\n- [ ] announce the window\n', 'rollback.md': '1. revert the deploy tag\n2. page the on-call\n' });
+}
+
+/**
+ * A project snippet as the service presents it (its stored fields, its URLs, author and files), for the lists of
+ * snippets outside its project (`/snippets`, `/snippets/all`); the project snippets module presents it the same way.
+ */
+export function presentProjectSnippet(snippet: Snippet, db: Db, rootUrl: string): Record<string, unknown> {
+  const extras = projectSnippetExtras(snippet, db, rootUrl);
+  return {
+    id: snippet.id, title: snippet.title, description: snippet.description ?? null, visibility: snippet.visibility, author: extras.author,
+    updated_at: snippet.updated_at, created_at: snippet.created_at, project_id: snippet.project_id, ...extras,
+  };
+}
+
+/** What a project snippet's record adds to its stored fields: URLs, author, its files. */
+export function projectSnippetExtras(snippet: Snippet, db: Db, rootUrl: string): Record<string, unknown> {
+  const urls = snippetUrls(snippet, db, rootUrl);
+  const author = users(db).find((u) => u.id === snippet.author_id);
+  return {
+    ...urls,
+    author: author ? { id: author.id, username: author.username, email: author.email, name: author.name, state: author.state, created_at: author.created_at } : null,
+    file_name: snippet.file_name,
+    files: Object.keys(snippet.files).map((path) => ({ path, raw_url: `${urls.web_url}/raw/${SNIPPET_BRANCH}/${path}` })),
+    imported: snippet.imported ?? false,
+    imported_from: snippet.imported_from ?? 'none',
+  };
 }
 
 export function snippetUrls(snippet: Snippet, db: Db, rootUrl: string): { web_url: string; raw_url: string; ssh_url_to_repo: string; http_url_to_repo: string } {

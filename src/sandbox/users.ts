@@ -1,4 +1,4 @@
-import { bool, type SandboxRequest } from './http.js';
+import { bool, errors, type SandboxRequest } from './http.js';
 import { userNamespaceId, users as usersTable, type Identity, type User } from './model.js';
 import { presentUserBasic } from './present.js';
 
@@ -109,3 +109,48 @@ function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
 }
 
 const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit', 'is_auditor', 'using_license_seat', 'provisioned_by_group_id'];
+
+/** User types the service counts as internal (ghost, bots the instance runs itself). */
+const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'llm_bot', 'placeholder', 'import_user'];
+
+function dateParam(req: SandboxRequest, name: string): number | undefined {
+  const value = req.query[name];
+  if (value === undefined || value === '') return undefined;
+  const time = Date.parse(String(value));
+  if (Number.isNaN(time)) throw errors.error(400, `${name} is invalid`);
+  return time;
+}
+
+/**
+ * Users visible to the caller with the filters every user may use (bots only for administrators). Without any
+ * filter an administrator gets the table itself, not a copy (a page of a long list costs one page's worth): the
+ * result is never changed in place.
+ */
+export function filterUsers(req: SandboxRequest): readonly User[] {
+  const q = req.query;
+  const admin = Boolean(req.user?.is_admin);
+  const table = usersTable(req.db);
+  let list: readonly User[] = admin ? table : table.filter((u) => !u.bot);
+  if (q.username) list = list.filter((u) => u.username.toLowerCase() === String(q.username).toLowerCase());
+  if (q.search) {
+    // Names and usernames match in part; emails only whole, private ones only for administrators.
+    const s = String(q.search).toLowerCase();
+    const email = (value: unknown): boolean => typeof value === 'string' && value.toLowerCase() === s;
+    list = list.filter((u) => u.username.toLowerCase().includes(s) || u.name.toLowerCase().includes(s) || email(u.public_email) || (admin && email(u.email)));
+  }
+  // Only `true` has an effect for active, blocked and external.
+  if (bool(q.active)) list = list.filter((u) => u.state === 'active');
+  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked');
+  if (bool(q.external)) list = list.filter((u) => u.external);
+  if (bool(q.exclude_active)) list = list.filter((u) => u.state !== 'active');
+  if (bool(q.exclude_external)) list = list.filter((u) => !u.external);
+  if (bool(q.humans)) list = list.filter((u) => userType(u) === 'human');
+  if (bool(q.exclude_humans)) list = list.filter((u) => userType(u) !== 'human');
+  if (bool(q.exclude_internal)) list = list.filter((u) => !INTERNAL_TYPES.includes(userType(u)));
+  if (bool(q.without_project_bots)) list = list.filter((u) => userType(u) !== 'project_bot');
+  const after = dateParam(req, 'created_after');
+  const before = dateParam(req, 'created_before');
+  if (after !== undefined) list = list.filter((u) => Date.parse(u.created_at) > after);
+  if (before !== undefined) list = list.filter((u) => Date.parse(u.created_at) < before);
+  return list;
+}

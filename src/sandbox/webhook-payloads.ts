@@ -1,4 +1,4 @@
-import type { HookEventFlag } from '../api/resources/hooks.js';
+import type { HookEventFlag } from '../resources/hooks/resource.js';
 import { groups, issues, mergeRequests, type Commit, type Issue, type MergeRequest, type Note, type Project, type User } from './model.js';
 import { diffSnapshots } from './git/diff.js';
 import { findCommit, parentsOf, snapshotOf, ZERO_SHA, type PushEvent } from './git/repository.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isLoopbackHost } from '../http/url.js';
-import { HOOK_EVENTS, type HookEventFlag } from '../api/resources/hooks.js';
+import { HOOK_EVENTS, type HookEventFlag } from '../resources/hooks/resource.js';
 import type { Db } from './db.js';
 import { SANDBOX_VERSION } from './http.js';
 import { hookLogs, storedHooks, type HookLog, type Project, type StoredHook } from './model.js';

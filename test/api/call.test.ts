@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Api } from '../../src/api/client.js';
-import { licenses } from '../../src/api/resources/licenses.js';
-import { mergeTrains } from '../../src/api/resources/merge-trains.js';
-import { projects } from '../../src/api/resources/projects.js';
-import { repositoryFiles } from '../../src/api/resources/files.js';
+import { licenses } from '../../src/resources/licenses/resource.js';
+import { mergeTrains } from '../../src/resources/merge-trains/resource.js';
+import { projects } from '../../src/resources/projects/resource.js';
+import { repositoryFiles } from '../../src/resources/files/resource.js';
 import { DryRunComplete } from '../../src/errors.js';
 import { HttpClient } from '../../src/http/client.js';
 import { useTestSandbox } from '../helpers/cli.js';

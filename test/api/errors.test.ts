@@ -23,5 +23,9 @@ describe('error bodies', () => {
     expect(hintForStatus(401, {})).toContain('forgectl auth login');
     expect(hintForStatus(403, { error: 'insufficient_scope', scope: 'api' })).toContain('(api)');
     expect(hintForStatus(404, {})).toBeUndefined();
+    // A 403 on a path only administrators use says so; elsewhere the reason is the caller's role, which varies.
+    expect(hintForStatus(403, { message: '403 Forbidden' }, '/admin/ci/variables')).toBe('this is for administrators of the instance, and the token in use is not one');
+    expect(hintForStatus(403, { message: '403 Forbidden' }, '/application/settings')).toContain('administrators');
+    expect(hintForStatus(403, { message: '403 Forbidden' }, '/projects/acme%2Fapi/variables')).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxLicenseKey } from '../../src/sandbox/routes/licenses.js';
+import { sandboxLicenseKey } from '../../src/resources/licenses/sandbox.js';
 import { isoDate } from '../../src/sandbox/seed.js';
 import { run, tempDir, useTestSandbox } from '../helpers/cli.js';
 

@@ -127,7 +127,7 @@ describe('help', () => {
   });
 
   it('no user-facing text cites internal documents', () => {
-    const docs = readdirSync(new URL('../../docs/', import.meta.url)).map((name) => `docs/${name}`);
+    const docs = readdirSync(new URL('../../docs/', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
     for (const file of ['README.md', 'CHANGELOG.md', ...docs]) {
       const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
       const line = text.split('\n').find((l) => INTERNAL.test(l) && !/the contract test/.test(l));

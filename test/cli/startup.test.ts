@@ -62,7 +62,7 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   return { code: status, inputs: [...inputs, ...new Set(others)] };
 }
 
-const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs)\/|src\/sandbox\/|src\/output\/(jq|template)\.ts|jq\.wasm/;
+const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs|graphql)\/|src\/sandbox\/|src\/resources\/[^/]+\/sandbox(-[a-z-]+)?\.ts|src\/output\/(jq|template)\.ts|jq\.wasm/;
 
 describe.skipIf(!built)('start-up loads only what the command needs', () => {
   const sandbox = useTestSandbox();
@@ -83,7 +83,7 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     const { code, inputs } = await loadedInputs(line.split(' '), { FORGECTL_CONFIG_DIR: tempDir() });
     expect(code).toBe(0);
     expect(inputs.some((i) => i.includes('node_modules/commander/'))).toBe(true);
-    expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\/|^node:(crypto|http|https|net|tls)$/.test(i))).toEqual([]);
+    expect(inputs.filter((i) => /node_modules\/undici\/|src\/sandbox\/|src\/resources\/[^/]+\/sandbox|^node:(crypto|http|https|net|tls)$/.test(i))).toEqual([]);
   });
 
   it('api with JSON output loads no prompts, spinners, tables, YAML, conf or sandbox; its request goes over undici, and only undici', async () => {
@@ -98,6 +98,16 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(inputs.filter((i) => /^node:(zlib|worker_threads|dns|http2|tls|crypto)$/.test(i))).toEqual([]);
   });
 
+  it('api graphql loads the GraphQL parser only: no execution, validation or schema of graphql-js, no sandbox', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken };
+    const { code, inputs } = await loadedInputs(['api', 'graphql', '-f', 'query={ currentUser { username } }'], env);
+    expect(code).toBe(0);
+    const graphql = inputs.filter((i) => i.includes('node_modules/graphql/'));
+    expect(graphql).toContain('node_modules/graphql/language/parser.js');
+    expect(graphql.filter((i) => /\/(execution|validation|type|utilities)\//.test(i))).toEqual([]);
+    expect(inputs.filter((i) => /src\/sandbox\/|src\/resources\/[^/]+\/sandbox/.test(i))).toEqual([]);
+  });
+
   it('--jq loads jq (and not the template library); --template loads the template library (and not jq)', async () => {
     const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken };
     const jq = await loadedInputs(['api', '/user', '--jq', '.id'], env);
@@ -108,6 +118,28 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(template.code).toBe(0);
     expect(template.inputs.some((i) => i.includes('node_modules/liquidjs/'))).toBe(true);
     expect(template.inputs.filter((i) => /jq-web|jq\.wasm|src\/output\/jq\.ts/.test(i))).toEqual([]);
+  });
+});
+
+describe.skipIf(!built)('the bundle\'s chunks', () => {
+  /** The sandbox's code: its kernel (src/sandbox/) and every resource's module (src/resources/<resource>/sandbox*.ts). */
+  const SANDBOX = /^src\/sandbox\/|^src\/resources\/[^/]+\/sandbox(-[a-z-]+)?\.ts$/;
+  /**
+   * The client's own code: what the sandbox may not import (the linter's layers say so), so a chunk that holds some
+   * of it is one a command loads. What both share is the leaves, git's object ids, http/url.ts and the declarations.
+   */
+  const CLIENT = /^src\/(commands|cli|output|config|download|fleet|desired)\/|^src\/main\.ts$|^src\/http\/(?!url\.ts)|^src\/api\/(client|paginate|pacer|lookups|multipart|errors|response|commit-actions|graphql)\.ts$|^src\/resources\/[^/]+\/(?!(resource|values|sandbox(-[a-z-]+)?)\.ts$)/;
+
+  it('keep every sandbox module out of the client\'s: no chunk holds both', () => {
+    const meta = JSON.parse(readFileSync(`${dist}meta.json`, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const chunks = Object.entries(meta.outputs).map(([file, output]) => ({ file, inputs: Object.keys(output.inputs) }));
+    const sandboxChunks = chunks.filter((chunk) => chunk.inputs.some((input) => SANDBOX.test(input)));
+    // Every resource's module is in the bundle (for `forgectl sandbox`) …
+    const modules = sandboxChunks.flatMap((chunk) => chunk.inputs).filter((input) => /^src\/resources\/[^/]+\/sandbox\.ts$/.test(input));
+    expect(modules).toContain('src/resources/deploy-tokens/sandbox.ts');
+    expect(modules.length).toBeGreaterThan(30);
+    // … in chunks of the sandbox's own: none of them holds a line of the client.
+    expect(sandboxChunks.map((chunk) => ({ file: chunk.file, client: chunk.inputs.filter((input) => CLIENT.test(input)) })).filter((chunk) => chunk.client.length)).toEqual([]);
   });
 });
 

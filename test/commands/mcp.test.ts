@@ -135,9 +135,9 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(classes).toEqual({
       read: [
         'approval_rules_get', 'approval_rules_list', 'approvals_config_get', 'approvals_show', 'approvals_state',
-        'audit_events_list', 'badges_get', 'badges_list', 'badges_preview', 'branches_get', 'branches_list',
+        'audit_events_get', 'audit_events_list', 'badges_get', 'badges_list', 'badges_preview', 'branches_get', 'branches_list',
         'commits_get', 'commits_list', 'commits_refs', 'commits_statuses', 'deploy_keys_get',
-        'deploy_keys_instance', 'deploy_keys_list', 'deploy_tokens_list', 'draft_notes_get', 'draft_notes_list',
+        'deploy_keys_instance', 'deploy_keys_list', 'deploy_tokens_get', 'deploy_tokens_list', 'draft_notes_get', 'draft_notes_list',
         'experiments_list', 'export', 'files_blame', 'files_get', 'files_info', 'freeze_periods_get',
         'freeze_periods_list', 'group_badges_get', 'group_badges_list', 'groups_get', 'groups_list', 'hooks_audit',
         'hooks_events', 'hooks_get', 'hooks_list', 'integrations_get', 'integrations_list', 'keys_find', 'keys_get',
@@ -160,18 +160,18 @@ describe('the agent interface\'s tools, made from the command tree', () => {
         'hooks_update', 'integrations_set', 'license_refresh_billable', 'members_add', 'members_update',
         'merge_trains_add', 'mirror_pull_set', 'mirror_pull_sync', 'notes_create', 'notes_update', 'plan_limits_set',
         'projects_archive', 'projects_create', 'projects_unarchive', 'projects_update', 'protected_branches_protect',
-        'protected_branches_update', 'protected_tags_protect', 'push_rule_set', 'runners_pause', 'runners_resume',
+        'protected_branches_update', 'protected_tags_protect', 'push_rule_set', 'runners_assign', 'runners_pause', 'runners_resume',
         'runners_update', 'settings_set', 'snippets_update', 'storage_move_schedule', 'submodules_update',
         'tags_create', 'tokens_create', 'variables_set',
       ],
       destructive: [
         'api', 'apply', 'approval_rules_delete', 'approvals_reset', 'approvals_unapprove', 'artifacts_delete',
         'artifacts_delete_all', 'badges_delete', 'branches_delete', 'branches_delete_merged', 'deploy_keys_delete',
-        'deploy_tokens_revoke', 'draft_notes_delete', 'files_delete', 'freeze_periods_delete', 'group_badges_delete',
+        'deploy_tokens_revoke', 'draft_notes_delete', 'files_delete', 'freeze_periods_delete', 'graphql', 'group_badges_delete',
         'groups_delete', 'hooks_delete', 'hooks_header_delete', 'hooks_url_var_delete', 'integrations_disable',
         'license_delete', 'members_remove', 'mirror_pull_disable', 'notes_delete', 'projects_delete',
         'projects_transfer', 'protected_branches_unprotect', 'protected_tags_unprotect', 'push_rule_delete',
-        'runners_delete', 'runners_reset_token', 'secure_files_delete', 'snippets_delete', 'tags_delete',
+        'runners_delete', 'runners_prune', 'runners_reset_token', 'runners_unassign', 'secure_files_delete', 'snippets_delete', 'tags_delete',
         'tokens_revoke', 'tokens_rotate', 'variables_delete',
       ],
     });
@@ -179,12 +179,11 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect((await buildCatalogue(manifest)).find((tool) => tool.name === 'api')).toMatchObject({ readOnly: true, destructive: false });
   });
 
-  it('the README lists the toolsets there are, and the default ones, with the number of tools listed by default', async () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('## AI assistants (MCP)'));
+  it('the MCP guide lists the toolsets there are, and the default ones, with the number of tools listed by default', async () => {
+    const section = readFileSync(fileURLToPath(new URL('../../docs/mcp.md', import.meta.url)), 'utf8');
     const rows = [...section.matchAll(/^\| `([\w-]+)` \| (.+?) \| (default)? ?\|$/gm)].map(([, name, description, listed]) => ({ name, description, listed: Boolean(listed) }));
     expect(rows).toEqual(Object.entries(TOOLSETS).map(([name, set]) => ({ name, description: set.description, listed: DEFAULT_TOOLSETS.includes(name) })));
-    expect(rows).toHaveLength(12);
+    expect(rows).toHaveLength(13);
     expect(section).toContain(`(${(await buildCatalogue(manifest)).length} tools; many clients cap at about 40)`);
   });
 

@@ -7,8 +7,10 @@ import { needs, pythonWithGitlab } from '../helpers/system.js';
 /**
  * python-gitlab (the library, as Debian packages it: python3-gitlab) driven through the calls of its own functional
  * tests, against the sandbox: users, keys, groups, projects (create, update, archive, share, delete, restore), members, access tokens, badges, push rules, protected tags,
- * protected branches, approvals, merge requests (approval rules and state), audit events, and its command line creating access tokens (python_gitlab_check.py). Where no
- * Python with python-gitlab is installed the check is skipped, saying so (Debian's python3-gitlab brings it).
+ * protected branches, approvals, merge requests (approval rules and state), audit events, deploy tokens, runners, variables,
+ * branches and commits on a new project, personal snippets, and its command line creating access tokens and branches
+ * (python_gitlab_check.py). Where no Python with python-gitlab is installed the check is skipped, saying so (Debian's
+ * python3-gitlab brings it).
  */
 
 const SCRIPT = fileURLToPath(new URL('./python_gitlab_check.py', import.meta.url));

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { declarationFolders, declarationModule } from '../helpers/resources.js';
 import { f } from '../../src/api/fields.js';
 import { defineResource, placements, presentedFields, type MultiParentDef, type Placement, type ResourceDef } from '../../src/api/resource.js';
 
@@ -56,6 +57,7 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /user': 'the user the token belongs to (python-gitlab CurrentUserManager; the documents use it without a section)',
   'GET /version': 'the version and revision of the instance (GitLab API docs, Version; python-gitlab Gitlab.version)',
   'GET /metadata': 'the same record under its newer name (GitLab API docs, Metadata; gitbeaker Metadata.show)',
+  'GET /sidekiq/process_metrics': 'the background job processes (GitLab API docs, Sidekiq Metrics; python-gitlab SidekiqManager.process_metrics, which its functional tests wait on)',
   'GET /groups': 'the groups of the instance (python-gitlab GroupManager)',
   'GET /groups/{}': 'one group (python-gitlab GroupManager.get)',
   'GET /groups/{}/subgroups': "a group's subgroups (python-gitlab GroupSubgroupManager)",
@@ -145,6 +147,9 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /runners/all': 'as above (RunnerAllManager, administrators)',
   'GET /groups/{}/runners': 'as above (GroupRunnerManager)',
   'GET /projects/{}/runners': 'as above (ProjectRunnerManager)',
+  'GET /projects/{}/repository/commits/{}/merge_requests': 'the merge requests a commit is in (GitLab API docs, Commits: List merge requests associated with a commit; python-gitlab ProjectCommit.merge_requests)',
+  'POST /projects/{}/runners': 'as above (Assign a runner to project; ProjectRunnerManager.create)',
+  'DELETE /projects/{}/runners/{}': 'as above (Unassign a project runner from the project; ProjectRunnerManager.delete)',
   'GET /runners/{}': 'as above (RunnerManager.get)',
   'PUT /runners/{}': 'as above (Runner.save)',
   'DELETE /runners/{}': 'as above (Runner.delete)',
@@ -214,6 +219,8 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /users/{}/status': "a user's status (as above; UserStatusManager)",
   'GET /snippets': 'personal snippets (GitLab API docs, Snippets; python-gitlab SnippetManager)',
   'GET /snippets/public': 'as above (SnippetManager.public)',
+  'GET /snippets/all': 'as above (List all snippets; SnippetManager.list_all)',
+  'GET /snippets/{}/user_agent_detail': 'as above (Get user agent details; Snippet.user_agent_detail)',
   'GET /snippets/{}': 'as above',
   'POST /snippets': 'as above',
   'PUT /snippets/{}': 'as above',
@@ -235,7 +242,9 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
 const FIELDS_NOT_RECORDED: Record<string, string> = {
   artifacts: 'the job record is not described; only its artifacts are',
   experiments: 'an internal listing the documents describe without its fields; the fields are those the sandbox and the command show',
-  projects: 'projects and groups are not described field by field; the fields declared are the ones the commands show',
+  projects: 'projects are not described field by field; the fields declared are the ones the commands show',
+  groups: 'groups are not described field by field; the fields declared are the ones the commands show',
+  submodules: 'a submodule update answers a commit; the one field declared is the path, the route parameter that names it',
   members: 'not in the documents here; the fields are those of the GitLab API docs (Group and project members), checked by the sandbox tests',
   branches: 'not in the documents here; the fields are those of the GitLab API docs (Branches), checked by the sandbox tests',
   tags: 'not in the documents here; the fields are those of the GitLab API docs (Tags), checked by the sandbox tests',
@@ -251,7 +260,6 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
 
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
 const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
-  files: { path: 'submodules (declared beside files) are named by path, the route parameter; their answer is a commit' },
   snippets: { files: "a snippet's files [{path, raw_url}] (python-gitlab and gitbeaker read them; the documents list file_name only)" },
 };
 
@@ -269,10 +277,9 @@ function unrecorded(file: string, def: Declared): { routes: string[]; fields: st
   return { routes, fields };
 }
 
-const files = readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((name) => name.replace(/\.ts$/, ''));
 const declarations = await Promise.all(
-  files.map(async (file) => {
-    const module = (await import(`../../src/api/resources/${file}.ts`)) as Record<string, unknown>;
+  declarationFolders().map(async (file) => {
+    const module = await declarationModule(file);
     const found = Object.values(module).filter((value): value is Declared => typeof value === 'object' && value !== null && 'fields' in value && ('routes' in value || 'parents' in value));
     return { file, found };
   }),

@@ -73,6 +73,11 @@ const ROWS: Record<string, () => Promise<string[][]>> = {
     expect((await sandbox.run(['-p', 'old-staging', 'profile', 'set', 'url', sandbox.rootUrl])).code).toBe(0);
     return [['profile', 'remove', 'old-staging']];
   },
+  'runners unassign': async () => {
+    const runner = (await sandbox.call('GET', '/runners/all?per_page=100')).body.find((r: { description: string }) => r.description === 'api-gpu');
+    await made('/projects/acme%2Fweb/runners', { runner_id: runner.id });
+    return [['runners', 'unassign', String(runner.id), '--project', 'acme/web']];
+  },
   'tokens rotate': async () => {
     const token = (await sandbox.call('GET', '/groups/acme/access_tokens')).body.find((t: { active: boolean }) => t.active);
     return [['tokens', 'rotate', String(token.id), '--group', 'acme', '--expires-in', '30d']];

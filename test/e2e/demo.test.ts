@@ -23,7 +23,7 @@ function expectTour(output: string): void {
   expect(output).not.toContain('demo-release-token-8c1f');
   expect(output).toMatch(/\$ forgectl doctor\r?\npass {2}configuration: file modes/);
   expect(output).toMatch(/\$ forgectl variables list --project acme\/api\r?\n.*key +environme/);
-  expect(output).toMatch(/\$ forgectl protected-branches list --project acme\/api\r?\n[\s\S]*hotfix\/\* +No one +Maintainers/);
+  expect(output).toMatch(/\$ forgectl protected-branches list --project acme\/api\r?\n[\s\S]*hotfix\/\* +false +no-access +maintainer/);
   expect(output).toMatch(/\$ forgectl members list --project acme\/api\r?\n/);
   expect(output).toMatch(/\$ forgectl runners audit --instance --stale 30d\r?\n[\s\S]*?\(exit 9, as expected\)/);
   expect(output).toMatch(/→ tools\/list\r?\n← \d+ tools, \d+ of them read-only/);

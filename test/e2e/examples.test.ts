@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { missingPrograms, needs, type ProgramName } from '../helpers/system.js';
-import { exampleKey, EXIT, helpBlocks, NOT_RUN, readmeBlocks, SETUP, type ExampleBlock } from './examples.js';
+import { docBlocks, docTexts, exampleKey, EXIT, helpBlocks, NOT_RUN, readmeBlocks, SETUP, type ExampleBlock } from './examples.js';
 import { installFromCheckout, npmEnv, ROOT, runProcess } from './package.js';
 
 let bin = '';
@@ -26,7 +26,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => installed?.remove());
 
-const blocks: ExampleBlock[] = [...readmeBlocks(), ...(await helpBlocks())];
+const blocks: ExampleBlock[] = [...docBlocks(), ...(await helpBlocks())];
 const INSTANCE = 'https://git.example.com';
 /** The webhook receiver of the examples: a loopback server here (the sandbox delivers only to loopback). */
 const RECEIVER = 'https://ci.example.com/hook';
@@ -68,6 +68,7 @@ function writeFixtures(work: string, home: string, vars: Record<string, string>)
     'api.key': 'api-key-value\n',
     'hook.secret': 'hook-secret-value\n',
     'kubeconfig.yml': 'apiVersion: v1\nkind: Config\n',
+    'runners.graphql': 'query($status: CiRunnerStatus) {\n  runners(status: $status) { nodes { id description upgradeStatus } }\n}\n',
   };
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(work, path)), { recursive: true });
@@ -280,11 +281,10 @@ describe.concurrent('what the issue found, run as users run it', () => {
     expect(JSON.parse(readFileSync(join(user.home, '.config/forgectl/config.json'), 'utf8')).profiles.bot.token).not.toBe(before);
   });
 
-  it('the README\'s CI jobs install forgectl from the packed tarball (never npx) and run', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const jobs = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).filter((text) => /^\s+script:/m.test(text) && !/parallel:/.test(text) && !/^\s+image: \S*forgectl/m.test(text));
-    // The sharded pipeline (parallel jobs) runs in test/fleet/pipeline.test.ts, with the variables CI sets; the job
-    // in forgectl's own container image runs in test/e2e/sea.test.ts, with the single executable.
+  it('the CI jobs of the README and the guides install forgectl from the packed tarball (never npx) and run', async () => {
+    const jobs = docTexts().flatMap((text) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)]).map((m) => m[1]).filter((text) => /^\s+script:/m.test(text) && !/parallel:/.test(text) && !/^\s+image: \S*forgectl/m.test(text));
+    // The sharded pipeline (parallel jobs) runs in test/fleet/pipeline.test.ts, with the variables CI sets; the job in
+    // the single executable's image, in test/e2e/sea.test.ts.
     const scripts = jobs.flatMap((text) => text.split(/\n(?=\S)/).filter((job) => job.includes('script:')).map((job) => [...job.matchAll(/^\s+- (.*)$/gm)].map((m) => m[1].replace(/\s+#\s.*$/, ''))));
     expect(scripts.length).toBeGreaterThanOrEqual(3);
     for (const script of scripts) {

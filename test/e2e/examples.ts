@@ -1,41 +1,66 @@
 /**
- * The examples users copy: every shell line of the README's ```sh blocks and every `--help` example, collected so
- * that test/e2e/examples.test.ts runs them against a sandbox. An example either runs as written (exit 0, or the
+ * The examples users copy: every shell line of the ```sh blocks of the README and the guides (docs/, and the help
+ * topics' pages; a command's page holds its --help examples) and every `--help` example, collected so that
+ * test/e2e/examples.test.ts runs them against a sandbox. An example either runs as written (exit 0, or the
  * exit it documents) or is listed in NOT_RUN with the reason it cannot run here, which the test report shows.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { manifest } from '../../src/commands/manifest.js';
 import { ROOT } from './package.js';
 
 export interface ExampleBlock {
-  /** Where the examples are: "README: <heading>" or "forgectl <command> --help". */
+  /** Where the examples are: "README: <heading>", "docs/<page>.md: <heading>" or "forgectl <command> --help". */
   source: string;
   /** One shell line each, run in order in one shell (variables set by one line are seen by the next). */
   lines: string[];
 }
 
 /** The README's ```sh blocks, each under the heading it follows. */
-export function readmeBlocks(readme = readFileSync(join(ROOT, 'README.md'), 'utf8')): ExampleBlock[] {
+export function readmeBlocks(readme = readFileSync(join(ROOT, 'README.md'), 'utf8'), page = 'README'): ExampleBlock[] {
   const blocks: ExampleBlock[] = [];
   let heading = '';
   let inBlock: string[] | undefined;
+  let fence = '';
   for (const line of readme.split('\n')) {
     if (inBlock) {
       if (line.startsWith('```')) {
-        blocks.push({ source: `README: ${heading} (block ${blocks.filter((b) => b.source.startsWith(`README: ${heading} (`)).length + 1})`, lines: inBlock });
+        blocks.push({ source: `${page}: ${heading} (block ${blocks.filter((b) => b.source.startsWith(`${page}: ${heading} (`)).length + 1})`, lines: inBlock });
         inBlock = undefined;
+      } else if (inBlock.length && inBlock[inBlock.length - 1].endsWith('\\')) {
+        // A line continued with a backslash is one command, as the shell reads it.
+        inBlock[inBlock.length - 1] = `${inBlock[inBlock.length - 1].slice(0, -1).trimEnd()} ${line.trim()}`;
       } else if (line.trim() && !line.trim().startsWith('#')) {
         inBlock.push(line.trim());
       }
-    } else if (/^#{1,4} /.test(line)) {
+    } else if (line.startsWith('```')) {
+      // Only sh blocks are run; a # inside another block (YAML, cron) is no heading.
+      if (fence) fence = '';
+      else if (line.trim() === '```sh') inBlock = [];
+      else fence = line;
+    } else if (!fence && /^#{1,4} /.test(line)) {
       heading = line.replace(/^#+ /, '');
-    } else if (line.trim() === '```sh') {
-      inBlock = [];
     }
   }
   return blocks;
 }
+
+/**
+ * The pages users read besides the README: the guides of docs/ and the help topics' pages (the pages of
+ * docs/commands/ that are commands hold their --help examples, which helpBlocks() gives), by path from the root.
+ */
+export function guidePages(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md') && (!name.startsWith('commands/') || name.startsWith('commands/help/')));
+  return docs.map((name) => join('docs', name)).sort();
+}
+
+/** The ```sh blocks of the README and of every guide page. */
+export function docBlocks(): ExampleBlock[] {
+  return [...readmeBlocks(), ...guidePages().flatMap((page) => readmeBlocks(readFileSync(join(ROOT, page), 'utf8'), page))];
+}
+
+/** The text of the README and of every guide page, for the tests that read a block of a kind (cron, CI jobs). */
+export const docTexts = (): string[] => ['README.md', ...guidePages()].map((page) => readFileSync(join(ROOT, page), 'utf8'));
 
 /** The examples of every command's --help, one block per command, in the order help shows them. */
 export async function helpBlocks(): Promise<ExampleBlock[]> {
@@ -86,6 +111,7 @@ export const NOT_RUN: Record<string, string> = {
   'npm run demo': 'the development workflow of a checkout',
   'npm run registries': 'the development workflow of a checkout',
   'npm run completions': 'the development workflow of a checkout',
+  'npm run docs': 'the development workflow of a checkout',
   'npm run bench:startup': 'a benchmark (minutes)',
   'pass show forge/password | forgectl approvals approve --project acme/api --mr 1 --password-stdin': 'needs the password manager pass, holding the user\'s password',
   'vault read -field=key secret/license | forgectl license add --file -': 'needs a Vault server holding a license',
@@ -108,6 +134,7 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json': { code: 9, why: 'the demo\'s tokens expire within 30 days' },
   'forgectl hooks audit --group acme --recursive --desired desired.yaml --fix ssl-on,reenable --yes': { code: 9, why: 'a finding --fix does not repair: the webhook created above is not in desired.yaml' },
   'forgectl storage-move schedule --type project --from default --to storage2': { code: 2, why: CONFIRMS },
+  'docs/tokens.md: Access tokens — `tokens list|get|create|rotate|revoke|audit|recover|identify` (block 1): forgectl tokens revoke 12 --project acme/api --yes': { code: 5, why: 'token 12 is one of the reader\'s instance: the demo has none of that id' },
   'forgectl settings set signup_enabled=false': { code: 2, why: CONFIRMS },
   'forgectl settings set domain_allowlist=example.com,example.org restricted_visibility_levels=public': { code: 2, why: CONFIRMS },
   'forgectl settings set \'default_branch_protection_defaults={"allowed_to_push":[{"access_level":40}],"allow_force_push":false,"allowed_to_merge":[{"access_level":40}]}\'': { code: 2, why: CONFIRMS },
@@ -119,6 +146,7 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   'forgectl deploy-tokens revoke 4 --group acme': { code: 2, why: CONFIRMS },
   'forgectl runners delete 9': { code: 2, why: CONFIRMS },
   'forgectl runners reset-token 7': { code: 2, why: CONFIRMS },
+  'forgectl runners prune --group acme --stale 90d': { code: 2, why: CONFIRMS },
   'forgectl runners audit --instance --stale 30d': { code: 9, why: 'the demo has runners without contact for over 30 days' },
   'forgectl runners audit --group acme --stale 90d -o json': { code: 9, why: 'the demo\'s acme-arm runner has not been seen for 100 days' },
   "printf '%s\\n' \"$MIRROR_TOKEN\" | forgectl mirror pull set --project acme/api --url https://src.example.com/x.git --auth-user mirror-bot --auth-password-stdin --enabled": { code: 2, why: CONFIRMS },
@@ -135,6 +163,7 @@ for (const command of ['get', 'delete', 'update', 'test', 'events', 'resend', 'u
 SETUP['forgectl hooks resend --help'].push('forgectl hooks test 1 --project acme/api >/dev/null');
 SETUP['forgectl hooks url-var delete --help'].push('forgectl hooks url-var set 1 room env:ROOM_ID --project acme/api >/dev/null');
 SETUP['forgectl hooks header delete --help'].push('forgectl hooks header set 1 X-Api-Key env:API_KEY --project acme/api >/dev/null');
+SETUP['forgectl runners unassign --help'] = ['forgectl runners assign 7 --project acme/web >/dev/null'];
 const badge = "forgectl badges create --project acme/api --name ci --link-url 'https://ci.example.com/%{project_path}' --image-url 'https://ci.example.com/b.svg' >/dev/null";
 for (const command of ['get', 'update', 'delete']) SETUP[`forgectl badges ${command} --help`] = [badge];
 for (const command of ['get', 'update', 'delete', 'publish']) SETUP[`forgectl draft-notes ${command} --help`] = ["forgectl draft-notes create --project acme/api --mr 1 --note 'a draft' >/dev/null"];
@@ -145,7 +174,10 @@ for (const command of ['get', 'watch']) {
     'forgectl storage-move schedule --type group --id acme --to storage2 --yes >/dev/null',
   ];
 }
-SETUP['README: Instance administration — storage moves and alerts (block 1)'] = ['forgectl storage-move schedule --type project --id acme/web --to storage2 --yes >/dev/null'];
+// The examples of the reference pages by area act on a group and a webhook the demo seed does not have.
+for (const source of ['docs/projects-and-groups.md: Projects and groups — `projects`, `groups`, `members`, `group-badges` (block 1)', 'docs/projects-and-groups.md: projects create|update|archive|unarchive|transfer|delete, groups create|update|delete (block 1)']) SETUP[source] = ['forgectl groups create --name Platform --path platform --parent acme >/dev/null'];
+SETUP['docs/webhooks.md: Secrets on the command line (block 1)'] = [hook];
+SETUP['docs/storage-and-alerts.md: In brief (block 1)'] = ['forgectl storage-move schedule --type project --id acme/web --to storage2 --yes >/dev/null'];
 for (const command of ['add', 'get']) SETUP[`forgectl merge-trains ${command} --help`] = ['forgectl approvals approve --project acme/api --mr 1 >/dev/null'];
 SETUP['forgectl merge-trains get --help'].push('forgectl merge-trains add --project acme/api --mr 1 >/dev/null');
 SETUP['forgectl approvals unapprove --help'] = ['forgectl approvals approve --project acme/api --mr 1 >/dev/null'];
@@ -164,4 +196,4 @@ SETUP['forgectl variables delete --help'] = ['forgectl variables set RETIRED_FLA
 SETUP['forgectl protected-branches unprotect --help'] = ["forgectl protected-branches protect --projects-file services.txt --name 'legacy/*' >/dev/null"];
 SETUP['forgectl deploy-tokens revoke --help'] = ['forgectl deploy-tokens create --projects-file services.txt --name ci-pull --scopes read_registry --output-dir old-tokens >/dev/null'];
 // The fault-injection block talks to the sandbox of the block before it, whose eval set FORGECTL_URL.
-SETUP['README: The sandbox (block 2)'] = ['export FORGECTL_URL="$SANDBOX_URL"'];
+SETUP['docs/sandbox.md: The sandbox (block 2)'] = ['export FORGECTL_URL="$SANDBOX_URL"'];

@@ -3,7 +3,7 @@
  * processes on each Node version it promises, against a `forgectl sandbox` process. In-process tests cannot see
  * bundling, stream, signal or terminal bugs; these can.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { isBuiltin } from 'node:module';
@@ -59,8 +59,36 @@ it('installs only what the bundle cannot contain (packages it leaves external, s
   if (external.size === 0) expect(existsSync(join(installed, 'node_modules'))).toBe(false);
   expect(filesBelow(installed).filter((file) => file.endsWith('.map'))).toEqual([]);
   // An installer pays for every file it writes (npm about 6 ms each): the chunks and the help texts come joined
-  // into a file each, so the package is a score of files, not the 600 it would be.
-  expect(filesBelow(installed).filter((file) => !file.startsWith('node_modules')).length).toBeLessThan(30);
+  // into a file each, so the package is a score of files besides its man pages, not the 600 it would be.
+  expect(filesBelow(installed).filter((file) => !file.startsWith('node_modules') && !file.startsWith('dist/man/')).length).toBeLessThan(30);
+});
+
+it('the completion script the package ships asks the installed forgectl, which answers from its own commands', (context) => {
+  needs(context, 'bash');
+  const script = join(bin, '..', 'lib', 'node_modules', 'forgectl', 'completions', 'forgectl.bash');
+  const complete = (words: string[]) =>
+    spawnSync('bash', ['-c', `source "${script}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir(), FORGECTL_CONFIG_DIR: tempDir() } }).stdout.trim();
+  expect(complete(['forgectl', 'tokens', 'ro'])).toBe('rotate');
+  expect(complete(['forgectl', 'variables', 'set', '--type', ''])).toBe('env_var file');
+});
+
+it('man forgectl and man forgectl-GROUP show the manual after npm install -g, from the prefix\'s share/man', (context) => {
+  needs(context, 'man');
+  const manPath = join(bin, '..', 'share', 'man');
+  const pkgMan = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[] }).man;
+  const man = (...args: string[]) => spawnSync('man', ['-M', manPath, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, LANG: 'C.UTF-8', MANWIDTH: '80', HOME: tempDir() } });
+  const main = man('forgectl');
+  expect(main.status, main.stderr).toBe(0);
+  expect(main.stdout).toMatch(/^FORGECTL\(1\)/);
+  for (const text of ['forgectl - Administer the software-delivery platform', 'GLOBAL OPTIONS', 'EXIT STATUS', 'rotated but could not be saved', 'forgectl-tokens(1)']) expect(main.stdout).toContain(text);
+  const tokens = man('forgectl-tokens');
+  expect(tokens.status, tokens.stderr).toBe(0);
+  expect(tokens.stdout).toContain('forgectl tokens rotate [options] <id>');
+  expect(tokens.stdout).toContain('--save-to-profile [name]');
+  // Every page package.json names is where man finds it.
+  const found = man('-w', ...pkgMan.map((file) => file.replace(/^.*\/|\.1$/g, '')));
+  expect(found.status, found.stderr).toBe(0);
+  expect(found.stdout.trim().split('\n')).toHaveLength(pkgMan.length);
 });
 
 describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
@@ -388,6 +416,28 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     rmSync(home, { recursive: true, force: true });
   });
 
+  live('one member\'s failure is an error with its hint; a private key is refused unsent; masked values read masked; a runner token goes 0600', async () => {
+    const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
+    expect(member.code).toBe(6);
+    expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already; change the access level with: forgectl members update alice --group acme --access-level maintainer\n$/);
+    const dir = tempDir('forgectl-e2e-keys-');
+    const secretBody = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ';
+    writeFileSync(join(dir, 'deploy'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${secretBody}\n-----END OPENSSH PRIVATE KEY-----\n`);
+    await clearRequests();
+    const key = await forgectl(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'oops', '--key-file', join(dir, 'deploy'), '--dry-run']);
+    expect(key.code).toBe(2);
+    expect(key.stdout + key.stderr).not.toContain(secretBody);
+    expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    const masked = await forgectl(['variables', 'get', 'DEPLOY_TOKEN', '--project', 'acme/api', '--scope', 'production', '--fields', 'key,value']);
+    expect(masked.stdout).toBe('key\tDEPLOY_TOKEN\nvalue\tmasked\n');
+    const runner = await shell(`umask 022; forgectl runners create --group acme --description e2e-runner --output-file ${dir}/runner.token -o json; stat -c %a ${dir}/runner.token`);
+    expect(runner.code, runner.stderr).toBe(0);
+    expect(runner.stdout).not.toContain('glrt-');
+    expect(runner.stdout.trim().split('\n').at(-1)).toBe('600');
+    expect(readFileSync(join(dir, 'runner.token'), 'utf8')).toMatch(/^glrt-/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   live('commits set-status, statuses and revert --check', async () => {
     const set = await forgectl(['commits', 'set-status', 'main', '--state', 'running', '--name', 'e2e', '--project', 'acme/api']);
     expect(set.code, set.stderr).toBe(0);
@@ -531,6 +581,22 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(output.stderr).toBe('error: cannot write /nonexistent/dir/usage.csv: no such folder /nonexistent/dir\n');
     expect(busy.code).toBe(2);
     expect(busy.stderr).toContain(`error: cannot listen on 127.0.0.1:${port}: the port is in use`);
+  });
+
+  live('api graphql from the shell: --paginate gives the usernames of users list --all, errors exit with their kind, a query that cannot page is refused', async () => {
+    const query = 'query($endCursor: String) { users(first: 100, after: $endCursor) { pageInfo { hasNextPage endCursor } nodes { username } } }';
+    const [pages, list, invalid, unpaged] = await Promise.all([
+      forgectl(['api', 'graphql', '--paginate', '-f', `query=${query}`, '--jq', '.data.users.nodes[].username']),
+      forgectl(['users', 'list', '--all', '--jq', '.username']),
+      forgectl(['api', 'graphql', '-f', 'query={ runners { nodes { secret } } }']),
+      forgectl(['api', 'graphql', '--paginate', '-f', 'query={ users { pageInfo { hasNextPage endCursor } nodes { username } } }']),
+    ]);
+    expect(pages.code, pages.stderr).toBe(0);
+    expect(pages.stdout.split('\n').length).toBeGreaterThan(250);
+    expect(pages.stdout).toBe(list.stdout);
+    expect(invalid).toMatchObject({ code: 6, stdout: '', stderr: 'error: Cannot query field "secret" on type "CiRunner". (POST /api/graphql → 200)\n' });
+    expect(unpaged.code).toBe(2);
+    expect(unpaged.stderr).toContain('requires that the query accepts an $endCursor: String variable');
   });
 
   live('an HTML page where JSON belongs is exit 8; a body cut off mid-way is retried', async () => {

@@ -1,12 +1,13 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { runProcess, ROOT, type ProcessResult } from '../e2e/package.js';
+import { docTexts } from '../e2e/examples.js';
+import { runProcess, type ProcessResult } from '../e2e/package.js';
 import { BIN, BUILT, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 /**
- * The README's sharded CI pipeline, run as the CI system would: each job's script lines exactly as written, by sh (the
+ * The sharded CI pipeline of the fleets guide (docs/fleets.md), run as the CI system would: each job's script lines exactly as written, by sh (the
  * line that installs the packed tarball stands for forgectl on PATH: the installed-package tier tests that install);
  * a parallel job as N jobs at once with CI_NODE_INDEX and CI_NODE_TOTAL set; an exit code the job allows
  * (allow_failure: exit_codes) counts as passed. Against the sandbox.
@@ -22,10 +23,9 @@ interface Job {
   rules?: Array<{ if?: string; when?: string }>;
 }
 
-/** The README's yaml block with `parallel: 8`: the sharded pipeline. */
-function readmePipeline(): Record<string, Job> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]).filter((text) => /parallel: 8/.test(text));
+/** The guides' yaml block with `parallel: 8`: the sharded pipeline (docs/fleets.md). */
+function guidePipeline(): Record<string, Job> {
+  const blocks = docTexts().flatMap((text) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)]).map((match) => match[1]).filter((text) => /parallel: 8/.test(text));
   expect(blocks).toHaveLength(1);
   return YAML.parse(blocks[0]) as Record<string, Job>;
 }
@@ -39,9 +39,9 @@ projects:
       - {name: "v*", create_access_level: maintainer}
 `;
 
-describe.skipIf(!BUILT)("the README's sharded pipeline", () => {
+describe.skipIf(!BUILT)("the fleets guide's sharded pipeline", () => {
   it('plans in 8 shards, merges their plans into one (exit 9: drift), and applies it in 8 shards', { timeout: 240_000 }, async () => {
-    const pipeline = readmePipeline();
+    const pipeline = guidePipeline();
     expect(Object.keys(pipeline)).toEqual(['plan', 'merge', 'apply']);
     const checkout = tempDir('forgectl-pipeline-');
     const bin = join(checkout, 'bin');

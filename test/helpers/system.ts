@@ -62,6 +62,8 @@ const PROGRAMS = {
   // The Secret Service the keyring tests start; the binding asks it through D-Bus on Linux only.
   'gnome-keyring-daemon': { debian: 'gnome-keyring', found: () => process.platform === 'linux' && onPath('gnome-keyring-daemon') },
   jq: { debian: 'jq' },
+  // Shows the installed man pages (man-db brings groff, which formats them).
+  man: { debian: 'man-db' },
   // What runs a command on a pseudo-terminal (see ptyRunner).
   pty: { debian: 'bsdutils', label: 'a pseudo-terminal (util-linux script, or python3)', found: () => ptyRunner() !== undefined },
   'python-gitlab': { debian: 'python3-gitlab', label: 'python3 with python-gitlab', found: () => pythonWithGitlab() !== undefined },

@@ -1,15 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { presentedFields } from '../../src/api/resource.js';
-import { emails } from '../../src/api/resources/emails.js';
-import { features } from '../../src/api/resources/features.js';
-import { gpgKeys } from '../../src/api/resources/gpg-keys.js';
-import { issues } from '../../src/api/resources/issues.js';
-import { mergeRequests } from '../../src/api/resources/merge-requests.js';
-import { pipelines } from '../../src/api/resources/pipelines.js';
-import { snippets } from '../../src/api/resources/snippets.js';
-import { userStatus } from '../../src/api/resources/user-status.js';
-import { sshKeys } from '../../src/api/resources/users.js';
+import { emails } from '../../src/resources/emails/resource.js';
+import { features } from '../../src/resources/features/resource.js';
+import { gpgKeys } from '../../src/resources/gpg-keys/resource.js';
+import { issues } from '../../src/resources/issues/resource.js';
+import { mergeRequests } from '../../src/resources/merge-requests/resource.js';
+import { pipelines } from '../../src/resources/pipelines/resource.js';
+import { snippets } from '../../src/resources/snippets/resource.js';
+import { userStatus } from '../../src/resources/user-status/resource.js';
+import { sshKeys } from '../../src/resources/keys/resource.js';
 import { useTestSandbox } from '../helpers/cli.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type TestSandbox, useTestSandbox } from '../helpers/cli.js';
 import { members, tokens, users } from '../../src/sandbox/model.js';
 import { addToken, addUser } from '../../src/sandbox/seed.js';
-import { SEED_KEYS } from '../../src/sandbox/routes/keys.js';
+import { SEED_KEYS } from '../../src/resources/keys/sandbox.js';
 import { sshKeyTable } from '../../src/sandbox/model.js';
 
 // Answers where the sandbox used to differ from the real service, found by running third-party clients against it.

@@ -1,12 +1,12 @@
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { placements } from '../../src/api/resource.js';
 import { collectModules, type SandboxModule } from '../../src/sandbox/module.js';
 import { Router, routePattern, type Handler, type RouteOptions } from '../../src/sandbox/router.js';
 import { modules } from '../../src/sandbox/routes/index.js';
-import * as commits from '../../src/sandbox/routes/commits.js';
-import { core } from '../../src/sandbox/routes/core.js';
-import * as repository from '../../src/sandbox/routes/repository.js';
+import { declarationFolders, declarationModule } from '../helpers/resources.js';
+import * as commits from '../../src/resources/commits/sandbox.js';
+import { core } from '../../src/resources/features/sandbox.js';
+import * as repository from '../../src/resources/repository/sandbox.js';
 
 const ok = (name: string) => () => ({ status: 200, body: name });
 
@@ -26,11 +26,11 @@ class Recording extends Router {
   }
 }
 
-/** Every route of every declaration in src/api/resources/. */
+/** Every route of every declaration (src/resources/<resource>/resource.ts). */
 async function declaredRoutes(): Promise<string[]> {
   const routes = new Set<string>();
-  for (const file of readdirSync(new URL('../../src/api/resources/', import.meta.url)).map((name) => name.replace(/\.ts$/, ''))) {
-    for (const value of Object.values((await import(`../../src/api/resources/${file}.ts`)) as Record<string, unknown>)) {
+  for (const folder of declarationFolders()) {
+    for (const value of Object.values(await declarationModule(folder))) {
       if (typeof value !== 'object' || value === null) continue;
       if ('parents' in value || ('routes' in value && 'fields' in value)) {
         for (const placement of placements(value as never)) for (const route of Object.values(placement.routes)) routes.add(route);
@@ -63,16 +63,16 @@ describe('the sandbox route table', () => {
     expect(answer('/projects/1/pipelines/3/jobs')).toEqual({ status: 200, body: 'splat' });
   });
 
-  it('holds every route file\'s module: core first, then by file name, each after those it seeds after', () => {
-    const [a, b, core, z] = [module(['z']), module(), module(), module()];
-    expect(collectModules({ a: { a }, b: { b, helper: () => undefined }, core: { core, again: core }, z: { z }, notes: {} })).toEqual([core, z, a, b]);
+  it('holds every module file\'s module: by name, each after those it seeds after', () => {
+    const [a, b, c, z] = [module(['z']), module(), module(), module()];
+    expect(collectModules({ a: { a }, b: { b, helper: () => undefined }, c: { c, again: c }, z: { z }, notes: {} })).toEqual([z, a, b, c]);
     expect(() => collectModules({ a: { a, b } })).toThrow('exports 2 modules');
     expect(() => collectModules({ a: { a } })).toThrow('module z (named in a seedAfter) does not exist');
     expect(() => collectModules({ a: { a }, z: { z: module(['a']) } })).toThrow('in a circle');
   });
 
-  it('is generated from the folder: every route file with a module is registered, in seed order', () => {
-    expect(modules[0]).toBe(core);
+  it('is generated from the folders: every module file with a module is registered, in seed order', () => {
+    expect(modules).toContain(core);
     expect(modules.indexOf(repository.repository)).toBeLessThan(modules.indexOf(commits.commits));
     expect(new Set(modules).size).toBe(modules.length);
   });

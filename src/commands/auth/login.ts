@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { users } from '../../api/resources/users.js';
+import { users } from '../../resources/users/resource.js';
 import { readSecret } from '../../cli/secrets.js';
 import { ApiError, ConfigError, UsageError } from '../../errors.js';
 import { parseChoice } from '../../parse.js';

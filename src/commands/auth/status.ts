@@ -1,6 +1,6 @@
-import type { TokenRecord } from '../../api/access-tokens.js';
-import { accessTokens } from '../../api/resources/access-tokens.js';
-import { users } from '../../api/resources/users.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
+import { accessTokens } from '../../resources/access-tokens/resource.js';
+import { users } from '../../resources/users/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { plural } from '../../parse.js';

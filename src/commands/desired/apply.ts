@@ -33,6 +33,7 @@ export default defineCommand<Options>({
     "file's prune mode allows (managed: those forgectl created). Access token findings are reported, never fixed. Secrets are read",
     'once each and never shown. With --dry-run every change is shown with its requests and nothing is sent.',
   ].join(' '),
+  exits: { 9: 'some changes failed or were left out (deletions the file does not allow), or a part could not be read; the rest was applied' },
   examples: [
     'forgectl apply -f desired.yaml --yes',
     'forgectl apply -f desired.yaml --prune --concurrency 16 --yes',

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
-import { groups, projects as declaredProjects } from '../../api/resources/projects.js';
+import { projects as declaredProjects } from '../../resources/projects/resource.js';
+import { groups } from '../../resources/groups/resource.js';
 import { parseList, plural, pluralNoun } from '../../parse.js';
 import { exportedSections, exportState, SCHEMA_MODELINE } from '../../desired/export.js';
 import { localFiles } from '../../desired/file.js';

@@ -27,6 +27,7 @@ export default defineCommand<Options>({
     '-o json prints the plan as JSON; --out FILE saves it for apply, which refuses it when an object changed meanwhile. Secrets are never read while planning.',
     'With --shard I/N (or in a parallel CI job) it plans one shard of the projects and groups; plan merge combines the shards\' plans.',
   ].join(' '),
+  exits: { 9: 'drift: the instance differs from the file (there are changes to apply), or a part could not be read; so `plan && apply` never applies' },
   examples: [
     'forgectl plan -f desired.yaml',
     "forgectl plan -f desired.yaml --target 'acme/**' --exclude 'acme/sandbox/**' --concurrency 16",

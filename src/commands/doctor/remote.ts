@@ -1,7 +1,7 @@
-import type { TokenRecord } from '../../api/access-tokens.js';
-import { accessTokens } from '../../api/resources/access-tokens.js';
-import { metadata } from '../../api/resources/metadata.js';
-import { users } from '../../api/resources/users.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
+import { accessTokens } from '../../resources/access-tokens/resource.js';
+import { metadata } from '../../resources/metadata/resource.js';
+import { users } from '../../resources/users/resource.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { daysUntil, EXPIRY_WARNING_DAYS } from '../auth/status.js';
 import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';

@@ -1,5 +1,6 @@
 import { type ArgDef, type CommandDef, type LocalFile, type ManifestEntry, type OptionDef } from '../../cli/command.js';
 import type { OptionValue } from '../../cli/invocation.js';
+import { parseGraphql } from '../../api/graphql.js';
 import { UsageError } from '../../errors.js';
 import { choicesOf, closestName, schemaOf } from '../../parse.js';
 import { forAgents, toolDescription, type FlagNames } from './wording.js';
@@ -30,6 +31,8 @@ export const TOOLSETS: Record<string, { description: string; groups: string[] }>
   admin: { description: 'the instance: users, application settings, plan limits, experiments, licenses, storage moves, alerts', groups: ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts'] },
   'desired-state': { description: 'configuration as code: validate, export, plan, and apply a reviewed plan', groups: ['validate', 'export', 'plan', 'apply'] },
   api: { description: 'raw REST requests (GET only unless writes are allowed)', groups: ['api'] },
+  // The graphql tool runs `api graphql`: a toolset of its own, off by default (the default stays within 40 tools).
+  graphql: { description: 'GraphQL queries (mutations only if writes are allowed): runner upgrade status, compliance frameworks, audit event streaming', groups: [] },
 };
 
 /** What is listed when --toolsets is not given: the day-to-day reads, under the tool limit of common clients. */
@@ -171,25 +174,24 @@ export interface CatalogueOptions {
 }
 
 /** The manifest entries that become tools, in manifest order (a stable tool order). */
-function entriesFor(manifest: ManifestEntry[], options: CatalogueOptions): ManifestEntry[] {
-  const listed = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
+function entriesFor(manifest: ManifestEntry[], listed: ReadonlySet<string>): ManifestEntry[] {
   return manifest.filter((entry) => {
     const toolset = toolsetOf(entry.path);
-    return toolset && listed.has(toolset) && !NOT_TOOLS.has(entry.path);
+    return toolset && (listed.has(toolset) || (entry.path === 'api' && listed.has('graphql'))) && !NOT_TOOLS.has(entry.path);
   });
 }
 
 /** Every tool of the selection, with writing tools only where their toolset allows writes. */
 export async function buildCatalogue(manifest: ManifestEntry[], options: CatalogueOptions = {}): Promise<Tool[]> {
   const writable = new Set(options.allowWrite ?? []);
+  const listed = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
   const tools: Tool[] = [];
   const commands = new Set(manifest.map((entry) => entry.path));
-  for (const entry of entriesFor(manifest, options)) {
+  for (const entry of entriesFor(manifest, listed)) {
     const toolset = toolsetOf(entry.path)!;
     const def = (await entry.load()).default;
-    const tool = entry.path === 'api' ? apiTool(def, writable.has('api')) : commandTool(entry, def, toolset, commands);
-    if (!tool || (!tool.readOnly && !writable.has(toolset))) continue;
-    tools.push(tool);
+    const made = entry.path === 'api' ? [listed.has('api') && apiTool(def, writable.has('api')), listed.has('graphql') && graphqlTool(def, writable.has('graphql'))] : [commandTool(entry, def, toolset, commands)];
+    for (const tool of made) if (tool && (tool.readOnly || writable.has(tool.toolset))) tools.push(tool);
   }
   return tools;
 }
@@ -306,35 +308,50 @@ function applyTool(entry: ManifestEntry, def: CommandDef): Tool {
   };
 }
 
-/** `api`: a GET-only tool unless writes are allowed for the api toolset. */
-function apiTool(def: CommandDef, writes: boolean): Tool {
+/** A tool of the api command: read-only, or destructive where writes are allowed for its toolset. */
+function apiCommandTool(def: CommandDef, writes: boolean, tool: Pick<Tool, 'name' | 'toolset' | 'title' | 'description'>, properties: Record<string, JsonSchema>, required: string): Tool {
   return {
-    name: 'api',
+    ...tool,
     path: 'api',
-    toolset: 'api',
-    title: 'forgectl api',
-    description: writes
-      ? 'Send a request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened)'
-      : 'Send a GET request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened); read-only',
     readOnly: !writes,
     destructive: writes,
     idempotent: !writes,
     list: false,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'the API path, with its query; path parameters encoded (acme%2Fapi)' },
-        method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET', description: writes ? 'the HTTP method' : 'the HTTP method: GET only (this server allows no writes through api)' },
-        ...(writes ? { fields: { type: 'object', additionalProperties: true, description: 'JSON body fields (POST, PUT, PATCH) or query parameters' } as JsonSchema } : {}),
-        paginate: { type: 'boolean', default: false, description: 'follow every page of a list and return one array' },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
+    inputSchema: { type: 'object', properties, required: [required], additionalProperties: false },
     outputSchema: resultSchema(false),
     inputs: [],
     def,
   };
+}
+
+/** `api`: a GET-only tool unless writes are allowed for the api toolset. */
+function apiTool(def: CommandDef, writes: boolean): Tool {
+  const description = writes
+    ? 'Send a request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened)'
+    : 'Send a GET request to the REST API (path relative to /api/v4, such as /projects/acme%2Fapi/merge_requests?state=opened); read-only';
+  return apiCommandTool(def, writes, { name: 'api', toolset: 'api', title: 'forgectl api', description }, {
+    path: { type: 'string', description: 'the API path, with its query; path parameters encoded (acme%2Fapi)' },
+    method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET', description: writes ? 'the HTTP method' : 'the HTTP method: GET only (this server allows no writes through api)' },
+    ...(writes ? { fields: { type: 'object', additionalProperties: true, description: 'JSON body fields (POST, PUT, PATCH) or query parameters' } as JsonSchema } : {}),
+    paginate: { type: 'boolean', default: false, description: 'follow every page of a list and return one array' },
+  }, 'path');
+}
+
+/**
+ * `graphql`: a GraphQL document run through `api graphql`. Queries only unless writes are allowed for the graphql
+ * toolset: a document with a mutation (or a subscription) in it is refused, by parsing it.
+ */
+function graphqlTool(def: CommandDef, writes: boolean): Tool {
+  const uses = 'for what only GraphQL has, such as runner upgrade status (runners { nodes { id upgradeStatus } }), compliance frameworks or audit event streaming';
+  const description = writes
+    ? `Run a GraphQL query or mutation on the instance (/api/graphql), ${uses}; global IDs look like gid://gitlab/Ci::Runner/7`
+    : `Run a GraphQL query on the instance (/api/graphql), ${uses}; read-only: a document with a mutation is refused`;
+  return apiCommandTool(def, writes, { name: 'graphql', toolset: 'graphql', title: 'forgectl api graphql', description }, {
+    query: { type: 'string', description: writes ? 'the GraphQL document' : 'the GraphQL document: queries only' },
+    variables: { type: 'object', additionalProperties: true, description: 'the values of its variables: strings, numbers, booleans, null, objects of them and lists of scalars' },
+    operation_name: { type: 'string', description: 'which operation of the document to run, when it has several' },
+    paginate: { type: 'boolean', default: false, description: 'return every page of the first connection: the query declares $endCursor: String, passes it as after, and fetches pageInfo { hasNextPage endCursor }' },
+  }, 'query');
 }
 
 function resultSchema(list: boolean): JsonSchema & { type: 'object' } {
@@ -417,6 +434,7 @@ export interface ToolValues {
 
 /** The values of a tool call; bad input (an unknown input, a value that names a local file) is a UsageError. */
 export function toolValues(tool: Tool, input: Record<string, unknown>): ToolValues {
+  if (tool.name === 'graphql') return graphqlValues(input, !tool.readOnly);
   if (tool.path === 'api') return apiValues(input);
   const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token']);
   for (const name of Object.keys(input)) {
@@ -457,6 +475,38 @@ function apiValues(input: Record<string, unknown>): ToolValues {
   }
   if (input.paginate === true) values.push({ flag: '--paginate', value: true });
   return { values, args: [path] };
+}
+
+/** The graphql tool's input as `api graphql`'s fields: the document, its operation's name, and its variables. */
+function graphqlValues(input: Record<string, unknown>, writes: boolean): ToolValues {
+  const query = typeof input.query === 'string' ? input.query : '';
+  const operationName = typeof input.operation_name === 'string' ? input.operation_name : undefined;
+  if (!query.trim()) throw new UsageError('graphql needs a query');
+  const { document } = parseGraphql(query, operationName);
+  const changes = document.definitions.filter((definition) => definition.kind === 'OperationDefinition' && definition.operation !== 'query');
+  if (changes.length && !writes) throw new UsageError('graphql: this server runs GraphQL queries only, and the document has a mutation', 'a mutation needs a server started with --allow-write graphql');
+  const values: OptionValue[] = [{ flag: '--method', value: 'POST' }, { flag: '--raw-field', value: `query=${query}` }];
+  if (operationName !== undefined) values.push({ flag: '--raw-field', value: `operationName=${operationName}` });
+  const variables = input.variables ?? {};
+  if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) throw new UsageError('graphql: variables is an object');
+  for (const [name, value] of Object.entries(variables)) {
+    if (name === 'query' || name === 'operationName') throw new UsageError(`graphql: a variable may not be named ${name}`);
+    values.push(...variableValues(name, value));
+  }
+  if (input.paginate === true) values.push({ flag: '--paginate', value: true });
+  return { values, args: ['graphql'] };
+}
+
+/** A variable as api's fields: strings raw, other scalars typed (never `@file`), objects and lists of scalars nested. */
+function variableValues(key: string, value: unknown): OptionValue[] {
+  if (!/^[^[\]=]+$/.test(key.replace(/\[[^[\]=]*\]/g, ''))) throw new UsageError(`graphql: variable name "${key}" may not hold [, ] or =`);
+  if (typeof value === 'string') return [{ flag: '--raw-field', value: `${key}=${value}` }];
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return [{ flag: '--field', value: `${key}=${String(value)}` }];
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item) => [`${key}[]`, item]) : Object.entries(value as object).map(([name, item]) => [`${key}[${name}]`, item]);
+  if (!entries.length || (Array.isArray(value) && value.some((item) => item !== null && typeof item === 'object'))) {
+    throw new UsageError(`graphql: variable ${key} is an empty object or list, or a list of objects, which this tool cannot pass`, 'write such a value into the query instead');
+  }
+  return entries.flatMap(([name, item]) => variableValues(name, item));
 }
 
 /** Cursors are opaque to the agent: the page number, so that a cursor from another tool or list is refused. */

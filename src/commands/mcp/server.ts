@@ -11,7 +11,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { cursorOf, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
-import { withoutSecretValues } from '../../api/resources/variables.js';
+import { withoutSecretValues } from '../../resources/variables/resource.js';
 
 /**
  * The MCP server over the tool catalogue: tools/list, tools/call (each call a command run in this process on the path

@@ -1,8 +1,9 @@
-import type { TokenRecord } from '../../api/access-tokens.js';
-import { accessTokens, impersonationTokens } from '../../api/resources/access-tokens.js';
-import { deployTokens } from '../../api/resources/deploy-tokens.js';
-import { groups, projects } from '../../api/resources/projects.js';
-import { users } from '../../api/resources/users.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
+import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
+import { deployTokens } from '../../resources/deploy-tokens/resource.js';
+import { projects } from '../../resources/projects/resource.js';
+import { groups } from '../../resources/groups/resource.js';
+import { users } from '../../resources/users/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, collect, parseDuration, plural } from '../../parse.js';
@@ -89,6 +90,7 @@ export default defineCommand<Options>({
     'group and project of the instance, their deploy tokens (for expiry: the service does not say when one was used), and every user\'s impersonation tokens, with --instance (--concurrency at a',
     'time, through one shared rate limit); a list that cannot be read is named on stderr and also exits 9.',
   ].join(' '),
+  exits: { 9: 'tokens expire within the window, or a list of tokens could not be read' },
   examples: [
     'forgectl tokens audit --expiring-within 14d',
     'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json',

@@ -1,10 +1,11 @@
 import type { Api } from '../../api/client.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
-import { accessTokens, impersonationTokens } from '../../api/resources/access-tokens.js';
-import { groups, projects } from '../../api/resources/projects.js';
-import { runners } from '../../api/resources/runners.js';
-import { users } from '../../api/resources/users.js';
+import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
+import { projects } from '../../resources/projects/resource.js';
+import { groups } from '../../resources/groups/resource.js';
+import { runners } from '../../resources/runners/resource.js';
+import { users } from '../../resources/users/resource.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName } from '../../parse.js';
 import { TokenTarget } from './shared.js';
@@ -78,6 +79,7 @@ export default defineCommand<Options>({
     '(--yes off a terminal); whatever uses it gets 401 from then on (a runner authentication token is revoked by',
     'unregistering its runner). Exit 5 when the instance does not know the token.',
   ].join(' '),
+  exits: { 9: 'the token was revoked, but it still authenticates' },
   examples: [
     'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify',
     'printf \'%s\\n\' "$LEAKED_TOKEN" | forgectl -p admin tokens identify -o json',

@@ -85,6 +85,7 @@ export default defineCommand<Options>({
     'a target that will never work out of the pending files (asks first): as given to --save-to (exec:…, ci-var:…), or',
     'profile:NAME, file:PATH; a file left with no target hands its token over on stdout.',
   ].join(' '),
+  exits: { 9: 'with --list: interrupted rotations wait to be recovered' },
   examples: [
     'forgectl tokens recover --list',
     'forgectl tokens recover ~/.config/forgectl/recovery/group-1a2b3c4d5e6f-12-2025-01-31T03-00-00-000Z.json',

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
-import { accessTokens } from '../../api/resources/access-tokens.js';
+import type { TokenKind, TokenRecord } from '../../resources/access-tokens/values.js';
+import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { readConfig } from '../../config/store.js';
@@ -55,6 +55,12 @@ export default defineCommand<Options>({
     'new token failed. Exit 8 after the request was sent: the outcome is unknown; do not run it again before',
     'checking. Exit 130/143 on SIGINT/SIGTERM, saying what was left undone. With a save target the token is not printed.',
   ].join(' '),
+  exits: {
+    6: 'another run is rotating this token (nothing was sent)',
+    8: 'the rotate request was sent and its outcome is unknown: check before running it again',
+    9: 'rotated and saved, but the check as the new token failed',
+    10: 'rotated, but not saved everywhere asked: the new token is in the recovery file named on stderr (forgectl tokens recover)',
+  },
   examples: [
     'forgectl -p bot tokens rotate self --group acme --expires-in 30d --yes',
     'forgectl -p bot tokens rotate self --group acme --save-to ci-var:acme/BOT_TOKEN --yes',

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Api } from '../../api/client.js';
-import { groups, projects } from '../../api/resources/projects.js';
-import { ALL_ENVIRONMENTS, unmaskable, VARIABLE_KEY, variables, type Variable } from '../../api/resources/variables.js';
+import { projects } from '../../resources/projects/resource.js';
+import { groups } from '../../resources/groups/resource.js';
+import { ALL_ENVIRONMENTS, unmaskable, VARIABLE_KEY, variables, type Variable } from '../../resources/variables/resource.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 

@@ -1,5 +1,5 @@
-import type { TokenFields, TokenKind } from '../../api/access-tokens.js';
-import { accessTokens, impersonationTokens } from '../../api/resources/access-tokens.js';
+import type { TokenFields, TokenKind } from '../../resources/access-tokens/values.js';
+import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
 import { userIds } from '../../api/lookups.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -43,7 +43,7 @@ export class TokenTarget<K extends TargetKind = TargetKind> {
     return this.kind === 'personal' ? `personal ${which.replace(/^the /, '')}` : `${which} of ${this.label}`;
   }
 
-  /** A declared route of these tokens (src/api/resources/access-tokens.ts), for api.call with params(). */
+  /** A declared route of these tokens (src/resources/access-tokens/resource.ts), for api.call with params(). */
   route(name: 'list' | 'get' | 'create' | 'delete' | 'rotate'): string {
     const kind: TargetKind = this.kind;
     if (kind !== 'impersonation') return accessTokens.parents[kind].routes[name];

@@ -1,5 +1,5 @@
 import { structuredPatch } from 'diff';
-import type { FileDiff as ApiFileDiff } from '../../api/resources/repository.js';
+import type { FileDiff as ApiFileDiff } from '../../resources/repository/resource.js';
 import type { Db } from '../db.js';
 import { getBlob, isBinary, type Snapshot, type SnapshotEntry } from './store.js';
 

@@ -1,4 +1,4 @@
-import type { CommitAction as ClientAction } from '../../api/resources/commits.js';
+import type { CommitAction as ClientAction } from '../../resources/commits/resource.js';
 import { projectRole, Role } from '../auth.js';
 import { errors, type SandboxRequest } from '../http.js';
 import type { Commit, Project } from '../model.js';

@@ -1,5 +1,5 @@
-import type { RUNNER_TYPES } from '../../api/resources/runners.js';
-import type { SecureFile } from '../../api/resources/secure-files.js';
+import type { RUNNER_TYPES } from '../../resources/runners/resource.js';
+import type { SecureFile } from '../../resources/secure-files/resource.js';
 import { defineTable } from '../db.js';
 
 /** CI: pipelines and jobs (with their artifacts), runners, variables, secure files. */
@@ -82,24 +82,6 @@ export interface Runner {
 export const runnerTable = defineTable<Runner>('ci_runners');
 /** Which runner ran which job. */
 export const runnerJobs = defineTable<{ runner_id: number; job_id: number }>('ci_runner_jobs');
-
-export interface StoredVariable {
-  id: number;
-  owner: 'project' | 'group' | 'instance';
-  /** The project's or group's id; 0 for the instance. */
-  owner_id: number;
-  variable_type: 'env_var' | 'file';
-  key: string;
-  value: string;
-  protected: boolean;
-  masked: boolean;
-  hidden: boolean;
-  raw: boolean;
-  environment_scope: string;
-  description: string | null;
-}
-
-export const variableTable = defineTable<StoredVariable>('ci_variables');
 
 /** A stored secure file: its contents in base64 (the state file is JSON). */
 export type StoredSecureFile = Pick<SecureFile, 'id' | 'name' | 'checksum' | 'created_at' | 'expires_at'> & { project_id: number; data: string };

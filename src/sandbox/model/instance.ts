@@ -1,4 +1,4 @@
-import type { AuditDetails, AuditEvent } from '../../api/resources/audit-events.js';
+import type { AuditDetails, AuditEvent } from '../../resources/audit-events/resource.js';
 import { defineTable, type Db } from '../db.js';
 
 /** The instance's own records: licenses, feature flags, plan limits, repository storage moves, audit events. */

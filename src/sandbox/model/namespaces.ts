@@ -1,6 +1,6 @@
-import type { Severity } from '../../api/alert-severities.js';
-import { badges as badgeDeclaration, type Badge } from '../../api/resources/badges.js';
-import { hooks as hookDeclaration, type HookEvent, type HookEventFlag } from '../../api/resources/hooks.js';
+import type { Severity } from '../../resources/alerts/resource.js';
+import { badges as badgeDeclaration, type Badge } from '../../resources/badges/resource.js';
+import { hooks as hookDeclaration, type HookEvent, type HookEventFlag } from '../../resources/hooks/resource.js';
 import { defineTable } from '../db.js';
 import { collectionTable } from './declared.js';
 

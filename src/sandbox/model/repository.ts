@@ -1,7 +1,7 @@
 import type { StoredOf } from '../../api/fields.js';
-import { pullMirror } from '../../api/resources/pull-mirror.js';
-import { pushRule } from '../../api/resources/push-rule.js';
-import { projectSnippets as declaredSnippets } from '../../api/resources/snippets.js';
+import { pullMirror } from '../../resources/pull-mirror/resource.js';
+import { pushRule } from '../../resources/push-rule/resource.js';
+import { projectSnippets as declaredSnippets } from '../../resources/snippets/resource.js';
 import { defineTable } from '../db.js';
 import type { Visibility } from './namespaces.js';
 import { collectionTable, singletonTable } from './declared.js';

@@ -1,6 +1,6 @@
 import type { StoredOf } from '../../api/fields.js';
-import type { approvalRules as declaredRules } from '../../api/resources/approval-rules.js';
-import type { draftNotes as declaredDrafts } from '../../api/resources/draft-notes.js';
+import type { approvalRules as declaredRules } from '../../resources/approval-rules/resource.js';
+import type { draftNotes as declaredDrafts } from '../../resources/draft-notes/resource.js';
 import { defineTable } from '../db.js';
 
 /** Issues, merge requests and their review: notes, draft notes, approvals and approval rules, merge trains. */

@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { projectFor, Role } from '../../sandbox/auth.js';
+import type { Db } from '../../sandbox/db.js';
+import { bool, created, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { draftNoteTable, notesTable, type DraftNote, type MergeRequest, type NotePosition } from '../../sandbox/model.js';
+import type { SandboxModule } from '../../sandbox/module.js';
+import { draftNotes as declaredDrafts } from './resource.js';
+import { MAX_NOTE_CHARS } from '../../api/review.js';
+import { addNote } from '../../sandbox/notes.js';
+import { findMergeRequest } from '../../sandbox/review.js';
+
+/**
+ * Draft notes of a merge request (spec 1, api-facts §1.4): pending comments that only their author sees (anyone else
+ * gets 404). Publishing turns a draft into a note on the merge request — a new thread, a reply to the thread named by
+ * in_reply_to_discussion_id (resolving it when resolve_discussion is set), or a diff note when it has a position.
+ */
+
+function presentDraft(draft: DraftNote): Record<string, unknown> {
+  return {
+    id: draft.id,
+    author_id: draft.author_id,
+    merge_request_id: draft.merge_request_id,
+    resolve_discussion: draft.resolve_discussion,
+    discussion_id: draft.discussion_id,
+    note: draft.note,
+    commit_id: draft.commit_id,
+    line_code: draft.line_code,
+    position: draft.position,
+  };
+}
+
+const POSITION_TYPES = ['text', 'image', 'file'];
+
+/** position[…] as Grape validates it: the three SHAs and the type are required once a position is given. */
+function parsePosition(value: unknown): NotePosition | null | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw errors.invalid('position');
+  const position = value as Record<string, unknown>;
+  for (const key of ['base_sha', 'start_sha', 'head_sha', 'position_type']) {
+    if (position[key] === undefined || position[key] === null || position[key] === '') throw errors.missing(`position[${key}]`);
+  }
+  if (!POSITION_TYPES.includes(String(position.position_type))) throw errors.invalid('position[position_type]');
+  const out: NotePosition = {
+    base_sha: String(position.base_sha),
+    start_sha: String(position.start_sha),
+    head_sha: String(position.head_sha),
+    position_type: String(position.position_type),
+    old_path: position.old_path === undefined ? null : String(position.old_path),
+    new_path: position.new_path === undefined ? null : String(position.new_path),
+    old_line: null,
+    new_line: null,
+    line_range: position.line_range ?? null,
+  };
+  for (const key of ['old_line', 'new_line', 'width', 'height', 'x', 'y'] as const) {
+    if (position[key] === undefined || position[key] === null || position[key] === '') continue;
+    const n = Number(position[key]);
+    if (!Number.isFinite(n) || ((key === 'old_line' || key === 'new_line' || key === 'width' || key === 'height') && !Number.isInteger(n))) throw errors.invalid(`position[${key}]`);
+    out[key] = n;
+  }
+  return out;
+}
+
+/** The diff line code of a text position: sha1(path)_old_new, as the service computes it. */
+function lineCode(position: NotePosition | null): string | null {
+  if (!position || position.position_type !== 'text') return null;
+  const path = (position.new_path ?? position.old_path) as string | null;
+  if (!path) return null;
+  return `${createHash('sha1').update(path).digest('hex')}_${position.old_line ?? ''}_${position.new_line ?? ''}`;
+}
+
+function context(req: SandboxRequest): { mr: MergeRequest; drafts: DraftNote[] } {
+  const project = projectFor(req, Role.guest);
+  const mr = findMergeRequest(req, project);
+  const drafts = draftNoteTable(req.db).filter((d) => d.merge_request_id === mr.id && d.author_id === req.user!.id);
+  return { mr, drafts };
+}
+
+function findDraft(req: SandboxRequest, drafts: DraftNote[]): DraftNote {
+  const draft = drafts.find((d) => String(d.id) === req.params.draft_note_id);
+  if (!draft) throw errors.notFound();
+  return draft;
+}
+
+function noteText(value: unknown): string {
+  const text = String(value);
+  if (!text.trim()) throw errors.validation({ note: ["can't be blank"] });
+  if (text.length > MAX_NOTE_CHARS) throw errors.validation({ note: [`is too long (maximum is ${MAX_NOTE_CHARS} characters)`] });
+  return text;
+}
+
+/** Turns one draft into a note on its merge request and removes the draft. */
+function publish(db: Db, mr: MergeRequest, draft: DraftNote, now: Date): void {
+  const at = now.toISOString();
+  const thread = draft.discussion_id ? notesTable(db).filter((n) => n.discussion_id === draft.discussion_id) : [];
+  addNote(db, {
+    project_id: mr.project_id, noteable_type: 'MergeRequest', noteable_id: mr.id, noteable_iid: mr.iid, author_id: draft.author_id,
+    body: draft.note, created_at: at, updated_at: at,
+    discussion_id: draft.discussion_id ?? undefined,
+    type: draft.position ? 'DiffNote' : thread[0]?.type ?? 'DiscussionNote',
+    position: draft.position, commit_id: draft.commit_id,
+  });
+  if (draft.resolve_discussion && draft.discussion_id) {
+    for (const note of notesTable(db).filter((n) => n.discussion_id === draft.discussion_id)) {
+      note.resolved = true;
+      note.resolved_by = draft.author_id;
+    }
+  }
+  draftNoteTable(db).splice(draftNoteTable(db).indexOf(draft), 1);
+}
+
+export const draftNotes: SandboxModule = {
+  routes(api) {
+    const { routes } = declaredDrafts;
+    // Not paginated: the service presents every draft of the caller at once.
+    api.route(routes.list, (req) => ok(context(req).drafts.map(presentDraft)));
+
+    api.route(routes.get, (req) => ok(presentDraft(findDraft(req, context(req).drafts))));
+
+    api.route(routes.create, (req) => {
+      const { mr } = context(req);
+      if (req.input.note === undefined || req.input.note === null) throw errors.missing('note');
+      const position = parsePosition(req.input.position) ?? null;
+      const note = noteText(req.input.note);
+      const replyTo = req.input.in_reply_to_discussion_id as string | undefined;
+      if (replyTo && !notesTable(req.db).some((n) => n.discussion_id === replyTo && n.noteable_type === 'MergeRequest' && n.noteable_id === mr.id)) {
+        throw errors.validation({ base: ['Thread to reply to cannot be found'] });
+      }
+      const commitId = req.input.commit_id as string | undefined;
+      const draft: DraftNote = {
+        id: req.db.nextId('draft_notes'),
+        project_id: mr.project_id,
+        merge_request_id: mr.id,
+        author_id: req.user!.id,
+        note,
+        commit_id: commitId && commitId !== 'undefined' ? commitId : null,
+        discussion_id: replyTo || null,
+        resolve_discussion: bool(req.input.resolve_discussion) ?? false,
+        position,
+        line_code: lineCode(position),
+        created_at: req.now().toISOString(),
+      };
+      draftNoteTable(req.db).push(draft);
+      return created(presentDraft(draft));
+    });
+
+    api.route(routes.update, (req) => {
+      const { drafts } = context(req);
+      const position = parsePosition(req.input.position);
+      const hasNote = req.input.note !== undefined && req.input.note !== null && req.input.note !== '';
+      if (!hasNote && position === undefined) throw errors.badRequest('Missing params to modify');
+      const draft = findDraft(req, drafts);
+      if (hasNote) draft.note = noteText(req.input.note);
+      if (position !== undefined) {
+        draft.position = position;
+        draft.line_code = lineCode(position);
+      }
+      return ok(presentDraft(draft));
+    });
+
+    api.route(routes.delete, (req) => {
+      const draft = findDraft(req, context(req).drafts);
+      draftNoteTable(req.db).splice(draftNoteTable(req.db).indexOf(draft), 1);
+      return noContent();
+    });
+
+    api.route(routes.publish, (req) => {
+      const { mr, drafts } = context(req);
+      publish(req.db, mr, findDraft(req, drafts), req.now());
+      return noContent();
+    });
+
+    api.route(routes.publishAll, (req) => {
+      const { mr, drafts } = context(req);
+      for (const draft of drafts) publish(req.db, mr, draft, req.now());
+      return noContent();
+    });
+  },
+};

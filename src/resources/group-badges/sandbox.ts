@@ -1,0 +1,27 @@
+import { groupBadges as resource } from './resource.js';
+import { groupFor, Role } from '../../sandbox/auth.js';
+import { crudModule } from '../../sandbox/crud.js';
+import { validateBadgeUrls } from '../../sandbox/badges.js';
+import { ok, required } from '../../sandbox/http.js';
+import { badgeTable, type StoredBadge } from '../../sandbox/model.js';
+
+/**
+ * Group badges: a group's own badges, in the table of project badges (records with a group_id), so its projects show
+ * them. On the group itself placeholders stay as written: there is no project to render them for.
+ */
+export const groupBadges = crudModule<StoredBadge>(resource, {
+  table: 'badges',
+  notFound: 'Badge',
+  visible: (db, group) => badgeTable(db).filter((b) => b.group_id === group.id),
+  validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
+  computed: (badge) => ({ rendered_link_url: badge.link_url, rendered_image_url: badge.image_url, kind: 'group' }),
+  routes(api) {
+    api.route(resource.routes.render, (req) => {
+      groupFor(req, Role.owner);
+      const link = String(required(req, 'link_url'));
+      const image = String(required(req, 'image_url'));
+      validateBadgeUrls({ link_url: link, image_url: image });
+      return ok({ link_url: link, image_url: image, rendered_link_url: link, rendered_image_url: image });
+    });
+  },
+});

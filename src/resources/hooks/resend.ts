@@ -1,0 +1,143 @@
+import { Pacer } from '../../api/pacer.js';
+import { hooks, type Hook, type HookEvent } from './resource.js';
+import { defineCommand } from '../../cli/command.js';
+import { projectOption } from '../../cli/options.js';
+import { parseInteger, plural, pluralNoun } from '../../parse.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { ResultWithExit } from '../../output/result.js';
+import { hookEvents, isSuccess, parseSince } from './events.js';
+import { hookIdArg, hookIdOf, hookStatus } from './shared.js';
+
+/** The service's limit on resends: 5 a minute per webhook and user. */
+export const RESENDS_PER_MINUTE = 5;
+const ATTEMPTS = 4;
+
+interface Options {
+  project?: string;
+  id: string;
+  events: string[];
+  failed?: boolean;
+  since?: string;
+}
+
+interface Outcome {
+  event_id: number;
+  created_at: string | null;
+  trigger: string | null;
+  response_status: number | string | null;
+  result: 'delivered' | 'failed' | 'not sent' | 'would resend';
+  error?: string;
+}
+
+/**
+ * The deliveries that never succeeded: events grouped by their Idempotency-Key (a resend keeps it), and for each key
+ * with no 2xx answer the newest attempt; oldest first, so receivers get them in the order they happened.
+ */
+export function stillFailed(events: HookEvent[]): HookEvent[] {
+  const byKey = new Map<string, HookEvent[]>();
+  for (const event of events) {
+    const key = event.request_headers?.['Idempotency-Key'] ?? `event-${event.id}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), event]);
+  }
+  return [...byKey.values()]
+    .filter((attempts) => !attempts.some(isSuccess))
+    .map((attempts) => attempts.reduce((newest, e) => (e.created_at > newest.created_at || (e.created_at === newest.created_at && e.id > newest.id) ? e : newest)))
+    .sort((a, b) => (a.created_at === b.created_at ? a.id - b.id : a.created_at < b.created_at ? -1 : 1));
+}
+
+export default defineCommand<Options>({
+  effect: 'write',
+  description:
+    'Delivers recorded events again, with their original payload and Idempotency-Key. --failed picks the deliveries that never got a 2xx ' +
+    'answer (an event already resent successfully is skipped). Resends are paced to the service limit of 5 a minute per webhook, waiting ' +
+    'when needed (and when the service says 429); exit 9 when any delivery still fails. A disabled hook is refused: a successful ' +
+    '`hooks test` re-enables it. Needs the Maintainer role.',
+  exits: { 9: 'some deliveries still failed' },
+  examples: [
+    'forgectl hooks resend 1 --project acme/api --failed --since 24h',
+    'forgectl hooks resend 1 --project acme/api 1',
+  ],
+  args: [hookIdArg, { spec: '[events...]', description: 'the IDs of the deliveries to send again (from the webhook\'s events)' }],
+  options: [
+    projectOption,
+    { flags: '--failed', description: 'resend every delivery of the last 7 days that never succeeded' },
+    { flags: '--since <when>', description: 'with --failed: only events newer than this (24h, 2d, or a date-time)' },
+  ],
+  columns: ['event_id', 'created_at', 'trigger', 'response_status', 'result'],
+  async run(opts, ctx) {
+    const id = hookIdOf(opts.id);
+    const ids = opts.events.map((text) => parseInteger('event id', 1)(text));
+    if (!ids.length && !opts.failed) throw new UsageError('name the events to resend, or pass --failed', 'see them with: forgectl hooks events ID --status failed');
+    if (ids.length && opts.failed) throw new UsageError('give event IDs or --failed, not both');
+    if (opts.since && !opts.failed) throw new UsageError('--since goes with --failed');
+    if (opts.since) parseSince(opts.since, ctx.now());
+    const route = { project: ctx.project(opts.project), hook_id: id };
+
+    const hook = await ctx.api.call<Hook>(hooks.routes.get, route);
+    if (hook.alert_status !== 'executable') {
+      throw new CliError(
+        `webhook ${id} is ${hookStatus(hook)}: the service does not deliver to it, resends included`,
+        ExitCode.rejected,
+        `a successful test re-enables it: forgectl hooks test ${id} --project ${route.project}`,
+      );
+    }
+    let targets: Array<Pick<HookEvent, 'id'> & Partial<HookEvent>> = ids.map((eventId) => ({ id: eventId }));
+    if (opts.failed) {
+      // Every event of the window, failed or not: a later successful resend of the same delivery rules it out.
+      const events: HookEvent[] = [];
+      for await (const event of hookEvents(ctx, route, { since: opts.since }, { all: true })) events.push(event);
+      targets = stillFailed(events);
+    }
+    if (!targets.length) {
+      ctx.io.note(`no failed deliveries of webhook ${id} to resend`);
+      return [];
+    }
+    const outcome = (event: (typeof targets)[number], result: Outcome['result'], status: Outcome['response_status'] = null, error?: string): Outcome => ({
+      event_id: event.id,
+      created_at: event.created_at ?? null,
+      trigger: event.trigger ?? null,
+      response_status: status,
+      result,
+      ...(error ? { error } : {}),
+    });
+    if (ctx.globals.dryRun) {
+      ctx.io.note(`would resend ${plural(targets.length, 'delivery', 'deliveries')} of webhook ${id}, ${RESENDS_PER_MINUTE} a minute`);
+      return targets.map((event) => outcome(event, 'would resend', event.response_status ?? null));
+    }
+
+    const pacer = new Pacer(RESENDS_PER_MINUTE, 60_000, () => ctx.now().getTime(), (ms) => ctx.sleep(ms));
+    const results: Outcome[] = [];
+    let stopped: string | undefined;
+    for (const event of targets) {
+      // Interrupted now (Ctrl-C while waiting for the limit), the command says what is left.
+      const left = targets.slice(results.length).map((e) => e.id);
+      ctx.io.state.interruptNote = `${results.length} of ${targets.length} deliveries resent; not yet ${pluralNoun(left.length, 'event')} ${left.join(', ')}${opts.failed ? ' (run it again: those delivered are skipped)' : ''}`;
+      if (stopped) {
+        results.push(outcome(event, 'not sent', null, stopped));
+        continue;
+      }
+      for (let attempt = 1; ; attempt++) {
+        await pacer.take((ms) => ctx.io.note(`waiting ${Math.ceil(ms / 1000)}s: the service allows ${RESENDS_PER_MINUTE} resends a minute per webhook (${results.length} of ${targets.length} done)`));
+        try {
+          const answer = await ctx.api.call<{ response_status: number }>(hooks.routes.resend, { ...route, hook_event_id: event.id }, { retry: 'never' });
+          const ok = answer.response_status >= 200 && answer.response_status < 300;
+          results.push(outcome(event, ok ? 'delivered' : 'failed', answer.response_status));
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          if (error.status === 429 && attempt < ATTEMPTS) {
+            pacer.refused();
+            continue;
+          }
+          if (error.status === 422 && /disabled/i.test(error.message)) stopped = `webhook ${id} was disabled after failures`;
+          results.push(outcome(event, stopped ? 'not sent' : 'failed', null, error.message));
+        }
+        break;
+      }
+    }
+    ctx.io.state.interruptNote = undefined;
+    const failures = results.filter((r) => r.result !== 'delivered').length;
+    if (!failures) return results;
+    const hint = stopped ? `; ${stopped} (forgectl hooks test ${id} re-enables it)` : '';
+    return new ResultWithExit(results, ExitCode.attention, `${failures} of ${results.length} deliveries still failed${hint}`);
+  },
+});

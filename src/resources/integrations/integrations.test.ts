@@ -1,0 +1,75 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
+import { integrationTable } from '../../sandbox/model.js';
+import { tokens } from '../../sandbox/model.js';
+
+const sandbox = useTestSandbox();
+const dir = tempDir();
+
+describe('integrations', () => {
+  it('lists the active integrations of a group, as TSV in a pipe', async () => {
+    const result = await sandbox.run(['integrations', 'list', '--group', 'acme']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^bugzilla\tBugzilla\ttrue\tfalse\t\S+\n$/);
+  });
+
+  it('sets up an integration from params and a secret on stdin; the secret is stored, never shown', async () => {
+    const result = await sandbox.run(['integrations', 'set', 'asana', '--group', 'acme', '--secret-stdin', 'api_key', '--param', 'restrict_to_branch=main', '--param', 'push_events=false', '-o', 'json'], { input: 'asana-secret\n' });
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ slug: 'asana', active: true, push_events: false, properties: { restrict_to_branch: 'main' } });
+    expect(result.stdout).not.toContain('asana-secret');
+    expect(integrationTable(sandbox.db).find((i) => i.slug === 'asana')?.properties.api_key).toBe('asana-secret');
+  });
+
+  it('asks for a secret with a hidden prompt when stdin is a terminal (never echoed)', async () => {
+    const result = await sandbox.run(['integrations', 'set', 'asana', '--group', 'acme', '--secret-stdin', 'api_key'], { tty: true, input: 'typed-secret\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('--secret-stdin api_key');
+    expect(result.stdout + result.stderr).not.toContain('typed-secret');
+    expect(integrationTable(sandbox.db).find((i) => i.slug === 'asana')?.properties.api_key).toBe('typed-secret');
+  });
+
+  it('reads secrets from files, and --use-inherited-settings', async () => {
+    const file = join(dir, 'bamboo.pw');
+    writeFileSync(file, 'bamboo-pass\n');
+    const result = await sandbox.run([
+      'integrations', 'set', 'bamboo', '--group', 'acme', '--param', 'bamboo_url=https://ci.example.com', '--param', 'build_key=KEY',
+      '--param', 'username=ci', '--secret-file', `password=${file}`, '--use-inherited-settings', '-o', 'json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ slug: 'bamboo', inherited: true, properties: { username: 'ci' } });
+    expect(result.json().properties.password).toBeUndefined();
+    expect(integrationTable(sandbox.db).find((i) => i.slug === 'bamboo')?.properties.password).toBe('bamboo-pass');
+  });
+
+  it('refuses secrets as arguments, before sending', async () => {
+    sandbox.clearRequests();
+    for (const key of ['token', 'api_key', 'password', 'webhook_token']) {
+      const result = await sandbox.run(['integrations', 'set', 'assembla', '--group', 'acme', '--param', `${key}=s3cret`]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--secret-file');
+      expect(result.stderr).not.toContain('s3cret');
+    }
+    expect((await sandbox.run(['integrations', 'set', 'not a slug', '--group', 'acme'])).code).toBe(2);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('shows the missing required parameters of the service (exit 6)', async () => {
+    const result = await sandbox.run(['integrations', 'set', 'buildkite', '--group', 'acme', '--param', 'project_url=https://b.example.com']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain('token is missing');
+  });
+
+  it('disables with confirmation; get then answers 404', async () => {
+    expect((await sandbox.run(['integrations', 'disable', 'asana', '--group', 'acme'])).code).toBe(2);
+    expect((await sandbox.run(['integrations', 'disable', 'asana', '--group', 'acme', '--yes'])).code).toBe(0);
+    expect((await sandbox.run(['integrations', 'get', 'asana', '--group', 'acme'])).code).toBe(5);
+  });
+
+  it('needs Maintainer (bob is a developer)', async () => {
+    const bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
+    expect((await sandbox.run(['integrations', 'list', '--group', 'acme'], { env: { FORGECTL_TOKEN: bob } })).code).toBe(4);
+  });
+});

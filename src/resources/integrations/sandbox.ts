@@ -1,0 +1,141 @@
+import { findGroup, groupFor, projectFor, Role } from '../../sandbox/auth.js';
+import { integrations as declared } from './resource.js';
+import { bool, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { BOOLEAN_PROPERTIES, INTEGRATION_KINDS, type IntegrationKind } from '../../sandbox/integration-kinds.js';
+import type { Router } from '../../sandbox/router.js';
+import type { SandboxModule } from '../../sandbox/module.js';
+import { type Integration, integrationTable } from '../../sandbox/model.js';
+
+/**
+ * Group and project integrations: every kind the service offers (integration-kinds.ts), set up with PUT, read with
+ * GET, disabled (settings reset) with DELETE; the list shows the active ones.
+ */
+
+export const EVENT_FLAGS = [
+  'commit_events', 'push_events', 'issues_events', 'alert_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events',
+  'deployment_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events', 'job_events', 'comment_on_event_enabled',
+] as const;
+
+type Owner = 'group' | 'project';
+
+function present(integration: Integration, withProperties: boolean): Record<string, unknown> {
+  const kind = INTEGRATION_KINDS[integration.slug];
+  const record: Record<string, unknown> = {
+    id: integration.id,
+    title: kind.title,
+    slug: integration.slug,
+    created_at: integration.created_at,
+    updated_at: integration.updated_at,
+    active: true,
+    ...integration.events,
+    inherited: integration.inherited,
+    vulnerability_events: integration.vulnerability_events,
+  };
+  if (withProperties) {
+    record.properties = Object.fromEntries(Object.entries(integration.properties).filter(([key]) => !kind.secret.includes(key)));
+  }
+  return record;
+}
+
+/** The kind of `:slug`; an unknown slug (or a project-only kind on a group) has no route at all (Grape's 404 body). */
+function kindOf(req: SandboxRequest, owner: Owner): IntegrationKind {
+  const kind = INTEGRATION_KINDS[req.params.slug];
+  if (!kind || (kind.projectOnly && owner === 'group')) throw errors.error(404, '404 Not Found');
+  return kind;
+}
+
+/** The group or project of the route for a caller with at least the Maintainer role. */
+function ownerId(req: SandboxRequest, owner: Owner): number {
+  return owner === 'group' ? groupFor(req, Role.maintainer).id : projectFor(req, Role.maintainer).id;
+}
+
+function find(req: SandboxRequest, owner: Owner, id: number): Integration | undefined {
+  return integrationTable(req.db).find((i) => i.owner === owner && i.owner_id === id && i.slug === req.params.slug);
+}
+
+function urlProblem(value: string): boolean {
+  try {
+    return !['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return true;
+  }
+}
+
+/** A group's or a project's integrations, on the declaration's routes (src/resources/integrations/resource.ts). */
+function integrationRoutes(api: Router, owner: Owner): void {
+  const routes = declared.parents[owner].routes;
+
+  api.route(routes.list, (req) => {
+    const id = ownerId(req, owner);
+    return ok(integrationTable(req.db).filter((i) => i.owner === owner && i.owner_id === id).map((i) => present(i, false)));
+  });
+
+  api.route(routes.get, (req) => {
+    const id = ownerId(req, owner);
+    kindOf(req, owner);
+    const integration = find(req, owner, id);
+    if (!integration) throw errors.notFound('Integration');
+    return ok(present(integration, true));
+  });
+
+  api.route(routes.set, (req) => {
+    const id = ownerId(req, owner);
+    const kind = kindOf(req, owner);
+    const existing = find(req, owner, id);
+    const missing = kind.required.filter((name) => isBlank(req.input[name]));
+    if (missing.length) throw errors.error(400, missing.map((name) => `${name} is missing`).join(', '));
+    const now = req.now().toISOString();
+    const integration = existing ?? {
+      id: req.db.nextId('integrations'), owner, owner_id: id, slug: req.params.slug, created_at: now, updated_at: now, inherited: false,
+      events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])), vulnerability_events: false, properties: {},
+    };
+    const properties = { ...integration.properties };
+    const problems: Record<string, string[]> = {};
+    for (const name of [...kind.required, ...kind.optional]) {
+      const value = req.input[name];
+      if (value === undefined) continue;
+      if (BOOLEAN_PROPERTIES.has(name)) properties[name] = Boolean(bool(value));
+      else properties[name] = Array.isArray(value) ? value.join(',') : String(value);
+      if (name.endsWith('_url') && urlProblem(String(value))) problems[name] = ['must be a valid URL'];
+    }
+    if (Object.keys(problems).length) throw errors.validation(problems);
+    for (const flag of [...EVENT_FLAGS, 'vulnerability_events'] as const) {
+      if (req.input[flag] === undefined) continue;
+      if (flag === 'vulnerability_events') integration.vulnerability_events = Boolean(bool(req.input[flag]));
+      else integration.events[flag] = Boolean(bool(req.input[flag]));
+    }
+    integration.properties = properties;
+    integration.inherited = Boolean(bool(req.input.use_inherited_settings));
+    integration.updated_at = now;
+    if (!existing) integrationTable(req.db).push(integration);
+    return ok(present(integration, true));
+  });
+
+  // Disabling resets the settings: the integration is gone until it is set up again.
+  api.route(routes.disable, (req) => {
+    const id = ownerId(req, owner);
+    kindOf(req, owner);
+    const integration = find(req, owner, id);
+    if (!integration) throw errors.notFound('Integration');
+    integrationTable(req.db).splice(integrationTable(req.db).indexOf(integration), 1);
+    return noContent();
+  });
+}
+
+const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+
+export const integrations: SandboxModule = {
+  routes(api) {
+    integrationRoutes(api, 'group');
+    integrationRoutes(api, 'project');
+  },
+
+  seed(db, { now }) {
+    const at = now.toISOString();
+    integrationTable(db).push({
+      id: db.nextId('integrations'), owner: 'group', owner_id: findGroup(db, 'acme').id, slug: 'bugzilla', created_at: at, updated_at: at, inherited: false,
+      events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])), vulnerability_events: false,
+      properties: { new_issue_url: 'https://bugs.acme.example.com/enter_bug.cgi', issues_url: 'https://bugs.acme.example.com/show_bug.cgi?id=:id', project_url: 'https://bugs.acme.example.com' },
+    });
+  },
+};

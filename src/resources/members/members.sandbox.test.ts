@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestSandbox, useTestSandbox } from '../../../test/helpers/cli.js';
+import { tokens, users } from '../../sandbox/model.js';
+
+const sandbox = useTestSandbox({ users: 3 });
+let alice: string;
+let bob: string;
+const id = (username: string): number => users(sandbox.db).find((u) => u.username === username)!.id;
+beforeAll(async () => {
+  alice = tokens(sandbox.db).find((t) => t.name === 'alice-token')!.token;
+  bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
+});
+
+const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args);
+const names = (body: Array<{ username: string; access_level: number }>) => body.map((m) => `${m.username}:${m.access_level}`);
+
+describe('sandbox: members of groups and projects', () => {
+  it('lists direct members with the service\'s fields, and filters by query and user_ids', async () => {
+    const list = await call('GET', '/groups/acme/members');
+    expect(names(list.body)).toEqual(['root:50', 'alice:40', 'bob:30', expect.stringMatching(/^group_1_bot_\w+:40$/), 'priya:10', 'service_account_deploy:20']);
+    expect(Object.keys(list.body[0])).toEqual([
+      'id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url', 'access_level', 'created_at', 'expires_at', 'group_saml_identity', 'membership_state', 'member_role',
+    ]);
+    expect(names((await call('GET', '/groups/acme/members?query=ali')).body)).toEqual(['alice:40']);
+    expect(names((await call('GET', `/groups/acme/members?user_ids[]=${id('bob')}&user_ids[]=99999`)).body)).toEqual(['bob:30']);
+    expect((await call('GET', '/projects/acme%2Fapi/members')).body.map((m: { username: string }) => m.username)).toEqual([expect.stringMatching(/^project_1_bot/), 'priya']);
+  });
+
+  it('adds (201), refuses a second time (409), changes (200) and removes (204)', async () => {
+    const added = await call('POST', '/projects/acme%2Fapi/members', { user_id: id('user1'), access_level: 30, expires_at: '2099-01-01' });
+    expect(added).toMatchObject({ status: 201, body: { username: 'user1', access_level: 30, expires_at: '2099-01-01', created_by: { username: 'root' } } });
+    expect(await call('POST', '/projects/acme%2Fapi/members', { user_id: id('user1'), access_level: 30 })).toEqual({ status: 409, body: { message: 'Member already exists' } });
+    expect(await call('POST', '/projects/acme%2Fapi/members', { user_id: id('user2'), access_level: 35 })).toEqual({ status: 400, body: { error: 'access_level does not have a valid value' } });
+    expect(await call('POST', '/projects/acme%2Fapi/members', { access_level: 30 })).toMatchObject({ status: 400 });
+    expect((await call('POST', '/projects/acme%2Fapi/members', { username: 'user2', access_level: 20 })).body.username).toBe('user2');
+    expect((await call('PUT', `/projects/acme%2Fapi/members/${id('user1')}`, { access_level: 40 })).body.access_level).toBe(40);
+    expect((await call('GET', `/projects/acme%2Fapi/members/${id('user1')}`)).body.access_level).toBe(40);
+    expect((await call('DELETE', `/projects/acme%2Fapi/members/${id('user2')}`)).status).toBe(204);
+    expect(await call('GET', `/projects/acme%2Fapi/members/${id('user2')}`)).toEqual({ status: 404, body: { message: '404 Member Not Found' } });
+  });
+
+  it('shows inherited members in /members/all, each once with the highest role', async () => {
+    const all = names((await call('GET', '/projects/acme%2Fapi/members/all')).body);
+    expect(all).toEqual(expect.arrayContaining(['root:50', 'alice:40', 'bob:30', 'user1:40']));
+    expect(new Set(all.map((n) => n.split(':')[0])).size).toBe(all.length);
+    expect((await call('GET', `/projects/acme%2Fapi/members/all/${id('alice')}`)).body.access_level).toBe(40);
+    expect((await call('GET', `/projects/acme%2Fapi/members/${id('alice')}`)).status).toBe(404); // not a direct member
+  });
+
+  it('needs Maintainer to change members and Owner for owners; keeps the last owner of a group', async () => {
+    expect((await call('POST', '/groups/acme/members', { user_id: id('user3'), access_level: 10 }, bob)).status).toBe(403);
+    expect((await call('POST', '/groups/acme/members', { user_id: id('user3'), access_level: 10 }, alice)).status).toBe(201);
+    expect((await call('PUT', `/groups/acme/members/${id('user3')}`, { access_level: 50 }, alice)).status).toBe(403);
+    expect((await call('DELETE', `/groups/acme/members/${id('root')}`, undefined, alice)).status).toBe(403);
+    expect((await call('DELETE', `/groups/acme/members/${id('root')}`)).status).toBe(403); // the last owner
+    expect((await call('PUT', `/groups/acme/members/${id('user3')}`, { access_level: 50 })).status).toBe(200);
+    expect((await call('DELETE', `/groups/acme/members/${id('root')}`)).status).toBe(204); // user3 owns it now
+  });
+
+  it('lists a user\'s memberships for administrators, by type', async () => {
+    const memberships = (await call('GET', `/users/${id('user1')}/memberships`)).body;
+    expect(memberships).toEqual([{ source_id: 1, source_name: 'api', source_type: 'Project', access_level: 40 }]);
+    expect((await call('GET', `/users/${id('user3')}/memberships?type=Namespace`)).body).toEqual([{ source_id: 1, source_name: 'Acme', source_type: 'Namespace', access_level: 50 }]);
+    expect(await call('GET', `/users/${id('user3')}/memberships?type=Invalid`)).toEqual({ status: 400, body: { error: 'type does not have a valid value' } });
+    expect((await call('GET', `/users/${id('user3')}/memberships`, undefined, alice)).status).toBe(403);
+  });
+});

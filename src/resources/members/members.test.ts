@@ -1,0 +1,140 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../../../test/helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+const usernames = (records: Array<{ username: string }>): string[] => records.map((r) => r.username).sort();
+
+describe('members', () => {
+  beforeAll(async () => {
+    for (const username of ['user1', 'user2', 'user3', 'user4']) {
+      const created = await sandbox.call('POST', '/users', { username, name: username, email: `${username}@example.com`, password: 'a-long-password-1' });
+      expect(created.status).toBe(201);
+    }
+  });
+
+  it('lists direct members, and with --inherited everyone with access through the groups above (highest level)', async () => {
+    const direct = await sandbox.run(['members', 'list', '--project', 'acme/web', '-o', 'json']);
+    expect(direct.code).toBe(0);
+    expect(usernames(direct.json())).toEqual(['omar']);
+    const all = await sandbox.run(['members', 'list', '--project', 'acme/api', '--inherited', '-o', 'json']);
+    const records = all.json() as Array<{ username: string; access_level: number }>;
+    expect(usernames(records)).toEqual(expect.arrayContaining(['alice', 'bob', 'priya', 'root', 'service_account_deploy']));
+    // priya is a Guest in acme and a Maintainer of acme/api: the higher one shows.
+    expect(records.find((r) => r.username === 'priya')!.access_level).toBe(40);
+    expect(sandbox.requests().at(-1)!.path).toContain('/members/all');
+    const table = await sandbox.run(['members', 'list', '--group', 'acme']);
+    expect(table.stdout).toMatch(/\talice\tAlice Maintainer\tmaintainer\t/);
+  });
+
+  it('gets a member by username or id', async () => {
+    const byName = await sandbox.run(['members', 'get', 'alice', '--group', 'acme', '-o', 'json']);
+    expect(byName.json()).toMatchObject({ username: 'alice', access_level: 40 });
+    const byId = await sandbox.run(['members', 'get', String(byName.json().id), '--group', 'acme', '-o', 'json']);
+    expect(byId.json().username).toBe('alice');
+    expect((await sandbox.run(['members', 'get', 'alice', '--project', 'acme/web'])).code).toBe(5);
+    expect((await sandbox.run(['members', 'get', 'alice', '--project', 'acme/web', '--inherited', '-o', 'json'])).json().access_level).toBe(40);
+    expect((await sandbox.run(['members', 'get', 'nobody-here', '--group', 'acme'])).code).toBe(2);
+  });
+
+  it('adds several users at once by name and id, with an access level by name and an expiry', async () => {
+    const user = (await sandbox.run(['users', 'get', 'user1', '-o', 'json'])).json() as { id: number };
+    const added = await sandbox.run(['members', 'add', `omar,${user.id}`, '--project', 'acme/api', '--access-level', 'developer', '--expires-at', '2031-01-31', '-o', 'json']);
+    expect(added.code).toBe(0);
+    expect(added.json()).toMatchObject([{ username: 'omar', access_level: 30, expires_at: '2031-01-31' }, { username: 'user1', access_level: 30 }]);
+    expect(added.stderr).toContain('Added omar (developer) to project acme/api');
+    // Again, with a user who is not a member yet: omar is reported (409), user3 is still added, exit 9.
+    const again = await sandbox.run(['members', 'add', 'omar,user3', '--project', 'acme/api', '--access-level', 'developer']);
+    expect(again.code).toBe(9);
+    expect(again.stderr).toContain('omar: Member already exists');
+    expect(again.stderr).toContain('Added user3 (developer) to project acme/api');
+  });
+
+  it('one user that cannot be added is an error with its exit code, the reason and what to do', async () => {
+    sandbox.clearRequests();
+    const member = await sandbox.run(['members', 'add', 'omar', '--project', 'acme/api', '--access-level', 'guest']);
+    expect(member.code).toBe(6);
+    expect(member.stderr).toBe(
+      'error: Member already exists (POST /projects/acme%2Fapi/members → 409)\n' +
+        'hint: omar is a member of project acme/api already; change the access level with: forgectl members update omar --project acme/api --access-level guest\n',
+    );
+    const json = await sandbox.run(['members', 'add', 'omar', '--project', 'acme/api', '--access-level', 'guest', '-o', 'json']);
+    expect(json.stdout).toBe('');
+    expect(json.stderr).toContain('{"error":{"status":409,"message":"Member already exists","method":"POST","path":"/projects/acme%2Fapi/members"');
+    const owner = await sandbox.run(['members', 'add', 'user4', '--project', 'acme/api', '--access-level', 'owner'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+    expect(owner.code).toBe(4);
+    expect(owner.stderr).toMatch(/^error: 403 Forbidden \(POST \/projects\/acme%2Fapi\/members → 403\)\nhint: only an Owner adds owners\n$/);
+    // A past expiry is refused before anything is sent.
+    sandbox.clearRequests();
+    const past = await sandbox.run(['members', 'add', 'user4', '--project', 'acme/api', '--access-level', 'guest', '--expires-at', '2020-01-01']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/^error: --expires-at 2020-01-01 is in the past\nhint: give today \(\d{4}-\d{2}-\d{2}\) or a later day\n$/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it("the group's only owner is not removed: said before anything is sent (exit 4); a removal prints no empty list", async () => {
+    sandbox.clearRequests();
+    const root = await sandbox.run(['members', 'remove', 'root', '--group', 'acme', '--yes']);
+    expect(root.code).toBe(4);
+    expect(root.stderr).toBe('error: root is the only owner of group acme, and a group keeps at least one owner; nothing was sent\nhint: make another member an owner first: forgectl members update USER --group acme --access-level owner\n');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await sandbox.run(['members', 'add', 'user4', '--project', 'acme/api', '--access-level', 'developer'])).code).toBe(0);
+    const removed = await sandbox.run(['members', 'remove', 'user4', '--project', 'acme/api', '--yes'], { tty: true });
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).toContain('Removed user4 (developer) from project acme/api');
+    expect(removed.stdout).toBe('');
+  });
+
+  it('refuses a direct level below the inherited one, as the service does', async () => {
+    const result = await sandbox.run(['members', 'add', 'alice', '--project', 'acme/web', '--access-level', 'reporter']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain('should be greater than or equal to Maintainer inherited membership from group Acme');
+  });
+
+  it('updates the access level and the expiry, keeping the level when only the expiry changes', async () => {
+    expect((await sandbox.run(['members', 'add', 'user2', '--group', 'acme', '--access-level', 'guest'])).code).toBe(0);
+    const up = await sandbox.run(['members', 'update', 'user2', '--group', 'acme', '--access-level', 'maintainer', '-o', 'json']);
+    expect(up.json()).toMatchObject([{ username: 'user2', access_level: 40 }]);
+    const expiry = await sandbox.run(['members', 'update', 'user2', '--group', 'acme', '--expires-at', '2032-02-02', '-o', 'json']);
+    expect(expiry.json()).toMatchObject([{ access_level: 40, expires_at: '2032-02-02' }]);
+    const cleared = await sandbox.run(['members', 'update', 'user2', '--group', 'acme', '--no-expires-at', '-o', 'json']);
+    expect(cleared.json()).toMatchObject([{ access_level: 40, expires_at: null }]);
+    expect((await sandbox.run(['members', 'update', 'user2', '--group', 'acme'])).code).toBe(2);
+  });
+
+  it('removes only after naming who goes and asking; --yes off a terminal', async () => {
+    expect((await sandbox.run(['members', 'add', 'user3', '--group', 'acme', '--access-level', 'reporter'])).code).toBe(0);
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['members', 'remove', 'user3', '--group', 'acme']);
+    expect(refused.code).toBe(2);
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+    const removed = await sandbox.run(['members', 'remove', 'user3', '--group', 'acme', '--yes']);
+    expect(removed.code).toBe(0);
+    expect(removed.stderr).toContain('Removed user3 (reporter) from group acme');
+    expect((await sandbox.run(['members', 'remove', 'user3', '--group', 'acme', '--yes'])).code).toBe(5);
+  });
+
+  it('checks its input before sending anything', async () => {
+    sandbox.clearRequests();
+    expect((await sandbox.run(['members', 'add', 'omar', '--project', 'acme/web', '--access-level', 'boss'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'add', 'omar', '--project', 'acme/web', '--access-level', 'guest', '--expires-at', '31.12.2030'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'list', '--project', 'acme/web', '--group', 'acme'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'list'])).code).toBe(2);
+    expect((await sandbox.run(['members', 'list', '--group', 'acme', '--concurrency', '2'])).code).toBe(2);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('works on every project of a projects file (the fleet selector)', async () => {
+    const file = join(tmpdir(), `members-${process.pid}.txt`);
+    writeFileSync(file, 'acme/api\nacme/web\n');
+    const result = await sandbox.run(['members', 'add', 'user4', '--projects-file', file, '--access-level', 'reporter', '-o', 'json']);
+    expect(result.code).toBe(0);
+    const rows = result.json() as Array<{ project: string; outcome: string; username: string }>;
+    expect(rows.map((r) => [r.project, r.username])).toEqual([['acme/api', 'user4'], ['acme/web', 'user4']]);
+    const listed = await sandbox.run(['members', 'list', '--projects-file', file, '--query', 'user4', '-o', 'json']);
+    expect((listed.json() as Array<{ project: string }>).map((r) => r.project)).toEqual(['acme/api', 'acme/web']);
+  });
+});

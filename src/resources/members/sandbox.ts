@@ -1,0 +1,283 @@
+import { findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import type { Db } from '../../sandbox/db.js';
+import { groupChain, namespaceOwner, projectGroup } from '../../sandbox/hierarchy.js';
+import { created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { intList, matches } from '../../sandbox/listing.js';
+import { groups, members, projects, users, type Group, type Member, type Project, type User } from '../../sandbox/model.js';
+import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
+import { paginate } from '../../sandbox/pagination.js';
+import { presentUserBasic } from '../../sandbox/present.js';
+import type { Router } from '../../sandbox/router.js';
+import { addUser, fleetProjectPath, isoDate } from '../../sandbox/seed.js';
+import { members as declared } from './resource.js';
+import { users as declaredUsers } from '../users/resource.js';
+
+/**
+ * Members of groups and projects: direct members (list, get, add, change, remove), every member with inherited
+ * and invited ones (`/members/all`), and the memberships of a user. Changing members needs Maintainer; granting or
+ * changing the Owner role, and changing an owner, needs Owner; the last owner of a top-level group stays.
+ */
+
+type SourceType = 'group' | 'project';
+
+interface Source {
+  type: SourceType;
+  id: number;
+  /** Memberships of the groups above it (a project's group and its ancestors; a subgroup's ancestors). */
+  above(): Member[];
+  /** The caller's role in the source. */
+  role: number;
+  /** Direct, inherited and invited memberships, nearest first. */
+  inherited(): Member[];
+}
+
+function sourceOf(req: SandboxRequest, type: SourceType, minRole: number = Role.guest): Source {
+  if (type === 'group') {
+    const group = groupFor(req, minRole);
+    const parent = groups(req.db).find((g) => g.id === group.parent_id);
+    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupInherited(req.db, group), above: () => (parent ? groupChain(req.db, parent.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
+  }
+  const project = projectFor(req, minRole);
+  const group = projectGroup(req.db, project);
+  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectInherited(req.db, project), above: () => (group ? groupChain(req.db, group.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
+}
+
+const direct = (db: Db, type: SourceType, id: number): Member[] => members(db).filter((m) => m.source_type === type && m.source_id === id);
+
+/** Memberships of the group's ancestors and of groups it is shared with (capped at the link's access level). */
+function groupInherited(db: Db, group: Group): Member[] {
+  const chain = groupChain(db, group.id);
+  const fromChain = chain.flatMap((g) => direct(db, 'group', g.id));
+  const invited = chain.flatMap((g) => (g.shared_with_groups ?? []).flatMap((link) =>
+    groupChain(db, link.group_id).flatMap((shared) => direct(db, 'group', shared.id).map((m) => ({ ...m, access_level: Math.min(m.access_level, link.group_access_level) })))));
+  return [...fromChain, ...invited];
+}
+
+function projectInherited(db: Db, project: Project): Member[] {
+  const group = projectGroup(db, project);
+  const owner = namespaceOwner(db, project);
+  const invited = (project.shared_with_groups ?? []).flatMap((link) =>
+    groupChain(db, link.group_id).flatMap((shared) => direct(db, 'group', shared.id).map((m) => ({ ...m, access_level: Math.min(m.access_level, link.group_access_level) }))));
+  const personal: Member[] = owner ? [{ source_type: 'project', source_id: project.id, user_id: owner.id, access_level: Role.owner, created_at: project.created_at }] : [];
+  return [...direct(db, 'project', project.id), ...personal, ...(group ? groupInherited(db, group) : []), ...invited];
+}
+
+/** One membership per user: the highest access level wins (the nearest source on a tie). */
+function effective(list: Member[]): Member[] {
+  const best = new Map<number, Member>();
+  for (const member of list) {
+    const current = best.get(member.user_id);
+    if (!current || member.access_level > current.access_level) best.set(member.user_id, member);
+  }
+  return [...best.values()];
+}
+
+function presentMember(req: SandboxRequest, member: Member, user: User): Record<string, unknown> {
+  const creator = member.created_by_id === undefined ? undefined : users(req.db).find((u) => u.id === member.created_by_id);
+  return {
+    ...presentUserBasic(user, req.rootUrl),
+    access_level: member.access_level,
+    created_at: member.created_at ?? user.created_at,
+    ...(creator ? { created_by: presentUserBasic(creator, req.rootUrl) } : {}),
+    expires_at: member.expires_at ?? null,
+    group_saml_identity: null,
+    membership_state: 'active',
+    member_role: null,
+  };
+}
+
+/** The list filters: query (name or username), user_ids, skip_users. */
+function filterMembers(req: SandboxRequest, list: Member[]): Array<[Member, User]> {
+  const q = req.query;
+  const ids = intList(q.user_ids, 'user_ids');
+  const skip = intList(q.skip_users, 'skip_users');
+  return list
+    .map((m): [Member, User | undefined] => [m, users(req.db).find((u) => u.id === m.user_id)])
+    .filter((pair): pair is [Member, User] => pair[1] !== undefined)
+    .filter(([, u]) => (!q.query || matches(q.query, u.name, u.username)) && (!ids || ids.includes(u.id)) && !skip?.includes(u.id));
+}
+
+function findMember(list: Member[], raw: string): Member {
+  const member = list.find((m) => String(m.user_id) === raw);
+  if (!member) throw errors.notFound('Member');
+  return member;
+}
+
+function accessLevel(req: SandboxRequest, required: boolean): number | undefined {
+  const value = req.input.access_level;
+  if (value === undefined || value === null || value === '') {
+    if (required) throw errors.missing('access_level');
+    return undefined;
+  }
+  const level = int(value, 'access_level')!;
+  if (!ACCESS_LEVELS.includes(level)) throw errors.invalid('access_level');
+  return level;
+}
+
+function expiresAt(req: SandboxRequest): string | null | undefined {
+  const value = req.input.expires_at;
+  if (value === undefined) return undefined;
+  if (value === null || value === '') return null;
+  const text = String(value);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(text))) throw errors.invalid('expires_at');
+  if (text < req.now().toISOString().slice(0, 10)) throw errors.validation({ expires_at: ['cannot be a date in the past'] });
+  return text;
+}
+
+/** Only an owner grants or changes the Owner role, or changes an owner's membership. */
+function checkOwnerRights(source: Source, levels: Array<number | undefined>): void {
+  if (levels.some((level) => level === Role.owner) && source.role < Role.owner) throw errors.forbidden();
+}
+
+const ROLE_WORDS: Record<number, string> = { 10: 'Guest', 15: 'Planner', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
+
+/**
+ * A direct membership may not be below the access the user inherits from a group above (the service's validation:
+ * 400 with `access_level: ["should be greater than or equal to Developer inherited membership from group Acme"]`).
+ */
+function checkInherited(req: SandboxRequest, source: Source, userId: number, level: number): void {
+  const inherited = source.above().filter((m) => m.user_id === userId).sort((a, b) => b.access_level - a.access_level)[0];
+  if (!inherited || level >= inherited.access_level) return;
+  const group = groups(req.db).find((g) => g.id === inherited.source_id);
+  throw errors.validation({ access_level: [`should be greater than or equal to ${ROLE_WORDS[inherited.access_level] ?? inherited.access_level} inherited membership from group ${group?.name ?? ''}`] });
+}
+
+function isLastOwner(db: Db, source: Source, member: Member): boolean {
+  if (source.type !== 'group' || member.access_level !== Role.owner) return false;
+  const group = groups(db).find((g) => g.id === source.id)!;
+  return group.parent_id === null && direct(db, 'group', source.id).filter((m) => m.access_level === Role.owner).length === 1;
+}
+
+function memberRoutes(api: Router, type: SourceType): void {
+  const routes = declared.parents[type].routes;
+
+  api.route(routes.list, (req) => paginate(req, filterMembers(req, direct(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
+
+  api.route(routes.all, (req) => {
+    const source = sourceOf(req, type);
+    return paginate(req, filterMembers(req, effective(source.inherited())), { present: ([m, u]) => presentMember(req, m, u) });
+  });
+
+  api.route(routes.allGet, (req) => {
+    const member = findMember(effective(sourceOf(req, type).inherited()), req.params.user_id);
+    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+  });
+
+  api.route(routes.get, (req) => {
+    const member = findMember(direct(req.db, type, sourceOf(req, type).id), req.params.user_id);
+    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+  });
+
+  api.route(routes.create, (req) => {
+    const source = sourceOf(req, type, Role.maintainer);
+    const level = accessLevel(req, true)!;
+    checkOwnerRights(source, [level]);
+    const expires = expiresAt(req);
+    // user_id (one id, or several separated by commas) or username.
+    const wanted = req.input.user_id !== undefined && req.input.user_id !== ''
+      ? String(req.input.user_id).split(',').map((id) => users(req.db).find((u) => String(u.id) === id.trim()))
+      : req.input.username !== undefined ? String(req.input.username).split(',').map((name) => users(req.db).find((u) => u.username.toLowerCase() === name.trim().toLowerCase()))
+        : undefined;
+    if (!wanted) throw errors.error(400, 'user_id, username are missing, exactly one parameter must be provided');
+    if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
+    const existing = direct(req.db, type, source.id);
+    if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
+    if (wanted.length === 1) checkInherited(req, source, wanted[0]!.id, level);
+    const at = req.now().toISOString();
+    const added = wanted.filter((u) => !existing.some((m) => m.user_id === u!.id)).map((u): Member => ({
+      source_type: type, source_id: source.id, user_id: u!.id, access_level: level, created_at: at, created_by_id: requireUser(req).id, expires_at: expires ?? null,
+    }));
+    members(req.db).push(...added);
+    if (wanted.length > 1) return created({ status: 'success' });
+    return created(presentMember(req, added[0], wanted[0]!));
+  });
+
+  api.route(routes.update, (req) => {
+    const source = sourceOf(req, type, Role.maintainer);
+    const member = findMember(direct(req.db, type, source.id), req.params.user_id);
+    const level = accessLevel(req, true)!;
+    checkOwnerRights(source, [level, member.access_level]);
+    if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
+    checkInherited(req, source, member.user_id, level);
+    member.access_level = level;
+    const expires = expiresAt(req);
+    if (expires !== undefined) member.expires_at = expires;
+    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+  });
+
+  api.route(routes.delete, (req) => {
+    const source = sourceOf(req, type, Role.maintainer);
+    const member = findMember(direct(req.db, type, source.id), req.params.user_id);
+    checkOwnerRights(source, [member.access_level]);
+    if (isLastOwner(req.db, source, member)) throw errors.forbidden();
+    members(req.db).splice(members(req.db).indexOf(member), 1);
+    return noContent();
+  });
+}
+
+export const membersModule: SandboxModule = {
+  seedAfter: ['fleet', 'access-tokens'],
+  seed: seedMembers,
+  routes(api) {
+    memberRoutes(api, 'group');
+    memberRoutes(api, 'project');
+
+    // The direct memberships of a user (administrators): groups as "Namespace", and projects.
+    api.route(declaredUsers.routes.memberships, (req) => {
+      requireAdmin(req);
+      const user = users(req.db).find((u) => String(u.id) === req.params.user);
+      if (!user) throw errors.notFound('User');
+      const type = req.query.type;
+      if (type !== undefined && type !== 'Project' && type !== 'Namespace') throw errors.invalid('type');
+      const list = members(req.db).filter((m) => m.user_id === user.id && (type === undefined || (type === 'Project') === (m.source_type === 'project')));
+      return paginate(req, list, {
+        present: (m) => {
+          const source = m.source_type === 'group' ? groups(req.db).find((g) => g.id === m.source_id) : projects(req.db).find((p) => p.id === m.source_id);
+          return {
+            source_id: m.source_id,
+            source_name: source?.name ?? '',
+            source_type: m.source_type === 'group' ? 'Namespace' : 'Project',
+            access_level: m.access_level,
+          };
+        },
+      });
+    });
+  },
+};
+
+export { membersModule as members };
+
+/**
+ * Members at several levels, seeded after the fleet (whose projects get them) and the access tokens' bot users (so
+ * their ids stay as they were; no groups or projects are added): priya is a Guest in acme and a Maintainer of acme/api (a direct level above the
+ * inherited one), omar a Reporter of acme/web only (expiring), a service account (a bot) a Reporter in acme. With
+ * `--fleet N`, priya is a Maintainer of every team subgroup (acme → acme/team-NN → its projects) and omar a
+ * Developer of every fleet project.
+ */
+function seedMembers(db: Db, { seed, fleet = 0, now }: SeedContext): void {
+    if (seed !== 'demo') return;
+    const acme = findGroup(db, 'acme');
+    const at = now.toISOString();
+    const priya = addUser(db, { username: 'priya', name: 'Priya Platform' }, now);
+    const omar = addUser(db, { username: 'omar', name: 'Omar Contractor' }, now);
+    const service = addUser(db, { username: 'service_account_deploy', name: 'Deploy service account', bot: true, user_type: 'service_account' }, now);
+    const project = (path: string) => projects(db).find((p) => p.path_with_namespace === path);
+    members(db).push(
+      { source_type: 'group', source_id: acme.id, user_id: priya.id, access_level: Role.guest, created_at: at },
+      { source_type: 'group', source_id: acme.id, user_id: service.id, access_level: Role.reporter, created_at: at },
+      { source_type: 'project', source_id: project('acme/api')!.id, user_id: priya.id, access_level: Role.maintainer, created_at: at },
+      { source_type: 'project', source_id: project('acme/web')!.id, user_id: omar.id, access_level: Role.reporter, created_at: at, expires_at: isoDate(now, 90) },
+    );
+    const teams = new Set<number>();
+    for (let n = 1; n <= fleet; n++) {
+      const fleetProject = project(fleetProjectPath(n));
+      if (!fleetProject) continue;
+      members(db).push({ source_type: 'project', source_id: fleetProject.id, user_id: omar.id, access_level: Role.developer, created_at: at });
+      const team = groups(db).find((g) => g.full_path === fleetProjectPath(n).split('/').slice(0, 2).join('/'));
+      if (team && !teams.has(team.id)) {
+        teams.add(team.id);
+        members(db).push({ source_type: 'group', source_id: team.id, user_id: priya.id, access_level: Role.maintainer, created_at: at });
+      }
+    }
+}
+

@@ -1,0 +1,106 @@
+import { members } from './resource.js';
+import { findUsers } from '../../api/lookups.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
+import { placementFor, placementOptions } from '../../cli/resource-commands.js';
+import { routeOf, type ResourceDef } from '../../api/resource.js';
+import { explainApiError } from '../../cli/review-options.js';
+import { ApiError, ExitCode, UsageError } from '../../errors.js';
+import { ResultWithExit } from '../../output/result.js';
+import { accessLevelName } from '../../parse.js';
+
+/**
+ * What the members commands share: where (--project or --group; a fleet of projects by --projects-file instead of
+ * --project), and users by name or id.
+ */
+
+export interface Where {
+  project?: string;
+  group?: string;
+}
+
+/** --project or --group (the members' group: a fleet of projects comes by --projects-file). */
+export const whereOptions: OptionDef[] = placementOptions(members);
+
+/** The placement of the members the options name: routes, parameters, and "project acme/api" for messages. */
+export function placementOf(opts: Where, ctx: Context) {
+  if (opts.project !== undefined && opts.group !== undefined) throw new UsageError('give --project or --group, not both');
+  return placementFor(members, opts, ctx);
+}
+
+export interface UserRef {
+  id: number;
+  username: string;
+}
+
+/** Users by id or username, comma-separated or repeated (exit 2 naming those that do not exist, before any change). */
+export async function resolveUsers(ctx: Context, given: string[]): Promise<UserRef[]> {
+  const names = [...new Set(given.flatMap((item) => item.split(',')).map((item) => item.trim().replace(/^@/, '')).filter(Boolean))];
+  if (!names.length) throw new UsageError('name at least one user (a username or an id)');
+  const bad = names.find((name) => !/^[\w.-]+$/.test(name));
+  if (bad) throw new UsageError(`"${bad}" is not a username or a user id`);
+  return findUsers(ctx.api, names);
+}
+
+/** The record with its access level by name (`role`: developer), the column tables show. */
+export const withRole = <M extends { access_level?: number }>(member: M): M & { role: string } => ({ ...member, role: accessLevelName(member.access_level) });
+
+/** The fields members commands take for --fields: the service's and the role. */
+export const memberFields = [...Object.keys(members.fields), ...members.computed];
+
+/** "alice (Developer)". */
+export const memberWords = (member: { username: string; access_level?: number }): string =>
+  member.access_level === undefined ? member.username : `${member.username} (${accessLevelName(member.access_level)})`;
+
+/** The records of the users done, and exit 9 naming the ones that failed (the others were still done). */
+export function outcome(done: unknown[], failures: string[]): unknown {
+  if (!failures.length) return done;
+  return new ResultWithExit(done, ExitCode.attention, failures.join('\n'));
+}
+
+export const Role = { maintainer: 40, owner: 50 } as const;
+
+/**
+ * The same change for each user: one user is one change, whose failure is the command's error (its exit code and
+ * message, and the `{"error":…}` object of -o json); several are a bulk, where a failure is reported and the others
+ * are still done (exit 9).
+ */
+export async function eachUser<U extends { username: string }>(users: U[], change: (user: U) => Promise<unknown>): Promise<unknown> {
+  if (users.length === 1) {
+    const done = await change(users[0]);
+    return done === undefined ? undefined : [done];
+  }
+  const done: unknown[] = [];
+  const failures: string[] = [];
+  for (const user of users) {
+    try {
+      const record = await change(user);
+      if (record !== undefined) done.push(record);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 401) throw error;
+      failures.push(`${user.username}: ${error.message}`);
+    }
+  }
+  return outcome(done, failures);
+}
+
+/** The service's refusal with a hint for the statuses whose reason the command knows (the service says only "403 Forbidden"). */
+export function explained(error: unknown, hints: Partial<Record<number, string>>): unknown {
+  if (!(error instanceof ApiError) || !hints[error.status] || error.hint) return error;
+  return explainApiError(error, error.message, hints[error.status]);
+}
+
+/**
+ * The member among those to remove who is the only owner of the group (counting the owners it inherits from the
+ * groups above, as the service does): the service refuses to remove the last owner with a bare 403.
+ */
+export async function soleOwner(ctx: Context, resource: ResourceDef, params: Record<string, unknown>, leaving: Array<{ id: number; username: string; access_level: number }>): Promise<string | undefined> {
+  const owners = leaving.filter((member) => member.access_level === Role.owner);
+  if (params.group === undefined || !owners.length) return undefined;
+  for await (const member of ctx.api.list<{ id: number; access_level: number }>(routeOf(resource, 'all'), params, { all: true })) {
+    if (member.access_level === Role.owner && !owners.some((owner) => owner.id === member.id)) return undefined;
+  }
+  return owners[0].username;
+}
+
+/** The members a command works on: several at once. */
+export const usersArg: ArgDef = { spec: '<users...>', description: 'usernames or user IDs, one or more' };

@@ -1,0 +1,218 @@
+import { notes as declared } from './resource.js';
+import type { Placement } from '../../api/resource.js';
+import { findProject, projectFor, projectRole, Role } from '../../sandbox/auth.js';
+import type { Db } from '../../sandbox/db.js';
+import { bool, created, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { issues, mergeRequests, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../../sandbox/model.js';
+import { paginate } from '../../sandbox/pagination.js';
+import { presentUserBasic } from '../../sandbox/present.js';
+import type { Router } from '../../sandbox/router.js';
+import type { SandboxModule } from '../../sandbox/module.js';
+import { seedDemoSnippet } from '../../sandbox/snippets.js';
+import { notePayload, noteEvent } from '../../sandbox/webhook-payloads.js';
+import { fireProjectHooks } from '../../sandbox/webhooks.js';
+import { addNote } from '../../sandbox/notes.js';
+import { requireMergeRequestAccess } from '../../sandbox/review.js';
+import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
+
+/**
+ * Notes on issues, project snippets and merge requests (spec 1, api-facts §1.3). Published draft notes become notes on
+ * their merge request (draft-notes.ts; both add them with ../notes.ts). Internal notes are visible from Reporter up.
+ */
+
+/** Ruby's Hash#inspect of the model errors, as the service embeds them in 400 messages. */
+function tooLong(): string {
+  return `{:note=>["is too long (maximum is ${MAX_NOTE_CHARS} characters)"]}`;
+}
+
+export function presentNote(note: Note, db: Db, rootUrl: string): Record<string, unknown> {
+  const author = users(db).find((u) => u.id === note.author_id);
+  const resolvable = note.type !== null && !note.system;
+  const record: Record<string, unknown> = {
+    id: note.id,
+    type: note.type,
+    body: note.body,
+    author: author ? { ...presentUserBasic(author, rootUrl), email: author.email, created_at: author.created_at } : null,
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    system: note.system,
+    noteable_id: note.noteable_id,
+    noteable_type: note.noteable_type,
+    project_id: note.project_id,
+    commit_id: note.commit_id,
+    resolvable,
+    confidential: note.internal,
+    internal: note.internal,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: note.noteable_iid,
+    commands_changes: {},
+  };
+  if (note.position) record.position = note.position;
+  if (resolvable) {
+    const resolver = note.resolved_by === null ? undefined : users(db).find((u) => u.id === note.resolved_by);
+    Object.assign(record, { resolved: note.resolved, resolved_by: resolver ? presentUserBasic(resolver, rootUrl) : null, resolved_at: null });
+  }
+  return record;
+}
+
+interface NoteableRef {
+  project: Project;
+  type: NoteableType;
+  id: number;
+  iid: number | null;
+}
+
+/** The issue, snippet or merge request of the path, checked for the caller's access (404 when hidden or missing). */
+function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
+  const project = projectFor(req, Role.guest);
+  const key = req.params[NOTEABLE_PARAM[type]];
+  if (type === 'Issue') {
+    const issue = issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key);
+    if (!issue) throw errors.notFound('Issue');
+    return { project, type, id: issue.id, iid: issue.iid };
+  }
+  if (type === 'MergeRequest') {
+    requireMergeRequestAccess(req, project);
+    const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === key);
+    if (!mr) throw errors.notFound('Merge Request');
+    return { project, type, id: mr.id, iid: mr.iid };
+  }
+  const snippet = snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key);
+  if (!snippet) throw errors.notFound('Snippet');
+  return { project, type, id: snippet.id, iid: null };
+}
+
+function canSeeInternal(req: SandboxRequest, project: Project): boolean {
+  return projectRole(req.db, req.user, project) >= Role.reporter;
+}
+
+function notesOf(req: SandboxRequest, ref: NoteableRef): Note[] {
+  const seeInternal = canSeeInternal(req, ref.project);
+  return notesTable(req.db).filter((n) => n.noteable_type === ref.type && n.noteable_id === ref.id && (!n.internal || seeInternal || n.author_id === req.user?.id));
+}
+
+function findNote(req: SandboxRequest, ref: NoteableRef): Note {
+  const note = notesOf(req, ref).find((n) => String(n.id) === req.params.note_id);
+  if (!note) throw errors.notFound('Note');
+  return note;
+}
+
+/** The author may change a note; so may Maintainers (admin_note). */
+function requireNoteAdmin(req: SandboxRequest, ref: NoteableRef, note: Note, user: User): void {
+  if (note.author_id !== user.id && projectRole(req.db, user, ref.project) < Role.maintainer) throw errors.forbidden();
+}
+
+function choice(req: SandboxRequest, name: string, values: string[], fallback: string): string {
+  const value = req.query[name] as string | undefined;
+  if (value === undefined || value === '') return fallback;
+  if (!values.includes(value)) throw errors.invalid(name);
+  return value;
+}
+
+/** The notes of one kind of noteable, served on the declaration's routes (src/resources/notes/resource.ts). */
+/** The route parameter naming the noteable, as the declaration names it. */
+const NOTEABLE_PARAM: Record<NoteableType, string> = { Issue: 'issue_iid', Snippet: 'snippet_id', MergeRequest: 'merge_request_iid' };
+
+function routesFor(api: Router, placement: Placement, type: NoteableType): void {
+  const routes = placement.routes as Record<'list' | 'get' | 'create' | 'update' | 'delete' | 'discussions', string>;
+  api.route(routes.list, (req) => {
+    const ref = noteable(req, type);
+    const sort = choice(req, 'sort', ['asc', 'desc'], 'desc');
+    const orderBy = choice(req, 'order_by', ['created_at', 'updated_at'], 'created_at') as 'created_at' | 'updated_at';
+    const filter = choice(req, 'activity_filter', ['all_notes', 'only_comments', 'only_activity'], 'all_notes');
+    const list = notesOf(req, ref)
+      .filter((n) => filter === 'all_notes' || (filter === 'only_activity') === n.system)
+      .sort((a, b) => (a[orderBy] === b[orderBy] ? a.id - b.id : a[orderBy] < b[orderBy] ? -1 : 1) * (sort === 'asc' ? 1 : -1));
+    return paginate(req, list, { present: (n) => presentNote(n, req.db, req.rootUrl) });
+  });
+
+  // Discussions (threads): the read side only, so that a thread's ID can be found to reply to it (draft notes).
+  api.route(routes.discussions, (req) => {
+    const list = notesOf(req, noteable(req, type)).sort((a, b) => a.id - b.id);
+    const threads = [...new Set(list.map((n) => n.discussion_id))].map((id) => list.filter((n) => n.discussion_id === id));
+    return paginate(req, threads, {
+      present: (thread) => ({ id: thread[0].discussion_id, individual_note: thread[0].type === null, notes: thread.map((n) => presentNote(n, req.db, req.rootUrl)) }),
+    });
+  });
+
+  api.route(routes.get, (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
+
+  api.route(routes.create, (req) => {
+    const ref = noteable(req, type);
+    const user = req.user!;
+    const body = req.input.body;
+    if (body === undefined || body === null) throw errors.missing('body');
+    const text = String(body);
+    if (!text.trim()) throw errors.badRequest(`Note {:note=>["can't be blank"]}`);
+    if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Note ${tooLong()}`);
+    const role = projectRole(req.db, user, ref.project);
+    // Setting created_at needs administrator or owner rights; otherwise the service ignores it.
+    let createdAt = req.now().toISOString();
+    if (req.input.created_at !== undefined && (user.is_admin || role >= Role.owner)) {
+      const time = Date.parse(String(req.input.created_at));
+      if (Number.isNaN(time)) throw errors.invalid('created_at');
+      if (time > Date.UTC(1970, 0, 1)) createdAt = new Date(time).toISOString();
+    }
+    // internal overrides the deprecated confidential; marking notes internal needs Reporter.
+    const internal = (bool(req.input.internal) ?? bool(req.input.confidential) ?? false) && role >= Role.reporter;
+    const note = addNote(req.db, {
+      project_id: ref.project.id, noteable_type: ref.type, noteable_id: ref.id, noteable_iid: ref.iid, author_id: user.id,
+      body: text, internal, created_at: createdAt, updated_at: createdAt,
+    });
+    fireProjectHooks(req, ref.project, noteEvent(note), notePayload(req, ref.project, note, user));
+    return created(presentNote(note, req.db, req.rootUrl));
+  });
+
+  api.route(routes.update, (req) => {
+    const ref = noteable(req, type);
+    const note = findNote(req, ref);
+    requireNoteAdmin(req, ref, note, req.user!);
+    if (note.system) throw errors.forbidden();
+    if (req.input.body !== undefined && req.input.body !== null) {
+      const text = String(req.input.body);
+      if (!text.trim()) throw errors.badRequest(`Failed to save note {:note=>["can't be blank"]}`);
+      if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Failed to save note ${tooLong()}`);
+      note.body = text;
+    }
+    const confidential = bool(req.input.confidential) ?? bool(req.input.internal);
+    if (confidential !== undefined && projectRole(req.db, req.user, ref.project) >= Role.reporter) note.internal = confidential;
+    note.updated_at = req.now().toISOString();
+    return ok(presentNote(note, req.db, req.rootUrl));
+  });
+
+  api.route(routes.delete, (req) => {
+    const ref = noteable(req, type);
+    const note = findNote(req, ref);
+    requireNoteAdmin(req, ref, note, req.user!);
+    notesTable(req.db).splice(notesTable(req.db).indexOf(note), 1);
+    return noContent();
+  });
+}
+
+export const notes: SandboxModule = {
+  routes(api) {
+    routesFor(api, declared.parents.issue, 'Issue');
+    routesFor(api, declared.parents.snippet, 'Snippet');
+    routesFor(api, declared.parents.mr, 'MergeRequest');
+  },
+
+  seed(db, { now }) {
+    const project = findProject(db, 'acme/api');
+    const alice = users(db).find((u) => u.username === 'alice')!;
+    const bob = users(db).find((u) => u.username === 'bob')!;
+    const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
+    seedDemoSnippet(db, now);
+    const issue = issues(db).find((i) => i.project_id === project.id && i.iid === 1);
+    if (issue) {
+      const onIssue = { project_id: project.id, noteable_type: 'Issue' as const, noteable_id: issue.id, noteable_iid: issue.iid };
+      addNote(db, { ...onIssue, author_id: alice.id, body: 'changed the description', system: true, created_at: at(48), updated_at: at(48) });
+      addNote(db, { ...onIssue, author_id: bob.id, body: 'I will take this one; see !1.', created_at: at(24), updated_at: at(24) });
+    }
+    const snippet = snippets(db).find((s) => s.project_id === project.id)!;
+    addNote(db, {
+      project_id: project.id, noteable_type: 'Snippet', noteable_id: snippet.id, noteable_iid: null, author_id: bob.id,
+      body: 'Add a step: check the error budget before the window.', created_at: at(12), updated_at: at(12),
+    });
+  },
+};

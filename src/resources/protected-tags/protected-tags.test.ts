@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../../../test/helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+describe('protected-tags', () => {
+  it("protects 'v*' for maintainers and lists it", async () => {
+    const result = await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'v*', '--create-access-level', 'maintainer', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ name: 'v*', create_access_levels: [{ access_level: 40, access_level_description: 'Maintainers' }] });
+    const list = await sandbox.run(['protected-tags', 'list', '--project', 'acme/api', '-o', 'json']);
+    expect(list.json().map((t: { name: string }) => t.name)).toContain('v*');
+    const piped = await sandbox.run(['protected-tags', 'list', '--project', 'acme/api']);
+    expect(piped.stdout).toMatch(/^v\*\tMaintainers$/m); // who may create, in words
+  });
+
+  it('sends allowed_to_create entries and the access level by name', async () => {
+    const result = await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'deploy-*', '--create-access-level', 'no-access', '--allowed-to-create', 'user:2,deploy-key:3', '--allowed-to-create', 'developer', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.json().create_access_levels).toMatchObject([
+      { access_level: 0, access_level_description: 'No one' },
+      { user_id: 2, access_level_description: 'Alice Maintainer' },
+      { deploy_key_id: 3, access_level_description: 'CI deploy key' },
+      { access_level: 30, access_level_description: 'Developers + Maintainers' },
+    ]);
+  });
+
+  it('gets and unprotects names with slashes and wildcards as one encoded segment', async () => {
+    expect((await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'release/*'])).code).toBe(0);
+    sandbox.clearRequests();
+    const got = await sandbox.run(['protected-tags', 'get', 'release/*', '--project', 'acme/api', '-o', 'json']);
+    expect(got.json().name).toBe('release/*');
+    expect(sandbox.requests()[0].path).toBe('/api/v4/projects/acme%2Fapi/protected_tags/release%2F*');
+    expect((await sandbox.run(['protected-tags', 'unprotect', 'release/*', '--project', 'acme/api'])).code).toBe(2);
+    expect((await sandbox.run(['protected-tags', 'unprotect', 'release/*', '--project', 'acme/api', '--yes'])).code).toBe(0);
+    expect((await sandbox.run(['protected-tags', 'get', 'release/*', '--project', 'acme/api'])).code).toBe(5);
+  });
+
+  it('checks access levels and entries before sending', async () => {
+    sandbox.clearRequests();
+    expect((await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'x', '--create-access-level', 'owner'])).code).toBe(2);
+    expect((await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'x', '--allowed-to-create', 'team:4'])).code).toBe(2);
+    expect((await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api'])).code).toBe(2);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('shows the 422 messages of the service (exit 6)', async () => {
+    const result = await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'release-*', '--allowed-to-create', 'group:1']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain('Name has already been taken');
+    expect(result.stderr).toContain('group does not have access');
+  });
+});

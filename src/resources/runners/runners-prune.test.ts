@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { findProject } from '../../sandbox/auth.js';
+import { runnerTable } from '../../sandbox/model.js';
+import { addRunner } from './sandbox.js';
+import { useTestSandbox } from '../../../test/helpers/cli.js';
+
+const sandbox = useTestSandbox();
+const DAY = 24 * 3_600_000;
+const mutations = () => sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/api/graphql');
+const restIds = async (): Promise<number[]> => (await sandbox.call('GET', '/runners/all?per_page=100')).body.map((r: { id: number }) => r.id);
+
+/** Project runners of acme/api last seen `days` ago. */
+function oldRunners(count: number, days: number, prefix: string): number[] {
+  const api = findProject(sandbox.db, 'acme/api').id;
+  const ago = (d: number) => new Date(Date.now() - d * DAY).toISOString();
+  return Array.from({ length: count }, (_, n) => addRunner(sandbox.db, { runner_type: 'project_type', description: `${prefix}-${n}`, project_ids: [api], contacted_at: ago(days), created_at: ago(days + 30) } as never, new Date()).id);
+}
+
+describe('runners prune --stale', () => {
+  it('lists what it would delete (the selection of runners audit) and asks: off a terminal without --yes, exit 2 and nothing deleted', async () => {
+    sandbox.clearRequests();
+    const audit = await sandbox.run(['runners', 'audit', '--instance', '--stale', '90d', '-o', 'json']);
+    const asked = await sandbox.run(['runners', 'prune', '--instance', '--stale', '90d']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/^1 runner without contact for 90d \(since \d{4}-\d\d-\d\d\); checked the \d+ stale runners of the instance:\n {2}runner 6 \("acme-arm"\), of Acme, last contact \S+ \(100 days\)\nerror: confirmation needed: Delete it, in 1 batch of up to 50\?\nhint: pass --yes to confirm without a terminal\n$/);
+    expect(audit.json().map((r: { id: number }) => r.id)).toEqual([6]);
+    expect(mutations()).toEqual([]);
+    expect(await restIds()).toContain(6);
+    expect((await sandbox.run(['runners', 'prune', '--instance'])).stderr).toContain("required option '--stale <duration>' not specified");
+  });
+
+  it('--dry-run shows each batch of 50 and its request, and sends none', async () => {
+    const ids = oldRunners(52, 120, 'dry');
+    sandbox.clearRequests();
+    const dry = await sandbox.run(['--dry-run', 'runners', 'prune', '--instance', '--stale', '90d']);
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain('53 runners without contact for 90d');
+    expect(dry.stderr).toMatch(/batch 1 of 2: 50 runners \([\d, ]+\)\nbatch 2 of 2: 3 runners \([\d, ]+\)/);
+    expect(dry.stdout.match(/^POST .*\/api\/graphql$/gm)).toHaveLength(2);
+    expect(dry.stdout).toContain(`"gid://gitlab/Ci::Runner/${ids[51]}"`);
+    expect(mutations()).toEqual([]);
+    expect(await restIds()).toEqual(expect.arrayContaining(ids));
+    for (const id of ids) runnerTable(sandbox.db).splice(runnerTable(sandbox.db).findIndex((r) => r.id === id), 1);
+  });
+
+  it('--yes deletes them in batches of 50 with bulkRunnerDelete, reporting each batch; REST and audit agree they are gone', async () => {
+    const ids = oldRunners(55, 200, 'gone');
+    sandbox.clearRequests();
+    const result = await sandbox.run(['runners', 'prune', '--instance', '--stale', '90d', '--yes', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(mutations()).toHaveLength(2);
+    const rows = result.json<Array<{ id: number; batch: number; outcome: string }>>();
+    expect(rows).toHaveLength(56);
+    expect(rows.every((row) => row.outcome === 'deleted')).toBe(true);
+    expect(rows.filter((row) => row.batch === 1)).toHaveLength(50);
+    expect(result.stderr).toContain('batch 1 of 2: deleted 50 of 50 runners\nbatch 2 of 2: deleted 6 of 6 runners\n');
+    const left = await restIds();
+    expect(left.filter((id) => [...ids, 6].includes(id))).toEqual([]);
+    expect(left.length).toBeGreaterThan(0);
+    const audit = await sandbox.run(['runners', 'audit', '--instance', '--stale', '90d']);
+    expect(audit.code).toBe(0);
+    expect((await sandbox.run(['runners', 'prune', '--instance', '--stale', '90d', '--yes'])).stderr).toContain('no runner without contact for 90d');
+  });
+
+  it('reports the runners a batch did not delete with the service\'s reasons, and a batch that failed, with exit 9', async () => {
+    const ids = oldRunners(51, 150, 'partly');
+    sandbox.fault({ method: 'POST', path: '^/api/graphql$', status: 200, times: 1, body: { data: { bulkRunnerDelete: { deletedIds: ids.slice(1, 50).map((id) => `gid://gitlab/Ci::Runner/${id}`), errors: [`User does not have permission to delete runner(s) #${ids[0]}`] } } } });
+    sandbox.fault({ method: 'POST', path: '^/api/graphql$', status: 500, times: 1 });
+    const result = await sandbox.run(['runners', 'prune', '--instance', '--stale', '90d', '--yes', '-o', 'json']);
+    expect(result.code).toBe(9);
+    const rows = result.json<Array<{ id: number; outcome: string; error: string | null }>>();
+    expect(rows.find((row) => row.id === ids[0])).toMatchObject({ outcome: 'failed', error: `User does not have permission to delete runner(s) #${ids[0]}` });
+    expect(rows.find((row) => row.id === ids[50])).toMatchObject({ outcome: 'failed', error: '500 Injected fault' });
+    expect(rows.filter((row) => row.outcome === 'deleted')).toHaveLength(49);
+    expect(result.stderr).toContain(`batch 1 of 2: deleted 49 of 50 runners; not ${ids[0]}: User does not have permission to delete runner(s) #${ids[0]}`);
+    expect(result.stderr).toContain('attention: 2 of 51 runners not deleted');
+  });
+
+  it('ends with the exit code of the failure when the first batch is refused whole, deleting nothing', async () => {
+    const ids = oldRunners(2, 150, 'refused');
+    sandbox.fault({ method: 'POST', path: '^/api/graphql$', status: 200, times: 1, body: { errors: [{ message: "The resource that you are attempting to access does not exist or you don't have permission to perform this action", path: ['bulkRunnerDelete'] }], data: { bulkRunnerDelete: null } } });
+    const result = await sandbox.run(['runners', 'prune', '--instance', '--stale', '90d', '--yes']);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(await restIds()).toEqual(expect.arrayContaining(ids));
+  });
+});

@@ -1,0 +1,98 @@
+import { routeOf } from '../../api/resource.js';
+import { RUNNER_TYPES } from './resource.js';
+import type { Context, OptionDef } from '../../cli/command.js';
+import { orderedPool } from '../../fleet/pool.js';
+import { parseChoice, parseDuration, plural } from '../../parse.js';
+import { byId, runnerList, runnerOwners, type RunnerOwners, type ScopeOptions } from './shared.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The service's own limits: online means contacted within 2 hours; stale, over a week without contact. */
+const ONLINE_MS = 2 * HOUR;
+const STALE_MS = 7 * DAY;
+
+export interface StaleOptions extends ScopeOptions {
+  stale: string;
+  type?: string;
+}
+
+interface Brief {
+  id: number;
+  status: string;
+}
+
+interface Runner extends Brief, RunnerOwners {
+  description: string;
+  paused: boolean;
+  contacted_at: string | null;
+  created_at: string;
+}
+
+/** A runner without contact for the window, as audit shows it and prune deletes it. */
+export interface StaleRunner {
+  idle_days: number;
+  id: number;
+  description: string;
+  runner_type: string;
+  owner: string;
+  status: string;
+  paused: boolean;
+  last_contact: string;
+  created_at: string;
+}
+
+/** --stale (the window) and --type: the selection of audit and prune. */
+export const staleOption = (fallback?: string): OptionDef => ({
+  flags: '--stale <duration>',
+  description: 'how long without contact counts as stale: 30d, 8w, 12h',
+  ...(fallback ? { default: fallback } : { required: true }),
+  parse: (value: string) => (parseDuration('--stale')(value), value),
+});
+export const typeOption: OptionDef = { flags: '--type <type>', description: `only runners of this type: ${RUNNER_TYPES.join(', ')}`, parse: parseChoice('--type', RUNNER_TYPES) };
+
+const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_type' ? 'instance' : runnerOwners(runner).join(','));
+
+/**
+ * The runners of a scope that have not contacted the instance for the window (never-contacted ones created longer
+ * ago than that), longest idle first, with the words that say what was looked at: `window` ("90d (since
+ * 2025-01-01)") and `checked` ("checked the 4 stale runners of the instance").
+ */
+export async function staleRunners(opts: StaleOptions, ctx: Context): Promise<{ rows: StaleRunner[]; window: string; checked: string }> {
+  const staleMs = parseDuration('--stale')(opts.stale);
+  const now = ctx.now();
+  const cutoff = now.getTime() - staleMs;
+  const { route, params, where } = runnerList(opts, ctx);
+  // What the service's status already rules out: online runners were seen within 2 hours, offline and
+  // never-contacted ones within a week. Only the others are read one by one for their time of last contact.
+  const query = { ...params, type: opts.type, status: staleMs >= STALE_MS ? 'stale' : undefined };
+  const candidates: Brief[] = [];
+  let listed = 0;
+  for await (const runner of ctx.api.list<Brief>(route, query, { all: true })) {
+    listed++;
+    if (staleMs < ONLINE_MS || runner.status !== 'online') candidates.push(runner);
+  }
+  const rows: StaleRunner[] = [];
+  for await (const outcome of orderedPool(candidates, 4, (brief) => ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id: brief.id }))) {
+    if (outcome.status === 'failed') throw outcome.error;
+    if (outcome.status !== 'ok') continue;
+    const runner = outcome.value;
+    const since = Date.parse(runner.contacted_at ?? runner.created_at);
+    if (since > cutoff) continue;
+    rows.push({
+      idle_days: Math.floor((now.getTime() - since) / DAY),
+      id: runner.id,
+      description: runner.description,
+      runner_type: runner.runner_type,
+      owner: ownerOf(runner),
+      status: runner.status,
+      paused: runner.paused,
+      last_contact: runner.contacted_at ?? 'never',
+      created_at: runner.created_at,
+    });
+  }
+  rows.sort((a, b) => b.idle_days - a.idle_days || a.id - b.id);
+  const since = new Date(cutoff).toISOString();
+  const window = `${opts.stale} (since ${staleMs >= DAY ? since.slice(0, 10) : `${since.slice(0, 16)}Z`})`;
+  const checked = staleMs >= STALE_MS ? `checked the ${plural(listed, 'stale runner')} of ${where}` : `checked ${plural(listed, 'runner')} of ${where}`;
+  return { rows, window, checked };
+}

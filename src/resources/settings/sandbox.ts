@@ -1,0 +1,92 @@
+import { coerceSetting, defaultSettings, SETTINGS, SETTINGS_ROUTES, settingConstraint } from './resource.js';
+import { requireAdmin } from '../../sandbox/auth.js';
+import type { Db } from '../../sandbox/db.js';
+import { errors, HttpError, ok, type SandboxRequest } from '../../sandbox/http.js';
+import type { SandboxModule } from '../../sandbox/module.js';
+
+/**
+ * Application settings (spec document 3): one record, typed by the shared settings table. PUT answers as Grape and
+ * the model do: a value of the wrong type → 400 {"error":"x is invalid"}, one outside its allowed values →
+ * {"error":"x does not have a valid value"}, one out of range → {"message":{"x":["must be …"]}}; unknown parameters
+ * are ignored, and a request with none of the settings answers "at least one parameter must be provided".
+ */
+
+export function settingsRecord(db: Db, now: Date): Record<string, unknown> {
+  const record = db.record<Record<string, unknown>>('application_settings', () => {
+    const storages = db.record<string[]>('storages', () => ['default']);
+    return {
+      ...defaultSettings(true),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      repository_storages_weighted: Object.fromEntries(storages.map((name, index) => [name, index === 0 ? 100 : 0])),
+    };
+  });
+  // A state file written before a setting existed has the setting's default.
+  for (const [key, value] of Object.entries(defaultSettings(true))) if (!(key in record)) record[key] = value;
+  return record;
+}
+
+const available = (req: SandboxRequest, key: string): boolean => !SETTINGS[key].premium || req.tier !== 'free';
+
+/** The record as the tier shows it: Premium settings only on Premium and Ultimate. */
+function present(req: SandboxRequest): Record<string, unknown> {
+  const record = settingsRecord(req.db, req.now());
+  return Object.fromEntries(Object.entries(record).filter(([key]) => SETTINGS[key] && available(req, key)));
+}
+
+function update(req: SandboxRequest): Record<string, unknown> {
+  const writable = Object.keys(SETTINGS).filter((key) => !SETTINGS[key].readOnly && available(req, key));
+  const given = writable.filter((key) => key in req.input);
+  if (!given.length) throw errors.error(400, `${writable.join(', ')} are missing, at least one parameter must be provided`);
+
+  const values: Record<string, unknown> = {};
+  const invalid: string[] = [];
+  const notAllowed: string[] = [];
+  const validation: Record<string, string[]> = {};
+  for (const key of given) {
+    const field = SETTINGS[key];
+    const coerced = coerceSetting(field, req.input[key]);
+    if (!coerced.ok) {
+      invalid.push(`${key} is invalid`);
+      continue;
+    }
+    const constraint = settingConstraint(field, coerced.value);
+    if (constraint?.kind === 'choice') notAllowed.push(`${key} does not have a valid value`);
+    else if (constraint) validation[key] = [constraint.problem];
+    else values[key] = coerced.value;
+  }
+  if (invalid.length || notAllowed.length) throw errors.error(400, [...invalid, ...notAllowed].join(', '));
+
+  const storages = req.db.record<string[]>('storages', () => ['default']);
+  const weights = values.repository_storages_weighted as Record<string, number> | undefined;
+  const unknownStorages = weights ? Object.keys(weights).filter((name) => !storages.includes(name)) : [];
+  if (unknownStorages.length) validation.repository_storages_weighted = [`can't include: ${unknownStorages.join(', ')}`];
+  if (Object.keys(validation).length) throw new HttpError(400, { message: validation });
+
+  const record = settingsRecord(req.db, req.now());
+  if (weights) values.repository_storages_weighted = { ...(record.repository_storages_weighted as object), ...weights };
+  // Deprecated names write through to the settings that replaced them, as the service keeps them in step.
+  if ('asset_proxy_whitelist' in values && !('asset_proxy_allowlist' in values)) values.asset_proxy_allowlist = values.asset_proxy_whitelist;
+  if ('asset_proxy_allowlist' in values) values.asset_proxy_whitelist = values.asset_proxy_allowlist;
+  if ('allow_local_requests_from_hooks_and_services' in values && !('allow_local_requests_from_web_hooks_and_services' in values)) {
+    values.allow_local_requests_from_web_hooks_and_services = values.allow_local_requests_from_hooks_and_services;
+  }
+  if ('allow_local_requests_from_web_hooks_and_services' in values) {
+    values.allow_local_requests_from_hooks_and_services = values.allow_local_requests_from_web_hooks_and_services;
+  }
+  Object.assign(record, values, { updated_at: req.now().toISOString() });
+  return present(req);
+}
+
+export const settings: SandboxModule = {
+  routes(api) {
+    api.route(SETTINGS_ROUTES.get, (req) => {
+      requireAdmin(req);
+      return ok(present(req));
+    });
+    api.route(SETTINGS_ROUTES.update, (req) => {
+      requireAdmin(req);
+      return ok(update(req));
+    });
+  },
+};

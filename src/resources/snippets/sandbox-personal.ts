@@ -1,0 +1,123 @@
+import { snippets } from './resource.js';
+import { openToCaller, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
+import { created, errors, HttpError, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
+import { personalSnippets, projects, snippets as projectSnippets, users, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
+import type { SandboxModule } from '../../sandbox/module.js';
+import { paginate } from '../../sandbox/pagination.js';
+import { presentUserBasic } from '../../sandbox/present.js';
+import { createdFiles, presentProjectSnippet, updatedFiles } from '../../sandbox/snippets.js';
+
+/**
+ * Personal snippets (`/snippets`): the caller's own, the public ones of everybody, one by id (as its visibility
+ * allows), create, update (the author or an administrator; files as project snippets change them), delete, raw.
+ */
+
+const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
+
+function present(req: SandboxRequest, snippet: PersonalSnippet): Record<string, unknown> {
+  const web = `${req.rootUrl}/-/snippets/${snippet.id}`;
+  const author = users(req.db).find((u) => u.id === snippet.author_id);
+  const paths = Object.keys(snippet.files);
+  return {
+    id: snippet.id, title: snippet.title, description: snippet.description, visibility: snippet.visibility,
+    author: author ? presentUserBasic(author, req.rootUrl) : null, updated_at: snippet.updated_at, created_at: snippet.created_at,
+    project_id: null, web_url: web, raw_url: `${web}/raw`, ssh_url_to_repo: `git@${new URL(req.rootUrl).hostname}:snippets/${snippet.id}.git`,
+    http_url_to_repo: `${req.rootUrl}/snippets/${snippet.id}.git`, file_name: paths[0] ?? '',
+    files: paths.map((path) => ({ path, raw_url: `${web}/raw/main/${path}` })), imported: false, imported_from: 'none',
+  };
+}
+
+function visible(req: SandboxRequest, snippet: PersonalSnippet): boolean {
+  return openToCaller(req, snippet.visibility) || Boolean(req.user && (req.user.is_admin || snippet.author_id === req.user.id));
+}
+
+function find(req: SandboxRequest): PersonalSnippet {
+  const snippet = personalSnippets(req.db).find((s) => String(s.id) === req.params.snippet_id);
+  if (!snippet || !visible(req, snippet)) throw errors.notFound('Snippet');
+  return snippet;
+}
+
+function ownSnippet(req: SandboxRequest): PersonalSnippet {
+  const snippet = find(req);
+  if (snippet.author_id !== requireUser(req).id && !req.user!.is_admin) throw errors.forbidden();
+  return snippet;
+}
+
+function visibilityFrom(req: SandboxRequest): Visibility | undefined {
+  if (req.input.visibility === undefined) return undefined;
+  const visibility = String(req.input.visibility) as Visibility;
+  if (!VISIBILITIES.includes(visibility)) throw errors.invalid('visibility');
+  return visibility;
+}
+
+/** A project snippet the caller may see: an administrator, or a reader of its project (as its visibility allows). */
+function projectSnippetVisible(req: SandboxRequest, snippet: Snippet): boolean {
+  const project = projects(req.db).find((p) => p.id === snippet.project_id);
+  if (!project || !req.user) return false;
+  return req.user.is_admin === true || projectRole(req.db, req.user, project) >= Role.guest || (openToCaller(req, project.visibility) && openToCaller(req, snippet.visibility));
+}
+
+/** Personal and project snippets in one list, newest first (they share one sequence of ids). */
+function listed(req: SandboxRequest, personal: PersonalSnippet[], ofProjects: Snippet[]) {
+  const all = [...personal.map((s) => ({ id: s.id, record: () => present(req, s) })), ...ofProjects.map((s) => ({ id: s.id, record: () => presentProjectSnippet(s, req.db, req.rootUrl) }))];
+  return paginate(req, all.sort((a, b) => b.id - a.id), { present: (entry) => entry.record() });
+}
+
+const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
+
+export const personalSnippetsModule: SandboxModule = {
+  routes(api) {
+    const { routes } = snippets.parents.personal;
+    // As the service: your personal snippets and those you wrote in projects, newest first.
+    api.route(routes.list, (req) => {
+      const user = requireUser(req);
+      return listed(req, personalSnippets(req.db).filter((s) => s.author_id === user.id), projectSnippets(req.db).filter((s) => s.author_id === user.id && projectSnippetVisible(req, s)));
+    });
+    api.route(routes.public, (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
+    api.route(routes.all, (req) => {
+      requireUser(req);
+      return listed(req, personalSnippets(req.db).filter((s) => visible(req, s)), projectSnippets(req.db).filter((s) => projectSnippetVisible(req, s)));
+    });
+    api.route(routes.get, (req) => ok(present(req, find(req))), { auth: 'optional' });
+    api.route(routes.userAgent, (req) => {
+      requireAdmin(req);
+      find(req);
+      // The service records one only while spam checking (Akismet) is enabled, which the sandbox does not simulate.
+      throw new HttpError(404, { message: '404 UserAgentDetail Not Found' });
+    });
+    api.route(routes.raw, (req) => {
+      const snippet = find(req);
+      return text(snippet.files[Object.keys(snippet.files)[0]] ?? '');
+    }, { auth: 'optional' });
+    api.route(routes.create, (req) => {
+      const user = requireUser(req);
+      const title = String(required(req, 'title'));
+      const files = createdFiles(req);
+      const at = req.now().toISOString();
+      const snippet: PersonalSnippet = {
+        id: req.db.nextId('snippets'), title, description: req.input.description === undefined ? null : String(req.input.description),
+        visibility: visibilityFrom(req) ?? 'private', author_id: user.id, created_at: at, updated_at: at, files,
+      };
+      personalSnippets(req.db).push(snippet);
+      return created(present(req, snippet));
+    });
+    api.route(routes.update, (req) => {
+      const snippet = ownSnippet(req);
+      const known = ['title', 'description', 'visibility', 'content', 'file_name', 'files'];
+      if (!known.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${known.join(', ')} are missing, at least one parameter must be provided`);
+      const files = updatedFiles(req, snippet.files);
+      const visibility = visibilityFrom(req);
+      if (req.input.title !== undefined) snippet.title = String(req.input.title);
+      if (req.input.description !== undefined) snippet.description = req.input.description === null ? null : String(req.input.description);
+      if (visibility) snippet.visibility = visibility;
+      if (files) snippet.files = files;
+      snippet.updated_at = req.now().toISOString();
+      return ok(present(req, snippet));
+    });
+    api.route(routes.delete, (req) => {
+      const snippet = ownSnippet(req);
+      personalSnippets(req.db).splice(personalSnippets(req.db).indexOf(snippet), 1);
+      return noContent();
+    });
+  },
+};

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { impersonationTokens as declared } from '../access-tokens/resource.js';
+import { gpgKeys as declaredGpgKeys } from '../gpg-keys/resource.js';
+import { userStatus } from '../user-status/resource.js';
+import { requireAdmin, requireUser, userFor } from '../../sandbox/auth.js';
+import { newTokenValue, type Db } from '../../sandbox/db.js';
+import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../../sandbox/model.js';
+import type { SandboxModule } from '../../sandbox/module.js';
+import { paginate } from '../../sandbox/pagination.js';
+import { presentPersonalToken } from '../../sandbox/present.js';
+
+/**
+ * What else clients call on users: impersonation tokens (administrators make a personal token that acts as a user),
+ * GPG keys (the caller's and, public, anyone's; administrators add and remove them), and the user status (emoji,
+ * message, availability, clear_status_at).
+ */
+
+
+// Impersonation tokens ---------------------------------------------------------------------------------------------
+
+const IMPERSONATION_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy'];
+
+const presentImpersonation = (token: AccessToken): Record<string, unknown> => ({ ...presentPersonalToken(token), impersonation: true });
+
+function impersonationTokens(db: Db, user: User): AccessToken[] {
+  return tokens(db).filter((t) => t.kind === 'personal' && t.impersonation === true && t.user_id === user.id);
+}
+
+function impersonationToken(req: SandboxRequest, user: User): AccessToken {
+  const id = int(req.params.impersonation_token_id, 'impersonation_token_id');
+  const token = impersonationTokens(req.db, user).find((t) => t.id === id);
+  if (!token) throw errors.notFound('Impersonation Token');
+  return token;
+}
+
+// GPG keys ---------------------------------------------------------------------------------------------------------
+
+const ARMOR = /^-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]+-----END PGP PUBLIC KEY BLOCK-----\s*$/;
+
+const presentGpgKey = (key: GpgKey): Record<string, unknown> => ({ id: key.id, key: key.key, created_at: key.created_at });
+
+function addGpgKey(req: SandboxRequest, user: User) {
+  const text = String(required(req, 'key')).trim();
+  if (!ARMOR.test(text)) throw errors.validation({ key: ['does not appear to be a valid PGP public key'] });
+  // The service keys GPG keys by their primary key id; the sandbox by the armored text's digest.
+  const digest = (k: string) => createHash('sha1').update(k.replace(/\s+/g, '')).digest('hex');
+  if (gpgKeys(req.db).some((k) => digest(k.key) === digest(text))) throw errors.validation({ fingerprint: ['has already been taken'], primary_keyid: ['has already been taken'] });
+  const key: GpgKey = { id: req.db.nextId('gpg_keys'), user_id: user.id, key: text, created_at: req.now().toISOString() };
+  gpgKeys(req.db).push(key);
+  return created(presentGpgKey(key));
+}
+
+function gpgKeyOf(req: SandboxRequest, user: User): GpgKey {
+  const key = gpgKeys(req.db).find((k) => k.user_id === user.id && String(k.id) === req.params.key_id);
+  if (!key) throw errors.notFound('GPG Key');
+  return key;
+}
+
+function removeGpgKey(req: SandboxRequest, key: GpgKey) {
+  gpgKeys(req.db).splice(gpgKeys(req.db).indexOf(key), 1);
+  return noContent();
+}
+
+// User status ------------------------------------------------------------------------------------------------------
+
+const CLEAR_AFTER: Record<string, number> = { '30_minutes': 30, '3_hours': 180, '8_hours': 480, '1_day': 1440, '3_days': 4320, '7_days': 10080, '30_days': 43200 };
+
+function presentStatus(req: SandboxRequest, user: User): Record<string, unknown> {
+  const status = userStatuses(req.db).find((s) => s.user_id === user.id);
+  const live = status && (!status.clear_status_at || status.clear_status_at > req.now().toISOString()) ? status : undefined;
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return {
+    emoji: live?.emoji ?? null,
+    availability: live?.availability ?? 'not_set',
+    message: live?.message ?? null,
+    message_html: live?.message ? `<p>${escape(live.message)}</p>` : '',
+    clear_status_at: live?.clear_status_at ?? null,
+  };
+}
+
+export const userExtras: SandboxModule = {
+  routes(api) {
+    const { routes } = declared;
+    api.route(routes.list, (req) => {
+      requireAdmin(req);
+      const state = String(req.query.state ?? 'all');
+      if (!['all', 'active', 'inactive'].includes(state)) throw errors.invalid('state');
+      const list = impersonationTokens(req.db, userFor(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
+      return paginate(req, list, { present: presentImpersonation });
+    });
+    api.route(routes.get, (req) => {
+      requireAdmin(req);
+      return ok(presentImpersonation(impersonationToken(req, userFor(req))));
+    });
+    api.route(routes.create, (req) => {
+      requireAdmin(req);
+      const user = userFor(req);
+      const name = String(required(req, 'name'));
+      const given = req.input.scopes;
+      const scopes = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : String(given).split(',')).map(String);
+      if (!scopes.length) throw errors.missing('scopes');
+      if (scopes.some((scope) => !IMPERSONATION_SCOPES.includes(scope))) throw errors.invalid('scopes');
+      const expires = req.input.expires_at === undefined || req.input.expires_at === '' ? null : String(req.input.expires_at);
+      if (expires !== null && !/^\d{4}-\d{2}-\d{2}$/.test(expires)) throw errors.invalid('expires_at');
+      if (expires !== null && expires < req.now().toISOString().slice(0, 10)) throw errors.validation({ expires_at: ['must not be in the past'] });
+      const id = req.db.nextId('tokens');
+      const token: AccessToken = {
+        id, kind: 'personal', impersonation: true, user_id: user.id, name, description: String(req.input.description ?? ''), scopes,
+        active: true, revoked: false, created_at: req.now().toISOString(), expires_at: expires, last_used_at: null, token: newTokenValue(), family_id: id,
+      };
+      tokens(req.db).push(token);
+      return created({ ...presentImpersonation(token), token: token.token });
+    });
+    api.route(routes.delete, (req) => {
+      requireAdmin(req);
+      const token = impersonationToken(req, userFor(req));
+      Object.assign(token, { revoked: true, active: false });
+      return noContent();
+    });
+
+    const { current, user: ofUser } = declaredGpgKeys.parents;
+    api.route(current.routes.list, (req) => {
+      const user = requireUser(req);
+      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
+    }, { scope: 'read_user' });
+    api.route(current.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
+    api.route(current.routes.create, (req) => addGpgKey(req, requireUser(req)));
+    api.route(current.routes.delete, (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
+    api.route(ofUser.routes.list, (req) => {
+      const user = userFor(req);
+      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
+    }, { auth: 'optional' });
+    api.route(ofUser.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
+    api.route(ofUser.routes.create, (req) => {
+      requireAdmin(req);
+      return addGpgKey(req, userFor(req));
+    });
+    api.route(ofUser.routes.delete, (req) => {
+      requireAdmin(req);
+      return removeGpgKey(req, gpgKeyOf(req, userFor(req)));
+    });
+
+    api.route(userStatus.routes.get, (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
+    api.route(userStatus.routes.update, (req) => {
+      const user = requireUser(req);
+      const availability = req.input.availability === undefined ? 'not_set' : String(req.input.availability);
+      if (!['not_set', 'busy'].includes(availability)) throw errors.invalid('availability');
+      const clear = req.input.clear_status_after === undefined || req.input.clear_status_after === '' ? undefined : String(req.input.clear_status_after);
+      if (clear !== undefined && !(clear in CLEAR_AFTER)) throw errors.invalid('clear_status_after');
+      const table = userStatuses(req.db);
+      const index = table.findIndex((s) => s.user_id === user.id);
+      if (index >= 0) table.splice(index, 1);
+      // PUT replaces the whole status: parameters left out are cleared.
+      table.push({
+        user_id: user.id,
+        emoji: req.input.emoji ? String(req.input.emoji) : (req.input.message ? 'speech_balloon' : null),
+        message: req.input.message ? String(req.input.message) : null,
+        availability: availability as UserStatus['availability'],
+        clear_status_at: clear ? new Date(req.now().getTime() + CLEAR_AFTER[clear] * 60_000).toISOString() : null,
+      });
+      return ok(presentStatus(req, user));
+    });
+    api.route(userStatus.routes.ofUser, (req) => ok(presentStatus(req, userFor(req))), { auth: 'optional' });
+  },
+};

@@ -1,0 +1,55 @@
+import { ALL_ENVIRONMENTS, secretEnvName } from './resource.js';
+import { defineCommand } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
+import { TextResult } from '../../output/result.js';
+import { dotenvLine } from './dotenv.js';
+import { isSecret, route, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
+
+export default defineCommand<WhereOptions>({
+  effect: 'read',
+  description: [
+    'Writes the CI/CD variables of a project, a group or the instance to stdout, for `variables import` elsewhere:',
+    '-o dotenv (the default) writes KEY=value lines, one value a key (a key in several environment scopes needs --scope);',
+    '-o json writes every attribute (scope, type, protected, masked, raw, description). Masked and hidden values are never',
+    'exported: dotenv lists them as comments, and json names the environment variable import reads each from instead',
+    '("value_from": {"env": "DEPLOY_TOKEN__PRODUCTION"}; KEY alone for the scope *). Needs the Maintainer role.',
+  ].join(' '),
+  examples: [
+    'forgectl variables export --project acme/web > web.env',
+    'forgectl variables export --project acme/api --scope production -o dotenv',
+    'forgectl variables export --group acme -o json > acme-variables.json',
+  ],
+  options: [...whereOptions, scopeOption],
+  formats: ['dotenv'],
+  async run(opts, ctx) {
+    const format = (ctx.globals.output as string | undefined) ?? 'dotenv';
+    if (format !== 'dotenv' && format !== 'json') throw new UsageError(`variables export writes -o dotenv or -o json, not ${format}`);
+    const target = targetOf(opts, ctx);
+    const all: Variable[] = [];
+    for await (const variable of ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true })) {
+      if (opts.scope === undefined || variable.environment_scope === opts.scope) all.push(variable);
+    }
+    if (format === 'json') {
+      const records = all.map((variable) => {
+        const { value, hidden, ...rest } = variable;
+        return isSecret(variable)
+          ? { ...rest, ...(target.instance ? {} : { hidden: Boolean(hidden) }), value_from: { env: secretEnvName(variable) } }
+          : { ...rest, ...(target.instance ? {} : { hidden: Boolean(hidden) }), value };
+      });
+      return new TextResult(`${JSON.stringify(records, null, 2)}\n`);
+    }
+    const byKey = new Map<string, string[]>();
+    for (const variable of all) byKey.set(variable.key, [...(byKey.get(variable.key) ?? []), variable.environment_scope ?? ALL_ENVIRONMENTS]);
+    const repeated = [...byKey].filter(([, scopes]) => scopes.length > 1);
+    if (repeated.length) {
+      const [key, scopes] = repeated[0];
+      throw new UsageError(`dotenv holds one value a key, and ${key} is in ${scopes.length} environment scopes (${scopes.join(', ')})`, 'give --scope SCOPE, or use -o json, which keeps the scopes');
+    }
+    const lines = [`# CI/CD variables of ${target.where}${opts.scope === undefined ? '' : `, scope ${opts.scope}`} (forgectl variables export)`];
+    for (const variable of all) {
+      if (isSecret(variable)) lines.push(`# ${variable.key}: ${variable.hidden ? 'hidden' : 'masked'}, value not exported`);
+      else lines.push(dotenvLine(variable.key, variable.value ?? ''));
+    }
+    return new TextResult(`${lines.join('\n')}\n`);
+  },
+});

@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { routeOf, type ResourceDef } from '../../api/resource.js';
+import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, valueProblem, variables, type Variable } from './resource.js';
+import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
+import { placementFor, placementOptions } from '../../cli/resource-commands.js';
+import { mayShowValues, readSecret, showValuesOption } from '../../cli/secrets.js';
+import { ApiError, UsageError } from '../../errors.js';
+import { fileProblem } from '../../files.js';
+
+/**
+ * What the variables commands share: where the variables are (--project, --group or --instance), the environment
+ * scope that tells apart two variables of one key, and the rule for values: a masked or hidden value never comes
+ * from the command line and is never printed, unless --show-values asks for it at a terminal.
+ */
+
+export { isSecret, mayShowValues, shown, showValuesOption, variables, type Variable };
+
+export interface WhereOptions {
+  project?: string;
+  group?: string;
+  instance?: boolean;
+  scope?: string;
+}
+
+/** --project, --group, --instance. */
+export const whereOptions: OptionDef[] = placementOptions(variables);
+
+export const scopeOption: OptionDef = {
+  flags: '--scope <scope>',
+  description: 'the environment scope (* for all, production, review/*): a key in two scopes is two variables',
+  parse: (text: string) => variables.fields.environment_scope.kind.parse(text, '--scope'),
+};
+
+/** Where the variables are, with their routes (`resource`), route parameters and place in words. */
+export interface Target {
+  resource: ResourceDef;
+  params: Record<string, unknown>;
+  where: string;
+  instance: boolean;
+}
+
+export function targetOf(opts: WhereOptions, ctx: Context): Target {
+  const chosen = placementFor(variables, opts, ctx);
+  const instance = chosen.key === 'instance';
+  if (instance && opts.scope !== undefined) throw new UsageError('instance variables have no environment scope: leave out --scope');
+  return { resource: chosen.resource, params: chosen.params, where: chosen.where, instance };
+}
+
+export const route = (target: Target, verb: string): string => routeOf(target.resource, verb);
+
+/** A key as the service accepts it; exit 2 otherwise. */
+export const parseKey = (text: string): string => variables.fields.key.kind.parse(text, 'variable key') as string;
+
+/** The query or body part that picks one scope of a key (`filter[environment_scope]`). */
+export const scopeFilter = (target: Target, scope: string | undefined): Record<string, unknown> =>
+  scope === undefined || target.instance ? {} : { filter: { environment_scope: scope } };
+
+/** "API_URL (scope production)", "HTTP_PROXY". */
+export const label = (variable: { key: string; environment_scope?: string }): string =>
+  variable.environment_scope === undefined ? variable.key : `${variable.key} (scope ${variable.environment_scope})`;
+
+/**
+ * A variable as printed (see shown): in a table (-o table, at a terminal and in a pipe alike) a withheld value reads
+ * masked or hidden instead of looking like an empty value; null in every other format.
+ */
+export function printed(variable: Variable, show: boolean, format: string): Variable {
+  const out = shown(variable, show);
+  return format === 'table' && out.value === null && isSecret(out) ? { ...out, value: out.hidden ? 'hidden' : 'masked' } : out;
+}
+
+/** One variable, or a usage error naming its scopes when the key is in several and none was given. */
+export async function getVariable(ctx: Context, target: Target, key: string, scope: string | undefined): Promise<Variable> {
+  try {
+    return await ctx.api.call<Variable>(route(target, 'get'), { ...target.params, key, ...scopeFilter(target, scope) });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      const scopes: string[] = [];
+      for await (const variable of ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true })) {
+        if (variable.key === key) scopes.push(variable.environment_scope ?? ALL_ENVIRONMENTS);
+      }
+      throw new UsageError(`${key} of ${target.where} is in several environment scopes (${scopes.join(', ')})`, `give --scope with one of them: ${scopes.map((name) => `--scope ${/^[\w.-]+$/.test(name) ? name : `'${name}'`}`).join(', ')}`);
+    }
+    throw error;
+  }
+}
+
+/** The variable of a key and scope, or undefined when there is none (404). */
+export async function findVariable(ctx: Context, target: Target, key: string, scope: string | undefined): Promise<Variable | undefined> {
+  try {
+    return await getVariable(ctx, target, key, scope);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && /Variable/i.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
+export interface ValueOptions {
+  value?: string;
+  valueStdin?: boolean;
+  valueFile?: string;
+  valueEnv?: string;
+}
+
+export const valueOptions: OptionDef[] = [
+  { flags: '--value <text>', description: 'the value, for a plain variable (refused with --masked or --hidden: use one of the next three)' },
+  { flags: '--value-stdin', description: 'read the value from stdin (prompts without echo at a terminal)', localFile: true },
+  { flags: '--value-file <path>', description: 'read the value from a file (a file variable\'s contents)', localFile: true },
+  { flags: '--value-env <name>', description: 'read the value from an environment variable', localFile: true },
+];
+
+/** Where the value comes from, checked before anything is read or sent. */
+export function valueSource(opts: ValueOptions): 'argv' | 'stdin' | 'file' | 'env' | undefined {
+  const given = (['value', 'valueStdin', 'valueFile', 'valueEnv'] as const).filter((name) => opts[name] !== undefined && opts[name] !== false);
+  if (given.length > 1) throw new UsageError(`give the value one way, not ${given.map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(' and ')}`);
+  return ({ value: 'argv', valueStdin: 'stdin', valueFile: 'file', valueEnv: 'env' } as const)[given[0] as 'value'] ?? undefined;
+}
+
+/** Reads the value from where the options say. A file is taken as it is; stdin and the environment lose one trailing newline. */
+export async function readValue(opts: ValueOptions, ctx: Context, key: string): Promise<string | undefined> {
+  const source = valueSource(opts);
+  if (source === 'argv') return opts.value;
+  if (source === 'file') {
+    try {
+      return readFileSync(opts.valueFile!, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${opts.valueFile}: ${fileProblem(error)}`);
+    }
+  }
+  if (source === 'env') return readSecret(ctx, `the value of ${key}`, { env: opts.valueEnv! });
+  if (source === 'stdin') return readSecret(ctx, `value of ${key}`, { stdin: true });
+  return undefined;
+}
+
+/** The service's checks of a value, made before sending: exit 2 naming the variable. */
+export function checkValue(key: string, value: string, masked: boolean, raw: boolean): void {
+  const problem = valueProblem(value, masked, raw);
+  if (problem) throw new UsageError(`the value of ${key} ${problem}`, value.length > MAX_VALUE_LENGTH ? undefined : 'leave out --masked, or give a value of 8 or more characters without whitespace');
+}
+
+/** The key of a variable, as the routes name it. */
+export const keyArg: ArgDef = { spec: '<key>', description: 'the variable\'s key (letters, digits and _)' };

@@ -1,0 +1,20 @@
+import { existsSync, readdirSync } from 'node:fs';
+
+const resources = new URL('../../src/resources/', import.meta.url);
+
+/**
+ * The resource folders (src/resources/<resource>/) whose resource.ts declares with defineResource or defineSingleton:
+ * every one but those whose declaration has a form of its own (the application settings' table of settings, the
+ * alert intake's severities).
+ */
+export const OWN_FORM = ['alerts', 'settings'];
+
+export function declarationFolders(): string[] {
+  return readdirSync(resources)
+    .filter((name) => existsSync(new URL(`${name}/resource.ts`, resources)) && !OWN_FORM.includes(name))
+    .sort();
+}
+
+/** The exports of a resource folder's resource.ts. */
+export const declarationModule = async (folder: string): Promise<Record<string, unknown>> =>
+  (await import(new URL(`${folder}/resource.ts`, resources).href)) as Record<string, unknown>;
