@@ -19,7 +19,7 @@ if (!answeredHere(argv)) {
   const v8 = require('node:v8');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--verify-snapshot-checksum');
-  const releaseYoungGeneration = holdYoungGeneration(v8, 16 * 1024 * 1024);
+  const restoreFlags = boundMemory(v8, { young: 4 * 1024 * 1024, outside: 12 * 1024 * 1024 });
   // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once.
   const interrupted = new Promise((resolve) => {
     const stop = (signal) => {
@@ -59,9 +59,9 @@ if (!answeredHere(argv)) {
   interrupted.then(() => (stopped = true));
   bundle.exports.main(argv, deps).then((code) => {
     // The code compiled in this run goes to the cache, unless a signal stopped the run: whoever sent it may be
-    // removing the folders around it (a test tearing down its home folder). V8 stamps a cache with its flags: the
-    // young generation's growth factor goes back first, or the next run would refuse the cache.
-    releaseYoungGeneration();
+    // removing the folders around it (a test tearing down its home folder). V8 stamps a cache with its flags: those
+    // boundMemory set go back first, or the next run would refuse the cache.
+    restoreFlags();
     if (!stopped) bundle.saveCodeCache();
     // Flush what was written, then exit at once: idle keep-alive sockets must not hold the process open.
     const flush = ['stdout', 'stderr'].filter((name) => opened.has(name));
@@ -71,23 +71,36 @@ if (!answeredHere(argv)) {
 }
 
 /**
- * Stops V8's young generation from growing once it has reached `bytes`. Under a stream of list pages it grows to
- * Node's default ceiling, 32 MiB (two semi-spaces of 16); held at 16, a 50,000-record list peaks about 12 MiB lower
- * for the same CPU (a smaller one costs CPU: more of each page outlives the young collections). The ceiling itself
- * can only be given on Node's command line, which `#!/usr/bin/env node` cannot; the growth factor can be set at any
- * time (Node 20, 22 and 24), so it is set to 1 after the collection that reached `bytes`. Watched through V8's
- * collections (no timer), and not at all once set. Returns what sets V8's default factor (2) back: the code cache
- * is only valid under the flags it was made with.
+ * Keeps a long run's memory flat (a list of 50,000 records peaks about 15 MiB above one of 1,000, instead of 40),
+ * watching V8's collections (a gc PerformanceObserver, no timer):
+ * - V8's young generation stops growing once it has reached `young` bytes: under a stream of list pages it would grow
+ *   to Node's default ceiling, 32 MiB. The ceiling can only be given on Node's command line, which
+ *   `#!/usr/bin/env node` cannot; the growth factor can be set at any time (Node 20, 22 and 24).
+ * - A full collection runs when the memory of ArrayBuffers outside V8's heap passes `outside` bytes at a young
+ *   collection. The bytes of list pages and socket reads live there; a page that waits behind the pages before it
+ *   survives young collections, is promoted, and is freed only by a full collection, which V8 starts late (each page
+ *   would pile up to about 25 MiB first). V8's collector function is made once, when first needed (the flag that
+ *   exposes it is turned off again at once: no other context gets it).
+ * Returns what sets the growth factor back: V8 stamps the code cache with it, and refuses a cache made under another.
  */
-function holdYoungGeneration(v8, bytes) {
-  const { PerformanceObserver } = require('node:perf_hooks');
+function boundMemory(v8, { young, outside }) {
+  const { PerformanceObserver, constants } = require('node:perf_hooks');
   let held = false;
-  const observer = new PerformanceObserver(() => {
-    const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    if (young && young.space_size < bytes) return;
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-    held = true;
-    observer.disconnect();
+  let collect;
+  const observer = new PerformanceObserver((list) => {
+    if (!held && v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size >= young) {
+      v8.setFlagsFromString('--semi-space-growth-factor=1');
+      held = true;
+    }
+    const minor = list.getEntries().some((entry) => entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR);
+    if (minor && v8.getHeapStatistics().external_memory > outside) {
+      if (!collect) {
+        v8.setFlagsFromString('--expose-gc');
+        collect = require('node:vm').runInNewContext('gc');
+        v8.setFlagsFromString('--no-expose-gc');
+      }
+      collect();
+    }
   });
   observer.observe({ entryTypes: ['gc'] });
   return () => {

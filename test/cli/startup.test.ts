@@ -182,23 +182,29 @@ describe.skipIf(!built)('the code cache', () => {
     expect(readFileSync(join(folder, files[2])).toString()).not.toBe('not a cache');
   });
 
-  it("stays valid after a run long enough that V8's young generation was held at 16 MiB (the flag it sets goes back)", async () => {
-    const big = await startTestSandbox({ users: 5_000, seed: 'empty' });
+  it('stays valid after a list long enough that V8\'s young generation was held and full collections were run (the flags set go back)', async () => {
+    const big = await startTestSandbox({ users: 10_000, seed: 'empty' });
     try {
       const cache = tempDir();
-      // A preload that says how large V8's young generation grew.
-      const young = `${tempDir()}/young.cjs`;
-      writeFileSync(young, `const v8 = require('node:v8'); process.on('exit', () => process.stderr.write('YOUNG ' + v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'));`);
+      // A preload that says how large V8's young generation grew and how many full collections ran.
+      const watch = `${tempDir()}/watch.cjs`;
+      writeFileSync(watch, `const v8 = require('node:v8'); const { PerformanceObserver, constants } = require('node:perf_hooks'); let full = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++; }).observe({ entryTypes: ['gc'] });
+process.on('exit', () => process.stderr.write('YOUNG ' + v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + ' FULL ' + full + '\\n'));`);
       const list = () =>
-        new Promise<{ code: number | null; young: number }>((resolve) => {
-          const child = spawn(process.execPath, ['--require', young, BIN, 'users', 'list', '--all', '-o', 'ndjson'], { env: { PATH: process.env.PATH, ...big.env({ XDG_CACHE_HOME: cache }) } });
+        new Promise<{ code: number | null; young: number; full: number }>((resolve) => {
+          const child = spawn(process.execPath, ['--require', watch, BIN, 'users', 'list', '--all', '-o', 'ndjson'], { env: { PATH: process.env.PATH, ...big.env({ XDG_CACHE_HOME: cache }) } });
           let stderr = '';
           child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
           child.stdout.resume();
-          child.on('close', (code) => resolve({ code, young: Number(/^YOUNG (\d+)$/m.exec(stderr)?.[1]) }));
+          child.on('close', (code) => {
+            const [, young, full] = /^YOUNG (\d+) FULL (\d+)$/m.exec(stderr) ?? [];
+            resolve({ code, young: Number(young), full: Number(full) });
+          });
         });
       const first = await list();
-      expect(first).toEqual({ code: 0, young: 16 * 1024 * 1024 });
+      expect(first).toMatchObject({ code: 0, young: 4 * 1024 * 1024 });
+      expect(first.full).toBeGreaterThan(0);
       const written = statSync(join(folderOf(cache), 'core.js')).mtimeMs;
       expect((await list()).code).toBe(0);
       expect(statSync(join(folderOf(cache), 'core.js')).mtimeMs).toBe(written); // accepted, not compiled again
