@@ -296,18 +296,31 @@ function loadBundle(dist) {
   compile(path.join(dist, 'core.js'))(core.exports, require, core, path.join(dist, 'core.js'), dist);
   const modules = new Map();
   const external = sea ? seaRequire(fs, path) : require;
-  const load = (file) => {
-    const known = modules.get(file);
+  // Modules by their name below dist/ ('main.js', 'chunks/chunk-X.js'), as core.js names them: a bundle's hundreds of
+  // require() calls are resolved by joining names, not paths.
+  const load = (name) => {
+    const known = modules.get(name);
     if (known) return known.exports;
     const module = { exports: {} };
-    modules.set(file, module);
-    const dir = path.dirname(file);
-    const localRequire = (id) => (id.startsWith('./') || id.startsWith('../') ? load(path.join(dir, id)) : external(id));
-    const factory = core.exports[path.relative(dist, file).split(path.sep).join('/')] ?? compile(file);
-    factory(module.exports, localRequire, module, file, dir);
+    modules.set(name, module);
+    const folder = name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '';
+    const localRequire = (id) => (id.startsWith('./') || id.startsWith('../') ? load(joinName(folder, id)) : external(id));
+    const file = path.join(dist, name);
+    const factory = core.exports[name] ?? compile(file);
+    factory(module.exports, localRequire, module, file, path.dirname(file));
     return module.exports;
   };
-  return { exports: load(path.join(dist, 'main.js')), saveCodeCache: () => cache && saveCodeCache(fs, path, cache, compiled) };
+  return { exports: load('main.js'), saveCodeCache: () => cache && saveCodeCache(fs, path, cache, compiled) };
+}
+
+/** A relative module name ('./x.js', '../y/x.js') from a folder below dist/ ('' or 'chunks'), as a name below dist/. */
+function joinName(folder, id) {
+  const parts = folder ? folder.split('/') : [];
+  for (const part of id.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.') parts.push(part);
+  }
+  return parts.join('/');
 }
 
 /** The cache folder of this build and Node version, or undefined when caching is off or the folder is unsafe. */

@@ -7,8 +7,10 @@
 //   and an export it cannot prove independent is read from the untouched entry, loaded then in full.
 // - Its HTTP/2 client requires node:http2 (and tls and crypto with it) as it loads: a stand-in loads it on first use
 //   (lazyHttp2).
+// - Its files require node:assert (and Node's deep comparisons with it) as they load, to call assert(value) on
+//   conditions that hold: a stand-in loads node:assert only when one does not (lazyAssert).
 // test/http/lazy-undici.test.ts holds the rewritten entry to the package's export names, values and a real request,
-// the rewrite to its fallbacks, and the stand-in to node:http2's own values.
+// the rewrite to its fallbacks, and the stand-ins to node:http2's own values and node:assert's own failures.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import ts from 'typescript';
@@ -215,5 +217,29 @@ module.exports = new Proxy({}, { get: (_, name) => (name === 'constants' ? const
         loader: 'js',
       };
     });
+  },
+};
+
+/**
+ * undici's files require node:assert as they load (with Node's deep comparisons behind it: about 2 % of the CPU of
+ * `forgectl api /user`), and call it only as assert(value) or assert(value, message). They get a stand-in that checks
+ * the value itself and loads node:assert only to fail as it fails (its AssertionError); anything else read from it
+ * is node:assert's own, loaded then.
+ */
+export const lazyAssert = {
+  name: 'lazy-assert',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'assert', namespace: 'lazy-assert' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
+      contents: `let real;
+const load = () => (real ??= require('node:assert'));
+function assert(value, message) {
+  if (!value) load()(value, message);
+}
+module.exports = new Proxy(assert, { get: (target, name) => (name === 'prototype' || name === 'length' || name === 'name' ? target[name] : load()[name]) });`,
+      loader: 'js',
+    }));
   },
 };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without types
-import { analyseEntry, lazyEntryPlugin, lazyHttp2 } from '../../scripts/lazy-undici.mjs';
+import { analyseEntry, lazyAssert, lazyEntryPlugin, lazyHttp2 } from '../../scripts/lazy-undici.mjs';
 import { generateCertificate } from '../../src/sandbox/tls.js';
 import { BUILT, runBin, tempDir } from '../helpers/cli.js';
 
@@ -154,5 +154,32 @@ describe("undici's node:http2, loaded on first use", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("undici's node:assert, loaded when an assertion fails", () => {
+  it('passes what holds without loading node:assert, and fails what does not with its AssertionError and message', async () => {
+    const dir = tempDir('forgectl-lazy-assert-');
+    const file = join(dir, 'bundle.cjs');
+    await build({ stdin: { contents: "module.exports = require('node:assert');", sourcefile: join(dir, 'node_modules', 'undici', 'lib', 'x.js'), loader: 'js' }, outfile: file, bundle: true, format: 'cjs', platform: 'node', logLevel: 'silent', plugins: [lazyAssert] });
+    const assert: ((value: unknown, message?: string) => void) & { strictEqual?: unknown } = require(file);
+    expect(assert(1)).toBeUndefined();
+    expect(assert(true, 'holds')).toBeUndefined();
+    const real = require('node:assert') as typeof import('node:assert');
+    for (const [value, message] of [[false, undefined], [0, 'zero'], [null, 'nothing']] as const) {
+      let thrown: unknown;
+      try {
+        assert(value, message);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(real.AssertionError);
+      if (message) expect((thrown as Error).message).toBe(message);
+    }
+    expect(assert.strictEqual).toBe(real.strictEqual);
+    // Anyone else's node:assert is the module itself.
+    const other = join(dir, 'other.cjs');
+    await build({ stdin: { contents: "module.exports = require('node:assert');", sourcefile: join(dir, 'x.js'), loader: 'js' }, outfile: other, bundle: true, format: 'cjs', platform: 'node', logLevel: 'silent', plugins: [lazyAssert] });
+    expect(require(other)).toBe(real);
   });
 });
