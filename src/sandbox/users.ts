@@ -84,7 +84,7 @@ function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   record.last_sign_in_at = null;
   record.confirmed_at = user.created_at;
   record.current_sign_in_at = null;
-  record.last_activity_on = null;
+  record.last_activity_on = user.last_activity_on ?? null;
   record.current_sign_in_ip = null;
   record.last_sign_in_ip = null;
   record.sign_in_count = 0;
@@ -113,6 +113,9 @@ const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runne
 /** User types the service counts as internal (ghost, bots the instance runs itself). */
 const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'llm_bot', 'placeholder', 'import_user'];
 
+/** A user the instance runs itself (the ghost user, its bots): never blocked, deactivated or deleted through the API. */
+export const isInternal = (user: User): boolean => INTERNAL_TYPES.includes(userType(user));
+
 function dateParam(req: SandboxRequest, name: string): number | undefined {
   const value = req.query[name];
   if (value === undefined || value === '') return undefined;
@@ -140,7 +143,7 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
   }
   // Only `true` has an effect for active, blocked and external.
   if (bool(q.active)) list = list.filter((u) => u.state === 'active');
-  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked');
+  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked' || u.state === 'ldap_blocked');
   if (bool(q.external)) list = list.filter((u) => u.external);
   if (bool(q.exclude_active)) list = list.filter((u) => u.state !== 'active');
   if (bool(q.exclude_external)) list = list.filter((u) => !u.external);

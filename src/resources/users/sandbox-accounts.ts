@@ -1,18 +1,23 @@
 import { emails } from '../emails/resource.js';
 import { users as declared } from './resource.js';
-import { requireAdmin, requireUser } from '../../sandbox/auth.js';
+import { requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { groups, members, projects, tokens, userNamespaceId, users, type User, type Email, emailTable } from '../../sandbox/model.js';
-import type { SandboxModule } from '../../sandbox/module.js';
+import {
+  commitComments, emailTable, gpgKeys, groups, issues, members, mergeRequests, notesTable as notes, projects, snippets, sshKeyTable, tokens, userNamespaceId, users,
+  type Email, type Group, type User,
+} from '../../sandbox/model.js';
+import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { addUser } from '../../sandbox/seed.js';
-import { deleteProjectNow } from '../../sandbox/deletion.js';
-import { presentFullUser } from '../../sandbox/users.js';
+import { addGroup, addProject, addToken, addUser, isoDate } from '../../sandbox/seed.js';
+import { deleteGroupNow, deleteProjectNow } from '../../sandbox/deletion.js';
+import { groupChain } from '../../sandbox/hierarchy.js';
+import type { Router } from '../../sandbox/router.js';
+import { isInternal, presentFullUser } from '../../sandbox/users.js';
 
 /**
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
- * deactivate, activate; secondary emails; identities. SSH keys live in keys.ts.
+ * deactivate, activate, approve and reject sign-ups; secondary emails; identities. SSH keys live in keys.ts.
  */
 
 /** Profile fields an administrator sets on create and update, stored on the user record as given. */
@@ -77,33 +82,130 @@ function identityFrom(req: SandboxRequest, user: User): void {
   user.identities = [...identities, { provider: String(provider), extern_uid: String(externUid) }];
 }
 
-/** The answer of block and its kin: `true` when the state changed; block and unblock answer as the service does otherwise. */
-function changeState(req: SandboxRequest, to: User['state'], allowed: Array<User['state']>, unchanged: unknown) {
+/** States the service counts as blocked: the user neither signs in nor uses a token, and cannot be deactivated. */
+const BLOCKED: Array<User['state']> = ['blocked', 'ldap_blocked', 'banned', 'blocked_pending_approval'];
+/** Deactivation needs this many days without activity (the service's minimum; also its default dormancy period). */
+const MINIMUM_INACTIVE_DAYS = 90;
+
+/** The user of a moderation request (administrators), and whether the caller is that user. */
+function moderated(req: SandboxRequest): { user: User; self: boolean } {
   const admin = requireAdmin(req);
   const user = findUser(req);
-  if (user.id === admin.id && to !== 'active') throw errors.forbidden(`The API you are using cannot be used to ${to === 'blocked' ? 'block' : to === 'banned' ? 'ban' : 'deactivate'} yourself`);
-  if (user.state === to) return created(unchanged);
-  if (!allowed.includes(user.state)) {
-    throw errors.forbidden(`A user in the ${user.state} state cannot be ${to === 'active' ? 'activated' : to}`);
-  }
-  user.state = to;
+  return { user, self: user.id === admin.id };
+}
+
+/** A state change answers 201 `true` (or what the service answers when there was nothing to change). */
+function moveTo(user: User, state: User['state']) {
+  user.state = state;
   return created(true);
 }
 
-/** Deletes the user and what is theirs: memberships, tokens, emails, personal projects; with hard_delete, the groups they alone own. */
-function deleteUser(db: Db, user: User, hard: boolean): void {
-  const soleOwned = groups(db).filter((g) => {
-    const owners = members(db).filter((m) => m.source_type === 'group' && m.source_id === g.id && m.access_level === 50);
-    return owners.length === 1 && owners[0].user_id === user.id;
+/** Whether the user was active in the last MINIMUM_INACTIVE_DAYS days (a sign-in, a push, an API call). */
+function recentlyActive(req: SandboxRequest, user: User): boolean {
+  if (!user.last_activity_on) return false;
+  return Date.parse(user.last_activity_on) > req.now().getTime() - MINIMUM_INACTIVE_DAYS * 86_400_000;
+}
+
+/**
+ * The user-moderation routes, with the service's answers: block and deactivate answer null when the user is so
+ * already, unblock false when there was nothing to unblock; each refusal is a 403 with its reason, approving or
+ * rejecting a user who is not pending a 409.
+ */
+function moderationRoutes(api: Router): void {
+  const { routes } = declared;
+  api.route(routes.block, (req) => {
+    const { user, self } = moderated(req);
+    if (user.state === 'ldap_blocked') throw errors.forbidden('LDAP blocked users cannot be modified by the API');
+    if (self) throw errors.forbidden('The API initiating user cannot be blocked by the API');
+    if (user.state === 'blocked') return created(null);
+    if (isInternal(user)) throw errors.message(403, 'An internal user cannot be blocked');
+    return moveTo(user, 'blocked');
   });
-  // Without hard_delete the service keeps a user who alone owns a group (the deletion job fails).
-  if (soleOwned.length && !hard) return;
+  api.route(routes.unblock, (req) => {
+    const { user } = moderated(req);
+    if (user.state === 'ldap_blocked') throw errors.forbidden('LDAP blocked users cannot be unblocked by the API');
+    if (user.state === 'deactivated') throw errors.forbidden('Deactivated users cannot be unblocked by the API');
+    if (user.state === 'banned') throw errors.forbidden('Banned users cannot be unblocked by the API');
+    return user.state === 'active' ? created(false) : moveTo(user, 'active');
+  });
+  api.route(routes.deactivate, (req) => {
+    const { user, self } = moderated(req);
+    if (user.state === 'deactivated') return created(null);
+    if (BLOCKED.includes(user.state)) throw errors.message(403, 'Error occurred. A blocked user cannot be deactivated');
+    if (isInternal(user)) throw errors.message(403, 'Internal users cannot be deactivated');
+    if (self) throw errors.forbidden('The API you are using cannot be used to deactivate yourself');
+    if (recentlyActive(req, user)) {
+      throw errors.message(403, `The user you are trying to deactivate has been active in the past ${MINIMUM_INACTIVE_DAYS} days and cannot be deactivated`);
+    }
+    return moveTo(user, 'deactivated');
+  });
+  api.route(routes.activate, (req) => {
+    const { user } = moderated(req);
+    if (BLOCKED.includes(user.state)) throw errors.message(403, 'Error occurred. A blocked user must be unblocked to be activated');
+    return user.state === 'active' ? created(true) : moveTo(user, 'active');
+  });
+  api.route(routes.ban, (req) => {
+    const { user, self } = moderated(req);
+    if (self) throw errors.forbidden('The API you are using cannot be used to ban yourself');
+    if (user.state !== 'active') throw errors.message(403, `You cannot ban ${user.state} users.`);
+    return moveTo(user, 'banned');
+  });
+  api.route(routes.unban, (req) => {
+    const { user } = moderated(req);
+    if (user.state !== 'banned') throw errors.message(403, `You cannot unban ${user.state} users.`);
+    return moveTo(user, 'active');
+  });
+  api.route(routes.approve, (req) => {
+    const { user } = moderated(req);
+    if (user.state !== 'blocked_pending_approval') throw errors.message(409, 'The user you are trying to approve is not pending approval');
+    user.state = 'active';
+    return created({ message: 'Success' });
+  });
+  // Rejecting a sign-up deletes the account (with what little it holds).
+  api.route(routes.reject, (req) => {
+    const { user } = moderated(req);
+    if (user.state !== 'blocked_pending_approval') throw errors.message(409, 'User does not have a pending request');
+    deleteUser(req.db, user, true);
+    return ok({ message: 'Success' });
+  });
+}
+
+/**
+ * The groups a user alone owns: those where they are a direct owner and no other owner is found in the group or
+ * its ancestors (the service refuses to delete such a user unless hard_delete, which deletes the groups too).
+ */
+function soloOwnedGroups(db: Db, user: User): Group[] {
+  const owners = (group: Group) => members(db).filter((m) => m.source_type === 'group' && m.source_id === group.id && m.access_level === Role.owner);
+  return groups(db).filter((group) => {
+    if (!owners(group).some((m) => m.user_id === user.id)) return false;
+    return groupChain(db, group.id).flatMap(owners).every((m) => m.user_id === user.id);
+  });
+}
+
+/** The user the service gives a deleted user's contributions to (made on first use, as the service does). */
+function ghostUser(db: Db, now: Date): User {
+  return users(db).find((u) => u.user_type === 'ghost') ?? addUser(db, { username: 'ghost', name: 'Ghost User', user_type: 'ghost', bio: 'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.' }, now);
+}
+
+/**
+ * Deletes the user and what is theirs: memberships, tokens, keys, emails, personal projects. Their contributions
+ * (issues, merge requests, notes, snippets, commit comments) go to the ghost user; with hard_delete they are deleted,
+ * and so are the groups the user alone owns.
+ */
+function deleteUser(db: Db, user: User, hard: boolean, now = new Date()): void {
   for (const project of projects(db).filter((p) => p.namespace_id === userNamespaceId(user))) deleteProjectNow(db, project);
+  if (hard) for (const group of soloOwnedGroups(db, user)) deleteGroupNow(db, group);
   const keepWhere = <T>(table: T[], keep: (record: T) => boolean) => table.splice(0, table.length, ...table.filter(keep));
-  const doomedGroups = new Set(soleOwned.map((g) => g.id));
-  keepWhere(groups(db), (g) => !doomedGroups.has(g.id));
-  keepWhere(members(db), (m) => m.user_id !== user.id && !(m.source_type === 'group' && doomedGroups.has(m.source_id)));
+  const contributions: Array<Array<{ author_id: number }>> = [issues(db), mergeRequests(db), notes(db), snippets(db), commitComments(db)];
+  if (hard) for (const table of contributions) keepWhere(table, (record) => record.author_id !== user.id);
+  else if (contributions.some((table) => table.some((record) => record.author_id === user.id))) {
+    const ghost = ghostUser(db, now);
+    for (const table of contributions) for (const record of table) if (record.author_id === user.id) record.author_id = ghost.id;
+  }
+  keepWhere(members(db), (m) => m.user_id !== user.id);
   keepWhere(tokens(db), (t) => t.user_id !== user.id);
+  keepWhere(sshKeyTable(db), (k) => k.user_id !== user.id || k.deploy_keys_projects !== undefined || k.public === true);
+  keepWhere(gpgKeys(db), (k) => k.user_id !== user.id);
   keepWhere(emailTable(db), (e) => e.user_id !== user.id);
   keepWhere(users(db), (u) => u.id !== user.id);
 }
@@ -131,7 +233,45 @@ function findEmail(req: SandboxRequest, user: User): Email {
   return email;
 }
 
+/** The departing user's keys in the demo (the SSH key made with ssh-keygen, so fingerprints match). */
+const DEMO_SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPYka+eF0wLHevoD7ffOEBCuBGCYCHn+tZjcPhSHyKR7 dana@laptop';
+const DEMO_GPG_KEY = '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmDMEZ0Xb3RYJKwYBBAHaRw8BAQdAdanaOkaforSandboxKey\n=dana\n-----END PGP PUBLIC KEY BLOCK-----';
+
+/**
+ * A user to offboard in the demo: dana reaches a group (Developer of ops/sre, and so of its project
+ * ops/sre/runbooks, where she is also a direct Maintainer), and acme/web through the group contractors (Reporter,
+ * expiring), which acme/web is shared with; she has a personal and an impersonation token, an SSH and a GPG key, and
+ * was active three days ago (so she cannot be deactivated). ops and contractors are root's.
+ */
+function seedDepartingUser(db: Db, { seed, now }: SeedContext): void {
+  if (seed !== 'demo') return;
+  const at = now.toISOString();
+  const root = users(db).find((u) => u.username === 'root')!;
+  const dana = addUser(db, { username: 'dana', name: 'Dana Okafor', last_activity_on: isoDate(now, -3) }, now);
+  const ops = addGroup(db, { name: 'Ops', path: 'ops' }, now);
+  const sre = addGroup(db, { name: 'SRE', path: 'sre', parent_id: ops.id }, now);
+  const runbooks = addProject(db, { name: 'runbooks', path: 'runbooks', namespace_id: sre.id, description: 'Runbooks of the SRE team', creator_id: root.id }, now);
+  const contractors = addGroup(db, { name: 'Contractors', path: 'contractors' }, now);
+  const granted = { created_at: at, created_by_id: root.id };
+  members(db).push(
+    { source_type: 'group', source_id: ops.id, user_id: root.id, access_level: Role.owner, ...granted },
+    { source_type: 'group', source_id: contractors.id, user_id: root.id, access_level: Role.owner, ...granted },
+    { source_type: 'group', source_id: sre.id, user_id: dana.id, access_level: Role.developer, ...granted },
+    { source_type: 'project', source_id: runbooks.id, user_id: dana.id, access_level: Role.maintainer, ...granted },
+    { source_type: 'group', source_id: contractors.id, user_id: dana.id, access_level: Role.reporter, ...granted, expires_at: isoDate(now, 60) },
+  );
+  const web = projects(db).find((p) => p.path_with_namespace === 'acme/web')!;
+  web.shared_with_groups = [...(web.shared_with_groups ?? []), { group_id: contractors.id, group_access_level: Role.reporter, expires_at: isoDate(now, 180) }];
+  addToken(db, dana, { name: 'dana-laptop', scopes: ['api'], expires_at: isoDate(now, 300) }, now);
+  addToken(db, dana, { name: 'support-session', scopes: ['read_api'], impersonation: true, expires_at: isoDate(now, 200) }, now);
+  sshKeyTable(db).push({ id: db.nextId('ssh_keys'), user_id: dana.id, title: 'dana@laptop', key: DEMO_SSH_KEY, created_at: at, expires_at: null, last_used_at: null, usage_type: 'auth_and_signing' });
+  gpgKeys(db).push({ id: db.nextId('gpg_keys'), user_id: dana.id, key: DEMO_GPG_KEY, created_at: at });
+}
+
 export const userAccounts: SandboxModule = {
+  // After the members' seed: the users it adds keep their ids.
+  seedAfter: ['members'],
+  seed: seedDepartingUser,
   routes(api, web) {
     // Uploaded avatars, where the user records' avatar_url points.
     web.get('/uploads/-/system/user/avatar/:user_id/:file', (req) => {
@@ -165,31 +305,15 @@ export const userAccounts: SandboxModule = {
     });
 
     api.route(declared.routes.delete, (req) => {
-      const admin = requireAdmin(req);
-      const user = findUser(req);
-      if (user.id === admin.id) throw errors.forbidden();
-      deleteUser(req.db, user, Boolean(bool(req.input.hard_delete)));
+      const { user, self } = moderated(req);
+      if (self) throw errors.forbidden();
+      const hard = Boolean(bool(req.input.hard_delete));
+      if (!hard && soloOwnedGroups(req.db, user).length) throw errors.message(409, 'User cannot be removed while is the sole-owner of a group');
+      deleteUser(req.db, user, hard, req.now());
       return noContent();
     });
 
-    // Blocking an already blocked user answers null; unblocking an active one, false (as the service's endpoints return).
-    api.route(declared.routes.block, (req) => changeState(req, 'blocked', ['active', 'deactivated'], null));
-    api.route(declared.routes.unblock, (req) => {
-      const user = findUser(req);
-      if (user.state === 'deactivated') throw errors.forbidden('Deactivated users cannot be unblocked by the API');
-      if (user.state === 'banned') throw errors.forbidden('Banned users cannot be unblocked by the API');
-      return user.state === 'blocked' ? changeState(req, 'active', ['blocked'], true) : (requireAdmin(req), created(false));
-    });
-    api.route(declared.routes.ban, (req) => changeState(req, 'banned', ['active'], true));
-    api.route(declared.routes.unban, (req) => {
-      if (findUser(req).state !== 'banned') throw errors.forbidden('You cannot unban active users.');
-      return changeState(req, 'active', ['banned'], true);
-    });
-    api.route(declared.routes.deactivate, (req) => changeState(req, 'deactivated', ['active'], true));
-    api.route(declared.routes.activate, (req) => {
-      if (findUser(req).state === 'blocked') throw errors.forbidden('A blocked user must be unblocked to be activated');
-      return changeState(req, 'active', ['deactivated'], true);
-    });
+    moderationRoutes(api);
 
     api.route(declared.routes.deleteIdentity, (req) => {
       requireAdmin(req);
