@@ -4,21 +4,23 @@
 //
 // A module imports only from its own layer and the layers to its left (within a layer, peers may import each other;
 // no two modules may import each other, directly or round a loop). A resource is one folder, src/resources/<resource>/,
-// and its files stand in the layers by name: resource.ts with the declarations (beside src/api), desired.ts with
-// desired state, sandbox.ts and sandbox-<part>.ts in the sandbox, every other file (commands.ts, <verb>.ts,
-// manifest.ts, shared.ts …) with the commands. The sandbox stands beside the client: it reads the leaves, git's
+// and its files stand in the layers by name: resource.ts (and values.ts, the resource's own value kinds and checks)
+// with the declarations, beside src/api, reading only the field kit (KIT below), the leaves and other declarations;
+// desired.ts with desired state; sandbox.ts and sandbox-<part>.ts in the sandbox, reading the kernel and their own
+// declaration; every other file (commands.ts, <verb>.ts, manifest.ts, shared.ts …) with the commands. The sandbox stands beside the client: it reads the leaves, git's
 // object ids, the URL helpers of http/url.ts and the declarations — every module of src/api except the client's own
 // (CLIENT below), which no declaration may import either, so the sandbox can never reach the client through one. Only
 // the `sandbox` command imports the sandbox. Tests beside the code (src/**/*.test.ts) stand outside the layers.
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** Every file of a resource folder: its declaration, its desired-state section, its sandbox module(s), the rest. */
 const RESOURCE = {
-  declaration: 'src/resources/*/resource.ts',
+  declaration: 'src/resources/*/@(resource|values).ts',
   desired: 'src/resources/*/desired.ts',
   sandbox: 'src/resources/*/sandbox?(-*).ts',
-  commands: ['src/resources/*/!(resource|desired|sandbox|sandbox-*).ts', 'src/resources/*/*/**'],
+  commands: ['src/resources/*/!(resource|values|desired|sandbox|sandbox-*).ts', 'src/resources/*/*/**'],
 };
 
 // Each layer as globs (the rule wants a zone's paths all globs or all folders).
@@ -63,6 +65,44 @@ const withinSandbox = [
 
 const FOR_SANDBOX = 'the sandbox reads only the leaves, git, http/url.ts and the declarations.';
 const notForSandbox = ['src/config/**', 'src/output/**', 'src/download/**', 'src/fleet/**', 'src/desired/**', RESOURCE.desired, 'src/cli/**', 'src/commands/**', ...RESOURCE.commands, 'src/@(main).ts'];
+/** What a declaration is written with: the field kinds, defineResource, route paths. */
+const KIT = ['fields', 'resource', 'path'];
+
+// A resource's sandbox module reads its own declaration. Those listed here read others' too: modules that still serve
+// several resources' routes (each to split, one module per resource), and the variables module, which counts
+// variables against the plans' limits.
+const READS_OTHERS = {
+  'approval-rules/sandbox.ts': ['merge-request-approvals'],
+  'branches/sandbox.ts': ['tags'],
+  'features/sandbox.ts': ['metadata'],
+  'files/sandbox.ts': ['submodules'],
+  'groups/sandbox.ts': ['members'],
+  'keys/sandbox.ts': ['deploy-keys'],
+  'members/sandbox.ts': ['users'],
+  'merge-request-approvals/sandbox.ts': ['approval-rules', 'approval-settings'],
+  'merge-requests/sandbox.ts': ['issues'],
+  'pipelines/sandbox.ts': ['artifacts'],
+  'projects/sandbox.ts': ['groups', 'members'],
+  'users/sandbox-accounts.ts': ['emails'],
+  'users/sandbox-extras.ts': ['access-tokens', 'gpg-keys', 'user-status'],
+  'variables/sandbox.ts': ['plan-limits'],
+};
+const folders = existsSync(resolve(import.meta.dirname, 'src/resources')) ? readdirSync(resolve(import.meta.dirname, 'src/resources')) : [];
+const ownDeclaration = folders.flatMap((folder) =>
+  readdirSync(resolve(import.meta.dirname, 'src/resources', folder)).filter((file) => /^sandbox(-[a-z-]+)?\.ts$/.test(file)).map((file) => {
+    const others = folders.filter((other) => other !== folder && !(READS_OTHERS[`${folder}/${file}`] ?? []).includes(other));
+    return {
+      target: `src/resources/${folder}/${file}`,
+      from: others.length ? [`src/resources/@(${others.join('|')})/@(resource|values).ts`] : [],
+      message: 'a resource\'s sandbox module reads its own declaration (and the sandbox kernel): what another resource\'s records need, it reads through the kernel\'s data layer.',
+    };
+  }),
+).filter((zone) => zone.from.length);
+
+const declarationZones = [
+  { target: RESOURCE.declaration, from: [`src/api/!(${KIT.join('|')}).ts`, 'src/http/**', 'src/git/**'], message: 'a declaration reads only the field kit (api/fields.ts, api/resource.ts, api/path.ts), the leaves and other declarations.' },
+];
+
 const sandboxZones = [
   { target: SANDBOX, from: notForSandbox, message: FOR_SANDBOX },
   { target: SANDBOX, from: ['src/http/!(url).ts'], message: FOR_SANDBOX },
@@ -81,7 +121,7 @@ export default [
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...sandboxZones, ...withinSandbox] }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...declarationZones, ...sandboxZones, ...withinSandbox, ...ownDeclaration] }],
       'import-x/no-cycle': 'error',
     },
   },

@@ -79,9 +79,28 @@ function sandboxModules() {
   return { file: 'src/sandbox/routes/index.ts', text: lines.join('\n') };
 }
 
+/**
+ * src/desired/sections/all.ts: every module that defines desired-state sections, each resource's desired.ts (the
+ * order plans show them in is stated once, in src/desired/sections/index.ts).
+ */
+function desiredSections() {
+  const modules = foldersOf('src/resources')
+    .filter((folder) => existsSync(join(root, 'src/resources', folder, 'desired.ts')))
+    .map((folder) => ({ name: folder, path: `../../resources/${folder}/desired.js` }));
+  const lines = [
+    header('the desired.ts of the folders of src/resources/'),
+    ...modules.map(({ name, path }) => `import * as ${camel(name)} from '${path}';`),
+    '',
+    '/** Every module that defines desired-state sections (src/resources/<resource>/desired.ts), by folder name. */',
+    `export const sectionModules: Array<Record<string, unknown>> = [${modules.map(({ name }) => camel(name)).join(', ')}];`,
+    '',
+  ];
+  return { file: 'src/desired/sections/all.ts', text: lines.join('\n') };
+}
+
 /** Every generated registry: its path and the text it should have. */
 export function registries() {
-  return [commandAreas(), sandboxModules()];
+  return [commandAreas(), sandboxModules(), desiredSections()];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

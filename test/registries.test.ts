@@ -28,31 +28,25 @@ describe('generated registries', () => {
 });
 
 describe('the desired-state section list', () => {
-  // Its order is the order plans show and apply sections in (protected branches after the members they may name),
-  // so it is written by hand; what this holds is that no section a file of src/desired/sections/ or a resource's
-  // desired.ts defines is left out.
-  it('names every section the files of src/desired/sections/ and the resources\' desired.ts define, each once', async () => {
-    const { existsSync, readdirSync } = await import('node:fs');
+  // The sections are defined in the resources' folders (desired.ts, listed by the generated all.ts); the order plans
+  // show and apply them in (protected branches after the members they may name) is written once, in index.ts.
+  it('holds every section the resources define, each once, in its level', async () => {
     const { SECTIONS } = await import('../src/desired/sections/index.js');
+    const { sectionModules } = await import('../src/desired/sections/all.js');
+    const defined = sectionModules.flatMap((module) => Object.values(module)).filter((value) => typeof value === 'object' && value !== null && 'shape' in value && 'level' in value);
     const listed = Object.values(SECTIONS).flat();
-    const isSection = (value: unknown): value is { key: string; level: string } =>
-      typeof value === 'object' && value !== null && typeof (value as { key?: unknown }).key === 'string' && typeof (value as { level?: unknown }).level === 'string' && typeof (value as { shape?: unknown }).shape === 'string';
-    const defined = new Set<unknown>();
-    const files = [
-      ...readdirSync(`${root}/src/desired/sections`).filter((name) => name.endsWith('.ts') && name !== 'index.ts').map((name) => `../src/desired/sections/${name}`),
-      ...readdirSync(`${root}/src/resources`).filter((name) => existsSync(`${root}/src/resources/${name}/desired.ts`)).map((name) => `../src/resources/${name}/desired.ts`),
-    ];
-    expect(files.length).toBeGreaterThan(5);
-    for (const file of files) {
-      const exports = (await import(file)) as Record<string, unknown>;
-      for (const value of Object.values(exports)) if (isSection(value)) defined.add(value);
-    }
-    expect(defined.size).toBeGreaterThan(20);
-    const missing = [...defined].filter((section) => !listed.includes(section as never)).map((section) => `${(section as { level: string }).level}.${(section as { key: string }).key}`);
-    expect(missing, 'add these to SECTIONS in src/desired/sections/index.ts, where plans should show them').toEqual([]);
-    for (const [level, sections] of Object.entries(SECTIONS)) {
-      expect(new Set(sections.map((s) => s.key)).size, `a key listed twice at level ${level}`).toBe(sections.length);
-      for (const section of sections) expect(section.level).toBe(level);
-    }
+    expect(defined.length).toBeGreaterThan(20);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(defined.filter((section) => !listed.includes(section as never))).toEqual([]);
+    for (const [level, sections] of Object.entries(SECTIONS)) for (const section of sections) expect(section.level).toBe(level);
+    expect(SECTIONS.project.map((section) => section.key).indexOf('protected_branches')).toBeGreaterThan(SECTIONS.project.map((section) => section.key).indexOf('members'));
+  });
+
+  it('refuses a section its order leaves out, or one defined twice', async () => {
+    const { orderSections } = await import('../src/desired/sections/index.js');
+    const section = (key: string, level = 'project') => ({ key, level, shape: 'list' });
+    expect(orderSections([{ a: section('a'), helper: () => undefined }, { b: section('b') }], { project: ['b', 'a'], group: [], instance: [] }).project.map((s) => s.key)).toEqual(['b', 'a']);
+    expect(() => orderSections([{ a: section('a'), c: section('c') }], { project: ['a'], group: [], instance: [] })).toThrow('project.c have no place in ORDER');
+    expect(() => orderSections([{ a: section('a') }, { again: section('a') }], { project: ['a'], group: [], instance: [] })).toThrow('project.a is defined 2 times');
   });
 });

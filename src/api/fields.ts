@@ -46,6 +46,8 @@ export interface FieldOptions {
   placeholder?: string;
   /** The service presents null when it is not set (the record type says `T | null`). */
   nullable?: boolean;
+  /** An empty text is a value the service takes (a CI/CD variable's may be ""), not a missing one. */
+  blank?: boolean;
 }
 
 /**
@@ -128,6 +130,34 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * Regexes of push rules and mirrors are run by the service with RE2, which has no lookaround and no backreferences. A pattern
+ * must compile as a JavaScript regex and avoid those constructs; returns the problem, or undefined when fine.
+ */
+export function re2Problem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    return (error as Error).message.replace(/^Invalid regular expression: /, '');
+  }
+  const unescaped = pattern.replace(/\\\\/g, '');
+  if (/\(\?<?[=!]/.test(unescaped)) return 'lookahead and lookbehind are not supported by RE2';
+  if (/\\[1-9]|\\k</.test(unescaped)) return 'backreferences are not supported by RE2';
+  return undefined;
+}
+
+/** The field kind of a regular expression the service runs with RE2 ("" clears it). */
+export const re2Regex = kindField<string>({
+  name: 'regex',
+  type: 'string',
+  placeholder: '<regex>',
+  parse(text, label) {
+    const problem = text ? re2Problem(text) : undefined;
+    if (problem) throw new UsageError(`${label} "${text}" is not a valid regular expression: ${problem}`);
+    return text;
+  },
+});
 
 /** What a badge URL may hold besides a literal URL. */
 export const BADGE_URL_HINT = 'placeholders such as %{project_path} work in the path and query';

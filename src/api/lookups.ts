@@ -4,7 +4,7 @@ import { projects as projectsDecl } from '../resources/projects/resource.js';
 import { groups as groupsDecl } from '../resources/groups/resource.js';
 import { users as usersDecl } from '../resources/users/resource.js';
 import { pluralNoun } from '../parse.js';
-import { roleWord, whoText, type AccessEntry, type AllowedEntry, type Who } from './protected-access.js';
+import { roleWord, whoText, type AccessEntry, type AllowedEntry, type Who } from '../resources/protected-branches/values.js';
 
 /**
  * Usernames (or user IDs) as users, checked before anything changes: the service silently leaves unknown users out of

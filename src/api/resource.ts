@@ -50,6 +50,10 @@ export interface Placement {
    * anyone's keys, changed by administrators). `placed()` hands them on as the resource's.
    */
   roles?: Roles;
+  /** The license tier the routes here need, where it is not the resource's (a group's protected branches: Premium). */
+  tier?: 'premium' | 'ultimate';
+  /** Fields the service's answers here go without (instance CI/CD variables have no environment scope). */
+  without?: string[];
 }
 
 /** The least role that may read, and that may change, records. */

@@ -154,6 +154,9 @@ export function identityWords(section: Section): string {
 }
 
 /** The marker forgectl puts in the objects it creates (a badge's name, a webhook's description). */
+/** A secret reference's schema ({env: VARIABLE}, {file: PATH}, {command: …}): where a file gives a credential. */
+export const SECRET_REF = { $ref: '#/definitions/secret' };
+
 export const MARK = '[forgectl]';
 
 /** A marked field's value without the mark, and whether it had it. */

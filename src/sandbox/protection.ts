@@ -1,4 +1,4 @@
-import { ADMIN_LEVEL } from '../api/protected-access.js';
+import { ADMIN_LEVEL } from '../resources/protected-branches/values.js';
 import { memberRoleInGroup, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { groupChain, projectGroup } from './hierarchy.js';

@@ -117,6 +117,28 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
   });
 });
 
+describe.skipIf(!built)('the bundle\'s chunks', () => {
+  /** The sandbox's code: its kernel (src/sandbox/) and every resource's module (src/resources/<resource>/sandbox*.ts). */
+  const SANDBOX = /^src\/sandbox\/|^src\/resources\/[^/]+\/sandbox(-[a-z-]+)?\.ts$/;
+  /**
+   * The client's own code: what the sandbox may not import (the linter's layers say so), so a chunk that holds some
+   * of it is one a command loads. What both share is the leaves, git's object ids, http/url.ts and the declarations.
+   */
+  const CLIENT = /^src\/(commands|cli|output|config|download|fleet|desired)\/|^src\/main\.ts$|^src\/http\/(?!url\.ts)|^src\/api\/(client|paginate|pacer|lookups|multipart|errors|response|commit-actions|graphql)\.ts$|^src\/resources\/[^/]+\/(?!(resource|values|sandbox(-[a-z-]+)?)\.ts$)/;
+
+  it('keep every sandbox module out of the client\'s: no chunk holds both', () => {
+    const meta = JSON.parse(readFileSync(`${dist}meta.json`, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const chunks = Object.entries(meta.outputs).map(([file, output]) => ({ file, inputs: Object.keys(output.inputs) }));
+    const sandboxChunks = chunks.filter((chunk) => chunk.inputs.some((input) => SANDBOX.test(input)));
+    // Every resource's module is in the bundle (for `forgectl sandbox`) …
+    const modules = sandboxChunks.flatMap((chunk) => chunk.inputs).filter((input) => /^src\/resources\/[^/]+\/sandbox\.ts$/.test(input));
+    expect(modules).toContain('src/resources/deploy-tokens/sandbox.ts');
+    expect(modules.length).toBeGreaterThan(30);
+    // … in chunks of the sandbox's own: none of them holds a line of the client.
+    expect(sandboxChunks.map((chunk) => ({ file: chunk.file, client: chunk.inputs.filter((input) => CLIENT.test(input)) })).filter((chunk) => chunk.client.length)).toEqual([]);
+  });
+});
+
 describe.skipIf(!built)('the code cache', () => {
   const build = built ? (JSON.parse(readFileSync(`${dist}package.json`, 'utf8')) as { build: string }).build : '';
   const folderOf = (cache: string) => join(cache, 'forgectl', 'code-cache', `${build}-${process.version}-${process.arch}`);

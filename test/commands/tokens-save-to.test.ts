@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { variableTable } from '../../src/sandbox/model.js';
+import { variables } from '../../src/resources/variables/sandbox.js';
 import { tempDir, useTestSandbox, type RunOptions } from '../helpers/cli.js';
 
 /** tokens rotate --save-to ci-var: and exec:, with the recovery discipline for each target. */
@@ -24,7 +24,7 @@ async function bot(name = 'cron-bot') {
 
 /** The value a CI job is handed for a variable (what the runner gets, hidden or not). */
 function jobSees(owner: 'group' | 'project', key: string, scope = '*'): string | undefined {
-  return variableTable(sandbox.db).find((v) => v.owner === owner && v.key === key && v.environment_scope === scope)?.value;
+  return variables.table(sandbox.db).find((v) => v[`${owner}_id`] !== undefined && v.key === key && v.environment_scope === scope)?.value ?? undefined;
 }
 
 const authenticates = async (token: string): Promise<boolean> => (await sandbox.call('GET', '/groups/acme', undefined, token)).status === 200;

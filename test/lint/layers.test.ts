@@ -71,6 +71,13 @@ describe('layers and circles (eslint)', { timeout: 60_000 }, () => {
     expect(await problems("import { projectVariablesSection } from '../../resources/variables/desired.js';\nexport const x = projectVariablesSection;\n", 'src/desired/sections/probe.ts')).toEqual([]);
     const up = await problems("import { defineCommand } from '../../cli/command.js';\nexport const x = defineCommand;\n", 'src/resources/variables/desired.ts');
     expect(up).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*a layer imports only downward/)]);
+    // A declaration (resource.ts, values.ts) is written with the field kit alone, and may read another declaration.
+    expect(await problems("import { f } from '../../api/fields.js';\nimport { USER_FIELDS } from '../users/resource.js';\nexport const x = [f, USER_FIELDS];\n", 'src/resources/members/resource.ts')).toEqual([]);
+    const beyondKit = await problems("import { gitBlobId } from '../../git/objects.js';\nexport const x = gitBlobId;\n", 'src/resources/deploy-tokens/values.ts');
+    expect(beyondKit).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*reads only the field kit/)]);
+    // A resource's sandbox module reads its own declaration, not another resource's.
+    const other = await problems("import { variables } from '../variables/resource.js';\nexport const x = variables;\n", 'src/resources/deploy-tokens/sandbox.ts');
+    expect(other).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*reads its own declaration/)]);
     // The sandbox module reads no command.
     const command = await problems("import { ownedTokens } from './shared.js';\nexport const x = ownedTokens;\n", 'src/resources/deploy-tokens/sandbox.ts');
     expect(command).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*the sandbox reads only/)]);

@@ -1,4 +1,4 @@
-import type { TokenRecord } from '../../api/access-tokens.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { users } from '../../resources/users/resource.js';
 import { defineCommand } from '../../cli/command.js';

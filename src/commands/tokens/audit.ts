@@ -1,4 +1,4 @@
-import type { TokenRecord } from '../../api/access-tokens.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
 import { deployTokens } from '../../resources/deploy-tokens/resource.js';
 import { projects } from '../../resources/projects/resource.js';

@@ -1,4 +1,4 @@
-import type { TokenRecord } from '../../api/access-tokens.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
 import {
   confirmedBeforeReading, describeToken, parseTokenId, personalByUser, resolveUserTarget, targetOptions, userOptions, type TargetOptions, type UserOptions,

@@ -4,7 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { routeRequest } from '../../api/client.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, NetworkError } from '../../errors.js';
-import type { TokenRecord } from '../../api/access-tokens.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import type { NewToken, RecoveryDraft, RecoveryFile } from './rotation.js';
 import type { TokenTarget } from './shared.js';
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
+import type { TokenKind, TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';

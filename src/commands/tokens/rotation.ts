@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { TokenKind, TokenRecord } from '../../api/access-tokens.js';
+import type { TokenKind, TokenRecord } from '../../resources/access-tokens/values.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';

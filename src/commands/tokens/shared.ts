@@ -1,4 +1,4 @@
-import type { TokenFields, TokenKind } from '../../api/access-tokens.js';
+import type { TokenFields, TokenKind } from '../../resources/access-tokens/values.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
 import { userIds } from '../../api/lookups.js';
 import type { Context, OptionDef } from '../../cli/command.js';

@@ -161,3 +161,15 @@ export function singletonSection(def: SingletonDef, options: SingletonOptions): 
   else if (options.removeBody) section.remove = async (io, owner) => void (await io.api.call(routeOf(def, 'update'), { ...parentOf(def, owner), ...options.removeBody }));
   return section;
 }
+
+/** "" and null both mean "no regex": the service presents an unset one as null. */
+export function noEmptyRegex(fields: readonly string[]) {
+  return (values: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, fields.includes(k) && v === '' ? null : v]));
+}
+
+/** The nullable option of specsOf for each field named. */
+export const nullables = (names: readonly string[]): Record<string, { nullable: true }> => Object.fromEntries(names.map((name) => [name, { nullable: true }]));
+
+/** A record's values in the file's shape, where an empty text of a field named is "not set": null. */
+export const blankAsNull = (fields: Record<string, FieldSpec>, names: readonly string[]) => (record: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(pick(record, fields)).map(([name, value]) => [name, value === '' && names.includes(name) ? null : value]));

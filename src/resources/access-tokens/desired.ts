@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TokenRecord } from '../../api/access-tokens.js';
+import type { TokenRecord } from './values.js';
 import { accessTokens } from './resource.js';
 import { f } from '../../api/fields.js';
 import { accessLevelName, pluralNoun } from '../../parse.js';

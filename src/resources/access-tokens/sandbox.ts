@@ -1,7 +1,7 @@
 import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { deployTokenTable, groups, members, projects, runnerTable, tokens, users, type AccessToken, type DeployToken, type Group, type Project, type Runner, type User } from '../../sandbox/model.js';
+import { deployTokenTable, groups, members, projects, runnerTable, tokens, users, type AccessToken, type StoredDeployToken, type Group, type Project, type Runner, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { addToken, addUser, isoDate } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
@@ -362,7 +362,7 @@ function personalRoutes(api: Router): void {
  * answers as its runner (the record runner lists give), and revoking it unregisters the runner.
  */
 function adminTokenRoutes(api: Router): void {
-  const find = (req: SandboxRequest): { access: AccessToken } | { deploy: DeployToken } | { runner: Runner } => {
+  const find = (req: SandboxRequest): { access: AccessToken } | { deploy: StoredDeployToken } | { runner: Runner } => {
     requireAdmin(req);
     const value = String(required(req, 'token'));
     const token = tokens(req.db).find((t) => t.token === value);
@@ -377,7 +377,7 @@ function adminTokenRoutes(api: Router): void {
     return { access: token };
   };
   // A deploy token answers as the deploy token entity (it has no user, and the entity does not name its project).
-  const presentDeploy = (token: DeployToken, now: Date) => ({
+  const presentDeploy = (token: StoredDeployToken, now: Date) => ({
     id: token.id, name: token.name, username: token.username, expires_at: token.expires_at, scopes: token.scopes, revoked: token.revoked,
     expired: token.expires_at !== null && token.expires_at <= now.toISOString(),
   });

@@ -1,12 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
 import { routeOf } from '../../api/resource.js';
-import { DEPLOY_TOKEN_SCOPES, deployTokens } from './resource.js';
+import { DEPLOY_TOKEN_SCOPES, deployTokens, type DeployToken } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { parseDateTime, parseDuration, parseList } from '../../parse.js';
-import { handOverSecret, secretFileFor } from '../../commands/new-secret.js';
-import { assertWritableDir } from '../../commands/tokens/rotation.js';
+import { handOverSecret, secretTarget } from '../../commands/new-secret.js';
 import { ownerOf, ownerOptions, type OwnerOptions } from './shared.js';
 
 interface Options extends OwnerOptions {
@@ -18,12 +15,6 @@ interface Options extends OwnerOptions {
   outputFile?: string;
   outputDir?: string;
   projectsFile?: string;
-}
-
-interface Created {
-  id: number;
-  name: string;
-  token: string;
 }
 
 export default defineCommand<Options>({
@@ -63,45 +54,14 @@ export default defineCommand<Options>({
     }
     const expiresAt = expiry(opts, ctx.now());
     const { resource, params, where } = ownerOf(opts, ctx);
-    const file = opts.projectsFile === undefined ? outputFile(opts) : fleetFile(opts, String(params.project));
-    if (file && opts.projectsFile !== undefined) {
-      // This project fails, the others go on: its earlier token is kept.
-      if (existsSync(file)) throw new CliError(`${file} exists: over --projects-file a token is not written over another (nothing was created here)`, ExitCode.usage, 'move it away, or give another --output-dir');
-      if (!ctx.globals.dryRun) {
-        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-        assertWritableDir(dirname(file), '--output-dir');
-      }
-    } else if (file) {
-      await secretFileFor(ctx, file, 'deploy token');
-    }
-    const token = await ctx.api.call<Created>(routeOf(resource, 'create'), { ...params, name, scopes: [...new Set(opts.scopes)], username: opts.username, expires_at: expiresAt });
+    const file = await secretTarget(ctx, opts, String(params.project), 'deploy token');
+    const token = await ctx.api.call<DeployToken & { token: string }>(routeOf(resource, 'create'), { ...params, name, scopes: [...new Set(opts.scopes)], username: opts.username, expires_at: expiresAt });
     if (ctx.globals.dryRun || !token) return undefined;
     // A token nobody holds (its file could not be written) is revoked rather than left working.
     const what = `deploy token ${token.id} ("${token.name}") of ${where}`;
     return handOverSecret(ctx, token, file, { what, undone: `${what} was revoked again` }, () => ctx.api.call(routeOf(resource, 'delete'), { ...params, token_id: token.id }));
   },
 });
-
-/** --output-file of one token; --output-dir is for a fleet. */
-function outputFile(opts: Options): string | undefined {
-  if (opts.outputDir !== undefined) throw new UsageError('--output-dir is for --projects-file (one file a project)', 'for one token give --output-file FILE');
-  return opts.outputFile === undefined ? undefined : resolve(opts.outputFile);
-}
-
-/**
- * Where a fleet project's token goes: DIR/<project path>.token. Over a fleet a token is never printed: one of many
- * values shown once, amid the others' rows, is too easily lost or pasted to the wrong project.
- */
-function fleetFile(opts: Options, project: string): string {
-  if (opts.outputFile !== undefined) throw new UsageError('--output-file holds one token: over --projects-file give --output-dir DIR (one file a project)');
-  if (opts.outputDir === undefined) {
-    throw new UsageError("over --projects-file give --output-dir DIR: each project's token is shown only once, and printed among the others' it is too easily lost", "each is written to DIR/<project path>.token (mode 0600) as soon as it is made");
-  }
-  const dir = resolve(opts.outputDir);
-  const file = resolve(dir, `${project}.token`);
-  if (!relative(dir, file).split(sep).every((part) => part && part !== '..')) throw new UsageError(`"${project}" is not a project path a file can be named after`);
-  return file;
-}
 
 /** --expires-at or --expires-in as a date-time in the future; undefined: never expires. */
 function expiry(opts: Options, now: Date): string | undefined {

@@ -1,4 +1,4 @@
-import { f } from '../../api/fields.js';
+import { f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
 /** The scopes a deploy token may have. */
@@ -38,6 +38,8 @@ export const deployTokens = defineResource({
       parent: 'instance',
       where: () => 'the instance',
       routes: { list: 'GET /deploy_tokens' },
+      // Every project's and group's tokens: administrators only.
+      roles: { read: 'owner', write: 'owner' },
     },
   },
   fields: {                                    // in the order the service presents them
@@ -45,7 +47,7 @@ export const deployTokens = defineResource({
     name: f.string({ create: 'required', help: 'a name for the token' }),
     username: f.string({ help: 'the username it signs in with (default gitlab+deploy-token-N)' }),
     expires_at: f.time({ nullable: true, help: 'when it stops working (default: never)' }),
-    revoked: f.bool({ readOnly: true }),
+    revoked: f.bool({ readOnly: true, default: false }),
     expired: f.bool({ readOnly: true }),
     scopes: f.list({ create: 'required', help: `what it may do: ${DEPLOY_TOKEN_SCOPES.join(', ')}` }),
   },
@@ -56,3 +58,6 @@ export const deployTokens = defineResource({
   identity: ['name'],
   roles: { read: 'maintainer', write: 'maintainer' },
 });
+
+/** A deploy token as the service presents it (its value only in the answer of create). */
+export type DeployToken = RecordOf<typeof deployTokens>;

@@ -2,13 +2,8 @@ import { routeOf } from '../../api/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { parseId } from '../../cli/resource-commands.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
+import type { DeployToken } from './resource.js';
 import { ownerOf, ownerOptions, type OwnerOptions } from './shared.js';
-
-interface Token {
-  id: number;
-  name: string;
-  username: string;
-}
 
 interface Options extends OwnerOptions {
   id?: string;
@@ -39,7 +34,7 @@ export default defineCommand<Options>({
     }
     const { resource, params, where } = ownerOf(opts, ctx);
     const tokens = opts.id !== undefined
-      ? [await ctx.api.call<Token>(routeOf(resource, 'get'), { ...params, token_id: parseId(resource, opts.id) })]
+      ? [await ctx.api.call<DeployToken>(routeOf(resource, 'get'), { ...params, token_id: parseId(resource, opts.id) })]
       : await named(ctx, routeOf(resource, 'list'), params, opts.name!, where);
     const what = `${tokens.length > 1 ? 'deploy tokens' : 'deploy token'} ${tokens.map((token) => `${token.id} ("${token.name}", user ${token.username})`).join(', ')} of ${where}`;
     await ctx.confirm(`Revoke ${what}?`);
@@ -50,9 +45,9 @@ export default defineCommand<Options>({
 });
 
 /** The active tokens of a name (exit 5 when there is none). */
-async function named(ctx: Context, route: string, params: Record<string, unknown>, name: string, where: string): Promise<Token[]> {
-  const found: Token[] = [];
-  for await (const token of ctx.api.list<Token>(route, { ...params, active: true }, { all: true })) if (token.name === name) found.push(token);
+async function named(ctx: Context, route: string, params: Record<string, unknown>, name: string, where: string): Promise<DeployToken[]> {
+  const found: DeployToken[] = [];
+  for await (const token of ctx.api.list<DeployToken>(route, { ...params, active: true }, { all: true })) if (token.name === name) found.push(token);
   if (!found.length) throw new CliError(`${where} has no active deploy token named "${name}"`, ExitCode.notFound);
   return found;
 }

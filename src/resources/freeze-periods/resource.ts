@@ -1,4 +1,4 @@
-import { cron } from '../../api/cron.js';
+import { cron } from './values.js';
 import { f } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 

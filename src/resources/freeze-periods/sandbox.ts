@@ -1,4 +1,4 @@
-import { cronProblem } from '../../api/cron.js';
+import { cronProblem } from './values.js';
 import { canonicalTimeZone } from '../../api/fields.js';
 import type { StoredOf } from '../../api/fields.js';
 import { freezePeriods as resource } from './resource.js';

@@ -1,5 +1,5 @@
 import { f } from '../../api/fields.js';
-import { INTEGRATION_EVENT_FLAGS } from '../../api/integrations.js';
+import { INTEGRATION_EVENT_FLAGS } from './values.js';
 import { defineResource } from '../../api/resource.js';
 
 const event = f.bool({ readOnly: true });

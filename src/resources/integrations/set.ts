@@ -4,7 +4,7 @@ import { readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../parse.js';
-import { SECRET_PARAM } from '../../api/integrations.js';
+import { SECRET_PARAM } from './values.js';
 import { groupIntegrations, integrationArg, parseSlug } from './shared.js';
 
 interface Options {

@@ -1,6 +1,6 @@
 import type { ArgDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { SLUG } from '../../api/integrations.js';
+import { SLUG } from './values.js';
 import { integrations } from './resource.js';
 
 /** Slugs are lower-case words joined by dashes (custom-issue-tracker); underscores are accepted for them. */

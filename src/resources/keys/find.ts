@@ -1,7 +1,7 @@
 import { sshKeys } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { MD5_FINGERPRINT, md5Fingerprint, SHA256_FINGERPRINT, sha256Fingerprint } from '../../api/ssh-keys.js';
+import { MD5_FINGERPRINT, md5Fingerprint, SHA256_FINGERPRINT, sha256Fingerprint } from './values.js';
 import { publicKeyFile } from './public-key.js';
 
 interface Options {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
 import { needs } from '../../../test/helpers/system.js';
 import { SEED_KEYS } from './sandbox.js';
-import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
+import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from './values.js';
 import { tokens } from '../../sandbox/model.js';
 
 const sandbox = useTestSandbox();

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parsePublicKey, type PublicKey } from '../../api/ssh-keys.js';
+import { parsePublicKey, type PublicKey } from './values.js';
 import { UsageError } from '../../errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from '../../api/ssh-keys.js';
+import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from './values.js';
 import { deployKeys, INSTANCE_DEPLOY_KEYS } from '../deploy-keys/resource.js';
 import { sshKeys } from './resource.js';
 import { findProject, projectFor, requireAdmin, requireUser, Role, userFor } from '../../sandbox/auth.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_LIMITS } from '../../api/plan-limits.js';
+import { PLAN_LIMITS } from './values.js';
 import { tokens } from '../../sandbox/model.js';
 import { type TestSandbox, useTestSandbox } from '../../../test/helpers/cli.js';
 

@@ -1,5 +1,5 @@
 import { f, type Field } from '../../api/fields.js';
-import { PLAN_LIMITS } from '../../api/plan-limits.js';
+import { PLAN_LIMITS } from './values.js';
 import { defineSingleton } from '../../api/resource.js';
 
 /**

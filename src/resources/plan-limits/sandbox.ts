@@ -1,4 +1,4 @@
-import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { PLAN_LIMITS, PLANS } from './values.js';
 import { planLimits as declared } from './resource.js';
 import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';

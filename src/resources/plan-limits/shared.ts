@@ -1,4 +1,4 @@
-import { PLAN_LIMITS, PLANS } from '../../api/plan-limits.js';
+import { PLAN_LIMITS, PLANS } from './values.js';
 import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { closestName, parseChoice, splitPairs } from '../../parse.js';

@@ -1,5 +1,5 @@
 import { allowedEntries, WhoNames } from '../../api/lookups.js';
-import { BRANCH_LISTS, branchLevels, parseWho, replaceEntries, whoText, type AccessEntry, type BranchList } from '../../api/protected-access.js';
+import { BRANCH_LISTS, branchLevels, parseWho, replaceEntries, whoText, type AccessEntry, type BranchList } from './values.js';
 import { placed, routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from './resource.js';
 import { projects } from '../projects/resource.js';

@@ -1,6 +1,6 @@
 import { f } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
-import type { AccessEntry } from '../../api/protected-access.js';
+import type { AccessEntry } from './values.js';
 
 /**
  * Branch names and wildcards (`release/*`) of a project, or of every project of a group (Premium), that only some

@@ -1,4 +1,4 @@
-import { BRANCH_LISTS, branchLevels, type BranchList } from '../../api/protected-access.js';
+import { BRANCH_LISTS, branchLevels, type BranchList } from './values.js';
 import { protectedBranches as declared } from './resource.js';
 import { findProject, groupFor, memberRoleInGroup, memberRoleInProject, projectFor, requireTier, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';

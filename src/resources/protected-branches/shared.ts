@@ -1,6 +1,6 @@
 import type { Api } from '../../api/client.js';
 import { EntryNames } from '../../api/lookups.js';
-import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, parseWhoList, type BranchList, type Who } from '../../api/protected-access.js';
+import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, parseWhoList, type BranchList, type Who } from './values.js';
 import type { ProtectedBranch } from './resource.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { parseAccessLevel, withChoices } from '../../parse.js';

@@ -1,4 +1,4 @@
-import { parseWhoList, patchEntries, type Who } from '../../api/protected-access.js';
+import { parseWhoList, patchEntries, type Who } from './values.js';
 import { allowedEntries } from '../../api/lookups.js';
 import { routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from './resource.js';

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { parseWhoList, type Who } from '../../api/protected-access.js';
+import { parseWhoList, type Who } from '../protected-branches/values.js';
 import { allowedEntries } from '../../api/lookups.js';
 import { projectOption } from '../../cli/options.js';
 import { parseAccessLevel } from '../../parse.js';

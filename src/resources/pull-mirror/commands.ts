@@ -1,4 +1,4 @@
-import { maskUrlCredentials } from '../../api/mirrors.js';
+import { maskUrlCredentials } from './values.js';
 import { pullMirror } from './resource.js';
 import { singletonCommands } from '../../cli/resource-commands.js';
 import { readSecret } from '../../cli/secrets.js';

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { f, kindField } from '../../api/fields.js';
-import { maskUrlCredentials, mirrorUrlProblem } from '../../api/mirrors.js';
-import { re2Regex } from '../../api/push-rules.js';
+import { maskUrlCredentials, mirrorUrlProblem } from './values.js';
+import { re2Regex } from '../../api/fields.js';
 import { defineSingleton } from '../../api/resource.js';
 
 /** A repository URL the service can pull from (http, https, ssh, git). */

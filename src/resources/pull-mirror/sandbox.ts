@@ -1,8 +1,8 @@
-import { maskUrlCredentials, mirrorUrlProblem } from '../../api/mirrors.js';
-import { re2Problem } from '../../api/push-rules.js';
+import { maskUrlCredentials, mirrorUrlProblem } from './values.js';
+import { re2Problem } from '../../api/fields.js';
 import { pullMirror } from './resource.js';
 import { findProject } from '../../sandbox/auth.js';
-import { singletonModule } from '../../sandbox/crud.js';
+import { singletonModule } from '../../sandbox/singleton.js';
 import { accepted, errors } from '../../sandbox/http.js';
 import type { PullMirror } from '../../sandbox/model.js';
 

@@ -1,6 +1,8 @@
-import { f } from '../../api/fields.js';
-import { re2Regex } from '../../api/push-rules.js';
+import { f, re2Regex } from '../../api/fields.js';
 import { defineSingleton } from '../../api/resource.js';
+
+/** The fields of a push rule that hold a regex (RE2; an unset one is null, and "" clears one). */
+export const PUSH_RULE_REGEX_FIELDS = ['commit_message_regex', 'commit_message_negative_regex', 'branch_name_regex', 'author_email_regex', 'file_name_regex'] as const;
 
 /**
  * The push rule of a project (Premium): what a push must satisfy. GET answers a JSON null when there is none; a new

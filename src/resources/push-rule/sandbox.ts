@@ -1,6 +1,6 @@
-import { PUSH_RULE_REGEX_FIELDS, re2Problem } from '../../api/push-rules.js';
-import { pushRule } from './resource.js';
-import { singletonModule } from '../../sandbox/crud.js';
+import { re2Problem } from '../../api/fields.js';
+import { pushRule, PUSH_RULE_REGEX_FIELDS } from './resource.js';
+import { singletonModule } from '../../sandbox/singleton.js';
 import { errors } from '../../sandbox/http.js';
 import type { PushRule } from '../../sandbox/model.js';
 

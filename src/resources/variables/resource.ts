@@ -86,15 +86,16 @@ export const variables = defineResource({
   parents: {
     project: { parent: 'project', routes: placement('/projects/{project}/variables') },
     group: { parent: 'group', routes: placement('/groups/{group}/variables') },
-    instance: { parent: 'instance', where: () => 'the instance', routes: placement('/admin/ci/variables') },
+    // Administrators only; instance variables have no environment scope and cannot be hidden.
+    instance: { parent: 'instance', where: () => 'the instance', routes: placement('/admin/ci/variables'), roles: { read: 'owner', write: 'owner' }, without: ['environment_scope', 'hidden'] },
   },
   fields: {                                    // in the order the service presents them
     variable_type: f.enum(['env_var', 'file'], { default: 'env_var', flag: 'type', help: 'env_var, or file: the job gets a file holding the value' }),
     key: fieldOf<string, { create: 'required'; update: false; help: string }>(keyKind, { create: 'required', update: false, help: 'letters, digits and _' }),
-    value: f.string({ create: 'required', nullable: true, help: 'the value (null in answers when hidden)' }),
+    value: f.string({ create: 'required', nullable: true, blank: true, help: 'the value (null in answers when hidden)' }),
     protected: f.bool({ default: false, help: 'only pipelines of protected branches and tags get it' }),
     masked: f.bool({ default: false, help: 'hidden in job logs (8+ characters, no whitespace)' }),
-    hidden: f.bool({ readOnly: true }),
+    hidden: f.bool({ readOnly: true, default: false }),
     masked_and_hidden: f.bool({ writeOnly: true, update: false, help: 'masked, and never shown again (create only)' }),
     raw: f.bool({ default: false, help: 'not expanded: $OTHER stays as written' }),
     environment_scope: f.string({ default: ALL_ENVIRONMENTS, flag: 'scope', placeholder: '<scope>', help: 'the environments that get it (* for all, production, review/*)' }),

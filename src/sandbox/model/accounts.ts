@@ -1,5 +1,7 @@
-import type { TokenFields } from '../../api/access-tokens.js';
+import type { TokenFields } from '../../resources/access-tokens/values.js';
 import { defineTable } from '../db.js';
+import { deployTokens as deployTokenDeclaration } from '../../resources/deploy-tokens/resource.js';
+import { collectionTable, type StoredRecord } from './declared.js';
 
 /** Users and what they sign in and sign with: tokens, SSH and GPG keys, emails, their status; deploy tokens. */
 
@@ -104,17 +106,7 @@ export interface UserStatus {
 
 export const userStatuses = defineTable<UserStatus>('user_statuses');
 
-export interface DeployToken {
-  id: number;
-  name: string;
-  username: string;
-  expires_at: string | null;
-  revoked: boolean;
-  scopes: string[];
-  token: string;
-  /** Where it belongs (deleting it through the API destroys it). */
-  owner: { kind: 'project' | 'group'; id: number };
-  created_at: string;
-}
+/** A deploy token as stored: the declared fields but `expired` (from the clock), its secret, when it was made. */
+export type StoredDeployToken = StoredRecord<typeof deployTokenDeclaration, { token: string; created_at: string }, 'expired'>;
 
-export const deployTokenTable = defineTable<DeployToken>('deploy_tokens');
+export const deployTokenTable = collectionTable<StoredDeployToken>(deployTokenDeclaration);

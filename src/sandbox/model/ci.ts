@@ -83,23 +83,5 @@ export const runnerTable = defineTable<Runner>('ci_runners');
 /** Which runner ran which job. */
 export const runnerJobs = defineTable<{ runner_id: number; job_id: number }>('ci_runner_jobs');
 
-export interface StoredVariable {
-  id: number;
-  owner: 'project' | 'group' | 'instance';
-  /** The project's or group's id; 0 for the instance. */
-  owner_id: number;
-  variable_type: 'env_var' | 'file';
-  key: string;
-  value: string;
-  protected: boolean;
-  masked: boolean;
-  hidden: boolean;
-  raw: boolean;
-  environment_scope: string;
-  description: string | null;
-}
-
-export const variableTable = defineTable<StoredVariable>('ci_variables');
-
 /** A stored secure file: its contents in base64 (the state file is JSON). */
 export type StoredSecureFile = Pick<SecureFile, 'id' | 'name' | 'checksum' | 'created_at' | 'expires_at'> & { project_id: number; data: string };

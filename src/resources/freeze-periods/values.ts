@@ -1,7 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
-import { UsageError } from '../errors.js';
-import { kindField } from './fields.js';
-import { plural } from '../parse.js';
+import { UsageError } from '../../errors.js';
+import { kindField } from '../../api/fields.js';
+import { plural } from '../../parse.js';
 
 /**
  * Cron expressions as the service parses them (Fugit): five fields (minute hour day-of-month month day-of-week) or

@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { accessLevelName, parseAccessLevel } from '../parse.js';
+import { UsageError } from '../../errors.js';
+import { accessLevelName, parseAccessLevel } from '../../parse.js';
 
 /**
  * Who may push, merge, unprotect (protected branches) or create (protected tags): a role, a user, a group or a

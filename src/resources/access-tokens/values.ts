@@ -1,6 +1,6 @@
-import type { RecordOf } from './fields.js';
-import { expandRoute } from './path.js';
-import { accessTokens } from '../resources/access-tokens/resource.js';
+import type { RecordOf } from '../../api/fields.js';
+import { expandRoute } from '../../api/path.js';
+import { accessTokens } from './resource.js';
 
 /** Group, project and personal access tokens share one record and one set of verbs; only the routes differ. */
 export type TokenKind = keyof typeof accessTokens.parents;
