@@ -121,8 +121,6 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /groups/{}/members/all/{}': 'as above',
   'POST /groups/{}/share': 'sharing with a group (GitLab API docs, Projects and Groups; Group.share)',
   'DELETE /groups/{}/share/{}': 'as above (unshare)',
-  'GET /groups/{}/groups/shared': 'the groups a group was invited to (GitLab API docs, Groups: "List shared groups", 17.x; python-gitlab GroupSharedGroupManager)',
-  'GET /groups/{}/projects/shared': 'the projects shared with a group (GitLab API docs, Groups: "List shared projects"; python-gitlab SharedProjectManager)',
   'GET /projects/{}/merge_requests/{}/approvals': 'the approval state of a merge request (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalManager.get)',
   'GET /projects/{}/merge_requests/{}/approval_state': 'the state of each approval rule of a merge request (as above; python-gitlab ProjectMergeRequestApprovalStateManager)',
   'GET /projects/{}/merge_requests/{}/approval_rules': 'merge request approval rules (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalRuleManager)',

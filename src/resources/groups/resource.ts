@@ -43,8 +43,6 @@ export const groups = defineResource({
     delete: 'DELETE /groups/{group}',
     subgroups: 'GET /groups/{group}/subgroups',
     descendants: 'GET /groups/{group}/descendant_groups',
-    /** The groups this group was invited to (shared with it): its members reach them and what is under them. */
-    sharedWithGroup: 'GET /groups/{group}/groups/shared',
     restore: 'POST /groups/{group}/restore',
     /** Moves a group under another (group_id) or to the top level. */
     transfer: 'POST /groups/{group}/transfer',

@@ -138,11 +138,6 @@ export const groupsModule: SandboxModule = {
 
     api.route(declared.routes.descendants, (req) => listGroups(req, descendantGroups(req.db, groupFor(req).id)), { auth: 'optional' });
 
-    // The groups this group was invited to, in the list's shape (the level of each share is in that group's record).
-    api.route(declared.routes.sharedWithGroup, (req) => {
-      const group = groupFor(req);
-      return listGroups(req, groups(req.db).filter((g) => g.shared_with_groups?.some((l) => l.group_id === group.id) && groupVisible(req, g)));
-    }, { auth: 'optional' });
 
     api.route(declared.routes.create, (req) => {
       const user = requireUser(req);

@@ -43,7 +43,7 @@ describe('sandbox: groups and subgroups', () => {
     expect(paths(all)).toEqual(expect.arrayContaining(['acme', 'fleet', 'fleet/team-a', 'fleet/team-a/svc']));
     expect(paths((await call('GET', '/groups?search=team')).body)).toEqual(['fleet/team-a']);
     const fleet = all.find((g: { full_path: string }) => g.full_path === 'fleet');
-    expect(paths((await call('GET', `/groups?top_level_only=true&skip_groups[]=${fleet.id}`)).body)).toEqual(['acme', 'contractors', 'ops']);
+    expect(paths((await call('GET', `/groups?top_level_only=true&skip_groups[]=${fleet.id}`)).body)).toEqual(['acme']);
     expect(paths((await call('GET', '/groups?order_by=id&sort=desc&per_page=1')).body)).toEqual(['fleet/team-a/svc']);
     expect(paths((await call('GET', '/groups', undefined, bob)).body)).toEqual(['acme']);
     // all_available adds the internal groups bob can see.
@@ -108,7 +108,7 @@ describe('sandbox: projects', () => {
   });
 
   it('lists with the service\'s filters: owned, membership, search, archived, visibility, topic; others see only theirs', async () => {
-    expect(paths((await call('GET', '/projects?owned=true&order_by=path&sort=asc')).body)).toEqual(['acme/api', 'fleet/billing-api', 'ops/sre/runbooks', 'root/scratch', 'acme/web']);
+    expect(paths((await call('GET', '/projects?owned=true&order_by=path&sort=asc')).body)).toEqual(['acme/api', 'fleet/billing-api', 'root/scratch', 'acme/web']);
     expect(paths((await call('GET', '/projects?membership=true', undefined, bob)).body)).toEqual(['bob/bobs', 'acme/web', 'acme/api']);
     expect(paths((await call('GET', '/projects?search=billing')).body)).toEqual(['fleet/billing-api']);
     expect(paths((await call('GET', '/projects?search=fleet&search_namespaces=true')).body)).toEqual(['fleet/billing-api']);

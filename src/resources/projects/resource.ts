@@ -61,8 +61,6 @@ export const projects = defineResource({
     update: 'PUT /projects/{project}',
     delete: 'DELETE /projects/{project}',
     ofGroup: 'GET /groups/{group}/projects',
-    /** The projects of other namespaces shared with the group (its members reach them through the share). */
-    sharedWithGroup: 'GET /groups/{group}/projects/shared',
     ofUser: 'GET /users/{user}/projects',
     /** Administrators create a project for another user, in their personal namespace by default. */
     createForUser: 'POST /projects/user/{user}',

@@ -1,7 +1,7 @@
 import { users } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { explainApiError } from '../../cli/review-options.js';
-import { parseSecretSource, readSecret, type SecretSource } from '../../cli/secrets.js';
+import { readSecret } from '../../cli/secrets.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseInteger } from '../../parse.js';
 
@@ -9,7 +9,7 @@ interface Options {
   username: string;
   name: string;
   email: string;
-  password?: SecretSource;
+  passwordStdin?: boolean;
   resetPassword?: boolean;
   forceRandomPassword?: boolean;
   skipConfirmation?: boolean;
@@ -32,20 +32,20 @@ function explained(error: unknown): unknown {
 export default defineCommand<Options>({
   effect: 'write',
   description: [
-    'Creates an account (administrators). The password never comes from the command line: --password names where it is',
-    '(env:VARIABLE, file:PATH, or - for stdin, asked without echo at a terminal), or --reset-password mails the user a link to set one,',
-    'or --force-random-password sets one nobody knows (for accounts that sign in through SSO only). A password shorter than',
+    'Creates an account (administrators). The password never comes from the command line: --password-stdin reads it',
+    '(piped, or typed at a hidden prompt on a terminal), --reset-password mails the user a link to set one, or',
+    '--force-random-password sets one nobody knows (for accounts that sign in through SSO only). A password shorter than',
     `${MIN_PASSWORD} characters is refused before anything is sent. A username or email already taken: exit 6.`,
   ].join(' '),
   examples: [
     'forgectl users create --username dana2 --name "Dana Two" --email dana2@example.com --reset-password',
-    'printf "%s" "$NEW_PASSWORD" | forgectl users create --username svc-ci --name "CI account" --email ci@example.com --password - --skip-confirmation',
+    'printf \'%s\\n\' "$PASSWORD" | forgectl users create --username svc-ci --name "CI account" --email ci@example.com --password-stdin --skip-confirmation',
   ],
   options: [
     { flags: '--username <name>', description: 'the username (letters, digits, _ - .)', required: true },
     { flags: '--name <name>', description: 'the full name', required: true },
     { flags: '--email <address>', description: 'the primary email', required: true },
-    { flags: '--password <source>', description: 'where the password is: env:VARIABLE, file:PATH or - (stdin)', parse: (value: string) => parseSecretSource('the password', value) },
+    { flags: '--password-stdin', description: 'read the password from stdin (a hidden prompt on a terminal)', localFile: true },
     { flags: '--reset-password', description: 'mail the user a link to set a password' },
     { flags: '--force-random-password', description: 'set a random password nobody knows' },
     { flags: '--skip-confirmation', description: 'take the email as confirmed' },
@@ -57,9 +57,9 @@ export default defineCommand<Options>({
   ],
   columns: ['id', 'username', 'name', 'email', 'state'],
   async run(opts, ctx) {
-    const ways = [opts.password !== undefined, Boolean(opts.resetPassword), Boolean(opts.forceRandomPassword)].filter(Boolean).length;
-    if (ways !== 1) throw new UsageError(ways ? 'give one of --password, --reset-password and --force-random-password' : 'how does the user get a password? give --password SOURCE, --reset-password or --force-random-password');
-    const password = opts.password === undefined ? undefined : await readSecret(ctx, 'Password of the new user', opts.password);
+    const ways = [Boolean(opts.passwordStdin), Boolean(opts.resetPassword), Boolean(opts.forceRandomPassword)].filter(Boolean).length;
+    if (ways !== 1) throw new UsageError(ways ? 'give one of --password-stdin, --reset-password and --force-random-password' : 'how does the user get a password? give --password-stdin, --reset-password or --force-random-password');
+    const password = opts.passwordStdin ? await readSecret(ctx, 'Password of the new user', { stdin: true }) : undefined;
     if (password !== undefined && password.length < MIN_PASSWORD) throw new UsageError(`the password is too short (at least ${MIN_PASSWORD} characters)`, 'nothing was sent');
     const created = await ctx.api.call(users.routes.create, {
       username: opts.username,

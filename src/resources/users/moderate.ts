@@ -34,7 +34,8 @@ const BLOCKED_HINT: [RegExp, string] = [/ldap/i, 'the LDAP synchronisation block
 const MODERATIONS: Record<Verb, Moderation> = {
   block: {
     to: 'blocked',
-    already: ['blocked', 'ldap_blocked'],
+    // Banned and pending sign-ups are blocked too: the service changes nothing.
+    already: ['blocked', 'ldap_blocked', 'banned', 'blocked_pending_approval'],
     description: 'Blocks an account: the user can no longer sign in, push, pull or use any token or SSH key; their memberships, projects and contributions stay. Reversible with users unblock. Asks first (--yes off a terminal).',
     example: 'forgectl users block omar --yes',
     question: (user) => `Block ${userWords(user)}? They can no longer sign in or use their tokens and keys (their memberships stay).`,
@@ -44,9 +45,9 @@ const MODERATIONS: Record<Verb, Moderation> = {
   unblock: {
     to: 'active',
     already: ['active'],
-    description: 'Unblocks a blocked account. A deactivated user is activated instead (users activate), a banned one unbanned (users unban); LDAP-blocked users are the directory\'s.',
+    description: 'Unblocks a blocked account (a banned one too, which unbans it; a pending sign-up too, which approves it without telling the user). A deactivated user is activated instead (users activate); LDAP-blocked users are the directory\'s.',
     example: 'forgectl users unblock omar',
-    hints: [BLOCKED_HINT, [/deactivated/i, 'a deactivated user is activated instead: forgectl users activate USER'], [/banned/i, 'a banned user is unbanned instead: forgectl users unban USER']],
+    hints: [BLOCKED_HINT, [/deactivated/i, 'a deactivated user is activated instead: forgectl users activate USER']],
     done: 'Unblocked',
   },
   deactivate: {

@@ -7,9 +7,9 @@ import {
   commitComments, emailTable, gpgKeys, groups, issues, members, mergeRequests, notesTable as notes, projects, snippets, sshKeyTable, tokens, userNamespaceId, users,
   type Email, type Group, type User,
 } from '../../sandbox/model.js';
-import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
+import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { addGroup, addProject, addToken, addUser, isoDate } from '../../sandbox/seed.js';
+import { addUser } from '../../sandbox/seed.js';
 import { deleteGroupNow, deleteProjectNow } from '../../sandbox/deletion.js';
 import { groupChain } from '../../sandbox/hierarchy.js';
 import type { Router } from '../../sandbox/router.js';
@@ -108,8 +108,8 @@ function recentlyActive(req: SandboxRequest, user: User): boolean {
 
 /**
  * The user-moderation routes, with the service's answers: block and deactivate answer null when the user is so
- * already, unblock false when there was nothing to unblock; each refusal is a 403 with its reason, approving or
- * rejecting a user who is not pending a 409.
+ * already (banned and pending users count as blocked), unblock and activate false when there was nothing to change;
+ * each refusal is a 403 with its reason, approving or rejecting a user who is not pending a 409.
  */
 function moderationRoutes(api: Router): void {
   const { routes } = declared;
@@ -117,7 +117,8 @@ function moderationRoutes(api: Router): void {
     const { user, self } = moderated(req);
     if (user.state === 'ldap_blocked') throw errors.forbidden('LDAP blocked users cannot be modified by the API');
     if (self) throw errors.forbidden('The API initiating user cannot be blocked by the API');
-    if (user.state === 'blocked') return created(null);
+    // Banned and pending users count as blocked: nothing changes.
+    if (BLOCKED.includes(user.state)) return created(null);
     if (isInternal(user)) throw errors.message(403, 'An internal user cannot be blocked');
     return moveTo(user, 'blocked');
   });
@@ -125,7 +126,7 @@ function moderationRoutes(api: Router): void {
     const { user } = moderated(req);
     if (user.state === 'ldap_blocked') throw errors.forbidden('LDAP blocked users cannot be unblocked by the API');
     if (user.state === 'deactivated') throw errors.forbidden('Deactivated users cannot be unblocked by the API');
-    if (user.state === 'banned') throw errors.forbidden('Banned users cannot be unblocked by the API');
+    // Blocked, banned and pending users are activated; an active one is not (false).
     return user.state === 'active' ? created(false) : moveTo(user, 'active');
   });
   api.route(routes.deactivate, (req) => {
@@ -133,20 +134,19 @@ function moderationRoutes(api: Router): void {
     if (user.state === 'deactivated') return created(null);
     if (BLOCKED.includes(user.state)) throw errors.message(403, 'Error occurred. A blocked user cannot be deactivated');
     if (isInternal(user)) throw errors.message(403, 'Internal users cannot be deactivated');
-    if (self) throw errors.forbidden('The API you are using cannot be used to deactivate yourself');
-    if (recentlyActive(req, user)) {
+    // The caller is active right now, whatever the record says.
+    if (self || recentlyActive(req, user)) {
       throw errors.message(403, `The user you are trying to deactivate has been active in the past ${MINIMUM_INACTIVE_DAYS} days and cannot be deactivated`);
     }
     return moveTo(user, 'deactivated');
   });
   api.route(routes.activate, (req) => {
     const { user } = moderated(req);
-    if (BLOCKED.includes(user.state)) throw errors.message(403, 'Error occurred. A blocked user must be unblocked to be activated');
-    return user.state === 'active' ? created(true) : moveTo(user, 'active');
+    if (BLOCKED.includes(user.state)) throw errors.forbidden('A blocked user must be unblocked to be activated');
+    return user.state === 'active' ? created(false) : moveTo(user, 'active');
   });
   api.route(routes.ban, (req) => {
-    const { user, self } = moderated(req);
-    if (self) throw errors.forbidden('The API you are using cannot be used to ban yourself');
+    const { user } = moderated(req);
     if (user.state !== 'active') throw errors.message(403, `You cannot ban ${user.state} users.`);
     return moveTo(user, 'banned');
   });
@@ -233,45 +233,7 @@ function findEmail(req: SandboxRequest, user: User): Email {
   return email;
 }
 
-/** The departing user's keys in the demo (the SSH key made with ssh-keygen, so fingerprints match). */
-const DEMO_SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPYka+eF0wLHevoD7ffOEBCuBGCYCHn+tZjcPhSHyKR7 dana@laptop';
-const DEMO_GPG_KEY = '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmDMEZ0Xb3RYJKwYBBAHaRw8BAQdAdanaOkaforSandboxKey\n=dana\n-----END PGP PUBLIC KEY BLOCK-----';
-
-/**
- * A user to offboard in the demo: dana reaches a group (Developer of ops/sre, and so of its project
- * ops/sre/runbooks, where she is also a direct Maintainer), and acme/web through the group contractors (Reporter,
- * expiring), which acme/web is shared with; she has a personal and an impersonation token, an SSH and a GPG key, and
- * was active three days ago (so she cannot be deactivated). ops and contractors are root's.
- */
-function seedDepartingUser(db: Db, { seed, now }: SeedContext): void {
-  if (seed !== 'demo') return;
-  const at = now.toISOString();
-  const root = users(db).find((u) => u.username === 'root')!;
-  const dana = addUser(db, { username: 'dana', name: 'Dana Okafor', last_activity_on: isoDate(now, -3) }, now);
-  const ops = addGroup(db, { name: 'Ops', path: 'ops' }, now);
-  const sre = addGroup(db, { name: 'SRE', path: 'sre', parent_id: ops.id }, now);
-  const runbooks = addProject(db, { name: 'runbooks', path: 'runbooks', namespace_id: sre.id, description: 'Runbooks of the SRE team', creator_id: root.id }, now);
-  const contractors = addGroup(db, { name: 'Contractors', path: 'contractors' }, now);
-  const granted = { created_at: at, created_by_id: root.id };
-  members(db).push(
-    { source_type: 'group', source_id: ops.id, user_id: root.id, access_level: Role.owner, ...granted },
-    { source_type: 'group', source_id: contractors.id, user_id: root.id, access_level: Role.owner, ...granted },
-    { source_type: 'group', source_id: sre.id, user_id: dana.id, access_level: Role.developer, ...granted },
-    { source_type: 'project', source_id: runbooks.id, user_id: dana.id, access_level: Role.maintainer, ...granted },
-    { source_type: 'group', source_id: contractors.id, user_id: dana.id, access_level: Role.reporter, ...granted, expires_at: isoDate(now, 60) },
-  );
-  const web = projects(db).find((p) => p.path_with_namespace === 'acme/web')!;
-  web.shared_with_groups = [...(web.shared_with_groups ?? []), { group_id: contractors.id, group_access_level: Role.reporter, expires_at: isoDate(now, 180) }];
-  addToken(db, dana, { name: 'dana-laptop', scopes: ['api'], expires_at: isoDate(now, 300) }, now);
-  addToken(db, dana, { name: 'support-session', scopes: ['read_api'], impersonation: true, expires_at: isoDate(now, 200) }, now);
-  sshKeyTable(db).push({ id: db.nextId('ssh_keys'), user_id: dana.id, title: 'dana@laptop', key: DEMO_SSH_KEY, created_at: at, expires_at: null, last_used_at: null, usage_type: 'auth_and_signing' });
-  gpgKeys(db).push({ id: db.nextId('gpg_keys'), user_id: dana.id, key: DEMO_GPG_KEY, created_at: at });
-}
-
 export const userAccounts: SandboxModule = {
-  // After the members' seed: the users it adds keep their ids.
-  seedAfter: ['members'],
-  seed: seedDepartingUser,
   routes(api, web) {
     // Uploaded avatars, where the user records' avatar_url points.
     web.get('/uploads/-/system/user/avatar/:user_id/:file', (req) => {
