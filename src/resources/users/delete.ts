@@ -17,13 +17,13 @@ export default defineCommand<{ user: string; hardDelete?: boolean }>({
     '--hard-delete the service refuses to delete a group\'s only owner: forgectl says so before sending anything (exit 6) and',
     'names the groups. To keep the account and take away its access instead: forgectl users offboard.',
   ].join(' '),
-  examples: ['forgectl users delete omar --yes', 'forgectl users delete spammer42 --hard-delete --yes'],
+  examples: ['forgectl users delete omar --yes', 'forgectl users delete priya --hard-delete --yes'],
   args: [userArg],
   options: [{ flags: '--hard-delete', description: 'also delete what the user contributed, and the groups they alone own' }],
   async run(opts, ctx) {
     const user = await userRecord(ctx, opts.user);
-    const memberships = await directMemberships(ctx, user.id);
-    const sole = await soleOwnedGroups(ctx, user.id, memberships);
+    const memberships = await directMemberships(ctx.api, user.id);
+    const sole = await soleOwnedGroups(ctx.api, user.id, memberships);
     const soleNames = sole.map((group) => group.full_path);
     if (sole.length && !opts.hardDelete) {
       throw new CliError(

@@ -1,6 +1,7 @@
 import { users } from './resource.js';
 import { groups } from '../groups/resource.js';
 import { members } from '../members/resource.js';
+import type { Api } from '../../api/client.js';
 import type { ArgDef, Context } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
 
@@ -47,33 +48,30 @@ export interface Membership {
 }
 
 /** The groups and projects the user is a direct member of (administrators). */
-export async function directMemberships(ctx: Context, userId: number): Promise<Membership[]> {
+export async function directMemberships(api: Api, userId: number): Promise<Membership[]> {
   const found: Membership[] = [];
-  for await (const membership of ctx.api.list<Membership>(users.routes.memberships, { user: userId }, { all: true })) found.push(membership);
+  for await (const membership of api.list<Membership>(users.routes.memberships, { user: userId }, { all: true })) found.push(membership);
   return found;
 }
 
 const OWNER = 50;
 
 /**
- * The groups the user alone owns, with their full paths: a direct Owner membership, and no other direct owner in the
- * group or the groups above it (as the service counts them: it refuses to delete such a user, or to remove a group's
- * last owner).
+ * Whether the user is the only owner of a group: nobody else has Owner in it, directly or from a group above it (as
+ * the service counts them: it refuses to delete such a user, or to remove a group's last owner).
  */
-export async function soleOwnedGroups(ctx: Context, userId: number, memberships: Membership[]): Promise<Array<{ id: number; full_path: string }>> {
-  const owned = memberships.filter((m) => m.source_type === 'Namespace' && m.access_level >= OWNER);
+export async function isSoleOwner(api: Api, groupId: number, userId: number): Promise<boolean> {
+  for await (const member of api.list<{ id: number; access_level: number }>(members.parents.group.routes.all, { group: groupId }, { all: true })) {
+    if (member.id !== userId && member.access_level >= OWNER) return false;
+  }
+  return true;
+}
+
+/** The groups the user alone owns (of their direct memberships), with their full paths. */
+export async function soleOwnedGroups(api: Api, userId: number, memberships: Membership[]): Promise<Array<{ id: number; full_path: string }>> {
   const sole: Array<{ id: number; full_path: string }> = [];
-  for (const membership of owned) {
-    const group = await ctx.api.call<{ id: number; full_path: string }>(groups.routes.get, { group: membership.source_id, with_projects: false });
-    const chain = group.full_path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'));
-    let others = false;
-    for (const path of chain) {
-      for await (const member of ctx.api.list<{ id: number; access_level: number }>(members.parents.group.routes.list, { group: path }, { all: true })) {
-        if (member.access_level >= OWNER && member.id !== userId) others = true;
-      }
-      if (others) break;
-    }
-    if (!others) sole.push(group);
+  for (const membership of memberships.filter((m) => m.source_type === 'Namespace' && m.access_level >= OWNER)) {
+    if (await isSoleOwner(api, membership.source_id, userId)) sole.push(await api.call<{ id: number; full_path: string }>(groups.routes.get, { group: membership.source_id, with_projects: false }));
   }
   return sole;
 }

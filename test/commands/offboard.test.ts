@@ -1,0 +1,171 @@
+/**
+ * `users offboard` over real HTTP against the sandbox: a user who is a member of a group, of a subgroup's project and
+ * of a group a project is shared with, with a personal and an impersonation token, an SSH and a GPG key. The run
+ * refuses without confirmation off a terminal, then leaves the user blocked with no membership, token or key; a
+ * second run has nothing to do; a group the user alone owns is named and handed over with --transfer-to.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/sandbox/model.js';
+import { useTestSandbox, type TestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+const GPG_KEY = '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmDMEZ0Xb3RYJKwYBBAHaRw8BAQdAoffboardtestkey\n=leav\n-----END PGP PUBLIC KEY BLOCK-----';
+/** An expiry the service accepts (within a year). */
+const EXPIRES = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
+const SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOXmSQB9D0zd5GsBv4M2sXKkLjH4lS4cSmJ4JdKpa0l1 leaver@laptop';
+
+async function made(sandbox: TestSandbox, path: string, body: Record<string, unknown>): Promise<any> {
+  const answer = await sandbox.call('POST', path, body);
+  expect(answer.status, `POST ${path}: ${answer.text}`).toBe(201);
+  return answer.body;
+}
+
+/**
+ * The departing user of the done criterion, made through the API: Developer of group ops, Maintainer of the project
+ * ops/sre/runbooks (a subgroup's), Reporter of group contractors, which acme/web is shared with.
+ */
+export async function departingUser(sandbox: TestSandbox, username: string, suffix = username): Promise<{ id: number }> {
+  const user = await made(sandbox, '/users', { username, name: `Leaving ${username}`, email: `${username}@example.com`, password: 'long-enough-pw-1' });
+  const ops = await made(sandbox, '/groups', { name: `Ops ${suffix}`, path: `ops-${suffix}` });
+  const sre = await made(sandbox, '/groups', { name: 'SRE', path: 'sre', parent_id: ops.id });
+  const runbooks = await made(sandbox, '/projects', { name: 'runbooks', path: 'runbooks', namespace_id: sre.id });
+  const contractors = await made(sandbox, '/groups', { name: `Contractors ${suffix}`, path: `contractors-${suffix}` });
+  await made(sandbox, `/projects/acme%2Fweb/share`, { group_id: contractors.id, group_access: 20 });
+  await made(sandbox, `/groups/${ops.id}/members`, { user_id: user.id, access_level: 30 });
+  await made(sandbox, `/projects/${runbooks.id}/members`, { user_id: user.id, access_level: 40 });
+  await made(sandbox, `/groups/${contractors.id}/members`, { user_id: user.id, access_level: 20 });
+  await made(sandbox, `/users/${user.id}/personal_access_tokens`, { name: 'laptop', scopes: ['api'], expires_at: EXPIRES });
+  await made(sandbox, `/users/${user.id}/impersonation_tokens`, { name: 'support-session', scopes: ['read_api'], expires_at: EXPIRES });
+  await made(sandbox, `/users/${user.id}/keys`, { title: `${username}@laptop`, key: SSH_KEY.replace('l1', `${suffix.length}${suffix.length}`).replace('leaver', username) });
+  await made(sandbox, `/users/${user.id}/gpg_keys`, { key: GPG_KEY.replace('testkey', suffix) });
+  return user;
+}
+
+/** What the user can still reach or use: memberships, active tokens, keys, and the state. */
+export async function leftOf(sandbox: TestSandbox, id: number) {
+  const get = async (path: string) => (await sandbox.call('GET', path)).body;
+  return {
+    state: (await get(`/users/${id}`)).state,
+    memberships: await get(`/users/${id}/memberships`),
+    tokens: await get(`/personal_access_tokens?user_id=${id}&state=active`),
+    impersonation: await get(`/users/${id}/impersonation_tokens?state=active`),
+    ssh: await get(`/users/${id}/keys`),
+    gpg: await get(`/users/${id}/gpg_keys`),
+  };
+}
+
+export const OFFBOARDED = { state: 'blocked', memberships: [], tokens: [], impersonation: [], ssh: [], gpg: [] };
+
+const writes = () => sandbox.requests().filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
+
+describe('users offboard', () => {
+  let leaver: { id: number };
+  beforeAll(async () => {
+    leaver = await departingUser(sandbox, 'leaver');
+  });
+
+  it('reads everything and shows the plan; off a terminal without --yes it ends with exit 2 and sends nothing', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['users', 'offboard', 'leaver']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(writes()).toEqual([]);
+    expect(result.stderr).toContain('Offboarding leaver (Leaving leaver), active:');
+    for (const line of ['block leaver', 'remove-membership group ops-leaver — developer', 'remove-membership project ops-leaver/sre/runbooks — maintainer', 'remove-membership group contractors-leaver — reporter', 'revoke-token personal access token laptop', 'revoke-impersonation-token impersonation token support-session', 'delete-ssh-key SSH key leaver@laptop', 'delete-gpg-key GPG key']) {
+      expect(result.stderr).toContain(line);
+    }
+    expect(result.stderr).toMatch(/error: confirmation needed: Offboard leaver: block, 3 memberships removed, 2 tokens revoked, 2 keys deleted\?/);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('hint: pass --yes to confirm without a terminal');
+    expect((await leftOf(sandbox, leaver.id)).state).toBe('active');
+  });
+
+  it('--plan-only prints the plan as records and exits 9; --dry-run prints it and exits 0; neither sends anything', async () => {
+    sandbox.clearRequests();
+    const plan = await sandbox.run(['users', 'offboard', 'leaver', '--plan-only', '-o', 'json']);
+    expect(plan.code, plan.stderr).toBe(9);
+    const rows = plan.json<Array<{ action: string; status: string }>>();
+    expect(rows.map((r) => r.action)).toEqual(['block', 'remove-membership', 'remove-membership', 'remove-membership', 'revoke-token', 'revoke-impersonation-token', 'delete-ssh-key', 'delete-gpg-key']);
+    expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['planned']));
+    const dry = await sandbox.run(['users', 'offboard', 'leaver', '--dry-run', '-o', 'json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.json()).toEqual(rows);
+    expect(writes()).toEqual([]);
+  });
+
+  it('with --yes leaves the user blocked, with no membership and no active token or key, and says what it did', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['users', 'offboard', 'leaver', '--yes', '-o', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json<Array<{ status: string }>>().map((r) => r.status)).toEqual(Array(8).fill('done'));
+    expect(result.stderr).toContain('offboarded leaver: block, 3 memberships removed, 2 tokens revoked, 2 keys deleted');
+    expect(await leftOf(sandbox, leaver.id)).toEqual(OFFBOARDED);
+    // The project shared with one of the groups is out of reach too.
+    expect((await sandbox.call('GET', `/projects/acme%2Fweb/members/all/${leaver.id}`)).status).toBe(404);
+    // The instance recorded each step.
+    const events = (await sandbox.call('GET', '/audit_events?per_page=100')).body as Array<{ details: { target_details?: string; custom_message?: string } }>;
+    expect(events.filter((e) => JSON.stringify(e).includes('leaver')).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('a second run has nothing to do: exit 0, nothing sent', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['users', 'offboard', 'leaver']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('nothing to do');
+    expect(writes()).toEqual([]);
+    expect((await sandbox.run(['users', 'offboard', 'leaver', '--plan-only'])).code).toBe(0);
+  });
+
+  it('a group the user alone owns is named with its fix; the rest is done, and exit 9 until --transfer-to hands it over', async () => {
+    const owner = await made(sandbox, '/users', { username: 'soleowner', name: 'Sole Owner', email: 'sole@example.com', password: 'long-enough-pw-1' });
+    const token = (await made(sandbox, `/users/${owner.id}/personal_access_tokens`, { name: 'own', scopes: ['api'], expires_at: EXPIRES })).token;
+    const lab = (await sandbox.call('POST', '/groups', { name: 'Lab', path: 'lab' }, token)).body;
+    await made(sandbox, '/groups', { name: 'Inner', path: 'inner', parent_id: lab.id });
+    await made(sandbox, '/projects/acme%2Fapi/members', { user_id: owner.id, access_level: 30 });
+    const first = await sandbox.run(['users', 'offboard', 'soleowner', '--yes']);
+    expect(first.code, first.stderr).toBe(9);
+    expect(first.stderr).toContain('Cannot be done:\n  group lab: soleowner is its only owner: hand it over with --transfer-to USER, or add an owner first (forgectl members add USER --group lab --access-level owner)');
+    expect(first.stderr).toContain('attention: soleowner still owns lab alone');
+    expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Lab']);
+    expect((await sandbox.run(['users', 'offboard', 'soleowner', '--plan-only'])).code).toBe(9);
+
+    sandbox.clearRequests();
+    const handed = await sandbox.run(['users', 'offboard', 'soleowner', '--transfer-to', 'alice', '--yes', '-o', 'json']);
+    expect(handed.code, handed.stderr).toBe(0);
+    expect(handed.json<Array<{ action: string; target: string }>>().map((r) => `${r.action} ${r.target}`)).toEqual(['add-owner group lab', 'remove-membership group lab']);
+    expect(writes().map((r) => `${r.method} ${r.path.replace(/\d+/g, 'N')}`)).toEqual(['POST /api/vN/groups/N/members', 'DELETE /api/vN/groups/N/members/N']);
+    expect((await sandbox.call('GET', '/groups/lab/members')).body.map((m: { username: string; access_level: number }) => `${m.username}:${m.access_level}`)).toEqual(['alice:50']);
+  });
+
+  it('checks every value before the first write: unknown users, a transfer to an inactive user, a mode the service refuses', async () => {
+    await made(sandbox, '/users', { username: 'recent', name: 'Recent', email: 'recent@example.com', password: 'long-enough-pw-1' });
+    users(sandbox.db).find((u) => u.username === 'recent')!.last_activity_on = new Date().toISOString().slice(0, 10);
+    sandbox.clearRequests();
+    const cases: Array<[string[], number, RegExp]> = [
+      [['users', 'offboard', 'nobody-here', '--yes'], 5, /no user named "nobody-here"/],
+      [['users', 'offboard', 'recent', '--transfer-to', 'nobody-here', '--yes'], 5, /no user named "nobody-here"/],
+      [['users', 'offboard', 'recent', '--transfer-to', 'leaver', '--yes'], 2, /--transfer-to leaver: the user is blocked/],
+      [['users', 'offboard', 'recent', '--transfer-to', 'recent', '--yes'], 2, /names the user being offboarded/],
+      [['users', 'offboard', 'recent', '--mode', 'deactivate', '--yes'], 2, /was active on .* only users without activity in the last 90 days.*\nhint: use --mode block/],
+      [['users', 'offboard', 'leaver', '--mode', 'ban', '--yes'], 2, /leaver is blocked: the service bans active users only/],
+      [['users', 'offboard', 'root', '--yes'], 2, /you cannot offboard yourself/],
+      [['users', 'offboard', 'recent', '--keep', 'tokens,wallets'], 2, /--keep wallets: unknown; choose from memberships, tokens, impersonation-tokens, ssh-keys, gpg-keys/],
+      [['users', 'offboard', 'recent', '--mode', 'erase'], 2, /--mode must be one of block, deactivate, ban/],
+    ];
+    for (const [argv, code, message] of cases) {
+      const result = await sandbox.run(argv);
+      expect([result.code, result.stderr], argv.join(' ')).toEqual([code, expect.stringMatching(message)]);
+    }
+    expect(writes()).toEqual([]);
+  });
+
+  it('--keep leaves what it names; --mode ban bans an active user', async () => {
+    const user = await departingUser(sandbox, 'keeper');
+    const result = await sandbox.run(['users', 'offboard', 'keeper', '--mode', 'ban', '--keep', 'memberships,gpg-keys', '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    const left = await leftOf(sandbox, user.id);
+    expect(left).toMatchObject({ state: 'banned', tokens: [], impersonation: [], ssh: [] });
+    expect(left.memberships).toHaveLength(3);
+    expect(left.gpg).toHaveLength(1);
+    expect((await sandbox.run(['users', 'offboard', 'keeper', '--mode', 'ban', '--keep', 'memberships,gpg-keys'])).stderr).toContain('nothing to do');
+  });
+});
