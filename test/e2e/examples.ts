@@ -138,6 +138,7 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   'forgectl storage-move schedule --type project --from default --to storage2': { code: 2, why: CONFIRMS },
   'docs/tokens.md: Access tokens — `tokens list|get|create|rotate|revoke|audit|recover|identify` (block 1): forgectl tokens revoke 12 --project acme/api --yes': { code: 5, why: 'token 12 is one of the reader\'s instance: the demo has none of that id' },
   'forgectl settings set signup_enabled=false': { code: 2, why: CONFIRMS },
+  'forgectl users offboard priya --plan-only -o json': { code: 9, why: 'the plan is not empty: priya has memberships to remove' },
   'forgectl settings set domain_allowlist=example.com,example.org restricted_visibility_levels=public': { code: 2, why: CONFIRMS },
   'forgectl settings set \'default_branch_protection_defaults={"allowed_to_push":[{"access_level":40}],"allow_force_push":false,"allowed_to_merge":[{"access_level":40}]}\'': { code: 2, why: CONFIRMS },
   'forgectl settings set external_pipeline_validation_service_token=@- < token.txt': { code: 2, why: CONFIRMS },
