@@ -3,6 +3,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestSandbox } from './cli.js';
 
+/** What the helpers need of a sandbox: its API, as root (a test sandbox, or a sandbox process through fetch). */
+export type SandboxApi = Pick<TestSandbox, 'call'>;
+
 const GPG_KEY = '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmDMEZ0Xb3RYJKwYBBAHaRw8BAQdAoffboardtestkey\n=leav\n-----END PGP PUBLIC KEY BLOCK-----';
 /** An expiry the service accepts (within a year). */
 export const EXPIRES = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
@@ -14,7 +17,7 @@ function sshPublicKey(comment: string): string {
   return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} ${comment}`;
 }
 
-export async function made(sandbox: TestSandbox, path: string, body: Record<string, unknown>): Promise<any> {
+export async function made(sandbox: SandboxApi, path: string, body: Record<string, unknown>): Promise<any> {
   const answer = await sandbox.call('POST', path, body);
   expect(answer.status, `POST ${path}: ${answer.text}`).toBe(201);
   return answer.body;
@@ -24,7 +27,7 @@ export async function made(sandbox: TestSandbox, path: string, body: Record<stri
  * The departing user of the done criterion, made through the API: Developer of group ops, Maintainer of the project
  * ops/sre/runbooks (a subgroup's), Reporter of group contractors, which acme/web is shared with.
  */
-export async function departingUser(sandbox: TestSandbox, username: string): Promise<{ id: number }> {
+export async function departingUser(sandbox: SandboxApi, username: string): Promise<{ id: number }> {
   const user = await made(sandbox, '/users', { username, name: `Leaving ${username}`, email: `${username}@example.com`, password: 'long-enough-pw-1' });
   const ops = await made(sandbox, '/groups', { name: `Ops ${username}`, path: `ops-${username}` });
   const sre = await made(sandbox, '/groups', { name: 'SRE', path: 'sre', parent_id: ops.id });
@@ -42,7 +45,7 @@ export async function departingUser(sandbox: TestSandbox, username: string): Pro
 }
 
 /** What the user can still reach or use: memberships, active tokens, keys, and the state. */
-export async function leftOf(sandbox: TestSandbox, id: number) {
+export async function leftOf(sandbox: SandboxApi, id: number) {
   const get = async (path: string) => (await sandbox.call('GET', path)).body;
   return {
     state: (await get(`/users/${id}`)).state,
