@@ -76,20 +76,22 @@ describe('users offboard', () => {
     const owner = await made(sandbox, '/users', { username: 'soleowner', name: 'Sole Owner', email: 'sole@example.com', password: 'long-enough-pw-1' });
     const token = (await made(sandbox, `/users/${owner.id}/personal_access_tokens`, { name: 'own', scopes: ['api'], expires_at: EXPIRES })).token;
     const lab = (await sandbox.call('POST', '/groups', { name: 'Lab', path: 'lab' }, token)).body;
-    await made(sandbox, '/groups', { name: 'Inner', path: 'inner', parent_id: lab.id });
+    // A subgroup the user made owns too; whoever takes over lab inherits it.
+    expect((await sandbox.call('POST', '/groups', { name: 'Inner', path: 'inner', parent_id: lab.id }, token)).status).toBe(201);
     await made(sandbox, '/projects/acme%2Fapi/members', { user_id: owner.id, access_level: 30 });
     const first = await sandbox.run(['users', 'offboard', 'soleowner', '--yes']);
     expect(first.code, first.stderr).toBe(9);
     expect(first.stderr).toContain('Cannot be done:\n  group lab: soleowner is its only owner: hand it over with --transfer-to USER, or add an owner first (forgectl members add USER --group lab --access-level owner)');
-    expect(first.stderr).toContain('attention: soleowner still owns lab alone');
-    expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Lab']);
+    expect(first.stderr).toContain('attention: soleowner still owns lab, lab/inner alone; hand them over with --transfer-to USER');
+    expect(first.stderr).toContain('  group lab/inner: soleowner is its only owner');
+    expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Lab', 'Inner']);
     expect((await sandbox.run(['users', 'offboard', 'soleowner', '--plan-only'])).code).toBe(9);
 
     sandbox.clearRequests();
     const handed = await sandbox.run(['users', 'offboard', 'soleowner', '--transfer-to', 'alice', '--yes', '-o', 'json']);
     expect(handed.code, handed.stderr).toBe(0);
-    expect(handed.json<Array<{ action: string; target: string }>>().map((r) => `${r.action} ${r.target}`)).toEqual(['add-owner group lab', 'remove-membership group lab']);
-    expect(writes().map((r) => `${r.method} ${r.path.replace(/\d+/g, 'N')}`)).toEqual(['POST /api/vN/groups/N/members', 'DELETE /api/vN/groups/N/members/N']);
+    expect(handed.json<Array<{ action: string; target: string }>>().map((r) => `${r.action} ${r.target}`)).toEqual(['add-owner group lab', 'remove-membership group lab', 'remove-membership group lab/inner']);
+    expect(writes().map((r) => `${r.method} ${r.path.replace(/\d+/g, 'N')}`)).toEqual(['POST /api/vN/groups/N/members', 'DELETE /api/vN/groups/N/members/N', 'DELETE /api/vN/groups/N/members/N']);
     expect((await sandbox.call('GET', '/groups/lab/members')).body.map((m: { username: string; access_level: number }) => `${m.username}:${m.access_level}`)).toEqual(['alice:50']);
   });
 

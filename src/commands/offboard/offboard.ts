@@ -191,7 +191,7 @@ export default defineCommand<Options>({
 /** The end of a run: exit 9 while a group the user alone owns keeps them, else 0 with what was done. */
 function finish(ctx: Context, found: Survey, rows: Row[], done: string): unknown {
   const cannot = rows.filter((r) => r.status === 'cannot');
-  if (cannot.length) return new ResultWithExit(rows, ExitCode.attention, `attention: ${found.user.username} still owns ${cannot.map((r) => r.target.replace(/^group /, '')).join(', ')} alone; hand it over with --transfer-to USER`);
+  if (cannot.length) return new ResultWithExit(rows, ExitCode.attention, `attention: ${found.user.username} still owns ${cannot.map((r) => r.target.replace(/^group /, '')).join(', ')} alone; hand ${cannot.length > 1 ? 'them' : 'it'} over with --transfer-to USER`);
   ctx.io.note(done);
   return rows;
 }
