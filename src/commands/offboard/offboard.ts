@@ -1,8 +1,8 @@
 import type { Api } from '../../api/client.js';
 import { defineCommand, type Context } from '../../cli/command.js';
-import { ApiError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, ExitCode } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
-import { parseChoice, parseList, plural, withChoices } from '../../parse.js';
+import { parseChoice, parseChoiceList, plural } from '../../parse.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
 import { gpgKeys } from '../../resources/gpg-keys/resource.js';
 import { sshKeys } from '../../resources/keys/resource.js';
@@ -157,12 +157,7 @@ export default defineCommand<Options>({
     {
       flags: '--keep <parts>',
       description: `what to leave alone, comma-separated: ${PARTS.join(', ')} (default: take everything away)`,
-      parse: withChoices((value: string, previous?: string[]) => {
-        const parts = parseList(value, previous);
-        const unknown = parts.filter((part) => !(PARTS as readonly string[]).includes(part));
-        if (unknown.length) throw new UsageError(`--keep ${unknown.join(',')}: unknown; choose from ${PARTS.join(', ')}`);
-        return parts;
-      }, PARTS, true),
+      parse: parseChoiceList('--keep', PARTS),
     },
     { flags: '--transfer-to <user>', description: 'the user who becomes Owner of the groups the departing user alone owns' },
     { flags: '--plan-only', description: 'print the plan and change nothing: exit 9 when there is something to do, 0 when nothing' },
