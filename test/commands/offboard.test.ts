@@ -117,6 +117,21 @@ describe('users offboard', () => {
     expect(writes()).toEqual([]);
   });
 
+  it('Ctrl-C part-way: exit 130, one line saying what was in flight and how many steps were done; the next run finishes', async () => {
+    const user = await departingUser(sandbox, 'stopped');
+    sandbox.fault({ method: 'DELETE', path: '/members/\\d+$', answer_latency_ms: 5_000 });
+    const removed = (async () => {
+      while ((await leftOf(sandbox, user.id)).memberships.length !== 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      return 'SIGINT' as const;
+    })();
+    const result = await sandbox.run(['users', 'offboard', 'stopped', '--yes'], { interrupted: removed });
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/interrupted by SIGINT: DELETE \/groups\/\d+\/members\/\d+ was sent; whether the server acted on it is unknown\noffboarding stopped: 1 of 8 steps done; run the same command again to finish\n$/);
+    const again = await sandbox.run(['users', 'offboard', 'stopped', '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await leftOf(sandbox, user.id)).toEqual(OFFBOARDED);
+  });
+
   it('--keep leaves what it names; --mode ban bans an active user', async () => {
     const user = await departingUser(sandbox, 'keeper');
     const result = await sandbox.run(['users', 'offboard', 'keeper', '--mode', 'ban', '--keep', 'memberships,gpg-keys', '--yes']);
