@@ -79,7 +79,6 @@ const READS_OTHERS = {
   'groups/sandbox.ts': ['members'],
   'keys/sandbox.ts': ['deploy-keys'],
   'members/sandbox.ts': ['users'],
-  'merge-request-approvals/sandbox.ts': ['approval-rules', 'approval-settings'],
   'merge-requests/sandbox.ts': ['issues'],
   'pipelines/sandbox.ts': ['artifacts'],
   'projects/sandbox.ts': ['groups', 'members'],

@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
-import { groupChain, namespaceOwner, projectGroup } from './hierarchy.js';
+import { groupMembershipPaths, liveOn, projectMembershipPaths } from './hierarchy.js';
 import { errors, HttpError, type SandboxRequest } from './http.js';
-import { groups, members, projects, tokens, users, type AccessToken, type Group, type GroupLink, type Project, type User } from './model.js';
+import { groups, projects, tokens, users, type AccessToken, type Group, type Member, type Project, type User } from './model.js';
 
 /** Access levels of the spec. */
 export const Role = { none: 0, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
@@ -149,26 +149,15 @@ export function findGroup(db: Db, idOrPath: string): Group {
   return findByIdOrPath(groups(db), (group) => group.full_path, 'Group', idOrPath);
 }
 
-/** A direct membership's role; one past its expiry date counts no more. */
-function membership(db: Db, type: 'group' | 'project', id: number, userId: number): number {
-  const member = members(db).find((m) => m.source_type === type && m.source_id === id && m.user_id === userId);
-  if (!member || (member.expires_at && member.expires_at < new Date().toISOString().slice(0, 10))) return 0;
-  return member.access_level;
-}
-
-/** Membership of the group or one of its ancestors: the highest of those roles. */
-function chainRole(db: Db, groupId: number | null, userId: number): number {
-  return Math.max(0, ...groupChain(db, groupId).map((g) => membership(db, 'group', g.id, userId)));
-}
-
-/** Access through groups it is shared with: a member of such a group gets at most the link's access level. */
-function sharedRole(db: Db, links: GroupLink[] | undefined, userId: number): number {
-  return Math.max(0, ...(links ?? []).map((link) => Math.min(link.group_access_level, chainRole(db, link.group_id, userId))));
+/** The highest level of the user's memberships among those paths that still give access today. */
+function bestLevel(paths: Member[], userId: number): number {
+  const today = new Date().toISOString().slice(0, 10);
+  return Math.max(0, ...paths.filter((m) => m.user_id === userId && liveOn(m.expires_at, today)).map((m) => m.access_level));
 }
 
 /** The user's role in a group through membership (of it or an ancestor, or of a group it is shared with). */
 export function memberRoleInGroup(db: Db, user: User, group: Group): number {
-  return Math.max(chainRole(db, group.id, user.id), ...groupChain(db, group.id).map((g) => sharedRole(db, g.shared_with_groups, user.id)));
+  return bestLevel(groupMembershipPaths(db, group, new Date().toISOString().slice(0, 10)), user.id);
 }
 
 /**
@@ -176,13 +165,7 @@ export function memberRoleInGroup(db: Db, user: User, group: Group): number {
  * groups, or of a group the project or its groups are shared with.
  */
 export function memberRoleInProject(db: Db, user: User, project: Project): number {
-  if (namespaceOwner(db, project)?.id === user.id) return Role.owner;
-  const group = projectGroup(db, project);
-  return Math.max(
-    membership(db, 'project', project.id, user.id),
-    sharedRole(db, project.shared_with_groups, user.id),
-    group ? memberRoleInGroup(db, user, group) : 0,
-  );
+  return bestLevel(projectMembershipPaths(db, project, new Date().toISOString().slice(0, 10)), user.id);
 }
 
 /** The user's effective role in a group; administrators count as owners. */

@@ -31,11 +31,14 @@ export interface Where {
   parent: Parent;
 }
 
-export interface CrudHooks<T extends Stored> {
+/** What the resource's module does beside its routes (seedAfter, onPush) passes through as the module's. */
+export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAfter' | 'onPush'> {
   /** Table and id sequence; default: the last segment of the list route ('freeze_periods'). */
   table?: string;
   /** "404 <this> Not Found"; default: the noun in title case ('Freeze Period'). */
   notFound?: string;
+  /** Refusals before the route's parent is looked up (a placement of a higher tier refused whatever the group named). */
+  guard?(req: SandboxRequest, where: Pick<Where, 'key' | 'placement'>): void;
   /** The records a parent has, in list order; default: its own records, oldest first. */
   visible?(db: Db, parent: Parent, where: Where): T[];
   /** The records its list shows, of those (a project's protected branches list its groups' too); default: those. */
@@ -59,8 +62,6 @@ export interface CrudHooks<T extends Stored> {
   beforeDelete?(record: T, req: SandboxRequest, where: Where): void;
   /** Routes of the resource's own, registered before the generic ones (so /badges/render is not taken for an id). */
   routes?(api: Router): void;
-  /** The modules whose seed data this one's builds on (SandboxModule.seedAfter). */
-  seedAfter?: string[];
   /** Seed data; insert() fills defaults, id and timestamps (`placement`: the key of a resource under several parents). */
   seed?(db: Db, context: SeedContext, insert: (parentId: number, values: Partial<T>, placement?: string) => T): void;
 }
@@ -118,7 +119,10 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
 
   /** The routes of one placement: those of the five verbs it declares. */
   function serve(api: Router, key: string, placement: ResourceDef): void {
-    const at = (req: SandboxRequest, minRole: number): Where => whereOf(key, parentOf(placement, req, minRole));
+    const at = (req: SandboxRequest, minRole: number): Where => {
+      hooks.guard?.(req, { key, placement });
+      return whereOf(key, parentOf(placement, req, minRole));
+    };
     const read = Role[placement.roles.read];
     const write = Role[placement.roles.write];
     const { list, get, create, update, delete: remove } = placement.routes;
@@ -185,6 +189,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
       for (const [key, placement] of all) serve(api, key, placement);
     },
     seedAfter: hooks.seedAfter,
+    onPush: hooks.onPush,
     seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values, key = all[0][0]) => insert(db, key, parentId, values, context.now))),
   };
 }

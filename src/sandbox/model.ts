@@ -10,4 +10,4 @@ export * from './model/repository.js';
 export * from './model/review.js';
 export * from './model/ci.js';
 export * from './model/instance.js';
-export { collectionTableName, singletonTableName, type ParentIds, type StoredRecord } from './model/declared.js';
+export { collectionTableName, singletonTableName, type ParentIds, type StoredFields, type StoredRecord } from './model/declared.js';

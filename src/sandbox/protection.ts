@@ -1,7 +1,9 @@
-import { ADMIN_LEVEL } from '../resources/protected-branches/values.js';
+import { protectedBranches as protectedBranchDeclaration } from '../resources/protected-branches/resource.js';
+import { ADMIN_LEVEL, entryKey } from '../resources/protected-branches/values.js';
 import { memberRoleInGroup, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { groupChain, projectGroup } from './hierarchy.js';
+import { presentRecord } from './records.js';
 import type { Tier } from './http.js';
 import { groups, protectedBranches, protectedTagTable, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type SshKey, type User } from './model.js';
 
@@ -84,34 +86,52 @@ export function protectDefaultBranch(db: Db, project: Project): void {
   });
 }
 
-function describe(db: Db, entry: CreateAccess): string {
+/** The words of a rule's access entries: its roles, and what a deploy key gone since is called. */
+interface EntryWords {
+  levels: Record<number, string>;
+  deployKey: string;
+}
+
+const BRANCH_WORDS: EntryWords = { levels: BRANCH_LEVEL_DESCRIPTIONS, deployKey: 'Deploy key' };
+
+/** Protected tags take no Admins level, and name a deploy key gone since by nothing. */
+export const TAG_WORDS: EntryWords = { levels: { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers' }, deployKey: '' };
+
+function describe(db: Db, entry: CreateAccess, words: EntryWords): string {
   if (entry.user_id !== undefined) return users(db).find((u) => u.id === entry.user_id)?.name ?? '';
   if (entry.group_id !== undefined) return groups(db).find((g) => g.id === entry.group_id)?.name ?? '';
-  if (entry.deploy_key_id !== undefined) return sshKeyTable(db).find((k) => k.id === entry.deploy_key_id)?.title ?? 'Deploy key';
-  return BRANCH_LEVEL_DESCRIPTIONS[entry.access_level] ?? String(entry.access_level);
+  if (entry.deploy_key_id !== undefined) return sshKeyTable(db).find((k) => k.id === entry.deploy_key_id)?.title ?? words.deployKey;
+  return words.levels[entry.access_level] ?? String(entry.access_level);
 }
 
 /** One access entry as the service presents it: the enterprise edition names the user and group of every entry. */
-function presentEntry(db: Db, entry: CreateAccess, tier: Tier): Record<string, unknown> {
+export function presentEntry(db: Db, entry: CreateAccess, tier: Tier, words = BRANCH_WORDS): Record<string, unknown> {
   return {
     id: entry.id,
     access_level: entry.access_level,
-    access_level_description: describe(db, entry),
+    access_level_description: describe(db, entry, words),
     ...(tier === 'free' ? {} : { user_id: entry.user_id ?? null, group_id: entry.group_id ?? null }),
     ...(entry.deploy_key_id !== undefined ? { deploy_key_id: entry.deploy_key_id } : {}),
   };
 }
 
-/** A rule as the service presents it; `inherited` (Premium) when a project shows its group's rule. */
-export function presentProtectedBranch(db: Db, rule: ProtectedBranch, tier: Tier = 'premium', inherited = false): Record<string, unknown> {
-  return {
-    id: rule.id,
-    name: rule.name,
-    push_access_levels: rule.push_access_levels.map((entry) => presentEntry(db, entry, tier)),
-    merge_access_levels: rule.merge_access_levels.map((entry) => presentEntry(db, entry, tier)),
-    unprotect_access_levels: rule.unprotect_access_levels.map((entry) => presentEntry(db, entry, tier)),
-    allow_force_push: rule.allow_force_push,
-    code_owner_approval_required: rule.code_owner_approval_required,
-    ...(tier === 'free' ? {} : { inherited }),
-  };
+/** Each role, user, group and deploy key once, as the service stores them. */
+export function uniqueEntries<T extends Omit<CreateAccess, 'id'>>(entries: T[]): T[] {
+  const seen = new Set<string>();
+  return entries.filter((entry) => (seen.has(entryKey(entry)) ? false : (seen.add(entryKey(entry)), true)));
 }
+
+/**
+ * What a rule's answer computes beside its stored fields: the entries with their words, and (Premium; the free edition
+ * answers without it) whether a project shows its group's rule.
+ */
+export const protectionComputed = (db: Db, rule: ProtectedBranch, tier: Tier, inherited: boolean): Record<string, unknown> => ({
+  push_access_levels: rule.push_access_levels.map((entry) => presentEntry(db, entry, tier)),
+  merge_access_levels: rule.merge_access_levels.map((entry) => presentEntry(db, entry, tier)),
+  unprotect_access_levels: rule.unprotect_access_levels.map((entry) => presentEntry(db, entry, tier)),
+  inherited: tier === 'free' ? undefined : inherited,
+});
+
+/** A rule as the service presents it (in approval rules, which name the branches they protect). */
+export const presentProtectedBranch = (db: Db, rule: ProtectedBranch, tier: Tier = 'premium'): Record<string, unknown> =>
+  presentRecord(protectedBranchDeclaration, rule, protectionComputed(db, rule, tier, false));

@@ -89,3 +89,9 @@ export function presentRecord(declared: { fields: Record<string, Field> } & Pick
   const shown = presentedFields(declared).filter(([name]) => !declared.without?.includes(name));
   return Object.fromEntries(shown.map(([name]) => [name, name in computed ? computed[name] : (valueOf(record, name) ?? null)]));
 }
+
+/**
+ * A record the sandbox derives rather than stores (a branch from its ref, a file from its blob), as the service
+ * presents it: the declared fields in declared order, each what `values` gives for it (null when it gives nothing).
+ */
+export const presentDerived = (declared: { fields: Record<string, Field> } & Pick<Placement, 'without'>, values: Values): Values => presentRecord(declared, { id: 0 }, values);

@@ -3,7 +3,10 @@ import { resolveRevision } from './git/repository.js';
 import { errors, type SandboxRequest } from './http.js';
 import type { Commit, Project } from './model.js';
 
-/** Reading a repository through the API: which projects' code the caller may read, and the commit a ref names. */
+/**
+ * Reading a repository through the API: which projects' code the caller may read, the commit a ref names; the names
+ * and searches of branches and tags.
+ */
 
 /**
  * A project whose code the caller may read: public and internal repositories are open (anonymous reads of public
@@ -20,4 +23,35 @@ export function commitOf(req: SandboxRequest, project: Project, ref: unknown, no
   const commit = resolveRevision(req.db, project, ref === undefined || ref === '' ? project.default_branch : String(ref));
   if (!commit) throw errors.notFound(notFound);
   return commit;
+}
+
+/** The commit a new branch or tag starts from, or 400 with the given text. */
+export function startCommit(req: SandboxRequest, project: Project, ref: string, message: string): Commit {
+  const commit = resolveRevision(req.db, project, ref);
+  if (!commit) throw errors.message(400, message);
+  return commit;
+}
+
+/** Whether git would take this as a branch or tag name (git check-ref-format). */
+export function validRefName(name: string): boolean {
+  if (!name || name === '@' || name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
+  if ([...name].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) return false;
+  if (/[~^:?*[\\]|\.\.|@\{|\/\/|\.lock(\/|$)|(^|\/)\./.test(name)) return false;
+  return true;
+}
+
+/** A ref list's `search`: names containing the text; `^text` starting with it, `text$` ending with it (case-insensitive). */
+export function searchedRefs(names: string[], search: unknown): string[] {
+  if (search === undefined || search === '') return names;
+  const text = String(search).toLowerCase();
+  const starts = text.startsWith('^');
+  const ends = text.endsWith('$');
+  const core = text.slice(starts ? 1 : 0, ends ? -1 : undefined);
+  return names.filter((name) => {
+    const lower = name.toLowerCase();
+    if (starts && ends) return lower === core;
+    if (starts) return lower.startsWith(core);
+    if (ends) return lower.endsWith(core);
+    return lower.includes(core);
+  });
 }

@@ -1,10 +1,11 @@
+import { approvalSettings as declaredSettings } from '../resources/approval-settings/resource.js';
 import { projectRole, Role } from './auth.js';
-import { mayMerge, presentProtectedBranch as presentRule, protectDefaultBranch } from './protection.js';
+import { protectDefaultBranch } from './protection.js';
 import type { Db } from './db.js';
 import { errors, type SandboxRequest } from './http.js';
 import {
   approvalSettingsTable, members, mergeRequests, projects, users,
-  type ApprovalRule, type ApprovalSettings, type MergeRequest, type Project, type ProtectedBranch, type User,
+  type ApprovalRule, type ApprovalSettings, type MergeRequest, type Project, type User,
 } from './model.js';
 
 /**
@@ -17,11 +18,6 @@ import {
 export function protectDefaultBranches(db: Db): void {
   for (const project of projects(db)) protectDefaultBranch(db, project);
 }
-
-export const presentProtectedBranch = (db: Db, branch: ProtectedBranch): Record<string, unknown> => presentRule(db, branch);
-
-/** Whether the user may merge into the branch: Developers unless a protection of the branch says otherwise. */
-export const canMergeInto = (db: Db, user: User | undefined, project: Project, branch: string): boolean => mayMerge(db, user, project, branch);
 
 /** Merge requests of a private project are visible from Reporter up; of public and internal ones to every viewer. */
 export function requireMergeRequestAccess(req: SandboxRequest, project: Project): number {
@@ -97,20 +93,12 @@ export function mergeBlocker(mr: MergeRequest, tier: SandboxRequest['tier']): st
   return undefined;
 }
 
-/** A project's approval settings, created with the service's defaults on first use. */
+/** A project's approval settings, created with the service's defaults (the declared ones) on first use. */
 export function approvalSettings(db: Db, projectId: number): ApprovalSettings {
   let settings = approvalSettingsTable(db).find((s) => s.project_id === projectId);
   if (!settings) {
-    settings = {
-      project_id: projectId,
-      approvals_before_merge: 0,
-      reset_approvals_on_push: true,
-      selective_code_owner_removals: false,
-      disable_overriding_approvers_per_merge_request: false,
-      merge_requests_author_approval: false,
-      merge_requests_disable_committers_approval: false,
-      require_password_to_approve: false,
-    };
+    const defaults = Object.entries(declaredSettings.fields).filter(([, field]) => field.default !== undefined).map(([name, field]) => [name, field.default]);
+    settings = { id: db.nextId('project_approval_settings'), project_id: projectId, ...Object.fromEntries(defaults) } as ApprovalSettings;
     approvalSettingsTable(db).push(settings);
   }
   return settings;

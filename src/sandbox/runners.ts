@@ -1,8 +1,9 @@
-import { RUNNER_LIST_FIELDS, type RUNNER_STATUSES } from '../resources/runners/resource.js';
+import { RUNNER_LIST_FIELDS, runners as declared, type RUNNER_STATUSES } from '../resources/runners/resource.js';
 import { groupRole, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { SANDBOX_VERSION } from './http.js';
 import { groups, projects, runnerTable, type Runner, type User } from './model.js';
+import { presentRecord, type Values } from './records.js';
 
 /**
  * Runners as other modules see them: a runner's status, the brief record the service gives in lists (and for a
@@ -22,16 +23,17 @@ export function runnerStatus(runner: Runner, now: Date): (typeof RUNNER_STATUSES
   return Date.parse(runner.contacted_at) > now.getTime() - ONLINE_MS ? 'online' : 'offline';
 }
 
-/** The runner as lists present it. */
-export function presentRunnerBrief(runner: Runner, now: Date): Record<string, unknown> {
+/** What the service derives of a runner for its lists: from its type, whether it is paused, when it last made contact. */
+export function runnerComputed(runner: Runner, now: Date): Values {
   const status = runnerStatus(runner, now);
-  const full: Record<string, unknown> = {
-    id: runner.id, description: runner.description, ip_address: runner.ip_address, active: !runner.paused, paused: runner.paused,
-    is_shared: runner.runner_type === 'instance_type', runner_type: runner.runner_type, name: runner.contacted_at ? 'gitlab-runner' : null,
-    online: status === 'online', status,
-  };
-  return Object.fromEntries(RUNNER_LIST_FIELDS.map((name) => [name, full[name]]));
+  return { active: !runner.paused, is_shared: runner.runner_type === 'instance_type', name: runner.contacted_at ? 'gitlab-runner' : null, online: status === 'online', status };
 }
+
+/** A runner's lists (and the token information endpoint) go without the fields after these. */
+const LIST_VIEW = { fields: declared.fields, without: Object.keys(declared.fields).filter((name) => !(RUNNER_LIST_FIELDS as readonly string[]).includes(name)) };
+
+/** The runner as lists present it. */
+export const presentRunnerBrief = (runner: Runner, now: Date): Values => presentRecord(LIST_VIEW, runner, runnerComputed(runner, now));
 
 /** Unregisters a runner: it is gone, and its authentication token with it. */
 export function removeRunner(db: Db, runner: Runner): void {

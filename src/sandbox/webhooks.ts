@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isLoopbackHost } from '../http/url.js';
-import { HOOK_EVENTS, type HookEventFlag } from '../resources/hooks/resource.js';
+import { HOOK_EVENTS, type Hook, type HookEventFlag } from '../resources/hooks/resource.js';
 import type { Db } from './db.js';
 import { SANDBOX_VERSION } from './http.js';
 import { hookLogs, storedHooks, type HookLog, type Project, type StoredHook } from './model.js';
@@ -30,9 +30,8 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BODY = 64 * 1024;
 export const REDACTED = '[REDACTED]';
 
-export type AlertStatus = 'executable' | 'temporarily_disabled' | 'disabled';
-
-export function alertStatus(hook: StoredHook, now: Date): AlertStatus {
+/** Why a hook is not delivering, from its failures and the clock. */
+export function alertStatus(hook: StoredHook, now: Date): Hook['alert_status'] {
   const failures = hook.recent_failures ?? 0;
   if (failures > PERMANENTLY_DISABLED_FAILURE_THRESHOLD) return 'disabled';
   if (failures > TEMPORARILY_DISABLED_FAILURE_THRESHOLD && hook.disabled_until && hook.disabled_until >= now.toISOString()) return 'temporarily_disabled';

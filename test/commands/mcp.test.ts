@@ -134,7 +134,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     for (const names of Object.values(classes)) names.sort();
     expect(classes).toEqual({
       read: [
-        'approval_rules_get', 'approval_rules_list', 'approvals_config_get', 'approvals_show', 'approvals_state',
+        'access_report', 'approval_rules_get', 'approval_rules_list', 'approvals_config_get', 'approvals_show', 'approvals_state',
         'audit_events_get', 'audit_events_list', 'badges_get', 'badges_list', 'badges_preview', 'branches_get', 'branches_list',
         'commits_get', 'commits_list', 'commits_refs', 'commits_statuses', 'deploy_keys_get',
         'deploy_keys_instance', 'deploy_keys_list', 'deploy_tokens_get', 'deploy_tokens_list', 'draft_notes_get', 'draft_notes_list',

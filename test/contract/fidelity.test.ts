@@ -121,6 +121,10 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /groups/{}/members/all/{}': 'as above',
   'POST /groups/{}/share': 'sharing with a group (GitLab API docs, Projects and Groups; Group.share)',
   'DELETE /groups/{}/share/{}': 'as above (unshare)',
+  'GET /groups/{}/groups/shared': 'the groups a group was invited to (GitLab API docs, Groups: List shared groups; its direct members reach them)',
+  'GET /groups/{}/invited_groups': 'the groups invited to a group (GitLab API docs, Groups: List invited groups)',
+  'GET /projects/{}/invited_groups': "the groups invited to a project (GitLab API docs, Projects: List a project's invited groups)",
+  'GET /groups/{}/projects/shared': 'the projects shared with a group (GitLab API docs, Groups: List shared projects; python-gitlab GroupProjectManager with shared)',
   'GET /projects/{}/merge_requests/{}/approvals': 'the approval state of a merge request (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalManager.get)',
   'GET /projects/{}/merge_requests/{}/approval_state': 'the state of each approval rule of a merge request (as above; python-gitlab ProjectMergeRequestApprovalStateManager)',
   'GET /projects/{}/merge_requests/{}/approval_rules': 'merge request approval rules (GitLab API docs, Merge request approvals; python-gitlab ProjectMergeRequestApprovalRuleManager)',
@@ -263,6 +267,11 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
 const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
   snippets: { files: "a snippet's files [{path, raw_url}] (python-gitlab and gitbeaker read them; the documents list file_name only)" },
+  'approval-rules': {
+    source_rule: "a merge request's rule: the project rule it copies (GitLab API docs, Merge request approvals: merge request level rules)",
+    section: "a merge request's rule: its CODEOWNERS section (as above)",
+    overridden: "a merge request's rule: whether it differs from the project rule it copies (as above)",
+  },
 };
 
 /** `'GET /projects/{project}/badges/{badge_id}'` → `'GET /projects/{}/badges/{}'`. */

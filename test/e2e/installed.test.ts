@@ -171,6 +171,34 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  live('reports every way a user reaches groups and projects: a group, a subgroup\'s project, a project shared with a group', async () => {
+    const api = (line: string) => shell(`forgectl api ${line}`).then((r) => (expect(r.code, r.stderr).toBe(0), r.stdout.trim()));
+    const sub = await api('-X POST /groups -f name=e2e-platform -f path=e2e-platform -F parent_id=1 --jq .id');
+    await api(`-X POST /projects -f name=infra -f path=infra -F namespace_id=${sub} --jq .id`);
+    const sec = await api('-X POST /groups -f name=e2e-sec -f path=e2e-sec --jq .id');
+    const ops = await api('-X POST /groups -f name=e2e-ops -f path=e2e-ops --jq .id');
+    await api(`-X POST /projects -f name=tools -f path=tools -F namespace_id=${ops} --jq .id`);
+    expect((await forgectl(['members', 'add', 'priya', '--group', 'e2e-sec', '--access-level', 'maintainer'])).code).toBe(0);
+    expect((await forgectl(['members', 'add', 'priya', '--project', 'acme/e2e-platform/infra', '--access-level', 'developer'])).code).toBe(0);
+    await api(`-X POST /projects/e2e-ops%2Ftools/share -F group_id=${sec} -F group_access=20 -f expires_at=2099-06-30 --jq .id`);
+    const report = await forgectl(['access', 'report', '--user', 'priya', '--concurrency', '8', '-o', 'json']);
+    expect(report.code, report.stderr).toBe(0);
+    const rows = (JSON.parse(report.stdout) as Array<Record<string, unknown>>).map((row) => `${row.place} ${row.role} ${row.via} ${row.source}${row.shared_via ? ` via ${row.shared_via}` : ''}`);
+    expect(rows).toEqual(expect.arrayContaining([
+      'acme guest direct acme',
+      'acme/e2e-platform guest inherited acme',
+      'acme/e2e-platform/infra developer direct acme/e2e-platform/infra',
+      'e2e-sec maintainer direct e2e-sec',
+      'e2e-ops/tools reporter shared e2e-sec via e2e-ops/tools',
+    ]));
+    const owners = await forgectl(['access', 'report', '--project', 'e2e-ops/tools', '--fail-on', 'owner']);
+    expect(owners.code).toBe(9);
+    expect(owners.stderr).toMatch(/^attention: \d+ rows? owner/m);
+    const dir = tempDir('forgectl-e2e-access-');
+    expect((await shell(`forgectl access report --group acme --recursive --as-desired > ${dir}/members.yaml && forgectl plan -f ${dir}/members.yaml`)).code).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   live('writes a record, a list and an empty list in every format (YAML from the bundle too)', async () => {
     const cases: Array<[string[], (r: ProcessResult) => void]> = [
       [['users', 'get', 'alice', '-o', 'json'], (r) => expect(JSON.parse(r.stdout)).toMatchObject({ username: 'alice' })],

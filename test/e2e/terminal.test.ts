@@ -222,4 +222,20 @@ describe('the installed forgectl on a terminal', () => {
     for (const run of piped) expect(run.stderr).not.toMatch(/planning|badges list \d|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
     rmSync(dir, { recursive: true, force: true });
   });
+
+  terminalCase('access report shows its progress on a terminal\'s stderr, cleared before the table; a pipe gets none', async () => {
+    await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/members$', latency_ms: 60, times: 200 }) });
+    const shown = await onTerminal('forgectl access report --group acme/team-01 --recursive --concurrency 4');
+    await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
+    expect(shown.code).toBe(0);
+    const frames = [...shown.stdout.matchAll(/reading (\d+)\/(\d+) groups and projects…/g)];
+    expect(frames.length).toBeGreaterThan(1);
+    expect(Number(frames.at(-1)![1])).toBeGreaterThan(0);
+    // The last frame is cleared before the summary and the table.
+    const tail = shown.stdout.slice(frames.at(-1)!.index);
+    expect(tail.indexOf('\x1b[0K')).toBeLessThan(tail.indexOf('place'));
+    const piped = await forgectl(['access', 'report', '--group', 'acme/team-01', '--recursive']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toMatch(/reading|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  });
 });

@@ -27,7 +27,7 @@ export const TOOLSETS: Record<string, { description: string; groups: string[] }>
     groups: ['integrations', 'badges', 'group-badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'mirror'],
   },
   ci: { description: 'CI/CD: variables and runners', groups: ['variables', 'runners'] },
-  access: { description: 'who may do what: members, protected branches, deploy tokens, audit events', groups: ['members', 'protected-branches', 'deploy-tokens', 'audit-events'] },
+  access: { description: 'who may do what: access reports, members, protected branches, deploy tokens, audit events', groups: ['access', 'members', 'protected-branches', 'deploy-tokens', 'audit-events'] },
   admin: { description: 'the instance: users, application settings, plan limits, experiments, licenses, storage moves, alerts', groups: ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts'] },
   'desired-state': { description: 'configuration as code: validate, export, plan, and apply a reviewed plan', groups: ['validate', 'export', 'plan', 'apply'] },
   api: { description: 'raw REST requests (GET only unless writes are allowed)', groups: ['api'] },

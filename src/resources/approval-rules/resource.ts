@@ -24,6 +24,8 @@ export const approvalRules = defineResource({
         update: 'PUT /projects/{project}/approval_rules/{approval_rule_id}',
         delete: 'DELETE /projects/{project}/approval_rules/{approval_rule_id}',
       },
+      // The fields of a merge request's copy of a rule.
+      without: ['source_rule', 'section', 'overridden'],
     },
     mr: {
       parent: 'project',
@@ -36,6 +38,8 @@ export const approvalRules = defineResource({
         update: 'PUT /projects/{project}/merge_requests/{merge_request_iid}/approval_rules/{approval_rule_id}',
         delete: 'DELETE /projects/{project}/merge_requests/{merge_request_iid}/approval_rules/{approval_rule_id}',
       },
+      // A merge request's rule has no report type and no branches of its own.
+      without: ['report_type', 'protected_branches', 'applies_to_all_protected_branches'],
     },
   },
   default: 'project',
@@ -46,9 +50,14 @@ export const approvalRules = defineResource({
     report_type: f.enum(['code_coverage', 'license_scanning'], { nullable: true }),
     eligible_approvers: f.object(),
     approvals_required: f.int({ min: 0, create: 'required', help: 'approvals this rule needs' }),
+    /** A merge request's rule: the project rule it was copied from ({approvals_required}), or null. */
+    source_rule: f.object({ nullable: true }),
     users: f.object(),
     groups: f.object(),
     contains_hidden_groups: f.bool({ readOnly: true }),
+    /** A merge request's rule: its CODEOWNERS section (null), and whether it differs from its project rule. */
+    section: f.string({ readOnly: true, nullable: true }),
+    overridden: f.bool({ readOnly: true }),
     protected_branches: f.object(),
     applies_to_all_protected_branches: f.bool(),
   },

@@ -1,22 +1,161 @@
-import { groupRole, projectFor, projectRole, requireTier, Role } from '../../sandbox/auth.js';
+import { findProject, groupRole, projectFor, projectRole, requireTier, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { array, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import {
   approvalRules, groups, mergeRequestRules, overriddenRules, protectedBranches, users,
   type ApprovalRule, type MergeRequest, type MergeRequestRule, type Project,
 } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { approvalRules as declaredRules } from './resource.js';
+import { approvalRules as declared, MAX_RULE_NAME_CHARS } from './resource.js';
 import { mergeRequestApprovals } from '../merge-request-approvals/resource.js';
+import { placed } from '../../api/resource.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentGroup, presentUserBasic } from '../../sandbox/present.js';
+import { presentProtectedBranch } from '../../sandbox/protection.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 import { approvalSettings, eligibleApprovers, findMergeRequest, refreshApprovalStatus } from '../../sandbox/review.js';
 
 /**
- * Approval rules of one merge request (Premium) and its approval state. A merge request starts with copies of the
- * project's rules that apply to its target branch; changing them (create, update, delete) overrides those copies,
- * unless the project forbids overriding approvers per merge request.
+ * Approval rules (Premium, spec 1, api-facts §1.2) of a project, and of one merge request with its approval state.
+ * A merge request starts with copies of the project's rules that apply to its target branch; changing them (create,
+ * update, delete) overrides those copies, unless the project forbids overriding approvers per merge request. Both
+ * are presented from the declaration, each placement going without the fields of the other.
  */
+
+const atProject = placed(declared, 'project');
+const atMergeRequest = placed(declared, 'mr');
+
+/** The eligible approvers of a rule, and the users and groups it names, as a rule's answer has them. */
+function approverFields(req: SandboxRequest, rule: Pick<ApprovalRule, 'user_ids' | 'group_ids'>): Values {
+  return {
+    eligible_approvers: eligibleApprovers(req.db, rule).map((u) => presentUserBasic(u, req.rootUrl)),
+    users: users(req.db).filter((u) => rule.user_ids.includes(u.id)).map((u) => presentUserBasic(u, req.rootUrl)),
+    groups: groups(req.db).filter((g) => rule.group_ids.includes(g.id)).map((g) => presentGroup(g, req.db, req.rootUrl)),
+    contains_hidden_groups: false,
+  };
+}
+
+function presentedRule(req: SandboxRequest, rule: ApprovalRule): Values {
+  const branches = rule.applies_to_all_protected_branches
+    ? protectedBranches(req.db).filter((b) => b.project_id === rule.project_id)
+    : protectedBranches(req.db).filter((b) => rule.protected_branch_ids.includes(b.id));
+  return presentRecord(atProject, rule, { ...approverFields(req, rule), protected_branches: branches.map((branch) => presentProtectedBranch(req.db, branch)) });
+}
+
+function presentedMrRule(req: SandboxRequest, rule: MergeRequestRule): Values {
+  const source = rule.source_rule_id === null ? undefined : approvalRules(req.db).find((r) => r.id === rule.source_rule_id);
+  return presentRecord(atMergeRequest, rule, {
+    ...approverFields(req, rule),
+    source_rule: source ? { approvals_required: source.approvals_required } : null,
+    section: null,
+    overridden: source !== undefined && (source.approvals_required !== rule.approvals_required || source.name !== rule.name),
+  });
+}
+
+/** user_ids and usernames, group_ids of a request: users need access to the project, groups must be visible (others are dropped, as the service filters them). */
+function applyApprovers(req: SandboxRequest, project: Project, rule: Pick<ApprovalRule, 'user_ids' | 'group_ids'>): void {
+  const userIds = array(req.input.user_ids)?.map(Number);
+  const usernames = array(req.input.usernames);
+  if (userIds !== undefined || usernames !== undefined) {
+    const wanted = users(req.db).filter((u) => userIds?.includes(u.id) || usernames?.some((n) => n.toLowerCase() === u.username.toLowerCase()));
+    rule.user_ids = wanted.filter((u) => projectRole(req.db, u, project) > 0).map((u) => u.id);
+  }
+  const groupIds = array(req.input.group_ids)?.map(Number);
+  if (groupIds !== undefined) rule.group_ids = groups(req.db).filter((g) => groupIds.includes(g.id) && groupRole(req.db, req.user, g) > 0).map((g) => g.id);
+}
+
+// ----- a project's rules -----
+
+const RULE_TYPES = ['regular', 'any_approver', 'report_approver', 'code_owner'] as const;
+const REPORT_TYPES = ['code_coverage', 'license_scanning'];
+
+/** The model's checks of a project rule, as the service words them. */
+function checkRule(db: Db, project: Project, rule: ApprovalRule): void {
+  const problems: Record<string, string[]> = {};
+  const others = approvalRules(db).filter((r) => r.project_id === project.id && r.id !== rule.id);
+  if (!rule.name.trim()) problems.name = ["can't be blank"];
+  else if (rule.name.length > MAX_RULE_NAME_CHARS) problems.name = [`is too long (maximum is ${MAX_RULE_NAME_CHARS} characters)`];
+  else if (others.some((r) => r.name === rule.name)) problems.name = ['has already been taken'];
+  if (rule.approvals_required < 0) problems.approvals_required = ['must be greater than or equal to 0'];
+  if (rule.rule_type === 'report_approver' && !rule.report_type) problems.report_type = ["can't be blank"];
+  if (rule.rule_type === 'any_approver' && others.some((r) => r.rule_type === 'any_approver')) problems.rule_type = ['any-approver for the project already exists'];
+  if (Object.keys(problems).length) throw errors.validation(problems);
+}
+
+/** Applies the rule parameters of a create or update request, validated as the service does. */
+function applyRuleParams(req: SandboxRequest, project: Project, rule: ApprovalRule): void {
+  const input = req.input;
+  if (input.name !== undefined) rule.name = String(input.name);
+  const approvals = int(input.approvals_required, 'approvals_required');
+  if (approvals !== undefined) rule.approvals_required = approvals;
+  if (input.rule_type !== undefined) {
+    if (!(RULE_TYPES as readonly string[]).includes(String(input.rule_type))) throw errors.invalid('rule_type');
+    rule.rule_type = input.rule_type as ApprovalRule['rule_type'];
+  }
+  if (input.report_type !== undefined) {
+    if (!REPORT_TYPES.includes(String(input.report_type))) throw errors.invalid('report_type');
+    rule.report_type = String(input.report_type) as ApprovalRule['report_type'];
+    rule.rule_type = 'report_approver';
+  }
+  const allBranches = bool(input.applies_to_all_protected_branches);
+  if (allBranches !== undefined) rule.applies_to_all_protected_branches = allBranches;
+  applyApprovers(req, project, rule);
+  const branchIds = array(input.protected_branch_ids)?.map(Number);
+  if (branchIds !== undefined) rule.protected_branch_ids = protectedBranches(req.db).filter((b) => b.project_id === project.id && branchIds.includes(b.id)).map((b) => b.id);
+  checkRule(req.db, project, rule);
+}
+
+function findRule(req: SandboxRequest, project: Project): ApprovalRule {
+  const rule = approvalRules(req.db).find((r) => r.project_id === project.id && String(r.id) === req.params.approval_rule_id);
+  if (!rule) throw errors.notFound();
+  return rule;
+}
+
+/** Approval rules are a Premium feature: 403 on the free tier. */
+function rulesProject(req: SandboxRequest, minRole: number): Project {
+  const project = projectFor(req, minRole);
+  requireTier(req, 'premium');
+  return project;
+}
+
+function createRule(req: SandboxRequest) {
+  const project = rulesProject(req, Role.maintainer);
+  const rule: ApprovalRule = {
+    id: 0, project_id: project.id, name: '', rule_type: 'regular', report_type: null, approvals_required: 0,
+    user_ids: [], group_ids: [], protected_branch_ids: [], applies_to_all_protected_branches: false,
+  };
+  if (req.input.name === undefined || req.input.name === null) throw errors.missing('name');
+  if (req.input.approvals_required === undefined || req.input.approvals_required === null || req.input.approvals_required === '') throw errors.missing('approvals_required');
+  applyRuleParams(req, project, rule);
+  rule.id = req.db.nextId('approval_rules');
+  approvalRules(req.db).push(rule);
+  return created(presentedRule(req, rule));
+}
+
+function projectRoutes(api: Parameters<SandboxModule['routes']>[0]): void {
+  const { routes } = atProject;
+  api.route(routes.list, (req) => {
+    const project = rulesProject(req, Role.guest);
+    return paginate(req, approvalRules(req.db).filter((r) => r.project_id === project.id), { present: (r) => presentedRule(req, r) });
+  });
+  api.route(routes.get, (req) => ok(presentedRule(req, findRule(req, rulesProject(req, Role.guest)))));
+  api.route(routes.create, createRule);
+  api.route(routes.update, (req) => {
+    const project = rulesProject(req, Role.maintainer);
+    const rule = findRule(req, project);
+    const draft = structuredClone(rule);
+    applyRuleParams(req, project, draft);
+    Object.assign(rule, draft);
+    return ok(presentedRule(req, rule));
+  });
+  api.route(routes.delete, (req) => {
+    const rule = findRule(req, rulesProject(req, Role.maintainer));
+    approvalRules(req.db).splice(approvalRules(req.db).indexOf(rule), 1);
+    return noContent();
+  });
+}
+
+// ----- a merge request's rules -----
 
 /** The project rules that apply to a merge request: those on all protected branches, on its target branch, or on none. */
 function projectRulesFor(db: Db, mr: MergeRequest): ApprovalRule[] {
@@ -37,33 +176,12 @@ function rulesOf(db: Db, mr: MergeRequest): MergeRequestRule[] {
   return copies;
 }
 
-function eligible(db: Db, rule: MergeRequestRule) {
-  return eligibleApprovers(db, { user_ids: rule.user_ids, group_ids: rule.group_ids });
-}
-
-function presentMrRule(req: SandboxRequest, mr: MergeRequest, rule: MergeRequestRule): Record<string, unknown> {
-  const source = rule.source_rule_id === null ? undefined : approvalRules(req.db).find((r) => r.id === rule.source_rule_id);
-  return {
-    id: rule.id,
-    name: rule.name,
-    rule_type: rule.rule_type,
-    eligible_approvers: eligible(req.db, rule).map((u) => presentUserBasic(u, req.rootUrl)),
-    approvals_required: rule.approvals_required,
-    source_rule: source ? { approvals_required: source.approvals_required } : null,
-    users: users(req.db).filter((u) => rule.user_ids.includes(u.id)).map((u) => presentUserBasic(u, req.rootUrl)),
-    groups: groups(req.db).filter((g) => rule.group_ids.includes(g.id)).map((g) => presentGroup(g, req.db, req.rootUrl)),
-    contains_hidden_groups: false,
-    section: null,
-    overridden: source !== undefined && (source.approvals_required !== rule.approvals_required || source.name !== rule.name),
-  };
-}
-
 /** A rule is approved when enough of its eligible approvers approved (anyone counts for any_approver rules). */
-function ruleState(req: SandboxRequest, mr: MergeRequest, rule: MergeRequestRule): Record<string, unknown> {
-  const pool = new Set(eligible(req.db, rule).map((u) => u.id));
+function ruleState(req: SandboxRequest, mr: MergeRequest, rule: MergeRequestRule): Values {
+  const pool = new Set(eligibleApprovers(req.db, rule).map((u) => u.id));
   const approvedBy = mr.approved_by.filter((id) => rule.rule_type === 'any_approver' || pool.has(id));
   return {
-    ...presentMrRule(req, mr, rule),
+    ...presentedMrRule(req, rule),
     approved_by: users(req.db).filter((u) => approvedBy.includes(u.id)).map((u) => presentUserBasic(u, req.rootUrl)),
     approved: approvedBy.length >= rule.approvals_required,
   };
@@ -77,6 +195,13 @@ function rulesChanged(req: SandboxRequest, mr: MergeRequest): void {
   refreshApprovalStatus(mr, req.tier);
 }
 
+/** The merge request of a Premium project the caller may read. */
+function readable(req: SandboxRequest): MergeRequest {
+  const project = projectFor(req);
+  requireTier(req, 'premium');
+  return findMergeRequest(req, project);
+}
+
 /** Project, merge request and the right to change its rules (Developer, unless the project forbids overriding). */
 function editable(req: SandboxRequest): { project: Project; mr: MergeRequest } {
   const project = projectFor(req);
@@ -87,7 +212,7 @@ function editable(req: SandboxRequest): { project: Project; mr: MergeRequest } {
   return { project, mr };
 }
 
-/** user_ids, usernames and group_ids of a request; users need access to the project, groups must be visible. */
+/** The name, approvals and approvers of a request. */
 function applyParams(req: SandboxRequest, project: Project, rule: MergeRequestRule): void {
   if (req.input.name !== undefined) rule.name = String(req.input.name);
   const approvals = int(req.input.approvals_required, 'approvals_required');
@@ -95,90 +220,79 @@ function applyParams(req: SandboxRequest, project: Project, rule: MergeRequestRu
     if (approvals < 0) throw errors.validation({ approvals_required: ['must be greater than or equal to 0'] });
     rule.approvals_required = approvals;
   }
-  const userIds = array(req.input.user_ids)?.map(Number);
-  const usernames = array(req.input.usernames);
-  if (userIds !== undefined || usernames !== undefined) {
-    rule.user_ids = users(req.db)
-      .filter((u) => userIds?.includes(u.id) || usernames?.some((n) => n.toLowerCase() === u.username.toLowerCase()))
-      .filter((u) => projectRole(req.db, u, project) > 0)
-      .map((u) => u.id);
-  }
-  const groupIds = array(req.input.group_ids)?.map(Number);
-  if (groupIds !== undefined) rule.group_ids = groups(req.db).filter((g) => groupIds.includes(g.id) && groupRole(req.db, req.user, g) > 0).map((g) => g.id);
+  applyApprovers(req, project, rule);
   if (!rule.name.trim()) throw errors.validation({ name: ["can't be blank"] });
 }
 
-function findRule(req: SandboxRequest, mr: MergeRequest): MergeRequestRule {
+function findMrRule(req: SandboxRequest, mr: MergeRequest): MergeRequestRule {
   const rule = rulesOf(req.db, mr).find((r) => String(r.id) === req.params.approval_rule_id);
   if (!rule) throw errors.notFound();
   return rule;
 }
 
-export const mergeRequestApprovalRules: SandboxModule = {
+/** A rule of the merge request's own, or a copy of the project rule named by approval_project_rule_id. */
+function createMrRule(req: SandboxRequest) {
+  const { project, mr } = editable(req);
+  const name = String(required(req, 'name'));
+  required(req, 'approvals_required');
+  rulesOf(req.db, mr);
+  const sourceId = int(req.input.approval_project_rule_id, 'approval_project_rule_id');
+  const source = sourceId === undefined ? undefined : approvalRules(req.db).find((r) => r.id === sourceId && r.project_id === project.id);
+  if (sourceId !== undefined && !source) throw errors.notFound();
+  const rule: MergeRequestRule = {
+    id: 0, merge_request_id: mr.id, name, rule_type: 'regular', approvals_required: 0,
+    user_ids: source ? [...source.user_ids] : [], group_ids: source ? [...source.group_ids] : [], source_rule_id: source?.id ?? null,
+  };
+  applyParams(req, project, rule);
+  if (mergeRequestRules(req.db).some((r) => r.merge_request_id === mr.id && r.name === rule.name)) throw errors.validation({ name: ['has already been taken'] });
+  rule.id = req.db.nextId('merge_request_approval_rules');
+  mergeRequestRules(req.db).push(rule);
+  rulesChanged(req, mr);
+  return created(presentedMrRule(req, rule));
+}
+
+function mergeRequestRoutes(api: Parameters<SandboxModule['routes']>[0]): void {
+  const { routes } = atMergeRequest;
+  api.route(mergeRequestApprovals.routes.state, (req) => {
+    const mr = readable(req);
+    return ok({ approval_rules_overwritten: overriddenRules(req.db).some((o) => o.merge_request_id === mr.id), rules: rulesOf(req.db, mr).map((rule) => ruleState(req, mr, rule)) });
+  });
+  api.route(routes.list, (req) => paginate(req, rulesOf(req.db, readable(req)), { present: (rule) => presentedMrRule(req, rule) }));
+  api.route(routes.get, (req) => ok(presentedMrRule(req, findMrRule(req, readable(req)))));
+  api.route(routes.create, createMrRule);
+  api.route(routes.update, (req) => {
+    const { project, mr } = editable(req);
+    const rule = findMrRule(req, mr);
+    const draft = structuredClone(rule);
+    applyParams(req, project, draft);
+    Object.assign(rule, draft);
+    rulesChanged(req, mr);
+    return ok(presentedMrRule(req, rule));
+  });
+  api.route(routes.delete, (req) => {
+    const { mr } = editable(req);
+    const rule = findMrRule(req, mr);
+    mergeRequestRules(req.db).splice(mergeRequestRules(req.db).indexOf(rule), 1);
+    rulesChanged(req, mr);
+    return noContent();
+  });
+}
+
+export const approvalRulesModule: SandboxModule = {
   routes(api) {
-    const rules = declaredRules.parents.mr.routes;
+    projectRoutes(api);
+    mergeRequestRoutes(api);
+  },
 
-    api.route(mergeRequestApprovals.routes.state, (req) => {
-      const project = projectFor(req);
-      requireTier(req, 'premium');
-      const mr = findMergeRequest(req, project);
-      return ok({
-        approval_rules_overwritten: overriddenRules(req.db).some((o) => o.merge_request_id === mr.id),
-        rules: rulesOf(req.db, mr).map((rule) => ruleState(req, mr, rule)),
-      });
-    });
-
-    api.route(rules.list, (req) => {
-      const project = projectFor(req);
-      requireTier(req, 'premium');
-      const mr = findMergeRequest(req, project);
-      return paginate(req, rulesOf(req.db, mr), { present: (rule) => presentMrRule(req, mr, rule) });
-    });
-
-    api.route(rules.get, (req) => {
-      const project = projectFor(req);
-      requireTier(req, 'premium');
-      const mr = findMergeRequest(req, project);
-      return ok(presentMrRule(req, mr, findRule(req, mr)));
-    });
-
-    api.route(rules.create, (req) => {
-      const { project, mr } = editable(req);
-      const name = String(required(req, 'name'));
-      required(req, 'approvals_required');
-      rulesOf(req.db, mr);
-      const sourceId = int(req.input.approval_project_rule_id, 'approval_project_rule_id');
-      const source = sourceId === undefined ? undefined : approvalRules(req.db).find((r) => r.id === sourceId && r.project_id === project.id);
-      if (sourceId !== undefined && !source) throw errors.notFound();
-      const rule: MergeRequestRule = {
-        id: 0, merge_request_id: mr.id, name, rule_type: 'regular', approvals_required: 0,
-        user_ids: source ? [...source.user_ids] : [], group_ids: source ? [...source.group_ids] : [], source_rule_id: source?.id ?? null,
-      };
-      applyParams(req, project, rule);
-      if (mergeRequestRules(req.db).some((r) => r.merge_request_id === mr.id && r.name === rule.name)) throw errors.validation({ name: ['has already been taken'] });
-      rule.id = req.db.nextId('merge_request_approval_rules');
-      mergeRequestRules(req.db).push(rule);
-      rulesChanged(req, mr);
-      return created(presentMrRule(req, mr, rule));
-    });
-
-    api.route(rules.update, (req) => {
-      const { project, mr } = editable(req);
-      const rule = findRule(req, mr);
-      const draft = structuredClone(rule);
-      applyParams(req, project, draft);
-      Object.assign(rule, draft);
-      rulesChanged(req, mr);
-      return ok(presentMrRule(req, mr, rule));
-    });
-
-    api.route(rules.delete, (req) => {
-      const { mr } = editable(req);
-      const rule = findRule(req, mr);
-      mergeRequestRules(req.db).splice(mergeRequestRules(req.db).indexOf(rule), 1);
-      rulesChanged(req, mr);
-      return noContent();
+  // Its rule names the default branch's protection, seeded by protected branches.
+  seedAfter: ['protected-branches'],
+  seed(db) {
+    const project = findProject(db, 'acme/api');
+    const alice = users(db).find((u) => u.username === 'alice');
+    const main = protectedBranches(db).find((b) => b.project_id === project.id && b.name === project.default_branch);
+    approvalRules(db).push({
+      id: db.nextId('approval_rules'), project_id: project.id, name: 'Maintainers', rule_type: 'regular', report_type: null, approvals_required: 1,
+      user_ids: alice ? [alice.id] : [], group_ids: [], protected_branch_ids: main ? [main.id] : [], applies_to_all_protected_branches: false,
     });
   },
 };
-

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobs, pipelines, type StoredEntry } from '../../sandbox/model.js';
-import { toZipEntry } from '../pipelines/sandbox.js';
+import { toZipEntry } from '../../sandbox/pipelines.js';
 import { readZip, zipLayout } from '../../sandbox/zip.js';
 import { tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
 

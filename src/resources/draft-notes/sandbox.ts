@@ -8,6 +8,7 @@ import { draftNotes as declaredDrafts } from './resource.js';
 import { MAX_NOTE_CHARS } from '../../api/review.js';
 import { addNote } from '../../sandbox/notes.js';
 import { findMergeRequest } from '../../sandbox/review.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Draft notes of a merge request (spec 1, api-facts §1.4): pending comments that only their author sees (anyone else
@@ -15,19 +16,8 @@ import { findMergeRequest } from '../../sandbox/review.js';
  * in_reply_to_discussion_id (resolving it when resolve_discussion is set), or a diff note when it has a position.
  */
 
-function presentDraft(draft: DraftNote): Record<string, unknown> {
-  return {
-    id: draft.id,
-    author_id: draft.author_id,
-    merge_request_id: draft.merge_request_id,
-    resolve_discussion: draft.resolve_discussion,
-    discussion_id: draft.discussion_id,
-    note: draft.note,
-    commit_id: draft.commit_id,
-    line_code: draft.line_code,
-    position: draft.position,
-  };
-}
+/** A draft as the service presents it: its declared fields. */
+const shown = (draft: DraftNote): Values => presentRecord(declaredDrafts, draft);
 
 const POSITION_TYPES = ['text', 'image', 'file'];
 
@@ -108,54 +98,60 @@ function publish(db: Db, mr: MergeRequest, draft: DraftNote, now: Date): void {
   draftNoteTable(db).splice(draftNoteTable(db).indexOf(draft), 1);
 }
 
+/** A new draft: a thread of its own, a reply to the thread named by in_reply_to_discussion_id, or a diff note. */
+function createDraft(req: SandboxRequest) {
+  const { mr } = context(req);
+  if (req.input.note === undefined || req.input.note === null) throw errors.missing('note');
+  const position = parsePosition(req.input.position) ?? null;
+  const note = noteText(req.input.note);
+  const replyTo = req.input.in_reply_to_discussion_id as string | undefined;
+  if (replyTo && !notesTable(req.db).some((n) => n.discussion_id === replyTo && n.noteable_type === 'MergeRequest' && n.noteable_id === mr.id)) {
+    throw errors.validation({ base: ['Thread to reply to cannot be found'] });
+  }
+  const commitId = req.input.commit_id as string | undefined;
+  const draft: DraftNote = {
+    id: req.db.nextId('draft_notes'),
+    project_id: mr.project_id,
+    merge_request_id: mr.id,
+    author_id: req.user!.id,
+    note,
+    commit_id: commitId && commitId !== 'undefined' ? commitId : null,
+    discussion_id: replyTo || null,
+    resolve_discussion: bool(req.input.resolve_discussion) ?? false,
+    position,
+    line_code: lineCode(position),
+    created_at: req.now().toISOString(),
+  };
+  draftNoteTable(req.db).push(draft);
+  return created(shown(draft));
+}
+
+/** A draft's text or position changed (one of them is needed). */
+function updateDraft(req: SandboxRequest) {
+  const { drafts } = context(req);
+  const position = parsePosition(req.input.position);
+  const hasNote = req.input.note !== undefined && req.input.note !== null && req.input.note !== '';
+  if (!hasNote && position === undefined) throw errors.badRequest('Missing params to modify');
+  const draft = findDraft(req, drafts);
+  if (hasNote) draft.note = noteText(req.input.note);
+  if (position !== undefined) {
+    draft.position = position;
+    draft.line_code = lineCode(position);
+  }
+  return ok(shown(draft));
+}
+
 export const draftNotes: SandboxModule = {
   routes(api) {
     const { routes } = declaredDrafts;
     // Not paginated: the service presents every draft of the caller at once.
-    api.route(routes.list, (req) => ok(context(req).drafts.map(presentDraft)));
+    api.route(routes.list, (req) => ok(context(req).drafts.map(shown)));
 
-    api.route(routes.get, (req) => ok(presentDraft(findDraft(req, context(req).drafts))));
+    api.route(routes.get, (req) => ok(shown(findDraft(req, context(req).drafts))));
 
-    api.route(routes.create, (req) => {
-      const { mr } = context(req);
-      if (req.input.note === undefined || req.input.note === null) throw errors.missing('note');
-      const position = parsePosition(req.input.position) ?? null;
-      const note = noteText(req.input.note);
-      const replyTo = req.input.in_reply_to_discussion_id as string | undefined;
-      if (replyTo && !notesTable(req.db).some((n) => n.discussion_id === replyTo && n.noteable_type === 'MergeRequest' && n.noteable_id === mr.id)) {
-        throw errors.validation({ base: ['Thread to reply to cannot be found'] });
-      }
-      const commitId = req.input.commit_id as string | undefined;
-      const draft: DraftNote = {
-        id: req.db.nextId('draft_notes'),
-        project_id: mr.project_id,
-        merge_request_id: mr.id,
-        author_id: req.user!.id,
-        note,
-        commit_id: commitId && commitId !== 'undefined' ? commitId : null,
-        discussion_id: replyTo || null,
-        resolve_discussion: bool(req.input.resolve_discussion) ?? false,
-        position,
-        line_code: lineCode(position),
-        created_at: req.now().toISOString(),
-      };
-      draftNoteTable(req.db).push(draft);
-      return created(presentDraft(draft));
-    });
+    api.route(routes.create, createDraft);
 
-    api.route(routes.update, (req) => {
-      const { drafts } = context(req);
-      const position = parsePosition(req.input.position);
-      const hasNote = req.input.note !== undefined && req.input.note !== null && req.input.note !== '';
-      if (!hasNote && position === undefined) throw errors.badRequest('Missing params to modify');
-      const draft = findDraft(req, drafts);
-      if (hasNote) draft.note = noteText(req.input.note);
-      if (position !== undefined) {
-        draft.position = position;
-        draft.line_code = lineCode(position);
-      }
-      return ok(presentDraft(draft));
-    });
+    api.route(routes.update, updateDraft);
 
     api.route(routes.delete, (req) => {
       const draft = findDraft(req, context(req).drafts);

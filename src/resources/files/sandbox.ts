@@ -5,13 +5,12 @@ import { blame } from '../../sandbox/git/blame.js';
 import { presentCommit } from '../../sandbox/git/present.js';
 import { lastCommitFor } from '../../sandbox/git/repository.js';
 import { entryAt, getBlob, isBinary } from '../../sandbox/git/store.js';
-import { applyActions, checkPath, commitToBranch } from '../../sandbox/git/write.js';
-import { bool, contentDisposition, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { applyActions, branchWriteOf, checkPath, commitToBranch } from '../../sandbox/git/write.js';
+import { bool, contentDisposition, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import type { SandboxModule } from '../../sandbox/module.js';
+import { presentDerived } from '../../sandbox/records.js';
 import { commitOf, readableProject } from '../../sandbox/repository-access.js';
-import { isFullSha } from '../../git/objects.js';
 import { repositoryFiles as declared } from './resource.js';
-import { submodules } from '../submodules/resource.js';
 
 /** A file at a ref: its record (the service's field order) and the response headers that carry the same data. */
 function fileAt(req: SandboxRequest) {
@@ -23,7 +22,7 @@ function fileAt(req: SandboxRequest) {
   const entry = entryAt(req.db, commit.tree, path);
   if (!entry || entry.mode === '040000' || entry.mode === '160000') throw errors.notFound('File');
   const data = getBlob(req.db, entry.id) ?? Buffer.alloc(0);
-  const record = {
+  const values = {
     file_name: path.split('/').pop()!,
     file_path: path,
     size: data.length,
@@ -37,12 +36,12 @@ function fileAt(req: SandboxRequest) {
   };
   // Real instances name these X-Gitlab-*; the service's documentation X-Service-*: both are sent.
   const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(record)) {
+  for (const [key, value] of Object.entries(values)) {
     const name = key.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('-');
     headers[`X-Gitlab-${name}`] = headerText(String(value));
     headers[`X-Service-${name}`] = headerText(String(value));
   }
-  return { project, path, data, record, headers };
+  return { project, path, data, record: values, headers };
 }
 
 /**
@@ -55,23 +54,13 @@ function headerText(value: string): string {
   return Buffer.from(printable, 'utf8').toString('latin1');
 }
 
-function writeParams(req: SandboxRequest) {
-  return {
-    branch: String(required(req, 'branch')),
-    message: String(required(req, 'commit_message')),
-    startBranch: req.input.start_branch,
-    authorName: req.input.author_name,
-    authorEmail: req.input.author_email,
-  };
-}
-
 export const files: SandboxModule = {
   routes(api) {
     const { routes } = declared;
 
     api.route(routes.get, (req) => {
       const { data, record, headers } = fileAt(req);
-      return ok({ ...record, content: data.toString('base64') }, headers);
+      return ok(presentDerived(declared, { ...record, content: data.toString('base64') }), headers);
     }, { auth: 'optional' });
 
     api.route(routes.raw, (req) => {
@@ -106,7 +95,7 @@ export const files: SandboxModule = {
     const write = (action: 'create' | 'update' | 'delete') => (req: SandboxRequest) => {
       const project = projectFor(req, Role.developer);
       const path = checkPath(req.params.file_path);
-      const params = writeParams(req);
+      const params = branchWriteOf(req);
       if (action !== 'delete' && req.input.content === undefined) throw errors.missing('content');
       const exec = bool(req.input.execute_filemode);
       commitToBranch(req, project, {
@@ -124,23 +113,5 @@ export const files: SandboxModule = {
     api.route(routes.create, write('create'));
     api.route(routes.update, write('update'));
     api.route(routes.delete, write('delete'));
-
-    api.route(submodules.routes.update, (req) => {
-      const project = projectFor(req, Role.developer);
-      const path = checkPath(req.params.submodule, 'submodule');
-      const sha = String(required(req, 'commit_sha'));
-      if (!isFullSha(sha)) throw errors.error(400, 'commit_sha is invalid');
-      const params = writeParams({ ...req, input: { commit_message: `Update submodule ${path} with oid ${sha}`, ...req.input } });
-      const commit = commitToBranch(req, project, {
-        ...params,
-        change: (snapshot) => {
-          const entry = snapshot.get(path);
-          if (!entry || entry.mode !== '160000') throw errors.message(400, 'Invalid submodule path');
-          if (entry.id === sha.toLowerCase()) throw errors.message(400, `The submodule ${path} is already at ${sha}`);
-          snapshot.set(path, { mode: '160000', id: sha.toLowerCase() });
-        },
-      });
-      return ok(presentCommit(commit, project, req.rootUrl, { single: true }));
-    });
   },
 };

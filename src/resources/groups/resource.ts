@@ -48,6 +48,12 @@ export const groups = defineResource({
     transfer: 'POST /groups/{group}/transfer',
     /** The groups of a project: its group and that group's ancestors (with_shared: and those it is shared with). */
     ofProject: 'GET /projects/{project}/groups',
+    /** The groups this group was invited to (shared with it): its direct members reach them. */
+    sharedWith: 'GET /groups/{group}/groups/shared',
+    /** The groups invited to this group (those it is shared with). */
+    invited: 'GET /groups/{group}/invited_groups',
+    /** The groups invited to a project (those it is shared with). */
+    invitedToProject: 'GET /projects/{project}/invited_groups',
   },
   fields: {
     id: f.int({ min: 1, readOnly: true }),

@@ -1,9 +1,9 @@
-import { findGroup, groupFor, groupRole, groupVisible, memberRoleInGroup, projectVisible, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import { findGroup, groupFor, groupRole, groupVisible, memberRoleInGroup, projectFor, projectVisible, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from '../../sandbox/listing.js';
-import { groups, members, projects, type Group, type Visibility } from '../../sandbox/model.js';
+import { groups, members, projects, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { GROUP_SETTINGS, presentGroup, presentProjectFor } from '../../sandbox/present.js';
@@ -60,6 +60,9 @@ function listGroups(req: SandboxRequest, list: Group[]) {
   const admin = Boolean(req.user?.is_admin);
   return paginate(req, filterGroups(req, list), { present: (g) => presentGroup(g, req.db, req.rootUrl, { admin }) });
 }
+
+/** The groups a group's or project's links name, in the links' order. */
+const invitedGroups = (req: SandboxRequest, links: GroupLink[] | undefined): Group[] => (links ?? []).flatMap((link) => groups(req.db).filter((g) => g.id === link.group_id));
 
 /** The single-group view: its own projects (the service caps the deprecated `projects` list at 100) and shared ones. */
 export function presentGroupDetail(req: SandboxRequest, group: Group): Record<string, unknown> {
@@ -138,6 +141,14 @@ export const groupsModule: SandboxModule = {
 
     api.route(declared.routes.descendants, (req) => listGroups(req, descendantGroups(req.db, groupFor(req).id)), { auth: 'optional' });
 
+    api.route(declared.routes.sharedWith, (req) => {
+      const group = groupFor(req);
+      return listGroups(req, groups(req.db).filter((g) => g.shared_with_groups?.some((l) => l.group_id === group.id)));
+    }, { auth: 'optional' });
+
+    api.route(declared.routes.invited, (req) => listGroups(req, invitedGroups(req, groupFor(req).shared_with_groups)), { auth: 'optional' });
+
+    api.route(declared.routes.invitedToProject, (req) => listGroups(req, invitedGroups(req, projectFor(req).shared_with_groups)), { auth: 'optional' });
 
     api.route(declared.routes.create, (req) => {
       const user = requireUser(req);

@@ -1,4 +1,4 @@
-import { f } from '../../api/fields.js';
+import { f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
 /**
@@ -82,10 +82,10 @@ export const hooks = defineResource({
     vulnerability_events: event('vulnerability changes'),
     alert_status: f.enum(ALERT_STATUSES, { readOnly: true }),
     disabled_until: f.time({ readOnly: true }),
-    url_variables: f.object({ readOnly: false, help: 'URL variables ({key}; values are write-only)' }),
+    url_variables: f.object<Array<{ key: string }>>({ readOnly: false, help: 'URL variables ({key}; values are write-only)' }),
     created_at: f.time({ readOnly: true }),
     custom_webhook_template: f.string({ help: 'a payload template instead of the event JSON', placeholder: '<template>' }),
-    custom_headers: f.object({ readOnly: false, help: 'extra request headers ({key}; values are write-only)' }),
+    custom_headers: f.object<Array<{ key: string }>>({ readOnly: false, help: 'extra request headers ({key}; values are write-only)' }),
     token: f.secret({ writeOnly: true, help: 'the secret sent as X-Gitlab-Token (never returned)' }),
   },
   columns: ['id', 'url', 'events', 'status'],
@@ -94,34 +94,25 @@ export const hooks = defineResource({
   roles: { read: 'maintainer', write: 'maintainer' },
 });
 
-export interface Hook {
-  id: number;
-  url: string;
-  name: string | null;
-  description: string | null;
-  project_id: number;
-  push_events_branch_filter: string | null;
-  branch_filter_strategy: 'wildcard' | 'regex' | 'all_branches';
-  enable_ssl_verification: boolean;
-  alert_status: (typeof ALERT_STATUSES)[number];
-  disabled_until: string | null;
-  url_variables: Array<{ key: string }>;
-  custom_headers: Array<{ key: string }>;
-  custom_webhook_template: string | null;
-  created_at: string;
-  [flag: string]: unknown;
-}
+/** A webhook as the service presents it (its token never). */
+export type Hook = RecordOf<typeof hooks>;
 
-/** A delivery as the service records it (the events endpoint). */
-export interface HookEvent {
-  id: number;
-  url: string;
-  trigger: string;
-  request_headers: Record<string, string>;
-  request_data: unknown;
-  response_headers: Record<string, string>;
-  response_body: string;
-  execution_duration: number;
-  response_status: string;
-  created_at: string;
-}
+/** A delivery as the service records it and the events endpoint presents it, newest first. */
+export const hookEvents = {
+  fields: {
+    id: f.int({ readOnly: true }),
+    url: f.string({ readOnly: true }),
+    trigger: f.string({ readOnly: true }),
+    request_headers: f.object<Record<string, string>>(),
+    request_data: f.object(),
+    response_headers: f.object<Record<string, string>>(),
+    response_body: f.string({ readOnly: true }),
+    /** Seconds, with a fraction. */
+    execution_duration: f.int({ readOnly: true }),
+    /** The receiver's HTTP status, or "internal error" when no answer came. */
+    response_status: f.string({ readOnly: true }),
+    created_at: f.time({ readOnly: true }),
+  },
+};
+
+export type HookEvent = RecordOf<typeof hookEvents>;

@@ -1,10 +1,11 @@
-import { HOOK_EVENT_FLAGS, hooks as resource, type HookEventFlag } from './resource.js';
+import { HOOK_EVENT_FLAGS, hookEvents, hooks as resource, type HookEventFlag } from './resource.js';
 import { projectFor, Role } from '../../sandbox/auth.js';
 import { crudModule, type Crud } from '../../sandbox/crud.js';
 import type { Db } from '../../sandbox/db.js';
 import { created, errors, HttpError, noContent, required, type SandboxRequest } from '../../sandbox/http.js';
-import { hookLogs, issues, mergeRequests, notesTable, repositories, users, type Commit, type HookLog, type KeyValue, type Project, type StoredHook, type User } from '../../sandbox/model.js';
+import { hookLogs, issues, mergeRequests, notesTable, repositories, users, type Commit, type Project, type StoredHook, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
+import { presentRecord } from '../../sandbox/records.js';
 import { findCommit, parentsOf, ZERO_SHA } from '../../sandbox/git/repository.js';
 import { issuePayload, mergeRequestPayload, notePayload, pushPayload } from '../../sandbox/webhook-payloads.js';
 import { alertStatus, EVENT_HISTORY_MS, executeHook, fireProjectHooks, type HookEnv } from '../../sandbox/webhooks.js';
@@ -33,7 +34,7 @@ function checkRateLimit(req: SandboxRequest, scope: string): void {
   counters.set(scope, recent);
 }
 
-function pairs(value: unknown, name: string): KeyValue[] | undefined {
+function pairs(value: unknown, name: string): StoredHook['url_variables'] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw errors.invalid(name);
   return value.map((item: unknown) => {
@@ -114,7 +115,7 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
       const list = hookLogs(req.db)
         .filter((log) => log.hook_id === hook.id && log.created_at >= since && matches(log.response_status))
         .sort((a, b) => (a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1));
-      return paginate(req, list, { present: presentLog });
+      return paginate(req, list, { present: (log) => presentRecord(hookEvents, log) });
     });
 
     api.route(resource.routes.resend, async (req) => {
@@ -169,21 +170,6 @@ function statusFilter(status: string | undefined): (responseStatus: string) => b
   const range = ranges[status];
   if (!range) throw errors.invalid('status');
   return (s) => code(s) >= range[0] && code(s) <= range[1];
-}
-
-function presentLog(log: HookLog): Record<string, unknown> {
-  return {
-    id: log.id,
-    url: log.url,
-    trigger: log.trigger,
-    request_headers: log.request_headers,
-    request_data: log.request_data,
-    response_headers: log.response_headers,
-    response_body: log.response_body,
-    execution_duration: log.execution_duration,
-    response_status: log.response_status,
-    created_at: log.created_at,
-  };
 }
 
 /** Why a test of this trigger cannot run (the service answers 422 with this). */

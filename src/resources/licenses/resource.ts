@@ -32,7 +32,7 @@ export const licenses = defineResource({
     overage: f.int({ readOnly: true }),
     user_limit: f.int({ readOnly: true, nullable: true }),
     active_users: f.int({ readOnly: true }),
-    licensee: f.object<{ Name?: string; Email?: string; Company?: string }>(),
+    licensee: f.object<{ Name: string; Email: string; Company: string }>(),
     add_ons: f.object<Record<string, number>>(),
   },
   columns: ['id', 'plan', 'licensee.Name', 'licensee.Company', 'user_limit', 'historical_max', 'overage', 'starts_at', 'expires_at', 'expired'],

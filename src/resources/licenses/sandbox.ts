@@ -1,7 +1,8 @@
 import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { licenseTable, users, type Licensee, type LicenseRecord } from '../../sandbox/model.js';
+import { licenseTable, users, type LicenseRecord } from '../../sandbox/model.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 import { isoDate } from '../../sandbox/seed.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { isBillable } from '../../sandbox/users.js';
@@ -45,29 +46,21 @@ function current(db: Db, now: Date): LicenseRecord | undefined {
   return [...licenseTable(db)].reverse().find((l) => l.starts_at <= today && !isExpired(l, now));
 }
 
-function present(req: SandboxRequest, license: LicenseRecord, withActiveUsers: boolean): Record<string, unknown> {
+/** What the service computes of a license from the billable users: today's, the license term's highest, the overage. */
+function computed(req: SandboxRequest, license: LicenseRecord): Values {
   const now = req.now();
   const activeUsers = recordToday(req.db, now);
   const max = historicalMax(req.db, license);
   const expired = isExpired(license, now);
   // Overage: billable users beyond the licensed ones; an expired license counts its historical maximum.
   const overage = Math.max(0, (expired ? max : activeUsers) - license.user_limit);
-  return {
-    id: license.id,
-    plan: license.plan,
-    created_at: license.created_at,
-    starts_at: license.starts_at,
-    expires_at: license.expires_at,
-    historical_max: max,
-    maximum_user_count: Math.max(max, activeUsers),
-    expired,
-    overage,
-    user_limit: license.user_limit,
-    ...(withActiveUsers ? { active_users: activeUsers } : {}),
-    licensee: { ...license.licensee },
-    add_ons: { ...license.add_ons },
-  };
+  return { historical_max: max, maximum_user_count: Math.max(max, activeUsers), expired, overage, active_users: activeUsers };
 }
+
+/** The list goes without today's count of active users (only a single license has it). */
+const LISTED = { fields: declared.fields, without: ['active_users'] };
+
+const present = (req: SandboxRequest, license: LicenseRecord, withActiveUsers: boolean): Values => presentRecord(withActiveUsers ? declared : LISTED, license, computed(req, license));
 
 function findLicense(req: SandboxRequest): LicenseRecord {
   const id = Number(req.params.license_id);
@@ -114,7 +107,7 @@ function decodeKey(key: string, now: Date): Omit<LicenseRecord, 'id' | 'created_
 }
 
 /** A key the sandbox accepts, for tests, the demo and users trying `license add`. */
-export function sandboxLicenseKey(fields: { plan: string; licensee: Licensee; starts_at: string; expires_at: string; user_limit: number }): string {
+export function sandboxLicenseKey(fields: { plan: string; licensee: LicenseRecord['licensee']; starts_at: string; expires_at: string; user_limit: number }): string {
   return Buffer.from(JSON.stringify(fields)).toString('base64');
 }
 

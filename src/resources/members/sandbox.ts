@@ -1,9 +1,9 @@
 import { findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { groupChain, namespaceOwner, projectGroup } from '../../sandbox/hierarchy.js';
+import { directMembers, groupChain, groupMembershipPaths, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
 import { created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches } from '../../sandbox/listing.js';
-import { groups, members, projects, users, type Group, type Member, type Project, type User } from '../../sandbox/model.js';
+import { groups, members, projects, users, type Member, type User } from '../../sandbox/model.js';
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
@@ -31,36 +31,20 @@ interface Source {
   inherited(): Member[];
 }
 
+const today = (req: SandboxRequest): string => req.now().toISOString().slice(0, 10);
+
 function sourceOf(req: SandboxRequest, type: SourceType, minRole: number = Role.guest): Source {
   if (type === 'group') {
     const group = groupFor(req, minRole);
     const parent = groups(req.db).find((g) => g.id === group.parent_id);
-    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupInherited(req.db, group), above: () => (parent ? groupChain(req.db, parent.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
+    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupMembershipPaths(req.db, group, today(req)), above: () => (parent ? groupChain(req.db, parent.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
   }
   const project = projectFor(req, minRole);
   const group = projectGroup(req.db, project);
-  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectInherited(req.db, project), above: () => (group ? groupChain(req.db, group.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
+  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectMembershipPaths(req.db, project, today(req)), above: () => (group ? groupChain(req.db, group.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
 }
 
-const direct = (db: Db, type: SourceType, id: number): Member[] => members(db).filter((m) => m.source_type === type && m.source_id === id);
-
-/** Memberships of the group's ancestors and of groups it is shared with (capped at the link's access level). */
-function groupInherited(db: Db, group: Group): Member[] {
-  const chain = groupChain(db, group.id);
-  const fromChain = chain.flatMap((g) => direct(db, 'group', g.id));
-  const invited = chain.flatMap((g) => (g.shared_with_groups ?? []).flatMap((link) =>
-    groupChain(db, link.group_id).flatMap((shared) => direct(db, 'group', shared.id).map((m) => ({ ...m, access_level: Math.min(m.access_level, link.group_access_level) })))));
-  return [...fromChain, ...invited];
-}
-
-function projectInherited(db: Db, project: Project): Member[] {
-  const group = projectGroup(db, project);
-  const owner = namespaceOwner(db, project);
-  const invited = (project.shared_with_groups ?? []).flatMap((link) =>
-    groupChain(db, link.group_id).flatMap((shared) => direct(db, 'group', shared.id).map((m) => ({ ...m, access_level: Math.min(m.access_level, link.group_access_level) }))));
-  const personal: Member[] = owner ? [{ source_type: 'project', source_id: project.id, user_id: owner.id, access_level: Role.owner, created_at: project.created_at }] : [];
-  return [...direct(db, 'project', project.id), ...personal, ...(group ? groupInherited(db, group) : []), ...invited];
-}
+const direct = directMembers;
 
 /** One membership per user: the highest access level wins (the nearest source on a tie). */
 function effective(list: Member[]): Member[] {

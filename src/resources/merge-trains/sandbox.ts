@@ -6,37 +6,27 @@ import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { mergeTrains as declared } from './resource.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
-import { canMergeInto, findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from '../../sandbox/review.js';
+import { mayMerge } from '../../sandbox/protection.js';
+import { findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from '../../sandbox/review.js';
 
-function presentCar(req: SandboxRequest, car: MergeTrainCar): Record<string, unknown> {
+/** A car as the service presents it: its declared fields, the merge request, user and pipeline computed. */
+function presentedCar(req: SandboxRequest, car: MergeTrainCar): Values {
   const project = projectOf(req.db, car.project_id);
   const mr = mergeRequests(req.db).find((m) => m.id === car.merge_request_id)!;
   const user = users(req.db).find((u) => u.id === car.user_id)!;
   const { id, username, name, state, avatar_url, web_url } = presentUserBasic(user, req.rootUrl);
-  return {
-    id: car.id,
+  const { pipeline: run } = car;
+  const pipeline = {
+    id: run.id, iid: run.iid, project_id: project.id, sha: run.sha, ref: `refs/merge-requests/${mr.iid}/train`, status: run.status,
+    source: 'merge_request_event', created_at: run.created_at, updated_at: run.updated_at, web_url: `${req.rootUrl}/${project.path_with_namespace}/-/pipelines/${run.id}`,
+  };
+  return presentRecord(declared, car, {
     merge_request: presentMergeRequestSimple(mr, project, req.rootUrl),
     user: { id, username, name, state, avatar_url, web_url },
-    pipeline: {
-      id: car.pipeline.id,
-      iid: car.pipeline.iid,
-      project_id: project.id,
-      sha: car.pipeline.sha,
-      ref: `refs/merge-requests/${mr.iid}/train`,
-      status: car.pipeline.status,
-      source: 'merge_request_event',
-      created_at: car.pipeline.created_at,
-      updated_at: car.pipeline.updated_at,
-      web_url: `${req.rootUrl}/${project.path_with_namespace}/-/pipelines/${car.pipeline.id}`,
-    },
-    created_at: car.created_at,
-    updated_at: car.updated_at,
-    target_branch: car.target_branch,
-    status: car.status,
-    merged_at: car.merged_at,
-    duration: car.duration,
-  };
+    pipeline,
+  });
 }
 
 /** Read access: Developer and Premium (403 otherwise, as instances without merge trains answer). */
@@ -62,7 +52,7 @@ function addToTrain(req: SandboxRequest): SandboxResponse {
   const mr = findMergeRequest(req, project);
   const sha = req.input.sha as string | undefined;
   if (sha !== undefined && sha !== mr.sha) throw errors.message(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
-  if (!canMergeInto(req.db, req.user, project, mr.target_branch)) throw errors.unauthorized();
+  if (!mayMerge(req.db, req.user, project, mr.target_branch)) throw errors.unauthorized();
   if (activeCar(req.db, mr)) throw errors.badRequest('Failed to merge: the merge request is already on the merge train');
   const squash = bool(req.input.squash) ?? false;
   const autoMerge = bool(req.input.auto_merge) ?? bool(req.input.when_pipeline_succeeds) ?? false;
@@ -75,14 +65,14 @@ function addToTrain(req: SandboxRequest): SandboxResponse {
   } else {
     addCar(req.db, mr, req.user!.id, squash, req.now());
   }
-  return { ...paginate(req, carsOf({ ...req, query: {} }, project, mr.target_branch), { present: (c) => presentCar(req, c) }), status };
+  return { ...paginate(req, carsOf({ ...req, query: {} }, project, mr.target_branch), { present: (c) => presentedCar(req, c) }), status };
 }
 
 export const mergeTrains: SandboxModule = {
   routes(api) {
     api.route(declared.routes.list, (req) => {
       const project = trainProject(req);
-      return paginate(req, carsOf(req, project), { present: (c) => presentCar(req, c) });
+      return paginate(req, carsOf(req, project), { present: (c) => presentedCar(req, c) });
     });
 
     api.route(declared.routes.entry, (req) => {
@@ -90,14 +80,14 @@ export const mergeTrains: SandboxModule = {
       const mr = findMergeRequest(req, project);
       const car = mergeTrainCars(req.db).filter((c) => c.merge_request_id === mr.id).pop();
       if (!car) throw errors.notFound('Merge Train Merge Request');
-      return { status: 200, body: presentCar(req, car) };
+      return { status: 200, body: presentedCar(req, car) };
     });
 
     api.route(declared.routes.add, addToTrain);
 
     api.route(declared.routes.ofBranch, (req) => {
       const project = trainProject(req);
-      return paginate(req, carsOf(req, project, req.params.target_branch), { present: (c) => presentCar(req, c) });
+      return paginate(req, carsOf(req, project, req.params.target_branch), { present: (c) => presentedCar(req, c) });
     });
   },
 

@@ -53,6 +53,7 @@ export const notes = defineResource({
   },
   fields: {
     id: f.int({ min: 1, readOnly: true }),
+    /** DiscussionNote (a thread that can be replied to), DiffNote (on a line of the diff) or null (a plain comment). */
     type: f.string({ readOnly: true, nullable: true }),
     body: f.string({ create: 'required', help: 'the note text (Markdown, at most 1,000,000 characters)' }),
     author: f.object(),

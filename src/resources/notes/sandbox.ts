@@ -12,6 +12,7 @@ import { seedDemoSnippet } from '../../sandbox/snippets.js';
 import { notePayload, noteEvent } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { addNote } from '../../sandbox/notes.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 import { requireMergeRequestAccess } from '../../sandbox/review.js';
 import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
@@ -25,36 +26,33 @@ function tooLong(): string {
   return `{:note=>["is too long (maximum is ${MAX_NOTE_CHARS} characters)"]}`;
 }
 
-export function presentNote(note: Note, db: Db, rootUrl: string): Record<string, unknown> {
+/** What a note's answer has beyond its stored fields: its author, and what the service derives. */
+function computed(note: Note, db: Db, rootUrl: string): Values {
   const author = users(db).find((u) => u.id === note.author_id);
-  const resolvable = note.type !== null && !note.system;
-  const record: Record<string, unknown> = {
-    id: note.id,
-    type: note.type,
-    body: note.body,
+  return {
     author: author ? { ...presentUserBasic(author, rootUrl), email: author.email, created_at: author.created_at } : null,
-    created_at: note.created_at,
-    updated_at: note.updated_at,
-    system: note.system,
-    noteable_id: note.noteable_id,
-    noteable_type: note.noteable_type,
-    project_id: note.project_id,
-    commit_id: note.commit_id,
-    resolvable,
+    resolvable: resolvable(note),
     confidential: note.internal,
-    internal: note.internal,
     imported: false,
     imported_from: 'none',
-    noteable_iid: note.noteable_iid,
     commands_changes: {},
   };
-  if (note.position) record.position = note.position;
-  if (resolvable) {
-    const resolver = note.resolved_by === null ? undefined : users(db).find((u) => u.id === note.resolved_by);
-    Object.assign(record, { resolved: note.resolved, resolved_by: resolver ? presentUserBasic(resolver, rootUrl) : null, resolved_at: null });
-  }
-  return record;
 }
+
+const resolvable = (note: Note): boolean => note.type !== null && !note.system;
+
+/** What only some notes' answers have beyond the declared fields: a diff note's position, a thread note's resolving. */
+function beyond(note: Note, db: Db, rootUrl: string): Values {
+  const extra: Values = note.position ? { position: note.position } : {};
+  if (!resolvable(note)) return extra;
+  const resolver = note.resolved_by === null ? undefined : users(db).find((u) => u.id === note.resolved_by);
+  return { ...extra, resolved: note.resolved, resolved_by: resolver ? presentUserBasic(resolver, rootUrl) : null, resolved_at: null };
+}
+
+const shown = (req: SandboxRequest) => (note: Note): Values => ({
+  ...presentRecord(declared, note, computed(note, req.db, req.rootUrl)),
+  ...beyond(note, req.db, req.rootUrl),
+});
 
 interface NoteableRef {
   project: Project;
@@ -110,84 +108,92 @@ function choice(req: SandboxRequest, name: string, values: string[], fallback: s
   return value;
 }
 
-/** The notes of one kind of noteable, served on the declaration's routes (src/resources/notes/resource.ts). */
 /** The route parameter naming the noteable, as the declaration names it. */
 const NOTEABLE_PARAM: Record<NoteableType, string> = { Issue: 'issue_iid', Snippet: 'snippet_id', MergeRequest: 'merge_request_iid' };
 
+/** The notes of a noteable: sort, order_by and activity_filter as the service takes them (newest first). */
+function listNotes(req: SandboxRequest, type: NoteableType) {
+  const ref = noteable(req, type);
+  const sort = choice(req, 'sort', ['asc', 'desc'], 'desc');
+  const orderBy = choice(req, 'order_by', ['created_at', 'updated_at'], 'created_at') as 'created_at' | 'updated_at';
+  const filter = choice(req, 'activity_filter', ['all_notes', 'only_comments', 'only_activity'], 'all_notes');
+  const list = notesOf(req, ref)
+    .filter((n) => filter === 'all_notes' || (filter === 'only_activity') === n.system)
+    .sort((a, b) => (a[orderBy] === b[orderBy] ? a.id - b.id : a[orderBy] < b[orderBy] ? -1 : 1) * (sort === 'asc' ? 1 : -1));
+  return paginate(req, list, { present: shown(req) });
+}
+
+/** Discussions (threads): the read side only, so that a thread's ID can be found to reply to it (draft notes). */
+function listDiscussions(req: SandboxRequest, type: NoteableType) {
+  const list = notesOf(req, noteable(req, type)).sort((a, b) => a.id - b.id);
+  const threads = [...new Set(list.map((n) => n.discussion_id))].map((id) => list.filter((n) => n.discussion_id === id));
+  return paginate(req, threads, {
+    present: (thread) => ({ id: thread[0].discussion_id, individual_note: thread[0].type === null, notes: thread.map(shown(req)) }),
+  });
+}
+
+/** Setting created_at needs administrator or owner rights; otherwise the service ignores it. */
+function createdAt(req: SandboxRequest, user: User, role: number): string {
+  if (req.input.created_at === undefined || !(user.is_admin || role >= Role.owner)) return req.now().toISOString();
+  const time = Date.parse(String(req.input.created_at));
+  if (Number.isNaN(time)) throw errors.invalid('created_at');
+  return time > Date.UTC(1970, 0, 1) ? new Date(time).toISOString() : req.now().toISOString();
+}
+
+function createNote(req: SandboxRequest, type: NoteableType) {
+  const ref = noteable(req, type);
+  const user = req.user!;
+  const body = req.input.body;
+  if (body === undefined || body === null) throw errors.missing('body');
+  const text = String(body);
+  if (!text.trim()) throw errors.badRequest(`Note {:note=>["can't be blank"]}`);
+  if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Note ${tooLong()}`);
+  const role = projectRole(req.db, user, ref.project);
+  const at = createdAt(req, user, role);
+  // internal overrides the deprecated confidential; marking notes internal needs Reporter.
+  const internal = (bool(req.input.internal) ?? bool(req.input.confidential) ?? false) && role >= Role.reporter;
+  const note = addNote(req.db, {
+    project_id: ref.project.id, noteable_type: ref.type, noteable_id: ref.id, noteable_iid: ref.iid, author_id: user.id,
+    body: text, internal, created_at: at, updated_at: at,
+  });
+  fireProjectHooks(req, ref.project, noteEvent(note), notePayload(req, ref.project, note, user));
+  return created(shown(req)(note));
+}
+
+function updateNote(req: SandboxRequest, type: NoteableType) {
+  const ref = noteable(req, type);
+  const note = findNote(req, ref);
+  requireNoteAdmin(req, ref, note, req.user!);
+  if (note.system) throw errors.forbidden();
+  if (req.input.body !== undefined && req.input.body !== null) {
+    const text = String(req.input.body);
+    if (!text.trim()) throw errors.badRequest(`Failed to save note {:note=>["can't be blank"]}`);
+    if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Failed to save note ${tooLong()}`);
+    note.body = text;
+  }
+  const confidential = bool(req.input.confidential) ?? bool(req.input.internal);
+  if (confidential !== undefined && projectRole(req.db, req.user, ref.project) >= Role.reporter) note.internal = confidential;
+  note.updated_at = req.now().toISOString();
+  return ok(shown(req)(note));
+}
+
+function deleteNote(req: SandboxRequest, type: NoteableType) {
+  const ref = noteable(req, type);
+  const note = findNote(req, ref);
+  requireNoteAdmin(req, ref, note, req.user!);
+  notesTable(req.db).splice(notesTable(req.db).indexOf(note), 1);
+  return noContent();
+}
+
+/** The notes of one kind of noteable, served on the declaration's routes. */
 function routesFor(api: Router, placement: Placement, type: NoteableType): void {
   const routes = placement.routes as Record<'list' | 'get' | 'create' | 'update' | 'delete' | 'discussions', string>;
-  api.route(routes.list, (req) => {
-    const ref = noteable(req, type);
-    const sort = choice(req, 'sort', ['asc', 'desc'], 'desc');
-    const orderBy = choice(req, 'order_by', ['created_at', 'updated_at'], 'created_at') as 'created_at' | 'updated_at';
-    const filter = choice(req, 'activity_filter', ['all_notes', 'only_comments', 'only_activity'], 'all_notes');
-    const list = notesOf(req, ref)
-      .filter((n) => filter === 'all_notes' || (filter === 'only_activity') === n.system)
-      .sort((a, b) => (a[orderBy] === b[orderBy] ? a.id - b.id : a[orderBy] < b[orderBy] ? -1 : 1) * (sort === 'asc' ? 1 : -1));
-    return paginate(req, list, { present: (n) => presentNote(n, req.db, req.rootUrl) });
-  });
-
-  // Discussions (threads): the read side only, so that a thread's ID can be found to reply to it (draft notes).
-  api.route(routes.discussions, (req) => {
-    const list = notesOf(req, noteable(req, type)).sort((a, b) => a.id - b.id);
-    const threads = [...new Set(list.map((n) => n.discussion_id))].map((id) => list.filter((n) => n.discussion_id === id));
-    return paginate(req, threads, {
-      present: (thread) => ({ id: thread[0].discussion_id, individual_note: thread[0].type === null, notes: thread.map((n) => presentNote(n, req.db, req.rootUrl)) }),
-    });
-  });
-
-  api.route(routes.get, (req) => ok(presentNote(findNote(req, noteable(req, type)), req.db, req.rootUrl)));
-
-  api.route(routes.create, (req) => {
-    const ref = noteable(req, type);
-    const user = req.user!;
-    const body = req.input.body;
-    if (body === undefined || body === null) throw errors.missing('body');
-    const text = String(body);
-    if (!text.trim()) throw errors.badRequest(`Note {:note=>["can't be blank"]}`);
-    if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Note ${tooLong()}`);
-    const role = projectRole(req.db, user, ref.project);
-    // Setting created_at needs administrator or owner rights; otherwise the service ignores it.
-    let createdAt = req.now().toISOString();
-    if (req.input.created_at !== undefined && (user.is_admin || role >= Role.owner)) {
-      const time = Date.parse(String(req.input.created_at));
-      if (Number.isNaN(time)) throw errors.invalid('created_at');
-      if (time > Date.UTC(1970, 0, 1)) createdAt = new Date(time).toISOString();
-    }
-    // internal overrides the deprecated confidential; marking notes internal needs Reporter.
-    const internal = (bool(req.input.internal) ?? bool(req.input.confidential) ?? false) && role >= Role.reporter;
-    const note = addNote(req.db, {
-      project_id: ref.project.id, noteable_type: ref.type, noteable_id: ref.id, noteable_iid: ref.iid, author_id: user.id,
-      body: text, internal, created_at: createdAt, updated_at: createdAt,
-    });
-    fireProjectHooks(req, ref.project, noteEvent(note), notePayload(req, ref.project, note, user));
-    return created(presentNote(note, req.db, req.rootUrl));
-  });
-
-  api.route(routes.update, (req) => {
-    const ref = noteable(req, type);
-    const note = findNote(req, ref);
-    requireNoteAdmin(req, ref, note, req.user!);
-    if (note.system) throw errors.forbidden();
-    if (req.input.body !== undefined && req.input.body !== null) {
-      const text = String(req.input.body);
-      if (!text.trim()) throw errors.badRequest(`Failed to save note {:note=>["can't be blank"]}`);
-      if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Failed to save note ${tooLong()}`);
-      note.body = text;
-    }
-    const confidential = bool(req.input.confidential) ?? bool(req.input.internal);
-    if (confidential !== undefined && projectRole(req.db, req.user, ref.project) >= Role.reporter) note.internal = confidential;
-    note.updated_at = req.now().toISOString();
-    return ok(presentNote(note, req.db, req.rootUrl));
-  });
-
-  api.route(routes.delete, (req) => {
-    const ref = noteable(req, type);
-    const note = findNote(req, ref);
-    requireNoteAdmin(req, ref, note, req.user!);
-    notesTable(req.db).splice(notesTable(req.db).indexOf(note), 1);
-    return noContent();
-  });
+  api.route(routes.list, (req) => listNotes(req, type));
+  api.route(routes.discussions, (req) => listDiscussions(req, type));
+  api.route(routes.get, (req) => ok(shown(req)(findNote(req, noteable(req, type)))));
+  api.route(routes.create, (req) => createNote(req, type));
+  api.route(routes.update, (req) => updateNote(req, type));
+  api.route(routes.delete, (req) => deleteNote(req, type));
 }
 
 export const notes: SandboxModule = {

@@ -3,14 +3,14 @@ import { pipelines as declaredPipelines } from './resource.js';
 import { findProject, projectFor, requireTier, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { jobs, pipelines, projects, repositories, tokens, users, type Job, type Pipeline, type PipelineStatus, type Project, type StoredEntry } from '../../sandbox/model.js';
-import type { SandboxModule } from '../../sandbox/module.js';
+import { crudModule } from '../../sandbox/crud.js';
+import { jobs, pipelines, projects, repositories, tokens, users, type Job, type Pipeline, type Project, type StoredEntry } from '../../sandbox/model.js';
+import type { SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { pipelineOf, presentPipeline } from '../../sandbox/pipelines.js';
-import { presentUserBasic } from '../../sandbox/present.js';
+import { jobAnswer, pipelineComputed, pipelineOf, toZipEntry } from '../../sandbox/pipelines.js';
+import type { Router } from '../../sandbox/router.js';
 import { addToken } from '../../sandbox/seed.js';
-import type { HookEnv } from '../../sandbox/webhooks.js';
-import { entryContent, entrySize, readZip, zipLayout, type ZipEntrySource } from '../../sandbox/zip.js';
+import { entryContent, entrySize, readZip, zipLayout } from '../../sandbox/zip.js';
 
 /**
  * Pipelines and jobs, as far as job artifacts need them (document 2, "Job artifacts"; api-facts §1.13): pipelines per
@@ -18,13 +18,6 @@ import { entryContent, entrySize, readZip, zipLayout, type ZipEntrySource } from
  * single files from an archive, keep, delete, and delete-all. "The latest successful pipeline of the ref" decides the
  * by-ref downloads, a parent pipeline's job winning over a child's of the same name.
  */
-
-export const toZipEntry = (entry: StoredEntry): ZipEntrySource => ({
-  name: entry.name,
-  mode: entry.mode,
-  generated: entry.generated,
-  data: entry.generated ? undefined : entry.base64 !== undefined ? Buffer.from(entry.base64, 'base64') : Buffer.from(entry.text ?? '', 'utf8'),
-});
 
 /** Whether the job's archive can still be downloaded: present, and not expired (unless it is locked as the latest). */
 function archiveAvailable(db: Db, job: Job, now: Date): boolean {
@@ -156,189 +149,150 @@ function serveEntry(job: Job, path: string): SandboxResponse {
   };
 }
 
-function presentJob(req: SandboxRequest | HookEnv, job: Job, project: Project): Record<string, unknown> {
-  const pipeline = pipelineOf(req.db, job);
-  const user = users(req.db).find((u) => u.id === job.user_id);
-  const archive = job.archive ? zipLayout(job.archive.map(toZipEntry)) : undefined;
-  const duration = job.started_at && job.finished_at ? (Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000 : null;
-  return {
-    id: job.id,
-    status: job.status,
-    stage: job.stage,
-    name: job.name,
-    ref: pipeline.ref,
-    tag: pipeline.tag,
-    coverage: null,
-    allow_failure: job.allow_failure,
-    created_at: job.created_at,
-    started_at: job.started_at,
-    finished_at: job.finished_at,
-    erased_at: null,
-    duration,
-    queued_duration: 1.2,
-    user: user ? presentUserBasic(user, req.rootUrl) : null,
-    commit: { id: pipeline.sha, short_id: pipeline.sha.slice(0, 8) },
-    pipeline: presentPipeline(req, pipeline, project),
-    web_url: `${req.rootUrl}/${project.path_with_namespace}/-/jobs/${job.id}`,
-    artifacts: [
-      ...(archive ? [{ file_type: 'archive', size: archive.size, filename: 'artifacts.zip', file_format: 'zip' }] : []),
-      ...job.reports,
-    ],
-    artifacts_file: archive ? { filename: 'artifacts.zip', size: archive.size } : null,
-    artifacts_expire_at: job.artifacts_expire_at,
-    tag_list: [],
-    when: job.when,
-  };
-}
-
-export const pipelinesModule: SandboxModule = {
-  routes(api) {
-    const { routes } = artifacts;
-    const listed = (req: SandboxRequest, list: Job[], project: Project) => paginate(req, list.sort((a, b) => b.id - a.id), { present: (j) => presentJob(req, j, project) });
-
-    api.route(declaredPipelines.routes.list, (req) => {
-      const project = projectFor(req, Role.reporter);
-      const ref = req.query.ref as string | undefined;
-      const status = req.query.status as string | undefined;
-      const list = pipelines(req.db)
-        .filter((p) => p.project_id === project.id && (!ref || p.ref === ref) && (!status || p.status === status))
-        .sort((a, b) => b.id - a.id);
-      return paginate(req, list, { present: (p) => presentPipeline(req, p, project) });
-    });
-    api.route(declaredPipelines.routes.get, (req) => {
-      const project = projectFor(req, Role.reporter);
-      const pipeline = pipelines(req.db).find((p) => p.project_id === project.id && String(p.id) === req.params.pipeline_id);
-      if (!pipeline) throw errors.notFound();
-      return ok(presentPipeline(req, pipeline, project));
-    });
-    api.route(routes.pipelineJobs, (req) => {
-      const project = projectFor(req, Role.reporter);
-      return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && String(j.pipeline_id) === req.params.pipeline_id), project);
-    });
-    api.route(routes.list, (req) => {
-      const project = projectFor(req, Role.reporter);
-      const scopes = ([] as string[]).concat(req.query.scope ?? []);
-      return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && (!scopes.length || scopes.includes(j.status))), project);
-    });
-    api.route(routes.get, (req) => {
-      const project = artifactProject(req);
-      return ok(presentJob(req, findJob(req, project), project));
-    });
-
-    // Downloads by ref first: /jobs/artifacts/main/download must not be read as the job "artifacts".
-    api.route(routes.archiveByRef, (req) => {
-      const project = artifactProject(req);
-      const name = req.query.job as string | undefined;
-      if (!name) throw errors.missing('job');
-      return serveArchive(req, latestSuccessfulJob(req, project, req.params.ref_name, name));
-    });
-    api.route(routes.fileByRef, (req) => {
-      const project = artifactProject(req);
-      const name = req.query.job as string | undefined;
-      if (!name) throw errors.missing('job');
-      const path = checkArtifactPath(req.params.artifact_path);
-      return serveEntry(latestSuccessfulJob(req, project, req.params.ref_name, name), path);
-    });
-    api.route(routes.archive, (req) => {
-      const project = artifactProject(req);
-      const job = findJob(req, project);
-      if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
-      return serveArchive(req, job);
-    });
-    api.route(routes.file, (req) => {
-      const project = artifactProject(req);
-      const job = findJob(req, project);
-      const path = checkArtifactPath(req.params.artifact_path);
-      if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
-      return serveEntry(job, path);
-    });
-    api.route(routes.keep, (req) => {
-      const project = projectFor(req, Role.developer);
-      const job = findJob(req, project);
-      if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
-      job.artifacts_expire_at = null;
-      return ok(presentJob(req, job, project));
-    });
-    api.route(routes.delete, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const job = findJob(req, project);
-      if (!job.archive && !job.reports.length) throw errors.notFound();
-      job.archive = null;
-      job.reports = [];
-      return { status: 204 };
-    });
-    api.route(routes.deleteAll, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      // The service sets the expiry of every deletable artifact to now; its cleanup removes them later. Artifacts of
-      // the latest successful pipeline of each ref are kept, and job logs are never touched.
-      const at = req.now().toISOString();
-      for (const job of jobs(req.db).filter((j) => j.project_id === project.id && (j.archive || j.reports.length))) {
-        if (!lockedAsLatest(req.db, job)) job.artifacts_expire_at = at;
-      }
-      return accepted();
-    });
-  },
-
+/**
+ * Pipelines from their declaration (newest first; an empty ref or status filter is none), with the routes of their
+ * jobs and the jobs' artifacts beside them.
+ */
+export const pipelinesModule = crudModule<Pipeline>(declaredPipelines, {
+  notFound: '',
+  listed: (list) => [...list].reverse(),
+  filters: { ref: (pipeline, wanted) => !wanted || pipeline.ref === wanted, status: (pipeline, wanted) => !wanted || pipeline.status === wanted },
+  computed: (pipeline, req, project) => pipelineComputed(req, pipeline, project as Project),
+  routes: jobRoutes,
   // The running job's token comes after the group and project access tokens (the demo's token ids).
   seedAfter: ['access-tokens'],
-  seed(db, context) {
-    const project = findProject(db, 'acme/api');
-    const repo = repositories(db).find((r) => r.project_id === project.id)!;
-    const bob = users(db).find((u) => u.username === 'bob')!;
-    const { now } = context;
-    const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
-    const expires = new Date(now.getTime() + 30 * 86_400_000).toISOString();
-    let iid = 0;
-    const pipeline = (ref: string, status: PipelineStatus, hoursAgo: number, parent?: Pipeline): Pipeline => {
-      const tag = ref in repo.tags;
-      const record: Pipeline = {
-        id: db.nextId('pipelines'), iid: ++iid, project_id: project.id, ref, tag, sha: (tag ? repo.tags[ref] : repo.branches[ref]) ?? '',
-        status, source: parent ? 'parent_pipeline' : 'push', parent_id: parent?.id ?? null, user_id: bob.id,
-        created_at: at(hoursAgo), updated_at: at(hoursAgo - 0.2), finished_at: status === 'running' ? null : at(hoursAgo - 0.2),
-      };
-      pipelines(db).push(record);
-      return record;
-    };
-    const job = (of: Pipeline, name: string, stage: string, fields: Partial<Job> = {}): Job => {
-      const record: Job = {
-        id: db.nextId('jobs'), project_id: project.id, pipeline_id: of.id, name, stage, status: of.status === 'running' ? 'running' : 'success',
-        when: 'on_success', allow_failure: false, user_id: bob.id, created_at: of.created_at, started_at: of.created_at,
-        finished_at: of.status === 'running' ? null : of.updated_at, archive: null, reports: [], artifacts_expire_at: expires, ...fields,
-      };
-      jobs(db).push(record);
-      return record;
-    };
-    const build = (version: string, big?: number): StoredEntry[] => [
-      { name: 'dist/', mode: 0o040755 },
-      { name: 'dist/app.js', text: `// acme/api ${version}\nconsole.log('hello from acme/api');\n` },
-      { name: 'dist/app.css', text: 'body { font-family: sans-serif; }\n' },
-      { name: 'dist/VERSION', text: `${version}\n` },
-      ...(big ? [{ name: 'dist/bundle.bin', generated: { size: big, seed: `acme-api-${version}` } }] : []),
-    ];
-    const junit = { file_type: 'junit', filename: 'junit.xml.gz', size: 612, file_format: 'gzip' };
+  seed,
+});
 
-    // main: an older and the latest successful pipeline (with a child pipeline), and a failed one in between.
-    const older = pipeline('main', 'success', 30);
-    job(older, 'build', 'build', { archive: build('0.9.0') });
-    job(older, 'test', 'test', { reports: [junit] });
-    const failed = pipeline('main', 'failed', 20);
-    job(failed, 'build', 'build', { status: 'failed', archive: null });
-    const latest = pipeline('main', 'success', 6);
-    job(latest, 'build', 'build', { archive: build('1.0.1', context.artifactSize) });
-    job(latest, 'test', 'test', { reports: [junit] });
-    job(latest, 'deploy', 'deploy', { when: 'manual', status: 'manual', allow_failure: true });
-    const child = pipeline('main', 'success', 5.9, latest);
-    job(child, 'build', 'build', { archive: [{ name: 'child.txt', text: 'built by the child pipeline\n' }] });
-    job(child, 'docs', 'build', { archive: [{ name: 'docs/index.html', text: '<h1>acme/api</h1>\n' }] });
-    // The release tag.
-    const release = pipeline('v1.0.0', 'success', 48);
-    job(release, 'build', 'build', { archive: build('1.0.0'), artifacts_expire_at: null });
-    // A running pipeline on the feature branch, with a job token as a CI job has it.
-    const running = pipeline('feature/health', 'running', 0.1);
-    const runningJob = job(running, 'build', 'build');
-    addToken(db, bob, { kind: 'job', name: `job-${runningJob.id}`, resource_id: runningJob.id, scopes: [], token: `glcbt-${newTokenValue('')}`, expires_at: null }, now);
-  },
-};
+/** The jobs of a project and of a pipeline, one job, and its artifacts. */
+function jobRoutes(api: Router): void {
+  const { routes } = artifacts;
+  const listed = (req: SandboxRequest, list: Job[], project: Project) => paginate(req, list.sort((a, b) => b.id - a.id), { present: (j) => jobAnswer(req, j, project) });
+
+  api.route(routes.pipelineJobs, (req) => {
+    const project = projectFor(req, Role.reporter);
+    return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && String(j.pipeline_id) === req.params.pipeline_id), project);
+  });
+  api.route(routes.list, (req) => {
+    const project = projectFor(req, Role.reporter);
+    const scopes = ([] as string[]).concat(req.query.scope ?? []);
+    return listed(req, jobs(req.db).filter((j) => j.project_id === project.id && (!scopes.length || scopes.includes(j.status))), project);
+  });
+  api.route(routes.get, (req) => {
+    const project = artifactProject(req);
+    return ok(jobAnswer(req, findJob(req, project), project));
+  });
+
+  // Downloads by ref first: /jobs/artifacts/main/download must not be read as the job "artifacts".
+  api.route(routes.archiveByRef, (req) => {
+    const project = artifactProject(req);
+    const name = req.query.job as string | undefined;
+    if (!name) throw errors.missing('job');
+    return serveArchive(req, latestSuccessfulJob(req, project, req.params.ref_name, name));
+  });
+  api.route(routes.fileByRef, (req) => {
+    const project = artifactProject(req);
+    const name = req.query.job as string | undefined;
+    if (!name) throw errors.missing('job');
+    const path = checkArtifactPath(req.params.artifact_path);
+    return serveEntry(latestSuccessfulJob(req, project, req.params.ref_name, name), path);
+  });
+  api.route(routes.archive, (req) => {
+    const project = artifactProject(req);
+    const job = findJob(req, project);
+    if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
+    return serveArchive(req, job);
+  });
+  api.route(routes.file, (req) => {
+    const project = artifactProject(req);
+    const job = findJob(req, project);
+    const path = checkArtifactPath(req.params.artifact_path);
+    if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
+    return serveEntry(job, path);
+  });
+  api.route(routes.keep, (req) => {
+    const project = projectFor(req, Role.developer);
+    const job = findJob(req, project);
+    if (!archiveAvailable(req.db, job, req.now())) throw errors.notFound();
+    job.artifacts_expire_at = null;
+    return ok(jobAnswer(req, job, project));
+  });
+  api.route(routes.delete, (req) => {
+    const project = projectFor(req, Role.maintainer);
+    const job = findJob(req, project);
+    if (!job.archive && !job.reports.length) throw errors.notFound();
+    job.archive = null;
+    job.reports = [];
+    return { status: 204 };
+  });
+  api.route(routes.deleteAll, (req) => {
+    const project = projectFor(req, Role.maintainer);
+    // The service sets the expiry of every deletable artifact to now; its cleanup removes them later. Artifacts of
+    // the latest successful pipeline of each ref are kept, and job logs are never touched.
+    const at = req.now().toISOString();
+    for (const job of jobs(req.db).filter((j) => j.project_id === project.id && (j.archive || j.reports.length))) {
+      if (!lockedAsLatest(req.db, job)) job.artifacts_expire_at = at;
+    }
+    return accepted();
+  });
+}
+
+/** Pipelines of acme/api on main, a tag and a feature branch, with jobs, artifacts and a running job's token. */
+function seed(db: Db, context: SeedContext, insert: (projectId: number, values: Partial<Pipeline>) => Pipeline): void {
+  const project = findProject(db, 'acme/api');
+  const repo = repositories(db).find((r) => r.project_id === project.id)!;
+  const bob = users(db).find((u) => u.username === 'bob')!;
+  const { now } = context;
+  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3_600_000).toISOString();
+  const expires = new Date(now.getTime() + 30 * 86_400_000).toISOString();
+  let iid = 0;
+  const pipeline = (ref: string, status: Pipeline['status'], hoursAgo: number, parent?: Pipeline): Pipeline => {
+    const tag = ref in repo.tags;
+    return insert(project.id, {
+      iid: ++iid, ref, tag, sha: (tag ? repo.tags[ref] : repo.branches[ref]) ?? '',
+      status, source: parent ? 'parent_pipeline' : 'push', parent_id: parent?.id ?? null, user_id: bob.id,
+      created_at: at(hoursAgo), updated_at: at(hoursAgo - 0.2), finished_at: status === 'running' ? null : at(hoursAgo - 0.2),
+    });
+  };
+  const job = (of: Pipeline, name: string, stage: string, fields: Partial<Job> = {}): Job => {
+    const record: Job = {
+      id: db.nextId('jobs'), project_id: project.id, pipeline_id: of.id, name, stage, status: of.status === 'running' ? 'running' : 'success',
+      when: 'on_success', allow_failure: false, user_id: bob.id, created_at: of.created_at, started_at: of.created_at,
+      finished_at: of.status === 'running' ? null : of.updated_at, archive: null, reports: [], artifacts_expire_at: expires, ...fields,
+    };
+    jobs(db).push(record);
+    return record;
+  };
+  const build = (version: string, big?: number): StoredEntry[] => [
+    { name: 'dist/', mode: 0o040755 },
+    { name: 'dist/app.js', text: `// acme/api ${version}\nconsole.log('hello from acme/api');\n` },
+    { name: 'dist/app.css', text: 'body { font-family: sans-serif; }\n' },
+    { name: 'dist/VERSION', text: `${version}\n` },
+    ...(big ? [{ name: 'dist/bundle.bin', generated: { size: big, seed: `acme-api-${version}` } }] : []),
+  ];
+  const junit = { file_type: 'junit', filename: 'junit.xml.gz', size: 612, file_format: 'gzip' };
+
+  // main: an older and the latest successful pipeline (with a child pipeline), and a failed one in between.
+  const older = pipeline('main', 'success', 30);
+  job(older, 'build', 'build', { archive: build('0.9.0') });
+  job(older, 'test', 'test', { reports: [junit] });
+  const failed = pipeline('main', 'failed', 20);
+  job(failed, 'build', 'build', { status: 'failed', archive: null });
+  const latest = pipeline('main', 'success', 6);
+  job(latest, 'build', 'build', { archive: build('1.0.1', context.artifactSize) });
+  job(latest, 'test', 'test', { reports: [junit] });
+  job(latest, 'deploy', 'deploy', { when: 'manual', status: 'manual', allow_failure: true });
+  const child = pipeline('main', 'success', 5.9, latest);
+  job(child, 'build', 'build', { archive: [{ name: 'child.txt', text: 'built by the child pipeline\n' }] });
+  job(child, 'docs', 'build', { archive: [{ name: 'docs/index.html', text: '<h1>acme/api</h1>\n' }] });
+  // The release tag.
+  const release = pipeline('v1.0.0', 'success', 48);
+  job(release, 'build', 'build', { archive: build('1.0.0'), artifacts_expire_at: null });
+  // A running pipeline on the feature branch, with a job token as a CI job has it.
+  const running = pipeline('feature/health', 'running', 0.1);
+  const runningJob = job(running, 'build', 'build');
+  addToken(db, bob, { kind: 'job', name: `job-${runningJob.id}`, resource_id: runningJob.id, scopes: [], token: `glcbt-${newTokenValue('')}`, expires_at: null }, now);
+}
 
 /** The token of a running job (a CI_JOB_TOKEN), for tests and the demo. */
 export function runningJobToken(db: Db): string | undefined {

@@ -61,6 +61,8 @@ export const projects = defineResource({
     update: 'PUT /projects/{project}',
     delete: 'DELETE /projects/{project}',
     ofGroup: 'GET /groups/{group}/projects',
+    /** The projects shared with a group (invited it): its members reach them. */
+    sharedWithGroup: 'GET /groups/{group}/projects/shared',
     ofUser: 'GET /users/{user}/projects',
     /** Administrators create a project for another user, in their personal namespace by default. */
     createForUser: 'POST /projects/user/{user}',

@@ -218,6 +218,11 @@ export const projectsModule: SandboxModule = {
       return listProjects(req, projects(req.db).filter((p) => ids.has(p.namespace_id) || (withShared && p.shared_with_groups?.some((l) => l.group_id === group.id))));
     }, { auth: 'optional' });
 
+    api.route(declared.routes.sharedWithGroup, (req) => {
+      const group = groupForList(req);
+      return listProjects(req, projects(req.db).filter((p) => p.shared_with_groups?.some((l) => l.group_id === group.id)));
+    }, { auth: 'optional' });
+
     api.route(declared.routes.ofUser, (req) => {
       const user = userFor(req);
       return listProjects(req, projects(req.db).filter((p) => p.namespace_id === userNamespaceId(user)));

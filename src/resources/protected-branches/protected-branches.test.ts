@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../../errors.js';
-import { tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
+import { startTestSandbox, tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -132,5 +132,24 @@ describe('protected-branches', () => {
     const rows = await sandbox.run(['protected-branches', 'protect', '--projects-file', join(dir, 'two.txt'), '--name', 'ops/*', '--merge-access-level', 'developer', '--allow-push', 'user:alice,maintainer']);
     expect(rows.code, rows.stderr).toBe(0);
     expect(rows.stdout).toBe('acme/api\tok\tops/*\tmaintainer, user:alice\tdeveloper\tmaintainer\tfalse\t\nacme/web\tok\tops/*\tmaintainer, user:alice\tdeveloper\tmaintainer\tfalse\t\n');
+  });
+});
+
+describe('sandbox: protected branches on the free tier', () => {
+  it('refuses group rules before looking for the group, and answers project rules without inherited or code owners', async () => {
+    const free = await startTestSandbox({ tier: 'free' });
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${free.url}${path}`, { method, headers: { 'PRIVATE-TOKEN': free.adminToken, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+        .then(async (r) => ({ status: r.status, body: await r.json() }));
+    try {
+      expect(await call('GET', '/groups/acme/protected_branches')).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+      expect(await call('GET', '/groups/no-such-group/protected_branches')).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+      const created = await call('POST', '/projects/acme%2Fapi/protected_branches', { name: 'hotfix/*', code_owner_approval_required: true });
+      expect(created.status).toBe(201);
+      expect(created.body).not.toHaveProperty('inherited');
+      expect(created.body.code_owner_approval_required).toBe(false);
+    } finally {
+      await free.close();
+    }
   });
 });

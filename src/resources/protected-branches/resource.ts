@@ -1,4 +1,4 @@
-import { f } from '../../api/fields.js';
+import { f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 import type { AccessEntry } from './values.js';
 
@@ -24,6 +24,7 @@ export const protectedBranches = defineResource({
     },
     group: {
       parent: 'group',
+      tier: 'premium',
       routes: {
         list: 'GET /groups/{group}/protected_branches',
         get: 'GET /groups/{group}/protected_branches/{name}',
@@ -36,9 +37,9 @@ export const protectedBranches = defineResource({
   fields: {
     id: f.int({ readOnly: true }),
     name: f.string({ create: 'required', update: false, help: 'branch name or wildcard such as release/* or *-stable', placeholder: '<branch>' }),
-    push_access_levels: f.object(),
-    merge_access_levels: f.object(),
-    unprotect_access_levels: f.object(),
+    push_access_levels: f.object<AccessEntry[]>(),
+    merge_access_levels: f.object<AccessEntry[]>(),
+    unprotect_access_levels: f.object<AccessEntry[]>(),
     allow_force_push: f.bool({ default: false, help: 'members who may push may also force-push' }),
     code_owner_approval_required: f.bool({ default: false, help: 'pushes need a code owner approval (Premium)' }),
     inherited: f.bool({ readOnly: true }),
@@ -50,13 +51,5 @@ export const protectedBranches = defineResource({
   roles: { read: 'maintainer', write: 'maintainer' },
 });
 
-export interface ProtectedBranch {
-  id: number;
-  name: string;
-  push_access_levels: AccessEntry[];
-  merge_access_levels: AccessEntry[];
-  unprotect_access_levels: AccessEntry[];
-  allow_force_push: boolean;
-  code_owner_approval_required: boolean;
-  inherited?: boolean;
-}
+/** A protected branch rule as the service presents it. */
+export type ProtectedBranch = RecordOf<typeof protectedBranches>;

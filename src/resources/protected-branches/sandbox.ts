@@ -1,21 +1,20 @@
-import { BRANCH_LISTS, branchLevels, type BranchList } from './values.js';
-import { protectedBranches as declared } from './resource.js';
-import { findProject, groupFor, memberRoleInGroup, memberRoleInProject, projectFor, requireTier, Role } from '../../sandbox/auth.js';
+import { findProject, memberRoleInGroup, memberRoleInProject, requireTier, Role } from '../../sandbox/auth.js';
+import { crudModule, type Where } from '../../sandbox/crud.js';
 import type { Db } from '../../sandbox/db.js';
-import { bool, created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { bool, errors, HttpError, type SandboxRequest } from '../../sandbox/http.js';
 import { groups, protectedBranches, users, type CreateAccess, type Group, type Project, type ProtectedBranch } from '../../sandbox/model.js';
-import type { SandboxModule } from '../../sandbox/module.js';
-import { paginate } from '../../sandbox/pagination.js';
-import { deployKeysOf, mayUnprotect, presentProtectedBranch, protectDefaultBranch } from '../../sandbox/protection.js';
+import { deployKeysOf, mayUnprotect, protectDefaultBranch, protectionComputed, uniqueEntries } from '../../sandbox/protection.js';
 import { protectDefaultBranches } from '../../sandbox/review.js';
 import { repositoryOf } from '../../sandbox/git/repository.js';
 import { descendantGroups, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
+import { protectedBranches as declared } from './resource.js';
+import { BRANCH_LISTS, branchLevels, type BranchList } from './values.js';
 
 /**
- * Protected branches of projects and (Premium) of groups: list (with search; a project's list shows its groups'
- * rules as inherited), get by name or wildcard, protect (409 when the name is protected already), update with
- * PATCH (entries added, changed by id, removed with `_destroy`), unprotect. Who may push and merge is enforced by
- * the repository modules through ../protection.ts.
+ * Protected branches of projects and (Premium) of groups, served from their declaration: list (with search; a
+ * project's list shows its groups' rules as inherited), get by name or wildcard, protect (409 when the name is
+ * protected already), update with PATCH (entries added, changed by id, removed with `_destroy`), unprotect. Who may
+ * push and merge is enforced by the repository modules through ../../sandbox/protection.ts.
  */
 
 type Kind = BranchList;
@@ -30,12 +29,6 @@ const levelsOf = branchLevels;
 
 function ownerRules(db: Db, owner: Owner): ProtectedBranch[] {
   return protectedBranches(db).filter((rule) => ('project' in owner ? rule.project_id === owner.project.id : rule.group_id === owner.group.id));
-}
-
-function findRule(req: SandboxRequest, owner: Owner): ProtectedBranch {
-  const rule = ownerRules(req.db, owner).find((r) => r.name === req.params.name);
-  if (!rule) throw errors.notFound();
-  return rule;
 }
 
 /** The problem with a user, group or deploy key entry, as the service words it; undefined when it may be named. */
@@ -97,61 +90,31 @@ function allowedList(req: SandboxRequest, kind: Kind): unknown[] {
   return raw;
 }
 
-const entryKey = (entry: Omit<CreateAccess, 'id'>): string =>
-  entry.user_id !== undefined ? `user:${entry.user_id}` : entry.group_id !== undefined ? `group:${entry.group_id}` : entry.deploy_key_id !== undefined ? `key:${entry.deploy_key_id}` : `role:${entry.access_level}`;
-
-/** Each role, user, group and deploy key once, as the service stores them. */
-function unique<T extends Omit<CreateAccess, 'id'>>(entries: T[]): T[] {
-  const seen = new Set<string>();
-  return entries.filter((entry) => (seen.has(entryKey(entry)) ? false : (seen.add(entryKey(entry)), true)));
-}
-
 function checkEntries(db: Db, owner: Owner, rule: Pick<ProtectedBranch, 'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels'>): void {
   const problems = KINDS.flatMap((kind) => rule[LISTS[kind]].map((entry) => entryProblem(db, owner, kind, entry)).filter((p): p is string => Boolean(p)));
   // Save failures are 422 with the model's full messages.
   if (problems.length) throw new HttpError(422, { message: [...new Set(problems)] });
 }
 
-function protect(req: SandboxRequest, owner: Owner) {
-  const name = String(required(req, 'name'));
-  if (!name.trim()) throw errors.invalid('name');
-  if (ownerRules(req.db, owner).some((r) => r.name === name)) throw errors.message(409, `Protected branch '${name}' already exists`);
-  const lists = Object.fromEntries(KINDS.map((kind) => {
+type Lists = Pick<ProtectedBranch, 'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels'>;
+
+const ownerOf = ({ placement, parent }: Where): Owner => (placement.parent === 'project' ? { project: parent as Project } : { group: parent as Group });
+
+/** The entries of a new rule, from the levels and `allowed_to_*` lists given. */
+function newLists(req: SandboxRequest): Lists {
+  return Object.fromEntries(KINDS.map((kind) => {
     const given = level(req, kind);
     const allowed = allowedList(req, kind).map((item) => parseItem(kind, item).entry).filter((e): e is Omit<CreateAccess, 'id'> => Boolean(e));
     // Without a level or entries, pushing and merging default to Maintainers; unprotecting to those who may protect.
     const base = given !== undefined ? [{ access_level: given }] : allowed.length || kind === 'unprotect' ? [] : [{ access_level: Role.maintainer }];
-    return [LISTS[kind], unique([...base, ...allowed]).map((entry) => ({ ...entry, id: 0 }))];
-  })) as Pick<ProtectedBranch, 'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels'>;
-  checkEntries(req.db, owner, lists);
-  for (const kind of KINDS) for (const entry of lists[LISTS[kind]]) entry.id = req.db.nextId('protected_branch_access'); // numbered once accepted
-  const rule: ProtectedBranch = {
-    id: req.db.nextId('protected_branches'),
-    ...('project' in owner ? { project_id: owner.project.id } : { group_id: owner.group.id }),
-    name,
-    ...lists,
-    allow_force_push: bool(req.input.allow_force_push) ?? false,
-    code_owner_approval_required: req.tier === 'free' ? false : (bool(req.input.code_owner_approval_required) ?? false),
-  };
-  protectedBranches(req.db).push(rule);
-  return created(presentProtectedBranch(req.db, rule, req.tier));
+    return [LISTS[kind], uniqueEntries([...base, ...allowed]).map((entry) => ({ ...entry, id: 0 }))];
+  })) as Lists;
 }
 
-function update(req: SandboxRequest, owner: Owner) {
-  const rule = findRule(req, owner);
-  const next = structuredClone(rule);
-  if (req.input.name !== undefined) {
-    const name = String(req.input.name);
-    if (!name.trim()) throw errors.invalid('name');
-    if (name !== rule.name && ownerRules(req.db, owner).some((r) => r.name === name)) throw new HttpError(422, { message: ['Name has already been taken'] });
-    next.name = name;
-  }
-  const force = bool(req.input.allow_force_push);
-  if (force !== undefined) next.allow_force_push = force;
-  const owners = bool(req.input.code_owner_approval_required);
-  if (owners !== undefined && req.tier !== 'free') next.code_owner_approval_required = owners;
-  for (const kind of KINDS) {
-    let list = next[LISTS[kind]];
+/** The entries of a rule after a PATCH: added, changed by id, removed with `_destroy`. */
+function patchedLists(req: SandboxRequest, rule: Lists): Lists {
+  return Object.fromEntries(KINDS.map((kind) => {
+    let list = [...rule[LISTS[kind]]];
     for (const raw of allowedList(req, kind)) {
       const { id, destroy, entry } = parseItem(kind, raw);
       if (id !== undefined) {
@@ -161,81 +124,56 @@ function update(req: SandboxRequest, owner: Owner) {
         else if (entry) list[index] = { ...entry, id };
       } else if (entry) list = [...list, { ...entry, id: 0 }];
     }
-    next[LISTS[kind]] = unique(list);
-  }
-  checkEntries(req.db, owner, next);
-  for (const kind of KINDS) for (const entry of next[LISTS[kind]]) if (!entry.id) entry.id = req.db.nextId('protected_branch_access');
-  Object.assign(rule, next);
-  return ok(presentProtectedBranch(req.db, rule, req.tier));
+    return [LISTS[kind], uniqueEntries(list)];
+  })) as Lists;
 }
 
-function unprotect(req: SandboxRequest, owner: Owner, project?: Project) {
-  const rule = findRule(req, owner);
-  if (project && !mayUnprotect(req.db, req.user, project, rule)) throw errors.forbidden();
-  protectedBranches(req.db).splice(protectedBranches(req.db).indexOf(rule), 1);
-  return noContent();
+/** The name of a rule: not blank, and no other rule of its owner's (409 on protect, 422 on a rename). */
+function checkName(req: SandboxRequest, rule: ProtectedBranch, previous: ProtectedBranch | undefined, owner: Owner): void {
+  if (!rule.name.trim()) throw errors.invalid('name');
+  if (rule.name === previous?.name || !ownerRules(req.db, owner).some((r) => r.name === rule.name)) return;
+  throw previous ? new HttpError(422, { message: ['Name has already been taken'] }) : errors.message(409, `Protected branch '${rule.name}' already exists`);
 }
 
-/** A search matches names containing the text. */
-const searched = (req: SandboxRequest, rules: ProtectedBranch[]): ProtectedBranch[] => {
-  const text = req.query.search === undefined ? '' : String(req.query.search).toLowerCase();
-  return text ? rules.filter((rule) => rule.name.toLowerCase().includes(text)) : rules;
-};
-
-export const protectedBranchesModule: SandboxModule = {
-  routes(api) {
-    const project = declared.parents.project.routes;
-    const group = declared.parents.group.routes;
-    const projectOwner = (req: SandboxRequest): { project: Project } => ({ project: projectFor(req, Role.maintainer) });
-
-    api.route(project.list, (req) => {
-      const owner = projectOwner(req);
-      const own = ownerRules(req.db, owner).map((rule) => ({ rule, inherited: false }));
-      // Premium: the rules of the project's groups apply to it too, and its list shows them.
-      const chain = req.tier === 'free' ? [] : groupChain(req.db, projectGroup(req.db, owner.project)?.id ?? null);
-      const inherited = protectedBranches(req.db).filter((rule) => rule.group_id !== undefined && chain.some((g) => g.id === rule.group_id)).map((rule) => ({ rule, inherited: true }));
-      const rules = [...own, ...inherited].filter(({ rule }) => searched(req, [rule]).length);
-      return paginate(req, rules, { present: ({ rule, inherited: from }) => presentProtectedBranch(req.db, rule, req.tier, from) });
-    });
-    api.route(project.get, (req) => ok(presentProtectedBranch(req.db, findRule(req, projectOwner(req)), req.tier)));
-    api.route(project.create, (req) => protect(req, projectOwner(req)));
-    api.route(project.update, (req) => update(req, projectOwner(req)));
-    api.route(project.delete, (req) => {
-      const owner = projectOwner(req);
-      return unprotect(req, owner, owner.project);
-    });
-
-    const groupOwner = (req: SandboxRequest): { group: Group } => {
-      requireTier(req, 'premium');
-      return { group: groupFor(req, Role.maintainer) };
-    };
-    api.route(group.list, (req) => paginate(req, searched(req, ownerRules(req.db, groupOwner(req))), { present: (rule) => presentProtectedBranch(req.db, rule, req.tier) }));
-    api.route(group.get, (req) => ok(presentProtectedBranch(req.db, findRule(req, groupOwner(req)), req.tier)));
-    api.route(group.create, (req) => protect(req, groupOwner(req)));
-    api.route(group.update, (req) => update(req, groupOwner(req)));
-    api.route(group.delete, (req) => unprotect(req, groupOwner(req)));
+export const protectedBranchesModule = crudModule<ProtectedBranch>(declared, {
+  notFound: '',
+  // The free edition refuses group rules before it looks for the group.
+  guard: (req, { placement }) => placement.tier && requireTier(req, placement.tier),
+  // Premium: the rules of a project's groups apply to it too, and its list shows them, after its own.
+  listed(own, req, { placement, parent }) {
+    if (placement.parent !== 'project' || req.tier === 'free') return own;
+    const chain = groupChain(req.db, projectGroup(req.db, parent as Project)?.id ?? null);
+    return [...own, ...protectedBranches(req.db).filter((rule) => rule.group_id !== undefined && chain.some((g) => g.id === rule.group_id))];
   },
-
+  filters: { search: (rule, text) => rule.name.toLowerCase().includes(String(text).toLowerCase()) },
+  validate(rule, req, previous, where) {
+    const owner = ownerOf(where);
+    if (previous && req.input.name !== undefined) rule.name = String(req.input.name);
+    checkName(req, rule, previous, owner);
+    // The free edition knows no code owners.
+    if (req.tier === 'free') rule.code_owner_approval_required = previous?.code_owner_approval_required ?? false;
+    Object.assign(rule, previous ? patchedLists(req, previous) : newLists(req));
+    checkEntries(req.db, owner, rule);
+    for (const kind of KINDS) for (const entry of rule[LISTS[kind]]) if (!entry.id) entry.id = req.db.nextId('protected_branch_access'); // numbered once accepted
+  },
+  computed: (rule, req, _parent, { placement }) => protectionComputed(req.db, rule, req.tier, placement.parent === 'project' && rule.group_id !== undefined),
+  beforeDelete(rule, req, { placement, parent }) {
+    if (placement.parent === 'project' && !mayUnprotect(req.db, req.user, parent as Project, rule)) throw errors.forbidden();
+  },
   // The first push to an empty repository creates the default branch: the service protects it then.
   onPush(event, { db }) {
     if (event.branch !== event.project.default_branch || !/^0+$/.test(event.before)) return;
     if (Object.keys(repositoryOf(db, event.project.id).branches).length === 1) protectDefaultBranch(db, event.project);
   },
-
-  seed(db) {
+  seed(db, _context, insert) {
     // Every project's default branch is protected, as a new project's is on the service …
     protectDefaultBranches(db);
     // … and acme/api also protects its release branches: Developers merge, Maintainers push.
-    const project = findProject(db, 'acme/api');
-    protectedBranches(db).push({
-      id: db.nextId('protected_branches'),
-      project_id: project.id,
+    insert(findProject(db, 'acme/api').id, {
       name: 'release/*',
       push_access_levels: [{ id: db.nextId('protected_branch_access'), access_level: Role.maintainer }],
       merge_access_levels: [{ id: db.nextId('protected_branch_access'), access_level: Role.developer }],
       unprotect_access_levels: [],
-      allow_force_push: false,
-      code_owner_approval_required: false,
-    });
+    }, 'project');
   },
-};
+});

@@ -1,4 +1,4 @@
-import { f } from '../../api/fields.js';
+import { f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
 /** Tag names and wildcards of a project that only some may create. The name is the id (one encoded segment). */
@@ -15,7 +15,7 @@ export const protectedTags = defineResource({
   },
   fields: {
     name: f.string({ create: 'required', update: false, help: 'tag name or wildcard such as v* or *-stable', placeholder: '<tag>' }),
-    create_access_levels: f.object(),
+    create_access_levels: f.object<CreateAccessLevel[]>(),
   },
   columns: ['name'],
   identity: ['name'],
@@ -31,7 +31,5 @@ export interface CreateAccessLevel {
   deploy_key_id?: number;
 }
 
-export interface ProtectedTag {
-  name: string;
-  create_access_levels: CreateAccessLevel[];
-}
+/** A protected tag rule as the service presents it. */
+export type ProtectedTag = RecordOf<typeof protectedTags>;

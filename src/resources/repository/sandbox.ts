@@ -1,4 +1,4 @@
-import { projectFor, requireAdmin } from '../../sandbox/auth.js';
+import { findProject, projectFor, requireAdmin } from '../../sandbox/auth.js';
 import { repositorySnapshot } from '../../sandbox/git/snapshot.js';
 import { serveBytes } from '../../sandbox/bytes.js';
 import { archiveFormat, ARCHIVE_TYPES, buildArchive } from '../../sandbox/git/archive.js';
@@ -7,17 +7,17 @@ import { presentCommit, presentCommitSummary } from '../../sandbox/git/present.j
 import { findCommit, mergeBase, reachable, repositoryOf, resolveRevision, seedCommit, snapshotOf } from '../../sandbox/git/repository.js';
 import { findBlobId, getBlob, isBinary, listTree, type PathEntry } from '../../sandbox/git/store.js';
 import { array, bool, contentDisposition, errors, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { findProject } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { projects } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { commitOf, readableProject } from '../../sandbox/repository-access.js';
 import { paginate } from '../../sandbox/pagination.js';
+import { presentDerived } from '../../sandbox/records.js';
 import { repositoryTree as declared } from './resource.js';
 
-function presentEntry(entry: PathEntry): Record<string, unknown> {
-  return { id: entry.id, name: entry.name, type: entry.mode === '040000' ? 'tree' : entry.mode === '160000' ? 'commit' : 'blob', path: entry.path, mode: entry.mode };
-}
+/** A tree entry as the service presents it: its declared fields, the type from the mode. */
+const entryOf = (entry: PathEntry): Record<string, unknown> =>
+  presentDerived(declared, { ...entry, type: entry.mode === '040000' ? 'tree' : entry.mode === '160000' ? 'commit' : 'blob' });
 
 /** The tree is keyset-paginated only: `page_token` names the last entry served; the next page comes through Link. */
 function treePage(req: SandboxRequest, entries: PathEntry[]) {
@@ -39,7 +39,7 @@ function treePage(req: SandboxRequest, entries: PathEntry[]) {
     url.searchParams.set('page_token', Buffer.from(slice[slice.length - 1].path).toString('base64url'));
     headers.Link = `<${url.toString()}>; rel="next"`;
   }
-  return ok(slice.map(presentEntry), headers);
+  return ok(slice.map(entryOf), headers);
 }
 
 /** A 1×1 PNG: the demo repository's binary file. */
@@ -76,6 +76,100 @@ function seedDemoRepository(db: Db, now: Date): void {
   repository.tags['v1.1.0'] = c3.id;
 }
 
+/** The blob a route's sha names (a prefix will do) in a repository the caller may read, else 404. */
+function blobOf(req: SandboxRequest): { id: string; data: Buffer } {
+  readableProject(req);
+  const id = findBlobId(req.db, req.params.sha);
+  if (!id) throw errors.notFound('Blob');
+  return { id, data: getBlob(req.db, id)! };
+}
+
+/** An archive of the tree at a ref (or of a path in it), in the format its suffix names. */
+async function archive(req: SandboxRequest) {
+  const project = readableProject(req);
+  const format = archiveFormat(req.params.format);
+  const ref = req.query.sha === undefined || req.query.sha === '' ? project.default_branch : String(req.query.sha);
+  const commit = commitOf(req, project, ref, 'Ref');
+  const path = String(req.query.path ?? '').replace(/^\/+|\/+$/g, '');
+  const excluded = (array(req.query.exclude_paths) ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
+  const snapshot = snapshotOf(req.db, commit);
+  for (const file of [...snapshot.keys()]) {
+    const outside = path && file !== path && !file.startsWith(`${path}/`);
+    if (outside || excluded.some((e) => file === e || file.startsWith(`${e}/`))) snapshot.delete(file);
+}
+if (path && !snapshot.size) throw errors.notFound('Path');
+const root = `${project.path}-${ref.replace(/[^A-Za-z0-9._-]+/g, '-')}-${commit.id}${path ? `-${path.replace(/\//g, '-')}` : ''}`;
+const data = await buildArchive(req.db, snapshot, root, format, new Date(commit.committed_date));
+return serveBytes(req, data, {
+  contentType: ARCHIVE_TYPES[format],
+  etag: `"${commit.id}-${format}-${Buffer.from(`${path}|${excluded.join(',')}`).toString('base64url')}"`,
+  headers: { 'Content-Disposition': `attachment; filename="${root}.${format}"`, 'Content-Transfer-Encoding': 'binary' },
+});
+}
+
+/** The commits and diffs between two refs: from their merge base, or straight from `from`. */
+function compare(req: SandboxRequest) {
+  const project = readableProject(req);
+  if (req.query.from === undefined || req.query.from === '') throw errors.missing('from');
+  if (req.query.to === undefined || req.query.to === '') throw errors.missing('to');
+  const fromProject = req.query.from_project_id ? findProject(req.db, String(req.query.from_project_id)) : project;
+  const from = resolveRevision(req.db, fromProject, String(req.query.from));
+  const to = resolveRevision(req.db, project, String(req.query.to));
+  if (!from || !to) throw errors.notFound('Ref');
+  const straight = Boolean(bool(req.query.straight));
+  const base = straight || fromProject.id !== project.id ? from : (mergeBase(req.db, [from, to]) ?? from);
+  const known = new Set(reachable(req.db, [base]).map((c) => c.id));
+  const added = reachable(req.db, [to]).filter((c) => !known.has(c.id)).reverse();
+  const diffs = diffSnapshots(req.db, snapshotOf(req.db, base), snapshotOf(req.db, to), { unidiff: Boolean(bool(req.query.unidiff)) });
+  return ok({
+    commit: added.length ? presentCommitSummary(to, project, req.rootUrl) : null,
+    commits: added.map((c) => presentCommitSummary(c, project, req.rootUrl)),
+    diffs: diffs.map(({ additions: _a, deletions: _d, ...diff }) => diff),
+    compare_timeout: false,
+    compare_same_ref: String(req.query.from) === String(req.query.to),
+    web_url: `${req.rootUrl}/${project.path_with_namespace}/-/compare/${req.query.from}...${req.query.to}`,
+  });
+}
+
+/** Who authored the commits reachable from a ref, with their counts, in the order asked. */
+function contributors(req: SandboxRequest) {
+  const project = readableProject(req);
+  const head = resolveRevision(req.db, project, String(req.query.ref ?? project.default_branch));
+  const byEmail = new Map<string, { name: string; email: string; commits: number; additions: number; deletions: number }>();
+  for (const commit of head ? reachable(req.db, [head]) : []) {
+    if (commit.parent_ids.length > 1) continue;
+    const key = commit.author_email.toLowerCase();
+    const entry = byEmail.get(key) ?? { name: commit.author_name, email: commit.author_email, commits: 0, additions: 0, deletions: 0 };
+    entry.commits++;
+    entry.additions += commit.stats.additions;
+    entry.deletions += commit.stats.deletions;
+    byEmail.set(key, entry);
+}
+const orderBy = String(req.query.order_by ?? 'commits');
+if (!['name', 'email', 'commits'].includes(orderBy)) throw errors.invalid('order_by');
+const sort = String(req.query.sort ?? 'asc');
+if (!['asc', 'desc'].includes(sort)) throw errors.invalid('sort');
+const list = [...byEmail.values()].sort((a, b) => {
+  const key = orderBy as 'name' | 'email' | 'commits';
+  const order = key === 'commits' ? a.commits - b.commits : a[key].localeCompare(b[key]);
+  return sort === 'asc' ? order : -order;
+});
+return paginate(req, list);
+}
+
+/** The best common ancestor of two refs or more. */
+function mergeBaseOf(req: SandboxRequest) {
+  const project = readableProject(req);
+  const refs = array(req.query.refs) ?? [];
+  if (refs.length < 2) throw errors.message(400, 'Provide at least 2 refs');
+  const resolved = refs.map((ref) => ({ ref, commit: resolveRevision(req.db, project, ref) }));
+  const missing = resolved.filter((r) => !r.commit).map((r) => r.ref);
+  if (missing.length) throw errors.message(400, `Could not find ref(s): ${missing.join(', ')}`);
+  const base = mergeBase(req.db, resolved.map((r) => r.commit!));
+  if (!base) throw errors.notFound('Merge Base');
+  return ok(presentCommit(base, project, req.rootUrl, { single: true }));
+}
+
 export const repository: SandboxModule = {
   seed(db, { now }) {
     seedDemoRepository(db, now);
@@ -93,44 +187,21 @@ export const repository: SandboxModule = {
     }, open);
 
     api.route(routes.blob, (req) => {
-      readableProject(req);
-      const id = findBlobId(req.db, req.params.sha);
-      if (!id) throw errors.notFound('Blob');
-      const data = getBlob(req.db, id)!;
+      const { id, data } = blobOf(req);
       return ok({ size: data.length, encoding: 'base64', content: data.toString('base64'), sha: id });
     }, open);
 
     api.route(routes.blobRaw, (req) => {
-      readableProject(req);
-      const id = findBlobId(req.db, req.params.sha);
-      if (!id) throw errors.notFound('Blob');
-      const data = getBlob(req.db, id)!;
+      const { id, data } = blobOf(req);
       return serveBytes(req, data, { contentType: isBinary(data) ? 'application/octet-stream' : 'text/plain; charset=utf-8', etag: `"${id}"` });
     }, open);
 
-    const archive = async (req: SandboxRequest) => {
-      const project = readableProject(req);
-      const format = archiveFormat(req.params.format);
-      const ref = req.query.sha === undefined || req.query.sha === '' ? project.default_branch : String(req.query.sha);
-      const commit = commitOf(req, project, ref, 'Ref');
-      const path = String(req.query.path ?? '').replace(/^\/+|\/+$/g, '');
-      const excluded = (array(req.query.exclude_paths) ?? []).map((p) => p.replace(/^\/+|\/+$/g, ''));
-      const snapshot = snapshotOf(req.db, commit);
-      for (const file of [...snapshot.keys()]) {
-        const outside = path && file !== path && !file.startsWith(`${path}/`);
-        if (outside || excluded.some((e) => file === e || file.startsWith(`${e}/`))) snapshot.delete(file);
-      }
-      if (path && !snapshot.size) throw errors.notFound('Path');
-      const root = `${project.path}-${ref.replace(/[^A-Za-z0-9._-]+/g, '-')}-${commit.id}${path ? `-${path.replace(/\//g, '-')}` : ''}`;
-      const data = await buildArchive(req.db, snapshot, root, format, new Date(commit.committed_date));
-      return serveBytes(req, data, {
-        contentType: ARCHIVE_TYPES[format],
-        etag: `"${commit.id}-${format}-${Buffer.from(`${path}|${excluded.join(',')}`).toString('base64url')}"`,
-        headers: { 'Content-Disposition': `attachment; filename="${root}.${format}"`, 'Content-Transfer-Encoding': 'binary' },
-      });
-    };
     api.route(routes.archive, archive, open);
     api.route(`${routes.archive}.{format}`, archive, open);
+
+    api.route(routes.compare, compare, open);
+    api.route(routes.contributors, contributors, open);
+    api.route(routes.mergeBase, mergeBaseOf);
 
     // A tar of the bare repository, for administrators (backups).
     api.route(routes.snapshot, async (req) => {
@@ -141,65 +212,8 @@ export const repository: SandboxModule = {
       return { status: 200, raw: { data, contentType: 'application/x-tar' }, headers: { 'Content-Disposition': contentDisposition('attachment', `${project.path}.tar`) } };
     });
 
-    api.route(routes.compare, (req) => {
-      const project = readableProject(req);
-      if (req.query.from === undefined || req.query.from === '') throw errors.missing('from');
-      if (req.query.to === undefined || req.query.to === '') throw errors.missing('to');
-      const fromProject = req.query.from_project_id ? findProject(req.db, String(req.query.from_project_id)) : project;
-      const from = resolveRevision(req.db, fromProject, String(req.query.from));
-      const to = resolveRevision(req.db, project, String(req.query.to));
-      if (!from || !to) throw errors.notFound('Ref');
-      const straight = Boolean(bool(req.query.straight));
-      const base = straight || fromProject.id !== project.id ? from : (mergeBase(req.db, [from, to]) ?? from);
-      const known = new Set(reachable(req.db, [base]).map((c) => c.id));
-      const added = reachable(req.db, [to]).filter((c) => !known.has(c.id)).reverse();
-      const diffs = diffSnapshots(req.db, snapshotOf(req.db, base), snapshotOf(req.db, to), { unidiff: Boolean(bool(req.query.unidiff)) });
-      return ok({
-        commit: added.length ? presentCommitSummary(to, project, req.rootUrl) : null,
-        commits: added.map((c) => presentCommitSummary(c, project, req.rootUrl)),
-        diffs: diffs.map(({ additions: _a, deletions: _d, ...diff }) => diff),
-        compare_timeout: false,
-        compare_same_ref: String(req.query.from) === String(req.query.to),
-        web_url: `${req.rootUrl}/${project.path_with_namespace}/-/compare/${req.query.from}...${req.query.to}`,
-      });
-    }, open);
 
-    api.route(routes.contributors, (req) => {
-      const project = readableProject(req);
-      const head = resolveRevision(req.db, project, String(req.query.ref ?? project.default_branch));
-      const byEmail = new Map<string, { name: string; email: string; commits: number; additions: number; deletions: number }>();
-      for (const commit of head ? reachable(req.db, [head]) : []) {
-        if (commit.parent_ids.length > 1) continue;
-        const key = commit.author_email.toLowerCase();
-        const entry = byEmail.get(key) ?? { name: commit.author_name, email: commit.author_email, commits: 0, additions: 0, deletions: 0 };
-        entry.commits++;
-        entry.additions += commit.stats.additions;
-        entry.deletions += commit.stats.deletions;
-        byEmail.set(key, entry);
-      }
-      const orderBy = String(req.query.order_by ?? 'commits');
-      if (!['name', 'email', 'commits'].includes(orderBy)) throw errors.invalid('order_by');
-      const sort = String(req.query.sort ?? 'asc');
-      if (!['asc', 'desc'].includes(sort)) throw errors.invalid('sort');
-      const list = [...byEmail.values()].sort((a, b) => {
-        const key = orderBy as 'name' | 'email' | 'commits';
-        const order = key === 'commits' ? a.commits - b.commits : a[key].localeCompare(b[key]);
-        return sort === 'asc' ? order : -order;
-      });
-      return paginate(req, list);
-    }, open);
 
-    api.route(routes.mergeBase, (req) => {
-      const project = readableProject(req);
-      const refs = array(req.query.refs) ?? [];
-      if (refs.length < 2) throw errors.message(400, 'Provide at least 2 refs');
-      const resolved = refs.map((ref) => ({ ref, commit: resolveRevision(req.db, project, ref) }));
-      const missing = resolved.filter((r) => !r.commit).map((r) => r.ref);
-      if (missing.length) throw errors.message(400, `Could not find ref(s): ${missing.join(', ')}`);
-      const base = mergeBase(req.db, resolved.map((r) => r.commit!));
-      if (!base) throw errors.notFound('Merge Base');
-      return ok(presentCommit(base, project, req.rootUrl, { single: true }));
-    });
   },
 };
 

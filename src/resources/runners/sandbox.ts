@@ -1,12 +1,14 @@
 import { RUNNER_JOB_STATUSES, RUNNER_STATUSES, RUNNER_TYPES, runners as declared } from './resource.js';
 import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
-import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { groups, jobs, pipelines, projects, runnerJobs, runnerTable, users, type Group, type Project, type Runner } from '../../sandbox/model.js';
+import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
+import { groups, jobs, projects, runnerJobs, runnerTable, type Group, type Job, type Project, type Runner } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
+import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentUserBasic } from '../../sandbox/present.js';
-import { manages, presentRunnerBrief, removeRunner, runnerStatus } from '../../sandbox/runners.js';
+import { runnerJobAnswer } from '../../sandbox/pipelines.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
+import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
 
 /**
@@ -18,22 +20,23 @@ import { fleetProjectPath } from '../../sandbox/seed.js';
  * projects and unassigned from them (POST and DELETE /projects/:id/runners).
  */
 
-type RunnerType = (typeof RUNNER_TYPES)[number];
+type RunnerType = Runner['runner_type'];
 
 const HOUR = 3_600_000;
 
-function presentFull(req: SandboxRequest, runner: Runner): Record<string, unknown> {
+/** What the answer for one runner adds to the list's: from its version, its projects and its group. */
+function detailComputed(req: SandboxRequest, runner: Runner): Values {
   const projectList = runner.project_ids.map((id) => projects(req.db).find((p) => p.id === id)).filter((p): p is Project => Boolean(p));
   const group = runner.group_id === null ? undefined : groups(req.db).find((g) => g.id === runner.group_id);
   return {
-    ...presentRunnerBrief(runner, req.now()),
-    contacted_at: runner.contacted_at, created_at: runner.created_at, maintenance_note: runner.maintenance_note, tag_list: runner.tag_list,
-    run_untagged: runner.run_untagged, locked: runner.locked, access_level: runner.access_level, maximum_timeout: runner.maximum_timeout,
-    version: runner.version, revision: runner.version ? 'a1b2c3d4' : null, platform: runner.platform, architecture: runner.architecture,
+    ...runnerComputed(runner, req.now()),
+    revision: runner.version ? 'a1b2c3d4' : null,
     projects: projectList.map((p) => ({ id: p.id, name: p.name, name_with_namespace: p.path_with_namespace.split('/').join(' / '), path: p.path, path_with_namespace: p.path_with_namespace })),
     groups: group ? [{ id: group.id, name: group.name, web_url: `${req.rootUrl}/groups/${group.full_path}` }] : [],
   };
 }
+
+const detail = (req: SandboxRequest, runner: Runner): Values => presentRecord(declared, runner, detailComputed(req, runner));
 
 function findRunner(req: SandboxRequest): Runner {
   const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id);
@@ -106,23 +109,6 @@ export function addRunner(db: Db, fields: Partial<Runner> & { runner_type: Runne
   return runner;
 }
 
-function presentRunnerJob(req: SandboxRequest, jobId: number): Record<string, unknown> | undefined {
-  const job = jobs(req.db).find((j) => j.id === jobId);
-  if (!job) return undefined;
-  const pipeline = pipelines(req.db).find((p) => p.id === job.pipeline_id)!;
-  const project = projects(req.db).find((p) => p.id === job.project_id)!;
-  const user = users(req.db).find((u) => u.id === job.user_id);
-  const duration = job.started_at && job.finished_at ? (Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000 : null;
-  return {
-    id: job.id, status: job.status, stage: job.stage, name: job.name, ref: pipeline.ref, tag: pipeline.tag, coverage: null,
-    created_at: job.created_at, started_at: job.started_at, finished_at: job.finished_at, duration,
-    user: user ? presentUserBasic(user, req.rootUrl) : null,
-    commit: { id: pipeline.sha, short_id: pipeline.sha.slice(0, 8) },
-    pipeline: { id: pipeline.id, project_id: pipeline.project_id, ref: pipeline.ref, sha: pipeline.sha, status: pipeline.status },
-    project: { id: project.id, name: project.name, name_with_namespace: project.path_with_namespace.split('/').join(' / '), path: project.path, path_with_namespace: project.path_with_namespace },
-  };
-}
-
 const own = declared.parents.own.routes;
 
 export const runnersModule: SandboxModule = {
@@ -130,115 +116,10 @@ export const runnersModule: SandboxModule = {
   seedAfter: ['fleet'],
   routes(api) {
     // Fixed paths first: /runners/all and /runners/verify are not runner ids.
-    api.route(declared.parents.instance.routes.list, (req) => {
-      if (!requireUser(req).is_admin) throw errors.forbidden();
-      return listed(req, runnerTable(req.db));
-    });
-    api.route(own.verify, (req) => {
-      const token = String(required(req, 'token'));
-      const runner = runnerTable(req.db).find((r) => r.token === token);
-      if (!runner) throw errors.forbidden();
-      return ok({ id: runner.id, token: runner.token, token_expires_at: runner.token_expires_at });
-    }, { auth: 'none' });
-    api.route(own.delete_by_token, (req) => {
-      const token = String(required(req, 'token'));
-      const runner = runnerTable(req.db).find((r) => r.token === token);
-      if (!runner) throw errors.forbidden();
-      removeRunner(req.db, runner);
-      return noContent();
-    }, { auth: 'none' });
-    api.route(own.list, (req) => {
-      const user = requireUser(req);
-      const mine = runnerTable(req.db).filter((r) => r.runner_type !== 'instance_type' && manages(req.db, user, r));
-      return listed(req, mine);
-    });
-    api.route(declared.parents.group.routes.list, (req) => {
-      const group = groupFor(req, Role.maintainer);
-      const chain = selfAndAncestors(req.db, group);
-      return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!))));
-    });
-    api.route(declared.parents.project.routes.list, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const namespace = groups(req.db).find((g) => g.id === project.namespace_id);
-      const chain = namespace ? selfAndAncestors(req.db, namespace) : [];
-      return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!)) || r.project_ids.includes(project.id)));
-    });
-    api.route(declared.parents.project.routes.assign, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const runner = runnerTable(req.db).find((r) => String(r.id) === String(required(req, 'runner_id')));
-      if (!runner) throw errors.notFound('Runner');
-      if (runner.runner_type === 'group_type') throw errors.forbidden('Runner is a group runner');
-      if (!requireUser(req).is_admin) {
-        if (runner.locked) throw errors.forbidden('Runner is locked');
-        if (!manages(req.db, requireUser(req), runner)) throw errors.forbidden('No access granted');
-      }
-      if (runner.runner_type === 'instance_type') throw errors.message(400, '400 Bad request - Transitioning an instance runner to a project runner is not supported');
-      if (runner.project_ids.includes(project.id)) throw errors.validation({ assign_to: ['Validation failed: Runner has already been taken'] });
-      runner.project_ids.push(project.id);
-      return created(presentRunnerBrief(runner, req.now()));
-    });
-    api.route(declared.parents.project.routes.unassign, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id && r.project_ids.includes(project.id));
-      if (!runner) throw errors.notFound('Runner');
-      if (!requireUser(req).is_admin && runner.locked) throw errors.forbidden('Runner is locked');
-      if (runner.project_ids.length === 1) throw errors.forbidden('Only one project associated with the runner. Please remove the runner instead');
-      runner.project_ids = runner.project_ids.filter((id) => id !== project.id);
-      return noContent();
-    });
-    api.route(own.get, (req) => ok(presentFull(req, findRunner(req))));
-    api.route(own.update, (req) => {
-      const runner = findRunner(req);
-      if (!UPDATABLE.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
-      const next = { ...runner, tag_list: [...runner.tag_list] };
-      applySettings(req, next);
-      Object.assign(runner, next);
-      return ok(presentFull(req, runner));
-    });
-    api.route(own.delete, (req) => {
-      const runner = findRunner(req);
-      if (runner.runner_type === 'project_type' && runner.project_ids.length > 1) throw errors.forbidden('Runner associated with more than one project');
-      removeRunner(req.db, runner);
-      return noContent();
-    });
-    api.route(own.jobs, (req) => {
-      const runner = findRunner(req);
-      const status = req.input.status;
-      if (status !== undefined && !(RUNNER_JOB_STATUSES as readonly string[]).includes(String(status))) throw errors.invalid('status');
-      const sort = req.input.sort ?? 'desc';
-      if (sort !== 'asc' && sort !== 'desc') throw errors.invalid('sort');
-      const list = runnerJobs(req.db)
-        .filter((link) => link.runner_id === runner.id)
-        .map((link) => presentRunnerJob(req, link.job_id))
-        .filter((job): job is Record<string, unknown> => job !== undefined && (status === undefined || job.status === status))
-        .sort((a, b) => (sort === 'asc' ? 1 : -1) * ((a.id as number) - (b.id as number)));
-      return paginate(req, list);
-    });
-    api.route(own.reset_token, (req) => {
-      const runner = findRunner(req);
-      runner.token = newTokenValue('glrt-');
-      return created({ token: runner.token, token_expires_at: runner.token_expires_at });
-    });
-    api.route(own.create, (req) => {
-      const user = requireUser(req);
-      const type = String(required(req, 'runner_type'));
-      if (!(RUNNER_TYPES as readonly string[]).includes(type)) throw errors.invalid('runner_type');
-      const runner = blankRunner(type as RunnerType, req.now());
-      if (type === 'instance_type' && !user.is_admin) throw errors.forbidden();
-      if (type === 'group_type') {
-        const group = findGroup(req.db, String(required(req, 'group_id')));
-        if (!user.is_admin && groupRole(req.db, user, group) < Role.owner) throw errors.forbidden();
-        runner.group_id = group.id;
-      }
-      if (type === 'project_type') {
-        const project = findProject(req.db, String(required(req, 'project_id')));
-        if (!user.is_admin && projectRole(req.db, user, project) < Role.maintainer) throw errors.forbidden();
-        runner.project_ids = [project.id];
-      }
-      applySettings(req, runner);
-      const stored = addRunner(req.db, runner, req.now());
-      return created({ id: stored.id, token: stored.token, token_expires_at: stored.token_expires_at });
-    });
+    listRoutes(api);
+    tokenRoutes(api);
+    assignmentRoutes(api);
+    runnerRoutes(api);
   },
 
   seed(db, { now, fleet }) {
@@ -265,3 +146,132 @@ export const runnersModule: SandboxModule = {
     }
   },
 };
+
+
+/** The lists: every runner of the instance (administrators), the runners you manage, a group's and a project's. */
+function listRoutes(api: Router): void {
+  api.route(declared.parents.instance.routes.list, (req) => {
+    if (!requireUser(req).is_admin) throw errors.forbidden();
+    return listed(req, runnerTable(req.db));
+  });
+  api.route(own.list, (req) => {
+    const user = requireUser(req);
+    const mine = runnerTable(req.db).filter((r) => r.runner_type !== 'instance_type' && manages(req.db, user, r));
+    return listed(req, mine);
+  });
+  api.route(declared.parents.group.routes.list, (req) => {
+    const group = groupFor(req, Role.maintainer);
+    const chain = selfAndAncestors(req.db, group);
+    return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!))));
+  });
+  api.route(declared.parents.project.routes.list, (req) => {
+    const project = projectFor(req, Role.maintainer);
+    const namespace = groups(req.db).find((g) => g.id === project.namespace_id);
+    const chain = namespace ? selfAndAncestors(req.db, namespace) : [];
+    return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!)) || r.project_ids.includes(project.id)));
+  });
+}
+
+/** What a runner itself calls with its authentication token: verify it, and unregister. */
+function tokenRoutes(api: Router): void {
+  api.route(own.verify, (req) => {
+    const token = String(required(req, 'token'));
+    const runner = runnerTable(req.db).find((r) => r.token === token);
+    if (!runner) throw errors.forbidden();
+    return ok({ id: runner.id, token: runner.token, token_expires_at: runner.token_expires_at });
+  }, { auth: 'none' });
+  api.route(own.delete_by_token, (req) => {
+    const token = String(required(req, 'token'));
+    const runner = runnerTable(req.db).find((r) => r.token === token);
+    if (!runner) throw errors.forbidden();
+    removeRunner(req.db, runner);
+    return noContent();
+  }, { auth: 'none' });
+}
+
+/** A project runner assigned to more projects, and unassigned from one. */
+function assignmentRoutes(api: Router): void {
+  api.route(declared.parents.project.routes.assign, (req) => {
+    const project = projectFor(req, Role.maintainer);
+    const runner = runnerTable(req.db).find((r) => String(r.id) === String(required(req, 'runner_id')));
+    if (!runner) throw errors.notFound('Runner');
+    if (runner.runner_type === 'group_type') throw errors.forbidden('Runner is a group runner');
+    if (!requireUser(req).is_admin) {
+      if (runner.locked) throw errors.forbidden('Runner is locked');
+      if (!manages(req.db, requireUser(req), runner)) throw errors.forbidden('No access granted');
+    }
+    if (runner.runner_type === 'instance_type') throw errors.message(400, '400 Bad request - Transitioning an instance runner to a project runner is not supported');
+    if (runner.project_ids.includes(project.id)) throw errors.validation({ assign_to: ['Validation failed: Runner has already been taken'] });
+    runner.project_ids.push(project.id);
+    return created(presentRunnerBrief(runner, req.now()));
+  });
+  api.route(declared.parents.project.routes.unassign, (req) => {
+    const project = projectFor(req, Role.maintainer);
+    const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id && r.project_ids.includes(project.id));
+    if (!runner) throw errors.notFound('Runner');
+    if (!requireUser(req).is_admin && runner.locked) throw errors.forbidden('Runner is locked');
+    if (runner.project_ids.length === 1) throw errors.forbidden('Only one project associated with the runner. Please remove the runner instead');
+    runner.project_ids = runner.project_ids.filter((id) => id !== project.id);
+    return noContent();
+  });
+}
+
+/** One runner by id: read, change, delete, its jobs, a new authentication token; and creating one. */
+function runnerRoutes(api: Router): void {
+  api.route(own.get, (req) => ok(detail(req, findRunner(req))));
+  api.route(own.update, (req) => {
+    const runner = findRunner(req);
+    if (!UPDATABLE.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
+    const next = { ...runner, tag_list: [...runner.tag_list] };
+    applySettings(req, next);
+    Object.assign(runner, next);
+    return ok(detail(req, runner));
+  });
+  api.route(own.delete, (req) => {
+    const runner = findRunner(req);
+    if (runner.runner_type === 'project_type' && runner.project_ids.length > 1) throw errors.forbidden('Runner associated with more than one project');
+    removeRunner(req.db, runner);
+    return noContent();
+  });
+  api.route(own.jobs, (req) => {
+    const runner = findRunner(req);
+    const status = req.input.status;
+    if (status !== undefined && !(RUNNER_JOB_STATUSES as readonly string[]).includes(String(status))) throw errors.invalid('status');
+    const sort = req.input.sort ?? 'desc';
+    if (sort !== 'asc' && sort !== 'desc') throw errors.invalid('sort');
+    const list = runnerJobs(req.db)
+      .filter((link) => link.runner_id === runner.id)
+      .map((link) => jobs(req.db).find((j) => j.id === link.job_id))
+      .filter((job): job is Job => job !== undefined && (status === undefined || job.status === status))
+      .sort((a, b) => (sort === 'asc' ? 1 : -1) * (a.id - b.id));
+    return paginate(req, list, { present: (job) => runnerJobAnswer(req, job) });
+  });
+  api.route(own.reset_token, (req) => {
+    const runner = findRunner(req);
+    runner.token = newTokenValue('glrt-');
+    return created({ token: runner.token, token_expires_at: runner.token_expires_at });
+  });
+  api.route(own.create, createRunner);
+}
+
+/** POST /user/runners: a runner of the instance (administrators), a group (Owner) or a project (Maintainer), and its token. */
+function createRunner(req: SandboxRequest): SandboxResponse {
+  const user = requireUser(req);
+  const type = String(required(req, 'runner_type'));
+  if (!(RUNNER_TYPES as readonly string[]).includes(type)) throw errors.invalid('runner_type');
+  const runner = blankRunner(type as RunnerType, req.now());
+  if (type === 'instance_type' && !user.is_admin) throw errors.forbidden();
+  if (type === 'group_type') {
+    const group = findGroup(req.db, String(required(req, 'group_id')));
+    if (!user.is_admin && groupRole(req.db, user, group) < Role.owner) throw errors.forbidden();
+    runner.group_id = group.id;
+  }
+  if (type === 'project_type') {
+    const project = findProject(req.db, String(required(req, 'project_id')));
+    if (!user.is_admin && projectRole(req.db, user, project) < Role.maintainer) throw errors.forbidden();
+    runner.project_ids = [project.id];
+  }
+  applySettings(req, runner);
+  const stored = addRunner(req.db, runner, req.now());
+  return created({ id: stored.id, token: stored.token, token_expires_at: stored.token_expires_at });
+}

@@ -1,6 +1,6 @@
 import type { CommitAction as ClientAction } from '../../resources/commits/resource.js';
 import { projectRole, Role } from '../auth.js';
-import { errors, type SandboxRequest } from '../http.js';
+import { errors, required, type SandboxRequest } from '../http.js';
 import type { Commit, Project } from '../model.js';
 import { mayPush } from '../protection.js';
 import { lastCommitFor, moveBranch, repositoryOf, resolveRevision, snapshotOf, writeCommit } from './repository.js';
@@ -19,6 +19,20 @@ export interface BranchWrite {
   authorEmail?: string;
   /** Changes the snapshot of the base commit; throws HttpError to refuse. */
   change(snapshot: Snapshot, base: Commit | undefined): void;
+}
+
+/**
+ * The branch write a request asks for: `branch` and `commit_message` (400 when missing; a route that words its own
+ * message gives it as the default), `start_branch`, the author.
+ */
+export function branchWriteOf(req: SandboxRequest, defaultMessage?: string): Omit<BranchWrite, 'change'> {
+  return {
+    branch: String(required(req, 'branch')),
+    message: String(defaultMessage !== undefined && req.input.commit_message === undefined ? defaultMessage : required(req, 'commit_message')),
+    startBranch: req.input.start_branch,
+    authorName: req.input.author_name,
+    authorEmail: req.input.author_email,
+  };
 }
 
 /** The 400 the service answers for a path that escapes the repository or is not a plain relative path. */

@@ -1,27 +1,18 @@
-import type { RUNNER_TYPES } from '../../resources/runners/resource.js';
+import { runners as declaredRunners } from '../../resources/runners/resource.js';
 import type { SecureFile } from '../../resources/secure-files/resource.js';
+import { artifacts as declaredJobs, type JobArtifact } from '../../resources/artifacts/resource.js';
+import { pipelines as declaredPipelines } from '../../resources/pipelines/resource.js';
 import { defineTable } from '../db.js';
+import type { StoredOf } from '../../api/fields.js';
+import { collectionTable, type StoredRecord } from './declared.js';
 
 /** CI: pipelines and jobs (with their artifacts), runners, variables, secure files. */
 
-export type PipelineStatus = 'success' | 'failed' | 'running' | 'pending' | 'canceled' | 'manual';
-
-export interface Pipeline {
-  id: number;
-  iid: number;
-  project_id: number;
-  ref: string;
-  tag: boolean;
-  sha: string;
-  status: PipelineStatus;
-  source: 'push' | 'web' | 'parent_pipeline';
-  /** The pipeline that triggered this child pipeline. */
-  parent_id: number | null;
-  user_id: number;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
+/**
+ * A pipeline as stored: the declared fields (web_url computed), whether its ref is a tag, the pipeline that triggered
+ * it (a child pipeline's parent), who ran it and when it finished.
+ */
+export type Pipeline = StoredRecord<typeof declaredPipelines, { project_id: number; tag: boolean; parent_id: number | null; user_id: number; finished_at: string | null }, 'web_url'>;
 
 /** An entry of a stored archive: text, base64 bytes, or generated content (large artifacts). */
 export interface StoredEntry {
@@ -32,52 +23,34 @@ export interface StoredEntry {
   mode?: number;
 }
 
-export interface Job {
-  id: number;
+/**
+ * A job as stored: the declared fields but those the service derives from its pipeline, its project, its user and its
+ * artifacts; the downloadable archive (artifacts.zip) or null, and the report artifacts (junit …), listed on the job
+ * but not downloadable as the archive.
+ */
+export type Job = StoredRecord<typeof declaredJobs, {
   project_id: number;
   pipeline_id: number;
-  name: string;
-  stage: string;
-  status: 'success' | 'failed' | 'running' | 'manual' | 'canceled' | 'skipped' | 'created';
-  when: 'on_success' | 'manual';
-  allow_failure: boolean;
   user_id: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  /** The downloadable archive (artifacts.zip), or null. */
   archive: StoredEntry[] | null;
-  /** Report artifacts (junit, …): listed on the job, not downloadable as the archive. */
-  reports: Array<{ file_type: string; filename: string; size: number; file_format: string }>;
-  artifacts_expire_at: string | null;
-}
+  reports: JobArtifact[];
+}, 'ref' | 'tag' | 'coverage' | 'erased_at' | 'duration' | 'queued_duration' | 'user' | 'commit' | 'pipeline' | 'web_url' | 'artifacts' | 'artifacts_file' | 'tag_list'>;
 
-export const pipelines = defineTable<Pipeline>('pipelines');
+export const pipelines = collectionTable<Pipeline>(declaredPipelines);
 export const jobs = defineTable<Job>('jobs');
 
-export interface Runner {
-  id: number;
-  description: string;
-  runner_type: (typeof RUNNER_TYPES)[number];
-  paused: boolean;
-  contacted_at: string | null;
-  created_at: string;
-  ip_address: string | null;
-  maintenance_note: string | null;
-  tag_list: string[];
-  run_untagged: boolean;
-  locked: boolean;
-  access_level: 'not_protected' | 'ref_protected';
-  maximum_timeout: number | null;
-  version: string | null;
-  platform: string | null;
-  architecture: string | null;
-  /** The owning group of a group runner; the projects of a project runner (the first is its owner). */
+/**
+ * A runner as stored: the declared fields but those the service derives (its status and what follows from it, its
+ * projects and groups, read from project_ids and group_id); its authentication token.
+ */
+export type Runner = Omit<StoredOf<typeof declaredRunners>, 'active' | 'is_shared' | 'name' | 'online' | 'status' | 'revision' | 'projects' | 'groups'> & {
+  // Not StoredRecord's parent ids: a runner of the instance, a group or projects is one record served at every placement.
+  /** The owning group of a group runner (null for the others); the projects of a project runner (the first is its owner). */
   group_id: number | null;
   project_ids: number[];
   token: string;
   token_expires_at: string | null;
-}
+};
 
 export const runnerTable = defineTable<Runner>('ci_runners');
 /** Which runner ran which job. */

@@ -43,3 +43,10 @@ export interface ParentIds {
  */
 export type StoredRecord<R extends { fields: Record<string, Field> }, Kept = unknown, Unstored extends keyof R['fields'] = never> =
   Omit<StoredOf<R>, Unstored | keyof Kept> & Kept & ParentIds & { id: number };
+
+/**
+ * A record as the sandbox stores it when it keeps only some of its declared fields (`Stored`, typed as declared) and
+ * `Kept` beside them; the other declared fields are computed when it is presented (records.ts presentRecord).
+ */
+export type StoredFields<R extends { fields: Record<string, Field> }, Stored extends keyof R['fields'], Kept = unknown> =
+  StoredRecord<R, Kept, Exclude<keyof R['fields'], Stored>>;

@@ -1,27 +1,17 @@
 import type { AuditDetails, AuditEvent } from '../../resources/audit-events/resource.js';
+import { licenses as declaredLicenses } from '../../resources/licenses/resource.js';
 import { defineTable, type Db } from '../db.js';
+import { collectionTable, type StoredRecord } from './declared.js';
 
 /** The instance's own records: licenses, feature flags, plan limits, repository storage moves, audit events. */
 
-export interface Licensee {
-  Name: string;
-  Email: string;
-  Company: string;
-}
+/**
+ * A license as stored: the declared fields but those computed from the billable users' history (and whether it has
+ * expired), with its key; its dates and user limit are always set.
+ */
+export type LicenseRecord = StoredRecord<typeof declaredLicenses, { key: string; starts_at: string; expires_at: string; user_limit: number }, 'historical_max' | 'maximum_user_count' | 'expired' | 'overage' | 'active_users'>;
 
-export interface LicenseRecord {
-  id: number;
-  key: string;
-  plan: string;
-  licensee: Licensee;
-  starts_at: string;
-  expires_at: string;
-  user_limit: number;
-  add_ons: Record<string, number>;
-  created_at: string;
-}
-
-export const licenseTable = defineTable<LicenseRecord>('licenses');
+export const licenseTable = collectionTable<LicenseRecord>(declaredLicenses);
 
 /**
  * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them. A boolean

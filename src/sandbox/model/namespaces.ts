@@ -1,8 +1,8 @@
 import type { Severity } from '../../resources/alerts/resource.js';
 import { badges as badgeDeclaration, type Badge } from '../../resources/badges/resource.js';
-import { hooks as hookDeclaration, type HookEvent, type HookEventFlag } from '../../resources/hooks/resource.js';
+import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
 import { defineTable } from '../db.js';
-import { collectionTable } from './declared.js';
+import { collectionTable, type StoredRecord } from './declared.js';
 
 /** Groups and projects, their members, and what they hold besides code: badges, integrations, webhooks, alerts. */
 
@@ -111,43 +111,25 @@ export interface Integration {
 
 export const integrationTable = defineTable<Integration>('integrations');
 
-/** A project webhook (routes/hooks.ts serves it; webhooks.ts delivers to it). */
-export interface StoredHook {
-  id: number;
-  project_id: number;
-  url: string;
-  name: string | null;
-  description: string | null;
-  push_events_branch_filter: string | null;
-  branch_filter_strategy: 'wildcard' | 'regex' | 'all_branches';
-  enable_ssl_verification: boolean;
-  custom_webhook_template: string | null;
-  created_at: string;
-  /** The secret sent as X-Gitlab-Token; never presented. */
+/**
+ * A project webhook (resources/hooks/sandbox.ts serves it; webhooks.ts delivers to it): the declared fields, with the
+ * secret token and the values of URL variables and custom headers, which are never presented; the failure state
+ * (alert_status is computed from it).
+ */
+export type StoredHook = StoredRecord<typeof hookDeclaration, {
   token: string | null;
-  url_variables: KeyValue[];
-  custom_headers: KeyValue[];
+  url_variables: Array<{ key: string; value: string }>;
+  custom_headers: Array<{ key: string; value: string }>;
   /** Consecutive failed deliveries; reset by a successful one. */
   recent_failures?: number;
   /** While set and in the future (and failures are 4 to 39), the hook is temporarily disabled. */
   disabled_until?: string | null;
   /** Sent as X-Gitlab-Webhook-UUID. */
   uuid?: string;
-  [flag: string]: unknown;
-}
+}, 'alert_status'>;
 
-export interface KeyValue {
-  key: string;
-  value: string;
-}
-
-/** One delivery as the events endpoint presents it, plus what a resend needs. */
-export interface HookLog extends HookEvent {
-  hook_id: number;
-  idempotency_key: string;
-  /** The event flag (push_events) the payload belongs to. */
-  event: HookEventFlag;
-}
+/** One delivery as the events endpoint presents it, plus what a resend needs: the hook, the key, the event flag. */
+export type HookLog = StoredRecord<typeof hookEvents, { hook_id: number; idempotency_key: string; event: HookEventFlag }>;
 
 export const storedHooks = collectionTable<StoredHook>(hookDeclaration);
 export const hookLogs = defineTable<HookLog>('web_hook_logs');

@@ -2,9 +2,11 @@ import type { StoredOf } from '../../api/fields.js';
 import { pullMirror } from '../../resources/pull-mirror/resource.js';
 import { pushRule } from '../../resources/push-rule/resource.js';
 import { projectSnippets as declaredSnippets } from '../../resources/snippets/resource.js';
+import { protectedBranches as protectedBranchDeclaration } from '../../resources/protected-branches/resource.js';
+import { protectedTags as protectedTagDeclaration } from '../../resources/protected-tags/resource.js';
 import { defineTable } from '../db.js';
 import type { Visibility } from './namespaces.js';
-import { collectionTable, singletonTable } from './declared.js';
+import { collectionTable, singletonTable, type StoredRecord } from './declared.js';
 
 /**
  * Repositories and what is kept beside their objects (src/sandbox/git): commits, refs, tag annotations, signatures,
@@ -103,42 +105,29 @@ export interface CreateAccess {
   deploy_key_id?: number;
 }
 
-export interface ProtectedTag {
-  id: number;
-  project_id: number;
-  name: string;
-  create_access_levels: CreateAccess[];
-}
+/** A protected tag rule as stored: its access entries without the words they are presented with. */
+export type ProtectedTag = StoredRecord<typeof protectedTagDeclaration, { create_access_levels: CreateAccess[] }>;
 
-export const protectedTagTable = defineTable<ProtectedTag>('protected_tags');
+export const protectedTagTable = collectionTable<ProtectedTag>(protectedTagDeclaration);
 
 /**
- * A protected branch rule: a name or wildcard (`release/*`) of a project, or of a group (Premium: it applies to the
- * group's projects). Who may push, merge and unprotect are access entries as protected tags have them: a role, a
- * user, a group or (push only) a deploy key. Every project's default branch is protected when the project is created
- * (src/sandbox/protection.ts).
+ * A protected branch rule as stored: a name or wildcard (`release/*`) of a project, or of a group (Premium: it applies
+ * to the group's projects), with its declared fields. Who may push, merge and unprotect are access entries as
+ * protected tags have them (a role, a user, a group or, push only, a deploy key), stored without the words they are
+ * presented with; `inherited` is presented, not stored. Every project's default branch is protected when the project
+ * is created (src/sandbox/protection.ts).
  */
-export interface ProtectedBranch {
-  id: number;
-  project_id?: number;
-  group_id?: number;
-  name: string;
-  push_access_levels: CreateAccess[];
-  merge_access_levels: CreateAccess[];
-  unprotect_access_levels: CreateAccess[];
-  allow_force_push: boolean;
-  code_owner_approval_required: boolean;
-}
+export type ProtectedBranch = StoredRecord<typeof protectedBranchDeclaration, Record<'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels', CreateAccess[]>, 'inherited'>;
 
-export const protectedBranches = defineTable<ProtectedBranch>('protected_branches');
+export const protectedBranches = collectionTable<ProtectedBranch>(protectedBranchDeclaration);
 
-/** A project's push rule (routes/push-rules.ts serves it from its declaration). */
-export type PushRule = StoredOf<typeof pushRule>;
+/** A project's push rule (src/resources/push-rule/sandbox.ts serves it from its declaration). */
+export type PushRule = StoredRecord<typeof pushRule>;
 
 export const pushRuleTable = singletonTable<PushRule>(pushRule);
 
-/** A project's pull mirror (routes/mirrors.ts serves it from its declaration). */
-export type PullMirror = StoredOf<typeof pullMirror> & { project_id: number };
+/** A project's pull mirror (src/resources/pull-mirror/sandbox.ts serves it from its declaration). */
+export type PullMirror = StoredRecord<typeof pullMirror>;
 
 export const pullMirrorTable = singletonTable<PullMirror>(pullMirror);
 

@@ -6,6 +6,7 @@ import { collectModules, sandboxEnvOf, type SandboxModule } from '../module.js';
 import * as accessTokens from '../../resources/access-tokens/sandbox.js';
 import * as alerts from '../../resources/alerts/sandbox.js';
 import * as approvalRules from '../../resources/approval-rules/sandbox.js';
+import * as approvalSettings from '../../resources/approval-settings/sandbox.js';
 import * as auditEvents from '../../resources/audit-events/sandbox.js';
 import * as avatars from './avatars.js';
 import * as badges from '../../resources/badges/sandbox.js';
@@ -44,6 +45,8 @@ import * as settings from '../../resources/settings/sandbox.js';
 import * as snippets from '../../resources/snippets/sandbox.js';
 import * as snippetsPersonal from '../../resources/snippets/sandbox-personal.js';
 import * as storageMoves from '../../resources/storage-moves/sandbox.js';
+import * as submodules from '../../resources/submodules/sandbox.js';
+import * as tags from '../../resources/tags/sandbox.js';
 import * as users from '../../resources/users/sandbox.js';
 import * as usersAccounts from '../../resources/users/sandbox-accounts.js';
 import * as usersExtras from '../../resources/users/sandbox-extras.js';
@@ -54,6 +57,7 @@ export const modules: SandboxModule[] = collectModules({
   'access-tokens': accessTokens,
   'alerts': alerts,
   'approval-rules': approvalRules,
+  'approval-settings': approvalSettings,
   'audit-events': auditEvents,
   'avatars': avatars,
   'badges': badges,
@@ -92,6 +96,8 @@ export const modules: SandboxModule[] = collectModules({
   'snippets': snippets,
   'snippets-personal': snippetsPersonal,
   'storage-moves': storageMoves,
+  'submodules': submodules,
+  'tags': tags,
   'users': users,
   'users-accounts': usersAccounts,
   'users-extras': usersExtras,

@@ -1,0 +1,82 @@
+import type { Context } from '../../cli/command.js';
+import { groups } from '../../resources/groups/resource.js';
+import { members } from '../../resources/members/resource.js';
+import { users } from '../../resources/users/resource.js';
+import type { Link, Membership, Place, PlaceKind } from './grants.js';
+
+/** A project record as the project lists answer it (not `simple`: those leave out the shares). */
+export interface ProjectRecord {
+  id: number;
+  path_with_namespace: string;
+  namespace?: { id: number; kind?: string } | null;
+  shared_with_groups?: Link[];
+}
+
+/** A project as a place: in its group (a personal project is in none), shared with the groups it names. */
+export const projectPlace = (project: ProjectRecord): Place => ({
+  kind: 'project',
+  id: project.id,
+  path: project.path_with_namespace,
+  parentId: project.namespace?.kind === 'group' ? project.namespace.id : null,
+  links: project.shared_with_groups ?? [],
+});
+
+/**
+ * What a report reads, each once however many ways lead to it (a group above many projects, a group many are
+ * shared with): groups with their shares, the chain of groups above one, direct members, users, whole lists. The
+ * callers bound how many requests run at once (the pool of each phase).
+ */
+export class AccessReader {
+  private readonly groups = new Map<string, Promise<Place>>();
+  private readonly members = new Map<string, Promise<Membership[]>>();
+  private readonly externals = new Map<number, Promise<boolean>>();
+
+  constructor(private readonly ctx: Context) {}
+
+  /** A group by id or full path, with the groups it is shared with. */
+  group(idOrPath: number | string): Promise<Place> {
+    return this.once(this.groups, String(idOrPath), async () => {
+      const group = await this.ctx.api.call<{ id: number; full_path: string; parent_id: number | null; shared_with_groups?: Link[] }>(groups.routes.get, { group: String(idOrPath), with_projects: false });
+      const place: Place = { kind: 'group', id: group.id, path: group.full_path, parentId: group.parent_id ?? null, links: group.shared_with_groups ?? [] };
+      this.groups.set(String(group.id), Promise.resolve(place));
+      return place;
+    });
+  }
+
+  /** The group and the groups above it, nearest first. */
+  async chain(groupId: number | null): Promise<Place[]> {
+    const chain: Place[] = [];
+    for (let id = groupId; id !== null; ) {
+      const group = await this.group(id);
+      chain.push(group);
+      id = group.parentId;
+    }
+    return chain;
+  }
+
+  /** The direct members of a group or project (every page). */
+  direct(kind: PlaceKind, id: number): Promise<Membership[]> {
+    return this.once(this.members, `${kind} ${id}`, () => this.all<Membership>(members.parents[kind].routes.list, { [kind]: String(id) }));
+  }
+
+  /** Whether a user is external (who may see only what they are a member of). */
+  external(userId: number): Promise<boolean> {
+    return this.once(this.externals, userId, async () => (await this.ctx.api.call<{ external?: boolean }>(users.routes.get, { user: userId })).external === true);
+  }
+
+  /** Every record of a list. */
+  async all<T>(route: string, params: Record<string, unknown>): Promise<T[]> {
+    const found: T[] = [];
+    for await (const record of this.ctx.api.list<T>(route, params, { all: true, perPage: 100 })) found.push(record);
+    return found;
+  }
+
+  private once<K, V>(cache: Map<K, Promise<V>>, key: K, read: () => Promise<V>): Promise<V> {
+    let known = cache.get(key);
+    if (!known) {
+      known = read();
+      cache.set(key, known);
+    }
+    return known;
+  }
+}

@@ -1,0 +1,146 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { users } from '../../src/sandbox/model.js';
+
+/**
+ * access report over real HTTP against the sandbox: priya is a Guest of acme, a Developer of the project of a
+ * subgroup (acme/platform/infra), and a Maintainer of sec (until 2099-12-31), which ops/tools is shared with as
+ * Reporter (until 2099-06-30) and group ops as Developer.
+ */
+const sandbox = useTestSandbox();
+const id = (username: string): number => users(sandbox.db).find((u) => u.username === username)!.id;
+type Row = { place: string; place_type: string; user: string; role: string; access_level: number; via: string; source: string; shared_via: string | null; link_role: string | null; member_role: string; expires_at: string | null; created_by: string | null; effective: boolean; findings: string[] };
+
+beforeAll(async () => {
+  const group = async (name: string, parent?: number) => (await sandbox.call('POST', '/groups', { name, path: name.toLowerCase(), ...(parent ? { parent_id: parent } : {}) })).body.id as number;
+  const project = async (name: string, namespace: number) => expect((await sandbox.call('POST', '/projects', { name, path: name, namespace_id: namespace })).status).toBe(201);
+  const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
+  const platform = await group('Platform', acme);
+  await project('infra', platform);
+  const sec = await group('Sec');
+  const ops = await group('Ops');
+  await project('tools', ops);
+  expect((await sandbox.call('POST', `/groups/${sec}/members`, { user_id: id('priya'), access_level: 40, expires_at: '2099-12-31' })).status).toBe(201);
+  expect((await sandbox.call('POST', '/projects/acme%2Fplatform%2Finfra/members', { user_id: id('priya'), access_level: 30 })).status).toBe(201);
+  expect((await sandbox.call('POST', '/projects/ops%2Ftools/share', { group_id: sec, group_access: 20, expires_at: '2099-06-30' })).status).toBe(201);
+  expect((await sandbox.call('POST', `/groups/${ops}/share`, { group_id: sec, group_access: 30 })).status).toBe(201);
+});
+
+const rowsOf = async (args: string[]): Promise<Row[]> => {
+  const result = await sandbox.run(['access', 'report', ...args, '-o', 'json']);
+  expect(result.code, result.stderr).toBe(0);
+  return result.json() as Row[];
+};
+const brief = (row: Row): string => `${row.place} ${row.role} ${row.via} ${row.source}${row.shared_via ? ` via ${row.shared_via}` : ''}${row.expires_at ? ` until ${row.expires_at}` : ''}${row.effective ? '' : ' (not effective)'}`;
+
+describe('access report --user', () => {
+  it('lists every group and project the user reaches, and how: direct, inherited, shared through a link, capped', async () => {
+    const rows = await rowsOf(['--user', 'priya']);
+    expect(rows.map(brief)).toEqual([
+      'acme guest direct acme',
+      'acme/api maintainer direct acme/api',
+      'acme/api guest inherited acme (not effective)',
+      'acme/platform guest inherited acme',
+      'acme/platform/infra developer direct acme/platform/infra',
+      'acme/platform/infra guest inherited acme (not effective)',
+      'acme/web guest inherited acme',
+      // sec was shared with ops as Developer: priya, a Maintainer of sec, is a Developer there and in its projects.
+      'ops developer shared sec via ops until 2099-12-31',
+      'ops/tools developer shared sec via ops until 2099-12-31',
+      // ops/tools itself was shared with sec as Reporter, until 2099-06-30.
+      'ops/tools reporter shared sec via ops/tools until 2099-06-30 (not effective)',
+      'sec maintainer direct sec until 2099-12-31',
+    ]);
+    const viaLink = rows.find((row) => row.shared_via === 'ops/tools')!;
+    expect(viaLink).toMatchObject({ member_role: 'maintainer', link_role: 'reporter', created_by: 'root', place_type: 'project', user: 'priya' });
+  });
+
+  it('agrees with what the service answers for each place (/members/all)', async () => {
+    for (const row of (await rowsOf(['--user', 'priya'])).filter((r) => r.effective)) {
+      const path = `/${row.place_type}s/${encodeURIComponent(row.place)}/members/all/${id('priya')}`;
+      expect((await sandbox.call('GET', path)).body.access_level, row.place).toBe(row.access_level);
+    }
+  });
+
+  it('is for administrators: exit 4 with what to do instead', async () => {
+    const result = await sandbox.run(['access', 'report', '--user', 'priya'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('the memberships of a user are for administrators');
+    expect(result.stderr).toContain('hint: ');
+  });
+});
+
+describe('access report --group and --project', () => {
+  it('gives the matrix of a group tree, each user\'s effective level in each place as the service answers it', async () => {
+    const rows = await rowsOf(['--group', 'acme', '--recursive', '--concurrency', '8']);
+    const places = [...new Set(rows.map((row) => `${row.place_type} ${row.place}`))];
+    expect(places).toEqual(['group acme', 'project acme/api', 'group acme/platform', 'project acme/platform/infra', 'project acme/web']);
+    for (const place of places) {
+      const [type, path] = place.split(' ');
+      const all = (await sandbox.call('GET', `/${type}s/${encodeURIComponent(path)}/members/all?per_page=100`)).body as Array<{ username: string; access_level: number }>;
+      const effective = rows.filter((row) => `${row.place_type} ${row.place}` === place && row.effective);
+      expect(Object.fromEntries(effective.map((row) => [row.user, row.access_level])), place).toEqual(Object.fromEntries(all.map((m) => [m.username, m.access_level])));
+    }
+  });
+
+  it('reads each list once, however many places it gives access to', async () => {
+    sandbox.clearRequests();
+    await rowsOf(['--group', 'acme', '--recursive', '--concurrency', '4']);
+    const paths = sandbox.requests().map((r) => `${r.method} ${r.path}`);
+    expect(paths.length).toBe(new Set(paths).size);
+    expect(paths.filter((p) => p.includes('/groups/1/members')).length).toBe(1);
+  });
+
+  it('shows the members of a project shared with a group, capped by the link', async () => {
+    const rows = await rowsOf(['--project', 'ops/tools']);
+    expect(rows.filter((row) => row.user === 'priya').map(brief)).toEqual([
+      'ops/tools developer shared sec via ops until 2099-12-31',
+      'ops/tools reporter shared sec via ops/tools until 2099-06-30 (not effective)',
+    ]);
+  });
+
+  it('--fail-on exits 9 when a row meets a condition, and names them', async () => {
+    const owner = await sandbox.run(['access', 'report', '--project', 'acme/api', '--fail-on', 'owner']);
+    expect(owner.code).toBe(9);
+    expect(owner.stderr).toMatch(/attention: 1 row owner/);
+    expect(owner.stdout).toMatch(/^acme\/api\tproject\troot\towner\tinherited\tacme\t.*owner,no-expiry$/m);
+    const none = await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'expired,external']);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('none is expired, external');
+    const csv = await sandbox.run(['access', 'report', '--project', 'acme/web', '-o', 'csv']);
+    expect(csv.stdout.split(/\r?\n/)[0]).toBe('place,place_type,user,role,via,source,shared_via,expires_at,created_by,effective,findings');
+  });
+
+  it('refuses what does not go together before sending anything (exit 2)', async () => {
+    sandbox.clearRequests();
+    for (const args of [[], ['--user', 'priya', '--group', 'acme'], ['--project', 'acme/api', '--recursive'], ['--group', 'acme', '--fail-on', 'owner,stale'], ['--user', 'priya', '--as-desired']]) {
+      const result = await sandbox.run(['access', 'report', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^error: /);
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
+});
+
+describe('access report --as-desired', () => {
+  it('is a members file the plan finds no drift in; a change since is drift that apply undoes', async () => {
+    const file = join(tempDir(), 'members.yaml');
+    const report = await sandbox.run(['access', 'report', '--group', 'acme', '--recursive', '--as-desired']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain('enforce: true');
+    writeFileSync(file, report.stdout);
+    expect((await sandbox.run(['plan', '-f', file])).code).toBe(0);
+    expect((await sandbox.run(['members', 'update', 'priya', '--project', 'acme/platform/infra', '--access-level', 'maintainer'])).code).toBe(0);
+    expect((await sandbox.run(['members', 'add', 'omar', '--group', 'acme/platform', '--access-level', 'reporter'])).code).toBe(0);
+    const drift = await sandbox.run(['plan', '-f', file]);
+    expect(drift.code).toBe(9);
+    expect(drift.stdout).toContain('~ member priya');
+    expect(drift.stdout).toContain('- member omar');
+    expect((await sandbox.run(['apply', '-f', file, '--yes'])).code).toBe(0);
+    expect((await sandbox.run(['plan', '-f', file])).code).toBe(0);
+    const infra = (await sandbox.call('GET', `/projects/acme%2Fplatform%2Finfra/members/${id('priya')}`)).body;
+    expect(infra.access_level).toBe(30);
+  });
+});
