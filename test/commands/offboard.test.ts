@@ -132,6 +132,25 @@ describe('users offboard', () => {
     expect(await leftOf(sandbox, user.id)).toEqual(OFFBOARDED);
   });
 
+  it('a step gone meanwhile counts as done; one the service refuses is reported, the rest done, exit 9, and the next run retries it', async () => {
+    const user = await departingUser(sandbox, 'refused');
+    sandbox.fault({ method: 'DELETE', path: '/projects/\\d+/members/\\d+$', status: 404, body: { message: '404 Not found' } });
+    sandbox.fault({ method: 'DELETE', path: '/personal_access_tokens/\\d+$', status: 403, body: { message: '403 Forbidden' } });
+    const first = await sandbox.run(['users', 'offboard', 'refused', '--yes', '-o', 'json']);
+    expect(first.code).toBe(9);
+    const rows = first.json<Array<{ action: string; status: string; detail: string }>>();
+    expect(rows.map((r) => `${r.action} ${r.status}`)).toEqual([
+      'block done', 'remove-membership done', 'remove-membership gone', 'remove-membership done', 'revoke-token failed', 'revoke-impersonation-token done', 'delete-ssh-key done', 'delete-gpg-key done',
+    ]);
+    expect(rows[4].detail).toBe('403 Forbidden');
+    expect(first.stderr).toContain('attention: 1 step failed: revoke-token personal access token laptop');
+    // The membership the fault answered 404 for is still there, and so is the token: the next run finishes both.
+    const again = await sandbox.run(['users', 'offboard', 'refused', '--yes', '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json<Array<{ action: string }>>().map((r) => r.action)).toEqual(['remove-membership', 'revoke-token']);
+    expect(await leftOf(sandbox, user.id)).toEqual(OFFBOARDED);
+  });
+
   it('--keep leaves what it names; --mode ban bans an active user', async () => {
     const user = await departingUser(sandbox, 'keeper');
     const result = await sandbox.run(['users', 'offboard', 'keeper', '--mode', 'ban', '--keep', 'memberships,gpg-keys', '--yes']);
