@@ -21,8 +21,11 @@ describe('users offboard', () => {
 
   it('reads everything and shows the plan; off a terminal without --yes it ends with exit 2 and sends nothing', async () => {
     sandbox.clearRequests();
+    await made(sandbox, `/projects/user/${leaver.id}`, { name: 'dotfiles' });
+    sandbox.clearRequests();
     const result = await sandbox.run(['users', 'offboard', 'leaver']);
     expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('Stays: 1 personal project (leaver/dotfiles), with the account; forgectl users delete removes them');
     expect(writes()).toEqual([]);
     expect(result.stderr).toContain('Offboarding leaver (Leaving leaver), active:');
     for (const line of ['block leaver', 'remove-membership group ops-leaver — developer', 'remove-membership project ops-leaver/sre/runbooks — maintainer', 'remove-membership group contractors-leaver — reporter', 'revoke-token personal access token laptop', 'revoke-impersonation-token impersonation token support-session', 'delete-ssh-key SSH key leaver@laptop', 'delete-gpg-key GPG key']) {

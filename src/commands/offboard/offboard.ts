@@ -8,7 +8,7 @@ import { gpgKeys } from '../../resources/gpg-keys/resource.js';
 import { sshKeys } from '../../resources/keys/resource.js';
 import { members } from '../../resources/members/resource.js';
 import { users } from '../../resources/users/resource.js';
-import { userArg, userWords } from '../../resources/users/shared.js';
+import { someOf, userArg, userWords } from '../../resources/users/shared.js';
 import { MODES, PARTS, roleOf, survey, type Mode, type Part, type Survey } from './survey.js';
 
 /**
@@ -102,6 +102,9 @@ function showPlan(ctx: Context, found: Survey, steps: Step[], cannot: Row[]): vo
   ctx.io.note(`Offboarding ${userWords(found.user)}, ${found.user.state}:`);
   for (const { row } of steps) ctx.io.note(`  ${row.action} ${row.target}${row.detail ? ` — ${row.detail}` : ''}`);
   if (!steps.length) ctx.io.note('  nothing to change');
+  if (found.personalProjects.length) {
+    ctx.io.note(`Stays: ${plural(found.personalProjects.length, 'personal project')} (${someOf(found.personalProjects)}), with the account; forgectl users delete removes them`);
+  }
   if (cannot.length) {
     ctx.io.note('Cannot be done:');
     for (const row of cannot) ctx.io.note(`  ${row.target}: ${row.detail}`);

@@ -10,7 +10,7 @@ import { gpgKeys as gpgKeyRoutes } from '../../resources/gpg-keys/resource.js';
 import { sshKeys as sshKeyRoutes } from '../../resources/keys/resource.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
 import { users } from '../../resources/users/resource.js';
-import { directMemberships, isSoleOwner, userRecord, type UserRecord } from '../../resources/users/shared.js';
+import { directMemberships, isSoleOwner, personalProjects, userRecord, type UserRecord } from '../../resources/users/shared.js';
 
 /**
  * What an offboarding finds before it changes anything: the user and their state, every direct membership (with the
@@ -84,6 +84,8 @@ export interface Survey {
   impersonationTokens: TokenItem[];
   sshKeys: KeyItem[];
   gpgKeys: KeyItem[];
+  /** What stays: the projects of the user's own namespace. */
+  personalProjects: string[];
 }
 
 async function all<T>(api: Api, route: string, params: Record<string, unknown>): Promise<T[]> {
@@ -181,6 +183,7 @@ export async function survey(ctx: Context, given: { user: string; mode: Mode; ke
     impersonationTokens: keep.has('impersonation-tokens') ? [] : impersonation,
     sshKeys,
     gpgKeys,
+    personalProjects: await personalProjects(api, user.id),
   };
 }
 

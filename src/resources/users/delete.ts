@@ -1,12 +1,9 @@
 import { users } from './resource.js';
-import { projects } from '../projects/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { plural } from '../../parse.js';
-import { directMemberships, soleOwnedGroups, userArg, userRecord, userWords } from './shared.js';
+import { directMemberships, personalProjects, soleOwnedGroups, someOf, userArg, userRecord, userWords } from './shared.js';
 
-/** "a, b, c, … (4 more)". */
-const someOf = (names: string[], shown = 5): string => (names.length > shown ? `${names.slice(0, shown).join(', ')}, … (${names.length - shown} more)` : names.join(', '));
 
 export default defineCommand<{ user: string; hardDelete?: boolean }>({
   effect: 'destructive',
@@ -32,8 +29,7 @@ export default defineCommand<{ user: string; hardDelete?: boolean }>({
         `hand the groups over first (forgectl users offboard ${user.username} --transfer-to USER), or add --hard-delete to delete them with the user`,
       );
     }
-    const personal: string[] = [];
-    for await (const project of ctx.api.list<{ path_with_namespace: string }>(projects.routes.ofUser, { user: user.id, simple: true }, { all: true })) personal.push(project.path_with_namespace);
+    const personal = await personalProjects(ctx.api, user.id);
     const lost = [
       personal.length ? `${plural(personal.length, 'personal project')} (${someOf(personal)})` : '',
       memberships.length ? plural(memberships.length, 'membership') : '',

@@ -1,6 +1,7 @@
 import { users } from './resource.js';
 import { groups } from '../groups/resource.js';
 import { members } from '../members/resource.js';
+import { projects } from '../projects/resource.js';
 import type { Api } from '../../api/client.js';
 import type { ArgDef, Context } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
@@ -75,3 +76,13 @@ export async function soleOwnedGroups(api: Api, userId: number, memberships: Mem
   }
   return sole;
 }
+
+/** The paths of the projects in the user's own namespace. */
+export async function personalProjects(api: Api, userId: number): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const project of api.list<{ path_with_namespace: string }>(projects.routes.ofUser, { user: userId, simple: true }, { all: true })) paths.push(project.path_with_namespace);
+  return paths;
+}
+
+/** "a, b, c, … (4 more)". */
+export const someOf = (names: string[], shown = 5): string => (names.length > shown ? `${names.slice(0, shown).join(', ')}, … (${names.length - shown} more)` : names.join(', '));
