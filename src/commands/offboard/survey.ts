@@ -1,6 +1,6 @@
 import type { Api } from '../../api/client.js';
 import type { Context } from '../../cli/command.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { orderedPool } from '../../fleet/pool.js';
 import { accessLevelName } from '../../parse.js';
 import { groups } from '../../resources/groups/resource.js';
@@ -157,7 +157,7 @@ export async function survey(ctx: Context, given: { user: string; mode: Mode; ke
   const { api } = ctx;
   const user = await userRecord(ctx, given.user);
   const caller = await api.call<{ id: number }>(users.routes.current, {});
-  if (caller.id === user.id) throw new CliError('you cannot offboard yourself: the service does not let a token block its own user', ExitCode.usage, 'run it with the token of another administrator');
+  if (caller.id === user.id) throw new UsageError('you cannot offboard yourself: the service does not let a token block its own user', 'run it with the token of another administrator');
   const changeState = stateChange(user, given.mode, ctx.now());
   const heir = await heirOf(ctx, given.transferTo, user);
   const keep = new Set(given.keep);
