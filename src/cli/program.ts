@@ -59,7 +59,7 @@ const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
   ['Audit events:', ['audit-events']],
   ['Project settings:', ['integrations', 'badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'protected-branches', 'mirror', 'variables']],
-  ['Instance administration:', ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts']],
+  ['Instance administration:', ['users', 'access', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts']],
   ['Repositories:', ['repo', 'branches', 'tags', 'commits', 'files', 'submodules']],
   ['CI runners and deploy tokens:', ['runners', 'deploy-tokens']],
   ['Webhooks, job artifacts and snippets:', ['hooks', 'artifacts', 'snippets']],

@@ -9,7 +9,7 @@ import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, collect, parseDuration, plural } from '../../parse.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY, shardOptions } from '../../cli/fleet-options.js';
 import type { FleetRun } from '../../fleet/select.js';
-import { emptyShardLine, resolveShard, startBudget, takeShard } from '../../fleet/shard.js';
+import { emptyShardLine, resolveShard, startBudget, takeShard, type Shard } from '../../fleet/shard.js';
 import { ResultWithExit } from '../../output/result.js';
 import { daysLeft, isoDay } from './shared.js';
 
@@ -110,76 +110,22 @@ export default defineCommand<Options>({
   ],
   columns: ['finding', 'days_left', 'expires_at', 'last_used_at', 'source', 'id', 'name', 'scopes', 'access_level_name', 'self', 'fix'],
   async run(opts, ctx) {
+    checkOptions(opts);
     const expiring = opts.expiringWithin ?? (opts.unusedFor === undefined ? '30d' : undefined);
-    const windowMs = expiring === undefined ? undefined : parseDuration('--expiring-within')(expiring);
-    const unusedMs = opts.unusedFor === undefined ? undefined : parseDuration('--unused-for')(opts.unusedFor);
-    const now = ctx.now();
-    const lastDay = windowMs === undefined ? undefined : isoDay(new Date(now.getTime() + windowMs));
-    const unusedSince = unusedMs === undefined ? undefined : new Date(now.getTime() - unusedMs).toISOString();
-    // Deploy tokens number apart from the other tokens (which share one sequence).
-    const found = new Map<string, Record<string, unknown>>();
-    const keyOf = (list: TokenList | 'self', id: number): string => `${list !== 'self' && list.kind === 'deploy' ? 'deploy' : 'pat'}:${id}`;
-    let checked = 0;
-    const consider = (token: TokenRecord, list: TokenList | 'self'): void => {
-      checked++;
-      const self = list === 'self';
-      const known = found.get(keyOf(list, token.id));
-      if (known) {
-        if (self) known.self = true;
-        return;
-      }
-      if (token.revoked || token.active === false || token.expired === true) return;
-      const expires = lastDay !== undefined && Boolean(token.expires_at) && token.expires_at!.slice(0, 10) <= lastDay;
-      // Deploy tokens say nothing of their use: they are checked for expiry only.
-      const lastActivity = list !== 'self' && list.kind === 'deploy' ? undefined : token.last_used_at ?? token.created_at;
-      const unused = unusedSince !== undefined && typeof lastActivity === 'string' && lastActivity < unusedSince;
-      if (!expires && !unused) return;
-      const findings = [
-        expires ? `expires in ${plural(daysLeft(token.expires_at!, now), 'day')}` : '',
-        unused ? (token.last_used_at ? `unused for ${plural(daysSince(token.last_used_at, now), 'day')}` : `never used in ${plural(daysSince(String(token.created_at), now), 'day')}`) : '',
-      ].filter(Boolean);
-      found.set(keyOf(list, token.id), {
-        finding: findings.join('; '),
-        days_left: token.expires_at ? daysLeft(token.expires_at, now) : null,
-        expires_at: token.expires_at ?? null,
-        last_used_at: token.last_used_at ?? null,
-        source: self ? 'self' : list.kind === 'impersonation' ? `impersonation ${list.label.slice('user '.length)}` : list.kind === 'deploy' ? `deploy token, ${list.label}` : list.label,
-        id: token.id,
-        name: token.name,
-        scopes: token.scopes,
-        access_level_name: accessLevelName(token.access_level),
-        user_id: token.user_id,
-        self,
-        fix: fixFor(list, token, unused),
-      });
-    };
-
-    if (!opts.instance && (opts.shard || opts.shardTotal !== undefined || opts.rateLimit)) throw new UsageError('--shard and --rate-limit go with --instance');
+    const findings = new Findings(ctx.now(), expiring, opts.unusedFor);
     // A shard of a parallel job reads its part of the instance's groups and projects; the first also the caller's own lists.
     const shard = opts.instance ? resolveShard(opts, ctx.env) : undefined;
     const first = !shard || shard.index === 1;
     try {
       const self = await ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
       // Other shards only know it, so that it is not shown again under the project or group that holds it.
-      if (first) consider(self, 'self');
-      else found.set(keyOf('self', self.id), {});
+      if (first) findings.consider(self, 'self');
+      else findings.knowSelf(self);
     } catch (error) {
       // Job and OAuth tokens have no record of their own; the lists below still count.
       if (!(error instanceof ApiError) || ![403, 404, 405].includes(error.status)) throw error;
     }
-    if (opts.instance && (opts.group || opts.project)) throw new UsageError('--instance checks every group and project already; leave out --group and --project');
-    if (opts.concurrency !== undefined && !opts.instance) throw new UsageError('--concurrency goes with --instance');
-    const lists: TokenList[] = opts.instance
-      ? await instanceLists(ctx)
-      : [
-          ...(opts.group ?? []).map((g) => accessList('group', g, `group ${g}`)),
-          ...(opts.project ?? []).map((pr) => accessList('project', pr, `project ${pr}`)),
-        ];
-    if (shard) {
-      const mine = takeShard(lists, (list) => list.label.replace(/^(group|project) /, ''), shard, (line) => ctx.io.note(line), 'token lists');
-      lists.splice(0, lists.length, ...mine);
-    }
-    if (opts.personal && first) lists.push(accessList('personal', '', 'personal'));
+    const lists = await listsToRead(opts, ctx, shard, first);
     if (shard && !lists.length) {
       ctx.io.note(emptyShardLine(shard));
       return [];
@@ -189,55 +135,165 @@ export default defineCommand<Options>({
       const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
       if (budget) ctx.io.note(budget);
     }
-    const unreadable: string[] = [];
-    const { orderedPool } = await import('../../fleet/pool.js');
-    const read = async (list: TokenList): Promise<TokenRecord[]> => {
-      const tokens: TokenRecord[] = [];
-      for await (const token of ctx.api.list<TokenRecord>(list.route, { ...list.params, ...(list.kind === 'deploy' ? { active: true } : { state: 'active' }) }, { all: true })) tokens.push(token);
-      return tokens;
-    };
-    // In the lists' order whatever the timing: the same token seen twice keeps the source it was first seen under
-    // (an impersonation token is listed after the personal tokens, and keeps the more precise source).
-    const impersonationLast = [...lists.filter((l) => l.kind !== 'impersonation'), ...lists.filter((l) => l.kind === 'impersonation')];
-    const fromPersonal = new Set<number>();
-    for await (const outcome of orderedPool(impersonationLast, concurrency, read)) {
-      const list = outcome.item;
-      if (outcome.status === 'ok') {
-        for (const token of outcome.value) {
-          if (list.kind === 'impersonation' && fromPersonal.has(token.id)) found.delete(keyOf(list, token.id));
-          if (list.kind === 'personal' && !found.has(keyOf(list, token.id))) fromPersonal.add(token.id);
-          consider(token, list);
-        }
-      } else if (outcome.status === 'failed') {
-        // Outside --instance every list was asked for by name: its failure is the command's.
-        if (!opts.instance || !(outcome.error instanceof ApiError) || outcome.error.status === 401) throw outcome.error;
-        unreadable.push(`${list.label}: ${outcome.error.message} (${outcome.error.status})`);
-      }
-    }
+    const unreadable = await readLists(ctx, lists, concurrency, findings, Boolean(opts.instance));
     for (const line of unreadable) ctx.io.warn(`could not read the tokens of ${line}`);
-
-    const rows = [...found.values()].filter((row) => row.id !== undefined).sort((a, b) => String(a.expires_at ?? '~').localeCompare(String(b.expires_at ?? '~')) || Number(a.id) - Number(b.id));
-    const what = [
-      expiring !== undefined ? `expires within ${expiring} (by ${lastDay})` : '',
-      opts.unusedFor !== undefined ? `was unused for ${opts.unusedFor}` : '',
-    ].filter(Boolean).join(' or ');
-    const accessLists = lists.filter((l) => l.kind === 'access').length;
-    const users = lists.filter((l) => l.kind === 'impersonation').length;
-    const deploy = lists.filter((l) => l.kind === 'deploy').length;
-    const scope = opts.instance
-      ? ` in ${accessLists.toLocaleString('en-US')} token lists of the instance${deploy ? `, their deploy tokens` : ''}${users ? ` and the impersonation tokens of ${plural(users, 'user')}` : ''}`
-      : '';
-    const unread = unreadable.length ? `; ${plural(unreadable.length, 'list')} could not be read` : '';
-    if (!rows.length) {
-      if (unreadable.length) return new ResultWithExit(rows, ExitCode.attention, `attention: no token ${what}; checked ${checked}${scope}${unread}`);
-      ctx.io.note(`no token ${what}; checked ${checked}${scope}`);
-      return rows;
-    }
-    const count = plural(rows.length, 'token');
-    const verb = rows.length === 1 ? what : what.replace(/^expires/, 'expire');
-    return new ResultWithExit(rows, ExitCode.attention, `attention: ${count} ${verb}${scope}${unread}; FIX (-o json: fix) is the command that deals with each`);
+    return auditResult(ctx, findings, { what: findings.words(expiring, opts.unusedFor), scope: opts.instance ? instanceScope(lists) : '', unreadable: unreadable.length });
   },
 });
+
+/** The options that go together, checked before anything is sent. */
+function checkOptions(opts: Options): void {
+  if (!opts.instance && (opts.shard || opts.shardTotal !== undefined || opts.rateLimit)) throw new UsageError('--shard and --rate-limit go with --instance');
+  if (opts.instance && (opts.group || opts.project)) throw new UsageError('--instance checks every group and project already; leave out --group and --project');
+  if (opts.concurrency !== undefined && !opts.instance) throw new UsageError('--concurrency goes with --instance');
+}
+
+/** The token lists to read: the instance's (this shard's part of them) or those named, and the caller's personal ones. */
+async function listsToRead(opts: Options, ctx: Context, shard: Shard | undefined, first: boolean): Promise<TokenList[]> {
+  let lists: TokenList[] = opts.instance
+    ? await instanceLists(ctx)
+    : [
+        ...(opts.group ?? []).map((g) => accessList('group', g, `group ${g}`)),
+        ...(opts.project ?? []).map((pr) => accessList('project', pr, `project ${pr}`)),
+      ];
+  if (shard) lists = takeShard(lists, (list) => list.label.replace(/^(group|project) /, ''), shard, (line) => ctx.io.note(line), 'token lists');
+  if (opts.personal && first) lists.push(accessList('personal', '', 'personal'));
+  return lists;
+}
+
+/**
+ * Reads the lists, `concurrency` at a time, into the findings. Returns the lists that could not be read (with
+ * --instance; outside it every list was asked for by name, and its failure is the command's).
+ */
+async function readLists(ctx: Context, lists: TokenList[], concurrency: number, findings: Findings, instance: boolean): Promise<string[]> {
+  const unreadable: string[] = [];
+  const { orderedPool } = await import('../../fleet/pool.js');
+  const read = async (list: TokenList): Promise<TokenRecord[]> => {
+    const tokens: TokenRecord[] = [];
+    for await (const token of ctx.api.list<TokenRecord>(list.route, { ...list.params, ...(list.kind === 'deploy' ? { active: true } : { state: 'active' }) }, { all: true })) tokens.push(token);
+    return tokens;
+  };
+  // In the lists' order whatever the timing: the same token seen twice keeps the source it was first seen under
+  // (an impersonation token is listed after the personal tokens, and keeps the more precise source).
+  const impersonationLast = [...lists.filter((l) => l.kind !== 'impersonation'), ...lists.filter((l) => l.kind === 'impersonation')];
+  for await (const outcome of orderedPool(impersonationLast, concurrency, read)) {
+    if (outcome.status === 'ok') findings.considerList(outcome.value, outcome.item);
+    else if (outcome.status === 'failed') {
+      if (!instance || !(outcome.error instanceof ApiError) || outcome.error.status === 401) throw outcome.error;
+      unreadable.push(`${outcome.item.label}: ${outcome.error.message} (${outcome.error.status})`);
+    }
+  }
+  return unreadable;
+}
+
+/** " in 1,234 token lists of the instance, their deploy tokens and the impersonation tokens of 56 users" */
+function instanceScope(lists: TokenList[]): string {
+  const accessLists = lists.filter((l) => l.kind === 'access').length;
+  const users = lists.filter((l) => l.kind === 'impersonation').length;
+  const deploy = lists.filter((l) => l.kind === 'deploy').length;
+  return ` in ${accessLists.toLocaleString('en-US')} token lists of the instance${deploy ? `, their deploy tokens` : ''}${users ? ` and the impersonation tokens of ${plural(users, 'user')}` : ''}`;
+}
+
+/** The findings, soonest expiry first, and the line that sums them up: exit 9 when any is found or a list was not read. */
+function auditResult(ctx: Context, findings: Findings, { what, scope, unreadable }: { what: string; scope: string; unreadable: number }): unknown {
+  const rows = findings.rows();
+  const unread = unreadable ? `; ${plural(unreadable, 'list')} could not be read` : '';
+  if (!rows.length) {
+    if (unreadable) return new ResultWithExit(rows, ExitCode.attention, `attention: no token ${what}; checked ${findings.checked}${scope}${unread}`);
+    ctx.io.note(`no token ${what}; checked ${findings.checked}${scope}`);
+    return rows;
+  }
+  const count = plural(rows.length, 'token');
+  const verb = rows.length === 1 ? what : what.replace(/^expires/, 'expire');
+  return new ResultWithExit(rows, ExitCode.attention, `attention: ${count} ${verb}${scope}${unread}; FIX (-o json: fix) is the command that deals with each`);
+}
+
+/** The tokens found expiring within the window or unused for too long, each once, with where it was first seen. */
+class Findings {
+  /** How many tokens were looked at. */
+  checked = 0;
+  private readonly found = new Map<string, Record<string, unknown>>();
+  /** The personal tokens seen in the caller's personal list (an impersonation token seen again keeps that source). */
+  private readonly fromPersonal = new Set<number>();
+  private readonly lastDay?: string;
+  private readonly unusedSince?: string;
+
+  constructor(
+    private readonly now: Date,
+    expiring: string | undefined,
+    unusedFor: string | undefined,
+  ) {
+    const windowMs = expiring === undefined ? undefined : parseDuration('--expiring-within')(expiring);
+    const unusedMs = unusedFor === undefined ? undefined : parseDuration('--unused-for')(unusedFor);
+    this.lastDay = windowMs === undefined ? undefined : isoDay(new Date(now.getTime() + windowMs));
+    this.unusedSince = unusedMs === undefined ? undefined : new Date(now.getTime() - unusedMs).toISOString();
+  }
+
+  /** "expires within 30d (by 2026-12-29) or was unused for 90d" */
+  words(expiring: string | undefined, unusedFor: string | undefined): string {
+    return [expiring !== undefined ? `expires within ${expiring} (by ${this.lastDay})` : '', unusedFor !== undefined ? `was unused for ${unusedFor}` : ''].filter(Boolean).join(' or ');
+  }
+
+  /** The token in use, known (so that it is not shown again under the list that holds it) but not shown here. */
+  knowSelf(token: TokenRecord): void {
+    this.found.set(keyOf('self', token.id), {});
+  }
+
+  considerList(tokens: TokenRecord[], list: TokenList): void {
+    for (const token of tokens) {
+      if (list.kind === 'impersonation' && this.fromPersonal.has(token.id)) this.found.delete(keyOf(list, token.id));
+      if (list.kind === 'personal' && !this.found.has(keyOf(list, token.id))) this.fromPersonal.add(token.id);
+      this.consider(token, list);
+    }
+  }
+
+  consider(token: TokenRecord, list: TokenList | 'self'): void {
+    this.checked++;
+    const self = list === 'self';
+    const known = this.found.get(keyOf(list, token.id));
+    if (known) {
+      if (self) known.self = true;
+      return;
+    }
+    if (token.revoked || token.active === false || token.expired === true) return;
+    const expires = this.lastDay !== undefined && Boolean(token.expires_at) && token.expires_at!.slice(0, 10) <= this.lastDay;
+    // Deploy tokens say nothing of their use: they are checked for expiry only.
+    const lastActivity = list !== 'self' && list.kind === 'deploy' ? undefined : token.last_used_at ?? token.created_at;
+    const unused = this.unusedSince !== undefined && typeof lastActivity === 'string' && lastActivity < this.unusedSince;
+    if (!expires && !unused) return;
+    this.found.set(keyOf(list, token.id), this.row(token, list, expires, unused));
+  }
+
+  rows(): Array<Record<string, unknown>> {
+    return [...this.found.values()].filter((row) => row.id !== undefined).sort((a, b) => String(a.expires_at ?? '~').localeCompare(String(b.expires_at ?? '~')) || Number(a.id) - Number(b.id));
+  }
+
+  private row(token: TokenRecord, list: TokenList | 'self', expires: boolean, unused: boolean): Record<string, unknown> {
+    const now = this.now;
+    const self = list === 'self';
+    const findings = [
+      expires ? `expires in ${plural(daysLeft(token.expires_at!, now), 'day')}` : '',
+      unused ? (token.last_used_at ? `unused for ${plural(daysSince(token.last_used_at, now), 'day')}` : `never used in ${plural(daysSince(String(token.created_at), now), 'day')}`) : '',
+    ].filter(Boolean);
+    return {
+      finding: findings.join('; '),
+      days_left: token.expires_at ? daysLeft(token.expires_at, now) : null,
+      expires_at: token.expires_at ?? null,
+      last_used_at: token.last_used_at ?? null,
+      source: self ? 'self' : list.kind === 'impersonation' ? `impersonation ${list.label.slice('user '.length)}` : list.kind === 'deploy' ? `deploy token, ${list.label}` : list.label,
+      id: token.id,
+      name: token.name,
+      scopes: token.scopes,
+      access_level_name: accessLevelName(token.access_level),
+      user_id: token.user_id,
+      self,
+      fix: fixFor(list, token, unused),
+    };
+  }
+}
+
+/** Deploy tokens number apart from the other tokens (which share one sequence). */
+const keyOf = (list: TokenList | 'self', id: number): string => `${list !== 'self' && list.kind === 'deploy' ? 'deploy' : 'pat'}:${id}`;
 
 /** Whole days since a time. */
 function daysSince(time: string, now: Date): number {
