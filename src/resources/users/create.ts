@@ -1,6 +1,5 @@
 import { users } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { explainApiError } from '../../cli/review-options.js';
 import { readSecret } from '../../cli/secrets.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { parseInteger } from '../../parse.js';
@@ -26,7 +25,7 @@ const MIN_PASSWORD = 8;
 /** The service's answer to a taken username or email, with where to look. */
 function explained(error: unknown): unknown {
   if (!(error instanceof ApiError) || error.status !== 409) return error;
-  return explainApiError(error, error.message, /email/i.test(error.message) ? 'find its owner with: forgectl users list --search EMAIL' : 'find its owner with: forgectl users get USERNAME');
+  return error.explained(error.message, /email/i.test(error.message) ? 'find its owner with: forgectl users list --search EMAIL' : 'find its owner with: forgectl users get USERNAME');
 }
 
 export default defineCommand<Options>({

@@ -1,6 +1,5 @@
 import { users } from './resource.js';
 import { defineCommand, type CommandDef, type Context } from '../../cli/command.js';
-import { explainApiError } from '../../cli/review-options.js';
 import { ApiError } from '../../errors.js';
 import { userArg, userRecord, userWords, type UserRecord } from './shared.js';
 
@@ -107,7 +106,7 @@ const MODERATIONS: Record<Verb, Moderation> = {
 function explained(error: unknown, hints: Array<[RegExp, string]>): unknown {
   if (!(error instanceof ApiError) || error.hint) return error;
   const hint = hints.find(([phrase]) => phrase.test(error.message))?.[1];
-  return hint ? explainApiError(error, error.message, hint) : error;
+  return hint ? error.explained(error.message, hint) : error;
 }
 
 async function moderate(verb: Verb, opts: { user: string }, ctx: Context): Promise<unknown> {
