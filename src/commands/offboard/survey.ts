@@ -110,8 +110,9 @@ function stateChange(user: UserRecord, mode: Mode, now: Date): boolean {
 }
 
 /** The direct memberships with the full paths of their groups and projects, and for owned groups whether the user is the only owner. */
-async function namedMemberships(api: Api, userId: number): Promise<MembershipItem[]> {
-  const found = await directMemberships(api, userId);
+async function namedMemberships(ctx: Context, user: UserRecord): Promise<MembershipItem[]> {
+  const { api } = ctx;
+  const found = await directMemberships(api, user.id);
   const named: MembershipItem[] = [];
   for await (const outcome of orderedPool(found, CONCURRENCY, async (m) => {
     if (m.source_type === 'Project') {
@@ -120,7 +121,7 @@ async function namedMemberships(api: Api, userId: number): Promise<MembershipIte
     }
     const group = await api.call<{ full_path: string }>(groups.routes.get, { group: m.source_id, with_projects: false });
     const item: MembershipItem = { kind: 'group', id: m.source_id, path: group.full_path, access_level: m.access_level };
-    if (m.access_level >= OWNER) item.soleOwner = await isSoleOwner(api, m.source_id, userId);
+    if (m.access_level >= OWNER) item.soleOwner = await isSoleOwner(ctx, m.source_id, user);
     return item;
   })) {
     if (outcome.status === 'failed') throw outcome.error;
@@ -161,7 +162,7 @@ export async function survey(ctx: Context, given: { user: string; mode: Mode; ke
   const changeState = stateChange(user, given.mode, ctx.now());
   const heir = await heirOf(ctx, given.transferTo, user);
   const keep = new Set(given.keep);
-  const memberships = keep.has('memberships') ? [] : await namedMemberships(api, user.id);
+  const memberships = keep.has('memberships') ? [] : await namedMemberships(ctx, user);
   const sole = memberships.filter((m) => m.soleOwner);
   const transfers: Transfer[] = [];
   if (heir) for (const group of topmost(sole)) transfers.push({ group, current: await directLevel(api, group.id, heir.id) });

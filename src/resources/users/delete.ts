@@ -20,7 +20,7 @@ export default defineCommand<{ user: string; hardDelete?: boolean }>({
   async run(opts, ctx) {
     const user = await userRecord(ctx, opts.user);
     const memberships = await directMemberships(ctx.api, user.id);
-    const sole = await soleOwnedGroups(ctx.api, user.id, memberships);
+    const sole = await soleOwnedGroups(ctx, user, memberships);
     const soleNames = sole.map((group) => group.full_path);
     if (sole.length && !opts.hardDelete) {
       throw new CliError(

@@ -4,7 +4,9 @@ import { members } from '../members/resource.js';
 import { projects } from '../projects/resource.js';
 import type { Api } from '../../api/client.js';
 import type { ArgDef, Context } from '../../cli/command.js';
+import { placementFor } from '../../cli/resource-commands.js';
 import { CliError, ExitCode } from '../../errors.js';
+import { soleOwner } from '../members/shared.js';
 
 /**
  * What the users commands share: a user named by id or username, read whole (an administrator sees the state, the
@@ -58,21 +60,19 @@ export async function directMemberships(api: Api, userId: number): Promise<Membe
 const OWNER = 50;
 
 /**
- * Whether the user is the only owner of a group: nobody else has Owner in it, directly or from a group above it (as
- * the service counts them: it refuses to delete such a user, or to remove a group's last owner).
+ * Whether the user is the only owner of a group, counting the owners it inherits from the groups above (as the
+ * service does: it refuses to delete such a user, or to remove a group's last owner).
  */
-export async function isSoleOwner(api: Api, groupId: number, userId: number): Promise<boolean> {
-  for await (const member of api.list<{ id: number; access_level: number }>(members.parents.group.routes.all, { group: groupId }, { all: true })) {
-    if (member.id !== userId && member.access_level >= OWNER) return false;
-  }
-  return true;
+export async function isSoleOwner(ctx: Context, groupId: number, user: { id: number; username: string }): Promise<boolean> {
+  const { resource, params } = placementFor(members, { group: String(groupId) }, ctx);
+  return (await soleOwner(ctx, resource, params, [{ ...user, access_level: OWNER }])) !== undefined;
 }
 
 /** The groups the user alone owns (of their direct memberships), with their full paths. */
-export async function soleOwnedGroups(api: Api, userId: number, memberships: Membership[]): Promise<Array<{ id: number; full_path: string }>> {
+export async function soleOwnedGroups(ctx: Context, user: { id: number; username: string }, memberships: Membership[]): Promise<Array<{ id: number; full_path: string }>> {
   const sole: Array<{ id: number; full_path: string }> = [];
   for (const membership of memberships.filter((m) => m.source_type === 'Namespace' && m.access_level >= OWNER)) {
-    if (await isSoleOwner(api, membership.source_id, userId)) sole.push(await api.call<{ id: number; full_path: string }>(groups.routes.get, { group: membership.source_id, with_projects: false }));
+    if (await isSoleOwner(ctx, membership.source_id, user)) sole.push(await ctx.api.call<{ id: number; full_path: string }>(groups.routes.get, { group: membership.source_id, with_projects: false }));
   }
   return sole;
 }
