@@ -162,7 +162,8 @@ describe('the agent interface\'s tools, made from the command tree', () => {
         'projects_archive', 'projects_create', 'projects_unarchive', 'projects_update', 'protected_branches_protect',
         'protected_branches_update', 'protected_tags_protect', 'push_rule_set', 'runners_assign', 'runners_pause', 'runners_resume',
         'runners_update', 'service_accounts_create', 'service_accounts_update', 'settings_set', 'snippets_update', 'storage_move_schedule', 'submodules_update',
-        'tags_create', 'tokens_create', 'variables_set',
+        'tags_create', 'tokens_create', 'users_activate', 'users_approve', 'users_ban', 'users_block', 'users_create',
+        'users_deactivate', 'users_unban', 'users_unblock', 'variables_set',
       ],
       destructive: [
         'api', 'apply', 'approval_rules_delete', 'approvals_reset', 'approvals_unapprove', 'artifacts_delete',
@@ -172,11 +173,15 @@ describe('the agent interface\'s tools, made from the command tree', () => {
         'license_delete', 'members_remove', 'mirror_pull_disable', 'notes_delete', 'projects_delete',
         'projects_transfer', 'protected_branches_unprotect', 'protected_tags_unprotect', 'push_rule_delete',
         'runners_delete', 'runners_prune', 'runners_reset_token', 'runners_unassign', 'secure_files_delete', 'service_accounts_delete', 'snippets_delete', 'tags_delete',
-        'tokens_revoke', 'tokens_rotate', 'variables_delete',
+        'tokens_revoke', 'tokens_rotate', 'users_delete', 'users_offboard', 'users_reject', 'variables_delete',
       ],
     });
     // The read-only api tool (GET only) is a read; with --allow-write api it may delete.
     expect((await buildCatalogue(manifest)).find((tool) => tool.name === 'api')).toMatchObject({ readOnly: true, destructive: false });
+    // The user lifecycle and offboarding change accounts: listed only where the admin toolset may write.
+    const userTools = async (allowWrite: string[]) => (await buildCatalogue(manifest, { toolsets: ['admin'], allowWrite })).map((tool) => tool.name).filter((name) => name.startsWith('users_')).sort();
+    expect(await userTools([])).toEqual(['users_get', 'users_list']);
+    expect(await userTools(['admin'])).toContain('users_offboard');
   });
 
   it('the MCP guide lists the toolsets there are, and the default ones, with the number of tools listed by default', async () => {

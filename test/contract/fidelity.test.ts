@@ -205,6 +205,8 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'POST /users/{}/unban': 'as above (User.unban)',
   'POST /users/{}/deactivate': 'as above (User.deactivate)',
   'POST /users/{}/activate': 'as above (User.activate)',
+  'POST /users/{}/approve': 'approving a pending sign-up (GitLab API docs, User moderation: 201 {"message":"Success"}; 409 when not pending; python-gitlab User.approve)',
+  'POST /users/{}/reject': 'rejecting a pending sign-up, which deletes the account (GitLab API docs, User moderation: 200; 409 "User does not have a pending request"; python-gitlab User.reject)',
   'DELETE /users/{}/identities/{}': 'as above (UserIdentityProviderManager.delete)',
   'GET /user/keys': "your SSH keys (GitLab API docs, User SSH and GPG keys; python-gitlab CurrentUserKeyManager)",
   'GET /user/keys/{}': 'as above',
