@@ -1,6 +1,6 @@
 // The layers of src/ and who may import whom, checked by `npm run lint` (eslint-plugin-import-x):
 //
-//   errors, parse, files, write, glob  ←  http, git  ←  declarations  ←  output  ←  config, download, fleet  ←  desired  ←  cli  ←  commands  ←  main
+//   errors, parse, json-fields, files, write, glob  ←  http, git  ←  declarations  ←  output  ←  config, download, fleet  ←  desired  ←  cli  ←  commands  ←  main
 //
 // A module imports only from its own layer and the layers to its left (within a layer, peers may import each other;
 // no two modules may import each other, directly or round a loop). A resource is one folder, src/resources/<resource>/,
@@ -25,7 +25,7 @@ const RESOURCE = {
 
 // Each layer as globs (the rule wants a zone's paths all globs or all folders).
 const LAYERS = [
-  { name: 'errors, parse, files, glob, write', paths: ['src/@(errors|parse|files|glob|write).ts'] },
+  { name: 'errors, parse, json-fields, files, glob, write', paths: ['src/@(errors|parse|json-fields|files|glob|write).ts'] },
   { name: 'http, git', paths: ['src/http/**', 'src/git/**'] },
   { name: 'api and the resources\' declarations', paths: ['src/api/**', RESOURCE.declaration] },
   { name: 'output', paths: ['src/output/**'] },
@@ -79,7 +79,6 @@ const READS_OTHERS = {
   'groups/sandbox.ts': ['members'],
   'keys/sandbox.ts': ['deploy-keys'],
   'members/sandbox.ts': ['users'],
-  'merge-requests/sandbox.ts': ['issues'],
   'pipelines/sandbox.ts': ['artifacts'],
   'projects/sandbox.ts': ['groups', 'members'],
   'users/sandbox-accounts.ts': ['emails'],
@@ -100,6 +99,13 @@ const ownDeclaration = folders.flatMap((folder) =>
 
 const declarationZones = [
   { target: RESOURCE.declaration, from: [`src/api/!(${KIT.join('|')}).ts`, 'src/http/**', 'src/git/**'], message: 'a declaration reads only the field kit (api/fields.ts, api/resource.ts, api/path.ts), the leaves and other declarations.' },
+  // The engines that serve every resource name none: only the API's client workflows (lookups, commit actions), the
+  // fleet's project selection and desired state read declarations, and only the commands read a resource's commands.
+  {
+    target: ['src/http/**', 'src/git/**', 'src/output/**', 'src/config/**', 'src/download/**', 'src/cli/**'],
+    from: ['src/resources/**'],
+    message: 'the transport, output, configuration, downloads and the command framework know no resource: what a resource needs of them it is given (move what is the resource\'s into its folder).',
+  },
 ];
 
 const sandboxZones = [

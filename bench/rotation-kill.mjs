@@ -22,6 +22,12 @@
 // Besides the verdicts it counts the kills the next run alone did not finish (the credentials the next run uses, and
 // every target, work without `tokens recover`; unavoidable lockouts aside) and the empty recovery files left behind.
 //
+// With OWNER=service-account the token is an instance service account's (svc-kill, a Maintainer of acme so that it
+// may write the group's variables), rotating itself: `tokens rotate self --personal`. With OWNER=service-account-admin
+// (MODE=ci-var) an administrator's cron rotates the account's token by id, `tokens rotate <id> --service-account
+// svc-kill --save-to ci-var:acme/KILL_<n>`: the variable is the only copy, so a kill counts as healed when the token
+// it holds works after the next run and `tokens recover`.
+//
 // Run: npm run bench:rotation-kill   (KILLS=120 SEED=1 MODE=ci-var to change; FORGECTL_BIN=path/to/bin/forgectl.cjs to
 // probe another build)
 import { spawn } from 'node:child_process';
@@ -36,6 +42,11 @@ const KILLS = Number(process.env.KILLS ?? 120);
 const MODE = process.env.MODE ?? 'profile';
 if (!['profile', 'ci-var', 'ci-job'].includes(MODE)) throw new Error(`MODE is profile, ci-var or ci-job, not ${MODE}`);
 const VARIABLE = MODE !== 'profile';
+const OWNER = process.env.OWNER ?? 'group';
+if (!['group', 'service-account', 'service-account-admin'].includes(OWNER)) throw new Error(`OWNER is group, service-account or service-account-admin, not ${OWNER}`);
+if (OWNER === 'service-account-admin' && MODE !== 'ci-var') throw new Error('OWNER=service-account-admin rotates into a CI/CD variable: give MODE=ci-var');
+/** The administrator rotates the service account's token: the variable is the credential that must survive. */
+const BY_ADMIN = OWNER === 'service-account-admin';
 const SEED = Number(process.env.SEED ?? Date.now() % 100_000);
 const bin = process.env.FORGECTL_BIN ?? new URL('../bin/forgectl.cjs', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'forgectl-bench-kill-'));
@@ -134,13 +145,33 @@ function run(argv, env) {
 }
 
 const expiry = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
-/** A fresh bot token and a config folder whose profile "bot" reaches the sandbox through the proxy. */
-async function freshBot(n) {
-  const created = await api('POST', '/groups/acme/access_tokens', { name: `kill-${n}`, scopes: ['api'], access_level: 40, expires_at: expiry });
+/** The instance service account whose tokens are rotated (OWNER=service-account…): a Maintainer of acme. */
+async function serviceAccount() {
+  const made = await api('POST', '/service_accounts', { username: 'svc-kill', name: 'Kill-point bench' });
+  if (made.status !== 201) throw new Error(`could not create the service account: ${made.status}`);
+  const member = await api('POST', '/groups/acme/members', { user_id: made.body.id, access_level: 40 });
+  if (member.status !== 201) throw new Error(`could not make the service account a Maintainer of acme: ${member.status}`);
+  return made.body;
+}
+const account = OWNER === 'group' ? undefined : await serviceAccount();
+
+/** A new token of the owner: a bot's of group acme, or the service account's (made by the administrator). */
+async function newToken(n) {
+  const fields = { name: `kill-${n}`, scopes: ['api'], expires_at: expiry };
+  const created = account
+    ? await api('POST', `/users/${account.id}/personal_access_tokens`, fields)
+    : await api('POST', '/groups/acme/access_tokens', { ...fields, access_level: 40 });
   if (created.status !== 201) throw new Error(`could not create a token: ${created.status}`);
+  return created.body;
+}
+
+/** A fresh token and a config folder whose profile "bot" reaches the sandbox through the proxy (the administrator's, BY_ADMIN). */
+async function freshBot(n) {
+  const created = { body: await newToken(n) };
   const dir = join(work, `trial-${n}`);
   mkdirSync(dir, { mode: 0o700 });
-  if (MODE !== 'ci-job') writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'bot', profiles: { bot: { url: proxyUrl, token: created.body.token } } }), { mode: 0o600 });
+  const profileToken = BY_ADMIN ? sandboxEnv.FORGECTL_TOKEN : created.body.token;
+  if (MODE !== 'ci-job') writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'bot', profiles: { bot: { url: proxyUrl, token: profileToken } } }), { mode: 0o600 });
   if (VARIABLE) {
     // The variable holds the bot's token, as the cron run before this one left it.
     const variable = await api('POST', '/groups/acme/variables', { key: variableKey(n), value: created.body.token, masked: true, protected: true, raw: true });
@@ -148,20 +179,22 @@ async function freshBot(n) {
   }
   // A CI job is handed the variable as it is when the job starts.
   const env = async () => (MODE === 'ci-job' ? { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: proxyUrl, FORGECTL_TOKEN: await variableValue(n) } : { FORGECTL_CONFIG_DIR: dir });
-  return { dir, n, env, argv: rotateArgv(n) };
+  return { dir, n, env, argv: rotateArgv(n, created.body.id) };
 }
 const variableKey = (n) => `KILL_${String(n).replace(/\W/g, '_')}`;
-const rotateArgv = (n) => [
-  ...(MODE === 'ci-job' ? [] : ['-p', 'bot']), '-q', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes',
-  ...(MODE === 'ci-job' ? [] : ['--save-to-profile']),
+const rotated = (id) => ({ group: ['self', '--group', 'acme'], 'service-account': ['self', '--personal'], 'service-account-admin': [String(id), '--service-account', 'svc-kill'] })[OWNER];
+const rotateArgv = (n, id) => [
+  ...(MODE === 'ci-job' ? [] : ['-p', 'bot']), '-q', 'tokens', 'rotate', ...rotated(id), '--yes',
+  ...(MODE === 'ci-job' || BY_ADMIN ? [] : ['--save-to-profile']),
   ...(VARIABLE ? ['--save-to', `ci-var:acme/${variableKey(n)}`] : []),
 ];
 const variableValue = async (n) => (await api('GET', `/groups/acme/variables/${variableKey(n)}`)).body?.value;
-const authenticates = async (token) => typeof token === 'string' && (await api('GET', '/groups/acme/access_tokens/self', undefined, token)).status === 200;
+const selfRoute = account ? '/personal_access_tokens/self' : '/groups/acme/access_tokens/self';
+const authenticates = async (token) => typeof token === 'string' && (await api('GET', selfRoute, undefined, token)).status === 200;
 /** With a variable: the token it holds works (a job reading it authenticates). */
 const variableWorks = async (n) => !VARIABLE || authenticates(await variableValue(n));
 /** The credential the next run starts from works: the profile's token, or (a CI job) the variable's. */
-const credentialWorks = async (bot) => (MODE === 'ci-job' ? variableWorks(bot.n) : authenticates(profileToken(bot.dir)));
+const credentialWorks = async (bot) => (MODE === 'ci-job' || BY_ADMIN ? variableWorks(bot.n) : authenticates(profileToken(bot.dir)));
 const profileToken = (dir) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.bot.token;
 /** Recovery files of a trial: those holding a token (pending), and empty ones (litter). */
 function recoveryFiles(dir) {
@@ -242,8 +275,9 @@ process.stderr.write('\n');
 
 const count = (filter) => results.filter(filter).length;
 const whenClass = (r) => (r.when.includes('after the answer') ? 'after the answer' : r.when);
-const modeWords = { profile: '', 'ci-var': ' (--save-to-profile and --save-to ci-var:acme/KILL_<n>)', 'ci-job': ' (FORGECTL_TOKEN from the variable, --save-to ci-var:acme/KILL_<n> only)' }[MODE];
-console.log(`rotation kill points: ${KILLS} SIGKILLs (seed ${SEED}), mode ${MODE}${modeWords}, bin ${bin}`);
+const modeWords = { profile: '', 'ci-var': BY_ADMIN ? ' (--save-to ci-var:acme/KILL_<n> only)' : ' (--save-to-profile and --save-to ci-var:acme/KILL_<n>)', 'ci-job': ' (FORGECTL_TOKEN from the variable, --save-to ci-var:acme/KILL_<n> only)' }[MODE];
+const ownerWords = { group: 'a group access token rotating itself', 'service-account': 'an instance service account\'s token rotating itself (self --personal)', 'service-account-admin': 'an instance service account\'s token rotated by an administrator (<id> --service-account svc-kill)' }[OWNER];
+console.log(`rotation kill points: ${KILLS} SIGKILLs (seed ${SEED}), mode ${MODE}${modeWords}, owner: ${ownerWords}, bin ${bin}`);
 console.log(`calibration: an undisturbed run sends its rotate request ${spawnToPost.map((ms) => ms.toFixed(0)).join(' / ')} ms after it starts`);
 console.log('');
 console.log('kill landed                  healed  unavoidable  avoidable');

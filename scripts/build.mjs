@@ -14,6 +14,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyAssert, lazyEntryPlugin, lazyHttp2 } from './lazy-undici.mjs';
 import { runScript } from './run-script.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -53,7 +54,9 @@ try {
     define: { __FORGECTL_VERSION__: JSON.stringify(pkg.version) },
     logLevel: 'warning',
     metafile: true,
-    plugins: [lazyChildProcess],
+    // undici's package entry loads fetch, WebSocket, caches and mocks too: its exports load when first read; its
+    // HTTP/2 client's node:http2 (with tls and crypto) loads on first use.
+    plugins: [lazyChildProcess, lazyHttp2, lazyAssert, lazyEntryPlugin('undici', /node_modules[\\/]undici[\\/]index\.js$/)],
     // Native bindings cannot be bundled: the keyring binding is a runtime dependency, required on first use.
     external: ['@napi-rs/keyring'],
   });

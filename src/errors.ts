@@ -62,6 +62,11 @@ export class ApiError extends CliError {
     super(message, exitCode, hint);
     this.name = 'ApiError';
   }
+
+  /** The same refusal, told in words the user can act on (the service often answers with a bare status). */
+  explained(message: string, hint?: string): ApiError {
+    return new ApiError(message, this.status, this.method, this.path, this.requestId, hint, this.body);
+  }
 }
 
 /** The request never got an HTTP answer (DNS, refused, TLS, timeout, reset). */

@@ -152,6 +152,16 @@ export const parseList = withSchema((value: string, previous?: string[]): string
   return [...(previous ?? []), ...items];
 }, { type: 'array' });
 
+/** Several of these values, comma-separated (the option repeatable too); an unknown one is refused, naming the choices. */
+export function parseChoiceList<T extends string>(flag: string, choices: readonly T[]) {
+  return withChoices((value: string, previous?: T[]): T[] => {
+    const items = parseList(value, previous) as T[];
+    const unknown = items.filter((item) => !choices.includes(item));
+    if (unknown.length) throw new UsageError(`${flag} ${unknown.join(',')}: unknown; choose from ${choices.join(', ')}`);
+    return items;
+  }, choices, true);
+}
+
 /** A repeatable option: each use adds one value. */
 export const collect = withSchema((value: string, previous?: string[]): string[] => [...(previous ?? []), value], { type: 'array' });
 

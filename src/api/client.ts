@@ -136,12 +136,31 @@ export class Api {
     }
   }
 
-  /** Sends a request whose answer is JSON (or empty); anything else is a server failure (exit 8). */
-  async request<T = unknown>(request: ApiRequest): Promise<ApiResponse<T>> {
+  /**
+   * Sends a request whose answer is JSON (or empty); anything else is a server failure (exit 8). With `lazy`, an
+   * answer that says it is JSON is parsed when its data is first read (a list page written as its own bytes never is),
+   * and the failure is thrown then.
+   */
+  async request<T = unknown>(request: ApiRequest & { lazy?: boolean }): Promise<ApiResponse<T>> {
     const response = await this.send({ ...request, read: true, sameOrigin: true });
-    const body = await readJson(response);
-    if (body.kind !== 'json') throw this.notJson(request, response.status, body.kind, body.type, body.why);
-    return { status: response.status, header: response.header, data: body.value as T, body: await response.buffer() };
+    const body = await response.buffer();
+    const type = contentType(response);
+    const parse = (): T => {
+      const json = jsonOf(body.toString('utf8'), type);
+      if (json.kind !== 'json') throw this.notJson(request, response.status, json.kind, json.type, json.why);
+      return json.value as T;
+    };
+    if (!request.lazy || !JSON_TYPE.test(type)) return { status: response.status, header: response.header, data: parse(), body };
+    let parsed: { data: T } | undefined;
+    return {
+      status: response.status,
+      header: response.header,
+      body,
+      get data() {
+        parsed ??= { data: parse() };
+        return parsed.data;
+      },
+    };
   }
 
   /** The server failure (exit 8) of an answer that is malformed JSON or not JSON. */
@@ -249,11 +268,24 @@ const MAX_JSON_DEPTH = 1000;
  * error), or something else (with its content type). A byte order mark before JSON is left out, as JSON's RFC lets a
  * reader do and jq does.
  */
-export async function readJson(response: HttpResponse): Promise<{ kind: 'json'; value: unknown; text: string } | { kind: 'malformed' | 'other'; text: string; type: string; why?: string }> {
-  const text = await response.text();
-  const type = (response.header('content-type') ?? '').split(';')[0].trim();
+export async function readJson(response: HttpResponse): Promise<JsonBody> {
+  return jsonOf(await response.text(), contentType(response));
+}
+
+type JsonBody = { kind: 'json'; value: unknown; text: string } | { kind: 'malformed' | 'other'; text: string; type: string; why?: string };
+
+/** A content type that says JSON. */
+const JSON_TYPE = /[/+]json$/i;
+
+/** An answer's content type, without its parameters. */
+function contentType(response: { header(name: string): string | undefined }): string {
+  return (response.header('content-type') ?? '').split(';')[0].trim();
+}
+
+/** readJson() of a body's text and content type. */
+function jsonOf(text: string, type: string): JsonBody {
   if (!text.trim()) return { kind: 'json', value: undefined, text: '' };
-  const declared = /[/+]json$/i.test(type);
+  const declared = JSON_TYPE.test(type);
   if (!declared && !(type === '' && /^[[{]/.test(text.trimStart()))) return { kind: 'other', text, type };
   const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   let value: unknown;

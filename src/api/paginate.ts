@@ -3,8 +3,9 @@ import type { ApiResponse } from './response.js';
 import type { Query } from './path.js';
 import { redactUrl } from '../http/redact.js';
 import { sameOrigin } from '../http/url.js';
+import { RecordShape } from './record-shape.js';
 
-type PageRequest = { method: 'GET'; path: string; query?: Query };
+type PageRequest = { method: 'GET'; path: string; query?: Query; lazy?: boolean };
 
 /** What the pages are read through: the client's request() and url() (src/api/client.ts). */
 export interface PageSource {
@@ -36,12 +37,26 @@ export interface ListOptions<T = any> extends PageOptions {
   countLimit?: number;
 }
 
-/** A page as fetched: its headers and records. */
+/** A page as fetched: its headers and records, and (see ListPage) its records as NDJSON lines. */
 interface Fetched<T> {
   header(name: string): string | undefined;
   count: number;
   records(): T[];
   last(): T | undefined;
+  lines?(): Buffer;
+}
+
+/** A page of a list as it is written. */
+export interface ListPage<T> {
+  count: number;
+  /** The records, parsed when first read. */
+  records(): T[];
+  /**
+   * The records as NDJSON (each as JSON.stringify writes it, and a line feed) made of the page's own bytes, when they
+   * are written that way already and the page is as fetched (not mapped, filtered or cut): the page was never parsed.
+   * The bytes are given up: read records() first, if at all.
+   */
+  lines?(): Buffer;
 }
 
 const unchanged = (record: any) => record;
@@ -80,17 +95,29 @@ export class ListResult<T> implements AsyncIterable<T> {
 
   /** The records page by page, as they arrive (in order): output is written a page at a time. */
   async *pages(): AsyncGenerator<T[]> {
+    for await (const page of this.written(false)) yield page.records();
+  }
+
+  /**
+   * The pages as they are written; with `asLines`, pages of records that are written as JSON.stringify writes them
+   * (see RecordShape) are not parsed, and offer their bytes as NDJSON lines.
+   */
+  async *written(asLines: boolean): AsyncGenerator<ListPage<T>> {
     const { transform, local } = this;
+    this.shape = asLines && transform === unchanged && !local ? null : undefined;
     let kept = 0;
     for await (const fetched of this.iterate()) {
-      const records = fetched.records();
-      let page = transform === unchanged ? records : records.map(transform);
+      if (transform === unchanged && !local) {
+        if (fetched.count) yield fetched;
+        continue;
+      }
+      let page = fetched.records().map(transform);
       if (local) {
         page = page.filter(local.keep);
         if (local.limit !== undefined) page = page.slice(0, local.limit - kept);
         kept += page.length;
       }
-      if (page.length) yield page;
+      if (page.length) yield { count: page.length, records: () => page };
       if (local?.limit !== undefined && kept >= local.limit) return;
     }
   }
@@ -112,17 +139,27 @@ export class ListResult<T> implements AsyncIterable<T> {
     return new ListResult<T>(this.api, this.path, this.query, { ...this.options, all: true, limit: undefined }, this.transform, { keep: both, limit });
   }
 
+  /**
+   * The shape of the records when pages are to be written as NDJSON lines (see written()): null until the first
+   * page has been parsed, undefined when pages are always parsed.
+   */
+  private shape?: RecordShape | null;
+
   private async fetch(pathOrUrl: string, query?: Query): Promise<Fetched<T>> {
     this.requests++;
-    const request: PageRequest = { method: 'GET', path: pathOrUrl, query };
+    const request: PageRequest = { method: 'GET', path: pathOrUrl, query, lazy: this.shape !== undefined };
     const response = await this.api.request<T[]>(request);
+    const ends = this.shape && response.body ? this.shape.recordEnds(response.body) : undefined;
+    if (ends) return unparsedPage(response.header, response.body!, ends);
     const data = response.data;
     // A 200 that is not a list (or empty) is a broken answer, as malformed JSON is: a server failure.
     if (!Array.isArray(data)) {
       const what = data === undefined ? 'an empty body' : 'JSON that is not a list';
       throw new CliError(`the server answered ${response.status} with ${what} where a list was expected (GET ${this.path})`, ExitCode.server);
     }
-    return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1] };
+    if (this.shape === null && data.length) this.shape = RecordShape.of(data[0]);
+    const lines = this.shape && response.body ? this.shape.recordEnds(response.body) : undefined;
+    return { header: response.header, count: data.length, records: () => data, last: () => data[data.length - 1], lines: lines && (() => asLines(response.body!, lines)) };
   }
 
   private async *iterate(): AsyncGenerator<Fetched<T>> {
@@ -253,6 +290,35 @@ export class ListResult<T> implements AsyncIterable<T> {
       yield* this.followLinks(this.path, { ...this.query, ...keysetAfter(last), pagination: 'keyset', per_page: perPage });
     }
   }
+}
+
+/**
+ * A page matched by the list's record shape, parsed only when its records are read (the last record alone, for keyset
+ * paging): `ends` are where its records end.
+ */
+function unparsedPage<T>(header: (name: string) => string | undefined, body: Buffer, ends: number[]): Fetched<T> {
+  let records: T[] | undefined;
+  let given = false;
+  return {
+    header,
+    count: ends.length,
+    records: () => {
+      if (given) throw new Error('the page was given up as lines before its records were read');
+      return (records ??= JSON.parse(body.toString('utf8')) as T[]);
+    },
+    // The last record's bytes stay as they came when the page is given up as lines.
+    last: () => records?.at(-1) ?? (JSON.parse(body.toString('utf8', ends.length > 1 ? ends[ends.length - 2] + 1 : 1, ends[ends.length - 1])) as T),
+    lines: () => {
+      given = true;
+      return asLines(body, ends);
+    },
+  };
+}
+
+/** A page's records as NDJSON lines: the `,` after each record and the closing `]` become line feeds, in place. */
+function asLines(body: Buffer, ends: number[]): Buffer {
+  for (const end of ends) body[end] = 0x0a;
+  return body.subarray(1);
 }
 
 /** The first `count` records of a page (--limit). */

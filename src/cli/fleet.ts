@@ -1,51 +1,21 @@
-import { Writable } from 'node:stream';
-import { ListResult } from '../api/paginate.js';
 import type { CommandDef, Context, Prompter } from './command.js';
-import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../errors.js';
-import { oneLine } from '../output/formats.js';
-import { Io, OutputState } from '../output/io.js';
-import { ResultWithExit, TextResult, WrittenResult } from '../output/result.js';
-import { orderedPool } from '../fleet/pool.js';
-import { DEFAULT_CONCURRENCY } from './fleet-options.js';
-import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
-import { plural } from '../parse.js';
-import { emptyShardLine, resolveShard, startBudget, takeShard, writeFailedTo } from '../fleet/shard.js';
-import { Progress } from '../fleet/progress.js';
+import { DryRunComplete, UsageError } from '../errors.js';
 import { checkWritableTarget, writeFileAtomically } from '../files.js';
+import { Io, OutputState } from '../output/io.js';
+import { DEFAULT_CONCURRENCY } from './fleet-options.js';
+import { Progress } from '../fleet/progress.js';
+import { endsTheFleet, fleetResult, prefix, rowsOf, TextSink, type ProjectRun } from '../fleet/run.js';
+import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
+import { emptyShardLine, resolveShard, startBudget, takeShard, writeFailedTo, type Shard } from '../fleet/shard.js';
+import { plural } from '../parse.js';
 
 /**
  * Any command that works on one project (it has --project and no --group of its own) also takes a fleet selector
  * instead: `forgectl badges list --group acme --recursive`. The command runs once per project, `--concurrency` at a
- * time through one shared rate limit; its results come out as one row per record (or per project) with the
- * project's path and outcome in front, in the fleet's order however the work interleaves; a summary goes to
- * stderr, and the run exits 9 when some project failed.
+ * time through one shared rate limit (the engine, src/fleet/run.ts, gathers the results); here each project's run
+ * gets a context of its own: the project as --project, its stderr held back, one confirmation and one read of stdin
+ * for them all.
  */
-
-type Row = Record<string, unknown>;
-
-/** What one project's run gave: its rows, what it said on stderr, its --dry-run requests. */
-interface ProjectRun {
-  rows: Row[];
-  attention: boolean;
-  stderr: string;
-  dryRun: string;
-}
-
-/** An error that ends the whole fleet run rather than one project's part: bad input, no credentials, a refusal. */
-function endsTheFleet(error: unknown): boolean {
-  if (error instanceof Aborted || error instanceof UsageError) return true;
-  if (error instanceof ApiError) return error.status === 401;
-  return error instanceof CliError && error.exitCode === ExitCode.config;
-}
-
-/** Text written to a buffer (a project's stderr, flushed in the fleet's order). */
-class TextSink extends Writable {
-  text = '';
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
-    this.text += chunk.toString();
-    callback();
-  }
-}
 
 export async function runFleet(def: CommandDef, opts: Record<string, unknown> & FleetSelection & Partial<FleetRun>, ctx: Context, commandPath: string): Promise<unknown> {
   if (!fleetSelected(opts)) throw new Error('runFleet without a fleet selector');
@@ -54,16 +24,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   if (opts.failedTo !== undefined) checkWritableTarget(opts.failedTo);
   const selected = await selectProjects(ctx, opts);
   const projects = takeShard(selected, (project) => project.path, shard, (line) => ctx.io.note(line));
-  if (!projects.length) {
-    if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, [], writeFileAtomically);
-    if (shard && selected.length) ctx.io.note(emptyShardLine(shard));
-    else {
-      // Only the group's own projects were looked at: say where the others are.
-      const subgroups = opts.projectsFile === undefined && !opts.recursive;
-      ctx.io.note(`no projects selected${subgroups ? `: only the projects of ${ctx.group(opts.group)} itself were looked at; --recursive adds those of its subgroups` : ''}`);
-    }
-    return [];
-  }
+  if (!projects.length) return noProjects(ctx, opts, shard && selected.length ? shard : undefined);
   const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
   if (budget) ctx.io.note(budget);
@@ -89,122 +50,19 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       progress.finish(project);
     }
   };
-
-  const summary = { ok: 0, failed: [] as string[], skipped: 0, attention: 0, notStarted: [] as string[] };
-  const result = new ResultWithExit(undefined, ExitCode.ok);
-  const shape: { keys?: string[] } = { keys: def.columns };
-  async function* rows(): AsyncGenerator<Row> {
-    await progress.begin(projects);
-    try {
-      yield* runAll();
-    } finally {
-      progress.stop();
-    }
-  }
-  async function* runAll(): AsyncGenerator<Row> {
-    const outcomes = orderedPool(projects, concurrency, runOne, { stop: () => stop });
-    // Rows without records of their own (failures, commands that return nothing) get the columns of the first record.
-    const held: Row[] = [];
-    const emit = function* (row: Row): Generator<Row> {
-      if (!shape.keys && row.outcome === 'ok' && Object.keys(row).length > 3) shape.keys = Object.keys(row).slice(2, -1);
-      if (!shape.keys) {
-        held.push(row);
-        return;
-      }
-      for (const pending of held.splice(0)) yield pad(pending, shape.keys);
-      yield pad(row, shape.keys);
-    };
-    for await (const outcome of outcomes) {
-      const path = outcome.item.path;
-      if (outcome.status === 'skipped') {
-        summary.skipped++;
-        summary.notStarted.push(path);
-        yield* emit({ project: path, outcome: 'skipped', error: 'not started: an earlier project failed (--continue-on-error runs them all)' });
-        continue;
-      }
-      if (outcome.status === 'failed') {
-        const error = outcome.error as Error & { fleetStderr?: string };
-        if (endsTheFleet(error)) {
-          ctx.io.writeErr(prefix(path, error.fleetStderr ?? ''));
-          // The projects under way end first (no more start): no request of this run is left in flight after it.
-          while (!(await outcomes.next()).done);
-          throw error;
-        }
-        summary.failed.push(path);
-        const message = error instanceof CliError ? error.message + (error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '') : `internal error: ${error.message}`;
-        ctx.io.writeErr(prefix(path, error.fleetStderr ?? '') + `${path}: error: ${oneLine(message)}\n`);
-        yield* emit({ project: path, outcome: 'failed', error: oneLine(message) });
-        continue;
-      }
-      const run = outcome.value;
-      summary.ok++;
-      if (run.attention) summary.attention++;
-      if (run.stderr) ctx.io.writeErr(prefix(path, run.stderr));
-      if (run.dryRun) await ctx.io.out(run.dryRun);
-      if (!run.rows.length && !run.dryRun) yield* emit({ project: path, outcome: 'ok', error: null });
-      for (const record of run.rows) {
-        const row: Row = { project: path, outcome: 'ok' };
-        for (const [key, value] of Object.entries(record)) if (!(key in row) && key !== 'error') row[key] = value;
-        row.error = null;
-        yield* emit(row);
-      }
-    }
-    for (const pending of held.splice(0)) yield pad(pending, shape.keys ?? []);
-    progress.stop();
-    if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, [...summary.failed, ...summary.notStarted], writeFileAtomically);
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const gate = ctx.rateGate.summary();
-    const parts = [`${summary.ok} ok`, summary.failed.length ? `${summary.failed.length} failed` : '', summary.skipped ? `${summary.skipped} not started` : ''].filter(Boolean);
-    const line = `${plural(projects.length, 'project')}: ${parts.join(', ')} in ${seconds} s at concurrency ${concurrency}${gate ? `; ${gate}` : ''}`;
-    if (summary.failed.length || summary.skipped) {
-      result.exitCode = ExitCode.attention;
-      const named = summary.failed.slice(0, 5).join(', ') + (summary.failed.length > 5 ? `, … (${summary.failed.length - 5} more)` : '');
-      result.message = `attention: ${line}${summary.failed.length ? ` — failed: ${named}` : ''}`;
-    } else {
-      if (summary.attention) result.exitCode = ExitCode.attention;
-      // Written after the output (a table at a terminal comes whole, once every project is done).
-      if (!ctx.io.options.quiet) result.message = line;
-    }
-  }
-  return Object.assign(result, { result: rows() });
+  return fleetResult({ projects, concurrency, runOne, stop: () => stop, columns: def.columns, failedTo: opts.failedTo, progress, started }, ctx.io, ctx.rateGate);
 }
 
-/** A project's stderr lines, each with its path in front. */
-const prefix = (path: string, text: string): string => text.split('\n').filter(Boolean).map((line) => `${path}: ${line}\n`).join('');
-
-/** Every row with the same keys in the same order: project, outcome, the record's, error. */
-function pad(row: Row, keys: string[]): Row {
-  const padded: Row = { project: row.project, outcome: row.outcome };
-  for (const key of keys) padded[key] = row[key] ?? null;
-  padded.error = row.error ?? null;
-  return padded;
-}
-
-/** A project run's records: a list's (read to the end here), a record, or none. */
-async function rowsOf(returned: unknown, commandPath: string, stderr: TextSink): Promise<{ rows: Row[]; attention: boolean }> {
-  let attention = false;
-  if (returned instanceof ResultWithExit) {
-    attention = returned.exitCode === ExitCode.attention;
-    if (returned.message) stderr.write(`${returned.message}\n`);
-    returned = returned.result;
+/** Nothing selected: --failed-to's file lists none, and a note says why (an empty shard, or where the others are). */
+function noProjects(ctx: Context, opts: FleetSelection & Partial<FleetRun>, emptyShard: Shard | undefined): [] {
+  if (opts.failedTo !== undefined) writeFailedTo(opts.failedTo, [], writeFileAtomically);
+  if (emptyShard) ctx.io.note(emptyShardLine(emptyShard));
+  else {
+    // Only the group's own projects were looked at: say where the others are.
+    const subgroups = opts.projectsFile === undefined && !opts.recursive;
+    ctx.io.note(`no projects selected${subgroups ? `: only the projects of ${ctx.group(opts.group)} itself were looked at; --recursive adds those of its subgroups` : ''}`);
   }
-  if (returned instanceof TextResult || returned instanceof WrittenResult) {
-    throw new UsageError(`${commandPath} hands over raw content, which cannot be combined across projects`, 'run it once per project with --project');
-  }
-  if (returned === undefined || returned === null) return { rows: [], attention };
-  if (returned instanceof ListResult) {
-    const rows: Row[] = [];
-    for await (const record of returned) rows.push(record as Row);
-    if (returned.notice) stderr.write(`${returned.notice}\n`);
-    return { rows, attention };
-  }
-  if (Array.isArray(returned)) return { rows: returned as Row[], attention };
-  if (typeof returned === 'object' && Symbol.asyncIterator in returned) {
-    const rows: Row[] = [];
-    for await (const record of returned as AsyncIterable<Row>) rows.push(record);
-    return { rows, attention };
-  }
-  return { rows: [returned as Row], attention };
+  return [];
 }
 
 interface Shared {

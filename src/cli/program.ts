@@ -54,7 +54,7 @@ export const globalOptions: OptionDef[] = [
 /** The root help's sections, in the README's order, and the top-level commands in each. */
 const HELP_SECTIONS: Array<[string, string[]]> = [
   ['Setup and raw requests:', ['auth', 'profile', 'doctor', 'api', 'completion', 'sandbox', 'version']],
-  ['Tokens:', ['tokens']],
+  ['Tokens:', ['tokens', 'service-accounts']],
   ['Projects and groups:', ['projects', 'groups', 'members', 'group-badges']],
   ['Review workflow:', ['approvals', 'approval-rules', 'merge-trains', 'notes', 'draft-notes']],
   ['Audit events:', ['audit-events']],

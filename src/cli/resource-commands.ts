@@ -197,107 +197,125 @@ async function* mappedPages(list: ListResult<any>, mapPage: (records: any[], ctx
 
 export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: PlainVerbs): Partial<Record<Verb, CommandDef>> {
   if ('parents' in resource) return multiParentCommands(resource, verbs);
-  const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
-  const idArgs: ArgDef[] = [{ spec: `<${idName(resource)}>`, description: `the ${resource.noun}'s ${idName(resource) === 'id' ? 'ID' : idName(resource).replace(/[-_]/g, ' ')}` }];
-  const idOf = (opts: Record<string, unknown>): unknown => parseId(resource, String(opts[optsKey(`--${idName(resource)}`)]));
-  const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
-  const route = (verb: Verb): string => routeOf(resource, verb);
+  const kit = new VerbKit(resource);
   const commands: Partial<Record<Verb, CommandDef>> = {};
-  const recordFields = [...Object.keys(resource.fields), ...(resource.computed ?? [])];
-
-  if (verbs.list) {
-    const spec = verbs.list;
-    if (resource.computed?.length && !spec.map && !spec.mapPage) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
-    const filters = Object.entries(resource.filters ?? {});
-    commands.list = defineCommand({
-      effect: 'read',
-      description: describe(spec, false),
-      examples: spec.examples,
-      options: [...parentOptionList, ...fieldOptions(filters)],
-      list: true,
-      columns: spec.columns ?? resource.columns,
-      recordFields,
-      async run(opts, ctx) {
-        const list = ctx.api.list(route('list'), { ...location(resource, opts, ctx).params, ...fieldValues(filters, opts) }, ctx.paging);
-        if (spec.mapPage) return mappedPages(list, spec.mapPage, ctx);
-        return spec.map ? list.map(spec.map) : list;
-      },
-    });
-  }
-
-  if (verbs.get) {
-    commands.get = defineCommand({
-      effect: 'read',
-      description: describe(verbs.get, false),
-      examples: verbs.get.examples,
-      args: idArgs,
-      options: parentOptionList,
-      recordFields,
-      async run(opts, ctx) {
-        const id = idOf(opts);
-        const record = await ctx.api.call(route('get'), { ...location(resource, opts, ctx).params, [resource.id.param]: id });
-        return verbs.get!.map ? verbs.get!.map(record, ctx) : record;
-      },
-    });
-  }
-
-  if (verbs.create) {
-    const fields = creatableFields(resource);
-    commands.create = defineCommand({
-      effect: 'write',
-      description: describe(verbs.create, true),
-      examples: verbs.create.examples,
-      recordFields,
-      options: [...parentOptionList, ...fieldOptions(fields, { required: (field) => field.create === 'required', defaults: true })],
-      async run(opts, ctx) {
-        return ctx.api.call(route('create'), { ...location(resource, opts, ctx).params, ...fieldValues(fields, opts) });
-      },
-    });
-  }
-
-  if (verbs.update) {
-    const fields = updatableFields(resource);
-    commands.update = defineCommand({
-      effect: 'write',
-      description: describe(verbs.update, true),
-      examples: verbs.update.examples,
-      args: idArgs,
-      recordFields,
-      options: [...parentOptionList, ...fieldOptions(fields, { negatable: true })],
-      async run(opts, ctx) {
-        const id = idOf(opts);
-        const changes = fieldValues(fields, opts);
-        if (Object.values(changes).every((value) => value === undefined)) {
-          const flags = fields.map(([name, field]) => flagOf(name, field));
-          throw new UsageError('nothing to change', `give ${flags.slice(0, -1).join(', ')}${flags.length > 1 ? ' or ' : ''}${flags[flags.length - 1]}`);
-        }
-        return ctx.api.call(route('update'), { ...location(resource, opts, ctx).params, ...changes, [resource.id.param]: id });
-      },
-    });
-  }
-
-  if (verbs.delete) {
-    const spec = verbs.delete;
-    commands.delete = defineCommand({
-      effect: 'destructive',
-      description: describe(spec, true),
-      examples: spec.examples,
-      args: idArgs,
-      options: parentOptionList,
-      async run(opts, ctx) {
-        const id = idOf(opts);
-        const { params, where } = location(resource, opts, ctx);
-        const target = { ...params, [resource.id.param]: id };
-        const label = spec.inspect ? await spec.inspect(await ctx.api.call(route('get'), target), where, ctx, params) : undefined;
-        const what = `${resource.noun} ${String(id)}${label ? ` (${label})` : ''}`;
-        await ctx.confirm(`Delete ${what} of ${where}?`);
-        await ctx.api.call(route('delete'), target);
-        ctx.io.note(`Deleted ${what} of ${where}`);
-        return undefined;
-      },
-    });
-  }
+  if (verbs.list) commands.list = listCommand(kit, verbs.list);
+  if (verbs.get) commands.get = getCommand(kit, verbs.get);
+  if (verbs.create) commands.create = createCommand(kit, verbs.create);
+  if (verbs.update) commands.update = updateCommand(kit, verbs.update);
+  if (verbs.delete) commands.delete = deleteCommand(kit, verbs.delete);
   return commands;
+}
+
+/** What every plain verb of one resource takes from its declaration: its parent's options, its `<id>`, its routes. */
+class VerbKit {
+  readonly parentOptions: OptionDef[];
+  readonly idArgs: ArgDef[];
+  readonly recordFields: string[];
+
+  constructor(readonly resource: ResourceDef) {
+    this.parentOptions = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
+    this.idArgs = [{ spec: `<${idName(resource)}>`, description: `the ${resource.noun}'s ${idName(resource) === 'id' ? 'ID' : idName(resource).replace(/[-_]/g, ' ')}` }];
+    this.recordFields = [...Object.keys(resource.fields), ...(resource.computed ?? [])];
+  }
+
+  idOf(opts: Record<string, unknown>): unknown {
+    return parseId(this.resource, String(opts[optsKey(`--${idName(this.resource)}`)]));
+  }
+
+  /** What every verb's definition says alike: its effect, its description with the role it needs, its examples. */
+  head(spec: VerbSpec, effect: 'read' | 'write' | 'destructive'): Pick<CommandDef, 'effect' | 'description' | 'examples'> {
+    return { effect, description: [spec.description, needs(this.resource, effect !== 'read')].filter(Boolean).join(' '), examples: spec.examples };
+  }
+
+  route(verb: Verb): string {
+    return routeOf(this.resource, verb);
+  }
+}
+
+function listCommand(kit: VerbKit, spec: ListSpec): CommandDef {
+  const { resource } = kit;
+  if (resource.computed?.length && !spec.map && !spec.mapPage) throw new Error(`resource ${resource.noun}: the list computes ${resource.computed.join(', ')}; give it a map`);
+  const filters = Object.entries(resource.filters ?? {});
+  return defineCommand({
+    ...kit.head(spec, 'read'),
+    options: [...kit.parentOptions, ...fieldOptions(filters)],
+    list: true,
+    columns: spec.columns ?? resource.columns,
+    recordFields: kit.recordFields,
+    async run(opts, ctx) {
+      const list = ctx.api.list(kit.route('list'), { ...location(resource, opts, ctx).params, ...fieldValues(filters, opts) }, ctx.paging);
+      if (spec.mapPage) return mappedPages(list, spec.mapPage, ctx);
+      return spec.map ? list.map(spec.map) : list;
+    },
+  });
+}
+
+function getCommand(kit: VerbKit, spec: GetSpec): CommandDef {
+  const { resource } = kit;
+  return defineCommand({
+    ...kit.head(spec, 'read'),
+    args: kit.idArgs,
+    options: kit.parentOptions,
+    recordFields: kit.recordFields,
+    async run(opts, ctx) {
+      const record = await ctx.api.call(kit.route('get'), { ...location(resource, opts, ctx).params, [resource.id.param]: kit.idOf(opts) });
+      return spec.map ? spec.map(record, ctx) : record;
+    },
+  });
+}
+
+function createCommand(kit: VerbKit, spec: VerbSpec): CommandDef {
+  const { resource } = kit;
+  const fields = creatableFields(resource);
+  return defineCommand({
+    ...kit.head(spec, 'write'),
+    recordFields: kit.recordFields,
+    options: [...kit.parentOptions, ...fieldOptions(fields, { required: (field) => field.create === 'required', defaults: true })],
+    async run(opts, ctx) {
+      return ctx.api.call(kit.route('create'), { ...location(resource, opts, ctx).params, ...fieldValues(fields, opts) });
+    },
+  });
+}
+
+function updateCommand(kit: VerbKit, spec: VerbSpec): CommandDef {
+  const { resource } = kit;
+  const fields = updatableFields(resource);
+  return defineCommand({
+    ...kit.head(spec, 'write'),
+    args: kit.idArgs,
+    recordFields: kit.recordFields,
+    options: [...kit.parentOptions, ...fieldOptions(fields, { negatable: true })],
+    async run(opts, ctx) {
+      const id = kit.idOf(opts);
+      const changes = fieldValues(fields, opts);
+      if (Object.values(changes).every((value) => value === undefined)) {
+        const flags = fields.map(([name, field]) => flagOf(name, field));
+        throw new UsageError('nothing to change', `give ${flags.slice(0, -1).join(', ')}${flags.length > 1 ? ' or ' : ''}${flags[flags.length - 1]}`);
+      }
+      return ctx.api.call(kit.route('update'), { ...location(resource, opts, ctx).params, ...changes, [resource.id.param]: id });
+    },
+  });
+}
+
+function deleteCommand(kit: VerbKit, spec: DeleteSpec): CommandDef {
+  const { resource } = kit;
+  return defineCommand({
+    ...kit.head(spec, 'destructive'),
+    args: kit.idArgs,
+    options: kit.parentOptions,
+    async run(opts, ctx) {
+      const id = kit.idOf(opts);
+      const { params, where } = location(resource, opts, ctx);
+      const target = { ...params, [resource.id.param]: id };
+      const label = spec.inspect ? await spec.inspect(await ctx.api.call(kit.route('get'), target), where, ctx, params) : undefined;
+      const what = `${resource.noun} ${String(id)}${label ? ` (${label})` : ''}`;
+      await ctx.confirm(`Delete ${what} of ${where}?`);
+      await ctx.api.call(kit.route('delete'), target);
+      ctx.io.note(`Deleted ${what} of ${where}`);
+      return undefined;
+    },
+  });
 }
 
 export interface SetSpec extends VerbSpec {

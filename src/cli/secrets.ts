@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import type { Context, OptionDef } from './command.js';
+import type { Context } from './command.js';
 
 /**
  * Write-only values (webhook secrets, custom header values, URL variable values) never come from argv, where `ps`
@@ -61,21 +61,4 @@ function emptySecret(label: string, source: SecretSource): UsageError {
   const what = label.startsWith('-') ? `value for ${label}` : label.replace(/^(the|your) /i, '').replace(/^[A-Z](?=[a-z])/, (first) => first.toLowerCase());
   const hint = 'stdin' in source ? "pipe it in (printf '%s\\n' \"$VALUE\" | forgectl …), or run at a terminal to be asked for it" : undefined;
   return new UsageError(`no ${what}: ${describe(source)} is empty`, hint);
-}
-
-/** --show-values of the commands that print CI/CD variables (variables list and get, api). */
-export const showValuesOption: OptionDef = {
-  flags: '--show-values',
-  description: 'show the values of masked CI/CD variables too (only at a terminal; hidden values cannot be read back)',
-};
-
-/**
- * Whether masked values may be printed: --show-values at a terminal. Off a terminal (a pipe, a file, a CI log, an
- * agent) they never are, and the command says so.
- */
-export function mayShowValues(opts: { showValues?: boolean }, ctx: Context): boolean {
-  if (!opts.showValues) return false;
-  if (ctx.io.stdoutIsTTY) return true;
-  ctx.io.note('--show-values shows masked values only at a terminal: output that goes to a pipe or a file never carries them');
-  return false;
 }

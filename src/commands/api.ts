@@ -7,7 +7,7 @@ import { sameOrigin } from '../http/url.js';
 import { DownloadResult } from '../download/result.js';
 import { TextResult } from '../output/result.js';
 import { withoutSecretValues } from '../resources/variables/resource.js';
-import { mayShowValues, showValuesOption } from '../cli/secrets.js';
+import { mayShowValues, showValuesOption } from '../resources/variables/show-values.js';
 import { buildFields, jsonAnswer, parseHeaders, printHead, type ApiOptions } from './api/shared.js';
 
 function isText(type: string | undefined): boolean {

@@ -28,6 +28,7 @@ import * as members from '../resources/members/manifest.js';
 import * as mergeRequestApprovals from '../resources/merge-request-approvals/manifest.js';
 import * as mergeTrains from '../resources/merge-trains/manifest.js';
 import * as notes from '../resources/notes/manifest.js';
+import * as offboard from './offboard/manifest.js';
 import * as planLimits from '../resources/plan-limits/manifest.js';
 import * as profile from './profile/manifest.js';
 import * as projects from '../resources/projects/manifest.js';
@@ -38,6 +39,7 @@ import * as pushRule from '../resources/push-rule/manifest.js';
 import * as repository from '../resources/repository/manifest.js';
 import * as runners from '../resources/runners/manifest.js';
 import * as secureFiles from '../resources/secure-files/manifest.js';
+import * as serviceAccounts from '../resources/service-accounts/manifest.js';
 import * as settings from '../resources/settings/manifest.js';
 import * as snippets from '../resources/snippets/manifest.js';
 import * as storageMoves from '../resources/storage-moves/manifest.js';
@@ -48,4 +50,4 @@ import * as users from '../resources/users/manifest.js';
 import * as variables from '../resources/variables/manifest.js';
 
 /** The manifest of every command folder (src/commands/<folder>/ and src/resources/<resource>/manifest.ts), by folder name. */
-export const areas = [access, alerts, approvalRules, artifacts, auditEvents, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, licenses, mcp, members, mergeRequestApprovals, mergeTrains, notes, planLimits, profile, projects, protectedBranches, protectedTags, pullMirror, pushRule, repository, runners, secureFiles, settings, snippets, storageMoves, submodules, tags, tokens, users, variables];
+export const areas = [access, alerts, approvalRules, artifacts, auditEvents, auth, badges, branches, commits, deployKeys, deployTokens, desired, draftNotes, experiments, files, freezePeriods, groupBadges, groups, hooks, integrations, keys, licenses, mcp, members, mergeRequestApprovals, mergeTrains, notes, offboard, planLimits, profile, projects, protectedBranches, protectedTags, pullMirror, pushRule, repository, runners, secureFiles, serviceAccounts, settings, snippets, storageMoves, submodules, tags, tokens, users, variables];

@@ -185,17 +185,45 @@ function relevant(errors: AjvError[]): AjvError[] {
  * content (read by the caller, so a missing file is the caller's message).
  */
 export async function parseDesiredState(file: string, text: string): Promise<DesiredState> {
+  const yaml = await readYaml(file, text);
+  const { problems, malformed } = await schemaProblems(yaml);
+  const reader = new ValueReader(yaml, malformed, problems, localFiles(file));
+  if (reader.insideMalformed([])) throw new DesiredFileError(file, sortProblems(problems));
+  const root = yaml.data as Record<string, unknown>;
+  const state: DesiredState = {
+    file,
+    prune: (root.prune as 'managed' | 'all' | undefined) ?? 'managed',
+    target: root.target === undefined || reader.touchesMalformed(['target']) ? [] : Array.isArray(root.target) ? (root.target as string[]) : [root.target as string],
+    projects: reader.scopes('project', root.projects as Record<string, unknown> | undefined),
+    groups: reader.scopes('group', root.groups as Record<string, unknown> | undefined),
+    instance: reader.instance(root.instance as Record<string, unknown> | undefined),
+    local: reader.local,
+  };
+  reader.checkTargets(state.target, Array.isArray(root.target));
+  if (problems.length) throw new DesiredFileError(file, sortProblems(problems));
+  return state;
+}
+
+type Position = { line?: number; column?: number };
+
+/** The file's YAML as data, and where in the text each path of it stands. */
+interface YamlFile {
+  data: unknown;
+  /** Where a path points; for an unknown key, the key itself. */
+  positionOf(path: Path, key?: string): Position;
+}
+
+/** Parses the YAML; a syntax error (or an alias that cannot be resolved) ends the reading with every such problem. */
+async function readYaml(file: string, text: string): Promise<YamlFile> {
   const { default: YAML } = (await import('yaml')) as unknown as { default: typeof import('yaml') };
   const lineCounter = new YAML.LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
-  const problems: Problem[] = [];
-  const position = (offset: number | undefined): { line?: number; column?: number } => {
+  const position = (offset: number | undefined): Position => {
     if (offset === undefined) return {};
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  /** Where a path points; for an unknown key, the key itself. */
-  const positionOf = (path: Path, key?: string): { line?: number; column?: number } => {
+  const positionOf = (path: Path, key?: string): Position => {
     for (let depth = path.length; depth >= 0; depth--) {
       const node = (depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true)) as { range?: [number, number, number]; items?: Array<{ key?: { value?: unknown; range?: [number, number, number] } }> } | null;
       if (!node?.range) continue;
@@ -213,56 +241,124 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
   if (doc.errors.length && bareStars.length) {
     throw new DesiredFileError(file, bareStars.map((at) => ({ ...at, at: '', message: 'a bare * starts an alias in YAML', hint: 'quote it: "*"' })));
   }
-  for (const error of doc.errors) {
-    const [start] = error.linePos ?? [];
-    problems.push({ line: start?.line, column: start?.col, at: '', message: error.message.split('\n')[0].replace(/ at line \d+, column \d+.*$/, '') });
+  if (doc.errors.length) {
+    throw new DesiredFileError(file, doc.errors.map((error) => {
+      const [start] = error.linePos ?? [];
+      return { line: start?.line, column: start?.col, at: '', message: error.message.split('\n')[0].replace(/ at line \d+, column \d+.*$/, '') };
+    }));
   }
-  if (problems.length) throw new DesiredFileError(file, problems);
-  let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: 1000 });
+    return { data: doc.toJS({ maxAliasCount: 1000 }) ?? {}, positionOf };
   } catch (error) {
     const message = (error as Error).message;
     throw new DesiredFileError(file, [{ at: '', message: /alias/i.test(message) ? `${message} (quote "*": a bare * starts an alias in YAML)` : message }]);
   }
-  if (data === null || data === undefined) data = {};
+}
 
+/** What the JSON Schema finds wrong, one problem per place, and those places: the values there are not read further. */
+async function schemaProblems({ data, positionOf }: YamlFile): Promise<{ problems: Problem[]; malformed: Path[] }> {
   const validate = await schemaValidator();
-  /** Where the schema found problems: the values there (and below) are not checked further. */
+  const problems: Problem[] = [];
   const malformed: Path[] = [];
-  if (!validate(data)) {
-    const reported = new Set<string>();
-    for (const error of relevant(validate.errors ?? [])) {
-      // One problem per place: an enum that is not even text is "must be text", not that and "must be one of".
-      const place = `${error.instancePath} ${error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : ''}`;
-      if (reported.has(place)) continue;
-      reported.add(place);
-      const path: Path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).map((part, i, all) => (/^\d+$/.test(part) && Array.isArray(lookup(data, all.slice(0, i))) ? Number(part) : part));
-      const key = error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
-      problems.push({ ...positionOf(path, key), at: showPath(key ? [...path, key] : path), ...describe(error) });
-      malformed.push(key ? [...path, key] : path);
-    }
+  if (validate(data)) return { problems, malformed };
+  const reported = new Set<string>();
+  for (const error of relevant(validate.errors ?? [])) {
+    const key = error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : undefined;
+    // One problem per place: an enum that is not even text is "must be text", not that and "must be one of".
+    const place = `${error.instancePath} ${key ?? ''}`;
+    if (reported.has(place)) continue;
+    reported.add(place);
+    const path: Path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~')).map((part, i, all) => (/^\d+$/.test(part) && Array.isArray(lookup(data, all.slice(0, i))) ? Number(part) : part));
+    problems.push({ ...positionOf(path, key), at: showPath(key ? [...path, key] : path), ...describe(error) });
+    malformed.push(key ? [...path, key] : path);
   }
-  const startsWith = (path: Path, prefix: Path): boolean => prefix.length <= path.length && prefix.every((part, i) => part === path[i]);
+  return { problems, malformed };
+}
+
+const startsWith = (path: Path, prefix: Path): boolean => prefix.length <= path.length && prefix.every((part, i) => part === path[i]);
+
+/**
+ * Reads the values of the file's sections, each by its field kind as the command-line flags are, and adds what is
+ * wrong with them to the problems; a value where the schema found a problem is reported already, and left as it is.
+ */
+class ValueReader {
+  constructor(
+    private readonly yaml: YamlFile,
+    private readonly malformed: Path[],
+    private readonly problems: Problem[],
+    readonly local: LocalFiles,
+  ) {}
+
   /** The schema found a problem at this place or around it: its shape cannot be trusted. */
-  const insideMalformed = (path: Path): boolean => malformed.some((bad) => startsWith(path, bad));
+  insideMalformed(path: Path): boolean {
+    return this.malformed.some((bad) => startsWith(path, bad));
+  }
+
   /** The schema found a problem at this place, around it or inside it. */
-  const touchesMalformed = (path: Path): boolean => insideMalformed(path) || malformed.some((bad) => startsWith(bad, path));
-  if (insideMalformed([])) throw new DesiredFileError(file, sortProblems(problems));
+  touchesMalformed(path: Path): boolean {
+    return this.insideMalformed(path) || this.malformed.some((bad) => startsWith(bad, path));
+  }
 
-  const root = data as Record<string, unknown>;
-  const local = localFiles(file);
-  const fail = (path: Path, error: unknown, key?: string) => {
-    if (!(error instanceof UsageError)) throw error;
-    problems.push({ ...positionOf(path, key), at: showPath(key ? [...path, key] : path), message: error.message, hint: error.hint });
-  };
+  /** The scopes of `projects:` or `groups:`, their patterns checked and their sections read. */
+  scopes(level: 'project' | 'group', map: Record<string, unknown> | undefined): Scope[] {
+    const top = level === 'project' ? 'projects' : 'groups';
+    if (this.insideMalformed([top])) return [];
+    return Object.entries(map ?? {}).map(([pattern, body], order) => {
+      const path: Path = [top, pattern];
+      const problem = patternProblem(pattern);
+      if (problem) this.problems.push({ ...this.yaml.positionOf(path.slice(0, 1), pattern), at: showPath(path), message: problem });
+      const scope = (this.insideMalformed(path) ? {} : (body ?? {})) as Record<string, unknown>;
+      const sections: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(scope)) {
+        if (key === 'inherit' || this.insideMalformed([...path, key])) continue;
+        sections[key] = this.section(sectionOf(level, key)!, value, [...path, key]);
+      }
+      return { pattern, inherit: scope.inherit !== false, sections, order };
+    });
+  }
 
-  const parseObject = (section: Section, value: Record<string, unknown>, path: Path): Record<string, unknown> => {
+  /** The sections of `instance:`. */
+  instance(map: Record<string, unknown> | undefined): Record<string, unknown> {
+    const sections = (this.insideMalformed(['instance']) ? undefined : map) ?? {};
+    return Object.fromEntries(
+      Object.entries(sections)
+        .filter(([key]) => !this.insideMalformed(['instance', key]))
+        .map(([key, value]) => [key, this.section(sectionOf('instance', key)!, value, ['instance', key])]),
+    );
+  }
+
+  /** Each target names a group's projects or some projects: a path pattern, never "*". */
+  checkTargets(targets: string[], listed: boolean): void {
+    targets.forEach((target, index) => {
+      const problem = patternProblem(target);
+      if (problem || target === '*') this.problems.push({ ...this.yaml.positionOf(listed ? ['target', index] : ['target']), at: 'target', message: problem ?? 'cannot be "*": name the group (group/**) or the projects' });
+    });
+  }
+
+  /** A section's value by its shape: one record, a map of them by name, or a list of them (none declared twice). */
+  private section(section: Section, value: unknown, path: Path): unknown {
+    if (value === null) return null;
+    if (section.shape === 'one') return this.record(section, value as Record<string, unknown>, path);
+    if (section.shape === 'map') {
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, entry]) => [name, entry === null || this.insideMalformed([...path, name]) ? entry : this.record(section, entry as Record<string, unknown>, [...path, name])]));
+    }
+    const items = (value as Array<Record<string, unknown>>).map((item, index) => (this.insideMalformed([...path, index]) ? item : this.record(section, item, [...path, index])));
+    const seen = new Map<string, number>();
+    items.forEach((item, index) => {
+      const key = identityKey(section, item);
+      if (seen.has(key)) this.problems.push({ ...this.yaml.positionOf([...path, index]), at: showPath([...path, index]), message: `declares the same ${section.noun} as item ${seen.get(key)} (${identityWords(section)})` });
+      else seen.set(key, index);
+    });
+    return items;
+  }
+
+  /** One record's fields, each parsed by its kind (secret references as they are), then the section's own check. */
+  private record(section: Section, value: Record<string, unknown>, path: Path): Record<string, unknown> {
     const values: Record<string, unknown> = {};
     let ok = true;
     for (const [key, raw] of Object.entries(value)) {
       // A value the schema found wrong is reported already; the others are checked beside it.
-      if (touchesMalformed([...path, key])) {
+      if (this.touchesMalformed([...path, key])) {
         ok = false;
         continue;
       }
@@ -271,69 +367,22 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
         values[key] = spec?.parse && !isSecretRef(raw) ? spec.parse(raw, key) : raw;
       } catch (error) {
         ok = false;
-        fail([...path, key], error);
+        this.fail([...path, key], error);
       }
     }
     if (!ok || !section.check) return values;
     try {
-      return section.check(values, local);
+      return section.check(values, this.local);
     } catch (error) {
-      fail(path, error);
+      this.fail(path, error);
       return values;
     }
-  };
+  }
 
-  const parseSection = (section: Section, value: unknown, path: Path): unknown => {
-    if (value === null) return null;
-    if (section.shape === 'one') return parseObject(section, value as Record<string, unknown>, path);
-    if (section.shape === 'map') {
-      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, entry]) => [name, entry === null || insideMalformed([...path, name]) ? entry : parseObject(section, entry as Record<string, unknown>, [...path, name])]));
-    }
-    const items = (value as Array<Record<string, unknown>>).map((item, index) => (insideMalformed([...path, index]) ? item : parseObject(section, item, [...path, index])));
-    const seen = new Map<string, number>();
-    items.forEach((item, index) => {
-      const key = identityKey(section, item);
-      if (seen.has(key)) problems.push({ ...positionOf([...path, index]), at: showPath([...path, index]), message: `declares the same ${section.noun} as item ${seen.get(key)} (${identityWords(section)})` });
-      else seen.set(key, index);
-    });
-    return items;
-  };
-
-  const parseScopes = (level: 'project' | 'group', map: Record<string, unknown> | undefined): Scope[] =>
-    insideMalformed([level === 'project' ? 'projects' : 'groups'])
-      ? []
-      : Object.entries(map ?? {}).map(([pattern, body], order) => {
-          const path: Path = [level === 'project' ? 'projects' : 'groups', pattern];
-          const problem = patternProblem(pattern);
-          if (problem) problems.push({ ...positionOf(path.slice(0, 1), pattern), at: showPath(path), message: problem });
-          const scope = (insideMalformed(path) ? {} : (body ?? {})) as Record<string, unknown>;
-          const sections: Record<string, unknown> = {};
-          for (const [key, value] of Object.entries(scope)) {
-            if (key === 'inherit' || insideMalformed([...path, key])) continue;
-            sections[key] = parseSection(sectionOf(level, key)!, value, [...path, key]);
-          }
-          return { pattern, inherit: scope.inherit !== false, sections, order };
-        });
-
-  const state: DesiredState = {
-    file,
-    prune: (root.prune as 'managed' | 'all' | undefined) ?? 'managed',
-    target: root.target === undefined || touchesMalformed(['target']) ? [] : Array.isArray(root.target) ? (root.target as string[]) : [root.target as string],
-    projects: parseScopes('project', root.projects as Record<string, unknown> | undefined),
-    groups: parseScopes('group', root.groups as Record<string, unknown> | undefined),
-    instance: Object.fromEntries(
-      Object.entries((insideMalformed(['instance']) ? undefined : (root.instance as Record<string, unknown> | undefined)) ?? {})
-        .filter(([key]) => !insideMalformed(['instance', key]))
-        .map(([key, value]) => [key, parseSection(sectionOf('instance', key)!, value, ['instance', key])]),
-    ),
-    local,
-  };
-  state.target.forEach((target, index) => {
-    const problem = patternProblem(target);
-    if (problem || target === '*') problems.push({ ...positionOf(Array.isArray(root.target) ? ['target', index] : ['target']), at: 'target', message: problem ?? 'cannot be "*": name the group (group/**) or the projects' });
-  });
-  if (problems.length) throw new DesiredFileError(file, sortProblems(problems));
-  return state;
+  private fail(path: Path, error: unknown): void {
+    if (!(error instanceof UsageError)) throw error;
+    this.problems.push({ ...this.yaml.positionOf(path), at: showPath(path), message: error.message, hint: error.hint });
+  }
 }
 
 function lookup(data: unknown, path: string[]): unknown {

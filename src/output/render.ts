@@ -1,4 +1,4 @@
-import { ListResult } from '../api/paginate.js';
+import { ListResult, type ListPage } from '../api/paginate.js';
 import { UsageError } from '../errors.js';
 import { cellText, checkFields, getPath, isJsonCell, pick, type Row } from './fields.js';
 import { csvCell, csvLine, escapeC1, tsvCell, visible, type Format } from './formats.js';
@@ -65,7 +65,7 @@ async function renderShaped(result: unknown, io: Io, options: RenderOptions): Pr
   }
   const value = result instanceof JsonAnswer ? result.value : result;
   const isList = value instanceof ListResult || Array.isArray(value) || isAsyncIterable(value);
-  const pages = isList ? pagesOf(value as AsyncIterable<Row> | Row[]) : undefined;
+  const pages = isList ? recordsOf(value as AsyncIterable<Row> | Row[]) : undefined;
   if (options.template) {
     const { printTemplate } = await import('./template.js');
     await printTemplate(options.template, pages ? { pages } : { one: value }, io);
@@ -121,66 +121,100 @@ async function renderRecord(record: Row, io: Io, { format, fields, declared }: R
   }
 }
 
-async function renderList(items: AsyncIterable<Row> | Row[], io: Io, { format, fields, columns, declared, columnPriority }: RenderOptions): Promise<void> {
-  let first = true;
-  let cols: string[] = [];
-  const start = (record: Row): void => {
+async function renderList(items: AsyncIterable<Row> | Row[], io: Io, options: RenderOptions): Promise<void> {
+  const list = new ListWriter(io, options);
+  if (options.format === 'table' && io.stdoutIsTTY) return terminalTable(items, io, list, options);
+  if (options.format === 'yaml') return yamlList(items, io, list);
+  return streamList(items, io, list, options);
+}
+
+/** How a list's records are written: its columns (known from the first record), each record's fields, the writes. */
+class ListWriter {
+  columns: string[] = [];
+  /** A command that changes things goes on writing nothing once the reader is gone (below). */
+  private discarding = false;
+
+  constructor(
+    private readonly io: Io,
+    private readonly options: RenderOptions,
+  ) {}
+
+  /** The first record: --fields checked against it, and the columns (--fields, the command's, or its plain values). */
+  start(record: Row): void {
+    const { fields, columns, declared } = this.options;
     if (fields) checkFields(fields, record, declared);
-    cols = fields ?? columns ?? Object.keys(record).filter((k) => record[k] === null || typeof record[k] !== 'object');
-  };
-  const shape = (record: Row): Row => (fields ? pick(record, fields) : record);
-  const state = io.state;
+    this.columns = fields ?? columns ?? Object.keys(record).filter((k) => record[k] === null || typeof record[k] !== 'object');
+  }
+
+  shape(record: Row): Row {
+    return this.options.fields ? pick(record, this.options.fields) : record;
+  }
+
   // A command that changes things (apply, a fleet's commits) carries on when the reader goes away (`| head`),
   // writing nothing more: stopping would leave its work half done, with exit 0. A list that only reads stops.
-  let discarding = false;
-  const out = async (text: string | Uint8Array): Promise<void> => {
-    if (discarding) return;
+  async out(text: string | Uint8Array): Promise<void> {
+    if (this.discarding) return;
     try {
-      await io.out(text);
+      await this.io.out(text);
     } catch (error) {
-      if (!(error instanceof OutputClosed) || !state.changesInFlight.sent) throw error;
-      discarding = true;
+      if (!(error instanceof OutputClosed) || !this.io.state.changesInFlight.sent) throw error;
+      this.discarding = true;
     }
-  };
+  }
+}
 
-  if (format === 'table' && io.stdoutIsTTY) {
-    const rows: Row[] = [];
-    for await (const record of items) rows.push(record);
-    if (!rows.length) return io.note('no results');
-    start(rows[0]);
-    const { listTable } = await import('./table.js');
-    const width = io.streams.stdout.columns || 80;
-    const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields, priority: columnPriority });
-    await out(table.text);
-    if (table.left.length) io.note(`columns left out to fit the terminal: ${table.left.join(', ')} (--fields picks them)`);
-    return;
+/** A table at a terminal: every record first (the widths depend on them all), columns dropped to fit unless --fields names them. */
+async function terminalTable(items: AsyncIterable<Row> | Row[], io: Io, list: ListWriter, { fields, columnPriority }: RenderOptions): Promise<void> {
+  const rows: Row[] = [];
+  for await (const record of items) rows.push(record);
+  if (!rows.length) return io.note('no results');
+  list.start(rows[0]);
+  const cols = list.columns;
+  const { listTable } = await import('./table.js');
+  const width = io.streams.stdout.columns || 80;
+  const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields, priority: columnPriority });
+  await list.out(table.text);
+  if (table.left.length) io.note(`columns left out to fit the terminal: ${table.left.join(', ')} (--fields picks them)`);
+}
+
+/** YAML: one document of every record. */
+async function yamlList(items: AsyncIterable<Row> | Row[], io: Io, list: ListWriter): Promise<void> {
+  const rows: Row[] = [];
+  for await (const record of items) {
+    if (!rows.length) list.start(record);
+    rows.push(list.shape(record));
   }
-  if (format === 'yaml') {
-    const rows: Row[] = [];
-    for await (const record of items) {
-      if (first) start(record);
-      first = false;
-      rows.push(shape(record));
-    }
-    return out(rows.length ? onStdout(io, await toYaml(rows), 'yaml') : '[]\n');
-  }
-  // Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
-  // say so. JSON and NDJSON are the parsed records written again, to a terminal, a pipe or a file alike (a terminal
-  // gets DEL and C1 controls escaped, the same values).
+  return list.out(rows.length ? onStdout(io, await toYaml(rows), 'yaml') : '[]\n');
+}
+
+/**
+ * Streaming formats: records are written as pages arrive, one write a page, counted so that a run cut short can
+ * say so. JSON and NDJSON are the parsed records written again, to a terminal, a pipe or a file alike (a terminal
+ * gets DEL and C1 controls escaped, the same values). NDJSON off a terminal takes a page's own bytes where they are
+ * those lines already (ListResult.written): the same output, for a fraction of the CPU.
+ */
+async function streamList(items: AsyncIterable<Row> | Row[], io: Io, list: ListWriter, { format, fields, columns }: RenderOptions): Promise<void> {
+  const state = io.state;
+  let first = true;
   state.records = 0;
-  for await (const page of pagesOf(items)) {
-    if (!page.length) continue;
-    if (first) start(page[0]);
-    const text = writeRecords(page, format, first, shape, cols);
-    await out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
+  const asLines = format === 'ndjson' && !fields && !io.stdoutIsTTY;
+  for await (const page of pagesOf(items, asLines)) {
+    if (!page.count) continue;
+    if (first) list.start(page.records()[0]);
+    const lines = asLines ? page.lines?.() : undefined;
+    if (lines) await list.out(lines);
+    else {
+      const text = writeRecords(page.records(), format, first, (record) => list.shape(record), list.columns);
+      await list.out(format === 'json' || format === 'ndjson' ? onStdout(io, text, 'json') : text);
+    }
     if (format === 'json') state.closer = '\n]\n';
-    state.records += page.length;
+    state.records += page.count;
     first = false;
   }
   state.closer = '';
   state.complete = true;
-  if (format === 'json') await out(first ? '[]\n' : '\n]\n');
-  if (format === 'csv' && first && (fields ?? columns)) await out(csvLine(fields ?? columns ?? []));
+  if (format === 'json') await list.out(first ? '[]\n' : '\n]\n');
+  if (format === 'csv' && first && (fields ?? columns)) await list.out(csvLine(fields ?? columns ?? []));
 }
 
 /**
@@ -217,9 +251,17 @@ function tsvRow(values: unknown[]): string {
   return `${values.map((value) => (isJsonCell(value) ? cellText(value) : tsvCell(cellText(value)))).join('\t')}\n`;
 }
 
-/** A list as pages: a ListResult page by page, an array as one page, any other stream record by record. */
-async function* pagesOf(items: AsyncIterable<Row> | Row[]): AsyncGenerator<Row[]> {
-  if (Array.isArray(items)) yield items;
-  else if (items instanceof ListResult) yield* (items as ListResult<Row>).pages();
-  else for await (const record of items) yield [record];
+/**
+ * A list as pages: a ListResult page by page (`asLines`: see ListResult.written), an array as one page, any other
+ * stream record by record.
+ */
+async function* pagesOf(items: AsyncIterable<Row> | Row[], asLines: boolean): AsyncGenerator<ListPage<Row>> {
+  if (Array.isArray(items)) yield { count: items.length, records: () => items };
+  else if (items instanceof ListResult) yield* (items as ListResult<Row>).written(asLines);
+  else for await (const record of items) yield { count: 1, records: () => [record] };
+}
+
+/** A list's records page by page. */
+async function* recordsOf(items: AsyncIterable<Row> | Row[]): AsyncGenerator<Row[]> {
+  for await (const page of pagesOf(items, false)) yield page.records();
 }

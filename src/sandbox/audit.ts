@@ -83,6 +83,11 @@ function labelOf(record: unknown): string | undefined {
   return undefined;
 }
 
+/** A user's state changes (POST /users/:id/block …), as the service names their events: user_blocked, "Blocked user". */
+const USER_STATE_EVENTS: Record<string, string> = {
+  block: 'blocked', unblock: 'unblocked', ban: 'banned', unban: 'unbanned', deactivate: 'deactivated', activate: 'activated', approve: 'approved',
+};
+
 const isRecord = (value: unknown): value is Record_ => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 const singular = (collection: string): string => collection.replace(/ies$/, 'y').replace(/(ss|sh|ch|x)es$/, '$1').replace(/s$/, '').replace(/_/g, ' ');
 
@@ -148,7 +153,8 @@ export function recordAudit(req: SandboxRequest, response: SandboxResponse, befo
     collection = rest[rest.length - 3];
     key = rest[rest.length - 2];
   }
-  const self = rest.length === 0;
+  const userState = entity.level === 'user' && req.method === 'POST' && rest.length === 1 ? USER_STATE_EVENTS[rest[0]] : undefined;
+  const self = rest.length === 0 || userState !== undefined;
   const targetType = self ? entity.type : auditTargetType(collection, level);
   const record = answer ?? before;
   // A key in the path that is a name (a variable's key, a branch, an integration's slug) names the target; an id
@@ -160,7 +166,10 @@ export function recordAudit(req: SandboxRequest, response: SandboxResponse, befo
 
   const what: AuditDetails = {};
   let eventName: string;
-  if (action) {
+  if (userState) {
+    what.custom_message = `${userState[0].toUpperCase()}${userState.slice(1)} user ${entity.path}`;
+    eventName = `user_${userState}`;
+  } else if (action) {
     what.custom_message = `${action.replace(/_/g, ' ')} ${noun} ${named}`;
     eventName = `${noun.replace(/ /g, '_')}_${action}`;
   } else if (req.method === 'DELETE') {

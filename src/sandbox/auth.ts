@@ -46,8 +46,8 @@ export function authenticate(req: SandboxRequest, options: { optional?: boolean 
   sudo(req);
 }
 
-/** Blocked and banned users cannot use their tokens. */
-export const canSignIn = (user: User): boolean => user.state !== 'blocked' && user.state !== 'banned';
+/** Only active users sign in or use their tokens (blocked, banned, deactivated and pending users do not). */
+export const canSignIn = (user: User): boolean => user.state === 'active';
 
 /**
  * `Sudo: <id or username>` (header or `sudo` parameter): an administrator's token with the sudo scope acts as

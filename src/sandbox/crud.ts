@@ -60,6 +60,11 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   created?(record: T): Values;
   /** Refusals of a delete (throw an HttpError). */
   beforeDelete?(record: T, req: SandboxRequest, where: Where): void;
+  /**
+   * Declared routes another module serves, left out here (an instance's service account is deleted with the users
+   * API's DELETE /users/:id).
+   */
+  servedElsewhere?: string[];
   /** Routes of the resource's own, registered before the generic ones (so /badges/render is not taken for an id). */
   routes?(api: Router): void;
   /** Seed data; insert() fills defaults, id and timestamps (`placement`: the key of a resource under several parents). */
@@ -68,8 +73,11 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
 
 export interface Crud<T extends Stored> extends SandboxModule {
   table(db: Db): T[];
-  /** The record the route's id parameter names among those the parent sees, else 404 (for a resource's own routes). */
-  find(req: SandboxRequest, parent: Parent): T;
+  /**
+   * The record the route's id parameter names among those the parent sees, else 404 (for a resource's own routes);
+   * `placement`: the key of a resource under several parents (default: its first).
+   */
+  find(req: SandboxRequest, parent: Parent, placement?: string): T;
   /** The record as the service presents it. */
   present(record: T, req: SandboxRequest, parent: Parent): Values;
 }
@@ -125,7 +133,8 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     };
     const read = Role[placement.roles.read];
     const write = Role[placement.roles.write];
-    const { list, get, create, update, delete: remove } = placement.routes;
+    const ours = (route: string | undefined): string | undefined => (route && !hooks.servedElsewhere?.includes(route) ? route : undefined);
+    const [list, get, create, update, remove] = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => ours(placement.routes[verb]));
     if (list) api.route(list, (req) => listed(req, at(req, read)));
     if (get) {
       api.route(get, (req) => {
@@ -182,7 +191,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
 
   return {
     table,
-    find: (req, parent) => find(req, whereOf(all[0][0], parent)),
+    find: (req, parent, key = all[0][0]) => find(req, whereOf(key, parent)),
     present: (record, req, parent) => present(record, req, whereOf(all[0][0], parent)),
     routes(api) {
       hooks.routes?.(api);

@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import { accepted, bool, errors, type SandboxRequest, type SandboxResponse } from './http.js';
-import { issues, members, mergeRequests, projects, repositories, type Project } from './model.js';
+import { descendantGroups } from './hierarchy.js';
+import { groups, issues, members, mergeRequests, projects, repositories, type Group, type Project } from './model.js';
 
 /** Deletion of projects and groups: delayed (a first DELETE marks them, restore takes the mark back), or at once. */
 
@@ -52,4 +53,17 @@ export function deleteProjectNow(db: Db, project: Project): void {
   remove(repositories(db), (r) => r.project_id === project.id);
   remove(mergeRequests(db), (m) => m.project_id === project.id);
   remove(issues(db), (i) => i.project_id === project.id);
+}
+
+/** Deletes a group with its subgroups and projects at once, and the shares of other groups and projects with them. */
+export function deleteGroupNow(db: Db, group: Group): void {
+  const doomed = [group, ...descendantGroups(db, group.id)];
+  const ids = new Set(doomed.map((g) => g.id));
+  for (const project of projects(db).filter((p) => ids.has(p.namespace_id))) deleteProjectNow(db, project);
+  const keepMembers = members(db).filter((m) => !(m.source_type === 'group' && ids.has(m.source_id)));
+  members(db).splice(0, members(db).length, ...keepMembers);
+  const keepGroups = groups(db).filter((g) => !ids.has(g.id));
+  groups(db).splice(0, groups(db).length, ...keepGroups);
+  for (const other of groups(db)) other.shared_with_groups = other.shared_with_groups?.filter((l) => !ids.has(l.group_id));
+  for (const project of projects(db)) project.shared_with_groups = project.shared_with_groups?.filter((l) => !ids.has(l.group_id));
 }

@@ -83,12 +83,12 @@ export function parentOf(placement: { parent: ParentKind; tier?: 'premium' | 'ul
  * A record as the service presents it, derived from the declaration: the fields it presents (write-only ones, and
  * those the placement's answers go without, left out), in declared order, each the stored value (null when unset)
  * or what `computed` gives for it. A computed value of undefined leaves the field out of the answer (the free
- * edition's answers go without some).
+ * edition's answers go without some). A record known by its name (a feature flag) has no id.
  */
-export function presentRecord(declared: { fields: Record<string, Field> } & Pick<Placement, 'without'>, record: Stored, computed: Values = {}): Values {
+export function presentRecord(declared: { fields: Record<string, Field> } & Pick<Placement, 'without'>, record: object, computed: Values = {}): Values {
   const answer: Values = {};
   // Built by assignment: fleets list thousands of projects, and object-from-entries answers are slower to make.
-  for (const name of shownFields(declared)) answer[name] = name in computed ? computed[name] : (valueOf(record, name) ?? null);
+  for (const name of shownFields(declared)) answer[name] = name in computed ? computed[name] : ((record as Values)[name] ?? null);
   return answer;
 }
 

@@ -1,5 +1,7 @@
 import { approvalSettings as declaredSettings } from '../resources/approval-settings/resource.js';
+import { mergeRequests as declaredMergeRequests } from '../resources/merge-requests/resource.js';
 import { projectRole, Role } from './auth.js';
+import { presentRecord, type Values } from './records.js';
 import { protectDefaultBranch } from './protection.js';
 import type { Db } from './db.js';
 import { errors, type SandboxRequest } from './http.js';
@@ -34,27 +36,14 @@ export function findMergeRequest(req: SandboxRequest, project: Project): MergeRe
   return mr;
 }
 
-/** The fields every view of a merge request starts with. */
-export function mergeRequestHead(mr: MergeRequest): Record<string, unknown> {
-  return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.project_id,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    created_at: mr.created_at,
-    updated_at: mr.updated_at,
-  };
-}
+export const mergeRequestUrl = (rootUrl: string, project: Project, mr: MergeRequest): string => `${rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`;
 
-/** The MergeRequestSimple view embedded in merge train entries. */
-export function presentMergeRequestSimple(mr: MergeRequest, project: Project, rootUrl: string): Record<string, unknown> {
-  return {
-    ...mergeRequestHead(mr),
-    web_url: `${rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
-  };
-}
+/** The simple view of a merge request (`view=simple`, and in merge train entries): these of its declared fields. */
+const SIMPLE = ['id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'web_url'];
+const SIMPLE_VIEW = { fields: declaredMergeRequests.fields, without: Object.keys(declaredMergeRequests.fields).filter((name) => !SIMPLE.includes(name)) };
+
+export const simpleMergeRequest = (mr: MergeRequest, project: Project, rootUrl: string): Values =>
+  presentRecord(SIMPLE_VIEW, mr, { web_url: mergeRequestUrl(rootUrl, project, mr) });
 
 /**
  * The password a sandbox user re-authenticates with (approving when the project requires it): the user record's

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { SNIPPET_BRANCH, type SnippetFileAction } from '../resources/snippets/resource.js';
+import { projectSnippets, SNIPPET_BRANCH, type SnippetFileAction } from '../resources/snippets/resource.js';
 import type { Db } from './db.js';
 import { errors, type SandboxRequest } from './http.js';
 import { projects, snippets, users, type Snippet } from './model.js';
+import { presentRecord, type Values } from './records.js';
 
 /**
  * Project snippets' files and small repository (their versions, for raw files at a ref), shared by the snippets
@@ -35,16 +36,11 @@ export function seedDemoSnippet(db: Db, now: Date): void {
 }
 
 /**
- * A project snippet as the service presents it (its stored fields, its URLs, author and files), for the lists of
- * snippets outside its project (`/snippets`, `/snippets/all`); the project snippets module presents it the same way.
+ * A project snippet as the service presents it, for the lists of snippets outside its project (`/snippets`,
+ * `/snippets/all`): as the project snippets module presents it, from the declaration.
  */
-export function presentProjectSnippet(snippet: Snippet, db: Db, rootUrl: string): Record<string, unknown> {
-  const extras = projectSnippetExtras(snippet, db, rootUrl);
-  return {
-    id: snippet.id, title: snippet.title, description: snippet.description ?? null, visibility: snippet.visibility, author: extras.author,
-    updated_at: snippet.updated_at, created_at: snippet.created_at, project_id: snippet.project_id, ...extras,
-  };
-}
+export const presentedProjectSnippet = (snippet: Snippet, db: Db, rootUrl: string): Values =>
+  presentRecord(projectSnippets, snippet, projectSnippetExtras(snippet, db, rootUrl));
 
 /** What a project snippet's record adds to its stored fields: URLs, author, its files. */
 export function projectSnippetExtras(snippet: Snippet, db: Db, rootUrl: string): Record<string, unknown> {

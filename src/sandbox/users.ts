@@ -1,10 +1,19 @@
+import type { Db } from './db.js';
+import { Role } from './auth.js';
+import { deleteGroupNow, deleteProjectNow } from './deletion.js';
+import { groupChain } from './hierarchy.js';
 import { bool, errors, type SandboxRequest } from './http.js';
-import { userNamespaceId, users as usersTable, type Identity, type User } from './model.js';
+import {
+  commitComments, emailTable, gpgKeys, groups, issues, members, mergeRequests, notesTable as notes, projects, snippets, sshKeyTable, tokens, userNamespaceId,
+  users as usersTable, type Group, type Identity, type User,
+} from './model.js';
+import { addUser } from './seed.js';
 import { presentUserBasic } from './present.js';
 
 /**
- * Users as the instance sees them, shared by the modules that show or count them: the type of a user, whether it
- * takes a license seat, and the full user record (users, SSH keys, user accounts).
+ * Users as the instance sees them, shared by the modules that show, count or delete them: the type of a user,
+ * whether it takes a license seat, the full user record (users, SSH keys, user accounts), and deleting one (user
+ * accounts, service accounts).
  */
 
 /** Group and project access token bots are both of type project_bot, as on real instances. */
@@ -84,7 +93,7 @@ function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   record.last_sign_in_at = null;
   record.confirmed_at = user.created_at;
   record.current_sign_in_at = null;
-  record.last_activity_on = null;
+  record.last_activity_on = user.last_activity_on ?? null;
   record.current_sign_in_ip = null;
   record.last_sign_in_ip = null;
   record.sign_in_count = 0;
@@ -104,7 +113,7 @@ function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
   record.extra_shared_runners_minutes_limit = null;
   record.is_auditor = user.is_auditor === true;
   record.using_license_seat = isBillable(user);
-  record.provisioned_by_group_id = null;
+  record.provisioned_by_group_id = (user.provisioned_by_group_id as number | undefined) ?? null;
   return record;
 }
 
@@ -112,6 +121,9 @@ const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runne
 
 /** User types the service counts as internal (ghost, bots the instance runs itself). */
 const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'llm_bot', 'placeholder', 'import_user'];
+
+/** A user the instance runs itself (the ghost user, its bots): never blocked, deactivated or deleted through the API. */
+export const isInternal = (user: User): boolean => INTERNAL_TYPES.includes(userType(user));
 
 function dateParam(req: SandboxRequest, name: string): number | undefined {
   const value = req.query[name];
@@ -140,7 +152,7 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
   }
   // Only `true` has an effect for active, blocked and external.
   if (bool(q.active)) list = list.filter((u) => u.state === 'active');
-  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked');
+  if (bool(q.blocked)) list = list.filter((u) => u.state === 'blocked' || u.state === 'ldap_blocked');
   if (bool(q.external)) list = list.filter((u) => u.external);
   if (bool(q.exclude_active)) list = list.filter((u) => u.state !== 'active');
   if (bool(q.exclude_external)) list = list.filter((u) => !u.external);
@@ -154,3 +166,53 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
   if (before !== undefined) list = list.filter((u) => Date.parse(u.created_at) < before);
   return list;
 }
+
+/**
+ * The groups a user alone owns: those where they are a direct owner and no other owner is found in the group or
+ * its ancestors (the service refuses to delete such a user unless hard_delete, which deletes the groups too).
+ */
+export function soloOwnedGroups(db: Db, user: User): Group[] {
+  const owners = (group: Group) => members(db).filter((m) => m.source_type === 'group' && m.source_id === group.id && m.access_level === Role.owner);
+  return groups(db).filter((group) => {
+    if (!owners(group).some((m) => m.user_id === user.id)) return false;
+    return groupChain(db, group.id).flatMap(owners).every((m) => m.user_id === user.id);
+  });
+}
+
+/** The user the service gives a deleted user's contributions to (made on first use, as the service does). */
+function ghostUser(db: Db, now: Date): User {
+  return usersTable(db).find((u) => u.user_type === 'ghost') ?? addUser(db, { username: 'ghost', name: 'Ghost User', user_type: 'ghost', bio: 'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.' }, now);
+}
+
+/**
+ * Deletes what is the user's: memberships, tokens, keys, emails, personal projects. Their contributions (issues,
+ * merge requests, notes, snippets, commit comments) go to the ghost user; with hard_delete they are deleted, and so
+ * are the groups the user alone owns. Without hard_delete, a user who alone owns a group is kept: 409, as the users
+ * and service accounts APIs answer. The user record itself is the caller's to remove (deleteUser, or a generated
+ * module's delete).
+ */
+export function deleteBelongings(db: Db, user: User, hard: boolean, now = new Date()): void {
+  const soloOwned = soloOwnedGroups(db, user);
+  if (soloOwned.length && !hard) throw errors.message(409, 'User cannot be removed while is the sole-owner of a group');
+  for (const project of projects(db).filter((p) => p.namespace_id === userNamespaceId(user))) deleteProjectNow(db, project);
+  for (const group of soloOwned) deleteGroupNow(db, group);
+  const contributions: Array<Array<{ author_id: number }>> = [issues(db), mergeRequests(db), notes(db), snippets(db), commitComments(db)];
+  if (hard) for (const table of contributions) keepWhere(table, (record) => record.author_id !== user.id);
+  else if (contributions.some((table) => table.some((record) => record.author_id === user.id))) {
+    const ghost = ghostUser(db, now);
+    for (const table of contributions) for (const record of table) if (record.author_id === user.id) record.author_id = ghost.id;
+  }
+  keepWhere(members(db), (m) => m.user_id !== user.id);
+  keepWhere(tokens(db), (t) => t.user_id !== user.id);
+  keepWhere(sshKeyTable(db), (k) => k.user_id !== user.id || k.deploy_keys_projects !== undefined || k.public === true);
+  keepWhere(gpgKeys(db), (k) => k.user_id !== user.id);
+  keepWhere(emailTable(db), (e) => e.user_id !== user.id);
+}
+
+/** Deletes the user and what is theirs (deleteBelongings). */
+export function deleteUser(db: Db, user: User, hard: boolean, now = new Date()): void {
+  deleteBelongings(db, user, hard, now);
+  keepWhere(usersTable(db), (u) => u.id !== user.id);
+}
+
+const keepWhere = <T>(table: T[], keep: (record: T) => boolean): void => void table.splice(0, table.length, ...table.filter(keep));

@@ -118,15 +118,9 @@ function post(url: URL, headers: Record<string, string>, body: string, verifyTls
   });
 }
 
-/**
- * Delivers one payload to one hook now, records the event and moves the hook's failure state. `force` (a test)
- * delivers even to a disabled hook; otherwise a disabled hook answers "Hook disabled" and nothing is sent.
- */
-export async function executeHook(env: HookEnv, hook: StoredHook, event: HookEventFlag, payload: unknown, options: { idempotencyKey?: string; force?: boolean } = {}): Promise<DeliveryResult | { status?: undefined; message: string; log?: undefined }> {
-  const started = env.now();
-  if (!options.force && alertStatus(hook, started) !== 'executable') return { message: 'Hook disabled' };
-  const { header, trigger } = HOOK_EVENTS[event];
-  const idempotencyKey = options.idempotencyKey ?? randomUUID();
+/** The request headers of a delivery, and the same as the event log shows them (the token and custom headers redacted). */
+function deliveryHeaders(env: HookEnv, hook: StoredHook, event: HookEventFlag, idempotencyKey: string): { headers: Record<string, string>; shown: Record<string, string> } {
+  const { header } = HOOK_EVENTS[event];
   hook.uuid ??= randomUUID();
   const eventUuid = randomUUID();
   const headers: Record<string, string> = {
@@ -152,18 +146,35 @@ export async function executeHook(env: HookEnv, hook: StoredHook, event: HookEve
     headers[key] = value;
     shown[key] = REDACTED;
   }
-  const body = hook.custom_webhook_template ? renderTemplate(hook.custom_webhook_template, payload) : JSON.stringify(payload);
+  return { headers, shown };
+}
 
-  let answer: Awaited<ReturnType<typeof post>>;
+type Answer = Awaited<ReturnType<typeof post>>;
+
+/** POSTs to the hook's URL with its variables filled in: loopback receivers only, as the sandbox delivers. */
+async function deliver(hook: StoredHook, headers: Record<string, string>, body: string): Promise<Answer> {
   let target: URL | undefined;
   try {
     target = new URL(interpolatedUrl(hook));
   } catch {
     target = undefined;
   }
-  if (!target) answer = { headers: {}, body: '', error: 'Invalid URL' };
-  else if (!isLoopbackHost(target.hostname)) answer = { headers: {}, body: '', error: `the sandbox delivers only to loopback addresses, not to ${target.hostname}` };
-  else answer = await post(target, headers, body, hook.enable_ssl_verification);
+  if (!target) return { headers: {}, body: '', error: 'Invalid URL' };
+  if (!isLoopbackHost(target.hostname)) return { headers: {}, body: '', error: `the sandbox delivers only to loopback addresses, not to ${target.hostname}` };
+  return post(target, headers, body, hook.enable_ssl_verification);
+}
+
+/**
+ * Delivers one payload to one hook now, records the event and moves the hook's failure state. `force` (a test)
+ * delivers even to a disabled hook; otherwise a disabled hook answers "Hook disabled" and nothing is sent.
+ */
+export async function executeHook(env: HookEnv, hook: StoredHook, event: HookEventFlag, payload: unknown, options: { idempotencyKey?: string; force?: boolean } = {}): Promise<DeliveryResult | { status?: undefined; message: string; log?: undefined }> {
+  const started = env.now();
+  if (!options.force && alertStatus(hook, started) !== 'executable') return { message: 'Hook disabled' };
+  const idempotencyKey = options.idempotencyKey ?? randomUUID();
+  const { headers, shown } = deliveryHeaders(env, hook, event, idempotencyKey);
+  const body = hook.custom_webhook_template ? renderTemplate(hook.custom_webhook_template, payload) : JSON.stringify(payload);
+  const answer = await deliver(hook, headers, body);
 
   const finished = env.now();
   const success = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
@@ -173,7 +184,7 @@ export async function executeHook(env: HookEnv, hook: StoredHook, event: HookEve
     id: env.db.nextId('web_hook_logs'),
     hook_id: hook.id,
     url: hook.url,
-    trigger,
+    trigger: HOOK_EVENTS[event].trigger,
     request_headers: shown,
     request_data: redactEmails(payload),
     response_headers: answer.headers,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assignField, typedValue } from '../../src/cli/json-fields.js';
+import { assignField, typedValue } from '../../src/json-fields.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { users as usersTable } from '../../src/sandbox/model.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, runBin, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { BIN, runBin, startTestSandbox, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
@@ -92,6 +92,11 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(inputs.some((i) => i.includes('src/commands/api.ts'))).toBe(true);
     expect(inputs.some((i) => i.includes('node_modules/undici/index.js'))).toBe(true);
     expect(inputs.filter((i) => HEAVY.test(i))).toEqual([]);
+    // undici's entry is rewritten at build time to load each export when first read, and its HTTP/2 client's
+    // node:http2 loads on first use, its node:assert when an assertion fails (scripts/lazy-undici.mjs): its fetch,
+    // WebSocket, caches and mocks, and the modules they need, are not evaluated, and a request over http loads no tls
+    // or crypto.
+    expect(inputs.filter((i) => /^node:(zlib|worker_threads|dns|http2|tls|crypto|assert)$/.test(i))).toEqual([]);
   });
 
   it('api graphql loads the GraphQL parser only: no execution, validation or schema of graphql-js, no sandbox', async () => {
@@ -176,6 +181,37 @@ describe.skipIf(!built)('the code cache', () => {
     const again = await helpWith({ XDG_CACHE_HOME: cache });
     expect(again).toMatchObject({ code: 0, stdout: clean.stdout, stderr: '' });
     expect(readFileSync(join(folder, files[2])).toString()).not.toBe('not a cache');
+  });
+
+  it('stays valid after a list long enough that V8\'s young generation was held and full collections were run (the flags set go back)', async () => {
+    const big = await startTestSandbox({ users: 10_000, seed: 'empty' });
+    try {
+      const cache = tempDir();
+      // A preload that says how large V8's young generation grew and how many full collections ran.
+      const watch = `${tempDir()}/watch.cjs`;
+      writeFileSync(watch, `const v8 = require('node:v8'); const { PerformanceObserver, constants } = require('node:perf_hooks'); let full = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) full++; }).observe({ entryTypes: ['gc'] });
+process.on('exit', () => process.stderr.write('YOUNG ' + v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + ' FULL ' + full + '\\n'));`);
+      const list = () =>
+        new Promise<{ code: number | null; young: number; full: number }>((resolve) => {
+          const child = spawn(process.execPath, ['--require', watch, BIN, 'users', 'list', '--all', '-o', 'ndjson'], { env: { PATH: process.env.PATH, ...big.env({ XDG_CACHE_HOME: cache }) } });
+          let stderr = '';
+          child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+          child.stdout.resume();
+          child.on('close', (code) => {
+            const [, young, full] = /^YOUNG (\d+) FULL (\d+)$/m.exec(stderr) ?? [];
+            resolve({ code, young: Number(young), full: Number(full) });
+          });
+        });
+      const first = await list();
+      expect(first).toMatchObject({ code: 0, young: 4 * 1024 * 1024 });
+      expect(first.full).toBeGreaterThan(0);
+      const written = statSync(join(folderOf(cache), 'core.js')).mtimeMs;
+      expect((await list()).code).toBe(0);
+      expect(statSync(join(folderOf(cache), 'core.js')).mtimeMs).toBe(written); // accepted, not compiled again
+    } finally {
+      await big.close();
+    }
   });
 
   it('is not used in a folder others can write to, nor with FORGECTL_NO_CODE_CACHE=1', async () => {

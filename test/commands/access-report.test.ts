@@ -93,6 +93,27 @@ describe('access report --group and --project', () => {
     expect(paths.filter((p) => p.includes('/groups/1/members')).length).toBe(1);
   });
 
+  it('writes each place\'s rows as soon as it is read: a later place that fails leaves the earlier ones printed', async () => {
+    const web = (await sandbox.call('GET', '/projects/acme%2Fweb')).body.id as number;
+    sandbox.fault({ path: `/projects/${web}/members$`, status: 500, times: 1 });
+    const result = await sandbox.run(['access', 'report', '--group', 'acme', '--recursive', '-o', 'ndjson', '--retries', '0']);
+    sandbox.faults.clear();
+    expect(result.code).toBe(8);
+    const places = new Set(result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as Row).place));
+    expect([...places]).toEqual(['acme', 'acme/api', 'acme/platform', 'acme/platform/infra']);
+    expect(result.stderr).toMatch(/^error: .*500/m);
+  });
+
+  it('keeps to --rate-limit: the requests start evenly spaced within the budget', async () => {
+    sandbox.faults.log.length = 0;
+    const result = await sandbox.run(['access', 'report', '--project', 'acme/api', '--rate-limit', '20/1', '--concurrency', '8']);
+    expect(result.code, result.stderr).toBe(0);
+    const starts = sandbox.faults.log.map((entry) => Date.parse((entry as unknown as { at: string }).at));
+    expect(starts.length).toBeGreaterThan(5);
+    // 20 a second: starts 50 ms apart, so n requests span at least (n - 1) × 50 ms (the log's times jitter by a few).
+    expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual((starts.length - 1) * 50 - 40);
+  });
+
   it('shows the members of a project shared with a group, capped by the link', async () => {
     const rows = await rowsOf(['--project', 'ops/tools']);
     expect(rows.filter((row) => row.user === 'priya').map(brief)).toEqual([
@@ -113,14 +134,14 @@ describe('access report --group and --project', () => {
     expect(csv.stdout.split(/\r?\n/)[0]).toBe('place,place_type,user,role,via,source,shared_via,expires_at,created_by,effective,findings');
   });
 
-  it('refuses what does not go together before sending anything (exit 2)', async () => {
+  it('refuses what does not go together before sending anything, and an unknown user once looked up (exit 2)', async () => {
     sandbox.clearRequests();
-    for (const args of [[], ['--user', 'priya', '--group', 'acme'], ['--project', 'acme/api', '--recursive'], ['--group', 'acme', '--fail-on', 'owner,stale'], ['--user', 'priya', '--as-desired']]) {
+    for (const args of [[], ['--user', 'priya', '--group', 'acme'], ['--project', 'acme/api', '--recursive'], ['--group', 'acme', '--fail-on', 'owner,stale'], ['--user', 'priya', '--as-desired'], ['--group', 'acme', '--as-desired', '-o', 'csv'], ['--user', 'nobody-at-all']]) {
       const result = await sandbox.run(['access', 'report', ...args]);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/^error: /);
     }
-    expect(sandbox.requests()).toEqual([]);
+    expect(sandbox.requests().filter((r) => !r.path.startsWith('/api/v4/users'))).toEqual([]);
   });
 });
 

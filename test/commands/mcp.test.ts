@@ -145,7 +145,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
         'mirror_pull_get', 'notes_get', 'notes_list', 'plan', 'plan_limits_get', 'projects_get', 'projects_list',
         'protected_branches_get', 'protected_branches_list', 'protected_tags_get', 'protected_tags_list',
         'push_rule_get', 'repo_blob', 'repo_compare', 'repo_contributors', 'repo_merge_base', 'repo_tree',
-        'runners_audit', 'runners_get', 'runners_jobs', 'runners_list', 'secure_files_get', 'secure_files_list',
+        'runners_audit', 'runners_get', 'runners_jobs', 'runners_list', 'secure_files_get', 'secure_files_list', 'service_accounts_list',
         'settings_get', 'snippets_get', 'snippets_list', 'storage_move_get', 'storage_move_list', 'tags_get',
         'tags_list', 'tokens_audit', 'tokens_get', 'tokens_list', 'users_get', 'users_list', 'validate',
         'variables_export', 'variables_get', 'variables_list',
@@ -161,8 +161,9 @@ describe('the agent interface\'s tools, made from the command tree', () => {
         'merge_trains_add', 'mirror_pull_set', 'mirror_pull_sync', 'notes_create', 'notes_update', 'plan_limits_set',
         'projects_archive', 'projects_create', 'projects_unarchive', 'projects_update', 'protected_branches_protect',
         'protected_branches_update', 'protected_tags_protect', 'push_rule_set', 'runners_assign', 'runners_pause', 'runners_resume',
-        'runners_update', 'settings_set', 'snippets_update', 'storage_move_schedule', 'submodules_update',
-        'tags_create', 'tokens_create', 'variables_set',
+        'runners_update', 'service_accounts_create', 'service_accounts_update', 'settings_set', 'snippets_update', 'storage_move_schedule', 'submodules_update',
+        'tags_create', 'tokens_create', 'users_activate', 'users_approve', 'users_ban', 'users_block', 'users_create',
+        'users_deactivate', 'users_unban', 'users_unblock', 'variables_set',
       ],
       destructive: [
         'api', 'apply', 'approval_rules_delete', 'approvals_reset', 'approvals_unapprove', 'artifacts_delete',
@@ -171,12 +172,16 @@ describe('the agent interface\'s tools, made from the command tree', () => {
         'groups_delete', 'hooks_delete', 'hooks_header_delete', 'hooks_url_var_delete', 'integrations_disable',
         'license_delete', 'members_remove', 'mirror_pull_disable', 'notes_delete', 'projects_delete',
         'projects_transfer', 'protected_branches_unprotect', 'protected_tags_unprotect', 'push_rule_delete',
-        'runners_delete', 'runners_prune', 'runners_reset_token', 'runners_unassign', 'secure_files_delete', 'snippets_delete', 'tags_delete',
-        'tokens_revoke', 'tokens_rotate', 'variables_delete',
+        'runners_delete', 'runners_prune', 'runners_reset_token', 'runners_unassign', 'secure_files_delete', 'service_accounts_delete', 'snippets_delete', 'tags_delete',
+        'tokens_revoke', 'tokens_rotate', 'users_delete', 'users_offboard', 'users_reject', 'variables_delete',
       ],
     });
     // The read-only api tool (GET only) is a read; with --allow-write api it may delete.
     expect((await buildCatalogue(manifest)).find((tool) => tool.name === 'api')).toMatchObject({ readOnly: true, destructive: false });
+    // The user lifecycle and offboarding change accounts: listed only where the admin toolset may write.
+    const userTools = async (allowWrite: string[]) => (await buildCatalogue(manifest, { toolsets: ['admin'], allowWrite })).map((tool) => tool.name).filter((name) => name.startsWith('users_')).sort();
+    expect(await userTools([])).toEqual(['users_get', 'users_list']);
+    expect(await userTools(['admin'])).toContain('users_offboard');
   });
 
   it('the MCP guide lists the toolsets there are, and the default ones, with the number of tools listed by default', async () => {

@@ -109,7 +109,7 @@ describe('tokens audit --unused-for', () => {
       expect(audit.json()).toContainEqual(expect.objectContaining({
         id: deploy.body.id, name: 'pull-soon', source: 'deploy token, project acme/api', finding: 'expires in 5 days', fix: `forgectl deploy-tokens revoke ${deploy.body.id} --project acme/api --yes`,
       }));
-      expect(audit.stderr).toMatch(/, their deploy tokens and the impersonation tokens of \d+ users/);
+      expect(audit.stderr).toMatch(/, their deploy tokens, the tokens of \d+ service accounts? and the impersonation tokens of \d+ users/);
     }
   });
 });

@@ -410,6 +410,20 @@ describe('tokens audit', () => {
     expect((await sandbox.run(['tokens', 'audit', '--expiring-within', 'soon'])).code).toBe(2);
   });
 
+  it('refuses options that do not go together before anything is sent', async () => {
+    sandbox.clearRequests();
+    for (const [argv, message] of [
+      [['--instance', '--group', 'acme'], /--instance checks every group and project already/],
+      [['--concurrency', '4'], /--concurrency goes with --instance/],
+      [['--shard', '1/2'], /--shard and --rate-limit go with --instance/],
+    ] as const) {
+      const result = await sandbox.run(['tokens', 'audit', ...argv]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('includes the token in use, marked self', async () => {
     const bot = await botProfile();
     const result = await bot.run(['-p', 'bot', 'tokens', 'audit', '--expiring-within', '30d', '-o', 'json']);

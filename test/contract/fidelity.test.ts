@@ -46,6 +46,17 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'GET /users/{}/impersonation_tokens/{}': 'as above',
   'POST /users/{}/impersonation_tokens': 'as above',
   'DELETE /users/{}/impersonation_tokens/{}': 'as above',
+  'GET /service_accounts': "the instance's service accounts (GitLab API docs, Service accounts API; python-gitlab ServiceAccountManager)",
+  'POST /service_accounts': 'as above',
+  'PATCH /service_accounts/{}': 'as above (GitLab 18.2)',
+  'GET /groups/{}/service_accounts': "a top-level group's service accounts (GitLab API docs, Group service accounts API; python-gitlab GroupServiceAccountManager)",
+  'POST /groups/{}/service_accounts': 'as above',
+  'PATCH /groups/{}/service_accounts/{}': 'as above (GitLab 17.10)',
+  'DELETE /groups/{}/service_accounts/{}': 'as above, with hard_delete',
+  'GET /groups/{}/service_accounts/{}/personal_access_tokens': "a group's service account's personal tokens (GitLab API docs, Group service accounts API, 17.11)",
+  'POST /groups/{}/service_accounts/{}/personal_access_tokens': 'as above',
+  'DELETE /groups/{}/service_accounts/{}/personal_access_tokens/{}': 'as above',
+  'POST /groups/{}/service_accounts/{}/personal_access_tokens/{}/rotate': 'as above (a week unless expires_at, as every rotation)',
   'GET /users/{}/memberships': "a user's direct memberships of groups and projects (GitLab API docs, Users; python-gitlab UserMembershipManager)",
   'GET /projects/{}/integrations': "a project's integrations: the group routes under /projects (the sandbox serves both; python-gitlab ProjectIntegrationManager)",
   'GET /projects/{}/integrations/{}': 'as above',
@@ -194,6 +205,8 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'POST /users/{}/unban': 'as above (User.unban)',
   'POST /users/{}/deactivate': 'as above (User.deactivate)',
   'POST /users/{}/activate': 'as above (User.activate)',
+  'POST /users/{}/approve': 'approving a pending sign-up (GitLab API docs, User moderation: 201 {"message":"Success"}; 409 when not pending; python-gitlab User.approve)',
+  'POST /users/{}/reject': 'rejecting a pending sign-up, which deletes the account (GitLab API docs, User moderation: 200; 409 "User does not have a pending request"; python-gitlab User.reject)',
   'DELETE /users/{}/identities/{}': 'as above (UserIdentityProviderManager.delete)',
   'GET /user/keys': "your SSH keys (GitLab API docs, User SSH and GPG keys; python-gitlab CurrentUserKeyManager)",
   'GET /user/keys/{}': 'as above',
@@ -265,6 +278,10 @@ const FIELDS_NOT_RECORDED: Record<string, string> = {
 /** Fields the documents leave out that the service presents, by declaration file, with why. */
 const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
   snippets: { files: "a snippet's files [{path, raw_url}] (python-gitlab and gitbeaker read them; the documents list file_name only)" },
+  commits: Object.fromEntries([
+    ...['note', 'path', 'line', 'line_type', 'author'].map((name) => [name, 'a commit comment (GitLab API docs, Commits: Post comment to commit; python-gitlab ProjectCommitComment)']),
+    ...['sha', 'ref', 'name', 'target_url', 'description', 'started_at', 'finished_at', 'allow_failure', 'coverage', 'pipeline_id'].map((name) => [name, 'a commit status (GitLab API docs, Commits: List the statuses of a commit; python-gitlab ProjectCommitStatus)']),
+  ]),
   'approval-rules': {
     source_rule: "a merge request's rule: the project rule it copies (GitLab API docs, Merge request approvals: merge request level rules)",
     section: "a merge request's rule: its CODEOWNERS section (as above)",

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
+import { addUser } from '../../src/sandbox/seed.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -17,6 +18,8 @@ const sandbox = useTestSandbox();
 const DESTRUCTIVE_VERB = /^(delete(-all|-merged)?|revoke|remove|unprotect|rotate|reset(-token)?|schedule|import|disable|unassign|transfer|logout)$/;
 /** Commands whose verb does not say it, but which overwrite what is there, or delete by an option. */
 const OVERWRITING = ['settings set', 'plan-limits set', 'apply', 'commits create', 'snippets update'];
+/** Commands that lock a user out, take their access away or delete a sign-up. */
+const LOCKING_OUT = ['users block', 'users deactivate', 'users ban', 'users reject', 'users offboard'];
 
 /** Commands of the set that rightly do not ask, and why (each still must send no change in this test). */
 const NOT_ASKING: Record<string, string> = {
@@ -78,6 +81,18 @@ const ROWS: Record<string, () => Promise<string[][]>> = {
     await made('/projects/acme%2Fweb/runners', { runner_id: runner.id });
     return [['runners', 'unassign', String(runner.id), '--project', 'acme/web']];
   },
+  'service-accounts delete': async () => {
+    // Real accounts, one with a token that would die with it.
+    const account = await made('/service_accounts', { username: 'svc-safety' });
+    await made(`/users/${account}/personal_access_tokens`, { name: 'cron', scopes: ['api'] });
+    await made('/groups/acme/service_accounts', { username: 'acme-safety' });
+    return [['service-accounts', 'delete', 'svc-safety', '--instance'], ['service-accounts', 'delete', 'acme-safety', '--group', 'acme', '--hard-delete']];
+  },
+  'users reject': async () => {
+    // A sign-up pending approval (the service makes them when people sign up on its web page).
+    addUser(sandbox.db, { username: 'newcomer', state: 'blocked_pending_approval' }, new Date());
+    return [['users', 'reject', 'newcomer']];
+  },
   'tokens rotate': async () => {
     const token = (await sandbox.call('GET', '/groups/acme/access_tokens')).body.find((t: { active: boolean }) => t.active);
     return [['tokens', 'rotate', String(token.id), '--group', 'acme', '--expires-in', '30d']];
@@ -91,7 +106,7 @@ function exampleArgv(example: string): string[] | undefined {
   return words.slice(1).filter((word) => word !== '--yes' && word !== '-y').map((word) => (word === 'services.txt' ? servicesFile : word));
 }
 
-const destructive = manifest.filter((entry) => DESTRUCTIVE_VERB.test(entry.path.split(' ').at(-1)!) || OVERWRITING.includes(entry.path));
+const destructive = manifest.filter((entry) => DESTRUCTIVE_VERB.test(entry.path.split(' ').at(-1)!) || OVERWRITING.includes(entry.path) || LOCKING_OUT.includes(entry.path));
 
 beforeAll(() => {
   mkdirSync(emptyDir);
@@ -118,8 +133,8 @@ describe('every command that destroys or replaces asks first: off a terminal wit
       const writes = sandbox.requests().filter((request) => request.method !== 'GET' && request.method !== 'HEAD');
       const line = argv.join(' ');
       expect(writes, `${line} sent a change`).toEqual([]);
-      // --dry-run prints what it would send instead of asking; it too sends nothing.
-      if (NOT_ASKING[path] || argv.includes('--dry-run')) continue;
+      // --dry-run prints what it would send instead of asking (--plan-only the plan); they too send nothing.
+      if (NOT_ASKING[path] || argv.includes('--dry-run') || argv.includes('--plan-only')) continue;
       expect(result.code, `${line}: ${result.stderr}`).toBe(2);
       // A preview of what goes may come first; then the one error line, and the hint naming --yes.
       const lines = result.stderr.trimEnd().split('\n');

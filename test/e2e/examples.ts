@@ -79,6 +79,8 @@ export async function helpBlocks(): Promise<ExampleBlock[]> {
  */
 export const NOT_RUN: Record<string, string> = {
   'forgectl sandbox': 'serves until Ctrl-C',
+  'forgectl users approve newcomer': 'the demo has no sign-up pending approval (people sign up on the web page, which the sandbox does not serve)',
+  'forgectl users reject newcomer --yes': 'as above',
   'forgectl sandbox --port 8080 --users 20000 --latency 20 --tier premium --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
   'forgectl sandbox --port 8080 --users 20000 --latency 20 --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
   'forgectl sandbox --tls --ca-out /tmp/sandbox-ca.pem': 'serves until Ctrl-C',
@@ -131,11 +133,13 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   "forgectl plan --help: forgectl plan -f desired.yaml --target 'acme/**' --exclude 'acme/sandbox/**' --concurrency 16": { code: 9, why: 'drift, as above' },
   'forgectl plan --help: forgectl plan -f desired.yaml --out plan.json': { code: 9, why: 'drift, as above' },
   'forgectl storage-move schedule --type project --id acme/web --to storage2': { code: 2, why: CONFIRMS },
+  'forgectl service-accounts delete acme-release --group acme --hard-delete': { code: 2, why: CONFIRMS },
   'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json': { code: 9, why: 'the demo\'s tokens expire within 30 days' },
   'forgectl hooks audit --group acme --recursive --desired desired.yaml --fix ssl-on,reenable --yes': { code: 9, why: 'a finding --fix does not repair: the webhook created above is not in desired.yaml' },
   'forgectl storage-move schedule --type project --from default --to storage2': { code: 2, why: CONFIRMS },
   'docs/tokens.md: Access tokens — `tokens list|get|create|rotate|revoke|audit|recover|identify` (block 1): forgectl tokens revoke 12 --project acme/api --yes': { code: 5, why: 'token 12 is one of the reader\'s instance: the demo has none of that id' },
   'forgectl settings set signup_enabled=false': { code: 2, why: CONFIRMS },
+  'forgectl users offboard priya --plan-only -o json': { code: 9, why: 'the plan is not empty: priya has memberships to remove' },
   'forgectl settings set domain_allowlist=example.com,example.org restricted_visibility_levels=public': { code: 2, why: CONFIRMS },
   'forgectl settings set \'default_branch_protection_defaults={"allowed_to_push":[{"access_level":40}],"allow_force_push":false,"allowed_to_merge":[{"access_level":40}]}\'': { code: 2, why: CONFIRMS },
   'forgectl settings set external_pipeline_validation_service_token=@- < token.txt': { code: 2, why: CONFIRMS },
@@ -163,6 +167,9 @@ for (const command of ['get', 'delete', 'update', 'test', 'events', 'resend', 'u
 SETUP['forgectl hooks resend --help'].push('forgectl hooks test 1 --project acme/api >/dev/null');
 SETUP['forgectl hooks url-var delete --help'].push('forgectl hooks url-var set 1 room env:ROOM_ID --project acme/api >/dev/null');
 SETUP['forgectl hooks header delete --help'].push('forgectl hooks header set 1 X-Api-Key env:API_KEY --project acme/api >/dev/null');
+// The service accounts the examples update and delete, besides the demo's service_account_deploy.
+SETUP['forgectl service-accounts update --help'] = ['forgectl service-accounts create --group acme --username acme-release >/dev/null'];
+SETUP['forgectl service-accounts delete --help'] = ['forgectl service-accounts create --instance --username svc-old >/dev/null', ...SETUP['forgectl service-accounts update --help']];
 SETUP['forgectl runners unassign --help'] = ['forgectl runners assign 7 --project acme/web >/dev/null'];
 const badge = "forgectl badges create --project acme/api --name ci --link-url 'https://ci.example.com/%{project_path}' --image-url 'https://ci.example.com/b.svg' >/dev/null";
 for (const command of ['get', 'update', 'delete']) SETUP[`forgectl badges ${command} --help`] = [badge];
@@ -189,6 +196,10 @@ SETUP['forgectl alerts resolve --help'] = [
 // plan merge combines the plans of every shard of one run: two shards' plans, in the folder and in plans/.
 SETUP['forgectl plan merge --help'] = ['rm -f plan-*.json && forgectl plan -f desired.yaml --shard 1/2 --out plan-1.json >/dev/null 2>&1; forgectl plan -f desired.yaml --shard 2/2 --out plan-2.json >/dev/null 2>&1; mkdir -p plans && cp plan-1.json plan-2.json plans/'];
 SETUP['forgectl push-rule delete --help'] = ['forgectl push-rule set --project acme/api --max-file-size 10 >/dev/null'];
+// The reverse of a user state change starts from that state.
+SETUP['forgectl users unblock --help'] = ['forgectl users block omar --yes >/dev/null'];
+SETUP['forgectl users activate --help'] = ['forgectl users deactivate omar --yes >/dev/null'];
+SETUP['forgectl users unban --help'] = ['forgectl users ban omar --yes >/dev/null'];
 SETUP['forgectl license delete --help'] = ['forgectl license add --file ./company.license >/dev/null'];
 // The --projects-file examples act on what both projects of services.txt have.
 SETUP['forgectl variables get --help'] = ['forgectl variables set LOG_LEVEL --project acme/web --value info >/dev/null'];

@@ -15,6 +15,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
 import { tempDir } from '../helpers/cli.js';
+import { departingUser, leftOf, OFFBOARDED, type SandboxApi } from '../helpers/offboarding.js';
 import { startSecretService } from '../helpers/keyring.js';
 import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
 import { installFromCheckout, loginAtDesk, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
@@ -442,6 +443,43 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(broken.stdout.trim().split('\n')).toHaveLength(21);
     expect(broken.stdout).toMatch(/exit 3\n$/);
     rmSync(home, { recursive: true, force: true });
+  });
+
+  live('users offboard: refused unconfirmed off a terminal, then blocked with nothing left; a second run has nothing to do; one killed after its first removal is finished by the next', async () => {
+    const api: SandboxApi = {
+      call: async (method, path, body) => {
+        const response = await fetch(`${sandbox!.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const text = await response.text();
+        return Object.assign({ status: response.status, body: text ? JSON.parse(text) : undefined }, { headers: response.headers, text });
+      },
+    };
+    const name = `e2e-leaver-${version.split('.')[0]}`;
+    const user = await departingUser(api, name);
+    await clearRequests();
+    const refused = await forgectl(['users', 'offboard', name]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/error: confirmation needed: Offboard e2e-leaver-\d+: block, 3 memberships removed, 2 tokens revoked, 2 keys deleted\?\nhint: pass --yes to confirm without a terminal\n$/);
+    expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    const done = await forgectl(['users', 'offboard', name, '--yes']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(await leftOf(api, user.id)).toEqual(OFFBOARDED);
+    const again = await forgectl(['users', 'offboard', name, '--yes']);
+    expect([again.code, again.stderr]).toEqual([0, expect.stringContaining('nothing to do')]);
+
+    const other = `e2e-killed-${version.split('.')[0]}`;
+    const killed = await departingUser(api, other);
+    await fault({ method: 'DELETE', path: '/members/\\d+$', answer_latency_ms: 60_000 });
+    const child = spawn('forgectl', ['users', 'offboard', other, '--yes'], { env: env(), stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const deadline = Date.now() + 20_000;
+    while ((await leftOf(api, killed.id)).memberships.length !== 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    child.kill('SIGKILL');
+    await exited;
+    await clearFaults();
+    expect((await leftOf(api, killed.id)).memberships).toHaveLength(2);
+    const finished = await forgectl(['users', 'offboard', other, '--yes']);
+    expect(finished.code, finished.stderr).toBe(0);
+    expect(await leftOf(api, killed.id)).toEqual(OFFBOARDED);
   });
 
   live('one member\'s failure is an error with its hint; a private key is refused unsent; masked values read masked; a runner token goes 0600', async () => {

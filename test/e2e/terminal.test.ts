@@ -109,6 +109,28 @@ describe('the installed forgectl on a terminal', () => {
     expect(((await stored.json()) as { value: string }).value).toBe(secret);
   });
 
+  terminalCase('service-accounts delete asks at a terminal, naming the tokens that die with the account: No keeps it, Yes deletes it', async () => {
+    const api = async (method: string, path: string, body?: unknown) => (await fetch(`${sandbox!.url}/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })).json() as Promise<{ id: number; username: string }>;
+    const account = await api('POST', '/service_accounts', { username: 'svc-terminal' });
+    const token = await api('POST', `/users/${account.id}/personal_access_tokens`, { name: 'nightly', scopes: ['api'] });
+    const [command, args] = pty!('stty cols 400 rows 40 2>/dev/null; forgectl service-accounts delete svc-terminal --instance');
+    const answer = (key: string) => runProcess('bash', ['-c', `(sleep 2; printf '${key}\\r') | "$0" "$@"`, command, ...args], { env: { ...env(), TERM: 'xterm-256color' }, timeoutMs: 30_000 });
+    const exists = async () => ((await api('GET', '/service_accounts?per_page=100')) as unknown as Array<{ id: number }>).some((a) => a.id === account.id);
+
+    const kept = await answer('n');
+    expect(visible(kept.stdout)).toContain(`Delete service account svc-terminal (id ${account.id}) of the instance? Its active token stops working: token "nightly" (id ${token.id}`);
+    expect(kept.code).toBe(2);
+    expect(await exists()).toBe(true);
+    const deleted = await answer('y');
+    expect(deleted.code, deleted.stdout).toBe(0);
+    expect(visible(deleted.stdout)).toContain(`Deleted service account svc-terminal (id ${account.id}) of the instance; revoked with it: token "nightly"`);
+    expect(await exists()).toBe(false);
+  });
+
   it('fleet selection in a pipe: the records a later page shows, a hint at --recursive, sets in globs', async () => {
     const [page, flat, set] = await Promise.all([
       forgectl(['projects', 'list', '--per-page', '5', '--page', '2']),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * `npm run lint` (the project's eslint.config.js) refuses an upward import, a sandbox route module importing another,
- * and an import circle. Each case lints a module's text as if it stood at a real path of src/, so the rules resolve
+ * an import circle, and a function too long to take in at once. Each case lints a module's text as if it stood at a real path of src/, so the rules resolve
  * its imports against the real tree.
  */
 const cwd = fileURLToPath(new URL('../..', import.meta.url));
@@ -63,6 +63,9 @@ describe('layers and circles (eslint)', { timeout: 60_000 }, () => {
     expect(cli).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*a layer imports only downward/)]);
     const client = await problems("import { Api } from '../../api/client.js';\nexport const x = Api;\n", 'src/resources/deploy-tokens/resource.ts');
     expect(client).toContainEqual(expect.stringMatching(/^import-x\/no-restricted-paths: .*a declaration does not import the client/));
+    // The command framework, like the transport and the output, names no resource, not even its declaration.
+    const framework = await problems("import { badges } from '../resources/badges/resource.js';\nexport const x = badges;\n", 'src/cli/probe.ts');
+    expect(framework).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*the command framework know no resource/)]);
     // A command of the folder may read the CLI; the layers below may not read a command.
     expect(await problems("import { defineCommand } from '../../cli/command.js';\nexport const x = defineCommand;\n", 'src/resources/deploy-tokens/probe.ts')).toEqual([]);
     const down = await problems("import { ownedTokens } from '../resources/deploy-tokens/shared.js';\nexport const x = ownedTokens;\n", 'src/desired/probe.ts');
@@ -81,6 +84,15 @@ describe('layers and circles (eslint)', { timeout: 60_000 }, () => {
     // The sandbox module reads no command.
     const command = await problems("import { ownedTokens } from './shared.js';\nexport const x = ownedTokens;\n", 'src/resources/deploy-tokens/sandbox.ts');
     expect(command).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*the sandbox reads only/)]);
+  });
+
+  it('fails on a function longer than 80 lines outside the sandbox', async () => {
+    const lines = (count: number) => `export function long(): number {\n  let n = 0;\n${'  n++;\n'.repeat(count - 4)}  return n;\n}\n`;
+    expect(await problems(lines(80), 'src/desired/probe.ts')).toEqual([]);
+    expect(await problems(lines(81), 'src/desired/probe.ts')).toEqual([expect.stringMatching(/^max-lines-per-function: .*too many lines \(81\)/)]);
+    expect(await problems(lines(81), 'src/resources/deploy-tokens/probe.ts')).toEqual([expect.stringMatching(/^max-lines-per-function: /)]);
+    // The sandbox's modules are not held to it yet.
+    expect(await problems(lines(81), 'src/resources/deploy-tokens/sandbox.ts')).toEqual([]);
   });
 
   it('fails on an import circle', async () => {

@@ -21,23 +21,33 @@ const RECORDS = [
   { id: 3, username: 'c', name: 'line\nbreak \u2028', score: 3, big: 2, neg: 0, long: 2, id2: 9 },
 ];
 
+/**
+ * Pages of records of one shape (an instance under /shaped): as JSON.stringify writes them, but the second has a key
+ * twice and the fourth an escape it writes otherwise. NDJSON takes the bytes of the first and third as they are.
+ */
+const SHAPED_RECORDS = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => ({ id, username: `u${id}`, name: id === 7 ? 'Ren\u00e9' : `U ${id}`, groups: [{ id: id * 10, path: `g${id}` }], admin: id % 2 === 0 }));
+const SHAPED = [0, 2, 4, 6].map((at) => JSON.stringify(SHAPED_RECORDS.slice(at, at + 2)));
+SHAPED[1] = SHAPED[1].replace('"admin":false', '"admin":true,"admin":false');
+SHAPED[3] = SHAPED[3].replace('Ren\u00e9', 'Ren\\u00e9');
+
 let server: Server;
 let url = '';
 beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
+    const pages = req.url?.startsWith('/shaped/') ? SHAPED : PAGES;
     const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
-    const next = page < PAGES.length ? String(page + 1) : '';
+    const next = page < pages.length ? String(page + 1) : '';
     res.writeHead(200, { 'content-type': 'application/json', 'x-next-page': next, 'x-page': String(page), 'x-per-page': '2' });
-    res.end(PAGES[page - 1] ?? '[]');
+    res.end(pages[page - 1] ?? '[]');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const list = (extra: string[], tty = false) =>
-  run(['users', 'list', '--per-page', '2', ...extra], { tty, env: { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: url, FORGECTL_TOKEN: 'glpat-test' } });
+const list = (extra: string[], tty = false, instance = url) =>
+  run(['users', 'list', '--per-page', '2', ...extra], { tty, env: { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: instance, FORGECTL_TOKEN: 'glpat-test' } });
 
 describe('list values do not depend on where they go', () => {
   it('NDJSON and JSON are the parsed records written again: one key once, escapes and numbers normalised', async () => {
@@ -55,6 +65,15 @@ describe('list values do not depend on where they go', () => {
       if (format === 'table') expect(cells(shown.stdout)).toEqual(cells(piped.stdout));
       else expect(shown.stdout).toBe(piped.stdout);
     }
+  });
+
+  it('NDJSON written from the pages\' own bytes is the parsed records written again, pages of either kind in one list', async () => {
+    const expected = SHAPED_RECORDS.map((record) => `${JSON.stringify(record)}\n`).join('');
+    const piped = await list(['--all', '-o', 'ndjson'], false, `${url}/shaped`);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe(expected);
+    expect((await list(['--all', '-o', 'ndjson'], true, `${url}/shaped`)).stdout).toBe(expected);
+    expect((await list(['--limit', '5', '-o', 'ndjson'], false, `${url}/shaped`)).stdout).toBe(expected.split('\n').slice(0, 5).map((line) => `${line}\n`).join(''));
   });
 
   it('--fields, --limit and --all give the same values of each record', async () => {

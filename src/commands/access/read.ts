@@ -23,20 +23,25 @@ export const projectPlace = (project: ProjectRecord): Place => ({
 
 /**
  * What a report reads, each once however many ways lead to it (a group above many projects, a group many are
- * shared with): groups with their shares, the chain of groups above one, direct members, users, whole lists. The
- * callers bound how many requests run at once (the pool of each phase).
+ * shared with): groups with their shares, the chain of groups above one, the direct members of groups, users, whole
+ * lists — at most `concurrency` of them at once, whoever asks (the places read side by side, the users of a place).
  */
 export class AccessReader {
   private readonly groups = new Map<string, Promise<Place>>();
   private readonly members = new Map<string, Promise<Membership[]>>();
   private readonly externals = new Map<number, Promise<boolean>>();
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly ctx: Context) {}
+  constructor(
+    private readonly ctx: Context,
+    private readonly concurrency: number,
+  ) {}
 
   /** A group by id or full path, with the groups it is shared with. */
   group(idOrPath: number | string): Promise<Place> {
     return this.once(this.groups, String(idOrPath), async () => {
-      const group = await this.ctx.api.call<{ id: number; full_path: string; parent_id: number | null; shared_with_groups?: Link[] }>(groups.routes.get, { group: String(idOrPath), with_projects: false });
+      const group = await this.limited(() => this.ctx.api.call<{ id: number; full_path: string; parent_id: number | null; shared_with_groups?: Link[] }>(groups.routes.get, { group: String(idOrPath), with_projects: false }));
       const place: Place = { kind: 'group', id: group.id, path: group.full_path, parentId: group.parent_id ?? null, links: group.shared_with_groups ?? [] };
       this.groups.set(String(group.id), Promise.resolve(place));
       return place;
@@ -54,21 +59,43 @@ export class AccessReader {
     return chain;
   }
 
-  /** The direct members of a group or project (every page). */
+  /** The direct members of a group or project (every page); a project's are read once anyway, and not kept. */
   direct(kind: PlaceKind, id: number): Promise<Membership[]> {
-    return this.once(this.members, `${kind} ${id}`, () => this.all<Membership>(members.parents[kind].routes.list, { [kind]: String(id) }));
+    const read = () => this.all<Membership>(members.parents[kind].routes.list, { [kind]: String(id) });
+    return kind === 'project' ? read() : this.once(this.members, `${kind} ${id}`, read);
   }
 
   /** Whether a user is external (who may see only what they are a member of). */
   external(userId: number): Promise<boolean> {
-    return this.once(this.externals, userId, async () => (await this.ctx.api.call<{ external?: boolean }>(users.routes.get, { user: userId })).external === true);
+    return this.once(this.externals, userId, async () => (await this.limited(() => this.ctx.api.call<{ external?: boolean }>(users.routes.get, { user: userId }))).external === true);
+  }
+
+  /** Whether each of these users is external. */
+  async externalOf(userIds: number[]): Promise<Map<number, boolean>> {
+    const ids = [...new Set(userIds)];
+    const flags = await Promise.all(ids.map((id) => this.external(id)));
+    return new Map(ids.map((id, i) => [id, flags[i]]));
   }
 
   /** Every record of a list. */
-  async all<T>(route: string, params: Record<string, unknown>): Promise<T[]> {
-    const found: T[] = [];
-    for await (const record of this.ctx.api.list<T>(route, params, { all: true, perPage: 100 })) found.push(record);
-    return found;
+  all<T>(route: string, params: Record<string, unknown>): Promise<T[]> {
+    return this.limited(async () => {
+      const found: T[] = [];
+      for await (const record of this.ctx.api.list<T>(route, params, { all: true, perPage: 100 })) found.push(record);
+      return found;
+    });
+  }
+
+  /** Runs a read when fewer than `concurrency` are under way, else when one ends. */
+  private async limited<T>(read: () => Promise<T>): Promise<T> {
+    while (this.active >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await read();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
   }
 
   private once<K, V>(cache: Map<K, Promise<V>>, key: K, read: () => Promise<V>): Promise<V> {

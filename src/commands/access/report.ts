@@ -2,7 +2,6 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY, shardOptions } from '../../cli/fleet-options.js';
 import { findUsers } from '../../api/lookups.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { orderedPool } from '../../fleet/pool.js';
 import { Progress } from '../../fleet/progress.js';
 import { startBudget } from '../../fleet/shard.js';
 import { ResultWithExit, TextResult } from '../../output/result.js';
@@ -61,26 +60,48 @@ export default defineCommand<Options>({
   recordFields: FIELDS,
   async run(opts, ctx) {
     const failOn = conditionsOf(opts);
+    if (opts.asDesired && !['table', 'yaml', 'json'].includes(ctx.format)) throw new UsageError(`--as-desired writes YAML (or JSON with -o json), not ${ctx.format}`);
     const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
     startBudget(ctx.rateGate, concurrency, opts.rateLimit, undefined);
-    const reader = new AccessReader(ctx);
-    const today = ctx.now().toISOString().slice(0, 10);
-    let places: Place[] = [];
-    let rows: AccessRow[];
-    if (opts.user !== undefined) {
-      const [user] = await findUsers(ctx.api, [opts.user.replace(/^@/, '')]);
-      const progress = new Progress<string>(ctx.io, { verb: 'reading', noun: 'membership' });
-      rows = await stopping(progress, () => userRows(ctx, reader, user, concurrency, progress));
-    } else {
-      places = await placesOf(ctx, reader, opts);
-      const progress = new Progress<Place>(ctx.io, { verb: 'reading', noun: 'group or project', nouns: 'groups and projects' }, (place) => place.path);
-      rows = await stopping(progress, () => placeRows(reader, places, concurrency, progress));
-    }
-    rows = complete(rows, await externals(reader, rows, concurrency), today);
-    if (opts.asDesired) return desiredOutput(ctx, await desiredMembers(places, rows, reader));
-    return outcome(ctx, rows, failOn);
+    const run = { ctx, reader: new AccessReader(ctx, concurrency), concurrency, today: ctx.now().toISOString().slice(0, 10), tally: new Tally(failOn, opts.user !== undefined) };
+    return opts.user !== undefined ? userReport(run, opts.user) : placesReport(run, opts);
   },
 });
+
+interface Run {
+  ctx: Context;
+  reader: AccessReader;
+  concurrency: number;
+  today: string;
+  tally: Tally;
+}
+
+/** The rows of one user, all read before any is shown (a place's rows come from several memberships). */
+async function userReport({ ctx, reader, concurrency, today, tally }: Run, name: string): Promise<ResultWithExit> {
+  const [user] = await findUsers(ctx.api, [name.replace(/^@/, '')]);
+  const progress = new Progress<string>(ctx.io, { verb: 'reading', noun: 'membership' });
+  const rows = await stopping(progress, () => userRows(ctx, reader, user, concurrency, progress));
+  for (const row of complete(rows, await reader.externalOf(rows.map((r) => r.user_id)), today)) tally.add(row);
+  return tally.settle(ctx, new ResultWithExit(tally.rows, ExitCode.ok));
+}
+
+/** The matrix of a group or project: rows out as each place is read, the count and the exit at the end. */
+async function placesReport({ ctx, reader, concurrency, today, tally }: Run, opts: Options): Promise<unknown> {
+  const places = await placesOf(ctx, reader, opts);
+  const progress = new Progress<Place>(ctx.io, { verb: 'reading', noun: 'group or project', nouns: 'groups and projects' }, (place) => place.path);
+  const rows = placeRows(reader, places, concurrency, progress, today);
+  if (opts.asDesired) {
+    const direct: AccessRow[] = [];
+    for await (const row of rows) if (row.via === 'direct') direct.push(row);
+    return desiredOutput(ctx, await desiredMembers(places, direct, reader));
+  }
+  const streamed = async function* (): AsyncGenerator<AccessRow> {
+    for await (const row of rows) yield tally.add(row);
+    tally.settle(ctx, result);
+  };
+  const result = new ResultWithExit(streamed(), ExitCode.ok);
+  return result;
+}
 
 function conditionsOf(opts: Options): Condition[] {
   const given = [opts.user, opts.group, opts.project].filter((value) => value !== undefined).length;
@@ -102,35 +123,45 @@ async function stopping<T, R>(progress: Progress<T>, work: () => Promise<R>): Pr
   }
 }
 
-/** Whether each user of the rows is external (one read of each user). */
-async function externals(reader: AccessReader, rows: AccessRow[], concurrency: number): Promise<Map<number, boolean>> {
-  const ids = [...new Set(rows.map((row) => row.user_id))];
-  const found = new Map<number, boolean>();
-  for await (const outcome of orderedPool(ids, concurrency, (id) => reader.external(id))) {
-    if (outcome.status === 'failed') throw outcome.error;
-    if (outcome.status === 'ok') found.set(outcome.item, outcome.value);
-  }
-  return found;
-}
-
 async function desiredOutput(ctx: Context, document: Record<string, unknown>): Promise<unknown> {
   if (ctx.format === 'json') return document;
-  if (ctx.format !== 'table' && ctx.format !== 'yaml') throw new UsageError(`--as-desired writes YAML or JSON, not ${ctx.format}`);
   const { stringify } = (await import('yaml')).default;
   const header = `${SCHEMA_MODELINE}\n# The members of ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}, by forgectl access report\n`;
   return new TextResult(header + stringify(document, { lineWidth: 0 }));
 }
 
-/** The rows; exit 9 with a count when some meet a --fail-on condition. */
-function outcome(ctx: Context, rows: AccessRow[], failOn: Condition[]): unknown {
-  const users = new Set(rows.map((row) => row.user_id)).size;
-  const places = new Set(rows.map((row) => `${row.place_type} ${row.place}`)).size;
-  const summary = `${plural(rows.length, 'way')} in for ${plural(users, 'user')} to ${plural(places, 'group or project', 'groups and projects')}`;
-  const counts = failOn.map((condition) => [condition, rows.filter((row) => row.findings.includes(condition)).length] as const).filter(([, count]) => count > 0);
-  if (!counts.length) {
-    ctx.io.note(failOn.length ? `${summary}; none is ${failOn.join(', ')}` : summary);
-    return rows;
+/** What the rows came to: how many, for how many users and places, and how many meet each --fail-on condition. */
+class Tally {
+  readonly rows: AccessRow[] = [];
+  private count = 0;
+  private readonly users = new Set<number>();
+  private readonly places = new Set<string>();
+  private readonly found = new Map<Condition, number>();
+
+  constructor(
+    private readonly failOn: Condition[],
+    private readonly keep = true,
+  ) {}
+
+  add(row: AccessRow): AccessRow {
+    if (this.keep) this.rows.push(row);
+    this.count++;
+    this.users.add(row.user_id);
+    this.places.add(`${row.place_type} ${row.place}`);
+    for (const condition of this.failOn) if (row.findings.includes(condition)) this.found.set(condition, (this.found.get(condition) ?? 0) + 1);
+    return row;
   }
-  const found = counts.map(([condition, count]) => `${plural(count, 'row')} ${condition}`).join(', ');
-  return new ResultWithExit(rows, ExitCode.attention, `attention: ${found} (${summary}); FINDINGS (-o json: findings) says which`);
+
+  /** The summary on stderr, or exit 9 naming what was found. */
+  settle(ctx: Context, result: ResultWithExit): ResultWithExit {
+    const summary = `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`;
+    if (!this.found.size) {
+      ctx.io.note(this.failOn.length ? `${summary}; none is ${this.failOn.join(', ')}` : summary);
+      return result;
+    }
+    const found = [...this.found].map(([condition, count]) => `${plural(count, 'row')} ${condition}`).join(', ');
+    result.exitCode = ExitCode.attention;
+    result.message = `attention: ${found} (${summary}); FINDINGS (-o json: findings) says which`;
+    return result;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Context } from '../../cli/command.js';
-import type { Json } from '../../cli/json-fields.js';
+import type { Json } from '../../json-fields.js';
 import { checkPaginated, describeGraphqlError, errorsOf, failureOf, graphqlPages, isMutation, parseGraphql, sendGraphql, type GraphqlAnswer, type GraphqlRequest } from '../../api/graphql.js';
 import { withoutSecretValues } from '../../resources/variables/resource.js';
 import { ExitCode, UsageError } from '../../errors.js';

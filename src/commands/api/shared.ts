@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Context } from '../../cli/command.js';
-import { assignField, typedValue, type Json } from '../../cli/json-fields.js';
+import { assignField, typedValue, type Json } from '../../json-fields.js';
 import { UsageError } from '../../errors.js';
 import { withoutSecretValues } from '../../resources/variables/resource.js';
 import { JsonAnswer } from '../../output/result.js';

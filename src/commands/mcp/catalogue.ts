@@ -27,7 +27,10 @@ export const TOOLSETS: Record<string, { description: string; groups: string[] }>
     groups: ['integrations', 'badges', 'group-badges', 'freeze-periods', 'secure-files', 'keys', 'deploy-keys', 'push-rule', 'protected-tags', 'mirror'],
   },
   ci: { description: 'CI/CD: variables and runners', groups: ['variables', 'runners'] },
-  access: { description: 'who may do what: access reports, members, protected branches, deploy tokens, audit events', groups: ['access', 'members', 'protected-branches', 'deploy-tokens', 'audit-events'] },
+  access: {
+    description: 'who may do what: access reports, members, protected branches, deploy tokens, service accounts, audit events',
+    groups: ['access', 'members', 'protected-branches', 'deploy-tokens', 'service-accounts', 'audit-events'],
+  },
   admin: { description: 'the instance: users, application settings, plan limits, experiments, licenses, storage moves, alerts', groups: ['users', 'settings', 'plan-limits', 'experiments', 'license', 'storage-move', 'alerts'] },
   'desired-state': { description: 'configuration as code: validate, export, plan, and apply a reviewed plan', groups: ['validate', 'export', 'plan', 'apply'] },
   api: { description: 'raw REST requests (GET only unless writes are allowed)', groups: ['api'] },
@@ -212,16 +215,51 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
   if (entry.path === 'apply') return applyTool(entry, def);
   const effect = def.effect ?? UNDECLARED_EFFECTS[entry.path];
   if (!effect) return undefined;
-  const verb = verbOf(entry.path);
   const readOnly = effect === 'read';
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  const inputs: Input[] = [];
+  const schema: ToolInputs = { properties: {}, required: [], inputs: [] };
+  if (!addArguments(schema, entry, def) || !addOptions(schema, entry, def, toolset === 'desired-state', readOnly)) return undefined;
+  const { properties, required, inputs } = schema;
+  if (def.list) {
+    properties.per_page = { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'records per page' };
+    properties.cursor = { type: 'string', description: 'the next_cursor of the previous page, to read the page after it' };
+  }
+  properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
+  const names = flagNames(inputs);
+  describeInputs(schema, names, commands);
+  if (REVEALS_TOKEN.test(entry.path)) {
+    properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
+  }
+  return {
+    name: toolName(entry.path),
+    path: entry.path,
+    toolset,
+    title: `forgectl ${entry.path}`,
+    description: toolDescription(entry.summary, def.description, names, commands),
+    readOnly,
+    destructive: effect === 'destructive',
+    idempotent: readOnly || IDEMPOTENT_VERBS.has(verbOf(entry.path)),
+    list: Boolean(def.list),
+    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
+    outputSchema: resultSchema(Boolean(def.list)),
+    inputs,
+    def,
+  };
+}
+
+/** A tool's input schema as it is built: its properties, the required ones, and how each becomes the command's. */
+interface ToolInputs {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  inputs: Input[];
+}
+
+/** The command's arguments as inputs; false when one it cannot do without names a local file (no tool then). */
+function addArguments({ properties, required, inputs }: ToolInputs, entry: ManifestEntry, def: CommandDef): boolean {
   const args: ArgDef[] = (def.args ?? []).map((arg) => (typeof arg === 'string' ? { spec: arg, description: '' } : arg));
   for (const [index, arg] of args.entries()) {
     const mandatory = arg.spec.startsWith('<');
     if (wholly(arg.localFile)) {
-      if (mandatory) return undefined;
+      if (mandatory) return false;
       continue;
     }
     const variadic = arg.spec.includes('...');
@@ -231,14 +269,21 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
     if (mandatory) required.push(name);
     inputs.push({ kind: 'argument', name, index, variadic, refuses: partly(arg.localFile) });
   }
-  const desiredState = toolset === 'desired-state';
+  return true;
+}
+
+/**
+ * The command's options as inputs, but those no agent gives (local files, the options of writes in a read-only
+ * tool, the ones listed as no input); false when a required one is among them (no tool then).
+ */
+function addOptions({ properties, required, inputs }: ToolInputs, entry: ManifestEntry, def: CommandDef, desiredState: boolean, readOnly: boolean): boolean {
   const unmarked = UNMARKED_LOCAL[entry.path] ?? [];
   const options: OptionDef[] = [];
   for (const option of def.options ?? []) {
     const flag = longFlag(option.flags);
     const desiredFile = desiredState && flag === DESIRED_STATE_FILE;
     if (NOT_INPUTS.has(flag) || unmarked.includes(flag) || (option.mutates && readOnly) || (wholly(option.localFile) && !desiredFile)) {
-      if (option.required) return undefined;
+      if (option.required) return false;
       continue;
     }
     options.push(option);
@@ -252,12 +297,11 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
     if (option.required) required.push(input.name);
     inputs.push(input);
   }
-  if (def.list) {
-    properties.per_page = { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'records per page' };
-    properties.cursor = { type: 'string', description: 'the next_cursor of the previous page, to read the page after it' };
-  }
-  properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
-  const names = flagNames(inputs);
+  return true;
+}
+
+/** Each input's description in the agent's words (its names, not flags); an input left with none is dropped. */
+function describeInputs({ properties, required, inputs }: ToolInputs, names: FlagNames, commands: ReadonlySet<string>): void {
   for (const [name, schema] of Object.entries(properties)) {
     const input = inputs.find((item) => item.name === name);
     if (input?.kind === 'option' && input.desiredFile) schema.description = DESIRED_FILE_INPUT;
@@ -268,25 +312,6 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
       inputs.splice(inputs.indexOf(input), 1);
     }
   }
-  if (REVEALS_TOKEN.test(entry.path)) {
-    properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
-  }
-  const destructive = effect === 'destructive';
-  return {
-    name: toolName(entry.path),
-    path: entry.path,
-    toolset,
-    title: `forgectl ${entry.path}`,
-    description: toolDescription(entry.summary, def.description, names, commands),
-    readOnly,
-    destructive,
-    idempotent: readOnly || IDEMPOTENT_VERBS.has(verb),
-    list: Boolean(def.list),
-    inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-    outputSchema: resultSchema(Boolean(def.list)),
-    inputs,
-    def,
-  };
 }
 
 /** `apply` takes the digest of a plan the server made (and the human reviewed), never a desired-state file. */

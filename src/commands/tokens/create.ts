@@ -24,13 +24,16 @@ export default defineCommand<Options>({
   description: [
     'Group tokens need the Owner role, project tokens Maintainer; each gets its own bot user. Personal tokens are',
     'created for a user by an administrator (--personal --user NAME|ID); --impersonation makes an impersonation token, which',
-    'acts as the user for support and automation. The new token\'s value is printed once.',
+    'acts as the user for support and automation. A service account\'s token (--service-account NAME, with --group for a',
+    'group\'s) is a personal token of the account, made by an administrator or the group\'s Owner. The new token\'s value is',
+    'printed once.',
   ].join(' '),
   examples: [
     'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-in 180d -o json',
     'forgectl tokens create --project acme/api --name deploy --scopes read_repository,read_api --access-level developer --expires-in 90d',
     'forgectl tokens create --personal --user 2 --name ci --scopes read_api --expires-in 30d',
     'forgectl tokens create --personal --user alice --impersonation --name support --scopes read_api --expires-in 1d',
+    'forgectl tokens create --service-account service_account_deploy --name nightly --scopes api --expires-in 90d -o json',
   ],
   options: [
     ...targetOptions,
@@ -45,19 +48,20 @@ export default defineCommand<Options>({
   async run(opts, ctx) {
     const kind = resolveTarget(opts).kind;
     if (opts.personal && opts.user === undefined) throw new UsageError('--personal needs --user NAME|ID: personal tokens are created for a user by an administrator');
-    if (opts.personal && opts.accessLevel !== undefined) throw new UsageError('--access-level is for group and project tokens');
+    const personalKind = kind === 'personal' || kind === 'service-account';
+    if (personalKind && opts.accessLevel !== undefined) throw new UsageError(`--access-level is for group and project tokens, not with ${kind === 'personal' ? '--personal' : '--service-account'}`);
     const name = opts.name.trim();
     if (!name) throw new UsageError('--name must not be empty');
-    const allowed = kind === 'personal' ? [...RESOURCE_SCOPES, ...USER_SCOPES] : RESOURCE_SCOPES;
+    const allowed = personalKind ? [...RESOURCE_SCOPES, ...USER_SCOPES] : RESOURCE_SCOPES;
     const unknown = opts.scopes.filter((scope) => !allowed.includes(scope));
     if (!opts.scopes.length || unknown.length) {
-      throw new UsageError(`${unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty'} for ${kind} tokens`, `choose from: ${allowed.join(', ')}`);
+      throw new UsageError(`${unknown.length ? `unknown scope ${unknown.join(', ')}` : '--scopes is empty'} for ${kind === 'service-account' ? 'a service account\'s' : kind} tokens`, `choose from: ${allowed.join(', ')}`);
     }
     const expiresAt = expiryFrom(opts, ctx.now());
     const { target, userId } = await resolveUserTarget(opts, ctx);
     // Personal tokens are created under their user (POST /users/:id/personal_access_tokens), as impersonation ones are.
     const created = await ctx.api.call<TokenRecord>(target.route('create'), {
-      ...(target.kind === 'personal' ? { user: userId } : target.params()),
+      ...target.createParams(userId),
       name,
       scopes: [...new Set(opts.scopes)],
       access_level: opts.accessLevel,
@@ -65,6 +69,6 @@ export default defineCommand<Options>({
       description: opts.description,
     });
     warnStoreNow(ctx);
-    return target.kind === 'personal' || target.kind === 'impersonation' ? created : withLevelName(created);
+    return target.kind === 'group' || target.kind === 'project' ? withLevelName(created) : created;
   },
 });

@@ -1,22 +1,22 @@
-import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
-import { personalByUser, parseTokenId, resolveUserTarget, selfElsewhere, targetOptions, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
+import { personalByUser, resolveUserTarget, selfElsewhere, targetOptions, tokenIdOf, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
 
 export default defineCommand<TargetOptions & UserOptions & { id: string }>({
-  description: '`self` is the token forgectl authenticates with (a bot checking itself, or your own personal token). An impersonation token is shown with --personal --user NAME|ID --impersonation (administrators).',
+  description: '`self` is the token forgectl authenticates with (a bot checking itself, or your own personal token). An impersonation token is shown with --personal --user NAME|ID --impersonation (administrators); a service account\'s with --service-account NAME (and --group for a group\'s).',
   examples: [
     'forgectl tokens get 4 --group acme',
     'forgectl -p bot tokens get self --group acme',
     'forgectl tokens get self --personal -o json',
+    'forgectl tokens get 7 --service-account service_account_deploy',
   ],
   args: ['<id>'],
   options: [...targetOptions, ...userOptions],
   async run(opts, ctx) {
     const { target } = await resolveUserTarget(opts, ctx);
     personalByUser(opts, target);
-    const id = parseTokenId(opts.id, target.kind !== 'impersonation');
+    const id = tokenIdOf(target, 'get', opts.id);
     try {
-      return withLevelName(await ctx.api.call<TokenRecord>(target.route('get'), target.params(id)));
+      return withLevelName(await target.read(ctx.api, id));
     } catch (error) {
       throw selfElsewhere(error, target, id);
     }

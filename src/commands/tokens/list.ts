@@ -28,12 +28,15 @@ export default defineCommand<Options>({
   description: [
     'Every filter of the service is available. Personal tokens: your own, or (administrators) everyone\'s, narrowed',
     'with --user (a username or an ID); --impersonation lists that user\'s impersonation tokens (filtered by --state only).',
+    'A service account\'s tokens: --service-account NAME (the instance\'s, for administrators), with --group for a top-level',
+    'group\'s (its Owners).',
   ].join(' '),
   examples: [
     'forgectl tokens list --group acme',
     'forgectl tokens list --project acme/api --state active --sort expires_asc',
     'forgectl tokens list --personal --user 2 --expires-before 2027-01-31 -o json',
     'forgectl tokens list --personal --user alice --impersonation --state active',
+    'forgectl tokens list --service-account service_account_deploy --state active',
   ],
   options: [
     ...targetOptions,
@@ -72,9 +75,9 @@ export default defineCommand<Options>({
       expires_before: opts.expiresBefore,
       last_used_after: opts.lastUsedAfter,
       last_used_before: opts.lastUsedBefore,
-      user_id: userId,
+      ...(userId === undefined ? {} : { user_id: userId }),
     }, ctx.paging).map(withLevelName);
-    if (target.kind === 'personal') list.columns = personalTokenColumns;
+    if (target.kind === 'personal' || target.kind === 'service-account') list.columns = personalTokenColumns;
     return list;
   },
 });

@@ -1,25 +1,26 @@
-import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
 import {
-  confirmedBeforeReading, describeToken, parseTokenId, personalByUser, resolveUserTarget, targetOptions, userOptions, type TargetOptions, type UserOptions,
+  confirmedBeforeReading, describeToken, personalByUser, resolveUserTarget, targetOptions, tokenIdOf, userOptions, type TargetOptions, type UserOptions,
 } from './shared.js';
 
 export default defineCommand<TargetOptions & UserOptions & { id: string }>({
   description: [
     'Revokes at once; whatever uses the token gets 401 from then on. Asks first, naming the token (its name, scopes and',
     'expiry). Personal tokens also accept `self`; an impersonation token is revoked with --personal --user NAME|ID',
-    '--impersonation (administrators).',
+    '--impersonation (administrators); a service account\'s with --service-account NAME (and --group for a group\'s).',
   ].join(' '),
-  examples: ['forgectl tokens revoke 4 --group acme --yes', 'forgectl tokens revoke 3 --personal'],
+  examples: ['forgectl tokens revoke 4 --group acme --yes', 'forgectl tokens revoke 3 --personal', 'forgectl tokens revoke 7 --service-account service_account_deploy --yes'],
   args: ['<id>'],
   options: [...targetOptions, ...userOptions],
   async run(opts, ctx) {
-    const { target } = await resolveUserTarget(opts, ctx);
-    personalByUser(opts, target);
-    // Group and project tokens are revoked by number only (api-facts §1.1); personal ones also as `self`.
-    const id = parseTokenId(opts.id, target.kind === 'personal');
-    await confirmedBeforeReading(ctx, `Revoke ${target.describe(id)}?`);
-    const token = await ctx.api.call<TokenRecord>(target.route('get'), target.params(id));
+    const { target: named } = await resolveUserTarget(opts, ctx, false);
+    personalByUser(opts, named);
+    // Group and project tokens are revoked by number only; personal ones also as `self`.
+    const id = tokenIdOf(named, 'revoke', opts.id, named.kind === 'personal');
+    await confirmedBeforeReading(ctx, `Revoke ${named.describe(id)}?`);
+    // A service account is looked up by name now: after the question off a terminal.
+    const target = await named.resolved(ctx.api);
+    const token = await target.read(ctx.api, id);
     const what = describeToken(target, token, id === 'self');
     if (token.revoked || token.active === false) {
       ctx.io.note(`${what} is already ${token.revoked ? 'revoked' : 'inactive'}; nothing to revoke`);

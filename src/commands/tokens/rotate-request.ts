@@ -24,7 +24,7 @@ export function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self
  */
 export function sendSuccessor(ctx: Context, target: TokenTarget, current: TokenRecord, expiresAt: string | undefined, recovery: RecoveryFile) {
   const body = {
-    ...target.params(),
+    ...target.createParams(),
     name: current.name,
     scopes: current.scopes,
     ...(current.access_level === undefined ? {} : { access_level: current.access_level }),

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { TokenKind, TokenRecord } from '../../resources/access-tokens/values.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
@@ -15,8 +15,8 @@ import {
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
 } from './rotation.js';
 import {
-  confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, parseTokenId, resolveTarget, selfElsewhere, targetOptions, warnStoreNow, withLevelName, withoutSecret,
-  type TargetOptions, type TokenTarget,
+  confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, resolveTarget, selfElsewhere, targetOptions, tokenIdOf, warnStoreNow, withLevelName, withoutSecret,
+  type RotatableKind, type TargetOptions, type TokenTarget,
 } from './shared.js';
 
 interface Options extends TargetOptions {
@@ -67,6 +67,7 @@ export default defineCommand<Options>({
     "forgectl tokens rotate 5 --project acme/api --overlap 1d --save-to 'ci-var:acme/api/DEPLOY_TOKEN?scope=production' --yes",
     'forgectl tokens rotate 5 --project acme/api --expires-in 30d --output-file deploy.token --yes',
     'forgectl tokens rotate self --personal --expires-in 30d --save-to-profile',
+    "forgectl tokens rotate 7 --service-account service_account_deploy --save-to 'ci-var:acme/DEPLOY_BOT_TOKEN?hidden=false' --yes",
   ],
   args: ['<id>'],
   options: [
@@ -83,26 +84,27 @@ export default defineCommand<Options>({
     },
     {
       flags: '--overlap <duration>',
-      description: 'keep the old token valid this long (1d, 12h): a successor of the same name, scopes and role is created instead, and the first run after the overlap revokes the older tokens of that name (group and project tokens)',
+      description: 'keep the old token valid this long (1d, 12h): a successor of the same name, scopes and role is created instead, and the first run after the overlap revokes the older tokens of that name (group and project tokens, and those of service accounts)',
       parse: (value: string) => (parseDuration('--overlap')(value), value),
     },
   ],
   async run(opts, ctx) {
-    const target = resolveTarget(opts);
-    const id = parseTokenId(opts.id);
+    const given = resolveTarget(opts);
+    const id = tokenIdOf(given, 'rotate', opts.id);
     const expiresAt = expiryFrom(opts, ctx.now());
     const connection = ctx.connection();
     const profile = profileTarget(opts, connection, id, ctx);
     const overlapMs = opts.overlap === undefined ? undefined : parseDuration('--overlap')(opts.overlap);
-    if (overlapMs !== undefined && target.kind === 'personal') {
-      throw new UsageError('--overlap works with group and project tokens', 'the service lets only administrators create personal tokens for a user; rotate personal tokens without --overlap');
+    if (overlapMs !== undefined && given.kind === 'personal') {
+      throw new UsageError('--overlap works with group and project tokens and those of service accounts', 'the service lets only administrators create personal tokens for a user; rotate personal tokens without --overlap');
     }
     const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined, ...(opts.saveTo?.length ? { extra: opts.saveTo } : {}) };
     await preflight(ctx, targets);
 
-    await confirmedBeforeReading(ctx, `Rotate ${target.describe(id)}${overlapMs === undefined ? ' (the old token stops working at once)' : `, keeping the old token valid for ${opts.overlap}`}?`);
+    await confirmedBeforeReading(ctx, `Rotate ${given.describe(id)}${overlapMs === undefined ? ' (the old token stops working at once)' : `, keeping the old token valid for ${opts.overlap}`}?`);
 
-    const rotation = new Rotation(ctx, connection, target, id, targets, overlapMs);
+    // A service account is looked up by name now: a read, after the question off a terminal, before any lock.
+    const rotation = new Rotation(ctx, connection, await given.resolved(ctx.api), id, targets, overlapMs);
     try {
       return await rotation.run(expiresAt, opts.overlap);
     } finally {
@@ -142,7 +144,7 @@ class Rotation {
   constructor(
     private readonly ctx: Context,
     private readonly connection: Connection,
-    private readonly target: TokenTarget<TokenKind>,
+    private readonly target: TokenTarget<RotatableKind>,
     private readonly id: number | 'self',
     private readonly targets: SaveTargets,
     private readonly overlapMs?: number,
@@ -177,7 +179,7 @@ class Rotation {
       ? `Rotate ${describeToken(target, current, id === 'self')} (the old token stops working at once)?`
       : `Rotate ${describeToken(target, current, id === 'self')}, keeping the old token valid for ${overlap}?`);
     if (ctx.globals.dryRun) {
-      if (this.overlapMs !== undefined) await ctx.api.call(target.route('create'), { ...target.params(), name: current.name, expires_at: expiresAt }, { retry: 'never' });
+      if (this.overlapMs !== undefined) await ctx.api.call(target.route('create'), { ...target.createParams(), name: current.name, expires_at: expiresAt }, { retry: 'never' });
       else await ctx.api.call(target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, { retry: 'never' });
       return undefined;
     }
@@ -200,6 +202,7 @@ class Rotation {
       instance,
       kind: target.kind,
       resource: target.resource,
+      ...(target.account ? { service_account: target.account } : {}),
       rotated_token_id: current.id,
       rotated_token_sha256: id === 'self' ? fingerprint(connection.token) : null,
       targets,
@@ -494,7 +497,7 @@ class Rotation {
 
   /** How the user checks the new token by hand. */
   private checkCommand(): string {
-    const flags = this.target.flags;
+    const flags = this.target.selfFlags;
     return this.targets.profile ? `forgectl -p ${this.targets.profile} tokens get self ${flags}` : `forgectl tokens get self ${flags}, as the new token`;
   }
 }
@@ -504,7 +507,7 @@ const notSent = (signal: Signal): CliError => interrupted(signal, 'before the ro
 /** A token's record; a token with only `self_rotate` may not read its group's API, but its own record is readable. */
 async function readToken(ctx: Context, target: TokenTarget, id: number | 'self'): Promise<TokenRecord> {
   try {
-    return await ctx.api.call<TokenRecord>(target.route('get'), target.params(id));
+    return await target.read(ctx.api, id);
   } catch (error) {
     if (id !== 'self' || target.kind === 'personal' || !(error instanceof ApiError) || error.status !== 403) throw selfElsewhere(error, target, id);
     return ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { TokenKind, TokenRecord } from '../../resources/access-tokens/values.js';
+import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';
@@ -10,7 +10,7 @@ import { instanceIdentity } from '../../config/resolve.js';
 import { saveProfileToken } from '../../config/credentials.js';
 import { keyringRead, loadStoredToken } from '../../config/keyring.js';
 import { readConfig } from '../../config/store.js';
-import { TokenTarget } from './shared.js';
+import { TokenTarget, type AccountRef, type RotatableKind } from './shared.js';
 import { createNew, writeAll } from '../../write.js';
 import type { Api } from '../../api/client.js';
 import { runHelper, targetName, writeCiVar, type ExtraTarget } from './save-targets.js';
@@ -38,8 +38,10 @@ export interface RecoveryRecord {
   created_at: string;
   /** Instance root URL. */
   instance: string;
-  kind: TokenKind;
+  kind: RotatableKind;
   resource: string;
+  /** The service account whose token was rotated (`kind` service-account; `resource` its group, or empty). */
+  service_account?: AccountRef;
   /** The token that was rotated (now revoked: never present it to a rotate endpoint again). */
   rotated_token_id: number;
   /** SHA-256 of the rotated token's value when it was the credential in use (`self`); identifies it offline. */
@@ -264,7 +266,7 @@ export function recoveryPrefix(kind: string, instance: string, id: number): stri
 }
 
 /** `<kind>-<instance key>-<id>-<time>.json`: the parts that name the lock of the token. */
-const RECOVERY_NAME = /^(?:group|project|personal)-([0-9a-f]{12})-(\d+)-.+\.json$/;
+const RECOVERY_NAME = /^(?:group|project|personal|service-account)-([0-9a-f]{12})-(\d+)-.+\.json$/;
 
 const isEmptyFile = (path: string): boolean => {
   try {
@@ -562,7 +564,10 @@ export async function saveEverywhere(
 }
 
 /** A token's own record, read as the token itself (`self` under its group or project, or the personal one). */
-const readOwnRecord = (api: Api, target: TokenTarget): Promise<TokenRecord> => api.call<TokenRecord>(target.route('get'), target.params('self'));
+const readOwnRecord = (api: Api, target: TokenTarget): Promise<TokenRecord> => target.read(api, 'self');
+
+/** The tokens a recovery file's token belongs to. */
+const targetOf = (record: RecoveryRecord): TokenTarget => new TokenTarget(record.kind, record.resource, record.service_account?.username, record.service_account);
 
 /**
  * Checks the new token with a GET as itself and returns its record. A 403 for scope still proves the token is valid
@@ -619,7 +624,7 @@ export interface Finished {
  */
 export async function finishRecovery(ctx: Context, found: Recovery, extra: SaveTargets, locks: HeldLocks): Promise<Finished> {
   const { path, record } = found;
-  const target = new TokenTarget(record.kind, record.resource);
+  const target = targetOf(record);
   locks.require(tokenLockPath(ctx.configDir, record.instance, record.rotated_token_id), target.describe(record.rotated_token_id));
   const state = await recoveryState(ctx.configDir, record, path);
   const plans: SaveTargets[] = [state.pending];

@@ -1,8 +1,11 @@
-import type { TokenFields, TokenKind } from '../../resources/access-tokens/values.js';
+import type { TokenFields, TokenKind, TokenRecord } from '../../resources/access-tokens/values.js';
+import type { Api } from '../../api/client.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
+import { findServiceAccount, topLevelGroup } from '../../resources/service-accounts/find.js';
+import { groupServiceAccountTokens } from '../../resources/service-accounts/resource.js';
 import { userIds } from '../../api/lookups.js';
 import type { Context, OptionDef } from '../../cli/command.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { accessLevelName, parseDate, parseDuration } from '../../parse.js';
 
 
@@ -10,31 +13,71 @@ export interface TargetOptions {
   group?: string;
   project?: string;
   personal?: boolean;
+  /** A service account by username or ID: the instance's, or with --group that group's. */
+  serviceAccount?: string;
 }
 
-/** Where tokens live: a group, a project, the personal ones, or a user's impersonation tokens (administrators). */
-export type TargetKind = TokenKind | 'impersonation';
+/**
+ * Where tokens live: a group, a project, the personal ones, a user's impersonation tokens (administrators), or a
+ * service account (the instance's, or a top-level group's).
+ */
+export type TargetKind = TokenKind | 'impersonation' | 'service-account';
+/** The tokens a rotation rotates (and its recovery file names). */
+export type RotatableKind = TokenKind | 'service-account';
+
+/** A service account whose tokens these are, as the service knows it. */
+export interface AccountRef {
+  id: number;
+  username: string;
+}
 
 /** Where a token lives: its kind, its group or project (or user), and the routes that reach it. */
 export class TokenTarget<K extends TargetKind = TargetKind> {
   constructor(
     readonly kind: K,
-    /** Group or project ID or path as given; the user's ID for impersonation tokens; empty for personal tokens. */
+    /**
+     * Group or project ID or path as given; the user's ID for impersonation tokens; empty for personal tokens; a
+     * service account's group as given, or empty for an instance's.
+     */
     readonly resource: string,
-    /** The user as given (a username or an ID), for impersonation tokens. */
+    /** The user as given (a username or an ID), for impersonation tokens; the service account as given. */
     private readonly user?: string,
+    /** The service account, once looked up (resolved()). */
+    readonly account?: AccountRef,
   ) {}
 
-  /** "group acme", "project acme/api", "personal", "user alice". */
+  /** "group acme", "project acme/api", "personal", "user alice", "service account ci-bot of group acme". */
   get label(): string {
     if (this.kind === 'impersonation') return `user ${this.user ?? this.resource}`;
+    if (this.kind === 'service-account') return `service account ${this.account?.username ?? this.user}${this.resource ? ` of group ${this.resource}` : ''}`;
     return this.kind === 'personal' ? 'personal' : `${this.kind} ${this.resource}`;
   }
 
-  /** The flags that name these tokens on the command line: `--group acme`, `--personal`, `--personal --user alice --impersonation`. */
+  /**
+   * The flags that name these tokens on the command line: `--group acme`, `--personal`, `--personal --user alice
+   * --impersonation`, `--service-account ci-bot --group acme`.
+   */
   get flags(): string {
     if (this.kind === 'impersonation') return `--personal --user ${this.user ?? this.resource} --impersonation`;
+    if (this.kind === 'service-account') return `--service-account ${this.account?.username ?? this.user}${this.resource ? ` --group ${this.resource}` : ''}`;
     return this.kind === 'personal' ? '--personal' : `--${this.kind} ${this.resource}`;
+  }
+
+  /** The flags of `self` here: a service account's token reads itself as the personal token it is. */
+  get selfFlags(): string {
+    return this.kind === 'service-account' ? '--personal' : this.flags;
+  }
+
+  /** The same tokens with their service account looked up (by username or ID, in its owner's list); others as they are. */
+  async resolved(api: Api): Promise<TokenTarget<K>> {
+    if (this.kind !== 'service-account' || this.account) return this;
+    const account = await findServiceAccount(api, this.resource ? { group: this.resource } : {}, this.user!);
+    return new TokenTarget(this.kind, this.resource, this.user, { id: account.id, username: account.username });
+  }
+
+  private get accountId(): number {
+    if (!this.account) throw new Error(`${this.label}: not looked up yet`);
+    return this.account.id;
   }
 
   describe(id: number | 'self'): string {
@@ -43,18 +86,59 @@ export class TokenTarget<K extends TargetKind = TargetKind> {
     return this.kind === 'personal' ? `personal ${which.replace(/^the /, '')}` : `${which} of ${this.label}`;
   }
 
-  /** A declared route of these tokens (src/resources/access-tokens/resource.ts), for api.call with params(). */
+  /**
+   * A declared route of these tokens (src/resources/access-tokens/resource.ts; a group's service accounts' in
+   * src/resources/service-accounts/resource.ts), for api.call with params(). An instance's service account's tokens
+   * are personal tokens. One token is read with read(): a group's service account's has no route of its own.
+   */
   route(name: 'list' | 'get' | 'create' | 'delete' | 'rotate'): string {
     const kind: TargetKind = this.kind;
+    if (kind === 'service-account') {
+      if (!this.resource) return accessTokens.parents.personal.routes[name];
+      if (name === 'get') throw new Error('a group\'s service account\'s token is read with read()');
+      return groupServiceAccountTokens.routes[name];
+    }
     if (kind !== 'impersonation') return accessTokens.parents[kind].routes[name];
     if (name === 'rotate') throw new UsageError('impersonation tokens are not rotated by the service: create a new one, then revoke the old one');
     return impersonationTokens.routes[name];
   }
 
-  /** The route parameters that name these tokens (the group, project or user), and one token (its id, or `self`) when given. */
+  /**
+   * The route parameters that name these tokens (the group, project or user; an instance's service account's list
+   * is the personal one narrowed to it), and one token (its id, or `self`) when given.
+   */
   params(id?: number | 'self'): Record<string, string | number> {
+    const one: Record<string, string | number> = id === undefined ? {} : { token_id: id };
     if (this.kind === 'impersonation') return { user: this.resource, ...(id === undefined ? {} : { impersonation_token_id: id }) };
-    return { ...(this.kind === 'personal' ? {} : { [this.kind]: this.resource }), ...(id === undefined ? {} : { token_id: id }) };
+    if (this.kind === 'service-account') {
+      if (this.resource) return { group: this.resource, user: this.accountId, ...one };
+      return id === undefined ? { user_id: this.accountId } : one;
+    }
+    return { ...(this.kind === 'personal' ? {} : { [this.kind]: this.resource }), ...one };
+  }
+
+  /** The parameters of the create route: personal tokens (and an instance's service account's) are made under their user. */
+  createParams(userId?: number): Record<string, string | number> {
+    if (this.kind === 'personal') return userId === undefined ? {} : { user: userId };
+    if (this.kind === 'service-account' && !this.resource) return { user: this.accountId };
+    return this.params();
+  }
+
+  /**
+   * One token's record: by its route, or (a service account's) checked to be the account's, its own record as
+   * itself for `self`.
+   */
+  async read(api: Api, id: number | 'self'): Promise<TokenRecord> {
+    if (this.kind !== 'service-account') return api.call<TokenRecord>(this.route('get'), this.params(id));
+    if (id === 'self') return api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
+    const found = this.resource ? await this.findInList(api, id) : await api.call<TokenRecord>(this.route('get'), this.params(id));
+    if (found?.user_id === this.accountId) return found;
+    throw new CliError(`token ${id} is not a token of ${this.label}`, ExitCode.notFound, `forgectl tokens list ${this.flags} lists them`);
+  }
+
+  private async findInList(api: Api, id: number): Promise<TokenRecord | undefined> {
+    for await (const token of api.list<TokenRecord>(this.route('list'), this.params(), { all: true, perPage: 100 })) if (token.id === id) return token;
+    return undefined;
   }
 }
 
@@ -79,9 +163,10 @@ export async function confirmedBeforeReading(ctx: Context, question: string): Pr
 }
 
 export const targetOptions: OptionDef[] = [
-  { flags: '--group <id|path>', description: 'group access tokens of this group' },
+  { flags: '--group <id|path>', description: 'group access tokens of this group (with --service-account: the group whose account it is)' },
   { flags: '--project <id|path>', description: 'project access tokens of this project' },
   { flags: '--personal', description: 'personal access tokens' },
+  { flags: '--service-account <name|id>', description: 'the tokens of this service account of the instance (administrators), or with --group of that top-level group (its Owners)' },
 ];
 
 export interface UserOptions {
@@ -99,9 +184,14 @@ export const userOptions: OptionDef[] = [
  * The tokens --group, --project or --personal name, with --user (a username or an ID) and --impersonation for
  * personal ones: the user's impersonation tokens, or (without --impersonation) `userId` to narrow personal tokens to.
  * `needsUser`: --impersonation without --user is refused (a user's impersonation tokens are reached by the user).
+ * A service account is looked up in its owner's list unless `lookUpAccount` is false (then: target.resolved() later).
  */
-export async function resolveUserTarget(opts: TargetOptions & UserOptions, ctx: Context): Promise<{ target: TokenTarget; userId?: number }> {
+export async function resolveUserTarget(opts: TargetOptions & UserOptions, ctx: Context, lookUpAccount = true): Promise<{ target: TokenTarget; userId?: number }> {
   const target = resolveTarget(opts);
+  if (target.kind === 'service-account') {
+    if (opts.user !== undefined || opts.impersonation) throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal, not with --service-account`);
+    return { target: lookUpAccount ? await target.resolved(ctx.api) : target };
+  }
   if (target.kind !== 'personal') {
     if (opts.user !== undefined || opts.impersonation) throw new UsageError(`${opts.user !== undefined ? '--user' : '--impersonation'} goes with --personal`);
     return { target };
@@ -117,12 +207,22 @@ export function personalByUser(opts: UserOptions, target: TokenTarget): void {
   if (opts.user !== undefined && target.kind === 'personal') throw new UsageError('--user goes with --impersonation here: a personal token is named by its id alone');
 }
 
-/** Exactly one of --group, --project, --personal; the profile's default group or project is never guessed here. */
-export function resolveTarget(opts: TargetOptions): TokenTarget<TokenKind> {
+/**
+ * Exactly one of --group, --project, --personal, or --service-account (with --group for a group's account); the
+ * profile's default group or project is never guessed here. A service account is looked up later (resolved()).
+ */
+export function resolveTarget(opts: TargetOptions): TokenTarget<RotatableKind> {
+  if (opts.serviceAccount !== undefined) {
+    if (opts.project !== undefined || opts.personal) {
+      throw new UsageError(`--service-account goes alone (an account of the instance) or with --group (a group's), not with ${opts.personal ? '--personal' : '--project'}`);
+    }
+    if (!opts.serviceAccount.trim()) throw new UsageError('--service-account must not be empty');
+    return new TokenTarget('service-account', opts.group === undefined ? '' : topLevelGroup(opts.group), opts.serviceAccount);
+  }
   const given = [opts.group !== undefined, opts.project !== undefined, Boolean(opts.personal)].filter(Boolean).length;
   if (given !== 1) {
     throw new UsageError(
-      given ? 'give only one of --group, --project and --personal' : 'which tokens? pass --group ID|PATH, --project ID|PATH or --personal',
+      given ? 'give only one of --group, --project and --personal' : 'which tokens? pass --group ID|PATH, --project ID|PATH, --personal or --service-account NAME',
     );
   }
   if (opts.personal) return new TokenTarget('personal', '');
@@ -138,6 +238,17 @@ export function selfElsewhere(error: unknown, target: TokenTarget, id: number | 
   if (id !== 'self' || target.kind === 'personal' || !(error instanceof ApiError) || error.status !== 404 || !/token/i.test(error.message)) return error;
   const hint = `the token in use is not an access token of ${target.label}; a personal token reads itself with --personal`;
   return new ApiError(error.message, error.status, error.method, error.path, error.requestId, hint, error.body);
+}
+
+/**
+ * The token id of a command on these tokens: `self` where the token in use can be named so (not an impersonation
+ * token; a service account's token in use is the personal token it is).
+ */
+export function tokenIdOf(target: TokenTarget, verb: string, value: string, allowSelf = target.kind !== 'impersonation'): number | 'self' {
+  if (value === 'self' && target.kind === 'service-account') {
+    throw new UsageError('a service account\'s token in use is a personal token of its own: name it with --personal, not --service-account', `as the service account: forgectl -p PROFILE tokens ${verb} self --personal`);
+  }
+  return parseTokenId(value, allowSelf);
 }
 
 /** A token id: a positive integer, or `self` where the service accepts it. */

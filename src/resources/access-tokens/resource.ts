@@ -15,8 +15,20 @@ const TOKEN_FIELDS = {
   expires_at: f.date({ nullable: true, help: 'YYYY-MM-DD' }),
   last_used_at: f.time({ readOnly: true, nullable: true }),
 };
-/** Personal and impersonation tokens have no access level. */
+/** Personal and impersonation tokens (and those of service accounts) have no access level. */
 const { access_level: _accessLevel, ...PERSONAL_TOKEN_FIELDS } = TOKEN_FIELDS;
+export { PERSONAL_TOKEN_FIELDS };
+
+/** What a list of tokens is filtered by, and shows, wherever the tokens live (a service account's too). */
+export const TOKEN_LIST = {
+  filters: {
+    state: f.enum(['active', 'inactive']),
+    revoked: f.bool(),
+    search: f.string(),
+  },
+  columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
+  identity: ['name'],
+};
 
 /**
  * Access tokens of a group, of a project, or personal ones: one record and one set of verbs under three parents,
@@ -73,13 +85,7 @@ export const accessTokens = defineResource({
     },
   },
   fields: TOKEN_FIELDS,
-  filters: {
-    state: f.enum(['active', 'inactive']),
-    revoked: f.bool(),
-    search: f.string(),
-  },
-  columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
-  identity: ['name'],
+  ...TOKEN_LIST,
   roles: { read: 'maintainer', write: 'maintainer' },
 });
 

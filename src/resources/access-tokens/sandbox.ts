@@ -1,6 +1,9 @@
-import { authenticate, checkScope, findGroup, findProject, groupFor, groupRole, isExpired, presentedToken, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
-import { newTokenValue, type Db } from '../../sandbox/db.js';
-import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import {
+  authenticateRotation, createPersonalToken, expiryFrom, filterTokens, MAX_LIFETIME_DAYS, presentResourceToken, revokeToken, rotate, scopesFrom, withValue,
+} from '../../sandbox/access-tokens.js';
+import { checkScope, findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import type { Db } from '../../sandbox/db.js';
+import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { deployTokenTable, groups, members, projects, runnerTable, tokens, users, type AccessToken, type StoredDeployToken, type Group, type Project, type Runner, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { addToken, addUser, isoDate } from '../../sandbox/seed.js';
@@ -12,35 +15,12 @@ import { accessTokens } from './resource.js';
 
 /**
  * Group, project and personal access tokens (spec document 1 "Group access tokens", "States and transitions";
- * api-facts §1.1 and §5): bot users, scopes, access levels, expiry limits, rotation with reuse detection.
+ * api-facts §1.1 and §5): bot users, scopes, access levels, expiry limits, rotation with reuse detection (the
+ * machinery in src/sandbox/access-tokens.ts, shared with the tokens of service accounts).
  */
-
-export const TOKEN_SCOPES = [
-  'api', 'read_api', 'read_user', 'create_runner', 'manage_runner', 'k8s_proxy', 'read_repository', 'write_repository',
-  'read_registry', 'write_registry', 'read_virtual_registry', 'write_virtual_registry', 'ai_features', 'self_rotate',
-  'sudo', 'admin_mode', 'read_service_ping',
-];
-/** Scopes a group or project token may not have (they belong to users). */
-const USER_ONLY_SCOPES = new Set(['sudo', 'admin_mode', 'read_user', 'read_service_ping']);
-const MAX_LIFETIME_DAYS = 365;
-const ROTATION_DEFAULT_DAYS = 7;
 
 type ResourceKind = 'group' | 'project';
 type Resource = { kind: ResourceKind; id: number; path: string };
-
-/** The fields of a group or project token (api-facts §5): the personal fields plus access_level. */
-export function presentResourceToken(token: AccessToken): Record<string, unknown> {
-  return { ...presentPersonalToken(token), access_level: token.access_level ?? Role.maintainer };
-}
-
-function present(token: AccessToken): Record<string, unknown> {
-  return token.kind === 'personal' ? presentPersonalToken(token) : presentResourceToken(token);
-}
-
-/** The plaintext value is part of the answer only when a token is created or rotated. */
-function withValue(token: AccessToken): Record<string, unknown> {
-  return { ...present(token), token: token.token };
-}
 
 /** The minimum role that manages the tokens of a resource: Owner for groups (spec), Maintainer for projects. */
 const managerRole = (kind: ResourceKind): number => (kind === 'group' ? Role.owner : Role.maintainer);
@@ -61,81 +41,8 @@ function roleIn(req: SandboxRequest, resource: Resource): number {
     : projectRole(req.db, req.user, findProject(req.db, String(resource.id)));
 }
 
-function today(req: SandboxRequest, plusDays = 0): string {
-  return isoDate(req.now(), plusDays);
-}
-
-/** expires_at of a create or rotate request: a real date, today or later, at most a year ahead. */
-function expiryFrom(req: SandboxRequest, defaultDays: number): string {
-  const value = req.input.expires_at;
-  if (value === undefined || value === null || value === '') return today(req, defaultDays);
-  const text = String(value);
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
-  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw errors.invalid('expires_at');
-  // A token may expire today (it stays valid through its expiry day); only past dates are refused.
-  if (text < today(req)) throw errors.validation({ expires_at: ['must be today or later'] });
-  const max = today(req, MAX_LIFETIME_DAYS);
-  if (text > max) throw errors.validation({ expires_at: [`must be before ${max}`] });
-  return text;
-}
-
-function scopesFrom(req: SandboxRequest, allowUserScopes: boolean): string[] {
-  const scopes = array(required(req, 'scopes')) ?? [];
-  if (!scopes.length) throw errors.missing('scopes');
-  if (scopes.some((s) => !TOKEN_SCOPES.includes(s) || (!allowUserScopes && USER_ONLY_SCOPES.has(s)))) throw errors.invalid('scopes');
-  return [...new Set(scopes)];
-}
-
 function findTokenOf(db: Db, resource: Resource, id: number): AccessToken | undefined {
   return tokens(db).find((t) => t.id === id && t.kind === resource.kind && t.resource_id === resource.id);
-}
-
-/** Reuse detection: every still-active token of the family is revoked. */
-function revokeFamily(db: Db, familyId: number): void {
-  for (const token of tokens(db)) {
-    if (token.family_id === familyId && !token.revoked) {
-      token.revoked = true;
-      token.active = false;
-    }
-  }
-}
-
-/**
- * Authenticates a rotation request itself (the route skips the generic check): a revoked token that was already
- * rotated, presented again, revokes its whole family before the 401 (spec "States and transitions").
- */
-function authenticateRotation(req: SandboxRequest): void {
-  const value = presentedToken(req);
-  const presented = value ? tokens(req.db).find((t) => t.token === value) : undefined;
-  if (presented?.revoked && presented.rotated) revokeFamily(req.db, presented.family_id);
-  authenticate(req);
-}
-
-/** Rotates `old`: it is revoked at once and a new token of the same family, bot user and scopes is returned. */
-function rotate(req: SandboxRequest, old: AccessToken): AccessToken {
-  if (old.revoked) {
-    if (old.rotated) revokeFamily(req.db, old.family_id);
-    throw errors.unauthorized();
-  }
-  if (isExpired(old, req.now())) throw errors.unauthorized();
-  const expiresAt = expiryFrom(req, ROTATION_DEFAULT_DAYS);
-  old.revoked = true;
-  old.active = false;
-  old.rotated = true;
-  const fresh: AccessToken = {
-    ...old,
-    id: req.db.nextId('tokens'),
-    revoked: false,
-    active: true,
-    rotated: undefined,
-    created_at: req.now().toISOString(),
-    expires_at: expiresAt,
-    last_used_at: null,
-    token: newTokenValue(),
-  };
-  delete fresh.rotated;
-  tokens(req.db).push(fresh);
-  return fresh;
 }
 
 /** A bot user for a new group or project token, a member of the resource at the token's access level. */
@@ -155,51 +62,6 @@ export function createBotUser(db: Db, resource: Resource, name: string, accessLe
 export function addResourceToken(db: Db, resource: Resource, fields: Partial<AccessToken> & { name: string; scopes: string[]; access_level: number }, now: Date): AccessToken {
   const bot = createBotUser(db, resource, fields.name, fields.access_level, now);
   return addToken(db, bot, { kind: resource.kind, resource_id: resource.id, expires_at: isoDate(now, MAX_LIFETIME_DAYS), ...fields }, now);
-}
-
-/** The list filters shared by group, project and personal token lists (spec endpoint 1, api-facts §5). */
-function filterTokens(req: SandboxRequest, list: AccessToken[]): AccessToken[] {
-  const q = req.query;
-  const now = req.now();
-  const isActive = (t: AccessToken) => !t.revoked && !isExpired(t, now);
-  if (q.state !== undefined) {
-    if (!['active', 'inactive'].includes(String(q.state))) throw errors.invalid('state');
-    list = list.filter((t) => (q.state === 'active' ? isActive(t) : !isActive(t)));
-  }
-  const revoked = bool(q.revoked);
-  if (revoked !== undefined) list = list.filter((t) => t.revoked === revoked);
-  if (q.search) list = list.filter((t) => t.name.toLowerCase().includes(String(q.search).toLowerCase()));
-  const time = (name: string): number | undefined => {
-    if (q[name] === undefined || q[name] === '') return undefined;
-    const value = Date.parse(String(q[name]));
-    if (Number.isNaN(value)) throw errors.invalid(name);
-    return value;
-  };
-  const bounds: Array<[string, (t: AccessToken) => string | null, 'after' | 'before']> = [
-    ['created_after', (t) => t.created_at, 'after'], ['created_before', (t) => t.created_at, 'before'],
-    ['expires_after', (t) => t.expires_at, 'after'], ['expires_before', (t) => t.expires_at, 'before'],
-    ['last_used_after', (t) => t.last_used_at, 'after'], ['last_used_before', (t) => t.last_used_at, 'before'],
-  ];
-  for (const [name, field, direction] of bounds) {
-    const bound = time(name);
-    if (bound === undefined) continue;
-    list = list.filter((t) => {
-      const value = field(t);
-      if (value === null) return false;
-      const at = Date.parse(value);
-      return direction === 'after' ? at > bound : at < bound;
-    });
-  }
-  const sort = q.sort === undefined ? 'created_desc' : String(q.sort);
-  const match = /^(created|expires|last_used|name)_(asc|desc)$/.exec(sort);
-  if (!match) throw errors.invalid('sort');
-  const key = { created: 'created_at', expires: 'expires_at', last_used: 'last_used_at', name: 'name' }[match[1]] as keyof AccessToken;
-  const sign = match[2] === 'asc' ? 1 : -1;
-  return [...list].sort((a, b) => {
-    const x = (a[key] ?? '') as string;
-    const y = (b[key] ?? '') as string;
-    return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign;
-  });
 }
 
 function resourceRoutes(api: Router, kind: ResourceKind): void {
@@ -266,9 +128,7 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
     const id = int(req.params.token_id, 'token_id');
     const token = id === undefined ? undefined : findTokenOf(req.db, resource, id);
     if (!token) throw errors.notFound('Token');
-    if (token.revoked) throw errors.badRequest('Token already revoked');
-    token.revoked = true;
-    token.active = false;
+    revokeToken(token);
     return noContent();
   });
 }
@@ -324,9 +184,7 @@ function personalRoutes(api: Router): void {
 
   const revoke = (req: SandboxRequest, token: AccessToken | undefined) => {
     if (!token || !own(req, token)) throw errors.notFound('Token');
-    if (token.revoked) throw errors.badRequest('Token already revoked');
-    token.revoked = true;
-    token.active = false;
+    revokeToken(token);
     return noContent();
   };
   api.route(routes.delete, (req) => {
@@ -339,17 +197,7 @@ function personalRoutes(api: Router): void {
     if (!requireUser(req).is_admin) throw errors.forbidden();
     const user = users(req.db).find((u) => String(u.id) === req.params.user);
     if (!user) throw errors.notFound('User');
-    const name = String(required(req, 'name'));
-    const scopes = scopesFrom(req, true);
-    const expiresAt = expiryFrom(req, MAX_LIFETIME_DAYS);
-    const id = req.db.nextId('tokens');
-    const token: AccessToken = {
-      id, kind: 'personal', user_id: user.id, name, description: String(req.input.description ?? ''), scopes,
-      active: true, revoked: false, created_at: req.now().toISOString(), expires_at: expiresAt, last_used_at: null,
-      token: newTokenValue(), family_id: id,
-    };
-    tokens(req.db).push(token);
-    return created(withValue(token));
+    return created(withValue(createPersonalToken(req, user)));
   });
 }
 

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseDateTime, parseKeyValue, parseList } from '../../parse.js';
-import { assignField, type Json } from '../../cli/json-fields.js';
+import { assignField, type Json } from '../../json-fields.js';
 import { connectionOptions, parseSeverity, prometheusBody, readPayload, sendAlert, severityFor, type ConnectionOpts, type JsonObject } from './shared.js';
 
 interface Options extends ConnectionOpts {

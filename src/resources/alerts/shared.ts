@@ -5,7 +5,7 @@ import { ApiError, ConfigError, UsageError } from '../../errors.js';
 import { parseChoice } from '../../parse.js';
 import { isLoopbackHost, selectedProfileName } from '../../config/resolve.js';
 import { GENERIC_SEVERITIES, SEVERITY_LABELS } from './resource.js';
-import type { Json } from '../../cli/json-fields.js';
+import type { Json } from '../../json-fields.js';
 
 /**
  * Alert intake (document 3 "Alert intake"; api-facts §1.18). The URL is a WEB route of the instance (not under

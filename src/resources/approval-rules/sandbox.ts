@@ -35,22 +35,29 @@ function approverFields(req: SandboxRequest, rule: Pick<ApprovalRule, 'user_ids'
   };
 }
 
-function presentedRule(req: SandboxRequest, rule: ApprovalRule): Values {
+/** What a project rule's answer has that it does not store: its approvers and protected branches. */
+function ruleComputed(req: SandboxRequest, rule: ApprovalRule): Values {
   const branches = rule.applies_to_all_protected_branches
     ? protectedBranches(req.db).filter((b) => b.project_id === rule.project_id)
     : protectedBranches(req.db).filter((b) => rule.protected_branch_ids.includes(b.id));
-  return presentRecord(atProject, rule, { ...approverFields(req, rule), protected_branches: branches.map((branch) => presentProtectedBranch(req.db, branch)) });
+  return { ...approverFields(req, rule), protected_branches: branches.map((branch) => presentProtectedBranch(req.db, branch)) };
 }
 
-function presentedMrRule(req: SandboxRequest, rule: MergeRequestRule): Values {
+const presentedRule = (req: SandboxRequest, rule: ApprovalRule): Values => presentRecord(atProject, rule, ruleComputed(req, rule));
+
+/** What a merge request's rule's answer has that it does not store: approvers, the project rule it copies, whether it differs. */
+function mrRuleComputed(req: SandboxRequest, rule: MergeRequestRule): Values {
   const source = rule.source_rule_id === null ? undefined : approvalRules(req.db).find((r) => r.id === rule.source_rule_id);
-  return presentRecord(atMergeRequest, rule, {
+  return {
     ...approverFields(req, rule),
     source_rule: source ? { approvals_required: source.approvals_required } : null,
     section: null,
     overridden: source !== undefined && (source.approvals_required !== rule.approvals_required || source.name !== rule.name),
-  });
+  };
 }
+
+const presentedMrRule = (req: SandboxRequest, rule: MergeRequestRule): Values => presentRecord(atMergeRequest, rule, mrRuleComputed(req, rule));
+
 
 /** user_ids and usernames, group_ids of a request: users need access to the project, groups must be visible (others are dropped, as the service filters them). */
 function applyApprovers(req: SandboxRequest, project: Project, rule: Pick<ApprovalRule, 'user_ids' | 'group_ids'>): void {

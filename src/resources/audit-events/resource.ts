@@ -1,5 +1,24 @@
-import { f } from '../../api/fields.js';
+import { f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
+
+/** What an audit event's `details` may hold (the service's shape: every key optional). */
+export interface AuditDetails {
+  author_name?: string;
+  author_email?: string;
+  target_id?: number | string;
+  target_type?: string;
+  target_details?: string;
+  custom_message?: string;
+  add?: string;
+  remove?: string;
+  change?: string;
+  from?: unknown;
+  to?: unknown;
+  as?: string;
+  impersonated_by?: string;
+  entity_path?: string;
+  ip_address?: string;
+}
 
 /**
  * Audit events (Premium): who changed what, newest first. The instance's (administrators), a group's (Owner) and a
@@ -32,7 +51,7 @@ export const auditEvents = defineResource({
     entity_id: f.int({ readOnly: true }),
     entity_type: f.string({ readOnly: true }),
     event_name: f.string({ readOnly: true }),
-    details: f.object(),
+    details: f.object<AuditDetails>(),
     created_at: f.time({ readOnly: true }),
   },
   computed: ['author', 'action', 'target'],
@@ -42,34 +61,8 @@ export const auditEvents = defineResource({
   tier: 'premium',
 });
 
-/** What an audit event's `details` may hold (the service's shape: every key optional). */
-export interface AuditDetails {
-  author_name?: string;
-  author_email?: string;
-  target_id?: number | string;
-  target_type?: string;
-  target_details?: string;
-  custom_message?: string;
-  add?: string;
-  remove?: string;
-  change?: string;
-  from?: unknown;
-  to?: unknown;
-  as?: string;
-  impersonated_by?: string;
-  entity_path?: string;
-  ip_address?: string;
-}
-
-export interface AuditEvent {
-  id: number;
-  author_id: number;
-  entity_id: number;
-  entity_type: string;
-  event_name?: string;
-  details: AuditDetails;
-  created_at: string;
-}
+/** An audit event as the service presents it. */
+export type AuditEvent = RecordOf<typeof auditEvents>;
 
 /**
  * The service's name for the kind of object a collection's path holds (`target_type` of its audit events), by the

@@ -1,4 +1,4 @@
-import { BADGE_URL_HINT, f } from '../../api/fields.js';
+import { BADGE_URL_HINT, f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
 const placeholders = 'placeholders such as %{project_path} and %{default_branch} are rendered';
@@ -31,3 +31,6 @@ export const badges = defineResource({
   identity: ['name'],
   roles: { read: 'guest', write: 'maintainer' },
 });
+
+/** A badge as the service presents it. */
+export type Badge = RecordOf<typeof badges>;

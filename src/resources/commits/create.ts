@@ -9,7 +9,7 @@ import { projectOption } from '../../cli/options.js';
 import { collect, parseChoice, plural } from '../../parse.js';
 import { UsageError } from '../../errors.js';
 import { repoPath } from '../../git/content.js';
-import { isIgnored, parseIgnore, type IgnoreRule } from '../../cli/gitignore.js';
+import { isIgnored, parseIgnore, type IgnoreRule } from '../../git/ignore.js';
 
 interface Flags {
   project?: string;

@@ -17,10 +17,6 @@ export const commits = defineResource({
     signature: 'GET /projects/{project}/repository/commits/{sha}/signature',
     revert: 'POST /projects/{project}/repository/commits/{sha}/revert',
     diff: 'GET /projects/{project}/repository/commits/{sha}/diff',
-    comments: 'GET /projects/{project}/repository/commits/{sha}/comments',
-    comment: 'POST /projects/{project}/repository/commits/{sha}/comments',
-    statuses: 'GET /projects/{project}/repository/commits/{sha}/statuses',
-    setStatus: 'POST /projects/{project}/statuses/{sha}',
   },
   fields: {
     id: f.string({ readOnly: true, help: 'commit SHA, branch or tag' }),
@@ -42,6 +38,68 @@ export const commits = defineResource({
   },
   columns: ['short_id', 'committed_date', 'author_name', 'title'],
   identity: ['id'],
+  roles: { read: 'reporter', write: 'developer' },
+});
+
+/** The commit comments and statuses are on: its SHA, a branch or a tag. */
+const onCommit = { sha: f.string({ help: 'commit SHA, branch or tag', placeholder: '<sha>' }) };
+
+/** Comments on a commit, on a line of a file (path, line, line_type) or on the whole commit; anyone who reads the project adds them. */
+export const commitComments = defineResource({
+  noun: 'commit comment',
+  command: 'commits',
+  parent: 'project',
+  scope: onCommit,
+  id: { param: 'sha', field: 'note' },
+  routes: {
+    list: 'GET /projects/{project}/repository/commits/{sha}/comments',
+    create: 'POST /projects/{project}/repository/commits/{sha}/comments',
+  },
+  fields: {
+    note: f.string({ create: 'required', help: 'the comment' }),
+    path: f.string({ nullable: true, help: 'the file commented on' }),
+    line: f.int({ min: 1, nullable: true, help: 'the line commented on' }),
+    line_type: f.enum(['new', 'old'], { nullable: true, help: 'new (default) or old: the side of the diff the line is on' }),
+    author: f.object(),
+    created_at: f.time({ readOnly: true }),
+  },
+  columns: ['created_at', 'author.username', 'path', 'line', 'note'],
+  identity: ['note'],
+  roles: { read: 'guest', write: 'guest' },
+});
+
+/** The states of a commit status. */
+export const COMMIT_STATUS_STATES = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'] as const;
+
+/** External statuses of a commit: what CI systems outside the instance report (`commits set-status`, `commits statuses`). */
+export const commitStatuses = defineResource({
+  noun: 'commit status',
+  command: 'commits',
+  parent: 'project',
+  scope: onCommit,
+  id: { param: 'status_id', field: 'id' },
+  routes: {
+    list: 'GET /projects/{project}/repository/commits/{sha}/statuses',
+    create: 'POST /projects/{project}/statuses/{sha}',
+  },
+  fields: {
+    id: f.int({ min: 1, readOnly: true }),
+    sha: f.string({ readOnly: true }),
+    ref: f.string({ help: 'branch or tag the status is for (default: the default branch)' }),
+    status: f.enum(COMMIT_STATUS_STATES, { readOnly: true }),
+    name: f.string({ help: 'name of the check (default "default")' }),
+    target_url: f.string({ nullable: true, help: "where the check's details are" }),
+    description: f.string({ nullable: true, help: 'a short description of the status' }),
+    created_at: f.time({ readOnly: true }),
+    started_at: f.time({ readOnly: true, nullable: true }),
+    finished_at: f.time({ readOnly: true, nullable: true }),
+    allow_failure: f.bool({ readOnly: true }),
+    coverage: f.object<number | null>({ nullable: true }),
+    pipeline_id: f.int({ readOnly: true }),
+    author: f.object(),
+  },
+  columns: ['id', 'name', 'status', 'ref', 'target_url', 'created_at'],
+  identity: ['name'],
   roles: { read: 'reporter', write: 'developer' },
 });
 

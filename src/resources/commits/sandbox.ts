@@ -13,7 +13,8 @@ import { presentUserBasic } from '../../sandbox/present.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { commitOf, readableProject } from '../../sandbox/repository-access.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { commits as declared } from './resource.js';
+import { commitComments as commitCommentDeclaration, commitStatuses as commitStatusDeclaration, COMMIT_STATUS_STATES, commits as declared } from './resource.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 import { projectFor, Role } from '../../sandbox/auth.js';
 
 /** The commits a ref_name selects: a branch, tag or sha, or a range `a..b` (in b, not in a) or `a...b`. */
@@ -116,25 +117,78 @@ function applyCommit(req: SandboxRequest, project: Project, commit: Commit, how:
   return created(presentCommit(written, project, req.rootUrl, { stats: true, single: true }));
 }
 
-function presentComment(req: SandboxRequest, comment: CommitComment): Record<string, unknown> {
-  const author = users(req.db).find((u) => u.id === comment.author_id);
-  return {
-    note: comment.note, path: comment.path, line: comment.line, line_type: comment.line_type,
-    author: author ? presentUserBasic(author, req.rootUrl) : null, created_at: comment.created_at,
+/** The author of a comment or status, as its answer has it. */
+const authorOf = (req: SandboxRequest, record: { author_id: number }): Values => {
+  const author = users(req.db).find((u) => u.id === record.author_id);
+  return { author: author ? presentUserBasic(author, req.rootUrl) : null };
+};
+
+const presentedComment = (req: SandboxRequest) => (comment: CommitComment): Values => presentRecord(commitCommentDeclaration, comment, authorOf(req, comment));
+
+const presentedStatus = (req: SandboxRequest) => (status: CommitStatus): Values => presentRecord(commitStatusDeclaration, status, { allow_failure: false, ...authorOf(req, status) });
+
+function addComment(req: SandboxRequest) {
+  const project = readableProject(req);
+  const commit = commitParam(req, project);
+  const note = String(required(req, 'note'));
+  const lineType = req.input.line_type === undefined ? undefined : String(req.input.line_type);
+  if (lineType !== undefined && !['new', 'old'].includes(lineType)) throw errors.invalid('line_type');
+  const path = req.input.path === undefined ? null : String(req.input.path);
+  const line = path === null ? null : (int(req.input.line, 'line') ?? null);
+  const comment: CommitComment = {
+    id: req.db.nextId('commit_comments'), project_id: project.id, sha: commit.id, note, path, line,
+    line_type: path === null ? null : ((lineType as CommitComment['line_type']) ?? 'new'), author_id: req.user!.id, created_at: req.now().toISOString(),
   };
+  commitComments(req.db).push(comment);
+  return created(presentedComment(req)(comment));
 }
 
-/** External commit statuses (`POST /projects/{project}/statuses/{sha}`): CI systems outside the instance report here. */
-const STATES: CommitStatusState[] = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'];
+function listStatuses(req: SandboxRequest) {
+  const project = readableProject(req);
+  const commit = commitParam(req, project);
+  const { ref, name, stage } = req.query as Record<string, string | undefined>;
+  let list = commitStatuses(req.db).filter((s) => s.project_id === project.id && s.sha === commit.id);
+  if (ref) list = list.filter((s) => s.ref === ref);
+  if (name) list = list.filter((s) => s.name === name);
+  if (stage) list = list.filter((s) => s.stage === stage);
+  // Without all=true, only the newest status of each name and ref.
+  if (!bool(req.query.all)) list = list.filter((s) => !list.some((t) => t.id > s.id && t.name === s.name && t.ref === s.ref));
+  return paginate(req, list, { present: presentedStatus(req) });
+}
+
+/** External commit statuses: CI systems outside the instance report here. */
 const FINISHED: CommitStatusState[] = ['success', 'failed', 'canceled', 'skipped'];
 const EVENT: Record<CommitStatusState, string> = { pending: 'enqueue', running: 'run', success: 'success', failed: 'drop', canceled: 'cancel', skipped: 'skip' };
-function presentStatus(req: SandboxRequest, status: CommitStatus): Record<string, unknown> {
-  const author = users(req.db).find((u) => u.id === status.author_id);
-  return {
-    id: status.id, sha: status.sha, ref: status.ref, status: status.status, name: status.name, target_url: status.target_url,
-    description: status.description, created_at: status.created_at, started_at: status.started_at, finished_at: status.finished_at,
-    allow_failure: false, coverage: status.coverage, pipeline_id: status.pipeline_id, author: author ? presentUserBasic(author, req.rootUrl) : null,
-  };
+
+/** A status of the same name that has not finished moves to the new state; a finished one is followed by a new one. */
+function setStatus(req: SandboxRequest) {
+  const project = projectFor(req, Role.developer);
+  const commit = commitParam(req, project);
+  const state = String(required(req, 'state')) as CommitStatusState;
+  if (!COMMIT_STATUS_STATES.includes(state)) throw errors.invalid('state');
+  const ref = req.input.ref === undefined || req.input.ref === '' ? project.default_branch : String(req.input.ref);
+  const name = String(req.input.name ?? req.input.context ?? 'default');
+  const at = req.now().toISOString();
+  const coverage = req.input.coverage === undefined ? null : Number(req.input.coverage);
+  if (coverage !== null && !Number.isFinite(coverage)) throw errors.invalid('coverage');
+  const table = commitStatuses(req.db);
+  let status = table.find((s) => s.project_id === project.id && s.sha === commit.id && s.ref === ref && s.name === name && !FINISHED.includes(s.status));
+  if (status && status.status === state) throw errors.badRequest(`Cannot transition status via :${EVENT[state]} from :${status.status}`);
+  if (!status) {
+    status = {
+      id: req.db.nextId('commit_statuses'), project_id: project.id, sha: commit.id, ref, name, stage: 'external', status: 'pending',
+      target_url: null, description: null, created_at: at, started_at: null, finished_at: null, coverage: null,
+      pipeline_id: int(req.input.pipeline_id, 'pipeline_id') ?? req.db.nextId('status_pipelines') + 1000, author_id: req.user!.id,
+    };
+    table.push(status);
+  }
+  status.status = state;
+  if (req.input.target_url !== undefined) status.target_url = String(req.input.target_url);
+  if (req.input.description !== undefined) status.description = String(req.input.description);
+  if (coverage !== null) status.coverage = coverage;
+  if (state === 'running' && !status.started_at) status.started_at = at;
+  if (FINISHED.includes(state)) status.finished_at = at;
+  return created(presentedStatus(req)(status));
 }
 
 const CHERRY_PICK_FAILED = 'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.';
@@ -250,71 +304,13 @@ export const commits: SandboxModule = {
       return paginate(req, diffs.map(({ additions: _a, deletions: _d, ...diff }) => diff));
     }, { auth: 'optional' });
 
-    api.route(routes.comments!, (req) => {
+    api.route(commitCommentDeclaration.routes.list, (req) => {
       const project = readableProject(req);
       const commit = commitParam(req, project);
-      const list = commitComments(req.db).filter((c) => c.project_id === project.id && c.sha === commit.id);
-      return paginate(req, list, { present: (c) => presentComment(req, c) });
+      return paginate(req, commitComments(req.db).filter((c) => c.project_id === project.id && c.sha === commit.id), { present: presentedComment(req) });
     }, { auth: 'optional' });
-
-    api.route(routes.comment!, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
-      const note = String(required(req, 'note'));
-      const lineType = req.input.line_type === undefined ? undefined : String(req.input.line_type);
-      if (lineType !== undefined && !['new', 'old'].includes(lineType)) throw errors.invalid('line_type');
-      const path = req.input.path === undefined ? null : String(req.input.path);
-      const line = path === null ? null : (int(req.input.line, 'line') ?? null);
-      const comment: CommitComment = {
-        project_id: project.id, sha: commit.id, note, path, line, line_type: path === null ? null : (lineType ?? 'new'),
-        author_id: req.user!.id, created_at: req.now().toISOString(),
-      };
-      commitComments(req.db).push(comment);
-      return created(presentComment(req, comment));
-    });
-
-    api.route(routes.statuses!, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
-      const { ref, name, stage } = req.query as Record<string, string | undefined>;
-      let list = commitStatuses(req.db).filter((s) => s.project_id === project.id && s.sha === commit.id);
-      if (ref) list = list.filter((s) => s.ref === ref);
-      if (name) list = list.filter((s) => s.name === name);
-      if (stage) list = list.filter((s) => s.stage === stage);
-      // Without all=true, only the newest status of each name and ref.
-      if (!bool(req.query.all)) list = list.filter((s) => !list.some((t) => t.id > s.id && t.name === s.name && t.ref === s.ref));
-      return paginate(req, list, { present: (s) => presentStatus(req, s) });
-    }, { auth: 'optional' });
-
-    api.route(routes.setStatus!, (req) => {
-      const project = projectFor(req, Role.developer);
-      const commit = commitParam(req, project);
-      const state = String(required(req, 'state'));
-      if (!STATES.includes(state as CommitStatusState)) throw errors.invalid('state');
-      const ref = req.input.ref === undefined || req.input.ref === '' ? project.default_branch : String(req.input.ref);
-      const name = String(req.input.name ?? req.input.context ?? 'default');
-      const at = req.now().toISOString();
-      const coverage = req.input.coverage === undefined ? null : Number(req.input.coverage);
-      if (coverage !== null && !Number.isFinite(coverage)) throw errors.invalid('coverage');
-      const table = commitStatuses(req.db);
-      // A status of the same name that has not finished moves to the new state; a finished one is followed by a new one.
-      let status = table.find((s) => s.project_id === project.id && s.sha === commit.id && s.ref === ref && s.name === name && !FINISHED.includes(s.status));
-      if (status && status.status === state) throw errors.badRequest(`Cannot transition status via :${EVENT[state as CommitStatusState]} from :${status.status}`);
-      if (!status) {
-        status = {
-          id: req.db.nextId('commit_statuses'), project_id: project.id, sha: commit.id, ref, name, stage: 'external', status: 'pending',
-          target_url: null, description: null, created_at: at, started_at: null, finished_at: null, coverage: null,
-          pipeline_id: int(req.input.pipeline_id, 'pipeline_id') ?? req.db.nextId('status_pipelines') + 1000, author_id: req.user!.id,
-        };
-        table.push(status);
-      }
-      status.status = state as CommitStatusState;
-      if (req.input.target_url !== undefined) status.target_url = String(req.input.target_url);
-      if (req.input.description !== undefined) status.description = String(req.input.description);
-      if (coverage !== null) status.coverage = coverage;
-      if (state === 'running' && !status.started_at) status.started_at = at;
-      if (FINISHED.includes(state as CommitStatusState)) status.finished_at = at;
-      return created(presentStatus(req, status));
-    });
+    api.route(commitCommentDeclaration.routes.create, addComment);
+    api.route(commitStatusDeclaration.routes.list, listStatuses, { auth: 'optional' });
+    api.route(commitStatusDeclaration.routes.create, setStatus);
   },
 };

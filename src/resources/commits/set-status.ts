@@ -1,11 +1,10 @@
-import { commits } from './resource.js';
+import { COMMIT_STATUS_STATES as STATES, commitStatuses } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { commitArg, projectOption } from '../../cli/options.js';
 import { f } from '../../api/fields.js';
 import { parseChoice } from '../../parse.js';
 
 const targetUrl = f.url();
-const STATES = ['pending', 'running', 'success', 'failed', 'canceled', 'skipped'] as const;
 
 export default defineCommand<{ project?: string; sha: string; state: string; name?: string; ref?: string; targetUrl?: string; description?: string }>({
   effect: 'write',
@@ -26,6 +25,6 @@ export default defineCommand<{ project?: string; sha: string; state: string; nam
   ],
   async run(opts, ctx) {
     const { project, sha, state, name, ref, targetUrl, description } = opts;
-    return ctx.api.call(commits.routes.setStatus!, { project: ctx.project(project), sha, state, name, ref, target_url: targetUrl, description });
+    return ctx.api.call(commitStatuses.routes.create, { project: ctx.project(project), sha, state, name, ref, target_url: targetUrl, description });
   },
 });

@@ -1,4 +1,4 @@
-import { commits } from './resource.js';
+import { commitStatuses } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { commitArg, projectOption } from '../../cli/options.js';
 
@@ -16,6 +16,6 @@ export default defineCommand<{ project?: string; sha: string; ref?: string; name
   list: true,
   columns: ['id', 'name', 'status', 'ref', 'target_url', 'created_at'],
   async run(opts, ctx) {
-    return ctx.api.list(commits.routes.statuses!, { project: ctx.project(opts.project), sha: opts.sha, ref: opts.ref, name: opts.name, all: opts.history || undefined }, ctx.paging);
+    return ctx.api.list(commitStatuses.routes.list, { project: ctx.project(opts.project), sha: opts.sha, ref: opts.ref, name: opts.name, all: opts.history || undefined }, ctx.paging);
   },
 });

@@ -2,7 +2,7 @@ import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { draftNotes } from './resource.js';
-import { mrOption, parseFullSha, readTextOption } from '../../cli/review-options.js';
+import { mrOption, parseFullSha, readTextOption } from '../merge-requests/review-options.js';
 import { noteTextOptions, positionOf, positionOptions, type PositionOptions } from './shared.js';
 
 interface Options extends PositionOptions {

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { draftNotes } from './resource.js';
-import { mrOption } from '../../cli/review-options.js';
+import { mrOption } from '../merge-requests/review-options.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
   effect: 'read',

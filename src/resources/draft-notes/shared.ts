@@ -1,7 +1,7 @@
 import type { OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseInteger, parseNumber } from '../../parse.js';
-import { parseFullSha } from '../../cli/review-options.js';
+import { parseFullSha } from '../merge-requests/review-options.js';
 
 export const noteTextOptions: OptionDef[] = [
   { flags: '--note <text>', description: 'the comment (Markdown, at most 1,000,000 characters)' },

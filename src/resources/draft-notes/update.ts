@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { draftNotes } from './resource.js';
 import { parseId } from '../../cli/resource-commands.js';
-import { mrOption, readTextOption } from '../../cli/review-options.js';
+import { mrOption, readTextOption } from '../merge-requests/review-options.js';
 import { noteTextOptions, positionOf, positionOptions, type PositionOptions } from './shared.js';
 
 export default defineCommand<PositionOptions & { project?: string; mr: number; id: string; note?: string; noteFile?: string }>({

@@ -1,12 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { parseChoice } from '../../parse.js';
-import { experiments as declared } from './resource.js';
-
-interface Experiment {
-  key: string;
-  definition?: { default_enabled?: boolean };
-  current_status?: { state?: string };
-}
+import { experiments as declared, type Experiment } from './resource.js';
 
 export default defineCommand<{ state?: string }>({
   effect: 'read',
@@ -15,7 +9,8 @@ export default defineCommand<{ state?: string }>({
   options: [{ flags: '--state <state>', description: 'only experiments in this state (off, conditional, on)', parse: parseChoice('--state', ['off', 'conditional', 'on'] as const) }],
   columns: declared.columns,
   async run(opts, ctx) {
-    const experiments = await ctx.api.call<Experiment[]>(declared.routes.list);
+    // A deployment's listing may go without a status: such an experiment is in no state.
+    const experiments = await ctx.api.call<Array<Partial<Experiment>>>(declared.routes.list);
     return opts.state ? experiments.filter((e) => e.current_status?.state === opts.state) : experiments;
   },
 });

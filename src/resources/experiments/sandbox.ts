@@ -1,19 +1,14 @@
 import { requireUser } from '../../sandbox/auth.js';
 import { errors, ok } from '../../sandbox/http.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { experiments as declared } from './resource.js';
-import type { RecordOf } from '../../api/fields.js';
+import { experiments as declared, type Experiment } from './resource.js';
 
 /**
  * The experiments listing (spec document 3): for team members of the operator of a hosted deployment. The sandbox
  * counts administrators as team members; everyone else gets 403.
  */
 
-/** An experiment as the service lists it: the declared fields (src/resources/experiments/resource.ts). */
-type Experiment = RecordOf<typeof declared>;
-type Gate = { key: 'boolean' | 'percentage_of_actors'; value: boolean | number };
-
-function experiment(key: string, milestone: string, group: string, state: 'on' | 'off' | 'conditional', gates: Gate[]): Experiment {
+function experiment(key: string, milestone: string, group: string, state: Experiment['current_status']['state'], gates: Experiment['current_status']['gates']): Experiment {
   return {
     key,
     definition: {

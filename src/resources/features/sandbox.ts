@@ -2,6 +2,7 @@ import { findGroup, findProject, requireAdmin } from '../../sandbox/auth.js';
 import { bool, created, errors, noContent, ok, required, SANDBOX_VERSION, type SandboxRequest } from '../../sandbox/http.js';
 import { users, type FeatureFlag, featureTable } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 import { features } from './resource.js';
 import { metadata } from '../metadata/resource.js';
 
@@ -16,14 +17,17 @@ function definition(name: string): Record<string, unknown> | null {
   return known ? { name, introduced_by_url: null, rollout_issue_url: null, milestone: known.milestone, log_state_changes: null, type: known.type, group: known.group, default_enabled: known.default_enabled } : null;
 }
 
-function presentFeature(flag: FeatureFlag): Record<string, unknown> {
+/** What the service derives of a flag from its gates: its state, the gates as a list, its definition. */
+function computed(flag: FeatureFlag): Values {
   const gates: Array<{ key: string; value: unknown }> = [{ key: 'boolean', value: flag.boolean === true }];
   if (flag.percentage_of_time !== undefined) gates.push({ key: 'percentage_of_time', value: flag.percentage_of_time });
   if (flag.percentage_of_actors !== undefined) gates.push({ key: 'percentage_of_actors', value: flag.percentage_of_actors });
   if (flag.actors.length) gates.push({ key: 'actors', value: flag.actors });
   const conditional = flag.percentage_of_time !== undefined || flag.percentage_of_actors !== undefined || flag.actors.length > 0;
-  return { name: flag.name, state: flag.boolean ? 'on' : conditional ? 'conditional' : 'off', gates, definition: definition(flag.name) };
+  return { state: flag.boolean ? 'on' : conditional ? 'conditional' : 'off', gates, definition: definition(flag.name) };
 }
+
+const presentFeature = (flag: FeatureFlag): Values => presentRecord(features, flag, computed(flag));
 
 /** Sets a flag as `POST /features/:name` does: true/false for everyone or for actors, a number for a percentage. */
 function setFeature(req: SandboxRequest, flag: FeatureFlag): void {
@@ -77,7 +81,7 @@ export const core: SandboxModule = {
     });
     api.route(features.routes.set, (req) => {
       requireAdmin(req);
-      const flag = featureTable(req.db).find((f) => f.name === req.params.name) ?? { name: req.params.name, actors: [] };
+      const flag: FeatureFlag = featureTable(req.db).find((f) => f.name === req.params.name) ?? { name: req.params.name, actors: [] };
       setFeature(req, flag);
       if (!featureTable(req.db).includes(flag)) featureTable(req.db).push(flag);
       return created(presentFeature(flag));

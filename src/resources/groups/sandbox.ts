@@ -9,7 +9,7 @@ import { paginate } from '../../sandbox/pagination.js';
 import { presentGroup, presentProjectFor } from '../../sandbox/present.js';
 import { addGroup } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
-import { deleteOrMark, deleteProjectNow, unmarkDeletion } from '../../sandbox/deletion.js';
+import { deleteGroupNow, deleteOrMark, unmarkDeletion } from '../../sandbox/deletion.js';
 import { groups as declared } from './resource.js';
 import { members as memberships } from '../members/resource.js';
 
@@ -128,19 +128,6 @@ function groupProblems(db: Db, group: Pick<Group, 'id' | 'name' | 'path' | 'pare
     problems.visibility_level = [`${group.visibility} is not allowed since there are sub-groups with higher visibility.`];
   }
   return problems;
-}
-
-/** Deletes a group with its subgroups and projects at once. */
-function deleteGroupNow(db: Db, group: Group): void {
-  const doomed = [group, ...descendantGroups(db, group.id)];
-  const ids = new Set(doomed.map((g) => g.id));
-  for (const project of projects(db).filter((p) => ids.has(p.namespace_id))) deleteProjectNow(db, project);
-  const keepMembers = members(db).filter((m) => !(m.source_type === 'group' && ids.has(m.source_id)));
-  members(db).splice(0, members(db).length, ...keepMembers);
-  const keepGroups = groups(db).filter((g) => !ids.has(g.id));
-  groups(db).splice(0, groups(db).length, ...keepGroups);
-  for (const other of groups(db)) other.shared_with_groups = other.shared_with_groups?.filter((l) => !ids.has(l.group_id));
-  for (const project of projects(db)) project.shared_with_groups = project.shared_with_groups?.filter((l) => !ids.has(l.group_id));
 }
 
 /** Premium and Ultimate delay deletion (the group is marked and restorable); the free tier deletes at once. */

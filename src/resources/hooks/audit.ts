@@ -2,8 +2,8 @@ import { hooks, type Hook } from './resource.js';
 import { projects } from '../projects/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { parseList, plural, withChoices } from '../../parse.js';
-import { ApiError, ExitCode, UsageError } from '../../errors.js';
+import { parseChoiceList, plural } from '../../parse.js';
+import { ApiError, ExitCode } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
 import { hookStatus } from './shared.js';
@@ -95,12 +95,7 @@ export default defineCommand<{ project?: string; since: string; desired?: string
       flags: '--fix <list>',
       description: `repair what can be repaired: ${FIXES.join(', ')} (comma-separated)`,
       mutates: true,
-      parse: withChoices((value: string, previous?: string[]) => {
-        const fixes = parseList(value, previous);
-        const unknown = fixes.filter((fix) => !(FIXES as readonly string[]).includes(fix));
-        if (unknown.length) throw new UsageError(`--fix ${unknown.join(',')}: unknown; choose from ${FIXES.join(', ')}`);
-        return fixes;
-      }, FIXES, true),
+      parse: parseChoiceList('--fix', FIXES),
     },
   ],
   columns: ['hook_id', 'url', 'finding', 'fixed'],

@@ -92,9 +92,7 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
   routes(api) {
     const hookOf = (req: SandboxRequest): { project: Project; hook: StoredHook } => {
       const project = projectFor(req, Role.maintainer);
-      const hook = crud.table(req.db).find((h) => h.project_id === project.id && String(h.id) === req.params.hook_id);
-      if (!hook) throw errors.notFound('Hook');
-      return { project, hook };
+      return { project, hook: crud.find(req, project) };
     };
     api.route(resource.routes.test, async (req) => {
       const { project, hook } = hookOf(req);

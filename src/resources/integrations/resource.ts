@@ -3,6 +3,8 @@ import { INTEGRATION_EVENT_FLAGS } from './values.js';
 import { defineResource } from '../../api/resource.js';
 
 const event = f.bool({ readOnly: true });
+/** The event flags but vulnerability_events, which the service presents after `inherited`. */
+const EVENTS = INTEGRATION_EVENT_FLAGS.filter((flag): flag is Exclude<(typeof INTEGRATION_EVENT_FLAGS)[number], 'vulnerability_events'> => flag !== 'vulnerability_events');
 const routesUnder = <const P extends string>(prefix: P) =>
   ({
     list: `GET ${prefix}/integrations`,
@@ -24,15 +26,16 @@ export const integrations = defineResource({
     group: { parent: 'group', routes: routesUnder('/groups/{group}') },
     project: { parent: 'project', routes: routesUnder('/projects/{project}') },
   },
-  fields: {
+  fields: {                                    // in the order the service presents them
     id: f.int({ readOnly: true }),
     title: f.string({ readOnly: true }),
     slug: f.string({ readOnly: true }),
     created_at: f.time({ readOnly: true }),
     updated_at: f.time({ readOnly: true }),
     active: f.bool({ readOnly: true }),
-    ...(Object.fromEntries(INTEGRATION_EVENT_FLAGS.map((flag) => [flag, event])) as Record<(typeof INTEGRATION_EVENT_FLAGS)[number], typeof event>),
+    ...(Object.fromEntries(EVENTS.map((flag) => [flag, event])) as Record<(typeof EVENTS)[number], typeof event>),
     inherited: f.bool({ readOnly: true }),
+    vulnerability_events: event,
     properties: f.object<Record<string, unknown>>(),
   },
   columns: ['slug', 'title', 'active', 'updated_at'],

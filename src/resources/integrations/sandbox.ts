@@ -1,40 +1,31 @@
 import { findGroup, groupFor, projectFor, Role } from '../../sandbox/auth.js';
 import { integrations as declared } from './resource.js';
+import { INTEGRATION_EVENT_FLAGS } from './values.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { BOOLEAN_PROPERTIES, INTEGRATION_KINDS, type IntegrationKind } from '../../sandbox/integration-kinds.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { type Integration, integrationTable } from '../../sandbox/model.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Group and project integrations: every kind the service offers (integration-kinds.ts), set up with PUT, read with
  * GET, disabled (settings reset) with DELETE; the list shows the active ones.
  */
 
-export const EVENT_FLAGS = [
-  'commit_events', 'push_events', 'issues_events', 'alert_events', 'confidential_issues_events', 'merge_requests_events', 'tag_push_events',
-  'deployment_events', 'note_events', 'confidential_note_events', 'pipeline_events', 'wiki_page_events', 'job_events', 'comment_on_event_enabled',
-] as const;
-
 type Owner = 'group' | 'project';
 
-function present(integration: Integration, withProperties: boolean): Record<string, unknown> {
+/** A new integration: every event flag on but vulnerability_events. */
+const EVENTS_ON = Object.fromEntries(INTEGRATION_EVENT_FLAGS.map((flag) => [flag, flag !== 'vulnerability_events'])) as Record<(typeof INTEGRATION_EVENT_FLAGS)[number], boolean>;
+
+/** The list goes without the settings. */
+const LISTED = { fields: declared.fields, without: ['properties'] };
+
+/** An integration as the service presents it: its kind's title, active, and its settings but the secret ones. */
+function present(integration: Integration, withProperties: boolean): Values {
   const kind = INTEGRATION_KINDS[integration.slug];
-  const record: Record<string, unknown> = {
-    id: integration.id,
-    title: kind.title,
-    slug: integration.slug,
-    created_at: integration.created_at,
-    updated_at: integration.updated_at,
-    active: true,
-    ...integration.events,
-    inherited: integration.inherited,
-    vulnerability_events: integration.vulnerability_events,
-  };
-  if (withProperties) {
-    record.properties = Object.fromEntries(Object.entries(integration.properties).filter(([key]) => !kind.secret.includes(key)));
-  }
-  return record;
+  const properties = Object.fromEntries(Object.entries(integration.properties).filter(([key]) => !kind.secret.includes(key)));
+  return presentRecord(withProperties ? declared : LISTED, integration, { title: kind.title, active: true, properties });
 }
 
 /** The kind of `:slug`; an unknown slug (or a project-only kind on a group) has no route at all (Grape's 404 body). */
@@ -85,10 +76,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
     const missing = kind.required.filter((name) => isBlank(req.input[name]));
     if (missing.length) throw errors.error(400, missing.map((name) => `${name} is missing`).join(', '));
     const now = req.now().toISOString();
-    const integration = existing ?? {
-      id: req.db.nextId('integrations'), owner, owner_id: id, slug: req.params.slug, created_at: now, updated_at: now, inherited: false,
-      events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])), vulnerability_events: false, properties: {},
-    };
+    const integration: Integration = existing ?? { id: req.db.nextId('integrations'), owner, owner_id: id, slug: req.params.slug, created_at: now, updated_at: now, inherited: false, ...EVENTS_ON, properties: {} };
     const properties = { ...integration.properties };
     const problems: Record<string, string[]> = {};
     for (const name of [...kind.required, ...kind.optional]) {
@@ -99,11 +87,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
       if (name.endsWith('_url') && urlProblem(String(value))) problems[name] = ['must be a valid URL'];
     }
     if (Object.keys(problems).length) throw errors.validation(problems);
-    for (const flag of [...EVENT_FLAGS, 'vulnerability_events'] as const) {
-      if (req.input[flag] === undefined) continue;
-      if (flag === 'vulnerability_events') integration.vulnerability_events = Boolean(bool(req.input[flag]));
-      else integration.events[flag] = Boolean(bool(req.input[flag]));
-    }
+    for (const flag of INTEGRATION_EVENT_FLAGS) if (req.input[flag] !== undefined) integration[flag] = Boolean(bool(req.input[flag]));
     integration.properties = properties;
     integration.inherited = Boolean(bool(req.input.use_inherited_settings));
     integration.updated_at = now;
@@ -133,8 +117,7 @@ export const integrations: SandboxModule = {
   seed(db, { now }) {
     const at = now.toISOString();
     integrationTable(db).push({
-      id: db.nextId('integrations'), owner: 'group', owner_id: findGroup(db, 'acme').id, slug: 'bugzilla', created_at: at, updated_at: at, inherited: false,
-      events: Object.fromEntries(EVENT_FLAGS.map((flag) => [flag, true])), vulnerability_events: false,
+      id: db.nextId('integrations'), owner: 'group', owner_id: findGroup(db, 'acme').id, slug: 'bugzilla', created_at: at, updated_at: at, inherited: false, ...EVENTS_ON,
       properties: { new_issue_url: 'https://bugs.acme.example.com/enter_bug.cgi', issues_url: 'https://bugs.acme.example.com/show_bug.cgi?id=:id', project_url: 'https://bugs.acme.example.com' },
     });
   },

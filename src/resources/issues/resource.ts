@@ -27,7 +27,7 @@ export const issues = defineResource({
     iid: f.int({ min: 1, readOnly: true }),
     project_id: f.int({ readOnly: true }),
     title: f.string({ create: 'required' }),
-    description: f.string(),
+    description: f.string({ help: 'the description (Markdown)' }),
     state: f.enum(['opened', 'closed'], { readOnly: true }),
     created_at: f.time({ readOnly: true }),
     updated_at: f.time({ readOnly: true }),

@@ -3,7 +3,6 @@ import { findUsers } from '../../api/lookups.js';
 import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
-import { explainApiError } from '../../cli/review-options.js';
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { accessLevelName } from '../../parse.js';
@@ -86,7 +85,7 @@ export async function eachUser<U extends { username: string }>(users: U[], chang
 /** The service's refusal with a hint for the statuses whose reason the command knows (the service says only "403 Forbidden"). */
 export function explained(error: unknown, hints: Partial<Record<number, string>>): unknown {
   if (!(error instanceof ApiError) || !hints[error.status] || error.hint) return error;
-  return explainApiError(error, error.message, hints[error.status]);
+  return error.explained(error.message, hints[error.status]);
 }
 
 /**

@@ -3,7 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
 import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { explainApiError, mrOption, parseFullSha } from '../../cli/review-options.js';
+import { mrOption, parseFullSha } from '../merge-requests/review-options.js';
 import { approvalsOf, routes, type ApprovalState } from './shared.js';
 
 interface Options {
@@ -28,7 +28,7 @@ async function explainRefusal(ctx: Context, project: string, mr: number, passwor
       : state.require_password_to_approve
         ? ['the password was not accepted', undefined]
         : ['you are not allowed to approve this merge request', "authors and committers may be excluded by the project's approval settings (forgectl approvals config get)"];
-  throw explainApiError(error, why[0] as string, why[1]);
+  throw error.explained(why[0] as string, why[1]);
 }
 
 export default defineCommand<Options>({

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { explainApiError, mrOption } from '../../cli/review-options.js';
+import { mrOption } from '../merge-requests/review-options.js';
 import { approvalsOf, routes } from './shared.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
@@ -16,7 +16,7 @@ export default defineCommand<{ project?: string; mr: number }>({
       await ctx.api.call(routes.reset, approvalsOf(project, opts.mr));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
-        throw explainApiError(error, error.message, 'only bot users of project or group access tokens may reset approvals: use such a token (FORGECTL_TOKEN)');
+        throw error.explained(error.message, 'only bot users of project or group access tokens may reset approvals: use such a token (FORGECTL_TOKEN)');
       }
       throw error;
     }

@@ -8,10 +8,11 @@ import { findCommit } from '../../sandbox/git/repository.js';
 import { joinTrainIfScheduled, removeFromTrain } from '../../sandbox/merge-trains.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import {
-  approvalSettings, approvalsLeft, approvalsRequired, findMergeRequest, mergeRequestHead, refreshApprovalStatus, userPassword,
+  approvalSettings, approvalsLeft, approvalsRequired, findMergeRequest, refreshApprovalStatus, userPassword,
 } from '../../sandbox/review.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * The approvals of a merge request (spec 1, api-facts §1.2).
@@ -47,12 +48,11 @@ function canApprove(req: SandboxRequest, project: Project, mr: MergeRequest, use
   return true;
 }
 
-function presentApprovals(req: SandboxRequest, project: Project, mr: MergeRequest): Record<string, unknown> {
+/** What a merge request's approval state has beyond the merge request's own fields: approvals on the tier, approvers, the caller's part. */
+function approvalsComputed(req: SandboxRequest, project: Project, mr: MergeRequest): Values {
   const settings = approvalSettings(req.db, project.id);
   const premium = req.tier !== 'free';
   return {
-    ...mergeRequestHead(mr),
-    merge_status: mr.merge_status,
     approved: approvalsLeft(mr, req.tier) === 0,
     approvals_required: approvalsRequired(mr, req.tier),
     approvals_left: approvalsLeft(mr, req.tier),
@@ -73,6 +73,10 @@ function presentApprovals(req: SandboxRequest, project: Project, mr: MergeReques
     invalid_approvers_rules: [],
   };
 }
+
+const presentedApprovals = (req: SandboxRequest, project: Project, mr: MergeRequest): Values =>
+  presentRecord(mergeRequestApprovals, mr, approvalsComputed(req, project, mr));
+
 
 function approvalsChanged(req: SandboxRequest, mr: MergeRequest): void {
   mr.updated_at = req.now().toISOString();
@@ -113,7 +117,7 @@ export const approvals: SandboxModule = {
 
     api.route(mr.get, (req) => {
       const project = projectFor(req);
-      return ok(presentApprovals(req, project, findMergeRequest(req, project)));
+      return ok(presentedApprovals(req, project, findMergeRequest(req, project)));
     });
 
     api.route(mr.approve, (req) => {
@@ -128,7 +132,7 @@ export const approvals: SandboxModule = {
       request.approved_by.push(user.id);
       approvalsChanged(req, request);
       fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, request, 'approved', user));
-      return created(presentApprovals(req, project, request));
+      return created(presentedApprovals(req, project, request));
     });
 
     api.route(mr.unapprove, (req) => {
@@ -140,7 +144,7 @@ export const approvals: SandboxModule = {
       request.approved_by.splice(index, 1);
       approvalsChanged(req, request);
       fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, request, 'unapproved', req.user!));
-      return created(presentApprovals(req, project, request));
+      return created(presentedApprovals(req, project, request));
     });
 
     // Only bot users of project and group access tokens may reset; people get 401 (spec 1, Errors).

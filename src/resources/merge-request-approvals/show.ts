@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { mrOption } from '../../cli/review-options.js';
+import { mrOption } from '../merge-requests/review-options.js';
 import { approvalsOf, routes } from './shared.js';
 
 export default defineCommand<{ project?: string; mr: number }>({

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
-import { explainApiError, mrOption } from '../../cli/review-options.js';
+import { mrOption } from '../merge-requests/review-options.js';
 import { approvalsOf, routes, type ApprovalState } from './shared.js';
 
 export default defineCommand<{ project?: string; mr: number }>({
@@ -17,7 +17,7 @@ export default defineCommand<{ project?: string; mr: number }>({
       if (!(error instanceof ApiError) || error.status !== 404) throw error;
       const state = await ctx.api.call<ApprovalState>(routes.get, approvalsOf(project, opts.mr));
       if (state.user_has_approved) throw error;
-      throw explainApiError(error, `you have not approved merge request !${opts.mr} of ${project}`);
+      throw error.explained(`you have not approved merge request !${opts.mr} of ${project}`);
     }
   },
 });

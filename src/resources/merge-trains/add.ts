@@ -1,7 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { mergeTrains } from './resource.js';
-import { mrOption, parseFullSha } from '../../cli/review-options.js';
+import { mrOption, parseFullSha } from '../merge-requests/review-options.js';
 
 interface Options {
   project?: string;

@@ -9,10 +9,10 @@ import { mergeTrains as declared } from './resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
 import { mayMerge } from '../../sandbox/protection.js';
-import { findMergeRequest, mergeBlocker, presentMergeRequestSimple, projectOf } from '../../sandbox/review.js';
+import { findMergeRequest, mergeBlocker, simpleMergeRequest, projectOf } from '../../sandbox/review.js';
 
-/** A car as the service presents it: its declared fields, the merge request, user and pipeline computed. */
-function presentedCar(req: SandboxRequest, car: MergeTrainCar): Values {
+/** What a car's answer has that it does not store as presented: its merge request, user and pipeline. */
+function carComputed(req: SandboxRequest, car: MergeTrainCar): Values {
   const project = projectOf(req.db, car.project_id);
   const mr = mergeRequests(req.db).find((m) => m.id === car.merge_request_id)!;
   const user = users(req.db).find((u) => u.id === car.user_id)!;
@@ -22,12 +22,15 @@ function presentedCar(req: SandboxRequest, car: MergeTrainCar): Values {
     id: run.id, iid: run.iid, project_id: project.id, sha: run.sha, ref: `refs/merge-requests/${mr.iid}/train`, status: run.status,
     source: 'merge_request_event', created_at: run.created_at, updated_at: run.updated_at, web_url: `${req.rootUrl}/${project.path_with_namespace}/-/pipelines/${run.id}`,
   };
-  return presentRecord(declared, car, {
-    merge_request: presentMergeRequestSimple(mr, project, req.rootUrl),
+  return {
+    merge_request: simpleMergeRequest(mr, project, req.rootUrl),
     user: { id, username, name, state, avatar_url, web_url },
     pipeline,
-  });
+  };
 }
+
+const presentedCar = (req: SandboxRequest, car: MergeTrainCar): Values => presentRecord(declared, car, carComputed(req, car));
+
 
 /** Read access: Developer and Premium (403 otherwise, as instances without merge trains answer). */
 function trainProject(req: SandboxRequest): Project {

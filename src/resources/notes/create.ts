@@ -4,7 +4,7 @@ import { parseDateTime } from '../../parse.js';
 import { notes } from './resource.js';
 import { routeOf } from '../../api/resource.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { readTextOption } from '../../cli/review-options.js';
+import { readTextOption } from '../merge-requests/review-options.js';
 import { bodyOptions, type NoteableOptions } from './shared.js';
 
 interface Options extends NoteableOptions {

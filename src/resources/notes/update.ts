@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { notes } from './resource.js';
 import { routeOf } from '../../api/resource.js';
 import { parseId, placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { readTextOption } from '../../cli/review-options.js';
+import { readTextOption } from '../merge-requests/review-options.js';
 import { bodyOptions, type NoteableOptions } from './shared.js';
 
 export default defineCommand<NoteableOptions & { id: string; body?: string; bodyFile?: string; confidential?: boolean }>({

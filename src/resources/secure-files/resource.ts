@@ -1,4 +1,4 @@
-import { f } from '../../api/fields.js';
+import { f, type RecordOf } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
 /** CI/CD secure files of a project (keystores, provisioning profiles): uploaded as multipart, never shown as text. */
@@ -21,8 +21,9 @@ export const secureFiles = defineResource({
     checksum: f.string({ readOnly: true }),
     checksum_algorithm: f.enum(['sha256'], { readOnly: true }),
     created_at: f.time({ readOnly: true }),
-    expires_at: f.time({ readOnly: true }),
-    metadata: f.object(),
+    expires_at: f.time({ readOnly: true, nullable: true }),
+    /** Certificate metadata, parsed from .cer, .p12 and .mobileprovision files only. */
+    metadata: f.object<Record<string, unknown> | null>(),
   },
   columns: ['id', 'name', 'checksum', 'created_at', 'expires_at'],
   identity: ['name'],
@@ -32,12 +33,5 @@ export const secureFiles = defineResource({
 /** Limits of the service: 5 MB per file, 100 files per project (the CLI checks them before uploading). */
 export const SECURE_FILE_LIMITS = { maxBytes: 5 * 1024 * 1024, perProject: 100 } as const;
 
-export interface SecureFile {
-  id: number;
-  name: string;
-  checksum: string;
-  checksum_algorithm: 'sha256';
-  created_at: string;
-  expires_at: string | null;
-  metadata: Record<string, unknown> | null;
-}
+/** A secure file as the service presents it (never its contents). */
+export type SecureFile = RecordOf<typeof secureFiles>;

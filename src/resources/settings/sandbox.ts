@@ -34,11 +34,11 @@ function present(req: SandboxRequest): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => SETTINGS[key] && available(req, key)));
 }
 
-function update(req: SandboxRequest): Record<string, unknown> {
-  const writable = Object.keys(SETTINGS).filter((key) => !SETTINGS[key].readOnly && available(req, key));
-  const given = writable.filter((key) => key in req.input);
-  if (!given.length) throw errors.error(400, `${writable.join(', ')} are missing, at least one parameter must be provided`);
-
+/**
+ * The given settings checked and coerced: a value of the wrong type or outside its allowed values answers 400
+ * {"error": …} (all of them named), one out of range (or naming an unknown storage) 400 {"message": {…}}.
+ */
+function checkedValues(req: SandboxRequest, given: string[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   const invalid: string[] = [];
   const notAllowed: string[] = [];
@@ -62,10 +62,11 @@ function update(req: SandboxRequest): Record<string, unknown> {
   const unknownStorages = weights ? Object.keys(weights).filter((name) => !storages.includes(name)) : [];
   if (unknownStorages.length) validation.repository_storages_weighted = [`can't include: ${unknownStorages.join(', ')}`];
   if (Object.keys(validation).length) throw new HttpError(400, { message: validation });
+  return values;
+}
 
-  const record = settingsRecord(req.db, req.now());
-  if (weights) values.repository_storages_weighted = { ...(record.repository_storages_weighted as object), ...weights };
-  // Deprecated names write through to the settings that replaced them, as the service keeps them in step.
+/** Deprecated names write through to the settings that replaced them, as the service keeps them in step. */
+function keepInStep(values: Record<string, unknown>): void {
   if ('asset_proxy_whitelist' in values && !('asset_proxy_allowlist' in values)) values.asset_proxy_allowlist = values.asset_proxy_whitelist;
   if ('asset_proxy_allowlist' in values) values.asset_proxy_whitelist = values.asset_proxy_allowlist;
   if ('allow_local_requests_from_hooks_and_services' in values && !('allow_local_requests_from_web_hooks_and_services' in values)) {
@@ -74,6 +75,17 @@ function update(req: SandboxRequest): Record<string, unknown> {
   if ('allow_local_requests_from_web_hooks_and_services' in values) {
     values.allow_local_requests_from_hooks_and_services = values.allow_local_requests_from_web_hooks_and_services;
   }
+}
+
+function update(req: SandboxRequest): Record<string, unknown> {
+  const writable = Object.keys(SETTINGS).filter((key) => !SETTINGS[key].readOnly && available(req, key));
+  const given = writable.filter((key) => key in req.input);
+  if (!given.length) throw errors.error(400, `${writable.join(', ')} are missing, at least one parameter must be provided`);
+  const values = checkedValues(req, given);
+  const record = settingsRecord(req.db, req.now());
+  // Storage weights change by storage: the ones not given keep theirs.
+  if (values.repository_storages_weighted) values.repository_storages_weighted = { ...(record.repository_storages_weighted as object), ...(values.repository_storages_weighted as object) };
+  keepInStep(values);
   Object.assign(record, values, { updated_at: req.now().toISOString() });
   return present(req);
 }

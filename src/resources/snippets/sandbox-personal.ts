@@ -1,3 +1,4 @@
+import { placed } from '../../api/resource.js';
 import { snippets } from './resource.js';
 import { openToCaller, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
@@ -5,7 +6,8 @@ import { personalSnippets, projects, snippets as projectSnippets, users, type Pe
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
-import { createdFiles, presentProjectSnippet, updatedFiles } from '../../sandbox/snippets.js';
+import { createdFiles, presentedProjectSnippet, updatedFiles } from '../../sandbox/snippets.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Personal snippets (`/snippets`): the caller's own, the public ones of everybody, one by id (as its visibility
@@ -13,19 +15,23 @@ import { createdFiles, presentProjectSnippet, updatedFiles } from '../../sandbox
  */
 
 const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
+const personal = placed(snippets, 'personal');
 
-function present(req: SandboxRequest, snippet: PersonalSnippet): Record<string, unknown> {
+/** What a personal snippet's answer has that it does not store: author, URLs, files. */
+function computed(req: SandboxRequest, snippet: PersonalSnippet): Values {
   const web = `${req.rootUrl}/-/snippets/${snippet.id}`;
   const author = users(req.db).find((u) => u.id === snippet.author_id);
   const paths = Object.keys(snippet.files);
   return {
-    id: snippet.id, title: snippet.title, description: snippet.description, visibility: snippet.visibility,
-    author: author ? presentUserBasic(author, req.rootUrl) : null, updated_at: snippet.updated_at, created_at: snippet.created_at,
+    author: author ? presentUserBasic(author, req.rootUrl) : null,
     project_id: null, web_url: web, raw_url: `${web}/raw`, ssh_url_to_repo: `git@${new URL(req.rootUrl).hostname}:snippets/${snippet.id}.git`,
     http_url_to_repo: `${req.rootUrl}/snippets/${snippet.id}.git`, file_name: paths[0] ?? '',
     files: paths.map((path) => ({ path, raw_url: `${web}/raw/main/${path}` })), imported: false, imported_from: 'none',
   };
 }
+
+const presented = (req: SandboxRequest, snippet: PersonalSnippet): Values => presentRecord(personal, snippet, computed(req, snippet));
+
 
 function visible(req: SandboxRequest, snippet: PersonalSnippet): boolean {
   return openToCaller(req, snippet.visibility) || Boolean(req.user && (req.user.is_admin || snippet.author_id === req.user.id));
@@ -59,7 +65,7 @@ function projectSnippetVisible(req: SandboxRequest, snippet: Snippet): boolean {
 
 /** Personal and project snippets in one list, newest first (they share one sequence of ids). */
 function listed(req: SandboxRequest, personal: PersonalSnippet[], ofProjects: Snippet[]) {
-  const all = [...personal.map((s) => ({ id: s.id, record: () => present(req, s) })), ...ofProjects.map((s) => ({ id: s.id, record: () => presentProjectSnippet(s, req.db, req.rootUrl) }))];
+  const all = [...personal.map((s) => ({ id: s.id, record: () => presented(req, s) })), ...ofProjects.map((s) => ({ id: s.id, record: () => presentedProjectSnippet(s, req.db, req.rootUrl) }))];
   return paginate(req, all.sort((a, b) => b.id - a.id), { present: (entry) => entry.record() });
 }
 
@@ -67,18 +73,18 @@ const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, con
 
 export const personalSnippetsModule: SandboxModule = {
   routes(api) {
-    const { routes } = snippets.parents.personal;
+    const { routes } = personal;
     // As the service: your personal snippets and those you wrote in projects, newest first.
     api.route(routes.list, (req) => {
       const user = requireUser(req);
       return listed(req, personalSnippets(req.db).filter((s) => s.author_id === user.id), projectSnippets(req.db).filter((s) => s.author_id === user.id && projectSnippetVisible(req, s)));
     });
-    api.route(routes.public, (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => present(req, s) }));
+    api.route(routes.public, (req) => paginate(req, personalSnippets(req.db).filter((s) => s.visibility === 'public').reverse(), { present: (s) => presented(req, s) }));
     api.route(routes.all, (req) => {
       requireUser(req);
       return listed(req, personalSnippets(req.db).filter((s) => visible(req, s)), projectSnippets(req.db).filter((s) => projectSnippetVisible(req, s)));
     });
-    api.route(routes.get, (req) => ok(present(req, find(req))), { auth: 'optional' });
+    api.route(routes.get, (req) => ok(presented(req, find(req))), { auth: 'optional' });
     api.route(routes.userAgent, (req) => {
       requireAdmin(req);
       find(req);
@@ -99,7 +105,7 @@ export const personalSnippetsModule: SandboxModule = {
         visibility: visibilityFrom(req) ?? 'private', author_id: user.id, created_at: at, updated_at: at, files,
       };
       personalSnippets(req.db).push(snippet);
-      return created(present(req, snippet));
+      return created(presented(req, snippet));
     });
     api.route(routes.update, (req) => {
       const snippet = ownSnippet(req);
@@ -112,7 +118,7 @@ export const personalSnippetsModule: SandboxModule = {
       if (visibility) snippet.visibility = visibility;
       if (files) snippet.files = files;
       snippet.updated_at = req.now().toISOString();
-      return ok(present(req, snippet));
+      return ok(presented(req, snippet));
     });
     api.route(routes.delete, (req) => {
       const snippet = ownSnippet(req);

@@ -1,7 +1,6 @@
 import { snippets } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
-import { explainApiError } from '../../cli/review-options.js';
 import { ApiError } from '../../errors.js';
 import { parseInteger } from '../../parse.js';
 
@@ -15,7 +14,7 @@ export default defineCommand<{ project?: string; id: string }>({
     const id = parseInteger('snippet id', 1)(opts.id);
     return ctx.api.call(snippets.parents.project.routes.userAgent, { project: ctx.project(opts.project), snippet_id: id }).catch((error: unknown) => {
       if (!(error instanceof ApiError) || !/UserAgentDetail/.test(error.message)) throw error;
-      throw explainApiError(error, error.message, 'the instance records where a snippet came from only while spam checking (Akismet) is enabled; this snippet has no such record');
+      throw error.explained(error.message, 'the instance records where a snippet came from only while spam checking (Akismet) is enabled; this snippet has no such record');
     });
   },
 });

@@ -1,9 +1,16 @@
 import { f } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
-const movesOf = <const T extends string, const P extends string>(type: T, items: P) =>
+/** The kinds of repositories moved; a move's answer names the item of its kind and goes without the others. */
+export const MOVE_KINDS = ['project', 'snippet', 'group'] as const;
+
+/** The states a move goes through (one of the last three ends it). */
+export const MOVE_STATES = ['initial', 'scheduled', 'started', 'replicated', 'finished', 'failed', 'cleanup failed'] as const;
+
+const movesOf = <const T extends (typeof MOVE_KINDS)[number], const P extends string>(type: T, items: P) =>
   ({
     parent: 'instance',
+    without: MOVE_KINDS.filter((kind) => kind !== type),
     routes: {
       list: `GET /${type}_repository_storage_moves`,
       get: `GET /${type}_repository_storage_moves/{move_id}`,
@@ -31,7 +38,7 @@ export const storageMoves = defineResource({
   fields: {
     id: f.int({ min: 1, readOnly: true }),
     created_at: f.time({ readOnly: true }),
-    state: f.string({ readOnly: true }),
+    state: f.enum(MOVE_STATES, { readOnly: true }),
     source_storage_name: f.string({ readOnly: true }),
     destination_storage_name: f.string({ help: 'the storage to move to' }),
     project: f.object<{ id: number; path_with_namespace: string }>(),

@@ -7,8 +7,11 @@ import { presentProject } from '../../sandbox/present.js';
 import { STORAGES } from '../../sandbox/seed.js';
 import { seedDemoSnippet, snippetUrls } from '../../sandbox/snippets.js';
 import type { SandboxModule } from '../../sandbox/module.js';
+import type { Router } from '../../sandbox/router.js';
 import { containerOf, groupWiki, moveState, settleStorageMoves, statesOf } from '../../sandbox/storage-moves.js';
 import { storageMoves as declared } from './resource.js';
+import { placed } from '../../api/resource.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Repository storage moves (document 3; api-facts §1.17) of projects, snippets and group wikis.
@@ -49,10 +52,11 @@ interface KindConfig {
   find(req: SandboxRequest): { id: number };
   /** Ids of the items whose repository is on the storage. */
   onStorage(db: Db, storage: string): number[];
-  present(req: SandboxRequest, id: number): Record<string, unknown>;
+  /** The item moved, as a move presents it (null when it is gone). */
+  item(req: SandboxRequest, id: number): Values | null;
 }
 
-function presentMoveProject(project: Project | undefined, req: SandboxRequest): Record<string, unknown> | null {
+function moveProject(project: Project | undefined, req: SandboxRequest): Values | null {
   if (!project) return null;
   const full = presentProject(project, req.db, req.rootUrl);
   return { id: project.id, description: project.description, name: project.name, name_with_namespace: full.name_with_namespace, path: project.path, path_with_namespace: project.path_with_namespace, created_at: project.created_at };
@@ -64,7 +68,7 @@ const KINDS: KindConfig[] = [
     collection: 'project_repository_storage_moves',
     find: (req) => findProject(req.db, req.params.project),
     onStorage: (db, storage) => projects(db).filter((p) => p.repository_storage === storage).map((p) => p.id),
-    present: (req, id) => ({ project: presentMoveProject(projects(req.db).find((p) => p.id === id), req) }),
+    item: (req, id) => moveProject(projects(req.db).find((p) => p.id === id), req),
   },
   {
     kind: 'snippet',
@@ -75,11 +79,11 @@ const KINDS: KindConfig[] = [
       return snippet;
     },
     onStorage: (db, storage) => snippets(db).filter((s) => (s.repository_storage ?? 'default') === storage).map((s) => s.id),
-    present: (req, id) => {
+    item: (req, id) => {
       const snippet = snippets(req.db).find((s) => s.id === id);
-      if (!snippet) return { snippet: null };
+      if (!snippet) return null;
       const { id: _, title, description, visibility, updated_at, created_at, project_id } = snippet;
-      return { snippet: { id, title, description, visibility, updated_at, created_at, project_id, ...snippetUrls(snippet, req.db, req.rootUrl) } };
+      return { id, title, description, visibility, updated_at, created_at, project_id, ...snippetUrls(snippet, req.db, req.rootUrl) };
     },
   },
   {
@@ -88,23 +92,16 @@ const KINDS: KindConfig[] = [
     tier: 'premium',
     find: (req) => findGroup(req.db, req.params.group),
     onStorage: (db, storage) => groups(db).filter((g) => groupWiki(db, g.id).repository_storage === storage).map((g) => g.id),
-    present: (req, id) => {
+    item: (req, id) => {
       const group = groups(req.db).find((g) => g.id === id);
-      return { group: group ? { id: group.id, web_url: `${req.rootUrl}/groups/${group.full_path}`, name: group.name } : null };
+      return group ? { id: group.id, web_url: `${req.rootUrl}/groups/${group.full_path}`, name: group.name } : null;
     },
   },
 ];
 
-function presentMove(req: SandboxRequest, config: KindConfig, move: StorageMove): Record<string, unknown> {
-  return {
-    id: move.id,
-    created_at: move.created_at,
-    state: moveState(move, req.now()),
-    source_storage_name: move.source_storage_name,
-    destination_storage_name: move.destination_storage_name,
-    ...config.present(req, move.container_id),
-  };
-}
+/** A move as the service presents it: its state by the clock, and the item of its kind. */
+const presentMove = (req: SandboxRequest, config: KindConfig, move: StorageMove): Values =>
+  presentRecord(placed(declared, config.kind), move, { state: moveState(move, req.now()), [config.kind]: config.item(req, move.container_id) });
 
 /** Every route of this module is for administrators (authenticated_as_admin!), and brings states up to date. */
 function guard(req: SandboxRequest, config: KindConfig): void {
@@ -164,7 +161,8 @@ function movesOf(req: SandboxRequest, config: KindConfig, containerId?: number):
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
 }
 
-function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConfig): void {
+/** The instance's moves of a kind: the list, one move, and scheduling every item on a storage. */
+function instanceRoutes(api: Router, config: KindConfig): void {
   const { routes } = declared.parents[config.kind];
 
   api.route(routes.list, (req) => {
@@ -190,6 +188,11 @@ function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConf
     }
     return accepted();
   });
+}
+
+/** One item's moves: the list, one move, and scheduling one. */
+function itemRoutes(api: Router, config: KindConfig): void {
+  const { routes } = declared.parents[config.kind];
 
   api.route(routes.listOfItem, (req) => {
     guard(req, config);
@@ -220,7 +223,10 @@ function routesFor(api: Parameters<SandboxModule['routes']>[0], config: KindConf
 
 export const storageMoves: SandboxModule = {
   routes(api) {
-    for (const config of KINDS) routesFor(api, config);
+    for (const config of KINDS) {
+      instanceRoutes(api, config);
+      itemRoutes(api, config);
+    }
   },
   seed(db, context) {
     seedDemoSnippet(db, context.now);

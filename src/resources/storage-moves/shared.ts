@@ -2,24 +2,16 @@ import type { Context, OptionDef } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseChoice, parseInteger } from '../../parse.js';
 import type { ListResult } from '../../api/paginate.js';
-import { storageMoves } from './resource.js';
+import type { RecordOf } from '../../api/fields.js';
+import { MOVE_KINDS, storageMoves } from './resource.js';
 
 /** Repository storage moves (document 3; api-facts §1.17): one API shape for projects, snippets and group wikis. */
 
-export const MOVE_TYPES = ['project', 'snippet', 'group'] as const;
+export const MOVE_TYPES = MOVE_KINDS;
 export type MoveType = (typeof MOVE_TYPES)[number];
 
-export interface StorageMove {
-  id: number;
-  created_at: string;
-  state: string;
-  source_storage_name: string;
-  destination_storage_name: string;
-  project?: { id: number; path_with_namespace: string };
-  snippet?: { id: number; title: string };
-  group?: { id: number; name: string; web_url: string };
-  [key: string]: unknown;
-}
+/** A move as the service presents it: the item of its kind only (the others absent), and what else it adds. */
+export type StorageMove = Omit<RecordOf<typeof storageMoves>, MoveType> & Partial<Pick<RecordOf<typeof storageMoves>, MoveType>> & Record<string, unknown>;
 
 export const FINISHED = 'finished';
 /** Terminal states other than finished: the move did not complete (cleanup failed: moved, old copy left). */

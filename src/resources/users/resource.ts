@@ -14,9 +14,9 @@ export const USER_FIELDS = {
 
 /**
  * Users of the instance, by id (`users get` looks a username up with the list's `username` filter); `current` is the
- * user the token belongs to. The administrators' routes that change accounts (create, update, delete, the state
- * changes, removing an identity) no command sends: the sandbox serves them for other clients (python-gitlab's
- * functional tests), and they answer the full user record, of which the fields below are the list's.
+ * user the token belongs to. Administrators create, delete and moderate accounts (block, deactivate, ban and their
+ * reverses; approve or reject a pending sign-up); create and update answer the full user record, of which the
+ * fields below are the list's.
  */
 export const users = defineResource({
   noun: 'user',
@@ -39,6 +39,9 @@ export const users = defineResource({
     unban: 'POST /users/{user}/unban',
     deactivate: 'POST /users/{user}/deactivate',
     activate: 'POST /users/{user}/activate',
+    /** A sign-up pending an administrator's approval: approve answers 201 `{"message":"Success"}`; reject deletes the account (200). */
+    approve: 'POST /users/{user}/approve',
+    reject: 'POST /users/{user}/reject',
     /** Removes the user's identity of an external provider (LDAP, SAML …). */
     deleteIdentity: 'DELETE /users/{user}/identities/{provider}',
   },

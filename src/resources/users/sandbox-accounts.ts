@@ -3,16 +3,16 @@ import { users as declared } from './resource.js';
 import { requireAdmin, requireUser } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { groups, members, projects, tokens, userNamespaceId, users, type User, type Email, emailTable } from '../../sandbox/model.js';
+import { emailTable, users, type Email, type User } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { addUser } from '../../sandbox/seed.js';
-import { deleteProjectNow } from '../../sandbox/deletion.js';
-import { presentFullUser } from '../../sandbox/users.js';
+import type { Router } from '../../sandbox/router.js';
+import { deleteUser, isInternal, presentFullUser } from '../../sandbox/users.js';
 
 /**
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
- * deactivate, activate; secondary emails; identities. SSH keys live in keys.ts.
+ * deactivate, activate, approve and reject sign-ups; secondary emails; identities. SSH keys live in keys.ts.
  */
 
 /** Profile fields an administrator sets on create and update, stored on the user record as given. */
@@ -77,35 +77,92 @@ function identityFrom(req: SandboxRequest, user: User): void {
   user.identities = [...identities, { provider: String(provider), extern_uid: String(externUid) }];
 }
 
-/** The answer of block and its kin: `true` when the state changed; block and unblock answer as the service does otherwise. */
-function changeState(req: SandboxRequest, to: User['state'], allowed: Array<User['state']>, unchanged: unknown) {
+/** States the service counts as blocked: the user neither signs in nor uses a token, and cannot be deactivated. */
+const BLOCKED: Array<User['state']> = ['blocked', 'ldap_blocked', 'banned', 'blocked_pending_approval'];
+/** Deactivation needs this many days without activity (the service's minimum; also its default dormancy period). */
+const MINIMUM_INACTIVE_DAYS = 90;
+
+/** The user of a moderation request (administrators), and whether the caller is that user. */
+function moderated(req: SandboxRequest): { user: User; self: boolean } {
   const admin = requireAdmin(req);
   const user = findUser(req);
-  if (user.id === admin.id && to !== 'active') throw errors.forbidden(`The API you are using cannot be used to ${to === 'blocked' ? 'block' : to === 'banned' ? 'ban' : 'deactivate'} yourself`);
-  if (user.state === to) return created(unchanged);
-  if (!allowed.includes(user.state)) {
-    throw errors.forbidden(`A user in the ${user.state} state cannot be ${to === 'active' ? 'activated' : to}`);
-  }
-  user.state = to;
+  return { user, self: user.id === admin.id };
+}
+
+/** A state change answers 201 `true` (or what the service answers when there was nothing to change). */
+function moveTo(user: User, state: User['state']) {
+  user.state = state;
   return created(true);
 }
 
-/** Deletes the user and what is theirs: memberships, tokens, emails, personal projects; with hard_delete, the groups they alone own. */
-function deleteUser(db: Db, user: User, hard: boolean): void {
-  const soleOwned = groups(db).filter((g) => {
-    const owners = members(db).filter((m) => m.source_type === 'group' && m.source_id === g.id && m.access_level === 50);
-    return owners.length === 1 && owners[0].user_id === user.id;
+/** Whether the user was active in the last MINIMUM_INACTIVE_DAYS days (a sign-in, a push, an API call). */
+function recentlyActive(req: SandboxRequest, user: User): boolean {
+  if (!user.last_activity_on) return false;
+  return Date.parse(user.last_activity_on) > req.now().getTime() - MINIMUM_INACTIVE_DAYS * 86_400_000;
+}
+
+/**
+ * The user-moderation routes, with the service's answers: block and deactivate answer null when the user is so
+ * already (banned and pending users count as blocked), unblock and activate false when there was nothing to change;
+ * each refusal is a 403 with its reason, approving or rejecting a user who is not pending a 409.
+ */
+function moderationRoutes(api: Router): void {
+  const { routes } = declared;
+  api.route(routes.block, (req) => {
+    const { user, self } = moderated(req);
+    if (user.state === 'ldap_blocked') throw errors.forbidden('LDAP blocked users cannot be modified by the API');
+    if (self) throw errors.forbidden('The API initiating user cannot be blocked by the API');
+    // Banned and pending users count as blocked: nothing changes.
+    if (BLOCKED.includes(user.state)) return created(null);
+    if (isInternal(user)) throw errors.message(403, 'An internal user cannot be blocked');
+    return moveTo(user, 'blocked');
   });
-  // Without hard_delete the service keeps a user who alone owns a group (the deletion job fails).
-  if (soleOwned.length && !hard) return;
-  for (const project of projects(db).filter((p) => p.namespace_id === userNamespaceId(user))) deleteProjectNow(db, project);
-  const keepWhere = <T>(table: T[], keep: (record: T) => boolean) => table.splice(0, table.length, ...table.filter(keep));
-  const doomedGroups = new Set(soleOwned.map((g) => g.id));
-  keepWhere(groups(db), (g) => !doomedGroups.has(g.id));
-  keepWhere(members(db), (m) => m.user_id !== user.id && !(m.source_type === 'group' && doomedGroups.has(m.source_id)));
-  keepWhere(tokens(db), (t) => t.user_id !== user.id);
-  keepWhere(emailTable(db), (e) => e.user_id !== user.id);
-  keepWhere(users(db), (u) => u.id !== user.id);
+  api.route(routes.unblock, (req) => {
+    const { user } = moderated(req);
+    if (user.state === 'ldap_blocked') throw errors.forbidden('LDAP blocked users cannot be unblocked by the API');
+    if (user.state === 'deactivated') throw errors.forbidden('Deactivated users cannot be unblocked by the API');
+    // Blocked, banned and pending users are activated; an active one is not (false).
+    return user.state === 'active' ? created(false) : moveTo(user, 'active');
+  });
+  api.route(routes.deactivate, (req) => {
+    const { user, self } = moderated(req);
+    if (user.state === 'deactivated') return created(null);
+    if (BLOCKED.includes(user.state)) throw errors.message(403, 'Error occurred. A blocked user cannot be deactivated');
+    if (isInternal(user)) throw errors.message(403, 'Internal users cannot be deactivated');
+    // The caller is active right now, whatever the record says.
+    if (self || recentlyActive(req, user)) {
+      throw errors.message(403, `The user you are trying to deactivate has been active in the past ${MINIMUM_INACTIVE_DAYS} days and cannot be deactivated`);
+    }
+    return moveTo(user, 'deactivated');
+  });
+  api.route(routes.activate, (req) => {
+    const { user } = moderated(req);
+    if (BLOCKED.includes(user.state)) throw errors.forbidden('A blocked user must be unblocked to be activated');
+    return user.state === 'active' ? created(false) : moveTo(user, 'active');
+  });
+  api.route(routes.ban, (req) => {
+    const { user } = moderated(req);
+    if (user.state !== 'active') throw errors.message(403, `You cannot ban ${user.state} users.`);
+    return moveTo(user, 'banned');
+  });
+  api.route(routes.unban, (req) => {
+    const { user } = moderated(req);
+    if (user.state !== 'banned') throw errors.message(403, `You cannot unban ${user.state} users.`);
+    return moveTo(user, 'active');
+  });
+  api.route(routes.approve, (req) => {
+    const { user } = moderated(req);
+    if (user.state !== 'blocked_pending_approval') throw errors.message(409, 'The user you are trying to approve is not pending approval');
+    user.state = 'active';
+    return created({ message: 'Success' });
+  });
+  // Rejecting a sign-up deletes the account (with what little it holds).
+  api.route(routes.reject, (req) => {
+    const { user } = moderated(req);
+    if (user.state !== 'blocked_pending_approval') throw errors.message(409, 'User does not have a pending request');
+    deleteUser(req.db, user, true);
+    return ok({ message: 'Success' });
+  });
 }
 
 function presentEmail(email: Email): Record<string, unknown> {
@@ -165,31 +222,15 @@ export const userAccounts: SandboxModule = {
     });
 
     api.route(declared.routes.delete, (req) => {
-      const admin = requireAdmin(req);
-      const user = findUser(req);
-      if (user.id === admin.id) throw errors.forbidden();
-      deleteUser(req.db, user, Boolean(bool(req.input.hard_delete)));
+      const { user, self } = moderated(req);
+      if (self) throw errors.forbidden();
+      const hard = Boolean(bool(req.input.hard_delete));
+      // A user who alone owns a group is kept without hard_delete (409).
+      deleteUser(req.db, user, hard, req.now());
       return noContent();
     });
 
-    // Blocking an already blocked user answers null; unblocking an active one, false (as the service's endpoints return).
-    api.route(declared.routes.block, (req) => changeState(req, 'blocked', ['active', 'deactivated'], null));
-    api.route(declared.routes.unblock, (req) => {
-      const user = findUser(req);
-      if (user.state === 'deactivated') throw errors.forbidden('Deactivated users cannot be unblocked by the API');
-      if (user.state === 'banned') throw errors.forbidden('Banned users cannot be unblocked by the API');
-      return user.state === 'blocked' ? changeState(req, 'active', ['blocked'], true) : (requireAdmin(req), created(false));
-    });
-    api.route(declared.routes.ban, (req) => changeState(req, 'banned', ['active'], true));
-    api.route(declared.routes.unban, (req) => {
-      if (findUser(req).state !== 'banned') throw errors.forbidden('You cannot unban active users.');
-      return changeState(req, 'active', ['banned'], true);
-    });
-    api.route(declared.routes.deactivate, (req) => changeState(req, 'deactivated', ['active'], true));
-    api.route(declared.routes.activate, (req) => {
-      if (findUser(req).state === 'blocked') throw errors.forbidden('A blocked user must be unblocked to be activated');
-      return changeState(req, 'active', ['deactivated'], true);
-    });
+    moderationRoutes(api);
 
     api.route(declared.routes.deleteIdentity, (req) => {
       requireAdmin(req);

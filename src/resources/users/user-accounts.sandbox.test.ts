@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSandbox, useTestSandbox } from '../../../test/helpers/cli.js';
-import { tokens } from '../../sandbox/model.js';
+import { tokens, users } from '../../sandbox/model.js';
+import { addUser } from '../../sandbox/seed.js';
 import { SEED_KEYS } from '../keys/sandbox.js';
 
 const sandbox = useTestSandbox();
@@ -104,5 +105,120 @@ describe('sandbox: /metadata and feature flags', () => {
     expect((await call('DELETE', '/features/foo')).status).toBe(204);
     expect((await call('GET', '/features', undefined, bob)).status).toBe(403);
     expect((await call('POST', '/features/x', { value: 'maybe' })).status).toBe(400);
+  });
+});
+
+/**
+ * The user states and the moderation routes as the service moves them (its users API and the user model's state
+ * machine): what each route answers from each state, and the state after. Banned and pending users count as blocked.
+ */
+describe('sandbox: user states and their transitions', () => {
+  type State = 'active' | 'blocked' | 'ldap_blocked' | 'deactivated' | 'banned' | 'blocked_pending_approval';
+  const STATES: State[] = ['active', 'blocked', 'ldap_blocked', 'deactivated', 'banned', 'blocked_pending_approval'];
+  const forbidden = (reason: string) => ({ status: 403, body: { message: `403 Forbidden - ${reason}` } });
+  const refused = (status: number, message: string) => ({ status, body: { message } });
+  const blockedCannot = refused(403, 'Error occurred. A blocked user cannot be deactivated');
+  const mustUnblock = forbidden('A blocked user must be unblocked to be activated');
+  const notPending = refused(409, 'The user you are trying to approve is not pending approval');
+  const noRequest = refused(409, 'User does not have a pending request');
+  /** For each route, from each state: the answer, and the state after (unchanged when a refusal). */
+  const TABLE: Record<string, Record<State, [unknown, State | 'deleted']>> = {
+    block: {
+      active: [{ status: 201, body: true }, 'blocked'],
+      blocked: [{ status: 201, body: null }, 'blocked'],
+      ldap_blocked: [forbidden('LDAP blocked users cannot be modified by the API'), 'ldap_blocked'],
+      deactivated: [{ status: 201, body: true }, 'blocked'],
+      banned: [{ status: 201, body: null }, 'banned'],
+      blocked_pending_approval: [{ status: 201, body: null }, 'blocked_pending_approval'],
+    },
+    unblock: {
+      active: [{ status: 201, body: false }, 'active'],
+      blocked: [{ status: 201, body: true }, 'active'],
+      ldap_blocked: [forbidden('LDAP blocked users cannot be unblocked by the API'), 'ldap_blocked'],
+      deactivated: [forbidden('Deactivated users cannot be unblocked by the API'), 'deactivated'],
+      banned: [{ status: 201, body: true }, 'active'],
+      blocked_pending_approval: [{ status: 201, body: true }, 'active'],
+    },
+    deactivate: {
+      active: [{ status: 201, body: true }, 'deactivated'],
+      blocked: [blockedCannot, 'blocked'],
+      ldap_blocked: [blockedCannot, 'ldap_blocked'],
+      deactivated: [{ status: 201, body: null }, 'deactivated'],
+      banned: [blockedCannot, 'banned'],
+      blocked_pending_approval: [blockedCannot, 'blocked_pending_approval'],
+    },
+    activate: {
+      active: [{ status: 201, body: false }, 'active'],
+      blocked: [mustUnblock, 'blocked'],
+      ldap_blocked: [mustUnblock, 'ldap_blocked'],
+      deactivated: [{ status: 201, body: true }, 'active'],
+      banned: [mustUnblock, 'banned'],
+      blocked_pending_approval: [mustUnblock, 'blocked_pending_approval'],
+    },
+    ban: {
+      active: [{ status: 201, body: true }, 'banned'],
+      blocked: [refused(403, 'You cannot ban blocked users.'), 'blocked'],
+      ldap_blocked: [refused(403, 'You cannot ban ldap_blocked users.'), 'ldap_blocked'],
+      deactivated: [refused(403, 'You cannot ban deactivated users.'), 'deactivated'],
+      banned: [refused(403, 'You cannot ban banned users.'), 'banned'],
+      blocked_pending_approval: [refused(403, 'You cannot ban blocked_pending_approval users.'), 'blocked_pending_approval'],
+    },
+    unban: {
+      active: [refused(403, 'You cannot unban active users.'), 'active'],
+      blocked: [refused(403, 'You cannot unban blocked users.'), 'blocked'],
+      ldap_blocked: [refused(403, 'You cannot unban ldap_blocked users.'), 'ldap_blocked'],
+      deactivated: [refused(403, 'You cannot unban deactivated users.'), 'deactivated'],
+      banned: [{ status: 201, body: true }, 'active'],
+      blocked_pending_approval: [refused(403, 'You cannot unban blocked_pending_approval users.'), 'blocked_pending_approval'],
+    },
+    approve: {
+      active: [notPending, 'active'],
+      blocked: [notPending, 'blocked'],
+      ldap_blocked: [notPending, 'ldap_blocked'],
+      deactivated: [notPending, 'deactivated'],
+      banned: [notPending, 'banned'],
+      blocked_pending_approval: [{ status: 201, body: { message: 'Success' } }, 'active'],
+    },
+    reject: {
+      active: [noRequest, 'active'],
+      blocked: [noRequest, 'blocked'],
+      ldap_blocked: [noRequest, 'ldap_blocked'],
+      deactivated: [noRequest, 'deactivated'],
+      banned: [noRequest, 'banned'],
+      blocked_pending_approval: [{ status: 200, body: { message: 'Success' } }, 'deleted'],
+    },
+  };
+
+  const rows = Object.entries(TABLE).flatMap(([route, from]) => STATES.map((state) => [route, state, ...from[state]] as const));
+  it.each(rows)('%s from %s', async (route, state, answer, after) => {
+    const user = (await call('POST', '/users', { email: `${route}-${state}@example.com`, username: `${route}-${state}`, name: 'Moderated', password: 'long-enough-pw' })).body;
+    users(sandbox.db).find((u) => u.id === user.id)!.state = state;
+    expect(await call('POST', `/users/${user.id}/${route}`)).toEqual(answer);
+    const now = await call('GET', `/users/${user.id}`);
+    expect(after === 'deleted' ? now.status : now.body.state).toBe(after === 'deleted' ? 404 : after);
+  });
+
+  it('deactivates only dormant users, never the caller; internal users are neither blocked nor deactivated', async () => {
+    const user = (await call('POST', '/users', { email: 'recent@example.com', username: 'recent', name: 'Recent', password: 'long-enough-pw' })).body;
+    users(sandbox.db).find((u) => u.id === user.id)!.last_activity_on = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    const recently = refused(403, 'The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated');
+    expect(await call('POST', `/users/${user.id}/deactivate`)).toEqual(recently);
+    expect(await call('POST', '/users/1/deactivate')).toEqual(recently);
+    users(sandbox.db).find((u) => u.id === user.id)!.last_activity_on = new Date(Date.now() - 91 * 86_400_000).toISOString().slice(0, 10);
+    expect(await call('POST', `/users/${user.id}/deactivate`)).toEqual({ status: 201, body: true });
+    const ghost = users(sandbox.db).find((u) => u.user_type === 'ghost') ?? addUser(sandbox.db, { username: 'ghost', user_type: 'ghost' }, new Date());
+    expect(await call('POST', `/users/${ghost.id}/block`)).toEqual(refused(403, 'An internal user cannot be blocked'));
+    expect(await call('POST', `/users/${ghost.id}/deactivate`)).toEqual(refused(403, 'Internal users cannot be deactivated'));
+    expect((await call('POST', `/users/${user.id}/block`, undefined, bob)).status).toBe(403);
+    expect((await call('POST', '/users/999999/block')).body).toEqual({ message: '404 User Not Found' });
+  });
+
+  it('refuses to delete the only owner of a group (409) unless hard_delete, which deletes the group too', async () => {
+    const owner = (await call('POST', '/users', { email: 'owner@example.com', username: 'lone-owner', name: 'Lone', password: 'long-enough-pw' })).body;
+    const token = (await call('POST', `/users/${owner.id}/personal_access_tokens`, { name: 't', scopes: ['api'] })).body.token;
+    const group = (await call('POST', '/groups', { name: 'Lone', path: 'lone' }, token)).body;
+    expect(await call('DELETE', `/users/${owner.id}`)).toEqual(refused(409, 'User cannot be removed while is the sole-owner of a group'));
+    expect((await call('DELETE', `/users/${owner.id}?hard_delete=true`)).status).toBe(204);
+    expect((await call('GET', `/groups/${group.id}`)).status).toBe(404);
   });
 });

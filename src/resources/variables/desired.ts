@@ -1,6 +1,6 @@
 import { placed, routeOf, type ResourceDef } from '../../api/resource.js';
 import { ALL_ENVIRONMENTS, MAX_VALUE_LENGTH, secretEnvName, valueProblem, variables, type Variable } from './resource.js';
-import { isSecretRef, type FieldSpec, type Level, type LiveObject, type Owner, type SectionIo } from '../../desired/model.js';
+import { isSecretRef, type Change, type FieldSpec, type Level, type LiveObject, type Owner, type SectionIo } from '../../desired/model.js';
 import { refuse, specOf, type Section } from '../../desired/section.js';
 import { collectionSection } from '../../desired/sections/generic.js';
 
@@ -50,38 +50,66 @@ function fieldsOf(level: Level): Record<string, FieldSpec> {
 
 const secretValue = (values: Values): boolean => isSecretRef(values.value);
 
-function sectionFor(level: Level): Section {
-  const def: ResourceDef = placed(variables, level);
-  const instance = level === 'instance';
-  const scopeOf = (values: Values): string | undefined => (instance ? undefined : String(values.environment_scope ?? ALL_ENVIRONMENTS));
-  const filter = (scope: string | undefined): Values => (scope === undefined ? {} : { filter: { environment_scope: scope } });
-  const parent = (owner: Owner): Values => (instance ? {} : { [level]: owner.path });
-
-  /** The request body of a create, or of the fields of an update: secret references resolved, write-only value redacted in --dry-run. */
-  async function body(io: SectionIo, desired: Values, names: string[]): Promise<Values> {
-    const out: Values = {};
-    for (const name of names) {
-      if (name === 'rewrite' || name === 'hidden' || desired[name] === undefined) continue;
-      const value = desired[name];
-      out[name] = isSecretRef(value) ? await io.secret(value, `variable ${desired.key} value`) : value;
-    }
-    return out;
-  }
-
-  async function create(io: SectionIo, owner: Owner, desired: Values): Promise<void> {
-    const sent = await body(io, desired, Object.keys(desired));
-    if (!instance) sent.environment_scope = scopeOf(desired);
-    if (desired.hidden === true) Object.assign(sent, { masked: undefined, masked_and_hidden: true });
-    await io.api.call(routeOf(def, 'create'), { ...parent(owner), ...sent }, { redact: ['value'] });
-  }
-
-  async function remove(io: SectionIo, owner: Owner, live: LiveObject): Promise<void> {
-    await io.api.call(routeOf(def, 'delete'), { ...parent(owner), ...live.ref });
-  }
-
+/** How the variables of one level are read and written: its placement's routes, its parent, what pairs them. */
+class LevelVariables {
+  readonly def: ResourceDef;
+  readonly instance: boolean;
   // As identityKey() writes it: KEY … SCOPE.
-  const identity = instance ? ['key'] : ['key', 'environment_scope'];
-  const valuesOf = (variable: Variable): Values => {
+  readonly identity: string[];
+
+  constructor(private readonly level: Level) {
+    this.def = placed(variables, level);
+    this.instance = level === 'instance';
+    this.identity = this.instance ? ['key'] : ['key', 'environment_scope'];
+  }
+
+  scopeOf(values: Values): string | undefined {
+    return this.instance ? undefined : String(values.environment_scope ?? ALL_ENVIRONMENTS);
+  }
+
+  /** Read here, not by the generic read: the instance's route has no parent, and a variable is found by key and scope. */
+  async read(io: SectionIo, owner: Owner): Promise<LiveObject[]> {
+    const live: LiveObject[] = [];
+    for await (const variable of io.api.list<Variable>(routeOf(this.def, 'list'), this.parent(owner), { all: true })) {
+      const values = this.valuesOf(variable);
+      const scope = this.scopeOf(values);
+      live.push({ key: this.identity.map((name) => String(values[name])).join(' … '), values, ref: { key: variable.key, ...(scope === undefined ? {} : { filter: { environment_scope: scope } }) } });
+    }
+    return live;
+  }
+
+  async create(io: SectionIo, owner: Owner, desired: Values): Promise<void> {
+    const sent = await body(io, desired, Object.keys(desired));
+    if (!this.instance) sent.environment_scope = this.scopeOf(desired);
+    if (desired.hidden === true) Object.assign(sent, { masked: undefined, masked_and_hidden: true });
+    await io.api.call(routeOf(this.def, 'create'), { ...this.parent(owner), ...sent }, { redact: ['value'] });
+  }
+
+  /** The changed fields, and with `rewrite: always` a secret value too. */
+  async update(io: SectionIo, owner: Owner, live: LiveObject, changed: string[], desired: Values): Promise<void> {
+    const names = [...changed, ...(desired.rewrite === 'always' && secretValue(desired) && !changed.includes('value') ? ['value'] : [])];
+    const sent = await body(io, desired, names);
+    await io.api.call(routeOf(this.def, 'update'), { ...this.parent(owner), ...sent, ...live.ref }, { redact: ['value'] });
+  }
+
+  async remove(io: SectionIo, owner: Owner, live: LiveObject): Promise<void> {
+    await io.api.call(routeOf(this.def, 'delete'), { ...this.parent(owner), ...live.ref });
+  }
+
+  /** The old value, read before the delete so that a failed create can put the variable back; a hidden one cannot be read. */
+  async keepOld(io: SectionIo, owner: Owner, live: LiveObject): Promise<(() => Promise<void>) | undefined> {
+    const variable = await io.api.call<Variable>(routeOf(this.def, 'get'), { ...this.parent(owner), ...live.ref });
+    if (variable.hidden || typeof variable.value !== 'string') return undefined;
+    const old = { ...this.valuesOf(variable), value: variable.value };
+    return () => this.create(io, owner, old);
+  }
+
+  private parent(owner: Owner): Values {
+    return this.instance ? {} : { [this.level]: owner.path };
+  }
+
+  /** A variable as the file writes it: a masked or hidden value as the reference export writes. */
+  private valuesOf(variable: Variable): Values {
     const values: Values = {
       key: variable.key,
       value: variable.masked || variable.hidden ? { env: secretEnvName(variable) } : variable.value,
@@ -91,71 +119,73 @@ function sectionFor(level: Level): Section {
       raw: variable.raw,
       description: variable.description ?? null,
     };
-    if (!instance) Object.assign(values, { hidden: Boolean(variable.hidden), environment_scope: variable.environment_scope ?? ALL_ENVIRONMENTS });
+    if (!this.instance) Object.assign(values, { hidden: Boolean(variable.hidden), environment_scope: variable.environment_scope ?? ALL_ENVIRONMENTS });
     return values;
-  };
+  }
+}
 
-  const section = collectionSection(def, {
+/** The request body of a create, or of the fields of an update: secret references resolved, write-only value redacted in --dry-run. */
+async function body(io: SectionIo, desired: Values, names: string[]): Promise<Values> {
+  const out: Values = {};
+  for (const name of names) {
+    if (name === 'rewrite' || name === 'hidden' || desired[name] === undefined) continue;
+    const value = desired[name];
+    out[name] = isSecretRef(value) ? await io.secret(value, `variable ${desired.key} value`) : value;
+  }
+  return out;
+}
+
+/** A variable of the file: a masked or hidden value only by reference, a value the service takes, a known rewrite. */
+function checkVariable(values: Values, scope: string | undefined): Values {
+  const secret = values.masked === true || values.hidden === true;
+  if (secret && typeof values.value === 'string') {
+    refuse('value', `of ${String(values.key)} is ${values.hidden === true ? 'hidden' : 'masked'} and must not be written in the file`, `give it as {env: ${secretEnvName({ key: String(values.key), environment_scope: scope })}}, {file: PATH} or {command: …}`);
+  }
+  if (typeof values.value === 'string' && values.value.length > MAX_VALUE_LENGTH) refuse('value', `of ${String(values.key)} ${valueProblem(values.value, false, false)!}`);
+  if (values.rewrite !== undefined && !(REWRITE as readonly unknown[]).includes(values.rewrite)) refuse('rewrite', 'must be always or on_create');
+  return values;
+}
+
+/** The service's checks of a value it is sent (its length, the mask rules), made before anything is written. */
+async function checkSentValue(io: SectionIo, change: Change): Promise<void> {
+  const desired = change.desired ?? {};
+  const sent = change.action !== 'update' || change.fields.some((field) => field.field === 'value');
+  if (!sent || desired.value === undefined) return;
+  const value = isSecretRef(desired.value) ? await io.secret(desired.value, `variable ${String(desired.key)} value`) : String(desired.value);
+  const masked = desired.masked === true || desired.hidden === true;
+  const problem = valueProblem(value, masked, desired.raw === true);
+  if (problem) refuse('value', problem, masked ? 'a masked value has 8 or more characters, no whitespace, and (unless raw: true) only letters, digits and _ + = / @ : . ~ -' : undefined);
+}
+
+function sectionFor(level: Level): Section {
+  const at = new LevelVariables(level);
+  const section = collectionSection(at.def, {
     key: 'variables',
     help:
-      'CI/CD variables, paired by key' + (instance ? '' : ' and environment_scope (default *: a key in two scopes is two variables)') + '. ' +
+      'CI/CD variables, paired by key' + (at.instance ? '' : ' and environment_scope (default *: a key in two scopes is two variables)') + '. ' +
       'A masked or hidden value is a secret reference ({env: …}, {file: …} or {command: …}): never compared, written when the variable is created and, with rewrite: always, by every apply.',
     fields: fieldsOf(level),
     required: ['key', 'value'],
     overrides: {
-      identity,
-      check(values) {
-        const secret = values.masked === true || values.hidden === true;
-        if (secret && typeof values.value === 'string') {
-          refuse('value', `of ${String(values.key)} is ${values.hidden === true ? 'hidden' : 'masked'} and must not be written in the file`, `give it as {env: ${secretEnvName({ key: String(values.key), environment_scope: scopeOf(values) })}}, {file: PATH} or {command: …}`);
-        }
-        if (typeof values.value === 'string' && values.value.length > MAX_VALUE_LENGTH) refuse('value', `of ${String(values.key)} ${valueProblem(values.value, false, false)!}`);
-        if (values.rewrite !== undefined && !(REWRITE as readonly unknown[]).includes(values.rewrite)) refuse('rewrite', 'must be always or on_create');
-        return values;
-      },
+      identity: at.identity,
+      check: (values) => checkVariable(values, at.scopeOf(values)),
       uncompared: (desired) => ({
         skip: ['rewrite'],
         secret: secretValue(desired),
         rewrite: secretValue(desired) && desired.rewrite === 'always' ? ['value'] : [],
       }),
-      // Read here, not by the generic read: the instance's route has no parent, and a variable is found by key and scope.
-      async read(io, owner) {
-        const live: LiveObject[] = [];
-        for await (const variable of io.api.list<Variable>(routeOf(def, 'list'), parent(owner), { all: true })) {
-          const values = valuesOf(variable);
-          live.push({ key: identity.map((name) => String(values[name])).join(' … '), values, ref: { key: variable.key, ...filter(scopeOf(values)) } });
-        }
-        return live;
-      },
-      create: (io, owner, desired) => create(io, owner, desired),
-      remove,
+      read: (io, owner) => at.read(io, owner),
+      create: (io, owner, desired) => at.create(io, owner, desired),
+      remove: (io, owner, live) => at.remove(io, owner, live),
       // hidden is set only when a variable is created: changing it deletes the variable and creates it again.
       replaces: (live, changed) =>
         changed.includes('hidden') ? { reason: 'hidden is set only when a variable is created', ...(live.values.hidden === true ? { oldUnreadable: true } : {}) } : undefined,
-      // The old value, read before the delete so that a failed create can put the variable back; a hidden one cannot be read.
-      async keepOld(io, owner, live) {
-        const variable = await io.api.call<Variable>(routeOf(def, 'get'), { ...parent(owner), ...live.ref });
-        if (variable.hidden || typeof variable.value !== 'string') return undefined;
-        const old = { ...valuesOf(variable), value: variable.value };
-        return () => create(io, owner, old);
-      },
-      // The service's checks of a value it is sent (its length, the mask rules), made before anything is written.
-      async prepare(io, change) {
-        const desired = change.desired ?? {};
-        const sent = change.action !== 'update' || change.fields.some((field) => field.field === 'value');
-        if (!sent || desired.value === undefined) return;
-        const value = isSecretRef(desired.value) ? await io.secret(desired.value, `variable ${String(desired.key)} value`) : String(desired.value);
-        const problem = valueProblem(value, desired.masked === true || desired.hidden === true, desired.raw === true);
-        if (problem) refuse('value', problem, desired.masked === true || desired.hidden === true ? 'a masked value has 8 or more characters, no whitespace, and (unless raw: true) only letters, digits and _ + = / @ : . ~ -' : undefined);
-      },
+      keepOld: (io, owner, live) => at.keepOld(io, owner, live),
+      prepare: checkSentValue,
     },
   });
   // Set after the generic section is made, which gives declared collections its own update.
-  section.update = async (io, owner, live, changed, desired) => {
-    const names = [...changed, ...(desired.rewrite === 'always' && secretValue(desired) && !changed.includes('value') ? ['value'] : [])];
-    const sent = await body(io, desired, names);
-    await io.api.call(routeOf(def, 'update'), { ...parent(owner), ...sent, ...live.ref }, { redact: ['value'] });
-  };
+  section.update = (io, owner, live, changed, desired) => at.update(io, owner, live, changed, desired);
   return section;
 }
 

@@ -3,7 +3,8 @@ import { routeOf, type ResourceDef } from '../../api/resource.js';
 import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, valueProblem, variables, type Variable } from './resource.js';
 import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { mayShowValues, readSecret, showValuesOption } from '../../cli/secrets.js';
+import { readSecret } from '../../cli/secrets.js';
+import { mayShowValues, showValuesOption } from './show-values.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { fileProblem } from '../../files.js';
 

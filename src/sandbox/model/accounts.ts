@@ -11,7 +11,13 @@ export interface User {
   username: string;
   name: string;
   email: string;
-  state: 'active' | 'blocked' | 'deactivated' | 'banned';
+  /**
+   * ldap_blocked: blocked by the LDAP synchronisation (the API cannot change it); blocked_pending_approval: signed up
+   * on an instance that requires an administrator's approval.
+   */
+  state: 'active' | 'blocked' | 'deactivated' | 'banned' | 'ldap_blocked' | 'blocked_pending_approval';
+  /** The day of the user's last activity (YYYY-MM-DD): deactivation needs none in the last 90 days. */
+  last_activity_on?: string | null;
   is_admin: boolean;
   bot: boolean;
   external: boolean;

@@ -1,5 +1,5 @@
 import { runners as declaredRunners } from '../../resources/runners/resource.js';
-import type { SecureFile } from '../../resources/secure-files/resource.js';
+import type { secureFiles as declaredSecureFiles } from '../../resources/secure-files/resource.js';
 import { artifacts as declaredJobs, type JobArtifact } from '../../resources/artifacts/resource.js';
 import { pipelines as declaredPipelines } from '../../resources/pipelines/resource.js';
 import { defineTable } from '../db.js';
@@ -56,5 +56,5 @@ export const runnerTable = defineTable<Runner>('ci_runners');
 /** Which runner ran which job. */
 export const runnerJobs = defineTable<{ runner_id: number; job_id: number }>('ci_runner_jobs');
 
-/** A stored secure file: its contents in base64 (the state file is JSON). */
-export type StoredSecureFile = Pick<SecureFile, 'id' | 'name' | 'checksum' | 'created_at' | 'expires_at'> & { project_id: number; data: string };
+/** A stored secure file: its contents in base64 (the state file is JSON); the checksum's algorithm and metadata are computed. */
+export type StoredSecureFile = StoredRecord<typeof declaredSecureFiles, { project_id: number; data: string }, 'checksum_algorithm' | 'metadata'>;

@@ -1,5 +1,8 @@
-import type { AuditDetails, AuditEvent } from '../../resources/audit-events/resource.js';
+import type { auditEvents as declaredAuditEvents, AuditDetails } from '../../resources/audit-events/resource.js';
+import type { StoredOf } from '../../api/fields.js';
+import { features as declaredFeatures } from '../../resources/features/resource.js';
 import { licenses as declaredLicenses } from '../../resources/licenses/resource.js';
+import { MOVE_KINDS, MOVE_STATES, storageMoves as declaredMoves } from '../../resources/storage-moves/resource.js';
 import { defineTable, type Db } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
@@ -14,16 +17,11 @@ export type LicenseRecord = StoredRecord<typeof declaredLicenses, { key: string;
 export const licenseTable = collectionTable<LicenseRecord>(declaredLicenses);
 
 /**
- * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them. A boolean
- * gate turns it on or off for everyone; percentage gates and actors (users, groups, projects) make it conditional.
+ * A feature flag that was set (`POST /features/:name`): its gates as the service's flag store keeps them (its state,
+ * gates and definition are computed from them; a flag is known by its name, it has no id). A boolean gate turns it on or off for everyone; percentage gates
+ * and actors (users, groups, projects) make it conditional.
  */
-export interface FeatureFlag {
-  name: string;
-  boolean?: boolean;
-  percentage_of_time?: number;
-  percentage_of_actors?: number;
-  actors: string[];
-}
+export type FeatureFlag = Omit<StoredOf<typeof declaredFeatures>, 'state' | 'gates' | 'definition'> & { boolean?: boolean; percentage_of_time?: number; percentage_of_actors?: number; actors: string[] };
 
 export const featureTable = defineTable<FeatureFlag>('features');
 
@@ -31,24 +29,24 @@ export const featureTable = defineTable<FeatureFlag>('features');
 export const planLimitsByPlan = (db: Db): Record<string, Record<string, number>> =>
   db.record<Record<string, Record<string, number>>>('plan_limits', () => ({}));
 
-export type MoveKind = 'project' | 'snippet' | 'group';
+export type MoveKind = (typeof MOVE_KINDS)[number];
 
-export type MoveState = 'initial' | 'scheduled' | 'started' | 'replicated' | 'finished' | 'failed' | 'cleanup failed';
+export type MoveState = (typeof MOVE_STATES)[number];
 
-export interface StorageMove {
-  id: number;
+/**
+ * A repository storage move: the declared fields but its state (computed from its creation time, storage-moves.ts)
+ * and the item moved (presented from container_id), with what drives its state machine.
+ */
+export type StorageMove = StoredRecord<typeof declaredMoves, {
   kind: MoveKind;
   container_id: number;
-  created_at: string;
-  source_storage_name: string;
-  destination_storage_name: string;
   /** Moves of a bulk schedule are created `initial` and scheduled by a worker; single moves start `scheduled`. */
   bulk: boolean;
   fails: boolean;
   step_ms: number;
   /** Side effects applied for good (finished or failed). */
   settled: boolean;
-}
+}, 'state' | MoveKind>;
 
 /** Where a group wiki's repository lives (groups have no storage field of their own). */
 export interface GroupWiki {
@@ -62,8 +60,6 @@ export const storageMoveTable = defineTable<StorageMove>('repository_storage_mov
 export const groupWikis = defineTable<GroupWiki>('group_wikis');
 
 /** An audit event as recorded (src/sandbox/audit.ts), with the details the lists present. */
-export interface StoredAuditEvent extends AuditEvent {
-  details: AuditDetails & { author_name: string; target_type: string; target_details: string; entity_path: string };
-}
+export type StoredAuditEvent = StoredRecord<typeof declaredAuditEvents, { details: AuditDetails & { author_name: string; target_type: string; target_details: string; entity_path: string } }>;
 
 export const auditEventsTable = defineTable<StoredAuditEvent>('audit_events');

@@ -3,6 +3,7 @@ import { badges as badgeDeclaration } from '../../resources/badges/resource.js';
 import { groups as groupDeclaration } from '../../resources/groups/resource.js';
 import { projects as projectDeclaration } from '../../resources/projects/resource.js';
 import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
+import type { integrations as integrationDeclaration } from '../../resources/integrations/resource.js';
 import { defineTable } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
@@ -179,19 +180,11 @@ export type StoredBadge = StoredRecord<typeof badgeDeclaration, unknown, 'render
 /** Project and group badges, one table (routes/badges.ts and routes/group-badges.ts serve it). */
 export const badgeTable = collectionTable<StoredBadge>(badgeDeclaration);
 
-export interface Integration {
-  id: number;
-  owner: 'group' | 'project';
-  /** Group or project id, by owner. */
-  owner_id: number;
-  slug: string;
-  created_at: string;
-  updated_at: string;
-  inherited: boolean;
-  events: Record<string, boolean>;
-  vulnerability_events: boolean;
-  properties: Record<string, string | boolean>;
-}
+/**
+ * A group's or a project's integration of one kind: the declared fields (its title is its kind's, and a stored one is
+ * active) with its owner and its settings, secret ones too (`properties` presents those that are not).
+ */
+export type Integration = StoredRecord<typeof integrationDeclaration, { owner: 'group' | 'project'; owner_id: number; properties: Record<string, string | boolean> }, 'title' | 'active'>;
 
 export const integrationTable = defineTable<Integration>('integrations');
 

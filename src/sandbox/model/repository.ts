@@ -1,12 +1,12 @@
 import type { StoredOf } from '../../api/fields.js';
+import type { commitComments as commitCommentDeclaration, commitStatuses as commitStatusDeclaration } from '../../resources/commits/resource.js';
 import { pullMirror } from '../../resources/pull-mirror/resource.js';
 import { pushRule } from '../../resources/push-rule/resource.js';
 import { projectSnippets as declaredSnippets } from '../../resources/snippets/resource.js';
 import { protectedBranches as protectedBranchDeclaration } from '../../resources/protected-branches/resource.js';
 import { protectedTags as protectedTagDeclaration } from '../../resources/protected-tags/resource.js';
 import { defineTable } from '../db.js';
-import type { Visibility } from './namespaces.js';
-import { collectionTable, singletonTable, type StoredRecord } from './declared.js';
+import { collectionTable, singletonTable, type StoredFields, type StoredRecord } from './declared.js';
 
 /**
  * Repositories and what is kept beside their objects (src/sandbox/git): commits, refs, tag annotations, signatures,
@@ -60,40 +60,16 @@ export interface CommitSignature {
 
 export const commitSignatures = defineTable<CommitSignature>('commit_signatures');
 
-/** A comment on a commit (`POST …/commits/:sha/comments`), on a line of a file or on the whole commit. */
-export interface CommitComment {
-  project_id: number;
-  sha: string;
-  note: string;
-  path: string | null;
-  line: number | null;
-  line_type: string | null;
-  author_id: number;
-  created_at: string;
-}
+/** A comment on a commit (`POST …/commits/:sha/comments`): as declared, its commit and author beside. */
+export type CommitComment = StoredFields<typeof commitCommentDeclaration, 'note' | 'path' | 'line' | 'line_type' | 'created_at', { project_id: number; sha: string; author_id: number }>;
 
 export const commitComments = defineTable<CommitComment>('commit_comments');
 
-export type CommitStatusState = 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
+export type CommitStatusState = CommitStatus['status'];
 
-/** An external commit status (`POST /projects/{project}/statuses/{sha}`): CI systems outside the instance report here. */
-export interface CommitStatus {
-  id: number;
-  project_id: number;
-  sha: string;
-  ref: string;
-  name: string;
-  stage: string;
-  status: CommitStatusState;
-  target_url: string | null;
-  description: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  coverage: number | null;
-  pipeline_id: number;
-  author_id: number;
-}
+/** An external commit status (`POST /projects/{project}/statuses/{sha}`): as declared, its stage, coverage and author beside. */
+export type CommitStatus = StoredFields<typeof commitStatusDeclaration, 'sha' | 'ref' | 'status' | 'name' | 'target_url' | 'description' | 'created_at'
+  | 'started_at' | 'finished_at' | 'pipeline_id', { project_id: number; stage: string; coverage: number | null; author_id: number }>;
 
 export const commitStatuses = defineTable<CommitStatus>('commit_statuses');
 
@@ -151,16 +127,7 @@ export type Snippet = Pick<StoredOf<typeof declaredSnippets>, 'id' | 'project_id
 
 export const snippets = collectionTable<Snippet>(declaredSnippets);
 
-/** A personal snippet (`/snippets`): a user's, outside any project. */
-export interface PersonalSnippet {
-  id: number;
-  title: string;
-  description: string | null;
-  visibility: Visibility;
-  author_id: number;
-  created_at: string;
-  updated_at: string;
-  files: Record<string, string>;
-}
+/** A personal snippet (`/snippets`): a user's, outside any project; its files as a project snippet's. */
+export type PersonalSnippet = Pick<Snippet, 'id' | 'title' | 'description' | 'visibility' | 'created_at' | 'updated_at' | 'author_id' | 'files'>;
 
 export const personalSnippets = defineTable<PersonalSnippet>('personal_snippets');

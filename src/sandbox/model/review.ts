@@ -2,6 +2,8 @@ import type { StoredOf } from '../../api/fields.js';
 import type { approvalSettings as declaredSettings } from '../../resources/approval-settings/resource.js';
 import type { approvalRules as declaredRules } from '../../resources/approval-rules/resource.js';
 import type { draftNotes as declaredDrafts } from '../../resources/draft-notes/resource.js';
+import type { issues as declaredIssues } from '../../resources/issues/resource.js';
+import type { mergeRequests as declaredMergeRequests } from '../../resources/merge-requests/resource.js';
 import type { mergeTrains as declaredTrains } from '../../resources/merge-trains/resource.js';
 import type { notes as declaredNotes } from '../../resources/notes/resource.js';
 import { defineTable } from '../db.js';
@@ -9,43 +11,25 @@ import type { StoredFields, StoredRecord } from './declared.js';
 
 /** Issues, merge requests and their review: notes, draft notes, approvals and approval rules, merge trains. */
 
-export interface Issue {
-  id: number;
-  iid: number;
-  project_id: number;
-  title: string;
-  description: string;
-  state: 'opened' | 'closed';
+/** An issue as stored: the declared fields it keeps (the rest computed when presenting), its author and closer by id. */
+export type Issue = StoredFields<typeof declaredIssues, 'iid' | 'project_id' | 'title' | 'description' | 'state' | 'created_at' | 'updated_at', {
   author_id: number;
-  created_at: string;
-  updated_at: string;
   confidential?: boolean;
   closed_at?: string | null;
   closed_by_id?: number;
-}
+}>;
 
-export interface MergeRequest {
-  id: number;
-  iid: number;
-  project_id: number;
-  title: string;
-  description: string | null;
-  state: 'opened' | 'closed' | 'merged';
-  source_branch: string;
-  target_branch: string;
-  /** HEAD commit of the source branch. */
-  sha: string;
+/** A merge request as stored: the declared fields it keeps (the rest computed when presenting) and its approvals. */
+export type MergeRequest = StoredFields<typeof declaredMergeRequests, 'iid' | 'project_id' | 'title' | 'description' | 'state' | 'created_at' | 'updated_at'
+  | 'source_branch' | 'target_branch' | 'merge_status' | 'detailed_merge_status' | 'sha', {
   author_id: number;
-  created_at: string;
-  updated_at: string;
-  merge_status: string;
-  detailed_merge_status: string;
+  /** Approvals it needs (its rules add up to it), and the users who approved. */
   approvals_required: number;
   approved_by: number[];
   merged_at?: string | null;
   closed_at?: string | null;
   closed_by_id?: number;
-}
+}>;
 
 export const issues = defineTable<Issue>('issues');
 export const mergeRequests = defineTable<MergeRequest>('merge_requests');

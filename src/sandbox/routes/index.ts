@@ -24,6 +24,7 @@ import * as groupBadges from '../../resources/group-badges/sandbox.js';
 import * as groups from '../../resources/groups/sandbox.js';
 import * as hooks from '../../resources/hooks/sandbox.js';
 import * as integrations from '../../resources/integrations/sandbox.js';
+import * as issues from '../../resources/issues/sandbox.js';
 import * as keys from '../../resources/keys/sandbox.js';
 import * as licenses from '../../resources/licenses/sandbox.js';
 import * as members from '../../resources/members/sandbox.js';
@@ -41,6 +42,7 @@ import * as pushRule from '../../resources/push-rule/sandbox.js';
 import * as repository from '../../resources/repository/sandbox.js';
 import * as runners from '../../resources/runners/sandbox.js';
 import * as secureFiles from '../../resources/secure-files/sandbox.js';
+import * as serviceAccounts from '../../resources/service-accounts/sandbox.js';
 import * as settings from '../../resources/settings/sandbox.js';
 import * as snippets from '../../resources/snippets/sandbox.js';
 import * as snippetsPersonal from '../../resources/snippets/sandbox-personal.js';
@@ -75,6 +77,7 @@ export const modules: SandboxModule[] = collectModules({
   'groups': groups,
   'hooks': hooks,
   'integrations': integrations,
+  'issues': issues,
   'keys': keys,
   'licenses': licenses,
   'members': members,
@@ -92,6 +95,7 @@ export const modules: SandboxModule[] = collectModules({
   'repository': repository,
   'runners': runners,
   'secure-files': secureFiles,
+  'service-accounts': serviceAccounts,
   'settings': settings,
   'snippets': snippets,
   'snippets-personal': snippetsPersonal,

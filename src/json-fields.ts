@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { readLocalFile } from '../files.js';
+import { UsageError } from './errors.js';
+import { readLocalFile } from './files.js';
 
 /** `key=value` fields into a JSON object, as `api -f/-F` and `alerts send --field` take them. */
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { characterCount, MAX_NOTE_CHARS } from '../api/review.js';
-import type { Context, OptionDef } from './command.js';
-import { ApiError, UsageError } from '../errors.js';
-import { parseInteger } from '../parse.js';
+import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
+import type { Context, OptionDef } from '../../cli/command.js';
+import { UsageError } from '../../errors.js';
+import { parseInteger } from '../../parse.js';
 
-/** Options and input checks shared by the review commands (merge trains, approvals, notes, draft notes). */
+/** Options and input checks shared by the review commands of a merge request (merge trains, approvals, notes, draft notes). */
 
 export const mrOption: OptionDef = {
   flags: '--mr <iid>',
@@ -50,9 +50,4 @@ export async function readTextOption(
     throw new UsageError(`the ${flag} has ${chars.toLocaleString('en-US')} characters; the service accepts at most ${maxChars.toLocaleString('en-US')}`);
   }
   return text;
-}
-
-/** The same server refusal, told in words the user can act on (the service often answers with a bare status). */
-export function explainApiError(error: ApiError, message: string, hint?: string): ApiError {
-  return new ApiError(message, error.status, error.method, error.path, error.requestId, hint, error.body);
 }

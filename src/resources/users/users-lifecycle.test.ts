@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../../../test/helpers/cli.js';
+import { users } from '../../sandbox/model.js';
+
+const sandbox = useTestSandbox();
+const writes = () => sandbox.requests().filter((r) => r.method !== 'GET');
+const stateOf = async (username: string) => (await sandbox.call('GET', `/users?username=${username}`)).body[0]?.state;
+
+async function newUser(username: string, state?: string): Promise<number> {
+  const made = await sandbox.call('POST', '/users', { username, name: `User ${username}`, email: `${username}@example.com`, password: 'long-enough-pw-1' });
+  expect(made.status, made.text).toBe(201);
+  if (state) users(sandbox.db).find((u) => u.id === made.body.id)!.state = state as never;
+  return made.body.id as number;
+}
+
+describe('users create', () => {
+  it('takes the password from stdin only, checks it before sending, and says who has a taken name', async () => {
+    const created = await sandbox.run(['users', 'create', '--username', 'newhire', '--name', 'New Hire', '--email', 'newhire@example.com', '--password-stdin', '-o', 'json'], { input: 'a-long-password\n' });
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json()).toMatchObject({ username: 'newhire', email: 'newhire@example.com', state: 'active' });
+    expect(users(sandbox.db).find((u) => u.username === 'newhire')!.password).toBe('a-long-password');
+    expect((await sandbox.run(['users', 'create', '--username', 'sso', '--name', 'SSO', '--email', 'sso@example.com', '--force-random-password'])).code).toBe(0);
+
+    sandbox.clearRequests();
+    const none = await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'x1@example.com']);
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('how does the user get a password? give --password-stdin, --reset-password or --force-random-password')]);
+    const short = await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'x1@example.com', '--password-stdin'], { input: 'short\n' });
+    expect([short.code, short.stderr]).toEqual([2, expect.stringContaining('the password is too short (at least 8 characters)')]);
+    expect((await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'x1@example.com', '--password', 'hunter22'])).code).toBe(2);
+    expect(writes()).toEqual([]);
+
+    const taken = await sandbox.run(['users', 'create', '--username', 'newhire', '--name', 'X', '--email', 'other@example.com', '--reset-password']);
+    expect(taken.code).toBe(6);
+    expect(taken.stderr).toContain('Username has already been taken');
+    expect(taken.stderr).toContain('hint: find its owner with: forgectl users get USERNAME');
+  });
+});
+
+describe('users block, unblock, deactivate, activate, ban, unban', () => {
+  it('block asks first (exit 2 off a terminal, nothing sent), then blocks; a second run has nothing to do', async () => {
+    await newUser('mallory');
+    sandbox.clearRequests();
+    const asked = await sandbox.run(['users', 'block', 'mallory']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('error: confirmation needed: Block mallory (User mallory)? They can no longer sign in or use their tokens and keys (their memberships stay).');
+    expect(writes()).toEqual([]);
+    const blocked = await sandbox.run(['users', 'block', 'mallory', '--yes', '-o', 'json']);
+    expect(blocked.code, blocked.stderr).toBe(0);
+    expect(blocked.json()).toMatchObject({ username: 'mallory', state: 'blocked' });
+    sandbox.clearRequests();
+    const again = await sandbox.run(['users', 'block', 'mallory', '--yes']);
+    expect([again.code, again.stderr]).toEqual([0, expect.stringContaining('mallory is blocked already; nothing to do')]);
+    expect(writes()).toEqual([]);
+  });
+
+  it('the service\'s refusals come back with its reason, exit 4, and what to do instead', async () => {
+    // mallory is blocked: she is unblocked, not activated; and she cannot be deactivated or banned.
+    const activate = await sandbox.run(['users', 'activate', 'mallory']);
+    expect(activate.code).toBe(4);
+    expect(activate.stderr).toContain('A blocked user must be unblocked to be activated');
+    expect(activate.stderr).toContain('hint: unblock the user instead: forgectl users unblock USER');
+    const ban = await sandbox.run(['users', 'ban', 'mallory', '--yes']);
+    expect([ban.code, ban.stderr]).toEqual([4, expect.stringContaining('You cannot ban blocked users.')]);
+    const deactivate = await sandbox.run(['users', 'deactivate', 'mallory', '--yes']);
+    expect([deactivate.code, deactivate.stderr]).toEqual([4, expect.stringContaining('A blocked user cannot be deactivated')]);
+    expect((await sandbox.run(['users', 'unblock', 'mallory'])).code).toBe(0);
+    expect(await stateOf('mallory')).toBe('active');
+
+    users(sandbox.db).find((u) => u.username === 'mallory')!.last_activity_on = new Date().toISOString().slice(0, 10);
+    const recent = await sandbox.run(['users', 'deactivate', 'mallory', '--yes']);
+    expect(recent.code).toBe(4);
+    expect(recent.stderr).toContain('has been active in the past 90 days and cannot be deactivated');
+    expect(recent.stderr).toContain('hint: block the user instead (forgectl users block USER)');
+    expect((await sandbox.run(['users', 'nonsense', 'mallory'])).code).toBe(2);
+    expect((await sandbox.run(['users', 'block', 'nobody-here', '--yes'])).code).toBe(5);
+  });
+
+  it('deactivates a dormant user and activates them; bans and unbans; unblocking a banned user unbans them', async () => {
+    await newUser('dormant');
+    for (const [argv, state] of [[['deactivate', 'dormant', '--yes'], 'deactivated'], [['activate', 'dormant'], 'active'], [['ban', 'dormant', '--yes'], 'banned'], [['unban', 'dormant'], 'active'], [['ban', 'dormant', '--yes'], 'banned'], [['unblock', 'dormant'], 'active']] as const) {
+      const result = await sandbox.run(['users', ...argv]);
+      expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(await stateOf('dormant'), argv.join(' ')).toBe(state);
+    }
+    sandbox.clearRequests();
+    expect((await sandbox.run(['users', 'unban', 'dormant'])).stderr).toContain('dormant is active already; nothing to do');
+    expect(writes()).toEqual([]);
+  });
+});
+
+describe('users approve and reject', () => {
+  it('approves a pending sign-up; one not pending is refused (exit 6) with where to look', async () => {
+    await newUser('signup1', 'blocked_pending_approval');
+    const approved = await sandbox.run(['users', 'approve', 'signup1', '-o', 'json']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.json()).toMatchObject({ state: 'active' });
+    await newUser('plainblocked', 'blocked');
+    const refused = await sandbox.run(['users', 'approve', 'plainblocked']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('The user you are trying to approve is not pending approval');
+  });
+
+  it('reject asks first, then deletes the sign-up; one not pending is refused (exit 6)', async () => {
+    await newUser('signup2', 'blocked_pending_approval');
+    sandbox.clearRequests();
+    expect((await sandbox.run(['users', 'reject', 'signup2'])).code).toBe(2);
+    expect(writes()).toEqual([]);
+    const rejected = await sandbox.run(['users', 'reject', 'signup2', '--yes']);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(await stateOf('signup2')).toBeUndefined();
+    const active = await sandbox.run(['users', 'reject', 'newhire', '--yes']);
+    expect([active.code, active.stderr]).toEqual([6, expect.stringContaining('User does not have a pending request')]);
+  });
+});
+
+describe('users delete', () => {
+  it('names what goes with the account and asks; --yes deletes it, its contributions kept for the Ghost User', async () => {
+    const id = await newUser('leaving');
+    await sandbox.call('POST', `/projects/user/${id}`, { name: 'notes' });
+    sandbox.clearRequests();
+    const asked = await sandbox.run(['users', 'delete', 'leaving']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('error: confirmation needed: Delete user leaving (User leaving)? Deleted with the account: 1 personal project (leaving/notes), their tokens, SSH and GPG keys and emails. Their issues, merge requests, comments and snippets stay, credited to the Ghost User.');
+    expect(writes()).toEqual([]);
+    expect((await sandbox.run(['users', 'delete', 'leaving', '--yes'])).code).toBe(0);
+    expect(await stateOf('leaving')).toBeUndefined();
+  });
+
+  it('refuses the only owner of a group before sending anything (exit 6, naming it); --hard-delete names the group it deletes', async () => {
+    const id = await newUser('founder');
+    const token = (await sandbox.call('POST', `/users/${id}/personal_access_tokens`, { name: 't', scopes: ['api'] })).body.token;
+    expect((await sandbox.call('POST', '/groups', { name: 'Garage', path: 'garage' }, token)).status).toBe(201);
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['users', 'delete', 'founder', '--yes']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('founder is the only owner of 1 group (garage), and the service does not delete a group\'s only owner; nothing was sent');
+    expect(refused.stderr).toContain('hint: hand the groups over first (forgectl users offboard founder --transfer-to USER), or add --hard-delete');
+    expect(writes()).toEqual([]);
+    const hard = await sandbox.run(['users', 'delete', 'founder', '--hard-delete']);
+    expect(hard.stderr).toContain('(hard delete)? Deleted with the account: 1 membership, their tokens, SSH and GPG keys and emails. Their issues, merge requests, comments and snippets are deleted too, and so are the groups they alone own: garage (with their projects).');
+    expect((await sandbox.run(['users', 'delete', 'founder', '--hard-delete', '--yes'])).code).toBe(0);
+    expect((await sandbox.call('GET', '/groups/garage')).status).toBe(404);
+  });
+});

@@ -1,0 +1,98 @@
+import { findGroup, groupRole, openToCaller, projectFor, projectRole, requireUser } from './auth.js';
+import { descendantGroups } from './hierarchy.js';
+import { bool, errors, int, type SandboxRequest } from './http.js';
+import { intList, matches, ordering, sortRecords, timeParam } from './listing.js';
+import { projects, users, type Issue, type MergeRequest, type Project } from './model.js';
+
+/**
+ * What merge requests and issues share, as the issues and merge requests modules serve them: who may read them, the
+ * projects a list covers (a project's, a group's with its subgroups, everything the caller can see) and its common
+ * filters, the next IID, closing and reopening, and the parts of their answers that are alike.
+ */
+
+/** Merge requests and issues of a private project need Reporter (Guest for issues); public and internal ones are open to viewers. */
+export function canRead(req: SandboxRequest, project: Project, minRole: number): boolean {
+  return projectRole(req.db, req.user, project) >= minRole || openToCaller(req, project.visibility);
+}
+
+/** `!1` or `#1` as the service's references name it, short, relative and full. */
+export const references = (project: Project, sign: string, iid: number) => ({
+  short: `${sign}${iid}`, relative: `${sign}${iid}`, full: `${project.path_with_namespace}${sign}${iid}`,
+});
+
+/** Values the sandbox never changes (no time tracking, no tasks). */
+export const UNTRACKED = {
+  time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+  task_completion_status: { count: 0, completed_count: 0 },
+};
+
+/** The projects a list covers, each checked for the caller's right to read. */
+export type Scope = { projects: Project[]; defaultScope: 'all' | 'created_by_me' };
+
+export function projectScope(req: SandboxRequest): Scope {
+  return { projects: [projectFor(req)], defaultScope: 'all' };
+}
+
+export function groupScope(req: SandboxRequest): Scope {
+  const group = findGroup(req.db, req.params.group);
+  if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
+  const ids = new Set([group.id, ...(bool(req.query.include_subgroups) === false ? [] : descendantGroups(req.db, group.id).map((g) => g.id))]);
+  return { projects: projects(req.db).filter((p) => ids.has(p.namespace_id)), defaultScope: 'all' };
+}
+
+export function globalScope(req: SandboxRequest): Scope {
+  requireUser(req);
+  return { projects: projects(req.db), defaultScope: 'created_by_me' };
+}
+
+/** The `scope` filter: the caller's own, or all (the sandbox assigns and asks reviews of no one). */
+function byScope<T extends MergeRequest | Issue>(req: SandboxRequest, scope: Scope, list: T[]): T[] {
+  const scopeParam = String(req.query.scope ?? scope.defaultScope).replace(/-/g, '_');
+  if (!['created_by_me', 'assigned_to_me', 'all', 'reviews_for_me'].includes(scopeParam)) throw errors.invalid('scope');
+  if (scopeParam === 'created_by_me') return req.user ? list.filter((record) => record.author_id === req.user!.id) : [];
+  return scopeParam === 'assigned_to_me' || scopeParam === 'reviews_for_me' ? [] : list;
+}
+
+/** Filters shared by merge requests and issues: state, scope, author, iids, search, dates; then ordering. */
+export function filterIssuables<T extends MergeRequest | Issue>(req: SandboxRequest, scope: Scope, list: T[], states: string[], minRole: number, orderBy: readonly string[]): T[] {
+  const q = req.query;
+  const readable = new Set(scope.projects.filter((p) => canRead(req, p, minRole)).map((p) => p.id));
+  let out = list.filter((record) => readable.has(record.project_id));
+  const state = String(q.state ?? 'all');
+  if (!states.includes(state)) throw errors.invalid('state');
+  if (state !== 'all') out = out.filter((record) => record.state === state);
+  out = byScope(req, scope, out);
+  const authorId = int(q.author_id, 'author_id');
+  if (authorId !== undefined) out = out.filter((record) => record.author_id === authorId);
+  if (q.author_username) out = out.filter((record) => users(req.db).find((u) => u.id === record.author_id)?.username === String(q.author_username));
+  const iids = intList(q.iids, 'iids');
+  if (iids) out = out.filter((record) => iids.includes(record.iid));
+  if (q.search) out = out.filter((record) => matches(q.search, record.title, record.description));
+  for (const [name, field, direction] of [
+    ['created_after', 'created_at', 1], ['created_before', 'created_at', -1], ['updated_after', 'updated_at', 1], ['updated_before', 'updated_at', -1],
+  ] as const) {
+    const bound = timeParam(req, name);
+    if (bound !== undefined) out = out.filter((record) => Math.sign(Date.parse(record[field]) - bound) === direction);
+  }
+  const { orderBy: by, sort } = ordering(req, orderBy, { orderBy: 'created_at', sort: 'desc' });
+  return sortRecords(out, (record) => (by === 'title' ? record.title.toLowerCase() : ((record as unknown as Record<string, string>)[by] ?? record.created_at)), sort);
+}
+
+export const nextIid = (table: Array<{ project_id: number; iid: number }>, projectId: number): number =>
+  Math.max(0, ...table.filter((r) => r.project_id === projectId).map((r) => r.iid)) + 1;
+
+/** `state_event` close or reopen, as both resources take it. */
+export function applyStateEvent(req: SandboxRequest, record: MergeRequest | Issue): void {
+  const event = req.input.state_event;
+  if (event === undefined) return;
+  if (event !== 'close' && event !== 'reopen') throw errors.invalid('state_event');
+  if (record.state === 'merged') return;
+  if (event === 'close' && record.state === 'opened') Object.assign(record, { state: 'closed', closed_at: req.now().toISOString(), closed_by_id: req.user!.id });
+  if (event === 'reopen' && record.state === 'closed') Object.assign(record, { state: 'opened', closed_at: null, closed_by_id: undefined });
+}
+
+/** The `action` of a webhook payload for a change from one state to another. */
+export function hookAction(before: string, after: string): string {
+  if (before === after) return 'update';
+  return { closed: 'close', opened: 'reopen', merged: 'merge' }[after] ?? 'update';
+}
