@@ -1,4 +1,4 @@
-import { projectRole, Role } from './auth.js';
+import { groupRole, projectRole, projectVisible, Role } from './auth.js';
 import type { Db } from './db.js';
 import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
 import { bool, type SandboxRequest } from './http.js';
@@ -6,7 +6,7 @@ import { presentRecord } from './records.js';
 import type { Field } from '../api/fields.js';
 import { groups as groupDeclaration } from '../resources/groups/resource.js';
 import { projects as projectDeclaration } from '../resources/projects/resource.js';
-import { avatarUrl, commits, groups, issues, members, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
+import { avatarUrl, commits, groups, issues, members, projects, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -25,8 +25,8 @@ export function presentUserBasic(user: User, rootUrl: string): Record<string, un
 export interface GroupView {
   /** The caller administers the instance (sees repository_storage). */
   admin?: boolean;
-  /** The single-group view (GroupDetail): shared groups, runners token, projects. */
-  detail?: { canAdmin: boolean; projects: Project[]; sharedProjects: Project[]; present: (project: Project) => unknown };
+  /** The single-group view (GroupDetail): shared groups, the runners token for owners, its projects and those shared with it. */
+  detail?: boolean;
 }
 
 const groupFields = Object.keys(groupDeclaration.fields);
@@ -34,23 +34,29 @@ const groupFields = Object.keys(groupDeclaration.fields);
 const LISTED_GROUP = { fields: groupDeclaration.fields, without: groupFields.slice(groupFields.indexOf('shared_with_groups')) };
 
 /** A group as the service presents it (src/resources/groups/resource.ts), with what the service derives. */
-export function presentGroup(group: Group, db: Db, rootUrl: string, view: GroupView = {}): Record<string, unknown> {
-  const detail = view.detail;
-  return presentRecord(detail ? groupDeclaration : LISTED_GROUP, group, {
-    web_url: `${rootUrl}/groups/${group.full_path}`,
+export function presentGroup(req: SandboxRequest, group: Group, view: GroupView = {}): Record<string, unknown> {
+  return presentRecord(view.detail ? groupDeclaration : LISTED_GROUP, group, {
+    web_url: `${req.rootUrl}/groups/${group.full_path}`,
     emails_disabled: !group.emails_enabled,
-    avatar_url: avatarUrl(rootUrl, 'group', group),
-    full_name: fullName(db, group),
+    avatar_url: avatarUrl(req.rootUrl, 'group', group),
+    full_name: fullName(req.db, group),
     organization_id: 1,
     repository_storage: view.admin ? 'default' : undefined,
-    ...(detail && {
-      shared_with_groups: presentGroupLinks(db, group.shared_with_groups),
-      runners_token: detail.canAdmin ? `GR1348941${String(group.id).padStart(20, '0')}` : undefined,
-      enabled_git_access_protocol: 'all',
-      projects: detail.projects.map(detail.present),
-      shared_projects: detail.sharedProjects.map(detail.present),
-    }),
+    ...(view.detail && groupDetails(req, group)),
   });
+}
+
+/** What one group's answer has beyond a list's: its own projects and those shared with it (the service caps each at 100). */
+function groupDetails(req: SandboxRequest, group: Group): Record<string, unknown> {
+  const withProjects = bool(req.query.with_projects) ?? true;
+  const listed = (wanted: (project: Project) => boolean) => (withProjects ? projects(req.db).filter((p) => wanted(p) && projectVisible(req, p)).slice(0, 100) : []);
+  return {
+    shared_with_groups: presentGroupLinks(req.db, group.shared_with_groups),
+    runners_token: groupRole(req.db, req.user, group) >= Role.owner ? `GR1348941${String(group.id).padStart(20, '0')}` : undefined,
+    enabled_git_access_protocol: 'all',
+    projects: listed((p) => p.namespace_id === group.id).map((p) => presentProjectFor(req, p)),
+    shared_projects: listed((p) => p.shared_with_groups.some((l) => l.group_id === group.id)).map((p) => presentProjectFor(req, p)),
+  };
 }
 
 /** The groups a group or project is shared with, as the service lists them. */

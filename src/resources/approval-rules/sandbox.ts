@@ -30,7 +30,7 @@ function approverFields(req: SandboxRequest, rule: Pick<ApprovalRule, 'user_ids'
   return {
     eligible_approvers: eligibleApprovers(req.db, rule).map((u) => presentUserBasic(u, req.rootUrl)),
     users: users(req.db).filter((u) => rule.user_ids.includes(u.id)).map((u) => presentUserBasic(u, req.rootUrl)),
-    groups: groups(req.db).filter((g) => rule.group_ids.includes(g.id)).map((g) => presentGroup(g, req.db, req.rootUrl)),
+    groups: groups(req.db).filter((g) => rule.group_ids.includes(g.id)).map((g) => presentGroup(req, g)),
     contains_hidden_groups: false,
   };
 }

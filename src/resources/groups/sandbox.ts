@@ -1,12 +1,12 @@
-import { findGroup, groupFor, groupRole, groupVisible, memberRoleInGroup, projectFor, projectVisible, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import { findGroup, groupFor, groupRole, groupVisible, memberRoleInGroup, projectFor, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from '../../sandbox/listing.js';
-import { groups, members, NEW_GROUP, projects, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
+import { groups, members, NEW_GROUP, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentGroup, presentProjectFor } from '../../sandbox/present.js';
+import { presentGroup } from '../../sandbox/present.js';
 import { addGroup } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
 import { deleteGroupNow, deleteOrMark, unmarkDeletion } from '../../sandbox/deletion.js';
@@ -56,24 +56,16 @@ function filterGroups(req: SandboxRequest, list: Group[]): Group[] {
 const directRole = (db: Db, userId: number, group: Group): number =>
   members(db).find((m) => m.source_type === 'group' && m.source_id === group.id && m.user_id === userId)?.access_level ?? 0;
 
+/** One group's answer (GroupDetail), as the caller sees it. */
+const presentDetail = (req: SandboxRequest, group: Group) => presentGroup(req, group, { admin: Boolean(req.user?.is_admin), detail: true });
+
 function listGroups(req: SandboxRequest, list: Group[]) {
   const admin = Boolean(req.user?.is_admin);
-  return paginate(req, filterGroups(req, list), { present: (g) => presentGroup(g, req.db, req.rootUrl, { admin }) });
+  return paginate(req, filterGroups(req, list), { present: (g) => presentGroup(req, g, { admin }) });
 }
 
 /** The groups a group's or project's links name, in the links' order. */
 const invitedGroups = (req: SandboxRequest, links: GroupLink[] | undefined): Group[] => (links ?? []).flatMap((link) => groups(req.db).filter((g) => g.id === link.group_id));
-
-/** The single-group view: its own projects (the service caps the deprecated `projects` list at 100) and shared ones. */
-export function presentGroupDetail(req: SandboxRequest, group: Group): Record<string, unknown> {
-  const withProjects = bool(req.query.with_projects) ?? true;
-  const own = withProjects ? projects(req.db).filter((p) => p.namespace_id === group.id && projectVisible(req, p)).slice(0, 100) : [];
-  const shared = withProjects ? projects(req.db).filter((p) => p.shared_with_groups?.some((l) => l.group_id === group.id) && projectVisible(req, p)).slice(0, 100) : [];
-  return presentGroup(group, req.db, req.rootUrl, {
-    admin: Boolean(req.user?.is_admin),
-    detail: { canAdmin: groupRole(req.db, req.user, group) >= Role.owner, projects: own, sharedProjects: shared, present: (p) => presentProjectFor(req, p) },
-  });
-}
 
 /** The settings a create or an update takes, with the values a new group has (those after its place and state). */
 const SETTINGS = Object.entries(NEW_GROUP).slice(Object.keys(NEW_GROUP).indexOf('share_with_group_lock'));
@@ -137,7 +129,7 @@ export const groupsModule: SandboxModule = {
   routes(api) {
     api.route(declared.routes.list, (req) => listGroups(req, groups(req.db)), { auth: 'optional' });
 
-    api.route(declared.routes.get, (req) => ok(presentGroupDetail(req, groupFor(req))), { auth: 'optional' });
+    api.route(declared.routes.get, (req) => ok(presentDetail(req, groupFor(req))), { auth: 'optional' });
 
     api.route(declared.routes.subgroups, (req) => {
       const group = groupFor(req);
@@ -178,7 +170,7 @@ export const groupsModule: SandboxModule = {
       if (avatar) group.avatar = avatar;
       // The creator becomes an owner of the group.
       members(req.db).push({ source_type: 'group', source_id: group.id, user_id: user.id, access_level: Role.owner, created_at: group.created_at, created_by_id: user.id });
-      return created(presentGroupDetail(req, group));
+      return created(presentDetail(req, group));
     });
 
     api.route(declared.routes.update, (req) => {
@@ -200,7 +192,7 @@ export const groupsModule: SandboxModule = {
         group.path = draft.path;
         refreshPaths(req.db, group);
       }
-      return ok(presentGroupDetail(req, group));
+      return ok(presentDetail(req, group));
     });
 
     api.route(declared.routes.delete, (req) => {
@@ -211,7 +203,7 @@ export const groupsModule: SandboxModule = {
     api.route(declared.routes.restore, (req) => {
       const group = groupFor(req, Role.owner);
       unmarkDeletion(group, 'Group');
-      return created(presentGroupDetail(req, group));
+      return created(presentDetail(req, group));
     });
 
     api.route(placement.share, (req) => {
@@ -222,7 +214,7 @@ export const groupsModule: SandboxModule = {
       if (!groupVisible(req, sharedWith)) throw errors.notFound('Group');
       if (group.shared_with_groups?.some((l) => l.group_id === sharedWith.id)) throw errors.message(409, 'The group has already been shared with this group');
       group.shared_with_groups = [...(group.shared_with_groups ?? []), { group_id: sharedWith.id, group_access_level: access, expires_at: (req.input.expires_at as string | undefined) ?? null }];
-      return created(presentGroupDetail(req, group));
+      return created(presentDetail(req, group));
     });
 
     api.route(placement.unshare, (req) => {
@@ -249,7 +241,7 @@ export const groupsModule: SandboxModule = {
       if (problems.path || problems.name) throw errors.badRequest('Transfer failed: The parent group already has a subgroup or a project with the same path.');
       group.parent_id = draft.parent_id;
       refreshPaths(req.db, group);
-      return created(presentGroupDetail(req, group));
+      return created(presentDetail(req, group));
     });
   },
 };

@@ -347,7 +347,7 @@ export const projectsModule: SandboxModule = {
       const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groups(req.db).find((g) => g.id === l.group_id)).filter((g): g is Group => Boolean(g)) : [];
       let list = [...own, ...shared.filter((g) => !own.includes(g))];
       if (req.query.search) list = list.filter((g) => matches(req.query.search, g.name, g.path));
-      return paginate(req, list, { present: (g) => presentGroup(g, req.db, req.rootUrl) });
+      return paginate(req, list, { present: (g) => presentGroup(req, g) });
     });
   },
 };
