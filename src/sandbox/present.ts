@@ -54,8 +54,8 @@ function groupDetails(req: SandboxRequest, group: Group): Record<string, unknown
     shared_with_groups: presentGroupLinks(req.db, group.shared_with_groups),
     runners_token: groupRole(req.db, req.user, group) >= Role.owner ? `GR1348941${String(group.id).padStart(20, '0')}` : undefined,
     enabled_git_access_protocol: 'all',
-    projects: listed((p) => p.namespace_id === group.id).map((p) => presentProjectFor(req, p)),
-    shared_projects: listed((p) => p.shared_with_groups.some((l) => l.group_id === group.id)).map((p) => presentProjectFor(req, p)),
+    projects: listed((p) => p.namespace_id === group.id).map((p) => presentProject(req, p)),
+    shared_projects: listed((p) => p.shared_with_groups.some((l) => l.group_id === group.id)).map((p) => presentProject(req, p)),
   };
 }
 
@@ -68,15 +68,12 @@ export function presentGroupLinks(db: Db, links: GroupLink[] | undefined): Array
 }
 
 export interface ProjectView {
-  /** The caller's role in the project (0: none); decides the settings shown to maintainers. */
-  role?: number;
-  admin?: boolean;
-  /** `simple=true`: the short record. */
+  /** The short record; default: as the request asks (`simple=true`). */
   simple?: boolean;
-  /** `statistics=true`. */
+  /** `statistics=true`: shown to reporters and above. */
   statistics?: boolean;
-  /** The single-project view adds the caller's permissions. */
-  permissions?: { project_access: unknown; group_access: unknown };
+  /** The single-project answer: the caller's access. */
+  permissions?: boolean;
 }
 
 const pickFields = (fields: Record<string, Field>, names: string[]): Record<string, Field> => Object.fromEntries(names.map((name) => [name, fields[name]]));
@@ -94,7 +91,8 @@ const MAINTAINER_SETTINGS = [
  * A project as the service presents it (src/resources/projects/resource.ts), with what the service derives: its
  * URLs, namespace and owner, the features' switches from their access levels, counts (stars and forks: zero here).
  */
-export function presentProject(project: Project, db: Db, rootUrl: string, view: ProjectView = {}): Record<string, unknown> {
+export function presentProject(req: SandboxRequest, project: Project, view: ProjectView = {}): Record<string, unknown> {
+  const { db, rootUrl } = req;
   const namespace = presentNamespace(db, project, rootUrl);
   const web = `${rootUrl}/${project.path_with_namespace}`;
   const identity = {
@@ -108,18 +106,21 @@ export function presentProject(project: Project, db: Db, rootUrl: string, view: 
     star_count: 0,
     namespace,
   };
-  if (view.simple) return presentRecord(SIMPLE_PROJECT, project, identity);
-  return presentRecord(projectDeclaration, project, Object.assign(identity, projectDetails(project, db, rootUrl, view, namespace?.kind === 'user')));
+  if (view.simple ?? bool(req.query.simple)) return presentRecord(SIMPLE_PROJECT, project, identity);
+  return presentRecord(projectDeclaration, project, Object.assign(identity, projectDetails(req, project, view, namespace?.kind === 'user')));
 }
 
 /** What the full answer has beyond the simple one, and the fields it goes without for this caller (undefined). */
-function projectDetails(project: Project, db: Db, rootUrl: string, view: ProjectView, personal: boolean): Record<string, unknown> {
+function projectDetails(req: SandboxRequest, project: Project, view: ProjectView, personal: boolean): Record<string, unknown> {
+  const { db, rootUrl } = req;
+  const admin = Boolean(req.user?.is_admin);
+  const role = projectRole(db, req.user, project);
   const api = `${rootUrl}/api/v4/projects/${project.id}`;
   const enabled = (feature: string): boolean => (project as unknown as Record<string, unknown>)[`${feature}_access_level`] !== 'disabled';
   const repository = repositories(db).find((r) => r.project_id === project.id);
   const owner = personal ? namespaceOwner(db, project) : undefined;
   const details: Record<string, unknown> = {
-    repository_storage: view.admin ? project.repository_storage : undefined,
+    repository_storage: admin ? project.repository_storage : undefined,
     container_registry_image_prefix: `registry.${new URL(rootUrl).host}/${project.path_with_namespace}`,
     _links: {
       self: api, issues: `${api}/issues`, merge_requests: `${api}/merge_requests`, repo_branches: `${api}/repository/branches`,
@@ -134,7 +135,7 @@ function projectDetails(project: Project, db: Db, rootUrl: string, view: Project
     jobs_enabled: enabled('builds'),
     snippets_enabled: enabled('snippets'),
     container_registry_enabled: enabled('container_registry'),
-    can_create_merge_request_in: (view.role ?? 0) >= 30,
+    can_create_merge_request_in: role >= Role.developer,
     emails_disabled: !project.emails_enabled,
     import_status: 'none',
     open_issues_count: issues(db).filter((i) => i.project_id === project.id && i.state === 'opened').length,
@@ -142,10 +143,10 @@ function projectDetails(project: Project, db: Db, rootUrl: string, view: Project
     build_git_strategy: 'fetch',
     shared_with_groups: presentGroupLinks(db, project.shared_with_groups),
     marked_for_deletion_at: project.marked_for_deletion_on ?? null,
-    statistics: view.statistics ? projectStatistics(db, project) : undefined,
-    permissions: view.permissions,
+    statistics: view.statistics && (admin || role >= Role.reporter) ? projectStatistics(db, project) : undefined,
+    permissions: view.permissions ? callerPermissions(req, project) : undefined,
   };
-  const maintainer = (view.role ?? 0) >= 40 || Boolean(view.admin);
+  const maintainer = role >= Role.maintainer || admin;
   if (!maintainer) for (const name of MAINTAINER_SETTINGS) details[name] = undefined;
   return details;
 }
@@ -156,20 +157,13 @@ const projectStatistics = (db: Db, project: Project): Record<string, number> => 
   container_registry_size: 0,
 });
 
-/** A project record as the caller sees it. */
-export function presentProjectFor(req: SandboxRequest, project: Project, extra: { statistics?: boolean; permissions?: boolean } = {}): Record<string, unknown> {
-  const admin = Boolean(req.user?.is_admin);
-  const role = projectRole(req.db, req.user, project);
+/** The caller's membership of a project and of its group. */
+function callerPermissions(req: SandboxRequest, project: Project): { project_access: unknown; group_access: unknown } {
   const group = projectGroup(req.db, project);
-  const permissions = extra.permissions
-    ? {
-      project_access: req.user && membershipOf(req.db, 'project', project.id, req.user.id),
-      group_access: req.user && group ? membershipOf(req.db, 'group', group.id, req.user.id) : null,
-    }
-    : undefined;
-  return presentProject(project, req.db, req.rootUrl, {
-    role, admin, simple: bool(req.query.simple), statistics: extra.statistics && (admin || role >= Role.reporter), permissions,
-  });
+  return {
+    project_access: req.user && membershipOf(req.db, 'project', project.id, req.user.id),
+    group_access: req.user && group ? membershipOf(req.db, 'group', group.id, req.user.id) : null,
+  };
 }
 
 function membershipOf(db: Db, type: 'group' | 'project', id: number, userId: number): { access_level: number; notification_level: number } | null {

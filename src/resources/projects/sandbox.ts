@@ -10,7 +10,7 @@ import {
 import type { SandboxModule } from '../../sandbox/module.js';
 import { protectDefaultBranch } from '../../sandbox/protection.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentGroup, presentProjectFor } from '../../sandbox/present.js';
+import { presentGroup, presentProject } from '../../sandbox/present.js';
 import { repositoryOf, seedCommit } from '../../sandbox/git/repository.js';
 import { addProject } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
@@ -87,7 +87,7 @@ function listProjects(req: SandboxRequest, candidates: Project[]) {
   return paginate(req, sortRecords(list, key, sort), {
     keyset: { orderBy: ['id'], id: (p) => p.id },
     offsetLimit: 'Project',
-    present: (p) => presentProjectFor(req, p, { statistics }),
+    present: (p) => presentProject(req, p, { statistics }),
   });
 }
 
@@ -205,7 +205,7 @@ function createProject(req: SandboxRequest, user: User, namespaceValue: unknown)
     repositoryOf(req.db, project.id).branches[project.default_branch] = commit.id;
     protectDefaultBranch(req.db, project);
   }
-  return created(presentProjectFor(req, project, { permissions: true }));
+  return created(presentProject(req, project, { permissions: true }));
 }
 
 /** Premium and Ultimate delay the deletion of projects in groups (they are marked and can be restored). */
@@ -234,7 +234,7 @@ export const projectsModule: SandboxModule = {
 
     api.route(declared.routes.get, (req) => {
       const project = projectFor(req);
-      return ok(presentProjectFor(req, project, { statistics: bool(req.query.statistics), permissions: true }));
+      return ok(presentProject(req, project, { statistics: bool(req.query.statistics), permissions: true }));
     }, { auth: 'optional' });
 
     api.route(declared.routes.create, (req) => createProject(req, requireUser(req), undefined));
@@ -278,7 +278,7 @@ export const projectsModule: SandboxModule = {
       });
       const archived = bool(req.input.archived);
       if (archived !== undefined) project.archived = archived;
-      return ok(presentProjectFor(req, project, { permissions: true }));
+      return ok(presentProject(req, project, { permissions: true }));
     });
 
     for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
@@ -286,7 +286,7 @@ export const projectsModule: SandboxModule = {
         const project = projectFor(req, Role.maintainer);
         project.archived = archived;
         project.updated_at = req.now().toISOString();
-        return created(presentProjectFor(req, project, { permissions: true }));
+        return created(presentProject(req, project, { permissions: true }));
       });
     }
 
@@ -298,7 +298,7 @@ export const projectsModule: SandboxModule = {
     api.route(declared.routes.restore, (req) => {
       const project = projectFor(req, Role.owner);
       unmarkDeletion(project, 'Project');
-      return created(presentProjectFor(req, project, { permissions: true }));
+      return created(presentProject(req, project, { permissions: true }));
     });
 
     api.route(placement.share, (req) => {
@@ -337,7 +337,7 @@ export const projectsModule: SandboxModule = {
       if (problems.name || problems.path) throw errors.badRequest('Transfer failed: Project with same name or path in target namespace already exists');
       project.namespace_id = target.id;
       project.path_with_namespace = `${target.group?.full_path ?? target.owner!.username}/${project.path}`;
-      return ok(presentProjectFor(req, project, { permissions: true }));
+      return ok(presentProject(req, project, { permissions: true }));
     });
 
     // The groups of a project: its group and that group's ancestors (and, with with_shared, the groups it is shared with).

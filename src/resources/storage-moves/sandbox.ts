@@ -58,7 +58,7 @@ interface KindConfig {
 
 function moveProject(project: Project | undefined, req: SandboxRequest): Values | null {
   if (!project) return null;
-  const full = presentProject(project, req.db, req.rootUrl);
+  const full = presentProject(req, project, { simple: true });
   return { id: project.id, description: project.description, name: project.name, name_with_namespace: full.name_with_namespace, path: project.path, path_with_namespace: project.path_with_namespace, created_at: project.created_at };
 }
 

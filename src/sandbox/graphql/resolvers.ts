@@ -50,7 +50,7 @@ function presentUser(user: User, req: SandboxRequest): Record<string, unknown> {
 }
 
 function presentProjectNode(project: Project, req: SandboxRequest): Record<string, unknown> {
-  const rest = presentProject(project, req.db, req.rootUrl, { simple: true });
+  const rest = presentProject(req, project, { simple: true });
   const group = project.namespace_id ? groupById(req.db, project.namespace_id) : undefined;
   return {
     id: globalId('Project', project.id),
