@@ -173,6 +173,9 @@ async function terminalTable(items: AsyncIterable<Row> | Row[], io: Io, list: Li
   const { listTable } = await import('./table.js');
   const width = io.streams.stdout.columns || 80;
   const table = listTable(cols, rows.map((r) => cols.map((c) => cellText(getPath(r, c)))), { color: io.options.color, width, mayDrop: !fields, priority: columnPriority });
+  // The layout of a long list takes a while without a turn of the event loop: a Ctrl-C pressed meanwhile is heard
+  // here, before the table is written, and not after the run has ended.
+  await new Promise((resolve) => setImmediate(resolve));
   await list.out(table.text);
   if (table.left.length) io.note(`columns left out to fit the terminal: ${table.left.join(', ')} (--fields picks them)`);
 }

@@ -71,8 +71,18 @@ describe('users offboard', () => {
     const result = await sandbox.run(['users', 'offboard', 'leaver']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('nothing to do');
+    // The plan said it: no empty table after it.
+    expect(result.stderr).not.toContain('no results');
+    expect(result.stdout).toBe('');
     expect(writes()).toEqual([]);
-    expect((await sandbox.run(['users', 'offboard', 'leaver', '--plan-only'])).code).toBe(0);
+    // At a terminal too (where notes are shown).
+    for (const args of [[], ['--plan-only']]) {
+      const atTerminal = await sandbox.run(['users', 'offboard', 'leaver', ...args], { tty: true });
+      expect(atTerminal.code, atTerminal.stderr).toBe(0);
+      expect(atTerminal.stderr).toContain('nothing to change');
+      expect(atTerminal.stderr).not.toContain('no results');
+    }
+    expect((await sandbox.run(['users', 'offboard', 'leaver', '--plan-only', '-o', 'json'])).stdout.trim()).toBe('[]');
   });
 
   it('a group the user alone owns is named with its fix; the rest is done, and exit 9 until --transfer-to hands it over', async () => {

@@ -226,6 +226,20 @@ describe.concurrent('examples run as written', () => {
     }, 150_000);
   }
 
+  it('an example that starts something in the background stops it again (a reader who runs the block is left with nothing running)', () => {
+    const runs = NOT_RUN;
+    for (const block of blocks) {
+      const lines = block.lines.filter((line) => !runs[exampleKey(line)] && !runs[`${block.source}: ${exampleKey(line)}`]);
+      const detached = lines.findIndex((line) => line.includes('sandbox --print-env --detach'));
+      if (detached >= 0) expect(lines.slice(detached + 1).some((line) => /^kill .*\$FORGECTL_SANDBOX_PID/.test(line)), block.source).toBe(true);
+      for (const [i, line] of lines.entries()) {
+        const background = /&\s+(\w+)=\$!/.exec(line);
+        if (/[^&]&(\s|$)/.test(exampleKey(line)) && !line.includes('--detach')) expect(background, `${block.source}: ${line} (keep its $! to stop it)`).not.toBeNull();
+        if (background) expect(lines.slice(i + 1).some((later) => later.startsWith('kill ') && later.includes(`$${background[1]}`)), block.source).toBe(true);
+      }
+    }
+  });
+
   it('every example listed as not runnable or with another exit still exists', () => {
     const keys = new Set(blocks.flatMap((block) => block.lines.flatMap((line) => [exampleKey(line), `${block.source}: ${exampleKey(line)}`])));
     expect([...Object.keys(NOT_RUN), ...Object.keys(EXIT)].filter((key) => !keys.has(key))).toEqual([]);

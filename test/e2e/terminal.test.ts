@@ -197,7 +197,7 @@ describe('the installed forgectl on a terminal', () => {
     expect(group.stdout.indexOf('\nCommands:\n')).toBeGreaterThan(0);
     expect(group.stdout).not.toContain('Global Options:');
     expect(group.stdout).toContain('forgectl --help lists them.');
-    expect(root.stdout).toMatch(/\nTokens:\n {2}tokens [^:]*\n\nProjects and groups:\n {2}projects /);
+    expect(root.stdout).toMatch(/\nTokens:\n {2}tokens .*\n(?: {3,}.*\n)* {2}service-accounts .*\n(?: {3,}.*\n)*\nProjects and groups:\n {2}projects /);
     expect(tree.stdout).not.toContain('--page <n>');
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe('error: unknown command "project"\nhint: did you mean: forgectl projects list?\n');

@@ -215,6 +215,21 @@ describe('output formats (contract §4)', () => {
     });
   });
 
+  it('a long list is laid out a slice at a time, line for line as one table lays it out', async () => {
+    const { default: Table } = await import('cli-table3');
+    const columns = ['id', 'username', 'name', 'state'];
+    const rows = Array.from({ length: 1234 }, (_, i) => [String(i), `user${i}`, `A name of ${'x'.repeat(i % 40)}`, i % 3 ? 'active' : 'blocked']);
+    const { text } = listTable(columns, rows, { color: false, width: 60, mayDrop: true });
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + rows.length);
+    // The widths listTable chose, read from its header line, given to one cli-table3 table of every row.
+    const widths = [...lines[0].matchAll(/\S+\s*/g)].map((m, i, all) => (i < all.length - 1 ? m[0].length - 2 : 60));
+    const chars = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' };
+    const one = new Table({ head: columns, colWidths: widths, wordWrap: false, truncate: '…', chars, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
+    for (const row of rows) one.push(row);
+    expect(lines.slice(1)).toEqual(one.toString().split('\n').slice(1).map((line: string) => line.trimEnd()));
+  });
+
   it('cuts a dotted header too wide from its start, so that paths stay apart; others at the end', async () => {
     const rows = [{ id: 1, merge_request: { iid: 12, title: 'A title long enough to be cut on a narrow terminal' }, target_branch: 'a-branch-name-long-enough' }];
     const [head] = (await show(rows, 'table', { tty: true, width: 44, columns: ['id', 'merge_request.iid', 'merge_request.title', 'target_branch'] })).stdout.split('\n');

@@ -173,7 +173,7 @@ export default defineCommand<Options>({
     const cannot = cannotRows(found);
     showPlan(ctx, found, steps, cannot);
     const plan = [...steps.map((s) => s.row), ...cannot];
-    if (opts.planOnly) return steps.length || cannot.length ? new ResultWithExit(plan, ExitCode.attention, `attention: ${plural(steps.length, 'change')} to make${cannot.length ? `, ${cannot.length} that cannot be made` : ''}`) : [];
+    if (opts.planOnly) return steps.length || cannot.length ? new ResultWithExit(plan, ExitCode.attention, `attention: ${plural(steps.length, 'change')} to make${cannot.length ? `, ${cannot.length} that cannot be made` : ''}`) : nothing(ctx);
     if (ctx.globals.dryRun) return plan;
     if (!steps.length) return finish(ctx, found, cannot, 'nothing to do');
     await ctx.confirm(`Offboard ${found.user.username}: ${summary(steps.map((s) => s.row))}?`);
@@ -191,5 +191,8 @@ function finish(ctx: Context, found: Survey, rows: Row[], done: string): unknown
   const cannot = rows.filter((r) => r.status === 'cannot');
   if (cannot.length) return new ResultWithExit(rows, ExitCode.attention, `attention: ${found.user.username} still owns ${cannot.map((r) => r.target.replace(/^group /, '')).join(', ')} alone; hand ${cannot.length > 1 ? 'them' : 'it'} over with --transfer-to USER`);
   ctx.io.note(done);
-  return rows;
+  return rows.length ? rows : nothing(ctx);
 }
+
+/** Nothing to do: an empty list for scripts (-o json and the like); a table adds nothing to what the plan said. */
+const nothing = (ctx: Context): unknown => (ctx.format === 'table' ? undefined : []);
