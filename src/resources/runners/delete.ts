@@ -1,6 +1,9 @@
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { byId, describeRunner, runnerId, runnerIdArg, runnerOwners, type RunnerOwners } from './shared.js';
+import { UsageError } from '../../errors.js';
+import { deleteStale, STALE_DELETE_COLUMNS } from './prune.js';
+import { byId, describeRunner, runnerId, runnerOwners, scopeOptions, type RunnerOwners } from './shared.js';
+import { staleOption, typeOption, type StaleOptions } from './stale.js';
 
 interface Runner extends RunnerOwners {
   id: number;
@@ -17,16 +20,33 @@ function owner(runner: Runner): string {
   return 'an instance runner (every project may use it)';
 }
 
-export default defineCommand<{ id: string }>({
+type Options = Partial<StaleOptions> & { id?: string };
+
+export default defineCommand<Options>({
   effect: 'destructive',
   description: [
     'Shows whose runner it is and when it was last seen, and asks first (--yes without a terminal). The runner',
     'machine is not touched: it only loses its registration and gets 403 from then on. A project runner used by',
     'several projects is refused by the service. Administrators, or the Maintainer of its group or project.',
+    'With --stale DURATION instead of an ID: every runner of the scope not contacted for that long, listed and asked',
+    'for, then deleted 50 at a time (as runners prune does).',
   ].join(' '),
-  examples: ['forgectl runners delete 8 --yes', 'forgectl runners delete 9'],
-  args: [runnerIdArg],
+  examples: ['forgectl runners delete 8 --yes', 'forgectl runners delete 9', 'forgectl runners delete --stale 90d --instance --dry-run'],
+  args: [{ spec: '[id]', description: 'the runner\'s ID (or --stale)' }],
+  options: [
+    { ...staleOption(), required: false, description: 'instead of an ID: the runners not contacted for this long (30d, 8w, 12h), after asking' },
+    ...scopeOptions.map((option) => ({ ...option, description: `with --stale: ${option.description}` })),
+    { ...typeOption, description: `with --stale: ${typeOption.description}` },
+  ],
+  columns: STALE_DELETE_COLUMNS,
   async run(opts, ctx) {
+    const scoped = ['instance', 'group', 'project', 'type'].filter((name) => opts[name as keyof Options] !== undefined);
+    if (opts.stale !== undefined) {
+      if (opts.id !== undefined) throw new UsageError('give a runner\'s ID or --stale, not both');
+      return deleteStale({ ...opts, stale: opts.stale }, ctx);
+    }
+    if (opts.id === undefined) throw new UsageError('which runner? give its ID, or --stale DURATION for every runner not contacted for that long', 'forgectl runners audit --stale 90d lists them first');
+    if (scoped.length) throw new UsageError(`--${scoped[0]} goes with --stale`);
     const runner_id = runnerId(opts.id);
     const runner = await ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id });
     const seen = runner.contacted_at ? `last contact ${runner.contacted_at}` : 'never contacted';

@@ -40,6 +40,51 @@ async function showBatches(ctx: Context, batches: StaleRunner[][]): Promise<void
   }
 }
 
+/**
+ * The stale runners of a scope deleted in batches after asking: `runners prune`, and `runners delete --stale`.
+ */
+export async function deleteStale(opts: StaleOptions, ctx: Context): Promise<unknown> {
+  const { rows, window, checked } = await staleRunners(opts, ctx);
+  if (!rows.length) {
+    ctx.io.note(`no runner without contact for ${window}: nothing to delete; ${checked}`);
+    return [];
+  }
+  const batches = Array.from({ length: Math.ceil(rows.length / BULK_DELETE_LIMIT) }, (_, n) => rows.slice(n * BULK_DELETE_LIMIT, (n + 1) * BULK_DELETE_LIMIT));
+  ctx.io.note(`${plural(rows.length, 'runner')} without contact for ${window}; ${checked}:`);
+  for (const row of rows) ctx.io.note(`  ${describeRunner(row)}, ${row.runner_type === 'instance_type' ? 'of the instance' : `of ${row.owner}`}, last contact ${row.last_contact} (${row.idle_days} days)`);
+  await ctx.confirm(`Delete ${rows.length === 1 ? 'it' : `these ${rows.length} runners`}, in ${plural(batches.length, 'batch', 'batches')} of up to ${BULK_DELETE_LIMIT}?`);
+  if (ctx.globals.dryRun) return showBatches(ctx, batches);
+  return deleteBatches(ctx, batches);
+}
+
+/** The batches sent in turn; a batch refused whole after others were sent ends the run with what is known. */
+async function deleteBatches(ctx: Context, batches: StaleRunner[][]): Promise<unknown> {
+  const outcomes: Outcome[] = [];
+  for (const [index, batch] of batches.entries()) {
+    ctx.io.state.interruptNote = `${index} of ${plural(batches.length, 'batch', 'batches')} sent; not yet: runners ${batches.slice(index).flat().map((runner) => runner.id).join(', ')}`;
+    try {
+      const done = await deleteBatch(ctx, batch, index + 1);
+      outcomes.push(...done);
+      const failed = done.filter((outcome) => outcome.outcome !== 'deleted');
+      ctx.io.note(`batch ${index + 1} of ${batches.length}: deleted ${done.length - failed.length} of ${plural(batch.length, 'runner')}${failed.length ? `; not ${failed.map((o) => o.id).join(', ')}: ${failed[0].error}` : ''}`);
+    } catch (error) {
+      // A batch refused whole: with nothing deleted yet that is the answer; later, the runs so far are reported.
+      if (!(error instanceof ApiError || error instanceof NetworkError) || !outcomes.length) throw error;
+      const unknown = error instanceof NetworkError && error.maybeProcessed;
+      ctx.io.note(`batch ${index + 1} of ${batches.length}: ${error.message}${unknown ? ' (they may have been deleted: runners audit shows what is left)' : ''}`);
+      outcomes.push(...batch.map((runner): Outcome => ({ ...runner, batch: index + 1, outcome: unknown ? 'unknown' : 'failed', error: error.message })));
+      outcomes.push(...batches.slice(index + 1).flatMap((rest, n) => rest.map((runner): Outcome => ({ ...runner, batch: index + n + 2, outcome: 'not sent', error: null }))));
+      break;
+    }
+  }
+  ctx.io.state.interruptNote = undefined;
+  const left = outcomes.filter((outcome) => outcome.outcome !== 'deleted').length;
+  return left ? new ResultWithExit(outcomes, ExitCode.attention, `attention: ${left} of ${plural(outcomes.length, 'runner')} not deleted`) : outcomes;
+}
+
+/** The columns of a bulk deletion's rows. */
+export const STALE_DELETE_COLUMNS = ['batch', 'id', 'description', 'owner', 'idle_days', 'outcome', 'error'];
+
 export default defineCommand<StaleOptions>({
   effect: 'destructive',
   description: [
@@ -56,38 +101,6 @@ export default defineCommand<StaleOptions>({
     'forgectl runners prune --instance --stale 180d --type project_type --yes -o json',
   ],
   options: [...scopeOptions, staleOption(), typeOption],
-  columns: ['batch', 'id', 'description', 'owner', 'idle_days', 'outcome', 'error'],
-  async run(opts, ctx) {
-    const { rows, window, checked } = await staleRunners(opts, ctx);
-    if (!rows.length) {
-      ctx.io.note(`no runner without contact for ${window}: nothing to delete; ${checked}`);
-      return [];
-    }
-    const batches = Array.from({ length: Math.ceil(rows.length / BULK_DELETE_LIMIT) }, (_, n) => rows.slice(n * BULK_DELETE_LIMIT, (n + 1) * BULK_DELETE_LIMIT));
-    ctx.io.note(`${plural(rows.length, 'runner')} without contact for ${window}; ${checked}:`);
-    for (const row of rows) ctx.io.note(`  ${describeRunner(row)}, ${row.runner_type === 'instance_type' ? 'of the instance' : `of ${row.owner}`}, last contact ${row.last_contact} (${row.idle_days} days)`);
-    await ctx.confirm(`Delete ${rows.length === 1 ? 'it' : `these ${rows.length} runners`}, in ${plural(batches.length, 'batch', 'batches')} of up to ${BULK_DELETE_LIMIT}?`);
-    if (ctx.globals.dryRun) return showBatches(ctx, batches);
-    const outcomes: Outcome[] = [];
-    for (const [index, batch] of batches.entries()) {
-      ctx.io.state.interruptNote = `${index} of ${plural(batches.length, 'batch', 'batches')} sent; not yet: runners ${batches.slice(index).flat().map((runner) => runner.id).join(', ')}`;
-      try {
-        const done = await deleteBatch(ctx, batch, index + 1);
-        outcomes.push(...done);
-        const failed = done.filter((outcome) => outcome.outcome !== 'deleted');
-        ctx.io.note(`batch ${index + 1} of ${batches.length}: deleted ${done.length - failed.length} of ${plural(batch.length, 'runner')}${failed.length ? `; not ${failed.map((o) => o.id).join(', ')}: ${failed[0].error}` : ''}`);
-      } catch (error) {
-        // A batch refused whole: with nothing deleted yet that is the answer; later, the runs so far are reported.
-        if (!(error instanceof ApiError || error instanceof NetworkError) || !outcomes.length) throw error;
-        const unknown = error instanceof NetworkError && error.maybeProcessed;
-        ctx.io.note(`batch ${index + 1} of ${batches.length}: ${error.message}${unknown ? ' (they may have been deleted: runners audit shows what is left)' : ''}`);
-        outcomes.push(...batch.map((runner): Outcome => ({ ...runner, batch: index + 1, outcome: unknown ? 'unknown' : 'failed', error: error.message })));
-        outcomes.push(...batches.slice(index + 1).flatMap((rest, n) => rest.map((runner): Outcome => ({ ...runner, batch: index + n + 2, outcome: 'not sent', error: null }))));
-        break;
-      }
-    }
-    ctx.io.state.interruptNote = undefined;
-    const left = outcomes.filter((outcome) => outcome.outcome !== 'deleted').length;
-    return left ? new ResultWithExit(outcomes, ExitCode.attention, `attention: ${left} of ${plural(outcomes.length, 'runner')} not deleted`) : outcomes;
-  },
+  columns: STALE_DELETE_COLUMNS,
+  run: deleteStale,
 });

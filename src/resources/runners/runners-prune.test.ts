@@ -85,3 +85,26 @@ describe('runners prune --stale', () => {
     expect(await restIds()).toEqual(expect.arrayContaining(ids));
   });
 });
+
+describe('runners delete --stale (the same reviewed deletion, from the verb users reach for)', () => {
+  it('lists, asks, and deletes the stale runners in batches of 50; an ID and --stale together, or neither, are refused before anything is sent', async () => {
+    const ids = oldRunners(51, 150, 'verb');
+    sandbox.clearRequests();
+    const asked = await sandbox.run(['runners', 'delete', '--stale', '90d', '--instance']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('runners without contact for 90d');
+    expect(asked.stderr).toContain('error: confirmation needed: Delete these');
+    for (const args of [['runners', 'delete'], ['runners', 'delete', '3', '--stale', '90d'], ['runners', 'delete', '3', '--instance'], ['runners', 'delete', '--stale', '9x']]) {
+      expect((await sandbox.run(args)).code, args.join(' ')).toBe(2);
+    }
+    expect(mutations()).toEqual([]);
+    const done = await sandbox.run(['runners', 'delete', '--stale', '90d', '--instance', '--yes', '-o', 'json']);
+    expect(done.code, done.stderr).toBe(0);
+    const rows = done.json<Array<{ outcome: string }>>();
+    expect(rows.length).toBeGreaterThanOrEqual(ids.length);
+    expect(mutations()).toHaveLength(Math.ceil(rows.length / 50));
+    expect(rows.every((row) => row.outcome === 'deleted')).toBe(true);
+    expect((await restIds()).filter((id) => ids.includes(id))).toEqual([]);
+    expect((await sandbox.run(['runners', 'audit', '--instance', '--stale', '90d'])).code).toBe(0);
+  });
+});
