@@ -154,12 +154,14 @@ export const parseList = withSchema((value: string, previous?: string[]): string
 
 /** Several of these values, comma-separated (the option repeatable too); an unknown one is refused, naming the choices. */
 export function parseChoiceList<T extends string>(flag: string, choices: readonly T[]) {
-  return withChoices((value: string, previous?: T[]): T[] => {
+  const parse = (value: string, previous?: T[]): T[] => {
     const items = parseList(value, previous) as T[];
     const unknown = items.filter((item) => !choices.includes(item));
     if (unknown.length) throw new UsageError(`${flag} ${unknown.join(',')}: unknown; choose from ${choices.join(', ')}`);
     return items;
-  }, choices, true);
+  };
+  // A list as parseList's is (an array of the choices to an agent's tool), not one comma-separated word.
+  return withChoices(withSchema(parse, schemaOf(parseList)!), choices, true);
 }
 
 /** A repeatable option: each use adds one value. */

@@ -5,7 +5,7 @@ import { ExitCode, UsageError } from '../../errors.js';
 import { Progress } from '../../fleet/progress.js';
 import { startBudget } from '../../fleet/shard.js';
 import { ResultWithExit, TextResult } from '../../output/result.js';
-import { parseList, plural } from '../../parse.js';
+import { parseChoiceList, plural } from '../../parse.js';
 import { SCHEMA_MODELINE } from '../../desired/export.js';
 import { complete, CONDITIONS, type AccessRow, type Condition, type Place } from './grants.js';
 import { desiredMembers } from './as-desired.js';
@@ -15,7 +15,7 @@ import { userRows } from './user.js';
 
 interface Options extends Target {
   user?: string;
-  failOn?: string[];
+  failOn?: Condition[];
   asDesired?: boolean;
   concurrency?: number;
   rateLimit?: { limit: number; periodSeconds: number };
@@ -49,7 +49,7 @@ export default defineCommand<Options>({
     { flags: '--group <id|path>', description: 'the matrix of this group and its projects' },
     { flags: '--project <id|path>', description: 'the matrix of one project' },
     { flags: '--recursive', description: 'with --group: its subgroups and their projects too' },
-    { flags: '--fail-on <conditions>', description: `exit 9 when a row meets one of: ${CONDITIONS.join(', ')} (comma-separated)`, parse: parseList },
+    { flags: '--fail-on <conditions>', description: `exit 9 when a row meets one of: ${CONDITIONS.join(', ')} (comma-separated)`, parse: parseChoiceList('--fail-on', CONDITIONS) },
     { flags: '--as-desired', description: 'with --group or --project: the direct members and shares as a desired-state file (YAML; -o json for JSON)' },
     concurrencyOption,
     shardOptions.find((option) => option.flags.startsWith('--rate-limit'))!,
@@ -109,9 +109,7 @@ function conditionsOf(opts: Options): Condition[] {
   if (opts.recursive && opts.group === undefined) throw new UsageError('--recursive goes with --group');
   if (opts.asDesired && opts.user !== undefined) throw new UsageError('--as-desired goes with --group or --project', 'a desired-state file holds the members of groups and projects');
   if (opts.asDesired && opts.failOn) throw new UsageError('--fail-on does not go with --as-desired', 'check the file with: forgectl plan -f FILE');
-  const unknown = (opts.failOn ?? []).filter((condition) => !(CONDITIONS as readonly string[]).includes(condition));
-  if (unknown.length) throw new UsageError(`--fail-on: unknown condition ${unknown.join(', ')}`, `known: ${CONDITIONS.join(', ')}`);
-  return (opts.failOn ?? []) as Condition[];
+  return opts.failOn ?? [];
 }
 
 /** The work, the spinner cleared after it whatever happens. */
