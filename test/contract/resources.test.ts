@@ -162,7 +162,7 @@ const sandbox = useTestSandbox();
  * service accounts (the service reads no single account: no get, and update and delete find one by name): no plain
  * verbs to check.
  */
-const handWritten = ['service-accounts', 'audit-events', 'repository', 'commits', 'files', 'artifacts', 'pipelines', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'groups', 'users', 'keys', 'submodules', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'merge-trains', 'experiments', 'members', 'metadata', 'merge-request-approvals'];
+const handWritten = ['alerts', 'service-accounts', 'audit-events', 'repository', 'commits', 'files', 'artifacts', 'pipelines', 'push-rule', 'approval-settings', 'pull-mirror', 'access-tokens', 'plan-limits', 'integrations', 'projects', 'groups', 'users', 'keys', 'submodules', 'licenses', 'storage-moves', 'variables', 'deploy-tokens', 'runners', 'merge-trains', 'experiments', 'members', 'metadata', 'merge-request-approvals'];
 
 /**
  * Declarations no command uses (they have no `command`): routes the sandbox serves for other clients (python-gitlab,

@@ -4,10 +4,9 @@ const resources = new URL('../../src/resources/', import.meta.url);
 
 /**
  * The resource folders (src/resources/<resource>/) whose resource.ts declares with defineResource or defineSingleton:
- * every one but those whose declaration has a form of its own (the application settings' table of settings, the
- * alert intake's severities).
+ * every one but the application settings, whose declaration has a form of its own (a table of settings).
  */
-export const OWN_FORM = ['alerts', 'settings'];
+export const OWN_FORM = ['settings'];
 
 export function declarationFolders(): string[] {
   return readdirSync(resources)

@@ -3,9 +3,10 @@ import { findProject } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { HttpError, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { projects, type Project, type AlertIntegration, type Alert, alertIntegrations, alertTable } from '../../sandbox/model.js';
-import type { Router } from '../../sandbox/router.js';
+import { routePattern, type Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { GENERIC_SEVERITIES, SEVERITY_LABELS, type Severity } from './resource.js';
+import { presentRecord } from '../../sandbox/records.js';
+import { alerts as declared, GENERIC_SEVERITIES, MAX_ALERT_PAYLOAD_BYTES, PROMETHEUS_KEYS, SEVERITY_LABELS, type Severity } from './resource.js';
 
 /**
  * Alert intake (document 3 "Alert intake"; api-facts §1.18): WEB routes outside /api/v4, authenticated by the
@@ -14,14 +15,10 @@ import { GENERIC_SEVERITIES, SEVERITY_LABELS, type Severity } from './resource.j
  * (unknown project) and 422 (a metrics payload without the required attributes).
  */
 
-/** Instance limit on generic and Prometheus alert payloads. */
-export const MAX_ALERT_PAYLOAD_BYTES = 1024 * 1024;
 /** Alerts taken from one Prometheus request; the rest are dropped. */
 const MAX_PROMETHEUS_ALERTS = 100;
 /** Groups nest up to 20 levels, plus the project itself. */
 const MAX_PATH_DEPTH = 21;
-
-const PROMETHEUS_KEYS = ['alerts', 'commonAnnotations', 'commonLabels', 'externalURL', 'groupKey', 'groupLabels', 'receiver', 'status', 'version'];
 
 /** Alert endpoints answer errors with `head <status>`: no body. */
 const empty = (status: number): HttpError => new HttpError(status, undefined);
@@ -210,16 +207,20 @@ function handle(req: SandboxRequest, depth: number, identifier: string, expected
     if (!alert) throw empty(400);
     touched = [alert];
   }
-  return ok(touched.map((a) => ({ iid: a.iid, title: a.title })));
+  return ok(touched.map((alert) => presentRecord(declared, alert)));
 }
 
-/** `/<full_path>/<suffix>` for every nesting depth: the project path keeps its literal slashes. */
-function intakeRoutes(web: Router, suffix: string, handler: (req: SandboxRequest, depth: number) => ReturnType<typeof ok>): void {
+/** A declared intake route at every nesting depth: its `{project}` is the project's full path, slashes kept. */
+function intakeRoutes(web: Router, route: string, handler: (req: SandboxRequest, depth: number) => ReturnType<typeof ok>): void {
   for (let depth = 2; depth <= MAX_PATH_DEPTH; depth++) {
-    const prefix = Array.from({ length: depth }, (_, i) => `:${segmentName(i)}`).join('/');
-    web.post(`/${prefix}/${suffix}`, (req) => handler(req, depth), { auth: 'none' });
+    const segments = Array.from({ length: depth }, (_, i) => `{${segmentName(i)}}`).join('/');
+    web.route(route.replace('{project}', segments), (req) => handler(req, depth), { auth: 'none' });
   }
 }
+
+/** The URL of a declared intake route of a project: its full path with its slashes, and the other parameters. */
+const intakeUrl = (rootUrl: string, project: Project, route: string, params: Record<string, string> = {}): string =>
+  rootUrl + routePattern(route)[1].replace(':project', project.path_with_namespace).replace(/:([a-z_]+)/g, (_, name: string) => params[name]);
 
 function addIntegration(db: Db, project: Project, fields: Omit<AlertIntegration, 'id' | 'project_id' | 'token'>): AlertIntegration {
   const integration = { id: db.nextId('alert_integrations'), project_id: project.id, token: randomBytes(16).toString('hex'), ...fields };
@@ -229,13 +230,14 @@ function addIntegration(db: Db, project: Project, fields: Omit<AlertIntegration,
 
 export const alerts: SandboxModule = {
   routes(_api, web) {
+    const { notifyPrometheus, notifyEndpoint, notify } = declared.routes;
     // Prometheus first: `acme/api/prometheus/alerts/notify.json` would otherwise read as project acme/api/prometheus.
-    intakeRoutes(web, 'prometheus/alerts/notify.json', (req, depth) => handle(req, depth, 'legacy-prometheus', 'prometheus'));
-    intakeRoutes(web, 'alerts/notify/:name/:endpoint_identifier.json', (req, depth) => {
+    intakeRoutes(web, notifyPrometheus, (req, depth) => handle(req, depth, 'legacy-prometheus', 'prometheus'));
+    intakeRoutes(web, notifyEndpoint, (req, depth) => {
       if (!/^[A-Za-z0-9]+$/.test(req.params.endpoint_identifier)) throw empty(404);
       return handle(req, depth, req.params.endpoint_identifier);
     });
-    intakeRoutes(web, 'alerts/notify.json', (req, depth) => handle(req, depth, 'legacy', 'http'));
+    intakeRoutes(web, notify, (req, depth) => handle(req, depth, 'legacy', 'http'));
   },
   seed(db) {
     const project = projects(db).find((p) => p.path_with_namespace === 'acme/api');
@@ -252,9 +254,9 @@ export const alerts: SandboxModule = {
     const prometheus = find('legacy-prometheus');
     if (!project || !generic || !prometheus) return {};
     return {
-      FORGECTL_SANDBOX_ALERT_URL: `${rootUrl}/${project.path_with_namespace}/alerts/notify.json`,
+      FORGECTL_SANDBOX_ALERT_URL: intakeUrl(rootUrl, project, declared.routes.notify),
       FORGECTL_SANDBOX_ALERT_KEY: generic.token,
-      FORGECTL_SANDBOX_PROMETHEUS_URL: `${rootUrl}/${project.path_with_namespace}/prometheus/alerts/notify.json`,
+      FORGECTL_SANDBOX_PROMETHEUS_URL: intakeUrl(rootUrl, project, declared.routes.notifyPrometheus),
       FORGECTL_SANDBOX_PROMETHEUS_KEY: prometheus.token,
     };
   },
@@ -263,8 +265,8 @@ export const alerts: SandboxModule = {
 /** The URL of an HTTP endpoint integration (`alerts/notify/<name-slug>/<identifier>.json`), for tests and docs. */
 export function integrationUrl(rootUrl: string, db: Db, integration: AlertIntegration): string {
   const project = projects(db).find((p) => p.id === integration.project_id)!;
-  if (integration.endpoint_identifier === 'legacy') return `${rootUrl}/${project.path_with_namespace}/alerts/notify.json`;
-  if (integration.endpoint_identifier === 'legacy-prometheus') return `${rootUrl}/${project.path_with_namespace}/prometheus/alerts/notify.json`;
-  const slug = integration.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'http-endpoint';
-  return `${rootUrl}/${project.path_with_namespace}/alerts/notify/${slug}/${integration.endpoint_identifier}.json`;
+  if (integration.endpoint_identifier === 'legacy') return intakeUrl(rootUrl, project, declared.routes.notify);
+  if (integration.endpoint_identifier === 'legacy-prometheus') return intakeUrl(rootUrl, project, declared.routes.notifyPrometheus);
+  const name = integration.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'http-endpoint';
+  return intakeUrl(rootUrl, project, declared.routes.notifyEndpoint, { name, endpoint_identifier: integration.endpoint_identifier });
 }

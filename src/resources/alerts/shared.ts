@@ -4,16 +4,13 @@ import type { Context, OptionDef } from '../../cli/command.js';
 import { ApiError, ConfigError, UsageError } from '../../errors.js';
 import { parseChoice } from '../../parse.js';
 import { isLoopbackHost, selectedProfileName } from '../../config/resolve.js';
-import { GENERIC_SEVERITIES, SEVERITY_LABELS } from './resource.js';
+import { alerts, GENERIC_SEVERITIES, MAX_ALERT_PAYLOAD_BYTES, PROMETHEUS_KEYS, SEVERITY_LABELS } from './resource.js';
 import type { Json } from '../../json-fields.js';
 
 /**
  * Alert intake (document 3 "Alert intake"; api-facts §1.18). The URL is a WEB route of the instance (not under
  * /api/v4) and is used as given; it authenticates with the integration's key, never with the profile's token.
  */
-
-/** Instance limit on alert payloads; bigger ones are refused before sending. */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 /** --severity: one of the service's severities or a metrics label it maps (`warning` → low); exit 2 otherwise. */
 export function parseSeverity(value: string): string {
@@ -135,8 +132,6 @@ export async function readPayload(ctx: Context, source: string): Promise<JsonObj
   return parsed as JsonObject;
 }
 
-const PROMETHEUS_KEYS = ['alerts', 'commonAnnotations', 'commonLabels', 'externalURL', 'groupKey', 'groupLabels', 'receiver', 'status', 'version'];
-
 /** The metrics endpoint answers 422 to a body without these; say which are missing before sending. */
 export function checkPrometheusBody(body: JsonObject): void {
   const missing = PROMETHEUS_KEYS.filter((k) => !(k in body));
@@ -171,15 +166,19 @@ const HINTS: Record<number, string> = {
   422: 'the endpoint did not accept the body as a metrics-alerting webhook (version "4" and the required attributes)',
 };
 
+/** How the path of a declared intake route ends after the project's path: `/alerts/notify/[^/]+/[^/]+\.json$`. */
+const intakePathEnd = (route: string): RegExp =>
+  new RegExp(`/${route.split('{project}/')[1].replace(/\./g, '\\.').replace(/\{[a-z_]+\}/g, '[^/]+')}$`);
+
 /** Sends the body with the key; refuses payloads over 1 MB before sending. Returns the service's [{iid,title}]. */
 export async function sendAlert(ctx: Context, opts: ConnectionOpts, body: JsonObject): Promise<Array<{ iid: number; title: string }>> {
   const url = parseAlertUrl(opts.url);
   const size = Buffer.byteLength(JSON.stringify(body));
-  if (size > MAX_PAYLOAD_BYTES) {
-    throw new UsageError(`the payload is ${size.toLocaleString('en-US')} bytes; alert endpoints accept at most 1 MB (${MAX_PAYLOAD_BYTES.toLocaleString('en-US')} bytes)`);
+  if (size > MAX_ALERT_PAYLOAD_BYTES) {
+    throw new UsageError(`the payload is ${size.toLocaleString('en-US')} bytes; alert endpoints accept at most 1 MB (${MAX_ALERT_PAYLOAD_BYTES.toLocaleString('en-US')} bytes)`);
   }
   if (opts.format === 'prometheus') checkPrometheusBody(body);
-  if (opts.format === 'prometheus' && !url.pathname.endsWith('/prometheus/alerts/notify.json') && !/\/alerts\/notify\/[^/]+\/[^/]+\.json$/.test(url.pathname)) {
+  if (opts.format === 'prometheus' && ![alerts.routes.notifyPrometheus, alerts.routes.notifyEndpoint].some((route) => intakePathEnd(route).test(url.pathname))) {
     ctx.io.warn('metrics bodies go to a .../prometheus/alerts/notify.json URL (or a Prometheus integration\'s own URL)');
   }
   const key = readKey(ctx, opts.keyFile);

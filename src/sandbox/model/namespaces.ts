@@ -1,4 +1,4 @@
-import type { Severity } from '../../resources/alerts/resource.js';
+import type { alerts as alertDeclaration, Severity } from '../../resources/alerts/resource.js';
 import { badges as badgeDeclaration } from '../../resources/badges/resource.js';
 import { groups as groupDeclaration } from '../../resources/groups/resource.js';
 import { projects as projectDeclaration } from '../../resources/projects/resource.js';
@@ -222,12 +222,10 @@ export interface AlertIntegration {
   endpoint_identifier: string;
 }
 
-export interface Alert {
-  id: number;
-  iid: number;
+/** An alert as the intake records it: its declared iid and title, and what the payload set and the intake counts. */
+export type Alert = StoredRecord<typeof alertDeclaration, {
   project_id: number;
   integration_id: number;
-  title: string;
   description: string | null;
   severity: Severity;
   status: 'triggered' | 'acknowledged' | 'resolved' | 'ignored';
@@ -244,7 +242,7 @@ export interface Alert {
   payload: unknown;
   created_at: string;
   updated_at: string;
-}
+}>;
 
 export const alertIntegrations = defineTable<AlertIntegration>('alert_integrations');
 
