@@ -5,6 +5,7 @@ import { approvalRules, auditEventsTable, protectedBranches, users, type StoredA
 import type { SandboxModule } from '../../sandbox/module.js';
 import { auditEvents as declared } from './resource.js';
 import { paginate } from '../../sandbox/pagination.js';
+import { timeParam } from '../../sandbox/listing.js';
 
 /**
  * The audit event lists (Premium): the instance's for administrators (filtered by entity too), a group's for its
@@ -12,25 +13,18 @@ import { paginate } from '../../sandbox/pagination.js';
  * The events themselves are recorded where every write is dispatched (src/sandbox/audit.ts).
  */
 
-function timeParam(req: SandboxRequest, name: string): string | undefined {
-  const value = req.query[name] as string | undefined;
-  if (value === undefined || value === '') return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw errors.invalid(name);
-  return new Date(time).toISOString();
-}
-
 /** Events of one entity (or every entity), in a time window, newest first. */
 function eventsOf(req: SandboxRequest, entity?: { type: string; id?: number }): StoredAuditEvent[] {
   const after = timeParam(req, 'created_after');
   const before = timeParam(req, 'created_before');
+  const at = (event: StoredAuditEvent): number => Date.parse(event.created_at);
   const all = auditEventsTable(req.db);
   const found: StoredAuditEvent[] = [];
   for (let i = all.length - 1; i >= 0; i--) {
     const event = all[i];
     if (entity && (event.entity_type !== entity.type || (entity.id !== undefined && event.entity_id !== entity.id))) continue;
-    if (after && event.created_at < after) continue;
-    if (before && event.created_at > before) continue;
+    if (after !== undefined && at(event) < after) continue;
+    if (before !== undefined && at(event) > before) continue;
     found.push(event);
   }
   return found;
