@@ -45,7 +45,8 @@ export const approvalRules = defineResource({
   default: 'project',
   fields: {
     id: f.int({ min: 1, readOnly: true }),
-    name: f.string({ create: 'required', help: `rule name, unique in the project (at most ${MAX_RULE_NAME_CHARS} characters)` }),
+    // The service takes "" (and answers that it can't be blank).
+    name: f.string({ create: 'required', blank: true, help: `rule name, unique in the project (at most ${MAX_RULE_NAME_CHARS} characters)` }),
     rule_type: f.enum(['regular', 'any_approver', 'report_approver'], { default: 'regular' }),
     report_type: f.enum(['code_coverage', 'license_scanning'], { nullable: true }),
     eligible_approvers: f.object(),

@@ -1,6 +1,6 @@
 import { findProject, groupRole, projectFor, projectRole, requireTier, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { array, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import {
   approvalRules, groups, mergeRequestRules, overriddenRules, protectedBranches, users,
   type ApprovalRule, type MergeRequest, type MergeRequestRule, type Project,
@@ -9,6 +9,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { approvalRules as declared, MAX_RULE_NAME_CHARS } from './resource.js';
 import { mergeRequestApprovals } from '../merge-request-approvals/resource.js';
 import { placed } from '../../api/resource.js';
+import { crudModule } from '../../sandbox/crud.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentGroup, presentUserBasic } from '../../sandbox/present.js';
 import { presentProtectedBranch } from '../../sandbox/protection.js';
@@ -22,7 +23,6 @@ import { approvalSettings, eligibleApprovers, findMergeRequest, refreshApprovalS
  * are presented from the declaration, each placement going without the fields of the other.
  */
 
-const atProject = placed(declared, 'project');
 const atMergeRequest = placed(declared, 'mr');
 
 /** The eligible approvers of a rule, and the users and groups it names, as a rule's answer has them. */
@@ -42,8 +42,6 @@ function ruleComputed(req: SandboxRequest, rule: ApprovalRule): Values {
     : protectedBranches(req.db).filter((b) => rule.protected_branch_ids.includes(b.id));
   return { ...approverFields(req, rule), protected_branches: branches.map((branch) => presentProtectedBranch(req.db, branch)) };
 }
-
-const presentedRule = (req: SandboxRequest, rule: ApprovalRule): Values => presentRecord(atProject, rule, ruleComputed(req, rule));
 
 /** What a merge request's rule's answer has that it does not store: approvers, the project rule it copies, whether it differs. */
 function mrRuleComputed(req: SandboxRequest, rule: MergeRequestRule): Values {
@@ -89,78 +87,40 @@ function checkRule(db: Db, project: Project, rule: ApprovalRule): void {
   if (Object.keys(problems).length) throw errors.validation(problems);
 }
 
-/** Applies the rule parameters of a create or update request, validated as the service does. */
-function applyRuleParams(req: SandboxRequest, project: Project, rule: ApprovalRule): void {
-  const input = req.input;
-  if (input.name !== undefined) rule.name = String(input.name);
-  const approvals = int(input.approvals_required, 'approvals_required');
-  if (approvals !== undefined) rule.approvals_required = approvals;
-  if (input.rule_type !== undefined) {
-    if (!(RULE_TYPES as readonly string[]).includes(String(input.rule_type))) throw errors.invalid('rule_type');
-    rule.rule_type = input.rule_type as ApprovalRule['rule_type'];
-  }
-  if (input.report_type !== undefined) {
-    if (!REPORT_TYPES.includes(String(input.report_type))) throw errors.invalid('report_type');
-    rule.report_type = String(input.report_type) as ApprovalRule['report_type'];
-    rule.rule_type = 'report_approver';
-  }
-  const allBranches = bool(input.applies_to_all_protected_branches);
-  if (allBranches !== undefined) rule.applies_to_all_protected_branches = allBranches;
-  applyApprovers(req, project, rule);
-  const branchIds = array(input.protected_branch_ids)?.map(Number);
-  if (branchIds !== undefined) rule.protected_branch_ids = protectedBranches(req.db).filter((b) => b.project_id === project.id && branchIds.includes(b.id)).map((b) => b.id);
-  checkRule(req.db, project, rule);
-}
-
-function findRule(req: SandboxRequest, project: Project): ApprovalRule {
-  const rule = approvalRules(req.db).find((r) => r.project_id === project.id && String(r.id) === req.params.approval_rule_id);
-  if (!rule) throw errors.notFound();
-  return rule;
-}
-
-/** Approval rules are a Premium feature: 403 on the free tier. */
-function rulesProject(req: SandboxRequest, minRole: number): Project {
-  const project = projectFor(req, minRole);
-  requireTier(req, 'premium');
-  return project;
-}
-
-function createRule(req: SandboxRequest) {
-  const project = rulesProject(req, Role.maintainer);
-  const rule: ApprovalRule = {
-    id: 0, project_id: project.id, name: '', rule_type: 'regular', report_type: null, approvals_required: 0,
-    user_ids: [], group_ids: [], protected_branch_ids: [], applies_to_all_protected_branches: false,
-  };
-  if (req.input.name === undefined || req.input.name === null) throw errors.missing('name');
-  if (req.input.approvals_required === undefined || req.input.approvals_required === null || req.input.approvals_required === '') throw errors.missing('approvals_required');
-  applyRuleParams(req, project, rule);
-  rule.id = req.db.nextId('approval_rules');
-  approvalRules(req.db).push(rule);
-  return created(presentedRule(req, rule));
-}
-
-function projectRoutes(api: Parameters<SandboxModule['routes']>[0]): void {
-  const { routes } = atProject;
-  api.route(routes.list, (req) => {
-    const project = rulesProject(req, Role.guest);
-    return paginate(req, approvalRules(req.db).filter((r) => r.project_id === project.id), { present: (r) => presentedRule(req, r) });
-  });
-  api.route(routes.get, (req) => ok(presentedRule(req, findRule(req, rulesProject(req, Role.guest)))));
-  api.route(routes.create, createRule);
-  api.route(routes.update, (req) => {
-    const project = rulesProject(req, Role.maintainer);
-    const rule = findRule(req, project);
-    const draft = structuredClone(rule);
-    applyRuleParams(req, project, draft);
-    Object.assign(rule, draft);
-    return ok(presentedRule(req, rule));
-  });
-  api.route(routes.delete, (req) => {
-    const rule = findRule(req, rulesProject(req, Role.maintainer));
-    approvalRules(req.db).splice(approvalRules(req.db).indexOf(rule), 1);
-    return noContent();
-  });
-}
+/**
+ * The project's rules, from the declaration (Premium, as declared): what a request gives beyond the declared fields
+ * (its approvers and protected branches, by id), the rule and report types it names, and the model's checks.
+ */
+const projectRules = crudModule<ApprovalRule>(declared, {
+  // "404 Not found", as the service words a rule it cannot find.
+  notFound: '',
+  servedElsewhere: Object.values(atMergeRequest.routes),
+  validate(rule, req, previous, { parent }) {
+    const project = parent as Project;
+    if (!previous) Object.assign(rule, { report_type: rule.report_type ?? null, user_ids: [], group_ids: [], protected_branch_ids: [], applies_to_all_protected_branches: rule.applies_to_all_protected_branches ?? false });
+    if (req.input.rule_type !== undefined && !(RULE_TYPES as readonly string[]).includes(String(req.input.rule_type))) throw errors.invalid('rule_type');
+    if (req.input.report_type !== undefined) {
+      if (!REPORT_TYPES.includes(String(req.input.report_type))) throw errors.invalid('report_type');
+      rule.rule_type = 'report_approver';
+    }
+    applyApprovers(req, project, rule);
+    const branchIds = array(req.input.protected_branch_ids)?.map(Number);
+    if (branchIds !== undefined) rule.protected_branch_ids = protectedBranches(req.db).filter((b) => b.project_id === project.id && branchIds.includes(b.id)).map((b) => b.id);
+    checkRule(req.db, project, rule);
+  },
+  computed: (rule, req) => ruleComputed(req, rule),
+  // Its rule names the default branch's protection, seeded by protected branches.
+  seedAfter: ['protected-branches'],
+  seed(db, _context, insert) {
+    const project = findProject(db, 'acme/api');
+    const alice = users(db).find((u) => u.username === 'alice');
+    const main = protectedBranches(db).find((b) => b.project_id === project.id && b.name === project.default_branch);
+    insert(project.id, {
+      name: 'Maintainers', rule_type: 'regular', report_type: null, approvals_required: 1,
+      user_ids: alice ? [alice.id] : [], group_ids: [], protected_branch_ids: main ? [main.id] : [], applies_to_all_protected_branches: false,
+    }, 'project');
+  },
+});
 
 // ----- a merge request's rules -----
 
@@ -286,20 +246,9 @@ function mergeRequestRoutes(api: Parameters<SandboxModule['routes']>[0]): void {
 }
 
 export const approvalRulesModule: SandboxModule = {
-  routes(api) {
-    projectRoutes(api);
+  ...projectRules,
+  routes(api, web) {
+    projectRules.routes(api, web);
     mergeRequestRoutes(api);
-  },
-
-  // Its rule names the default branch's protection, seeded by protected branches.
-  seedAfter: ['protected-branches'],
-  seed(db) {
-    const project = findProject(db, 'acme/api');
-    const alice = users(db).find((u) => u.username === 'alice');
-    const main = protectedBranches(db).find((b) => b.project_id === project.id && b.name === project.default_branch);
-    approvalRules(db).push({
-      id: db.nextId('approval_rules'), project_id: project.id, name: 'Maintainers', rule_type: 'regular', report_type: null, approvals_required: 1,
-      user_ids: alice ? [alice.id] : [], group_ids: [], protected_branch_ids: main ? [main.id] : [], applies_to_all_protected_branches: false,
-    });
   },
 };
