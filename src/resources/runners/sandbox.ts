@@ -2,10 +2,11 @@ import { RUNNER_JOB_STATUSES, RUNNER_STATUSES, RUNNER_TYPES, runners as declared
 import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { groups, jobs, projects, runnerJobs, runnerTable, type Group, type Job, type Project, type Runner } from '../../sandbox/model.js';
+import { groups, jobs, projects, runnerJobs, runnerTable, type Job, type Project, type Runner } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
+import { groupChain } from '../../sandbox/hierarchy.js';
 import { runnerJobAnswer } from '../../sandbox/pipelines.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
@@ -45,12 +46,8 @@ function findRunner(req: SandboxRequest): Runner {
   return runner;
 }
 
-/** The groups from this one up to the top. */
-function selfAndAncestors(db: Db, group: Group): number[] {
-  const ids: number[] = [];
-  for (let at: Group | undefined = group; at; at = at.parent_id === null ? undefined : groups(db).find((g) => g.id === at!.parent_id)) ids.push(at.id);
-  return ids;
-}
+/** The ids of the groups from this one up to the top. */
+const selfAndAncestors = (db: Db, groupId: number | null): number[] => groupChain(db, groupId).map((group) => group.id);
 
 /** The list filters every runner list takes: type, status, paused, tag_list. */
 function filtered(req: SandboxRequest, list: Runner[]): Runner[] {
@@ -161,30 +158,32 @@ function listRoutes(api: Router): void {
   });
   api.route(declared.parents.group.routes.list, (req) => {
     const group = groupFor(req, Role.maintainer);
-    const chain = selfAndAncestors(req.db, group);
+    const chain = selfAndAncestors(req.db, group.id);
     return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!))));
   });
   api.route(declared.parents.project.routes.list, (req) => {
     const project = projectFor(req, Role.maintainer);
-    const namespace = groups(req.db).find((g) => g.id === project.namespace_id);
-    const chain = namespace ? selfAndAncestors(req.db, namespace) : [];
+    const chain = selfAndAncestors(req.db, project.namespace_id);
     return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!)) || r.project_ids.includes(project.id)));
   });
+}
+
+/** The runner whose authentication token the request gives, else 403. */
+function byToken(req: SandboxRequest): Runner {
+  const token = String(required(req, 'token'));
+  const runner = runnerTable(req.db).find((r) => r.token === token);
+  if (!runner) throw errors.forbidden();
+  return runner;
 }
 
 /** What a runner itself calls with its authentication token: verify it, and unregister. */
 function tokenRoutes(api: Router): void {
   api.route(own.verify, (req) => {
-    const token = String(required(req, 'token'));
-    const runner = runnerTable(req.db).find((r) => r.token === token);
-    if (!runner) throw errors.forbidden();
+    const runner = byToken(req);
     return ok({ id: runner.id, token: runner.token, token_expires_at: runner.token_expires_at });
   }, { auth: 'none' });
   api.route(own.delete_by_token, (req) => {
-    const token = String(required(req, 'token'));
-    const runner = runnerTable(req.db).find((r) => r.token === token);
-    if (!runner) throw errors.forbidden();
-    removeRunner(req.db, runner);
+    removeRunner(req.db, byToken(req));
     return noContent();
   }, { auth: 'none' });
 }
