@@ -188,30 +188,23 @@ export function recordAudit(req: SandboxRequest, response: SandboxResponse, befo
 
   const author = req.user;
   const actedBy = req.token ? users(req.db).find((u) => u.id === req.token!.user_id) : undefined;
-  const impersonatedBy = actedBy && actedBy.id !== author.id ? actedBy : undefined;
-  auditEventsTable(req.db).push({
-    id: req.db.nextId('audit_events'),
-    author_id: author.id,
-    entity_id: entity.id,
-    entity_type: entity.type,
-    event_name: eventName,
-    details: {
-      ...what,
-      author_name: author.name,
-      author_email: author.email,
-      target_id: targetId,
-      target_type: targetType,
-      target_details: named,
-      ...(impersonatedBy ? { impersonated_by: impersonatedBy.name } : req.token?.impersonation ? { impersonated_by: 'an administrator (impersonation token)' } : {}),
-      ip_address: '127.0.0.1',
-      entity_path: entity.path,
-    },
-    created_at: req.now().toISOString(),
-  });
+  const impersonatedBy = actedBy && actedBy.id !== author.id ? actedBy.name : req.token?.impersonation ? 'an administrator (impersonation token)' : undefined;
+  addAuditEvent(req.db, { author, entity, target: { type: targetType, id: targetId, details: named }, at: req.now(), eventName, what, impersonatedBy });
 }
 
-/** Adds an event to the history directly (the seed's). */
-export function addAuditEvent(db: Db, event: { author: User; entity: { type: string; id: number; path: string }; target: { type: string; id: number; details: string }; at: Date; eventName: string } & { what: AuditDetails }): void {
+/** What an event records: who did what to which target of which entity, when, and who stood behind the author (sudo, impersonation). */
+interface AuditEventInput {
+  author: User;
+  entity: { type: string; id: number; path: string };
+  target: { type: string; id: number; details: string };
+  at: Date;
+  eventName: string;
+  what: AuditDetails;
+  impersonatedBy?: string;
+}
+
+/** Adds an event to the history: every write's (recordAudit), and the seed's. */
+export function addAuditEvent(db: Db, event: AuditEventInput): void {
   auditEventsTable(db).push({
     id: db.nextId('audit_events'),
     author_id: event.author.id,
@@ -225,6 +218,7 @@ export function addAuditEvent(db: Db, event: { author: User; entity: { type: str
       target_id: event.target.id,
       target_type: event.target.type,
       target_details: event.target.details,
+      ...(event.impersonatedBy ? { impersonated_by: event.impersonatedBy } : {}),
       ip_address: '127.0.0.1',
       entity_path: event.entity.path,
     },
