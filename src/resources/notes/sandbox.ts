@@ -5,6 +5,7 @@ import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { issues, mergeRequests, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
+import { ordering, sortRecords } from '../../sandbox/listing.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -114,13 +115,10 @@ const NOTEABLE_PARAM: Record<NoteableType, string> = { Issue: 'issue_iid', Snipp
 /** The notes of a noteable: sort, order_by and activity_filter as the service takes them (newest first). */
 function listNotes(req: SandboxRequest, type: NoteableType) {
   const ref = noteable(req, type);
-  const sort = choice(req, 'sort', ['asc', 'desc'], 'desc');
-  const orderBy = choice(req, 'order_by', ['created_at', 'updated_at'], 'created_at') as 'created_at' | 'updated_at';
+  const { orderBy, sort } = ordering(req, ['created_at', 'updated_at'], { orderBy: 'created_at', sort: 'desc' });
   const filter = choice(req, 'activity_filter', ['all_notes', 'only_comments', 'only_activity'], 'all_notes');
-  const list = notesOf(req, ref)
-    .filter((n) => filter === 'all_notes' || (filter === 'only_activity') === n.system)
-    .sort((a, b) => (a[orderBy] === b[orderBy] ? a.id - b.id : a[orderBy] < b[orderBy] ? -1 : 1) * (sort === 'asc' ? 1 : -1));
-  return paginate(req, list, { present: shown(req) });
+  const list = notesOf(req, ref).filter((n) => filter === 'all_notes' || (filter === 'only_activity') === n.system);
+  return paginate(req, sortRecords(list, (n) => n[orderBy as 'created_at' | 'updated_at'], sort), { present: shown(req) });
 }
 
 /** Discussions (threads): the read side only, so that a thread's ID can be found to reply to it (draft notes). */
