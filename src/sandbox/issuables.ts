@@ -3,6 +3,8 @@ import { descendantGroups } from './hierarchy.js';
 import { bool, errors, int, type SandboxRequest } from './http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from './listing.js';
 import { projects, users, type Issue, type MergeRequest, type Project } from './model.js';
+import type { Router } from './router.js';
+import type { SandboxResponse } from './http.js';
 
 /**
  * What merge requests and issues share, as the issues and merge requests modules serve them: who may read them, the
@@ -76,6 +78,21 @@ export function filterIssuables<T extends MergeRequest | Issue>(req: SandboxRequ
   }
   const { orderBy: by, sort } = ordering(req, orderBy, { orderBy: 'created_at', sort: 'desc' });
   return sortRecords(out, (record) => (by === 'title' ? record.title.toLowerCase() : ((record as unknown as Record<string, string>)[by] ?? record.created_at)), sort);
+}
+
+/** The three lists of issues or merge requests (a project's, a group's, everything the caller can see), each with its scope. */
+export function issuableLists(api: Router, parents: Record<'project' | 'group' | 'instance', { routes: { list: string } }>, list: (req: SandboxRequest, scope: Scope) => SandboxResponse): void {
+  api.route(parents.project.routes.list, (req) => list(req, projectScope(req)), { auth: 'optional' });
+  api.route(parents.group.routes.list, (req) => list(req, groupScope(req)), { auth: 'optional' });
+  api.route(parents.instance.routes.list, (req) => list(req, globalScope(req)));
+}
+
+/** The issue or merge request the route's iid parameter names in a project, else 404 (also when the caller may not read them there). */
+export function findIssuable<T extends MergeRequest | Issue>(req: SandboxRequest, project: Project, table: T[], read: { param: string; noun: string; minRole: number }): T {
+  if (!canRead(req, project, read.minRole)) throw errors.notFound(read.noun);
+  const record = table.find((r) => r.project_id === project.id && String(r.iid) === req.params[read.param]);
+  if (!record) throw errors.notFound(read.noun);
+  return record;
 }
 
 export const nextIid = (table: Array<{ project_id: number; iid: number }>, projectId: number): number =>

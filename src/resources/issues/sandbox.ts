@@ -1,7 +1,7 @@
 import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
 import { bool, created, errors, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import {
-  applyStateEvent, canRead, filterIssuables, globalScope, groupScope, hookAction, nextIid, projectScope, references, UNTRACKED, type Scope,
+  applyStateEvent, filterIssuables, findIssuable, hookAction, issuableLists, nextIid, references, UNTRACKED, type Scope,
 } from '../../sandbox/issuables.js';
 import { issues, users, type Issue, type Project } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -56,12 +56,7 @@ function list(req: SandboxRequest, scope: Scope) {
   return paginate(req, listed, { present: (issue) => presented(req, issue) });
 }
 
-function find(req: SandboxRequest, project: Project): Issue {
-  if (!canRead(req, project, Role.guest)) throw errors.notFound('Issue');
-  const issue = issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === req.params.issue_iid);
-  if (!issue) throw errors.notFound('Issue');
-  return issue;
-}
+const find = (req: SandboxRequest, project: Project): Issue => findIssuable(req, project, issues(req.db), { param: 'issue_iid', noun: 'Issue', minRole: Role.guest });
 
 const hookOf = (issue: Issue) => (issue.confidential ? 'confidential_issues_events' : 'issues_events');
 
@@ -96,10 +91,8 @@ function update(req: SandboxRequest) {
 
 export const issuesModule: SandboxModule = {
   routes(api) {
-    const { project, group, instance } = declared.parents;
-    api.route(project.routes.list, (req) => list(req, projectScope(req)), { auth: 'optional' });
-    api.route(group.routes.list, (req) => list(req, groupScope(req)), { auth: 'optional' });
-    api.route(instance.routes.list, (req) => list(req, globalScope(req)));
+    const { project } = declared.parents;
+    issuableLists(api, declared.parents, list);
     api.route(project.routes.get, (req) => ok(presented(req, find(req, projectFor(req)))), { auth: 'optional' });
     api.route(project.routes.create, create);
     api.route(project.routes.update, update);

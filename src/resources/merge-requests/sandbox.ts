@@ -4,7 +4,7 @@ import { findCommit, isAncestor, mergeBase, reachable, resolveRevision } from '.
 import type { Db } from '../../sandbox/db.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import {
-  applyStateEvent, canRead, filterIssuables, globalScope, groupScope, hookAction, nextIid, projectScope, references, UNTRACKED, type Scope,
+  applyStateEvent, filterIssuables, findIssuable, hookAction, issuableLists, nextIid, references, UNTRACKED, type Scope,
 } from '../../sandbox/issuables.js';
 import { approvalRules, mergeRequests, users, type MergeRequest, type Project } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -82,12 +82,8 @@ function mergeRequestCommits(db: Db, project: Project, mr: MergeRequest) {
   return reachable(db, [head]).filter((c) => !before.has(c.id));
 }
 
-function findMr(req: SandboxRequest, project: Project): MergeRequest {
-  if (!canRead(req, project, Role.reporter)) throw errors.notFound('Merge Request');
-  const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === req.params.merge_request_iid);
-  if (!mr) throw errors.notFound('Merge Request');
-  return mr;
-}
+const findMr = (req: SandboxRequest, project: Project): MergeRequest =>
+  findIssuable(req, project, mergeRequests(req.db), { param: 'merge_request_iid', noun: 'Merge Request', minRole: Role.reporter });
 
 /** The merge requests a commit is in. */
 function ofCommit(req: SandboxRequest) {
@@ -147,9 +143,7 @@ function updateMergeRequest(req: SandboxRequest) {
 export const mergeRequestsModule: SandboxModule = {
   routes(api) {
     const mrs = declared.parents;
-    api.route(mrs.project.routes.list, (req) => listMergeRequests(req, projectScope(req)), { auth: 'optional' });
-    api.route(mrs.group.routes.list, (req) => listMergeRequests(req, groupScope(req)), { auth: 'optional' });
-    api.route(mrs.instance.routes.list, (req) => listMergeRequests(req, globalScope(req)));
+    issuableLists(api, mrs, listMergeRequests);
     api.route(mrs.project.routes.get, (req) => ok(presented(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
     api.route(mrs.project.routes.ofCommit, ofCommit);
     api.route(mrs.project.routes.create, createMergeRequest);
