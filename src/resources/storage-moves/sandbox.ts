@@ -161,22 +161,26 @@ function movesOf(req: SandboxRequest, config: KindConfig, containerId?: number):
     .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
 }
 
-/** The instance's moves of a kind: the list, one move, and scheduling every item on a storage. */
-function instanceRoutes(api: Router, config: KindConfig): void {
-  const { routes } = declared.parents[config.kind];
-
-  api.route(routes.list, (req) => {
+/** The list and one move of a kind's moves: the instance's, or (`itemOf` the route's item) one item's. */
+function readRoutes(api: Router, config: KindConfig, list: string, get: string, itemOf?: (req: SandboxRequest) => number): void {
+  const moves = (req: SandboxRequest): StorageMove[] => {
     guard(req, config);
-    return paginate(req, movesOf(req, config), { present: (m) => presentMove(req, config, m) });
-  });
-
-  api.route(routes.get, (req) => {
-    guard(req, config);
+    return movesOf(req, config, itemOf?.(req));
+  };
+  api.route(list, (req) => paginate(req, moves(req), { present: (m) => presentMove(req, config, m) }));
+  api.route(get, (req) => {
+    const candidates = moves(req);
     const id = moveId(req);
-    const move = movesOf(req, config).find((m) => m.id === id);
+    const move = candidates.find((m) => m.id === id);
     if (!move) throw errors.notFound();
     return ok(presentMove(req, config, move));
   });
+}
+
+/** The instance's moves of a kind: the list, one move, and scheduling every item on a storage. */
+function instanceRoutes(api: Router, config: KindConfig): void {
+  const { routes } = declared.parents[config.kind];
+  readRoutes(api, config, routes.list, routes.get);
 
   api.route(routes.scheduleAll, (req) => {
     guard(req, config);
@@ -193,21 +197,7 @@ function instanceRoutes(api: Router, config: KindConfig): void {
 /** One item's moves: the list, one move, and scheduling one. */
 function itemRoutes(api: Router, config: KindConfig): void {
   const { routes } = declared.parents[config.kind];
-
-  api.route(routes.listOfItem, (req) => {
-    guard(req, config);
-    const item = config.find(req);
-    return paginate(req, movesOf(req, config, item.id), { present: (m) => presentMove(req, config, m) });
-  });
-
-  api.route(routes.getOfItem, (req) => {
-    guard(req, config);
-    const item = config.find(req);
-    const id = moveId(req);
-    const move = movesOf(req, config, item.id).find((m) => m.id === id);
-    if (!move) throw errors.notFound();
-    return ok(presentMove(req, config, move));
-  });
+  readRoutes(api, config, routes.listOfItem, routes.getOfItem, (req) => config.find(req).id);
 
   api.route(routes.schedule, (req) => {
     guard(req, config);
