@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { projectSnippets, SNIPPET_BRANCH, type SnippetFileAction } from '../resources/snippets/resource.js';
 import type { Db } from './db.js';
-import { errors, type SandboxRequest } from './http.js';
+import { errors, type SandboxRequest, type SandboxResponse } from './http.js';
 import { projects, snippets, users, type Snippet } from './model.js';
 import { presentRecord, type Values } from './records.js';
 
@@ -39,6 +39,9 @@ export function seedDemoSnippet(db: Db, now: Date): void {
  * A project snippet as the service presents it, for the lists of snippets outside its project (`/snippets`,
  * `/snippets/all`): as the project snippets module presents it, from the declaration.
  */
+/** A snippet's raw content, as the service answers it: plain text. */
+export const rawText = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
+
 export const presentedProjectSnippet = (snippet: Snippet, db: Db, rootUrl: string): Values =>
   presentRecord(projectSnippets, snippet, projectSnippetExtras(snippet, db, rootUrl));
 

@@ -1,12 +1,12 @@
 import { placed } from '../../api/resource.js';
 import { snippets } from './resource.js';
 import { openToCaller, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
-import { created, errors, HttpError, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
+import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { personalSnippets, projects, snippets as projectSnippets, users, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
-import { createdFiles, presentedProjectSnippet, updatedFiles } from '../../sandbox/snippets.js';
+import { createdFiles, presentedProjectSnippet, rawText, updatedFiles } from '../../sandbox/snippets.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
@@ -69,8 +69,6 @@ function listed(req: SandboxRequest, personal: PersonalSnippet[], ofProjects: Sn
   return paginate(req, all.sort((a, b) => b.id - a.id), { present: (entry) => entry.record() });
 }
 
-const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
-
 export const personalSnippetsModule: SandboxModule = {
   routes(api) {
     const { routes } = personal;
@@ -93,7 +91,7 @@ export const personalSnippetsModule: SandboxModule = {
     });
     api.route(routes.raw, (req) => {
       const snippet = find(req);
-      return text(snippet.files[Object.keys(snippet.files)[0]] ?? '');
+      return rawText(snippet.files[Object.keys(snippet.files)[0]] ?? '');
     }, { auth: 'optional' });
     api.route(routes.create, (req) => {
       const user = requireUser(req);

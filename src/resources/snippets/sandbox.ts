@@ -1,9 +1,9 @@
 import { projectSnippets as resource } from './resource.js';
 import { projectFor, projectRole, requireAdmin, Role } from '../../sandbox/auth.js';
 import { crudModule, type Crud } from '../../sandbox/crud.js';
-import { errors, HttpError, ok, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { snippets, type Project, type Snippet } from '../../sandbox/model.js';
-import { commitSnippet, createdFiles, projectSnippetExtras, snippetFilesAt, updatedFiles } from '../../sandbox/snippets.js';
+import { errors, HttpError, ok, type SandboxRequest } from '../../sandbox/http.js';
+import type { Project, Snippet } from '../../sandbox/model.js';
+import { commitSnippet, createdFiles, projectSnippetExtras, rawText, snippetFilesAt, updatedFiles } from '../../sandbox/snippets.js';
 
 /**
  * Project snippets (document 2; api-facts §1.12): CRUD from the declaration with the files of the snippet (created
@@ -15,8 +15,6 @@ import { commitSnippet, createdFiles, projectSnippetExtras, snippetFilesAt, upda
 function requireAuthorOrMaintainer(req: SandboxRequest, snippet: Snippet, project: Project): void {
   if (snippet.author_id !== req.user?.id && projectRole(req.db, req.user, project) < Role.maintainer) throw errors.forbidden();
 }
-
-const text = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
 
 export const snippetsModule: Crud<Snippet> = crudModule<Snippet>(resource, {
   validate(snippet, req, previous) {
@@ -46,22 +44,17 @@ export const snippetsModule: Crud<Snippet> = crudModule<Snippet>(resource, {
     requireAuthorOrMaintainer(req, snippet, projectFor(req, Role.reporter));
   },
   routes(api) {
-    const find = (req: SandboxRequest): Snippet => {
-      const project = projectFor(req, Role.guest);
-      const snippet = snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === req.params.snippet_id);
-      if (!snippet) throw errors.notFound('Snippet');
-      return snippet;
-    };
+    const find = (req: SandboxRequest): Snippet => snippetsModule.find(req, projectFor(req, Role.guest));
     api.route(resource.routes.raw, (req) => {
       const snippet = find(req);
-      return text(snippet.files[snippet.file_name] ?? '');
+      return rawText(snippet.files[snippet.file_name] ?? '');
     });
     api.route(resource.routes.fileRaw, (req) => {
       const snippet = find(req);
       const files = snippetFilesAt(snippet, req.params.ref);
       const path = req.params.file_path;
       if (!files || !(path in files)) throw errors.notFound('File');
-      return text(files[path]);
+      return rawText(files[path]);
     });
     api.route(resource.routes.userAgent, (req) => {
       requireAdmin(req);
