@@ -47,8 +47,14 @@ function pairs(value: unknown, name: string): StoredHook['url_variables'] | unde
 /** Keys named in the URL template: `{key}`. */
 const templateKeys = (url: string): string[] => [...url.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
 
-const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
+export const hooksModule: Crud<StoredHook> = crudModule<StoredHook>(resource, {
   notFound: 'Hook',
+  /** A branch or tag moved: push (or tag push) hooks get the push payload; push branch filters apply. */
+  onPush(event, env) {
+    const payload = pushPayload(env, event);
+    if (event.tag) fireProjectHooks(env, event.project, 'tag_push_events', payload);
+    else fireProjectHooks(env, event.project, 'push_events', payload, { branch: event.branch });
+  },
   validate(hook, req, previous) {
     hook.url_variables = pairs(req.input.url_variables, 'url_variables') ?? previous?.url_variables ?? [];
     hook.custom_headers = pairs(req.input.custom_headers, 'custom_headers') ?? previous?.custom_headers ?? [];
@@ -92,7 +98,7 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
   routes(api) {
     const hookOf = (req: SandboxRequest): { project: Project; hook: StoredHook } => {
       const project = projectFor(req, Role.maintainer);
-      return { project, hook: crud.find(req, project) };
+      return { project, hook: hooksModule.find(req, project) };
     };
     api.route(resource.routes.test, async (req) => {
       const { project, hook } = hookOf(req);
@@ -149,15 +155,6 @@ const crud: Crud<StoredHook> = crudModule<StoredHook>(resource, {
   },
 });
 
-export const hooksModule: Crud<StoredHook> = {
-  ...crud,
-  /** A branch or tag moved: push (or tag push) hooks get the push payload; push branch filters apply. */
-  onPush(event, env) {
-    const payload = pushPayload(env, event);
-    if (event.tag) fireProjectHooks(env, event.project, 'tag_push_events', payload);
-    else fireProjectHooks(env, event.project, 'push_events', payload, { branch: event.branch });
-  },
-};
 
 /** The status query of the events endpoint: a status code, or successful / client_failure / server_failure. */
 function statusFilter(status: string | undefined): (responseStatus: string) => boolean {
