@@ -42,7 +42,7 @@ export default defineCommand<Opts>({
     if (sole) {
       throw new CliError(`${sole} is the only owner of ${where}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(params.group)} --access-level owner`);
     }
-    const below = params.group !== undefined && !opts.skipSubresources ? await membershipsBelow(ctx, params.group as string, found) : new Map<number, Below>();
+    const below = params.group !== undefined && !opts.skipSubresources ? await membershipsBelow(ctx, params.group as string | number, found) : new Map<number, Below>();
     await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?${alsoGoes(found, below)}`);
     const result = await eachUser(found, async (member) => {
       const flags = { skip_subresources: opts.skipSubresources || undefined, unassign_issuables: opts.unassignIssuables || undefined };
@@ -58,13 +58,12 @@ export default defineCommand<Opts>({
   },
 });
 
-/** " It also removes priya's direct memberships of 2 subgroups and 1 project below it (acme/a, …); --skip-subresources keeps them." */
+/** " It also removes priya's direct memberships of 1 subgroup and 2 projects (acme/a, …) below it; --skip-subresources keeps them." */
 function alsoGoes(found: Found[], below: Map<number, Below>): string {
-  const going = found.filter((member) => belowWords(below.get(member.id)));
-  if (!going.length) return '';
-  const whose = going.map((member) => {
-    const { groups, projects } = below.get(member.id)!;
-    return `${member.username}'s direct memberships of ${belowWords(below.get(member.id))} (${someOf([...groups, ...projects])})`;
+  const whose = found.flatMap((member) => {
+    const places = below.get(member.id);
+    const words = belowWords(places);
+    return places && words ? [`${member.username}'s direct memberships of ${words} (${someOf([...places.groups, ...places.projects])})`] : [];
   });
-  return ` It also removes ${whose.join('; ')} below it; --skip-subresources keeps them.`;
+  return whose.length ? ` It also removes ${whose.join('; ')} below it; --skip-subresources keeps them.` : '';
 }

@@ -201,8 +201,7 @@ function memberRoutes(api: Router, type: SourceType): void {
     if (isLastOwner(req.db, source, member)) throw errors.forbidden();
     // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
     const below = type === 'group' && !bool(req.input.skip_subresources) ? membershipsBelow(req.db, source.id, member.user_id) : [];
-    const gone = new Set([member, ...below]);
-    members(req.db).splice(0, members(req.db).length, ...members(req.db).filter((m) => !gone.has(m)));
+    for (const gone of [member, ...below]) members(req.db).splice(members(req.db).indexOf(gone), 1);
     // unassign_issuables is taken and has nothing to do here: the sandbox's issues and merge requests have no assignees.
     return noContent();
   });
