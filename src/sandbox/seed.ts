@@ -161,5 +161,7 @@ export function seedCore(db: Db, options: SeedOptions): { adminToken: AccessToke
     }
     Object.assign(repositoryOf(db, project.id), { branches, tags: { 'v1.0.0': c2.id } });
   }
+  // A sign-up waiting for an administrator's approval (people sign up on the web page, which the sandbox does not serve).
+  addUser(db, { username: 'applicant', name: 'Pending Applicant', state: 'blocked_pending_approval' }, now);
   return { adminToken };
 }

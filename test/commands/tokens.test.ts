@@ -114,6 +114,34 @@ describe('tokens list, get, create, revoke', () => {
     expect(result.stdout).toContain(record.token);
   });
 
+  it('--output-file writes the new token there (mode 0600) and never to stdout; an existing file is not replaced unasked, and nothing is created then', async () => {
+    const file = join(tempDir(), 'release.token');
+    const saved = await sandbox.run(['tokens', 'create', '--project', 'acme/api', '--name', 'to-file', '--scopes', 'read_api', '--expires-in', '30d', '--output-file', file, '-o', 'json'], { tty: true });
+    expect(saved.code, saved.stderr).toBe(0);
+    const record = tokens(sandbox.db).find((t) => t.name === 'to-file')!;
+    expect(readFileSync(file, 'utf8')).toBe(`${record.token}\n`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(saved.stdout).not.toContain(record.token);
+    expect(saved.json()).toMatchObject({ id: record.id, name: 'to-file', access_level_name: 'maintainer' });
+    expect(saved.json()).not.toHaveProperty('token');
+    expect(saved.stderr).toContain(`Wrote token ${record.id} of project acme/api ("to-file") to ${file} (mode 0600)`);
+    expect(saved.stderr).not.toMatch(/store this token now/);
+    // A personal token for a user, the same way.
+    const personal = join(tempDir(), 'bob.token');
+    const bob = await sandbox.run(['tokens', 'create', '--personal', '--user', 'bob', '--name', 'bob-file', '--scopes', 'read_api', '--output-file', personal]);
+    expect(bob.code, bob.stderr).toBe(0);
+    expect(readFileSync(personal, 'utf8')).toBe(`${tokens(sandbox.db).find((t) => t.name === 'bob-file')!.token}\n`);
+    expect(bob.stdout).not.toContain(readFileSync(personal, 'utf8').trim());
+    // An existing file: off a terminal without --yes nothing is created and the file stays.
+    writeFileSync(file, 'keep me\n');
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['tokens', 'create', '--project', 'acme/api', '--name', 'again', '--scopes', 'read_api', '--output-file', file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`confirmation needed: Replace ${file} with the new project token?`);
+    expect(readFileSync(file, 'utf8')).toBe('keep me\n');
+    expect(posts()).toEqual([]);
+  });
+
   it('accepts an expiry of today (the service keeps a token valid through its expiry day)', async () => {
     const result = await sandbox.run(['tokens', 'create', '--project', 'acme/api', '--name', 'today', '--scopes', 'read_api', '--expires-at', day(0), '-o', 'json']);
     expect(result.code).toBe(0);

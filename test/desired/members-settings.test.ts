@@ -72,8 +72,11 @@ groups:
     expect(plan.stdout).toBe('group acme\n  - member priya\n      access_level: "guest"\n\nPlan: 1 to delete in 1 of 1 group.\n');
     sandbox.clearRequests();
     expect((await sandbox.run(['apply', '-f', keep, '--yes'])).code).toBe(0);
-    expect(sandbox.requests().filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([expect.stringMatching(/^\/api\/v4\/groups\/acme\/members\/\d+$/)]);
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([expect.stringMatching(/^\/api\/v4\/groups\/acme\/members\/\d+\?skip_subresources=true$/)]);
     expect(await memberLevel(['--group', 'acme'], 'priya')).toBeUndefined();
+    // Only what the plan named: priya's memberships below acme (which the service would remove with it) stay.
+    expect(await memberLevel(['--project', 'acme/api'], 'priya')).toBe(40);
+    expect(await memberLevel(['--group', 'acme/team-01'], 'priya')).toBe(40);
     expect(await memberLevel(['--group', 'acme'], 'service_account_deploy')).toBe(20);
     expect((await sandbox.run(['plan', '-f', keep])).code).toBe(0);
   });

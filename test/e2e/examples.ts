@@ -79,8 +79,6 @@ export async function helpBlocks(): Promise<ExampleBlock[]> {
  */
 export const NOT_RUN: Record<string, string> = {
   'forgectl sandbox': 'serves until Ctrl-C',
-  'forgectl users approve newcomer': 'the demo has no sign-up pending approval (people sign up on the web page, which the sandbox does not serve)',
-  'forgectl users reject newcomer --yes': 'as above',
   'forgectl sandbox --port 8080 --users 20000 --latency 20 --tier premium --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
   'forgectl sandbox --port 8080 --users 20000 --latency 20 --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
   'forgectl sandbox --tls --ca-out /tmp/sandbox-ca.pem': 'serves until Ctrl-C',

@@ -389,6 +389,14 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(plan.stdout).not.toMatch(/member (group_\d+_bot|service_account)/);
     expect((await shell(`cd ${dir} && forgectl apply -f members.yaml --yes`)).code).toBe(0);
     expect((await shell(`cd ${dir} && forgectl plan -f members.yaml`)).code).toBe(0);
+    // A group's removal takes the memberships below it along: the question names them before anything is sent.
+    expect((await forgectl(['members', 'add', 'user3', '--project', 'acme/api', '--access-level', 'developer'])).code).toBe(0);
+    expect((await forgectl(['members', 'add', 'user3', '--group', 'acme', '--access-level', 'guest'])).code).toBe(0);
+    const cascade = await forgectl(['members', 'remove', 'user3', '--group', 'acme']);
+    expect(cascade.code).toBe(2);
+    expect(cascade.stderr).toContain("It also removes user3's direct memberships of 1 project (acme/api) below it; --skip-subresources keeps them.");
+    expect((await forgectl(['members', 'remove', 'user3', '--group', 'acme', '--yes'])).code).toBe(0);
+    expect((await forgectl(['members', 'get', 'user3', '--project', 'acme/api'])).code).toBe(5);
     const created = await forgectl(['projects', 'create', '--path', 'e2e-doomed', '--namespace', 'acme']);
     expect(created.code, created.stderr).toBe(0);
     const deleted = await forgectl(['projects', 'delete', 'acme/e2e-doomed', '--yes']);
@@ -482,7 +490,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(await leftOf(api, killed.id)).toEqual(OFFBOARDED);
   });
 
-  live('one member\'s failure is an error with its hint; a private key is refused unsent; masked values read masked; a runner token goes 0600', async () => {
+  live('one member\'s failure is an error with its hint; a private key is refused unsent; masked values read masked; a runner token and a new access token go 0600', async () => {
     const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
     expect(member.code).toBe(6);
     expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already; change the access level with: forgectl members update alice --group acme --access-level maintainer\n$/);
@@ -501,6 +509,11 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(runner.stdout).not.toContain('glrt-');
     expect(runner.stdout.trim().split('\n').at(-1)).toBe('600');
     expect(readFileSync(join(dir, 'runner.token'), 'utf8')).toMatch(/^glrt-/);
+    const access = await shell(`umask 022; forgectl tokens create --project acme/api --name e2e-file --scopes read_api --expires-in 7d --output-file ${dir}/project.token -o json; stat -c %a ${dir}/project.token`);
+    expect(access.code, access.stderr).toBe(0);
+    expect(access.stdout).not.toContain('glpat-');
+    expect(access.stdout.trim().split('\n').at(-1)).toBe('600');
+    expect(readFileSync(join(dir, 'project.token'), 'utf8')).toMatch(/^glpat-/);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -64,8 +64,10 @@ function stepsOf(found: Survey): Step[] {
     steps.push({ row: planned('add-owner', `group ${group.path}`, detail), send });
   }
   for (const m of found.memberships) {
+    // Each membership goes by its own step, as the plan lists it: a group's removal would otherwise take the user's
+    // memberships of its subgroups and projects along, and the steps for those would find them gone.
     const send = (api: Api) => (m.kind === 'group'
-      ? api.call(members.parents.group.routes.delete, { group: m.id, user_id: user.id })
+      ? api.call(members.parents.group.routes.delete, { group: m.id, user_id: user.id, skip_subresources: true })
       : api.call(members.parents.project.routes.delete, { project: m.id, user_id: user.id }));
     steps.push({ row: planned('remove-membership', `${m.kind} ${m.path}`, roleOf(m.access_level)), send });
   }

@@ -2,7 +2,8 @@ import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseAccessLevel, parseDuration, parseList } from '../../parse.js';
-import { expiryFrom, resolveTarget, resolveUserTarget, targetOptions, userOptions, warnStoreNow, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
+import { handOverSecret, secretFileFor } from '../new-secret.js';
+import { expiryFrom, resolveTarget, resolveUserTarget, targetOptions, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
 
 /** Scopes the service knows; personal tokens may also carry the user-only ones. */
 const RESOURCE_SCOPES = [
@@ -18,6 +19,7 @@ interface Options extends TargetOptions, UserOptions {
   expiresAt?: string;
   expiresIn?: string;
   description?: string;
+  outputFile?: string;
 }
 
 export default defineCommand<Options>({
@@ -26,7 +28,8 @@ export default defineCommand<Options>({
     'created for a user by an administrator (--personal --user NAME|ID); --impersonation makes an impersonation token, which',
     'acts as the user for support and automation. A service account\'s token (--service-account NAME, with --group for a',
     'group\'s) is a personal token of the account, made by an administrator or the group\'s Owner. The new token\'s value is',
-    'printed once.',
+    'in the answer of this one request and never again: it is printed once, or with --output-file written to that file',
+    '(mode 0600, atomically) and not printed; an existing file is replaced only when confirmed (--yes off a terminal).',
   ].join(' '),
   examples: [
     'forgectl tokens create --group acme --name cron-bot --scopes api --access-level maintainer --expires-in 180d -o json',
@@ -34,6 +37,7 @@ export default defineCommand<Options>({
     'forgectl tokens create --personal --user 2 --name ci --scopes read_api --expires-in 30d',
     'forgectl tokens create --personal --user alice --impersonation --name support --scopes read_api --expires-in 1d',
     'forgectl tokens create --service-account service_account_deploy --name nightly --scopes api --expires-in 90d -o json',
+    'forgectl tokens create --project acme/api --name release --scopes read_api --expires-in 30d --output-file release.token',
   ],
   options: [
     ...targetOptions,
@@ -43,6 +47,7 @@ export default defineCommand<Options>({
     { flags: '--expires-at <date>', description: 'YYYY-MM-DD, at most one year ahead (default: the longest the instance allows)' },
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--description <text>', description: 'what the token is for' },
+    { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it', localFile: true },
     ...userOptions,
   ],
   async run(opts, ctx) {
@@ -59,6 +64,7 @@ export default defineCommand<Options>({
     }
     const expiresAt = expiryFrom(opts, ctx.now());
     const { target, userId } = await resolveUserTarget(opts, ctx);
+    const file = await secretFileFor(ctx, opts.outputFile, `${kind === 'service-account' ? 'service account' : kind} token`);
     // Personal tokens are created under their user (POST /users/:id/personal_access_tokens), as impersonation ones are.
     const created = await ctx.api.call<TokenRecord>(target.route('create'), {
       ...target.createParams(userId),
@@ -68,7 +74,10 @@ export default defineCommand<Options>({
       expires_at: expiresAt,
       description: opts.description,
     });
-    warnStoreNow(ctx);
-    return target.kind === 'group' || target.kind === 'project' ? withLevelName(created) : created;
+    if (ctx.globals.dryRun || !created) return undefined;
+    const record = target.kind === 'group' || target.kind === 'project' ? withLevelName(created) : created;
+    // A token nobody holds (its file could not be written) is revoked rather than left working.
+    const what = `${target.describe(created.id)} ("${name}")`;
+    return handOverSecret(ctx, record as typeof record & { token: string }, file, { what, undone: `${what} was revoked again` }, () => ctx.api.call(target.route('delete'), target.params(created.id)));
   },
 });

@@ -267,7 +267,8 @@ export const membersSection: Section = {
     const kind = live.key.startsWith('group ') ? 'group' : 'user';
     try {
       if (kind === 'group') await io.api.call(routeOf(placementFor(owner), 'unshare'), { ...parentOf(owner), group_id: live.ref!.id });
-      else await io.api.call(routeOf(placementFor(owner), 'delete'), { ...parentOf(owner), user_id: live.ref!.id });
+      // Only what the plan names: a group's removal would otherwise take the user's memberships below it along.
+      else await io.api.call(routeOf(placementFor(owner), 'delete'), { ...parentOf(owner), user_id: live.ref!.id, skip_subresources: owner.level === 'group' || undefined });
     } catch (error) {
       // Gone already: what the plan wanted.
       if (!(error instanceof ApiError && error.status === 404)) throw error;

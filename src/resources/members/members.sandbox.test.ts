@@ -57,6 +57,37 @@ describe('sandbox: members of groups and projects', () => {
     expect((await call('DELETE', `/groups/acme/members/${id('root')}`)).status).toBe(204); // user3 owns it now
   });
 
+  it('removing a group member removes their direct memberships of its subgroups and projects too, unless skip_subresources=true', async () => {
+    const made = async (path: string, body: Record<string, unknown>) => {
+      const answer = await call('POST', path, body);
+      expect(answer.status, answer.text).toBe(201);
+      return answer.body as { id: number };
+    };
+    const acme = (await call('GET', '/groups/acme')).body.id as number;
+    const platform = await made('/groups', { name: 'Platform', path: 'platform', parent_id: acme });
+    const tools = await made('/groups', { name: 'Tools', path: 'tools', parent_id: platform.id });
+    const cli = await made('/projects', { name: 'cli', path: 'cli', namespace_id: tools.id });
+    const elsewhere = await made('/groups', { name: 'Elsewhere', path: 'elsewhere' });
+    const user = await made('/users', { username: 'cascade', name: 'Cascade', email: 'cascade@example.com', password: 'a-long-password-1' });
+    const join = async () => {
+      for (const path of ['/groups/acme', `/groups/${platform.id}`, `/groups/${tools.id}`, `/projects/${cli.id}`, '/projects/acme%2Fweb', `/groups/${elsewhere.id}`]) {
+        if ((await call('GET', `${path}/members/${user.id}`)).status === 404) await made(`${path}/members`, { user_id: user.id, access_level: 30 });
+      }
+    };
+    const sources = async () => ((await call('GET', `/users/${user.id}/memberships`)).body as Array<{ source_id: number; source_type: string }>).map((m) => `${m.source_type} ${m.source_id}`).sort();
+    await join();
+    expect(await sources()).toHaveLength(6);
+    expect((await call('DELETE', `/groups/acme/members/${user.id}?skip_subresources=true`)).status).toBe(204);
+    expect(await sources()).toHaveLength(5);
+    await join();
+    expect((await call('DELETE', `/groups/acme/members/${user.id}?unassign_issuables=true`)).status).toBe(204);
+    expect(await sources()).toEqual([`Namespace ${elsewhere.id}`]);
+    // A project's removal is that membership alone.
+    await join();
+    expect((await call('DELETE', `/projects/${cli.id}/members/${user.id}`)).status).toBe(204);
+    expect(await sources()).toHaveLength(5);
+  });
+
   it('lists a user\'s memberships for administrators, by type', async () => {
     const memberships = (await call('GET', `/users/${id('user1')}/memberships`)).body;
     expect(memberships).toEqual([{ source_id: 1, source_name: 'api', source_type: 'Project', access_level: 40 }]);

@@ -117,6 +117,55 @@ describe('members', () => {
     expect((await sandbox.run(['members', 'remove', 'user3', '--group', 'acme', '--yes'])).code).toBe(5);
   });
 
+  it('removing a group member names the memberships of its subgroups and projects that go with it, before the first write; --skip-subresources keeps them', async () => {
+    const made = async (path: string, body: Record<string, unknown>) => {
+      const answer = await sandbox.call('POST', path, body);
+      expect(answer.status, answer.text).toBe(201);
+      return answer.body as { id: number };
+    };
+    const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
+    const platform = await made('/groups', { name: 'Platform', path: 'platform', parent_id: acme });
+    const cli = await made('/projects', { name: 'cli', path: 'cli', namespace_id: platform.id });
+    const docs = await made('/projects', { name: 'docs', path: 'docs', namespace_id: acme });
+    const elsewhere = await made('/groups', { name: 'Elsewhere', path: 'elsewhere' });
+    const leaver = await made('/users', { username: 'leaver', name: 'Leaver', email: 'leaver@example.com', password: 'a-long-password-1' });
+    const join = async () => {
+      for (const path of ['/groups/acme', `/groups/${platform.id}`, `/projects/${cli.id}`, `/projects/${docs.id}`, `/groups/${elsewhere.id}`]) {
+        if ((await sandbox.call('GET', `${path}/members/${leaver.id}`)).status === 404) await made(`${path}/members`, { user_id: leaver.id, access_level: 30 });
+      }
+    };
+    const left = async () => ((await sandbox.call('GET', `/users/${leaver.id}/memberships`)).body as Array<{ source_name: string }>).map((m) => m.source_name).sort();
+    await join();
+
+    sandbox.clearRequests();
+    const asked = await sandbox.run(['members', 'remove', 'leaver', '--group', 'acme']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(
+      "error: confirmation needed: Remove leaver (developer) from group acme? It also removes leaver's direct memberships of 1 subgroup and 2 projects (acme/platform, acme/docs, acme/platform/cli) below it; --skip-subresources keeps them.",
+    );
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    const removed = await sandbox.run(['members', 'remove', 'leaver', '--group', 'acme', '--yes']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stderr).toContain('Removed leaver (developer) from group acme, and their direct memberships of 1 subgroup and 2 projects below it');
+    expect(await left()).toEqual(['Elsewhere']);
+
+    await join();
+    sandbox.clearRequests();
+    const kept = await sandbox.run(['members', 'remove', 'leaver', '--group', 'acme', '--skip-subresources', '--unassign-issuables'], { tty: true, input: 'y\n' });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stderr).not.toContain('It also removes');
+    expect(kept.stderr).toContain('Removed leaver (developer) from group acme\n');
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([`/api/v4/groups/acme/members/${leaver.id}?skip_subresources=true&unassign_issuables=true`]);
+    expect(await left()).toEqual(['Elsewhere', 'cli', 'docs', 'Platform'].sort());
+
+    sandbox.clearRequests();
+    const project = await sandbox.run(['members', 'remove', 'leaver', '--project', `acme/docs`, '--skip-subresources', '--yes']);
+    expect(project.code).toBe(2);
+    expect(project.stderr).toBe('error: --skip-subresources is for --group: a project has no subgroups or projects below it\n');
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('checks its input before sending anything', async () => {
     sandbox.clearRequests();
     expect((await sandbox.run(['members', 'add', 'omar', '--project', 'acme/web', '--access-level', 'boss'])).code).toBe(2);

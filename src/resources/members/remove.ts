@@ -1,24 +1,38 @@
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
+import { someOf } from '../users/shared.js';
+import { belowWords, membershipsBelow, type Below } from './below.js';
 import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, soleOwner, usersArg, type Where, whereOptions } from './shared.js';
 
-type Opts = Where & { users: string[] };
+type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean };
+type Found = { id: number; username: string; access_level: number };
 
 export default defineCommand<Opts>({
   effect: 'destructive',
-  description: 'Removes direct members (usernames or ids, several at once), after naming each with their access level and asking (--yes off a terminal). Access inherited from a group above stays: remove them there. Needs the Maintainer role (Owner to remove owners); the last owner of a group stays.',
+  description: [
+    'Removes direct members (usernames or ids, several at once), after naming each with their access level and asking',
+    '(--yes off a terminal). Removing a member of a group also removes their direct memberships of its subgroups and',
+    'of the projects in it and in them, as the service does: the question names how many go with it, and',
+    '--skip-subresources keeps them. Access inherited from a group above stays: remove them there. Needs the Maintainer',
+    'role (Owner to remove owners); the last owner of a group stays.',
+  ].join(' '),
   exits: { 9: 'some of the users could not be removed (the others were)' },
-  examples: ['forgectl members remove omar --project acme/web --yes'],
+  examples: ['forgectl members remove omar --project acme/web --yes', 'forgectl members remove priya --group acme --skip-subresources --unassign-issuables --yes'],
   fleet: 'projects-file',
   args: [usersArg],
-  options: whereOptions,
+  options: [
+    ...whereOptions,
+    { flags: '--skip-subresources', description: 'with --group: keep their direct memberships of its subgroups and projects (removed with the group\'s by default)' },
+    { flags: '--unassign-issuables', description: 'also unassign them from the issues and merge requests of the group or project' },
+  ],
   async run(opts, ctx) {
     const { resource, params, where } = placementOf(opts, ctx);
-    const found: Array<{ id: number; username: string; access_level: number }> = [];
+    if (opts.skipSubresources && params.group === undefined) throw new UsageError('--skip-subresources is for --group: a project has no subgroups or projects below it');
+    const found: Found[] = [];
     for (const user of await resolveUsers(ctx, opts.users)) {
-      const member = await ctx.api.call<{ id: number; username: string; access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
+      const member = await ctx.api.call<Found>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 404) throw new CliError(`${user.username} is not a direct member of ${where}`, ExitCode.notFound);
         throw error;
       });
@@ -28,12 +42,15 @@ export default defineCommand<Opts>({
     if (sole) {
       throw new CliError(`${sole} is the only owner of ${where}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(params.group)} --access-level owner`);
     }
-    await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?`);
+    const below = params.group !== undefined && !opts.skipSubresources ? await membershipsBelow(ctx, params.group as string | number, found) : new Map<number, Below>();
+    await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?${alsoGoes(found, below)}`);
     const result = await eachUser(found, async (member) => {
-      await ctx.api.call(routeOf(resource, 'delete'), { ...params, user_id: member.id }).catch((error: unknown) => {
+      const flags = { skip_subresources: opts.skipSubresources || undefined, unassign_issuables: opts.unassignIssuables || undefined };
+      await ctx.api.call(routeOf(resource, 'delete'), { ...params, user_id: member.id, ...flags }).catch((error: unknown) => {
         throw explained(error, { 403: member.access_level === Role.owner ? 'only an Owner removes owners' : `removing members needs the Maintainer role in ${where}` });
       });
-      ctx.io.note(`Removed ${memberWords(member)} from ${where}`);
+      const along = belowWords(below.get(member.id));
+      ctx.io.note(`Removed ${memberWords(member)} from ${where}${along ? `, and their direct memberships of ${along} below it` : ''}`);
       return undefined;
     });
     // Removals print nothing on stdout: what was done is said on stderr.
@@ -41,3 +58,12 @@ export default defineCommand<Opts>({
   },
 });
 
+/** " It also removes priya's direct memberships of 1 subgroup and 2 projects (acme/a, …) below it; --skip-subresources keeps them." */
+function alsoGoes(found: Found[], below: Map<number, Below>): string {
+  const whose = found.flatMap((member) => {
+    const places = below.get(member.id);
+    const words = belowWords(places);
+    return places && words ? [`${member.username}'s direct memberships of ${words} (${someOf([...places.groups, ...places.projects])})`] : [];
+  });
+  return whose.length ? ` It also removes ${whose.join('; ')} below it; --skip-subresources keeps them.` : '';
+}

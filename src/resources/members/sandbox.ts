@@ -1,12 +1,13 @@
 import { findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { directMembers, groupChain, groupMembershipPaths, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
-import { created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { descendantGroups, directMembers, groupChain, groupMembershipPaths, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
+import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches } from '../../sandbox/listing.js';
 import { groups, members, projects, users, type Member, type User } from '../../sandbox/model.js';
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
+import { presentRecord } from '../../sandbox/records.js';
 import type { Router } from '../../sandbox/router.js';
 import { addUser, fleetProjectPath, isoDate } from '../../sandbox/seed.js';
 import { members as declared } from './resource.js';
@@ -56,18 +57,15 @@ function effective(list: Member[]): Member[] {
   return [...best.values()];
 }
 
+/** A membership as the service presents it: the user's basic fields, then the membership's (created_by only when known). */
 function presentMember(req: SandboxRequest, member: Member, user: User): Record<string, unknown> {
   const creator = member.created_by_id === undefined ? undefined : users(req.db).find((u) => u.id === member.created_by_id);
-  return {
+  return presentRecord(declared, member, {
     ...presentUserBasic(user, req.rootUrl),
-    access_level: member.access_level,
     created_at: member.created_at ?? user.created_at,
-    ...(creator ? { created_by: presentUserBasic(creator, req.rootUrl) } : {}),
-    expires_at: member.expires_at ?? null,
-    group_saml_identity: null,
+    created_by: creator ? presentUserBasic(creator, req.rootUrl) : undefined,
     membership_state: 'active',
-    member_role: null,
-  };
+  });
 }
 
 /** The list filters: query (name or username), user_ids, skip_users. */
@@ -132,6 +130,13 @@ function isLastOwner(db: Db, source: Source, member: Member): boolean {
   return group.parent_id === null && direct(db, 'group', source.id).filter((m) => m.access_level === Role.owner).length === 1;
 }
 
+/** The user's direct memberships of the subgroups below a group, at any depth, and of the projects in it and in them. */
+function membershipsBelow(db: Db, groupId: number, userId: number): Member[] {
+  const subgroups = new Set(descendantGroups(db, groupId).map((g) => g.id));
+  const inside = new Set(projects(db).filter((p) => p.namespace_id === groupId || subgroups.has(p.namespace_id)).map((p) => p.id));
+  return members(db).filter((m) => m.user_id === userId && (m.source_type === 'group' ? subgroups.has(m.source_id) : inside.has(m.source_id)));
+}
+
 function memberRoutes(api: Router, type: SourceType): void {
   const routes = declared.parents[type].routes;
 
@@ -194,7 +199,10 @@ function memberRoutes(api: Router, type: SourceType): void {
     const member = findMember(direct(req.db, type, source.id), req.params.user_id);
     checkOwnerRights(source, [member.access_level]);
     if (isLastOwner(req.db, source, member)) throw errors.forbidden();
-    members(req.db).splice(members(req.db).indexOf(member), 1);
+    // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
+    const below = type === 'group' && !bool(req.input.skip_subresources) ? membershipsBelow(req.db, source.id, member.user_id) : [];
+    for (const gone of [member, ...below]) members(req.db).splice(members(req.db).indexOf(gone), 1);
+    // unassign_issuables is taken and has nothing to do here: the sandbox's issues and merge requests have no assignees.
     return noContent();
   });
 }

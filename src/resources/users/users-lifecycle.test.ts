@@ -98,6 +98,11 @@ describe('users approve and reject', () => {
     const refused = await sandbox.run(['users', 'approve', 'plainblocked']);
     expect(refused.code).toBe(6);
     expect(refused.stderr).toContain('The user you are trying to approve is not pending approval');
+    // The hint's command lists the sign-ups pending approval, as written.
+    const hint = refused.stderr.match(/list them with: forgectl (.*)\n/)![1];
+    const pending = await sandbox.run(hint.match(/'[^']*'|\S+/g)!.map((word) => word.replace(/^'|'$/g, '')));
+    expect(pending.code, pending.stderr).toBe(0);
+    expect(pending.stdout).toBe('applicant\n');
   });
 
   it('reject asks first, then deletes the sign-up; one not pending is refused (exit 6)', async () => {

@@ -57,13 +57,14 @@ describe('users list', () => {
     expect(await usernames(['--custom-attribute', 'team=audit'])).toEqual(['erin']);
     expect(await usernames(['--skip-ldap', '--search', 'd'])).not.toContain('dave');
     expect(await usernames(['--exclude-humans', '--without-project-bots'])).toEqual(['ghost', 'service_account_deploy']);
-    expect(await usernames(['--humans', '--exclude-active'])).toEqual(['dave']);
+    // The demo's sign-up pending approval is not active either (and not blocked: --blocked leaves it out).
+    expect(await usernames(['--humans', '--exclude-active'])).toEqual(['dave', 'applicant']);
     expect(await usernames(['--admins'])).toEqual(['root']);
     const withoutProjects = await usernames(['--without-projects']);
     expect(withoutProjects).toContain('carol');
     expect(withoutProjects).not.toContain('alice');
-    expect(await usernames(['--order-by', 'name', '--sort', 'asc', '--search', 'e', '--humans'])).toEqual(['alice', 'bob', 'carol', 'dave', 'erin']);
-    expect(await usernames(['--order-by', 'username', '--sort', 'desc', '--search', 'e', '--humans'])).toEqual(['erin', 'dave', 'carol', 'bob', 'alice']);
+    expect(await usernames(['--order-by', 'name', '--sort', 'asc', '--search', 'e', '--humans'])).toEqual(['alice', 'bob', 'carol', 'dave', 'erin', 'applicant']);
+    expect(await usernames(['--order-by', 'username', '--sort', 'desc', '--search', 'e', '--humans'])).toEqual(['erin', 'dave', 'carol', 'bob', 'applicant', 'alice']);
   });
 
   it('prints TSV in a pipe and says when more exist', async () => {
