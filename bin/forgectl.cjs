@@ -79,7 +79,7 @@ if (!answeredHere(argv)) {
 
 /**
  * Keeps a long run's memory flat (a list of 50,000 records peaks about 15 MiB above one of 1,000, instead of 40),
- * watching V8's collections (a gc PerformanceObserver, no timer):
+ * watching V8's collections (a gc PerformanceObserver; started 100 ms into a run, see MEMORY_WATCH_AFTER_MS):
  * - V8's young generation stops growing once it has reached `young` bytes: under a stream of list pages it would grow
  *   to Node's default ceiling, 32 MiB. The ceiling can only be given on Node's command line, which
  *   `#!/usr/bin/env node` cannot; the growth factor can be set at any time (Node 20, 22 and 24).
