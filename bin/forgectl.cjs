@@ -5,8 +5,6 @@
 // from the bundle, which this file loads itself (loadBundle below).
 const argv = process.argv.slice(2);
 const DAY = 24 * 60 * 60 * 1000;
-/** How long a run goes before its memory is watched (boundMemory below). */
-const MEMORY_WATCH_AFTER_MS = 100;
 // In the single executable (scripts/sea.mjs) this file is the main script, whose __filename is the executable, and
 // the package's files are the executable's assets, named by their path in dist/ (see readDist).
 const sea = __filename === process.execPath ? require('node:sea') : undefined;
@@ -21,11 +19,7 @@ if (!answeredHere(argv)) {
   const v8 = require('node:v8');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--verify-snapshot-checksum');
-  // Only a run that lasts needs its memory bounded: a short one (a GET, a page) ends before the watch would start, and
-  // does not load what watching costs (node:perf_hooks, about 1 % of the CPU of `forgectl api /user`).
-  let restoreFlags = () => undefined;
-  const watch = setTimeout(() => (restoreFlags = boundMemory(v8, { young: 4 * 1024 * 1024, outside: 12 * 1024 * 1024 })), MEMORY_WATCH_AFTER_MS);
-  watch.unref();
+  const restoreFlags = boundMemory(v8, { young: 4 * 1024 * 1024, outside: 12 * 1024 * 1024 });
   // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once.
   const interrupted = new Promise((resolve) => {
     const stop = (signal) => {
@@ -67,7 +61,6 @@ if (!answeredHere(argv)) {
     // The code compiled in this run goes to the cache, unless a signal stopped the run: whoever sent it may be
     // removing the folders around it (a test tearing down its home folder). V8 stamps a cache with its flags: those
     // boundMemory set go back first, or the next run would refuse the cache.
-    clearTimeout(watch);
     restoreFlags();
     if (!stopped) bundle.saveCodeCache();
     // Flush what was written, then exit at once: idle keep-alive sockets must not hold the process open.
@@ -79,7 +72,7 @@ if (!answeredHere(argv)) {
 
 /**
  * Keeps a long run's memory flat (a list of 50,000 records peaks about 15 MiB above one of 1,000, instead of 40),
- * watching V8's collections (a gc PerformanceObserver; started 100 ms into a run, see MEMORY_WATCH_AFTER_MS):
+ * watching V8's collections (a gc PerformanceObserver, no timer):
  * - V8's young generation stops growing once it has reached `young` bytes: under a stream of list pages it would grow
  *   to Node's default ceiling, 32 MiB. The ceiling can only be given on Node's command line, which
  *   `#!/usr/bin/env node` cannot; the growth factor can be set at any time (Node 20, 22 and 24).
