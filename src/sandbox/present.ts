@@ -6,7 +6,7 @@ import { presentRecord } from './records.js';
 import type { Field } from '../api/fields.js';
 import { groups as groupDeclaration } from '../resources/groups/resource.js';
 import { projects as projectDeclaration } from '../resources/projects/resource.js';
-import { avatarUrl, commits, groups, issues, members, projects, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
+import { avatarUrl, commits, groups, issues, members, projects, repositories, type Group, type GroupLink, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -173,20 +173,4 @@ function membershipOf(db: Db, type: 'group' | 'project', id: number, userId: num
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** A personal access token as the token endpoints present it (never its value). */
-export function presentPersonalToken(token: AccessToken): Record<string, unknown> {
-  return {
-    id: token.id,
-    name: token.name,
-    revoked: token.revoked,
-    created_at: token.created_at,
-    description: token.description,
-    scopes: token.scopes,
-    user_id: token.user_id,
-    last_used_at: token.last_used_at,
-    active: token.active,
-    expires_at: token.expires_at,
-  };
 }

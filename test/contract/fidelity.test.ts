@@ -287,6 +287,7 @@ const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
     section: "a merge request's rule: its CODEOWNERS section (as above)",
     overridden: "a merge request's rule: whether it differs from the project rule it copies (as above)",
   },
+  'access-tokens': { impersonation: "an impersonation token's mark (GitLab API docs, Users: get an impersonation token of a user; python-gitlab UserImpersonationToken)" },
   keys: { deploy_keys_projects: 'a deploy key found by id or fingerprint: the projects it is enabled on (GitLab API docs, Keys: get key by fingerprint)' },
 };
 

@@ -8,7 +8,7 @@ import { created, errors, int, noContent, ok, required, type SandboxRequest } fr
 import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentPersonalToken } from '../../sandbox/present.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * What else clients call on users: impersonation tokens (administrators make a personal token that acts as a user),
@@ -21,7 +21,8 @@ import { presentPersonalToken } from '../../sandbox/present.js';
 
 const IMPERSONATION_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy'];
 
-const presentImpersonation = (token: AccessToken): Record<string, unknown> => ({ ...presentPersonalToken(token), impersonation: true });
+/** An impersonation token as its declaration presents it (a personal token's fields and `impersonation`). */
+const presentImpersonation = (token: AccessToken): Values => presentRecord(declared, token);
 
 function impersonationTokens(db: Db, user: User): AccessToken[] {
   return tokens(db).filter((t) => t.kind === 'personal' && t.impersonation === true && t.user_id === user.id);

@@ -1,4 +1,4 @@
-import type { TokenFields } from '../../resources/access-tokens/values.js';
+import { accessTokens as accessTokenDeclaration } from '../../resources/access-tokens/resource.js';
 import { defineTable } from '../db.js';
 import { deployTokens as deployTokenDeclaration } from '../../resources/deploy-tokens/resource.js';
 import { sshKeys } from '../../resources/keys/resource.js';
@@ -43,11 +43,13 @@ export const userNamespaceId = (user: Pick<User, 'id'>): number => USER_NAMESPAC
 
 export type TokenKind = 'personal' | 'group' | 'project' | 'job' | 'oauth';
 
-/** A stored token: the service's fields, its secret, and what the sandbox keeps to act as the service does. */
-export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> {
+/** A stored token (src/resources/access-tokens/resource.ts): the declared fields, its secret, and what the sandbox keeps to act as the service does. */
+export type AccessToken = StoredRecord<typeof accessTokenDeclaration, {
   kind: TokenKind;
   /** Group or project id of a group or project token. */
   resource_id?: number;
+  /** A group or project token's role; none: Maintainer. Personal tokens have none. */
+  access_level?: number;
   description: string;
   token: string;
   /** Tokens created by rotating one another share a family (reuse detection revokes it whole). */
@@ -56,7 +58,7 @@ export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> 
   rotated?: boolean;
   /** An impersonation token: made by an administrator, it acts as its user. */
   impersonation?: boolean;
-}
+}>;
 
 export const users = defineTable<User>('users');
 export const tokens = defineTable<AccessToken>('tokens');
