@@ -67,18 +67,17 @@ function removeGpgKey(req: SandboxRequest, key: GpgKey) {
 
 const CLEAR_AFTER: Record<string, number> = { '30_minutes': 30, '3_hours': 180, '8_hours': 480, '1_day': 1440, '3_days': 4320, '7_days': 10080, '30_days': 43200 };
 
-function presentStatus(req: SandboxRequest, user: User): Record<string, unknown> {
+/** A user's status while it lasts: none, or one whose time is up, is the empty one. */
+function liveStatus(req: SandboxRequest, user: User): Partial<UserStatus> {
   const status = userStatuses(req.db).find((s) => s.user_id === user.id);
-  const live = status && (!status.clear_status_at || status.clear_status_at > req.now().toISOString()) ? status : undefined;
-  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return {
-    emoji: live?.emoji ?? null,
-    availability: live?.availability ?? 'not_set',
-    message: live?.message ?? null,
-    message_html: live?.message ? `<p>${escape(live.message)}</p>` : '',
-    clear_status_at: live?.clear_status_at ?? null,
-  };
+  return status && (!status.clear_status_at || status.clear_status_at > req.now().toISOString()) ? status : {};
 }
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A user's status as its declaration presents it, with the message rendered. */
+const presentStatus = (req: SandboxRequest, user: User, live = liveStatus(req, user)): Values =>
+  presentRecord(userStatus, live, { availability: live.availability ?? 'not_set', message_html: live.message ? `<p>${escapeHtml(live.message)}</p>` : '' });
 
 export const userExtras: SandboxModule = {
   routes(api) {

@@ -1,6 +1,7 @@
 import { accessTokens as accessTokenDeclaration } from '../../resources/access-tokens/resource.js';
 import { defineTable } from '../db.js';
 import { deployTokens as deployTokenDeclaration } from '../../resources/deploy-tokens/resource.js';
+import { emails as emailDeclaration } from '../../resources/emails/resource.js';
 import { sshKeys } from '../../resources/keys/resource.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
@@ -78,12 +79,8 @@ export type SshKey = StoredRecord<typeof sshKeys, {
 
 export const sshKeyTable = defineTable<SshKey>('ssh_keys');
 
-export interface Email {
-  id: number;
-  user_id: number;
-  email: string;
-  confirmed_at: string | null;
-}
+/** A user's secondary email address (src/resources/emails/resource.ts). */
+export type Email = StoredRecord<typeof emailDeclaration, { user_id: number }>;
 
 export const emailTable = defineTable<Email>('emails');
 
