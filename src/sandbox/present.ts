@@ -6,14 +6,17 @@ import { presentRecord, type Values } from './records.js';
 import type { Field } from '../api/fields.js';
 import { groups as groupDeclaration } from '../resources/groups/resource.js';
 import { projects as projectDeclaration } from '../resources/projects/resource.js';
-import { users as userDeclaration } from '../resources/users/resource.js';
+import { USER_FIELDS } from '../resources/users/resource.js';
 import { avatarUrl, commits, groups, issues, members, projects, repositories, type Group, type GroupLink, type Project, type User } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
+export const userAvatarUrl = (user: User, rootUrl: string): string => `${rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`;
+
+const BASIC_USER = { fields: USER_FIELDS };
 /** A user as the service shows one anywhere (an author, a member, the list of users), as its declaration presents it. */
-export const presentUserBasic = (user: User, rootUrl: string): Values =>
-  presentRecord(userDeclaration, user, { locked: false, avatar_url: `${rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`, web_url: `${rootUrl}/${user.username}` });
+export const presentUserBasic = (user: User, rootUrl: string): Values => 
+  presentRecord(BASIC_USER, user, { locked: false, avatar_url: userAvatarUrl(user, rootUrl), web_url: `${rootUrl}/${user.username}` });
 
 export interface GroupView {
   /** The caller administers the instance (sees repository_storage). */
