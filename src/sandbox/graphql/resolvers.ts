@@ -40,11 +40,11 @@ function userNode(user: User, req: SandboxRequest): Record<string, unknown> {
     ...presentUserBasic(user, req.rootUrl),
     id: globalId('User', user.id),
     bot: user.bot,
-    publicEmail: (user.public_email as string | undefined) || null,
-    location: (user.location as string | undefined) || null,
+    publicEmail: user.public_email || null,
+    location: user.location || null,
     webPath: `/${user.username}`,
     createdAt: user.created_at,
-    lastActivityOn: (user.last_activity_on as string | undefined) ?? null,
+    lastActivityOn: user.last_activity_on ?? null,
     userPermissions: { createSnippet: req.user?.id === user.id },
   };
 }
