@@ -1,5 +1,5 @@
 import type { Streams } from '../output/io.js';
-import { KEYRING_SERVICE, type KeyringOperation, type KeyringReply } from './keyring.js';
+import { KEYRING_READY, KEYRING_SERVICE, type KeyringOperation, type KeyringReply } from './keyring.js';
 
 /**
  * The other end of src/config/keyring.ts: forgectl run again as a helper (FORGECTL_INTERNAL_KEYRING_CALL=1 in its
@@ -41,22 +41,29 @@ async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-/** One keyring call; the exit code is 0 whatever the keyring said (the answer says it). */
+/**
+ * One keyring call; the exit code is 0 whatever the keyring said (the answer says it). The line KEYRING_READY goes
+ * first, once this process has started and loaded the binding: the caller's deadline is for the keyring, and starts
+ * there (a busy machine may take seconds to start a process, which says nothing about the keyring).
+ */
 export async function serveKeyringCall(argv: string[], deps: Streams): Promise<number> {
   const [op, account] = argv as [KeyringOperation, string];
   const secret = op === 'write' ? await readAll(deps.stdin as NodeJS.ReadableStream) : '';
-  deps.stdout.write(`${JSON.stringify(call(op, account, secret))}\n`);
-  return 0;
-}
-
-function call(op: KeyringOperation, account: string, secret: string): KeyringReply {
-  const failed = (stage: NonNullable<KeyringReply['stage']>, error: unknown): KeyringReply => ({ stage, error: error instanceof Error ? error.message : String(error) });
-  let binding: Binding;
+  let binding: Binding | KeyringReply;
   try {
     binding = requireBinding();
   } catch (error) {
-    return failed('load', error);
+    binding = failed('load', error);
   }
+  deps.stdout.write(KEYRING_READY);
+  const reply = 'Entry' in binding ? call(binding, op, account, secret) : binding;
+  deps.stdout.write(`${JSON.stringify(reply)}\n`);
+  return 0;
+}
+
+const failed = (stage: NonNullable<KeyringReply['stage']>, error: unknown): KeyringReply => ({ stage, error: error instanceof Error ? error.message : String(error) });
+
+function call(binding: Binding, op: KeyringOperation, account: string, secret: string): KeyringReply {
   let entry: KeyringEntry;
   try {
     // On Linux only the Secret Service persists: the binding's fallback (the kernel keyring) forgets at log-out.

@@ -18,6 +18,12 @@ export const KEYRING_SERVICE = 'forgectl';
 /** How long one keyring call may take before the keyring counts as unavailable. */
 export const KEYRING_DEADLINE_MS = 4000;
 
+/** How long a helper process may take to start (a loaded machine), before the deadline for the keyring starts. */
+const HELPER_START_MS = 30_000;
+
+/** The helper's first line, once it has started: the keyring's deadline runs from there. */
+export const KEYRING_READY = 'ready\n';
+
 /** After a missed deadline the keyring is not asked again for this long (each call would wait the deadline again). */
 const STUCK_FOR_MS = 60_000;
 
@@ -77,7 +83,7 @@ const WHAT: Record<NonNullable<KeyringReply['stage']>, string> = {
 function settle(out: string, code: number | null, signal: NodeJS.Signals | null): KeyringReply {
   let reply: KeyringReply;
   try {
-    reply = JSON.parse(out) as KeyringReply;
+    reply = JSON.parse(out.startsWith(KEYRING_READY) ? out.slice(KEYRING_READY.length) : out) as KeyringReply;
   } catch {
     const how = signal ? `was ended by ${signal}` : `exited ${code ?? '?'} without an answer`;
     throw new KeyringUnavailable(`the keyring helper process ${how}`, false);
@@ -95,6 +101,8 @@ function missedDeadline(): KeyringUnavailable {
   stuckUntil = Date.now() + STUCK_FOR_MS;
   return stuck();
 }
+
+const helperNotStarted = (withinMs = HELPER_START_MS): KeyringUnavailable => new KeyringUnavailable(`the keyring helper process did not start within ${withinMs / 1000}s`, false);
 
 const stuck = (): KeyringUnavailable =>
   new KeyringUnavailable(`no keyring answered within ${KEYRING_DEADLINE_MS / 1000}s (the session bus or the keyring service is not responding)`, false);
@@ -119,13 +127,20 @@ function call(op: KeyringOperation, account: string, secret = ''): Promise<Keyri
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env });
     const killHelper = (): void => void child.kill('SIGKILL');
     process.on('exit', killHelper);
-    const timer = setTimeout(() => {
+    const giveUp = (error: () => KeyringUnavailable) => (): void => {
       killHelper();
-      reject(missedDeadline());
-    }, KEYRING_DEADLINE_MS);
+      reject(error());
+    };
+    let timer = setTimeout(giveUp(() => helperNotStarted()), HELPER_START_MS);
     let out = '';
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => (out += chunk));
+    child.stdout.on('data', (chunk: string) => {
+      const started = out.startsWith(KEYRING_READY);
+      out += chunk;
+      if (started || !out.startsWith(KEYRING_READY)) return;
+      clearTimeout(timer);
+      timer = setTimeout(giveUp(missedDeadline), KEYRING_DEADLINE_MS);
+    });
     child.on('error', (error) => {
       clearTimeout(timer);
       process.off('exit', killHelper);
@@ -147,13 +162,14 @@ function call(op: KeyringOperation, account: string, secret = ''): Promise<Keyri
 
 /**
  * The same call made synchronously, for the few places that cannot wait for a promise (a connection resolved without
- * its token read ahead): bounded by the same deadline, but a signal is only acted on once it returns.
+ * its token read ahead): bounded by the deadline (and as long again for the process to start), but a signal is only acted on once it returns.
  */
 function callNow(op: KeyringOperation, account: string): KeyringReply {
   const { args, env } = helperCommand(op, account);
   const { spawnSync } = process.getBuiltinModule('node:child_process');
-  const result = spawnSync(process.execPath, args, { input: '', stdio: ['pipe', 'pipe', 'inherit'], env, timeout: KEYRING_DEADLINE_MS, killSignal: 'SIGKILL', encoding: 'utf8' });
-  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') throw missedDeadline();
+  // One bound for both: the process's start and the keyring's answer (the deadline, and a grace for the start).
+  const result = spawnSync(process.execPath, args, { input: '', stdio: ['pipe', 'pipe', 'inherit'], env, timeout: 2 * KEYRING_DEADLINE_MS, killSignal: 'SIGKILL', encoding: 'utf8' });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') throw result.stdout.startsWith(KEYRING_READY) ? missedDeadline() : helperNotStarted(2 * KEYRING_DEADLINE_MS);
   if (result.error) throw new KeyringUnavailable(`the keyring helper process could not be started: ${result.error.message}`, false);
   return settle(result.stdout, result.status, result.signal);
 }

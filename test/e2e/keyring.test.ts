@@ -108,6 +108,29 @@ describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
     }
   });
 
+  it('a keyring gone before the rotation is sent: exit 3 saying the token in use could not be checked, not "rotated by another run"; nothing sent', async () => {
+    const own = await startSecretService();
+    try {
+      const dir = tempDir();
+      const token = sandbox.tokenWithRole('owner');
+      expect((await runBin(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], { env: { FORGECTL_CONFIG_DIR: dir, ...own.env }, input: token })).code).toBe(0);
+      sandbox.clearRequests();
+      // The first read of the token in use waits: the keyring goes away then, before the check that comes after it.
+      sandbox.fault({ method: 'GET', path: 'personal_access_tokens/self$', answer_latency_ms: 1500, times: 1 });
+      const running = runBin(['tokens', 'rotate', 'self', '--personal', '--save-to-profile', '--yes'], { env: { FORGECTL_CONFIG_DIR: dir, ...own.env } });
+      while (!sandbox.requests().some((request) => request.method === 'GET' && request.path.endsWith('/personal_access_tokens/self'))) await new Promise((resolve) => setTimeout(resolve, 20));
+      own.stop();
+      const result = await running;
+      expect(result.stderr).toMatch(/error: could not check the token in use before rotating it: profile "default" keeps its token in the OS keyring, which cannot be used here: .*; nothing was sent/);
+      expect(result.stderr).not.toContain('another run');
+      expect(result.code).toBe(3);
+      expect(sandbox.requests().filter((request) => request.method !== 'GET')).toEqual([]);
+      expect((await sandbox.call('GET', '/user', undefined, token)).status).toBe(200);
+    } finally {
+      own.stop();
+    }
+  });
+
   it('off a terminal, or under CI=true at one, the file is used; at a terminal the keyring', async (context) => {
     needs(context, 'pty');
     const token = sandbox.tokenWithRole('reporter');

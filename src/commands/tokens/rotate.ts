@@ -3,8 +3,9 @@ import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
-import { readConfig } from '../../config/store.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { readConfig, type Profile } from '../../config/store.js';
+import { loadStoredToken } from '../../config/keyring.js';
+import { ApiError, CliError, ConfigError, ExitCode, UsageError } from '../../errors.js';
 import { parseDuration, plural } from '../../parse.js';
 import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
@@ -394,9 +395,22 @@ class Rotation {
       if (!name) continue;
       // A keyring entry keeps its reference when another run saves a newer token there: compare the token itself.
       const inKeyring = now.profiles[name]?.token_keyring;
-      if (inKeyring && (name !== this.connection.profileName || (await currentProfileToken(this.ctx.configDir, name)) === this.connection.token)) continue;
+      if (inKeyring && (name !== this.connection.profileName || (await this.keyringTokenNow(name, now.profiles[name])) === this.connection.token)) continue;
       if (!inKeyring && now.profiles[name]?.token === started.profiles[name]?.token) continue;
       throw this.rotatedElsewhere(`: profile "${name}" ${now.profiles[name] ? 'holds a newer token' : 'was removed'}`);
+    }
+  }
+
+  /**
+   * The token a keyring profile holds now. A keyring that does not answer is not a newer token: exit 3 saying so,
+   * nothing sent (the rotation could not be saved there either).
+   */
+  private async keyringTokenNow(name: string, profile: Profile | undefined): Promise<string | undefined> {
+    try {
+      return await loadStoredToken(name, profile);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      throw new ConfigError(`could not check the token in use before rotating it: ${error.message}; nothing was sent`, error.hint);
     }
   }
 
