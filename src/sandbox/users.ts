@@ -5,10 +5,10 @@ import { groupChain } from './hierarchy.js';
 import { bool, errors, type SandboxRequest } from './http.js';
 import {
   commitComments, emailTable, gpgKeys, groups, issues, members, mergeRequests, notesTable as notes, projects, snippets, sshKeyTable, tokens, userNamespaceId,
-  users as usersTable, type Group, type Identity, type User,
+  userAvatarUrl, users as usersTable, type Group, type Identity, type User,
 } from './model.js';
 import { addUser } from './seed.js';
-import { presentUserBasic, userAvatarUrl } from './present.js';
+import { presentUserBasic } from './present.js';
 import { presentRecord, type Values } from './records.js';
 import { PREMIUM_USER_FIELDS, USER_FIELDS, USER_PROFILE_FIELDS, users as declaredUsers } from '../resources/users/resource.js';
 

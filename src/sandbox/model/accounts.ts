@@ -29,6 +29,9 @@ export type User = UserProfile & Pick<StoredOf<typeof userDeclaration>, 'id' | '
   [key: string]: unknown;
 };
 
+/** Where a user's avatar is served (a default one when none was uploaded). */
+export const userAvatarUrl = (user: Pick<User, 'id'>, rootUrl: string): string => `${rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`;
+
 /** An external identity of a user (`identities` of the user record: LDAP, SAML …). */
 export interface Identity {
   provider: string;
