@@ -76,8 +76,10 @@ function liveStatus(req: SandboxRequest, user: User): Partial<UserStatus> {
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A user's status as its declaration presents it, with the message rendered. */
-const presentStatus = (req: SandboxRequest, user: User, live = liveStatus(req, user)): Values =>
-  presentRecord(userStatus, live, { availability: live.availability ?? 'not_set', message_html: live.message ? `<p>${escapeHtml(live.message)}</p>` : '' });
+const presentStatus = (req: SandboxRequest, user: User): Values => {
+  const live = liveStatus(req, user);
+  return presentRecord(userStatus, live, { availability: live.availability ?? 'not_set', message_html: live.message ? `<p>${escapeHtml(live.message)}</p>` : '' });
+};
 
 export const userExtras: SandboxModule = {
   routes(api) {
