@@ -1,8 +1,9 @@
+import { accessTokens, PERSONAL_TOKEN_FIELDS } from '../resources/access-tokens/resource.js';
 import { authenticate, isExpired, presentedToken, Role } from './auth.js';
 import { newTokenValue, type Db } from './db.js';
 import { array, bool, errors, required, type SandboxRequest } from './http.js';
 import { tokens, type AccessToken, type User } from './model.js';
-import { presentPersonalToken } from './present.js';
+import { presentRecord, type Values } from './records.js';
 import { isoDate } from './seed.js';
 
 /**
@@ -21,18 +22,18 @@ const USER_ONLY_SCOPES = new Set(['sudo', 'admin_mode', 'read_user', 'read_servi
 export const MAX_LIFETIME_DAYS = 365;
 const ROTATION_DEFAULT_DAYS = 7;
 
-/** The fields of a group or project token (api-facts §5): the personal fields plus access_level. */
-export function presentResourceToken(token: AccessToken): Record<string, unknown> {
-  return { ...presentPersonalToken(token), access_level: token.access_level ?? Role.maintainer };
-}
+const PERSONAL_TOKENS = { fields: PERSONAL_TOKEN_FIELDS };
 
-function present(token: AccessToken): Record<string, unknown> {
-  return token.kind === 'personal' ? presentPersonalToken(token) : presentResourceToken(token);
-}
+/** A personal access token as the token endpoints present it (never its value), as its declaration says. */
+export const presentPersonalToken = (token: AccessToken): Values => presentRecord(PERSONAL_TOKENS, token);
+
+/** A token as its own endpoints present it: a personal one, or a group's or project's with its role (Maintainer when none was given). */
+export const presentToken = (token: AccessToken): Values =>
+  token.kind === 'personal' ? presentPersonalToken(token) : presentRecord(accessTokens, token, { access_level: token.access_level ?? Role.maintainer });
 
 /** The plaintext value is part of the answer only when a token is created or rotated. */
 export function withValue(token: AccessToken): Record<string, unknown> {
-  return { ...present(token), token: token.token };
+  return { ...presentToken(token), token: token.token };
 }
 
 function today(req: SandboxRequest, plusDays = 0): string {

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { avatarUrl, groups, members, projects, USER_NAMESPACE_BASE, users, type Group, type GroupLink, type Member, type Project, type User } from './model.js';
+import { groups, members, projects, USER_NAMESPACE_BASE, users, type Group, type GroupLink, type Member, type Project, type User } from './model.js';
 
 /** Groups, subgroups and personal namespaces: where projects live and what they inherit from. */
 
@@ -44,23 +44,6 @@ export function projectGroup(db: Db, project: Project): Group | undefined {
 /** "Acme / Platform": the names of a group and its ancestors, as the service shows full_name. */
 export function fullName(db: Db, group: Group): string {
   return groupChain(db, group.id).reverse().map((g) => g.name).join(' / ');
-}
-
-/** The namespace of a project, in the NamespaceBasic shape the service embeds in project records. */
-export function presentNamespace(db: Db, project: Project, rootUrl: string): Record<string, unknown> | null {
-  const group = projectGroup(db, project);
-  if (group) {
-    return {
-      id: group.id, name: group.name, path: group.path, kind: 'group', full_path: group.full_path, parent_id: group.parent_id,
-      avatar_url: avatarUrl(rootUrl, 'group', group), web_url: `${rootUrl}/groups/${group.full_path}`,
-    };
-  }
-  const owner = namespaceOwner(db, project);
-  if (!owner) return null;
-  return {
-    id: project.namespace_id, name: owner.name, path: owner.username, kind: 'user', full_path: owner.username, parent_id: null,
-    avatar_url: `${rootUrl}/uploads/-/system/user/avatar/${owner.id}/avatar.png`, web_url: `${rootUrl}/${owner.username}`,
-  };
 }
 
 /** After a group was renamed or moved: the full paths of it, its subgroups and their projects follow. */

@@ -1,26 +1,20 @@
 import { groupRole, projectRole, projectVisible, Role } from './auth.js';
 import type { Db } from './db.js';
-import { fullName, namespaceOwner, presentNamespace, projectGroup } from './hierarchy.js';
+import { fullName, namespaceOwner, projectGroup } from './hierarchy.js';
 import { bool, type SandboxRequest } from './http.js';
-import { presentRecord } from './records.js';
+import { presentRecord, type Values } from './records.js';
 import type { Field } from '../api/fields.js';
-import { groups as groupDeclaration } from '../resources/groups/resource.js';
-import { projects as projectDeclaration } from '../resources/projects/resource.js';
-import { avatarUrl, commits, groups, issues, members, projects, repositories, type Group, type GroupLink, type AccessToken, type Project, type User } from './model.js';
+import { groups as groupDeclaration, SHARED_GROUP_FIELDS } from '../resources/groups/resource.js';
+import { NAMESPACE_FIELDS, projects as projectDeclaration } from '../resources/projects/resource.js';
+import { USER_FIELDS } from '../resources/users/resource.js';
+import { avatarUrl, commits, groups, issues, members, projects, repositories, type Group, type GroupLink, type Project, type User, userAvatarUrl } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
-export function presentUserBasic(user: User, rootUrl: string): Record<string, unknown> {
-  return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    locked: false,
-    avatar_url: `${rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
-    web_url: `${rootUrl}/${user.username}`,
-  };
-}
+const BASIC_USER = { fields: USER_FIELDS };
+/** A user as the service shows one anywhere (an author, a member, the list of users), as its declaration presents it. */
+export const presentUserBasic = (user: User, rootUrl: string): Values => 
+  presentRecord(BASIC_USER, user, { locked: false, avatar_url: userAvatarUrl(user, rootUrl), web_url: `${rootUrl}/${user.username}` });
 
 export interface GroupView {
   /** The caller administers the instance (sees repository_storage). */
@@ -59,12 +53,24 @@ function groupDetails(req: SandboxRequest, group: Group): Record<string, unknown
   };
 }
 
-/** The groups a group or project is shared with, as the service lists them. */
+const SHARED_GROUP = { fields: SHARED_GROUP_FIELDS };
+/** The groups a group or project is shared with, as the service lists them (a group since deleted left out). */
 export function presentGroupLinks(db: Db, links: GroupLink[] | undefined): Array<Record<string, unknown>> {
   return (links ?? []).flatMap((link) => {
     const shared = groups(db).find((g) => g.id === link.group_id);
-    return shared ? [{ group_id: shared.id, group_name: shared.name, group_full_path: shared.full_path, group_access_level: link.group_access_level, expires_at: link.expires_at }] : [];
+    return shared ? [presentRecord(SHARED_GROUP, link, { group_name: shared.name, group_full_path: shared.full_path })] : [];
   });
+}
+
+const NAMESPACE = { fields: NAMESPACE_FIELDS };
+/** The namespace of a project (its group, or its owner's personal one), as the service embeds it in project records. */
+export function presentNamespace(db: Db, project: Project, rootUrl: string): Record<string, unknown> | null {
+  const group = projectGroup(db, project);
+  if (group) return presentRecord(NAMESPACE, group, { kind: 'group', avatar_url: avatarUrl(rootUrl, 'group', group), web_url: `${rootUrl}/groups/${group.full_path}` });
+  const owner = namespaceOwner(db, project);
+  if (!owner) return null;
+  const personal = { id: project.namespace_id, name: owner.name, path: owner.username, full_path: owner.username };
+  return presentRecord(NAMESPACE, personal, { kind: 'user', avatar_url: userAvatarUrl(owner, rootUrl), web_url: `${rootUrl}/${owner.username}` });
 }
 
 export interface ProjectView {
@@ -173,20 +179,4 @@ function membershipOf(db: Db, type: 'group' | 'project', id: number, userId: num
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** A personal access token as the token endpoints present it (never its value). */
-export function presentPersonalToken(token: AccessToken): Record<string, unknown> {
-  return {
-    id: token.id,
-    name: token.name,
-    revoked: token.revoked,
-    created_at: token.created_at,
-    description: token.description,
-    scopes: token.scopes,
-    user_id: token.user_id,
-    last_used_at: token.last_used_at,
-    active: token.active,
-    expires_at: token.expires_at,
-  };
 }

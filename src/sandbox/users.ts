@@ -5,10 +5,12 @@ import { groupChain } from './hierarchy.js';
 import { bool, errors, type SandboxRequest } from './http.js';
 import {
   commitComments, emailTable, gpgKeys, groups, issues, members, mergeRequests, notesTable as notes, projects, snippets, sshKeyTable, tokens, userNamespaceId,
-  users as usersTable, type Group, type Identity, type User,
+  userAvatarUrl, users as usersTable, type Group, type Identity, type User,
 } from './model.js';
 import { addUser } from './seed.js';
 import { presentUserBasic } from './present.js';
+import { presentRecord, type Values } from './records.js';
+import { PREMIUM_USER_FIELDS, USER_FIELDS, USER_PROFILE_FIELDS, users as declaredUsers } from '../resources/users/resource.js';
 
 /**
  * Users as the instance sees them, shared by the modules that show, count or delete them: the type of a user,
@@ -35,89 +37,58 @@ export function basicUser(user: User, req: SandboxRequest): Record<string, unkno
   return presentUserBasic(user, req.rootUrl);
 }
 
-/** The fields of a user record that any signed-in user sees; the others are for administrators and the user themself. */
-const PUBLIC_USER_FIELDS = [
-  'id', 'username', 'name', 'state', 'locked', 'avatar_url', 'web_url', 'created_at', 'bio', 'bot', 'location', 'public_email', 'skype',
-  'linkedin', 'twitter', 'discord', 'website_url', 'organization', 'job_title', 'pronouns', 'work_information', 'followers', 'following',
-  'local_time', 'is_followed',
-] as const;
+/** What another user sees of a user: the basic fields and the public profile. */
+const PUBLIC_USER = { fields: { ...USER_FIELDS, ...USER_PROFILE_FIELDS } };
+/** The whole record on the free edition, which goes without the Premium fields. */
+const FREE_USER = { fields: declaredUsers.fields, without: PREMIUM_USER_FIELDS };
 
 /**
- * The user record: the public view for others, with the private and administrator's fields (UserWithAdmin) for
- * administrators and for the user themself. The full record is the basic view with the other fields assigned one at
- * a time, on purpose: composing it with spread or Object.assign leaves V8 objects in dictionary mode, which made
- * serving large user lists about ten times slower (bench/users); the public view, which no large list serves, is
- * picked from it.
+ * The user record as its declaration presents it: the public profile for others, the whole record (the private and
+ * administrator's fields) for administrators and for the user themself.
  */
 export function presentFullUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  const record = userRecord(user, req);
-  if (!req.user?.is_admin && req.user?.id !== user.id) return Object.fromEntries(PUBLIC_USER_FIELDS.map((key) => [key, record[key]]));
-  if (!isPremium(req)) {
-    for (const key of PREMIUM_USER_FIELDS) delete record[key];
-  }
-  if (bool(req.query.with_custom_attributes)) {
+  const own = req.user?.is_admin || req.user?.id === user.id;
+  const record = presentRecord(!own ? PUBLIC_USER : isPremium(req) ? declaredUsers : FREE_USER, user, derivedUserFields(user, req));
+  if (own && bool(req.query.with_custom_attributes)) {
     record.custom_attributes = Object.entries((user.custom_attributes as Record<string, string> | undefined) ?? {}).map(([key, value]) => ({ key, value }));
   }
   return record;
 }
 
-function userRecord(user: User, req: SandboxRequest): Record<string, unknown> {
-  const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
-  // Assigned one at a time onto the basic view, never spread or Object.assign-ed (see presentFullUser).
-  const record = presentUserBasic(user, req.rootUrl);
-  record.created_at = user.created_at;
-  record.bio = (user.bio as string | null | undefined) ?? '';
-  record.bot = user.bot;
-  record.location = (user.location as string | null | undefined) ?? '';
-  record.public_email = user.public_email ?? null;
-  record.skype = (user.skype as string | null | undefined) ?? '';
-  record.linkedin = (user.linkedin as string | null | undefined) ?? '';
-  record.twitter = (user.twitter as string | null | undefined) ?? '';
-  record.discord = (user.discord as string | null | undefined) ?? '';
-  record.website_url = (user.website_url as string | null | undefined) ?? '';
-  record.organization = (user.organization as string | null | undefined) ?? '';
-  record.job_title = (user.job_title as string | null | undefined) ?? '';
-  record.pronouns = (user.pronouns as string | null | undefined) ?? null;
-  record.work_information = null;
-  record.followers = 0;
-  record.following = 0;
-  record.local_time = null;
-  record.is_followed = false;
-  record.email = user.email;
-  record.is_admin = user.is_admin;
-  record.note = (user.note as string | null | undefined) ?? null;
-  record.identities = identities(user).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id ?? null }));
-  record.namespace_id = userNamespaceId(user);
-  record.created_by = creator ? basicUser(creator, req) : null;
-  record.email_reset_offered_at = null;
-  record.last_sign_in_at = null;
-  record.confirmed_at = user.created_at;
-  record.current_sign_in_at = null;
-  record.last_activity_on = user.last_activity_on ?? null;
-  record.current_sign_in_ip = null;
-  record.last_sign_in_ip = null;
-  record.sign_in_count = 0;
-  record.theme_id = (user.theme_id as number | undefined) ?? 1;
-  record.color_scheme_id = (user.color_scheme_id as number | undefined) ?? 1;
-  record.projects_limit = (user.projects_limit as number | undefined) ?? 100000;
-  record.can_create_group = user.can_create_group !== false;
-  record.can_create_project = true;
-  record.two_factor_enabled = user.two_factor_enabled === true;
-  record.external = user.external;
-  record.private_profile = user.private_profile === true;
-  record.commit_email = (user.commit_email as string | undefined) ?? user.email;
-  record.scim_identities = [];
-  record.plan = null;
-  record.trial = false;
-  record.shared_runners_minutes_limit = null;
-  record.extra_shared_runners_minutes_limit = null;
-  record.is_auditor = user.is_auditor === true;
-  record.using_license_seat = isBillable(user);
-  record.provisioned_by_group_id = (user.provisioned_by_group_id as number | undefined) ?? null;
-  return record;
-}
+/** A profile's text as the service answers it when unset: empty. */
+const textOf = (value: unknown): unknown => value ?? '';
 
-const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit', 'is_auditor', 'using_license_seat', 'provisioned_by_group_id'];
+/** What the user record has that the sandbox does not store: the defaults of what is unset, and what it derives. */
+function derivedUserFields(user: User, req: SandboxRequest): Values {
+  const creator = user.created_by_id === undefined ? undefined : usersTable(req.db).find((u) => u.id === user.created_by_id);
+  // One object literal, neither spread nor assigned to: presenting long lists of users stays fast (see presentRecord).
+  return {
+    locked: false, avatar_url: userAvatarUrl(user, req.rootUrl), web_url: `${req.rootUrl}/${user.username}`,
+    bio: textOf(user.bio), location: textOf(user.location), skype: textOf(user.skype), linkedin: textOf(user.linkedin), twitter: textOf(user.twitter),
+    discord: textOf(user.discord), website_url: textOf(user.website_url), organization: textOf(user.organization), job_title: textOf(user.job_title),
+    followers: 0, following: 0, is_followed: false,
+    // What the sandbox does not keep track of (sign-ins, CI minutes, plans): none, whatever a user record holds.
+    work_information: null, local_time: null, email_reset_offered_at: null, last_sign_in_at: null, current_sign_in_at: null,
+    current_sign_in_ip: null, last_sign_in_ip: null, plan: null, shared_runners_minutes_limit: null, extra_shared_runners_minutes_limit: null,
+    identities: identities(user).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id ?? null })),
+    namespace_id: userNamespaceId(user),
+    created_by: creator ? basicUser(creator, req) : null,
+    confirmed_at: user.created_at,
+    sign_in_count: 0,
+    theme_id: user.theme_id ?? 1,
+    color_scheme_id: user.color_scheme_id ?? 1,
+    projects_limit: user.projects_limit ?? 100000,
+    can_create_group: user.can_create_group !== false,
+    can_create_project: true,
+    two_factor_enabled: user.two_factor_enabled === true,
+    private_profile: user.private_profile === true,
+    commit_email: user.commit_email ?? user.email,
+    scim_identities: [],
+    trial: false,
+    is_auditor: user.is_auditor === true,
+    using_license_seat: isBillable(user),
+  };
+}
 
 /** User types the service counts as internal (ghost, bots the instance runs itself). */
 const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'llm_bot', 'placeholder', 'import_user'];

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { declarationFolders, declarationModule } from '../helpers/resources.js';
 import { f } from '../../src/api/fields.js';
 import { defineResource, placements, presentedFields, type MultiParentDef, type Placement, type ResourceDef } from '../../src/api/resource.js';
+import { USER_FIELDS, USER_PROFILE_FIELDS, users } from '../../src/resources/users/resource.js';
 
 /**
  * Fidelity, not only self-consistency: the CLI and the sandbox read the same declaration, so a field the service
@@ -287,6 +288,13 @@ const FIELDS_BEYOND_DOCS: Record<string, Record<string, string>> = {
     section: "a merge request's rule: its CODEOWNERS section (as above)",
     overridden: "a merge request's rule: whether it differs from the project rule it copies (as above)",
   },
+  // The single user record; the documents here list a user in a list only.
+  users: Object.fromEntries([
+    ...Object.keys(USER_PROFILE_FIELDS).map((name) => [name, "a user's public profile (GitLab API docs, Users: single user; python-gitlab User)"]),
+    ...Object.keys(users.fields).filter((name) => !(name in USER_FIELDS) && !(name in USER_PROFILE_FIELDS))
+      .map((name) => [name, 'the user record administrators and the user see (GitLab API docs, Users: single user for administrators; gitbeaker Users.show)']),
+  ]),
+  'access-tokens': { impersonation: "an impersonation token's mark (GitLab API docs, Users: get an impersonation token of a user; python-gitlab UserImpersonationToken)" },
   keys: { deploy_keys_projects: 'a deploy key found by id or fingerprint: the projects it is enabled on (GitLab API docs, Keys: get key by fingerprint)' },
 };
 

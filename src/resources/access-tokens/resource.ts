@@ -1,19 +1,22 @@
 import { f } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
-/** An access token as the service presents one; `token`, the secret, only in the answer of a create or a rotate. */
+/**
+ * An access token as the service presents one, in the service's order; `token`, the secret, only in the answer of a
+ * create or a rotate.
+ */
 const TOKEN_FIELDS = {
   id: f.int({ min: 1, readOnly: true }),
-  user_id: f.int({ readOnly: true }),
   name: f.string({ create: 'required', help: 'the token name' }),
-  description: f.string({ nullable: true, help: 'what the token is for' }),
-  scopes: f.list({ create: 'required', help: 'scopes (api, read_api, read_repository, self_rotate …)' }),
-  access_level: f.accessLevel(undefined, { help: 'role of the token (group and project tokens)' }),
-  active: f.bool({ readOnly: true }),
   revoked: f.bool({ readOnly: true }),
   created_at: f.time({ readOnly: true }),
-  expires_at: f.date({ nullable: true, help: 'YYYY-MM-DD' }),
+  description: f.string({ nullable: true, help: 'what the token is for' }),
+  scopes: f.list({ create: 'required', help: 'scopes (api, read_api, read_repository, self_rotate …)' }),
+  user_id: f.int({ readOnly: true }),
   last_used_at: f.time({ readOnly: true, nullable: true }),
+  active: f.bool({ readOnly: true }),
+  expires_at: f.date({ nullable: true, help: 'YYYY-MM-DD' }),
+  access_level: f.accessLevel(undefined, { help: 'role of the token (group and project tokens)' }),
 };
 /** Personal and impersonation tokens (and those of service accounts) have no access level. */
 const { access_level: _accessLevel, ...PERSONAL_TOKEN_FIELDS } = TOKEN_FIELDS;
@@ -106,7 +109,7 @@ export const impersonationTokens = defineResource({
     create: 'POST /users/{user}/impersonation_tokens',
     delete: 'DELETE /users/{user}/impersonation_tokens/{impersonation_token_id}',
   },
-  fields: PERSONAL_TOKEN_FIELDS,
+  fields: { ...PERSONAL_TOKEN_FIELDS, impersonation: f.bool({ readOnly: true }) },
   filters: { state: f.enum(['active', 'inactive']) },
   columns: ['id', 'name', 'scopes', 'active', 'expires_at', 'last_used_at'],
   identity: ['name'],

@@ -1,5 +1,5 @@
 import {
-  authenticateRotation, createPersonalToken, expiryFrom, filterTokens, MAX_LIFETIME_DAYS, presentResourceToken, revokeToken, rotate, scopesFrom, withValue,
+  authenticateRotation, createPersonalToken, expiryFrom, filterTokens, MAX_LIFETIME_DAYS, presentPersonalToken, presentToken, revokeToken, rotate, scopesFrom, withValue,
 } from '../../sandbox/access-tokens.js';
 import { checkScope, findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
@@ -9,7 +9,6 @@ import { paginate } from '../../sandbox/pagination.js';
 import { addToken, addUser, isoDate } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { presentPersonalToken } from '../../sandbox/present.js';
 import { presentRunnerBrief, removeRunner } from '../../sandbox/runners.js';
 import { accessTokens } from './resource.js';
 
@@ -70,7 +69,7 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
   api.route(routes.list, (req) => {
     const resource = resourceOf(req, kind, managerRole(kind));
     const list = tokens(req.db).filter((t) => t.kind === kind && t.resource_id === resource.id);
-    return paginate(req, filterTokens(req, list), { present: presentResourceToken });
+    return paginate(req, filterTokens(req, list), { present: presentToken });
   });
 
   api.route(routes.get, (req) => {
@@ -78,12 +77,12 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
       const resource = resourceOf(req, kind, Role.guest);
       const own = req.token!;
       if (own.kind !== kind || own.resource_id !== resource.id) throw errors.notFound('Token');
-      return ok(presentResourceToken(own));
+      return ok(presentToken(own));
     }
     const resource = resourceOf(req, kind, managerRole(kind));
     const token = findTokenOf(req.db, resource, int(req.params.token_id, 'token_id')!);
     if (!token) throw errors.notFound('Token');
-    return ok(presentResourceToken(token));
+    return ok(presentToken(token));
   });
 
   api.route(routes.create, (req) => {

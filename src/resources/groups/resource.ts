@@ -39,6 +39,15 @@ export const GROUP_INPUTS = {
   ...GROUP_SETTING_FIELDS,
 } as const;
 
+/** A group a group or project is shared with, as `shared_with_groups` lists it. */
+export const SHARED_GROUP_FIELDS = {
+  group_id: f.int({ readOnly: true }),
+  group_name: f.string({ readOnly: true }),
+  group_full_path: f.string({ readOnly: true }),
+  group_access_level: f.accessLevel(undefined, { readOnly: true }),
+  expires_at: f.date({ readOnly: true, nullable: true }),
+};
+
 /** Groups of the instance, by id or full path; a group's subgroups and all its descendants. */
 export const groups = defineResource({
   noun: 'group',

@@ -62,6 +62,18 @@ export const PROJECT_INPUTS = {
   ...PROJECT_SETTING_FIELDS,
 } as const;
 
+/** The group or personal namespace a project is in, as its answer embeds it (`namespace`). */
+export const NAMESPACE_FIELDS = {
+  id: f.int(readOnly),
+  name: f.string(readOnly),
+  path: f.string(readOnly),
+  kind: f.enum(['group', 'user'], readOnly),
+  full_path: f.string(readOnly),
+  parent_id: f.int(nullable),
+  avatar_url: f.string(nullable),
+  web_url: f.string(readOnly),
+};
+
 export const projects = defineResource({
   noun: 'project',
   command: 'projects',

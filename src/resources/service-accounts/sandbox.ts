@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { placed } from '../../api/resource.js';
-import { authenticateRotation, createPersonalToken, filterTokens, revokeToken, rotate, withValue } from '../../sandbox/access-tokens.js';
+import { authenticateRotation, createPersonalToken, filterTokens, presentPersonalToken, revokeToken, rotate, withValue } from '../../sandbox/access-tokens.js';
 import { checkScope, Role } from '../../sandbox/auth.js';
 import { crudModule, type Where } from '../../sandbox/crud.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { emailTable, tokens, users, type AccessToken, type Group, type StoredRecord, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentPersonalToken } from '../../sandbox/present.js';
 import { parentOf } from '../../sandbox/records.js';
 import type { Router } from '../../sandbox/router.js';
 import { addToken, isoDate } from '../../sandbox/seed.js';

@@ -12,11 +12,74 @@ export const USER_FIELDS = {
   web_url: f.url({ readOnly: true }),
 };
 
+const text = { readOnly: true } as const;
+const maybe = { readOnly: true, nullable: true } as const;
+
+/** A user's public profile: what anyone signed in sees of another user, after the fields above. */
+export const USER_PROFILE_FIELDS = {
+  created_at: f.time(text),
+  bio: f.string(text),
+  bot: f.bool(text),
+  location: f.string(text),
+  public_email: f.string(maybe),
+  skype: f.string(text),
+  linkedin: f.string(text),
+  twitter: f.string(text),
+  discord: f.string(text),
+  website_url: f.string(text),
+  organization: f.string(text),
+  job_title: f.string(text),
+  pronouns: f.string(maybe),
+  work_information: f.string(maybe),
+  followers: f.int(text),
+  following: f.int(text),
+  local_time: f.string(maybe),
+  is_followed: f.bool(text),
+};
+
+/** What administrators, and the user themself, see beside the profile; the last five only on Premium and Ultimate. */
+const USER_ACCOUNT_FIELDS = {
+  email: f.string(text),
+  is_admin: f.bool(text),
+  note: f.string(maybe),
+  identities: f.object(text),
+  namespace_id: f.int(text),
+  created_by: f.object(maybe),
+  email_reset_offered_at: f.time(maybe),
+  last_sign_in_at: f.time(maybe),
+  confirmed_at: f.time(maybe),
+  current_sign_in_at: f.time(maybe),
+  last_activity_on: f.date(maybe),
+  current_sign_in_ip: f.string(maybe),
+  last_sign_in_ip: f.string(maybe),
+  sign_in_count: f.int(text),
+  theme_id: f.int(text),
+  color_scheme_id: f.int(text),
+  projects_limit: f.int(text),
+  can_create_group: f.bool(text),
+  can_create_project: f.bool(text),
+  two_factor_enabled: f.bool(text),
+  external: f.bool(text),
+  private_profile: f.bool(text),
+  commit_email: f.string(text),
+  scim_identities: f.object(text),
+  plan: f.string(maybe),
+  trial: f.bool(text),
+  shared_runners_minutes_limit: f.int(maybe),
+  extra_shared_runners_minutes_limit: f.int(maybe),
+  is_auditor: f.bool(text),
+  using_license_seat: f.bool(text),
+  provisioned_by_group_id: f.int(maybe),
+};
+
+/** The user record's fields only Premium and Ultimate present. */
+export const PREMIUM_USER_FIELDS = ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit', 'is_auditor', 'using_license_seat', 'provisioned_by_group_id'];
+
 /**
  * Users of the instance, by id (`users get` looks a username up with the list's `username` filter); `current` is the
  * user the token belongs to. Administrators create, delete and moderate accounts (block, deactivate, ban and their
- * reverses; approve or reject a pending sign-up); create and update answer the full user record, of which the
- * fields below are the list's.
+ * reverses; approve or reject a pending sign-up). Everyone sees the basic fields of a user in a list and the public
+ * profile of one user; administrators, and the user themself, the whole record (create and update answer it too).
  */
 export const users = defineResource({
   noun: 'user',
@@ -45,7 +108,7 @@ export const users = defineResource({
     /** Removes the user's identity of an external provider (LDAP, SAML …). */
     deleteIdentity: 'DELETE /users/{user}/identities/{provider}',
   },
-  fields: USER_FIELDS,
+  fields: { ...USER_FIELDS, ...USER_PROFILE_FIELDS, ...USER_ACCOUNT_FIELDS },
   filters: { username: f.string() },
   columns: ['id', 'username', 'name', 'state', 'web_url'],
   identity: ['username'],

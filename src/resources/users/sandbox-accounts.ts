@@ -6,6 +6,7 @@ import { bool, created, errors, HttpError, int, noContent, ok, type SandboxReque
 import { emailTable, users, type Email, type User } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 import { addUser } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
 import { deleteUser, isInternal, presentFullUser } from '../../sandbox/users.js';
@@ -165,9 +166,8 @@ function moderationRoutes(api: Router): void {
   });
 }
 
-function presentEmail(email: Email): Record<string, unknown> {
-  return { id: email.id, email: email.email, confirmed_at: email.confirmed_at };
-}
+/** An email address as its declaration presents it. */
+const presentEmail = (email: Email): Values => presentRecord(emails, email);
 
 function addEmail(req: SandboxRequest, user: User) {
   const value = req.input.email;

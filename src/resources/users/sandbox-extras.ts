@@ -8,7 +8,7 @@ import { created, errors, int, noContent, ok, required, type SandboxRequest } fr
 import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentPersonalToken } from '../../sandbox/present.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * What else clients call on users: impersonation tokens (administrators make a personal token that acts as a user),
@@ -21,7 +21,8 @@ import { presentPersonalToken } from '../../sandbox/present.js';
 
 const IMPERSONATION_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo', 'admin_mode', 'create_runner', 'manage_runner', 'ai_features', 'k8s_proxy'];
 
-const presentImpersonation = (token: AccessToken): Record<string, unknown> => ({ ...presentPersonalToken(token), impersonation: true });
+/** An impersonation token as its declaration presents it (a personal token's fields and `impersonation`). */
+const presentImpersonation = (token: AccessToken): Values => presentRecord(declared, token);
 
 function impersonationTokens(db: Db, user: User): AccessToken[] {
   return tokens(db).filter((t) => t.kind === 'personal' && t.impersonation === true && t.user_id === user.id);
@@ -66,18 +67,19 @@ function removeGpgKey(req: SandboxRequest, key: GpgKey) {
 
 const CLEAR_AFTER: Record<string, number> = { '30_minutes': 30, '3_hours': 180, '8_hours': 480, '1_day': 1440, '3_days': 4320, '7_days': 10080, '30_days': 43200 };
 
-function presentStatus(req: SandboxRequest, user: User): Record<string, unknown> {
+/** A user's status while it lasts: none, or one whose time is up, is the empty one. */
+function liveStatus(req: SandboxRequest, user: User): Partial<UserStatus> {
   const status = userStatuses(req.db).find((s) => s.user_id === user.id);
-  const live = status && (!status.clear_status_at || status.clear_status_at > req.now().toISOString()) ? status : undefined;
-  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return {
-    emoji: live?.emoji ?? null,
-    availability: live?.availability ?? 'not_set',
-    message: live?.message ?? null,
-    message_html: live?.message ? `<p>${escape(live.message)}</p>` : '',
-    clear_status_at: live?.clear_status_at ?? null,
-  };
+  return status && (!status.clear_status_at || status.clear_status_at > req.now().toISOString()) ? status : {};
 }
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A user's status as its declaration presents it, with the message rendered. */
+const presentStatus = (req: SandboxRequest, user: User): Values => {
+  const live = liveStatus(req, user);
+  return presentRecord(userStatus, live, { availability: live.availability ?? 'not_set', message_html: live.message ? `<p>${escapeHtml(live.message)}</p>` : '' });
+};
 
 export const userExtras: SandboxModule = {
   routes(api) {

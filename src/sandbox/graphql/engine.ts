@@ -1,4 +1,4 @@
-import { buildSchema, execute, getOperationAST, GraphQLError, GraphQLScalarType, Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { buildSchema, defaultFieldResolver, execute, getOperationAST, GraphQLError, GraphQLScalarType, Kind, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { globalId, idOfGlobalId, type GlobalModel } from '../../api/global-id.js';
 import type { SandboxRequest } from '../http.js';
 import { root } from './resolvers.js';
@@ -30,6 +30,17 @@ export class RequestRefused extends Error {
 }
 
 let schema: GraphQLSchema | undefined;
+
+/**
+ * A field of an object read as graphql-js reads it, or, when the object has no such field, under its REST name
+ * (webUrl: web_url): the resolvers build their nodes from the REST records.
+ */
+const fieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
+  if (typeof source === 'object' && source !== null && !(info.fieldName in source)) {
+    return (source as Record<string, unknown>)[info.fieldName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+  }
+  return defaultFieldResolver(source, args, context, info);
+};
 
 /** A global ID scalar of one model, checked as the service checks it: a number in, its global ID out. */
 function globalIdScalar(type: GraphQLScalarType, model: GlobalModel): void {
@@ -96,5 +107,5 @@ export async function runOperation(req: SandboxRequest, operation: Operation): P
   if ((req.method === 'GET' || req.method === 'HEAD') && selected?.operation === 'mutation') throw new RequestRefused(422, `Mutations are forbidden in ${req.method} requests`);
   const problems = validate(sandboxSchema(), document);
   if (problems.length) return { errors: problems };
-  return execute({ schema: sandboxSchema(), document, rootValue: root, contextValue: { req }, variableValues, operationName });
+  return execute({ schema: sandboxSchema(), document, rootValue: root, contextValue: { req }, variableValues, operationName, fieldResolver });
 }

@@ -3,10 +3,10 @@ import { globalId, idOfGlobalId } from '../../api/global-id.js';
 import { BULK_DELETE_LIMIT } from '../../resources/runners/resource.js';
 import { findGroup, findProject, findUser, groupVisible, memberRoleInProject, projectVisible } from '../auth.js';
 import { matches } from '../listing.js';
-import { descendantGroups, fullName, groupById } from '../hierarchy.js';
+import { descendantGroups, groupById } from '../hierarchy.js';
 import type { SandboxRequest } from '../http.js';
 import { groups, projects, runnerTable, type Group, type Project, type Runner, type User } from '../model.js';
-import { presentProject, presentUserBasic } from '../present.js';
+import { presentGroup, presentProject, presentUserBasic } from '../present.js';
 import { manages, removeRunner, runnerStatus, upgradeStatus } from '../runners.js';
 import { filterUsers } from '../users.js';
 import { connection, type Order, type PageArguments } from './connection.js';
@@ -30,93 +30,71 @@ export const NOT_AVAILABLE = "The resource that you are attempting to access doe
 const CREATED_DESC = { field: 'created_at', descending: true } as const;
 const ID_ASC = { descending: false } as const;
 
-function presentUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  const basic = presentUserBasic(user, req.rootUrl);
+/*
+ * The nodes are the REST records (present.ts) with what GraphQL has beside or instead of them: a field the node does
+ * not have under its GraphQL name is read under the REST one (engine.ts: webUrl is web_url).
+ */
+
+function userNode(user: User, req: SandboxRequest): Record<string, unknown> {
   return {
+    ...presentUserBasic(user, req.rootUrl),
     id: globalId('User', user.id),
-    username: user.username,
-    name: user.name,
-    state: user.state,
     bot: user.bot,
-    publicEmail: (user.public_email as string | undefined) || null,
-    location: (user.location as string | undefined) || null,
-    avatarUrl: basic.avatar_url,
-    webUrl: basic.web_url,
+    publicEmail: user.public_email || null,
+    location: user.location || null,
     webPath: `/${user.username}`,
     createdAt: user.created_at,
-    lastActivityOn: (user.last_activity_on as string | undefined) ?? null,
+    lastActivityOn: user.last_activity_on ?? null,
     userPermissions: { createSnippet: req.user?.id === user.id },
   };
 }
 
-function presentProjectNode(project: Project, req: SandboxRequest): Record<string, unknown> {
-  const rest = presentProject(req, project, { simple: true });
+function projectNode(project: Project, req: SandboxRequest): Record<string, unknown> {
   const group = project.namespace_id ? groupById(req.db, project.namespace_id) : undefined;
   return {
+    ...presentProject(req, project, { simple: true }),
     id: globalId('Project', project.id),
-    name: project.name,
-    path: project.path,
     fullPath: project.path_with_namespace,
-    nameWithNamespace: rest.name_with_namespace,
-    description: project.description,
-    visibility: project.visibility,
-    webUrl: rest.web_url,
-    createdAt: project.created_at,
-    lastActivityAt: rest.last_activity_at,
     archived: Boolean(project.archived),
-    group: () => (group ? presentGroupNode(group, req) : null),
+    group: () => (group ? groupNode(group, req) : null),
   };
 }
 
-function presentGroupNode(group: Group, req: SandboxRequest): Record<string, unknown> {
+function groupNode(group: Group, req: SandboxRequest): Record<string, unknown> {
   return {
+    ...presentGroup(req, group),
     id: globalId('Group', group.id),
-    name: group.name,
-    path: group.path,
-    fullName: fullName(req.db, group),
-    fullPath: group.full_path,
     description: group.description ?? '',
-    visibility: group.visibility,
-    webUrl: `${req.rootUrl}/groups/${group.full_path}`,
-    createdAt: group.created_at,
     parent: () => {
       const parent = groupById(req.db, group.parent_id);
-      return parent && groupVisible(req, parent) ? presentGroupNode(parent, req) : null;
+      return parent && groupVisible(req, parent) ? groupNode(parent, req) : null;
     },
     projects: (args: Args) => {
       const ids = new Set([group.id, ...(args.includeSubgroups ? descendantGroups(req.db, group.id).map((g) => g.id) : [])]);
       const list = projects(req.db).filter((p) => ids.has(p.namespace_id) && projectVisible(req, p) && found(args.search, p.name, p.path));
-      return connection(list, args, CREATED_DESC, (p) => presentProjectNode(p, req));
+      return connection(list, args, CREATED_DESC, (p) => projectNode(p, req));
     },
   };
 }
 
-function presentRunner(runner: Runner, req: SandboxRequest): Record<string, unknown> {
+/** A runner: its stored record, with the enums in capitals and what the service derives. */
+function runnerNode(runner: Runner, req: SandboxRequest): Record<string, unknown> {
   const group = runner.group_id === null ? undefined : groupById(req.db, runner.group_id);
   return {
-    id: runner.id,
-    description: runner.description,
+    ...runner,
     runnerType: runner.runner_type.toUpperCase(),
     status: runnerStatus(runner, req.now()).toUpperCase(),
-    paused: runner.paused,
     active: !runner.paused,
-    locked: runner.locked,
-    runUntagged: runner.run_untagged,
-    tagList: runner.tag_list,
-    contactedAt: runner.contacted_at,
-    createdAt: runner.created_at,
-    maximumTimeout: runner.maximum_timeout,
     accessLevel: runner.access_level.toUpperCase(),
-    maintenanceNote: runner.maintenance_note,
     // A licensed feature (runner upgrade management): null on the free tier.
     upgradeStatus: req.tier === 'free' ? null : upgradeStatus(runner.version),
     projectCount: runner.runner_type === 'project_type' ? runner.project_ids.length : null,
     adminUrl: req.user?.is_admin ? `${req.rootUrl}/admin/runners/${runner.id}` : null,
-    groups: (args: Args) => (runner.runner_type === 'group_type' ? connection(group ? [group] : [], args, ID_ASC, (g) => presentGroupNode(g, req)) : null),
+    groups: (args: Args) => (runner.runner_type === 'group_type' ? connection(group ? [group] : [], args, ID_ASC, (g) => groupNode(g, req)) : null),
     projects: (args: Args) => {
       if (runner.runner_type !== 'project_type') return null;
       const list = projects(req.db).filter((p) => runner.project_ids.includes(p.id) && projectVisible(req, p));
-      return connection(list, args, ID_ASC, (p) => presentProjectNode(p, req));
+      return connection(list, args, ID_ASC, (p) => projectNode(p, req));
     },
   };
 }
@@ -156,7 +134,7 @@ function listRunners(args: Args & PageArguments, req: SandboxRequest): Record<st
       (!args.search || r.token === args.search || found(args.search, r.description)) &&
       (!args.upgradeStatus || (req.tier !== 'free' && upgradeStatus(r.version) === args.upgradeStatus)),
   );
-  return connection(list, args, RUNNER_SORTS[args.sort ?? 'CREATED_DESC'], (r) => presentRunner(r, req));
+  return connection(list, args, RUNNER_SORTS[args.sort ?? 'CREATED_DESC'], (r) => runnerNode(r, req));
 }
 
 /**
@@ -185,11 +163,11 @@ function mayWrite(req: SandboxRequest): boolean {
 
 /** The root value: Query's and Mutation's fields. */
 export const root = {
-  currentUser: (_: Args, { req }: GraphqlContext) => (req.user ? presentUser(req.user, req) : null),
+  currentUser: (_: Args, { req }: GraphqlContext) => (req.user ? userNode(req.user, req) : null),
   user: (args: Args, { req }: GraphqlContext) => {
     if ((args.id === undefined || args.id === null) === (args.username === undefined || args.username === null)) throw new GraphQLError('Provide either a single username or id');
     const user = visibleOrNull(() => findUser(req.db, String(args.id ?? args.username)), (u) => req.user?.is_admin || !u.bot);
-    return user ? presentUser(user, req) : null;
+    return user ? userNode(user, req) : null;
   },
   users: (args: Args, { req }: GraphqlContext) => {
     const ids = idsOf('User', args.ids);
@@ -198,11 +176,11 @@ export const root = {
       (u) => (!ids || ids.includes(u.id)) && (!names || names.includes(u.username.toLowerCase())) && (!args.admins || !req.user?.is_admin || u.is_admin),
     );
     const order: Order<User> = { field: /updated/i.test(args.sort) ? 'updated_at' : 'created_at', descending: /desc/i.test(args.sort) };
-    return connection(list, args, order, (u) => presentUser(u, req));
+    return connection(list, args, order, (u) => userNode(u, req));
   },
   project: (args: Args, { req }: GraphqlContext) => {
     const project = visibleOrNull(() => findProject(req.db, String(args.fullPath)), (p) => projectVisible(req, p));
-    return project ? presentProjectNode(project, req) : null;
+    return project ? projectNode(project, req) : null;
   },
   projects: (args: Args, { req }: GraphqlContext) => {
     const ids = idsOf('Project', args.ids);
@@ -213,19 +191,19 @@ export const root = {
         (!ids || ids.includes(p.id)) &&
         found(args.search, p.name, p.path, p.description),
     );
-    return connection(list, args, { descending: true }, (p) => presentProjectNode(p, req));
+    return connection(list, args, { descending: true }, (p) => projectNode(p, req));
   },
   group: (args: Args, { req }: GraphqlContext) => {
     const group = visibleOrNull(() => findGroup(req.db, String(args.fullPath)), (g) => groupVisible(req, g));
-    return group ? presentGroupNode(group, req) : null;
+    return group ? groupNode(group, req) : null;
   },
   groups: (args: Args, { req }: GraphqlContext) => {
     const list = groups(req.db).filter((g) => groupVisible(req, g) && found(args.search, g.name, g.full_path));
-    return connection(list, args, ID_ASC, (g) => presentGroupNode(g, req));
+    return connection(list, args, ID_ASC, (g) => groupNode(g, req));
   },
   runner: (args: Args, { req }: GraphqlContext) => {
     const runner = runnerTable(req.db).find((r) => r.id === args.id);
-    return runner && req.user && manages(req.db, req.user, runner) ? presentRunner(runner, req) : null;
+    return runner && req.user && manages(req.db, req.user, runner) ? runnerNode(runner, req) : null;
   },
   runners: (args: Args, { req }: GraphqlContext) => listRunners(args, req),
   bulkRunnerDelete: (args: Args, { req }: GraphqlContext) => {

@@ -1,16 +1,22 @@
-import type { TokenFields } from '../../resources/access-tokens/values.js';
+import { accessTokens as accessTokenDeclaration } from '../../resources/access-tokens/resource.js';
 import { defineTable } from '../db.js';
 import { deployTokens as deployTokenDeclaration } from '../../resources/deploy-tokens/resource.js';
+import type { StoredOf } from '../../api/fields.js';
+import { USER_PROFILE_FIELDS, users as userDeclaration } from '../../resources/users/resource.js';
+import { emails as emailDeclaration } from '../../resources/emails/resource.js';
 import { sshKeys } from '../../resources/keys/resource.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
 /** Users and what they sign in and sign with: tokens, SSH and GPG keys, emails, their status; deploy tokens. */
 
-export interface User {
-  id: number;
-  username: string;
-  name: string;
-  email: string;
+/** The profile and settings a user record may hold (src/resources/users/resource.ts); unset, they are presented with their defaults. */
+type UserProfile = Partial<Pick<StoredOf<typeof userDeclaration>, keyof typeof USER_PROFILE_FIELDS | 'note' | 'commit_email' | 'theme_id' | 'color_scheme_id' | 'projects_limit' | 'can_create_group' | 'two_factor_enabled' | 'private_profile' | 'is_auditor' | 'provisioned_by_group_id'>>;
+
+/**
+ * A user as stored: the declared fields every user has, the profile fields that are set, and what the sandbox keeps
+ * beside them (the creator's id, an avatar, identities, custom attributes …).
+ */
+export type User = UserProfile & Pick<StoredOf<typeof userDeclaration>, 'id' | 'username' | 'name' | 'email' | 'is_admin' | 'bot' | 'external' | 'created_at'> & {
   /**
    * ldap_blocked: blocked by the LDAP synchronisation (the API cannot change it); blocked_pending_approval: signed up
    * on an instance that requires an administrator's approval.
@@ -18,14 +24,13 @@ export interface User {
   state: 'active' | 'blocked' | 'deactivated' | 'banned' | 'ldap_blocked' | 'blocked_pending_approval';
   /** The day of the user's last activity (YYYY-MM-DD): deactivation needs none in the last 90 days. */
   last_activity_on?: string | null;
-  is_admin: boolean;
-  bot: boolean;
-  external: boolean;
-  created_at: string;
   /** Group or project of a bot user created for an access token. */
   bot_of?: { type: 'group' | 'project'; id: number };
   [key: string]: unknown;
-}
+};
+
+/** Where a user's avatar is served (a default one when none was uploaded). */
+export const userAvatarUrl = (user: Pick<User, 'id'>, rootUrl: string): string => `${rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`;
 
 /** An external identity of a user (`identities` of the user record: LDAP, SAML …). */
 export interface Identity {
@@ -43,11 +48,13 @@ export const userNamespaceId = (user: Pick<User, 'id'>): number => USER_NAMESPAC
 
 export type TokenKind = 'personal' | 'group' | 'project' | 'job' | 'oauth';
 
-/** A stored token: the service's fields, its secret, and what the sandbox keeps to act as the service does. */
-export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> {
+/** A stored token (src/resources/access-tokens/resource.ts): the declared fields, its secret, and what the sandbox keeps to act as the service does. */
+export type AccessToken = StoredRecord<typeof accessTokenDeclaration, {
   kind: TokenKind;
   /** Group or project id of a group or project token. */
   resource_id?: number;
+  /** A group or project token's role; none: Maintainer. Personal tokens have none. */
+  access_level?: number;
   description: string;
   token: string;
   /** Tokens created by rotating one another share a family (reuse detection revokes it whole). */
@@ -56,7 +63,7 @@ export interface AccessToken extends Omit<TokenFields, 'description' | 'token'> 
   rotated?: boolean;
   /** An impersonation token: made by an administrator, it acts as its user. */
   impersonation?: boolean;
-}
+}>;
 
 export const users = defineTable<User>('users');
 export const tokens = defineTable<AccessToken>('tokens');
@@ -76,12 +83,8 @@ export type SshKey = StoredRecord<typeof sshKeys, {
 
 export const sshKeyTable = defineTable<SshKey>('ssh_keys');
 
-export interface Email {
-  id: number;
-  user_id: number;
-  email: string;
-  confirmed_at: string | null;
-}
+/** A user's secondary email address (src/resources/emails/resource.ts). */
+export type Email = StoredRecord<typeof emailDeclaration, { user_id: number }>;
 
 export const emailTable = defineTable<Email>('emails');
 
