@@ -1,9 +1,12 @@
 import type { Api } from '../../api/client.js';
 import type { Context } from '../../cli/command.js';
+import { DEFAULT_CONCURRENCY } from '../../cli/fleet-options.js';
+import { ApiError } from '../../errors.js';
 import { orderedPool } from '../../fleet/pool.js';
 import { plural } from '../../parse.js';
 import { groups } from '../groups/resource.js';
 import { projects } from '../projects/resource.js';
+import { directMemberships } from '../users/shared.js';
 import { members } from './resource.js';
 
 /**
@@ -24,8 +27,10 @@ interface Place {
   path: string;
 }
 
-/** Reads of the places below a group at once. */
-const CONCURRENCY = 8;
+/** The direct members among the users of each place, by placeKey. */
+type MembersByPlace = Map<string, number[]>;
+
+const placeKey = (kind: Place['kind'], id: number): string => `${kind} ${id}`;
 
 async function all<T>(api: Api, route: string, params: Record<string, unknown>): Promise<T[]> {
   const found: T[] = [];
@@ -33,27 +38,72 @@ async function all<T>(api: Api, route: string, params: Record<string, unknown>):
   return found;
 }
 
-/** The subgroups of a group at any depth, and every project in it and in them (not those shared with it). */
-async function placesBelow(api: Api, group: string | number): Promise<Place[]> {
-  const subgroups = await all<{ id: number; full_path: string }>(api, groups.routes.descendants, { group });
-  const inside = await all<{ id: number; path_with_namespace: string }>(api, projects.routes.ofGroup, { group, include_subgroups: true, with_shared: false, simple: true });
+/**
+ * The subgroups of a group at any depth, and every project in it and in them (not those shared with it); only the
+ * kinds asked for.
+ */
+async function placesBelow(api: Api, group: string | number, kinds: Set<Place['kind']>): Promise<Place[]> {
+  const subgroups = kinds.has('group') ? await all<{ id: number; full_path: string }>(api, groups.routes.descendants, { group }) : [];
+  const inside = kinds.has('project') ? await all<{ id: number; path_with_namespace: string }>(api, projects.routes.ofGroup, { group, include_subgroups: true, with_shared: false, simple: true }) : [];
   return [
     ...subgroups.map((g): Place => ({ kind: 'group', id: g.id, path: g.full_path })),
     ...inside.map((p): Place => ({ kind: 'project', id: p.id, path: p.path_with_namespace })),
   ];
 }
 
+/**
+ * Where the users are direct members, from each user's own list of memberships: one paginated list a user, however
+ * many places the group holds. Only administrators may read it: undefined for anyone else.
+ */
+async function fromMemberships(api: Api, users: Array<{ id: number }>): Promise<MembersByPlace | undefined> {
+  const found: MembersByPlace = new Map();
+  for (const user of users) {
+    const memberships = await directMemberships(api, user.id).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 403) return undefined;
+      throw error;
+    });
+    if (!memberships) return undefined;
+    for (const membership of memberships) {
+      const key = placeKey(membership.source_type === 'Project' ? 'project' : 'group', membership.source_id);
+      found.set(key, [...(found.get(key) ?? []), user.id]);
+    }
+  }
+  return found;
+}
+
+/** Where the users are direct members, from the members of each place (what an Owner of the group may read). */
+async function fromMemberLists(ctx: Context, places: Place[], userIds: number[]): Promise<MembersByPlace> {
+  const found: MembersByPlace = new Map();
+  // One list a place, several at once: paced by the service's rate-limit answers, as other commands that read many places.
+  ctx.rateGate.activate(DEFAULT_CONCURRENCY);
+  const membersOf = (place: Place) => all<{ id: number }>(ctx.api, members.parents[place.kind].routes.list, { [place.kind]: place.id, user_ids: userIds });
+  for await (const outcome of orderedPool(places, DEFAULT_CONCURRENCY, membersOf)) {
+    if (outcome.status === 'failed') throw outcome.error;
+    if (outcome.status === 'ok') found.set(placeKey(outcome.item.kind, outcome.item.id), outcome.value.map((member) => member.id));
+  }
+  return found;
+}
+
+/**
+ * The kinds of places below the group worth listing: subgroups when the users are direct members of a group besides
+ * this one (each of them is a member of it), projects when of a project.
+ */
+function kindsToRead(listed: MembersByPlace): Set<Place['kind']> {
+  const keys = [...listed.keys()];
+  const kinds = new Set<Place['kind']>();
+  if (keys.filter((key) => key.startsWith('group ')).length > 1) kinds.add('group');
+  if (keys.some((key) => key.startsWith('project '))) kinds.add('project');
+  return kinds;
+}
+
 /** For each user (by id), the direct memberships below the group that its removal takes along. */
 export async function membershipsBelow(ctx: Context, group: string | number, users: Array<{ id: number }>): Promise<Map<number, Below>> {
   const below = new Map<number, Below>(users.map((user) => [user.id, { groups: [], projects: [] }]));
-  const userIds = users.map((user) => user.id);
-  const places = await placesBelow(ctx.api, group);
-  const membersOf = (place: Place) => all<{ id: number }>(ctx.api, members.parents[place.kind].routes.list, { [place.kind]: place.id, user_ids: userIds });
-  for await (const outcome of orderedPool(places, CONCURRENCY, membersOf)) {
-    if (outcome.status === 'failed') throw outcome.error;
-    if (outcome.status !== 'ok') continue;
-    const { kind, path } = outcome.item;
-    for (const member of outcome.value) below.get(member.id)?.[kind === 'group' ? 'groups' : 'projects'].push(path);
+  const listed = await fromMemberships(ctx.api, users);
+  const places = await placesBelow(ctx.api, group, listed ? kindsToRead(listed) : new Set(['group', 'project']));
+  const membersByPlace = listed ?? (await fromMemberLists(ctx, places, users.map((user) => user.id)));
+  for (const place of places) {
+    for (const id of membersByPlace.get(placeKey(place.kind, place.id)) ?? []) below.get(id)?.[place.kind === 'group' ? 'groups' : 'projects'].push(place.path);
   }
   return below;
 }

@@ -166,6 +166,40 @@ describe('members', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it("an administrator's removal reads the user's memberships in one list, not the members of each place below; an Owner's reads those and names the same", async () => {
+    const made = async (path: string, body: Record<string, unknown>) => {
+      const answer = await sandbox.call('POST', path, body);
+      expect(answer.status, answer.text).toBe(201);
+      return answer.body as { id: number };
+    };
+    const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
+    const tools = await made('/groups', { name: 'Tools', path: 'tools', parent_id: acme });
+    const deep = await made('/groups', { name: 'Deep', path: 'deep', parent_id: tools.id });
+    const lint = await made('/projects', { name: 'lint', path: 'lint', namespace_id: deep.id });
+    const outside = await made('/projects', { name: 'outside', path: 'outside', namespace_id: (await made('/groups', { name: 'Other', path: 'other' })).id });
+    const mover = await made('/users', { username: 'mover', name: 'Mover', email: 'mover@example.com', password: 'a-long-password-1' });
+    for (const path of ['/groups/acme', `/groups/${deep.id}`, `/projects/${lint.id}`, '/projects/acme%2Fweb', `/projects/${outside.id}`]) await made(`${path}/members`, { user_id: mover.id, access_level: 20 });
+    const question =
+      "error: confirmation needed: Remove mover (reporter) from group acme? It also removes mover's direct memberships of 1 subgroup and 2 projects (acme/tools/deep, acme/tools/deep/lint, acme/web) below it; --skip-subresources keeps them.";
+    const memberLists = () => sandbox.requests().filter((r) => /^\/api\/v4\/(groups|projects)\/[^/]+\/members(\?|$)/.test(r.path));
+
+    sandbox.clearRequests();
+    const admin = await sandbox.run(['members', 'remove', 'mover', '--group', 'acme']);
+    expect(admin.code).toBe(2);
+    expect(admin.stderr).toContain(question);
+    expect(sandbox.requests().filter((r) => r.path.startsWith(`/api/v4/users/${mover.id}/memberships`))).toHaveLength(1);
+    expect(memberLists()).toEqual([]);
+
+    sandbox.clearRequests();
+    const owner = await sandbox.run(['members', 'remove', 'mover', '--group', 'acme'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
+    expect(owner.code).toBe(2);
+    expect(owner.stderr).toBe(admin.stderr);
+    // Every subgroup and project below acme, one list each (an Owner may not read a user's memberships).
+    const placesBelow = (await sandbox.call('GET', '/groups/acme/descendant_groups?per_page=100')).body.length + (await sandbox.call('GET', '/groups/acme/projects?include_subgroups=true&per_page=100')).body.length;
+    expect(memberLists()).toHaveLength(placesBelow);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('checks its input before sending anything', async () => {
     sandbox.clearRequests();
     expect((await sandbox.run(['members', 'add', 'omar', '--project', 'acme/web', '--access-level', 'boss'])).code).toBe(2);
