@@ -6,6 +6,13 @@ import { useTestSandbox } from '../../../test/helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
+/** Creates a record as root (answered 201); its id. */
+async function made(path: string, body: Record<string, unknown>): Promise<{ id: number }> {
+  const answer = await sandbox.call('POST', path, body);
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body as { id: number };
+}
+
 const usernames = (records: Array<{ username: string }>): string[] => records.map((r) => r.username).sort();
 
 describe('members', () => {
@@ -118,11 +125,6 @@ describe('members', () => {
   });
 
   it('removing a group member names the memberships of its subgroups and projects that go with it, before the first write; --skip-subresources keeps them', async () => {
-    const made = async (path: string, body: Record<string, unknown>) => {
-      const answer = await sandbox.call('POST', path, body);
-      expect(answer.status, answer.text).toBe(201);
-      return answer.body as { id: number };
-    };
     const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
     const platform = await made('/groups', { name: 'Platform', path: 'platform', parent_id: acme });
     const cli = await made('/projects', { name: 'cli', path: 'cli', namespace_id: platform.id });
@@ -167,11 +169,6 @@ describe('members', () => {
   });
 
   it("an administrator's removal reads the user's memberships in one list, not the members of each place below; an Owner's reads those and names the same", async () => {
-    const made = async (path: string, body: Record<string, unknown>) => {
-      const answer = await sandbox.call('POST', path, body);
-      expect(answer.status, answer.text).toBe(201);
-      return answer.body as { id: number };
-    };
     const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
     const tools = await made('/groups', { name: 'Tools', path: 'tools', parent_id: acme });
     const deep = await made('/groups', { name: 'Deep', path: 'deep', parent_id: tools.id });
