@@ -1,6 +1,5 @@
 import { defineCommand, type Context } from '../../cli/command.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY, shardOptions } from '../../cli/fleet-options.js';
-import { findUsers } from '../../api/lookups.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { Progress } from '../../fleet/progress.js';
 import { startBudget } from '../../fleet/shard.js';
@@ -12,6 +11,7 @@ import { desiredMembers } from './as-desired.js';
 import { placeRows, placesOf, type Target } from './places.js';
 import { AccessReader } from './read.js';
 import { userRows } from './user.js';
+import { userRecord } from '../../resources/users/shared.js';
 
 interface Options extends Target {
   user?: string;
@@ -78,7 +78,8 @@ interface Run {
 
 /** The rows of one user, all read before any is shown (a place's rows come from several memberships). */
 async function userReport({ ctx, reader, concurrency, today, tally }: Run, name: string): Promise<ResultWithExit> {
-  const [user] = await findUsers(ctx.api, [name.replace(/^@/, '')]);
+  // As users get and users offboard name a user: exit 5 when there is none.
+  const user = await userRecord(ctx, name);
   const progress = new Progress<string>(ctx.io, { verb: 'reading', noun: 'membership' });
   const rows = await stopping(progress, () => userRows(ctx, reader, user, concurrency, progress));
   for (const row of complete(rows, await reader.externalOf(rows.map((r) => r.user_id)), today)) tally.add(row);
