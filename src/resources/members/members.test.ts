@@ -207,6 +207,19 @@ describe('members', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('--dry-run prints the request of each of several users and sends none', async () => {
+    const ids = Object.fromEntries(await Promise.all(['alice', 'bob'].map(async (name) => [name, ((await sandbox.run(['users', 'get', name, '-o', 'json'])).json() as { id: number }).id])));
+    sandbox.clearRequests();
+    const add = await sandbox.run(['members', 'add', 'alice,bob', '--project', 'acme/web', '--access-level', 'guest', '--dry-run']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout.match(/^POST .*\/projects\/acme%2Fweb\/members$/gm)).toHaveLength(2);
+    expect(add.stdout).toContain(`"user_id": ${ids.bob}`);
+    const remove = await sandbox.run(['members', 'remove', 'alice', 'bob', '--group', 'acme', '--skip-subresources', '--yes', '--dry-run']);
+    expect(remove.code, remove.stderr).toBe(0);
+    expect(remove.stdout.split('\n').filter((line) => line.startsWith('DELETE'))).toEqual([`DELETE ${sandbox.url}/groups/acme/members/${ids.alice}?skip_subresources=true`, `DELETE ${sandbox.url}/groups/acme/members/${ids.bob}?skip_subresources=true`]);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('works on every project of a projects file (the fleet selector)', async () => {
     const file = join(tmpdir(), `members-${process.pid}.txt`);
     writeFileSync(file, 'acme/api\nacme/web\n');

@@ -3,7 +3,7 @@ import { findUsers } from '../../api/lookups.js';
 import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
-import { ApiError, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, DryRunComplete, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { accessLevelName } from '../../parse.js';
 
@@ -70,15 +70,19 @@ export async function eachUser<U extends { username: string }>(users: U[], chang
   }
   const done: unknown[] = [];
   const failures: string[] = [];
+  let dryRun = false;
   for (const user of users) {
     try {
       const record = await change(user);
       if (record !== undefined) done.push(record);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 401) throw error;
-      failures.push(`${user.username}: ${error.message}`);
+      // --dry-run prints each user's request, not only the first one's.
+      if (error instanceof DryRunComplete) dryRun = true;
+      else if (!(error instanceof ApiError) || error.status === 401) throw error;
+      else failures.push(`${user.username}: ${error.message}`);
     }
   }
+  if (dryRun) throw new DryRunComplete();
   return outcome(done, failures);
 }
 
