@@ -13,11 +13,24 @@ import { warnStoreNow, withoutSecret } from './tokens/shared.js';
 
 /** Before anything is created: the folder of --output-file takes new files, and an existing file is replaced only when confirmed. */
 export async function secretFileFor(ctx: Context, outputFile: string | undefined, what: string): Promise<string | undefined> {
-  if (outputFile === undefined) return undefined;
+  if (outputFile === undefined) {
+    assertSecretPrinted(ctx, 'write it to a file with --output-file FILE');
+    return undefined;
+  }
   const file = resolve(outputFile);
   assertWritableDir(dirname(file), '--output-file');
   if (existsSync(file)) await ctx.confirm(`Replace ${file} with the new ${what}?`);
   return file;
+}
+
+/**
+ * Before anything is sent, when the new secret is to be printed: --fields that leaves out `token` would print the
+ * record without the one value the service shows only once. `elsewhere`: how else to keep it.
+ */
+export function assertSecretPrinted(ctx: Context, elsewhere: string): void {
+  const fields = ctx.globals.fields;
+  if (!fields || fields.includes('token')) return;
+  throw new UsageError('--fields leaves out token, and the new token is shown only this once: it would be lost; nothing was sent', `add token to --fields, or ${elsewhere}`);
 }
 
 /** Where new secrets may go: one --output-file, or over --projects-file a file of each project's in --output-dir. */

@@ -257,6 +257,31 @@ describe('tokens rotate', () => {
     expect(await tokenStatus(value)).toBe(200);
   });
 
+  it('refuses --fields that leaves out the new token when it is to be printed, before anything is sent', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    const refusals = [
+      ['tokens', 'create', '--project', 'acme/api', '--name', 'lost', '--scopes', 'read_api', '--expires-in', '30d', '--fields', 'id,name'],
+      ['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes', '--fields', 'id,expires_at'],
+      ['deploy-tokens', 'create', '--project', 'acme/api', '--name', 'lost', '--scopes', 'read_repository', '--fields', 'id'],
+      ['runners', 'reset-token', '7', '--yes', '--fields', 'id'],
+    ];
+    for (const argv of refusals) {
+      const refused = await sandbox.run(argv);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr).toContain('error: --fields leaves out token, and the new token is shown only this once: it would be lost; nothing was sent');
+    }
+    expect(posts()).toEqual([]);
+    // With token among the fields, or written to a file, --fields is what it always is.
+    const shown = await sandbox.run(['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes', '--fields', 'id,token', '-o', 'json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(await tokenStatus(shown.json<{ token: string }>().token)).toBe(200);
+    const file = join(tempDir(), 'token');
+    const saved = await sandbox.run(['tokens', 'create', '--project', 'acme/api', '--name', 'kept', '--scopes', 'read_api', '--expires-in', '30d', '--fields', 'id', '--output-file', file]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(await tokenStatus(readFileSync(file, 'utf8').trim())).toBe(200);
+  });
+
   it('without --expires-*, the new token keeps the lifetime of the old one, from today, and says so', async () => {
     const bot = await botProfile(); // made today, expiring in 20 days
     const later = new Date(Date.now() + 5 * 86_400_000);

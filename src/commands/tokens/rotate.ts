@@ -11,6 +11,7 @@ import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
 import { parseSaveTo, preflightCiVar, targetName, type ExtraTarget } from './save-targets.js';
 import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
+import { assertSecretPrinted } from '../new-secret.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeAbandonedPlaceholders, saveEverywhere,
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
@@ -101,6 +102,7 @@ export default defineCommand<Options>({
     }
     const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined, ...(opts.saveTo?.length ? { extra: opts.saveTo } : {}) };
     await preflight(ctx, targets);
+    if (!targets.profile && !targets.outputFile && !targets.extra) assertSecretPrinted(ctx, 'save it with --output-file FILE, --save-to or --save-to-profile');
 
     await confirmedBeforeReading(ctx, `Rotate ${given.describe(id)}${overlapMs === undefined ? ' (the old token stops working at once)' : `, keeping the old token valid for ${opts.overlap}`}?`);
 

@@ -11,6 +11,7 @@ import {
   assertWritableDir, HeldLocks, instanceKey, mkdirPrivate, recoveryPrefix, RecoveryFile, removeRecovery, writeSecretFile, type NewToken, type RecoveryDraft,
 } from '../../commands/tokens/rotation.js';
 import { warnStoreNow } from '../../commands/tokens/shared.js';
+import { assertSecretPrinted } from '../../commands/new-secret.js';
 import { readOwnFile } from '../../write.js';
 import { byId, describeRunner, runnerId, runnerIdArg } from './shared.js';
 
@@ -61,6 +62,7 @@ export default defineCommand<Options>({
     const folder = runnerRecoveryDir(ctx.configDir);
     // Before anything is sent: every place the token goes takes new files.
     if (file) assertWritableDir(dirname(file), '--output-file');
+    else assertSecretPrinted(ctx, 'write it to a file with --output-file FILE');
     mkdirPrivate(folder);
     assertWritableDir(folder, 'recovery folder');
     const locks = new HeldLocks();
