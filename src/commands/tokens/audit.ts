@@ -240,7 +240,7 @@ function auditResult(ctx: Context, findings: Findings, { what, scope, unreadable
     return rows;
   }
   const count = plural(rows.length, 'token');
-  const verb = rows.length === 1 ? what : what.replace(/^expires/, 'expire');
+  const verb = rows.length === 1 ? what : what.replace(/^expires/, 'expire').replace('was unused', 'were unused');
   return new ResultWithExit(rows, ExitCode.attention, `attention: ${count} ${verb}${scope}${unread}; FIX (-o json: fix) is the command that deals with each`);
 }
 
