@@ -54,9 +54,10 @@ function defaultStatusText(status: number): string {
 /**
  * Paths of the API only administrators of the instance may use (its settings, plan limits, licenses, instance-wide
  * lists of runners, deploy keys and tokens, audit events, system hooks, feature flags, keys by fingerprint, storage
- * moves, instance CI/CD variables): a 403 there has one reason the service does not say.
+ * moves, instance CI/CD variables, the instance's service accounts, a user's memberships): a 403 there has one
+ * reason the service does not say.
  */
-const ADMIN_PATHS = /^\/(admin\/|application\/|licenses?(\/|$)|runners\/all$|deploy_keys$|deploy_tokens$|audit_events(\/|$)|hooks(\/|$)|features(\/|$)|keys(\/|$)|sidekiq\/|(project|snippet|group)_repository_storage_moves)/;
+const ADMIN_PATHS = /^\/(admin\/|application\/|licenses?(\/|$)|runners\/all$|deploy_keys$|deploy_tokens$|audit_events(\/|$)|hooks(\/|$)|features(\/|$)|keys(\/|$)|sidekiq\/|(project|snippet|group)_repository_storage_moves|service_accounts(\/|$)|users\/\d+\/memberships$)/;
 
 /** A hint for the line after the error, where one helps; `path` is the request's, below the API base. */
 export function hintForStatus(status: number, body: unknown, path?: string): string | undefined {

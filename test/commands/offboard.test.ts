@@ -131,6 +131,14 @@ describe('users offboard', () => {
     expect(writes()).toEqual([]);
   });
 
+  it('a token that is not an administrator\'s: exit 4, saying the command is for administrators, nothing sent', async () => {
+    sandbox.clearRequests();
+    const result = await sandbox.run(['users', 'offboard', 'leaver', '--plan-only'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('hint: this is for administrators of the instance, and the token in use is not one');
+    expect(writes()).toEqual([]);
+  });
+
   it('Ctrl-C part-way: exit 130, one line saying what was in flight and how many steps were done; the next run finishes', async () => {
     const user = await departingUser(sandbox, 'stopped');
     sandbox.fault({ method: 'DELETE', path: '/members/\\d+$', answer_latency_ms: 5_000 });

@@ -48,6 +48,11 @@ describe('service-accounts list and create', () => {
     expect(taken.stderr).toContain('Username has already been taken');
     const owner = await sandbox.run(['service-accounts', 'list', '--instance'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
     expect(owner.code).toBe(4);
+    expect(owner.stderr).toContain('hint: this is for administrators of the instance, and the token in use is not one');
+    // A group's accounts are its Owners' too: their 403 has other reasons.
+    const maintainer = await sandbox.run(['service-accounts', 'list', '--group', 'acme'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+    expect(maintainer.code).toBe(4);
+    expect(maintainer.stderr).not.toContain('administrators of the instance');
   });
 });
 
