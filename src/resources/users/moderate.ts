@@ -1,6 +1,6 @@
 import { users } from './resource.js';
 import { defineCommand, type CommandDef, type Context } from '../../cli/command.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { userArg, userRecord, userWords, type UserRecord } from './shared.js';
 
 /**
@@ -22,6 +22,8 @@ interface Moderation {
   example: string;
   /** The question asked before a change that locks someone out or deletes (none: it does not ask). */
   question?: (user: UserRecord) => string;
+  /** The only states it applies to, checked before asking (none: the service decides). */
+  only?: { states: string[]; refusal: string; hint: string };
   /** What to do instead, by a phrase of the service's refusal. */
   hints: Array<[RegExp, string]>;
   /** Past tense for the line on stderr. */
@@ -98,6 +100,8 @@ const MODERATIONS: Record<Verb, Moderation> = {
     description: 'Rejects a sign-up pending an administrator\'s approval: the account is deleted and the person told by email. Asks first (--yes off a terminal).',
     example: 'forgectl users reject applicant --yes',
     question: (user) => `Reject the sign-up of ${userWords(user)}? The account is deleted.`,
+    // Not asked about an account that is no sign-up: the service would refuse after the question.
+    only: { states: ['blocked_pending_approval'], refusal: 'only a sign-up pending approval is rejected', hint: 'to remove an account: forgectl users delete USER' },
     hints: [[/pending request/i, 'only a sign-up pending approval is rejected; to remove an account: forgectl users delete USER']],
     done: 'Rejected the sign-up of',
   },
@@ -116,6 +120,9 @@ async function moderate(verb: Verb, opts: { user: string }, ctx: Context): Promi
   if (spec.already.includes(user.state)) {
     ctx.io.note(`${user.username} is ${user.state} already; nothing to do`);
     return user;
+  }
+  if (spec.only && !spec.only.states.includes(user.state)) {
+    throw new CliError(`${user.username} is ${user.state}: ${spec.only.refusal}; nothing was sent`, ExitCode.rejected, spec.only.hint);
   }
   if (spec.question) await ctx.confirm(spec.question(user));
   const route = users.routes[verb];

@@ -105,7 +105,7 @@ describe('users approve and reject', () => {
     expect(pending.stdout).toBe('applicant\n');
   });
 
-  it('reject asks first, then deletes the sign-up; one not pending is refused (exit 6)', async () => {
+  it('reject asks first, then deletes the sign-up; one not pending is refused before asking (exit 6)', async () => {
     await newUser('signup2', 'blocked_pending_approval');
     sandbox.clearRequests();
     expect((await sandbox.run(['users', 'reject', 'signup2'])).code).toBe(2);
@@ -113,8 +113,14 @@ describe('users approve and reject', () => {
     const rejected = await sandbox.run(['users', 'reject', 'signup2', '--yes']);
     expect(rejected.code, rejected.stderr).toBe(0);
     expect(await stateOf('signup2')).toBeUndefined();
-    const active = await sandbox.run(['users', 'reject', 'newhire', '--yes']);
-    expect([active.code, active.stderr]).toEqual([6, expect.stringContaining('User does not have a pending request')]);
+    // An account that is no sign-up is refused before any question about deleting it, and nothing is sent.
+    sandbox.clearRequests();
+    for (const args of [['newhire'], ['newhire', '--yes']]) {
+      const active = await sandbox.run(['users', 'reject', ...args]);
+      expect(active.code).toBe(6);
+      expect(active.stderr).toBe('error: newhire is active: only a sign-up pending approval is rejected; nothing was sent\nhint: to remove an account: forgectl users delete USER\n');
+    }
+    expect(writes()).toEqual([]);
   });
 });
 
