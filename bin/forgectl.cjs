@@ -20,11 +20,19 @@ if (!answeredHere(argv)) {
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--verify-snapshot-checksum');
   const restoreFlags = boundMemory(v8, { young: 4 * 1024 * 1024, outside: 12 * 1024 * 1024 });
-  // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once.
+  // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once. The
+  // listener stays after the first: a library's signal-exit hook (ora's cursor restore, while a spinner turns) kills
+  // the process with the signal when it finds itself the only listener left, before main() could say anything.
   const interrupted = new Promise((resolve) => {
+    let received = false;
     const stop = (signal) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      if (received) {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        process.kill(process.pid, signal);
+        return;
+      }
+      received = true;
       resolve(signal);
     };
     process.on('SIGINT', stop);

@@ -260,4 +260,14 @@ describe('the installed forgectl on a terminal', () => {
     expect(piped.code).toBe(0);
     expect(piped.stderr).not.toMatch(/reading|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
   });
+
+  terminalCase('Ctrl-C while the progress turns: exit 130 with the line saying what was left undone, the cursor shown again', async () => {
+    await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/members$', latency_ms: 3000, times: 50 }) });
+    const stopped = await onTerminal('timeout --preserve-status -s INT 2 forgectl access report --group acme/team-01 --recursive; echo "exit $?"');
+    await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
+    expect(stopped.stdout).toMatch(/reading 0\/\d+ groups and projects…/);
+    expect(stopped.stdout).toContain('interrupted by SIGINT: the command did not finish\n');
+    expect(stopped.stdout).toContain('exit 130');
+    expect(stopped.stdout.lastIndexOf('\x1b[?25h')).toBeGreaterThan(stopped.stdout.lastIndexOf('\x1b[?25l'));
+  });
 });
