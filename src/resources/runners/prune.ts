@@ -51,11 +51,14 @@ export async function deleteStale(opts: StaleOptions, ctx: Context): Promise<unk
   }
   const batches = Array.from({ length: Math.ceil(rows.length / BULK_DELETE_LIMIT) }, (_, n) => rows.slice(n * BULK_DELETE_LIMIT, (n + 1) * BULK_DELETE_LIMIT));
   ctx.io.note(`${plural(rows.length, 'runner')} without contact for ${window}; ${checked}:`);
-  for (const row of rows) ctx.io.note(`  ${describeRunner(row)}, ${row.runner_type === 'instance_type' ? 'of the instance' : `of ${row.owner}`}, last contact ${row.last_contact} (${row.idle_days} days)`);
+  for (const row of rows) ctx.io.note(`  ${describeRunner(row)}, ${row.runner_type === 'instance_type' ? 'of the instance' : `of ${row.owner}`}, ${idleWords(row)}`);
   await ctx.confirm(`Delete ${rows.length === 1 ? 'it' : `these ${rows.length} runners`}, in ${plural(batches.length, 'batch', 'batches')} of up to ${BULK_DELETE_LIMIT}?`);
   if (ctx.globals.dryRun) return showBatches(ctx, batches);
   return deleteBatches(ctx, batches);
 }
+
+/** "last contact 2026-08-21T… (100 days)", or for a runner never seen "never contacted, created 60 days ago". */
+const idleWords = (row: StaleRunner): string => (row.last_contact === 'never' ? `never contacted, created ${row.idle_days} days ago` : `last contact ${row.last_contact} (${row.idle_days} days)`);
 
 /** The batches sent in turn; a batch refused whole after others were sent ends the run with what is known. */
 async function deleteBatches(ctx: Context, batches: StaleRunner[][]): Promise<unknown> {

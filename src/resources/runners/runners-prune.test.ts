@@ -29,6 +29,15 @@ describe('runners prune --stale', () => {
     expect((await sandbox.run(['runners', 'prune', '--instance'])).stderr).toContain("required option '--stale <duration>' not specified");
   });
 
+  it('names a runner that never made contact as such, with how long ago it was created', async () => {
+    const api = findProject(sandbox.db, 'acme/api').id;
+    const id = addRunner(sandbox.db, { runner_type: 'project_type', description: 'never-seen', project_ids: [api], contacted_at: null, created_at: new Date(Date.now() - 120 * DAY).toISOString() } as never, new Date()).id;
+    const asked = await sandbox.run(['runners', 'prune', '--project', 'acme/api', '--stale', '90d']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(`  runner ${id} ("never-seen"), of acme/api, never contacted, created 120 days ago\n`);
+    runnerTable(sandbox.db).splice(runnerTable(sandbox.db).findIndex((r) => r.id === id), 1);
+  });
+
   it('--dry-run shows each batch of 50 and its request, and sends none', async () => {
     const ids = oldRunners(52, 120, 'dry');
     sandbox.clearRequests();
