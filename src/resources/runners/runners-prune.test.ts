@@ -33,9 +33,9 @@ describe('runners prune --stale', () => {
     const api = findProject(sandbox.db, 'acme/api').id;
     const id = addRunner(sandbox.db, { runner_type: 'project_type', description: 'never-seen', project_ids: [api], contacted_at: null, created_at: new Date(Date.now() - 120 * DAY).toISOString() } as never, new Date()).id;
     const asked = await sandbox.run(['runners', 'prune', '--project', 'acme/api', '--stale', '90d']);
+    runnerTable(sandbox.db).splice(runnerTable(sandbox.db).findIndex((r) => r.id === id), 1);
     expect(asked.code).toBe(2);
     expect(asked.stderr).toContain(`  runner ${id} ("never-seen"), of acme/api, never contacted, created 120 days ago\n`);
-    runnerTable(sandbox.db).splice(runnerTable(sandbox.db).findIndex((r) => r.id === id), 1);
   });
 
   it('--dry-run shows each batch of 50 and its request, and sends none', async () => {
