@@ -153,6 +153,13 @@ describe('access report --group and --project', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('--help describes --rate-limit for this run, without the shards it does not have', async () => {
+    const help = await sandbox.run(['access', 'report', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('--rate-limit <n[/seconds]> send at most n requests per period (default 60 s) for the whole run');
+    expect(help.stdout).not.toMatch(/shard/i);
+  });
+
   it('names a user that does not exist as users get does: not found (exit 5), and reads nothing else', async () => {
     sandbox.clearRequests();
     const result = await sandbox.run(['access', 'report', '--user', 'nobody-at-all']);

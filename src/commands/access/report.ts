@@ -52,7 +52,8 @@ export default defineCommand<Options>({
     { flags: '--fail-on <conditions>', description: `exit 9 when a row meets one of: ${CONDITIONS.join(', ')} (comma-separated)`, parse: parseChoiceList('--fail-on', CONDITIONS) },
     { flags: '--as-desired', description: 'with --group or --project: the direct members and shares as a desired-state file (YAML; -o json for JSON)' },
     concurrencyOption,
-    shardOptions.find((option) => option.flags.startsWith('--rate-limit'))!,
+    // Its own words: this command is not sharded, so the fleet's "each of N shards takes 1/N" does not apply.
+    { ...shardOptions.find((option) => option.flags.startsWith('--rate-limit'))!, description: 'send at most n requests per period (default 60 s) for the whole run' },
   ],
   columns: COLUMNS,
   // Where, who and what role say the point of a row; its expiry is never cut.
