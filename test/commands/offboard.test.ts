@@ -53,7 +53,10 @@ describe('users offboard', () => {
     sandbox.clearRequests();
     const result = await sandbox.run(['users', 'offboard', 'leaver', '--yes', '-o', 'json']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json<Array<{ status: string }>>().map((r) => r.status)).toEqual(Array(8).fill('done'));
+    const rows = result.json<Array<{ action: string; status: string; detail: string }>>();
+    expect(rows.map((r) => r.status)).toEqual(Array(8).fill('done'));
+    // Once done, the row says what the account was, not what it is "now".
+    expect(rows[0]).toMatchObject({ action: 'block', detail: 'block the account: no sign-in, no Git, no API (was active)' });
     expect(result.stderr).toContain('offboarded leaver: block, 3 memberships removed, 2 tokens revoked, 2 keys deleted');
     expect(await leftOf(sandbox, leaver.id)).toEqual(OFFBOARDED);
     // The project shared with one of the groups is out of reach too.
@@ -104,6 +107,7 @@ describe('users offboard', () => {
     const handed = await sandbox.run(['users', 'offboard', 'soleowner', '--transfer-to', 'alice', '--yes', '-o', 'json']);
     expect(handed.code, handed.stderr).toBe(0);
     expect(handed.json<Array<{ action: string; target: string }>>().map((r) => `${r.action} ${r.target}`)).toEqual(['add-owner group lab', 'remove-membership group lab', 'remove-membership group lab/inner']);
+    expect(handed.json<Array<{ detail: string }>>()[0].detail).toBe('alice became Owner (was not a direct member); soleowner was its only owner');
     // Each membership by its own request: lab's removal leaves lab/inner's to its own step.
     expect(writes().map((r) => `${r.method} ${r.path.replace(/\d+/g, 'N')}`)).toEqual(['POST /api/vN/groups/N/members', 'DELETE /api/vN/groups/N/members/N?skip_subresources=true', 'DELETE /api/vN/groups/N/members/N?skip_subresources=true']);
     expect((await sandbox.call('GET', '/groups/lab/members')).body.map((m: { username: string; access_level: number }) => `${m.username}:${m.access_level}`)).toEqual(['alice:50']);

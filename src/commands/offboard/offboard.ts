@@ -38,6 +38,8 @@ interface Step {
   row: Row;
   /** Sends the change; the service's answer that it is gone already (404, already revoked) counts as done. */
   send: (api: Api) => Promise<unknown>;
+  /** The detail once done, where the planned one says what is so now ("now active" is not, once blocked). */
+  doneDetail?: string;
 }
 
 const STATE_ACTIONS: Record<Mode, { route: string; words: string }> = {
@@ -54,14 +56,15 @@ function stepsOf(found: Survey): Step[] {
   const steps: Step[] = [];
   if (found.changeState) {
     const state = STATE_ACTIONS[found.mode];
-    steps.push({ row: planned(found.mode, user.username, `${state.words} (now ${user.state})`), send: (api) => api.call(state.route, { user: user.id }) });
+    steps.push({ row: planned(found.mode, user.username, `${state.words} (now ${user.state})`), send: (api) => api.call(state.route, { user: user.id }), doneDetail: `${state.words} (was ${user.state})` });
   }
   for (const { group, current } of found.transfers) {
-    const detail = `${heir!.username} becomes Owner (${current === undefined ? 'not a direct member now' : `now ${roleOf(current)}`}); ${user.username} is its only owner`;
+    const role = current === undefined ? 'not a direct member' : roleOf(current);
+    const detail = `${heir!.username} becomes Owner (${current === undefined ? `${role} now` : `now ${role}`}); ${user.username} is its only owner`;
     const send = (api: Api) => (current === undefined
       ? api.call(members.parents.group.routes.create, { group: group.id, user_id: heir!.id, access_level: 50 })
       : api.call(members.parents.group.routes.update, { group: group.id, user_id: heir!.id, access_level: 50 }));
-    steps.push({ row: planned('add-owner', `group ${group.path}`, detail), send });
+    steps.push({ row: planned('add-owner', `group ${group.path}`, detail), send, doneDetail: `${heir!.username} became Owner (was ${role}); ${user.username} was its only owner` });
   }
   for (const m of found.memberships) {
     // Each membership goes by its own step, as the plan lists it: a group's removal would otherwise take the user's
@@ -130,7 +133,7 @@ function summary(rows: Row[]): string {
 async function send(api: Api, step: Step): Promise<Row> {
   try {
     await step.send(api);
-    return { ...step.row, status: 'done' };
+    return { ...step.row, status: 'done', detail: step.doneDetail ?? step.row.detail };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401 || error.status >= 500 || error.status === 429) throw error;
     if (error.status === 404 || /already revoked/i.test(error.message)) return { ...step.row, status: 'gone', detail: 'gone already' };
