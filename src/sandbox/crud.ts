@@ -55,6 +55,8 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   visible?(db: Db, parent: Parent, where: Where): T[];
   /** The records its list shows, of those (a project's protected branches list its groups' too); default: those. */
   listed?(records: T[], req: SandboxRequest, where: Where): T[];
+  /** The list is answered whole, without pagination, as the service answers it (a merge request's draft notes). */
+  unpaginated?: boolean;
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
   filters?: Record<string, (record: T, wanted: unknown, req: SandboxRequest) => boolean>;
   /** The record a route names, of those its id matches (a key in several scopes); default: the one. Undefined: 404. */
@@ -188,7 +190,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     const selects = (record: T, name: string, wanted: unknown): boolean => (hooks.filters?.[name] ? hooks.filters[name](record, wanted, req) : valueOf(record, name) === wanted);
     const own = visible(req, where);
     const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
-    return paginate(req, records, { present: (r) => present(r, req, where) });
+    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where))) : paginate(req, records, { present: (r) => present(r, req, where) });
   }
 
   function createOne(req: SandboxRequest, where: Where) {
