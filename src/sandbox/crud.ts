@@ -44,6 +44,12 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   /** Refusals before the route's parent is looked up (a placement of a higher tier refused whatever the group named). */
   guard?(req: SandboxRequest, where: Pick<Where, 'key' | 'placement'>): void;
   /**
+   * The route's parent, the caller checked for `minRole`, where the declared roles are not the whole rule (a guest of
+   * a public project writes drafts on its merge requests; the declared Reporter is what a private one needs);
+   * default: parentOf().
+   */
+  parent?(req: SandboxRequest, placement: ResourceDef, minRole: number): Parent;
+  /**
    * The stored values the route's scope parameters stand for, where they are not the parameters as given (a merge
    * request's IID stands for its merge_request_id; a merge request that does not exist is 404). A scope found this
    * way is found before the caller's role to write is checked, as the service finds the merge request first.
@@ -155,10 +161,11 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
   function serve(api: Router, key: string, placement: ResourceDef): void {
     const read = Role[placement.roles.read];
     const write = Role[placement.roles.write];
+    const lookup = (req: SandboxRequest, minRole: number): Parent => (hooks.parent ? hooks.parent(req, placement, minRole) : parentOf(placement, req, minRole));
     const at = (req: SandboxRequest, writes: boolean): Where => {
       hooks.guard?.(req, { key, placement });
-      const where = locate(req, key, parentOf(placement, req, writes && !hooks.scope ? write : read));
-      if (writes && hooks.scope) parentOf(placement, req, write);
+      const where = locate(req, key, lookup(req, writes && !hooks.scope ? write : read));
+      if (writes && hooks.scope) lookup(req, write);
       if (writes) hooks.writable?.(req, where);
       return where;
     };

@@ -37,6 +37,6 @@ export const draftNotes = defineResource({
   },
   columns: ['id', 'note', 'discussion_id', 'resolve_discussion', 'commit_id', 'line_code'],
   identity: ['id'],
-  // Guests of a public project write drafts on its merge requests; in a private one they are hidden (404) from guests.
-  roles: { read: 'guest', write: 'guest' },
+  // In a private project, merge requests are hidden (404) from guests.
+  roles: { read: 'reporter', write: 'reporter' },
 });

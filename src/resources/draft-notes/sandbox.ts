@@ -116,6 +116,8 @@ function newDraft(req: SandboxRequest, mergeRequestId: number): Values {
  */
 export const draftNotes = crudModule<DraftNote>(declaredDrafts, {
   notFound: '',
+  // Guests of a public project write drafts too; the merge request is hidden from those of a private one (scope).
+  parent: (req) => projectFor(req, Role.guest),
   scope: (req, { parent }) => ({ merge_request_id: findMergeRequest(req, parent as Project).id, author_id: req.user!.id }),
   unpaginated: true,
   input: (req, where) => newDraft(req, where.scope.merge_request_id as number),
