@@ -164,6 +164,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     const lookup = (req: SandboxRequest, minRole: number): Parent => (hooks.parent ? hooks.parent(req, placement, minRole) : parentOf(placement, req, minRole));
     const at = (req: SandboxRequest, writes: boolean): Where => {
       hooks.guard?.(req, { key, placement });
+      // A scope of its own (a merge request) is found before the role to write is checked, as the service finds it first.
       const where = locate(req, key, lookup(req, writes && !hooks.scope ? write : read));
       if (writes && hooks.scope) lookup(req, write);
       if (writes) hooks.writable?.(req, where);
