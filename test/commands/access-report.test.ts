@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 import { users } from '../../src/sandbox/model.js';
+import { made } from '../helpers/offboarding.js';
 
 /**
  * access report over real HTTP against the sandbox: priya is a Guest of acme, a Developer of the project of a
@@ -62,6 +63,14 @@ describe('access report --user', () => {
       const path = `/${row.place_type}s/${encodeURIComponent(row.place)}/members/all/${id('priya')}`;
       expect((await sandbox.call('GET', path)).body.access_level, row.place).toBe(row.access_level);
     }
+  });
+
+  it('says so when the user has no way in at all: an empty report, exit 0', async () => {
+    await made(sandbox, '/users', { username: 'nowhere', name: 'Nowhere', email: 'nowhere@example.com', password: 'long-enough-pw-1' });
+    const result = await sandbox.run(['access', 'report', '--user', 'nowhere']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('no way in: no membership, direct, inherited or shared');
   });
 
   it('is for administrators: exit 4 with what to do instead', async () => {

@@ -152,7 +152,9 @@ class Tally {
 
   /** The summary on stderr, or exit 9 naming what was found. */
   settle(ctx: Context, result: ResultWithExit): ResultWithExit {
-    const summary = `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`;
+    const summary = this.count
+      ? `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`
+      : 'no way in: no membership, direct, inherited or shared';
     if (!this.found.size) {
       ctx.io.note(this.failOn.length ? `${summary}; none is ${this.failOn.join(', ')}` : summary);
       return result;
