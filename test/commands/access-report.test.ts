@@ -71,6 +71,10 @@ describe('access report --user', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('no way in: no membership, direct, inherited or shared');
+    // On a terminal that one line says it all: no "no results" after it; -o json is still an empty array.
+    const shown = await sandbox.run(['access', 'report', '--user', 'nowhere'], { tty: true });
+    expect([shown.code, shown.stdout, shown.stderr]).toEqual([0, '', 'no way in: no membership, direct, inherited or shared\n']);
+    expect((await sandbox.run(['access', 'report', '--user', 'nowhere', '-o', 'json'])).stdout).toBe('[]\n');
   });
 
   it('is for administrators: exit 4 with what to do instead', async () => {

@@ -84,7 +84,8 @@ async function userReport({ ctx, reader, concurrency, today, tally }: Run, name:
   const progress = new Progress<string>(ctx.io, { verb: 'reading', noun: 'membership' });
   const rows = await stopping(progress, () => userRows(ctx, reader, user, concurrency, progress));
   for (const row of complete(rows, await reader.externalOf(rows.map((r) => r.user_id)), today)) tally.add(row);
-  return tally.settle(ctx, new ResultWithExit(tally.rows, ExitCode.ok));
+  // No row: the summary says so, and an empty table would only add "no results" (scripts still get their []).
+  return tally.settle(ctx, new ResultWithExit(tally.rows.length || ctx.format !== 'table' ? tally.rows : undefined, ExitCode.ok));
 }
 
 /** The matrix of a group or project: rows out as each place is read, the count and the exit at the end. */
