@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Context } from '../cli/command.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
+import { readLocalFile } from '../files.js';
 import { writeFileAtomically } from '../write.js';
 import { assertWritableDir } from './tokens/rotation.js';
 import { warnStoreNow, withoutSecret } from './tokens/shared.js';
@@ -14,7 +15,7 @@ import { warnStoreNow, withoutSecret } from './tokens/shared.js';
 /** Before anything is created: the folder of --output-file takes new files, and an existing file is replaced only when confirmed. */
 export async function secretFileFor(ctx: Context, outputFile: string | undefined, what: string): Promise<string | undefined> {
   if (outputFile === undefined) {
-    assertSecretPrinted(ctx, 'write it to a file with --output-file FILE');
+    await assertSecretPrinted(ctx, 'write it to a file with --output-file FILE');
     return undefined;
   }
   const file = resolve(outputFile);
@@ -24,13 +25,32 @@ export async function secretFileFor(ctx: Context, outputFile: string | undefined
 }
 
 /**
- * Before anything is sent, when the new secret is to be printed: --fields that leaves out `token` would print the
- * record without the one value the service shows only once. `elsewhere`: how else to keep it.
+ * Before anything is sent, when the new secret is to be printed: --fields, --jq or --template that would leave out
+ * `token` would print the record without the one value the service shows only once. `elsewhere`: how else to keep it.
  */
-export function assertSecretPrinted(ctx: Context, elsewhere: string): void {
-  const fields = ctx.globals.fields;
-  if (!fields || fields.includes('token')) return;
-  throw new UsageError('--fields leaves out token, and the new token is shown only this once: it would be lost; nothing was sent', `add token to --fields, or ${elsewhere}`);
+export async function assertSecretPrinted(ctx: Context, elsewhere: string): Promise<void> {
+  const lost = await whatLosesToken(ctx);
+  if (!lost) return;
+  throw new UsageError(`${lost.problem}, and the new token is shown only this once: it would be lost; nothing was sent`, `${lost.fix}, or ${elsewhere}`);
+}
+
+/** A value no record holds: whether --jq prints it, run on a record of the token alone, says whether it prints the token. */
+const PROBE = 'forgectl-probe-of-the-new-token';
+
+async function whatLosesToken(ctx: Context): Promise<{ problem: string; fix: string } | undefined> {
+  const { fields, jq, slurp, template } = ctx.globals;
+  if (fields) return fields.includes('token') ? undefined : { problem: '--fields leaves out token', fix: 'add token to --fields' };
+  if (jq !== undefined) {
+    const { compileJq } = await import('../output/jq.js');
+    const record = { token: PROBE };
+    const [outcome] = (await compileJq(jq, ctx.env)).run([slurp ? [record] : record]).outcomes;
+    return outcome?.lines.some((line) => line.includes(PROBE)) ? undefined : { problem: '--jq does not print .token', fix: "print it: --jq '.token'" };
+  }
+  if (template !== undefined) {
+    const text = template.startsWith('@') ? readLocalFile(template.slice(1), 'utf8') : template;
+    return /\{\{[^}]*\btoken\b/.test(text) ? undefined : { problem: '--template does not print {{ token }}', fix: "print it: --template '{{ token }}'" };
+  }
+  return undefined;
 }
 
 /** Where new secrets may go: one --output-file, or over --projects-file a file of each project's in --output-dir. */

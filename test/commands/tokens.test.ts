@@ -257,6 +257,30 @@ describe('tokens rotate', () => {
     expect(await tokenStatus(value)).toBe(200);
   });
 
+  it('refuses --jq or --template that would not print the new token, before anything is sent; one that prints it works', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    const create = ['tokens', 'create', '--project', 'acme/api', '--scopes', 'read_api', '--expires-in', '30d'];
+    const refusals: Array<[string[], string]> = [
+      [[...create, '--name', 'lost', '--jq', '.name'], '--jq does not print .token'],
+      [[...create, '--name', 'lost', '--jq', '.token | length'], '--jq does not print .token'],
+      [['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes', '--jq', '{id, expires_at}'], '--jq does not print .token'],
+      [['deploy-tokens', 'create', '--project', 'acme/api', '--name', 'lost', '--scopes', 'read_repository', '--template', '{{ name }}'], '--template does not print {{ token }}'],
+      [['runners', 'reset-token', '7', '--yes', '--jq', '.id'], '--jq does not print .token'],
+    ];
+    for (const [argv, problem] of refusals) {
+      const refused = await sandbox.run(argv);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(`error: ${problem}, and the new token is shown only this once: it would be lost; nothing was sent`);
+    }
+    expect(posts()).toEqual([]);
+    for (const shaping of [['--jq', '.token'], ['--jq', '.'], ['--jq', '"export TOKEN=\\(.token)"'], ['--template', 'TOKEN={{ token }}']]) {
+      const shown = await sandbox.run([...create, '--name', `shown-${shaping.join('')}`, ...shaping]);
+      expect(shown.code, `${shaping.join(' ')}: ${shown.stderr}`).toBe(0);
+      expect(await tokenStatus(/glpat-[\w-]+/.exec(shown.stdout)![0])).toBe(200);
+    }
+  });
+
   it('refuses --fields that leaves out the new token when it is to be printed, before anything is sent', async () => {
     const bot = await botProfile();
     sandbox.clearRequests();

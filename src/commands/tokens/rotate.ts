@@ -102,7 +102,7 @@ export default defineCommand<Options>({
     }
     const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined, ...(opts.saveTo?.length ? { extra: opts.saveTo } : {}) };
     await preflight(ctx, targets);
-    if (!targets.profile && !targets.outputFile && !targets.extra) assertSecretPrinted(ctx, 'save it with --output-file FILE, --save-to or --save-to-profile');
+    if (!targets.profile && !targets.outputFile && !targets.extra) await assertSecretPrinted(ctx, 'save it with --output-file FILE, --save-to or --save-to-profile');
 
     await confirmedBeforeReading(ctx, `Rotate ${given.describe(id)}${overlapMs === undefined ? ' (the old token stops working at once)' : `, keeping the old token valid for ${opts.overlap}`}?`);
 

@@ -62,7 +62,7 @@ export default defineCommand<Options>({
     const folder = runnerRecoveryDir(ctx.configDir);
     // Before anything is sent: every place the token goes takes new files.
     if (file) assertWritableDir(dirname(file), '--output-file');
-    else assertSecretPrinted(ctx, 'write it to a file with --output-file FILE');
+    else await assertSecretPrinted(ctx, 'write it to a file with --output-file FILE');
     mkdirPrivate(folder);
     assertWritableDir(folder, 'recovery folder');
     const locks = new HeldLocks();
