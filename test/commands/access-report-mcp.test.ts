@@ -18,6 +18,6 @@ describe('access report as an agent tool', () => {
     expect(report.isError).toBeFalsy();
     expect(report.structuredContent!.result).toEqual(expect.arrayContaining([expect.objectContaining({ place: 'acme/api', user: 'priya', role: 'maintainer', via: 'direct', effective: true })]));
     const owners = await server.call('access_report', { project: 'acme/api', fail_on: ['owner'] });
-    expect(JSON.stringify(owners)).toContain('1 row owner');
+    expect(JSON.stringify(owners)).toContain('owner in 1 row');
   });
 });

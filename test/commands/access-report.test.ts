@@ -138,7 +138,7 @@ describe('access report --group and --project', () => {
   it('--fail-on exits 9 when a row meets a condition, and names them', async () => {
     const owner = await sandbox.run(['access', 'report', '--project', 'acme/api', '--fail-on', 'owner']);
     expect(owner.code).toBe(9);
-    expect(owner.stderr).toMatch(/attention: 1 row owner/);
+    expect(owner.stderr).toMatch(/attention: owner in 1 row \(/);
     expect(owner.stdout).toMatch(/^acme\/api\tproject\troot\towner\tinherited\tacme\t.*owner,no-expiry$/m);
     const none = await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'expired,external']);
     expect(none.code).toBe(0);

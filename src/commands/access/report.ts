@@ -162,7 +162,7 @@ class Tally {
       ctx.io.note(this.failOn.length ? `${summary}; none is ${this.failOn.join(', ')}` : summary);
       return result;
     }
-    const found = [...this.found].map(([condition, count]) => `${plural(count, 'row')} ${condition}`).join(', ');
+    const found = [...this.found].map(([condition, count]) => `${condition} in ${plural(count, 'row')}`).join(', ');
     result.exitCode = ExitCode.attention;
     result.message = `attention: ${found} (${summary}); FINDINGS (-o json: findings) says which`;
     return result;

@@ -27,6 +27,8 @@ describe('runners prune --stale', () => {
     expect(mutations()).toEqual([]);
     expect(await restIds()).toContain(6);
     expect((await sandbox.run(['runners', 'prune', '--instance'])).stderr).toContain("required option '--stale <duration>' not specified");
+    // Without a scope: the runners the caller manages, said so.
+    expect((await sandbox.run(['runners', 'audit', '--stale', '90d'])).stderr).toMatch(/; checked the \d+ stale runners? you manage\n/);
   });
 
   it('names a runner that never made contact as such, with how long ago it was created', async () => {

@@ -93,6 +93,8 @@ export async function staleRunners(opts: StaleOptions, ctx: Context): Promise<{ 
   rows.sort((a, b) => b.idle_days - a.idle_days || a.id - b.id);
   const since = new Date(cutoff).toISOString();
   const window = `${opts.stale} (since ${staleMs >= DAY ? since.slice(0, 10) : `${since.slice(0, 16)}Z`})`;
-  const checked = staleMs >= STALE_MS ? `checked the ${plural(listed, 'stale runner')} of ${where}` : `checked ${plural(listed, 'runner')} of ${where}`;
+  // "of the instance", but "you manage" rather than "of the runners you manage".
+  const of = where.startsWith('the runners ') ? where.slice('the runners '.length) : `of ${where}`;
+  const checked = staleMs >= STALE_MS ? `checked the ${plural(listed, 'stale runner')} ${of}` : `checked ${plural(listed, 'runner')} ${of}`;
   return { rows, window, checked };
 }

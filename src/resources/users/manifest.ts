@@ -6,7 +6,7 @@ export const groups: Record<string, string> = { 'users': 'Users of the instance:
 export const entries: ManifestEntry[] = [
   { path: 'users list', summary: 'List users, with every filter of the service', load: () => import('./list.js') },
   { path: 'users get', summary: 'Show one user by id or username', load: () => import('./get.js') },
-  { path: 'users create', summary: 'Create an account (the password from a file, the environment or stdin)', load: () => import('./create.js') },
+  { path: 'users create', summary: 'Create an account (the password from stdin, or a reset link by email)', load: () => import('./create.js') },
   ...verbEntries('users', () => import('./moderate.js'), {
     block: 'Block an account (asks first)',
     unblock: 'Unblock a blocked account',
