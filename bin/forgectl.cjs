@@ -321,13 +321,13 @@ function loadBundle(dist, flags) {
   const chunks = path.join(dist, 'chunks');
   const chunk = packed(fs, 'chunks');
   /**
-   * Compiles a file as a function of (exports, require, module, __filename, __dirname), from the cache if it can.
-   * Strict, as the ES modules it was built from.
+   * Compiles a file, from the cache if it can: each is written by the build as a function of (exports, require,
+   * module, __filename, __dirname).
    */
   const compile = (file) => {
     const code = path.dirname(file) === chunks ? chunk(path.basename(file)) : readDist(fs, path.relative(dist, file));
     if (!code) throw new Error(`${file} is not in ${chunks}.pack: reinstall forgectl`);
-    const source = `(function (exports, require, module, __filename, __dirname) {'use strict';${code.toString('utf8')}\n})`;
+    const source = code.toString('utf8');
     const cacheFile = cache && path.join(cache, path.relative(dist, file).replace(/[\\/]/g, '~'));
     const cachedData = cacheFile ? readQuietly(fs, cacheFile) : undefined;
     const script = flags.forCodeCache(() => new vm.Script(source, { filename: file, cachedData }));
