@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, runBin, startTestSandbox, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { BIN, codeCacheFiles, runBin, startTestSandbox, tempDir, useTestSandbox, v8FlagsPreload } from '../helpers/cli.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
@@ -100,37 +100,15 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
   });
 
   it('api /user loads Node\'s own modules under no V8 flag (so from Node\'s code cache), compiles undici\'s parser under --liftoff-only, and takes every file of the bundle from its code cache the second time', async () => {
-    // A preload that says which built-in modules were first loaded while a V8 flag was set, and under which flags
-    // the WebAssembly parser was made (V8 stamps compiled code with its flags: v8.cachedDataVersionTag()).
-    const preload = `${tempDir()}/flags.cjs`;
-    writeFileSync(preload, `const v8 = require('node:v8');
-const plain = v8.cachedDataVersionTag();
-v8.setFlagsFromString('--liftoff-only');
-const liftoff = v8.cachedDataVersionTag();
-for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) v8.setFlagsFromString(flag);
-if (v8.cachedDataVersionTag() !== plain) throw new Error('the flags did not go back');
-const Module = require('node:module');
-const load = Module._load;
-Module._load = function (id, ...rest) {
-  const [before, tag] = [process.moduleLoadList.length, v8.cachedDataVersionTag()];
-  const loaded = load.call(this, id, ...rest);
-  if (process.moduleLoadList.length > before && tag !== plain) process.stderr.write('UNDER FLAGS ' + id + '\\n');
-  return loaded;
-};
-WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
-  construct: (target, args, newTarget) => (process.stderr.write('WEBASSEMBLY ' + (v8.cachedDataVersionTag() === liftoff ? 'liftoff-only' : 'other flags') + '\\n'), Reflect.construct(target, args, newTarget)),
-});
-`);
     const cache = tempDir();
-    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${preload}` };
+    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${v8FlagsPreload()}` };
     const first = await runBin(['api', '/user'], { env });
     expect(first.code).toBe(0);
     expect(first.stderr.split('\n').filter(Boolean)).toEqual(['WEBASSEMBLY liftoff-only']);
-    const folder = join(cache, 'forgectl', 'code-cache', readdirSync(join(cache, 'forgectl', 'code-cache'))[0]);
-    const written = new Map(readdirSync(folder).map((file) => [file, statSync(join(folder, file)).mtimeMs]));
+    const written = codeCacheFiles(cache);
     expect(written.size).toBeGreaterThan(3);
     expect(await runBin(['api', '/user'], { env })).toMatchObject({ code: 0, stdout: first.stdout, stderr: first.stderr });
-    expect(new Map(readdirSync(folder).map((file) => [file, statSync(join(folder, file)).mtimeMs]))).toEqual(written); // accepted, not compiled again
+    expect(codeCacheFiles(cache)).toEqual(written); // accepted, not compiled again
   });
 
   it('api graphql loads the GraphQL parser only: no execution, validation or schema of graphql-js, no sandbox', async () => {
