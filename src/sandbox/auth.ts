@@ -215,10 +215,8 @@ export function groupVisible(req: SandboxRequest, group: Group): boolean {
 /** The group of the route (`{group}`), checked for `minRole` as projectFor() checks a project. */
 export function groupFor(req: SandboxRequest, minRole: number = Role.guest): Group {
   const group = findGroup(req.db, req.params.group);
-  const role = groupRole(req.db, req.user, group);
-  const visible = role > 0 || group.visibility === 'public' || (group.visibility === 'internal' && req.user);
-  if (!visible) throw errors.notFound('Group');
-  if (role < minRole) throw errors.forbidden();
+  if (!groupVisible(req, group)) throw errors.notFound('Group');
+  if (groupRole(req.db, req.user, group) < minRole) throw errors.forbidden();
   return group;
 }
 

@@ -6,7 +6,7 @@ import { created, errors, noContent, ok, required, type SandboxRequest } from '.
 import { collectionTableName } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
 import { paginate } from './pagination.js';
-import { coerce, INSTANCE, parentKey, parentOf, presentRecord, titleCase, valueOf, type Parent, type Stored, type Values } from './records.js';
+import { coerce, parentKey, parentOf, presentRecord, titleCase, valueOf, type Parent, type Stored, type Values } from './records.js';
 import type { Router } from './router.js';
 
 export type { Parent, Stored } from './records.js';
@@ -24,11 +24,15 @@ export type { Parent, Stored } from './records.js';
  * and updated. The placements of a resource share one table.
  */
 
-/** One placement of the resource as a route serves it: the declaration seen there, its key ('' when it has one), the parent. */
+/**
+ * One placement of the resource as a route serves it: the declaration seen there, its key ('' when it has one), the
+ * parent, and the stored values the route's scope parameters stand for (which its records have).
+ */
 export interface Where {
   placement: ResourceDef;
   key: string;
   parent: Parent;
+  scope: Values;
 }
 
 /** What the resource's module does beside its routes (seedAfter, onPush) passes through as the module's. */
@@ -39,10 +43,26 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   notFound?: string;
   /** Refusals before the route's parent is looked up (a placement of a higher tier refused whatever the group named). */
   guard?(req: SandboxRequest, where: Pick<Where, 'key' | 'placement'>): void;
+  /**
+   * The route's parent, the caller checked for `minRole`, where the declared roles are not the whole rule (a guest of
+   * a public project writes drafts on its merge requests; the declared Reporter is what a private one needs);
+   * default: parentOf().
+   */
+  parent?(req: SandboxRequest, placement: ResourceDef, minRole: number): Parent;
+  /**
+   * The stored values the route's scope parameters stand for, where they are not the parameters as given (a merge
+   * request's IID stands for its merge_request_id; a merge request that does not exist is 404). A scope found this
+   * way is found before the caller's role to write is checked, as the service finds the merge request first.
+   */
+  scope?(req: SandboxRequest, where: Omit<Where, 'scope'>): Values;
+  /** Refusals of a create, update or delete once the parent and scope are found (a merged merge request's rules stay). */
+  writable?(req: SandboxRequest, where: Where): void;
   /** The records a parent has, in list order; default: its own records, oldest first. */
   visible?(db: Db, parent: Parent, where: Where): T[];
   /** The records its list shows, of those (a project's protected branches list its groups' too); default: those. */
   listed?(records: T[], req: SandboxRequest, where: Where): T[];
+  /** The list is answered whole, without pagination, as the service answers it (a merge request's draft notes). */
+  unpaginated?: boolean;
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
   filters?: Record<string, (record: T, wanted: unknown, req: SandboxRequest) => boolean>;
   /** The record a route names, of those its id matches (a key in several scopes); default: the one. Undefined: 404. */
@@ -52,6 +72,14 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
    * values (a webhook's secret is reset when its URL changes). `previous` is the record before an update.
    */
   validate?(record: T, req: SandboxRequest, previous: T | undefined, where: Where): void;
+  /**
+   * The values a create or an update takes from the request, where it does not take each declared field as given (a
+   * merge request's rule takes its name, approvals and approvers, and may copy a project rule's); `previous` is the
+   * record before an update.
+   */
+  input?(req: SandboxRequest, where: Where, previous: T | undefined): Values;
+  /** What follows a create, an update or a delete (a merge request needs the approvals its rules add up to). */
+  changed?(record: T, req: SandboxRequest, where: Where): void;
   /** Completes a new record as it is stored, created or seeded: values the service derives, which may name its id. */
   onInsert?(record: T, context: { db: Db; now: Date }): void;
   /** Values of declared read-only fields the sandbox computes when presenting (rendered URLs, `expired`). */
@@ -97,13 +125,17 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
   const table = defineTable<T>(tableName);
   const notFound = hooks.notFound ?? titleCase(resource.noun);
 
-  const whereOf = (key: string, parent: Parent): Where => ({ key, parent, placement: all.find(([k]) => k === key)![1] });
+  const placementOf = (key: string): ResourceDef => all.find(([k]) => k === key)![1];
   const scopeOf = (req: SandboxRequest, placement: ResourceDef): Values =>
     Object.fromEntries(Object.entries(placement.scope ?? {}).map(([name, field]) => [name, coerce(name, field, req.params[name])]));
+  const locate = (req: SandboxRequest, key: string, parent: Parent): Where => {
+    const where = { key, parent, placement: placementOf(key) };
+    return { ...where, scope: hooks.scope ? hooks.scope(req, where) : scopeOf(req, where.placement) };
+  };
   const visible = (req: SandboxRequest, where: Where): T[] => {
     const own = (): T[] => table(req.db).filter((r) => valueOf(r, parentKey(where.placement.parent)) === where.parent.id).sort((a, b) => a.id - b.id);
     const records = hooks.visible ? hooks.visible(req.db, where.parent, where) : own();
-    return records.filter((r) => Object.entries(scopeOf(req, where.placement)).every(([key, wanted]) => valueOf(r, key) === wanted));
+    return records.filter((r) => Object.entries(where.scope).every(([key, wanted]) => valueOf(r, key) === wanted));
   };
   const find = (req: SandboxRequest, where: Where): T => {
     const matches = visible(req, where).filter((r) => String(valueOf(r, resource.id.field)) === req.params[resource.id.param]);
@@ -114,7 +146,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
   const present = (record: T, req: SandboxRequest, where: Where): Values =>
     presentRecord(where.placement, record, hooks.computed?.(record, req, where.parent, where));
   const insert = (db: Db, key: string, parentId: number, values: Partial<T>, now: Date): T => {
-    const { placement } = whereOf(key, INSTANCE);
+    const placement = placementOf(key);
     const at = now.toISOString();
     const record: Values = { id: db.nextId(tableName), [parentKey(placement.parent)]: parentId, ...values };
     for (const [name, field] of Object.entries(resource.fields)) if (record[name] === undefined && field.default !== undefined) record[name] = field.default;
@@ -127,29 +159,35 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
 
   /** The routes of one placement: those of the five verbs it declares. */
   function serve(api: Router, key: string, placement: ResourceDef): void {
-    const at = (req: SandboxRequest, minRole: number): Where => {
-      hooks.guard?.(req, { key, placement });
-      return whereOf(key, parentOf(placement, req, minRole));
-    };
     const read = Role[placement.roles.read];
     const write = Role[placement.roles.write];
+    const lookup = (req: SandboxRequest, minRole: number): Parent => (hooks.parent ? hooks.parent(req, placement, minRole) : parentOf(placement, req, minRole));
+    const at = (req: SandboxRequest, writes: boolean): Where => {
+      hooks.guard?.(req, { key, placement });
+      // A scope of its own (a merge request) is found before the role to write is checked, as the service finds it first.
+      const where = locate(req, key, lookup(req, writes && !hooks.scope ? write : read));
+      if (writes && hooks.scope) lookup(req, write);
+      if (writes) hooks.writable?.(req, where);
+      return where;
+    };
     const ours = (route: string | undefined): string | undefined => (route && !hooks.servedElsewhere?.includes(route) ? route : undefined);
     const [list, get, create, update, remove] = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => ours(placement.routes[verb]));
-    if (list) api.route(list, (req) => listed(req, at(req, read)));
+    if (list) api.route(list, (req) => listed(req, at(req, false)));
     if (get) {
       api.route(get, (req) => {
-        const where = at(req, read);
+        const where = at(req, false);
         return ok(present(find(req, where), req, where));
       });
     }
-    if (create) api.route(create, (req) => createOne(req, at(req, write)));
-    if (update) api.route(update, (req) => updateOne(req, at(req, write)));
+    if (create) api.route(create, (req) => createOne(req, at(req, true)));
+    if (update) api.route(update, (req) => updateOne(req, at(req, true)));
     if (remove) {
       api.route(remove, (req) => {
-        const where = at(req, write);
+        const where = at(req, true);
         const record = find(req, where);
         hooks.beforeDelete?.(record, req, where);
         table(req.db).splice(table(req.db).indexOf(record), 1);
+        hooks.changed?.(record, req, where);
         return noContent();
       });
     }
@@ -160,39 +198,53 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     const selects = (record: T, name: string, wanted: unknown): boolean => (hooks.filters?.[name] ? hooks.filters[name](record, wanted, req) : valueOf(record, name) === wanted);
     const own = visible(req, where);
     const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
-    return paginate(req, records, { present: (r) => present(r, req, where) });
+    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where))) : paginate(req, records, { present: (r) => present(r, req, where) });
   }
 
   function createOne(req: SandboxRequest, where: Where) {
-    const values: Values = { ...scopeOf(req, where.placement) };
+    const values: Values = { ...where.scope, ...(hooks.input ? hooks.input(req, where, undefined) : declaredInput(req)) };
+    hooks.validate?.(values as unknown as T, req, undefined, where);
+    const record = insert(req.db, where.key, where.parent.id, values as Partial<T>, req.now());
+    hooks.changed?.(record, req, where);
+    return created({ ...present(record, req, where), ...hooks.created?.(record) });
+  }
+
+  /** The values of a create: each creatable field as given, coerced to its type, else its default. */
+  function declaredInput(req: SandboxRequest): Values {
+    const values: Values = {};
     for (const [name, field] of creatableFields(resource)) {
       values[name] = coerce(name, field, field.create === 'required' ? requiredInput(req, name, field) : req.input[name]);
       if (values[name] === undefined && field.default !== undefined) values[name] = field.default;
     }
-    hooks.validate?.(values as unknown as T, req, undefined, where);
-    const record = insert(req.db, where.key, where.parent.id, values as Partial<T>, req.now());
-    return created({ ...present(record, req, where), ...hooks.created?.(record) });
+    return values;
+  }
+
+  /** The values an update changes: each updatable field given, coerced to its type. */
+  function declaredChanges(req: SandboxRequest): Values {
+    const changes: Values = {};
+    for (const [name, field] of updatableFields(resource)) {
+      // An explicit null clears a field the service presents as null when unset.
+      if (field.nullable && req.input[name] === null) changes[name] = null;
+      const given = coerce(name, field, req.input[name]);
+      if (given !== undefined) changes[name] = given;
+    }
+    return changes;
   }
 
   function updateOne(req: SandboxRequest, where: Where) {
     const record = find(req, where);
-    const next: Values = { ...record };
-    for (const [name, field] of updatableFields(resource)) {
-      // An explicit null clears a field the service presents as null when unset.
-      if (field.nullable && req.input[name] === null) next[name] = null;
-      const given = coerce(name, field, req.input[name]);
-      if (given !== undefined) next[name] = given;
-    }
+    const next: Values = { ...record, ...(hooks.input ? hooks.input(req, where, record) : declaredChanges(req)) };
     hooks.validate?.(next as unknown as T, req, record, where);
     Object.assign(record, next);
     if ('updated_at' in resource.fields) Object.assign(record, { updated_at: req.now().toISOString() });
+    hooks.changed?.(record, req, where);
     return ok(present(record, req, where));
   }
 
   return {
     table,
-    find: (req, parent, key = all[0][0]) => find(req, whereOf(key, parent)),
-    present: (record, req, parent) => present(record, req, whereOf(all[0][0], parent)),
+    find: (req, parent, key = all[0][0]) => find(req, locate(req, key, parent)),
+    present: (record, req, parent) => present(record, req, locate(req, all[0][0], parent)),
     routes(api) {
       hooks.routes?.(api);
       for (const [key, placement] of all) serve(api, key, placement);

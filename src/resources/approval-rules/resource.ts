@@ -40,6 +40,8 @@ export const approvalRules = defineResource({
       },
       // A merge request's rule has no report type and no branches of its own.
       without: ['report_type', 'protected_branches', 'applies_to_all_protected_branches'],
+      // Developers change the rules of a merge request (unless the project forbids overriding them).
+      roles: { read: 'guest', write: 'developer' },
     },
   },
   default: 'project',

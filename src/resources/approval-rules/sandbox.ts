@@ -1,16 +1,15 @@
-import { findProject, groupRole, projectFor, projectRole, requireTier, Role } from '../../sandbox/auth.js';
+import { findProject, groupRole, projectFor, projectRole, requireTier } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { array, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { array, errors, int, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import {
-  approvalRules, groups, mergeRequestRules, overriddenRules, protectedBranches, users,
+  approvalRules, groups, mergeRequestRules, mergeRequests, overriddenRules, protectedBranches, users,
   type ApprovalRule, type MergeRequest, type MergeRequestRule, type Project,
 } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { approvalRules as declared, MAX_RULE_NAME_CHARS } from './resource.js';
 import { mergeRequestApprovals } from '../merge-request-approvals/resource.js';
 import { placed } from '../../api/resource.js';
-import { crudModule } from '../../sandbox/crud.js';
-import { paginate } from '../../sandbox/pagination.js';
+import { crudModule, type Where } from '../../sandbox/crud.js';
 import { presentGroup, presentUserBasic } from '../../sandbox/present.js';
 import { presentProtectedBranch } from '../../sandbox/protection.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
@@ -162,22 +161,8 @@ function rulesChanged(req: SandboxRequest, mr: MergeRequest): void {
   refreshApprovalStatus(mr, req.tier);
 }
 
-/** The merge request of a Premium project the caller may read. */
-function readable(req: SandboxRequest): MergeRequest {
-  const project = projectFor(req);
-  requireTier(req, 'premium');
-  return findMergeRequest(req, project);
-}
-
-/** Project, merge request and the right to change its rules (Developer, unless the project forbids overriding). */
-function editable(req: SandboxRequest): { project: Project; mr: MergeRequest } {
-  const project = projectFor(req);
-  requireTier(req, 'premium');
-  const mr = findMergeRequest(req, project);
-  if (projectRole(req.db, req.user, project) < Role.developer || approvalSettings(req.db, project.id).disable_overriding_approvers_per_merge_request) throw errors.forbidden();
-  if (mr.state === 'merged') throw errors.forbidden();
-  return { project, mr };
-}
+/** The merge request a route's scope found (Where.scope). */
+const mergeRequestOf = (db: Db, { scope }: Where): MergeRequest => mergeRequests(db).find((m) => m.id === scope.merge_request_id)!;
 
 /** The name, approvals and approvers of a request. */
 function applyParams(req: SandboxRequest, project: Project, rule: MergeRequestRule): void {
@@ -191,15 +176,8 @@ function applyParams(req: SandboxRequest, project: Project, rule: MergeRequestRu
   if (!rule.name.trim()) throw errors.validation({ name: ["can't be blank"] });
 }
 
-function findMrRule(req: SandboxRequest, mr: MergeRequest): MergeRequestRule {
-  const rule = rulesOf(req.db, mr).find((r) => String(r.id) === req.params.approval_rule_id);
-  if (!rule) throw errors.notFound();
-  return rule;
-}
-
-/** A rule of the merge request's own, or a copy of the project rule named by approval_project_rule_id. */
-function createMrRule(req: SandboxRequest) {
-  const { project, mr } = editable(req);
+/** A new rule of the merge request's own, or a copy of the project rule named by approval_project_rule_id. */
+function newMrRule(req: SandboxRequest, project: Project, mr: MergeRequest): Omit<MergeRequestRule, 'id'> {
   const name = String(required(req, 'name'));
   required(req, 'approvals_required');
   rulesOf(req.db, mr);
@@ -212,43 +190,47 @@ function createMrRule(req: SandboxRequest) {
   };
   applyParams(req, project, rule);
   if (mergeRequestRules(req.db).some((r) => r.merge_request_id === mr.id && r.name === rule.name)) throw errors.validation({ name: ['has already been taken'] });
-  rule.id = req.db.nextId('merge_request_approval_rules');
-  mergeRequestRules(req.db).push(rule);
-  rulesChanged(req, mr);
-  return created(presentedMrRule(req, rule));
+  const { id: _unset, ...values } = rule;
+  return values;
 }
 
-function mergeRequestRoutes(api: Parameters<SandboxModule['routes']>[0]): void {
-  const { routes } = atMergeRequest;
-  api.route(mergeRequestApprovals.routes.state, (req) => {
-    const mr = readable(req);
-    return ok({ approval_rules_overwritten: overriddenRules(req.db).some((o) => o.merge_request_id === mr.id), rules: rulesOf(req.db, mr).map((rule) => ruleState(req, mr, rule)) });
-  });
-  api.route(routes.list, (req) => paginate(req, rulesOf(req.db, readable(req)), { present: (rule) => presentedMrRule(req, rule) }));
-  api.route(routes.get, (req) => ok(presentedMrRule(req, findMrRule(req, readable(req)))));
-  api.route(routes.create, createMrRule);
-  api.route(routes.update, (req) => {
-    const { project, mr } = editable(req);
-    const rule = findMrRule(req, mr);
-    const draft = structuredClone(rule);
+/**
+ * A merge request's rules, from the declaration's placement under it: found through the merge request (404 before
+ * the Developer role to change them is checked), copied from the project's on first use, changed only while the
+ * project lets merge requests override their approvers and the merge request is not merged, each change adding up
+ * the approvals the merge request needs.
+ */
+const mrRules = crudModule<MergeRequestRule>(atMergeRequest, {
+  table: 'merge_request_approval_rules',
+  notFound: '',
+  scope: (req, { parent }) => ({ merge_request_id: findMergeRequest(req, parent as Project).id }),
+  writable(req, where) {
+    if (approvalSettings(req.db, where.parent.id).disable_overriding_approvers_per_merge_request || mergeRequestOf(req.db, where).state === 'merged') throw errors.forbidden();
+  },
+  visible: (db, _parent, where) => rulesOf(db, mergeRequestOf(db, where)),
+  input(req, where, previous) {
+    const project = where.parent as Project;
+    if (!previous) return newMrRule(req, project, mergeRequestOf(req.db, where));
+    const draft = structuredClone(previous);
     applyParams(req, project, draft);
-    Object.assign(rule, draft);
-    rulesChanged(req, mr);
-    return ok(presentedMrRule(req, rule));
-  });
-  api.route(routes.delete, (req) => {
-    const { mr } = editable(req);
-    const rule = findMrRule(req, mr);
-    mergeRequestRules(req.db).splice(mergeRequestRules(req.db).indexOf(rule), 1);
-    rulesChanged(req, mr);
-    return noContent();
-  });
-}
+    return draft;
+  },
+  changed: (_rule, req, where) => rulesChanged(req, mergeRequestOf(req.db, where)),
+  computed: (rule, req) => mrRuleComputed(req, rule),
+  routes(api) {
+    api.route(mergeRequestApprovals.routes.state, (req) => {
+      const project = projectFor(req);
+      requireTier(req, 'premium');
+      const mr = findMergeRequest(req, project);
+      return ok({ approval_rules_overwritten: overriddenRules(req.db).some((o) => o.merge_request_id === mr.id), rules: rulesOf(req.db, mr).map((rule) => ruleState(req, mr, rule)) });
+    });
+  },
+});
 
 export const approvalRulesModule: SandboxModule = {
   ...projectRules,
   routes(api, web) {
     projectRules.routes(api, web);
-    mergeRequestRoutes(api);
+    mrRules.routes(api, web);
   },
 };

@@ -60,4 +60,18 @@ describe('sandbox: draft notes (spec 1, api-facts §1.4)', () => {
     expect(bodies).toEqual(['line', 'root 1', 'root 2']);
     expect((await call('GET', '/projects/1/merge_requests/77/draft_notes')).body).toEqual({ message: '404 Merge Request Not Found' });
   });
+
+  it('lets guests of a public project write drafts, hides a private project\'s merge requests from its guests, and checks input before the draft is looked up', async () => {
+    const group = (await call('POST', '/groups', { name: 'Open', path: 'open-drafts', visibility: 'public' })).body;
+    await call('POST', '/projects', { name: 'pub', path: 'pub', namespace_id: group.id, visibility: 'public', initialize_with_readme: true });
+    await call('POST', '/projects/open-drafts%2Fpub/repository/commits', { branch: 'topic', start_branch: 'main', commit_message: 'x', actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }] });
+    const mr = (await call('POST', '/projects/open-drafts%2Fpub/merge_requests', { source_branch: 'topic', target_branch: 'main', title: 'open one' })).body;
+    const guest = sandbox.tokenWithRole('guest');
+    const guestId = (await call('GET', '/users?username=guest-of-acme')).body[0].id;
+    await call('POST', '/projects/open-drafts%2Fpub/members', { user_id: guestId, access_level: 10 });
+    expect((await call('POST', `/projects/open-drafts%2Fpub/merge_requests/${mr.iid}/draft_notes`, { note: 'from a guest' }, guest)).status).toBe(201);
+    expect(await call('POST', DRAFTS, { note: 'x' }, guest)).toMatchObject({ status: 404, body: { message: '404 Merge Request Not Found' } });
+    expect(await call('PUT', `${DRAFTS}/999`, {})).toMatchObject({ status: 400, body: { message: '400 Bad request - Missing params to modify' } });
+    expect(await call('PUT', `${DRAFTS}/999`, { note: 'y' })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+  });
 });

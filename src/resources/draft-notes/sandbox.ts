@@ -1,23 +1,20 @@
 import { createHash } from 'node:crypto';
 import { projectFor, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { bool, created, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { draftNoteTable, notesTable, type DraftNote, type MergeRequest, type NotePosition } from '../../sandbox/model.js';
-import type { SandboxModule } from '../../sandbox/module.js';
+import { crudModule } from '../../sandbox/crud.js';
+import { bool, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { draftNoteTable, notesTable, type DraftNote, type MergeRequest, type NotePosition, type Project } from '../../sandbox/model.js';
 import { draftNotes as declaredDrafts } from './resource.js';
 import { MAX_NOTE_CHARS } from '../../api/review.js';
 import { addNote } from '../../sandbox/notes.js';
 import { findMergeRequest } from '../../sandbox/review.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import type { Values } from '../../sandbox/records.js';
 
 /**
  * Draft notes of a merge request (spec 1, api-facts §1.4): pending comments that only their author sees (anyone else
  * gets 404). Publishing turns a draft into a note on the merge request — a new thread, a reply to the thread named by
  * in_reply_to_discussion_id (resolving it when resolve_discussion is set), or a diff note when it has a position.
  */
-
-/** A draft as the service presents it: its declared fields. */
-const shown = (draft: DraftNote): Values => presentRecord(declaredDrafts, draft);
 
 const POSITION_TYPES = ['text', 'image', 'file'];
 
@@ -58,17 +55,10 @@ function lineCode(position: NotePosition | null): string | null {
   return `${createHash('sha1').update(path).digest('hex')}_${position.old_line ?? ''}_${position.new_line ?? ''}`;
 }
 
-function context(req: SandboxRequest): { mr: MergeRequest; drafts: DraftNote[] } {
+/** The project and merge request of the route, 404 when the caller may not see them. */
+function context(req: SandboxRequest): { project: Project; mr: MergeRequest } {
   const project = projectFor(req, Role.guest);
-  const mr = findMergeRequest(req, project);
-  const drafts = draftNoteTable(req.db).filter((d) => d.merge_request_id === mr.id && d.author_id === req.user!.id);
-  return { mr, drafts };
-}
-
-function findDraft(req: SandboxRequest, drafts: DraftNote[]): DraftNote {
-  const draft = drafts.find((d) => String(d.id) === req.params.draft_note_id);
-  if (!draft) throw errors.notFound();
-  return draft;
+  return { project, mr: findMergeRequest(req, project) };
 }
 
 function noteText(value: unknown): string {
@@ -98,22 +88,17 @@ function publish(db: Db, mr: MergeRequest, draft: DraftNote, now: Date): void {
   draftNoteTable(db).splice(draftNoteTable(db).indexOf(draft), 1);
 }
 
-/** A new draft: a thread of its own, a reply to the thread named by in_reply_to_discussion_id, or a diff note. */
-function createDraft(req: SandboxRequest) {
-  const { mr } = context(req);
+/** What a new draft is: a thread of its own, a reply to the thread named by in_reply_to_discussion_id, or a diff note. */
+function newDraft(req: SandboxRequest, mergeRequestId: number): Values {
   if (req.input.note === undefined || req.input.note === null) throw errors.missing('note');
   const position = parsePosition(req.input.position) ?? null;
   const note = noteText(req.input.note);
   const replyTo = req.input.in_reply_to_discussion_id as string | undefined;
-  if (replyTo && !notesTable(req.db).some((n) => n.discussion_id === replyTo && n.noteable_type === 'MergeRequest' && n.noteable_id === mr.id)) {
+  if (replyTo && !notesTable(req.db).some((n) => n.discussion_id === replyTo && n.noteable_type === 'MergeRequest' && n.noteable_id === mergeRequestId)) {
     throw errors.validation({ base: ['Thread to reply to cannot be found'] });
   }
   const commitId = req.input.commit_id as string | undefined;
-  const draft: DraftNote = {
-    id: req.db.nextId('draft_notes'),
-    project_id: mr.project_id,
-    merge_request_id: mr.id,
-    author_id: req.user!.id,
+  return {
     note,
     commit_id: commitId && commitId !== 'undefined' ? commitId : null,
     discussion_id: replyTo || null,
@@ -122,53 +107,42 @@ function createDraft(req: SandboxRequest) {
     line_code: lineCode(position),
     created_at: req.now().toISOString(),
   };
-  draftNoteTable(req.db).push(draft);
-  return created(shown(draft));
 }
 
-/** A draft's text or position changed (one of them is needed). */
-function updateDraft(req: SandboxRequest) {
-  const { drafts } = context(req);
-  const position = parsePosition(req.input.position);
-  const hasNote = req.input.note !== undefined && req.input.note !== null && req.input.note !== '';
-  if (!hasNote && position === undefined) throw errors.badRequest('Missing params to modify');
-  const draft = findDraft(req, drafts);
-  if (hasNote) draft.note = noteText(req.input.note);
-  if (position !== undefined) {
-    draft.position = position;
-    draft.line_code = lineCode(position);
-  }
-  return ok(shown(draft));
-}
-
-export const draftNotes: SandboxModule = {
+/**
+ * The drafts, from the declaration: those of the route's merge request written by the caller (anyone else's are
+ * 404), listed whole. An update (its text or position, as Grape checks them before the draft is looked up) and
+ * publishing are served here.
+ */
+export const draftNotes = crudModule<DraftNote>(declaredDrafts, {
+  notFound: '',
+  // Guests of a public project write drafts too; the merge request is hidden from those of a private one (scope).
+  parent: (req) => projectFor(req, Role.guest),
+  scope: (req, { parent }) => ({ merge_request_id: findMergeRequest(req, parent as Project).id, author_id: req.user!.id }),
+  unpaginated: true,
+  input: (req, where) => newDraft(req, where.scope.merge_request_id as number),
+  servedElsewhere: [declaredDrafts.routes.update],
   routes(api) {
     const { routes } = declaredDrafts;
-    // Not paginated: the service presents every draft of the caller at once.
-    api.route(routes.list, (req) => ok(context(req).drafts.map(shown)));
-
-    api.route(routes.get, (req) => ok(shown(findDraft(req, context(req).drafts))));
-
-    api.route(routes.create, createDraft);
-
-    api.route(routes.update, updateDraft);
-
-    api.route(routes.delete, (req) => {
-      const draft = findDraft(req, context(req).drafts);
-      draftNoteTable(req.db).splice(draftNoteTable(req.db).indexOf(draft), 1);
-      return noContent();
+    api.route(routes.update, (req) => {
+      const { project } = context(req);
+      const position = parsePosition(req.input.position);
+      const hasNote = req.input.note !== undefined && req.input.note !== null && req.input.note !== '';
+      if (!hasNote && position === undefined) throw errors.badRequest('Missing params to modify');
+      const draft = draftNotes.find(req, project);
+      if (hasNote) draft.note = noteText(req.input.note);
+      if (position !== undefined) Object.assign(draft, { position, line_code: lineCode(position) });
+      return ok(draftNotes.present(draft, req, project));
     });
-
     api.route(routes.publish, (req) => {
-      const { mr, drafts } = context(req);
-      publish(req.db, mr, findDraft(req, drafts), req.now());
+      const { project, mr } = context(req);
+      publish(req.db, mr, draftNotes.find(req, project), req.now());
       return noContent();
     });
-
     api.route(routes.publishAll, (req) => {
-      const { mr, drafts } = context(req);
-      for (const draft of drafts) publish(req.db, mr, draft, req.now());
+      const { mr } = context(req);
+      for (const draft of draftNoteTable(req.db).filter((d) => d.merge_request_id === mr.id && d.author_id === req.user!.id)) publish(req.db, mr, draft, req.now());
       return noContent();
     });
   },
-};
+});

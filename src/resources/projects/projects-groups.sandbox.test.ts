@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox, useTestSandbox } from '../../../test/helpers/cli.js';
 import { projects, repositories, tokens, users } from '../../sandbox/model.js';
-import { addProject } from '../../sandbox/seed.js';
+import { addProject, addToken, addUser } from '../../sandbox/seed.js';
 
 const sandbox = useTestSandbox();
 let bob: string;
@@ -130,6 +130,11 @@ describe('sandbox: projects', () => {
     expect(paths((await call('GET', '/users/bob/projects')).body)).toEqual(['bob/bobs']);
     expect((await call('GET', '/groups/fleet/projects', undefined, bob)).status).toBe(200); // internal group
     expect((await call('GET', '/groups/fleet%2Fteam-alpha/projects', undefined, bob)).status).toBe(404); // private
+    // An external user sees no internal group, by itself or by its projects, as the group's own lists agree.
+    const outsider = addToken(sandbox.db, addUser(sandbox.db, { username: 'outside-contractor', external: true }, new Date()), {}, new Date()).token;
+    expect((await call('GET', '/groups/fleet', undefined, outsider)).status).toBe(404);
+    expect((await call('GET', '/groups/fleet/projects', undefined, outsider)).status).toBe(404);
+    expect(paths((await call('GET', '/groups?all_available=true', undefined, outsider)).body)).not.toContain('fleet');
   });
 
   it('updates settings a client reads back, renames, and refuses developers', async () => {

@@ -1,4 +1,4 @@
-import { findGroup, groupRole, memberRoleInProject, projectFor, projectVisible, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projectVisible, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
@@ -216,14 +216,14 @@ export const projectsModule: SandboxModule = {
     api.route(declared.routes.list, (req) => listProjects(req, projects(req.db)), { auth: 'optional' });
 
     api.route(declared.routes.ofGroup, (req) => {
-      const group = groupForList(req);
+      const group = groupFor(req, 0);
       const ids = new Set([group.id, ...(bool(req.query.include_subgroups) ? descendantGroups(req.db, group.id).map((g) => g.id) : [])]);
       const withShared = bool(req.query.with_shared) ?? true;
       return listProjects(req, projects(req.db).filter((p) => ids.has(p.namespace_id) || (withShared && p.shared_with_groups?.some((l) => l.group_id === group.id))));
     }, { auth: 'optional' });
 
     api.route(declared.routes.sharedWithGroup, (req) => {
-      const group = groupForList(req);
+      const group = groupFor(req, 0);
       return listProjects(req, projects(req.db).filter((p) => p.shared_with_groups?.some((l) => l.group_id === group.id)));
     }, { auth: 'optional' });
 
@@ -351,13 +351,5 @@ export const projectsModule: SandboxModule = {
     });
   },
 };
-
-/** The group of a project list: 404 when the caller cannot see it. */
-function groupForList(req: SandboxRequest): Group {
-  const group = findGroup(req.db, req.params.group);
-  const visible = group.visibility === 'public' || (group.visibility === 'internal' && req.user) || groupRole(req.db, req.user, group) > 0;
-  if (!visible) throw errors.notFound('Group');
-  return group;
-}
 
 export { projectsModule as projects };
