@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 'use strict';
+/* global WebAssembly */
 // The command-line entry. CommonJS on purpose: `forgectl --version`, and help (to a terminal, a pipe or a file), are
 // answered here without loading the bundle (start-up time, see answeredHere below); everything else runs main()
 // from the bundle, which this file loads itself (loadBundle below).
@@ -11,15 +12,14 @@ const sea = __filename === process.execPath ? require('node:sea') : undefined;
 /** The package's dist/ folder; in the single executable a path below the executable itself, where no file can be. */
 const DIST = sea ? require('node:path').join(process.execPath, 'dist') : require('node:path').join(__dirname, '..', 'dist');
 if (!answeredHere(argv)) {
-  // V8 flags, set before any code is loaded (V8's code cache is only valid under the same flags): undici's HTTP
-  // parser (WebAssembly; every request goes over undici) is compiled with the baseline compiler only, as optimising
-  // it costs a CLI run more than it saves (a GET costs 1.7x the CPU without this flag, a 50,000-record list 1.1x,
-  // and even a 1 GiB download spends under 2% of its time in the parser); and the code cache (loadBundle) gets
-  // V8's checksum, so that a damaged cache file is refused instead of crashing the process.
   const v8 = require('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--verify-snapshot-checksum');
-  const restoreFlags = boundMemory(v8, { young: 4 * 1024 * 1024, outside: 12 * 1024 * 1024 });
+  const flags = runFlags(v8);
+  // undici's HTTP parser (WebAssembly; every request goes over undici) is compiled with the baseline compiler only,
+  // as optimising it costs a CLI run more than it saves (a GET costs 1.7x the CPU without this flag, a 50,000-record
+  // list 1.1x, and even a 1 GiB download spends under 2% of its time in the parser). The flag turns V8's optimising
+  // tiers for WebAssembly off, which on Node 20 and 22 do not come back on by themselves when it is lifted.
+  beforeWebAssembly(() => flags.set('--liftoff-only', ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']));
+  const stopWatch = boundMemory(v8, flags, { young: 4 * 1024 * 1024, outside: 12 * 1024 * 1024 });
   // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once. The
   // listener stays after the first: a library's signal-exit hook (ora's cursor restore, while a spinner turns) kills
   // the process with the signal when it finds itself the only listener left, before main() could say anything.
@@ -62,20 +62,66 @@ if (!answeredHere(argv)) {
       return stream('stderr');
     },
   };
-  const bundle = loadBundle(DIST);
+  const bundle = loadBundle(DIST, flags);
   let stopped = false;
   interrupted.then(() => (stopped = true));
   bundle.exports.main(argv, deps).then((code) => {
     // The code compiled in this run goes to the cache, unless a signal stopped the run: whoever sent it may be
-    // removing the folders around it (a test tearing down its home folder). V8 stamps a cache with its flags: those
-    // boundMemory set go back first, or the next run would refuse the cache.
-    restoreFlags();
+    // removing the folders around it (a test tearing down its home folder).
+    stopWatch();
     if (!stopped) bundle.saveCodeCache();
     // Flush what was written, then exit at once: idle keep-alive sockets must not hold the process open.
     const flush = ['stdout', 'stderr'].filter((name) => opened.has(name));
     const next = () => (flush.length ? process[flush.shift()].write('', next) : process.exit(code));
     next();
   });
+}
+
+/**
+ * The V8 flags a run sets, each from the moment it is needed (set), and a way to read and write the bundle's code
+ * cache without them (forCodeCache). V8 stamps compiled code with the flags it was compiled under
+ * (v8.cachedDataVersionTag()) and refuses a code cache stamped with others. Node's own modules come with a code
+ * cache made under no flags: on Node 20 a module Node loads after a flag was set is compiled from its source, two to
+ * four times the work (`api /user` cost 1.05x the CPU with its flags set from the start). The bundle's cache is made
+ * and read under --verify-snapshot-checksum alone, so that a damaged cache file is refused instead of crashing the
+ * process. `back` are the flags that return V8 to its defaults when a flag is lifted.
+ */
+function runFlags(v8) {
+  const set = new Map();
+  const apply = (names) => names.forEach((name) => v8.setFlagsFromString(name));
+  return {
+    set(flag, back) {
+      if (set.has(flag)) return;
+      v8.setFlagsFromString(flag);
+      set.set(flag, back);
+    },
+    forCodeCache(work) {
+      for (const back of set.values()) apply(back);
+      v8.setFlagsFromString('--verify-snapshot-checksum');
+      try {
+        return work();
+      } finally {
+        v8.setFlagsFromString('--no-verify-snapshot-checksum');
+        apply([...set.keys()]);
+      }
+    },
+  };
+}
+
+/**
+ * Calls `first` before the run's first WebAssembly module is compiled (undici compiles its HTTP parser with
+ * `new WebAssembly.Module` at its first connection; jq with WebAssembly.instantiate), once.
+ */
+function beforeWebAssembly(first) {
+  const { Module, compile, instantiate } = WebAssembly;
+  WebAssembly.Module = new Proxy(Module, {
+    construct(target, args, newTarget) {
+      first();
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+  WebAssembly.compile = (...args) => (first(), compile(...args));
+  WebAssembly.instantiate = (...args) => (first(), instantiate(...args));
 }
 
 /**
@@ -89,15 +135,15 @@ if (!answeredHere(argv)) {
  *   survives young collections, is promoted, and is freed only by a full collection, which V8 starts late (each page
  *   would pile up to about 25 MiB first). V8's collector function is made once, when first needed (the flag that
  *   exposes it is turned off again at once: no other context gets it).
- * Returns what sets the growth factor back: V8 stamps the code cache with it, and refuses a cache made under another.
+ * Returns what stops the watch.
  */
-function boundMemory(v8, { young, outside }) {
+function boundMemory(v8, flags, { young, outside }) {
   const { PerformanceObserver, constants } = require('node:perf_hooks');
   let held = false;
   let collect;
   const observer = new PerformanceObserver((list) => {
     if (!held && v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size >= young) {
-      v8.setFlagsFromString('--semi-space-growth-factor=1');
+      flags.set('--semi-space-growth-factor=1', ['--semi-space-growth-factor=2']);
       held = true;
     }
     const minor = list.getEntries().some((entry) => entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR);
@@ -111,10 +157,7 @@ function boundMemory(v8, { young, outside }) {
     }
   });
   observer.observe({ entryTypes: ['gc'] });
-  return () => {
-    observer.disconnect();
-    if (held) v8.setFlagsFromString('--semi-space-growth-factor=2');
-  };
+  return () => observer.disconnect();
 }
 
 /**
@@ -277,7 +320,7 @@ function writeAll(fs, bytes) {
  * user's own is ignored.
  * FORGECTL_NO_CODE_CACHE=1 (or NODE_DISABLE_COMPILE_CACHE=1) turns it off.
  */
-function loadBundle(dist) {
+function loadBundle(dist, flags) {
   const fs = require('node:fs');
   const path = require('node:path');
   const vm = require('node:vm');
@@ -286,16 +329,16 @@ function loadBundle(dist) {
   const chunks = path.join(dist, 'chunks');
   const chunk = packed(fs, 'chunks');
   /**
-   * Compiles a file as a function of (exports, require, module, __filename, __dirname), from the cache if it can.
-   * Strict, as the ES modules it was built from.
+   * Compiles a file, from the cache if it can: each is written by the build as a function of (exports, require,
+   * module, __filename, __dirname).
    */
   const compile = (file) => {
     const code = path.dirname(file) === chunks ? chunk(path.basename(file)) : readDist(fs, path.relative(dist, file));
     if (!code) throw new Error(`${file} is not in ${chunks}.pack: reinstall forgectl`);
-    const source = `(function (exports, require, module, __filename, __dirname) {'use strict';${code.toString('utf8')}\n})`;
+    const source = code.toString('utf8');
     const cacheFile = cache && path.join(cache, path.relative(dist, file).replace(/[\\/]/g, '~'));
     const cachedData = cacheFile ? readQuietly(fs, cacheFile) : undefined;
-    const script = new vm.Script(source, { filename: file, cachedData });
+    const script = flags.forCodeCache(() => new vm.Script(source, { filename: file, cachedData }));
     if (cacheFile && (!cachedData || script.cachedDataRejected)) compiled.push({ script, cacheFile });
     return script.runInThisContext();
   };
@@ -318,7 +361,7 @@ function loadBundle(dist) {
     factory(module.exports, localRequire, module, file, path.dirname(file));
     return module.exports;
   };
-  return { exports: load('main.js'), saveCodeCache: () => cache && saveCodeCache(fs, path, cache, compiled) };
+  return { exports: load('main.js'), saveCodeCache: () => cache && saveCodeCache(fs, path, cache, compiled, flags) };
 }
 
 /** A relative module name ('./x.js', '../y/x.js') from a folder below dist/ ('' or 'chunks'), as a name below dist/. */
@@ -384,7 +427,7 @@ function readQuietly(fs, file) {
  * folder only the user can write to. The first run of a new build also removes the caches of other builds that have
  * not been used for a day: two builds used in turn (a global install and a project's, two versions) keep theirs.
  */
-function saveCodeCache(fs, path, cache, compiled) {
+function saveCodeCache(fs, path, cache, compiled, flags) {
   if (!compiled.length) return;
   try {
     if (!fs.existsSync(cache)) {
@@ -398,7 +441,7 @@ function saveCodeCache(fs, path, cache, compiled) {
     if (!ownFolder(fs, cache)) return;
     for (const { script, cacheFile } of compiled) {
       const temporary = `${cacheFile}.${process.pid}.tmp`;
-      fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      fs.writeFileSync(temporary, flags.forCodeCache(() => script.createCachedData()), { mode: 0o600 });
       fs.renameSync(temporary, cacheFile);
     }
   } catch {

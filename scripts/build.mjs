@@ -95,7 +95,7 @@ try {
   // Which sources ended up in which file: the start-up test reads it to prove heavy modules load lazily.
   writeFileSync(join(dist, 'meta.json'), JSON.stringify({ ...result.metafile, outputs: outputsByDist }));
   // The chunks' source maps stay beside where the chunks were (a development build's stack traces); jq.wasm stays a file.
-  writePack(join(dist, 'chunks'), (name) => name.endsWith('.js'));
+  writePack(join(dist, 'chunks'), (name) => name.endsWith('.js'), asFunction);
   await writeHelpTexts();
   writePack(join(dist, 'help'), () => true);
   // The man pages (scripts/manual.ts): package.json's "man" lists them, and `npm install -g` links them into place.
@@ -111,12 +111,12 @@ try {
  * — npm about 6 ms a file on the development machine, so the 318 chunks and 271 help texts were 3 of the 4.7 s that
  * `npm install -g` took — while a run reads the one or two it needs at an offset, as cheaply as a file of their own.
  */
-function writePack(folder, which) {
+function writePack(folder, which, transform = (bytes) => bytes) {
   const index = {};
   const parts = [];
   let offset = 0;
   for (const name of readdirSync(folder).filter(which).sort()) {
-    const bytes = readFileSync(join(folder, name));
+    const bytes = transform(readFileSync(join(folder, name)));
     index[name] = [offset, bytes.length];
     parts.push(bytes);
     offset += bytes.length;
@@ -125,6 +125,15 @@ function writePack(folder, which) {
   writeFileSync(`${folder}.pack`, Buffer.concat(parts));
   writeFileSync(`${folder}.index.json`, `${JSON.stringify(index)}\n`);
   if (!readdirSync(folder).length) rmSync(folder, { recursive: true });
+}
+
+/**
+ * A CommonJS file's code as the function bin/forgectl.cjs compiles (strict, as the ES modules it was built from),
+ * written so at build time: made at run time, by joining strings, V8 would copy every file's text once more before
+ * compiling it (the bundle's files are about 0.8 MB on the path of a request; each MB is a young collection).
+ */
+function asFunction(code) {
+  return Buffer.concat([Buffer.from("(function (exports, require, module, __filename, __dirname) {'use strict';"), code, Buffer.from('\n})')]);
 }
 
 /**
@@ -149,7 +158,7 @@ async function writeHelpTexts() {
 
 /**
  * Joins the files every run loads into dist/core.js: `module.exports = { 'main.js': function (exports, require,
- * module, __filename, __dirname) {…}, … }`, each file's code on lines of its own, with an index source map whose
+ * module, __filename, __dirname) {…}, … }` (itself as a function: asFunction), each file's code on lines of its own, with an index source map whose
  * sections are the files' own maps.  The files joined are removed from dist/; meta.json lists core.js with their
  * sources. Which files: main.js and src/cli/program.ts's chunk, with everything they import statically.
  */
@@ -178,12 +187,12 @@ function joinCore(outputs, esm) {
     rmSync(`${file}.map`);
   }
   lines.push('};', '//# sourceMappingURL=core.js.map', '');
-  const code = lines.join('\n');
+  const code = asFunction(Buffer.from(lines.join('\n')));
   writeFileSync('dist/core.js', code);
   writeFileSync('dist/core.js.map', JSON.stringify({ version: 3, file: 'core.js', sections }));
   const inputs = Object.assign({}, ...core.map((file) => outputs[file].inputs));
   // The joined files' imports of what the bundle leaves out (the keyring binding) stay listed: they are the package's dependencies.
   const externals = core.flatMap((file) => outputs[file].imports.filter((imported) => imported.external));
-  outputs['dist/core.js'] = { imports: externals, exports: [], inputs, bytes: Buffer.byteLength(code) };
+  outputs['dist/core.js'] = { imports: externals, exports: [], inputs, bytes: code.length };
   for (const file of core) delete outputs[file];
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, runBin, startTestSandbox, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { BIN, codeCacheFiles, runBin, startTestSandbox, tempDir, useTestSandbox, v8FlagsPreload } from '../helpers/cli.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const built = existsSync(`${dist}meta.json`);
@@ -97,6 +97,18 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     // WebSocket, caches and mocks, and the modules they need, are not evaluated, and a request over http loads no tls
     // or crypto.
     expect(inputs.filter((i) => /^node:(zlib|worker_threads|dns|http2|tls|crypto|assert)$/.test(i))).toEqual([]);
+  });
+
+  it('api /user loads Node\'s own modules under no V8 flag (so from Node\'s code cache), compiles undici\'s parser under --liftoff-only, and takes every file of the bundle from its code cache the second time', async () => {
+    const cache = tempDir();
+    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${v8FlagsPreload()}` };
+    const first = await runBin(['api', '/user'], { env });
+    expect(first.code).toBe(0);
+    expect(first.stderr.split('\n').filter(Boolean)).toEqual(['WEBASSEMBLY liftoff-only']);
+    const written = codeCacheFiles(cache);
+    expect(written.size).toBeGreaterThan(3);
+    expect(await runBin(['api', '/user'], { env })).toMatchObject({ code: 0, stdout: first.stdout, stderr: first.stderr });
+    expect(codeCacheFiles(cache)).toEqual(written); // accepted, not compiled again
   });
 
   it('api graphql loads the GraphQL parser only: no execution, validation or schema of graphql-js, no sandbox', async () => {

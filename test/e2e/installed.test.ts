@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
-import { tempDir } from '../helpers/cli.js';
+import { codeCacheFiles, tempDir, v8FlagsPreload } from '../helpers/cli.js';
 import { departingUser, leftOf, OFFBOARDED, type SandboxApi } from '../helpers/offboarding.js';
 import { startSecretService } from '../helpers/keyring.js';
 import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
@@ -149,6 +149,17 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const result = await runProcess('sh', ['-c', 'node --version && forgectl --version && command -v forgectl && forgectl version && forgectl version -o json'], { env: baseEnv() });
     expect(result.stdout.split('\n').slice(0, 4)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl'), `forgectl ${pkg.version}`]);
     expect(JSON.parse(result.stdout.split('\n').slice(4).join('\n'))).toEqual({ forgectl: pkg.version, node: version });
+  });
+
+  live('api /user on this Node: Node\'s own modules load under no V8 flag, undici\'s parser under --liftoff-only, and the second run takes every file from the code cache', async () => {
+    const cache = tempDir();
+    const extra = { XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${v8FlagsPreload()}` };
+    const first = await forgectl(['api', '/user'], extra);
+    expect(first).toMatchObject({ code: 0, stderr: 'WEBASSEMBLY liftoff-only\n' });
+    const written = codeCacheFiles(cache);
+    expect(written.size).toBeGreaterThan(3);
+    expect(await forgectl(['api', '/user'], extra)).toMatchObject({ code: 0, stdout: first.stdout, stderr: first.stderr });
+    expect(codeCacheFiles(cache)).toEqual(written); // accepted, not compiled again
   });
 
   live('protects branches and keeps them as a desired-state file says, the default branch adopted', async () => {

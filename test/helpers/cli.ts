@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -158,4 +158,40 @@ export function runBin(argv: string[], options: { env?: Record<string, string | 
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, json: () => JSON.parse(stdout) }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+/**
+ * A preload (for NODE_OPTIONS=--require) that writes to stderr `UNDER FLAGS node:NAME` for each built-in module first
+ * loaded while a V8 flag was set (Node's code cache for its own modules is made under none: such a module is compiled
+ * from its source), and `WEBASSEMBLY liftoff-only` (or `other flags`) for each WebAssembly module instantiated, by
+ * the flags it was compiled under. V8 stamps compiled code with its flags: v8.cachedDataVersionTag().
+ */
+export function v8FlagsPreload(): string {
+  const file = join(tempDir('forgectl-flags-'), 'flags.cjs');
+  writeFileSync(file, `const v8 = require('node:v8');
+const plain = v8.cachedDataVersionTag();
+v8.setFlagsFromString('--liftoff-only');
+const liftoff = v8.cachedDataVersionTag();
+for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) v8.setFlagsFromString(flag);
+if (v8.cachedDataVersionTag() !== plain) throw new Error('the flags did not go back');
+const Module = require('node:module');
+const load = Module._load;
+Module._load = function (id, ...rest) {
+  const [before, tag] = [process.moduleLoadList.length, v8.cachedDataVersionTag()];
+  const loaded = load.call(this, id, ...rest);
+  if (process.moduleLoadList.length > before && tag !== plain) process.stderr.write('UNDER FLAGS ' + id + '\\n');
+  return loaded;
+};
+WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
+  construct: (target, args, newTarget) => (process.stderr.write('WEBASSEMBLY ' + (v8.cachedDataVersionTag() === liftoff ? 'liftoff-only' : 'other flags') + '\\n'), Reflect.construct(target, args, newTarget)),
+});
+`);
+  return file;
+}
+
+/** The files of the code cache below a cache home (XDG_CACHE_HOME) and when each was written, for one build and Node. */
+export function codeCacheFiles(cacheHome: string): Map<string, number> {
+  const root = join(cacheHome, 'forgectl', 'code-cache');
+  const [folder] = readdirSync(root);
+  return new Map(readdirSync(join(root, folder)).map((file) => [file, statSync(join(root, folder, file)).mtimeMs]));
 }
