@@ -1,4 +1,4 @@
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import type { Api } from './client.js';
 import { projects as projectsDecl } from '../resources/projects/resource.js';
 import { groups as groupsDecl } from '../resources/groups/resource.js';
@@ -8,9 +8,10 @@ import { roleWord, whoText, type AccessEntry, type AllowedEntry, type Who } from
 
 /**
  * Usernames (or user IDs) as users, checked before anything changes: the service silently leaves unknown users out of
- * an approval rule, which can leave a rule that nobody can approve.
+ * an approval rule, which can leave a rule that nobody can approve. A name that is a value (of an option, in a file)
+ * and names nobody is exit 2; `subjects`, the users a command is about (its arguments), are exit 5, as `users get`.
  */
-export async function findUsers(api: Api, users: string[]): Promise<Array<{ id: number; username: string }>> {
+export async function findUsers(api: Api, users: string[], subjects = false): Promise<Array<{ id: number; username: string }>> {
   const unknown: string[] = [];
   const found = await Promise.all(
     users.map(async (user) => {
@@ -24,6 +25,9 @@ export async function findUsers(api: Api, users: string[]): Promise<Array<{ id: 
       return one;
     }),
   );
+  if (unknown.length && subjects) {
+    throw new CliError(`no ${pluralNoun(unknown.length, 'user')} named ${unknown.map((name) => `"${name}"`).join(', ')}`, ExitCode.notFound, 'nothing was changed; check the names with: forgectl users list --search NAME');
+  }
   if (unknown.length) throw new UsageError(`unknown ${pluralNoun(unknown.length, 'user')}: ${unknown.join(', ')}`, 'nothing was changed; check the names with: forgectl users list');
   const unique = new Map(found.map((user) => [user!.id, { id: user!.id, username: user!.username }]));
   return [...unique.values()];

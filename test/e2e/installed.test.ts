@@ -204,7 +204,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     ]));
     const owners = await forgectl(['access', 'report', '--project', 'e2e-ops/tools', '--fail-on', 'owner']);
     expect(owners.code).toBe(9);
-    expect(owners.stderr).toMatch(/^attention: \d+ rows? owner/m);
+    expect(owners.stderr).toMatch(/^attention: owner in \d+ rows? \(/m);
     const dir = tempDir('forgectl-e2e-access-');
     expect((await shell(`forgectl access report --group acme --recursive --as-desired > ${dir}/members.yaml && forgectl plan -f ${dir}/members.yaml`)).code).toBe(0);
     rmSync(dir, { recursive: true, force: true });

@@ -44,7 +44,12 @@ describe('members', () => {
     expect(byId.json().username).toBe('alice');
     expect((await sandbox.run(['members', 'get', 'alice', '--project', 'acme/web'])).code).toBe(5);
     expect((await sandbox.run(['members', 'get', 'alice', '--project', 'acme/web', '--inherited', '-o', 'json'])).json().access_level).toBe(40);
-    expect((await sandbox.run(['members', 'get', 'nobody-here', '--group', 'acme'])).code).toBe(2);
+    // A user named as the command's subject that does not exist: not found (5), as users get says, whatever the verb.
+    for (const argv of [['get', 'nobody-here'], ['add', 'nobody-here', '--access-level', 'developer'], ['remove', 'alice,nobody-here', '--yes']]) {
+      const unknown = await sandbox.run(['members', ...argv, '--group', 'acme']);
+      expect(unknown.code, argv.join(' ')).toBe(5);
+      expect(unknown.stderr).toMatch(/^error: no user named "nobody-here"\nhint: nothing was changed/);
+    }
   });
 
   it('adds several users at once by name and id, with an access level by name and an expiry', async () => {

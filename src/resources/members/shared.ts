@@ -31,13 +31,13 @@ export interface UserRef {
   username: string;
 }
 
-/** Users by id or username, comma-separated or repeated (exit 2 naming those that do not exist, before any change). */
+/** Users by id or username, comma-separated or repeated (exit 5 naming those that do not exist, before any change). */
 export async function resolveUsers(ctx: Context, given: string[]): Promise<UserRef[]> {
   const names = [...new Set(given.flatMap((item) => item.split(',')).map((item) => item.trim().replace(/^@/, '')).filter(Boolean))];
   if (!names.length) throw new UsageError('name at least one user (a username or an id)');
   const bad = names.find((name) => !/^[\w.-]+$/.test(name));
   if (bad) throw new UsageError(`"${bad}" is not a username or a user id`);
-  return findUsers(ctx.api, names);
+  return findUsers(ctx.api, names, true);
 }
 
 /** The record with its access level by name (`role`: developer), the column tables show. */
