@@ -4,7 +4,7 @@ import { configDir } from '../config/paths.js';
 import { profileFixHint, selectedProfileName } from '../config/resolve.js';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { FORMATS, OWN_FORMATS, type Format } from '../output/formats.js';
-import { parseFields } from '../output/fields.js';
+import { checkFields, parseFields } from '../output/fields.js';
 import { Io, OutputState, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
@@ -373,6 +373,9 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   if (own && !def.formats?.includes(own)) throw new UsageError(`-o ${own} is not an output format of ${path}`, `use one of ${FORMATS.join(', ')}`);
   const { prepareShaping } = await import('./shaping.js');
   const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
+  // A change is refused before it is sent when --fields names nothing its records have: exit 2 means nothing was sent.
+  const fields = parseFields(globals.fields);
+  if (fields && def.recordFields && def.effect !== undefined && def.effect !== 'read') checkFields(fields, {}, def.recordFields);
   const context = await createContext(commands, globals, deps, opts, def, state, executor);
   try {
     if (def.credentials !== false) await context.readCredentialsAhead();

@@ -34,6 +34,9 @@ interface Row {
   detail: string;
 }
 
+/** The fields of a row, for --fields (checked before anything is sent). */
+const ROW_FIELDS: ReadonlyArray<keyof Row> = ['action', 'target', 'status', 'detail'];
+
 interface Step {
   row: Row;
   /** Sends the change; the service's answer that it is gone already (404, already revoked) counts as done. */
@@ -143,6 +146,7 @@ async function send(api: Api, step: Step): Promise<Row> {
 
 export default defineCommand<Options>({
   effect: 'destructive',
+  recordFields: ROW_FIELDS,
   description: [
     'Takes a departing user\'s access away as one reviewed operation (administrators). It reads everything first, shows the',
     'plan, and asks (--yes off a terminal): keeps the user out (--mode block, the default; deactivate; or ban), removes',

@@ -55,6 +55,7 @@ export default defineCommand<Options>({
     { flags: '--note <text>', description: 'a note for administrators' },
   ],
   columns: ['id', 'username', 'name', 'email', 'state'],
+  recordFields: Object.keys(users.fields),
   async run(opts, ctx) {
     const ways = [Boolean(opts.passwordStdin), Boolean(opts.resetPassword), Boolean(opts.forceRandomPassword)].filter(Boolean).length;
     if (ways !== 1) throw new UsageError(ways ? 'give one of --password-stdin, --reset-password and --force-random-password' : 'how does the user get a password? give --password-stdin, --reset-password or --force-random-password');

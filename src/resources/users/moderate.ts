@@ -142,6 +142,7 @@ const command = (verb: Verb): CommandDef<{ user: string }> =>
     examples: [MODERATIONS[verb].example],
     args: [userArg],
     columns: ['id', 'username', 'name', 'state'],
+    recordFields: Object.keys(users.fields),
     run: (opts, ctx) => moderate(verb, opts, ctx),
   });
 

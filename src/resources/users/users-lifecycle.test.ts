@@ -37,6 +37,20 @@ describe('users create', () => {
 });
 
 describe('users block, unblock, deactivate, activate, ban, unban', () => {
+  it('a --fields that names nothing of a user is refused before the change is sent (exit 2 means nothing was sent)', async () => {
+    await newUser('fieldy');
+    sandbox.clearRequests();
+    for (const argv of [['users', 'block', 'fieldy', '--yes'], ['users', 'offboard', 'fieldy', '--yes'], ['members', 'add', 'fieldy', '--group', 'acme', '--access-level', 'guest']]) {
+      const refused = await sandbox.run([...argv, '--fields', 'nope']);
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr, argv.join(' ')).toMatch(/^error: unknown field: nope/);
+    }
+    expect(writes()).toEqual([]);
+    expect(await stateOf('fieldy')).toBe('active');
+    const blocked = await sandbox.run(['users', 'block', 'fieldy', '--yes', '--fields', 'username,state', '-o', 'csv']);
+    expect(blocked.stdout).toBe('username,state\r\nfieldy,blocked\r\n');
+  });
+
   it('block asks first (exit 2 off a terminal, nothing sent), then blocks; a second run has nothing to do', async () => {
     await newUser('mallory');
     sandbox.clearRequests();
