@@ -93,6 +93,13 @@ export class ListResult<T> implements AsyncIterable<T> {
     for await (const page of this.pages()) yield* page;
   }
 
+  /** Every record, in order, as one array: for a list read whole before anything is done with it. */
+  async toArray(): Promise<T[]> {
+    const records: T[] = [];
+    for await (const page of this.pages()) records.push(...page);
+    return records;
+  }
+
   /** The records page by page, as they arrive (in order): output is written a page at a time. */
   async *pages(): AsyncGenerator<T[]> {
     for await (const page of this.written(false)) yield page.records();

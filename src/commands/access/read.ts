@@ -79,11 +79,7 @@ export class AccessReader {
 
   /** Every record of a list. */
   all<T>(route: string, params: Record<string, unknown>): Promise<T[]> {
-    return this.limited(async () => {
-      const found: T[] = [];
-      for await (const record of this.ctx.api.list<T>(route, params, { all: true, perPage: 100 })) found.push(record);
-      return found;
-    });
+    return this.limited(() => this.ctx.api.list<T>(route, params, { all: true, perPage: 100 }).toArray());
   }
 
   /** Runs a read when fewer than `concurrency` are under way, else when one ends. */

@@ -88,12 +88,6 @@ export interface Survey {
   personalProjects: string[];
 }
 
-async function all<T>(api: Api, route: string, params: Record<string, unknown>): Promise<T[]> {
-  const found: T[] = [];
-  for await (const record of api.list<T>(route, params, { all: true })) found.push(record);
-  return found;
-}
-
 /** The state change the mode asks for: none when the user is kept out already; refused here when the service would refuse it. */
 function stateChange(user: UserRecord, mode: Mode, now: Date): boolean {
   if (ENOUGH[mode].includes(user.state)) return false;
@@ -167,11 +161,11 @@ export async function survey(ctx: Context, given: { user: string; mode: Mode; ke
   const transfers: Transfer[] = [];
   if (heir) for (const group of topmost(sole)) transfers.push({ group, current: await directLevel(api, group.id, heir.id) });
   // The list of personal tokens holds the impersonation tokens too: those are revoked (or kept) as such.
-  const impersonation = await all<TokenItem>(api, impersonationTokens.routes.list, { user: user.id, state: 'active' });
+  const impersonation = await api.list<TokenItem>(impersonationTokens.routes.list, { user: user.id, state: 'active' }, { all: true }).toArray();
   const impersonationIds = new Set(impersonation.map((t) => t.id));
-  const tokens = keep.has('tokens') ? [] : (await all<TokenItem>(api, accessTokens.parents.personal.routes.list, { user_id: user.id, state: 'active' })).filter((t) => !impersonationIds.has(t.id));
-  const sshKeys = keep.has('ssh-keys') ? [] : await all<KeyItem>(api, sshKeyRoutes.parents.user.routes.list, { user: user.id });
-  const gpgKeys = keep.has('gpg-keys') ? [] : (await all<{ id: number; created_at: string }>(api, gpgKeyRoutes.parents.user.routes.list, { user: user.id })).map((k) => ({ id: k.id, title: `added ${k.created_at.slice(0, 10)}` }));
+  const tokens = keep.has('tokens') ? [] : (await api.list<TokenItem>(accessTokens.parents.personal.routes.list, { user_id: user.id, state: 'active' }, { all: true }).toArray()).filter((t) => !impersonationIds.has(t.id));
+  const sshKeys = keep.has('ssh-keys') ? [] : await api.list<KeyItem>(sshKeyRoutes.parents.user.routes.list, { user: user.id }, { all: true }).toArray();
+  const gpgKeys = keep.has('gpg-keys') ? [] : (await api.list<{ id: number; created_at: string }>(gpgKeyRoutes.parents.user.routes.list, { user: user.id }, { all: true }).toArray()).map((k) => ({ id: k.id, title: `added ${k.created_at.slice(0, 10)}` }));
   return {
     user,
     mode: given.mode,

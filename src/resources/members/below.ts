@@ -32,19 +32,13 @@ type MembersByPlace = Map<string, number[]>;
 
 const placeKey = (kind: Place['kind'], id: number): string => `${kind} ${id}`;
 
-async function all<T>(api: Api, route: string, params: Record<string, unknown>): Promise<T[]> {
-  const found: T[] = [];
-  for await (const record of api.list<T>(route, params, { all: true })) found.push(record);
-  return found;
-}
-
 /**
  * The subgroups of a group at any depth, and every project in it and in them (not those shared with it); only the
  * kinds asked for.
  */
 async function placesBelow(api: Api, group: string | number, kinds: Set<Place['kind']>): Promise<Place[]> {
-  const subgroups = kinds.has('group') ? await all<{ id: number; full_path: string }>(api, groups.routes.descendants, { group }) : [];
-  const inside = kinds.has('project') ? await all<{ id: number; path_with_namespace: string }>(api, projects.routes.ofGroup, { group, include_subgroups: true, with_shared: false, simple: true }) : [];
+  const subgroups = kinds.has('group') ? await api.list<{ id: number; full_path: string }>(groups.routes.descendants, { group }, { all: true }).toArray() : [];
+  const inside = kinds.has('project') ? await api.list<{ id: number; path_with_namespace: string }>(projects.routes.ofGroup, { group, include_subgroups: true, with_shared: false, simple: true }, { all: true }).toArray() : [];
   return [
     ...subgroups.map((g): Place => ({ kind: 'group', id: g.id, path: g.full_path })),
     ...inside.map((p): Place => ({ kind: 'project', id: p.id, path: p.path_with_namespace })),
@@ -76,7 +70,7 @@ async function fromMemberLists(ctx: Context, places: Place[], userIds: number[])
   const found: MembersByPlace = new Map();
   // One list a place, several at once: paced by the service's rate-limit answers, as other commands that read many places.
   ctx.rateGate.activate(DEFAULT_CONCURRENCY);
-  const membersOf = (place: Place) => all<{ id: number }>(ctx.api, members.parents[place.kind].routes.list, { [place.kind]: place.id, user_ids: userIds });
+  const membersOf = (place: Place) => ctx.api.list<{ id: number }>(members.parents[place.kind].routes.list, { [place.kind]: place.id, user_ids: userIds }, { all: true }).toArray();
   for await (const outcome of orderedPool(places, DEFAULT_CONCURRENCY, membersOf)) {
     if (outcome.status === 'failed') throw outcome.error;
     if (outcome.status === 'ok') found.set(placeKey(outcome.item.kind, outcome.item.id), outcome.value.map((member) => member.id));

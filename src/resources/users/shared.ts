@@ -52,9 +52,7 @@ export interface Membership {
 
 /** The groups and projects the user is a direct member of (administrators). */
 export async function directMemberships(api: Api, userId: number): Promise<Membership[]> {
-  const found: Membership[] = [];
-  for await (const membership of api.list<Membership>(users.routes.memberships, { user: userId }, { all: true })) found.push(membership);
-  return found;
+  return api.list<Membership>(users.routes.memberships, { user: userId }, { all: true }).toArray();
 }
 
 const OWNER = 50;
