@@ -3,7 +3,7 @@ import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from '../../sandbox/listing.js';
-import { groups, members, NEW_GROUP, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
+import { groups, members, NEW_GROUP, VISIBILITIES, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentGroup } from '../../sandbox/present.js';
@@ -21,7 +21,6 @@ import { members as memberships } from '../members/resource.js';
 
 const placement = memberships.parents.group.routes;
 
-export const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 const visibilityRank = (v: Visibility): number => VISIBILITIES.indexOf(v);
 
 const LIST_ORDER = ['name', 'path', 'id', 'similarity'] as const;

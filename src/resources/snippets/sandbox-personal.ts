@@ -2,7 +2,7 @@ import { placed } from '../../api/resource.js';
 import { snippets } from './resource.js';
 import { openToCaller, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { personalSnippets, projects, snippets as projectSnippets, users, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
+import { personalSnippets, projects, snippets as projectSnippets, users, VISIBILITIES, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
@@ -14,7 +14,6 @@ import { presentRecord, type Values } from '../../sandbox/records.js';
  * allows), create, update (the author or an administrator; files as project snippets change them), delete, raw.
  */
 
-const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 const personal = placed(snippets, 'personal');
 
 /** What a personal snippet's answer has that it does not store: author, URLs, files. */
