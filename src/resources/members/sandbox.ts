@@ -7,7 +7,7 @@ import { groups, members, projects, users, type Member, type User } from '../../
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
-import { presentRecord } from '../../sandbox/records.js';
+import { presentRecord, titleCase } from '../../sandbox/records.js';
 import type { Router } from '../../sandbox/router.js';
 import { addUser, fleetProjectPath, isoDate } from '../../sandbox/seed.js';
 import { members as declared } from './resource.js';
@@ -110,7 +110,11 @@ function checkOwnerRights(source: Source, levels: Array<number | undefined>): vo
   if (levels.some((level) => level === Role.owner) && source.role < Role.owner) throw errors.forbidden();
 }
 
-const ROLE_WORDS: Record<number, string> = { 10: 'Guest', 15: 'Planner', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
+/** A role as the service's messages name it: "Developer". */
+function roleWord(level: number): string {
+  const name = Object.entries(Role).find(([, value]) => value === level)?.[0];
+  return name ? titleCase(name) : String(level);
+}
 
 /**
  * A direct membership may not be below the access the user inherits from a group above (the service's validation:
@@ -120,7 +124,7 @@ function checkInherited(req: SandboxRequest, source: Source, userId: number, lev
   const inherited = source.above().filter((m) => m.user_id === userId).sort((a, b) => b.access_level - a.access_level)[0];
   if (!inherited || level >= inherited.access_level) return;
   const group = groups(req.db).find((g) => g.id === inherited.source_id);
-  throw errors.validation({ access_level: [`should be greater than or equal to ${ROLE_WORDS[inherited.access_level] ?? inherited.access_level} inherited membership from group ${group?.name ?? ''}`] });
+  throw errors.validation({ access_level: [`should be greater than or equal to ${roleWord(inherited.access_level)} inherited membership from group ${group?.name ?? ''}`] });
 }
 
 function isLastOwner(db: Db, source: Source, member: Member): boolean {
