@@ -84,12 +84,10 @@ function findMember(list: Member[], raw: string): Member {
   return member;
 }
 
-function accessLevel(req: SandboxRequest, required: boolean): number | undefined {
+/** The access_level a create or an update needs: one of the roles. */
+function accessLevel(req: SandboxRequest): number {
   const value = req.input.access_level;
-  if (value === undefined || value === null || value === '') {
-    if (required) throw errors.missing('access_level');
-    return undefined;
-  }
+  if (value === undefined || value === null || value === '') throw errors.missing('access_level');
   const level = int(value, 'access_level')!;
   if (!ACCESS_LEVELS.includes(level)) throw errors.invalid('access_level');
   return level;
@@ -162,7 +160,7 @@ function memberRoutes(api: Router, type: SourceType): void {
 
   api.route(routes.create, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
-    const level = accessLevel(req, true)!;
+    const level = accessLevel(req);
     checkOwnerRights(source, [level]);
     const expires = expiresAt(req);
     // user_id (one id, or several separated by commas) or username.
@@ -187,7 +185,7 @@ function memberRoutes(api: Router, type: SourceType): void {
   api.route(routes.update, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
     const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
-    const level = accessLevel(req, true)!;
+    const level = accessLevel(req);
     checkOwnerRights(source, [level, member.access_level]);
     if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
     checkInherited(req, source, member.user_id, level);
