@@ -75,7 +75,7 @@ export const branchesModule: SandboxModule = {
     api.route(r.delete, (req) => {
       const project = projectFor(req, Role.developer);
       const name = req.params.branch;
-      refTarget(req, project, 'branch', name);
+      refTarget(req, project, 'branch', name); // 404 when there is none
       if (name === project.default_branch) throw errors.message(405, 'Cannot remove HEAD branch');
       refuseProtectedDeletion(req, project, 'branch', rulesFor(req.db, project, name).length > 0);
       delete repositoryOf(req.db, project.id).branches[name];

@@ -79,7 +79,7 @@ export const tagsModule: SandboxModule = {
     api.route(t.delete, (req) => {
       const project = projectFor(req, Role.developer);
       const name = req.params.tag_name;
-      refTarget(req, project, 'tag', name);
+      refTarget(req, project, 'tag', name); // 404 when there is none
       refuseProtectedDeletion(req, project, 'tag', tagProtected(req.db, project, name));
       delete repositoryOf(req.db, project.id).tags[name];
       const table = tagAnnotations(req.db);
