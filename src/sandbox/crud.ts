@@ -61,6 +61,11 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   visible?(db: Db, parent: Parent, where: Where): T[];
   /** The records its list shows, of those (a project's protected branches list its groups' too); default: those. */
   listed?(records: T[], req: SandboxRequest, where: Where): T[];
+  /**
+   * The placements (by key) whose list and get answer callers without a token too, as the service answers them for
+   * public projects and groups (the parent's lookup says what such a caller sees); default: none.
+   */
+  publicReads?: string[];
   /** The list is answered whole, without pagination, as the service answers it (a merge request's draft notes). */
   unpaginated?: boolean;
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
@@ -78,8 +83,11 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
    * record before an update.
    */
   input?(req: SandboxRequest, where: Where, previous: T | undefined): Values;
-  /** What follows a create, an update or a delete (a merge request needs the approvals its rules add up to). */
-  changed?(record: T, req: SandboxRequest, where: Where): void;
+  /**
+   * What follows a create, an update or a delete (a merge request needs the approvals its rules add up to);
+   * `previous` is the record as it was before an update (an issue's webhook tells a close from an edit).
+   */
+  changed?(record: T, req: SandboxRequest, where: Where, previous?: T): void;
   /** Completes a new record as it is stored, created or seeded: values the service derives, which may name its id. */
   onInsert?(record: T, context: { db: Db; now: Date }): void;
   /** Values of declared read-only fields the sandbox computes when presenting (rendered URLs, `expired`). */
@@ -172,12 +180,13 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     };
     const ours = (route: string | undefined): string | undefined => (route && !hooks.servedElsewhere?.includes(route) ? route : undefined);
     const [list, get, create, update, remove] = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => ours(placement.routes[verb]));
-    if (list) api.route(list, (req) => listed(req, at(req, false)));
+    const reads = hooks.publicReads?.includes(key) ? { auth: 'optional' as const } : undefined;
+    if (list) api.route(list, (req) => listed(req, at(req, false)), reads);
     if (get) {
       api.route(get, (req) => {
         const where = at(req, false);
         return ok(present(find(req, where), req, where));
-      });
+      }, reads);
     }
     if (create) api.route(create, (req) => createOne(req, at(req, true)));
     if (update) api.route(update, (req) => updateOne(req, at(req, true)));
@@ -233,11 +242,12 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
 
   function updateOne(req: SandboxRequest, where: Where) {
     const record = find(req, where);
+    const previous = { ...record };
     const next: Values = { ...record, ...(hooks.input ? hooks.input(req, where, record) : declaredChanges(req)) };
     hooks.validate?.(next as unknown as T, req, record, where);
     Object.assign(record, next);
     if ('updated_at' in resource.fields) Object.assign(record, { updated_at: req.now().toISOString() });
-    hooks.changed?.(record, req, where);
+    hooks.changed?.(record, req, where, previous);
     return ok(present(record, req, where));
   }
 

@@ -2,7 +2,10 @@ import { findGroup, groupRole, openToCaller, projectFor, projectRole, requireUse
 import { descendantGroups } from './hierarchy.js';
 import { bool, errors, int, type SandboxRequest } from './http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from './listing.js';
-import { projects, users, type Issue, type MergeRequest, type Project } from './model.js';
+import type { ParentKind } from '../api/resource.js';
+import { projects, users, type Group, type Issue, type MergeRequest, type Project } from './model.js';
+import { presentUserBasic } from './present.js';
+import { INSTANCE, type Parent, type Values } from './records.js';
 import type { Router } from './router.js';
 import type { SandboxResponse } from './http.js';
 
@@ -15,6 +18,15 @@ import type { SandboxResponse } from './http.js';
 /** Merge requests and issues of a private project need Reporter (Guest for issues); public and internal ones are open to viewers. */
 export function canRead(req: SandboxRequest, project: Project, minRole: number): boolean {
   return projectRole(req.db, req.user, project) >= minRole || openToCaller(req, project.visibility);
+}
+
+/** The author and the closer of an issue or a merge request, as their answers present them (null when none). */
+export function authorAndCloser(req: SandboxRequest, record: MergeRequest | Issue): Values {
+  const presented = (id: number | undefined): Values | null => {
+    const user = id === undefined ? undefined : users(req.db).find((u) => u.id === id);
+    return user ? presentUserBasic(user, req.rootUrl) : null;
+  };
+  return { author: presented(record.author_id), closed_by: presented(record.closed_by_id) };
 }
 
 /** `!1` or `#1` as the service's references name it, short, relative and full. */
@@ -31,20 +43,19 @@ export const UNTRACKED = {
 /** The projects a list covers, each checked for the caller's right to read. */
 export type Scope = { projects: Project[]; defaultScope: 'all' | 'created_by_me' };
 
-export function projectScope(req: SandboxRequest): Scope {
-  return { projects: [projectFor(req)], defaultScope: 'all' };
-}
-
-export function groupScope(req: SandboxRequest): Scope {
+/** The group of a group's list: 404 when it is private and the caller no member (anyone lists a public or internal one's). */
+export function listedGroup(req: SandboxRequest): Group {
   const group = findGroup(req.db, req.params.group);
   if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
-  const ids = new Set([group.id, ...(bool(req.query.include_subgroups) === false ? [] : descendantGroups(req.db, group.id).map((g) => g.id))]);
-  return { projects: projects(req.db).filter((p) => ids.has(p.namespace_id)), defaultScope: 'all' };
+  return group;
 }
 
-export function globalScope(req: SandboxRequest): Scope {
-  requireUser(req);
-  return { projects: projects(req.db), defaultScope: 'created_by_me' };
+/** What a list of a project, of a group (with its subgroups unless include_subgroups=false) or of the instance covers. */
+export function scopeOf(req: SandboxRequest, parent: Parent, kind: ParentKind): Scope {
+  if (kind === 'project') return { projects: [parent as Project], defaultScope: 'all' };
+  if (kind === 'instance') return { projects: projects(req.db), defaultScope: 'created_by_me' };
+  const ids = new Set([parent.id, ...(bool(req.query.include_subgroups) === false ? [] : descendantGroups(req.db, parent.id).map((g) => g.id))]);
+  return { projects: projects(req.db).filter((p) => ids.has(p.namespace_id)), defaultScope: 'all' };
 }
 
 /** The `scope` filter: the caller's own, or all (the sandbox assigns and asks reviews of no one). */
@@ -80,11 +91,14 @@ export function filterIssuables<T extends MergeRequest | Issue>(req: SandboxRequ
   return sortRecords(out, (record) => (by === 'title' ? record.title.toLowerCase() : ((record as unknown as Record<string, string>)[by] ?? record.created_at)), sort);
 }
 
-/** The three lists of issues or merge requests (a project's, a group's, everything the caller can see), each with its scope. */
+/** The three lists of merge requests (a project's, a group's, everything the caller can see), each with its scope. */
 export function issuableLists(api: Router, parents: Record<'project' | 'group' | 'instance', { routes: { list: string } }>, list: (req: SandboxRequest, scope: Scope) => SandboxResponse): void {
-  api.route(parents.project.routes.list, (req) => list(req, projectScope(req)), { auth: 'optional' });
-  api.route(parents.group.routes.list, (req) => list(req, groupScope(req)), { auth: 'optional' });
-  api.route(parents.instance.routes.list, (req) => list(req, globalScope(req)));
+  api.route(parents.project.routes.list, (req) => list(req, scopeOf(req, projectFor(req), 'project')), { auth: 'optional' });
+  api.route(parents.group.routes.list, (req) => list(req, scopeOf(req, listedGroup(req), 'group')), { auth: 'optional' });
+  api.route(parents.instance.routes.list, (req) => {
+    requireUser(req);
+    return list(req, scopeOf(req, INSTANCE, 'instance'));
+  });
 }
 
 /** The issue or merge request the route's iid parameter names in a project, else 404 (also when the caller may not read them there). */

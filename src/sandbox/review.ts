@@ -21,16 +21,12 @@ export function protectDefaultBranches(db: Db): void {
   for (const project of projects(db)) protectDefaultBranch(db, project);
 }
 
-/** Merge requests of a private project are visible from Reporter up; of public and internal ones to every viewer. */
-export function requireMergeRequestAccess(req: SandboxRequest, project: Project): number {
-  const role = projectRole(req.db, req.user, project);
-  if (project.visibility === 'private' && role < Role.reporter) throw errors.notFound('Merge Request');
-  return role;
-}
-
-/** The merge request of `:merge_request_iid`, 404 "Merge Request Not Found" when it does not exist or is hidden. */
+/**
+ * The merge request of `:merge_request_iid`, 404 "Merge Request Not Found" when it does not exist or is hidden (merge
+ * requests of a private project are visible from Reporter up; of public and internal ones to every viewer).
+ */
 export function findMergeRequest(req: SandboxRequest, project: Project): MergeRequest {
-  requireMergeRequestAccess(req, project);
+  if (project.visibility === 'private' && projectRole(req.db, req.user, project) < Role.reporter) throw errors.notFound('Merge Request');
   const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === req.params.merge_request_iid);
   if (!mr) throw errors.notFound('Merge Request');
   return mr;
@@ -53,10 +49,6 @@ export const DEFAULT_SANDBOX_PASSWORD = 'sandbox-password';
 
 export function userPassword(user: User): string {
   return typeof user.password === 'string' ? user.password : DEFAULT_SANDBOX_PASSWORD;
-}
-
-export function projectOf(db: Db, id: number): Project {
-  return projects(db).find((p) => p.id === id)!;
 }
 
 /** Approvals still needed; the free tier has optional approvals only (nothing required). */

@@ -1,18 +1,17 @@
 import { mergeRequests as declared } from './resource.js';
 import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
-import { findCommit, isAncestor, mergeBase, reachable, resolveRevision } from '../../sandbox/git/repository.js';
+import { findCommit, isAncestor, mergeBase, projectById, reachable, resolveRevision } from '../../sandbox/git/repository.js';
 import type { Db } from '../../sandbox/db.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import {
-  applyStateEvent, filterIssuables, findIssuable, hookAction, issuableLists, nextIid, references, UNTRACKED, type Scope,
+  applyStateEvent, authorAndCloser, filterIssuables, findIssuable, hookAction, issuableLists, nextIid, references, UNTRACKED, type Scope,
 } from '../../sandbox/issuables.js';
-import { approvalRules, mergeRequests, users, type MergeRequest, type Project } from '../../sandbox/model.js';
+import { approvalRules, mergeRequests, type MergeRequest, type Project } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentUserBasic } from '../../sandbox/present.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
-import { mergeRequestUrl, projectOf, refreshApprovalStatus, simpleMergeRequest } from '../../sandbox/review.js';
+import { mergeRequestUrl, refreshApprovalStatus, simpleMergeRequest } from '../../sandbox/review.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
@@ -30,13 +29,10 @@ const LISTED = { fields: declared.fields, without: names.slice(names.indexOf('su
 
 /** What a merge request's answer has that is not stored (fields it leaves unset answer null). */
 function computed(req: SandboxRequest, mr: MergeRequest, project: Project): Values {
-  const author = users(req.db).find((u) => u.id === mr.author_id);
-  const closedBy = mr.closed_by_id === undefined ? undefined : users(req.db).find((u) => u.id === mr.closed_by_id);
   const target = resolveRevision(req.db, project, mr.target_branch);
   return {
-    closed_by: closedBy ? presentUserBasic(closedBy, req.rootUrl) : null,
+    ...authorAndCloser(req, mr),
     user_notes_count: 0, upvotes: 0, downvotes: 0,
-    author: author ? presentUserBasic(author, req.rootUrl) : null,
     assignees: [], reviewers: [], labels: [],
     source_project_id: mr.project_id, target_project_id: mr.project_id,
     draft: DRAFT.test(mr.title), work_in_progress: DRAFT.test(mr.title),
@@ -54,7 +50,7 @@ function computed(req: SandboxRequest, mr: MergeRequest, project: Project): Valu
 
 /** A merge request as the service presents it: one alone (`detail`) with every declared field, in a list without the last ones. */
 const presented = (req: SandboxRequest, mr: MergeRequest, detail = false): Values =>
-  presentRecord(detail ? declared : LISTED, mr, computed(req, mr, projectOf(req.db, mr.project_id)));
+  presentRecord(detail ? declared : LISTED, mr, computed(req, mr, projectById(req.db, mr.project_id)!));
 
 function listMergeRequests(req: SandboxRequest, scope: Scope) {
   let list = filterIssuables(req, scope, mergeRequests(req.db), MR_STATES, Role.reporter, ['created_at', 'updated_at', 'title', 'merged_at']);
@@ -64,7 +60,7 @@ function listMergeRequests(req: SandboxRequest, scope: Scope) {
   const wip = q.wip === undefined ? undefined : String(q.wip);
   if (wip !== undefined) list = list.filter((mr) => DRAFT.test(mr.title) === (wip === 'yes'));
   const simple = q.view === 'simple';
-  return paginate(req, list, { present: (mr) => (simple ? simpleMergeRequest(mr, projectOf(req.db, mr.project_id), req.rootUrl) : presented(req, mr)) });
+  return paginate(req, list, { present: (mr) => (simple ? simpleMergeRequest(mr, projectById(req.db, mr.project_id)!, req.rootUrl) : presented(req, mr)) });
 }
 
 /**

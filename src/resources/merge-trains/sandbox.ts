@@ -9,11 +9,12 @@ import { mergeTrains as declared } from './resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
 import { mayMerge } from '../../sandbox/protection.js';
-import { findMergeRequest, mergeBlocker, simpleMergeRequest, projectOf } from '../../sandbox/review.js';
+import { findMergeRequest, mergeBlocker, simpleMergeRequest } from '../../sandbox/review.js';
+import { projectById } from '../../sandbox/git/repository.js';
 
 /** What a car's answer has that it does not store as presented: its merge request, user and pipeline. */
 function carComputed(req: SandboxRequest, car: MergeTrainCar): Values {
-  const project = projectOf(req.db, car.project_id);
+  const project = projectById(req.db, car.project_id)!;
   const mr = mergeRequests(req.db).find((m) => m.id === car.merge_request_id)!;
   const user = users(req.db).find((u) => u.id === car.user_id)!;
   const { id, username, name, state, avatar_url, web_url } = presentUserBasic(user, req.rootUrl);

@@ -3,7 +3,7 @@ import type { Placement } from '../../api/resource.js';
 import { findProject, projectFor, projectRole, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { issues, mergeRequests, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../../sandbox/model.js';
+import { issues, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { ordering, sortRecords } from '../../sandbox/listing.js';
 import { presentUserBasic } from '../../sandbox/present.js';
@@ -14,7 +14,7 @@ import { notePayload, noteEvent } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { addNote } from '../../sandbox/notes.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
-import { requireMergeRequestAccess } from '../../sandbox/review.js';
+import { findMergeRequest } from '../../sandbox/review.js';
 import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
 /**
@@ -72,9 +72,7 @@ function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
     return { project, type, id: issue.id, iid: issue.iid };
   }
   if (type === 'MergeRequest') {
-    requireMergeRequestAccess(req, project);
-    const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === key);
-    if (!mr) throw errors.notFound('Merge Request');
+    const mr = findMergeRequest(req, project);
     return { project, type, id: mr.id, iid: mr.iid };
   }
   const snippet = snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key);
