@@ -66,6 +66,11 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
    * public projects and groups (the parent's lookup says what such a caller sees); default: none.
    */
   publicReads?: string[];
+  /**
+   * The fields a list presents its records with, where they are not the placement's (a merge request's list goes
+   * without the fields of a single one); default: the placement's.
+   */
+  listedAs?(req: SandboxRequest, where: Where): Pick<ResourceDef, 'fields' | 'without'>;
   /** The list is answered whole, without pagination, as the service answers it (a merge request's draft notes). */
   unpaginated?: boolean;
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
@@ -151,8 +156,8 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     if (!record) throw errors.notFound(notFound);
     return record;
   };
-  const present = (record: T, req: SandboxRequest, where: Where): Values =>
-    presentRecord(where.placement, record, hooks.computed?.(record, req, where.parent, where));
+  const present = (record: T, req: SandboxRequest, where: Where, declared: Pick<ResourceDef, 'fields' | 'without'> = where.placement): Values =>
+    presentRecord(declared, record, hooks.computed?.(record, req, where.parent, where));
   const insert = (db: Db, key: string, parentId: number, values: Partial<T>, now: Date): T => {
     const placement = placementOf(key);
     const at = now.toISOString();
@@ -207,7 +212,8 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     const selects = (record: T, name: string, wanted: unknown): boolean => (hooks.filters?.[name] ? hooks.filters[name](record, wanted, req) : valueOf(record, name) === wanted);
     const own = visible(req, where);
     const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
-    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where))) : paginate(req, records, { present: (r) => present(r, req, where) });
+    const declared = hooks.listedAs?.(req, where);
+    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where, declared))) : paginate(req, records, { present: (r) => present(r, req, where, declared) });
   }
 
   function createOne(req: SandboxRequest, where: Where) {

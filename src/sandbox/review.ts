@@ -36,7 +36,7 @@ export const mergeRequestUrl = (rootUrl: string, project: Project, mr: MergeRequ
 
 /** The simple view of a merge request (`view=simple`, and in merge train entries): these of its declared fields. */
 const SIMPLE = ['id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'web_url'];
-const SIMPLE_VIEW = { fields: declaredMergeRequests.fields, without: Object.keys(declaredMergeRequests.fields).filter((name) => !SIMPLE.includes(name)) };
+export const SIMPLE_VIEW = { fields: declaredMergeRequests.fields, without: Object.keys(declaredMergeRequests.fields).filter((name) => !SIMPLE.includes(name)) };
 
 export const simpleMergeRequest = (mr: MergeRequest, project: Project, rootUrl: string): Values =>
   presentRecord(SIMPLE_VIEW, mr, { web_url: mergeRequestUrl(rootUrl, project, mr) });
@@ -45,23 +45,26 @@ export const simpleMergeRequest = (mr: MergeRequest, project: Project, rootUrl: 
  * The password a sandbox user re-authenticates with (approving when the project requires it): the user record's
  * `password` when one was set, else this documented default.
  */
-export const DEFAULT_SANDBOX_PASSWORD = 'sandbox-password';
+const DEFAULT_SANDBOX_PASSWORD = 'sandbox-password';
 
 export function userPassword(user: User): string {
   return typeof user.password === 'string' ? user.password : DEFAULT_SANDBOX_PASSWORD;
 }
 
+/** What a merge request's approval state is made of. */
+type Approvals = Pick<MergeRequest, 'state' | 'detailed_merge_status' | 'approvals_required' | 'approved_by'>;
+
 /** Approvals still needed; the free tier has optional approvals only (nothing required). */
-export function approvalsRequired(mr: MergeRequest, tier: SandboxRequest['tier']): number {
+export function approvalsRequired(mr: Approvals, tier: SandboxRequest['tier']): number {
   return tier === 'free' ? 0 : mr.approvals_required;
 }
 
-export function approvalsLeft(mr: MergeRequest, tier: SandboxRequest['tier']): number {
+export function approvalsLeft(mr: Approvals, tier: SandboxRequest['tier']): number {
   return Math.max(0, approvalsRequired(mr, tier) - mr.approved_by.length);
 }
 
 /** Keeps detailed_merge_status in step with approvals (other statuses are left alone). */
-export function refreshApprovalStatus(mr: MergeRequest, tier: SandboxRequest['tier']): void {
+export function refreshApprovalStatus(mr: Approvals, tier: SandboxRequest['tier']): void {
   if (mr.state !== 'opened' || !['mergeable', 'not_approved'].includes(mr.detailed_merge_status)) return;
   mr.detailed_merge_status = approvalsLeft(mr, tier) > 0 ? 'not_approved' : 'mergeable';
 }
