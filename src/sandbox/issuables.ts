@@ -1,22 +1,62 @@
-import { findGroup, groupRole, openToCaller, projectFor, projectRole, requireUser } from './auth.js';
+import { findGroup, groupRole, openToCaller, projectRole, Role } from './auth.js';
+import type { CrudHooks } from './crud.js';
+import type { Db } from './db.js';
 import { descendantGroups } from './hierarchy.js';
 import { bool, errors, int, type SandboxRequest } from './http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from './listing.js';
 import type { ParentKind } from '../api/resource.js';
 import { projects, users, type Group, type Issue, type MergeRequest, type Project } from './model.js';
 import { presentUserBasic } from './present.js';
-import { INSTANCE, type Parent, type Values } from './records.js';
-import type { Router } from './router.js';
-import type { SandboxResponse } from './http.js';
+import { parentOf, type Parent, type Values } from './records.js';
 
 /**
- * What merge requests and issues share, as the issues and merge requests modules serve them: who may read them, the
- * projects a list covers (a project's, a group's with its subgroups, everything the caller can see) and its common
- * filters, the next IID, closing and reopening, and the parts of their answers that are alike.
+ * What merge requests and issues share, as the issues and merge requests modules serve them (issuableHooks): who may
+ * read them, the projects a list covers (a project's, a group's with its subgroups, everything the caller can see)
+ * and its common filters, the next IID, closing and reopening, and the parts of their answers that are alike.
  */
 
+/** What is particular to issues or to merge requests among what issuableHooks serves. */
+export interface IssuableKind<T extends MergeRequest | Issue> {
+  table: (db: Db) => T[];
+  /** The role that reads them in a private project (public and internal ones are open to viewers). */
+  readRole: number;
+  /** The states and orderings their lists take, and the filters of their own. */
+  states: string[];
+  orderBy: readonly string[];
+  filter(list: T[], req: SandboxRequest): T[];
+  /** Fires the project's webhooks: `action` is 'open' for a create, else what the update's change of state names. */
+  webhook(req: SandboxRequest, project: Project, record: T, action: string): void;
+}
+
+/**
+ * The crudModule hooks of issues and merge requests: the lists and records of public projects and groups are read
+ * without a token; a read needs a project the caller sees (its records hidden, 404, below `readRole` in a private
+ * one), a write the declared role; a group's list is refused only when the group is hidden; a list covers its
+ * parent's projects, each checked for the caller; a new one takes the project's next IID; creates and updates fire
+ * the project's webhooks.
+ */
+export function issuableHooks<T extends MergeRequest | Issue>(kind: IssuableKind<T>): CrudHooks<T> {
+  return {
+    publicReads: ['project', 'group'],
+    parent(req, placement, minRole) {
+      if (placement.parent === 'group') return listedGroup(req);
+      return parentOf(placement, req, minRole === Role[placement.roles.read] ? Role.guest : minRole);
+    },
+    visible: (db, parent, { placement }) => kind.table(db).filter((record) => placement.parent !== 'project' || record.project_id === parent.id),
+    choose: (matches, req, { parent }) => (canRead(req, parent as Project, kind.readRole) ? matches[0] : undefined),
+    listed(records, req, { parent, placement }) {
+      const scope = scopeOf(req, parent, placement.parent);
+      return kind.filter(filterIssuables(req, scope, records, kind.states, kind.readRole, kind.orderBy), req);
+    },
+    onInsert(record, { db }) {
+      record.iid = nextIid(kind.table(db), record.project_id);
+    },
+    changed: (record, req, { parent }, previous) => kind.webhook(req, parent as Project, record, previous ? hookAction(previous.state, record.state) : 'open'),
+  };
+}
+
 /** Merge requests and issues of a private project need Reporter (Guest for issues); public and internal ones are open to viewers. */
-export function canRead(req: SandboxRequest, project: Project, minRole: number): boolean {
+function canRead(req: SandboxRequest, project: Project, minRole: number): boolean {
   return projectRole(req.db, req.user, project) >= minRole || openToCaller(req, project.visibility);
 }
 
@@ -89,24 +129,6 @@ export function filterIssuables<T extends MergeRequest | Issue>(req: SandboxRequ
   }
   const { orderBy: by, sort } = ordering(req, orderBy, { orderBy: 'created_at', sort: 'desc' });
   return sortRecords(out, (record) => (by === 'title' ? record.title.toLowerCase() : ((record as unknown as Record<string, string>)[by] ?? record.created_at)), sort);
-}
-
-/** The three lists of merge requests (a project's, a group's, everything the caller can see), each with its scope. */
-export function issuableLists(api: Router, parents: Record<'project' | 'group' | 'instance', { routes: { list: string } }>, list: (req: SandboxRequest, scope: Scope) => SandboxResponse): void {
-  api.route(parents.project.routes.list, (req) => list(req, scopeOf(req, projectFor(req), 'project')), { auth: 'optional' });
-  api.route(parents.group.routes.list, (req) => list(req, scopeOf(req, listedGroup(req), 'group')), { auth: 'optional' });
-  api.route(parents.instance.routes.list, (req) => {
-    requireUser(req);
-    return list(req, scopeOf(req, INSTANCE, 'instance'));
-  });
-}
-
-/** The issue or merge request the route's iid parameter names in a project, else 404 (also when the caller may not read them there). */
-export function findIssuable<T extends MergeRequest | Issue>(req: SandboxRequest, project: Project, table: T[], read: { param: string; noun: string; minRole: number }): T {
-  if (!canRead(req, project, read.minRole)) throw errors.notFound(read.noun);
-  const record = table.find((r) => r.project_id === project.id && String(r.iid) === req.params[read.param]);
-  if (!record) throw errors.notFound(read.noun);
-  return record;
 }
 
 export const nextIid = (table: Array<{ project_id: number; iid: number }>, projectId: number): number =>

@@ -2,11 +2,9 @@ import { projectRole, Role } from '../../sandbox/auth.js';
 import { crudModule } from '../../sandbox/crud.js';
 import { projectById } from '../../sandbox/git/repository.js';
 import { bool, errors, required, type SandboxRequest } from '../../sandbox/http.js';
-import {
-  applyStateEvent, authorAndCloser, filterIssuables, hookAction, listedGroup, nextIid, references, scopeOf, UNTRACKED,
-} from '../../sandbox/issuables.js';
+import { applyStateEvent, authorAndCloser, issuableHooks, references, UNTRACKED } from '../../sandbox/issuables.js';
 import { issues, type Issue, type Project } from '../../sandbox/model.js';
-import { parentOf, type Values } from '../../sandbox/records.js';
+import type { Values } from '../../sandbox/records.js';
 import { issuePayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { issues as declared } from './resource.js';
@@ -60,23 +58,17 @@ function edited(req: SandboxRequest, project: Project, issue: Issue): Values {
 
 const hookOf = (issue: Issue) => (issue.confidential ? 'confidential_issues_events' : 'issues_events');
 
+/** An issue list's own filter: confidentiality. */
+function byConfidentiality(list: Issue[], req: SandboxRequest): Issue[] {
+  const confidential = bool(req.query.confidential);
+  return confidential === undefined ? list : list.filter((issue) => Boolean(issue.confidential) === confidential);
+}
+
 export const issuesModule = crudModule<Issue>(declared, {
-  publicReads: ['project', 'group'],
-  // A group's list is refused only when the group is hidden: each of its projects' issues are checked for the caller.
-  parent: (req, placement, minRole) => (placement.parent === 'group' ? listedGroup(req) : parentOf(placement, req, minRole)),
-  visible: (db, parent, { placement }) => issues(db).filter((issue) => placement.parent !== 'project' || issue.project_id === parent.id),
-  listed(records, req, { parent, placement }) {
-    const listed = filterIssuables(req, scopeOf(req, parent, placement.parent), records, STATES, Role.guest, ORDER_BY);
-    const confidential = bool(req.query.confidential);
-    return confidential === undefined ? listed : listed.filter((issue) => Boolean(issue.confidential) === confidential);
-  },
+  ...issuableHooks<Issue>({
+    table: issues, readRole: Role.guest, states: STATES, orderBy: ORDER_BY, filter: byConfidentiality,
+    webhook: (req, project, issue, action) => fireProjectHooks(req, project, hookOf(issue), issuePayload(req, project, issue, action, req.user!)),
+  }),
   input: (req, { parent }, previous) => (previous ? edited(req, parent as Project, previous) : newIssue(req)),
-  onInsert(issue, { db }) {
-    issue.iid = nextIid(issues(db), issue.project_id);
-  },
-  changed(issue, req, { parent }, previous) {
-    const action = previous ? hookAction(previous.state, issue.state) : 'open';
-    fireProjectHooks(req, parent as Project, hookOf(issue), issuePayload(req, parent as Project, issue, action, req.user!));
-  },
   computed: (issue, req) => computed(req, issue),
 });

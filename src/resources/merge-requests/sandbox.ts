@@ -4,15 +4,13 @@ import { crudModule } from '../../sandbox/crud.js';
 import { findCommit, isAncestor, mergeBase, projectById, reachable, resolveRevision } from '../../sandbox/git/repository.js';
 import type { Db } from '../../sandbox/db.js';
 import { errors, HttpError, noContent, required, type SandboxRequest } from '../../sandbox/http.js';
-import {
-  applyStateEvent, authorAndCloser, canRead, filterIssuables, hookAction, listedGroup, nextIid, references, scopeOf, UNTRACKED,
-} from '../../sandbox/issuables.js';
+import { applyStateEvent, authorAndCloser, issuableHooks, references, UNTRACKED } from '../../sandbox/issuables.js';
 import { approvalRules, mergeRequests, type MergeRequest, type Project } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { mergeRequestUrl, refreshApprovalStatus, SIMPLE_VIEW } from '../../sandbox/review.js';
-import { parentOf, presentRecord, type Values } from '../../sandbox/records.js';
+import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Merge requests, served from their declaration: the lists (of a project, of a group with its subgroups, and
@@ -50,9 +48,8 @@ function computed(req: SandboxRequest, mr: MergeRequest): Values {
   };
 }
 
-/** The merge requests of a list that its filters select: the shared ones, then branches and draft status. */
-function filtered(req: SandboxRequest, records: MergeRequest[], scope: ReturnType<typeof scopeOf>): MergeRequest[] {
-  let list = filterIssuables(req, scope, records, MR_STATES, Role.reporter, ['created_at', 'updated_at', 'title', 'merged_at']);
+/** A merge request list's own filters: its branches and whether it is a draft. */
+function byBranchAndDraft(list: MergeRequest[], req: SandboxRequest): MergeRequest[] {
   const q = req.query;
   if (q.source_branch) list = list.filter((mr) => mr.source_branch === String(q.source_branch));
   if (q.target_branch) list = list.filter((mr) => mr.target_branch === String(q.target_branch));
@@ -123,24 +120,12 @@ function edited(req: SandboxRequest, project: Project, mr: MergeRequest): Values
 }
 
 export const mergeRequestsModule = crudModule<MergeRequest>(declared, {
-  publicReads: ['project', 'group'],
-  // Reads need a project the caller sees (its merge requests hidden from a private one's Guests, 404); writes Developer.
-  parent(req, placement, minRole) {
-    if (placement.parent === 'group') return listedGroup(req);
-    return parentOf(placement, req, minRole === Role[placement.roles.read] ? Role.guest : minRole);
-  },
-  visible: (db, parent, { placement }) => mergeRequests(db).filter((mr) => placement.parent !== 'project' || mr.project_id === parent.id),
-  choose: (matches, req, { parent }) => (canRead(req, parent as Project, Role.reporter) ? matches[0] : undefined),
-  listed: (records, req, { parent, placement }) => filtered(req, records, scopeOf(req, parent, placement.parent)),
+  ...issuableHooks<MergeRequest>({
+    table: mergeRequests, readRole: Role.reporter, states: MR_STATES, orderBy: ['created_at', 'updated_at', 'title', 'merged_at'], filter: byBranchAndDraft,
+    webhook: (req, project, mr, action) => fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, action, req.user!)),
+  }),
   listedAs: (req) => (req.query.view === 'simple' ? SIMPLE_VIEW : LISTED),
   input: (req, { parent }, previous) => (previous ? edited(req, parent as Project, previous) : newMergeRequest(req, parent as Project)),
-  onInsert(mr, { db }) {
-    mr.iid = nextIid(mergeRequests(db), mr.project_id);
-  },
-  changed(mr, req, { parent }, previous) {
-    const action = previous ? hookAction(previous.state, mr.state) : 'open';
-    fireProjectHooks(req, parent as Project, 'merge_requests_events', mergeRequestPayload(req, parent as Project, mr, action, req.user!));
-  },
   computed: (mr, req) => computed(req, mr),
   servedElsewhere: [declared.parents.project.routes.delete],
   routes(api) {
