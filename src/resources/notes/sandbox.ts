@@ -5,7 +5,7 @@ import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { issues, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { ordering, sortRecords } from '../../sandbox/listing.js';
+import { ordering, rubyErrors, sortRecords } from '../../sandbox/listing.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -22,9 +22,11 @@ import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
  * their merge request (draft-notes.ts; both add them with ../notes.ts). Internal notes are visible from Reporter up.
  */
 
-/** Ruby's Hash#inspect of the model errors, as the service embeds them in 400 messages. */
-function tooLong(): string {
-  return `{:note=>["is too long (maximum is ${MAX_NOTE_CHARS} characters)"]}`;
+/** The model's complaint about a note's text (blank, too long), as the service embeds it in 400 messages. */
+function textProblem(text: string): string | undefined {
+  if (!text.trim()) return rubyErrors({ note: ["can't be blank"] });
+  if (characterCount(text) > MAX_NOTE_CHARS) return rubyErrors({ note: [`is too long (maximum is ${MAX_NOTE_CHARS} characters)`] });
+  return undefined;
 }
 
 /** What a note's answer has beyond its stored fields: its author, and what the service derives. */
@@ -142,8 +144,8 @@ function createNote(req: SandboxRequest, type: NoteableType) {
   const body = req.input.body;
   if (body === undefined || body === null) throw errors.missing('body');
   const text = String(body);
-  if (!text.trim()) throw errors.badRequest(`Note {:note=>["can't be blank"]}`);
-  if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Note ${tooLong()}`);
+  const problem = textProblem(text);
+  if (problem) throw errors.badRequest(`Note ${problem}`);
   const role = projectRole(req.db, user, ref.project);
   const at = createdAt(req, user, role);
   // internal overrides the deprecated confidential; marking notes internal needs Reporter.
@@ -163,8 +165,8 @@ function updateNote(req: SandboxRequest, type: NoteableType) {
   if (note.system) throw errors.forbidden();
   if (req.input.body !== undefined && req.input.body !== null) {
     const text = String(req.input.body);
-    if (!text.trim()) throw errors.badRequest(`Failed to save note {:note=>["can't be blank"]}`);
-    if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Failed to save note ${tooLong()}`);
+    const problem = textProblem(text);
+    if (problem) throw errors.badRequest(`Failed to save note ${problem}`);
     note.body = text;
   }
   const confidential = bool(req.input.confidential) ?? bool(req.input.internal);
