@@ -61,6 +61,16 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   visible?(db: Db, parent: Parent, where: Where): T[];
   /** The records its list shows, of those (a project's protected branches list its groups' too); default: those. */
   listed?(records: T[], req: SandboxRequest, where: Where): T[];
+  /**
+   * The placements (by key) whose list and get answer callers without a token too, as the service answers them for
+   * public projects and groups (the parent's lookup says what such a caller sees); default: none.
+   */
+  publicReads?: string[];
+  /**
+   * The fields a list presents its records with, where they are not the placement's (a merge request's list goes
+   * without the fields of a single one); default: the placement's.
+   */
+  listedAs?(req: SandboxRequest, where: Where): Pick<ResourceDef, 'fields' | 'without'>;
   /** The list is answered whole, without pagination, as the service answers it (a merge request's draft notes). */
   unpaginated?: boolean;
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
@@ -78,8 +88,11 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
    * record before an update.
    */
   input?(req: SandboxRequest, where: Where, previous: T | undefined): Values;
-  /** What follows a create, an update or a delete (a merge request needs the approvals its rules add up to). */
-  changed?(record: T, req: SandboxRequest, where: Where): void;
+  /**
+   * What follows a create, an update or a delete (a merge request needs the approvals its rules add up to);
+   * `previous` is the record as it was before an update (an issue's webhook tells a close from an edit).
+   */
+  changed?(record: T, req: SandboxRequest, where: Where, previous?: T): void;
   /** Completes a new record as it is stored, created or seeded: values the service derives, which may name its id. */
   onInsert?(record: T, context: { db: Db; now: Date }): void;
   /** Values of declared read-only fields the sandbox computes when presenting (rendered URLs, `expired`). */
@@ -143,8 +156,8 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     if (!record) throw errors.notFound(notFound);
     return record;
   };
-  const present = (record: T, req: SandboxRequest, where: Where): Values =>
-    presentRecord(where.placement, record, hooks.computed?.(record, req, where.parent, where));
+  const present = (record: T, req: SandboxRequest, where: Where, declared: Pick<ResourceDef, 'fields' | 'without'> = where.placement): Values =>
+    presentRecord(declared, record, hooks.computed?.(record, req, where.parent, where));
   const insert = (db: Db, key: string, parentId: number, values: Partial<T>, now: Date): T => {
     const placement = placementOf(key);
     const at = now.toISOString();
@@ -172,12 +185,13 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     };
     const ours = (route: string | undefined): string | undefined => (route && !hooks.servedElsewhere?.includes(route) ? route : undefined);
     const [list, get, create, update, remove] = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => ours(placement.routes[verb]));
-    if (list) api.route(list, (req) => listed(req, at(req, false)));
+    const reads = hooks.publicReads?.includes(key) ? { auth: 'optional' as const } : undefined;
+    if (list) api.route(list, (req) => listed(req, at(req, false)), reads);
     if (get) {
       api.route(get, (req) => {
         const where = at(req, false);
         return ok(present(find(req, where), req, where));
-      });
+      }, reads);
     }
     if (create) api.route(create, (req) => createOne(req, at(req, true)));
     if (update) api.route(update, (req) => updateOne(req, at(req, true)));
@@ -198,7 +212,8 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     const selects = (record: T, name: string, wanted: unknown): boolean => (hooks.filters?.[name] ? hooks.filters[name](record, wanted, req) : valueOf(record, name) === wanted);
     const own = visible(req, where);
     const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
-    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where))) : paginate(req, records, { present: (r) => present(r, req, where) });
+    const declared = hooks.listedAs?.(req, where);
+    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where, declared))) : paginate(req, records, { present: (r) => present(r, req, where, declared) });
   }
 
   function createOne(req: SandboxRequest, where: Where) {
@@ -233,11 +248,12 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
 
   function updateOne(req: SandboxRequest, where: Where) {
     const record = find(req, where);
+    const previous = { ...record };
     const next: Values = { ...record, ...(hooks.input ? hooks.input(req, where, record) : declaredChanges(req)) };
     hooks.validate?.(next as unknown as T, req, record, where);
     Object.assign(record, next);
     if ('updated_at' in resource.fields) Object.assign(record, { updated_at: req.now().toISOString() });
-    hooks.changed?.(record, req, where);
+    hooks.changed?.(record, req, where, previous);
     return ok(present(record, req, where));
   }
 

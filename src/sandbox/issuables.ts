@@ -1,20 +1,72 @@
-import { findGroup, groupRole, openToCaller, projectFor, projectRole, requireUser } from './auth.js';
+import { findGroup, groupRole, openToCaller, projectRole, Role } from './auth.js';
+import type { CrudHooks } from './crud.js';
+import type { Db } from './db.js';
 import { descendantGroups } from './hierarchy.js';
 import { bool, errors, int, type SandboxRequest } from './http.js';
 import { intList, matches, ordering, sortRecords, timeParam } from './listing.js';
-import { projects, users, type Issue, type MergeRequest, type Project } from './model.js';
-import type { Router } from './router.js';
-import type { SandboxResponse } from './http.js';
+import type { ParentKind } from '../api/resource.js';
+import { projects, users, type Group, type Issue, type MergeRequest, type Project } from './model.js';
+import { presentUserBasic } from './present.js';
+import { parentOf, type Parent, type Values } from './records.js';
 
 /**
- * What merge requests and issues share, as the issues and merge requests modules serve them: who may read them, the
- * projects a list covers (a project's, a group's with its subgroups, everything the caller can see) and its common
- * filters, the next IID, closing and reopening, and the parts of their answers that are alike.
+ * What merge requests and issues share, as the issues and merge requests modules serve them (issuableHooks): who may
+ * read them, the projects a list covers (a project's, a group's with its subgroups, everything the caller can see)
+ * and its common filters, the next IID, closing and reopening, and the parts of their answers that are alike.
  */
 
+/** What is particular to issues or to merge requests among what issuableHooks serves. */
+export interface IssuableKind<T extends MergeRequest | Issue> {
+  table: (db: Db) => T[];
+  /** The role that reads them in a private project (public and internal ones are open to viewers). */
+  readRole: number;
+  /** The states and orderings their lists take, and the filters of their own. */
+  states: string[];
+  orderBy: readonly string[];
+  filter(list: T[], req: SandboxRequest): T[];
+  /** Fires the project's webhooks: `action` is 'open' for a create, else what the update's change of state names. */
+  webhook(req: SandboxRequest, project: Project, record: T, action: string): void;
+}
+
+/**
+ * The crudModule hooks of issues and merge requests: the lists and records of public projects and groups are read
+ * without a token; a read needs a project the caller sees (its records hidden, 404, below `readRole` in a private
+ * one), a write the declared role; a group's list is refused only when the group is hidden; a list covers its
+ * parent's projects, each checked for the caller; a new one takes the project's next IID; creates and updates fire
+ * the project's webhooks.
+ */
+export function issuableHooks<T extends MergeRequest | Issue>(kind: IssuableKind<T>): CrudHooks<T> {
+  return {
+    publicReads: ['project', 'group'],
+    parent(req, placement, minRole) {
+      if (placement.parent === 'group') return listedGroup(req);
+      return parentOf(placement, req, minRole === Role[placement.roles.read] ? Role.guest : minRole);
+    },
+    visible: (db, parent, { placement }) => kind.table(db).filter((record) => placement.parent !== 'project' || record.project_id === parent.id),
+    choose: (matches, req, { parent }) => (canRead(req, parent as Project, kind.readRole) ? matches[0] : undefined),
+    listed(records, req, { parent, placement }) {
+      const scope = scopeOf(req, parent, placement.parent);
+      return kind.filter(filterIssuables(req, scope, records, kind.states, kind.readRole, kind.orderBy), req);
+    },
+    onInsert(record, { db }) {
+      record.iid = nextIid(kind.table(db), record.project_id);
+    },
+    changed: (record, req, { parent }, previous) => kind.webhook(req, parent as Project, record, previous ? hookAction(previous.state, record.state) : 'open'),
+  };
+}
+
 /** Merge requests and issues of a private project need Reporter (Guest for issues); public and internal ones are open to viewers. */
-export function canRead(req: SandboxRequest, project: Project, minRole: number): boolean {
+function canRead(req: SandboxRequest, project: Project, minRole: number): boolean {
   return projectRole(req.db, req.user, project) >= minRole || openToCaller(req, project.visibility);
+}
+
+/** The author and the closer of an issue or a merge request, as their answers present them (null when none). */
+export function authorAndCloser(req: SandboxRequest, record: MergeRequest | Issue): Values {
+  const presented = (id: number | undefined): Values | null => {
+    const user = id === undefined ? undefined : users(req.db).find((u) => u.id === id);
+    return user ? presentUserBasic(user, req.rootUrl) : null;
+  };
+  return { author: presented(record.author_id), closed_by: presented(record.closed_by_id) };
 }
 
 /** `!1` or `#1` as the service's references name it, short, relative and full. */
@@ -31,20 +83,19 @@ export const UNTRACKED = {
 /** The projects a list covers, each checked for the caller's right to read. */
 export type Scope = { projects: Project[]; defaultScope: 'all' | 'created_by_me' };
 
-export function projectScope(req: SandboxRequest): Scope {
-  return { projects: [projectFor(req)], defaultScope: 'all' };
-}
-
-export function groupScope(req: SandboxRequest): Scope {
+/** The group of a group's list: 404 when it is private and the caller no member (anyone lists a public or internal one's). */
+export function listedGroup(req: SandboxRequest): Group {
   const group = findGroup(req.db, req.params.group);
   if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
-  const ids = new Set([group.id, ...(bool(req.query.include_subgroups) === false ? [] : descendantGroups(req.db, group.id).map((g) => g.id))]);
-  return { projects: projects(req.db).filter((p) => ids.has(p.namespace_id)), defaultScope: 'all' };
+  return group;
 }
 
-export function globalScope(req: SandboxRequest): Scope {
-  requireUser(req);
-  return { projects: projects(req.db), defaultScope: 'created_by_me' };
+/** What a list of a project, of a group (with its subgroups unless include_subgroups=false) or of the instance covers. */
+export function scopeOf(req: SandboxRequest, parent: Parent, kind: ParentKind): Scope {
+  if (kind === 'project') return { projects: [parent as Project], defaultScope: 'all' };
+  if (kind === 'instance') return { projects: projects(req.db), defaultScope: 'created_by_me' };
+  const ids = new Set([parent.id, ...(bool(req.query.include_subgroups) === false ? [] : descendantGroups(req.db, parent.id).map((g) => g.id))]);
+  return { projects: projects(req.db).filter((p) => ids.has(p.namespace_id)), defaultScope: 'all' };
 }
 
 /** The `scope` filter: the caller's own, or all (the sandbox assigns and asks reviews of no one). */
@@ -78,21 +129,6 @@ export function filterIssuables<T extends MergeRequest | Issue>(req: SandboxRequ
   }
   const { orderBy: by, sort } = ordering(req, orderBy, { orderBy: 'created_at', sort: 'desc' });
   return sortRecords(out, (record) => (by === 'title' ? record.title.toLowerCase() : ((record as unknown as Record<string, string>)[by] ?? record.created_at)), sort);
-}
-
-/** The three lists of issues or merge requests (a project's, a group's, everything the caller can see), each with its scope. */
-export function issuableLists(api: Router, parents: Record<'project' | 'group' | 'instance', { routes: { list: string } }>, list: (req: SandboxRequest, scope: Scope) => SandboxResponse): void {
-  api.route(parents.project.routes.list, (req) => list(req, projectScope(req)), { auth: 'optional' });
-  api.route(parents.group.routes.list, (req) => list(req, groupScope(req)), { auth: 'optional' });
-  api.route(parents.instance.routes.list, (req) => list(req, globalScope(req)));
-}
-
-/** The issue or merge request the route's iid parameter names in a project, else 404 (also when the caller may not read them there). */
-export function findIssuable<T extends MergeRequest | Issue>(req: SandboxRequest, project: Project, table: T[], read: { param: string; noun: string; minRole: number }): T {
-  if (!canRead(req, project, read.minRole)) throw errors.notFound(read.noun);
-  const record = table.find((r) => r.project_id === project.id && String(r.iid) === req.params[read.param]);
-  if (!record) throw errors.notFound(read.noun);
-  return record;
 }
 
 export const nextIid = (table: Array<{ project_id: number; iid: number }>, projectId: number): number =>

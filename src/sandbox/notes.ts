@@ -4,7 +4,7 @@ import { notesTable, type Note } from './model.js';
 
 /** Adding a note (a comment, a reply in a thread, a diff note): the notes routes and published draft notes share it. */
 
-export function newDiscussionId(db: Db): string {
+function newDiscussionId(db: Db): string {
   return createHash('sha1').update(`discussion-${db.nextId('discussions')}-${Math.random()}`).digest('hex');
 }
 

@@ -21,16 +21,12 @@ export function protectDefaultBranches(db: Db): void {
   for (const project of projects(db)) protectDefaultBranch(db, project);
 }
 
-/** Merge requests of a private project are visible from Reporter up; of public and internal ones to every viewer. */
-export function requireMergeRequestAccess(req: SandboxRequest, project: Project): number {
-  const role = projectRole(req.db, req.user, project);
-  if (project.visibility === 'private' && role < Role.reporter) throw errors.notFound('Merge Request');
-  return role;
-}
-
-/** The merge request of `:merge_request_iid`, 404 "Merge Request Not Found" when it does not exist or is hidden. */
+/**
+ * The merge request of `:merge_request_iid`, 404 "Merge Request Not Found" when it does not exist or is hidden (merge
+ * requests of a private project are visible from Reporter up; of public and internal ones to every viewer).
+ */
 export function findMergeRequest(req: SandboxRequest, project: Project): MergeRequest {
-  requireMergeRequestAccess(req, project);
+  if (project.visibility === 'private' && projectRole(req.db, req.user, project) < Role.reporter) throw errors.notFound('Merge Request');
   const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === req.params.merge_request_iid);
   if (!mr) throw errors.notFound('Merge Request');
   return mr;
@@ -40,7 +36,7 @@ export const mergeRequestUrl = (rootUrl: string, project: Project, mr: MergeRequ
 
 /** The simple view of a merge request (`view=simple`, and in merge train entries): these of its declared fields. */
 const SIMPLE = ['id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'web_url'];
-const SIMPLE_VIEW = { fields: declaredMergeRequests.fields, without: Object.keys(declaredMergeRequests.fields).filter((name) => !SIMPLE.includes(name)) };
+export const SIMPLE_VIEW = { fields: declaredMergeRequests.fields, without: Object.keys(declaredMergeRequests.fields).filter((name) => !SIMPLE.includes(name)) };
 
 export const simpleMergeRequest = (mr: MergeRequest, project: Project, rootUrl: string): Values =>
   presentRecord(SIMPLE_VIEW, mr, { web_url: mergeRequestUrl(rootUrl, project, mr) });
@@ -49,27 +45,26 @@ export const simpleMergeRequest = (mr: MergeRequest, project: Project, rootUrl: 
  * The password a sandbox user re-authenticates with (approving when the project requires it): the user record's
  * `password` when one was set, else this documented default.
  */
-export const DEFAULT_SANDBOX_PASSWORD = 'sandbox-password';
+const DEFAULT_SANDBOX_PASSWORD = 'sandbox-password';
 
 export function userPassword(user: User): string {
   return typeof user.password === 'string' ? user.password : DEFAULT_SANDBOX_PASSWORD;
 }
 
-export function projectOf(db: Db, id: number): Project {
-  return projects(db).find((p) => p.id === id)!;
-}
+/** What a merge request's approval state is made of. */
+type Approvals = Pick<MergeRequest, 'state' | 'detailed_merge_status' | 'approvals_required' | 'approved_by'>;
 
 /** Approvals still needed; the free tier has optional approvals only (nothing required). */
-export function approvalsRequired(mr: MergeRequest, tier: SandboxRequest['tier']): number {
+export function approvalsRequired(mr: Approvals, tier: SandboxRequest['tier']): number {
   return tier === 'free' ? 0 : mr.approvals_required;
 }
 
-export function approvalsLeft(mr: MergeRequest, tier: SandboxRequest['tier']): number {
+export function approvalsLeft(mr: Approvals, tier: SandboxRequest['tier']): number {
   return Math.max(0, approvalsRequired(mr, tier) - mr.approved_by.length);
 }
 
 /** Keeps detailed_merge_status in step with approvals (other statuses are left alone). */
-export function refreshApprovalStatus(mr: MergeRequest, tier: SandboxRequest['tier']): void {
+export function refreshApprovalStatus(mr: Approvals, tier: SandboxRequest['tier']): void {
   if (mr.state !== 'opened' || !['mergeable', 'not_approved'].includes(mr.detailed_merge_status)) return;
   mr.detailed_merge_status = approvalsLeft(mr, tier) > 0 ? 'not_approved' : 'mergeable';
 }

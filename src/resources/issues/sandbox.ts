@@ -1,14 +1,10 @@
-import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
-import { bool, created, errors, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import {
-  applyStateEvent, filterIssuables, findIssuable, hookAction, issuableLists, nextIid, references, UNTRACKED, type Scope,
-} from '../../sandbox/issuables.js';
-import { issues, users, type Issue, type Project } from '../../sandbox/model.js';
-import type { SandboxModule } from '../../sandbox/module.js';
-import { paginate } from '../../sandbox/pagination.js';
-import { presentUserBasic } from '../../sandbox/present.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
-import { projectOf } from '../../sandbox/review.js';
+import { projectRole, Role } from '../../sandbox/auth.js';
+import { crudModule } from '../../sandbox/crud.js';
+import { projectById } from '../../sandbox/git/repository.js';
+import { bool, errors, required, type SandboxRequest } from '../../sandbox/http.js';
+import { applyStateEvent, authorAndCloser, issuableHooks, references, UNTRACKED } from '../../sandbox/issuables.js';
+import { issues, type Issue, type Project } from '../../sandbox/model.js';
+import type { Values } from '../../sandbox/records.js';
 import { issuePayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { issues as declared } from './resource.js';
@@ -30,15 +26,12 @@ const UNSTORED = {
 
 /** What an issue's answer has that it does not store (fields it leaves unset answer null). */
 function computed(req: SandboxRequest, issue: Issue): Values {
-  const project = projectOf(req.db, issue.project_id);
-  const author = users(req.db).find((u) => u.id === issue.author_id);
-  const closedBy = issue.closed_by_id === undefined ? undefined : users(req.db).find((u) => u.id === issue.closed_by_id);
+  const project = projectById(req.db, issue.project_id)!;
   const api = `${req.baseUrl}/projects/${project.id}`;
   const self = `${api}/issues/${issue.iid}`;
   return {
     ...UNSTORED,
-    closed_by: closedBy ? presentUserBasic(closedBy, req.rootUrl) : null,
-    author: author ? presentUserBasic(author, req.rootUrl) : null,
+    ...authorAndCloser(req, issue),
     confidential: issue.confidential ?? false,
     web_url: `${req.rootUrl}/${project.path_with_namespace}/-/issues/${issue.iid}`,
     _links: { self, notes: `${self}/notes`, award_emoji: `${self}/award_emoji`, project: api, closed_as_duplicate_of: null },
@@ -46,55 +39,36 @@ function computed(req: SandboxRequest, issue: Issue): Values {
   };
 }
 
-const presented = (req: SandboxRequest, issue: Issue): Values => presentRecord(declared, issue, computed(req, issue));
-
-
-function list(req: SandboxRequest, scope: Scope) {
-  let listed = filterIssuables(req, scope, issues(req.db), STATES, Role.guest, ORDER_BY);
-  const confidential = bool(req.query.confidential);
-  if (confidential !== undefined) listed = listed.filter((issue) => Boolean(issue.confidential) === confidential);
-  return paginate(req, listed, { present: (issue) => presented(req, issue) });
+/** A new issue: its title (required), description ("" when none), confidentiality; opened by the caller. */
+function newIssue(req: SandboxRequest): Values {
+  const title = String(required(req, 'title'));
+  return { title, description: String(req.input.description ?? ''), state: 'opened', author_id: req.user!.id, confidential: Boolean(bool(req.input.confidential)) };
 }
 
-const find = (req: SandboxRequest, project: Project): Issue => findIssuable(req, project, issues(req.db), { param: 'issue_iid', noun: 'Issue', minRole: Role.guest });
+/** The issue as an update leaves it: only its author or a Reporter changes it. */
+function edited(req: SandboxRequest, project: Project, issue: Issue): Values {
+  if (issue.author_id !== req.user!.id && projectRole(req.db, req.user, project) < Role.reporter) throw errors.forbidden();
+  const next: Issue & Values = { ...issue };
+  if (req.input.title !== undefined) next.title = String(req.input.title);
+  if (req.input.description !== undefined) next.description = String(req.input.description ?? '');
+  next.confidential = bool(req.input.confidential) ?? next.confidential;
+  applyStateEvent(req, next);
+  return next;
+}
 
 const hookOf = (issue: Issue) => (issue.confidential ? 'confidential_issues_events' : 'issues_events');
 
-function create(req: SandboxRequest) {
-  const project = projectFor(req, Role.guest);
-  const title = String(required(req, 'title'));
-  const at = req.now().toISOString();
-  const issue: Issue = {
-    id: req.db.nextId('issues'), iid: nextIid(issues(req.db), project.id), project_id: project.id, title,
-    description: String(req.input.description ?? ''), state: 'opened', author_id: req.user!.id, created_at: at, updated_at: at,
-    confidential: Boolean(bool(req.input.confidential)),
-  };
-  issues(req.db).push(issue);
-  fireProjectHooks(req, project, hookOf(issue), issuePayload(req, project, issue, 'open', req.user!));
-  return created(presented(req, issue));
+/** An issue list's own filter: confidentiality. */
+function byConfidentiality(list: Issue[], req: SandboxRequest): Issue[] {
+  const confidential = bool(req.query.confidential);
+  return confidential === undefined ? list : list.filter((issue) => Boolean(issue.confidential) === confidential);
 }
 
-function update(req: SandboxRequest) {
-  const project = projectFor(req, Role.guest);
-  const issue = find(req, project);
-  if (issue.author_id !== req.user!.id && projectRole(req.db, req.user, project) < Role.reporter) throw errors.forbidden();
-  if (req.input.title !== undefined) issue.title = String(req.input.title);
-  if (req.input.description !== undefined) issue.description = String(req.input.description ?? '');
-  const confidential = bool(req.input.confidential);
-  if (confidential !== undefined) issue.confidential = confidential;
-  const before = issue.state;
-  applyStateEvent(req, issue);
-  issue.updated_at = req.now().toISOString();
-  fireProjectHooks(req, project, hookOf(issue), issuePayload(req, project, issue, hookAction(before, issue.state), req.user!));
-  return ok(presented(req, issue));
-}
-
-export const issuesModule: SandboxModule = {
-  routes(api) {
-    const { project } = declared.parents;
-    issuableLists(api, declared.parents, list);
-    api.route(project.routes.get, (req) => ok(presented(req, find(req, projectFor(req)))), { auth: 'optional' });
-    api.route(project.routes.create, create);
-    api.route(project.routes.update, update);
-  },
-};
+export const issuesModule = crudModule<Issue>(declared, {
+  ...issuableHooks<Issue>({
+    table: issues, readRole: Role.guest, states: STATES, orderBy: ORDER_BY, filter: byConfidentiality,
+    webhook: (req, project, issue, action) => fireProjectHooks(req, project, hookOf(issue), issuePayload(req, project, issue, action, req.user!)),
+  }),
+  input: (req, { parent }, previous) => (previous ? edited(req, parent as Project, previous) : newIssue(req)),
+  computed: (issue, req) => computed(req, issue),
+});

@@ -2,9 +2,9 @@ import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
 import { mergeRequestApprovals } from './resource.js';
 import type { Db } from '../../sandbox/db.js';
 import { created, errors, ok, type SandboxRequest, type Tier } from '../../sandbox/http.js';
-import { approvalRules, mergeRequests, repositories, users, type MergeRequest, type Project, type User } from '../../sandbox/model.js';
+import { approvalRules, mergeRequests, repositories, users, type Commit, type MergeRequest, type Project, type User } from '../../sandbox/model.js';
 import { presentUserBasic } from '../../sandbox/present.js';
-import { findCommit } from '../../sandbox/git/repository.js';
+import { findCommit, reachable } from '../../sandbox/git/repository.js';
 import { joinTrainIfScheduled, removeFromTrain } from '../../sandbox/merge-trains.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import {
@@ -25,17 +25,18 @@ function approver(user: User, rootUrl: string): Record<string, unknown> {
   return { name, username, id, state, avatar_url, web_url };
 }
 
-/** Authors of the commits the merge request adds (those not already on its target branch). */
+/** The commits of a first-parent history (none when the sha names no commit). */
+function firstParentHistory(db: Db, projectId: number, sha: string | undefined): Commit[] {
+  const head = sha ? findCommit(db, projectId, sha) : undefined;
+  return head ? reachable(db, [head], { firstParent: true }) : [];
+}
+
+/** Authors of the commits the merge request adds (those of its head's first-parent history not on its target branch's). */
 function committerEmails(db: Db, mr: MergeRequest): Set<string> {
   const target = repositories(db).find((r) => r.project_id === mr.project_id)?.branches[mr.target_branch];
-  const onTarget = new Set<string>();
-  for (let c = target ? findCommit(db, mr.project_id, target) : undefined; c; c = c.parent_ids[0] ? findCommit(db, mr.project_id, c.parent_ids[0]) : undefined) onTarget.add(c.id);
-  const emails = new Set<string>();
-  for (let c = findCommit(db, mr.project_id, mr.sha); c && !onTarget.has(c.id); c = c.parent_ids[0] ? findCommit(db, mr.project_id, c.parent_ids[0]) : undefined) {
-    emails.add(c.author_email.toLowerCase());
-    emails.add(c.committer_email.toLowerCase());
-  }
-  return emails;
+  const onTarget = new Set(firstParentHistory(db, mr.project_id, target).map((c) => c.id));
+  const added = firstParentHistory(db, mr.project_id, mr.sha).filter((c) => !onTarget.has(c.id));
+  return new Set(added.flatMap((c) => [c.author_email.toLowerCase(), c.committer_email.toLowerCase()]));
 }
 
 /** Whether the user may approve now; eligibility rules of the project settings included. */

@@ -14,6 +14,12 @@ const call = (...args: Parameters<TestSandbox['call']>) => sandbox.call(...args)
 const iids = (body: Array<{ iid: number }>) => body.map((r) => r.iid);
 
 describe('sandbox: merge requests', () => {
+  it('refuses an update to a target branch that does not exist with 422 and changes nothing the same request gave', async () => {
+    const before = (await call('GET', '/projects/acme%2Fapi/merge_requests/1')).body;
+    expect(await call('PUT', '/projects/acme%2Fapi/merge_requests/1', { title: 'renamed', target_branch: 'nope' })).toEqual({ status: 422, body: { message: ['Target branch does not exist'] } });
+    expect((await call('GET', '/projects/acme%2Fapi/merge_requests/1')).body).toMatchObject({ title: before.title, target_branch: before.target_branch, updated_at: before.updated_at });
+  });
+
   it('lists and gets merge requests with the service\'s fields', async () => {
     const list = await call('GET', '/projects/acme%2Fapi/merge_requests');
     expect(list.body[0]).toMatchObject({

@@ -1,23 +1,21 @@
 import { mergeRequests as declared } from './resource.js';
 import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
-import { findCommit, isAncestor, mergeBase, reachable, resolveRevision } from '../../sandbox/git/repository.js';
+import { crudModule } from '../../sandbox/crud.js';
+import { findCommit, isAncestor, mergeBase, projectById, reachable, resolveRevision } from '../../sandbox/git/repository.js';
 import type { Db } from '../../sandbox/db.js';
-import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import {
-  applyStateEvent, filterIssuables, findIssuable, hookAction, issuableLists, nextIid, references, UNTRACKED, type Scope,
-} from '../../sandbox/issuables.js';
-import { approvalRules, mergeRequests, users, type MergeRequest, type Project } from '../../sandbox/model.js';
-import type { SandboxModule } from '../../sandbox/module.js';
+import { errors, HttpError, noContent, required, type SandboxRequest } from '../../sandbox/http.js';
+import { applyStateEvent, authorAndCloser, issuableHooks, references, UNTRACKED } from '../../sandbox/issuables.js';
+import { approvalRules, mergeRequests, type MergeRequest, type Project } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentUserBasic } from '../../sandbox/present.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
-import { mergeRequestUrl, projectOf, refreshApprovalStatus, simpleMergeRequest } from '../../sandbox/review.js';
+import { mergeRequestUrl, refreshApprovalStatus, SIMPLE_VIEW } from '../../sandbox/review.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
- * Merge requests: the lists (of a project, of a group with its subgroups, and everything the caller can
- * see) with the service's filters, single records, creating them, and changing title, description and state.
+ * Merge requests, served from their declaration: the lists (of a project, of a group with its subgroups, and
+ * everything the caller can see) with the service's filters, single records, creating them, and changing title,
+ * description, target branch and state; the merge requests a commit is in; deleting (owners).
  */
 
 const MR_STATES = ['opened', 'closed', 'locked', 'merged', 'all'];
@@ -29,14 +27,12 @@ const names = Object.keys(declared.fields);
 const LISTED = { fields: declared.fields, without: names.slice(names.indexOf('subscribed')) };
 
 /** What a merge request's answer has that is not stored (fields it leaves unset answer null). */
-function computed(req: SandboxRequest, mr: MergeRequest, project: Project): Values {
-  const author = users(req.db).find((u) => u.id === mr.author_id);
-  const closedBy = mr.closed_by_id === undefined ? undefined : users(req.db).find((u) => u.id === mr.closed_by_id);
+function computed(req: SandboxRequest, mr: MergeRequest): Values {
+  const project = projectById(req.db, mr.project_id)!;
   const target = resolveRevision(req.db, project, mr.target_branch);
   return {
-    closed_by: closedBy ? presentUserBasic(closedBy, req.rootUrl) : null,
+    ...authorAndCloser(req, mr),
     user_notes_count: 0, upvotes: 0, downvotes: 0,
-    author: author ? presentUserBasic(author, req.rootUrl) : null,
     assignees: [], reviewers: [], labels: [],
     source_project_id: mr.project_id, target_project_id: mr.project_id,
     draft: DRAFT.test(mr.title), work_in_progress: DRAFT.test(mr.title),
@@ -52,19 +48,14 @@ function computed(req: SandboxRequest, mr: MergeRequest, project: Project): Valu
   };
 }
 
-/** A merge request as the service presents it: one alone (`detail`) with every declared field, in a list without the last ones. */
-const presented = (req: SandboxRequest, mr: MergeRequest, detail = false): Values =>
-  presentRecord(detail ? declared : LISTED, mr, computed(req, mr, projectOf(req.db, mr.project_id)));
-
-function listMergeRequests(req: SandboxRequest, scope: Scope) {
-  let list = filterIssuables(req, scope, mergeRequests(req.db), MR_STATES, Role.reporter, ['created_at', 'updated_at', 'title', 'merged_at']);
+/** A merge request list's own filters: its branches and whether it is a draft. */
+function byBranchAndDraft(list: MergeRequest[], req: SandboxRequest): MergeRequest[] {
   const q = req.query;
   if (q.source_branch) list = list.filter((mr) => mr.source_branch === String(q.source_branch));
   if (q.target_branch) list = list.filter((mr) => mr.target_branch === String(q.target_branch));
   const wip = q.wip === undefined ? undefined : String(q.wip);
   if (wip !== undefined) list = list.filter((mr) => DRAFT.test(mr.title) === (wip === 'yes'));
-  const simple = q.view === 'simple';
-  return paginate(req, list, { present: (mr) => (simple ? simpleMergeRequest(mr, projectOf(req.db, mr.project_id), req.rootUrl) : presented(req, mr)) });
+  return list;
 }
 
 /**
@@ -82,21 +73,17 @@ function mergeRequestCommits(db: Db, project: Project, mr: MergeRequest) {
   return reachable(db, [head]).filter((c) => !before.has(c.id));
 }
 
-const findMr = (req: SandboxRequest, project: Project): MergeRequest =>
-  findIssuable(req, project, mergeRequests(req.db), { param: 'merge_request_iid', noun: 'Merge Request', minRole: Role.reporter });
-
 /** The merge requests a commit is in. */
 function ofCommit(req: SandboxRequest) {
   const project = projectFor(req, Role.reporter);
   const commit = resolveRevision(req.db, project, req.params.sha);
   if (!commit) throw errors.notFound('Commit');
   const list = mergeRequests(req.db).filter((mr) => mr.project_id === project.id && mergeRequestCommits(req.db, project, mr).some((c) => c.id === commit.id));
-  return paginate(req, list, { present: (mr) => presented(req, mr) });
+  return paginate(req, list, { present: (mr) => presentRecord(LISTED, mr, computed(req, mr)) });
 }
 
 /** A new merge request: both branches must exist and differ, and no open one may join them already. */
-function createMergeRequest(req: SandboxRequest) {
-  const project = projectFor(req, Role.developer);
+function newMergeRequest(req: SandboxRequest, project: Project): Values {
   const source = String(required(req, 'source_branch'));
   const target = String(required(req, 'target_branch'));
   const title = String(required(req, 'title'));
@@ -109,56 +96,48 @@ function createMergeRequest(req: SandboxRequest) {
   // Branch problems answer with an array of messages: 409 for a duplicate, 422 otherwise.
   if (open) throw new HttpError(409, { message: [`Another open merge request already exists for this source branch: !${open.iid}`] });
   if (problems.length) throw new HttpError(422, { message: problems });
-  const at = req.now().toISOString();
   const rules = approvalRules(req.db).filter((r) => r.project_id === project.id);
-  const mr: MergeRequest = {
-    id: req.db.nextId('merge_requests'), iid: nextIid(mergeRequests(req.db), project.id), project_id: project.id, title,
-    description: req.input.description === undefined ? null : String(req.input.description), state: 'opened', source_branch: source,
-    target_branch: target, sha: head!.id, author_id: req.user!.id, created_at: at, updated_at: at, merge_status: 'can_be_merged',
-    detailed_merge_status: 'mergeable', approvals_required: Math.max(0, ...rules.map((r) => r.approvals_required)), approved_by: [],
+  const mr = {
+    title, description: req.input.description === undefined ? null : String(req.input.description), state: 'opened' as const, source_branch: source,
+    target_branch: target, sha: head!.id, author_id: req.user!.id, merge_status: 'can_be_merged',
+    detailed_merge_status: 'mergeable', approvals_required: Math.max(0, ...rules.map((r) => r.approvals_required)), approved_by: [] as number[],
   };
   refreshApprovalStatus(mr, req.tier);
-  mergeRequests(req.db).push(mr);
-  fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, 'open', req.user!));
-  return created(presented(req, mr, true));
+  return mr;
 }
 
-/** Title, description, target branch and state changed. */
-function updateMergeRequest(req: SandboxRequest) {
-  const project = projectFor(req, Role.developer);
-  const mr = findMr(req, project);
-  if (req.input.title !== undefined) mr.title = String(req.input.title);
-  if (req.input.description !== undefined) mr.description = req.input.description === null ? null : String(req.input.description);
+/** Title, description, target branch and state as an update changes them. */
+function edited(req: SandboxRequest, project: Project, mr: MergeRequest): Values {
+  const next: MergeRequest & Values = { ...mr };
+  if (req.input.title !== undefined) next.title = String(req.input.title);
+  if (req.input.description !== undefined) next.description = req.input.description === null ? null : String(req.input.description);
   if (req.input.target_branch !== undefined) {
     if (!resolveRevision(req.db, project, String(req.input.target_branch))) throw new HttpError(422, { message: ['Target branch does not exist'] });
-    mr.target_branch = String(req.input.target_branch);
+    next.target_branch = String(req.input.target_branch);
   }
-  const before = mr.state;
-  applyStateEvent(req, mr);
-  mr.updated_at = req.now().toISOString();
-  fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, hookAction(before, mr.state), req.user!));
-  return ok(presented(req, mr, true));
+  applyStateEvent(req, next);
+  return next;
 }
 
-export const mergeRequestsModule: SandboxModule = {
+export const mergeRequestsModule = crudModule<MergeRequest>(declared, {
+  ...issuableHooks<MergeRequest>({
+    table: mergeRequests, readRole: Role.reporter, states: MR_STATES, orderBy: ['created_at', 'updated_at', 'title', 'merged_at'], filter: byBranchAndDraft,
+    webhook: (req, project, mr, action) => fireProjectHooks(req, project, 'merge_requests_events', mergeRequestPayload(req, project, mr, action, req.user!)),
+  }),
+  listedAs: (req) => (req.query.view === 'simple' ? SIMPLE_VIEW : LISTED),
+  input: (req, { parent }, previous) => (previous ? edited(req, parent as Project, previous) : newMergeRequest(req, parent as Project)),
+  computed: (mr, req) => computed(req, mr),
+  servedElsewhere: [declared.parents.project.routes.delete],
   routes(api) {
-    const mrs = declared.parents;
-    issuableLists(api, mrs, listMergeRequests);
-    api.route(mrs.project.routes.get, (req) => ok(presented(req, findMr(req, projectFor(req)), true)), { auth: 'optional' });
-    api.route(mrs.project.routes.ofCommit, ofCommit);
-    api.route(mrs.project.routes.create, createMergeRequest);
-    api.route(mrs.project.routes.update, updateMergeRequest);
-
+    api.route(declared.parents.project.routes.ofCommit, ofCommit);
     // Only administrators and the project's owners delete merge requests; the answer is 204.
-    api.route(mrs.project.routes.delete, (req) => {
+    api.route(declared.parents.project.routes.delete, (req) => {
       const project = projectFor(req);
-      const mr = findMr(req, project);
+      const mr = mergeRequestsModule.find(req, project);
       if (projectRole(req.db, req.user, project) < Role.owner) throw errors.forbidden();
       const table = mergeRequests(req.db);
       table.splice(table.indexOf(mr), 1);
       return noContent();
     });
   },
-};
-
-export { mergeRequestsModule as mergeRequests };
+});

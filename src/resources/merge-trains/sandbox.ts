@@ -8,12 +8,14 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { mergeTrains as declared } from './resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
+import { nextIid } from '../../sandbox/issuables.js';
 import { mayMerge } from '../../sandbox/protection.js';
-import { findMergeRequest, mergeBlocker, simpleMergeRequest, projectOf } from '../../sandbox/review.js';
+import { findMergeRequest, mergeBlocker, simpleMergeRequest } from '../../sandbox/review.js';
+import { projectById } from '../../sandbox/git/repository.js';
 
 /** What a car's answer has that it does not store as presented: its merge request, user and pipeline. */
 function carComputed(req: SandboxRequest, car: MergeTrainCar): Values {
-  const project = projectOf(req.db, car.project_id);
+  const project = projectById(req.db, car.project_id)!;
   const mr = mergeRequests(req.db).find((m) => m.id === car.merge_request_id)!;
   const user = users(req.db).find((u) => u.id === car.user_id)!;
   const { id, username, name, state, avatar_url, web_url } = presentUserBasic(user, req.rootUrl);
@@ -99,9 +101,8 @@ export const mergeTrains: SandboxModule = {
     const maintainer = users(db).find((u) => u.username === 'alice');
     if (!maintainer) return;
     const day = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOString();
-    const iid = Math.max(0, ...mergeRequests(db).filter((m) => m.project_id === project.id).map((m) => m.iid)) + 1;
     const merged: MergeRequest = {
-      id: db.nextId('merge_requests'), iid, project_id: project.id, title: 'Set up the CI pipeline', description: null, state: 'merged',
+      id: db.nextId('merge_requests'), iid: nextIid(mergeRequests(db), project.id), project_id: project.id, title: 'Set up the CI pipeline', description: null, state: 'merged',
       source_branch: 'ci/setup', target_branch: project.default_branch, sha: newSha(), author_id: maintainer.id,
       created_at: day(9), updated_at: day(8), merge_status: 'can_be_merged', detailed_merge_status: 'merged', approvals_required: 1, approved_by: [1],
     };

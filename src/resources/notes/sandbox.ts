@@ -3,9 +3,9 @@ import type { Placement } from '../../api/resource.js';
 import { findProject, projectFor, projectRole, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { issues, mergeRequests, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../../sandbox/model.js';
+import { issues, notesTable, snippets, users, type Note, type NoteableType, type Project, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { ordering, sortRecords } from '../../sandbox/listing.js';
+import { ordering, rubyErrors, sortRecords } from '../../sandbox/listing.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -14,7 +14,7 @@ import { notePayload, noteEvent } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { addNote } from '../../sandbox/notes.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
-import { requireMergeRequestAccess } from '../../sandbox/review.js';
+import { findMergeRequest } from '../../sandbox/review.js';
 import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
 /**
@@ -22,9 +22,11 @@ import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
  * their merge request (draft-notes.ts; both add them with ../notes.ts). Internal notes are visible from Reporter up.
  */
 
-/** Ruby's Hash#inspect of the model errors, as the service embeds them in 400 messages. */
-function tooLong(): string {
-  return `{:note=>["is too long (maximum is ${MAX_NOTE_CHARS} characters)"]}`;
+/** The model's complaint about a note's text (blank, too long), as the service embeds it in 400 messages. */
+function textProblem(text: string): string | undefined {
+  if (!text.trim()) return rubyErrors({ note: ["can't be blank"] });
+  if (characterCount(text) > MAX_NOTE_CHARS) return rubyErrors({ note: [`is too long (maximum is ${MAX_NOTE_CHARS} characters)`] });
+  return undefined;
 }
 
 /** What a note's answer has beyond its stored fields: its author, and what the service derives. */
@@ -72,9 +74,7 @@ function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
     return { project, type, id: issue.id, iid: issue.iid };
   }
   if (type === 'MergeRequest') {
-    requireMergeRequestAccess(req, project);
-    const mr = mergeRequests(req.db).find((m) => m.project_id === project.id && String(m.iid) === key);
-    if (!mr) throw errors.notFound('Merge Request');
+    const mr = findMergeRequest(req, project);
     return { project, type, id: mr.id, iid: mr.iid };
   }
   const snippet = snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key);
@@ -144,8 +144,8 @@ function createNote(req: SandboxRequest, type: NoteableType) {
   const body = req.input.body;
   if (body === undefined || body === null) throw errors.missing('body');
   const text = String(body);
-  if (!text.trim()) throw errors.badRequest(`Note {:note=>["can't be blank"]}`);
-  if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Note ${tooLong()}`);
+  const problem = textProblem(text);
+  if (problem) throw errors.badRequest(`Note ${problem}`);
   const role = projectRole(req.db, user, ref.project);
   const at = createdAt(req, user, role);
   // internal overrides the deprecated confidential; marking notes internal needs Reporter.
@@ -165,8 +165,8 @@ function updateNote(req: SandboxRequest, type: NoteableType) {
   if (note.system) throw errors.forbidden();
   if (req.input.body !== undefined && req.input.body !== null) {
     const text = String(req.input.body);
-    if (!text.trim()) throw errors.badRequest(`Failed to save note {:note=>["can't be blank"]}`);
-    if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`Failed to save note ${tooLong()}`);
+    const problem = textProblem(text);
+    if (problem) throw errors.badRequest(`Failed to save note ${problem}`);
     note.body = text;
   }
   const confidential = bool(req.input.confidential) ?? bool(req.input.internal);

@@ -351,5 +351,3 @@ export const projectsModule: SandboxModule = {
     });
   },
 };
-
-export { projectsModule as projects };
