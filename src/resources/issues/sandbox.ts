@@ -1,9 +1,8 @@
 import { projectRole, Role } from '../../sandbox/auth.js';
 import { crudModule } from '../../sandbox/crud.js';
-import { projectById } from '../../sandbox/git/repository.js';
 import { bool, errors, required, type SandboxRequest } from '../../sandbox/http.js';
 import { applyStateEvent, authorAndCloser, issuableHooks, references, UNTRACKED } from '../../sandbox/issuables.js';
-import { issues, type Issue, type Project } from '../../sandbox/model.js';
+import { issues, projectById, type Issue, type Project } from '../../sandbox/model.js';
 import type { Values } from '../../sandbox/records.js';
 import { issuePayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';

@@ -1,11 +1,11 @@
 import { mergeRequests as declared } from './resource.js';
 import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
 import { crudModule } from '../../sandbox/crud.js';
-import { findCommit, isAncestor, mergeBase, projectById, reachable, resolveRevision } from '../../sandbox/git/repository.js';
+import { findCommit, isAncestor, mergeBase, reachable, resolveRevision } from '../../sandbox/git/repository.js';
 import type { Db } from '../../sandbox/db.js';
 import { errors, HttpError, noContent, required, type SandboxRequest } from '../../sandbox/http.js';
 import { applyStateEvent, authorAndCloser, issuableHooks, references, UNTRACKED } from '../../sandbox/issuables.js';
-import { approvalRules, mergeRequests, type MergeRequest, type Project } from '../../sandbox/model.js';
+import { approvalRules, mergeRequests, projectById, type MergeRequest, type Project } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';

@@ -1,7 +1,7 @@
 import { findProject, projectFor, requireTier, Role } from '../../sandbox/auth.js';
 import { newSha } from '../../sandbox/db.js';
 import { bool, errors, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { mergeRequests, users, type MergeRequest, type Project, type MergeTrainCar, mergeTrainCars, scheduledCars } from '../../sandbox/model.js';
+import { mergeRequests, projectById, users, type MergeRequest, type Project, type MergeTrainCar, mergeTrainCars, scheduledCars } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -11,7 +11,6 @@ import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
 import { nextIid } from '../../sandbox/issuables.js';
 import { mayMerge } from '../../sandbox/protection.js';
 import { findMergeRequest, mergeBlocker, simpleMergeRequest } from '../../sandbox/review.js';
-import { projectById } from '../../sandbox/git/repository.js';
 
 /** What a car's answer has that it does not store as presented: its merge request, user and pipeline. */
 function carComputed(req: SandboxRequest, car: MergeTrainCar): Values {
