@@ -5,7 +5,7 @@ import { defineTable, type Db } from './db.js';
 import { created, errors, noContent, ok, required, type SandboxRequest } from './http.js';
 import { collectionTableName } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
-import { paginate } from './pagination.js';
+import { paginate, type PaginateOptions } from './pagination.js';
 import { coerce, parentKey, parentOf, presentRecord, titleCase, valueOf, type Parent, type Stored, type Values } from './records.js';
 import type { Router } from './router.js';
 
@@ -63,6 +63,8 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   listed?(records: T[], req: SandboxRequest, where: Where): T[];
   /** The list is answered whole, without pagination, as the service answers it (a merge request's draft notes). */
   unpaginated?: boolean;
+  /** The list also pages by keyset (`pagination=keyset`), as pagination.ts takes it; default: offset only (405). */
+  keyset?: PaginateOptions<T>['keyset'];
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
   filters?: Record<string, (record: T, wanted: unknown, req: SandboxRequest) => boolean>;
   /** The record a route names, of those its id matches (a key in several scopes); default: the one. Undefined: 404. */
@@ -198,7 +200,7 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     const selects = (record: T, name: string, wanted: unknown): boolean => (hooks.filters?.[name] ? hooks.filters[name](record, wanted, req) : valueOf(record, name) === wanted);
     const own = visible(req, where);
     const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
-    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where))) : paginate(req, records, { present: (r) => present(r, req, where) });
+    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where))) : paginate(req, records, { present: (r) => present(r, req, where), keyset: hooks.keyset });
   }
 
   function createOne(req: SandboxRequest, where: Where) {
