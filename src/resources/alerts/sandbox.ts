@@ -254,9 +254,9 @@ export const alerts: SandboxModule = {
     const prometheus = find('legacy-prometheus');
     if (!project || !generic || !prometheus) return {};
     return {
-      FORGECTL_SANDBOX_ALERT_URL: intakeUrl(rootUrl, project, declared.routes.notify),
+      FORGECTL_SANDBOX_ALERT_URL: integrationUrl(rootUrl, db, generic),
       FORGECTL_SANDBOX_ALERT_KEY: generic.token,
-      FORGECTL_SANDBOX_PROMETHEUS_URL: intakeUrl(rootUrl, project, declared.routes.notifyPrometheus),
+      FORGECTL_SANDBOX_PROMETHEUS_URL: integrationUrl(rootUrl, db, prometheus),
       FORGECTL_SANDBOX_PROMETHEUS_KEY: prometheus.token,
     };
   },

@@ -4,7 +4,7 @@ import { findProject, projectFor, requireTier, Role } from '../../sandbox/auth.j
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
 import { crudModule } from '../../sandbox/crud.js';
-import { jobs, pipelines, projects, repositories, tokens, users, type Job, type Pipeline, type Project, type StoredEntry } from '../../sandbox/model.js';
+import { jobs, pipelines, projects, repositories, users, type Job, type Pipeline, type Project, type StoredEntry } from '../../sandbox/model.js';
 import type { SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { jobAnswer, pipelineComputed, pipelineOf, toZipEntry } from '../../sandbox/pipelines.js';
@@ -112,7 +112,7 @@ function serveArchive(req: SandboxRequest, job: Job): SandboxResponse {
 }
 
 /** The byte range a request asks for ([start, end)), undefined for the whole, or 'unsatisfiable' (416). */
-export function byteRange(req: SandboxRequest, total: number, etag: string): [number, number] | undefined | 'unsatisfiable' {
+function byteRange(req: SandboxRequest, total: number, etag: string): [number, number] | undefined | 'unsatisfiable' {
   const header = (name: string): string | undefined => {
     const value = req.headers[name];
     return Array.isArray(value) ? value[0] : value;
@@ -292,9 +292,4 @@ function seed(db: Db, context: SeedContext, insert: (projectId: number, values: 
   const running = pipeline('feature/health', 'running', 0.1);
   const runningJob = job(running, 'build', 'build');
   addToken(db, bob, { kind: 'job', name: `job-${runningJob.id}`, resource_id: runningJob.id, scopes: [], token: `glcbt-${newTokenValue('')}`, expires_at: null }, now);
-}
-
-/** The token of a running job (a CI_JOB_TOKEN), for tests and the demo. */
-export function runningJobToken(db: Db): string | undefined {
-  return tokens(db).find((t) => t.kind === 'job' && t.active && jobs(db).some((j) => j.id === t.resource_id && j.status === 'running'))?.token;
 }

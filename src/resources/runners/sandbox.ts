@@ -7,7 +7,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { groupChain } from '../../sandbox/hierarchy.js';
-import { runnerJobAnswer } from '../../sandbox/pipelines.js';
+import { projectBrief, runnerJobAnswer } from '../../sandbox/pipelines.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
@@ -32,7 +32,7 @@ function detailComputed(req: SandboxRequest, runner: Runner): Values {
   return {
     ...runnerComputed(runner, req.now()),
     revision: runner.version ? 'a1b2c3d4' : null,
-    projects: projectList.map((p) => ({ id: p.id, name: p.name, name_with_namespace: p.path_with_namespace.split('/').join(' / '), path: p.path, path_with_namespace: p.path_with_namespace })),
+    projects: projectList.map(projectBrief),
     groups: group ? [{ id: group.id, name: group.name, web_url: `${req.rootUrl}/groups/${group.full_path}` }] : [],
   };
 }

@@ -3,6 +3,7 @@ import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { errors, HttpError, ok, type SandboxRequest } from '../../sandbox/http.js';
 import type { SandboxModule } from '../../sandbox/module.js';
+import { repositoryStorages } from '../../sandbox/storage-moves.js';
 
 /**
  * Application settings (spec document 3): one record, typed by the shared settings table. PUT answers as Grape and
@@ -13,7 +14,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 
 export function settingsRecord(db: Db, now: Date): Record<string, unknown> {
   const record = db.record<Record<string, unknown>>('application_settings', () => {
-    const storages = db.record<string[]>('storages', () => ['default']);
+    const storages = repositoryStorages(db);
     return {
       ...defaultSettings(true),
       created_at: now.toISOString(),
@@ -57,7 +58,7 @@ function checkedValues(req: SandboxRequest, given: string[]): Record<string, unk
   }
   if (invalid.length || notAllowed.length) throw errors.error(400, [...invalid, ...notAllowed].join(', '));
 
-  const storages = req.db.record<string[]>('storages', () => ['default']);
+  const storages = repositoryStorages(req.db);
   const weights = values.repository_storages_weighted as Record<string, number> | undefined;
   const unknownStorages = weights ? Object.keys(weights).filter((name) => !storages.includes(name)) : [];
   if (unknownStorages.length) validation.repository_storages_weighted = [`can't include: ${unknownStorages.join(', ')}`];
