@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SandboxRequest, SandboxResponse } from './http.js';
+import { header, type SandboxRequest, type SandboxResponse } from './http.js';
 
 /**
  * A download as the service serves it: ETag and Accept-Ranges, and a single byte range (`Range: bytes=a-b`, `a-`,
@@ -34,9 +34,4 @@ export function byteRange(req: SandboxRequest, total: number, etag: string): [nu
   const last = match[1] && match[2] ? Math.min(Number(match[2]), total - 1) : total - 1;
   if (start >= total || start > last) return 'unsatisfiable';
   return [start, last + 1];
-}
-
-function header(req: SandboxRequest, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
