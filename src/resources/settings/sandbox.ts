@@ -66,15 +66,18 @@ function checkedValues(req: SandboxRequest, given: string[]): Record<string, unk
   return values;
 }
 
-/** Deprecated names write through to the settings that replaced them, as the service keeps them in step. */
+/**
+ * Deprecated settings and the ones that replaced them, as the settings table declares them: the service keeps each
+ * pair in step. (default_branch_protection, an integer, maps onto its replacement's object in ways the sandbox does
+ * not simulate, so only pairs of one type are kept in step.)
+ */
+const IN_STEP = Object.entries(SETTINGS).flatMap(([name, field]) => (field.deprecatedBy && SETTINGS[field.deprecatedBy].type === field.type ? [[name, field.deprecatedBy]] : []));
+
+/** A deprecated name writes through to the setting that replaced it, and the new one to the old. */
 function keepInStep(values: Record<string, unknown>): void {
-  if ('asset_proxy_whitelist' in values && !('asset_proxy_allowlist' in values)) values.asset_proxy_allowlist = values.asset_proxy_whitelist;
-  if ('asset_proxy_allowlist' in values) values.asset_proxy_whitelist = values.asset_proxy_allowlist;
-  if ('allow_local_requests_from_hooks_and_services' in values && !('allow_local_requests_from_web_hooks_and_services' in values)) {
-    values.allow_local_requests_from_web_hooks_and_services = values.allow_local_requests_from_hooks_and_services;
-  }
-  if ('allow_local_requests_from_web_hooks_and_services' in values) {
-    values.allow_local_requests_from_hooks_and_services = values.allow_local_requests_from_web_hooks_and_services;
+  for (const [deprecated, current] of IN_STEP) {
+    if (deprecated in values && !(current in values)) values[current] = values[deprecated];
+    if (current in values) values[deprecated] = values[current];
   }
 }
 
