@@ -91,8 +91,8 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   /** Refusals of a delete (throw an HttpError). */
   beforeDelete?(record: T, req: SandboxRequest, where: Where): void;
   /**
-   * Declared routes another module serves, left out here (an instance's service account is deleted with the users
-   * API's DELETE /users/:id).
+   * Declared routes served elsewhere, left out here: by another module (an instance's service account is deleted
+   * with the users API's DELETE /users/:id), or by this one's own `routes` (the list of licenses, answered whole).
    */
   servedElsewhere?: string[];
   /** Routes of the resource's own, registered before the generic ones (so /badges/render is not taken for an id). */
