@@ -82,7 +82,7 @@ function applySettings(req: SandboxRequest, runner: Runner): void {
   if (input.run_untagged !== undefined) runner.run_untagged = Boolean(bool(input.run_untagged));
   if (input.locked !== undefined) runner.locked = Boolean(bool(input.locked));
   if (input.access_level !== undefined) {
-    if (!['not_protected', 'ref_protected'].includes(String(input.access_level))) throw errors.invalid('access_level');
+    if (!declared.fields.access_level.kind.choices!.includes(String(input.access_level))) throw errors.invalid('access_level');
     runner.access_level = input.access_level;
   }
   if (input.maximum_timeout !== undefined) runner.maximum_timeout = input.maximum_timeout === null || input.maximum_timeout === '' ? null : int(input.maximum_timeout, 'maximum_timeout')!;
