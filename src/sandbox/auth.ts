@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { groupMembershipPaths, liveOn, projectMembershipPaths } from './hierarchy.js';
-import { errors, HttpError, type SandboxRequest } from './http.js';
+import { errors, header, HttpError, type SandboxRequest } from './http.js';
 import { groups, projects, tokens, users, type AccessToken, type Group, type Member, type Project, type User } from './model.js';
 
 /** Access levels of the spec. */
@@ -13,12 +13,8 @@ export type ScopeNeed = 'read' | 'write' | 'read_user' | 'self_rotate' | 'none';
 
 /** Finds the token a request presents: PRIVATE-TOKEN, JOB-TOKEN, Authorization: Bearer, or the query forms. */
 export function presentedToken(req: Pick<SandboxRequest, 'headers' | 'query'>): string | undefined {
-  const header = (name: string): string | undefined => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const bearer = /^Bearer\s+(.+)$/i.exec(header('authorization') ?? '')?.[1];
-  return header('private-token') ?? header('job-token') ?? bearer ?? req.query.private_token ?? req.query.job_token ?? req.query.access_token;
+  const bearer = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '')?.[1];
+  return header(req, 'private-token') ?? header(req, 'job-token') ?? bearer ?? req.query.private_token ?? req.query.job_token ?? req.query.access_token;
 }
 
 function invalidToken(description: string): HttpError {
@@ -54,8 +50,7 @@ export const canSignIn = (user: User): boolean => user.state === 'active';
  * another user for one request.
  */
 function sudo(req: SandboxRequest): void {
-  const header = req.headers.sudo;
-  const identifier = (Array.isArray(header) ? header[0] : header) ?? (req.query.sudo as string | undefined);
+  const identifier = header(req, 'sudo') ?? (req.query.sudo as string | undefined);
   if (identifier === undefined || identifier === '') return;
   if (!req.user!.is_admin) throw errors.forbidden('Must be admin to use sudo');
   if (req.token!.kind === 'job') throw errors.forbidden('Must be authenticated using an OAuth or Personal Access Token to use sudo');

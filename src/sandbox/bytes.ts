@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SandboxRequest, SandboxResponse } from './http.js';
+import { header, type SandboxRequest, type SandboxResponse } from './http.js';
 
 /**
  * A download as the service serves it: ETag and Accept-Ranges, and a single byte range (`Range: bytes=a-b`, `a-`,
@@ -9,29 +9,29 @@ import type { SandboxRequest, SandboxResponse } from './http.js';
 export function serveBytes(req: SandboxRequest, data: Buffer, options: { contentType: string; headers?: Record<string, string>; etag?: string }): SandboxResponse {
   const etag = options.etag ?? `"${createHash('sha256').update(data).digest('hex').slice(0, 32)}"`;
   const headers: Record<string, string> = { ETag: etag, 'Accept-Ranges': 'bytes', ...options.headers };
-  const range = header(req, 'range');
-  const ifRange = header(req, 'if-range');
-  if (!range || (ifRange !== undefined && ifRange !== etag)) return { status: 200, raw: { data, contentType: options.contentType }, headers };
-  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
   const total = data.length;
-  let start: number | undefined;
-  let end: number | undefined;
-  if (match && (match[1] || match[2])) {
-    if (match[1]) {
-      start = Number(match[1]);
-      end = match[2] ? Math.min(Number(match[2]), total - 1) : total - 1;
-    } else {
-      start = Math.max(0, total - Number(match[2]));
-      end = total - 1;
-    }
-  }
-  if (start === undefined || end === undefined || start >= total || start > end) {
+  const range = byteRange(req, total, etag);
+  if (range === undefined) return { status: 200, raw: { data, contentType: options.contentType }, headers };
+  // A range that does not parse is unsatisfiable here too.
+  if (typeof range === 'string') {
     return { status: 416, raw: { data: '', contentType: options.contentType }, headers: { ...headers, 'Content-Range': `bytes */${total}` } };
   }
-  return { status: 206, raw: { data: data.subarray(start, end + 1), contentType: options.contentType }, headers: { ...headers, 'Content-Range': `bytes ${start}-${end}/${total}` } };
+  const [start, end] = range;
+  return { status: 206, raw: { data: data.subarray(start, end), contentType: options.contentType }, headers: { ...headers, 'Content-Range': `bytes ${start}-${end - 1}/${total}` } };
 }
 
-function header(req: SandboxRequest, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+/**
+ * The single byte range a request asks for, [start, end): undefined for the whole content (no Range, or an If-Range
+ * that names other content); 'malformed' for a Range that does not parse, 'unsatisfiable' for one outside the content.
+ */
+export function byteRange(req: SandboxRequest, total: number, etag: string): [number, number] | undefined | 'malformed' | 'unsatisfiable' {
+  const range = header(req, 'range');
+  const ifRange = header(req, 'if-range');
+  if (!range || (ifRange !== undefined && ifRange !== etag)) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+  if (!match || (!match[1] && !match[2])) return 'malformed';
+  const start = match[1] ? Number(match[1]) : Math.max(0, total - Number(match[2]));
+  const last = match[1] && match[2] ? Math.min(Number(match[2]), total - 1) : total - 1;
+  if (start >= total || start > last) return 'unsatisfiable';
+  return [start, last + 1];
 }

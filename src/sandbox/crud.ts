@@ -5,7 +5,7 @@ import { defineTable, type Db } from './db.js';
 import { created, errors, noContent, ok, required, type SandboxRequest } from './http.js';
 import { collectionTableName } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
-import { paginate } from './pagination.js';
+import { paginate, type PaginateOptions } from './pagination.js';
 import { coerce, parentKey, parentOf, presentRecord, titleCase, valueOf, type Parent, type Stored, type Values } from './records.js';
 import type { Router } from './router.js';
 
@@ -73,6 +73,8 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   listedAs?(req: SandboxRequest, where: Where): Pick<ResourceDef, 'fields' | 'without'>;
   /** The list is answered whole, without pagination, as the service answers it (a merge request's draft notes). */
   unpaginated?: boolean;
+  /** The list also pages by keyset (`pagination=keyset`), as pagination.ts takes it; default: offset only (405). */
+  keyset?: PaginateOptions<T>['keyset'];
   /** How a declared filter selects records, where it is not a field of theirs (a deploy token's `active`). */
   filters?: Record<string, (record: T, wanted: unknown, req: SandboxRequest) => boolean>;
   /** The record a route names, of those its id matches (a key in several scopes); default: the one. Undefined: 404. */
@@ -102,8 +104,8 @@ export interface CrudHooks<T extends Stored> extends Pick<SandboxModule, 'seedAf
   /** Refusals of a delete (throw an HttpError). */
   beforeDelete?(record: T, req: SandboxRequest, where: Where): void;
   /**
-   * Declared routes another module serves, left out here (an instance's service account is deleted with the users
-   * API's DELETE /users/:id).
+   * Declared routes served elsewhere, left out here: by another module (an instance's service account is deleted
+   * with the users API's DELETE /users/:id), or by this one's own `routes` (the list of licenses, answered whole).
    */
   servedElsewhere?: string[];
   /** Routes of the resource's own, registered before the generic ones (so /badges/render is not taken for an id). */
@@ -213,7 +215,8 @@ export function crudModule<T extends Stored>(resource: ResourceDef | MultiParent
     const own = visible(req, where);
     const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
     const declared = hooks.listedAs?.(req, where);
-    return hooks.unpaginated ? ok(records.map((r) => present(r, req, where, declared))) : paginate(req, records, { present: (r) => present(r, req, where, declared) });
+    const presentListed = (r: T) => present(r, req, where, declared);
+    return hooks.unpaginated ? ok(records.map(presentListed)) : paginate(req, records, { present: presentListed, keyset: hooks.keyset });
   }
 
   function createOne(req: SandboxRequest, where: Where) {

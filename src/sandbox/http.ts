@@ -76,6 +76,12 @@ export const errors = {
   badRequest: (message: string) => new HttpError(400, { message: `400 Bad request - ${message}` }),
 };
 
+/** A request header's value (the first, when it is given more than once); `name` in lower case. */
+export function header(req: Pick<SandboxRequest, 'headers'>, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /** Reads a required parameter, answering 400 `{"error":"x is missing"}` as Grape does. */
 export function required(req: SandboxRequest, name: string): any {
   const value = req.input[name];

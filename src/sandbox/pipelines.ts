@@ -66,9 +66,12 @@ export function runnerJobAnswer(env: HookEnv, job: Job): Values {
   const brief = { id: pipeline.id, project_id: pipeline.project_id, ref: pipeline.ref, sha: pipeline.sha, status: pipeline.status };
   return {
     ...presentRecord(RUNNER_JOB_VIEW, job, { ...jobBasics(env, job, pipeline), pipeline: brief }),
-    project: { id: project.id, name: project.name, name_with_namespace: project.path_with_namespace.split('/').join(' / '), path: project.path, path_with_namespace: project.path_with_namespace },
+    project: projectBrief(project),
   };
 }
+
+/** A project as a runner's answers name it (its jobs', its projects): by its path, the namespace's path in its name. */
+export const projectBrief = (project: Project): Values => ({ id: project.id, name: project.name, name_with_namespace: project.path_with_namespace.split('/').join(' / '), path: project.path, path_with_namespace: project.path_with_namespace });
 
 /** Sample payloads for webhook tests of pipeline and job events: the project's newest pipeline or job. */
 export function pipelineSample(env: HookEnv, project: Project, kind: 'job_events' | 'pipeline_events'): unknown {

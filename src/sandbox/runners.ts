@@ -2,7 +2,8 @@ import { RUNNER_LIST_FIELDS, runners as declared, type RUNNER_STATUSES } from '.
 import { groupRole, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { SANDBOX_VERSION } from './http.js';
-import { groups, projects, runnerTable, type Runner, type User } from './model.js';
+import { groupById } from './hierarchy.js';
+import { projects, runnerTable, type Runner, type User } from './model.js';
 import { presentRecord, type Values } from './records.js';
 
 /**
@@ -45,8 +46,8 @@ export function removeRunner(db: Db, runner: Runner): void {
 export function manages(db: Db, user: User, runner: Runner): boolean {
   if (user.is_admin) return true;
   if (runner.runner_type === 'group_type') {
-    const group = groups(db).find((g) => g.id === runner.group_id);
-    return Boolean(group) && groupRole(db, user, group!) >= Role.maintainer;
+    const group = groupById(db, runner.group_id);
+    return group !== undefined && groupRole(db, user, group) >= Role.maintainer;
   }
   if (runner.runner_type === 'project_type') {
     return runner.project_ids.some((id) => {

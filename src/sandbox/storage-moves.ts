@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { STORAGES } from './seed.js';
 import { groupWikis, groups, projects, snippets, storageMoveTable, type GroupWiki, type MoveKind, type MoveState, type StorageMove } from './model.js';
 
 /**
@@ -6,6 +7,9 @@ import { groupWikis, groups, projects, snippets, storageMoveTable, type GroupWik
  * from its creation time, and settling applies what the states imply to the repositories moved. Project lists settle
  * the moves too, so a project's storage and read-only flag are current wherever they are shown.
  */
+
+/** The instance's repository storages, created with the instance: repositories move between them, the settings weigh them. */
+export const repositoryStorages = (db: Db): string[] => db.record<string[]>('storages', () => [...STORAGES]);
 
 /** The states a move goes through, in order. */
 export function statesOf(move: StorageMove): MoveState[] {

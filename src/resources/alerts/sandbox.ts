@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { findProject } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { HttpError, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { header, HttpError, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { projects, type Project, type AlertIntegration, type Alert, alertIntegrations, alertTable } from '../../sandbox/model.js';
 import { routePattern, type Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -24,8 +24,7 @@ const MAX_PATH_DEPTH = 21;
 const empty = (status: number): HttpError => new HttpError(status, undefined);
 
 function presentedKey(req: SandboxRequest): string | undefined {
-  const header = req.headers.authorization;
-  const value = Array.isArray(header) ? header[0] : header;
+  const value = header(req, 'authorization');
   if (!value) return undefined;
   const bearer = /^Bearer\s+(.+)$/i.exec(value);
   if (bearer) return bearer[1].trim();
@@ -254,9 +253,9 @@ export const alerts: SandboxModule = {
     const prometheus = find('legacy-prometheus');
     if (!project || !generic || !prometheus) return {};
     return {
-      FORGECTL_SANDBOX_ALERT_URL: intakeUrl(rootUrl, project, declared.routes.notify),
+      FORGECTL_SANDBOX_ALERT_URL: integrationUrl(rootUrl, db, generic),
       FORGECTL_SANDBOX_ALERT_KEY: generic.token,
-      FORGECTL_SANDBOX_PROMETHEUS_URL: intakeUrl(rootUrl, project, declared.routes.notifyPrometheus),
+      FORGECTL_SANDBOX_PROMETHEUS_URL: integrationUrl(rootUrl, db, prometheus),
       FORGECTL_SANDBOX_PROMETHEUS_KEY: prometheus.token,
     };
   },

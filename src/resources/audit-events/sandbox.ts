@@ -1,45 +1,22 @@
-import { findGroup, findProject, groupFor, projectFor, requireAdmin, requireTier, Role } from '../../sandbox/auth.js';
+import { findGroup, findProject, Role } from '../../sandbox/auth.js';
 import { addAuditEvent, INSTANCE_SCOPE } from '../../sandbox/audit.js';
-import { errors, int, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { crudModule, type Where } from '../../sandbox/crud.js';
+import { errors, int, type SandboxRequest } from '../../sandbox/http.js';
 import { approvalRules, auditEventsTable, protectedBranches, users, type StoredAuditEvent } from '../../sandbox/model.js';
-import type { SandboxModule } from '../../sandbox/module.js';
+import { parentOf } from '../../sandbox/records.js';
 import { auditEvents as declared } from './resource.js';
-import { paginate } from '../../sandbox/pagination.js';
 import { timeParam } from '../../sandbox/listing.js';
 
 /**
- * The audit event lists (Premium): the instance's for administrators (filtered by entity too), a group's for its
- * owners, a project's for its maintainers; newest first, offset or keyset pagination (order by id, descending).
- * The events themselves are recorded where every write is dispatched (src/sandbox/audit.ts).
+ * The audit event lists (Premium), served from their declaration: the instance's for administrators (filtered by
+ * entity too), a group's for its owners, a project's for its maintainers; newest first, offset or keyset pagination
+ * (order by id, descending). The filters hold for one event too: one outside them is 404. The events themselves are
+ * recorded where every write is dispatched (src/sandbox/audit.ts).
  */
-
-/** Events of one entity (or every entity), in a time window, newest first. */
-function eventsOf(req: SandboxRequest, entity?: { type: string; id?: number }): StoredAuditEvent[] {
-  const after = timeParam(req, 'created_after');
-  const before = timeParam(req, 'created_before');
-  const at = (event: StoredAuditEvent): number => Date.parse(event.created_at);
-  const all = auditEventsTable(req.db);
-  const found: StoredAuditEvent[] = [];
-  for (let i = all.length - 1; i >= 0; i--) {
-    const event = all[i];
-    if (entity && (event.entity_type !== entity.type || (entity.id !== undefined && event.entity_id !== entity.id))) continue;
-    if (after !== undefined && at(event) < after) continue;
-    if (before !== undefined && at(event) > before) continue;
-    found.push(event);
-  }
-  return found;
-}
-
-const page = (req: SandboxRequest, events: StoredAuditEvent[]) => paginate(req, events, { keyset: { orderBy: ['id'], id: (event) => event.id } });
-
-function one(req: SandboxRequest, events: StoredAuditEvent[]) {
-  const event = events.find((e) => String(e.id) === req.params.audit_event_id);
-  if (!event) throw errors.notFound('Audit Event');
-  return ok(event);
-}
 
 const ENTITY_TYPES = ['User', 'Group', 'Project', INSTANCE_SCOPE.type];
 
+/** The instance's list filtered by entity: `entity_type`, and `entity_id` with it. */
 function instanceFilter(req: SandboxRequest): { type: string; id?: number } | undefined {
   const type = req.query.entity_type as string | undefined;
   const id = int(req.query.entity_id, 'entity_id');
@@ -51,33 +28,29 @@ function instanceFilter(req: SandboxRequest): { type: string; id?: number } | un
   return { type, id };
 }
 
-export const auditEvents: SandboxModule = {
-  routes(api) {
-    const instance = (req: SandboxRequest) => {
-      requireAdmin(req);
-      requireTier(req, 'premium');
-      return eventsOf(req, instanceFilter(req));
-    };
-    const { instance: atInstance, group: atGroup, project: atProject } = declared.parents;
-    api.route(atInstance.routes.list, (req) => page(req, instance(req)));
-    api.route(atInstance.routes.get, (req) => one(req, instance(req)));
+/** The events the request's filters select: the instance's entity filter, then the time window. */
+function selected(req: SandboxRequest, events: StoredAuditEvent[], where: Where): StoredAuditEvent[] {
+  const entity = where.placement.parent === 'instance' ? instanceFilter(req) : undefined;
+  const after = timeParam(req, 'created_after');
+  const before = timeParam(req, 'created_before');
+  const at = (event: StoredAuditEvent): number => Date.parse(event.created_at);
+  return events.filter(
+    (event) =>
+      (!entity || (event.entity_type === entity.type && (entity.id === undefined || event.entity_id === entity.id))) &&
+      (after === undefined || at(event) >= after) &&
+      (before === undefined || at(event) <= before),
+  );
+}
 
-    const ofGroup = (req: SandboxRequest) => {
-      const group = groupFor(req, Role.owner);
-      requireTier(req, 'premium');
-      return eventsOf(req, { type: 'Group', id: group.id });
-    };
-    api.route(atGroup.routes.list, (req) => page(req, ofGroup(req)));
-    api.route(atGroup.routes.get, (req) => one(req, ofGroup(req)));
-
-    const ofProject = (req: SandboxRequest) => {
-      const project = projectFor(req, Role.maintainer);
-      requireTier(req, 'premium');
-      return eventsOf(req, { type: 'Project', id: project.id });
-    };
-    api.route(atProject.routes.list, (req) => page(req, ofProject(req)));
-    api.route(atProject.routes.get, (req) => one(req, ofProject(req)));
-  },
+export const auditEvents = crudModule<StoredAuditEvent>(declared, {
+  // The instance's events are for administrators and a group's for its owners; a project's for its maintainers, as declared.
+  parent: (req, placement, minRole) => parentOf(placement, req, placement.parent === 'project' ? minRole : Role.owner),
+  // A group's and a project's events are those whose entity they are; newest first.
+  visible: (db, parent, { placement }) =>
+    auditEventsTable(db).filter((event) => placement.parent === 'instance' || (event.entity_type === (placement.parent === 'group' ? 'Group' : 'Project') && event.entity_id === parent.id)).reverse(),
+  listed: (events, req, where) => selected(req, events, where),
+  choose: (matches, req, where) => selected(req, matches, where)[0],
+  keyset: { orderBy: ['id'], id: (event) => event.id },
 
   // Some history: who set up acme and its projects over the last days, naming the protection and the approval rule
   // those modules seed.
@@ -104,4 +77,4 @@ export const auditEvents: SandboxModule = {
     addAuditEvent(db, { author: alice, entity: project(api), target: { type: 'ApprovalProjectRule', id: rule?.id ?? 0, details: rule?.name ?? 'Maintainers' }, at: daysAgo(3), eventName: 'approval_rule_updated', what: { change: 'approvals_required', from: 0, to: 1 } });
     addAuditEvent(db, { author: root, entity: { ...INSTANCE_SCOPE }, target: { type: 'ApplicationSetting', id: 1, details: 'application settings' }, at: daysAgo(2), eventName: 'application_setting_updated', what: { change: 'signup_enabled', from: true, to: false } });
   },
-};
+});

@@ -1,10 +1,10 @@
 import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { accepted, created, errors, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { crudModule } from '../../sandbox/crud.js';
+import { accepted, errors, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { licenseTable, users, type LicenseRecord } from '../../sandbox/model.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { INSTANCE, presentRecord, type Values } from '../../sandbox/records.js';
 import { isoDate } from '../../sandbox/seed.js';
-import type { SandboxModule } from '../../sandbox/module.js';
 import { isBillable } from '../../sandbox/users.js';
 import { licenses as declared } from './resource.js';
 
@@ -59,16 +59,6 @@ function computed(req: SandboxRequest, license: LicenseRecord): Values {
 
 /** The list goes without today's count of active users (only a single license has it). */
 const LISTED = { fields: declared.fields, without: ['active_users'] };
-
-const present = (req: SandboxRequest, license: LicenseRecord, withActiveUsers: boolean): Values => presentRecord(withActiveUsers ? declared : LISTED, license, computed(req, license));
-
-function findLicense(req: SandboxRequest): LicenseRecord {
-  const id = Number(req.params.license_id);
-  if (!/^\d+$/.test(req.params.license_id)) throw errors.error(400, 'id is invalid');
-  const license = licenseTable(req.db).find((l) => l.id === id);
-  if (!license) throw errors.notFound('License');
-  return license;
-}
 
 const INVALID = 'The license key is invalid. Make sure it is exactly as you received it';
 const isDate = (value: unknown): value is string => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
@@ -130,24 +120,26 @@ function usageCsv(req: SandboxRequest, license: LicenseRecord): string {
   return rows.map((row) => row.map(quote).join(',')).join('\n') + '\n';
 }
 
-export const licensesModule: SandboxModule = {
+export const licenses = crudModule<LicenseRecord>(declared, {
+  // The list, answered whole and without today's count of active users, is this module's own (below).
+  servedElsewhere: [declared.routes.list],
+  // A license's id is read as an integer: 01 is license 1; what is no number is 400.
+  choose(_matches, req) {
+    if (!/^\d+$/.test(req.params.license_id)) throw errors.error(400, 'id is invalid');
+    return licenseTable(req.db).find((l) => l.id === Number(req.params.license_id));
+  },
+  input: (req) => decodeKey(String(required(req, 'license')), req.now()),
+  computed: (license, req) => computed(req, license),
   routes(api) {
     const { routes } = declared;
     api.route(routes.current, (req) => {
       requireAdmin(req);
       const license = current(req.db, req.now());
-      return ok(license ? present(req, license, true) : null);
+      return ok(license ? licenses.present(license, req, INSTANCE) : null);
     });
     api.route(routes.list, (req) => {
       requireAdmin(req);
-      return ok([...licenseTable(req.db)].reverse().map((l) => present(req, l, false)));
-    });
-    api.route(routes.create, (req) => {
-      requireAdmin(req);
-      const fields = decodeKey(String(required(req, 'license')), req.now());
-      const license: LicenseRecord = { id: req.db.nextId('licenses'), created_at: req.now().toISOString(), ...fields };
-      licenseTable(req.db).push(license);
-      return created(present(req, license, true));
+      return ok([...licenseTable(req.db)].reverse().map((l) => presentRecord(LISTED, l, computed(req, l))));
     });
     // The service's resource is license/usage_export; the .csv suffix is its format suffix, and either answers.
     for (const route of [routes.usageExport, routes.usageExport.replace(/\.csv$/, '')]) {
@@ -158,39 +150,18 @@ export const licensesModule: SandboxModule = {
         return { status: 200, raw: { data: usageCsv(req, license), contentType: 'text/csv; charset=utf-8' }, headers: { 'Content-Disposition': 'attachment; filename="license_usage.csv"' } };
       });
     }
-    api.route(routes.get, (req) => {
-      requireAdmin(req);
-      return ok(present(req, findLicense(req), true));
-    });
-    api.route(routes.delete, (req) => {
-      requireAdmin(req);
-      const license = findLicense(req);
-      licenseTable(req.db).splice(licenseTable(req.db).indexOf(license), 1);
-      return noContent();
-    });
     api.route(routes.refreshBillable, (req) => {
       requireAdmin(req);
-      findLicense(req);
+      licenses.find(req, INSTANCE);
       recordToday(req.db, req.now());
       return accepted({ success: true });
     });
   },
-  seed(db, { tier, now }) {
+  seed(db, { tier, now }, insert) {
     recordToday(db, now);
     if (tier === 'free') return;
-    licenseTable(db).push({
-      id: db.nextId('licenses'),
-      key: sandboxLicenseKey({ plan: tier, licensee: { Name: 'Sandbox Administrator', Email: 'admin@example.com', Company: 'Acme Corp' }, starts_at: isoDate(now, -30), expires_at: isoDate(now, 335), user_limit: 100 }),
-      plan: tier,
-      licensee: { Name: 'Sandbox Administrator', Email: 'admin@example.com', Company: 'Acme Corp' },
-      starts_at: isoDate(now, -30),
-      expires_at: isoDate(now, 335),
-      user_limit: 100,
-      add_ons: {},
-      created_at: now.toISOString(),
-    });
+    const licensee = { Name: 'Sandbox Administrator', Email: 'admin@example.com', Company: 'Acme Corp' };
+    const terms = { plan: tier, licensee, starts_at: isoDate(now, -30), expires_at: isoDate(now, 335), user_limit: 100 };
+    insert(INSTANCE.id, { key: sandboxLicenseKey(terms), ...terms, add_ons: {} });
   },
-};
-
-/** Registered as `licenses` in routes/index.ts. */
-export { licensesModule as licenses };
+});

@@ -4,13 +4,14 @@ import { findProject, projectFor, requireTier, Role } from '../../sandbox/auth.j
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
 import { crudModule } from '../../sandbox/crud.js';
-import { jobs, pipelines, projects, repositories, tokens, users, type Job, type Pipeline, type Project, type StoredEntry } from '../../sandbox/model.js';
+import { jobs, pipelines, projects, repositories, users, type Job, type Pipeline, type Project, type StoredEntry } from '../../sandbox/model.js';
 import type { SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { jobAnswer, pipelineComputed, pipelineOf, toZipEntry } from '../../sandbox/pipelines.js';
 import type { Router } from '../../sandbox/router.js';
 import { addToken } from '../../sandbox/seed.js';
 import { entryContent, entrySize, readZip, zipLayout } from '../../sandbox/zip.js';
+import { byteRange } from '../../sandbox/bytes.js';
 
 /**
  * Pipelines and jobs, as far as job artifacts need them (document 2, "Job artifacts"; api-facts §1.13): pipelines per
@@ -102,30 +103,14 @@ function serveArchive(req: SandboxRequest, job: Job): SandboxResponse {
   if (range === 'unsatisfiable') {
     return { status: 416, raw: { data: '', contentType: 'application/zip' }, headers: { ...headers, 'Content-Range': `bytes */${layout.size}` } };
   }
-  if (!range) return { status: 200, headers, stream: { size: layout.size, contentType: 'application/zip', chunks: readZip(layout) } };
+  // A range that does not parse gets the whole archive.
+  if (range === undefined || range === 'malformed') return { status: 200, headers, stream: { size: layout.size, contentType: 'application/zip', chunks: readZip(layout) } };
   const [start, end] = range;
   return {
     status: 206,
     headers: { ...headers, 'Content-Range': `bytes ${start}-${end - 1}/${layout.size}` },
     stream: { size: end - start, contentType: 'application/zip', chunks: readZip(layout, start, end) },
   };
-}
-
-/** The byte range a request asks for ([start, end)), undefined for the whole, or 'unsatisfiable' (416). */
-export function byteRange(req: SandboxRequest, total: number, etag: string): [number, number] | undefined | 'unsatisfiable' {
-  const header = (name: string): string | undefined => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const range = header('range');
-  const ifRange = header('if-range');
-  if (!range || (ifRange !== undefined && ifRange !== etag)) return undefined;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-  if (!match || (!match[1] && !match[2])) return undefined;
-  const start = match[1] ? Number(match[1]) : Math.max(0, total - Number(match[2]));
-  const last = match[1] && match[2] ? Math.min(Number(match[2]), total - 1) : total - 1;
-  if (start >= total || start > last) return 'unsatisfiable';
-  return [start, last + 1];
 }
 
 /** A path inside an archive: relative, without `..` segments or a leading slash (400 otherwise). */
@@ -292,9 +277,4 @@ function seed(db: Db, context: SeedContext, insert: (projectId: number, values: 
   const running = pipeline('feature/health', 'running', 0.1);
   const runningJob = job(running, 'build', 'build');
   addToken(db, bob, { kind: 'job', name: `job-${runningJob.id}`, resource_id: runningJob.id, scopes: [], token: `glcbt-${newTokenValue('')}`, expires_at: null }, now);
-}
-
-/** The token of a running job (a CI_JOB_TOKEN), for tests and the demo. */
-export function runningJobToken(db: Db): string | undefined {
-  return tokens(db).find((t) => t.kind === 'job' && t.active && jobs(db).some((j) => j.id === t.resource_id && j.status === 'running'))?.token;
 }

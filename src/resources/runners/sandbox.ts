@@ -2,12 +2,12 @@ import { RUNNER_JOB_STATUSES, RUNNER_STATUSES, RUNNER_TYPES, runners as declared
 import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { groups, jobs, projects, runnerJobs, runnerTable, type Job, type Project, type Runner } from '../../sandbox/model.js';
+import { jobs, projects, runnerJobs, runnerTable, type Job, type Project, type Runner } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { groupChain } from '../../sandbox/hierarchy.js';
-import { runnerJobAnswer } from '../../sandbox/pipelines.js';
+import { groupById, groupChain } from '../../sandbox/hierarchy.js';
+import { projectBrief, runnerJobAnswer } from '../../sandbox/pipelines.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
@@ -28,11 +28,11 @@ const HOUR = 3_600_000;
 /** What the answer for one runner adds to the list's: from its version, its projects and its group. */
 function detailComputed(req: SandboxRequest, runner: Runner): Values {
   const projectList = runner.project_ids.map((id) => projects(req.db).find((p) => p.id === id)).filter((p): p is Project => Boolean(p));
-  const group = runner.group_id === null ? undefined : groups(req.db).find((g) => g.id === runner.group_id);
+  const group = groupById(req.db, runner.group_id);
   return {
     ...runnerComputed(runner, req.now()),
     revision: runner.version ? 'a1b2c3d4' : null,
-    projects: projectList.map((p) => ({ id: p.id, name: p.name, name_with_namespace: p.path_with_namespace.split('/').join(' / '), path: p.path, path_with_namespace: p.path_with_namespace })),
+    projects: projectList.map(projectBrief),
     groups: group ? [{ id: group.id, name: group.name, web_url: `${req.rootUrl}/groups/${group.full_path}` }] : [],
   };
 }
@@ -46,8 +46,11 @@ function findRunner(req: SandboxRequest): Runner {
   return runner;
 }
 
-/** The ids of the groups from this one up to the top. */
-const selfAndAncestors = (db: Db, groupId: number | null): number[] => groupChain(db, groupId).map((group) => group.id);
+/** Whether a runner serves the projects under a group: an instance runner, or one of this group's or an ancestor's. */
+function servesUnder(db: Db, groupId: number | null): (runner: Runner) => boolean {
+  const chain = groupChain(db, groupId).map((group) => group.id);
+  return (r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!));
+}
 
 /** The list filters every runner list takes: type, status, paused, tag_list. */
 function filtered(req: SandboxRequest, list: Runner[]): Runner[] {
@@ -79,7 +82,7 @@ function applySettings(req: SandboxRequest, runner: Runner): void {
   if (input.run_untagged !== undefined) runner.run_untagged = Boolean(bool(input.run_untagged));
   if (input.locked !== undefined) runner.locked = Boolean(bool(input.locked));
   if (input.access_level !== undefined) {
-    if (!['not_protected', 'ref_protected'].includes(String(input.access_level))) throw errors.invalid('access_level');
+    if (!declared.fields.access_level.kind.choices!.includes(String(input.access_level))) throw errors.invalid('access_level');
     runner.access_level = input.access_level;
   }
   if (input.maximum_timeout !== undefined) runner.maximum_timeout = input.maximum_timeout === null || input.maximum_timeout === '' ? null : int(input.maximum_timeout, 'maximum_timeout')!;
@@ -158,13 +161,12 @@ function listRoutes(api: Router): void {
   });
   api.route(declared.parents.group.routes.list, (req) => {
     const group = groupFor(req, Role.maintainer);
-    const chain = selfAndAncestors(req.db, group.id);
-    return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!))));
+    return listed(req, runnerTable(req.db).filter(servesUnder(req.db, group.id)));
   });
   api.route(declared.parents.project.routes.list, (req) => {
     const project = projectFor(req, Role.maintainer);
-    const chain = selfAndAncestors(req.db, project.namespace_id);
-    return listed(req, runnerTable(req.db).filter((r) => r.runner_type === 'instance_type' || (r.runner_type === 'group_type' && chain.includes(r.group_id!)) || r.project_ids.includes(project.id)));
+    const servesGroup = servesUnder(req.db, project.namespace_id);
+    return listed(req, runnerTable(req.db).filter((r) => servesGroup(r) || r.project_ids.includes(project.id)));
   });
 }
 

@@ -15,7 +15,7 @@ async function uploadSecureFile(io: SectionIo, owner: Owner, name: string, data:
     { name: 'name', value: name },
     { name: 'file', value: data, filename: name, contentType: 'application/octet-stream' },
   ]);
-  await io.api.call(secureFiles.routes.upload, { project: owner.path }, { rawBody });
+  await io.api.call(secureFiles.routes.create, { project: owner.path }, { rawBody });
 }
 
 /** The bytes of a secure file's local file, refused when they are not what the plan compared. */

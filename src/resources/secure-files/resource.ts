@@ -12,7 +12,7 @@ export const secureFiles = defineResource({
     get: 'GET /projects/{project}/secure_files/{secure_file_id}',
     delete: 'DELETE /projects/{project}/secure_files/{secure_file_id}',
     /** multipart/form-data: name and file */
-    upload: 'POST /projects/{project}/secure_files',
+    create: 'POST /projects/{project}/secure_files',
     download: 'GET /projects/{project}/secure_files/{secure_file_id}/download',
   },
   fields: {

@@ -57,6 +57,6 @@ export default defineCommand<Options>({
       { name: 'name', value: name },
       { name: 'file', value: data, filename: basename(opts.file), contentType: 'application/octet-stream' },
     ]);
-    return ctx.api.call(secureFiles.routes.upload, { project }, { rawBody });
+    return ctx.api.call(secureFiles.routes.create, { project }, { rawBody });
   },
 });

@@ -3,6 +3,7 @@ import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { errors, HttpError, ok, type SandboxRequest } from '../../sandbox/http.js';
 import type { SandboxModule } from '../../sandbox/module.js';
+import { repositoryStorages } from '../../sandbox/storage-moves.js';
 
 /**
  * Application settings (spec document 3): one record, typed by the shared settings table. PUT answers as Grape and
@@ -13,7 +14,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 
 export function settingsRecord(db: Db, now: Date): Record<string, unknown> {
   const record = db.record<Record<string, unknown>>('application_settings', () => {
-    const storages = db.record<string[]>('storages', () => ['default']);
+    const storages = repositoryStorages(db);
     return {
       ...defaultSettings(true),
       created_at: now.toISOString(),
@@ -57,7 +58,7 @@ function checkedValues(req: SandboxRequest, given: string[]): Record<string, unk
   }
   if (invalid.length || notAllowed.length) throw errors.error(400, [...invalid, ...notAllowed].join(', '));
 
-  const storages = req.db.record<string[]>('storages', () => ['default']);
+  const storages = repositoryStorages(req.db);
   const weights = values.repository_storages_weighted as Record<string, number> | undefined;
   const unknownStorages = weights ? Object.keys(weights).filter((name) => !storages.includes(name)) : [];
   if (unknownStorages.length) validation.repository_storages_weighted = [`can't include: ${unknownStorages.join(', ')}`];
@@ -65,15 +66,18 @@ function checkedValues(req: SandboxRequest, given: string[]): Record<string, unk
   return values;
 }
 
-/** Deprecated names write through to the settings that replaced them, as the service keeps them in step. */
+/**
+ * Deprecated settings and the ones that replaced them, as the settings table declares them: the service keeps each
+ * pair in step. (default_branch_protection, an integer, maps onto its replacement's object in ways the sandbox does
+ * not simulate, so only pairs of one type are kept in step.)
+ */
+const IN_STEP = Object.entries(SETTINGS).flatMap(([name, field]) => (field.deprecatedBy && SETTINGS[field.deprecatedBy].type === field.type ? [[name, field.deprecatedBy]] : []));
+
+/** A deprecated name writes through to the setting that replaced it, and the new one to the old. */
 function keepInStep(values: Record<string, unknown>): void {
-  if ('asset_proxy_whitelist' in values && !('asset_proxy_allowlist' in values)) values.asset_proxy_allowlist = values.asset_proxy_whitelist;
-  if ('asset_proxy_allowlist' in values) values.asset_proxy_whitelist = values.asset_proxy_allowlist;
-  if ('allow_local_requests_from_hooks_and_services' in values && !('allow_local_requests_from_web_hooks_and_services' in values)) {
-    values.allow_local_requests_from_web_hooks_and_services = values.allow_local_requests_from_hooks_and_services;
-  }
-  if ('allow_local_requests_from_web_hooks_and_services' in values) {
-    values.allow_local_requests_from_hooks_and_services = values.allow_local_requests_from_web_hooks_and_services;
+  for (const [deprecated, current] of IN_STEP) {
+    if (deprecated in values && !(current in values)) values[current] = values[deprecated];
+    if (current in values) values[deprecated] = values[current];
   }
 }
 

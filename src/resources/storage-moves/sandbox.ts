@@ -4,11 +4,10 @@ import { accepted, created, errors, ok, type SandboxRequest } from '../../sandbo
 import { groups, projects, snippets, type Project, type MoveKind, type StorageMove, storageMoveTable } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentProject } from '../../sandbox/present.js';
-import { STORAGES } from '../../sandbox/seed.js';
 import { seedDemoSnippet, snippetUrls } from '../../sandbox/snippets.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
-import { containerOf, groupWiki, moveState, settleStorageMoves, statesOf } from '../../sandbox/storage-moves.js';
+import { containerOf, groupWiki, moveState, repositoryStorages, settleStorageMoves, statesOf } from '../../sandbox/storage-moves.js';
 import { storageMoves as declared } from './resource.js';
 import { placed } from '../../api/resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
@@ -37,10 +36,6 @@ export function configureStorageMoves(db: Db, options: { stepMs?: number; failNe
   const current = timing(db);
   if (options.stepMs !== undefined) current.step_ms = options.stepMs;
   if (options.failNext !== undefined) current.fail_next = options.failNext;
-}
-
-function knownStorages(db: Db): string[] {
-  return db.record<string[]>('storages', () => [...STORAGES]);
 }
 
 interface KindConfig {
@@ -122,13 +117,13 @@ function storageParam(req: SandboxRequest, name: string, isRequired: boolean): s
     if (isRequired) throw errors.missing(name);
     return undefined;
   }
-  if (!knownStorages(req.db).includes(String(value))) throw errors.invalid(name);
+  if (!repositoryStorages(req.db).includes(String(value))) throw errors.invalid(name);
   return String(value);
 }
 
 /** Without a destination the service picks one by weight; the sandbox takes the first other storage. */
 function chooseDestination(db: Db, source: string): string {
-  return knownStorages(db).find((s) => s !== source) ?? source;
+  return repositoryStorages(db).find((s) => s !== source) ?? source;
 }
 
 function createMove(req: SandboxRequest, config: KindConfig, containerId: number, source: string, destination: string, bulk: boolean): StorageMove {
@@ -205,7 +200,7 @@ function itemRoutes(api: Router, config: KindConfig): void {
     const container = containerOf(req.db, config.kind, item.id)!;
     const requested = req.input.destination_storage_name;
     const destination = requested === undefined || requested === null || requested === '' ? chooseDestination(req.db, container.repository_storage) : String(requested);
-    if (!knownStorages(req.db).includes(destination)) throw errors.validation({ destination_storage_name: ['is not included in the list'] });
+    if (!repositoryStorages(req.db).includes(destination)) throw errors.validation({ destination_storage_name: ['is not included in the list'] });
     if (container.repository_read_only) throw errors.validation({ [config.kind]: ['is read-only'] });
     return created(presentMove(req, config, createMove(req, config, item.id, container.repository_storage, destination, false)));
   });
