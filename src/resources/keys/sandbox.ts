@@ -1,7 +1,7 @@
 import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from './values.js';
 import { deployKeys, INSTANCE_DEPLOY_KEYS } from '../deploy-keys/resource.js';
 import { sshKeys } from './resource.js';
-import { findProject, projectFor, requireAdmin, requireUser, Role, userFor } from '../../sandbox/auth.js';
+import { findProject, projectFor, requireAdmin, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { users, type User, type SshKey, sshKeyTable } from '../../sandbox/model.js';
@@ -9,7 +9,7 @@ import { paginate } from '../../sandbox/pagination.js';
 import { deployKeysOf } from '../../sandbox/protection.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
-import { presentFullUser } from '../../sandbox/users.js';
+import { presentFullUser, userRecordRoutes } from '../../sandbox/users.js';
 import { presentRecord } from '../../sandbox/records.js';
 import { placed } from '../../api/resource.js';
 
@@ -77,19 +77,6 @@ function addKey(req: SandboxRequest, user: User) {
   };
   sshKeyTable(req.db).push(key);
   return created(presentUserKey(key));
-}
-
-const userKeys = (db: Db, user: User): SshKey[] => sshKeyTable(db).filter((k) => k.user_id === user.id && !k.deploy_keys_projects);
-
-function userKey(req: SandboxRequest, user: User): SshKey {
-  const key = userKeys(req.db, user).find((k) => String(k.id) === req.params.key_id);
-  if (!key) throw errors.notFound('Key');
-  return key;
-}
-
-function removeKey(req: SandboxRequest, key: SshKey) {
-  sshKeyTable(req.db).splice(sshKeyTable(req.db).indexOf(key), 1);
-  return noContent();
 }
 
 /** A deploy key as a project's deploy key endpoints present it: with can_push of that project's link. */
@@ -211,24 +198,9 @@ function deployKeyRoutes(api: Router): void {
 
 export const keys: SandboxModule = {
   routes(api) {
-    const { instance, current, user } = sshKeys.parents;
-    // The caller's own SSH keys.
-    api.route(current.routes.list, (req) => paginate(req, userKeys(req.db, requireUser(req)), { present: presentUserKey }), { scope: 'read_user' });
-    api.route(current.routes.get, (req) => ok(presentUserKey(userKey(req, requireUser(req)))), { scope: 'read_user' });
-    api.route(current.routes.create, (req) => addKey(req, requireUser(req)));
-    api.route(current.routes.delete, (req) => removeKey(req, userKey(req, requireUser(req))));
-
-    // Anyone's keys are public; administrators add and remove them.
-    api.route(user.routes.list, (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
-    api.route(user.routes.get, (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
-    api.route(user.routes.create, (req) => {
-      requireAdmin(req);
-      return addKey(req, userFor(req));
-    });
-    api.route(user.routes.delete, (req) => {
-      requireAdmin(req);
-      return removeKey(req, userKey(req, userFor(req)));
-    });
+    // Your own SSH keys, and anyone's (public; administrators add and remove them); deploy keys are no user's.
+    userRecordRoutes(api, sshKeys, { table: sshKeyTable, owned: (k) => !k.deploy_keys_projects, notFound: 'Key', present: presentUserKey, add: addKey });
+    const { instance } = sshKeys.parents;
 
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
     api.route(instance.routes.find, (req) => {

@@ -1,15 +1,14 @@
 import { emails } from '../emails/resource.js';
 import { users as declared } from './resource.js';
-import { requireAdmin, requireUser } from '../../sandbox/auth.js';
+import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { emailTable, users, type Email, type User } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { paginate } from '../../sandbox/pagination.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { addUser } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
-import { deleteUser, isInternal, presentFullUser } from '../../sandbox/users.js';
+import { deleteUser, isInternal, presentFullUser, userRecordRoutes } from '../../sandbox/users.js';
 
 /**
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
@@ -182,12 +181,6 @@ function addEmail(req: SandboxRequest, user: User) {
   return created(presentEmail(record));
 }
 
-function findEmail(req: SandboxRequest, user: User): Email {
-  const email = emailTable(req.db).find((e) => e.user_id === user.id && String(e.id) === req.params.email_id);
-  if (!email) throw errors.notFound('Email');
-  return email;
-}
-
 export const userAccounts: SandboxModule = {
   routes(api, web) {
     // Uploaded avatars, where the user records' avatar_url points.
@@ -242,30 +235,7 @@ export const userAccounts: SandboxModule = {
     });
 
     // Secondary emails: your own under /user/emails, anyone's for administrators under /users/{user}/emails.
-    const { current, user: ofUser } = emails.parents;
-    api.route(current.routes.list, (req) => paginate(req, emailTable(req.db).filter((e) => e.user_id === requireUser(req).id), { present: presentEmail }), { scope: 'read_user' });
-    api.route(current.routes.get, (req) => ok(presentEmail(findEmail(req, requireUser(req)))), { scope: 'read_user' });
-    api.route(current.routes.create, (req) => addEmail(req, requireUser(req)));
-    api.route(current.routes.delete, (req) => {
-      const email = findEmail(req, requireUser(req));
-      emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);
-      return noContent();
-    });
-    api.route(ofUser.routes.list, (req) => {
-      requireAdmin(req);
-      const user = findUser(req);
-      return paginate(req, emailTable(req.db).filter((e) => e.user_id === user.id), { present: presentEmail });
-    });
-    api.route(ofUser.routes.create, (req) => {
-      requireAdmin(req);
-      return addEmail(req, findUser(req));
-    });
-    api.route(ofUser.routes.delete, (req) => {
-      requireAdmin(req);
-      const email = findEmail(req, findUser(req));
-      emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);
-      return noContent();
-    });
+    userRecordRoutes(api, emails, { table: emailTable, notFound: 'Email', present: presentEmail, add: addEmail, userOf: (req) => findUser(req) });
   },
 };
 

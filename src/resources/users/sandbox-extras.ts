@@ -9,6 +9,7 @@ import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
+import { userRecordRoutes } from '../../sandbox/users.js';
 
 /**
  * What else clients call on users: impersonation tokens (administrators make a personal token that acts as a user),
@@ -39,7 +40,8 @@ function impersonationToken(req: SandboxRequest, user: User): AccessToken {
 
 const ARMOR = /^-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]+-----END PGP PUBLIC KEY BLOCK-----\s*$/;
 
-const presentGpgKey = (key: GpgKey): Record<string, unknown> => ({ id: key.id, key: key.key, created_at: key.created_at });
+/** A GPG key as its declaration presents it. */
+const presentGpgKey = (key: GpgKey): Values => presentRecord(declaredGpgKeys, key);
 
 function addGpgKey(req: SandboxRequest, user: User) {
   const text = String(required(req, 'key')).trim();
@@ -50,17 +52,6 @@ function addGpgKey(req: SandboxRequest, user: User) {
   const key: GpgKey = { id: req.db.nextId('gpg_keys'), user_id: user.id, key: text, created_at: req.now().toISOString() };
   gpgKeys(req.db).push(key);
   return created(presentGpgKey(key));
-}
-
-function gpgKeyOf(req: SandboxRequest, user: User): GpgKey {
-  const key = gpgKeys(req.db).find((k) => k.user_id === user.id && String(k.id) === req.params.key_id);
-  if (!key) throw errors.notFound('GPG Key');
-  return key;
-}
-
-function removeGpgKey(req: SandboxRequest, key: GpgKey) {
-  gpgKeys(req.db).splice(gpgKeys(req.db).indexOf(key), 1);
-  return noContent();
 }
 
 // User status ------------------------------------------------------------------------------------------------------
@@ -121,27 +112,7 @@ export const userExtras: SandboxModule = {
       return noContent();
     });
 
-    const { current, user: ofUser } = declaredGpgKeys.parents;
-    api.route(current.routes.list, (req) => {
-      const user = requireUser(req);
-      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
-    }, { scope: 'read_user' });
-    api.route(current.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
-    api.route(current.routes.create, (req) => addGpgKey(req, requireUser(req)));
-    api.route(current.routes.delete, (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
-    api.route(ofUser.routes.list, (req) => {
-      const user = userFor(req);
-      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
-    }, { auth: 'optional' });
-    api.route(ofUser.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
-    api.route(ofUser.routes.create, (req) => {
-      requireAdmin(req);
-      return addGpgKey(req, userFor(req));
-    });
-    api.route(ofUser.routes.delete, (req) => {
-      requireAdmin(req);
-      return removeGpgKey(req, gpgKeyOf(req, userFor(req)));
-    });
+    userRecordRoutes(api, declaredGpgKeys, { table: gpgKeys, notFound: 'GPG Key', present: presentGpgKey, add: addGpgKey });
 
     api.route(userStatus.routes.get, (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
     api.route(userStatus.routes.update, (req) => {

@@ -4,6 +4,7 @@ import { deployTokens as deployTokenDeclaration } from '../../resources/deploy-t
 import type { StoredOf } from '../../api/fields.js';
 import { USER_PROFILE_FIELDS, users as userDeclaration } from '../../resources/users/resource.js';
 import { emails as emailDeclaration } from '../../resources/emails/resource.js';
+import { gpgKeys as gpgKeyDeclaration } from '../../resources/gpg-keys/resource.js';
 import { sshKeys } from '../../resources/keys/resource.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
@@ -88,12 +89,8 @@ export type Email = StoredRecord<typeof emailDeclaration, { user_id: number }>;
 
 export const emailTable = defineTable<Email>('emails');
 
-export interface GpgKey {
-  id: number;
-  user_id: number;
-  key: string;
-  created_at: string;
-}
+/** A user's GPG key (src/resources/gpg-keys/resource.ts). */
+export type GpgKey = StoredRecord<typeof gpgKeyDeclaration, { user_id: number }>;
 
 export const gpgKeys = defineTable<GpgKey>('gpg_keys');
 
