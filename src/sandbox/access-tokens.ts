@@ -4,7 +4,7 @@ import { newTokenValue, type Db } from './db.js';
 import { array, bool, errors, required, type SandboxRequest } from './http.js';
 import { tokens, type AccessToken, type User } from './model.js';
 import { presentRecord, type Values } from './records.js';
-import { isoDate } from './seed.js';
+import { addToken, isoDate } from './seed.js';
 
 /**
  * The token machinery every module with access tokens shares (group, project and personal tokens; the tokens of
@@ -125,14 +125,7 @@ export function createPersonalToken(req: SandboxRequest, user: User): AccessToke
   const name = String(required(req, 'name'));
   const scopes = scopesFrom(req, true);
   const expiresAt = expiryFrom(req, MAX_LIFETIME_DAYS);
-  const id = req.db.nextId('tokens');
-  const token: AccessToken = {
-    id, kind: 'personal', user_id: user.id, name, description: String(req.input.description ?? ''), scopes,
-    active: true, revoked: false, created_at: req.now().toISOString(), expires_at: expiresAt, last_used_at: null,
-    token: newTokenValue(), family_id: id,
-  };
-  tokens(req.db).push(token);
-  return token;
+  return addToken(req.db, user, { name, description: String(req.input.description ?? ''), scopes, expires_at: expiresAt }, req.now());
 }
 
 /** The list filters shared by every token list (spec endpoint 1, api-facts §5). */

@@ -3,12 +3,13 @@ import { impersonationTokens as declared } from '../access-tokens/resource.js';
 import { gpgKeys as declaredGpgKeys } from '../gpg-keys/resource.js';
 import { userStatus } from '../user-status/resource.js';
 import { requireAdmin, requireUser, userFor } from '../../sandbox/auth.js';
-import { newTokenValue, type Db } from '../../sandbox/db.js';
+import type { Db } from '../../sandbox/db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
+import { addToken } from '../../sandbox/seed.js';
 import { userRecordRoutes } from '../../sandbox/users.js';
 
 /**
@@ -97,12 +98,7 @@ export const userExtras: SandboxModule = {
       const expires = req.input.expires_at === undefined || req.input.expires_at === '' ? null : String(req.input.expires_at);
       if (expires !== null && !/^\d{4}-\d{2}-\d{2}$/.test(expires)) throw errors.invalid('expires_at');
       if (expires !== null && expires < req.now().toISOString().slice(0, 10)) throw errors.validation({ expires_at: ['must not be in the past'] });
-      const id = req.db.nextId('tokens');
-      const token: AccessToken = {
-        id, kind: 'personal', impersonation: true, user_id: user.id, name, description: String(req.input.description ?? ''), scopes,
-        active: true, revoked: false, created_at: req.now().toISOString(), expires_at: expires, last_used_at: null, token: newTokenValue(), family_id: id,
-      };
-      tokens(req.db).push(token);
+      const token = addToken(req.db, user, { impersonation: true, name, description: String(req.input.description ?? ''), scopes, expires_at: expires }, req.now());
       return created({ ...presentImpersonation(token), token: token.token });
     });
     api.route(routes.delete, (req) => {
