@@ -77,6 +77,12 @@ function identityFrom(req: SandboxRequest, user: User): void {
   user.identities = [...identities, { provider: String(provider), extern_uid: String(externUid) }];
 }
 
+/** An uploaded avatar replaces the user's; an empty `avatar` takes it away. */
+function avatarFrom(req: SandboxRequest, user: User): void {
+  if (req.files.avatar) user.avatar = { type: req.files.avatar.contentType, data: req.files.avatar.data.toString('base64') };
+  if (req.input.avatar === '') delete user.avatar;
+}
+
 /** States the service counts as blocked: the user neither signs in nor uses a token, and cannot be deactivated. */
 const BLOCKED: Array<User['state']> = ['blocked', 'ldap_blocked', 'banned', 'blocked_pending_approval'];
 /** Deactivation needs this many days without activity (the service's minimum; also its default dormancy period). */
@@ -199,7 +205,7 @@ export const userAccounts: SandboxModule = {
       }
       const fields = profileFrom(req, undefined);
       const user = addUser(req.db, { ...fields, username: String(fields.username), created_by_id: req.user!.id }, req.now());
-      if (req.files.avatar) user.avatar = { type: req.files.avatar.contentType, data: req.files.avatar.data.toString('base64') };
+      avatarFrom(req, user);
       identityFrom(req, user);
       return created(presentFullUser(user, req));
     });
@@ -208,8 +214,7 @@ export const userAccounts: SandboxModule = {
       requireAdmin(req);
       const user = findUser(req);
       Object.assign(user, profileFrom(req, user), { updated_at: req.now().toISOString() });
-      if (req.files.avatar) user.avatar = { type: req.files.avatar.contentType, data: req.files.avatar.data.toString('base64') };
-      if (req.input.avatar === '') delete user.avatar;
+      avatarFrom(req, user);
       identityFrom(req, user);
       return ok(presentFullUser(user, req));
     });
