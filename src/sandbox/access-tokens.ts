@@ -12,7 +12,7 @@ import { addToken, isoDate } from './seed.js';
  * "States and transitions"; api-facts §1.1 and §5).
  */
 
-export const TOKEN_SCOPES = [
+const TOKEN_SCOPES = [
   'api', 'read_api', 'read_user', 'create_runner', 'manage_runner', 'k8s_proxy', 'read_repository', 'write_repository',
   'read_registry', 'write_registry', 'read_virtual_registry', 'write_virtual_registry', 'ai_features', 'self_rotate',
   'sudo', 'admin_mode', 'read_service_ping',
@@ -62,7 +62,7 @@ export function scopesFrom(req: SandboxRequest, allowUserScopes: boolean): strin
 }
 
 /** Reuse detection: every still-active token of the family is revoked. */
-export function revokeFamily(db: Db, familyId: number): void {
+function revokeFamily(db: Db, familyId: number): void {
   for (const token of tokens(db)) {
     if (token.family_id === familyId && !token.revoked) {
       token.revoked = true;

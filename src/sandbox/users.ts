@@ -145,7 +145,7 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
  * The groups a user alone owns: those where they are a direct owner and no other owner is found in the group or
  * its ancestors (the service refuses to delete such a user unless hard_delete, which deletes the groups too).
  */
-export function soloOwnedGroups(db: Db, user: User): Group[] {
+function soloOwnedGroups(db: Db, user: User): Group[] {
   const owners = (group: Group) => members(db).filter((m) => m.source_type === 'group' && m.source_id === group.id && m.access_level === Role.owner);
   return groups(db).filter((group) => {
     if (!owners(group).some((m) => m.user_id === user.id)) return false;

@@ -45,7 +45,7 @@ function findTokenOf(db: Db, resource: Resource, id: number): AccessToken | unde
 }
 
 /** A bot user for a new group or project token, a member of the resource at the token's access level. */
-export function createBotUser(db: Db, resource: Resource, name: string, accessLevel: number, now: Date): User {
+function createBotUser(db: Db, resource: Resource, name: string, accessLevel: number, now: Date): User {
   const suffix = Math.random().toString(16).slice(2, 10);
   const bot = addUser(db, {
     username: `${resource.kind}_${resource.id}_bot_${suffix}`,
@@ -58,7 +58,7 @@ export function createBotUser(db: Db, resource: Resource, name: string, accessLe
   return bot;
 }
 
-export function addResourceToken(db: Db, resource: Resource, fields: Partial<AccessToken> & { name: string; scopes: string[]; access_level: number }, now: Date): AccessToken {
+function addResourceToken(db: Db, resource: Resource, fields: Partial<AccessToken> & { name: string; scopes: string[]; access_level: number }, now: Date): AccessToken {
   const bot = createBotUser(db, resource, fields.name, fields.access_level, now);
   return addToken(db, bot, { kind: resource.kind, resource_id: resource.id, expires_at: isoDate(now, MAX_LIFETIME_DAYS), ...fields }, now);
 }

@@ -1,4 +1,4 @@
-import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from './values.js';
+import { MD5_FINGERPRINT, md5Fingerprint, parsePublicKey, sha256Fingerprint } from './values.js';
 import { deployKeys, INSTANCE_DEPLOY_KEYS } from '../deploy-keys/resource.js';
 import { sshKeys } from './resource.js';
 import { findProject, projectFor, requireAdmin, Role } from '../../sandbox/auth.js';
@@ -40,7 +40,7 @@ function findByFingerprint(db: Db, fingerprint: string): SshKey | undefined {
   let matches: (blob: Buffer) => boolean;
   if (fingerprint.startsWith('SHA256:')) {
     matches = (blob) => sha256Fingerprint(blob) === fingerprint;
-  } else if (/^(MD5:)?([0-9a-f]{2}:){15}[0-9a-f]{2}$/i.test(fingerprint)) {
+  } else if (MD5_FINGERPRINT.test(fingerprint.replace(/^MD5:/, ''))) {
     const md5 = fingerprint.replace(/^MD5:/, '').toLowerCase();
     matches = (blob) => md5Fingerprint(blob) === md5;
   } else {

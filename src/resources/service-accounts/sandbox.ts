@@ -30,7 +30,7 @@ import { groupServiceAccountTokens, serviceAccounts as declared, USERNAME_PATTER
  */
 type AccountState = Pick<User, 'state' | 'is_admin' | 'bot' | 'external' | 'created_at' | 'provisioned_by_group_id'> & { updated_at?: string; user_type: string; created_by_id?: number };
 
-export type StoredServiceAccount = StoredRecord<typeof declared, AccountState>;
+type StoredServiceAccount = StoredRecord<typeof declared, AccountState>;
 
 const isServiceAccount = (user: { user_type?: unknown; bot?: unknown }): boolean => userType(user as User) === 'service_account';
 const atGroup = (where: Where): boolean => where.placement.parent === 'group';

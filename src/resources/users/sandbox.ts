@@ -2,8 +2,9 @@ import { toQueryString, type Query } from '../../api/path.js';
 import { users as declared } from './resource.js';
 import { requireUser } from '../../sandbox/auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { groups, members, projects, users as usersTable, type User } from '../../sandbox/model.js';
+import { members, projects, users as usersTable, type User } from '../../sandbox/model.js';
 import { backwards, paginate, type Sequence } from '../../sandbox/pagination.js';
+import { groupChain } from '../../sandbox/hierarchy.js';
 import { recordOrder } from '../../sandbox/listing.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { basicUser, filterUsers, identities, isPremium, presentFullUser } from '../../sandbox/users.js';
@@ -18,11 +19,7 @@ const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'];
 /** Users with access to no project through membership (of the project or of one of its groups). */
 function projectMemberIds(req: SandboxRequest): Set<number> {
   const groupIdsWithProjects = new Set<number>();
-  for (const project of projects(req.db)) {
-    for (let id: number | null = project.namespace_id; id !== null; id = groups(req.db).find((g) => g.id === id)?.parent_id ?? null) {
-      groupIdsWithProjects.add(id);
-    }
-  }
+  for (const project of projects(req.db)) for (const group of groupChain(req.db, project.namespace_id)) groupIdsWithProjects.add(group.id);
   return new Set(
     members(req.db)
       .filter((m) => m.source_type === 'project' || groupIdsWithProjects.has(m.source_id))
