@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { impersonationTokens as declared } from '../access-tokens/resource.js';
 import { gpgKeys as declaredGpgKeys } from '../gpg-keys/resource.js';
 import { userStatus } from '../user-status/resource.js';
-import { requireAdmin, requireUser, userFor } from '../../sandbox/auth.js';
+import { requireAdmin, requireUser, Role, userFor } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../../sandbox/model.js';
@@ -83,13 +83,9 @@ export const userExtras: SandboxModule = {
       const list = impersonationTokens(req.db, userFor(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
       return paginate(req, list, { present: presentImpersonation });
     });
-    api.route(routes.get, (req) => {
-      requireAdmin(req);
-      return ok(presentImpersonation(impersonationToken(req, userFor(req))));
-    });
+    api.route(routes.get, (req) => ok(presentImpersonation(impersonationToken(req, userFor(req, Role.owner)))));
     api.route(routes.create, (req) => {
-      requireAdmin(req);
-      const user = userFor(req);
+      const user = userFor(req, Role.owner);
       const name = String(required(req, 'name'));
       const given = req.input.scopes;
       const scopes = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : String(given).split(',')).map(String);
@@ -102,8 +98,7 @@ export const userExtras: SandboxModule = {
       return created({ ...presentImpersonation(token), token: token.token });
     });
     api.route(routes.delete, (req) => {
-      requireAdmin(req);
-      const token = impersonationToken(req, userFor(req));
+      const token = impersonationToken(req, userFor(req, Role.owner));
       Object.assign(token, { revoked: true, active: false });
       return noContent();
     });
