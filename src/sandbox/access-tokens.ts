@@ -63,15 +63,10 @@ export function scopesFrom(req: SandboxRequest, allowUserScopes: boolean): strin
 
 /** Reuse detection: every still-active token of the family is revoked. */
 function revokeFamily(db: Db, familyId: number): void {
-  for (const token of tokens(db)) {
-    if (token.family_id === familyId && !token.revoked) {
-      token.revoked = true;
-      token.active = false;
-    }
-  }
+  for (const token of tokens(db)) if (token.family_id === familyId && !token.revoked) revokeToken(token);
 }
 
-/** Revokes a token (a revoke endpoint): 400 when it is revoked already, as the service answers. */
+/** Revokes a token: 400 when it is revoked already, as a revoke endpoint answers (rotation and reuse detection revoke live ones only). */
 export function revokeToken(token: AccessToken): void {
   if (token.revoked) throw errors.badRequest('Token already revoked');
   token.revoked = true;
@@ -101,15 +96,13 @@ export function rotate(req: SandboxRequest, old: AccessToken, refused: () => Err
   }
   if (isExpired(old, req.now())) throw errors.unauthorized();
   const expiresAt = expiryFrom(req, ROTATION_DEFAULT_DAYS);
-  old.revoked = true;
-  old.active = false;
+  revokeToken(old);
   old.rotated = true;
   const fresh: AccessToken = {
     ...old,
     id: req.db.nextId('tokens'),
     revoked: false,
     active: true,
-    rotated: undefined,
     created_at: req.now().toISOString(),
     expires_at: expiresAt,
     last_used_at: null,
