@@ -63,7 +63,9 @@ export function scopesFrom(req: SandboxRequest, allowUserScopes: boolean): strin
 
 /** Reuse detection: every still-active token of the family is revoked. */
 function revokeFamily(db: Db, familyId: number): void {
-  for (const token of tokens(db)) if (token.family_id === familyId && !token.revoked) revokeToken(token);
+  for (const token of tokens(db)) {
+    if (token.family_id === familyId && !token.revoked) revokeToken(token);
+  }
 }
 
 /** Revokes a token: 400 when it is revoked already, as a revoke endpoint answers (rotation and reuse detection revoke live ones only). */

@@ -30,11 +30,11 @@ function findUser(req: SandboxRequest, raw = req.params.user): User {
   return user;
 }
 
-/** Whether an address is someone's primary or secondary email (case-insensitive). */
-function emailTaken(db: Db, email: string, except?: { userId?: number; emailId?: number }): boolean {
+/** Whether an address is someone's primary or secondary email (case-insensitive); a user's own primary one aside. */
+function emailTaken(db: Db, email: string, exceptUserId?: number): boolean {
   const wanted = email.toLowerCase();
-  return users(db).some((u) => u.id !== except?.userId && u.email.toLowerCase() === wanted)
-    || emailTable(db).some((e) => e.id !== except?.emailId && e.email.toLowerCase() === wanted);
+  return users(db).some((u) => u.id !== exceptUserId && u.email.toLowerCase() === wanted)
+    || emailTable(db).some((e) => e.email.toLowerCase() === wanted);
 }
 
 /** The profile fields of a create or update request, checked as the service checks them. */
@@ -60,7 +60,7 @@ function profileFrom(req: SandboxRequest, user: User | undefined): Partial<User>
   if (input.email !== undefined) {
     const email = String(input.email);
     if (!EMAIL.test(email)) problems.email = ['is invalid'];
-    else if (emailTaken(req.db, email, { userId: user?.id })) throw errors.message(409, 'Email has already been taken');
+    else if (emailTaken(req.db, email, user?.id)) throw errors.message(409, 'Email has already been taken');
     fields.email = email;
   }
   if (fields.name !== undefined && !String(fields.name).trim()) problems.name = ["can't be blank"];

@@ -19,7 +19,9 @@ const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'];
 /** Users with access to no project through membership (of the project or of one of its groups). */
 function projectMemberIds(req: SandboxRequest): Set<number> {
   const groupIdsWithProjects = new Set<number>();
-  for (const project of projects(req.db)) for (const group of groupChain(req.db, project.namespace_id)) groupIdsWithProjects.add(group.id);
+  for (const project of projects(req.db)) {
+    for (const group of groupChain(req.db, project.namespace_id)) groupIdsWithProjects.add(group.id);
+  }
   return new Set(
     members(req.db)
       .filter((m) => m.source_type === 'project' || groupIdsWithProjects.has(m.source_id))
