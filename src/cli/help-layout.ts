@@ -48,15 +48,22 @@ export function wrapParagraph(text: string, width: number): string {
  * One item of a list (an option, an argument, a command): the term padded to the list's term width, then the
  * description wrapped to what is left of the help width and indented under itself (commander's Help.formatItem). A
  * description with lines of its own already indented is kept as written.
+ *
+ * Where commander would leave too little room to wrap (an option whose term lists its choices, 57 columns, on an
+ * 80-column terminal: every description unwrapped, cut mid-word by the terminal), the term column is narrowed so
+ * that descriptions keep MIN_WIDTH_TO_WRAP columns, and a term longer than that column stands on its own line with
+ * its description below it, in the column.
  */
 export function layoutItem(term: string, termWidth: number, description: string, helpWidth: number): string {
   const indent = ' '.repeat(ITEM_INDENT);
   if (!description) return indent + term;
-  const paddedTerm = term.padEnd(termWidth + term.length - displayWidth(term));
-  const remaining = helpWidth - termWidth - SPACER - ITEM_INDENT;
+  const column = Math.max(0, Math.min(termWidth, helpWidth - SPACER - ITEM_INDENT - MIN_WIDTH_TO_WRAP));
+  const ownLine = displayWidth(term) > column && column > 0;
+  const paddedTerm = ownLine ? `${term}\n${' '.repeat(column + ITEM_INDENT)}` : term.padEnd((column || termWidth) + term.length - displayWidth(term));
+  const remaining = helpWidth - (column || termWidth) - SPACER - ITEM_INDENT;
   const formatted = remaining < MIN_WIDTH_TO_WRAP || /\n[^\S\r\n]/.test(description)
     ? description
-    : wrapParagraph(description, remaining).replace(/\n/g, `\n${' '.repeat(termWidth + SPACER)}`);
+    : wrapParagraph(description, remaining).replace(/\n/g, `\n${' '.repeat((column || termWidth) + SPACER)}`);
   return indent + paddedTerm + ' '.repeat(SPACER) + formatted.replace(/\n/g, `\n${indent}`);
 }
 

@@ -119,4 +119,4 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
   },
 };
 
-export const HELP_TOPICS_LINE = `Help topics: ${Object.keys(HELP_TOPICS).map((name) => `forgectl help ${name}`).join(', ')}`;
+export const HELP_TOPICS_LINE = `Help topics (forgectl help TOPIC): ${Object.keys(HELP_TOPICS).join(', ')}`;

@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { visible } from './formats.js';
 import { plural } from '../parse.js';
@@ -138,12 +139,24 @@ export class Io {
     return Buffer.concat(chunks);
   }
 
-  /** A spinner on a terminal's stderr; a no-op elsewhere or with --quiet. */
+  /** Whether stdout is a pipe: its reader (a pager, `head`) may be drawing on the terminal stderr shares. */
+  get stdoutIsPipe(): boolean {
+    const fd = (this.streams.stdout as { fd?: unknown }).fd;
+    try {
+      return typeof fd === 'number' && fstatSync(fd).isFIFO();
+    } catch {
+      return false;
+    }
+  }
+
+  /** A spinner on a terminal's stderr; a no-op elsewhere, with --quiet, or when stdout goes to a pipe. */
   async spinner(text: string): Promise<Spinner> {
     // A terminal that reports no width (some pseudo-terminals) makes spinners redraw endlessly: skip them there.
     // So does a stream that calls itself a terminal but cannot move its cursor (it is not one).
     const stderr = this.streams.stderr as { columns?: number; cursorTo?: unknown };
     if (this.options.quiet || !this.stderrIsTTY || (stderr.columns ?? 0) <= 0 || typeof stderr.cursorTo !== 'function') return noSpinner;
+    // `forgectl … | less`: the pager owns the screen, and frames drawn on stderr would land in the middle of it.
+    if (this.stdoutIsPipe) return noSpinner;
     const { default: ora } = await import('ora');
     // Input typed meanwhile is left alone (ora would discard it, and Ctrl-C must reach the run as a signal).
     const spinner = ora({ text: stderrText(text), stream: this.streams.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();

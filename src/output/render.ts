@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { cellText, checkFields, getPath, isJsonCell, pick, type Row } from './fields.js';
 import { csvCell, csvLine, escapeC1, tsvCell, visible, type Format } from './formats.js';
 import { OutputClosed, type Io } from './io.js';
-import { JsonAnswer, TextResult, WrittenResult } from './result.js';
+import { JsonAnswer, Summarised, TextResult, WrittenResult } from './result.js';
 import { toYaml } from './yaml.js';
 import type { JqProgram } from './jq.js';
 import type { Template } from './template.js';
@@ -23,11 +23,17 @@ export interface RenderOptions {
   slurp?: boolean;
   /** --template: a line (or more) for each record. */
   template?: Template;
+  /** A sentence after the records sums them up (Summarised): an empty table says nothing of its own. */
+  summarised?: boolean;
 }
 
 /** Writes what a command returned: records, a list (streamed where the format allows), text or a download. */
 export async function render(result: unknown, io: Io, options: RenderOptions): Promise<void> {
   if (result === undefined) return;
+  if (result instanceof Summarised) {
+    await render(result.rows, io, { ...options, summarised: true });
+    return io.note(result.summary);
+  }
   if (options.jq || options.template) return renderShaped(result, io, options);
   if (result instanceof JsonAnswer) return render(result.value, io, options);
   if (result instanceof TextResult) {
@@ -164,10 +170,10 @@ class ListWriter {
 }
 
 /** A table at a terminal: every record first (the widths depend on them all), columns dropped to fit unless --fields names them. */
-async function terminalTable(items: AsyncIterable<Row> | Row[], io: Io, list: ListWriter, { fields, columnPriority }: RenderOptions): Promise<void> {
+async function terminalTable(items: AsyncIterable<Row> | Row[], io: Io, list: ListWriter, { fields, columnPriority, summarised }: RenderOptions): Promise<void> {
   const rows: Row[] = [];
   for await (const record of items) rows.push(record);
-  if (!rows.length) return io.note('no results');
+  if (!rows.length) return summarised ? undefined : io.note('no results');
   list.start(rows[0]);
   const cols = list.columns;
   const { listTable } = await import('./table.js');

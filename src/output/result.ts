@@ -21,6 +21,17 @@ export class JsonAnswer {
 }
 
 /**
+ * Records with the sentence that sums them up, for a notice after them ("no runner without contact for 30d; checked
+ * 4"): where that sentence says the list is empty, a terminal's table adds no "no results" of its own.
+ */
+export class Summarised {
+  constructor(
+    readonly rows: unknown[],
+    readonly summary: string,
+  ) {}
+}
+
+/**
  * What a command returns when it finished and rendered its output but must still end with a non-zero exit code
  * (9: an audit found what it looks for). `message` goes to stderr as a notice, not as an error. Both are read after
  * the result was rendered, so a streamed result may settle them as it ends (a fleet run's summary).

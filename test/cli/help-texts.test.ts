@@ -65,6 +65,18 @@ describe.skipIf(!BUILT)('help rendered at build time', () => {
     expect(laidOut('forgectl~tokens~rotate', 60)).not.toBe(laidOut('forgectl~tokens~rotate', 200));
   });
 
+  it('every text fits 80 and 100 columns: an option whose term is too long for the column stands on its own line', () => {
+    for (const width of [80, 100]) {
+      for (const name of helpNames()) {
+        // Examples are command lines, kept whole to be copied, and a word longer than the room cannot be wrapped;
+        // nothing else passes the width.
+        const over = laidOut(name, width).split('\n').filter((line) => line.length > width && !/^\s*(\$ |forgectl )/.test(line) && /\s\S/.test(line.trim()));
+        expect(over, `${name} at ${width} columns`).toEqual([]);
+      }
+    }
+    expect(laidOut('forgectl~notes~list', 80)).toMatch(/\n {2}--activity-filter <all_notes\|only_comments\|only_activity>\n {40}all_notes \(default\)/);
+  });
+
   it('on a real terminal the bin prints what the bundle prints there', async (context) => {
     const pty = ptyRunner();
     needs(context, 'pty');

@@ -29,7 +29,7 @@ describe('help', () => {
       expect(result.stdout).toContain(text);
       expect(result.stdout).not.toMatch(INTERNAL);
     }
-    expect((await help(['--help'])).stdout).toContain('Help topics: forgectl help environment, forgectl help exit-codes, forgectl help formatting');
+    expect((await help(['--help'])).stdout).toContain('Help topics (forgectl help TOPIC): environment, exit-codes, formatting');
   });
 
   it('an unknown command is exit 2, with --help too, and names what exists', async () => {
@@ -89,7 +89,7 @@ describe('help', () => {
     // The commands first, then the two dozen global options.
     expect(headings).toEqual(['Setup and raw requests', 'Tokens', 'Projects and groups', 'Review workflow', 'Audit events', 'Project settings', 'Instance administration', 'Repositories', 'CI runners and deploy tokens', 'Webhooks, job artifacts and snippets', 'Configuration as code', 'AI assistants', 'Options']);
     expect(root).toMatch(/^Usage: forgectl <command> \[options\]\n\nAdminister .*\n\nSetup and raw requests:\n {2}auth /);
-    expect(root).toMatch(/\n\nOptions:\n {2}-V, --version .*\n[\s\S]* {2}-h, --help .*\n\nHelp topics: /);
+    expect(root).toMatch(/\n\nOptions:\n {2}-V, --version .*\n[\s\S]* {2}-h, --help .*\n\nHelp topics \(forgectl help TOPIC\): /);
     expect(root).toMatch(/\nProjects and groups:\n {2}projects .*\n {2}groups .*\n {2}members .*\n {2}group-badges /);
     for (const line of root.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
   });

@@ -259,6 +259,12 @@ describe('the installed forgectl on a terminal', () => {
     const piped = await forgectl(['access', 'report', '--group', 'acme/team-01', '--recursive']);
     expect(piped.code).toBe(0);
     expect(piped.stderr).not.toMatch(/reading|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    // stderr on the terminal, stdout into a pager's pipe: the frames would land in the pager's screen, so none.
+    await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'POST', body: JSON.stringify({ path: '/members$', latency_ms: 60, times: 200 }) });
+    const paged = await onTerminal('forgectl access report --group acme/team-01 --recursive --concurrency 4 | cat > /dev/null');
+    await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
+    expect(paged.code).toBe(0);
+    expect(paged.stdout).not.toMatch(/reading|[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
   });
 
   terminalCase('Ctrl-C while the progress turns: exit 130 with the line saying what was left undone, the cursor shown again', async () => {

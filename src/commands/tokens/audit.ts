@@ -11,7 +11,7 @@ import { accessLevelName, collect, parseDuration, plural } from '../../parse.js'
 import { concurrencyOption, DEFAULT_CONCURRENCY, shardOptions } from '../../cli/fleet-options.js';
 import type { FleetRun } from '../../fleet/select.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard, type Shard } from '../../fleet/shard.js';
-import { ResultWithExit } from '../../output/result.js';
+import { ResultWithExit, Summarised } from '../../output/result.js';
 import { daysLeft, isoDay, TokenTarget } from './shared.js';
 
 interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
@@ -236,8 +236,7 @@ function auditResult(ctx: Context, findings: Findings, { what, scope, unreadable
   const unread = unreadable ? `; ${plural(unreadable, 'list')} could not be read` : '';
   if (!rows.length) {
     if (unreadable) return new ResultWithExit(rows, ExitCode.attention, `attention: no token ${what}; checked ${findings.checked}${scope}${unread}`);
-    ctx.io.note(`no token ${what}; checked ${findings.checked}${scope}`);
-    return rows;
+    return new Summarised(rows, `no token ${what}; checked ${findings.checked}${scope}`);
   }
   const count = plural(rows.length, 'token');
   const verb = rows.length === 1 ? what : what.replace(/^expires/, 'expire').replace('was unused', 'were unused');

@@ -23,7 +23,10 @@ export const GROUP_SETTING_FIELDS = {
   emails_enabled: f.bool({ help: 'email notifications' }),
   mentions_disabled: f.bool({ nullable: true, help: 'the group cannot be mentioned' }),
   default_branch: f.string({ nullable: true, help: 'the default branch of new projects' }),
-  shared_runners_setting: f.enum(['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable'], { help: "the instance's runners for its projects and subgroups" }),
+  shared_runners_setting: f.enum(['enabled', 'disabled_and_overridable', 'disabled_and_unoverridable'], {
+    placeholder: '<setting>',
+    help: "the instance's runners for its projects and subgroups: enabled, disabled_and_overridable or disabled_and_unoverridable",
+  }),
   wiki_access_level: f.enum(FEATURE, { help: 'the group wiki' }),
   prevent_forking_outside_group: f.bool({ help: 'its projects may be forked only within it' }),
   prevent_sharing_groups_outside_hierarchy: f.bool({ help: 'it may be shared only within its hierarchy' }),

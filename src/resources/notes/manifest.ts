@@ -1,7 +1,7 @@
 import { verbEntries, type ManifestEntry } from '../../cli/command.js';
 
 /** `notes` commands. Add one entry per command module; each loads lazily. */
-export const groups: Record<string, string> = { 'notes': 'Notes on issues and project snippets' };
+export const groups: Record<string, string> = { 'notes': 'Notes on issues, merge requests and project snippets' };
 
 export const entries: ManifestEntry[] = [
   ...verbEntries('notes', () => import('./commands.js'), {

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { ExitCode } from '../../errors.js';
-import { ResultWithExit } from '../../output/result.js';
+import { ResultWithExit, Summarised } from '../../output/result.js';
 import { plural } from '../../parse.js';
 import { scopeOptions } from './shared.js';
 import { staleOption, staleRunners, typeOption, type StaleOptions } from './stale.js';
@@ -26,10 +26,7 @@ export default defineCommand<StaleOptions>({
   columnPriority: { identifying: 'description', whole: ['last_contact'] },
   async run(opts, ctx) {
     const { rows, window, checked } = await staleRunners(opts, ctx);
-    if (!rows.length) {
-      ctx.io.note(`no runner without contact for ${window}; ${checked}`);
-      return [];
-    }
+    if (!rows.length) return new Summarised([], `no runner without contact for ${window}; ${checked}`);
     const shown = rows.map((row) => ({ ...row, fix: `forgectl runners delete ${row.id}` }));
     return new ResultWithExit(shown, ExitCode.attention, `attention: ${plural(rows.length, 'runner')} without contact for ${window}; ${checked}`);
   },

@@ -3,7 +3,7 @@ import { dataOf, sendGraphql } from '../../api/graphql.js';
 import { BULK_DELETE_LIMIT } from './resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, DryRunComplete, ExitCode, NetworkError } from '../../errors.js';
-import { ResultWithExit } from '../../output/result.js';
+import { ResultWithExit, Summarised } from '../../output/result.js';
 import { plural } from '../../parse.js';
 import { describeRunner, scopeOptions } from './shared.js';
 import { staleOption, staleRunners, typeOption, type StaleOptions, type StaleRunner } from './stale.js';
@@ -45,10 +45,7 @@ async function showBatches(ctx: Context, batches: StaleRunner[][]): Promise<void
  */
 export async function deleteStale(opts: StaleOptions, ctx: Context): Promise<unknown> {
   const { rows, window, checked } = await staleRunners(opts, ctx);
-  if (!rows.length) {
-    ctx.io.note(`no runner without contact for ${window}: nothing to delete; ${checked}`);
-    return [];
-  }
+  if (!rows.length) return new Summarised([], `no runner without contact for ${window}: nothing to delete; ${checked}`);
   const batches = Array.from({ length: Math.ceil(rows.length / BULK_DELETE_LIMIT) }, (_, n) => rows.slice(n * BULK_DELETE_LIMIT, (n + 1) * BULK_DELETE_LIMIT));
   ctx.io.note(`${plural(rows.length, 'runner')} without contact for ${window}; ${checked}:`);
   for (const row of rows) ctx.io.note(`  ${describeRunner(row)}, ${row.runner_type === 'instance_type' ? 'of the instance' : `of ${row.owner}`}, ${idleWords(row)}`);

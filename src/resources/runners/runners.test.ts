@@ -76,6 +76,11 @@ describe('runners commands', () => {
     const fine = await sandbox.run(['runners', 'audit', '--project', 'acme/api', '--type', 'project_type', '--stale', '30d'], { now: () => clock });
     expect(fine.code).toBe(0);
     expect(fine.stderr).toContain('no runner without contact for 30d');
+    // On a terminal that sentence is the whole answer: no "no results" beside it; JSON still gets its list.
+    const onTerminal = await sandbox.run(['runners', 'audit', '--project', 'acme/api', '--type', 'project_type', '--stale', '30d'], { now: () => clock, tty: true });
+    expect(onTerminal.stderr).toMatch(/^no runner without contact for 30d \(since [\d-]+\); checked [^\n]*\n$/);
+    expect(onTerminal.stdout).toBe('');
+    expect((await sandbox.run(['runners', 'audit', '--project', 'acme/api', '--type', 'project_type', '--stale', '30d', '-o', 'json'], { now: () => clock })).json()).toEqual([]);
     // Forty days on, the project's own runner has not been seen for that long either.
     clock = new Date(clock.getTime() + 40 * 86_400_000);
     const later = await sandbox.run(['runners', 'audit', '--project', 'acme/api', '--type', 'project_type', '--stale', '30d', '-o', 'json'], { now: () => clock });

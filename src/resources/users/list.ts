@@ -1,6 +1,6 @@
 import { defineCommand, type OptionDef } from '../../cli/command.js';
 import { users } from './resource.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseChoice, parseDateTime, parseInteger, parseKeyValue } from '../../parse.js';
 import type { Query } from '../../api/path.js';
 import { COUNT_LIMIT } from '../../api/paginate.js';
@@ -46,6 +46,14 @@ const SWITCHES: Array<[keyof Options, string]> = [
   ['admins', 'admins'], ['auditors', 'auditors'], ['skipLdap', 'skip_ldap'], ['withCustomAttributes', 'with_custom_attributes'],
 ];
 
+/**
+ * The filters the service applies only for administrators: for anyone else it ignores them and answers the unfiltered
+ * list, which would read as "these are the users without two-factor" while being everyone.
+ */
+const ADMIN_FILTERS: Array<keyof Options> = [
+  'externUid', 'orderBy', 'sort', 'twoFactor', 'withoutProjects', 'admins', 'auditors', 'samlProviderId', 'skipLdap', 'customAttribute', 'withCustomAttributes',
+];
+
 const CONTRADICTIONS: Array<[keyof Options, keyof Options]> = [['active', 'excludeActive'], ['external', 'excludeExternal'], ['humans', 'excludeHumans'], ['active', 'blocked']];
 const optionName = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -88,7 +96,8 @@ export default defineCommand<Options>({
   effect: 'read',
   description: [
     'Everyone may use the first group of filters; --extern-uid/--provider, --order-by, --sort, --two-factor, --without-projects,',
-    '--admins, --auditors, --saml-provider-id, --skip-ldap and custom attributes are for administrators (the last four on Premium).',
+    '--admins, --auditors, --saml-provider-id, --skip-ldap and custom attributes are for administrators (the last four on Premium);',
+    'with another token they are refused, as the service would ignore them and list everyone.',
     '--all fetches pages concurrently and continues by keyset pagination past 50,000 users.',
   ].join(' '),
   examples: [
@@ -127,6 +136,14 @@ export default defineCommand<Options>({
   list: true,
   columns: ['id', 'username', 'name', 'state', 'web_url'],
   async run(opts, ctx) {
+    const adminFilters = ADMIN_FILTERS.filter((key) => ![undefined, false].includes(opts[key] as never) && !(Array.isArray(opts[key]) && !opts[key].length));
+    if (adminFilters.length && !(await ctx.api.call<{ is_admin?: boolean }>(users.routes.current)).is_admin) {
+      throw new CliError(
+        `${adminFilters.map(optionName).join(', ')}: for administrators only; the service ignores ${adminFilters.length > 1 ? 'them' : 'it'} for other users and would list everyone`,
+        ExitCode.auth,
+        'use an administrator\'s token, or leave the option out',
+      );
+    }
     const orderBy = opts.orderBy ?? 'id';
     // updated_at is not in the records, so a keyset position cannot be built from one: page by keyset from the start.
     const keysetOnly = ctx.paging.all && orderBy === 'updated_at';

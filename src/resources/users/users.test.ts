@@ -126,6 +126,22 @@ describe('users list', () => {
     const extern = await sandbox.run(['users', 'list', '--extern-uid', 'cn=dave', '--provider', 'ldapmain'], { env: { FORGECTL_TOKEN: token } });
     expect(extern.code).toBe(4);
   });
+
+  it('a non-administrator asking for an administrator filter is refused (exit 4) instead of getting everyone', async () => {
+    const bob = users(sandbox.db).find((u) => u.username === 'bob')!;
+    const token = addToken(sandbox.db, bob, { name: 'bob-admins' }, new Date()).token;
+    const everyone = await sandbox.run(['users', 'list', '-o', 'json'], { env: { FORGECTL_TOKEN: token } });
+    expect(everyone.code, everyone.stderr).toBe(0);
+    for (const args of [['--admins'], ['--two-factor', 'disabled', '--without-projects'], ['--custom-attribute', 'team=a']]) {
+      const refused = await sandbox.run(['users', 'list', ...args, '-o', 'json'], { env: { FORGECTL_TOKEN: token } });
+      expect(refused.code, refused.stderr).toBe(4);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(`${args.filter((a) => a.startsWith('--')).join(', ')}: for administrators only`);
+    }
+    const admins = await sandbox.run(['users', 'list', '--admins', '-o', 'json']);
+    expect(admins.code, admins.stderr).toBe(0);
+    expect(admins.json<Array<{ username: string }>>().length).toBeLessThan(everyone.json<unknown[]>().length);
+  });
 });
 
 describe('users list --all past the offset limit', () => {
