@@ -206,8 +206,8 @@ export interface UserRecords<T extends { id: number; user_id: number }> {
 /**
  * The routes of records a user has, declared at two placements as the service serves SSH keys, GPG keys and
  * secondary emails: `current`, the caller's own (read with a read_user token too), and `user`, anyone's: public to
- * read where its declared read role is guest (anonymous callers too), administrators' where it is owner; changed
- * by administrators. Records are listed oldest first; an id the user has no record under is 404.
+ * read where its declared read role is guest (anonymous callers too); read or changed by administrators only where
+ * the declared role is owner. Records are listed oldest first; an id the user has no record under is 404.
  */
 export function userRecordRoutes<T extends { id: number; user_id: number }>(api: Router, declared: MultiParentDef, records: UserRecords<T>): void {
   const { table, owned = () => true, notFound, present, add, userOf = (req: SandboxRequest) => userFor(req) } = records;
@@ -234,10 +234,11 @@ export function userRecordRoutes<T extends { id: number; user_id: number }>(api:
     return userOf(req);
   };
   const read = Role[anyones.roles.read];
+  const write = Role[anyones.roles.write];
   const readOptions = publicReads ? { auth: 'optional' as const } : {};
   const { list, get, create, delete: del } = anyones.routes;
   if (list) api.route(list, (req) => paginate(req, ofUser(req.db, user(req, read)), { present }), readOptions);
   if (get) api.route(get, (req) => ok(present(find(req, user(req, read)))), readOptions);
-  if (create) api.route(create, (req) => add(req, user(req, Role.owner)));
-  if (del) api.route(del, (req) => remove(req, find(req, user(req, Role.owner))));
+  if (create) api.route(create, (req) => add(req, user(req, write)));
+  if (del) api.route(del, (req) => remove(req, find(req, user(req, write))));
 }
