@@ -28,7 +28,11 @@ import { groupServiceAccountTokens, serviceAccounts as declared, USERNAME_PATTER
  * What the sandbox keeps of a service account beside its declared fields: it is a user like any other, made by
  * `created_by_id`, provisioned by the top-level group `provisioned_by_group_id` (none for the instance's).
  */
-type AccountState = Pick<User, 'state' | 'is_admin' | 'bot' | 'external' | 'created_at' | 'provisioned_by_group_id'> & { updated_at?: string; user_type: string; created_by_id?: number };
+type AccountState = Pick<User, 'state' | 'is_admin' | 'bot' | 'external' | 'created_at' | 'provisioned_by_group_id'> & {
+  updated_at?: string;
+  user_type: string;
+  created_by_id?: number;
+};
 
 type StoredServiceAccount = StoredRecord<typeof declared, AccountState>;
 
