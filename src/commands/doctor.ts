@@ -5,9 +5,12 @@ import { configurationChecks } from './doctor/local.js';
 import { networkChecks } from './doctor/network.js';
 import { remoteChecks } from './doctor/remote.js';
 
-/** One check as a line for the terminal: status, section and check, what was found, and the fix. */
-function line(result: CheckResult): string {
-  return `${result.status.padEnd(4)}  ${`${result.section}: ${result.check}`.padEnd(30)} ${result.found}${result.fix ? `  → fix: ${result.fix}` : ''}\n`;
+const label = (result: CheckResult): string => `${result.section}: ${result.check}`;
+
+/** The checks as lines for the terminal: status, section and check (one column, as wide as the longest), what was found, and the fix. */
+function lines(results: CheckResult[]): string {
+  const width = Math.max(...results.map((result) => label(result).length));
+  return results.map((result) => `${result.status.padEnd(4)}  ${label(result).padEnd(width)}  ${result.found}${result.fix ? `  → fix: ${result.fix}` : ''}\n`).join('');
 }
 
 export default defineCommand<{ fix?: boolean }>({
@@ -32,7 +35,7 @@ export default defineCommand<{ fix?: boolean }>({
     const warned = results.filter((result) => result.status === 'warn').length;
     const summary = failed || warned ? `${failed} failed, ${warned} to look at (exit ${code})` : undefined;
     // At a terminal, whole lines (a table would cut what was found); in a pipe and with -o, the records.
-    const output = ctx.format === 'table' && ctx.io.stdoutIsTTY ? new TextResult(results.map(line).join('')) : results;
+    const output = ctx.format === 'table' && ctx.io.stdoutIsTTY ? new TextResult(lines(results)) : results;
     return code ? new ResultWithExit(output, code, summary) : output;
   },
 });

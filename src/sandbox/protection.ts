@@ -19,10 +19,10 @@ export function deployKeysOf(db: Db, projectId: number): SshKey[] {
   return sshKeyTable(db).filter((key) => key.deploy_keys_projects?.some((link) => link.project_id === projectId));
 }
 
-export const BRANCH_LEVEL_DESCRIPTIONS: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers', [ADMIN_LEVEL]: 'Admins' };
+const BRANCH_LEVEL_DESCRIPTIONS: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers', [ADMIN_LEVEL]: 'Admins' };
 
 /** Whether a rule's name covers a branch: the same name, or a wildcard where `*` stands for any text (slashes too). */
-export function coversBranch(rule: string, branch: string): boolean {
+function coversBranch(rule: string, branch: string): boolean {
   if (!rule.includes('*')) return rule === branch;
   const pattern = rule.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return new RegExp(`^${pattern}$`, 's').test(branch);
@@ -51,17 +51,15 @@ function allows(db: Db, user: User, project: Project, entry: CreateAccess): bool
 }
 
 /** Whether the user may push to the branch: Developers where no rule covers it; else what the most permissive rule allows. */
-export function mayPush(db: Db, user: User | undefined, project: Project, branch: string): boolean {
-  if (!user || projectRole(db, user, project) < Role.developer) return false;
-  const rules = rulesFor(db, project, branch);
-  return !rules.length || rules.some((rule) => rule.push_access_levels.some((entry) => allows(db, user, project, entry)));
-}
+export const mayPush = (db: Db, user: User | undefined, project: Project, branch: string): boolean => mayUseBranch(db, user, project, branch, 'push_access_levels');
 
 /** Whether the user may merge into the branch (as mayPush, with the merge entries). */
-export function mayMerge(db: Db, user: User | undefined, project: Project, branch: string): boolean {
+export const mayMerge = (db: Db, user: User | undefined, project: Project, branch: string): boolean => mayUseBranch(db, user, project, branch, 'merge_access_levels');
+
+function mayUseBranch(db: Db, user: User | undefined, project: Project, branch: string, entries: 'push_access_levels' | 'merge_access_levels'): boolean {
   if (!user || projectRole(db, user, project) < Role.developer) return false;
   const rules = rulesFor(db, project, branch);
-  return !rules.length || rules.some((rule) => rule.merge_access_levels.some((entry) => allows(db, user, project, entry)));
+  return !rules.length || rules.some((rule) => rule[entries].some((entry) => allows(db, user, project, entry)));
 }
 
 /** Whether the user may unprotect a rule of the project: Maintainers, or those its unprotect entries name when it has some. */

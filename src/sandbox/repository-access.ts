@@ -1,5 +1,5 @@
 import { projectFor, projectRole, Role } from './auth.js';
-import { resolveRevision } from './git/repository.js';
+import { repositoryOf, resolveRevision } from './git/repository.js';
 import { errors, type SandboxRequest } from './http.js';
 import type { Commit, Project } from './model.js';
 
@@ -23,6 +23,21 @@ export function commitOf(req: SandboxRequest, project: Project, ref: unknown, no
   const commit = resolveRevision(req.db, project, ref === undefined || ref === '' ? project.default_branch : String(ref));
   if (!commit) throw errors.notFound(notFound);
   return commit;
+}
+
+/** The commit id a branch or tag the route names points at, or 404 "Branch Not Found" / "Tag Not Found". */
+export function refTarget(req: SandboxRequest, project: Project, kind: 'branch' | 'tag', name: string): string {
+  const repository = repositoryOf(req.db, project.id);
+  const sha = kind === 'branch' ? repository.branches[name] : repository.tags[name];
+  if (!sha) throw errors.notFound(kind === 'branch' ? 'Branch' : 'Tag');
+  return sha;
+}
+
+/** A protected branch or tag only Maintainers and Owners delete (the service's pre-receive check, answered as 400). */
+export function refuseProtectedDeletion(req: SandboxRequest, project: Project, kind: 'branch' | 'tag', isProtected: boolean): void {
+  if (!isProtected || projectRole(req.db, req.user, project) >= Role.maintainer) return;
+  const plural = kind === 'branch' ? 'branches' : 'tags';
+  throw errors.message(400, `You are not allowed to delete protected ${plural} from this project. Only a project maintainer or owner can delete a protected ${kind}.`);
 }
 
 /** The commit a new branch or tag starts from, or 400 with the given text. */

@@ -35,13 +35,13 @@ export function seedDemoSnippet(db: Db, now: Date): void {
   commitSnippet(snippets(db).at(-1)!, { 'checklist.md': '- [ ] tag the release\n- [ ] announce the window\n', 'rollback.md': '1. revert the deploy tag\n2. page the on-call\n' });
 }
 
+/** A snippet's raw content, as the service answers it: plain text. */
+export const rawText = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
+
 /**
  * A project snippet as the service presents it, for the lists of snippets outside its project (`/snippets`,
  * `/snippets/all`): as the project snippets module presents it, from the declaration.
  */
-/** A snippet's raw content, as the service answers it: plain text. */
-export const rawText = (data: string): SandboxResponse => ({ status: 200, raw: { data, contentType: 'text/plain; charset=utf-8' } });
-
 export const presentedProjectSnippet = (snippet: Snippet, db: Db, rootUrl: string): Values =>
   presentRecord(projectSnippets, snippet, projectSnippetExtras(snippet, db, rootUrl));
 
@@ -53,23 +53,34 @@ export function projectSnippetExtras(snippet: Snippet, db: Db, rootUrl: string):
     ...urls,
     author: author ? { id: author.id, username: author.username, email: author.email, name: author.name, state: author.state, created_at: author.created_at } : null,
     file_name: snippet.file_name,
-    files: Object.keys(snippet.files).map((path) => ({ path, raw_url: `${urls.web_url}/raw/${SNIPPET_BRANCH}/${path}` })),
+    files: snippetFileUrls(urls.web_url, snippet.files),
     imported: snippet.imported ?? false,
     imported_from: snippet.imported_from ?? 'none',
   };
 }
 
-export function snippetUrls(snippet: Snippet, db: Db, rootUrl: string): { web_url: string; raw_url: string; ssh_url_to_repo: string; http_url_to_repo: string } {
+export function snippetUrls(snippet: Snippet, db: Db, rootUrl: string): SnippetUrls {
   const project = projects(db).find((p) => p.id === snippet.project_id);
-  const base = `${rootUrl}/${project?.path_with_namespace ?? ''}/-/snippets/${snippet.id}`;
+  return snippetUrlsUnder(rootUrl, `${project?.path_with_namespace ?? ''}/`, snippet.id);
+}
+
+type SnippetUrls = { web_url: string; raw_url: string; ssh_url_to_repo: string; http_url_to_repo: string };
+
+/** Where a snippet is served: under its project's path (`acme/api/`), or under none ('') for a personal snippet. */
+export function snippetUrlsUnder(rootUrl: string, namespace: string, id: number): SnippetUrls {
+  const base = `${rootUrl}/${namespace}-/snippets/${id}`;
   const host = new URL(rootUrl).hostname;
   return {
     web_url: base,
     raw_url: `${base}/raw`,
-    ssh_url_to_repo: `git@${host}:${project?.path_with_namespace ?? ''}/snippets/${snippet.id}.git`,
-    http_url_to_repo: `${rootUrl}/${project?.path_with_namespace ?? ''}/snippets/${snippet.id}.git`,
+    ssh_url_to_repo: `git@${host}:${namespace}snippets/${id}.git`,
+    http_url_to_repo: `${rootUrl}/${namespace}snippets/${id}.git`,
   };
 }
+
+/** A snippet's files as its record lists them: each path and the URL of its raw content on the default branch. */
+export const snippetFileUrls = (webUrl: string, files: Record<string, string>): Array<{ path: string; raw_url: string }> =>
+  Object.keys(files).map((path) => ({ path, raw_url: `${webUrl}/raw/${SNIPPET_BRANCH}/${path}` }));
 
 /** Records a new version of a snippet's files (a commit of its repository); returns its id. */
 export function commitSnippet(snippet: Snippet, files: Record<string, string>): string {

@@ -108,35 +108,40 @@ export function pushPayload(env: HookEnv, push: Push): Record<string, unknown> {
   };
 }
 
-export function mergeRequestPayload(env: HookEnv, project: Project, mr: MergeRequest, action: string, user: User): Record<string, unknown> {
+/** The payload of an event on an issue or a merge request (`kind`): who, where, the object's attributes. */
+function objectPayload(env: HookEnv, project: Project, kind: 'issue' | 'merge_request', attributes: Record<string, unknown>, user: User): Record<string, unknown> {
   return {
-    object_kind: 'merge_request',
-    event_type: 'merge_request',
+    object_kind: kind,
+    event_type: kind,
     user: userPayload(env, user),
     project: projectPayload(env, project),
-    object_attributes: {
-      id: mr.id,
-      iid: mr.iid,
-      title: mr.title,
-      description: mr.description,
-      state: mr.state,
-      source_branch: mr.source_branch,
-      target_branch: mr.target_branch,
-      source_project_id: project.id,
-      target_project_id: project.id,
-      author_id: mr.author_id,
-      created_at: mr.created_at,
-      updated_at: mr.updated_at,
-      merge_status: mr.merge_status,
-      detailed_merge_status: mr.detailed_merge_status,
-      url: `${env.rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
-      last_commit: { id: mr.sha },
-      action,
-    },
+    object_attributes: attributes,
     labels: [],
     changes: {},
     repository: repositoryPayload(env, project),
   };
+}
+
+export function mergeRequestPayload(env: HookEnv, project: Project, mr: MergeRequest, action: string, user: User): Record<string, unknown> {
+  return objectPayload(env, project, 'merge_request', {
+    id: mr.id,
+    iid: mr.iid,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    source_branch: mr.source_branch,
+    target_branch: mr.target_branch,
+    source_project_id: project.id,
+    target_project_id: project.id,
+    author_id: mr.author_id,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
+    merge_status: mr.merge_status,
+    detailed_merge_status: mr.detailed_merge_status,
+    url: `${env.rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
+    last_commit: { id: mr.sha },
+    action,
+  }, user);
 }
 
 function issueAttributes(env: HookEnv, project: Project, issue: Issue): Record<string, unknown> {
@@ -155,16 +160,7 @@ function issueAttributes(env: HookEnv, project: Project, issue: Issue): Record<s
 }
 
 export function issuePayload(env: HookEnv, project: Project, issue: Issue, action: string, user: User): Record<string, unknown> {
-  return {
-    object_kind: 'issue',
-    event_type: 'issue',
-    user: userPayload(env, user),
-    project: projectPayload(env, project),
-    object_attributes: { ...issueAttributes(env, project, issue), action },
-    labels: [],
-    changes: {},
-    repository: repositoryPayload(env, project),
-  };
+  return objectPayload(env, project, 'issue', { ...issueAttributes(env, project, issue), action }, user);
 }
 
 export function notePayload(env: HookEnv, project: Project, note: Note, user: User): Record<string, unknown> {

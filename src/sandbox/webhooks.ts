@@ -20,8 +20,8 @@ import { hookLogs, storedHooks, type HookLog, type Project, type StoredHook } fr
  * Deliveries run after the request that caused them has been answered, as the service's background jobs do.
  */
 
-export const TEMPORARILY_DISABLED_FAILURE_THRESHOLD = 3;
-export const PERMANENTLY_DISABLED_FAILURE_THRESHOLD = 39;
+const TEMPORARILY_DISABLED_FAILURE_THRESHOLD = 3;
+const PERMANENTLY_DISABLED_FAILURE_THRESHOLD = 39;
 const INITIAL_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 86_400_000;
 /** Events older than this are not listed (and are pruned). */
@@ -70,7 +70,7 @@ export interface DeliveryResult {
 }
 
 /** The URL with its {variables} filled in (only the receiver ever sees the values). */
-export function interpolatedUrl(hook: StoredHook): string {
+function interpolatedUrl(hook: StoredHook): string {
   const values = new Map(hook.url_variables.map((v) => [v.key, v.value]));
   return hook.url.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, key: string) => values.get(key) ?? whole);
 }

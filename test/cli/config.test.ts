@@ -21,6 +21,7 @@ describe('auth login and profiles', () => {
     const login = await run(['auth', 'login', '--profile', 'p', '--url', sandbox.rootUrl, '--token-stdin'], { env: profileEnv(dir), input: `${sandbox.adminToken}\n` });
     expect(login.code).toBe(0);
     expect(login.stderr).toContain('as root');
+    expect(login.stderr).toContain(`token saved in ${join(dir, 'config.json')}, readable only by you`);
     expect(login.stdout).toBe('');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);

@@ -75,6 +75,10 @@ describe('doctor: every check passes against a healthy sandbox', () => {
     expect(terminal.code).toBe(9);
     expect(terminal.stdout).toMatch(/^warn {2}service: rate limit +RateLimit headers present: 3 of 100 requests left {2}→ fix: wait for the reset/m);
     expect(terminal.stderr).toBe('0 failed, 1 to look at (exit 9)\n');
+    // What was found starts in one column on every line, past the longest check's name.
+    const columns = terminal.stdout.trimEnd().split('\n').map((line) => line.match(/^\S+ {2}.*? {2,}(?=\S)/)![0].length);
+    expect(columns).toHaveLength(20);
+    expect(new Set(columns).size, terminal.stdout).toBe(1);
   });
 
   it('says why the profile is used: -p, FORGECTL_PROFILE, --server matching a profile, a CI job', async () => {

@@ -43,6 +43,15 @@ describe('commands that revoke or rotate a token ask first, naming it', () => {
     expect(await works(bot.token)).toBe(true);
   });
 
+  it('tokens rotate self without saying what the token in use is: exit 2 before any request, the hint says how to tell', async () => {
+    sandbox.clearRequests();
+    const bare = await sandbox.run(['tokens', 'rotate', 'self', '--yes']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('error: which tokens? pass --group ID|PATH, --project ID|PATH, --personal or --service-account NAME\n');
+    expect(bare.stderr).toContain('hint: self is the token in use: --personal for a personal token, --group G or --project P');
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('tokens identify --revoke: off a terminal without --yes, exit 2 naming the token, nothing revoked', async () => {
     const bot = await groupToken('safety-identify');
     sandbox.clearRequests();

@@ -6,6 +6,7 @@ import { parseChoice } from '../../parse.js';
 import { isLoopbackHost, normalizeBaseUrl, selectedProfileName } from '../../config/resolve.js';
 import type { TokenType } from '../../config/store.js';
 import { saveProfileToken } from '../../config/credentials.js';
+import { configFile } from '../../config/paths.js';
 import { inCi, KeyringUnavailable, sessionKeyringExpected } from '../../config/keyring.js';
 
 interface Options {
@@ -107,7 +108,7 @@ export default defineCommand<Options>({
       saved = await saveProfileToken(ctx.configDir, name, token, { ...how, storage: 'file' }, existing);
     }
     if (saved.leftover) ctx.io.warn(saved.leftover);
-    ctx.io.note(`Logged in to ${parsed.host}${who} (profile "${name}", token saved in ${saved.storage === 'keyring' ? 'the OS keyring' : ctx.configDir})`);
+    ctx.io.note(`Logged in to ${parsed.host}${who} (profile "${name}", token saved in ${saved.storage === 'keyring' ? 'the OS keyring' : `${configFile(ctx.configDir)}, readable only by you`})`);
     if (saved.current !== name) ctx.io.note(`the current profile is still "${saved.current}"; use -p ${name}, or: forgectl profile use ${name}`);
     return undefined;
   },

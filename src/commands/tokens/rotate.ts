@@ -91,7 +91,7 @@ export default defineCommand<Options>({
     },
   ],
   async run(opts, ctx) {
-    const given = resolveTarget(opts);
+    const given = resolveTarget(opts, opts.id);
     const id = tokenIdOf(given, 'rotate', opts.id);
     const expiresAt = expiryFrom(opts, ctx.now());
     const connection = ctx.connection();

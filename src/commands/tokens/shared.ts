@@ -211,7 +211,7 @@ export function personalByUser(opts: UserOptions, target: TokenTarget): void {
  * Exactly one of --group, --project, --personal, or --service-account (with --group for a group's account); the
  * profile's default group or project is never guessed here. A service account is looked up later (resolved()).
  */
-export function resolveTarget(opts: TargetOptions): TokenTarget<RotatableKind> {
+export function resolveTarget(opts: TargetOptions, id?: string): TokenTarget<RotatableKind> {
   if (opts.serviceAccount !== undefined) {
     if (opts.project !== undefined || opts.personal) {
       throw new UsageError(`--service-account goes alone (an account of the instance) or with --group (a group's), not with ${opts.personal ? '--personal' : '--project'}`);
@@ -223,6 +223,7 @@ export function resolveTarget(opts: TargetOptions): TokenTarget<RotatableKind> {
   if (given !== 1) {
     throw new UsageError(
       given ? 'give only one of --group, --project and --personal' : 'which tokens? pass --group ID|PATH, --project ID|PATH, --personal or --service-account NAME',
+      !given && id === 'self' ? 'self is the token in use: --personal for a personal token, --group G or --project P for an access token of G or P (forgectl auth status shows whose it is)' : undefined,
     );
   }
   if (opts.personal) return new TokenTarget('personal', '');

@@ -43,4 +43,10 @@ describe('sandbox: project badges (spec 1, api-facts §1.5)', () => {
     expect(r).toEqual({ status: 200, body: { link_url: 'https://x.example.com/%{project_path}', image_url: 'https://x.example.com/i', rendered_link_url: 'https://x.example.com/acme/web', rendered_image_url: 'https://x.example.com/i' } });
     expect((await call('GET', '/projects/2/badges/render?link_url=https://x.example.com')).body).toEqual({ error: 'image_url is missing' });
   });
+
+  it('leaves a placeholder it has no value for as written, whatever its name', async () => {
+    const url = 'https://x.example.com/%{constructor}/%{to_string}';
+    const r = await call('GET', `/projects/2/badges/render?link_url=${encodeURIComponent(url)}&image_url=${encodeURIComponent(url)}`);
+    expect(r.body).toMatchObject({ rendered_link_url: url, rendered_image_url: url });
+  });
 });

@@ -2,8 +2,8 @@ import { badges as resource } from './resource.js';
 import { findGroup, projectFor, Role } from '../../sandbox/auth.js';
 import { crudModule, type Crud } from '../../sandbox/crud.js';
 import type { Db } from '../../sandbox/db.js';
-import { validateBadgeUrls } from '../../sandbox/badges.js';
-import { HttpError, ok, required, type SandboxRequest } from '../../sandbox/http.js';
+import { renderBadge, renderedBadgeUrls, validateBadgeUrls } from '../../sandbox/badges.js';
+import { HttpError, type SandboxRequest } from '../../sandbox/http.js';
 import { groupChain, projectGroup } from '../../sandbox/hierarchy.js';
 import { repositories, type Group, type Project, type StoredBadge } from '../../sandbox/model.js';
 
@@ -36,10 +36,6 @@ function placeholders(req: SandboxRequest, project: Project): Record<string, str
   };
 }
 
-export function renderBadgeUrl(url: string, values: Record<string, string>): string {
-  return url.replace(/%\{([a-z_]+)\}/g, (whole, name: string) => values[name] ?? whole);
-}
-
 export const badges: Crud<StoredBadge> = crudModule<StoredBadge>(resource, {
   /** Group badges of the project's groups first, then its own, as the service lists them. */
   visible(db, project) {
@@ -48,21 +44,13 @@ export const badges: Crud<StoredBadge> = crudModule<StoredBadge>(resource, {
   },
   validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
   computed(badge, req, project) {
-    const values = placeholders(req, project as Project);
-    return { rendered_link_url: renderBadgeUrl(badge.link_url, values), rendered_image_url: renderBadgeUrl(badge.image_url, values), kind: badge.group_id === undefined ? 'project' : 'group' };
+    return { ...renderedBadgeUrls(badge.link_url, badge.image_url, placeholders(req, project as Project)), kind: badge.group_id === undefined ? 'project' : 'group' };
   },
   beforeDelete(badge) {
     if (badge.group_id !== undefined) throw new HttpError(403, { error: 'To delete a Group badge please use the Group endpoint' });
   },
   routes(api) {
-    api.route(resource.routes.render, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const link = String(required(req, 'link_url'));
-      const image = String(required(req, 'image_url'));
-      validateBadgeUrls({ link_url: link, image_url: image });
-      const values = placeholders(req, project);
-      return ok({ link_url: link, image_url: image, rendered_link_url: renderBadgeUrl(link, values), rendered_image_url: renderBadgeUrl(image, values) });
-    });
+    api.route(resource.routes.render, (req) => renderBadge(req, placeholders(req, projectFor(req, Role.maintainer))));
   },
   seed(db) {
     badges.table(db).push({

@@ -1,5 +1,5 @@
 import { branches as branchDef } from './resource.js';
-import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
+import { projectFor, Role } from '../../sandbox/auth.js';
 import { presentCommit } from '../../sandbox/git/present.js';
 import { findCommit, isAncestor, moveBranch, repositoryOf, resolveRevision } from '../../sandbox/git/repository.js';
 import { putBlob } from '../../sandbox/git/store.js';
@@ -10,7 +10,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { mayPush, rulesFor } from '../../sandbox/protection.js';
 import { presentDerived } from '../../sandbox/records.js';
-import { readableProject, searchedRefs, startCommit, validRefName } from '../../sandbox/repository-access.js';
+import { readableProject, refTarget, refuseProtectedDeletion, searchedRefs, startCommit, validRefName } from '../../sandbox/repository-access.js';
 
 /**
  * Branches of a repository (the refs of src/sandbox/git): list (with search), get, create from a ref, delete, delete
@@ -39,9 +39,6 @@ function branchOf(req: SandboxRequest, project: Project, name: string, sha: stri
   });
 }
 
-/** The service's words when a Developer deletes a protected branch (its pre-receive check). */
-const PROTECTED_BRANCH_DELETION = 'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.';
-
 export const branchesModule: SandboxModule = {
   routes(api) {
     const open = { auth: 'optional' as const };
@@ -56,9 +53,7 @@ export const branchesModule: SandboxModule = {
 
     api.route(r.get, (req) => {
       const project = readableProject(req);
-      const sha = repositoryOf(req.db, project.id).branches[req.params.branch];
-      if (!sha) throw errors.notFound('Branch');
-      return ok(branchOf(req, project, req.params.branch, sha));
+      return ok(branchOf(req, project, req.params.branch, refTarget(req, project, 'branch', req.params.branch)));
     }, open);
 
     api.route(r.create, (req) => {
@@ -79,13 +74,11 @@ export const branchesModule: SandboxModule = {
 
     api.route(r.delete, (req) => {
       const project = projectFor(req, Role.developer);
-      const repository = repositoryOf(req.db, project.id);
       const name = req.params.branch;
-      if (!repository.branches[name]) throw errors.notFound('Branch');
+      refTarget(req, project, 'branch', name); // 404 when there is none
       if (name === project.default_branch) throw errors.message(405, 'Cannot remove HEAD branch');
-      // A protected branch only Maintainers and Owners delete (the service's pre-receive check, answered as 400).
-      if (rulesFor(req.db, project, name).length && projectRole(req.db, req.user, project) < Role.maintainer) throw errors.message(400, PROTECTED_BRANCH_DELETION);
-      delete repository.branches[name];
+      refuseProtectedDeletion(req, project, 'branch', rulesFor(req.db, project, name).length > 0);
+      delete repositoryOf(req.db, project.id).branches[name];
       return noContent();
     });
 

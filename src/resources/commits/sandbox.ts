@@ -1,4 +1,4 @@
-import { findProject } from '../../sandbox/auth.js';
+import { findProject, projectFor, Role } from '../../sandbox/auth.js';
 import { diffSnapshots } from '../../sandbox/git/diff.js';
 import { presentCommit } from '../../sandbox/git/present.js';
 import { findCommit, isAncestor, parentsOf, reachable, repositoryOf, resolveRevision, snapshotOf } from '../../sandbox/git/repository.js';
@@ -15,7 +15,6 @@ import { commitOf, readableProject } from '../../sandbox/repository-access.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { commitComments as commitCommentDeclaration, commitStatuses as commitStatusDeclaration, COMMIT_STATUS_STATES, commits as declared } from './resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
-import { projectFor, Role } from '../../sandbox/auth.js';
 
 /** The commits a ref_name selects: a branch, tag or sha, or a range `a..b` (in b, not in a) or `a...b`. */
 function selectCommits(req: SandboxRequest, project: Project): Commit[] {
@@ -59,6 +58,12 @@ function commitParam(req: SandboxRequest, project: Project): Commit {
   const commit = resolveRevision(req.db, project, req.params.sha);
   if (!commit) throw errors.notFound('Commit');
   return commit;
+}
+
+/** The commit the route names, in a project whose code the caller may read. */
+function readCommit(req: SandboxRequest): { project: Project; commit: Commit } {
+  const project = readableProject(req);
+  return { project, commit: commitParam(req, project) };
 }
 
 /** Copies a commit's history from another project of the fork network (objects are shared; commits are per project). */
@@ -128,8 +133,7 @@ const presentedComment = (req: SandboxRequest) => (comment: CommitComment): Valu
 const presentedStatus = (req: SandboxRequest) => (status: CommitStatus): Values => presentRecord(commitStatusDeclaration, status, { allow_failure: false, ...authorOf(req, status) });
 
 function addComment(req: SandboxRequest) {
-  const project = readableProject(req);
-  const commit = commitParam(req, project);
+  const { project, commit } = readCommit(req);
   const note = String(required(req, 'note'));
   const lineType = req.input.line_type === undefined ? undefined : String(req.input.line_type);
   if (lineType !== undefined && !['new', 'old'].includes(lineType)) throw errors.invalid('line_type');
@@ -144,8 +148,7 @@ function addComment(req: SandboxRequest) {
 }
 
 function listStatuses(req: SandboxRequest) {
-  const project = readableProject(req);
-  const commit = commitParam(req, project);
+  const { project, commit } = readCommit(req);
   const { ref, name, stage } = req.query as Record<string, string | undefined>;
   let list = commitStatuses(req.db).filter((s) => s.project_id === project.id && s.sha === commit.id);
   if (ref) list = list.filter((s) => s.ref === ref);
@@ -248,14 +251,12 @@ export const commits: SandboxModule = {
     });
 
     api.route(routes.get, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
+      const { project, commit } = readCommit(req);
       return ok(presentCommit(commit, project, req.rootUrl, { stats: bool(req.query.stats) !== false, single: true }));
     }, { auth: 'optional' });
 
     api.route(routes.refs, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
+      const { project, commit } = readCommit(req);
       const type = String(req.query.type ?? 'all');
       if (!['branch', 'tag', 'all'].includes(type)) throw errors.invalid('type');
       const repository = repositoryOf(req.db, project.id);
@@ -270,14 +271,12 @@ export const commits: SandboxModule = {
     }, { auth: 'optional' });
 
     api.route(routes.sequence, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
+      const { commit } = readCommit(req);
       return ok({ count: reachable(req.db, [commit], { firstParent: Boolean(bool(req.query.first_parent)) }).length });
     }, { auth: 'optional' });
 
     api.route(routes.signature, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
+      const { project, commit } = readCommit(req);
       const signature = commitSignatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id);
       if (!signature) throw errors.notFound('Signature');
       return ok(signature.record);
@@ -298,15 +297,13 @@ export const commits: SandboxModule = {
     });
 
     api.route(routes.diff!, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
+      const { commit } = readCommit(req);
       const diffs = diffSnapshots(req.db, snapshotOf(req.db, parentsOf(req.db, commit)[0]), snapshotOf(req.db, commit), { unidiff: Boolean(bool(req.query.unidiff)) });
       return paginate(req, diffs.map(({ additions: _a, deletions: _d, ...diff }) => diff));
     }, { auth: 'optional' });
 
     api.route(commitCommentDeclaration.routes.list, (req) => {
-      const project = readableProject(req);
-      const commit = commitParam(req, project);
+      const { project, commit } = readCommit(req);
       return paginate(req, commitComments(req.db).filter((c) => c.project_id === project.id && c.sha === commit.id), { present: presentedComment(req) });
     }, { auth: 'optional' });
     api.route(commitCommentDeclaration.routes.create, addComment);

@@ -1,8 +1,7 @@
 import { groupBadges as resource } from './resource.js';
 import { groupFor, Role } from '../../sandbox/auth.js';
 import { crudModule } from '../../sandbox/crud.js';
-import { validateBadgeUrls } from '../../sandbox/badges.js';
-import { ok, required } from '../../sandbox/http.js';
+import { renderBadge, validateBadgeUrls } from '../../sandbox/badges.js';
 import { badgeTable, type StoredBadge } from '../../sandbox/model.js';
 
 /**
@@ -16,12 +15,10 @@ export const groupBadges = crudModule<StoredBadge>(resource, {
   validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
   computed: (badge) => ({ rendered_link_url: badge.link_url, rendered_image_url: badge.image_url, kind: 'group' }),
   routes(api) {
+    // No project to render them for: placeholders stay as written.
     api.route(resource.routes.render, (req) => {
       groupFor(req, Role.owner);
-      const link = String(required(req, 'link_url'));
-      const image = String(required(req, 'image_url'));
-      validateBadgeUrls({ link_url: link, image_url: image });
-      return ok({ link_url: link, image_url: image, rendered_link_url: link, rendered_image_url: image });
+      return renderBadge(req, {});
     });
   },
 });

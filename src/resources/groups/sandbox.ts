@@ -1,9 +1,9 @@
 import { findGroup, groupFor, groupRole, groupVisible, memberRoleInGroup, projectFor, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { descendantGroups, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
+import { descendantGroups, directMembers, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from '../../sandbox/listing.js';
-import { groups, members, NEW_GROUP, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
+import { groups, members, NEW_GROUP, VISIBILITIES, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentGroup } from '../../sandbox/present.js';
@@ -21,7 +21,6 @@ import { members as memberships } from '../members/resource.js';
 
 const placement = memberships.parents.group.routes;
 
-export const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 const visibilityRank = (v: Visibility): number => VISIBILITIES.indexOf(v);
 
 const LIST_ORDER = ['name', 'path', 'id', 'similarity'] as const;
@@ -53,8 +52,7 @@ function filterGroups(req: SandboxRequest, list: Group[]): Group[] {
   return sortRecords(list, (g) => (orderBy === 'id' ? g.id : orderBy === 'path' ? g.path : g.name), sort);
 }
 
-const directRole = (db: Db, userId: number, group: Group): number =>
-  members(db).find((m) => m.source_type === 'group' && m.source_id === group.id && m.user_id === userId)?.access_level ?? 0;
+const directRole = (db: Db, userId: number, group: Group): number => directMembers(db, 'group', group.id).find((m) => m.user_id === userId)?.access_level ?? 0;
 
 /** One group's answer (GroupDetail), as the caller sees it. */
 const presentDetail = (req: SandboxRequest, group: Group) => presentGroup(req, group, { admin: Boolean(req.user?.is_admin), detail: true });

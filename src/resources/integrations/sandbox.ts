@@ -44,6 +44,15 @@ function find(req: SandboxRequest, owner: Owner, id: number): Integration | unde
   return integrationTable(req.db).find((i) => i.owner === owner && i.owner_id === id && i.slug === req.params.slug);
 }
 
+/** The integration of `:slug` set up on the route's group or project, else 404. */
+function setUp(req: SandboxRequest, owner: Owner): Integration {
+  const id = ownerId(req, owner);
+  kindOf(req, owner);
+  const integration = find(req, owner, id);
+  if (!integration) throw errors.notFound('Integration');
+  return integration;
+}
+
 function urlProblem(value: string): boolean {
   try {
     return !['http:', 'https:'].includes(new URL(value).protocol);
@@ -61,13 +70,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
     return ok(integrationTable(req.db).filter((i) => i.owner === owner && i.owner_id === id).map((i) => present(i, false)));
   });
 
-  api.route(routes.get, (req) => {
-    const id = ownerId(req, owner);
-    kindOf(req, owner);
-    const integration = find(req, owner, id);
-    if (!integration) throw errors.notFound('Integration');
-    return ok(present(integration, true));
-  });
+  api.route(routes.get, (req) => ok(present(setUp(req, owner), true)));
 
   api.route(routes.set, (req) => {
     const id = ownerId(req, owner);
@@ -97,10 +100,7 @@ function integrationRoutes(api: Router, owner: Owner): void {
 
   // Disabling resets the settings: the integration is gone until it is set up again.
   api.route(routes.disable, (req) => {
-    const id = ownerId(req, owner);
-    kindOf(req, owner);
-    const integration = find(req, owner, id);
-    if (!integration) throw errors.notFound('Integration');
+    const integration = setUp(req, owner);
     integrationTable(req.db).splice(integrationTable(req.db).indexOf(integration), 1);
     return noContent();
   });

@@ -7,7 +7,7 @@ import { groups, members, projects, users, type Member, type User } from '../../
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
-import { presentRecord } from '../../sandbox/records.js';
+import { presentRecord, titleCase } from '../../sandbox/records.js';
 import type { Router } from '../../sandbox/router.js';
 import { addUser, fleetProjectPath, isoDate } from '../../sandbox/seed.js';
 import { members as declared } from './resource.js';
@@ -37,15 +37,14 @@ const today = (req: SandboxRequest): string => req.now().toISOString().slice(0, 
 function sourceOf(req: SandboxRequest, type: SourceType, minRole: number = Role.guest): Source {
   if (type === 'group') {
     const group = groupFor(req, minRole);
-    const parent = groups(req.db).find((g) => g.id === group.parent_id);
-    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupMembershipPaths(req.db, group, today(req)), above: () => (parent ? groupChain(req.db, parent.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
+    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupMembershipPaths(req.db, group, today(req)), above: () => membershipsFrom(req.db, group.parent_id) };
   }
   const project = projectFor(req, minRole);
-  const group = projectGroup(req.db, project);
-  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectMembershipPaths(req.db, project, today(req)), above: () => (group ? groupChain(req.db, group.id).flatMap((g) => direct(req.db, 'group', g.id)) : []) };
+  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectMembershipPaths(req.db, project, today(req)), above: () => membershipsFrom(req.db, projectGroup(req.db, project)?.id) };
 }
 
-const direct = directMembers;
+/** The direct memberships of a group and of each group above it (none without a group). */
+const membershipsFrom = (db: Db, groupId: number | null = null): Member[] => groupChain(db, groupId).flatMap((g) => directMembers(db, 'group', g.id));
 
 /** One membership per user: the highest access level wins (the nearest source on a tie). */
 function effective(list: Member[]): Member[] {
@@ -58,7 +57,7 @@ function effective(list: Member[]): Member[] {
 }
 
 /** A membership as the service presents it: the user's basic fields, then the membership's (created_by only when known). */
-function presentMember(req: SandboxRequest, member: Member, user: User): Record<string, unknown> {
+function presentMember(req: SandboxRequest, member: Member, user: User = users(req.db).find((u) => u.id === member.user_id)!): Record<string, unknown> {
   const creator = member.created_by_id === undefined ? undefined : users(req.db).find((u) => u.id === member.created_by_id);
   return presentRecord(declared, member, {
     ...presentUserBasic(user, req.rootUrl),
@@ -85,12 +84,10 @@ function findMember(list: Member[], raw: string): Member {
   return member;
 }
 
-function accessLevel(req: SandboxRequest, required: boolean): number | undefined {
+/** The access_level a create or an update needs: one of the roles. */
+function accessLevel(req: SandboxRequest): number {
   const value = req.input.access_level;
-  if (value === undefined || value === null || value === '') {
-    if (required) throw errors.missing('access_level');
-    return undefined;
-  }
+  if (value === undefined || value === null || value === '') throw errors.missing('access_level');
   const level = int(value, 'access_level')!;
   if (!ACCESS_LEVELS.includes(level)) throw errors.invalid('access_level');
   return level;
@@ -111,7 +108,11 @@ function checkOwnerRights(source: Source, levels: Array<number | undefined>): vo
   if (levels.some((level) => level === Role.owner) && source.role < Role.owner) throw errors.forbidden();
 }
 
-const ROLE_WORDS: Record<number, string> = { 10: 'Guest', 15: 'Planner', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
+/** A role as the service's messages name it: "Developer". */
+function roleWord(level: number): string {
+  const name = Object.entries(Role).find(([, value]) => value === level)?.[0];
+  return name ? titleCase(name) : String(level);
+}
 
 /**
  * A direct membership may not be below the access the user inherits from a group above (the service's validation:
@@ -121,13 +122,13 @@ function checkInherited(req: SandboxRequest, source: Source, userId: number, lev
   const inherited = source.above().filter((m) => m.user_id === userId).sort((a, b) => b.access_level - a.access_level)[0];
   if (!inherited || level >= inherited.access_level) return;
   const group = groups(req.db).find((g) => g.id === inherited.source_id);
-  throw errors.validation({ access_level: [`should be greater than or equal to ${ROLE_WORDS[inherited.access_level] ?? inherited.access_level} inherited membership from group ${group?.name ?? ''}`] });
+  throw errors.validation({ access_level: [`should be greater than or equal to ${roleWord(inherited.access_level)} inherited membership from group ${group?.name ?? ''}`] });
 }
 
 function isLastOwner(db: Db, source: Source, member: Member): boolean {
   if (source.type !== 'group' || member.access_level !== Role.owner) return false;
   const group = groups(db).find((g) => g.id === source.id)!;
-  return group.parent_id === null && direct(db, 'group', source.id).filter((m) => m.access_level === Role.owner).length === 1;
+  return group.parent_id === null && directMembers(db, 'group', source.id).filter((m) => m.access_level === Role.owner).length === 1;
 }
 
 /** The user's direct memberships of the subgroups below a group, at any depth, and of the projects in it and in them. */
@@ -140,7 +141,7 @@ function membershipsBelow(db: Db, groupId: number, userId: number): Member[] {
 function memberRoutes(api: Router, type: SourceType): void {
   const routes = declared.parents[type].routes;
 
-  api.route(routes.list, (req) => paginate(req, filterMembers(req, direct(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
+  api.route(routes.list, (req) => paginate(req, filterMembers(req, directMembers(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
 
   api.route(routes.all, (req) => {
     const source = sourceOf(req, type);
@@ -149,17 +150,17 @@ function memberRoutes(api: Router, type: SourceType): void {
 
   api.route(routes.allGet, (req) => {
     const member = findMember(effective(sourceOf(req, type).inherited()), req.params.user_id);
-    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+    return ok(presentMember(req, member));
   });
 
   api.route(routes.get, (req) => {
-    const member = findMember(direct(req.db, type, sourceOf(req, type).id), req.params.user_id);
-    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+    const member = findMember(directMembers(req.db, type, sourceOf(req, type).id), req.params.user_id);
+    return ok(presentMember(req, member));
   });
 
   api.route(routes.create, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
-    const level = accessLevel(req, true)!;
+    const level = accessLevel(req);
     checkOwnerRights(source, [level]);
     const expires = expiresAt(req);
     // user_id (one id, or several separated by commas) or username.
@@ -169,7 +170,7 @@ function memberRoutes(api: Router, type: SourceType): void {
         : undefined;
     if (!wanted) throw errors.error(400, 'user_id, username are missing, exactly one parameter must be provided');
     if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
-    const existing = direct(req.db, type, source.id);
+    const existing = directMembers(req.db, type, source.id);
     if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
     if (wanted.length === 1) checkInherited(req, source, wanted[0]!.id, level);
     const at = req.now().toISOString();
@@ -183,20 +184,20 @@ function memberRoutes(api: Router, type: SourceType): void {
 
   api.route(routes.update, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
-    const member = findMember(direct(req.db, type, source.id), req.params.user_id);
-    const level = accessLevel(req, true)!;
+    const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
+    const level = accessLevel(req);
     checkOwnerRights(source, [level, member.access_level]);
     if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
     checkInherited(req, source, member.user_id, level);
     member.access_level = level;
     const expires = expiresAt(req);
     if (expires !== undefined) member.expires_at = expires;
-    return ok(presentMember(req, member, users(req.db).find((u) => u.id === member.user_id)!));
+    return ok(presentMember(req, member));
   });
 
   api.route(routes.delete, (req) => {
     const source = sourceOf(req, type, Role.maintainer);
-    const member = findMember(direct(req.db, type, source.id), req.params.user_id);
+    const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
     checkOwnerRights(source, [member.access_level]);
     if (isLastOwner(req.db, source, member)) throw errors.forbidden();
     // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.

@@ -17,22 +17,21 @@ import { BRANCH_LISTS, branchLevels, type BranchList } from './values.js';
  * push and merge is enforced by the repository modules through ../../sandbox/protection.ts.
  */
 
-type Kind = BranchList;
-const KINDS = BRANCH_LISTS;
 const LISTS = { push: 'push_access_levels', merge: 'merge_access_levels', unprotect: 'unprotect_access_levels' } as const;
 const WORDS = { push: 'Push', merge: 'Merge', unprotect: 'Unprotect' } as const;
 
+/** A rule's access entries, one list per kind. */
+type Lists = Pick<ProtectedBranch, 'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels'>;
+
 /** Where a rule lives: a project (its members, shared groups and deploy keys may be named) or a group. */
 type Owner = { project: Project } | { group: Group };
-
-const levelsOf = branchLevels;
 
 function ownerRules(db: Db, owner: Owner): ProtectedBranch[] {
   return protectedBranches(db).filter((rule) => ('project' in owner ? rule.project_id === owner.project.id : rule.group_id === owner.group.id));
 }
 
 /** The problem with a user, group or deploy key entry, as the service words it; undefined when it may be named. */
-function entryProblem(db: Db, owner: Owner, kind: Kind, entry: CreateAccess): string | undefined {
+function entryProblem(db: Db, owner: Owner, kind: BranchList, entry: CreateAccess): string | undefined {
   const label = `${WORDS[kind]} access levels`;
   if (entry.user_id !== undefined) {
     const user = users(db).find((u) => u.id === entry.user_id);
@@ -53,7 +52,7 @@ function entryProblem(db: Db, owner: Owner, kind: Kind, entry: CreateAccess): st
 }
 
 /** One `allowed_to_*` item: exactly one of access_level, user_id, group_id, deploy_key_id (and, on update, id/_destroy). */
-function parseItem(kind: Kind, raw: unknown): { id?: number; destroy: boolean; entry?: Omit<CreateAccess, 'id'> } {
+function parseItem(kind: BranchList, raw: unknown): { id?: number; destroy: boolean; entry?: Omit<CreateAccess, 'id'> } {
   const param = `allowed_to_${kind}`;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw errors.invalid(param);
   const item = raw as Record<string, unknown>;
@@ -69,40 +68,38 @@ function parseItem(kind: Kind, raw: unknown): { id?: number; destroy: boolean; e
   const value = Number(item[keys[0]]);
   if (!Number.isInteger(value)) throw errors.invalid(`${param}[${keys[0]}]`);
   if (keys[0] === 'access_level') {
-    if (!levelsOf(kind).includes(value)) throw errors.invalid(`${param}[access_level]`);
+    if (!branchLevels(kind).includes(value)) throw errors.invalid(`${param}[access_level]`);
     return { id, destroy, entry: { access_level: value } };
   }
   return { id, destroy, entry: { access_level: Role.maintainer, [keys[0]]: value } };
 }
 
-function level(req: SandboxRequest, kind: Kind): number | undefined {
+function level(req: SandboxRequest, kind: BranchList): number | undefined {
   const raw = req.input[`${kind}_access_level`];
   if (raw === undefined || raw === null || raw === '') return undefined;
   const value = Number(raw);
-  if (!levelsOf(kind).includes(value)) throw errors.invalid(`${kind}_access_level`);
+  if (!branchLevels(kind).includes(value)) throw errors.invalid(`${kind}_access_level`);
   return value;
 }
 
-function allowedList(req: SandboxRequest, kind: Kind): unknown[] {
+function allowedList(req: SandboxRequest, kind: BranchList): unknown[] {
   const raw = req.input[`allowed_to_${kind}`];
   if (raw === undefined || raw === null || req.tier === 'free') return []; // the free edition does not know the parameter
   if (!Array.isArray(raw)) throw errors.invalid(`allowed_to_${kind}`);
   return raw;
 }
 
-function checkEntries(db: Db, owner: Owner, rule: Pick<ProtectedBranch, 'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels'>): void {
-  const problems = KINDS.flatMap((kind) => rule[LISTS[kind]].map((entry) => entryProblem(db, owner, kind, entry)).filter((p): p is string => Boolean(p)));
+function checkEntries(db: Db, owner: Owner, rule: Lists): void {
+  const problems = BRANCH_LISTS.flatMap((kind) => rule[LISTS[kind]].map((entry) => entryProblem(db, owner, kind, entry)).filter((p): p is string => Boolean(p)));
   // Save failures are 422 with the model's full messages.
   if (problems.length) throw new HttpError(422, { message: [...new Set(problems)] });
 }
-
-type Lists = Pick<ProtectedBranch, 'push_access_levels' | 'merge_access_levels' | 'unprotect_access_levels'>;
 
 const ownerOf = ({ placement, parent }: Where): Owner => (placement.parent === 'project' ? { project: parent as Project } : { group: parent as Group });
 
 /** The entries of a new rule, from the levels and `allowed_to_*` lists given. */
 function newLists(req: SandboxRequest): Lists {
-  return Object.fromEntries(KINDS.map((kind) => {
+  return Object.fromEntries(BRANCH_LISTS.map((kind) => {
     const given = level(req, kind);
     const allowed = allowedList(req, kind).map((item) => parseItem(kind, item).entry).filter((e): e is Omit<CreateAccess, 'id'> => Boolean(e));
     // Without a level or entries, pushing and merging default to Maintainers; unprotecting to those who may protect.
@@ -113,7 +110,7 @@ function newLists(req: SandboxRequest): Lists {
 
 /** The entries of a rule after a PATCH: added, changed by id, removed with `_destroy`. */
 function patchedLists(req: SandboxRequest, rule: Lists): Lists {
-  return Object.fromEntries(KINDS.map((kind) => {
+  return Object.fromEntries(BRANCH_LISTS.map((kind) => {
     let list = [...rule[LISTS[kind]]];
     for (const raw of allowedList(req, kind)) {
       const { id, destroy, entry } = parseItem(kind, raw);
@@ -154,7 +151,7 @@ export const protectedBranchesModule = crudModule<ProtectedBranch>(declared, {
     if (req.tier === 'free') rule.code_owner_approval_required = previous?.code_owner_approval_required ?? false;
     Object.assign(rule, previous ? patchedLists(req, previous) : newLists(req));
     checkEntries(req.db, owner, rule);
-    for (const kind of KINDS) for (const entry of rule[LISTS[kind]]) if (!entry.id) entry.id = req.db.nextId('protected_branch_access'); // numbered once accepted
+    for (const kind of BRANCH_LISTS) for (const entry of rule[LISTS[kind]]) if (!entry.id) entry.id = req.db.nextId('protected_branch_access'); // numbered once accepted
   },
   computed: (rule, req, _parent, { placement }) => protectionComputed(req.db, rule, req.tier, placement.parent === 'project' && rule.group_id !== undefined),
   beforeDelete(rule, req, { placement, parent }) {

@@ -96,15 +96,15 @@ async function archive(req: SandboxRequest) {
   for (const file of [...snapshot.keys()]) {
     const outside = path && file !== path && !file.startsWith(`${path}/`);
     if (outside || excluded.some((e) => file === e || file.startsWith(`${e}/`))) snapshot.delete(file);
-}
-if (path && !snapshot.size) throw errors.notFound('Path');
-const root = `${project.path}-${ref.replace(/[^A-Za-z0-9._-]+/g, '-')}-${commit.id}${path ? `-${path.replace(/\//g, '-')}` : ''}`;
-const data = await buildArchive(req.db, snapshot, root, format, new Date(commit.committed_date));
-return serveBytes(req, data, {
-  contentType: ARCHIVE_TYPES[format],
-  etag: `"${commit.id}-${format}-${Buffer.from(`${path}|${excluded.join(',')}`).toString('base64url')}"`,
-  headers: { 'Content-Disposition': `attachment; filename="${root}.${format}"`, 'Content-Transfer-Encoding': 'binary' },
-});
+  }
+  if (path && !snapshot.size) throw errors.notFound('Path');
+  const root = `${project.path}-${ref.replace(/[^A-Za-z0-9._-]+/g, '-')}-${commit.id}${path ? `-${path.replace(/\//g, '-')}` : ''}`;
+  const data = await buildArchive(req.db, snapshot, root, format, new Date(commit.committed_date));
+  return serveBytes(req, data, {
+    contentType: ARCHIVE_TYPES[format],
+    etag: `"${commit.id}-${format}-${Buffer.from(`${path}|${excluded.join(',')}`).toString('base64url')}"`,
+    headers: { 'Content-Disposition': `attachment; filename="${root}.${format}"`, 'Content-Transfer-Encoding': 'binary' },
+  });
 }
 
 /** The commits and diffs between two refs: from their merge base, or straight from `from`. */
@@ -144,17 +144,17 @@ function contributors(req: SandboxRequest) {
     entry.additions += commit.stats.additions;
     entry.deletions += commit.stats.deletions;
     byEmail.set(key, entry);
-}
-const orderBy = String(req.query.order_by ?? 'commits');
-if (!['name', 'email', 'commits'].includes(orderBy)) throw errors.invalid('order_by');
-const sort = String(req.query.sort ?? 'asc');
-if (!['asc', 'desc'].includes(sort)) throw errors.invalid('sort');
-const list = [...byEmail.values()].sort((a, b) => {
-  const key = orderBy as 'name' | 'email' | 'commits';
-  const order = key === 'commits' ? a.commits - b.commits : a[key].localeCompare(b[key]);
-  return sort === 'asc' ? order : -order;
-});
-return paginate(req, list);
+  }
+  const orderBy = String(req.query.order_by ?? 'commits');
+  if (!['name', 'email', 'commits'].includes(orderBy)) throw errors.invalid('order_by');
+  const sort = String(req.query.sort ?? 'asc');
+  if (!['asc', 'desc'].includes(sort)) throw errors.invalid('sort');
+  const list = [...byEmail.values()].sort((a, b) => {
+    const key = orderBy as 'name' | 'email' | 'commits';
+    const order = key === 'commits' ? a.commits - b.commits : a[key].localeCompare(b[key]);
+    return sort === 'asc' ? order : -order;
+  });
+  return paginate(req, list);
 }
 
 /** The best common ancestor of two refs or more. */
@@ -211,9 +211,6 @@ export const repository: SandboxModule = {
       const data = await repositorySnapshot(req.db, project, req.now());
       return { status: 200, raw: { data, contentType: 'application/x-tar' }, headers: { 'Content-Disposition': contentDisposition('attachment', `${project.path}.tar`) } };
     });
-
-
-
   },
 };
 

@@ -2,11 +2,11 @@ import { placed } from '../../api/resource.js';
 import { snippets } from './resource.js';
 import { openToCaller, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { personalSnippets, projects, snippets as projectSnippets, users, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
+import { personalSnippets, projects, snippets as projectSnippets, users, VISIBILITIES, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
-import { createdFiles, presentedProjectSnippet, rawText, updatedFiles } from '../../sandbox/snippets.js';
+import { createdFiles, presentedProjectSnippet, rawText, snippetFileUrls, snippetUrlsUnder, updatedFiles } from '../../sandbox/snippets.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
@@ -14,19 +14,16 @@ import { presentRecord, type Values } from '../../sandbox/records.js';
  * allows), create, update (the author or an administrator; files as project snippets change them), delete, raw.
  */
 
-const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 const personal = placed(snippets, 'personal');
 
 /** What a personal snippet's answer has that it does not store: author, URLs, files. */
 function computed(req: SandboxRequest, snippet: PersonalSnippet): Values {
-  const web = `${req.rootUrl}/-/snippets/${snippet.id}`;
+  const urls = snippetUrlsUnder(req.rootUrl, '', snippet.id);
   const author = users(req.db).find((u) => u.id === snippet.author_id);
-  const paths = Object.keys(snippet.files);
   return {
     author: author ? presentUserBasic(author, req.rootUrl) : null,
-    project_id: null, web_url: web, raw_url: `${web}/raw`, ssh_url_to_repo: `git@${new URL(req.rootUrl).hostname}:snippets/${snippet.id}.git`,
-    http_url_to_repo: `${req.rootUrl}/snippets/${snippet.id}.git`, file_name: paths[0] ?? '',
-    files: paths.map((path) => ({ path, raw_url: `${web}/raw/main/${path}` })), imported: false, imported_from: 'none',
+    project_id: null, ...urls, file_name: Object.keys(snippet.files)[0] ?? '',
+    files: snippetFileUrls(urls.web_url, snippet.files), imported: false, imported_from: 'none',
   };
 }
 

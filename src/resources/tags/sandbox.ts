@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { projectFor, projectRole, Role } from '../../sandbox/auth.js';
+import { projectFor, Role } from '../../sandbox/auth.js';
 import { presentCommit } from '../../sandbox/git/present.js';
 import { findCommit, repositoryOf } from '../../sandbox/git/repository.js';
 import { created, errors, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
@@ -8,7 +8,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { tagProtected } from '../../sandbox/protection.js';
 import { presentDerived } from '../../sandbox/records.js';
-import { readableProject, searchedRefs, startCommit, validRefName } from '../../sandbox/repository-access.js';
+import { readableProject, refTarget, refuseProtectedDeletion, searchedRefs, startCommit, validRefName } from '../../sandbox/repository-access.js';
 import { tags as declared } from './resource.js';
 
 /**
@@ -30,9 +30,6 @@ function tagOf(req: SandboxRequest, project: Project, name: string, sha: string)
     created_at: note?.created_at ?? null,
   });
 }
-
-/** The service's words when a Developer deletes a protected tag (its pre-receive check). */
-const PROTECTED_DELETION = 'You are not allowed to delete protected tags from this project. Only a project maintainer or owner can delete a protected tag.';
 
 export const tagsModule: SandboxModule = {
   routes(api) {
@@ -57,9 +54,7 @@ export const tagsModule: SandboxModule = {
 
     api.route(t.get, (req) => {
       const project = readableProject(req);
-      const sha = repositoryOf(req.db, project.id).tags[req.params.tag_name];
-      if (!sha) throw errors.notFound('Tag');
-      return ok(tagOf(req, project, req.params.tag_name, sha));
+      return ok(tagOf(req, project, req.params.tag_name, refTarget(req, project, 'tag', req.params.tag_name)));
     }, open);
 
     api.route(t.create, (req) => {
@@ -83,11 +78,10 @@ export const tagsModule: SandboxModule = {
 
     api.route(t.delete, (req) => {
       const project = projectFor(req, Role.developer);
-      const repository = repositoryOf(req.db, project.id);
       const name = req.params.tag_name;
-      if (!repository.tags[name]) throw errors.notFound('Tag');
-      if (tagProtected(req.db, project, name) && projectRole(req.db, req.user, project) < Role.maintainer) throw errors.message(400, PROTECTED_DELETION);
-      delete repository.tags[name];
+      refTarget(req, project, 'tag', name); // 404 when there is none
+      refuseProtectedDeletion(req, project, 'tag', tagProtected(req.db, project, name));
+      delete repositoryOf(req.db, project.id).tags[name];
       const table = tagAnnotations(req.db);
       const index = table.findIndex((a) => a.project_id === project.id && a.name === name);
       if (index >= 0) table.splice(index, 1);

@@ -11,7 +11,7 @@ export interface FileDiff extends ApiFileDiff {
 }
 
 /** Above this many changed lines a file's diff string is emptied, as the service does when its diff limits are hit. */
-export const MAX_DIFF_LINES = 5000;
+const MAX_DIFF_LINES = 5000;
 
 /** Changes from `before` to `after`, by path; an exact move (same blob) is one rename. */
 export function diffSnapshots(db: Db, before: Snapshot, after: Snapshot, options: { unidiff?: boolean } = {}): FileDiff[] {

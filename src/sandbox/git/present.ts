@@ -3,7 +3,7 @@ import type { Commit, Project } from '../model.js';
 /** JSON views of commits and tree entries, as the service shows them. */
 
 /** Trailers of a message: the lines "Key: value" of its last paragraph (git interpret-trailers). */
-export function parseTrailers(message: string): Record<string, string[]> {
+function parseTrailers(message: string): Record<string, string[]> {
   const paragraphs = message.trim().split(/\n\s*\n/);
   if (paragraphs.length < 2) return {};
   const lines = paragraphs[paragraphs.length - 1].split('\n');
@@ -16,7 +16,7 @@ export function parseTrailers(message: string): Record<string, string[]> {
   return trailers;
 }
 
-export function commitUrl(rootUrl: string, project: Project, sha: string): string {
+function commitUrl(rootUrl: string, project: Project, sha: string): string {
   return `${rootUrl}/${project.path_with_namespace}/-/commit/${sha}`;
 }
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
 import { gitCommitId, type GitSignature } from '../../git/objects.js';
-import { commits, projects, repositories, type Commit, type Project, type Repository, type User } from '../model.js';
+import { commits, repositories, type Commit, type Project, type Repository, type User } from '../model.js';
 import { diffSnapshots, diffStats } from './diff.js';
 import { entryAt, putBlob, readSnapshot, writeTree, type Snapshot } from './store.js';
 
@@ -178,10 +178,6 @@ export function seedCommit(db: Db, projectId: number, parent: Commit | undefined
 }
 
 export type SeedContent = string | { data: Buffer; executable?: boolean } | { submodule: string };
-
-export function projectById(db: Db, id: number): Project | undefined {
-  return projects(db).find((p) => p.id === id);
-}
 
 /** The newest commit of `head`'s first-parent history that changed `path` (the file's last_commit_id). */
 export function lastCommitFor(db: Db, head: Commit, path: string): Commit {

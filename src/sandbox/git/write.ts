@@ -94,7 +94,7 @@ export interface CommitAction extends ClientAction {
 }
 
 /** The bytes of an action's content in its encoding. */
-export function decodeContent(content: unknown, encoding: unknown): Buffer {
+function decodeContent(content: unknown, encoding: unknown): Buffer {
   if (encoding !== undefined && encoding !== 'text' && encoding !== 'base64') throw errors.invalid('encoding');
   const text = content === undefined || content === null ? '' : String(content);
   return encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');

@@ -9,7 +9,9 @@ import { collectionTable, type StoredRecord } from './declared.js';
 
 /** Groups and projects, their members, and what they hold besides code: badges, integrations, webhooks, alerts. */
 
-export type Visibility = 'private' | 'internal' | 'public';
+/** Visibility levels, least open first: a group or project is no more open than the group it is in. */
+export const VISIBILITIES = ['private', 'internal', 'public'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
 
 /** A group shared with another (group links), or a project shared with a group. */
 export interface GroupLink {
