@@ -4,7 +4,7 @@ import { newTokenValue, type Db } from './db.js';
 import { array, bool, errors, required, type SandboxRequest } from './http.js';
 import { tokens, type AccessToken, type User } from './model.js';
 import { presentRecord, type Values } from './records.js';
-import { isoDate } from './seed.js';
+import { addToken, isoDate } from './seed.js';
 
 /**
  * The token machinery every module with access tokens shares (group, project and personal tokens; the tokens of
@@ -12,7 +12,7 @@ import { isoDate } from './seed.js';
  * "States and transitions"; api-facts §1.1 and §5).
  */
 
-export const TOKEN_SCOPES = [
+const TOKEN_SCOPES = [
   'api', 'read_api', 'read_user', 'create_runner', 'manage_runner', 'k8s_proxy', 'read_repository', 'write_repository',
   'read_registry', 'write_registry', 'read_virtual_registry', 'write_virtual_registry', 'ai_features', 'self_rotate',
   'sudo', 'admin_mode', 'read_service_ping',
@@ -62,16 +62,13 @@ export function scopesFrom(req: SandboxRequest, allowUserScopes: boolean): strin
 }
 
 /** Reuse detection: every still-active token of the family is revoked. */
-export function revokeFamily(db: Db, familyId: number): void {
+function revokeFamily(db: Db, familyId: number): void {
   for (const token of tokens(db)) {
-    if (token.family_id === familyId && !token.revoked) {
-      token.revoked = true;
-      token.active = false;
-    }
+    if (token.family_id === familyId && !token.revoked) revokeToken(token);
   }
 }
 
-/** Revokes a token (a revoke endpoint): 400 when it is revoked already, as the service answers. */
+/** Revokes a token: 400 when it is revoked already, as a revoke endpoint answers (rotation and reuse detection revoke live ones only). */
 export function revokeToken(token: AccessToken): void {
   if (token.revoked) throw errors.badRequest('Token already revoked');
   token.revoked = true;
@@ -101,15 +98,13 @@ export function rotate(req: SandboxRequest, old: AccessToken, refused: () => Err
   }
   if (isExpired(old, req.now())) throw errors.unauthorized();
   const expiresAt = expiryFrom(req, ROTATION_DEFAULT_DAYS);
-  old.revoked = true;
-  old.active = false;
+  revokeToken(old);
   old.rotated = true;
   const fresh: AccessToken = {
     ...old,
     id: req.db.nextId('tokens'),
     revoked: false,
     active: true,
-    rotated: undefined,
     created_at: req.now().toISOString(),
     expires_at: expiresAt,
     last_used_at: null,
@@ -125,14 +120,7 @@ export function createPersonalToken(req: SandboxRequest, user: User): AccessToke
   const name = String(required(req, 'name'));
   const scopes = scopesFrom(req, true);
   const expiresAt = expiryFrom(req, MAX_LIFETIME_DAYS);
-  const id = req.db.nextId('tokens');
-  const token: AccessToken = {
-    id, kind: 'personal', user_id: user.id, name, description: String(req.input.description ?? ''), scopes,
-    active: true, revoked: false, created_at: req.now().toISOString(), expires_at: expiresAt, last_used_at: null,
-    token: newTokenValue(), family_id: id,
-  };
-  tokens(req.db).push(token);
-  return token;
+  return addToken(req.db, user, { name, description: String(req.input.description ?? ''), scopes, expires_at: expiresAt }, req.now());
 }
 
 /** The list filters shared by every token list (spec endpoint 1, api-facts §5). */

@@ -42,17 +42,16 @@ export function unmarkDeletion(target: Deletable, noun: Deletion['noun']): void 
   target.marked_for_deletion_on = null;
 }
 
+/** Keeps the records of a table that `keep` accepts, in place (the table is the store's own array). */
+export const keepWhere = <T>(table: T[], keep: (record: T) => boolean): void => void table.splice(0, table.length, ...table.filter(keep));
+
 /** Removes a project and what only it holds (members, repository, merge requests, issues). */
 export function deleteProjectNow(db: Db, project: Project): void {
-  const remove = <T>(table: T[], doomed: (record: T) => boolean): void => {
-    const keep = table.filter((record) => !doomed(record));
-    table.splice(0, table.length, ...keep);
-  };
-  remove(projects(db), (p) => p.id === project.id);
-  remove(members(db), (m) => m.source_type === 'project' && m.source_id === project.id);
-  remove(repositories(db), (r) => r.project_id === project.id);
-  remove(mergeRequests(db), (m) => m.project_id === project.id);
-  remove(issues(db), (i) => i.project_id === project.id);
+  keepWhere(projects(db), (p) => p.id !== project.id);
+  keepWhere(members(db), (m) => !(m.source_type === 'project' && m.source_id === project.id));
+  keepWhere(repositories(db), (r) => r.project_id !== project.id);
+  keepWhere(mergeRequests(db), (m) => m.project_id !== project.id);
+  keepWhere(issues(db), (i) => i.project_id !== project.id);
 }
 
 /** Deletes a group with its subgroups and projects at once, and the shares of other groups and projects with them. */
@@ -60,10 +59,8 @@ export function deleteGroupNow(db: Db, group: Group): void {
   const doomed = [group, ...descendantGroups(db, group.id)];
   const ids = new Set(doomed.map((g) => g.id));
   for (const project of projects(db).filter((p) => ids.has(p.namespace_id))) deleteProjectNow(db, project);
-  const keepMembers = members(db).filter((m) => !(m.source_type === 'group' && ids.has(m.source_id)));
-  members(db).splice(0, members(db).length, ...keepMembers);
-  const keepGroups = groups(db).filter((g) => !ids.has(g.id));
-  groups(db).splice(0, groups(db).length, ...keepGroups);
+  keepWhere(members(db), (m) => !(m.source_type === 'group' && ids.has(m.source_id)));
+  keepWhere(groups(db), (g) => !ids.has(g.id));
   for (const other of groups(db)) other.shared_with_groups = other.shared_with_groups?.filter((l) => !ids.has(l.group_id));
   for (const project of projects(db)) project.shared_with_groups = project.shared_with_groups?.filter((l) => !ids.has(l.group_id));
 }

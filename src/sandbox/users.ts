@@ -1,15 +1,18 @@
 import type { Db } from './db.js';
-import { Role } from './auth.js';
-import { deleteGroupNow, deleteProjectNow } from './deletion.js';
+import { requireAdmin, requireUser, Role, userFor } from './auth.js';
+import { deleteGroupNow, deleteProjectNow, keepWhere } from './deletion.js';
 import { groupChain } from './hierarchy.js';
-import { bool, errors, type SandboxRequest } from './http.js';
+import { bool, errors, noContent, ok, type SandboxRequest, type SandboxResponse } from './http.js';
 import {
   commitComments, emailTable, gpgKeys, groups, issues, members, mergeRequests, notesTable as notes, projects, snippets, sshKeyTable, tokens, userNamespaceId,
   userAvatarUrl, users as usersTable, type Group, type Identity, type User,
 } from './model.js';
 import { addUser } from './seed.js';
 import { presentUserBasic } from './present.js';
+import { paginate } from './pagination.js';
 import { presentRecord, type Values } from './records.js';
+import type { Router } from './router.js';
+import { placed, type MultiParentDef } from '../api/resource.js';
 import { PREMIUM_USER_FIELDS, USER_FIELDS, USER_PROFILE_FIELDS, users as declaredUsers } from '../resources/users/resource.js';
 
 /**
@@ -142,7 +145,7 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
  * The groups a user alone owns: those where they are a direct owner and no other owner is found in the group or
  * its ancestors (the service refuses to delete such a user unless hard_delete, which deletes the groups too).
  */
-export function soloOwnedGroups(db: Db, user: User): Group[] {
+function soloOwnedGroups(db: Db, user: User): Group[] {
   const owners = (group: Group) => members(db).filter((m) => m.source_type === 'group' && m.source_id === group.id && m.access_level === Role.owner);
   return groups(db).filter((group) => {
     if (!owners(group).some((m) => m.user_id === user.id)) return false;
@@ -186,4 +189,56 @@ export function deleteUser(db: Db, user: User, hard: boolean, now = new Date()):
   keepWhere(usersTable(db), (u) => u.id !== user.id);
 }
 
-const keepWhere = <T>(table: T[], keep: (record: T) => boolean): void => void table.splice(0, table.length, ...table.filter(keep));
+/** How the routes of records a user has (userRecordRoutes) store, present and add them. */
+export interface UserRecords<T extends { id: number; user_id: number }> {
+  table(db: Db): T[];
+  /** Whether a record of the table is a user's own (a deploy key, kept in the table of SSH keys, is not); default: all are. */
+  owned?(record: T): boolean;
+  /** "404 <this> Not Found" for an id the user has no record under. */
+  notFound: string;
+  present(record: T): Values;
+  /** Adds a record to the user from a create request; its answer. */
+  add(req: SandboxRequest, user: User): SandboxResponse;
+  /** The user a `{user}` route names; default: by id or username (auth.ts userFor). */
+  userOf?(req: SandboxRequest): User;
+}
+
+/**
+ * The routes of records a user has, declared at two placements as the service serves SSH keys, GPG keys and
+ * secondary emails: `current`, the caller's own (read with a read_user token too), and `user`, anyone's: public to
+ * read where its declared read role is guest (anonymous callers too); read or changed by administrators only where
+ * the declared role is owner. Records are listed oldest first; an id the user has no record under is 404.
+ */
+export function userRecordRoutes<T extends { id: number; user_id: number }>(api: Router, declared: MultiParentDef, records: UserRecords<T>): void {
+  const { table, owned = () => true, notFound, present, add, userOf = (req: SandboxRequest) => userFor(req) } = records;
+  const ofUser = (db: Db, user: User): T[] => table(db).filter((r) => r.user_id === user.id && owned(r));
+  const find = (req: SandboxRequest, user: User): T => {
+    const record = ofUser(req.db, user).find((r) => String(r.id) === req.params[declared.id.param]);
+    if (!record) throw errors.notFound(notFound);
+    return record;
+  };
+  const remove = (req: SandboxRequest, record: T): SandboxResponse => {
+    table(req.db).splice(table(req.db).indexOf(record), 1);
+    return noContent();
+  };
+  const own = placed(declared, 'current').routes;
+  if (own.list) api.route(own.list, (req) => paginate(req, ofUser(req.db, requireUser(req)), { present }), { scope: 'read_user' });
+  if (own.get) api.route(own.get, (req) => ok(present(find(req, requireUser(req)))), { scope: 'read_user' });
+  if (own.create) api.route(own.create, (req) => add(req, requireUser(req)));
+  if (own.delete) api.route(own.delete, (req) => remove(req, find(req, requireUser(req))));
+
+  const anyones = placed(declared, 'user');
+  const publicReads = anyones.roles.read === 'guest';
+  const user = (req: SandboxRequest, minRole: number): User => {
+    if (minRole >= Role.owner) requireAdmin(req);
+    return userOf(req);
+  };
+  const read = Role[anyones.roles.read];
+  const write = Role[anyones.roles.write];
+  const readOptions = publicReads ? { auth: 'optional' as const } : {};
+  const { list, get, create, delete: del } = anyones.routes;
+  if (list) api.route(list, (req) => paginate(req, ofUser(req.db, user(req, read)), { present }), readOptions);
+  if (get) api.route(get, (req) => ok(present(find(req, user(req, read)))), readOptions);
+  if (create) api.route(create, (req) => add(req, user(req, write)));
+  if (del) api.route(del, (req) => remove(req, find(req, user(req, write))));
+}

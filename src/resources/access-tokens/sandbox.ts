@@ -4,7 +4,7 @@ import {
 import { checkScope, findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { deployTokenTable, groups, members, projects, runnerTable, tokens, users, type AccessToken, type StoredDeployToken, type Group, type Project, type Runner, type User } from '../../sandbox/model.js';
+import { deployTokenTable, groups, members, projects, runnerTable, tokens, users, type AccessToken, type StoredDeployToken, type Runner, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { addToken, addUser, isoDate } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
@@ -19,33 +19,37 @@ import { accessTokens } from './resource.js';
  */
 
 type ResourceKind = 'group' | 'project';
-type Resource = { kind: ResourceKind; id: number; path: string };
+type Resource = { kind: ResourceKind; id: number };
 
 /** The minimum role that manages the tokens of a resource: Owner for groups (spec), Maintainer for projects. */
 const managerRole = (kind: ResourceKind): number => (kind === 'group' ? Role.owner : Role.maintainer);
 
-function resourceOf(req: SandboxRequest, kind: ResourceKind, minRole: number): Resource {
+/**
+ * The group or project of the route, the caller checked for `minRole`, and the caller's role in it (administrators
+ * count as owners; bots are members of their resource).
+ */
+function resourceOf(req: SandboxRequest, kind: ResourceKind, minRole: number): Resource & { role: number } {
   if (kind === 'group') {
-    const group: Group = groupFor(req, minRole);
-    return { kind, id: group.id, path: group.full_path };
+    const group = groupFor(req, minRole);
+    return { kind, id: group.id, role: groupRole(req.db, req.user, group) };
   }
-  const project: Project = projectFor(req, minRole);
-  return { kind, id: project.id, path: project.path_with_namespace };
-}
-
-/** The caller's role in the resource (administrators count as owners; bots are members of their resource). */
-function roleIn(req: SandboxRequest, resource: Resource): number {
-  return resource.kind === 'group'
-    ? groupRole(req.db, req.user, findGroup(req.db, String(resource.id)))
-    : projectRole(req.db, req.user, findProject(req.db, String(resource.id)));
+  const project = projectFor(req, minRole);
+  return { kind, id: project.id, role: projectRole(req.db, req.user, project) };
 }
 
 function findTokenOf(db: Db, resource: Resource, id: number): AccessToken | undefined {
   return tokens(db).find((t) => t.id === id && t.kind === resource.kind && t.resource_id === resource.id);
 }
 
+/** The resource's token the route names: 404 otherwise. */
+function tokenOf(req: SandboxRequest, resource: Resource): AccessToken {
+  const token = findTokenOf(req.db, resource, int(req.params.token_id, 'token_id')!);
+  if (!token) throw errors.notFound('Token');
+  return token;
+}
+
 /** A bot user for a new group or project token, a member of the resource at the token's access level. */
-export function createBotUser(db: Db, resource: Resource, name: string, accessLevel: number, now: Date): User {
+function createBotUser(db: Db, resource: Resource, name: string, accessLevel: number, now: Date): User {
   const suffix = Math.random().toString(16).slice(2, 10);
   const bot = addUser(db, {
     username: `${resource.kind}_${resource.id}_bot_${suffix}`,
@@ -58,7 +62,7 @@ export function createBotUser(db: Db, resource: Resource, name: string, accessLe
   return bot;
 }
 
-export function addResourceToken(db: Db, resource: Resource, fields: Partial<AccessToken> & { name: string; scopes: string[]; access_level: number }, now: Date): AccessToken {
+function addResourceToken(db: Db, resource: Resource, fields: Partial<AccessToken> & { name: string; scopes: string[]; access_level: number }, now: Date): AccessToken {
   const bot = createBotUser(db, resource, fields.name, fields.access_level, now);
   return addToken(db, bot, { kind: resource.kind, resource_id: resource.id, expires_at: isoDate(now, MAX_LIFETIME_DAYS), ...fields }, now);
 }
@@ -79,10 +83,7 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
       if (own.kind !== kind || own.resource_id !== resource.id) throw errors.notFound('Token');
       return ok(presentToken(own));
     }
-    const resource = resourceOf(req, kind, managerRole(kind));
-    const token = findTokenOf(req.db, resource, int(req.params.token_id, 'token_id')!);
-    if (!token) throw errors.notFound('Token');
-    return ok(presentToken(token));
+    return ok(presentToken(tokenOf(req, resourceOf(req, kind, managerRole(kind)))));
   });
 
   api.route(routes.create, (req) => {
@@ -91,7 +92,7 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
     const scopes = scopesFrom(req, false);
     const accessLevel = int(req.input.access_level, 'access_level') ?? Role.maintainer;
     if (!ACCESS_LEVELS.includes(accessLevel)) throw errors.invalid('access_level');
-    if (accessLevel > roleIn(req, resource)) {
+    if (accessLevel > resource.role) {
       throw errors.badRequest('Access level of the token can\'t be greater the access level of the user who created the token');
     }
     const expiresAt = expiryFrom(req, MAX_LIFETIME_DAYS);
@@ -118,16 +119,12 @@ function resourceRoutes(api: Router, kind: ResourceKind): void {
     const resource = resourceOf(req, kind, Role.guest);
     const target = findTokenOf(req.db, resource, id);
     if (!target) throw req.user!.is_admin ? errors.notFound('Token') : errors.unauthorized();
-    if (roleIn(req, resource) < managerRole(kind)) throw errors.unauthorized();
+    if (resource.role < managerRole(kind)) throw errors.unauthorized();
     return ok(withValue(rotate(req, target)));
   }, { auth: 'none' });
 
   api.route(routes.delete, (req) => {
-    const resource = resourceOf(req, kind, managerRole(kind));
-    const id = int(req.params.token_id, 'token_id');
-    const token = id === undefined ? undefined : findTokenOf(req.db, resource, id);
-    if (!token) throw errors.notFound('Token');
-    revokeToken(token);
+    revokeToken(tokenOf(req, resourceOf(req, kind, managerRole(kind))));
     return noContent();
   });
 }
@@ -287,10 +284,10 @@ export const tokensModule: SandboxModule = {
     // Seeded tokens expire 30 days or more ahead, so a fresh sandbox never trips an expiry warning.
     const acme = findGroup(db, 'acme');
     const api = findProject(db, 'acme/api');
-    addResourceToken(db, { kind: 'group', id: acme.id, path: acme.full_path }, {
+    addResourceToken(db, { kind: 'group', id: acme.id }, {
       name: 'acme-ci', description: 'CI automation for acme', scopes: ['api'], access_level: Role.maintainer, expires_at: isoDate(now, 45),
     }, now);
-    addResourceToken(db, { kind: 'project', id: api.id, path: api.path_with_namespace }, {
+    addResourceToken(db, { kind: 'project', id: api.id }, {
       name: 'api-deploy', description: 'Deploys acme/api', scopes: ['read_repository', 'read_api'], access_level: Role.developer, expires_at: isoDate(now, 30),
     }, now);
   },

@@ -1,7 +1,7 @@
-import { md5Fingerprint, parsePublicKey, sha256Fingerprint } from './values.js';
+import { MD5_FINGERPRINT, md5Fingerprint, parsePublicKey, sha256Fingerprint } from './values.js';
 import { deployKeys, INSTANCE_DEPLOY_KEYS } from '../deploy-keys/resource.js';
 import { sshKeys } from './resource.js';
-import { findProject, projectFor, requireAdmin, requireUser, Role, userFor } from '../../sandbox/auth.js';
+import { findProject, projectFor, requireAdmin, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { users, type User, type SshKey, sshKeyTable } from '../../sandbox/model.js';
@@ -9,7 +9,7 @@ import { paginate } from '../../sandbox/pagination.js';
 import { deployKeysOf } from '../../sandbox/protection.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
-import { presentFullUser } from '../../sandbox/users.js';
+import { presentFullUser, userRecordRoutes } from '../../sandbox/users.js';
 import { presentRecord } from '../../sandbox/records.js';
 import { placed } from '../../api/resource.js';
 
@@ -40,7 +40,7 @@ function findByFingerprint(db: Db, fingerprint: string): SshKey | undefined {
   let matches: (blob: Buffer) => boolean;
   if (fingerprint.startsWith('SHA256:')) {
     matches = (blob) => sha256Fingerprint(blob) === fingerprint;
-  } else if (/^(MD5:)?([0-9a-f]{2}:){15}[0-9a-f]{2}$/i.test(fingerprint)) {
+  } else if (MD5_FINGERPRINT.test(fingerprint.replace(/^MD5:/, ''))) {
     const md5 = fingerprint.replace(/^MD5:/, '').toLowerCase();
     matches = (blob) => md5Fingerprint(blob) === md5;
   } else {
@@ -57,39 +57,39 @@ const presentUserKey = (key: SshKey): Record<string, unknown> => presentRecord(O
 
 const USAGE_TYPES = ['auth', 'signing', 'auth_and_signing'] as const;
 
-/** Adds an SSH key to a user: a valid OpenSSH public key whose fingerprint no other key has. */
-function addKey(req: SandboxRequest, user: User) {
+/** The title and OpenSSH public key of a create request: 400 when either is missing or the key is no public key. */
+function titledKey(req: SandboxRequest): { title: string; key: string } {
   const title = String(required(req, 'title'));
-  const text = String(required(req, 'key')).trim();
-  const parsed = parsePublicKey(text);
-  if (!parsed) throw errors.validation({ key: ['is invalid'], fingerprint_sha256: ['cannot be generated'] });
-  const fingerprint = sha256Fingerprint(parsed.blob);
-  if (sshKeyTable(req.db).some((k) => sha256Fingerprint(parsePublicKey(k.key)?.blob ?? Buffer.alloc(0)) === fingerprint)) {
-    throw errors.validation({ key: ['has already been taken'], fingerprint_sha256: ['has already been taken'] });
-  }
-  const usage = req.input.usage_type === undefined ? 'auth_and_signing' : String(req.input.usage_type);
-  if (!(USAGE_TYPES as readonly string[]).includes(usage)) throw errors.invalid('usage_type');
+  const key = String(required(req, 'key')).trim();
+  if (!parsePublicKey(key)) throw errors.validation({ key: ['is invalid'], fingerprint_sha256: ['cannot be generated'] });
+  return { title, key };
+}
+
+/** expires_at of a create request: null when not given, 400 when it is no date. */
+function keyExpiry(req: SandboxRequest): string | null {
   const expires = req.input.expires_at === undefined || req.input.expires_at === null || req.input.expires_at === '' ? null : String(req.input.expires_at);
   if (expires !== null && Number.isNaN(Date.parse(expires))) throw errors.invalid('expires_at');
-  const key: SshKey = {
-    id: req.db.nextId('ssh_keys'), user_id: user.id, title, key: text, created_at: req.now().toISOString(), expires_at: expires,
-    last_used_at: null, usage_type: usage as SshKey['usage_type'],
-  };
+  return expires;
+}
+
+/** A new key's record, not yet stored (it takes the next id). */
+const newKey = (req: SandboxRequest, values: Pick<SshKey, 'user_id' | 'title' | 'key' | 'expires_at' | 'usage_type'> & Partial<SshKey>): SshKey =>
+  ({ id: req.db.nextId('ssh_keys'), created_at: req.now().toISOString(), last_used_at: null, ...values });
+
+const sameKey = (a: string, b: string): boolean => sha256Fingerprint(parsePublicKey(a)?.blob ?? Buffer.alloc(0)) === sha256Fingerprint(parsePublicKey(b)?.blob ?? Buffer.alloc(1));
+
+/** A key whose fingerprint another key has already. */
+const keyTaken = () => errors.validation({ key: ['has already been taken'], fingerprint_sha256: ['has already been taken'] });
+
+/** Adds an SSH key to a user: a valid OpenSSH public key whose fingerprint no other key has. */
+function addKey(req: SandboxRequest, user: User) {
+  const { title, key: text } = titledKey(req);
+  if (sshKeyTable(req.db).some((k) => sameKey(k.key, text))) throw keyTaken();
+  const usage = req.input.usage_type === undefined ? 'auth_and_signing' : String(req.input.usage_type);
+  if (!(USAGE_TYPES as readonly string[]).includes(usage)) throw errors.invalid('usage_type');
+  const key = newKey(req, { user_id: user.id, title, key: text, expires_at: keyExpiry(req), usage_type: usage as SshKey['usage_type'] });
   sshKeyTable(req.db).push(key);
   return created(presentUserKey(key));
-}
-
-const userKeys = (db: Db, user: User): SshKey[] => sshKeyTable(db).filter((k) => k.user_id === user.id && !k.deploy_keys_projects);
-
-function userKey(req: SandboxRequest, user: User): SshKey {
-  const key = userKeys(req.db, user).find((k) => String(k.id) === req.params.key_id);
-  if (!key) throw errors.notFound('Key');
-  return key;
-}
-
-function removeKey(req: SandboxRequest, key: SshKey) {
-  sshKeyTable(req.db).splice(sshKeyTable(req.db).indexOf(key), 1);
-  return noContent();
 }
 
 /** A deploy key as a project's deploy key endpoints present it: with can_push of that project's link. */
@@ -111,22 +111,11 @@ function presentInstanceDeployKey(req: SandboxRequest, key: SshKey): Record<stri
   return { ...presentDeployKey(key), projects_with_write_access: projectsOf(true), projects_with_readonly_access: projectsOf(false) };
 }
 
-/** A new deploy key (title and a valid public key that no key has), enabled on no project yet. */
+/** A new deploy key (title and a valid public key), enabled on no project yet: its creator's, for authentication. */
 function newDeployKey(req: SandboxRequest): SshKey {
-  const title = String(required(req, 'title'));
-  const text = String(required(req, 'key')).trim();
-  const parsed = parsePublicKey(text);
-  if (!parsed) throw errors.validation({ key: ['is invalid'], fingerprint_sha256: ['cannot be generated'] });
-  const expires = req.input.expires_at === undefined || req.input.expires_at === null || req.input.expires_at === '' ? null : String(req.input.expires_at);
-  if (expires !== null && Number.isNaN(Date.parse(expires))) throw errors.invalid('expires_at');
-  const key: SshKey = {
-    id: req.db.nextId('ssh_keys'), user_id: req.user!.id, title, key: text, created_at: req.now().toISOString(), expires_at: expires,
-    last_used_at: null, usage_type: 'auth', deploy_keys_projects: [],
-  };
-  return key;
+  const { title, key } = titledKey(req);
+  return newKey(req, { user_id: req.user!.id, title, key, expires_at: keyExpiry(req), usage_type: 'auth', deploy_keys_projects: [] });
 }
-
-const sameKey = (a: string, b: string): boolean => sha256Fingerprint(parsePublicKey(a)?.blob ?? Buffer.alloc(0)) === sha256Fingerprint(parsePublicKey(b)?.blob ?? Buffer.alloc(1));
 
 function linkKey(req: SandboxRequest, key: SshKey, projectId: number, canPush: boolean): void {
   const at = req.now().toISOString();
@@ -202,7 +191,7 @@ function deployKeyRoutes(api: Router): void {
   api.route(INSTANCE_DEPLOY_KEYS.create, (req) => {
     requireAdmin(req);
     const key = newDeployKey(req);
-    if (sshKeyTable(req.db).some((k) => sameKey(k.key, key.key))) throw errors.validation({ key: ['has already been taken'], fingerprint_sha256: ['has already been taken'] });
+    if (sshKeyTable(req.db).some((k) => sameKey(k.key, key.key))) throw keyTaken();
     key.public = true;
     sshKeyTable(req.db).push(key);
     return created(presentInstanceDeployKey(req, key));
@@ -211,24 +200,9 @@ function deployKeyRoutes(api: Router): void {
 
 export const keys: SandboxModule = {
   routes(api) {
-    const { instance, current, user } = sshKeys.parents;
-    // The caller's own SSH keys.
-    api.route(current.routes.list, (req) => paginate(req, userKeys(req.db, requireUser(req)), { present: presentUserKey }), { scope: 'read_user' });
-    api.route(current.routes.get, (req) => ok(presentUserKey(userKey(req, requireUser(req)))), { scope: 'read_user' });
-    api.route(current.routes.create, (req) => addKey(req, requireUser(req)));
-    api.route(current.routes.delete, (req) => removeKey(req, userKey(req, requireUser(req))));
-
-    // Anyone's keys are public; administrators add and remove them.
-    api.route(user.routes.list, (req) => paginate(req, userKeys(req.db, userFor(req)), { present: presentUserKey }), { auth: 'optional' });
-    api.route(user.routes.get, (req) => ok(presentUserKey(userKey(req, userFor(req)))), { auth: 'optional' });
-    api.route(user.routes.create, (req) => {
-      requireAdmin(req);
-      return addKey(req, userFor(req));
-    });
-    api.route(user.routes.delete, (req) => {
-      requireAdmin(req);
-      return removeKey(req, userKey(req, userFor(req)));
-    });
+    // Your own SSH keys, and anyone's (public; administrators add and remove them); deploy keys are no user's.
+    userRecordRoutes(api, sshKeys, { table: sshKeyTable, owned: (k) => !k.deploy_keys_projects, notFound: 'Key', present: presentUserKey, add: addKey });
+    const { instance } = sshKeys.parents;
 
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
     api.route(instance.routes.find, (req) => {

@@ -24,21 +24,17 @@ import { groupServiceAccountTokens, serviceAccounts as declared, USERNAME_PATTER
  * (src/sandbox/access-tokens.ts).
  */
 
-/** What the sandbox keeps of a service account beside its declared fields: it is a user like any other. */
-interface AccountState {
-  state: User['state'];
-  is_admin: boolean;
-  bot: boolean;
-  external: boolean;
-  created_at: string;
+/**
+ * What the sandbox keeps of a service account beside its declared fields: it is a user like any other, made by
+ * `created_by_id`, provisioned by the top-level group `provisioned_by_group_id` (none for the instance's).
+ */
+type AccountState = Pick<User, 'state' | 'is_admin' | 'bot' | 'external' | 'created_at' | 'provisioned_by_group_id'> & {
   updated_at?: string;
   user_type: string;
-  /** The top-level group that made it; none for the instance's. */
-  provisioned_by_group_id?: number;
   created_by_id?: number;
-}
+};
 
-export type StoredServiceAccount = StoredRecord<typeof declared, AccountState>;
+type StoredServiceAccount = StoredRecord<typeof declared, AccountState>;
 
 const isServiceAccount = (user: { user_type?: unknown; bot?: unknown }): boolean => userType(user as User) === 'service_account';
 const atGroup = (where: Where): boolean => where.placement.parent === 'group';

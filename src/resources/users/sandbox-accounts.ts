@@ -1,15 +1,14 @@
 import { emails } from '../emails/resource.js';
 import { users as declared } from './resource.js';
-import { requireAdmin, requireUser } from '../../sandbox/auth.js';
+import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { emailTable, users, type Email, type User } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { paginate } from '../../sandbox/pagination.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { addUser } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
-import { deleteUser, isInternal, presentFullUser } from '../../sandbox/users.js';
+import { deleteUser, isInternal, presentFullUser, userRecordRoutes } from '../../sandbox/users.js';
 
 /**
  * Administering user accounts (the service's users API): create, update, delete; block, unblock, ban, unban,
@@ -31,11 +30,11 @@ function findUser(req: SandboxRequest, raw = req.params.user): User {
   return user;
 }
 
-/** Whether an address is someone's primary or secondary email (case-insensitive). */
-function emailTaken(db: Db, email: string, except?: { userId?: number; emailId?: number }): boolean {
+/** Whether an address is someone's primary or secondary email (case-insensitive); a user's own primary one aside. */
+function emailTaken(db: Db, email: string, exceptUserId?: number): boolean {
   const wanted = email.toLowerCase();
-  return users(db).some((u) => u.id !== except?.userId && u.email.toLowerCase() === wanted)
-    || emailTable(db).some((e) => e.id !== except?.emailId && e.email.toLowerCase() === wanted);
+  return users(db).some((u) => u.id !== exceptUserId && u.email.toLowerCase() === wanted)
+    || emailTable(db).some((e) => e.email.toLowerCase() === wanted);
 }
 
 /** The profile fields of a create or update request, checked as the service checks them. */
@@ -61,7 +60,7 @@ function profileFrom(req: SandboxRequest, user: User | undefined): Partial<User>
   if (input.email !== undefined) {
     const email = String(input.email);
     if (!EMAIL.test(email)) problems.email = ['is invalid'];
-    else if (emailTaken(req.db, email, { userId: user?.id })) throw errors.message(409, 'Email has already been taken');
+    else if (emailTaken(req.db, email, user?.id)) throw errors.message(409, 'Email has already been taken');
     fields.email = email;
   }
   if (fields.name !== undefined && !String(fields.name).trim()) problems.name = ["can't be blank"];
@@ -76,6 +75,12 @@ function identityFrom(req: SandboxRequest, user: User): void {
   if (provider === undefined || externUid === undefined) return;
   const identities = ((user.identities as Array<{ provider: string; extern_uid: string }> | undefined) ?? []).filter((i) => i.provider !== String(provider));
   user.identities = [...identities, { provider: String(provider), extern_uid: String(externUid) }];
+}
+
+/** An uploaded avatar replaces the user's; an empty `avatar` takes it away. */
+function avatarFrom(req: SandboxRequest, user: User): void {
+  if (req.files.avatar) user.avatar = { type: req.files.avatar.contentType, data: req.files.avatar.data.toString('base64') };
+  if (req.input.avatar === '') delete user.avatar;
 }
 
 /** States the service counts as blocked: the user neither signs in nor uses a token, and cannot be deactivated. */
@@ -182,12 +187,6 @@ function addEmail(req: SandboxRequest, user: User) {
   return created(presentEmail(record));
 }
 
-function findEmail(req: SandboxRequest, user: User): Email {
-  const email = emailTable(req.db).find((e) => e.user_id === user.id && String(e.id) === req.params.email_id);
-  if (!email) throw errors.notFound('Email');
-  return email;
-}
-
 export const userAccounts: SandboxModule = {
   routes(api, web) {
     // Uploaded avatars, where the user records' avatar_url points.
@@ -206,7 +205,7 @@ export const userAccounts: SandboxModule = {
       }
       const fields = profileFrom(req, undefined);
       const user = addUser(req.db, { ...fields, username: String(fields.username), created_by_id: req.user!.id }, req.now());
-      if (req.files.avatar) user.avatar = { type: req.files.avatar.contentType, data: req.files.avatar.data.toString('base64') };
+      avatarFrom(req, user);
       identityFrom(req, user);
       return created(presentFullUser(user, req));
     });
@@ -215,8 +214,7 @@ export const userAccounts: SandboxModule = {
       requireAdmin(req);
       const user = findUser(req);
       Object.assign(user, profileFrom(req, user), { updated_at: req.now().toISOString() });
-      if (req.files.avatar) user.avatar = { type: req.files.avatar.contentType, data: req.files.avatar.data.toString('base64') };
-      if (req.input.avatar === '') delete user.avatar;
+      avatarFrom(req, user);
       identityFrom(req, user);
       return ok(presentFullUser(user, req));
     });
@@ -242,30 +240,7 @@ export const userAccounts: SandboxModule = {
     });
 
     // Secondary emails: your own under /user/emails, anyone's for administrators under /users/{user}/emails.
-    const { current, user: ofUser } = emails.parents;
-    api.route(current.routes.list, (req) => paginate(req, emailTable(req.db).filter((e) => e.user_id === requireUser(req).id), { present: presentEmail }), { scope: 'read_user' });
-    api.route(current.routes.get, (req) => ok(presentEmail(findEmail(req, requireUser(req)))), { scope: 'read_user' });
-    api.route(current.routes.create, (req) => addEmail(req, requireUser(req)));
-    api.route(current.routes.delete, (req) => {
-      const email = findEmail(req, requireUser(req));
-      emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);
-      return noContent();
-    });
-    api.route(ofUser.routes.list, (req) => {
-      requireAdmin(req);
-      const user = findUser(req);
-      return paginate(req, emailTable(req.db).filter((e) => e.user_id === user.id), { present: presentEmail });
-    });
-    api.route(ofUser.routes.create, (req) => {
-      requireAdmin(req);
-      return addEmail(req, findUser(req));
-    });
-    api.route(ofUser.routes.delete, (req) => {
-      requireAdmin(req);
-      const email = findEmail(req, findUser(req));
-      emailTable(req.db).splice(emailTable(req.db).indexOf(email), 1);
-      return noContent();
-    });
+    userRecordRoutes(api, emails, { table: emailTable, notFound: 'Email', present: presentEmail, add: addEmail, userOf: (req) => findUser(req) });
   },
 };
 

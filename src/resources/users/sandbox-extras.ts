@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { impersonationTokens as declared } from '../access-tokens/resource.js';
 import { gpgKeys as declaredGpgKeys } from '../gpg-keys/resource.js';
 import { userStatus } from '../user-status/resource.js';
-import { requireAdmin, requireUser, userFor } from '../../sandbox/auth.js';
-import { newTokenValue, type Db } from '../../sandbox/db.js';
+import { requireAdmin, requireUser, Role, userFor } from '../../sandbox/auth.js';
+import type { Db } from '../../sandbox/db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
+import { addToken } from '../../sandbox/seed.js';
+import { userRecordRoutes } from '../../sandbox/users.js';
 
 /**
  * What else clients call on users: impersonation tokens (administrators make a personal token that acts as a user),
@@ -39,7 +41,8 @@ function impersonationToken(req: SandboxRequest, user: User): AccessToken {
 
 const ARMOR = /^-----BEGIN PGP PUBLIC KEY BLOCK-----[\s\S]+-----END PGP PUBLIC KEY BLOCK-----\s*$/;
 
-const presentGpgKey = (key: GpgKey): Record<string, unknown> => ({ id: key.id, key: key.key, created_at: key.created_at });
+/** A GPG key as its declaration presents it. */
+const presentGpgKey = (key: GpgKey): Values => presentRecord(declaredGpgKeys, key);
 
 function addGpgKey(req: SandboxRequest, user: User) {
   const text = String(required(req, 'key')).trim();
@@ -50,17 +53,6 @@ function addGpgKey(req: SandboxRequest, user: User) {
   const key: GpgKey = { id: req.db.nextId('gpg_keys'), user_id: user.id, key: text, created_at: req.now().toISOString() };
   gpgKeys(req.db).push(key);
   return created(presentGpgKey(key));
-}
-
-function gpgKeyOf(req: SandboxRequest, user: User): GpgKey {
-  const key = gpgKeys(req.db).find((k) => k.user_id === user.id && String(k.id) === req.params.key_id);
-  if (!key) throw errors.notFound('GPG Key');
-  return key;
-}
-
-function removeGpgKey(req: SandboxRequest, key: GpgKey) {
-  gpgKeys(req.db).splice(gpgKeys(req.db).indexOf(key), 1);
-  return noContent();
 }
 
 // User status ------------------------------------------------------------------------------------------------------
@@ -91,13 +83,9 @@ export const userExtras: SandboxModule = {
       const list = impersonationTokens(req.db, userFor(req)).filter((t) => state === 'all' || t.active === (state === 'active'));
       return paginate(req, list, { present: presentImpersonation });
     });
-    api.route(routes.get, (req) => {
-      requireAdmin(req);
-      return ok(presentImpersonation(impersonationToken(req, userFor(req))));
-    });
+    api.route(routes.get, (req) => ok(presentImpersonation(impersonationToken(req, userFor(req, Role.owner)))));
     api.route(routes.create, (req) => {
-      requireAdmin(req);
-      const user = userFor(req);
+      const user = userFor(req, Role.owner);
       const name = String(required(req, 'name'));
       const given = req.input.scopes;
       const scopes = (Array.isArray(given) ? given : given === undefined || given === '' ? [] : String(given).split(',')).map(String);
@@ -106,42 +94,16 @@ export const userExtras: SandboxModule = {
       const expires = req.input.expires_at === undefined || req.input.expires_at === '' ? null : String(req.input.expires_at);
       if (expires !== null && !/^\d{4}-\d{2}-\d{2}$/.test(expires)) throw errors.invalid('expires_at');
       if (expires !== null && expires < req.now().toISOString().slice(0, 10)) throw errors.validation({ expires_at: ['must not be in the past'] });
-      const id = req.db.nextId('tokens');
-      const token: AccessToken = {
-        id, kind: 'personal', impersonation: true, user_id: user.id, name, description: String(req.input.description ?? ''), scopes,
-        active: true, revoked: false, created_at: req.now().toISOString(), expires_at: expires, last_used_at: null, token: newTokenValue(), family_id: id,
-      };
-      tokens(req.db).push(token);
+      const token = addToken(req.db, user, { impersonation: true, name, description: String(req.input.description ?? ''), scopes, expires_at: expires }, req.now());
       return created({ ...presentImpersonation(token), token: token.token });
     });
     api.route(routes.delete, (req) => {
-      requireAdmin(req);
-      const token = impersonationToken(req, userFor(req));
+      const token = impersonationToken(req, userFor(req, Role.owner));
       Object.assign(token, { revoked: true, active: false });
       return noContent();
     });
 
-    const { current, user: ofUser } = declaredGpgKeys.parents;
-    api.route(current.routes.list, (req) => {
-      const user = requireUser(req);
-      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
-    }, { scope: 'read_user' });
-    api.route(current.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, requireUser(req)))), { scope: 'read_user' });
-    api.route(current.routes.create, (req) => addGpgKey(req, requireUser(req)));
-    api.route(current.routes.delete, (req) => removeGpgKey(req, gpgKeyOf(req, requireUser(req))));
-    api.route(ofUser.routes.list, (req) => {
-      const user = userFor(req);
-      return paginate(req, gpgKeys(req.db).filter((k) => k.user_id === user.id), { present: presentGpgKey });
-    }, { auth: 'optional' });
-    api.route(ofUser.routes.get, (req) => ok(presentGpgKey(gpgKeyOf(req, userFor(req)))), { auth: 'optional' });
-    api.route(ofUser.routes.create, (req) => {
-      requireAdmin(req);
-      return addGpgKey(req, userFor(req));
-    });
-    api.route(ofUser.routes.delete, (req) => {
-      requireAdmin(req);
-      return removeGpgKey(req, gpgKeyOf(req, userFor(req)));
-    });
+    userRecordRoutes(api, declaredGpgKeys, { table: gpgKeys, notFound: 'GPG Key', present: presentGpgKey, add: addGpgKey });
 
     api.route(userStatus.routes.get, (req) => ok(presentStatus(req, requireUser(req))), { scope: 'read_user' });
     api.route(userStatus.routes.update, (req) => {

@@ -2,8 +2,10 @@ import { toQueryString, type Query } from '../../api/path.js';
 import { users as declared } from './resource.js';
 import { requireUser } from '../../sandbox/auth.js';
 import { bool, errors, HttpError, int, ok, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { groups, members, projects, users as usersTable, type User } from '../../sandbox/model.js';
+import { members, projects, users as usersTable, type User } from '../../sandbox/model.js';
 import { backwards, paginate, type Sequence } from '../../sandbox/pagination.js';
+import { groupChain } from '../../sandbox/hierarchy.js';
+import { recordOrder } from '../../sandbox/listing.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { basicUser, filterUsers, identities, isPremium, presentFullUser } from '../../sandbox/users.js';
 
@@ -18,9 +20,7 @@ const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'];
 function projectMemberIds(req: SandboxRequest): Set<number> {
   const groupIdsWithProjects = new Set<number>();
   for (const project of projects(req.db)) {
-    for (let id: number | null = project.namespace_id; id !== null; id = groups(req.db).find((g) => g.id === id)?.parent_id ?? null) {
-      groupIdsWithProjects.add(id);
-    }
+    for (const group of groupChain(req.db, project.namespace_id)) groupIdsWithProjects.add(group.id);
   }
   return new Set(
     members(req.db)
@@ -61,19 +61,9 @@ type Position = { value: unknown; id: number };
 
 const fieldOf = (user: User, orderBy: string): unknown => (orderBy === 'updated_at' ? (user.updated_at ?? user.created_at) : user[orderBy]);
 
-/** One collator for all comparisons (localeCompare with a locale builds one per call). */
-const collator = new Intl.Collator('en');
-
-function compareValues(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return collator.compare(String(a ?? ''), String(b ?? ''));
-}
-
 /** Order and direction with the id as the tie-breaker, so offset and keyset pages agree on one order. */
-function ordering(orderBy: string, sort: 'asc' | 'desc'): (a: Position, b: Position) => number {
-  const direction = sort === 'asc' ? 1 : -1;
-  return (a, b) => direction * ((orderBy === 'id' ? 0 : compareValues(a.value, b.value)) || a.id - b.id);
-}
+const ordering = (orderBy: string, sort: 'asc' | 'desc'): ((a: Position, b: Position) => number) =>
+  recordOrder<Position>((position) => (orderBy === 'id' ? 0 : (position.value as string | number | null | undefined)), sort);
 
 const positionOf = (user: User, orderBy: string): Position => ({ value: fieldOf(user, orderBy), id: user.id });
 

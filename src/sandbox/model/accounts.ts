@@ -4,6 +4,8 @@ import { deployTokens as deployTokenDeclaration } from '../../resources/deploy-t
 import type { StoredOf } from '../../api/fields.js';
 import { USER_PROFILE_FIELDS, users as userDeclaration } from '../../resources/users/resource.js';
 import { emails as emailDeclaration } from '../../resources/emails/resource.js';
+import { gpgKeys as gpgKeyDeclaration } from '../../resources/gpg-keys/resource.js';
+import { userStatus as userStatusDeclaration } from '../../resources/user-status/resource.js';
 import { sshKeys } from '../../resources/keys/resource.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
@@ -88,22 +90,13 @@ export type Email = StoredRecord<typeof emailDeclaration, { user_id: number }>;
 
 export const emailTable = defineTable<Email>('emails');
 
-export interface GpgKey {
-  id: number;
-  user_id: number;
-  key: string;
-  created_at: string;
-}
+/** A user's GPG key (src/resources/gpg-keys/resource.ts). */
+export type GpgKey = StoredRecord<typeof gpgKeyDeclaration, { user_id: number }>;
 
 export const gpgKeys = defineTable<GpgKey>('gpg_keys');
 
-export interface UserStatus {
-  user_id: number;
-  emoji: string | null;
-  message: string | null;
-  availability: 'not_set' | 'busy';
-  clear_status_at: string | null;
-}
+/** A user's status (src/resources/user-status/resource.ts): its message is rendered, and clear_status_after answered as clear_status_at. */
+export type UserStatus = Omit<StoredOf<typeof userStatusDeclaration>, 'message_html' | 'clear_status_after'> & { user_id: number };
 
 export const userStatuses = defineTable<UserStatus>('user_statuses');
 
