@@ -136,6 +136,7 @@ export default defineCommand<Options>({
   list: true,
   columns: ['id', 'username', 'name', 'state', 'web_url'],
   async run(opts, ctx) {
+    const query = usersQuery(opts);
     const adminFilters = ADMIN_FILTERS.filter((key) => ![undefined, false].includes(opts[key] as never) && !(Array.isArray(opts[key]) && !opts[key].length));
     if (adminFilters.length && !(await ctx.api.call<{ is_admin?: boolean }>(users.routes.current)).is_admin) {
       throw new CliError(
@@ -147,7 +148,7 @@ export default defineCommand<Options>({
     const orderBy = opts.orderBy ?? 'id';
     // updated_at is not in the records, so a keyset position cannot be built from one: page by keyset from the start.
     const keysetOnly = ctx.paging.all && orderBy === 'updated_at';
-    return ctx.api.list(users.routes.list, usersQuery(opts), {
+    return ctx.api.list(users.routes.list, query, {
       ...ctx.paging,
       keysetOnly,
       keysetAfter: keysetOnly ? undefined : keysetAfter(orderBy, opts.sort ?? 'desc'),

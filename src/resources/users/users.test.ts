@@ -37,7 +37,9 @@ describe('users list', () => {
       '--without-projects', '--admins', '--auditors', '--saml-provider-id', '7', '--skip-ldap', '--custom-attribute', 'team=audit', '--with-custom-attributes',
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const url = new URL(sandbox.requests()[0].path, sandbox.rootUrl);
+    // The caller is read first: these filters are for administrators.
+    expect(sandbox.requests().map((r) => r.path.replace(/\?.*/, ''))).toEqual(['/api/v4/user', '/api/v4/users']);
+    const url = new URL(sandbox.requests()[1].path, sandbox.rootUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       username: 'alice', search: 'ali', active: 'true', external: 'true', humans: 'true', exclude_internal: 'true', without_project_bots: 'true',
       created_after: '2024-01-01T00:00:00Z', created_before: '2030-01-01', order_by: 'username', sort: 'asc', two_factor: 'enabled',
