@@ -16,9 +16,10 @@ if (!answeredHere(argv)) {
   const flags = runFlags(v8);
   // undici's HTTP parser (WebAssembly; every request goes over undici) is compiled with the baseline compiler only,
   // as optimising it costs a CLI run more than it saves (a GET costs 1.7x the CPU without this flag, a 50,000-record
-  // list 1.1x, and even a 1 GiB download spends under 2% of its time in the parser). The flag turns V8's optimising
-  // tiers for WebAssembly off, which on Node 20 and 22 do not come back on by themselves when it is lifted.
-  beforeWebAssembly(() => flags.set('--liftoff-only', ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']));
+  // list 1.1x, and even a 1 GiB download spends under 2% of its time in the parser). The flags turn V8's optimising
+  // tiers for WebAssembly off; --liftoff-only alone does on Node 20 and 22, but Node 24's V8 still tiers the parser
+  // up in the background once it is hot (a 20-project list: about 30 ms of CPU on other threads, 1.6x a bare GET).
+  beforeWebAssembly(() => flags.set('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering', ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']));
   const stopWatch = boundMemory(v8, flags, { young: 4 * 1024 * 1024, outside: 12 * 1024 * 1024 });
   // The first SIGINT or SIGTERM asks main() to stop (it says what was left undone); a second one kills at once. The
   // listener stays after the first: a library's signal-exit hook (ora's cursor restore, while a spinner turns) kills

@@ -164,13 +164,13 @@ export function runBin(argv: string[], options: { env?: Record<string, string | 
  * A preload (for NODE_OPTIONS=--require) that writes to stderr `UNDER FLAGS node:NAME` for each built-in module first
  * loaded while a V8 flag was set (Node's code cache for its own modules is made under none: such a module is compiled
  * from its source), and `WEBASSEMBLY liftoff-only` (or `other flags`) for each WebAssembly module instantiated, by
- * the flags it was compiled under. V8 stamps compiled code with its flags: v8.cachedDataVersionTag().
+ * the flags it was compiled under (the bin's: --liftoff-only, with the tiering that would optimise it later off). V8 stamps compiled code with its flags: v8.cachedDataVersionTag().
  */
 export function v8FlagsPreload(): string {
   const file = join(tempDir('forgectl-flags-'), 'flags.cjs');
   writeFileSync(file, `const v8 = require('node:v8');
 const plain = v8.cachedDataVersionTag();
-v8.setFlagsFromString('--liftoff-only');
+v8.setFlagsFromString('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering');
 const liftoff = v8.cachedDataVersionTag();
 for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering']) v8.setFlagsFromString(flag);
 if (v8.cachedDataVersionTag() !== plain) throw new Error('the flags did not go back');
