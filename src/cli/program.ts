@@ -137,11 +137,17 @@ export function findEntry(commands: Commands, argv: string[]): ManifestEntry | u
 /** Groups most commands live in: among equally close guesses, these come first. */
 const COMMON_GROUPS = ['projects', 'groups', 'commits', 'users', 'repo', 'files', 'tokens'];
 
+/** Words for taking something away, and the verbs the groups take it away with (`protected-branches unprotect`). */
+const REMOVE_WORDS = ['delete', 'remove', 'rm', 'del', 'destroy'];
+const REMOVE_VERBS = ['delete', 'remove', 'revoke', 'unprotect', 'unassign', 'unshare', 'disable'];
+
 /**
  * The command a mistyped word most likely meant, searched over the whole tree: a sibling of the word by edit
- * distance (a prefix of 3 letters or more counts as one edit), else a command elsewhere of that name (`forgectl
- * rotate` → `tokens rotate`); among equals, one the following words continue (`project list` → `projects list`),
- * then a common group. The words that continue the guess are kept in it.
+ * distance (a prefix of 3 letters or more counts as one edit), else, for a word typed at the top, a command elsewhere
+ * of that name (`forgectl rotate` → `tokens rotate`); among equals, one the following words continue (`project
+ * list` → `projects list`), then a common group. The words that continue the guess are kept in it. Inside a group
+ * the guess stays in it: `protected-branches delete` is not `projects delete`, but the group's own way of removing,
+ * where it has exactly one (`protected-branches unprotect`).
  */
 function guessCommand({ manifest }: Commands, unknown: { word: string; after: string; rest: string[] }): string | undefined {
   const nodes = new Set(manifest.flatMap((entry) => entry.path.split(' ').map((_, i, words) => words.slice(0, i + 1).join(' '))));
@@ -160,11 +166,13 @@ function guessCommand({ manifest }: Commands, unknown: { word: string; after: st
       const elsewhere = words.slice(0, -1).join(' ') !== unknown.after;
       const guess = continued(path);
       const common = COMMON_GROUPS.indexOf(words[0]);
-      return { guess, distance, score: distance + (elsewhere ? 2 : 0), continues: guess !== path ? 0 : 1, common: common < 0 ? COMMON_GROUPS.length : common };
+      return { guess, distance, elsewhere, score: distance + (elsewhere ? 2 : 0), continues: guess !== path ? 0 : 1, common: common < 0 ? COMMON_GROUPS.length : common };
     })
-    .filter((candidate) => candidate.distance <= limit)
+    .filter((candidate) => candidate.distance <= limit && !(unknown.after && candidate.elsewhere))
     .sort((a, b) => a.score - b.score || a.continues - b.continues || a.common - b.common || a.guess.localeCompare(b.guess));
-  return ranked[0]?.guess;
+  if (ranked.length || !unknown.after || !REMOVE_WORDS.some((remove) => editDistance(word, remove) <= 1)) return ranked[0]?.guess;
+  const removers = [...nodes].filter((path) => path.startsWith(`${unknown.after} `) && path.split(' ').length === unknown.after.split(' ').length + 1 && REMOVE_VERBS.includes(path.split(' ').pop()!));
+  return removers.length === 1 ? removers[0] : undefined;
 }
 
 /**

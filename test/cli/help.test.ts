@@ -57,6 +57,11 @@ describe('help', () => {
       [['usrs', 'get', 'alice'], 'forgectl users get'],
       [['repo', 'tre'], 'forgectl repo tree'],
       [['rotate'], 'forgectl tokens rotate'],
+      // Inside a group the guess stays there: never another group's deletion.
+      [['protected-branches', 'delete', 'main'], 'forgectl protected-branches unprotect'],
+      [['protected-tags', 'remove'], 'forgectl protected-tags unprotect'],
+      [['members', 'delet', 'bob'], 'forgectl members remove'],
+      [['tokens', 'delete', '7'], 'forgectl tokens revoke'],
     ] as const) {
       const result = await help([...argv]);
       expect(result.code, argv.join(' ')).toBe(2);
