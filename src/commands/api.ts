@@ -21,7 +21,7 @@ export default defineCommand<ApiOptions>({
     'The path graphql (exactly that word, as with gh api; /graphql is a REST path) sends a GraphQL request to /api/graphql at the root of the instance: -f query=TEXT or -F query=@FILE, -f operationName=NAME, and every other field a variable (-F typed: -F first=50). The query is parsed before anything is sent (not GraphQL: exit 2). A query is retried as a GET is and runs under --dry-run; a mutation is shown by --dry-run and never sent twice.',
     'With graphql, --paginate follows the first connection that has pageInfo: it requires that the query accepts an $endCursor: String variable and that it fetches pageInfo { hasNextPage endCursor } from a collection, as with gh. The pages print as one JSON array (NDJSON with -o ndjson); --jq runs on each page, or once on all of them with --slurp.',
     'A GraphQL answer with errors and no data fails with the exit code of the first error: 5 when what it names does not exist (or may not be seen), 4 for authentication and permission, 7 when rate limited, 8 when the server failed, and 6 for anything else the server refused (a query it could not parse or validate, a value of the wrong kind). An answer with data and errors is printed, the errors go to stderr, and the exit is 9.',
-    'The values of masked and hidden CI/CD variables in an answer are shown as null: --show-values shows masked ones at a terminal, never in a pipe or a file.',
+    'The values of masked and hidden CI/CD variables in an answer, and a group\'s or project\'s runner registration token (runners_token), are shown as null: --show-values shows masked values and that token at a terminal, never in a pipe or a file.',
   ].join(' '),
   examples: [
     'forgectl api /user',

@@ -817,6 +817,11 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       expect(got.structuredContent?.result).toEqual(JSON.parse((await forgectl(['projects', 'get', 'acme/api', '-o', 'json'])).stdout));
       const user = await call('api', { path: '/user' });
       expect(user.structuredContent?.result).toMatchObject({ username: 'root' });
+      // A group's runner registration token reaches no agent, by the group's tool or by api.
+      for (const [tool, args] of [['groups_get', { group: 'acme' }], ['api', { path: '/groups/acme' }]] as const) {
+        const group = await call(tool, args);
+        expect(group.structuredContent?.result, tool).toMatchObject({ full_path: 'acme', runners_token: null });
+      }
       // A 404, bad input, and a write through the read-only api tool: tool errors with the exit code's meaning.
       const missing = await call('projects_get', { project: 'acme/no-such-project' });
       expect(missing.isError).toBe(true);

@@ -1,6 +1,7 @@
 import { groups } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { groupId, inputsOf, settingOptions, settingValues } from '../projects/settings.js';
+import { withoutSecretValues } from '../variables/resource.js';
 
 export default defineCommand<Record<string, unknown> & { parent?: string }>({
   effect: 'write',
@@ -18,6 +19,6 @@ export default defineCommand<Record<string, unknown> & { parent?: string }>({
     const parent = opts.parent === undefined ? undefined : await groupId(ctx, opts.parent, '--parent');
     const created = await ctx.api.call<{ full_path: string }>(groups.routes.create, { ...values, parent_id: parent });
     ctx.io.note(`Created group ${created.full_path}`);
-    return created;
+    return withoutSecretValues(created);
   },
 });

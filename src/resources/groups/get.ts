@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { groups } from './resource.js';
 import { groupArg } from '../../cli/options.js';
+import { withoutSecretValues } from '../variables/resource.js';
 
 export default defineCommand<{ group?: string; withProjects?: boolean }>({
   effect: 'read',
@@ -9,6 +10,7 @@ export default defineCommand<{ group?: string; withProjects?: boolean }>({
   args: [groupArg],
   options: [{ flags: '--with-projects', description: 'include the group\'s projects (at most 100)' }],
   async run(opts, ctx) {
-    return ctx.api.call(groups.routes.get, { group: ctx.group(opts.group, 'the group as an argument (forgectl groups get ID|PATH)'), with_projects: Boolean(opts.withProjects) });
+    // Its runner registration token, in the answer an owner gets, is not printed (withoutSecretValues says why).
+    return withoutSecretValues(await ctx.api.call(groups.routes.get, { group: ctx.group(opts.group, 'the group as an argument (forgectl groups get ID|PATH)'), with_projects: Boolean(opts.withProjects) }));
   },
 });

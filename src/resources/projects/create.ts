@@ -2,6 +2,7 @@ import { projects } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { groupId, inputsOf, settingOptions, settingValues } from './settings.js';
+import { withoutSecretValues } from '../variables/resource.js';
 
 export default defineCommand<Record<string, unknown> & { namespace?: string; initializeWithReadme?: boolean }>({
   effect: 'write',
@@ -21,6 +22,6 @@ export default defineCommand<Record<string, unknown> & { namespace?: string; ini
     const namespace = opts.namespace === undefined ? undefined : await groupId(ctx, opts.namespace, '--namespace');
     const created = await ctx.api.call<{ path_with_namespace: string }>(projects.routes.create, { ...values, namespace_id: namespace, initialize_with_readme: opts.initializeWithReadme || undefined });
     ctx.io.note(`Created project ${created.path_with_namespace}`);
-    return created;
+    return withoutSecretValues(created);
   },
 });

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { projects } from './resource.js';
 import { projectArg } from '../../cli/options.js';
+import { withoutSecretValues } from '../variables/resource.js';
 
 export default defineCommand<{ project?: string; statistics?: boolean; license?: boolean }>({
   effect: 'read',
@@ -12,6 +13,7 @@ export default defineCommand<{ project?: string; statistics?: boolean; license?:
     { flags: '--license', description: 'include the project\'s license' },
   ],
   async run(opts, ctx) {
-    return ctx.api.call(projects.routes.get, { project: ctx.project(opts.project, 'the project as an argument (forgectl projects get ID|PATH)'), statistics: opts.statistics || undefined, license: opts.license || undefined });
+    // Its runner registration token, in the answer a maintainer gets, is not printed (withoutSecretValues says why).
+    return withoutSecretValues(await ctx.api.call(projects.routes.get, { project: ctx.project(opts.project, 'the project as an argument (forgectl projects get ID|PATH)'), statistics: opts.statistics || undefined, license: opts.license || undefined }));
   },
 });

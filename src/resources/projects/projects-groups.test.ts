@@ -106,6 +106,28 @@ describe('groups', () => {
     expect((await json<Record<string, unknown>>(['groups', 'get', 'acme/platform', '--with-projects'])).projects).toHaveLength(1);
   });
 
+  it('never prints a group\'s runner registration token unasked: groups get, create and update, api (but --show-values at a terminal)', async () => {
+    const raw = await sandbox.call('GET', '/groups/acme');
+    expect((raw.body as { runners_token?: string }).runners_token).toMatch(/^GR1348941/);
+    const token = (raw.body as { runners_token: string }).runners_token;
+    const runs = [
+      await sandbox.run(['groups', 'get', 'acme', '-o', 'json']),
+      await sandbox.run(['groups', 'get', 'acme']),
+      await sandbox.run(['groups', 'update', 'acme', '--description', 'Acme', '-o', 'json']),
+      await sandbox.run(['groups', 'create', '--name', 'Runners', '--path', 'runners-token', '-o', 'yaml']),
+      await sandbox.run(['api', '/groups/acme']),
+      await sandbox.run(['api', '/groups/acme', '--show-values']),
+    ];
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).not.toMatch(/GR1348941/);
+    }
+    expect(runs[0].json<Record<string, unknown>>()).toMatchObject({ full_path: 'acme', runners_token: null });
+    // Asked for at a terminal, api shows it, as it shows masked variable values there.
+    const shown = await sandbox.run(['api', '/groups/acme', '--show-values'], { tty: true });
+    expect(shown.stdout).toContain(token);
+  });
+
   it('refuses bad input with exit 2, an unknown group with exit 5', async () => {
     sandbox.clearRequests();
     for (const argv of [['groups', 'list', '--descendants'], ['groups', 'list', '--skip-groups', 'acme'], ['groups', 'list', '--parent', 'acme', '--top-level-only'], ['groups', 'get']]) {

@@ -7,6 +7,7 @@ import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { plural } from '../../parse.js';
 import { groupArg, projectArg } from '../../cli/options.js';
+import { withoutSecretValues } from '../variables/resource.js';
 
 /**
  * What the write commands of projects and groups share: their settings as options (the declarations' settable
@@ -45,7 +46,7 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
       const values = settingValues(inputsOf(def), 'update', opts);
       if (!Object.keys(values).length) throw new UsageError('nothing to change: give the settings to set', `forgectl ${def.command} update --help lists them`);
       const route: string = def.routes.update;
-      return ctx.api.call(route, { [scope]: target, ...values, ...query });
+      return withoutSecretValues(await ctx.api.call(route, { [scope]: target, ...values, ...query }));
     },
   });
 }
@@ -61,7 +62,7 @@ export function archiveCommand(verb: 'archive' | 'unarchive', description: strin
       const project = ctx.project(opts.project, `the project as an argument (forgectl projects ${verb} ID|PATH)`);
       const result = await ctx.api.call<{ path_with_namespace: string }>(projects.routes[verb], { project });
       ctx.io.note(`${verb === 'archive' ? 'Archived' : 'Unarchived'} project ${result.path_with_namespace}`);
-      return result;
+      return withoutSecretValues(result);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { projects } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectArg } from '../../cli/options.js';
+import { withoutSecretValues } from '../variables/resource.js';
 
 export default defineCommand<{ project?: string; namespace: string }>({
   effect: 'destructive',
@@ -13,6 +14,6 @@ export default defineCommand<{ project?: string; namespace: string }>({
     await ctx.confirm(`Move project ${project} to ${opts.namespace}?`);
     const moved = await ctx.api.call<{ path_with_namespace: string }>(projects.routes.transfer, { project, namespace: opts.namespace });
     ctx.io.note(`Moved project ${project} to ${moved.path_with_namespace}`);
-    return moved;
+    return withoutSecretValues(moved);
   },
 });

@@ -128,15 +128,23 @@ export const isSecret = (variable: { masked?: unknown; hidden?: unknown }): bool
  * variable values: the variables commands, api and every result of the agent interface pass their records through it.
  * In a GraphQL answer the variables are what a `ciVariables` field holds, and a query chooses their fields: a value
  * whose variable does not say `masked: false` there is taken for a masked one.
+ *
+ * A group's or project's runner registration token (`runners_token`, GraphQL `runnersToken`), which the service puts
+ * in the answers its owners and maintainers get, is nulled too: it registers runners that then receive the group's
+ * jobs and their CI/CD variables, and nobody reading a group's settings asked for it. The groups and projects
+ * commands that print one record pass it through here as well.
  */
 export function withoutSecretValues<T>(body: T): T {
   return redactValues(body, false);
 }
 
+/** Keys whose value is a runner registration token. */
+const RUNNER_REGISTRATION_TOKENS = new Set(['runners_token', 'runnersToken']);
+
 function redactValues<T>(body: T, graphqlVariables: boolean): T {
   if (Array.isArray(body)) return body.map((item) => redactValues(item, graphqlVariables)) as T;
   if (!body || typeof body !== 'object') return body;
-  const record = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, redactValues(value, graphqlVariables || key === 'ciVariables')]));
+  const record = Object.fromEntries(Object.entries(body).map(([key, value]) => [key, RUNNER_REGISTRATION_TOKENS.has(key) && value != null ? null : redactValues(value, graphqlVariables || key === 'ciVariables')]));
   const secret = isSecret(record) || (graphqlVariables && record.masked !== false);
   return ('value' in record && secret ? { ...record, value: null } : record) as T;
 }
