@@ -7,6 +7,10 @@ export function groupById(db: Db, id: number | null): Group | undefined {
   return id === null ? undefined : groups(db).find((g) => g.id === id);
 }
 
+export function projectById(db: Db, id: number): Project | undefined {
+  return projects(db).find((p) => p.id === id);
+}
+
 /** The group and its ancestors, nearest first. */
 export function groupChain(db: Db, groupId: number | null): Group[] {
   const chain: Group[] = [];

@@ -1,13 +1,13 @@
 import { groupRole, projectRole, projectVisible, Role } from './auth.js';
 import type { Db } from './db.js';
-import { fullName, namespaceOwner, projectGroup } from './hierarchy.js';
+import { fullName, groupById, namespaceOwner, projectGroup } from './hierarchy.js';
 import { bool, type SandboxRequest } from './http.js';
 import { presentRecord, type Values } from './records.js';
 import type { Field } from '../api/fields.js';
 import { groups as groupDeclaration, SHARED_GROUP_FIELDS } from '../resources/groups/resource.js';
 import { NAMESPACE_FIELDS, projects as projectDeclaration } from '../resources/projects/resource.js';
 import { USER_FIELDS } from '../resources/users/resource.js';
-import { avatarUrl, commits, groups, issues, members, projects, repositories, type Group, type GroupLink, type Project, type User, userAvatarUrl } from './model.js';
+import { avatarUrl, commits, issues, members, projects, repositories, type Group, type GroupLink, type Project, type User, userAvatarUrl } from './model.js';
 
 /** JSON views of core records, shared by the route modules. */
 
@@ -57,7 +57,7 @@ const SHARED_GROUP = { fields: SHARED_GROUP_FIELDS };
 /** The groups a group or project is shared with, as the service lists them (a group since deleted left out). */
 export function presentGroupLinks(db: Db, links: GroupLink[] | undefined): Array<Record<string, unknown>> {
   return (links ?? []).flatMap((link) => {
-    const shared = groups(db).find((g) => g.id === link.group_id);
+    const shared = groupById(db, link.group_id);
     return shared ? [presentRecord(SHARED_GROUP, link, { group_name: shared.name, group_full_path: shared.full_path })] : [];
   });
 }

@@ -2,10 +2,10 @@ import { protectedBranches as protectedBranchDeclaration } from '../resources/pr
 import { ADMIN_LEVEL, entryKey } from '../resources/protected-branches/values.js';
 import { memberRoleInGroup, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
-import { groupChain, projectGroup } from './hierarchy.js';
+import { groupById, groupChain, projectGroup } from './hierarchy.js';
 import { presentRecord } from './records.js';
 import type { Tier } from './http.js';
-import { groups, protectedBranches, protectedTagTable, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type SshKey, type User } from './model.js';
+import { protectedBranches, protectedTagTable, sshKeyTable, users, type CreateAccess, type Project, type ProtectedBranch, type SshKey, type User } from './model.js';
 
 /**
  * Branch protection as the repository modules need it: which rules cover a branch (exact names and wildcards, the
@@ -42,7 +42,7 @@ export function tagProtected(db: Db, project: Project, tag: string): boolean {
 function allows(db: Db, user: User, project: Project, entry: CreateAccess): boolean {
   if (entry.user_id !== undefined) return entry.user_id === user.id && projectRole(db, user, project) >= Role.developer;
   if (entry.group_id !== undefined) {
-    const group = groups(db).find((g) => g.id === entry.group_id);
+    const group = groupById(db, entry.group_id);
     return group !== undefined && memberRoleInGroup(db, user, group) >= Role.developer;
   }
   if (entry.deploy_key_id !== undefined || entry.access_level === 0) return false;
@@ -97,7 +97,7 @@ export const TAG_WORDS: EntryWords = { levels: { 0: 'No one', 30: 'Developers + 
 
 function describe(db: Db, entry: CreateAccess, words: EntryWords): string {
   if (entry.user_id !== undefined) return users(db).find((u) => u.id === entry.user_id)?.name ?? '';
-  if (entry.group_id !== undefined) return groups(db).find((g) => g.id === entry.group_id)?.name ?? '';
+  if (entry.group_id !== undefined) return groupById(db, entry.group_id)?.name ?? '';
   if (entry.deploy_key_id !== undefined) return sshKeyTable(db).find((k) => k.id === entry.deploy_key_id)?.title ?? words.deployKey;
   return words.levels[entry.access_level] ?? String(entry.access_level);
 }

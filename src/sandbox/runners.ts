@@ -2,8 +2,8 @@ import { RUNNER_LIST_FIELDS, runners as declared, type RUNNER_STATUSES } from '.
 import { groupRole, projectRole, Role } from './auth.js';
 import type { Db } from './db.js';
 import { SANDBOX_VERSION } from './http.js';
-import { groupById } from './hierarchy.js';
-import { projects, runnerTable, type Runner, type User } from './model.js';
+import { groupById, projectById } from './hierarchy.js';
+import { runnerTable, type Runner, type User } from './model.js';
 import { presentRecord, type Values } from './records.js';
 
 /**
@@ -51,7 +51,7 @@ export function manages(db: Db, user: User, runner: Runner): boolean {
   }
   if (runner.runner_type === 'project_type') {
     return runner.project_ids.some((id) => {
-      const project = projects(db).find((p) => p.id === id);
+      const project = projectById(db, id);
       return Boolean(project) && projectRole(db, user, project!) >= Role.maintainer;
     });
   }

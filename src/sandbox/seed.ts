@@ -2,6 +2,7 @@ import type { Db } from './db.js';
 import { newTokenValue } from './db.js';
 import { Role } from './auth.js';
 import { repositoryOf, seedCommit } from './git/repository.js';
+import { groupById } from './hierarchy.js';
 import {
   groups, issues, members, mergeRequests, NEW_GROUP, NEW_PROJECT, projects, tokens, USER_NAMESPACE_BASE, users,
   type AccessToken, type Group, type Project, type User,
@@ -76,7 +77,7 @@ export function addToken(db: Db, user: User, fields: Partial<AccessToken>, now: 
 
 /** A group or subgroup (under `parent_id`); its full path follows from its parent's. */
 export function addGroup(db: Db, fields: Partial<Group> & { name: string; path: string }, now: Date): Group {
-  const parent = fields.parent_id ? groups(db).find((g) => g.id === fields.parent_id) : undefined;
+  const parent = fields.parent_id ? groupById(db, fields.parent_id) : undefined;
   const group: Group = {
     ...structuredClone(NEW_GROUP),
     id: db.nextId('groups'),
@@ -96,7 +97,7 @@ export function addGroup(db: Db, fields: Partial<Group> & { name: string; path: 
 export function addProject(db: Db, fields: Partial<Project> & { name: string; path: string; namespace_id: number }, now: Date): Project {
   const namespacePath = fields.namespace_id > USER_NAMESPACE_BASE
     ? users(db).find((u) => u.id === fields.namespace_id - USER_NAMESPACE_BASE)?.username
-    : groups(db).find((g) => g.id === fields.namespace_id)?.full_path;
+    : groupById(db, fields.namespace_id)?.full_path;
   if (namespacePath === undefined) throw new Error(`no namespace ${fields.namespace_id}`);
   const at = now.toISOString();
   const project: Project = {

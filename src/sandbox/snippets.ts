@@ -4,6 +4,7 @@ import type { Db } from './db.js';
 import { errors, type SandboxRequest, type SandboxResponse } from './http.js';
 import { projects, snippets, users, type Snippet } from './model.js';
 import { presentRecord, type Values } from './records.js';
+import { projectById } from './hierarchy.js';
 
 /**
  * Project snippets' files and small repository (their versions, for raw files at a ref), shared by the snippets
@@ -60,7 +61,7 @@ export function projectSnippetExtras(snippet: Snippet, db: Db, rootUrl: string):
 }
 
 export function snippetUrls(snippet: Snippet, db: Db, rootUrl: string): SnippetUrls {
-  const project = projects(db).find((p) => p.id === snippet.project_id);
+  const project = projectById(db, snippet.project_id);
   return snippetUrlsUnder(rootUrl, `${project?.path_with_namespace ?? ''}/`, snippet.id);
 }
 

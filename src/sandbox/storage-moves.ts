@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import { STORAGES } from './seed.js';
-import { groupWikis, groups, projects, snippets, storageMoveTable, type GroupWiki, type MoveKind, type MoveState, type StorageMove } from './model.js';
+import { groupWikis, groups, snippets, storageMoveTable, type GroupWiki, type MoveKind, type MoveState, type StorageMove } from './model.js';
+import { projectById } from './hierarchy.js';
 
 /**
  * Repository storage moves as their state machine runs (routes/storage-moves.ts serves them): a move's state follows
@@ -37,7 +38,7 @@ export function groupWiki(db: Db, groupId: number): GroupWiki {
 }
 
 export function containerOf(db: Db, kind: MoveKind, id: number): Container | undefined {
-  if (kind === 'project') return projects(db).find((p) => p.id === id);
+  if (kind === 'project') return projectById(db, id);
   if (kind === 'snippet') {
     const snippet = snippets(db).find((s) => s.id === id);
     if (snippet) snippet.repository_storage ??= 'default';

@@ -4,13 +4,14 @@ import {
 import { checkScope, findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { deployTokenTable, groups, members, projects, runnerTable, tokens, users, type AccessToken, type StoredDeployToken, type Runner, type User } from '../../sandbox/model.js';
+import { deployTokenTable, members, runnerTable, tokens, users, type AccessToken, type StoredDeployToken, type Runner, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { addToken, addUser, isoDate } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { presentRunnerBrief, removeRunner } from '../../sandbox/runners.js';
 import { accessTokens } from './resource.js';
+import { groupById, projectById } from '../../sandbox/hierarchy.js';
 
 /**
  * Group, project and personal access tokens (spec document 1 "Group access tokens", "States and transitions";
@@ -258,11 +259,11 @@ function associationRoutes(api: Router): void {
     const root = req.rootUrl;
     return ok({
       groups: mine.filter((m) => m.source_type === 'group').flatMap((m) => {
-        const group = groups(req.db).find((g) => g.id === m.source_id);
+        const group = groupById(req.db, m.source_id);
         return group ? [{ id: group.id, web_url: `${root}/groups/${group.full_path}`, name: group.name, full_path: group.full_path, parent_id: group.parent_id, access_levels: m.access_level, visibility: group.visibility }] : [];
       }),
       projects: mine.filter((m) => m.source_type === 'project').flatMap((m) => {
-        const project = projects(req.db).find((p) => p.id === m.source_id);
+        const project = projectById(req.db, m.source_id);
         return project ? [{
           id: project.id, name: project.name, path: project.path, path_with_namespace: project.path_with_namespace, created_at: project.created_at,
           access_levels: { project_access_level: m.access_level, group_access_level: null }, visibility: project.visibility, web_url: `${root}/${project.path_with_namespace}`,

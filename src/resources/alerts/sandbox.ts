@@ -7,6 +7,7 @@ import { routePattern, type Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { presentRecord } from '../../sandbox/records.js';
 import { alerts as declared, GENERIC_SEVERITIES, MAX_ALERT_PAYLOAD_BYTES, PROMETHEUS_KEYS, SEVERITY_LABELS, type Severity } from './resource.js';
+import { projectById } from '../../sandbox/hierarchy.js';
 
 /**
  * Alert intake (document 3 "Alert intake"; api-facts §1.18): WEB routes outside /api/v4, authenticated by the
@@ -263,7 +264,7 @@ export const alerts: SandboxModule = {
 
 /** The URL of an HTTP endpoint integration (`alerts/notify/<name-slug>/<identifier>.json`), for tests and docs. */
 export function integrationUrl(rootUrl: string, db: Db, integration: AlertIntegration): string {
-  const project = projects(db).find((p) => p.id === integration.project_id)!;
+  const project = projectById(db, integration.project_id)!;
   if (integration.endpoint_identifier === 'legacy') return intakeUrl(rootUrl, project, declared.routes.notify);
   if (integration.endpoint_identifier === 'legacy-prometheus') return intakeUrl(rootUrl, project, declared.routes.notifyPrometheus);
   const name = integration.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'http-endpoint';

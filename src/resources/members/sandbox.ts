@@ -1,6 +1,6 @@
 import { findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { descendantGroups, directMembers, groupChain, groupMembershipPaths, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
+import { descendantGroups, directMembers, groupById, groupChain, groupMembershipPaths, projectById, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches } from '../../sandbox/listing.js';
 import { groups, members, projects, users, type Member, type User } from '../../sandbox/model.js';
@@ -121,13 +121,13 @@ function roleWord(level: number): string {
 function checkInherited(req: SandboxRequest, source: Source, userId: number, level: number): void {
   const inherited = source.above().filter((m) => m.user_id === userId).sort((a, b) => b.access_level - a.access_level)[0];
   if (!inherited || level >= inherited.access_level) return;
-  const group = groups(req.db).find((g) => g.id === inherited.source_id);
+  const group = groupById(req.db, inherited.source_id);
   throw errors.validation({ access_level: [`should be greater than or equal to ${roleWord(inherited.access_level)} inherited membership from group ${group?.name ?? ''}`] });
 }
 
 function isLastOwner(db: Db, source: Source, member: Member): boolean {
   if (source.type !== 'group' || member.access_level !== Role.owner) return false;
-  const group = groups(db).find((g) => g.id === source.id)!;
+  const group = groupById(db, source.id)!;
   return group.parent_id === null && directMembers(db, 'group', source.id).filter((m) => m.access_level === Role.owner).length === 1;
 }
 
@@ -225,7 +225,7 @@ export const membersModule: SandboxModule = {
       const list = members(req.db).filter((m) => m.user_id === user.id && (type === undefined || (type === 'Project') === (m.source_type === 'project')));
       return paginate(req, list, {
         present: (m) => {
-          const source = m.source_type === 'group' ? groups(req.db).find((g) => g.id === m.source_id) : projects(req.db).find((p) => p.id === m.source_id);
+          const source = m.source_type === 'group' ? groupById(req.db, m.source_id) : projectById(req.db, m.source_id);
           return {
             source_id: m.source_id,
             source_name: source?.name ?? '',

@@ -5,7 +5,8 @@ import { findCommit, isAncestor, mergeBase, reachable, resolveRevision } from '.
 import type { Db } from '../../sandbox/db.js';
 import { errors, HttpError, noContent, required, type SandboxRequest } from '../../sandbox/http.js';
 import { applyStateEvent, authorAndCloser, issuableHooks, references, UNTRACKED } from '../../sandbox/issuables.js';
-import { approvalRules, mergeRequests, projectById, type MergeRequest, type Project } from '../../sandbox/model.js';
+import { approvalRules, mergeRequests, type MergeRequest, type Project } from '../../sandbox/model.js';
+import { projectById } from '../../sandbox/hierarchy.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';

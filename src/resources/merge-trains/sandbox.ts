@@ -1,7 +1,8 @@
 import { findProject, projectFor, requireTier, Role } from '../../sandbox/auth.js';
 import { newSha } from '../../sandbox/db.js';
 import { bool, errors, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { mergeRequests, projectById, users, type MergeRequest, type Project, type MergeTrainCar, mergeTrainCars, scheduledCars } from '../../sandbox/model.js';
+import { mergeRequests, users, type MergeRequest, type Project, type MergeTrainCar, mergeTrainCars, scheduledCars } from '../../sandbox/model.js';
+import { projectById } from '../../sandbox/hierarchy.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import type { SandboxModule } from '../../sandbox/module.js';

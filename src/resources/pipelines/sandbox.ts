@@ -4,7 +4,7 @@ import { findProject, projectFor, requireTier, Role } from '../../sandbox/auth.j
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { accepted, contentDisposition, errors, ok, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
 import { crudModule } from '../../sandbox/crud.js';
-import { jobs, pipelines, projects, repositories, users, type Job, type Pipeline, type Project, type StoredEntry } from '../../sandbox/model.js';
+import { jobs, pipelines, repositories, users, type Job, type Pipeline, type Project, type StoredEntry } from '../../sandbox/model.js';
 import type { SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { jobAnswer, pipelineComputed, pipelineOf, toZipEntry } from '../../sandbox/pipelines.js';
@@ -12,6 +12,7 @@ import type { Router } from '../../sandbox/router.js';
 import { addToken } from '../../sandbox/seed.js';
 import { entryContent, entrySize, readZip, zipLayout } from '../../sandbox/zip.js';
 import { byteRange } from '../../sandbox/bytes.js';
+import { projectById } from '../../sandbox/hierarchy.js';
 
 /**
  * Pipelines and jobs, as far as job artifacts need them (document 2, "Job artifacts"; api-facts §1.13): pipelines per
@@ -33,7 +34,7 @@ function archiveAvailable(db: Db, job: Job, now: Date): boolean {
  * "delete all" leaves them.
  */
 function lockedAsLatest(db: Db, job: Job): boolean {
-  const project = projects(db).find((p) => p.id === job.project_id);
+  const project = projectById(db, job.project_id);
   return project?.keep_latest_artifact !== false && isLatestSuccessful(db, pipelineOf(db, job));
 }
 

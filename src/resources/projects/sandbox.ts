@@ -1,6 +1,6 @@
 import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projectVisible, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { descendantGroups, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
+import { descendantGroups, groupById, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { matches, ordering, parameterize, pathProblem, sortRecords, timeParam } from '../../sandbox/listing.js';
 import {
@@ -144,7 +144,7 @@ function projectProblems(db: Db, draft: { id: number; name: string; path: string
   const pathIssue = pathProblem(draft.path);
   if (pathIssue) problems.path = [pathIssue];
   else if (siblings.some((p) => p.path.toLowerCase() === draft.path.toLowerCase())) problems.path = ['has already been taken'];
-  const group = draft.namespace_id > USER_NAMESPACE_BASE ? undefined : groups(db).find((g) => g.id === draft.namespace_id);
+  const group = draft.namespace_id > USER_NAMESPACE_BASE ? undefined : groupById(db, draft.namespace_id);
   if (group && VISIBILITIES.indexOf(draft.visibility) > VISIBILITIES.indexOf(group.visibility)) {
     problems.visibility_level = [`${draft.visibility} is not allowed in a ${group.visibility} group.`];
   }
@@ -344,7 +344,7 @@ export const projectsModule: SandboxModule = {
     api.route(declaredGroups.routes.ofProject, (req) => {
       const project = projectFor(req);
       const own = groupChain(req.db, projectGroup(req.db, project)?.id ?? null);
-      const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groups(req.db).find((g) => g.id === l.group_id)).filter((g): g is Group => Boolean(g)) : [];
+      const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groupById(req.db, l.group_id)).filter((g): g is Group => Boolean(g)) : [];
       let list = [...own, ...shared.filter((g) => !own.includes(g))];
       if (req.query.search) list = list.filter((g) => matches(req.query.search, g.name, g.path));
       return paginate(req, list, { present: (g) => presentGroup(req, g) });

@@ -2,11 +2,11 @@ import { RUNNER_JOB_STATUSES, RUNNER_STATUSES, RUNNER_TYPES, runners as declared
 import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
-import { jobs, projects, runnerJobs, runnerTable, type Job, type Project, type Runner } from '../../sandbox/model.js';
+import { jobs, runnerJobs, runnerTable, type Job, type Project, type Runner } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { groupById, groupChain } from '../../sandbox/hierarchy.js';
+import { groupById, groupChain, projectById } from '../../sandbox/hierarchy.js';
 import { projectBrief, runnerJobAnswer } from '../../sandbox/pipelines.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
@@ -27,7 +27,7 @@ const HOUR = 3_600_000;
 
 /** What the answer for one runner adds to the list's: from its version, its projects and its group. */
 function detailComputed(req: SandboxRequest, runner: Runner): Values {
-  const projectList = runner.project_ids.map((id) => projects(req.db).find((p) => p.id === id)).filter((p): p is Project => Boolean(p));
+  const projectList = runner.project_ids.map((id) => projectById(req.db, id)).filter((p): p is Project => Boolean(p));
   const group = groupById(req.db, runner.group_id);
   return {
     ...runnerComputed(runner, req.now()),

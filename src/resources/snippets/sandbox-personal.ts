@@ -2,12 +2,13 @@ import { placed } from '../../api/resource.js';
 import { snippets } from './resource.js';
 import { openToCaller, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
 import { created, errors, HttpError, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { personalSnippets, projects, snippets as projectSnippets, users, VISIBILITIES, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
+import { personalSnippets, snippets as projectSnippets, users, VISIBILITIES, type PersonalSnippet, type Snippet, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import { createdFiles, presentedProjectSnippet, rawText, snippetFileUrls, snippetUrlsUnder, updatedFiles } from '../../sandbox/snippets.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
+import { projectById } from '../../sandbox/hierarchy.js';
 
 /**
  * Personal snippets (`/snippets`): the caller's own, the public ones of everybody, one by id (as its visibility
@@ -55,7 +56,7 @@ function visibilityFrom(req: SandboxRequest): Visibility | undefined {
 
 /** A project snippet the caller may see: an administrator, or a reader of its project (as its visibility allows). */
 function projectSnippetVisible(req: SandboxRequest, snippet: Snippet): boolean {
-  const project = projects(req.db).find((p) => p.id === snippet.project_id);
+  const project = projectById(req.db, snippet.project_id);
   if (!project || !req.user) return false;
   return req.user.is_admin === true || projectRole(req.db, req.user, project) >= Role.guest || (openToCaller(req, project.visibility) && openToCaller(req, snippet.visibility));
 }

@@ -11,6 +11,7 @@ import { containerOf, groupWiki, moveState, repositoryStorages, settleStorageMov
 import { storageMoves as declared } from './resource.js';
 import { placed } from '../../api/resource.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
+import { groupById, projectById } from '../../sandbox/hierarchy.js';
 
 /**
  * Repository storage moves (document 3; api-facts §1.17) of projects, snippets and group wikis.
@@ -63,7 +64,7 @@ const KINDS: KindConfig[] = [
     collection: 'project_repository_storage_moves',
     find: (req) => findProject(req.db, req.params.project),
     onStorage: (db, storage) => projects(db).filter((p) => p.repository_storage === storage).map((p) => p.id),
-    item: (req, id) => moveProject(projects(req.db).find((p) => p.id === id), req),
+    item: (req, id) => moveProject(projectById(req.db, id), req),
   },
   {
     kind: 'snippet',
@@ -88,7 +89,7 @@ const KINDS: KindConfig[] = [
     find: (req) => findGroup(req.db, req.params.group),
     onStorage: (db, storage) => groups(db).filter((g) => groupWiki(db, g.id).repository_storage === storage).map((g) => g.id),
     item: (req, id) => {
-      const group = groups(req.db).find((g) => g.id === id);
+      const group = groupById(req.db, id);
       return group ? { id: group.id, web_url: `${req.rootUrl}/groups/${group.full_path}`, name: group.name } : null;
     },
   },

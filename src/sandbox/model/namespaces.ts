@@ -4,7 +4,7 @@ import { groups as groupDeclaration } from '../../resources/groups/resource.js';
 import { projects as projectDeclaration } from '../../resources/projects/resource.js';
 import { hookEvents, hooks as hookDeclaration, type HookEventFlag } from '../../resources/hooks/resource.js';
 import type { integrations as integrationDeclaration } from '../../resources/integrations/resource.js';
-import { defineTable, type Db } from '../db.js';
+import { defineTable } from '../db.js';
 import { collectionTable, type StoredRecord } from './declared.js';
 
 /** Groups and projects, their members, and what they hold besides code: badges, integrations, webhooks, alerts. */
@@ -174,8 +174,6 @@ export interface Member {
 
 export const groups = defineTable<Group>('groups');
 export const projects = defineTable<Project>('projects');
-/** The project with this id, if there is one. */
-export const projectById = (db: Db, id: number): Project | undefined => projects(db).find((p) => p.id === id);
 export const members = defineTable<Member>('members');
 
 /** A stored badge: a project's (project_id) or a group's (group_id); the rendered URLs and kind are computed. */
