@@ -57,13 +57,13 @@ export function wrapParagraph(text: string, width: number): string {
 export function layoutItem(term: string, termWidth: number, description: string, helpWidth: number): string {
   const indent = ' '.repeat(ITEM_INDENT);
   if (!description) return indent + term;
-  const column = Math.max(0, Math.min(termWidth, helpWidth - SPACER - ITEM_INDENT - MIN_WIDTH_TO_WRAP));
-  const ownLine = displayWidth(term) > column && column > 0;
-  const paddedTerm = ownLine ? `${term}\n${' '.repeat(column + ITEM_INDENT)}` : term.padEnd((column || termWidth) + term.length - displayWidth(term));
-  const remaining = helpWidth - (column || termWidth) - SPACER - ITEM_INDENT;
+  const narrowed = Math.min(termWidth, helpWidth - SPACER - ITEM_INDENT - MIN_WIDTH_TO_WRAP);
+  const column = narrowed > 0 ? narrowed : termWidth;
+  const paddedTerm = displayWidth(term) > column ? `${term}\n${' '.repeat(column + ITEM_INDENT)}` : term.padEnd(column + term.length - displayWidth(term));
+  const remaining = helpWidth - column - SPACER - ITEM_INDENT;
   const formatted = remaining < MIN_WIDTH_TO_WRAP || /\n[^\S\r\n]/.test(description)
     ? description
-    : wrapParagraph(description, remaining).replace(/\n/g, `\n${' '.repeat((column || termWidth) + SPACER)}`);
+    : wrapParagraph(description, remaining).replace(/\n/g, `\n${' '.repeat(column + SPACER)}`);
   return indent + paddedTerm + ' '.repeat(SPACER) + formatted.replace(/\n/g, `\n${indent}`);
 }
 

@@ -137,7 +137,8 @@ export default defineCommand<Options>({
   columns: ['id', 'username', 'name', 'state', 'web_url'],
   async run(opts, ctx) {
     const query = usersQuery(opts);
-    const adminFilters = ADMIN_FILTERS.filter((key) => ![undefined, false].includes(opts[key] as never) && !(Array.isArray(opts[key]) && !opts[key].length));
+    const given = (value: unknown): boolean => value !== undefined && value !== false && !(Array.isArray(value) && !value.length);
+    const adminFilters = ADMIN_FILTERS.filter((key) => given(opts[key]));
     if (adminFilters.length && !(await ctx.api.call<{ is_admin?: boolean }>(users.routes.current)).is_admin) {
       throw new CliError(
         `${adminFilters.map(optionName).join(', ')}: for administrators only; the service ignores ${adminFilters.length > 1 ? 'them' : 'it'} for other users and would list everyone`,
