@@ -147,6 +147,23 @@ describe('access report --group and --project', () => {
     expect(csv.stdout.split(/\r?\n/)[0]).toBe('place,place_type,user,role,via,source,shared_via,expires_at,created_by,effective,findings');
   });
 
+  it('does not pass --fail-on external it could not check: the service tells administrators only who is external', async () => {
+    const maintainer = { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } };
+    const rows = await sandbox.run(['access', 'report', '--project', 'acme/web', '-o', 'json'], maintainer);
+    expect(rows.code, rows.stderr).toBe(0);
+    // Not said is not "no": the rows of the others leave it open (the caller's own record says it).
+    const said = (rows.json() as Array<{ user: string; external: boolean | null }>).filter((row) => row.user !== 'maintainer-of-acme');
+    expect(new Set(said.map((row) => row.external))).toEqual(new Set([null]));
+    const gate = await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'expired,external'], maintainer);
+    expect(gate.code).toBe(4);
+    expect(gate.stdout).toMatch(/^acme\/web\tproject\t/m);
+    expect(gate.stderr).not.toContain('none is');
+    expect(gate.stderr).toMatch(/^error: --fail-on external was not checked: the service tells administrators only whether a user is external/m);
+    expect(gate.stderr).toMatch(/^hint: run it with an administrator's token/m);
+    // What it can check still gates: owner needs no administrator.
+    expect((await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'owner'], maintainer)).code).toBe(9);
+  });
+
   it('refuses what does not go together before sending anything (exit 2)', async () => {
     sandbox.clearRequests();
     for (const args of [[], ['--user', 'priya', '--group', 'acme'], ['--project', 'acme/api', '--recursive'], ['--group', 'acme', '--fail-on', 'owner,stale'], ['--user', 'priya', '--as-desired'], ['--group', 'acme', '--as-desired', '-o', 'csv']]) {

@@ -29,7 +29,7 @@ export const projectPlace = (project: ProjectRecord): Place => ({
 export class AccessReader {
   private readonly groups = new Map<string, Promise<Place>>();
   private readonly members = new Map<string, Promise<Membership[]>>();
-  private readonly externals = new Map<number, Promise<boolean>>();
+  private readonly externals = new Map<number, Promise<boolean | null>>();
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
@@ -65,13 +65,19 @@ export class AccessReader {
     return kind === 'project' ? read() : this.once(this.members, `${kind} ${id}`, read);
   }
 
-  /** Whether a user is external (who may see only what they are a member of). */
-  external(userId: number): Promise<boolean> {
-    return this.once(this.externals, userId, async () => (await this.limited(() => this.ctx.api.call<{ external?: boolean }>(users.routes.get, { user: userId }))).external === true);
+  /**
+   * Whether a user is external (who may see only what they are a member of); null when the service does not say,
+   * as it says it to administrators only.
+   */
+  external(userId: number): Promise<boolean | null> {
+    return this.once(this.externals, userId, async () => {
+      const { external } = await this.limited(() => this.ctx.api.call<{ external?: boolean }>(users.routes.get, { user: userId }));
+      return typeof external === 'boolean' ? external : null;
+    });
   }
 
-  /** Whether each of these users is external. */
-  async externalOf(userIds: number[]): Promise<Map<number, boolean>> {
+  /** Whether each of these users is external (null: not said). */
+  async externalOf(userIds: number[]): Promise<Map<number, boolean | null>> {
     const ids = [...new Set(userIds)];
     const flags = await Promise.all(ids.map((id) => this.external(id)));
     return new Map(ids.map((id, i) => [id, flags[i]]));

@@ -138,6 +138,8 @@ class Tally {
   private readonly users = new Set<number>();
   private readonly places = new Set<string>();
   private readonly found = new Map<Condition, number>();
+  /** The users whose external flag the service did not say (it says it to administrators only). */
+  private readonly unsaid = new Set<number>();
 
   constructor(
     private readonly failOn: Condition[],
@@ -149,6 +151,7 @@ class Tally {
     this.count++;
     this.users.add(row.user_id);
     this.places.add(`${row.place_type} ${row.place}`);
+    if (row.external === null) this.unsaid.add(row.user_id);
     for (const condition of this.failOn) if (row.findings.includes(condition)) this.found.set(condition, (this.found.get(condition) ?? 0) + 1);
     return row;
   }
@@ -158,6 +161,12 @@ class Tally {
     const summary = this.count
       ? `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`
       : 'no way in: no membership, direct, inherited or shared';
+    // An audit gate that could not look passes nothing: "none is external" would be a claim never checked.
+    if (this.failOn.includes('external') && this.unsaid.size) {
+      result.exitCode = ExitCode.auth;
+      result.message = `error: --fail-on external was not checked: the service tells administrators only whether a user is external (${plural(this.unsaid.size, 'user')} not said; ${summary})\nhint: run it with an administrator's token, or leave external out of --fail-on`;
+      return result;
+    }
     if (!this.found.size) {
       ctx.io.note(this.failOn.length ? `${summary}; none is ${this.failOn.join(', ')}` : summary);
       return result;
