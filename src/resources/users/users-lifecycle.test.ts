@@ -89,6 +89,16 @@ describe('users block, unblock, deactivate, activate, ban, unban', () => {
     expect((await sandbox.run(['users', 'block', 'nobody-here', '--yes'])).code).toBe(5);
   });
 
+  it('never locks out the caller: block, deactivate, ban and delete of the token\'s own user are refused before anything is sent (exit 2)', async () => {
+    sandbox.clearRequests();
+    for (const verb of ['ban', 'block', 'deactivate', 'delete']) {
+      const result = await sandbox.run(['users', verb, 'root', '--yes']);
+      expect([result.code, result.stderr], verb).toEqual([2, `error: you cannot ${verb} yourself: the token in use is root's own, and it would lock you out; nothing was sent\nhint: run it with the token of another administrator\n`]);
+    }
+    expect(writes()).toEqual([]);
+    expect(await stateOf('root')).toBe('active');
+  });
+
   it('deactivates a dormant user and activates them; bans and unbans; unblocking a banned user unbans them', async () => {
     await newUser('dormant');
     for (const [argv, state] of [[['deactivate', 'dormant', '--yes'], 'deactivated'], [['activate', 'dormant'], 'active'], [['ban', 'dormant', '--yes'], 'banned'], [['unban', 'dormant'], 'active'], [['ban', 'dormant', '--yes'], 'banned'], [['unblock', 'dormant'], 'active']] as const) {
