@@ -27,6 +27,8 @@ export const projectPlace = (project: ProjectRecord): Place => ({
  * lists — at most `concurrency` of them at once, whoever asks (the places read side by side, the users of a place).
  */
 export class AccessReader {
+  /** The groups shared with a place that the caller cannot read: the ways in through them are not in the report. */
+  readonly unreadable = new Set<string>();
   private readonly groups = new Map<string, Promise<Place>>();
   private readonly members = new Map<string, Promise<Membership[]>>();
   private readonly externals = new Map<number, Promise<boolean | null>>();

@@ -5,6 +5,7 @@ import { Progress } from '../../fleet/progress.js';
 import { startBudget } from '../../fleet/shard.js';
 import { ResultWithExit, TextResult } from '../../output/result.js';
 import { parseChoiceList, plural } from '../../parse.js';
+import { someOf } from '../../resources/users/shared.js';
 import { SCHEMA_MODELINE } from '../../desired/export.js';
 import { complete, CONDITIONS, type AccessRow, type Condition, type Place } from './grants.js';
 import { desiredMembers } from './as-desired.js';
@@ -100,7 +101,7 @@ async function placesReport({ ctx, reader, concurrency, today, tally }: Run, opt
   }
   const streamed = async function* (): AsyncGenerator<AccessRow> {
     for await (const row of rows) yield tally.add(row);
-    tally.settle(ctx, result);
+    tally.settle(ctx, result, reader.unreadable);
   };
   const result = new ResultWithExit(streamed(), ExitCode.ok);
   return result;
@@ -156,15 +157,21 @@ class Tally {
     return row;
   }
 
-  /** The summary on stderr, or exit 9 naming what was found. */
-  settle(ctx: Context, result: ResultWithExit): ResultWithExit {
-    const summary = this.count
+  /** The summary on stderr, or exit 9 naming what was found (or what could not be read: `unreadable` groups). */
+  settle(ctx: Context, result: ResultWithExit, unreadable = new Set<string>()): ResultWithExit {
+    const counted = this.count
       ? `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`
       : 'no way in: no membership, direct, inherited or shared';
+    const summary = unreadable.size ? `${counted}; not counted: the members of ${someOf([...unreadable])}, shared here but hidden from this token` : counted;
     // An audit gate that could not look passes nothing: "none is external" would be a claim never checked.
     if (this.failOn.includes('external') && this.unsaid.size) {
       result.exitCode = ExitCode.auth;
       result.message = `error: --fail-on external was not checked: the service tells administrators only whether a user is external (${plural(this.unsaid.size, 'user')} not said; ${summary})\nhint: run it with an administrator's token, or leave external out of --fail-on`;
+      return result;
+    }
+    if (unreadable.size && !this.found.size) {
+      result.exitCode = ExitCode.attention;
+      result.message = `attention: ${summary}\nhint: an administrator's token reads every group`;
       return result;
     }
     if (!this.found.size) {
