@@ -38,7 +38,7 @@ export default defineCommand<Options>({
     'enforce on, for a review-then-apply cycle with plan and apply. Reads --concurrency lists at a time through one',
     'rate limit (--rate-limit), with progress at a terminal.',
   ].join(' '),
-  exits: { 9: 'a row meets a --fail-on condition' },
+  exits: { 4: '--fail-on external without an administrator\'s token (the service does not say who is external)', 9: 'a row meets a --fail-on condition, or a group shared here could not be read' },
   examples: [
     'forgectl access report --user priya',
     'forgectl access report --group acme --recursive -o csv > acme-access.csv',
