@@ -48,6 +48,19 @@ describe('runners prune --stale', () => {
     expect(await restIds()).toEqual(expect.arrayContaining([2, 3, 6]));
   });
 
+  it('a group\'s Maintainer, who may use the instance\'s runners but not read them, gets the group\'s own checked and the others named', async () => {
+    const maintainer = { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } };
+    const audit = await sandbox.run(['runners', 'audit', '--group', 'acme', '--stale', '30d', '-o', 'json'], maintainer);
+    expect(audit.code, audit.stderr).toBe(9);
+    expect(audit.json().map((r: { id: number }) => r.id)).toEqual([6]);
+    expect(audit.stderr).toContain('not checked, as this token cannot read them: runner 2 ("shared-docker-2"), runner 3 ("shared-macos") (an administrator\'s forgectl runners audit --instance does)\n');
+    sandbox.clearRequests();
+    const prune = await sandbox.run(['--dry-run', 'runners', 'prune', '--group', 'acme', '--stale', '30d'], maintainer);
+    expect(prune.code, prune.stderr).toBe(0);
+    expect(prune.stdout.match(/Ci::Runner\/\d+/g)).toEqual(['Ci::Runner/6']);
+    expect(mutations()).toEqual([]);
+  });
+
   it('names a runner that never made contact as such, with how long ago it was created', async () => {
     const api = findProject(sandbox.db, 'acme/api').id;
     const id = addRunner(sandbox.db, { runner_type: 'project_type', description: 'never-seen', project_ids: [api], contacted_at: null, created_at: new Date(Date.now() - 120 * DAY).toISOString() } as never, new Date()).id;

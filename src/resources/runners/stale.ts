@@ -5,7 +5,8 @@ import { projects } from '../projects/resource.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { orderedPool } from '../../fleet/pool.js';
 import { parseChoice, parseDuration, plural } from '../../parse.js';
-import { byId, runnerList, runnerOwners, type RunnerOwners, type ScopeOptions } from './shared.js';
+import { byId, describeRunner, runnerList, runnerOwners, type RunnerOwners, type ScopeOptions } from './shared.js';
+import { ApiError } from '../../errors.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -21,6 +22,7 @@ export interface StaleOptions extends ScopeOptions {
 interface Brief {
   id: number;
   status: string;
+  description?: string | null;
 }
 
 interface Runner extends Brief, RunnerOwners {
@@ -99,8 +101,13 @@ export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnSc
   }
   const rows: StaleRunner[] = [];
   const notOwn: StaleRunner[] = [];
+  const unreadable: Brief[] = [];
   for await (const outcome of orderedPool(candidates, 4, (brief) => ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id: brief.id }))) {
-    if (outcome.status === 'failed') throw outcome.error;
+    if (outcome.status === 'failed') {
+      // A group's or project's Maintainer may use the instance's runners but not read them: named, not counted.
+      if (outcome.error instanceof ApiError && outcome.error.status === 403) unreadable.push(outcome.item);
+      else throw outcome.error;
+    }
     if (outcome.status !== 'ok') continue;
     const runner = outcome.value;
     const since = Date.parse(runner.contacted_at ?? runner.created_at);
@@ -120,6 +127,7 @@ export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnSc
   const longestIdleFirst = (a: StaleRunner, b: StaleRunner): number => b.idle_days - a.idle_days || a.id - b.id;
   rows.sort(longestIdleFirst);
   notOwn.sort(longestIdleFirst);
+  if (unreadable.length) ctx.io.note(`not checked, as this token cannot read ${unreadable.length === 1 ? 'it' : 'them'}: ${unreadable.map(describeRunner).join(', ')} (an administrator's forgectl runners audit --instance does)`);
   const since = new Date(cutoff).toISOString();
   const window = `${opts.stale} (since ${staleMs >= DAY ? since.slice(0, 10) : `${since.slice(0, 16)}Z`})`;
   // "of the instance", but "you manage" rather than "of the runners you manage".
