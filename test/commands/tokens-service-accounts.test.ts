@@ -150,6 +150,8 @@ describe('tokens audit covers service accounts\' tokens', () => {
     const rows = audit.json() as Array<{ id: number; source: string; fix: string; user_id: number }>;
     expect(rows.find((r) => r.id === token.id)).toMatchObject({ source: 'service account svc-audited', fix: `forgectl tokens rotate ${token.id} --service-account svc-audited --expires-in 90d --yes` });
     expect(rows.find((r) => r.id === groupToken.id)).toMatchObject({ source: 'service account acme-audited of group acme', user_id: group.id });
+    // A personal token has no access level: null, not an empty name.
+    expect(rows.find((r) => r.id === token.id)).toMatchObject({ access_level_name: null });
     expect(audit.stderr).toMatch(/the tokens of \d+ service accounts/);
 
     const byGroup = await sandbox.run(['tokens', 'audit', '--group', 'acme', '--no-personal', '--expiring-within', '40d', '-o', 'json']);

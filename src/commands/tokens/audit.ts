@@ -319,7 +319,7 @@ class Findings {
       id: token.id,
       name: token.name,
       scopes: token.scopes,
-      access_level_name: accessLevelName(token.access_level),
+      access_level_name: token.access_level === undefined ? null : accessLevelName(token.access_level),
       user_id: token.user_id,
       self,
       fix: fixFor(list, token, unused),
