@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../../../test/helpers/cli.js';
+import { users } from '../../sandbox/model.js';
 
 const sandbox = useTestSandbox();
 
@@ -217,6 +218,15 @@ describe('members', () => {
     const placesBelow = async (group: string) => (await sandbox.call('GET', `/groups/${group}/descendant_groups?per_page=100`)).body.length + (await sandbox.call('GET', `/groups/${group}/projects?include_subgroups=true&per_page=100`)).body.length;
     expect(memberLists()).toHaveLength(await placesBelow('acme%2Ftools%2Fdeep'));
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // Nor of a user it does not bill (a bot: 404): the member lists again, the question the administrator's.
+    const bot = users(sandbox.db).find((u) => u.username === 'service_account_deploy')!;
+    const botQuestion = (await sandbox.run(['members', 'remove', String(bot.id), '--group', 'acme'])).stderr;
+    sandbox.clearRequests();
+    const ofBot = await sandbox.run(['members', 'remove', String(bot.id), '--group', 'acme'], asOwner);
+    expect([ofBot.code, ofBot.stderr]).toEqual([2, botQuestion]);
+    expect(sandbox.requests().find((r) => r.path.includes('/billable_members/'))?.status).toBe(404);
+    expect(memberLists()).toHaveLength(await placesBelow('acme'));
   });
 
   it('checks its input before sending anything', async () => {
