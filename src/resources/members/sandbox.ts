@@ -183,7 +183,7 @@ function presentHierarchyMembership(req: SandboxRequest, member: Member): Record
 
 function memberRoutes(api: Router, type: SourceType): void {
   const routes = declared.parents[type].routes;
-
+  // Reads: the direct members, the members with those inherited, and one of each.
   api.route(routes.list, (req) => paginate(req, filterMembers(req, directMembers(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
 
   api.route(routes.all, (req) => {
@@ -200,55 +200,61 @@ function memberRoutes(api: Router, type: SourceType): void {
     const member = findMember(directMembers(req.db, type, sourceOf(req, type).id), req.params.user_id);
     return ok(presentMember(req, member));
   });
+  // Writes
+  api.route(routes.create, (req) => addMembers(req, type));
+  api.route(routes.update, (req) => updateMember(req, type));
+  api.route(routes.delete, (req) => removeMember(req, type));
+}
 
-  api.route(routes.create, (req) => {
-    const source = sourceOf(req, type, Role.maintainer);
-    const level = accessLevel(req);
-    checkOwnerRights(source, [level]);
-    const expires = expiresAt(req);
-    // user_id (one id, or several separated by commas) or username.
-    const wanted = req.input.user_id !== undefined && req.input.user_id !== ''
-      ? String(req.input.user_id).split(',').map((id) => users(req.db).find((u) => String(u.id) === id.trim()))
-      : req.input.username !== undefined ? String(req.input.username).split(',').map((name) => users(req.db).find((u) => u.username.toLowerCase() === name.trim().toLowerCase()))
-        : undefined;
-    if (!wanted) throw errors.error(400, 'user_id, username are missing, exactly one parameter must be provided');
-    if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
-    const existing = directMembers(req.db, type, source.id);
-    if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
-    if (wanted.length === 1) checkInherited(req, source, wanted[0]!.id, level);
-    const at = req.now().toISOString();
-    const added = wanted.filter((u) => !existing.some((m) => m.user_id === u!.id)).map((u): Member => ({
-      source_type: type, source_id: source.id, user_id: u!.id, access_level: level, created_at: at, created_by_id: requireUser(req).id, expires_at: expires ?? null,
-    }));
-    members(req.db).push(...added);
-    if (wanted.length > 1) return created({ status: 'success' });
-    return created(presentMember(req, added[0], wanted[0]!));
-  });
+/** Adds one user (user_id or username) or several (separated by commas: those not members yet, answered with a status). */
+function addMembers(req: SandboxRequest, type: SourceType) {
+  const source = sourceOf(req, type, Role.maintainer);
+  const level = accessLevel(req);
+  checkOwnerRights(source, [level]);
+  const expires = expiresAt(req);
+  // user_id (one id, or several separated by commas) or username.
+  const wanted = req.input.user_id !== undefined && req.input.user_id !== ''
+    ? String(req.input.user_id).split(',').map((id) => users(req.db).find((u) => String(u.id) === id.trim()))
+    : req.input.username !== undefined ? String(req.input.username).split(',').map((name) => users(req.db).find((u) => u.username.toLowerCase() === name.trim().toLowerCase()))
+      : undefined;
+  if (!wanted) throw errors.error(400, 'user_id, username are missing, exactly one parameter must be provided');
+  if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
+  const existing = directMembers(req.db, type, source.id);
+  if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
+  if (wanted.length === 1) checkInherited(req, source, wanted[0]!.id, level);
+  const at = req.now().toISOString();
+  const added = wanted.filter((u) => !existing.some((m) => m.user_id === u!.id)).map((u): Member => ({
+    source_type: type, source_id: source.id, user_id: u!.id, access_level: level, created_at: at, created_by_id: requireUser(req).id, expires_at: expires ?? null,
+  }));
+  members(req.db).push(...added);
+  if (wanted.length > 1) return created({ status: 'success' });
+  return created(presentMember(req, added[0], wanted[0]!));
+}
 
-  api.route(routes.update, (req) => {
-    const source = sourceOf(req, type, Role.maintainer);
-    const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
-    const level = accessLevel(req);
-    checkOwnerRights(source, [level, member.access_level]);
-    if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
-    checkInherited(req, source, member.user_id, level);
-    member.access_level = level;
-    const expires = expiresAt(req);
-    if (expires !== undefined) member.expires_at = expires;
-    return ok(presentMember(req, member));
-  });
+/** A new role (never below an inherited one; the last owner of a top-level group stays one) and expiry. */
+function updateMember(req: SandboxRequest, type: SourceType) {
+  const source = sourceOf(req, type, Role.maintainer);
+  const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
+  const level = accessLevel(req);
+  checkOwnerRights(source, [level, member.access_level]);
+  if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
+  checkInherited(req, source, member.user_id, level);
+  member.access_level = level;
+  const expires = expiresAt(req);
+  if (expires !== undefined) member.expires_at = expires;
+  return ok(presentMember(req, member));
+}
 
-  api.route(routes.delete, (req) => {
-    const source = sourceOf(req, type, Role.maintainer);
-    const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
-    checkOwnerRights(source, [member.access_level]);
-    if (isLastOwner(req.db, source, member)) throw errors.forbidden();
-    // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
-    const below = type === 'group' && !bool(req.input.skip_subresources) ? membershipsBelow(req.db, source.id, member.user_id) : [];
-    for (const gone of [member, ...below]) members(req.db).splice(members(req.db).indexOf(gone), 1);
-    // unassign_issuables is taken and has nothing to do here: the sandbox's issues and merge requests have no assignees.
-    return noContent();
-  });
+function removeMember(req: SandboxRequest, type: SourceType) {
+  const source = sourceOf(req, type, Role.maintainer);
+  const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
+  checkOwnerRights(source, [member.access_level]);
+  if (isLastOwner(req.db, source, member)) throw errors.forbidden();
+  // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
+  const below = type === 'group' && !bool(req.input.skip_subresources) ? membershipsBelow(req.db, source.id, member.user_id) : [];
+  for (const gone of [member, ...below]) members(req.db).splice(members(req.db).indexOf(gone), 1);
+  // unassign_issuables is taken and has nothing to do here: the sandbox's issues and merge requests have no assignees.
+  return noContent();
 }
 
 export const membersModule: SandboxModule = {
