@@ -27,6 +27,11 @@ describe('users create', () => {
     const short = await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'x1@example.com', '--password-stdin'], { input: 'short\n' });
     expect([short.code, short.stderr]).toEqual([2, expect.stringContaining('the password is too short (at least 8 characters)')]);
     expect((await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'x1@example.com', '--password', 'hunter22'])).code).toBe(2);
+    // A username or email the service would refuse is bad input: exit 2, nothing sent.
+    const badName = await sandbox.run(['users', 'create', '--username', 'x1!', '--name', 'X', '--email', 'x1@example.com', '--reset-password']);
+    expect([badName.code, badName.stderr.split('\n')[0]]).toEqual([2, 'error: --username "x1!" is not a username the service takes']);
+    const badEmail = await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'not-an-email', '--reset-password']);
+    expect([badEmail.code, badEmail.stderr]).toEqual([2, 'error: --email "not-an-email" is not an email address\n']);
     expect(writes()).toEqual([]);
 
     const taken = await sandbox.run(['users', 'create', '--username', 'newhire', '--name', 'X', '--email', 'other@example.com', '--reset-password']);
