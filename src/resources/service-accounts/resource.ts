@@ -3,6 +3,7 @@ import { defineResource } from '../../api/resource.js';
 import { PERSONAL_TOKEN_FIELDS, TOKEN_LIST } from '../access-tokens/resource.js';
 import { checkEmail, checkUsername } from '../users/resource.js';
 
+// For this resource's sandbox module, which reads its own declaration only.
 export { USERNAME_PATTERN } from '../users/resource.js';
 
 const username = kindField<string>({ name: 'username', type: 'string', placeholder: '<username>', parse: checkUsername });
