@@ -1,6 +1,6 @@
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { deleteStale, STALE_DELETE_COLUMNS } from './prune.js';
 import { byId, describeRunner, runnerId, runnerOwners, type RunnerOwners } from './shared.js';
 import { deleteScopeOptions, staleOption, typeOption, type StaleOptions } from './stale.js';
@@ -48,7 +48,11 @@ export default defineCommand<Options>({
     if (opts.id === undefined) throw new UsageError('which runner? give its ID, or --stale DURATION for every runner not contacted for that long', 'forgectl runners audit --stale 90d lists them first');
     if (scoped.length) throw new UsageError(`--${scoped[0]} goes with --stale`);
     const runner_id = runnerId(opts.id);
-    const runner = await ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id });
+    const runner = await ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id }).catch((error: unknown) => {
+      // The service's bare 403: the runner is one the caller may use (the instance's, a group's above) but not manage.
+      if (!(error instanceof ApiError) || error.status !== 403 || error.hint) throw error;
+      throw error.explained(error.message, "a runner is deleted by an administrator, or by a Maintainer of its group or project; forgectl runners list shows the ones you manage");
+    });
     const seen = runner.contacted_at ? `last contact ${runner.contacted_at}` : 'never contacted';
     await ctx.confirm(`Delete ${describeRunner(runner)}, ${owner(runner)}, ${runner.status} (${seen})?`);
     await ctx.api.call(routeOf(byId, 'delete'), { runner_id });
