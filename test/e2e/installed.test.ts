@@ -119,6 +119,14 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   const clearFaults = () => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
   const requests = async (): Promise<Array<{ method: string; path: string }>> => (await fetch(`${sandbox!.url}/-/sandbox/requests`)).json() as never;
   const clearRequests = () => fetch(`${sandbox!.url}/-/sandbox/requests`, { method: 'DELETE' });
+  /** The sandbox's API as its administrator, for what a case sets up and checks. */
+  const rootApi = (): SandboxApi => ({
+    call: async (method, path, body) => {
+      const response = await fetch(`${sandbox!.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await response.text();
+      return Object.assign({ status: response.status, body: text ? JSON.parse(text) : undefined }, { headers: response.headers, text });
+    },
+  });
   /** A case that needs this Node (skipped, saying why, where it cannot be had), maybe a pseudo-terminal and programs. */
   const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean; programs?: ProgramName[] } = {}) =>
     it(name, async (context) => {
@@ -465,13 +473,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('users offboard: refused unconfirmed off a terminal, then blocked with nothing left; a second run has nothing to do; one killed after its first removal is finished by the next', async () => {
-    const api: SandboxApi = {
-      call: async (method, path, body) => {
-        const response = await fetch(`${sandbox!.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        const text = await response.text();
-        return Object.assign({ status: response.status, body: text ? JSON.parse(text) : undefined }, { headers: response.headers, text });
-      },
-    };
+    const api = rootApi();
     const name = `e2e-leaver-${version.split('.')[0]}`;
     const user = await departingUser(api, name);
     await clearRequests();
@@ -502,13 +504,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('users offboard --plan-only at a terminal shows each step once (the table), and refuses the caller\'s own account', async () => {
-    const api: SandboxApi = {
-      call: async (method, path, body) => {
-        const response = await fetch(`${sandbox!.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        const text = await response.text();
-        return Object.assign({ status: response.status, body: text ? JSON.parse(text) : undefined }, { headers: response.headers, text });
-      },
-    };
+    const api = rootApi();
     const name = `e2e-planned-${version.split('.')[0]}`;
     await departingUser(api, name);
     const shown = await onTerminal(`forgectl users offboard ${name} --plan-only`);
