@@ -46,6 +46,8 @@ export interface ApiRequest {
   redact?: string[];
   /** A POST that only reads (a GraphQL query): sent under --dry-run, retried as a GET is, and no change in flight. */
   reads?: boolean;
+  /** What the answer should hold, as an error about an empty answer names it ("a list"; JSON when absent). */
+  expected?: string;
 }
 
 export interface ApiHooks {
@@ -144,6 +146,11 @@ export class Api {
   async request<T = unknown>(request: ApiRequest & { lazy?: boolean }): Promise<ApiResponse<T>> {
     const response = await this.send({ ...request, read: true, sameOrigin: true });
     const body = await response.buffer();
+    // A GET answered 200 has a JSON body in this API: an empty one is a broken answer (a proxy's), not "nothing".
+    const method = request.method.toUpperCase();
+    if (method === 'GET' && response.status === 200 && !body.toString('utf8').trim()) {
+      throw new CliError(`the server answered 200 with an empty body where ${request.expected ?? 'JSON'} was expected (GET ${this.displayPath(this.url(request.path, request.query))})`, ExitCode.server);
+    }
     const type = contentType(response);
     const parse = (): T => {
       const json = jsonOf(body.toString('utf8'), type);
