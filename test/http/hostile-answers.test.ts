@@ -57,6 +57,15 @@ describe('a write', () => {
     expect((await sandbox.call('GET', '/projects/acme%2Fapi/variables/HOSTILE_EMPTY')).body).toMatchObject({ value: 'v1' });
   });
 
+  it('tokens create answered with an empty body: exit 8 saying a token was probably made that nobody holds, not exit 0 with nothing', async () => {
+    front.damage({ method: 'POST', path: /\/access_tokens$/, hostility: 'an empty body' });
+    const result = await viaFront(['tokens', 'create', '--project', 'acme/api', '--name', 'hostile-empty', '--scopes', 'api', '--access-level', 'developer', '--expires-in', '30d']);
+    expect(result.code, result.stderr).toBe(8);
+    expect(result.stdout).toBe('');
+    expect(errorLines(result)).toEqual(['error: the server answered without the new token: a token named "hostile-empty" was probably created, and its value is lost']);
+    expect(result.stderr).toContain('hint: forgectl tokens list --project acme/api --search "hostile-empty" --state active shows it');
+  });
+
   it.each<Hostility>(['bare LF line ends', 'two different Content-Length values', 'a NUL in a header value'])(
     'tokens rotate self answered with %s: exit 8, and the new token is in the recovery file, working',
     async (hostility) => {

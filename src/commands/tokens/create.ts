@@ -1,6 +1,6 @@
 import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { parseAccessLevel, parseDuration, parseList } from '../../parse.js';
 import { handOverSecret, secretFileFor } from '../new-secret.js';
 import { expiryFrom, resolveTarget, resolveUserTarget, targetOptions, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
@@ -74,7 +74,15 @@ export default defineCommand<Options>({
       expires_at: expiresAt,
       description: opts.description,
     });
-    if (ctx.globals.dryRun || !created) return undefined;
+    if (ctx.globals.dryRun) return undefined;
+    // An answer without the token (an empty body from a proxy): the token was probably made, and nobody holds it.
+    if (typeof created?.token !== 'string') {
+      throw new CliError(
+        `the server answered without the new token: a token named "${name}" was probably created, and its value is lost`,
+        ExitCode.server,
+        `forgectl tokens list ${target.flags} --search "${name}" --state active shows it; revoke it (forgectl tokens revoke ID ${target.flags} --yes) and create another`,
+      );
+    }
     const record = target.kind === 'group' || target.kind === 'project' ? withLevelName(created) : created;
     // A token nobody holds (its file could not be written) is revoked rather than left working.
     const what = `${target.describe(created.id)} ("${name}")`;
