@@ -66,6 +66,15 @@ describe('a write', () => {
     expect(result.stderr).toContain('hint: forgectl tokens list --project acme/api --search "hostile-empty" --state active shows it');
   });
 
+  it('tokens create answered with bare LF line ends: exit 8, saying a token may have been made that nobody holds', async () => {
+    front.damage({ method: 'POST', path: /\/access_tokens$/, hostility: 'bare LF line ends' });
+    const result = await viaFront(['tokens', 'create', '--project', 'acme/api', '--name', 'hostile-bare-lf', '--scopes', 'api', '--access-level', 'developer', '--expires-in', '30d']);
+    expect(result.code, result.stderr).toBe(8);
+    expect(result.stdout).toBe('');
+    expect(errorLines(result)[0]).toMatch(/; a token named "hostile-bare-lf" may have been created, and its value is lost$/);
+    expect(result.stderr).toContain('hint: forgectl tokens list --project acme/api --search "hostile-bare-lf" --state active shows it');
+  });
+
   it.each<Hostility>(['bare LF line ends', 'two different Content-Length values', 'a NUL in a header value'])(
     'tokens rotate self answered with %s: exit 8, and the new token is in the recovery file, working',
     async (hostility) => {
