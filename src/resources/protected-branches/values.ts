@@ -98,6 +98,18 @@ export function leftOut(option: string, whos: Who[] | undefined, sent: AllowedEn
   return `${option} ${(whos ?? []).filter((who) => !('role' in who)).map(whoText).join(',')}`;
 }
 
+/** The role an option asked for ("--push-access-level no-access") when the answer's roles do not include it. */
+export function levelLeftOut(option: string, level: number | undefined, answer: Array<Partial<AccessEntry>>): string | undefined {
+  if (level === undefined || answer.some((entry) => isRole(entry) && entry.access_level === level)) return undefined;
+  return `${option} ${roleWord(level)}`;
+}
+
+/** The entries an option took away ("--disallow-push user:bob") when the answer still lists some of them. */
+export function stillListed(option: string, whos: Who[] | undefined, removed: AllowedEntry[], answer: Array<Partial<AccessEntry>>): string | undefined {
+  const present = new Set(answer.map(entryKey));
+  return removed.some((entry) => present.has(entryKey(entry))) ? `${option} ${(whos ?? []).map(whoText).join(',')}` : undefined;
+}
+
 /** What to say when the instance left out part of a rule: the rule stands as its answer shows, exit 9. */
 export const leftOutMessage = (parts: string[]): string =>
   `attention: the instance left out ${parts.join(' and ')} (they need Premium); the rule stands as shown`;
