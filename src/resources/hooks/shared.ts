@@ -74,8 +74,15 @@ export const tokenOptions: OptionDef[] = [
 function parseHookUrl(value: string): unknown {
   const url = hooks.fields.url.kind.parse(value, '--url');
   const parsed = URL.canParse(String(url)) ? new URL(String(url)) : undefined;
-  if (!parsed?.password || /^\{\w+\}$/.test(decodeURIComponent(parsed.password))) return url;
-  const masked = `${parsed.protocol}//${decodeURIComponent(parsed.username)}:{password}@${parsed.host}${decodeURI(`${parsed.pathname}${parsed.search}${parsed.hash}`)}`;
+  if (!parsed?.password || /^%7B\w+%7D$/i.test(parsed.password)) return url;
+  const readable = (text: string): string => {
+    try {
+      return decodeURI(text);
+    } catch {
+      return text; // a malformed escape is shown as given
+    }
+  };
+  const masked = `${parsed.protocol}//${readable(parsed.username)}:{password}@${parsed.host}${readable(`${parsed.pathname}${parsed.search}${parsed.hash}`)}`;
   throw new UsageError(
     '--url carries a password, which the command line shows to other users of this machine and the service to every Maintainer',
     `put it in a URL variable: --url '${masked}' --url-var password=env:HOOK_PASSWORD`,
