@@ -69,7 +69,7 @@ describe('projects create|update|archive|unarchive|transfer|delete', () => {
     sandbox.clearRequests();
     const refused = await sandbox.run(['projects', 'delete', 'acme/doomed']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/Delete project acme\/doomed, with its repository \(1 commit, .* MB\), 0 open issues/);
+    expect(refused.stderr).toMatch(/Delete project acme\/doomed, with its repository \(1 commit, .* MB\), 0 open issues, and its merge requests, pipelines/);
     expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
     const marked = await sandbox.run(['projects', 'delete', 'acme/doomed', '--yes']);
     expect(marked.code).toBe(0);
