@@ -58,6 +58,18 @@ describe('badges', () => {
     expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 
+  it('refuses to change a group badge through the project: it shows on every project of the group', async () => {
+    const group = (await sandbox.run(['badges', 'list', '--project', 'acme/api', '-o', 'json'])).json<Array<{ id: number; kind: string; name: string }>>().find((b) => b.kind === 'group')!;
+    sandbox.clearRequests();
+    const result = await sandbox.run(['badges', 'update', String(group.id), '--project', 'acme/api', '--name', 'renamed']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`badge ${group.id} is a group badge`);
+    expect(result.stderr).toContain(`forgectl group-badges update ${group.id} --group acme`);
+    expect(sandbox.requests().filter((r) => r.method === 'PUT')).toEqual([]);
+    const after = await sandbox.run(['group-badges', 'get', String(group.id), '--group', 'acme', '-o', 'json']);
+    expect(after.json().name).toBe(group.name);
+  });
+
   it('needs Maintainer to create; a developer may list', async () => {
     const bob = tokens(sandbox.db).find((t) => t.name === 'bob-token')!.token;
     const args = ['badges', 'create', '--project', 'acme/api', '--link-url', 'https://a.example.com', '--image-url', 'https://a.example.com/i.svg'];

@@ -92,6 +92,13 @@ describe('hooks create and update', () => {
     const twoStdin = await cli(['hooks', 'create', ...P, '--url', `${receiver.url}/h`, '--token-stdin', '--header', 'X-A=-'], { input: 'x' });
     expect(twoStdin.code).toBe(2);
     expect((await cli(['hooks', 'create', ...P, '--url', `${receiver.url}/h`, '--events', 'push,bogus'])).stderr).toContain('unknown event "bogus"');
+    for (const verb of [['create'], ['update', '1']]) {
+      const password = await cli(['hooks', ...verb, ...P, '--url', 'https://bot:hookpw-42@hooks.example.com/x']);
+      expect(password.code).toBe(2);
+      expect(password.stderr).toContain('--url carries a password');
+      expect(password.stderr).toContain("--url 'https://bot:{password}@hooks.example.com/x' --url-var password=env:HOOK_PASSWORD");
+      expect(password.stderr).not.toContain('hookpw-42');
+    }
     expect(sandbox.requests()).toEqual([]);
   });
 

@@ -67,10 +67,32 @@ export const tokenOptions: OptionDef[] = [
   { flags: '--generate-token [file]', description: 'make a random secret token; written to FILE (mode 0600) or shown once on stderr', localFile: true },
 ];
 
+/**
+ * A webhook URL from the command line, without a password in it: argv is seen by ps and shell history, and the
+ * service shows the URL as given to every Maintainer. A URL variable ({password}) keeps it write-only instead.
+ */
+function parseHookUrl(value: string): unknown {
+  const url = hooks.fields.url.kind.parse(value, '--url');
+  const parsed = URL.canParse(String(url)) ? new URL(String(url)) : undefined;
+  if (!parsed?.password || /^%7B\w+%7D$/i.test(parsed.password)) return url;
+  const readable = (text: string): string => {
+    try {
+      return decodeURI(text);
+    } catch {
+      return text; // a malformed escape is shown as given
+    }
+  };
+  const masked = `${parsed.protocol}//${readable(parsed.username)}:{password}@${parsed.host}${readable(`${parsed.pathname}${parsed.search}${parsed.hash}`)}`;
+  throw new UsageError(
+    '--url carries a password, which the command line shows to other users of this machine and the service to every Maintainer',
+    `put it in a URL variable: --url '${masked}' --url-var password=env:HOOK_PASSWORD`,
+  );
+}
+
 export function hookOptions(mode: 'create' | 'update'): OptionDef[] {
   const strategies = ['wildcard', 'regex', 'all_branches'] as const;
   return [
-    { flags: '--url <url>', description: 'where deliveries are POSTed; {name} parts are filled from URL variables', parse: (v: string) => hooks.fields.url.kind.parse(v, '--url'), required: mode === 'create' },
+    { flags: '--url <url>', description: 'where deliveries are POSTed; {name} parts are filled from URL variables', parse: parseHookUrl, required: mode === 'create' },
     { flags: '--name <name>', description: 'a name for the hook' },
     { flags: '--description <text>', description: 'what the hook is for' },
     { flags: '--events <list>', description: `events to deliver, comma-separated (${mode === 'update' ? 'replaces the current set; ' : 'default push; '}${EVENT_NAMES.join(', ')})`, parse: withChoices(parseEvents, EVENT_NAMES, true) },

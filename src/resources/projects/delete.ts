@@ -20,7 +20,7 @@ function contents(project: ProjectRecord): string {
   if (stats) parts.push(`its repository (${plural(stats.commit_count ?? 0, 'commit')}, ${((stats.repository_size ?? 0) / 1e6).toFixed(1)} MB)`);
   else parts.push('its repository');
   if (project.open_issues_count !== undefined) parts.push(plural(project.open_issues_count, 'open issue'));
-  parts.push('merge requests, pipelines, artifacts, wiki and settings');
+  parts.push('and its merge requests, pipelines, artifacts, wiki and settings');
   return parts.join(', ');
 }
 

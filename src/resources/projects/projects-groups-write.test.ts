@@ -37,6 +37,17 @@ describe('projects create|update|archive|unarchive|transfer|delete', () => {
     expect((await sandbox.run(['projects', 'update', 'acme/api', '--default-branch', 'main'])).code).toBe(0);
   });
 
+  it('asks before a visibility that shows the project to more people, and not before a narrower one', async () => {
+    await sandbox.run(['projects', 'create', '--path', 'widen', '--visibility', 'private']);
+    sandbox.clearRequests();
+    const asked = await sandbox.run(['projects', 'update', 'root/widen', '--visibility', 'public']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('confirmation needed: Make project root/widen public (now private)?');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await sandbox.run(['projects', 'update', 'root/widen', '--visibility', 'public', '--yes', '-o', 'json'])).json().visibility).toBe('public');
+    expect((await sandbox.run(['projects', 'update', 'root/widen', '--visibility', 'private'])).code).toBe(0);
+  });
+
   it('archives and unarchives', async () => {
     const archived = await sandbox.run(['projects', 'archive', 'acme/web', '-o', 'json']);
     expect(archived.json().archived).toBe(true);
@@ -58,7 +69,7 @@ describe('projects create|update|archive|unarchive|transfer|delete', () => {
     sandbox.clearRequests();
     const refused = await sandbox.run(['projects', 'delete', 'acme/doomed']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/Delete project acme\/doomed, with its repository \(1 commit, .* MB\), 0 open issues/);
+    expect(refused.stderr).toMatch(/Delete project acme\/doomed, with its repository \(1 commit, .* MB\), 0 open issues, and its merge requests, pipelines/);
     expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
     const marked = await sandbox.run(['projects', 'delete', 'acme/doomed', '--yes']);
     expect(marked.code).toBe(0);
@@ -96,7 +107,7 @@ describe('groups create|update|delete', () => {
     const result = await sandbox.run(['groups', 'update', 'acme/data', '--subgroup-creation-level', 'owner', '--require-two-factor-authentication', '--no-request-access-enabled', '-o', 'json']);
     expect(result.code).toBe(0);
     expect(result.json()).toMatchObject({ subgroup_creation_level: 'owner', require_two_factor_authentication: true, request_access_enabled: false });
-    expect((await sandbox.run(['groups', 'update', 'acme/data', '--visibility', 'public'])).code).toBe(6);
+    expect((await sandbox.run(['groups', 'update', 'acme/data', '--visibility', 'public', '--yes'])).code).toBe(6);
   });
 
   it('deletes with a count of what goes, and honours delayed deletion', async () => {

@@ -45,10 +45,23 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
       const target = ctx[scope](opts[scope] as string | undefined, `the ${scope} as an argument (forgectl ${def.command} update ID|PATH)`);
       const values = settingValues(inputsOf(def), 'update', opts);
       if (!Object.keys(values).length) throw new UsageError('nothing to change: give the settings to set', `forgectl ${def.command} update --help lists them`);
+      if (values.visibility !== undefined) await confirmWider(ctx, def, target, String(values.visibility), query);
       const route: string = def.routes.update;
       return withoutSecretValues(await ctx.api.call(route, { [scope]: target, ...values, ...query }));
     },
   });
+}
+
+const REACH: Record<string, number> = { private: 0, internal: 1, public: 2 };
+
+/** Asks before a visibility that shows the project or group to more people than now (internal: every signed-in user; public: anyone). */
+async function confirmWider(ctx: Context, def: typeof projects | typeof groups, target: string, visibility: string, query: Record<string, unknown>): Promise<void> {
+  const scope = def.id.param;
+  const route: string = def.routes.get;
+  const { visibility: now } = await ctx.api.call<{ visibility: string }>(route, { [scope]: target, ...query });
+  if ((REACH[visibility] ?? 0) <= (REACH[now] ?? 0)) return;
+  const who = visibility === 'public' ? 'anyone, signed in or not' : 'every signed-in user of the instance';
+  await ctx.confirm(`Make ${scope} ${target} ${visibility} (now ${now})? It becomes visible to ${who}.`);
 }
 
 /** `projects archive` and `projects unarchive`: one call on the project named as the argument. */

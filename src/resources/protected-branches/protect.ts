@@ -3,7 +3,9 @@ import { routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { ResultWithExit } from '../../output/result.js';
+import { leftOut, leftOutMessage, type AllowedEntry } from './values.js';
 import { accessOptions, allowOption, KINDS, levelOption, ruleForOutput, type AccessOptions } from './shared.js';
 
 export default defineCommand<AccessOptions & { project?: string; group?: string; name: string }>({
@@ -35,6 +37,11 @@ export default defineCommand<AccessOptions & { project?: string; group?: string;
       const allowed = allowOption(opts, kind);
       if (allowed?.length) body[`allowed_to_${kind}`] = await allowedEntries(ctx.api, allowed);
     }
-    return ruleForOutput(await ctx.api.call<ProtectedBranch>(routeOf(resource, 'create'), { ...params, ...body }), ctx);
+    const rule = await ctx.api.call<ProtectedBranch>(routeOf(resource, 'create'), { ...params, ...body });
+    const missing = KINDS.map((kind) => leftOut(`--allow-${kind}`, allowOption(opts, kind), body[`allowed_to_${kind}`] as AllowedEntry[] | undefined, rule[`${kind}_access_levels`]));
+    if (opts.codeOwnerApproval && !rule.code_owner_approval_required) missing.push('--code-owner-approval');
+    const parts = missing.filter((part): part is string => part !== undefined);
+    const shown = await ruleForOutput(rule, ctx);
+    return parts.length ? new ResultWithExit(shown, ExitCode.attention, leftOutMessage(parts)) : shown;
   },
 });

@@ -153,3 +153,24 @@ describe('sandbox: protected branches on the free tier', () => {
     }
   });
 });
+
+describe('protect on an edition that drops who is named (free)', () => {
+  it('says the users and the code owner approval the instance left out, exit 9, instead of success', async () => {
+    const free = await startTestSandbox({ tier: 'free' });
+    try {
+      const result = await free.run(['protected-branches', 'protect', '--project', 'acme/api', '--name', 'hotfix', '--push-access-level', 'no-access', '--allow-push', 'user:alice,user:bob', '--code-owner-approval']);
+      expect(result.code).toBe(ExitCode.attention);
+      expect(result.stdout).toContain('hotfix');
+      expect(result.stderr).toContain('the instance left out --allow-push user:alice,user:bob and --code-owner-approval');
+      const roleOnly = await free.run(['protected-branches', 'protect', '--project', 'acme/api', '--name', 'stable/*', '--merge-access-level', 'developer']);
+      expect(roleOnly.code, roleOnly.stderr).toBe(0);
+      const update = await free.run(['protected-branches', 'update', 'release/*', '--project', 'acme/api', '--push-access-level', 'no-access', '--allow-merge', 'user:alice', '--allow-force-push']);
+      expect(update.code).toBe(ExitCode.attention);
+      expect(update.stderr).toContain('the instance left out --push-access-level no-access and --allow-merge user:alice');
+      const forcePush = await free.run(['protected-branches', 'update', 'release/*', '--project', 'acme/api', '--no-allow-force-push']);
+      expect(forcePush.code, forcePush.stderr).toBe(0);
+    } finally {
+      await free.close();
+    }
+  });
+});

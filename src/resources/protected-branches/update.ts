@@ -1,13 +1,35 @@
-import { parseWhoList, patchEntries, type Who } from './values.js';
+import { leftOut, leftOutMessage, levelLeftOut, parseWhoList, patchEntries, stillListed, type AccessEntry, type AllowedEntry, type Who } from './values.js';
 import { allowedEntries } from '../../api/lookups.js';
 import { routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { parseId, placementFor, placementOptions } from '../../cli/resource-commands.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { ResultWithExit } from '../../output/result.js';
 import { accessOptions, allowOption, KINDS, levelOption, levelsOf, ruleForOutput, type AccessOptions } from './shared.js';
 
 type Options = AccessOptions & { project?: string; group?: string; name: string; disallowPush?: Who[]; disallowMerge?: Who[]; disallowUnprotect?: Who[] };
+type Resolved = Array<{ allow: AllowedEntry[]; disallow: AllowedEntry[] }>;
+
+/**
+ * The options whose change the answer does not show: an edition without them (Free) takes the request and keeps who
+ * may push, merge and unprotect (and code owner approval) as they were, without a word.
+ */
+function leftOutOfUpdate(opts: Options, resolved: Resolved, disallow: Record<string, Who[] | undefined>, rule: ProtectedBranch): string[] {
+  const parts = KINDS.flatMap((kind, i) => {
+    const listed: Array<Partial<AccessEntry>> = rule[`${kind}_access_levels`] ?? [];
+    // An empty unprotect list leaves unprotecting to Maintainers.
+    const answer = kind === 'unprotect' && !listed.length ? [{ access_level: 40 }] : listed;
+    return [
+      levelLeftOut(`--${kind}-access-level`, levelOption(opts, kind), answer),
+      leftOut(`--allow-${kind}`, allowOption(opts, kind), resolved[i].allow, answer),
+      stillListed(`--disallow-${kind}`, disallow[kind], resolved[i].disallow, answer),
+    ];
+  });
+  if (opts.codeOwnerApproval !== undefined && opts.codeOwnerApproval !== rule.code_owner_approval_required) parts.push(`--${opts.codeOwnerApproval ? '' : 'no-'}code-owner-approval`);
+  if (opts.allowForcePush !== undefined && opts.allowForcePush !== rule.allow_force_push) parts.push(`--${opts.allowForcePush ? '' : 'no-'}allow-force-push`);
+  return parts.filter((part): part is string => part !== undefined);
+}
 
 export default defineCommand<Options>({
   effect: 'write',
@@ -56,6 +78,9 @@ export default defineCommand<Options>({
       ctx.io.note(`protected branch "${current.name}" already is as asked; nothing sent`);
       return ruleForOutput(current, ctx);
     }
-    return ruleForOutput(await ctx.api.call<ProtectedBranch>(routeOf(resource, 'update'), { ...target, ...body }), ctx);
+    const rule = await ctx.api.call<ProtectedBranch>(routeOf(resource, 'update'), { ...target, ...body });
+    const parts = leftOutOfUpdate(opts, resolved, disallow, rule);
+    const shown = await ruleForOutput(rule, ctx);
+    return parts.length ? new ResultWithExit(shown, ExitCode.attention, leftOutMessage(parts)) : shown;
   },
 });

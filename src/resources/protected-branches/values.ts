@@ -88,6 +88,33 @@ export function entryKey(entry: Partial<AccessEntry> | AllowedEntry): string {
 const isRole = (entry: Partial<AccessEntry> | AllowedEntry): boolean => entryKey(entry).startsWith('role:');
 
 /**
+ * An option's users, groups and deploy keys ("--allow-push user:alice,user:bob") when the answer lists fewer than
+ * were sent: an edition without them (Free) takes the rule and drops them without a word, which can leave a rule that
+ * nobody it names may use. Undefined when the answer has them all.
+ */
+export function leftOut(option: string, whos: Who[] | undefined, sent: AllowedEntry[] | undefined, answer: Array<Partial<AccessEntry>> | undefined): string | undefined {
+  const kept = new Set((answer ?? []).map(entryKey));
+  if (!(sent ?? []).some((entry) => !isRole(entry) && !kept.has(entryKey(entry)))) return undefined;
+  return `${option} ${(whos ?? []).filter((who) => !('role' in who)).map(whoText).join(',')}`;
+}
+
+/** The role an option asked for ("--push-access-level no-access") when the answer's roles do not include it. */
+export function levelLeftOut(option: string, level: number | undefined, answer: Array<Partial<AccessEntry>>): string | undefined {
+  if (level === undefined || answer.some((entry) => isRole(entry) && entry.access_level === level)) return undefined;
+  return `${option} ${roleWord(level)}`;
+}
+
+/** The entries an option took away ("--disallow-push user:bob") when the answer still lists some of them. */
+export function stillListed(option: string, whos: Who[] | undefined, removed: AllowedEntry[], answer: Array<Partial<AccessEntry>>): string | undefined {
+  const present = new Set(answer.map(entryKey));
+  return removed.some((entry) => present.has(entryKey(entry))) ? `${option} ${(whos ?? []).map(whoText).join(',')}` : undefined;
+}
+
+/** What to say when the instance left out part of a rule: the rule stands as its answer shows, exit 9. */
+export const leftOutMessage = (parts: string[]): string =>
+  `attention: the instance left out ${parts.join(' and ')} (they need Premium); the rule stands as shown`;
+
+/**
  * The PATCH list of one kind that turns the current entries into what was asked, touching nothing else: a new role
  * replaces the current role entries; allowed users, groups and keys are added when missing; removed ones are
  * destroyed by their entry id.

@@ -1,10 +1,11 @@
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
-import { parseWhoList, type Who } from '../protected-branches/values.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { ResultWithExit } from '../../output/result.js';
+import { leftOut, leftOutMessage, parseWhoList, type Who } from '../protected-branches/values.js';
 import { allowedEntries } from '../../api/lookups.js';
 import { projectOption } from '../../cli/options.js';
 import { parseAccessLevel } from '../../parse.js';
-import { protectedTags } from './resource.js';
+import { protectedTags, type ProtectedTag } from './resource.js';
 
 /** Access levels a protected tag accepts: no access, Developer, Maintainer. */
 const TAG_LEVELS = [0, 30, 40];
@@ -24,11 +25,9 @@ export default defineCommand<{ project?: string; name: string; createAccessLevel
   ],
   async run(opts, ctx) {
     if (!opts.name.trim()) throw new UsageError('--name must not be empty');
-    return ctx.api.call(protectedTags.routes.create, {
-      project: ctx.project(opts.project),
-      name: opts.name,
-      create_access_level: opts.createAccessLevel,
-      allowed_to_create: opts.allowedToCreate?.length ? await allowedEntries(ctx.api, opts.allowedToCreate) : undefined,
-    });
+    const allowed = opts.allowedToCreate?.length ? await allowedEntries(ctx.api, opts.allowedToCreate) : undefined;
+    const tag = await ctx.api.call<ProtectedTag>(protectedTags.routes.create, { project: ctx.project(opts.project), name: opts.name, create_access_level: opts.createAccessLevel, allowed_to_create: allowed });
+    const missing = leftOut('--allowed-to-create', opts.allowedToCreate, allowed, tag.create_access_levels);
+    return missing ? new ResultWithExit(tag, ExitCode.attention, leftOutMessage([missing])) : tag;
   },
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestSandbox } from '../../../test/helpers/cli.js';
+import { startTestSandbox, useTestSandbox } from '../../../test/helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -49,5 +49,19 @@ describe('protected-tags', () => {
     expect(result.code).toBe(6);
     expect(result.stderr).toContain('Name has already been taken');
     expect(result.stderr).toContain('group does not have access');
+  });
+});
+
+describe('protected-tags on an edition that drops who is named (free)', () => {
+  it('says the users the instance left out of --allowed-to-create, exit 9, instead of success', async () => {
+    const free = await startTestSandbox({ tier: 'free' });
+    try {
+      const result = await free.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'hotfix-*', '--create-access-level', 'no-access', '--allowed-to-create', 'user:alice']);
+      expect(result.code).toBe(9);
+      expect(result.stderr).toContain('the instance left out --allowed-to-create user:alice');
+      expect((await free.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'v*'])).code).toBe(0);
+    } finally {
+      await free.close();
+    }
   });
 });

@@ -19,6 +19,12 @@ describe('secure-files', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('says in words why a file cannot be read, as every command does', async () => {
+    const result = await sandbox.run(['secure-files', 'upload', '--project', 'acme/api', '--file', join(dir, 'missing.keystore')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error: cannot read --file ${join(dir, 'missing.keystore')}: no such file\n`);
+  });
+
   it('uploads a 4 KB file as multipart and downloads the same bytes, checksum verified', async () => {
     const bytes = randomBytes(4096);
     const source = join(dir, 'small.bin');

@@ -4,6 +4,7 @@ import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { projectOption } from '../../cli/options.js';
 import { multipartBody } from '../../api/multipart.js';
+import { fileProblem } from '../../files.js';
 import { SECURE_FILE_LIMITS, secureFiles, type SecureFile } from './resource.js';
 
 const { maxBytes, perProject } = SECURE_FILE_LIMITS;
@@ -22,7 +23,7 @@ function readUpload(path: string): Buffer {
     size = stat.size;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`cannot read --file ${path}: ${fileProblem(error)}`);
   }
   if (size > maxBytes) {
     throw new UsageError(`${path} is ${size.toLocaleString('en-US')} bytes; secure files may be at most 5 MB (${maxBytes.toLocaleString('en-US')} bytes)`);

@@ -69,11 +69,10 @@ export default defineCommand<Options>({
         return undefined;
       }
       const what = count === undefined ? `every ${opts.type} repository` : plural(count, 'project repository', 'project repositories');
-      ctx.io.note(`Moving ${what} on storage "${opts.from}" to ${to}; each is ${READ_ONLY}.`);
-      await ctx.confirm(`Move ${what} on storage "${opts.from}" to ${to}?`);
+      await ctx.confirm(`Move ${what} on storage "${opts.from}" to ${to}? Each is ${READ_ONLY}.`);
       const [route] = moveRoute(opts.type, 'schedule');
       await ctx.api.call(route, { source_storage_name: opts.from, destination_storage_name: opts.to });
-      ctx.io.note(`Scheduled. Follow with: forgectl storage-move list --type ${opts.type}`);
+      ctx.io.note(`Scheduled: each is ${READ_ONLY}. Follow with: forgectl storage-move list --type ${opts.type}`);
       return { type: opts.type, source_storage_name: opts.from, destination_storage_name: opts.to ?? null, status: 'accepted' };
     }
 
@@ -81,11 +80,10 @@ export default defineCommand<Options>({
     const { name, storage } = await describeItem(ctx, opts.type, item);
     if (storage !== undefined && storage === opts.to) throw new UsageError(`${name} is already on storage "${storage}"`);
     const from = storage ? ` from storage "${storage}"` : '';
-    ctx.io.note(`Moving ${name}${from} to ${to}; it is ${READ_ONLY}.`);
-    await ctx.confirm(`Move ${name}${from} to ${to}?`);
+    await ctx.confirm(`Move ${name}${from} to ${to}? It is ${READ_ONLY}.`);
     const [route, params] = moveRoute(opts.type, 'schedule', item);
     const move = await ctx.api.call<StorageMove>(route, { ...params, destination_storage_name: opts.to });
-    ctx.io.note(`Scheduled move ${move.id}. Follow with: forgectl storage-move watch ${move.id} --type ${opts.type}`);
+    ctx.io.note(`Scheduled move ${move.id}: ${name} is ${READ_ONLY}. Follow with: forgectl storage-move watch ${move.id} --type ${opts.type}`);
     return withRepository(move);
   },
 });

@@ -39,6 +39,16 @@ describe('storage-move schedule: checked, previewed and confirmed before anythin
     expect(posts()).toEqual([]);
   });
 
+  it('claims no move before the service took it: refused or unasked, stderr says only what did not happen', async () => {
+    const unasked = await sandbox.run(['storage-move', 'schedule', '--type', 'project', '--id', 'acme/web', '--to', 'storage2']);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toMatch(/^error: confirmation needed: Move project acme\/web from storage "default" to storage "storage2"\? It is read-only/);
+    const refused = await sandbox.run(['storage-move', 'schedule', '--type', 'project', '--id', 'acme/web', '--to', 'nosuch', '--yes']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(/^error: /);
+    expect(refused.stderr).not.toContain('Moving');
+  });
+
   it('prints the request under --dry-run and sends no change', async () => {
     sandbox.clearRequests();
     const result = await sandbox.run(['storage-move', 'schedule', '--type', 'project', '--id', 'acme/api', '--to', 'storage2', '--dry-run']);

@@ -2,14 +2,24 @@ import { ALL_ENVIRONMENTS, secretEnvName } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { TextResult } from '../../output/result.js';
-import { dotenvLine } from './dotenv.js';
+import { dotenvLine, type DotenvAttribute } from './dotenv.js';
 import { isSecret, route, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
+
+/** What the dotenv line of a variable notes beside its value, for import to give the copy. */
+function dotenvAttributes(variable: Variable): DotenvAttribute[] {
+  const attributes: DotenvAttribute[] = [];
+  if (variable.variable_type === 'file') attributes.push('file');
+  if (variable.protected) attributes.push('protected');
+  if (variable.raw) attributes.push('raw');
+  return attributes;
+}
 
 export default defineCommand<WhereOptions>({
   effect: 'read',
   description: [
     'Writes the CI/CD variables of a project, a group or the instance to stdout, for `variables import` elsewhere:',
-    '-o dotenv (the default) writes KEY=value lines, one value a key (a key in several environment scopes needs --scope);',
+    '-o dotenv (the default) writes KEY=value lines, one value a key (a key in several environment scopes needs --scope),',
+    'a file, protected or raw variable saying so in a trailing comment import reads ("# forgectl: file protected");',
     '-o json writes every attribute (scope, type, protected, masked, raw, description). Masked and hidden values are never',
     'exported: dotenv lists them as comments, and json names the environment variable import reads each from instead',
     '("value_from": {"env": "DEPLOY_TOKEN__PRODUCTION"}; KEY alone for the scope *). Needs the Maintainer role.',
@@ -48,7 +58,7 @@ export default defineCommand<WhereOptions>({
     const lines = [`# CI/CD variables of ${target.where}${opts.scope === undefined ? '' : `, scope ${opts.scope}`} (forgectl variables export)`];
     for (const variable of all) {
       if (isSecret(variable)) lines.push(`# ${variable.key}: ${variable.hidden ? 'hidden' : 'masked'}, value not exported`);
-      else lines.push(dotenvLine(variable.key, variable.value ?? ''));
+      else lines.push(dotenvLine(variable.key, variable.value ?? '', dotenvAttributes(variable)));
     }
     return new TextResult(`${lines.join('\n')}\n`);
   },

@@ -6,7 +6,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { readLocalFile } from '../../files.js';
 import { ResultWithExit } from '../../output/result.js';
 import { plural } from '../../parse.js';
-import { parseDotenv } from './dotenv.js';
+import { parseDotenv, type DotenvAttribute } from './dotenv.js';
 import { checkValue, isSecret, label, parseKey, route, scopeFilter, scopeOption, targetOf, whereOptions, type Target, type Variable, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
@@ -58,6 +58,15 @@ function jsonEntries(text: string, name: string): Entry[] {
     if (item.environment_scope !== undefined && typeof item.environment_scope !== 'string') throw new UsageError(`${where} (${key}): environment_scope must be a string`);
     return { key, environment_scope: item.environment_scope as string | undefined, value: (item.value as string | null) ?? undefined, value_from: ref, attributes };
   });
+}
+
+/** The attributes a dotenv line's "# forgectl: …" comment names; those it does not name are left as they are. */
+function dotenvEntryAttributes(named: DotenvAttribute[]): Entry['attributes'] {
+  return {
+    ...(named.includes('file') ? { variable_type: 'file' as const } : {}),
+    ...(named.includes('protected') ? { protected: true } : {}),
+    ...(named.includes('raw') ? { raw: true } : {}),
+  };
 }
 
 /** What happens to one entry: created, changed (the fields), or left as it is. */
@@ -123,7 +132,8 @@ export default defineCommand<Options>({
   description: [
     'Creates and updates CI/CD variables from a file that `variables export` wrote (or any dotenv file): FILE is JSON',
     '(every attribute, scopes included; masked values come from the environment variable or file each entry\'s',
-    'value_from names) or dotenv (KEY=value lines: values only, written in --scope, default *). Shows on stderr what it',
+    'value_from names) or dotenv (KEY=value lines written in --scope, default *; a "# forgectl: file protected raw" comment',
+    'after a value, as export writes it, makes the copy a file variable, protected or raw). Shows on stderr what it',
     'will create and change first, and asks before overwriting a variable (--yes without a terminal); what already matches',
     'is not sent, but a hidden value cannot be compared, so it is written again each time. Variables the file does not',
     'name are left alone. Exit 9 when some variable failed. --projects-file copies the set to every project the file names',
@@ -145,7 +155,7 @@ export default defineCommand<Options>({
     if (json && opts.scope !== undefined) throw new UsageError('a JSON file gives each variable its scope: leave out --scope');
     const entries = json
       ? jsonEntries(text, name)
-      : parseDotenv(text, name).map(({ key, value }): Entry => ({ key: parseKey(key), value, environment_scope: opts.scope ?? ALL_ENVIRONMENTS, attributes: {} }));
+      : parseDotenv(text, name).map(({ key, value, attributes }): Entry => ({ key: parseKey(key), value, environment_scope: opts.scope ?? ALL_ENVIRONMENTS, attributes: dotenvEntryAttributes(attributes) }));
     const target = targetOf(opts, ctx);
     if (target.instance) {
       if (entries.some((entry) => entry.attributes.hidden)) throw new UsageError('instance variables cannot be hidden: the file has hidden ones', 'write "masked": true instead of "hidden": true');

@@ -180,6 +180,25 @@ describe('variables export and import', () => {
     expect(again.stderr).toContain('0 to create, 0 to change, 2 already as the file says');
   });
 
+  it('dotenv keeps what makes a variable a file or protected, so a copy to another project is no less protected', async () => {
+    const exported = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--scope', 'production']);
+    expect(exported.stdout).toContain('\\n" # forgectl: file protected\n');
+    const file = join(tempDir(), 'attributes.env');
+    writeFileSync(file, exported.stdout);
+    const imported = await sandbox.run(['variables', 'import', file, '--project', 'acme/web', '--scope', 'production', '--yes']);
+    expect(imported.code).toBe(0);
+    const copy = (await sandbox.run(['variables', 'get', 'KUBECONFIG', '--project', 'acme/web', '--scope', 'production', '-o', 'json'])).json();
+    expect(copy).toMatchObject({ variable_type: 'file', protected: true, raw: false, value: stored('KUBECONFIG', 'production')!.value });
+    expect((await sandbox.run(['variables', 'get', 'API_URL', '--project', 'acme/web', '--scope', 'production', '-o', 'json'])).json()).toMatchObject({ variable_type: 'env_var', protected: false });
+
+    writeFileSync(file, 'A=1 # forgectl: protectd\n');
+    sandbox.clearRequests();
+    const typo = await sandbox.run(['variables', 'import', file, '--project', 'acme/web', '--yes']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('line 1: unknown attribute "protectd"');
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('exports JSON with secrets as environment references, and imports them from the environment; asks before overwriting', async () => {
     const exported = await sandbox.run(['variables', 'export', '--group', 'acme', '-o', 'json']);
     const records = JSON.parse(exported.stdout);
