@@ -29,6 +29,8 @@ export interface DoctorState {
   version?: { version: string; header: (name: string) => string | undefined; ms: number };
   /** GET /user succeeded. */
   tokenValid?: boolean;
+  /** Whom the token belongs to (GET /user), when it answered. */
+  user?: { username: string; bot?: boolean };
   scopes?: string[];
   /** The token's expiry as its own record says (null: never; undefined: unknown). */
   expiresAt?: string | null;

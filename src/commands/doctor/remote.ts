@@ -3,7 +3,7 @@ import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { metadata } from '../../resources/metadata/resource.js';
 import { users } from '../../resources/users/resource.js';
 import { ApiError, ExitCode } from '../../errors.js';
-import { daysUntil, EXPIRY_WARNING_DAYS } from '../auth/status.js';
+import { daysUntil, EXPIRY_WARNING_DAYS, rotateSelfCommand } from '../auth/status.js';
 import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
 
 /** Past this a request's round trip is worth a warning (pagination of large lists multiplies it). */
@@ -94,6 +94,7 @@ async function checkTokenValid(state: DoctorState): Promise<Outcome> {
   try {
     const user = await state.ctx.api.call<{ username: string; id: number; is_admin?: boolean; bot?: boolean }>(users.routes.current);
     state.tokenValid = true;
+    state.user = user;
     const kind = user.bot ? 'a bot (group or project token)' : user.is_admin ? 'an administrator' : 'a user';
     return pass(`valid ${state.connection.tokenType} token of ${user.username} (id ${user.id}, ${kind})`);
   } catch (error) {
@@ -143,7 +144,8 @@ function checkExpiry(state: DoctorState): Outcome {
   if (expiresAt === undefined) return skip('expiry unknown');
   if (expiresAt === null) return pass('never expires');
   const days = daysUntil(expiresAt, state.ctx.now());
-  const rotate = 'rotate it: forgectl tokens rotate self --personal --save-to-profile (or create a new one)';
+  // A group or project token rotates through its group's or project's endpoint: --personal would be refused (405).
+  const rotate = `rotate it: ${state.user ? rotateSelfCommand(state.user, state.connection?.profileName) : 'forgectl tokens rotate self --personal'} (or create a new one)`;
   if (days <= EXPIRY_FAIL_DAYS) return fail(days < 0 ? `expired on ${expiresAt}` : `expires ${days === 0 ? 'today' : 'tomorrow'} (${expiresAt})`, rotate, ExitCode.auth);
   if (days <= EXPIRY_WARNING_DAYS) return warn(`expires in ${days} days (${expiresAt})`, rotate);
   return pass(`expires in ${days} days (${expiresAt})`);
