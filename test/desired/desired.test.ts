@@ -299,6 +299,15 @@ instance:
     const missing = await cli(['plan', '-f', file('missing.yaml', 'projects:\n  acme/nope:\n    push_rule: null\n')]);
     expect(missing.code).toBe(5);
     expect(missing.stderr).toContain('error: project acme/nope, named in the file, does not exist (or you cannot see it)');
+    expect(missing.stderr).toContain('hint: leave it out of this run with --exclude acme/nope');
+    // A group the file names that is missing here is said as such, and --exclude leaves it (or a project) out unread.
+    const missingGroup = file('missing-group.yaml', 'groups:\n  acme/nope:\n    settings: {request_access_enabled: true}\nprojects:\n  acme/gone:\n    push_rule: null\n  acme/api:\n    push_rule: null\n');
+    const group = await cli(['plan', '-f', missingGroup, '--exclude', 'acme/gone']);
+    expect(group.code).toBe(5);
+    expect(group.stderr).toMatch(/^error: group acme\/nope, named in the file, does not exist \(or you cannot see it\)\nhint: leave it out of this run with --exclude acme\/nope$/m);
+    const left = await cli(['plan', '-f', missingGroup, '--exclude', 'acme/nope', '--exclude', 'acme/gone']);
+    expect(left.code, left.stderr).toBe(0);
+    expect(left.stdout).toContain('the file matches 1 project');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
 
     const dry = await cli(['apply', '-f', star, '--target', 'acme/team-01/squad-1/**', '--dry-run']);
