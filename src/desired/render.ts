@@ -126,7 +126,9 @@ export function planSummary(plan: Plan): string {
     counts.violation ? `${plural(counts.violation, 'violation')} (audit only)` : '',
   ].filter(Boolean);
   const failed = plan.failures.length ? `; ${plural(plan.failures.length, 'failure')} to read` : '';
-  return `Plan: ${parts.join(', ') || 'nothing to change'} in ${touchedPhrase(plan)}${failed}.${rewrites}`;
+  // Only failures: nothing changes in what was read, which is not "nothing" (that reads as an all-clear).
+  if (!parts.length) return `Plan: nothing to change in what could be read${failed}.${rewrites}`;
+  return `Plan: ${parts.join(', ')} in ${touchedPhrase(plan)}${failed}.${rewrites}`;
 }
 
 /**

@@ -267,6 +267,8 @@ instance:
       expect(plan.code).toBe(9);
       expect(plan.stdout).toContain('\u001b[31mcould not read project acme/web (push_rule): \\x1b]0;pwned\\x07boom (GET /projects/acme%2Fweb/push_rule → 500)\u001b[39m\n');
       expect(plan.stdout).not.toContain('\u001b]');
+      // Nothing else differs, but the project was not read: not an all-clear "nothing to change in nothing".
+      expect(plan.stdout).toContain('Plan: nothing to change in what could be read; 1 failure to read.\n');
     } finally {
       vi.unstubAllEnvs();
       sandbox.faults.clear();
@@ -319,6 +321,8 @@ instance:
     expect(set.stdout.split('\n').filter((line) => line.startsWith('PUT ')).map((line) => decodeURIComponent(line))).toEqual([fleet[0], fleet[1]].map((path) => expect.stringContaining(`/projects/${path}/push_rule`)));
     expect((await cli(['plan', '-f', star, '--target', 'svc-00[12]'])).stderr).toContain('error: target svc-00[12] must start with a group path');
     expect(dry.stdout).toContain('dry run');
+    expect(dry.stderr).toMatch(/^Dry run: 10 changes shown, none sent\.$/m);
+    expect(dry.stderr).not.toContain('Applied');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 

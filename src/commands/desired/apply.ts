@@ -78,9 +78,9 @@ export default defineCommand<Options>({
         progress.stop();
       }
       failedTo([...failures.map((failure) => failure.owner), ...summary.failedOwners]);
-      const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${plural(summary.skippedPrunes, 'deletion')} skipped (pass --prune)` : '', summary.violations ? `${plural(summary.violations, 'audit finding')} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
+      const parts = [ctx.globals.dryRun ? `${plural(carried.length, 'change')} shown, none sent` : `${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${plural(summary.skippedPrunes, 'deletion')} skipped (pass --prune)` : '', summary.violations ? `${plural(summary.violations, 'audit finding')} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
       const gate = ctx.rateGate.summary();
-      const line = `Applied: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;
+      const line = `${ctx.globals.dryRun ? 'Dry run' : 'Applied'}: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;
       if (summary.failed || summary.skippedPrunes || summary.violations || failures.length) {
         result.exitCode = ExitCode.attention;
         result.message = `attention: ${line}`;
