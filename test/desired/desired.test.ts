@@ -178,6 +178,24 @@ projects:
     expect(applied.code).toBe(0);
     expect(applied.stdout.trim().split('\n')).toHaveLength(10);
     expect((await cli(['plan', '-f', desired])).code).toBe(0);
+
+    // Applied again (a retried CI job): the objects hold what the plan asked for, so that is done, not stale.
+    sandbox.clearRequests();
+    const again = await cli(['apply', '-f', saved, '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('10 changes of the plan were applied already (by an earlier apply of it): left out\nnothing left to apply\n');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // Half applied, and one object moved elsewhere meanwhile: that one is stale, and nothing is applied.
+    await cli(['plan', '-f', file('saved.yaml', `target: acme/team-01/squad-1/**\nprojects:\n  "*":\n    push_rule: {max_file_size: 40}\n`), '--out', saved]);
+    await cli(['push-rule', 'set', '--project', fleet[0], '--max-file-size', '40']);
+    await cli(['push-rule', 'set', '--project', fleet[1], '--max-file-size', '41']);
+    sandbox.clearRequests();
+    const half = await cli(['apply', '-f', saved, '--yes']);
+    expect(half.code).toBe(6);
+    expect(half.stderr).toContain(`changed since the plan: project ${fleet[1]}: push rule\n`);
+    expect(half.stderr).not.toContain(`changed since the plan: project ${fleet[0]}:`);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('commits the changed files of a branch in one commit per project, skipping unchanged ones by blob id', async () => {

@@ -26,7 +26,8 @@ export default defineCommand<Options>({
   effect: 'destructive',
   description: [
     'Makes the instance match a desired-state file (planned first, shown on stderr and confirmed), or carries out a plan saved with',
-    'plan --out, which is refused when any of its objects changed since it was made, or when its changes were edited since. Every value',
+    'plan --out, which is refused when any of its objects changed since it was made, or when its changes were edited since (an object',
+    'that holds what the plan asks for already, as after an earlier apply of it, is left out: a retried job goes on). Every value',
     'the changes need (secrets, mask rules, local files) is read and checked before the first write: a missing one writes nothing (exit 2).',
     'A replace reads the old object first and puts it back should the create fail. One result per object; a failed object does not',
     'stop the others (exit 9 with a summary). Deletions of objects the file no longer lists happen only with --prune, and only those the',
@@ -129,13 +130,14 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   const io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
   const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
   if (budget) ctx.io.note(budget);
-  const stale = await staleObjects(io, planned, options.concurrency);
+  const { stale, done } = await staleObjects(io, planned, options.concurrency);
   if (stale.length) {
     for (const line of stale) ctx.io.streams.stderr.write(`changed since the plan: ${line}\n`);
     throw new CliError(`the plan is stale: ${stale.length} of its objects changed since it was made (${document.created_at}); nothing was applied`, ExitCode.rejected, `make the plan again: forgectl plan -f ${document.file} --out ${opts.file}`);
   }
-  const nothing = !saved.length ? 'the plan has no changes: nothing to do' : !listed ? `the plan has no changes for what --projects-file lists: nothing to do` : undefined;
-  return { changes: planned, failures: [], io, nothing };
+  if (done.size) ctx.io.note(`${plural(done.size, 'change')} of the plan ${done.size === 1 ? 'was' : 'were'} applied already (by an earlier apply of it): left out`);
+  const nothing = !saved.length ? 'the plan has no changes: nothing to do' : !listed ? `the plan has no changes for what --projects-file lists: nothing to do` : done.size ? 'nothing left to apply' : undefined;
+  return { changes: planned.filter((change) => !done.has(change)), failures: [], io, nothing };
 }
 
 /** The changes a desired-state file asks for now, planned (with a spinner at a terminal) and shown on stderr. */
