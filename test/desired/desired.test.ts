@@ -344,6 +344,17 @@ instance:
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it('export refuses -o csv and -o ndjson (a desired-state file is one document) before anything is sent', async () => {
+    sandbox.clearRequests();
+    for (const format of ['csv', 'ndjson']) {
+      const refused = await cli(['export', '--project', 'acme/api', '-o', format]);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(new RegExp(`^error: export writes a desired-state file, which -o ${format} cannot hold\nhint: leave out -o for YAML, or give -o json\n`));
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('exports all of acme (the demo projects, their mirror, rules, freeze periods, the group integration) and plans no changes', async () => {
     const exported = await cli(['export', '--group', 'acme', '--recursive', '--concurrency', '8']);
     expect(exported.code).toBe(0);
