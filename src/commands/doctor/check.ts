@@ -25,6 +25,8 @@ export interface DoctorState {
   /** The instance and transport settings in use, known even when the token cannot be read. */
   target?: Target;
   connection?: Connection;
+  /** GET /version answered 401: the instance is there, but says nothing of itself without a valid token. */
+  versionUnauthorized?: boolean;
   /** The instance's answer to GET /version, when it answered. */
   version?: { version: string; header: (name: string) => string | undefined; ms: number };
   /** GET /user succeeded. */
