@@ -1,7 +1,7 @@
 // Members removal benchmark: what `forgectl members remove priya --group acme` reads before its question, over the
 // tree of `forgectl sandbox --fleet N --latency L` (priya is a Guest of acme, a Maintainer of acme/api and of every
 // team subgroup). Run as the administrator (root), who reads the user's direct memberships in one list, and as an
-// Owner of acme who is not an administrator, who reads the members of each subgroup and project below acme. Off a
+// Owner of acme who is not an administrator, who reads those in acme's hierarchy in one list. Off a
 // terminal without --yes the command stops at its question (exit 2), so nothing is removed and both runs see the same
 // tree. Each run is checked: the question names the team subgroups and acme/api, and nothing but GETs was sent.
 // Run: npm run bench:members   (PROJECTS=1000 LATENCY=20 to change the defaults)

@@ -9,7 +9,7 @@ import { configDir, recoveryDir } from './config/paths.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 import { isNetworkFailure } from './http/failures.js';
 import { escapeC1, oneLine } from './output/formats.js';
-import { OutputClosed, OutputState } from './output/io.js';
+import { forStderr, OutputClosed, OutputState } from './output/io.js';
 
 export type { CliDeps };
 
@@ -111,10 +111,10 @@ export function reportError(error: unknown, json: boolean, deps: CliDeps): numbe
   if (error instanceof Error && error.name === 'ExitPromptError') return reportError(new Aborted(ExitCode.interrupted), json, deps);
   if (error instanceof CliError) {
     const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';
-    // One line, whatever the server or OpenSSL put in the text, and no terminal control sequences.
-    deps.stderr.write(`error: ${oneLine(error.message)}${where}\n`);
+    // One line (a terminal's broken at its width), whatever the server or OpenSSL put in the text, and no control sequences.
+    say(deps, `error: ${oneLine(error.message)}${where}`);
     const hint = error instanceof ApiError && error.status === 401 ? (recoveryHint(deps) ?? error.hint) : error.hint;
-    if (hint) deps.stderr.write(`hint: ${oneLine(hint)}\n`);
+    if (hint) say(deps, `hint: ${oneLine(hint)}`);
     if (json) {
       const json: Record<string, unknown> = { status: error instanceof ApiError ? error.status : undefined, message: error.message };
       if (error instanceof ApiError) Object.assign(json, { method: error.method, path: error.path, request_id: error.requestId });
@@ -129,11 +129,14 @@ export function reportError(error: unknown, json: boolean, deps: CliDeps): numbe
   // A connection lost while a download streamed (JSON answers are read, and classified, by the HTTP client).
   if (isNetworkFailure(error)) return reportError(new CliError(`connection failed: ${(error as Error).message}`, ExitCode.server), json, deps);
   const message = error instanceof Error ? error.message : String(error);
-  deps.stderr.write(`error: internal error: ${oneLine(message)}\n`);
+  say(deps, `error: internal error: ${oneLine(message)}`);
   if (deps.env.FORGECTL_DEBUG === '1' && error instanceof Error && error.stack) deps.stderr.write(`${error.stack}\n`);
-  else deps.stderr.write('hint: set FORGECTL_DEBUG=1 for details, and report this at the project\'s issue tracker\n');
+  else say(deps, 'hint: set FORGECTL_DEBUG=1 for details, and report this at the project\'s issue tracker');
   return ExitCode.internal;
 }
+
+/** A message line on stderr: on a terminal, broken at white space to its width. */
+const say = (deps: CliDeps, line: string): void => void deps.stderr.write(`${forStderr(deps.stderr, line)}\n`);
 
 /**
  * A rejected token while a rotation's new token waits in a recovery file (the run that rotated it was killed or could

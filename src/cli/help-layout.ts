@@ -4,45 +4,18 @@
  * the bundle's commander calls them (program.ts), and bin/forgectl.cjs calls them (built into dist/help-layout.cjs)
  * to lay out the help texts rendered at build time to the width of the terminal or pipe they go to, without
  * loading the bundle. The texts are rendered with their layout deferred: each item and paragraph is written as a
- * marked span that layoutDeferred() replaces. This module imports nothing, so that file stays small.
+ * marked span that layoutDeferred() replaces. This module imports only the wrapping (output/wrap.ts, which imports
+ * nothing), so that file stays small.
  */
+import { displayWidth, wrapText } from '../output/wrap.js';
 
 /** Below this many columns for a description, commander does not wrap it. */
 const MIN_WIDTH_TO_WRAP = 40;
 const ITEM_INDENT = 2;
 const SPACER = 2;
 
-/** Columns a text takes: commander's measure, which leaves out colour codes. */
-const displayWidth = (text: string): number => text.replace(/\x1b\[\d*(;\d*)*m/g, '').length; // eslint-disable-line no-control-regex
-
-/** Wraps a text at white space to a width, keeping its own line breaks (commander's Help.boxWrap). */
-export function wrapParagraph(text: string, width: number): string {
-  if (width < MIN_WIDTH_TO_WRAP) return text;
-  const wrapped: string[] = [];
-  for (const line of text.split(/\r\n|\n/)) {
-    const chunks = line.match(/[\s]*[^\s]+/g);
-    if (chunks === null) {
-      wrapped.push('');
-      continue;
-    }
-    let current = [chunks.shift()!];
-    let currentWidth = displayWidth(current[0]);
-    for (const chunk of chunks) {
-      const chunkWidth = displayWidth(chunk);
-      if (currentWidth + chunkWidth <= width) {
-        current.push(chunk);
-        currentWidth += chunkWidth;
-        continue;
-      }
-      wrapped.push(current.join(''));
-      const next = chunk.trimStart();
-      current = [next];
-      currentWidth = displayWidth(next);
-    }
-    wrapped.push(current.join(''));
-  }
-  return wrapped.join('\n');
-}
+/** Wraps a text at white space to a width, keeping its own line breaks; commander leaves a narrower one as it is. */
+export const wrapParagraph = (text: string, width: number): string => (width < MIN_WIDTH_TO_WRAP ? text : wrapText(text, width));
 
 /**
  * One item of a list (an option, an argument, a command): the term padded to the list's term width, then the

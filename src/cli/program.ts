@@ -5,7 +5,7 @@ import { profileFixHint, selectedProfileName } from '../config/resolve.js';
 import { readConfig, type ConfigData } from '../config/store.js';
 import { FORMATS, OWN_FORMATS, type Format } from '../output/formats.js';
 import { checkFields, parseFields } from '../output/fields.js';
-import { Io, OutputState, type Streams } from '../output/io.js';
+import { forStderr, Io, OutputState, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
 import { argName, argSpec, type CommandDef, type GivenGlobals, type GlobalOptions, type Invocation, type OptionDef } from './command.js';
@@ -247,7 +247,7 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
     program.configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
-      outputError: (text, write) => write(text),
+      outputError: (text, write) => write(forStderr(streams.stderr, text)),
       getOutHelpWidth: () => helpWidth(streams),
     });
   }
@@ -400,7 +400,7 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
       declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
       ...shaping,
     });
-    if (status?.message) deps.stderr.write(`${status.message}\n`);
+    if (status?.message) deps.stderr.write(`${forStderr(deps.stderr, status.message)}\n`);
     return status ? status.exitCode : ExitCode.ok;
   } finally {
     await context.close();

@@ -2,6 +2,7 @@ import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { visible } from './formats.js';
 import { plural } from '../parse.js';
+import { wrapMessage } from './wrap.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -11,7 +12,15 @@ export interface Streams {
     /** Only where the help texts are rendered at build time: help is written with its layout deferred (cli/help-layout.ts). */
     deferHelpLayout?: boolean;
   };
-  stderr: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+}
+
+/**
+ * Messages for stderr (errors, hints, warnings, notes): on a terminal, broken at white space to its width, where the
+ * terminal would break them mid-word; to a pipe or a file one line each, as scripts grep them.
+ */
+export function forStderr(stderr: Streams['stderr'], text: string): string {
+  return stderr.isTTY && stderr.columns ? wrapMessage(text, stderr.columns) : text;
 }
 
 export interface Spinner {
@@ -119,12 +128,12 @@ export class Io {
 
   /** Hints and notices: suppressed by --quiet. Text from the server in them cannot drive the terminal. */
   note(text: string): void {
-    if (!this.options.quiet) this.writeErr(`${stderrText(text)}\n`);
+    if (!this.options.quiet) this.writeErr(`${forStderr(this.streams.stderr, stderrText(text))}\n`);
   }
 
   /** Warnings are shown even with --quiet: they concern safety. */
   warn(text: string): void {
-    this.writeErr(`warning: ${stderrText(text)}\n`);
+    this.writeErr(`${forStderr(this.streams.stderr, `warning: ${stderrText(text)}`)}\n`);
   }
 
   async readStdin(): Promise<string> {

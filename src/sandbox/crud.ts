@@ -134,142 +134,181 @@ function requiredInput(req: SandboxRequest, name: string, field: Field): unknown
   return field.blank && req.input[name] === '' ? '' : required(req, name);
 }
 
+/** What the pieces of a crudModule share: the declaration, its hooks, its placements and the one table they keep. */
+interface Collection<T extends Stored> {
+  resource: ResourceDef | MultiParentDef;
+  hooks: CrudHooks<T>;
+  placements: Array<[string, ResourceDef]>;
+  tableName: string;
+  table: (db: Db) => T[];
+  notFound: string;
+}
+
 export function crudModule<T extends Stored>(resource: ResourceDef | MultiParentDef, hooks: CrudHooks<T> = {}): Crud<T> {
-  const all = placementsOf(resource);
-  const tableName = hooks.table ?? collectionTableName(all[0][1]);
-  const table = defineTable<T>(tableName);
-  const notFound = hooks.notFound ?? titleCase(resource.noun);
-
-  const placementOf = (key: string): ResourceDef => all.find(([k]) => k === key)![1];
-  const scopeOf = (req: SandboxRequest, placement: ResourceDef): Values =>
-    Object.fromEntries(Object.entries(placement.scope ?? {}).map(([name, field]) => [name, coerce(name, field, req.params[name])]));
-  const locate = (req: SandboxRequest, key: string, parent: Parent): Where => {
-    const where = { key, parent, placement: placementOf(key) };
-    return { ...where, scope: hooks.scope ? hooks.scope(req, where) : scopeOf(req, where.placement) };
+  const placements = placementsOf(resource);
+  const tableName = hooks.table ?? collectionTableName(placements[0][1]);
+  const collection: Collection<T> = {
+    resource, hooks, placements, tableName,
+    table: defineTable<T>(tableName),
+    notFound: hooks.notFound ?? titleCase(resource.noun),
   };
-  const visible = (req: SandboxRequest, where: Where): T[] => {
-    const own = (): T[] => table(req.db).filter((r) => valueOf(r, parentKey(where.placement.parent)) === where.parent.id).sort((a, b) => a.id - b.id);
-    const records = hooks.visible ? hooks.visible(req.db, where.parent, where) : own();
-    return records.filter((r) => Object.entries(where.scope).every(([key, wanted]) => valueOf(r, key) === wanted));
-  };
-  const find = (req: SandboxRequest, where: Where): T => {
-    const matches = visible(req, where).filter((r) => String(valueOf(r, resource.id.field)) === req.params[resource.id.param]);
-    const record = hooks.choose ? hooks.choose(matches, req, where) : matches[0];
-    if (!record) throw errors.notFound(notFound);
-    return record;
-  };
-  const present = (record: T, req: SandboxRequest, where: Where, declared: Pick<ResourceDef, 'fields' | 'without'> = where.placement): Values =>
-    presentRecord(declared, record, hooks.computed?.(record, req, where.parent, where));
-  const insert = (db: Db, key: string, parentId: number, values: Partial<T>, now: Date): T => {
-    const placement = placementOf(key);
-    const at = now.toISOString();
-    const record: Values = { id: db.nextId(tableName), [parentKey(placement.parent)]: parentId, ...values };
-    for (const [name, field] of Object.entries(resource.fields)) if (record[name] === undefined && field.default !== undefined) record[name] = field.default;
-    if ('created_at' in resource.fields) record.created_at ??= at;
-    if ('updated_at' in resource.fields) record.updated_at ??= at;
-    hooks.onInsert?.(record as unknown as T, { db, now });
-    table(db).push(record as unknown as T);
-    return record as unknown as T;
-  };
-
-  /** The routes of one placement: those of the five verbs it declares. */
-  function serve(api: Router, key: string, placement: ResourceDef): void {
-    const read = Role[placement.roles.read];
-    const write = Role[placement.roles.write];
-    const lookup = (req: SandboxRequest, minRole: number): Parent => (hooks.parent ? hooks.parent(req, placement, minRole) : parentOf(placement, req, minRole));
-    const at = (req: SandboxRequest, writes: boolean): Where => {
-      hooks.guard?.(req, { key, placement });
-      // A scope of its own (a merge request) is found before the role to write is checked, as the service finds it first.
-      const where = locate(req, key, lookup(req, writes && !hooks.scope ? write : read));
-      if (writes && hooks.scope) lookup(req, write);
-      if (writes) hooks.writable?.(req, where);
-      return where;
-    };
-    const ours = (route: string | undefined): string | undefined => (route && !hooks.servedElsewhere?.includes(route) ? route : undefined);
-    const [list, get, create, update, remove] = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => ours(placement.routes[verb]));
-    const reads = hooks.publicReads?.includes(key) ? { auth: 'optional' as const } : undefined;
-    if (list) api.route(list, (req) => listed(req, at(req, false)), reads);
-    if (get) {
-      api.route(get, (req) => {
-        const where = at(req, false);
-        return ok(present(find(req, where), req, where));
-      }, reads);
-    }
-    if (create) api.route(create, (req) => createOne(req, at(req, true)));
-    if (update) api.route(update, (req) => updateOne(req, at(req, true)));
-    if (remove) {
-      api.route(remove, (req) => {
-        const where = at(req, true);
-        const record = find(req, where);
-        hooks.beforeDelete?.(record, req, where);
-        table(req.db).splice(table(req.db).indexOf(record), 1);
-        hooks.changed?.(record, req, where);
-        return noContent();
-      });
-    }
-  }
-
-  function listed(req: SandboxRequest, where: Where) {
-    const filters = Object.entries(where.placement.filters ?? {}).map(([name, field]) => [name, coerce(name, field, req.input[name])] as const).filter(([, given]) => given !== undefined);
-    const selects = (record: T, name: string, wanted: unknown): boolean => (hooks.filters?.[name] ? hooks.filters[name](record, wanted, req) : valueOf(record, name) === wanted);
-    const own = visible(req, where);
-    const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
-    const declared = hooks.listedAs?.(req, where);
-    const presentListed = (r: T) => present(r, req, where, declared);
-    return hooks.unpaginated ? ok(records.map(presentListed)) : paginate(req, records, { present: presentListed, keyset: hooks.keyset });
-  }
-
-  function createOne(req: SandboxRequest, where: Where) {
-    const values: Values = { ...where.scope, ...(hooks.input ? hooks.input(req, where, undefined) : declaredInput(req)) };
-    hooks.validate?.(values as unknown as T, req, undefined, where);
-    const record = insert(req.db, where.key, where.parent.id, values as Partial<T>, req.now());
-    hooks.changed?.(record, req, where);
-    return created({ ...present(record, req, where), ...hooks.created?.(record) });
-  }
-
-  /** The values of a create: each creatable field as given, coerced to its type, else its default. */
-  function declaredInput(req: SandboxRequest): Values {
-    const values: Values = {};
-    for (const [name, field] of creatableFields(resource)) {
-      values[name] = coerce(name, field, field.create === 'required' ? requiredInput(req, name, field) : req.input[name]);
-      if (values[name] === undefined && field.default !== undefined) values[name] = field.default;
-    }
-    return values;
-  }
-
-  /** The values an update changes: each updatable field given, coerced to its type. */
-  function declaredChanges(req: SandboxRequest): Values {
-    const changes: Values = {};
-    for (const [name, field] of updatableFields(resource)) {
-      // An explicit null clears a field the service presents as null when unset.
-      if (field.nullable && req.input[name] === null) changes[name] = null;
-      const given = coerce(name, field, req.input[name]);
-      if (given !== undefined) changes[name] = given;
-    }
-    return changes;
-  }
-
-  function updateOne(req: SandboxRequest, where: Where) {
-    const record = find(req, where);
-    const previous = { ...record };
-    const next: Values = { ...record, ...(hooks.input ? hooks.input(req, where, record) : declaredChanges(req)) };
-    hooks.validate?.(next as unknown as T, req, record, where);
-    Object.assign(record, next);
-    if ('updated_at' in resource.fields) Object.assign(record, { updated_at: req.now().toISOString() });
-    hooks.changed?.(record, req, where, previous);
-    return ok(present(record, req, where));
-  }
-
+  const [first] = placements[0];
   return {
-    table,
-    find: (req, parent, key = all[0][0]) => find(req, locate(req, key, parent)),
-    present: (record, req, parent) => present(record, req, locate(req, all[0][0], parent)),
+    table: collection.table,
+    find: (req, parent, key = first) => find(collection, req, locate(collection, req, key, parent)),
+    present: (record, req, parent) => present(collection, record, req, locate(collection, req, first, parent)),
     routes(api) {
       hooks.routes?.(api);
-      for (const [key, placement] of all) serve(api, key, placement);
+      for (const [key, placement] of placements) serve(collection, api, key, placement);
     },
     seedAfter: hooks.seedAfter,
     onPush: hooks.onPush,
-    seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values, key = all[0][0]) => insert(db, key, parentId, values, context.now))),
+    seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values, key = first) => insert(collection, db, key, parentId, values, context.now))),
   };
+}
+
+const placementOf = (c: Pick<Collection<Stored>, 'placements'>, key: string): ResourceDef => c.placements.find(([k]) => k === key)![1];
+
+/** The stored values a placement's scope parameters stand for, as given in the route. */
+const scopeOf = (req: SandboxRequest, placement: ResourceDef): Values =>
+  Object.fromEntries(Object.entries(placement.scope ?? {}).map(([name, field]) => [name, coerce(name, field, req.params[name])]));
+
+/** One placement as a request's route names it, under the parent found. */
+function locate<T extends Stored>(c: Collection<T>, req: SandboxRequest, key: string, parent: Parent): Where {
+  const where = { key, parent, placement: placementOf(c, key) };
+  return { ...where, scope: c.hooks.scope ? c.hooks.scope(req, where) : scopeOf(req, where.placement) };
+}
+
+/** The records a parent has in the route's scope, in list order. */
+function visible<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where): T[] {
+  const own = (): T[] => c.table(req.db).filter((r) => valueOf(r, parentKey(where.placement.parent)) === where.parent.id).sort((a, b) => a.id - b.id);
+  const records = c.hooks.visible ? c.hooks.visible(req.db, where.parent, where) : own();
+  return records.filter((r) => Object.entries(where.scope).every(([key, wanted]) => valueOf(r, key) === wanted));
+}
+
+/** The record the route's id parameter names, else "404 <Noun> Not Found". */
+function find<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where): T {
+  const matches = visible(c, req, where).filter((r) => String(valueOf(r, c.resource.id.field)) === req.params[c.resource.id.param]);
+  const record = c.hooks.choose ? c.hooks.choose(matches, req, where) : matches[0];
+  if (!record) throw errors.notFound(c.notFound);
+  return record;
+}
+
+function present<T extends Stored>(c: Collection<T>, record: T, req: SandboxRequest, where: Where, declared: Pick<ResourceDef, 'fields' | 'without'> = where.placement): Values {
+  return presentRecord(declared, record, c.hooks.computed?.(record, req, where.parent, where));
+}
+
+/** Stores a new record with its id, parent, declared defaults and timestamps, completed by onInsert. */
+function insert<T extends Stored>(c: Collection<T>, db: Db, key: string, parentId: number, values: Partial<T>, now: Date): T {
+  const placement = placementOf(c, key);
+  const at = now.toISOString();
+  const record: Values = { id: db.nextId(c.tableName), [parentKey(placement.parent)]: parentId, ...values };
+  for (const [name, field] of Object.entries(c.resource.fields)) if (record[name] === undefined && field.default !== undefined) record[name] = field.default;
+  if ('created_at' in c.resource.fields) record.created_at ??= at;
+  if ('updated_at' in c.resource.fields) record.updated_at ??= at;
+  c.hooks.onInsert?.(record as unknown as T, { db, now });
+  c.table(db).push(record as unknown as T);
+  return record as unknown as T;
+}
+
+/** The routes of one placement: those of the five verbs it declares, less those served elsewhere. */
+function serve<T extends Stored>(c: Collection<T>, api: Router, key: string, placement: ResourceDef): void {
+  const at = locator(c, key, placement);
+  const ours = (route: string | undefined): string | undefined => (route && !c.hooks.servedElsewhere?.includes(route) ? route : undefined);
+  const [list, get, create, update, remove] = (['list', 'get', 'create', 'update', 'delete'] as const).map((verb) => ours(placement.routes[verb]));
+  const reads = c.hooks.publicReads?.includes(key) ? { auth: 'optional' as const } : undefined;
+  if (list) api.route(list, (req) => listRecords(c, req, at(req, false)), reads);
+  if (get) api.route(get, (req) => getRecord(c, req, at(req, false)), reads);
+  if (create) api.route(create, (req) => createRecord(c, req, at(req, true)));
+  if (update) api.route(update, (req) => updateRecord(c, req, at(req, true)));
+  if (remove) api.route(remove, (req) => deleteRecord(c, req, at(req, true)));
+}
+
+/**
+ * Where a route of one placement is, for a read or a write: its guard, the parent the caller may read (or write), the
+ * scope, and the refusals of a write.
+ */
+function locator<T extends Stored>(c: Collection<T>, key: string, placement: ResourceDef): (req: SandboxRequest, writes: boolean) => Where {
+  const { hooks } = c;
+  const read = Role[placement.roles.read];
+  const write = Role[placement.roles.write];
+  const lookup = (req: SandboxRequest, minRole: number): Parent => (hooks.parent ? hooks.parent(req, placement, minRole) : parentOf(placement, req, minRole));
+  return (req, writes) => {
+    hooks.guard?.(req, { key, placement });
+    // A scope of its own (a merge request) is found before the role to write is checked, as the service finds it first.
+    const where = locate(c, req, key, lookup(req, writes && !hooks.scope ? write : read));
+    if (writes && hooks.scope) lookup(req, write);
+    if (writes) hooks.writable?.(req, where);
+    return where;
+  };
+}
+
+/** GET of the list: the parent's records in scope, as hooks.listed selects them, by the declared filters, paginated. */
+function listRecords<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where) {
+  const { hooks } = c;
+  const filters = Object.entries(where.placement.filters ?? {}).map(([name, field]) => [name, coerce(name, field, req.input[name])] as const).filter(([, given]) => given !== undefined);
+  const selects = (record: T, name: string, wanted: unknown): boolean => (hooks.filters?.[name] ? hooks.filters[name](record, wanted, req) : valueOf(record, name) === wanted);
+  const own = visible(c, req, where);
+  const records = (hooks.listed ? hooks.listed(own, req, where) : own).filter((r) => filters.every(([name, wanted]) => selects(r, name, wanted)));
+  const declared = hooks.listedAs?.(req, where);
+  const presentListed = (r: T) => present(c, r, req, where, declared);
+  return hooks.unpaginated ? ok(records.map(presentListed)) : paginate(req, records, { present: presentListed, keyset: hooks.keyset });
+}
+
+function getRecord<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where) {
+  return ok(present(c, find(c, req, where), req, where));
+}
+
+/** POST: the declared input (or hooks.input) in the route's scope, validated, stored; 201 with what hooks.created adds. */
+function createRecord<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where) {
+  const { hooks } = c;
+  const values: Values = { ...where.scope, ...(hooks.input ? hooks.input(req, where, undefined) : declaredInput(c.resource, req)) };
+  hooks.validate?.(values as unknown as T, req, undefined, where);
+  const record = insert(c, req.db, where.key, where.parent.id, values as Partial<T>, req.now());
+  hooks.changed?.(record, req, where);
+  return created({ ...present(c, record, req, where), ...hooks.created?.(record) });
+}
+
+/** The values of a create: each creatable field as given, coerced to its type, else its default. */
+function declaredInput(resource: ResourceDef | MultiParentDef, req: SandboxRequest): Values {
+  const values: Values = {};
+  for (const [name, field] of creatableFields(resource)) {
+    values[name] = coerce(name, field, field.create === 'required' ? requiredInput(req, name, field) : req.input[name]);
+    if (values[name] === undefined && field.default !== undefined) values[name] = field.default;
+  }
+  return values;
+}
+
+/** The values an update changes: each updatable field given, coerced to its type. */
+function declaredChanges(resource: ResourceDef | MultiParentDef, req: SandboxRequest): Values {
+  const changes: Values = {};
+  for (const [name, field] of updatableFields(resource)) {
+    // An explicit null clears a field the service presents as null when unset.
+    if (field.nullable && req.input[name] === null) changes[name] = null;
+    const given = coerce(name, field, req.input[name]);
+    if (given !== undefined) changes[name] = given;
+  }
+  return changes;
+}
+
+/** PUT: the fields given change (hooks.input may say otherwise), validated as a whole before any is stored. */
+function updateRecord<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where) {
+  const { hooks } = c;
+  const record = find(c, req, where);
+  const previous = { ...record };
+  const next: Values = { ...record, ...(hooks.input ? hooks.input(req, where, record) : declaredChanges(c.resource, req)) };
+  hooks.validate?.(next as unknown as T, req, record, where);
+  Object.assign(record, next);
+  if ('updated_at' in c.resource.fields) Object.assign(record, { updated_at: req.now().toISOString() });
+  hooks.changed?.(record, req, where, previous);
+  return ok(present(c, record, req, where));
+}
+
+/** DELETE: unless hooks.beforeDelete refuses, 204. */
+function deleteRecord<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where) {
+  const record = find(c, req, where);
+  c.hooks.beforeDelete?.(record, req, where);
+  c.table(req.db).splice(c.table(req.db).indexOf(record), 1);
+  c.hooks.changed?.(record, req, where);
+  return noContent();
 }

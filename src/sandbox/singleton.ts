@@ -43,91 +43,129 @@ export interface Singleton<T extends Stored> extends SandboxModule {
  */
 export function singletonModule<T extends Stored>(resource: SingletonDef, hooks: SingletonHooks<T> = {}): Singleton<T> {
   const tableName = hooks.table ?? singletonTableName(resource);
-  const table = defineTable<T>(tableName);
-  const key = parentKey(resource.parent);
-  const settable = settableFields(resource);
-  const notFound = hooks.notFound ?? titleCase(resource.noun);
-  const read = Role[resource.roles.read];
-  const write = Role[resource.roles.write];
-  const find = (req: SandboxRequest, minRole: number = read): T | undefined => {
-    const parent = parentOf(resource, req, minRole);
-    return table(req.db).find((r) => valueOf(r, key) === parent.id);
+  const single: Single<T> = {
+    resource, hooks, tableName,
+    table: defineTable<T>(tableName),
+    key: parentKey(resource.parent),
+    settable: settableFields(resource),
+    notFound: hooks.notFound ?? titleCase(resource.noun),
+    read: Role[resource.roles.read],
+    write: Role[resource.roles.write],
   };
-  const there = (record: T | undefined): record is T => record !== undefined && (hooks.present?.(record) ?? true);
-  const show = (record: T, req: SandboxRequest): Record<string, unknown> => presentRecord(resource, record, hooks.computed?.(record, req));
-  const apply = (req: SandboxRequest, record: T, previous?: T): void => {
-    if (!settable.some(([name]) => req.input[name] !== undefined)) {
-      throw errors.error(400, `${settable.map(([name]) => name).join(', ')} are missing, at least one parameter must be provided`);
-    }
-    for (const [name, field] of settable) {
-      if (req.input[name] === null) (record as Values)[name] = null;
-      else {
-        const given = coerce(name, field, req.input[name]);
-        if (given !== undefined) (record as Values)[name] = given;
-      }
-    }
-    hooks.validate?.(record, req, previous);
-  };
-  const blank = (parentId: number, now: Date): T => {
-    const record: Values = {};
-    for (const [name, field] of Object.entries(resource.fields)) record[name] = field.default ?? null;
-    Object.assign(record, { id: 0, [key]: parentId });
-    if ('created_at' in resource.fields) record.created_at = now.toISOString();
-    return record as unknown as T;
-  };
-  const fresh = (req: SandboxRequest): T => blank(parentOf(resource, req, write).id, req.now());
-  const insert = (req: SandboxRequest, record: T): T => {
-    const existing = table(req.db).find((r) => valueOf(r, key) === valueOf(record, key));
-    if (existing) Object.assign(existing, record);
-    else {
-      record.id = req.db.nextId(tableName);
-      table(req.db).push(record);
-    }
-    return existing ?? record;
-  };
+  const { table } = single;
   const { get, create, update, delete: remove } = resource.routes;
   return {
     table,
     routes(api) {
-      hooks.routes?.(api, find);
-      api.route(get, (req) => {
-        const record = find(req);
-        if (!there(record)) return hooks.absent?.(req) ?? ok(null);
-        hooks.onRead?.(record, req);
-        return ok(show(record, req));
-      });
-      if (create) {
-        api.route(create, (req) => {
-          if (there(find(req, write))) throw new HttpError(422, { error: hooks.exists ?? `${titleCase(resource.noun)} exists` });
-          const record = fresh(req);
-          apply(req, record);
-          return created(show(insert(req, record), req));
-        });
-      }
-      if (update) {
-        api.route(update, (req) => {
-          const existing = find(req, write);
-          if (!existing && create) throw errors.notFound(notFound);
-          const next = existing ? { ...existing } : fresh(req);
-          apply(req, next, existing);
-          if ('updated_at' in resource.fields) Object.assign(next, { updated_at: req.now().toISOString() });
-          return ok(show(insert(req, next), req));
-        });
-      }
-      if (remove) {
-        api.route(remove, (req) => {
-          const record = find(req, write);
-          if (!there(record)) throw errors.notFound(notFound);
-          table(req.db).splice(table(req.db).indexOf(record), 1);
-          return noContent();
-        });
-      }
+      hooks.routes?.(api, (req, minRole) => find(single, req, minRole));
+      api.route(get, (req) => readSingleton(single, req));
+      if (create) api.route(create, (req) => createSingleton(single, req));
+      if (update) api.route(update, (req) => updateSingleton(single, req));
+      if (remove) api.route(remove, (req) => deleteSingleton(single, req));
     },
     seed: hooks.seed && ((db, context) => hooks.seed!(db, context, (parentId, values) => {
-      const record = Object.assign(blank(parentId, context.now), values);
+      const record = Object.assign(blank(single, parentId, context.now), values);
       record.id = db.nextId(tableName);
       table(db).push(record);
       return record;
     })),
   };
+}
+
+/** What the pieces of a singletonModule share: the declaration, its hooks, its table and what they derive. */
+interface Single<T extends Stored> {
+  resource: SingletonDef;
+  hooks: SingletonHooks<T>;
+  tableName: string;
+  table: (db: Db) => T[];
+  /** The stored field naming the parent (project_id, group_id). */
+  key: string;
+  settable: ReturnType<typeof settableFields>;
+  notFound: string;
+  /** The declared roles to read and to write. */
+  read: number;
+  write: number;
+}
+
+/** The parent's record (the caller checked for `minRole`, by default the declared role to read), stored or not. */
+function find<T extends Stored>(s: Single<T>, req: SandboxRequest, minRole: number = s.read): T | undefined {
+  const parent = parentOf(s.resource, req, minRole);
+  return s.table(req.db).find((r) => valueOf(r, s.key) === parent.id);
+}
+
+const there = <T extends Stored>(s: Single<T>, record: T | undefined): record is T => record !== undefined && (s.hooks.present?.(record) ?? true);
+
+const show = <T extends Stored>(s: Single<T>, record: T, req: SandboxRequest): Record<string, unknown> => presentRecord(s.resource, record, s.hooks.computed?.(record, req));
+
+/** Applies the settable fields given (at least one: 400 without), coerced to their types, then the model's checks. */
+function apply<T extends Stored>(s: Single<T>, req: SandboxRequest, record: T, previous?: T): void {
+  const { settable } = s;
+  if (!settable.some(([name]) => req.input[name] !== undefined)) {
+    throw errors.error(400, `${settable.map(([name]) => name).join(', ')} are missing, at least one parameter must be provided`);
+  }
+  for (const [name, field] of settable) {
+    if (req.input[name] === null) (record as Values)[name] = null;
+    else {
+      const given = coerce(name, field, req.input[name]);
+      if (given !== undefined) (record as Values)[name] = given;
+    }
+  }
+  s.hooks.validate?.(record, req, previous);
+}
+
+/** A new record of a parent: the declared defaults (else null), not stored yet (id 0). */
+function blank<T extends Stored>(s: Single<T>, parentId: number, now: Date): T {
+  const { resource } = s;
+  const record: Values = {};
+  for (const [name, field] of Object.entries(resource.fields)) record[name] = field.default ?? null;
+  Object.assign(record, { id: 0, [s.key]: parentId });
+  if ('created_at' in resource.fields) record.created_at = now.toISOString();
+  return record as unknown as T;
+}
+
+/** A new record of the route's parent, which the caller may write. */
+const fresh = <T extends Stored>(s: Single<T>, req: SandboxRequest): T => blank(s, parentOf(s.resource, req, s.write).id, req.now());
+
+/** Stores the record over the parent's (or as a new one with an id); the stored record. */
+function store<T extends Stored>(s: Single<T>, req: SandboxRequest, record: T): T {
+  const existing = s.table(req.db).find((r) => valueOf(r, s.key) === valueOf(record, s.key));
+  if (existing) Object.assign(existing, record);
+  else {
+    record.id = req.db.nextId(s.tableName);
+    s.table(req.db).push(record);
+  }
+  return existing ?? record;
+}
+
+/** GET: the record, or a JSON null (or the hook's answer) when there is none. */
+function readSingleton<T extends Stored>(s: Single<T>, req: SandboxRequest): SandboxResponse {
+  const record = find(s, req);
+  if (!there(s, record)) return s.hooks.absent?.(req) ?? ok(null);
+  s.hooks.onRead?.(record, req);
+  return ok(show(s, record, req));
+}
+
+/** POST: 422 when there is one already. */
+function createSingleton<T extends Stored>(s: Single<T>, req: SandboxRequest): SandboxResponse {
+  if (there(s, find(s, req, s.write))) throw new HttpError(422, { error: s.hooks.exists ?? `${titleCase(s.resource.noun)} exists` });
+  const record = fresh(s, req);
+  apply(s, req, record);
+  return created(show(s, store(s, req, record), req));
+}
+
+/** PUT: changes the fields given; where the service has no create route, creates the record when there is none. */
+function updateSingleton<T extends Stored>(s: Single<T>, req: SandboxRequest): SandboxResponse {
+  const existing = find(s, req, s.write);
+  if (!existing && s.resource.routes.create) throw errors.notFound(s.notFound);
+  const next = existing ? { ...existing } : fresh(s, req);
+  apply(s, req, next, existing);
+  if ('updated_at' in s.resource.fields) Object.assign(next, { updated_at: req.now().toISOString() });
+  return ok(show(s, store(s, req, next), req));
+}
+
+function deleteSingleton<T extends Stored>(s: Single<T>, req: SandboxRequest): SandboxResponse {
+  const record = find(s, req, s.write);
+  if (!there(s, record)) throw errors.notFound(s.notFound);
+  s.table(req.db).splice(s.table(req.db).indexOf(record), 1);
+  return noContent();
 }

@@ -2,7 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
-import { users } from '../../src/sandbox/model.js';
+import { members, users } from '../../src/sandbox/model.js';
+import { buildCatalogue } from '../../src/commands/mcp/catalogue.js';
+import { ToolServer } from '../../src/commands/mcp/server.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
+import { execute } from '../../src/main.js';
 import { made } from '../helpers/offboarding.js';
 
 /**
@@ -63,18 +67,6 @@ describe('access report --user', () => {
       const path = `/${row.place_type}s/${encodeURIComponent(row.place)}/members/all/${id('priya')}`;
       expect((await sandbox.call('GET', path)).body.access_level, row.place).toBe(row.access_level);
     }
-  });
-
-  it('says so when the user has no way in at all: an empty report, exit 0', async () => {
-    await made(sandbox, '/users', { username: 'nowhere', name: 'Nowhere', email: 'nowhere@example.com', password: 'long-enough-pw-1' });
-    const result = await sandbox.run(['access', 'report', '--user', 'nowhere']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('no way in: no membership, direct, inherited or shared');
-    // On a terminal that one line says it all: no "no results" after it; -o json is still an empty array.
-    const shown = await sandbox.run(['access', 'report', '--user', 'nowhere'], { tty: true });
-    expect([shown.code, shown.stdout, shown.stderr]).toEqual([0, '', 'no way in: no membership, direct, inherited or shared\n']);
-    expect((await sandbox.run(['access', 'report', '--user', 'nowhere', '-o', 'json'])).stdout).toBe('[]\n');
   });
 
   it('is for administrators: exit 4 with what to do instead', async () => {
@@ -170,6 +162,53 @@ describe('access report --group and --project', () => {
     expect(result.code).toBe(5);
     expect(result.stderr).toBe('error: no user named "nobody-at-all"\nhint: check the name with: forgectl users list --search NAME\n');
     expect(sandbox.requests().filter((r) => !r.path.startsWith('/api/v4/users'))).toEqual([]);
+  });
+});
+
+describe('access report with nothing to report', () => {
+  const NOTHING = 'no way in: no membership, direct, inherited or shared';
+  beforeAll(async () => {
+    await made(sandbox, '/users', { username: 'nowhere', name: 'Nowhere', email: 'nowhere@example.com', password: 'long-enough-pw-1' });
+    // A group with no member left (its creator, an administrator since deleted, was its only one).
+    const empty = (await sandbox.call('POST', '/groups', { name: 'Empty', path: 'empty' })).body.id as number;
+    const rows = members(sandbox.db);
+    rows.splice(0, rows.length, ...rows.filter((m) => !(m.source_type === 'group' && m.source_id === empty)));
+  });
+
+  it.each([
+    ['a user with no membership anywhere', ['--user', 'nowhere']],
+    ['a group with no members', ['--group', 'empty']],
+    ['a group tree with no members', ['--group', 'empty', '--recursive']],
+  ])('%s: one line saying so in every format, exit 0, as the other audits that find nothing', async (_, target) => {
+    const report = (extra: string[], tty = false) => sandbox.run(['access', 'report', ...target, ...extra], { tty });
+    // On a terminal that line is the whole answer: no "no results" beside it.
+    for (const extra of [[], ['--fail-on', 'expired']]) {
+      const shown = await report(extra, true);
+      expect([shown.code, shown.stdout, shown.stderr]).toEqual([0, '', `${NOTHING}${extra.length ? '; none is expired' : ''}\n`]);
+    }
+    const formats: Array<[string[], string]> = [
+      [[], ''],
+      [['-o', 'json'], '[]\n'],
+      [['-o', 'ndjson'], ''],
+      [['-o', 'yaml'], '[]\n'],
+      [['-o', 'csv'], 'place,place_type,user,role,via,source,shared_via,expires_at,created_by,effective,findings\r\n'],
+      [['--jq', '.user'], ''],
+    ];
+    for (const [extra, stdout] of formats) {
+      const result = await report(extra);
+      expect([result.code, result.stdout, result.stderr], extra.join(' ')).toEqual([0, stdout, `${NOTHING}\n`]);
+    }
+    expect((await report(['-o', 'json', '--quiet'])).stderr).toBe('');
+  });
+
+  it('is the notice of an agent\'s tool result, beside an empty list', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: ['access'] });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    for (const target of [{ user: 'nowhere' }, { group: 'empty', recursive: true }]) {
+      const answer = await server.call('access_report', target);
+      expect(answer.isError).toBeFalsy();
+      expect(answer.structuredContent).toMatchObject({ result: [], exit_code: 0, notice: NOTHING });
+    }
   });
 });
 

@@ -131,6 +131,7 @@ const ROUTES_NOT_RECORDED: Record<string, string> = {
   'DELETE /groups/{}/members/{}': 'as above',
   'GET /groups/{}/members/all': 'as above, inherited and invited (GroupMemberAllManager)',
   'GET /groups/{}/members/all/{}': 'as above',
+  'GET /groups/{}/billable_members/{}/memberships': "a user's direct memberships in a top-level group's hierarchy, for its Owners (GitLab API docs, Group and project members: list memberships for a billable member of a group)",
   'POST /groups/{}/share': 'sharing with a group (GitLab API docs, Projects and Groups; Group.share)',
   'DELETE /groups/{}/share/{}': 'as above (unshare)',
   'GET /groups/{}/groups/shared': 'the groups a group was invited to (GitLab API docs, Groups: List shared groups; its direct members reach them)',

@@ -58,18 +58,31 @@ describe('the installed forgectl on a terminal', () => {
   terminalCase('a table 60 columns wide keeps the path of every project whole and names the columns it left out', async () => {
     const result = await onTerminal('forgectl projects list --per-page 20', 60);
     expect(result.code).toBe(0);
-    // The table's lines (stderr's notices arrive in the same stream, and the terminal wraps them).
+    // The table's lines (stderr's notices arrive in the same stream, broken at the terminal's width).
     const lines = visible(result.stdout).split('\n').filter((line) => /^(id|\d+) /.test(line));
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(60);
     const rows = lines.slice(1);
     expect(rows).toHaveLength(16);
     for (const row of rows) expect(row).toMatch(/^\d+\s+acme\/(api|web|team-0\d\/squad-\d\/svc-0\d\d)\s/);
     expect(result.stdout).not.toMatch(/acme\/team…|\d{4}-\d\d-\d…/);
-    expect(result.stdout).toContain('columns left out to fit the terminal: last_activity_at (--fields picks them)');
+    expect(result.stdout).toContain('columns left out to fit the terminal: last_activity_at\n(--fields picks them)');
     // Wide enough, nothing is left out or cut.
     const wide = await onTerminal('forgectl projects list --per-page 20', 160);
     expect(wide.stdout).not.toContain('…');
     expect(wide.stdout).not.toContain('left out');
+  });
+
+  terminalCase('an error on a terminal 40 columns wide breaks between words, indented under its text; a pipe gets one line', async () => {
+    const message = 'error: whose access? give --user USER, --group GROUP [--recursive] or --project PROJECT';
+    const [shown, piped] = await Promise.all([onTerminal('forgectl access report', 40), forgectl(['access', 'report'])]);
+    expect([shown.code, piped.code]).toEqual([2, 2]);
+    expect(shown.stdout).toBe([
+      'error: whose access? give --user USER,',
+      '       --group GROUP [--recursive] or',
+      '       --project PROJECT',
+      '',
+    ].join('\n'));
+    expect(piped.stderr).toBe(`${message}\n`);
   });
 
   terminalCase('audits at 80 columns keep their point: every fix whole, dates never cut (records where a table cannot)', async () => {

@@ -3,7 +3,7 @@ import { concurrencyOption, DEFAULT_CONCURRENCY, shardOptions } from '../../cli/
 import { ExitCode, UsageError } from '../../errors.js';
 import { Progress } from '../../fleet/progress.js';
 import { startBudget } from '../../fleet/shard.js';
-import { ResultWithExit, TextResult } from '../../output/result.js';
+import { ResultWithExit, Summarised, TextResult } from '../../output/result.js';
 import { parseChoiceList, plural } from '../../parse.js';
 import { SCHEMA_MODELINE } from '../../desired/export.js';
 import { complete, CONDITIONS, type AccessRow, type Condition, type Place } from './grants.js';
@@ -78,14 +78,13 @@ interface Run {
 }
 
 /** The rows of one user, all read before any is shown (a place's rows come from several memberships). */
-async function userReport({ ctx, reader, concurrency, today, tally }: Run, name: string): Promise<ResultWithExit> {
+async function userReport({ ctx, reader, concurrency, today, tally }: Run, name: string): Promise<ResultWithExit | Summarised> {
   // As users get and users offboard name a user: exit 5 when there is none.
   const user = await userRecord(ctx, name);
   const progress = new Progress<string>(ctx.io, { verb: 'reading', noun: 'membership' });
   const rows = await stopping(progress, () => userRows(ctx, reader, user, concurrency, progress));
   for (const row of complete(rows, await reader.externalOf(rows.map((r) => r.user_id)), today)) tally.add(row);
-  // No row: the summary says so, and an empty table would only add "no results" (scripts still get their []).
-  return tally.settle(ctx, new ResultWithExit(tally.rows.length || ctx.format !== 'table' ? tally.rows : undefined, ExitCode.ok));
+  return tally.rows.length ? tally.settle(ctx, new ResultWithExit(tally.rows, ExitCode.ok)) : tally.nothing();
 }
 
 /** The matrix of a group or project: rows out as each place is read, the count and the exit at the end. */
@@ -98,8 +97,12 @@ async function placesReport({ ctx, reader, concurrency, today, tally }: Run, opt
     for await (const row of rows) if (row.via === 'direct') direct.push(row);
     return desiredOutput(ctx, await desiredMembers(places, direct, reader));
   }
+  // The rows stream out as they are read; the first is awaited here, so that a matrix with none says only that.
+  const first = await rows.next();
+  if (first.done) return tally.nothing();
   const streamed = async function* (): AsyncGenerator<AccessRow> {
-    for await (const row of rows) yield tally.add(row);
+    yield tally.add(first.value);
+    for await (const row of { [Symbol.asyncIterator]: () => rows }) yield tally.add(row);
     tally.settle(ctx, result);
   };
   const result = new ResultWithExit(streamed(), ExitCode.ok);
@@ -153,13 +156,19 @@ class Tally {
     return row;
   }
 
+  /**
+   * No row at all, as the other audits that find nothing say it: one line on a terminal, [] for JSON, the line as the
+   * notice of an agent's tool result.
+   */
+  nothing(): Summarised {
+    return new Summarised([], this.withNone(NOTHING));
+  }
+
   /** The summary on stderr, or exit 9 naming what was found. */
   settle(ctx: Context, result: ResultWithExit): ResultWithExit {
-    const summary = this.count
-      ? `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`
-      : 'no way in: no membership, direct, inherited or shared';
+    const summary = `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`;
     if (!this.found.size) {
-      ctx.io.note(this.failOn.length ? `${summary}; none is ${this.failOn.join(', ')}` : summary);
+      ctx.io.note(this.withNone(summary));
       return result;
     }
     const found = [...this.found].map(([condition, count]) => `${condition} in ${plural(count, 'row')}`).join(', ');
@@ -167,4 +176,11 @@ class Tally {
     result.message = `attention: ${found} (${summary}); FINDINGS (-o json: findings) says which`;
     return result;
   }
+
+  /** The sentence, saying the --fail-on conditions were looked for and not met. */
+  private withNone(summary: string): string {
+    return this.failOn.length ? `${summary}; none is ${this.failOn.join(', ')}` : summary;
+  }
 }
+
+const NOTHING = 'no way in: no membership, direct, inherited or shared';

@@ -196,6 +196,110 @@ function setStatus(req: SandboxRequest) {
 
 const CHERRY_PICK_FAILED = 'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.';
 
+// Reads: the history, one commit, its refs, sequence number, signature and diff, its comments.
+
+/** The commits ref_name selects, filtered by date, author and path. */
+function listCommits(req: SandboxRequest) {
+  const project = readableProject(req);
+  let list = selectCommits(req, project);
+  const { since, until, path, author } = req.query as Record<string, string | undefined>;
+  if (since) list = list.filter((c) => c.committed_date >= new Date(since).toISOString());
+  if (until) list = list.filter((c) => c.committed_date <= new Date(until).toISOString());
+  if (author) list = list.filter((c) => `${c.author_name} <${c.author_email}>`.toLowerCase().includes(author.toLowerCase()));
+  if (path) list = list.filter((c) => touches(req, c, path.replace(/^\/+|\/+$/g, '')));
+  const options = { stats: Boolean(bool(req.query.with_stats)), trailers: Boolean(bool(req.query.trailers)) };
+  return paginate(req, list, { withoutCount: true, present: (c) => presentCommit(c, project, req.rootUrl, options) });
+}
+
+function getCommit(req: SandboxRequest) {
+  const { project, commit } = readCommit(req);
+  return ok(presentCommit(commit, project, req.rootUrl, { stats: bool(req.query.stats) !== false, single: true }));
+}
+
+/** The branches and tags (type: branch, tag or all) whose history holds the commit. */
+function refsOf(req: SandboxRequest) {
+  const { project, commit } = readCommit(req);
+  const type = String(req.query.type ?? 'all');
+  if (!['branch', 'tag', 'all'].includes(type)) throw errors.invalid('type');
+  const repository = repositoryOf(req.db, project.id);
+  const refs: Array<{ type: 'branch' | 'tag'; name: string }> = [];
+  const contains = (sha: string): boolean => {
+    const head = findCommit(req.db, project.id, sha);
+    return head !== undefined && isAncestor(req.db, commit, head);
+  };
+  if (type !== 'tag') for (const [name, sha] of Object.entries(repository.branches)) if (contains(sha)) refs.push({ type: 'branch', name });
+  if (type !== 'branch') for (const [name, sha] of Object.entries(repository.tags)) if (contains(sha)) refs.push({ type: 'tag', name });
+  return paginate(req, refs, { withoutCount: true });
+}
+
+/** The number of commits in the commit's history (with first_parent, along first parents only). */
+function sequenceOf(req: SandboxRequest) {
+  const { commit } = readCommit(req);
+  return ok({ count: reachable(req.db, [commit], { firstParent: Boolean(bool(req.query.first_parent)) }).length });
+}
+
+function signatureOf(req: SandboxRequest) {
+  const { project, commit } = readCommit(req);
+  const signature = commitSignatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id);
+  if (!signature) throw errors.notFound('Signature');
+  return ok(signature.record);
+}
+
+/** The commit's changes against its first parent, without the line counts. */
+function diffOf(req: SandboxRequest) {
+  const { commit } = readCommit(req);
+  const diffs = diffSnapshots(req.db, snapshotOf(req.db, parentsOf(req.db, commit)[0]), snapshotOf(req.db, commit), { unidiff: Boolean(bool(req.query.unidiff)) });
+  return paginate(req, diffs.map(({ additions: _a, deletions: _d, ...diff }) => diff));
+}
+
+function listComments(req: SandboxRequest) {
+  const { project, commit } = readCommit(req);
+  return paginate(req, commitComments(req.db).filter((c) => c.project_id === project.id && c.sha === commit.id), { present: presentedComment(req) });
+}
+
+// Writes: a commit of actions, a cherry-pick, a revert.
+
+/** A commit of file actions on a branch, which may start from another project's history (start_project). */
+function createCommit(req: SandboxRequest) {
+  const project = projectFor(req, Role.developer);
+  const branch = String(required(req, 'branch'));
+  const message = String(required(req, 'commit_message'));
+  const actions = req.input.actions;
+  if (!Array.isArray(actions) || !actions.length) throw errors.missing('actions');
+  const startProjectParam = req.input.start_project;
+  if (startProjectParam !== undefined && String(startProjectParam) !== String(project.id) && String(startProjectParam) !== project.path_with_namespace) {
+    const startProject = findProject(req.db, String(startProjectParam));
+    const start = resolveRevision(req.db, startProject, String(req.input.start_sha ?? req.input.start_branch ?? startProject.default_branch));
+    if (!start) throw errors.message(400, `Invalid start reference in project ${startProject.path_with_namespace}`);
+    importHistory(req, start, project.id);
+  }
+  const commit = commitToBranch(req, project, {
+    branch,
+    message,
+    startBranch: req.input.start_branch,
+    startSha: req.input.start_sha,
+    force: Boolean(bool(req.input.force)),
+    authorName: req.input.author_name,
+    authorEmail: req.input.author_email,
+    change: (snapshot, parent) => applyActions(req, snapshot, parent, actions as CommitAction[]),
+  });
+  return created(presentCommit(commit, project, req.rootUrl, { stats: bool(req.input.stats) !== false, single: true }));
+}
+
+function cherryPick(req: SandboxRequest) {
+  const project = projectFor(req, Role.developer);
+  const commit = commitParam(req, project);
+  const message = req.input.message ? String(req.input.message) : `${commit.message.replace(/\n+$/, '')}\n\n(cherry picked from commit ${commit.id})`;
+  return applyCommit(req, project, commit, { revert: false, message, failed: CHERRY_PICK_FAILED });
+}
+
+function revert(req: SandboxRequest) {
+  const project = projectFor(req, Role.developer);
+  const commit = commitParam(req, project);
+  const message = `Revert "${commit.title}"\n\nThis reverts commit ${commit.id}`;
+  return applyCommit(req, project, commit, { revert: true, message, failed: REVERT_FAILED });
+}
+
 export const commits: SandboxModule = {
   // The signed commit is one of the repository module's history.
   seedAfter: ['repository'],
@@ -211,103 +315,20 @@ export const commits: SandboxModule = {
   },
   routes(api) {
     const { routes } = declared;
-
-    api.route(routes.list, (req) => {
-      const project = readableProject(req);
-      let list = selectCommits(req, project);
-      const { since, until, path, author } = req.query as Record<string, string | undefined>;
-      if (since) list = list.filter((c) => c.committed_date >= new Date(since).toISOString());
-      if (until) list = list.filter((c) => c.committed_date <= new Date(until).toISOString());
-      if (author) list = list.filter((c) => `${c.author_name} <${c.author_email}>`.toLowerCase().includes(author.toLowerCase()));
-      if (path) list = list.filter((c) => touches(req, c, path.replace(/^\/+|\/+$/g, '')));
-      const options = { stats: Boolean(bool(req.query.with_stats)), trailers: Boolean(bool(req.query.trailers)) };
-      return paginate(req, list, { withoutCount: true, present: (c) => presentCommit(c, project, req.rootUrl, options) });
-    }, { auth: 'optional' });
-
-    api.route(routes.create, (req) => {
-      const project = projectFor(req, Role.developer);
-      const branch = String(required(req, 'branch'));
-      const message = String(required(req, 'commit_message'));
-      const actions = req.input.actions;
-      if (!Array.isArray(actions) || !actions.length) throw errors.missing('actions');
-      const startProjectParam = req.input.start_project;
-      if (startProjectParam !== undefined && String(startProjectParam) !== String(project.id) && String(startProjectParam) !== project.path_with_namespace) {
-        const startProject = findProject(req.db, String(startProjectParam));
-        const start = resolveRevision(req.db, startProject, String(req.input.start_sha ?? req.input.start_branch ?? startProject.default_branch));
-        if (!start) throw errors.message(400, `Invalid start reference in project ${startProject.path_with_namespace}`);
-        importHistory(req, start, project.id);
-      }
-      const commit = commitToBranch(req, project, {
-        branch,
-        message,
-        startBranch: req.input.start_branch,
-        startSha: req.input.start_sha,
-        force: Boolean(bool(req.input.force)),
-        authorName: req.input.author_name,
-        authorEmail: req.input.author_email,
-        change: (snapshot, parent) => applyActions(req, snapshot, parent, actions as CommitAction[]),
-      });
-      return created(presentCommit(commit, project, req.rootUrl, { stats: bool(req.input.stats) !== false, single: true }));
-    });
-
-    api.route(routes.get, (req) => {
-      const { project, commit } = readCommit(req);
-      return ok(presentCommit(commit, project, req.rootUrl, { stats: bool(req.query.stats) !== false, single: true }));
-    }, { auth: 'optional' });
-
-    api.route(routes.refs, (req) => {
-      const { project, commit } = readCommit(req);
-      const type = String(req.query.type ?? 'all');
-      if (!['branch', 'tag', 'all'].includes(type)) throw errors.invalid('type');
-      const repository = repositoryOf(req.db, project.id);
-      const refs: Array<{ type: 'branch' | 'tag'; name: string }> = [];
-      const contains = (sha: string): boolean => {
-        const head = findCommit(req.db, project.id, sha);
-        return head !== undefined && isAncestor(req.db, commit, head);
-      };
-      if (type !== 'tag') for (const [name, sha] of Object.entries(repository.branches)) if (contains(sha)) refs.push({ type: 'branch', name });
-      if (type !== 'branch') for (const [name, sha] of Object.entries(repository.tags)) if (contains(sha)) refs.push({ type: 'tag', name });
-      return paginate(req, refs, { withoutCount: true });
-    }, { auth: 'optional' });
-
-    api.route(routes.sequence, (req) => {
-      const { commit } = readCommit(req);
-      return ok({ count: reachable(req.db, [commit], { firstParent: Boolean(bool(req.query.first_parent)) }).length });
-    }, { auth: 'optional' });
-
-    api.route(routes.signature, (req) => {
-      const { project, commit } = readCommit(req);
-      const signature = commitSignatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id);
-      if (!signature) throw errors.notFound('Signature');
-      return ok(signature.record);
-    }, { auth: 'optional' });
-
-    api.route(routes.cherryPick, (req) => {
-      const project = projectFor(req, Role.developer);
-      const commit = commitParam(req, project);
-      const message = req.input.message ? String(req.input.message) : `${commit.message.replace(/\n+$/, '')}\n\n(cherry picked from commit ${commit.id})`;
-      return applyCommit(req, project, commit, { revert: false, message, failed: CHERRY_PICK_FAILED });
-    });
-
-    api.route(routes.revert!, (req) => {
-      const project = projectFor(req, Role.developer);
-      const commit = commitParam(req, project);
-      const message = `Revert "${commit.title}"\n\nThis reverts commit ${commit.id}`;
-      return applyCommit(req, project, commit, { revert: true, message, failed: REVERT_FAILED });
-    });
-
-    api.route(routes.diff!, (req) => {
-      const { commit } = readCommit(req);
-      const diffs = diffSnapshots(req.db, snapshotOf(req.db, parentsOf(req.db, commit)[0]), snapshotOf(req.db, commit), { unidiff: Boolean(bool(req.query.unidiff)) });
-      return paginate(req, diffs.map(({ additions: _a, deletions: _d, ...diff }) => diff));
-    }, { auth: 'optional' });
-
-    api.route(commitCommentDeclaration.routes.list, (req) => {
-      const { project, commit } = readCommit(req);
-      return paginate(req, commitComments(req.db).filter((c) => c.project_id === project.id && c.sha === commit.id), { present: presentedComment(req) });
-    }, { auth: 'optional' });
-    api.route(commitCommentDeclaration.routes.create, addComment);
+    // Reads
+    api.route(routes.list, listCommits, { auth: 'optional' });
+    api.route(routes.get, getCommit, { auth: 'optional' });
+    api.route(routes.refs, refsOf, { auth: 'optional' });
+    api.route(routes.sequence, sequenceOf, { auth: 'optional' });
+    api.route(routes.signature, signatureOf, { auth: 'optional' });
+    api.route(routes.diff!, diffOf, { auth: 'optional' });
+    api.route(commitCommentDeclaration.routes.list, listComments, { auth: 'optional' });
     api.route(commitStatusDeclaration.routes.list, listStatuses, { auth: 'optional' });
+    // Writes
+    api.route(routes.create, createCommit);
+    api.route(routes.cherryPick, cherryPick);
+    api.route(routes.revert!, revert);
+    api.route(commitCommentDeclaration.routes.create, addComment);
     api.route(commitStatusDeclaration.routes.create, setStatus);
   },
 };

@@ -123,124 +123,144 @@ function groupProblems(db: Db, group: Pick<Group, 'id' | 'name' | 'path' | 'pare
 /** Premium and Ultimate delay deletion (the group is marked and restorable); the free tier deletes at once. */
 const delaysDeletion = (req: SandboxRequest): boolean => req.tier !== 'free';
 
+// Reads: lists of groups (all, subgroups, descendants, shared and invited) and one group.
+
+function listSubgroups(req: SandboxRequest) {
+  const group = groupFor(req);
+  return listGroups(req, groups(req.db).filter((g) => g.parent_id === group.id));
+}
+
+/** The groups this group was invited to (those shared with it). */
+function listSharedWith(req: SandboxRequest) {
+  const group = groupFor(req);
+  return listGroups(req, groups(req.db).filter((g) => g.shared_with_groups?.some((l) => l.group_id === group.id)));
+}
+
+// Writes: create and update.
+
+/** A top-level group (if the user may create groups) or a subgroup (by the parent's subgroup_creation_level); its creator owns it. */
+function createGroup(req: SandboxRequest) {
+  const user = requireUser(req);
+  const name = String(required(req, 'name'));
+  const path = String(required(req, 'path'));
+  const parentId = int(req.input.parent_id, 'parent_id') ?? null;
+  if (parentId !== null) {
+    const parent = findGroup(req.db, String(parentId));
+    if (!groupVisible(req, parent)) throw errors.notFound('Group');
+    const level = parent.subgroup_creation_level === 'owner' ? Role.owner : Role.maintainer;
+    if (groupRole(req.db, user, parent) < level) throw errors.forbidden();
+  } else if (!user.is_admin && user.can_create_group === false) {
+    throw errors.forbidden();
+  }
+  const draft = { id: 0, name, path, parent_id: parentId, visibility: visibilityFrom(req) ?? 'private' };
+  const problems = groupProblems(req.db, draft);
+  if (Object.keys(problems).length) throw errors.message(400, `Failed to save group ${rubyErrors(problems)}`);
+  const avatar = avatarFrom(req) ?? undefined;
+  const group = addGroup(req.db, {
+    name, path, parent_id: parentId, visibility: draft.visibility, description: String(req.input.description ?? ''), ...settingsFrom(req),
+  }, req.now());
+  if (avatar) group.avatar = avatar;
+  // The creator becomes an owner of the group.
+  members(req.db).push({ source_type: 'group', source_id: group.id, user_id: user.id, access_level: Role.owner, created_at: group.created_at, created_by_id: user.id });
+  return created(presentDetail(req, group));
+}
+
+function updateGroup(req: SandboxRequest) {
+  const group = groupFor(req, Role.owner);
+  const draft = {
+    id: group.id,
+    name: req.input.name === undefined ? group.name : String(req.input.name),
+    path: req.input.path === undefined ? group.path : String(req.input.path),
+    parent_id: group.parent_id,
+    visibility: visibilityFrom(req) ?? group.visibility,
+  };
+  const problems = groupProblems(req.db, draft);
+  if (Object.keys(problems).length) throw errors.validation(problems);
+  applyAvatar(req, group);
+  const settings = settingsFrom(req);
+  Object.assign(group, { name: draft.name, visibility: draft.visibility, ...settings });
+  if (req.input.description !== undefined) group.description = String(req.input.description ?? '');
+  if (draft.path !== group.path) {
+    group.path = draft.path;
+    refreshPaths(req.db, group);
+  }
+  return ok(presentDetail(req, group));
+}
+
+// State transitions: delete, restore, transfer.
+
+function deleteGroup(req: SandboxRequest) {
+  const group = groupFor(req, Role.owner);
+  return deleteOrMark(req, group, { noun: 'Group', fullPath: group.full_path, delays: delaysDeletion(req), deleteNow: () => deleteGroupNow(req.db, group) });
+}
+
+function restoreGroup(req: SandboxRequest) {
+  const group = groupFor(req, Role.owner);
+  unmarkDeletion(group, 'Group');
+  return created(presentDetail(req, group));
+}
+
+/** Moves a group under another (group_id) or to the top level (no group_id). */
+function transferGroup(req: SandboxRequest) {
+  const group = groupFor(req, Role.owner);
+  const targetId = int(req.input.group_id, 'group_id');
+  const target = targetId === undefined ? undefined : findGroup(req.db, String(targetId));
+  if (target) {
+    if (groupRole(req.db, req.user, target) < Role.owner) throw errors.forbidden();
+    if (target.id === group.id || descendantGroups(req.db, group.id).some((g) => g.id === target.id)) {
+      throw errors.badRequest('Transfer failed: Cannot transfer group to one of its subgroup.');
+    }
+  }
+  const draft = { ...group, parent_id: target?.id ?? null };
+  const problems = groupProblems(req.db, draft);
+  if (problems.path || problems.name) throw errors.badRequest('Transfer failed: The parent group already has a subgroup or a project with the same path.');
+  group.parent_id = draft.parent_id;
+  refreshPaths(req.db, group);
+  return created(presentDetail(req, group));
+}
+
+// Sharing with other groups.
+
+function shareGroup(req: SandboxRequest) {
+  const group = groupFor(req, Role.owner);
+  const sharedWith = findGroup(req.db, String(required(req, 'group_id')));
+  const access = int(required(req, 'group_access'), 'group_access')!;
+  if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
+  if (!groupVisible(req, sharedWith)) throw errors.notFound('Group');
+  if (group.shared_with_groups?.some((l) => l.group_id === sharedWith.id)) throw errors.message(409, 'The group has already been shared with this group');
+  group.shared_with_groups = [...(group.shared_with_groups ?? []), { group_id: sharedWith.id, group_access_level: access, expires_at: (req.input.expires_at as string | undefined) ?? null }];
+  return created(presentDetail(req, group));
+}
+
+function unshareGroup(req: SandboxRequest) {
+  const group = groupFor(req, Role.owner);
+  const link = group.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
+  if (!link) throw errors.notFound('Group Link');
+  group.shared_with_groups = group.shared_with_groups!.filter((l) => l !== link);
+  return noContent();
+}
+
 export const groupsModule: SandboxModule = {
   routes(api) {
-    api.route(declared.routes.list, (req) => listGroups(req, groups(req.db)), { auth: 'optional' });
-
-    api.route(declared.routes.get, (req) => ok(presentDetail(req, groupFor(req))), { auth: 'optional' });
-
-    api.route(declared.routes.subgroups, (req) => {
-      const group = groupFor(req);
-      return listGroups(req, groups(req.db).filter((g) => g.parent_id === group.id));
-    }, { auth: 'optional' });
-
-    api.route(declared.routes.descendants, (req) => listGroups(req, descendantGroups(req.db, groupFor(req).id)), { auth: 'optional' });
-
-    api.route(declared.routes.sharedWith, (req) => {
-      const group = groupFor(req);
-      return listGroups(req, groups(req.db).filter((g) => g.shared_with_groups?.some((l) => l.group_id === group.id)));
-    }, { auth: 'optional' });
-
-    api.route(declared.routes.invited, (req) => listGroups(req, invitedGroups(req, groupFor(req).shared_with_groups)), { auth: 'optional' });
-
-    api.route(declared.routes.invitedToProject, (req) => listGroups(req, invitedGroups(req, projectFor(req).shared_with_groups)), { auth: 'optional' });
-
-    api.route(declared.routes.create, (req) => {
-      const user = requireUser(req);
-      const name = String(required(req, 'name'));
-      const path = String(required(req, 'path'));
-      const parentId = int(req.input.parent_id, 'parent_id') ?? null;
-      if (parentId !== null) {
-        const parent = findGroup(req.db, String(parentId));
-        if (!groupVisible(req, parent)) throw errors.notFound('Group');
-        const level = parent.subgroup_creation_level === 'owner' ? Role.owner : Role.maintainer;
-        if (groupRole(req.db, user, parent) < level) throw errors.forbidden();
-      } else if (!user.is_admin && user.can_create_group === false) {
-        throw errors.forbidden();
-      }
-      const draft = { id: 0, name, path, parent_id: parentId, visibility: visibilityFrom(req) ?? 'private' };
-      const problems = groupProblems(req.db, draft);
-      if (Object.keys(problems).length) throw errors.message(400, `Failed to save group ${rubyErrors(problems)}`);
-      const avatar = avatarFrom(req) ?? undefined;
-      const group = addGroup(req.db, {
-        name, path, parent_id: parentId, visibility: draft.visibility, description: String(req.input.description ?? ''), ...settingsFrom(req),
-      }, req.now());
-      if (avatar) group.avatar = avatar;
-      // The creator becomes an owner of the group.
-      members(req.db).push({ source_type: 'group', source_id: group.id, user_id: user.id, access_level: Role.owner, created_at: group.created_at, created_by_id: user.id });
-      return created(presentDetail(req, group));
-    });
-
-    api.route(declared.routes.update, (req) => {
-      const group = groupFor(req, Role.owner);
-      const draft = {
-        id: group.id,
-        name: req.input.name === undefined ? group.name : String(req.input.name),
-        path: req.input.path === undefined ? group.path : String(req.input.path),
-        parent_id: group.parent_id,
-        visibility: visibilityFrom(req) ?? group.visibility,
-      };
-      const problems = groupProblems(req.db, draft);
-      if (Object.keys(problems).length) throw errors.validation(problems);
-      applyAvatar(req, group);
-      const settings = settingsFrom(req);
-      Object.assign(group, { name: draft.name, visibility: draft.visibility, ...settings });
-      if (req.input.description !== undefined) group.description = String(req.input.description ?? '');
-      if (draft.path !== group.path) {
-        group.path = draft.path;
-        refreshPaths(req.db, group);
-      }
-      return ok(presentDetail(req, group));
-    });
-
-    api.route(declared.routes.delete, (req) => {
-      const group = groupFor(req, Role.owner);
-      return deleteOrMark(req, group, { noun: 'Group', fullPath: group.full_path, delays: delaysDeletion(req), deleteNow: () => deleteGroupNow(req.db, group) });
-    });
-
-    api.route(declared.routes.restore, (req) => {
-      const group = groupFor(req, Role.owner);
-      unmarkDeletion(group, 'Group');
-      return created(presentDetail(req, group));
-    });
-
-    api.route(placement.share, (req) => {
-      const group = groupFor(req, Role.owner);
-      const sharedWith = findGroup(req.db, String(required(req, 'group_id')));
-      const access = int(required(req, 'group_access'), 'group_access')!;
-      if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
-      if (!groupVisible(req, sharedWith)) throw errors.notFound('Group');
-      if (group.shared_with_groups?.some((l) => l.group_id === sharedWith.id)) throw errors.message(409, 'The group has already been shared with this group');
-      group.shared_with_groups = [...(group.shared_with_groups ?? []), { group_id: sharedWith.id, group_access_level: access, expires_at: (req.input.expires_at as string | undefined) ?? null }];
-      return created(presentDetail(req, group));
-    });
-
-    api.route(placement.unshare, (req) => {
-      const group = groupFor(req, Role.owner);
-      const link = group.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
-      if (!link) throw errors.notFound('Group Link');
-      group.shared_with_groups = group.shared_with_groups!.filter((l) => l !== link);
-      return noContent();
-    });
-
-    // Moves a group under another (group_id) or to the top level (no group_id).
-    api.route(declared.routes.transfer, (req) => {
-      const group = groupFor(req, Role.owner);
-      const targetId = int(req.input.group_id, 'group_id');
-      const target = targetId === undefined ? undefined : findGroup(req.db, String(targetId));
-      if (target) {
-        if (groupRole(req.db, req.user, target) < Role.owner) throw errors.forbidden();
-        if (target.id === group.id || descendantGroups(req.db, group.id).some((g) => g.id === target.id)) {
-          throw errors.badRequest('Transfer failed: Cannot transfer group to one of its subgroup.');
-        }
-      }
-      const draft = { ...group, parent_id: target?.id ?? null };
-      const problems = groupProblems(req.db, draft);
-      if (problems.path || problems.name) throw errors.badRequest('Transfer failed: The parent group already has a subgroup or a project with the same path.');
-      group.parent_id = draft.parent_id;
-      refreshPaths(req.db, group);
-      return created(presentDetail(req, group));
-    });
+    const { routes } = declared;
+    // Reads
+    api.route(routes.list, (req) => listGroups(req, groups(req.db)), { auth: 'optional' });
+    api.route(routes.get, (req) => ok(presentDetail(req, groupFor(req))), { auth: 'optional' });
+    api.route(routes.subgroups, listSubgroups, { auth: 'optional' });
+    api.route(routes.descendants, (req) => listGroups(req, descendantGroups(req.db, groupFor(req).id)), { auth: 'optional' });
+    api.route(routes.sharedWith, listSharedWith, { auth: 'optional' });
+    api.route(routes.invited, (req) => listGroups(req, invitedGroups(req, groupFor(req).shared_with_groups)), { auth: 'optional' });
+    api.route(routes.invitedToProject, (req) => listGroups(req, invitedGroups(req, projectFor(req).shared_with_groups)), { auth: 'optional' });
+    // Writes
+    api.route(routes.create, createGroup);
+    api.route(routes.update, updateGroup);
+    // State transitions
+    api.route(routes.delete, deleteGroup);
+    api.route(routes.restore, restoreGroup);
+    api.route(routes.transfer, transferGroup);
+    // Sharing with other groups
+    api.route(placement.share, shareGroup);
+    api.route(placement.unshare, unshareGroup);
   },
 };
 

@@ -122,61 +122,71 @@ function linkKey(req: SandboxRequest, key: SshKey, projectId: number, canPush: b
   (key.deploy_keys_projects ??= []).push({ id: req.db.nextId('deploy_keys_projects'), project_id: projectId, can_push: canPush, created_at: at, updated_at: at });
 }
 
+/** The project of a deploy key's route, which the caller maintains. */
+const maintainedProject = (req: SandboxRequest) => projectFor(req, Role.maintainer);
+
+/** The project's deploy key the route names, else 404. */
+function projectKey(req: SandboxRequest, projectId: number): SshKey {
+  const key = deployKeysOf(req.db, projectId).find((k) => String(k.id) === req.params.key_id);
+  if (!key) throw errors.notFound('Deploy Key');
+  return key;
+}
+
+/** A new deploy key of the project, or the project enabling a deploy key that exists already (the same key). */
+function addDeployKey(req: SandboxRequest) {
+  const { id } = maintainedProject(req);
+  const candidate = newDeployKey(req);
+  const canPush = bool(req.input.can_push) ?? false;
+  const existing = sshKeyTable(req.db).find((k) => sameKey(k.key, candidate.key));
+  if (existing && (!existing.deploy_keys_projects || existing.deploy_keys_projects.some((link) => link.project_id === id))) {
+    throw errors.validation({ 'deploy_key.fingerprint_sha256': ['has already been taken'] });
+  }
+  if (existing) {
+    linkKey(req, existing, id, canPush);
+    return created(presentDeployKey(existing, id));
+  }
+  sshKeyTable(req.db).push(candidate);
+  linkKey(req, candidate, id, canPush);
+  return created(presentDeployKey(candidate, id));
+}
+
+/** The key's title (every project's) and whether it may push (this project's). */
+function updateDeployKey(req: SandboxRequest) {
+  const { id } = maintainedProject(req);
+  const key = projectKey(req, id);
+  if (req.input.title === undefined && req.input.can_push === undefined) throw errors.error(400, 'title, can_push are missing, at least one parameter must be provided');
+  if (req.input.title !== undefined) key.title = String(req.input.title);
+  const link = key.deploy_keys_projects!.find((l) => l.project_id === id)!;
+  const canPush = bool(req.input.can_push);
+  if (canPush !== undefined) Object.assign(link, { can_push: canPush, updated_at: req.now().toISOString() });
+  return ok(presentDeployKey(key, id));
+}
+
 /**
  * Deploy keys: a project's (list, get, create — or enable the same key when it exists already —, update its title
  * and can_push, enable an existing key by id, delete: the key goes when no project has it any more), and the
  * instance's list and create (administrators).
  */
 function deployKeyRoutes(api: Router): void {
-  const project = (req: SandboxRequest) => projectFor(req, Role.maintainer);
-  const projectKey = (req: SandboxRequest, projectId: number): SshKey => {
-    const key = deployKeysOf(req.db, projectId).find((k) => String(k.id) === req.params.key_id);
-    if (!key) throw errors.notFound('Deploy Key');
-    return key;
-  };
   api.route(deployKeys.routes.list, (req) => {
-    const { id } = project(req);
+    const { id } = maintainedProject(req);
     return paginate(req, deployKeysOf(req.db, id), { present: (key) => presentDeployKey(key, id) });
   });
   api.route(deployKeys.routes.get, (req) => {
-    const { id } = project(req);
+    const { id } = maintainedProject(req);
     return ok(presentDeployKey(projectKey(req, id), id));
   });
-  api.route(deployKeys.routes.create, (req) => {
-    const { id } = project(req);
-    const candidate = newDeployKey(req);
-    const canPush = bool(req.input.can_push) ?? false;
-    const existing = sshKeyTable(req.db).find((k) => sameKey(k.key, candidate.key));
-    if (existing && (!existing.deploy_keys_projects || existing.deploy_keys_projects.some((link) => link.project_id === id))) {
-      throw errors.validation({ 'deploy_key.fingerprint_sha256': ['has already been taken'] });
-    }
-    if (existing) {
-      linkKey(req, existing, id, canPush);
-      return created(presentDeployKey(existing, id));
-    }
-    sshKeyTable(req.db).push(candidate);
-    linkKey(req, candidate, id, canPush);
-    return created(presentDeployKey(candidate, id));
-  });
-  api.route(deployKeys.routes.update, (req) => {
-    const { id } = project(req);
-    const key = projectKey(req, id);
-    if (req.input.title === undefined && req.input.can_push === undefined) throw errors.error(400, 'title, can_push are missing, at least one parameter must be provided');
-    if (req.input.title !== undefined) key.title = String(req.input.title);
-    const link = key.deploy_keys_projects!.find((l) => l.project_id === id)!;
-    const canPush = bool(req.input.can_push);
-    if (canPush !== undefined) Object.assign(link, { can_push: canPush, updated_at: req.now().toISOString() });
-    return ok(presentDeployKey(key, id));
-  });
+  api.route(deployKeys.routes.create, addDeployKey);
+  api.route(deployKeys.routes.update, updateDeployKey);
   api.route(deployKeys.routes.enable, (req) => {
-    const { id } = project(req);
+    const { id } = maintainedProject(req);
     const key = sshKeyTable(req.db).find((k) => k.deploy_keys_projects && String(k.id) === req.params.key_id);
     if (!key) throw errors.notFound('Deploy Key');
     if (!key.deploy_keys_projects!.some((link) => link.project_id === id)) linkKey(req, key, id, false);
     return created(presentDeployKey(key));
   });
   api.route(deployKeys.routes.delete, (req) => {
-    const { id } = project(req);
+    const { id } = maintainedProject(req);
     const key = projectKey(req, id);
     key.deploy_keys_projects = key.deploy_keys_projects!.filter((link) => link.project_id !== id);
     if (!key.deploy_keys_projects.length) sshKeyTable(req.db).splice(sshKeyTable(req.db).indexOf(key), 1);

@@ -32,6 +32,12 @@ type MembersByPlace = Map<string, number[]>;
 
 const placeKey = (kind: Place['kind'], id: number): string => `${kind} ${id}`;
 
+/** Notes that the user is a direct member of the place. */
+const addMember = (found: MembersByPlace, kind: Place['kind'], id: number, userId: number): void => {
+  const key = placeKey(kind, id);
+  found.set(key, [...(found.get(key) ?? []), userId]);
+};
+
 /**
  * The subgroups of a group at any depth, and every project in it and in them (not those shared with it); only the
  * kinds asked for.
@@ -57,9 +63,30 @@ async function fromMemberships(api: Api, users: Array<{ id: number }>): Promise<
       throw error;
     });
     if (!memberships) return undefined;
+    for (const membership of memberships) addMember(found, membership.source_type === 'Project' ? 'project' : 'group', membership.source_id, user.id);
+  }
+  return found;
+}
+
+/**
+ * Where the users are direct members in the group's hierarchy, from each user's memberships there (the service's
+ * "billable member's memberships"): one paginated list a user. The service answers it only for a top-level group,
+ * only to its Owners, only for users the group bills (not bots, not blocked) and only on its Enterprise edition:
+ * undefined when it does not (400 or 404), and the members of each place are read instead.
+ */
+async function fromHierarchyMemberships(api: Api, group: string | number, users: Array<{ id: number }>): Promise<MembersByPlace | undefined> {
+  const found: MembersByPlace = new Map();
+  for (const user of users) {
+    const memberships = await api.list<{ source_id: number; source_members_url: string }>(members.parents.group.routes.hierarchyMemberships, { group, user_id: user.id }, { all: true }).toArray().catch((error: unknown) => {
+      if (error instanceof ApiError && [400, 403, 404].includes(error.status)) return undefined;
+      throw error;
+    });
+    if (!memberships) return undefined;
     for (const membership of memberships) {
-      const key = placeKey(membership.source_type === 'Project' ? 'project' : 'group', membership.source_id);
-      found.set(key, [...(found.get(key) ?? []), user.id]);
+      // Which kind of place: only the page of its members says (a group's and a project's ids may be the same).
+      const kind = /\/-\/group_members$/.test(membership.source_members_url) ? 'group' : /\/-\/project_members$/.test(membership.source_members_url) ? 'project' : undefined;
+      if (!kind) return undefined;
+      addMember(found, kind, membership.source_id, user.id);
     }
   }
   return found;
@@ -93,7 +120,7 @@ function kindsToRead(listed: MembersByPlace): Set<Place['kind']> {
 /** For each user (by id), the direct memberships below the group that its removal takes along. */
 export async function membershipsBelow(ctx: Context, group: string | number, users: Array<{ id: number }>): Promise<Map<number, Below>> {
   const below = new Map<number, Below>(users.map((user) => [user.id, { groups: [], projects: [] }]));
-  const listed = await fromMemberships(ctx.api, users);
+  const listed = (await fromMemberships(ctx.api, users)) ?? (await fromHierarchyMemberships(ctx.api, group, users));
   const places = await placesBelow(ctx.api, group, listed ? kindsToRead(listed) : new Set(['group', 'project']));
   const membersByPlace = listed ?? (await fromMemberLists(ctx, places, users.map((user) => user.id)));
   for (const place of places) {

@@ -95,4 +95,29 @@ describe('sandbox: members of groups and projects', () => {
     expect(await call('GET', `/users/${id('user3')}/memberships?type=Invalid`)).toEqual({ status: 400, body: { error: 'type does not have a valid value' } });
     expect((await call('GET', `/users/${id('user3')}/memberships`, undefined, alice)).status).toBe(403);
   });
+
+  it("lists a user's direct memberships in a top-level group's hierarchy (the billable member's memberships): for its Owners, for the users it bills", async () => {
+    const path = (user: number | string, group = 'acme') => `/groups/${group}/billable_members/${user}/memberships`;
+    const acme = (await call('GET', '/groups/acme')).body as { id: number; web_url: string };
+    const api = (await call('GET', '/projects/acme%2Fapi')).body as { id: number; web_url: string };
+    const membership = { id: expect.any(Number), created_at: expect.any(String), expires_at: null };
+    const expected = [
+      { ...membership, source_id: acme.id, source_full_name: 'Acme', source_members_url: `${acme.web_url}/-/group_members`, access_level: { string_value: 'Guest', integer_value: 10 } },
+      { ...membership, source_id: api.id, source_full_name: 'Acme / api', source_members_url: `${api.web_url}/-/project_members`, access_level: { string_value: 'Maintainer', integer_value: 40 } },
+    ];
+    expect(await call('GET', path(id('priya')))).toEqual({ status: 200, body: expected });
+    // An Owner who is not an administrator reads them too; the answer has the service's fields in its order.
+    const owner = sandbox.tokenWithRole('owner');
+    const asOwner = await call('GET', path(id('priya')), undefined, owner);
+    expect(asOwner.body).toEqual(expected);
+    expect(Object.keys(asOwner.body[0])).toEqual(['id', 'source_id', 'source_full_name', 'source_members_url', 'created_at', 'expires_at', 'access_level']);
+    // 400 for a Maintainer and for a subgroup; 404 for no such user, for a bot, and for a user with no membership there.
+    const badRequest = { status: 400, body: { message: '400 Bad request' } };
+    expect(await call('GET', path(id('priya')), undefined, alice)).toEqual(badRequest);
+    expect(await call('GET', path(id('priya'), 'acme%2Fplatform'))).toEqual(badRequest);
+    expect(await call('GET', path('x'))).toEqual({ status: 400, body: { error: 'user_id is invalid' } });
+    expect(await call('GET', path(99999))).toEqual({ status: 404, body: { message: '404 Not found' } });
+    const loner = (await call('POST', '/users', { username: 'loner', name: 'Loner', email: 'loner@example.com', password: 'a-long-password-1' })).body.id as number;
+    for (const other of [id('service_account_deploy'), loner]) expect(await call('GET', path(other))).toEqual({ status: 404, body: { message: '404 User Not Found' } });
+  });
 });

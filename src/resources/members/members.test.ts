@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../../../test/helpers/cli.js';
+import { users } from '../../sandbox/model.js';
 
 const sandbox = useTestSandbox();
 
@@ -173,7 +174,7 @@ describe('members', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
-  it("an administrator's removal reads the user's memberships in one list, not the members of each place below; an Owner's reads those and names the same", async () => {
+  it("a removal reads the user's memberships in one list (an administrator's, anywhere; an Owner's, in the group's hierarchy), not the members of each place below; both name the same", async () => {
     const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
     const tools = await made('/groups', { name: 'Tools', path: 'tools', parent_id: acme });
     const deep = await made('/groups', { name: 'Deep', path: 'deep', parent_id: tools.id });
@@ -192,14 +193,40 @@ describe('members', () => {
     expect(sandbox.requests().filter((r) => r.path.startsWith(`/api/v4/users/${mover.id}/memberships`))).toHaveLength(1);
     expect(memberLists()).toEqual([]);
 
+    // An Owner may not read a user's memberships everywhere, but may read those in the hierarchy of a top-level group.
+    const asOwner = { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } };
     sandbox.clearRequests();
-    const owner = await sandbox.run(['members', 'remove', 'mover', '--group', 'acme'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
+    const owner = await sandbox.run(['members', 'remove', 'mover', '--group', 'acme'], asOwner);
     expect(owner.code).toBe(2);
     expect(owner.stderr).toBe(admin.stderr);
-    // Every subgroup and project below acme, one list each (an Owner may not read a user's memberships).
-    const placesBelow = (await sandbox.call('GET', '/groups/acme/descendant_groups?per_page=100')).body.length + (await sandbox.call('GET', '/groups/acme/projects?include_subgroups=true&per_page=100')).body.length;
-    expect(memberLists()).toHaveLength(placesBelow);
+    // Six requests, however many places acme holds: the user, their membership, the memberships everywhere (refused),
+    // those in acme's hierarchy, and the subgroups and projects below acme (to name them).
+    expect(sandbox.requests().map((r) => `${r.method} ${r.path.split('?')[0]} ${r.status}`)).toEqual([
+      'GET /api/v4/users 200',
+      `GET /api/v4/groups/acme/members/${mover.id} 200`,
+      `GET /api/v4/users/${mover.id}/memberships 403`,
+      `GET /api/v4/groups/acme/billable_members/${mover.id}/memberships 200`,
+      'GET /api/v4/groups/acme/descendant_groups 200',
+      'GET /api/v4/groups/acme/projects 200',
+    ]);
+
+    // Of a subgroup, the service does not say (400): the members of each subgroup and project below it, one list each.
+    sandbox.clearRequests();
+    const below = await sandbox.run(['members', 'remove', 'mover', '--group', 'acme/tools/deep'], asOwner);
+    expect(below.code).toBe(2);
+    expect(below.stderr).toContain("It also removes mover's direct memberships of 1 project (acme/tools/deep/lint) below it");
+    const placesBelow = async (group: string) => (await sandbox.call('GET', `/groups/${group}/descendant_groups?per_page=100`)).body.length + (await sandbox.call('GET', `/groups/${group}/projects?include_subgroups=true&per_page=100`)).body.length;
+    expect(memberLists()).toHaveLength(await placesBelow('acme%2Ftools%2Fdeep'));
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // Nor of a user it does not bill (a bot: 404): the member lists again, the question the administrator's.
+    const bot = users(sandbox.db).find((u) => u.username === 'service_account_deploy')!;
+    const botQuestion = (await sandbox.run(['members', 'remove', String(bot.id), '--group', 'acme'])).stderr;
+    sandbox.clearRequests();
+    const ofBot = await sandbox.run(['members', 'remove', String(bot.id), '--group', 'acme'], asOwner);
+    expect([ofBot.code, ofBot.stderr]).toEqual([2, botQuestion]);
+    expect(sandbox.requests().find((r) => r.path.includes('/billable_members/'))?.status).toBe(404);
+    expect(memberLists()).toHaveLength(await placesBelow('acme'));
   });
 
   it('checks its input before sending anything', async () => {

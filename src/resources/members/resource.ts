@@ -24,13 +24,25 @@ const placement = <P extends 'project' | 'group'>(parent: P, base: `/${P}s/{${P}
     },
   }) as const;
 
+const groupPlacement = placement('group', '/groups/{group}');
+
 export const members = defineResource({
   noun: 'member',
   command: 'members',
   id: { param: 'user_id', field: 'id' },
   parents: {
     project: placement('project', '/projects/{project}'),
-    group: placement('group', '/groups/{group}'),
+    group: {
+      ...groupPlacement,
+      routes: {
+        ...groupPlacement.routes,
+        /**
+         * A user's direct memberships of a top-level group, its subgroups and the projects in them (its "billable
+         * member's memberships"): for the group's Owners, on the Enterprise edition, for users who take a seat.
+         */
+        hierarchyMemberships: 'GET /groups/{group}/billable_members/{user_id}/memberships',
+      },
+    },
   },
   fields: {
     ...USER_FIELDS,

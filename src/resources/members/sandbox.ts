@@ -1,13 +1,14 @@
 import { findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { descendantGroups, directMembers, groupById, groupChain, groupMembershipPaths, projectById, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
+import { descendantGroups, directMembers, fullName, groupById, groupChain, groupMembershipPaths, projectById, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches } from '../../sandbox/listing.js';
-import { groups, members, projects, users, type Member, type User } from '../../sandbox/model.js';
+import { groups, members, projects, users, type Group, type Member, type User } from '../../sandbox/model.js';
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import { presentRecord, titleCase } from '../../sandbox/records.js';
+import { isBillable } from '../../sandbox/users.js';
 import type { Router } from '../../sandbox/router.js';
 import { addUser, fleetProjectPath, isoDate } from '../../sandbox/seed.js';
 import { members as declared } from './resource.js';
@@ -131,16 +132,58 @@ function isLastOwner(db: Db, source: Source, member: Member): boolean {
   return group.parent_id === null && directMembers(db, 'group', source.id).filter((m) => m.access_level === Role.owner).length === 1;
 }
 
-/** The user's direct memberships of the subgroups below a group, at any depth, and of the projects in it and in them. */
-function membershipsBelow(db: Db, groupId: number, userId: number): Member[] {
+/** The subgroups below a group, at any depth, and the projects in it and in them, by id. */
+function placesBelow(db: Db, groupId: number): { subgroups: Set<number>; inside: Set<number> } {
   const subgroups = new Set(descendantGroups(db, groupId).map((g) => g.id));
   const inside = new Set(projects(db).filter((p) => p.namespace_id === groupId || subgroups.has(p.namespace_id)).map((p) => p.id));
+  return { subgroups, inside };
+}
+
+/** The user's direct memberships of the subgroups below a group, at any depth, and of the projects in it and in them. */
+function membershipsBelow(db: Db, groupId: number, userId: number): Member[] {
+  const { subgroups, inside } = placesBelow(db, groupId);
   return members(db).filter((m) => m.user_id === userId && (m.source_type === 'group' ? subgroups.has(m.source_id) : inside.has(m.source_id)));
+}
+
+/** The direct memberships of a group, of its subgroups at any depth and of the projects in them. */
+function membershipsIn(db: Db, group: Group): Member[] {
+  const { subgroups, inside } = placesBelow(db, group.id);
+  return members(db).filter((m) => (m.source_type === 'group' ? m.source_id === group.id || subgroups.has(m.source_id) : inside.has(m.source_id)));
+}
+
+/**
+ * The users a top-level group bills (the service's billed_user_ids, guests counted as on a self-managed instance):
+ * active humans who are direct members of it, of a subgroup or of a project in them, or members of a group any of
+ * those is shared with.
+ */
+function billedUsers(db: Db, group: Group): Set<number> {
+  const { subgroups, inside } = placesBelow(db, group.id);
+  const places = [group, ...[...subgroups].map((id) => groupById(db, id)!), ...[...inside].map((id) => projectById(db, id)!)];
+  const direct = membershipsIn(db, group);
+  const shared = places.flatMap((place) => place.shared_with_groups.flatMap((link) => directMembers(db, 'group', link.group_id)));
+  const billable = new Set(users(db).filter(isBillable).map((u) => u.id));
+  return new Set([...direct, ...shared].map((m) => m.user_id).filter((id) => billable.has(id)));
+}
+
+/** A membership as the billable member's memberships present it: where (by id, full name and members page), when, what role. */
+function presentHierarchyMembership(req: SandboxRequest, member: Member): Record<string, unknown> {
+  const group = member.source_type === 'group' ? groupById(req.db, member.source_id)! : undefined;
+  const project = member.source_type === 'project' ? projectById(req.db, member.source_id)! : undefined;
+  return {
+    // Memberships have no ids of their own here: their place in the table stands in for one.
+    id: members(req.db).indexOf(member) + 1,
+    source_id: member.source_id,
+    source_full_name: group ? fullName(req.db, group) : `${fullName(req.db, projectGroup(req.db, project!)!)} / ${project!.name}`,
+    source_members_url: group ? `${req.rootUrl}/groups/${group.full_path}/-/group_members` : `${req.rootUrl}/${project!.path_with_namespace}/-/project_members`,
+    created_at: member.created_at ?? null,
+    expires_at: member.expires_at ?? null,
+    access_level: { string_value: roleWord(member.access_level), integer_value: member.access_level },
+  };
 }
 
 function memberRoutes(api: Router, type: SourceType): void {
   const routes = declared.parents[type].routes;
-
+  // Reads: the direct members, the members with those inherited, and one of each.
   api.route(routes.list, (req) => paginate(req, filterMembers(req, directMembers(req.db, type, sourceOf(req, type).id)), { present: ([m, u]) => presentMember(req, m, u) }));
 
   api.route(routes.all, (req) => {
@@ -157,55 +200,61 @@ function memberRoutes(api: Router, type: SourceType): void {
     const member = findMember(directMembers(req.db, type, sourceOf(req, type).id), req.params.user_id);
     return ok(presentMember(req, member));
   });
+  // Writes
+  api.route(routes.create, (req) => addMembers(req, type));
+  api.route(routes.update, (req) => updateMember(req, type));
+  api.route(routes.delete, (req) => removeMember(req, type));
+}
 
-  api.route(routes.create, (req) => {
-    const source = sourceOf(req, type, Role.maintainer);
-    const level = accessLevel(req);
-    checkOwnerRights(source, [level]);
-    const expires = expiresAt(req);
-    // user_id (one id, or several separated by commas) or username.
-    const wanted = req.input.user_id !== undefined && req.input.user_id !== ''
-      ? String(req.input.user_id).split(',').map((id) => users(req.db).find((u) => String(u.id) === id.trim()))
-      : req.input.username !== undefined ? String(req.input.username).split(',').map((name) => users(req.db).find((u) => u.username.toLowerCase() === name.trim().toLowerCase()))
-        : undefined;
-    if (!wanted) throw errors.error(400, 'user_id, username are missing, exactly one parameter must be provided');
-    if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
-    const existing = directMembers(req.db, type, source.id);
-    if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
-    if (wanted.length === 1) checkInherited(req, source, wanted[0]!.id, level);
-    const at = req.now().toISOString();
-    const added = wanted.filter((u) => !existing.some((m) => m.user_id === u!.id)).map((u): Member => ({
-      source_type: type, source_id: source.id, user_id: u!.id, access_level: level, created_at: at, created_by_id: requireUser(req).id, expires_at: expires ?? null,
-    }));
-    members(req.db).push(...added);
-    if (wanted.length > 1) return created({ status: 'success' });
-    return created(presentMember(req, added[0], wanted[0]!));
-  });
+/** Adds one user (user_id or username) or several (separated by commas: those not members yet, answered with a status). */
+function addMembers(req: SandboxRequest, type: SourceType) {
+  const source = sourceOf(req, type, Role.maintainer);
+  const level = accessLevel(req);
+  checkOwnerRights(source, [level]);
+  const expires = expiresAt(req);
+  // user_id (one id, or several separated by commas) or username.
+  const wanted = req.input.user_id !== undefined && req.input.user_id !== ''
+    ? String(req.input.user_id).split(',').map((id) => users(req.db).find((u) => String(u.id) === id.trim()))
+    : req.input.username !== undefined ? String(req.input.username).split(',').map((name) => users(req.db).find((u) => u.username.toLowerCase() === name.trim().toLowerCase()))
+      : undefined;
+  if (!wanted) throw errors.error(400, 'user_id, username are missing, exactly one parameter must be provided');
+  if (wanted.some((u) => u === undefined)) throw errors.notFound('User');
+  const existing = directMembers(req.db, type, source.id);
+  if (wanted.length === 1 && existing.some((m) => m.user_id === wanted[0]!.id)) throw errors.message(409, 'Member already exists');
+  if (wanted.length === 1) checkInherited(req, source, wanted[0]!.id, level);
+  const at = req.now().toISOString();
+  const added = wanted.filter((u) => !existing.some((m) => m.user_id === u!.id)).map((u): Member => ({
+    source_type: type, source_id: source.id, user_id: u!.id, access_level: level, created_at: at, created_by_id: requireUser(req).id, expires_at: expires ?? null,
+  }));
+  members(req.db).push(...added);
+  if (wanted.length > 1) return created({ status: 'success' });
+  return created(presentMember(req, added[0], wanted[0]!));
+}
 
-  api.route(routes.update, (req) => {
-    const source = sourceOf(req, type, Role.maintainer);
-    const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
-    const level = accessLevel(req);
-    checkOwnerRights(source, [level, member.access_level]);
-    if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
-    checkInherited(req, source, member.user_id, level);
-    member.access_level = level;
-    const expires = expiresAt(req);
-    if (expires !== undefined) member.expires_at = expires;
-    return ok(presentMember(req, member));
-  });
+/** A new role (never below an inherited one; the last owner of a top-level group stays one) and expiry. */
+function updateMember(req: SandboxRequest, type: SourceType) {
+  const source = sourceOf(req, type, Role.maintainer);
+  const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
+  const level = accessLevel(req);
+  checkOwnerRights(source, [level, member.access_level]);
+  if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
+  checkInherited(req, source, member.user_id, level);
+  member.access_level = level;
+  const expires = expiresAt(req);
+  if (expires !== undefined) member.expires_at = expires;
+  return ok(presentMember(req, member));
+}
 
-  api.route(routes.delete, (req) => {
-    const source = sourceOf(req, type, Role.maintainer);
-    const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
-    checkOwnerRights(source, [member.access_level]);
-    if (isLastOwner(req.db, source, member)) throw errors.forbidden();
-    // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
-    const below = type === 'group' && !bool(req.input.skip_subresources) ? membershipsBelow(req.db, source.id, member.user_id) : [];
-    for (const gone of [member, ...below]) members(req.db).splice(members(req.db).indexOf(gone), 1);
-    // unassign_issuables is taken and has nothing to do here: the sandbox's issues and merge requests have no assignees.
-    return noContent();
-  });
+function removeMember(req: SandboxRequest, type: SourceType) {
+  const source = sourceOf(req, type, Role.maintainer);
+  const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
+  checkOwnerRights(source, [member.access_level]);
+  if (isLastOwner(req.db, source, member)) throw errors.forbidden();
+  // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
+  const below = type === 'group' && !bool(req.input.skip_subresources) ? membershipsBelow(req.db, source.id, member.user_id) : [];
+  for (const gone of [member, ...below]) members(req.db).splice(members(req.db).indexOf(gone), 1);
+  // unassign_issuables is taken and has nothing to do here: the sandbox's issues and merge requests have no assignees.
+  return noContent();
 }
 
 export const membersModule: SandboxModule = {
@@ -214,6 +263,18 @@ export const membersModule: SandboxModule = {
   routes(api) {
     memberRoutes(api, 'group');
     memberRoutes(api, 'project');
+
+    // A user's direct memberships of a top-level group, its subgroups and their projects: for its Owners (400 for
+    // anyone else and for a subgroup, as the service answers), for the users it bills (404 for any other).
+    api.route(declared.parents.group.routes.hierarchyMemberships, (req) => {
+      const group = groupFor(req);
+      if (groupRole(req.db, req.user, group) < Role.owner || group.parent_id !== null) throw errors.message(400, '400 Bad request');
+      if (!/^\d+$/.test(req.params.user_id)) throw errors.error(400, 'user_id is invalid');
+      const user = users(req.db).find((u) => u.id === Number(req.params.user_id));
+      if (!user) throw errors.notFound();
+      if (!billedUsers(req.db, group).has(user.id)) throw errors.notFound('User');
+      return paginate(req, membershipsIn(req.db, group).filter((m) => m.user_id === user.id), { present: (m) => presentHierarchyMembership(req, m) });
+    });
 
     // The direct memberships of a user (administrators): groups as "Namespace", and projects.
     api.route(declaredUsers.routes.memberships, (req) => {

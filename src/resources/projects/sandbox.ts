@@ -211,143 +211,169 @@ function createProject(req: SandboxRequest, user: User, namespaceValue: unknown)
 /** Premium and Ultimate delay the deletion of projects in groups (they are marked and can be restored). */
 const delaysDeletion = (req: SandboxRequest, project: Project): boolean => req.tier !== 'free' && projectGroup(req.db, project) !== undefined;
 
+// Reads: the lists of projects, one project, and the groups of a project.
+
+/** The projects of a group: its own, with include_subgroups its subgroups', and (unless with_shared=false) those shared with it. */
+function listOfGroup(req: SandboxRequest) {
+  const group = groupFor(req, 0);
+  const ids = new Set([group.id, ...(bool(req.query.include_subgroups) ? descendantGroups(req.db, group.id).map((g) => g.id) : [])]);
+  const withShared = bool(req.query.with_shared) ?? true;
+  return listProjects(req, projects(req.db).filter((p) => ids.has(p.namespace_id) || (withShared && p.shared_with_groups?.some((l) => l.group_id === group.id))));
+}
+
+function listSharedWithGroup(req: SandboxRequest) {
+  const group = groupFor(req, 0);
+  return listProjects(req, projects(req.db).filter((p) => p.shared_with_groups?.some((l) => l.group_id === group.id)));
+}
+
+function listOfUser(req: SandboxRequest) {
+  const user = userFor(req);
+  return listProjects(req, projects(req.db).filter((p) => p.namespace_id === userNamespaceId(user)));
+}
+
+function getProject(req: SandboxRequest) {
+  const project = projectFor(req);
+  return ok(presentProject(req, project, { statistics: bool(req.query.statistics), permissions: true }));
+}
+
+/** The groups of a project: its group and that group's ancestors (and, with with_shared, the groups it is shared with). */
+function groupsOfProject(req: SandboxRequest) {
+  const project = projectFor(req);
+  const own = groupChain(req.db, projectGroup(req.db, project)?.id ?? null);
+  const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groupById(req.db, l.group_id)).filter((g): g is Group => Boolean(g)) : [];
+  let list = [...own, ...shared.filter((g) => !own.includes(g))];
+  if (req.query.search) list = list.filter((g) => matches(req.query.search, g.name, g.path));
+  return paginate(req, list, { present: (g) => presentGroup(req, g) });
+}
+
+// Writes: create and update.
+
+/** Administrators create projects for other users, in their personal namespace by default. */
+function createForUser(req: SandboxRequest) {
+  if (!requireUser(req).is_admin) throw errors.forbidden();
+  const owner = userFor(req);
+  return createProject(req, owner, req.input.namespace_id ?? userNamespaceId(owner));
+}
+
+function updateProject(req: SandboxRequest) {
+  const project = projectFor(req, Role.maintainer);
+  const draft = {
+    id: project.id,
+    name: req.input.name === undefined ? project.name : String(req.input.name),
+    path: req.input.path === undefined ? project.path : String(req.input.path),
+    namespace_id: project.namespace_id,
+    visibility: visibilityFrom(req) ?? project.visibility,
+  };
+  const problems = projectProblems(req.db, draft);
+  if (Object.keys(problems).length) throw errors.validation(problems);
+  // The default branch must be a branch of the repository (an empty repository takes any name).
+  const branches = Object.keys(repositoryOf(req.db, project.id).branches);
+  const wantedBranch = req.input.default_branch ? String(req.input.default_branch) : undefined;
+  if (wantedBranch && branches.length && !branches.includes(wantedBranch)) {
+    throw errors.message(400, `Could not set the default branch. Do you have a branch named '${wantedBranch}' in your repository?`);
+  }
+  applyAvatar(req, project);
+  const topics = topicsFrom(req);
+  Object.assign(project, {
+    name: draft.name,
+    path: draft.path,
+    path_with_namespace: `${project.path_with_namespace.slice(0, project.path_with_namespace.lastIndexOf('/'))}/${draft.path}`,
+    visibility: draft.visibility,
+    ...settingsFrom(req),
+    updated_at: req.now().toISOString(),
+    ...(topics ? { topics } : {}),
+    ...(req.input.description !== undefined ? { description: req.input.description === null ? null : String(req.input.description) } : {}),
+    ...(req.input.default_branch ? { default_branch: String(req.input.default_branch) } : {}),
+  });
+  const archived = bool(req.input.archived);
+  if (archived !== undefined) project.archived = archived;
+  return ok(presentProject(req, project, { permissions: true }));
+}
+
+// State transitions: archive, delete, restore, transfer.
+
+/** Archive (true) or unarchive (false): 201 with the project. */
+const setArchived = (archived: boolean) => (req: SandboxRequest) => {
+  const project = projectFor(req, Role.maintainer);
+  project.archived = archived;
+  project.updated_at = req.now().toISOString();
+  return created(presentProject(req, project, { permissions: true }));
+};
+
+function deleteProject(req: SandboxRequest) {
+  const project = projectFor(req, Role.owner);
+  return deleteOrMark(req, project, { noun: 'Project', fullPath: project.path_with_namespace, delays: delaysDeletion(req, project), deleteNow: () => deleteProjectNow(req.db, project) });
+}
+
+function restoreProject(req: SandboxRequest) {
+  const project = projectFor(req, Role.owner);
+  unmarkDeletion(project, 'Project');
+  return created(presentProject(req, project, { permissions: true }));
+}
+
+/** Moves the project to another group or personal namespace (namespace: id or path). */
+function transferProject(req: SandboxRequest) {
+  const project = projectFor(req, Role.owner);
+  const user = requireUser(req);
+  if (req.input.namespace === undefined || req.input.namespace === '') throw errors.missing('namespace');
+  const target = namespaceFrom(req, req.input.namespace, user);
+  if (target.group && groupRole(req.db, user, target.group) < Role.maintainer) throw errors.forbidden();
+  if (target.id === project.namespace_id) throw errors.badRequest('Transfer failed: Project is already in this namespace.');
+  const problems = projectProblems(req.db, { ...project, namespace_id: target.id });
+  if (problems.name || problems.path) throw errors.badRequest('Transfer failed: Project with same name or path in target namespace already exists');
+  project.namespace_id = target.id;
+  project.path_with_namespace = `${target.group?.full_path ?? target.owner!.username}/${project.path}`;
+  return ok(presentProject(req, project, { permissions: true }));
+}
+
+// Sharing with groups.
+
+function shareProject(req: SandboxRequest) {
+  const project = projectFor(req, Role.maintainer);
+  const groupId = int(req.input.group_id, 'group_id');
+  if (groupId === undefined) throw errors.missing('group_id');
+  const access = int(req.input.group_access, 'group_access');
+  if (access === undefined) throw errors.missing('group_access');
+  if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
+  const group = findGroup(req.db, String(groupId));
+  if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
+  if (project.shared_with_groups?.some((l) => l.group_id === group.id)) throw errors.message(409, 'Project is already shared with this group');
+  const expiresAt = req.input.expires_at ? String(req.input.expires_at) : null;
+  const link = { group_id: group.id, group_access_level: access, expires_at: expiresAt };
+  project.shared_with_groups = [...(project.shared_with_groups ?? []), link];
+  return created({ id: project.shared_with_groups.length, project_id: project.id, group_id: group.id, group_access: access, expires_at: expiresAt });
+}
+
+function unshareProject(req: SandboxRequest) {
+  const project = projectFor(req, Role.maintainer);
+  const link = project.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
+  if (!link) throw errors.notFound('Group Link');
+  project.shared_with_groups = project.shared_with_groups!.filter((l) => l !== link);
+  return noContent();
+}
+
 export const projectsModule: SandboxModule = {
   routes(api) {
-    api.route(declared.routes.list, (req) => listProjects(req, projects(req.db)), { auth: 'optional' });
-
-    api.route(declared.routes.ofGroup, (req) => {
-      const group = groupFor(req, 0);
-      const ids = new Set([group.id, ...(bool(req.query.include_subgroups) ? descendantGroups(req.db, group.id).map((g) => g.id) : [])]);
-      const withShared = bool(req.query.with_shared) ?? true;
-      return listProjects(req, projects(req.db).filter((p) => ids.has(p.namespace_id) || (withShared && p.shared_with_groups?.some((l) => l.group_id === group.id))));
-    }, { auth: 'optional' });
-
-    api.route(declared.routes.sharedWithGroup, (req) => {
-      const group = groupFor(req, 0);
-      return listProjects(req, projects(req.db).filter((p) => p.shared_with_groups?.some((l) => l.group_id === group.id)));
-    }, { auth: 'optional' });
-
-    api.route(declared.routes.ofUser, (req) => {
-      const user = userFor(req);
-      return listProjects(req, projects(req.db).filter((p) => p.namespace_id === userNamespaceId(user)));
-    }, { auth: 'optional' });
-
-    api.route(declared.routes.get, (req) => {
-      const project = projectFor(req);
-      return ok(presentProject(req, project, { statistics: bool(req.query.statistics), permissions: true }));
-    }, { auth: 'optional' });
-
-    api.route(declared.routes.create, (req) => createProject(req, requireUser(req), undefined));
-
-    // Administrators create projects for other users, in their personal namespace by default.
-    api.route(declared.routes.createForUser, (req) => {
-      if (!requireUser(req).is_admin) throw errors.forbidden();
-      const owner = userFor(req);
-      return createProject(req, owner, req.input.namespace_id ?? userNamespaceId(owner));
-    });
-
-    api.route(declared.routes.update, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const draft = {
-        id: project.id,
-        name: req.input.name === undefined ? project.name : String(req.input.name),
-        path: req.input.path === undefined ? project.path : String(req.input.path),
-        namespace_id: project.namespace_id,
-        visibility: visibilityFrom(req) ?? project.visibility,
-      };
-      const problems = projectProblems(req.db, draft);
-      if (Object.keys(problems).length) throw errors.validation(problems);
-      // The default branch must be a branch of the repository (an empty repository takes any name).
-      const branches = Object.keys(repositoryOf(req.db, project.id).branches);
-      const wantedBranch = req.input.default_branch ? String(req.input.default_branch) : undefined;
-      if (wantedBranch && branches.length && !branches.includes(wantedBranch)) {
-        throw errors.message(400, `Could not set the default branch. Do you have a branch named '${wantedBranch}' in your repository?`);
-      }
-      applyAvatar(req, project);
-      const topics = topicsFrom(req);
-      Object.assign(project, {
-        name: draft.name,
-        path: draft.path,
-        path_with_namespace: `${project.path_with_namespace.slice(0, project.path_with_namespace.lastIndexOf('/'))}/${draft.path}`,
-        visibility: draft.visibility,
-        ...settingsFrom(req),
-        updated_at: req.now().toISOString(),
-        ...(topics ? { topics } : {}),
-        ...(req.input.description !== undefined ? { description: req.input.description === null ? null : String(req.input.description) } : {}),
-        ...(req.input.default_branch ? { default_branch: String(req.input.default_branch) } : {}),
-      });
-      const archived = bool(req.input.archived);
-      if (archived !== undefined) project.archived = archived;
-      return ok(presentProject(req, project, { permissions: true }));
-    });
-
-    for (const [action, archived] of [['archive', true], ['unarchive', false]] as const) {
-      api.route(declared.routes[action], (req) => {
-        const project = projectFor(req, Role.maintainer);
-        project.archived = archived;
-        project.updated_at = req.now().toISOString();
-        return created(presentProject(req, project, { permissions: true }));
-      });
-    }
-
-    api.route(declared.routes.delete, (req) => {
-      const project = projectFor(req, Role.owner);
-      return deleteOrMark(req, project, { noun: 'Project', fullPath: project.path_with_namespace, delays: delaysDeletion(req, project), deleteNow: () => deleteProjectNow(req.db, project) });
-    });
-
-    api.route(declared.routes.restore, (req) => {
-      const project = projectFor(req, Role.owner);
-      unmarkDeletion(project, 'Project');
-      return created(presentProject(req, project, { permissions: true }));
-    });
-
-    api.route(placement.share, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const groupId = int(req.input.group_id, 'group_id');
-      if (groupId === undefined) throw errors.missing('group_id');
-      const access = int(req.input.group_access, 'group_access');
-      if (access === undefined) throw errors.missing('group_access');
-      if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
-      const group = findGroup(req.db, String(groupId));
-      if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
-      if (project.shared_with_groups?.some((l) => l.group_id === group.id)) throw errors.message(409, 'Project is already shared with this group');
-      const expiresAt = req.input.expires_at ? String(req.input.expires_at) : null;
-      const link = { group_id: group.id, group_access_level: access, expires_at: expiresAt };
-      project.shared_with_groups = [...(project.shared_with_groups ?? []), link];
-      return created({ id: project.shared_with_groups.length, project_id: project.id, group_id: group.id, group_access: access, expires_at: expiresAt });
-    });
-
-    api.route(placement.unshare, (req) => {
-      const project = projectFor(req, Role.maintainer);
-      const link = project.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
-      if (!link) throw errors.notFound('Group Link');
-      project.shared_with_groups = project.shared_with_groups!.filter((l) => l !== link);
-      return noContent();
-    });
-
-    // Moves the project to another group or personal namespace (namespace: id or path).
-    api.route(declared.routes.transfer, (req) => {
-      const project = projectFor(req, Role.owner);
-      const user = requireUser(req);
-      if (req.input.namespace === undefined || req.input.namespace === '') throw errors.missing('namespace');
-      const target = namespaceFrom(req, req.input.namespace, user);
-      if (target.group && groupRole(req.db, user, target.group) < Role.maintainer) throw errors.forbidden();
-      if (target.id === project.namespace_id) throw errors.badRequest('Transfer failed: Project is already in this namespace.');
-      const problems = projectProblems(req.db, { ...project, namespace_id: target.id });
-      if (problems.name || problems.path) throw errors.badRequest('Transfer failed: Project with same name or path in target namespace already exists');
-      project.namespace_id = target.id;
-      project.path_with_namespace = `${target.group?.full_path ?? target.owner!.username}/${project.path}`;
-      return ok(presentProject(req, project, { permissions: true }));
-    });
-
-    // The groups of a project: its group and that group's ancestors (and, with with_shared, the groups it is shared with).
-    api.route(declaredGroups.routes.ofProject, (req) => {
-      const project = projectFor(req);
-      const own = groupChain(req.db, projectGroup(req.db, project)?.id ?? null);
-      const shared = bool(req.query.with_shared) ? (project.shared_with_groups ?? []).map((l) => groupById(req.db, l.group_id)).filter((g): g is Group => Boolean(g)) : [];
-      let list = [...own, ...shared.filter((g) => !own.includes(g))];
-      if (req.query.search) list = list.filter((g) => matches(req.query.search, g.name, g.path));
-      return paginate(req, list, { present: (g) => presentGroup(req, g) });
-    });
+    const { routes } = declared;
+    // Reads
+    api.route(routes.list, (req) => listProjects(req, projects(req.db)), { auth: 'optional' });
+    api.route(routes.ofGroup, listOfGroup, { auth: 'optional' });
+    api.route(routes.sharedWithGroup, listSharedWithGroup, { auth: 'optional' });
+    api.route(routes.ofUser, listOfUser, { auth: 'optional' });
+    api.route(routes.get, getProject, { auth: 'optional' });
+    api.route(declaredGroups.routes.ofProject, groupsOfProject);
+    // Writes
+    api.route(routes.create, (req) => createProject(req, requireUser(req), undefined));
+    api.route(routes.createForUser, createForUser);
+    api.route(routes.update, updateProject);
+    // State transitions
+    api.route(routes.archive, setArchived(true));
+    api.route(routes.unarchive, setArchived(false));
+    api.route(routes.delete, deleteProject);
+    api.route(routes.restore, restoreProject);
+    api.route(routes.transfer, transferProject);
+    // Sharing with groups
+    api.route(placement.share, shareProject);
+    api.route(placement.unshare, unshareProject);
   },
 };
