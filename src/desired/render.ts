@@ -150,7 +150,7 @@ export function planText(plan: Plan, paint: Paint = noPaint, failureLine: (failu
   if (plan.leftAlone) {
     lines.push(
       plan.prune === 'all'
-        ? `${plural(plan.leftAlone, 'object')} not in the file could not be deleted by forgectl and were left alone.`
+        ? `${plural(plan.leftAlone, 'object')} not in the file ${plan.leftAlone === 1 ? 'was' : 'were'} left alone: forgectl does not delete ${plan.leftAlone === 1 ? 'it' : 'them'}, even with prune: all (a default branch's protection is one).`
         : `${plural(plan.leftAlone, 'object')} not in the file ${plan.leftAlone === 1 ? 'was' : 'were'} left alone: prune: managed deletes only what forgectl created.`,
     );
   }

@@ -344,6 +344,12 @@ instance:
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it('says which objects prune: all leaves alone, in words that agree with their number', async () => {
+    const plan = await cli(['plan', '-f', file('prune-all.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    protected_branches: []\n')]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("1 object not in the file was left alone: forgectl does not delete it, even with prune: all (a default branch's protection is one).\n");
+  });
+
   it('export refuses -o csv and -o ndjson (a desired-state file is one document) before anything is sent', async () => {
     sandbox.clearRequests();
     for (const format of ['csv', 'ndjson']) {
