@@ -410,6 +410,8 @@ instance:
     const failed = await cli(['apply', '-f', desired, '--yes']);
     expect(failed.code).toBe(9);
     expect(failed.stdout).toContain('the old secure file "release.keystore" was put back as it was');
+    // The summary names where it failed, as every fleet run does.
+    expect(failed.stderr).toMatch(/^attention: Applied: 0 done, 1 failed\. Failed: acme\/[\w/-]+$/m);
     const kept = sandbox.db.table<{ name: string; data: string }>('secure_files').filter((f) => f.name === 'release.keystore');
     expect(kept.map((f) => Buffer.from(f.data, 'base64').toString())).toEqual(['keystore v1']);
     expect((await cli(['plan', '-f', desired])).stdout).toContain('-/+ secure file "release.keystore"');

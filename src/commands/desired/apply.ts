@@ -14,6 +14,7 @@ import { ResultWithExit } from '../../output/result.js';
 import { writeFileAtomically } from '../../files.js';
 import { selectProjects } from '../../fleet/select.js';
 import { emptyShardLine, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
+import { namedFew } from '../../fleet/run.js';
 import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
 
@@ -84,7 +85,9 @@ export default defineCommand<Options>({
       const line = `${ctx.globals.dryRun ? 'Dry run' : 'Applied'}: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;
       if (summary.failed || summary.skippedPrunes || summary.violations || failures.length) {
         result.exitCode = ExitCode.attention;
-        result.message = `attention: ${line}`;
+        // Which projects and groups to look at (and rerun with --projects-file): named, as every fleet run names them.
+        const failedIn = [...failures.map((failure) => failure.owner), ...summary.failedOwners].map((owner) => owner.path || 'the instance');
+        result.message = `attention: ${line}${failedIn.length ? ` Failed: ${namedFew([...new Set(failedIn)])}` : ''}`;
       } else if (!ctx.io.options.quiet) result.message = line; // after the output (a table comes whole at the end)
     }
     return Object.assign(result, { result: settle() });
