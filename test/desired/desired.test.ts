@@ -344,6 +344,18 @@ instance:
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it('a section of a paid tier refused while planning says so (the tier or the role), beside the refusal', async () => {
+    const desired = file('tier.yaml', 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 30}\n');
+    sandbox.fault({ method: 'GET', path: 'acme%2Fweb/push_rule$', status: 403, times: 10 });
+    try {
+      const plan = await cli(['plan', '-f', desired]);
+      expect(plan.code).toBe(9);
+      expect(plan.stdout).toContain('could not read project acme/web (push_rule): 403 Injected fault (GET /projects/acme%2Fweb/push_rule → 403); push_rule needs premium, and a role that may read it\n');
+    } finally {
+      sandbox.faults.clear();
+    }
+  });
+
   it('says which objects prune: all leaves alone, in words that agree with their number', async () => {
     const plan = await cli(['plan', '-f', file('prune-all.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    protected_branches: []\n')]);
     expect(plan.code, plan.stderr).toBe(0);
