@@ -469,6 +469,8 @@ export function writeSecretFile(path: string, text: string): void {
  */
 export async function saveTokenToProfile(configDir: string, profile: string, token: string, instance: string): Promise<void> {
   const existing = readConfig(configDir).profiles[profile];
+  // The profile's token is sent to the profile's URL: never a token of another instance (tokens recover --save-to-profile).
+  if (existing?.url && instanceIdentity(existing.url) !== instanceIdentity(instance)) throw new Error(`it is for ${normalizeBaseUrl(existing.url).rootUrl}, and the token is of ${instance}`);
   await saveProfileToken(configDir, profile, token, { storage: 'same', url: instance, tokenType: 'private', replaceCommand: true }, existing);
 }
 
