@@ -139,6 +139,40 @@ describe('access report --group and --project', () => {
     expect(csv.stdout.split(/\r?\n/)[0]).toBe('place,place_type,user,role,via,source,shared_via,expires_at,created_by,effective,findings');
   });
 
+  it('does not pass --fail-on external it could not check: the service tells administrators only who is external', async () => {
+    const maintainer = { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } };
+    const rows = await sandbox.run(['access', 'report', '--project', 'acme/web', '-o', 'json'], maintainer);
+    expect(rows.code, rows.stderr).toBe(0);
+    // Not said is not "no": the rows of the others leave it open (the caller's own record says it).
+    const said = (rows.json() as Array<{ user: string; external: boolean | null }>).filter((row) => row.user !== 'maintainer-of-acme');
+    expect(new Set(said.map((row) => row.external))).toEqual(new Set([null]));
+    const gate = await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'expired,external'], maintainer);
+    expect(gate.code).toBe(4);
+    expect(gate.stdout).toMatch(/^acme\/web\tproject\t/m);
+    expect(gate.stderr).not.toContain('none is');
+    expect(gate.stderr).toMatch(/^error: --fail-on external was not checked: the service tells administrators only whether a user is external/m);
+    expect(gate.stderr).toMatch(/^hint: run it with an administrator's token/m);
+    // What it can check still gates: owner needs no administrator.
+    expect((await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'owner'], maintainer)).code).toBe(9);
+  });
+
+  it('names a group shared here that the token cannot read, reports the rest, and exits 9: an incomplete audit does not pass', async () => {
+    const maintainer = sandbox.tokenWithRole('maintainer');
+    const vault = await made(sandbox, '/groups', { name: 'Vault', path: 'vault' });
+    const app = await made(sandbox, '/projects', { name: 'app', path: 'app', namespace_id: vault.id });
+    const hidden = await made(sandbox, '/groups', { name: 'Hidden', path: 'hidden' });
+    await made(sandbox, `/groups/${vault.id}/members`, { user_id: id('maintainer-of-acme'), access_level: 40 });
+    await made(sandbox, `/projects/${app.id}/share`, { group_id: hidden.id, group_access: 30 });
+    const result = await sandbox.run(['access', 'report', '--project', 'vault/app', '-o', 'json'], { env: { FORGECTL_TOKEN: maintainer } });
+    expect(result.code, result.stderr).toBe(9);
+    expect((result.json() as Row[]).map((row) => `${row.user} ${row.via}`)).toEqual(['maintainer-of-acme inherited', 'root inherited']);
+    expect(result.stderr).toContain('attention: 2 ways in for 2 users to 1 group or project; not counted: the members of hidden, shared here but hidden from this token\n');
+    // An administrator reads the group: the share's members are there, and nothing is missing.
+    const admin = await sandbox.run(['access', 'report', '--project', 'vault/app', '-o', 'json']);
+    expect(admin.code, admin.stderr).toBe(0);
+    expect((admin.json() as Row[]).filter((row) => row.via === 'shared').map((row) => `${row.user} ${row.source}`)).toEqual(['root hidden']);
+  });
+
   it('refuses what does not go together before sending anything (exit 2)', async () => {
     sandbox.clearRequests();
     for (const args of [[], ['--user', 'priya', '--group', 'acme'], ['--project', 'acme/api', '--recursive'], ['--group', 'acme', '--fail-on', 'owner,stale'], ['--user', 'priya', '--as-desired'], ['--group', 'acme', '--as-desired', '-o', 'csv']]) {

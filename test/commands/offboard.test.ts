@@ -4,6 +4,7 @@
  * refuses without confirmation off a terminal, then leaves the user blocked with no membership, token or key; a
  * second run has nothing to do; a group the user alone owns is named and handed over with --transfer-to.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/sandbox/model.js';
 import { useTestSandbox } from '../helpers/cli.js';
@@ -46,6 +47,14 @@ describe('users offboard', () => {
     const dry = await sandbox.run(['users', 'offboard', 'leaver', '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json()).toEqual(rows);
+    // At a terminal the table is the plan: its steps are not listed on stderr as well.
+    for (const flag of ['--plan-only', '--dry-run']) {
+      const shown = await sandbox.run(['users', 'offboard', 'leaver', flag], { tty: true });
+      expect(stripVTControlCharacters(shown.stdout)).toMatch(/^action +target +status +detail/m);
+      expect(shown.stdout).toContain('remove-membership');
+      expect(shown.stderr).toContain('Offboarding leaver (Leaving leaver), active:\n');
+      expect(shown.stderr, flag).not.toContain('remove-membership');
+    }
     expect(writes()).toEqual([]);
   });
 

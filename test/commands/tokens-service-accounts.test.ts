@@ -46,7 +46,10 @@ describe('an instance service account\'s tokens', () => {
     const listed = await sandbox.run(['tokens', 'list', '--service-account', 'svc-tokens', '-o', 'json']);
     expect(listed.json().map((t: { id: number }) => t.id)).toEqual([token.id]);
     expect(listed.stdout).not.toContain(token.token);
-    expect((await sandbox.run(['tokens', 'get', String(token.id), '--service-account', String(account.id), '-o', 'json'])).json()).toMatchObject({ id: token.id, user_id: account.id });
+    const got = (await sandbox.run(['tokens', 'get', String(token.id), '--service-account', String(account.id), '-o', 'json'])).json();
+    expect(got).toMatchObject({ id: token.id, user_id: account.id });
+    // A personal token has no access level: no empty name for one the service never gave.
+    for (const record of [listed.json()[0], got]) expect(record).not.toHaveProperty('access_level_name');
     // Another user's token is not this account's (exit 5, naming the list).
     const other = await sandbox.run(['tokens', 'get', String(token.id), '--service-account', 'service_account_deploy']);
     expect(other.code).toBe(5);
@@ -147,6 +150,8 @@ describe('tokens audit covers service accounts\' tokens', () => {
     const rows = audit.json() as Array<{ id: number; source: string; fix: string; user_id: number }>;
     expect(rows.find((r) => r.id === token.id)).toMatchObject({ source: 'service account svc-audited', fix: `forgectl tokens rotate ${token.id} --service-account svc-audited --expires-in 90d --yes` });
     expect(rows.find((r) => r.id === groupToken.id)).toMatchObject({ source: 'service account acme-audited of group acme', user_id: group.id });
+    // A personal token has no access level: null, not an empty name.
+    expect(rows.find((r) => r.id === token.id)).toMatchObject({ access_level_name: null });
     expect(audit.stderr).toMatch(/the tokens of \d+ service accounts/);
 
     const byGroup = await sandbox.run(['tokens', 'audit', '--group', 'acme', '--no-personal', '--expiring-within', '40d', '-o', 'json']);

@@ -487,6 +487,16 @@ describe('tokens audit', () => {
     expect((await sandbox.run(['tokens', 'audit', '--expiring-within', 'soon'])).code).toBe(2);
   });
 
+  it('names whose each personal token is when an administrator\'s list holds other users\' tokens', async () => {
+    const bobs = await sandbox.run(['tokens', 'create', '--personal', '--user', 'bob', '--name', 'bob-laptop', '--scopes', 'read_api', '--expires-at', day(3), '-o', 'json']);
+    const roots = await sandbox.run(['tokens', 'create', '--personal', '--user', 'root', '--name', 'root-script', '--scopes', 'read_api', '--expires-at', day(3), '-o', 'json']);
+    const found = await sandbox.run(['tokens', 'audit', '--expiring-within', '4d', '-o', 'json']);
+    expect(found.code, found.stderr).toBe(9);
+    const rows = found.json<Array<{ id: number; source: string }>>();
+    expect(rows.find((r) => r.id === bobs.json().id)).toMatchObject({ source: 'personal, of bob' });
+    expect(rows.find((r) => r.id === roots.json().id)).toMatchObject({ source: 'personal' });
+  });
+
   it('refuses options that do not go together before anything is sent', async () => {
     sandbox.clearRequests();
     for (const [argv, message] of [

@@ -119,6 +119,14 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   const clearFaults = () => fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
   const requests = async (): Promise<Array<{ method: string; path: string }>> => (await fetch(`${sandbox!.url}/-/sandbox/requests`)).json() as never;
   const clearRequests = () => fetch(`${sandbox!.url}/-/sandbox/requests`, { method: 'DELETE' });
+  /** The sandbox's API as its administrator, for what a case sets up and checks. */
+  const rootApi = (): SandboxApi => ({
+    call: async (method, path, body) => {
+      const response = await fetch(`${sandbox!.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await response.text();
+      return Object.assign({ status: response.status, body: text ? JSON.parse(text) : undefined }, { headers: response.headers, text });
+    },
+  });
   /** A case that needs this Node (skipped, saying why, where it cannot be had), maybe a pseudo-terminal and programs. */
   const live = (name: string, test: () => Promise<void>, options: { timeout?: number; terminal?: boolean; programs?: ProgramName[] } = {}) =>
     it(name, async (context) => {
@@ -465,13 +473,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   });
 
   live('users offboard: refused unconfirmed off a terminal, then blocked with nothing left; a second run has nothing to do; one killed after its first removal is finished by the next', async () => {
-    const api: SandboxApi = {
-      call: async (method, path, body) => {
-        const response = await fetch(`${sandbox!.url}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-        const text = await response.text();
-        return Object.assign({ status: response.status, body: text ? JSON.parse(text) : undefined }, { headers: response.headers, text });
-      },
-    };
+    const api = rootApi();
     const name = `e2e-leaver-${version.split('.')[0]}`;
     const user = await departingUser(api, name);
     await clearRequests();
@@ -500,6 +502,19 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(finished.code, finished.stderr).toBe(0);
     expect(await leftOf(api, killed.id)).toEqual(OFFBOARDED);
   });
+
+  live('users offboard --plan-only at a terminal shows each step once (the table), and refuses the caller\'s own account', async () => {
+    const api = rootApi();
+    const name = `e2e-planned-${version.split('.')[0]}`;
+    await departingUser(api, name);
+    const shown = await onTerminal(`forgectl users offboard ${name} --plan-only`);
+    expect(shown.code, shown.stdout).toBe(9);
+    expect(shown.stdout).toContain(`Offboarding ${name}`);
+    expect(shown.stdout.match(/remove-membership/g)).toHaveLength(3);
+    const self = await onTerminal('forgectl users ban root --yes');
+    expect(self.stdout).toContain("error: you cannot ban yourself: the token in use is root's own");
+    expect((await api.call('GET', '/users/1')).body.state).toBe('active');
+  }, { terminal: true });
 
   live('one member\'s failure is an error with its hint; a private key is refused unsent; masked values read masked; a runner token and a new access token go 0600', async () => {
     const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);

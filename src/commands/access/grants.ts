@@ -60,6 +60,7 @@ export interface AccessRow {
   expires_at: string | null;
   created_by: string | null;
   created_at: string | null;
+  /** Whether the user is external; null when the service did not say (it tells administrators only). */
   external: boolean | null;
   /** This way gives the user's access there (the highest of the ways still in force). */
   effective: boolean;
@@ -113,7 +114,7 @@ export function grant(place: Place, member: Membership, way: Way): AccessRow {
  * the first such row on a tie), the user's `external` flag, and the conditions each meets; sorted by place, user,
  * the effective row first.
  */
-export function complete(rows: AccessRow[], external: Map<number, boolean>, today: string): AccessRow[] {
+export function complete(rows: AccessRow[], external: Map<number, boolean | null>, today: string): AccessRow[] {
   const live = (row: AccessRow): boolean => !row.expires_at || row.expires_at >= today;
   const best = new Map<string, AccessRow>();
   for (const row of rows) {

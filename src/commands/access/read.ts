@@ -27,9 +27,11 @@ export const projectPlace = (project: ProjectRecord): Place => ({
  * lists — at most `concurrency` of them at once, whoever asks (the places read side by side, the users of a place).
  */
 export class AccessReader {
+  /** The groups shared with a place that the caller cannot read: the ways in through them are not in the report. */
+  readonly unreadable = new Set<string>();
   private readonly groups = new Map<string, Promise<Place>>();
   private readonly members = new Map<string, Promise<Membership[]>>();
-  private readonly externals = new Map<number, Promise<boolean>>();
+  private readonly externals = new Map<number, Promise<boolean | null>>();
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 
@@ -65,13 +67,19 @@ export class AccessReader {
     return kind === 'project' ? read() : this.once(this.members, `${kind} ${id}`, read);
   }
 
-  /** Whether a user is external (who may see only what they are a member of). */
-  external(userId: number): Promise<boolean> {
-    return this.once(this.externals, userId, async () => (await this.limited(() => this.ctx.api.call<{ external?: boolean }>(users.routes.get, { user: userId }))).external === true);
+  /**
+   * Whether a user is external (who may see only what they are a member of); null when the service does not say,
+   * as it says it to administrators only.
+   */
+  external(userId: number): Promise<boolean | null> {
+    return this.once(this.externals, userId, async () => {
+      const { external } = await this.limited(() => this.ctx.api.call<{ external?: boolean }>(users.routes.get, { user: userId }));
+      return typeof external === 'boolean' ? external : null;
+    });
   }
 
-  /** Whether each of these users is external. */
-  async externalOf(userIds: number[]): Promise<Map<number, boolean>> {
+  /** Whether each of these users is external (null: not said). */
+  async externalOf(userIds: number[]): Promise<Map<number, boolean | null>> {
     const ids = [...new Set(userIds)];
     const flags = await Promise.all(ids.map((id) => this.external(id)));
     return new Map(ids.map((id, i) => [id, flags[i]]));

@@ -5,6 +5,7 @@ import { Progress } from '../../fleet/progress.js';
 import { startBudget } from '../../fleet/shard.js';
 import { ResultWithExit, Summarised, TextResult } from '../../output/result.js';
 import { parseChoiceList, plural } from '../../parse.js';
+import { someOf } from '../../resources/users/shared.js';
 import { SCHEMA_MODELINE } from '../../desired/export.js';
 import { complete, CONDITIONS, type AccessRow, type Condition, type Place } from './grants.js';
 import { desiredMembers } from './as-desired.js';
@@ -37,7 +38,7 @@ export default defineCommand<Options>({
     'enforce on, for a review-then-apply cycle with plan and apply. Reads --concurrency lists at a time through one',
     'rate limit (--rate-limit), with progress at a terminal.',
   ].join(' '),
-  exits: { 9: 'a row meets a --fail-on condition' },
+  exits: { 4: '--fail-on external without an administrator\'s token (the service does not say who is external)', 9: 'a row meets a --fail-on condition, or a group shared here could not be read' },
   examples: [
     'forgectl access report --user priya',
     'forgectl access report --group acme --recursive -o csv > acme-access.csv',
@@ -99,11 +100,11 @@ async function placesReport({ ctx, reader, concurrency, today, tally }: Run, opt
   }
   // The rows stream out as they are read; the first is awaited here, so that a matrix with none says only that.
   const first = await rows.next();
-  if (first.done) return tally.nothing();
+  if (first.done && !reader.unreadable.size) return tally.nothing();
   const streamed = async function* (): AsyncGenerator<AccessRow> {
-    yield tally.add(first.value);
+    if (!first.done) yield tally.add(first.value);
     for await (const row of { [Symbol.asyncIterator]: () => rows }) yield tally.add(row);
-    tally.settle(ctx, result);
+    tally.settle(ctx, result, reader.unreadable);
   };
   const result = new ResultWithExit(streamed(), ExitCode.ok);
   return result;
@@ -141,6 +142,8 @@ class Tally {
   private readonly users = new Set<number>();
   private readonly places = new Set<string>();
   private readonly found = new Map<Condition, number>();
+  /** The users whose external flag the service did not say (it says it to administrators only). */
+  private readonly unsaid = new Set<number>();
 
   constructor(
     private readonly failOn: Condition[],
@@ -152,6 +155,7 @@ class Tally {
     this.count++;
     this.users.add(row.user_id);
     this.places.add(`${row.place_type} ${row.place}`);
+    if (row.external === null) this.unsaid.add(row.user_id);
     for (const condition of this.failOn) if (row.findings.includes(condition)) this.found.set(condition, (this.found.get(condition) ?? 0) + 1);
     return row;
   }
@@ -164,9 +168,21 @@ class Tally {
     return new Summarised([], this.withNone(NOTHING));
   }
 
-  /** The summary on stderr, or exit 9 naming what was found. */
-  settle(ctx: Context, result: ResultWithExit): ResultWithExit {
-    const summary = `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}`;
+  /** The summary on stderr, or exit 9 naming what was found (or what could not be read: `unreadable` groups). */
+  settle(ctx: Context, result: ResultWithExit, unreadable = new Set<string>()): ResultWithExit {
+    const counted = this.count ? `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}` : NOTHING;
+    const summary = unreadable.size ? `${counted}; not counted: the members of ${someOf([...unreadable])}, shared here but hidden from this token` : counted;
+    // An audit gate that could not look passes nothing: "none is external" would be a claim never checked.
+    if (this.failOn.includes('external') && this.unsaid.size) {
+      result.exitCode = ExitCode.auth;
+      result.message = `error: --fail-on external was not checked: the service tells administrators only whether a user is external (${plural(this.unsaid.size, 'user')} not said; ${summary})\nhint: run it with an administrator's token, or leave external out of --fail-on`;
+      return result;
+    }
+    if (unreadable.size && !this.found.size) {
+      result.exitCode = ExitCode.attention;
+      result.message = `attention: ${summary}\nhint: an administrator's token reads every group`;
+      return result;
+    }
     if (!this.found.size) {
       ctx.io.note(this.withNone(summary));
       return result;

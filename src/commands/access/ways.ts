@@ -1,4 +1,5 @@
-import type { Membership, Place, Way } from './grants.js';
+import { ApiError } from '../../errors.js';
+import type { Link, Membership, Place, Way } from './grants.js';
 import type { AccessReader } from './read.js';
 
 /**
@@ -31,7 +32,7 @@ export class Ways {
         }
         for (const group of chain) {
           for (const link of group.links) {
-            for (const member of await this.reader.direct('group', link.group_id)) entries.push([member, { via: 'shared', source: link.group_full_path, links: [{ on: group.path, link }] }]);
+            for (const member of await this.shared(link, () => this.reader.direct('group', link.group_id))) entries.push([member, { via: 'shared', source: link.group_full_path, links: [{ on: group.path, link }] }]);
           }
         }
         return entries;
@@ -46,17 +47,36 @@ export class Ways {
     if (project.parentId !== null) {
       for (const [member, way] of await this.intoGroup(project.parentId)) entries.push([member, way.via === 'direct' ? { ...way, via: 'inherited' } : way]);
     }
-    for (const link of project.links) {
-      const outer = { on: project.path, link };
-      for (const group of await this.reader.chain(link.group_id)) {
-        for (const member of await this.reader.direct('group', group.id)) entries.push([member, { via: 'shared', source: group.path, links: [outer] }]);
-      }
-      for (const inner of (await this.reader.group(link.group_id)).links) {
-        for (const member of await this.reader.direct('group', inner.group_id)) {
-          entries.push([member, { via: 'shared', source: inner.group_full_path, links: [outer, { on: link.group_full_path, link: inner }] }]);
-        }
+    for (const link of project.links) entries.push(...(await this.shared(link, () => this.throughLink(project, link))));
+    return entries;
+  }
+
+  /** The members of the groups a project is shared with through one link: the group, the groups above it, and the groups it is shared with in turn. */
+  private async throughLink(project: Place, link: Link): Promise<Entry[]> {
+    const entries: Entry[] = [];
+    const outer = { on: project.path, link };
+    for (const group of await this.reader.chain(link.group_id)) {
+      for (const member of await this.reader.direct('group', group.id)) entries.push([member, { via: 'shared', source: group.path, links: [outer] }]);
+    }
+    for (const inner of (await this.reader.group(link.group_id)).links) {
+      for (const member of await this.shared(inner, () => this.reader.direct('group', inner.group_id))) {
+        entries.push([member, { via: 'shared', source: inner.group_full_path, links: [outer, { on: link.group_full_path, link: inner }] }]);
       }
     }
     return entries;
+  }
+
+  /**
+   * What a share leads to, or nothing when the shared group is hidden from the caller (a private group a place was
+   * shared with answers 404 to those outside it): the report names it instead of stopping.
+   */
+  private async shared<T>(link: Link, read: () => Promise<T[]>): Promise<T[]> {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403)) throw error;
+      this.reader.unreadable.add(link.group_full_path);
+      return [];
+    }
   }
 }

@@ -105,15 +105,18 @@ function cannotRows(found: Survey): Row[] {
   }));
 }
 
-/** The plan, on stderr, before anything is asked or sent. */
-function showPlan(ctx: Context, found: Survey, steps: Step[], cannot: Row[]): void {
+/**
+ * The plan, on stderr, before anything is asked or sent; its steps are left to the table when the table on the same
+ * terminal is the plan itself (`listed`: --plan-only and --dry-run), where they would be shown twice.
+ */
+function showPlan(ctx: Context, found: Survey, steps: Step[], cannot: Row[], listed: boolean): void {
   ctx.io.note(`Offboarding ${userWords(found.user)}, ${found.user.state}:`);
-  for (const { row } of steps) ctx.io.note(`  ${row.action} ${row.target}${row.detail ? ` — ${row.detail}` : ''}`);
+  if (!listed) for (const { row } of steps) ctx.io.note(`  ${row.action} ${row.target}${row.detail ? ` — ${row.detail}` : ''}`);
   if (!steps.length) ctx.io.note('  nothing to change');
   if (found.personalProjects.length) {
     ctx.io.note(`Stays: ${plural(found.personalProjects.length, 'personal project')} (${someOf(found.personalProjects)}), with the account; forgectl users delete removes them`);
   }
-  if (cannot.length) {
+  if (cannot.length && !listed) {
     ctx.io.note('Cannot be done:');
     for (const row of cannot) ctx.io.note(`  ${row.target}: ${row.detail}`);
   }
@@ -180,7 +183,7 @@ export default defineCommand<Options>({
     const found = await survey(ctx, { user: opts.user, mode: opts.mode, keep: opts.keep ?? [], transferTo: opts.transferTo });
     const steps = stepsOf(found);
     const cannot = cannotRows(found);
-    showPlan(ctx, found, steps, cannot);
+    showPlan(ctx, found, steps, cannot, Boolean(opts.planOnly || ctx.globals.dryRun) && ctx.format === 'table' && ctx.io.stdoutIsTTY);
     const plan = [...steps.map((s) => s.row), ...cannot];
     if (opts.planOnly) return steps.length || cannot.length ? new ResultWithExit(plan, ExitCode.attention, `attention: ${plural(steps.length, 'change')} to make${cannot.length ? `, ${cannot.length} that cannot be made` : ''}`) : nothing(ctx);
     if (ctx.globals.dryRun) return plan;

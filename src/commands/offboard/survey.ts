@@ -9,8 +9,7 @@ import { projects } from '../../resources/projects/resource.js';
 import { gpgKeys as gpgKeyRoutes } from '../../resources/gpg-keys/resource.js';
 import { sshKeys as sshKeyRoutes } from '../../resources/keys/resource.js';
 import { accessTokens, impersonationTokens } from '../../resources/access-tokens/resource.js';
-import { users } from '../../resources/users/resource.js';
-import { directMemberships, isSoleOwner, personalProjects, userRecord, type UserRecord } from '../../resources/users/shared.js';
+import { directMemberships, isSoleOwner, notYourself, personalProjects, userRecord, type UserRecord } from '../../resources/users/shared.js';
 
 /**
  * What an offboarding finds before it changes anything: the user and their state, every direct membership (with the
@@ -151,8 +150,7 @@ function topmost(sole: MembershipItem[]): MembershipItem[] {
 export async function survey(ctx: Context, given: { user: string; mode: Mode; keep: Part[]; transferTo?: string }): Promise<Survey> {
   const { api } = ctx;
   const user = await userRecord(ctx, given.user);
-  const caller = await api.call<{ id: number }>(users.routes.current, {});
-  if (caller.id === user.id) throw new UsageError('you cannot offboard yourself: the service does not let a token block its own user', 'run it with the token of another administrator');
+  await notYourself(ctx, user, 'offboard');
   const changeState = stateChange(user, given.mode, ctx.now());
   const heir = await heirOf(ctx, given.transferTo, user);
   const keep = new Set(given.keep);

@@ -154,8 +154,10 @@ export default defineCommand<Options>({
     // A shard of a parallel job reads its part of the instance's groups and projects; the first also the caller's own lists.
     const shard = opts.instance ? resolveShard(opts, ctx.env) : undefined;
     const first = !shard || shard.index === 1;
+    let caller: number | undefined;
     try {
       const self = await ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
+      caller = self.user_id;
       // Other shards only know it, so that it is not shown again under the project or group that holds it.
       if (first) {
         findings.rotateSelf = await rotateSelfOf(ctx);
@@ -178,6 +180,7 @@ export default defineCommand<Options>({
     }
     const unreadable = await readLists(ctx, lists, concurrency, findings, Boolean(opts.instance));
     for (const line of unreadable) ctx.io.warn(`could not read the tokens of ${line}`);
+    await nameOwners(ctx, findings.rows(), caller);
     return auditResult(ctx, findings, { what: findings.words(expiring, opts.unusedFor), scope: opts.instance ? instanceScope(lists) : '', unreadable: unreadable.length });
   },
 });
@@ -237,6 +240,19 @@ async function readLists(ctx: Context, lists: TokenList[], concurrency: number, 
     }
   }
   return unreadable;
+}
+
+/**
+ * "personal, of dana": whose each personal token found is, where it is not the caller's (an administrator's personal
+ * list holds every user's); one read per owner, of the tokens found only.
+ */
+async function nameOwners(ctx: Context, rows: Array<Record<string, unknown>>, caller: number | undefined): Promise<void> {
+  const names = new Map<number, Promise<string>>();
+  for (const row of rows.filter((r) => r.source === 'personal' && typeof r.user_id === 'number' && r.user_id !== caller)) {
+    const id = row.user_id as number;
+    if (!names.has(id)) names.set(id, ctx.api.call<{ username: string }>(users.routes.get, { user: id }).then((user) => user.username));
+    row.source = `personal, of ${await names.get(id)}`;
+  }
 }
 
 /**
@@ -340,7 +356,7 @@ class Findings {
       id: token.id,
       name: token.name,
       scopes: token.scopes,
-      access_level_name: accessLevelName(token.access_level),
+      access_level_name: token.access_level === undefined ? null : accessLevelName(token.access_level),
       user_id: token.user_id,
       self,
       fix: fixFor(list, token, unused, this.rotateSelf),

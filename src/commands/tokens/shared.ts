@@ -309,9 +309,12 @@ export function daysLeft(expiresAt: string, now: Date): number {
   return Math.round((Date.parse(`${expiresAt.slice(0, 10)}T00:00:00Z`) - Date.parse(`${isoDay(now)}T00:00:00Z`)) / DAY_MS);
 }
 
-/** Adds the access level by name beside the number (lists and tables show the name). */
-export function withLevelName<T extends Record<string, unknown>>(record: T): T & { access_level_name: string } {
-  return { ...record, access_level_name: accessLevelName(record.access_level as number | undefined) };
+/**
+ * Adds the access level by name beside the number (lists and tables show the name); a personal token has no level,
+ * so nothing is added to it (an empty name would read as a level the service never gave).
+ */
+export function withLevelName<T extends Record<string, unknown>>(record: T): T & { access_level_name?: string } {
+  return typeof record.access_level === 'number' ? { ...record, access_level_name: accessLevelName(record.access_level) } : record;
 }
 
 export const tokenColumns = ['id', 'name', 'scopes', 'access_level_name', 'active', 'expires_at', 'last_used_at'];

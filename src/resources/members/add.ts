@@ -2,7 +2,7 @@ import { members } from './resource.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { accessLevelName, checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberFields, memberWords, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
+import { eachUser, explained, memberFields, memberWords, placeFlag, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel: number; expiresAt?: string };
 
@@ -30,7 +30,7 @@ export default defineCommand<Opts>({
     return eachUser(users, async (user) => {
       const added = await ctx.api.call(routeOf(resource, 'create'), { ...params, user_id: user.id, access_level: opts.accessLevel, expires_at: opts.expiresAt }).catch((error: unknown) => {
         throw explained(error, {
-          409: `${user.username} is a member of ${where} already; change the access level with: forgectl members update ${user.username} --${params.project === undefined ? `group ${String(params.group)}` : `project ${String(params.project)}`} --access-level ${accessLevelName(opts.accessLevel)}`,
+          409: `${user.username} is a member of ${where} already; change the access level with: forgectl members update ${user.username} ${placeFlag(params)} --access-level ${accessLevelName(opts.accessLevel)}`,
           403: opts.accessLevel === Role.owner ? 'only an Owner adds owners' : `adding members needs the Maintainer role in ${where}`,
         });
       });

@@ -118,6 +118,18 @@ describe('members', () => {
     expect((await sandbox.run(['members', 'update', 'user2', '--group', 'acme'])).code).toBe(2);
   });
 
+  it('says who is not a direct member when updating one whose access comes from a group above, and what to do', async () => {
+    // alice is a Maintainer of acme: she reaches acme/web through it, and has no membership of it to change.
+    const level = await sandbox.run(['members', 'update', 'alice', '--project', 'acme/web', '--access-level', 'owner']);
+    expect(level.code).toBe(5);
+    expect(level.stderr).toMatch(/^error: alice is not a direct member of project acme\/web \(PUT \/projects\/acme%2Fweb\/members\/\d+ → 404\)\n/);
+    expect(level.stderr).toContain('hint: access inherited from a group above is changed there, or given here with: forgectl members add alice --project acme/web --access-level owner\n');
+    const expiry = await sandbox.run(['members', 'update', 'alice', '--project', 'acme/web', '--expires-at', '2032-02-02']);
+    expect(expiry.code).toBe(5);
+    expect(expiry.stderr).toContain('error: alice is not a direct member of project acme/web');
+    expect(expiry.stderr).toContain('forgectl members add alice --project acme/web --access-level LEVEL\n');
+  });
+
   it('removes only after naming who goes and asking; --yes off a terminal', async () => {
     expect((await sandbox.run(['members', 'add', 'user3', '--group', 'acme', '--access-level', 'reporter'])).code).toBe(0);
     sandbox.clearRequests();

@@ -26,6 +26,9 @@ export function placementOf(opts: Where, ctx: Context) {
   return placementFor(members, opts, ctx);
 }
 
+/** The option that names the place again in a command shown to the user: `--group acme`, `--project acme/api`. */
+export const placeFlag = (params: Record<string, unknown>): string => (params.project === undefined ? `--group ${String(params.group)}` : `--project ${String(params.project)}`);
+
 export interface UserRef {
   id: number;
   username: string;

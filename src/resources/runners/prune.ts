@@ -5,8 +5,8 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import { ApiError, DryRunComplete, ExitCode, NetworkError } from '../../errors.js';
 import { ResultWithExit, Summarised } from '../../output/result.js';
 import { plural } from '../../parse.js';
-import { describeRunner, scopeOptions } from './shared.js';
-import { staleOption, staleRunners, typeOption, type StaleOptions, type StaleRunner } from './stale.js';
+import { describeRunner } from './shared.js';
+import { deleteScopeOptions, ownScope, staleOption, staleRunners, typeOption, type StaleOptions, type StaleRunner } from './stale.js';
 
 const BULK_DELETE = 'mutation bulkRunnerDelete($ids: [CiRunnerID!]) { bulkRunnerDelete(input: { ids: $ids }) { deletedIds errors } }';
 
@@ -44,7 +44,12 @@ async function showBatches(ctx: Context, batches: StaleRunner[][]): Promise<void
  * The stale runners of a scope deleted in batches after asking: `runners prune`, and `runners delete --stale`.
  */
 export async function deleteStale(opts: StaleOptions, ctx: Context): Promise<unknown> {
-  const { rows, window, checked } = await staleRunners(opts, ctx);
+  const { rows, window, checked, notOwn } = await staleRunners(opts, ctx, await ownScope(opts, ctx));
+  // A group or project may use the instance's runners and its groups' above: deleting those is for their owners.
+  if (notOwn.length) {
+    const scope = opts.group !== undefined ? `group ${opts.group}` : `project ${opts.project}`;
+    ctx.io.note(`left alone, as ${scope} only uses ${notOwn.length === 1 ? 'it' : 'them'}: ${notOwn.map((row) => `${describeRunner(row)} of ${row.runner_type === 'instance_type' ? 'the instance' : row.owner}`).join(', ')}`);
+  }
   if (!rows.length) return new Summarised([], `no runner without contact for ${window}: nothing to delete; ${checked}`);
   const batches = Array.from({ length: Math.ceil(rows.length / BULK_DELETE_LIMIT) }, (_, n) => rows.slice(n * BULK_DELETE_LIMIT, (n + 1) * BULK_DELETE_LIMIT));
   ctx.io.note(`${plural(rows.length, 'runner')} without contact for ${window}; ${checked}:`);
@@ -93,14 +98,16 @@ export default defineCommand<StaleOptions>({
     'first (--yes without a terminal); --dry-run shows the batches and sends none. Each batch says what was deleted and',
     'what was not and why; exit 9 when any runner was not deleted. The runner machines are not touched: they lose their',
     'registration. As in the admin page, a project runner used by several projects goes too (`runners delete ID`',
-    'refuses it). Administrators, or the Maintainer of the runners\' groups and projects.',
+    'refuses it). With --group or --project only that group\'s or project\'s own runners go: those of the groups above',
+    'and of the instance, which it only uses, are named and left alone. Administrators, or the Maintainer of the',
+    'runners\' groups and projects.',
   ].join(' '),
   examples: [
     'forgectl runners prune --instance --stale 90d --dry-run',
     'forgectl runners prune --group acme --stale 90d',
     'forgectl runners prune --instance --stale 180d --type project_type --yes -o json',
   ],
-  options: [...scopeOptions, staleOption(), typeOption],
+  options: [...deleteScopeOptions, staleOption(), typeOption],
   columns: STALE_DELETE_COLUMNS,
   run: deleteStale,
 });

@@ -31,6 +31,36 @@ describe('runners prune --stale', () => {
     expect((await sandbox.run(['runners', 'audit', '--stale', '90d'])).stderr).toMatch(/; checked the \d+ stale runners? you manage\n/);
   });
 
+  it('with --group or --project takes only its own runners: those of the instance and of the groups above, which it only uses, are named and left alone', async () => {
+    sandbox.clearRequests();
+    // acme uses the instance's shared-docker-2 (45 days without contact) and shared-macos (never, 60 days); acme-arm is its own.
+    const group = await sandbox.run(['--dry-run', 'runners', 'prune', '--group', 'acme', '--stale', '30d']);
+    expect(group.code, group.stderr).toBe(0);
+    expect(group.stderr).toContain('left alone, as group acme only uses them: runner 3 ("shared-macos") of the instance, runner 2 ("shared-docker-2") of the instance\n');
+    expect(group.stderr).toMatch(/^1 runner without contact for 30d .*:\n {2}runner 6 \("acme-arm"\), of Acme,/m);
+    expect(group.stdout.match(/Ci::Runner\/\d+/g)).toEqual(['Ci::Runner/6']);
+    // acme/api uses acme's acme-arm too: runners delete --stale leaves it to acme.
+    const project = await sandbox.run(['runners', 'delete', '--stale', '30d', '--project', 'acme/api', '--yes']);
+    expect(project.code, project.stderr).toBe(0);
+    expect(project.stderr).toContain('runner 6 ("acme-arm") of Acme');
+    expect(project.stderr).toContain('no runner without contact for 30d');
+    expect(mutations()).toEqual([]);
+    expect(await restIds()).toEqual(expect.arrayContaining([2, 3, 6]));
+  });
+
+  it('a group\'s Maintainer, who may use the instance\'s runners but not read them, gets the group\'s own checked and the others named', async () => {
+    const maintainer = { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } };
+    const audit = await sandbox.run(['runners', 'audit', '--group', 'acme', '--stale', '30d', '-o', 'json'], maintainer);
+    expect(audit.code, audit.stderr).toBe(9);
+    expect(audit.json().map((r: { id: number }) => r.id)).toEqual([6]);
+    expect(audit.stderr).toContain('not checked, as this token cannot read them: runner 2 ("shared-docker-2"), runner 3 ("shared-macos") (an administrator\'s forgectl runners audit --instance does)\n');
+    sandbox.clearRequests();
+    const prune = await sandbox.run(['--dry-run', 'runners', 'prune', '--group', 'acme', '--stale', '30d'], maintainer);
+    expect(prune.code, prune.stderr).toBe(0);
+    expect(prune.stdout.match(/Ci::Runner\/\d+/g)).toEqual(['Ci::Runner/6']);
+    expect(mutations()).toEqual([]);
+  });
+
   it('names a runner that never made contact as such, with how long ago it was created', async () => {
     const api = findProject(sandbox.db, 'acme/api').id;
     const id = addRunner(sandbox.db, { runner_type: 'project_type', description: 'never-seen', project_ids: [api], contacted_at: null, created_at: new Date(Date.now() - 120 * DAY).toISOString() } as never, new Date()).id;

@@ -59,6 +59,10 @@ describe('runners commands', () => {
     expect(asked.stderr).toContain(`Delete runner ${created.id} ("doomed"), a runner of project acme/web, never_contacted (never contacted)?`);
     expect((await sandbox.run(['runners', 'delete', String(created.id), '--yes'])).code).toBe(0);
     expect((await sandbox.call('GET', `/runners/${created.id}`)).status).toBe(404);
+    // A group's Maintainer may use the instance's runner 1 but not delete it: the service's bare 403, said with why.
+    const shared = await sandbox.run(['runners', 'delete', '1', '--yes'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+    expect(shared.code).toBe(4);
+    expect(shared.stderr).toContain('hint: a runner is deleted by an administrator, or by a Maintainer of its group or project; forgectl runners list shows the ones you manage\n');
   });
 
   it('audit --stale lists runners without contact for that long, with the fix, and exits 9; by the clock', async () => {

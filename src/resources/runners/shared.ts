@@ -60,8 +60,8 @@ export const runnerIdArg: ArgDef = { spec: '<id>', description: 'the runner\'s I
 /** What a runner's details say of whose it is; `projects` and `groups` may be missing (older instances, other types). */
 export interface RunnerOwners {
   runner_type: string;
-  projects?: Array<{ path_with_namespace: string }> | null;
-  groups?: Array<{ name: string }> | null;
+  projects?: Array<{ id?: number; path_with_namespace: string }> | null;
+  groups?: Array<{ id?: number; name: string }> | null;
 }
 
 /** Its groups' names or its projects' paths ([] for an instance runner, or when the record does not say). */

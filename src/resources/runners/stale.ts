@@ -1,9 +1,12 @@
 import { routeOf } from '../../api/resource.js';
 import { RUNNER_TYPES } from './resource.js';
+import { groups } from '../groups/resource.js';
+import { projects } from '../projects/resource.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { orderedPool } from '../../fleet/pool.js';
 import { parseChoice, parseDuration, plural } from '../../parse.js';
-import { byId, runnerList, runnerOwners, type RunnerOwners, type ScopeOptions } from './shared.js';
+import { byId, describeRunner, runnerList, runnerOwners, type RunnerOwners, type ScopeOptions } from './shared.js';
+import { ApiError } from '../../errors.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -19,6 +22,7 @@ export interface StaleOptions extends ScopeOptions {
 interface Brief {
   id: number;
   status: string;
+  description?: string | null;
 }
 
 interface Runner extends Brief, RunnerOwners {
@@ -50,6 +54,30 @@ export const staleOption = (fallback?: string): OptionDef => ({
 });
 export const typeOption: OptionDef = { flags: '--type <type>', description: `only runners of this type: ${RUNNER_TYPES.join(', ')}`, parse: parseChoice('--type', RUNNER_TYPES) };
 
+/** Where a deletion of stale runners looks: a group's or project's own runners, not the ones it only may use. */
+export const deleteScopeOptions: OptionDef[] = [
+  { flags: '--instance', description: 'every runner of the instance (administrators)' },
+  { flags: '--group <id|path>', description: "the group's own runners (not those of the groups above or the instance's, which it only uses)" },
+  { flags: '--project <id|path>', description: "the project's own runners (not its groups' or the instance's, which it only uses)" },
+];
+
+/** The group or project whose own runners a deletion may take (--group, --project): not those it only may use. */
+export interface OwnScope {
+  kind: 'group' | 'project';
+  id: number;
+}
+
+/** The scope whose own runners are meant, read once by id or path; none for the instance's or the ones you manage. */
+export async function ownScope(opts: ScopeOptions, ctx: Context): Promise<OwnScope | undefined> {
+  if (opts.group !== undefined) return { kind: 'group', id: (await ctx.api.call<{ id: number }>(groups.routes.get, { group: ctx.group(opts.group), with_projects: false })).id };
+  if (opts.project !== undefined) return { kind: 'project', id: (await ctx.api.call<{ id: number }>(projects.routes.get, { project: ctx.project(opts.project) })).id };
+  return undefined;
+}
+
+/** Whether the runner is the scope's own: a group runner of that group, a project runner of that project. */
+const ownedBy = (runner: Runner, scope: OwnScope): boolean =>
+  scope.kind === 'group' ? runner.runner_type === 'group_type' && (runner.groups ?? []).some((g) => g.id === scope.id) : runner.runner_type === 'project_type' && (runner.projects ?? []).some((p) => p.id === scope.id);
+
 const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_type' ? 'instance' : runnerOwners(runner).join(','));
 
 /**
@@ -57,7 +85,7 @@ const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_ty
  * ago than that), longest idle first, with the words that say what was looked at: `window` ("90d (since
  * 2025-01-01)") and `checked` ("checked the 4 stale runners of the instance").
  */
-export async function staleRunners(opts: StaleOptions, ctx: Context): Promise<{ rows: StaleRunner[]; window: string; checked: string }> {
+export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnScope): Promise<{ rows: StaleRunner[]; window: string; checked: string; notOwn: StaleRunner[] }> {
   const staleMs = parseDuration('--stale')(opts.stale);
   const now = ctx.now();
   const cutoff = now.getTime() - staleMs;
@@ -72,13 +100,19 @@ export async function staleRunners(opts: StaleOptions, ctx: Context): Promise<{ 
     if (staleMs < ONLINE_MS || runner.status !== 'online') candidates.push(runner);
   }
   const rows: StaleRunner[] = [];
+  const notOwn: StaleRunner[] = [];
+  const unreadable: Brief[] = [];
   for await (const outcome of orderedPool(candidates, 4, (brief) => ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id: brief.id }))) {
-    if (outcome.status === 'failed') throw outcome.error;
+    if (outcome.status === 'failed') {
+      // A group's or project's Maintainer may use the instance's runners but not read them: named, not counted.
+      if (outcome.error instanceof ApiError && outcome.error.status === 403) unreadable.push(outcome.item);
+      else throw outcome.error;
+    }
     if (outcome.status !== 'ok') continue;
     const runner = outcome.value;
     const since = Date.parse(runner.contacted_at ?? runner.created_at);
     if (since > cutoff) continue;
-    rows.push({
+    (own && !ownedBy(runner, own) ? notOwn : rows).push({
       idle_days: Math.floor((now.getTime() - since) / DAY),
       id: runner.id,
       description: runner.description,
@@ -90,11 +124,14 @@ export async function staleRunners(opts: StaleOptions, ctx: Context): Promise<{ 
       created_at: runner.created_at,
     });
   }
-  rows.sort((a, b) => b.idle_days - a.idle_days || a.id - b.id);
+  const longestIdleFirst = (a: StaleRunner, b: StaleRunner): number => b.idle_days - a.idle_days || a.id - b.id;
+  rows.sort(longestIdleFirst);
+  notOwn.sort(longestIdleFirst);
+  if (unreadable.length) ctx.io.note(`not checked, as this token cannot read ${unreadable.length === 1 ? 'it' : 'them'}: ${unreadable.map(describeRunner).join(', ')} (an administrator's forgectl runners audit --instance does)`);
   const since = new Date(cutoff).toISOString();
   const window = `${opts.stale} (since ${staleMs >= DAY ? since.slice(0, 10) : `${since.slice(0, 16)}Z`})`;
   // "of the instance", but "you manage" rather than "of the runners you manage".
   const of = where.startsWith('the runners ') ? where.slice('the runners '.length) : `of ${where}`;
   const checked = staleMs >= STALE_MS ? `checked the ${plural(listed, 'stale runner')} ${of}` : `checked ${plural(listed, 'runner')} ${of}`;
-  return { rows, window, checked };
+  return { rows, window, checked, notOwn };
 }

@@ -1,32 +1,14 @@
-import { UsageError } from '../../errors.js';
 import { f, kindField } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 import { PERSONAL_TOKEN_FIELDS, TOKEN_LIST } from '../access-tokens/resource.js';
+import { checkEmail, checkUsername } from '../users/resource.js';
 
-/** The service's rule for usernames, checked before anything is sent. */
-export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]$|^[a-zA-Z0-9_]$/;
+// For this resource's sandbox module, which reads its own declaration only.
+export { USERNAME_PATTERN } from '../users/resource.js';
 
-const username = kindField<string>({
-  name: 'username',
-  type: 'string',
-  placeholder: '<username>',
-  parse(text, label) {
-    if (!USERNAME_PATTERN.test(text) || /\.(git|atom)$/.test(text)) {
-      throw new UsageError(`${label} "${text}" is not a username the service takes`, "letters, digits, '_', '-' and '.'; not starting with '-', not ending in '.', '.git' or '.atom'");
-    }
-    return text;
-  },
-});
+const username = kindField<string>({ name: 'username', type: 'string', placeholder: '<username>', parse: checkUsername });
 
-const email = kindField<string>({
-  name: 'email',
-  type: 'string',
-  placeholder: '<email>',
-  parse(text, label) {
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text)) throw new UsageError(`${label} "${text}" is not an email address`);
-    return text;
-  },
-});
+const email = kindField<string>({ name: 'email', type: 'string', placeholder: '<email>', parse: checkEmail });
 
 /**
  * Service accounts: users that no person signs in as, made for automation, with personal access tokens of their own.

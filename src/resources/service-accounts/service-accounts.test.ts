@@ -57,6 +57,15 @@ describe('service-accounts list and create', () => {
 });
 
 describe('service-accounts update', () => {
+  it('update --help says what each option changes, not what create makes up when it is not given', async () => {
+    const help = (await sandbox.run(['service-accounts', 'update', '--help'])).stdout;
+    expect(help).toMatch(/--name <text> +the new display name\n/);
+    expect(help).toMatch(/--username <username> +the new username/);
+    expect(help).not.toContain('default: one the service makes up');
+    expect(help).not.toContain('Service account user');
+    expect((await sandbox.run(['service-accounts', 'create', '--help'])).stdout).toContain('(default: "Service account user")');
+  });
+
   it('finds the account by username or ID and changes what is given', async () => {
     const made = (await sandbox.run(['service-accounts', 'create', '--instance', '--username', 'svc-rename', '-o', 'json'])).json();
     const renamed = await sandbox.run(['service-accounts', 'update', 'svc-rename', '--instance', '--name', 'Renamed', '-o', 'json']);

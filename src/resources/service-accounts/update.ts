@@ -7,6 +7,13 @@ import { serviceAccounts } from './resource.js';
 
 const fields = updatableFields(serviceAccounts);
 
+/** What each option sets here: the declaration's help tells what create makes up when it is not given, which update does not. */
+const CHANGES: Record<string, string> = {
+  username: 'the new username (its tokens keep working)',
+  name: 'the new display name',
+  email: 'the new email address; the service asks to confirm one that is not a no-reply address unless confirmation is off',
+};
+
 export default defineCommand<{ account: string }>({
   effect: 'write',
   description: [
@@ -18,7 +25,7 @@ export default defineCommand<{ account: string }>({
     'forgectl service-accounts update acme-release --group acme --username acme-releases',
   ],
   args: [{ spec: '<account>', description: 'the service account\'s username or ID' }],
-  options: [...placementOptions(serviceAccounts), ...fieldOptions(fields)],
+  options: [...placementOptions(serviceAccounts), ...fieldOptions(fields).map((option) => ({ ...option, description: CHANGES[/^--([\w-]+)/.exec(option.flags)![1]] ?? option.description }))],
   async run(opts, ctx) {
     const changes = fieldValues(fields, opts);
     if (Object.values(changes).every((value) => value === undefined)) {

@@ -1,4 +1,4 @@
-import { users } from './resource.js';
+import { checkEmail, checkUsername, users } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -41,9 +41,9 @@ export default defineCommand<Options>({
     'printf \'%s\\n\' "$PASSWORD" | forgectl users create --username svc-ci --name "CI account" --email ci@example.com --password-stdin --skip-confirmation',
   ],
   options: [
-    { flags: '--username <name>', description: 'the username (letters, digits, _ - .)', required: true },
+    { flags: '--username <name>', description: 'the username (letters, digits, _ - .)', required: true, parse: (text: string) => checkUsername(text, '--username') },
     { flags: '--name <name>', description: 'the full name', required: true },
-    { flags: '--email <address>', description: 'the primary email', required: true },
+    { flags: '--email <address>', description: 'the primary email', required: true, parse: (text: string) => checkEmail(text, '--email') },
     { flags: '--password-stdin', description: 'read the password from stdin (a hidden prompt on a terminal)', localFile: true },
     { flags: '--reset-password', description: 'mail the user a link to set a password' },
     { flags: '--force-random-password', description: 'set a random password nobody knows' },

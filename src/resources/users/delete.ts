@@ -2,7 +2,7 @@ import { users } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { plural } from '../../parse.js';
-import { directMemberships, personalProjects, soleOwnedGroups, someOf, userArg, userRecord, userWords } from './shared.js';
+import { directMemberships, notYourself, personalProjects, soleOwnedGroups, someOf, userArg, userRecord, userWords } from './shared.js';
 
 
 export default defineCommand<{ user: string; hardDelete?: boolean }>({
@@ -19,6 +19,7 @@ export default defineCommand<{ user: string; hardDelete?: boolean }>({
   options: [{ flags: '--hard-delete', description: 'also delete what the user contributed, and the groups they alone own' }],
   async run(opts, ctx) {
     const user = await userRecord(ctx, opts.user);
+    await notYourself(ctx, user, 'delete');
     const memberships = await directMemberships(ctx.api, user.id);
     const sole = await soleOwnedGroups(ctx, user, memberships);
     const soleNames = sole.map((group) => group.full_path);

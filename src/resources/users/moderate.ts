@@ -1,7 +1,7 @@
 import { users } from './resource.js';
 import { defineCommand, type CommandDef, type Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
-import { userArg, userRecord, userWords, type UserRecord } from './shared.js';
+import { notYourself, userArg, userRecord, userWords, type UserRecord } from './shared.js';
 
 /**
  * The state changes of an account as the service makes them (administrators): block and unblock, deactivate and
@@ -124,7 +124,10 @@ async function moderate(verb: Verb, opts: { user: string }, ctx: Context): Promi
   if (spec.only && !spec.only.states.includes(user.state)) {
     throw new CliError(`${user.username} is ${user.state}: ${spec.only.refusal}; nothing was sent`, ExitCode.rejected, spec.only.hint);
   }
-  if (spec.question) await ctx.confirm(spec.question(user));
+  if (spec.question) {
+    await notYourself(ctx, user, verb);
+    await ctx.confirm(spec.question(user));
+  }
   const route = users.routes[verb];
   await ctx.api.call(route, { user: user.id }).catch((error: unknown) => {
     throw explained(error, spec.hints);

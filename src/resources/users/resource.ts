@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import { f } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
@@ -114,3 +115,23 @@ export const users = defineResource({
   identity: ['username'],
   roles: { read: 'guest', write: 'owner' },
 });
+
+/**
+ * The service's rules for a new account's username and email, checked before anything is sent (users create,
+ * service-accounts create and update): a refusal after the request would be exit 6 for what is bad input.
+ */
+
+/** Letters, digits, '_', '-' and '.'; not starting with '-'; not ending in '.' (nor, below, in '.git' or '.atom'). */
+export const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]$|^[a-zA-Z0-9_]$/;
+
+export function checkUsername(text: string, label: string): string {
+  if (!USERNAME_PATTERN.test(text) || /\.(git|atom)$/.test(text)) {
+    throw new UsageError(`${label} "${text}" is not a username the service takes`, "letters, digits, '_', '-' and '.'; not starting with '-', not ending in '.', '.git' or '.atom'");
+  }
+  return text;
+}
+
+export function checkEmail(text: string, label: string): string {
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text)) throw new UsageError(`${label} "${text}" is not an email address`);
+  return text;
+}

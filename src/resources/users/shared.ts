@@ -5,7 +5,7 @@ import { projects } from '../projects/resource.js';
 import type { Api } from '../../api/client.js';
 import type { ArgDef, Context } from '../../cli/command.js';
 import { placementFor } from '../../cli/resource-commands.js';
-import { CliError, ExitCode } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { soleOwner } from '../members/shared.js';
 
 /**
@@ -37,6 +37,15 @@ export async function userRecord(ctx: Context, given: string): Promise<UserRecor
     id = String(found.id);
   }
   return ctx.api.call<UserRecord>(users.routes.get, { user: id });
+}
+
+/**
+ * Refuses to lock out the caller's own account (block, ban, deactivate, delete, offboard) before anything changes:
+ * the service lets an administrator's token ban or delete its own user, and with it the instance's last way in.
+ */
+export async function notYourself(ctx: Context, user: Pick<UserRecord, 'id' | 'username'>, doing: string): Promise<void> {
+  const caller = await ctx.api.call<{ id: number }>(users.routes.current, {});
+  if (caller.id === user.id) throw new UsageError(`you cannot ${doing} yourself: the token in use is ${user.username}'s own, and it would lock you out; nothing was sent`, 'run it with the token of another administrator');
 }
 
 /** "alice (Alice Liddell)". */

@@ -27,6 +27,11 @@ describe('users create', () => {
     const short = await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'x1@example.com', '--password-stdin'], { input: 'short\n' });
     expect([short.code, short.stderr]).toEqual([2, expect.stringContaining('the password is too short (at least 8 characters)')]);
     expect((await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'x1@example.com', '--password', 'hunter22'])).code).toBe(2);
+    // A username or email the service would refuse is bad input: exit 2, nothing sent.
+    const badName = await sandbox.run(['users', 'create', '--username', 'x1!', '--name', 'X', '--email', 'x1@example.com', '--reset-password']);
+    expect([badName.code, badName.stderr.split('\n')[0]]).toEqual([2, 'error: --username "x1!" is not a username the service takes']);
+    const badEmail = await sandbox.run(['users', 'create', '--username', 'x1', '--name', 'X', '--email', 'not-an-email', '--reset-password']);
+    expect([badEmail.code, badEmail.stderr]).toEqual([2, 'error: --email "not-an-email" is not an email address\n']);
     expect(writes()).toEqual([]);
 
     const taken = await sandbox.run(['users', 'create', '--username', 'newhire', '--name', 'X', '--email', 'other@example.com', '--reset-password']);
@@ -87,6 +92,16 @@ describe('users block, unblock, deactivate, activate, ban, unban', () => {
     expect(recent.stderr).toContain('hint: block the user instead (forgectl users block USER)');
     expect((await sandbox.run(['users', 'nonsense', 'mallory'])).code).toBe(2);
     expect((await sandbox.run(['users', 'block', 'nobody-here', '--yes'])).code).toBe(5);
+  });
+
+  it('never locks out the caller: block, deactivate, ban and delete of the token\'s own user are refused before anything is sent (exit 2)', async () => {
+    sandbox.clearRequests();
+    for (const verb of ['ban', 'block', 'deactivate', 'delete']) {
+      const result = await sandbox.run(['users', verb, 'root', '--yes']);
+      expect([result.code, result.stderr], verb).toEqual([2, `error: you cannot ${verb} yourself: the token in use is root's own, and it would lock you out; nothing was sent\nhint: run it with the token of another administrator\n`]);
+    }
+    expect(writes()).toEqual([]);
+    expect(await stateOf('root')).toBe('active');
   });
 
   it('deactivates a dormant user and activates them; bans and unbans; unblocking a banned user unbans them', async () => {
