@@ -39,13 +39,16 @@ export interface ApiRequest {
   auth?: boolean;
   /**
    * Answers from the origin asked only: a redirect elsewhere is an error (exit 8), not followed (JSON answers: what
-   * another origin answers is not this instance's data). Downloads may be sent on to object storage.
+   * another origin answers is not this instance's data). Downloads may be sent on to object storage. A function says
+   * it of the answer a redirect elsewhere led to, by its headers (api: its JSON or text, but not its download).
    */
-  sameOrigin?: boolean;
+  sameOrigin?: boolean | ((header: (name: string) => string | undefined) => boolean);
   /** Body fields shown as [REDACTED] by --dry-run besides the secret-looking names (a write-only `value`). */
   redact?: string[];
   /** A POST that only reads (a GraphQL query): sent under --dry-run, retried as a GET is, and no change in flight. */
   reads?: boolean;
+  /** What the answer should hold, as an error about an empty answer names it ("a list"; JSON when absent). */
+  expected?: string;
 }
 
 export interface ApiHooks {
@@ -106,6 +109,8 @@ export class Api {
       this.hooks.printDryRun(`${method} ${redactUrl(url)}${shown ? `\n${shown}` : ''}\n`);
       throw new DryRunComplete();
     }
+    /** The redirect that led to another origin, if one did. */
+    let away: { status: number; location: string; from: string } | undefined;
     for (let redirects = 0; ; redirects++) {
       // The token goes only to its own instance: never to another origin (a redirect or a link elsewhere).
       const auth = request.auth !== false && sameOrigin(url, this.connection.baseUrl) ? this.authHeaders() : {};
@@ -123,8 +128,14 @@ export class Api {
       const elsewhere = read && redirect && location !== undefined && request.sameOrigin === true && !sameOrigin(new URL(location, url).toString(), url);
       if (read && redirect && location && redirects < MAX_REDIRECTS && !elsewhere) {
         await response.body.dump().catch(() => undefined);
-        url = new URL(location, url).toString();
+        const next = new URL(location, url).toString();
+        if (!away && !sameOrigin(next, url)) away = { status: response.status, location, from: url };
+        url = next;
         continue;
+      }
+      if (away && !sameOrigin(url, away.from) && typeof request.sameOrigin === 'function' && request.sameOrigin(response.header)) {
+        await response.body.dump().catch(() => undefined);
+        throw unfollowed(away.status, method, this.displayPath(away.from), away.location, away.from, 'elsewhere');
       }
       if (response.status >= 400) throw await this.errorFrom(response, method, url);
       // Any other answer that is not a success (a redirect not followed) is an error, never an empty success.
@@ -144,6 +155,11 @@ export class Api {
   async request<T = unknown>(request: ApiRequest & { lazy?: boolean }): Promise<ApiResponse<T>> {
     const response = await this.send({ ...request, read: true, sameOrigin: true });
     const body = await response.buffer();
+    // A GET answered 200 has a JSON body in this API: an empty one is a broken answer (a proxy's), not "nothing".
+    const method = request.method.toUpperCase();
+    if (method === 'GET' && response.status === 200 && !body.toString('utf8').trim()) {
+      throw new CliError(`the server answered 200 with an empty body where ${request.expected ?? 'JSON'} was expected (GET ${this.displayPath(this.url(request.path, request.query))})`, ExitCode.server);
+    }
     const type = contentType(response);
     const parse = (): T => {
       const json = jsonOf(body.toString('utf8'), type);

@@ -5,7 +5,7 @@ import { redactUrl } from '../http/redact.js';
 import { sameOrigin } from '../http/url.js';
 import { RecordShape } from './record-shape.js';
 
-type PageRequest = { method: 'GET'; path: string; query?: Query; lazy?: boolean };
+type PageRequest = { method: 'GET'; path: string; query?: Query; lazy?: boolean; expected?: string };
 
 /** What the pages are read through: the client's request() and url() (src/api/client.ts). */
 export interface PageSource {
@@ -154,7 +154,7 @@ export class ListResult<T> implements AsyncIterable<T> {
 
   private async fetch(pathOrUrl: string, query?: Query): Promise<Fetched<T>> {
     this.requests++;
-    const request: PageRequest = { method: 'GET', path: pathOrUrl, query, lazy: this.shape !== undefined };
+    const request: PageRequest = { method: 'GET', path: pathOrUrl, query, lazy: this.shape !== undefined, expected: 'a list' };
     const response = await this.api.request<T[]>(request);
     const ends = this.shape && response.body ? this.shape.recordEnds(response.body) : undefined;
     if (ends) return unparsedPage(response.header, response.body!, ends);

@@ -87,6 +87,8 @@ export default defineCommand<ApiOptions>({
       rawBody,
       // JSON and text are read whole (and retried if cut off); anything else streams to stdout or a file.
       read: (header) => isText(header('content-type')),
+      // JSON or text from another origin is not this instance's answer; a download may come from object storage.
+      sameOrigin: (header) => isText(header('content-type')),
     });
     if (opts.include) await printHead(ctx, response.status, response.headers);
     if (isText(response.header('content-type'))) {

@@ -16,6 +16,12 @@ const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_U
 /** Errors undici and Node raise for a connection that broke after the request went out (also mid-body). */
 const BROKEN = new Set(['UND_ERR_SOCKET', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_ABORTED']);
 
+/** What undici's words for an answer that breaks HTTP/1.1's framing mean. */
+const FRAMING: Record<string, string> = {
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the answer broke HTTP/1.1 framing: its body does not match its Content-Length (two different lengths, or a wrong one)',
+  UND_ERR_HEADERS_OVERFLOW: 'the answer\'s headers are too large to read (over Node\'s limit, 16 KiB unless --max-http-header-size says otherwise)',
+};
+
 /** One line: OpenSSL and proxies answer with several. */
 function line(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
@@ -71,6 +77,6 @@ export function classifyNetworkError(error: unknown, target: { host: string; hos
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return { message: `no response from ${host} within ${timeoutMs / 1000}s${code === 'UND_ERR_BODY_TIMEOUT' ? ' (the answer stopped part-way)' : ''}`, code, sentMaybe: true, permanent: false };
   }
-  const message = line(err.message || String(error));
+  const message = FRAMING[code ?? ''] ?? line(err.message || String(error));
   return { message: `connection to ${host} failed: ${message}${code ? ` (${code})` : ''}`, code, sentMaybe: true, permanent: false };
 }

@@ -19,4 +19,10 @@ describe('finding the new token in the first bytes of a rotate answer', () => {
     expect(tokenInResponse(`HTTP/1.1 401 Unauthorized\r\n\r\n{"token":"x"}`)).toBeNull();
     expect(tokenInResponse('HTTP/1.1 502 Bad Gateway\r\ncontent')).toBeNull();
   });
+
+  it('finds it after headers that end in bare line feeds (an answer undici refuses, after the service rotated)', () => {
+    expect(tokenInResponse(`HTTP/1.1 200 OK\ncontent-length: ${body.length}\n\n${body}`)).toMatchObject({ id: 42, token: 'glpat-new"x' });
+    expect(tokenInResponse(`HTTP/1.1 200\r\n\n${body}`)).toMatchObject({ token: 'glpat-new"x' });
+    expect(tokenInResponse('HTTP/1.1 401 Unauthorized\n\n{"token":"x"}')).toBeNull();
+  });
 });

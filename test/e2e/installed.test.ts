@@ -17,6 +17,7 @@ import { manifest } from '../../src/commands/manifest.js';
 import { codeCacheFiles, tempDir, v8FlagsPreload } from '../helpers/cli.js';
 import { departingUser, leftOf, OFFBOARDED, type SandboxApi } from '../helpers/offboarding.js';
 import { startSecretService } from '../helpers/keyring.js';
+import { startHostileFront } from '../helpers/hostile-front.js';
 import { needs, type ProgramName, ptyRunner, SECRET_SERVICE } from '../helpers/system.js';
 import { installFromCheckout, loginAtDesk, NODE_VERSIONS, nodeFolder, ROOT, runProcess, startSandboxProcess, type ProcessResult } from './package.js';
 
@@ -714,6 +715,33 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(cut.code, cut.stderr).toBe(0);
     expect(JSON.parse(cut.stdout).username).toBe('alice');
     await clearFaults();
+  });
+
+  live('hostile answers through a raw-socket front: refused framing and an empty 200 exit 8 with nothing printed; a rotated token behind bare-LF headers reaches the recovery file', async () => {
+    const front = await startHostileFront(sandbox!.url);
+    try {
+      const viaFront = { FORGECTL_URL: front.url };
+      for (const hostility of ['bare LF line ends', 'two different Content-Length values', 'a NUL in a header value', 'an empty body'] as const) {
+        front.damage({ method: 'GET', path: /^\/users$/, hostility, times: 5 });
+        const list = await forgectl(['--retries', '0', 'users', 'list', '--all', '-o', 'json'], viaFront);
+        expect(list, hostility).toMatchObject({ code: 8, stdout: '' });
+        expect(list.stderr.split('\n').filter((line) => line.startsWith('error:')), list.stderr).toHaveLength(1);
+      }
+      const expires = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      const made = await fetch(`${sandbox!.url}/api/v4/users/1/personal_access_tokens`, { method: 'POST', headers: { 'PRIVATE-TOKEN': sandbox!.token, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: `e2e-hostile-${version}`, scopes: ['api'], expires_at: expires }) });
+      const old = ((await made.json()) as { token: string }).token;
+      const config = tempDir();
+      front.damage({ method: 'POST', path: /\/rotate$/, hostility: 'bare LF line ends' });
+      const rotated = await forgectl(['tokens', 'rotate', 'self', '--personal', '--no-save-to-profile', '--output-file', join(config, 'new.token'), '--yes'], { ...viaFront, FORGECTL_CONFIG_DIR: config, FORGECTL_TOKEN: old });
+      expect(rotated.code, rotated.stderr).toBe(8);
+      expect(rotated.stdout + rotated.stderr).not.toContain('glpat-');
+      const kept = readdirSync(join(config, 'recovery')).map((file) => readFileSync(join(config, 'recovery', file), 'utf8')).join('\n').match(/glpat-[\w-]+/)?.[0];
+      expect(kept).toBeDefined();
+      const works = await fetch(`${sandbox!.url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': kept! } });
+      expect(works.status).toBe(200);
+    } finally {
+      await front.close();
+    }
   });
 
   live('--jq, --template and --fields give the data as it is, or fail saying why: never wrong data with exit 0', async () => {

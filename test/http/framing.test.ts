@@ -11,8 +11,12 @@ import { run, tempDir } from '../helpers/cli.js';
 
 const HEAD = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n';
 const BODY = '[{"id":1}]';
-/** Each answer as bytes; `stall` keeps the connection open after them (else it is closed once they are sent). */
-const ANSWERS: Record<string, { bytes: string; stall?: boolean }> = {
+const PAGE = '<html><h1>503</h1>\u001b[2J</html>';
+/**
+ * Each answer as bytes; `stall` keeps the connection open after them, `reset` resets it (else it is closed once
+ * they are sent).
+ */
+const ANSWERS: Record<string, { bytes: string; stall?: boolean; reset?: boolean }> = {
   'Content-Length': { bytes: `${HEAD}Content-Length: ${BODY.length}\r\n\r\n${BODY}` },
   chunked: { bytes: `${HEAD}Transfer-Encoding: chunked\r\n\r\n${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\n\r\n` },
   'a chunk extension and a trailer': { bytes: `${HEAD}Transfer-Encoding: chunked\r\n\r\n${BODY.length.toString(16)};x=y\r\n${BODY}\r\n0\r\nX-Trailer: 1\r\n\r\n` },
@@ -34,6 +38,14 @@ const ANSWERS: Record<string, { bytes: string; stall?: boolean }> = {
   'Content-Length 2,000,000,000, then the end of the connection': { bytes: `${HEAD}Content-Length: 2000000000\r\n\r\n${BODY}` },
   'Content-Length 2,000,000,000, then silence': { bytes: `${HEAD}Content-Length: 2000000000\r\n\r\n${BODY}`, stall: true },
   'a status line that is not HTTP': { bytes: `HTTX/1.1 200 OK\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY}` },
+  'one header of 1 MiB': { bytes: `${HEAD}X-Huge: ${'a'.repeat(1 << 20)}\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY}` },
+  'Content-Encoding gzip over bytes that are not gzip': { bytes: `${HEAD}Content-Encoding: gzip\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY}` },
+  'headers, then silence': { bytes: `${HEAD}Content-Length: ${BODY.length}\r\n\r\n`, stall: true },
+  'a reset in the middle of the body': { bytes: `${HEAD}Content-Length: ${BODY.length}\r\n\r\n${BODY.slice(0, 4)}`, reset: true },
+  'a 302 without Location': { bytes: 'HTTP/1.1 302 Found\r\nContent-Length: 0\r\n\r\n' },
+  'an empty 200': { bytes: `${HEAD}Content-Length: 0\r\n\r\n` },
+  'a 503 HTML page': { bytes: `HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: ${PAGE.length}\r\n\r\n${PAGE}` },
+  'a body nested 100,000 deep': { bytes: `${HEAD}Content-Length: 200000\r\n\r\n${'['.repeat(100_000)}${']'.repeat(100_000)}` },
 };
 
 let server: Server;
@@ -53,7 +65,8 @@ beforeAll(async () => {
       const answer = ANSWERS[name] ?? ANSWERS[process.env.FRAMING_CASE ?? ''] ?? ANSWERS[current];
       head = '';
       socket.write(Buffer.from(answer.bytes, 'latin1'));
-      if (!answer.stall) socket.end();
+      if (answer.reset) setTimeout(() => socket.resetAndDestroy(), 20);
+      else if (!answer.stall) socket.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -113,7 +126,7 @@ describe('the same verdict as node:http on every answer', () => {
   it('takes a sound answer and refuses the hostile ones (so the comparison above compares something)', async () => {
     expect(await viaForgectl('Content-Length')).toBe(`200 ${BODY}`);
     expect(await viaForgectl('chunked')).toBe(`200 ${BODY}`);
-    for (const name of ['two different Content-Length values', 'a NUL in a header value', 'bare LF line ends', 'Content-Length 2,000,000,000, then silence']) {
+    for (const name of ['two different Content-Length values', 'a NUL in a header value', 'bare LF line ends', 'Content-Length 2,000,000,000, then silence', 'one header of 1 MiB', 'headers, then silence', 'a reset in the middle of the body']) {
       expect(await viaForgectl(name), name).toBe('refused');
     }
   });

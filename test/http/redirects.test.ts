@@ -72,6 +72,8 @@ describe('a page from another origin', () => {
   beforeAll(async () => {
     other = createServer((req, res) => {
       asked.push({ url: req.url, token: req.headers['private-token'] });
+      // Object storage, as a download's redirect reaches it.
+      if (req.url?.startsWith('/storage/')) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('stored bytes');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('[{"id":999999,"username":"not-from-the-instance"}]');
     });
@@ -106,6 +108,18 @@ describe('a page from another origin', () => {
     expect(result.stderr).toContain(`error: the server's link to the next page points to another origin, ${otherUrl}/api/v4/users?page=2: what it answers is not this instance's data, and the list ends here (GET /users)`);
     expect(result.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(first);
     expect(asked).toEqual([]);
+  });
+
+  it('api: JSON from another origin after a redirect is refused (exit 8), nothing printed; a download there is taken, without the token', async () => {
+    asked.length = 0;
+    sandbox.fault({ method: 'GET', path: '^/user$', status: 302, headers: { Location: `${otherUrl}/api/v4/user` } });
+    const json = await sandbox.run(['api', '/user']);
+    expect(json).toMatchObject({ code: 8, stdout: '' });
+    expect(json.stderr).toContain(`error: the server answered a redirect (302) to another origin, ${otherUrl}/api/v4/user: what it answers is not this instance's data (GET /user → 302)`);
+    sandbox.fault({ method: 'GET', path: 'artifacts', status: 302, headers: { Location: `${otherUrl}/storage/artifacts.zip` } });
+    const download = await sandbox.run(['api', '/projects/acme%2Fapi/jobs/1/artifacts']);
+    expect(download, download.stderr).toMatchObject({ code: 0, stdout: 'stored bytes' });
+    expect(asked).toEqual([{ url: '/api/v4/user', token: undefined }, { url: '/storage/artifacts.zip', token: undefined }]);
   });
 
   it('a redirect on the same origin is still followed for a list page', async () => {

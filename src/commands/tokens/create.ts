@@ -1,6 +1,6 @@
 import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
 import { parseAccessLevel, parseDuration, parseList } from '../../parse.js';
 import { handOverSecret, secretFileFor } from '../new-secret.js';
 import { expiryFrom, resolveTarget, resolveUserTarget, targetOptions, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
@@ -66,15 +66,26 @@ export default defineCommand<Options>({
     const { target, userId } = await resolveUserTarget(opts, ctx);
     const file = await secretFileFor(ctx, opts.outputFile, `${kind === 'service-account' ? 'service account' : kind} token`);
     // Personal tokens are created under their user (POST /users/:id/personal_access_tokens), as impersonation ones are.
-    const created = await ctx.api.call<TokenRecord>(target.route('create'), {
-      ...target.createParams(userId),
-      name,
-      scopes: [...new Set(opts.scopes)],
-      access_level: opts.accessLevel,
-      expires_at: expiresAt,
-      description: opts.description,
-    });
-    if (ctx.globals.dryRun || !created) return undefined;
+    // An answer lost or without the token (an empty body from a proxy): the token may have been made, nobody holds it.
+    const strayHint = `forgectl tokens list ${target.flags} --search "${name}" --state active shows it; revoke it (forgectl tokens revoke ID ${target.flags} --yes) and create another`;
+    let created: TokenRecord | undefined;
+    try {
+      created = await ctx.api.call<TokenRecord>(target.route('create'), {
+        ...target.createParams(userId),
+        name,
+        scopes: [...new Set(opts.scopes)],
+        access_level: opts.accessLevel,
+        expires_at: expiresAt,
+        description: opts.description,
+      });
+    } catch (error) {
+      if (!(error instanceof NetworkError) || !error.maybeProcessed) throw error;
+      throw new CliError(`${error.message}; a token named "${name}" may have been created, and its value is lost`, ExitCode.server, strayHint);
+    }
+    if (ctx.globals.dryRun) return undefined;
+    if (typeof created?.token !== 'string') {
+      throw new CliError(`the server answered without the new token: a token named "${name}" was probably created, and its value is lost`, ExitCode.server, strayHint);
+    }
     const record = target.kind === 'group' || target.kind === 'project' ? withLevelName(created) : created;
     // A token nobody holds (its file could not be written) is revoked rather than left working.
     const what = `${target.describe(created.id)} ("${name}")`;

@@ -108,12 +108,16 @@ function tapAnswer(pathname: string, keep: (token: NewToken) => void): { dispose
   };
 }
 
-/** The new token in the first bytes of an HTTP/1.1 answer; null when the answer is not a success (or not HTTP/1). */
+/**
+ * The new token in the first bytes of an HTTP/1.1 answer; null when the answer is not a success (or not HTTP/1).
+ * The headers may end in bare line feeds: undici refuses such an answer, but the service has rotated all the same,
+ * and its token must reach the recovery file.
+ */
 export function tokenInResponse(raw: string): NewToken | null | undefined {
-  const headEnd = raw.indexOf('\r\n\r\n');
-  if (headEnd < 0) return raw.length > 12 && !/^HTTP\/1\.[01] 2\d\d/.test(raw) ? null : undefined;
-  if (!/^HTTP\/1\.[01] 2\d\d /.test(raw)) return null;
-  return tokenIn(raw.slice(headEnd + 4));
+  const headEnd = /\r?\n\r?\n/.exec(raw);
+  if (!headEnd) return raw.length > 12 && !/^HTTP\/1\.[01] 2\d\d/.test(raw) ? null : undefined;
+  if (!/^HTTP\/1\.[01] 2\d\d[ \r\n]/.test(raw)) return null;
+  return tokenIn(raw.slice(headEnd.index + headEnd[0].length));
 }
 
 /**

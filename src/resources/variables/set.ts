@@ -1,7 +1,7 @@
 import { ALL_ENVIRONMENTS } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { fieldParser } from '../../cli/resource-commands.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, printed, targetOf, valueOptions, type ValueOptions, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions, ValueOptions {
@@ -93,7 +93,7 @@ export default defineCommand<Options>({
       const body: Record<string, unknown> = { key, value, ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)) };
       if (scope !== undefined) body.environment_scope = scope;
       if (opts.hidden) Object.assign(body, { masked: undefined, masked_and_hidden: true });
-      const made = await ctx.api.call<Variable>(route(target, 'create'), { ...target.params, ...body }, redact);
+      const made = answered(await ctx.api.call<Variable>(route(target, 'create'), { ...target.params, ...body }, redact), 'created', name, target.where);
       ctx.io.note(`Created variable ${name} of ${target.where}${secret ? ` (${opts.hidden ? 'hidden' : 'masked'})` : ''}`);
       return printed(made, false, ctx.format);
     }
@@ -122,8 +122,14 @@ export default defineCommand<Options>({
       ctx.io.note(`${name} of ${target.where} is already as asked: nothing sent`);
       return printed(current, false, ctx.format);
     }
-    const updated = await ctx.api.call<Variable>(route(target, 'update'), { ...target.params, key, ...changes, ...scopeFilter(target, scope) }, secret || isSecret(current) ? { redact: ['value'] } : {});
+    const updated = answered(await ctx.api.call<Variable>(route(target, 'update'), { ...target.params, key, ...changes, ...scopeFilter(target, scope) }, secret || isSecret(current) ? { redact: ['value'] } : {}), 'changed', name, target.where);
     ctx.io.note(`Changed variable ${name} of ${target.where}: ${words.join(', ')}`);
     return printed(updated, false, ctx.format);
   },
 });
+
+/** The variable the service answered a write with; an answer without one (an empty body, from a proxy) is a server failure. */
+function answered(variable: Variable | undefined, done: string, name: string, where: string): Variable {
+  if (variable && typeof variable === 'object') return variable;
+  throw new CliError(`the server answered without the variable: ${name} of ${where} was probably ${done}`, ExitCode.server, 'forgectl variables get shows it; running the command again is safe: what already matches is not sent');
+}
