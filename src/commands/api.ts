@@ -1,6 +1,6 @@
 import { defineCommand } from '../cli/command.js';
 import { UsageError } from '../errors.js';
-import { collect, pairReadsFile } from '../parse.js';
+import { collect, pairReadsFile, parseChoice } from '../parse.js';
 import { readLocalFile } from '../files.js';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
@@ -9,6 +9,9 @@ import { TextResult } from '../output/result.js';
 import { withoutSecretValues } from '../resources/variables/resource.js';
 import { mayShowValues, showValuesOption } from '../resources/variables/show-values.js';
 import { buildFields, jsonAnswer, parseHeaders, printHead, type ApiOptions } from './api/shared.js';
+
+/** The methods the REST API answers: anything else is a typo, refused before it is sent. */
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 function isText(type: string | undefined): boolean {
   return !type || type.includes('json') || type.startsWith('text/');
@@ -38,7 +41,7 @@ export default defineCommand<ApiOptions>({
   args: ['<path>'],
   defaultFormat: 'json',
   options: [
-    { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with fields)' },
+    { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with fields)', parse: parseChoice('--method', HTTP_METHODS) },
     { flags: '-f, --raw-field <key=value>', description: 'a string field (repeatable)', parse: collect },
     { flags: '-F, --field <key=value>', description: 'a typed field: numbers, true/false, null, @file (repeatable)', parse: collect, localFile: pairReadsFile },
     { flags: '-H, --header <name:value>', description: 'an extra request header (repeatable)', parse: collect },
@@ -54,7 +57,6 @@ export default defineCommand<ApiOptions>({
     if (opts.path === 'graphql') return (await import('./api/graphql.js')).runGraphql(opts, fields, mayShowValues(opts, ctx), ctx);
     const hasFields = Object.keys(fields).length > 0;
     const method = (opts.method ?? ((hasFields || opts.input) && !opts.paginate ? 'POST' : 'GET')).toUpperCase();
-    if (!/^[A-Z]+$/.test(method)) throw new UsageError(`invalid method "${opts.method}"`);
     const headers = parseHeaders(opts.header);
     const absolute = /^https?:\/\//i.test(opts.path);
     const path = absolute || opts.path.startsWith('/') ? opts.path : `/${opts.path}`;

@@ -2,7 +2,7 @@ import { ApiError, CliError, DryRunComplete, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import type { Progress } from '../fleet/progress.js';
 import { digestOf, isSecretRef, ownerLabel, ReplaceFailed, type Change, type LiveObject, type Owner, type SecretRef, type SectionIo } from './model.js';
-import { endsTheRun } from './plan.js';
+import { diffFields, endsTheRun } from './plan.js';
 import { changeLabel, objectLabel } from './render.js';
 import type { Section } from './section.js';
 import { sectionOf } from './sections/index.js';
@@ -221,15 +221,19 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
 
 /**
  * The objects of a saved plan that moved since it was made: each change's object is read again and its digest
- * compared (a create expects the object still absent). A saved plan is applied only when none moved.
+ * compared (a create expects the object still absent). An object that moved to just what the change asks for was
+ * changed by an earlier apply of this plan (a retried CI job): that change is done already, not stale. A saved plan
+ * is applied only when nothing is stale, and without the changes done already.
  */
-export async function staleObjects(io: SectionIo, changes: Change[], concurrency: number): Promise<string[]> {
+export async function staleObjects(io: SectionIo, changes: Change[], concurrency: number): Promise<{ stale: string[]; done: Set<Change> }> {
+  const done = new Set<Change>();
   const check = async ([owner, list]: [Owner, Change[]]): Promise<string[]> => {
     const stale: string[] = [];
     const bySection = new Map<Section, Change[]>();
     for (const change of list) if (change.action !== 'violation') bySection.set(sectionFor(change), [...(bySection.get(sectionFor(change)) ?? []), change]);
     for (const [section, planned] of bySection) {
       let now: Map<string, string>;
+      let live = new Map<string, LiveObject>();
       if (section.plan) {
         const replanned = await section.plan(io, owner, planned.map((change) => change.desired));
         now = new Map(replanned.map((change) => [change.key, change.digest]));
@@ -237,10 +241,14 @@ export async function staleObjects(io: SectionIo, changes: Change[], concurrency
         for (const change of planned) if (!now.has(change.key)) now.set(change.key, change.digest);
       } else {
         const names = section.shape === 'map' ? planned.map((change) => change.key) : undefined;
-        const live = await section.read(io, owner, names);
-        now = new Map(live.map((object) => [section.shape === 'one' ? section.noun : object.key, digestOf(object.values)]));
+        live = new Map((await section.read(io, owner, names)).map((object) => [section.shape === 'one' ? section.noun : object.key, object]));
+        now = new Map([...live].map(([key, object]) => [key, digestOf(object.values)]));
       }
-      for (const change of planned) if ((now.get(change.key) ?? '') !== change.digest) stale.push(`${ownerLabel(owner)}: ${objectLabel(change)}`);
+      for (const change of planned) {
+        if ((now.get(change.key) ?? '') === change.digest) continue;
+        if (isDoneAlready(section, change, live.get(change.key))) done.add(change);
+        else stale.push(`${ownerLabel(owner)}: ${objectLabel(change)}`);
+      }
     }
     return stale;
   };
@@ -249,5 +257,12 @@ export async function staleObjects(io: SectionIo, changes: Change[], concurrency
     if (outcome.status === 'failed') throw outcome.error;
     if (outcome.status === 'ok') stale.push(...outcome.value);
   }
-  return stale;
+  return { stale, done };
+}
+
+/** Whether the object is now as the change leaves it: deleted, or holding every value it compares. */
+function isDoneAlready(section: Section, change: Change, live: LiveObject | undefined): boolean {
+  if (change.action === 'delete') return !live;
+  if (!live || !change.desired || !['create', 'update', 'replace'].includes(change.action)) return false;
+  return !diffFields(section, live.values, change.desired, false).some((field) => !field.writeOnly);
 }

@@ -200,6 +200,10 @@ export async function parseDesiredState(file: string, text: string): Promise<Des
     local: reader.local,
   };
   reader.checkTargets(state.target, Array.isArray(root.target));
+  // An empty file (an export that failed into it) would plan as "no changes" (exit 0): an all-clear it cannot give.
+  if (!problems.length && !['projects', 'groups', 'instance'].some((key) => key in root)) {
+    problems.push({ at: '', message: 'declares nothing: no projects, groups or instance', hint: 'start from what the instance has: forgectl export --group GROUP --recursive' });
+  }
   if (problems.length) throw new DesiredFileError(file, sortProblems(problems));
   return state;
 }

@@ -18,13 +18,6 @@ export function isSecretRef(value: unknown): value is SecretRef {
   return keys.length === 1 && ['env', 'file', 'command'].includes(keys[0]) && typeof (value as Record<string, unknown>)[keys[0]] === 'string';
 }
 
-/** "env:HOOK_TOKEN", for plans and messages: where a secret comes from, never what it is. */
-export function describeRef(ref: SecretRef): string {
-  if ('env' in ref) return `env:${ref.env}`;
-  if ('file' in ref) return `file:${ref.file}`;
-  return `command:${ref.command}`;
-}
-
 export type Level = 'project' | 'group' | 'instance';
 
 /** Where objects live: a project or group (by full path, with what the listing said of it), or the instance. */

@@ -217,7 +217,7 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
     let notCompared = 0;
     for (const [section, desired] of declaredSections(state, owner)) {
       const planned = await planSection(io, owner, section, desired, state.prune).catch((error: unknown) => {
-        throw Object.assign(error instanceof Error ? error : new Error(String(error)), { section: section.key });
+        throw Object.assign(error instanceof Error ? error : new Error(String(error)), { section: section.key, tier: section.tier });
       });
       changes.push(...planned.changes);
       leftAlone += planned.leftAlone;
@@ -246,6 +246,8 @@ export const failureLine = (failure: OwnerFailure): string => oneLine(failureTex
 const failureText = (failure: OwnerFailure): string => {
   const error = failure.error;
   const where = error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '';
-  const section = (error as { section?: string }).section;
-  return `${ownerLabel(failure.owner)}${section ? ` (${section})` : ''}: ${error.message}${where}`;
+  const { section, tier } = error as { section?: string; tier?: string };
+  // A refusal of a section of a paid tier: the instance's tier is as likely a cause as the caller's role.
+  const why = section && tier && error instanceof ApiError && (error.status === 403 || error.status === 404) ? `; ${section} needs ${tier}, and a role that may read it` : '';
+  return `${ownerLabel(failure.owner)}${section ? ` (${section})` : ''}: ${error.message}${where}${why}`;
 };

@@ -126,7 +126,9 @@ export function planSummary(plan: Plan): string {
     counts.violation ? `${plural(counts.violation, 'violation')} (audit only)` : '',
   ].filter(Boolean);
   const failed = plan.failures.length ? `; ${plural(plan.failures.length, 'failure')} to read` : '';
-  return `Plan: ${parts.join(', ') || 'nothing to change'} in ${touchedPhrase(plan)}${failed}.${rewrites}`;
+  // Only failures: nothing changes in what was read, which is not "nothing" (that reads as an all-clear).
+  if (!parts.length) return `Plan: nothing to change in what could be read${failed}.${rewrites}`;
+  return `Plan: ${parts.join(', ')} in ${touchedPhrase(plan)}${failed}.${rewrites}`;
 }
 
 /**
@@ -148,7 +150,7 @@ export function planText(plan: Plan, paint: Paint = noPaint, failureLine: (failu
   if (plan.leftAlone) {
     lines.push(
       plan.prune === 'all'
-        ? `${plural(plan.leftAlone, 'object')} not in the file could not be deleted by forgectl and were left alone.`
+        ? `${plural(plan.leftAlone, 'object')} not in the file ${plan.leftAlone === 1 ? 'was' : 'were'} left alone: forgectl does not delete ${plan.leftAlone === 1 ? 'it' : 'them'}, even with prune: all (a default branch's protection is one).`
         : `${plural(plan.leftAlone, 'object')} not in the file ${plan.leftAlone === 1 ? 'was' : 'were'} left alone: prune: managed deletes only what forgectl created.`,
     );
   }

@@ -60,10 +60,9 @@ export async function targetProjects(ctx: SelectContext, state: DesiredState, ta
   for (const pattern of new Set(patterns)) {
     if (pattern === '*') throw new UsageError('a target cannot be "*"', 'name the group: --target GROUP/**');
     if (!isGlob(pattern)) {
-      const project = await ctx.api.call<{ id: number; path_with_namespace: string; default_branch?: string | null; archived?: boolean }>(projects.routes.get, { project: pattern }).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) throw new CliError(`project ${pattern}, ${targets.length ? 'a --target' : 'named in the file'}, does not exist (or you cannot see it)`, ExitCode.notFound);
-        throw error;
-      });
+      // An excluded path is not read: --exclude is how a run leaves out a project that is missing here.
+      if (excluded(pattern, exclude)) continue;
+      const project = await ctx.api.call<{ id: number; path_with_namespace: string; default_branch?: string | null; archived?: boolean }>(projects.routes.get, { project: pattern }).catch(notFoundAs('project', pattern, targets.length ? 'a --target' : 'named in the file'));
       if (!project.archived) found.set(project.path_with_namespace, { level: 'project', path: project.path_with_namespace, id: project.id, defaultBranch: project.default_branch ?? undefined });
       continue;
     }
@@ -73,7 +72,18 @@ export async function targetProjects(ctx: SelectContext, state: DesiredState, ta
       found.set(project.path, { level: 'project', path: project.path, id: project.id, defaultBranch: project.defaultBranch });
     }
   }
-  return [...found.values()].filter((owner) => !exclude.some((glob) => matchesGlob(owner.path, glob))).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...found.values()].filter((owner) => !excluded(owner.path, exclude)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const excluded = (path: string, exclude: string[]): boolean => exclude.some((glob) => matchesGlob(path, glob));
+
+/** A 404 for a project or group the file or a --target names, said as such (exit 5); other errors as they are. */
+function notFoundAs(level: 'project' | 'group', path: string, namedBy: 'named in the file' | 'a --target' | 'the root of a pattern'): (error: unknown) => never {
+  const hint = namedBy === 'named in the file' ? `leave it out of this run with --exclude ${path}` : undefined;
+  return (error) => {
+    if (error instanceof ApiError && error.status === 404) throw new CliError(`${level} ${path}, ${namedBy}, does not exist (or you cannot see it)`, ExitCode.notFound, hint);
+    throw error;
+  };
 }
 
 interface GroupRecord {
@@ -95,15 +105,16 @@ export async function targetGroups(ctx: SelectContext, state: DesiredState, targ
   if (patterns.includes('*') && !roots.size) throw new UsageError('"*" under groups needs a target', 'give --target GROUP/**, or add target: GROUP/** to the file');
   const found = new Map<string, Owner>();
   const add = (group: GroupRecord) => void found.set(group.full_path, { level: 'group', path: group.full_path, id: group.id });
-  for (const path of exact) add(await ctx.api.call<GroupRecord>(groups.routes.get, { group: path }));
-  for (const root of roots) {
-    if (!root) continue;
-    add(await ctx.api.call<GroupRecord>(groups.routes.get, { group: root }));
-    for await (const group of ctx.api.list<GroupRecord>(groups.routes.descendants, { group: root }, { all: true })) add(group);
-  }
   const applies = (path: string) => patterns.some((pattern) => pattern === '*' || scopeApplies(pattern, path));
   const inTargets = (path: string) => !targets.length || targets.some((target) => matchesGlob(path, target) || globRoot(target).toLowerCase() === path.toLowerCase() || scopeApplies(target, path));
+  // A group named by its path is read only when the run covers it (--target, --exclude).
+  for (const path of exact) if (inTargets(path) && !excluded(path, exclude)) add(await ctx.api.call<GroupRecord>(groups.routes.get, { group: path }).catch(notFoundAs('group', path, 'named in the file')));
+  for (const root of roots) {
+    if (!root) continue;
+    add(await ctx.api.call<GroupRecord>(groups.routes.get, { group: root }).catch(notFoundAs('group', root, 'the root of a pattern')));
+    for await (const group of ctx.api.list<GroupRecord>(groups.routes.descendants, { group: root }, { all: true })) add(group);
+  }
   return [...found.values()]
-    .filter((owner) => applies(owner.path) && inTargets(owner.path) && !exclude.some((glob) => matchesGlob(owner.path, glob)))
+    .filter((owner) => applies(owner.path) && inTargets(owner.path) && !excluded(owner.path, exclude))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -68,6 +68,11 @@ export class Progress<T> {
     return pluralNoun(count, this.words.noun, this.words.nouns);
   }
 
+  /** The items not done: in flight or never started, in the run's order. */
+  left(): T[] {
+    return this.items.filter((item) => !this.done.has(item));
+  }
+
   /** What an interruption left, one line each: done, in flight, never started (empty lines left out). */
   report(): string[] {
     if (!this.items.length) return [];

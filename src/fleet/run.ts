@@ -168,8 +168,7 @@ class Summary {
     const line = `${plural(work.projects.length, 'project')}: ${parts.join(', ')} in ${seconds} s at concurrency ${work.concurrency}${gate ? `; ${gate}` : ''}`;
     if (this.failed.length || this.notStarted.length) {
       result.exitCode = ExitCode.attention;
-      const named = this.failed.slice(0, 5).join(', ') + (this.failed.length > 5 ? `, … (${this.failed.length - 5} more)` : '');
-      result.message = `attention: ${line}${this.failed.length ? ` — failed: ${named}` : ''}`;
+      result.message = `attention: ${line}${this.failed.length ? ` — failed: ${namedFew(this.failed)}` : ''}`;
     } else {
       if (this.attention) result.exitCode = ExitCode.attention;
       // Written after the output (a table at a terminal comes whole, once every project is done).
@@ -203,4 +202,9 @@ export async function rowsOf(returned: unknown, commandPath: string, stderr: Wri
     return { rows, attention };
   }
   return { rows: [returned as Row], attention };
+}
+
+/** The first five of a list of paths, and how many more: "a, b, c, d, e, … (7 more)". */
+export function namedFew(paths: string[]): string {
+  return paths.slice(0, 5).join(', ') + (paths.length > 5 ? `, … (${paths.length - 5} more)` : '');
 }

@@ -80,4 +80,14 @@ describe('forgectl api', () => {
     expect(result.code).toBe(5);
     expect(result.stderr).toContain('error: 404 Project Not Found (GET /projects/acme%2Fnope → 404)');
   });
+
+  it('refuses a method the API does not answer before sending anything (exit 2); a lower-case one is taken', async () => {
+    sandbox.clearRequests();
+    const typo = await sandbox.run(['api', '-X', 'FROB', '/projects']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^error: --method must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS; got "FROB"$/m);
+    expect(sandbox.requests()).toEqual([]);
+    const lower = await sandbox.run(['api', '-X', 'get', '/version']);
+    expect(lower.code, lower.stderr).toBe(0);
+  });
 });

@@ -133,8 +133,16 @@ describe('auth login and profiles', () => {
     const env = profileEnv(dir);
     await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env, input: sandbox.adminToken });
     expect((await run(['auth', 'token'], { env })).stdout).toBe(`${sandbox.adminToken}\n`);
-    expect((await run(['auth', 'logout'], { env })).code).toBe(0);
+    const logout = await run(['auth', 'logout'], { env });
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe('Removed the credentials of profile "default"\n');
     expect((await run(['api', '/user'], { env })).code).toBe(3);
+    const again = await run(['auth', 'logout'], { env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('profile "default" holds no credentials: nothing to remove\n');
+    const unknown = await run(['-p', 'nope', 'auth', 'logout'], { env });
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toBe('error: no profile named "nope"\nhint: run: forgectl profile list\n');
   });
 
   it('a value edited by hand into the config file is a configuration error (exit 3) naming the profile and the key', async () => {

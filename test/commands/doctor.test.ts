@@ -285,6 +285,19 @@ describe('doctor: the token', () => {
     expect(expired.checks.scopes.status).toBe('skip');
   });
 
+  it('says why the service and token checks are skipped: a token the instance rejects, a token_command that fails', async () => {
+    const rejected = await doctor([], { env: { FORGECTL_TOKEN: 'glpat-not-a-real-token-000' } });
+    for (const check of ['version', 'rate limit', 'clock']) expect(rejected.checks[check]).toMatchObject({ status: 'skip', found: 'GET /version needs a valid token (it answered 401)' });
+    const dir = tempDir();
+    const env = { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: undefined, FORGECTL_TOKEN: undefined };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'tc', profiles: { tc: { url: sandbox.rootUrl, token_command: 'exit 1' } } }), { mode: 0o600 });
+    chmodSync(dir, 0o700);
+    const failing = await doctor([], { env });
+    expect(failing.checks['profile in use']).toMatchObject({ status: 'fail', found: 'token_command failed: it exited with status 1' });
+    expect(failing.checks.version.found).toBe('GET /version needs a valid token (it answered 401)');
+    for (const check of ['valid', 'self_rotate']) expect(failing.checks[check]).toMatchObject({ status: 'skip', found: 'no token to check (see "profile in use")' });
+  });
+
   it('scopes: read_api only warns (no changes allowed); no API scope fails with exit 4', async () => {
     const readOnly = await doctor([], { env: { FORGECTL_TOKEN: await aliceToken(['read_api']) } });
     expect(readOnly.checks.scopes).toMatchObject({ status: 'warn', found: expect.stringContaining('scopes read_api → read commands of every group (list, get, audit, plan, export), no changes') });

@@ -239,6 +239,9 @@ describe('the desired-state files validate and plan may read', () => {
       ['sub', /not a desired-state file|not a regular file/],
       ['-', /a tool reads no stdin/],
       ['missing.yaml', /cannot read missing\.yaml: no such file/],
+      // Whether a file outside exists is not told: a missing one is as outside as one that is there.
+      [join(outside, 'missing.yaml'), /is outside .*forgectl-mcp-root-/],
+      ['../' + outside.split('/').at(-1) + '/missing.yaml', /is outside/],
     ] as Array<[string, RegExp]>) {
       for (const tool of ['validate', 'plan']) {
         const refused = await call(tool, file);

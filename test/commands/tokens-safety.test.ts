@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTestSandbox } from '../helpers/cli.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 /**
  * The safety tier of every command that revokes or rotates a token: off a terminal it needs --yes (exit 2, nothing
@@ -50,6 +52,18 @@ describe('commands that revoke or rotate a token ask first, naming it', () => {
     expect(bare.stderr).toContain('error: which tokens? pass --group ID|PATH, --project ID|PATH, --personal or --service-account NAME\n');
     expect(bare.stderr).toContain('hint: self is the token in use: --personal for a personal token, --group G or --project P');
     expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('tokens rotate --save-to-profile NAME of another instance: exit 2 before any request (the token would go to that host)', async () => {
+    const bot = await groupToken('safety-other-instance');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { elsewhere: { url: 'https://git.elsewhere.example.com', token: 'glpat-of-elsewhere-0000' } } }), { mode: 0o600 });
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['tokens', 'rotate', String(bot.id), '--group', 'acme', '--save-to-profile', 'elsewhere', '--yes'], { env: { FORGECTL_CONFIG_DIR: dir } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`error: --save-to-profile elsewhere: that profile is for https://git.elsewhere.example.com, and the token is of ${sandbox.rootUrl}\n`);
+    expect(sandbox.requests()).toEqual([]);
+    expect(await works(bot.token)).toBe(true);
   });
 
   it('tokens identify --revoke: off a terminal without --yes, exit 2 naming the token, nothing revoked', async () => {

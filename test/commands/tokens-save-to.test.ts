@@ -156,6 +156,22 @@ describe('tokens rotate --save-to exec:', () => {
     expect(await authenticates(fresh)).toBe(true);
   });
 
+  it('tokens recover --save-to-profile NAME of another instance does not write the token there; the recovery file stays', async () => {
+    const b = await bot('elsewhere-bot');
+    const result = await b.run([...rotateSelf, '--save-to', 'exec:exit 1']);
+    expect(result.code).toBe(10);
+    const fresh = b.profileToken();
+    const config = JSON.parse(readFileSync(join(b.dir, 'config.json'), 'utf8'));
+    config.profiles.elsewhere = { url: 'https://git.elsewhere.example.com', token: 'glpat-of-elsewhere-0000' };
+    writeFileSync(join(b.dir, 'config.json'), JSON.stringify(config), { mode: 0o600 });
+    const recovered = await b.run(['-p', 'bot', 'tokens', 'recover', '--save-to-profile', 'elsewhere']);
+    expect(recovered.code).toBe(10);
+    expect(recovered.stderr).toContain(`profile "elsewhere": it is for https://git.elsewhere.example.com, and the token is of ${sandbox.rootUrl}`);
+    expect(JSON.parse(readFileSync(join(b.dir, 'config.json'), 'utf8')).profiles.elsewhere.token).toBe('glpat-of-elsewhere-0000');
+    expect(recovered.stdout + recovered.stderr).not.toContain(fresh);
+    expect(readdirSync(join(b.dir, 'recovery')).filter((n) => n.endsWith('.json'))).toHaveLength(1);
+  });
+
   it('a target that will never work is dropped from the recovery file (asking first); the row after recovering is readable', async () => {
     const b = await bot('drop-bot');
     const broken = 'exec:/nonexistent/helper --store';

@@ -178,6 +178,24 @@ projects:
     expect(applied.code).toBe(0);
     expect(applied.stdout.trim().split('\n')).toHaveLength(10);
     expect((await cli(['plan', '-f', desired])).code).toBe(0);
+
+    // Applied again (a retried CI job): the objects hold what the plan asked for, so that is done, not stale.
+    sandbox.clearRequests();
+    const again = await cli(['apply', '-f', saved, '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('10 changes of the plan were applied already (by an earlier apply of it): left out\nnothing left to apply\n');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // Half applied, and one object moved elsewhere meanwhile: that one is stale, and nothing is applied.
+    await cli(['plan', '-f', file('saved.yaml', `target: acme/team-01/squad-1/**\nprojects:\n  "*":\n    push_rule: {max_file_size: 40}\n`), '--out', saved]);
+    await cli(['push-rule', 'set', '--project', fleet[0], '--max-file-size', '40']);
+    await cli(['push-rule', 'set', '--project', fleet[1], '--max-file-size', '41']);
+    sandbox.clearRequests();
+    const half = await cli(['apply', '-f', saved, '--yes']);
+    expect(half.code).toBe(6);
+    expect(half.stderr).toContain(`changed since the plan: project ${fleet[1]}: push rule\n`);
+    expect(half.stderr).not.toContain(`changed since the plan: project ${fleet[0]}:`);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('commits the changed files of a branch in one commit per project, skipping unchanged ones by blob id', async () => {
@@ -267,6 +285,8 @@ instance:
       expect(plan.code).toBe(9);
       expect(plan.stdout).toContain('\u001b[31mcould not read project acme/web (push_rule): \\x1b]0;pwned\\x07boom (GET /projects/acme%2Fweb/push_rule → 500)\u001b[39m\n');
       expect(plan.stdout).not.toContain('\u001b]');
+      // Nothing else differs, but the project was not read: not an all-clear "nothing to change in nothing".
+      expect(plan.stdout).toContain('Plan: nothing to change in what could be read; 1 failure to read.\n');
     } finally {
       vi.unstubAllEnvs();
       sandbox.faults.clear();
@@ -299,6 +319,15 @@ instance:
     const missing = await cli(['plan', '-f', file('missing.yaml', 'projects:\n  acme/nope:\n    push_rule: null\n')]);
     expect(missing.code).toBe(5);
     expect(missing.stderr).toContain('error: project acme/nope, named in the file, does not exist (or you cannot see it)');
+    expect(missing.stderr).toContain('hint: leave it out of this run with --exclude acme/nope');
+    // A group the file names that is missing here is said as such, and --exclude leaves it (or a project) out unread.
+    const missingGroup = file('missing-group.yaml', 'groups:\n  acme/nope:\n    settings: {request_access_enabled: true}\nprojects:\n  acme/gone:\n    push_rule: null\n  acme/api:\n    push_rule: null\n');
+    const group = await cli(['plan', '-f', missingGroup, '--exclude', 'acme/gone']);
+    expect(group.code).toBe(5);
+    expect(group.stderr).toMatch(/^error: group acme\/nope, named in the file, does not exist \(or you cannot see it\)\nhint: leave it out of this run with --exclude acme\/nope$/m);
+    const left = await cli(['plan', '-f', missingGroup, '--exclude', 'acme/nope', '--exclude', 'acme/gone']);
+    expect(left.code, left.stderr).toBe(0);
+    expect(left.stdout).toContain('the file matches 1 project');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
 
     const dry = await cli(['apply', '-f', star, '--target', 'acme/team-01/squad-1/**', '--dry-run']);
@@ -310,7 +339,38 @@ instance:
     expect(set.stdout.split('\n').filter((line) => line.startsWith('PUT ')).map((line) => decodeURIComponent(line))).toEqual([fleet[0], fleet[1]].map((path) => expect.stringContaining(`/projects/${path}/push_rule`)));
     expect((await cli(['plan', '-f', star, '--target', 'svc-00[12]'])).stderr).toContain('error: target svc-00[12] must start with a group path');
     expect(dry.stdout).toContain('dry run');
+    expect(dry.stderr).toMatch(/^Dry run: 10 changes shown, none sent\.$/m);
+    expect(dry.stderr).not.toContain('Applied');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('a section of a paid tier refused while planning says so (the tier or the role), beside the refusal', async () => {
+    const desired = file('tier.yaml', 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 30}\n');
+    sandbox.fault({ method: 'GET', path: 'acme%2Fweb/push_rule$', status: 403, times: 10 });
+    try {
+      const plan = await cli(['plan', '-f', desired]);
+      expect(plan.code).toBe(9);
+      expect(plan.stdout).toContain('could not read project acme/web (push_rule): 403 Injected fault (GET /projects/acme%2Fweb/push_rule → 403); push_rule needs premium, and a role that may read it\n');
+    } finally {
+      sandbox.faults.clear();
+    }
+  });
+
+  it('says which objects prune: all leaves alone, in words that agree with their number', async () => {
+    const plan = await cli(['plan', '-f', file('prune-all.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    protected_branches: []\n')]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("1 object not in the file was left alone: forgectl does not delete it, even with prune: all (a default branch's protection is one).\n");
+  });
+
+  it('export refuses -o csv and -o ndjson (a desired-state file is one document) before anything is sent', async () => {
+    sandbox.clearRequests();
+    for (const format of ['csv', 'ndjson']) {
+      const refused = await cli(['export', '--project', 'acme/api', '-o', format]);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(new RegExp(`^error: export writes a desired-state file, which -o ${format} cannot hold\nhint: leave out -o for YAML, or give -o json\n`));
+    }
+    expect(sandbox.requests()).toEqual([]);
   });
 
   it('exports all of acme (the demo projects, their mirror, rules, freeze periods, the group integration) and plans no changes', async () => {
@@ -362,6 +422,8 @@ instance:
     const failed = await cli(['apply', '-f', desired, '--yes']);
     expect(failed.code).toBe(9);
     expect(failed.stdout).toContain('the old secure file "release.keystore" was put back as it was');
+    // The summary names where it failed, as every fleet run does.
+    expect(failed.stderr).toMatch(/^attention: Applied: 0 done, 1 failed\. Failed: acme\/[\w/-]+$/m);
     const kept = sandbox.db.table<{ name: string; data: string }>('secure_files').filter((f) => f.name === 'release.keystore');
     expect(kept.map((f) => Buffer.from(f.data, 'base64').toString())).toEqual(['keystore v1']);
     expect((await cli(['plan', '-f', desired])).stdout).toContain('-/+ secure file "release.keystore"');

@@ -19,6 +19,14 @@ async function problems(text: string, name = 'd.yaml'): Promise<string[]> {
 }
 
 describe('reading a desired-state file', () => {
+  it('refuses a file that declares nothing (an empty file would plan as "no changes", exit 0)', async () => {
+    const nothing = ['d.yaml: declares nothing: no projects, groups or instance (start from what the instance has: forgectl export --group GROUP --recursive)'];
+    expect(await problems('')).toEqual(nothing);
+    expect(await problems('# only a comment\n')).toEqual(nothing);
+    expect(await problems('version: 1\n')).toEqual(nothing);
+    expect(await problems('version: 1\ngroups: {}\n')).toEqual([]);
+  });
+
   it('reports YAML errors with their line and column, and a bare * as the alias it is', async () => {
     expect(await problems('version: 1\nprojects:\n  acme/api:\n    push_rule: {max_file_size: 10\n')).toEqual([expect.stringMatching(/^d\.yaml:5:1: Flow map in block collection/)]);
     const alias = await problems('projects:\n  *:\n    push_rule: null\n');

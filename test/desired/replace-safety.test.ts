@@ -44,6 +44,16 @@ describe('apply: a replace never loses the old object', () => {
     expect(stored('REPRO_KEY')).toMatchObject({ value: OLD, masked: true, hidden: false });
   });
 
+  it('a {command: …} that fails writes nothing (exit 2), naming the command and how it ended, never what it printed', async () => {
+    const desired = file('command.yaml', 'version: 1\nprojects:\n  acme/web:\n    variables:\n      - {key: CMD_KEY, value: {command: "echo half-a-secret-77; exit 3"}, masked: true}\n');
+    sandbox.clearRequests();
+    const applied = await sandbox.run(['apply', '-f', desired, '--yes']);
+    expect(applied.code).toBe(2);
+    expect(applied.stderr).toContain('error: project acme/web: variable CMD_KEY … * value: the command "echo half-a-secret-77; exit 3" failed: it exited with status 3; nothing was applied');
+    expect(applied.stdout + applied.stderr.replace('"echo half-a-secret-77; exit 3"', '')).not.toContain('half-a-secret-77');
+    expect(writes()).toEqual([]);
+  });
+
   it('a value that cannot be masked writes nothing (exit 2), without showing it', async () => {
     const desired = hiddenFile('REPRO_KEY');
     sandbox.clearRequests();

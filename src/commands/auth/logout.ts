@@ -16,7 +16,14 @@ export default defineCommand({
   async run(_opts, ctx) {
     const name = selectedProfileName(ctx.globals, ctx.env, ctx.readConfig());
     if (!name) throw new ConfigError('no profile selected', 'pass -p NAME');
-    const account = ctx.readConfig().profiles[name]?.token_keyring;
+    const existing = ctx.readConfig().profiles[name];
+    if (!existing) throw new ConfigError(`no profile named "${name}"`, 'run: forgectl profile list');
+    // Said as it is: a second logout has nothing to remove, and must not claim it removed something.
+    if (!existing.token && !existing.token_keyring && !existing.token_command) {
+      ctx.io.note(`profile "${name}" holds no credentials: nothing to remove`);
+      return undefined;
+    }
+    const account = existing.token_keyring;
     // The keyring first: a reference removed from the file while its entry stayed would be a token nobody finds.
     if (account) {
       try {

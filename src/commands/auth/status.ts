@@ -22,9 +22,14 @@ export function daysUntil(date: string, now: Date): number {
 export const EXPIRY_WARNING_DAYS = 14;
 
 /** The rotate flag of the token in use: bot users of group and project tokens are named `group_<id>_bot_…`. */
-function rotateTarget(user: User): string {
+export function rotateTarget(user: Pick<User, 'username' | 'bot'>): string {
   const bot = user.bot ? /^(group|project)_(\d+)_bot/.exec(user.username) : null;
   return bot ? `--${bot[1]} ${bot[2]}` : '--personal';
+}
+
+/** The command that rotates the token in use and saves it where the profile keeps it (`-p NAME` when there is one). */
+export function rotateSelfCommand(user: Pick<User, 'username' | 'bot'>, profileName: string | undefined, extra = ''): string {
+  return `forgectl${profileName ? ` -p ${profileName}` : ''} tokens rotate self ${rotateTarget(user)}${extra}`;
 }
 
 export default defineCommand({

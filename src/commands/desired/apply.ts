@@ -14,6 +14,7 @@ import { ResultWithExit } from '../../output/result.js';
 import { writeFileAtomically } from '../../files.js';
 import { selectProjects } from '../../fleet/select.js';
 import { emptyShardLine, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
+import { namedFew } from '../../fleet/run.js';
 import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
 
@@ -26,7 +27,8 @@ export default defineCommand<Options>({
   effect: 'destructive',
   description: [
     'Makes the instance match a desired-state file (planned first, shown on stderr and confirmed), or carries out a plan saved with',
-    'plan --out, which is refused when any of its objects changed since it was made, or when its changes were edited since. Every value',
+    'plan --out, which is refused when any of its objects changed since it was made, or when its changes were edited since (an object',
+    'that holds what the plan asks for already, as after an earlier apply of it, is left out: a retried job goes on). Every value',
     'the changes need (secrets, mask rules, local files) is read and checked before the first write: a missing one writes nothing (exit 2).',
     'A replace reads the old object first and puts it back should the create fail. One result per object; a failed object does not',
     'stop the others (exit 9 with a summary). Deletions of objects the file no longer lists happen only with --prune, and only those the',
@@ -67,7 +69,12 @@ export default defineCommand<Options>({
     const result = new ResultWithExit(undefined, ExitCode.ok);
     // A spinner at a terminal ("applying 3/20 changes…"); interrupted, the run says which changes were done.
     const progress = new Progress<Change>(ctx.io, { verb: 'applying', noun: 'change' }, changeLabel);
-    ctx.io.state.interruptReport = () => progress.report();
+    ctx.io.state.interruptReport = () => {
+      if (opts.failedTo === undefined) return progress.report();
+      // What an interruption left (in flight or never started) is written as a projects file, to be run again.
+      failedTo([...failures.map((failure) => failure.owner), ...summary.failedOwners, ...progress.left().map((change) => change.owner)]);
+      return [...progress.report(), `  what is left is in ${opts.failedTo}: run it again with --projects-file ${opts.failedTo}`];
+    };
     // --dry-run shows each change's request one at a time, in order, and sends none of them.
     const rows = applyChanges(io, changes, { prune: Boolean(opts.prune), concurrency: ctx.globals.dryRun ? 1 : options.concurrency, progress }, summary);
     async function* settle() {
@@ -78,12 +85,14 @@ export default defineCommand<Options>({
         progress.stop();
       }
       failedTo([...failures.map((failure) => failure.owner), ...summary.failedOwners]);
-      const parts = [`${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${plural(summary.skippedPrunes, 'deletion')} skipped (pass --prune)` : '', summary.violations ? `${plural(summary.violations, 'audit finding')} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
+      const parts = [ctx.globals.dryRun ? `${plural(carried.length, 'change')} shown, none sent` : `${summary.done} done`, summary.failed ? `${summary.failed} failed` : '', summary.skippedPrunes ? `${plural(summary.skippedPrunes, 'deletion')} skipped (pass --prune)` : '', summary.violations ? `${plural(summary.violations, 'audit finding')} not fixed by apply` : '', failures.length ? `${failures.length} could not be read` : ''].filter(Boolean);
       const gate = ctx.rateGate.summary();
-      const line = `Applied: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;
+      const line = `${ctx.globals.dryRun ? 'Dry run' : 'Applied'}: ${parts.join(', ')}.${gate ? ` (${gate})` : ''}`;
       if (summary.failed || summary.skippedPrunes || summary.violations || failures.length) {
         result.exitCode = ExitCode.attention;
-        result.message = `attention: ${line}`;
+        // Which projects and groups to look at (and rerun with --projects-file): named, as every fleet run names them.
+        const failedIn = [...failures.map((failure) => failure.owner), ...summary.failedOwners].map((owner) => owner.path || 'the instance');
+        result.message = `attention: ${line}${failedIn.length ? ` Failed: ${namedFew([...new Set(failedIn)])}` : ''}`;
       } else if (!ctx.io.options.quiet) result.message = line; // after the output (a table comes whole at the end)
     }
     return Object.assign(result, { result: settle() });
@@ -129,13 +138,14 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   const io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
   const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
   if (budget) ctx.io.note(budget);
-  const stale = await staleObjects(io, planned, options.concurrency);
+  const { stale, done } = await staleObjects(io, planned, options.concurrency);
   if (stale.length) {
     for (const line of stale) ctx.io.streams.stderr.write(`changed since the plan: ${line}\n`);
     throw new CliError(`the plan is stale: ${stale.length} of its objects changed since it was made (${document.created_at}); nothing was applied`, ExitCode.rejected, `make the plan again: forgectl plan -f ${document.file} --out ${opts.file}`);
   }
-  const nothing = !saved.length ? 'the plan has no changes: nothing to do' : !listed ? `the plan has no changes for what --projects-file lists: nothing to do` : undefined;
-  return { changes: planned, failures: [], io, nothing };
+  if (done.size) ctx.io.note(`${plural(done.size, 'change')} of the plan ${done.size === 1 ? 'was' : 'were'} applied already (by an earlier apply of it): left out`);
+  const nothing = !saved.length ? 'the plan has no changes: nothing to do' : !listed ? `the plan has no changes for what --projects-file lists: nothing to do` : done.size ? 'nothing left to apply' : undefined;
+  return { changes: planned.filter((change) => !done.has(change)), failures: [], io, nothing };
 }
 
 /** The changes a desired-state file asks for now, planned (with a spinner at a terminal) and shown on stderr. */

@@ -49,6 +49,8 @@ export default defineCommand<Options>({
     ...shardOptions,
   ],
   async run(opts, ctx) {
+    // A desired-state file is one nested document: rows of CSV or NDJSON cannot hold it, nor could plan read them.
+    if (ctx.format === 'csv' || ctx.format === 'ndjson') throw new UsageError(`export writes a desired-state file, which -o ${ctx.format} cannot hold`, 'leave out -o for YAML, or give -o json');
     const chosen = [opts.project !== undefined, opts.group !== undefined, Boolean(opts.instance)].filter(Boolean).length;
     if (chosen !== 1) throw new UsageError(chosen ? 'give one of --project, --group and --instance' : 'what to export? give --project P, --group G [--recursive] or --instance');
     if (opts.recursive && opts.group === undefined) throw new UsageError('--recursive goes with --group');

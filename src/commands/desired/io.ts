@@ -4,7 +4,7 @@ import type { Context } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
 import { secretFromCommand } from '../../config/resolve.js';
 import { UsageError } from '../../errors.js';
-import { describeRef, type SecretRef, type SectionIo } from '../../desired/model.js';
+import type { SecretRef, SectionIo } from '../../desired/model.js';
 import type { LocalFiles } from '../../desired/section.js';
 
 /**
@@ -20,7 +20,7 @@ export function sectionIo(ctx: Context, api: Api, local: LocalFiles, baseDir: st
     try {
       value = secretFromCommand(ref.command, ctx.env);
     } catch (error) {
-      throw new UsageError(`${label}: the command of ${describeRef(ref)} failed: ${(error as Error).message}`);
+      throw new UsageError(`${label}: the command ${JSON.stringify(ref.command)} failed: ${(error as Error).message}`);
     }
     return value;
   };

@@ -25,10 +25,14 @@ export interface DoctorState {
   /** The instance and transport settings in use, known even when the token cannot be read. */
   target?: Target;
   connection?: Connection;
+  /** GET /version answered 401: the instance is there, but says nothing of itself without a valid token. */
+  versionUnauthorized?: boolean;
   /** The instance's answer to GET /version, when it answered. */
   version?: { version: string; header: (name: string) => string | undefined; ms: number };
   /** GET /user succeeded. */
   tokenValid?: boolean;
+  /** Whom the token belongs to (GET /user), when it answered. */
+  user?: { username: string; bot?: boolean };
   scopes?: string[];
   /** The token's expiry as its own record says (null: never; undefined: unknown). */
   expiresAt?: string | null;

@@ -3,7 +3,7 @@ import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { metadata } from '../../resources/metadata/resource.js';
 import { users } from '../../resources/users/resource.js';
 import { ApiError, ExitCode } from '../../errors.js';
-import { daysUntil, EXPIRY_WARNING_DAYS } from '../auth/status.js';
+import { daysUntil, EXPIRY_WARNING_DAYS, rotateSelfCommand } from '../auth/status.js';
 import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
 
 /** Past this a request's round trip is worth a warning (pagination of large lists multiplies it). */
@@ -46,7 +46,10 @@ async function checkRoundTrip(state: DoctorState): Promise<Outcome> {
     response = await api.callResponse<{ version?: string }>(metadata.routes.get, {}, { retry: 'never', auth: Boolean(state.connection) });
   } catch (error) {
     // A rejected token still proves the round trip; the token checks say what is wrong with it.
-    if (error instanceof ApiError && error.status === 401) return pass(`GET /version answered 401 in ${Math.round(performance.now() - started)} ms (${state.connection ? 'see the token checks' : 'sent without the token, which cannot be read'})`);
+    if (error instanceof ApiError && error.status === 401) {
+      state.versionUnauthorized = true;
+      return pass(`GET /version answered 401 in ${Math.round(performance.now() - started)} ms (${state.connection ? 'see the token checks' : 'sent without the token, which cannot be read'})`);
+    }
     throw error;
   }
   const ms = Math.round(performance.now() - started);
@@ -55,8 +58,14 @@ async function checkRoundTrip(state: DoctorState): Promise<Outcome> {
   return pass(`GET /version answered in ${ms} ms`);
 }
 
+/** Why the service checks have nothing to look at: the instance answered 401, or did not answer. */
+const noVersion = (state: DoctorState, otherwise: string): Outcome => skip(state.versionUnauthorized ? 'GET /version needs a valid token (it answered 401)' : otherwise);
+
+/** Why the token checks have nothing to check: no instance, or an instance but no token for it. */
+const noConnection = (state: DoctorState): Outcome => skip(state.target ? 'no token to check (see "profile in use")' : 'no instance configured');
+
 function checkVersion(state: DoctorState): Outcome {
-  if (!state.version) return skip('the instance did not tell its version');
+  if (!state.version) return noVersion(state, 'the instance did not tell its version');
   const { version } = state.version;
   if (!version) return warn('GET /version answered without a version', 'check that the URL is the instance\'s, not a proxy\'s page');
   return pass(`version ${version}`);
@@ -70,7 +79,7 @@ function checkFeatures(state: DoctorState): Outcome {
 }
 
 function checkRateLimit(state: DoctorState): Outcome {
-  if (!state.version) return skip('no answer to read headers from');
+  if (!state.version) return noVersion(state, 'no answer to read headers from');
   const limit = Number(state.version.header('ratelimit-limit'));
   const remaining = Number(state.version.header('ratelimit-remaining'));
   if (!state.version.header('ratelimit-limit')) return pass('no RateLimit headers: no throttle announced (forgectl still honours Retry-After on 429)');
@@ -82,6 +91,7 @@ function checkRateLimit(state: DoctorState): Outcome {
 
 function checkClock(state: DoctorState): Outcome {
   const date = state.version?.header('date');
+  if (!state.version) return noVersion(state, 'no answer to read the Date header from');
   if (!date || Number.isNaN(Date.parse(date))) return skip('no Date header in the answer');
   const skew = Math.round((state.ctx.now().getTime() - Date.parse(date)) / 1000);
   const found = skew === 0 ? 'this clock agrees with the instance\'s Date header' : `this clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the instance's Date header`;
@@ -90,10 +100,11 @@ function checkClock(state: DoctorState): Outcome {
 }
 
 async function checkTokenValid(state: DoctorState): Promise<Outcome> {
-  if (!state.connection) return skip('no instance configured');
+  if (!state.connection) return noConnection(state);
   try {
     const user = await state.ctx.api.call<{ username: string; id: number; is_admin?: boolean; bot?: boolean }>(users.routes.current);
     state.tokenValid = true;
+    state.user = user;
     const kind = user.bot ? 'a bot (group or project token)' : user.is_admin ? 'an administrator' : 'a user';
     return pass(`valid ${state.connection.tokenType} token of ${user.username} (id ${user.id}, ${kind})`);
   } catch (error) {
@@ -143,7 +154,8 @@ function checkExpiry(state: DoctorState): Outcome {
   if (expiresAt === undefined) return skip('expiry unknown');
   if (expiresAt === null) return pass('never expires');
   const days = daysUntil(expiresAt, state.ctx.now());
-  const rotate = 'rotate it: forgectl tokens rotate self --personal --save-to-profile (or create a new one)';
+  // A group or project token rotates through its group's or project's endpoint: --personal would be refused (405).
+  const rotate = `rotate it: ${state.user ? rotateSelfCommand(state.user, state.connection?.profileName) : 'forgectl tokens rotate self --personal'} (or create a new one)`;
   if (days <= EXPIRY_FAIL_DAYS) return fail(days < 0 ? `expired on ${expiresAt}` : `expires ${days === 0 ? 'today' : 'tomorrow'} (${expiresAt})`, rotate, ExitCode.auth);
   if (days <= EXPIRY_WARNING_DAYS) return warn(`expires in ${days} days (${expiresAt})`, rotate);
   return pass(`expires in ${days} days (${expiresAt})`);
@@ -168,7 +180,8 @@ function cronProfile(line: string, current: string | undefined): string | undefi
 
 function checkSelfRotate(state: DoctorState): Outcome {
   const connection = state.connection;
-  if (!connection?.profileName) return skip('no profile in use');
+  if (!connection) return noConnection(state);
+  if (!connection.profileName) return skip('no profile in use');
   const lines = rotationCronLines(state).filter((line) => cronProfile(line, state.ctx.readConfig().current) === connection.profileName);
   if (!lines.length) return skip(`no rotation cron line for profile "${connection.profileName}" in crontab -l`);
   if (!state.scopes) return skip('scopes unknown');

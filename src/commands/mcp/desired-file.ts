@@ -18,16 +18,17 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'];
 export async function checkDesiredFile(file: string, root: string): Promise<string> {
   const hint = `name a desired-state file (.yaml, .yml or .json) below ${root}`;
   if (!file || file === '-') throw new UsageError('file: a tool reads no stdin', hint);
+  const outside = new UsageError(`${file} is outside ${root}, the folder the server reads desired-state files from`, 'start the server in the folder of the files, or give it --root FOLDER');
+  // Outside as written is refused before the file is looked for: whether a path outside exists is none of a tool's business.
+  if (!isBelow(resolve(root, file), resolve(root))) throw outside;
   let real: string;
   try {
     real = realpathSync(resolve(root, file));
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${fileProblem(error)}`, hint);
   }
-  const base = realpathSync(root);
-  if (real !== base && !real.startsWith(base.endsWith(sep) ? base : `${base}${sep}`)) {
-    throw new UsageError(`${file} is outside ${root}, the folder the server reads desired-state files from`, 'start the server in the folder of the files, or give it --root FOLDER');
-  }
+  // And outside after symbolic links.
+  if (!isBelow(real, realpathSync(root))) throw outside;
   if (!EXTENSIONS.includes(extname(real).toLowerCase())) throw new UsageError(`${file} is not a desired-state file: its name does not end in ${EXTENSIONS.join(', ')}`, hint);
   const text = readRegularFile(real, DESIRED_MAX_BYTES);
   if (!looksDesired(await topLevelKeys(text))) {
@@ -36,6 +37,9 @@ export async function checkDesiredFile(file: string, root: string): Promise<stri
   }
   return real;
 }
+
+/** Whether a path is the folder or below it. */
+const isBelow = (path: string, folder: string): boolean => path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
 
 /** The keys of the top-level mapping; [] for an empty file; undefined when it is no mapping (or no YAML at all). */
 async function topLevelKeys(text: string): Promise<string[] | undefined> {

@@ -13,6 +13,7 @@ import type { FleetRun } from '../../fleet/select.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard, type Shard } from '../../fleet/shard.js';
 import { ResultWithExit, Summarised } from '../../output/result.js';
 import { daysLeft, isoDay, TokenTarget } from './shared.js';
+import { rotateSelfCommand } from '../auth/status.js';
 
 interface Options extends Pick<FleetRun, 'shard' | 'shardTotal' | 'rateLimit'> {
   group?: string[];
@@ -99,8 +100,13 @@ async function serviceAccountLists(ctx: Context, group?: string): Promise<TokenL
   return lists;
 }
 
-/** The command that deals with a finding: rotate what expires, revoke what nobody uses. */
-function fixFor(list: TokenList | 'self', token: TokenRecord, unused: boolean): string {
+/**
+ * The command that deals with a finding: rotate what expires, revoke what nobody uses. The token in use rotates as
+ * `self` (through its group's or project's endpoint when it is a group or project token), so that the profile
+ * that holds it gets the new one.
+ */
+function fixFor(list: TokenList | 'self', token: TokenRecord, unused: boolean, rotateSelf: string | undefined): string {
+  if (list === 'self' && rotateSelf && !unused) return `${rotateSelf} --expires-in 90d --yes`;
   if (list === 'self' || list.kind === 'personal') return unused ? `forgectl tokens revoke ${token.id} --personal --yes` : `forgectl tokens rotate ${token.id} --personal --expires-in 90d --yes`;
   // Impersonation tokens are not rotated by the service: revoke, and create another if it is still needed.
   if (list.kind === 'impersonation') return `forgectl tokens revoke ${token.id} --personal --user ${list.label.slice('user '.length)} --impersonation --yes`;
@@ -153,7 +159,10 @@ export default defineCommand<Options>({
       const self = await ctx.api.call<TokenRecord>(accessTokens.parents.personal.routes.get, { token_id: 'self' });
       caller = self.user_id;
       // Other shards only know it, so that it is not shown again under the project or group that holds it.
-      if (first) findings.consider(self, 'self');
+      if (first) {
+        findings.rotateSelf = await rotateSelfOf(ctx);
+        findings.consider(self, 'self');
+      }
       else findings.knowSelf(self);
     } catch (error) {
       // Job and OAuth tokens have no record of their own; the lists below still count.
@@ -175,6 +184,16 @@ export default defineCommand<Options>({
     return auditResult(ctx, findings, { what: findings.words(expiring, opts.unusedFor), scope: opts.instance ? instanceScope(lists) : '', unreadable: unreadable.length });
   },
 });
+
+/** The command that rotates the token in use, when GET /user says whose it is (a token may lack the scope to ask). */
+async function rotateSelfOf(ctx: Context): Promise<string | undefined> {
+  try {
+    return rotateSelfCommand(await ctx.api.call<{ username: string; bot?: boolean }>(users.routes.current), ctx.connection().profileName);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return undefined;
+    throw error;
+  }
+}
 
 /** The options that go together, checked before anything is sent. */
 function checkOptions(opts: Options): void {
@@ -263,6 +282,8 @@ function auditResult(ctx: Context, findings: Findings, { what, scope, unreadable
 class Findings {
   /** How many tokens were looked at. */
   checked = 0;
+  /** The command that rotates the token in use, without its expiry (`forgectl -p bot tokens rotate self --group 7`). */
+  rotateSelf?: string;
   private readonly found = new Map<string, Record<string, unknown>>();
   /** The personal tokens seen in the caller's personal list (an impersonation token, or a service account's, seen again keeps that source). */
   private readonly fromPersonal = new Set<number>();
@@ -338,7 +359,7 @@ class Findings {
       access_level_name: token.access_level === undefined ? null : accessLevelName(token.access_level),
       user_id: token.user_id,
       self,
-      fix: fixFor(list, token, unused),
+      fix: fixFor(list, token, unused, this.rotateSelf),
     };
   }
 }

@@ -6,7 +6,7 @@ import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { LockFile } from '../../config/lock.js';
 import { locksDir, recoveryDir } from '../../config/paths.js';
-import { instanceIdentity } from '../../config/resolve.js';
+import { instanceIdentity, normalizeBaseUrl } from '../../config/resolve.js';
 import { saveProfileToken } from '../../config/credentials.js';
 import { keyringRead, loadStoredToken } from '../../config/keyring.js';
 import { readConfig } from '../../config/store.js';
@@ -469,6 +469,8 @@ export function writeSecretFile(path: string, text: string): void {
  */
 export async function saveTokenToProfile(configDir: string, profile: string, token: string, instance: string): Promise<void> {
   const existing = readConfig(configDir).profiles[profile];
+  // The profile's token is sent to the profile's URL: never a token of another instance (tokens recover --save-to-profile).
+  if (existing?.url && instanceIdentity(existing.url) !== instanceIdentity(instance)) throw new Error(`it is for ${normalizeBaseUrl(existing.url).rootUrl}, and the token is of ${instance}`);
   await saveProfileToken(configDir, profile, token, { storage: 'same', url: instance, tokenType: 'private', replaceCommand: true }, existing);
 }
 
@@ -478,6 +480,11 @@ export async function preflight(ctx: Context, targets: SaveTargets): Promise<voi
     const profile = ctx.readConfig().profiles[targets.profile];
     if (profile?.token_command) {
       throw new UsageError(`profile "${targets.profile}" takes its token from token_command; forgectl cannot save into it`, 'save with --output-file and update your password manager from it');
+    }
+    // A profile's token is sent to the profile's URL: a token of this instance saved there would go to another host.
+    const here = ctx.connection().rootUrl;
+    if (profile?.url && instanceIdentity(profile.url) !== instanceIdentity(here)) {
+      throw new UsageError(`--save-to-profile ${targets.profile}: that profile is for ${normalizeBaseUrl(profile.url).rootUrl}, and the token is of ${here}`, 'nothing was sent: a token goes only to its own instance; name a profile of this instance (a new name creates one)');
     }
     mkdirPrivate(ctx.configDir);
     assertWritableDir(ctx.configDir, '--save-to-profile');

@@ -1,0 +1,48 @@
+/**
+ * `apply --failed-to FILE` interrupted (Ctrl-C) half-way: the built forgectl, as a separate process, gets SIGINT while
+ * the instance holds back its answer to the first change; what was left (that change, in flight, and those never
+ * started) is written to FILE, and a run with --projects-file FILE finishes it.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, BUILT, tempDir, useTestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const description = (path: string) => sandbox.db.table<{ path_with_namespace: string; description: string }>('projects').find((p) => p.path_with_namespace === path)!.description;
+
+describe.skipIf(!BUILT)('apply --failed-to interrupted by Ctrl-C', () => {
+  it('writes what was left as a projects file (exit 130), and --projects-file with it finishes the run', async () => {
+    const dir = tempDir();
+    const desired = join(dir, 'desired.yaml');
+    const left = join(dir, 'left.txt');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    settings: {description: interrupted-api}\n  acme/web:\n    settings: {description: interrupted-web}\n');
+    sandbox.fault({ method: 'PUT', path: '/projects/acme%2Fapi$', answer_latency_ms: 60_000, times: 1 });
+    const child = spawn(process.execPath, [BIN, 'apply', '-f', desired, '--yes', '--concurrency', '1', '--failed-to', left], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env() } as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await until(() => description('acme/api') === 'interrupted-api');
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
+    expect(readFileSync(left, 'utf8').split('\n').filter((line) => line && !line.startsWith('#'))).toEqual(['acme/api', 'acme/web']);
+    expect(description('acme/web')).not.toBe('interrupted-web');
+
+    sandbox.faults.clear();
+    const rerun = await sandbox.run(['apply', '-f', desired, '--yes', '--projects-file', left]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(description('acme/web')).toBe('interrupted-web');
+    expect((await sandbox.run(['plan', '-f', desired])).code).toBe(0);
+  }, 60_000);
+});
