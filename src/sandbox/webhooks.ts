@@ -85,9 +85,13 @@ function renderTemplate(template: string, payload: unknown): string {
   });
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
+/**
+ * A value that is an e-mail address and nothing else, by the pattern the service redacts recorded payloads with (the
+ * HTML standard's): a host name after the @, so `git@host:group/project.git` (an SSH clone URL) is no address.
+ */
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
-/** Email addresses in a recorded payload are shown as a redacted marker, as the service does. */
+/** Email addresses in a recorded payload are shown as a redacted marker, as the service does; other values stay. */
 function redactEmails(value: unknown): unknown {
   if (typeof value === 'string') return EMAIL.test(value) ? REDACTED : value;
   if (Array.isArray(value)) return value.map(redactEmails);

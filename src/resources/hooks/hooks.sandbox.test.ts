@@ -74,6 +74,21 @@ describe('project webhooks', () => {
     expect(JSON.stringify(event.request_data)).not.toMatch(/@example\.com/);
   });
 
+  it('redacts e-mail addresses in recorded payloads, not SSH clone URLs that look like one', async () => {
+    const created = await createHook();
+    expect((await approve()).status).toBe(201);
+    const [delivery] = await receiver.waitFor(1);
+    await unapprove();
+    await deliveriesSettled(sandbox.db);
+    const sent = delivery.json() as any;
+    expect(sent.project.git_ssh_url).toMatch(/^git@[^:]+:acme\/api\.git$/);
+    expect(sent.user.email).toMatch(/@/);
+    const [event] = await events(created.id);
+    expect(event.request_data.project.git_ssh_url).toBe(sent.project.git_ssh_url);
+    expect(event.request_data.repository.git_ssh_url).toBe(sent.repository.git_ssh_url);
+    expect(event.request_data.user.email).toBe('[REDACTED]');
+  });
+
   it('delivers only the events a hook subscribes to', async () => {
     await createHook({ merge_requests_events: false, note_events: true });
     await approve();

@@ -221,6 +221,14 @@ describe('failing deliveries: status, events, test and resend', () => {
     expect(piped.stdout.trim().split('\t')).toHaveLength(6);
   });
 
+  it('shows the recorded payload with e-mail addresses redacted and SSH clone URLs as sent', async () => {
+    const id = String(await createHook());
+    await comment();
+    const [event] = (await cli(['hooks', 'events', id, ...P, '-o', 'json'])).json();
+    expect(event.request_data.project.git_ssh_url).toMatch(/^git@[^:]+:acme\/api\.git$/);
+    expect(event.request_data.user.email).toBe('[REDACTED]');
+  });
+
   it('resends the failed deliveries once the receiver answers, at most 5 a minute, and never twice', async () => {
     const id = String(await createHook());
     await failures(Number(id), 7);
