@@ -107,16 +107,20 @@ function dateParam(req: SandboxRequest, name: string): number | undefined {
   return time;
 }
 
+/** States whose users only administrators find: everyone else finds every other user, bots and service accounts too. */
+const HIDDEN_FROM_SEARCH: Array<User['state']> = ['blocked', 'banned', 'ldap_blocked'];
+
 /**
- * Users visible to the caller with the filters every user may use (bots only for administrators). Without any
- * filter an administrator gets the table itself, not a copy (a page of a long list costs one page's worth): the
- * result is never changed in place.
+ * Users visible to the caller with the filters every user may use: administrators find everyone, others every user
+ * but the blocked and banned ones, and their created_after and created_before are ignored. Without any filter an
+ * administrator gets the table itself, not a copy (a page of a long list costs one page's worth): the result is
+ * never changed in place.
  */
 export function filterUsers(req: SandboxRequest): readonly User[] {
   const q = req.query;
   const admin = Boolean(req.user?.is_admin);
   const table = usersTable(req.db);
-  let list: readonly User[] = admin ? table : table.filter((u) => !u.bot);
+  let list: readonly User[] = admin ? table : table.filter((u) => !HIDDEN_FROM_SEARCH.includes(u.state));
   if (q.username) list = list.filter((u) => u.username.toLowerCase() === String(q.username).toLowerCase());
   if (q.search) {
     // Names and usernames match in part; emails only whole, private ones only for administrators.
@@ -134,8 +138,10 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
   if (bool(q.exclude_humans)) list = list.filter((u) => userType(u) !== 'human');
   if (bool(q.exclude_internal)) list = list.filter((u) => !INTERNAL_TYPES.includes(userType(u)));
   if (bool(q.without_project_bots)) list = list.filter((u) => userType(u) !== 'project_bot');
+  // Checked for everyone, applied for administrators only.
   const after = dateParam(req, 'created_after');
   const before = dateParam(req, 'created_before');
+  if (!admin) return list;
   if (after !== undefined) list = list.filter((u) => Date.parse(u.created_at) > after);
   if (before !== undefined) list = list.filter((u) => Date.parse(u.created_at) < before);
   return list;

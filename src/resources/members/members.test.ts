@@ -274,4 +274,12 @@ describe('members', () => {
     const listed = await sandbox.run(['members', 'list', '--projects-file', file, '--query', 'user4', '-o', 'json']);
     expect((listed.json() as Array<{ project: string }>).map((r) => r.project)).toEqual(['acme/api', 'acme/web']);
   });
+
+  // After the tests of acme's only owner: it gives acme a second Owner.
+  it("a group Owner who is not an administrator adds a service account by its username", async () => {
+    const owner = { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } };
+    const added = await sandbox.run(['members', 'add', 'service_account_deploy', '--project', 'acme/web', '--access-level', 'developer', '-o', 'json'], owner);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.json()).toMatchObject([{ username: 'service_account_deploy', access_level: 30 }]);
+  });
 });

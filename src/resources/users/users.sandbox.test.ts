@@ -28,6 +28,30 @@ describe('sandbox: GET /users', () => {
     expect((await get('/users?search=alice@example.com', bobToken)).body).toHaveLength(0);
   });
 
+  it('finds bots, service accounts and deactivated users for everyone, blocked and banned users for administrators only', async () => {
+    const now = new Date();
+    addUser(sandbox.db, { username: 'finder-service', user_type: 'service_account', bot: true }, now);
+    addUser(sandbox.db, { username: 'finder-project-bot', user_type: 'project_bot', bot: true }, now);
+    addUser(sandbox.db, { username: 'finder-ghost', user_type: 'ghost' }, now);
+    addUser(sandbox.db, { username: 'finder-deactivated', state: 'deactivated' }, now);
+    addUser(sandbox.db, { username: 'finder-blocked', state: 'blocked' }, now);
+    addUser(sandbox.db, { username: 'finder-banned', state: 'banned' }, now);
+    addUser(sandbox.db, { username: 'finder-ldap', state: 'ldap_blocked' }, now);
+    const found = async (token: string) => ((await get('/users?search=finder-&per_page=100', token)).body as Array<{ username: string }>).map((u) => u.username).sort();
+    expect(await found(bobToken)).toEqual(['finder-deactivated', 'finder-ghost', 'finder-project-bot', 'finder-service']);
+    expect(await found(sandbox.adminToken)).toHaveLength(7);
+    expect((await get('/users?username=finder-service', bobToken)).body.map((u: { username: string }) => u.username)).toEqual(['finder-service']);
+    expect((await get('/users?username=finder-blocked', bobToken)).body).toEqual([]);
+  });
+
+  it('ignores created_after and created_before but for administrators, and checks them for everyone', async () => {
+    const total = (token: string, query = '') => get(`/users?per_page=1${query}`, token).then((r) => r.headers.get('x-total'));
+    const all = await total(bobToken);
+    expect(await total(bobToken, '&created_before=2024-01-01T00:00:00Z')).toBe(all);
+    expect(await total(sandbox.adminToken, '&created_before=2024-01-01T00:00:00Z')).toBe('1');
+    expect((await get('/users?created_after=soon', bobToken)).status).toBe(400);
+  });
+
   it('only true has an effect for active, blocked and external', async () => {
     const all = (await get('/users?per_page=1')).headers.get('x-total');
     expect((await get('/users?per_page=1&external=false')).headers.get('x-total')).toBe(all);
