@@ -42,6 +42,15 @@ export function authenticate(req: SandboxRequest, options: { optional?: boolean 
   sudo(req);
 }
 
+/**
+ * The user a request acted as (the Sudo user under sudo) was active today: the service records it after each request
+ * that succeeded, once a day, and a user active in the last 90 days cannot be deactivated.
+ */
+export function recordActivity(req: SandboxRequest): void {
+  const today = req.now().toISOString().slice(0, 10);
+  if (req.user && req.user.last_activity_on !== today) req.user.last_activity_on = today;
+}
+
 /** Only active users sign in or use their tokens (blocked, banned, deactivated and pending users do not). */
 export const canSignIn = (user: User): boolean => user.state === 'active';
 

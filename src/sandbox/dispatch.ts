@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { auditBefore, recordAudit } from './audit.js';
-import { authenticate, checkScope } from './auth.js';
+import { authenticate, checkScope, recordActivity } from './auth.js';
 import { parseBody, parseParams, readBody } from './body.js';
 import type { Db } from './db.js';
 import { HttpError, type SandboxRequest, type SandboxResponse, type Tier } from './http.js';
@@ -59,6 +59,7 @@ export async function dispatch(site: Site, router: Router, req: IncomingMessage,
     // Every change made through the API leaves an audit event (src/sandbox/audit.ts).
     const before = isApi ? await auditBefore(router, request) : undefined;
     const response = await route.handler(request);
+    if (response.status < 400) recordActivity(request);
     if (isApi) recordAudit(request, response, before);
     return { ...response, headers: { ...limits, ...response.headers } };
   } catch (error) {

@@ -213,6 +213,20 @@ describe('sandbox: user states and their transitions', () => {
     expect((await call('POST', '/users/999999/block')).body).toEqual({ message: '404 User Not Found' });
   });
 
+  it('records the day a user used the API, after a request that succeeded, and then does not deactivate them', async () => {
+    const dana = (await call('POST', '/users', { email: 'dana@example.com', username: 'dana-api', name: 'Dana', password: 'long-enough-pw' })).body;
+    const token = (await call('POST', `/users/${dana.id}/personal_access_tokens`, { name: 't', scopes: ['api'] })).body.token;
+    const record = users(sandbox.db).find((u) => u.id === dana.id)!;
+    const longAgo = new Date(Date.now() - 200 * 86_400_000).toISOString().slice(0, 10);
+    record.last_activity_on = longAgo;
+    expect((await call('GET', '/projects/no%2Fsuch', undefined, token)).status).toBe(404);
+    expect(record.last_activity_on).toBe(longAgo);
+    expect((await call('GET', '/user', undefined, token)).status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await call('GET', `/users/${dana.id}`)).body.last_activity_on).toBe(today);
+    expect(await call('POST', `/users/${dana.id}/deactivate`)).toEqual(refused(403, 'The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated'));
+  });
+
   it('refuses to delete the only owner of a group (409) unless hard_delete, which deletes the group too', async () => {
     const owner = (await call('POST', '/users', { email: 'owner@example.com', username: 'lone-owner', name: 'Lone', password: 'long-enough-pw' })).body;
     const token = (await call('POST', `/users/${owner.id}/personal_access_tokens`, { name: 't', scopes: ['api'] })).body.token;

@@ -94,6 +94,15 @@ describe('users block, unblock, deactivate, activate, ban, unban', () => {
     expect((await sandbox.run(['users', 'block', 'nobody-here', '--yes'])).code).toBe(5);
   });
 
+  it('does not deactivate a user who used the API minutes ago, however old their recorded activity was', async () => {
+    const token = sandbox.tokenWithRole('developer');
+    users(sandbox.db).find((u) => u.username === 'developer-of-acme')!.last_activity_on = '2025-01-01';
+    expect((await sandbox.run(['projects', 'list'], { env: { FORGECTL_TOKEN: token } })).code).toBe(0);
+    const deactivate = await sandbox.run(['users', 'deactivate', 'developer-of-acme', '--yes']);
+    expect([deactivate.code, deactivate.stderr]).toEqual([4, expect.stringContaining('has been active in the past 90 days and cannot be deactivated')]);
+    expect(await stateOf('developer-of-acme')).toBe('active');
+  });
+
   it('never locks out the caller: block, deactivate, ban and delete of the token\'s own user are refused before anything is sent (exit 2)', async () => {
     sandbox.clearRequests();
     for (const verb of ['ban', 'block', 'deactivate', 'delete']) {
