@@ -145,8 +145,10 @@ describe('users offboard', () => {
   });
 
   it('a token that is not an administrator\'s: exit 4, saying the command is for administrators, nothing sent', async () => {
+    // An active user: the blocked leaver is not found by anyone but administrators, as on the service.
+    await departingUser(sandbox, 'staying');
     sandbox.clearRequests();
-    const result = await sandbox.run(['users', 'offboard', 'leaver', '--plan-only'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
+    const result = await sandbox.run(['users', 'offboard', 'staying', '--plan-only'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('owner') } });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('hint: this is for administrators of the instance, and the token in use is not one');
     expect(writes()).toEqual([]);
