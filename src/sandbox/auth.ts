@@ -1,7 +1,7 @@
 import type { Db } from './db.js';
-import { groupMembershipPaths, liveOn, projectMembershipPaths } from './hierarchy.js';
+import { groupChain, groupMembershipPaths, liveOn, projectMembershipPaths } from './hierarchy.js';
 import { errors, header, HttpError, type SandboxRequest } from './http.js';
-import { groups, projects, tokens, users, type AccessToken, type Group, type Member, type Project, type User } from './model.js';
+import { groups, members, projects, tokens, users, type AccessToken, type Group, type Member, type Project, type User } from './model.js';
 
 /** Access levels of the spec. */
 export const Role = { none: 0, guest: 10, planner: 15, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
@@ -211,17 +211,52 @@ export function projectVisible(req: SandboxRequest, project: Project): boolean {
   return openToCaller(req, project.visibility) || projectRole(req.db, req.user, project) > 0;
 }
 
-/** Whether the caller sees the group: members (also of an ancestor), administrators; public and internal groups. */
+/**
+ * Whether the caller sees the group: members (also of an ancestor), administrators; public and internal groups; and
+ * those who see a project in it or in a subgroup below it (a member of a project only), as the service lets them.
+ */
 export function groupVisible(req: SandboxRequest, group: Group): boolean {
-  return openToCaller(req, group.visibility) || groupRole(req.db, req.user, group) > 0;
+  return openToCaller(req, group.visibility) || groupRole(req.db, req.user, group) > 0 || groupsAboveMemberProjects(req).has(group.id);
 }
 
-/** The group of the route (`{group}`), checked for `minRole` as projectFor() checks a project. */
+const aboveMemberProjects = new WeakMap<SandboxRequest, Set<number>>();
+
+/**
+ * The ids of the groups that hold a project the caller is a member of (directly, or through a group the project is
+ * shared with), and of the groups above them: the groups the caller reads without being their member. Found once
+ * per request (a list of groups asks for each).
+ */
+export function groupsAboveMemberProjects(req: SandboxRequest): Set<number> {
+  let found = aboveMemberProjects.get(req);
+  if (found) return found;
+  found = new Set();
+  const user = req.user;
+  if (user) {
+    const today = req.now().toISOString().slice(0, 10);
+    const direct = new Set(members(req.db).filter((m) => m.source_type === 'project' && m.user_id === user.id && liveOn(m.expires_at, today)).map((m) => m.source_id));
+    for (const project of projects(req.db)) {
+      const member = direct.has(project.id) || (Boolean(project.shared_with_groups?.length) && memberRoleInProject(req.db, user, project) > 0);
+      if (member) for (const group of groupChain(req.db, project.namespace_id)) found.add(group.id);
+    }
+  }
+  aboveMemberProjects.set(req, found);
+  return found;
+}
+
+/**
+ * The group of the route (`{group}`), checked for `minRole` as projectFor() checks a project, except that reading it
+ * (guest) is for everyone who sees it, members or not.
+ */
 export function groupFor(req: SandboxRequest, minRole: number = Role.guest): Group {
   const group = findGroup(req.db, req.params.group);
   if (!groupVisible(req, group)) throw errors.notFound('Group');
-  if (groupRole(req.db, req.user, group) < minRole) throw errors.forbidden();
+  if (minRole > Role.guest && groupRole(req.db, req.user, group) < minRole) throw errors.forbidden();
   return group;
+}
+
+/** The service shows a private group's members only to its members (and administrators); 403 for others. */
+export function checkMembersVisible(req: SandboxRequest, group: Group): void {
+  if (group.visibility === 'private' && groupRole(req.db, req.user, group) === 0) throw errors.forbidden();
 }
 
 /** A user by numeric id or username (case-insensitive), else 404 "User Not Found". */

@@ -173,6 +173,19 @@ describe('access report --group and --project', () => {
     expect((admin.json() as Row[]).filter((row) => row.via === 'shared').map((row) => `${row.user} ${row.source}`)).toEqual(['root hidden']);
   });
 
+  it('works for a member of the project only, who reads its groups but not their members', async () => {
+    const developer = await made(sandbox, '/users', { username: 'web-only', name: 'Web Only', email: 'web-only@example.com', password: 'long-enough-pw-1' });
+    await made(sandbox, '/projects/acme%2Fweb/members', { user_id: developer.id, access_level: 30 });
+    const token = (await sandbox.call('POST', `/users/${developer.id}/personal_access_tokens`, { name: 'report', scopes: ['read_api'] })).body.token as string;
+    const result = await sandbox.run(['access', 'report', '--project', 'acme/web', '-o', 'json'], { env: { FORGECTL_TOKEN: token } });
+    // The project's own members are reported; acme's are not listed to them, which an incomplete audit says (exit 9).
+    expect(result.code, result.stderr).toBe(9);
+    const rows = result.json() as Row[];
+    expect(rows.map((row) => `${row.user} ${row.via} ${row.source}`)).toEqual(expect.arrayContaining(['web-only direct acme/web', 'omar direct acme/web']));
+    expect(rows.filter((row) => row.via !== 'direct')).toEqual([]);
+    expect(result.stderr).toMatch(/^attention: \d+ ways? in for \d+ users? to 1 group or project; not counted: the members of acme, which this token may not list\n/);
+  });
+
   it('refuses what does not go together before sending anything (exit 2)', async () => {
     sandbox.clearRequests();
     for (const args of [[], ['--user', 'priya', '--group', 'acme'], ['--project', 'acme/api', '--recursive'], ['--group', 'acme', '--fail-on', 'owner,stale'], ['--user', 'priya', '--as-desired'], ['--group', 'acme', '--as-desired', '-o', 'csv']]) {

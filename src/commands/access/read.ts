@@ -29,6 +29,8 @@ export const projectPlace = (project: ProjectRecord): Place => ({
 export class AccessReader {
   /** The groups shared with a place that the caller cannot read: the ways in through them are not in the report. */
   readonly unreadable = new Set<string>();
+  /** The groups above a place whose members the caller may not list (a private group, to a member of a project in it only). */
+  readonly unlisted = new Set<string>();
   private readonly groups = new Map<string, Promise<Place>>();
   private readonly members = new Map<string, Promise<Membership[]>>();
   private readonly externals = new Map<number, Promise<boolean | null>>();

@@ -100,11 +100,11 @@ async function placesReport({ ctx, reader, concurrency, today, tally }: Run, opt
   }
   // The rows stream out as they are read; the first is awaited here, so that a matrix with none says only that.
   const first = await rows.next();
-  if (first.done && !reader.unreadable.size) return tally.nothing();
+  if (first.done && !reader.unreadable.size && !reader.unlisted.size) return tally.nothing();
   const streamed = async function* (): AsyncGenerator<AccessRow> {
     if (!first.done) yield tally.add(first.value);
     for await (const row of { [Symbol.asyncIterator]: () => rows }) yield tally.add(row);
-    tally.settle(ctx, result, reader.unreadable);
+    tally.settle(ctx, result, reader.unreadable, reader.unlisted);
   };
   const result = new ResultWithExit(streamed(), ExitCode.ok);
   return result;
@@ -168,17 +168,24 @@ class Tally {
     return new Summarised([], this.withNone(NOTHING));
   }
 
-  /** The summary on stderr, or exit 9 naming what was found (or what could not be read: `unreadable` groups). */
-  settle(ctx: Context, result: ResultWithExit, unreadable = new Set<string>()): ResultWithExit {
+  /**
+   * The summary on stderr, or exit 9 naming what was found (or what could not be read: `unreadable` groups shared
+   * here, `unlisted` groups above whose members the token may not list).
+   */
+  settle(ctx: Context, result: ResultWithExit, unreadable = new Set<string>(), unlisted = new Set<string>()): ResultWithExit {
     const counted = this.count ? `${plural(this.count, 'way')} in for ${plural(this.users.size, 'user')} to ${plural(this.places.size, 'group or project', 'groups and projects')}` : NOTHING;
-    const summary = unreadable.size ? `${counted}; not counted: the members of ${someOf([...unreadable])}, shared here but hidden from this token` : counted;
+    const missing = [
+      ...(unreadable.size ? [`the members of ${someOf([...unreadable])}, shared here but hidden from this token`] : []),
+      ...(unlisted.size ? [`the members of ${someOf([...unlisted])}, which this token may not list`] : []),
+    ];
+    const summary = missing.length ? `${counted}; not counted: ${missing.join('; ')}` : counted;
     // An audit gate that could not look passes nothing: "none is external" would be a claim never checked.
     if (this.failOn.includes('external') && this.unsaid.size) {
       result.exitCode = ExitCode.auth;
       result.message = `error: --fail-on external was not checked: the service tells administrators only whether a user is external (${plural(this.unsaid.size, 'user')} not said; ${summary})\nhint: run it with an administrator's token, or leave external out of --fail-on`;
       return result;
     }
-    if (unreadable.size && !this.found.size) {
+    if (missing.length && !this.found.size) {
       result.exitCode = ExitCode.attention;
       result.message = `attention: ${summary}\nhint: an administrator's token reads every group`;
       return result;

@@ -28,7 +28,7 @@ export class Ways {
         const entries: Entry[] = [];
         for (const group of chain) {
           const via = group.id === id ? 'direct' : 'inherited';
-          for (const member of await this.reader.direct('group', group.id)) entries.push([member, { via, source: group.path }]);
+          for (const member of await this.listed(group)) entries.push([member, { via, source: group.path }]);
         }
         for (const group of chain) {
           for (const link of group.links) {
@@ -64,6 +64,20 @@ export class Ways {
       }
     }
     return entries;
+  }
+
+  /**
+   * The direct members of a group, or none when the service refuses to list them (403: a private group, to those who
+   * are members of one of its projects only): the report names it instead of stopping.
+   */
+  private async listed(group: Place): Promise<Membership[]> {
+    try {
+      return await this.reader.direct('group', group.id);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 403) throw error;
+      this.reader.unlisted.add(group.path);
+      return [];
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import { findGroup, groupFor, groupRole, groupVisible, memberRoleInGroup, projectFor, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import { findGroup, groupFor, groupRole, groupsAboveMemberProjects, groupVisible, memberRoleInGroup, projectFor, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, directMembers, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
@@ -29,9 +29,11 @@ const LIST_ORDER = ['name', 'path', 'id', 'similarity'] as const;
 function filterGroups(req: SandboxRequest, list: Group[]): Group[] {
   const q = req.query;
   const admin = Boolean(req.user?.is_admin);
-  // Others see the groups they belong to; all_available adds the public and internal ones. Administrators see all.
+  // Others see the groups they belong to and those above their projects; all_available adds the public and internal
+  // ones. Administrators see all.
   const allAvailable = bool(q.all_available) ?? (admin || !req.user);
-  list = list.filter((g) => (admin ? true : allAvailable ? groupVisible(req, g) : groupRole(req.db, req.user, g) > 0));
+  const mine = (g: Group) => groupRole(req.db, req.user, g) > 0 || groupsAboveMemberProjects(req).has(g.id);
+  list = list.filter((g) => (admin ? true : allAvailable ? groupVisible(req, g) : mine(g)));
   if (q.search) list = list.filter((g) => matches(q.search, g.name, g.path));
   const skip = intList(q.skip_groups, 'skip_groups');
   if (skip) list = list.filter((g) => !skip.includes(g.id));

@@ -1,4 +1,4 @@
-import { findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import { checkMembersVisible, findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, directMembers, fullName, groupById, groupChain, groupMembershipPaths, projectById, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
@@ -38,6 +38,7 @@ const today = (req: SandboxRequest): string => req.now().toISOString().slice(0, 
 function sourceOf(req: SandboxRequest, type: SourceType, minRole: number = Role.guest): Source {
   if (type === 'group') {
     const group = groupFor(req, minRole);
+    checkMembersVisible(req, group);
     return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupMembershipPaths(req.db, group, today(req)), above: () => membershipsFrom(req.db, group.parent_id) };
   }
   const project = projectFor(req, minRole);
