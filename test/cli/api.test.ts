@@ -97,6 +97,15 @@ describe('forgectl api', () => {
     expect(gets().map((request) => new URL(request.path, sandbox.rootUrl).searchParams.get('per_page'))).toEqual(['20', '20', '20']);
   });
 
+  it('the agent interface\'s api tool takes a limit: the pages of a list until that many records', async () => {
+    const server = new ToolServer({ tools: await buildCatalogue(manifest), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    sandbox.clearRequests();
+    const few = await server.call('api', { path: '/users', limit: 5 });
+    expect(few.isError, few.content[0].text).toBeFalsy();
+    expect((few.structuredContent!.result as unknown[]).length).toBe(5);
+    expect(sandbox.requests()).toHaveLength(1);
+  });
+
   it('refuses --limit and --per-page without --paginate, with graphql, or out of range: exit 2, nothing sent', async () => {
     sandbox.clearRequests();
     const cases: Array<[string[], RegExp]> = [
