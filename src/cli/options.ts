@@ -27,12 +27,10 @@ export const outputFileOption: OptionDef = {
 /** Not offered by keyset-only lists, which still accept it to say why they refuse it. */
 export const pageOption: OptionDef = { flags: '--page <n>', description: 'page to show (default 1)', parse: parseInteger('--page', 1) };
 
-const paginationOptions: OptionDef[] = [
-  pageOption,
-  { flags: '--per-page <n>', description: 'records per page, 1-100', parse: parseInteger('--per-page', 1, 100) },
-  { flags: '--all', description: 'fetch every page' },
-  { flags: '--limit <n>', description: 'stop after this many records', parse: parseInteger('--limit', 1) },
-];
+export const perPageOption: OptionDef = { flags: '--per-page <n>', description: 'records per page, 1-100', parse: parseInteger('--per-page', 1, 100) };
+export const limitOption: OptionDef = { flags: '--limit <n>', description: 'stop after this many records', parse: parseInteger('--limit', 1) };
+
+const paginationOptions: OptionDef[] = [pageOption, perPageOption, { flags: '--all', description: 'fetch every page' }, limitOption];
 
 /** The paging options of a list command: --page only where pages have numbers (not on keyset-only lists). */
 export function listOptions(list: boolean | 'keyset' | undefined): OptionDef[] {

@@ -1,9 +1,13 @@
 import { defineCommand } from '../cli/command.js';
 import { UsageError } from '../errors.js';
-import { collect, pairReadsFile, parseChoice } from '../parse.js';
+import { collect, pairReadsFile, parseChoice, parseInteger } from '../parse.js';
 import { readLocalFile } from '../files.js';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
+import { instanceName } from '../cli/change.js';
+import { limitOption, perPageOption } from '../cli/options.js';
+import type { PageOptions } from '../api/paginate.js';
+import type { Json } from '../json-fields.js';
 import { DownloadResult } from '../download/result.js';
 import { TextResult } from '../output/result.js';
 import { withoutSecretValues } from '../resources/variables/resource.js';
@@ -21,6 +25,8 @@ export default defineCommand<ApiOptions>({
   effect: 'destructive',
   description: [
     'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command.',
+    'A DELETE asks first at a terminal, naming the method and path; in a script it needs --yes (exit 2 otherwise, nothing sent); --dry-run shows it without asking.',
+    '--paginate follows every page (--per-page records each, 100 by default) into one JSON array; --limit N stops after N records without requesting the pages past them.',
     'The path graphql (exactly that word, as with gh api; /graphql is a REST path) sends a GraphQL request to /api/graphql at the root of the instance: -f query=TEXT or -F query=@FILE, -f operationName=NAME, and every other field a variable (-F typed: -F first=50). The query is parsed before anything is sent (not GraphQL: exit 2). A query is retried as a GET is and runs under --dry-run; a mutation is shown by --dry-run and never sent twice.',
     'With graphql, --paginate follows the first connection that has pageInfo: it requires that the query accepts an $endCursor: String variable and that it fetches pageInfo { hasNextPage endCursor } from a collection, as with gh. The pages print as one JSON array (NDJSON with -o ndjson); --jq runs on each page, or once on all of them with --slurp.',
     'A GraphQL answer with errors and no data fails with the exit code of the first error: 5 when what it names does not exist (or may not be seen), 4 for authentication and permission, 7 when rate limited, 8 when the server failed, and 6 for anything else the server refused (a query it could not parse or validate, a value of the wrong kind). An answer with data and errors is printed, the errors go to stderr, and the exit is 9.',
@@ -31,7 +37,9 @@ export default defineCommand<ApiOptions>({
     'forgectl api /projects/acme%2Fapi/badges -f link_url=https://ci.example.com -f image_url=https://ci.example.com/b.svg',
     'forgectl api -X GET /users -f username=alice',
     'forgectl api -X PUT /application/settings -F signup_enabled=false',
+    'forgectl api -X DELETE /projects/acme%2Fapi/badges/2 --yes   # the badge just created; at a terminal it asks instead',
     'forgectl api /users --paginate -o ndjson',
+    "forgectl api /projects --paginate --limit 250 --jq '.path_with_namespace'",
     'forgectl api -X POST /projects/1/hooks --input hook.json',
     "forgectl api graphql -f query='{ currentUser { username } }'",
     "forgectl api graphql -F query=@runners.graphql -f status=STALE --jq '.data.runners.nodes[] | [.id, .description, .upgradeStatus] | @tsv'",
@@ -47,10 +55,13 @@ export default defineCommand<ApiOptions>({
     { flags: '-H, --header <name:value>', description: 'an extra request header (repeatable)', parse: collect },
     { flags: '--input <file>', description: 'request body from a file, or - for stdin (graphql: {"query": …, "variables": {…}})', localFile: true },
     { flags: '--paginate', description: 'fetch every page (graphql: through $endCursor); prints one JSON array (or NDJSON with -o ndjson)' },
+    { ...perPageOption, description: 'with --paginate: records per page, 1-100 (default 100; -f per_page=N says the same)' },
+    { ...limitOption, description: 'with --paginate: stop after this many records (no page past them is requested)' },
     { flags: '-i, --include', description: 'print the status line and response headers before the body' },
     showValuesOption,
   ],
   async run(opts, ctx) {
+    checkPaging(opts, ctx.paging);
     const fields = await buildFields(opts, ctx);
     if (opts.input && Object.keys(fields).length) throw new UsageError('--input and fields cannot be combined');
     // `graphql` as gh takes it: the GraphQL API. A path (`/graphql`) is a REST path below /api/v4 as always.
@@ -69,10 +80,12 @@ export default defineCommand<ApiOptions>({
 
     if (opts.paginate) {
       if (method !== 'GET') throw new UsageError('--paginate works with GET only');
-      const list = ctx.api.list(path, fields as Record<string, string>, { ...ctx.paging, all: true });
+      const list = ctx.api.list(path, fields as Record<string, string>, { all: true, limit: ctx.paging.limit, perPage: pageSize(fields, ctx.paging.perPage) });
       return show ? list : list.map(withoutSecretValues);
     }
 
+    // A DELETE is asked for as every command that deletes asks (--yes off a terminal); --dry-run sends it nowhere.
+    if (method === 'DELETE') await ctx.confirm(`Send DELETE ${path} to ${instanceName(ctx)}?`);
     let rawBody: { data: Buffer | string; contentType: string } | undefined;
     if (opts.input) {
       const data = opts.input === '-' ? await ctx.io.readStdinBuffer() : readLocalFile(opts.input);
@@ -107,3 +120,19 @@ export default defineCommand<ApiOptions>({
     return new DownloadResult(response.body, { size: Number(response.header('content-length')) || undefined });
   },
 });
+
+/** --per-page and --limit size and end the pages of a REST --paginate; a GraphQL query sizes its own (first: N). */
+function checkPaging(opts: ApiOptions, paging: PageOptions): void {
+  const given = [paging.perPage !== undefined && '--per-page', paging.limit !== undefined && '--limit'].filter(Boolean).join(' and ');
+  if (!given) return;
+  if (opts.path === 'graphql') throw new UsageError(`${given} cannot be used with graphql`, 'a GraphQL query sizes its pages itself: first: N in the query');
+  if (!opts.paginate) throw new UsageError(`${given} go${given.includes(' and ') ? '' : 'es'} with --paginate`, 'add --paginate, or ask for one page with -f per_page=N');
+}
+
+/** The size of --paginate's pages: --per-page, or a per_page field (taken, not replaced by the default of 100). */
+function pageSize(fields: Record<string, Json>, perPage: number | undefined): number | undefined {
+  if (fields.per_page === undefined) return perPage;
+  const field = parseInteger('per_page', 1, 100)(String(fields.per_page));
+  if (perPage !== undefined && perPage !== field) throw new UsageError(`--per-page ${perPage} and -f per_page=${field} disagree`, 'give one of them');
+  return field;
+}

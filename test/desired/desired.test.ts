@@ -47,6 +47,16 @@ projects:
 `;
 
 describe('plan and apply a fleet-wide desired state', () => {
+  it('plan --fields shows the changes with those fields where the text plan was; an unknown field exits 2', async () => {
+    const desired = file('fields.yaml', 'version: 1\nprojects:\n  acme/api:\n    push_rule: {max_file_size: 77}\n');
+    const piped = await cli(['plan', '-f', desired, '--fields', 'action,path,section']);
+    expect(piped.code).toBe(9);
+    expect(piped.stdout).toBe('create\tacme/api\tpush_rule\n');
+    const unknown = await cli(['plan', '-f', desired, '--fields', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: unknown field: nope\nhint: known fields: target, path, id, default_branch, section, key, action, /);
+  });
+
   it('plans every object to create, applies them all, and then plans no changes', async () => {
     const desired = file('fleet.yaml', FLEET_FILE);
     const plan = await cli(['plan', '-f', desired, '--concurrency', '8']);

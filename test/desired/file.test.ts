@@ -144,6 +144,31 @@ describe('reading a desired-state file', () => {
     expect(JSON.parse(schema.stdout)).toEqual(desiredStateSchema());
   });
 
+  it('validate -o json prints what it found as one object: valid or not, the scopes, every problem; ndjson the problems', async () => {
+    const dir = tempDir();
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'projects:\n  acme/api:\n    push_rule: {max_file_size: -1}\n    badges: [{name: x}]\n');
+    const failed = await run(['validate', '-f', bad, '-o', 'json']);
+    expect(failed.code).toBe(2);
+    expect(failed.json()).toEqual({
+      file: bad,
+      valid: false,
+      scopes: null,
+      problems: [
+        { line: 3, column: 32, at: 'projects."acme/api".push_rule.max_file_size', message: 'must be at least 0', hint: null },
+        { line: 4, column: 14, at: 'projects."acme/api".badges[0]', message: 'needs link_url', hint: null },
+      ],
+    });
+    expect(failed.stderr).toBe(`${bad}: 2 problems\n`);
+    const lines = await run(['validate', '-f', bad, '-o', 'ndjson']);
+    expect(lines.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(failed.json().problems.map((problem: object) => ({ file: bad, ...problem })));
+    const good = join(dir, 'good.yaml');
+    writeFileSync(good, 'version: 1\ntarget: acme/**\nprojects:\n  "*":\n    push_rule: {max_file_size: 10}\n');
+    const passed = await run(['validate', '-f', good, '-o', 'json']);
+    expect(passed.code).toBe(0);
+    expect(passed.json()).toEqual({ file: good, valid: true, scopes: { projects: 1, groups: 0, instance: false }, problems: [] });
+  });
+
   it('ships the schema editors use, in step with the sections (run `npm run schema` when this fails)', () => {
     const shipped = JSON.parse(readFileSync(new URL('../../schema/desired-state.schema.json', import.meta.url), 'utf8'));
     expect(shipped).toEqual(desiredStateSchema());

@@ -144,6 +144,25 @@ describe('the installed forgectl on a terminal', () => {
     expect(await exists()).toBe(false);
   });
 
+  terminalCase('api -X DELETE asks at a terminal naming the method and path (No keeps it, Yes deletes it); a pipe needs --yes', async () => {
+    const badges = `${sandbox!.url}/api/v4/projects/acme%2Fapi/badges`;
+    const made = (await (await fetch(badges, { method: 'POST', headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: JSON.stringify({ link_url: 'https://ci.example.com', image_url: 'https://ci.example.com/b.svg' }) })).json()) as { id: number };
+    const path = `/projects/acme%2Fapi/badges/${made.id}`;
+    const exists = async () => (await fetch(`${sandbox!.url}/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': sandbox!.token } })).status === 200;
+    const piped = await forgectl(['api', '-X', 'DELETE', path]);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe(`error: confirmation needed: Send DELETE ${path} to ${new URL(sandbox!.url).host}?\nhint: pass --yes to confirm without a terminal\n`);
+    const [command, args] = pty!(`stty cols 200 rows 40 2>/dev/null; forgectl api -X DELETE ${path}`);
+    const answer = (key: string) => runProcess('bash', ['-c', `(sleep 2; printf '${key}\\r') | "$0" "$@"`, command, ...args], { env: { ...env(), TERM: 'xterm-256color' }, timeoutMs: 30_000 });
+    const kept = await answer('n');
+    expect(visible(kept.stdout)).toContain(`Send DELETE ${path} to ${new URL(sandbox!.url).host}?`);
+    expect(kept.code).toBe(2);
+    expect(await exists()).toBe(true);
+    const deleted = await answer('y');
+    expect(deleted.code, deleted.stdout).toBe(0);
+    expect(await exists()).toBe(false);
+  });
+
   it('fleet selection in a pipe: the records a later page shows, a hint at --recursive, sets in globs', async () => {
     const [page, flat, set] = await Promise.all([
       forgectl(['projects', 'list', '--per-page', '5', '--page', '2']),

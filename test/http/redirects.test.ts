@@ -19,7 +19,7 @@ describe('redirects', () => {
     ['POST', 'hooks', ['hooks', 'create', ...P, '--url', 'https://ci.example.com/hook', '--events', 'push'], 301],
     ['PUT', 'projects/', ['api', '-X', 'PUT', '/projects/acme%2Fapi', '-f', 'description=moved'], 308],
     ['POST', 'access_tokens', ['tokens', 'create', ...P, '--name', 'ci', '--scopes', 'api', '--access-level', 'developer', '--expires-in', '30d'], 307],
-    ['DELETE', 'badges', ['api', '-X', 'DELETE', '/projects/acme%2Fapi/badges/1'], 302],
+    ['DELETE', 'badges', ['api', '-X', 'DELETE', '/projects/acme%2Fapi/badges/1', '--yes'], 302],
   ])('%s answered with a redirect is an error naming the Location (%s)', async (method, path, argv, status) => {
     sandbox.clearRequests();
     sandbox.fault({ method, path, status, headers: { Location: `${ELSEWHERE}?token=secret` } });

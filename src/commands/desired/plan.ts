@@ -24,7 +24,7 @@ export default defineCommand<Options>({
     'Exit 0 when everything matches, 9 when anything differs (drift: for cron and CI), 2 for an invalid file; so `plan && apply` never applies',
     'drift: review the saved plan and apply it, or in a script let 9 through as the last example shows. A secret the file asks to write on',
     'every apply (rewrite: always) is shown as such and counted apart: it is not drift.',
-    '-o json prints the plan as JSON; --out FILE saves it for apply, which refuses it when an object changed meanwhile. Secrets are never read while planning.',
+    '-o json prints the plan as JSON; --fields (action,path,section …) shows its changes as a table instead of the text plan. --out FILE saves it for apply, which refuses it when an object changed meanwhile. Secrets are never read while planning.',
     'With --shard I/N (or in a parallel CI job) it plans one shard of the projects and groups; plan merge combines the shards\' plans.',
   ].join(' '),
   exits: { 9: 'drift: the instance differs from the file (there are changes to apply), or a part could not be read; so `plan && apply` never applies' },
@@ -64,10 +64,11 @@ export async function showPlan(ctx: Context, plan: Plan, document: PlanDocument,
   if (uncompared) ctx.io.note(uncompared);
   // Secrets the file asks to write on every apply (rewrite: always) are shown, and are not drift.
   const exit = hasDrift(plan) ? ExitCode.attention : ExitCode.ok;
-  if (ctx.format === 'table') {
+  if (ctx.format === 'table' && !ctx.globals.fields) {
     const paint = await paintFor(ctx.io.options.color && ctx.io.stdoutIsTTY);
     return new ResultWithExit(new TextResult(planText(plan, paint, failureLine), true), exit);
   }
-  const result = ctx.format === 'ndjson' || ctx.format === 'csv' ? document.changes : document;
+  // --fields picks fields of records: the changes (as -o csv lists them), a table of them where the text plan was.
+  const result = ctx.format === 'json' || ctx.format === 'yaml' ? document : document.changes;
   return new ResultWithExit(result, exit, ctx.io.options.quiet ? undefined : planSummary(plan));
 }

@@ -359,6 +359,7 @@ function apiTool(def: CommandDef, writes: boolean): Tool {
     method: { type: 'string', enum: writes ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] : ['GET'], default: 'GET', description: writes ? 'the HTTP method' : 'the HTTP method: GET only (this server allows no writes through api)' },
     ...(writes ? { fields: { type: 'object', additionalProperties: true, description: 'JSON body fields (POST, PUT, PATCH) or query parameters' } as JsonSchema } : {}),
     paginate: { type: 'boolean', default: false, description: 'follow every page of a list and return one array' },
+    limit: { type: 'integer', minimum: 1, description: 'follow the pages of a list until this many records (no page past them is fetched)' },
   }, 'path');
 }
 
@@ -498,7 +499,8 @@ function apiValues(input: Record<string, unknown>): ToolValues {
     else if (value === null || typeof value === 'number' || typeof value === 'boolean') values.push({ flag: '--field', value: `${key}=${String(value)}` });
     else throw new UsageError(`api: field ${key} must be a string, number, boolean or null`);
   }
-  if (input.paginate === true) values.push({ flag: '--paginate', value: true });
+  if (input.paginate === true || input.limit !== undefined) values.push({ flag: '--paginate', value: true });
+  if (input.limit !== undefined) values.push({ flag: '--limit', value: String(input.limit) });
   return { values, args: [path] };
 }
 

@@ -11,6 +11,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { cursorOf, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
+import { DesiredFileError, type Problem } from '../../desired/file.js';
 import { withoutSecretValues } from '../../resources/variables/resource.js';
 
 /**
@@ -229,7 +230,7 @@ export class ToolServer {
    * that is stale is made again with the plan tool, not with a command line naming this server's temporary file.
    */
   private failure(tool: Tool, outcome: CallOutcome): string {
-    const printed = /^\s*[[{]/.test(outcome.stdout) ? '' : outcome.stdout.trim();
+    const printed = tool.path === 'validate' ? problemLines(outcome.stdout) : /^\s*[[{]/.test(outcome.stdout) ? '' : outcome.stdout.trim();
     let notes = notesOf(outcome.stderr);
     if (tool.path === 'apply' && /the plan is stale/.test(notes)) {
       notes = [...notes.split('\n').filter((line) => !line.startsWith('hint:')), 'hint: call the plan tool again, review the new plan, and pass its digest to apply'].join('\n');
@@ -359,3 +360,14 @@ const INSTRUCTIONS = [
   'Changes to configuration go through desired state: call plan with a desired-state file, show the plan to the user, then apply with its digest.',
   'Errors carry forgectl\'s exit code: 2 bad input, 4 permission, 5 not found, 6 rejected by the server.',
 ].join(' ');
+
+/** validate's problems (its -o json result) line by line, FILE:LINE:COL: where: what, as the command line prints them. */
+function problemLines(stdout: string): string {
+  try {
+    const { file, problems } = JSON.parse(stdout) as { file: string; problems: Array<{ [K in keyof Problem]: Problem[K] | null }> };
+    const found = problems.map(({ line, column, at, message, hint }) => ({ line: line ?? undefined, column: column ?? undefined, at: at ?? '', message: message ?? '', hint: hint ?? undefined }));
+    return new DesiredFileError(file, found).lines().join('\n');
+  } catch {
+    return stdout.trim();
+  }
+}
