@@ -193,8 +193,10 @@ export function projectRole(db: Db, user: User | undefined, project: Project): n
 export function projectFor(req: SandboxRequest, minRole: number = Role.guest): Project {
   const project = findProject(req.db, req.params.project);
   const role = projectRole(req.db, req.user, project);
-  if (role <= 0 && !openToCaller(req, project.visibility)) throw errors.notFound('Project');
-  if (role < minRole) throw errors.forbidden();
+  const open = openToCaller(req, project.visibility);
+  if (role <= 0 && !open) throw errors.notFound('Project');
+  // What a guest may do, anyone who sees a public (or, signed in, internal) project may: read it.
+  if (role < minRole && !(open && minRole <= Role.guest)) throw errors.forbidden();
   return project;
 }
 
