@@ -16,6 +16,7 @@ import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagraph } from './help-layout.js';
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
+import { explainRefusal } from './refusal.js';
 import { listOptions, pageOption } from './options.js';
 import { closestName, editDistance, parseChoice, parseInteger } from '../parse.js';
 
@@ -404,6 +405,8 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
     });
     if (status?.message) deps.stderr.write(`${forStderr(deps.stderr, status.message)}\n`);
     return status ? status.exitCode : ExitCode.ok;
+  } catch (error) {
+    throw await explainRefusal(error, { path, description: def.description }, () => context.api);
   } finally {
     await context.close();
   }
