@@ -764,6 +764,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     // A template naming what the records do not have, or written in Go's language: exit 2, saying so.
     expect(await forgectl(['users', 'list', '--template', '{{ nosuchfield }}'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('undefined variable: nosuchfield') });
     expect(await forgectl(['users', 'list', '--template', '{{range .}}{{.username}}{{end}}'])).toMatchObject({ code: 2, stderr: expect.stringContaining('is Go template syntax, not Liquid') });
+    // An error of the expression while it runs is bad input: exit 2, nothing of the failing value printed.
+    expect(await forgectl(['tags', 'list', '--project', 'acme/api', '--slurp', '--jq', '.name'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: --jq: Cannot index array with string "name"\nhint: /) });
+    // An unknown --fields of a read is refused before the first request.
+    await clearRequests();
+    expect(await forgectl(['access', 'report', '--user', 'root', '--fields', 'place,nope'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: unknown field: nope/) });
+    expect(await requests()).toEqual([]);
     // jq out of memory: one line, exit 1.
     const memory = await forgectl(['api', '/version', '--jq', 'def f: [f]; f']);
     expect(memory).toMatchObject({ code: 1, stdout: '', stderr: 'error: --jq: jq ran out of memory (it has 2 GB)\nhint: the expression builds a value too large, or recurses without end\n' });
