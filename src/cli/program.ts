@@ -384,7 +384,9 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
   const kind = fleetKind(def);
   const fleet = kind !== undefined && fleetSelected(opts, kind);
-  const declared = fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields;
+  // What its records are declared to have: their fields, and the columns a command adds to them (computed ones).
+  const recordFields = def.recordFields && [...new Set([...def.recordFields, ...(def.columns ?? [])])];
+  const declared = fleet && recordFields ? ['project', 'outcome', ...recordFields, 'error'] : recordFields;
   // --fields naming nothing the command's declared records have is refused before the first request, a read's as a
   // change's: exit 2 means nothing was sent, and a long read is not done for nothing.
   const fields = parseFields(globals.fields);
