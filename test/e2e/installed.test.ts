@@ -521,6 +521,10 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
     expect(member.code).toBe(6);
     expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already; change the access level with: forgectl members update alice --group acme --access-level maintainer\n$/);
+    // A bare 403 says what the command needs, as its help does.
+    const bob = (await rootApi().call('POST', '/users/3/personal_access_tokens', { name: 'e2e-bob', scopes: ['api'], expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) })).body as { token: string };
+    const refused = await forgectl(['variables', 'list', '--project', 'acme/api'], { FORGECTL_TOKEN: bob.token });
+    expect(refused).toMatchObject({ code: 4, stdout: '', stderr: 'error: 403 Forbidden (GET /projects/acme%2Fapi/variables → 403)\nhint: variables list needs the Maintainer role (administrators for --instance)\n' });
     const dir = tempDir('forgectl-e2e-keys-');
     const secretBody = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ';
     writeFileSync(join(dir, 'deploy'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${secretBody}\n-----END OPENSSH PRIVATE KEY-----\n`);
