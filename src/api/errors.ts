@@ -59,6 +59,12 @@ function defaultStatusText(status: number): string {
  */
 const ADMIN_PATHS = /^\/(admin\/|application\/|licenses?(\/|$)|runners\/all$|deploy_keys$|deploy_tokens$|audit_events(\/|$)|hooks(\/|$)|features(\/|$)|keys(\/|$)|sidekiq\/|(project|snippet|group)_repository_storage_moves|service_accounts(\/|$)|users\/\d+\/memberships$)/;
 
+/** Whether a path (below the API base) is one only administrators of the instance may use. */
+export const isAdminPath = (path: string): boolean => ADMIN_PATHS.test(path);
+
+/** The hint of a 403 on such a path, true as long as the token is not an administrator's (the CLI checks: cli/refusal.ts). */
+export const NOT_ADMIN_HINT = 'this is for administrators of the instance, and the token in use is not one';
+
 /** A hint for the line after the error, where one helps; `path` is the request's, below the API base. */
 export function hintForStatus(status: number, body: unknown, path?: string): string | undefined {
   const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -66,7 +72,7 @@ export function hintForStatus(status: number, body: unknown, path?: string): str
   if (status === 403 && record.error === 'insufficient_scope') {
     return `the token lacks the scope needed${record.scope ? ` (${String(record.scope)})` : ''}; create one with more scopes`;
   }
-  if (status === 403 && path !== undefined && ADMIN_PATHS.test(path)) return 'this is for administrators of the instance, and the token in use is not one';
+  if (status === 403 && path !== undefined && isAdminPath(path)) return NOT_ADMIN_HINT;
   if (status === 429) return 'rate limited by the server; wait and try again, or raise --retries';
   return undefined;
 }

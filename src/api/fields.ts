@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { ACCESS_LEVELS, parseAccessLevel, parseChoice, parseDate, parseDateTime, parseInteger, parseList } from '../parse.js';
+import { ACCESS_LEVELS, closestName, parseAccessLevel, parseChoice, parseDate, parseDateTime, parseInteger, parseList } from '../parse.js';
 
 /**
  * Field kinds of resource declarations (src/resources/<resource>/resource.ts). A kind says how a flag's text becomes a value
@@ -111,11 +111,17 @@ export function canonicalTimeZone(name: string): string | undefined {
   return Intl.supportedValuesOf('timeZone').find((zone) => zone.toLowerCase() === name.toLowerCase()) ?? name;
 }
 
-/** Known zone names close to a mistyped one, for the hint. */
-export function similarTimeZones(name: string): string[] {
-  const needle = name.toLowerCase().split('/').pop() ?? '';
-  if (needle.length < 3) return [];
-  return Intl.supportedValuesOf('timeZone').filter((zone) => zone.toLowerCase().includes(needle.slice(0, 4))).slice(0, 5);
+/**
+ * The known zone closest to a mistyped one, for the hint: its city (the last part) within the edit distance every
+ * "did you mean" allows, so a name far from any zone (Mars/Olympus) gets an example instead of a wild guess.
+ */
+export function similarTimeZone(name: string): string | undefined {
+  const city = (zone: string): string => zone.toLowerCase().split('/').pop() ?? '';
+  const needle = city(name);
+  if (needle.length < 3) return undefined;
+  const zones = Intl.supportedValuesOf('timeZone');
+  const match = closestName(needle, zones.map(city));
+  return match === undefined ? undefined : zones.find((zone) => city(zone) === match);
 }
 
 /**
@@ -192,8 +198,8 @@ export const f = {
     parse(text, label) {
       const zone = canonicalTimeZone(text);
       if (zone) return zone;
-      const similar = similarTimeZones(text);
-      throw new UsageError(`${label} "${text}" is not an IANA time zone name`, similar.length ? `did you mean ${similar.join(', ')}?` : 'for example UTC, Europe/Berlin, America/New_York');
+      const similar = similarTimeZone(text);
+      throw new UsageError(`${label} "${text}" is not an IANA time zone name`, similar ? `did you mean ${similar}?` : 'for example UTC, Europe/Berlin, America/New_York');
     },
   }),
   /** An http(s) URL with a literal host name; `hint` says what else may be in it (a badge's placeholders). */

@@ -45,6 +45,15 @@ export async function callerLevel(api: Api, project: string): Promise<number> {
   return (await api.call<{ is_admin?: boolean }>(usersDecl.routes.current)).is_admin ? 50 : level;
 }
 
+/** Whether the token in use is an administrator's; undefined when /user does not say (a job token, a failure). */
+export async function isAdministrator(api: Api): Promise<boolean | undefined> {
+  try {
+    return (await api.call<{ is_admin?: boolean }>(usersDecl.routes.current)).is_admin === true;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Usernames (or user IDs) as IDs (unknown ones refused, as findUsers does). */
 export async function userIds(api: Api, users: string[]): Promise<number[]> {
   return (await findUsers(api, users)).map((user) => user.id);

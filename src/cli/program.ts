@@ -16,6 +16,7 @@ import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagraph } from './help-layout.js';
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
+import { explainRefusal } from './refusal.js';
 import { listOptions, pageOption } from './options.js';
 import { closestName, editDistance, parseChoice, parseInteger } from '../parse.js';
 
@@ -381,14 +382,18 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   if (own && !def.formats?.includes(own)) throw new UsageError(`-o ${own} is not an output format of ${path}`, `use one of ${FORMATS.join(', ')}`);
   const { prepareShaping } = await import('./shaping.js');
   const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
-  // A change is refused before it is sent when --fields names nothing its records have: exit 2 means nothing was sent.
+  const kind = fleetKind(def);
+  const fleet = kind !== undefined && fleetSelected(opts, kind);
+  // What its records are declared to have: their fields, and the columns a command adds to them (computed ones).
+  const recordFields = def.recordFields && [...new Set([...def.recordFields, ...(def.columns ?? [])])];
+  const declared = fleet && recordFields ? ['project', 'outcome', ...recordFields, 'error'] : recordFields;
+  // --fields naming nothing the command's declared records have is refused before the first request, a read's as a
+  // change's: exit 2 means nothing was sent, and a long read is not done for nothing.
   const fields = parseFields(globals.fields);
-  if (fields && def.recordFields && def.effect !== undefined && def.effect !== 'read') checkFields(fields, {}, def.recordFields);
+  if (fields && declared) checkFields(fields, {}, declared);
   const context = await createContext(commands, globals, deps, opts, def, state, executor);
   try {
     if (def.credentials !== false) await context.readCredentialsAhead();
-    const kind = fleetKind(def);
-    const fleet = kind !== undefined && fleetSelected(opts, kind);
     if (kind) checkSelection(opts, kind);
     const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, path) : await def.run(opts, context);
     const status = returned instanceof ResultWithExit ? returned : undefined;
@@ -397,11 +402,13 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
       fields: context.globals.fields,
       columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
       columnPriority: def.columnPriority,
-      declared: fleet && def.recordFields ? ['project', 'outcome', ...def.recordFields, 'error'] : def.recordFields,
+      declared,
       ...shaping,
     });
     if (status?.message) deps.stderr.write(`${forStderr(deps.stderr, status.message)}\n`);
     return status ? status.exitCode : ExitCode.ok;
+  } catch (error) {
+    throw await explainRefusal(error, { path, description: def.description }, () => context.api);
   } finally {
     await context.close();
   }

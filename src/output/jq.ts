@@ -270,7 +270,9 @@ export type JqSource = { one: unknown } | { pages: AsyncIterable<unknown[]> };
 
 /**
  * Prints what the expression gives for a single value, or for each record of a list as its pages arrive. An error
- * stops the run with exit 1 after the results the expression gave before it (as jq prints them), naming the record.
+ * of the expression (a runtime error, error(), halt_error) is bad input, as jq's own exit 5 says: it stops the run
+ * with exit 2, naming the record; the failing record's results are not printed (a value's half), the records before
+ * it, streamed already, are.
  */
 export async function printJq(program: JqProgram, source: JqSource, io: Io): Promise<void> {
   const terminal = io.stdoutIsTTY;
@@ -280,9 +282,9 @@ export async function printJq(program: JqProgram, source: JqSource, io: Io): Pro
     const { outcomes, debug: stderr } = runOrStop(program, [source.one], '');
     debug(stderr);
     const outcome = outcomes[0] ?? { lines: [] };
+    if (outcome.error !== undefined) throw new UsageError(`--jq: ${outcome.error}`, arrayHint(outcome.error));
     const text = lines(outcome);
     if (text) await io.out(text);
-    if (outcome.error !== undefined) throw new CliError(`--jq: ${outcome.error}`, ExitCode.internal);
     return;
   }
   const state = io.state;
@@ -295,13 +297,13 @@ export async function printJq(program: JqProgram, source: JqSource, io: Io): Pro
       const { outcomes, halted, debug: stderr } = runOrStop(program, batch, where);
       debug(stderr);
       let text = '';
-      let failure: CliError | undefined;
+      let failure: UsageError | undefined;
       for (const outcome of outcomes) {
-        text += lines(outcome);
         if (outcome.error !== undefined) {
-          failure = new CliError(`--jq: ${outcome.error} (on record ${index + 1}, index ${index})`, ExitCode.internal, PER_RECORD.test(outcome.error) ? SLURP_HINT : undefined);
+          failure = new UsageError(`--jq: ${outcome.error} (on record ${index + 1}, index ${index})`, PER_RECORD.test(outcome.error) ? SLURP_HINT : undefined);
           break;
         }
+        text += lines(outcome);
         index++;
       }
       if (text) await io.out(text);
@@ -319,6 +321,12 @@ export async function printJq(program: JqProgram, source: JqSource, io: Io): Pro
 /** Errors of an expression written for an array that ran on a record (an object) of it: `.[0]`, `first`, `sort`. */
 const PER_RECORD = /^Cannot index object with (number|object)$|cannot be sorted, as it is not an array$|cannot be iterated over$/;
 const SLURP_HINT = "the expression runs once on each record of the list; --slurp runs it once on all of them as one array: --slurp --jq '…'";
+
+/** For an expression written for one record that got an array (--slurp's, or an answer's): how to reach its elements. */
+function arrayHint(error: string): string | undefined {
+  const key = /^Cannot index array with string "([A-Za-z_]\w*)"$/.exec(error)?.[1];
+  return key ? `the value is an array (with --slurp, all the records): take each element's with .[].${key} or map(.${key})` : undefined;
+}
 
 /** program.run(), with jq's running out of memory as the error that ends the run (`where`: the records it was on). */
 function runOrStop(program: JqProgram, values: unknown[], where: string): ReturnType<JqProgram['run']> {

@@ -69,6 +69,18 @@ describe('access report --user', () => {
     }
   });
 
+  it('refuses a --fields its rows do not have before the first request, not after reading everything', async () => {
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['access', 'report', '--user', 'priya', '--fields', 'place,nope']);
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: unknown field: nope \(did you mean role\?\)\nhint: /) });
+    const list = await sandbox.run(['members', 'list', '--group', 'acme', '--fields', 'username,nope']);
+    expect(list).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: unknown field: nope/) });
+    expect(sandbox.requests()).toEqual([]);
+    expect(await sandbox.run(['access', 'report', '--user', 'priya', '--fields', 'place,role', '-o', 'csv'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^place,role\r\n/) });
+    // A column a list computes (who may create matching tags, in words) is one of its records' fields.
+    expect(await sandbox.run(['protected-tags', 'list', '--project', 'acme/api', '--fields', 'name,allowed_to_create', '-o', 'csv'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^name,allowed_to_create\r\n/) });
+  });
+
   it('is for administrators: exit 4 with what to do instead', async () => {
     const result = await sandbox.run(['access', 'report', '--user', 'priya'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
     expect(result.code).toBe(4);

@@ -521,6 +521,10 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
     expect(member.code).toBe(6);
     expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already; change the access level with: forgectl members update alice --group acme --access-level maintainer\n$/);
+    // A bare 403 says what the command needs, as its help does.
+    const bob = (await rootApi().call('POST', '/users/3/personal_access_tokens', { name: 'e2e-bob', scopes: ['api'], expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) })).body as { token: string };
+    const refused = await forgectl(['variables', 'list', '--project', 'acme/api'], { FORGECTL_TOKEN: bob.token });
+    expect(refused).toMatchObject({ code: 4, stdout: '', stderr: 'error: 403 Forbidden (GET /projects/acme%2Fapi/variables → 403)\nhint: variables list needs the Maintainer role (administrators for --instance)\n' });
     const dir = tempDir('forgectl-e2e-keys-');
     const secretBody = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ';
     writeFileSync(join(dir, 'deploy'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${secretBody}\n-----END OPENSSH PRIVATE KEY-----\n`);
@@ -764,6 +768,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     // A template naming what the records do not have, or written in Go's language: exit 2, saying so.
     expect(await forgectl(['users', 'list', '--template', '{{ nosuchfield }}'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('undefined variable: nosuchfield') });
     expect(await forgectl(['users', 'list', '--template', '{{range .}}{{.username}}{{end}}'])).toMatchObject({ code: 2, stderr: expect.stringContaining('is Go template syntax, not Liquid') });
+    // An error of the expression while it runs is bad input: exit 2, nothing of the failing value printed.
+    expect(await forgectl(['tags', 'list', '--project', 'acme/api', '--slurp', '--jq', '.name'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: --jq: Cannot index array with string "name"\nhint: /) });
+    // An unknown --fields of a read is refused before the first request.
+    await clearRequests();
+    expect(await forgectl(['access', 'report', '--user', 'root', '--fields', 'place,nope'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: unknown field: nope/) });
+    expect(await requests()).toEqual([]);
     // jq out of memory: one line, exit 1.
     const memory = await forgectl(['api', '/version', '--jq', 'def f: [f]; f']);
     expect(memory).toMatchObject({ code: 1, stdout: '', stderr: 'error: --jq: jq ran out of memory (it has 2 GB)\nhint: the expression builds a value too large, or recurses without end\n' });

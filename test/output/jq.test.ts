@@ -47,23 +47,25 @@ describe('--jq', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
-  it('stops at a runtime error with exit 1 and the record\'s index, after the results the expression gave before it (as jq prints them)', async () => {
+  it('stops at a runtime error with exit 2 and the record\'s index, after the records before it, none of the failing one\'s results', async () => {
     const all = (await sandbox.run(['users', 'list', '--all', '-o', 'json'])).json() as Array<{ id: number; username: string }>;
     const failing = 150;
     const result = await sandbox.run(['users', 'list', '--all', '--jq', `.id, if .id == ${all[failing].id} then .username.x else empty end`]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe(all.slice(0, failing + 1).map((u) => `${u.id}\n`).join(''));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe(all.slice(0, failing).map((u) => `${u.id}\n`).join(''));
     expect(result.stderr).toContain(`error: --jq: Cannot index string with string "x" (on record ${failing + 1}, index ${failing})`);
     expect(result.stderr).toContain(`output is incomplete: ${failing} records written`);
-    expect(await sandbox.run(['api', '/user', '--jq', '.id, .username.x'])).toMatchObject({ code: 1, stdout: '1\n' });
+    expect(await sandbox.run(['api', '/user', '--jq', '.id, .username.x'])).toMatchObject({ code: 2, stdout: '' });
     const caught = await sandbox.run(['api', '/user', '--jq', '"hi", ("ho" | error)']);
-    expect(caught).toMatchObject({ code: 1, stdout: 'hi\n', stderr: 'error: --jq: ho\n' });
+    expect(caught).toMatchObject({ code: 2, stdout: '', stderr: 'error: --jq: ho\n' });
+    const slurped = await sandbox.run(['tags', 'list', '--project', 'acme/api', '--slurp', '--jq', '.name']);
+    expect(slurped).toMatchObject({ code: 2, stdout: '', stderr: 'error: --jq: Cannot index array with string "name"\nhint: the value is an array (with --slurp, all the records): take each element\'s with .[].name or map(.name)\n' });
   });
 
   it('points at --slurp when an expression written for the whole array runs on each record of it', async () => {
     for (const expression of ['.[0].username', 'first', 'sort']) {
       const result = await sandbox.run(['api', '/users', '--jq', expression]);
-      expect(result.code, expression).toBe(1);
+      expect(result.code, expression).toBe(2);
       expect(result.stderr, expression).toContain('(on record 1, index 0)\nhint: the expression runs once on each record of the list; --slurp runs it once on all of them as one array');
     }
     expect(await sandbox.run(['api', '/users', '--slurp', '--jq', '.[0].username | type'])).toMatchObject({ code: 0, stdout: 'string\n' });
@@ -145,7 +147,7 @@ describe('--jq', () => {
       expect(a).toMatchObject({ code: 0, stdout: b.stdout });
     }
     const error = await sandbox.run(['users', 'list', '--all', '--jq', '.username.x']);
-    expect(error).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('Cannot index string with string "x" (on record 1, index 0)') });
+    expect(error).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('Cannot index string with string "x" (on record 1, index 0)') });
   });
 
   it('refuses what means nothing with it: -o table, --fields, --template, --slurp alone', async () => {

@@ -24,6 +24,12 @@ describe('freeze-periods', () => {
     const bad = await sandbox.run(['freeze-periods', 'create', '--project', 'acme/api', '--freeze-start', '0 1 * * *', '--freeze-end', '0 2 * * *', '--cron-timezone', 'Europe/Berlim']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Europe/Berlin');
+    const far = await sandbox.run(['freeze-periods', 'create', '--project', 'acme/api', '--freeze-start', '0 1 * * *', '--freeze-end', '0 2 * * *', '--cron-timezone', 'Mars/Olympus']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).not.toContain('did you mean');
+    expect(far.stderr).toContain('hint: for example UTC, Europe/Berlin, America/New_York');
+    const city = await sandbox.run(['freeze-periods', 'create', '--project', 'acme/api', '--freeze-start', '0 1 * * *', '--freeze-end', '0 2 * * *', '--cron-timezone', 'America/NewYork']);
+    expect(city.stderr).toContain('did you mean America/New_York?');
     expect((await sandbox.run(['freeze-periods', 'create', '--project', 'acme/api', '--freeze-start', '0 1 * * *', '--freeze-end', '0 2 * * *', '--cron-timezone', '+01:00'])).code).toBe(2);
     expect(sandbox.requests()).toEqual([]);
     const good = await sandbox.run(['freeze-periods', 'create', '--project', 'acme/web', '--freeze-start', '0 1 * * *', '--freeze-end', '0 2 * * *', '--cron-timezone', 'america/new_york', '-o', 'json']);
