@@ -55,12 +55,3 @@ export function checkApplied(ctx: Context, changes: Change[], result: Record<str
     }
   }
 }
-
-/** The host of the connection, to name the instance in prompts. */
-export function instanceName(ctx: Context): string {
-  try {
-    return new URL(ctx.connection().rootUrl).host;
-  } catch {
-    return 'the instance';
-  }
-}

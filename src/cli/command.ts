@@ -162,6 +162,12 @@ export interface CommandDef<O = any> {
   columnPriority?: ColumnPriority;
   /** The top-level fields of its records as declared: --fields accepts them even when a record lacks one (shown as null). */
   recordFields?: readonly string[];
+  /**
+   * Its records are forgectl's own (built by the command, as access report's rows are), so recordFields is all they
+   * can have: --fields is checked against it before a read's first request. A read of the service's records is
+   * checked against what the service sends, which may hold more than a declaration lists.
+   */
+  ownRecords?: boolean;
   /** Formats of -o this command writes itself besides the common ones (`variables export -o dotenv`). */
   formats?: readonly string[];
   /** Output format when -o is not given, instead of the profile's or table (`api` prints JSON). */
@@ -183,6 +189,15 @@ export interface CommandDef<O = any> {
    */
   credentials?: false;
   run(opts: O, ctx: Context): Promise<unknown>;
+}
+
+/** The host of the connection, to name the instance in prompts. */
+export function instanceName(ctx: Context): string {
+  try {
+    return new URL(ctx.connection().rootUrl).host;
+  } catch {
+    return 'the instance';
+  }
 }
 
 /** A command is data plus run(); the shared wiring parses, validates, confirms, calls and renders. */

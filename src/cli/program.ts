@@ -387,10 +387,11 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   // What its records are declared to have: their fields, and the columns a command adds to them (computed ones).
   const recordFields = def.recordFields && [...new Set([...def.recordFields, ...(def.columns ?? [])])];
   const declared = fleet && recordFields ? ['project', 'outcome', ...recordFields, 'error'] : recordFields;
-  // --fields naming nothing the command's declared records have is refused before the first request, a read's as a
-  // change's: exit 2 means nothing was sent, and a long read is not done for nothing.
+  // --fields naming nothing the command's declared records have is refused before the first request: a change's
+  // (exit 2 means nothing was sent), and a read's of records forgectl builds (a long read is not done for nothing).
+  // A read of the service's records is checked against the first record, which may hold fields no declaration lists.
   const fields = parseFields(globals.fields);
-  if (fields && declared) checkFields(fields, {}, declared);
+  if (fields && declared && (def.ownRecords || (def.effect !== undefined && def.effect !== 'read'))) checkFields(fields, {}, declared);
   const context = await createContext(commands, globals, deps, opts, def, state, executor);
   try {
     if (def.credentials !== false) await context.readCredentialsAhead();

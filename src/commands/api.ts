@@ -1,10 +1,9 @@
-import { defineCommand } from '../cli/command.js';
+import { defineCommand, instanceName } from '../cli/command.js';
 import { UsageError } from '../errors.js';
 import { collect, pairReadsFile, parseChoice, parseInteger } from '../parse.js';
 import { readLocalFile } from '../files.js';
 import { readJson } from '../api/client.js';
 import { sameOrigin } from '../http/url.js';
-import { instanceName } from '../cli/change.js';
 import { limitOption, perPageOption } from '../cli/options.js';
 import type { PageOptions } from '../api/paginate.js';
 import type { Json } from '../json-fields.js';

@@ -271,8 +271,7 @@ export type JqSource = { one: unknown } | { pages: AsyncIterable<unknown[]> };
 /**
  * Prints what the expression gives for a single value, or for each record of a list as its pages arrive. An error
  * of the expression (a runtime error, error(), halt_error) is bad input, as jq's own exit 5 says: it stops the run
- * with exit 2, naming the record; the failing record's results are not printed (a value's half), the records before
- * it, streamed already, are.
+ * with exit 2, naming the record, after the results the expression gave before it (as jq prints them).
  */
 export async function printJq(program: JqProgram, source: JqSource, io: Io): Promise<void> {
   const terminal = io.stdoutIsTTY;
@@ -282,9 +281,9 @@ export async function printJq(program: JqProgram, source: JqSource, io: Io): Pro
     const { outcomes, debug: stderr } = runOrStop(program, [source.one], '');
     debug(stderr);
     const outcome = outcomes[0] ?? { lines: [] };
-    if (outcome.error !== undefined) throw new UsageError(`--jq: ${outcome.error}`, arrayHint(outcome.error));
     const text = lines(outcome);
     if (text) await io.out(text);
+    if (outcome.error !== undefined) throw new UsageError(`--jq: ${outcome.error}`, arrayHint(outcome.error));
     return;
   }
   const state = io.state;
@@ -299,11 +298,11 @@ export async function printJq(program: JqProgram, source: JqSource, io: Io): Pro
       let text = '';
       let failure: UsageError | undefined;
       for (const outcome of outcomes) {
+        text += lines(outcome);
         if (outcome.error !== undefined) {
           failure = new UsageError(`--jq: ${outcome.error} (on record ${index + 1}, index ${index})`, PER_RECORD.test(outcome.error) ? SLURP_HINT : undefined);
           break;
         }
-        text += lines(outcome);
         index++;
       }
       if (text) await io.out(text);

@@ -73,9 +73,11 @@ describe('access report --user', () => {
     sandbox.clearRequests();
     const refused = await sandbox.run(['access', 'report', '--user', 'priya', '--fields', 'place,nope']);
     expect(refused).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: unknown field: nope \(did you mean role\?\)\nhint: /) });
+    expect(sandbox.requests()).toEqual([]);
+    // The service's records may hold more than a declaration lists: a read of them is checked against what it sent.
     const list = await sandbox.run(['members', 'list', '--group', 'acme', '--fields', 'username,nope']);
     expect(list).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^error: unknown field: nope/) });
-    expect(sandbox.requests()).toEqual([]);
+    expect(sandbox.requests().length).toBeGreaterThan(0);
     expect(await sandbox.run(['access', 'report', '--user', 'priya', '--fields', 'place,role', '-o', 'csv'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^place,role\r\n/) });
     // A column a list computes (who may create matching tags, in words) is one of its records' fields.
     expect(await sandbox.run(['protected-tags', 'list', '--project', 'acme/api', '--fields', 'name,allowed_to_create', '-o', 'csv'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^name,allowed_to_create\r\n/) });

@@ -97,10 +97,10 @@ function decimal(number: string): string {
 
 /**
  * Whether forgectl printed the expected results: strings raw, the rest as JSON, a result a line, none more. As in
- * jq's runner, an error after the expected results does not fail a case (exit 1, the results printed before it).
+ * jq's runner, an error after the expected results does not fail a case (exit 2, the results printed before it).
  */
 function agrees(test: Case, result: RunResult): boolean {
-  if (result.code !== 0 && result.code !== 1) return false;
+  if (result.code !== 0 && result.code !== 2) return false;
   let rest = result.stdout;
   for (const expected of test.expected) {
     const value = JSON.parse(expected) as unknown;

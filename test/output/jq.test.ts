@@ -47,17 +47,17 @@ describe('--jq', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
-  it('stops at a runtime error with exit 2 and the record\'s index, after the records before it, none of the failing one\'s results', async () => {
+  it('stops at a runtime error with exit 2 and the record\'s index, after the results the expression gave before it (as jq prints them)', async () => {
     const all = (await sandbox.run(['users', 'list', '--all', '-o', 'json'])).json() as Array<{ id: number; username: string }>;
     const failing = 150;
     const result = await sandbox.run(['users', 'list', '--all', '--jq', `.id, if .id == ${all[failing].id} then .username.x else empty end`]);
     expect(result.code).toBe(2);
-    expect(result.stdout).toBe(all.slice(0, failing).map((u) => `${u.id}\n`).join(''));
+    expect(result.stdout).toBe(all.slice(0, failing + 1).map((u) => `${u.id}\n`).join(''));
     expect(result.stderr).toContain(`error: --jq: Cannot index string with string "x" (on record ${failing + 1}, index ${failing})`);
     expect(result.stderr).toContain(`output is incomplete: ${failing} records written`);
-    expect(await sandbox.run(['api', '/user', '--jq', '.id, .username.x'])).toMatchObject({ code: 2, stdout: '' });
+    expect(await sandbox.run(['api', '/user', '--jq', '.id, .username.x'])).toMatchObject({ code: 2, stdout: '1\n' });
     const caught = await sandbox.run(['api', '/user', '--jq', '"hi", ("ho" | error)']);
-    expect(caught).toMatchObject({ code: 2, stdout: '', stderr: 'error: --jq: ho\n' });
+    expect(caught).toMatchObject({ code: 2, stdout: 'hi\n', stderr: 'error: --jq: ho\n' });
     const slurped = await sandbox.run(['tags', 'list', '--project', 'acme/api', '--slurp', '--jq', '.name']);
     expect(slurped).toMatchObject({ code: 2, stdout: '', stderr: 'error: --jq: Cannot index array with string "name"\nhint: the value is an array (with --slurp, all the records): take each element\'s with .[].name or map(.name)\n' });
   });

@@ -60,6 +60,7 @@ export default defineCommand<Options>({
   // Where, who and what role say the point of a row; its expiry is never cut.
   columnPriority: { identifying: 'place', whole: ['user', 'role', 'expires_at'] },
   recordFields: FIELDS,
+  ownRecords: true,
   async run(opts, ctx) {
     const failOn = conditionsOf(opts);
     if (opts.asDesired && !['table', 'yaml', 'json'].includes(ctx.format)) throw new UsageError(`--as-desired writes YAML (or JSON with -o json), not ${ctx.format}`);

@@ -150,6 +150,7 @@ async function send(api: Api, step: Step): Promise<Row> {
 export default defineCommand<Options>({
   effect: 'destructive',
   recordFields: ROW_FIELDS,
+  ownRecords: true,
   description: [
     'Takes a departing user\'s access away as one reviewed operation (administrators). It reads everything first, shows the',
     'plan, and asks (--yes off a terminal): keeps the user out (--mode block, the default; deactivate; or ban), removes',

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { licenses } from './resource.js';
-import { defineCommand } from '../../cli/command.js';
+import { defineCommand, instanceName } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { instanceName } from '../../cli/change.js';
 import { describeLicense, presentLicense, type License } from './shared.js';
 
 export default defineCommand<{ file: string }>({

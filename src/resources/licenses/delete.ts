@@ -1,6 +1,5 @@
-import { defineCommand } from '../../cli/command.js';
+import { defineCommand, instanceName } from '../../cli/command.js';
 import { parseInteger } from '../../parse.js';
-import { instanceName } from '../../cli/change.js';
 import { licenses } from './resource.js';
 import { describeLicense, type License } from './shared.js';
 

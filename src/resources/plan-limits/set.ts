@@ -1,5 +1,5 @@
-import { defineCommand } from '../../cli/command.js';
-import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
+import { defineCommand, instanceName } from '../../cli/command.js';
+import { changesFrom, checkApplied, previewAndConfirm } from '../../cli/change.js';
 import { planLimits } from './resource.js';
 import { parseLimitPairs, planOption } from './shared.js';
 

@@ -1,7 +1,7 @@
 import { SETTINGS, SETTINGS_ROUTES } from './resource.js';
-import { defineCommand } from '../../cli/command.js';
+import { defineCommand, instanceName } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
-import { changesFrom, checkApplied, instanceName, previewAndConfirm } from '../../cli/change.js';
+import { changesFrom, checkApplied, previewAndConfirm } from '../../cli/change.js';
 import { CACHE_NOTE, maskSecrets, parseSettingPairs } from './shared.js';
 import { pairReadsFile, plural } from '../../parse.js';
 
