@@ -30,7 +30,6 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   if (budget) ctx.io.note(budget);
   // A spinner at a terminal ("push-rule set 3/20 projects…"); interrupted, the run says which projects were done.
   const progress = new Progress<FleetProject>(ctx.io, { verb: commandPath, noun: 'project' }, (project) => project.path);
-  ctx.io.state.interruptReport = () => progress.report();
   const shared = sharedParts(ctx, projects, opts.projectsFile === '-', progress);
   let stop = false;
   const runOne = async (project: FleetProject): Promise<ProjectRun> => {
