@@ -1008,7 +1008,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     for (const project of ['api', 'web']) expect(created.stdout).not.toContain(readFileSync(join(work, 'tokens', 'acme', `${project}.token`), 'utf8').trim());
     const asked = await shell(`cd '${work}' && forgectl variables delete E2E_FLEET --projects-file services.txt < /dev/null`);
     expect(asked.code).toBe(2);
-    expect(asked.stderr).toMatch(/confirmation needed: Delete variable E2E_FLEET .* and the same in 1 more project/);
+    expect(asked.stderr).toMatch(/confirmation needed: Delete variable E2E_FLEET .* and run the same command in 1 more project/);
     expect((await forgectl(['variables', 'get', 'E2E_FLEET', '--project', 'acme/web'])).code).toBe(0);
     const deleted = await shell(`cd '${work}' && forgectl variables delete E2E_FLEET --projects-file services.txt --yes && forgectl deploy-tokens revoke --name e2e-pull --projects-file services.txt --yes`);
     expect(deleted.code, deleted.stderr).toBe(0);
