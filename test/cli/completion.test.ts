@@ -107,7 +107,8 @@ describe('shell completion', () => {
     expect(await run([COMPLETE_COMMAND, '-p', ''], { env: { FORGECTL_CONFIG_DIR: join(configDir, 'missing') } })).toMatchObject({ code: 0, stdout: ':\n', stderr: '' });
     expect(await completeLines(['api', '/user', '--input', 'b'])).toEqual([':files']);
     expect(await completeLines(['plan', 'merge', ''])).toEqual([':files']);
-    expect(await completeLines(['api', '/user', '--method', ''])).toEqual([':none']);
+    expect(await completeLines(['api', '/user', '--header', ''])).toEqual([':none']);
+    expect(await completeLines(['api', '/user', '--method', ''])).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', ':']);
     // The value of an option is not taken for a command: `--project tokens` does not enter tokens.
     expect(await candidates(['-o', 'json', 'users', 'li'])).toEqual(['list']);
     expect(await candidates(['--fields', 'tokens', 'us'])).toEqual(['users']);
@@ -180,7 +181,8 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete(['forgectl', 'tokens', 'create', '--access-level', 'ma'])).toBe('maintainer');
     expect(complete(['forgectl', 'api', '/user', '--input', 'bo'])).toBe('body.json');
     expect(complete(['forgectl', 'secure-files', 'download', '1', '--output-file', 'bo'])).toBe('body.json');
-    expect(complete(['forgectl', 'api', '/user', '--method', ''])).toBe('');
+    expect(complete(['forgectl', 'api', '/user', '--header', ''])).toBe('');
+    expect(complete(['forgectl', 'api', '/user', '--method', 'P'])).toBe('POST PUT PATCH');
   });
 
   it('bash, fish: every option that takes one of a list completes its values; a list after a comma too', async (context) => {
