@@ -123,7 +123,7 @@ export function startBudget(gate: RateGate, concurrency: number, rateLimit: { li
 
 /** Writes the projects that failed, one full path a line, for a rerun with --projects-file (an empty list too). */
 export function writeFailedTo(file: string, paths: string[], write: (path: string, text: string) => void): void {
-  const header = `# ${plural(paths.length, 'project')} failed or not started; rerun them with --projects-file ${file}\n`;
+  const header = `# ${plural(paths.length, 'project')} failed or not finished; rerun them with --projects-file ${file}\n`;
   write(file, header + paths.map((path) => `${path}\n`).join(''));
 }
 
