@@ -30,7 +30,6 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   if (budget) ctx.io.note(budget);
   // A spinner at a terminal ("push-rule set 3/20 projects…"); interrupted, the run says which projects were done.
   const progress = new Progress<FleetProject>(ctx.io, { verb: commandPath, noun: 'project' }, (project) => project.path);
-  ctx.io.state.interruptReport = () => progress.report();
   const shared = sharedParts(ctx, projects, opts.projectsFile === '-', progress);
   let stop = false;
   const runOne = async (project: FleetProject): Promise<ProjectRun> => {
@@ -97,7 +96,7 @@ function sharedParts(ctx: Context, projects: FleetProject[], stdinTaken: boolean
       }
       const others = projects.filter((project) => project.path !== asking).map((project) => project.path);
       const named = others.length > 5 ? `${others.slice(0, 4).join(', ')}, … (${others.length - 4} more)` : others.join(', ');
-      answer = ctx.confirm(others.length ? `${question.replace(/\?$/, '')}, and the same in ${plural(others.length, 'more project')} (${named})?` : question);
+      answer = ctx.confirm(others.length ? forOthersToo(question, `${plural(others.length, 'more project')} (${named})`) : question);
       if (asks) answer = answer.then(() => progress.resume());
       return answer;
     },
@@ -107,6 +106,17 @@ function sharedParts(ctx: Context, projects: FleetProject[], stdinTaken: boolean
       return stdin;
     },
   };
+}
+
+/**
+ * The asking project's question, widened to the others: it names only what that project read (its members, its
+ * branches), so the others are named as not read yet, never as holding the same. "Remove bob (developer) from
+ * project acme/api, and run the same command in 2 more projects (acme/nope, acme/web), not read yet? It also …"
+ */
+function forOthersToo(question: string, others: string): string {
+  const end = question.lastIndexOf('?');
+  const [asked, rest] = end < 0 ? [question, ''] : [question.slice(0, end), question.slice(end + 1)];
+  return `${asked}, and run the same command in ${others}, not read yet?${rest}`;
 }
 
 /** The context one project's run sees: the fleet project as --project, its own stderr buffer and dry-run sink. */

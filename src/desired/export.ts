@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ApiError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
 import { isSecretRef, ownerLabel, type Owner, type SectionIo } from './model.js';
@@ -107,7 +110,33 @@ export async function exportState(io: SectionIo, options: ExportOptions): Promis
 }
 
 /**
- * The schema an exported file's modeline names: where it is when forgectl is a dependency of the repository that
- * holds the file (relative, so the file works on every machine and in CI, never one machine's install prefix).
+ * The JSON Schema this forgectl ships (schema/ in its package, above the module running), if it is there: a
+ * single executable has none. Found at run time, as an install may be global, local or a checkout.
  */
-export const SCHEMA_MODELINE = '# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json';
+export function shippedSchema(): string | undefined {
+  if (process.getBuiltinModule('node:sea')?.isSea?.()) return undefined;
+  let dir: string;
+  try {
+    dir = dirname(fileURLToPath(import.meta.url));
+  } catch {
+    return undefined; // not loaded from a file
+  }
+  for (;;) {
+    const schema = join(dir, 'schema', 'desired-state.schema.json');
+    if (existsSync(schema)) return schema;
+    if (dirname(dir) === dir) return undefined;
+    dir = dirname(dir);
+  }
+}
+
+/**
+ * The first line of a written desired-state file, for editors with a YAML language server: the schema's path
+ * relative to the file when it is written to one (so the file can move with the repository holding both), else
+ * absolute; no line when the schema is not at hand (a modeline naming nothing would only raise an editor error).
+ */
+export function schemaModeline(schema: string | undefined, outputFile?: string): string {
+  if (!schema) return '';
+  const relativePath = outputFile !== undefined ? relative(dirname(resolve(outputFile)), schema).split(sep).join('/') : undefined;
+  const path = relativePath === undefined ? schema : relativePath.startsWith('../') ? relativePath : `./${relativePath}`;
+  return `# yaml-language-server: $schema=${path}\n`;
+}

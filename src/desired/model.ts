@@ -113,7 +113,7 @@ export interface Change {
   old_unreadable?: boolean;
   /** Only write-only values the file asks to write on every apply (a variable's rewrite: always): not drift. */
   rewrite?: boolean;
-  /** Why an audit-only section reports the object (never changed by apply). */
+  /** Why an audit-only section reports the object (never changed by apply); on a deletion, what else goes with it (a bot's token). */
   note?: string;
   /** Who last changed the object, and when, as the owner's audit events say (absent when they do not, or cannot be read). */
   changed_by?: { author: string; at: string };

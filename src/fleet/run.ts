@@ -10,7 +10,7 @@ import { plural } from '../parse.js';
 import { orderedPool, type Outcome } from './pool.js';
 import type { Progress } from './progress.js';
 import type { FleetProject } from './select.js';
-import { writeFailedTo } from './shard.js';
+import { reportOnInterrupt, writeFailedTo } from './shard.js';
 
 /**
  * A fleet run's engine: the projects worked on `concurrency` at a time (each by `runOne`, which the command
@@ -66,10 +66,18 @@ export const prefix = (path: string, text: string): string => text.split('\n').f
 /** The run's rows, produced as they are read; the result's exit code and summary line are set once they are all read. */
 export function fleetResult(work: FleetWork, io: Io, rateGate: RateGate): ResultWithExit {
   const result = new ResultWithExit(undefined, ExitCode.ok);
+  // Interrupted, the run says which projects were done; --failed-to gets every one that did not succeed.
+  const succeeded = new Set<FleetProject>();
+  io.state.interruptReport = reportOnInterrupt(work.failedTo, () => work.progress.report(), () => work.projects.filter((project) => !succeeded.has(project)).map((project) => project.path));
+  const runOne = async (project: FleetProject): Promise<ProjectRun> => {
+    const run = await work.runOne(project);
+    succeeded.add(project);
+    return run;
+  };
   async function* rows(): AsyncGenerator<Row> {
     await work.progress.begin(work.projects);
     try {
-      yield* runAll(work, io, rateGate, result);
+      yield* runAll({ ...work, runOne }, io, rateGate, result);
     } finally {
       work.progress.stop();
     }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { writeFileAtomically } from '../files.js';
 import { plural } from '../parse.js';
 import type { RateGate } from '../http/rate-gate.js';
 
@@ -122,6 +123,18 @@ export function startBudget(gate: RateGate, concurrency: number, rateLimit: { li
 
 /** Writes the projects that failed, one full path a line, for a rerun with --projects-file (an empty list too). */
 export function writeFailedTo(file: string, paths: string[], write: (path: string, text: string) => void): void {
-  const header = `# ${plural(paths.length, 'project')} failed or not started; rerun them with --projects-file ${file}\n`;
+  const header = `# ${plural(paths.length, 'project')} failed or not finished; rerun them with --projects-file ${file}\n`;
   write(file, header + paths.map((path) => `${path}\n`).join(''));
+}
+
+/**
+ * What an interrupted run (Ctrl-C) reports: with --failed-to, what it left (failed, in flight, never started) is
+ * written there first, as a projects file to run again, and the report says so.
+ */
+export function reportOnInterrupt(failedTo: string | undefined, report: () => string[], left: () => string[]): () => string[] {
+  return () => {
+    if (failedTo === undefined) return report();
+    writeFailedTo(failedTo, [...new Set(left())], writeFileAtomically);
+    return [...report(), `  what is left is in ${failedTo}: run it again with --projects-file ${failedTo}`];
+  };
 }

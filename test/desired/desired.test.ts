@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { schemaModeline } from '../../src/desired/export.js';
 import { describe, expect, it, vi } from 'vitest';
 import { storedHooks } from '../../src/sandbox/model.js';
 import { fleetProjectPath } from '../../src/sandbox/seed.js';
@@ -89,7 +90,8 @@ describe('plan and apply a fleet-wide desired state', () => {
     const exported = await cli(['export', '--group', 'acme/team-01', '--recursive', '--concurrency', '8']);
     expect(exported.code).toBe(0);
     // The modeline is relative: the same on every machine (forgectl as a dependency of the repository), never an install prefix.
-    expect(exported.stdout).toMatch(/^# yaml-language-server: \$schema=\.\/node_modules\/forgectl\/schema\/desired-state\.schema\.json\n# Exported by forgectl from /);
+    // On stdout the schema line names the schema this forgectl ships by its absolute path (where the file ends up is unknown).
+    expect(exported.stdout.startsWith(`# yaml-language-server: $schema=${resolve('schema/desired-state.schema.json')}\n# Exported by forgectl from `)).toBe(true);
     expect(exported.stdout).toContain('target: acme/team-01/**');
     expect(exported.stderr).toMatch(/hooks: token, url_variables, custom_headers are write-only and not exported/);
     const desired = file('exported.yaml', exported.stdout);
@@ -370,6 +372,21 @@ instance:
     const plan = await cli(['plan', '-f', file('prune-all.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    protected_branches: []\n')]);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain("1 object not in the file was left alone: forgectl does not delete it, even with prune: all (a default branch's protection is one).\n");
+  });
+
+  it('export -O writes the file with a schema line relative to it, which resolves; none when no schema is at hand', async () => {
+    const folder = join(tempDir(), 'config', 'acme');
+    mkdirSync(folder, { recursive: true });
+    const out = join(folder, 'api.yaml');
+    const exported = await cli(['export', '--project', 'acme/api', '-O', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toBe('');
+    const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(readFileSync(out, 'utf8'))?.[1];
+    expect(schema).toMatch(/^\.\.\/.*\/schema\/desired-state\.schema\.json$/);
+    expect(resolve(folder, schema!)).toBe(resolve('schema/desired-state.schema.json'));
+    expect((await cli(['plan', '-f', out])).code).toBe(0);
+    expect(schemaModeline('/opt/forgectl/schema/desired-state.schema.json', '/opt/forgectl/desired.yaml')).toBe('# yaml-language-server: $schema=./schema/desired-state.schema.json\n');
+    expect(schemaModeline(undefined, out)).toBe('');
   });
 
   it('export refuses -o csv and -o ndjson (a desired-state file is one document) before anything is sent', async () => {

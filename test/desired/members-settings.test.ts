@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { membersSection } from '../../src/resources/members/desired.js';
+import type { Change } from '../../src/desired/model.js';
 
 // Three fleet projects (acme/team-01/squad-1): a team subgroup with a member above each project's own.
 const sandbox = useTestSandbox({ fleet: 3 });
@@ -52,7 +54,7 @@ describe('desired members and settings', () => {
     expect((await sandbox.run(['members', 'remove', 'priya', '--project', 'acme/web', '--yes'])).code).toBe(0);
   });
 
-  it('enforce removes the members the file does not list, naming each in the plan first; keep_bots spares bots and service accounts', async () => {
+  it('enforce removes the members the file does not list, naming each in the plan first; bots and service accounts stay unless keep_bots: false', async () => {
     const base = `version: 1
 groups:
   acme:
@@ -60,14 +62,19 @@ groups:
       enforce: true
       users: {root: owner, alice: maintainer, bob: developer}
 `;
-    const strict = await sandbox.run(['plan', '-f', file('strict.yaml', base)]);
+    // keep_bots: false removes the bots too, each line saying what goes with it: a token's bot takes its token along.
+    const strict = await sandbox.run(['plan', '-f', file('strict.yaml', base.replace('enforce: true', 'enforce: true\n      keep_bots: false'))]);
     expect(strict.code).toBe(9);
-    // Every removal by name: priya, the group token's bot and the service account.
     expect(strict.stdout).toMatch(/ {2}- member priya\n {6}access_level: "guest"\n/);
-    expect(strict.stdout).toMatch(/ {2}- member group_\d+_bot_\w+\n/);
-    expect(strict.stdout).toContain('  - member service_account_deploy\n');
+    expect(strict.stdout).toMatch(/ {2}- member group_\d+_bot_\w+: the bot user of a group access token: removing it revokes the token\n/);
+    expect(strict.stdout).toContain('  - member service_account_deploy: a bot user or service account: its tokens lose this access\n');
+    // A saved plan's removal of a bot follows only from a file that says keep_bots: false (an edited plan is refused).
+    const removal = { owner: { level: 'group', path: 'acme' }, section: 'members', key: 'group_1_bot_ab12', action: 'delete', fields: [], desired: { kind: 'user', name: 'group_1_bot_ab12', bot: true }, digest: '' } as Change;
+    expect(membersSection.follows!({ enforce: true, users: {} }, removal)).toBe('it removes a bot user, and the file keeps them (keep_bots)');
+    expect(membersSection.follows!({ enforce: true, keep_bots: false, users: {} }, removal)).toBeUndefined();
 
-    const keep = file('keep.yaml', base.replace('enforce: true', 'enforce: true\n      keep_bots: true'));
+    // By default (an exported file lists no bots) they are kept: only the people the file does not list go.
+    const keep = file('keep.yaml', base);
     const plan = await sandbox.run(['plan', '-f', keep]);
     expect(plan.stdout).toBe('group acme\n  - member priya\n      access_level: "guest"\n\nPlan: 1 to delete in 1 of 1 group.\n');
     sandbox.clearRequests();

@@ -10,8 +10,8 @@ import { isBuiltin } from 'node:module';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv } from 'ajv';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
 import { codeCacheFiles, tempDir, v8FlagsPreload } from '../helpers/cli.js';
@@ -175,8 +175,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const dir = tempDir('forgectl-e2e-protected-');
     const file = join(dir, 'web.yaml');
     expect((await shell(`forgectl export --project acme/web > ${file}`)).code).toBe(0);
-    // The modeline names the schema relative to the repository, not this install's prefix.
-    expect(readFileSync(file, 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json');
+    // The schema line names the schema this (global) install ships: absolute on stdout, relative to the file with -O.
+    const schema = realpathSync(join(bin, '..', 'lib', 'node_modules', 'forgectl', 'schema', 'desired-state.schema.json'));
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toBe(`# yaml-language-server: $schema=${schema}`);
+    expect((await forgectl(['export', '--project', 'acme/web', '-O', join(dir, 'web-O.yaml')])).code).toBe(0);
+    const relativeSchema = /^# yaml-language-server: \$schema=(\.\.?\/\S+)\n/.exec(readFileSync(join(dir, 'web-O.yaml'), 'utf8'))?.[1];
+    expect(realpathSync(resolve(dir, relativeSchema!))).toBe(schema);
     expect((await forgectl(['plan', '-f', file])).code).toBe(0);
     expect((await forgectl(['protected-branches', 'update', 'main', '--project', 'acme/web', '--merge-access-level', 'developer', '--allow-push', 'user:alice'])).code).toBe(0);
     const drift = await forgectl(['plan', '-f', file]);
@@ -1018,7 +1022,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     for (const project of ['api', 'web']) expect(created.stdout).not.toContain(readFileSync(join(work, 'tokens', 'acme', `${project}.token`), 'utf8').trim());
     const asked = await shell(`cd '${work}' && forgectl variables delete E2E_FLEET --projects-file services.txt < /dev/null`);
     expect(asked.code).toBe(2);
-    expect(asked.stderr).toMatch(/confirmation needed: Delete variable E2E_FLEET .* and the same in 1 more project/);
+    expect(asked.stderr).toMatch(/confirmation needed: Delete variable E2E_FLEET .* and run the same command in 1 more project/);
     expect((await forgectl(['variables', 'get', 'E2E_FLEET', '--project', 'acme/web'])).code).toBe(0);
     const deleted = await shell(`cd '${work}' && forgectl variables delete E2E_FLEET --projects-file services.txt --yes && forgectl deploy-tokens revoke --name e2e-pull --projects-file services.txt --yes`);
     expect(deleted.code, deleted.stderr).toBe(0);

@@ -59,7 +59,7 @@ export function npmEnv(): NodeJS.ProcessEnv {
  */
 export async function installFromCheckout(): Promise<{ bin: string; tarball: string; log: string; remove: () => void }> {
   const work = tempDir('forgectl-e2e-checkout-');
-  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'CHANGELOG.md', 'bin', 'src', 'scripts', 'completions']) {
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'CHANGELOG.md', 'bin', 'src', 'scripts', 'completions', 'schema']) {
     if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(work, entry), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');

@@ -168,7 +168,7 @@ describe('fleet operations on any project command', () => {
     sandbox.clearRequests();
     const refused = await sandbox.run(['push-rule', 'delete', '--group', 'acme/team-01/squad-3']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/confirmation needed: .*and the same in 9 more projects/);
+    expect(refused.stderr).toMatch(/confirmation needed: .*and run the same command in 9 more projects \(.*\), not read yet\?/);
     expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 

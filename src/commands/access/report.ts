@@ -6,7 +6,7 @@ import { startBudget } from '../../fleet/shard.js';
 import { ResultWithExit, Summarised, TextResult } from '../../output/result.js';
 import { parseChoiceList, plural } from '../../parse.js';
 import { someOf } from '../../resources/users/shared.js';
-import { SCHEMA_MODELINE } from '../../desired/export.js';
+import { schemaModeline, shippedSchema } from '../../desired/export.js';
 import { complete, CONDITIONS, type AccessRow, type Condition, type Place } from './grants.js';
 import { desiredMembers } from './as-desired.js';
 import { placeRows, placesOf, type Target } from './places.js';
@@ -132,7 +132,7 @@ async function stopping<T, R>(progress: Progress<T>, work: () => Promise<R>): Pr
 async function desiredOutput(ctx: Context, document: Record<string, unknown>): Promise<unknown> {
   if (ctx.format === 'json') return document;
   const { stringify } = (await import('yaml')).default;
-  const header = `${SCHEMA_MODELINE}\n# The members of ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}, by forgectl access report\n`;
+  const header = `${schemaModeline(shippedSchema())}# The members of ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}, by forgectl access report\n`;
   return new TextResult(header + stringify(document, { lineWidth: 0 }));
 }
 

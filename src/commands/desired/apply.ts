@@ -13,7 +13,7 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { writeFileAtomically } from '../../files.js';
 import { selectProjects } from '../../fleet/select.js';
-import { emptyShardLine, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
+import { emptyShardLine, reportOnInterrupt, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
 import { namedFew } from '../../fleet/run.js';
 import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
@@ -69,12 +69,7 @@ export default defineCommand<Options>({
     const result = new ResultWithExit(undefined, ExitCode.ok);
     // A spinner at a terminal ("applying 3/20 changes…"); interrupted, the run says which changes were done.
     const progress = new Progress<Change>(ctx.io, { verb: 'applying', noun: 'change' }, changeLabel);
-    ctx.io.state.interruptReport = () => {
-      if (opts.failedTo === undefined) return progress.report();
-      // What an interruption left (in flight or never started) is written as a projects file, to be run again.
-      failedTo([...failures.map((failure) => failure.owner), ...summary.failedOwners, ...progress.left().map((change) => change.owner)]);
-      return [...progress.report(), `  what is left is in ${opts.failedTo}: run it again with --projects-file ${opts.failedTo}`];
-    };
+    ctx.io.state.interruptReport = reportOnInterrupt(opts.failedTo, () => progress.report(), () => failedPaths([...failures.map((failure) => failure.owner), ...summary.failedOwners, ...progress.left().map((change) => change.owner)]));
     // --dry-run shows each change's request one at a time, in order, and sends none of them.
     const rows = applyChanges(io, changes, { prune: Boolean(opts.prune), concurrency: ctx.globals.dryRun ? 1 : options.concurrency, progress }, summary);
     async function* settle() {

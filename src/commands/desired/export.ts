@@ -2,7 +2,8 @@ import { defineCommand } from '../../cli/command.js';
 import { projects as declaredProjects } from '../../resources/projects/resource.js';
 import { groups } from '../../resources/groups/resource.js';
 import { parseList, plural, pluralNoun } from '../../parse.js';
-import { exportedSections, exportState, SCHEMA_MODELINE } from '../../desired/export.js';
+import { exportedSections, exportState, schemaModeline, shippedSchema } from '../../desired/export.js';
+import { checkWritableTarget, writeFileAtomically } from '../../files.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from './io.js';
 import type { Owner } from '../../desired/model.js';
@@ -20,6 +21,7 @@ interface Options extends Pick<TargetFlags, 'concurrency'>, Pick<FleetRun, 'shar
   recursive?: boolean;
   instance?: boolean;
   kinds?: string[];
+  outputFile?: string;
 }
 
 const KINDS = [...new Set([...exportedSections('project'), ...exportedSections('group'), ...exportedSections('instance')].map((section) => section.key))];
@@ -45,6 +47,7 @@ export default defineCommand<Options>({
     { flags: '--recursive', description: 'with --group: its subgroups and their projects too' },
     { flags: '--instance', description: 'the application settings and plan limits (administrators)' },
     { flags: '--kinds <list>', description: `only these sections: ${KINDS.join(', ')}`, parse: parseList },
+    { flags: '-O, --output-file <path>', description: 'write the file there (whole, once complete) instead of on stdout; its schema line then names the schema relative to it', localFile: true },
     concurrencyOption,
     ...shardOptions,
   ],
@@ -59,6 +62,14 @@ export default defineCommand<Options>({
     const shard = opts.group !== undefined ? resolveShard(opts, ctx.env) : undefined;
     const unknown = (opts.kinds ?? []).filter((kind) => !KINDS.includes(kind));
     if (unknown.length) throw new UsageError(`unknown ${pluralNoun(unknown.length, 'kind')} ${unknown.join(', ')}`, `known: ${KINDS.join(', ')}`);
+    if (opts.outputFile !== undefined) checkWritableTarget(opts.outputFile);
+    // -O: the file written whole (YAML, or JSON with -o json), nothing on stdout.
+    const written = (text: string, json?: object) => {
+      if (opts.outputFile === undefined) return json ?? new TextResult(text);
+      writeFileAtomically(opts.outputFile, text);
+      ctx.io.note(`wrote ${opts.outputFile}`);
+      return undefined;
+    };
 
     let owners: Owner[] = [];
     let target: string | undefined;
@@ -81,7 +92,8 @@ export default defineCommand<Options>({
       owners = takeShard(owners, (owner) => (owner.path === root ? '' : owner.path), shard, (line) => ctx.io.note(line), 'projects and groups');
       if (shard && !owners.length) {
         ctx.io.note(emptyShardLine(shard));
-        return ctx.format !== 'table' && ctx.format !== 'yaml' ? { version: 1, target } : new TextResult(`version: 1\ntarget: ${target}\n`);
+        const empty = { version: 1, target };
+        return ctx.format !== 'table' && ctx.format !== 'yaml' ? written(`${JSON.stringify(empty, null, 2)}\n`, empty) : written(`version: 1\ntarget: ${target}\n`);
       }
     }
     const concurrency = concurrencyOf(opts);
@@ -92,9 +104,9 @@ export default defineCommand<Options>({
     for (const note of notes) ctx.io.note(`note: ${note}`);
     const projects = Object.keys((document.projects as Record<string, unknown> | undefined) ?? {}).length;
     ctx.io.note(`exported ${projects ? plural(projects, 'project') : ''}${document.groups ? `${projects ? ', ' : ''}${plural(Object.keys(document.groups).length, 'group')}` : ''}${document.instance ? `${projects || document.groups ? ' and ' : ''}the instance` : ''}`);
-    if (ctx.format !== 'table' && ctx.format !== 'yaml') return document;
+    if (ctx.format !== 'table' && ctx.format !== 'yaml') return written(`${JSON.stringify(document, null, 2)}\n`, document);
     const { stringify } = (await import('yaml')).default;
-    const header = `${SCHEMA_MODELINE}\n# Exported by forgectl from ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}\n`;
-    return new TextResult(header + stringify(document, { lineWidth: 0 }));
+    const header = `${schemaModeline(shippedSchema(), opts.outputFile)}# Exported by forgectl from ${new URL(ctx.connection().rootUrl).host} at ${ctx.now().toISOString()}\n`;
+    return written(header + stringify(document, { lineWidth: 0 }));
   },
 });

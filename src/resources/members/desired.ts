@@ -12,8 +12,9 @@ import type { Section } from '../../desired/section.js';
 
 /**
  * Members of a project or group: users and the groups it is shared with, each with an access level and optionally
- * an expiry. `enforce: true` removes direct members and shared groups the file does not list (`keep_bots: true`
- * spares bot and service accounts); every removal is a line of the plan, by name, before anything is removed. The
+ * an expiry. `enforce: true` removes direct members and shared groups the file does not list, but not bot users
+ * (an access token's, a service account) unless `keep_bots: false` says so: removing a token's bot revokes the token;
+ * every removal is a line of the plan, by name (a bot's saying so), before anything is removed. The
  * caller is never removed, nor a top-level group's last owner: those show as findings the plan refuses to carry out.
  * Inherited members (from the groups above) are not direct members: they are never listed, changed or removed here.
  */
@@ -79,7 +80,7 @@ const FIELDS: Record<string, FieldSpec> = {
   users: membersSpec('users'),
   groups: membersSpec('groups'),
   enforce: { schema: { type: 'boolean' }, help: 'remove direct members and shared groups this file does not list (default false)' },
-  keep_bots: { schema: { type: 'boolean' }, help: 'with enforce: never remove bot and service accounts (default false)' },
+  keep_bots: { schema: { type: 'boolean' }, help: "with enforce: keep the bot users of access tokens and service accounts the file does not list (default true); false removes them too, and a token's bot removed revokes the token" },
 };
 
 const placementFor = (owner: Owner) => placed(members, owner.level === 'group' ? 'group' : 'project');
@@ -151,7 +152,9 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
     // Owners left once the file is applied (a top-level group must keep one).
     const ownersAfter = Object.values(wantedUsers).filter((wanted) => wanted.access_level === ACCESS_LEVELS.owner).length;
     for (const [name, current] of unlisted) {
-      if (desired.keep_bots === true && (await isBot(io, current.id))) continue;
+      // A bot goes only when the file says keep_bots: false (an exported file lists no bots: they would all go).
+      const bot = await isBot(io, current.id);
+      if (bot && desired.keep_bots !== false) continue;
       if (name === me) {
         changes.push(change('user', current.name, 'violation', current, [], {}, `is you: forgectl never removes the caller; list ${current.name} under users (or leave enforce off)`));
         continue;
@@ -160,7 +163,7 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
         changes.push(change('user', current.name, 'violation', current, [], {}, `is an owner, and the group would have none left: list an owner under users`));
         continue;
       }
-      changes.push(change('user', current.name, 'delete', current, [{ field: 'access_level', from: accessLevelName(current.access_level) }], {}));
+      changes.push(change('user', current.name, 'delete', current, [{ field: 'access_level', from: accessLevelName(current.access_level) }], bot ? { bot: true } : {}, bot ? botRemoval(current.name) : undefined));
     }
     const listedGroups = new Set(Object.keys(wantedGroups).map((path) => path.toLowerCase()));
     for (const [path, current] of live.groups) {
@@ -180,6 +183,12 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
     }
   }
   return changes;
+}
+
+/** What removing a bot user does, for its line of the plan: a token's bot (named as the service names them) takes its token along. */
+function botRemoval(username: string): string {
+  const token = /^(project|group)_\d+_bot_/.exec(username);
+  return token ? `the bot user of a ${token[1]} access token: removing it revokes the token` : 'a bot user or service account: its tokens lose this access';
 }
 
 /** A saved plan's changes again (their digests now), to find the members that moved since. */
@@ -225,6 +234,7 @@ function followsMembers(declared: unknown, change: Change): string | undefined {
   const wanted = Object.entries(given).find(([listed]) => listed.toLowerCase() === name)?.[1];
   if (change.action === 'delete') {
     if (wanted) return 'it removes a member the file lists';
+    if (desired.bot === true && (declared as Values).keep_bots !== false) return 'it removes a bot user, and the file keeps them (keep_bots)';
     return (declared as Values).enforce === true ? undefined : 'the file does not ask for members it does not list to be removed (enforce)';
   }
   if (!wanted) return 'the file does not list it';
@@ -239,7 +249,7 @@ export const membersSection: Section = {
   noun: 'member',
   level: 'project',
   shape: 'one',
-  help: 'Direct members and shared groups, each with a role and an optional expiry. enforce: true removes those not listed (keep_bots: true spares bot and service accounts); the plan names every removal. The caller and the last owner are never removed. Applied before the other sections, so they may name these members.',
+  help: 'Direct members and shared groups, each with a role and an optional expiry. enforce: true removes those not listed, bot users of access tokens and service accounts only with keep_bots: false (removing the bot of a token revokes the token); the plan names every removal. The caller and the last owner are never removed. Applied before the other sections, so they may name these members.',
   fields: FIELDS,
   exported: true,
   async read(io, owner) {

@@ -26,6 +26,14 @@ describe('sandbox: members of groups and projects', () => {
     expect((await call('GET', '/projects/acme%2Fapi/members')).body.map((m: { username: string }) => m.username)).toEqual([expect.stringMatching(/^project_1_bot/), 'priya']);
   });
 
+  it("removing a project access token's bot user from the project revokes the token", async () => {
+    const made = await call('POST', '/projects/acme%2Fweb/access_tokens', { name: 'bot-removal', scopes: ['read_api'], access_level: 30 });
+    expect(made.status, made.text).toBe(201);
+    expect((await call('GET', '/user', undefined, made.body.token)).status).toBe(200);
+    expect((await call('DELETE', `/projects/acme%2Fweb/members/${made.body.user_id}`)).status).toBe(204);
+    expect((await call('GET', '/user', undefined, made.body.token)).status).toBe(401);
+  });
+
   it('adds (201), refuses a second time (409), changes (200) and removes (204)', async () => {
     const added = await call('POST', '/projects/acme%2Fapi/members', { user_id: id('user1'), access_level: 30, expires_at: '2099-01-01' });
     expect(added).toMatchObject({ status: 201, body: { username: 'user1', access_level: 30, expires_at: '2099-01-01', created_by: { username: 'root' } } });

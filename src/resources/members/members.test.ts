@@ -264,6 +264,19 @@ describe('members', () => {
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it("a fleet's one question claims only what was read: the asking project's members, the others named as not read yet", async () => {
+    expect((await sandbox.run(['members', 'add', 'user3', '--project', 'acme/api', '--access-level', 'developer'])).code).toBe(0);
+    expect((await sandbox.run(['members', 'add', 'user3', '--project', 'acme/web', '--access-level', 'reporter'])).code).toBe(0);
+    const file = join(tmpdir(), `members-question-${process.pid}.txt`);
+    writeFileSync(file, 'acme/api\nacme/nope\nacme/web\n');
+    sandbox.clearRequests();
+    const asked = await sandbox.run(['members', 'remove', 'user3', '--projects-file', file, '--concurrency', '1']);
+    expect(asked.code).toBe(2);
+    // user3 is a developer in acme/api only (a reporter in acme/web, and acme/nope does not exist): said of acme/api alone.
+    expect(asked.stderr).toContain('confirmation needed: Remove user3 (developer) from project acme/api, and run the same command in 2 more projects (acme/nope, acme/web), not read yet?');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('works on every project of a projects file (the fleet selector)', async () => {
     const file = join(tmpdir(), `members-${process.pid}.txt`);
     writeFileSync(file, 'acme/api\nacme/web\n');

@@ -3,7 +3,7 @@ import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, directMembers, fullName, groupById, groupChain, groupMembershipPaths, projectById, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches } from '../../sandbox/listing.js';
-import { groups, members, projects, users, type Group, type Member, type User } from '../../sandbox/model.js';
+import { groups, members, projects, tokens, users, type Group, type Member, type User } from '../../sandbox/model.js';
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
@@ -254,6 +254,9 @@ function removeMember(req: SandboxRequest, type: SourceType) {
   // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
   const below = type === 'group' && !bool(req.input.skip_subresources) ? membershipsBelow(req.db, source.id, member.user_id) : [];
   for (const gone of [member, ...below]) members(req.db).splice(members(req.db).indexOf(gone), 1);
+  // The bot user of this group's or project's access token takes its token along: the service revokes it.
+  const bot = users(req.db).find((user) => user.id === member.user_id)?.bot_of;
+  if (bot?.type === type && bot.id === source.id) for (const token of tokens(req.db)) if (token.user_id === member.user_id) token.revoked = true;
   // unassign_issuables is taken and has nothing to do here: the sandbox's issues and merge requests have no assignees.
   return noContent();
 }

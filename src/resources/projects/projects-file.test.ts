@@ -103,7 +103,7 @@ describe('variables over --projects-file', () => {
     sandbox.clearRequests();
     const asked = await sandbox.run(['variables', 'delete', 'FLEET_FLAG', '--projects-file', TWO]);
     expect(asked.code).toBe(2);
-    expect(asked.stderr).toMatch(/confirmation needed: Delete variable FLEET_FLAG \(scope \*\) \["set by the fleet"\] of project acme\/(api|web), and the same in 1 more project \(acme\/(web|api)\)\?/);
+    expect(asked.stderr).toMatch(/confirmation needed: Delete variable FLEET_FLAG \(scope \*\) \["set by the fleet"\] of project acme\/(api|web), and run the same command in 1 more project \(acme\/(web|api)\), not read yet\?/);
     expect(writes()).toEqual([]);
     // At a terminal what the asking project found is shown before the question; "no" deletes nothing.
     const declined = await sandbox.run(['variables', 'delete', 'FLEET_FLAG', '--projects-file', TWO], { tty: true, input: 'n\n' });
@@ -159,7 +159,7 @@ describe('protected-branches over --projects-file', () => {
     sandbox.clearRequests();
     const asked = await sandbox.run(['protected-branches', 'unprotect', 'hotfix/*', '--projects-file', WITH_UNKNOWN]);
     expect(asked.code).toBe(2);
-    expect(asked.stderr).toMatch(/Unprotect branches "hotfix\/\*" of project acme\/\w+ \(push: maintainer; merge: maintainer\), and the same in 2 more projects/);
+    expect(asked.stderr).toMatch(/Unprotect branches "hotfix\/\*" of project acme\/\w+ \(push: maintainer; merge: maintainer\), and run the same command in 2 more projects/);
     expect(writes()).toEqual([]);
     const done = await sandbox.run(['protected-branches', 'unprotect', 'hotfix/*', '--projects-file', WITH_UNKNOWN, '--yes', '--continue-on-error']);
     expect(done.code).toBe(9);
@@ -211,7 +211,7 @@ describe('deploy-tokens over --projects-file', () => {
     expect(byId.stderr).toContain("a deploy token's id belongs to one project");
     const asked = await sandbox.run(['deploy-tokens', 'revoke', '--name', 'ci-pull', '--projects-file', TWO]);
     expect(asked.code).toBe(2);
-    expect(asked.stderr).toMatch(/Revoke deploy tokens? \d+ \("ci-pull", user gitlab\+deploy-token-\d+\).* of project acme\/\w+, and the same in 1 more project/);
+    expect(asked.stderr).toMatch(/Revoke deploy tokens? \d+ \("ci-pull", user gitlab\+deploy-token-\d+\).* of project acme\/\w+, and run the same command in 1 more project/);
     expect(writes()).toEqual([]);
     const revoked = await sandbox.run(['deploy-tokens', 'revoke', '--name', 'ci-pull', '--projects-file', WITH_UNKNOWN, '--yes', '--continue-on-error']);
     expect(revoked.code).toBe(9);
