@@ -17,7 +17,7 @@ import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagr
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { listOptions, pageOption } from './options.js';
-import { closestName, editDistance, parseChoice, parseInteger } from '../parse.js';
+import { closestName, editDistance, parseChoice, parseInteger, plural } from '../parse.js';
 
 export interface CliDeps extends Streams {
   env: Env;
@@ -338,7 +338,7 @@ function tooManyArguments(path: string, def: CommandDef, words: string[]): Usage
   const given = words.map((word) => `"${word}"`).join(' ');
   const args = def.args ?? [];
   if (args.length) {
-    const takes = `takes ${args.length} argument${args.length > 1 ? 's' : ''} (${args.map(argSpec).join(' ')})`;
+    const takes = `takes ${plural(args.length, 'argument')} (${args.map(argSpec).join(' ')})`;
     return new UsageError(`forgectl ${path} ${takes}, got ${words.length}: ${given}`, def.extraWordsHint?.(words) ?? `forgectl ${path} --help says what each is`);
   }
   const ids = (def.options ?? []).map((option) => option.flags).filter((flags) => /^--[\w-]+ <id>$/.test(flags));
