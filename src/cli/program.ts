@@ -339,7 +339,7 @@ function tooManyArguments(path: string, def: CommandDef, words: string[]): Usage
   const args = def.args ?? [];
   if (args.length) {
     const takes = `takes ${plural(args.length, 'argument')} (${args.map(argSpec).join(' ')})`;
-    return new UsageError(`forgectl ${path} ${takes}, got ${words.length}: ${given}`, def.extraWordsHint?.(words) ?? `forgectl ${path} --help says what each is`);
+    return new UsageError(`forgectl ${path} ${takes}, got ${words.length}: ${given}`, def.extraWordsHint?.(words) ?? `forgectl ${path} --help describes its arguments`);
   }
   const ids = (def.options ?? []).map((option) => option.flags).filter((flags) => /^--[\w-]+ <id>$/.test(flags));
   const flag = words.length === 1 && /^\d+$/.test(words[0]) && ids.length === 1 ? ids[0].split(' ')[0] : undefined;

@@ -112,6 +112,7 @@ describe('auth login and profiles', () => {
     expect((await run(['profile', 'unset', 'dana', 'timeout'], { env })).stderr).toBe('error: forgectl profile unset takes 1 argument (<key>), got 2: "dana" "timeout"\nhint: the profile is chosen with -p NAME: forgectl -p dana profile unset timeout\n');
     // A value of several words, unquoted.
     expect((await run(['profile', 'set', 'token_command', 'pass', 'show', 'forge/ci'], { env })).stderr).toContain('hint: quote a value of several words: forgectl profile set token_command "pass show forge/ci"\n');
+    expect((await run(['profile', 'unset', 'timeout', 'retries'], { env })).stderr).toContain('hint: forgectl profile unset --help describes its arguments\n');
     const keys = 'url, token_command, token_type, ca_file, insecure, allow_http, timeout, retries, output, default_group, default_project';
     expect(await run(['profile', 'set', 'timeoutt', '10'], { env })).toMatchObject({ code: 2, stderr: `error: unknown profile key "timeoutt"\nhint: did you mean timeout? (keys: ${keys})\n` });
     // The keys named are those set takes: not the token, nor the keyring reference.

@@ -9,9 +9,9 @@ export const profileKeyArg = (description: string): ArgDef => ({ spec: '<key>', 
 
 /**
  * The hint for `profile set|unset` given more words than they take: a profile named before the key (it is chosen with
- * -p NAME), else a value of several words, unquoted.
+ * -p NAME), else, for set, a value of several words unquoted.
  */
-export const extraWordsHint = (verb: 'set' | 'unset') => ([first, ...rest]: string[]): string => {
+export const extraWordsHint = (verb: 'set' | 'unset') => ([first, ...rest]: string[]): string | undefined => {
   if (!SETTABLE_PROFILE_KEYS.includes(first)) return `the profile is chosen with -p NAME: forgectl -p ${first} profile ${verb} ${rest.join(' ')}`;
-  return `quote a value of several words: forgectl profile ${verb} ${first} "${rest.join(' ')}"`;
+  return verb === 'set' ? `quote a value of several words: forgectl profile set ${first} "${rest.join(' ')}"` : undefined;
 };
