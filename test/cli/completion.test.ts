@@ -108,6 +108,7 @@ describe('shell completion', () => {
     expect(await completeLines(['api', '/user', '--input', 'b'])).toEqual([':files']);
     expect(await completeLines(['plan', 'merge', ''])).toEqual([':files']);
     expect(await completeLines(['api', '/user', '--header', ''])).toEqual([':none']);
+    expect(await completeLines(['api', '/user', '--method', ''])).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', ':']);
     // The value of an option is not taken for a command: `--project tokens` does not enter tokens.
     expect(await candidates(['-o', 'json', 'users', 'li'])).toEqual(['list']);
     expect(await candidates(['--fields', 'tokens', 'us'])).toEqual(['users']);
@@ -208,6 +209,7 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete(['forgectl', 'api', '/user', '--input', 'bo'])).toBe('body.json');
     expect(complete(['forgectl', 'secure-files', 'download', '1', '--output-file', 'bo'])).toBe('body.json');
     expect(complete(['forgectl', 'api', '/user', '--header', ''])).toBe('');
+    expect(complete(['forgectl', 'api', '/user', '--method', 'P'])).toBe('POST PUT PATCH');
     expect(complete(['forgectl', 'profile', 'use', ''])).toBe('alpha prod');
     expect(complete(['forgectl', 'completion', ''])).toBe('bash zsh fish');
   });

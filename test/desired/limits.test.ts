@@ -34,7 +34,8 @@ describe('desired-state limits', () => {
   });
 
   it('a hook that has credentials in its URL on the service is shown masked by plan, the saved plan and apply', async () => {
-    expect((await sandbox.run(['hooks', 'create', '--project', 'acme/api', '--url', 'https://user:hunter2@hooks.example.com/creds', '--events', 'push'])).code).toBe(0);
+    // Made on the service by another client: forgectl's own hooks create refuses credentials in --url.
+    expect((await sandbox.run(['api', '-X', 'POST', '/projects/acme%2Fapi/hooks', '-f', 'url=https://user:hunter2@hooks.example.com/creds', '-F', 'push_events=true'])).code).toBe(0);
     const dir = tempDir();
     const desired = join(dir, 'desired.yaml');
     writeFileSync(desired, 'target: acme/api\nprune: all\nprojects:\n  acme/api:\n    hooks: []\n');
