@@ -45,8 +45,11 @@ export interface ArgDef {
   spec: string;
   description: string;
   localFile?: LocalFile | false;
-  /** What its values are, for completion; without it, files where localFile is true, else nothing offered. */
-  values?: ValueKind;
+  /**
+   * What its values are, for completion, or what they are given the arguments before it (`profile set output …`);
+   * without it, files where localFile is true, else nothing offered.
+   */
+  values?: ValueKind | ((before: string[]) => ValueKind);
 }
 
 /** The syntax of an argument, given as a string or an ArgDef. */

@@ -96,11 +96,14 @@ function valueCompletion(kind: ValueKind, typed: string, prefix: string, profile
   return { candidates: values.filter((value) => value.startsWith(rest)).map((value) => ({ value: `${before}${value}` })) };
 }
 
-/** What the values of the argument at `index` are (the last one repeats when it takes several), where known. */
-function argumentValues(args: Array<string | ArgDef>, index: number): ValueKind | undefined {
+/**
+ * What the values of the argument after `before` are (the last argument repeats when it takes several), where known.
+ */
+function argumentValues(args: Array<string | ArgDef>, before: string[]): ValueKind | undefined {
   const last = args[args.length - 1];
-  const arg = index < args.length ? args[index] : last !== undefined && argSpec(last).includes('...') ? last : undefined;
+  const arg = before.length < args.length ? args[before.length] : last !== undefined && argSpec(last).includes('...') ? last : undefined;
   if (arg === undefined || typeof arg === 'string') return undefined;
+  if (typeof arg.values === 'function') return arg.values(before);
   return arg.values ?? (arg.localFile === true ? 'file' : undefined);
 }
 
@@ -119,8 +122,8 @@ export async function complete(commands: Commands, given: string[], profiles: ()
   let def: CommandDef | undefined;
   let options = commandOptions(undefined);
   let valueOf: CompletionOption | undefined;
-  // How many of the command's arguments come before the word being typed.
-  let argsBefore = 0;
+  // The command's arguments before the word being typed.
+  const argsBefore: string[] = [];
   for (const word of words.slice(0, -1)) {
     if (valueOf) {
       valueOf = undefined;
@@ -133,7 +136,7 @@ export async function complete(commands: Commands, given: string[], profiles: ()
     }
     const next = path ? `${path} ${word}` : word;
     if (!commands.manifest.some((candidate) => candidate.path === next || candidate.path.startsWith(`${next} `))) {
-      if (def) argsBefore++;
+      if (def) argsBefore.push(word);
       continue;
     }
     path = next;

@@ -67,12 +67,18 @@ export function parseProfileValue(key: string, value: string): unknown {
   const kind = profileKeyKind(key);
   if (kind === 'secret') throw new UsageError('a token is never accepted as an argument', 'use: forgectl auth login --token-stdin');
   if (kind === 'reference') throw new UsageError(`${key} is managed by forgectl`, 'move a token with: forgectl auth migrate --to keyring|file');
-  if (kind === 'boolean') return parseBoolean(key)(value);
-  if (kind === 'number') return parseInteger(key, key === 'retries' ? 0 : 1, key === 'retries' ? 10 : 3600)(value);
-  if (key === 'url') return normalizeBaseUrl(value).rootUrl;
-  if (key === 'token_type') return parseChoice(key, ['private', 'job', 'oauth'])(value);
-  if (key === 'output') return parseChoice(key, FORMATS)(value);
-  return value;
+  return profileValueParser(key)(value);
+}
+
+/** The parser of a profile key's value; one that takes one of a list names them (shell completion offers them). */
+export function profileValueParser(key: string): (value: string) => unknown {
+  const kind = PROFILE_KEYS[key as keyof Profile];
+  if (kind === 'boolean') return parseBoolean(key);
+  if (kind === 'number') return parseInteger(key, key === 'retries' ? 0 : 1, key === 'retries' ? 10 : 3600);
+  if (key === 'url') return (value) => normalizeBaseUrl(value).rootUrl;
+  if (key === 'token_type') return parseChoice(key, ['private', 'job', 'oauth']);
+  if (key === 'output') return parseChoice(key, FORMATS);
+  return (value) => value;
 }
 
 /**

@@ -123,8 +123,12 @@ describe('shell completion', () => {
     expect(await offered(['completion', ''])).toBe('bash\nzsh\nfish\n:\n');
     expect(await offered(['profile', 'set', 'time'])).toBe('timeout\n:\n');
     expect(await offered(['profile', 'unset', 'default_'])).toBe('default_group\ndefault_project\n:\n');
-    // The second argument of profile set is its value: free text, so the options are offered after a dash only.
-    expect(await offered(['profile', 'set', 'timeout', 'x'])).toBe(':\n');
+    // The second argument of profile set is the value of the key before it: one of a list, a file, or free text.
+    expect(await offered(['profile', 'set', 'output', ''])).toBe('table\njson\nndjson\nyaml\ncsv\n:\n');
+    expect(await offered(['profile', 'set', 'token_type', 'j'])).toBe('job\n:\n');
+    expect(await offered(['profile', 'set', 'allow_http', ''])).toBe('true\nfalse\n:\n');
+    expect(await offered(['profile', 'set', 'ca_file', ''])).toBe(':files\n');
+    expect(await offered(['profile', 'set', 'timeout', ''])).toBe(':none\n');
     // Options between the arguments are not counted as arguments, nor their values.
     expect(await offered(['profile', 'set', '-o', 'json', 'ur'])).toBe('url\n:\n');
     // Every argument that declares its values offers them, all of them for an empty word.
