@@ -34,11 +34,22 @@ export interface OptionDef {
  */
 export type LocalFile = true | ((value: string) => boolean);
 
+/**
+ * What the values of an option or argument are, for shell completion: file names, profile names, one of a list of
+ * values (with list, several of them, comma-separated), or free text (nothing offered).
+ */
+export type ValueKind = 'file' | 'profile' | 'text' | { values: readonly string[]; list?: boolean };
+
 /** A positional argument: its commander syntax ('<id>', '[id]', '<pairs...>') and what it is. */
 export interface ArgDef {
   spec: string;
   description: string;
   localFile?: LocalFile | false;
+  /**
+   * What its values are, for completion, or what they are given the arguments before it (`profile set output …`);
+   * without it, files where localFile is true, else nothing offered.
+   */
+  values?: ValueKind | ((before: string[]) => ValueKind);
 }
 
 /** The syntax of an argument, given as a string or an ArgDef. */
@@ -147,6 +158,11 @@ export interface CommandDef<O = any> {
    * opts under their camelCased name.
    */
   args?: Array<string | ArgDef>;
+  /**
+   * The hint for a command line with more words than the arguments take (given those words), where the command
+   * knows what they were likely meant as: `profile set dana timeout 10` names the profile with -p.
+   */
+  extraWordsHint?(words: string[]): string | undefined;
   options?: OptionDef[];
   /**
    * What running it does to the instance: 'read' changes nothing; 'write' changes something; 'destructive' deletes,

@@ -3,7 +3,7 @@ import { fleetOptionsOf } from './fleet-options.js';
 import { listOptions } from './options.js';
 import { choicesOf, takesList } from '../parse.js';
 import type { CliDeps } from './program.js';
-import { COMPLETE_COMMAND, type CommandDef, type Commands, type ManifestEntry, type OptionDef } from './command.js';
+import { argSpec, COMPLETE_COMMAND, type ArgDef, type CommandDef, type Commands, type ManifestEntry, type OptionDef, type ValueKind } from './command.js';
 import { configDir } from '../config/paths.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { readConfig } from '../config/store.js';
@@ -16,12 +16,6 @@ import { readConfig } from '../config/store.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
-
-/**
- * How an option's value completes: file names, profile names, one of a list of values (with list, several of them,
- * comma-separated), or free text (nothing offered).
- */
-export type ValueKind = 'file' | 'profile' | 'text' | { values: readonly string[]; list?: boolean };
 
 export interface CompletionOption {
   /** '--output' and '-o'. */
@@ -103,6 +97,17 @@ function valueCompletion(kind: ValueKind, typed: string, prefix: string, profile
 }
 
 /**
+ * What the values of the argument after `before` are (the last argument repeats when it takes several), where known.
+ */
+function argumentValues(args: Array<string | ArgDef>, before: string[]): ValueKind | undefined {
+  const last = args[args.length - 1];
+  const arg = before.length < args.length ? args[before.length] : last !== undefined && argSpec(last).includes('...') ? last : undefined;
+  if (arg === undefined || typeof arg === 'string') return undefined;
+  if (typeof arg.values === 'function') return arg.values(before);
+  return arg.values ?? (arg.localFile === true ? 'file' : undefined);
+}
+
+/**
  * The completion of the last word of `words` (the words after `forgectl`, the last one the word being typed, maybe
  * empty): the command path the others name, then a value of the option before it, an option, or a subcommand.
  * Loads the definition of the command named, and no other.
@@ -117,6 +122,8 @@ export async function complete(commands: Commands, given: string[], profiles: ()
   let def: CommandDef | undefined;
   let options = commandOptions(undefined);
   let valueOf: CompletionOption | undefined;
+  // The command's arguments before the word being typed.
+  const argsBefore: string[] = [];
   for (const word of words.slice(0, -1)) {
     if (valueOf) {
       valueOf = undefined;
@@ -128,7 +135,10 @@ export async function complete(commands: Commands, given: string[], profiles: ()
       continue;
     }
     const next = path ? `${path} ${word}` : word;
-    if (!commands.manifest.some((candidate) => candidate.path === next || candidate.path.startsWith(`${next} `))) continue;
+    if (!commands.manifest.some((candidate) => candidate.path === next || candidate.path.startsWith(`${next} `))) {
+      if (def) argsBefore.push(word);
+      continue;
+    }
     path = next;
     entry = commands.manifest.find((candidate) => candidate.path === path);
     def = entry && (await entry.load()).default;
@@ -142,8 +152,9 @@ export async function complete(commands: Commands, given: string[], profiles: ()
   }
   const subcommands = subcommandsOf(commands, path);
   if (typed.startsWith('-') || (def && !subcommands.length)) {
-    // A command whose argument is a file of this machine (plan merge PLAN…): file names, options after a dash.
-    if (!typed.startsWith('-') && def?.args?.some((arg) => typeof arg !== 'string' && arg.localFile === true)) return { candidates: [], directive: 'files' };
+    // The argument being typed, where its values are known (profile names, shells, files of this machine): those.
+    const values = typed.startsWith('-') ? undefined : argumentValues(def?.args ?? [], argsBefore);
+    if (values) return valueCompletion(values, typed, '', profiles);
     const offered = options.flatMap((option) => option.names.filter((name) => name.startsWith('--') && name.startsWith(typed)).map((value) => ({ value, description: option.description })));
     return { candidates: offered };
   }

@@ -44,6 +44,21 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
         ]),
       ],
       [
+        paragraph('Shards of a fleet command, plan or export (--shard I/N wins over these):'),
+        list([
+          ['CI_NODE_INDEX, CI_NODE_TOTAL', 'this job is shard CI_NODE_INDEX (from 1) of CI_NODE_TOTAL, as parallel CI jobs set them'],
+          ['JOB_COMPLETION_INDEX', 'this pod is shard JOB_COMPLETION_INDEX (from 0) of a Kubernetes Indexed Job; wins over CI_NODE_INDEX'],
+          ['FORGECTL_SHARD_TOTAL', "how many shards there are, with JOB_COMPLETION_INDEX (the Job's completions), as --shard-total"],
+        ]),
+      ],
+      [
+        paragraph('Where auth login saves a token (the OS keyring at a terminal, else the config file):'),
+        list([
+          ['CI', 'set (not to false or 0), as CI services set it: the config file, never the keyring'],
+          ['DBUS_SESSION_BUS_ADDRESS', 'the session bus the keyring answers on (Linux; else $XDG_RUNTIME_DIR/bus); without one, the config file'],
+        ]),
+      ],
+      [
         paragraph('Network:'),
         list([
           ['HTTPS_PROXY, HTTP_PROXY', 'proxies (loopback addresses are always reached directly)'],
@@ -55,8 +70,10 @@ export const HELP_TOPICS: Record<string, { summary: string; text: string }> = {
         paragraph('Output and diagnostics:'),
         list([
           ['NO_COLOR', 'no colour when set to anything but empty (as --no-color); FORCE_COLOR forces it'],
+          ['TERM=dumb', 'no colour'],
           ['FORGECTL_DEBUG=1', 'stack traces with errors'],
           ['FORGECTL_ALERT_KEY', "the alert integration's key for alerts send|resolve"],
+          ['FORGECTL_NO_CODE_CACHE=1', 'no cache of compiled code (also NODE_DISABLE_COMPILE_CACHE=1); the cache is in $XDG_CACHE_HOME/forgectl, else ~/.cache/forgectl'],
         ]),
       ],
     ),

@@ -18,7 +18,7 @@ import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js'
 import { checkSelection, fleetSelected } from '../fleet/select.js';
 import { explainRefusal } from './refusal.js';
 import { listOptions, pageOption } from './options.js';
-import { closestName, editDistance, parseChoice, parseInteger } from '../parse.js';
+import { closestName, editDistance, parseChoice, parseInteger, plural } from '../parse.js';
 
 export interface CliDeps extends Streams {
   env: Env;
@@ -218,8 +218,11 @@ function helpRequest(commands: Commands, argv: string[]): { argv?: string[]; tex
   if (rest.length === 1 && HELP_TOPICS[rest[0]]) return { text: HELP_TOPICS[rest[0]].text };
   const match = matchCommand(commands, rest);
   if (match.unknown) {
-    const topics = Object.keys(HELP_TOPICS).join(', ');
-    throw new UsageError(`no help for "${rest.join(' ')}"`, `help topics: ${topics}; commands: forgectl --help`);
+    const topics = Object.keys(HELP_TOPICS);
+    // A mistyped topic (`help enviroment`) or command (`help tokens rotat`): the nearest, as `forgectl WORDS` guesses.
+    const guess = (rest.length === 1 ? closestName(rest[0], topics) : undefined) ?? guessCommand(commands, match.unknown);
+    const lists = match.unknown.after ? `forgectl help ${match.unknown.after} lists its commands` : `help topics: ${topics.join(', ')}; commands: forgectl --help`;
+    throw new UsageError(`no help for "${rest.join(' ')}"`, guess ? `did you mean: forgectl help ${guess}?` : lists);
   }
   return { argv: [...argv.slice(0, words[0].index), ...argv.slice(words[0].index + 1), '--help'] };
 }
@@ -315,8 +318,8 @@ export function buildProgram({ manifest, groups }: Commands, streams?: Pick<Stre
 export function attachDefinition(command: Command, def: CommandDef): void {
   if (def.description) command.description(`${command.description()}\n\n${def.description}`);
   for (const arg of def.args ?? []) command.argument(argSpec(arg), typeof arg === 'string' ? undefined : arg.description);
-  // Words after a command that takes none are refused by the action, naming the option they were likely meant for.
-  if (!def.args?.length) command.allowExcessArguments(true);
+  // Words beyond a command's arguments are refused by the action, saying what they were likely meant as.
+  command.allowExcessArguments(true);
   for (const option of def.options ?? []) command.addOption(toOption(option));
   for (const option of listOptions(def.list)) command.addOption(toOption(option));
   if (def.list === 'keyset') command.addOption(toOption(pageOption).hideHelp());
@@ -324,11 +327,24 @@ export function attachDefinition(command: Command, def: CommandDef): void {
   if (def.examples.length) command.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
 }
 
-/** Exit 2 for words after a command that takes no arguments: `artifacts delete 1` most likely meant `--job 1`. */
-function strayArguments(path: string, def: CommandDef, words: string[]): UsageError {
+/** How many words a command's arguments take at most. */
+const argumentRoom = (def: CommandDef): number => (def.args?.some((arg) => argSpec(arg).includes('...')) ? Infinity : (def.args?.length ?? 0));
+
+/**
+ * Exit 2 for more words than a command takes, saying what they were likely meant as: the command's own guess
+ * (`profile set dana timeout 10` names the profile with -p), or, for a command without arguments, its one --X <id>
+ * option (`artifacts delete 1` most likely meant `--job 1`).
+ */
+function tooManyArguments(path: string, def: CommandDef, words: string[]): UsageError {
+  const given = words.map((word) => `"${word}"`).join(' ');
+  const args = def.args ?? [];
+  if (args.length) {
+    const takes = `takes ${plural(args.length, 'argument')} (${args.map(argSpec).join(' ')})`;
+    return new UsageError(`forgectl ${path} ${takes}, got ${words.length}: ${given}`, def.extraWordsHint?.(words) ?? `forgectl ${path} --help describes its arguments`);
+  }
   const ids = (def.options ?? []).map((option) => option.flags).filter((flags) => /^--[\w-]+ <id>$/.test(flags));
   const flag = words.length === 1 && /^\d+$/.test(words[0]) && ids.length === 1 ? ids[0].split(' ')[0] : undefined;
-  return new UsageError(`forgectl ${path} takes no arguments, got ${words.map((word) => `"${word}"`).join(' ')}`, flag ? `did you mean: forgectl ${path} ${flag} ${words[0]}?` : `forgectl ${path} --help lists its options`);
+  return new UsageError(`forgectl ${path} takes no arguments, got ${given}`, flag ? `did you mean: forgectl ${path} ${flag} ${words[0]}?` : `forgectl ${path} --help lists its options`);
 }
 
 /** Runs an invocation in this process as main() does, errors reported (the context's execute()). */
@@ -359,7 +375,7 @@ export async function runCli(commands: Commands, originalArgv: string[], deps: C
     attachDefinition(leaf, def);
     leaf.action(async (...actionArgs: unknown[]) => {
       const command = actionArgs[actionArgs.length - 1] as Command;
-      if (!def.args?.length && command.args.length) throw strayArguments(entry.path, def, command.args);
+      if (command.args.length > argumentRoom(def)) throw tooManyArguments(entry.path, def, command.args);
       const opts: Record<string, unknown> = { ...command.opts() };
       (def.args ?? []).forEach((arg, index) => (opts[argName(arg)] = actionArgs[index]));
       exitCode = await executeCommand(commands, { path: entry.path, opts, globals: program.opts() }, deps, state, executor);

@@ -11,7 +11,7 @@ export default defineCommand<{ shell: string }>({
     'forgectl completion zsh > "${fpath[1]}/_forgectl"',
     'mkdir -p ~/.config/fish/completions && forgectl completion fish > ~/.config/fish/completions/forgectl.fish',
   ],
-  args: ['<shell>'],
+  args: [{ spec: '<shell>', description: SHELLS.join(', '), values: { values: SHELLS } }],
   async run(opts) {
     const shell = parseChoice('shell', SHELLS)(opts.shell) as Shell;
     return new TextResult(completionScript(shell));

@@ -6,7 +6,7 @@ import { FORMATS } from '../output/formats.js';
 export { isLoopbackHost };
 import { storedToken, type KeyringReader } from './keyring.js';
 import type { Env } from './paths.js';
-import { PROFILE_KEYS, type ConfigData, type Profile, type TokenType } from './store.js';
+import { PROFILE_KEYS, SETTABLE_PROFILE_KEYS, type ConfigData, type Profile, type TokenType } from './store.js';
 
 /** Everything needed to talk to one instance, after flags → environment → profile → CI job were consulted. */
 export interface Connection {
@@ -53,18 +53,32 @@ export function selectProfile(flags: ConnectionFlags, env: Env, config: ConfigDa
   return { name, profile: profile && checkedProfile(name, profile) };
 }
 
+/** How a profile key's value is kept; an unknown key is exit 2, naming the nearest of the keys a user sets. */
+export function profileKeyKind(key: string): (typeof PROFILE_KEYS)[keyof Profile] {
+  const kind = PROFILE_KEYS[key as keyof Profile];
+  if (kind) return kind;
+  const keys = `keys: ${SETTABLE_PROFILE_KEYS.join(', ')}`;
+  const guess = closestName(key, SETTABLE_PROFILE_KEYS);
+  throw new UsageError(`unknown profile key "${key}"`, guess ? `did you mean ${guess}? (${keys})` : keys);
+}
+
 /** Parses a profile value by its key; tokens are refused here because argv is visible to other users. */
 export function parseProfileValue(key: string, value: string): unknown {
-  const kind = PROFILE_KEYS[key as keyof Profile];
-  if (!kind) throw new UsageError(`unknown profile key "${key}"`, `known keys: ${Object.keys(PROFILE_KEYS).join(', ')}`);
+  const kind = profileKeyKind(key);
   if (kind === 'secret') throw new UsageError('a token is never accepted as an argument', 'use: forgectl auth login --token-stdin');
   if (kind === 'reference') throw new UsageError(`${key} is managed by forgectl`, 'move a token with: forgectl auth migrate --to keyring|file');
-  if (kind === 'boolean') return parseBoolean(key)(value);
-  if (kind === 'number') return parseInteger(key, key === 'retries' ? 0 : 1, key === 'retries' ? 10 : 3600)(value);
-  if (key === 'url') return normalizeBaseUrl(value).rootUrl;
-  if (key === 'token_type') return parseChoice(key, ['private', 'job', 'oauth'])(value);
-  if (key === 'output') return parseChoice(key, FORMATS)(value);
-  return value;
+  return profileValueParser(key)(value);
+}
+
+/** The parser of a profile key's value; one that takes one of a list names them (shell completion offers them). */
+export function profileValueParser(key: string): (value: string) => unknown {
+  const kind = PROFILE_KEYS[key as keyof Profile];
+  if (kind === 'boolean') return parseBoolean(key);
+  if (kind === 'number') return parseInteger(key, key === 'retries' ? 0 : 1, key === 'retries' ? 10 : 3600);
+  if (key === 'url') return (value) => normalizeBaseUrl(value).rootUrl;
+  if (key === 'token_type') return parseChoice(key, ['private', 'job', 'oauth']);
+  if (key === 'output') return parseChoice(key, FORMATS);
+  return (value) => value;
 }
 
 /**

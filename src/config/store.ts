@@ -45,6 +45,9 @@ export const PROFILE_KEYS: Record<keyof Profile, 'string' | 'boolean' | 'number'
   default_project: 'string',
 };
 
+/** The keys `profile set` and `profile unset` take: not the token, nor where forgectl keeps it (auth login does). */
+export const SETTABLE_PROFILE_KEYS = Object.entries(PROFILE_KEYS).filter(([, kind]) => kind !== 'secret' && kind !== 'reference').map(([key]) => key);
+
 /**
  * Reads config.json. Reading is plain fs (start-up matters for every command); writing goes through `conf`
  * (atomic, mode 0600) under a lock, in updateConfig().

@@ -26,11 +26,14 @@ const NOT_A_TIME = /^[a-z ]{1,10}$/i;
 
 /**
  * What a command says of its columns on a narrow terminal, where the defaults are not enough: the column that names
- * each record (when it is not one of IDENTIFYING), and columns that must stay whole besides `fix` and times.
+ * each record (when it is not one of IDENTIFYING), columns that must stay whole besides `fix` and times, and
+ * whether headers stay whole too (columns of short or empty values that only their header explains, such as
+ * `default_group`: the last of them are left out rather than cut to `defau…`).
  */
 export interface ColumnPriority {
   identifying?: string;
   whole?: readonly string[];
+  wholeHeaders?: boolean;
 }
 
 /**
@@ -56,6 +59,8 @@ export interface ColumnSize {
   dateContent?: number;
   keep?: boolean;
   whole?: boolean;
+  /** The header is never cut. */
+  wholeHeader?: boolean;
 }
 
 const sum = (widths: number[]) => widths.reduce((total, w) => total + w, 0);
@@ -88,7 +93,7 @@ function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: 
   let over = sum(widths) - room;
   for (let i = widths.length - 1; i >= 0 && over > 0; i--) {
     if (spareShort && content[i] <= SHORT_VALUE) continue;
-    const cut = Math.min(over, widths[i] - Math.max(content[i], Math.min(sizes[i].header, MIN_COLUMN)));
+    const cut = Math.min(over, widths[i] - Math.max(content[i], sizes[i].wholeHeader ? sizes[i].header : Math.min(sizes[i].header, MIN_COLUMN)));
     if (cut > 0) {
       widths[i] -= cut;
       over -= cut;
@@ -96,7 +101,7 @@ function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: 
   }
   if (over <= 0) return { widths, capped: false };
   if (hasTimes && !dates) return undefined;
-  const floors = widths.map((w, i) => (sizes[i].keep || sizes[i].dateContent !== undefined ? w : Math.min(w, READABLE)));
+  const floors = widths.map((w, i) => (sizes[i].keep || sizes[i].dateContent !== undefined ? w : Math.max(sizes[i].wholeHeader ? sizes[i].header : 0, Math.min(w, READABLE))));
   const capped = (cap: number) => widths.map((w, i) => Math.max(floors[i], Math.min(w, cap)));
   let cap = Math.max(...widths);
   while (cap > 0 && sum(capped(cap)) > room) cap--;
@@ -162,6 +167,7 @@ export function listTable(columns: string[], rows: string[][], options: { color:
       dateContent: times ? Math.max(10, ...values.filter((value) => !TIMESTAMP.test(value)).map(displayWidth)) : undefined,
       keep: column === identifying || column === 'id' || column === 'iid' || whole.has(column),
       whole: whole.has(column),
+      wholeHeader: options.priority?.wholeHeaders,
     };
   });
   const plan = planColumns(sizes, options.width, Boolean(options.mayDrop));

@@ -114,6 +114,37 @@ describe('shell completion', () => {
     expect(await candidates(['--fields', 'tokens', 'us'])).toEqual(['users']);
   });
 
+  it('offers the values of an argument that declares them: profile names, profile keys, shells', async () => {
+    const configDir = tempDir();
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ current: 'alpha', profiles: { alpha: { url: 'https://a.example.com' }, prod: { url: 'https://p.example.com' } } }), { mode: 0o600 });
+    const offered = async (words: string[]) => (await run([COMPLETE_COMMAND, ...words], { env: { FORGECTL_CONFIG_DIR: configDir } })).stdout;
+    for (const verb of ['use', 'show', 'remove']) expect(await offered(['profile', verb, '']), verb).toBe('alpha\nprod\n:\n');
+    expect(await offered(['-p', 'alpha', 'profile', 'use', 'p'])).toBe('prod\n:\n');
+    expect(await offered(['completion', ''])).toBe('bash\nzsh\nfish\n:\n');
+    expect(await offered(['profile', 'set', 'time'])).toBe('timeout\n:\n');
+    expect(await offered(['profile', 'unset', 'default_'])).toBe('default_group\ndefault_project\n:\n');
+    // The second argument of profile set is the value of the key before it: one of a list, a file, or free text.
+    expect(await offered(['profile', 'set', 'output', ''])).toBe('table\njson\nndjson\nyaml\ncsv\n:\n');
+    expect(await offered(['profile', 'set', 'token_type', 'j'])).toBe('job\n:\n');
+    expect(await offered(['profile', 'set', 'allow_http', ''])).toBe('true\nfalse\n:\n');
+    expect(await offered(['profile', 'set', 'ca_file', ''])).toBe(':files\n');
+    expect(await offered(['profile', 'set', 'timeout', ''])).toBe(':none\n');
+    // Options between the arguments are not counted as arguments, nor their values.
+    expect(await offered(['profile', 'set', '-o', 'json', 'ur'])).toBe('url\n:\n');
+    // Every argument that declares its values offers them, all of them for an empty word.
+    const declared: string[] = [];
+    for (const entry of manifest) {
+      const args = (await entry.load()).default.args ?? [];
+      for (const [index, arg] of args.entries()) {
+        if (typeof arg === 'string' || typeof arg.values !== 'object') continue;
+        declared.push(entry.path);
+        const words = [...entry.path.split(' '), ...args.slice(0, index).map(() => 'x'), ''];
+        expect(await complete(commands, words, () => []), entry.path).toEqual({ candidates: arg.values.values.map((value) => ({ value })) });
+      }
+    }
+    expect(declared).toEqual(expect.arrayContaining(['completion', 'profile set', 'profile unset']));
+  });
+
   it('loads the definition of the one command the words name, and no other', async () => {
     const loaded: string[] = [];
     const counting = { ...commands, manifest: manifest.map((entry) => ({ ...entry, load: () => (loaded.push(entry.path), entry.load()) })) };
@@ -183,6 +214,8 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete(['forgectl', 'secure-files', 'download', '1', '--output-file', 'bo'])).toBe('body.json');
     expect(complete(['forgectl', 'api', '/user', '--header', ''])).toBe('');
     expect(complete(['forgectl', 'api', '/user', '--method', 'P'])).toBe('POST PUT PATCH');
+    expect(complete(['forgectl', 'profile', 'use', ''])).toBe('alpha prod');
+    expect(complete(['forgectl', 'completion', ''])).toBe('bash zsh fish');
   });
 
   it('bash, fish: every option that takes one of a list completes its values; a list after a comma too', async (context) => {
@@ -229,6 +262,8 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
       type $'forgectl variables set --type \\t' types
       type $'forgectl protected-branches protect --push-access-level \\t' push
       type $'forgectl mcp serve --allow-write projects,\\t' toolsets
+      type $'forgectl profile use \\t' profile-names
+      type $'forgectl completion \\t' shells
       zpty -d z`;
     const out = execFileSync('zsh', ['-f', '-c', driver], { encoding: 'utf8', env, cwd: files, timeout: 40_000 }).replace(/\x1b\[[0-9;]*[A-Za-z]|[\x07\x08\r]/g, ''); // eslint-disable-line no-control-regex
     const section = (name: string) => out.split(`=== ${name}\n`)[1]?.split('\n=== ')[0] ?? '';
@@ -242,6 +277,8 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(section('push')).toMatch(/admin\s+developer\s+maintainer\s+no-access/);
     expect(section('toolsets')).toMatch(/desired-state/);
     expect(section('toolsets')).toMatch(/repository/);
+    expect(section('profile-names')).toMatch(/alpha\s+prod/);
+    expect(section('shells')).toMatch(/bash\s+fish\s+zsh/);
   }, 60_000);
 
   it('fish: commands and options with descriptions, values of -o, -p and enumerated options, file names', (context) => {
@@ -259,5 +296,7 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete('forgectl -p ').map((l) => l.split('\t')[0])).toEqual(['alpha', 'prod']);
     expect(complete('forgectl tokens create --access-level ma').map((l) => l.split('\t')[0])).toEqual(['maintainer']);
     expect(complete('forgectl api /user --input bo').map((l) => l.split('\t')[0])).toEqual(['body.json']);
+    expect(complete('forgectl profile remove ')).toEqual(['alpha', 'prod']);
+    expect(complete('forgectl completion ')).toEqual(['bash', 'fish', 'zsh']);
   });
 });

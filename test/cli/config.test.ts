@@ -102,6 +102,40 @@ describe('auth login and profiles', () => {
     expect((await run(['-p', 'nope', 'profile', 'unset', 'timeout'], { env })).code).toBe(3);
   });
 
+  it('profile set|unset: a profile named before the key points to -p NAME; a mistyped key gets the nearest one it takes', async () => {
+    const dir = tempDir();
+    const env = profileEnv(dir);
+    expect(await run(['profile', 'set', 'dana', 'timeout', '10'], { env })).toMatchObject({
+      code: 2,
+      stderr: 'error: forgectl profile set takes 2 arguments (<key> <value>), got 3: "dana" "timeout" "10"\nhint: the profile is chosen with -p NAME: forgectl -p dana profile set timeout 10\n',
+    });
+    expect((await run(['profile', 'unset', 'dana', 'timeout'], { env })).stderr).toBe('error: forgectl profile unset takes 1 argument (<key>), got 2: "dana" "timeout"\nhint: the profile is chosen with -p NAME: forgectl -p dana profile unset timeout\n');
+    // A value of several words, unquoted.
+    expect((await run(['profile', 'set', 'token_command', 'pass', 'show', 'forge/ci'], { env })).stderr).toContain('hint: quote a value of several words: forgectl profile set token_command "pass show forge/ci"\n');
+    expect((await run(['profile', 'unset', 'timeout', 'retries'], { env })).stderr).toContain('hint: forgectl profile unset --help describes its arguments\n');
+    const keys = 'url, token_command, token_type, ca_file, insecure, allow_http, timeout, retries, output, default_group, default_project';
+    expect(await run(['profile', 'set', 'timeoutt', '10'], { env })).toMatchObject({ code: 2, stderr: `error: unknown profile key "timeoutt"\nhint: did you mean timeout? (keys: ${keys})\n` });
+    // The keys named are those set takes: not the token, nor the keyring reference.
+    expect((await run(['profile', 'unset', 'xyzzy'], { env })).stderr).toBe(`error: unknown profile key "xyzzy"\nhint: keys: ${keys}\n`);
+    expect((await run(['profile', 'list', '-o', 'json'], { env })).json()).toEqual([]); // nothing was written
+  });
+
+  it('profile list at 80 columns: headers and URLs whole, the last columns left out and named', async () => {
+    const dir = tempDir();
+    const env = profileEnv(dir);
+    await run(['profile', 'set', 'url', 'https://git.example.com'], { env });
+    await run(['-p', 'dana', 'profile', 'set', 'url', 'https://dana.example.com'], { env });
+    await run(['-p', 'dana', 'profile', 'set', 'default_project', 'acme/api'], { env });
+    const narrow = await run(['profile', 'list', '--no-color'], { env, tty: true, columns: 80 });
+    expect(narrow.stdout.split('\n')[0].split(/\s+/)).toEqual(['name', 'current', 'url', 'token_storage', 'default_project']);
+    expect(narrow.stdout).toContain('https://dana.example.com');
+    expect(narrow.stdout).not.toContain('…');
+    expect(narrow.stderr).toBe('columns left out to fit the terminal: default_group (--fields picks them)\n');
+    expect(Math.max(...narrow.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+    const wide = await run(['profile', 'list', '--no-color'], { env, tty: true, columns: 120 });
+    expect(wide.stdout.split('\n')[0].split(/\s+/)).toEqual(['name', 'current', 'url', 'token_storage', 'default_project', 'default_group']);
+  });
+
   it('manages profiles: set, list, show (token redacted), use, remove', async () => {
     const dir = tempDir();
     const env = profileEnv(dir);

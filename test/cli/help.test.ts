@@ -32,6 +32,31 @@ describe('help', () => {
     expect((await help(['--help'])).stdout).toContain('Help topics (forgectl help TOPIC): environment, exit-codes, formatting');
   });
 
+  it('help environment lists every variable forgectl reads that a user sets', async () => {
+    // What the code reads: env.NAME and env['NAME'] in src/ and the bin (forgectl's own start-up).
+    const files = [...readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts')).map((file) => `src/${file}`), 'bin/forgectl.cjs'];
+    const read = new Set(files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\benv\??\.([A-Z][A-Z0-9_]+)\b|\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g)].map((match) => match[1] ?? match[2])));
+    // The platform's own (where the home and config folders are), which no one sets for forgectl.
+    const platform = ['HOME', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA'];
+    expect(read).toContain('CI_NODE_INDEX');
+    const topic = (await help(['help', 'environment'])).stdout;
+    expect([...read].filter((name) => !platform.includes(name) && !new RegExp(`\\b${name}\\b`).test(topic))).toEqual([]);
+  });
+
+  it('a mistyped help topic or command gets the nearest one', async () => {
+    for (const [argv, hint] of [
+      [['help', 'tokens', 'rotat'], 'did you mean: forgectl help tokens rotate?'],
+      [['help', 'enviroment'], 'did you mean: forgectl help environment?'],
+      [['help', 'exitcodes'], 'did you mean: forgectl help exit-codes?'],
+      [['help', 'projets', 'list'], 'did you mean: forgectl help projects list?'],
+      [['help', 'tokens', 'xyzzy'], 'forgectl help tokens lists its commands'],
+    ] as const) {
+      const result = await help([...argv]);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toBe(`error: no help for "${argv.slice(1).join(' ')}"\nhint: ${hint}\n`);
+    }
+  });
+
   it('an unknown command is exit 2, with --help too, and names what exists', async () => {
     for (const [argv, message] of [
       [['nosuchcmd', '--help'], 'unknown command "nosuchcmd"'],

@@ -72,6 +72,8 @@ it('the completion script the package ships asks the installed forgectl, which a
     spawnSync('bash', ['-c', `source "${script}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, HOME: tempDir(), FORGECTL_CONFIG_DIR: tempDir() } }).stdout.trim();
   expect(complete(['forgectl', 'tokens', 'ro'])).toBe('rotate');
   expect(complete(['forgectl', 'variables', 'set', '--type', ''])).toBe('env_var file');
+  expect(complete(['forgectl', 'completion', ''])).toBe('bash zsh fish');
+  expect(complete(['forgectl', 'profile', 'set', 'default_'])).toBe('default_group default_project');
 });
 
 it('man forgectl and man forgectl-GROUP show the manual after npm install -g, from the prefix\'s share/man', (context) => {

@@ -176,6 +176,16 @@ describe('output formats (contract §4)', () => {
     expect(records.stderr).toBe('');
   });
 
+  it('with whole headers, leaves out the last columns rather than cut a header to its short or empty values', () => {
+    const columns = ['name', 'current', 'url', 'token_storage', 'default_project', 'default_group'];
+    const rows = [['default', 'true', 'https://git.example.com', 'none', '', ''], ['dana', 'false', 'https://dana.example.com', 'keyring', 'acme/api', '']];
+    const headers = (priority?: ColumnPriority) => listTable(columns, rows, { color: false, width: 80, mayDrop: true, priority }).text.split('\n')[0].split(/\s+/);
+    // By default the headers give way first: "default_group" says nothing as "defaul…".
+    expect(headers().some((header) => header.endsWith('…'))).toBe(true);
+    expect(listTable(columns, rows, { color: false, width: 80, mayDrop: true, priority: { whole: ['url'], wholeHeaders: true } })).toMatchObject({ left: ['default_group'] });
+    expect(headers({ whole: ['url'], wholeHeaders: true })).toEqual(columns.slice(0, 5));
+  });
+
   it('keeps a fix whole and times as dates: cuts and leaves out other columns first, else shows record by record', () => {
     const runners = [
       ['100', '6', 'acme-arm', 'group_type', 'Acme', 'stale', '2026-08-21T06:23:05.147Z', 'forgectl runners delete 6'],

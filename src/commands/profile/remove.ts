@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { profileNameArg } from './args.js';
 import { ConfigError } from '../../errors.js';
 import { removeKeyringEntry } from '../../config/credentials.js';
 import { updateConfig } from '../../config/store.js';
@@ -6,7 +7,7 @@ import { updateConfig } from '../../config/store.js';
 export default defineCommand<{ name: string }>({
   credentials: false,
   examples: ['forgectl profile remove old-staging --yes'],
-  args: ['<name>'],
+  args: [profileNameArg('<name>', 'the profile to remove')],
   async run(opts, ctx) {
     const existing = ctx.readConfig().profiles[opts.name];
     if (!existing) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');

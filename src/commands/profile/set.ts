@@ -1,13 +1,15 @@
 import { defineCommand } from '../../cli/command.js';
+import { extraWordsHint, profileKeyArg, profileValueArg } from './args.js';
 import { UsageError } from '../../errors.js';
 import { parseProfileValue, selectedProfileName } from '../../config/resolve.js';
-import { PROFILE_KEYS, updateConfig, type Profile } from '../../config/store.js';
+import { SETTABLE_PROFILE_KEYS, updateConfig, type Profile } from '../../config/store.js';
 
 export default defineCommand<{ key: string; value: string }>({
-  description: `Keys: ${Object.entries(PROFILE_KEYS).filter(([, kind]) => kind !== 'secret' && kind !== 'reference').map(([key]) => key).join(', ')}. The profile is -p NAME, or the current one; it is created when missing (and says what it still needs). profile unset removes a key.`,
+  description: `Keys: ${SETTABLE_PROFILE_KEYS.join(', ')}. The profile is -p NAME, or the current one; it is created when missing (and says what it still needs). profile unset removes a key.`,
   credentials: false,
   examples: ['forgectl profile set default_project acme/api', 'forgectl -p ci profile set token_command "pass show forge/ci"', 'forgectl profile set timeout 60'],
-  args: ['<key>', '<value>'],
+  args: [profileKeyArg('the key to set'), profileValueArg],
+  extraWordsHint: extraWordsHint('set'),
   async run(opts, ctx) {
     const name = selectedProfileName(ctx.globals, ctx.env, ctx.readConfig()) ?? 'default';
     const profileFlag = ctx.globals.profile ? ` -p ${name}` : '';

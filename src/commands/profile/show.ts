@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { profileNameArg } from './args.js';
 import { ConfigError } from '../../errors.js';
 import { selectedProfileName } from '../../config/resolve.js';
 import { REDACTED } from '../../http/redact.js';
@@ -7,7 +8,7 @@ export default defineCommand<{ name?: string }>({
   description: 'The token is never shown; use `forgectl auth token` when a script needs it.',
   credentials: false,
   examples: ['forgectl profile show', 'forgectl profile show prod -o json'],
-  args: ['[name]'],
+  args: [profileNameArg('[name]', 'the profile (default: the one in use)')],
   async run(opts, ctx) {
     const config = ctx.readConfig();
     const name = opts.name ?? selectedProfileName(ctx.globals, ctx.env, config);

@@ -1,16 +1,17 @@
 import { defineCommand } from '../../cli/command.js';
+import { extraWordsHint, profileKeyArg } from './args.js';
 import { ConfigError, UsageError } from '../../errors.js';
-import { selectedProfileName } from '../../config/resolve.js';
-import { PROFILE_KEYS, updateConfig, type Profile } from '../../config/store.js';
+import { profileKeyKind, selectedProfileName } from '../../config/resolve.js';
+import { updateConfig } from '../../config/store.js';
 
 export default defineCommand<{ key: string }>({
   description: 'The profile is -p NAME, or the current one. A token is removed with auth logout.',
   examples: ['forgectl profile unset default_project', 'forgectl -p ci profile unset timeout'],
-  args: ['<key>'],
+  args: [profileKeyArg('the key to remove')],
+  extraWordsHint: extraWordsHint('unset'),
   credentials: false,
   async run(opts, ctx) {
-    const kind = PROFILE_KEYS[opts.key as keyof Profile];
-    if (!kind) throw new UsageError(`unknown profile key "${opts.key}"`, `known keys: ${Object.keys(PROFILE_KEYS).join(', ')}`);
+    const kind = profileKeyKind(opts.key);
     if (kind === 'secret' || kind === 'reference') throw new UsageError(`${opts.key} is removed with the credentials`, 'run: forgectl auth logout');
     const config = ctx.readConfig();
     const name = selectedProfileName(ctx.globals, ctx.env, config) ?? 'default';
