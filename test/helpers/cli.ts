@@ -156,6 +156,8 @@ export function runBin(argv: string[], options: { env?: Record<string, string | 
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, json: () => JSON.parse(stdout) }));
+    // A command that reads no stdin may have exited before its input is written (help, version): EPIPE is no failure.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
