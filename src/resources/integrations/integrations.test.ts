@@ -52,6 +52,12 @@ describe('integrations', () => {
       expect(result.stderr).toContain('--secret-file');
       expect(result.stderr).not.toContain('s3cret');
     }
+    // Settings the service keeps write-only though their names do not say so.
+    for (const [slug, key] of [['pushover', 'user_key'], ['google-play', 'service_account_key'], ['diffblue-cover', 'diffblue_license_key']]) {
+      const result = await sandbox.run(['integrations', 'set', slug!, '--group', 'acme', '--param', `${key}=s3cret`]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`use --secret-file ${key}=PATH`);
+    }
     expect((await sandbox.run(['integrations', 'set', 'not a slug', '--group', 'acme'])).code).toBe(2);
     expect(sandbox.requests()).toEqual([]);
   });

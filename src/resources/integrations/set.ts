@@ -4,7 +4,7 @@ import { readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../parse.js';
-import { checkIntegrationParam, SECRET_PARAM } from './values.js';
+import { checkIntegrationParam, isSecretSetting } from './values.js';
 import { groupIntegrations, integrationArg, parseSlug } from './shared.js';
 
 interface Options {
@@ -57,7 +57,7 @@ export default defineCommand<Options>({
     const slug = parseSlug(opts.slug);
     const params = opts.param ?? [];
     // A secret on the command line is refused first, whatever its name: it must not stay in the shell's history.
-    const secret = params.find(([key]) => SECRET_PARAM.test(key));
+    const secret = params.find(([key]) => isSecretSetting(slug, key));
     if (secret) throw new UsageError(`${secret[0]} is a secret and is not accepted on the command line`, `use --secret-file ${secret[0]}=PATH or --secret-stdin ${secret[0]}`);
     const names = [...params, ...(opts.secretFile ?? [])].map(([key]) => key).concat(opts.secretStdin ?? []);
     for (const name of names) checkIntegrationParam(slug, parseParamName(name));

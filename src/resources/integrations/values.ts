@@ -120,3 +120,6 @@ export function checkIntegrationParam(slug: string, name: string): void {
   const guess = closestName(name, known);
   throw new UsageError(`${slug} has no setting ${name}`, guess ? `did you mean ${guess}?` : `its settings: ${[...kind.required, ...kind.optional].join(', ') || 'none but the event flags'}`);
 }
+
+/** Whether a setting holds a credential: by its name, or because the service keeps it write-only (pushover's user_key). */
+export const isSecretSetting = (slug: string, name: string): boolean => SECRET_PARAM.test(name) || (INTEGRATION_KINDS[slug]?.secret.includes(name) ?? false);
