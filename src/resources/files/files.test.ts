@@ -20,6 +20,9 @@ describe('files create, update, put and delete on a protected branch', () => {
     const put = await sandbox.run(['files', 'put', 'NEW.md', '--branch', 'main', '-m', 'Add', '--content-file', '-', '--project', 'acme/api'], { env, input: 'new\n' });
     expect(put.code, put.stderr).toBe(4);
     expect(writes()).toEqual([]);
+    // A Maintainer may push to main: asked, then written.
+    const maintainer = await sandbox.run(['files', 'delete', 'README.md', '--branch', 'main', '-m', 'Remove', '--project', 'acme/api', '--yes'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+    expect(maintainer.code, maintainer.stderr).toBe(0);
   });
 
   it('a protected branch that lets the caller push (developers, or the caller named) is written as before', async () => {
