@@ -525,7 +525,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await api.call('GET', '/users/1')).body.state).toBe('active');
   }, { terminal: true });
 
-  live('one member\'s failure is an error with its hint; a private key is refused unsent; masked values read masked; a runner token and a new access token go 0600', async () => {
+  live('one member\'s failure is an error with its hint; a Developer\'s file deletion on protected main is refused unasked; a private key is refused unsent; masked values read masked; a runner token and a new access token go 0600', async () => {
     const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
     expect(member.code).toBe(6);
     expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already; change the access level with: forgectl members update alice --group acme --access-level maintainer\n$/);
@@ -533,6 +533,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const bob = (await rootApi().call('POST', '/users/3/personal_access_tokens', { name: 'e2e-bob', scopes: ['api'], expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) })).body as { token: string };
     const refused = await forgectl(['variables', 'list', '--project', 'acme/api'], { FORGECTL_TOKEN: bob.token });
     expect(refused).toMatchObject({ code: 4, stdout: '', stderr: 'error: 403 Forbidden (GET /projects/acme%2Fapi/variables → 403)\nhint: variables list needs the Maintainer role (administrators for --instance)\n' });
+    // A Developer deleting a file on protected main is refused before the question, and nothing is sent.
+    await clearRequests();
+    const onMain = await forgectl(['files', 'delete', 'README.md', '--branch', 'main', '-m', 'Remove', '--project', 'acme/api'], { FORGECTL_TOKEN: bob.token });
+    expect(onMain.code).toBe(4);
+    expect(onMain.stderr).toMatch(/^error: branch main of project acme\/api is protected and its protection does not let you push to it; nothing was sent\nhint: /);
+    expect((await requests()).filter((r) => !['GET', 'HEAD'].includes(r.method))).toEqual([]);
     const dir = tempDir('forgectl-e2e-keys-');
     const secretBody = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ';
     writeFileSync(join(dir, 'deploy'), `-----BEGIN OPENSSH PRIVATE KEY-----\n${secretBody}\n-----END OPENSSH PRIVATE KEY-----\n`);

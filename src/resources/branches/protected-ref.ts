@@ -1,6 +1,7 @@
 import { callerLevel } from '../../api/lookups.js';
 import type { Context } from '../../cli/command.js';
-import { CliError, ExitCode } from '../../errors.js';
+import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { branches } from './resource.js';
 
 /**
  * Before deleting one protected branch or tag: the service lets only Maintainers and Owners delete them (it answers
@@ -12,4 +13,19 @@ export async function checkProtectedDeletion(ctx: Context, project: string, kind
     throw new CliError(`${kind} ${name} of project ${project} is protected: only Maintainers and Owners may delete it; nothing was sent`, ExitCode.auth, `ask a Maintainer of ${project}, or to lift the rule that covers it (forgectl ${unprotect} list --project ${project})`);
   }
   return 'protected';
+}
+
+/**
+ * Before committing to a branch: the service refuses (403) a push its protection does not allow the caller. The
+ * branch record says whether it allows this caller (can_push weighs every rule that covers the branch, access levels
+ * and allowed-to users, groups and deploy keys alike), so refuse only when it says no; say so first and send nothing.
+ * A branch that does not exist yet (a commit that creates it) is left to the service.
+ */
+export async function checkPushAllowed(ctx: Context, project: string, branch: string): Promise<void> {
+  const record = await ctx.api.call<{ protected?: boolean; can_push?: boolean }>(branches.routes.get, { project, branch }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  });
+  if (!record?.protected || record.can_push !== false) return;
+  throw new CliError(`branch ${branch} of project ${project} is protected and its protection does not let you push to it; nothing was sent`, ExitCode.auth, `ask a Maintainer of ${project} to commit it or to allow you to push (forgectl protected-branches list --project ${project} shows who may), or commit to a new branch (--branch NEW --start-branch ${branch}) and open a merge request`);
 }

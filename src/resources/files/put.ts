@@ -1,5 +1,6 @@
 import { withMissingBranchHint } from '../../api/commit-actions.js';
 import { repositoryFiles } from './resource.js';
+import { checkPushAllowed } from '../branches/protected-ref.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { ApiError } from '../../errors.js';
@@ -29,6 +30,7 @@ export default defineCommand<WriteFlags & ContentFlags & { project?: string; pat
       ctx.io.note(`${filePath} on ${opts.branch} already has this content: nothing to commit`);
       return current;
     }
+    await checkPushAllowed(ctx, project, opts.branch);
     const verb = current ? 'update' : 'create';
     await ctx.api.call(repositoryFiles.routes[verb], {
       project,

@@ -1,5 +1,6 @@
 import { withMissingBranchHint } from '../../api/commit-actions.js';
 import { repositoryFiles } from './resource.js';
+import { checkPushAllowed } from '../branches/protected-ref.js';
 import { defineCommand, type OptionDef } from '../../cli/command.js';
 import { projectOption, repoPathArg } from '../../cli/options.js';
 import { repoPath } from '../../git/content.js';
@@ -25,6 +26,7 @@ export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
     async run(opts, ctx) {
       const project = ctx.project(opts.project);
       const filePath = repoPath(opts.path);
+      await checkPushAllowed(ctx, project, opts.branch);
       const content = verb === 'delete' ? {} : contentBody(await readContent(ctx, opts.contentFile!), opts as ContentFlags);
       if (verb === 'delete') await ctx.confirm(`Delete ${filePath} on branch ${opts.branch} of project ${project}?`);
       await ctx.api.call(route, { project, file_path: filePath, ...writeBody(opts), ...content, last_commit_id: opts.lastCommitId }).catch((error: unknown) => {

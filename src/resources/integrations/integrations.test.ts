@@ -52,8 +52,33 @@ describe('integrations', () => {
       expect(result.stderr).toContain('--secret-file');
       expect(result.stderr).not.toContain('s3cret');
     }
+    // Settings the service keeps write-only though their names do not say so.
+    for (const [slug, key] of [['pushover', 'user_key'], ['google-play', 'service_account_key'], ['diffblue-cover', 'diffblue_license_key']]) {
+      const result = await sandbox.run(['integrations', 'set', slug!, '--group', 'acme', '--param', `${key}=s3cret`]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`use --secret-file ${key}=PATH`);
+    }
     expect((await sandbox.run(['integrations', 'set', 'not a slug', '--group', 'acme'])).code).toBe(2);
     expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('refuses a setting the kind does not take, with the closest one, before sending (the service would drop it silently)', async () => {
+    sandbox.clearRequests();
+    const typo = await sandbox.run(['integrations', 'set', 'bugzilla', '--group', 'acme', '--param', 'isues_url=https://bugs.example.com/:id']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('error: bugzilla has no setting isues_url\nhint: did you mean issues_url?\n');
+    const unknown = await sandbox.run(['integrations', 'set', 'bugzilla', '--group', 'acme', '--param', 'nosuch=1']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: bugzilla has no setting nosuch\nhint: its settings: new_issue_url, issues_url, project_url\n/);
+    const secretFile = join(dir, 'assembla.token');
+    writeFileSync(secretFile, 't\n');
+    const misnamedSecret = await sandbox.run(['integrations', 'set', 'assembla', '--group', 'acme', '--secret-file', `tokn=${secretFile}`]);
+    expect(misnamedSecret.stderr).toContain('hint: did you mean token?');
+    expect(sandbox.requests()).toEqual([]);
+    // Event flags are every kind's settings.
+    const urls = ['new_issue_url', 'issues_url', 'project_url'].flatMap((name) => ['--param', `${name}=https://bugs.example.com/${name}`]);
+    const flagged = await sandbox.run(['integrations', 'set', 'bugzilla', '--group', 'acme', ...urls, '--param', 'push_events=false']);
+    expect(flagged.code, flagged.stderr).toBe(0);
   });
 
   it('shows the missing required parameters of the service (exit 6)', async () => {

@@ -1,15 +1,14 @@
 import { findGroup, groupFor, projectFor, Role } from '../../sandbox/auth.js';
 import { integrations as declared } from './resource.js';
-import { INTEGRATION_EVENT_FLAGS } from './values.js';
+import { BOOLEAN_PROPERTIES, INTEGRATION_EVENT_FLAGS, INTEGRATION_KINDS, type IntegrationKind } from './values.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { BOOLEAN_PROPERTIES, INTEGRATION_KINDS, type IntegrationKind } from '../../sandbox/integration-kinds.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { type Integration, integrationTable } from '../../sandbox/model.js';
 import { presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
- * Group and project integrations: every kind the service offers (integration-kinds.ts), set up with PUT, read with
+ * Group and project integrations: every kind the service offers (values.ts), set up with PUT, read with
  * GET, disabled (settings reset) with DELETE; the list shows the active ones.
  */
 

@@ -4,7 +4,7 @@ import { readSecret } from '../../cli/secrets.js';
 import { UsageError } from '../../errors.js';
 import { groupOption } from '../../cli/options.js';
 import { parseKeyValue } from '../../parse.js';
-import { SECRET_PARAM } from './values.js';
+import { checkIntegrationParam, isSecretSetting } from './values.js';
 import { groupIntegrations, integrationArg, parseSlug } from './shared.js';
 
 interface Options {
@@ -39,7 +39,7 @@ export default defineCommand<Options>({
   effect: 'write',
   description:
     'Sets up or updates a group integration (PUT). Plain settings and event flags go in --param key=value; secrets such as token, api_key and ' +
-    'password only from a file (--secret-file key=PATH) or stdin (--secret-stdin key). The parameters per kind are in the API documentation.',
+    'password only from a file (--secret-file key=PATH) or stdin (--secret-stdin key). A setting the kind does not take is refused before anything is sent, naming the closest one.',
   examples: [
     'forgectl integrations set bugzilla --group acme --param new_issue_url=https://bugs.example.com/new --param issues_url=https://bugs.example.com/:id --param project_url=https://bugs.example.com',
     "printf '%s\\n' \"$ASANA_KEY\" | forgectl integrations set asana --group acme --secret-stdin api_key --param restrict_to_branch=main",
@@ -55,16 +55,16 @@ export default defineCommand<Options>({
   ],
   async run(opts, ctx) {
     const slug = parseSlug(opts.slug);
-    const body: Record<string, unknown> = {};
-    for (const [key, value] of opts.param ?? []) {
-      if (SECRET_PARAM.test(parseParamName(key))) {
-        throw new UsageError(`${key} is a secret and is not accepted on the command line`, `use --secret-file ${key}=PATH or --secret-stdin ${key}`);
-      }
-      body[key] = typed(value);
-    }
-    for (const [key, path] of opts.secretFile ?? []) body[parseParamName(key)] = readSecretFile(key, path);
+    const params = opts.param ?? [];
+    // A secret on the command line is refused first, whatever its name: it must not stay in the shell's history.
+    const secret = params.find(([key]) => isSecretSetting(slug, key));
+    if (secret) throw new UsageError(`${secret[0]} is a secret and is not accepted on the command line`, `use --secret-file ${secret[0]}=PATH or --secret-stdin ${secret[0]}`);
+    const names = [...params, ...(opts.secretFile ?? [])].map(([key]) => key).concat(opts.secretStdin ?? []);
+    for (const name of names) checkIntegrationParam(slug, parseParamName(name));
+    const body: Record<string, unknown> = Object.fromEntries(params.map(([key, value]) => [key, typed(value)]));
+    for (const [key, path] of opts.secretFile ?? []) body[key] = readSecretFile(key, path);
     if (opts.secretStdin) {
-      body[parseParamName(opts.secretStdin)] = await readSecret(ctx, `--secret-stdin ${opts.secretStdin}`, { stdin: true });
+      body[opts.secretStdin] = await readSecret(ctx, `--secret-stdin ${opts.secretStdin}`, { stdin: true });
     }
     if (opts.useInheritedSettings) body.use_inherited_settings = true;
     return ctx.api.call(groupIntegrations.set, { ...body, group: ctx.group(opts.group), slug });
