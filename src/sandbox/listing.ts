@@ -1,4 +1,5 @@
 import { errors, type SandboxRequest } from './http.js';
+import { VISIBILITIES, type Visibility } from './model.js';
 
 /** Ordering and the common filters of the project and group lists. */
 
@@ -78,4 +79,21 @@ export function parameterize(name: string): string {
 /** How Rails shows validation errors inside the "Failed to save …" messages: {:path=>["has already been taken"]}. */
 export function rubyErrors(problems: Record<string, string[]>): string {
   return `{${Object.entries(problems).map(([key, list]) => `:${key}=>[${list.map((m) => JSON.stringify(m)).join(', ')}]`).join(', ')}}`;
+}
+
+/** The visibility a create or update of a group or project asks for (undefined when not given); 400 for any other word. */
+export function visibilityFrom(req: SandboxRequest): Visibility | undefined {
+  const value = req.input.visibility;
+  if (value === undefined || value === null || value === '') return undefined;
+  if (!VISIBILITIES.includes(value as Visibility)) throw errors.invalid('visibility');
+  return value as Visibility;
+}
+
+/** The name, path and visibility an update of a group or project asks for, each as it is when not given. */
+export function renameDraft(req: SandboxRequest, current: { name: string; path: string; visibility: Visibility }): { name: string; path: string; visibility: Visibility } {
+  return {
+    name: req.input.name === undefined ? current.name : String(req.input.name),
+    path: req.input.path === undefined ? current.path : String(req.input.path),
+    visibility: visibilityFrom(req) ?? current.visibility,
+  };
 }

@@ -2,7 +2,7 @@ import { findGroup, groupFor, groupRole, groupsAboveMemberProjects, groupVisible
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, directMembers, groupById, refreshPaths } from '../../sandbox/hierarchy.js';
 import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { intList, matches, ordering, pathProblem, rubyErrors, sortRecords } from '../../sandbox/listing.js';
+import { intList, matches, ordering, pathProblem, renameDraft, rubyErrors, sortRecords, visibilityFrom } from '../../sandbox/listing.js';
 import { groups, members, NEW_GROUP, VISIBILITIES, type Group, type GroupLink, type Visibility } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
@@ -95,13 +95,6 @@ function settingsFrom(req: SandboxRequest): Record<string, unknown> {
   return settings;
 }
 
-function visibilityFrom(req: SandboxRequest): Visibility | undefined {
-  const value = req.input.visibility;
-  if (value === undefined || value === null || value === '') return undefined;
-  if (!VISIBILITIES.includes(value as Visibility)) throw errors.invalid('visibility');
-  return value as Visibility;
-}
-
 /** Validation of a group's name, path and visibility among its siblings and under its parent. */
 function groupProblems(db: Db, group: Pick<Group, 'id' | 'name' | 'path' | 'parent_id' | 'visibility'>): Record<string, string[]> {
   const problems: Record<string, string[]> = {};
@@ -169,13 +162,7 @@ function createGroup(req: SandboxRequest) {
 
 function updateGroup(req: SandboxRequest) {
   const group = groupFor(req, Role.owner);
-  const draft = {
-    id: group.id,
-    name: req.input.name === undefined ? group.name : String(req.input.name),
-    path: req.input.path === undefined ? group.path : String(req.input.path),
-    parent_id: group.parent_id,
-    visibility: visibilityFrom(req) ?? group.visibility,
-  };
+  const draft = { id: group.id, parent_id: group.parent_id, ...renameDraft(req, group) };
   const problems = groupProblems(req.db, draft);
   if (Object.keys(problems).length) throw errors.validation(problems);
   applyAvatar(req, group);

@@ -2,9 +2,9 @@ import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projec
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
 import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
-import { matches, ordering, parameterize, pathProblem, sortRecords, timeParam } from '../../sandbox/listing.js';
+import { matches, ordering, parameterize, pathProblem, renameDraft, sortRecords, timeParam, visibilityFrom } from '../../sandbox/listing.js';
 import {
-  groups, members, NEW_PROJECT, projects, userNamespaceId, users, USER_NAMESPACE_BASE,
+  groups, members, NEW_PROJECT, projects, userNamespaceId, users, USER_NAMESPACE_BASE, VISIBILITIES,
   type Group, type Project, type User, type Visibility,
 } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
@@ -27,8 +27,6 @@ import { members as memberships } from '../members/resource.js';
  */
 
 const placement = memberships.parents.project.routes;
-
-const VISIBILITIES: Visibility[] = ['private', 'internal', 'public'];
 
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'] as const;
 const ADMIN_ORDER_BY = ['repository_size', 'storage_size', 'packages_size', 'wiki_size'];
@@ -124,13 +122,6 @@ function settingsFrom(req: SandboxRequest): Record<string, unknown> {
 function topicsFrom(req: SandboxRequest): string[] | undefined {
   const value = req.input.topics ?? req.input.tag_list;
   return value === undefined ? undefined : [...new Set(array(value)!.map((t) => t.trim()).filter(Boolean))];
-}
-
-function visibilityFrom(req: SandboxRequest): Visibility | undefined {
-  const value = req.input.visibility;
-  if (value === undefined || value === null || value === '') return undefined;
-  if (!VISIBILITIES.includes(value as Visibility)) throw errors.invalid('visibility');
-  return value as Visibility;
 }
 
 /** Name and path of a project among the others of its namespace, as the service validates them. */
@@ -257,13 +248,7 @@ function createForUser(req: SandboxRequest) {
 
 function updateProject(req: SandboxRequest) {
   const project = projectFor(req, Role.maintainer);
-  const draft = {
-    id: project.id,
-    name: req.input.name === undefined ? project.name : String(req.input.name),
-    path: req.input.path === undefined ? project.path : String(req.input.path),
-    namespace_id: project.namespace_id,
-    visibility: visibilityFrom(req) ?? project.visibility,
-  };
+  const draft = { id: project.id, namespace_id: project.namespace_id, ...renameDraft(req, project) };
   const problems = projectProblems(req.db, draft);
   if (Object.keys(problems).length) throw errors.validation(problems);
   // The default branch must be a branch of the repository (an empty repository takes any name).
