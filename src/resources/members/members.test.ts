@@ -130,6 +130,17 @@ describe('members', () => {
     expect(expiry.stderr).toContain('forgectl members add alice --project acme/web --access-level LEVEL\n');
   });
 
+  it('says who is not a direct member when removing one whose access comes from a group above, and names a place that does not exist as such', async () => {
+    sandbox.clearRequests();
+    const inherited = await sandbox.run(['members', 'remove', 'alice', '--project', 'acme/web', '--yes']);
+    expect(inherited.code).toBe(5);
+    expect(inherited.stderr).toMatch(/^error: alice is not a direct member of project acme\/web \(GET \/projects\/acme%2Fweb\/members\/\d+ → 404\)\nhint: access inherited from a group above is removed there\n/);
+    const nowhere = await sandbox.run(['members', 'remove', 'alice', '--group', 'nosuchgroup', '--yes']);
+    expect(nowhere.code).toBe(5);
+    expect(nowhere.stderr).toMatch(/^error: 404 Group Not Found/);
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
+
   it('removes only after naming who goes and asking; --yes off a terminal', async () => {
     expect((await sandbox.run(['members', 'add', 'user3', '--group', 'acme', '--access-level', 'reporter'])).code).toBe(0);
     sandbox.clearRequests();

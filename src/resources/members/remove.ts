@@ -1,10 +1,10 @@
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { someOf } from '../users/shared.js';
 import { belowWords, membershipsBelow, type Below } from './below.js';
-import { eachUser, explained, memberWords, placementOf, resolveUsers, Role, soleOwner, usersArg, type Where, whereOptions } from './shared.js';
+import { eachUser, explained, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, usersArg, type Where, whereOptions } from './shared.js';
 
 type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean };
 type Found = { id: number; username: string; access_level: number };
@@ -33,8 +33,7 @@ export default defineCommand<Opts>({
     const found: Found[] = [];
     for (const user of await resolveUsers(ctx, opts.users)) {
       const member = await ctx.api.call<Found>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) throw new CliError(`${user.username} is not a direct member of ${where}`, ExitCode.notFound);
-        throw error;
+        throw notDirectMember(error, user.username, where, 'access inherited from a group above is removed there');
       });
       found.push(member);
     }

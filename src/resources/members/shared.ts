@@ -26,6 +26,15 @@ export function placementOf(opts: Where, ctx: Context) {
   return placementFor(members, opts, ctx);
 }
 
+/**
+ * The service's bare "404 Member Not Found" for someone who is no direct member of the place (their access may come
+ * from a group above), said with `hint`; any other error (the place not found) as it is.
+ */
+export function notDirectMember(error: unknown, username: string, where: string, hint: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || !/member/i.test(error.message)) return error;
+  return error.explained(`${username} is not a direct member of ${where}`, hint);
+}
+
 /** The option that names the place again in a command shown to the user: `--group acme`, `--project acme/api`. */
 export const placeFlag = (params: Record<string, unknown>): string => (params.project === undefined ? `--group ${String(params.group)}` : `--project ${String(params.project)}`);
 

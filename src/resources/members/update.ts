@@ -1,9 +1,9 @@
 import { members } from './resource.js';
 import { routeOf } from '../../api/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { accessLevelName, checkNotPast, parseAccessLevel, parseDate } from '../../parse.js';
-import { eachUser, explained, memberFields, memberWords, placeFlag, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
+import { eachUser, explained, memberFields, memberWords, notDirectMember, placeFlag, placementOf, resolveUsers, Role, usersArg, type Where, whereOptions, withRole } from './shared.js';
 
 type Opts = Where & { users: string[]; accessLevel?: number; expiresAt?: string | false };
 
@@ -31,7 +31,7 @@ export default defineCommand<Opts>({
     if (typeof opts.expiresAt === 'string') checkNotPast('--expires-at', opts.expiresAt, ctx.now());
     const { resource, params, where } = placementOf(opts, ctx);
     return eachUser(await resolveUsers(ctx, opts.users), async (user) => {
-      const notDirect = (error: unknown): unknown => notDirectMember(error, user.username, where, `forgectl members add ${user.username} ${placeFlag(params)} --access-level ${opts.accessLevel === undefined ? 'LEVEL' : accessLevelName(opts.accessLevel)}`);
+      const notDirect = (error: unknown): unknown => notDirectMember(error, user.username, where, `access inherited from a group above is changed there, or given here with: forgectl members add ${user.username} ${placeFlag(params)} --access-level ${opts.accessLevel === undefined ? 'LEVEL' : accessLevelName(opts.accessLevel)}`);
       const current =
         opts.accessLevel === undefined
           ? await ctx.api.call<{ access_level: number }>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
@@ -48,10 +48,3 @@ export default defineCommand<Opts>({
     });
   },
 });
-
-
-/** The service's bare "404 Member Not Found" for someone whose access comes from a group above, said with what to do. */
-function notDirectMember(error: unknown, username: string, where: string, add: string): unknown {
-  if (!(error instanceof ApiError) || error.status !== 404 || !/member/i.test(error.message)) return error;
-  return error.explained(`${username} is not a direct member of ${where}`, `access inherited from a group above is changed there, or given here with: ${add}`);
-}
