@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { WriteError } from '../write.js';
 
 /**
  * An exclusive lock file created with O_EXCL. It holds one line, `<pid> <start time> <boot id>`, which names its
@@ -43,7 +44,7 @@ export class LockFile {
     if (readLock(this.path)?.text === ownLine()) rmSync(this.path, { force: true });
   }
 
-  /** O_EXCL create with our owner line, written in one call right after the create. */
+  /** O_EXCL create with our owner line, written in one call right after the create; removed again when that fails. */
   private create(path: string): boolean {
     let fd: number;
     try {
@@ -54,9 +55,13 @@ export class LockFile {
     }
     try {
       writeSync(fd, `${ownLine()}\n`);
-    } finally {
+    } catch (error) {
+      // A lock left empty (a full disk) would read as held, and stop every run after this one until it ages out.
       closeSync(fd);
+      rmSync(path, { force: true });
+      throw new WriteError(path, error);
     }
+    closeSync(fd);
     return true;
   }
 }
