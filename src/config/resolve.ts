@@ -187,9 +187,9 @@ export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigDa
     if (!selected.name && names.length) {
       throw new ConfigError('no profile is current', `pick one: forgectl profile use ${names.length === 1 ? names[0] : `NAME (${names.join(', ')})`}, or pass -p NAME`);
     }
-    throw new ConfigError('no instance configured', 'run: forgectl auth login   (or set FORGECTL_URL and FORGECTL_TOKEN)');
+    throw new ConfigError('no instance configured', env.CI ? 'set FORGECTL_URL and FORGECTL_TOKEN (a masked CI/CD variable)' : 'run: forgectl auth login   (or set FORGECTL_URL and FORGECTL_TOKEN)');
   }
-  const { baseUrl, rootUrl } = normalizeBaseUrl(rawUrl);
+  const { baseUrl, rootUrl } = baseUrlOf(rawUrl, flags.server === undefined && env.FORGECTL_URL ? 'FORGECTL_URL' : undefined);
   const explicitProfile = Boolean(flags.profile ?? env.FORGECTL_PROFILE);
   const { name, profile } = explicitUrl ? profileForUrl(baseUrl, selected, explicitProfile && selected.profile !== undefined, config, env) : selected;
   const timeoutSeconds = flags.timeout ?? profile?.timeout ?? 30;
@@ -207,6 +207,16 @@ export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigDa
     ciBase: ciUrl ? normalizeBaseUrl(ciUrl).baseUrl : undefined,
     namedBy: explicitProfile && profile && name === selected.name ? (flags.profile !== undefined ? `-p ${name}` : `FORGECTL_PROFILE=${name}`) : undefined,
   };
+}
+
+/** An instance URL; one from the environment that is not a URL is a configuration error (exit 3) naming the variable. */
+function baseUrlOf(raw: string, variable: string | undefined): { baseUrl: string; rootUrl: string } {
+  try {
+    return normalizeBaseUrl(raw);
+  } catch (error) {
+    if (variable && error instanceof UsageError) throw new ConfigError(`${variable}: ${error.message}`, error.hint);
+    throw error;
+  }
 }
 
 /**
@@ -266,15 +276,16 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
     token = env.CI_JOB_TOKEN;
     tokenType = 'job';
   }
+  token = token === undefined ? undefined : headerSafeToken(token, tokenOrigin(tokenSource, name));
   if (!token && explicitUrl && !profile) {
     throw new ConfigError(
       `no token for ${rootUrl}: no profile is for this instance, and a profile's token is sent only to its own instance`,
-      `set FORGECTL_TOKEN, or log in to it: forgectl auth login --url ${rootUrl}`,
+      tokenVariableSlip(env) ?? (env.CI ? 'set FORGECTL_TOKEN (a masked CI/CD variable)' : `set FORGECTL_TOKEN, or log in to it: forgectl auth login --url ${rootUrl}`),
     );
   }
   if (!token) {
     const where = name ? `profile "${name}" has no token` : 'no token configured';
-    throw new ConfigError(where, `run: forgectl auth login${name ? ` --profile ${name}` : ''}   (or set FORGECTL_TOKEN)`);
+    throw new ConfigError(where, tokenVariableSlip(env) ?? (env.CI && !name ? 'set FORGECTL_TOKEN (a masked CI/CD variable)' : `run: forgectl auth login${name ? ` --profile ${name}` : ''}   (or set FORGECTL_TOKEN)`));
   }
 
   const url = new URL(baseUrl);
@@ -285,6 +296,38 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
     );
   }
   return { ...target, token, tokenType, tokenSource, ...(notice ? { notice } : {}) };
+}
+
+function tokenOrigin(source: Connection['tokenSource'], profile: string | undefined): string {
+  if (source === 'environment') return 'FORGECTL_TOKEN';
+  if (source === 'ci_job') return 'CI_JOB_TOKEN';
+  return source === 'token_command' ? `the output of the token_command of profile "${profile}"` : `the token of profile "${profile}"`;
+}
+
+/**
+ * A token as it goes into a header. Whitespace around it goes (a CRLF file read with $(cat …), a pasted line); a
+ * character no token holds is refused before anything is sent: as a malformed header it would fail like a network
+ * error, retried and then exit 8. The message names the character and its place, never the token.
+ */
+function headerSafeToken(token: string, origin: string): string {
+  const trimmed = token.trim();
+  const bad = /[^\x21-\x7e]/.exec(trimmed);
+  if (!bad) return trimmed;
+  const code = bad[0].codePointAt(0)!;
+  const what = code < 0x20 || code === 0x7f ? 'a control character' : code === 0x20 ? 'a space' : 'a character outside ASCII';
+  throw new ConfigError(
+    `${origin} holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at position ${bad.index + 1}, which no token has; nothing was sent`,
+    'set it again to the token alone, as the service showed it',
+  );
+}
+
+/** Tokens set where forgectl does not look, or set empty: the usual slips in a CI job's variables. */
+function tokenVariableSlip(env: Env): string | undefined {
+  if (env.FORGECTL_TOKEN !== undefined && !env.FORGECTL_TOKEN.trim()) {
+    return 'FORGECTL_TOKEN is set but empty: in a CI job, a protected variable reaches only protected branches and tags';
+  }
+  const other = ['GITLAB_TOKEN', 'GITLAB_PRIVATE_TOKEN', 'GITLAB_ACCESS_TOKEN'].find((variable) => env[variable]);
+  return other && `${other} is set, but forgectl reads its token from FORGECTL_TOKEN: export FORGECTL_TOKEN="$${other}"`;
 }
 
 function parseTokenType(value: string | undefined): TokenType | undefined {

@@ -317,6 +317,37 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     expect(result.stderr).not.toContain('auth login');
   });
 
+  it('a token variable with a CR or a newline around it is trimmed; one with a control character inside is exit 3, nothing sent, the token not shown', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl };
+    // `export FORGECTL_TOKEN=$(cat token.txt)` of a file saved with CRLF keeps the CR.
+    const crlf = await run(['api', '/user', '--jq', '.username'], { env: { ...env, FORGECTL_TOKEN: `${sandbox.adminToken}\r` } });
+    expect(crlf.code, crlf.stderr).toBe(0);
+    expect(crlf.stdout).toBe('root\n');
+    sandbox.clearRequests();
+    const inside = await run(['api', '/user'], { env: { ...env, FORGECTL_TOKEN: `${sandbox.adminToken.slice(0, 6)}\u0007${sandbox.adminToken.slice(6)}` } });
+    expect(inside.code).toBe(3);
+    expect(inside.stderr).toBe('error: FORGECTL_TOKEN holds a control character (U+0007) at position 7, which no token has; nothing was sent\nhint: set it again to the token alone, as the service showed it\n');
+    expect(sandbox.requests()).toEqual([]);
+    const profile = { current: 'p', profiles: { p: { url: 'https://x.example.com', token: 'glpat-ab\u00e9c' } } };
+    expect(() => resolveConnection({}, {}, profile)).toThrow('the token of profile "p" holds a character outside ASCII (U+00E9) at position 9');
+  });
+
+  it('in a CI job: an empty FORGECTL_TOKEN, or a token in another tool\'s variable, is said as such (exit 3), not "run auth login"', async () => {
+    const ci = { FORGECTL_CONFIG_DIR: tempDir(), CI: 'true', FORGECTL_URL: sandbox.rootUrl };
+    const empty = await run(['api', '/user'], { env: { ...ci, FORGECTL_TOKEN: '' } });
+    expect(empty.code).toBe(3);
+    expect(empty.stderr).toContain('hint: FORGECTL_TOKEN is set but empty: in a CI job, a protected variable reaches only protected branches and tags\n');
+    const other = await run(['api', '/user'], { env: { ...ci, GITLAB_TOKEN: sandbox.adminToken } });
+    expect(other.code).toBe(3);
+    expect(other.stderr).toContain('hint: GITLAB_TOKEN is set, but forgectl reads its token from FORGECTL_TOKEN: export FORGECTL_TOKEN="$GITLAB_TOKEN"\n');
+    expect(other.stderr).not.toContain(sandbox.adminToken);
+    const none = await run(['api', '/user'], { env: { FORGECTL_CONFIG_DIR: tempDir(), CI: 'true' } });
+    expect(none.stderr).toBe('error: no instance configured\nhint: set FORGECTL_URL and FORGECTL_TOKEN (a masked CI/CD variable)\n');
+    const badUrl = await run(['api', '/user'], { env: { ...ci, FORGECTL_URL: 'git.example.com', FORGECTL_TOKEN: 't' } });
+    expect(badUrl.code).toBe(3);
+    expect(badUrl.stderr).toContain('error: FORGECTL_URL: invalid URL: git.example.com\n');
+  });
+
   it('reports an unreadable config file as exit 3', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json'), '{ not json');
