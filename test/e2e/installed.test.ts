@@ -10,7 +10,7 @@ import { isBuiltin } from 'node:module';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv } from 'ajv';
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
@@ -684,6 +684,29 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(result.code).toBe(8);
     expect(JSON.parse(result.stdout)).toHaveLength(40);
     expect(result.stderr).toMatch(/^error: 500 Injected fault \(GET \/users → 500\)\n.*\noutput is incomplete: 40 records written\n$/);
+  });
+
+  live('a CI job configured only by its environment: no HOME, an unwritable working folder, a CRLF token, an empty one', async () => {
+    const ci = (extra: NodeJS.ProcessEnv) => ({ PATH: baseEnv().PATH, CI: 'true', FORGECTL_URL: sandbox!.url, ...extra });
+    const cwd = tempDir();
+    chmodSync(cwd, 0o555);
+    const [noHome, crlf, empty, other] = await Promise.all([
+      runProcess('forgectl', ['projects', 'list', '--limit', '1', '--jq', '.path_with_namespace'], { env: ci({ FORGECTL_TOKEN: sandbox!.token }), cwd }),
+      // `export FORGECTL_TOKEN=$(cat token.txt)` of a file saved with CRLF: the CR stays in the variable.
+      runProcess('forgectl', ['api', '/user', '--jq', '.username'], { env: ci({ HOME: '/nonexistent', FORGECTL_TOKEN: `${sandbox!.token}\r` }) }),
+      runProcess('forgectl', ['api', '/user'], { env: ci({ FORGECTL_TOKEN: '' }) }),
+      runProcess('forgectl', ['api', '/user'], { env: ci({ GITLAB_TOKEN: sandbox!.token }) }),
+    ]);
+    expect(noHome.code, noHome.stderr).toBe(0);
+    expect(noHome.stdout).toMatch(/^acme\/\S+\n$/);
+    expect(crlf.code, crlf.stderr).toBe(0);
+    expect(crlf.stdout).toBe('root\n');
+    expect(crlf.stderr).toBe('');
+    expect(empty.code).toBe(3);
+    expect(empty.stderr).toContain('hint: FORGECTL_TOKEN is set but empty');
+    expect(other.code).toBe(3);
+    expect(other.stderr).toContain('hint: GITLAB_TOKEN is set, but forgectl reads its token from FORGECTL_TOKEN');
+    expect(other.stderr).not.toContain(sandbox!.token);
   });
 
   live('usage errors exit 2, a missing configuration exits 3, local files and busy ports are named', async () => {
