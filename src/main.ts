@@ -9,7 +9,9 @@ import { configDir, recoveryDir } from './config/paths.js';
 import { Aborted, ApiError, CliError, DryRunComplete, ExitCode, UsageError } from './errors.js';
 import { isNetworkFailure } from './http/failures.js';
 import { escapeC1, oneLine } from './output/formats.js';
-import { forStderr, OutputClosed, OutputState } from './output/io.js';
+import { forStderr, noteStdoutError, OutputClosed, OutputState } from './output/io.js';
+import { plural } from './parse.js';
+import { WriteError } from './write.js';
 
 export type { CliDeps };
 
@@ -25,13 +27,14 @@ export async function main(argv: string[], deps: CliDeps): Promise<number> {
   if (deps.env[KEYRING_CALL_ENV] === '1') return (await import('./config/keyring-helper.js')).serveKeyringCall(argv, deps);
   const state = new OutputState();
   let interrupted = false;
-  const onStdoutError = () => void (state.stdoutClosed = true);
+  const onStdoutError = (error: unknown) => noteStdoutError(state, error);
   const onStderrError = () => undefined;
   deps.stdout.on('error', onStdoutError);
   deps.stderr.on('error', onStderrError);
   try {
     const run = (argv[0] === COMPLETE_COMMAND ? import('./cli/completion.js').then(({ runCompletion }) => runCompletion(commands, argv.slice(1), deps)) : import('./cli/program.js').then(({ runCli }) => runCli(commands, argv, deps, state, execute)))
-      .catch((error: unknown) => (interrupted ? ExitCode.ok : failed(error, state, wantsJson(argv), deps)));
+      .catch((error: unknown) => (interrupted ? ExitCode.ok : failed(error, state, wantsJson(argv), deps)))
+      .then((code) => stdoutFailed(code, state, wantsJson(argv), deps));
     if (!deps.interrupted) return await run;
     const outcome = await Promise.race([run.then((code) => ({ code })), deps.interrupted.then((signal) => ({ signal }))]);
     if ('code' in outcome) return outcome.code;
@@ -69,11 +72,29 @@ export async function execute(invocation: Invocation, deps: CliDeps): Promise<nu
 
 /** The exit code of a run that threw, with its error reported (and a cut-short list completed). */
 function failed(error: unknown, state: OutputState, json: boolean, deps: CliDeps): number {
+  // A write that failed is said once, after the run (stdoutFailed), instead of the OutputClosed it ended the run with.
+  if (state.stdoutFailure && error instanceof OutputClosed) return ExitCode.ok;
   // The reader went away (`| head -1`): a quiet end, unless the command changed things and then failed.
   if (error instanceof OutputClosed || (state.stdoutClosed && !state.changesInFlight.sent)) return ExitCode.ok;
   const code = reportError(error, json, deps);
   finishCutShort(state, deps);
   return code;
+}
+
+/**
+ * A run whose output could not be written (`> out.json` on a full disk) fails saying so, even when the command itself
+ * finished: a script must not take a truncated file for the data. What the command already reported stays its code.
+ */
+function stdoutFailed(code: number, state: OutputState, json: boolean, deps: CliDeps): number {
+  // A write that just failed has set `errored` already; its 'error' event comes on a later tick.
+  const errored = (deps.stdout as { errored?: unknown }).errored;
+  if (errored) noteStdoutError(state, errored);
+  if (!state.stdoutFailure) return code;
+  const full = ['ENOSPC', 'EDQUOT'].includes(state.stdoutFailure.code ?? '');
+  const written = state.records ? ` (${plural(state.records, 'record')} written)` : '';
+  const hint = `what stdout holds is incomplete${written}; ${full ? 'free some space and run the command again' : 'run the command again once it can be written'}`;
+  const failure = reportError(new WriteError('stdout', state.stdoutFailure, hint), json, deps);
+  return code === ExitCode.ok ? failure : code;
 }
 
 /** Completes what a cut-short list started on stdout (the `]` of a JSON array) and says on stderr what is missing. */

@@ -61,6 +61,8 @@ export class OutputState {
   /** The list was written to the end. */
   complete = false;
   stdoutClosed = false;
+  /** Why stdout could not be written (a full disk, an I/O error): the run fails saying so, whatever it did. */
+  stdoutFailure?: NodeJS.ErrnoException;
   /** What a command leaves undone when interrupted, for the one line on stderr (the sandbox stops serving). */
   interruptNote?: string;
   /**
@@ -83,6 +85,16 @@ export class OutputState {
     if (this.records === undefined || this.complete || this.records === 0) return undefined;
     return `output is incomplete: ${plural(this.records, 'record')} written`;
   }
+}
+
+/**
+ * An error of stdout: its reader went away (`| head -1`: EPIPE, a quiet end), or the bytes could not be written (a full
+ * disk under `> out.json`, an I/O error: a failure the run must not end with exit 0).
+ */
+export function noteStdoutError(state: OutputState, error: unknown): void {
+  state.stdoutClosed = true;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  if (code !== 'EPIPE' && code !== 'ECONNRESET' && !code.startsWith('ERR_STREAM')) state.stdoutFailure ??= error as NodeJS.ErrnoException;
 }
 
 /** The terminal: data to stdout, everything else to stderr; knows whether each end is a terminal. */

@@ -7,15 +7,21 @@ import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox({ users: 20 });
 
-/** stdout of a pipe: records what was written; `closeAfter` writes, it goes away as `head -1` does (EPIPE). */
+/**
+ * stdout of a pipe: records what was written; `closeAfter` writes, it goes away as `head -1` does (EPIPE), or fails
+ * with another error (`> out.json` on a full disk: ENOSPC).
+ */
 class Pipe extends Writable {
   text = '';
   writes = 0;
-  constructor(private readonly closeAfter = Infinity) {
+  constructor(
+    private readonly closeAfter = Infinity,
+    private readonly failure = 'EPIPE',
+  ) {
     super();
   }
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    if (this.writes++ >= this.closeAfter) return callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }));
+    if (this.writes++ >= this.closeAfter) return callback(Object.assign(new Error(`write ${this.failure}`), { code: this.failure, syscall: 'write' }));
     this.text += chunk.toString();
     callback();
   }
@@ -115,6 +121,14 @@ describe('output cut short', () => {
       expect(await run.code, argv.join(' ')).toBe(0);
       expect(run.stdout.text.split('\n').length).toBeGreaterThanOrEqual(2);
       expect(run.stderr.text).toBe('');
+    }
+  });
+
+  it('stdout that cannot be written (a full disk under > out.json) fails saying so, never exit 0 with a truncated file', async () => {
+    for (const [argv, after] of [[['users', 'list', '--all', '--per-page', '5', '-o', 'ndjson'], 1], [['api', '/user'], 0]] as const) {
+      const run = start([...argv], { stdout: new Pipe(after, 'ENOSPC') });
+      expect(await run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr.text).toMatch(/^error: cannot write stdout: no space left on the device\nhint: what stdout holds is incomplete( \(\d+ records? written\))?; free some space and run the command again\n/);
     }
   });
 

@@ -594,6 +594,14 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
+  live('stdout on a full disk (> /dev/full) is a failure that says so, for a list, a record and -o json', async () => {
+    for (const line of ['forgectl users list --all --per-page 20 > /dev/full', 'forgectl api /user > /dev/full', 'forgectl users list --all -o json > /dev/full']) {
+      const result = await shell(line);
+      expect(result.code, `${line}: ${result.stderr}`).toBe(2);
+      expect(result.stderr, line).toMatch(/^error: cannot write stdout: no space left on the device\nhint: what stdout holds is incomplete.*; free some space and run the command again\n/);
+    }
+  });
+
   live('a long list as NDJSON and JSON, some pages in chunks, over kept-alive connections: the same bytes with --verbose', async () => {
     await fault({ method: 'GET', path: '^/users$', query: '(^|&)page=(3|9|17)(&|$)', chunked: true, times: 12 });
     for (const format of ['ndjson', 'json']) {
