@@ -3,8 +3,8 @@ import { Api } from '../api/client.js';
 import type { PageOptions } from '../api/paginate.js';
 import type { Env } from '../config/paths.js';
 import { KeyringReads } from '../config/keyring.js';
-import { keyringAccountInUse, resolveConnection, selectedProfileName, type Connection } from '../config/resolve.js';
-import { readConfig, type ConfigData } from '../config/store.js';
+import { environmentAlone, keyringAccountInUse, resolveConnection, selectedProfileName, type Connection } from '../config/resolve.js';
+import { readConfig, UnreadableConfig, type ConfigData } from '../config/store.js';
 import { HttpClient } from '../http/client.js';
 import { RateGate } from '../http/rate-gate.js';
 import { oneLine, type Format } from '../output/formats.js';
@@ -83,6 +83,20 @@ export class RunContext implements Context {
   }
 
   /**
+   * The config a connection is resolved from. One this user cannot read is left aside, with a warning, when the
+   * environment alone configures the run: a CI job in a container run as another user than its HOME's owner.
+   */
+  private configForConnection(): ConfigData {
+    try {
+      return this.readConfig();
+    } catch (error) {
+      if (!(error instanceof UnreadableConfig) || !environmentAlone(this.globals, this.env)) throw error;
+      this.io.warn(`${error.message}; the environment configures this run, so it is left aside`);
+      return (this.config = { profiles: {} });
+    }
+  }
+
+  /**
    * Reads the token of the profile in use from the OS keyring, when it is kept there, before the command runs: a
    * keyring call runs in a helper process and is awaited here, so SIGINT and SIGTERM are acted on while it waits
    * (connection() is synchronous). Anything that keeps the connection from resolving is left for connection() to say.
@@ -100,7 +114,7 @@ export class RunContext implements Context {
 
   connection(): Connection {
     if (!this.resolved) {
-      this.resolved = resolveConnection(this.globals, this.env, this.readConfig(), this.keyringReads.read);
+      this.resolved = resolveConnection(this.globals, this.env, this.configForConnection(), this.keyringReads.read);
       if (this.resolved.insecure) this.io.warn('TLS certificate verification is disabled (insecure)');
       if (this.resolved.notice) this.io.warn(this.resolved.notice);
     }
@@ -196,7 +210,7 @@ export class RunContext implements Context {
   }
 
   private profileDefault(key: 'default_project' | 'default_group'): string | undefined {
-    const config = this.readConfig();
+    const config = this.configForConnection();
     const name = selectedProfileName(this.globals, this.env, config);
     return name ? config.profiles[name]?.[key] : undefined;
   }

@@ -160,6 +160,16 @@ export function instanceIdentity(url: string): string {
   return `${host}${port}${root.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * The environment alone says where to go and with which token (FORGECTL_TOKEN with --server or FORGECTL_URL, or a CI
+ * job's URL and job token), and no profile is named: the config file has nothing this run needs.
+ */
+export function environmentAlone(flags: ConnectionFlags, env: Env): boolean {
+  if (flags.profile !== undefined || env.FORGECTL_PROFILE) return false;
+  if (env.FORGECTL_TOKEN?.trim()) return Boolean(flags.server ?? env.FORGECTL_URL ?? env.CI_API_V4_URL ?? env.CI_SERVER_URL);
+  return Boolean(env.CI_JOB_TOKEN && (env.CI_API_V4_URL || env.CI_SERVER_URL) && !flags.server && !env.FORGECTL_URL);
+}
+
 /** Where requests go, without the token: the instance, the profile that is for it, and the transport settings. */
 export type Target = Omit<Connection, 'token' | 'tokenType' | 'tokenSource' | 'notice'>;
 

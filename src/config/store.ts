@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { fileProblem } from '../write.js';
 import { withLock } from './lock.js';
 import { configFile } from './paths.js';
 
@@ -52,6 +53,9 @@ export const SETTABLE_PROFILE_KEYS = Object.entries(PROFILE_KEYS).filter(([, kin
  * Reads config.json. Reading is plain fs (start-up matters for every command); writing goes through `conf`
  * (atomic, mode 0600) under a lock, in updateConfig().
  */
+/** The config file exists but this user cannot read it (a container run as another user than its HOME's owner). */
+export class UnreadableConfig extends ConfigError {}
+
 export function readConfig(dir: string): ConfigData {
   const file = configFile(dir);
   let text: string;
@@ -60,7 +64,7 @@ export function readConfig(dir: string): ConfigData {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { profiles: {} };
-    throw new ConfigError(`cannot read config ${file}: ${code ?? String(error)}`);
+    throw new UnreadableConfig(`cannot read config ${file}: ${fileProblem(error)}`, 'make it readable to this user, or set FORGECTL_CONFIG_DIR to a folder of its own');
   }
   let data: ConfigData;
   try {

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/config/resolve.js';
@@ -346,6 +346,24 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     const badUrl = await run(['api', '/user'], { env: { ...ci, FORGECTL_URL: 'git.example.com', FORGECTL_TOKEN: 't' } });
     expect(badUrl.code).toBe(3);
     expect(badUrl.stderr).toContain('error: FORGECTL_URL: invalid URL: git.example.com\n');
+  });
+
+  it('a config this user cannot read is left aside, with a warning, when the environment alone configures the run', async () => {
+    // A container run as another user than its HOME's owner reads EACCES; a folder in its place (EISDIR) is the same
+    // failure for a test run as root.
+    const dir = tempDir();
+    mkdirSync(join(dir, 'config.json'));
+    const ci = { FORGECTL_CONFIG_DIR: dir, FORGECTL_URL: sandbox.rootUrl };
+    const fromEnv = await run(['api', '/user', '--jq', '.username'], { env: { ...ci, FORGECTL_TOKEN: sandbox.adminToken } });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(fromEnv.stdout).toBe('root\n');
+    expect(fromEnv.stderr).toBe(`warning: cannot read config ${join(dir, 'config.json')}: it is a folder; the environment configures this run, so it is left aside\n`);
+    // Without a token in the environment, or with a profile named, the config is needed: exit 3 saying what to do.
+    for (const extra of [{}, { FORGECTL_TOKEN: sandbox.adminToken, FORGECTL_PROFILE: 'ci' }]) {
+      const needed = await run(['api', '/user'], { env: { ...ci, ...extra } });
+      expect(needed.code).toBe(3);
+      expect(needed.stderr).toContain(`error: cannot read config ${join(dir, 'config.json')}: it is a folder\nhint: make it readable to this user, or set FORGECTL_CONFIG_DIR to a folder of its own\n`);
+    }
   });
 
   it('reports an unreadable config file as exit 3', async () => {
