@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { fileProblem } from '../write.js';
 import type { Context } from './command.js';
 
 /**
@@ -46,7 +47,7 @@ export async function readSecret(ctx: Context, label: string, source: SecretSour
     try {
       value = readFileSync(source.file, 'utf8');
     } catch (error) {
-      throw new UsageError(`${label}: cannot read ${source.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new UsageError(`${label}: cannot read ${source.file}: ${fileProblem(error)}`);
     }
   } else {
     value = ctx.io.streams.stdin.isTTY ? await ctx.prompt.password(label) : await ctx.io.readStdin();

@@ -23,6 +23,17 @@ describe('local files and other bad input are usage errors (exit 2), with nothin
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('a write-only value from file:PATH that cannot be read says why in words', async () => {
+    sandbox.clearRequests();
+    const argv = ['hooks', 'create', '--project', 'acme/api', '--url', 'https://deploy.example.com/hook', '--events', 'push'];
+    const missing = await sandbox.run([...argv, '--header', 'X-Api-Key=file:/nonexistent/api.key']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('error: header X-Api-Key: cannot read /nonexistent/api.key: no such file\n');
+    const folder = await sandbox.run([...argv, '--header', `X-Api-Key=file:${tempDir()}`]);
+    expect(folder.stderr).toMatch(/: it is a folder\n$/);
+    expect(sandbox.requests()).toEqual([]);
+  });
+
   it('api -H with an invalid name or a value with a line break', async () => {
     sandbox.clearRequests();
     for (const header of ['X-Evil: a\r\nPRIVATE-TOKEN: x', 'Bad Name: x', 'X-Bell: \u0007']) {
