@@ -442,8 +442,14 @@ function saveCodeCache(fs, path, cache, compiled, flags) {
     if (!ownFolder(fs, cache)) return;
     for (const { script, cacheFile } of compiled) {
       const temporary = `${cacheFile}.${process.pid}.tmp`;
-      fs.writeFileSync(temporary, flags.forCodeCache(() => script.createCachedData()), { mode: 0o600 });
-      fs.renameSync(temporary, cacheFile);
+      try {
+        fs.writeFileSync(temporary, flags.forCodeCache(() => script.createCachedData()), { mode: 0o600 });
+        fs.renameSync(temporary, cacheFile);
+      } catch (error) {
+        // A full disk must not also collect a temporary file per run.
+        fs.rmSync(temporary, { force: true });
+        throw error;
+      }
     }
   } catch {
     // A cache that cannot be written is only slower start-up next time.

@@ -10,7 +10,7 @@ import { isBuiltin } from 'node:module';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv } from 'ajv';
-import { chmodSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifest } from '../../src/commands/manifest.js';
@@ -173,6 +173,19 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(written.size).toBeGreaterThan(3);
     expect(await forgectl(['api', '/user'], extra)).toMatchObject({ code: 0, stdout: first.stdout, stderr: first.stderr });
     expect(codeCacheFiles(cache)).toEqual(written); // accepted, not compiled again
+  });
+
+  live('a code cache file that cannot be written (a full disk) leaves no temporary file behind', async () => {
+    const cache = tempDir();
+    expect((await forgectl(['api', '/version'], { XDG_CACHE_HOME: cache })).code).toBe(0);
+    const [folder] = readdirSync(join(cache, 'forgectl', 'code-cache'));
+    const dir = join(cache, 'forgectl', 'code-cache', folder);
+    // core.js compiled again, and its cache file cannot be replaced: a folder stands where it goes.
+    rmSync(join(dir, 'core.js'));
+    mkdirSync(join(dir, 'core.js'));
+    const again = await forgectl(['api', '/version'], { XDG_CACHE_HOME: cache });
+    expect(again.code, again.stderr).toBe(0);
+    expect(readdirSync(dir).filter((file) => file.endsWith('.tmp'))).toEqual([]);
   });
 
   live('protects branches and keeps them as a desired-state file says, the default branch adopted', async () => {
