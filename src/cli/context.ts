@@ -10,7 +10,7 @@ import { RateGate } from '../http/rate-gate.js';
 import { oneLine, type Format } from '../output/formats.js';
 import type { Io, Streams } from '../output/io.js';
 import type { Commands, Context, GlobalOptions, Invocation, Prompter } from './command.js';
-import { Aborted, UsageError } from '../errors.js';
+import { Aborted, ApiError, UsageError } from '../errors.js';
 
 export interface ContextInit {
   io: Io;
@@ -110,6 +110,12 @@ export class RunContext implements Context {
     }
     const account = keyringAccountInUse(this.globals, this.env, config);
     if (account) await this.keyringReads.readAhead(account);
+  }
+
+  /** A 401 of a token from FORGECTL_TOKEN: logging in changes nothing there, the variable must change. */
+  tokenRefusal(error: unknown): unknown {
+    if (!(error instanceof ApiError) || error.status !== 401 || this.resolved?.tokenSource !== 'environment') return error;
+    return error.explained(error.message, 'the token in FORGECTL_TOKEN is refused (expired, revoked, or of another instance): set it to a valid token; forgectl auth login does not change it');
   }
 
   connection(): Connection {

@@ -425,7 +425,7 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
     if (status?.message) deps.stderr.write(`${forStderr(deps.stderr, status.message)}\n`);
     return status ? status.exitCode : ExitCode.ok;
   } catch (error) {
-    throw await explainRefusal(error, { path, description: def.description }, () => context.api);
+    throw await explainRefusal(context.tokenRefusal(error), { path, description: def.description }, () => context.api);
   } finally {
     await context.close();
   }

@@ -332,6 +332,17 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     expect(() => resolveConnection({}, {}, profile)).toThrow('the token of profile "p" holds a character outside ASCII (U+00E9) at position 9');
   });
 
+  it('a token from FORGECTL_TOKEN that the instance refuses (401) points at the variable, not at auth login', async () => {
+    const fromEnv = await run(['projects', 'list'], { env: { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: 'glpat-revokedorwrong00000' } });
+    expect(fromEnv.code).toBe(4);
+    expect(fromEnv.stderr).toBe('error: 401 Unauthorized (GET /projects → 401)\nhint: the token in FORGECTL_TOKEN is refused (expired, revoked, or of another instance): set it to a valid token; forgectl auth login does not change it\n');
+    // A profile's token: logging in again is the fix.
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'p', profiles: { p: { url: sandbox.rootUrl, token: 'glpat-revokedorwrong00000' } } }), { mode: 0o600 });
+    const fromProfile = await run(['projects', 'list'], { env: { FORGECTL_CONFIG_DIR: dir } });
+    expect(fromProfile.stderr).toContain('run: forgectl auth login');
+  });
+
   it('in a CI job: an empty FORGECTL_TOKEN, or a token in another tool\'s variable, is said as such (exit 3), not "run auth login"', async () => {
     const ci = { FORGECTL_CONFIG_DIR: tempDir(), CI: 'true', FORGECTL_URL: sandbox.rootUrl };
     const empty = await run(['api', '/user'], { env: { ...ci, FORGECTL_TOKEN: '' } });
