@@ -5,7 +5,7 @@ import { bool, errors, noContent, ok, type SandboxRequest } from '../../sandbox/
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { type Integration, integrationTable } from '../../sandbox/model.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Group and project integrations: every kind the service offers (values.ts), set up with PUT, read with
@@ -47,9 +47,7 @@ function find(req: SandboxRequest, owner: Owner, id: number): Integration | unde
 function setUp(req: SandboxRequest, owner: Owner): Integration {
   const id = ownerId(req, owner);
   kindOf(req, owner);
-  const integration = find(req, owner, id);
-  if (!integration) throw errors.notFound('Integration');
-  return integration;
+  return found(find(req, owner, id), 'Integration');
 }
 
 function urlProblem(value: string): boolean {

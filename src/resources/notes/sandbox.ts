@@ -13,7 +13,7 @@ import { seedDemoSnippet } from '../../sandbox/snippets.js';
 import { notePayload, noteEvent } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { addNote } from '../../sandbox/notes.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { findMergeRequest } from '../../sandbox/review.js';
 import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
@@ -69,16 +69,14 @@ function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
   const project = projectFor(req, Role.guest);
   const key = req.params[NOTEABLE_PARAM[type]];
   if (type === 'Issue') {
-    const issue = issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key);
-    if (!issue) throw errors.notFound('Issue');
+    const issue = found(issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key), 'Issue');
     return { project, type, id: issue.id, iid: issue.iid };
   }
   if (type === 'MergeRequest') {
     const mr = findMergeRequest(req, project);
     return { project, type, id: mr.id, iid: mr.iid };
   }
-  const snippet = snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key);
-  if (!snippet) throw errors.notFound('Snippet');
+  const snippet = found(snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key), 'Snippet');
   return { project, type, id: snippet.id, iid: null };
 }
 
@@ -92,9 +90,7 @@ function notesOf(req: SandboxRequest, ref: NoteableRef): Note[] {
 }
 
 function findNote(req: SandboxRequest, ref: NoteableRef): Note {
-  const note = notesOf(req, ref).find((n) => String(n.id) === req.params.note_id);
-  if (!note) throw errors.notFound('Note');
-  return note;
+  return found(notesOf(req, ref).find((n) => String(n.id) === req.params.note_id), 'Note');
 }
 
 /** The author may change a note; so may Maintainers (admin_note). */

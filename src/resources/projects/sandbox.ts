@@ -19,6 +19,7 @@ import { settleStorageMoves } from '../../sandbox/storage-moves.js';
 import { groups as declaredGroups } from '../groups/resource.js';
 import { projects as declared } from './resource.js';
 import { members as memberships } from '../members/resource.js';
+import { found } from '../../sandbox/records.js';
 
 /**
  * Projects: the lists (all visible, of a group with its subgroups, of a user) with the service's filters and offset
@@ -331,8 +332,7 @@ function shareProject(req: SandboxRequest) {
 
 function unshareProject(req: SandboxRequest) {
   const project = projectFor(req, Role.maintainer);
-  const link = project.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
-  if (!link) throw errors.notFound('Group Link');
+  const link = found(project.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id), 'Group Link');
   project.shared_with_groups = project.shared_with_groups!.filter((l) => l !== link);
   return noContent();
 }

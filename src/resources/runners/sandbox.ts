@@ -8,7 +8,7 @@ import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { groupById, groupChain, projectById } from '../../sandbox/hierarchy.js';
 import { projectBrief, runnerJobAnswer } from '../../sandbox/pipelines.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
 
@@ -40,8 +40,7 @@ function detailComputed(req: SandboxRequest, runner: Runner): Values {
 const detail = (req: SandboxRequest, runner: Runner): Values => presentRecord(declared, runner, detailComputed(req, runner));
 
 function findRunner(req: SandboxRequest): Runner {
-  const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id);
-  if (!runner) throw errors.notFound('Runner');
+  const runner = found(runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id), 'Runner');
   if (!manages(req.db, requireUser(req), runner)) throw errors.forbidden('No access granted');
   return runner;
 }
@@ -194,8 +193,7 @@ function tokenRoutes(api: Router): void {
 function assignmentRoutes(api: Router): void {
   api.route(declared.parents.project.routes.assign, (req) => {
     const project = projectFor(req, Role.maintainer);
-    const runner = runnerTable(req.db).find((r) => String(r.id) === String(required(req, 'runner_id')));
-    if (!runner) throw errors.notFound('Runner');
+    const runner = found(runnerTable(req.db).find((r) => String(r.id) === String(required(req, 'runner_id'))), 'Runner');
     if (runner.runner_type === 'group_type') throw errors.forbidden('Runner is a group runner');
     if (!requireUser(req).is_admin) {
       if (runner.locked) throw errors.forbidden('Runner is locked');
@@ -208,8 +206,7 @@ function assignmentRoutes(api: Router): void {
   });
   api.route(declared.parents.project.routes.unassign, (req) => {
     const project = projectFor(req, Role.maintainer);
-    const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id && r.project_ids.includes(project.id));
-    if (!runner) throw errors.notFound('Runner');
+    const runner = found(runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id && r.project_ids.includes(project.id)), 'Runner');
     if (!requireUser(req).is_admin && runner.locked) throw errors.forbidden('Runner is locked');
     if (runner.project_ids.length === 1) throw errors.forbidden('Only one project associated with the runner. Please remove the runner instead');
     runner.project_ids = runner.project_ids.filter((id) => id !== project.id);
