@@ -10,7 +10,7 @@ import {
 import type { SandboxModule } from '../../sandbox/module.js';
 import { protectDefaultBranch } from '../../sandbox/protection.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentGroup, presentProject } from '../../sandbox/present.js';
+import { FEATURE_SWITCHES, presentGroup, presentProject } from '../../sandbox/present.js';
 import { repositoryOf, seedCommit } from '../../sandbox/git/repository.js';
 import { addProject } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
@@ -108,12 +108,10 @@ function settingsFrom(req: SandboxRequest): Record<string, unknown> {
     // An empty value ("") leaves the setting as it is.
     if (settings[name] === undefined) delete settings[name];
   }
-  for (const feature of ['issues', 'merge_requests', 'wiki', 'snippets', 'container_registry']) {
-    const enabled = bool(req.input[`${feature}_enabled`]);
+  for (const [name, feature] of FEATURE_SWITCHES) {
+    const enabled = bool(req.input[name]);
     if (enabled !== undefined && req.input[`${feature}_access_level`] === undefined) settings[`${feature}_access_level`] = enabled ? 'enabled' : 'disabled';
   }
-  const jobs = bool(req.input.jobs_enabled);
-  if (jobs !== undefined && req.input.builds_access_level === undefined) settings.builds_access_level = jobs ? 'enabled' : 'disabled';
   if (req.input.emails_disabled !== undefined && req.input.emails_enabled === undefined) settings.emails_enabled = !bool(req.input.emails_disabled);
   if (settings.merge_method !== undefined && !['merge', 'rebase_merge', 'ff'].includes(String(settings.merge_method))) throw errors.invalid('merge_method');
   if (settings.squash_option !== undefined && !['never', 'always', 'default_on', 'default_off'].includes(String(settings.squash_option))) throw errors.invalid('squash_option');
