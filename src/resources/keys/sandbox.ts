@@ -10,7 +10,7 @@ import { deployKeysOf } from '../../sandbox/protection.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
 import { presentFullUser, userRecordRoutes } from '../../sandbox/users.js';
-import { found, presentRecord } from '../../sandbox/records.js';
+import { found, presentRecord, requireOneOf } from '../../sandbox/records.js';
 import { placed } from '../../api/resource.js';
 
 /** The instance's view of a key (with its owner), and a user's view of their own. */
@@ -152,7 +152,7 @@ function addDeployKey(req: SandboxRequest) {
 function updateDeployKey(req: SandboxRequest) {
   const { id } = maintainedProject(req);
   const key = projectKey(req, id);
-  if (req.input.title === undefined && req.input.can_push === undefined) throw errors.error(400, 'title, can_push are missing, at least one parameter must be provided');
+  requireOneOf(req, ['title', 'can_push']);
   if (req.input.title !== undefined) key.title = String(req.input.title);
   const link = key.deploy_keys_projects!.find((l) => l.project_id === id)!;
   const canPush = bool(req.input.can_push);

@@ -8,7 +8,7 @@ import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { groupById, groupChain, projectById } from '../../sandbox/hierarchy.js';
 import { projectBrief, runnerJobAnswer } from '../../sandbox/pipelines.js';
-import { found, presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, requireOneOf, type Values } from '../../sandbox/records.js';
 import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
 
@@ -219,7 +219,7 @@ function runnerRoutes(api: Router): void {
   api.route(own.get, (req) => ok(detail(req, findRunner(req))));
   api.route(own.update, (req) => {
     const runner = findRunner(req);
-    if (!UPDATABLE.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
+    requireOneOf(req, UPDATABLE);
     const next = { ...runner, tag_list: [...runner.tag_list] };
     applySettings(req, next);
     Object.assign(runner, next);
