@@ -1,7 +1,7 @@
 import { checkMembersVisible, findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, directMembers, fullName, groupById, groupChain, groupMembershipPaths, projectById, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
-import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches } from '../../sandbox/listing.js';
 import { groups, members, projects, tokens, users, type Group, type Member, type User } from '../../sandbox/model.js';
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
@@ -86,9 +86,7 @@ function findMember(list: Member[], raw: string): Member {
 
 /** The access_level a create or an update needs: one of the roles. */
 function accessLevel(req: SandboxRequest): number {
-  const value = req.input.access_level;
-  if (value === undefined || value === null || value === '') throw errors.missing('access_level');
-  const level = int(value, 'access_level')!;
+  const level = int(required(req, 'access_level'), 'access_level')!;
   if (!ACCESS_LEVELS.includes(level)) throw errors.invalid('access_level');
   return level;
 }

@@ -1,7 +1,7 @@
 import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projectVisible, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
-import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { matches, ordering, parameterize, pathProblem, renameDraft, sortRecords, timeParam, visibilityFrom } from '../../sandbox/listing.js';
 import {
   groups, members, NEW_PROJECT, projects, userNamespaceId, users, USER_NAMESPACE_BASE, VISIBILITIES,
@@ -314,10 +314,8 @@ function transferProject(req: SandboxRequest) {
 
 function shareProject(req: SandboxRequest) {
   const project = projectFor(req, Role.maintainer);
-  const groupId = int(req.input.group_id, 'group_id');
-  if (groupId === undefined) throw errors.missing('group_id');
-  const access = int(req.input.group_access, 'group_access');
-  if (access === undefined) throw errors.missing('group_access');
+  const groupId = int(required(req, 'group_id'), 'group_id')!;
+  const access = int(required(req, 'group_access'), 'group_access')!;
   if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
   const group = findGroup(req.db, String(groupId));
   if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');

@@ -2,7 +2,7 @@ import { emails } from '../emails/resource.js';
 import { users as declared } from './resource.js';
 import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { emailTable, users, type Email, type User } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { found, presentRecord, type Values } from '../../sandbox/records.js';
@@ -173,9 +173,7 @@ function moderationRoutes(api: Router): void {
 const presentEmail = (email: Email): Values => presentRecord(emails, email);
 
 function addEmail(req: SandboxRequest, user: User) {
-  const value = req.input.email;
-  if (value === undefined || value === null || value === '') throw errors.missing('email');
-  const email = String(value);
+  const email = String(required(req, 'email'));
   if (!EMAIL.test(email)) throw errors.validation({ email: ['is invalid'] });
   if (emailTaken(req.db, email)) throw errors.validation({ email: ['has already been taken'] });
   const record: Email = {
