@@ -190,7 +190,7 @@ function personalRoutes(api: Router): void {
   });
 
   api.route(routes.create, (req) => {
-    if (!requireUser(req).is_admin) throw errors.forbidden();
+    requireAdmin(req);
     const user = found(users(req.db).find((u) => String(u.id) === req.params.user), 'User');
     return created(withValue(createPersonalToken(req, user)));
   });

@@ -1,4 +1,4 @@
-import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projectVisible, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projectVisible, requireAdmin, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
@@ -240,7 +240,7 @@ function groupsOfProject(req: SandboxRequest) {
 
 /** Administrators create projects for other users, in their personal namespace by default. */
 function createForUser(req: SandboxRequest) {
-  if (!requireUser(req).is_admin) throw errors.forbidden();
+  requireAdmin(req);
   const owner = userFor(req);
   return createProject(req, owner, req.input.namespace_id ?? userNamespaceId(owner));
 }

@@ -1,5 +1,5 @@
 import { RUNNER_JOB_STATUSES, RUNNER_STATUSES, RUNNER_TYPES, runners as declared } from './resource.js';
-import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../../sandbox/auth.js';
+import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
 import { jobs, runnerJobs, runnerTable, type Job, type Project, type Runner } from '../../sandbox/model.js';
@@ -150,7 +150,7 @@ export const runnersModule: SandboxModule = {
 /** The lists: every runner of the instance (administrators), the runners you manage, a group's and a project's. */
 function listRoutes(api: Router): void {
   api.route(declared.parents.instance.routes.list, (req) => {
-    if (!requireUser(req).is_admin) throw errors.forbidden();
+    requireAdmin(req);
     return listed(req, runnerTable(req.db));
   });
   api.route(own.list, (req) => {
