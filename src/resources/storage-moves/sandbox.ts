@@ -69,9 +69,7 @@ const KINDS: KindConfig[] = [
   {
     kind: 'snippet',
     collection: 'snippet_repository_storage_moves',
-    find: (req) => {
-      return found(snippets(req.db).find((s) => String(s.id) === req.params.snippet_id), 'Snippet');
-    },
+    find: (req) => found(snippets(req.db).find((s) => String(s.id) === req.params.snippet_id), 'Snippet'),
     onStorage: (db, storage) => snippets(db).filter((s) => (s.repository_storage ?? 'default') === storage).map((s) => s.id),
     item: (req, id) => {
       const snippet = snippets(req.db).find((s) => s.id === id);
