@@ -86,12 +86,19 @@ describe('a write', () => {
       const result = await viaFront(['tokens', 'rotate', 'self', '--personal', '--no-save-to-profile', '--output-file', join(config, 'new.token'), '--yes'], { FORGECTL_CONFIG_DIR: config, FORGECTL_TOKEN: made.body.token });
       expect(result.code, result.stderr).toBe(8);
       expect(result.stdout + result.stderr).not.toContain('glpat-');
+      // The service acted and the token arrived: said so, with where it is, not that its value is lost.
+      expect(errorLines(result)).toEqual([expect.stringMatching(/^error: personal token in use was rotated, but its answer broke after the new token arrived: /)]);
+      expect(result.stderr).toMatch(/\nhint: the new token is in the recovery file \S+\.json \(mode 0600\), saved nowhere else yet: forgectl tokens recover \S+\.json saves it where asked\. Do not rotate again: the old token is revoked\n/);
       const files = existsSync(join(config, 'recovery')) ? readdirSync(join(config, 'recovery')) : [];
       const kept = files.map((file) => readFileSync(join(config, 'recovery', file), 'utf8')).join('\n').match(/glpat-[\w-]+/)?.[0];
       expect(kept, `recovery files: ${files.join(', ')}`).toBeDefined();
       expect(kept).not.toBe(made.body.token);
       expect((await sandbox.call('GET', '/user', undefined, kept)).status).toBe(200);
       expect((await sandbox.call('GET', '/user', undefined, made.body.token)).status).toBe(401);
+      // What the hint says to run saves it where the rotation was to.
+      const recovered = await viaFront(['tokens', 'recover', join(config, 'recovery', files[0])], { FORGECTL_CONFIG_DIR: config, FORGECTL_TOKEN: kept! });
+      expect(recovered.code, recovered.stderr).toBe(0);
+      expect(readFileSync(join(config, 'new.token'), 'utf8').trim()).toBe(kept);
     },
   );
 });
