@@ -46,3 +46,30 @@ describe.skipIf(!BUILT)('apply --failed-to interrupted by Ctrl-C', () => {
     expect((await sandbox.run(['plan', '-f', desired])).code).toBe(0);
   }, 60_000);
 });
+
+describe.skipIf(!BUILT)('plan --failed-to interrupted by Ctrl-C', () => {
+  it('writes what it did not compare and what could not be read (exit 130), to plan again with --projects-file', async () => {
+    const dir = tempDir();
+    const desired = join(dir, 'desired.yaml');
+    const left = join(dir, 'left.txt');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    push_rule: {max_file_size: 31}\n  acme/web:\n    push_rule: {max_file_size: 31}\n');
+    // acme/api's push rule may not be read; acme/web's answer is held back until the plan is interrupted.
+    sandbox.fault({ path: '^/projects/acme(%2F|/)api/push_rule$', status: 403, times: 1 });
+    sandbox.fault({ path: '^/projects/acme(%2F|/)web/push_rule$', answer_latency_ms: 60_000, times: 1 });
+    const child = spawn(process.execPath, [BIN, 'plan', '-f', desired, '--concurrency', '1', '--failed-to', left], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env() } as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await until(() => sandbox.faults.list().length === 0);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('done: 1 of 2 projects (project acme/api)\n  in flight: 1 (project acme/web)');
+    expect(stderr).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
+    expect(readFileSync(left, 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).sort()).toEqual(['acme/api', 'acme/web']);
+
+    sandbox.faults.clear();
+    const rerun = await sandbox.run(['plan', '-f', desired, '--projects-file', left, '-o', 'json']);
+    expect(rerun.code, rerun.stderr).toBe(9);
+    expect(new Set(rerun.json<{ changes: Array<{ path: string }> }>().changes.map((change) => change.path))).toEqual(new Set(['acme/api', 'acme/web']));
+  }, 60_000);
+});

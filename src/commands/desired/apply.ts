@@ -147,7 +147,7 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
 async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, text: string): Promise<Work> {
   const state = await readDesired(ctx, opts.file, text);
   const io = sectionIo(ctx, ctx.api, state.local, baseDirOf(opts.file));
-  const plan = await planShowingProgress(ctx, state, io, options);
+  const plan = await planShowingProgress(ctx, state, io, options, opts.failedTo);
   if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
   for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
   if (plan.changes.length) {
