@@ -2,6 +2,7 @@ import type { Api } from '../api/client.js';
 import { isAdminPath, NOT_ADMIN_HINT } from '../api/errors.js';
 import { isAdministrator } from '../api/lookups.js';
 import { ApiError } from '../errors.js';
+import { plural } from '../parse.js';
 
 /** What a command's help says it needs: its "Needs Premium and the Maintainer role." sentence, without "Needs". */
 export function helpNeeds(description: string | undefined): string | undefined {
@@ -31,4 +32,22 @@ export async function explainRefusal(error: unknown, command: { path: string; de
   if (!adminPath) return error.explained(error.message, needed);
   if (admin === false) return error.explained(error.message, NOT_ADMIN_HINT);
   return error.explained(error.message, `this is for administrators of the instance${tier ? ` and needs ${tier}` : ''}`);
+}
+
+/** What a command (or a change apply makes) needs, for the hint of its 403: its path and its help. */
+export interface Refused {
+  error: unknown;
+  command: { path: string; description?: string };
+}
+
+/**
+ * The hint of the 403s of a run over many items (a fleet command's projects, apply's changes), said once however
+ * many there are: "2 projects were refused (403 Forbidden): push-rule set needs Premium and the Maintainer role", the hint the
+ * command gives of one (explainRefusal, of the first). Undefined when none was refused.
+ */
+export async function refusalsHint(failures: Refused[], noun: string, api: () => Api): Promise<string | undefined> {
+  const refused = failures.filter(({ error }) => error instanceof ApiError && error.status === 403);
+  if (!refused.length) return undefined;
+  const explained = (await explainRefusal(refused[0].error, refused[0].command, api)) as ApiError;
+  return `hint: ${plural(refused.length, noun)} ${refused.length === 1 ? 'was' : 'were'} refused (403 Forbidden)${explained.hint ? `: ${explained.hint}` : ''}`;
 }
