@@ -52,7 +52,7 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
   };
   // 500 projects refused alike get the hint the command gives of one, once.
   const command = { path: commandPath, description: def.description };
-  const hint = (errors: unknown[]) => refusalsHint(errors.map((error) => ({ error, command })), 'project', () => ctx.api);
+  const hint = (errors: unknown[]) => refusalsHint(errors, 'project', () => command, () => ctx.api);
   return fleetResult({ projects, concurrency, runOne, stop: () => stop, columns: def.columns, failedTo: opts.failedTo, progress, started, refusalsHint: hint }, ctx.io, ctx.rateGate);
 }
 

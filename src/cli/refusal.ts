@@ -34,20 +34,22 @@ export async function explainRefusal(error: unknown, command: { path: string; de
   return error.explained(error.message, `this is for administrators of the instance${tier ? ` and needs ${tier}` : ''}`);
 }
 
-/** What a command (or a change apply makes) needs, for the hint of its 403: its path and its help. */
-export interface Refused {
-  error: unknown;
-  command: { path: string; description?: string };
+/** A command as its 403's hint reads it: its path and its help (whose "Needs …" sentence names the role and tier). */
+export interface RefusedCommand {
+  path: string;
+  description?: string;
 }
 
 /**
  * The hint of the 403s of a run over many items (a fleet command's projects, apply's changes), said once however
- * many there are: "2 projects were refused (403 Forbidden): push-rule set needs Premium and the Maintainer role", the hint the
- * command gives of one (explainRefusal, of the first). Undefined when none was refused.
+ * many there are: "2 projects were refused (403 Forbidden): push-rule set needs Premium and the Maintainer role",
+ * what the command of the first refused item (`commandOf` its index) says of one. Undefined when none was refused.
  */
-export async function refusalsHint(failures: Refused[], noun: string, api: () => Api): Promise<string | undefined> {
-  const refused = failures.filter(({ error }) => error instanceof ApiError && error.status === 403);
-  if (!refused.length) return undefined;
-  const explained = (await explainRefusal(refused[0].error, refused[0].command, api)) as ApiError;
-  return `hint: ${plural(refused.length, noun)} ${refused.length === 1 ? 'was' : 'were'} refused (403 Forbidden)${explained.hint ? `: ${explained.hint}` : ''}`;
+export async function refusalsHint(errors: unknown[], noun: string, commandOf: (index: number) => RefusedCommand | Promise<RefusedCommand>, api: () => Api): Promise<string | undefined> {
+  const refused = (error: unknown) => error instanceof ApiError && error.status === 403;
+  const count = errors.filter(refused).length;
+  if (!count) return undefined;
+  const first = errors.findIndex(refused);
+  const explained = (await explainRefusal(errors[first], await commandOf(first), api)) as ApiError;
+  return `hint: ${plural(count, noun)} ${count === 1 ? 'was' : 'were'} refused (403 Forbidden)${explained.hint ? `: ${explained.hint}` : ''}`;
 }
