@@ -3,11 +3,10 @@
  * the instance holds back its answer to the first change; what was left (that change, in flight, and those never
  * started) is written to FILE, and a run with --projects-file FILE finishes it.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, BUILT, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { BUILT, startBin, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -28,14 +27,11 @@ describe.skipIf(!BUILT)('apply --failed-to interrupted by Ctrl-C', () => {
     const left = join(dir, 'left.txt');
     writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    settings: {description: interrupted-api}\n  acme/web:\n    settings: {description: interrupted-web}\n');
     sandbox.fault({ method: 'PUT', path: '/projects/acme%2Fapi$', answer_latency_ms: 60_000, times: 1 });
-    const child = spawn(process.execPath, [BIN, 'apply', '-f', desired, '--yes', '--concurrency', '1', '--failed-to', left], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env() } as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, stderr, exited } = startBin(['apply', '-f', desired, '--yes', '--concurrency', '1', '--failed-to', left], sandbox.env());
     await until(() => description('acme/api') === 'interrupted-api');
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
+    expect(stderr()).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
     expect(readFileSync(left, 'utf8').split('\n').filter((line) => line && !line.startsWith('#'))).toEqual(['acme/api', 'acme/web']);
     expect(description('acme/web')).not.toBe('interrupted-web');
 
@@ -56,15 +52,12 @@ describe.skipIf(!BUILT)('plan --failed-to interrupted by Ctrl-C', () => {
     // acme/api's push rule may not be read; acme/web's answer is held back until the plan is interrupted.
     sandbox.fault({ path: '^/projects/acme(%2F|/)api/push_rule$', status: 403, times: 1 });
     sandbox.fault({ path: '^/projects/acme(%2F|/)web/push_rule$', answer_latency_ms: 60_000, times: 1 });
-    const child = spawn(process.execPath, [BIN, 'plan', '-f', desired, '--concurrency', '1', '--failed-to', left], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env() } as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, stderr, exited } = startBin(['plan', '-f', desired, '--concurrency', '1', '--failed-to', left], sandbox.env());
     await until(() => sandbox.faults.list().length === 0);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toContain('done: 1 of 2 projects (project acme/api)\n  in flight: 1 (project acme/web)');
-    expect(stderr).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
+    expect(stderr()).toContain('done: 1 of 2 projects (project acme/api)\n  in flight: 1 (project acme/web)');
+    expect(stderr()).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
     expect(readFileSync(left, 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).sort()).toEqual(['acme/api', 'acme/web']);
 
     sandbox.faults.clear();
