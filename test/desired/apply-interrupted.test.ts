@@ -3,7 +3,7 @@
  * the instance holds back its answer to the first change; what was left (that change, in flight, and those never
  * started) is written to FILE, and a run with --projects-file FILE finishes it.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILT, startBin, tempDir, useTestSandbox } from '../helpers/cli.js';
@@ -59,6 +59,17 @@ describe.skipIf(!BUILT)('plan --failed-to interrupted by Ctrl-C', () => {
     expect(stderr()).toContain('done: 1 of 2 projects (project acme/api)\n  in flight: 1 (project acme/web)');
     expect(stderr()).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
     expect(readFileSync(left, 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).sort()).toEqual(['acme/api', 'acme/web']);
+
+    sandbox.faults.clear();
+    // Interrupted before it knows the projects and groups, it has no list of what is left: the file is not written.
+    const early = join(dir, 'early.txt');
+    sandbox.fault({ path: '^/projects/acme(%2F|/)api$', answer_latency_ms: 60_000, times: 1 });
+    const before = startBin(['plan', '-f', desired, '--concurrency', '1', '--failed-to', early], sandbox.env());
+    await until(() => sandbox.faults.list().length === 0);
+    before.child.kill('SIGINT');
+    expect(await before.exited).toBe(130);
+    expect(before.stderr()).toBe(`interrupted by SIGINT: stopped part-way\n  nothing was compared yet, so ${early} was not written: run the same command again\n`);
+    expect(existsSync(early)).toBe(false);
 
     sandbox.faults.clear();
     const rerun = await sandbox.run(['plan', '-f', desired, '--projects-file', left, '-o', 'json']);

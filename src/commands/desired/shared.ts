@@ -102,7 +102,9 @@ export const baseDirOf = (file: string): string => (file === '-' ? process.cwd()
 export async function planShowingProgress(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions, failedTo: string | undefined): Promise<Plan> {
   const progress = new Progress<Owner>(ctx.io, { verb: 'planning', noun: 'project' }, ownerLabel);
   const failures: OwnerFailure[] = [];
-  ctx.io.state.interruptReport = reportOnInterrupt(failedTo, () => progress.report(), () => failedPaths([...failures.map((failure) => failure.owner), ...progress.left()]));
+  const report = reportOnInterrupt(failedTo, () => progress.report(), () => failedPaths([...failures.map((failure) => failure.owner), ...progress.left()]));
+  // Before the projects and groups are known there is no list of what is left: --failed-to is not written then.
+  ctx.io.state.interruptReport = () => (progress.begun || failedTo === undefined ? report() : [`  nothing was compared yet, so ${failedTo} was not written: run the same command again`]);
   try {
     return await makePlan(ctx, state, io, { ...options, progress, failures });
   } finally {
