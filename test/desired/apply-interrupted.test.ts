@@ -77,3 +77,28 @@ describe.skipIf(!BUILT)('plan --failed-to interrupted by Ctrl-C', () => {
     expect(new Set(rerun.json<{ changes: Array<{ path: string }> }>().changes.map((change) => change.path))).toEqual(new Set(['acme/api', 'acme/web']));
   }, 60_000);
 });
+
+describe('apply --failed-to interrupted at its question', () => {
+  it('lists every project and group with a change: nothing was applied yet', async () => {
+    const dir = tempDir();
+    const desired = join(dir, 'desired.yaml');
+    const left = join(dir, 'left.txt');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/api:\n    settings: {description: asked-api}\n  acme/web:\n    settings: {description: asked-web}\n');
+    let interrupt = (_signal: 'SIGINT') => undefined as void;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (interrupt = resolve));
+    const running = sandbox.run(['apply', '-f', desired, '--failed-to', left], { tty: true, interrupted });
+    // At the question: both projects planned, and no request for a while.
+    let seen = 0;
+    let quietSince = Date.now();
+    await until(() => {
+      const count = sandbox.requests().length;
+      if (count !== seen) [seen, quietSince] = [count, Date.now()];
+      return sandbox.requests().some((request) => request.path.includes('acme%2Fweb')) && Date.now() - quietSince > 500;
+    });
+    interrupt('SIGINT');
+    const result = await running;
+    expect(result.code, result.stderr).toBe(130);
+    expect(readFileSync(left, 'utf8').split('\n').filter((line) => line && !line.startsWith('#')).sort()).toEqual(['acme/api', 'acme/web']);
+    expect(description('acme/api')).not.toBe('asked-api');
+  });
+});

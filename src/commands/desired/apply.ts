@@ -57,6 +57,8 @@ export default defineCommand<Options>({
       if (work.nothing) ctx.io.note(work.nothing);
       return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
     }
+    // Interrupted before the first change (while checking, at the question), every change is left: --failed-to says so.
+    ctx.io.state.interruptReport = reportOnInterrupt(opts.failedTo, () => [], () => failedPaths([...failures.map((failure) => failure.owner), ...changes.map((change) => change.owner)]));
     // Every value the changes need is read and checked before the first write: a missing secret writes nothing.
     const problems = await checkBeforeWriting(io, changes, { prune: Boolean(opts.prune) });
     if (problems.length) {
