@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
-import { fileProblem } from '../write.js';
+import { fileProblem, WriteError } from '../write.js';
 import { withLock } from './lock.js';
 import { configFile } from './paths.js';
 
@@ -63,7 +63,8 @@ export function readConfig(dir: string): ConfigData {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { profiles: {} };
+    // Nothing there: no file, or a path through a file (where writing it says so).
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };
     throw new UnreadableConfig(`cannot read config ${file}: ${fileProblem(error)}`, 'make it readable to this user, or set FORGECTL_CONFIG_DIR to a folder of its own');
   }
   let data: ConfigData;
@@ -110,8 +111,12 @@ async function loadConf(): Promise<typeof import('conf').default> {
 
 /** Read-modify-write of config.json under a lock: atomic rename, mode 0600, folder 0700. */
 export async function updateConfig<T>(dir: string, mutate: (data: ConfigData) => T): Promise<T> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (error) {
+    throw new WriteError(dir, error, 'set FORGECTL_CONFIG_DIR to a folder this user can write (a read-only or foreign HOME)');
+  }
   return withLock(join(dir, 'config.lock'), 10_000, async () => {
     const current = readConfig(dir);
     const result = mutate(current);

@@ -377,6 +377,15 @@ describe('resolution order: flags → environment → profile → CI job', () =>
     }
   });
 
+  it('auth login where the config folder cannot be made says so, and where to point FORGECTL_CONFIG_DIR instead', async () => {
+    const file = join(tempDir(), 'a-file');
+    writeFileSync(file, '');
+    const dir = join(file, 'forgectl');
+    const login = await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env: { FORGECTL_CONFIG_DIR: dir }, input: sandbox.adminToken });
+    expect(login.code).toBe(2);
+    expect(login.stderr).toBe(`error: cannot write ${dir}: a part of the path is not a folder\nhint: set FORGECTL_CONFIG_DIR to a folder this user can write (a read-only or foreign HOME)\n`);
+  });
+
   it('reports an unreadable config file as exit 3', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json'), '{ not json');
