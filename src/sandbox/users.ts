@@ -35,11 +35,6 @@ export function isBillable(user: User): boolean {
   return user.state === 'active' && userType(user) === 'human';
 }
 
-/** The basic user view (UserBasic), for a request. */
-export function basicUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  return presentUserBasic(user, req.rootUrl);
-}
-
 /** What another user sees of a user: the basic fields and the public profile. */
 const PUBLIC_USER = { fields: { ...USER_FIELDS, ...USER_PROFILE_FIELDS } };
 /** The whole record on the free edition, which goes without the Premium fields. */
@@ -75,7 +70,7 @@ function derivedUserFields(user: User, req: SandboxRequest): Values {
     current_sign_in_ip: null, last_sign_in_ip: null, plan: null, shared_runners_minutes_limit: null, extra_shared_runners_minutes_limit: null,
     identities: identities(user).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id ?? null })),
     namespace_id: userNamespaceId(user),
-    created_by: creator ? basicUser(creator, req) : null,
+    created_by: creator ? presentUserBasic(creator, req.rootUrl) : null,
     confirmed_at: user.created_at,
     sign_in_count: 0,
     theme_id: user.theme_id ?? 1,
