@@ -30,20 +30,16 @@ export function withValue(token: AccessToken): Record<string, unknown> {
   return { ...presentToken(token), token: token.token };
 }
 
-function today(req: SandboxRequest, plusDays = 0): string {
-  return isoDate(req.now(), plusDays);
-}
-
 /** expires_at of a create or rotate request: a real date, today or later, at most a year ahead. */
 export function expiryFrom(req: SandboxRequest, defaultDays: number): string {
   const value = req.input.expires_at;
-  if (value === undefined || value === null || value === '') return today(req, defaultDays);
+  if (value === undefined || value === null || value === '') return isoDate(req.now(), defaultDays);
   const text = String(value);
   const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
   if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw errors.invalid('expires_at');
   // A token may expire today (it stays valid through its expiry day); only past dates are refused.
-  if (text < today(req)) throw errors.validation({ expires_at: ['must be today or later'] });
-  const max = today(req, MAX_LIFETIME_DAYS);
+  if (text < isoDate(req.now())) throw errors.validation({ expires_at: ['must be today or later'] });
+  const max = isoDate(req.now(), MAX_LIFETIME_DAYS);
   if (text > max) throw errors.validation({ expires_at: [`must be before ${max}`] });
   return text;
 }
