@@ -36,17 +36,10 @@ export function projectPayload(env: HookEnv, project: Project): Record<string, u
   };
 }
 
+/** The `repository` of a payload: these of its project's fields. */
 function repositoryPayload(env: HookEnv, project: Project): Record<string, unknown> {
-  const full = projectPayload(env, project);
-  return {
-    name: project.name,
-    url: full.url,
-    description: project.description,
-    homepage: full.homepage,
-    git_http_url: full.git_http_url,
-    git_ssh_url: full.git_ssh_url,
-    visibility_level: full.visibility_level,
-  };
+  const { name, url, description, homepage, git_http_url, git_ssh_url, visibility_level } = projectPayload(env, project);
+  return { name, url, description, homepage, git_http_url, git_ssh_url, visibility_level };
 }
 
 const avatar = (env: HookEnv, user: User): string => `${env.rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`;
