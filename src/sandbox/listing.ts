@@ -47,12 +47,12 @@ export function intList(value: unknown, name: string): number[] | undefined {
   });
 }
 
-/** A date-time parameter, 400 when it is not one. */
-export function timeParam(req: SandboxRequest, name: string): number | undefined {
+/** A date-time parameter, 400 when it is not one (`invalid`: "x does not have a valid value", as Grape words it). */
+export function timeParam(req: SandboxRequest, name: string, invalid = errors.invalid): number | undefined {
   const value = req.query[name];
   if (value === undefined || value === '') return undefined;
   const time = Date.parse(String(value));
-  if (Number.isNaN(time)) throw errors.invalid(name);
+  if (Number.isNaN(time)) throw invalid(name);
   return time;
 }
 
