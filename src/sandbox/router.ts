@@ -108,7 +108,8 @@ function matchSegments(route: Route, parts: string[]): Record<string, string> | 
   return Object.fromEntries(route.names.map((name, i) => [name, values[i]]));
 }
 
-function safeDecode(value: string): string {
+/** A percent-encoded text decoded, or as it is when it is no valid encoding (`%zz`). */
+export function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
