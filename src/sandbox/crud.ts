@@ -2,11 +2,11 @@ import type { Field } from '../api/fields.js';
 import { creatableFields, placed, updatableFields, type MultiParentDef, type ResourceDef } from '../api/resource.js';
 import { Role } from './auth.js';
 import { defineTable, type Db } from './db.js';
-import { created, errors, noContent, ok, required, type SandboxRequest } from './http.js';
+import { created, noContent, ok, required, type SandboxRequest } from './http.js';
 import { collectionTableName } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
 import { paginate, type PaginateOptions } from './pagination.js';
-import { coerce, parentKey, parentOf, presentRecord, titleCase, valueOf, type Parent, type Stored, type Values } from './records.js';
+import { coerce, found, parentKey, parentOf, presentRecord, titleCase, valueOf, type Parent, type Stored, type Values } from './records.js';
 import type { Router } from './router.js';
 
 export type { Parent, Stored } from './records.js';
@@ -189,9 +189,7 @@ function visible<T extends Stored>(c: Collection<T>, req: SandboxRequest, where:
 /** The record the route's id parameter names, else "404 <Noun> Not Found". */
 function find<T extends Stored>(c: Collection<T>, req: SandboxRequest, where: Where): T {
   const matches = visible(c, req, where).filter((r) => String(valueOf(r, c.resource.id.field)) === req.params[c.resource.id.param]);
-  const record = c.hooks.choose ? c.hooks.choose(matches, req, where) : matches[0];
-  if (!record) throw errors.notFound(c.notFound);
-  return record;
+  return found(c.hooks.choose ? c.hooks.choose(matches, req, where) : matches[0], c.notFound);
 }
 
 function present<T extends Stored>(c: Collection<T>, record: T, req: SandboxRequest, where: Where, declared: Pick<ResourceDef, 'fields' | 'without'> = where.placement): Values {

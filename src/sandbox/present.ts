@@ -93,6 +93,12 @@ const MAINTAINER_SETTINGS = [
   'group_runners_enabled', 'auto_cancel_pending_pipelines', 'build_timeout', 'auto_devops_enabled', 'import_url', 'import_type', 'build_git_strategy',
 ];
 
+/** The old switches of a project's features (on unless its access level is disabled): the switch, the feature. */
+export const FEATURE_SWITCHES = [
+  ['issues_enabled', 'issues'], ['merge_requests_enabled', 'merge_requests'], ['wiki_enabled', 'wiki'], ['jobs_enabled', 'builds'],
+  ['snippets_enabled', 'snippets'], ['container_registry_enabled', 'container_registry'],
+] as const;
+
 /**
  * A project as the service presents it (src/resources/projects/resource.ts), with what the service derives: its
  * URLs, namespace and owner, the features' switches from their access levels, counts (stars and forks: zero here).
@@ -135,12 +141,7 @@ function projectDetails(req: SandboxRequest, project: Project, view: ProjectView
     empty_repo: !repository || Object.keys(repository.branches).length === 0,
     owner: owner ? presentUserBasic(owner, rootUrl) : undefined,
     repository_object_format: 'sha1',
-    issues_enabled: enabled('issues'),
-    merge_requests_enabled: enabled('merge_requests'),
-    wiki_enabled: enabled('wiki'),
-    jobs_enabled: enabled('builds'),
-    snippets_enabled: enabled('snippets'),
-    container_registry_enabled: enabled('container_registry'),
+    ...Object.fromEntries(FEATURE_SWITCHES.map(([name, feature]) => [name, enabled(feature)])),
     can_create_merge_request_in: role >= Role.developer,
     emails_disabled: !project.emails_enabled,
     import_status: 'none',

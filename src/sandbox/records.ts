@@ -24,6 +24,17 @@ export type Values = Record<string, unknown>;
 /** A stored record's value of a field. */
 export const valueOf = (record: Stored, name: string): unknown => (record as Values)[name];
 
+/** What a lookup found, else "404 <noun> Not Found" ("404 Not found" without a noun). */
+export function found<T>(value: T | undefined | null, noun?: string): T {
+  if (!value) throw errors.notFound(noun);
+  return value;
+}
+
+/** Grape's at_least_one_of: 400 "a, b are missing, at least one parameter must be provided" when none is given. */
+export function requireOneOf(req: SandboxRequest, names: readonly string[]): void {
+  if (!names.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${names.join(', ')} are missing, at least one parameter must be provided`);
+}
+
 /** "404 Freeze Period Not Found": a noun in title case. */
 export const titleCase = (noun: string): string => noun.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 

@@ -4,7 +4,7 @@ import { defineTable, type Db } from './db.js';
 import { created, errors, HttpError, noContent, ok, type SandboxRequest, type SandboxResponse } from './http.js';
 import { singletonTableName } from './model.js';
 import type { SandboxModule, SeedContext } from './module.js';
-import { coerce, parentKey, parentOf, presentRecord, titleCase, valueOf, type Stored, type Values } from './records.js';
+import { coerce, parentKey, parentOf, presentRecord, requireOneOf, titleCase, valueOf, type Stored, type Values } from './records.js';
 import type { Router } from './router.js';
 
 export interface SingletonHooks<T extends Stored> {
@@ -100,9 +100,7 @@ const show = <T extends Stored>(s: Single<T>, record: T, req: SandboxRequest): R
 /** Applies the settable fields given (at least one: 400 without), coerced to their types, then the model's checks. */
 function apply<T extends Stored>(s: Single<T>, req: SandboxRequest, record: T, previous?: T): void {
   const { settable } = s;
-  if (!settable.some(([name]) => req.input[name] !== undefined)) {
-    throw errors.error(400, `${settable.map(([name]) => name).join(', ')} are missing, at least one parameter must be provided`);
-  }
+  requireOneOf(req, settable.map(([name]) => name));
   for (const [name, field] of settable) {
     if (req.input[name] === null) (record as Values)[name] = null;
     else {

@@ -12,6 +12,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { presentRunnerBrief, removeRunner } from '../../sandbox/runners.js';
 import { accessTokens } from './resource.js';
 import { groupById, projectById } from '../../sandbox/hierarchy.js';
+import { found } from '../../sandbox/records.js';
 
 /**
  * Group, project and personal access tokens (spec document 1 "Group access tokens", "States and transitions";
@@ -44,9 +45,7 @@ function findTokenOf(db: Db, resource: Resource, id: number): AccessToken | unde
 
 /** The resource's token the route names: 404 otherwise. */
 function tokenOf(req: SandboxRequest, resource: Resource): AccessToken {
-  const token = findTokenOf(req.db, resource, int(req.params.token_id, 'token_id')!);
-  if (!token) throw errors.notFound('Token');
-  return token;
+  return found(findTokenOf(req.db, resource, int(req.params.token_id, 'token_id')!), 'Token');
 }
 
 /** A bot user for a new group or project token, a member of the resource at the token's access level. */
@@ -191,9 +190,8 @@ function personalRoutes(api: Router): void {
   });
 
   api.route(routes.create, (req) => {
-    if (!requireUser(req).is_admin) throw errors.forbidden();
-    const user = users(req.db).find((u) => String(u.id) === req.params.user);
-    if (!user) throw errors.notFound('User');
+    requireAdmin(req);
+    const user = found(users(req.db).find((u) => String(u.id) === req.params.user), 'User');
     return created(withValue(createPersonalToken(req, user)));
   });
 }

@@ -2,7 +2,7 @@ import { projectFor, requireTier, Role } from '../../sandbox/auth.js';
 import { created, errors, ok, type SandboxRequest } from '../../sandbox/http.js';
 import type { ApprovalSettings } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { coerce, presentRecord, type Values } from '../../sandbox/records.js';
+import { coerce, presentRecord, requireOneOf, type Values } from '../../sandbox/records.js';
 import { approvalSettings } from '../../sandbox/review.js';
 import { approvalSettings as declared } from './resource.js';
 
@@ -21,7 +21,7 @@ const shown = (settings: ApprovalSettings): Values =>
 
 /** The settings a request gives (the later of the two names of one setting wins), checked as the service checks them. */
 function changesOf(req: SandboxRequest, settings: ApprovalSettings): Values {
-  if (INPUTS.every(([name]) => req.input[name] === undefined)) throw errors.error(400, `${INPUTS.map(([name]) => name).join(', ')} are missing, at least one parameter must be provided`);
+  requireOneOf(req, INPUTS.map(([name]) => name));
   const changes: Values = {};
   for (const [name, field] of INPUTS) {
     const value = coerce(name, field, req.input[name]);

@@ -14,7 +14,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { commitOf, readableProject } from '../../sandbox/repository-access.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { commitComments as commitCommentDeclaration, commitStatuses as commitStatusDeclaration, COMMIT_STATUS_STATES, commits as declared } from './resource.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 
 /** The commits a ref_name selects: a branch, tag or sha, or a range `a..b` (in b, not in a) or `a...b`. */
 function selectCommits(req: SandboxRequest, project: Project): Commit[] {
@@ -55,9 +55,7 @@ function touches(req: SandboxRequest, commit: Commit, path: string): boolean {
 }
 
 function commitParam(req: SandboxRequest, project: Project): Commit {
-  const commit = resolveRevision(req.db, project, req.params.sha);
-  if (!commit) throw errors.notFound('Commit');
-  return commit;
+  return found(resolveRevision(req.db, project, req.params.sha), 'Commit');
 }
 
 /** The commit the route names, in a project whose code the caller may read. */
@@ -240,8 +238,7 @@ function sequenceOf(req: SandboxRequest) {
 
 function signatureOf(req: SandboxRequest) {
   const { project, commit } = readCommit(req);
-  const signature = commitSignatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id);
-  if (!signature) throw errors.notFound('Signature');
+  const signature = found(commitSignatures(req.db).find((s) => s.project_id === project.id && s.sha === commit.id), 'Signature');
   return ok(signature.record);
 }
 

@@ -1,5 +1,5 @@
-import { requireUser } from '../../sandbox/auth.js';
-import { errors, ok } from '../../sandbox/http.js';
+import { requireAdmin } from '../../sandbox/auth.js';
+import { ok } from '../../sandbox/http.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { experiments as declared, type Experiment } from './resource.js';
 
@@ -33,7 +33,7 @@ const EXPERIMENTS: Experiment[] = [
 export const experiments: SandboxModule = {
   routes(api) {
     api.route(declared.routes.list, (req) => {
-      if (!requireUser(req).is_admin) throw errors.forbidden();
+      requireAdmin(req);
       return ok(structuredClone(EXPERIMENTS));
     });
   },

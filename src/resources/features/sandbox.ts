@@ -2,7 +2,7 @@ import { findGroup, findProject, requireAdmin } from '../../sandbox/auth.js';
 import { bool, created, errors, noContent, ok, required, SANDBOX_VERSION, type SandboxRequest } from '../../sandbox/http.js';
 import { users, type FeatureFlag, featureTable } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { features } from './resource.js';
 import { metadata } from '../metadata/resource.js';
 
@@ -34,8 +34,7 @@ function setFeature(req: SandboxRequest, flag: FeatureFlag): void {
   const value = String(required(req, 'value'));
   const actors: string[] = [];
   for (const name of String(req.input.user ?? '').split(',').filter(Boolean)) {
-    const user = users(req.db).find((u) => u.username === name.trim());
-    if (!user) throw errors.notFound('User');
+    const user = found(users(req.db).find((u) => u.username === name.trim()), 'User');
     actors.push(`User:${user.id}`);
   }
   for (const path of String(req.input.group ?? '').split(',').filter(Boolean)) actors.push(`Group:${findGroup(req.db, path.trim()).id}`);

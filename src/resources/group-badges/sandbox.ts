@@ -2,7 +2,7 @@ import { groupBadges as resource } from './resource.js';
 import { groupFor, Role } from '../../sandbox/auth.js';
 import { crudModule } from '../../sandbox/crud.js';
 import { renderBadge, validateBadgeUrls } from '../../sandbox/badges.js';
-import { badgeTable, type StoredBadge } from '../../sandbox/model.js';
+import type { StoredBadge } from '../../sandbox/model.js';
 
 /**
  * Group badges: a group's own badges, in the table of project badges (records with a group_id), so its projects show
@@ -11,7 +11,6 @@ import { badgeTable, type StoredBadge } from '../../sandbox/model.js';
 export const groupBadges = crudModule<StoredBadge>(resource, {
   table: 'badges',
   notFound: 'Badge',
-  visible: (db, group) => badgeTable(db).filter((b) => b.group_id === group.id),
   validate: (badge) => validateBadgeUrls({ link_url: badge.link_url, image_url: badge.image_url }),
   computed: (badge) => ({ rendered_link_url: badge.link_url, rendered_image_url: badge.image_url, kind: 'group' }),
   routes(api) {

@@ -12,6 +12,7 @@ import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
 import { deleteGroupNow, deleteOrMark, unmarkDeletion } from '../../sandbox/deletion.js';
 import { groups as declared } from './resource.js';
 import { members as memberships } from '../members/resource.js';
+import { found } from '../../sandbox/records.js';
 
 /**
  * Groups and subgroups: list (with search, skip_groups, ownership and access filters), get, create (subgroups with
@@ -223,8 +224,7 @@ function shareGroup(req: SandboxRequest) {
 
 function unshareGroup(req: SandboxRequest) {
   const group = groupFor(req, Role.owner);
-  const link = group.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
-  if (!link) throw errors.notFound('Group Link');
+  const link = found(group.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id), 'Group Link');
   group.shared_with_groups = group.shared_with_groups!.filter((l) => l !== link);
   return noContent();
 }

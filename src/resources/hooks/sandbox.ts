@@ -5,7 +5,7 @@ import type { Db } from '../../sandbox/db.js';
 import { created, errors, HttpError, noContent, required, type SandboxRequest } from '../../sandbox/http.js';
 import { hookLogs, issues, mergeRequests, notesTable, repositories, users, type Commit, type Project, type StoredHook, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentRecord } from '../../sandbox/records.js';
+import { found, presentRecord } from '../../sandbox/records.js';
 import { findCommit, parentsOf, ZERO_SHA } from '../../sandbox/git/repository.js';
 import { issuePayload, mergeRequestPayload, notePayload, pushPayload } from '../../sandbox/webhook-payloads.js';
 import { alertStatus, EVENT_HISTORY_MS, executeHook, fireProjectHooks, type HookEnv } from '../../sandbox/webhooks.js';
@@ -125,8 +125,7 @@ export const hooksModule: Crud<StoredHook> = crudModule<StoredHook>(resource, {
     api.route(resource.routes.resend, async (req) => {
       const { hook } = hookOf(req);
       checkRateLimit(req, `resend:${hook.id}:${req.user!.id}`);
-      const log = hookLogs(req.db).find((l) => l.hook_id === hook.id && String(l.id) === req.params.hook_event_id);
-      if (!log) throw errors.notFound();
+      const log = found(hookLogs(req.db).find((l) => l.hook_id === hook.id && String(l.id) === req.params.hook_event_id));
       if (log.url !== hook.url) throw errors.message(422, 'The hook URL has changed, and this log entry cannot be retried');
       // The service resends the payload as it recorded it (email addresses redacted), with the same Idempotency-Key.
       const result = await executeHook(req, hook, log.event, log.request_data, { idempotencyKey: log.idempotency_key });
@@ -146,9 +145,8 @@ export const hooksModule: Crud<StoredHook> = crudModule<StoredHook>(resource, {
       });
       api.route(remove, (req) => {
         const { hook } = hookOf(req);
-        const found = hook[list].find((v) => v.key === req.params.key);
-        if (!found) throw errors.notFound(list === 'url_variables' ? 'URL variable' : 'Custom header');
-        hook[list] = hook[list].filter((v) => v !== found);
+        const entry = found(hook[list].find((v) => v.key === req.params.key), list === 'url_variables' ? 'URL variable' : 'Custom header');
+        hook[list] = hook[list].filter((v) => v !== entry);
         return noContent();
       });
     }

@@ -1,11 +1,11 @@
-import { findGroup, groupFor, projectFor, Role } from '../../sandbox/auth.js';
+import { findGroup, Role } from '../../sandbox/auth.js';
 import { integrations as declared } from './resource.js';
 import { BOOLEAN_PROPERTIES, INTEGRATION_EVENT_FLAGS, INTEGRATION_KINDS, type IntegrationKind } from './values.js';
 import { bool, errors, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import type { Router } from '../../sandbox/router.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { type Integration, integrationTable } from '../../sandbox/model.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, parentOf, presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Group and project integrations: every kind the service offers (values.ts), set up with PUT, read with
@@ -35,9 +35,7 @@ function kindOf(req: SandboxRequest, owner: Owner): IntegrationKind {
 }
 
 /** The group or project of the route for a caller with at least the Maintainer role. */
-function ownerId(req: SandboxRequest, owner: Owner): number {
-  return owner === 'group' ? groupFor(req, Role.maintainer).id : projectFor(req, Role.maintainer).id;
-}
+const ownerId = (req: SandboxRequest, owner: Owner): number => parentOf({ parent: owner }, req, Role.maintainer).id;
 
 function find(req: SandboxRequest, owner: Owner, id: number): Integration | undefined {
   return integrationTable(req.db).find((i) => i.owner === owner && i.owner_id === id && i.slug === req.params.slug);
@@ -47,9 +45,7 @@ function find(req: SandboxRequest, owner: Owner, id: number): Integration | unde
 function setUp(req: SandboxRequest, owner: Owner): Integration {
   const id = ownerId(req, owner);
   kindOf(req, owner);
-  const integration = find(req, owner, id);
-  if (!integration) throw errors.notFound('Integration');
-  return integration;
+  return found(find(req, owner, id), 'Integration');
 }
 
 function urlProblem(value: string): boolean {

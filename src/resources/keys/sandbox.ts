@@ -10,7 +10,7 @@ import { deployKeysOf } from '../../sandbox/protection.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import type { Router } from '../../sandbox/router.js';
 import { presentFullUser, userRecordRoutes } from '../../sandbox/users.js';
-import { presentRecord } from '../../sandbox/records.js';
+import { found, presentRecord, requireOneOf } from '../../sandbox/records.js';
 import { placed } from '../../api/resource.js';
 
 /** The instance's view of a key (with its owner), and a user's view of their own. */
@@ -127,9 +127,7 @@ const maintainedProject = (req: SandboxRequest) => projectFor(req, Role.maintain
 
 /** The project's deploy key the route names, else 404. */
 function projectKey(req: SandboxRequest, projectId: number): SshKey {
-  const key = deployKeysOf(req.db, projectId).find((k) => String(k.id) === req.params.key_id);
-  if (!key) throw errors.notFound('Deploy Key');
-  return key;
+  return found(deployKeysOf(req.db, projectId).find((k) => String(k.id) === req.params.key_id), 'Deploy Key');
 }
 
 /** A new deploy key of the project, or the project enabling a deploy key that exists already (the same key). */
@@ -154,7 +152,7 @@ function addDeployKey(req: SandboxRequest) {
 function updateDeployKey(req: SandboxRequest) {
   const { id } = maintainedProject(req);
   const key = projectKey(req, id);
-  if (req.input.title === undefined && req.input.can_push === undefined) throw errors.error(400, 'title, can_push are missing, at least one parameter must be provided');
+  requireOneOf(req, ['title', 'can_push']);
   if (req.input.title !== undefined) key.title = String(req.input.title);
   const link = key.deploy_keys_projects!.find((l) => l.project_id === id)!;
   const canPush = bool(req.input.can_push);
@@ -180,8 +178,7 @@ function deployKeyRoutes(api: Router): void {
   api.route(deployKeys.routes.update, updateDeployKey);
   api.route(deployKeys.routes.enable, (req) => {
     const { id } = maintainedProject(req);
-    const key = sshKeyTable(req.db).find((k) => k.deploy_keys_projects && String(k.id) === req.params.key_id);
-    if (!key) throw errors.notFound('Deploy Key');
+    const key = found(sshKeyTable(req.db).find((k) => k.deploy_keys_projects && String(k.id) === req.params.key_id), 'Deploy Key');
     if (!key.deploy_keys_projects!.some((link) => link.project_id === id)) linkKey(req, key, id, false);
     return created(presentDeployKey(key));
   });
@@ -217,15 +214,13 @@ export const keys: SandboxModule = {
     // Both endpoints are for administrators (authenticated_with_can_read_all_resources!).
     api.route(instance.routes.find, (req) => {
       requireAdmin(req);
-      const key = findByFingerprint(req.db, String(required(req, 'fingerprint')));
-      if (!key) throw errors.notFound('Key');
+      const key = found(findByFingerprint(req.db, String(required(req, 'fingerprint'))), 'Key');
       return ok(present(req, key));
     }, { scope: 'read' });
 
     api.route(instance.routes.get, (req) => {
       requireAdmin(req);
-      const key = sshKeyTable(req.db).find((k) => String(k.id) === req.params.key_id);
-      if (!key) throw errors.notFound('Key');
+      const key = found(sshKeyTable(req.db).find((k) => String(k.id) === req.params.key_id), 'Key');
       return ok(present(req, key));
     }, { scope: 'read' });
 

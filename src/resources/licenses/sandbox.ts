@@ -3,7 +3,7 @@ import type { Db } from '../../sandbox/db.js';
 import { crudModule } from '../../sandbox/crud.js';
 import { accepted, errors, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { licenseTable, users, type LicenseRecord } from '../../sandbox/model.js';
-import { INSTANCE, presentRecord, type Values } from '../../sandbox/records.js';
+import { found, INSTANCE, presentRecord, type Values } from '../../sandbox/records.js';
 import { isoDate } from '../../sandbox/seed.js';
 import { isBillable } from '../../sandbox/users.js';
 import { licenses as declared } from './resource.js';
@@ -145,8 +145,7 @@ export const licenses = crudModule<LicenseRecord>(declared, {
     for (const route of [routes.usageExport, routes.usageExport.replace(/\.csv$/, '')]) {
       api.route(route, (req) => {
         requireAdmin(req);
-        const license = current(req.db, req.now());
-        if (!license) throw errors.notFound('License');
+        const license = found(current(req.db, req.now()), 'License');
         return { status: 200, raw: { data: usageCsv(req, license), contentType: 'text/csv; charset=utf-8' }, headers: { 'Content-Disposition': 'attachment; filename="license_usage.csv"' } };
       });
     }

@@ -1,13 +1,13 @@
 import { checkMembersVisible, findGroup, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, directMembers, fullName, groupById, groupChain, groupMembershipPaths, projectById, projectGroup, projectMembershipPaths } from '../../sandbox/hierarchy.js';
-import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { intList, matches } from '../../sandbox/listing.js';
 import { groups, members, projects, tokens, users, type Group, type Member, type User } from '../../sandbox/model.js';
 import type { SandboxModule, SeedContext } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
-import { presentRecord, titleCase } from '../../sandbox/records.js';
+import { found, presentRecord, titleCase } from '../../sandbox/records.js';
 import { isBillable } from '../../sandbox/users.js';
 import type { Router } from '../../sandbox/router.js';
 import { addUser, fleetProjectPath, isoDate } from '../../sandbox/seed.js';
@@ -81,16 +81,12 @@ function filterMembers(req: SandboxRequest, list: Member[]): Array<[Member, User
 }
 
 function findMember(list: Member[], raw: string): Member {
-  const member = list.find((m) => String(m.user_id) === raw);
-  if (!member) throw errors.notFound('Member');
-  return member;
+  return found(list.find((m) => String(m.user_id) === raw), 'Member');
 }
 
 /** The access_level a create or an update needs: one of the roles. */
 function accessLevel(req: SandboxRequest): number {
-  const value = req.input.access_level;
-  if (value === undefined || value === null || value === '') throw errors.missing('access_level');
-  const level = int(value, 'access_level')!;
+  const level = int(required(req, 'access_level'), 'access_level')!;
   if (!ACCESS_LEVELS.includes(level)) throw errors.invalid('access_level');
   return level;
 }
@@ -274,8 +270,7 @@ export const membersModule: SandboxModule = {
       const group = groupFor(req);
       if (groupRole(req.db, req.user, group) < Role.owner || group.parent_id !== null) throw errors.message(400, '400 Bad request');
       if (!/^\d+$/.test(req.params.user_id)) throw errors.error(400, 'user_id is invalid');
-      const user = users(req.db).find((u) => u.id === Number(req.params.user_id));
-      if (!user) throw errors.notFound();
+      const user = found(users(req.db).find((u) => u.id === Number(req.params.user_id)));
       if (!billedUsers(req.db, group).has(user.id)) throw errors.notFound('User');
       return paginate(req, membershipsIn(req.db, group).filter((m) => m.user_id === user.id), { present: (m) => presentHierarchyMembership(req, m) });
     });
@@ -283,8 +278,7 @@ export const membersModule: SandboxModule = {
     // The direct memberships of a user (administrators): groups as "Namespace", and projects.
     api.route(declaredUsers.routes.memberships, (req) => {
       requireAdmin(req);
-      const user = users(req.db).find((u) => String(u.id) === req.params.user);
-      if (!user) throw errors.notFound('User');
+      const user = found(users(req.db).find((u) => String(u.id) === req.params.user), 'User');
       const type = req.query.type;
       if (type !== undefined && type !== 'Project' && type !== 'Namespace') throw errors.invalid('type');
       const list = members(req.db).filter((m) => m.user_id === user.id && (type === undefined || (type === 'Project') === (m.source_type === 'project')));

@@ -11,7 +11,7 @@ import { paginate } from '../../sandbox/pagination.js';
 import { mergeRequestPayload } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { mergeRequestUrl, refreshApprovalStatus, SIMPLE_VIEW } from '../../sandbox/review.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 
 /**
  * Merge requests, served from their declaration: the lists (of a project, of a group with its subgroups, and
@@ -77,8 +77,7 @@ function mergeRequestCommits(db: Db, project: Project, mr: MergeRequest) {
 /** The merge requests a commit is in. */
 function ofCommit(req: SandboxRequest) {
   const project = projectFor(req, Role.reporter);
-  const commit = resolveRevision(req.db, project, req.params.sha);
-  if (!commit) throw errors.notFound('Commit');
+  const commit = found(resolveRevision(req.db, project, req.params.sha), 'Commit');
   const list = mergeRequests(req.db).filter((mr) => mr.project_id === project.id && mergeRequestCommits(req.db, project, mr).some((c) => c.id === commit.id));
   return paginate(req, list, { present: (mr) => presentRecord(LISTED, mr, computed(req, mr)) });
 }

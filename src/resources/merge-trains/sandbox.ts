@@ -7,7 +7,7 @@ import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { mergeTrains as declared } from './resource.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { ACTIVE, activeCar, addCar } from '../../sandbox/merge-trains.js';
 import { nextIid } from '../../sandbox/issuables.js';
 import { mayMerge } from '../../sandbox/protection.js';
@@ -83,8 +83,7 @@ export const mergeTrains: SandboxModule = {
     api.route(declared.routes.entry, (req) => {
       const project = trainProject(req);
       const mr = findMergeRequest(req, project);
-      const car = mergeTrainCars(req.db).filter((c) => c.merge_request_id === mr.id).pop();
-      if (!car) throw errors.notFound('Merge Train Merge Request');
+      const car = found(mergeTrainCars(req.db).filter((c) => c.merge_request_id === mr.id).pop(), 'Merge Train Merge Request');
       return { status: 200, body: presentedCar(req, car) };
     });
 

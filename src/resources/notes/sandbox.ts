@@ -13,7 +13,7 @@ import { seedDemoSnippet } from '../../sandbox/snippets.js';
 import { notePayload, noteEvent } from '../../sandbox/webhook-payloads.js';
 import { fireProjectHooks } from '../../sandbox/webhooks.js';
 import { addNote } from '../../sandbox/notes.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { findMergeRequest } from '../../sandbox/review.js';
 import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
 
@@ -22,11 +22,12 @@ import { characterCount, MAX_NOTE_CHARS } from '../../api/review.js';
  * their merge request (draft-notes.ts; both add them with ../notes.ts). Internal notes are visible from Reporter up.
  */
 
-/** The model's complaint about a note's text (blank, too long), as the service embeds it in 400 messages. */
-function textProblem(text: string): string | undefined {
-  if (!text.trim()) return rubyErrors({ note: ["can't be blank"] });
-  if (characterCount(text) > MAX_NOTE_CHARS) return rubyErrors({ note: [`is too long (maximum is ${MAX_NOTE_CHARS} characters)`] });
-  return undefined;
+/** A note's text, unless the model refuses it (blank, too long): 400 with its complaint after `what` ("Note"). */
+function checkedText(body: unknown, what: string): string {
+  const text = String(body);
+  if (!text.trim()) throw errors.badRequest(`${what} ${rubyErrors({ note: ["can't be blank"] })}`);
+  if (characterCount(text) > MAX_NOTE_CHARS) throw errors.badRequest(`${what} ${rubyErrors({ note: [`is too long (maximum is ${MAX_NOTE_CHARS} characters)`] })}`);
+  return text;
 }
 
 /** What a note's answer has beyond its stored fields: its author, and what the service derives. */
@@ -69,16 +70,14 @@ function noteable(req: SandboxRequest, type: NoteableType): NoteableRef {
   const project = projectFor(req, Role.guest);
   const key = req.params[NOTEABLE_PARAM[type]];
   if (type === 'Issue') {
-    const issue = issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key);
-    if (!issue) throw errors.notFound('Issue');
+    const issue = found(issues(req.db).find((i) => i.project_id === project.id && String(i.iid) === key), 'Issue');
     return { project, type, id: issue.id, iid: issue.iid };
   }
   if (type === 'MergeRequest') {
     const mr = findMergeRequest(req, project);
     return { project, type, id: mr.id, iid: mr.iid };
   }
-  const snippet = snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key);
-  if (!snippet) throw errors.notFound('Snippet');
+  const snippet = found(snippets(req.db).find((s) => s.project_id === project.id && String(s.id) === key), 'Snippet');
   return { project, type, id: snippet.id, iid: null };
 }
 
@@ -92,9 +91,7 @@ function notesOf(req: SandboxRequest, ref: NoteableRef): Note[] {
 }
 
 function findNote(req: SandboxRequest, ref: NoteableRef): Note {
-  const note = notesOf(req, ref).find((n) => String(n.id) === req.params.note_id);
-  if (!note) throw errors.notFound('Note');
-  return note;
+  return found(notesOf(req, ref).find((n) => String(n.id) === req.params.note_id), 'Note');
 }
 
 /** The author may change a note; so may Maintainers (admin_note). */
@@ -143,9 +140,7 @@ function createNote(req: SandboxRequest, type: NoteableType) {
   const user = req.user!;
   const body = req.input.body;
   if (body === undefined || body === null) throw errors.missing('body');
-  const text = String(body);
-  const problem = textProblem(text);
-  if (problem) throw errors.badRequest(`Note ${problem}`);
+  const text = checkedText(body, 'Note');
   const role = projectRole(req.db, user, ref.project);
   const at = createdAt(req, user, role);
   // internal overrides the deprecated confidential; marking notes internal needs Reporter.
@@ -163,12 +158,7 @@ function updateNote(req: SandboxRequest, type: NoteableType) {
   const note = findNote(req, ref);
   requireNoteAdmin(req, ref, note, req.user!);
   if (note.system) throw errors.forbidden();
-  if (req.input.body !== undefined && req.input.body !== null) {
-    const text = String(req.input.body);
-    const problem = textProblem(text);
-    if (problem) throw errors.badRequest(`Failed to save note ${problem}`);
-    note.body = text;
-  }
+  if (req.input.body !== undefined && req.input.body !== null) note.body = checkedText(req.input.body, 'Failed to save note');
   const confidential = bool(req.input.confidential) ?? bool(req.input.internal);
   if (confidential !== undefined && projectRole(req.db, req.user, ref.project) >= Role.reporter) note.internal = confidential;
   note.updated_at = req.now().toISOString();

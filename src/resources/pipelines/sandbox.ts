@@ -13,6 +13,7 @@ import { addToken } from '../../sandbox/seed.js';
 import { entryContent, entrySize, readZip, zipLayout } from '../../sandbox/zip.js';
 import { byteRange } from '../../sandbox/bytes.js';
 import { projectById } from '../../sandbox/hierarchy.js';
+import { found } from '../../sandbox/records.js';
 
 /**
  * Pipelines and jobs, as far as job artifacts need them (document 2, "Job artifacts"; api-facts §1.13): pipelines per
@@ -61,8 +62,7 @@ function selfAndDescendants(db: Db, pipeline: Pipeline): Pipeline[] {
 
 /** The job `name` with artifacts in the latest successful pipeline of `ref`, or a 404 that says which part is missing. */
 function latestSuccessfulJob(req: SandboxRequest, project: Project, ref: string, name: string): Job {
-  const pipeline = latestSuccessfulPipeline(req.db, project.id, ref);
-  if (!pipeline) throw errors.notFound();
+  const pipeline = found(latestSuccessfulPipeline(req.db, project.id, ref));
   for (const candidate of selfAndDescendants(req.db, pipeline)) {
     const job = jobs(req.db).find((j) => j.pipeline_id === candidate.id && j.name === name && j.status === 'success' && archiveAvailable(req.db, j, req.now()));
     if (job) return job;
@@ -71,9 +71,7 @@ function latestSuccessfulJob(req: SandboxRequest, project: Project, ref: string,
 }
 
 function findJob(req: SandboxRequest, project: Project): Job {
-  const job = jobs(req.db).find((j) => j.project_id === project.id && String(j.id) === req.params.job_id);
-  if (!job) throw errors.notFound();
-  return job;
+  return found(jobs(req.db).find((j) => j.project_id === project.id && String(j.id) === req.params.job_id));
 }
 
 /**
@@ -124,8 +122,7 @@ function checkArtifactPath(path: string): string {
 
 /** One file of an archive, streamed. */
 function serveEntry(job: Job, path: string): SandboxResponse {
-  const entry = job.archive!.find((e) => e.name === path && !(e.mode !== undefined && (e.mode & 0o170000) === 0o040000));
-  if (!entry) throw errors.notFound();
+  const entry = found(job.archive!.find((e) => e.name === path && !(e.mode !== undefined && (e.mode & 0o170000) === 0o040000)));
   const source = toZipEntry(entry);
   const name = path.split('/').pop()!;
   return {

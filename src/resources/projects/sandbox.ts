@@ -1,7 +1,7 @@
-import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projectVisible, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
+import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projectVisible, requireAdmin, requireUser, userFor, ACCESS_LEVELS, Role } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
-import { array, bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { matches, ordering, parameterize, pathProblem, renameDraft, sortRecords, visibilityFrom, withinTimes } from '../../sandbox/listing.js';
 import {
   groups, members, NEW_PROJECT, projects, userNamespaceId, users, USER_NAMESPACE_BASE, VISIBILITIES,
@@ -10,7 +10,7 @@ import {
 import type { SandboxModule } from '../../sandbox/module.js';
 import { protectDefaultBranch } from '../../sandbox/protection.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentGroup, presentProject } from '../../sandbox/present.js';
+import { FEATURE_SWITCHES, presentGroup, presentProject } from '../../sandbox/present.js';
 import { repositoryOf, seedCommit } from '../../sandbox/git/repository.js';
 import { addProject } from '../../sandbox/seed.js';
 import { applyAvatar, avatarFrom } from '../../sandbox/avatars.js';
@@ -19,6 +19,7 @@ import { settleStorageMoves } from '../../sandbox/storage-moves.js';
 import { groups as declaredGroups } from '../groups/resource.js';
 import { projects as declared } from './resource.js';
 import { members as memberships } from '../members/resource.js';
+import { found } from '../../sandbox/records.js';
 
 /**
  * Projects: the lists (all visible, of a group with its subgroups, of a user) with the service's filters and offset
@@ -101,12 +102,10 @@ function settingsFrom(req: SandboxRequest): Record<string, unknown> {
     // An empty value ("") leaves the setting as it is.
     if (settings[name] === undefined) delete settings[name];
   }
-  for (const feature of ['issues', 'merge_requests', 'wiki', 'snippets', 'container_registry']) {
-    const enabled = bool(req.input[`${feature}_enabled`]);
+  for (const [name, feature] of FEATURE_SWITCHES) {
+    const enabled = bool(req.input[name]);
     if (enabled !== undefined && req.input[`${feature}_access_level`] === undefined) settings[`${feature}_access_level`] = enabled ? 'enabled' : 'disabled';
   }
-  const jobs = bool(req.input.jobs_enabled);
-  if (jobs !== undefined && req.input.builds_access_level === undefined) settings.builds_access_level = jobs ? 'enabled' : 'disabled';
   if (req.input.emails_disabled !== undefined && req.input.emails_enabled === undefined) settings.emails_enabled = !bool(req.input.emails_disabled);
   if (settings.merge_method !== undefined && !['merge', 'rebase_merge', 'ff'].includes(String(settings.merge_method))) throw errors.invalid('merge_method');
   if (settings.squash_option !== undefined && !['never', 'always', 'default_on', 'default_off'].includes(String(settings.squash_option))) throw errors.invalid('squash_option');
@@ -235,7 +234,7 @@ function groupsOfProject(req: SandboxRequest) {
 
 /** Administrators create projects for other users, in their personal namespace by default. */
 function createForUser(req: SandboxRequest) {
-  if (!requireUser(req).is_admin) throw errors.forbidden();
+  requireAdmin(req);
   const owner = userFor(req);
   return createProject(req, owner, req.input.namespace_id ?? userNamespaceId(owner));
 }
@@ -309,10 +308,8 @@ function transferProject(req: SandboxRequest) {
 
 function shareProject(req: SandboxRequest) {
   const project = projectFor(req, Role.maintainer);
-  const groupId = int(req.input.group_id, 'group_id');
-  if (groupId === undefined) throw errors.missing('group_id');
-  const access = int(req.input.group_access, 'group_access');
-  if (access === undefined) throw errors.missing('group_access');
+  const groupId = int(required(req, 'group_id'), 'group_id')!;
+  const access = int(required(req, 'group_access'), 'group_access')!;
   if (!ACCESS_LEVELS.includes(access)) throw errors.invalid('group_access');
   const group = findGroup(req.db, String(groupId));
   if (groupRole(req.db, req.user, group) === 0 && group.visibility === 'private') throw errors.notFound('Group');
@@ -325,8 +322,7 @@ function shareProject(req: SandboxRequest) {
 
 function unshareProject(req: SandboxRequest) {
   const project = projectFor(req, Role.maintainer);
-  const link = project.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id);
-  if (!link) throw errors.notFound('Group Link');
+  const link = found(project.shared_with_groups?.find((l) => String(l.group_id) === req.params.group_id), 'Group Link');
   project.shared_with_groups = project.shared_with_groups!.filter((l) => l !== link);
   return noContent();
 }

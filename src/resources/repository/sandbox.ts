@@ -12,7 +12,7 @@ import { projects } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { commitOf, readableProject } from '../../sandbox/repository-access.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentDerived } from '../../sandbox/records.js';
+import { found, presentDerived } from '../../sandbox/records.js';
 import { repositoryTree as declared } from './resource.js';
 
 /** A tree entry as the service presents it: its declared fields, the type from the mode. */
@@ -79,8 +79,7 @@ function seedDemoRepository(db: Db, now: Date): void {
 /** The blob a route's sha names (a prefix will do) in a repository the caller may read, else 404. */
 function blobOf(req: SandboxRequest): { id: string; data: Buffer } {
   readableProject(req);
-  const id = findBlobId(req.db, req.params.sha);
-  if (!id) throw errors.notFound('Blob');
+  const id = found(findBlobId(req.db, req.params.sha), 'Blob');
   return { id, data: getBlob(req.db, id)! };
 }
 
@@ -165,8 +164,7 @@ function mergeBaseOf(req: SandboxRequest) {
   const resolved = refs.map((ref) => ({ ref, commit: resolveRevision(req.db, project, ref) }));
   const missing = resolved.filter((r) => !r.commit).map((r) => r.ref);
   if (missing.length) throw errors.message(400, `Could not find ref(s): ${missing.join(', ')}`);
-  const base = mergeBase(req.db, resolved.map((r) => r.commit!));
-  if (!base) throw errors.notFound('Merge Base');
+  const base = found(mergeBase(req.db, resolved.map((r) => r.commit!)), 'Merge Base');
   return ok(presentCommit(base, project, req.rootUrl, { single: true }));
 }
 
@@ -181,8 +179,7 @@ export const repository: SandboxModule = {
     api.route(routes.list, (req) => {
       const project = readableProject(req);
       const commit = commitOf(req, project, req.query.ref, 'Tree');
-      const entries = listTree(req.db, commit.tree, String(req.query.path ?? ''), Boolean(bool(req.query.recursive)));
-      if (!entries) throw errors.notFound('Tree');
+      const entries = found(listTree(req.db, commit.tree, String(req.query.path ?? ''), Boolean(bool(req.query.recursive))), 'Tree');
       return treePage(req, entries);
     }, open);
 

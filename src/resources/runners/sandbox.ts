@@ -1,5 +1,5 @@
 import { RUNNER_JOB_STATUSES, RUNNER_STATUSES, RUNNER_TYPES, runners as declared } from './resource.js';
-import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireUser, Role } from '../../sandbox/auth.js';
+import { findGroup, findProject, groupFor, groupRole, projectFor, projectRole, requireAdmin, requireUser, Role } from '../../sandbox/auth.js';
 import { newTokenValue, type Db } from '../../sandbox/db.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest, type SandboxResponse } from '../../sandbox/http.js';
 import { jobs, runnerJobs, runnerTable, type Job, type Project, type Runner } from '../../sandbox/model.js';
@@ -8,7 +8,7 @@ import type { Router } from '../../sandbox/router.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { groupById, groupChain, projectById } from '../../sandbox/hierarchy.js';
 import { projectBrief, runnerJobAnswer } from '../../sandbox/pipelines.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, requireOneOf, type Values } from '../../sandbox/records.js';
 import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
 
@@ -40,8 +40,7 @@ function detailComputed(req: SandboxRequest, runner: Runner): Values {
 const detail = (req: SandboxRequest, runner: Runner): Values => presentRecord(declared, runner, detailComputed(req, runner));
 
 function findRunner(req: SandboxRequest): Runner {
-  const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id);
-  if (!runner) throw errors.notFound('Runner');
+  const runner = found(runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id), 'Runner');
   if (!manages(req.db, requireUser(req), runner)) throw errors.forbidden('No access granted');
   return runner;
 }
@@ -151,7 +150,7 @@ export const runnersModule: SandboxModule = {
 /** The lists: every runner of the instance (administrators), the runners you manage, a group's and a project's. */
 function listRoutes(api: Router): void {
   api.route(declared.parents.instance.routes.list, (req) => {
-    if (!requireUser(req).is_admin) throw errors.forbidden();
+    requireAdmin(req);
     return listed(req, runnerTable(req.db));
   });
   api.route(own.list, (req) => {
@@ -194,8 +193,7 @@ function tokenRoutes(api: Router): void {
 function assignmentRoutes(api: Router): void {
   api.route(declared.parents.project.routes.assign, (req) => {
     const project = projectFor(req, Role.maintainer);
-    const runner = runnerTable(req.db).find((r) => String(r.id) === String(required(req, 'runner_id')));
-    if (!runner) throw errors.notFound('Runner');
+    const runner = found(runnerTable(req.db).find((r) => String(r.id) === String(required(req, 'runner_id'))), 'Runner');
     if (runner.runner_type === 'group_type') throw errors.forbidden('Runner is a group runner');
     if (!requireUser(req).is_admin) {
       if (runner.locked) throw errors.forbidden('Runner is locked');
@@ -208,8 +206,7 @@ function assignmentRoutes(api: Router): void {
   });
   api.route(declared.parents.project.routes.unassign, (req) => {
     const project = projectFor(req, Role.maintainer);
-    const runner = runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id && r.project_ids.includes(project.id));
-    if (!runner) throw errors.notFound('Runner');
+    const runner = found(runnerTable(req.db).find((r) => String(r.id) === req.params.runner_id && r.project_ids.includes(project.id)), 'Runner');
     if (!requireUser(req).is_admin && runner.locked) throw errors.forbidden('Runner is locked');
     if (runner.project_ids.length === 1) throw errors.forbidden('Only one project associated with the runner. Please remove the runner instead');
     runner.project_ids = runner.project_ids.filter((id) => id !== project.id);
@@ -222,7 +219,7 @@ function runnerRoutes(api: Router): void {
   api.route(own.get, (req) => ok(detail(req, findRunner(req))));
   api.route(own.update, (req) => {
     const runner = findRunner(req);
-    if (!UPDATABLE.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${UPDATABLE.join(', ')} are missing, at least one parameter must be provided`);
+    requireOneOf(req, UPDATABLE);
     const next = { ...runner, tag_list: [...runner.tag_list] };
     applySettings(req, next);
     Object.assign(runner, next);

@@ -7,7 +7,7 @@ import type { Db } from '../../sandbox/db.js';
 import { bool, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import { emailTable, tokens, users, type AccessToken, type Group, type StoredRecord, type User } from '../../sandbox/model.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { parentOf } from '../../sandbox/records.js';
+import { found, parentOf } from '../../sandbox/records.js';
 import type { Router } from '../../sandbox/router.js';
 import { addToken, isoDate } from '../../sandbox/seed.js';
 import { deleteBelongings, userType } from '../../sandbox/users.js';
@@ -130,9 +130,7 @@ const personalTokensOf = (db: Db, user: User): AccessToken[] => tokens(db).filte
 
 /** One token of the account the route names: 404 otherwise. */
 function accountToken(req: SandboxRequest, account: User): AccessToken {
-  const token = personalTokensOf(req.db, account).find((t) => t.id === int(req.params.token_id, 'token_id'));
-  if (!token) throw errors.notFound('Personal Access Token');
-  return token;
+  return found(personalTokensOf(req.db, account).find((t) => t.id === int(req.params.token_id, 'token_id')), 'Personal Access Token');
 }
 
 /** The personal access tokens of a group's service accounts, under the group's routes. */

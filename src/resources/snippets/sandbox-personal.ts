@@ -7,7 +7,7 @@ import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
 import { presentUserBasic } from '../../sandbox/present.js';
 import { createdFiles, presentedProjectSnippet, rawText, snippetFileUrls, snippetUrlsUnder, updatedFiles } from '../../sandbox/snippets.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { presentRecord, requireOneOf, type Values } from '../../sandbox/records.js';
 import { projectById } from '../../sandbox/hierarchy.js';
 
 /**
@@ -105,8 +105,7 @@ export const personalSnippetsModule: SandboxModule = {
     });
     api.route(routes.update, (req) => {
       const snippet = ownSnippet(req);
-      const known = ['title', 'description', 'visibility', 'content', 'file_name', 'files'];
-      if (!known.some((name) => req.input[name] !== undefined)) throw errors.error(400, `${known.join(', ')} are missing, at least one parameter must be provided`);
+      requireOneOf(req, ['title', 'description', 'visibility', 'content', 'file_name', 'files']);
       const files = updatedFiles(req, snippet.files);
       const visibility = visibilityFrom(req);
       if (req.input.title !== undefined) snippet.title = String(req.input.title);

@@ -10,7 +10,7 @@ import type { Router } from '../../sandbox/router.js';
 import { containerOf, groupWiki, moveState, repositoryStorages, settleStorageMoves, statesOf } from '../../sandbox/storage-moves.js';
 import { storageMoves as declared } from './resource.js';
 import { placed } from '../../api/resource.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { groupById, projectById } from '../../sandbox/hierarchy.js';
 
 /**
@@ -69,11 +69,7 @@ const KINDS: KindConfig[] = [
   {
     kind: 'snippet',
     collection: 'snippet_repository_storage_moves',
-    find: (req) => {
-      const snippet = snippets(req.db).find((s) => String(s.id) === req.params.snippet_id);
-      if (!snippet) throw errors.notFound('Snippet');
-      return snippet;
-    },
+    find: (req) => found(snippets(req.db).find((s) => String(s.id) === req.params.snippet_id), 'Snippet'),
     onStorage: (db, storage) => snippets(db).filter((s) => (s.repository_storage ?? 'default') === storage).map((s) => s.id),
     item: (req, id) => {
       const snippet = snippets(req.db).find((s) => s.id === id);
@@ -167,8 +163,7 @@ function readRoutes(api: Router, config: KindConfig, list: string, get: string, 
   api.route(get, (req) => {
     const candidates = moves(req);
     const id = moveId(req);
-    const move = candidates.find((m) => m.id === id);
-    if (!move) throw errors.notFound();
+    const move = found(candidates.find((m) => m.id === id));
     return ok(presentMove(req, config, move));
   });
 }

@@ -2,10 +2,10 @@ import { emails } from '../emails/resource.js';
 import { users as declared } from './resource.js';
 import { requireAdmin } from '../../sandbox/auth.js';
 import type { Db } from '../../sandbox/db.js';
-import { bool, created, errors, HttpError, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
+import { bool, created, errors, HttpError, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
 import { emailTable, users, type Email, type User } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { addUser } from '../../sandbox/seed.js';
 import type { Router } from '../../sandbox/router.js';
 import { deleteUser, isInternal, presentFullUser, userRecordRoutes } from '../../sandbox/users.js';
@@ -25,9 +25,7 @@ const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const MIN_PASSWORD = 8;
 
 function findUser(req: SandboxRequest, raw = req.params.user): User {
-  const user = /^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : undefined;
-  if (!user) throw errors.notFound('User');
-  return user;
+  return found(/^\d+$/.test(raw) ? users(req.db).find((u) => u.id === Number(raw)) : undefined, 'User');
 }
 
 /** Whether an address is someone's primary or secondary email (case-insensitive); a user's own primary one aside. */
@@ -175,9 +173,7 @@ function moderationRoutes(api: Router): void {
 const presentEmail = (email: Email): Values => presentRecord(emails, email);
 
 function addEmail(req: SandboxRequest, user: User) {
-  const value = req.input.email;
-  if (value === undefined || value === null || value === '') throw errors.missing('email');
-  const email = String(value);
+  const email = String(required(req, 'email'));
   if (!EMAIL.test(email)) throw errors.validation({ email: ['is invalid'] });
   if (emailTaken(req.db, email)) throw errors.validation({ email: ['has already been taken'] });
   const record: Email = {

@@ -8,7 +8,7 @@ import { created, errors, int, noContent, ok, required, type SandboxRequest } fr
 import { gpgKeys, tokens, userStatuses, type AccessToken, type GpgKey, type User, type UserStatus } from '../../sandbox/model.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { paginate } from '../../sandbox/pagination.js';
-import { presentRecord, type Values } from '../../sandbox/records.js';
+import { found, presentRecord, type Values } from '../../sandbox/records.js';
 import { addToken } from '../../sandbox/seed.js';
 import { userRecordRoutes } from '../../sandbox/users.js';
 
@@ -32,9 +32,7 @@ function impersonationTokens(db: Db, user: User): AccessToken[] {
 
 function impersonationToken(req: SandboxRequest, user: User): AccessToken {
   const id = int(req.params.impersonation_token_id, 'impersonation_token_id');
-  const token = impersonationTokens(req.db, user).find((t) => t.id === id);
-  if (!token) throw errors.notFound('Impersonation Token');
-  return token;
+  return found(impersonationTokens(req.db, user).find((t) => t.id === id), 'Impersonation Token');
 }
 
 // GPG keys ---------------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { recordOrder } from '../../sandbox/listing.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { filterUsers, identities, isPremium, presentFullUser } from '../../sandbox/users.js';
 import { presentUserBasic } from '../../sandbox/present.js';
+import { found } from '../../sandbox/records.js';
 
 /**
  * Users (spec document 3, api-facts §1.15): the list with everyone's and the administrator's filters, offset and
@@ -145,8 +146,7 @@ export const users: SandboxModule = {
     api.route(declared.routes.get, (req) => {
       requireUser(req);
       if (!/^\d+$/.test(req.params.user)) throw new HttpError(400, { error: 'id is invalid' });
-      const user = usersTable(req.db).find((u) => u.id === Number(req.params.user));
-      if (!user) throw errors.notFound('User');
+      const user = found(usersTable(req.db).find((u) => u.id === Number(req.params.user)), 'User');
       return ok(presentFullUser(user, req));
     }, { scope: 'read_user' });
   },
