@@ -99,7 +99,7 @@ export default defineCommand<Options>({
     { flags: '--rate-limit <n[/seconds]>', description: 'refuse API requests beyond n per period (default 60 s) with 429 and Retry-After', parse: parseRateLimit('--rate-limit') },
     { flags: '--latency <ms>', description: 'delay every API response', parse: parseInteger('--latency', 0, 60_000), default: 0 },
     { flags: '--tier <tier>', description: 'free, premium or ultimate', parse: parseChoice('--tier', ['free', 'premium', 'ultimate'] as const), default: 'ultimate' },
-    { flags: '--state <file>', description: 'load state from and save it to this JSON file' },
+    { flags: '--state <file>', description: 'load state from this JSON file, and save it there (mode 0600) at start, after each change and when stopped' },
     { flags: '--tls', description: 'serve HTTPS with a generated self-signed certificate' },
     { flags: '--ca-out <file>', description: 'with --tls: where to write the certificate (for --ca-file)' },
     { flags: '--print-env', description: 'print export lines for FORGECTL_URL and FORGECTL_TOKEN once listening' },
@@ -142,7 +142,17 @@ export default defineCommand<Options>({
     if (sandbox.caFile) ctx.io.note(`# certificate for --ca-file: ${sandbox.caFile}`);
     // Serves until SIGINT or SIGTERM; the run then ends with 130 or 143 and this line.
     ctx.io.state.interruptNote = opts.state ? `the sandbox stopped (its state is saved in ${opts.state})` : 'the sandbox stopped (its state is gone: keep it with --state FILE)';
+    const { saveState } = await import('../sandbox/state.js');
     await ctx.interrupted;
+    // Written on every stop, not only after a change, so the next run loads what this one ended with; at once (no
+    // await before it), as the run ends with the signal as soon as this turn is over.
+    if (opts.state) {
+      try {
+        saveState(sandbox.db, opts.state);
+      } catch (error) {
+        ctx.io.state.interruptNote = `the sandbox stopped, and its state could not be saved: ${(error as Error).message}`;
+      }
+    }
     await sandbox.close();
     return undefined;
   },

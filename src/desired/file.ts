@@ -5,7 +5,7 @@ import { closestName } from '../parse.js';
 import { UsageError } from '../errors.js';
 import { isSecretRef } from './model.js';
 import { desiredStateSchema } from './schema.js';
-import { identityKey, identityWords, type LocalFiles, type Section } from './section.js';
+import { FieldProblem, identityKey, identityWords, type LocalFiles, type Section } from './section.js';
 import { sectionOf } from './sections/index.js';
 
 /**
@@ -376,9 +376,9 @@ class ValueReader {
     }
     if (!ok || !section.check) return values;
     try {
-      return section.check(values, this.local);
+      return section.check(values, this.local, section.shape === 'map' ? String(path.at(-1)) : undefined);
     } catch (error) {
-      this.fail(path, error);
+      this.fail(error instanceof FieldProblem ? [...path, error.field] : path, error);
       return values;
     }
   }

@@ -49,8 +49,11 @@ export interface Section {
   uncompared?(desired: Record<string, unknown>): { skip: string[]; secret: boolean; rewrite: string[] };
   /** many: live objects the file need not list and prune never deletes (the default branch's protection). */
   keep?(owner: Owner, object: LiveObject): boolean;
-  /** Checks one object of the file beyond its fields (after each field was parsed); throws UsageError. */
-  check?(values: Record<string, unknown>, local: LocalFiles): Record<string, unknown>;
+  /**
+   * Checks one object of the file beyond its fields (after each field was parsed); throws UsageError (FieldProblem to
+   * point at one field). `name`: the object's name in a map section (an integration's slug).
+   */
+  check?(values: Record<string, unknown>, local: LocalFiles, name?: string): Record<string, unknown>;
   /** The comparable form of a desired field's value, when it differs from the value sent (secret maps: their keys). */
   compareAs?: Record<string, (value: unknown) => unknown>;
   /** map: the names export writes (the integrations a group has). */
@@ -169,6 +172,17 @@ export function unmark(value: unknown): { value: string | null; marked: boolean 
 
 /** A value with forgectl's mark added. */
 export const mark = (value: unknown): string => (typeof value === 'string' && value ? (unmark(value).marked ? value : `${value} ${MARK}`) : MARK);
+
+/** A check's refusal of one field of the object: reported at that field's line. */
+export class FieldProblem extends UsageError {
+  constructor(
+    readonly field: string,
+    message: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
 
 /** Refuses a value that is not what the check expects, naming the field as the file writes it. */
 export function refuse(label: string, problem: string, hint?: string): never {

@@ -31,7 +31,10 @@ export interface HttpRequest {
   url: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
-  /** 'never' sends exactly once (token rotation); 'auto' follows the policy of contract §7; 'repeatable' retries as a GET. */
+  /**
+   * 'never' sends exactly once (token rotation), and its answer is read with headers up to LARGE_HEADERS: it may hold
+   * the only copy of a secret; 'auto' follows the policy of contract §7; 'repeatable' retries as a GET.
+   */
   retry?: RetryMode;
   /**
    * Read the whole body before returning (JSON answers), always or when the answer's headers say so: a connection
@@ -86,6 +89,13 @@ export function proxyFor(target: { hostname: string; protocol: string }, env: Re
 }
 
 /**
+ * The header block a request sent once may answer with (Node's and undici's default is 16 KiB): a rotation's answer
+ * is the only copy of the new token, and a proxy or load balancer that adds headers must not make it unreadable.
+ * Bounded all the same: memory follows what a server may make us hold.
+ */
+export const LARGE_HEADERS = 1 << 20;
+
+/**
  * HTTP with keep-alive connections (proxy-aware, custom CA), timeouts and the retry policy, over undici (loaded on
  * first use): an Agent for hosts reached directly, its EnvHttpProxyAgent for the rest. Every request goes this way:
  * JSON answers, list pages and streamed downloads, --verbose or not.
@@ -94,6 +104,9 @@ export class HttpClient {
   /** For loopback targets: never through a proxy (the token would cross it, in clear text over http). */
   private direct?: Dispatcher;
   private proxied?: Dispatcher;
+  /** The same two, reading headers up to LARGE_HEADERS: for requests sent once (retry 'never'). */
+  private directLarge?: Dispatcher;
+  private proxiedLarge?: Dispatcher;
   /** Set by close(): a request still running (a page fetched ahead of a list that ended) is not sent again. */
   private closed = false;
   private undici?: typeof import('undici');
@@ -127,27 +140,29 @@ export class HttpClient {
     return proxySettings(this.options.env);
   }
 
-  private async dispatcherFor(target: { hostname: string }): Promise<Dispatcher> {
+  private async dispatcherFor(target: { hostname: string }, largeHeaders: boolean): Promise<Dispatcher> {
     // Loaded on first use (help and usage errors need none of it). undici is CommonJS: its exports are the module's
     // default export, bundled or not (its types declare them as named exports).
     const { Agent, EnvHttpProxyAgent } = (this.undici ??= (await import('undici')).default as unknown as typeof import('undici'));
+    const sizes = largeHeaders ? { maxHeaderSize: LARGE_HEADERS } : {};
     if (isLoopbackHost(target.hostname)) {
-      this.direct ??= new Agent({ connect: { ...this.tlsOptions(), timeout: this.options.timeoutMs }, keepAliveTimeout: 10_000 });
-      return this.direct;
+      const make = () => new Agent({ connect: { ...this.tlsOptions(), timeout: this.options.timeoutMs }, keepAliveTimeout: 10_000, ...sizes });
+      return largeHeaders ? (this.directLarge ??= make()) : (this.direct ??= make());
     }
-    if (!this.proxied) {
+    const make = () => {
       const tls = this.tlsOptions();
       const proxies = this.proxies();
-      this.proxied = new EnvHttpProxyAgent({
+      return new EnvHttpProxyAgent({
         httpProxy: proxies.http,
         httpsProxy: proxies.https,
         noProxy: proxies.no,
         connect: { ...tls, timeout: this.options.timeoutMs },
         requestTls: tls,
         keepAliveTimeout: 10_000,
+        ...sizes,
       } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
-    }
-    return this.proxied;
+    };
+    return largeHeaders ? (this.proxiedLarge ??= make()) : (this.proxied ??= make());
   }
 
   /** The proxy a request to this target goes through (credentials masked), for error messages. */
@@ -162,7 +177,8 @@ export class HttpClient {
     const url = splitUrl(request.url);
     const path = url.path.replace(/\?.*/, '');
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
-    const failed = (error: unknown) => classifyNetworkError(error, url, this.options.timeoutMs, this.proxyFor(url));
+    const largeHeaders = request.retry === 'never';
+    const failed = (error: unknown) => classifyNetworkError(error, url, this.options.timeoutMs, this.proxyFor(url), largeHeaders ? LARGE_HEADERS : undefined);
     const gate = this.options.gate;
     const first = this.now();
     for (let attempt = 0; ; attempt++) {
@@ -176,7 +192,7 @@ export class HttpClient {
       let response: Answer;
       let data: Buffer | undefined;
       try {
-        response = await (await this.dispatcherFor(url)).request({
+        response = await (await this.dispatcherFor(url, largeHeaders)).request({
           origin: url.origin,
           path: url.path,
           method: method as Dispatcher.HttpMethod,
@@ -230,8 +246,8 @@ export class HttpClient {
 
   async close(): Promise<void> {
     this.closed = true;
-    const dispatchers = [this.direct, this.proxied];
-    this.direct = this.proxied = undefined;
+    const dispatchers = [this.direct, this.proxied, this.directLarge, this.proxiedLarge];
+    this.direct = this.proxied = this.directLarge = this.proxiedLarge = undefined;
     await Promise.all(dispatchers.map((dispatcher) => dispatcher?.destroy().catch(() => undefined)));
   }
 }

@@ -16,11 +16,12 @@ const UNTRUSTED = /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY_LEAF|CERT_U
 /** Errors undici and Node raise for a connection that broke after the request went out (also mid-body). */
 const BROKEN = new Set(['UND_ERR_SOCKET', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_ABORTED']);
 
-/** What undici's words for an answer that breaks HTTP/1.1's framing mean. */
-const FRAMING: Record<string, string> = {
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the answer broke HTTP/1.1 framing: its body does not match its Content-Length (two different lengths, or a wrong one)',
-  UND_ERR_HEADERS_OVERFLOW: 'the answer\'s headers are too large to read (over Node\'s limit, 16 KiB unless --max-http-header-size says otherwise)',
+/** What undici's words for an answer that breaks HTTP/1.1's framing mean (`headerLimit`: the bound in words). */
+const FRAMING: Record<string, (headerLimit: string) => string> = {
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: () => 'the answer broke HTTP/1.1 framing: its body does not match its Content-Length (two different lengths, or a wrong one)',
+  UND_ERR_HEADERS_OVERFLOW: (headerLimit) => `the answer's headers are too large to read (over ${headerLimit})`,
 };
+const NODE_HEADER_LIMIT = "Node's limit, 16 KiB unless --max-http-header-size says otherwise";
 
 /** One line: OpenSSL and proxies answer with several. */
 function line(text: string): string {
@@ -39,7 +40,8 @@ export function isNetworkFailure(error: unknown): boolean {
   return Boolean(code && (BEFORE_SEND.has(code) || BROKEN.has(code) || TLS_CODES.test(code)));
 }
 
-export function classifyNetworkError(error: unknown, target: { host: string; hostname: string }, timeoutMs: number, proxy?: string): NetworkFailure {
+/** `headerLimit`: the header block the request's client reads, in bytes, when it is not Node's. */
+export function classifyNetworkError(error: unknown, target: { host: string; hostname: string }, timeoutMs: number, proxy?: string, headerLimit?: number): NetworkFailure {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = failureCode(error);
   const host = target.host;
@@ -77,6 +79,7 @@ export function classifyNetworkError(error: unknown, target: { host: string; hos
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return { message: `no response from ${host} within ${timeoutMs / 1000}s${code === 'UND_ERR_BODY_TIMEOUT' ? ' (the answer stopped part-way)' : ''}`, code, sentMaybe: true, permanent: false };
   }
-  const message = FRAMING[code ?? ''] ?? line(err.message || String(error));
+  const limit = headerLimit ? `${Math.round(headerLimit / 1024)} KiB, the bound for an answer that is sent once` : NODE_HEADER_LIMIT;
+  const message = FRAMING[code ?? '']?.(limit) ?? line(err.message || String(error));
   return { message: `connection to ${host} failed: ${message}${code ? ` (${code})` : ''}`, code, sentMaybe: true, permanent: false };
 }

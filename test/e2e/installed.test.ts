@@ -757,6 +757,13 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       expect(kept).toBeDefined();
       const works = await fetch(`${sandbox!.url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': kept! } });
       expect(works.status).toBe(200);
+      // 20 KiB of headers (a chain of proxies) on the rotate answer: read, the new token saved and working.
+      const next = tempDir();
+      front.damage({ method: 'POST', path: /\/rotate$/, hostility: '20 KiB of headers' });
+      const large = await forgectl(['tokens', 'rotate', 'self', '--personal', '--no-save-to-profile', '--output-file', join(next, 'new.token'), '--yes'], { ...viaFront, FORGECTL_CONFIG_DIR: next, FORGECTL_TOKEN: kept! });
+      expect(large.code, large.stderr).toBe(0);
+      const saved = readFileSync(join(next, 'new.token'), 'utf8').trim();
+      expect((await fetch(`${sandbox!.url}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': saved } })).status).toBe(200);
     } finally {
       await front.close();
     }
@@ -844,6 +851,17 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('username\talice\n');
     expect(result.stderr).toMatch(/forgectl sandbox runs in the background \(process \d+\); stop it with: kill \d+/);
+  });
+
+  live('sandbox --state: a stop (SIGTERM) leaves the file even when nothing changed, 0600, and the next run loads it', async () => {
+    const state = join(tempDir(), 'state.json');
+    const start = `eval "$(forgectl sandbox --print-env --detach --state '${state}')"; echo "$FORGECTL_TOKEN"`;
+    const stop = 'kill $FORGECTL_SANDBOX_PID; while kill -0 $FORGECTL_SANDBOX_PID 2>/dev/null; do sleep 0.1; done';
+    const result = await runProcess('bash', ['-c', `set -e; ${start}; rm '${state}'; ${stop}; stat -c %a '${state}'; ${start}; ${stop}`], { env: { ...baseEnv(), FORGECTL_CONFIG_DIR: tempDir() }, timeoutMs: 30_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const [first, mode, second] = result.stdout.trim().split('\n');
+    expect(mode).toBe('600');
+    expect(second).toBe(first);
   });
 
   /** An MCP client connected to `forgectl mcp serve ARGS` (this installed forgectl, on this Node) over stdio. */

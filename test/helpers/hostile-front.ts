@@ -17,6 +17,8 @@ export type Hostility =
   | 'a 302 without Location'
   | 'Content-Encoding gzip over bytes that are not gzip'
   | 'a 1 MiB header'
+  | '20 KiB of headers'
+  | '2 MiB of headers'
   | 'a 503 HTML page with terminal controls';
 
 export interface HostileFront {
@@ -39,6 +41,11 @@ function head(status: number, headers: Array<[string, string | number]>, eol = '
   return `HTTP/1.1 ${status} X${eol}${headers.map(([name, value]) => `${name}: ${value}${eol}`).join('')}${eol}`;
 }
 
+/** About `bytes` of ordinary headers, 1 KiB each (what a chain of proxies adding trace headers sends). */
+function manyHeaders(bytes: number): Array<[string, string]> {
+  return Array.from({ length: bytes >> 10 }, (_, i) => [`X-Trace-${i}`, 'a'.repeat(1000)]);
+}
+
 /** The damaged answer's bytes, and what follows them. */
 function damaged(hostility: Hostility, answer: Answer): { bytes: Buffer; then: 'end' | 'stall' | 'reset' } {
   const { status, body } = answer;
@@ -54,6 +61,8 @@ function damaged(hostility: Hostility, answer: Answer): { bytes: Buffer; then: '
     case 'a 302 without Location': return { bytes: Buffer.from(head(302, [['Content-Length', 0]]), 'latin1'), then: 'end' };
     case 'Content-Encoding gzip over bytes that are not gzip': return framed([...kept, ['Content-Encoding', 'gzip'], ['Content-Length', body.length]]);
     case 'a 1 MiB header': return framed([...kept, ['X-Huge', 'a'.repeat(1 << 20)], ['Content-Length', body.length]]);
+    case '20 KiB of headers': return framed([...kept, ...manyHeaders(20 << 10), ['Content-Length', body.length]]);
+    case '2 MiB of headers': return framed([...kept, ...manyHeaders(2 << 20), ['Content-Length', body.length]]);
     case 'a 503 HTML page with terminal controls': {
       const page = Buffer.from(`<html><title>503</title><body>${TERMINAL_CONTROLS}</body></html>`);
       return { bytes: Buffer.concat([Buffer.from(head(503, [['Content-Type', 'text/html'], ['Content-Length', page.length]]), 'latin1'), page]), then: 'end' };

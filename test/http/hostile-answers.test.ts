@@ -27,6 +27,7 @@ describe('a single GET', () => {
     ['a reset in the middle of the body', /^error: connection to 127\.0\.0\.1:\d+ failed: .*ECONNRESET/],
     ['a 302 without Location', /^error: the server answered 302 without a Location/],
     ['a 1 MiB header', /^error: connection to 127\.0\.0\.1:\d+ failed: the answer's headers are too large to read/],
+    ['20 KiB of headers', /^error: connection to 127\.0\.0\.1:\d+ failed: the answer's headers are too large to read \(over Node's limit, 16 KiB/],
     ['two different Content-Length values', /^error: connection to 127\.0\.0\.1:\d+ failed: the answer broke HTTP\/1\.1 framing: its body does not match its Content-Length/],
     ['a 503 HTML page with terminal controls', /^error: 503 Service Unavailable \(HTML error page\)/],
   ])('%s: exit 8, one line saying so, nothing printed', async (hostility, message) => {
@@ -85,14 +86,58 @@ describe('a write', () => {
       const result = await viaFront(['tokens', 'rotate', 'self', '--personal', '--no-save-to-profile', '--output-file', join(config, 'new.token'), '--yes'], { FORGECTL_CONFIG_DIR: config, FORGECTL_TOKEN: made.body.token });
       expect(result.code, result.stderr).toBe(8);
       expect(result.stdout + result.stderr).not.toContain('glpat-');
+      // The service acted and the token arrived: said so, with where it is, not that its value is lost.
+      expect(errorLines(result)).toEqual([expect.stringMatching(/^error: personal token in use was rotated, but its answer broke after the new token arrived: /)]);
+      expect(result.stderr).toMatch(/\nhint: the new token is in the recovery file \S+\.json \(mode 0600\), saved nowhere else yet: forgectl tokens recover \S+\.json saves it where asked\. Do not rotate again: the old token is revoked\n/);
       const files = existsSync(join(config, 'recovery')) ? readdirSync(join(config, 'recovery')) : [];
       const kept = files.map((file) => readFileSync(join(config, 'recovery', file), 'utf8')).join('\n').match(/glpat-[\w-]+/)?.[0];
       expect(kept, `recovery files: ${files.join(', ')}`).toBeDefined();
       expect(kept).not.toBe(made.body.token);
       expect((await sandbox.call('GET', '/user', undefined, kept)).status).toBe(200);
       expect((await sandbox.call('GET', '/user', undefined, made.body.token)).status).toBe(401);
+      // What the hint says to run saves it where the rotation was to.
+      const recovered = await viaFront(['tokens', 'recover', join(config, 'recovery', files[0])], { FORGECTL_CONFIG_DIR: config, FORGECTL_TOKEN: kept! });
+      expect(recovered.code, recovered.stderr).toBe(0);
+      expect(readFileSync(join(config, 'new.token'), 'utf8').trim()).toBe(kept);
     },
   );
+});
+
+describe('a rotation answered with a large header block', () => {
+  const rotations = {
+    'self, personal': async () => {
+      const made = await sandbox.call('POST', '/users/1/personal_access_tokens', { name: 'large-headers', scopes: ['api'], expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10) });
+      return { old: made.body.token as string, argv: ['self', '--personal'], env: { FORGECTL_TOKEN: made.body.token as string } };
+    },
+    'a project token by id': async () => {
+      const made = await sandbox.call('POST', '/projects/acme%2Fapi/access_tokens', { name: 'large-headers', scopes: ['api'], access_level: 30, expires_at: new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10) });
+      return { old: made.body.token as string, argv: [String(made.body.id), '--project', 'acme/api'], env: {} };
+    },
+  };
+
+  it.each(Object.keys(rotations) as Array<keyof typeof rotations>)('20 KiB of headers (%s): read, the new token saved and working, no recovery file left', async (kind) => {
+    const { old, argv, env } = await rotations[kind]();
+    const config = tempDir();
+    front.damage({ method: 'POST', path: /\/rotate$/, hostility: '20 KiB of headers' });
+    const result = await viaFront(['tokens', 'rotate', ...argv, '--no-save-to-profile', '--output-file', join(config, 'new.token'), '--yes'], { FORGECTL_CONFIG_DIR: config, ...env });
+    expect(result.code, result.stderr).toBe(0);
+    const saved = readFileSync(join(config, 'new.token'), 'utf8').trim();
+    expect(saved).toMatch(/^glpat-/);
+    expect((await sandbox.call('GET', '/user', undefined, saved)).status).toBe(200);
+    expect((await sandbox.call('GET', '/user', undefined, old)).status).toBe(401);
+    expect(existsSync(join(config, 'recovery')) ? readdirSync(join(config, 'recovery')) : []).toEqual([]);
+  });
+
+  it('2 MiB of headers: exit 8, saying the token may have been rotated and how to find out, never to rotate again yet', async () => {
+    const { argv, env } = await rotations['self, personal']();
+    const config = tempDir();
+    front.damage({ method: 'POST', path: /\/rotate$/, hostility: '2 MiB of headers' });
+    const result = await viaFront(['tokens', 'rotate', ...argv, '--no-save-to-profile', '--output-file', join(config, 'new.token'), '--yes'], { FORGECTL_CONFIG_DIR: config, ...env });
+    expect(result.code, result.stderr).toBe(8);
+    expect(errorLines(result)).toEqual([expect.stringMatching(/^error: the outcome of rotating personal token in use is unknown: connection to 127\.0\.0\.1:\d+ failed: the answer's headers are too large to read \(over 1024 KiB, the bound for an answer that is sent once\).*The request was sent once and was NOT retried$/)]);
+    expect(result.stderr).toContain('hint: do not run the rotation again yet: if the service did rotate, the old token is revoked');
+    expect(result.stderr).toContain('forgectl tokens get self --personal');
+  });
 });
 
 describe('a download', () => {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -43,6 +44,37 @@ describe('forgectl sandbox', () => {
     const result = await running;
     expect(result.stdout).toMatch(/^export FORGECTL_URL=/);
     expect(result.stderr).not.toContain('--detach');
+  });
+
+  it('with --state, the file is written at start and again at a clean stop, even when nothing changed; the next run loads it', async () => {
+    const stateFile = join(tempDir(), 'state.json');
+    let stop = (_signal: 'SIGTERM') => undefined as void;
+    const interrupted = new Promise<'SIGTERM'>((resolve) => (stop = resolve));
+    const running = run(['sandbox', '--seed', 'empty', '--port', '0', '--state', stateFile], { interrupted, env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    for (let waited = 0; !existsSync(stateFile) && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+    // What is written when it stops, not only what was written at start.
+    unlinkSync(stateFile);
+    stop('SIGTERM');
+    const result = await running;
+    expect(result.code).toBe(143);
+    expect(result.stderr).toContain(`the sandbox stopped (its state is saved in ${stateFile})`);
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+    const token = /administrator token \(root\): (\S+)/.exec(result.stdout)?.[1];
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toBeTypeOf('object');
+    const next = await startSandbox({ stateFile, log: () => undefined });
+    try {
+      expect(next.adminToken).toBe(token);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it('a --state file that cannot be written is said before it serves (exit 2)', async () => {
+    const result = await run(['sandbox', '--seed', 'empty', '--port', '0', '--state', join(tempDir(), 'no-such-folder', 'state.json')], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: cannot write \S+no-such-folder\/state\.json: no such folder \S+no-such-folder$/m);
+    expect(result.stdout).toBe('');
   });
 
   it('loads its state from --state, so tokens and data survive a restart', async () => {

@@ -15,7 +15,20 @@ import type { TokenTarget } from './shared.js';
 
 /** The one rotate request: never retried once it may have reached the server. */
 export function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
-  return sendForNewToken(ctx, target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, recovery, (cause) => unknownOutcome(ctx, target, id, cause));
+  return sendForNewToken(ctx, target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, recovery, (cause) =>
+    recovery.holdsToken ? brokeAfterToken(`${target.describe(id)} was rotated`, cause, recovery.path, 'Do not rotate again: the old token is revoked') : unknownOutcome(ctx, target, id, cause));
+}
+
+/**
+ * An answer that broke after the new token's bytes arrived (its framing, its end): the service acted, and the token
+ * is in the recovery file, not lost.
+ */
+function brokeAfterToken(done: string, cause: unknown, path: string, then: string): CliError {
+  return new CliError(
+    `${done}, but its answer broke after the new token arrived: ${(cause as Error).message ?? String(cause)}`,
+    ExitCode.server,
+    `the new token is in the recovery file ${path} (mode 0600), saved nowhere else yet: forgectl tokens recover ${path} saves it where asked. ${then}`,
+  );
 }
 
 /**
@@ -31,7 +44,8 @@ export function sendSuccessor(ctx: Context, target: TokenTarget, current: TokenR
     ...(current.description ? { description: current.description } : {}),
     ...(expiresAt ? { expires_at: expiresAt } : {}),
   };
-  return sendForNewToken(ctx, target.route('create'), body, recovery, (cause) => unknownSuccessor(target, current, cause));
+  return sendForNewToken(ctx, target.route('create'), body, recovery, (cause) =>
+    recovery.holdsToken ? brokeAfterToken(`the successor of ${target.describe(current.id)} was created`, cause, recovery.path, 'The token in use keeps working for the overlap') : unknownSuccessor(target, current, cause));
 }
 
 /**

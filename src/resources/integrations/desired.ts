@@ -1,10 +1,10 @@
 import type { FieldSpec, LiveObject } from '../../desired/model.js';
 import { isSecretRef } from '../../desired/model.js';
 import { bodyOf } from '../../desired/sections/generic.js';
-import { refuse, SECRET_REF, type Section } from '../../desired/section.js';
-import { ApiError } from '../../errors.js';
+import { FieldProblem, refuse, SECRET_REF, type Section } from '../../desired/section.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { integrations } from './resource.js';
-import { INTEGRATION_EVENT_FLAGS, SECRET_PARAM, SLUG } from './values.js';
+import { checkIntegrationParam, INTEGRATION_EVENT_FLAGS, isSecretSetting, SLUG } from './values.js';
 
 /** A group's integrations in a desired-state file (`integrations`). */
 
@@ -29,9 +29,16 @@ export const integrationsSection: Section = {
   nullable: true,
   exported: true,
   sendsSecretsAlways: true,
-  check(values) {
+  // Each setting is one the kind takes (as integrations set checks them): the service drops the others without a word.
+  check(values, _local, slug = '') {
     for (const [key, value] of Object.entries(values)) {
-      if (SECRET_PARAM.test(key) && !isSecretRef(value)) refuse(key, 'is a credential: give it as {env: VARIABLE}, {file: PATH} or {command: …}, never as the value');
+      if (isSecretSetting(slug, key) && !isSecretRef(value)) refuse(key, 'is a credential: give it as {env: VARIABLE}, {file: PATH} or {command: …}, never as the value');
+      try {
+        checkIntegrationParam(slug, key);
+      } catch (error) {
+        if (error instanceof UsageError) throw new FieldProblem(key, error.message, error.hint);
+        throw error;
+      }
     }
     return values;
   },

@@ -62,6 +62,35 @@ describe('integrations', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('a desired-state file with a setting the kind does not take: validate, plan and apply refuse it at its line, with the closest one, before any write', async () => {
+    const desired = join(dir, 'integrations-typo.yaml');
+    writeFileSync(desired, [
+      'version: 1',
+      'groups:',
+      '  acme:',
+      '    integrations:',
+      '      bugzilla:',
+      '        issues_url: https://bugs.example.com/:id',
+      '        new_isue_url: https://bugs.example.com/new',
+      '        push_events: false',
+      '      pushover: {api_key: {env: PUSHOVER_KEY}, user_key: plain-user-key, priority: "0"}',
+      '',
+    ].join('\n'));
+    const lines = [
+      `${desired}:7:23: groups.acme.integrations.bugzilla.new_isue_url: bugzilla has no setting new_isue_url (did you mean new_issue_url?)`,
+      // A setting the service keeps write-only is a credential whatever its name.
+      expect.stringMatching(/:9:17: groups\.acme\.integrations\.pushover: user_key is a credential: give it as \{env: VARIABLE\}/),
+    ];
+    sandbox.clearRequests();
+    for (const command of ['validate', 'plan', 'apply']) {
+      const result = await sandbox.run([command, '-f', desired, '--yes'], { env: { PUSHOVER_KEY: 'k' } });
+      expect(result.code, `${command}: ${result.stderr}`).toBe(2);
+      expect((result.stdout + result.stderr).split('\n').filter((line) => /^:\d/.test(line.slice(desired.length))), command).toEqual(lines);
+      expect(result.stdout + result.stderr).not.toContain('plain-user-key');
+    }
+    expect(sandbox.requests().filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+
   it('refuses a setting the kind does not take, with the closest one, before sending (the service would drop it silently)', async () => {
     sandbox.clearRequests();
     const typo = await sandbox.run(['integrations', 'set', 'bugzilla', '--group', 'acme', '--param', 'isues_url=https://bugs.example.com/:id']);

@@ -153,6 +153,26 @@ describe('members', () => {
     expect((await sandbox.run(['members', 'remove', 'user3', '--group', 'acme', '--yes'])).code).toBe(5);
   });
 
+  it("removing the bot user of a project's access token says, in the question and the dry run, that it revokes that token; the sandbox revokes it", async () => {
+    const token = (await sandbox.call('POST', '/projects/acme%2Fapi/access_tokens', { name: 'ci-deployer', scopes: ['api'], access_level: 30, expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) })).body as { id: number; user_id: number };
+    const bot = (await sandbox.call('GET', `/users/${token.user_id}`)).body as { username: string };
+    const says = `${bot.username} is the bot user of access token 'ci-deployer'; removing it revokes the token.`;
+    const question = await sandbox.run(['members', 'remove', bot.username, '--project', 'acme/api']);
+    expect(question.code).toBe(2);
+    expect(question.stderr).toContain(`error: confirmation needed: Remove ${bot.username} (developer) from project acme/api? ${says}`);
+    const dry = await sandbox.run(['members', 'remove', bot.username, '--project', 'acme/api', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(says);
+    expect((await sandbox.call('GET', `/projects/acme%2Fapi/access_tokens/${token.id}`)).body).toMatchObject({ active: true, revoked: false });
+    const removed = await sandbox.run(['members', 'remove', bot.username, '--project', 'acme/api', '--yes']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((await sandbox.call('GET', `/projects/acme%2Fapi/access_tokens/${token.id}`)).body).toMatchObject({ revoked: true });
+    // Nobody else's removal reads the tokens.
+    sandbox.clearRequests();
+    expect((await sandbox.run(['members', 'remove', 'omar', '--project', 'acme/web', '--dry-run'])).stderr).not.toContain('bot user');
+    expect(sandbox.requests().filter((r) => r.path.includes('access_tokens'))).toEqual([]);
+  });
+
   it('removing a group member names the memberships of its subgroups and projects that go with it, before the first write; --skip-subresources keeps them', async () => {
     const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
     const platform = await made('/groups', { name: 'Platform', path: 'platform', parent_id: acme });

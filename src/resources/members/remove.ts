@@ -1,4 +1,7 @@
 import { routeOf } from '../../api/resource.js';
+import type { Context } from '../../cli/command.js';
+import { ApiError } from '../../errors.js';
+import { accessTokens } from '../access-tokens/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
@@ -16,7 +19,8 @@ export default defineCommand<Opts>({
     '(--yes off a terminal). Removing a member of a group also removes their direct memberships of its subgroups and',
     'of the projects in it and in them, as the service does: the question names how many go with it, and',
     '--skip-subresources keeps them. Access inherited from a group above stays: remove them there. Needs the Maintainer',
-    'role (Owner to remove owners); the last owner of a group stays.',
+    'role (Owner to remove owners); the last owner of a group stays. Removing the bot user of a group\'s or project\'s',
+    'access token revokes that token: the question and --dry-run name the token.',
   ].join(' '),
   exits: { 9: 'some of the users could not be removed (the others were)' },
   examples: ['forgectl members remove omar --project acme/web --yes', 'forgectl members remove priya --group acme --skip-subresources --unassign-issuables --yes'],
@@ -42,7 +46,9 @@ export default defineCommand<Opts>({
       throw new CliError(`${sole} is the only owner of ${where}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(params.group)} --access-level owner`);
     }
     const below = params.group !== undefined && !opts.skipSubresources ? await membershipsBelow(ctx, params.group as string | number, found) : new Map<number, Below>();
-    await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?${alsoGoes(found, below)}`);
+    const revokes = await tokensRevoked(ctx, params, found);
+    if (revokes && ctx.globals.dryRun) ctx.io.note(revokes);
+    await ctx.confirm(`Remove ${found.map(memberWords).join(', ')} from ${where}?${alsoGoes(found, below)}${revokes ? ` ${revokes}` : ''}`);
     const result = await eachUser(found, async (member) => {
       const flags = { skip_subresources: opts.skipSubresources || undefined, unassign_issuables: opts.unassignIssuables || undefined };
       await ctx.api.call(routeOf(resource, 'delete'), { ...params, user_id: member.id, ...flags }).catch((error: unknown) => {
@@ -65,4 +71,31 @@ function alsoGoes(found: Found[], below: Map<number, Below>): string {
     return places && words ? [`${member.username}'s direct memberships of ${words} (${someOf([...places.groups, ...places.projects])})`] : [];
   });
   return whose.length ? ` It also removes ${whose.join('; ')} below it; --skip-subresources keeps them.` : '';
+}
+
+/** The bot user of a group's or project's access token, as the service names it. */
+const TOKEN_BOT = /^(project|group)_\d+_bot_/;
+
+/**
+ * "project_7_bot_1f2e is the bot user of access token 'ci-deployer'; removing it revokes the token.": the service
+ * revokes a group's or project's access token when its bot user leaves. The tokens are read only when a bot is among
+ * those removed; a caller who may not list them (the question is then without the names) is not stopped by it.
+ */
+async function tokensRevoked(ctx: Context, params: Record<string, unknown>, found: Found[]): Promise<string> {
+  const bots = found.filter((member) => TOKEN_BOT.test(member.username));
+  if (!bots.length) return '';
+  const kind = params.project === undefined ? 'group' : 'project';
+  const names = new Map<number, string[]>();
+  try {
+    for await (const token of ctx.api.list<{ name: string; user_id: number }>(accessTokens.parents[kind].routes.list, { [kind]: params[kind], state: 'active' }, { all: true })) {
+      names.set(token.user_id, [...(names.get(token.user_id) ?? []), token.name]);
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status === 401) throw error;
+  }
+  return bots.map((bot) => {
+    const tokens = names.get(bot.id);
+    const which = tokens?.length ? `${tokens.length > 1 ? 'access tokens' : 'access token'} ${tokens.map((name) => `'${name}'`).join(', ')}` : `a ${kind} access token`;
+    return `${bot.username} is the bot user of ${which}; removing it revokes the ${tokens && tokens.length > 1 ? 'tokens' : 'token'}.`;
+  }).join(' ');
 }

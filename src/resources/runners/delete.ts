@@ -16,7 +16,8 @@ interface Runner extends RunnerOwners {
 function owner(runner: Runner): string {
   const owners = runnerOwners(runner);
   if (runner.runner_type === 'group_type') return `a runner of group ${owners.join(', ') || '?'}`;
-  if (runner.runner_type === 'project_type') return `a runner of ${owners.length === 1 ? 'project' : 'projects'} ${owners.join(', ') || '?'}`;
+  if (runner.runner_type === 'project_type' && owners.length > 1) return `a runner of projects ${owners.join(', ')} (deleting it takes it from all ${owners.length})`;
+  if (runner.runner_type === 'project_type') return `a runner of project ${owners.join(', ') || '?'}`;
   return 'an instance runner (every project may use it)';
 }
 
@@ -27,7 +28,8 @@ export default defineCommand<Options>({
   description: [
     'Shows whose runner it is and when it was last seen, and asks first (--yes without a terminal). The runner',
     'machine is not touched: it only loses its registration and gets 403 from then on. A project runner used by',
-    'several projects is refused by the service. Administrators, or the Maintainer of its group or project.',
+    'several projects is taken from them all: the question names them (the service lets only administrators delete',
+    'it). Administrators, or the Maintainer of its group or project.',
     'With --stale DURATION instead of an ID: every runner of the scope not contacted for that long (a group\'s or',
     'project\'s own, not the ones it only uses), listed and asked for, then deleted 50 at a time (as runners prune does).',
   ].join(' '),

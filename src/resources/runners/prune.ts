@@ -44,19 +44,29 @@ async function showBatches(ctx: Context, batches: StaleRunner[][]): Promise<void
  * The stale runners of a scope deleted in batches after asking: `runners prune`, and `runners delete --stale`.
  */
 export async function deleteStale(opts: StaleOptions, ctx: Context): Promise<unknown> {
-  const { rows, window, checked, notOwn } = await staleRunners(opts, ctx, await ownScope(opts, ctx));
+  const { rows, window, checked, notOwn, shared } = await staleRunners(opts, ctx, await ownScope(opts, ctx));
+  const scope = opts.group !== undefined ? `group ${opts.group}` : `project ${opts.project}`;
   // A group or project may use the instance's runners and its groups' above: deleting those is for their owners.
   if (notOwn.length) {
-    const scope = opts.group !== undefined ? `group ${opts.group}` : `project ${opts.project}`;
     ctx.io.note(`left alone, as ${scope} only uses ${notOwn.length === 1 ? 'it' : 'them'}: ${notOwn.map((row) => `${describeRunner(row)} of ${row.runner_type === 'instance_type' ? 'the instance' : row.owner}`).join(', ')}`);
   }
-  if (!rows.length) return new Summarised([], `no runner without contact for ${window}: nothing to delete; ${checked}`);
+  // Deleting a runner other projects use too takes it from them all: that is asked of one runner at a time.
+  for (const row of shared) {
+    ctx.io.note(`skipped ${describeRunner(row)}: ${row.others.length === 1 ? 'project' : 'projects'} ${row.others.join(', ')} ${row.others.length === 1 ? 'uses' : 'use'} it too, and deleting it takes it from them all; forgectl runners unassign ${row.id} --project ${opts.project} takes it from ${scope} only, forgectl runners delete ${row.id} asks to delete it everywhere`);
+  }
+  const skipped = shared.length ? `attention: ${plural(shared.length, 'runner')} skipped, as other projects use ${shared.length === 1 ? 'it' : 'them'} too` : '';
+  if (!rows.length) {
+    const nothing = `no runner without contact for ${window}: nothing to delete; ${checked}`;
+    return skipped ? new ResultWithExit([], ExitCode.attention, `${nothing}; ${skipped}`) : new Summarised([], nothing);
+  }
   const batches = Array.from({ length: Math.ceil(rows.length / BULK_DELETE_LIMIT) }, (_, n) => rows.slice(n * BULK_DELETE_LIMIT, (n + 1) * BULK_DELETE_LIMIT));
   ctx.io.note(`${plural(rows.length, 'runner')} without contact for ${window}; ${checked}:`);
   for (const row of rows) ctx.io.note(`  ${describeRunner(row)}, ${row.runner_type === 'instance_type' ? 'of the instance' : `of ${row.owner}`}, ${idleWords(row)}`);
   await ctx.confirm(`Delete ${rows.length === 1 ? 'it' : `these ${rows.length} runners`}, in ${plural(batches.length, 'batch', 'batches')} of up to ${BULK_DELETE_LIMIT}?`);
   if (ctx.globals.dryRun) return showBatches(ctx, batches);
-  return deleteBatches(ctx, batches);
+  const done = await deleteBatches(ctx, batches);
+  if (!skipped) return done;
+  return done instanceof ResultWithExit ? new ResultWithExit(done.result, ExitCode.attention, `${done.message}; ${skipped}`) : new ResultWithExit(done, ExitCode.attention, skipped);
 }
 
 /** "last contact 2026-08-21T… (100 days)", or for a runner never seen "never contacted, created 60 days ago". */
@@ -97,10 +107,11 @@ export default defineCommand<StaleOptions>({
     "service's bulk deletion (the GraphQL mutation bulkRunnerDelete, as its admin page does). It lists them and asks",
     'first (--yes without a terminal); --dry-run shows the batches and sends none. Each batch says what was deleted and',
     'what was not and why; exit 9 when any runner was not deleted. The runner machines are not touched: they lose their',
-    'registration. As in the admin page, a project runner used by several projects goes too (`runners delete ID`',
-    'refuses it). With --group or --project only that group\'s or project\'s own runners go: those of the groups above',
-    'and of the instance, which it only uses, are named and left alone. Administrators, or the Maintainer of the',
-    'runners\' groups and projects.',
+    'registration. As in the admin page, a project runner used by several projects goes too. With --group or',
+    '--project only that group\'s or project\'s own runners go: those of the groups above and of the instance, which it',
+    'only uses, are named and left alone; with --project, a runner other projects use too is skipped, named with them',
+    '(exit 9): deleting it would take it from them all (`runners delete ID` asks for it alone). Administrators, or the',
+    'Maintainer of the runners\' groups and projects.',
   ].join(' '),
   examples: [
     'forgectl runners prune --instance --stale 90d --dry-run',

@@ -127,6 +127,39 @@ describe('runners prune --stale', () => {
   });
 });
 
+describe('a runner other projects use too', () => {
+  it('runners prune --project skips it, naming the projects, and ends with exit 9; runners delete ID asks naming them', async () => {
+    const [api, web] = ['acme/api', 'acme/web'].map((path) => findProject(sandbox.db, path).id);
+    const ago = new Date(Date.now() - 400 * DAY).toISOString();
+    const [shared, own] = [[api, web], [api]].map((project_ids, n) => addRunner(sandbox.db, { runner_type: 'project_type', description: `long-gone-${n}`, project_ids, contacted_at: ago, created_at: ago } as never, new Date()).id);
+    const skippedLine = `skipped runner ${shared} ("long-gone-0"): project acme/web uses it too, and deleting it takes it from them all; forgectl runners unassign ${shared} --project acme/api takes it from project acme/api only, forgectl runners delete ${shared} asks to delete it everywhere`;
+    const dry = await sandbox.run(['--dry-run', 'runners', 'prune', '--project', 'acme/api', '--stale', '300d']);
+    expect(dry.stderr).toContain(skippedLine);
+    expect(dry.stdout.match(/Ci::Runner\/\d+/g)).toEqual([`Ci::Runner/${own}`]);
+    const pruned = await sandbox.run(['runners', 'prune', '--project', 'acme/api', '--stale', '300d', '--yes', '-o', 'json']);
+    expect(pruned.code, pruned.stderr).toBe(9);
+    expect(pruned.stderr).toContain(skippedLine);
+    expect(pruned.stderr).toContain('attention: 1 runner skipped, as other projects use it too');
+    expect(pruned.json<Array<{ id: number; outcome: string }>>()).toEqual([expect.objectContaining({ id: own, outcome: 'deleted' })]);
+    expect(await restIds()).toContain(shared);
+    expect(await restIds()).not.toContain(own);
+    // Nothing else to delete: still exit 9 while it is skipped.
+    const again = await sandbox.run(['runners', 'delete', '--stale', '300d', '--project', 'acme/api', '--yes']);
+    expect(again.code, again.stderr).toBe(9);
+    expect(again.stderr).toContain('no runner without contact for 300d');
+    // A Maintainer of its projects may not delete it (the service says so); an administrator may.
+    const maintainer = await sandbox.run(['runners', 'delete', String(shared), '--yes'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+    expect(maintainer.code).toBe(4);
+    expect(maintainer.stderr).toContain('Runner associated with more than one project');
+    // Asked for by its id, it is deleted after a question that names every project it is taken from.
+    const asked = await sandbox.run(['runners', 'delete', String(shared)]);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(`error: confirmation needed: Delete runner ${shared} ("long-gone-0"), a runner of projects acme/api, acme/web (deleting it takes it from all 2)`);
+    expect((await sandbox.run(['runners', 'delete', String(shared), '--yes'])).code).toBe(0);
+    expect(await restIds()).not.toContain(shared);
+  });
+});
+
 describe('runners delete --stale (the same reviewed deletion, from the verb users reach for)', () => {
   it('lists, asks, and deletes the stale runners in batches of 50; an ID and --stale together, or neither, are refused before anything is sent', async () => {
     const ids = oldRunners(51, 150, 'verb');

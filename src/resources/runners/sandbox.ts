@@ -227,7 +227,8 @@ function runnerRoutes(api: Router): void {
   });
   api.route(own.delete, (req) => {
     const runner = findRunner(req);
-    if (runner.runner_type === 'project_type' && runner.project_ids.length > 1) throw errors.forbidden('Runner associated with more than one project');
+    // As the service: an administrator deletes a runner several projects use, its projects' Maintainers do not.
+    if (!requireUser(req).is_admin && runner.runner_type === 'project_type' && runner.project_ids.length > 1) throw errors.forbidden('Runner associated with more than one project');
     removeRunner(req.db, runner);
     return noContent();
   });

@@ -78,6 +78,17 @@ export async function ownScope(opts: ScopeOptions, ctx: Context): Promise<OwnSco
 const ownedBy = (runner: Runner, scope: OwnScope): boolean =>
   scope.kind === 'group' ? runner.runner_type === 'group_type' && (runner.groups ?? []).some((g) => g.id === scope.id) : runner.runner_type === 'project_type' && (runner.projects ?? []).some((p) => p.id === scope.id);
 
+/**
+ * A project runner of the scope's project that other projects use too: deleting it takes it from them all (the
+ * service lets only an administrator do it), so a deletion by project leaves it.
+ */
+const usedByOthers = (runner: Runner, scope: OwnScope): boolean => ownedBy(runner, scope) && scope.kind === 'project' && (runner.projects ?? []).length > 1;
+
+/** A runner a deletion by project leaves, and the other projects that use it. */
+export interface SharedRunner extends StaleRunner {
+  others: string[];
+}
+
 const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_type' ? 'instance' : runnerOwners(runner).join(','));
 
 /**
@@ -85,7 +96,7 @@ const ownerOf = (runner: Runner): string => (runner.runner_type === 'instance_ty
  * ago than that), longest idle first, with the words that say what was looked at: `window` ("90d (since
  * 2025-01-01)") and `checked` ("checked the 4 stale runners of the instance").
  */
-export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnScope): Promise<{ rows: StaleRunner[]; window: string; checked: string; notOwn: StaleRunner[] }> {
+export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnScope): Promise<{ rows: StaleRunner[]; window: string; checked: string; notOwn: StaleRunner[]; shared: SharedRunner[] }> {
   const staleMs = parseDuration('--stale')(opts.stale);
   const now = ctx.now();
   const cutoff = now.getTime() - staleMs;
@@ -101,6 +112,7 @@ export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnSc
   }
   const rows: StaleRunner[] = [];
   const notOwn: StaleRunner[] = [];
+  const shared: SharedRunner[] = [];
   const unreadable: Brief[] = [];
   for await (const outcome of orderedPool(candidates, 4, (brief) => ctx.api.call<Runner>(routeOf(byId, 'get'), { runner_id: brief.id }))) {
     if (outcome.status === 'failed') {
@@ -112,7 +124,7 @@ export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnSc
     const runner = outcome.value;
     const since = Date.parse(runner.contacted_at ?? runner.created_at);
     if (since > cutoff) continue;
-    (own && !ownedBy(runner, own) ? notOwn : rows).push({
+    const row: StaleRunner = {
       idle_days: Math.floor((now.getTime() - since) / DAY),
       id: runner.id,
       description: runner.description,
@@ -122,16 +134,19 @@ export async function staleRunners(opts: StaleOptions, ctx: Context, own?: OwnSc
       paused: runner.paused,
       last_contact: runner.contacted_at ?? 'never',
       created_at: runner.created_at,
-    });
+    };
+    if (own && usedByOthers(runner, own)) shared.push({ ...row, others: (runner.projects ?? []).filter((p) => p.id !== own.id).map((p) => p.path_with_namespace) });
+    else (own && !ownedBy(runner, own) ? notOwn : rows).push(row);
   }
   const longestIdleFirst = (a: StaleRunner, b: StaleRunner): number => b.idle_days - a.idle_days || a.id - b.id;
   rows.sort(longestIdleFirst);
   notOwn.sort(longestIdleFirst);
+  shared.sort(longestIdleFirst);
   if (unreadable.length) ctx.io.note(`not checked, as this token cannot read ${unreadable.length === 1 ? 'it' : 'them'}: ${unreadable.map(describeRunner).join(', ')} (an administrator's forgectl runners audit --instance does)`);
   const since = new Date(cutoff).toISOString();
   const window = `${opts.stale} (since ${staleMs >= DAY ? since.slice(0, 10) : `${since.slice(0, 16)}Z`})`;
   // "of the instance", but "you manage" rather than "of the runners you manage".
   const of = where.startsWith('the runners ') ? where.slice('the runners '.length) : `of ${where}`;
   const checked = staleMs >= STALE_MS ? `checked the ${plural(listed, 'stale runner')} ${of}` : `checked ${plural(listed, 'runner')} ${of}`;
-  return { rows, window, checked, notOwn };
+  return { rows, window, checked, notOwn, shared };
 }
