@@ -69,6 +69,21 @@ export function parseGraphql(text: string, operationName?: string): GraphqlDocum
 /** Whether the operation may change anything: a mutation (or a subscription, which is no read either). */
 export const isMutation = (document: GraphqlDocument): boolean => document.operation.operation !== 'query';
 
+/** The fields an operation selects at its top (a mutation's: what it changes), fragments of the document followed. */
+export function operationFields(document: GraphqlDocument): string[] {
+  const fragments = new Map(document.document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [])));
+  const seen = new Set<string>();
+  const fieldsOf = (selections: SelectionSetNode | undefined): string[] =>
+    (selections?.selections ?? []).flatMap((selection) => {
+      if (selection.kind === Kind.FIELD) return [selection.name.value];
+      if (selection.kind === Kind.INLINE_FRAGMENT) return fieldsOf(selection.selectionSet);
+      if (seen.has(selection.name.value)) return [];
+      seen.add(selection.name.value);
+      return fieldsOf(fragments.get(selection.name.value));
+    });
+  return [...new Set(fieldsOf(document.operation.selectionSet))];
+}
+
 /** Whether a selection, or one below it, fetches `pageInfo { hasNextPage endCursor }`. */
 function selectsPageInfo(selections: SelectionSetNode | undefined): boolean {
   return (selections?.selections ?? []).some((selection) => {

@@ -8,6 +8,7 @@ import { endsTheFleet, fleetResult, prefix, rowsOf, TextSink, type ProjectRun } 
 import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard, writeFailedTo, type Shard } from '../fleet/shard.js';
 import { plural } from '../parse.js';
+import { refusalsHint } from './refusal.js';
 
 /**
  * Any command that works on one project (it has --project and no --group of its own) also takes a fleet selector
@@ -49,7 +50,10 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       progress.finish(project);
     }
   };
-  return fleetResult({ projects, concurrency, runOne, stop: () => stop, columns: def.columns, failedTo: opts.failedTo, progress, started }, ctx.io, ctx.rateGate);
+  // 500 projects refused alike get the hint the command gives of one, once.
+  const command = { path: commandPath, description: def.description };
+  const hint = (errors: unknown[]) => refusalsHint(errors, 'project', () => command, () => ctx.api);
+  return fleetResult({ projects, concurrency, runOne, stop: () => stop, columns: def.columns, failedTo: opts.failedTo, progress, started, refusalsHint: hint }, ctx.io, ctx.rateGate);
 }
 
 /** Nothing selected: --failed-to's file lists none, and a note says why (an empty shard, or where the others are). */

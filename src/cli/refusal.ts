@@ -2,6 +2,7 @@ import type { Api } from '../api/client.js';
 import { isAdminPath, NOT_ADMIN_HINT } from '../api/errors.js';
 import { isAdministrator } from '../api/lookups.js';
 import { ApiError } from '../errors.js';
+import { plural } from '../parse.js';
 
 /** What a command's help says it needs: its "Needs Premium and the Maintainer role." sentence, without "Needs". */
 export function helpNeeds(description: string | undefined): string | undefined {
@@ -31,4 +32,24 @@ export async function explainRefusal(error: unknown, command: { path: string; de
   if (!adminPath) return error.explained(error.message, needed);
   if (admin === false) return error.explained(error.message, NOT_ADMIN_HINT);
   return error.explained(error.message, `this is for administrators of the instance${tier ? ` and needs ${tier}` : ''}`);
+}
+
+/** A command as its 403's hint reads it: its path and its help (whose "Needs …" sentence names the role and tier). */
+export interface RefusedCommand {
+  path: string;
+  description?: string;
+}
+
+/**
+ * The hint of the 403s of a run over many items (a fleet command's projects, apply's changes), said once however
+ * many there are: "2 projects were refused (403 Forbidden): push-rule set needs Premium and the Maintainer role",
+ * what the command of the first refused item (`commandOf` its index) says of one. Undefined when none was refused.
+ */
+export async function refusalsHint(errors: unknown[], noun: string, commandOf: (index: number) => RefusedCommand | Promise<RefusedCommand>, api: () => Api): Promise<string | undefined> {
+  const refused = (error: unknown) => error instanceof ApiError && error.status === 403;
+  const count = errors.filter(refused).length;
+  if (!count) return undefined;
+  const first = errors.findIndex(refused);
+  const explained = (await explainRefusal(errors[first], await commandOf(first), api)) as ApiError;
+  return `hint: ${plural(count, noun)} ${count === 1 ? 'was' : 'were'} refused (403 Forbidden)${explained.hint ? `: ${explained.hint}` : ''}`;
 }

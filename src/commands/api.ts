@@ -24,9 +24,9 @@ export default defineCommand<ApiOptions>({
   effect: 'destructive',
   description: [
     'The path is relative to /api/v4 (or a full URL on the same instance). Fields go to the query string for GET and HEAD and to a JSON body otherwise; with fields (or --input) and no -X the method is POST, as with gh api; --paginate means GET. Same authentication, retries, errors and exit codes as every command.',
-    'A DELETE asks first at a terminal, naming the method and path; in a script it needs --yes (exit 2 otherwise, nothing sent); --dry-run shows it without asking.',
+    'A DELETE, or a POST, PUT or PATCH to an action that deletes (a path ending in /erase, /delete, /purge, /destroy, /remove or /wipe, such as a job\'s erase), asks first at a terminal, naming the method and path; in a script it needs --yes (exit 2 otherwise, nothing sent); --dry-run shows it without asking.',
     '--paginate follows every page (--per-page records each, 100 by default) into one JSON array; --limit N stops after N records without requesting the pages past them.',
-    'The path graphql (exactly that word, as with gh api; /graphql is a REST path) sends a GraphQL request to /api/graphql at the root of the instance: -f query=TEXT or -F query=@FILE, -f operationName=NAME, and every other field a variable (-F typed: -F first=50). The query is parsed before anything is sent (not GraphQL: exit 2). A query is retried as a GET is and runs under --dry-run; a mutation is shown by --dry-run and never sent twice.',
+    'The path graphql (exactly that word, as with gh api; /graphql is a REST path) sends a GraphQL request to /api/graphql at the root of the instance: -f query=TEXT or -F query=@FILE, -f operationName=NAME, and every other field a variable (-F typed: -F first=50). The query is parsed before anything is sent (not GraphQL: exit 2). A query is retried as a GET is and runs under --dry-run, and never asks. A mutation asks first at a terminal, naming the fields it runs (bulkRunnerDelete); in a script it needs --yes (exit 2 otherwise, nothing sent); --dry-run shows it without sending it, and it is never sent twice.',
     'With graphql, --paginate follows the first connection that has pageInfo: it requires that the query accepts an $endCursor: String variable and that it fetches pageInfo { hasNextPage endCursor } from a collection, as with gh. The pages print as one JSON array (NDJSON with -o ndjson); --jq runs on each page, or once on all of them with --slurp.',
     'A GraphQL answer with errors and no data fails with the exit code of the first error: 5 when what it names does not exist (or may not be seen), 4 for authentication and permission, 7 when rate limited, 8 when the server failed, and 6 for anything else the server refused (a query it could not parse or validate, a value of the wrong kind). An answer with data and errors is printed, the errors go to stderr, and the exit is 9.',
     'The values of masked and hidden CI/CD variables in an answer, and a group\'s or project\'s runner registration token (runners_token), are shown as null: --show-values shows masked values and that token at a terminal, never in a pipe or a file.',
@@ -83,8 +83,9 @@ export default defineCommand<ApiOptions>({
       return show ? list : list.map(withoutSecretValues);
     }
 
-    // A DELETE is asked for as every command that deletes asks (--yes off a terminal); --dry-run sends it nowhere.
-    if (method === 'DELETE') await ctx.confirm(`Send DELETE ${path} to ${instanceName(ctx)}?`);
+    // A DELETE, or a write to an action that deletes (a job's erase), is asked for as every command that deletes
+    // asks (--yes off a terminal); --dry-run sends it nowhere.
+    if (deletes(method, path)) await ctx.confirm(`Send ${method} ${path} to ${instanceName(ctx)}?`);
     let rawBody: { data: Buffer | string; contentType: string } | undefined;
     if (opts.input) {
       const data = opts.input === '-' ? await ctx.io.readStdinBuffer() : readLocalFile(opts.input);
@@ -119,6 +120,17 @@ export default defineCommand<ApiOptions>({
     return new DownloadResult(response.body, { size: Number(response.header('content-length')) || undefined });
   },
 });
+
+/** The last word of a path whose POST, PUT or PATCH deletes: a job's erase (its log and artifacts), and their kin. */
+const DELETING_ACTIONS = new Set(['delete', 'erase', 'purge', 'destroy', 'remove', 'wipe']);
+
+/** Whether a request deletes: a DELETE, or a write whose path ends in a deleting action (/jobs/7/erase). */
+function deletes(method: string, path: string): boolean {
+  if (method === 'DELETE') return true;
+  if (!['POST', 'PUT', 'PATCH'].includes(method)) return false;
+  const last = new URL(path, 'http://instance').pathname.split('/').filter(Boolean).pop() ?? '';
+  return DELETING_ACTIONS.has(last.toLowerCase());
+}
 
 /** --per-page and --limit size and end the pages of a REST --paginate; a GraphQL query sizes its own (first: N). */
 function checkPaging(opts: ApiOptions, paging: PageOptions): void {

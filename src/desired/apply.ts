@@ -29,6 +29,8 @@ export interface ApplySummary {
   violations: number;
   /** Projects, groups (and the instance) with an object that failed. */
   failedOwners: Owner[];
+  /** The changes that failed, with why (a 403's hint names the role their command needs). */
+  errors: Array<{ change: Change; error: unknown }>;
 }
 
 const sectionFor = (change: Change): Section => {
@@ -182,6 +184,7 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
           continue;
         }
         if (endsTheRun(error)) throw error;
+        summary.errors.push({ change, error });
         rows.push(row(change, 'failed', messageOf(error)));
       } finally {
         progress?.finish(change);
@@ -198,6 +201,7 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
           continue;
         }
         if (endsTheRun(error)) throw error;
+        summary.errors.push(...batch.map((change) => ({ change, error })));
         rows.push(...batch.map((change) => row(change, 'failed', messageOf(error))));
       } finally {
         for (const change of batch) progress?.finish(change);

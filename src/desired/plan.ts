@@ -49,6 +49,8 @@ export interface PlanOptions {
   rateLimit?: { limit: number; periodSeconds: number };
   /** A spinner at a terminal: "planning 7/22 projects…". */
   progress?: Progress<Owner>;
+  /** Where the owners that could not be read are gathered as they fail (an interrupted plan names them). */
+  failures?: OwnerFailure[];
 }
 
 type Values = Record<string, unknown>;
@@ -198,7 +200,7 @@ export async function makePlan(ctx: SelectContext & { readonly rateGate: RateGat
   const owners = await planOwners(ctx, state, options);
   const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
   if (budget) ctx.io.note(budget);
-  const plan: Plan = { changes: [], owners, failures: [], leftAlone: 0, prune: state.prune };
+  const plan: Plan = { changes: [], owners, failures: options.failures ?? [], leftAlone: 0, prune: state.prune };
   const now = ctx.now?.() ?? new Date();
   const authors = newAuthors();
   const projectsOnly = owners.every((owner) => owner.level === 'project');

@@ -38,6 +38,11 @@ export class Progress<T> {
     if (this.io && items.length) this.spinner = await this.io.spinner(this.text());
   }
 
+  /** Whether the items are known (begin was called with some). */
+  get begun(): boolean {
+    return this.items.length > 0;
+  }
+
   start(item: T): void {
     this.running.add(item);
   }

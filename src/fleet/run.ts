@@ -42,6 +42,8 @@ export interface FleetWork {
   progress: Progress<FleetProject>;
   /** When the run started (Date.now()), for the summary. */
   started: number;
+  /** The hint of the projects refused with 403, said once after the summary (the role or tier the command needs). */
+  refusalsHint?(errors: unknown[]): Promise<string | undefined>;
 }
 
 /** An error that ends the whole fleet run rather than one project's part: bad input, no credentials, a refusal. */
@@ -102,6 +104,8 @@ async function* runAll(work: FleetWork, io: Io, rateGate: RateGate, result: Resu
   work.progress.stop();
   if (work.failedTo !== undefined) writeFailedTo(work.failedTo, [...summary.failed, ...summary.notStarted], writeFileAtomically);
   summary.finish(result, work, io, rateGate);
+  const hint = await work.refusalsHint?.(summary.errors);
+  if (hint) result.message = [result.message, hint].filter(Boolean).join('\n');
 }
 
 /** Every row with the same keys in the same order: project, outcome, the record's, error. */
@@ -138,6 +142,8 @@ class Summary {
   ok = 0;
   attention = 0;
   readonly failed: string[] = [];
+  /** The errors of the projects that failed, in their order. */
+  readonly errors: unknown[] = [];
   readonly notStarted: string[] = [];
 
   /** Counts one project's outcome, writes what it said (stderr, --dry-run requests), and gives its rows. */
@@ -150,6 +156,7 @@ class Summary {
     if (outcome.status === 'failed') {
       const error = outcome.error as Error & { fleetStderr?: string };
       this.failed.push(path);
+      this.errors.push(error);
       const message = error instanceof CliError ? error.message + (error instanceof ApiError ? ` (${error.method} ${error.path} → ${error.status})` : '') : `internal error: ${error.message}`;
       io.writeErr(prefix(path, error.fleetStderr ?? '') + `${path}: error: ${oneLine(message)}\n`);
       return [{ project: path, outcome: 'failed', error: oneLine(message) }];

@@ -78,7 +78,7 @@ describe('forgectl api graphql', () => {
       [['-f', 'query={ runners { nodes { secret } } }'], 6, 'error: Cannot query field "secret" on type "CiRunner". (POST /api/graphql → 200)'],
       [['-f', 'query={ runner(id: "gid://gitlab/User/1") { id } }'], 6, 'does not represent an instance of Ci::Runner'],
       [['-f', 'query={ currentUser { username } }'], 4, 'error: Invalid token (POST /api/graphql → 401)', { FORGECTL_TOKEN: 'glpat-not-valid' }],
-      [['-f', `query=${DELETE}`, '-f', 'ids[]=gid://gitlab/Ci::Runner/1'], 5, "error: bulkRunnerDelete: The resource that you are attempting to access does not exist or you don't have permission to perform this action"],
+      [['-f', `query=${DELETE}`, '-f', 'ids[]=gid://gitlab/Ci::Runner/1', '--yes'], 5, "error: bulkRunnerDelete: The resource that you are attempting to access does not exist or you don't have permission to perform this action"],
     ];
     const readOnly = addToken(sandbox.db, findUser(sandbox.db, 'root'), { scopes: ['read_api'] }, new Date()).token;
     cases[3].push({ FORGECTL_TOKEN: readOnly });
@@ -127,9 +127,34 @@ describe('forgectl api graphql', () => {
     const runner = addRunner(sandbox.db, { runner_type: 'instance_type', description: 'retry-me' } as never, new Date());
     sandbox.clearRequests();
     sandbox.fault({ method: 'POST', path: '^/api/graphql$', drop: 'after', times: 1 });
-    const mutation = await sandbox.run(['api', 'graphql', '-f', `query=${DELETE}`, '-f', `ids[]=gid://gitlab/Ci::Runner/${runner.id}`], instant);
+    const mutation = await sandbox.run(['api', 'graphql', '-f', `query=${DELETE}`, '-f', `ids[]=gid://gitlab/Ci::Runner/${runner.id}`, '--yes'], instant);
     expect(mutation.code).toBe(8);
     expect(graphqlRequests()).toHaveLength(1);
+    expect(runnerTable(sandbox.db).some((r) => r.id === runner.id)).toBe(false);
+  });
+
+  it('asks before a mutation, naming its fields: off a terminal exit 2 and nothing sent, --yes sends it; a query never asks', async () => {
+    const runner = addRunner(sandbox.db, { runner_type: 'instance_type', description: 'ask-me' } as never, new Date());
+    const ids = `ids[]=gid://gitlab/Ci::Runner/${runner.id}`;
+    const host = new URL(sandbox.rootUrl).host;
+    sandbox.clearRequests();
+    // The word mutation in a comment or a string is no mutation; a query that holds one never asks.
+    const query = await sandbox.run(['api', 'graphql', '-f', 'query=# mutation { bulkRunnerDelete }\nquery { users(search: "mutation {") { nodes { username } } }']);
+    expect(query.code, query.stderr).toBe(0);
+    expect(graphqlRequests()).toHaveLength(1);
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['api', 'graphql', '-f', `query=${DELETE}`, '-f', ids]);
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: `error: confirmation needed: Send the GraphQL mutation bulkRunnerDelete to ${host}?\nhint: pass --yes to confirm without a terminal\n` });
+    // A mutation behind a comment and a fragment is found by parsing, with the fields it runs named.
+    const hidden = await sandbox.run(['api', 'graphql', '-f', 'query=# just a query\nmutation { ...Drop runnerDelete(input: {id: "gid://gitlab/Ci::Runner/1"}) { errors } }\nfragment Drop on Mutation { bulkRunnerDelete(input: {ids: []}) { errors } }']);
+    expect(hidden.stderr).toContain(`Send the GraphQL mutation bulkRunnerDelete, runnerDelete to ${host}?`);
+    expect(graphqlRequests()).toEqual([]);
+    expect(runnerTable(sandbox.db).some((r) => r.id === runner.id)).toBe(true);
+    const kept = await sandbox.run(['api', 'graphql', '-f', `query=${DELETE}`, '-f', ids], { tty: true, input: 'n\n' });
+    expect(kept.code).toBe(2);
+    expect(graphqlRequests()).toEqual([]);
+    const confirmed = await sandbox.run(['api', 'graphql', '-f', `query=${DELETE}`, '-f', ids, '--yes']);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
     expect(runnerTable(sandbox.db).some((r) => r.id === runner.id)).toBe(false);
   });
 

@@ -184,6 +184,23 @@ describe('forgectl api -X DELETE asks first, as every command that deletes', () 
     expect(await exists(id)).toBe(true);
   });
 
+  it('a POST, PUT or PATCH to an action that deletes (a job\'s erase) asks as a DELETE does; other writes do not', async () => {
+    sandbox.clearRequests();
+    for (const [method, path] of [['POST', '/projects/acme%2Fapi/jobs/1/erase'], ['PUT', '/projects/1/registry/purge/'], ['PATCH', '/projects/1/things/Delete?x=1']]) {
+      const refused = await sandbox.run(['api', '-X', method, path]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(`error: confirmation needed: Send ${method} ${path} to ${new URL(sandbox.rootUrl).host}?\nhint: pass --yes to confirm without a terminal\n`);
+    }
+    expect(sandbox.requests()).toEqual([]);
+    const sent = await sandbox.run(['api', '-X', 'POST', '/projects/acme%2Fapi/jobs/1/erase', '--yes']);
+    expect(sent.code).not.toBe(2);
+    expect(sandbox.requests().map((request) => request.method)).toEqual(['POST']);
+    // A path that only holds the word elsewhere (a project named delete) is an ordinary write.
+    sandbox.clearRequests();
+    const badges = await sandbox.run(['api', '/projects/acme%2Fapi/badges', '-f', 'link_url=https://ci.example.com/erase', '-f', 'image_url=https://ci.example.com/b.svg']);
+    expect(badges.code, badges.stderr).toBe(0);
+  });
+
   it('--dry-run prints the DELETE without asking and sends nothing', async () => {
     const id = await badge();
     sandbox.clearRequests();

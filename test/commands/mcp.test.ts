@@ -300,6 +300,46 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     return client;
   };
 
+  it('notices and hints name the tools\' inputs and tools, never a flag an agent cannot pass (over the protocol)', async () => {
+    const serve = async (toolsets: string[]) => {
+      const tools = await buildCatalogue(manifest, { toolsets, allowWrite: toolsets });
+      return connect(new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) }));
+    };
+    const said = (result: unknown) => {
+      const { content, structuredContent } = result as { content: Array<{ text: string }>; structuredContent?: { notice?: string } };
+      return structuredContent ? (structuredContent.notice ?? '') : content.map((item) => item.text).join('\n');
+    };
+    const flags = /(^|\s)--?[a-z]/i;
+    const client = await serve(['projects', 'access', 'admin']);
+    try {
+      const page = said(await client.callTool({ name: 'projects_list', arguments: { per_page: 1 } }));
+      expect(page).toMatch(/^showing 1 of \d+ — pass next_cursor as cursor for the next page$/);
+      const owner = said(await client.callTool({ name: 'members_remove', arguments: { users: ['root'], group: 'acme' } }));
+      expect(owner).toContain('hint: make another member an owner first: members_update USER group: acme access_level: owner\n');
+      const nobody = said(await client.callTool({ name: 'members_add', arguments: { users: ['nosuchuser'], project: 'acme/api', access_level: 'guest' } }));
+      expect(nobody).toContain('hint: nothing was changed; check the names with: users_list search: NAME\n');
+      for (const text of [page, owner, nobody]) expect(text).not.toMatch(flags);
+    } finally {
+      await client.close();
+    }
+    // Without the users tool, the hint that names it is nothing the agent can do: left out.
+    const narrow = await serve(['access']);
+    try {
+      const nobody = said(await narrow.callTool({ name: 'members_add', arguments: { users: ['nosuchuser'], project: 'acme/api', access_level: 'guest' } }));
+      expect(nobody).toBe('error: no user named "nosuchuser"\n(exit 5: not found (404))');
+    } finally {
+      await narrow.close();
+    }
+    const graphql = await connect(new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: ['graphql'] }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) }));
+    try {
+      const refused = said(await graphql.callTool({ name: 'graphql', arguments: { query: 'mutation { bulkRunnerDelete(input: {ids: []}) { errors } }' } }));
+      expect(refused).toContain('hint: a mutation needs writes allowed for the graphql toolset: ask the person who runs this server to allow them');
+      expect(refused).not.toMatch(flags);
+    } finally {
+      await graphql.close();
+    }
+  });
+
   it('an unknown resource is "Resource not found" with its URI; forgectl://profile describes the connection from FORGECTL_URL and FORGECTL_TOKEN without the token', async () => {
     const { resolveConnection } = await import('../../src/config/resolve.js');
     const env = sandbox.env();

@@ -368,6 +368,20 @@ instance:
     }
   });
 
+  it('changes refused with 403 get the hint their own command gives of one (its role), once; the run is a bulk: exit 9', async () => {
+    const developer = { FORGECTL_TOKEN: sandbox.tokenWithRole('developer') };
+    const desired = file('role.yaml', 'version: 1\nprojects:\n  acme/api:\n    settings: {description: by a developer}\n  acme/web:\n    settings: {description: by a developer}\n');
+    const single = await sandbox.run(['projects', 'update', 'acme/api', '--description', 'by a developer'], { env: developer });
+    expect(single.code).toBe(4);
+    const needs = /^hint: (projects update needs .+)$/m.exec(single.stderr)![1];
+    for (const format of ['table', 'json']) {
+      const apply = await sandbox.run(['apply', '-f', desired, '--yes', '-o', format], { env: developer });
+      expect(apply.code).toBe(9);
+      expect(apply.stderr).toContain('attention: Applied: 0 done, 2 failed. Failed: acme/api, acme/web\n');
+      expect(apply.stderr.split('\n').filter((line) => line.startsWith('hint:'))).toEqual([`hint: 2 changes were refused (403 Forbidden): ${needs}`]);
+    }
+  });
+
   it('says which objects prune: all leaves alone, in words that agree with their number', async () => {
     const plan = await cli(['plan', '-f', file('prune-all.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    protected_branches: []\n')]);
     expect(plan.code, plan.stderr).toBe(0);

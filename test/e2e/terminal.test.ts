@@ -163,6 +163,27 @@ describe('the installed forgectl on a terminal', () => {
     expect(await exists()).toBe(false);
   });
 
+  terminalCase('api graphql asks before a mutation at a terminal, naming its fields (No keeps the runner, Yes deletes it); a pipe needs --yes', async () => {
+    const graphql = async (query: string) => (await (await fetch(`${sandbox!.url}/api/graphql`, { method: 'POST', headers: { 'PRIVATE-TOKEN': sandbox!.token, 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as { data: { runners: { nodes: Array<{ id: string }> } } };
+    const runners = async () => (await graphql('{ runners { nodes { id } } }')).data.runners.nodes.map((node) => node.id);
+    const id = (await runners())[0];
+    const file = `${tempDir('forgectl-e2e-graphql-')}/delete.graphql`;
+    writeFileSync(file, 'mutation($ids: [CiRunnerID!]) { bulkRunnerDelete(input: {ids: $ids}) { deletedIds errors } }\n');
+    const host = new URL(sandbox!.url).host;
+    const piped = await forgectl(['api', 'graphql', '-F', `query=@${file}`, '-f', `ids[]=${id}`]);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe(`error: confirmation needed: Send the GraphQL mutation bulkRunnerDelete to ${host}?\nhint: pass --yes to confirm without a terminal\n`);
+    const [command, args] = pty!(`stty cols 200 rows 40 2>/dev/null; forgectl api graphql -F query=@${file} -f 'ids[]=${id}'`);
+    const answer = (key: string) => runProcess('bash', ['-c', `(sleep 2; printf '${key}\\r') | "$0" "$@"`, command, ...args], { env: { ...env(), TERM: 'xterm-256color' }, timeoutMs: 30_000 });
+    const kept = await answer('n');
+    expect(visible(kept.stdout)).toContain(`Send the GraphQL mutation bulkRunnerDelete to ${host}?`);
+    expect(kept.code).toBe(2);
+    expect(await runners()).toContain(id);
+    const deleted = await answer('y');
+    expect(deleted.code, deleted.stdout).toBe(0);
+    expect(await runners()).not.toContain(id);
+  });
+
   it('fleet selection in a pipe: the records a later page shows, a hint at --recursive, sets in globs', async () => {
     const [page, flat, set] = await Promise.all([
       forgectl(['projects', 'list', '--per-page', '5', '--page', '2']),

@@ -123,6 +123,19 @@ describe('fleet operations on any project command', () => {
     expect(result.stderr).toMatch(/^30 projects: 30 ok in [\d.]+ s at concurrency 8$/m);
   });
 
+  it('rows refused with 403 get the hint the command gives of one project (its role and tier), once after the summary', async () => {
+    const env = { FORGECTL_TOKEN: sandbox.tokenWithRole('developer') };
+    const args = ['push-rule', 'set', '--group', 'acme/team-01', '--recursive', '--match', 'acme/team-01/squad-1/**', '--max-file-size', '12', '--yes', '--continue-on-error'];
+    const single = await sandbox.run(['push-rule', 'set', '--project', squad1[0], '--max-file-size', '12', '--yes'], { env });
+    expect(single.code).toBe(4);
+    const needs = /^hint: (push-rule set needs .+)$/m.exec(single.stderr)![1];
+    for (const format of ['table', 'json']) {
+      const fleet = await sandbox.run([...args, '-o', format], { env });
+      expect(fleet.code).toBe(9);
+      expect(fleet.stderr.split('\n').filter((line) => line.startsWith('hint:'))).toEqual([`hint: 10 projects were refused (403 Forbidden): ${needs}`]);
+    }
+  });
+
   it('narrows with --match and --exclude, and reads projects from a file or stdin', async () => {
     const matched = await sandbox.run(['push-rule', 'get', '--group', 'acme', '--recursive', '--match', 'acme/team-01/squad-2/**', '--exclude', '**/svc-01?', '-o', 'json']);
     expect(matched.json<Array<{ project: string }>>().map((r) => r.project)).toEqual(['acme/team-01/squad-2/svc-020']);

@@ -3,11 +3,10 @@
  * while the instance holds back its answer to one project; the projects that did not succeed (that one, in flight,
  * and those never started) are written to the file, and --projects-file with it finishes the run.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, BUILT, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { BUILT, startBin, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox({ fleet: 4 });
 
@@ -36,14 +35,11 @@ describe.skipIf(!BUILT)('a fleet command with --failed-to interrupted by Ctrl-C'
     // The second project's push rule is read, and its answer held back: the first is done, the others never start.
     sandbox.fault({ path: '^/projects/acme(%2F|/)web/push_rule$', answer_latency_ms: 60_000, times: 1 });
     const args = ['push-rule', 'set', '--projects-file', list, '--max-file-size', '12', '--concurrency', '1', '--yes', '--failed-to', left];
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...sandbox.env() } as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, stderr, exited } = startBin([...args], sandbox.env());
     await until(() => sandbox.faults.list().length === 0);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
+    expect(stderr()).toContain(`what is left is in ${left}: run it again with --projects-file ${left}`);
     expect(limited()).toEqual(['acme/api']);
     expect(readFileSync(left, 'utf8')).toBe(`# 3 projects failed or not finished; rerun them with --projects-file ${left}\n${PROJECTS.slice(1).join('\n')}\n`);
 

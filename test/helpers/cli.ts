@@ -143,6 +143,18 @@ export const BIN = fileURLToPath(new URL('../../bin/forgectl.cjs', import.meta.u
 /** Whether the bundle BIN loads has been built (`npm test` builds first; a bare `vitest run` may not have). */
 export const BUILT = existsSync(fileURLToPath(new URL('../../dist/core.js', import.meta.url)));
 
+/**
+ * Starts the built CLI as a child process to be interrupted (stdout ignored): its stderr as it comes, and its exit
+ * code once it ends.
+ */
+export function startBin(argv: string[], env: Record<string, string | undefined>): { child: ReturnType<typeof spawn>; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
 /** Runs the built CLI (bin/forgectl.cjs → dist/) as a child process, without a terminal. */
 export function runBin(argv: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {

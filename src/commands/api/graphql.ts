@@ -1,6 +1,6 @@
-import type { Context } from '../../cli/command.js';
+import { instanceName, type Context } from '../../cli/command.js';
 import type { Json } from '../../json-fields.js';
-import { checkPaginated, describeGraphqlError, errorsOf, failureOf, graphqlPages, isMutation, parseGraphql, sendGraphql, type GraphqlAnswer, type GraphqlRequest } from '../../api/graphql.js';
+import { checkPaginated, describeGraphqlError, errorsOf, failureOf, graphqlPages, isMutation, operationFields, parseGraphql, sendGraphql, type GraphqlAnswer, type GraphqlRequest } from '../../api/graphql.js';
 import { withoutSecretValues } from '../../resources/variables/resource.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { readLocalFile } from '../../files.js';
@@ -24,6 +24,8 @@ export async function runGraphql(opts: ApiOptions, fields: Record<string, Json>,
     checkPaginated(document);
     return paginated(ctx, graphqlPages(ctx.api, request, headers), show);
   }
+  // A mutation changes or deletes (bulkRunnerDelete): asked for as a DELETE is, naming what it runs.
+  if (mutation) await ctx.confirm(`Send the GraphQL ${document.operation.operation} ${operationFields(document).join(', ')} to ${instanceName(ctx)}?`);
   const answer = await sendGraphql(ctx.api, request, { mutation, headers });
   if (opts.include) await printHead(ctx, answer.status, answer.headers);
   const failure = failureOf(answer, ctx.api);

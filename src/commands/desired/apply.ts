@@ -17,6 +17,7 @@ import { emptyShardLine, reportOnInterrupt, startBudget, takeShard, writeFailedT
 import { namedFew } from '../../fleet/run.js';
 import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
+import { refusalsHint, type RefusedCommand } from '../../cli/refusal.js';
 
 interface Options extends TargetFlags {
   file: string;
@@ -56,6 +57,8 @@ export default defineCommand<Options>({
       if (work.nothing) ctx.io.note(work.nothing);
       return failures.length ? new ResultWithExit([], ExitCode.attention, `attention: ${failures.length} could not be read`) : [];
     }
+    // Interrupted before the first change (while checking, at the question), every change is left: --failed-to says so.
+    ctx.io.state.interruptReport = reportOnInterrupt(opts.failedTo, () => [], () => failedPaths([...failures.map((failure) => failure.owner), ...changes.map((change) => change.owner)]));
     // Every value the changes need is read and checked before the first write: a missing secret writes nothing.
     const problems = await checkBeforeWriting(io, changes, { prune: Boolean(opts.prune) });
     if (problems.length) {
@@ -65,7 +68,7 @@ export default defineCommand<Options>({
     const carried = toCarryOut(changes, Boolean(opts.prune));
     if (carried.length) await ctx.confirm(`Apply ${plural(carried.length, 'change')} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
 
-    const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0, failedOwners: [] };
+    const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0, failedOwners: [], errors: [] };
     const result = new ResultWithExit(undefined, ExitCode.ok);
     // A spinner at a terminal ("applying 3/20 changes…"); interrupted, the run says which changes were done.
     const progress = new Progress<Change>(ctx.io, { verb: 'applying', noun: 'change' }, changeLabel);
@@ -88,11 +91,36 @@ export default defineCommand<Options>({
         // Which projects and groups to look at (and rerun with --projects-file): named, as every fleet run names them.
         const failedIn = [...failures.map((failure) => failure.owner), ...summary.failedOwners].map((owner) => owner.path || 'the instance');
         result.message = `attention: ${line}${failedIn.length ? ` Failed: ${namedFew([...new Set(failedIn)])}` : ''}`;
+        // Changes refused with 403 get the hint their own command gives of one (the role, the tier), once.
+        const hint = await refusalsHint(summary.errors.map(({ error }) => error), 'change', (index) => commandOfChange(ctx, summary.errors[index].change), () => ctx.api);
+        if (hint) result.message += `\n${hint}`;
       } else if (!ctx.io.options.quiet) result.message = line; // after the output (a table comes whole at the end)
     }
     return Object.assign(result, { result: settle() });
   },
 });
+
+/** The command groups of the sections not named as their key is (push_rule: push-rule). */
+const SECTION_COMMANDS: Record<string, string> = { 'project settings': 'projects', 'group settings': 'groups', 'instance application_settings': 'settings', 'project approvals': 'approval-settings' };
+
+/** The verbs of the command that makes a change of each action, in the order they are looked for. */
+const ACTION_VERBS: Record<Change['action'], string[]> = {
+  create: ['create', 'add', 'protect', 'set', 'update'],
+  replace: ['create', 'add', 'protect', 'set', 'update'],
+  update: ['update', 'set'],
+  delete: ['delete', 'remove', 'unprotect'],
+  violation: [],
+};
+
+/** The command that makes a change by hand (push-rule set, hooks create), whose help says what it needs. */
+async function commandOfChange(ctx: Context, change: Change): Promise<RefusedCommand> {
+  const group = SECTION_COMMANDS[`${change.owner.level} ${change.section}`] ?? change.section.replace(/_/g, '-');
+  for (const verb of ACTION_VERBS[change.action]) {
+    const entry = ctx.commands.manifest.find((candidate) => candidate.path === `${group} ${verb}`);
+    if (entry) return { path: entry.path, description: (await entry.load()).default.description };
+  }
+  return { path: `a change of ${change.section}` };
+}
 
 /** What an apply works on: the changes, the owners that could not be read, and what to say when there is nothing. */
 interface Work {
@@ -147,7 +175,7 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
 async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, text: string): Promise<Work> {
   const state = await readDesired(ctx, opts.file, text);
   const io = sectionIo(ctx, ctx.api, state.local, baseDirOf(opts.file));
-  const plan = await planShowingProgress(ctx, state, io, options);
+  const plan = await planShowingProgress(ctx, state, io, options, opts.failedTo);
   if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
   for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
   if (plan.changes.length) {

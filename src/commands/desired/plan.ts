@@ -43,7 +43,7 @@ export default defineCommand<Options>({
     const options = planOptionsOf(ctx, opts);
     const baseDir = baseDirOf(opts.file);
     const io = sectionIo(ctx, ctx.api, state.local, baseDir);
-    const plan = await planShowingProgress(ctx, state, io, options);
+    const plan = await planShowingProgress(ctx, state, io, options, opts.failedTo);
     const digest = createHash('sha256').update(text).digest('hex');
     const document = planDocument(plan, { server: ctx.connection().baseUrl, file: state.file, baseDir, now: ctx.now(), digest, targets: options.targets, exclude: options.exclude, shard: options.shard });
     if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));

@@ -7,8 +7,8 @@ import { collect } from '../../parse.js';
 import { DesiredFileError, parseDesiredState, type DesiredState } from '../../desired/file.js';
 import { concurrencyOption, DEFAULT_CONCURRENCY, failedToOption, shardOptions } from '../../cli/fleet-options.js';
 import type { FleetRun } from '../../fleet/select.js';
-import { resolveShard } from '../../fleet/shard.js';
-import { makePlan, type Plan, type PlanOptions } from '../../desired/plan.js';
+import { reportOnInterrupt, resolveShard } from '../../fleet/shard.js';
+import { makePlan, type OwnerFailure, type Plan, type PlanOptions } from '../../desired/plan.js';
 import { ownerLabel, type Owner, type SectionIo } from '../../desired/model.js';
 import { Progress } from '../../fleet/progress.js';
 
@@ -94,11 +94,19 @@ export async function readDesired(ctx: Context, file: string, text?: string): Pr
 /** The folder relative paths of the file start from (stdin: the current folder). */
 export const baseDirOf = (file: string): string => (file === '-' ? process.cwd() : dirname(resolve(file)));
 
-/** The plan of a file, with a spinner at a terminal ("planning 7/22 projects…") cleared before anything is shown. */
-export async function planShowingProgress(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions): Promise<Plan> {
+/**
+ * The plan of a file, with a spinner at a terminal ("planning 7/22 projects…") cleared before anything is shown.
+ * Interrupted, it says which projects and groups it compared, and writes to --failed-to those it did not reach and
+ * those that could not be read, to plan again with --projects-file.
+ */
+export async function planShowingProgress(ctx: Context, state: DesiredState, io: SectionIo, options: PlanOptions, failedTo: string | undefined): Promise<Plan> {
   const progress = new Progress<Owner>(ctx.io, { verb: 'planning', noun: 'project' }, ownerLabel);
+  const failures: OwnerFailure[] = [];
+  const report = reportOnInterrupt(failedTo, () => progress.report(), () => failedPaths([...failures.map((failure) => failure.owner), ...progress.left()]));
+  // Before the projects and groups are known there is no list of what is left: --failed-to is not written then.
+  ctx.io.state.interruptReport = () => (progress.begun || failedTo === undefined ? report() : [`  nothing was compared yet, so ${failedTo} was not written: run the same command again`]);
   try {
-    return await makePlan(ctx, state, io, { ...options, progress });
+    return await makePlan(ctx, state, io, { ...options, progress, failures });
   } finally {
     progress.stop();
   }

@@ -3,7 +3,7 @@ import type { OptionValue } from '../../cli/invocation.js';
 import { parseGraphql } from '../../api/graphql.js';
 import { UsageError } from '../../errors.js';
 import { choicesOf, closestName, schemaOf } from '../../parse.js';
-import { forAgents, toolDescription, type FlagNames } from './wording.js';
+import { forAgents, toolDescription, type FlagNames, type NamedTool } from './wording.js';
 
 /**
  * The agent interface's tools, made from the command tree: one tool per command an agent can use, its input schema
@@ -399,6 +399,25 @@ function resultSchema(list: boolean): JsonSchema & { type: 'object' } {
   };
 }
 
+/** The flags of `api` and `api graphql` as the inputs of their tools (which take no flags of the command's own). */
+const API_INPUTS: Record<string, Record<string, { name: string; takesValue: boolean }>> = {
+  api: { '--method': { name: 'method', takesValue: true }, '-X': { name: 'method', takesValue: true }, '--raw-field': { name: 'fields', takesValue: true }, '-f': { name: 'fields', takesValue: true }, '--field': { name: 'fields', takesValue: true }, '-F': { name: 'fields', takesValue: true }, '--paginate': { name: 'paginate', takesValue: false }, '--limit': { name: 'limit', takesValue: true } },
+  graphql: { '--raw-field': { name: 'variables', takesValue: true }, '-f': { name: 'variables', takesValue: true }, '--field': { name: 'variables', takesValue: true }, '-F': { name: 'variables', takesValue: true }, '--paginate': { name: 'paginate', takesValue: false } },
+};
+
+/** A tool as its notices are reworded: each flag it takes by the input that gives it (`--no-stats` → `stats: false`). */
+export function namedTool(tool: Tool): NamedTool {
+  const flags = new Map(Object.entries(API_INPUTS[tool.name] ?? {}));
+  if (tool.list) flags.set('--per-page', { name: 'per_page', takesValue: true });
+  for (const input of tool.inputs) {
+    if (input.kind !== 'option') continue;
+    flags.set(input.flag, { name: input.name, takesValue: input.takesValue });
+    if (input.short) flags.set(input.short, { name: input.name, takesValue: input.takesValue });
+    if (input.negation) flags.set(input.negation, { name: `${input.name}: false`, takesValue: false });
+  }
+  return { name: tool.name, path: tool.path, list: tool.list, flags };
+}
+
 /** The tool's input of each flag its help may name (`--mr` → mr, `--no-stats` → `stats: false`). */
 function flagNames(inputs: Input[]): FlagNames {
   const names: FlagNames = new Map([['--per-page', 'per_page'], ['--fields', 'fields']]);
@@ -511,7 +530,7 @@ function graphqlValues(input: Record<string, unknown>, writes: boolean): ToolVal
   if (!query.trim()) throw new UsageError('graphql needs a query');
   const { document } = parseGraphql(query, operationName);
   const changes = document.definitions.filter((definition) => definition.kind === 'OperationDefinition' && definition.operation !== 'query');
-  if (changes.length && !writes) throw new UsageError('graphql: this server runs GraphQL queries only, and the document has a mutation', 'a mutation needs a server started with --allow-write graphql');
+  if (changes.length && !writes) throw new UsageError('graphql: this server runs GraphQL queries only, and the document has a mutation', 'a mutation needs writes allowed for the graphql toolset: ask the person who runs this server to allow them');
   const values: OptionValue[] = [{ flag: '--method', value: 'POST' }, { flag: '--raw-field', value: `query=${query}` }];
   if (operationName !== undefined) values.push({ flag: '--raw-field', value: `operationName=${operationName}` });
   const variables = input.variables ?? {};

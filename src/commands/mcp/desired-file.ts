@@ -18,7 +18,7 @@ const EXTENSIONS = ['.yaml', '.yml', '.json'];
 export async function checkDesiredFile(file: string, root: string): Promise<string> {
   const hint = `name a desired-state file (.yaml, .yml or .json) below ${root}`;
   if (!file || file === '-') throw new UsageError('file: a tool reads no stdin', hint);
-  const outside = new UsageError(`${file} is outside ${root}, the folder the server reads desired-state files from`, 'start the server in the folder of the files, or give it --root FOLDER');
+  const outside = new UsageError(`${file} is outside ${root}, the folder the server reads desired-state files from`, 'the server reads desired-state files only below its folder: ask the person who runs it to start it where the files are');
   // Outside as written is refused before the file is looked for: whether a path outside exists is none of a tool's business.
   if (!isBelow(resolve(root, file), resolve(root))) throw outside;
   let real: string;

@@ -8,7 +8,8 @@ import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { optionsFromValues } from '../../cli/invocation.js';
 import { CliError, UsageError } from '../../errors.js';
-import { cursorOf, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
+import { cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
+import { noticeForAgents, type NamedTool } from './wording.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
 import { DesiredFileError, type Problem } from '../../desired/file.js';
@@ -174,14 +175,14 @@ export class ToolServer {
       }
     } catch (error) {
       const hint = error instanceof CliError && error.hint ? `\nhint: ${error.hint}` : '';
-      return toolError(`${error instanceof Error ? error.message : String(error)}${hint}`, 2);
+      return toolError(this.forAgent(tool, `${error instanceof Error ? error.message : String(error)}${hint}`), 2);
     }
     const fields = tool.path !== 'api' && Array.isArray(args.fields) && args.fields.length ? args.fields.join(',') : undefined;
     const started = Date.now();
     let outcome = await this.run(tool.path, values, { yes: !tool.readOnly || undefined, fields }, tool);
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
-    if (outcome.code !== 0 && outcome.code !== 9) return toolError(this.failure(tool, outcome), outcome.code);
+    if (outcome.code !== 0 && outcome.code !== 9) return toolError(this.forAgent(tool, this.failure(tool, outcome)), outcome.code);
     if (tool.path === 'apply') this.applied.add(String(args.digest));
     let result: unknown;
     try {
@@ -199,9 +200,17 @@ export class ToolServer {
       this.plans.set(digest, outcome.stdout);
       structured.digest = digest;
     }
-    const notice = notesOf(outcome.stderr);
+    const notice = this.forAgent(tool, notesOf(outcome.stderr));
     if (notice) structured.notice = notice;
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+
+  private named?: Map<string, NamedTool>;
+
+  /** What a command said, in the agent's terms: inputs and tools where it names flags and commands (wording.ts). */
+  private forAgent(tool: Tool, text: string): string {
+    this.named ??= new Map(this.options.tools.map((item) => [item.name, namedTool(item)]));
+    return noticeForAgents(text, this.named.get(tool.name) ?? namedTool(tool), [...this.named.values()]);
   }
 
   /**

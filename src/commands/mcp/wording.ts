@@ -68,3 +68,67 @@ function repeats(sentence: string, summary: string): boolean {
   if (!own.size) return false;
   return [...own].filter((word) => theirs.has(word)).length / own.size >= 0.7;
 }
+
+/** What the rewording of a notice knows of a tool: its name, its command and the flags its inputs stand for. */
+export interface NamedTool {
+  name: string;
+  path: string;
+  list: boolean;
+  /** Each flag the tool takes (long and short) as the input that gives it: `--access-level` → access_level. */
+  flags: ReadonlyMap<string, { name: string; takesValue: boolean }>;
+}
+
+/**
+ * Notices and hints with a flag an agent cannot give, said in its terms (a list tool pages by cursor); applied
+ * before the flags are named as inputs.
+ */
+const AGENT_PHRASES: Array<[RegExp, (tool: NamedTool) => string]> = [
+  [/ — use --all or --limit$/, (tool) => (tool.list ? ' — pass next_cursor as cursor for the next page' : ' — this tool returns the first page')],
+  [/; more exist — use --all or --limit$/, (tool) => (tool.list ? '; more exist — pass next_cursor as cursor for the next page' : '; more exist')],
+  [/^hint: use --all, or --limit N$/, (tool) => (tool.list ? 'hint: this list has no page numbers: call the tool without cursor' : '')],
+  [/^hint: pass --yes to confirm without a terminal$/, () => 'hint: this server was not started to allow this change'],
+  [/^--show-values shows masked values only at a terminal.*$/, () => 'masked and hidden values are never shown through this interface'],
+];
+
+/**
+ * A notice or error of a command run by a tool, for the agent that called it: `forgectl members update … --group G`
+ * becomes `members_update … group: G` where that tool exists, the calling tool's flags its inputs, and the phrases
+ * above the agent's; a hint that still names a flag no tool takes, or a command no tool runs, is left out, as
+ * nothing the agent can do.
+ */
+export function noticeForAgents(text: string, tool: NamedTool, tools: readonly NamedTool[]): string {
+  const byPath = new Map(tools.map((item) => [item.path, item]));
+  const lines = text.split('\n').map((line) => {
+    let said = AGENT_PHRASES.reduce((done, [phrase, words]) => done.replace(phrase, () => words(tool)), line);
+    let unreachable = false;
+    said = said.replace(/\bforgectl ((?:[a-z][a-z-]* ?)+)([^;)]*)/g, (whole, words: string, rest: string) => {
+      const parts = words.trim().split(' ');
+      for (let n = parts.length; n > 0; n--) {
+        const target = byPath.get(parts.slice(0, n).join(' '));
+        if (target) return `${target.name}${words.slice(parts.slice(0, n).join(' ').length)}${inputsOf(rest, target, () => (unreachable = true), true)}`;
+      }
+      unreachable = true;
+      return whole;
+    });
+    said = inputsOf(said, tool, () => (unreachable = true), false);
+    return unreachable && said.startsWith('hint:') ? '' : said;
+  });
+  return lines.filter(Boolean).join('\n');
+}
+
+/**
+ * The flags of a text as a tool's inputs: in a command (`withValues`) `--group acme` → `group: acme` and
+ * `--protected` → `protected: true`; in prose the flag's name alone (`--mr` → mr).
+ */
+function inputsOf(text: string, tool: NamedTool, unknown: () => void, withValues: boolean): string {
+  return text.replace(new RegExp(`(${FLAG.source})(?:[ =](?!-)(\\S+))?`, 'g'), (whole, flag: string, value: string | undefined) => {
+    const input = tool.flags.get(flag);
+    if (!input) {
+      unknown();
+      return whole;
+    }
+    const rest = value === undefined ? '' : ` ${value}`;
+    if (!withValues || input.name.includes(':')) return `${input.name}${rest}`;
+    return input.takesValue && value !== undefined ? `${input.name}: ${value}` : `${input.name}: true${rest}`;
+  });
+}
