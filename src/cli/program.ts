@@ -15,8 +15,6 @@ import type { Commands, ManifestEntry } from './command.js';
 import { HELP_TOPICS, HELP_TOPICS_LINE } from './help-topics.js';
 import { deferredItem, deferredParagraph, layoutDeferred, layoutItem, wrapParagraph } from './help-layout.js';
 import { FLEET_HELP_GROUP, fleetKind, fleetOptionsOf } from './fleet-options.js';
-import { checkSelection, fleetSelected } from '../fleet/select.js';
-import { explainRefusal } from './refusal.js';
 import { listOptions, pageOption } from './options.js';
 import { closestName, editDistance, parseChoice, parseInteger, plural } from '../parse.js';
 
@@ -399,7 +397,9 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   const { prepareShaping } = await import('./shaping.js');
   const shaping = await prepareShaping(globals, { env: deps.env, color: colorWanted(globals, deps), now: deps.now ?? (() => new Date()) });
   const kind = fleetKind(def);
-  const fleet = kind !== undefined && fleetSelected(opts, kind);
+  // The fleet selector (and the project declaration it lists with) is loaded only by commands that take it.
+  const selection = kind && (await import('../fleet/select.js'));
+  const fleet = selection && selection.fleetSelected(opts, kind);
   // What its records are declared to have: their fields, and the columns a command adds to them (computed ones).
   const recordFields = def.recordFields && [...new Set([...def.recordFields, ...(def.columns ?? [])])];
   const declared = fleet && recordFields ? ['project', 'outcome', ...recordFields, 'error'] : recordFields;
@@ -411,7 +411,7 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   const context = await createContext(commands, globals, deps, opts, def, state, executor);
   try {
     if (def.credentials !== false) await context.readCredentialsAhead();
-    if (kind) checkSelection(opts, kind);
+    if (selection) selection.checkSelection(opts, kind);
     const returned = fleet ? await (await import('./fleet.js')).runFleet(def, opts, context, path) : await def.run(opts, context);
     const status = returned instanceof ResultWithExit ? returned : undefined;
     await render(status ? status.result : returned, context.io, {
@@ -425,6 +425,8 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
     if (status?.message) deps.stderr.write(`${forStderr(deps.stderr, status.message)}\n`);
     return status ? status.exitCode : ExitCode.ok;
   } catch (error) {
+    // Loaded on failure only: explaining a refusal may look up the user, with the resource declarations that takes.
+    const { explainRefusal } = await import('./refusal.js');
     throw await explainRefusal(context.tokenRefusal(error), { path, description: def.description }, () => context.api);
   } finally {
     await context.close();

@@ -99,6 +99,12 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     expect(inputs.filter((i) => /^node:(zlib|worker_threads|dns|http2|tls|crypto|assert)$/.test(i))).toEqual([]);
   });
 
+  it('api /user loads no resource declarations it does not use, and explains no refusal it did not get: no fleet selector, no lookups', async () => {
+    const { code, inputs } = await loadedInputs(['api', '/user'], { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken });
+    expect(code).toBe(0);
+    expect(inputs.filter((i) => /src\/cli\/refusal\.ts|src\/api\/lookups\.ts|src\/fleet\/select\.ts|src\/resources\/(users|groups|projects)\/resource\.ts/.test(i))).toEqual([]);
+  });
+
   it('api /user loads Node\'s own modules under no V8 flag (so from Node\'s code cache), compiles undici\'s parser under --liftoff-only, and takes every file of the bundle from its code cache the second time', async () => {
     const cache = tempDir();
     const env = { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, XDG_CACHE_HOME: cache, NODE_OPTIONS: `--require ${v8FlagsPreload()}` };
