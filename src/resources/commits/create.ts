@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
 import type { CommitAction } from './resource.js';
 import { commits } from './resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
@@ -101,7 +101,8 @@ export default defineCommand<Flags>({
       throw new UsageError('nothing to commit: give --add, --from-dir, --delete, --move, --chmod or --actions-file');
     }
 
-    const tree = await branchTree(ctx.api, { project, branch: opts.branch, startBranch: opts.startBranch, startSha: opts.startSha, startProject: opts.startProject, force: opts.force });
+    const target = { project, branch: opts.branch, startBranch: opts.startBranch, startSha: opts.startSha, startProject: opts.startProject, force: opts.force };
+    const tree = await branchTree(ctx.api, target);
     const actions: Action[] = fileActions(tree, files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 })));
     if (opts.prune) {
       const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
@@ -129,6 +130,7 @@ export default defineCommand<Flags>({
       return undefined;
     }
     const summary = summarizeActions(actions);
+    await assertBranchUnmoved(ctx.api, target, tree, actions);
     const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create, {
       project,
       branch: opts.branch,

@@ -48,6 +48,36 @@ describe('commits create --from-dir', () => {
     expect(sandbox.requests().every((r) => r.method === 'GET')).toBe(true);
   });
 
+  it('does not undo a push made while it prepared the commit; a push to other files is kept under it', async () => {
+    const site = tempDir();
+    writeFileSync(join(site, 'shared.txt'), 'ours 1\n');
+    const sync = () => sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'sync', '--from-dir', site, '--to', 'race/', ...P, '--prune', '--yes']);
+    expect((await sync()).code).toBe(0);
+    const push = (path: string, content: string) => sandbox.call('POST', '/projects/acme%2Fapi/repository/commits', { branch: 'main', commit_message: 'teammate', actions: [{ action: 'create', file_path: path, content }] });
+    const update = (path: string, content: string) => sandbox.call('POST', '/projects/acme%2Fapi/repository/commits', { branch: 'main', commit_message: 'teammate', actions: [{ action: 'update', file_path: path, content }] });
+    // The branch moves while the tree is on its way back (the confirmation of --prune is such a pause too).
+    const racing = async (teammate: () => Promise<unknown>) => {
+      sandbox.fault({ method: 'GET', path: 'repository/tree', answer_latency_ms: 400 });
+      const run = sync();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await teammate();
+      return run;
+    };
+    writeFileSync(join(site, 'shared.txt'), 'ours 2\n');
+    const refused = await racing(() => update('race/shared.txt', 'theirs\n'));
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(/branch main moved while this commit was prepared .* and the new commits change race\/shared\.txt/);
+    expect(refused.stderr).toContain('nothing was committed');
+    const file = await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Fshared.txt/raw?ref=main');
+    expect(file.text).toBe('theirs\n');
+
+    // A push to a file the commit does not touch: committed on top of it, and the new file is not pruned.
+    const kept = await racing(() => push('race/theirs.txt', 'new\n'));
+    expect(kept.code).toBe(0);
+    expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Ftheirs.txt/raw?ref=main')).text).toBe('new\n');
+    expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Fshared.txt/raw?ref=main')).text).toBe('ours 2\n');
+  });
+
   it('refuses paths that leave the repository before sending anything', async () => {
     sandbox.clearRequests();
     const local = join(tempDir(), 'a.txt');
