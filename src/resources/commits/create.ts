@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { assertBranchUnmoved, branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
 import type { CommitAction } from './resource.js';
 import { commits } from './resource.js';
+import { checkPushAllowed } from '../branches/protected-ref.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { fileProblem, readLocalFile } from '../../files.js';
 import { projectOption } from '../../cli/options.js';
@@ -102,6 +103,8 @@ export default defineCommand<Flags>({
     }
 
     const target = { project, branch: opts.branch, startBranch: opts.startBranch, startSha: opts.startSha, startProject: opts.startProject, force: opts.force };
+    // A protected branch that refuses the caller's pushes stops the run before the tree is read and anything sent.
+    await checkPushAllowed(ctx, project, opts.branch);
     const tree = await branchTree(ctx.api, target);
     const actions: Action[] = fileActions(tree, files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 })));
     if (opts.prune) {

@@ -78,6 +78,20 @@ describe('commits create --from-dir', () => {
     expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Fshared.txt/raw?ref=main')).text).toBe('ours 2\n');
   });
 
+  it('a protected branch the caller may not push to: exit 4 naming the way out (a new branch), nothing sent', async () => {
+    const site = tempDir();
+    writeFileSync(join(site, 'a.txt'), 'a\n');
+    sandbox.clearRequests();
+    const token = sandbox.tokenWithRole('developer');
+    const result = await sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'x', '--from-dir', site, ...P], { env: { FORGECTL_TOKEN: token } });
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain('error: branch main of project acme/api is protected and its protection does not let you push to it; nothing was sent');
+    expect(result.stderr).toContain('commit to a new branch (--branch NEW --start-branch main) and open a merge request');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    const onNew = await sandbox.run(['commits', 'create', '--branch', 'dev-work', '--start-branch', 'main', '-m', 'x', '--from-dir', site, '--to', 'dev/', ...P], { env: { FORGECTL_TOKEN: token } });
+    expect(onNew.code, onNew.stderr).toBe(0);
+  });
+
   it('refuses paths that leave the repository before sending anything', async () => {
     sandbox.clearRequests();
     const local = join(tempDir(), 'a.txt');
