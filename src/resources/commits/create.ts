@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { assertBranchUnmoved, branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchExists, branchTree, fileActions, summarizeActions, withMissingBranchHint, type CommitTarget } from '../../api/commit-actions.js';
 import type { CommitAction } from './resource.js';
 import { commits } from './resource.js';
 import { checkPushAllowed } from '../branches/protected-ref.js';
@@ -50,12 +50,12 @@ export default defineCommand<Flags>({
   effect: 'write',
   description: [
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
-    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted, after a preview and a confirmation.',
+    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted. Deletions (--prune, --delete, --actions-file) are named and asked for first, and so is --force on an existing branch (--yes off a terminal).',
     'What the folder\'s .gitignore files and --exclude leave out is neither committed nor pruned; .git is skipped. A symbolic link stops the command before anything is sent, unless --symlinks skip leaves links out or --symlinks follow commits the files they point to.',
   ].join('\n'),
   examples: [
     'forgectl commits create --project acme/api --branch main -m "Sync docs" --from-dir ./site --to docs/',
-    'forgectl commits create --project acme/api --branch feature -m "Update config" --add config/app.yml --add ./build/app.js:dist/app.js --delete docs/deploy.md',
+    'forgectl commits create --project acme/api --branch feature -m "Update config" --add config/app.yml --add ./build/app.js:dist/app.js --delete docs/deploy.md --yes',
     'forgectl commits create --project acme/api --branch release --start-branch main -m "Release" --move docs/deploy.md:docs/DEPLOY.md --chmod -x:bin/deploy.sh',
   ],
   options: [
@@ -64,7 +64,7 @@ export default defineCommand<Flags>({
     { flags: '-m, --message <text>', description: 'commit message' },
     { flags: '--message-file <file>', description: 'commit message from a file, or - for stdin', localFile: true },
     { flags: '--add <local[:remote]>', description: 'commit this local file (at the same relative path, or at REMOTE); repeatable', parse: collect, localFile: true },
-    { flags: '--delete <path>', description: 'delete this file of the branch; repeatable', parse: collect },
+    { flags: '--delete <path>', description: 'delete this file of the branch (asks first; --yes off a terminal); repeatable', parse: collect },
     { flags: '--move <old:new>', description: 'rename a file of the branch; repeatable', parse: collect },
     { flags: '--chmod <+x|-x:path>', description: 'set or clear the executable bit of a file of the branch; repeatable', parse: collect },
     { flags: '--from-dir <dir>', description: 'commit every file of this local folder', localFile: true },
@@ -76,7 +76,7 @@ export default defineCommand<Flags>({
     { flags: '--start-branch <branch>', description: 'create --branch from this branch' },
     { flags: '--start-sha <sha>', description: 'create --branch from this commit' },
     { flags: '--start-project <id|path>', description: 'the project --start-branch or --start-sha is in (a fork)' },
-    { flags: '--force', description: 'replace the branch with this commit on top of --start-branch or --start-sha' },
+    { flags: '--force', description: 'replace the branch with this commit on top of --start-branch or --start-sha (asks first)' },
     { flags: '--author-name <name>', description: 'commit author (default: you)' },
     { flags: '--author-email <email>', description: 'commit author email (default: yours)' },
   ],
@@ -107,16 +107,10 @@ export default defineCommand<Flags>({
     await checkPushAllowed(ctx, project, opts.branch);
     const tree = await branchTree(ctx.api, target);
     const actions: Action[] = fileActions(tree, files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 })));
-    if (opts.prune) {
-      const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
-      const kept = (path: string) => isIgnored(folder!.ignore, path.slice(prefix.length), false);
-      const gone = [...tree].filter(([path, entry]) => entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path) && !kept(path)).map(([path]) => path);
-      if (gone.length) {
-        previewDeletions(ctx, gone);
-        await ctx.confirm(`Delete ${plural(gone.length, 'file')} ${prefix ? `under ${prefix} ` : ''}on branch ${opts.branch} of project ${project} (--prune)?`);
-      }
-      for (const path of gone) actions.push({ action: 'delete', file_path: path });
-    }
+    const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
+    const kept = (path: string) => isIgnored(folder!.ignore, path.slice(prefix.length), false);
+    const gone = opts.prune ? [...tree].filter(([path, entry]) => entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path) && !kept(path)).map(([path]) => path) : [];
+    for (const path of gone) actions.push({ action: 'delete', file_path: path });
     for (const path of deletes) {
       if (!tree.has(path)) throw new UsageError(`--delete ${path}: the branch has no such file`);
       actions.push({ action: 'delete', file_path: path });
@@ -132,6 +126,7 @@ export default defineCommand<Flags>({
       ctx.io.note(`nothing to commit: ${opts.branch} already has ${files.length === 1 ? 'this content' : `the content of all ${files.length.toLocaleString('en-US')} files`}`);
       return undefined;
     }
+    await confirmLosses(ctx, { ...target, prefix: deletes.length || extra.some((a) => a.action === 'delete') ? '' : prefix }, actions, { prune: gone.length > 0, delete: deletes.length > 0, actionsFile: extra.some((a) => a.action === 'delete') });
     const summary = summarizeActions(actions);
     await assertBranchUnmoved(ctx.api, target, tree, actions);
     const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create, {
@@ -152,6 +147,24 @@ export default defineCommand<Flags>({
     return commit;
   },
 });
+
+/**
+ * Asks before a commit that deletes files (--prune, --delete, delete actions of --actions-file), naming them, and
+ * before --force replaces an existing branch: its commits not on the start point are dropped from it.
+ */
+async function confirmLosses(ctx: Context, target: CommitTarget & { prefix: string }, actions: Action[], from: Record<'prune' | 'delete' | 'actionsFile', boolean>): Promise<void> {
+  const deleted = actions.filter((a) => a.action === 'delete').map((a) => a.file_path);
+  const where = `on branch ${target.branch} of project ${target.project}`;
+  if (deleted.length) {
+    previewDeletions(ctx, deleted);
+    const flags = [from.prune && '--prune', from.delete && '--delete', from.actionsFile && '--actions-file'].filter(Boolean).join(', ');
+    await ctx.confirm(`Delete ${plural(deleted.length, 'file')} ${target.prefix ? `under ${target.prefix} ` : ''}${where} (${flags})?`);
+  }
+  if (target.force && (await branchExists(ctx.api, target.project, target.branch))) {
+    const start = target.startSha ?? target.startBranch ?? 'the start point';
+    await ctx.confirm(`--force replaces branch ${target.branch} of project ${target.project} with this commit on top of ${start}: its commits that ${start} lacks are dropped from it. Replace it?`);
+  }
+}
 
 /** The files a deletion takes, on stderr before it is confirmed (the first 20, then how many more). */
 function previewDeletions(ctx: Context, paths: string[]): void {

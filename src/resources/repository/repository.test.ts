@@ -92,6 +92,31 @@ describe('commits create --from-dir', () => {
     expect(onNew.code, onNew.stderr).toBe(0);
   });
 
+  it('asks before --delete, delete actions and --force on an existing branch: off a terminal without --yes, exit 2 and nothing sent', async () => {
+    const actions = join(tempDir(), 'actions.json');
+    writeFileSync(actions, JSON.stringify([{ action: 'delete', file_path: 'src/main.rb' }]));
+    const local = join(tempDir(), 'b.txt');
+    writeFileSync(local, 'b\n');
+    await sandbox.call('POST', '/projects/acme%2Fapi/repository/branches', { branch: 'ask-first', ref: 'main' });
+    const base = ['commits', 'create', '--branch', 'ask-first', '-m', 'x', ...P];
+    sandbox.clearRequests();
+    const cases: Array<[string[], string]> = [
+      [['--delete', 'src/config.yml'], 'Delete 1 file on branch ask-first of project acme/api (--delete)?'],
+      [['--actions-file', actions], 'Delete 1 file on branch ask-first of project acme/api (--actions-file)?'],
+      [['--add', `${local}:b.txt`, '--force', '--start-branch', 'feature'], '--force replaces branch ask-first of project acme/api with this commit on top of feature: its commits that feature lacks are dropped from it. Replace it?'],
+    ];
+    for (const [argv, question] of cases) {
+      const refused = await sandbox.run([...base, ...argv]);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`error: confirmation needed: ${question}`);
+    }
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    const deleted = await sandbox.run([...base, '--delete', 'src/config.yml', '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toContain('delete src/config.yml\n');
+    expect(deleted.stderr).toContain('committed 1 change (1 deleted) to ask-first');
+  });
+
   it('refuses paths that leave the repository before sending anything', async () => {
     sandbox.clearRequests();
     const local = join(tempDir(), 'a.txt');
