@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { assertBranchUnmoved, branchExists, branchTree, fileActions, summarizeActions, withMissingBranchHint, type CommitTarget } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchExists, branchTree, fileActions, summarizeActions, withMissingBranchHint, type BranchTree, type CommitTarget, type FileContent } from '../../api/commit-actions.js';
+import { gitBlobId } from '../../git/objects.js';
 import type { CommitAction } from './resource.js';
 import { commits } from './resource.js';
 import { checkPushAllowed } from '../branches/protected-ref.js';
@@ -50,7 +51,7 @@ export default defineCommand<Flags>({
   effect: 'write',
   description: [
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
-    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted. Deletions (--prune, --delete, --actions-file) are named and asked for first, and so is --force on an existing branch (--yes off a terminal).',
+    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted (one whose content a new file has is committed as its rename). Deletions (--prune, --delete, --actions-file) are named and asked for first, and so is --force on an existing branch (--yes off a terminal).',
     'What the folder\'s .gitignore files and --exclude leave out is neither committed nor pruned; .git is skipped. A symbolic link stops the command before anything is sent, unless --symlinks skip leaves links out or --symlinks follow commits the files they point to.',
   ].join('\n'),
   examples: [
@@ -106,10 +107,11 @@ export default defineCommand<Flags>({
     // A protected branch that refuses the caller's pushes stops the run before the tree is read and anything sent.
     await checkPushAllowed(ctx, project, opts.branch);
     const tree = await branchTree(ctx.api, target);
-    const actions: Action[] = fileActions(tree, files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 })));
+    const contents = files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 }));
+    const actions: Action[] = fileActions(tree, contents);
     const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
     const kept = (path: string) => isIgnored(folder!.ignore, path.slice(prefix.length), false);
-    const gone = opts.prune ? [...tree].filter(([path, entry]) => entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path) && !kept(path)).map(([path]) => path) : [];
+    const gone = renamed(tree, opts.prune ? [...tree].filter(([path, entry]) => entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path) && !kept(path)).map(([path]) => path) : [], contents, actions);
     for (const path of gone) actions.push({ action: 'delete', file_path: path });
     for (const path of deletes) {
       if (!tree.has(path)) throw new UsageError(`--delete ${path}: the branch has no such file`);
@@ -164,6 +166,32 @@ async function confirmLosses(ctx: Context, target: CommitTarget & { prefix: stri
     const start = target.startSha ?? target.startBranch ?? 'the start point';
     await ctx.confirm(`--force replaces branch ${target.branch} of project ${target.project} with this commit on top of ${start}: its commits that ${start} lacks are dropped from it. Replace it?`);
   }
+}
+
+/**
+ * A file --prune would delete whose content a new file has (a file renamed or moved in the local folder) becomes a
+ * move: the commit records the rename and the content is not uploaded again; the mode still follows the local file.
+ * Gives the files left to delete.
+ */
+function renamed(tree: BranchTree, gone: string[], contents: Array<Required<FileContent>>, actions: Action[]): string[] {
+  const goneByBlob = new Map<string, string>();
+  for (const path of gone) if (!goneByBlob.has(tree.get(path)!.id)) goneByBlob.set(tree.get(path)!.id, path);
+  if (!goneByBlob.size) return gone;
+  const created = new Map(actions.map((action, index) => [action, index] as const).filter(([a]) => a.action === 'create').map(([a, index]) => [a.file_path, index]));
+  const moved = new Set<string>();
+  const chmods: Action[] = [];
+  for (const file of contents) {
+    const index = created.get(file.path);
+    const from = index === undefined ? undefined : goneByBlob.get(gitBlobId(file.bytes));
+    if (index === undefined || from === undefined || moved.has(from)) continue;
+    moved.add(from);
+    actions[index] = { action: 'move', previous_path: from, file_path: file.path };
+    if ((tree.get(from)!.mode === '100755') !== file.executable) chmods.push({ action: 'chmod', file_path: file.path, execute_filemode: file.executable });
+  }
+  // The chmod a created file got is replaced by the one the moved file needs (if any), after the move.
+  const keep = actions.filter((a) => !(a.action === 'chmod' && created.has(a.file_path) && actions[created.get(a.file_path)!].action === 'move'));
+  actions.splice(0, actions.length, ...keep, ...chmods);
+  return gone.filter((path) => !moved.has(path));
 }
 
 /** The files a deletion takes, on stderr before it is confirmed (the first 20, then how many more). */

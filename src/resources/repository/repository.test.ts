@@ -117,6 +117,28 @@ describe('commits create --from-dir', () => {
     expect(deleted.stderr).toContain('committed 1 change (1 deleted) to ask-first');
   });
 
+  it('--prune commits a file renamed in the folder as a move (no upload, no deletion to confirm), its mode from the disk', async () => {
+    const site = tempDir();
+    writeFileSync(join(site, 'big.txt'), 'x'.repeat(50_000));
+    writeFileSync(join(site, 'tool.sh'), '#!/bin/sh\n');
+    chmodSync(join(site, 'tool.sh'), 0o755);
+    const sync = (...more: string[]) => sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'sync', '--from-dir', site, '--to', 'moves/', '--prune', ...P, ...more]);
+    expect((await sync('--yes')).code).toBe(0);
+    mkdirSync(join(site, 'sub'));
+    execFileSync('mv', [join(site, 'big.txt'), join(site, 'sub', 'big.txt')]);
+    execFileSync('mv', [join(site, 'tool.sh'), join(site, 'tool2.sh')]);
+    chmodSync(join(site, 'tool2.sh'), 0o644);
+    const moved = await sync();
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain('committed 3 changes (2 moved, 1 mode changed)');
+    expect(moved.stderr).not.toContain('delete ');
+    const tree = (await sandbox.run(['repo', 'tree', 'moves', ...P, '--recursive', '--all', '-o', 'json'])).json() as Array<{ path: string; id: string; mode: string; type: string }>;
+    expect(tree.filter((e) => e.type === 'blob').map((e) => [e.path, e.mode, e.id])).toEqual([
+      ['moves/sub/big.txt', '100644', gitBlobId(Buffer.from('x'.repeat(50_000)))],
+      ['moves/tool2.sh', '100644', gitBlobId(Buffer.from('#!/bin/sh\n'))],
+    ]);
+  });
+
   it('refuses paths that leave the repository before sending anything', async () => {
     sandbox.clearRequests();
     const local = join(tempDir(), 'a.txt');
