@@ -1,9 +1,9 @@
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { encodeContent } from '../git/content.js';
 import { gitBlobId } from '../git/objects.js';
 import type { Api } from './client.js';
 import { commits, type CommitAction } from '../resources/commits/resource.js';
-import { repositoryTree } from '../resources/repository/resource.js';
+import { repositoryTree, type FileDiff } from '../resources/repository/resource.js';
 import { plural } from '../parse.js';
 
 /**
@@ -36,18 +36,44 @@ export interface CommitTarget {
   force?: boolean;
 }
 
-/** The files of a branch (or of its start point, for a new branch), by path; empty for an empty repository. */
-export async function branchTree(api: Api, target: CommitTarget): Promise<Map<string, TreeEntry>> {
-  const ref = target.force || !(await branchExists(api, target.project, target.branch)) ? (target.startSha ?? target.startBranch ?? target.branch) : target.branch;
-  const tree = new Map<string, TreeEntry>();
+/** The files of a branch by path, and the commit they were read at (`head`; none when the branch is new). */
+export type BranchTree = Map<string, TreeEntry> & { head?: string };
+
+/**
+ * The files of a branch (or of its start point, for a new branch), by path; empty for an empty repository. An
+ * existing branch is read at its head commit, so that a push made meanwhile can be found before committing.
+ */
+export async function branchTree(api: Api, target: CommitTarget): Promise<BranchTree> {
+  const head = target.force ? undefined : await branchHead(api, target.project, target.branch);
+  const ref = head ?? target.startSha ?? target.startBranch ?? target.branch;
+  const tree: BranchTree = Object.assign(new Map<string, TreeEntry>(), { head });
   try {
-    const project = target.startProject && ref !== target.branch ? target.startProject : target.project;
+    const project = target.startProject && !head && ref !== target.branch ? target.startProject : target.project;
     const list = api.list<TreeEntry>(repositoryTree.routes.list, { project, ref, recursive: true }, { all: true, perPage: 100, keysetOnly: true });
     for await (const entry of list) tree.set(entry.path, entry);
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404 && /tree/i.test(error.message))) throw error;
   }
   return tree;
+}
+
+/**
+ * Refuses to commit when the branch moved since `tree` was read and the new commits touch a path the actions
+ * change: the commits API applies actions to the branch as it is, so an update or a delete would silently undo
+ * someone's push. A move that touches none of these paths is kept (the commit goes on top of it).
+ */
+export async function assertBranchUnmoved(api: Api, target: CommitTarget, tree: BranchTree, actions: CommitAction[]): Promise<void> {
+  if (!tree.head) return;
+  const now = await branchHead(api, target.project, target.branch);
+  if (now === tree.head) return;
+  const ours = new Set(actions.flatMap((a) => [a.file_path, ...(a.previous_path ? [a.previous_path] : [])]));
+  const moved = `branch ${target.branch} moved while this commit was prepared (${tree.head.slice(0, 8)} → ${now ? now.slice(0, 8) : 'deleted'})`;
+  const hint = 'nothing was committed: run the command again to compare with the branch as it is now';
+  if (!now) throw new CliError(moved, ExitCode.rejected, hint);
+  const comparison = await api.call<{ diffs: FileDiff[]; compare_timeout?: boolean }>(repositoryTree.routes.compare, { project: target.project, from: tree.head, to: now, straight: true });
+  if (comparison.compare_timeout) throw new CliError(`${moved} and the service could not list what changed`, ExitCode.rejected, hint);
+  const touched = [...new Set(comparison.diffs.flatMap((d) => [d.old_path, d.new_path]))].filter((path) => ours.has(path));
+  if (touched.length) throw new CliError(`${moved} and the new commits change ${touched.slice(0, 3).join(', ')}${touched.length > 3 ? ` and ${touched.length - 3} more` : ''}`, ExitCode.rejected, hint);
 }
 
 /**
@@ -60,11 +86,15 @@ export function withMissingBranchHint(error: unknown, branch: string, flags = '-
 }
 
 export async function branchExists(api: Api, project: string, branch: string): Promise<boolean> {
+  return (await branchHead(api, project, branch)) !== undefined;
+}
+
+/** The commit a branch points to, or undefined when there is no such branch. */
+async function branchHead(api: Api, project: string, branch: string): Promise<string | undefined> {
   try {
-    await api.call(commits.routes.get, { project, sha: branch, stats: false });
-    return true;
+    return (await api.call<{ id: string }>(commits.routes.get, { project, sha: branch, stats: false })).id;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return false;
+    if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,20 @@ describe('access report --group and --project', () => {
     expect(none.stderr).toContain('none is expired, external');
     const csv = await sandbox.run(['access', 'report', '--project', 'acme/web', '-o', 'csv']);
     expect(csv.stdout.split(/\r?\n/)[0]).toBe('place,place_type,user,role,via,source,shared_via,expires_at,created_by,effective,findings');
+  });
+
+  it('at an 80-column terminal, which leaves the findings column out, the attention line names the --fields that show it', async () => {
+    const tty = { tty: true, columns: 80 };
+    const owner = await sandbox.run(['access', 'report', '--group', 'acme', '--fail-on', 'owner'], tty);
+    expect(owner.code).toBe(9);
+    expect(stripVTControlCharacters(owner.stdout).split('\n')[0]).not.toContain('findings');
+    const fields = /--fields (\S+)\s+shows\s+them\s+at\s+any\s+width/.exec(owner.stderr)?.[1];
+    expect(fields, owner.stderr).toBe('place,user,role,findings');
+    const shown = await sandbox.run(['access', 'report', '--group', 'acme', '--fail-on', 'owner', '--fields', fields!], tty);
+    expect(shown.code).toBe(9);
+    const lines = stripVTControlCharacters(shown.stdout).trimEnd().split('\n');
+    expect(lines[0].split(/\s+/)).toEqual(['place', 'user', 'role', 'findings']);
+    expect(lines.find((line) => /\broot\b/.test(line))).toMatch(/owner,no-expiry$/);
   });
 
   it('does not pass --fail-on external it could not check: the service tells administrators only who is external', async () => {

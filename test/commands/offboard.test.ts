@@ -144,6 +144,21 @@ describe('users offboard', () => {
     expect(writes()).toEqual([]);
   });
 
+  it('refuses a bot user (a project access token\'s), naming how to revoke it instead; nothing sent', async () => {
+    const [token] = (await sandbox.call('GET', '/projects/acme%2Fapi/access_tokens')).body as Array<{ user_id: number }>;
+    const bot = (await sandbox.call('GET', `/users/${token.user_id}`)).body as { username: string; bot: boolean };
+    expect(bot.bot).toBe(true);
+    sandbox.clearRequests();
+    for (const argv of [['users', 'offboard', bot.username, '--yes'], ['users', 'offboard', bot.username, '--dry-run']]) {
+      const result = await sandbox.run(argv);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`error: ${bot.username} is a bot user (of a project or group access token, or a service account), not a person`);
+      expect(result.stderr).toContain('hint: revoke such a token with forgectl tokens revoke');
+    }
+    expect(writes()).toEqual([]);
+    expect((await sandbox.call('GET', `/users/${token.user_id}`)).body.state).toBe('active');
+  });
+
   it('a token that is not an administrator\'s: exit 4, saying the command is for administrators, nothing sent', async () => {
     // An active user: the blocked leaver is not found by anyone but administrators, as on the service.
     await departingUser(sandbox, 'staying');

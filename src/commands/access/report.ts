@@ -22,6 +22,8 @@ interface Options extends Target {
   rateLimit?: { limit: number; periodSeconds: number };
 }
 
+/** The columns that show what --fail-on found, whatever the terminal's width. */
+const FINDINGS_FIELDS = 'place,user,role,findings';
 const COLUMNS = ['place', 'place_type', 'user', 'role', 'via', 'source', 'shared_via', 'expires_at', 'created_by', 'effective', 'findings'];
 const FIELDS = ['place', 'place_type', 'user', 'user_id', 'role', 'access_level', 'via', 'source', 'shared_via', 'link_role', 'member_role', 'expires_at', 'created_by', 'created_at', 'external', 'effective', 'findings'];
 
@@ -197,7 +199,8 @@ class Tally {
     }
     const found = [...this.found].map(([condition, count]) => `${condition} in ${plural(count, 'row')}`).join(', ');
     result.exitCode = ExitCode.attention;
-    result.message = `attention: ${found} (${summary}); FINDINGS (-o json: findings) says which`;
+    // A narrow terminal leaves the findings column out: name the --fields that show it there too.
+    result.message = `attention: ${found} (${summary}); the findings column says which (--fields ${FINDINGS_FIELDS} shows them at any width)`;
     return result;
   }
 

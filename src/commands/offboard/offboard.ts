@@ -159,7 +159,8 @@ export default defineCommand<Options>({
     'alone own cannot lose its owner: the plan names it and how to fix it, and --transfer-to USER makes that user its',
     'Owner first. Their account, personal projects and contributions stay (forgectl users delete removes the account).',
     '--plan-only prints the plan and exits 9 when there is something to do; --dry-run prints it and exits 0. Running it',
-    'again is safe: what is gone is not sent again, and a run that was cut short is finished.',
+    'again is safe: what is gone is not sent again, and a run that was cut short is finished. A bot user (of an access',
+    'token, or a service account) is refused: revoke its token (forgectl tokens revoke) instead.',
   ].join(' '),
   examples: [
     'forgectl users offboard omar --dry-run',

@@ -102,6 +102,18 @@ function stateChange(user: UserRecord, mode: Mode, now: Date): boolean {
   return true;
 }
 
+/**
+ * Refuses a bot user (of a project or group access token, or a service account) before anything changes: offboarding
+ * is for people, and blocking a bot stops every token CI authenticates with as that bot.
+ */
+function notABot(user: UserRecord): void {
+  if (!user.bot) return;
+  throw new UsageError(
+    `${user.username} is a bot user (of a project or group access token, or a service account), not a person: offboarding it would stop the tokens that authenticate as it; nothing was changed`,
+    'revoke such a token with forgectl tokens revoke (forgectl tokens list --project PATH or --group PATH shows it), or remove a service account with forgectl service-accounts delete',
+  );
+}
+
 /** The direct memberships with the full paths of their groups and projects, and for owned groups whether the user is the only owner. */
 async function namedMemberships(ctx: Context, user: UserRecord): Promise<MembershipItem[]> {
   const { api } = ctx;
@@ -151,6 +163,7 @@ export async function survey(ctx: Context, given: { user: string; mode: Mode; ke
   const { api } = ctx;
   const user = await userRecord(ctx, given.user);
   await notYourself(ctx, user, 'offboard');
+  notABot(user);
   const changeState = stateChange(user, given.mode, ctx.now());
   const heir = await heirOf(ctx, given.transferTo, user);
   const keep = new Set(given.keep);

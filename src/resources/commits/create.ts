@@ -1,8 +1,10 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { branchTree, fileActions, summarizeActions, withMissingBranchHint } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchExists, branchTree, fileActions, summarizeActions, withMissingBranchHint, type BranchTree, type CommitTarget, type FileContent } from '../../api/commit-actions.js';
+import { gitBlobId } from '../../git/objects.js';
 import type { CommitAction } from './resource.js';
 import { commits } from './resource.js';
+import { checkPushAllowed } from '../branches/protected-ref.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { fileProblem, readLocalFile } from '../../files.js';
 import { projectOption } from '../../cli/options.js';
@@ -49,12 +51,12 @@ export default defineCommand<Flags>({
   effect: 'write',
   description: [
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
-    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted, after a preview and a confirmation.',
+    'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted (one whose content a new file has is committed as its rename). Deletions (--prune, --delete, --actions-file) are named and asked for first, and so is --force on an existing branch (--yes off a terminal).',
     'What the folder\'s .gitignore files and --exclude leave out is neither committed nor pruned; .git is skipped. A symbolic link stops the command before anything is sent, unless --symlinks skip leaves links out or --symlinks follow commits the files they point to.',
   ].join('\n'),
   examples: [
     'forgectl commits create --project acme/api --branch main -m "Sync docs" --from-dir ./site --to docs/',
-    'forgectl commits create --project acme/api --branch feature -m "Update config" --add config/app.yml --add ./build/app.js:dist/app.js --delete docs/deploy.md',
+    'forgectl commits create --project acme/api --branch feature -m "Update config" --add config/app.yml --add ./build/app.js:dist/app.js --delete docs/deploy.md --yes',
     'forgectl commits create --project acme/api --branch release --start-branch main -m "Release" --move docs/deploy.md:docs/DEPLOY.md --chmod -x:bin/deploy.sh',
   ],
   options: [
@@ -63,7 +65,7 @@ export default defineCommand<Flags>({
     { flags: '-m, --message <text>', description: 'commit message' },
     { flags: '--message-file <file>', description: 'commit message from a file, or - for stdin', localFile: true },
     { flags: '--add <local[:remote]>', description: 'commit this local file (at the same relative path, or at REMOTE); repeatable', parse: collect, localFile: true },
-    { flags: '--delete <path>', description: 'delete this file of the branch; repeatable', parse: collect },
+    { flags: '--delete <path>', description: 'delete this file of the branch (asks first; --yes off a terminal); repeatable', parse: collect },
     { flags: '--move <old:new>', description: 'rename a file of the branch; repeatable', parse: collect },
     { flags: '--chmod <+x|-x:path>', description: 'set or clear the executable bit of a file of the branch; repeatable', parse: collect },
     { flags: '--from-dir <dir>', description: 'commit every file of this local folder', localFile: true },
@@ -75,7 +77,7 @@ export default defineCommand<Flags>({
     { flags: '--start-branch <branch>', description: 'create --branch from this branch' },
     { flags: '--start-sha <sha>', description: 'create --branch from this commit' },
     { flags: '--start-project <id|path>', description: 'the project --start-branch or --start-sha is in (a fork)' },
-    { flags: '--force', description: 'replace the branch with this commit on top of --start-branch or --start-sha' },
+    { flags: '--force', description: 'replace the branch with this commit on top of --start-branch or --start-sha (asks first)' },
     { flags: '--author-name <name>', description: 'commit author (default: you)' },
     { flags: '--author-email <email>', description: 'commit author email (default: yours)' },
   ],
@@ -101,18 +103,16 @@ export default defineCommand<Flags>({
       throw new UsageError('nothing to commit: give --add, --from-dir, --delete, --move, --chmod or --actions-file');
     }
 
-    const tree = await branchTree(ctx.api, { project, branch: opts.branch, startBranch: opts.startBranch, startSha: opts.startSha, startProject: opts.startProject, force: opts.force });
-    const actions: Action[] = fileActions(tree, files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 })));
-    if (opts.prune) {
-      const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
-      const kept = (path: string) => isIgnored(folder!.ignore, path.slice(prefix.length), false);
-      const gone = [...tree].filter(([path, entry]) => entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path) && !kept(path)).map(([path]) => path);
-      if (gone.length) {
-        previewDeletions(ctx, gone);
-        await ctx.confirm(`Delete ${plural(gone.length, 'file')} ${prefix ? `under ${prefix} ` : ''}on branch ${opts.branch} of project ${project} (--prune)?`);
-      }
-      for (const path of gone) actions.push({ action: 'delete', file_path: path });
-    }
+    const target = { project, branch: opts.branch, startBranch: opts.startBranch, startSha: opts.startSha, startProject: opts.startProject, force: opts.force };
+    // A protected branch that refuses the caller's pushes stops the run before the tree is read and anything sent.
+    await checkPushAllowed(ctx, project, opts.branch);
+    const tree = await branchTree(ctx.api, target);
+    const contents = files.map((file) => ({ path: file.path, bytes: readLocalFile(file.local), executable: (statSync(file.local).mode & 0o111) !== 0 }));
+    const actions: Action[] = fileActions(tree, contents);
+    const prefix = opts.to ? `${repoPath(opts.to, '--to')}/` : '';
+    const kept = (path: string) => isIgnored(folder!.ignore, path.slice(prefix.length), false);
+    const gone = renamed(tree, opts.prune ? [...tree].filter(([path, entry]) => entry.type === 'blob' && path.startsWith(prefix) && !seen.has(path) && !kept(path)).map(([path]) => path) : [], contents, actions);
+    for (const path of gone) actions.push({ action: 'delete', file_path: path });
     for (const path of deletes) {
       if (!tree.has(path)) throw new UsageError(`--delete ${path}: the branch has no such file`);
       actions.push({ action: 'delete', file_path: path });
@@ -128,7 +128,9 @@ export default defineCommand<Flags>({
       ctx.io.note(`nothing to commit: ${opts.branch} already has ${files.length === 1 ? 'this content' : `the content of all ${files.length.toLocaleString('en-US')} files`}`);
       return undefined;
     }
+    await confirmLosses(ctx, { ...target, prefix: deletes.length || extra.some((a) => a.action === 'delete') ? '' : prefix }, actions, { prune: gone.length > 0, delete: deletes.length > 0, actionsFile: extra.some((a) => a.action === 'delete') });
     const summary = summarizeActions(actions);
+    await assertBranchUnmoved(ctx.api, target, tree, actions);
     const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create, {
       project,
       branch: opts.branch,
@@ -147,6 +149,50 @@ export default defineCommand<Flags>({
     return commit;
   },
 });
+
+/**
+ * Asks before a commit that deletes files (--prune, --delete, delete actions of --actions-file), naming them, and
+ * before --force replaces an existing branch: its commits not on the start point are dropped from it.
+ */
+async function confirmLosses(ctx: Context, target: CommitTarget & { prefix: string }, actions: Action[], from: Record<'prune' | 'delete' | 'actionsFile', boolean>): Promise<void> {
+  const deleted = actions.filter((a) => a.action === 'delete').map((a) => a.file_path);
+  const where = `on branch ${target.branch} of project ${target.project}`;
+  if (deleted.length) {
+    previewDeletions(ctx, deleted);
+    const flags = [from.prune && '--prune', from.delete && '--delete', from.actionsFile && '--actions-file'].filter(Boolean).join(', ');
+    await ctx.confirm(`Delete ${plural(deleted.length, 'file')} ${target.prefix ? `under ${target.prefix} ` : ''}${where} (${flags})?`);
+  }
+  if (target.force && (await branchExists(ctx.api, target.project, target.branch))) {
+    const start = target.startSha ?? target.startBranch ?? 'the start point';
+    await ctx.confirm(`--force replaces branch ${target.branch} of project ${target.project} with this commit on top of ${start}: its commits that ${start} lacks are dropped from it. Replace it?`);
+  }
+}
+
+/**
+ * A file --prune would delete whose content a new file has (a file renamed or moved in the local folder) becomes a
+ * move: the commit records the rename and the content is not uploaded again; the mode still follows the local file.
+ * Gives the files left to delete.
+ */
+function renamed(tree: BranchTree, gone: string[], contents: Array<Required<FileContent>>, actions: Action[]): string[] {
+  const goneByBlob = new Map<string, string>();
+  for (const path of gone) if (!goneByBlob.has(tree.get(path)!.id)) goneByBlob.set(tree.get(path)!.id, path);
+  if (!goneByBlob.size) return gone;
+  const created = new Map(actions.map((action, index) => [action, index] as const).filter(([a]) => a.action === 'create').map(([a, index]) => [a.file_path, index]));
+  const moved = new Set<string>();
+  const chmods: Action[] = [];
+  for (const file of contents) {
+    const index = created.get(file.path);
+    const from = index === undefined ? undefined : goneByBlob.get(gitBlobId(file.bytes));
+    if (index === undefined || from === undefined || moved.has(from)) continue;
+    moved.add(from);
+    actions[index] = { action: 'move', previous_path: from, file_path: file.path };
+    if ((tree.get(from)!.mode === '100755') !== file.executable) chmods.push({ action: 'chmod', file_path: file.path, execute_filemode: file.executable });
+  }
+  // The chmod a created file got is replaced by the one the moved file needs (if any), after the move.
+  const keep = actions.filter((a) => !(a.action === 'chmod' && created.has(a.file_path) && actions[created.get(a.file_path)!].action === 'move'));
+  actions.splice(0, actions.length, ...keep, ...chmods);
+  return gone.filter((path) => !moved.has(path));
+}
 
 /** The files a deletion takes, on stderr before it is confirmed (the first 20, then how many more). */
 function previewDeletions(ctx: Context, paths: string[]): void {

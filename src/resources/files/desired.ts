@@ -1,4 +1,4 @@
-import { branchExists, branchTree, fileActions, type FileContent } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchExists, branchTree, fileActions, type FileContent } from '../../api/commit-actions.js';
 import { commits } from '../commits/resource.js';
 import { UsageError } from '../../errors.js';
 import { repoPath } from '../../git/content.js';
@@ -117,8 +117,10 @@ export const filesSection: Section = {
     for (const [branch, entries] of byBranch(items, owner)) {
       const files: FileContent[] = entries.map((entry) => ({ path: String(entry.path), bytes: plannedBytes(io, entry) }));
       const to = target(owner, branch);
-      const actions = fileActions(await branchTree(io.api, to), files);
+      const tree = await branchTree(io.api, to);
+      const actions = fileActions(tree, files);
       if (!actions.length) continue;
+      await assertBranchUnmoved(io.api, to, tree, actions);
       const message = String(entries[0].commit_message ?? DEFAULT_COMMIT_MESSAGE);
       const startBranch = to.startBranch && !(await branchExists(io.api, owner.path, branch)) ? to.startBranch : undefined;
       await io.api.call(commits.routes.create, { project: owner.path, branch, commit_message: message, actions, start_branch: startBranch });

@@ -284,6 +284,22 @@ describe('failing deliveries: status, events, test and resend', () => {
     expect(failing.stdout).toContain('failed');
   });
 
+  it('an event id the hook does not have is "not found" (exit 5, naming where the ids are), not a failed delivery', async () => {
+    const id = String(await createHook());
+    await failures(Number(id), 1);
+    const [event] = (await cli(['hooks', 'events', id, ...P, '--status', 'failed', '--limit', '1', '-o', 'json'])).json();
+    receiver.answer(200);
+    const missing = await cli(['hooks', 'resend', id, '99999', ...P]);
+    expect(missing.code, missing.stderr).toBe(5);
+    expect(missing.stdout).toContain('not found');
+    expect(missing.stderr).toBe(`webhook ${id} has no delivery 99999: forgectl hooks events ${id} --project acme/api lists those of the last 7 days\n`);
+    // With one that exists: it is delivered, the missing one is named, and the run is not a success.
+    clock.advance(60_000);
+    const mixed = await cli(['hooks', 'resend', id, String(event.id), '99999', ...P, '-o', 'json']);
+    expect(mixed.json().map((r: { result: string }) => r.result)).toEqual(['delivered', 'not found']);
+    expect(mixed.code).toBe(5);
+  });
+
   it('refuses to resend to a disabled hook, naming the test that re-enables it', async () => {
     const id = String(await createHook());
     receiver.answer(500);

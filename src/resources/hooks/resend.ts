@@ -25,7 +25,7 @@ interface Outcome {
   created_at: string | null;
   trigger: string | null;
   response_status: number | string | null;
-  result: 'delivered' | 'failed' | 'not sent' | 'would resend';
+  result: 'delivered' | 'failed' | 'not sent' | 'not found' | 'would resend';
   error?: string;
 }
 
@@ -52,7 +52,7 @@ export default defineCommand<Options>({
     'answer (an event already resent successfully is skipped). Resends are paced to the service limit of 5 a minute per webhook, waiting ' +
     'when needed (and when the service says 429); exit 9 when any delivery still fails. A disabled hook is refused: a successful ' +
     '`hooks test` re-enables it. Needs the Maintainer role.',
-  exits: { 9: 'some deliveries still failed' },
+  exits: { 5: 'none failed, but an event ID given is not a delivery of the webhook', 9: 'some deliveries still failed' },
   examples: [
     'forgectl hooks resend 1 --project acme/api --failed --since 24h',
     'forgectl hooks resend 1 --project acme/api 1',
@@ -124,6 +124,10 @@ export default defineCommand<Options>({
           results.push(outcome(event, ok ? 'delivered' : 'failed', answer.response_status));
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
+          if (error.status === 404) {
+            results.push(outcome(event, 'not found', null, `webhook ${id} has no delivery ${event.id} (the service keeps 7 days of them)`));
+            break;
+          }
           if (error.status === 429 && attempt < ATTEMPTS) {
             pacer.refused();
             continue;
@@ -135,9 +139,20 @@ export default defineCommand<Options>({
       }
     }
     ctx.io.state.interruptNote = undefined;
-    const failures = results.filter((r) => r.result !== 'delivered').length;
-    if (!failures) return results;
-    const hint = stopped ? `; ${stopped} (forgectl hooks test ${id} re-enables it)` : '';
-    return new ResultWithExit(results, ExitCode.attention, `${failures} of ${results.length} deliveries still failed${hint}`);
+    return withProblems(results, id, route.project, stopped);
   },
 });
+
+/** The results, with the exit and the line that say what went wrong: 9 for failed deliveries, 5 for event ids the hook does not have. */
+function withProblems(results: Outcome[], id: number, project: string, stopped: string | undefined): Outcome[] | ResultWithExit {
+  const missing = results.filter((r) => r.result === 'not found').map((r) => r.event_id);
+  const failures = results.filter((r) => r.result !== 'delivered' && r.result !== 'not found').length;
+  if (!failures && !missing.length) return results;
+  const hint = stopped ? `; ${stopped} (forgectl hooks test ${id} re-enables it)` : '';
+  const problems = [
+    ...(failures ? [`${failures} of ${results.length} deliveries still failed${hint}`] : []),
+    // A typed event id that is not the hook's (or older than 7 days) is not a failed delivery: say so, and where the ids are.
+    ...(missing.length ? [`webhook ${id} has no ${pluralNoun(missing.length, 'delivery', 'deliveries')} ${missing.join(', ')}: forgectl hooks events ${id} --project ${project} lists those of the last 7 days`] : []),
+  ];
+  return new ResultWithExit(results, failures ? ExitCode.attention : ExitCode.notFound, problems.join('; '));
+}

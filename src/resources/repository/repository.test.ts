@@ -48,6 +48,97 @@ describe('commits create --from-dir', () => {
     expect(sandbox.requests().every((r) => r.method === 'GET')).toBe(true);
   });
 
+  it('does not undo a push made while it prepared the commit; a push to other files is kept under it', async () => {
+    const site = tempDir();
+    writeFileSync(join(site, 'shared.txt'), 'ours 1\n');
+    const sync = () => sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'sync', '--from-dir', site, '--to', 'race/', ...P, '--prune', '--yes']);
+    expect((await sync()).code).toBe(0);
+    const push = (path: string, content: string) => sandbox.call('POST', '/projects/acme%2Fapi/repository/commits', { branch: 'main', commit_message: 'teammate', actions: [{ action: 'create', file_path: path, content }] });
+    const update = (path: string, content: string) => sandbox.call('POST', '/projects/acme%2Fapi/repository/commits', { branch: 'main', commit_message: 'teammate', actions: [{ action: 'update', file_path: path, content }] });
+    // The branch moves while the tree is on its way back (the confirmation of --prune is such a pause too).
+    const racing = async (teammate: () => Promise<unknown>) => {
+      sandbox.fault({ method: 'GET', path: 'repository/tree', answer_latency_ms: 400 });
+      const run = sync();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await teammate();
+      return run;
+    };
+    writeFileSync(join(site, 'shared.txt'), 'ours 2\n');
+    const refused = await racing(() => update('race/shared.txt', 'theirs\n'));
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(/branch main moved while this commit was prepared .* and the new commits change race\/shared\.txt/);
+    expect(refused.stderr).toContain('nothing was committed');
+    const file = await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Fshared.txt/raw?ref=main');
+    expect(file.text).toBe('theirs\n');
+
+    // A push to a file the commit does not touch: committed on top of it, and the new file is not pruned.
+    const kept = await racing(() => push('race/theirs.txt', 'new\n'));
+    expect(kept.code).toBe(0);
+    expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Ftheirs.txt/raw?ref=main')).text).toBe('new\n');
+    expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Fshared.txt/raw?ref=main')).text).toBe('ours 2\n');
+  });
+
+  it('a protected branch the caller may not push to: exit 4 naming the way out (a new branch), nothing sent', async () => {
+    const site = tempDir();
+    writeFileSync(join(site, 'a.txt'), 'a\n');
+    sandbox.clearRequests();
+    const token = sandbox.tokenWithRole('developer');
+    const result = await sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'x', '--from-dir', site, ...P], { env: { FORGECTL_TOKEN: token } });
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain('error: branch main of project acme/api is protected and its protection does not let you push to it; nothing was sent');
+    expect(result.stderr).toContain('commit to a new branch (--branch NEW --start-branch main) and open a merge request');
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    const onNew = await sandbox.run(['commits', 'create', '--branch', 'dev-work', '--start-branch', 'main', '-m', 'x', '--from-dir', site, '--to', 'dev/', ...P], { env: { FORGECTL_TOKEN: token } });
+    expect(onNew.code, onNew.stderr).toBe(0);
+  });
+
+  it('asks before --delete, delete actions and --force on an existing branch: off a terminal without --yes, exit 2 and nothing sent', async () => {
+    const actions = join(tempDir(), 'actions.json');
+    writeFileSync(actions, JSON.stringify([{ action: 'delete', file_path: 'src/main.rb' }]));
+    const local = join(tempDir(), 'b.txt');
+    writeFileSync(local, 'b\n');
+    await sandbox.call('POST', '/projects/acme%2Fapi/repository/branches', { branch: 'ask-first', ref: 'main' });
+    const base = ['commits', 'create', '--branch', 'ask-first', '-m', 'x', ...P];
+    sandbox.clearRequests();
+    const cases: Array<[string[], string]> = [
+      [['--delete', 'src/config.yml'], 'Delete 1 file on branch ask-first of project acme/api (--delete)?'],
+      [['--actions-file', actions], 'Delete 1 file on branch ask-first of project acme/api (--actions-file)?'],
+      [['--add', `${local}:b.txt`, '--force', '--start-branch', 'feature'], '--force replaces branch ask-first of project acme/api with this commit on top of feature: its commits that feature lacks are dropped from it. Replace it?'],
+    ];
+    for (const [argv, question] of cases) {
+      const refused = await sandbox.run([...base, ...argv]);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`error: confirmation needed: ${question}`);
+    }
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    const deleted = await sandbox.run([...base, '--delete', 'src/config.yml', '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toContain('delete src/config.yml\n');
+    expect(deleted.stderr).toContain('committed 1 change (1 deleted) to ask-first');
+  });
+
+  it('--prune commits a file renamed in the folder as a move (no upload, no deletion to confirm), its mode from the disk', async () => {
+    const site = tempDir();
+    writeFileSync(join(site, 'big.txt'), 'x'.repeat(50_000));
+    writeFileSync(join(site, 'tool.sh'), '#!/bin/sh\n');
+    chmodSync(join(site, 'tool.sh'), 0o755);
+    const sync = (...more: string[]) => sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'sync', '--from-dir', site, '--to', 'moves/', '--prune', ...P, ...more]);
+    expect((await sync('--yes')).code).toBe(0);
+    mkdirSync(join(site, 'sub'));
+    execFileSync('mv', [join(site, 'big.txt'), join(site, 'sub', 'big.txt')]);
+    execFileSync('mv', [join(site, 'tool.sh'), join(site, 'tool2.sh')]);
+    chmodSync(join(site, 'tool2.sh'), 0o644);
+    const moved = await sync();
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain('committed 3 changes (2 moved, 1 mode changed)');
+    expect(moved.stderr).not.toContain('delete ');
+    const tree = (await sandbox.run(['repo', 'tree', 'moves', ...P, '--recursive', '--all', '-o', 'json'])).json() as Array<{ path: string; id: string; mode: string; type: string }>;
+    expect(tree.filter((e) => e.type === 'blob').map((e) => [e.path, e.mode, e.id])).toEqual([
+      ['moves/sub/big.txt', '100644', gitBlobId(Buffer.from('x'.repeat(50_000)))],
+      ['moves/tool2.sh', '100644', gitBlobId(Buffer.from('#!/bin/sh\n'))],
+    ]);
+  });
+
   it('refuses paths that leave the repository before sending anything', async () => {
     sandbox.clearRequests();
     const local = join(tempDir(), 'a.txt');
