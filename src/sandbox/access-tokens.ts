@@ -1,8 +1,9 @@
-import { accessTokens, PERSONAL_TOKEN_FIELDS } from '../resources/access-tokens/resource.js';
+import { accessTokens, PERSONAL_TOKEN_FIELDS, RESOURCE_SCOPES, TOKEN_LIST, USER_SCOPES } from '../resources/access-tokens/resource.js';
 import { authenticate, isExpired, presentedToken, Role } from './auth.js';
 import { newTokenValue, type Db } from './db.js';
 import { array, bool, errors, required, type SandboxRequest } from './http.js';
 import { tokens, type AccessToken, type User } from './model.js';
+import { withinTimes } from './listing.js';
 import { presentRecord, type Values } from './records.js';
 import { addToken, isoDate } from './seed.js';
 
@@ -12,13 +13,6 @@ import { addToken, isoDate } from './seed.js';
  * "States and transitions"; api-facts §1.1 and §5).
  */
 
-const TOKEN_SCOPES = [
-  'api', 'read_api', 'read_user', 'create_runner', 'manage_runner', 'k8s_proxy', 'read_repository', 'write_repository',
-  'read_registry', 'write_registry', 'read_virtual_registry', 'write_virtual_registry', 'ai_features', 'self_rotate',
-  'sudo', 'admin_mode', 'read_service_ping',
-];
-/** Scopes a group or project token may not have (they belong to users). */
-const USER_ONLY_SCOPES = new Set(['sudo', 'admin_mode', 'read_user', 'read_service_ping']);
 export const MAX_LIFETIME_DAYS = 365;
 const ROTATION_DEFAULT_DAYS = 7;
 
@@ -36,20 +30,16 @@ export function withValue(token: AccessToken): Record<string, unknown> {
   return { ...presentToken(token), token: token.token };
 }
 
-function today(req: SandboxRequest, plusDays = 0): string {
-  return isoDate(req.now(), plusDays);
-}
-
 /** expires_at of a create or rotate request: a real date, today or later, at most a year ahead. */
 export function expiryFrom(req: SandboxRequest, defaultDays: number): string {
   const value = req.input.expires_at;
-  if (value === undefined || value === null || value === '') return today(req, defaultDays);
+  if (value === undefined || value === null || value === '') return isoDate(req.now(), defaultDays);
   const text = String(value);
   const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : undefined;
   if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw errors.invalid('expires_at');
   // A token may expire today (it stays valid through its expiry day); only past dates are refused.
-  if (text < today(req)) throw errors.validation({ expires_at: ['must be today or later'] });
-  const max = today(req, MAX_LIFETIME_DAYS);
+  if (text < isoDate(req.now())) throw errors.validation({ expires_at: ['must be today or later'] });
+  const max = isoDate(req.now(), MAX_LIFETIME_DAYS);
   if (text > max) throw errors.validation({ expires_at: [`must be before ${max}`] });
   return text;
 }
@@ -57,7 +47,8 @@ export function expiryFrom(req: SandboxRequest, defaultDays: number): string {
 export function scopesFrom(req: SandboxRequest, allowUserScopes: boolean): string[] {
   const scopes = array(required(req, 'scopes')) ?? [];
   if (!scopes.length) throw errors.missing('scopes');
-  if (scopes.some((s) => !TOKEN_SCOPES.includes(s) || (!allowUserScopes && USER_ONLY_SCOPES.has(s)))) throw errors.invalid('scopes');
+  // A group or project token may not have the scopes that belong to users.
+  if (scopes.some((s) => !RESOURCE_SCOPES.includes(s) && !(allowUserScopes && USER_SCOPES.includes(s)))) throw errors.invalid('scopes');
   return [...new Set(scopes)];
 }
 
@@ -129,37 +120,17 @@ export function filterTokens(req: SandboxRequest, list: AccessToken[]): AccessTo
   const now = req.now();
   const isActive = (t: AccessToken) => !t.revoked && !isExpired(t, now);
   if (q.state !== undefined) {
-    if (!['active', 'inactive'].includes(String(q.state))) throw errors.invalid('state');
+    if (!TOKEN_LIST.filters.state.kind.choices!.includes(String(q.state))) throw errors.invalid('state');
     list = list.filter((t) => (q.state === 'active' ? isActive(t) : !isActive(t)));
   }
   const revoked = bool(q.revoked);
   if (revoked !== undefined) list = list.filter((t) => t.revoked === revoked);
   if (q.search) list = list.filter((t) => t.name.toLowerCase().includes(String(q.search).toLowerCase()));
-  const time = (name: string): number | undefined => {
-    if (q[name] === undefined || q[name] === '') return undefined;
-    const value = Date.parse(String(q[name]));
-    if (Number.isNaN(value)) throw errors.invalid(name);
-    return value;
-  };
-  const bounds: Array<[string, (t: AccessToken) => string | null, 'after' | 'before']> = [
-    ['created_after', (t) => t.created_at, 'after'], ['created_before', (t) => t.created_at, 'before'],
-    ['expires_after', (t) => t.expires_at, 'after'], ['expires_before', (t) => t.expires_at, 'before'],
-    ['last_used_after', (t) => t.last_used_at, 'after'], ['last_used_before', (t) => t.last_used_at, 'before'],
-  ];
-  for (const [name, field, direction] of bounds) {
-    const bound = time(name);
-    if (bound === undefined) continue;
-    list = list.filter((t) => {
-      const value = field(t);
-      if (value === null) return false;
-      const at = Date.parse(value);
-      return direction === 'after' ? at > bound : at < bound;
-    });
-  }
+  list = withinTimes(req, list, { created: (t) => t.created_at, expires: (t) => t.expires_at, last_used: (t) => t.last_used_at });
   const sort = q.sort === undefined ? 'created_desc' : String(q.sort);
   const match = /^(created|expires|last_used|name)_(asc|desc)$/.exec(sort);
   if (!match) throw errors.invalid('sort');
-  const key = { created: 'created_at', expires: 'expires_at', last_used: 'last_used_at', name: 'name' }[match[1]] as keyof AccessToken;
+  const key = (match[1] === 'name' ? 'name' : `${match[1]}_at`) as keyof AccessToken;
   const sign = match[2] === 'asc' ? 1 : -1;
   return [...list].sort((a, b) => {
     const x = (a[key] ?? '') as string;

@@ -3,7 +3,7 @@ import { findGroup, findProject } from './auth.js';
 import type { Db } from './db.js';
 import type { SandboxRequest, SandboxResponse } from './http.js';
 import { auditEventsTable, users, type User } from './model.js';
-import type { Router } from './router.js';
+import { safeDecode, type Router } from './router.js';
 
 /**
  * Audit events of the simulated instance, recorded once for every change made through the API: dispatch calls
@@ -32,17 +32,9 @@ interface Target {
   rest: string[];
 }
 
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /** The entity a path names: /projects/:id/…, /groups/:id/…, /users/:id/…, else the instance. */
 function entityOf(db: Db, rawPath: string, answer: unknown): Target | undefined {
-  const segments = rawPath.split('/').filter(Boolean).map(decode);
+  const segments = rawPath.split('/').filter(Boolean).map(safeDecode);
   const [kind, id, ...rest] = segments;
   try {
     if (kind === 'projects' && id !== undefined) {

@@ -1,4 +1,5 @@
 import type { SandboxResponse } from './http.js';
+import { safeDecode } from './router.js';
 
 /** Deterministic fault injection for tests, driven through /-/sandbox/faults. */
 export interface Fault {
@@ -112,12 +113,7 @@ export class Faults {
 
   /** The first fault matching the request, consumed once. */
   take(method: string, rawPath: string, query = ''): Fault | undefined {
-    let decoded = rawPath;
-    try {
-      decoded = decodeURIComponent(rawPath);
-    } catch {
-      // keep raw
-    }
+    const decoded = safeDecode(rawPath);
     const fault = this.faults.find(
       (f) =>
         (!f.method || f.method.toUpperCase() === method) &&

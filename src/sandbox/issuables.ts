@@ -3,7 +3,7 @@ import type { CrudHooks } from './crud.js';
 import type { Db } from './db.js';
 import { descendantGroups } from './hierarchy.js';
 import { bool, errors, int, type SandboxRequest } from './http.js';
-import { intList, matches, ordering, sortRecords, timeParam } from './listing.js';
+import { intList, matches, ordering, sortRecords, withinTimes } from './listing.js';
 import type { ParentKind } from '../api/resource.js';
 import { projects, users, type Group, type Issue, type MergeRequest, type Project } from './model.js';
 import { presentUserBasic } from './present.js';
@@ -121,12 +121,7 @@ export function filterIssuables<T extends MergeRequest | Issue>(req: SandboxRequ
   const iids = intList(q.iids, 'iids');
   if (iids) out = out.filter((record) => iids.includes(record.iid));
   if (q.search) out = out.filter((record) => matches(q.search, record.title, record.description));
-  for (const [name, field, direction] of [
-    ['created_after', 'created_at', 1], ['created_before', 'created_at', -1], ['updated_after', 'updated_at', 1], ['updated_before', 'updated_at', -1],
-  ] as const) {
-    const bound = timeParam(req, name);
-    if (bound !== undefined) out = out.filter((record) => Math.sign(Date.parse(record[field]) - bound) === direction);
-  }
+  out = withinTimes(req, out, { created: (record) => record.created_at, updated: (record) => record.updated_at });
   const { orderBy: by, sort } = ordering(req, orderBy, { orderBy: 'created_at', sort: 'desc' });
   return sortRecords(out, (record) => (by === 'title' ? record.title.toLowerCase() : ((record as unknown as Record<string, string>)[by] ?? record.created_at)), sort);
 }

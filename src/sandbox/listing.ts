@@ -47,13 +47,32 @@ export function intList(value: unknown, name: string): number[] | undefined {
   });
 }
 
-/** A date-time parameter, 400 when it is not one. */
-export function timeParam(req: SandboxRequest, name: string): number | undefined {
+/** A date-time parameter, 400 when it is not one (`invalid`: "x does not have a valid value", as Grape words it). */
+export function timeParam(req: SandboxRequest, name: string, invalid = errors.invalid): number | undefined {
   const value = req.query[name];
   if (value === undefined || value === '') return undefined;
   const time = Date.parse(String(value));
-  if (Number.isNaN(time)) throw errors.invalid(name);
+  if (Number.isNaN(time)) throw invalid(name);
   return time;
+}
+
+/**
+ * The `<name>_after` and `<name>_before` filters of a list (created_after …), each bounding the record's time that
+ * `times` gives for the name, both ends excluded; a record without that time is left out. 400 for a bound that is
+ * no date-time, checked in the order given (each name's `_after`, then its `_before`).
+ */
+export function withinTimes<T>(req: SandboxRequest, list: T[], times: Record<string, (record: T) => string | null>): T[] {
+  for (const [name, timeOf] of Object.entries(times)) {
+    for (const [end, sign] of [['after', 1], ['before', -1]] as const) {
+      const bound = timeParam(req, `${name}_${end}`);
+      if (bound === undefined) continue;
+      list = list.filter((record) => {
+        const at = timeOf(record);
+        return at !== null && Math.sign(Date.parse(at) - bound) === sign;
+      });
+    }
+  }
+  return list;
 }
 
 /** Case-insensitive substring match of any of the values. */

@@ -22,7 +22,7 @@ export function deployKeysOf(db: Db, projectId: number): SshKey[] {
 const BRANCH_LEVEL_DESCRIPTIONS: Record<number, string> = { 0: 'No one', 30: 'Developers + Maintainers', 40: 'Maintainers', [ADMIN_LEVEL]: 'Admins' };
 
 /** Whether a rule's name covers a branch: the same name, or a wildcard where `*` stands for any text (slashes too). */
-function coversBranch(rule: string, branch: string): boolean {
+export function coversBranch(rule: string, branch: string): boolean {
   if (!rule.includes('*')) return rule === branch;
   const pattern = rule.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return new RegExp(`^${pattern}$`, 's').test(branch);

@@ -57,19 +57,6 @@ export class Router {
     this.add(...routePattern(route), handler, options);
   }
 
-  get(pattern: string, handler: Handler, options?: RouteOptions): void {
-    this.add('GET', pattern, handler, options);
-  }
-  post(pattern: string, handler: Handler, options?: RouteOptions): void {
-    this.add('POST', pattern, handler, options);
-  }
-  put(pattern: string, handler: Handler, options?: RouteOptions): void {
-    this.add('PUT', pattern, handler, options);
-  }
-  delete(pattern: string, handler: Handler, options?: RouteOptions): void {
-    this.add('DELETE', pattern, handler, options);
-  }
-
   /**
    * The route for a request. A path served under other methods only is no route either: the service's catch-all
    * route answers every method it does not implement with 404 `{"error":"404 Not Found"}`, not 405.
@@ -121,7 +108,8 @@ function matchSegments(route: Route, parts: string[]): Record<string, string> | 
   return Object.fromEntries(route.names.map((name, i) => [name, values[i]]));
 }
 
-function safeDecode(value: string): string {
+/** A percent-encoded text decoded, or as it is when it is no valid encoding (`%zz`). */
+export function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {

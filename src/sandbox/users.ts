@@ -8,6 +8,7 @@ import {
   userAvatarUrl, users as usersTable, type Group, type Identity, type User,
 } from './model.js';
 import { addUser } from './seed.js';
+import { timeParam } from './listing.js';
 import { presentUserBasic } from './present.js';
 import { paginate } from './pagination.js';
 import { presentRecord, type Values } from './records.js';
@@ -33,11 +34,6 @@ export const isPremium = (req: SandboxRequest): boolean => req.tier !== 'free';
 /** A user who takes a license seat: an active human. */
 export function isBillable(user: User): boolean {
   return user.state === 'active' && userType(user) === 'human';
-}
-
-/** The basic user view (UserBasic), for a request. */
-export function basicUser(user: User, req: SandboxRequest): Record<string, unknown> {
-  return presentUserBasic(user, req.rootUrl);
 }
 
 /** What another user sees of a user: the basic fields and the public profile. */
@@ -75,7 +71,7 @@ function derivedUserFields(user: User, req: SandboxRequest): Values {
     current_sign_in_ip: null, last_sign_in_ip: null, plan: null, shared_runners_minutes_limit: null, extra_shared_runners_minutes_limit: null,
     identities: identities(user).map((i) => ({ provider: i.provider, extern_uid: i.extern_uid, saml_provider_id: i.saml_provider_id ?? null })),
     namespace_id: userNamespaceId(user),
-    created_by: creator ? basicUser(creator, req) : null,
+    created_by: creator ? presentUserBasic(creator, req.rootUrl) : null,
     confirmed_at: user.created_at,
     sign_in_count: 0,
     theme_id: user.theme_id ?? 1,
@@ -98,14 +94,6 @@ const INTERNAL_TYPES = ['ghost', 'support_bot', 'alert_bot', 'visual_review_bot'
 
 /** A user the instance runs itself (the ghost user, its bots): never blocked, deactivated or deleted through the API. */
 export const isInternal = (user: User): boolean => INTERNAL_TYPES.includes(userType(user));
-
-function dateParam(req: SandboxRequest, name: string): number | undefined {
-  const value = req.query[name];
-  if (value === undefined || value === '') return undefined;
-  const time = Date.parse(String(value));
-  if (Number.isNaN(time)) throw errors.error(400, `${name} is invalid`);
-  return time;
-}
 
 /** States whose users only administrators find: everyone else finds every other user, bots and service accounts too. */
 const HIDDEN_FROM_SEARCH: Array<User['state']> = ['blocked', 'banned', 'ldap_blocked'];
@@ -138,9 +126,10 @@ export function filterUsers(req: SandboxRequest): readonly User[] {
   if (bool(q.exclude_humans)) list = list.filter((u) => userType(u) !== 'human');
   if (bool(q.exclude_internal)) list = list.filter((u) => !INTERNAL_TYPES.includes(userType(u)));
   if (bool(q.without_project_bots)) list = list.filter((u) => userType(u) !== 'project_bot');
-  // Checked for everyone, applied for administrators only.
-  const after = dateParam(req, 'created_after');
-  const before = dateParam(req, 'created_before');
+  // Checked for everyone ("created_after is invalid", as the users API words it), applied for administrators only.
+  const isInvalid = (name: string) => errors.error(400, `${name} is invalid`);
+  const after = timeParam(req, 'created_after', isInvalid);
+  const before = timeParam(req, 'created_before', isInvalid);
   if (!admin) return list;
   if (after !== undefined) list = list.filter((u) => Date.parse(u.created_at) > after);
   if (before !== undefined) list = list.filter((u) => Date.parse(u.created_at) < before);

@@ -8,6 +8,10 @@ import type { HookEnv } from './webhooks.js';
 
 const VISIBILITY_LEVEL = { private: 0, internal: 10, public: 20 } as const;
 
+/** The named fields of a record, in the order named: the attributes a payload copies from it. */
+const fieldsOf = <T extends object>(record: T, names: ReadonlyArray<keyof T & string>): Record<string, unknown> =>
+  Object.fromEntries(names.map((name) => [name, record[name]]));
+
 function namespaceName(env: HookEnv, project: Project): string {
   return groups(env.db).find((g) => g.id === project.namespace_id)?.name ?? '';
 }
@@ -17,9 +21,7 @@ export function projectPayload(env: HookEnv, project: Project): Record<string, u
   const host = new URL(env.rootUrl).hostname;
   const ssh = `git@${host}:${project.path_with_namespace}.git`;
   return {
-    id: project.id,
-    name: project.name,
-    description: project.description,
+    ...fieldsOf(project, ['id', 'name', 'description']),
     web_url: web,
     avatar_url: null,
     git_ssh_url: ssh,
@@ -36,17 +38,10 @@ export function projectPayload(env: HookEnv, project: Project): Record<string, u
   };
 }
 
+/** The `repository` of a payload: these of its project's fields. */
 function repositoryPayload(env: HookEnv, project: Project): Record<string, unknown> {
-  const full = projectPayload(env, project);
-  return {
-    name: project.name,
-    url: full.url,
-    description: project.description,
-    homepage: full.homepage,
-    git_http_url: full.git_http_url,
-    git_ssh_url: full.git_ssh_url,
-    visibility_level: full.visibility_level,
-  };
+  const { name, url, description, homepage, git_http_url, git_ssh_url, visibility_level } = projectPayload(env, project);
+  return { name, url, description, homepage, git_http_url, git_ssh_url, visibility_level };
 }
 
 const avatar = (env: HookEnv, user: User): string => `${env.rootUrl}/uploads/-/system/user/avatar/${user.id}/avatar.png`;
@@ -94,9 +89,7 @@ export function pushPayload(env: HookEnv, push: Push): Record<string, unknown> {
     project_id: project.id,
     project: projectPayload(env, project),
     commits: push.commits.slice(-PUSH_COMMIT_LIMIT).map((commit) => ({
-      id: commit.id,
-      message: commit.message,
-      title: commit.title,
+      ...fieldsOf(commit, ['id', 'message', 'title']),
       timestamp: commit.committed_date,
       url: `${env.rootUrl}/${project.path_with_namespace}/-/commit/${commit.id}`,
       author: { name: commit.author_name, email: commit.author_email },
@@ -124,20 +117,10 @@ function objectPayload(env: HookEnv, project: Project, kind: 'issue' | 'merge_re
 
 export function mergeRequestPayload(env: HookEnv, project: Project, mr: MergeRequest, action: string, user: User): Record<string, unknown> {
   return objectPayload(env, project, 'merge_request', {
-    id: mr.id,
-    iid: mr.iid,
-    title: mr.title,
-    description: mr.description,
-    state: mr.state,
-    source_branch: mr.source_branch,
-    target_branch: mr.target_branch,
+    ...fieldsOf(mr, ['id', 'iid', 'title', 'description', 'state', 'source_branch', 'target_branch']),
     source_project_id: project.id,
     target_project_id: project.id,
-    author_id: mr.author_id,
-    created_at: mr.created_at,
-    updated_at: mr.updated_at,
-    merge_status: mr.merge_status,
-    detailed_merge_status: mr.detailed_merge_status,
+    ...fieldsOf(mr, ['author_id', 'created_at', 'updated_at', 'merge_status', 'detailed_merge_status']),
     url: `${env.rootUrl}/${project.path_with_namespace}/-/merge_requests/${mr.iid}`,
     last_commit: { id: mr.sha },
     action,
@@ -146,15 +129,9 @@ export function mergeRequestPayload(env: HookEnv, project: Project, mr: MergeReq
 
 function issueAttributes(env: HookEnv, project: Project, issue: Issue): Record<string, unknown> {
   return {
-    id: issue.id,
-    iid: issue.iid,
-    title: issue.title,
-    description: issue.description,
-    state: issue.state,
-    author_id: issue.author_id,
+    ...fieldsOf(issue, ['id', 'iid', 'title', 'description', 'state', 'author_id']),
     project_id: project.id,
-    created_at: issue.created_at,
-    updated_at: issue.updated_at,
+    ...fieldsOf(issue, ['created_at', 'updated_at']),
     url: `${env.rootUrl}/${project.path_with_namespace}/-/issues/${issue.iid}`,
   };
 }
@@ -185,14 +162,9 @@ export function notePayload(env: HookEnv, project: Project, note: Note, user: Us
     object_attributes: {
       id: note.id,
       note: note.body,
-      noteable_type: noteableType,
-      author_id: note.author_id,
-      created_at: note.created_at,
-      updated_at: note.updated_at,
+      ...fieldsOf(note, ['noteable_type', 'author_id', 'created_at', 'updated_at']),
       project_id: project.id,
-      noteable_id: note.noteable_id,
-      system: note.system,
-      internal: note.internal,
+      ...fieldsOf(note, ['noteable_id', 'system', 'internal']),
       url: `${env.rootUrl}/${project.path_with_namespace}/-/${path}#note_${note.id}`,
     },
     repository: repositoryPayload(env, project),

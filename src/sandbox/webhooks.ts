@@ -5,6 +5,7 @@ import { isLoopbackHost } from '../http/url.js';
 import { HOOK_EVENTS, type Hook, type HookEventFlag } from '../resources/hooks/resource.js';
 import type { Db } from './db.js';
 import { SANDBOX_VERSION } from './http.js';
+import { coversBranch } from './protection.js';
 import { hookLogs, storedHooks, type HookLog, type Project, type StoredHook } from './model.js';
 
 /**
@@ -226,8 +227,8 @@ export function branchMatches(hook: StoredHook, branch: string): boolean {
       return false;
     }
   }
-  const pattern = filter.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${pattern}$`).test(branch);
+  // A wildcard filter matches as a protected branch's name does.
+  return coversBranch(filter, branch);
 }
 
 /**

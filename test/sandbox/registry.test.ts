@@ -50,11 +50,11 @@ const module = (seedAfter?: string[]): SandboxModule => ({ routes: () => undefin
 describe('the sandbox route table', () => {
   it('answers with the most specific route, whatever order the modules add them in', () => {
     const router = new Router();
-    router.get('/projects/:id/badges/:badge_id', ok('one'));
-    router.get('/projects/:id/*rest', ok('splat'));
-    router.get('/projects/:id/badges/render', ok('render'));
-    router.get('/projects/:id/repository/archive.:format', ok('archive'));
-    router.get('/projects/:id/repository/:anything', ok('param'));
+    router.add('GET', '/projects/:id/badges/:badge_id', ok('one'));
+    router.add('GET', '/projects/:id/*rest', ok('splat'));
+    router.add('GET', '/projects/:id/badges/render', ok('render'));
+    router.add('GET', '/projects/:id/repository/archive.:format', ok('archive'));
+    router.add('GET', '/projects/:id/repository/:anything', ok('param'));
     const answer = (path: string) => router.match('GET', path)?.handler({} as never);
     expect(answer('/projects/1/badges/render')).toEqual({ status: 200, body: 'render' });
     expect(answer('/projects/1/badges/7')).toEqual({ status: 200, body: 'one' });

@@ -1,3 +1,4 @@
+import { RESOURCE_SCOPES, USER_SCOPES } from '../../resources/access-tokens/resource.js';
 import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
@@ -5,12 +6,6 @@ import { parseAccessLevel, parseDuration, parseList } from '../../parse.js';
 import { handOverSecret, secretFileFor } from '../new-secret.js';
 import { expiryFrom, resolveTarget, resolveUserTarget, targetOptions, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
 
-/** Scopes the service knows; personal tokens may also carry the user-only ones. */
-const RESOURCE_SCOPES = [
-  'api', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'read_virtual_registry',
-  'write_virtual_registry', 'create_runner', 'manage_runner', 'k8s_proxy', 'ai_features', 'self_rotate',
-];
-const USER_SCOPES = ['read_user', 'sudo', 'admin_mode', 'read_service_ping'];
 
 interface Options extends TargetOptions, UserOptions {
   name: string;

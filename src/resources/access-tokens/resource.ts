@@ -1,6 +1,13 @@
 import { f } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
 
+/** Scopes the service knows (`tokens create` checks them, the sandbox too); personal tokens may also carry the user-only ones. */
+export const RESOURCE_SCOPES = [
+  'api', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'read_virtual_registry',
+  'write_virtual_registry', 'create_runner', 'manage_runner', 'k8s_proxy', 'ai_features', 'self_rotate',
+];
+export const USER_SCOPES = ['read_user', 'sudo', 'admin_mode', 'read_service_ping'];
+
 /**
  * An access token as the service presents one, in the service's order; `token`, the secret, only in the answer of a
  * create or a rotate.

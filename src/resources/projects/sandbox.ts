@@ -2,7 +2,7 @@ import { findGroup, groupFor, groupRole, memberRoleInProject, projectFor, projec
 import type { Db } from '../../sandbox/db.js';
 import { descendantGroups, groupById, groupChain, projectGroup } from '../../sandbox/hierarchy.js';
 import { array, bool, created, errors, int, noContent, ok, required, type SandboxRequest } from '../../sandbox/http.js';
-import { matches, ordering, parameterize, pathProblem, renameDraft, sortRecords, timeParam, visibilityFrom } from '../../sandbox/listing.js';
+import { matches, ordering, parameterize, pathProblem, renameDraft, sortRecords, visibilityFrom, withinTimes } from '../../sandbox/listing.js';
 import {
   groups, members, NEW_PROJECT, projects, userNamespaceId, users, USER_NAMESPACE_BASE, VISIBILITIES,
   type Group, type Project, type User, type Visibility,
@@ -64,13 +64,7 @@ function listProjects(req: SandboxRequest, candidates: Project[]) {
   const idBefore = int(q.id_before, 'id_before');
   if (idAfter !== undefined) list = list.filter((p) => p.id > idAfter);
   if (idBefore !== undefined) list = list.filter((p) => p.id < idBefore);
-  for (const [name, field, direction] of [
-    ['last_activity_after', 'last_activity_at', 1], ['last_activity_before', 'last_activity_at', -1],
-    ['updated_after', 'updated_at', 1], ['updated_before', 'updated_at', -1],
-  ] as const) {
-    const bound = timeParam(req, name);
-    if (bound !== undefined) list = list.filter((p) => Math.sign(Date.parse(p[field] ?? p.created_at) - bound) === direction);
-  }
+  list = withinTimes(req, list, { last_activity: (p) => p.last_activity_at ?? p.created_at, updated: (p) => p.updated_at ?? p.created_at });
   if (q.marked_for_deletion_on) list = list.filter((p) => p.marked_for_deletion_on === String(q.marked_for_deletion_on));
   const { orderBy, sort } = ordering(req, admin ? [...ORDER_BY, ...ADMIN_ORDER_BY] : ORDER_BY, { orderBy: 'created_at', sort: 'desc' });
   const key = (p: Project): string | number | undefined => {

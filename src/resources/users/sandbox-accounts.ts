@@ -186,7 +186,7 @@ function addEmail(req: SandboxRequest, user: User) {
 export const userAccounts: SandboxModule = {
   routes(api, web) {
     // Uploaded avatars, where the user records' avatar_url points.
-    web.get('/uploads/-/system/user/avatar/:user_id/:file', (req) => {
+    web.add('GET', '/uploads/-/system/user/avatar/:user_id/:file', (req) => {
       const avatar = users(req.db).find((u) => String(u.id) === req.params.user_id)?.avatar as { type: string; data: string } | undefined;
       if (!avatar) throw new HttpError(404, 'Not Found');
       return { status: 200, raw: { data: Buffer.from(avatar.data, 'base64'), contentType: avatar.type } };

@@ -7,7 +7,8 @@ import { backwards, paginate, type Sequence } from '../../sandbox/pagination.js'
 import { groupChain } from '../../sandbox/hierarchy.js';
 import { recordOrder } from '../../sandbox/listing.js';
 import type { SandboxModule } from '../../sandbox/module.js';
-import { basicUser, filterUsers, identities, isPremium, presentFullUser } from '../../sandbox/users.js';
+import { filterUsers, identities, isPremium, presentFullUser } from '../../sandbox/users.js';
+import { presentUserBasic } from '../../sandbox/present.js';
 import { found } from '../../sandbox/records.js';
 
 /**
@@ -137,7 +138,7 @@ export const users: SandboxModule = {
       // The table is in id order: the default order (id desc) is the list read backwards, nothing sorted or copied.
       const ordered = orderBy === 'id' ? (sort === 'asc' ? list : backwards(list)) : [...list].sort((a, b) => compare(positionOf(a, orderBy), positionOf(b, orderBy)));
       // Everyone else sees the list item fields of the spec; administrators the full record with their fields.
-      const present = req.user?.is_admin ? (u: User) => presentFullUser(u, req) : (u: User) => basicUser(u, req);
+      const present = req.user?.is_admin ? (u: User) => presentFullUser(u, req) : (u: User) => presentUserBasic(u, req.rootUrl);
       if (req.query.pagination === 'keyset') return keysetPage(req, ordered, orderBy, sort, present);
       return paginate(req, ordered, { offsetLimit: 'User', present });
     }, { scope: 'read_user' });

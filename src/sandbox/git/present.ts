@@ -1,4 +1,6 @@
+import { commits as declaredCommits } from '../../resources/commits/resource.js';
 import type { Commit, Project } from '../model.js';
+import { presentRecord } from '../records.js';
 
 /** JSON views of commits and tree entries, as the service shows them. */
 
@@ -16,27 +18,12 @@ function parseTrailers(message: string): Record<string, string[]> {
   return trailers;
 }
 
-function commitUrl(rootUrl: string, project: Project, sha: string): string {
-  return `${rootUrl}/${project.path_with_namespace}/-/commit/${sha}`;
-}
+/** The commit summary of compare results and blame: the declared fields but the trailers and stats. */
+const SUMMARY = { fields: declaredCommits.fields, without: ['trailers', 'extended_trailers', 'stats'] };
 
-/** The commit summary of compare results and blame. */
 export function presentCommitSummary(commit: Commit, project: Project, rootUrl: string): Record<string, unknown> {
-  return {
-    id: commit.id,
-    short_id: commit.id.slice(0, 8),
-    created_at: commit.committed_date,
-    parent_ids: commit.parent_ids,
-    title: commit.title,
-    message: commit.message,
-    author_name: commit.author_name,
-    author_email: commit.author_email,
-    authored_date: commit.authored_date,
-    committer_name: commit.committer_name,
-    committer_email: commit.committer_email,
-    committed_date: commit.committed_date,
-    web_url: commitUrl(rootUrl, project, commit.id),
-  };
+  const web_url = `${rootUrl}/${project.path_with_namespace}/-/commit/${commit.id}`;
+  return presentRecord(SUMMARY, commit, { short_id: commit.id.slice(0, 8), created_at: commit.committed_date, web_url });
 }
 
 /** A commit record: trailers when asked (always on a single commit), stats when asked. */

@@ -115,12 +115,8 @@ function visibleOrNull<T>(find: () => T, visible: (record: T) => boolean): T | n
   }
 }
 
-const RUNNER_SORTS: Record<string, Order<Runner>> = {
-  CREATED_DESC: CREATED_DESC,
-  CREATED_ASC: { field: 'created_at', descending: false },
-  CONTACTED_DESC: { field: 'contacted_at', descending: true },
-  CONTACTED_ASC: { field: 'contacted_at', descending: false },
-};
+/** A CiRunnerSort value (CONTACTED_ASC …) as the order it names: by contacted_at or created_at, either way. */
+const runnerOrder = (sort: string): Order<Runner> => ({ field: sort.startsWith('CONTACTED') ? 'contacted_at' : 'created_at', descending: sort.endsWith('DESC') });
 
 function listRunners(args: Args & PageArguments, req: SandboxRequest): Record<string, unknown> {
   // Every runner of the instance is for administrators; anyone else gets none (the service's finder answers nothing).
@@ -134,7 +130,7 @@ function listRunners(args: Args & PageArguments, req: SandboxRequest): Record<st
       (!args.search || r.token === args.search || found(args.search, r.description)) &&
       (!args.upgradeStatus || (req.tier !== 'free' && upgradeStatus(r.version) === args.upgradeStatus)),
   );
-  return connection(list, args, RUNNER_SORTS[args.sort ?? 'CREATED_DESC'], (r) => runnerNode(r, req));
+  return connection(list, args, runnerOrder(args.sort ?? 'CREATED_DESC'), (r) => runnerNode(r, req));
 }
 
 /**

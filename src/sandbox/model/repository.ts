@@ -1,10 +1,11 @@
 import type { StoredOf } from '../../api/fields.js';
-import type { commitComments as commitCommentDeclaration, commitStatuses as commitStatusDeclaration } from '../../resources/commits/resource.js';
+import type { commitComments as commitCommentDeclaration, commits as commitDeclaration, commitStatuses as commitStatusDeclaration } from '../../resources/commits/resource.js';
 import { pullMirror } from '../../resources/pull-mirror/resource.js';
 import { pushRule } from '../../resources/push-rule/resource.js';
 import { projectSnippets as declaredSnippets } from '../../resources/snippets/resource.js';
 import { protectedBranches as protectedBranchDeclaration } from '../../resources/protected-branches/resource.js';
 import { protectedTags as protectedTagDeclaration } from '../../resources/protected-tags/resource.js';
+import type { tags as tagDeclaration } from '../../resources/tags/resource.js';
 import { defineTable } from '../db.js';
 import { collectionTable, singletonTable, type StoredFields, type StoredRecord } from './declared.js';
 
@@ -13,23 +14,15 @@ import { collectionTable, singletonTable, type StoredFields, type StoredRecord }
  * commit comments and statuses, protected branches and tags, push rules, pull mirrors; snippets and their files.
  */
 
-export interface Commit {
-  id: string;
+/** A commit as stored: the declared fields git records, its project, its root tree and its stats. */
+export type Commit = Pick<StoredOf<typeof commitDeclaration>, 'id' | 'parent_ids' | 'title' | 'message' | 'author_name' | 'author_email' | 'authored_date'
+  | 'committer_name' | 'committer_email' | 'committed_date'> & {
   project_id: number;
-  parent_ids: string[];
-  title: string;
-  message: string;
-  author_name: string;
-  author_email: string;
-  authored_date: string;
-  committer_name: string;
-  committer_email: string;
-  committed_date: string;
   /** Id of the root tree (src/sandbox/git/store.ts); the commit's id is computed from it as git does. */
   tree: string;
   /** Lines added and removed against the first parent. */
   stats: { additions: number; deletions: number; total: number };
-}
+};
 
 export interface Repository {
   project_id: number;
@@ -41,13 +34,7 @@ export const commits = defineTable<Commit>('commits');
 export const repositories = defineTable<Repository>('repositories');
 
 /** The annotation of an annotated tag: its message, its own object id (the tag's target) and when it was made. */
-export interface TagAnnotation {
-  project_id: number;
-  name: string;
-  message: string;
-  target: string;
-  created_at: string;
-}
+export type TagAnnotation = Pick<StoredOf<typeof tagDeclaration>, 'name' | 'message' | 'target' | 'created_at'> & { project_id: number };
 
 export const tagAnnotations = defineTable<TagAnnotation>('tag_annotations');
 

@@ -46,7 +46,7 @@ async function serve(req: SandboxRequest): Promise<SandboxResponse> {
 
 export const graphqlModule: SandboxModule = {
   routes(_api, web) {
-    web.post('/api/graphql', serve, { auth: 'none' });
-    web.get('/api/graphql', serve, { auth: 'none' });
+    web.add('POST', '/api/graphql', serve, { auth: 'none' });
+    web.add('GET', '/api/graphql', serve, { auth: 'none' });
   },
 };
