@@ -157,6 +157,16 @@ describe('doctor: configuration failures', () => {
     expect(result.stderr).toMatch(/failed/);
   });
 
+  it('a config file that is not JSON does not hide the instance FORGECTL_URL names: its network is still checked', async () => {
+    const { dir, env } = await profileWith(await aliceToken(['api']));
+    writeFileSync(join(dir, 'config.json'), '{bad');
+    const result = await doctor([], { env: { ...env, FORGECTL_URL: sandbox.rootUrl } });
+    expect(result.code).toBe(3);
+    expect(result.checks['profile in use']).toMatchObject({ status: 'fail' });
+    expect(result.checks.tcp).toMatchObject({ status: 'pass' });
+    expect(result.checks['round trip'].found).toMatch(/^GET \/version answered/);
+  });
+
   it('a profile whose token lives in a keyring that cannot be read: the network of its URL is still checked', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'kr2', profiles: { kr2: { url: sandbox.rootUrl, token_keyring: 'forgectl-doctor-test-missing-entry' } } }), { mode: 0o600 });

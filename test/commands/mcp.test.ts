@@ -281,6 +281,10 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('commits_refs')!.description).toBe('List the branches and tags that contain a commit');
+    // A first sentence that only restates the summary with an aside: the aside joins the summary, the rest goes.
+    expect(byName.get('artifacts_keep')!.description).toBe('Keep the artifacts of a job from expiring (their expiry date is removed). Needs the Developer role.');
+    expect(byName.get('deploy_keys_instance')!.description).toBe('List every deploy key of the instance (administrators), with the projects it is enabled on. Administrators only.');
+    expect(byName.get('deploy_keys_enable')!.description).toContain('Enables a deploy key of another project (or an instance deploy key) on this one, read-only.');
     expect(byName.get('repo_compare')!.inputSchema.properties).toMatchObject({ from: { description: 'the base: a branch, tag or commit SHA' } });
     expect(byName.get('plan')!.inputSchema.properties!.file.description).toMatch(/^the desired-state file: a \.yaml, \.yml or \.json file below the folder/);
     expect(byName.get('approval_rules_list')!.description).toContain('Give project or mr.');

@@ -55,6 +55,16 @@ describe('tokens identify', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('offers the revoke command only while the token works, in a form a pipe\'s TSV prints as it runs', async () => {
+    const leaked = await projectToken('fix-offered');
+    const live = await sandbox.run(['tokens', 'identify'], { input: `${leaked.token}\n` });
+    expect(live.stdout).toContain('fix\tprintf \'%s\' "$TOKEN" | forgectl tokens identify --revoke --yes\n');
+    expect(live.stdout).not.toContain('\\');
+    expect((await sandbox.call('DELETE', '/admin/token', { token: leaked.token })).status).toBe(204);
+    const revoked = await sandbox.run(['tokens', 'identify', '-o', 'json'], { input: `${leaked.token}\n` });
+    expect(revoked.json()).toMatchObject({ revoked: true, fix: '' });
+  });
+
   it('--revoke names the owner in its confirmation and makes the token fail at once', async () => {
     const leaked = await projectToken('leaked-twice');
     expect((await sandbox.call('GET', '/projects/acme%2Fapi', undefined, leaked.token)).status).toBe(200);

@@ -33,6 +33,20 @@ describe('the fix named for a project token in use runs as written and keeps the
     expect(JSON.parse(status.stdout).expires_at).toBe(day(90));
   });
 
+  it('a token from FORGECTL_TOKEN: the fix names no profile, which would use the profile\'s own token (here none)', async () => {
+    const { env, projectId } = await projectBotProfile();
+    // The profile keeps only the URL; the token comes from the environment, as after eval "$(forgectl sandbox --print-env)".
+    const token = (await sandbox.call('POST', `/projects/${projectId}/access_tokens`, { name: 'from-env', scopes: ['api'], access_level: 40, expires_at: day(5) })).body.token as string;
+    expect((await sandbox.run(['-p', 'url-only', 'profile', 'set', 'url', sandbox.rootUrl], { env })).code).toBe(0);
+    expect((await sandbox.run(['profile', 'use', 'url-only'], { env })).code).toBe(0);
+    const fromEnv = { ...env, FORGECTL_TOKEN: token };
+    const audit = await sandbox.run(['tokens', 'audit', '-o', 'json'], { env: fromEnv });
+    const row = (JSON.parse(audit.stdout) as Array<{ self: boolean; fix: string }>).find((r) => r.self)!;
+    expect(row.fix).toBe(`forgectl tokens rotate self --project ${projectId} --expires-in 90d --yes`);
+    const fixed = await runLine(row.fix, fromEnv);
+    expect(fixed.code, fixed.stderr).toBe(0);
+  });
+
   it('doctor: the expiry warning names the same rotation', async () => {
     const { env, projectId } = await projectBotProfile();
     const doctor = await sandbox.run(['-p', 'bot', 'doctor', '-o', 'json'], { env });

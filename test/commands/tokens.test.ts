@@ -332,6 +332,11 @@ describe('tokens rotate', () => {
     expect(dry.stdout).toContain('/groups/acme/access_tokens/self/rotate');
     expect(posts()).toEqual([]);
     expect(await tokenStatus(bot.token)).toBe(200);
+    // The writes after the answer are named too, though they cannot be shown as requests.
+    const targets = await bot.run(['-p', 'bot', '--dry-run', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to', 'ci-var:acme/DRY_RUN_TOKEN', '--save-to', 'exec:cat >/dev/null']);
+    expect(targets.code).toBe(0);
+    expect(targets.stderr).toContain('after the request below, the new token would be saved to profile "bot" and CI/CD variable DRY_RUN_TOKEN of group acme and helper cat >/dev/null, each write verified');
+    expect(posts()).toEqual([]);
   });
 
   it('lost response after the server rotated: exit 8, exactly one rotate request, instructions, no retry', async () => {

@@ -474,6 +474,13 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
+  live('a file variable piped to --value-stdin keeps its final newline, as --value-file does', async () => {
+    const key = `E2E_PEM_${version.split('.')[0]}`;
+    const set = await shell(`printf 'line1\\nline2\\n' | forgectl variables set ${key} --project acme/web --type file --value-stdin >/dev/null; forgectl variables get ${key} --project acme/web -o json --fields value`);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ value: 'line1\nline2\n' });
+  });
+
   live('delete-merged keeps protected branches; doctor and doctor --fix run on a 0644 or broken config file', async () => {
     const created = await forgectl(['branches', 'create', '--project', 'acme/api', '--branch', 'release/1.2', '--ref', 'main', '-o', 'json']);
     expect(JSON.parse(created.stdout)).toMatchObject({ protected: true, merged: true });

@@ -4,6 +4,7 @@ import { users } from '../../resources/users/resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { plural } from '../../parse.js';
+import type { Connection } from '../../config/resolve.js';
 
 interface User {
   id: number;
@@ -27,9 +28,14 @@ export function rotateTarget(user: Pick<User, 'username' | 'bot'>): string {
   return bot ? `--${bot[1]} ${bot[2]}` : '--personal';
 }
 
-/** The command that rotates the token in use and saves it where the profile keeps it (`-p NAME` when there is one). */
-export function rotateSelfCommand(user: Pick<User, 'username' | 'bot'>, profileName: string | undefined, extra = ''): string {
-  return `forgectl${profileName ? ` -p ${profileName}` : ''} tokens rotate self ${rotateTarget(user)}${extra}`;
+/**
+ * The command that rotates the token in use and saves it where the profile keeps it (`-p NAME` when the token is the
+ * profile's). A token from FORGECTL_TOKEN or a CI job is not the profile's: `-p NAME` would use the profile's own
+ * token instead (or find none), so the command names no profile.
+ */
+export function rotateSelfCommand(user: Pick<User, 'username' | 'bot'>, connection: Pick<Connection, 'profileName' | 'tokenSource'> | undefined, extra = ''): string {
+  const profile = connection?.profileName && connection.tokenSource !== 'environment' && connection.tokenSource !== 'ci_job' ? connection.profileName : undefined;
+  return `forgectl${profile ? ` -p ${profile}` : ''} tokens rotate self ${rotateTarget(user)}${extra}`;
 }
 
 export default defineCommand({

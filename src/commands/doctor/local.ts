@@ -4,6 +4,7 @@ import { inCi, KeyringUnavailable, keyringRead, tokenStorage } from '../../confi
 import { lockIsStale } from '../../config/lock.js';
 import { configFile, locksDir } from '../../config/paths.js';
 import { resolveTarget, selectedProfileName } from '../../config/resolve.js';
+import type { ConfigData } from '../../config/store.js';
 import { ExitCode } from '../../errors.js';
 import { listRecoveries } from '../tokens/rotation.js';
 import { plural } from '../../parse.js';
@@ -65,7 +66,14 @@ function checkProfiles(state: DoctorState): Outcome {
 /** Which profile and instance are used, and why: flag, environment, the current profile, CI job detection. */
 function checkSelection(state: DoctorState): Outcome {
   const { ctx } = state;
-  const config = ctx.readConfig();
+  let config: ConfigData;
+  try {
+    config = ctx.readConfig();
+  } catch (error) {
+    // A broken file does not hide an instance named by --server or FORGECTL_URL: the network checks still run for it.
+    state.target = instanceWithoutFile(state);
+    throw error;
+  }
   state.target = resolveTarget(ctx.globals, ctx.env, config);
   const connection = ctx.connection();
   state.connection = connection;
@@ -80,6 +88,15 @@ function checkSelection(state: DoctorState): Outcome {
   const who = connection.profileName ? `profile "${connection.profileName}"` : 'no profile';
   const ci = inCi(ctx.env) ? '; CI detected (CI is set)' : '';
   return pass(`${who} for ${connection.rootUrl}: ${why}${ci}`);
+}
+
+/** The instance --server, FORGECTL_URL or a CI job names, read without the configuration file. */
+function instanceWithoutFile(state: DoctorState): DoctorState['target'] {
+  try {
+    return resolveTarget(state.ctx.globals, state.ctx.env, { profiles: {} });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the token in use lives, and that it can be read from there. */

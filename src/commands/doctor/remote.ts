@@ -155,7 +155,7 @@ function checkExpiry(state: DoctorState): Outcome {
   if (expiresAt === null) return pass('never expires');
   const days = daysUntil(expiresAt, state.ctx.now());
   // A group or project token rotates through its group's or project's endpoint: --personal would be refused (405).
-  const rotate = `rotate it: ${state.user ? rotateSelfCommand(state.user, state.connection?.profileName) : 'forgectl tokens rotate self --personal'} (or create a new one)`;
+  const rotate = `rotate it: ${state.user ? rotateSelfCommand(state.user, state.connection) : 'forgectl tokens rotate self --personal'} (or create a new one)`;
   if (days <= EXPIRY_FAIL_DAYS) return fail(days < 0 ? `expired on ${expiresAt}` : `expires ${days === 0 ? 'today' : 'tomorrow'} (${expiresAt})`, rotate, ExitCode.auth);
   if (days <= EXPIRY_WARNING_DAYS) return warn(`expires in ${days} days (${expiresAt})`, rotate);
   return pass(`expires in ${days} days (${expiresAt})`);

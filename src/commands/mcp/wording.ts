@@ -39,16 +39,26 @@ const toolOf = (path: string): string => path.replace(/[ -]/g, '_');
 export function toolDescription(summary: string, help: string | undefined, names: FlagNames, commands: ReadonlySet<string>): string {
   const rest = sentences(help ?? '');
   const first = rest[0];
+  let addition = '';
   if (first && repeats(first, summary)) rest.shift();
   else if (first) {
-    // A first clause that repeats the summary goes, unless what follows it continues that clause (`…, or with --mr …`).
-    const clause = /^([^,:;(]+)[,:;]\s*(.+)$/.exec(first);
-    if (clause && repeats(clause[1], summary) && !/^(or|and|but|with|without|by)\b/.test(clause[2])) rest[0] = `${clause[2][0].toUpperCase()}${clause[2].slice(1)}`;
+    // A first clause that repeats the summary goes, unless what follows it continues that clause (`…, or with --mr …`);
+    // what it adds in brackets or with `, with …` joins the summary (`Keeps the artifacts … (their expiry date is removed)`).
+    const clause = /^([^,:;(]+?)\s*([,:;(])\s*(.+)$/.exec(first);
+    if (clause && repeats(clause[1], summary)) {
+      // A bracket joins only when the sentence ends after it, or after a short aside (`(…), newest first`): not when
+      // the sentence goes on (`(…) on this one`, `(administrators), after naming …`).
+      const joins = clause[2] === '(' ? /^[^()]*\)(, \S+( \S+){0,3})?\.?$/.test(clause[3]) : /^with\b/.test(clause[3]);
+      if (joins) {
+        addition = `${clause[2] === '(' ? ' (' : ', '}${forAgents(clause[3].replace(/\.$/, ''), names, commands)}`;
+        rest.shift();
+      } else if (clause[2] !== '(' && !/^(or|and|but|with|without|by)\b/.test(clause[3])) rest[0] = `${clause[3][0].toUpperCase()}${clause[3].slice(1)}`;
+    }
   }
   const body = forAgents(rest.join(' '), names, commands);
   // A summary keeps its parts that concern the tool (`Change a snippet; --sync DIR makes …` → `Change a snippet`).
   const head = summary.split(/;\s*/).map((part) => forAgents(part, names, commands)).filter(Boolean).join('; ') || summary;
-  return [head.replace(/\.$/, ''), body].filter(Boolean).join('. ');
+  return [`${head.replace(/\.$/, '')}${addition}`, body].filter(Boolean).join('. ');
 }
 
 function flagsIn(text: string): string[] {

@@ -188,7 +188,7 @@ export default defineCommand<Options>({
 /** The command that rotates the token in use, when GET /user says whose it is (a token may lack the scope to ask). */
 async function rotateSelfOf(ctx: Context): Promise<string | undefined> {
   try {
-    return rotateSelfCommand(await ctx.api.call<{ username: string; bot?: boolean }>(users.routes.current), ctx.connection().profileName);
+    return rotateSelfCommand(await ctx.api.call<{ username: string; bot?: boolean }>(users.routes.current), ctx.connection());
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) return undefined;
     throw error;

@@ -60,13 +60,14 @@ export interface Identified {
   last_used_at: string | null;
   /** admin: the token information endpoint; self: the token's own endpoints. */
   source: 'admin' | 'self';
-  /** The command that revokes it. */
+  /** The command that revokes it; empty once it is revoked or inactive (nothing left to do). */
   fix: string;
 }
 
 const personal = accessTokens.parents.personal.routes;
 
-const REVOKE = 'printf \'%s\\n\' "$TOKEN" | forgectl tokens identify --revoke --yes';
+/** No backslash in it: TSV escapes one, and the command copied from a pipe's output would differ. */
+const REVOKE = 'printf \'%s\' "$TOKEN" | forgectl tokens identify --revoke --yes';
 
 export default defineCommand<Options>({
   description: [
@@ -93,7 +94,8 @@ export default defineCommand<Options>({
     }
     const token = (await readSecret(ctx, 'Token to identify', { stdin: true })).trim();
     const admin = await isAdmin(ctx);
-    const found = admin ? await viaAdmin(ctx, token) : await viaSelf(ctx, token);
+    const identified = admin ? await viaAdmin(ctx, token) : await viaSelf(ctx, token);
+    const found = identified.revoked || identified.active === false ? { ...identified, fix: '' } : identified;
     if (!opts.revoke) return found;
 
     if (found.revoked || found.active === false) {

@@ -182,6 +182,9 @@ class Rotation {
       ? `Rotate ${describeToken(target, current, id === 'self')} (the old token stops working at once)?`
       : `Rotate ${describeToken(target, current, id === 'self')}, keeping the old token valid for ${overlap}?`);
     if (ctx.globals.dryRun) {
+      // The writes depend on the answer, so they cannot be shown as requests: name them.
+      const where = describeTargets([targets]);
+      if (where) ctx.io.note(`after the request below, the new token would be saved to ${where}, each write verified`);
       if (this.overlapMs !== undefined) await ctx.api.call(target.route('create'), { ...target.createParams(), name: current.name, expires_at: expiresAt }, { retry: 'never' });
       else await ctx.api.call(target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, { retry: 'never' });
       return undefined;

@@ -25,16 +25,16 @@ function parseEntity(value: string): { type: string; id?: string } {
   const [kind, ...rest] = value.split(':');
   const type = ENTITY_TYPES[kind.toLowerCase()];
   const id = rest.join(':');
-  if (!type) throw new UsageError(`--entity must be user, group, project or instance, optionally with :ID (project:acme/api, user:5), got "${value}"`);
+  if (!type) throw new UsageError(`--entity must be user, group, project or instance, optionally with :ID (project:acme/api, user:alice), got "${value}"`);
   if (rest.length && !id) throw new UsageError(`--entity ${value}: give an ID or path after the colon`);
-  if (id && type === 'User' && !/^\d+$/.test(id)) throw new UsageError(`--entity user:ID takes a user ID, got "${id}" (--author filters by username)`);
   return { type, id: id || undefined };
 }
 
-/** The entity's numeric ID: a group's or project's path is looked up. */
+/** The entity's numeric ID: a user's name, a group's or project's path is looked up. */
 async function entityId(ctx: Context, entity: { type: string; id?: string }): Promise<number | undefined> {
   if (entity.id === undefined) return undefined;
   if (/^\d+$/.test(entity.id)) return Number(entity.id);
+  if (entity.type === 'User') return (await userIds(ctx.api, [entity.id]))[0];
   const record = entity.type === 'Project' ? ctx.api.call<{ id: number }>(projects.routes.get, { project: entity.id }) : ctx.api.call<{ id: number }>(groups.routes.get, { group: entity.id });
   return (await record).id;
 }
@@ -54,7 +54,7 @@ export default defineCommand<Options>({
     projectOption,
     { flags: '--since <when>', description: 'only events since then: a duration back from now (24h, 7d, 2w) or a date-time' },
     { flags: '--until <when>', description: 'only events until then: a duration back from now or a date-time' },
-    { flags: '--entity <type[:id]>', description: 'instance list only: events of user, group, project or instance (project:acme/api, user:5)', parse: parseEntity },
+    { flags: '--entity <type[:id]>', description: 'instance list only: events of user, group, project or instance (project:acme/api, user:alice or user:5)', parse: parseEntity },
     { flags: '--author <user>', description: 'only events by this user (username or ID)' },
   ],
   list: true,

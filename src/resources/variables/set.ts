@@ -80,7 +80,7 @@ export default defineCommand<Options>({
         throw new UsageError(`${name} is ${current.hidden ? 'hidden' : 'masked'}: its value is refused from the command line`, 'give it with --value-stdin, --value-file or --value-env');
       }
     }
-    const value = await readValue(opts, ctx, key);
+    const value = await readValue(opts, ctx, key, (opts.type ?? current?.variable_type) === 'file');
     const wanted: Record<string, unknown> = { variable_type: opts.type, protected: opts.protected, masked: opts.hidden ? true : opts.masked, raw: opts.raw, description: opts.description };
     const masked = Boolean(wanted.masked ?? current?.masked);
     const raw = Boolean(wanted.raw ?? current?.raw);

@@ -104,7 +104,7 @@ export interface ValueOptions {
 
 export const valueOptions: OptionDef[] = [
   { flags: '--value <text>', description: 'the value, for a plain variable (refused with --masked or --hidden: use one of the next three)' },
-  { flags: '--value-stdin', description: 'read the value from stdin (prompts without echo at a terminal)', localFile: true },
+  { flags: '--value-stdin', description: 'read the value from stdin (prompts without echo at a terminal); a file variable keeps its final newline', localFile: true },
   { flags: '--value-file <path>', description: 'read the value from a file (a file variable\'s contents)', localFile: true },
   { flags: '--value-env <name>', description: 'read the value from an environment variable', localFile: true },
 ];
@@ -116,10 +116,19 @@ export function valueSource(opts: ValueOptions): 'argv' | 'stdin' | 'file' | 'en
   return ({ value: 'argv', valueStdin: 'stdin', valueFile: 'file', valueEnv: 'env' } as const)[given[0] as 'value'] ?? undefined;
 }
 
-/** Reads the value from where the options say. A file is taken as it is; stdin and the environment lose one trailing newline. */
-export async function readValue(opts: ValueOptions, ctx: Context, key: string): Promise<string | undefined> {
+/**
+ * Reads the value from where the options say. A file is taken as it is; stdin and the environment lose one trailing
+ * newline (`echo "$TOKEN" |`), except a file variable's piped stdin, which is its contents: a PEM or OpenSSH key
+ * without its final newline is refused by the tools that read it in a job.
+ */
+export async function readValue(opts: ValueOptions, ctx: Context, key: string, fileVariable = false): Promise<string | undefined> {
   const source = valueSource(opts);
   if (source === 'argv') return opts.value;
+  if (source === 'stdin' && fileVariable && !ctx.io.streams.stdin.isTTY) {
+    const contents = await ctx.io.readStdin();
+    if (!contents) throw new UsageError(`no value of ${key}: stdin is empty`, `pipe the file in: forgectl variables set ${key} --type file --value-stdin < FILE`);
+    return contents;
+  }
   if (source === 'file') {
     try {
       return readFileSync(opts.valueFile!, 'utf8');

@@ -115,6 +115,21 @@ describe('variables set', () => {
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it('keeps the final newline of a file variable piped to --value-stdin, as --value-file does (a key needs it)', async () => {
+    const pem = '-----BEGIN KEY-----\nAAAA\n-----END KEY-----\n';
+    const made = await sandbox.run(['variables', 'set', 'PEM_KEY', '--project', 'acme/web', '--type', 'file', '--value-stdin'], { input: pem });
+    expect(made.code).toBe(0);
+    expect(stored('PEM_KEY')!.value).toBe(pem);
+    // An existing file variable keeps it too without --type; an env_var still loses the newline echo adds.
+    expect((await sandbox.run(['variables', 'set', 'PEM_KEY', '--project', 'acme/web', '--value-stdin'], { input: `${pem}x\n` })).code).toBe(0);
+    expect(stored('PEM_KEY')!.value).toBe(`${pem}x\n`);
+    await sandbox.run(['variables', 'set', 'PLAIN_ENV', '--project', 'acme/web', '--value-stdin'], { input: 'one\n' });
+    expect(stored('PLAIN_ENV')!.value).toBe('one');
+    const empty = await sandbox.run(['variables', 'set', 'EMPTY_FILE', '--project', 'acme/web', '--type', 'file', '--value-stdin'], { input: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('no value of EMPTY_FILE: stdin is empty');
+  });
+
   it('creates a hidden variable once; its value is written on every set, and it cannot become visible', async () => {
     const made = await sandbox.run(['variables', 'set', 'VAULT_TOKEN', '--group', 'acme', '--hidden', '--value-env', 'V', '-o', 'json'], { env: { V: 'hvs.first-value' } });
     expect(made.json()).toMatchObject({ hidden: true, masked: true, value: null });
