@@ -21,6 +21,7 @@ export interface WhereOptions {
   group?: string;
   instance?: boolean;
   scope?: string;
+  environment?: string;
 }
 
 /** --project, --group, --instance. */
@@ -31,6 +32,49 @@ export const scopeOption: OptionDef = {
   description: 'the environment scope (* for all, production, review/*): a key in two scopes is two variables',
   parse: (text: string) => variables.fields.environment_scope.kind.parse(text, '--scope'),
 };
+
+export const environmentOption: OptionDef = {
+  flags: '--environment <name>',
+  description: 'what a job in this environment gets: the scope *, plus scopes matching the name (production, review/*), a more specific scope winning for a key',
+  parse: (text: string) => {
+    if (!text.trim() || text.includes('*')) throw new UsageError(`--environment takes an environment's name, not "${text}"`, 'give the name a job deploys to (production, review/app-1); --scope picks variables by their scope field');
+    return text;
+  },
+};
+
+/**
+ * How closely a variable's environment scope matches an environment, as the service decides what a job gets: the
+ * scope * matches every environment (0), a wildcard scope matches names it spells with * standing for any text (1),
+ * the environment's own name matches best (2); undefined when it does not match.
+ */
+export function scopeMatch(scope: string, environment: string): number | undefined {
+  if (scope === environment) return 2;
+  if (scope === ALL_ENVIRONMENTS) return 0;
+  const pattern = new RegExp(`^${scope.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  return scope.includes('*') && pattern.test(environment) ? 1 : undefined;
+}
+
+/**
+ * The variables a job in `environment` gets: per key, the one of the best-matching scope (the environment's own name
+ * over a wildcard like review/*, a wildcard over *). Two wildcard scopes of one key matching the name are refused: the
+ * service gives a job either one.
+ */
+export function forEnvironment(all: Variable[], environment: string): Variable[] {
+  const best = new Map<string, { variable: Variable; match: number; tied?: Variable }>();
+  for (const variable of all) {
+    const match = scopeMatch(variable.environment_scope ?? ALL_ENVIRONMENTS, environment);
+    if (match === undefined) continue;
+    const held = best.get(variable.key);
+    if (!held || match > held.match) best.set(variable.key, { variable, match });
+    else if (match === held.match) held.tied = variable;
+  }
+  const tied = [...best.values()].find((held) => held.tied);
+  if (tied) {
+    const scopes = [tied.variable, tied.tied!].map((variable) => variable.environment_scope).join(' and ');
+    throw new UsageError(`${tied.variable.key} is in two scopes matching ${environment} (${scopes}): the service gives a job either one`, `define ${tied.variable.key} for ${environment} itself (--scope ${environment}), or export one scope with --scope`);
+  }
+  return all.filter((variable) => best.get(variable.key)?.variable === variable);
+}
 
 /** Where the variables are, with their routes (`resource`), route parameters and place in words. */
 export interface Target {
@@ -44,6 +88,8 @@ export function targetOf(opts: WhereOptions, ctx: Context): Target {
   const chosen = placementFor(variables, opts, ctx);
   const instance = chosen.key === 'instance';
   if (instance && opts.scope !== undefined) throw new UsageError('instance variables have no environment scope: leave out --scope');
+  if (instance && opts.environment !== undefined) throw new UsageError('instance variables apply to every environment: leave out --environment');
+  if (opts.scope !== undefined && opts.environment !== undefined) throw new UsageError('give --scope or --environment, not both', '--scope SCOPE keeps the variables of that scope; --environment NAME keeps what a job there gets, scope * included');
   return { resource: chosen.resource, params: chosen.params, where: chosen.where, instance };
 }
 

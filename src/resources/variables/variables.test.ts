@@ -178,7 +178,7 @@ describe('variables export and import', () => {
     expect(both.stdout).toContain('REGISTRY_USER=acme-ci\n');
     expect(both.stdout).toContain('# REGISTRY_PASSWORD: hidden, value not exported');
     expect(leaks(both.stdout)).toEqual([]);
-    expect((await sandbox.run(['variables', 'export', '--project', 'acme/api'])).stderr).toContain('give --scope SCOPE, or use -o json');
+    expect((await sandbox.run(['variables', 'export', '--project', 'acme/api'])).stderr).toContain('give --scope SCOPE or --environment NAME, or use -o json');
     expect((await sandbox.run(['variables', 'export', '--project', 'acme/api', '-o', 'yaml'])).code).toBe(2);
     expect((await sandbox.run(['variables', 'list', '--project', 'acme/api', '-o', 'dotenv'])).code).toBe(2);
 
@@ -193,6 +193,38 @@ describe('variables export and import', () => {
     // Again: nothing to do, nothing asked.
     const again = await sandbox.run(['variables', 'import', file, '--project', 'acme/web', '--scope', 'production']);
     expect(again.stderr).toContain('0 to create, 0 to change, 2 already as the file says');
+  });
+
+  it('--environment exports what a job in that environment gets: the scope *, wildcards, the most specific scope winning', async () => {
+    expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'LOG_LEVEL', value: 'warn', environment_scope: 'prod*' })).status).toBe(201);
+    expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'REVIEW_HOST', value: 'review.example.com', environment_scope: 'review/*' })).status).toBe(201);
+    try {
+      const production = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--environment', 'production']);
+      expect(production.code).toBe(0);
+      expect(production.stdout).toContain('# CI/CD variables of project acme/api, as a job in environment production gets them');
+      // prod* is more specific than *, production more specific than staging's absence; review/* does not match.
+      expect(production.stdout).toContain('LOG_LEVEL=warn\n');
+      expect(production.stdout).toContain('API_URL=https://api.acme.example.com\n');
+      expect(production.stdout).toContain('# SIGNING_KEY: hidden, value not exported');
+      expect(production.stdout).not.toContain('staging');
+      expect(production.stdout).not.toContain('REVIEW_HOST');
+      const review = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--environment', 'review/app-1', '-o', 'json']);
+      expect(review.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`)).toEqual(expect.arrayContaining(['LOG_LEVEL *', 'REVIEW_HOST review/*', 'SIGNING_KEY *']));
+      expect(review.stdout).not.toContain('prod');
+      // --scope keeps its meaning, the scope field, and says what a job there also gets.
+      const scoped = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--scope', 'production']);
+      expect(scoped.stdout).not.toContain('LOG_LEVEL');
+      expect(scoped.stderr).toContain('left out LOG_LEVEL (scope *), SIGNING_KEY (scope *), LOG_LEVEL (scope prod*), which a job in environment production also gets: --environment production exports all it gets');
+      expect((await sandbox.run(['variables', 'export', '--project', 'acme/api', '--scope', 'production', '--environment', 'production'])).code).toBe(2);
+      expect((await sandbox.run(['variables', 'export', '--project', 'acme/api', '--environment', 'review/*'])).stderr).toContain("error: --environment takes an environment's name");
+      // Two wildcard scopes of one key matching the name: the service gives either, so no guess.
+      expect((await sandbox.call('POST', '/projects/acme%2Fapi/variables', { key: 'LOG_LEVEL', value: 'error', environment_scope: '*duction' })).status).toBe(201);
+      const tied = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--environment', 'production']);
+      expect(tied.code).toBe(2);
+      expect(tied.stderr).toContain('error: LOG_LEVEL is in two scopes matching production (prod* and *duction)');
+    } finally {
+      for (const [key, scope] of [['LOG_LEVEL', 'prod*'], ['LOG_LEVEL', '*duction'], ['REVIEW_HOST', 'review/*']]) await sandbox.call('DELETE', `/projects/acme%2Fapi/variables/${key}?filter[environment_scope]=${encodeURIComponent(scope)}`);
+    }
   });
 
   it('dotenv keeps what makes a variable a file or protected, so a copy to another project is no less protected', async () => {
