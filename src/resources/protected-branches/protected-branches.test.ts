@@ -48,7 +48,7 @@ describe('protected-branches', () => {
     });
     const again = await sandbox.run(['protected-branches', 'protect', '--project', 'acme/api', '--name', 'feature/*']);
     expect(again.code).toBe(ExitCode.rejected);
-    expect(again.stderr).toContain("Protected branch 'feature/*' already exists");
+    expect(again.stderr).toContain('error: branch feature/* of project acme/api is already protected, differently (push: developer, user:alice, user:bob there, maintainer asked;');
   });
 
   it('updates only what is given: a level replaces the role entry, users are added and removed by entry id, the rest stays', async () => {
@@ -68,6 +68,24 @@ describe('protected-branches', () => {
     expect(same.code).toBe(0);
     expect(same.stderr).toContain('nothing sent');
     expect(writes()).toEqual([]);
+  });
+
+  it('protecting again as asked succeeds (a re-run of a bulk run); protected differently says what differs and how to change it', async () => {
+    const args = ['protected-branches', 'protect', '--project', 'acme/api', '--name', 'rc/*', '--push-access-level', 'maintainer', '--merge-access-level', 'developer', '--allow-push', 'user:alice'];
+    expect((await sandbox.run(args)).code).toBe(0);
+    sandbox.clearRequests();
+    const again = await sandbox.run([...args, '-o', 'json']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('branch rc/* of project acme/api is already protected as asked\n');
+    expect(again.json()).toMatchObject({ name: 'rc/*', merge: 'developer' });
+    // The seeded main: Maintainers push, merge and unprotect, no force push.
+    expect((await sandbox.run(['protected-branches', 'protect', '--project', 'acme/api', '--name', 'main'])).code).toBe(0);
+    const other = await sandbox.run(['protected-branches', 'protect', '--project', 'acme/api', '--name', 'main', '--push-access-level', 'no-access', '--allow-force-push']);
+    expect(other.code).toBe(6);
+    expect(other.stderr).toContain("error: branch main of project acme/api is already protected, differently (push: maintainer there, no-access asked; force push: off there, on asked)");
+    expect(other.stderr).toContain('hint: change it with forgectl protected-branches update main (a level replaces the role');
+    expect(writes().filter((r) => r.method !== 'POST')).toEqual([]);
+    expect((await rule('main')).push_access_levels).toMatchObject([{ access_level: 40 }]);
   });
 
   it('refuses bad input and unknown users before anything is sent', async () => {

@@ -1,6 +1,6 @@
 import type { Api } from '../../api/client.js';
 import { EntryNames } from '../../api/lookups.js';
-import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, parseWhoList, type BranchList, type Who } from './values.js';
+import { ADMIN_LEVEL, BRANCH_LISTS, branchLevels, parseWhoList, sameEntries, type AccessEntry, type AllowedEntry, type BranchList, type Who } from './values.js';
 import type { ProtectedBranch } from './resource.js';
 import type { Context, OptionDef } from '../../cli/command.js';
 import { parseAccessLevel, withChoices } from '../../parse.js';
@@ -70,4 +70,23 @@ export async function ruleForOutput(rule: ProtectedBranch, ctx: Context): Promis
   if (ctx.format !== 'table' || ctx.globals.fields) return withWords;
   const { push_access_levels: _push, merge_access_levels: _merge, unprotect_access_levels: _unprotect, ...shown } = withWords;
   return shown;
+}
+
+/** One list of a rule that protect asked for, beside the one the rule has. */
+export interface AskedList {
+  label: string;
+  asked: AllowedEntry[];
+  have: Array<Partial<AccessEntry>>;
+}
+
+/**
+ * For a protect of a name protected already: the lists of the rule that differ from what was asked, in the words the
+ * options take ("push: maintainer, user:alice there, developer asked"); none when the rule is as asked.
+ */
+export async function ruleDifferences(api: Api, lists: AskedList[]): Promise<string[]> {
+  const names = new EntryNames(api);
+  return Promise.all(lists.filter((list) => !sameEntries(list.asked, list.have)).map(async ({ label, asked, have }) => {
+    const [there, wanted] = await names.describe([have, asked]);
+    return `${label}: ${there || 'nobody'} there, ${wanted || 'nobody'} asked`;
+  }));
 }

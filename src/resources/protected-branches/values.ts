@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { accessLevelName, parseAccessLevel } from '../../parse.js';
 
 /**
@@ -84,6 +84,20 @@ export function entryKey(entry: Partial<AccessEntry> | AllowedEntry): string {
   if (e.deploy_key_id != null) return `key:${e.deploy_key_id}`;
   return `role:${e.access_level}`;
 }
+
+/** Whether a rule's list is exactly the entries asked: the same role and the same users, groups and deploy keys. */
+export function sameEntries(asked: AllowedEntry[], have: Array<Partial<AccessEntry>>): boolean {
+  const wanted = new Set(asked.map(entryKey));
+  const present = new Set(have.map(entryKey));
+  return wanted.size === present.size && [...wanted].every((key) => present.has(key));
+}
+
+/**
+ * The service's refusal to protect a name protected already, and for nothing else: 409 "Protected branch 'main' already
+ * exists" (branches), 422 "Name has already been taken" (tags; with another complaint beside it, that one is shown).
+ */
+export const protectedAlready = (error: unknown): error is ApiError =>
+  error instanceof ApiError && (error.status === 409 || error.status === 422) && /^(name has already been taken|protected branch '.*' already exists)$/i.test(error.message.trim());
 
 const isRole = (entry: Partial<AccessEntry> | AllowedEntry): boolean => entryKey(entry).startsWith('role:');
 

@@ -1,18 +1,37 @@
-import { defineCommand } from '../../cli/command.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { defineCommand, type Context } from '../../cli/command.js';
+import { ExitCode, UsageError, type ApiError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
-import { leftOut, leftOutMessage, parseWhoList, type Who } from '../protected-branches/values.js';
+import { leftOut, leftOutMessage, parseWhoList, protectedAlready, type AllowedEntry, type Who } from '../protected-branches/values.js';
+import { ruleDifferences } from '../protected-branches/shared.js';
 import { allowedEntries } from '../../api/lookups.js';
 import { projectOption } from '../../cli/options.js';
-import { parseAccessLevel } from '../../parse.js';
+import { parseAccessLevel, shellQuote } from '../../parse.js';
 import { protectedTags, type ProtectedTag } from './resource.js';
 
 /** Access levels a protected tag accepts: no access, Developer, Maintainer. */
 const TAG_LEVELS = [0, 30, 40];
 
+/** Who may create matching tags when protect names no level: Maintainers. */
+const DEFAULT_LEVEL = 40;
+
+/**
+ * A re-run of protect (a bulk run again from its --failed-to file): a tag protected already as asked is done; one
+ * protected differently is refused, saying what differs. The service has no update of a protected tag.
+ */
+async function protectedAsAsked(ctx: Context, refusal: ApiError, project: string, name: string, asked: AllowedEntry[]): Promise<ProtectedTag> {
+  const tag = await ctx.api.call<ProtectedTag>(protectedTags.routes.get, { project, name });
+  const what = `tag ${name} of project ${project}`;
+  const differences = await ruleDifferences(ctx.api, [{ label: 'create', asked, have: tag.create_access_levels ?? [] }]);
+  if (!differences.length) {
+    ctx.io.note(`${what} is already protected as asked`);
+    return tag;
+  }
+  throw refusal.explained(`${what} is already protected, differently (${differences.join('; ')})`, `a protected tag cannot be changed: unprotect it (forgectl protected-tags unprotect ${shellQuote(name)} --project ${project} --yes), then protect it again`);
+}
+
 export default defineCommand<{ project?: string; name: string; createAccessLevel?: number; allowedToCreate?: Who[] }>({
   effect: 'write',
-  description: 'Protects a tag name or wildcard. --allowed-to-create needs Premium; users must be project members, groups must have the project shared with them, deploy keys must be enabled on it.',
+  description: 'Protects a tag name or wildcard. --allowed-to-create needs Premium; users must be project members, groups must have the project shared with them, deploy keys must be enabled on it. A tag protected already as asked is left as it is (exit 0); protected differently, the command says what differs.',
   examples: [
     "forgectl protected-tags protect --project acme/api --name 'v*' --create-access-level maintainer",
     "forgectl protected-tags protect --project acme/api --name 'hotfix-*' --create-access-level no-access --allowed-to-create user:alice,deploy-key:3",
@@ -26,7 +45,14 @@ export default defineCommand<{ project?: string; name: string; createAccessLevel
   async run(opts, ctx) {
     if (!opts.name.trim()) throw new UsageError('--name must not be empty');
     const allowed = opts.allowedToCreate?.length ? await allowedEntries(ctx.api, opts.allowedToCreate) : undefined;
-    const tag = await ctx.api.call<ProtectedTag>(protectedTags.routes.create, { project: ctx.project(opts.project), name: opts.name, create_access_level: opts.createAccessLevel, allowed_to_create: allowed });
+    const project = ctx.project(opts.project);
+    let tag: ProtectedTag;
+    try {
+      tag = await ctx.api.call<ProtectedTag>(protectedTags.routes.create, { project, name: opts.name, create_access_level: opts.createAccessLevel, allowed_to_create: allowed });
+    } catch (error) {
+      if (!protectedAlready(error)) throw error;
+      return protectedAsAsked(ctx, error, project, opts.name, [{ access_level: opts.createAccessLevel ?? DEFAULT_LEVEL }, ...(allowed ?? [])]);
+    }
     const missing = leftOut('--allowed-to-create', opts.allowedToCreate, allowed, tag.create_access_levels);
     return missing ? new ResultWithExit(tag, ExitCode.attention, leftOutMessage([missing])) : tag;
   },

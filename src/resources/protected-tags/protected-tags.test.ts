@@ -36,6 +36,23 @@ describe('protected-tags', () => {
     expect((await sandbox.run(['protected-tags', 'get', 'release/*', '--project', 'acme/api'])).code).toBe(5);
   });
 
+  it('protecting again as asked succeeds, so a bulk run can be re-run; protected differently says what differs', async () => {
+    const args = ['protected-tags', 'protect', '--project', 'acme/api', '--name', 'rc-*', '--create-access-level', 'developer', '--allowed-to-create', 'user:alice'];
+    expect((await sandbox.run(args)).code).toBe(0);
+    const again = await sandbox.run([...args, '-o', 'json']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('tag rc-* of project acme/api is already protected as asked\n');
+    expect(again.json()).toMatchObject({ name: 'rc-*', create_access_levels: [{ access_level: 30 }, { user_id: 2 }] });
+    sandbox.clearRequests();
+    const other = await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'rc-*']);
+    expect(other.code).toBe(6);
+    expect(other.stderr).toBe(
+      'error: tag rc-* of project acme/api is already protected, differently (create: developer, user:alice there, maintainer asked) (POST /projects/acme%2Fapi/protected_tags → 422)\n' +
+      "hint: a protected tag cannot be changed: unprotect it (forgectl protected-tags unprotect 'rc-*' --project acme/api --yes), then protect it again\n",
+    );
+    expect(sandbox.requests().filter((r) => r.method !== 'GET' && r.method !== 'POST')).toEqual([]);
+  });
+
   it('checks access levels and entries before sending', async () => {
     sandbox.clearRequests();
     expect((await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'x', '--create-access-level', 'owner'])).code).toBe(2);
