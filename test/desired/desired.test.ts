@@ -318,6 +318,24 @@ instance:
     }
   });
 
+  it('colours plan and apply\'s preview in a pipe when FORCE_COLOR asks, and not with NO_COLOR', async () => {
+    const ESC = '\u001b';
+    const desired = file('forced.yaml', 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 32}\n');
+    vi.stubEnv('FORCE_COLOR', '1');
+    try {
+      const plan = await sandbox.run(['plan', '-f', desired], { env: { FORCE_COLOR: '1' } });
+      expect(plan.stdout).toMatch(new RegExp(`${ESC}\\[3[23]m[+~] push`));
+      const plain = await sandbox.run(['plan', '-f', desired], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+      expect(plain.stdout).toMatch(/[+~] push/);
+      expect(plain.stdout).not.toContain('\u001b[');
+      const applied = await sandbox.run(['apply', '-f', desired, '--yes'], { env: { FORCE_COLOR: '1' } });
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stderr).toMatch(new RegExp(`${ESC}\\[3[23]m[+~] push`));
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('refuses what cannot be planned before sending anything, and lists requests with --dry-run', async () => {
     sandbox.clearRequests();
     const star = file('star.yaml', 'projects:\n  "*":\n    push_rule: {max_file_size: 5}\n');

@@ -179,7 +179,9 @@ async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, te
   if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
   for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
   if (plan.changes.length) {
-    const paint = await paintFor(ctx.io.options.color && ctx.io.stderrIsTTY);
+    // The colour decision is made for stdout (a terminal or FORCE_COLOR, unless NO_COLOR, --no-color, TERM=dumb); the
+    // preview is on stderr: with stdout a terminal, coloured only when stderr is one too; otherwise colour was forced.
+    const paint = await paintFor(ctx.io.options.color && (ctx.io.stderrIsTTY || !ctx.io.stdoutIsTTY));
     const preview = planText(plan, paint, failureLine);
     // Written as it is (coloured on a terminal; planText made the server's text in it visible), unless --quiet
     // and nothing is asked.

@@ -65,7 +65,7 @@ export async function showPlan(ctx: Context, plan: Plan, document: PlanDocument,
   // Secrets the file asks to write on every apply (rewrite: always) are shown, and are not drift.
   const exit = hasDrift(plan) ? ExitCode.attention : ExitCode.ok;
   if (ctx.format === 'table' && !ctx.globals.fields) {
-    const paint = await paintFor(ctx.io.options.color && ctx.io.stdoutIsTTY);
+    const paint = await paintFor(ctx.io.options.color);
     return new ResultWithExit(new TextResult(planText(plan, paint, failureLine), true), exit);
   }
   // --fields picks fields of records: the changes (as -o csv lists them), a table of them where the text plan was.
