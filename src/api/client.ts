@@ -1,7 +1,7 @@
 import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { sameOrigin, splitUrl } from '../http/url.js';
-import { redactBody, redactUrl } from '../http/redact.js';
+import { abridgeBody, redactBody, redactUrl } from '../http/redact.js';
 import type { RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
@@ -105,7 +105,7 @@ export class Api {
     }
     const changes = MUTATING.has(method) && !request.reads;
     if (this.hooks.dryRun && changes) {
-      const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(redactBody(request.body, '', request.redact), null, 2) : '';
+      const shown = request.rawBody ? `(${request.rawBody.contentType}, ${Buffer.byteLength(request.rawBody.data)} bytes)` : request.body !== undefined ? JSON.stringify(abridgeBody(redactBody(request.body, '', request.redact)), null, 2) : '';
       this.hooks.printDryRun(`${method} ${redactUrl(url)}${shown ? `\n${shown}` : ''}\n`);
       throw new DryRunComplete();
     }

@@ -58,3 +58,22 @@ export function redactBody(value: unknown, key = '', extra: readonly string[] = 
   }
   return value;
 }
+
+/** The longest string a --dry-run shows whole; a longer one (a file's content, a large value) is shown by its size. */
+const SHOWN_WHOLE = 512;
+
+/**
+ * A request body as --dry-run shows it: strings longer than SHOWN_WHOLE bytes stand as their size ("<4,194,304 bytes,
+ * base64>" for content sent as base64: the size of the file), the rest as it is. The request itself is unchanged.
+ */
+export function abridgeBody(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(abridgeBody);
+  if (!value || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const base64 = record.encoding === 'base64';
+  return Object.fromEntries(Object.entries(record).map(([key, item]) => {
+    if (typeof item !== 'string' || Buffer.byteLength(item) <= SHOWN_WHOLE) return [key, abridgeBody(item)];
+    const size = (key === 'content' && base64 ? Buffer.from(item, 'base64') : Buffer.from(item)).length.toLocaleString('en-US');
+    return [key, `<${size} bytes${key === 'content' && base64 ? ', base64' : ''}>`];
+  }));
+}

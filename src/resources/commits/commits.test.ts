@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTestSandbox } from '../../../test/helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
 
 const sandbox = useTestSandbox();
 const P = ['--project', 'acme/api'];
@@ -91,5 +93,24 @@ describe('commits revert, statuses and set-status', () => {
     expect((await sandbox.run(['commits', 'set-status', 'feature', '--state', 'green', ...P])).code).toBe(2);
     expect((await sandbox.run(['commits', 'set-status', 'feature', '--state', 'success', '--target-url', 'ftp://x', ...P])).code).toBe(2);
     expect(sandbox.requests()).toEqual([]);
+  });
+});
+
+describe('commits create --dry-run', () => {
+  it('shows a large file by its path, action, size and encoding, not its content; a small one whole; sends nothing', async () => {
+    const dir = tempDir();
+    const big = Buffer.alloc(4 * 1024 * 1024, 0);
+    big[1] = 0xff; // binary: sent as base64
+    writeFileSync(join(dir, 'big.bin'), big);
+    writeFileSync(join(dir, 'small.txt'), 'hello\n');
+    for (const format of [[], ['-o', 'json'], ['-o', 'yaml']]) {
+      sandbox.clearRequests();
+      const dry = await sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'big', '--add', `${join(dir, 'big.bin')}:big.bin`, '--add', `${join(dir, 'small.txt')}:small.txt`, ...P, '--dry-run', ...format]);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toContain('"file_path": "big.bin",\n      "content": "<4,194,304 bytes, base64>",\n      "encoding": "base64"');
+      expect(dry.stdout).toContain('"content": "hello\\n"');
+      expect(dry.stdout.length).toBeLessThan(2000);
+      expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    }
   });
 });
