@@ -131,12 +131,17 @@ export default defineCommand<Options>({
       throw listenError(error, opts.host, opts.port);
     });
     const env = { FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken, ...sandboxEnv(sandbox) };
+    // Bound to every interface, the URL is loopback's: 0.0.0.0 is not an address a client can connect to.
+    const { ALL_INTERFACES } = await import('../sandbox/listen.js');
+    const everywhere = ALL_INTERFACES.has(opts.host) ? `it listens on all interfaces (--host ${opts.host}): other machines reach it at this machine's addresses, ${sandbox.rootUrl} is this machine's` : undefined;
     if (opts.printEnv) {
+      if (everywhere) ctx.io.note(everywhere);
       await ctx.io.out(Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join(''));
       // Read by `eval "$(…)"`, which waits for the output to end: that is when the sandbox stops.
       if (!ctx.io.stdoutIsTTY) ctx.io.note('the sandbox serves in the foreground until stopped (Ctrl-C), and what reads this waits as long: eval "$(forgectl sandbox --print-env --detach)" returns at once, the sandbox in the background');
     } else {
       await ctx.io.out(`forgectl sandbox listening on ${sandbox.rootUrl} (tier ${sandbox.tier})\nadministrator token (root): ${sandbox.adminToken}\n`);
+      if (everywhere) ctx.io.note(everywhere);
       ctx.io.note(`try: FORGECTL_URL=${sandbox.rootUrl} FORGECTL_TOKEN=… forgectl auth status   (stop with Ctrl-C)`);
     }
     if (sandbox.caFile) ctx.io.note(`# certificate for --ca-file: ${sandbox.caFile}`);

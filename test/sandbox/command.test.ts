@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { get } from 'node:https';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -44,6 +47,36 @@ describe('forgectl sandbox', () => {
     const result = await running;
     expect(result.stdout).toMatch(/^export FORGECTL_URL=/);
     expect(result.stderr).not.toContain('--detach');
+  });
+
+  it('--tls --host 0.0.0.0 prints a URL a client can reach, and its certificate holds the machine\'s addresses and name', async () => {
+    let stop = (_signal: 'SIGINT') => undefined as void;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (stop = resolve));
+    const running = run(['sandbox', '--tls', '--host', '0.0.0.0', '--seed', 'empty', '--port', '0'], { interrupted, env: { FORGECTL_CONFIG_DIR: tempDir() } });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    stop('SIGINT');
+    const result = await running;
+    expect(result.stdout).toMatch(/^forgectl sandbox listening on https:\/\/127\.0\.0\.1:\d+ /);
+    expect(result.stderr).toContain('it listens on all interfaces (--host 0.0.0.0)');
+
+    const caFile = join(tempDir(), 'ca.pem');
+    const sandbox = await startSandbox({ host: '0.0.0.0', port: 0, tls: true, caFile, seed: 'empty' });
+    try {
+      const ca = readFileSync(caFile);
+      const sans = new X509Certificate(ca).subjectAltName ?? '';
+      expect(sans).toContain(`DNS:${hostname()}`);
+      expect(sans).toContain('IP Address:127.0.0.1');
+      // Reached through another interface's address, the certificate checks out (no ERR_TLS_CERT_ALTNAME_INVALID).
+      const outside = Object.values(networkInterfaces()).flat().find((address) => address?.family === 'IPv4' && !address.internal);
+      if (outside) {
+        expect(sans).toContain(`IP Address:${outside.address}`);
+        const port = new URL(sandbox.rootUrl).port;
+        const status = await new Promise<number | undefined>((resolve, reject) => get(`https://${outside.address}:${port}/api/v4/version`, { ca }, (res) => resolve(res.resume().statusCode)).on('error', reject));
+        expect(status).toBe(401);
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 
   it('with --state, the file is written at start and again at a clean stop, even when nothing changed; the next run loads it', async () => {
