@@ -82,6 +82,7 @@ export const NOT_RUN: Record<string, string> = {
   'forgectl sandbox --port 8080 --users 20000 --latency 20 --tier premium --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
   'forgectl sandbox --port 8080 --users 20000 --latency 20 --state /tmp/sandbox.json': 'serves until Ctrl-C, on a fixed port',
   'forgectl sandbox --tls --ca-out /tmp/sandbox-ca.pem': 'serves until Ctrl-C',
+  'forgectl sandbox --tls --host 0.0.0.0': 'serves until Ctrl-C, on every interface',
   'forgectl sandbox --fleet 500 --rate-limit 2000/60': 'serves until Ctrl-C',
   'forgectl sandbox --fleet 500 --rate-limit 2000': 'serves until Ctrl-C',
   'forgectl sandbox --artifact-size 200MB': 'serves until Ctrl-C',
