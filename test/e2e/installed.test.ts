@@ -156,6 +156,25 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     if (configDir) rmSync(configDir, { recursive: true, force: true });
   });
 
+  live('a CI trial\'s findings: export for an environment, a re-run of protect, a dry run of a large file, FORCE_COLOR in a pipe', async () => {
+    const production = await forgectl(['variables', 'export', '--project', 'acme/api', '--environment', 'production']);
+    expect(production.code, production.stderr).toBe(0);
+    expect(production.stdout).toContain('\nLOG_LEVEL=info\n');
+    const tag = `e2e-rerun-${version.split('.')[0]}-*`;
+    expect((await forgectl(['protected-tags', 'protect', '--project', 'acme/api', '--name', tag])).code).toBe(0);
+    const again = await forgectl(['protected-tags', 'protect', '--project', 'acme/api', '--name', tag]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('is already protected as asked');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'big.bin'), Buffer.alloc(1024 * 1024, 0xff));
+    const dry = await forgectl(['commits', 'create', '--project', 'acme/api', '--branch', 'main', '-m', 'x', '--add', `${join(dir, 'big.bin')}:big.bin`, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('"content": "<1,048,576 bytes, base64>"');
+    writeFileSync(join(dir, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 33}\n');
+    const plan = await shell(`FORCE_COLOR=1 forgectl plan -f ${join(dir, 'desired.yaml')} | cat`);
+    expect(plan.stdout).toContain('\u001b[3');
+  });
+
   live('runs on this Node and prints its version', async () => {
     const result = await runProcess('sh', ['-c', 'node --version && forgectl --version && command -v forgectl && forgectl version && forgectl version -o json'], { env: baseEnv() });
     expect(result.stdout.split('\n').slice(0, 4)).toEqual([`v${version}`, `forgectl ${pkg.version}`, join(bin, 'forgectl'), `forgectl ${pkg.version}`]);
