@@ -211,6 +211,8 @@ describe('variables export and import', () => {
       const review = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--environment', 'review/app-1', '-o', 'json']);
       expect(review.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`)).toEqual(expect.arrayContaining(['LOG_LEVEL *', 'REVIEW_HOST review/*', 'SIGNING_KEY *']));
       expect(review.stdout).not.toContain('prod');
+      const listed = await sandbox.run(['variables', 'list', '--project', 'acme/api', '--environment', 'production', '-o', 'json']);
+      expect(listed.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`).sort()).toEqual(['API_URL production', 'DEPLOY_TOKEN production', 'KUBECONFIG production', 'LOG_LEVEL prod*', 'SIGNING_KEY *']);
       // --scope keeps its meaning, the scope field, and says what a job there also gets.
       const scoped = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--scope', 'production']);
       expect(scoped.stdout).not.toContain('LOG_LEVEL');
