@@ -118,8 +118,9 @@ describe('output formats (contract §4)', () => {
     const commit = { id: 'abc', message: 'Fix\n\tthe "path" C:\\tmp', parents: [{ id: 'p1' }], note: 'a\u009bb' };
     const record = { name: 'v1.0', commit, title: 'two\nlines' };
     const tsv = (await show(record, 'table')).stdout;
-    expect(tsv).toBe(`name\tv1.0\ncommit\t{"id":"abc","message":"Fix\\n\\tthe \\"path\\" C:\\\\tmp","parents":[{"id":"p1"}],"note":"a\\u009bb"}\ntitle\ttwo\\nlines\n`);
-    expect(JSON.parse(tsv.split('\n')[1].split('\t')[1])).toEqual(commit);
+    // The record's own values first, the nested one after.
+    expect(tsv).toBe(`name\tv1.0\ntitle\ttwo\\nlines\ncommit\t{"id":"abc","message":"Fix\\n\\tthe \\"path\\" C:\\\\tmp","parents":[{"id":"p1"}],"note":"a\\u009bb"}\n`);
+    expect(JSON.parse(tsv.split('\n')[2].split('\t')[1])).toEqual(commit);
     const list = (await show([record], 'table', { columns: ['name', 'commit'] })).stdout;
     expect(JSON.parse(list.trimEnd().split('\t')[1])).toEqual(commit);
     const csv = (await show([record], 'csv', { columns: ['commit'] })).stdout;
