@@ -370,6 +370,32 @@ describe('tokens rotate', () => {
     expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toHaveLength(1);
   });
 
+  it('a 429 to the rotate request (a refusal the service did not act on) is waited out and sent again, under the lock', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'POST', path: '/rotate$', status: 429, retry_after: 2 });
+    const running = bot.run(['-p', 'bot', '-v', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    while (!sandbox.requests().some((r) => r.path.endsWith('/rotate'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    // While it waits, the lock is held: a second run stops without sending anything.
+    const second = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    expect(second.code).toBe(6);
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate')).map((r) => r.status)).toEqual([429, 200]);
+    expect(result.stderr).toMatch(/retrying in 2\.0s/);
+    expect(profileToken(bot.dir)).not.toBe(bot.token);
+    expect(await tokenStatus(profileToken(bot.dir))).toBe(200);
+    // Beyond the retry budget the 429 stands: exit 7, nothing rotated.
+    const next = profileToken(bot.dir);
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'POST', path: '/rotate$', status: 429, retry_after: 0, times: 2 });
+    const refused = await bot.run(['-p', 'bot', '--retries', '1', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    expect(refused.code).toBe(7);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate')).map((r) => r.status)).toEqual([429, 429]);
+    expect(profileToken(bot.dir)).toBe(next);
+    expect(await tokenStatus(next)).toBe(200);
+  });
+
   it('profile cannot be written: exit 10, the recovery file (0600) holds the token; recover finishes the save', async () => {
     const bot = await botProfile();
     const config = join(bot.dir, 'config.json');
