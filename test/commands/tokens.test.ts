@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -394,6 +395,45 @@ describe('tokens rotate', () => {
     expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate')).map((r) => r.status)).toEqual([429, 429]);
     expect(profileToken(bot.dir)).toBe(next);
     expect(await tokenStatus(next)).toBe(200);
+  });
+
+  it('a config folder nothing may change (chattr +i): the profile that was to get the token, the reason in words, what to do', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    execFileSync('chattr', ['+i', bot.dir]);
+    let result;
+    try {
+      result = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    } finally {
+      execFileSync('chattr', ['-i', bot.dir]);
+    }
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: cannot save the new token to profile "bot": cannot write in ${bot.dir}: permission denied\n`);
+    expect(result.stderr).toMatch(/^hint: nothing was sent\. Make .* writable for this user \(ls -ld and lsattr -d .*chattr -i clears that\), then run again$/m);
+    expect(result.stderr).not.toMatch(/EPERM|--save-to-profile/);
+    expect(posts()).toEqual([]);
+  });
+
+  it('a profile that cannot be replaced after the rotation (chattr +i on the config): the reason in words, with the file', async () => {
+    const bot = await botProfile();
+    const config = join(bot.dir, 'config.json');
+    sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: 400 });
+    const running = bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    while (!sandbox.requests().some((r) => r.path.endsWith('/rotate'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    execFileSync('chattr', ['+i', config]);
+    let result;
+    try {
+      result = await running;
+    } finally {
+      execFileSync('chattr', ['-i', config]);
+    }
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(/not updated: profile "bot": permission denied \(.*config\.json[^)]*\)/);
+    expect(result.stderr).not.toContain('EPERM');
+    expect(result.stderr).toMatch(/^hint: the new token is in the recovery file .* Fix the cause, then run: forgectl tokens recover/m);
+    const recovered = await bot.run(['tokens', 'recover']);
+    expect(recovered.code).toBe(0);
+    expect(await tokenStatus(profileToken(bot.dir))).toBe(200);
   });
 
   it('profile cannot be written: exit 10, the recovery file (0600) holds the token; recover finishes the save', async () => {

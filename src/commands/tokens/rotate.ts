@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
@@ -14,7 +14,7 @@ import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-requ
 import { assertSecretPrinted } from '../new-secret.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeAbandonedPlaceholders, saveEverywhere,
-  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
+  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, unwritableHint, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
 } from './rotation.js';
 import {
   confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, resolveTarget, selfElsewhere, targetOptions, tokenIdOf, warnStoreNow, withLevelName, withoutSecret,
@@ -215,7 +215,7 @@ class Rotation {
       previous: await targetFingerprints(ctx.configDir, targets),
     });
     recovery.open();
-    if (recovery.failure) throw new UsageError(`recovery folder: cannot create ${recovery.path} (${recovery.failure})`, 'nothing was sent');
+    if (recovery.failure) throw new UsageError(`cannot keep the new token in the recovery folder: cannot create ${recovery.path}: ${recovery.failure}`, unwritableHint(dirname(recovery.path)));
     try {
       warmUp(recovery);
       this.interrupts.checkpoint(notSent);
