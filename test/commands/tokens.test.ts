@@ -357,6 +357,13 @@ describe('tokens rotate', () => {
     const again = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
     expect(again.code).toBe(4);
     expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    // One story: the 401's hint and tokens recover --list both say that an unknown outcome left no file to recover from.
+    expect(result.stderr).toContain('No recovery file holds the new token (its answer never arrived), so forgectl tokens recover cannot bring it back');
+    expect(again.stderr).toMatch(/^hint: .*no recovery file holds a newer token for it\. If an earlier rotation ended with exit 8 \(outcome unknown\), it may have happened and its new value is lost: check the token's state in the web UI or with another credential \(forgectl -p OTHER tokens list --group acme --state active\)/m);
+    expect(again.stderr).not.toContain('recover --list');
+    const listed = await bot.run(['tokens', 'recover', '--list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toMatch(/no interrupted rotations: no recovery file holds a new token\. A rotation that ended with exit 8 \(outcome unknown\) leaves none, as its answer never arrived: check the token's state in the web UI or with another credential/);
     const family = tokens(sandbox.db).filter((t) => t.user_id === tokens(sandbox.db).find((x) => x.id === bot.id)!.user_id);
     expect(family.filter((t) => t.active)).toHaveLength(1);
   });

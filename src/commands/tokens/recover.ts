@@ -7,7 +7,7 @@ import {
   type SaveTargets,
 } from './rotation.js';
 import { targetName } from './save-targets.js';
-import { warnStoreNow } from './shared.js';
+import { lostRotationCheck, warnStoreNow } from './shared.js';
 import { plural } from '../../parse.js';
 
 interface Options {
@@ -75,6 +75,10 @@ async function dropTargets(ctx: Context, pending: Recovery[], drops: string[]): 
   ctx.io.note(`Dropped ${what}`);
 }
 
+/** No recovery file: what that means after a rotation whose outcome is unknown (its new token never arrived). */
+const nothingPending = (): string =>
+  `no interrupted rotations: no recovery file holds a new token. A rotation that ended with exit 8 (outcome unknown) leaves none, as its answer never arrived: ${lostRotationCheck()}`;
+
 export default defineCommand<Options>({
   description: [
     'When a rotation could not save its new token (exit 10) or was killed after the service answered, the token is',
@@ -113,13 +117,13 @@ export default defineCommand<Options>({
     const pending = opts.file ? [{ path: resolve(opts.file), record: readRecovery(resolve(opts.file)) }] : listRecoveries(ctx.configDir);
     if (opts.list) {
       if (!pending.length) {
-        ctx.io.note('no interrupted rotations');
+        ctx.io.note(nothingPending());
         return [];
       }
       return new ResultWithExit(pending.map(({ path, record }) => summary(path, record, 'pending')), ExitCode.attention, `${plural(pending.length, 'interrupted rotation')} to recover: forgectl tokens recover`);
     }
     if (!pending.length) {
-      ctx.io.note('no interrupted rotations');
+      ctx.io.note(nothingPending());
       return undefined;
     }
     const profile = opts.saveToProfile === true ? ctx.connection().profileName : opts.saveToProfile;

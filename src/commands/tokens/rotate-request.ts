@@ -201,6 +201,7 @@ export function unknownOutcome(ctx: Context, target: TokenTarget, id: number | '
       'do not run the rotation again yet: if the service did rotate, the old token is revoked and presenting it again revokes every token of its family.',
       check,
       `with an owner's credential run forgectl tokens list ${flags} --state active, revoke the newest token of that name, and create a new one (forgectl tokens create).`,
+      'No recovery file holds the new token (its answer never arrived), so forgectl tokens recover cannot bring it back.',
     ].join(' '),
   );
 }

@@ -17,8 +17,8 @@ import {
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, unwritableHint, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
 } from './rotation.js';
 import {
-  confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, resolveTarget, selfElsewhere, targetOptions, tokenIdOf, warnStoreNow, withLevelName, withoutSecret,
-  type RotatableKind, type TargetOptions, type TokenTarget,
+  afterRotationHint, confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, resolveTarget, selfElsewhere, targetOptions, tokenIdOf, warnStoreNow, withLevelName, withoutSecret,
+  lostRotationCheck, type RotatableKind, type TargetOptions, type TokenTarget,
 } from './shared.js';
 
 interface Options extends TargetOptions {
@@ -248,7 +248,7 @@ class Rotation {
     throw new CliError(
       `${this.target.describe(current.id)} is ${current.revoked ? 'revoked' : 'inactive'}; not rotating it`,
       ExitCode.rejected,
-      'rotating a revoked token again makes the service revoke every token of its family. If a rotation was interrupted, see forgectl tokens recover --list',
+      `rotating a revoked token again makes the service revoke every token of its family. ${afterRotationHint(this.target.flags)}`,
     );
   }
 
@@ -436,7 +436,7 @@ class Rotation {
       throw new CliError(
         `the token in use is rejected (401): ${error.message}`,
         ExitCode.auth,
-        'it is revoked or expired, so it cannot rotate itself. If a rotation was interrupted: forgectl tokens recover --list; otherwise create a new token',
+        `it is revoked or expired, so it cannot rotate itself, and no recovery file holds a newer token for it. If an earlier rotation ended with exit 8 (outcome unknown), it may have happened and its new value is lost: ${lostRotationCheck(target.flags)}`,
       );
     }
   }
