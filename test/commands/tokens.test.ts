@@ -378,6 +378,18 @@ describe('tokens rotate', () => {
     expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toHaveLength(1);
   });
 
+  it('a 403 rotating a token by id names the role it needs (Owner of the group, Maintainer of the project)', async () => {
+    const { id } = (await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'other-bot', '--scopes', 'api', '--expires-at', day(20), '-o', 'json'])).json<{ id: number }>();
+    for (const role of ['maintainer', 'developer'] as const) {
+      sandbox.clearRequests();
+      const result = await sandbox.run(['tokens', 'rotate', String(id), '--group', 'acme', '--expires-in', '10d', '--yes'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole(role) } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toMatch(/^error: 403 Forbidden/);
+      expect(result.stderr).toContain('hint: tokens rotate needs the Owner role of the group or the Maintainer role of the project for a token by id (rotating self needs only the api or self_rotate scope)');
+      expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
+    }
+  });
+
   it('a 429 to the rotate request (a refusal the service did not act on) is waited out and sent again, under the lock', async () => {
     const bot = await botProfile();
     sandbox.clearRequests();

@@ -36,8 +36,11 @@ export const ANSWER_GRACE_MS = 3000;
 
 export default defineCommand<Options>({
   description: [
+    'Needs the Owner role of the group or the Maintainer role of the project for a token by id (rotating self needs',
+    'only the api or self_rotate scope).',
     'Safe for cron: one run per token at a time (a second run exits 6 without calling the service), the token is',
-    'read again after the last lock, the rotate request is sent once and never retried, the new token goes to a',
+    'read again after the last lock, the rotate request is sent once and never retried (a 429, a refusal the service',
+    'did not act on, is waited out within --retries, the lock held meanwhile), the new token goes to a',
     'recovery file (0600) the moment it arrives, then to the file, the profile and each --save-to target in order,',
     'each write verified, and is checked with a GET as itself. Rotating `self` saves the new token to the profile in',
     'use (where it keeps it: the config file or the OS keyring) unless --no-save-to-profile says otherwise.',
