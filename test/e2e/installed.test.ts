@@ -328,7 +328,7 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(next.stderr).toContain('no recovery file holds a newer token for it. If an earlier rotation ended with exit 8 (outcome unknown), it may have happened and its new value is lost');
     const listed = await cron(['tokens', 'recover', '--list']);
     expect(listed.code).toBe(0);
-    expect(listed.stderr).toContain('A rotation that ended with exit 8 (outcome unknown) leaves none, as its answer never arrived');
+    expect(listed.stderr).toContain('a rotation that ended with exit 8, outcome unknown, leaves none: its new token never arrived, and cannot be recovered');
   });
 
   live('a session bus that accepts and never answers: a keyring profile ends at SIGTERM (143) and fails within seconds otherwise', async () => {
