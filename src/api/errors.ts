@@ -65,10 +65,13 @@ export const isAdminPath = (path: string): boolean => ADMIN_PATHS.test(path);
 /** The hint of a 403 on such a path, true as long as the token is not an administrator's (the CLI checks: cli/refusal.ts). */
 export const NOT_ADMIN_HINT = 'this is for administrators of the instance, and the token in use is not one';
 
+/** The hint of a 401 that says nothing more than that the token was refused. */
+export const TOKEN_REFUSED_HINT = 'the token is missing, expired or revoked; run: forgectl auth login';
+
 /** A hint for the line after the error, where one helps; `path` is the request's, below the API base. */
 export function hintForStatus(status: number, body: unknown, path?: string): string | undefined {
   const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  if (status === 401) return 'the token is missing, expired or revoked; run: forgectl auth login';
+  if (status === 401) return TOKEN_REFUSED_HINT;
   if (status === 403 && record.error === 'insufficient_scope') {
     return `the token lacks the scope needed${record.scope ? ` (${String(record.scope)})` : ''}; create one with more scopes`;
   }

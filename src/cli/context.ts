@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { Api } from '../api/client.js';
+import { TOKEN_REFUSED_HINT } from '../api/errors.js';
 import type { PageOptions } from '../api/paginate.js';
 import type { Env } from '../config/paths.js';
 import { KeyringReads } from '../config/keyring.js';
@@ -115,6 +116,8 @@ export class RunContext implements Context {
   /** A 401 of a token from FORGECTL_TOKEN: logging in changes nothing there, the variable must change. */
   tokenRefusal(error: unknown): unknown {
     if (!(error instanceof ApiError) || error.status !== 401 || this.resolved?.tokenSource !== 'environment') return error;
+    // A 401 a command explained (re-authentication to approve, a bot-only action) keeps its own hint.
+    if (error.hint !== undefined && error.hint !== TOKEN_REFUSED_HINT) return error;
     return error.explained(error.message, 'the token in FORGECTL_TOKEN is refused (expired, revoked, or of another instance): set it to a valid token; forgectl auth login does not change it');
   }
 

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
@@ -130,13 +130,34 @@ export function shippedSchema(): string | undefined {
 }
 
 /**
- * The first line of a written desired-state file, for editors with a YAML language server: the schema's path
- * relative to the file when it is written to one (so the file can move with the repository holding both), else
- * absolute; no line when the schema is not at hand (a modeline naming nothing would only raise an editor error).
+ * The first line of a written desired-state file, for editors with a YAML language server: the schema's path relative
+ * to the file (to the current folder on stdout, where such a file is usually written), when the schema is in the
+ * project holding the file (forgectl installed as one of its dependencies), so that the line holds on every machine
+ * that installs the project. No line otherwise: a global install's path names one machine's prefix (and a single
+ * executable ships no schema); `forgectl validate --schema` writes one to keep beside the files.
  */
 export function schemaModeline(schema: string | undefined, outputFile?: string): string {
   if (!schema) return '';
-  const relativePath = outputFile !== undefined ? relative(dirname(resolve(outputFile)), schema).split(sep).join('/') : undefined;
-  const path = relativePath === undefined ? schema : relativePath.startsWith('../') ? relativePath : `./${relativePath}`;
-  return `# yaml-language-server: $schema=${path}\n`;
+  const folder = realFolder(outputFile !== undefined ? dirname(resolve(outputFile)) : process.cwd());
+  const inProject = relative(projectRoot(folder), schema);
+  if (inProject.startsWith('..') || isAbsolute(inProject)) return '';
+  const path = relative(folder, schema).split(sep).join('/');
+  return `# yaml-language-server: $schema=${path.startsWith('../') ? path : `./${path}`}\n`;
+}
+
+/** A folder by its real path, as the schema's is (a symbolic link on the way would give a path that does not resolve). */
+function realFolder(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}
+
+/** The project a folder is in: the nearest folder up holding `.git` or `package.json`, else the folder itself. */
+function projectRoot(folder: string): string {
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git')) || existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return folder;
+  }
 }

@@ -102,6 +102,20 @@ const onStdout = (io: Io, text: string, format: 'json' | 'yaml'): string => (io.
 /** Records that arrive over time (a fleet run's rows, in order). */
 const isAsyncIterable = (value: unknown): value is AsyncIterable<Row> => typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 
+/** Whether a value is a record of its own (an object, or a list of them): one long line of JSON in a record view. */
+const isNested = (value: unknown): boolean => typeof value === 'object' && value !== null && (!Array.isArray(value) || value.some((item) => typeof item === 'object' && item !== null));
+
+/**
+ * A record's keys for its key/value view: its own values first, then those it has not (null), then nested records
+ * (a tag's commit), each in the service's order, so that the line-long JSON of a nested record or an empty line does
+ * not come before the record's name.
+ */
+function scalarsFirst(record: Row): string[] {
+  const keys = Object.keys(record);
+  const rank = (key: string) => (record[key] === null ? 1 : isNested(record[key]) ? 2 : 0);
+  return [0, 1, 2].flatMap((tier) => keys.filter((key) => rank(key) === tier));
+}
+
 async function renderRecord(record: Row, io: Io, { format, fields, declared }: RenderOptions): Promise<void> {
   if (fields) checkFields(fields, record, declared);
   const shown = fields ? pick(record, fields) : record;
@@ -117,7 +131,7 @@ async function renderRecord(record: Row, io: Io, { format, fields, declared }: R
       return io.out(csvLine(columns) + csvLine(columns.map((c) => cellText(getPath(record, c)))));
     }
     case 'table': {
-      const keys = fields ?? Object.keys(record);
+      const keys = fields ?? scalarsFirst(record);
       if (!io.stdoutIsTTY) {
         return io.out(keys.map((k) => tsvRow([k, getPath(record, k)])).join(''));
       }

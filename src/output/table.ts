@@ -26,14 +26,13 @@ const NOT_A_TIME = /^[a-z ]{1,10}$/i;
 
 /**
  * What a command says of its columns on a narrow terminal, where the defaults are not enough: the column that names
- * each record (when it is not one of IDENTIFYING), columns that must stay whole besides `fix` and times, and
- * whether headers stay whole too (columns of short or empty values that only their header explains, such as
- * `default_group`: the last of them are left out rather than cut to `defau…`).
+ * each record (when it is not one of IDENTIFYING), columns that must stay whole besides `fix` and times, and the
+ * columns to leave out first, in this order (by default the last columns go first).
  */
 export interface ColumnPriority {
   identifying?: string;
   whole?: readonly string[];
-  wholeHeaders?: boolean;
+  dropFirst?: readonly string[];
 }
 
 /**
@@ -61,18 +60,20 @@ export interface ColumnSize {
   whole?: boolean;
   /** The header is never cut. */
   wholeHeader?: boolean;
+  /** Where it comes among the columns left out first (ColumnPriority.dropFirst). */
+  dropRank?: number;
 }
 
 const sum = (widths: number[]) => widths.reduce((total, w) => total + w, 0);
 
 /**
  * The widths of these columns in `room`, cutting what costs least first: headers wider than their values (the last
- * columns first), then times shown as dates, then the values of columns that are not kept, the widest first and to
+ * columns first; only headers not whole), then times shown as dates (at once when `datesOnly`), then the values of columns that are not kept, the widest first and to
  * no less than READABLE. Undefined when that is not enough.
  */
-function fitShown(sizes: ColumnSize[], room: number): { widths: number[]; dates: boolean } | undefined {
+function fitShown(sizes: ColumnSize[], room: number, datesOnly: boolean): { widths: number[]; dates: boolean } | undefined {
   const hasTimes = sizes.some((size) => size.dateContent !== undefined);
-  for (const dates of hasTimes ? [false, true] : [false]) {
+  for (const dates of !hasTimes ? [false] : datesOnly ? [true] : [false, true]) {
     // Where long values must be cut anyway, the headers of columns of short values (true/false) stay whole: the
     // room comes from those values ("prote…" says nothing). Where cutting headers alone is enough, values stay whole.
     const plain = fitWith(sizes, room, dates, false);
@@ -110,22 +111,29 @@ function fitWith(sizes: ColumnSize[], room: number, dates: boolean, spareShort: 
 
 /**
  * How a list's columns fit `available` columns of terminal, as gh fits its tables: what costs least is given up
- * first (see fitShown); when that is not enough and the columns are the command's own (not --fields), the last
- * columns that are not kept are left out, one at a time. Undefined (the list is better shown record by record)
+ * first (see fitShown); when that is not enough and the columns are the command's own (not --fields), the columns
+ * that are not kept are left out one at a time, those the command ranks first, else the last. Undefined (the list is better shown record by record)
  * when that would leave out more columns than it shows, or when not even the kept ones fit and one of them must
  * stay whole; else, when the kept ones do not fit, the widest columns are cut to the same cap (fitColumns).
  */
 export function planColumns(sizes: ColumnSize[], available: number, mayDrop: boolean): { shown: number[]; widths: number[]; dates: boolean } | undefined {
   let shown = sizes.map((_, i) => i);
   for (;;) {
-    const fit = fitShown(shown.map((i) => sizes[i]), available - GAP * Math.max(0, shown.length - 1));
+    // Once a column must go, times are shown as dates: whole times never cost a column.
+    const fit = fitShown(shown.map((i) => sizes[i]), available - GAP * Math.max(0, shown.length - 1), shown.length < sizes.length);
     if (fit) return sizes.length - shown.length > shown.length ? undefined : { shown, ...fit };
-    const drop = mayDrop ? [...shown].reverse().find((i) => !sizes[i].keep) : undefined;
+    const drop = mayDrop ? nextToDrop(sizes, shown) : undefined;
     if (drop === undefined) break;
     shown = shown.filter((i) => i !== drop);
   }
   if (shown.some((i) => sizes[i].whole)) return undefined;
   return { shown, widths: fitColumns(shown.map((i) => Math.max(sizes[i].header, sizes[i].dateContent ?? sizes[i].content)), available), dates: true };
+}
+
+/** The column to leave out next: the first of those the command ranks, else the last one not kept. */
+function nextToDrop(sizes: ColumnSize[], shown: number[]): number | undefined {
+  const ranked = shown.filter((i) => !sizes[i].keep && sizes[i].dropRank !== undefined).sort((a, b) => sizes[a].dropRank! - sizes[b].dropRank!);
+  return ranked[0] ?? [...shown].reverse().find((i) => !sizes[i].keep);
 }
 
 /**
@@ -167,7 +175,10 @@ export function listTable(columns: string[], rows: string[][], options: { color:
       dateContent: times ? Math.max(10, ...values.filter((value) => !TIMESTAMP.test(value)).map(displayWidth)) : undefined,
       keep: column === identifying || column === 'id' || column === 'iid' || whole.has(column),
       whole: whole.has(column),
-      wholeHeader: options.priority?.wholeHeaders,
+      // A header cut to its values ("environme…", "defaul…") no longer names its column: where columns may be left
+      // out (the command's own), the last are left out rather than a header cut; --fields' columns are cut instead.
+      wholeHeader: Boolean(options.mayDrop),
+      dropRank: rank(options.priority?.dropFirst, column),
     };
   });
   const plan = planColumns(sizes, options.width, Boolean(options.mayDrop));
@@ -177,6 +188,11 @@ export function listTable(columns: string[], rows: string[][], options: { color:
   const head = shown.map((i, n) => (columns[i].includes('.') && columns[i].length > widths[n] ? `…${columns[i].slice(columns[i].length - widths[n] + 1)}` : columns[i]));
   const body = cells.map((row) => shown.map((i) => (dates && sizes[i].dateContent !== undefined && TIMESTAMP.test(row[i]) ? row[i].slice(0, 10) : row[i])));
   return { text: render(head.map((c) => chalk.bold(c)), body, widths), left: columns.filter((_, i) => !shown.includes(i)) };
+}
+
+function rank(list: readonly string[] | undefined, column: string): number | undefined {
+  const at = list?.indexOf(column) ?? -1;
+  return at < 0 ? undefined : at;
 }
 
 /** One record on a terminal: keys aligned in a column, each value whole on its line. */

@@ -263,6 +263,17 @@ describe('the desired-state files validate and plan may read', () => {
   });
 });
 
+/** Whether a sentence says a summary again: it begins with the summary's verb (`Deletes` after `Delete`) and has most of its words. */
+function restates(sentence: string, summary: string): boolean {
+  const verb = /^[A-Z][a-z]+/.exec(summary)?.[0];
+  const word = /^[A-Z][a-z]+/.exec(sentence)?.[0];
+  if (!verb || !word || ![`${verb}s`, `${verb}es`, `${verb.replace(/y$/, 'ie')}s`].includes(word)) return false;
+  const words = (text: string) => new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).map((w) => w.replace(/ies$/, 'y').replace(/e?s$/, '')));
+  const theirs = words(sentence);
+  const own = [...words(summary)];
+  return own.filter((w) => theirs.has(w)).length / own.length >= 0.6;
+}
+
 describe('what an agent reads: descriptions, resources, plans and problems', () => {
   it('describes every input for what it is, in the words of tools: no flags, commands or stdin, no repetition', async () => {
     const all = Object.keys(TOOLSETS);
@@ -273,6 +284,7 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
       expect(tool.description, tool.name).not.toMatch(cliWords);
       const [summary, ...rest] = tool.description.split('. ');
       expect(rest[0] ?? '', `${tool.name} repeats its summary`).not.toBe(summary);
+      expect(restates(rest[0] ?? '', summary), `${tool.name} says its summary twice: ${tool.description}`).toBe(false);
       for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
         expect(schema.description!.replace(/ \(one or more\)$/, ''), `${tool.name}.${name}`).not.toBe(name.replace(/_/g, ' '));
@@ -284,7 +296,11 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     // A first sentence that only restates the summary with an aside: the aside joins the summary, the rest goes.
     expect(byName.get('artifacts_keep')!.description).toBe('Keep the artifacts of a job from expiring (their expiry date is removed). Needs the Developer role.');
     expect(byName.get('deploy_keys_instance')!.description).toBe('List every deploy key of the instance (administrators), with the projects it is enabled on. Administrators only.');
-    expect(byName.get('deploy_keys_enable')!.description).toContain('Enables a deploy key of another project (or an instance deploy key) on this one, read-only.');
+    // A first sentence that says the summary again with more takes its place.
+    expect(byName.get('deploy_keys_enable')!.description).toBe('Enable a deploy key of another project (or an instance deploy key) on this one, read-only. Needs the Maintainer role.');
+    expect(byName.get('storage_move_get')!.description).toBe('Show one repository storage move and its state (initial, scheduled, started, replicated, finished, failed, cleanup failed)');
+    expect(byName.get('variables_delete')!.description).toMatch(/^Delete a CI\/CD variable after showing it and asking\. When its key/);
+    expect(byName.get('push_rule_set')!.description).toMatch(/^Create the push rule, or update the fields given when the project has one\. /);
     expect(byName.get('repo_compare')!.inputSchema.properties).toMatchObject({ from: { description: 'the base: a branch, tag or commit SHA' } });
     expect(byName.get('plan')!.inputSchema.properties!.file.description).toMatch(/^the desired-state file: a \.yaml, \.yml or \.json file below the folder/);
     expect(byName.get('approval_rules_list')!.description).toContain('Give project or mr.');

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { schemaModeline } from '../../src/desired/export.js';
 import { describe, expect, it, vi } from 'vitest';
 import { storedHooks } from '../../src/sandbox/model.js';
@@ -89,9 +89,8 @@ describe('plan and apply a fleet-wide desired state', () => {
   it('export, plan 0; a change made with another command is drift showing exactly that field; apply fixes it', async () => {
     const exported = await cli(['export', '--group', 'acme/team-01', '--recursive', '--concurrency', '8']);
     expect(exported.code).toBe(0);
-    // The modeline is relative: the same on every machine (forgectl as a dependency of the repository), never an install prefix.
-    // On stdout the schema line names the schema this forgectl ships by its absolute path (where the file ends up is unknown).
-    expect(exported.stdout.startsWith(`# yaml-language-server: $schema=${resolve('schema/desired-state.schema.json')}\n# Exported by forgectl from `)).toBe(true);
+    // On stdout the schema line is relative to the current folder, here the project that holds this forgectl's schema.
+    expect(exported.stdout.startsWith('# yaml-language-server: $schema=./schema/desired-state.schema.json\n# Exported by forgectl from ')).toBe(true);
     expect(exported.stdout).toContain('target: acme/team-01/**');
     expect(exported.stderr).toMatch(/hooks: token, url_variables, custom_headers are write-only and not exported/);
     const desired = file('exported.yaml', exported.stdout);
@@ -388,19 +387,32 @@ instance:
     expect(plan.stdout).toContain("1 object not in the file was left alone: forgectl does not delete it, even with prune: all (a default branch's protection is one).\n");
   });
 
-  it('export -O writes the file with a schema line relative to it, which resolves; none when no schema is at hand', async () => {
-    const folder = join(tempDir(), 'config', 'acme');
-    mkdirSync(folder, { recursive: true });
-    const out = join(folder, 'api.yaml');
+  it('export -O writes a schema line relative to the file when the schema is in the file\'s project, none when it is elsewhere', async () => {
+    // A file outside the project of this forgectl (a global install's prefix, one machine's): no line, and plan reads it.
+    const outside = join(tempDir(), 'config', 'acme');
+    mkdirSync(outside, { recursive: true });
+    const out = join(outside, 'api.yaml');
     const exported = await cli(['export', '--project', 'acme/api', '-O', out]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toBe('');
-    const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(readFileSync(out, 'utf8'))?.[1];
-    expect(schema).toMatch(/^\.\.\/.*\/schema\/desired-state\.schema\.json$/);
-    expect(resolve(folder, schema!)).toBe(resolve('schema/desired-state.schema.json'));
+    expect(readFileSync(out, 'utf8')).toMatch(/^# Exported by forgectl from /);
     expect((await cli(['plan', '-f', out])).code).toBe(0);
-    expect(schemaModeline('/opt/forgectl/schema/desired-state.schema.json', '/opt/forgectl/desired.yaml')).toBe('# yaml-language-server: $schema=./schema/desired-state.schema.json\n');
+    // forgectl as a dependency of the repository: the line is relative, the same on every machine, and resolves.
+    const repository = tempDir();
+    writeFileSync(join(repository, 'package.json'), '{}');
+    const schema = join(repository, 'node_modules', 'forgectl', 'schema', 'desired-state.schema.json');
+    mkdirSync(dirname(schema), { recursive: true });
+    writeFileSync(schema, '{}');
+    mkdirSync(join(repository, 'config'));
+    expect(schemaModeline(schema, join(repository, 'desired.yaml'))).toBe('# yaml-language-server: $schema=./node_modules/forgectl/schema/desired-state.schema.json\n');
+    expect(schemaModeline(schema, join(repository, 'config', 'api.yaml'))).toBe('# yaml-language-server: $schema=../node_modules/forgectl/schema/desired-state.schema.json\n');
+    expect(schemaModeline(schema, join(outside, 'api.yaml'))).toBe('');
     expect(schemaModeline(undefined, out)).toBe('');
+    // A file exported before, whose line names an install's absolute path, still validates and plans.
+    const before = join(outside, 'before.yaml');
+    writeFileSync(before, readFileSync(out, 'utf8').replace(/^/, '# yaml-language-server: $schema=/usr/lib/node_modules/forgectl/schema/desired-state.schema.json\n'));
+    expect((await cli(['validate', '-f', before])).code).toBe(0);
+    expect((await cli(['plan', '-f', before])).code).toBe(0);
   });
 
   it('export refuses -o csv and -o ndjson (a desired-state file is one document) before anything is sent', async () => {

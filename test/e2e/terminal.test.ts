@@ -65,11 +65,21 @@ describe('the installed forgectl on a terminal', () => {
     expect(rows).toHaveLength(16);
     for (const row of rows) expect(row).toMatch(/^\d+\s+acme\/(api|web|team-0\d\/squad-\d\/svc-0\d\d)\s/);
     expect(result.stdout).not.toMatch(/acme\/team…|\d{4}-\d\d-\d…/);
-    expect(result.stdout).toContain('columns left out to fit the terminal: last_activity_at\n(--fields picks them)');
+    // Headers stay whole ("defau…" would name nothing): the columns that do not fit are left out instead.
+    expect(lines[0].split(/\s+/)).toEqual(['id', 'path_with_namespace', 'visibility', 'archived']);
+    expect(result.stdout).toContain('columns left out to fit the terminal: default_branch,\nlast_activity_at (--fields picks them)');
     // Wide enough, nothing is left out or cut.
     const wide = await onTerminal('forgectl projects list --per-page 20', 160);
     expect(wide.stdout).not.toContain('…');
     expect(wide.stdout).not.toContain('left out');
+  });
+
+  terminalCase('variables list 80 columns wide keeps every header whole, leaving out the columns that say least', async () => {
+    const result = await onTerminal('forgectl variables list --project acme/api', 80);
+    expect(result.code).toBe(0);
+    const header = visible(result.stdout).split('\n').find((line) => line.startsWith('key '));
+    expect(header?.split(/\s+/)).toEqual(['key', 'environment_scope', 'variable_type', 'protected', 'masked', 'value']);
+    expect(result.stdout).toContain('columns left out to fit the terminal: hidden, raw (--fields picks them)');
   });
 
   terminalCase('an error on a terminal 40 columns wide breaks between words, indented under its text; a pipe gets one line', async () => {

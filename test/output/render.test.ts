@@ -118,8 +118,9 @@ describe('output formats (contract §4)', () => {
     const commit = { id: 'abc', message: 'Fix\n\tthe "path" C:\\tmp', parents: [{ id: 'p1' }], note: 'a\u009bb' };
     const record = { name: 'v1.0', commit, title: 'two\nlines' };
     const tsv = (await show(record, 'table')).stdout;
-    expect(tsv).toBe(`name\tv1.0\ncommit\t{"id":"abc","message":"Fix\\n\\tthe \\"path\\" C:\\\\tmp","parents":[{"id":"p1"}],"note":"a\\u009bb"}\ntitle\ttwo\\nlines\n`);
-    expect(JSON.parse(tsv.split('\n')[1].split('\t')[1])).toEqual(commit);
+    // The record's own values first, the nested one after.
+    expect(tsv).toBe(`name\tv1.0\ntitle\ttwo\\nlines\ncommit\t{"id":"abc","message":"Fix\\n\\tthe \\"path\\" C:\\\\tmp","parents":[{"id":"p1"}],"note":"a\\u009bb"}\n`);
+    expect(JSON.parse(tsv.split('\n')[2].split('\t')[1])).toEqual(commit);
     const list = (await show([record], 'table', { columns: ['name', 'commit'] })).stdout;
     expect(JSON.parse(list.trimEnd().split('\t')[1])).toEqual(commit);
     const csv = (await show([record], 'csv', { columns: ['commit'] })).stdout;
@@ -145,7 +146,7 @@ describe('output formats (contract §4)', () => {
     expect(fitColumns([2, 30, 40], 40)).toEqual([2, 17, 17]);
   });
 
-  it('on a narrow terminal gives up headers, then times, then other values, then the last columns; the name stays whole', async () => {
+  it('on a narrow terminal shows times as dates, cuts other values, then leaves out the last columns; headers and the name stay whole', async () => {
     const projects = Array.from({ length: 3 }, (_, i) => ({
       id: 14 - i, path_with_namespace: `acme/team-01/squad-2/svc-01${4 - i}`, visibility: 'private', archived: false, default_branch: 'main', last_activity_at: '2026-11-24T22:42:34.315Z',
     }));
@@ -156,18 +157,22 @@ describe('output formats (contract §4)', () => {
       if (!records) for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
       return { lines, stderr };
     };
-    // 80 columns: headers cut, times shown as dates, every value whole.
-    const wide = await at(80);
+    // 88 columns: every header and value whole, times as dates.
+    const wide = await at(88);
+    expect(wide.lines[0].split(/\s{2,}/)).toEqual(columns);
     expect(wide.lines[1].split(/\s{2,}/)).toEqual(['14', 'acme/team-01/squad-2/svc-014', 'private', 'false', 'main', '2026-11-24']);
     expect(wide.stderr).toBe('');
-    // 60 columns: the last column is left out, and stderr says so; the path stays whole on every row.
-    const narrow = await at(60);
-    expect(narrow.lines[0].split(/\s{2,}/)).toEqual(['id', 'path_with_namespace', 'visibility', 'archi…', 'defau…']);
+    // 80 columns: the last column is left out, and stderr says so, rather than headers cut to "archi…", "defau…".
+    const narrow = await at(80);
+    expect(narrow.lines[0].split(/\s{2,}/)).toEqual(['id', 'path_with_namespace', 'visibility', 'archived', 'default_branch']);
     expect(narrow.lines[3].split(/\s{2,}/)).toEqual(['12', 'acme/team-01/squad-2/svc-012', 'private', 'false', 'main']);
     expect(narrow.stderr).toBe('columns left out to fit the terminal: last_activity_at (--fields picks them)\n');
-    // Columns asked for by --fields are never left out: cut instead.
+    // 60 columns: more are left out; the path stays whole on every row.
+    expect((await at(60)).lines[0].split(/\s{2,}/)).toEqual(['id', 'path_with_namespace', 'visibility', 'archived']);
+    // Columns asked for by --fields are never left out: their headers are cut instead.
     const asked = await at(60, columns);
     expect(asked.lines[0].split(/\s{2,}/)).toHaveLength(6);
+    expect(asked.lines[0]).toContain('…');
     expect(asked.stderr).toBe('');
     // So narrow that only the id and the path would be left: a table that leaves out more than it shows gives way
     // to the records one after the other, each value whole.
@@ -176,14 +181,17 @@ describe('output formats (contract §4)', () => {
     expect(records.stderr).toBe('');
   });
 
-  it('with whole headers, leaves out the last columns rather than cut a header to its short or empty values', () => {
+  it('leaves out the last columns (or those the command ranks first) rather than cut a header to its short or empty values', () => {
     const columns = ['name', 'current', 'url', 'token_storage', 'default_project', 'default_group'];
     const rows = [['default', 'true', 'https://git.example.com', 'none', '', ''], ['dana', 'false', 'https://dana.example.com', 'keyring', 'acme/api', '']];
     const headers = (priority?: ColumnPriority) => listTable(columns, rows, { color: false, width: 80, mayDrop: true, priority }).text.split('\n')[0].split(/\s+/);
-    // By default the headers give way first: "default_group" says nothing as "defaul…".
-    expect(headers().some((header) => header.endsWith('…'))).toBe(true);
-    expect(listTable(columns, rows, { color: false, width: 80, mayDrop: true, priority: { whole: ['url'], wholeHeaders: true } })).toMatchObject({ left: ['default_group'] });
-    expect(headers({ whole: ['url'], wholeHeaders: true })).toEqual(columns.slice(0, 5));
+    // "default_group" would say nothing as "defaul…": it is left out, and the caller told so.
+    expect(listTable(columns, rows, { color: false, width: 80, mayDrop: true, priority: { whole: ['url'] } })).toMatchObject({ left: ['default_group'] });
+    expect(headers({ whole: ['url'] })).toEqual(columns.slice(0, 5));
+    // A command ranks the columns that say least: they go first, wherever they stand.
+    expect(listTable(columns, rows, { color: false, width: 80, mayDrop: true, priority: { whole: ['url'], dropFirst: ['current'] } })).toMatchObject({ left: ['current'] });
+    // Columns named by --fields cannot be left out: there a header gives way.
+    expect(listTable(columns, rows, { color: false, width: 80 }).text.split('\n')[0]).toContain('…');
   });
 
   it('keeps a fix whole and times as dates: cuts and leaves out other columns first, else shows record by record', () => {
@@ -196,12 +204,12 @@ describe('output formats (contract §4)', () => {
     // The command names its identifying column and a column to keep: at 80 columns both stay whole, with the fix.
     const audit = table(80, { identifying: 'description', whole: ['last_contact'] });
     expect(audit.text.split('\n').map((line) => line.split(/\s{2,}/))).toEqual([
-      ['idle_da…', 'id', 'description', 'runner_type', 'last_cont…', 'fix'],
-      ['100', '6', 'acme-arm', 'group_type', '2026-08-21', 'forgectl runners delete 6'],
-      ['60', '3', 'shared-macos', 'instance_type', 'never', 'forgectl runners delete 3'],
+      ['idle_days', 'id', 'description', 'last_contact', 'fix'],
+      ['100', '6', 'acme-arm', '2026-08-21', 'forgectl runners delete 6'],
+      ['60', '3', 'shared-macos', 'never', 'forgectl runners delete 3'],
       [''],
     ]);
-    expect(audit.left).toEqual(['owner', 'status']);
+    expect(audit.left).toEqual(['runner_type', 'owner', 'status']);
     // By default the fix stays whole too; a time column is never cut (shown as a date, or left out).
     for (const width of [60, 70, 80, 90]) {
       const { text } = table(width);
@@ -242,16 +250,17 @@ describe('output formats (contract §4)', () => {
 
   it('cuts a dotted header too wide from its start, so that paths stay apart; others at the end', async () => {
     const rows = [{ id: 1, merge_request: { iid: 12, title: 'A title long enough to be cut on a narrow terminal' }, target_branch: 'a-branch-name-long-enough' }];
-    const [head] = (await show(rows, 'table', { tty: true, width: 44, columns: ['id', 'merge_request.iid', 'merge_request.title', 'target_branch'] })).stdout.split('\n');
+    const fields = ['id', 'merge_request.iid', 'merge_request.title', 'target_branch'];
+    const [head] = (await show(rows, 'table', { tty: true, width: 44, columns: fields, fields })).stdout.split('\n');
     // The header of short values (iid) is kept longest; the dotted ones keep their ends, the other its start.
     expect(head.split(/\s{2,}/)).toEqual(['id', '…request.iid', '…quest.title', 'target_bran…']);
   });
 
-  it('keeps the headers of columns of short values (booleans) whole, taking the room from long values', async () => {
+  it('keeps headers whole, taking the room from long values', async () => {
     const rows = [{ key: 'API_URL', environment_scope: 'production', protected: false, masked: true, value: 'https://api.example.com/a/long/path' }];
     const [head] = (await show(rows, 'table', { tty: true, width: 60, columns: ['key', 'environment_scope', 'protected', 'masked', 'value'] })).stdout.split('\n');
-    // environment_scope has values of its own to show (production), so its header gives way first, not "prote…".
-    expect(head.split(/\s{2,}/)).toEqual(['key', 'environme…', 'protected', 'masked', 'value']);
+    // Neither "environme…" nor "prote…": the value is cut.
+    expect(head.split(/\s{2,}/)).toEqual(['key', 'environment_scope', 'protected', 'masked', 'value']);
   });
 
   it('shows terminal control sequences from server data as visible escapes in table, TSV and CSV (JSON escapes them)', async () => {

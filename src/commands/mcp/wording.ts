@@ -39,6 +39,12 @@ const toolOf = (path: string): string => path.replace(/[ -]/g, '_');
 export function toolDescription(summary: string, help: string | undefined, names: FlagNames, commands: ReadonlySet<string>): string {
   const rest = sentences(help ?? '');
   const first = rest[0];
+  // A first sentence that says the summary again with more (`Deletes a CI/CD variable after showing it …` after
+  // `Delete a CI/CD variable`) takes its place, in the summary's mood.
+  // A summary keeps its parts that concern the tool (`Change a snippet; --sync DIR makes …` → `Change a snippet`).
+  const head = summary.split(/;\s*/).map((part) => forAgents(part, names, commands)).filter(Boolean).join('; ') || summary;
+  const restated = first === undefined ? undefined : forAgents(inSummaryMood(first, head) ?? '', names, commands);
+  if (restated) return [restated.replace(/\.$/, ''), forAgents(rest.slice(1).join(' '), names, commands)].filter(Boolean).join('. ');
   let addition = '';
   if (first && repeats(first, summary)) rest.shift();
   else if (first) {
@@ -56,8 +62,6 @@ export function toolDescription(summary: string, help: string | undefined, names
     }
   }
   const body = forAgents(rest.join(' '), names, commands);
-  // A summary keeps its parts that concern the tool (`Change a snippet; --sync DIR makes …` → `Change a snippet`).
-  const head = summary.split(/;\s*/).map((part) => forAgents(part, names, commands)).filter(Boolean).join('; ') || summary;
   return [`${head.replace(/\.$/, '')}${addition}`, body].filter(Boolean).join('. ');
 }
 
@@ -70,13 +74,35 @@ function sentences(text: string): string[] {
   return text.split(/(?<=[.!?])\s+(?=[A-Z(`"'-])/).map((sentence) => sentence.trim()).filter(Boolean);
 }
 
-/** Whether most words of a sentence are words of the summary (`Deletes the branches …` after `Delete the branches …`). */
-function repeats(sentence: string, summary: string): boolean {
-  const words = (text: string) => new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).map((word) => word.replace(/s$/, '').replace(/e$/, '')));
-  const own = words(sentence);
-  const theirs = words(summary);
-  if (!own.size) return false;
-  return [...own].filter((word) => theirs.has(word)).length / own.size >= 0.7;
+/** The share of the words of `text` that `other` has too (`Deletes the branches …` of `Delete the branches …`). */
+function shareOf(text: string, other: string): number {
+  const words = (of: string) => new Set((of.toLowerCase().match(/[a-z]{3,}/g) ?? []).map((word) => word.replace(/ies$/, 'y').replace(/s$/, '').replace(/e$/, '')));
+  const own = words(text);
+  const theirs = words(other);
+  return own.size ? [...own].filter((word) => theirs.has(word)).length / own.size : 0;
+}
+
+/** Whether most words of a sentence are words of the summary. */
+const repeats = (sentence: string, summary: string): boolean => shareOf(sentence, summary) >= 0.7;
+
+/**
+ * A sentence that begins with the summary's verb (`Shows` for `Show`) and has most of the summary's words, put in
+ * the summary's mood (`Show one repository storage move and its state …`); undefined for any other.
+ */
+function inSummaryMood(sentence: string, summary: string): string | undefined {
+  const verb = /^[A-Z][a-z]+/.exec(summary)?.[0];
+  const word = /^[A-Z][a-z]+/.exec(sentence)?.[0];
+  const inflected = (base: string) => [`${base}s`, `${base}es`, `${base.replace(/y$/, 'ie')}s`];
+  if (!verb || !word || !inflected(verb).includes(word) || shareOf(summary, sentence) < 0.75) return undefined;
+  // A second verb of the summary's follows it too (`Creates …, or changes …` for `Create or change …`); any other
+  // (`…; warns when …`) would stay as it is: such a sentence is left whole.
+  const verbs = summary.toLowerCase().match(/[a-z]+/g) ?? [];
+  const mood = `${verb}${sentence.slice(word.length)}`.replace(/\b(or|and) ([a-z]+)\b/g, (whole, conjunction: string, next: string) => {
+    const base = verbs.find((candidate) => inflected(candidate).includes(next));
+    return base ? `${conjunction} ${base}` : whole;
+  });
+  const clause = mood.replace(/\([^()]*\)/g, '').split(':')[0];
+  return /\b(?:or|and)\s+(?!its\b|is\b|has\b|this\b)[a-z]+s\b|;\s*[a-z]+s\b/.test(clause) ? undefined : mood;
 }
 
 /** What the rewording of a notice knows of a tool: its name, its command and the flags its inputs stand for. */

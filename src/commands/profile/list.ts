@@ -8,7 +8,7 @@ export default defineCommand({
   // auth is in the records, not the table: token_storage says as much, and where. The URL is never cut, nor a header
   // (`default_group` is nothing cut to `defau…`): on a narrow terminal the last columns are left out instead.
   columns: ['name', 'current', 'url', 'token_storage', 'default_project', 'default_group'],
-  columnPriority: { whole: ['url'], wholeHeaders: true },
+  columnPriority: { whole: ['url'] },
   async run(_opts, ctx) {
     const config = ctx.readConfig();
     const selected = selectedProfileName(ctx.globals, ctx.env, config);

@@ -76,6 +76,16 @@ describe('branches and tags commands', () => {
     expect((await sandbox.run(['tags', 'delete', 'v3.0.0', '--project', 'acme/api', '--yes'])).code).toBe(0);
     expect((await sandbox.run(['tags', 'get', 'v3.0.0', '--project', 'acme/api'])).code).toBe(5);
   });
+
+  it('shows a tag\'s own fields first and its commit last, at a terminal and in a pipe; -o json keeps the service\'s order', async () => {
+    const created = await sandbox.run(['tags', 'create', '--project', 'acme/api', '--name', 'v3.1.0', '--ref', 'main', '--message', 'Three one'], { tty: true });
+    expect(created.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the keys' bold
+    const keys = (text: string) => text.replace(/\u001b\[\d+m/g, '').trimEnd().split('\n').map((line) => line.split(/\s+/)[0]);
+    expect(keys(created.stdout)).toEqual(['name', 'target', 'message', 'protected', 'created_at', 'release', 'commit']);
+    expect(keys((await sandbox.run(['tags', 'get', 'v3.1.0', '--project', 'acme/api'])).stdout)).toEqual(['name', 'target', 'message', 'protected', 'created_at', 'release', 'commit']);
+    expect(Object.keys((await sandbox.run(['tags', 'get', 'v3.1.0', '--project', 'acme/api', '-o', 'json'])).json()).slice(0, 2)).toEqual(['commit', 'release']);
+  });
 });
 
 describe('nothing deletes what the service protects', () => {

@@ -5,7 +5,7 @@ import { currentLicense, presentLicense, warnAboutCurrent, type License } from '
 
 export default defineCommand<{ id?: string }>({
   effect: 'read',
-  description: 'Shows plan, licensee, user limit, active users, overage and expiry; warns when the current license expires within 30 days.',
+  description: 'The plan, licensee, user limit, active users, overage and expiry, with a warning when the current license expires within 30 days.',
   examples: ['forgectl license get', 'forgectl license get 1 -o json'],
   args: [{ spec: '[id]', description: 'the license\'s ID (default: the license in use)' }],
   async run(opts, ctx) {

@@ -23,6 +23,8 @@ export default defineCommand<Options>({
   options: [...whereOptions, scopeOption, showValuesOption],
   list: true,
   columns: variables.columns,
+  // On a narrow terminal these say least: a hidden or masked value reads as such in the value column.
+  columnPriority: { dropFirst: ['raw', 'hidden'] },
   recordFields: Object.keys(variables.fields).filter((name) => name !== 'masked_and_hidden'),
   async run(opts, ctx) {
     const target = targetOf(opts, ctx);

@@ -28,6 +28,16 @@ describe('variables list and get', () => {
     expect(leaks(result.stdout + result.stderr)).toEqual([]);
   });
 
+  it('at an 80-column terminal keeps every header whole, leaving out the columns that say least', async () => {
+    const result = await sandbox.run(['variables', 'list', '--project', 'acme/api'], { tty: true, columns: 80 });
+    expect(result.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the header's bold
+    const lines = result.stdout.replace(/\u001b\[\d+m/g, '').trimEnd().split('\n');
+    expect(lines[0].split(/\s{2,}/)).toEqual(['key', 'environment_scope', 'variable_type', 'protected', 'masked', 'value']);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(result.stderr).toContain('columns left out to fit the terminal: hidden, raw (--fields picks them)');
+  });
+
   it('shows masked values with --show-values at a terminal', async () => {
     const result = await sandbox.run(['variables', 'list', '--project', 'acme/api', '--scope', 'staging', '--show-values', '-o', 'json'], { tty: true });
     expect(result.code).toBe(0);
