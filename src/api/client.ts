@@ -2,7 +2,7 @@ import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { sameOrigin, splitUrl } from '../http/url.js';
 import { abridgeBody, redactBody, redactUrl } from '../http/redact.js';
-import type { RetryMode } from '../http/retry.js';
+import { tooLongWait, type RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
 import type { ApiResponse } from './response.js';
@@ -232,7 +232,9 @@ export class Api {
     let message = html ? `${errorMessageFromBody(undefined, response.status)} (HTML error page)` : errorMessageFromBody(body, response.status);
     const jobToken = this.connection.tokenSource === 'ci_job' && (response.status === 401 || response.status === 403);
     if (jobToken) message += ' (CI job token)';
-    const hint = jobToken ? JOB_TOKEN_HINT : hintForStatus(response.status, body, path);
+    const longWait = tooLongWait(response.status, response.header, Date.now());
+    if (longWait) message += `: ${longWait.message}`;
+    const hint = jobToken ? JOB_TOKEN_HINT : (longWait?.hint ?? hintForStatus(response.status, body, path));
     return new ApiError(message, response.status, method, path, response.header('x-request-id'), hint, body);
   }
 

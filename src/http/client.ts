@@ -32,7 +32,7 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   body?: string | Buffer;
   /**
-   * 'never' sends exactly once (token rotation), and its answer is read with headers up to LARGE_HEADERS: it may hold
+   * 'never' sends once (token rotation; again only after a 429, which the server did not act on), and its answer is read with headers up to LARGE_HEADERS: it may hold
    * the only copy of a secret; 'auto' follows the policy of contract §7; 'repeatable' retries as a GET.
    */
   retry?: RetryMode;
@@ -172,13 +172,18 @@ export class HttpClient {
 
   async send(request: HttpRequest): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
-    const retries = request.retry === 'never' ? 0 : this.options.retries;
+    const sentOnce = request.retry === 'never';
+    const retries = this.options.retries;
     const retryAs = request.retry === 'repeatable' ? 'GET' : method;
+    // A request sent once is sent again only after a 429: a refusal, which the server provably did not act on.
+    const retryStatus = (status: number): boolean => (sentOnce ? status === 429 : mayRetry(retryAs, { status }));
     const url = splitUrl(request.url);
     const path = url.path.replace(/\?.*/, '');
     const headers = { 'user-agent': this.options.userAgent, accept: 'application/json', ...request.headers };
-    const largeHeaders = request.retry === 'never';
-    const failed = (error: unknown) => classifyNetworkError(error, url, this.options.timeoutMs, this.proxyFor(url), largeHeaders ? LARGE_HEADERS : undefined);
+    const largeHeaders = sentOnce;
+    const failed = (error: unknown) => classifyNetworkError(error, url, this.options.timeoutMs, {
+      proxy: this.proxyFor(url), headerLimit: largeHeaders ? LARGE_HEADERS : undefined, extraCa: this.options.env.NODE_EXTRA_CA_CERTS || undefined,
+    });
     const gate = this.options.gate;
     const first = this.now();
     for (let attempt = 0; ; attempt++) {
@@ -203,17 +208,17 @@ export class HttpClient {
         });
         this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
         gate?.observe(response.statusCode, (name) => headerValue(response.headers, name));
-        const retryStatus = attempt < retries && mayRetry(retryAs, { status: response.statusCode });
+        const retrying = attempt < retries && retryStatus(response.statusCode);
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
         const headerOf = (name: string) => headerValue(response.headers, name);
-        if (!retryStatus && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
+        if (!retrying && (request.read === true || (typeof request.read === 'function' && request.read(headerOf)))) {
           data = bufferOf(await response.body.bytes());
         }
       } catch (error) {
         if (error instanceof CliError) throw error;
         const failure = failed(error);
         this.options.log?.(`< ${failure.message} (${this.now() - started} ms)`);
-        if (attempt < retries && mayRetry(retryAs, failure) && !this.closed) {
+        if (attempt < retries && !sentOnce && mayRetry(retryAs, failure) && !this.closed) {
           const wait = retryDelayMs(attempt, () => undefined, this.now());
           this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           await this.sleep(wait);
@@ -227,7 +232,7 @@ export class HttpClient {
         const failure = failed(error);
         return new NetworkError(failure.message, method, path, true, failure.code, failure.hint);
       });
-      if (data === undefined && attempt < retries && mayRetry(retryAs, { status: response.statusCode })) {
+      if (data === undefined && attempt < retries && retryStatus(response.statusCode)) {
         const wait = retryDelayMs(attempt, wrapped.header, this.now(), Math.random, response.statusCode);
         if (wait <= MAX_WAIT_MS) {
           // A 429 limits the caller, not this request: with a shared gate every request waits (gate.wait above),

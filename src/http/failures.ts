@@ -1,5 +1,8 @@
 /** What a failed request means in words, and whether it may have reached the server (for the retry policy). */
 
+import { readFileSync } from 'node:fs';
+import { fileProblem } from '../write.js';
+
 export interface NetworkFailure {
   message: string;
   hint?: string;
@@ -40,8 +43,37 @@ export function isNetworkFailure(error: unknown): boolean {
   return Boolean(code && (BEFORE_SEND.has(code) || BROKEN.has(code) || TLS_CODES.test(code)));
 }
 
-/** `headerLimit`: the header block the request's client reads, in bytes, when it is not Node's. */
-export function classifyNetworkError(error: unknown, target: { host: string; hostname: string }, timeoutMs: number, proxy?: string, headerLimit?: number): NetworkFailure {
+/** How a request was sent, for what its failure means. */
+export interface FailureContext {
+  /** The proxy the request went through (credentials masked). */
+  proxy?: string;
+  /** The header block the request's client reads, in bytes, when it is not Node's. */
+  headerLimit?: number;
+  /** NODE_EXTRA_CA_CERTS, when set. */
+  extraCa?: string;
+}
+
+/**
+ * What to do about a certificate this machine does not trust. With NODE_EXTRA_CA_CERTS set, it says what became of
+ * that file (Node warns at start when it cannot load it): suggesting the variable again would not help.
+ */
+function untrustedHint(extraCa: string | undefined): string {
+  const withCaFile = 'add the CA with --ca-file PATH (or ca_file in the profile)';
+  if (!extraCa) return `the server's certificate is not signed by a CA this machine trusts: ${withCaFile}, or NODE_EXTRA_CA_CERTS`;
+  let text: string;
+  try {
+    text = readFileSync(extraCa, 'utf8');
+  } catch (error) {
+    return `the server's certificate is not signed by a CA this machine trusts. NODE_EXTRA_CA_CERTS is set to ${extraCa}, which cannot be read (${fileProblem(error)}), so Node loaded no extra CA from it: correct the path, or ${withCaFile}`;
+  }
+  const pem = /-----BEGIN CERTIFICATE-----/.test(text);
+  return pem
+    ? `the server's certificate is not signed by a CA this machine trusts, nor by the CA in NODE_EXTRA_CA_CERTS (${extraCa}, read): ${withCaFile} — the CA that signed this server's certificate`
+    : `the server's certificate is not signed by a CA this machine trusts. NODE_EXTRA_CA_CERTS is set to ${extraCa}, which holds no PEM certificate, so Node loaded no extra CA from it: ${withCaFile}`;
+}
+
+export function classifyNetworkError(error: unknown, target: { host: string; hostname: string }, timeoutMs: number, context: FailureContext = {}): NetworkFailure {
+  const { proxy, headerLimit } = context;
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = failureCode(error);
   const host = target.host;
@@ -70,7 +102,7 @@ export function classifyNetworkError(error: unknown, target: { host: string; hos
     const untrusted = UNTRUSTED.test(code);
     return {
       message: `TLS error talking to ${host}: ${line(err.message || code)}${err.message?.includes(code) ? '' : ` (${code})`}`,
-      hint: untrusted ? "the server's certificate is not signed by a CA this machine trusts: add the CA with --ca-file PATH (or ca_file in the profile, or NODE_EXTRA_CA_CERTS)" : undefined,
+      hint: untrusted ? untrustedHint(context.extraCa) : undefined,
       code,
       sentMaybe: false,
       permanent: true,

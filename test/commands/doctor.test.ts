@@ -204,6 +204,19 @@ describe('doctor: network failures', () => {
     expect(remote.checks.tcp).toMatchObject({ status: 'fail', exit_code: 8, found: 'cannot connect to the proxy http://127.0.0.1:9 (ECONNREFUSED)' });
   });
 
+  it('a NO_PROXY address range (CIDR), which the proxy agent does not support, warns once and says what works', async () => {
+    const env = { FORGECTL_URL: 'https://forgectl-doctor.invalid', HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: 'localhost,192.0.2.0/24' };
+    const result = await doctor([], { env });
+    expect(result.checks.proxy).toMatchObject({
+      status: 'warn',
+      found: 'through the proxy http://127.0.0.1:9 (HTTPS_PROXY); NO_PROXY holds an address range (192.0.2.0/24), which the proxy agent does not support: no host matches it',
+      fix: expect.stringContaining('list the hosts themselves in NO_PROXY: a name (git.corp.example, which covers its subdomains too), a domain (.corp.example), an address (192.0.2.10)'),
+    });
+    expect(Object.values(result.checks).filter((check) => String(check.found).includes('192.0.2.0/24'))).toHaveLength(1);
+    const listed = await doctor([], { env: { ...env, NO_PROXY: '.invalid' } });
+    expect(listed.checks.proxy).toMatchObject({ status: 'pass', found: 'direct: forgectl-doctor.invalid is in NO_PROXY' });
+  });
+
   it('a closed port fails tcp with exit 8', async () => {
     const gone = await startTestSandbox();
     await gone.close();

@@ -418,13 +418,13 @@ describe('a rotation into a CI/CD variable, run as a CI job would (the token com
     expect(readdirSync(recoveryDir)).toEqual([]);
   });
 
-  it('a revoked token with no recovery file: exit 4 before anything is sent, the hint names tokens recover', async () => {
+  it('a revoked token with no recovery file: exit 4 before anything is sent, the hint names tokens recover and what exit 8 leaves', async () => {
     const job = await jobBot('REVOKED_JOB_TOKEN');
     expect((await sandbox.call('POST', '/groups/acme/access_tokens/self/rotate', {}, job.token)).status).toBe(200);
     sandbox.clearRequests();
     const result = await runBin(job.argv, { env: job.env(job.token) });
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/^hint: .*forgectl tokens recover --list, then forgectl tokens recover$/m);
+    expect(result.stderr).toMatch(/^hint: .*the new token waits in a recovery file: forgectl tokens recover --list\. If one ended with exit 8 \(outcome unknown\), no file holds its new token and it cannot be recovered: check the token's state/m);
     expect(rotatePosts()).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -356,6 +357,13 @@ describe('tokens rotate', () => {
     const again = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--save-to-profile', '--yes']);
     expect(again.code).toBe(4);
     expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toEqual([]);
+    // One story: the 401's hint and tokens recover --list both say that an unknown outcome left no file to recover from.
+    expect(result.stderr).toContain('No recovery file holds the new token (its answer never arrived), so forgectl tokens recover cannot bring it back');
+    expect(again.stderr).toMatch(/^hint: .*no recovery file holds a newer token for it\. If an earlier rotation ended with exit 8 \(outcome unknown\), it may have happened and its new value is lost: check the token's state in the web UI or with another credential \(forgectl -p OTHER tokens list --group acme --state active\)/m);
+    expect(again.stderr).not.toContain('recover --list');
+    const listed = await bot.run(['tokens', 'recover', '--list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toContain('no interrupted rotations: no recovery file holds a new token (a rotation that ended with exit 8, outcome unknown, leaves none: its new token never arrived, and cannot be recovered)');
     const family = tokens(sandbox.db).filter((t) => t.user_id === tokens(sandbox.db).find((x) => x.id === bot.id)!.user_id);
     expect(family.filter((t) => t.active)).toHaveLength(1);
   });
@@ -368,6 +376,83 @@ describe('tokens rotate', () => {
     expect(result.code).toBe(8);
     expect(result.stderr).toMatch(/is unknown/);
     expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate'))).toHaveLength(1);
+  });
+
+  it('a 403 rotating a token by id names the role it needs (Owner of the group, Maintainer of the project)', async () => {
+    const { id } = (await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'other-bot', '--scopes', 'api', '--expires-at', day(20), '-o', 'json'])).json<{ id: number }>();
+    for (const role of ['maintainer', 'developer'] as const) {
+      sandbox.clearRequests();
+      const result = await sandbox.run(['tokens', 'rotate', String(id), '--group', 'acme', '--expires-in', '10d', '--yes'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole(role) } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toMatch(/^error: 403 Forbidden/);
+      expect(result.stderr).toContain('hint: tokens rotate needs the Owner role of the group or the Maintainer role of the project for a token by id (rotating self needs only the api or self_rotate scope)');
+      expect(sandbox.requests().filter((r) => r.method === 'POST')).toEqual([]);
+    }
+  });
+
+  it('a 429 to the rotate request (a refusal the service did not act on) is waited out and sent again, under the lock', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'POST', path: '/rotate$', status: 429, retry_after: 2 });
+    const running = bot.run(['-p', 'bot', '-v', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    while (!sandbox.requests().some((r) => r.path.endsWith('/rotate'))) await new Promise((resolve) => setTimeout(resolve, 50));
+    // While it waits, the lock is held: a second run stops without sending anything.
+    const second = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    expect(second.code).toBe(6);
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate')).map((r) => r.status)).toEqual([429, 200]);
+    expect(result.stderr).toMatch(/retrying in 2\.0s/);
+    expect(profileToken(bot.dir)).not.toBe(bot.token);
+    expect(await tokenStatus(profileToken(bot.dir))).toBe(200);
+    // Beyond the retry budget the 429 stands: exit 7, nothing rotated.
+    const next = profileToken(bot.dir);
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'POST', path: '/rotate$', status: 429, retry_after: 0, times: 2 });
+    const refused = await bot.run(['-p', 'bot', '--retries', '1', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    expect(refused.code).toBe(7);
+    expect(sandbox.requests().filter((r) => r.path.endsWith('/rotate')).map((r) => r.status)).toEqual([429, 429]);
+    expect(profileToken(bot.dir)).toBe(next);
+    expect(await tokenStatus(next)).toBe(200);
+  });
+
+  it('a config folder nothing may change (chattr +i): the profile that was to get the token, the reason in words, what to do', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    execFileSync('chattr', ['+i', bot.dir]);
+    let result;
+    try {
+      result = await bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    } finally {
+      execFileSync('chattr', ['-i', bot.dir]);
+    }
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: cannot save the new token to profile "bot": cannot write in ${bot.dir}: permission denied\n`);
+    expect(result.stderr).toMatch(/^hint: nothing was sent\. Make .* writable for this user \(ls -ld and lsattr -d .*chattr -i clears that\), then run again$/m);
+    expect(result.stderr).not.toMatch(/EPERM|--save-to-profile/);
+    expect(posts()).toEqual([]);
+  });
+
+  it('a profile that cannot be replaced after the rotation (chattr +i on the config): the reason in words, with the file', async () => {
+    const bot = await botProfile();
+    const config = join(bot.dir, 'config.json');
+    sandbox.fault({ method: 'POST', path: '/rotate$', answer_latency_ms: 400 });
+    const running = bot.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes']);
+    while (!sandbox.requests().some((r) => r.path.endsWith('/rotate'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    execFileSync('chattr', ['+i', config]);
+    let result;
+    try {
+      result = await running;
+    } finally {
+      execFileSync('chattr', ['-i', config]);
+    }
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(/not updated: profile "bot": permission denied \(.*config\.json[^)]*\)/);
+    expect(result.stderr).not.toContain('EPERM');
+    expect(result.stderr).toMatch(/^hint: the new token is in the recovery file .* Fix the cause, then run: forgectl tokens recover/m);
+    const recovered = await bot.run(['tokens', 'recover']);
+    expect(recovered.code).toBe(0);
+    expect(await tokenStatus(profileToken(bot.dir))).toBe(200);
   });
 
   it('profile cannot be written: exit 10, the recovery file (0600) holds the token; recover finishes the save', async () => {

@@ -327,6 +327,27 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await bot(['tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
   });
 
+  live('a cron rotation: a 429 to the rotate request is waited out; after an unknown outcome every message tells the same story', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cronbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-cronbot-');
+    const asCron = { ...baseEnv(), FORGECTL_CONFIG_DIR: dir };
+    const cron = (args: string[]) => runProcess('forgectl', args, { env: asCron, timeoutMs: 30_000 });
+    expect((await runProcess('forgectl', ['auth', 'login', '--profile', 'cron', '--url', sandbox!.url, '--token-stdin'], { env: asCron, input: `${(JSON.parse(made.stdout) as { token: string }).token}\n` })).code).toBe(0);
+    const rotate = ['-p', 'cron', 'tokens', 'rotate', 'self', '--group', 'acme', '--expires-in', '30d', '--yes'];
+    await fault({ method: 'POST', path: 'access_tokens/self/rotate$', status: 429, retry_after: 1 });
+    const waited = await cron(rotate);
+    expect(waited.code, waited.stderr).toBe(0);
+    await fault({ method: 'POST', path: 'access_tokens/self/rotate$', drop: 'after' });
+    expect((await cron(rotate)).code).toBe(8);
+    const next = await cron(rotate);
+    expect(next.code).toBe(4);
+    expect(next.stderr).toContain('no recovery file holds a newer token for it. If an earlier rotation ended with exit 8 (outcome unknown), it may have happened and its new value is lost');
+    const listed = await cron(['tokens', 'recover', '--list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toContain('a rotation that ended with exit 8, outcome unknown, leaves none: its new token never arrived, and cannot be recovered');
+  });
+
   live('a session bus that accepts and never answers: a keyring profile ends at SIGTERM (143) and fails within seconds otherwise', async () => {
     const dir = tempDir('forgectl-e2e-wedged-');
     const busPath = join(dir, 'bus');

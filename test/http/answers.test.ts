@@ -140,6 +140,17 @@ describe('TLS trouble', () => {
     expect(result.stderr.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
+  it('with NODE_EXTRA_CA_CERTS set, the hint says what became of its file instead of suggesting the variable', async () => {
+    const missing = join(tempDir(), 'missing-ca.pem');
+    const gone = await tls.run(['--retries', '0', 'api', '/user'], { env: { NODE_EXTRA_CA_CERTS: missing } });
+    expect(gone.code).toBe(8);
+    expect(gone.stderr).toContain(`NODE_EXTRA_CA_CERTS is set to ${missing}, which cannot be read (no such file), so Node loaded no extra CA from it: correct the path, or add the CA with --ca-file PATH`);
+    const text = join(tempDir(), 'not-a-ca.pem');
+    writeFileSync(text, 'not a certificate\n');
+    const empty = await tls.run(['--retries', '0', 'api', '/user'], { env: { NODE_EXTRA_CA_CERTS: text } });
+    expect(empty.stderr).toContain(`NODE_EXTRA_CA_CERTS is set to ${text}, which holds no PEM certificate`);
+  });
+
   it('a CA file that holds no certificate is a configuration error naming the file', async () => {
     const garbage = join(tempDir(), 'ca.pem');
     writeFileSync(garbage, 'this is not a certificate\n');

@@ -57,6 +57,17 @@ describe('retry policy (contract §7)', () => {
     sandbox.faults.clear();
   });
 
+  it('a 429 asking for a longer wait than forgectl takes fails at once, saying the wait in words and when to try again', async () => {
+    sandbox.clearRequests();
+    sandbox.fault({ method: 'GET', path: '^/version$', status: 429, retry_after: 3600 });
+    const result = await sandbox.run(['api', '/version']);
+    expect(result.code).toBe(7);
+    expect(sandbox.requests()).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: .*the server asks to wait 1 h before retrying; forgectl waits at most 60 s/);
+    expect(result.stderr).toMatch(/^hint: nothing was changed \(the server refused the request\): run it again after 1 h \(after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)$/m);
+    expect(result.stderr).not.toContain('--retries');
+  });
+
   it('never retries a POST the server may have processed', async () => {
     sandbox.clearRequests();
     sandbox.fault({ method: 'POST', path: '^/user$', status: 503 });

@@ -43,9 +43,19 @@ function checkProxy(state: DoctorState): Outcome {
     return pass(configured ? `loopback instance: direct, bypassing the proxy ${redactUrl(configured)} (a loopback target is never reached through a proxy)` : 'loopback instance: direct (no proxy set)');
   }
   const proxy = proxyFor(url, state.ctx.env);
-  if (proxy) return pass(`through the proxy ${proxy} (${url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'})`);
-  return pass(configured ? `direct: ${url.hostname} is in NO_PROXY` : 'direct (no proxy set)');
+  const route = proxy ? `through the proxy ${proxy} (${url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'})` : configured ? `direct: ${url.hostname} is in NO_PROXY` : 'direct (no proxy set)';
+  const ranges = configured ? addressRanges(settings.no) : [];
+  if (ranges.length) {
+    return warn(
+      `${route}; NO_PROXY holds ${ranges.length > 1 ? 'address ranges' : 'an address range'} (${ranges.join(', ')}), which the proxy agent does not support: no host matches ${ranges.length > 1 ? 'them' : 'it'}`,
+      'list the hosts themselves in NO_PROXY: a name (git.corp.example, which covers its subdomains too), a domain (.corp.example), an address (192.0.2.10), with :PORT to send only that port direct; * alone sends every host direct',
+    );
+  }
+  return pass(route);
 }
+
+/** NO_PROXY entries that are address ranges (192.0.2.0/24, 2001:db8::/32): undici's proxy agent matches names only. */
+const addressRanges = (noProxy: string): string[] => noProxy.split(/[,\s]+/).filter((entry) => /\/\d{1,3}$/.test(entry));
 
 /** Opens a TCP connection to the instance, or to the proxy that carries its requests. */
 async function checkTcp(state: DoctorState): Promise<Outcome> {

@@ -5,6 +5,7 @@ import { users } from '../../resources/users/resource.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { daysUntil, EXPIRY_WARNING_DAYS, rotateSelfCommand } from '../auth/status.js';
 import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
+import { afterRotationHint } from '../tokens/shared.js';
 
 /** Past this a request's round trip is worth a warning (pagination of large lists multiplies it). */
 const SLOW_ROUND_TRIP_MS = 2000;
@@ -109,7 +110,7 @@ async function checkTokenValid(state: DoctorState): Promise<Outcome> {
     return pass(`valid ${state.connection.tokenType} token of ${user.username} (id ${user.id}, ${kind})`);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      return fail('the token is rejected (401): revoked, expired or mistyped', `log in with a valid token: forgectl${state.connection.profileName ? ` -p ${state.connection.profileName}` : ''} auth login (after an interrupted rotation: forgectl tokens recover --list)`, ExitCode.auth);
+      return fail('the token is rejected (401): revoked, expired or mistyped', `log in with a valid token: forgectl${state.connection.profileName ? ` -p ${state.connection.profileName}` : ''} auth login. ${afterRotationHint()}`, ExitCode.auth);
     }
     if (error instanceof ApiError && error.status === 403) {
       state.tokenValid = true;

@@ -75,6 +75,12 @@ async function dropTargets(ctx: Context, pending: Recovery[], drops: string[]): 
   ctx.io.note(`Dropped ${what}`);
 }
 
+/**
+ * No recovery file, and what that means after a rotation whose outcome is unknown (its new token never arrived): said
+ * without alarm, as this is also what a healthy setup answers; the rejected token's own hint says what to do.
+ */
+const NOTHING_PENDING = 'no interrupted rotations: no recovery file holds a new token (a rotation that ended with exit 8, outcome unknown, leaves none: its new token never arrived, and cannot be recovered)';
+
 export default defineCommand<Options>({
   description: [
     'When a rotation could not save its new token (exit 10) or was killed after the service answered, the token is',
@@ -113,13 +119,13 @@ export default defineCommand<Options>({
     const pending = opts.file ? [{ path: resolve(opts.file), record: readRecovery(resolve(opts.file)) }] : listRecoveries(ctx.configDir);
     if (opts.list) {
       if (!pending.length) {
-        ctx.io.note('no interrupted rotations');
+        ctx.io.note(NOTHING_PENDING);
         return [];
       }
       return new ResultWithExit(pending.map(({ path, record }) => summary(path, record, 'pending')), ExitCode.attention, `${plural(pending.length, 'interrupted rotation')} to recover: forgectl tokens recover`);
     }
     if (!pending.length) {
-      ctx.io.note('no interrupted rotations');
+      ctx.io.note(NOTHING_PENDING);
       return undefined;
     }
     const profile = opts.saveToProfile === true ? ctx.connection().profileName : opts.saveToProfile;

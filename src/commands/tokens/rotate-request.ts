@@ -13,7 +13,7 @@ import type { TokenTarget } from './shared.js';
  * from the first bytes that carry it and written to the recovery file before anything else happens.
  */
 
-/** The one rotate request: never retried once it may have reached the server. */
+/** The one rotate request: never retried once it may have reached the server (a 429 it did not act on is waited out). */
 export function sendRotate(ctx: Context, target: TokenTarget, id: number | 'self', expiresAt: string | undefined, recovery: RecoveryFile) {
   return sendForNewToken(ctx, target.route('rotate'), { ...target.params(id), expires_at: expiresAt }, recovery, (cause) =>
     recovery.holdsToken ? brokeAfterToken(`${target.describe(id)} was rotated`, cause, recovery.path, 'Do not rotate again: the old token is revoked') : unknownOutcome(ctx, target, id, cause));
@@ -99,7 +99,9 @@ function tapAnswer(pathname: string, keep: (token: NewToken) => void): { dispose
   let restore: (() => void) | undefined;
   const onSend = (message: unknown): void => {
     const { request, socket } = message as SendHeaders;
-    if (restore || !socket || request.method !== 'POST' || !request.path?.split('?')[0].endsWith(pathname)) return;
+    if (!socket || request.method !== 'POST' || !request.path?.split('?')[0].endsWith(pathname)) return;
+    // Sent again after a 429 (a refusal): the new answer is the one to look in, on whichever socket it comes.
+    restore?.();
     const push = socket.push;
     let seen: string | undefined = '';
     socket.push = function tapped(this: unknown, chunk: unknown, encoding?: BufferEncoding): boolean {
@@ -199,6 +201,7 @@ export function unknownOutcome(ctx: Context, target: TokenTarget, id: number | '
       'do not run the rotation again yet: if the service did rotate, the old token is revoked and presenting it again revokes every token of its family.',
       check,
       `with an owner's credential run forgectl tokens list ${flags} --state active, revoke the newest token of that name, and create a new one (forgectl tokens create).`,
+      'No recovery file holds the new token (its answer never arrived), so forgectl tokens recover cannot bring it back.',
     ].join(' '),
   );
 }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
@@ -14,11 +14,11 @@ import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-requ
 import { assertSecretPrinted } from '../new-secret.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeAbandonedPlaceholders, saveEverywhere,
-  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
+  selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, unwritableHint, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
 } from './rotation.js';
 import {
-  confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, resolveTarget, selfElsewhere, targetOptions, tokenIdOf, warnStoreNow, withLevelName, withoutSecret,
-  type RotatableKind, type TargetOptions, type TokenTarget,
+  afterRotationHint, confirmedBeforeReading, describeToken, expiryFrom, lifetimeOf, resolveTarget, selfElsewhere, targetOptions, tokenIdOf, warnStoreNow, withLevelName, withoutSecret,
+  lostRotationCheck, type RotatableKind, type TargetOptions, type TokenTarget,
 } from './shared.js';
 
 interface Options extends TargetOptions {
@@ -36,8 +36,11 @@ export const ANSWER_GRACE_MS = 3000;
 
 export default defineCommand<Options>({
   description: [
+    'Needs the Owner role of the group or the Maintainer role of the project for a token by id (rotating self needs',
+    'only the api or self_rotate scope).',
     'Safe for cron: one run per token at a time (a second run exits 6 without calling the service), the token is',
-    'read again after the last lock, the rotate request is sent once and never retried, the new token goes to a',
+    'read again after the last lock, the rotate request is sent once and never retried (a 429, a refusal the service',
+    'did not act on, is waited out within --retries, the lock held meanwhile), the new token goes to a',
     'recovery file (0600) the moment it arrives, then to the file, the profile and each --save-to target in order,',
     'each write verified, and is checked with a GET as itself. Rotating `self` saves the new token to the profile in',
     'use (where it keeps it: the config file or the OS keyring) unless --no-save-to-profile says otherwise.',
@@ -215,7 +218,7 @@ class Rotation {
       previous: await targetFingerprints(ctx.configDir, targets),
     });
     recovery.open();
-    if (recovery.failure) throw new UsageError(`recovery folder: cannot create ${recovery.path} (${recovery.failure})`, 'nothing was sent');
+    if (recovery.failure) throw new UsageError(`cannot keep the new token in the recovery folder: cannot create ${recovery.path}: ${recovery.failure}`, unwritableHint(dirname(recovery.path)));
     try {
       warmUp(recovery);
       this.interrupts.checkpoint(notSent);
@@ -248,7 +251,7 @@ class Rotation {
     throw new CliError(
       `${this.target.describe(current.id)} is ${current.revoked ? 'revoked' : 'inactive'}; not rotating it`,
       ExitCode.rejected,
-      'rotating a revoked token again makes the service revoke every token of its family. If a rotation was interrupted, see forgectl tokens recover --list',
+      `rotating a revoked token again makes the service revoke every token of its family. ${afterRotationHint(this.target.flags)}`,
     );
   }
 
@@ -436,7 +439,7 @@ class Rotation {
       throw new CliError(
         `the token in use is rejected (401): ${error.message}`,
         ExitCode.auth,
-        'it is revoked or expired, so it cannot rotate itself. If a rotation was interrupted: forgectl tokens recover --list; otherwise create a new token',
+        `it is revoked or expired, so it cannot rotate itself, and no recovery file holds a newer token for it. If an earlier rotation ended with exit 8 (outcome unknown), it may have happened and its new value is lost: ${lostRotationCheck(target.flags)}`,
       );
     }
   }

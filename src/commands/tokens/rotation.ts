@@ -11,7 +11,7 @@ import { saveProfileToken } from '../../config/credentials.js';
 import { keyringRead, loadStoredToken } from '../../config/keyring.js';
 import { readConfig } from '../../config/store.js';
 import { TokenTarget, type AccountRef, type RotatableKind } from './shared.js';
-import { createNew, writeAll } from '../../write.js';
+import { createNew, fileProblem, writeAll } from '../../write.js';
 import type { Api } from '../../api/client.js';
 import { runHelper, targetName, writeCiVar, type ExtraTarget } from './save-targets.js';
 
@@ -167,11 +167,15 @@ export function assertWritableDir(dir: string, what: string): void {
   try {
     writeNewPrivateFile(probe, '');
   } catch (error) {
-    throw new UsageError(`${what}: cannot write in ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'nothing was sent');
+    throw new UsageError(`${what}: cannot write in ${dir}: ${fileProblem(error)}`, unwritableHint(dir));
   } finally {
     rmSync(probe, { force: true });
   }
 }
+
+/** What to do about a folder forgectl cannot write in: its owner and mode, or a flag that forbids any change. */
+export const unwritableHint = (dir: string): string =>
+  `nothing was sent. Make ${dir} writable for this user (ls -ld and lsattr -d show its owner, mode and an immutable flag; chattr -i clears that), then run again`;
 
 /** What a recovery file names besides the token: when, on which instance, and whose token it is (kind and id). */
 export interface RecoveryDraft {
@@ -211,7 +215,7 @@ export class RecoveryFile<D extends RecoveryDraft = Omit<RecoveryRecord, 'token'
     try {
       this.fd = createNew(this.path, 'secret');
     } catch (error) {
-      this.failure = errorCode(error);
+      this.failure = fileProblem(error);
       return;
     }
     fsyncDir(dirname(this.path));
@@ -230,7 +234,7 @@ export class RecoveryFile<D extends RecoveryDraft = Omit<RecoveryRecord, 'token'
       this.written = true;
       fsyncSync(this.fd);
     } catch (error) {
-      this.failure ??= errorCode(error);
+      this.failure ??= fileProblem(error);
     }
   }
 
@@ -258,7 +262,6 @@ export class RecoveryFile<D extends RecoveryDraft = Omit<RecoveryRecord, 'token'
   }
 }
 
-const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
 
 /** Recovery files of one token are named `<kind>-<instance>-<id>-<time>.json`. */
 export function recoveryPrefix(kind: string, instance: string, id: number): string {
@@ -311,7 +314,7 @@ export function readRecovery(path: string): RecoveryRecord {
     record = JSON.parse(readFileSync(path, 'utf8')) as RecoveryRecord;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read recovery file ${path}${code ? ` (${code})` : ': not valid JSON'}`);
+    throw new UsageError(`cannot read recovery file ${path}: ${code ? fileProblem(error) : 'not valid JSON'}`);
   }
   if (record.version !== 1 || typeof record.token?.token !== 'string') throw new UsageError(`${path} is not a forgectl recovery file`);
   return record;
@@ -487,7 +490,7 @@ export async function preflight(ctx: Context, targets: SaveTargets): Promise<voi
       throw new UsageError(`--save-to-profile ${targets.profile}: that profile is for ${normalizeBaseUrl(profile.url).rootUrl}, and the token is of ${here}`, 'nothing was sent: a token goes only to its own instance; name a profile of this instance (a new name creates one)');
     }
     mkdirPrivate(ctx.configDir);
-    assertWritableDir(ctx.configDir, '--save-to-profile');
+    assertWritableDir(ctx.configDir, `cannot save the new token to profile "${targets.profile}"`);
     // A profile kept in the keyring: the keyring must answer now, before anything irreversible is sent.
     if (profile?.token_keyring) {
       try {
@@ -497,9 +500,9 @@ export async function preflight(ctx: Context, targets: SaveTargets): Promise<voi
       }
     }
   }
-  if (targets.outputFile) assertWritableDir(dirname(targets.outputFile), '--output-file');
+  if (targets.outputFile) assertWritableDir(dirname(targets.outputFile), `--output-file ${targets.outputFile}`);
   mkdirPrivate(recoveryDir(ctx.configDir));
-  assertWritableDir(recoveryDir(ctx.configDir), 'recovery folder');
+  assertWritableDir(recoveryDir(ctx.configDir), 'cannot keep the new token in the recovery folder');
 }
 
 /** What --save-to targets need besides the token: a client to write variables with, and the token's facts. */
@@ -510,6 +513,12 @@ export interface ExtraContext {
   instance: string;
   /** The recovery file whose progress records each written target (none when it could not be written). */
   recoveryPath?: string;
+}
+
+/** Why a target was not written, in words, naming the file when a file operation failed. */
+function whyNotWritten(error: unknown): string {
+  const path = (error as NodeJS.ErrnoException).path;
+  return `${fileProblem(error)}${typeof path === 'string' ? ` (${path})` : ''}`;
 }
 
 /** How far a save has come: what was saved, what failed, what is being written, and what was never started. */
@@ -536,7 +545,6 @@ export async function saveEverywhere(
   control: { progress?: SaveProgress; stopped?: () => boolean } = {},
 ): Promise<SaveProgress> {
   const progress = control.progress ?? { saved: [], failures: [], left: [] };
-  const reason = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
   const steps: Array<{ name: string; write: () => Promise<string | undefined> }> = [];
   if (targets.outputFile) steps.push({ name: `file ${targets.outputFile}`, write: async () => void writeSecretFile(targets.outputFile!, `${token}\n`) });
   if (targets.profile) steps.push({ name: `profile "${targets.profile}"`, write: async () => void (await saveTokenToProfile(ctx.configDir, targets.profile!, token, instance)) });
@@ -563,7 +571,7 @@ export async function saveEverywhere(
       const how = await step.write();
       progress.saved.push(how ? `${step.name} (${how})` : step.name);
     } catch (error) {
-      progress.failures.push(`${step.name}: ${reason(error)}`);
+      progress.failures.push(`${step.name}: ${whyNotWritten(error)}`);
     }
     progress.current = undefined;
   }

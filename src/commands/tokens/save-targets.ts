@@ -6,6 +6,7 @@ import { groups } from '../../resources/groups/resource.js';
 import { ALL_ENVIRONMENTS, unmaskable, VARIABLE_KEY, variables, type Variable } from '../../resources/variables/resource.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
+import { afterRotationHint } from './shared.js';
 
 /**
  * Save targets beyond the profile and a file: a CI/CD variable (`ci-var:`) and a helper command (`exec:`). Each is
@@ -126,7 +127,7 @@ function withNothingSent(error: unknown, t: CiVarTarget): unknown {
   const status = error instanceof ApiError ? error.status : undefined;
   const why = status === 403 ? ' (saving a CI/CD variable needs the Maintainer role there)' : '';
   const hint = status === 401
-    ? 'nothing was sent: the token was not rotated. The token in use is rejected (revoked or expired): if a rotation of it was interrupted, its new token waits in a recovery file: forgectl tokens recover --list, then forgectl tokens recover'
+    ? `nothing was sent: the token was not rotated. The token in use is rejected (revoked or expired). ${afterRotationHint()}`
     : 'nothing was sent: the token was not rotated';
   return new CliError(`--save-to ${t.spec}: ${error.message}${why}`, error.exitCode, hint);
 }

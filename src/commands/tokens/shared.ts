@@ -331,3 +331,16 @@ export function withoutSecret<T extends { token?: string }>(record: T): Omit<T, 
 export function warnStoreNow(ctx: Context): void {
   if (ctx.io.stdoutIsTTY) ctx.io.warn('store this token now: it cannot be shown again');
 }
+
+/**
+ * What an earlier rotation may have left, said the same way wherever a token turns out rejected or revoked: one
+ * stopped after the service answered kept the new token in a recovery file; one whose outcome is unknown (exit 8)
+ * kept nothing, because its answer never arrived. `flags` name the tokens (`--group acme`), for the check.
+ */
+export function afterRotationHint(flags = '…'): string {
+  return `If a rotation of it stopped after the service answered, the new token waits in a recovery file: forgectl tokens recover --list. If one ended with exit 8 (outcome unknown), no file holds its new token and it cannot be recovered: ${lostRotationCheck(flags)}`;
+}
+
+/** After a rotation with an unknown outcome: how to tell what happened, and what to do then. */
+export const lostRotationCheck = (flags = '…'): string =>
+  `check the token's state in the web UI or with another credential (forgectl -p OTHER tokens list ${flags} --state active); if it was revoked, create a new token (forgectl tokens create)`;
