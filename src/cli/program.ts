@@ -418,7 +418,8 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
       format: context.format,
       fields: context.globals.fields,
       columns: fleet ? def.columns && ['project', 'outcome', ...def.columns, 'error'] : def.columns,
-      columnPriority: def.columnPriority,
+      // A fleet's rows are named by their project: it stays whole, whatever the command's own columns give up.
+      columnPriority: fleet ? { ...def.columnPriority, identifying: 'project' } : def.columnPriority,
       declared,
       ...shaping,
     });

@@ -300,6 +300,8 @@ describe('the installed forgectl on a terminal', () => {
     expect(listed.stdout).toMatch(/badges list \d+\/14 projects…/);
     const lines = screenText(listed.stdout).trimEnd().split('\n');
     expect(lines.pop()).toMatch(/^14 projects: 14 ok in [\d.]+ s at concurrency 4$/);
+    // At 80 columns the badges' own columns give way; the project that names each row stays whole.
+    expect(lines.pop()).toMatch(/^columns left out to fit the terminal: .+ \(--fields picks them\)$/);
     expect(lines.pop()).toMatch(/^acme\/team-01\/\S+ +ok /);
     await fetch(`${sandbox!.url}/-/sandbox/faults`, { method: 'DELETE' });
 

@@ -18,7 +18,7 @@ import { byId, describeRunner, runnerId, runnerIdArg } from './shared.js';
 /**
  * `runners reset-token`: the runner's new authentication token is kept the way `tokens rotate` keeps a new access
  * token. One run per runner at a time (a lock); a recovery file (0600) is created before the request is sent and
- * receives the token the moment its bytes arrive; the request is sent once and never retried; then the token goes
+ * receives the token the moment its bytes arrive; the request is sent once and never retried (but for a 429); then the token goes
  * to --output-file (atomically, 0600) or to stdout, and the recovery file is removed. A run stopped after the
  * answer leaves the token in the recovery file, and the next run for that runner finishes from it without resetting
  * again.
@@ -47,7 +47,8 @@ export default defineCommand<Options>({
   description: [
     'The runner is refused until it is given the new token (its config.toml). The new token is written to a recovery',
     'file (0600) the moment it arrives, then to --output-file (0600, atomically) or printed once; the request is sent',
-    'once and never retried. Exit 10: reset but not saved (the recovery file is named); running the command again',
+    'once and never retried (a 429, a refusal the service did not act on, is waited out within --retries). Exit 10:',
+    'reset but not saved (the recovery file is named); running the command again',
     'for the same runner finishes from that file instead of resetting again. Exit 130/143 on SIGINT/SIGTERM, saying',
     'where the token is. Asks first. Administrators, or the Maintainer of its group or project.',
   ].join(' '),
