@@ -24,8 +24,13 @@ export interface EventFilters {
   since?: string;
 }
 
+export interface HookRoute {
+  project: string;
+  hook_id: number;
+}
+
 /** The events of a hook, newest first, with the filters the service has sent along and the others applied here. */
-export function hookEvents(ctx: Context, route: { project: string; hook_id: number }, filters: EventFilters, paging: PageOptions = ctx.paging) {
+export function hookEvents(ctx: Context, route: HookRoute, filters: EventFilters, paging: PageOptions = ctx.paging) {
   const status = filters.status === 'ok' ? 'successful' : filters.status === 'failed' ? undefined : filters.status;
   let list = ctx.api.list<HookEvent>(hooks.routes.events, { ...route, status }, paging);
   const trigger = filters.trigger ? HOOK_EVENTS[eventFlag('--trigger', filters.trigger)].trigger : undefined;

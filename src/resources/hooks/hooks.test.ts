@@ -297,6 +297,9 @@ describe('failing deliveries: status, events, test and resend', () => {
     clock.advance(60_000);
     const mixed = await cli(['hooks', 'resend', id, String(event.id), '99999', ...P, '-o', 'json']);
     expect(mixed.json().map((r: { result: string }) => r.result)).toEqual(['delivered', 'not found']);
+    // The one named by id says when it happened and what triggered it, as --failed does.
+    expect(mixed.json()[0]).toMatchObject({ event_id: event.id, created_at: event.created_at, trigger: event.trigger });
+    expect(event.created_at).toBeTruthy();
     expect(mixed.code).toBe(5);
   });
 

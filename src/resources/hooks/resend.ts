@@ -1,11 +1,11 @@
 import { Pacer } from '../../api/pacer.js';
 import { hooks, type Hook, type HookEvent } from './resource.js';
-import { defineCommand } from '../../cli/command.js';
+import { defineCommand, type Context } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
 import { parseInteger, plural, pluralNoun } from '../../parse.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
-import { hookEvents, isSuccess, parseSince } from './events.js';
+import { hookEvents, isSuccess, parseSince, type HookRoute } from './events.js';
 import { hookIdArg, hookIdOf, hookStatus } from './shared.js';
 
 /** The service's limit on resends: 5 a minute per webhook and user. */
@@ -81,13 +81,7 @@ export default defineCommand<Options>({
         `a successful test re-enables it: forgectl hooks test ${id} --project ${route.project}`,
       );
     }
-    let targets: Array<Pick<HookEvent, 'id'> & Partial<HookEvent>> = ids.map((eventId) => ({ id: eventId }));
-    if (opts.failed) {
-      // Every event of the window, failed or not: a later successful resend of the same delivery rules it out.
-      const events: HookEvent[] = [];
-      for await (const event of hookEvents(ctx, route, { since: opts.since }, { all: true })) events.push(event);
-      targets = stillFailed(events);
-    }
+    const targets = opts.failed ? await failedDeliveries(ctx, route, opts.since) : await namedDeliveries(ctx, route, ids);
     if (!targets.length) {
       ctx.io.note(`no failed deliveries of webhook ${id} to resend`);
       return [];
@@ -142,6 +136,29 @@ export default defineCommand<Options>({
     return withProblems(results, id, route.project, stopped);
   },
 });
+
+type Target = Pick<HookEvent, 'id'> & Partial<HookEvent>;
+
+/** Every event of the window, failed or not: a later successful resend of the same delivery rules it out. */
+async function failedDeliveries(ctx: Context, route: HookRoute, since: string | undefined): Promise<Target[]> {
+  const events: HookEvent[] = [];
+  for await (const event of hookEvents(ctx, route, { since }, { all: true })) events.push(event);
+  return stillFailed(events);
+}
+
+/**
+ * The events named, in the order given, with their time and trigger from the hook's recorded events (read until all
+ * are found); an id the hook has no record of is still sent, and the service's 404 says it is not found.
+ */
+async function namedDeliveries(ctx: Context, route: HookRoute, ids: number[]): Promise<Target[]> {
+  const found = new Map<number, HookEvent>();
+  const wanted = new Set(ids);
+  for await (const event of hookEvents(ctx, route, {}, { all: true })) {
+    if (wanted.has(event.id)) found.set(event.id, event);
+    if (found.size === wanted.size) break;
+  }
+  return ids.map((id) => found.get(id) ?? { id });
+}
 
 /** The results, with the exit and the line that say what went wrong: 9 for failed deliveries, 5 for event ids the hook does not have. */
 function withProblems(results: Outcome[], id: number, project: string, stopped: string | undefined): Outcome[] | ResultWithExit {
