@@ -50,14 +50,15 @@ async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
   // The same forgectl (bin and Node) as this run: process globals are read here on purpose, to start a copy of it.
   // The single executable is Node and forgectl in one: no script follows its path.
   const self = (await import('node:sea')).isSea() ? [] : [process.argv[1]];
-  const child = spawn(process.execPath, [...self, ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: ctx.env as NodeJS.ProcessEnv });
+  const child = spawn(process.execPath, [...self, ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...ctx.env, [DETACHED_ENV]: '1' } as NodeJS.ProcessEnv });
   let out = '';
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  // Its notes and export lines come on stdout, in order, ending with its process id: no race with its stderr.
   const ready = await new Promise<boolean>((resolve) => {
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (/^export FORGECTL_TOKEN=.*\n/m.test(out)) resolve(true);
+      if (/^export FORGECTL_SANDBOX_PID=\d+\n/m.test(out)) resolve(true);
     });
     child.on('exit', () => resolve(false));
   });
@@ -69,10 +70,16 @@ async function startDetached(opts: Options, ctx: Context): Promise<TextResult> {
   child.stdout.destroy();
   child.stderr.destroy();
   child.unref();
-  for (const line of err.split('\n').filter(Boolean)) ctx.io.note(line);
+  const lines = out.split('\n').filter(Boolean);
+  for (const line of lines.filter((l) => l.startsWith(NOTE_PREFIX))) ctx.io.note(line.slice(NOTE_PREFIX.length));
   ctx.io.note(`forgectl sandbox runs in the background (process ${child.pid}); stop it with: kill ${child.pid}`);
-  return new TextResult(`${out}export FORGECTL_SANDBOX_PID=${child.pid}\n`);
+  return new TextResult(lines.filter((line) => line.startsWith('export ')).map((line) => `${line}\n`).join(''));
 }
+
+/** Set in the environment of the background copy `--detach` starts: it serves detached, and its parent passes its notes on. */
+const DETACHED_ENV = 'FORGECTL_INTERNAL_SANDBOX_DETACHED';
+/** How the background copy marks a note among its export lines (a shell comment, were it ever read by a shell). */
+const NOTE_PREFIX = '# note: ';
 
 /** Shell-quotes a value for an export line. */
 function quote(value: string): string {
@@ -134,9 +141,16 @@ export default defineCommand<Options>({
     // Bound to every interface, the URL is loopback's: 0.0.0.0 is not an address a client can connect to.
     const { ALL_INTERFACES } = await import('../sandbox/listen.js');
     const everywhere = ALL_INTERFACES.has(opts.host) ? `it listens on all interfaces (--host ${opts.host}): other machines reach it at this machine's addresses, ${sandbox.rootUrl} is this machine's` : undefined;
-    if (opts.printEnv) {
+    const exports = Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join('');
+    const certificate = sandbox.caFile ? `# certificate for --ca-file: ${sandbox.caFile}` : undefined;
+    if (ctx.env[DETACHED_ENV]) {
+      // The background copy of `--detach`: one write its parent reads in order, the process id last (what it waits for).
+      const notes = [everywhere, certificate].filter((note) => note !== undefined).map((note) => `${NOTE_PREFIX}${note}\n`);
+      // A process global on purpose: the id the parent's `kill` needs is this process's own.
+      await ctx.io.out(`${notes.join('')}${exports}export FORGECTL_SANDBOX_PID=${process.pid}\n`);
+    } else if (opts.printEnv) {
       if (everywhere) ctx.io.note(everywhere);
-      await ctx.io.out(Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join(''));
+      await ctx.io.out(exports);
       // Read by `eval "$(…)"`, which waits for the output to end: that is when the sandbox stops.
       if (!ctx.io.stdoutIsTTY) ctx.io.note('the sandbox serves in the foreground until stopped (Ctrl-C), and what reads this waits as long: eval "$(forgectl sandbox --print-env --detach)" returns at once, the sandbox in the background');
     } else {
@@ -144,7 +158,7 @@ export default defineCommand<Options>({
       if (everywhere) ctx.io.note(everywhere);
       ctx.io.note(`try: FORGECTL_URL=${sandbox.rootUrl} FORGECTL_TOKEN=… forgectl auth status   (stop with Ctrl-C)`);
     }
-    if (sandbox.caFile) ctx.io.note(`# certificate for --ca-file: ${sandbox.caFile}`);
+    if (certificate && !ctx.env[DETACHED_ENV]) ctx.io.note(certificate);
     // Serves until SIGINT or SIGTERM; the run then ends with 130 or 143 and this line.
     ctx.io.state.interruptNote = opts.state ? `the sandbox stopped (its state is saved in ${opts.state})` : 'the sandbox stopped (its state is gone: keep it with --state FILE)';
     const { saveState } = await import('../sandbox/state.js');

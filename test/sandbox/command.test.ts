@@ -6,7 +6,7 @@ import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { BIN, BUILT, run, tempDir } from '../helpers/cli.js';
+import { BIN, BUILT, run, runBin, tempDir } from '../helpers/cli.js';
 
 describe('forgectl sandbox', () => {
   it.skipIf(!BUILT)('prints export lines once listening and serves until killed', async () => {
@@ -34,6 +34,18 @@ describe('forgectl sandbox', () => {
       expect(days).toBeGreaterThan(360);
     } finally {
       child.kill('SIGTERM');
+    }
+  });
+
+  it.skipIf(!BUILT)('--print-env --detach passes on the background sandbox\'s own notes, never the foreground one, run after run', async () => {
+    for (let i = 0; i < 5; i++) {
+      const caFile = join(tempDir(), 'ca.pem');
+      const result = await runBin(['sandbox', '--print-env', '--detach', '--seed', 'empty', '--port', '0', '--tls', '--ca-out', caFile], { env: { FORGECTL_CONFIG_DIR: tempDir() } });
+      const pid = /^export FORGECTL_SANDBOX_PID=(\d+)$/m.exec(result.stdout)?.[1];
+      if (pid) process.kill(Number(pid), 'SIGTERM');
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^export FORGECTL_URL=https:\/\/127\.0\.0\.1:\d+\nexport FORGECTL_TOKEN=\S+\n(export \w+=\S+\n)*export FORGECTL_SANDBOX_PID=\d+\n$/);
+      expect(result.stderr).toBe(`# certificate for --ca-file: ${caFile}\nforgectl sandbox runs in the background (process ${pid}); stop it with: kill ${pid}\n`);
     }
   });
 
