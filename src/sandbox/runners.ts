@@ -58,6 +58,16 @@ export function manages(db: Db, user: User, runner: Runner): boolean {
   return false;
 }
 
+/**
+ * Why the user may not delete the runner, or undefined when they may: as the service's runner policy, for REST and
+ * GraphQL alike, they must manage it, and only an administrator deletes a project runner several projects use.
+ */
+export function deleteRefusal(db: Db, user: User, runner: Runner): string | undefined {
+  if (!manages(db, user, runner)) return 'No access granted';
+  if (!user.is_admin && runner.runner_type === 'project_type' && runner.project_ids.length > 1) return 'Runner associated with more than one project';
+  return undefined;
+}
+
 /** The runner releases the sandbox knows, oldest first, as the service reads them from the runner release feed. */
 const RUNNER_RELEASES = ['15.11.1', '16.11.4', '17.6.3', '17.9.2', '17.10.1', '17.11.2'];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../helpers/cli.js';
 import { findUser } from '../../src/sandbox/auth.js';
-import { runnerTable } from '../../src/sandbox/model.js';
+import { projects, runnerTable } from '../../src/sandbox/model.js';
 import { addRunner } from '../../src/resources/runners/sandbox.js';
 import { addToken } from '../../src/sandbox/seed.js';
 import { upgradeStatus } from '../../src/sandbox/runners.js';
@@ -166,6 +166,24 @@ describe('sandbox: bulkRunnerDelete', () => {
       });
     }
     expect(runnerTable(sandbox.db).some((r) => r.id === shared.id)).toBe(true);
+  });
+});
+
+describe('sandbox: bulkRunnerDelete and REST agree on who deletes', () => {
+  it('refuses a non-administrator a project runner several projects use, as REST does; an administrator deletes it', async () => {
+    const api = runnerTable(sandbox.db).find((r) => r.description === 'api-gpu')!;
+    const other = projects(sandbox.db).find((p) => p.path_with_namespace.startsWith('acme/') && !api.project_ids.includes(p.id))!;
+    const several = newRunner('bulk-several', { runner_type: 'project_type', project_ids: [...api.project_ids, other.id] });
+    // Maintainer of every project it serves, and still not allowed: the service keeps that to administrators.
+    const maintainer = sandbox.tokenWithRole('maintainer');
+    const refused = await graphql({ query: RUNNER_DELETE, variables: { input: { ids: [gid(several.id)] } } }, maintainer);
+    expect(refused.body.data.bulkRunnerDelete).toMatchObject({ deletedIds: [], errors: ['User does not have permission to delete any of the runners'] });
+    const rest = await sandbox.call('DELETE', `/runners/${several.id}`, undefined, maintainer);
+    expect(rest.status).toBe(403);
+    expect(rest.body).toEqual({ message: '403 Forbidden - Runner associated with more than one project' });
+    expect(runnerTable(sandbox.db).some((r) => r.id === several.id)).toBe(true);
+    const admin = await graphql({ query: RUNNER_DELETE, variables: { input: { ids: [gid(several.id)] } } });
+    expect(admin.body.data.bulkRunnerDelete).toMatchObject({ deletedIds: [gid(several.id)], errors: [] });
   });
 });
 

@@ -9,7 +9,7 @@ import { paginate } from '../../sandbox/pagination.js';
 import { groupById, groupChain, projectById } from '../../sandbox/hierarchy.js';
 import { projectBrief, runnerJobAnswer } from '../../sandbox/pipelines.js';
 import { found, presentRecord, requireOneOf, type Values } from '../../sandbox/records.js';
-import { manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
+import { deleteRefusal, manages, presentRunnerBrief, removeRunner, runnerComputed, runnerStatus } from '../../sandbox/runners.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
 
 /**
@@ -227,8 +227,8 @@ function runnerRoutes(api: Router): void {
   });
   api.route(own.delete, (req) => {
     const runner = findRunner(req);
-    // As the service: an administrator deletes a runner several projects use, its projects' Maintainers do not.
-    if (!requireUser(req).is_admin && runner.runner_type === 'project_type' && runner.project_ids.length > 1) throw errors.forbidden('Runner associated with more than one project');
+    const refusal = deleteRefusal(req.db, requireUser(req), runner);
+    if (refusal) throw errors.forbidden(refusal);
     removeRunner(req.db, runner);
     return noContent();
   });

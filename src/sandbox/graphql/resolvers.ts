@@ -7,7 +7,7 @@ import { descendantGroups, groupById } from '../hierarchy.js';
 import type { SandboxRequest } from '../http.js';
 import { groups, projects, runnerTable, type Group, type Project, type Runner, type User } from '../model.js';
 import { presentGroup, presentProject, presentUserBasic } from '../present.js';
-import { manages, removeRunner, runnerStatus, upgradeStatus } from '../runners.js';
+import { deleteRefusal, manages, removeRunner, runnerStatus, upgradeStatus } from '../runners.js';
 import { filterUsers } from '../users.js';
 import { connection, type Order, type PageArguments } from './connection.js';
 
@@ -141,7 +141,7 @@ function bulkRunnerDelete(input: { ids?: number[] | null }, req: SandboxRequest)
   if (!input.ids) return { errors: [] };
   const found = runnerTable(req.db).filter((r) => input.ids!.includes(r.id)).sort((a, b) => a.id - b.id);
   const considered = found.slice(0, BULK_DELETE_LIMIT);
-  const allowed = considered.filter((r) => manages(req.db, req.user!, r));
+  const allowed = considered.filter((r) => !deleteRefusal(req.db, req.user!, r));
   const refused = considered.filter((r) => !allowed.includes(r));
   for (const runner of allowed) removeRunner(req.db, runner);
   const errors: string[] = [];
