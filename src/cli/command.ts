@@ -1,4 +1,5 @@
 import type { Api } from '../api/client.js';
+import type { RecordLookup } from './not-found.js';
 import type { PageOptions } from '../api/paginate.js';
 import type { Env } from '../config/paths.js';
 import type { Connection } from '../config/resolve.js';
@@ -153,6 +154,8 @@ export interface CommandDef<O = any> {
   description?: string;
   /** At least one, shown under --help. */
   examples: string[];
+  /** A generated verb of one record (get, update, delete): what its 404 names to list the records. */
+  record?: RecordLookup;
   /**
    * Commander argument syntax: '<id>', '[id]', '<pairs...>', or an ArgDef with what the argument is. Values arrive in
    * opts under their camelCased name.

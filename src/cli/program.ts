@@ -428,7 +428,10 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   } catch (error) {
     // Loaded on failure only: explaining a refusal may look up the user, with the resource declarations that takes.
     const { explainRefusal } = await import('./refusal.js');
-    throw await explainRefusal(context.tokenRefusal(error), { path, description: def.description }, () => context.api);
+    const { explainNotFound } = await import('./not-found.js');
+    const listed = (list: string) => commands.manifest.some((candidate) => candidate.path === list);
+    const missing = explainNotFound(context.tokenRefusal(error), { path, record: def.record }, opts, listed);
+    throw await explainRefusal(missing, { path, description: def.description }, () => context.api);
   } finally {
     await context.close();
   }

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { withChoices } from '../parse.js';
 import { defineCommand, type ArgDef, type CommandDef, type Context, type OptionDef } from './command.js';
 import { groupOption, projectOption, userOption } from './options.js';
+import type { RecordLookup } from './not-found.js';
 
 /**
  * The plain verbs of a declared resource (list, get, create, update, delete), generated from its declaration:
@@ -181,6 +182,7 @@ function multiParentCommands(resource: MultiParentDef, verbs: PlainVerbs): Parti
       ...first,
       description: [first.description, `Give ${flags.slice(0, -1).join(', ')} or ${flags[flags.length - 1]}.`].filter(Boolean).join(' '),
       options: [...options, ...(first.options ?? []).filter((option) => !taken.has(option.flags.split(' ')[0]))],
+      ...(first.record ? { record: recordOf(resource) } : {}),
       async run(opts, ctx) {
         return byKey[placementFor(resource, opts, ctx).key][verb]!.run(opts, ctx);
       },
@@ -207,14 +209,31 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
   return commands;
 }
 
+/**
+ * What a verb of one record of a declared resource says of its records, for its 404's hint: their noun, and the
+ * options that place them (every placement's, under several parents). Generated verbs have it; a hand-written one
+ * of a declared resource takes it as `record: recordOf(resource)`.
+ */
+export function recordOf(resource: ResourceDef | MultiParentDef): RecordLookup {
+  const options = 'parents' in resource ? placementOptions(resource) : placeOptions(resource);
+  return { noun: resource.noun, placement: options.map((option) => option.flags.split(' ')[0]).map((flag) => ({ flag, key: optsKey(flag) })) };
+}
+
+/** The options that say where a resource's records live: its parent's, and its scope's (all required). */
+function placeOptions(resource: Pick<ResourceDef, 'parent' | 'scope'>): OptionDef[] {
+  return [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
+}
+
 /** What every plain verb of one resource takes from its declaration: its parent's options, its `<id>`, its routes. */
 class VerbKit {
   readonly parentOptions: OptionDef[];
   readonly idArgs: ArgDef[];
   readonly recordFields: string[];
+  readonly record: RecordLookup;
 
   constructor(readonly resource: ResourceDef) {
-    this.parentOptions = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
+    this.parentOptions = placeOptions(resource);
+    this.record = recordOf(resource);
     this.idArgs = [{ spec: `<${idName(resource)}>`, description: `the ${resource.noun}'s ${idName(resource) === 'id' ? 'ID' : idName(resource).replace(/[-_]/g, ' ')}` }];
     this.recordFields = [...Object.keys(resource.fields), ...(resource.computed ?? [])];
   }
@@ -256,6 +275,7 @@ function getCommand(kit: VerbKit, spec: GetSpec): CommandDef {
   return defineCommand({
     ...kit.head(spec, 'read'),
     args: kit.idArgs,
+    record: kit.record,
     options: kit.parentOptions,
     recordFields: kit.recordFields,
     async run(opts, ctx) {
@@ -284,6 +304,7 @@ function updateCommand(kit: VerbKit, spec: VerbSpec): CommandDef {
   return defineCommand({
     ...kit.head(spec, 'write'),
     args: kit.idArgs,
+    record: kit.record,
     recordFields: kit.recordFields,
     options: [...kit.parentOptions, ...fieldOptions(fields, { negatable: true })],
     async run(opts, ctx) {
@@ -303,6 +324,7 @@ function deleteCommand(kit: VerbKit, spec: DeleteSpec): CommandDef {
   return defineCommand({
     ...kit.head(spec, 'destructive'),
     args: kit.idArgs,
+    record: kit.record,
     options: kit.parentOptions,
     async run(opts, ctx) {
       const id = kit.idOf(opts);
@@ -346,7 +368,7 @@ export interface SingletonVerbs {
  * there is none) and `delete` (asks first). Options come from the fields, under their declared flag names.
  */
 export function singletonCommands(resource: SingletonDef, verbs: SingletonVerbs): Partial<Record<'get' | 'set' | 'delete', CommandDef>> {
-  const parentOptionList = [...parentOptions(resource.parent, true), ...fieldOptions(Object.entries(resource.scope ?? {}), { required: () => true })];
+  const parentOptionList = placeOptions(resource);
   const describe = (spec: VerbSpec, writes: boolean): string => [spec.description, needs(resource, writes)].filter(Boolean).join(' ');
   const commands: Partial<Record<'get' | 'set' | 'delete', CommandDef>> = {};
   const { get, create, update, delete: remove } = resource.routes;

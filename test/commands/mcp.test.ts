@@ -342,6 +342,15 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     } finally {
       await client.close();
     }
+    // A 404 of one record names the list tool of the same place, with its inputs.
+    const hooks = await serve(['hooks']);
+    try {
+      const missing = said(await hooks.callTool({ name: 'hooks_get', arguments: { id: '77', project: 'acme/api' } }));
+      expect(missing).toContain('hint: hooks_list project: acme/api lists its webhooks\n');
+      expect(missing).not.toMatch(flags);
+    } finally {
+      await hooks.close();
+    }
     // Without the users tool, the hint that names it is nothing the agent can do: left out.
     const narrow = await serve(['access']);
     try {

@@ -1,5 +1,6 @@
 import { hooks, type Hook } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
+import { recordOf } from '../../cli/resource-commands.js';
 import { projectOption } from '../../cli/options.js';
 import { UsageError } from '../../errors.js';
 import { givesToken, hookBody, hookIdArg, hookIdOf, type HookOptions, hookOptions } from './shared.js';
@@ -21,6 +22,7 @@ export default defineCommand<Options>({
     "forgectl hooks update 1 --project acme/api --url https://ci2.example.com/hook --token-file ./hook.secret",
     'forgectl hooks update 1 --project acme/api --generate-token ./hook.secret    # rotate the secret',
   ],
+  record: recordOf(hooks),
   args: [hookIdArg],
   options: [projectOption, ...hookOptions('update'), { flags: '--allow-token-reset', description: 'with --url and no new token: accept that the secret token is removed' }],
   async run(opts, ctx) {

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
-import { getVariable, isSecret, keyArg, label, parseKey, route, scopeFilter, scopeOption, targetOf, type Variable, type WhereOptions, whereOptions } from './shared.js';
+import { recordOf } from '../../cli/resource-commands.js';
+import { getVariable, isSecret, keyArg, label, parseKey, route, scopeFilter, scopeOption, targetOf, variables, type Variable, type WhereOptions, whereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   key: string;
@@ -22,6 +23,7 @@ export default defineCommand<Options>({
     'forgectl variables delete RETIRED_FLAG --projects-file services.txt --yes',
   ],
   fleet: 'projects-file',
+  record: recordOf(variables),
   args: [keyArg],
   options: [...whereOptions, scopeOption],
   async run(opts, ctx) {

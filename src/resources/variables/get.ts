@@ -1,4 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
+import { recordOf } from '../../cli/resource-commands.js';
 import { getVariable, keyArg, mayShowValues, parseKey, scopeOption, printed, showValuesOption, targetOf, variables, type WhereOptions, whereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
@@ -18,6 +19,7 @@ export default defineCommand<Options>({
     'forgectl variables get LOG_LEVEL --projects-file services.txt --fields project,value',
   ],
   fleet: 'projects-file',
+  record: recordOf(variables),
   args: [keyArg],
   options: [...whereOptions, scopeOption, showValuesOption],
   columns: variables.columns,

@@ -1,0 +1,34 @@
+import { ApiError } from '../errors.js';
+import { shellQuote } from '../parse.js';
+
+/**
+ * What a verb of one record of a declared resource (get, update, delete) says of its records, for its 404: the
+ * noun, and the options that say where the records live (--project, --group, a scope such as --mr).
+ */
+export interface RecordLookup {
+  noun: string;
+  /** Each option's flag, and the key of its value in the command's options. */
+  placement: Array<{ flag: string; key: string }>;
+}
+
+/** The 404 of the place itself: the list would answer it too, so it gets no hint to list. */
+const PLACE_NOT_FOUND = /^404 (Project|Group|Namespace|User)\b.* Not Found$/;
+
+/**
+ * A 404 of one record (`hooks get 77 --project acme/api`), given the hint that names the list of the same place
+ * (`forgectl hooks list --project acme/api lists its webhooks`) where the command's group has a list verb. Any other
+ * error, a 404 already explained, or one of the place itself (no such project) is left as it is.
+ */
+export function explainNotFound(error: unknown, command: { path: string; record?: RecordLookup }, opts: Record<string, unknown>, hasCommand: (path: string) => boolean): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || error.hint !== undefined || !command.record) return error;
+  if (PLACE_NOT_FOUND.test(error.message)) return error;
+  const list = `${command.path.split(' ').slice(0, -1).join(' ')} list`;
+  if (!hasCommand(list)) return error;
+  const where = command.record.placement.flatMap(({ flag, key }) => {
+    const value = opts[key];
+    if (value === undefined || value === false) return [];
+    return value === true ? [flag] : [`${flag} ${shellQuote(String(value))}`];
+  });
+  const { noun } = command.record;
+  return error.explained(error.message, `forgectl ${[list, ...where].join(' ')} lists its ${noun.endsWith('ch') ? `${noun}es` : `${noun}s`}`);
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox } from '../helpers/cli.js';
+
+/**
+ * A 404 of one record names the list of the same place, built from the command's resource declaration and the
+ * placement options given: every generated get, update and delete, and the hand-written ones of a declared resource.
+ */
+describe('404 hints that name the list', () => {
+  const sandbox = useTestSandbox();
+
+  it('a record that is not there names the list of its place, with the options given', async () => {
+    const cases: Array<[string[], string, string]> = [
+      [['hooks', 'get', '77', '--project', 'acme/api'], 'error: 404 Hook Not Found (GET /projects/acme%2Fapi/hooks/77 → 404)', 'forgectl hooks list --project acme/api lists its webhooks'],
+      [['hooks', 'update', '77', '--project', 'acme/api', '--name', 'x'], 'error: 404 Hook Not Found (GET /projects/acme%2Fapi/hooks/77 → 404)', 'forgectl hooks list --project acme/api lists its webhooks'],
+      [['hooks', 'delete', '77', '--project', 'acme/api', '--yes'], 'error: 404 Hook Not Found (GET /projects/acme%2Fapi/hooks/77 → 404)', 'forgectl hooks list --project acme/api lists its webhooks'],
+      [['badges', 'get', '999', '--project', 'acme/api'], 'error: 404 Badge Not Found (GET /projects/acme%2Fapi/badges/999 → 404)', 'forgectl badges list --project acme/api lists its badges'],
+      [['variables', 'get', 'NOPE', '--project', 'acme/api'], 'error: 404 Variable Not Found (GET /projects/acme%2Fapi/variables/NOPE → 404)', 'forgectl variables list --project acme/api lists its variables'],
+      [['variables', 'delete', 'NOPE', '--instance', '--yes'], 'error: 404 Variable Not Found (GET /admin/ci/variables/NOPE → 404)', 'forgectl variables list --instance lists its variables'],
+    ];
+    for (const [argv, error, hint] of cases) {
+      const result = await sandbox.run(argv);
+      expect(result, argv.join(' ')).toMatchObject({ code: 5, stdout: '', stderr: `${error}\nhint: ${hint}\n` });
+    }
+  });
+
+  it('a place that is not there gets no hint to list it', async () => {
+    const result = await sandbox.run(['hooks', 'get', '1', '--project', 'acme/nope']);
+    expect(result).toMatchObject({ code: 5, stderr: 'error: 404 Project Not Found (GET /projects/acme%2Fnope/hooks/1 → 404)\n' });
+  });
+});
