@@ -1,7 +1,7 @@
 import { defineCommand, type Context } from '../cli/command.js';
 import { TextResult } from '../output/result.js';
 import { UsageError } from '../errors.js';
-import { parseByteSize, parseChoice, parseInteger, parseRateLimit } from '../parse.js';
+import { parseByteSize, parseChoice, parseInteger, parseRateLimit, shellQuote } from '../parse.js';
 
 interface Options {
   port: number;
@@ -81,11 +81,6 @@ const DETACHED_ENV = 'FORGECTL_INTERNAL_SANDBOX_DETACHED';
 /** How the background copy marks a note among its export lines (a shell comment, were it ever read by a shell). */
 const NOTE_PREFIX = '# note: ';
 
-/** Shell-quotes a value for an export line. */
-function quote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
-}
-
 export default defineCommand<Options>({
   description: 'A simulated instance on loopback with in-memory state: the same paths, status codes, error bodies, pagination headers and state machines as the real service. /-/sandbox/faults injects errors for tests. Runs until interrupted (Ctrl-C), or in the background with --print-env --detach.',
   credentials: false,
@@ -141,7 +136,7 @@ export default defineCommand<Options>({
     // Bound to every interface, the URL is loopback's: 0.0.0.0 is not an address a client can connect to.
     const { ALL_INTERFACES } = await import('../sandbox/listen.js');
     const everywhere = ALL_INTERFACES.has(opts.host) ? `it listens on all interfaces (--host ${opts.host}): other machines reach it at this machine's addresses, ${sandbox.rootUrl} is this machine's` : undefined;
-    const exports = Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join('');
+    const exports = Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join('');
     const certificate = sandbox.caFile ? `# certificate for --ca-file: ${sandbox.caFile}` : undefined;
     if (ctx.env[DETACHED_ENV]) {
       // The background copy of `--detach`: one write its parent reads in order, the process id last (what it waits for).
