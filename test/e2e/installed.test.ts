@@ -940,6 +940,8 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('username\talice\n');
     expect(result.stderr).toMatch(/forgectl sandbox runs in the background \(process \d+\); stop it with: kill \d+/);
+    // The note of a sandbox serving in the foreground is not this one's.
+    expect(result.stderr).not.toContain('foreground');
   });
 
   live('sandbox --state: a stop (SIGTERM) leaves the file even when nothing changed, 0600, and the next run loads it', async () => {
