@@ -269,7 +269,8 @@ describe('failing deliveries: status, events, test and resend', () => {
   it('waits a whole minute when the service answers 429 anyway, and exits 9 when a resend still fails', async () => {
     const id = String(await createHook());
     await failures(Number(id), 2);
-    sandbox.fault({ method: 'POST', path: 'resend$', status: 429, body: { message: { error: 'This endpoint has been requested too many times. Try again later.' } } });
+    // Refused at the first attempt and at the HTTP layer's 3 retries of a 429: then the resend waits a whole minute.
+    sandbox.fault({ method: 'POST', path: 'resend$', status: 429, times: 4, body: { message: { error: 'This endpoint has been requested too many times. Try again later.' } } });
     receiver.answer(200);
     const paced = await cli(['hooks', 'resend', id, ...P, '--failed', '-o', 'json']);
     expect(paced.code).toBe(0);
