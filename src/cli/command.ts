@@ -154,7 +154,7 @@ export interface CommandDef<O = any> {
   description?: string;
   /** At least one, shown under --help. */
   examples: string[];
-  /** A generated verb of one record (get, update, delete): what its 404 names to list the records. */
+  /** A verb of one record of a declared resource (get, update, delete): what its 404 names to list the records. */
   record?: RecordLookup;
   /**
    * Commander argument syntax: '<id>', '[id]', '<pairs...>', or an ArgDef with what the argument is. Values arrive in
