@@ -69,23 +69,49 @@ export interface HttpResponse {
   buffer(): Promise<Buffer>;
 }
 
-/** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) as undici's proxy agent reads them. */
+/** HTTPS_PROXY, HTTP_PROXY and NO_PROXY as undici's proxy agent reads them: the lower-case name first, even when empty. */
 export function proxySettings(env: Record<string, string | undefined>): { http: string; https: string; no: string } {
   return { http: env.http_proxy ?? env.HTTP_PROXY ?? '', https: env.https_proxy ?? env.HTTPS_PROXY ?? '', no: env.no_proxy ?? env.NO_PROXY ?? '' };
 }
 
-/** The proxy a request to this target goes through (credentials masked); none for loopback, or a host in NO_PROXY. */
-export function proxyFor(target: { hostname: string; protocol: string }, env: Record<string, string | undefined>): string | undefined {
-  if (isLoopbackHost(target.hostname)) return undefined;
-  const proxies = proxySettings(env);
-  const proxy = target.protocol === 'https:' ? proxies.https || proxies.http : proxies.http;
-  if (!proxy) return undefined;
-  const host = target.hostname.toLowerCase();
-  const excluded = proxies.no.split(/[,\s]+/).filter(Boolean).some((entry) => {
-    const name = entry.replace(/:\d+$/, '').replace(/^\*?\./, '').toLowerCase();
-    return entry === '*' || host === name || host.endsWith(`.${name}`);
+/**
+ * The variable whose proxy carries requests of this scheme, as undici's proxy agent picks it: an https request uses
+ * https_proxy or HTTPS_PROXY (the first one set), and the http proxy when that is empty; none when neither is set.
+ */
+export function proxyVariable(protocol: string, env: Record<string, string | undefined>): { name: string; value: string } | undefined {
+  const pick = (names: string[]) => {
+    const name = names.find((candidate) => env[candidate] !== undefined);
+    return name && env[name] ? { name, value: env[name] } : undefined;
+  };
+  return (protocol === 'https:' ? pick(['https_proxy', 'HTTPS_PROXY']) : undefined) ?? pick(['http_proxy', 'HTTP_PROXY']);
+}
+
+/** The proxy a request to this target goes through (credentials masked); none for loopback, or a host NO_PROXY sends direct. */
+export function proxyFor(target: { host: string; protocol: string }, env: Record<string, string | undefined>): string | undefined {
+  const proxy = proxyVariable(target.protocol, env);
+  if (!proxy || isLoopbackHost(target.host.replace(/:\d*$/, ''))) return undefined;
+  return noProxySendsDirect(target, proxySettings(env).no) ? undefined : redactUrl(proxy.value);
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/**
+ * Whether NO_PROXY sends a request to this origin (URL host, with its port if any) direct. The rule of undici's
+ * EnvHttpProxyAgent (node_modules/undici/lib/dispatcher/env-http-proxy-agent.js: #getProxyAgentForUrl, #shouldProxy,
+ * #parseNoProxy), which decides and offers no public way to ask it: `*` counts only as the whole value; entries are
+ * split at each comma or space; NAME:PORT matches that port only (the scheme's default when the URL names none); a
+ * name matches itself and its subdomains, `.name` and `*.name` meaning the same; IPv6 addresses keep their brackets.
+ */
+export function noProxySendsDirect(target: { host: string; protocol: string }, noProxy: string): boolean {
+  const hostname = target.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(/:(\d*)$/.exec(target.host)?.[1] ?? '', 10) || DEFAULT_PORTS[target.protocol] || 0;
+  const entries = noProxy.split(/[,\s]/).filter(Boolean).map((entry) => {
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    return { hostname: (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase(), port: parsed ? Number.parseInt(parsed[2], 10) : 0 };
   });
-  return excluded ? undefined : redactUrl(proxy);
+  if (!entries.length) return false;
+  if (noProxy === '*') return true;
+  return entries.some((entry) => (!entry.port || entry.port === port) && (hostname === entry.hostname || hostname.endsWith(`.${entry.hostname}`)));
 }
 
 /**
@@ -166,7 +192,7 @@ export class HttpClient {
   }
 
   /** The proxy a request to this target goes through (credentials masked), for error messages. */
-  private proxyFor(target: { hostname: string; protocol: string }): string | undefined {
+  private proxyFor(target: { host: string; protocol: string }): string | undefined {
     return proxyFor(target, this.options.env);
   }
 

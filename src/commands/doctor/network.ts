@@ -4,7 +4,7 @@ import { connect as connectTcp, isIP } from 'node:net';
 import { checkServerIdentity, connect as connectTls, rootCertificates, type PeerCertificate } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { isLoopbackHost } from '../../config/resolve.js';
-import { proxyFor, proxySettings } from '../../http/client.js';
+import { proxyFor, proxySettings, proxyVariable } from '../../http/client.js';
 import { redactUrl } from '../../http/redact.js';
 import { ConfigError, ExitCode } from '../../errors.js';
 import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
@@ -37,14 +37,13 @@ async function checkDns(state: DoctorState): Promise<Outcome> {
 function checkProxy(state: DoctorState): Outcome {
   const url = target(state);
   if (!url) return skip('no instance configured');
-  const settings = proxySettings(state.ctx.env);
-  const configured = url.protocol === 'https:' ? settings.https || settings.http : settings.http;
+  const configured = proxyVariable(url.protocol, state.ctx.env);
   if (isLoopbackHost(url.hostname)) {
-    return pass(configured ? `loopback instance: direct, bypassing the proxy ${redactUrl(configured)} (a loopback target is never reached through a proxy)` : 'loopback instance: direct (no proxy set)');
+    return pass(configured ? `loopback instance: direct, bypassing the proxy ${redactUrl(configured.value)} (a loopback target is never reached through a proxy)` : 'loopback instance: direct (no proxy set)');
   }
   const proxy = proxyFor(url, state.ctx.env);
-  const route = proxy ? `through the proxy ${proxy} (${url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'})` : configured ? `direct: ${url.hostname} is in NO_PROXY` : 'direct (no proxy set)';
-  const ranges = configured ? addressRanges(settings.no) : [];
+  const route = proxy ? `through the proxy ${proxy} (${configured?.name})` : configured ? `direct: ${url.host} is in NO_PROXY` : 'direct (no proxy set)';
+  const ranges = configured ? addressRanges(proxySettings(state.ctx.env).no) : [];
   if (ranges.length) {
     return warn(
       `${route}; NO_PROXY holds ${ranges.length > 1 ? 'address ranges' : 'an address range'} (${ranges.join(', ')}), which the proxy agent does not support: no host matches ${ranges.length > 1 ? 'them' : 'it'}`,
