@@ -20,6 +20,12 @@ export interface HttpClientOptions {
   userAgent: string;
   /** Verbose log sink (stderr); absent when not verbose. */
   log?: (line: string) => void;
+  /**
+   * The number that tags a request's verbose lines (`[3] > GET …`, `[3] < 403 …`): concurrent requests (a fleet, list
+   * pages fetched ahead) interleave theirs. Shared by every client of a run so that no two requests share one; each
+   * client counts on its own without it.
+   */
+  requestNumber?: () => number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   /** The run's shared rate budget (fleet operations): every attempt waits for it, every answer feeds it. */
@@ -138,10 +144,21 @@ export class HttpClient {
   private undici?: typeof import('undici');
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly requestNumber: () => number;
 
   constructor(private readonly options: HttpClientOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
+    let requests = 0;
+    this.requestNumber = options.requestNumber ?? (() => ++requests);
+  }
+
+  /** The verbose log of one request (its every attempt): each line tagged with the request's number. */
+  private requestLog(): ((line: string) => void) | undefined {
+    const { log } = this.options;
+    if (!log) return undefined;
+    const tag = `[${this.requestNumber()}]`;
+    return (line) => log(`${tag} ${line}`);
   }
 
   private tls?: { ca?: string[]; rejectUnauthorized?: boolean };
@@ -211,14 +228,15 @@ export class HttpClient {
       proxy: this.proxyFor(url), headerLimit: largeHeaders ? LARGE_HEADERS : undefined, extraCa: this.options.env.NODE_EXTRA_CA_CERTS || undefined,
     });
     const gate = this.options.gate;
+    const log = this.requestLog();
     const first = this.now();
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new Error('the HTTP client was closed: the run has ended');
       await gate?.wait();
       const started = this.now();
-      this.options.log?.(`> ${method} ${redactUrl(request.url)}`);
-      if (this.options.log) {
-        for (const [name, value] of Object.entries(redactHeaders(headers))) this.options.log(`> ${name}: ${value}`);
+      if (log) {
+        log(`> ${method} ${redactUrl(request.url)}`);
+        for (const [name, value] of Object.entries(redactHeaders(headers))) log(`> ${name}: ${value}`);
       }
       let response: Answer;
       let data: Buffer | undefined;
@@ -232,7 +250,7 @@ export class HttpClient {
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
         });
-        this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
+        log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
         gate?.observe(response.statusCode, (name) => headerValue(response.headers, name));
         const retrying = attempt < retries && retryStatus(response.statusCode);
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
@@ -243,10 +261,10 @@ export class HttpClient {
       } catch (error) {
         if (error instanceof CliError) throw error;
         const failure = failed(error);
-        this.options.log?.(`< ${failure.message} (${this.now() - started} ms)`);
+        log?.(`< ${failure.message} (${this.now() - started} ms)`);
         if (attempt < retries && !sentOnce && mayRetry(retryAs, failure) && !this.closed) {
           const wait = retryDelayMs(attempt, () => undefined, this.now());
-          this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
+          log?.(`retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           await this.sleep(wait);
           continue;
         }
@@ -266,7 +284,7 @@ export class HttpClient {
           const held = response.statusCode === 429 && gate?.isActive;
           if (held) gate.hold(wait);
           await response.body.dump().catch(() => undefined);
-          this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
+          log?.(`retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           if (!held) await this.sleep(wait);
           continue;
         }
