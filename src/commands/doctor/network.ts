@@ -43,10 +43,15 @@ function checkProxy(state: DoctorState): Outcome {
   }
   const proxy = proxyFor(url, state.ctx.env);
   const route = proxy ? `through the proxy ${proxy} (${configured?.name})` : configured ? `direct: ${url.host} is in NO_PROXY` : 'direct (no proxy set)';
-  const ranges = configured ? addressRanges(proxySettings(state.ctx.env).no) : [];
-  if (ranges.length) {
+  const noProxy = proxySettings(state.ctx.env).no;
+  const ranges = configured ? addressRanges(noProxy) : [];
+  const unmatched = [
+    ranges.length ? `${ranges.length > 1 ? 'address ranges' : 'an address range'} (${ranges.join(', ')}), which the proxy agent does not support: no host matches ${ranges.length > 1 ? 'them' : 'it'}` : '',
+    configured && starInList(noProxy) ? '* among other entries, which the proxy agent reads as a host named *: only * as the whole value sends every host direct' : '',
+  ].filter(Boolean);
+  if (unmatched.length) {
     return warn(
-      `${route}; NO_PROXY holds ${ranges.length > 1 ? 'address ranges' : 'an address range'} (${ranges.join(', ')}), which the proxy agent does not support: no host matches ${ranges.length > 1 ? 'them' : 'it'}`,
+      `${route}; NO_PROXY holds ${unmatched.join('; and ')}`,
       'list the hosts themselves in NO_PROXY: a name (git.corp.example, which covers its subdomains too), a domain (.corp.example), an address (192.0.2.10), with :PORT to send only that port direct; * alone sends every host direct',
     );
   }
@@ -55,6 +60,9 @@ function checkProxy(state: DoctorState): Outcome {
 
 /** NO_PROXY entries that are address ranges (192.0.2.0/24, 2001:db8::/32): undici's proxy agent matches names only. */
 const addressRanges = (noProxy: string): string[] => noProxy.split(/[,\s]+/).filter((entry) => /\/\d{1,3}$/.test(entry));
+
+/** `*` as one entry of several (`localhost,*`): undici's proxy agent honours `*` only as the whole NO_PROXY value. */
+const starInList = (noProxy: string): boolean => noProxy !== '*' && noProxy.split(/[,\s]/).includes('*');
 
 /** Opens a TCP connection to the instance, or to the proxy that carries its requests. */
 async function checkTcp(state: DoctorState): Promise<Outcome> {
