@@ -50,6 +50,8 @@ export class RunContext implements Context {
   private readonly checkConfig?: (config: ConfigData) => void;
   private resolved?: Connection;
   private readonly httpClients: HttpClient[] = [];
+  /** Requests sent so far, by every client of the run: the number that tags each one's verbose lines. */
+  private requestsSent = 0;
   private apiClient?: Api;
   private readonly keyringReads = new KeyringReads();
 
@@ -157,6 +159,7 @@ export class RunContext implements Context {
       sleep: this.sleep,
       gate: this.rateGate,
       log: this.globals.verbose ? (line) => this.io.streams.stderr.write(`${line}\n`) : undefined,
+      requestNumber: () => ++this.requestsSent,
     });
     this.httpClients.push(http);
     return new Api(connection, http, {

@@ -20,6 +20,12 @@ export interface HttpClientOptions {
   userAgent: string;
   /** Verbose log sink (stderr); absent when not verbose. */
   log?: (line: string) => void;
+  /**
+   * The number that tags a request's verbose lines (`[3] > GET …`, `[3] < 403 …`): concurrent requests (a fleet, list
+   * pages fetched ahead) interleave theirs. Shared by every client of a run so that no two requests share one; each
+   * client counts on its own without it.
+   */
+  requestNumber?: () => number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   /** The run's shared rate budget (fleet operations): every attempt waits for it, every answer feeds it. */
@@ -69,23 +75,49 @@ export interface HttpResponse {
   buffer(): Promise<Buffer>;
 }
 
-/** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) as undici's proxy agent reads them. */
+/** HTTPS_PROXY, HTTP_PROXY and NO_PROXY as undici's proxy agent reads them: the lower-case name first, even when empty. */
 export function proxySettings(env: Record<string, string | undefined>): { http: string; https: string; no: string } {
   return { http: env.http_proxy ?? env.HTTP_PROXY ?? '', https: env.https_proxy ?? env.HTTPS_PROXY ?? '', no: env.no_proxy ?? env.NO_PROXY ?? '' };
 }
 
-/** The proxy a request to this target goes through (credentials masked); none for loopback, or a host in NO_PROXY. */
-export function proxyFor(target: { hostname: string; protocol: string }, env: Record<string, string | undefined>): string | undefined {
-  if (isLoopbackHost(target.hostname)) return undefined;
-  const proxies = proxySettings(env);
-  const proxy = target.protocol === 'https:' ? proxies.https || proxies.http : proxies.http;
-  if (!proxy) return undefined;
-  const host = target.hostname.toLowerCase();
-  const excluded = proxies.no.split(/[,\s]+/).filter(Boolean).some((entry) => {
-    const name = entry.replace(/:\d+$/, '').replace(/^\*?\./, '').toLowerCase();
-    return entry === '*' || host === name || host.endsWith(`.${name}`);
+/**
+ * The variable whose proxy carries requests of this scheme, as undici's proxy agent picks it: an https request uses
+ * https_proxy or HTTPS_PROXY (the first one set), and the http proxy when that is empty; none when neither is set.
+ */
+export function proxyVariable(protocol: string, env: Record<string, string | undefined>): { name: string; value: string } | undefined {
+  const pick = (names: string[]) => {
+    const name = names.find((candidate) => env[candidate] !== undefined);
+    return name && env[name] ? { name, value: env[name] } : undefined;
+  };
+  return (protocol === 'https:' ? pick(['https_proxy', 'HTTPS_PROXY']) : undefined) ?? pick(['http_proxy', 'HTTP_PROXY']);
+}
+
+/** The proxy a request to this target goes through (credentials masked); none for loopback, or a host NO_PROXY sends direct. */
+export function proxyFor(target: { host: string; protocol: string }, env: Record<string, string | undefined>): string | undefined {
+  const proxy = proxyVariable(target.protocol, env);
+  if (!proxy || isLoopbackHost(target.host.replace(/:\d*$/, ''))) return undefined;
+  return noProxySendsDirect(target, proxySettings(env).no) ? undefined : redactUrl(proxy.value);
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/**
+ * Whether NO_PROXY sends a request to this origin (URL host, with its port if any) direct. The rule of undici's
+ * EnvHttpProxyAgent (node_modules/undici/lib/dispatcher/env-http-proxy-agent.js: #getProxyAgentForUrl, #shouldProxy,
+ * #parseNoProxy), which decides and offers no public way to ask it: `*` counts only as the whole value; entries are
+ * split at each comma or space; NAME:PORT matches that port only (the scheme's default when the URL names none); a
+ * name matches itself and its subdomains, `.name` and `*.name` meaning the same; IPv6 addresses keep their brackets.
+ */
+export function noProxySendsDirect(target: { host: string; protocol: string }, noProxy: string): boolean {
+  const hostname = target.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number.parseInt(/:(\d*)$/.exec(target.host)?.[1] ?? '', 10) || DEFAULT_PORTS[target.protocol] || 0;
+  const entries = noProxy.split(/[,\s]/).filter(Boolean).map((entry) => {
+    const parsed = /^(.+):(\d+)$/.exec(entry);
+    return { hostname: (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase(), port: parsed ? Number.parseInt(parsed[2], 10) : 0 };
   });
-  return excluded ? undefined : redactUrl(proxy);
+  if (!entries.length) return false;
+  if (noProxy === '*') return true;
+  return entries.some((entry) => (!entry.port || entry.port === port) && (hostname === entry.hostname || hostname.endsWith(`.${entry.hostname}`)));
 }
 
 /**
@@ -112,10 +144,21 @@ export class HttpClient {
   private undici?: typeof import('undici');
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly requestNumber: () => number;
 
   constructor(private readonly options: HttpClientOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
+    let requests = 0;
+    this.requestNumber = options.requestNumber ?? (() => ++requests);
+  }
+
+  /** The verbose log of one request (its every attempt): each line tagged with the request's number. */
+  private requestLog(): ((line: string) => void) | undefined {
+    const { log } = this.options;
+    if (!log) return undefined;
+    const tag = `[${this.requestNumber()}]`;
+    return (line) => log(`${tag} ${line}`);
   }
 
   private tls?: { ca?: string[]; rejectUnauthorized?: boolean };
@@ -166,7 +209,7 @@ export class HttpClient {
   }
 
   /** The proxy a request to this target goes through (credentials masked), for error messages. */
-  private proxyFor(target: { hostname: string; protocol: string }): string | undefined {
+  private proxyFor(target: { host: string; protocol: string }): string | undefined {
     return proxyFor(target, this.options.env);
   }
 
@@ -185,14 +228,15 @@ export class HttpClient {
       proxy: this.proxyFor(url), headerLimit: largeHeaders ? LARGE_HEADERS : undefined, extraCa: this.options.env.NODE_EXTRA_CA_CERTS || undefined,
     });
     const gate = this.options.gate;
+    const log = this.requestLog();
     const first = this.now();
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new Error('the HTTP client was closed: the run has ended');
       await gate?.wait();
       const started = this.now();
-      this.options.log?.(`> ${method} ${redactUrl(request.url)}`);
-      if (this.options.log) {
-        for (const [name, value] of Object.entries(redactHeaders(headers))) this.options.log(`> ${name}: ${value}`);
+      if (log) {
+        log(`> ${method} ${redactUrl(request.url)}`);
+        for (const [name, value] of Object.entries(redactHeaders(headers))) log(`> ${name}: ${value}`);
       }
       let response: Answer;
       let data: Buffer | undefined;
@@ -206,7 +250,7 @@ export class HttpClient {
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
         });
-        this.options.log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
+        log?.(`< ${response.statusCode} (${this.now() - started} ms)`);
         gate?.observe(response.statusCode, (name) => headerValue(response.headers, name));
         const retrying = attempt < retries && retryStatus(response.statusCode);
         // The whole body is read here when asked, so that a connection lost mid-body is retried like any failure.
@@ -217,10 +261,10 @@ export class HttpClient {
       } catch (error) {
         if (error instanceof CliError) throw error;
         const failure = failed(error);
-        this.options.log?.(`< ${failure.message} (${this.now() - started} ms)`);
+        log?.(`< ${failure.message} (${this.now() - started} ms)`);
         if (attempt < retries && !sentOnce && mayRetry(retryAs, failure) && !this.closed) {
           const wait = retryDelayMs(attempt, () => undefined, this.now());
-          this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
+          log?.(`retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           await this.sleep(wait);
           continue;
         }
@@ -240,7 +284,7 @@ export class HttpClient {
           const held = response.statusCode === 429 && gate?.isActive;
           if (held) gate.hold(wait);
           await response.body.dump().catch(() => undefined);
-          this.options.log?.(`  retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
+          log?.(`retrying in ${(wait / 1000).toFixed(1)}s (attempt ${attempt + 2} of ${retries + 1})`);
           if (!held) await this.sleep(wait);
           continue;
         }

@@ -217,6 +217,19 @@ describe('doctor: network failures', () => {
     expect(listed.checks.proxy).toMatchObject({ status: 'pass', found: 'direct: forgectl-doctor.invalid is in NO_PROXY' });
   });
 
+  it('says the route the proxy agent takes: `*` only as the whole NO_PROXY, NAME:PORT for that port only, and the variable it read', async () => {
+    const proxy = 'http://127.0.0.1:9';
+    const route = async (env: Record<string, string>, url = 'https://forgectl-doctor.invalid') => (await doctor([], { env: { FORGECTL_URL: url, ...env } })).checks.proxy.found;
+    expect(await route({ HTTPS_PROXY: proxy, NO_PROXY: 'localhost,*' })).toBe(
+      `through the proxy ${proxy} (HTTPS_PROXY); NO_PROXY holds * among other entries, which the proxy agent reads as a host named *: only * as the whole value sends every host direct`,
+    );
+    expect(await route({ HTTPS_PROXY: proxy, NO_PROXY: '*' })).toBe('direct: forgectl-doctor.invalid is in NO_PROXY');
+    expect(await route({ HTTPS_PROXY: proxy, NO_PROXY: 'forgectl-doctor.invalid:8443' })).toBe(`through the proxy ${proxy} (HTTPS_PROXY)`);
+    expect(await route({ HTTPS_PROXY: proxy, NO_PROXY: 'forgectl-doctor.invalid:8443' }, 'https://forgectl-doctor.invalid:8443')).toBe('direct: forgectl-doctor.invalid:8443 is in NO_PROXY');
+    expect(await route({ HTTP_PROXY: proxy })).toBe(`through the proxy ${proxy} (HTTP_PROXY)`);
+    expect(await route({ https_proxy: proxy, HTTPS_PROXY: 'http://127.0.0.1:8' })).toBe(`through the proxy ${proxy} (https_proxy)`);
+  });
+
   it('a closed port fails tcp with exit 8', async () => {
     const gone = await startTestSandbox();
     await gone.close();

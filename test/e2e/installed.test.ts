@@ -667,6 +667,11 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const verbose = await forgectl(['--verbose', 'users', 'list', '--all', '--per-page', '10', '-o', format]);
       expect([quiet.code, verbose.code], quiet.stderr).toEqual([0, 0]);
       expect(quiet.stdout).toBe(verbose.stdout);
+      // Pages are fetched ahead, so the verbose lines of requests interleave: each carries its request's number.
+      const sent = verbose.stderr.split('\n').filter((line) => /> GET /.test(line)).map((line) => /^\[(\d+)\] > GET /.exec(line)?.[1]);
+      expect(sent.length).toBeGreaterThan(25);
+      expect(new Set(sent).size, verbose.stderr.slice(0, 2000)).toBe(sent.length);
+      expect(sent).not.toContain(undefined);
       const records = (format === 'json' ? JSON.parse(quiet.stdout) : quiet.stdout.trim().split('\n').map((line) => JSON.parse(line))) as Array<{ id: number }>;
       expect(records.length).toBeGreaterThan(250);
       expect(new Set(records.map((r) => r.id)).size).toBe(records.length);

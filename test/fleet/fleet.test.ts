@@ -168,6 +168,30 @@ describe('fleet operations on any project command', () => {
     expect(rows[2]).toMatchObject({ max_file_size: null, error: expect.stringContaining('→ 500') });
   });
 
+  it('--verbose at --concurrency 4: each line carries its request number, so a 403 stays under the project that got it', async () => {
+    sandbox.fault({ path: 'svc-003/push_rule$', status: 403, latency_ms: 200, times: 1 });
+    const result = await sandbox.run(['-v', 'push-rule', 'get', '--group', 'acme/team-01/squad-1', '--concurrency', '4', '--continue-on-error', '-o', 'json']);
+    sandbox.faults.clear();
+    expect(result.code).toBe(9);
+    const lines = result.stderr.split('\n').filter((line) => /^\[\d+\] [<>]/.test(line));
+    const requests = new Map<string, string[]>();
+    for (const line of lines) {
+      const [, tag, rest] = /^\[(\d+)\] (.*)$/.exec(line)!;
+      requests.set(tag, [...(requests.get(tag) ?? []), rest]);
+    }
+    const pushRules = [...requests.values()].filter((request) => /^> GET \S+\/push_rule$/.test(request[0]));
+    expect(pushRules).toHaveLength(10);
+    // One GET per number, its answer under it: the 403 under svc-003's request, a 200 under every other.
+    expect(pushRules.map((request) => request.filter((line) => /^> GET /.test(line)).length)).toEqual(Array(10).fill(1));
+    expect(pushRules.map((request) => [/svc-003/.test(request[0]), request.find((line) => line.startsWith('< '))?.split(' ')[1]]))
+      .toEqual(pushRules.map((request) => (/svc-003/.test(request[0]) ? [true, '403'] : [false, '200'])));
+    // The requests were in flight together: another request's lines sit between svc-003's GET and its 403.
+    const tag = [...requests].find(([, request]) => /svc-003/.test(request[0]))![0];
+    const own = lines.flatMap((line, index) => (line.startsWith(`[${tag}] `) ? [index] : []));
+    expect(lines.slice(own[0], own.at(-1)).some((line) => !line.startsWith(`[${tag}] `))).toBe(true);
+    expect(result.stderr).not.toContain(sandbox.adminToken);
+  });
+
   it('lists every request with --dry-run and sends none of them', async () => {
     sandbox.clearRequests();
     const result = await sandbox.run(['push-rule', 'set', '--group', 'acme/team-01/squad-1', '--max-file-size', '5', '--dry-run']);

@@ -98,7 +98,7 @@ describe('list pages', () => {
     const quiet = await failing([]);
     const verbose = await failing(['--verbose']);
     expect([quiet.code, verbose.code]).toEqual([8, 8]);
-    const words = (stderr: string) => stderr.split('\n').filter((line) => !/^[<> ] /.test(line)).join('\n').replace(/"request_id":"\w+"/, '');
+    const words = (stderr: string) => stderr.split('\n').filter((line) => !/^\[\d+\] /.test(line)).join('\n').replace(/"request_id":"\w+"/, '');
     expect(words(quiet.stderr)).toBe(words(verbose.stderr));
     expect(quiet.stderr).toMatch(/^error: 500 Injected fault \(GET \/users → 500\)\n/);
     expect(quiet.stdout).toBe(ndjson.split('\n').slice(0, 4 * PER_PAGE).map((line) => `${line}\n`).join(''));
@@ -108,6 +108,31 @@ describe('list pages', () => {
     expect(retried.code, retried.stderr).toBe(0);
     expect(retried.stdout).toBe(ndjson);
     expect(pageRequests().filter((r) => r.status === 503)).toHaveLength(1);
+  });
+
+  it('--verbose tags the lines of each request with its number: the 503 of a page stays with that page while the pages ahead interleave', async () => {
+    sandbox.fault({ method: 'GET', path: '^/users$', query: pageQuery(2), status: 503, latency_ms: 300, times: 1 });
+    const result = await list('ndjson', ['--verbose']);
+    sandbox.faults.clear();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(ndjson);
+    const lines = result.stderr.split('\n').filter((line) => /^\[\d+\] /.test(line));
+    const tagOf = (line: string) => /^\[(\d+)\]/.exec(line)![1];
+    const byRequest = new Map<string, string[]>();
+    for (const line of lines) byRequest.set(tagOf(line), [...(byRequest.get(tagOf(line)) ?? []), line.replace(/^\[\d+\] /, '')]);
+    const pageOf = (request: string[]) => /[?&]page=(\d+)/.exec(request[0])?.[1];
+    const statusesOf = (request: string[]) => request.filter((line) => line.startsWith('< ')).map((line) => line.split(' ')[1]);
+    // One request per page, each opened by its GET, with its answers and its redacted headers under its own number.
+    expect([...byRequest.values()].map(pageOf)).toEqual(Array.from({ length: byRequest.size }, (_, i) => String(i + 1)));
+    expect([...byRequest.values()].map(statusesOf)).toEqual([...byRequest.values()].map((request) => (pageOf(request) === '2' ? ['503', '200'] : ['200'])));
+    const tokenLines = lines.filter((line) => /private-token|authorization/i.test(line));
+    expect(tokenLines.length).toBe(lines.filter((line) => / > GET /.test(line)).length);
+    expect(tokenLines.every((line) => line.endsWith('[REDACTED]'))).toBe(true);
+    expect(result.stderr).not.toContain(sandbox.adminToken);
+    // The pages ahead were in flight while page 2 waited: the lines of other requests sit between its GET and its 503.
+    const page2 = tagOf(lines.find((line) => /[?&]page=2(&|$)/.test(line))!);
+    const [sent, answered] = [lines.findIndex((line) => tagOf(line) === page2), lines.findIndex((line) => tagOf(line) === page2 && line.includes('< 503'))];
+    expect(new Set(lines.slice(sent, answered).map(tagOf)).size).toBeGreaterThan(1);
   });
 
   it('a 429 waits for its Retry-After before the page is asked again', async () => {
@@ -133,7 +158,9 @@ describe('list pages', () => {
     };
     const [quiet, verbose] = [await refused([]), await refused(['--verbose'])];
     expect(quiet.code).toBe(verbose.code);
-    const words = (stderr: string) => stderr.split('\n').filter((line) => !/^[<> ] /.test(line)).join('\n').replace(/"request_id":"\w+"/, '');
+    const words = (stderr: string) => stderr.split('\n').filter((line) => !/^\[\d+\] /.test(line)).join('\n').replace(/"request_id":"\w+"/, '')
+      // The two runs ask at different moments: the time to retry after may differ by a second.
+      .replace(/after \d{4}-\d\d-\d\dT[\d:]+Z/, 'after <time>');
     expect(words(quiet.stderr)).toBe(words(verbose.stderr));
     expect(quiet.stdout).toBe(ndjson.split('\n').slice(0, PER_PAGE).map((line) => `${line}\n`).join(''));
   });

@@ -4,7 +4,7 @@ import { connect as connectTcp, isIP } from 'node:net';
 import { checkServerIdentity, connect as connectTls, rootCertificates, type PeerCertificate } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { isLoopbackHost } from '../../config/resolve.js';
-import { proxyFor, proxySettings } from '../../http/client.js';
+import { proxyFor, proxySettings, proxyVariable } from '../../http/client.js';
 import { redactUrl } from '../../http/redact.js';
 import { ConfigError, ExitCode } from '../../errors.js';
 import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
@@ -37,17 +37,21 @@ async function checkDns(state: DoctorState): Promise<Outcome> {
 function checkProxy(state: DoctorState): Outcome {
   const url = target(state);
   if (!url) return skip('no instance configured');
-  const settings = proxySettings(state.ctx.env);
-  const configured = url.protocol === 'https:' ? settings.https || settings.http : settings.http;
+  const configured = proxyVariable(url.protocol, state.ctx.env);
   if (isLoopbackHost(url.hostname)) {
-    return pass(configured ? `loopback instance: direct, bypassing the proxy ${redactUrl(configured)} (a loopback target is never reached through a proxy)` : 'loopback instance: direct (no proxy set)');
+    return pass(configured ? `loopback instance: direct, bypassing the proxy ${redactUrl(configured.value)} (a loopback target is never reached through a proxy)` : 'loopback instance: direct (no proxy set)');
   }
   const proxy = proxyFor(url, state.ctx.env);
-  const route = proxy ? `through the proxy ${proxy} (${url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'})` : configured ? `direct: ${url.hostname} is in NO_PROXY` : 'direct (no proxy set)';
-  const ranges = configured ? addressRanges(settings.no) : [];
-  if (ranges.length) {
+  const route = proxy ? `through the proxy ${proxy} (${configured?.name})` : configured ? `direct: ${url.host} is in NO_PROXY` : 'direct (no proxy set)';
+  const noProxy = proxySettings(state.ctx.env).no;
+  const ranges = configured ? addressRanges(noProxy) : [];
+  const unmatched = [
+    ranges.length ? `${ranges.length > 1 ? 'address ranges' : 'an address range'} (${ranges.join(', ')}), which the proxy agent does not support: no host matches ${ranges.length > 1 ? 'them' : 'it'}` : '',
+    configured && starInList(noProxy) ? '* among other entries, which the proxy agent reads as a host named *: only * as the whole value sends every host direct' : '',
+  ].filter(Boolean);
+  if (unmatched.length) {
     return warn(
-      `${route}; NO_PROXY holds ${ranges.length > 1 ? 'address ranges' : 'an address range'} (${ranges.join(', ')}), which the proxy agent does not support: no host matches ${ranges.length > 1 ? 'them' : 'it'}`,
+      `${route}; NO_PROXY holds ${unmatched.join('; and ')}`,
       'list the hosts themselves in NO_PROXY: a name (git.corp.example, which covers its subdomains too), a domain (.corp.example), an address (192.0.2.10), with :PORT to send only that port direct; * alone sends every host direct',
     );
   }
@@ -56,6 +60,9 @@ function checkProxy(state: DoctorState): Outcome {
 
 /** NO_PROXY entries that are address ranges (192.0.2.0/24, 2001:db8::/32): undici's proxy agent matches names only. */
 const addressRanges = (noProxy: string): string[] => noProxy.split(/[,\s]+/).filter((entry) => /\/\d{1,3}$/.test(entry));
+
+/** `*` as one entry of several (`localhost,*`): undici's proxy agent honours `*` only as the whole NO_PROXY value. */
+const starInList = (noProxy: string): boolean => noProxy !== '*' && noProxy.split(/[,\s]/).includes('*');
 
 /** Opens a TCP connection to the instance, or to the proxy that carries its requests. */
 async function checkTcp(state: DoctorState): Promise<Outcome> {
