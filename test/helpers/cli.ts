@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/main.js';
 import type { RoleName } from '../../src/api/resource.js';
 import { findGroup, Role } from '../../src/sandbox/auth.js';
-import { members } from '../../src/sandbox/model.js';
+import { members, users } from '../../src/sandbox/model.js';
 import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
@@ -82,6 +82,10 @@ export interface TestSandbox extends Sandbox {
   call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; headers: Headers; text: string; body: any }>;
   /** The token of a user who has exactly this role in group acme (and so in its projects); made on first use. */
   tokenWithRole(role: RoleName): string;
+  /** A POST as root that must answer 201 (the test fails with the answer's text otherwise): the record made. */
+  create(path: string, body: Record<string, unknown>): Promise<{ id: number }>;
+  /** A new personal access token of the user with this id. */
+  tokenOf(userId: number, name: string): string;
 }
 
 /** A sandbox on 127.0.0.1:0 for one test file; close it in afterAll. */
@@ -94,6 +98,20 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     FORGECTL_TOKEN: sandbox.adminToken,
     ...extra,
   });
+  const call = async (method: string, path: string, body?: unknown, token = sandbox.adminToken) => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const json = text && response.headers.get('content-type')?.includes('json');
+    // headers and text are not enumerable, so tests can compare the result with toEqual({ status, body }).
+    return Object.defineProperties({ status: response.status, body: json ? JSON.parse(text) : undefined }, {
+      headers: { value: response.headers, enumerable: false },
+      text: { value: text, enumerable: false },
+    }) as { status: number; headers: Headers; text: string; body: any };
+  };
   return Object.assign(sandbox, {
     env,
     run: (argv: string[], runOptions: RunOptions = {}) => run(argv, { ...runOptions, env: env(runOptions.env) }),
@@ -109,20 +127,13 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       members(sandbox.db).push({ source_type: 'group', source_id: findGroup(sandbox.db, 'acme').id, user_id: user.id, access_level: Role[role] });
       return addToken(sandbox.db, user, {}, now).token;
     },
-    call: async (method: string, path: string, body?: unknown, token = sandbox.adminToken) => {
-      const response = await fetch(`${sandbox.url}${path}`, {
-        method,
-        headers: { 'PRIVATE-TOKEN': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      const json = text && response.headers.get('content-type')?.includes('json');
-      // headers and text are not enumerable, so tests can compare the result with toEqual({ status, body }).
-      return Object.defineProperties({ status: response.status, body: json ? JSON.parse(text) : undefined }, {
-        headers: { value: response.headers, enumerable: false },
-        text: { value: text, enumerable: false },
-      }) as { status: number; headers: Headers; text: string; body: any };
+    create: async (path: string, body: Record<string, unknown>) => {
+      const answer = await call('POST', path, body);
+      expect(answer.status, answer.text).toBe(201);
+      return answer.body as { id: number };
     },
+    tokenOf: (userId: number, name: string) => addToken(sandbox.db, users(sandbox.db).find((u) => u.id === userId)!, { name }, new Date()).token,
+    call,
   });
 }
 

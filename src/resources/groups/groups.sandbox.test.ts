@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../../../test/helpers/cli.js';
-import { users } from '../../sandbox/model.js';
-import { addToken } from '../../sandbox/seed.js';
 
 const sandbox = useTestSandbox();
 /** The token of a Developer of acme/web and of acme/tools/lint (a project of a subgroup), member of no group. */
@@ -10,11 +8,7 @@ let developer: string;
 let outsider: string;
 
 beforeAll(async () => {
-  const made = async (path: string, body: Record<string, unknown>) => {
-    const answer = await sandbox.call('POST', path, body);
-    expect(answer.status, answer.text).toBe(201);
-    return answer.body as { id: number };
-  };
+  const made = sandbox.create;
   const user = await made('/users', { username: 'webdev', name: 'Web Developer', email: 'webdev@example.com', password: 'long-enough-pw' });
   const nobody = await made('/users', { username: 'nobody', name: 'Nobody', email: 'nobody@example.com', password: 'long-enough-pw' });
   const acme = (await sandbox.call('GET', '/groups/acme')).body.id as number;
@@ -26,9 +20,8 @@ beforeAll(async () => {
   await made('/projects/acme%2Fweb/members', { user_id: user.id, access_level: 30 });
   await made(`/projects/${lint.id}/members`, { user_id: user.id, access_level: 30 });
   await made('/projects/acme%2Fweb/share', { group_id: partners.id, group_access: 20 });
-  const now = new Date();
-  developer = addToken(sandbox.db, users(sandbox.db).find((u) => u.id === user.id)!, { name: 'webdev-token' }, now).token;
-  outsider = addToken(sandbox.db, users(sandbox.db).find((u) => u.id === nobody.id)!, { name: 'nobody-token' }, now).token;
+  developer = sandbox.tokenOf(user.id, 'webdev-token');
+  outsider = sandbox.tokenOf(nobody.id, 'nobody-token');
 });
 
 const status = async (path: string, token: string) => (await sandbox.call('GET', path, undefined, token)).status;
