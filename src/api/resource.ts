@@ -139,6 +139,9 @@ function checkNames(def: Collection): void {
  * declaration keeps its literal types: `freezePeriods.routes.get` is the route string itself, so api.call knows its
  * parameters, and RecordOf<typeof freezePeriods> is the record's type.
  */
+/** A declared noun in the plural, as help and hints say it ("badges", "merge request approval rules", "branches"). */
+export const nounsOf = (noun: string): string => (noun.endsWith('ch') ? `${noun}es` : `${noun}s`);
+
 export function defineResource<const R extends ResourceDef>(def: R): R;
 export function defineResource<const R extends MultiParentDef>(def: R): R;
 export function defineResource(def: ResourceDef | MultiParentDef): ResourceDef | MultiParentDef {

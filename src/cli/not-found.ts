@@ -3,10 +3,11 @@ import { shellQuote } from '../parse.js';
 
 /**
  * What a verb of one record of a declared resource (get, update, delete) says of its records, for its 404: the
- * noun, and the options that say where the records live (--project, --group, a scope such as --mr).
+ * records' noun, and the options that say where the records live (--project, --group, a scope such as --mr).
  */
 export interface RecordLookup {
-  noun: string;
+  /** The records' noun in the plural ("webhooks"). */
+  nouns: string;
   /** Each option's flag, and the key of its value in the command's options. */
   placement: Array<{ flag: string; key: string }>;
 }
@@ -29,6 +30,5 @@ export function explainNotFound(error: unknown, command: { path: string; record?
     if (value === undefined || value === false) return [];
     return value === true ? [flag] : [`${flag} ${shellQuote(String(value))}`];
   });
-  const { noun } = command.record;
-  return error.explained(error.message, `forgectl ${[list, ...where].join(' ')} lists its ${noun.endsWith('ch') ? `${noun}es` : `${noun}s`}`);
+  return error.explained(error.message, `forgectl ${[list, ...where].join(' ')} lists its ${command.record.nouns}`);
 }

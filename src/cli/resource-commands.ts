@@ -1,6 +1,6 @@
 import type { Field } from '../api/fields.js';
 import type { ListResult } from '../api/paginate.js';
-import { creatableFields, idField, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
+import { creatableFields, idField, nounsOf, placed, routeOf, selectorOf, settableFields, updatableFields, type MultiParentDef, type SingletonDef, type ParentKind, type Placement, type ResourceDef, type Verb } from '../api/resource.js';
 import { UsageError } from '../errors.js';
 import { withChoices } from '../parse.js';
 import { defineCommand, type ArgDef, type CommandDef, type Context, type OptionDef } from './command.js';
@@ -149,7 +149,7 @@ export function placementFor(resource: MultiParentDef, given: object, ctx: Conte
   const chosen = named.filter((selector) => selector.kind !== 'parent' || !named.some((other) => other.kind === 'scope' && resource.parents[other.key].parent === selector.key));
   if (!chosen.length && resource.default) chosen.push(selectors.find((selector) => selector.key === resource.default)!);
   if (!chosen.length) chosen.push(...profileDefaultPlacement(selectors, ctx));
-  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${resource.noun.endsWith('ch') ? `${resource.noun}es` : `${resource.noun}s`}? give ${choice}`);
+  if (chosen.length !== 1) throw new UsageError(chosen.length ? `give only one of ${choice}` : `which ${nounsOf(resource.noun)}? give ${choice}`);
   const placedResource = placed(resource, chosen[0].key);
   return { key: chosen[0].key, resource: placedResource, ...location(placedResource, opts, ctx) };
 }
@@ -216,7 +216,7 @@ export function plainCommands(resource: ResourceDef | MultiParentDef, verbs: Pla
  */
 export function recordOf(resource: ResourceDef | MultiParentDef): RecordLookup {
   const options = 'parents' in resource ? placementOptions(resource) : placeOptions(resource);
-  return { noun: resource.noun, placement: options.map((option) => option.flags.split(' ')[0]).map((flag) => ({ flag, key: optsKey(flag) })) };
+  return { nouns: nounsOf(resource.noun), placement: options.map((option) => option.flags.split(' ')[0]).map((flag) => ({ flag, key: optsKey(flag) })) };
 }
 
 /** The options that say where a resource's records live: its parent's, and its scope's (all required). */
