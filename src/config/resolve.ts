@@ -219,6 +219,9 @@ export function resolveTarget(flags: ConnectionFlags, env: Env, config: ConfigDa
   };
 }
 
+/** In a CI job the token comes from a variable, never from `auth login`. */
+const CI_TOKEN_HINT = 'set FORGECTL_TOKEN (a masked CI/CD variable)';
+
 /** An instance URL; one from the environment that is not a URL is a configuration error (exit 3) naming the variable. */
 function baseUrlOf(raw: string, variable: string | undefined): { baseUrl: string; rootUrl: string } {
   try {
@@ -290,12 +293,12 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
   if (!token && explicitUrl && !profile) {
     throw new ConfigError(
       `no token for ${rootUrl}: no profile is for this instance, and a profile's token is sent only to its own instance`,
-      tokenVariableSlip(env) ?? (env.CI ? 'set FORGECTL_TOKEN (a masked CI/CD variable)' : `set FORGECTL_TOKEN, or log in to it: forgectl auth login --url ${rootUrl}`),
+      tokenVariableSlip(env) ?? (env.CI ? CI_TOKEN_HINT : `set FORGECTL_TOKEN, or log in to it: forgectl auth login --url ${rootUrl}`),
     );
   }
   if (!token) {
     const where = name ? `profile "${name}" has no token` : 'no token configured';
-    throw new ConfigError(where, tokenVariableSlip(env) ?? (env.CI && !name ? 'set FORGECTL_TOKEN (a masked CI/CD variable)' : `run: forgectl auth login${name ? ` --profile ${name}` : ''}   (or set FORGECTL_TOKEN)`));
+    throw new ConfigError(where, tokenVariableSlip(env) ?? (env.CI && !name ? CI_TOKEN_HINT : `run: forgectl auth login${name ? ` --profile ${name}` : ''}   (or set FORGECTL_TOKEN)`));
   }
 
   const url = new URL(baseUrl);
