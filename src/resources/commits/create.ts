@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { assertBranchUnmoved, branchExists, branchTree, fileActions, summarizeActions, withMissingBranchHint, type BranchTree, type CommitTarget, type FileContent } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchExists, branchTree, commitGuarded, fileActions, guardActions, summarizeActions, withMissingBranchHint, type BranchTree, type CommitTarget, type FileContent } from '../../api/commit-actions.js';
 import { gitBlobId } from '../../git/objects.js';
 import type { CommitAction } from './resource.js';
 import { commits } from './resource.js';
@@ -130,8 +130,9 @@ export default defineCommand<Flags>({
     }
     await confirmLosses(ctx, { ...target, prefix: deletes.length || extra.some((a) => a.action === 'delete') ? '' : prefix }, actions, { prune: gone.length > 0, delete: deletes.length > 0, actionsFile: extra.some((a) => a.action === 'delete') });
     const summary = summarizeActions(actions);
+    await guardActions(ctx.api, target, tree, actions);
     await assertBranchUnmoved(ctx.api, target, tree, actions);
-    const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create, {
+    const send = () => ctx.api.call<{ short_id: string }>(commits.routes.create, {
       project,
       branch: opts.branch,
       commit_message: message,
@@ -145,6 +146,7 @@ export default defineCommand<Flags>({
     }).catch((error: unknown) => {
       throw withMissingBranchHint(error, opts.branch, '--start-branch BRANCH or --start-sha SHA');
     });
+    const commit = await commitGuarded(ctx.api, target, tree, actions, send);
     ctx.io.note(`committed ${summary} to ${opts.branch} as ${commit.short_id}`);
     return commit;
   },

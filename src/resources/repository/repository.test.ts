@@ -35,8 +35,12 @@ describe('commits create --from-dir', () => {
     const second = await sync();
     expect(second.code).toBe(0);
     expect(second.stderr).toContain('committed 3 changes (3 updated)');
-    const posts = sandbox.requests().filter((r) => r.method !== 'GET');
+    const posts = sandbox.requests().filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
     expect(posts).toEqual([expect.objectContaining({ method: 'POST', status: 201 })]);
+    // The last commit of each updated file, which the commit carries so the service refuses it if one changed since:
+    // one HEAD request per updated file, none for the 198 unchanged ones.
+    const heads = sandbox.requests().filter((r) => r.method === 'HEAD').map((r) => decodeURIComponent(r.path.replace(/\?.*/, '').split('/files/')[1]));
+    expect(heads.sort()).toEqual(['docs/img/logo.bin', 'docs/page3.md', 'docs/run.sh']);
     const tree = (await sandbox.run(['repo', 'tree', 'docs', ...P, '--all', '-o', 'json'])).json();
     expect(tree.find((e: { path: string }) => e.path === 'docs/run.sh').mode).toBe('100755');
 
