@@ -53,6 +53,7 @@ export default defineCommand<Flags>({
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
     'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted (one whose content a new file has is committed as its rename). Deletions (--prune, --delete, --actions-file) are named and asked for first, and so is --force on an existing branch (--yes off a terminal).',
     'What the folder\'s .gitignore files and --exclude leave out is neither committed nor pruned; .git is skipped. A symbolic link stops the command before anything is sent, unless --symlinks skip leaves links out or --symlinks follow commits the files they point to.',
+    'A push made meanwhile to a file the commit changes is never undone: the commit is refused (exit 6, naming the files, nothing committed); run the command again to compare with the branch as it is now.',
   ].join('\n'),
   examples: [
     'forgectl commits create --project acme/api --branch main -m "Sync docs" --from-dir ./site --to docs/',
