@@ -74,12 +74,11 @@ export async function assertBranchUnmoved(api: Api, target: CommitTarget, tree: 
   if (now === tree.head) return;
   const ours = new Set(actions.flatMap((a) => [a.file_path, ...(a.previous_path ? [a.previous_path] : [])]));
   const moved = `branch ${target.branch} moved ${when} (${tree.head.slice(0, 8)} → ${now ? now.slice(0, 8) : 'deleted'})`;
-  const hint = UNMOVED_HINT;
-  if (!now) throw new CliError(moved, ExitCode.rejected, hint);
+  if (!now) throw new CliError(moved, ExitCode.rejected, UNMOVED_HINT);
   const comparison = await api.call<{ diffs: FileDiff[]; compare_timeout?: boolean }>(repositoryTree.routes.compare, { project: target.project, from: tree.head, to: now, straight: true });
-  if (comparison.compare_timeout) throw new CliError(`${moved} and the service could not list what changed`, ExitCode.rejected, hint);
+  if (comparison.compare_timeout) throw new CliError(`${moved} and the service could not list what changed`, ExitCode.rejected, UNMOVED_HINT);
   const touched = [...new Set(comparison.diffs.flatMap((d) => [d.old_path, d.new_path]))].filter((path) => ours.has(path));
-  if (touched.length) throw new CliError(`${moved} and the new commits change ${touched.slice(0, 3).join(', ')}${touched.length > 3 ? ` and ${touched.length - 3} more` : ''}`, ExitCode.rejected, hint);
+  if (touched.length) throw new CliError(`${moved} and the new commits change ${touched.slice(0, 3).join(', ')}${touched.length > 3 ? ` and ${touched.length - 3} more` : ''}`, ExitCode.rejected, UNMOVED_HINT);
 }
 
 /** The actions whose file the service can check against the commit it was read at: the file an update, a delete or a move starts from. */
@@ -123,7 +122,8 @@ const sourcePath = (action: CommitAction): string => (action.action === 'move' &
 /**
  * Sends the commit; when the service refuses it because a file changed after the actions were computed (a stale
  * `last_commit_id`) or a file to create now exists, nothing was committed: exit 6 naming every path the new commits
- * change (the service names one file, or none), with the way out, which is to compare again.
+ * change (the service names one file, or none), with the way out, which is to compare again. When no new commit
+ * changed them, the service's refusal is passed on as it is.
  */
 export async function commitGuarded<T>(api: Api, target: CommitTarget, tree: BranchTree, actions: CommitAction[], commit: () => Promise<T>): Promise<T> {
   try {
@@ -131,8 +131,9 @@ export async function commitGuarded<T>(api: Api, target: CommitTarget, tree: Bra
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 400 && STALE.test(error.message))) throw error;
     await assertBranchUnmoved(api, target, tree, actions, 'while this commit was sent');
-    // The branch is as it was (the push was undone by another since): the service's own words are all there is to say.
-    throw new CliError(`branch ${target.branch} changed while this commit was sent: ${error.message}`, ExitCode.rejected, UNMOVED_HINT);
+    // No new commit changed these paths: the refusal is of the actions as given (an --actions-file create of a file
+    // the branch has), in the service's words.
+    throw error;
   }
 }
 

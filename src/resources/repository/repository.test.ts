@@ -123,6 +123,13 @@ describe('commits create --from-dir', () => {
     expect(commits.map((c) => c.title)).toEqual(['teammate', 'teammate', 'teammate']);
     expect(commits[1].parent_ids).toEqual([theirs]);
 
+    // A create of a file the branch already had is refused by the service as it words it: no push is blamed.
+    const actions = join(tempDir(), 'actions.json');
+    writeFileSync(actions, JSON.stringify([{ action: 'create', file_path: 'late/kept.txt', content: 'x' }]));
+    const own = await sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'x', '--actions-file', actions, ...P]);
+    expect(own.code, own.stderr).toBe(6);
+    expect(own.stderr).toMatch(/^error: A file with this name already exists \(POST .*\/repository\/commits → 400\)\n/);
+
     // Run again, it compares with the branch as it is now: nothing of theirs is undone.
     writeFileSync(join(site, 'added.txt'), 'theirs too\n');
     const again = await sync();
