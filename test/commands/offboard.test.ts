@@ -122,6 +122,20 @@ describe('users offboard', () => {
     expect((await sandbox.call('GET', '/groups/lab/members')).body.map((m: { username: string; access_level: number }) => `${m.username}:${m.access_level}`)).toEqual(['alice:50']);
   });
 
+  it('owners nobody can act as (a blocked user, an access token\'s bot) do not count: the group is named, its owner stays', async () => {
+    const owner = await made(sandbox, '/users', { username: 'lastperson', name: 'Last Person', email: 'last@example.com', password: 'long-enough-pw-1' });
+    const token = (await made(sandbox, `/users/${owner.id}/personal_access_tokens`, { name: 'own', scopes: ['api'], expires_at: EXPIRES })).token;
+    const tools = (await sandbox.call('POST', '/groups', { name: 'Tools', path: 'tools-last' }, token)).body;
+    await made(sandbox, `/groups/${tools.id}/access_tokens`, { name: 'ci', scopes: ['api'], access_level: 50, expires_at: EXPIRES });
+    const gone = await made(sandbox, '/users', { username: 'goneowner', name: 'Gone Owner', email: 'gone@example.com', password: 'long-enough-pw-1' });
+    await made(sandbox, `/groups/${tools.id}/members`, { user_id: gone.id, access_level: 50 });
+    expect((await sandbox.call('POST', `/users/${gone.id}/block`)).status).toBe(201);
+    const result = await sandbox.run(['users', 'offboard', 'lastperson', '--yes']);
+    expect(result.code, result.stderr).toBe(9);
+    expect(result.stderr).toContain('  group tools-last: lastperson is its only owner');
+    expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Tools']);
+  });
+
   it('checks every value before the first write: unknown users, a transfer to an inactive user, a mode the service refuses', async () => {
     await made(sandbox, '/users', { username: 'recent', name: 'Recent', email: 'recent@example.com', password: 'long-enough-pw-1' });
     users(sandbox.db).find((u) => u.username === 'recent')!.last_activity_on = new Date().toISOString().slice(0, 10);

@@ -7,7 +7,7 @@ import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { someOf } from '../users/shared.js';
 import { belowWords, membershipsBelow, type Below } from './below.js';
-import { eachUser, explained, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, usersArg, type Where, whereOptions } from './shared.js';
+import { eachUser, explained, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, TOKEN_BOT, usersArg, type Where, whereOptions } from './shared.js';
 
 type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean };
 type Found = { id: number; username: string; access_level: number };
@@ -72,9 +72,6 @@ function alsoGoes(found: Found[], below: Map<number, Below>): string {
   });
   return whose.length ? ` It also removes ${whose.join('; ')} below it; --skip-subresources keeps them.` : '';
 }
-
-/** The bot user of a group's or project's access token, as the service names it. */
-const TOKEN_BOT = /^(project|group)_\d+_bot_/;
 
 /**
  * "project_7_bot_1f2e is the bot user of access token 'ci-deployer'; removing it revokes the token.": the service

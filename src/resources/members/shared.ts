@@ -104,15 +104,42 @@ export function explained(error: unknown, hints: Partial<Record<number, string>>
   return error.explained(error.message, hints[error.status]);
 }
 
+/** The bot user of a group's or project's access token, as the service names it: it dies with its token. */
+export const TOKEN_BOT = /^(project|group)_\d+_bot_/;
+
+/** A member as `/members/all` lists one, with what says whether a person can still act as the group's owner. */
+interface OwnerCandidate {
+  id: number;
+  username: string;
+  access_level: number;
+  state?: string;
+  membership_state?: string;
+  expires_at?: string | null;
+}
+
+/**
+ * Whether a member is an owner someone can still act as: an active account (not blocked, banned or deactivated), a
+ * membership neither pending nor expired, and not the bot user of an access token (revoked or expired with it).
+ */
+function actingOwner(member: OwnerCandidate, today: string): boolean {
+  return member.access_level === Role.owner
+    && (member.state ?? 'active') === 'active'
+    && (member.membership_state ?? 'active') === 'active'
+    && !(member.expires_at && member.expires_at < today)
+    && !TOKEN_BOT.test(member.username);
+}
+
 /**
  * The member among those to remove who is the only owner of the group (counting the owners it inherits from the
- * groups above, as the service does): the service refuses to remove the last owner with a bare 403.
+ * groups above, as the service does: it refuses to remove the last owner with a bare 403). Only owners someone can
+ * act as count: a group whose other owners are blocked users or token bots would be left with nobody to manage it.
  */
 export async function soleOwner(ctx: Context, resource: ResourceDef, params: Record<string, unknown>, leaving: Array<{ id: number; username: string; access_level: number }>): Promise<string | undefined> {
   const owners = leaving.filter((member) => member.access_level === Role.owner);
   if (params.group === undefined || !owners.length) return undefined;
-  for await (const member of ctx.api.list<{ id: number; access_level: number }>(routeOf(resource, 'all'), params, { all: true })) {
-    if (member.access_level === Role.owner && !owners.some((owner) => owner.id === member.id)) return undefined;
+  const today = ctx.now().toISOString().slice(0, 10);
+  for await (const member of ctx.api.list<OwnerCandidate>(routeOf(resource, 'all'), params, { all: true })) {
+    if (actingOwner(member, today) && !owners.some((owner) => owner.id === member.id)) return undefined;
   }
   return owners[0].username;
 }
