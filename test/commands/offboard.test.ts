@@ -126,10 +126,16 @@ describe('users offboard', () => {
     const owner = await made(sandbox, '/users', { username: 'lastperson', name: 'Last Person', email: 'last@example.com', password: 'long-enough-pw-1' });
     const token = (await made(sandbox, `/users/${owner.id}/personal_access_tokens`, { name: 'own', scopes: ['api'], expires_at: EXPIRES })).token;
     const tools = (await sandbox.call('POST', '/groups', { name: 'Tools', path: 'tools-last' }, token)).body;
-    await made(sandbox, `/groups/${tools.id}/access_tokens`, { name: 'ci', scopes: ['api'], access_level: 50, expires_at: EXPIRES });
+    const bot = (await sandbox.call('GET', `/users/${(await made(sandbox, `/groups/${tools.id}/access_tokens`, { name: 'ci', scopes: ['api'], access_level: 50, expires_at: EXPIRES })).user_id}`)).body;
     const gone = await made(sandbox, '/users', { username: 'goneowner', name: 'Gone Owner', email: 'gone@example.com', password: 'long-enough-pw-1' });
     await made(sandbox, `/groups/${tools.id}/members`, { user_id: gone.id, access_level: 50 });
     expect((await sandbox.call('POST', `/users/${gone.id}/block`)).status).toBe(201);
+    // Nor can a bot take the group over.
+    sandbox.clearRequests();
+    const toBot = await sandbox.run(['users', 'offboard', 'lastperson', '--transfer-to', bot.username, '--yes']);
+    expect(toBot.code, toBot.stderr).toBe(2);
+    expect(toBot.stderr).toBe(`error: --transfer-to ${bot.username}: the user is a bot, and nobody could act as the owner of what lastperson hands over; nothing was changed\nhint: name a person who takes over their groups\n`);
+    expect(writes()).toEqual([]);
     const result = await sandbox.run(['users', 'offboard', 'lastperson', '--yes']);
     expect(result.code, result.stderr).toBe(9);
     expect(result.stderr).toContain('  group tools-last: lastperson is its only owner');
