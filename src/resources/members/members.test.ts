@@ -101,6 +101,20 @@ describe('members', () => {
     expect(removed.stdout).toBe('');
   });
 
+  it('an owner nobody can act as (an access token\'s bot) is not another owner: the last person stays, and the bot is named', async () => {
+    const vault = await made('/groups', { name: 'Vault', path: 'vault-owners' });
+    await made(`/groups/${vault.id}/members`, { user_id: users(sandbox.db).find((u) => u.username === 'alice')!.id, access_level: 50 });
+    const expires = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
+    const token = (await made(`/groups/${vault.id}/access_tokens`, { name: 'ci', scopes: ['api'], access_level: 50, expires_at: expires })) as { id: number; user_id?: number };
+    const bot = (await sandbox.call('GET', `/users/${token.user_id}`)).body as { username: string };
+    expect((await sandbox.run(['members', 'remove', 'root', '--group', 'vault-owners', '--yes'])).code).toBe(0);
+    sandbox.clearRequests();
+    const last = await sandbox.run(['members', 'remove', 'alice', '--group', 'vault-owners', '--yes']);
+    expect(last.code).toBe(4);
+    expect(last.stderr.split('\n')[0]).toBe(`error: alice is the only owner of group vault-owners (nobody can act as the other owner, ${bot.username}: blocked, expired or an access token's bot), and a group keeps at least one owner; nothing was sent`);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('refuses a direct level below the inherited one, as the service does', async () => {
     const result = await sandbox.run(['members', 'add', 'alice', '--project', 'acme/web', '--access-level', 'reporter']);
     expect(result.code).toBe(6);

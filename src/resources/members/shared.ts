@@ -134,15 +134,27 @@ function actingOwner(member: OwnerCandidate, today: string): boolean {
  * groups above, as the service does: it refuses to remove the last owner with a bare 403). Only owners someone can
  * act as count: a group whose other owners are blocked users or token bots would be left with nobody to manage it.
  */
-export async function soleOwner(ctx: Context, resource: ResourceDef, params: Record<string, unknown>, leaving: Array<{ id: number; username: string; access_level: number }>): Promise<string | undefined> {
+export async function soleOwner(ctx: Context, resource: ResourceDef, params: Record<string, unknown>, leaving: Array<{ id: number; username: string; access_level: number }>): Promise<SoleOwner | undefined> {
   const owners = leaving.filter((member) => member.access_level === Role.owner);
   if (params.group === undefined || !owners.length) return undefined;
   const today = ctx.now().toISOString().slice(0, 10);
+  const idle: string[] = [];
   for await (const member of ctx.api.list<OwnerCandidate>(routeOf(resource, 'all'), params, { all: true })) {
-    if (actingOwner(member, today) && !owners.some((owner) => owner.id === member.id)) return undefined;
+    if (owners.some((owner) => owner.id === member.id) || member.access_level !== Role.owner) continue;
+    if (actingOwner(member, today)) return undefined;
+    idle.push(member.username);
   }
-  return owners[0].username;
+  return { username: owners[0].username, idle };
 }
+
+/** The only owner someone can act as, and the other owners nobody can (blocked users, token bots), for the message. */
+export interface SoleOwner {
+  username: string;
+  idle: string[];
+}
+
+/** " (the other owners, omar and group_4_bot_x, are blocked or bots: nobody can act as them)", or nothing. */
+export const idleOwnersWords = (sole: SoleOwner): string => (sole.idle.length ? ` (nobody can act as the other ${sole.idle.length > 1 ? 'owners' : 'owner'}, ${sole.idle.join(', ')}: blocked, expired or an access token's bot)` : '');
 
 /** The members a command works on: several at once. */
 export const usersArg: ArgDef = { spec: '<users...>', description: 'usernames or user IDs, one or more' };
