@@ -112,7 +112,13 @@ describe('members', () => {
     const last = await sandbox.run(['members', 'remove', 'alice', '--group', 'vault-owners', '--yes']);
     expect(last.code).toBe(4);
     expect(last.stderr.split('\n')[0]).toBe(`error: alice is the only owner of group vault-owners (nobody can act as the other owner, ${bot.username}: blocked, expired or an access token's bot), and a group keeps at least one owner; nothing was sent`);
+    // Nor is she demoted: the group would have no owner anyone can act as.
+    const demoted = await sandbox.run(['members', 'update', 'alice', '--group', 'vault-owners', '--access-level', 'maintainer']);
+    expect([demoted.code, demoted.stderr.split('\n')[0]]).toEqual([4, last.stderr.split('\n')[0]]);
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    // Another owner first, and she can go down a level.
+    expect((await sandbox.run(['members', 'add', 'bob', '--group', 'vault-owners', '--access-level', 'owner'])).code).toBe(0);
+    expect((await sandbox.run(['members', 'update', 'alice', '--group', 'vault-owners', '--access-level', 'maintainer'])).code).toBe(0);
   });
 
   it('refuses a direct level below the inherited one, as the service does', async () => {

@@ -3,11 +3,11 @@ import type { Context } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { accessTokens } from '../access-tokens/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { someOf } from '../users/shared.js';
 import { belowWords, membershipsBelow, type Below } from './below.js';
-import { eachUser, explained, idleOwnersWords, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, TOKEN_BOT, usersArg, type Where, whereOptions } from './shared.js';
+import { eachUser, explained, lastOwnerError, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, TOKEN_BOT, usersArg, type Where, whereOptions } from './shared.js';
 
 type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean };
 type Found = { id: number; username: string; access_level: number };
@@ -43,7 +43,7 @@ export default defineCommand<Opts>({
     }
     const sole = await soleOwner(ctx, resource, params, found);
     if (sole) {
-      throw new CliError(`${sole.username} is the only owner of ${where}${idleOwnersWords(sole)}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(params.group)} --access-level owner`);
+      throw lastOwnerError(sole, where, params.group);
     }
     const below = params.group !== undefined && !opts.skipSubresources ? await membershipsBelow(ctx, params.group as string | number, found) : new Map<number, Below>();
     const revokes = await tokensRevoked(ctx, params, found);

@@ -3,7 +3,7 @@ import { findUsers } from '../../api/lookups.js';
 import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
-import { ApiError, DryRunComplete, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { accessLevelName } from '../../parse.js';
 
@@ -153,8 +153,13 @@ export interface SoleOwner {
   idle: string[];
 }
 
-/** " (the other owners, omar and group_4_bot_x, are blocked or bots: nobody can act as them)", or nothing. */
-export const idleOwnersWords = (sole: SoleOwner): string => (sole.idle.length ? ` (nobody can act as the other ${sole.idle.length > 1 ? 'owners' : 'owner'}, ${sole.idle.join(', ')}: blocked, expired or an access token's bot)` : '');
+/** " (nobody can act as the other owner, group_4_bot_x: blocked, expired or an access token's bot)", or nothing. */
+const idleOwnersWords = (sole: SoleOwner): string => (sole.idle.length ? ` (nobody can act as the other ${sole.idle.length > 1 ? 'owners' : 'owner'}, ${sole.idle.join(', ')}: blocked, expired or an access token's bot)` : '');
+
+/** The refusal to remove or demote a group's last owner (exit 4, as the service's bare 403), before anything is sent. */
+export function lastOwnerError(sole: SoleOwner, where: string, group: unknown): CliError {
+  return new CliError(`${sole.username} is the only owner of ${where}${idleOwnersWords(sole)}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(group)} --access-level owner`);
+}
 
 /** The members a command works on: several at once. */
 export const usersArg: ArgDef = { spec: '<users...>', description: 'usernames or user IDs, one or more' };
