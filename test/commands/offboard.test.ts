@@ -140,6 +140,19 @@ describe('users offboard', () => {
     expect(result.code, result.stderr).toBe(9);
     expect(result.stderr).toContain('  group tools-last: lastperson is its only owner');
     expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Tools']);
+    // A handing over the service refuses keeps the only owner in: the removal is not sent.
+    sandbox.fault({ method: 'POST', path: `^/groups/${tools.id}/members$`, status: 422, body: { message: { access_level: ['is not included in the list'] } } });
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['users', 'offboard', 'lastperson', '--transfer-to', 'alice', '--yes', '-o', 'json']);
+    expect(refused.code, refused.stderr).toBe(9);
+    expect(refused.json<Array<{ action: string; status: string; detail: string }>>().map((r) => `${r.action} ${r.status}`)).toEqual(['add-owner failed', 'remove-membership failed']);
+    expect(refused.json<Array<{ detail: string }>>()[1].detail).toBe('not sent: alice did not become Owner of tools-last, and lastperson is its only owner');
+    expect(writes().filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Tools']);
+    // The next run hands it over and takes lastperson out.
+    const handed = await sandbox.run(['users', 'offboard', 'lastperson', '--transfer-to', 'alice', '--yes']);
+    expect(handed.code, handed.stderr).toBe(0);
+    expect((await leftOf(sandbox, owner.id)).memberships).toEqual([]);
   });
 
   it('checks every value before the first write: unknown users, a transfer to an inactive user, a mode the service refuses', async () => {
