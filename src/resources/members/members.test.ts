@@ -328,6 +328,20 @@ describe('members', () => {
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it('removing across a fleet goes past the projects the user is not a member of: nothing to remove there, exit 0', async () => {
+    await made('/users', { username: 'user5', name: 'User Five', email: 'user5@example.com', password: 'long-enough-pw-1' });
+    expect((await sandbox.run(['members', 'add', 'user5', '--project', 'acme/web', '--access-level', 'reporter'])).code).toBe(0);
+    const file = join(tmpdir(), `members-cleanup-${process.pid}.txt`);
+    writeFileSync(file, 'acme/api\nacme/web\n');
+    const result = await sandbox.run(['members', 'remove', 'user5', '--projects-file', file, '--concurrency', '1', '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('acme/api: user5 is not a direct member of project acme/api: nothing to remove');
+    expect(result.stderr).toContain('Removed user5 (reporter) from project acme/web');
+    expect((await sandbox.call('GET', `/projects/acme%2Fweb/members/${users(sandbox.db).find((u) => u.username === 'user5')!.id}`)).status).toBe(404);
+    // One project, named by --project, still says the user is no member there (exit 5).
+    expect((await sandbox.run(['members', 'remove', 'user5', '--project', 'acme/api', '--yes'])).code).toBe(5);
+  });
+
   it('works on every project of a projects file (the fleet selector)', async () => {
     const file = join(tmpdir(), `members-${process.pid}.txt`);
     writeFileSync(file, 'acme/api\nacme/web\n');

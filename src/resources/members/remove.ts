@@ -9,7 +9,7 @@ import { someOf } from '../users/shared.js';
 import { belowWords, membershipsBelow, type Below } from './below.js';
 import { eachUser, explained, lastOwnerError, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, TOKEN_BOT, usersArg, type Where, whereOptions } from './shared.js';
 
-type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean };
+type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean; projectsFile?: string };
 type Found = { id: number; username: string; access_level: number };
 
 export default defineCommand<Opts>({
@@ -20,7 +20,8 @@ export default defineCommand<Opts>({
     'of the projects in it and in them, as the service does: the question names how many go with it, and',
     '--skip-subresources keeps them. Access inherited from a group above stays: remove them there. Needs the Maintainer',
     'role (Owner to remove owners); the last owner of a group stays. Removing the bot user of a group\'s or project\'s',
-    'access token revokes that token: the question and --dry-run name the token.',
+    'access token revokes that token: the question and --dry-run name the token. Across a fleet (--projects-file), a',
+    'project the user is not a direct member of has nothing to remove and does not stop the run.',
   ].join(' '),
   exits: { 9: 'some of the users could not be removed (the others were)' },
   examples: ['forgectl members remove omar --project acme/web --yes', 'forgectl members remove priya --group acme --skip-subresources --unassign-issuables --yes'],
@@ -37,10 +38,15 @@ export default defineCommand<Opts>({
     const found: Found[] = [];
     for (const user of await resolveUsers(ctx, opts.users)) {
       const member = await ctx.api.call<Found>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
-        throw notDirectMember(error, user.username, where, 'access inherited from a group above is removed there');
+        const explained = notDirectMember(error, user.username, where, 'access inherited from a group above is removed there');
+        // Across a fleet, a project they are not a member of has nothing to remove: the run goes on to the others.
+        if (opts.projectsFile === undefined || explained === error) throw explained;
+        ctx.io.note(`${user.username} is not a direct member of ${where}: nothing to remove`);
+        return undefined;
       });
-      found.push(member);
+      if (member) found.push(member);
     }
+    if (!found.length) return undefined;
     const sole = await soleOwner(ctx, resource, params, found);
     if (sole) {
       throw lastOwnerError(sole, where, params.group);
