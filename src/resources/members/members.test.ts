@@ -115,6 +115,9 @@ describe('members', () => {
     // Nor is she demoted: the group would have no owner anyone can act as.
     const demoted = await sandbox.run(['members', 'update', 'alice', '--group', 'vault-owners', '--access-level', 'maintainer']);
     expect([demoted.code, demoted.stderr.split('\n')[0]]).toEqual([4, last.stderr.split('\n')[0]]);
+    // Nor given an end: the group would lose her on that day.
+    const ending = await sandbox.run(['members', 'update', 'alice', '--group', 'vault-owners', '--expires-at', expires]);
+    expect([ending.code, ending.stderr.split('\n')[0]]).toEqual([4, last.stderr.split('\n')[0]]);
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     // Another owner first, and she can go down a level.
     expect((await sandbox.run(['members', 'add', 'bob', '--group', 'vault-owners', '--access-level', 'owner'])).code).toBe(0);
