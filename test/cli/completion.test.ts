@@ -218,6 +218,18 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete(['forgectl', 'completion', ''])).toBe('bash zsh fish');
   });
 
+  it('bash: --name=value completes the value, though bash splits the word at "=" (it gives back only what follows "=")', (context) => {
+    needs(context, 'bash');
+    // The words as bash itself splits `forgectl users list --output=nd` (COMP_WORDBREAKS holds '=').
+    const complete = (words: string[]) =>
+      execFileSync('bash', ['-c', `source "${join(completions, 'forgectl.bash')}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env, cwd: files }).trim();
+    expect(complete(['forgectl', 'users', 'list', '--output', '=', 'nd'])).toBe('ndjson');
+    expect(complete(['forgectl', 'users', 'list', '--output', '='])).toBe('table json ndjson yaml csv');
+    expect(complete(['forgectl', '--profile', '=', ''])).toBe('alpha prod');
+    expect(complete(['forgectl', '--profile', '=', 'a', 'users', 'l'])).toBe('list');
+    expect(complete(['forgectl', 'api', '/user', '--input', '=', 'bo'])).toBe('body.json');
+  });
+
   it('bash, fish: every option that takes one of a list completes its values; a list after a comma too', async (context) => {
     needs(context, 'bash', 'fish');
     const options = await optionsWithChoices();
