@@ -114,6 +114,14 @@ describe('shell completion', () => {
     expect(await candidates(['--fields', 'tokens', 'us'])).toEqual(['users']);
   });
 
+  it('offers the declared fields of the command\'s records for --fields, a list after a comma too; before a command, none', async () => {
+    expect(await candidates(['projects', 'list', '--fields', 'path_with'])).toEqual(['path_with_namespace']);
+    expect(await candidates(['projects', 'list', '--fields', 'id,default_'])).toEqual(['id,default_branch']);
+    expect(await candidates(['users', 'list', '--fields=user'])).toEqual(['--fields=username']);
+    expect(await candidates(['-o', 'csv', 'protected-branches', 'list', '--fields', 'allow_force'])).toEqual(['allow_force_push']);
+    expect(await completeLines(['--fields', ''])).toEqual([':none']);
+  });
+
   it('offers the values of an argument that declares them: profile names, profile keys, shells', async () => {
     const configDir = tempDir();
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ current: 'alpha', profiles: { alpha: { url: 'https://a.example.com' }, prod: { url: 'https://p.example.com' } } }), { mode: 0o600 });
