@@ -273,6 +273,37 @@ describe('tokens rotate', () => {
     expect(await tokenStatus(value)).toBe(200);
   });
 
+  it('in a CI job off a terminal, a rotation with no save target stops before sending (the job log is not a place for the token); --print-token or a save target goes ahead', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    const rotate = ['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes'];
+    for (const env of [{ CI: 'true' }, { CI: '1', GITLAB_CI: 'true' }]) {
+      const refused = await sandbox.run(rotate, { env });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain('error: this is a CI job (CI is set) and stdout is not a terminal: the new token would be printed into the job log');
+      expect(refused.stderr).toContain('hint: save it with --output-file FILE, --save-to ci-var:PROJECT_OR_GROUP/KEY or exec:COMMAND, or --save-to-profile; or, if stdout is captured and the log never sees it, give --print-token');
+    }
+    expect(posts()).toEqual([]);
+    expect(await tokenStatus(bot.token)).toBe(200);
+    // --print-token beside a save target is a contradiction: refused too, nothing sent.
+    const both = await sandbox.run([...rotate, '--print-token', '--output-file', join(tempDir(), 'token')], { env: { CI: 'true' } });
+    expect(both.code, both.stderr).toBe(2);
+    expect(both.stderr).toContain('error: --print-token: the new token is saved to file ');
+    expect(posts()).toEqual([]);
+    // CI=false is no CI job; --print-token in one prints it; a save target keeps it off stdout.
+    const notCi = await sandbox.run([...rotate, '-o', 'json'], { env: { CI: 'false' } });
+    expect(notCi.code, notCi.stderr).toBe(0);
+    const printed = await sandbox.run(['tokens', 'rotate', String(notCi.json().id), '--group', 'acme', '--yes', '--print-token', '-o', 'json'], { env: { CI: 'true' } });
+    expect(printed.code, printed.stderr).toBe(0);
+    const fresh = printed.json<{ id: number; token: string }>();
+    expect(await tokenStatus(fresh.token)).toBe(200);
+    const file = join(tempDir(), 'token');
+    const saved = await sandbox.run(['tokens', 'rotate', String(fresh.id), '--group', 'acme', '--yes', '--output-file', file], { env: { CI: 'true' } });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).not.toContain(readFileSync(file, 'utf8').trim());
+  });
+
   it('refuses --jq or --template that would not print the new token, before anything is sent; one that prints it works', async () => {
     const bot = await botProfile();
     sandbox.clearRequests();

@@ -327,6 +327,17 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await bot(['tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
   });
 
+  live('in a CI job, a rotation with no save target stops before sending: the new token never reaches the job log', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cibot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const { id, token } = JSON.parse(made.stdout) as { id: number; token: string };
+    const job = await forgectl(['tokens', 'rotate', String(id), '--group', 'acme', '--yes'], { CI: 'true' });
+    expect(job.code, job.stderr).toBe(2);
+    expect(job.stdout).toBe('');
+    expect(job.stderr).toContain('the new token would be printed into the job log');
+    expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: token })).code).toBe(0);
+  });
+
   live('a cron rotation: a 429 to the rotate request is waited out; after an unknown outcome every message tells the same story', async () => {
     const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cronbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
     expect(made.code, made.stderr).toBe(0);
