@@ -207,7 +207,7 @@ describe('tokens list, get, create, revoke', () => {
   });
 
   it('says so when self under a group is not the token in use (a personal token), for get and rotate', async () => {
-    for (const verb of [['get'], ['rotate', '--yes']]) {
+    for (const verb of [['get'], ['rotate', '--yes', '--print-token']]) {
       const result = await sandbox.run(['tokens', verb[0], 'self', '--group', 'acme', ...verb.slice(1)]);
       expect(result.code, verb[0]).toBe(5);
       expect(result.stderr, verb[0]).toContain('hint: the token in use is not an access token of group acme; a personal token reads itself with --personal');
@@ -302,6 +302,29 @@ describe('tokens rotate', () => {
     const saved = await sandbox.run(['tokens', 'rotate', String(fresh.id), '--group', 'acme', '--yes', '--output-file', file], { env: { CI: 'true' } });
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).not.toContain(readFileSync(file, 'utf8').trim());
+  });
+
+  it('rotating self from cron with a token_command and no save target stops before sending (the next run would be locked out); a helper target keeps the next run working', async () => {
+    const created = await sandbox.call('POST', '/groups/acme/access_tokens', { name: 'command-bot', scopes: ['api'], access_level: 40, expires_at: day(30) });
+    const dir = tempDir();
+    const file = join(dir, 'bot.token');
+    writeFileSync(file, `${created.body.token}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'cmd', profiles: { cmd: { url: sandbox.rootUrl, token_command: `cat '${file}'` } } }), { mode: 0o600 });
+    const cron = (argv: string[]) => sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--yes', ...argv], { env: { FORGECTL_CONFIG_DIR: dir, FORGECTL_TOKEN: undefined, FORGECTL_URL: undefined } });
+    sandbox.clearRequests();
+    const refused = await cron([]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: rotating self revokes the token in use (the output of the token_command of profile "cmd") and no save target takes the new one');
+    expect(refused.stderr).toContain('hint: save it where the token comes from (--save-to exec:COMMAND runs a helper that stores it');
+    expect(posts()).toEqual([]);
+    expect(await tokenStatus(created.body.token)).toBe(200);
+    // Saved where token_command reads it: the next run rotates again.
+    for (let run = 0; run < 2; run++) {
+      const saved = await cron(['--save-to', `exec:umask 077; cat > '${file}'`]);
+      expect(saved.code, saved.stderr).toBe(0);
+      expect(await tokenStatus(readFileSync(file, 'utf8').trim())).toBe(200);
+    }
   });
 
   it('refuses --jq or --template that would not print the new token, before anything is sent; one that prints it works', async () => {
