@@ -677,6 +677,11 @@ describe('tokens audit', () => {
     const result = await bot.run(['-p', 'bot', 'tokens', 'audit', '--expiring-within', '30d', '-o', 'json']);
     expect(result.code).toBe(9);
     expect(result.json()).toEqual([expect.objectContaining({ id: bot.id, self: true, source: 'self' })]);
+    // A Maintainer's token may not list the group's tokens: exit 4 says which role it takes, and how to audit itself.
+    const group = await bot.run(['-p', 'bot', 'tokens', 'audit', '--group', 'acme', '--expiring-within', '30d']);
+    expect(group.code).toBe(4);
+    expect(group.stderr).toContain('the access tokens of group acme are listed only for its Owners');
+    expect(group.stderr).toContain('hint: leave out --group acme to audit the token in use alone, or run the audit with a token of an Owner');
   });
 });
 
