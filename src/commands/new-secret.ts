@@ -51,6 +51,7 @@ export function assertNotIntoJobLog(ctx: Context, asked: boolean | undefined, fl
 const PROBE = 'forgectl-probe-of-the-new-token';
 
 async function whatLosesToken(ctx: Context): Promise<{ problem: string; fix: string } | undefined> {
+  if (ctx.io.stdoutIsNull) return { problem: 'stdout is /dev/null', fix: 'let stdout reach a file kept private (umask 077; … >FILE)' };
   const { fields, jq, slurp, template } = ctx.globals;
   if (fields) return fields.includes('token') ? undefined : { problem: '--fields leaves out token', fix: 'add token to --fields' };
   if (jq !== undefined) {

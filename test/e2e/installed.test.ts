@@ -335,6 +335,10 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(job.code, job.stderr).toBe(2);
     expect(job.stdout).toBe('');
     expect(job.stderr).toContain('the new token would be printed into the job log');
+    // A crontab line ending in >/dev/null would discard it: refused too, nothing sent.
+    const discarded = await shell(`forgectl tokens rotate ${id} --group acme --yes >/dev/null`);
+    expect(discarded.code).toBe(2);
+    expect(discarded.stderr).toContain('error: stdout is /dev/null, and the new token is shown only this once');
     expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: token })).code).toBe(0);
   });
 
