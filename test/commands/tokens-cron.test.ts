@@ -136,7 +136,7 @@ describe('rotation from cron (real processes)', () => {
 });
 
 describe('a crontab line ending in >/dev/null 2>&1', () => {
-  it('a rotation, a creation or a runner token reset that would only print the new token to /dev/null stops before sending', async () => {
+  it('a rotation, a creation, a runner token reset or a recovery that would only print the new token to /dev/null stops before sending', async () => {
     const { id, token } = await createToken('null-bot');
     sandbox.clearRequests();
     const admin = sandbox.env() as Record<string, string>;
@@ -151,6 +151,22 @@ describe('a crontab line ending in >/dev/null 2>&1', () => {
     }
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     expect(await tokenStatus(token)).toBe(200);
+    // A recovery file whose rotation had no target hands its token over on stdout: not to /dev/null, where it would
+    // be gone with its file.
+    const dir = tempDir();
+    mkdirSync(join(dir, 'recovery'), { mode: 0o700 });
+    const record = join(dir, 'recovery', `group-0-${id}-kept.json`);
+    const fresh = await createToken('null-bot-2');
+    writeFileSync(record, JSON.stringify({ version: 1, created_at: new Date().toISOString(), instance: sandbox.rootUrl, kind: 'group', resource: 'acme', rotated_token_id: id, rotated_token_sha256: null, targets: {}, previous: {}, token: { ...fresh, name: 'null-bot-2' } }), { mode: 0o600 });
+    const recover = startQuietBin(['tokens', 'recover'], { ...admin, FORGECTL_CONFIG_DIR: dir });
+    expect(await recover.exited, recover.stderr()).toBe(2);
+    expect(recover.stderr()).toContain('error: stdout is /dev/null, and the new token is shown only this once');
+    expect(existsSync(record)).toBe(true);
+    const handed = await runBin(['tokens', 'recover', '-o', 'json'], { env: { ...admin, FORGECTL_CONFIG_DIR: dir } });
+    expect(handed.code, handed.stderr).toBe(0);
+    expect(handed.json()[0].token).toBe(fresh.token);
+    expect(existsSync(record)).toBe(false);
+
     // Saved to a file, stdout may go anywhere.
     const file = join(tempDir(), 'null-bot.token');
     const saved = startQuietBin(['tokens', 'rotate', String(id), '--group', 'acme', '--output-file', file, '--yes'], admin);
