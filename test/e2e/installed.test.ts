@@ -327,6 +327,36 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await bot(['tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
   });
 
+  live('in a CI job, a rotation with no save target stops before sending: the new token never reaches the job log', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cibot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const { id, token } = JSON.parse(made.stdout) as { id: number; token: string };
+    const job = await forgectl(['tokens', 'rotate', String(id), '--group', 'acme', '--yes'], { CI: 'true' });
+    expect(job.code, job.stderr).toBe(2);
+    expect(job.stdout).toBe('');
+    expect(job.stderr).toContain('the new token would be printed into the job log');
+    // A crontab line ending in >/dev/null would discard it: refused too, nothing sent.
+    const discarded = await shell(`forgectl tokens rotate ${id} --group acme --yes >/dev/null`);
+    expect(discarded.code).toBe(2);
+    expect(discarded.stderr).toContain('error: stdout is /dev/null, and the new token is shown only this once');
+    expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: token })).code).toBe(0);
+  });
+
+  live('from cron, rotating self with a token_command and no save target stops before sending; saved through a helper, the next run works', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cmdbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-cmdbot-');
+    const file = join(dir, 'bot.token');
+    writeFileSync(file, `${(JSON.parse(made.stdout) as { token: string }).token}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'cmd', profiles: { cmd: { url: sandbox!.url, token_command: `cat '${file}'` } } }), { mode: 0o600 });
+    const cron = (args: string[]) => runProcess('forgectl', ['tokens', 'rotate', 'self', '--group', 'acme', '--yes', ...args], { env: { ...baseEnv(), FORGECTL_CONFIG_DIR: dir }, timeoutMs: 30_000 });
+    const refused = await cron([]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('rotating self revokes the token in use');
+    for (let run = 0; run < 2; run++) expect((await cron(['--save-to', `exec:umask 077; cat > '${file}'`])).code).toBe(0);
+  });
+
   live('a cron rotation: a 429 to the rotate request is waited out; after an unknown outcome every message tells the same story', async () => {
     const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cronbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
     expect(made.code, made.stderr).toBe(0);
