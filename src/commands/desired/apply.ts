@@ -158,7 +158,7 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   if (document.server !== ctx.connection().baseUrl) {
     throw new CliError(`${opts.file} was made for ${document.server}, not ${ctx.connection().baseUrl}`, ExitCode.rejected, 'make the plan against this instance');
   }
-  const io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
+  const io = sectionIo(ctx, localFiles(`${document.base_dir}/plan`), document.base_dir);
   const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
   if (budget) ctx.io.note(budget);
   const { stale, done } = await staleObjects(io, planned, options.concurrency);
@@ -174,7 +174,7 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
 /** The changes a desired-state file asks for now, planned (with a spinner at a terminal) and shown on stderr. */
 async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, text: string): Promise<Work> {
   const state = await readDesired(ctx, opts.file, text);
-  const io = sectionIo(ctx, ctx.api, state.local, baseDirOf(opts.file));
+  const io = sectionIo(ctx, state.local, baseDirOf(opts.file));
   const plan = await planShowingProgress(ctx, state, io, options, opts.failedTo);
   if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
   for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
