@@ -4,16 +4,16 @@ import { applyChanges, checkBeforeWriting, staleObjects, toCarryOut, type ApplyS
 import { oneLine } from '../../output/formats.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from './io.js';
-import type { Change, SectionIo } from '../../desired/model.js';
+import type { Change, Owner, SectionIo } from '../../desired/model.js';
 import { failureLine, type OwnerFailure, type PlanOptions } from '../../desired/plan.js';
 import { changeLabel, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
-import { checkPlanDigest, looksLikePlan, readPlanDocument } from '../../desired/saved.js';
+import { checkPlanDigest, failuresOf, looksLikePlan, readPlanDocument } from '../../desired/saved.js';
 import { checkFollowsFile } from '../../desired/follows.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { writeFileAtomically } from '../../files.js';
 import { selectProjects } from '../../fleet/select.js';
-import { emptyShardLine, reportOnInterrupt, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
+import { emptyShardLine, inShard, reportOnInterrupt, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
 import { namedFew } from '../../fleet/run.js';
 import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
@@ -143,18 +143,24 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   await checkFollowsFile(opts.file, document, saved);
   ctx.io.note(`applying the plan in ${opts.file} (changes digest ${document.changes_digest})`);
   // A shard applies its part of the plan (a merged plan, or its own); --projects-file narrows it further.
+  // What the plan could not read is not applied either: it stays in the run's outcome (exit 9, --failed-to).
   let planned = saved;
+  let unread = failuresOf(document);
   if (options.projectsFile !== undefined) {
     const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
-    planned = planned.filter((change) => listed.has(change.owner.path.toLowerCase()) || (change.owner.id !== undefined && listed.has(String(change.owner.id))));
+    const isListed = (owner: Owner) => listed.has(owner.path.toLowerCase()) || (owner.id !== undefined && listed.has(String(owner.id)));
+    planned = planned.filter((change) => isListed(change.owner));
+    unread = unread.filter((failure) => isListed(failure.owner));
   }
   const listed = planned.length;
   const keys = takeShard([...new Set(planned.map((change) => change.owner.path))], (path) => path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings with changes');
   if (options.shard) {
     const mine = new Set(keys);
     planned = planned.filter((change) => mine.has(change.owner.path));
+    unread = unread.filter((failure) => inShard(failure.owner.path, options.shard));
     if (!planned.length && listed) ctx.io.note(emptyShardLine(options.shard));
   }
+  for (const failure of unread) ctx.io.warn(`not applied: the plan could not read ${failureLine(failure)}`);
   if (document.server !== ctx.connection().baseUrl) {
     throw new CliError(`${opts.file} was made for ${document.server}, not ${ctx.connection().baseUrl}`, ExitCode.rejected, 'make the plan against this instance');
   }
@@ -168,7 +174,7 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   }
   if (done.size) ctx.io.note(`${plural(done.size, 'change')} of the plan ${done.size === 1 ? 'was' : 'were'} applied already (by an earlier apply of it): left out`);
   const nothing = !saved.length ? 'the plan has no changes: nothing to do' : !listed ? `the plan has no changes for what --projects-file lists: nothing to do` : done.size ? 'nothing left to apply' : undefined;
-  return { changes: planned.filter((change) => !done.has(change)), failures: [], io, nothing };
+  return { changes: planned.filter((change) => !done.has(change)), failures: unread, io, nothing };
 }
 
 /** The changes a desired-state file asks for now, planned (with a spinner at a terminal) and shown on stderr. */
