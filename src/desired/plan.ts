@@ -92,6 +92,12 @@ export function replacementOf(section: Section, live: LiveObject, fields: FieldC
   return undefined;
 }
 
+/** A delete's note of what goes with the object for good, where its section says. */
+function deletionNote(section: Section, action: Change['action'], live: LiveObject | undefined): { note?: string } {
+  const note = action === 'delete' && live ? section.lostWithDelete?.(live) : undefined;
+  return note ? { note } : {};
+}
+
 /** The changes of one section of one owner. */
 async function planSection(io: SectionIo, owner: Owner, section: Section, desired: unknown, prune: Plan['prune']): Promise<{ changes: Change[]; leftAlone: number; notCompared?: number }> {
   if (section.plan) return { changes: await section.plan(io, owner, desired), leftAlone: 0 };
@@ -105,6 +111,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     ref: live?.ref,
     managed: live?.managed,
     digest: digestOf(live?.values),
+    ...deletionNote(section, action, live),
   });
   const one = (key: string, live: LiveObject | undefined, value: unknown): Change | undefined => {
     if (value === null) return live && section.remove ? change('delete', key, [], live) : undefined;
