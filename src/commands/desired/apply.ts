@@ -66,7 +66,7 @@ export default defineCommand<Options>({
       throw new UsageError(`${problems.length > 1 ? `${problems.length} values the changes need are missing or invalid` : problems[0]}; nothing was applied`, 'set what is missing (or correct the value) and apply again');
     }
     const carried = toCarryOut(changes, Boolean(opts.prune));
-    if (carried.length) await ctx.confirm(`Apply ${plural(carried.length, 'change')} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
+    if (carried.length) await ctx.confirm(`Apply ${plural(carried.length, 'change')}${losses(carried)} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
 
     const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0, failedOwners: [], errors: [] };
     const result = new ResultWithExit(undefined, ExitCode.ok);
@@ -99,6 +99,13 @@ export default defineCommand<Options>({
     return Object.assign(result, { result: settle() });
   },
 });
+
+/** What of the changes deletes, said in the question: " (3 deletions, 1 replacement)", or nothing. */
+function losses(changes: Change[]): string {
+  const count = (action: Change['action']) => changes.filter((change) => change.action === action).length;
+  const parts = [count('delete') ? plural(count('delete'), 'deletion') : '', count('replace') ? plural(count('replace'), 'replacement') : ''].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
 
 /** The command groups of the sections not named as their key is (push_rule: push-rule). */
 const SECTION_COMMANDS: Record<string, string> = { 'project settings': 'projects', 'group settings': 'groups', 'instance application_settings': 'settings', 'project approvals': 'approval-settings' };
@@ -188,7 +195,8 @@ async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, te
     // The colour decision is made for stdout (a terminal or FORCE_COLOR, unless NO_COLOR, --no-color, TERM=dumb); the
     // preview is on stderr: with stdout a terminal, coloured only when stderr is one too; otherwise colour was forced.
     const paint = await paintFor(ctx.io.options.color && (ctx.io.stderrIsTTY || !ctx.io.stdoutIsTTY));
-    const preview = planText(plan, paint, failureLine);
+    // With --prune, the deletions prune allows are carried out like any other: the preview does not say they need it.
+    const preview = planText(opts.prune ? { ...plan, changes: plan.changes.map((change) => ({ ...change, prune: undefined })) } : plan, paint, failureLine);
     // Written as it is (coloured on a terminal; planText made the server's text in it visible), unless --quiet
     // and nothing is asked.
     const asking = ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun;

@@ -1,0 +1,27 @@
+/** What apply shows and asks before it deletes: the deletions counted in the question, none said to need --prune once given. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+describe('apply asks before it deletes', () => {
+  it('names the deletions in its question, and with --prune does not show them as needing it', async () => {
+    await sandbox.run(['variables', 'set', 'OLD_ONE', '--project', 'acme/web', '--value', 'x']);
+    await sandbox.run(['variables', 'set', 'OLD_TWO', '--project', 'acme/web', '--value', 'y']);
+    const desired = join(tempDir(), 'desired.yaml');
+    writeFileSync(desired, 'version: 1\nprune: all\nprojects:\n  acme/web:\n    variables: []\n    push_rule: {max_file_size: 9}\n');
+    sandbox.clearRequests();
+    const pruned = await sandbox.run(['apply', '-f', desired, '--prune']);
+    expect(pruned.code).toBe(2);
+    expect(pruned.stderr).toContain('  - variable OLD_ONE … *\n');
+    expect(pruned.stderr).not.toContain('needs apply --prune');
+    expect(pruned.stderr).toMatch(/^error: confirmation needed: Apply 6 changes \(5 deletions\) to 1 project\?$/m);
+    // Without --prune the deletions are skipped: shown as needing it, and not counted in the question.
+    const kept = await sandbox.run(['apply', '-f', desired]);
+    expect(kept.stderr).toContain('  - variable OLD_ONE … *   (prune: needs apply --prune)\n');
+    expect(kept.stderr).toMatch(/^error: confirmation needed: Apply 1 change to 1 project\?$/m);
+    expect(sandbox.requests().filter((request) => request.method !== 'GET')).toEqual([]);
+  });
+});
