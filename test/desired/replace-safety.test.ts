@@ -192,7 +192,7 @@ describe('apply: a replace never loses the old object', () => {
     const desired = file('prune-branches.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    protected_branches: []\n');
     const saved = join(dir, 'prune-plan.json');
     const plan = await sandbox.run(['plan', '-f', desired, '--out', saved]);
-    expect(plan.stdout).toContain('  - protected branch "stable"   (prune: needs apply --prune)');
+    expect(plan.stdout).toContain('  - protected branch "stable": unprotected, the branch takes pushes, force pushes and deletion from every Developer   (prune: needs apply --prune)');
     expect(plan.stdout).not.toContain('protected branch "main"');
     expect((await sandbox.call('PUT', '/projects/acme%2Fweb', { default_branch: 'stable' })).status).toBe(200);
     const applied = await sandbox.run(['apply', '-f', saved, '--prune', '--yes']);
