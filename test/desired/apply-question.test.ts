@@ -24,4 +24,12 @@ describe('apply asks before it deletes', () => {
     expect(kept.stderr).toMatch(/^error: confirmation needed: Apply 1 change to 1 project\?$/m);
     expect(sandbox.requests().filter((request) => request.method !== 'GET')).toEqual([]);
   });
+
+  it('says what disabling an integration costs: its settings, credentials too, are reset', async () => {
+    const desired = join(tempDir(), 'off.yaml');
+    writeFileSync(desired, 'version: 1\ngroups:\n  acme:\n    integrations:\n      bugzilla: null\n');
+    const plan = await sandbox.run(['plan', '-f', desired]);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('group acme\n  - integration bugzilla: disabled, its settings are reset by the service: enabling it again needs them all, credentials too\n');
+  });
 });
