@@ -32,4 +32,15 @@ describe('apply asks before it deletes', () => {
     expect(plan.code).toBe(9);
     expect(plan.stdout).toContain('group acme\n  - integration bugzilla: disabled, its settings are reset by the service: enabling it again needs them all, credentials too\n');
   });
+
+  it('says what removing a protected tag, an approval rule or a push rule costs', async () => {
+    expect((await sandbox.run(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '20'])).code).toBe(0);
+    const desired = join(tempDir(), 'loose.yaml');
+    writeFileSync(desired, 'version: 1\nprune: all\nprojects:\n  acme/api:\n    protected_tags: []\n    approval_rules: []\n  acme/web:\n    push_rule: null\n');
+    const plan = await sandbox.run(['plan', '-f', desired]);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('  - protected tag "release-*": unprotected, the tags it matches may be created and deleted by every Developer   (prune: needs apply --prune)\n');
+    expect(plan.stdout).toContain('  - approval rule "Maintainers": merge requests no longer need the approvals it asks for   (prune: needs apply --prune)');
+    expect(plan.stdout).toMatch(/project acme\/web\n {2}- push rule: pushes are no longer checked by any of its rules.*\n/);
+  });
 });
