@@ -287,6 +287,10 @@ describe('resuming a large run', () => {
     sandbox.faults.clear();
     const again = await sandbox.run(['plan', '-f', DESIRED, '--projects-file', planFailed, '-o', 'json']);
     expect(again.json().summary).toMatchObject({ owners: 1, projects: 1, groups: 0, instance: 0, failures: 0 });
+    // A line that names nothing the file declares is said, not silently dropped.
+    const typo = await sandbox.run(['plan', '-f', DESIRED, '--projects-file', '-', '-o', 'json'], { input: `${fleet[11]}\nacme/team-01/no-such-svc\n` });
+    expect(typo.json().summary).toMatchObject({ owners: 1, projects: 1 });
+    expect(typo.stderr).toContain('note: acme/team-01/no-such-svc, listed in stdin, is not among the projects and groups the file declares something for: left out\n');
   });
 
   it('a saved plan with a project it could not read applies the rest and exits 9, naming that project in --failed-to', async () => {
