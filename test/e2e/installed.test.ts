@@ -1213,4 +1213,27 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await forgectl(['variables', 'get', 'E2E_FLEET', '--project', 'acme/web'])).code).toBe(5);
     rmSync(work, { recursive: true, force: true });
   });
+
+  live('a migrant\'s CI job: apply --dry-run masks an integration\'s webhook from the environment, a fleet\'s 404 names the list, a saved plan that could not read a project exits 9', async () => {
+    const work = tempDir('forgectl-e2e-migrant-');
+    const webhook = 'https://chat.example.com/hooks/e2e-migrant-8d2f';
+    writeFileSync(join(work, 'chat.yaml'), 'version: 1\ngroups:\n  acme:\n    integrations:\n      slack: {webhook: {env: CHAT_WEBHOOK}, channel: "#ci"}\n');
+    const dry = await shell(`cd '${work}' && forgectl apply -f chat.yaml --dry-run`, { CI: 'true', CHAT_WEBHOOK: webhook });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('"webhook": "[REDACTED]"');
+    expect(dry.stdout + dry.stderr).not.toContain(webhook);
+    const missing = await shell(`cd '${work}' && printf 'acme/api\\nacme/web\\n' > services.txt && forgectl hooks get 77 --projects-file services.txt --continue-on-error`);
+    expect(missing.code).toBe(9);
+    expect(missing.stderr).toContain('hint: 2 projects answered 404 Not Found: forgectl hooks list --projects-file services.txt lists their webhooks\n');
+    writeFileSync(join(work, 'rule.yaml'), 'version: 1\nprojects:\n  acme/api:\n    push_rule: {max_file_size: 31}\n  acme/web:\n    push_rule: {max_file_size: 31}\n');
+    await fault({ method: 'GET', path: 'acme%2Fweb/push_rule$', status: 500, times: 10 });
+    const planned = await shell(`cd '${work}' && forgectl plan -f rule.yaml --out plan.json --retries 0 > /dev/null`, { CI: 'true' });
+    await clearFaults();
+    expect(planned.code).toBe(9);
+    const applied = await shell(`cd '${work}' && forgectl apply -f plan.json --yes --failed-to left.txt`, { CI: 'true' });
+    expect(applied.code).toBe(9);
+    expect(applied.stderr).toContain('not applied: the plan could not read project acme/web');
+    expect(readFileSync(join(work, 'left.txt'), 'utf8')).toMatch(/^acme\/web$/m);
+    rmSync(work, { recursive: true, force: true });
+  });
 });
