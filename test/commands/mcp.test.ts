@@ -112,6 +112,25 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
+  it('a tool that deletes asks first: without confirm: true it is refused and nothing is sent; with it, it runs', async () => {
+    const all = Object.keys(TOOLSETS);
+    const tools = await buildCatalogue(manifest, { toolsets: all, allowWrite: all });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    for (const tool of tools.filter((item) => item.destructive)) expect(tool.inputSchema.properties, tool.name).toHaveProperty('confirm');
+    sandbox.clearRequests();
+    for (const [name, args] of [['branches_delete', { project: 'acme/api', name: 'feature' }], ['api', { path: '/projects/acme%2Fweb', method: 'DELETE' }], ['graphql', { query: 'mutation { runnerDelete(input: {id: "gid://gitlab/Ci::Runner/1"}) { errors } }' }], ['projects_delete', { project: 'acme/web' }]] as const) {
+      const refused = await server.call(name, args);
+      expect(refused.isError, name).toBe(true);
+      expect(refused.content[0].text, name).toMatch(/cannot be undone; nothing was sent\nhint: .*call it again with confirm: true[\s\S]*exit 2/);
+    }
+    expect(sandbox.requests()).toEqual([]);
+    // What only writes, and a read of the api tool, need no confirmation.
+    expect((await server.call('api', { path: '/projects/acme%2Fapi' })).isError).toBeFalsy();
+    const deleted = await server.call('branches_delete', { project: 'acme/api', name: 'feature', confirm: true });
+    expect(deleted.isError, deleted.content[0].text).toBeFalsy();
+    expect((await sandbox.run(['branches', 'get', 'feature', '--project', 'acme/api'])).code).toBe(5);
+  });
+
   it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {
     const looksLocal = /-(file|dir|stdin|env)(?=[ ,]|$)|<(file|dir)>|\[file\]|\[files\.\.\.\]|<plans\.\.\.>/;
     const unmarked: string[] = [];
@@ -334,7 +353,7 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     try {
       const page = said(await client.callTool({ name: 'projects_list', arguments: { per_page: 1 } }));
       expect(page).toMatch(/^showing 1 of \d+ — pass next_cursor as cursor for the next page$/);
-      const owner = said(await client.callTool({ name: 'members_remove', arguments: { users: ['root'], group: 'acme' } }));
+      const owner = said(await client.callTool({ name: 'members_remove', arguments: { users: ['root'], group: 'acme', confirm: true } }));
       expect(owner).toContain('hint: make another member an owner first: members_update USER group: acme access_level: owner\n');
       const nobody = said(await client.callTool({ name: 'members_add', arguments: { users: ['nosuchuser'], project: 'acme/api', access_level: 'guest' } }));
       expect(nobody).toContain('hint: nothing was changed; check the names with: users_list search: NAME\n');

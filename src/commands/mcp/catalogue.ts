@@ -102,6 +102,17 @@ const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect'
 /** Tools made to hand over a new secret: only they may return it, and only when asked (reveal_token). */
 const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners reset-token)$/;
 
+/**
+ * What a destructive tool takes as its --yes: nothing that deletes runs before the person the agent acts for agreed
+ * (the command line asks at a terminal, and refuses without --yes elsewhere).
+ */
+export const CONFIRM_INPUT = 'confirm';
+const CONFIRM_SCHEMA: JsonSchema = {
+  type: 'boolean',
+  default: false,
+  description: 'true once the person you act for has agreed to this deletion, which cannot be undone (without it the call is refused and nothing is sent)',
+};
+
 /** Desired-state tools read their desired-state file (a path on this machine, checked by the server). */
 const DESIRED_STATE_FILE = '--file';
 const DESIRED_FILE_INPUT = 'the desired-state file: a .yaml, .yml or .json file below the folder the server reads desired-state files from (a path relative to it, or absolute)';
@@ -226,6 +237,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
   properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
   const names = flagNames(inputs);
   describeInputs(schema, names, commands);
+  if (effect === 'destructive') properties[CONFIRM_INPUT] = CONFIRM_SCHEMA;
   if (REVEALS_TOKEN.test(entry.path)) {
     properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
   }
@@ -326,7 +338,7 @@ function applyTool(entry: ManifestEntry, def: CommandDef): Tool {
     destructive: true,
     idempotent: false,
     list: false,
-    inputSchema: { type: 'object', properties: { digest: { type: 'string', description: 'the digest the plan tool returned' } }, required: ['digest'], additionalProperties: false },
+    inputSchema: { type: 'object', properties: { digest: { type: 'string', description: 'the digest the plan tool returned' }, [CONFIRM_INPUT]: CONFIRM_SCHEMA }, required: ['digest'], additionalProperties: false },
     outputSchema: resultSchema(false),
     inputs: [],
     def,
@@ -342,11 +354,39 @@ function apiCommandTool(def: CommandDef, writes: boolean, tool: Pick<Tool, 'name
     destructive: writes,
     idempotent: !writes,
     list: false,
-    inputSchema: { type: 'object', properties, required: [required], additionalProperties: false },
+    inputSchema: { type: 'object', properties: writes ? { ...properties, [CONFIRM_INPUT]: CONFIRM_SCHEMA } : properties, required: [required], additionalProperties: false },
     outputSchema: resultSchema(false),
     inputs: [],
     def,
   };
+}
+
+/**
+ * Whether a call of a destructive tool deletes and so needs confirm: true. api deletes with DELETE, graphql with a
+ * mutation (whose effect a parse cannot tell), apply when its plan deletes or replaces objects; the other destructive
+ * tools always.
+ */
+export function deletes(tool: Tool, input: Record<string, unknown>, plan?: string): boolean {
+  if (!tool.destructive) return false;
+  if (tool.name === 'api') return String(input.method ?? 'GET').toUpperCase() === 'DELETE';
+  if (tool.name === 'graphql') return typeof input.query === 'string' && hasChange(input.query, input.operation_name);
+  if (tool.path === 'apply') return plan === undefined || planDeletes(plan);
+  return true;
+}
+
+function hasChange(query: string, operationName: unknown): boolean {
+  const { document } = parseGraphql(query, typeof operationName === 'string' ? operationName : undefined);
+  return document.definitions.some((definition) => definition.kind === 'OperationDefinition' && definition.operation !== 'query');
+}
+
+/** Whether a plan (as plan -o json printed it) deletes, replaces or prunes anything. */
+function planDeletes(plan: string): boolean {
+  try {
+    const { summary } = JSON.parse(plan) as { summary?: Record<string, number> };
+    return !summary || (summary.delete ?? 0) + (summary.replace ?? 0) + (summary.prune ?? 0) > 0;
+  } catch {
+    return true;
+  }
 }
 
 /** `api`: a GET-only tool unless writes are allowed for the api toolset. */
@@ -481,7 +521,7 @@ export interface ToolValues {
 export function toolValues(tool: Tool, input: Record<string, unknown>): ToolValues {
   if (tool.name === 'graphql') return graphqlValues(input, !tool.readOnly);
   if (tool.path === 'api') return apiValues(input);
-  const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token']);
+  const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token', ...(tool.destructive ? [CONFIRM_INPUT] : [])]);
   for (const name of Object.keys(input)) {
     if (!known.has(name)) throw new UsageError(`${tool.name} has no input "${name}"`, `inputs: ${[...known].join(', ')}`);
   }
@@ -528,9 +568,7 @@ function graphqlValues(input: Record<string, unknown>, writes: boolean): ToolVal
   const query = typeof input.query === 'string' ? input.query : '';
   const operationName = typeof input.operation_name === 'string' ? input.operation_name : undefined;
   if (!query.trim()) throw new UsageError('graphql needs a query');
-  const { document } = parseGraphql(query, operationName);
-  const changes = document.definitions.filter((definition) => definition.kind === 'OperationDefinition' && definition.operation !== 'query');
-  if (changes.length && !writes) throw new UsageError('graphql: this server runs GraphQL queries only, and the document has a mutation', 'a mutation needs writes allowed for the graphql toolset: ask the person who runs this server to allow them');
+  if (hasChange(query, operationName) && !writes) throw new UsageError('graphql: this server runs GraphQL queries only, and the document has a mutation', 'a mutation needs writes allowed for the graphql toolset: ask the person who runs this server to allow them');
   const values: OptionValue[] = [{ flag: '--method', value: 'POST' }, { flag: '--raw-field', value: `query=${query}` }];
   if (operationName !== undefined) values.push({ flag: '--raw-field', value: `operationName=${operationName}` });
   const variables = input.variables ?? {};

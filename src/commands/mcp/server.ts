@@ -8,7 +8,7 @@ import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { optionsFromValues } from '../../cli/invocation.js';
 import { CliError, UsageError } from '../../errors.js';
-import { cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
+import { CONFIRM_INPUT, cursorOf, deletes, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { noticeForAgents, type NamedTool } from './wording.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
@@ -173,6 +173,7 @@ export class ToolServer {
       if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
         throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
       }
+      if (args[CONFIRM_INPUT] !== true && deletes(tool, args, this.plans.get(String(args.digest)))) throw unconfirmed(tool, args);
     } catch (error) {
       const hint = error instanceof CliError && error.hint ? `\nhint: ${error.hint}` : '';
       return toolError(this.forAgent(tool, `${error instanceof Error ? error.message : String(error)}${hint}`), 2);
@@ -331,6 +332,15 @@ function schemaValidator(schema: JsonSchema): (value: unknown) => string | undef
   };
 }
 
+/** The refusal of a deletion not confirmed: what it would delete, and how to confirm it once the person agreed. */
+function unconfirmed(tool: Tool, args: Record<string, unknown>): UsageError {
+  const given = Object.entries(args).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ');
+  return new UsageError(
+    `${tool.name}${given ? ` (${given})` : ''} deletes or takes away what it names, which cannot be undone; nothing was sent`,
+    `tell the person you act for what it deletes and, once they agree, call it again with ${CONFIRM_INPUT}: true`,
+  );
+}
+
 function toolError(message: string, code: number) {
   const text = `${message}\n(exit ${code}: ${EXIT_MEANINGS[code] ?? 'failed'})`;
   return { content: [{ type: 'text' as const, text }], isError: true };
@@ -367,6 +377,7 @@ const INSTRUCTIONS = [
   'forgectl administers a software-delivery platform (projects, groups, repositories, merge requests, CI, tokens).',
   'Lists are paged: pass next_cursor back as cursor for the next page.',
   'Changes to configuration go through desired state: call plan with a desired-state file, show the plan to the user, then apply with its digest.',
+  'A tool that deletes runs only with confirm: true: tell the user what it deletes and ask before passing it.',
   'Errors carry forgectl\'s exit code: 2 bad input, 4 permission, 5 not found, 6 rejected by the server.',
 ].join(' ');
 
