@@ -131,6 +131,23 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect((await sandbox.run(['branches', 'get', 'feature', '--project', 'acme/api'])).code).toBe(5);
   });
 
+  it('a webhook URL\'s password and token never reach the agent: not in a result, a notice or an error', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: ['hooks', 'api'], allowWrite: ['hooks'] });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const created = await sandbox.run(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://alice:hunter2@hooks.example.com/x?token=abc123', '--jq', '.id']);
+    const id = created.stdout.trim();
+    const said = [
+      await server.call('hooks_get', { project: 'acme/web', id }),
+      await server.call('hooks_list', { project: 'acme/web', fields: ['url'] }),
+      await server.call('api', { path: `/projects/acme%2Fweb/hooks/${id}` }),
+      await server.call('hooks_delete', { project: 'acme/web', id, confirm: true }),
+      await server.call('hooks_get', { project: 'acme/web', id }),
+    ].map((result) => result.content[0].text);
+    expect(said[0]).toContain('hooks.example.com');
+    expect(said[3]).toMatch(/Deleted webhook/);
+    for (const text of said) expect(text).not.toMatch(/hunter2|abc123/);
+  });
+
   it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {
     const looksLocal = /-(file|dir|stdin|env)(?=[ ,]|$)|<(file|dir)>|\[file\]|\[files\.\.\.\]|<plans\.\.\.>/;
     const unmarked: string[] = [];

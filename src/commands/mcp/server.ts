@@ -14,6 +14,7 @@ import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
 import { DesiredFileError, type Problem } from '../../desired/file.js';
 import { withoutSecretValues } from '../../resources/variables/resource.js';
+import { isSecretKey, REDACTED, redactUrl, redactUrlsIn } from '../../http/redact.js';
 
 /**
  * The MCP server over the tool catalogue: tools/list, tools/call (each call a command run in this process on the path
@@ -82,6 +83,18 @@ function withoutTokens(value: unknown): unknown {
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'token').map(([key, inner]) => [key, withoutTokens(inner)]));
   }
+  return value;
+}
+
+/**
+ * No credential in a result, whichever tool's: secret-named string fields replaced, URLs without user:password or
+ * secret query parameters (a webhook URL such as https://alice:PASSWORD@hooks.example.com). `token` fields are
+ * withoutTokens' (reveal_token).
+ */
+function withoutCredentials(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return key !== 'token' && isSecretKey(key) ? REDACTED : redactUrl(value);
+  if (Array.isArray(value)) return value.map((item) => withoutCredentials(item, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutCredentials(inner, name)]));
   return value;
 }
 
@@ -192,7 +205,7 @@ export class ToolServer {
       result = outcome.stdout;
     }
     // Never a masked or hidden CI/CD variable's value, whichever tool's answer holds it (an agent is no terminal).
-    result = withoutSecretValues(result);
+    result = withoutCredentials(withoutSecretValues(result));
     if (args.reveal_token !== true) result = withoutTokens(result);
     const structured: Record<string, unknown> = { result, exit_code: outcome.code };
     if (tool.list && Array.isArray(result)) Object.assign(structured, this.paging(result, args, outcome.stderr));
@@ -211,7 +224,7 @@ export class ToolServer {
   /** What a command said, in the agent's terms: inputs and tools where it names flags and commands (wording.ts). */
   private forAgent(tool: Tool, text: string): string {
     this.named ??= new Map(this.options.tools.map((item) => [item.name, namedTool(item)]));
-    return noticeForAgents(text, this.named.get(tool.name) ?? namedTool(tool), [...this.named.values()]);
+    return noticeForAgents(redactUrlsIn(text), this.named.get(tool.name) ?? namedTool(tool), [...this.named.values()]);
   }
 
   /**
