@@ -8,7 +8,7 @@ import { buildCatalogue, cursorOf, toolValues, DEFAULT_TOOLSETS, TOOLSETS } from
 import { ToolServer } from '../../src/commands/mcp/server.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
 import { execute } from '../../src/main.js';
-import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { runBin, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -146,6 +146,15 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(said[0]).toContain('hooks.example.com');
     expect(said[3]).toMatch(/Deleted webhook/);
     for (const text of said) expect(text).not.toMatch(/hunter2|abc123/);
+  });
+
+  it('mcp serve answers a line that is no JSON-RPC message with its error, instead of leaving the client waiting', async () => {
+    const lines = ['{not json', '[]', '{"jsonrpc":"2.0","id":2}', '{"jsonrpc":"2.0","id":"x","method":5}', '{"jsonrpc":"1.0","id":3,"method":"ping"}'];
+    // The built command (npm run build), on a stdin that ends after these lines.
+    const served = await runBin(['mcp', 'serve'], { env: sandbox.env(), input: `${lines.join('\n')}\n` });
+    expect(served.code, served.stderr).toBe(0);
+    const answers = served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: unknown; error: { code: number } });
+    expect(answers.map(({ id, error }) => [id, error.code])).toEqual([[null, -32700], [null, -32600], [2, -32600], ['x', -32600], [3, -32600]]);
   });
 
   it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {

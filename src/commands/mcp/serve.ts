@@ -80,7 +80,8 @@ export default defineCommand<Opts>({
     }
     const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
     const streams = ctx.io.streams;
-    const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+    const { answeringMalformed } = await import('./stdio.js');
+    const transport = new StdioServerTransport(answeringMalformed(streams.stdin, streams.stdout), streams.stdout);
     const closed = new Promise<void>((resolve) => {
       const previous = transport.onclose;
       transport.onclose = () => {
