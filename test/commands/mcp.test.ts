@@ -112,11 +112,11 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(sandbox.requests()).toEqual([]);
   });
 
-  it('a tool that deletes asks first: without confirm: true it is refused and nothing is sent; with it, it runs', async () => {
+  it('a tool that deletes or changes what the command line asks about asks first: without confirm: true it is refused; with it, it runs', async () => {
     const all = Object.keys(TOOLSETS);
     const tools = await buildCatalogue(manifest, { toolsets: all, allowWrite: all });
     const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
-    for (const tool of tools.filter((item) => item.destructive)) expect(tool.inputSchema.properties, tool.name).toHaveProperty('confirm');
+    for (const tool of tools.filter((item) => !item.readOnly)) expect(tool.inputSchema.properties, tool.name).toHaveProperty('confirm');
     sandbox.clearRequests();
     for (const [name, args] of [['branches_delete', { project: 'acme/api', name: 'feature' }], ['api', { path: '/projects/acme%2Fweb', method: 'DELETE' }], ['graphql', { query: 'mutation { runnerDelete(input: {id: "gid://gitlab/Ci::Runner/1"}) { errors } }' }], ['projects_delete', { project: 'acme/web' }]] as const) {
       const refused = await server.call(name, args);
@@ -124,7 +124,15 @@ describe('the agent interface\'s tools, made from the command tree', () => {
       expect(refused.content[0].text, name).toMatch(/cannot be undone; nothing was sent\nhint: .*call it again with confirm: true[\s\S]*exit 2/);
     }
     expect(sandbox.requests()).toEqual([]);
-    // What only writes, and a read of the api tool, need no confirmation.
+    // A write the command line asks about first is refused as the command refuses it without a terminal and --yes.
+    const unasked = await server.call('users_block', { user: 'priya' });
+    expect(unasked.isError).toBe(true);
+    expect(unasked.content[0].text).toMatch(/^error: confirmation needed: Block priya .*\nhint: tell the person you act for what it asks and, once they agree, call it again with confirm: true/);
+    expect((await sandbox.run(['users', 'get', 'priya', '--jq', '.state'])).stdout.trim()).toBe('active');
+    expect((await server.call('users_block', { user: 'priya', confirm: true })).isError).toBeFalsy();
+    expect((await sandbox.run(['users', 'get', 'priya', '--jq', '.state'])).stdout.trim()).toBe('blocked');
+    // A write the command line does not ask about, and a read of the api tool, need no confirmation.
+    expect((await server.call('members_add', { project: 'acme/api', users: ['bob'], access_level: 'developer' })).isError).toBeFalsy();
     expect((await server.call('api', { path: '/projects/acme%2Fapi' })).isError).toBeFalsy();
     const deleted = await server.call('branches_delete', { project: 'acme/api', name: 'feature', confirm: true });
     expect(deleted.isError, deleted.content[0].text).toBeFalsy();
@@ -447,14 +455,14 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
 
     const plan = async () => (await server.call('plan', { file: 'desired.yaml' })).structuredContent!.digest as string;
     const first = await plan();
-    expect((await server.call('apply', { digest: first })).isError).toBeFalsy();
-    const again = await server.call('apply', { digest: first });
+    expect((await server.call('apply', { digest: first, confirm: true })).isError).toBeFalsy();
+    const again = await server.call('apply', { digest: first, confirm: true });
     expect(text(again)).toMatch(/this plan was already applied\nhint: call the plan tool again/);
 
     writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 62}\n');
     const stale = await plan();
     expect((await sandbox.run(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '63', '--yes'])).code).toBe(0);
-    const refused = await server.call('apply', { digest: stale });
+    const refused = await server.call('apply', { digest: stale, confirm: true });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/the plan is stale[\s\S]*hint: call the plan tool again, review the new plan, and pass its digest to apply/);
     expect(text(refused)).not.toMatch(/forgectl plan|plan\.json|forgectl-mcp-/);

@@ -1038,14 +1038,17 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const unknown = await call('apply', { digest: 'f'.repeat(64) });
       expect(unknown.isError).toBe(true);
       expect(textOf(unknown)).toMatch(/no plan with digest/);
-      const applied = await call('apply', { digest });
+      const unconfirmed = await call('apply', { digest });
+      expect(unconfirmed.isError).toBe(true);
+      expect(textOf(unconfirmed)).toMatch(/confirmation needed: Apply 1 change[\s\S]*call it again with confirm: true/);
+      const applied = await call('apply', { digest, confirm: true });
       expect(applied.isError, textOf(applied)).toBeFalsy();
       expect((await call('plan', { file })).structuredContent).toMatchObject({ exit_code: 0 });
       // A plan whose object changed after it was made is refused, as apply -f PLAN refuses it.
       writeFileSync(file, `version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 77}\n`);
       const stale = (await call('plan', { file })).structuredContent!.digest!;
       expect((await forgectl(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '78', '--yes'])).code).toBe(0);
-      const refused = await call('apply', { digest: stale });
+      const refused = await call('apply', { digest: stale, confirm: true });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/changed since the plan was made|stale|plan again/i);
     } finally {

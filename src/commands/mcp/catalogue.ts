@@ -103,14 +103,15 @@ const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect'
 const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners reset-token)$/;
 
 /**
- * What a destructive tool takes as its --yes: nothing that deletes runs before the person the agent acts for agreed
- * (the command line asks at a terminal, and refuses without --yes elsewhere).
+ * What a writing tool takes as its --yes: what the command line asks about first (a deletion, a revocation, blocking
+ * a user, a wider visibility, applying a plan) runs only once the person the agent acts for agreed; without it the
+ * command refuses as it does without a terminal and without --yes.
  */
 export const CONFIRM_INPUT = 'confirm';
 const CONFIRM_SCHEMA: JsonSchema = {
   type: 'boolean',
   default: false,
-  description: 'true once the person you act for has agreed to this deletion, which cannot be undone (without it the call is refused and nothing is sent)',
+  description: 'true once the person you act for has agreed to this change; what the command asks about first (deleting, revoking, blocking, making visible to more people, applying a plan) is refused without it, and nothing is changed',
 };
 
 /** Desired-state tools read their desired-state file (a path on this machine, checked by the server). */
@@ -237,7 +238,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
   properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
   const names = flagNames(inputs);
   describeInputs(schema, names, commands);
-  if (effect === 'destructive') properties[CONFIRM_INPUT] = CONFIRM_SCHEMA;
+  if (!readOnly) properties[CONFIRM_INPUT] = CONFIRM_SCHEMA;
   if (REVEALS_TOKEN.test(entry.path)) {
     properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
   }
@@ -362,31 +363,19 @@ function apiCommandTool(def: CommandDef, writes: boolean, tool: Pick<Tool, 'name
 }
 
 /**
- * Whether a call of a destructive tool deletes and so needs confirm: true. api deletes with DELETE, graphql with a
- * mutation (whose effect a parse cannot tell), apply when its plan deletes or replaces objects; the other destructive
- * tools always.
+ * Whether a call of a destructive tool deletes and so needs confirm: true before anything is sent: api deletes with
+ * DELETE, graphql with a mutation (whose effect a parse cannot tell); the other destructive tools always.
  */
-export function deletes(tool: Tool, input: Record<string, unknown>, plan?: string): boolean {
+export function deletes(tool: Tool, input: Record<string, unknown>): boolean {
   if (!tool.destructive) return false;
   if (tool.name === 'api') return String(input.method ?? 'GET').toUpperCase() === 'DELETE';
   if (tool.name === 'graphql') return typeof input.query === 'string' && hasChange(input.query, input.operation_name);
-  if (tool.path === 'apply') return plan === undefined || planDeletes(plan);
   return true;
 }
 
 function hasChange(query: string, operationName: unknown): boolean {
   const { document } = parseGraphql(query, typeof operationName === 'string' ? operationName : undefined);
   return document.definitions.some((definition) => definition.kind === 'OperationDefinition' && definition.operation !== 'query');
-}
-
-/** Whether a plan (as plan -o json printed it) deletes, replaces or prunes anything. */
-function planDeletes(plan: string): boolean {
-  try {
-    const { summary } = JSON.parse(plan) as { summary?: Record<string, number> };
-    return !summary || (summary.delete ?? 0) + (summary.replace ?? 0) + (summary.prune ?? 0) > 0;
-  } catch {
-    return true;
-  }
 }
 
 /** `api`: a GET-only tool unless writes are allowed for the api toolset. */
@@ -521,7 +510,7 @@ export interface ToolValues {
 export function toolValues(tool: Tool, input: Record<string, unknown>): ToolValues {
   if (tool.name === 'graphql') return graphqlValues(input, !tool.readOnly);
   if (tool.path === 'api') return apiValues(input);
-  const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token', ...(tool.destructive ? [CONFIRM_INPUT] : [])]);
+  const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token', ...(tool.readOnly ? [] : [CONFIRM_INPUT])]);
   for (const name of Object.keys(input)) {
     if (!known.has(name)) throw new UsageError(`${tool.name} has no input "${name}"`, `inputs: ${[...known].join(', ')}`);
   }

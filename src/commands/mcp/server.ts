@@ -186,14 +186,14 @@ export class ToolServer {
       if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
         throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
       }
-      if (args[CONFIRM_INPUT] !== true && deletes(tool, args, this.plans.get(String(args.digest)))) throw unconfirmed(tool, args);
+      if (args[CONFIRM_INPUT] !== true && deletes(tool, args)) throw unconfirmed(tool, args);
     } catch (error) {
       const hint = error instanceof CliError && error.hint ? `\nhint: ${error.hint}` : '';
       return toolError(this.forAgent(tool, `${error instanceof Error ? error.message : String(error)}${hint}`), 2);
     }
     const fields = tool.path !== 'api' && Array.isArray(args.fields) && args.fields.length ? args.fields.join(',') : undefined;
     const started = Date.now();
-    let outcome = await this.run(tool.path, values, { yes: !tool.readOnly || undefined, fields }, tool);
+    let outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool);
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
     if (outcome.code !== 0 && outcome.code !== 9) return toolError(this.forAgent(tool, this.failure(tool, outcome)), outcome.code);
@@ -389,8 +389,8 @@ const RESOURCES: Array<{ uri: string; name: string; description: string; mimeTyp
 const INSTRUCTIONS = [
   'forgectl administers a software-delivery platform (projects, groups, repositories, merge requests, CI, tokens).',
   'Lists are paged: pass next_cursor back as cursor for the next page.',
-  'Changes to configuration go through desired state: call plan with a desired-state file, show the plan to the user, then apply with its digest.',
-  'A tool that deletes runs only with confirm: true: tell the user what it deletes and ask before passing it.',
+  'Changes to configuration go through desired state: call plan with a desired-state file, show the plan to the user, then apply with its digest and confirm: true.',
+  'A change that deletes or that forgectl asks about runs only with confirm: true: tell the user what it does and ask before passing it.',
   'Errors carry forgectl\'s exit code: 2 bad input, 4 permission, 5 not found, 6 rejected by the server.',
 ].join(' ');
 
