@@ -121,9 +121,10 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     for (const [name, args] of [['branches_delete', { project: 'acme/api', name: 'feature' }], ['api', { path: '/projects/acme%2Fweb', method: 'DELETE' }], ['graphql', { query: 'mutation { runnerDelete(input: {id: "gid://gitlab/Ci::Runner/1"}) { errors } }' }], ['projects_delete', { project: 'acme/web' }]] as const) {
       const refused = await server.call(name, args);
       expect(refused.isError, name).toBe(true);
-      expect(refused.content[0].text, name).toMatch(/cannot be undone; nothing was sent\nhint: .*call it again with confirm: true[\s\S]*exit 2/);
+      expect(refused.content[0].text, name).toMatch(/^error: confirmation needed: .*\?\nhint: tell the person you act for what it asks and, once they agree, call it again with confirm: true[\s\S]*exit 2/);
     }
-    expect(sandbox.requests()).toEqual([]);
+    // What the questions needed was read; nothing was changed.
+    expect(sandbox.requests().filter((request) => request.method !== 'GET')).toEqual([]);
     // A write the command line asks about first is refused as the command refuses it without a terminal and --yes.
     const unasked = await server.call('users_block', { user: 'priya' });
     expect(unasked.isError).toBe(true);
@@ -163,6 +164,15 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(served.code, served.stderr).toBe(0);
     const answers = served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: unknown; error: { code: number } });
     expect(answers.map(({ id, error }) => [id, error.code])).toEqual([[null, -32700], [null, -32600], [2, -32600], ['x', -32600], [3, -32600]]);
+  });
+
+  it('offers no show_values, which never shows a masked value to an agent, nor says it in a description', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: ['ci'] });
+    for (const name of ['variables_list', 'variables_get']) {
+      const tool = tools.find((item) => item.name === name)!;
+      expect(Object.keys(tool.inputSchema.properties!), name).not.toContain('show_values');
+      expect(tool.description, name).not.toMatch(/show_values|at a terminal/);
+    }
   });
 
   it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {

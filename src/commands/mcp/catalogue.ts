@@ -74,12 +74,12 @@ const NOT_TOOLS = new Set([
 
 /**
  * Options that turn records into bytes (`repo blob --raw`), which a tool result does not carry, or check those bytes
- * (--sha256): not offered. Options
+ * (--sha256): not offered; nor --show-values, which shows masked values at a terminal only, never to an agent. Options
  * that turn a read into a write (OptionDef.mutates, `hooks audit --fix`) are no input of a read's tool either.
  * `tokens rotate` writes a local file (--output-file) and runs commands of this machine (--save-to exec:); its
  * definition does not mark them (yet), so they are left out here.
  */
-const NOT_INPUTS = new Set(['--raw', '--sha256']);
+const NOT_INPUTS = new Set(['--raw', '--sha256', '--show-values']);
 const UNMARKED_LOCAL: Record<string, string[]> = { 'tokens rotate': ['--output-file', '--save-to'] };
 /** What the arguments of commands whose definitions do not describe them (yet) are: src/commands/tokens. */
 const UNDESCRIBED_ARGS: Record<string, Record<string, string>> = {
@@ -362,22 +362,6 @@ function apiCommandTool(def: CommandDef, writes: boolean, tool: Pick<Tool, 'name
   };
 }
 
-/**
- * Whether a call of a destructive tool deletes and so needs confirm: true before anything is sent: api deletes with
- * DELETE, graphql with a mutation (whose effect a parse cannot tell); the other destructive tools always.
- */
-export function deletes(tool: Tool, input: Record<string, unknown>): boolean {
-  if (!tool.destructive) return false;
-  if (tool.name === 'api') return String(input.method ?? 'GET').toUpperCase() === 'DELETE';
-  if (tool.name === 'graphql') return typeof input.query === 'string' && hasChange(input.query, input.operation_name);
-  return true;
-}
-
-function hasChange(query: string, operationName: unknown): boolean {
-  const { document } = parseGraphql(query, typeof operationName === 'string' ? operationName : undefined);
-  return document.definitions.some((definition) => definition.kind === 'OperationDefinition' && definition.operation !== 'query');
-}
-
 /** `api`: a GET-only tool unless writes are allowed for the api toolset. */
 function apiTool(def: CommandDef, writes: boolean): Tool {
   const description = writes
@@ -557,7 +541,9 @@ function graphqlValues(input: Record<string, unknown>, writes: boolean): ToolVal
   const query = typeof input.query === 'string' ? input.query : '';
   const operationName = typeof input.operation_name === 'string' ? input.operation_name : undefined;
   if (!query.trim()) throw new UsageError('graphql needs a query');
-  if (hasChange(query, operationName) && !writes) throw new UsageError('graphql: this server runs GraphQL queries only, and the document has a mutation', 'a mutation needs writes allowed for the graphql toolset: ask the person who runs this server to allow them');
+  const { document } = parseGraphql(query, operationName);
+  const changes = document.definitions.filter((definition) => definition.kind === 'OperationDefinition' && definition.operation !== 'query');
+  if (changes.length && !writes) throw new UsageError('graphql: this server runs GraphQL queries only, and the document has a mutation', 'a mutation needs writes allowed for the graphql toolset: ask the person who runs this server to allow them');
   const values: OptionValue[] = [{ flag: '--method', value: 'POST' }, { flag: '--raw-field', value: `query=${query}` }];
   if (operationName !== undefined) values.push({ flag: '--raw-field', value: `operationName=${operationName}` });
   const variables = input.variables ?? {};

@@ -8,7 +8,7 @@ import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { optionsFromValues } from '../../cli/invocation.js';
 import { CliError, UsageError } from '../../errors.js';
-import { CONFIRM_INPUT, cursorOf, deletes, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
+import { CONFIRM_INPUT, cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { noticeForAgents, type NamedTool } from './wording.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
@@ -186,7 +186,6 @@ export class ToolServer {
       if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
         throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
       }
-      if (args[CONFIRM_INPUT] !== true && deletes(tool, args)) throw unconfirmed(tool, args);
     } catch (error) {
       const hint = error instanceof CliError && error.hint ? `\nhint: ${error.hint}` : '';
       return toolError(this.forAgent(tool, `${error instanceof Error ? error.message : String(error)}${hint}`), 2);
@@ -343,15 +342,6 @@ function schemaValidator(schema: JsonSchema): (value: unknown) => string | undef
     }
     return undefined;
   };
-}
-
-/** The refusal of a deletion not confirmed: what it would delete, and how to confirm it once the person agreed. */
-function unconfirmed(tool: Tool, args: Record<string, unknown>): UsageError {
-  const given = Object.entries(args).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ');
-  return new UsageError(
-    `${tool.name}${given ? ` (${given})` : ''} deletes or takes away what it names, which cannot be undone; nothing was sent`,
-    `tell the person you act for what it deletes and, once they agree, call it again with ${CONFIRM_INPUT}: true`,
-  );
 }
 
 function toolError(message: string, code: number) {
