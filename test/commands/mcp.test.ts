@@ -140,7 +140,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect((await sandbox.run(['branches', 'get', 'feature', '--project', 'acme/api'])).code).toBe(5);
   });
 
-  it('a webhook URL\'s password and token never reach the agent: not in a result, a notice or an error', async () => {
+  it('a webhook URL\'s password and token, and a chat integration\'s webhook, never reach the agent: not in a result, a notice or an error', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: ['hooks', 'api'], allowWrite: ['hooks'] });
     const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     const created = await sandbox.run(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://alice:hunter2@hooks.example.com/x?token=abc123', '--jq', '.id']);
@@ -152,6 +152,11 @@ describe('the agent interface\'s tools, made from the command tree', () => {
       await server.call('hooks_delete', { project: 'acme/web', id, confirm: true }),
       await server.call('hooks_get', { project: 'acme/web', id }),
     ].map((result) => result.content[0].text);
+    // A chat integration's incoming-webhook URL is its credential.
+    expect((await sandbox.run(['integrations', 'set', 'slack', '--group', 'acme', '--param', 'webhook=https://hooks.slack.com/services/T0/B0/abc123'])).code).toBe(0);
+    const integrations = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: ['settings', 'desired-state'] }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    said.push(...[await integrations.call('integrations_get', { group: 'acme', slug: 'slack' }), await integrations.call('export', { group: 'acme' })].map((result) => result.content[0].text));
+    expect(said.at(-1)).toContain('"slack":{"webhook":"[REDACTED]"');
     expect(said[0]).toContain('hooks.example.com');
     expect(said[3]).toMatch(/Deleted webhook/);
     for (const text of said) expect(text).not.toMatch(/hunter2|abc123/);

@@ -86,13 +86,16 @@ function withoutTokens(value: unknown): unknown {
   return value;
 }
 
+/** Fields whose URL is itself the credential: a chat integration's incoming webhook (https://hooks.slack.com/services/…). */
+const SECRET_URLS = new Set(['webhook']);
+
 /**
  * No credential in a result, whichever tool's: secret-named string fields replaced, URLs without user:password or
  * secret query parameters (a webhook URL such as https://alice:PASSWORD@hooks.example.com). `token` fields are
  * withoutTokens' (reveal_token).
  */
 function withoutCredentials(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return key !== 'token' && isSecretKey(key) ? REDACTED : redactUrl(value);
+  if (typeof value === 'string') return (key !== 'token' && isSecretKey(key)) || SECRET_URLS.has(key) ? REDACTED : redactUrl(value);
   if (Array.isArray(value)) return value.map((item) => withoutCredentials(item, key));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutCredentials(inner, name)]));
   return value;
