@@ -29,11 +29,22 @@ export interface Fault {
   corrupt?: boolean;
   /** Send the answer's body in chunks (Transfer-Encoding: chunked, no Content-Length), as a proxy or a streaming server may. */
   chunked?: boolean;
+  /**
+   * Before processing the matched request, process this API request (path below /api/v4, a JSON body) with the
+   * matched request's credentials: another client's change landing between a client's last check and its write.
+   */
+  interleave?: InterleavedRequest;
   /** How many matching requests this fault applies to (default 1). */
   times?: number;
 }
 
-const FAULT_KEYS = ['method', 'path', 'query', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'corrupt', 'chunked', 'times'];
+export interface InterleavedRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+const FAULT_KEYS = ['method', 'path', 'query', 'status', 'body', 'headers', 'retry_after', 'latency_ms', 'answer_latency_ms', 'drop', 'corrupt', 'chunked', 'interleave', 'times'];
 
 /** Thrown for a fault description that cannot be used; the control endpoint answers it with 400. */
 export class InvalidFault extends Error {}
@@ -71,13 +82,23 @@ export function validateFault(input: unknown): Omit<Fault, 'id'> {
   if (fault.times !== undefined && !isInt(fault.times, 1, 1_000_000)) throw new InvalidFault('times must be a positive integer');
   if (fault.corrupt !== undefined && fault.corrupt !== true) throw new InvalidFault('corrupt must be true');
   if (fault.chunked !== undefined && fault.chunked !== true) throw new InvalidFault('chunked must be true');
-  if (fault.status === undefined && fault.drop === undefined && fault.latency_ms === undefined && fault.answer_latency_ms === undefined && !fault.corrupt && !fault.chunked) {
-    throw new InvalidFault('a fault needs an effect: status, drop, corrupt, chunked, latency_ms or answer_latency_ms');
+  if (fault.interleave !== undefined) validateInterleave(fault.interleave);
+  if (fault.status === undefined && fault.drop === undefined && fault.latency_ms === undefined && fault.answer_latency_ms === undefined && !fault.corrupt && !fault.chunked && !fault.interleave) {
+    throw new InvalidFault('a fault needs an effect: status, drop, corrupt, chunked, interleave, latency_ms or answer_latency_ms');
   }
   if ((fault.body !== undefined || fault.headers !== undefined || fault.retry_after !== undefined) && fault.status === undefined) {
     throw new InvalidFault('body, headers and retry_after need a status');
   }
   return fault as Omit<Fault, 'id'>;
+}
+
+function validateInterleave(value: unknown): void {
+  const request = value as Partial<InterleavedRequest> | undefined;
+  if (!request || typeof request !== 'object' || Array.isArray(request)) throw new InvalidFault('interleave is a request: {"method": "POST", "path": "/projects/1/repository/commits", "body": {…}}');
+  if (typeof request.method !== 'string' || !/^[A-Za-z]+$/.test(request.method)) throw new InvalidFault('interleave.method must be an HTTP method such as "POST"');
+  if (typeof request.path !== 'string' || !request.path.startsWith('/')) throw new InvalidFault('interleave.path must be a path below /api/v4, starting with /');
+  const unknown = Object.keys(request).filter((key) => !['method', 'path', 'body'].includes(key));
+  if (unknown.length) throw new InvalidFault(`unknown key${unknown.length > 1 ? 's' : ''} interleave.${unknown.join(', interleave.')}; known: method, path, body`);
 }
 
 export interface LoggedRequest {

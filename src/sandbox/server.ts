@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { readBody } from './body.js';
 import { control, simulatedDate, type Simulated } from './control.js';
 import type { Db } from './db.js';
 import { dispatch, type Site } from './dispatch.js';
-import { Faults, injected, type LoggedRequest } from './faults.js';
+import { Faults, injected, type InterleavedRequest, type LoggedRequest } from './faults.js';
 import { HttpError, type SandboxResponse, type Tier } from './http.js';
 import { listen } from './listen.js';
 import { Throttle } from './rate-limit.js';
@@ -129,7 +130,8 @@ function connectionNumber(socket: object): number {
  * connection, an injected answer); the throttle (API requests); the route; the state saved after a change; faults
  * after processing (answer latency, a dropped answer, a cut or corrupted body).
  */
-async function handle({ site, api, web, faults, throttle, latencyMs, stateFile, simulated }: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(pipeline: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { site, api, web, faults, throttle, latencyMs, stateFile, simulated } = pipeline;
   const url = new URL(req.url ?? '/', 'http://sandbox');
   // The path as sent: a WHATWG URL would resolve an encoded `%2E%2E` segment, which the service does not do.
   const pathname = (req.url ?? '/').replace(/[?#].*/s, '') || '/';
@@ -140,6 +142,7 @@ async function handle({ site, api, web, faults, throttle, latencyMs, stateFile, 
   const fault = faults.take(method, rawPath, url.search.slice(1));
   const latency = latencyMs + (fault?.latency_ms ?? 0);
   if (latency) await new Promise((resolve) => setTimeout(resolve, latency));
+  if (fault?.interleave) await interleave(pipeline, req, fault.interleave);
   const entry: LoggedRequest = { method, path: pathname + url.search, status: 0, at: new Date().toISOString(), connection: connectionNumber(req.socket) };
   faults.log.push(entry);
   if (fault?.drop === 'before') {
@@ -177,4 +180,24 @@ async function handle({ site, api, web, faults, throttle, latencyMs, stateFile, 
     return drop(res);
   }
   send(res, response, counted, method === 'HEAD', fault);
+}
+
+/**
+ * A fault's interleaved request: processed (and logged) before the request it precedes, with that request's headers
+ * (its credentials) and a JSON body; its answer goes nowhere.
+ */
+async function interleave({ site, api, faults, stateFile }: Pipeline, original: IncomingMessage, request: InterleavedRequest): Promise<void> {
+  const method = request.method.toUpperCase();
+  const body = Buffer.from(request.body === undefined ? '' : JSON.stringify(request.body));
+  const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = original.headers;
+  const req = Object.assign(Readable.from(body.length ? [body] : []), { headers: { ...headers, 'content-type': 'application/json' }, socket: original.socket }) as unknown as IncomingMessage;
+  const entry: LoggedRequest = { method, path: `/api/v4${request.path}`, status: 0, at: new Date().toISOString(), connection: connectionNumber(original.socket) };
+  faults.log.push(entry);
+  try {
+    entry.status = (await dispatch(site, api, req, new URL(`http://sandbox/api/v4${request.path}`), method, request.path.replace(/[?#].*/s, ''), true)).status;
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    entry.status = error.status;
+  }
+  if (method !== 'GET' && method !== 'HEAD' && entry.status < 400 && stateFile) site.db.save(stateFile);
 }

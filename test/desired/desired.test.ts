@@ -238,6 +238,22 @@ projects:
     expect((await cli(['plan', '-f', desired])).code).toBe(0);
   });
 
+  it('does not undo a push that lands after the last check and before the commit: the project fails naming the file, nothing committed', async () => {
+    const project = fleet[4];
+    const encoded = encodeURIComponent(project);
+    const desired = (content: string) => file('race.yaml', `target: ${project}\nprojects:\n  ${project}:\n    files:\n      - {path: conf/race.txt, content: "${content}\\n"}\n`);
+    expect((await cli(['apply', '-f', desired('ours 1'), '--yes'])).code).toBe(0);
+    // The teammate's change is processed just before the commit request: after every check apply makes.
+    sandbox.fault({ method: 'POST', path: '/repository/commits$', interleave: { method: 'PUT', path: `/projects/${encoded}/repository/files/conf%2Frace.txt`, body: { branch: 'main', commit_message: 'teammate', content: 'theirs\n' } } });
+    const applied = await cli(['apply', '-f', desired('ours 2'), '--yes']);
+    // The project's change failed (exit 9, as a fleet apply says of its failed items), saying why.
+    expect(applied.code, applied.stderr).toBe(9);
+    expect(applied.stdout).toMatch(new RegExp(`^project ${project}\tfile main:conf/race\\.txt\tupdate\tfailed\tbranch main moved while this commit was sent \\([0-9a-f]{8} → [0-9a-f]{8}\\) and the new commits change conf/race\\.txt$`, 'm'));
+    const raw = await sandbox.call('GET', `/projects/${encoded}/repository/files/conf%2Frace.txt/raw?ref=main`);
+    expect(raw.text).toBe('theirs\n');
+    expect((await cli(['apply', '-f', desired('ours 2'), '--yes'])).code).toBe(0);
+  });
+
   it('compares the instance and a group as the file declares them, credentials only as references', async () => {
     const desired = file('admin.yaml', `groups:
   acme:

@@ -631,6 +631,22 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(check.stderr).toContain('applies cleanly');
   });
 
+  live('commits create: a push that lands just before the commit is refused by the service (exit 6, naming the file), not undone', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'shared.txt'), 'ours 1\n');
+    const sync = () => forgectl(['commits', 'create', '--project', 'acme/api', '--branch', 'main', '-m', 'sync', '--from-dir', dir, '--to', 'e2e-race/']);
+    expect((await sync()).code).toBe(0);
+    writeFileSync(join(dir, 'shared.txt'), 'ours 2\n');
+    // A teammate's push, processed by the sandbox just before the commit request: after every check forgectl makes.
+    await fault({ method: 'POST', path: '/repository/commits$', interleave: { method: 'PUT', path: '/projects/acme%2Fapi/repository/files/e2e-race%2Fshared.txt', body: { branch: 'main', commit_message: 'teammate', content: 'theirs\n' } } });
+    const refused = await sync();
+    expect(refused.code, refused.stderr).toBe(6);
+    expect(refused.stderr).toMatch(/^error: branch main moved while this commit was sent \([0-9a-f]{8} → [0-9a-f]{8}\) and the new commits change e2e-race\/shared\.txt\nhint: nothing was committed: run the command again to compare with the branch as it is now\n$/);
+    const file = await fetch(`${sandbox!.url}/api/v4/projects/acme%2Fapi/repository/files/e2e-race%2Fshared.txt/raw?ref=main`, { headers: { 'PRIVATE-TOKEN': sandbox!.token } });
+    expect(await file.text()).toBe('theirs\n');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   live('deploy-keys: create on one project, enable on another, delete only with --yes', async () => {
     const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFgrWUVS92aTH7L9CyzOEGGVlhcKMxiHM94X5TZUM2WJ e2e@ci';
     const created = await forgectl(['deploy-keys', 'create', '--project', 'acme/web', '--title', 'e2e', '--key', key, '-o', 'json']);

@@ -21,13 +21,27 @@ describe('sandbox fault injection', () => {
 
   it('refuses with 400, storing nothing, a body that is not JSON, unknown keys, wrong types or no effect', async () => {
     await curl('DELETE', '/faults');
-    for (const body of ['path=x&status=500', '{"path":"^/version$","stauts":503}', '{"status":"503"}', '{"path":"(","status":500}', '{"path":"^/version$"}', '[]', '{"drop":"later"}', '{"chunked":1}']) {
+    for (const body of ['path=x&status=500', '{"path":"^/version$","stauts":503}', '{"status":"503"}', '{"path":"(","status":500}', '{"path":"^/version$"}', '[]', '{"drop":"later"}', '{"chunked":1}', '{"interleave":"GET /user"}', '{"interleave":{"method":"GET","path":"user"}}', '{"interleave":{"method":"GET","path":"/user","token":"x"}}']) {
       const response = await curl('POST', '/faults', body);
       expect(response.status, body).toBe(400);
       expect(((await response.json()) as { error: string }).error, body).toBeTruthy();
     }
     expect(await (await curl('GET', '/faults')).json()).toEqual([]);
     expect((await sandbox.call('GET', '/version')).status).toBe(200);
+  });
+
+  it('interleave: another request, with the matched request\'s credentials, is processed (and logged) just before it', async () => {
+    await curl('DELETE', '/requests');
+    const before = (await sandbox.call('GET', '/projects/acme%2Fapi/repository/commits/main')).body.id as string;
+    const added = await curl('POST', '/faults', JSON.stringify({ method: 'GET', path: '/repository/commits/main$', interleave: { method: 'PUT', path: '/projects/acme%2Fapi/repository/files/README.md', body: { branch: 'main', commit_message: 'in between', content: 'interleaved\n' } } }));
+    expect(added.status).toBe(201);
+    const head = (await sandbox.call('GET', '/projects/acme%2Fapi/repository/commits/main')).body as { id: string; title: string; author_name: string; parent_ids: string[] };
+    expect(head).toMatchObject({ title: 'in between', author_name: 'Administrator', parent_ids: [before] });
+    const log = (await (await curl('GET', '/requests')).json()) as Array<{ method: string; path: string; status: number }>;
+    expect(log.map(({ method, path, status }) => [method, path, status]).slice(1)).toEqual([
+      ['PUT', '/api/v4/projects/acme%2Fapi/repository/files/README.md', 200],
+      ['GET', '/api/v4/projects/acme%2Fapi/repository/commits/main', 200],
+    ]);
   });
 
   it('DELETE /-/sandbox/faults removes faults; DELETE /-/sandbox/requests clears the request log', async () => {

@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { assertBranchUnmoved, branchExists, branchTree, fileActions, summarizeActions, withMissingBranchHint, type BranchTree, type CommitTarget, type FileContent } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchExists, branchTree, commitGuarded, fileActions, guardActions, summarizeActions, withMissingBranchHint, type BranchTree, type CommitTarget, type FileContent } from '../../api/commit-actions.js';
 import { gitBlobId } from '../../git/objects.js';
 import type { CommitAction } from './resource.js';
 import { commits } from './resource.js';
@@ -53,6 +53,7 @@ export default defineCommand<Flags>({
     'Commits local files in one commit. For each file, create or update is decided from the branch\'s tree, and files whose content is unchanged are skipped without downloading them (their git blob id is computed locally); when nothing changed it says "nothing to commit" and exits 0, never making an empty commit.',
     'Binary files are sent as base64; the executable bit comes from the file on disk. --from-dir makes a folder of the branch (--to) equal a local folder: changed and new files are committed, and with --prune files that are no longer there are deleted (one whose content a new file has is committed as its rename). Deletions (--prune, --delete, --actions-file) are named and asked for first, and so is --force on an existing branch (--yes off a terminal).',
     'What the folder\'s .gitignore files and --exclude leave out is neither committed nor pruned; .git is skipped. A symbolic link stops the command before anything is sent, unless --symlinks skip leaves links out or --symlinks follow commits the files they point to.',
+    'A push made meanwhile to a file the commit changes is never undone: the commit is refused (exit 6, naming the files, nothing committed); run the command again to compare with the branch as it is now.',
   ].join('\n'),
   examples: [
     'forgectl commits create --project acme/api --branch main -m "Sync docs" --from-dir ./site --to docs/',
@@ -130,8 +131,9 @@ export default defineCommand<Flags>({
     }
     await confirmLosses(ctx, { ...target, prefix: deletes.length || extra.some((a) => a.action === 'delete') ? '' : prefix }, actions, { prune: gone.length > 0, delete: deletes.length > 0, actionsFile: extra.some((a) => a.action === 'delete') });
     const summary = summarizeActions(actions);
+    await guardActions(ctx.api, target, tree, actions);
     await assertBranchUnmoved(ctx.api, target, tree, actions);
-    const commit = await ctx.api.call<{ short_id: string }>(commits.routes.create, {
+    const send = () => ctx.api.call<{ short_id: string }>(commits.routes.create, {
       project,
       branch: opts.branch,
       commit_message: message,
@@ -145,6 +147,7 @@ export default defineCommand<Flags>({
     }).catch((error: unknown) => {
       throw withMissingBranchHint(error, opts.branch, '--start-branch BRANCH or --start-sha SHA');
     });
+    const commit = await commitGuarded(ctx.api, target, tree, actions, send);
     ctx.io.note(`committed ${summary} to ${opts.branch} as ${commit.short_id}`);
     return commit;
   },

@@ -111,4 +111,6 @@ export interface CommitAction {
   content?: string;
   encoding?: 'text' | 'base64';
   execute_filemode?: boolean;
+  /** update, delete, move: the file's last commit as the change was computed; the service refuses the whole commit when the file changed since. */
+  last_commit_id?: string;
 }

@@ -278,7 +278,7 @@ function createCommit(req: SandboxRequest) {
     force: Boolean(bool(req.input.force)),
     authorName: req.input.author_name,
     authorEmail: req.input.author_email,
-    change: (snapshot, parent) => applyActions(req, snapshot, parent, actions as CommitAction[]),
+    change: (snapshot, parent) => applyActions(req, project, snapshot, parent, actions as CommitAction[]),
   });
   return created(presentCommit(commit, project, req.rootUrl, { stats: bool(req.input.stats) !== false, single: true }));
 }

@@ -1,4 +1,4 @@
-import { assertBranchUnmoved, branchExists, branchTree, fileActions, type FileContent } from '../../api/commit-actions.js';
+import { assertBranchUnmoved, branchExists, branchTree, commitGuarded, fileActions, guardActions, type FileContent } from '../../api/commit-actions.js';
 import { commits } from '../commits/resource.js';
 import { UsageError } from '../../errors.js';
 import { repoPath } from '../../git/content.js';
@@ -120,10 +120,11 @@ export const filesSection: Section = {
       const tree = await branchTree(io.api, to);
       const actions = fileActions(tree, files);
       if (!actions.length) continue;
+      await guardActions(io.api, to, tree, actions);
       await assertBranchUnmoved(io.api, to, tree, actions);
       const message = String(entries[0].commit_message ?? DEFAULT_COMMIT_MESSAGE);
       const startBranch = to.startBranch && !(await branchExists(io.api, owner.path, branch)) ? to.startBranch : undefined;
-      await io.api.call(commits.routes.create, { project: owner.path, branch, commit_message: message, actions, start_branch: startBranch });
+      await commitGuarded(io.api, to, tree, actions, () => io.api.call(commits.routes.create, { project: owner.path, branch, commit_message: message, actions, start_branch: startBranch }));
     }
   },
 };

@@ -40,3 +40,26 @@ describe('files create, update, put and delete on a protected branch', () => {
     }
   });
 });
+
+describe('files update and delete --last-commit-id', () => {
+  it('refuses (exit 6, file kept) when a later commit changed the file, and writes when none did', async () => {
+    const P = ['--project', 'acme/api', '--branch', 'main', '-m', 'x'];
+    await sandbox.run(['files', 'create', 'guarded.txt', ...P, '--content-file', '-'], { input: 'one\n' });
+    const first = (await sandbox.run(['files', 'get', 'guarded.txt', '--ref', 'main', '--project', 'acme/api', '-o', 'json'])).json<{ last_commit_id: string }>().last_commit_id;
+    await sandbox.run(['files', 'update', 'guarded.txt', ...P, '--content-file', '-'], { input: 'two\n' });
+    const raw = async () => (await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/guarded.txt/raw?ref=main')).text;
+
+    const update = await sandbox.run(['files', 'update', 'guarded.txt', ...P, '--content-file', '-', '--last-commit-id', first], { input: 'three\n' });
+    expect(update.code, update.stderr).toBe(6);
+    expect(update.stderr).toContain('You are attempting to update a file that has changed since you started editing it.');
+    // The files API's delete takes last_commit_id without checking it (as the service does): the commits API checks it.
+    const deleted = await sandbox.run(['files', 'delete', 'guarded.txt', ...P, '--yes', '--last-commit-id', first]);
+    expect(deleted.code, deleted.stderr).toBe(6);
+    expect(deleted.stderr).toContain('The file has changed since you started editing it: guarded.txt');
+    expect(await raw()).toBe('two\n');
+
+    const current = (await sandbox.run(['files', 'get', 'guarded.txt', '--ref', 'main', '--project', 'acme/api', '-o', 'json'])).json<{ last_commit_id: string }>().last_commit_id;
+    expect((await sandbox.run(['files', 'delete', 'guarded.txt', ...P, '--yes', '--last-commit-id', current])).code).toBe(0);
+    expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/guarded.txt/raw?ref=main')).status).toBe(404);
+  });
+});

@@ -5,7 +5,7 @@ import { blame } from '../../sandbox/git/blame.js';
 import { presentCommit } from '../../sandbox/git/present.js';
 import { lastCommitFor } from '../../sandbox/git/repository.js';
 import { entryAt, getBlob, isBinary } from '../../sandbox/git/store.js';
-import { applyActions, branchWriteOf, checkPath, commitToBranch } from '../../sandbox/git/write.js';
+import { applyActions, branchWriteOf, checkPath, commitToBranch, fileChanged } from '../../sandbox/git/write.js';
 import { bool, contentDisposition, created, errors, int, noContent, ok, type SandboxRequest } from '../../sandbox/http.js';
 import type { SandboxModule } from '../../sandbox/module.js';
 import { presentDerived } from '../../sandbox/records.js';
@@ -101,7 +101,11 @@ export const files: SandboxModule = {
       commitToBranch(req, project, {
         ...params,
         change: (snapshot, base) => {
-          applyActions(req, snapshot, base, [{ action, file_path: path, content: req.input.content, encoding: req.input.encoding, last_commit_id: req.input.last_commit_id }]);
+          // An update checks last_commit_id in its own words; a delete takes it and does not check it, as the service does.
+          if (action === 'update' && fileChanged(req, project, base, path, req.input.last_commit_id)) {
+            throw errors.message(400, 'You are attempting to update a file that has changed since you started editing it.');
+          }
+          applyActions(req, project, snapshot, base, [{ action, file_path: path, content: req.input.content, encoding: req.input.encoding }]);
           const entry = snapshot.get(path);
           if (entry && exec !== undefined) snapshot.set(path, { ...entry, mode: exec ? '100755' : '100644' });
         },

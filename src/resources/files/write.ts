@@ -1,5 +1,6 @@
 import { withMissingBranchHint } from '../../api/commit-actions.js';
 import { repositoryFiles } from './resource.js';
+import { commits } from '../commits/resource.js';
 import { checkPushAllowed } from '../branches/protected-ref.js';
 import { defineCommand, type OptionDef } from '../../cli/command.js';
 import { projectOption, repoPathArg } from '../../cli/options.js';
@@ -29,7 +30,12 @@ export function fileWriteCommand(verb: 'create' | 'update' | 'delete') {
       await checkPushAllowed(ctx, project, opts.branch);
       const content = verb === 'delete' ? {} : contentBody(await readContent(ctx, opts.contentFile!), opts as ContentFlags);
       if (verb === 'delete') await ctx.confirm(`Delete ${filePath} on branch ${opts.branch} of project ${project}?`);
-      await ctx.api.call(route, { project, file_path: filePath, ...writeBody(opts), ...content, last_commit_id: opts.lastCommitId }).catch((error: unknown) => {
+      // The files API takes last_commit_id on a delete but does not check it; the commits API checks it on a delete action.
+      const checkedDelete = verb === 'delete' && opts.lastCommitId !== undefined;
+      const sent = checkedDelete
+        ? ctx.api.call(commits.routes.create, { project, ...writeBody(opts), actions: [{ action: 'delete', file_path: filePath, last_commit_id: opts.lastCommitId }] })
+        : ctx.api.call(route, { project, file_path: filePath, ...writeBody(opts), ...content, last_commit_id: opts.lastCommitId });
+      await sent.catch((error: unknown) => {
         throw withMissingBranchHint(error, opts.branch);
       });
       ctx.io.note(`${verb === 'create' ? 'Created' : verb === 'update' ? 'Updated' : 'Deleted'} ${filePath} on ${opts.branch}`);

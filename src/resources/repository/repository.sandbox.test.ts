@@ -122,14 +122,28 @@ describe('sandbox: commits', () => {
     expect(tree.map((e) => e.path)).not.toContain('.gitignore');
 
     const failing = await call('POST', `${REPO}/commits`, { branch: 'feature/health', commit_message: 'x', actions: [{ action: 'create', file_path: 'new.txt', content: 'a' }, { action: 'delete', file_path: 'missing.txt' }] });
-    expect(failing).toEqual({ status: 400, body: { message: "A file with this name doesn't exist: missing.txt" } });
+    expect(failing).toEqual({ status: 400, body: { message: "A file with this name doesn't exist" } });
     expect(branches()['feature/health']).toBe(created.body.id);
   });
 
   it('refuses traversal, stale last_commit_id, empty commits and unknown start points with 400', async () => {
     const post = (body: Record<string, unknown>) => call('POST', `${REPO}/commits`, { branch: 'feature', commit_message: 'x', ...body });
     expect(await post({ actions: [{ action: 'create', file_path: 'a/../../etc/passwd', content: 'x' }] })).toEqual({ status: 400, body: { error: 'actions[file_path] should be a valid file path' } });
-    expect((await post({ actions: [{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '0'.repeat(40) }] })).body.message).toMatch(/has changed since you started editing it/);
+    // last_commit_id: the file's last change as of that commit must be its last change on the branch (update, delete,
+    // and move by the file it starts from), checked before any action; the branch's head is as good as the file's own.
+    const changes = (await call('GET', `${REPO}/commits?ref_name=feature&path=README.md`)).body as Array<{ id: string }>;
+    const stale = { status: 400, body: { message: 'The file has changed since you started editing it: README.md' } };
+    expect(await post({ actions: [{ action: 'create', file_path: 'n.txt', content: 'n' }, { action: 'update', file_path: 'README.md', content: 'x', last_commit_id: changes[1].id }] })).toEqual(stale);
+    expect(await post({ actions: [{ action: 'delete', file_path: 'README.md', last_commit_id: changes[1].id.slice(0, 8) }] })).toEqual(stale);
+    expect(await post({ actions: [{ action: 'move', previous_path: 'README.md', file_path: 'READ.md', last_commit_id: changes[1].id }] })).toEqual(stale);
+    expect(await post({ actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] })).toEqual({ status: 400, body: { message: 'A file with this name already exists' } });
+    // A commit the repository lacks is not checked (the service lets it through), nor are create and chmod.
+    await call('POST', `${REPO}/branches`, { branch: 'lenient', ref: 'feature' });
+    const head = branches().feature;
+    expect((await post({ branch: 'lenient', actions: [{ action: 'update', file_path: 'README.md', content: 'y', last_commit_id: '0'.repeat(40) }, { action: 'chmod', file_path: 'src/main.rb', execute_filemode: true, last_commit_id: changes[1].id }] })).status).toBe(201);
+    expect((await post({ branch: 'lenient', actions: [{ action: 'update', file_path: 'README.md', content: 'z', last_commit_id: head }] })).status).toBe(400);
+    expect((await post({ branch: 'lenient', actions: [{ action: 'update', file_path: 'README.md', content: 'z', last_commit_id: branches().lenient }] })).status).toBe(201);
+    expect(branches().feature).toBe(head);
     const readme = (await call('GET', `${REPO}/files/README.md?ref=feature`)).body;
     expect(await post({ actions: [{ action: 'update', file_path: 'README.md', content: Buffer.from(readme.content, 'base64').toString() }] })).toMatchObject({ status: 400 });
     expect(await post({ branch: 'brand-new', actions: [{ action: 'create', file_path: 'x', content: 'x' }] })).toEqual({ status: 400, body: { message: 'You can only create or edit files when you are on a branch' } });

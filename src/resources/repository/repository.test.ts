@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
@@ -35,8 +35,12 @@ describe('commits create --from-dir', () => {
     const second = await sync();
     expect(second.code).toBe(0);
     expect(second.stderr).toContain('committed 3 changes (3 updated)');
-    const posts = sandbox.requests().filter((r) => r.method !== 'GET');
+    const posts = sandbox.requests().filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
     expect(posts).toEqual([expect.objectContaining({ method: 'POST', status: 201 })]);
+    // The last commit of each updated file, which the commit carries so the service refuses it if one changed since:
+    // one HEAD request per updated file, none for the 198 unchanged ones.
+    const heads = sandbox.requests().filter((r) => r.method === 'HEAD').map((r) => decodeURIComponent(r.path.replace(/\?.*/, '').split('/files/')[1]));
+    expect(heads.sort()).toEqual(['docs/img/logo.bin', 'docs/page3.md', 'docs/run.sh']);
     const tree = (await sandbox.run(['repo', 'tree', 'docs', ...P, '--all', '-o', 'json'])).json();
     expect(tree.find((e: { path: string }) => e.path === 'docs/run.sh').mode).toBe('100755');
 
@@ -76,6 +80,61 @@ describe('commits create --from-dir', () => {
     expect(kept.code).toBe(0);
     expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Ftheirs.txt/raw?ref=main')).text).toBe('new\n');
     expect((await sandbox.call('GET', '/projects/acme%2Fapi/repository/files/race%2Fshared.txt/raw?ref=main')).text).toBe('ours 2\n');
+  });
+
+  it('a push that lands after the last check and before the commit is refused by the service: exit 6 naming the files, nothing committed', async () => {
+    const site = tempDir();
+    for (const name of ['edited', 'pruned', 'kept']) writeFileSync(join(site, `${name}.txt`), `${name} 1\n`);
+    const sync = () => sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'sync', '--from-dir', site, '--to', 'late/', ...P, '--prune', '--yes']);
+    expect((await sync()).code).toBe(0);
+    const head = async () => (await sandbox.call('GET', '/projects/acme%2Fapi/repository/commits/main')).body.id as string;
+    const raw = async (path: string) => (await sandbox.call('GET', `/projects/acme%2Fapi/repository/files/${encodeURIComponent(path)}/raw?ref=main`)).text;
+    // The teammate's change is processed just before the commit request: after every check forgectl makes.
+    const teammate = (method: string, path: string, content?: string) =>
+      sandbox.fault({ method: 'POST', path: '/repository/commits$', interleave: { method, path: `/projects/acme%2Fapi/repository/files/${encodeURIComponent(path)}`, body: { branch: 'main', commit_message: 'teammate', content } } });
+
+    writeFileSync(join(site, 'edited.txt'), 'edited 2\n');
+    teammate('PUT', 'late/edited.txt', 'theirs\n');
+    const updated = await sync();
+    expect(updated.code, updated.stderr).toBe(6);
+    expect(updated.stderr).toMatch(/error: branch main moved while this commit was sent \([0-9a-f]{8} → [0-9a-f]{8}\) and the new commits change late\/edited\.txt\n/);
+    expect(updated.stderr).toContain('nothing was committed: run the command again to compare with the branch as it is now');
+    expect(await raw('late/edited.txt')).toBe('theirs\n');
+    const theirs = await head();
+
+    // A file --prune deletes, changed by the teammate: kept, with their content.
+    writeFileSync(join(site, 'edited.txt'), 'theirs\n');
+    rmSync(join(site, 'pruned.txt'));
+    teammate('PUT', 'late/pruned.txt', 'still needed\n');
+    const pruned = await sync();
+    expect(pruned.code, pruned.stderr).toBe(6);
+    expect(pruned.stderr).toMatch(/and the new commits change late\/pruned\.txt\n/);
+    expect(await raw('late/pruned.txt')).toBe('still needed\n');
+
+    // A file the commit creates, created by the teammate meanwhile: the service names no file; forgectl does.
+    writeFileSync(join(site, 'pruned.txt'), 'still needed\n');
+    writeFileSync(join(site, 'added.txt'), 'ours\n');
+    teammate('POST', 'late/added.txt', 'theirs too\n');
+    const created = await sync();
+    expect(created.code, created.stderr).toBe(6);
+    expect(created.stderr).toMatch(/and the new commits change late\/added\.txt\n/);
+    expect(await raw('late/added.txt')).toBe('theirs too\n');
+    const commits = (await sandbox.call('GET', '/projects/acme%2Fapi/repository/commits?ref_name=main&per_page=3')).body as Array<{ title: string; parent_ids: string[] }>;
+    expect(commits.map((c) => c.title)).toEqual(['teammate', 'teammate', 'teammate']);
+    expect(commits[1].parent_ids).toEqual([theirs]);
+
+    // A create of a file the branch already had is refused by the service as it words it: no push is blamed.
+    const actions = join(tempDir(), 'actions.json');
+    writeFileSync(actions, JSON.stringify([{ action: 'create', file_path: 'late/kept.txt', content: 'x' }]));
+    const own = await sandbox.run(['commits', 'create', '--branch', 'main', '-m', 'x', '--actions-file', actions, ...P]);
+    expect(own.code, own.stderr).toBe(6);
+    expect(own.stderr).toMatch(/^error: A file with this name already exists \(POST .*\/repository\/commits → 400\)\n/);
+
+    // Run again, it compares with the branch as it is now: nothing of theirs is undone.
+    writeFileSync(join(site, 'added.txt'), 'theirs too\n');
+    const again = await sync();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('nothing to commit');
   });
 
   it('a protected branch the caller may not push to: exit 4 naming the way out (a new branch), nothing sent', async () => {

@@ -3,8 +3,8 @@ import { projectRole, Role } from '../auth.js';
 import { errors, required, type SandboxRequest } from '../http.js';
 import type { Commit, Project } from '../model.js';
 import { mayPush } from '../protection.js';
-import { lastCommitFor, moveBranch, repositoryOf, resolveRevision, snapshotOf, writeCommit } from './repository.js';
-import { putBlob, writeTree, type Snapshot } from './store.js';
+import { lastCommitFor, moveBranch, parentsOf, repositoryOf, resolveRevision, snapshotOf, writeCommit } from './repository.js';
+import { entryAt, putBlob, writeTree, type Snapshot } from './store.js';
 
 /** Writing to a branch through the API: the commit endpoint, single-file changes, submodules and cherry-picks. */
 
@@ -88,10 +88,8 @@ export function commitToBranch(req: SandboxRequest, project: Project, write: Bra
   return commit;
 }
 
-/** An action of the commits API as the service takes it (the client's, and the stale-check it may carry). */
-export interface CommitAction extends ClientAction {
-  last_commit_id?: string;
-}
+/** An action of the commits API as the service takes it. */
+export type CommitAction = ClientAction;
 
 /** The bytes of an action's content in its encoding. */
 function decodeContent(content: unknown, encoding: unknown): Buffer {
@@ -100,15 +98,48 @@ function decodeContent(content: unknown, encoding: unknown): Buffer {
   return encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
 }
 
-/** Applies the actions of a commit request to a snapshot, with the service's checks and messages. */
-export function applyActions(req: SandboxRequest, snapshot: Snapshot, base: Commit | undefined, actions: CommitAction[]): void {
-  const staleCheck = (action: CommitAction, path: string): void => {
-    if (!action.last_commit_id || !base) return;
-    const last = lastCommitFor(req.db, base, path);
-    if (!last.id.startsWith(String(action.last_commit_id).toLowerCase())) {
+// Git's refusals as the service words them (Gitaly's index errors): they name no path.
+const FILE_EXISTS = 'A file with this name already exists';
+const NO_FILE = "A file with this name doesn't exist";
+
+/** The actions the service checks against their `last_commit_id` (a move by the file it starts from). */
+const GUARDED = new Set(['update', 'delete', 'move']);
+
+/**
+ * The newest commit of `head`'s first-parent history that changed `path` (added, changed or deleted it, as
+ * `git log -1 -- path`), or undefined when none did.
+ */
+function lastChangeOf(db: SandboxRequest['db'], head: Commit, path: string): Commit | undefined {
+  const last = lastCommitFor(db, head, path);
+  return entryAt(db, last.tree, path) || parentsOf(db, last, true).length ? last : undefined;
+}
+
+/**
+ * The service's check of a `last_commit_id` (Files::BaseService#file_has_changed?): the file's last change on the
+ * branch differs from its last change as of the given commit. An unknown commit, or a path that neither history
+ * changed, is not checked: the service lets those through.
+ */
+export function fileChanged(req: SandboxRequest, project: Project, base: Commit | undefined, path: string, lastCommitId: unknown): boolean {
+  if (!lastCommitId || !base) return false;
+  const onBranch = lastChangeOf(req.db, base, path);
+  const given = onBranch && resolveRevision(req.db, project, String(lastCommitId));
+  const asGiven = given && lastChangeOf(req.db, given, path);
+  return Boolean(asGiven && asGiven.id !== onBranch!.id);
+}
+
+/**
+ * Applies the actions of a commit request to a snapshot, with the service's checks and messages: first every
+ * update, delete and move against its `last_commit_id` (400 "The file has changed since you started editing it:
+ * PATH", naming the file a move starts from), then each action in turn (400 with git's words, which name no path).
+ */
+export function applyActions(req: SandboxRequest, project: Project, snapshot: Snapshot, base: Commit | undefined, actions: CommitAction[]): void {
+  for (const action of actions) {
+    if (!action || typeof action !== 'object' || !GUARDED.has(action.action)) continue;
+    const path = action.action === 'move' && action.previous_path ? action.previous_path : action.file_path;
+    if (typeof path === 'string' && fileChanged(req, project, base, path, action.last_commit_id)) {
       throw errors.message(400, `The file has changed since you started editing it: ${path}`);
     }
-  };
+  }
   const blob = (action: CommitAction): string => putBlob(req.db, decodeContent(action.content, action.encoding));
   for (const raw of actions) {
     const action = raw as CommitAction;
@@ -118,34 +149,31 @@ export function applyActions(req: SandboxRequest, snapshot: Snapshot, base: Comm
     const current = snapshot.get(path);
     switch (action.action) {
       case 'create':
-        if (current) throw errors.message(400, `A file with this name already exists: ${path}`);
+        if (current) throw errors.message(400, FILE_EXISTS);
         if (action.content === undefined) throw errors.missing('actions[content]');
-        if ([...snapshot.keys()].some((p) => p.startsWith(`${path}/`))) throw errors.message(400, `A directory with this name already exists: ${path}`);
+        if ([...snapshot.keys()].some((p) => p.startsWith(`${path}/`))) throw errors.message(400, 'A directory with this name already exists');
         snapshot.set(path, { mode: action.execute_filemode ? '100755' : '100644', id: blob(action) });
         break;
       case 'update':
-        if (!current) throw errors.message(400, `A file with this name doesn't exist: ${path}`);
+        if (!current) throw errors.message(400, NO_FILE);
         if (action.content === undefined) throw errors.missing('actions[content]');
-        staleCheck(action, path);
         snapshot.set(path, { mode: current.mode, id: blob(action) });
         break;
       case 'delete':
-        if (!current) throw errors.message(400, `A file with this name doesn't exist: ${path}`);
-        staleCheck(action, path);
+        if (!current) throw errors.message(400, NO_FILE);
         snapshot.delete(path);
         break;
       case 'move': {
         const from = checkPath(action.previous_path, 'actions[previous_path]');
         const source = snapshot.get(from);
-        if (!source) throw errors.message(400, `A file with this name doesn't exist: ${from}`);
-        if (current && from !== path) throw errors.message(400, `A file with this name already exists: ${path}`);
-        staleCheck(action, from);
+        if (!source) throw errors.message(400, NO_FILE);
+        if (current && from !== path) throw errors.message(400, FILE_EXISTS);
         snapshot.delete(from);
         snapshot.set(path, { mode: source.mode, id: action.content === undefined ? source.id : blob(action) });
         break;
       }
       case 'chmod':
-        if (!current) throw errors.message(400, `A file with this name doesn't exist: ${path}`);
+        if (!current) throw errors.message(400, NO_FILE);
         snapshot.set(path, { mode: action.execute_filemode === true || String(action.execute_filemode) === 'true' ? '100755' : '100644', id: current.id });
         break;
     }
