@@ -171,6 +171,14 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(answers.map(({ id, error }) => [id, error.code])).toEqual([[null, -32700], [null, -32600], [2, -32600], ['x', -32600], [3, -32600]]);
   });
 
+  it('says what reveal_token does on each tool that hands over a new token', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS), allowWrite: Object.keys(TOOLSETS) });
+    const reveal = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema.properties!.reveal_token.description;
+    expect(reveal('runners_reset_token')).toMatch(/^must be true/);
+    expect(reveal('tokens_rotate')).toMatch(/save_to_profile/);
+    for (const name of ['tokens_create', 'deploy_tokens_create', 'runners_reset_token']) expect(reveal(name), name).not.toMatch(/rotate/);
+  });
+
   it('offers no show_values, which never shows a masked value to an agent, nor says it in a description', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: ['ci'] });
     for (const name of ['variables_list', 'variables_get']) {

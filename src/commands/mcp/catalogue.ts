@@ -101,6 +101,12 @@ const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect'
 
 /** Tools made to hand over a new secret: only they may return it, and only when asked (reveal_token). */
 const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners reset-token)$/;
+/** What reveal_token does, by command: the server refuses a rotation or a reset whose new token would go nowhere. */
+const REVEAL_TOKEN: Record<string, string> = {
+  default: 'return the new token in the result (otherwise it is left out, and shown to no one)',
+  'tokens rotate': 'return the new token in the result; without it, save_to_profile is needed (the token is then saved, not returned)',
+  'runners reset-token': 'must be true: the runner\'s new token is returned in the result, and nothing else keeps it',
+};
 
 /**
  * What a writing tool takes as its --yes: what the command line asks about first (a deletion, a revocation, blocking
@@ -239,9 +245,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
   const names = flagNames(inputs);
   describeInputs(schema, names, commands);
   if (!readOnly) properties[CONFIRM_INPUT] = CONFIRM_SCHEMA;
-  if (REVEALS_TOKEN.test(entry.path)) {
-    properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
-  }
+  if (REVEALS_TOKEN.test(entry.path)) properties.reveal_token = { type: 'boolean', default: false, description: REVEAL_TOKEN[entry.path] ?? REVEAL_TOKEN.default };
   return {
     name: toolName(entry.path),
     path: entry.path,
