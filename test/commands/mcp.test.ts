@@ -179,6 +179,13 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     for (const name of ['tokens_create', 'deploy_tokens_create', 'runners_reset_token']) expect(reveal(name), name).not.toMatch(/rotate/);
   });
 
+  it('the api tool says when a list it returns is one full page, so that an agent does not take it for all', async () => {
+    const server = new ToolServer({ tools: await buildCatalogue(manifest), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const page = await server.call('api', { path: '/users?per_page=2' });
+    expect(page.structuredContent).toMatchObject({ notice: expect.stringMatching(/^this is one page of 2 records and more may follow: pass paginate: true, or limit/) });
+    for (const args of [{ path: '/users?per_page=100' }, { path: '/users', limit: 2 }, { path: '/projects/acme%2Fapi' }]) expect((await server.call('api', args)).structuredContent, args.path).not.toHaveProperty('notice');
+  });
+
   it('offers no show_values, which never shows a masked value to an agent, nor says it in a description', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: ['ci'] });
     for (const name of ['variables_list', 'variables_get']) {

@@ -216,7 +216,7 @@ export class ToolServer {
       this.plans.set(digest, outcome.stdout);
       structured.digest = digest;
     }
-    const notice = this.forAgent(tool, notesOf(outcome.stderr));
+    const notice = [this.forAgent(tool, notesOf(outcome.stderr)), onePage(tool, args, result)].filter(Boolean).join('\n');
     if (notice) structured.notice = notice;
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
@@ -345,6 +345,21 @@ function schemaValidator(schema: JsonSchema): (value: unknown) => string | undef
     }
     return undefined;
   };
+}
+
+/** The service's page size when a request names none. */
+const DEFAULT_PER_PAGE = 20;
+
+/**
+ * The api tool's GET of a list returns the first page only: a full page says that more may follow, so that an agent
+ * does not take 20 records for all of them.
+ */
+function onePage(tool: Tool, args: Record<string, unknown>, result: unknown): string | undefined {
+  if (tool.name !== 'api' || args.paginate === true || args.limit !== undefined || !Array.isArray(result)) return undefined;
+  const asked = Number(new URL(String(args.path), 'http://instance').searchParams.get('per_page'));
+  const perPage = Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_PER_PAGE;
+  if (result.length < perPage) return undefined;
+  return `this is one page of ${result.length} records and more may follow: pass paginate: true, or limit, to read past it`;
 }
 
 function toolError(message: string, code: number) {
