@@ -1135,6 +1135,24 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
+  live('mcp serve: a line that is no JSON-RPC message is answered with its error; a webhook URL\'s password never reaches the agent', async () => {
+    const lines = ['{not json', '{"jsonrpc":"2.0","id":7}'];
+    const served = await forgectl(['mcp', 'serve'], {}, `${lines.join('\n')}\n`);
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: unknown; error: { code: number } }).map(({ id, error }) => [id, error.code])).toEqual([[null, -32700], [7, -32600]]);
+    const hook = await forgectl(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://e2e:pw-7d2e@hooks.example.com/x', '--jq', '.id']);
+    expect(hook.code, hook.stderr).toBe(0);
+    const { client } = await mcpClient();
+    try {
+      const got = (await client.callTool({ name: 'hooks_get', arguments: { project: 'acme/web', id: hook.stdout.trim() } })) as ToolResult;
+      expect(textOf(got)).toContain('hooks.example.com');
+      expect(textOf(got)).not.toContain('pw-7d2e');
+    } finally {
+      await client.close();
+      await forgectl(['api', '-X', 'DELETE', `/projects/acme%2Fweb/hooks/${hook.stdout.trim()}`, '--yes']);
+    }
+  });
+
   live('variables: a masked value from stdin is stored and never printed off a terminal; --show-values shows it at one', async () => {
     const secret = 'e2e-masked-value-7c1f';
     expect((await forgectl(['variables', 'set', 'E2E_TOKEN', '--project', 'acme/web', '--masked', '--value', secret])).code).toBe(2);
