@@ -43,7 +43,8 @@ describe('the agent interface\'s tools, made from the command tree', () => {
       for (const name of Object.keys(tool.inputSchema.properties ?? {})) expect(name, tool.name).not.toMatch(/stdin|^output_file$|^from_dir$|^failed_to$|^yes$|^fix$/);
     }
     expect(byName.get('plan')!.inputSchema.properties).toHaveProperty('file');
-    expect(byName.get('apply')!.inputSchema).toMatchObject({ required: ['digest'], properties: { digest: { type: 'string' } } });
+    expect(byName.get('apply')!.inputSchema).toMatchObject({ required: ['digest'], properties: { digest: { type: 'string' }, confirm: { type: 'boolean' } } });
+    expect(byName.get('apply')!.description).toMatch(/with confirm: true once the person you act for has reviewed it/);
   });
 
   it('types options from their parsers: integers with bounds, choices as enums, repeatable options as arrays', async () => {
