@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -471,6 +471,37 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     } finally {
       await client.close();
     }
+  });
+
+  it('a call that ends while apply runs leaves apply\'s plan file in place: each call removes only its own', async () => {
+    const root = tempDir('forgectl-mcp-apply-');
+    writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 66}\n');
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let planFileThere: boolean | undefined;
+    let planFile = '';
+    const tools = await buildCatalogue(manifest, { toolsets: ['desired-state'], allowWrite: ['desired-state'] });
+    const server = new ToolServer({
+      tools,
+      commands,
+      root,
+      execute: async (invocation, streams) => {
+        if (invocation.path !== 'apply') return execute(invocation, { ...streams, env: sandbox.env() });
+        await gate;
+        planFile = String(invocation.opts.file);
+        planFileThere = existsSync(planFile);
+        return 0;
+      },
+    });
+    const digest = (await server.call('plan', { file: 'desired.yaml' })).structuredContent!.digest as string;
+    const applying = server.call('apply', { digest, confirm: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await server.call('validate', { schema: true })).isError).toBeFalsy();
+    release();
+    await applying;
+    expect(planFileThere).toBe(true);
+    // Once apply is done, its plan file is gone.
+    expect(existsSync(planFile)).toBe(false);
   });
 
   it('validate returns its problems line by line; a stale plan is made again with the plan tool; a plan is applied once', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
 import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
@@ -195,7 +195,13 @@ export class ToolServer {
     }
     const fields = tool.path !== 'api' && Array.isArray(args.fields) && args.fields.length ? args.fields.join(',') : undefined;
     const started = Date.now();
-    let outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool);
+    let outcome: CallOutcome;
+    try {
+      outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool);
+    } finally {
+      // The plan file of this call's apply, and no other call's (calls run side by side).
+      if (tool.path === 'apply') rmSync(dirname(String(values.values[0].value)), { recursive: true, force: true });
+    }
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
     if (outcome.code !== 0 && outcome.code !== 9) return toolError(this.forAgent(tool, this.failure(tool, outcome)), outcome.code);
@@ -272,11 +278,8 @@ export class ToolServer {
     const folder = mkdtempSync(join(tmpdir(), 'forgectl-mcp-'));
     const file = join(folder, 'plan.json');
     writeFileAtomically(file, plan, 'secret');
-    this.cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     return { values: [{ flag: '--file', value: file }], args: [] };
   }
-
-  private readonly cleanups: Array<() => void> = [];
 
   /**
    * Runs a command with the values of a call, on the global options the server started with (and -o json): the
@@ -284,20 +287,16 @@ export class ToolServer {
    */
   private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool): Promise<CallOutcome> {
     const { streams, read } = capture();
+    const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
+    let opts: Record<string, unknown>;
     try {
-      const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
-      let opts: Record<string, unknown>;
-      try {
-        opts = optionsFromValues(def, values.values, values.args);
-      } catch (error) {
-        if (!(error instanceof CliError)) throw error;
-        return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
-      }
-      const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
-      return { code, ...read() };
-    } finally {
-      for (const cleanup of this.cleanups.splice(0)) cleanup();
+      opts = optionsFromValues(def, values.values, values.args);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
     }
+    const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
+    return { code, ...read() };
   }
 
   /** Checks arguments against the tool's input schema: types, enums, bounds, required, unknown names. */
