@@ -141,7 +141,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect((await sandbox.run(['branches', 'get', 'feature', '--project', 'acme/api'])).code).toBe(5);
   });
 
-  it('a webhook URL\'s password and token, and a chat integration\'s webhook, never reach the agent: not in a result, a notice or an error', async () => {
+  it('a webhook URL\'s password and token, a chat integration\'s webhook and settings\' keys never reach the agent: not in a result, a notice or an error', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: ['hooks', 'api'], allowWrite: ['hooks'] });
     const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     const created = await sandbox.run(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://alice:hunter2@hooks.example.com/x?token=abc123', '--jq', '.id']);
@@ -158,6 +158,10 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     const integrations = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: ['settings', 'desired-state'] }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
     said.push(...[await integrations.call('integrations_get', { group: 'acme', slug: 'slack' }), await integrations.call('export', { group: 'acme' })].map((result) => result.content[0].text));
     expect(said.at(-1)).toContain('"slack":{"webhook":"[REDACTED]"');
+    // Application settings' secrets, as a real instance answers them.
+    sandbox.fault({ method: 'GET', path: '^/application/settings$', status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ asset_proxy_secret_key: 'abc123', mailgun_signing_key: 'abc123', eks_secret_access_key: 'abc123', akismet_api_key: 'abc123', sentry_dsn: 'https://abc123@sentry.example.com/1', signup_enabled: true }) });
+    said.push((await server.call('api', { path: '/application/settings' })).content[0].text);
+    expect(said.at(-1)).toContain('"signup_enabled":true');
     expect(said[0]).toContain('hooks.example.com');
     expect(said[3]).toMatch(/Deleted webhook/);
     for (const text of said) expect(text).not.toMatch(/hunter2|abc123/);

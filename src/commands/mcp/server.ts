@@ -86,8 +86,12 @@ function withoutTokens(value: unknown): unknown {
   return value;
 }
 
-/** Fields whose URL is itself the credential: a chat integration's incoming webhook (https://hooks.slack.com/services/…). */
-const SECRET_URLS = new Set(['webhook']);
+/**
+ * Secret fields beyond the names every redaction knows: a chat integration's incoming webhook, whose URL is the
+ * credential (https://hooks.slack.com/services/…), and the keys of application settings (asset_proxy_secret_key,
+ * mailgun_signing_key, eks_secret_access_key).
+ */
+const MORE_SECRETS = /^webhook$|(^|_)(secret|signing|secret_access)_key$/;
 
 /**
  * No credential in a result, whichever tool's: secret-named string fields replaced, URLs without user:password or
@@ -95,7 +99,7 @@ const SECRET_URLS = new Set(['webhook']);
  * withoutTokens' (reveal_token).
  */
 function withoutCredentials(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return (key !== 'token' && isSecretKey(key)) || SECRET_URLS.has(key) ? REDACTED : redactUrl(value);
+  if (typeof value === 'string') return (key !== 'token' && isSecretKey(key)) || MORE_SECRETS.test(key) ? REDACTED : redactUrl(value);
   if (Array.isArray(value)) return value.map((item) => withoutCredentials(item, key));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutCredentials(inner, name)]));
   return value;
