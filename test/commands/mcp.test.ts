@@ -122,7 +122,7 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     for (const [name, args] of [['branches_delete', { project: 'acme/api', name: 'feature' }], ['api', { path: '/projects/acme%2Fweb', method: 'DELETE' }], ['graphql', { query: 'mutation { runnerDelete(input: {id: "gid://gitlab/Ci::Runner/1"}) { errors } }' }], ['projects_delete', { project: 'acme/web' }]] as const) {
       const refused = await server.call(name, args);
       expect(refused.isError, name).toBe(true);
-      expect(refused.content[0].text, name).toMatch(/^error: confirmation needed: .*\?\nhint: tell the person you act for what it asks and, once they agree, call it again with confirm: true[\s\S]*exit 2/);
+      expect(refused.content[0].text, name).toMatch(/^error: confirmation needed: .*\?\nhint: tell the person you act for what it asks and, once they agree, call it again with confirm: true\n\(exit 2: confirmation needed: nothing was changed\)$/);
     }
     // What the questions needed was read; nothing was changed.
     expect(sandbox.requests().filter((request) => request.method !== 'GET')).toEqual([]);

@@ -208,7 +208,11 @@ export class ToolServer {
     }
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
-    if (outcome.code !== 0 && outcome.code !== 9) return toolError(this.forAgent(tool, this.failure(tool, outcome)), outcome.code);
+    if (outcome.code !== 0 && outcome.code !== 9) {
+      // A question the command would ask at a terminal is no bad input: the call waits for the person's answer.
+      const asked = outcome.code === 2 && /^error: confirmation needed: /m.test(outcome.stderr);
+      return toolError(this.forAgent(tool, this.failure(tool, outcome)), outcome.code, asked ? 'confirmation needed: nothing was changed' : undefined);
+    }
     if (tool.path === 'apply') this.applied.add(String(args.digest));
     let result: unknown;
     try {
@@ -365,8 +369,8 @@ function onePage(tool: Tool, args: Record<string, unknown>, result: unknown): st
   return `this is one page of ${result.length} records and more may follow: pass paginate: true, or limit, to read past it`;
 }
 
-function toolError(message: string, code: number) {
-  const text = `${message}\n(exit ${code}: ${EXIT_MEANINGS[code] ?? 'failed'})`;
+function toolError(message: string, code: number, meaning = EXIT_MEANINGS[code] ?? 'failed') {
+  const text = `${message}\n(exit ${code}: ${meaning})`;
   return { content: [{ type: 'text' as const, text }], isError: true };
 }
 
