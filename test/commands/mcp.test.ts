@@ -477,13 +477,14 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     }
   });
 
-  it('a call that ends while apply runs leaves apply\'s plan file in place: each call removes only its own', async () => {
+  it('a call that ends while apply runs leaves apply\'s plan file in place, and the same plan is not applied twice at once', async () => {
     const root = tempDir('forgectl-mcp-apply-');
     writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 66}\n');
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     let planFileThere: boolean | undefined;
     let planFile = '';
+    let applies = 0;
     const tools = await buildCatalogue(manifest, { toolsets: ['desired-state'], allowWrite: ['desired-state'] });
     const server = new ToolServer({
       tools,
@@ -491,6 +492,7 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
       root,
       execute: async (invocation, streams) => {
         if (invocation.path !== 'apply') return execute(invocation, { ...streams, env: sandbox.env() });
+        if (++applies > 1) return 0;
         await gate;
         planFile = String(invocation.opts.file);
         planFileThere = existsSync(planFile);
@@ -501,9 +503,14 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     const applying = server.call('apply', { digest, confirm: true });
     await new Promise((resolve) => setImmediate(resolve));
     expect((await server.call('validate', { schema: true })).isError).toBeFalsy();
+    // The same plan is not carried out twice at once.
+    const twice = await server.call('apply', { digest, confirm: true });
+    expect(twice.content[0].text).toMatch(/^this plan is being applied by another call\nhint: wait for that call's result/);
+    expect(applies).toBe(1);
     release();
-    await applying;
+    expect((await applying).isError).toBeFalsy();
     expect(planFileThere).toBe(true);
+    expect((await server.call('apply', { digest, confirm: true })).content[0].text).toMatch(/^this plan was already applied/);
     // Once apply is done, its plan file is gone.
     expect(existsSync(planFile)).toBe(false);
   });

@@ -123,6 +123,8 @@ export class ToolServer {
   /** Plans this server made, by digest: apply takes only these, and each once. */
   private readonly plans = new Map<string, string>();
   private readonly applied = new Set<string>();
+  /** Plans an apply call is carrying out now: a second call of the same digest is refused, not run twice. */
+  private readonly applying = new Set<string>();
   private readonly validators = new Map<string, (value: unknown) => string | undefined>();
 
   constructor(private readonly options: ServerOptions) {}
@@ -204,7 +206,10 @@ export class ToolServer {
       outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool);
     } finally {
       // The plan file of this call's apply, and no other call's (calls run side by side).
-      if (tool.path === 'apply') rmSync(dirname(String(values.values[0].value)), { recursive: true, force: true });
+      if (tool.path === 'apply') {
+        rmSync(dirname(String(values.values[0].value)), { recursive: true, force: true });
+        this.applying.delete(String(args.digest));
+      }
     }
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
@@ -280,12 +285,14 @@ export class ToolServer {
   private applyValues(args: Record<string, unknown>): ToolValues {
     const digest = String(args.digest ?? '');
     if (this.applied.has(digest)) throw new UsageError('this plan was already applied', 'call the plan tool again to see what differs now');
+    if (this.applying.has(digest)) throw new UsageError('this plan is being applied by another call', 'wait for that call\'s result');
     const plan = this.plans.get(digest);
     if (!plan) throw new UsageError(`no plan with digest ${digest || '(none)'} was made by this server`, 'call plan first, review it, and pass its digest');
     // The plan file exists for the run only, readable by this user alone.
     const folder = mkdtempSync(join(tmpdir(), 'forgectl-mcp-'));
     const file = join(folder, 'plan.json');
     writeFileAtomically(file, plan, 'secret');
+    this.applying.add(digest);
     return { values: [{ flag: '--file', value: file }], args: [] };
   }
 
