@@ -200,6 +200,24 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     }
   });
 
+  it('mcp serve passes on a message whose character arrives split across two chunks of stdin, whole', async () => {
+    const { answeringMalformed } = await import('../../src/commands/mcp/stdio.js');
+    const { PassThrough } = await import('node:stream');
+    const line = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_create","arguments":{"body":"café ✓"}}}\n';
+    const bytes = Buffer.from(line);
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    const stdin = new PassThrough();
+    const answers = new PassThrough();
+    const passed = answeringMalformed(stdin, answers);
+    const read: string[] = [];
+    passed.on('data', (chunk: Buffer | string) => read.push(chunk.toString()));
+    stdin.write(bytes.subarray(0, cut));
+    stdin.end(bytes.subarray(cut));
+    await new Promise((resolve) => passed.on('end', resolve));
+    expect(read.join('')).toBe(line);
+    expect(answers.read()).toBeNull();
+  });
+
   it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {
     const looksLocal = /-(file|dir|stdin|env)(?=[ ,]|$)|<(file|dir)>|\[file\]|\[files\.\.\.\]|<plans\.\.\.>/;
     const unmarked: string[] = [];

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Transform, type Readable, type Writable } from 'node:stream';
 
 /**
@@ -8,6 +9,8 @@ import { Transform, type Readable, type Writable } from 'node:stream';
  */
 export function answeringMalformed(stdin: Readable, stdout: Writable): Readable {
   let pending = '';
+  // A character may arrive split across chunks: decoded whole, never as two replacement characters.
+  const decoder = new StringDecoder('utf8');
   const check = (line: string): boolean => {
     if (!line.trim()) return false;
     let message: unknown;
@@ -23,13 +26,14 @@ export function answeringMalformed(stdin: Readable, stdout: Writable): Readable 
   };
   const lines = new Transform({
     transform(chunk: Buffer | string, _encoding, callback) {
-      pending += chunk.toString();
+      pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
       const complete = pending.split('\n');
       pending = complete.pop()!;
       const passed = complete.filter((line) => check(line.replace(/\r$/, '')));
       callback(null, passed.length ? `${passed.join('\n')}\n` : undefined);
     },
     flush(callback) {
+      pending += decoder.end();
       callback(null, check(pending) ? `${pending}\n` : undefined);
     },
   });
