@@ -207,12 +207,22 @@ function answeredHere(argv) {
 function packed(fs, pack) {
   let index;
   let read;
-  return (name) => {
+  const place = (name) => {
     index ??= JSON.parse(readDist(fs, `${pack}.index.json`).toString('utf8'));
-    if (!Object.hasOwn(index, name)) return undefined;
-    read ??= packReader(fs, pack);
-    return read(...index[name]);
+    return Object.hasOwn(index, name) ? index[name] : undefined;
   };
+  const file = (name) => {
+    const at = place(name);
+    if (!Array.isArray(at)) return undefined;
+    read ??= packReader(fs, pack);
+    return read(...at);
+  };
+  /** The name of the file of the pack that holds this one joined with others (scripts/build.mjs, joinFiles), if any. */
+  file.joinedIn = (name) => {
+    const at = place(name);
+    return typeof at === 'string' ? at : undefined;
+  };
+  return file;
 }
 
 /** A function of (offset, length) giving those bytes of dist/PACK.pack: a view of the executable's asset, or read from the file. */
@@ -358,9 +368,22 @@ function loadBundle(dist, flags) {
     const folder = name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '';
     const localRequire = (id) => (id.startsWith('./') || id.startsWith('../') ? load(joinName(folder, id)) : external(id));
     const file = path.join(dist, name);
-    const factory = core.exports[name] ?? compile(file);
-    factory(module.exports, localRequire, module, file, path.dirname(file));
+    factoryOf(name, file)(module.exports, localRequire, module, file, path.dirname(file));
     return module.exports;
+  };
+  // Files joined into one (core.js, and chunks/request.js: scripts/build.mjs) hold their modules' functions by name.
+  const joined = new Map([['core.js', core.exports]]);
+  const factoryOf = (name, file) => {
+    if (core.exports[name]) return core.exports[name];
+    const group = path.dirname(file) === chunks ? chunk.joinedIn(path.basename(file)) : undefined;
+    if (group === undefined) return compile(file);
+    if (!joined.has(group)) {
+      const holder = { exports: {} };
+      const groupFile = path.join(chunks, group);
+      compile(groupFile)(holder.exports, require, holder, groupFile, chunks);
+      joined.set(group, holder.exports);
+    }
+    return joined.get(group)[name];
   };
   return { exports: load('main.js'), saveCodeCache: () => cache && saveCodeCache(fs, path, cache, compiled, flags) };
 }

@@ -4,7 +4,7 @@
 // 2. Each file converted to CommonJS (`import()` becomes a deferred `require()`), so that bin/forgectl.cjs loads the
 //    chunks itself, with V8's code cache, instead of through Node's ES module loader (start-up time: see the README).
 // 3. The files every command loads (main.js, the command line and what they import) joined into dist/core.js, one
-//    file to read and compile instead of a score of small ones.
+//    file to read and compile instead of a score of small ones; those every request needs, into dist/chunks/request.js.
 // 4. The help of every command rendered, and what lays it out to a width (writeHelpTexts below).
 // 5. The chunks and the help texts each joined into one file (writePack below): an installer pays for every file.
 // 6. The man pages, forgectl(1) and one per group of commands, written from the command tree (scripts/manual.ts).
@@ -83,19 +83,22 @@ try {
     if (code.includes('__forgectlImportMetaUrl')) writeFileSync(file, `var __forgectlImportMetaUrl=require("node:url").pathToFileURL(__filename).href;${code}`);
   }
   const outputsByDist = Object.fromEntries(Object.entries(result.metafile.outputs).map(([file, output]) => [`dist/${relative(esm, resolve(file)).split('\\').join('/')}`, output]));
-  joinCore(outputsByDist, esm);
+  joinFiles(outputsByDist, esm, 'dist/core.js', ['dist/main.js', Object.keys(outputsByDist).find((file) => outputsByDist[file].entryPoint === 'src/cli/program.ts')]);
+  // What every command that sends a request loads beside its own code (the run's context, the HTTP and API clients),
+  // one file instead of six: each file read and compiled costs a run about 0.2 ms whatever its size.
+  const requestFiles = joinFiles(outputsByDist, esm, 'dist/chunks/request.js', [Object.keys(outputsByDist).find((file) => outputsByDist[file].entryPoint === 'src/cli/context.ts')]);
   // jq (WebAssembly, for --jq) reads its jq.wasm from beside the file it was bundled into.
   for (const [file, output] of Object.entries(outputsByDist)) {
     if (Object.keys(output.inputs).some((input) => input.endsWith('node_modules/jq-web/jq.js'))) copyFileSync('node_modules/jq-web/jq.wasm', join(dirname(file), 'jq.wasm'));
   }
   // The build's identity (a hash of every file): bin/forgectl.cjs keeps compiled code per build.
   const hash = createHash('sha256');
-  for (const file of [...Object.keys(converted.metafile.outputs), 'dist/core.js', 'dist/core.js.map'].filter((file) => existsSync(file)).sort()) hash.update(file).update(readFileSync(file));
+  for (const file of [...Object.keys(converted.metafile.outputs), 'dist/core.js', 'dist/core.js.map', 'dist/chunks/request.js', 'dist/chunks/request.js.map'].filter((file) => existsSync(file)).sort()) hash.update(file).update(readFileSync(file));
   writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs', build: hash.digest('hex').slice(0, 16) })}\n`);
   // Which sources ended up in which file: the start-up test reads it to prove heavy modules load lazily.
   writeFileSync(join(dist, 'meta.json'), JSON.stringify({ ...result.metafile, outputs: outputsByDist }));
   // The chunks' source maps stay beside where the chunks were (a development build's stack traces); jq.wasm stays a file.
-  writePack(join(dist, 'chunks'), (name) => name.endsWith('.js'), asFunction);
+  writePack(join(dist, 'chunks'), (name) => name.endsWith('.js'), asFunction, Object.fromEntries(requestFiles.map((file) => [file.slice('dist/chunks/'.length), 'request.js'])));
   await writeHelpTexts();
   writePack(join(dist, 'help'), () => true);
   // The man pages (scripts/manual.ts): package.json's "man" lists them, and `npm install -g` links them into place.
@@ -107,12 +110,13 @@ try {
 /**
  * Joins the files of a folder that `which` names into FOLDER.pack, and lists each one's place in it in
  * FOLDER.index.json (`{"list-AB12CD34.js": [offset, length]}`, in bytes); the files are removed (the folder too,
- * once empty). bin/forgectl.cjs reads a file from there by its name. Why: an installer pays for every file it writes
+ * once empty). `joined` names the files joined into another file of the folder (joinFiles), each listed with the
+ * name of the file that holds it (`{"context-AB12CD34.js": "request.js"}`). bin/forgectl.cjs reads a file from there by its name. Why: an installer pays for every file it writes
  * — npm about 6 ms a file on the development machine, so the 318 chunks and 271 help texts were 3 of the 4.7 s that
  * `npm install -g` took — while a run reads the one or two it needs at an offset, as cheaply as a file of their own.
  */
-function writePack(folder, which, transform = (bytes) => bytes) {
-  const index = {};
+function writePack(folder, which, transform = (bytes) => bytes, joined = {}) {
+  const index = { ...joined };
   const parts = [];
   let offset = 0;
   for (const name of readdirSync(folder).filter(which).sort()) {
@@ -157,42 +161,44 @@ async function writeHelpTexts() {
 }
 
 /**
- * Joins the files every run loads into dist/core.js: `module.exports = { 'main.js': function (exports, require,
- * module, __filename, __dirname) {…}, … }` (itself as a function: asFunction), each file's code on lines of its own, with an index source map whose
- * sections are the files' own maps.  The files joined are removed from dist/; meta.json lists core.js with their
- * sources. Which files: main.js and src/cli/program.ts's chunk, with everything they import statically.
+ * Joins the files `roots` import statically (themselves included, without those joined before) into one file,
+ * `target` (dist/core.js, dist/chunks/request.js): `module.exports = { 'main.js': function (exports, require,
+ * module, __filename, __dirname) {…}, … }`, each file's code on lines of its own, with an index source map whose
+ * sections are the files' own maps: one file to read and compile instead of a score of small ones. dist/core.js is
+ * itself written as a function (asFunction); a file of dist/chunks/ is made one when the chunks are packed. The files
+ * joined are removed from dist/; meta.json lists the target with their sources. Returns the files joined.
  */
-function joinCore(outputs, esm) {
-  const program = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'src/cli/program.ts');
-  const core = [];
+function joinFiles(outputs, esm, target, roots) {
+  const joined = [];
   const visit = (file) => {
-    if (core.includes(file)) return;
-    core.push(file);
+    if (joined.includes(file) || !outputs[file]) return;
+    joined.push(file);
     for (const imported of outputs[file].imports) {
       if (imported.kind === 'import-statement' && !imported.external) visit(`dist/${relative(esm, resolve(imported.path)).split('\\').join('/')}`);
     }
   };
-  visit('dist/main.js');
-  visit(program);
+  roots.forEach(visit);
+  const name = target.slice(target.lastIndexOf('/') + 1);
   const lines = ['module.exports = {'];
   const sections = [];
-  for (const file of core) {
+  for (const file of joined) {
     const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '').split('\n');
     const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
-    map.sources = map.sources.map((source) => relative('dist', join(dirname(file), source)).split('\\').join('/'));
+    map.sources = map.sources.map((source) => relative(dirname(target), join(dirname(file), source)).split('\\').join('/'));
     lines.push(`${JSON.stringify(file.slice('dist/'.length))}: function (exports, require, module, __filename, __dirname) {`);
     sections.push({ offset: { line: lines.length, column: 0 }, map });
     lines.push(...source, '},');
     rmSync(file);
     rmSync(`${file}.map`);
   }
-  lines.push('};', '//# sourceMappingURL=core.js.map', '');
-  const code = asFunction(Buffer.from(lines.join('\n')));
-  writeFileSync('dist/core.js', code);
-  writeFileSync('dist/core.js.map', JSON.stringify({ version: 3, file: 'core.js', sections }));
-  const inputs = Object.assign({}, ...core.map((file) => outputs[file].inputs));
+  lines.push('};', `//# sourceMappingURL=${name}.map`, '');
+  const code = Buffer.from(lines.join('\n'));
+  writeFileSync(target, target === 'dist/core.js' ? asFunction(code) : code);
+  writeFileSync(`${target}.map`, JSON.stringify({ version: 3, file: name, sections }));
+  const inputs = Object.assign({}, ...joined.map((file) => outputs[file].inputs));
   // The joined files' imports of what the bundle leaves out (the keyring binding) stay listed: they are the package's dependencies.
-  const externals = core.flatMap((file) => outputs[file].imports.filter((imported) => imported.external));
-  outputs['dist/core.js'] = { imports: externals, exports: [], inputs, bytes: code.length };
-  for (const file of core) delete outputs[file];
+  const externals = joined.flatMap((file) => outputs[file].imports.filter((imported) => imported.external));
+  outputs[target] = { imports: externals, exports: [], inputs, bytes: code.length };
+  for (const file of joined) delete outputs[file];
+  return joined;
 }

@@ -42,7 +42,7 @@ process.getBuiltinModule = (id) => {
 `);
 
 /** Runs the built CLI, recording every file of dist/ it loads, mapped back to source inputs. */
-async function loadedInputs(argv: string[], env: Record<string, string>): Promise<{ code: number | null; inputs: string[] }> {
+async function loadedInputs(argv: string[], env: Record<string, string>): Promise<{ code: number | null; inputs: string[]; files: string[] }> {
   const meta = JSON.parse(readFileSync(`${dist}meta.json`, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
   // Asynchronous: the sandbox answering the child runs in this process.
   const child = spawn(process.execPath, ['--require', recorder, BIN, ...argv], { env: { PATH: process.env.PATH, ...env } });
@@ -59,7 +59,7 @@ async function loadedInputs(argv: string[], env: Record<string, string>): Promis
   });
   // Files beside the bundle's (jq's WebAssembly) count as inputs of their own, built-in modules as node:NAME.
   const others = all.filter((file) => !file.endsWith('.js')).map((file) => (file.startsWith('node:') ? file : file.slice(file.indexOf('/dist/') + 1)));
-  return { code: status, inputs: [...inputs, ...new Set(others)] };
+  return { code: status, inputs: [...inputs, ...new Set(others)], files: files.map((file) => file.slice(file.indexOf('/dist/') + 1)) };
 }
 
 const HEAVY = /node_modules\/(ora|@inquirer|cli-table3|yaml|chalk|conf|selfsigned|jq-web|liquidjs|graphql)\/|src\/sandbox\/|src\/resources\/[^/]+\/sandbox(-[a-z-]+)?\.ts|src\/output\/(jq|template)\.ts|jq\.wasm/;
@@ -103,6 +103,18 @@ describe.skipIf(!built)('start-up loads only what the command needs', () => {
     const { code, inputs } = await loadedInputs(['api', '/user'], { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken });
     expect(code).toBe(0);
     expect(inputs.filter((i) => /src\/cli\/refusal\.ts|src\/api\/lookups\.ts|src\/fleet\/select\.ts|src\/resources\/(users|groups|projects)\/resource\.ts/.test(i))).toEqual([]);
+  });
+
+  it('api /user reads what every request needs (the run\'s context, the HTTP and API clients) as one file of the bundle, not one each', async () => {
+    const { code, inputs, files } = await loadedInputs(['api', '/user'], { FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: sandbox.adminToken });
+    expect(code).toBe(0);
+    // Each file read and compiled costs a run about 0.2 ms whatever its size.
+    expect(files.filter((file) => file.startsWith('dist/chunks/') && !file.includes('undici')).length).toBeLessThanOrEqual(10);
+    expect(files).toContain('dist/chunks/request.js');
+    const meta = JSON.parse(readFileSync(`${dist}meta.json`, 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const joined = Object.keys(meta.outputs['dist/chunks/request.js'].inputs);
+    expect(joined).toEqual(expect.arrayContaining(['src/cli/context.ts', 'src/http/client.ts', 'src/api/client.ts']));
+    expect(inputs.filter((input) => input === 'src/http/client.ts')).toHaveLength(1);
   });
 
   it('api /user loads Node\'s own modules under no V8 flag (so from Node\'s code cache), compiles undici\'s parser under --liftoff-only, and takes every file of the bundle from its code cache the second time', async () => {

@@ -154,6 +154,19 @@ describe('access report --group and --project', () => {
     expect(csv.stdout.split(/\r?\n/)[0]).toBe('place,place_type,user,role,via,source,shared_via,expires_at,created_by,effective,findings');
   });
 
+  it('--fail-on inactive finds a blocked user who is still a member (an offboarding left unfinished); user_state says it', async () => {
+    const lingering = await made(sandbox, '/users', { username: 'lingering', name: 'Lingering', email: 'lingering@example.com', password: 'long-enough-pw-1' });
+    await made(sandbox, '/projects/acme%2Fweb/members', { user_id: lingering.id, access_level: 30 });
+    const before = await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'inactive']);
+    expect([before.code, before.stderr]).toEqual([0, expect.stringContaining('none is inactive')]);
+    expect((await sandbox.call('POST', `/users/${lingering.id}/block`)).status).toBe(201);
+    const after = await sandbox.run(['access', 'report', '--project', 'acme/web', '--fail-on', 'inactive', '-o', 'json']);
+    expect(after.code, after.stderr).toBe(9);
+    const rows = after.json() as Array<Row & { user_state: string }>;
+    expect(rows.filter((row) => row.findings.includes('inactive')).map((row) => `${row.user} ${row.user_state}`)).toEqual(['lingering blocked']);
+    expect(rows.find((row) => row.user === 'root')?.user_state).toBe('active');
+  });
+
   it('at an 80-column terminal, which leaves the findings column out, the attention line names the --fields that show it', async () => {
     const tty = { tty: true, columns: 80 };
     const owner = await sandbox.run(['access', 'report', '--group', 'acme', '--fail-on', 'owner'], tty);

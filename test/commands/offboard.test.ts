@@ -122,6 +122,39 @@ describe('users offboard', () => {
     expect((await sandbox.call('GET', '/groups/lab/members')).body.map((m: { username: string; access_level: number }) => `${m.username}:${m.access_level}`)).toEqual(['alice:50']);
   });
 
+  it('owners nobody can act as (a blocked user, an access token\'s bot) do not count: the group is named, its owner stays', async () => {
+    const owner = await made(sandbox, '/users', { username: 'lastperson', name: 'Last Person', email: 'last@example.com', password: 'long-enough-pw-1' });
+    const token = (await made(sandbox, `/users/${owner.id}/personal_access_tokens`, { name: 'own', scopes: ['api'], expires_at: EXPIRES })).token;
+    const tools = (await sandbox.call('POST', '/groups', { name: 'Tools', path: 'tools-last' }, token)).body;
+    const bot = (await sandbox.call('GET', `/users/${(await made(sandbox, `/groups/${tools.id}/access_tokens`, { name: 'ci', scopes: ['api'], access_level: 50, expires_at: EXPIRES })).user_id}`)).body;
+    const gone = await made(sandbox, '/users', { username: 'goneowner', name: 'Gone Owner', email: 'gone@example.com', password: 'long-enough-pw-1' });
+    await made(sandbox, `/groups/${tools.id}/members`, { user_id: gone.id, access_level: 50 });
+    expect((await sandbox.call('POST', `/users/${gone.id}/block`)).status).toBe(201);
+    // Nor can a bot take the group over.
+    sandbox.clearRequests();
+    const toBot = await sandbox.run(['users', 'offboard', 'lastperson', '--transfer-to', bot.username, '--yes']);
+    expect(toBot.code, toBot.stderr).toBe(2);
+    expect(toBot.stderr).toBe(`error: --transfer-to ${bot.username}: the user is a bot, and nobody could act as the owner of what lastperson hands over; nothing was changed\nhint: name a person who takes over their groups\n`);
+    expect(writes()).toEqual([]);
+    const result = await sandbox.run(['users', 'offboard', 'lastperson', '--yes']);
+    expect(result.code, result.stderr).toBe(9);
+    expect(result.stderr).toContain('  group tools-last: lastperson is its only owner');
+    expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Tools']);
+    // A handing over the service refuses keeps the only owner in: the removal is not sent.
+    sandbox.fault({ method: 'POST', path: `^/groups/${tools.id}/members$`, status: 422, body: { message: { access_level: ['is not included in the list'] } } });
+    sandbox.clearRequests();
+    const refused = await sandbox.run(['users', 'offboard', 'lastperson', '--transfer-to', 'alice', '--yes', '-o', 'json']);
+    expect(refused.code, refused.stderr).toBe(9);
+    expect(refused.json<Array<{ action: string; status: string; detail: string }>>().map((r) => `${r.action} ${r.status}`)).toEqual(['add-owner failed', 'remove-membership failed']);
+    expect(refused.json<Array<{ detail: string }>>()[1].detail).toBe('not sent: alice did not become Owner of tools-last, and lastperson is its only owner');
+    expect(writes().filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect((await leftOf(sandbox, owner.id)).memberships.map((m: { source_name: string }) => m.source_name)).toEqual(['Tools']);
+    // The next run hands it over and takes lastperson out.
+    const handed = await sandbox.run(['users', 'offboard', 'lastperson', '--transfer-to', 'alice', '--yes']);
+    expect(handed.code, handed.stderr).toBe(0);
+    expect((await leftOf(sandbox, owner.id)).memberships).toEqual([]);
+  });
+
   it('checks every value before the first write: unknown users, a transfer to an inactive user, a mode the service refuses', async () => {
     await made(sandbox, '/users', { username: 'recent', name: 'Recent', email: 'recent@example.com', password: 'long-enough-pw-1' });
     users(sandbox.db).find((u) => u.username === 'recent')!.last_activity_on = new Date().toISOString().slice(0, 10);

@@ -37,4 +37,21 @@ describe("the profile's default_project and default_group name the owner when no
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^error: which variables\? give --project, --group or --instance/);
   });
+
+  it('a deletion of a project or group never takes the default: a script\'s empty "$GROUP" with --yes deletes nothing', async () => {
+    const env = { FORGECTL_CONFIG_DIR: tempDir() };
+    expect((await sandbox.run(['profile', 'set', 'url', sandbox.rootUrl], { env })).code).toBe(0);
+    expect((await sandbox.run(['profile', 'set', 'default_group', 'acme'], { env })).code).toBe(0);
+    expect((await sandbox.run(['profile', 'set', 'default_project', 'acme/api'], { env })).code).toBe(0);
+    sandbox.clearRequests();
+    for (const noun of ['groups', 'projects']) {
+      const missing = await sandbox.run([noun, 'delete', '--yes'], { env });
+      expect(missing.code, `${noun}: ${missing.stderr}`).toBe(2);
+      const empty = await sandbox.run([noun, 'delete', '', '--yes'], { env });
+      expect(empty.code, `${noun}: ${empty.stderr}`).toBe(2);
+      const scope = noun.slice(0, -1);
+      expect(empty.stderr).toBe(`error: no ${scope} given: a deletion takes the ${scope} as an argument, never the profile's default_${scope}; nothing was sent\nhint: forgectl ${noun} delete ID|PATH\n`);
+    }
+    expect(sandbox.requests()).toEqual([]);
+  });
 });

@@ -570,6 +570,20 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(await leftOf(api, killed.id)).toEqual(OFFBOARDED);
   });
 
+  live('a script\'s unset variable deletes nothing: users delete "$U", groups delete $G and projects delete $P with --yes exit 2', async () => {
+    const profile = tempDir('forgectl-e2e-defaults-');
+    const withDefaults = { FORGECTL_CONFIG_DIR: profile };
+    for (const [key, value] of [['url', sandbox!.url], ['default_group', 'acme'], ['default_project', 'acme/api']]) expect((await forgectl(['profile', 'set', key, value], withDefaults)).code).toBe(0);
+    await clearRequests();
+    const lines = await shell('U=; G=; P=; forgectl users delete "$U" --yes; echo "users $?"; forgectl groups delete $G --yes; echo "groups $?"; forgectl projects delete "$P" --yes; echo "projects $?"', { ...withDefaults, FORGECTL_TOKEN: sandbox!.token });
+    expect(lines.stdout).toBe('users 2\ngroups 2\nprojects 2\n');
+    expect(lines.stderr).toContain('error: no user given: name the user by username or ID; nothing was sent');
+    expect(lines.stderr).toContain("error: missing required argument 'group'");
+    expect(lines.stderr).toContain("error: no project given: a deletion takes the project as an argument, never the profile's default_project; nothing was sent");
+    expect((await requests()).filter((r) => r.method !== 'GET')).toEqual([]);
+    rmSync(profile, { recursive: true, force: true });
+  });
+
   live('users offboard --plan-only at a terminal shows each step once (the table), and refuses the caller\'s own account', async () => {
     const api = rootApi();
     const name = `e2e-planned-${version.split('.')[0]}`;

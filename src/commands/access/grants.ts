@@ -35,10 +35,12 @@ export interface Membership {
   expires_at?: string | null;
   created_at?: string;
   created_by?: { username?: string } | null;
+  /** The user's account: active, blocked, banned, deactivated … */
+  state?: string;
 }
 
 /** The conditions --fail-on takes. */
-export const CONDITIONS = ['expired', 'owner', 'external', 'no-expiry'] as const;
+export const CONDITIONS = ['expired', 'owner', 'external', 'no-expiry', 'inactive'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
 export interface AccessRow {
@@ -62,6 +64,8 @@ export interface AccessRow {
   created_at: string | null;
   /** Whether the user is external; null when the service did not say (it tells administrators only). */
   external: boolean | null;
+  /** The user's account state (a blocked or deactivated user keeps memberships that give nothing until it is active). */
+  user_state: string | null;
   /** This way gives the user's access there (the highest of the ways still in force). */
   effective: boolean;
   /** Which --fail-on conditions the row meets. */
@@ -104,6 +108,7 @@ export function grant(place: Place, member: Membership, way: Way): AccessRow {
     created_by: member.created_by?.username ?? null,
     created_at: member.created_at ?? null,
     external: null,
+    user_state: member.state ?? null,
     effective: false,
     findings: [],
   };
@@ -141,6 +146,8 @@ function meets(row: AccessRow, condition: Condition, live: boolean): boolean {
       return row.external === true;
     case 'no-expiry':
       return row.expires_at === null;
+    case 'inactive':
+      return row.user_state !== null && row.user_state !== 'active';
   }
 }
 

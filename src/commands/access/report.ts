@@ -25,7 +25,7 @@ interface Options extends Target {
 /** The columns that show what --fail-on found, whatever the terminal's width. */
 const FINDINGS_FIELDS = 'place,user,role,findings';
 const COLUMNS = ['place', 'place_type', 'user', 'role', 'via', 'source', 'shared_via', 'expires_at', 'created_by', 'effective', 'findings'];
-const FIELDS = ['place', 'place_type', 'user', 'user_id', 'role', 'access_level', 'via', 'source', 'shared_via', 'link_role', 'member_role', 'expires_at', 'created_by', 'created_at', 'external', 'effective', 'findings'];
+const FIELDS = ['place', 'place_type', 'user', 'user_id', 'role', 'access_level', 'via', 'source', 'shared_via', 'link_role', 'member_role', 'expires_at', 'created_by', 'created_at', 'external', 'user_state', 'effective', 'findings'];
 
 export default defineCommand<Options>({
   effect: 'read',
@@ -35,7 +35,8 @@ export default defineCommand<Options>({
     'shared with, at most at the share\'s role and until its expiry), the expiry and who granted it. --group: the',
     'matrix of the group and its projects (--recursive: its subgroups and theirs too); --project: of one project. One',
     'row per way in; `effective` marks the one that gives the access (the highest still in force). --fail-on exits 9',
-    'when a row meets a condition: expired (its expiry has passed), owner, external (the user is external), no-expiry.',
+    'when a row meets a condition: expired (its expiry has passed), owner, external (the user is external), no-expiry,',
+    'inactive (the user is blocked, banned or deactivated, and still a member: an offboarding left unfinished).',
     '--as-desired writes the direct members and shares of each group and project as a desired-state file with',
     'enforce on, for a review-then-apply cycle with plan and apply. Reads --concurrency lists at a time through one',
     'rate limit (--rate-limit), with progress at a terminal.',

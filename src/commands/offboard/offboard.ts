@@ -43,6 +43,10 @@ interface Step {
   send: (api: Api) => Promise<unknown>;
   /** The detail once done, where the planned one says what is so now ("now active" is not, once blocked). */
   doneDetail?: string;
+  /** The group this step hands over to the heir (add-owner). */
+  handsOver?: string;
+  /** The group the user alone owns that this step takes them out of: sent only once the heir owns it or a group above. */
+  soleOwned?: string;
 }
 
 const STATE_ACTIONS: Record<Mode, { route: string; words: string }> = {
@@ -67,7 +71,7 @@ function stepsOf(found: Survey): Step[] {
     const send = (api: Api) => (current === undefined
       ? api.call(members.parents.group.routes.create, { group: group.id, user_id: heir!.id, access_level: 50 })
       : api.call(members.parents.group.routes.update, { group: group.id, user_id: heir!.id, access_level: 50 }));
-    steps.push({ row: planned('add-owner', `group ${group.path}`, detail), send, doneDetail: `${heir!.username} became Owner (was ${role}); ${user.username} was its only owner` });
+    steps.push({ row: planned('add-owner', `group ${group.path}`, detail), send, doneDetail: `${heir!.username} became Owner (was ${role}); ${user.username} was its only owner`, handsOver: group.path });
   }
   for (const m of found.memberships) {
     // Each membership goes by its own step, as the plan lists it: a group's removal would otherwise take the user's
@@ -75,7 +79,7 @@ function stepsOf(found: Survey): Step[] {
     const send = (api: Api) => (m.kind === 'group'
       ? api.call(members.parents.group.routes.delete, { group: m.id, user_id: user.id, skip_subresources: true })
       : api.call(members.parents.project.routes.delete, { project: m.id, user_id: user.id }));
-    steps.push({ row: planned('remove-membership', `${m.kind} ${m.path}`, roleOf(m.access_level)), send });
+    steps.push({ row: planned('remove-membership', `${m.kind} ${m.path}`, roleOf(m.access_level)), send, soleOwned: m.soleOwner ? m.path : undefined });
   }
   for (const t of found.tokens) {
     steps.push({ row: planned('revoke-token', `personal access token ${t.name} (id ${t.id})`, tokenDetail(t)), send: (api) => api.call(accessTokens.parents.personal.routes.delete, { token_id: t.id }) });
@@ -193,7 +197,14 @@ export default defineCommand<Options>({
     await ctx.confirm(`Offboard ${found.user.username}: ${summary(steps.map((s) => s.row))}?`);
     const rows: Row[] = [];
     ctx.io.state.interruptReport = () => [`offboarding ${found.user.username}: ${rows.length} of ${steps.length} steps done; run the same command again to finish`];
-    for (const step of steps) rows.push(await send(ctx.api, step));
+    const notHanded: string[] = [];
+    for (const step of steps) {
+      // A group whose handing over failed keeps its only owner: leaving it would leave nobody to manage it.
+      const kept = step.soleOwned === undefined ? undefined : notHanded.find((path) => step.soleOwned === path || step.soleOwned!.startsWith(`${path}/`));
+      const row = kept === undefined ? await send(ctx.api, step) : { ...step.row, status: 'failed' as const, detail: `not sent: ${found.heir!.username} did not become Owner of ${kept}, and ${found.user.username} is its only owner` };
+      if (row.status === 'failed' && step.handsOver !== undefined) notHanded.push(step.handsOver);
+      rows.push(row);
+    }
     const failed = rows.filter((r) => r.status === 'failed');
     if (failed.length) return new ResultWithExit([...rows, ...cannot], ExitCode.attention, `attention: ${plural(failed.length, 'step')} failed: ${failed.map((r) => `${r.action} ${r.target}`).join('; ')}`);
     return finish(ctx, found, [...rows, ...cannot], `offboarded ${found.user.username}: ${summary(rows.filter((r) => r.status === 'done'))}`);

@@ -141,6 +141,8 @@ async function heirOf(ctx: Context, given: string | undefined, user: UserRecord)
   const heir = await userRecord(ctx, given);
   if (heir.id === user.id) throw new UsageError('--transfer-to names the user being offboarded', 'name the colleague who takes over their groups');
   if (heir.state !== SIGNS_IN) throw new UsageError(`--transfer-to ${heir.username}: the user is ${heir.state}, and cannot own what ${user.username} hands over`, 'name an active user');
+  // A bot (of an access token, or a service account) signs in nowhere: the groups handed to it would have nobody to manage them.
+  if (heir.bot) throw new UsageError(`--transfer-to ${heir.username}: the user is a bot, and nobody could act as the owner of what ${user.username} hands over; nothing was changed`, 'name a person who takes over their groups');
   return heir;
 }
 

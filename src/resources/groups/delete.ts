@@ -3,7 +3,7 @@ import { groups } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { plural } from '../../parse.js';
 import { deleteAgreed } from '../projects/settings.js';
-import { groupArg } from '../../cli/options.js';
+import { deletedArg, namedForDeletion } from '../../cli/options.js';
 
 interface GroupRecord {
   id: number;
@@ -16,10 +16,10 @@ export default defineCommand<{ group?: string; permanently?: boolean }>({
   effect: 'destructive',
   description: 'Deletes a group with all its subgroups and projects, after counting them and asking (--yes off a terminal). Where the instance delays deletion (Premium and Ultimate) the group is marked and deleted after the instance\'s delay, and can be restored until then; --permanently deletes it now (a marked group only: it is marked first). Needs the Owner role.',
   examples: ['forgectl groups delete acme/platform --yes', 'forgectl groups delete acme/platform --permanently --yes'],
-  args: [groupArg],
+  args: [deletedArg('group')],
   options: [{ flags: '--permanently', description: 'delete now, not after the instance\'s deletion delay' }],
   async run(opts, ctx) {
-    const given = ctx.group(opts.group, 'the group as an argument (forgectl groups delete ID|PATH)');
+    const given = namedForDeletion(opts.group, 'group');
     const group = await ctx.api.call<GroupRecord>(groups.routes.get, { group: given, with_projects: false });
     const path = group.full_path;
     let subgroups = 0;

@@ -101,6 +101,29 @@ describe('members', () => {
     expect(removed.stdout).toBe('');
   });
 
+  it('an owner nobody can act as (an access token\'s bot) is not another owner: the last person stays, and the bot is named', async () => {
+    const vault = await made('/groups', { name: 'Vault', path: 'vault-owners' });
+    await made(`/groups/${vault.id}/members`, { user_id: users(sandbox.db).find((u) => u.username === 'alice')!.id, access_level: 50 });
+    const expires = new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
+    const token = (await made(`/groups/${vault.id}/access_tokens`, { name: 'ci', scopes: ['api'], access_level: 50, expires_at: expires })) as { id: number; user_id?: number };
+    const bot = (await sandbox.call('GET', `/users/${token.user_id}`)).body as { username: string };
+    expect((await sandbox.run(['members', 'remove', 'root', '--group', 'vault-owners', '--yes'])).code).toBe(0);
+    sandbox.clearRequests();
+    const last = await sandbox.run(['members', 'remove', 'alice', '--group', 'vault-owners', '--yes']);
+    expect(last.code).toBe(4);
+    expect(last.stderr.split('\n')[0]).toBe(`error: alice is the only owner of group vault-owners (nobody can act as the other owner, ${bot.username}: blocked, expired or an access token's bot), and a group keeps at least one owner; nothing was sent`);
+    // Nor is she demoted: the group would have no owner anyone can act as.
+    const demoted = await sandbox.run(['members', 'update', 'alice', '--group', 'vault-owners', '--access-level', 'maintainer']);
+    expect([demoted.code, demoted.stderr.split('\n')[0]]).toEqual([4, last.stderr.split('\n')[0]]);
+    // Nor given an end: the group would lose her on that day.
+    const ending = await sandbox.run(['members', 'update', 'alice', '--group', 'vault-owners', '--expires-at', expires]);
+    expect([ending.code, ending.stderr.split('\n')[0]]).toEqual([4, last.stderr.split('\n')[0]]);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    // Another owner first, and she can go down a level.
+    expect((await sandbox.run(['members', 'add', 'bob', '--group', 'vault-owners', '--access-level', 'owner'])).code).toBe(0);
+    expect((await sandbox.run(['members', 'update', 'alice', '--group', 'vault-owners', '--access-level', 'maintainer'])).code).toBe(0);
+  });
+
   it('refuses a direct level below the inherited one, as the service does', async () => {
     const result = await sandbox.run(['members', 'add', 'alice', '--project', 'acme/web', '--access-level', 'reporter']);
     expect(result.code).toBe(6);
@@ -306,6 +329,20 @@ describe('members', () => {
     // user3 is a developer in acme/api only (a reporter in acme/web, and acme/nope does not exist): said of acme/api alone.
     expect(asked.stderr).toContain('confirmation needed: Remove user3 (developer) from project acme/api, and run the same command in 2 more projects (acme/nope, acme/web), not read yet?');
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('removing across a fleet goes past the projects the user is not a member of: nothing to remove there, exit 0', async () => {
+    await made('/users', { username: 'user5', name: 'User Five', email: 'user5@example.com', password: 'long-enough-pw-1' });
+    expect((await sandbox.run(['members', 'add', 'user5', '--project', 'acme/web', '--access-level', 'reporter'])).code).toBe(0);
+    const file = join(tmpdir(), `members-cleanup-${process.pid}.txt`);
+    writeFileSync(file, 'acme/api\nacme/web\n');
+    const result = await sandbox.run(['members', 'remove', 'user5', '--projects-file', file, '--concurrency', '1', '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('acme/api: user5 is not a direct member of project acme/api: nothing to remove');
+    expect(result.stderr).toContain('Removed user5 (reporter) from project acme/web');
+    expect((await sandbox.call('GET', `/projects/acme%2Fweb/members/${users(sandbox.db).find((u) => u.username === 'user5')!.id}`)).status).toBe(404);
+    // One project, named by --project, still says the user is no member there (exit 5).
+    expect((await sandbox.run(['members', 'remove', 'user5', '--project', 'acme/api', '--yes'])).code).toBe(5);
   });
 
   it('works on every project of a projects file (the fleet selector)', async () => {

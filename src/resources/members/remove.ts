@@ -3,13 +3,13 @@ import type { Context } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { accessTokens } from '../access-tokens/resource.js';
 import { defineCommand } from '../../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { someOf } from '../users/shared.js';
 import { belowWords, membershipsBelow, type Below } from './below.js';
-import { eachUser, explained, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, usersArg, type Where, whereOptions } from './shared.js';
+import { eachUser, explained, lastOwnerError, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, TOKEN_BOT, usersArg, type Where, whereOptions } from './shared.js';
 
-type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean };
+type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean; projectsFile?: string };
 type Found = { id: number; username: string; access_level: number };
 
 export default defineCommand<Opts>({
@@ -20,7 +20,8 @@ export default defineCommand<Opts>({
     'of the projects in it and in them, as the service does: the question names how many go with it, and',
     '--skip-subresources keeps them. Access inherited from a group above stays: remove them there. Needs the Maintainer',
     'role (Owner to remove owners); the last owner of a group stays. Removing the bot user of a group\'s or project\'s',
-    'access token revokes that token: the question and --dry-run name the token.',
+    'access token revokes that token: the question and --dry-run name the token. Across a fleet (--projects-file), a',
+    'project the user is not a direct member of has nothing to remove and does not stop the run.',
   ].join(' '),
   exits: { 9: 'some of the users could not be removed (the others were)' },
   examples: ['forgectl members remove omar --project acme/web --yes', 'forgectl members remove priya --group acme --skip-subresources --unassign-issuables --yes'],
@@ -37,13 +38,18 @@ export default defineCommand<Opts>({
     const found: Found[] = [];
     for (const user of await resolveUsers(ctx, opts.users)) {
       const member = await ctx.api.call<Found>(routeOf(resource, 'get'), { ...params, user_id: user.id }).catch((error: unknown) => {
-        throw notDirectMember(error, user.username, where, 'access inherited from a group above is removed there');
+        const explained = notDirectMember(error, user.username, where, 'access inherited from a group above is removed there');
+        // Across a fleet, a project they are not a member of has nothing to remove: the run goes on to the others.
+        if (opts.projectsFile === undefined || explained === error) throw explained;
+        ctx.io.note(`${user.username} is not a direct member of ${where}: nothing to remove`);
+        return undefined;
       });
-      found.push(member);
+      if (member) found.push(member);
     }
+    if (!found.length) return undefined;
     const sole = await soleOwner(ctx, resource, params, found);
     if (sole) {
-      throw new CliError(`${sole} is the only owner of ${where}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(params.group)} --access-level owner`);
+      throw lastOwnerError(sole, where, params.group);
     }
     const below = params.group !== undefined && !opts.skipSubresources ? await membershipsBelow(ctx, params.group as string | number, found) : new Map<number, Below>();
     const revokes = await tokensRevoked(ctx, params, found);
@@ -72,9 +78,6 @@ function alsoGoes(found: Found[], below: Map<number, Below>): string {
   });
   return whose.length ? ` It also removes ${whose.join('; ')} below it; --skip-subresources keeps them.` : '';
 }
-
-/** The bot user of a group's or project's access token, as the service names it. */
-const TOKEN_BOT = /^(project|group)_\d+_bot_/;
 
 /**
  * "project_7_bot_1f2e is the bot user of access token 'ci-deployer'; removing it revokes the token.": the service

@@ -3,7 +3,7 @@ import { findUsers } from '../../api/lookups.js';
 import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
-import { ApiError, DryRunComplete, ExitCode, UsageError } from '../../errors.js';
+import { ApiError, CliError, DryRunComplete, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { accessLevelName } from '../../parse.js';
 
@@ -104,17 +104,61 @@ export function explained(error: unknown, hints: Partial<Record<number, string>>
   return error.explained(error.message, hints[error.status]);
 }
 
+/** The bot user of a group's or project's access token, as the service names it: it dies with its token. */
+export const TOKEN_BOT = /^(project|group)_\d+_bot_/;
+
+/** A member as `/members/all` lists one, with what says whether a person can still act as the group's owner. */
+interface OwnerCandidate {
+  id: number;
+  username: string;
+  access_level: number;
+  state?: string;
+  membership_state?: string;
+  expires_at?: string | null;
+}
+
+/**
+ * Whether a member is an owner someone can still act as: an active account (not blocked, banned or deactivated), a
+ * membership neither pending nor expired, and not the bot user of an access token (revoked or expired with it).
+ */
+function actingOwner(member: OwnerCandidate, today: string): boolean {
+  return member.access_level === Role.owner
+    && (member.state ?? 'active') === 'active'
+    && (member.membership_state ?? 'active') === 'active'
+    && !(member.expires_at && member.expires_at < today)
+    && !TOKEN_BOT.test(member.username);
+}
+
 /**
  * The member among those to remove who is the only owner of the group (counting the owners it inherits from the
- * groups above, as the service does): the service refuses to remove the last owner with a bare 403.
+ * groups above, as the service does: it refuses to remove the last owner with a bare 403). Only owners someone can
+ * act as count: a group whose other owners are blocked users or token bots would be left with nobody to manage it.
  */
-export async function soleOwner(ctx: Context, resource: ResourceDef, params: Record<string, unknown>, leaving: Array<{ id: number; username: string; access_level: number }>): Promise<string | undefined> {
+export async function soleOwner(ctx: Context, resource: ResourceDef, params: Record<string, unknown>, leaving: Array<{ id: number; username: string; access_level: number }>): Promise<SoleOwner | undefined> {
   const owners = leaving.filter((member) => member.access_level === Role.owner);
   if (params.group === undefined || !owners.length) return undefined;
-  for await (const member of ctx.api.list<{ id: number; access_level: number }>(routeOf(resource, 'all'), params, { all: true })) {
-    if (member.access_level === Role.owner && !owners.some((owner) => owner.id === member.id)) return undefined;
+  const today = ctx.now().toISOString().slice(0, 10);
+  const idle: string[] = [];
+  for await (const member of ctx.api.list<OwnerCandidate>(routeOf(resource, 'all'), params, { all: true })) {
+    if (owners.some((owner) => owner.id === member.id) || member.access_level !== Role.owner) continue;
+    if (actingOwner(member, today)) return undefined;
+    idle.push(member.username);
   }
-  return owners[0].username;
+  return { username: owners[0].username, idle };
+}
+
+/** The only owner someone can act as, and the other owners nobody can (blocked users, token bots), for the message. */
+export interface SoleOwner {
+  username: string;
+  idle: string[];
+}
+
+/** " (nobody can act as the other owner, group_4_bot_x: blocked, expired or an access token's bot)", or nothing. */
+const idleOwnersWords = (sole: SoleOwner): string => (sole.idle.length ? ` (nobody can act as the other ${sole.idle.length > 1 ? 'owners' : 'owner'}, ${sole.idle.join(', ')}: blocked, expired or an access token's bot)` : '');
+
+/** The refusal to remove or demote a group's last owner (exit 4, as the service's bare 403), before anything is sent. */
+export function lastOwnerError(sole: SoleOwner, where: string, group: unknown): CliError {
+  return new CliError(`${sole.username} is the only owner of ${where}${idleOwnersWords(sole)}, and a group keeps at least one owner; nothing was sent`, ExitCode.auth, `make another member an owner first: forgectl members update USER --group ${String(group)} --access-level owner`);
 }
 
 /** The members a command works on: several at once. */

@@ -2,7 +2,7 @@ import { projects } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { plural } from '../../parse.js';
 import { deleteAgreed } from './settings.js';
-import { projectArg } from '../../cli/options.js';
+import { deletedArg, namedForDeletion } from '../../cli/options.js';
 
 interface ProjectRecord {
   id: number;
@@ -28,10 +28,10 @@ export default defineCommand<{ project?: string; permanently?: boolean }>({
   effect: 'destructive',
   description: 'Deletes a project after saying what goes with it and asking (--yes off a terminal). Where the instance delays deletion (Premium and Ultimate, in groups) the project is marked and deleted after the instance\'s delay, and can be restored until then; --permanently deletes it now (a marked project only: it is marked first). Needs the Owner role.',
   examples: ['forgectl projects delete acme/web --yes', 'forgectl projects delete acme/web --permanently --yes'],
-  args: [projectArg],
+  args: [deletedArg('project')],
   options: [{ flags: '--permanently', description: 'delete now, not after the instance\'s deletion delay' }],
   async run(opts, ctx) {
-    const given = ctx.project(opts.project, 'the project as an argument (forgectl projects delete ID|PATH)');
+    const given = namedForDeletion(opts.project, 'project');
     const project = await ctx.api.call<ProjectRecord>(projects.routes.get, { project: given, statistics: true });
     const path = project.path_with_namespace;
     await ctx.confirm(`Delete project ${path}${opts.permanently ? ' permanently' : ''}, with ${contents(project)}?`);

@@ -114,6 +114,9 @@ describe('protected-branches', () => {
     expect((await sandbox.run(['protected-branches', 'unprotect', 'release/*', '--project', 'acme/api', '--yes'])).code).toBe(0);
     expect((await sandbox.call('POST', '/projects/acme%2Fapi/repository/files/NOTES.md', { branch: 'release/9.9', content: 'x', commit_message: 'notes' }, developer)).status).toBe(201);
     expect((await sandbox.run(['protected-branches', 'get', 'release/*', '--project', 'acme/api'])).code).toBe(ExitCode.notFound);
+    // Gone, a second unprotect says where to look.
+    const again = await sandbox.run(['protected-branches', 'unprotect', 'release/*', '--project', 'acme/api', '--yes']);
+    expect([again.code, again.stderr.split('\n')[1]]).toEqual([ExitCode.notFound, 'hint: forgectl protected-branches list --project acme/api lists its protected branches']);
   });
 
   it('protects a branch for every project of a group, shown in their lists as inherited', async () => {

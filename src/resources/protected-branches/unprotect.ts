@@ -2,7 +2,7 @@ import { routeOf } from '../../api/resource.js';
 import { protectedBranches, type ProtectedBranch } from './resource.js';
 import { withWho } from './shared.js';
 import { defineCommand } from '../../cli/command.js';
-import { parseId, placementFor, placementOptions } from '../../cli/resource-commands.js';
+import { parseId, placementFor, placementOptions, recordOf } from '../../cli/resource-commands.js';
 
 export default defineCommand<{ project?: string; group?: string; name: string }>({
   effect: 'destructive',
@@ -11,6 +11,7 @@ export default defineCommand<{ project?: string; group?: string; name: string }>
   fleet: 'projects-file',
   args: [{ spec: '<name>', description: 'the protected branch name or wildcard (release/*)' }],
   options: placementOptions(protectedBranches),
+  record: recordOf(protectedBranches),
   async run(opts, ctx) {
     const { resource, params, where } = placementFor(protectedBranches, opts, ctx);
     const target = { ...params, name: parseId(resource, opts.name) };

@@ -36,6 +36,19 @@ describe('protected-tags', () => {
     expect((await sandbox.run(['protected-tags', 'get', 'release/*', '--project', 'acme/api'])).code).toBe(5);
   });
 
+  it('unprotect finds the rule before asking: a name not protected is exit 5 with where to look, nothing asked or sent', async () => {
+    sandbox.clearRequests();
+    const missing = await sandbox.run(['protected-tags', 'unprotect', 'nightly-*', '--project', 'acme/api']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).not.toContain('confirmation');
+    expect(missing.stderr).toBe('error: 404 Not found (GET /projects/acme%2Fapi/protected_tags/nightly-* → 404)\nhint: forgectl protected-tags list --project acme/api lists its protected tags\n');
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE')).toEqual([]);
+    // The question says who may create such tags now.
+    expect((await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'nightly-*', '--create-access-level', 'developer'])).code).toBe(0);
+    const asked = await sandbox.run(['protected-tags', 'unprotect', 'nightly-*', '--project', 'acme/api']);
+    expect(asked.stderr).toContain('confirmation needed: Unprotect tags "nightly-*" of project acme/api (create: Developers + Maintainers)?');
+  });
+
   it('protecting again as asked succeeds, so a bulk run can be re-run; protected differently says what differs', async () => {
     const args = ['protected-tags', 'protect', '--project', 'acme/api', '--name', 'rc-*', '--create-access-level', 'developer', '--allowed-to-create', 'user:alice'];
     expect((await sandbox.run(args)).code).toBe(0);

@@ -44,7 +44,15 @@ async function showBatches(ctx: Context, batches: StaleRunner[][]): Promise<void
  * The stale runners of a scope deleted in batches after asking: `runners prune`, and `runners delete --stale`.
  */
 export async function deleteStale(opts: StaleOptions, ctx: Context): Promise<unknown> {
-  const { rows, window, checked, notOwn, shared } = await staleRunners(opts, ctx, await ownScope(opts, ctx));
+  const found = await staleRunners(opts, ctx, await ownScope(opts, ctx));
+  const { window, checked, notOwn, shared } = found;
+  // The service records a runner's contact only about once an hour, and calls it online while it was seen within two:
+  // a window under two hours would otherwise take runners that are picking up jobs now.
+  const online = found.rows.filter((row) => row.status === 'online');
+  const rows = found.rows.filter((row) => row.status !== 'online');
+  if (online.length) {
+    ctx.io.note(`left alone, as the service calls ${online.length === 1 ? 'it' : 'them'} online (seen within 2 hours; the last contact it records can be an hour old): ${online.map(describeRunner).join(', ')}`);
+  }
   const scope = opts.group !== undefined ? `group ${opts.group}` : `project ${opts.project}`;
   // A group or project may use the instance's runners and its groups' above: deleting those is for their owners.
   if (notOwn.length) {
@@ -107,7 +115,8 @@ export default defineCommand<StaleOptions>({
     "service's bulk deletion (the GraphQL mutation bulkRunnerDelete, as its admin page does). It lists them and asks",
     'first (--yes without a terminal); --dry-run shows the batches and sends none. Each batch says what was deleted and',
     'what was not and why; exit 9 when any runner was not deleted. The runner machines are not touched: they lose their',
-    'registration. As in the admin page, a project runner used by several projects goes too. With --group or',
+    'registration. A runner the service calls online (seen within 2 hours) is never deleted, however short --stale is.',
+    'As in the admin page, a project runner used by several projects goes too. With --group or',
     '--project only that group\'s or project\'s own runners go: those of the groups above and of the instance, which it',
     'only uses, are named and left alone; with --project, a runner other projects use too is skipped, named with them',
     '(exit 9): deleting it would take it from them all (`runners delete ID` asks for it alone). Administrators, or the',

@@ -61,6 +61,21 @@ describe('runners prune --stale', () => {
     expect(mutations()).toEqual([]);
   });
 
+  it('never deletes a runner the service calls online, however short --stale is: it is named and left alone', async () => {
+    // Seen 90 minutes ago by the service's record: online (within 2 hours), yet outside a window of one hour.
+    const busy = addRunner(sandbox.db, { runner_type: 'project_type', description: 'busy-now', project_ids: [findProject(sandbox.db, 'acme/api').id], contacted_at: new Date(Date.now() - 90 * 60_000).toISOString(), created_at: new Date(Date.now() - 30 * DAY).toISOString() } as never, new Date()).id;
+    sandbox.clearRequests();
+    const audit = await sandbox.run(['runners', 'audit', '--project', 'acme/api', '--stale', '1h', '-o', 'json']);
+    expect(audit.json().map((r: { id: number }) => r.id)).toContain(busy);
+    const prune = await sandbox.run(['--dry-run', 'runners', 'prune', '--project', 'acme/api', '--stale', '1h', '--yes']);
+    expect(prune.code, prune.stderr).toBe(0);
+    expect(prune.stderr).toContain(`left alone, as the service calls it online (seen within 2 hours; the last contact it records can be an hour old): runner ${busy} ("busy-now")`);
+    expect(prune.stdout).not.toContain(`Ci::Runner/${busy}"`);
+    expect(mutations()).toEqual([]);
+    expect(await restIds()).toContain(busy);
+    expect((await sandbox.call('DELETE', `/runners/${busy}`)).status).toBe(204);
+  });
+
   it('names a runner that never made contact as such, with how long ago it was created', async () => {
     const api = findProject(sandbox.db, 'acme/api').id;
     const id = addRunner(sandbox.db, { runner_type: 'project_type', description: 'never-seen', project_ids: [api], contacted_at: null, created_at: new Date(Date.now() - 120 * DAY).toISOString() } as never, new Date()).id;

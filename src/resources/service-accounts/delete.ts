@@ -3,6 +3,8 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import { confirmedBeforeReading, TokenTarget } from '../../commands/tokens/shared.js';
 import type { TokenRecord } from '../access-tokens/values.js';
 import { placementOptions } from '../../cli/resource-commands.js';
+import { ApiError } from '../../errors.js';
+import { directMemberships, soleOwnedGroups, someOf } from '../users/shared.js';
 import { accountOwner, findServiceAccount } from './find.js';
 import { serviceAccounts } from './resource.js';
 
@@ -16,7 +18,7 @@ export default defineCommand<Options>({
   description: [
     'The account is named by its username or ID. Asks first, naming the tokens that stop working with it: whatever',
     'signs in with them is refused from then on. What it made passes to the ghost user; --hard-delete deletes that',
-    'instead, and the groups it alone owns (without it, the service keeps an account that alone owns a group). The',
+    'instead, and the groups it alone owns, which the question names (without it, the service keeps an account that alone owns a group). The',
     'service finishes the deletion in the background. Give --instance or --group.',
   ].join(' '),
   examples: [
@@ -36,7 +38,8 @@ export default defineCommand<Options>({
     const tokens = new TokenTarget('service-account', owner.group ?? '', account.username, account);
     const dying = await activeTokens(ctx, tokens);
     const what = `service account ${account.username} (id ${account.id}) of ${where}`;
-    await ctx.confirm(`Delete ${what}${opts.hardDelete ? ' and what it made' : ''}? ${tokensLine(dying, tokens)}`);
+    const goes = opts.hardDelete ? ` and what it made${await soleOwnedWords(ctx, account)}` : '';
+    await ctx.confirm(`Delete ${what}${goes}? ${tokensLine(dying, tokens)}`);
     await ctx.api.call(routeOf(resource, 'delete'), { ...params, user: account.id, hard_delete: opts.hardDelete || undefined });
     ctx.io.note(`Deleted ${what}; ${dying.length ? `revoked with it: ${dying.join('; ')}` : 'it had no active token'}`);
     return undefined;
@@ -50,6 +53,20 @@ async function activeTokens(ctx: Context, target: TokenTarget): Promise<string[]
     found.push(`token "${token.name}" (id ${token.id}, expires ${token.expires_at ?? 'never'})`);
   }
   return found;
+}
+
+/**
+ * ", and the groups it alone owns: acme-tools (with their projects)" — what a hard delete takes besides — or, where
+ * the token may not read the account's memberships (administrators only), that it takes any such group.
+ */
+async function soleOwnedWords(ctx: Context, account: { id: number; username: string }): Promise<string> {
+  try {
+    const sole = await soleOwnedGroups(ctx, account, await directMemberships(ctx.api, account.id));
+    return sole.length ? `, and the groups it alone owns: ${someOf(sole.map((group) => group.full_path))} (with their projects)` : '';
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 403) throw error;
+    return ', and any group it alone owns (with its projects; an administrator\'s token can name them)';
+  }
 }
 
 /** "Its 2 active tokens stop working: …", or that it has none. */

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useTestSandbox } from '../../../test/helpers/cli.js';
 import { tokens, users } from '../../sandbox/model.js';
@@ -106,6 +107,18 @@ describe('service-accounts delete', () => {
     expect(deleted.code).toBe(0);
     expect(deleted.stderr).toContain('it had no active token');
     expect(sandbox.requests().at(-1)).toMatchObject({ method: 'DELETE', path: `/api/v4/groups/acme/service_accounts/${account.id}?hard_delete=true` });
+  });
+
+  it('--hard-delete names the groups it takes with the account (those it alone owns) before asking; n sends nothing', async () => {
+    const account = (await sandbox.run(['service-accounts', 'create', '--instance', '--username', 'svc-builder', '-o', 'json'])).json();
+    const token = (await sandbox.call('POST', `/users/${account.id}/personal_access_tokens`, { name: 'build', scopes: ['api'], expires_at: new Date(Date.now() + 100 * 86_400_000).toISOString().slice(0, 10) })).body.token;
+    expect((await sandbox.call('POST', '/groups', { name: 'Built', path: 'built-by-svc' }, token)).status).toBe(201);
+    sandbox.clearRequests();
+    const asked = await sandbox.run(['service-accounts', 'delete', 'svc-builder', '--instance', '--hard-delete'], { tty: true, input: 'n\n' });
+    expect(asked.code, asked.stderr).not.toBe(0);
+    expect(stripVTControlCharacters(asked.stderr).replace(/\s+/g, ' ')).toContain(`Delete service account svc-builder (id ${account.id}) of the instance and what it made, and the groups it alone owns: built-by-svc (with their projects)?`);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await sandbox.call('GET', '/groups/built-by-svc')).status).toBe(200);
   });
 
   it('names no account it cannot find (exit 5), and deletes nothing', async () => {

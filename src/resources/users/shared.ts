@@ -28,11 +28,17 @@ export interface UserRecord {
 
 export const userArg: ArgDef = { spec: '<user>', description: 'the user: username or ID' };
 
-/** The user given by id or username (`@alice` too); exit 5 naming it when there is none. */
+/**
+ * The user given by id or username (`@alice` too); exit 5 naming it when there is none. Only that exact username
+ * matches: the service answers an empty or unknown `username` filter with other users, and a script's empty "$USER"
+ * must not block or delete whoever comes first.
+ */
 export async function userRecord(ctx: Context, given: string): Promise<UserRecord> {
   let id = given.trim().replace(/^@/, '');
+  if (!id) throw new UsageError('no user given: name the user by username or ID; nothing was sent', 'check the name with: forgectl users list --search NAME');
   if (!/^\d+$/.test(id)) {
-    const [found] = await ctx.api.call<Array<{ id: number }>>(users.routes.list, { username: id });
+    const named = id.toLowerCase();
+    const found = (await ctx.api.call<Array<{ id: number; username: string }>>(users.routes.list, { username: id })).find((user) => user.username.toLowerCase() === named);
     if (!found) throw new CliError(`no user named "${given}"`, ExitCode.notFound, 'check the name with: forgectl users list --search NAME');
     id = String(found.id);
   }

@@ -113,6 +113,19 @@ describe('users block, unblock, deactivate, activate, ban, unban', () => {
     expect(await stateOf('root')).toBe('active');
   });
 
+  it('an empty user (a script\'s unset "$USER") or a name that is only part of one is nobody: nothing blocked or deleted', async () => {
+    sandbox.clearRequests();
+    for (const verb of ['ban', 'block', 'deactivate', 'delete', 'offboard']) {
+      for (const given of ['', ' ', '@']) {
+        const result = await sandbox.run(['users', verb, given, '--yes']);
+        expect([result.code, result.stderr], `${verb} "${given}"`).toEqual([2, 'error: no user given: name the user by username or ID; nothing was sent\nhint: check the name with: forgectl users list --search NAME\n']);
+      }
+      const partial = await sandbox.run(['users', verb, 'ali', '--yes']);
+      expect([partial.code, partial.stderr.split('\n')[0]], verb).toEqual([5, 'error: no user named "ali"']);
+    }
+    expect(writes()).toEqual([]);
+  });
+
   it('deactivates a dormant user and activates them; bans and unbans; unblocking a banned user unbans them', async () => {
     await newUser('dormant');
     for (const [argv, state] of [[['deactivate', 'dormant', '--yes'], 'deactivated'], [['activate', 'dormant'], 'active'], [['ban', 'dormant', '--yes'], 'banned'], [['unban', 'dormant'], 'active'], [['ban', 'dormant', '--yes'], 'banned'], [['unblock', 'dormant'], 'active']] as const) {

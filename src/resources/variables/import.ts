@@ -2,7 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { ALL_ENVIRONMENTS } from './resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, DryRunComplete, UsageError } from '../../errors.js';
 import { readLocalFile } from '../../files.js';
 import { ResultWithExit } from '../../output/result.js';
 import { plural } from '../../parse.js';
@@ -189,12 +189,18 @@ export default defineCommand<Options>({
 
     const rows: Array<Record<string, unknown>> = [];
     let failed = 0;
+    let dryRun = false;
     for (const [index, step] of steps.entries()) {
       const row = { key: step.entry.key, environment_scope: step.entry.environment_scope ?? null, action: step.action, result: 'done', error: null as string | null };
       if (step.action !== 'unchanged') {
         try {
           await perform(ctx, target, step, values[index]);
         } catch (error) {
+          // --dry-run prints each variable's request, not only the first one's.
+          if (error instanceof DryRunComplete) {
+            dryRun = true;
+            continue;
+          }
           if (!(error instanceof ApiError)) throw error;
           failed++;
           Object.assign(row, { result: 'failed', error: `${error.message} (${error.method} ${error.path} → ${error.status})` });
@@ -202,6 +208,7 @@ export default defineCommand<Options>({
       }
       rows.push(row);
     }
+    if (dryRun) throw new DryRunComplete();
     return failed ? new ResultWithExit(rows, 9, `${plural(failed, 'variable')} of ${steps.length} failed`) : rows;
   },
 });

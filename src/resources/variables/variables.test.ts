@@ -298,6 +298,17 @@ describe('variables export and import', () => {
     expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it('--dry-run of an import prints the request of each variable it would write, and sends none', async () => {
+    const file = join(tempDir(), 'three.env');
+    writeFileSync(file, 'DRY_A=1\nDRY_B=2\nDRY_C=3\n');
+    sandbox.clearRequests();
+    const dry = await sandbox.run(['variables', 'import', file, '--project', 'acme/web', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.match(/^POST \S+\/projects\/acme%2Fweb\/variables$/gm)).toHaveLength(3);
+    for (const key of ['DRY_A', 'DRY_B', 'DRY_C']) expect(dry.stdout).toContain(`"key": "${key}"`);
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('refuses a file it cannot read or parse (exit 2)', async () => {
     const file = join(tempDir(), 'bad.env');
     writeFileSync(file, 'GOOD=1\nthis is not dotenv\n');
