@@ -37,4 +37,19 @@ describe('a new token in a CI job', () => {
       expect(saved.stdout).not.toContain(readFileSync(file, 'utf8').trim());
     }
   });
+
+  it("tokens audit's fix for another token keeps the new one in a file: run as suggested in a CI job, it rotates and prints no token", async () => {
+    const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const created = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'audited-ci', '--scopes', 'read_api', '--expires-at', day, '--output-file', join(tempDir(), 'old'), '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = created.json<{ id: number }>().id;
+    const audit = await sandbox.run(['tokens', 'audit', '--group', 'acme', '--expiring-within', '30d', '-o', 'json']);
+    const fix = audit.json<Array<{ id: number; fix: string }>>().find((row) => row.id === id)?.fix;
+    expect(fix).toBe(`forgectl tokens rotate ${id} --group acme --expires-in 90d --output-file token-${id}.token --yes`);
+    const file = join(tempDir(), `token-${id}.token`);
+    const argv = fix!.split(' ').slice(1).map((word) => (word === `token-${id}.token` ? file : word));
+    const rotated = await sandbox.run(argv, CI);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stdout + rotated.stderr).not.toContain(readFileSync(file, 'utf8').trim());
+  });
 });

@@ -148,7 +148,7 @@ describe('tokens audit covers service accounts\' tokens', () => {
     const audit = await sandbox.run(['tokens', 'audit', '--instance', '--expiring-within', '40d', '-o', 'json']);
     expect(audit.code, audit.stderr).toBe(9);
     const rows = audit.json() as Array<{ id: number; source: string; fix: string; user_id: number }>;
-    expect(rows.find((r) => r.id === token.id)).toMatchObject({ source: 'service account svc-audited', fix: `forgectl tokens rotate ${token.id} --service-account svc-audited --expires-in 90d --yes` });
+    expect(rows.find((r) => r.id === token.id)).toMatchObject({ source: 'service account svc-audited', fix: `forgectl tokens rotate ${token.id} --service-account svc-audited --expires-in 90d --output-file token-${token.id}.token --yes` });
     expect(rows.find((r) => r.id === groupToken.id)).toMatchObject({ source: 'service account acme-audited of group acme', user_id: group.id });
     // A personal token has no access level: null, not an empty name.
     expect(rows.find((r) => r.id === token.id)).toMatchObject({ access_level_name: null });
