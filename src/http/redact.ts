@@ -40,6 +40,11 @@ export function redactUrl(value: string): string {
     SECRET_QUERY.test(name) && secret !== '' && !isPlaceholder(secret) ? `${lead}${name}=${URL_MASK}` : whole);
 }
 
+/** Every URL in a text with its user:password and secret query parameters masked (redactUrl), the rest as it is. */
+export function redactUrlsIn(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()[\]{}]+/gi, (url) => redactUrl(url));
+}
+
 /** Whether a record field of this name holds a secret (a token, password, key, secret or a chat webhook URL). */
 export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
 

@@ -1098,14 +1098,17 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const unknown = await call('apply', { digest: 'f'.repeat(64) });
       expect(unknown.isError).toBe(true);
       expect(textOf(unknown)).toMatch(/no plan with digest/);
-      const applied = await call('apply', { digest });
+      const unconfirmed = await call('apply', { digest });
+      expect(unconfirmed.isError).toBe(true);
+      expect(textOf(unconfirmed)).toMatch(/confirmation needed: Apply 1 change[\s\S]*call it again with confirm: true/);
+      const applied = await call('apply', { digest, confirm: true });
       expect(applied.isError, textOf(applied)).toBeFalsy();
       expect((await call('plan', { file })).structuredContent).toMatchObject({ exit_code: 0 });
       // A plan whose object changed after it was made is refused, as apply -f PLAN refuses it.
       writeFileSync(file, `version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 77}\n`);
       const stale = (await call('plan', { file })).structuredContent!.digest!;
       expect((await forgectl(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '78', '--yes'])).code).toBe(0);
-      const refused = await call('apply', { digest: stale });
+      const refused = await call('apply', { digest: stale, confirm: true });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/changed since the plan was made|stale|plan again/i);
     } finally {
@@ -1173,6 +1176,24 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     } finally {
       await client.close();
       await evil.close();
+    }
+  });
+
+  live('mcp serve: a line that is no JSON-RPC message is answered with its error; a webhook URL\'s password never reaches the agent', async () => {
+    const lines = ['{not json', '{"jsonrpc":"2.0","id":7}'];
+    const served = await forgectl(['mcp', 'serve'], {}, `${lines.join('\n')}\n`);
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: unknown; error: { code: number } }).map(({ id, error }) => [id, error.code])).toEqual([[null, -32700], [7, -32600]]);
+    const hook = await forgectl(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://e2e:pw-7d2e@hooks.example.com/x', '--jq', '.id']);
+    expect(hook.code, hook.stderr).toBe(0);
+    const { client } = await mcpClient();
+    try {
+      const got = (await client.callTool({ name: 'hooks_get', arguments: { project: 'acme/web', id: hook.stdout.trim() } })) as ToolResult;
+      expect(textOf(got)).toContain('hooks.example.com');
+      expect(textOf(got)).not.toContain('pw-7d2e');
+    } finally {
+      await client.close();
+      await forgectl(['api', '-X', 'DELETE', `/projects/acme%2Fweb/hooks/${hook.stdout.trim()}`, '--yes']);
     }
   });
 
