@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import type { Context } from '../cli/command.js';
+import type { Context, OptionDef } from '../cli/command.js';
 import { inCi } from '../config/keyring.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { readLocalFile } from '../files.js';
@@ -45,6 +45,21 @@ export function assertNotIntoJobLog(ctx: Context, asked: boolean | undefined, fl
     'this is a CI job (CI is set) and stdout is not a terminal: the new token would be printed into the job log, which everyone with access to the project can read; nothing was sent',
     `${elsewhere}; or, if stdout is captured and the log never sees it, give ${flag}`,
   );
+}
+
+/** --print-token of a command that makes a new secret and prints it unless a file is named. */
+export const printTokenOption: OptionDef = {
+  flags: '--print-token',
+  description: 'print the new token in a CI job, where it is otherwise refused (stdout there is the job log, readable by everyone with access to the project); only when stdout is captured, as in TOKEN=$(…)',
+};
+
+/**
+ * Before anything is sent: a new secret that is to be printed is not printed into a CI job's log unless --print-token
+ * says stdout is captured (a pipe to `$(…)` and the job log look alike from here); `saved`: a file was named instead.
+ */
+export function assertPrintTarget(ctx: Context, printToken: boolean | undefined, saved: boolean, elsewhere: string): void {
+  if (saved && printToken) throw new UsageError('--print-token: the new token is written to the file named and never printed', 'leave out --print-token (or the file)');
+  if (!saved) assertNotIntoJobLog(ctx, printToken, '--print-token', elsewhere);
 }
 
 /** A value no record holds: whether --jq prints it, run on a record of the token alone, says whether it prints the token. */

@@ -2,8 +2,17 @@
 export const REDACTED = '[REDACTED]';
 
 const SECRET_HEADERS = new Set(['private-token', 'job-token', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-const SECRET_QUERY = new Set(['private_token', 'job_token', 'access_token', 'token']);
-const SECRET_KEY = /(^|_)(token|password|secret|api_key|private_key|license|approval_password|auth_password|build_key|key_value)$/i;
+/** Query parameters that carry a credential (`?token=`, `private_token=`, `secret=`, `api_key=`, `key=`, `sig=` …). */
+const SECRET_QUERY = /^(?:[\w.-]*[_.-])?(?:token|secret|password|passwd|key|apikey|sig|signature|auth)$/i;
+/**
+ * Record fields that hold a secret: tokens, passwords, keys, and a chat integration's incoming `webhook`, whose URL
+ * is the credential (anyone holding it can post to the channel).
+ */
+const SECRET_KEY = /(^|_)(token|password|secret|api_key|private_key|license|approval_password|auth_password|build_key|key_value|secret_key|signing_key|secret_access_key)$|^webhook$/i;
+/** What a credential inside a URL is replaced with (the service's own mask for a mirror URL's password). */
+const URL_MASK = '*****';
+/** `{name}` (or its escaped form): a URL variable's name, filled in by the service, not a value. */
+const isPlaceholder = (value: string): boolean => /^(\{|%7B)[^{}]*(\}|%7D)$/i.test(value);
 
 export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -14,28 +23,21 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   return out;
 }
 
-/** Masks user:password in a URL and secret query parameters. Returns non-URLs unchanged. */
+/**
+ * Masks user:password in a URL and the values of credential-bearing query parameters (`{name}` placeholders of URL
+ * variables stay). The rest of the URL is kept as written. Returns non-URLs unchanged.
+ */
 export function redactUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return value;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || !URL.canParse(value)) return value;
+  const url = new URL(value);
+  let shown = value;
+  if ((url.username && !isPlaceholder(url.username)) || (url.password && !isPlaceholder(url.password))) {
+    url.username = url.username ? URL_MASK : '';
+    url.password = url.password ? URL_MASK : '';
+    shown = url.toString();
   }
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
-  let changed = false;
-  if (url.username || url.password) {
-    url.username = url.username ? '*****' : '';
-    url.password = url.password ? '*****' : '';
-    changed = true;
-  }
-  for (const key of [...url.searchParams.keys()]) {
-    if (SECRET_QUERY.has(key.toLowerCase())) {
-      url.searchParams.set(key, REDACTED);
-      changed = true;
-    }
-  }
-  return changed ? url.toString() : value;
+  return shown.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, lead: string, name: string, secret: string) =>
+    SECRET_QUERY.test(name) && secret !== '' && !isPlaceholder(secret) ? `${lead}${name}=${URL_MASK}` : whole);
 }
 
 /** Every URL in a text with its user:password and secret query parameters masked (redactUrl), the rest as it is. */
@@ -43,7 +45,7 @@ export function redactUrlsIn(text: string): string {
   return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()[\]{}]+/gi, (url) => redactUrl(url));
 }
 
-/** Whether a record field of this name holds a secret (a token, password, key or secret of some kind). */
+/** Whether a record field of this name holds a secret (a token, password, key, secret or a chat webhook URL). */
 export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
 
 /** Lists of {key, value} whose values the service never returns (a webhook's custom headers and URL variables). */
@@ -66,6 +68,13 @@ export function redactBody(value: unknown, key = '', extra: readonly string[] = 
   }
   return value;
 }
+
+/**
+ * A record as every output shows it (terminal, pipe, file, --jq, exports, plans, tool results): secret fields
+ * replaced, credentials inside URLs masked. For records that hold secrets the service may return (a webhook's URL, an
+ * integration's properties); a command that hands over a new secret on purpose does not pass it through here.
+ */
+export const redactRecord = <T>(record: T): T => redactBody(record) as T;
 
 /** The longest string a --dry-run shows whole; a longer one (a file's content, a large value) is shown by its size. */
 const SHOWN_WHOLE = 512;

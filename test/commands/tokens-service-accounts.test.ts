@@ -148,7 +148,7 @@ describe('tokens audit covers service accounts\' tokens', () => {
     const audit = await sandbox.run(['tokens', 'audit', '--instance', '--expiring-within', '40d', '-o', 'json']);
     expect(audit.code, audit.stderr).toBe(9);
     const rows = audit.json() as Array<{ id: number; source: string; fix: string; user_id: number }>;
-    expect(rows.find((r) => r.id === token.id)).toMatchObject({ source: 'service account svc-audited', fix: `forgectl tokens rotate ${token.id} --service-account svc-audited --expires-in 90d --yes` });
+    expect(rows.find((r) => r.id === token.id)).toMatchObject({ source: 'service account svc-audited', fix: `forgectl tokens rotate ${token.id} --service-account svc-audited --expires-in 90d --output-file token-${token.id}.token --yes` });
     expect(rows.find((r) => r.id === groupToken.id)).toMatchObject({ source: 'service account acme-audited of group acme', user_id: group.id });
     // A personal token has no access level: null, not an empty name.
     expect(rows.find((r) => r.id === token.id)).toMatchObject({ access_level_name: null });
@@ -162,8 +162,11 @@ describe('tokens audit covers service accounts\' tokens', () => {
     const { token } = await accountWithToken('svc-fixed');
     const audit = await sandbox.run(['tokens', 'audit', '--instance', '--expiring-within', '40d', '-o', 'json']);
     const fix = (audit.json() as Array<{ id: number; fix: string }>).find((r) => r.id === token.id)!.fix;
-    const ran = await sandbox.run([...fix.split(' ').slice(1), '-o', 'json']);
+    // Its file is named relative to where it runs: here, a folder of the test's own.
+    const file = join(tempDir(), `token-${token.id}.token`);
+    const ran = await sandbox.run([...fix.split(' ').slice(1).map((word) => (word === `token-${token.id}.token` ? file : word)), '-o', 'json']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.json()).toMatchObject({ name: 'cron', expires_at: day(90) });
+    expect(readFileSync(file, 'utf8')).toMatch(/^\S+\n$/);
   });
 });

@@ -104,7 +104,7 @@ describe('the installed forgectl on a terminal', () => {
     expect(runners.code).toBe(9);
     // The rotation command and the expiry take more than a line's room beside the token's name: record by record.
     const audited = visible(tokens.stdout);
-    expect(audited.match(/^fix +forgectl tokens rotate \d+ --(group acme|personal) --expires-in 90d --yes$/gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(audited.match(/^fix +forgectl tokens rotate \d+ --(group acme|personal) --expires-in 90d --output-file token-\d+\.token --yes$/gm)?.length).toBeGreaterThanOrEqual(2);
     expect(audited).toMatch(/^expires_at +\d{4}-\d\d-\d\d$/m);
     expect(audited).not.toContain('left out');
     // Runners fit as a table: the name, the date of last contact and the fix whole on every row.

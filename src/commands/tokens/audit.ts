@@ -107,12 +107,14 @@ async function serviceAccountLists(ctx: Context, group?: string): Promise<TokenL
  */
 function fixFor(list: TokenList | 'self', token: TokenRecord, unused: boolean, rotateSelf: string | undefined): string {
   if (list === 'self' && rotateSelf && !unused) return `${rotateSelf} --expires-in 90d --yes`;
-  if (list === 'self' || list.kind === 'personal') return unused ? `forgectl tokens revoke ${token.id} --personal --yes` : `forgectl tokens rotate ${token.id} --personal --expires-in 90d --yes`;
+  // Another token's new value has no profile to go to: a file keeps it (pasted into cron, it stays out of the log).
+  const rotate = (flags: string) => `forgectl tokens rotate ${token.id} ${flags} --expires-in 90d --output-file token-${token.id}.token --yes`;
+  if (list === 'self' || list.kind === 'personal') return unused ? `forgectl tokens revoke ${token.id} --personal --yes` : rotate('--personal');
   // Impersonation tokens are not rotated by the service: revoke, and create another if it is still needed.
   if (list.kind === 'impersonation') return `forgectl tokens revoke ${token.id} --personal --user ${list.label.slice('user '.length)} --impersonation --yes`;
   if (list.kind === 'deploy') return `forgectl deploy-tokens revoke ${token.id} --${list.label} --yes`;
   const flags = list.flags ?? `--${list.label}`;
-  return unused ? `forgectl tokens revoke ${token.id} ${flags} --yes` : `forgectl tokens rotate ${token.id} ${flags} --expires-in 90d --yes`;
+  return unused ? `forgectl tokens revoke ${token.id} ${flags} --yes` : rotate(flags);
 }
 
 

@@ -3,7 +3,7 @@ import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { defineCommand } from '../../cli/command.js';
 import { CliError, ExitCode, NetworkError, UsageError } from '../../errors.js';
 import { parseAccessLevel, parseDuration, parseList } from '../../parse.js';
-import { handOverSecret, secretFileFor } from '../new-secret.js';
+import { assertPrintTarget, handOverSecret, printTokenOption, secretFileFor } from '../new-secret.js';
 import { expiryFrom, resolveTarget, resolveUserTarget, targetOptions, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
 
 
@@ -15,6 +15,7 @@ interface Options extends TargetOptions, UserOptions {
   expiresIn?: string;
   description?: string;
   outputFile?: string;
+  printToken?: boolean;
 }
 
 export default defineCommand<Options>({
@@ -43,6 +44,7 @@ export default defineCommand<Options>({
     { flags: '--expires-in <duration>', description: 'expiry as a duration from today: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--description <text>', description: 'what the token is for' },
     { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it', localFile: true },
+    printTokenOption,
     ...userOptions,
   ],
   async run(opts, ctx) {
@@ -59,6 +61,7 @@ export default defineCommand<Options>({
     }
     const expiresAt = expiryFrom(opts, ctx.now());
     const { target, userId } = await resolveUserTarget(opts, ctx);
+    assertPrintTarget(ctx, opts.printToken, opts.outputFile !== undefined, 'write it to a file with --output-file FILE');
     const file = await secretFileFor(ctx, opts.outputFile, `${kind === 'service-account' ? 'service account' : kind} token`);
     // Personal tokens are created under their user (POST /users/:id/personal_access_tokens), as impersonation ones are.
     // An answer lost or without the token (an empty body from a proxy): the token may have been made, nobody holds it.

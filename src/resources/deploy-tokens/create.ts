@@ -3,7 +3,7 @@ import { DEPLOY_TOKEN_SCOPES, deployTokens, type DeployToken } from './resource.
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { parseDateTime, parseDuration, parseList } from '../../parse.js';
-import { handOverSecret, secretTarget } from '../../commands/new-secret.js';
+import { assertPrintTarget, handOverSecret, printTokenOption, secretTarget } from '../../commands/new-secret.js';
 import { ownerOf, ownerOptions, type OwnerOptions } from './shared.js';
 
 interface Options extends OwnerOptions {
@@ -13,6 +13,7 @@ interface Options extends OwnerOptions {
   expiresAt?: string;
   expiresIn?: string;
   outputFile?: string;
+  printToken?: boolean;
   outputDir?: string;
   projectsFile?: string;
 }
@@ -43,6 +44,7 @@ export default defineCommand<Options>({
     { flags: '--expires-in <duration>', description: 'expiry as a duration from now: 30d, 8w', parse: (value: string) => (parseDuration('--expires-in')(value), value) },
     { flags: '--output-file <path>', description: 'write the token to this file (mode 0600, atomically) instead of printing it', localFile: true },
     { flags: '--output-dir <dir>', description: "with --projects-file (required there): write each project's token to DIR/<project path>.token (mode 0600)", localFile: true },
+    printTokenOption,
   ],
   async run(opts, ctx) {
     const name = opts.name.trim();
@@ -54,6 +56,7 @@ export default defineCommand<Options>({
     }
     const expiresAt = expiry(opts, ctx.now());
     const { resource, params, where } = ownerOf(opts, ctx);
+    assertPrintTarget(ctx, opts.printToken, opts.outputFile !== undefined || opts.outputDir !== undefined, 'write it to a file with --output-file FILE');
     const file = await secretTarget(ctx, opts, String(params.project), 'deploy token');
     const token = await ctx.api.call<DeployToken & { token: string }>(routeOf(resource, 'create'), { ...params, name, scopes: [...new Set(opts.scopes)], username: opts.username, expires_at: expiresAt });
     if (ctx.globals.dryRun || !token) return undefined;

@@ -5,6 +5,7 @@ import { projectOption } from '../../cli/options.js';
 import { parseChoiceList, plural } from '../../parse.js';
 import { ApiError, ExitCode } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
+import { redactUrl } from '../../http/redact.js';
 import { hookEvents, isSuccess, parseSince } from './events.js';
 import { hookStatus } from './shared.js';
 
@@ -131,7 +132,7 @@ export default defineCommand<{ project?: string; since: string; desired?: string
       await ctx.confirm(`${words[0].toUpperCase()}${words.slice(1)} ${plural(repairable.length, 'webhook')} of project ${project}?`);
       for (const finding of repairable) finding.fixed = await repair(ctx, project, finding.hook, finding.fix!);
     }
-    const rows = found.map(({ hook_id, url, finding, fixed }) => ({ hook_id, url, finding, fixed }));
+    const rows = found.map(({ hook_id, url, finding, fixed }) => ({ hook_id, url: redactUrl(url), finding, fixed }));
     const left = rows.filter((row) => row.fixed !== 'fixed');
     if (!left.length) {
       ctx.io.note(rows.length ? `fixed ${plural(rows.length, 'finding')} in the webhooks of ${project}` : `the webhooks of ${project} look healthy`);

@@ -1,3 +1,4 @@
+import { redactRecord } from '../../http/redact.js';
 import { hooks, type Hook } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { projectOption } from '../../cli/options.js';
@@ -20,6 +21,6 @@ export default defineCommand<HookOptions>({
     const { body, afterSuccess } = await hookBody(opts, ctx, 'create');
     const hook = await ctx.api.call<Hook>(hooks.routes.create, { project, ...body });
     afterSuccess();
-    return hook;
+    return redactRecord(hook);
   },
 });

@@ -1,26 +1,20 @@
 import { bodyOf, collectionSection } from '../../desired/sections/generic.js';
 import type { FieldSpec } from '../../desired/model.js';
 import { pick, refuse, SECRET_REF, specOf } from '../../desired/section.js';
-import { maskUrlCredentials } from '../pull-mirror/values.js';
+import { redactUrl } from '../../http/redact.js';
 import { HOOK_EVENT_FLAGS, HOOK_EVENTS, hooks } from './resource.js';
 
 /** A project's webhooks in a desired-state file (`hooks`). */
 
 const EVENT_NAMES = HOOK_EVENT_FLAGS.map((flag) => HOOK_EVENTS[flag].name);
 
-/** A token in a URL's query (`?token=…`, `&private_token=…`): its name and value; `{name}` names a URL variable instead. */
-const QUERY_TOKEN = /([?&](?:private_token|job_token|access_token|token|api_key|secret)=)([^&#]*)/gi;
-const isPlaceholder = (value: string): boolean => /^(\{|%7B)[^{}]*(\}|%7D)$/i.test(value);
-
 /** Whether a URL carries a user, password or query token itself (`https://{user}:{password}@…`, `?token={token}` name URL variables instead). */
 const credentialsIn = (url: string): boolean => {
-  const userinfo = /^[a-z][\w+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
-  if (userinfo !== undefined && /[^:]/.test(userinfo.replace(/\{[^{}]*\}/g, ''))) return true;
-  return [...url.matchAll(QUERY_TOKEN)].some(([, , value]) => value !== '' && !isPlaceholder(value));
+  const unmasked = url.replaceAll('*****', 'x'); // an exported URL's masked value still stands for a credential
+  return redactUrl(unmasked) !== unmasked;
 };
 /** A hook's URL as plans show and export saves it: a user, password or query token in it masked. */
-const shownHookUrl = (url: unknown): unknown =>
-  typeof url === 'string' && credentialsIn(url) ? maskUrlCredentials(url).replace(QUERY_TOKEN, (whole, name: string, value: string) => (value === '' || isPlaceholder(value) ? whole : `${name}*****`)) : url;
+const shownHookUrl = (url: unknown): unknown => (typeof url === 'string' ? redactUrl(url) : url);
 const secretMap: FieldSpec = { schema: { type: 'object', additionalProperties: SECRET_REF }, secret: true };
 const sortedKeys = (value: unknown): string[] => Object.keys((value as Record<string, unknown>) ?? {}).sort();
 

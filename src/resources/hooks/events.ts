@@ -1,3 +1,4 @@
+import { redactRecord } from '../../http/redact.js';
 import { HOOK_EVENTS, hooks, type HookEvent } from './resource.js';
 import type { PageOptions } from '../../api/paginate.js';
 import { defineCommand, type Context } from '../../cli/command.js';
@@ -32,7 +33,8 @@ export interface HookRoute {
 /** The events of a hook, newest first, with the filters the service has sent along and the others applied here. */
 export function hookEvents(ctx: Context, route: HookRoute, filters: EventFilters, paging: PageOptions = ctx.paging) {
   const status = filters.status === 'ok' ? 'successful' : filters.status === 'failed' ? undefined : filters.status;
-  let list = ctx.api.list<HookEvent>(hooks.routes.events, { ...route, status }, paging);
+  // A delivery's URL and request headers may carry the hook's credentials: masked as every record that holds one.
+  let list = ctx.api.list<HookEvent>(hooks.routes.events, { ...route, status }, paging).map(redactRecord);
   const trigger = filters.trigger ? HOOK_EVENTS[eventFlag('--trigger', filters.trigger)].trigger : undefined;
   const since = filters.since ? parseSince(filters.since, ctx.now()) : undefined;
   if (filters.status === 'failed') list = list.filter((event) => !isSuccess(event));

@@ -408,3 +408,33 @@ describe('failing deliveries: status, events, test and resend', () => {
     expect((await cli(['hooks', 'audit', '--project', 'acme/api', '--fix', 'tls'])).stderr).toContain('--fix tls: unknown; choose from ssl-on, reenable');
   });
 });
+
+describe('a webhook URL with a credential in its query', () => {
+  const SECRETS = ['qs-token-1f3a', 'qs-private-77b0', 'qs-secret-c41e', 'qs-key-9d2e'];
+  const url = () => `${receiver.url}/hook?token=${SECRETS[0]}&private_token=${SECRETS[1]}&room=ops&secret=${SECRETS[2]}&api_key=${SECRETS[3]}&name={room}`;
+
+  it('is shown masked in every output format, --jq, --fields, -v, events, audit and the delete prompt', async () => {
+    const created = await cli(['hooks', 'create', ...P, '--url', url(), '--url-var', 'room=env:ROOM', '--events', 'note'], { env: { ROOM: 'r' } });
+    expect(created.code, created.stderr).toBe(0);
+    const id = String(storedHooks(sandbox.db)[0].id);
+    expect((await cli(['hooks', 'test', id, ...P, '--trigger', 'note'])).code).toBe(0);
+    const runs = [
+      ...['table', 'json', 'yaml', 'csv', 'tsv'].map((format) => ['hooks', 'list', ...P, '-o', format]),
+      ['hooks', 'list', ...P, '--jq', '.url'],
+      ['hooks', 'list', ...P, '--fields', 'url'],
+      ['hooks', 'get', id, ...P, '-v', '-o', 'json'],
+      ['hooks', 'update', id, ...P, '--name', 'ops', '-o', 'yaml'],
+      ['hooks', 'events', id, ...P, '-o', 'json'],
+      ['hooks', 'audit', ...P, '-o', 'json'],
+      ['hooks', 'delete', id, ...P],
+    ];
+    for (const argv of runs) {
+      const result = await cli(argv);
+      for (const secret of SECRETS) expect(result.stdout + result.stderr, argv.join(' ')).not.toContain(secret);
+    }
+    const shown = (await cli(['hooks', 'get', id, ...P, '--jq', '.url'])).stdout;
+    expect(shown).toBe(`${receiver.url}/hook?token=*****&private_token=*****&room=ops&secret=*****&api_key=*****&name={room}\n`);
+    expect(storedHooks(sandbox.db)[0].url).toBe(url());
+  });
+});
+

@@ -1,3 +1,4 @@
+import { redactRecord } from '../../http/redact.js';
 import { hooks, type Hook } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { recordOf } from '../../cli/resource-commands.js';
@@ -41,6 +42,6 @@ export default defineCommand<Options>({
     // The service still documents url as required on update: send the current one when it does not change.
     const hook = await ctx.api.call<Hook>(hooks.routes.update, { ...route, ...body, url: opts.url ?? current.url });
     afterSuccess();
-    return hook;
+    return redactRecord(hook);
   },
 });

@@ -55,7 +55,9 @@ export const integrationsSection: Section = {
       try {
         const record = await io.api.call<Values>(groupIntegrationRoutes.get, { group: owner.path, slug });
         const flags = Object.fromEntries(INTEGRATION_EVENT_FLAGS.filter((flag) => flag in record).map((flag) => [flag, record[flag]]));
-        live.push({ key: slug, values: { ...((record.properties as Values | undefined) ?? {}), ...flags } });
+        // A credential is never read back into a plan or an export, even from a service that returns it.
+        const settings = Object.entries((record.properties as Values | undefined) ?? {}).filter(([key]) => !isSecretSetting(slug, key));
+        live.push({ key: slug, values: { ...Object.fromEntries(settings), ...flags } });
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 404)) throw error;
       }

@@ -1,3 +1,4 @@
+import { redactRecord } from '../../http/redact.js';
 import { defineCommand } from '../../cli/command.js';
 import { groupOption } from '../../cli/options.js';
 import { groupIntegrations, integrationArg, parseSlug } from './shared.js';
@@ -9,6 +10,6 @@ export default defineCommand<{ group?: string; slug: string }>({
   args: [integrationArg],
   options: [groupOption],
   async run(opts, ctx) {
-    return ctx.api.call(groupIntegrations.get, { group: ctx.group(opts.group), slug: parseSlug(opts.slug) });
+    return redactRecord(await ctx.api.call(groupIntegrations.get, { group: ctx.group(opts.group), slug: parseSlug(opts.slug) }));
   },
 });

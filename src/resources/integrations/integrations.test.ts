@@ -44,6 +44,37 @@ describe('integrations', () => {
     expect(integrationTable(sandbox.db).find((i) => i.slug === 'bamboo')?.properties.password).toBe('bamboo-pass');
   });
 
+  it("a chat integration's webhook is a credential: never on argv, never returned, masked in every output and export even when a service returns it", async () => {
+    const hook = 'https://hooks.slack.example.com/services/T0/B0/chat-webhook-5e1f';
+    const file = join(dir, 'slack.webhook');
+    writeFileSync(file, `${hook}\n`);
+    const refused = await sandbox.run(['integrations', 'set', 'slack', '--group', 'acme', '--param', `webhook=${hook}`]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('use --secret-file webhook=PATH');
+    const set = await sandbox.run(['integrations', 'set', 'slack', '--group', 'acme', '--secret-file', `webhook=${file}`, '--param', 'channel=#ci', '-o', 'json']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.json().properties).toEqual(expect.not.objectContaining({ webhook: expect.anything() }));
+    expect(integrationTable(sandbox.db).find((i) => i.slug === 'slack')?.properties.webhook).toBe(hook);
+    // A service that returns it anyway: every way out masks it.
+    const answer = { id: 9, slug: 'slack', title: 'Slack notifications', active: true, properties: { webhook: hook, channel: '#ci' } };
+    const shown: string[] = [];
+    for (const format of ['json', 'yaml', 'table', 'csv']) {
+      sandbox.fault({ method: 'GET', path: 'integrations/slack$', status: 200, body: answer, times: 1 });
+      const got = await sandbox.run(['integrations', 'get', 'slack', '--group', 'acme', '-o', format]);
+      expect(got.code, got.stderr).toBe(0);
+      shown.push(got.stdout);
+    }
+    sandbox.fault({ method: 'GET', path: 'integrations/slack$', status: 200, body: answer, times: 1 });
+    shown.push((await sandbox.run(['integrations', 'get', 'slack', '--group', 'acme', '--jq', '.properties.webhook'])).stdout);
+    sandbox.fault({ method: 'GET', path: 'integrations/slack$', status: 200, body: answer, times: 1 });
+    const exported = await sandbox.run(['export', '--group', 'acme', '--kinds', 'integrations']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('slack:');
+    shown.push(exported.stdout + exported.stderr);
+    expect(shown.join('')).toContain('#ci');
+    expect(shown.join('')).not.toContain('chat-webhook-5e1f');
+  });
+
   it('refuses secrets as arguments, before sending', async () => {
     sandbox.clearRequests();
     for (const key of ['token', 'api_key', 'password', 'webhook_token']) {

@@ -1,3 +1,4 @@
+import { redactRecord } from '../../http/redact.js';
 import { defineCommand } from '../../cli/command.js';
 import { groupOption } from '../../cli/options.js';
 import { groupIntegrations } from './shared.js';
@@ -9,6 +10,6 @@ export default defineCommand<{ group?: string }>({
   options: [groupOption],
   columns: ['slug', 'title', 'active', 'inherited', 'updated_at'],
   async run(opts, ctx) {
-    return ctx.api.call(groupIntegrations.list, { group: ctx.group(opts.group) });
+    return redactRecord(await ctx.api.call(groupIntegrations.list, { group: ctx.group(opts.group) }));
   },
 });

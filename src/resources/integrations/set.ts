@@ -1,3 +1,4 @@
+import { redactRecord } from '../../http/redact.js';
 import { readFileSync } from 'node:fs';
 import { defineCommand } from '../../cli/command.js';
 import { readSecret } from '../../cli/secrets.js';
@@ -67,6 +68,6 @@ export default defineCommand<Options>({
       body[opts.secretStdin] = await readSecret(ctx, `--secret-stdin ${opts.secretStdin}`, { stdin: true });
     }
     if (opts.useInheritedSettings) body.use_inherited_settings = true;
-    return ctx.api.call(groupIntegrations.set, { ...body, group: ctx.group(opts.group), slug });
+    return redactRecord(await ctx.api.call(groupIntegrations.set, { ...body, group: ctx.group(opts.group), slug }));
   },
 });

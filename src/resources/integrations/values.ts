@@ -31,7 +31,7 @@ export interface IntegrationKind {
 }
 
 /** Fields the service treats as passwords: they are never returned. */
-const SECRET = /^(token|api_key|api_token|password|user_key|google_iap_service_account_json)$|_(secret|private_key|license_key|account_key|token)$/;
+const SECRET = /^(token|api_key|api_token|password|user_key|webhook|google_iap_service_account_json)$|_(secret|private_key|license_key|account_key|token)$/;
 
 const CHANNELS = 'push_channel issue_channel confidential_issue_channel merge_request_channel note_channel confidential_note_channel tag_push_channel pipeline_channel wiki_page_channel';
 const CHAT = `notify_only_broken_pipelines notify_only_default_branch branches_to_be_notified labels_to_be_notified labels_to_be_notified_behavior ${CHANNELS}`;

@@ -11,7 +11,7 @@ import {
   assertWritableDir, HeldLocks, instanceKey, mkdirPrivate, recoveryPrefix, RecoveryFile, removeRecovery, writeSecretFile, type NewToken, type RecoveryDraft,
 } from '../../commands/tokens/rotation.js';
 import { warnStoreNow } from '../../commands/tokens/shared.js';
-import { assertSecretPrinted } from '../../commands/new-secret.js';
+import { assertPrintTarget, assertSecretPrinted, printTokenOption } from '../../commands/new-secret.js';
 import { readOwnFile } from '../../write.js';
 import { byId, describeRunner, runnerId, runnerIdArg } from './shared.js';
 
@@ -27,6 +27,7 @@ import { byId, describeRunner, runnerId, runnerIdArg } from './shared.js';
 interface Options {
   id: string;
   outputFile?: string;
+  printToken?: boolean;
 }
 
 /** What a runner's recovery file holds besides the token. */
@@ -55,13 +56,14 @@ export default defineCommand<Options>({
   exits: { 10: 'the token was reset, but could not be written to the file: stderr names the recovery file that holds it' },
   examples: ['forgectl runners reset-token 7 --output-file runner-7.token --yes', 'forgectl runners reset-token 7'],
   args: [runnerIdArg],
-  options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it', localFile: true }],
+  options: [{ flags: '--output-file <path>', description: 'write the new token to this file (atomically, mode 0600) instead of printing it', localFile: true }, printTokenOption],
   async run(opts, ctx) {
     const runner_id = runnerId(opts.id);
     const file = opts.outputFile === undefined ? undefined : resolve(opts.outputFile);
     const instance = ctx.connection().rootUrl;
     const folder = runnerRecoveryDir(ctx.configDir);
-    // Before anything is sent: every place the token goes takes new files.
+    // Before anything is sent: every place the token goes takes new files, and a CI job's log is none of them.
+    assertPrintTarget(ctx, opts.printToken, file !== undefined, 'write it to a file with --output-file FILE');
     if (file) assertWritableDir(dirname(file), '--output-file');
     else await assertSecretPrinted(ctx, 'write it to a file with --output-file FILE');
     mkdirPrivate(folder);
