@@ -73,13 +73,18 @@ const NOT_TOOLS = new Set([
 ]);
 
 /**
+ * A new token is printed into a CI job's log only with --print-token; a tool result is no job log, so an agent's
+ * reveal_token is its --print-token (catalogue: no input of its own; server: given with reveal_token).
+ */
+export const PRINT_TOKEN = '--print-token';
+/**
  * Options that turn records into bytes (`repo blob --raw`), which a tool result does not carry, or check those bytes
  * (--sha256): not offered; nor --show-values, which shows masked values at a terminal only, never to an agent. Options
  * that turn a read into a write (OptionDef.mutates, `hooks audit --fix`) are no input of a read's tool either.
  * `tokens rotate` writes a local file (--output-file) and runs commands of this machine (--save-to exec:); its
  * definition does not mark them (yet), so they are left out here.
  */
-const NOT_INPUTS = new Set(['--raw', '--sha256', '--show-values']);
+const NOT_INPUTS = new Set(['--raw', '--sha256', '--show-values', PRINT_TOKEN]);
 const UNMARKED_LOCAL: Record<string, string[]> = { 'tokens rotate': ['--output-file', '--save-to'] };
 /** What the arguments of commands whose definitions do not describe them (yet) are: src/commands/tokens. */
 const UNDESCRIBED_ARGS: Record<string, Record<string, string>> = {

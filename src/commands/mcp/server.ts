@@ -8,7 +8,7 @@ import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { optionsFromValues } from '../../cli/invocation.js';
 import { CliError, UsageError } from '../../errors.js';
-import { CONFIRM_INPUT, cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
+import { CONFIRM_INPUT, PRINT_TOKEN, cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { noticeForAgents, type NamedTool } from './wording.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
@@ -195,6 +195,7 @@ export class ToolServer {
       if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
         throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
       }
+      if (args.reveal_token === true && tool.def.options?.some((option) => option.flags === PRINT_TOKEN)) values.values.push({ flag: PRINT_TOKEN, value: true });
     } catch (error) {
       const hint = error instanceof CliError && error.hint ? `\nhint: ${error.hint}` : '';
       return toolError(this.forAgent(tool, `${error instanceof Error ? error.message : String(error)}${hint}`), 2);
