@@ -191,6 +191,7 @@ export class ToolServer {
       if (tool.path === 'tokens rotate' && args.reveal_token !== true && args.save_to_profile === undefined) {
         throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
       }
+      if (tool.path === 'tokens rotate' && args.id === 'self') this.checkOwnRotation(args);
       // The runner's new token is in the answer alone: a reset whose token would be left out is not started.
       if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
         throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
@@ -238,6 +239,24 @@ export class ToolServer {
     const notice = [this.forAgent(tool, notesOf(outcome.stderr)), onePage(tool, args, result)].filter(Boolean).join('\n');
     if (notice) structured.notice = notice;
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+
+  /**
+   * Rotating the token this server runs with revokes it: the server goes on only when the new token is saved where it
+   * reads it, the profile in use (each call reads the profile again). A token from FORGECTL_TOKEN or a token_command,
+   * or one saved to another profile, would leave every later call refused (401): refused before anything is sent.
+   */
+  private checkOwnRotation(args: Record<string, unknown>): void {
+    const connection = this.options.connection?.();
+    if (!connection) return;
+    const saved = args.save_to_profile;
+    const fromProfile = connection.tokenSource === 'profile' || connection.tokenSource === 'keyring';
+    if (fromProfile && (saved === undefined || saved === true || saved === connection.profileName)) return;
+    const source = fromProfile ? `profile "${connection.profileName}", and the new token would not be saved there` : connection.tokenSource === 'environment' ? 'FORGECTL_TOKEN, which the server cannot change' : `the ${connection.tokenSource.replace('_', ' ')} of profile "${connection.profileName}", which the server cannot update`;
+    throw new UsageError(
+      `tokens_rotate of self would revoke the token this server uses (from ${source}): every later call would be refused`,
+      fromProfile ? 'pass save_to_profile: true to save the new token to the profile the server reads' : 'rotate it outside this server (forgectl tokens rotate self) and restart the server with the new token',
+    );
   }
 
   private named?: Map<string, NamedTool>;

@@ -1,0 +1,56 @@
+/**
+ * What an agent's trial of the MCP server found: a rotation of the server's own token, a token created out of sight,
+ * a cancelled call that went on sending.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
+import { ToolServer } from '../../src/commands/mcp/server.js';
+import { commands, manifest } from '../../src/commands/manifest.js';
+import { resolveConnection } from '../../src/config/resolve.js';
+import { readConfig } from '../../src/config/store.js';
+import { execute } from '../../src/main.js';
+import { tempDir, useTestSandbox } from '../helpers/cli.js';
+
+const sandbox = useTestSandbox();
+
+/** A server with every tool, writes allowed, on this environment (and the connection it resolves to, as serve gives it). */
+async function toolServer(env: Record<string, string | undefined>): Promise<ToolServer> {
+  const all = Object.keys(TOOLSETS);
+  const connection = () => resolveConnection({}, env, readConfig(env.FORGECTL_CONFIG_DIR!), () => undefined);
+  return new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: all, allowWrite: all }), commands, connection, execute: (invocation, streams) => execute(invocation, { ...streams, env }) });
+}
+
+const text = (result: { content: Array<{ text: string }> }) => result.content[0].text;
+
+describe('the MCP server after an agent\'s trial', () => {
+  it('goes on with the new token after rotating its own token into its profile', async () => {
+    const dir = tempDir();
+    const user = await sandbox.create('/users', { username: 'rotating-agent', email: 'rotating-agent@example.com', name: 'Rotating Agent', force_random_password: true });
+    const token = sandbox.tokenOf(user.id, 'agent');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'agent', profiles: { agent: { url: sandbox.rootUrl, token } } }), { mode: 0o600 });
+    const server = await toolServer({ FORGECTL_CONFIG_DIR: dir });
+    const elsewhere = await server.call('tokens_rotate', { id: 'self', personal: true, save_to_profile: 'spare', confirm: true });
+    expect(text(elsewhere)).toMatch(/^tokens_rotate of self would revoke the token this server uses \(from profile "agent", and the new token would not be saved there\).*\nhint: pass save_to_profile: true/);
+    const rotated = await server.call('tokens_rotate', { id: 'self', personal: true, save_to_profile: true, confirm: true });
+    expect(rotated.isError, text(rotated)).toBeFalsy();
+    const after = await server.call('api', { path: '/user' });
+    expect(after.isError, text(after)).toBeFalsy();
+    expect(after.structuredContent).toMatchObject({ result: { username: 'rotating-agent' } });
+  });
+
+  it('refuses, before rotating, its own token when it comes from FORGECTL_TOKEN (the server could not use the new one)', async () => {
+    const user = await sandbox.create('/users', { username: 'env-agent', email: 'env-agent@example.com', name: 'Env Agent', force_random_password: true });
+    const token = sandbox.tokenOf(user.id, 'agent');
+    const server = await toolServer({ FORGECTL_CONFIG_DIR: tempDir(), FORGECTL_URL: sandbox.rootUrl, FORGECTL_TOKEN: token });
+    for (const args of [{ save_to_profile: 'other' }, { reveal_token: true }]) {
+      sandbox.clearRequests();
+      const rotated = await server.call('tokens_rotate', { id: 'self', personal: true, confirm: true, ...args });
+      expect(text(rotated)).toMatch(/^tokens_rotate of self would revoke the token this server uses \(from FORGECTL_TOKEN, which the server cannot change\): every later call would be refused\nhint: rotate it outside this server .*\n\(exit 2: /);
+      expect(sandbox.requests()).toEqual([]);
+      const after = await server.call('api', { path: '/user' });
+      expect(after.isError, text(after)).toBeFalsy();
+    }
+  });
+});
