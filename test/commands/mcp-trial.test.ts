@@ -40,6 +40,16 @@ describe('the MCP server after an agent\'s trial', () => {
     expect(after.structuredContent).toMatchObject({ result: { username: 'rotating-agent' } });
   });
 
+  it('refuses to create a token nobody would see: without reveal_token nothing is sent', async () => {
+    const server = await toolServer(sandbox.env());
+    sandbox.clearRequests();
+    const unseen = await server.call('tokens_create', { personal: true, user: 'root', name: 'agent-made', scopes: ['read_api'], confirm: true });
+    expect(text(unseen)).toMatch(/^tokens_create returns the new token once, in the result's token field, and nothing else keeps it: pass reveal_token: true\n\(exit 2/);
+    expect(sandbox.requests()).toEqual([]);
+    const shown = await server.call('tokens_create', { personal: true, user: 'root', name: 'agent-made', scopes: ['read_api'], reveal_token: true, confirm: true });
+    expect(text(shown)).toMatch(/"token":"glpat-/);
+  });
+
   it('refuses, before rotating, its own token when it comes from FORGECTL_TOKEN (the server could not use the new one)', async () => {
     const user = await sandbox.create('/users', { username: 'env-agent', email: 'env-agent@example.com', name: 'Env Agent', force_random_password: true });
     const token = sandbox.tokenOf(user.id, 'agent');

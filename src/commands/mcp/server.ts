@@ -192,9 +192,10 @@ export class ToolServer {
         throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
       }
       if (tool.path === 'tokens rotate' && args.id === 'self') this.checkOwnRotation(args);
-      // The runner's new token is in the answer alone: a reset whose token would be left out is not started.
-      if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
-        throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
+      // A new token is in the answer alone: one that would be left out is not made (a working credential nobody saw).
+      const secret = TOKEN_IN_ANSWER_ONLY[tool.path];
+      if (secret && args.reveal_token !== true) {
+        throw new UsageError(`${tool.name} returns ${secret} once, in the result's token field, and nothing else keeps it: pass reveal_token: true`);
       }
     } catch (error) {
       const hint = error instanceof CliError && error.hint ? `\nhint: ${error.hint}` : '';
@@ -379,6 +380,13 @@ function schemaValidator(schema: JsonSchema): (value: unknown) => string | undef
     return undefined;
   };
 }
+
+/** The tools whose new token only their answer holds (tokens_rotate saves its own to a profile instead). */
+const TOKEN_IN_ANSWER_ONLY: Record<string, string> = {
+  'runners reset-token': 'the runner\'s new token',
+  'tokens create': 'the new token',
+  'deploy-tokens create': 'the new deploy token',
+};
 
 /** The service's page size when a request names none. */
 const DEFAULT_PER_PAGE = 20;
