@@ -19,7 +19,7 @@ const sandbox = useTestSandbox();
 async function toolServer(env: Record<string, string | undefined>): Promise<ToolServer> {
   const all = Object.keys(TOOLSETS);
   const connection = () => resolveConnection({}, env, readConfig(env.FORGECTL_CONFIG_DIR!), () => undefined);
-  return new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: all, allowWrite: all }), commands, connection, execute: (invocation, streams) => execute(invocation, { ...streams, env }) });
+  return new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: all, allowWrite: all }), commands, connection, execute: (invocation, streams, interrupted) => execute(invocation, { ...streams, env, interrupted }) });
 }
 
 const text = (result: { content: Array<{ text: string }> }) => result.content[0].text;
@@ -62,5 +62,30 @@ describe('the MCP server after an agent\'s trial', () => {
       const after = await server.call('api', { path: '/user' });
       expect(after.isError, text(after)).toBeFalsy();
     }
+  });
+
+  it('a cancelled call stops: a removal of several members sends no request after the cancellation', async () => {
+    const server = await toolServer(sandbox.env());
+    const names = ['leaver-1', 'leaver-2', 'leaver-3', 'leaver-4', 'leaver-5'];
+    for (const username of names) {
+      const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
+      await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
+    }
+    sandbox.fault({ method: 'DELETE', path: '/members/', latency_ms: 200, times: 10 });
+    sandbox.clearRequests();
+    const removals = () => sandbox.requests().filter((request) => request.method === 'DELETE').length;
+    const cancel = new AbortController();
+    const call = server.call('members_remove', { group: 'acme', users: names, confirm: true }, cancel.signal);
+    for (let waited = 0; removals() < 1 && waited < 200; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+    cancel.abort();
+    const outcome = await call;
+    const sentByThen = removals();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The removal on the wire when the cancellation came may complete; none is sent after it.
+    expect(removals()).toBe(sentByThen);
+    expect(sentByThen).toBeLessThanOrEqual(2);
+    const left = await sandbox.call('GET', '/groups/acme/members?per_page=100');
+    expect((left.body as Array<{ username: string }>).filter((member) => names.includes(member.username)).length).toBeGreaterThanOrEqual(3);
+    expect(text(outcome)).toMatch(/interrupted \(SIGINT\): nothing further was sent/);
   });
 });

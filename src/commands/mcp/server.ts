@@ -134,7 +134,8 @@ export class ToolServer {
     const server = new Server({ name: 'forgectl', version: __FORGECTL_VERSION__ }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
     // The catalogue's schemas are plain JSON Schema objects, which the SDK types as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: this.options.tools.map(describe) as never }));
-    server.setRequestHandler('tools/call', async (request) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>));
+    // A cancelled call (notifications/cancelled, or an HTTP client gone) aborts the signal: the run stops as at Ctrl-C.
+    server.setRequestHandler('tools/call', async (request, context) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, context.mcpReq.signal));
     server.setRequestHandler('resources/list', async () => ({ resources: this.resources().map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
     server.setRequestHandler('resources/read', async (request) => this.readResource(request.params.uri));
     return server;
@@ -180,7 +181,7 @@ export class ToolServer {
   }
 
   /** Runs one tool call: the result forgectl -o json prints, or a tool error saying what went wrong and its exit code. */
-  async call(name: string, args: Record<string, unknown>): Promise<{ content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean }> {
+  async call(name: string, args: Record<string, unknown>, cancelled?: AbortSignal): Promise<{ content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean }> {
     const tool = this.options.tools.find((candidate) => candidate.name === name);
     if (!tool) return toolError(`no tool ${name}; list the tools to see which this server offers`, 2);
     const invalid = this.validate(tool, args);
@@ -205,7 +206,7 @@ export class ToolServer {
     const started = Date.now();
     let outcome: CallOutcome;
     try {
-      outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool);
+      outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool, cancelled);
     } finally {
       // The plan file of this call's apply, and no other call's (calls run side by side).
       if (tool.path === 'apply') {
@@ -214,7 +215,9 @@ export class ToolServer {
       }
     }
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
-    this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
+    // Nothing was sent after the cancellation; a request already on the wire may have completed (the command says which).
+    const cut = cancelled?.aborted ? ` (cancelled: ${notesOf(outcome.stderr).split('\n').find((line) => /interrupted|was sent/.test(line)) ?? 'nothing further was sent'})` : '';
+    this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms${cut}`);
     if (outcome.code !== 0 && outcome.code !== 9) {
       // A question the command would ask at a terminal is no bad input: the call waits for the person's answer.
       const asked = outcome.code === 2 && /^error: confirmation needed: /m.test(outcome.stderr);
@@ -320,7 +323,7 @@ export class ToolServer {
    * Runs a command with the values of a call, on the global options the server started with (and -o json): the
    * options object is built by the command's own parsers, and what fails there is reported as the CLI reports it.
    */
-  private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool): Promise<CallOutcome> {
+  private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool, cancelled?: AbortSignal): Promise<CallOutcome> {
     const { streams, read } = capture();
     const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
     let opts: Record<string, unknown>;
@@ -330,7 +333,8 @@ export class ToolServer {
       if (!(error instanceof CliError)) throw error;
       return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
     }
-    const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
+    const interrupted = cancelled && new Promise<'SIGINT'>((resolve) => (cancelled.aborted ? resolve('SIGINT') : cancelled.addEventListener('abort', () => resolve('SIGINT'), { once: true })));
+    const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams, interrupted);
     return { code, ...read() };
   }
 
