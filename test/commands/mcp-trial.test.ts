@@ -4,13 +4,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue, TOOLSETS } from '../../src/commands/mcp/catalogue.js';
 import { ToolServer } from '../../src/commands/mcp/server.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
 import { resolveConnection } from '../../src/config/resolve.js';
 import { readConfig } from '../../src/config/store.js';
-import { execute } from '../../src/main.js';
+import { execute, main } from '../../src/main.js';
 import { tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
@@ -87,5 +89,40 @@ describe('the MCP server after an agent\'s trial', () => {
     const left = await sandbox.call('GET', '/groups/acme/members?per_page=100');
     expect((left.body as Array<{ username: string }>).filter((member) => names.includes(member.username)).length).toBeGreaterThanOrEqual(3);
     expect(text(outcome)).toMatch(/interrupted \(SIGINT\): nothing further was sent/);
+  });
+
+  it('an SDK client\'s cancellation of a call over HTTP stops it too', async () => {
+    const names = ['quitter-1', 'quitter-2', 'quitter-3', 'quitter-4', 'quitter-5'];
+    for (const username of names) {
+      const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
+      await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
+    }
+    const stderr = new PassThrough();
+    let said = '';
+    stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    let stop = (): void => undefined;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (stop = () => resolve('SIGINT')));
+    const served = main(['mcp', 'serve', '--http', '127.0.0.1:0', '--toolsets', 'all', '--allow-write', 'all'], { env: sandbox.env(), stdin: Readable.from([]), stdout: new PassThrough(), stderr, interrupted });
+    for (let waited = 0; !/Bearer (\S+)\n/.test(said) && waited < 500; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const url = /listening on (\S+)/.exec(said)![1];
+    const secret = /Authorization: Bearer (\S+)\n/.exec(said)![1];
+    const client = new McpClient({ name: 'forgectl-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+    try {
+      sandbox.fault({ method: 'DELETE', path: '/members/', latency_ms: 200, times: 10 });
+      sandbox.clearRequests();
+      const removals = () => sandbox.requests().filter((request) => request.method === 'DELETE').length;
+      const cancel = new AbortController();
+      const call = client.callTool({ name: 'members_remove', arguments: { group: 'acme', users: names, confirm: true } }, { signal: cancel.signal }).catch((error: unknown) => error);
+      for (let waited = 0; removals() < 1 && waited < 300; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+      cancel.abort('the person changed their mind');
+      await call;
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(removals()).toBeLessThanOrEqual(2);
+    } finally {
+      await client.close();
+      stop();
+      expect(await served).toBe(130);
+    }
   });
 });

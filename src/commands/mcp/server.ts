@@ -134,11 +134,30 @@ export class ToolServer {
     const server = new Server({ name: 'forgectl', version: __FORGECTL_VERSION__ }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
     // The catalogue's schemas are plain JSON Schema objects, which the SDK types as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: this.options.tools.map(describe) as never }));
-    // A cancelled call (notifications/cancelled, or an HTTP client gone) aborts the signal: the run stops as at Ctrl-C.
-    server.setRequestHandler('tools/call', async (request, context) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, context.mcpReq.signal));
+    // A cancelled call (notifications/cancelled, or an HTTP client gone) aborts its signal: the run stops as at Ctrl-C.
+    server.setRequestHandler('tools/call', async (request, context) => this.cancellable(context.mcpReq.id, context.mcpReq.signal, (signal) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, signal)));
+    // Over HTTP each POST has a server of its own: a cancellation reaches the call through this server's calls in flight.
+    server.setNotificationHandler('notifications/cancelled', (notification) => {
+      const id = notification.params.requestId;
+      if (id !== undefined) this.inFlight.get(id)?.abort(notification.params.reason);
+    });
     server.setRequestHandler('resources/list', async () => ({ resources: this.resources().map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
     server.setRequestHandler('resources/read', async (request) => this.readResource(request.params.uri));
     return server;
+  }
+
+  /** The tool calls running now, by request id, so that a cancellation that arrives on another connection finds its call. */
+  private readonly inFlight = new Map<string | number, AbortController>();
+
+  private async cancellable<T>(id: string | number, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const cancel = new AbortController();
+    signal.addEventListener('abort', () => cancel.abort(signal.reason), { once: true });
+    this.inFlight.set(id, cancel);
+    try {
+      return await work(cancel.signal);
+    } finally {
+      if (this.inFlight.get(id) === cancel) this.inFlight.delete(id);
+    }
   }
 
   /** The resources this server has: the profile's only when it knows the connection. */
