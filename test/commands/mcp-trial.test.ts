@@ -125,4 +125,20 @@ describe('the MCP server after an agent\'s trial', () => {
       expect(await served).toBe(130);
     }
   });
+
+  it('every page of a list carries the same total, the last one too (which has no next_cursor)', async () => {
+    const server = await toolServer(sandbox.env());
+    const totals: unknown[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 100; pages++) {
+      const page = await server.call('users_list', { per_page: 3, ...(cursor ? { cursor } : {}) });
+      const paging = page.structuredContent as { count: number; total?: number; next_cursor?: string };
+      totals.push(paging.total);
+      cursor = paging.next_cursor;
+      if (!cursor) break;
+    }
+    expect(totals.length).toBeGreaterThan(1);
+    expect(new Set(totals).size, JSON.stringify(totals)).toBe(1);
+    expect(totals[0]).toEqual(expect.any(Number));
+  });
 });

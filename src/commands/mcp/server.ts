@@ -297,9 +297,12 @@ export class ToolServer {
   private paging(records: unknown[], args: Record<string, unknown>, stderr: string): Record<string, unknown> {
     const shown = /^showing (?:record )?[\d,]+(?:–[\d,]+)?(?: of ([\d,]+))?/m.exec(stderr);
     const page = pageOfCursor(args.cursor);
+    // The last page says nothing of more: the records before it and its own are all there are.
+    const perPage = typeof args.per_page === 'number' ? args.per_page : DEFAULT_PER_PAGE;
+    const total = shown ? (shown[1] ? Number(shown[1].replace(/,/g, '')) : undefined) : (page - 1) * perPage + records.length;
     return {
       count: records.length,
-      ...(shown?.[1] ? { total: Number(shown[1].replace(/,/g, '')) } : {}),
+      ...(total !== undefined ? { total } : {}),
       ...(shown ? { next_cursor: cursorOf(page + 1) } : {}),
     };
   }
