@@ -338,7 +338,7 @@ function applyTool(entry: ManifestEntry, def: CommandDef): Tool {
     path: 'apply',
     toolset: 'desired-state',
     title: 'forgectl apply',
-    description: `${entry.summary}: carries out a plan made by the plan tool, named by its digest, with confirm: true once the person you act for has reviewed it; refused when the objects changed since the plan was made (plan again)`,
+    description: `Make the instance match a desired-state file: carries out a plan made by the plan tool, named by its digest, with confirm: true once the person you act for has reviewed it; refused when the objects changed since the plan was made (plan again)`,
     readOnly: false,
     destructive: true,
     idempotent: false,
