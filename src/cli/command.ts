@@ -126,9 +126,10 @@ export interface Context {
   sleep(ms: number): Promise<void>;
   /**
    * Runs another command in this process on the path every command runs on (output shaping, context, fleet, render,
-   * errors and exit codes), its output going to the streams given: the agent interface's tool calls.
+   * errors and exit codes), its output going to the streams given: the agent interface's tool calls. `interrupted`
+   * stops it as SIGINT stops a command line (a cancelled tool call): no request is sent after it settles.
    */
-  execute(invocation: Invocation, streams: Streams): Promise<number>;
+  execute(invocation: Invocation, streams: Streams, interrupted?: Promise<'SIGINT' | 'SIGTERM'>): Promise<number>;
   /** The commands this program offers (shell completion and the agent interface list them). */
   readonly commands: Commands;
   connection(): Connection;

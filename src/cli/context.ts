@@ -11,7 +11,7 @@ import { RateGate } from '../http/rate-gate.js';
 import { oneLine, type Format } from '../output/formats.js';
 import type { Io, Streams } from '../output/io.js';
 import type { Commands, Context, GlobalOptions, Invocation, Prompter } from './command.js';
-import { Aborted, ApiError, UsageError } from '../errors.js';
+import { Aborted, ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 
 export interface ContextInit {
   io: Io;
@@ -28,7 +28,7 @@ export interface ContextInit {
   /** Checks a config file read later (the profile's `output`, when the format came from it); throws ConfigError. */
   checkConfig?: (config: ConfigData) => void;
   /** Runs another command in this process as main() does (see Context.execute). */
-  execute?: (invocation: Invocation, streams: Streams) => Promise<number>;
+  execute?: (invocation: Invocation, streams: Streams, interrupted?: Promise<'SIGINT' | 'SIGTERM'>) => Promise<number>;
   commands: Commands;
 }
 
@@ -45,7 +45,9 @@ export class RunContext implements Context {
   readonly sleep: (ms: number) => Promise<void>;
   readonly rateGate = new RateGate();
   readonly commands: Commands;
-  private readonly executor?: (invocation: Invocation, streams: Streams) => Promise<number>;
+  private readonly executor?: (invocation: Invocation, streams: Streams, interrupted?: Promise<'SIGINT' | 'SIGTERM'>) => Promise<number>;
+  /** The signal that asked the run to stop, once one did. */
+  private interruption?: 'SIGINT' | 'SIGTERM';
   private config?: ConfigData;
   private readonly checkConfig?: (config: ConfigData) => void;
   private resolved?: Connection;
@@ -63,6 +65,7 @@ export class RunContext implements Context {
     this.configDir = init.configDir;
     this.paging = init.paging;
     this.interrupted = init.interrupted ?? new Promise(() => undefined);
+    void this.interrupted.then((signal) => (this.interruption = signal));
     this.now = init.now;
     this.sleep = init.sleep;
     this.config = init.config;
@@ -71,9 +74,20 @@ export class RunContext implements Context {
     this.commands = init.commands;
   }
 
-  execute(invocation: Invocation, streams: Streams): Promise<number> {
+  execute(invocation: Invocation, streams: Streams, interrupted?: Promise<'SIGINT' | 'SIGTERM'>): Promise<number> {
     if (!this.executor) throw new Error('this run cannot run other commands');
-    return this.executor(invocation, streams);
+    return this.executor(invocation, streams, interrupted);
+  }
+
+  /**
+   * Why no further request may be sent: the run was interrupted. A command line ends at once there; a run in this
+   * process (a cancelled tool call) would go on, so its clients stop before each request. A run that ends itself on a
+   * signal (a rotation finishing its step) keeps sending.
+   */
+  private stopped(): CliError | undefined {
+    const signal = this.interruption;
+    if (!signal || this.io.state.endsItselfOnInterrupt) return undefined;
+    return new CliError(`interrupted (${signal}): nothing further was sent`, signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated);
   }
 
   readConfig(): ConfigData {
@@ -160,6 +174,7 @@ export class RunContext implements Context {
       gate: this.rateGate,
       log: this.globals.verbose ? (line) => this.io.streams.stderr.write(`${line}\n`) : undefined,
       requestNumber: () => ++this.requestsSent,
+      stopped: () => this.stopped(),
     });
     this.httpClients.push(http);
     return new Api(connection, http, {

@@ -482,7 +482,7 @@ async function createContext(
     interrupted: deps.interrupted,
     sleep: deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     commands,
-    execute: executor && ((invocation, streams) => executor(invocation, { env, now: deps.now, sleep: deps.sleep, ...streams })),
+    execute: executor && ((invocation, streams, interrupted) => executor(invocation, { env, now: deps.now, sleep: deps.sleep, ...streams, interrupted })),
   });
 }
 

@@ -367,6 +367,12 @@ class ValueReader {
         continue;
       }
       const spec = section.fields[key] ?? section.other;
+      const masked = maskedPlaceholder(raw);
+      if (masked) {
+        ok = false;
+        this.problems.push({ ...this.yaml.positionOf([...path, key]), at: showPath([...path, key]), message: `holds ${masked}, a masked value from forgectl's output, not the value itself`, hint: 'give the secret as a reference instead: {env: VARIABLE}, {file: PATH} or {command: …}' });
+        continue;
+      }
       try {
         values[key] = spec?.parse && !isSecretRef(raw) ? spec.parse(raw, key) : raw;
       } catch (error) {
@@ -387,6 +393,21 @@ class ValueReader {
     if (!(error instanceof UsageError)) throw error;
     this.problems.push({ ...this.yaml.positionOf(path), at: showPath(path), message: error.message, hint: error.hint });
   }
+}
+
+/**
+ * A placeholder forgectl's own output puts where a secret was ([REDACTED], a URL's ***** user or password), found in
+ * a value: a file saved from masked output would otherwise send the placeholder as the secret.
+ */
+export function maskedPlaceholder(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (value.includes('[REDACTED]')) return '[REDACTED]';
+    return /^[a-z][\w+.-]*:\/\/[^/?#@]*\*{5}[^/?#@]*@/i.test(value) ? 'a URL whose user or password is *****' : undefined;
+  }
+  if (isSecretRef(value)) return undefined;
+  if (Array.isArray(value)) return value.map(maskedPlaceholder).find(Boolean);
+  if (value && typeof value === 'object') return Object.values(value).map(maskedPlaceholder).find(Boolean);
+  return undefined;
 }
 
 function lookup(data: unknown, path: string[]): unknown {

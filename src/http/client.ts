@@ -30,6 +30,8 @@ export interface HttpClientOptions {
   now?: () => number;
   /** The run's shared rate budget (fleet operations): every attempt waits for it, every answer feeds it. */
   gate?: RateGate;
+  /** Why no attempt may be sent any more (the run was interrupted), checked before each one. */
+  stopped?: () => Error | undefined;
 }
 
 export interface HttpRequest {
@@ -234,6 +236,7 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new Error('the HTTP client was closed: the run has ended');
       await gate?.wait();
+      this.checkNotStopped();
       const started = this.now();
       if (log) {
         log(`> ${method} ${redactUrl(request.url)}`);
@@ -292,6 +295,12 @@ export class HttpClient {
       }
       return wrapped;
     }
+  }
+
+  /** Throws why no further attempt may be sent (the run was interrupted), before one is. */
+  private checkNotStopped(): void {
+    const stop = this.options.stopped?.();
+    if (stop) throw stop;
   }
 
   async close(): Promise<void> {

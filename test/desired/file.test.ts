@@ -27,6 +27,26 @@ describe('reading a desired-state file', () => {
     expect(await problems('version: 1\ngroups: {}\n')).toEqual([]);
   });
 
+  it('refuses a masked placeholder from forgectl\'s output as a value (a saved export would send it as the secret)', async () => {
+    const found = await problems([
+      'groups:',
+      '  acme:',
+      '    integrations:',
+      '      bugzilla:',
+      '        issues_url: "[REDACTED]"',
+      'projects:',
+      '  acme/api:',
+      '    hooks:',
+      '      - url: https://*****:*****@hooks.example.com/ci',
+      '        events: [push]',
+      '',
+    ].join('\n'));
+    expect(found).toEqual([
+      'd.yaml:5:21: groups.acme.integrations.bugzilla.issues_url: holds [REDACTED], a masked value from forgectl\'s output, not the value itself (give the secret as a reference instead: {env: VARIABLE}, {file: PATH} or {command: …})',
+      'd.yaml:9:14: projects."acme/api".hooks[0].url: holds a URL whose user or password is *****, a masked value from forgectl\'s output, not the value itself (give the secret as a reference instead: {env: VARIABLE}, {file: PATH} or {command: …})',
+    ]);
+  });
+
   it('reports YAML errors with their line and column, and a bare * as the alias it is', async () => {
     expect(await problems('version: 1\nprojects:\n  acme/api:\n    push_rule: {max_file_size: 10\n')).toEqual([expect.stringMatching(/^d\.yaml:5:1: Flow map in block collection/)]);
     const alias = await problems('projects:\n  *:\n    push_rule: null\n');

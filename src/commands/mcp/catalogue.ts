@@ -108,7 +108,7 @@ const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect'
 const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners reset-token)$/;
 /** What reveal_token does, by command: the server refuses a rotation or a reset whose new token would go nowhere. */
 const REVEAL_TOKEN: Record<string, string> = {
-  default: 'return the new token in the result (otherwise it is left out, and shown to no one)',
+  default: 'must be true: the new token is returned in the result once, and nothing else keeps it',
   'tokens rotate': 'return the new token in the result; without it, save_to_profile is needed (the token is then saved, not returned)',
   'runners reset-token': 'must be true: the runner\'s new token is returned in the result, and nothing else keeps it',
 };
@@ -343,7 +343,7 @@ function applyTool(entry: ManifestEntry, def: CommandDef): Tool {
     path: 'apply',
     toolset: 'desired-state',
     title: 'forgectl apply',
-    description: `${entry.summary}: carries out a plan made by the plan tool, named by its digest, with confirm: true once the person you act for has reviewed it; refused when the objects changed since the plan was made (plan again)`,
+    description: `Make the instance match a desired-state file: carries out a plan made by the plan tool, named by its digest, with confirm: true once the person you act for has reviewed it; refused when the objects changed since the plan was made (plan again)`,
     readOnly: false,
     destructive: true,
     idempotent: false,

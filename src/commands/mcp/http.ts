@@ -99,7 +99,10 @@ async function answer(fetch: (request: Request) => Promise<Response>, request: I
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : (Readable.toWeb(request) as ReadableStream);
-  const reply = await fetch(new Request(url, { method: request.method, headers, body, duplex: 'half' } as RequestInit));
+  // A client that goes away before its answer cancels its call, as notifications/cancelled would.
+  const gone = new AbortController();
+  response.once('close', () => response.writableFinished || gone.abort());
+  const reply = await fetch(new Request(url, { method: request.method, headers, body, duplex: 'half', signal: gone.signal } as RequestInit));
   response.writeHead(reply.status, Object.fromEntries(reply.headers));
   if (reply.body) {
     for await (const chunk of reply.body as unknown as AsyncIterable<Uint8Array>) response.write(chunk);

@@ -65,7 +65,7 @@ export default defineCommand<Opts>({
     const tools = await buildCatalogue(ctx.commands.manifest, selection(opts));
     const server = new ToolServer({
       tools,
-      execute: (invocation, streams) => ctx.execute(invocation, streams),
+      execute: (invocation, streams, interrupted) => ctx.execute(invocation, streams, interrupted),
       commands: ctx.commands,
       globals: connectionGlobals(ctx.globals),
       connection: () => ctx.connection(),

@@ -134,10 +134,30 @@ export class ToolServer {
     const server = new Server({ name: 'forgectl', version: __FORGECTL_VERSION__ }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
     // The catalogue's schemas are plain JSON Schema objects, which the SDK types as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: this.options.tools.map(describe) as never }));
-    server.setRequestHandler('tools/call', async (request) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>));
+    // A cancelled call (notifications/cancelled, or an HTTP client gone) aborts its signal: the run stops as at Ctrl-C.
+    server.setRequestHandler('tools/call', async (request, context) => this.cancellable(context.mcpReq.id, context.mcpReq.signal, (signal) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, signal)));
+    // Over HTTP each POST has a server of its own: a cancellation reaches the call through this server's calls in flight.
+    server.setNotificationHandler('notifications/cancelled', (notification) => {
+      const id = notification.params.requestId;
+      if (id !== undefined) this.inFlight.get(id)?.abort(notification.params.reason);
+    });
     server.setRequestHandler('resources/list', async () => ({ resources: this.resources().map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
     server.setRequestHandler('resources/read', async (request) => this.readResource(request.params.uri));
     return server;
+  }
+
+  /** The tool calls running now, by request id, so that a cancellation that arrives on another connection finds its call. */
+  private readonly inFlight = new Map<string | number, AbortController>();
+
+  private async cancellable<T>(id: string | number, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const cancel = new AbortController();
+    signal.addEventListener('abort', () => cancel.abort(signal.reason), { once: true });
+    this.inFlight.set(id, cancel);
+    try {
+      return await work(cancel.signal);
+    } finally {
+      if (this.inFlight.get(id) === cancel) this.inFlight.delete(id);
+    }
   }
 
   /** The resources this server has: the profile's only when it knows the connection. */
@@ -180,7 +200,7 @@ export class ToolServer {
   }
 
   /** Runs one tool call: the result forgectl -o json prints, or a tool error saying what went wrong and its exit code. */
-  async call(name: string, args: Record<string, unknown>): Promise<{ content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean }> {
+  async call(name: string, args: Record<string, unknown>, cancelled?: AbortSignal): Promise<{ content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean }> {
     const tool = this.options.tools.find((candidate) => candidate.name === name);
     if (!tool) return toolError(`no tool ${name}; list the tools to see which this server offers`, 2);
     const invalid = this.validate(tool, args);
@@ -191,9 +211,11 @@ export class ToolServer {
       if (tool.path === 'tokens rotate' && args.reveal_token !== true && args.save_to_profile === undefined) {
         throw new UsageError('tokens_rotate needs save_to_profile (the new token is saved where the CLI saves it) or reveal_token: true');
       }
-      // The runner's new token is in the answer alone: a reset whose token would be left out is not started.
-      if (tool.path === 'runners reset-token' && args.reveal_token !== true) {
-        throw new UsageError('runners_reset_token returns the runner\'s new token, which nothing else keeps: pass reveal_token: true');
+      if (tool.path === 'tokens rotate' && args.id === 'self') this.checkOwnRotation(args);
+      // A new token is in the answer alone: one that would be left out is not made (a working credential nobody saw).
+      const secret = TOKEN_IN_ANSWER_ONLY[tool.path];
+      if (secret && args.reveal_token !== true) {
+        throw new UsageError(`${tool.name} returns ${secret} once, in the result's token field, and nothing else keeps it: pass reveal_token: true`);
       }
       if (args.reveal_token === true && tool.def.options?.some((option) => option.flags === PRINT_TOKEN)) values.values.push({ flag: PRINT_TOKEN, value: true });
     } catch (error) {
@@ -204,7 +226,7 @@ export class ToolServer {
     const started = Date.now();
     let outcome: CallOutcome;
     try {
-      outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool);
+      outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool, cancelled);
     } finally {
       // The plan file of this call's apply, and no other call's (calls run side by side).
       if (tool.path === 'apply') {
@@ -213,7 +235,9 @@ export class ToolServer {
       }
     }
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
-    this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
+    // Nothing was sent after the cancellation; a request already on the wire may have completed (the command says which).
+    const cut = cancelled?.aborted ? ` (cancelled: ${notesOf(outcome.stderr).split('\n').find((line) => /interrupted|was sent/.test(line)) ?? 'nothing further was sent'})` : '';
+    this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms${cut}`);
     if (outcome.code !== 0 && outcome.code !== 9) {
       // A question the command would ask at a terminal is no bad input: the call waits for the person's answer.
       const asked = outcome.code === 2 && /^error: confirmation needed: /m.test(outcome.stderr);
@@ -241,6 +265,24 @@ export class ToolServer {
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
+  /**
+   * Rotating the token this server runs with revokes it: the server goes on only when the new token is saved where it
+   * reads it, the profile in use (each call reads the profile again). A token from FORGECTL_TOKEN or a token_command,
+   * or one saved to another profile, would leave every later call refused (401): refused before anything is sent.
+   */
+  private checkOwnRotation(args: Record<string, unknown>): void {
+    const connection = this.options.connection?.();
+    if (!connection) return;
+    const saved = args.save_to_profile;
+    const fromProfile = connection.tokenSource === 'profile' || connection.tokenSource === 'keyring';
+    if (fromProfile && (saved === undefined || saved === true || saved === connection.profileName)) return;
+    const source = fromProfile ? `profile "${connection.profileName}", and the new token would not be saved there` : connection.tokenSource === 'environment' ? 'FORGECTL_TOKEN, which the server cannot change' : `the ${connection.tokenSource.replace('_', ' ')} of profile "${connection.profileName}", which the server cannot update`;
+    throw new UsageError(
+      `tokens_rotate of self would revoke the token this server uses (from ${source}): every later call would be refused`,
+      fromProfile ? 'pass save_to_profile: true to save the new token to the profile the server reads' : 'rotate it outside this server (forgectl tokens rotate self) and restart the server with the new token',
+    );
+  }
+
   private named?: Map<string, NamedTool>;
 
   /** What a command said, in the agent's terms: inputs and tools where it names flags and commands (wording.ts). */
@@ -256,9 +298,12 @@ export class ToolServer {
   private paging(records: unknown[], args: Record<string, unknown>, stderr: string): Record<string, unknown> {
     const shown = /^showing (?:record )?[\d,]+(?:–[\d,]+)?(?: of ([\d,]+))?/m.exec(stderr);
     const page = pageOfCursor(args.cursor);
+    // The last page says nothing of more: the records before it and its own are all there are.
+    const perPage = typeof args.per_page === 'number' ? args.per_page : DEFAULT_PER_PAGE;
+    const total = shown ? (shown[1] ? Number(shown[1].replace(/,/g, '')) : undefined) : (page - 1) * perPage + records.length;
     return {
       count: records.length,
-      ...(shown?.[1] ? { total: Number(shown[1].replace(/,/g, '')) } : {}),
+      ...(total !== undefined ? { total } : {}),
       ...(shown ? { next_cursor: cursorOf(page + 1) } : {}),
     };
   }
@@ -301,7 +346,7 @@ export class ToolServer {
    * Runs a command with the values of a call, on the global options the server started with (and -o json): the
    * options object is built by the command's own parsers, and what fails there is reported as the CLI reports it.
    */
-  private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool): Promise<CallOutcome> {
+  private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool, cancelled?: AbortSignal): Promise<CallOutcome> {
     const { streams, read } = capture();
     const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
     let opts: Record<string, unknown>;
@@ -311,7 +356,8 @@ export class ToolServer {
       if (!(error instanceof CliError)) throw error;
       return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
     }
-    const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
+    const interrupted = cancelled && new Promise<'SIGINT'>((resolve) => (cancelled.aborted ? resolve('SIGINT') : cancelled.addEventListener('abort', () => resolve('SIGINT'), { once: true })));
+    const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams, interrupted);
     return { code, ...read() };
   }
 
@@ -361,6 +407,13 @@ function schemaValidator(schema: JsonSchema): (value: unknown) => string | undef
     return undefined;
   };
 }
+
+/** The tools whose new token only their answer holds (tokens_rotate saves its own to a profile instead). */
+const TOKEN_IN_ANSWER_ONLY: Record<string, string> = {
+  'runners reset-token': 'the runner\'s new token',
+  'tokens create': 'the new token',
+  'deploy-tokens create': 'the new deploy token',
+};
 
 /** The service's page size when a request names none. */
 const DEFAULT_PER_PAGE = 20;

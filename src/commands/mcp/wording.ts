@@ -15,6 +15,8 @@ export type FlagNames = Map<string, string>;
 export function forAgents(text: string, names: FlagNames, commands: ReadonlySet<string> = new Set()): string {
   const fits = (part: string): boolean => flagsIn(part).every((flag) => names.has(flag)) && !/\bstdin\b/.test(part);
   const kept = sentences(text)
+    .map(withoutTerminalClauses)
+    .filter(Boolean)
     .map((sentence) => sentence.replace(/\s*\([^()]*\)/g, (group) => (fits(group) ? group : '')))
     .filter(fits)
     .map((sentence) =>
@@ -34,6 +36,32 @@ export function forAgents(text: string, names: FlagNames, commands: ReadonlySet<
 }
 
 const toolOf = (path: string): string => path.replace(/[ -]/g, '_');
+
+/**
+ * Clauses that only make sense at a command line: shell pipelines and scripts (`plan && apply`), the examples of
+ * --help, files a command saves and merges (a saved plan, plan merge), progress drawn at a terminal.
+ */
+const TERMINAL_ONLY = /`[^`]*(&&|\|\|)[^`]*`|\bexamples?\b|saved plan|\bplan merge\b/;
+
+/** Where a command line's words say stdout and stderr, a tool's result and notice. */
+const STREAM_WORDS: Array<[RegExp, string]> = [
+  [/,? with progress at a terminal/g, ''],
+  [/\bprints nothing\b/g, 'returns nothing'],
+  [/\b(says so|is named|are named|names what was and was not updated|shown) on stderr\b/g, '$1 in the notice'],
+  [/\bon stderr\b/g, 'in the notice'],
+  [/\bprinted on stdout\b/g, 'returned in the result'],
+];
+
+/** A sentence without its clauses (split at semicolons) that only make sense at a command line, in a tool's words. */
+function withoutTerminalClauses(sentence: string): string {
+  const clauses = sentence.split(/;\s+/);
+  const kept = clauses.filter((clause) => !TERMINAL_ONLY.test(clause));
+  if (!kept.length) return '';
+  let text = kept.join('; ');
+  if (kept.length < clauses.length && !/[.!?]$/.test(text)) text += '.';
+  for (const [pattern, replacement] of STREAM_WORDS) text = text.replace(pattern, replacement);
+  return text;
+}
 
 /** A tool's description: the summary, then the help without a first sentence (or clause) that only repeats it. */
 export function toolDescription(summary: string, help: string | undefined, names: FlagNames, commands: ReadonlySet<string>): string {

@@ -22,10 +22,10 @@ describe('runners and deploy tokens as agent tools', () => {
   it('a result carries a token value only when the tool is made to hand one over and the caller asks', async () => {
     const tools = await buildCatalogue(manifest, { toolsets: ['ci', 'access'], allowWrite: ['ci', 'access'] });
     const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
-    const created = await server.call('deploy_tokens_create', { project: 'acme/web', name: 'agent', scopes: ['read_registry'] });
-    expect(created.isError).toBeFalsy();
-    expect(created.structuredContent!.result).toMatchObject({ name: 'agent' });
-    expect(JSON.stringify(created)).not.toMatch(/gldt-/);
+    sandbox.clearRequests();
+    const unseen = await server.call('deploy_tokens_create', { project: 'acme/web', name: 'agent', scopes: ['read_registry'] });
+    expect(unseen.content[0].text).toMatch(/^deploy_tokens_create returns the new deploy token once, in the result's token field, and nothing else keeps it: pass reveal_token: true\n\(exit 2/);
+    expect(sandbox.requests()).toEqual([]);
     const shown = await server.call('deploy_tokens_create', { project: 'acme/web', name: 'agent-2', scopes: ['read_registry'], reveal_token: true });
     expect((shown.structuredContent!.result as { token: string }).token).toMatch(/^gldt-/);
 
@@ -33,7 +33,7 @@ describe('runners and deploy tokens as agent tools', () => {
     const refused = await server.call('runners_reset_token', { id: '7' });
     expect(refused.isError).toBe(true);
     expect(sandbox.requests()).toEqual([]);
-    const reset = await server.call('runners_reset_token', { id: '7', reveal_token: true });
+    const reset = await server.call('runners_reset_token', { id: '7', reveal_token: true, confirm: true });
     expect((reset.structuredContent!.result as { token: string }).token).toMatch(/^glrt-/);
     const listed = await server.call('runners_get', { id: '7' });
     expect(JSON.stringify(listed)).not.toMatch(/glrt-/);
