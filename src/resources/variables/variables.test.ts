@@ -81,7 +81,7 @@ describe('variables set', () => {
     expect(made.json()).toMatchObject({ key: 'FEATURE_FLAGS', value: 'a,b', environment_scope: '*' });
     expect(made.stderr).toContain('Created variable FEATURE_FLAGS (scope *) of project acme/web');
     const changed = await sandbox.run(['variables', 'set', 'FEATURE_FLAGS', '--project', 'acme/web', '--value', 'a,b,c', '--protected']);
-    expect(changed.stderr).toContain('Changed variable FEATURE_FLAGS (scope *) of project acme/web: protected false → true, value "a,b" → "a,b,c"');
+    expect(changed.stderr).toContain('Changed variable FEATURE_FLAGS (scope *) of project acme/web: protected false → true, value changed (3 characters → 5 characters)');
     sandbox.clearRequests();
     const again = await sandbox.run(['variables', 'set', 'FEATURE_FLAGS', '--project', 'acme/web', '--value', 'a,b,c', '--protected']);
     expect(again.code).toBe(0);
@@ -171,13 +171,30 @@ describe('variables delete', () => {
     sandbox.clearRequests();
     const refused = await sandbox.run(['variables', 'delete', 'DEPLOY_TOKEN', '--project', 'acme/api', '--scope', 'staging']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('Delete variable DEPLOY_TOKEN (scope staging) [masked] of project acme/api?');
+    expect(refused.stderr).toContain('Delete variable DEPLOY_TOKEN (scope staging) [masked, 18 characters] of project acme/api?');
     expect(leaks(refused.stderr)).toEqual([]);
     expect(sandbox.requests().map((r) => r.method)).toEqual(['GET']);
     const done = await sandbox.run(['variables', 'delete', 'DEPLOY_TOKEN', '--project', 'acme/api', '--scope', 'staging', '--yes']);
     expect(done.code).toBe(0);
     expect(stored('DEPLOY_TOKEN', 'staging')).toBeUndefined();
     expect(stored('DEPLOY_TOKEN', 'production')).toBeDefined();
+  });
+
+  it('names a protected file variable by key, scope, traits and size, never by its value, in the question and the notices of delete and set', async () => {
+    const secret = 'certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lH';
+    const dir = tempDir();
+    writeFileSync(join(dir, 'kc.yml'), `apiVersion: v1\n${secret}\n`);
+    expect((await sandbox.run(['variables', 'set', 'KC_LEAK', '--project', 'acme/web', '--type', 'file', '--value-file', join(dir, 'kc.yml'), '--protected'])).code).toBe(0);
+    writeFileSync(join(dir, 'kc.yml'), `apiVersion: v2\n${secret}\n`);
+    const changed = await sandbox.run(['variables', 'set', 'KC_LEAK', '--project', 'acme/web', '--value-file', join(dir, 'kc.yml')]);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stderr).toContain('Changed variable KC_LEAK (scope *) of project acme/web: value changed (124 characters → 124 characters)');
+    const asked = await sandbox.run(['variables', 'delete', 'KC_LEAK', '--project', 'acme/web']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toBe('error: confirmation needed: Delete variable KC_LEAK (scope *) [file, protected, 124 characters] of project acme/web?\nhint: pass --yes to confirm without a terminal\n');
+    const done = await sandbox.run(['variables', 'delete', 'KC_LEAK', '--project', 'acme/web', '--yes']);
+    expect(done.code).toBe(0);
+    for (const text of [changed.stderr, asked.stderr, done.stderr]) expect(text).not.toContain('apiVersion');
   });
 });
 
