@@ -36,7 +36,7 @@ export const scopeOption: OptionDef = {
 
 export const environmentOption: OptionDef = {
   flags: '--environment <name>',
-  description: 'what a job in this environment gets: the scope *, plus scopes matching the name (production, review/*), a more specific scope winning for a key',
+  description: 'what a job in this environment gets: instance, group and project variables of the scope * and scopes matching the name (production, review/*), the nearer level and the more specific scope winning for a key',
   parse: (text: string) => {
     if (!text.trim() || text.includes('*')) throw new UsageError(`--environment takes an environment's name, not "${text}"`, 'give the name a job deploys to (production, review/app-1); --scope picks variables by their scope field');
     return text;

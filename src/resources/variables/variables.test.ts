@@ -239,7 +239,7 @@ describe('variables export and import', () => {
       expect(review.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`)).toEqual(expect.arrayContaining(['LOG_LEVEL *', 'REVIEW_HOST review/*', 'SIGNING_KEY *']));
       expect(review.stdout).not.toContain('prod');
       const listed = await sandbox.run(['variables', 'list', '--project', 'acme/api', '--environment', 'production', '-o', 'json']);
-      expect(listed.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`).sort()).toEqual(['API_URL production', 'DEPLOY_TOKEN production', 'KUBECONFIG production', 'LOG_LEVEL prod*', 'SIGNING_KEY *']);
+      expect(listed.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`)).toEqual(expect.arrayContaining(['API_URL production', 'DEPLOY_TOKEN production', 'KUBECONFIG production', 'LOG_LEVEL prod*', 'SIGNING_KEY *', 'REGISTRY_USER *', 'HTTP_PROXY undefined']));
       // --scope keeps its meaning, the scope field, and says what a job there also gets.
       const scoped = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--scope', 'production']);
       expect(scoped.stdout).not.toContain('LOG_LEVEL');
@@ -253,6 +253,37 @@ describe('variables export and import', () => {
       expect(tied.stderr).toContain('error: LOG_LEVEL is in two scopes matching production (prod* and *duction)');
     } finally {
       for (const [key, scope] of [['LOG_LEVEL', 'prod*'], ['LOG_LEVEL', '*duction'], ['REVIEW_HOST', 'review/*']]) await sandbox.call('DELETE', `/projects/acme%2Fapi/variables/${key}?filter[environment_scope]=${encodeURIComponent(scope)}`);
+    }
+  });
+
+  it('--environment adds what a job inherits: instance, then groups top down, then the project, the nearer level winning over a more specific scope', async () => {
+    expect((await sandbox.run(['groups', 'create', '--name', 'levels', '--path', 'levels', '--parent', 'acme'])).code).toBe(0);
+    expect((await sandbox.run(['projects', 'create', '--name', 'svc', '--namespace', 'acme/levels'])).code).toBe(0);
+    const set = async (path: string, key: string, value: string, scope?: string) =>
+      expect((await sandbox.call('POST', `${path}/variables`, { key, value, ...(scope ? { environment_scope: scope } : {}) })).status).toBe(201);
+    await set('/admin/ci', 'LEVEL_INSTANCE', 'i');
+    await set('/admin/ci', 'LEVEL_WHO', 'instance');
+    await set('/groups/acme', 'LEVEL_WHO', 'group', 'production');
+    await set('/groups/acme%2Flevels', 'LEVEL_WHO', 'subgroup');
+    await set('/groups/acme%2Flevels', 'LEVEL_SUB', 'sub-any');
+    await set('/groups/acme%2Flevels', 'LEVEL_SUB', 'sub-production', 'production');
+    await set('/projects/acme%2Flevels%2Fsvc', 'LEVEL_PROJECT', 'p');
+    try {
+      const exported = await sandbox.run(['variables', 'export', '--project', 'acme/levels/svc', '--environment', 'production']);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain('as a job in environment production gets them from the instance, group acme, group acme/levels, project acme/levels/svc');
+      // The subgroup's * beats the group's production: the nearer level wins first, then the more specific scope.
+      for (const line of ['LEVEL_INSTANCE=i', 'LEVEL_WHO=subgroup', 'LEVEL_SUB=sub-production', 'LEVEL_PROJECT=p', 'REGISTRY_USER=acme-ci']) expect(exported.stdout).toContain(`${line}\n`);
+      expect(exported.stderr).toBe('');
+      // A group Maintainer may not read the instance's variables: named as not included, not silently left out.
+      const maintainer = await sandbox.run(['variables', 'list', '--project', 'acme/levels/svc', '--environment', 'production', '-o', 'json'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+      expect(maintainer.code, maintainer.stderr).toBe(0);
+      expect(maintainer.stderr).toContain('not included: the variables of the instance (only administrators may read them)');
+      expect(maintainer.json().map((v: { key: string; value: string }) => `${v.key}=${v.value}`)).toEqual(expect.arrayContaining(['LEVEL_WHO=subgroup', 'LEVEL_PROJECT=p']));
+      expect(maintainer.stdout).not.toContain('LEVEL_INSTANCE');
+    } finally {
+      for (const key of ['LEVEL_INSTANCE', 'LEVEL_WHO']) await sandbox.call('DELETE', `/admin/ci/variables/${key}`);
+      await sandbox.call('DELETE', '/groups/acme/variables/LEVEL_WHO');
     }
   });
 
