@@ -55,6 +55,16 @@ export function namedForDeletion(value: string | undefined, scope: 'project' | '
   if (value?.trim()) return value.trim();
   throw new UsageError(`no ${scope} given: ${EXPLICIT_ACTS[verb]} takes the ${scope} as an argument, never the profile's default_${scope}; nothing was sent`, `forgectl ${scope}s ${verb} ID|PATH`);
 }
+/**
+ * A name given as the argument or, as older scripts give it, with --name: one of them (both only when they agree),
+ * never empty; exit 2 otherwise, before anything is sent. `usage` is the command's form with the argument.
+ */
+export function argumentOrName(argument: string | undefined, option: string | undefined, what: string, usage: string): string {
+  if (argument !== undefined && option !== undefined && argument !== option) throw new UsageError(`two ${what}s given: ${argument} and --name ${option}`, `give it once: ${usage}`);
+  const name = argument ?? option;
+  if (!name?.trim()) throw new UsageError(`no ${what} given`, usage);
+  return name;
+}
 /** A commit: its SHA, or the name of a branch or tag (its head). */
 export const commitArg: ArgDef = { spec: '<sha>', description: 'the commit: its SHA, or a branch or tag name for its head' };
 /** A file's path in the repository. */
