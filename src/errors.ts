@@ -63,9 +63,12 @@ export class ApiError extends CliError {
     this.name = 'ApiError';
   }
 
+  /** A 429's wait as the service asked for it (Retry-After, RateLimit-Reset), in ms; undefined when it asked none. */
+  serverWaitMs?: number;
+
   /** The same refusal, told in words the user can act on (the service often answers with a bare status). */
   explained(message: string, hint?: string): ApiError {
-    return new ApiError(message, this.status, this.method, this.path, this.requestId, hint, this.body);
+    return Object.assign(new ApiError(message, this.status, this.method, this.path, this.requestId, hint, this.body), { serverWaitMs: this.serverWaitMs });
   }
 }
 

@@ -2,7 +2,7 @@ import { ApiError, CliError, DryRunComplete, ExitCode } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../http/client.js';
 import { sameOrigin, splitUrl } from '../http/url.js';
 import { abridgeBody, redactBody, redactUrl } from '../http/redact.js';
-import { tooLongWait, type RetryMode } from '../http/retry.js';
+import { serverWaitMs, tooLongWait, type RetryMode } from '../http/retry.js';
 import { errorMessageFromBody, hintForStatus } from './errors.js';
 import { ListResult, type ListOptions } from './paginate.js';
 import type { ApiResponse } from './response.js';
@@ -235,7 +235,9 @@ export class Api {
     const longWait = tooLongWait(response.status, response.header, Date.now());
     if (longWait) message += `: ${longWait.message}`;
     const hint = jobToken ? JOB_TOKEN_HINT : (longWait?.hint ?? hintForStatus(response.status, body, path));
-    return new ApiError(message, response.status, method, path, response.header('x-request-id'), hint, body);
+    const error = new ApiError(message, response.status, method, path, response.header('x-request-id'), hint, body);
+    if (response.status === 429) error.serverWaitMs = serverWaitMs(response.header, Date.now());
+    return error;
   }
 
   /** A URL as errors show it: the path below the API base, without the query. */

@@ -8,6 +8,7 @@ import { endsTheFleet, fleetResult, prefix, rowsOf, TextSink, type ProjectRun } 
 import { fleetSelected, selectProjects, type FleetProject, type FleetRun, type FleetSelection } from '../fleet/select.js';
 import { emptyShardLine, resolveShard, startBudget, takeShard, writeFailedTo, type Shard } from '../fleet/shard.js';
 import { plural } from '../parse.js';
+import { isRecordNotFound, listCommand } from './not-found.js';
 import { refusalsHint } from './refusal.js';
 
 /**
@@ -50,10 +51,41 @@ export async function runFleet(def: CommandDef, opts: Record<string, unknown> & 
       progress.finish(project);
     }
   };
-  // 500 projects refused alike get the hint the command gives of one, once.
+  // 500 projects refused alike, or answering 404 alike, get the hint the command gives of one, once.
   const command = { path: commandPath, description: def.description };
-  const hint = (errors: unknown[]) => refusalsHint(errors, 'project', () => command, () => ctx.api);
-  return fleetResult({ projects, concurrency, runOne, stop: () => stop, columns: def.columns, failedTo: opts.failedTo, progress, started, refusalsHint: hint }, ctx.io, ctx.rateGate);
+  const hint = async (errors: unknown[], paths: string[]) =>
+    [await refusalsHint(errors, 'project', () => command, () => ctx.api), notFoundHint(def, commandPath, opts, errors, paths, ctx)].filter(Boolean).join('\n') || undefined;
+  return fleetResult({ projects, concurrency, runOne, stop: () => stop, columns: def.columns, failedTo: opts.failedTo, progress, started, failuresHint: hint }, ctx.io, ctx.rateGate);
+}
+
+/** The fleet's own selector as placement options: a hint's list runs over the same projects. */
+const SELECTOR_PLACEMENT = [
+  { flag: '--group', key: 'group' },
+  { flag: '--recursive', key: 'recursive' },
+  { flag: '--include-archived', key: 'includeArchived' },
+  { flag: '--match', key: 'match' },
+  { flag: '--exclude', key: 'exclude' },
+  { flag: '--projects-file', key: 'projectsFile' },
+];
+
+/**
+ * Projects whose record answered 404 get the hint a single command gives: the list of what exists there. One such
+ * project is named as --project; more are listed over the fleet's own selector (stdin, read already, cannot be).
+ */
+function notFoundHint(def: CommandDef, commandPath: string, opts: Record<string, unknown>, errors: unknown[], paths: string[], ctx: Context): string | undefined {
+  if (!def.record) return undefined;
+  const missing = paths.filter((_, index) => isRecordNotFound(errors[index]));
+  if (!missing.length) return undefined;
+  const own = def.record.placement.filter(({ key }) => key !== 'project');
+  const project = def.record.placement.filter(({ key }) => key === 'project');
+  const listed = (list: string) => ctx.commands.manifest.some((candidate) => candidate.path === list);
+  const overFleet = missing.length > 1 && opts.projectsFile !== '-';
+  const list = overFleet
+    ? listCommand(commandPath, [...SELECTOR_PLACEMENT, ...own], opts, listed)
+    : listCommand(commandPath, [...project, ...own], { ...opts, project: missing[0] }, listed);
+  if (!list) return undefined;
+  const what = overFleet ? `their ${def.record.nouns}` : `its ${def.record.nouns}${missing.length > 1 ? ` (${missing[0]}, the first of them)` : ''}`;
+  return `hint: ${plural(missing.length, 'project')} answered 404 Not Found: ${list} lists ${what}`;
 }
 
 /** Nothing selected: --failed-to's file lists none, and a note says why (an empty shard, or where the others are). */

@@ -12,7 +12,7 @@ export interface RecordLookup {
   placement: Array<{ flag: string; key: string }>;
 }
 
-/** The 404 of the place itself: the list would answer it too, so it gets no hint to list. */
+/** The 404 of the place itself: the list of its records would answer it too, so it gets the search for the place instead. */
 const PLACE_NOT_FOUND = /^404 (Project|Group|Namespace|User)\b.* Not Found$/;
 const PLACE_LISTS: Record<string, string> = { Project: 'projects', Group: 'groups' };
 
@@ -36,18 +36,32 @@ function placeHint(error: ApiError): string | undefined {
  * explained, is left as it is.
  */
 export function explainNotFound(error: unknown, command: { path: string; record?: RecordLookup }, opts: Record<string, unknown>, hasCommand: (path: string) => boolean): unknown {
-  if (!(error instanceof ApiError) || error.status !== 404 || error.hint !== undefined) return error;
-  if (PLACE_NOT_FOUND.test(error.message)) {
+  if (error instanceof ApiError && error.status === 404 && error.hint === undefined && PLACE_NOT_FOUND.test(error.message)) {
     const hint = placeHint(error);
     return hint ? error.explained(error.message, hint) : error;
   }
-  if (!command.record) return error;
-  const list = `${command.path.split(' ').slice(0, -1).join(' ')} list`;
-  if (!hasCommand(list)) return error;
-  const where = command.record.placement.flatMap(({ flag, key }) => {
+  if (!isRecordNotFound(error) || !command.record) return error;
+  const list = listCommand(command.path, command.record.placement, opts, hasCommand);
+  return list ? error.explained(error.message, `${list} lists its ${command.record.nouns}`) : error;
+}
+
+/** A 404 of a record, not yet explained, and not one of the place itself (the list would answer it too). */
+export function isRecordNotFound(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 404 && error.hint === undefined && !PLACE_NOT_FOUND.test(error.message);
+}
+
+/**
+ * The list command of a verb's group with the placement options given (`forgectl hooks list --project acme/api`;
+ * a repeated option once per value), or undefined where the group has no list verb.
+ */
+export function listCommand(path: string, placement: RecordLookup['placement'], opts: Record<string, unknown>, hasCommand: (path: string) => boolean): string | undefined {
+  const list = `${path.split(' ').slice(0, -1).join(' ')} list`;
+  if (!hasCommand(list)) return undefined;
+  const where = placement.flatMap(({ flag, key }) => {
     const value = opts[key];
     if (value === undefined || value === false) return [];
-    return value === true ? [flag] : [`${flag} ${shellQuote(String(value))}`];
+    if (value === true) return [flag];
+    return (Array.isArray(value) ? value : [value]).map((item) => `${flag} ${shellQuote(String(item))}`);
   });
-  return error.explained(error.message, `forgectl ${[list, ...where].join(' ')} lists its ${command.record.nouns}`);
+  return `forgectl ${[list, ...where].join(' ')}`;
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Context } from '../cli/command.js';
+import { inCi } from '../config/keyring.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { readLocalFile } from '../files.js';
 import { writeFileAtomically } from '../write.js';
@@ -34,10 +35,23 @@ export async function assertSecretPrinted(ctx: Context, elsewhere: string): Prom
   throw new UsageError(`${lost.problem}, and the new token is shown only this once: it would be lost; nothing was sent`, `${lost.fix}, or ${elsewhere}`);
 }
 
+/**
+ * A CI job's stdout is its log, kept and read by everyone with access to the project: off a terminal with CI set, a
+ * new secret is printed there only when `flag` asks for it; otherwise the run stops before anything is sent.
+ */
+export function assertNotIntoJobLog(ctx: Context, asked: boolean | undefined, flag: string, elsewhere: string): void {
+  if (asked || ctx.io.stdoutIsTTY || !inCi(ctx.env)) return;
+  throw new UsageError(
+    'this is a CI job (CI is set) and stdout is not a terminal: the new token would be printed into the job log, which everyone with access to the project can read; nothing was sent',
+    `${elsewhere}; or, if stdout is captured and the log never sees it, give ${flag}`,
+  );
+}
+
 /** A value no record holds: whether --jq prints it, run on a record of the token alone, says whether it prints the token. */
 const PROBE = 'forgectl-probe-of-the-new-token';
 
 async function whatLosesToken(ctx: Context): Promise<{ problem: string; fix: string } | undefined> {
+  if (ctx.io.stdoutIsNull) return { problem: 'stdout is /dev/null', fix: 'let stdout reach a file kept private (umask 077; … >FILE)' };
   const { fields, jq, slurp, template } = ctx.globals;
   if (fields) return fields.includes('token') ? undefined : { problem: '--fields leaves out token', fix: 'add token to --fields' };
   if (jq !== undefined) {

@@ -311,7 +311,8 @@ export function resolveConnection(flags: ConnectionFlags, env: Env, config: Conf
   return { ...target, token, tokenType, tokenSource, ...(notice ? { notice } : {}) };
 }
 
-function tokenOrigin(source: Connection['tokenSource'], profile: string | undefined): string {
+/** Where a connection's token came from, in words: FORGECTL_TOKEN, the token of profile "bot", … */
+export function tokenOrigin(source: Connection['tokenSource'], profile: string | undefined): string {
   if (source === 'environment') return 'FORGECTL_TOKEN';
   if (source === 'ci_job') return 'CI_JOB_TOKEN';
   return source === 'token_command' ? `the output of the token_command of profile "${profile}"` : `the token of profile "${profile}"`;

@@ -6,6 +6,8 @@ import { diffFields, endsTheRun } from './plan.js';
 import { changeLabel, objectLabel } from './render.js';
 import type { Section } from './section.js';
 import { sectionOf } from './sections/index.js';
+import { groups } from '../resources/groups/resource.js';
+import { projects } from '../resources/projects/resource.js';
 
 /**
  * Applying a plan: every change of an owner in the plan's order, owners `concurrency` at a time, one result per
@@ -232,6 +234,8 @@ export async function* applyChanges(io: SectionIo, changes: Change[], options: {
 export async function staleObjects(io: SectionIo, changes: Change[], concurrency: number): Promise<{ stale: string[]; done: Set<Change> }> {
   const done = new Set<Change>();
   const check = async ([owner, list]: [Owner, Change[]]): Promise<string[]> => {
+    const moved = await ownerMoved(io, owner);
+    if (moved) return [moved];
     const stale: string[] = [];
     const bySection = new Map<Section, Change[]>();
     for (const change of list) if (change.action !== 'violation') bySection.set(sectionFor(change), [...(bySection.get(sectionFor(change)) ?? []), change]);
@@ -262,6 +266,21 @@ export async function staleObjects(io: SectionIo, changes: Change[], concurrency
     if (outcome.status === 'ok') stale.push(...outcome.value);
   }
   return { stale, done };
+}
+
+/**
+ * A project or group whose path names another one now (renamed or deleted, and another made at its path), or none:
+ * the plan's changes were made for the one it read, and would land on the other.
+ */
+async function ownerMoved(io: SectionIo, owner: Owner): Promise<string | undefined> {
+  if (owner.id === undefined || owner.level === 'instance') return undefined;
+  const read = owner.level === 'project' ? io.api.call<{ id: number }>(projects.routes.get, { project: owner.path }) : io.api.call<{ id: number }>(groups.routes.get, { group: owner.path });
+  const now = await read.catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  });
+  if (now?.id === owner.id) return undefined;
+  return `${ownerLabel(owner)}: ${now ? `is another ${owner.level} now (id ${now.id}; the plan was made for id ${owner.id})` : `is not there any more (the plan was made for id ${owner.id})`}`;
 }
 
 /** Whether the object is now as the change leaves it: deleted, or holding every value it compares. */

@@ -1,5 +1,6 @@
 import { ApiError, CliError, ExitCode, UsageError } from '../errors.js';
 import { orderedPool } from '../fleet/pool.js';
+import { namedFew } from '../fleet/run.js';
 import { selectProjects } from '../fleet/select.js';
 import type { Progress } from '../fleet/progress.js';
 import { startBudget, takeShard, type Shard } from '../fleet/shard.js';
@@ -92,6 +93,12 @@ export function replacementOf(section: Section, live: LiveObject, fields: FieldC
   return undefined;
 }
 
+/** A delete's note of what goes with the object for good, where its section says. */
+function deletionNote(section: Section, action: Change['action'], live: LiveObject | undefined): { note?: string } {
+  const note = action === 'delete' && live ? section.lostWithDelete?.(live) : undefined;
+  return note ? { note } : {};
+}
+
 /** The changes of one section of one owner. */
 async function planSection(io: SectionIo, owner: Owner, section: Section, desired: unknown, prune: Plan['prune']): Promise<{ changes: Change[]; leftAlone: number; notCompared?: number }> {
   if (section.plan) return { changes: await section.plan(io, owner, desired), leftAlone: 0 };
@@ -105,6 +112,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     ref: live?.ref,
     managed: live?.managed,
     digest: digestOf(live?.values),
+    ...deletionNote(section, action, live),
   });
   const one = (key: string, live: LiveObject | undefined, value: unknown): Change | undefined => {
     if (value === null) return live && section.remove ? change('delete', key, [], live) : undefined;
@@ -186,8 +194,13 @@ export async function planOwners(ctx: SelectContext, state: DesiredState, option
   const instance: Owner[] = Object.keys(state.instance).length && options.projectsFile === undefined ? [{ level: 'instance', path: '' }] : [];
   let owners = [...groups, ...projects, ...instance].filter((owner) => declaredSections(state, owner).length);
   if (options.projectsFile !== undefined) {
-    const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
+    const entries = (await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase());
+    const listed = new Set(entries);
     owners = owners.filter((owner) => listed.has(owner.path.toLowerCase()) || (owner.id !== undefined && listed.has(String(owner.id))));
+    // A line naming nothing the file declares (a typo, a project outside the target) is said, not silently dropped.
+    const kept = new Set(owners.flatMap((owner) => [owner.path.toLowerCase(), ...(owner.id === undefined ? [] : [String(owner.id)])]));
+    const unmatched = [...new Set(entries.filter((entry) => !kept.has(entry)))];
+    if (unmatched.length) ctx.io.note(`note: ${namedFew(unmatched)}, listed in ${options.projectsFile === '-' ? 'stdin' : options.projectsFile}, ${unmatched.length === 1 ? 'is' : 'are'} not among the projects and groups the file declares something for: left out`);
   }
   return takeShard(owners, (owner) => owner.path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings');
 }

@@ -62,8 +62,7 @@ export function changeLines(change: Change, paint: Paint = noPaint): string[] {
   const colour = change.action === 'create' ? paint.add : change.action === 'update' ? paint.change : change.action === 'violation' ? paint.change : paint.remove;
   const suffix =
     change.action === 'violation' ? `: ${oneLine(change.note ?? '')}`
-    : change.action === 'delete' && change.note ? paint.remove(`: ${oneLine(change.note)}`)
-    : change.prune ? paint.dim('   (prune: needs apply --prune)')
+    : change.action === 'delete' ? `${change.note ? paint.remove(`: ${oneLine(change.note)}`) : ''}${change.prune ? paint.dim('   (prune: needs apply --prune)') : ''}`
     : change.action === 'replace' ? paint.dim(`   (${replaceWords(change)})`)
     : change.rewrite ? paint.dim('   (rewrite: always: written by every apply, not drift)')
     : '';

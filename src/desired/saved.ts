@@ -1,7 +1,7 @@
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { pluralNoun } from '../parse.js';
 import { digestOfValue, type Change, type Level, type Owner } from './model.js';
-import type { Plan } from './plan.js';
+import type { OwnerFailure, Plan } from './plan.js';
 import { changeLabel, countActions } from './render.js';
 import { sectionOf } from './sections/index.js';
 
@@ -215,9 +215,14 @@ export function planOfDocument(file: string, document: PlanDocument): Plan {
   return {
     changes,
     owners,
-    failures: document.failures.map((failure) => ({ owner: { level: failure.target, path: failure.path }, error: new Error(failure.message) })),
+    failures: failuresOf(document),
     leftAlone: count('left_alone'),
     notCompared: count('not_compared') || undefined,
     prune: document.prune,
   };
+}
+
+/** The projects, groups or instance a saved plan could not read: it holds no changes for them. */
+export function failuresOf(document: PlanDocument): OwnerFailure[] {
+  return document.failures.map((failure) => ({ owner: { level: failure.target, path: failure.path }, error: new Error(failure.message) }));
 }

@@ -49,6 +49,8 @@ export interface Section {
   uncompared?(desired: Record<string, unknown>): { skip: string[]; secret: boolean; rewrite: string[] };
   /** many: live objects the file need not list and prune never deletes (the default branch's protection). */
   keep?(owner: Owner, object: LiveObject): boolean;
+  /** What deleting the object loses for good (a hidden variable's value, which nobody can read back), for its plan line. */
+  lostWithDelete?(object: LiveObject): string | undefined;
   /**
    * Checks one object of the file beyond its fields (after each field was parsed); throws UsageError (FieldProblem to
    * point at one field). `name`: the object's name in a map section (an integration's slug).

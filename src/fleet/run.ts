@@ -42,8 +42,11 @@ export interface FleetWork {
   progress: Progress<FleetProject>;
   /** When the run started (Date.now()), for the summary. */
   started: number;
-  /** The hint of the projects refused with 403, said once after the summary (the role or tier the command needs). */
-  refusalsHint?(errors: unknown[]): Promise<string | undefined>;
+  /**
+   * The hints of the projects that failed alike, said once after the summary: the role or tier a 403 says the
+   * command needs, the list of what exists for a 404. Given the errors and the paths of the projects, in order.
+   */
+  failuresHint?(errors: unknown[], paths: string[]): Promise<string | undefined>;
 }
 
 /** An error that ends the whole fleet run rather than one project's part: bad input, no credentials, a refusal. */
@@ -104,7 +107,7 @@ async function* runAll(work: FleetWork, io: Io, rateGate: RateGate, result: Resu
   work.progress.stop();
   if (work.failedTo !== undefined) writeFailedTo(work.failedTo, [...summary.failed, ...summary.notStarted], writeFileAtomically);
   summary.finish(result, work, io, rateGate);
-  const hint = await work.refusalsHint?.(summary.errors);
+  const hint = await work.failuresHint?.(summary.errors, summary.failed);
   if (hint) result.message = [result.message, hint].filter(Boolean).join('\n');
 }
 

@@ -39,7 +39,8 @@ export interface HttpRequest {
   body?: string | Buffer;
   /**
    * 'never' sends once (token rotation; again only after a 429, which the server did not act on), and its answer is read with headers up to LARGE_HEADERS: it may hold
-   * the only copy of a secret; 'auto' follows the policy of contract §7; 'repeatable' retries as a GET.
+   * the only copy of a secret; 'auto' follows the policy of contract §7; 'repeatable' retries as a GET; 'caller' sends
+   * once, a 429 included: the caller waits it out itself (webhook resends, paced to the service's limit).
    */
   retry?: RetryMode;
   /**
@@ -216,7 +217,7 @@ export class HttpClient {
   async send(request: HttpRequest): Promise<HttpResponse> {
     const method = request.method.toUpperCase();
     const sentOnce = request.retry === 'never';
-    const retries = this.options.retries;
+    const retries = request.retry === 'caller' ? 0 : this.options.retries;
     const retryAs = request.retry === 'repeatable' ? 'GET' : method;
     // A request sent once is sent again only after a 429: a refusal, which the server provably did not act on.
     const retryStatus = (status: number): boolean => (sentOnce ? status === 429 : mayRetry(retryAs, { status }));

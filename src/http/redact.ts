@@ -38,6 +38,14 @@ export function redactUrl(value: string): string {
   return changed ? url.toString() : value;
 }
 
+/** Every URL in a text with its user:password and secret query parameters masked (redactUrl), the rest as it is. */
+export function redactUrlsIn(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()[\]{}]+/gi, (url) => redactUrl(url));
+}
+
+/** Whether a record field of this name holds a secret (a token, password, key or secret of some kind). */
+export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
+
 /** Lists of {key, value} whose values the service never returns (a webhook's custom headers and URL variables). */
 const WRITE_ONLY_PAIRS = new Set(['custom_headers', 'url_variables']);
 

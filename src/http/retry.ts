@@ -8,9 +8,10 @@ export const MAX_WAIT_MS = 60_000;
 /**
  * 'auto': the policy by method (a POST only when the server provably did not act on it); 'never': sent once (token
  * rotation), again only after a 429 (a refusal: the server did not act on it); 'repeatable': retried as a GET is
- * whatever the method (a POST that only reads: a GraphQL query).
+ * whatever the method (a POST that only reads: a GraphQL query); 'caller': sent once, a 429 included, whose wait the
+ * caller honours itself (webhook resends, paced to the service's limit: one layer waits, and says how long).
  */
-export type RetryMode = 'auto' | 'never' | 'repeatable';
+export type RetryMode = 'auto' | 'never' | 'repeatable' | 'caller';
 
 export function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());

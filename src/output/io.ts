@@ -1,4 +1,4 @@
-import { fstatSync } from 'node:fs';
+import { fstatSync, statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { visible } from './formats.js';
 import { plural } from '../parse.js';
@@ -165,6 +165,18 @@ export class Io {
     const fd = (this.streams.stdout as { fd?: unknown }).fd;
     try {
       return typeof fd === 'number' && fstatSync(fd).isFIFO();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether stdout is /dev/null (`>/dev/null 2>&1` at the end of a crontab line): what is printed there is gone. */
+  get stdoutIsNull(): boolean {
+    const fd = (this.streams.stdout as { fd?: unknown }).fd;
+    try {
+      if (typeof fd !== 'number') return false;
+      const out = fstatSync(fd);
+      return out.isCharacterDevice() && out.rdev === statSync('/dev/null').rdev;
     } catch {
       return false;
     }

@@ -211,10 +211,13 @@ describe('forgectl api -X DELETE asks first, as every command that deletes', () 
     expect(sandbox.requests()).toEqual([]);
   });
 
-  it('the agent interface\'s api tool deletes where writes are allowed, as every write tool there does', async () => {
+  it('the agent interface\'s api tool deletes where writes are allowed, once confirmed, as every tool that deletes there does', async () => {
     const id = await badge();
     const server = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: ['api'], allowWrite: ['api'] }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
-    const deleted = await server.call('api', { path: `/projects/acme%2Fapi/badges/${id}`, method: 'DELETE' });
+    const unconfirmed = await server.call('api', { path: `/projects/acme%2Fapi/badges/${id}`, method: 'DELETE' });
+    expect(unconfirmed.isError).toBe(true);
+    expect(await exists(id)).toBe(true);
+    const deleted = await server.call('api', { path: `/projects/acme%2Fapi/badges/${id}`, method: 'DELETE', confirm: true });
     expect(deleted.isError, deleted.content[0].text).toBeFalsy();
     expect(await exists(id)).toBe(false);
   });

@@ -217,6 +217,21 @@ describe('doctor: network failures', () => {
     expect(listed.checks.proxy).toMatchObject({ status: 'pass', found: 'direct: forgectl-doctor.invalid is in NO_PROXY' });
   });
 
+  it('an IPv6 address without brackets in NO_PROXY, which the proxy agent never matches, warns and names the bracketed form; loopback ones do not', async () => {
+    const env = { FORGECTL_URL: 'https://[2001:db8::10]', HTTPS_PROXY: 'http://127.0.0.1:9' };
+    // --timeout 1: the direct probes of an address nothing answers at end within a second.
+    const bare = await doctor(['--timeout', '1'], { env: { ...env, NO_PROXY: 'localhost,::1,2001:db8::10' } });
+    expect(bare.checks.proxy).toMatchObject({
+      status: 'warn',
+      found: 'through the proxy http://127.0.0.1:9 (HTTPS_PROXY); NO_PROXY holds an IPv6 address without brackets (2001:db8::10), which the proxy agent does not match: it matches [2001:db8::10]',
+      fix: expect.stringContaining('an address (192.0.2.10), an IPv6 address in brackets ([2001:db8::10])'),
+    });
+    const bracketed = await doctor(['--timeout', '1'], { env: { ...env, NO_PROXY: 'localhost,::1,[2001:db8::10]' } });
+    expect(bracketed.checks.proxy).toMatchObject({ status: 'pass', found: 'direct: [2001:db8::10] is in NO_PROXY' });
+    const elsewhere = await doctor([], { env: { FORGECTL_URL: 'https://forgectl-doctor.invalid', HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: '::1,fe80::1,fe80::2' } });
+    expect(elsewhere.checks.proxy.found).toBe('through the proxy http://127.0.0.1:9 (HTTPS_PROXY); NO_PROXY holds IPv6 addresses without brackets (fe80::1, fe80::2), which the proxy agent does not match: it matches [fe80::1]');
+  });
+
   it('says the route the proxy agent takes: `*` only as the whole NO_PROXY, NAME:PORT for that port only, and the variable it read', async () => {
     const proxy = 'http://127.0.0.1:9';
     const route = async (env: Record<string, string>, url = 'https://forgectl-doctor.invalid') => (await doctor([], { env: { FORGECTL_URL: url, ...env } })).checks.proxy.found;

@@ -68,7 +68,7 @@ describe('the agent interface\'s graphql tool', () => {
   it('runs a mutation where writes are allowed, with an input object of a list of IDs', async () => {
     const server = await serverWith({ allowWrite: ['graphql'] });
     const runner = addRunner(sandbox.db, { runner_type: 'instance_type', description: 'drop-me' } as never, new Date());
-    const result = await server.call('graphql', { query: DELETE, variables: { input: { ids: [`gid://gitlab/Ci::Runner/${runner.id}`] } } });
+    const result = await server.call('graphql', { query: DELETE, variables: { input: { ids: [`gid://gitlab/Ci::Runner/${runner.id}`] } }, confirm: true });
     expect(result.structuredContent).toEqual({ result: { data: { bulkRunnerDelete: { deletedIds: [`gid://gitlab/Ci::Runner/${runner.id}`], errors: [] } } }, exit_code: 0 });
     expect(runnerTable(sandbox.db).some((r) => r.id === runner.id)).toBe(false);
   });

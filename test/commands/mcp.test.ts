@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { buildCatalogue, cursorOf, toolValues, DEFAULT_TOOLSETS, TOOLSETS } from
 import { ToolServer } from '../../src/commands/mcp/server.js';
 import { commands, manifest } from '../../src/commands/manifest.js';
 import { execute } from '../../src/main.js';
-import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { runBin, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
@@ -43,7 +43,8 @@ describe('the agent interface\'s tools, made from the command tree', () => {
       for (const name of Object.keys(tool.inputSchema.properties ?? {})) expect(name, tool.name).not.toMatch(/stdin|^output_file$|^from_dir$|^failed_to$|^yes$|^fix$/);
     }
     expect(byName.get('plan')!.inputSchema.properties).toHaveProperty('file');
-    expect(byName.get('apply')!.inputSchema).toMatchObject({ required: ['digest'], properties: { digest: { type: 'string' } } });
+    expect(byName.get('apply')!.inputSchema).toMatchObject({ required: ['digest'], properties: { digest: { type: 'string' }, confirm: { type: 'boolean' } } });
+    expect(byName.get('apply')!.description).toMatch(/with confirm: true once the person you act for has reviewed it/);
   });
 
   it('types options from their parsers: integers with bounds, choices as enums, repeatable options as arrays', async () => {
@@ -110,6 +111,111 @@ describe('the agent interface\'s tools, made from the command tree', () => {
     expect(refused.isError).toBe(true);
     expect(refused.content[0].text).toMatch(/names a file of the machine the server runs on[\s\S]*exit 2/);
     expect(sandbox.requests()).toEqual([]);
+  });
+
+  it('a tool that deletes or changes what the command line asks about asks first: without confirm: true it is refused; with it, it runs', async () => {
+    const all = Object.keys(TOOLSETS);
+    const tools = await buildCatalogue(manifest, { toolsets: all, allowWrite: all });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    for (const tool of tools.filter((item) => !item.readOnly)) expect(tool.inputSchema.properties, tool.name).toHaveProperty('confirm');
+    sandbox.clearRequests();
+    for (const [name, args] of [['branches_delete', { project: 'acme/api', name: 'feature' }], ['api', { path: '/projects/acme%2Fweb', method: 'DELETE' }], ['graphql', { query: 'mutation { runnerDelete(input: {id: "gid://gitlab/Ci::Runner/1"}) { errors } }' }], ['projects_delete', { project: 'acme/web' }]] as const) {
+      const refused = await server.call(name, args);
+      expect(refused.isError, name).toBe(true);
+      expect(refused.content[0].text, name).toMatch(/^error: confirmation needed: .*\?\nhint: tell the person you act for what it asks and, once they agree, call it again with confirm: true\n\(exit 2: confirmation needed: nothing was changed\)$/);
+    }
+    // What the questions needed was read; nothing was changed.
+    expect(sandbox.requests().filter((request) => request.method !== 'GET')).toEqual([]);
+    // A write the command line asks about first is refused as the command refuses it without a terminal and --yes.
+    const unasked = await server.call('users_block', { user: 'priya' });
+    expect(unasked.isError).toBe(true);
+    expect(unasked.content[0].text).toMatch(/^error: confirmation needed: Block priya .*\nhint: tell the person you act for what it asks and, once they agree, call it again with confirm: true/);
+    expect((await sandbox.run(['users', 'get', 'priya', '--jq', '.state'])).stdout.trim()).toBe('active');
+    expect((await server.call('users_block', { user: 'priya', confirm: true })).isError).toBeFalsy();
+    expect((await sandbox.run(['users', 'get', 'priya', '--jq', '.state'])).stdout.trim()).toBe('blocked');
+    // A write the command line does not ask about, and a read of the api tool, need no confirmation.
+    expect((await server.call('members_add', { project: 'acme/api', users: ['bob'], access_level: 'developer' })).isError).toBeFalsy();
+    expect((await server.call('api', { path: '/projects/acme%2Fapi' })).isError).toBeFalsy();
+    const deleted = await server.call('branches_delete', { project: 'acme/api', name: 'feature', confirm: true });
+    expect(deleted.isError, deleted.content[0].text).toBeFalsy();
+    expect((await sandbox.run(['branches', 'get', 'feature', '--project', 'acme/api'])).code).toBe(5);
+  });
+
+  it('a webhook URL\'s password and token, a chat integration\'s webhook and settings\' keys never reach the agent: not in a result, a notice or an error', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: ['hooks', 'api'], allowWrite: ['hooks'] });
+    const server = new ToolServer({ tools, commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const created = await sandbox.run(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://alice:hunter2@hooks.example.com/x?token=abc123', '--jq', '.id']);
+    const id = created.stdout.trim();
+    const said = [
+      await server.call('hooks_get', { project: 'acme/web', id }),
+      await server.call('hooks_list', { project: 'acme/web', fields: ['url'] }),
+      await server.call('api', { path: `/projects/acme%2Fweb/hooks/${id}` }),
+      await server.call('hooks_delete', { project: 'acme/web', id, confirm: true }),
+      await server.call('hooks_get', { project: 'acme/web', id }),
+    ].map((result) => result.content[0].text);
+    // A chat integration's incoming-webhook URL is its credential.
+    expect((await sandbox.run(['integrations', 'set', 'slack', '--group', 'acme', '--param', 'webhook=https://hooks.slack.com/services/T0/B0/abc123'])).code).toBe(0);
+    const integrations = new ToolServer({ tools: await buildCatalogue(manifest, { toolsets: ['settings', 'desired-state'] }), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    said.push(...[await integrations.call('integrations_get', { group: 'acme', slug: 'slack' }), await integrations.call('export', { group: 'acme' })].map((result) => result.content[0].text));
+    expect(said.at(-1)).toContain('"slack":{"webhook":"[REDACTED]"');
+    // Application settings' secrets, as a real instance answers them.
+    sandbox.fault({ method: 'GET', path: '^/application/settings$', status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ asset_proxy_secret_key: 'abc123', mailgun_signing_key: 'abc123', eks_secret_access_key: 'abc123', akismet_api_key: 'abc123', sentry_dsn: 'https://abc123@sentry.example.com/1', signup_enabled: true }) });
+    said.push((await server.call('api', { path: '/application/settings' })).content[0].text);
+    expect(said.at(-1)).toContain('"signup_enabled":true');
+    expect(said[0]).toContain('hooks.example.com');
+    expect(said[3]).toMatch(/Deleted webhook/);
+    for (const text of said) expect(text).not.toMatch(/hunter2|abc123/);
+  });
+
+  it('mcp serve answers a line that is no JSON-RPC message with its error, instead of leaving the client waiting', async () => {
+    const lines = ['{not json', '[]', '{"jsonrpc":"2.0","id":2}', '{"jsonrpc":"2.0","id":"x","method":5}', '{"jsonrpc":"1.0","id":3,"method":"ping"}'];
+    // The built command (npm run build), on a stdin that ends after these lines.
+    const served = await runBin(['mcp', 'serve'], { env: sandbox.env(), input: `${lines.join('\n')}\n` });
+    expect(served.code, served.stderr).toBe(0);
+    const answers = served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: unknown; error: { code: number } });
+    expect(answers.map(({ id, error }) => [id, error.code])).toEqual([[null, -32700], [null, -32600], [2, -32600], ['x', -32600], [3, -32600]]);
+  });
+
+  it('says what reveal_token does on each tool that hands over a new token', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: Object.keys(TOOLSETS), allowWrite: Object.keys(TOOLSETS) });
+    const reveal = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema.properties!.reveal_token.description;
+    expect(reveal('runners_reset_token')).toMatch(/^must be true/);
+    expect(reveal('tokens_rotate')).toMatch(/save_to_profile/);
+    for (const name of ['tokens_create', 'deploy_tokens_create', 'runners_reset_token']) expect(reveal(name), name).not.toMatch(/rotate/);
+  });
+
+  it('the api tool says when a list it returns is one full page, so that an agent does not take it for all', async () => {
+    const server = new ToolServer({ tools: await buildCatalogue(manifest), commands, execute: (invocation, streams) => execute(invocation, { ...streams, env: sandbox.env() }) });
+    const page = await server.call('api', { path: '/users?per_page=2' });
+    expect(page.structuredContent).toMatchObject({ notice: expect.stringMatching(/^this is one page of 2 records and more may follow: pass paginate: true, or limit/) });
+    for (const args of [{ path: '/users?per_page=100' }, { path: '/users', limit: 2 }, { path: '/projects/acme%2Fapi' }]) expect((await server.call('api', args)).structuredContent, args.path).not.toHaveProperty('notice');
+  });
+
+  it('offers no show_values, which never shows a masked value to an agent, nor says it in a description', async () => {
+    const tools = await buildCatalogue(manifest, { toolsets: ['ci'] });
+    for (const name of ['variables_list', 'variables_get']) {
+      const tool = tools.find((item) => item.name === name)!;
+      expect(Object.keys(tool.inputSchema.properties!), name).not.toContain('show_values');
+      expect(tool.description, name).not.toMatch(/show_values|at a terminal/);
+    }
+  });
+
+  it('mcp serve passes on a message whose character arrives split across two chunks of stdin, whole', async () => {
+    const { answeringMalformed } = await import('../../src/commands/mcp/stdio.js');
+    const { PassThrough } = await import('node:stream');
+    const line = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"notes_create","arguments":{"body":"café ✓"}}}\n';
+    const bytes = Buffer.from(line);
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    const stdin = new PassThrough();
+    const answers = new PassThrough();
+    const passed = answeringMalformed(stdin, answers);
+    const read: string[] = [];
+    passed.on('data', (chunk: Buffer | string) => read.push(chunk.toString()));
+    stdin.write(bytes.subarray(0, cut));
+    stdin.end(bytes.subarray(cut));
+    await new Promise((resolve) => passed.on('end', resolve));
+    expect(read.join('')).toBe(line);
+    expect(answers.read()).toBeNull();
   });
 
   it('marks every option and argument that reads or writes local files, so that no new one becomes a tool input by mistake', async () => {
@@ -334,7 +440,7 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     try {
       const page = said(await client.callTool({ name: 'projects_list', arguments: { per_page: 1 } }));
       expect(page).toMatch(/^showing 1 of \d+ — pass next_cursor as cursor for the next page$/);
-      const owner = said(await client.callTool({ name: 'members_remove', arguments: { users: ['root'], group: 'acme' } }));
+      const owner = said(await client.callTool({ name: 'members_remove', arguments: { users: ['root'], group: 'acme', confirm: true } }));
       expect(owner).toContain('hint: make another member an owner first: members_update USER group: acme access_level: owner\n');
       const nobody = said(await client.callTool({ name: 'members_add', arguments: { users: ['nosuchuser'], project: 'acme/api', access_level: 'guest' } }));
       expect(nobody).toContain('hint: nothing was changed; check the names with: users_list search: NAME\n');
@@ -389,6 +495,44 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     }
   });
 
+  it('a call that ends while apply runs leaves apply\'s plan file in place, and the same plan is not applied twice at once', async () => {
+    const root = tempDir('forgectl-mcp-apply-');
+    writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 66}\n');
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let planFileThere: boolean | undefined;
+    let planFile = '';
+    let applies = 0;
+    const tools = await buildCatalogue(manifest, { toolsets: ['desired-state'], allowWrite: ['desired-state'] });
+    const server = new ToolServer({
+      tools,
+      commands,
+      root,
+      execute: async (invocation, streams) => {
+        if (invocation.path !== 'apply') return execute(invocation, { ...streams, env: sandbox.env() });
+        if (++applies > 1) return 0;
+        await gate;
+        planFile = String(invocation.opts.file);
+        planFileThere = existsSync(planFile);
+        return 0;
+      },
+    });
+    const digest = (await server.call('plan', { file: 'desired.yaml' })).structuredContent!.digest as string;
+    const applying = server.call('apply', { digest, confirm: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await server.call('validate', { schema: true })).isError).toBeFalsy();
+    // The same plan is not carried out twice at once.
+    const twice = await server.call('apply', { digest, confirm: true });
+    expect(twice.content[0].text).toMatch(/^this plan is being applied by another call\nhint: wait for that call's result/);
+    expect(applies).toBe(1);
+    release();
+    expect((await applying).isError).toBeFalsy();
+    expect(planFileThere).toBe(true);
+    expect((await server.call('apply', { digest, confirm: true })).content[0].text).toMatch(/^this plan was already applied/);
+    // Once apply is done, its plan file is gone.
+    expect(existsSync(planFile)).toBe(false);
+  });
+
   it('validate returns its problems line by line; a stale plan is made again with the plan tool; a plan is applied once', async () => {
     const root = tempDir('forgectl-mcp-plans-');
     writeFileSync(join(root, 'bad.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: -5}\n    badgez: []\n');
@@ -402,14 +546,14 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
 
     const plan = async () => (await server.call('plan', { file: 'desired.yaml' })).structuredContent!.digest as string;
     const first = await plan();
-    expect((await server.call('apply', { digest: first })).isError).toBeFalsy();
-    const again = await server.call('apply', { digest: first });
+    expect((await server.call('apply', { digest: first, confirm: true })).isError).toBeFalsy();
+    const again = await server.call('apply', { digest: first, confirm: true });
     expect(text(again)).toMatch(/this plan was already applied\nhint: call the plan tool again/);
 
     writeFileSync(join(root, 'desired.yaml'), 'version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 62}\n');
     const stale = await plan();
     expect((await sandbox.run(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '63', '--yes'])).code).toBe(0);
-    const refused = await server.call('apply', { digest: stale });
+    const refused = await server.call('apply', { digest: stale, confirm: true });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/the plan is stale[\s\S]*hint: call the plan tool again, review the new plan, and pass its digest to apply/);
     expect(text(refused)).not.toMatch(/forgectl plan|plan\.json|forgectl-mcp-/);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, uti
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tokenLockPath } from '../../src/commands/tokens/rotation.js';
-import { BIN, runBin, tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
+import { BIN, runBin, startBin as startQuietBin, tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
 
 /**
  * Rotation from cron with real processes (the built CLI, as cron runs it: no terminal). Run `node scripts/build.mjs`
@@ -132,6 +132,46 @@ describe('rotation from cron (real processes)', () => {
     expect(profileToken(bot.dir)).toBe(recovered);
     expect(readdirSync(recoveryDir)).toEqual([]);
     expect(await tokenStatus(recovered)).toBe(200);
+  });
+});
+
+describe('a crontab line ending in >/dev/null 2>&1', () => {
+  it('a rotation, a creation, a runner token reset or a recovery that would only print the new token to /dev/null stops before sending', async () => {
+    const { id, token } = await createToken('null-bot');
+    sandbox.clearRequests();
+    const admin = sandbox.env() as Record<string, string>;
+    for (const argv of [
+      ['tokens', 'rotate', String(id), '--group', 'acme', '--yes'],
+      ['tokens', 'create', '--group', 'acme', '--name', 'lost', '--scopes', 'api', '--expires-in', '30d'],
+      ['runners', 'reset-token', '7', '--yes'],
+    ]) {
+      const run = startQuietBin(argv, admin); // stdout: /dev/null
+      expect(await run.exited, run.stderr()).toBe(2);
+      expect(run.stderr()).toContain('error: stdout is /dev/null, and the new token is shown only this once: it would be lost; nothing was sent');
+    }
+    expect(sandbox.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await tokenStatus(token)).toBe(200);
+    // A recovery file whose rotation had no target hands its token over on stdout: not to /dev/null, where it would
+    // be gone with its file.
+    const dir = tempDir();
+    mkdirSync(join(dir, 'recovery'), { mode: 0o700 });
+    const record = join(dir, 'recovery', `group-0-${id}-kept.json`);
+    const fresh = await createToken('null-bot-2');
+    writeFileSync(record, JSON.stringify({ version: 1, created_at: new Date().toISOString(), instance: sandbox.rootUrl, kind: 'group', resource: 'acme', rotated_token_id: id, rotated_token_sha256: null, targets: {}, previous: {}, token: { ...fresh, name: 'null-bot-2' } }), { mode: 0o600 });
+    const recover = startQuietBin(['tokens', 'recover'], { ...admin, FORGECTL_CONFIG_DIR: dir });
+    expect(await recover.exited, recover.stderr()).toBe(2);
+    expect(recover.stderr()).toContain('error: stdout is /dev/null, and the new token is shown only this once');
+    expect(existsSync(record)).toBe(true);
+    const handed = await runBin(['tokens', 'recover', '-o', 'json'], { env: { ...admin, FORGECTL_CONFIG_DIR: dir } });
+    expect(handed.code, handed.stderr).toBe(0);
+    expect(handed.json()[0].token).toBe(fresh.token);
+    expect(existsSync(record)).toBe(false);
+
+    // Saved to a file, stdout may go anywhere.
+    const file = join(tempDir(), 'null-bot.token');
+    const saved = startQuietBin(['tokens', 'rotate', String(id), '--group', 'acme', '--output-file', file, '--yes'], admin);
+    expect(await saved.exited, saved.stderr()).toBe(0);
+    expect(await tokenStatus(readFileSync(file, 'utf8').trim())).toBe(200);
   });
 });
 

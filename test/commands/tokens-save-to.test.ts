@@ -180,6 +180,10 @@ describe('tokens rotate --save-to exec:', () => {
     const fresh = b.profileToken();
     expect((await b.run(['tokens', 'recover', '--list'])).code).toBe(9);
 
+    // Recovering keeps failing on the helper: the error says how to take it out, since no rotation runs until then.
+    const again = await b.run(['-p', 'bot', 'tokens', 'recover']);
+    expect(again.code).toBe(10);
+    expect(again.stderr).toMatch(/Until then no rotation of this token runs: a target that will never work again \(a helper that is gone, a deleted project\) is taken out, after asking, with forgectl tokens recover \S+ --drop TARGET/);
     const typo = await b.run(['tokens', 'recover', '--drop', 'exec:/nonexistent/other']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain(`hint: targets: profile:bot, ci-var:acme/DROP_TOKEN, ${broken}`);
@@ -269,8 +273,14 @@ describe('rotating self saves to the profile in use; a hidden variable is never 
     expect(await authenticates(variable.body.value as string)).toBe(true);
     expect(visible.stdout).not.toContain(variable.body.value as string);
 
-    // No target at all: the token is handed over on stdout, with what to do about FORGECTL_TOKEN.
-    const printed = await sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--yes', '-o', 'json'], { env: { ...env, FORGECTL_TOKEN: variable.body.value as string } });
+    // No target at all, off a terminal (cron): refused before sending, since the next run would present the revoked token.
+    sandbox.clearRequests();
+    const unsaved = await sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--yes'], { env: { ...env, FORGECTL_TOKEN: variable.body.value as string } });
+    expect(unsaved.code).toBe(2);
+    expect(unsaved.stderr).toContain('error: rotating self revokes the token in use (FORGECTL_TOKEN) and no save target takes the new one: off a terminal it would only be printed on stdout, and the next run would present the revoked token; nothing was sent');
+    expect(rotatePosts()).toEqual([]);
+    // With --print-token (stdout captured): handed over on stdout, with what to do about FORGECTL_TOKEN.
+    const printed = await sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--yes', '--print-token', '-o', 'json'], { env: { ...env, FORGECTL_TOKEN: variable.body.value as string } });
     expect(printed.code, printed.stderr).toBe(0);
     expect(await authenticates(printed.json<{ token: string }>().token)).toBe(true);
     expect(printed.stderr).toContain('the token in use came from FORGECTL_TOKEN and is revoked now: put the new one (on stdout) where FORGECTL_TOKEN comes from');
@@ -290,9 +300,13 @@ describe('rotating self saves to the profile in use; a hidden variable is never 
     expect(jobSees('group', 'BY_ID_TOKEN')).toBe(readFileSync(join(out, 'token'), 'utf8').trim());
   });
 
-  it('--no-save-to-profile without other targets prints the token, as a rotation without targets does', async () => {
+  it('--no-save-to-profile without other targets: off a terminal only with --print-token (the profile keeps the revoked token); then printed', async () => {
     const b = await bot('print-bot');
-    const printed = await b.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--yes', '-o', 'json']);
+    const refused = await b.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('error: rotating self revokes the token in use (the token of profile "bot") and no save target takes the new one');
+    expect(await authenticates(b.token)).toBe(true);
+    const printed = await b.run(['-p', 'bot', 'tokens', 'rotate', 'self', '--group', 'acme', '--no-save-to-profile', '--yes', '--print-token', '-o', 'json']);
     expect(printed.code, printed.stderr).toBe(0);
     const fresh = (JSON.parse(printed.stdout) as { token: string }).token;
     expect(await authenticates(fresh)).toBe(true);

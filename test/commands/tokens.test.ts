@@ -207,7 +207,7 @@ describe('tokens list, get, create, revoke', () => {
   });
 
   it('says so when self under a group is not the token in use (a personal token), for get and rotate', async () => {
-    for (const verb of [['get'], ['rotate', '--yes']]) {
+    for (const verb of [['get'], ['rotate', '--yes', '--print-token']]) {
       const result = await sandbox.run(['tokens', verb[0], 'self', '--group', 'acme', ...verb.slice(1)]);
       expect(result.code, verb[0]).toBe(5);
       expect(result.stderr, verb[0]).toContain('hint: the token in use is not an access token of group acme; a personal token reads itself with --personal');
@@ -271,6 +271,60 @@ describe('tokens rotate', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(toFile.stdout).not.toContain(value);
     expect(await tokenStatus(value)).toBe(200);
+  });
+
+  it('in a CI job off a terminal, a rotation with no save target stops before sending (the job log is not a place for the token); --print-token or a save target goes ahead', async () => {
+    const bot = await botProfile();
+    sandbox.clearRequests();
+    const rotate = ['tokens', 'rotate', String(bot.id), '--group', 'acme', '--yes'];
+    for (const env of [{ CI: 'true' }, { CI: '1', GITLAB_CI: 'true' }]) {
+      const refused = await sandbox.run(rotate, { env });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain('error: this is a CI job (CI is set) and stdout is not a terminal: the new token would be printed into the job log');
+      expect(refused.stderr).toContain('hint: save it with --output-file FILE, --save-to ci-var:PROJECT_OR_GROUP/KEY or exec:COMMAND, or --save-to-profile; or, if stdout is captured and the log never sees it, give --print-token');
+    }
+    expect(posts()).toEqual([]);
+    expect(await tokenStatus(bot.token)).toBe(200);
+    // --print-token beside a save target is a contradiction: refused too, nothing sent.
+    const both = await sandbox.run([...rotate, '--print-token', '--output-file', join(tempDir(), 'token')], { env: { CI: 'true' } });
+    expect(both.code, both.stderr).toBe(2);
+    expect(both.stderr).toContain('error: --print-token: the new token is saved to file ');
+    expect(posts()).toEqual([]);
+    // CI=false is no CI job; --print-token in one prints it; a save target keeps it off stdout.
+    const notCi = await sandbox.run([...rotate, '-o', 'json'], { env: { CI: 'false' } });
+    expect(notCi.code, notCi.stderr).toBe(0);
+    const printed = await sandbox.run(['tokens', 'rotate', String(notCi.json().id), '--group', 'acme', '--yes', '--print-token', '-o', 'json'], { env: { CI: 'true' } });
+    expect(printed.code, printed.stderr).toBe(0);
+    const fresh = printed.json<{ id: number; token: string }>();
+    expect(await tokenStatus(fresh.token)).toBe(200);
+    const file = join(tempDir(), 'token');
+    const saved = await sandbox.run(['tokens', 'rotate', String(fresh.id), '--group', 'acme', '--yes', '--output-file', file], { env: { CI: 'true' } });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).not.toContain(readFileSync(file, 'utf8').trim());
+  });
+
+  it('rotating self from cron with a token_command and no save target stops before sending (the next run would be locked out); a helper target keeps the next run working', async () => {
+    const created = await sandbox.call('POST', '/groups/acme/access_tokens', { name: 'command-bot', scopes: ['api'], access_level: 40, expires_at: day(30) });
+    const dir = tempDir();
+    const file = join(dir, 'bot.token');
+    writeFileSync(file, `${created.body.token}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'cmd', profiles: { cmd: { url: sandbox.rootUrl, token_command: `cat '${file}'` } } }), { mode: 0o600 });
+    const cron = (argv: string[]) => sandbox.run(['tokens', 'rotate', 'self', '--group', 'acme', '--yes', ...argv], { env: { FORGECTL_CONFIG_DIR: dir, FORGECTL_TOKEN: undefined, FORGECTL_URL: undefined } });
+    sandbox.clearRequests();
+    const refused = await cron([]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: rotating self revokes the token in use (the output of the token_command of profile "cmd") and no save target takes the new one');
+    expect(refused.stderr).toContain('hint: save it where the token comes from (--save-to exec:COMMAND runs a helper that stores it');
+    expect(posts()).toEqual([]);
+    expect(await tokenStatus(created.body.token)).toBe(200);
+    // Saved where token_command reads it: the next run rotates again.
+    for (let run = 0; run < 2; run++) {
+      const saved = await cron(['--save-to', `exec:umask 077; cat > '${file}'`]);
+      expect(saved.code, saved.stderr).toBe(0);
+      expect(await tokenStatus(readFileSync(file, 'utf8').trim())).toBe(200);
+    }
   });
 
   it('refuses --jq or --template that would not print the new token, before anything is sent; one that prints it works', async () => {
@@ -623,6 +677,11 @@ describe('tokens audit', () => {
     const result = await bot.run(['-p', 'bot', 'tokens', 'audit', '--expiring-within', '30d', '-o', 'json']);
     expect(result.code).toBe(9);
     expect(result.json()).toEqual([expect.objectContaining({ id: bot.id, self: true, source: 'self' })]);
+    // A Maintainer's token may not list the group's tokens: exit 4 says which role it takes, and how to audit itself.
+    const group = await bot.run(['-p', 'bot', 'tokens', 'audit', '--group', 'acme', '--expiring-within', '30d']);
+    expect(group.code).toBe(4);
+    expect(group.stderr).toContain('the access tokens of group acme are listed only for its Owners');
+    expect(group.stderr).toContain('hint: leave out --group acme to audit the token in use alone, or run the audit with a token of an Owner');
   });
 });
 

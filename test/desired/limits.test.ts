@@ -48,4 +48,20 @@ describe('desired-state limits', () => {
     expect(plan.stdout).toContain('https://*****:*****@hooks.example.com/creds');
     expect(applied.code).toBe(0);
   });
+
+  it('a token in a hook URL\'s query is a credential too: refused in a file, masked in an export, which then asks for a URL variable', async () => {
+    const refused = await sandbox.run(['validate', '-f', file('target: acme/web\nprojects:\n  acme/web:\n    hooks:\n      - url: https://hooks.example.com/x?a=1&token=tok-in-query-5e1\n')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout + refused.stderr).toMatch(/url holds credentials, which a desired-state file must not/);
+    expect(refused.stdout + refused.stderr).not.toContain('tok-in-query-5e1');
+    const templated = file('target: acme/web\nprojects:\n  acme/web:\n    hooks:\n      - url: https://hooks.example.com/x?token={token}\n        url_variables: {token: {env: HOOK_TOKEN}}\n');
+    expect((await sandbox.run(['validate', '-f', templated])).code).toBe(0);
+    // Made on the service by another client: the export masks it, and the exported file says to name it instead.
+    expect((await sandbox.run(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://hooks.example.com/q?private_token=tok-on-service-77a', '-F', 'push_events=true'])).code).toBe(0);
+    const exported = await sandbox.run(['export', '--project', 'acme/web', '--kinds', 'hooks']);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout + exported.stderr).not.toContain('tok-on-service-77a');
+    expect(exported.stdout).toContain('url: https://hooks.example.com/q?private_token=*****\n');
+    expect((await sandbox.run(['validate', '-f', file(exported.stdout)])).code).toBe(2);
+  });
 });

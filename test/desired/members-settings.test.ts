@@ -116,6 +116,26 @@ groups:
     expect(demote.stdout).toContain('  ! member root: is the last owner: the group must keep one; list an owner under users');
   });
 
+  it("never lowers the caller's own role (it would lock out the token that runs it); another member's goes through", async () => {
+    const env = { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') };
+    const project = 'acme/team-01/squad-1/svc-001';
+    const desired = file('self-demote.yaml', `version: 1
+projects:
+  ${project}:
+    members:
+      users: {maintainer-of-acme: developer, omar: reporter}
+`);
+    expect((await sandbox.run(['members', 'add', 'maintainer-of-acme', '--project', project, '--access-level', 'maintainer'])).code).toBe(0);
+    const plan = await sandbox.run(['plan', '-f', desired], { env });
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain(`  ! member maintainer-of-acme: is you: forgectl never lowers the caller's own role (maintainer); change it by hand, or with another token\n`);
+    expect(plan.stdout).toMatch(/ {2}~ member omar.*\n {6}access_level: "developer" → "reporter"\n/);
+    const applied = await sandbox.run(['apply', '-f', desired, '--yes'], { env });
+    expect(applied.code).toBe(9);
+    expect(await memberLevel(['--project', project], 'maintainer-of-acme')).toBe(40);
+    expect(await memberLevel(['--project', project], 'omar')).toBe(20);
+  });
+
   it('adds users and shared groups with expiry, and replaces a share whose level changed', async () => {
     const desired = file('share.yaml', `version: 1
 projects:

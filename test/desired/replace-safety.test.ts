@@ -192,7 +192,7 @@ describe('apply: a replace never loses the old object', () => {
     const desired = file('prune-branches.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    protected_branches: []\n');
     const saved = join(dir, 'prune-plan.json');
     const plan = await sandbox.run(['plan', '-f', desired, '--out', saved]);
-    expect(plan.stdout).toContain('  - protected branch "stable"   (prune: needs apply --prune)');
+    expect(plan.stdout).toContain('  - protected branch "stable": unprotected, the branch takes pushes, force pushes and deletion from every Developer   (prune: needs apply --prune)');
     expect(plan.stdout).not.toContain('protected branch "main"');
     expect((await sandbox.call('PUT', '/projects/acme%2Fweb', { default_branch: 'stable' })).status).toBe(200);
     const applied = await sandbox.run(['apply', '-f', saved, '--prune', '--yes']);
@@ -212,5 +212,18 @@ describe('apply: a replace never loses the old object', () => {
     expect(applied.code).toBe(2);
     expect(applied.stderr).toContain('error: project acme/web: pull mirror auth_password: the environment variable MIRROR_PASSWORD is not set; nothing was applied');
     expect(writes()).toEqual([]);
+  });
+
+  it('a delete of a hidden variable says its value is lost for good, in the text plan and in -o json; a plain one says nothing more', async () => {
+    await sandbox.run(['variables', 'set', 'GONE_FOR_GOOD', '--project', 'acme/web', '--masked', '--hidden', '--value-stdin'], { input: OLD });
+    await sandbox.run(['variables', 'set', 'PLAIN_ONE', '--project', 'acme/web', '--value', 'plain']);
+    const desired = file('prune-hidden.yaml', 'version: 1\nprune: all\nprojects:\n  acme/web:\n    variables: []\n');
+    const plan = await sandbox.run(['plan', '-f', desired]);
+    expect(plan.code).toBe(9);
+    expect(plan.stdout).toContain('  - variable GONE_FOR_GOOD … *: its value is hidden and cannot be read back: deleting it loses the value for good   (prune: needs apply --prune)\n');
+    expect(plan.stdout).toContain('  - variable PLAIN_ONE … *   (prune: needs apply --prune)\n');
+    const changes = (await sandbox.run(['plan', '-f', desired, '-o', 'json'])).json().changes as Array<{ key: string; note?: string }>;
+    expect(changes.find((change) => change.key === 'GONE_FOR_GOOD … *')).toMatchObject({ action: 'delete', prune: true, note: expect.stringContaining('cannot be read back') });
+    expect(changes.find((change) => change.key === 'PLAIN_ONE … *')?.note).toBeUndefined();
   });
 });

@@ -327,6 +327,36 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect((await bot(['tokens', 'get', 'self', '--group', 'acme'])).code).toBe(0);
   });
 
+  live('in a CI job, a rotation with no save target stops before sending: the new token never reaches the job log', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cibot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const { id, token } = JSON.parse(made.stdout) as { id: number; token: string };
+    const job = await forgectl(['tokens', 'rotate', String(id), '--group', 'acme', '--yes'], { CI: 'true' });
+    expect(job.code, job.stderr).toBe(2);
+    expect(job.stdout).toBe('');
+    expect(job.stderr).toContain('the new token would be printed into the job log');
+    // A crontab line ending in >/dev/null would discard it: refused too, nothing sent.
+    const discarded = await shell(`forgectl tokens rotate ${id} --group acme --yes >/dev/null`);
+    expect(discarded.code).toBe(2);
+    expect(discarded.stderr).toContain('error: stdout is /dev/null, and the new token is shown only this once');
+    expect((await forgectl(['api', '/groups/acme'], { FORGECTL_TOKEN: token })).code).toBe(0);
+  });
+
+  live('from cron, rotating self with a token_command and no save target stops before sending; saved through a helper, the next run works', async () => {
+    const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cmdbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
+    expect(made.code, made.stderr).toBe(0);
+    const dir = tempDir('forgectl-e2e-cmdbot-');
+    const file = join(dir, 'bot.token');
+    writeFileSync(file, `${(JSON.parse(made.stdout) as { token: string }).token}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current: 'cmd', profiles: { cmd: { url: sandbox!.url, token_command: `cat '${file}'` } } }), { mode: 0o600 });
+    const cron = (args: string[]) => runProcess('forgectl', ['tokens', 'rotate', 'self', '--group', 'acme', '--yes', ...args], { env: { ...baseEnv(), FORGECTL_CONFIG_DIR: dir }, timeoutMs: 30_000 });
+    const refused = await cron([]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('rotating self revokes the token in use');
+    for (let run = 0; run < 2; run++) expect((await cron(['--save-to', `exec:umask 077; cat > '${file}'`])).code).toBe(0);
+  });
+
   live('a cron rotation: a 429 to the rotate request is waited out; after an unknown outcome every message tells the same story', async () => {
     const made = await forgectl(['tokens', 'create', '--group', 'acme', '--name', `cronbot-${version}`, '--scopes', 'api', '--access-level', 'maintainer', '--expires-in', '30d', '-o', 'json', '--yes']);
     expect(made.code, made.stderr).toBe(0);
@@ -1071,14 +1101,17 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
       const unknown = await call('apply', { digest: 'f'.repeat(64) });
       expect(unknown.isError).toBe(true);
       expect(textOf(unknown)).toMatch(/no plan with digest/);
-      const applied = await call('apply', { digest });
+      const unconfirmed = await call('apply', { digest });
+      expect(unconfirmed.isError).toBe(true);
+      expect(textOf(unconfirmed)).toMatch(/confirmation needed: Apply 1 change[\s\S]*call it again with confirm: true/);
+      const applied = await call('apply', { digest, confirm: true });
       expect(applied.isError, textOf(applied)).toBeFalsy();
       expect((await call('plan', { file })).structuredContent).toMatchObject({ exit_code: 0 });
       // A plan whose object changed after it was made is refused, as apply -f PLAN refuses it.
       writeFileSync(file, `version: 1\nprojects:\n  acme/web:\n    push_rule: {max_file_size: 77}\n`);
       const stale = (await call('plan', { file })).structuredContent!.digest!;
       expect((await forgectl(['push-rule', 'set', '--project', 'acme/web', '--max-file-size', '78', '--yes'])).code).toBe(0);
-      const refused = await call('apply', { digest: stale });
+      const refused = await call('apply', { digest: stale, confirm: true });
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/changed since the plan was made|stale|plan again/i);
     } finally {
@@ -1149,6 +1182,24 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     }
   });
 
+  live('mcp serve: a line that is no JSON-RPC message is answered with its error; a webhook URL\'s password never reaches the agent', async () => {
+    const lines = ['{not json', '{"jsonrpc":"2.0","id":7}'];
+    const served = await forgectl(['mcp', 'serve'], {}, `${lines.join('\n')}\n`);
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: unknown; error: { code: number } }).map(({ id, error }) => [id, error.code])).toEqual([[null, -32700], [7, -32600]]);
+    const hook = await forgectl(['api', '-X', 'POST', '/projects/acme%2Fweb/hooks', '-f', 'url=https://e2e:pw-7d2e@hooks.example.com/x', '--jq', '.id']);
+    expect(hook.code, hook.stderr).toBe(0);
+    const { client } = await mcpClient();
+    try {
+      const got = (await client.callTool({ name: 'hooks_get', arguments: { project: 'acme/web', id: hook.stdout.trim() } })) as ToolResult;
+      expect(textOf(got)).toContain('hooks.example.com');
+      expect(textOf(got)).not.toContain('pw-7d2e');
+    } finally {
+      await client.close();
+      await forgectl(['api', '-X', 'DELETE', `/projects/acme%2Fweb/hooks/${hook.stdout.trim()}`, '--yes']);
+    }
+  });
+
   live('variables: a masked value from stdin is stored and never printed off a terminal; --show-values shows it at one', async () => {
     const secret = 'e2e-masked-value-7c1f';
     expect((await forgectl(['variables', 'set', 'E2E_TOKEN', '--project', 'acme/web', '--masked', '--value', secret])).code).toBe(2);
@@ -1184,6 +1235,29 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     const deleted = await shell(`cd '${work}' && forgectl variables delete E2E_FLEET --projects-file services.txt --yes && forgectl deploy-tokens revoke --name e2e-pull --projects-file services.txt --yes`);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect((await forgectl(['variables', 'get', 'E2E_FLEET', '--project', 'acme/web'])).code).toBe(5);
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  live('a migrant\'s CI job: apply --dry-run masks an integration\'s webhook from the environment, a fleet\'s 404 names the list, a saved plan that could not read a project exits 9', async () => {
+    const work = tempDir('forgectl-e2e-migrant-');
+    const webhook = 'https://chat.example.com/hooks/e2e-migrant-8d2f';
+    writeFileSync(join(work, 'chat.yaml'), 'version: 1\ngroups:\n  acme:\n    integrations:\n      slack: {webhook: {env: CHAT_WEBHOOK}, channel: "#ci"}\n');
+    const dry = await shell(`cd '${work}' && forgectl apply -f chat.yaml --dry-run`, { CI: 'true', CHAT_WEBHOOK: webhook });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('"webhook": "[REDACTED]"');
+    expect(dry.stdout + dry.stderr).not.toContain(webhook);
+    const missing = await shell(`cd '${work}' && printf 'acme/api\\nacme/web\\n' > services.txt && forgectl hooks get 77 --projects-file services.txt --continue-on-error`);
+    expect(missing.code).toBe(9);
+    expect(missing.stderr).toContain('hint: 2 projects answered 404 Not Found: forgectl hooks list --projects-file services.txt lists their webhooks\n');
+    writeFileSync(join(work, 'rule.yaml'), 'version: 1\nprojects:\n  acme/api:\n    push_rule: {max_file_size: 31}\n  acme/web:\n    push_rule: {max_file_size: 31}\n');
+    await fault({ method: 'GET', path: 'acme%2Fweb/push_rule$', status: 500, times: 10 });
+    const planned = await shell(`cd '${work}' && forgectl plan -f rule.yaml --out plan.json --retries 0 > /dev/null`, { CI: 'true' });
+    await clearFaults();
+    expect(planned.code).toBe(9);
+    const applied = await shell(`cd '${work}' && forgectl apply -f plan.json --yes --failed-to left.txt`, { CI: 'true' });
+    expect(applied.code).toBe(9);
+    expect(applied.stderr).toContain('not applied: the plan could not read project acme/web');
+    expect(readFileSync(join(work, 'left.txt'), 'utf8')).toMatch(/^acme\/web$/m);
     rmSync(work, { recursive: true, force: true });
   });
 });

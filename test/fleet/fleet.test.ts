@@ -136,6 +136,23 @@ describe('fleet operations on any project command', () => {
     }
   });
 
+  it('rows answering 404 for the record get the hint to list what exists, over the same projects, once after the summary', async () => {
+    const many = await sandbox.run(['hooks', 'get', '77', '--group', 'acme/team-01', '--recursive', '--match', 'acme/team-01/squad-1/**', '--exclude', '**/svc-00[12]', '--continue-on-error']);
+    expect(many.code).toBe(9);
+    expect(many.stderr).toContain(`${squad1[2]}: error: 404 Hook Not Found (GET /projects/${encodeURIComponent(squad1[2])}/hooks/77 → 404)\n`);
+    expect(many.stderr.split('\n').filter((line) => line.startsWith('hint:'))).toEqual([
+      "hint: 8 projects answered 404 Not Found: forgectl hooks list --group acme/team-01 --recursive --match 'acme/team-01/squad-1/**' --exclude '**/svc-00[12]' lists their webhooks",
+    ]);
+    // One project, or projects read from stdin (which cannot be given again): the list of the first, as of one project.
+    const one = await sandbox.run(['hooks', 'get', '77', '--projects-file', '-', '--continue-on-error'], { input: `${squad1[0]}\n` });
+    expect(one.stderr.split('\n').filter((line) => line.startsWith('hint:'))).toEqual([`hint: 1 project answered 404 Not Found: forgectl hooks list --project ${squad1[0]} lists its webhooks`]);
+    const piped = await sandbox.run(['hooks', 'get', '77', '--projects-file', '-', '--continue-on-error'], { input: `${squad1[0]}\n${squad1[1]}\n` });
+    expect(piped.stderr).toContain(`hint: 2 projects answered 404 Not Found: forgectl hooks list --project ${squad1[0]} lists its webhooks (${squad1[0]}, the first of them)\n`);
+    // A project that is not there gets no hint to list its records, as with --project.
+    const absent = await sandbox.run(['hooks', 'get', '77', '--projects-file', '-'], { input: 'acme/nope\n' });
+    expect(absent.stderr).not.toContain('hint:');
+  });
+
   it('narrows with --match and --exclude, and reads projects from a file or stdin', async () => {
     const matched = await sandbox.run(['push-rule', 'get', '--group', 'acme', '--recursive', '--match', 'acme/team-01/squad-2/**', '--exclude', '**/svc-01?', '-o', 'json']);
     expect(matched.json<Array<{ project: string }>>().map((r) => r.project)).toEqual(['acme/team-01/squad-2/svc-020']);

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RateGate } from '../../src/http/rate-gate.js';
 import { resolveShard, shardOf, startBudget } from '../../src/fleet/shard.js';
 import { fleetProjectPath } from '../../src/sandbox/seed.js';
@@ -287,6 +287,33 @@ describe('resuming a large run', () => {
     sandbox.faults.clear();
     const again = await sandbox.run(['plan', '-f', DESIRED, '--projects-file', planFailed, '-o', 'json']);
     expect(again.json().summary).toMatchObject({ owners: 1, projects: 1, groups: 0, instance: 0, failures: 0 });
+    // A line that names nothing the file declares is said, not silently dropped.
+    const typo = await sandbox.run(['plan', '-f', DESIRED, '--projects-file', '-', '-o', 'json'], { input: `${fleet[11]}\nacme/team-01/no-such-svc\n` });
+    expect(typo.json().summary).toMatchObject({ owners: 1, projects: 1 });
+    expect(typo.stderr).toContain('note: acme/team-01/no-such-svc, listed in stdin, is not among the projects and groups the file declares something for: left out\n');
+  });
+
+  it('a saved plan with a project it could not read applies the rest and exits 9, naming that project in --failed-to', async () => {
+    const box = await startTestSandbox({ fleet: 40 });
+    onTestFinished(() => box.close());
+    const unread = fleet[11];
+    box.fault({ method: 'GET', path: `${unread.split('/').pop()}/push_rule$`, status: 500, times: 10 });
+    const planned = join(dir, 'unread-plan.json');
+    expect((await box.run(['plan', '-f', DESIRED, '--out', planned, '--retries', '0'])).code).toBe(9);
+    box.faults.clear();
+    const failedTo = join(dir, 'unread-failed.txt');
+    const applied = await box.run(['apply', '-f', planned, '--yes', '--failed-to', failedTo]);
+    expect(applied.code).toBe(9);
+    expect(applied.stderr).toContain(`not applied: the plan could not read project ${unread}`);
+    expect(applied.stderr).toMatch(/^attention: Applied: \d+ done, 1 could not be read\. Failed: acme\/team-01\/squad-2\/svc-012$/m);
+    expect(readFileSync(failedTo, 'utf8').split('\n').filter((line) => line && !line.startsWith('#'))).toEqual([unread]);
+    // Its shard's job says so too; the other shards' jobs do not.
+    const parts = await Promise.all([1, 2, 3].map((index) => box.run(['apply', '-f', planned, '--yes'], { env: { CI_NODE_INDEX: String(index), CI_NODE_TOTAL: '3' } })));
+    expect(parts.filter((part) => part.stderr.includes(unread)).map((part) => part.code)).toEqual([9]);
+    // The project planned again on its own shows what is left to apply there.
+    const rest = await box.run(['plan', '-f', DESIRED, '--projects-file', failedTo]);
+    expect(rest.code).toBe(9);
+    expect(rest.stdout).toContain(`project ${unread}\n`);
   });
 });
 

@@ -30,25 +30,32 @@ afterAll(() => new Promise<void>((resolve) => stub.server.close(() => resolve())
 type Lookup = (host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => void;
 const toLoopback: Lookup = (_host, options, callback) => (options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4));
 
-/** Whether undici sent a request to this origin through the proxy, with this NO_PROXY. */
+/**
+ * Whether undici sent a request to this origin through the proxy, with this NO_PROXY: the proxy saw a CONNECT to this
+ * origin's host and port (undici tunnels http too), whatever other origins the same test sends at the same time.
+ */
 async function undiciProxies(origin: string, env: { httpProxy?: string; httpsProxy?: string; noProxy: string }): Promise<boolean> {
   const agent = new EnvHttpProxyAgent({ ...env, connect: { lookup: toLoopback, timeout: 2000 } } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
+  const url = new URL(origin);
+  const asSeen = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   const before = stub.seen.length;
   try {
     await agent.request({ origin, path: '/', method: 'GET', headersTimeout: 2000 }).then((answer) => answer.body.dump(), () => undefined);
   } finally {
     await agent.destroy();
   }
-  return stub.seen.length > before;
+  return stub.seen.slice(before).includes(asSeen);
 }
 
 const NO_PROXY_VALUES = [
   '', '*', 'a,*', '*,a', ' *', '.example.com', '*.example.com', 'example.com', 'example.com:8443', 'example.com:443',
   '127.0.0.1', '[::1]', 'EXAMPLE.COM', 'other.org  example.com', 'other.org, api.example.com', 'ample.com', 'localhost:80',
+  '::1', 'fe80::1', '[fe80::1]', '[fe80::1]:443', '2001:db8::10', '[2001:db8::10]',
 ];
 const ORIGINS = [
   'https://example.com', 'https://api.example.com', 'https://Example.com:8443', 'http://example.com:443', 'http://example.com',
-  'https://example.org', 'http://a', 'http://127.0.0.1:8443', 'http://[::1]:8443', 'http://localhost',
+  'https://example.org', 'http://a', 'http://127.0.0.1:8443', 'http://[::1]:8443', 'http://localhost', 'https://[fe80::1]',
+  'http://[2001:db8::10]:8443',
 ];
 
 describe('proxy routing: forgectl says what undici does', () => {
@@ -66,6 +73,18 @@ describe('proxy routing: forgectl says what undici does', () => {
       const loopback = /^(127\.|\[::1\]|localhost)/.test(url.host);
       expect(proxyFor(url, env), origin).toBe(undici && !loopback ? stub.url : undefined);
     }
+  });
+
+  it('an IPv6 address in NO_PROXY matches only in brackets (what doctor warns about): fe80::1 and ::1 never do, [fe80::1] and [::1] do', async () => {
+    const proxied = (origin: string, noProxy: string) => undiciProxies(origin, { httpProxy: stub.url, httpsProxy: stub.url, noProxy });
+    expect(await proxied('https://[fe80::1]', 'fe80::1')).toBe(true);
+    expect(await proxied('https://[fe80::1]', '[fe80::1]')).toBe(false);
+    expect(await proxied('http://[2001:db8::10]:8443', '2001:db8::10')).toBe(true);
+    expect(await proxied('http://[2001:db8::10]:8443', '[2001:db8::10]')).toBe(false);
+    expect(await proxied('http://[::1]:8443', '::1')).toBe(true);
+    expect(await proxied('http://[::1]:8443', '[::1]')).toBe(false);
+    // forgectl itself never proxies loopback, whatever NO_PROXY says.
+    expect(proxyFor(new URL('http://[::1]:8443'), { HTTP_PROXY: stub.url, NO_PROXY: '::1' })).toBeUndefined();
   });
 
   it('HTTPS_PROXY, HTTP_PROXY and their lower-case names: the one undici uses is the one forgectl names', () => {

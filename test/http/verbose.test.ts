@@ -9,7 +9,7 @@ describe('--verbose request numbers', () => {
     const created = await sandbox.run(['tokens', 'create', '--group', 'acme', '--name', 'verbose-bot', '--scopes', 'api', '--access-level', 'maintainer', '--expires-at', expires, '-o', 'json']);
     expect(created.code, created.stderr).toBe(0);
     const { token } = created.json<{ token: string }>();
-    const result = await sandbox.run(['-v', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes', '-o', 'json'], { env: { FORGECTL_TOKEN: token } });
+    const result = await sandbox.run(['-v', 'tokens', 'rotate', 'self', '--group', 'acme', '--yes', '--print-token', '-o', 'json'], { env: { FORGECTL_TOKEN: token } });
     expect(result.code, result.stderr).toBe(0);
     const sent = result.stderr.split('\n').filter((line) => /^\[\d+\] > [A-Z]+ /.test(line));
     const numbers = sent.map((line) => Number(/^\[(\d+)\]/.exec(line)![1]));

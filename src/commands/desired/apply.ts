@@ -4,16 +4,16 @@ import { applyChanges, checkBeforeWriting, staleObjects, toCarryOut, type ApplyS
 import { oneLine } from '../../output/formats.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from './io.js';
-import type { Change, SectionIo } from '../../desired/model.js';
+import type { Change, Owner, SectionIo } from '../../desired/model.js';
 import { failureLine, type OwnerFailure, type PlanOptions } from '../../desired/plan.js';
 import { changeLabel, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
-import { checkPlanDigest, looksLikePlan, readPlanDocument } from '../../desired/saved.js';
+import { checkPlanDigest, failuresOf, looksLikePlan, readPlanDocument } from '../../desired/saved.js';
 import { checkFollowsFile } from '../../desired/follows.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { writeFileAtomically } from '../../files.js';
 import { selectProjects } from '../../fleet/select.js';
-import { emptyShardLine, reportOnInterrupt, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
+import { emptyShardLine, inShard, reportOnInterrupt, startBudget, takeShard, writeFailedTo } from '../../fleet/shard.js';
 import { namedFew } from '../../fleet/run.js';
 import { baseDirOf, failedPaths, fileOption, planOptionsOf, planShowingProgress, readDesired, readText, targetOptions, type TargetFlags } from './shared.js';
 import { plural } from '../../parse.js';
@@ -66,7 +66,7 @@ export default defineCommand<Options>({
       throw new UsageError(`${problems.length > 1 ? `${problems.length} values the changes need are missing or invalid` : problems[0]}; nothing was applied`, 'set what is missing (or correct the value) and apply again');
     }
     const carried = toCarryOut(changes, Boolean(opts.prune));
-    if (carried.length) await ctx.confirm(`Apply ${plural(carried.length, 'change')} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
+    if (carried.length) await ctx.confirm(`Apply ${plural(carried.length, 'change')}${losses(carried)} to ${ownersPhrase([...new Map(changes.map((c) => [`${c.owner.level} ${c.owner.path}`, c.owner])).values()])}?`);
 
     const summary: ApplySummary = { done: 0, failed: 0, skippedPrunes: 0, violations: 0, failedOwners: [], errors: [] };
     const result = new ResultWithExit(undefined, ExitCode.ok);
@@ -99,6 +99,13 @@ export default defineCommand<Options>({
     return Object.assign(result, { result: settle() });
   },
 });
+
+/** What of the changes deletes, said in the question: " (3 deletions, 1 replacement)", or nothing. */
+function losses(changes: Change[]): string {
+  const count = (action: Change['action']) => changes.filter((change) => change.action === action).length;
+  const parts = [count('delete') ? plural(count('delete'), 'deletion') : '', count('replace') ? plural(count('replace'), 'replacement') : ''].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
 
 /** The command groups of the sections not named as their key is (push_rule: push-rule). */
 const SECTION_COMMANDS: Record<string, string> = { 'project settings': 'projects', 'group settings': 'groups', 'instance application_settings': 'settings', 'project approvals': 'approval-settings' };
@@ -143,22 +150,28 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   await checkFollowsFile(opts.file, document, saved);
   ctx.io.note(`applying the plan in ${opts.file} (changes digest ${document.changes_digest})`);
   // A shard applies its part of the plan (a merged plan, or its own); --projects-file narrows it further.
+  // What the plan could not read is not applied either: it stays in the run's outcome (exit 9, --failed-to).
   let planned = saved;
+  let unread = failuresOf(document);
   if (options.projectsFile !== undefined) {
     const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
-    planned = planned.filter((change) => listed.has(change.owner.path.toLowerCase()) || (change.owner.id !== undefined && listed.has(String(change.owner.id))));
+    const isListed = (owner: Owner) => listed.has(owner.path.toLowerCase()) || (owner.id !== undefined && listed.has(String(owner.id)));
+    planned = planned.filter((change) => isListed(change.owner));
+    unread = unread.filter((failure) => isListed(failure.owner));
   }
   const listed = planned.length;
   const keys = takeShard([...new Set(planned.map((change) => change.owner.path))], (path) => path, options.shard, (line) => ctx.io.note(line), 'projects, groups and instance settings with changes');
   if (options.shard) {
     const mine = new Set(keys);
     planned = planned.filter((change) => mine.has(change.owner.path));
+    unread = unread.filter((failure) => inShard(failure.owner.path, options.shard));
     if (!planned.length && listed) ctx.io.note(emptyShardLine(options.shard));
   }
+  for (const failure of unread) ctx.io.warn(`not applied: the plan could not read ${failureLine(failure)}`);
   if (document.server !== ctx.connection().baseUrl) {
     throw new CliError(`${opts.file} was made for ${document.server}, not ${ctx.connection().baseUrl}`, ExitCode.rejected, 'make the plan against this instance');
   }
-  const io = sectionIo(ctx, ctx.api, localFiles(`${document.base_dir}/plan`), document.base_dir);
+  const io = sectionIo(ctx, localFiles(`${document.base_dir}/plan`), document.base_dir);
   const budget = startBudget(ctx.rateGate, options.concurrency, options.rateLimit, options.shard);
   if (budget) ctx.io.note(budget);
   const { stale, done } = await staleObjects(io, planned, options.concurrency);
@@ -168,13 +181,13 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   }
   if (done.size) ctx.io.note(`${plural(done.size, 'change')} of the plan ${done.size === 1 ? 'was' : 'were'} applied already (by an earlier apply of it): left out`);
   const nothing = !saved.length ? 'the plan has no changes: nothing to do' : !listed ? `the plan has no changes for what --projects-file lists: nothing to do` : done.size ? 'nothing left to apply' : undefined;
-  return { changes: planned.filter((change) => !done.has(change)), failures: [], io, nothing };
+  return { changes: planned.filter((change) => !done.has(change)), failures: unread, io, nothing };
 }
 
 /** The changes a desired-state file asks for now, planned (with a spinner at a terminal) and shown on stderr. */
 async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, text: string): Promise<Work> {
   const state = await readDesired(ctx, opts.file, text);
-  const io = sectionIo(ctx, ctx.api, state.local, baseDirOf(opts.file));
+  const io = sectionIo(ctx, state.local, baseDirOf(opts.file));
   const plan = await planShowingProgress(ctx, state, io, options, opts.failedTo);
   if (options.shard && !plan.owners.length) ctx.io.note(emptyShardLine(options.shard));
   for (const failure of plan.failures) ctx.io.warn(`could not read ${failureLine(failure)}`);
@@ -182,7 +195,8 @@ async function fileChanges(ctx: Context, opts: Options, options: PlanOptions, te
     // The colour decision is made for stdout (a terminal or FORCE_COLOR, unless NO_COLOR, --no-color, TERM=dumb); the
     // preview is on stderr: with stdout a terminal, coloured only when stderr is one too; otherwise colour was forced.
     const paint = await paintFor(ctx.io.options.color && (ctx.io.stderrIsTTY || !ctx.io.stdoutIsTTY));
-    const preview = planText(plan, paint, failureLine);
+    // With --prune, the deletions prune allows are carried out like any other: the preview does not say they need it.
+    const preview = planText(opts.prune ? { ...plan, changes: plan.changes.map((change) => ({ ...change, prune: undefined })) } : plan, paint, failureLine);
     // Written as it is (coloured on a terminal; planText made the server's text in it visible), unless --quiet
     // and nothing is asked.
     const asking = ctx.io.interactive && !ctx.globals.yes && !ctx.globals.dryRun;

@@ -99,7 +99,7 @@ export default defineCommand<Options>({
     const concurrency = concurrencyOf(opts);
     const budget = startBudget(ctx.rateGate, concurrency, opts.rateLimit, shard);
     if (budget) ctx.io.note(budget);
-    const io = sectionIo(ctx, ctx.api, localFiles('.'), process.cwd());
+    const io = sectionIo(ctx, localFiles('.'), process.cwd());
     const { document, notes } = await exportState(io, { owners, kinds: opts.kinds, target, concurrency });
     for (const note of notes) ctx.io.note(`note: ${note}`);
     const projects = Object.keys((document.projects as Record<string, unknown> | undefined) ?? {}).length;

@@ -42,7 +42,7 @@ export default defineCommand<Options>({
     const state = await readDesired(ctx, opts.file, text);
     const options = planOptionsOf(ctx, opts);
     const baseDir = baseDirOf(opts.file);
-    const io = sectionIo(ctx, ctx.api, state.local, baseDir);
+    const io = sectionIo(ctx, state.local, baseDir);
     const plan = await planShowingProgress(ctx, state, io, options, opts.failedTo);
     const digest = createHash('sha256').update(text).digest('hex');
     const document = planDocument(plan, { server: ctx.connection().baseUrl, file: state.file, baseDir, now: ctx.now(), digest, targets: options.targets, exclude: options.exclude, shard: options.shard });

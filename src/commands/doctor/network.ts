@@ -45,14 +45,16 @@ function checkProxy(state: DoctorState): Outcome {
   const route = proxy ? `through the proxy ${proxy} (${configured?.name})` : configured ? `direct: ${url.host} is in NO_PROXY` : 'direct (no proxy set)';
   const noProxy = proxySettings(state.ctx.env).no;
   const ranges = configured ? addressRanges(noProxy) : [];
+  const bare = configured ? bareIpv6(noProxy) : [];
   const unmatched = [
     ranges.length ? `${ranges.length > 1 ? 'address ranges' : 'an address range'} (${ranges.join(', ')}), which the proxy agent does not support: no host matches ${ranges.length > 1 ? 'them' : 'it'}` : '',
+    bare.length ? `${bare.length > 1 ? 'IPv6 addresses' : 'an IPv6 address'} without brackets (${bare.join(', ')}), which the proxy agent does not match: it matches [${bare[0]}]` : '',
     configured && starInList(noProxy) ? '* among other entries, which the proxy agent reads as a host named *: only * as the whole value sends every host direct' : '',
   ].filter(Boolean);
   if (unmatched.length) {
     return warn(
       `${route}; NO_PROXY holds ${unmatched.join('; and ')}`,
-      'list the hosts themselves in NO_PROXY: a name (git.corp.example, which covers its subdomains too), a domain (.corp.example), an address (192.0.2.10), with :PORT to send only that port direct; * alone sends every host direct',
+      'list the hosts themselves in NO_PROXY: a name (git.corp.example, which covers its subdomains too), a domain (.corp.example), an address (192.0.2.10), an IPv6 address in brackets ([2001:db8::10]), with :PORT to send only that port direct; * alone sends every host direct',
     );
   }
   return pass(route);
@@ -60,6 +62,13 @@ function checkProxy(state: DoctorState): Outcome {
 
 /** NO_PROXY entries that are address ranges (192.0.2.0/24, 2001:db8::/32): undici's proxy agent matches names only. */
 const addressRanges = (noProxy: string): string[] => noProxy.split(/[,\s]+/).filter((entry) => /\/\d{1,3}$/.test(entry));
+
+/**
+ * NO_PROXY entries that are IPv6 addresses without brackets (fe80::1): undici's proxy agent compares them with the
+ * bracketed host of a URL ([fe80::1]) and reads a trailing :N as a port, so they never match. Loopback ones (::1)
+ * are left out: forgectl never sends a loopback request through a proxy.
+ */
+const bareIpv6 = (noProxy: string): string[] => noProxy.split(/[,\s]+/).filter((entry) => isIP(entry) === 6 && !isLoopbackHost(entry));
 
 /** `*` as one entry of several (`localhost,*`): undici's proxy agent honours `*` only as the whole NO_PROXY value. */
 const starInList = (noProxy: string): boolean => noProxy !== '*' && noProxy.split(/[,\s]/).includes('*');

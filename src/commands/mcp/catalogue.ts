@@ -74,12 +74,12 @@ const NOT_TOOLS = new Set([
 
 /**
  * Options that turn records into bytes (`repo blob --raw`), which a tool result does not carry, or check those bytes
- * (--sha256): not offered. Options
+ * (--sha256): not offered; nor --show-values, which shows masked values at a terminal only, never to an agent. Options
  * that turn a read into a write (OptionDef.mutates, `hooks audit --fix`) are no input of a read's tool either.
  * `tokens rotate` writes a local file (--output-file) and runs commands of this machine (--save-to exec:); its
  * definition does not mark them (yet), so they are left out here.
  */
-const NOT_INPUTS = new Set(['--raw', '--sha256']);
+const NOT_INPUTS = new Set(['--raw', '--sha256', '--show-values']);
 const UNMARKED_LOCAL: Record<string, string[]> = { 'tokens rotate': ['--output-file', '--save-to'] };
 /** What the arguments of commands whose definitions do not describe them (yet) are: src/commands/tokens. */
 const UNDESCRIBED_ARGS: Record<string, Record<string, string>> = {
@@ -101,6 +101,24 @@ const IDEMPOTENT_VERBS = new Set(['set', 'put', 'update', 'protect', 'unprotect'
 
 /** Tools made to hand over a new secret: only they may return it, and only when asked (reveal_token). */
 const REVEALS_TOKEN = /^(tokens (create|rotate)|deploy-tokens create|runners reset-token)$/;
+/** What reveal_token does, by command: the server refuses a rotation or a reset whose new token would go nowhere. */
+const REVEAL_TOKEN: Record<string, string> = {
+  default: 'return the new token in the result (otherwise it is left out, and shown to no one)',
+  'tokens rotate': 'return the new token in the result; without it, save_to_profile is needed (the token is then saved, not returned)',
+  'runners reset-token': 'must be true: the runner\'s new token is returned in the result, and nothing else keeps it',
+};
+
+/**
+ * What a writing tool takes as its --yes: what the command line asks about first (a deletion, a revocation, blocking
+ * a user, a wider visibility, applying a plan) runs only once the person the agent acts for agreed; without it the
+ * command refuses as it does without a terminal and without --yes.
+ */
+export const CONFIRM_INPUT = 'confirm';
+const CONFIRM_SCHEMA: JsonSchema = {
+  type: 'boolean',
+  default: false,
+  description: 'true once the person you act for has agreed to this change; what the command asks about first (deleting, revoking, blocking, making visible to more people, applying a plan) is refused without it, and nothing is changed',
+};
 
 /** Desired-state tools read their desired-state file (a path on this machine, checked by the server). */
 const DESIRED_STATE_FILE = '--file';
@@ -226,9 +244,8 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
   properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
   const names = flagNames(inputs);
   describeInputs(schema, names, commands);
-  if (REVEALS_TOKEN.test(entry.path)) {
-    properties.reveal_token = { type: 'boolean', default: false, description: 'return the new token in the result (otherwise it is left out; rotate then needs save_to_profile)' };
-  }
+  if (!readOnly) properties[CONFIRM_INPUT] = CONFIRM_SCHEMA;
+  if (REVEALS_TOKEN.test(entry.path)) properties.reveal_token = { type: 'boolean', default: false, description: REVEAL_TOKEN[entry.path] ?? REVEAL_TOKEN.default };
   return {
     name: toolName(entry.path),
     path: entry.path,
@@ -321,12 +338,12 @@ function applyTool(entry: ManifestEntry, def: CommandDef): Tool {
     path: 'apply',
     toolset: 'desired-state',
     title: 'forgectl apply',
-    description: `${entry.summary}: carries out a plan made by the plan tool, named by its digest; refused when the objects changed since the plan was made (plan again)`,
+    description: `${entry.summary}: carries out a plan made by the plan tool, named by its digest, with confirm: true once the person you act for has reviewed it; refused when the objects changed since the plan was made (plan again)`,
     readOnly: false,
     destructive: true,
     idempotent: false,
     list: false,
-    inputSchema: { type: 'object', properties: { digest: { type: 'string', description: 'the digest the plan tool returned' } }, required: ['digest'], additionalProperties: false },
+    inputSchema: { type: 'object', properties: { digest: { type: 'string', description: 'the digest the plan tool returned' }, [CONFIRM_INPUT]: CONFIRM_SCHEMA }, required: ['digest'], additionalProperties: false },
     outputSchema: resultSchema(false),
     inputs: [],
     def,
@@ -342,7 +359,7 @@ function apiCommandTool(def: CommandDef, writes: boolean, tool: Pick<Tool, 'name
     destructive: writes,
     idempotent: !writes,
     list: false,
-    inputSchema: { type: 'object', properties, required: [required], additionalProperties: false },
+    inputSchema: { type: 'object', properties: writes ? { ...properties, [CONFIRM_INPUT]: CONFIRM_SCHEMA } : properties, required: [required], additionalProperties: false },
     outputSchema: resultSchema(false),
     inputs: [],
     def,
@@ -481,7 +498,7 @@ export interface ToolValues {
 export function toolValues(tool: Tool, input: Record<string, unknown>): ToolValues {
   if (tool.name === 'graphql') return graphqlValues(input, !tool.readOnly);
   if (tool.path === 'api') return apiValues(input);
-  const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token']);
+  const known = new Set([...tool.inputs.map((item) => item.name), 'per_page', 'cursor', 'fields', 'reveal_token', ...(tool.readOnly ? [] : [CONFIRM_INPUT])]);
   for (const name of Object.keys(input)) {
     if (!known.has(name)) throw new UsageError(`${tool.name} has no input "${name}"`, `inputs: ${[...known].join(', ')}`);
   }

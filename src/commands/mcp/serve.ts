@@ -39,7 +39,8 @@ export default defineCommand<Opts>({
     'Speaks the Model Context Protocol on stdin and stdout (nothing else is written there; notes go to stderr), or',
     'over HTTP with --http, where every request must carry the header Authorization: Bearer SECRET (the secret is',
     'printed once on stderr at start, or read from --secret-file). Tools are made from the commands: read-only unless',
-    '--allow-write names their toolset.',
+    '--allow-write names their toolset; what the command line would ask about first (a deletion, a revocation, applying',
+    'a plan …) runs only when the tool is called with confirm: true, after the person the agent acts for agreed.',
     'Changes of configuration go through plans: the plan tool returns a plan and its digest, which the apply tool',
     'takes (a stale plan is refused). Calls use this run\'s profile, credentials, retries and rate limits.',
   ].join(' '),
@@ -79,7 +80,8 @@ export default defineCommand<Opts>({
     }
     const { serveStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
     const streams = ctx.io.streams;
-    const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+    const { answeringMalformed } = await import('./stdio.js');
+    const transport = new StdioServerTransport(answeringMalformed(streams.stdin, streams.stdout), streams.stdout);
     const closed = new Promise<void>((resolve) => {
       const previous = transport.onclose;
       transport.onclose = () => {

@@ -1,19 +1,20 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
 import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { optionsFromValues } from '../../cli/invocation.js';
 import { CliError, UsageError } from '../../errors.js';
-import { cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
+import { CONFIRM_INPUT, cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { noticeForAgents, type NamedTool } from './wording.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
 import { DesiredFileError, type Problem } from '../../desired/file.js';
 import { withoutSecretValues } from '../../resources/variables/resource.js';
+import { isSecretKey, REDACTED, redactUrl, redactUrlsIn } from '../../http/redact.js';
 
 /**
  * The MCP server over the tool catalogue: tools/list, tools/call (each call a command run in this process on the path
@@ -85,6 +86,25 @@ function withoutTokens(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Secret fields beyond the names every redaction knows: a chat integration's incoming webhook, whose URL is the
+ * credential (https://hooks.slack.com/services/…), and the keys of application settings (asset_proxy_secret_key,
+ * mailgun_signing_key, eks_secret_access_key).
+ */
+const MORE_SECRETS = /^webhook$|(^|_)(secret|signing|secret_access)_key$/;
+
+/**
+ * No credential in a result, whichever tool's: secret-named string fields replaced, URLs without user:password or
+ * secret query parameters (a webhook URL such as https://alice:PASSWORD@hooks.example.com). `token` fields are
+ * withoutTokens' (reveal_token).
+ */
+function withoutCredentials(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return (key !== 'token' && isSecretKey(key)) || MORE_SECRETS.test(key) ? REDACTED : redactUrl(value);
+  if (Array.isArray(value)) return value.map((item) => withoutCredentials(item, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutCredentials(inner, name)]));
+  return value;
+}
+
 /** What apply said, with the plan named by its digest instead of the temporary file this server gave it. */
 function namingPlan(outcome: CallOutcome, file: string, digest: string): CallOutcome {
   const rename = (text: string) => text.replaceAll(`the plan in ${file}`, `the plan ${digest}`).replaceAll(file, `the plan ${digest}`);
@@ -103,6 +123,8 @@ export class ToolServer {
   /** Plans this server made, by digest: apply takes only these, and each once. */
   private readonly plans = new Map<string, string>();
   private readonly applied = new Set<string>();
+  /** Plans an apply call is carrying out now: a second call of the same digest is refused, not run twice. */
+  private readonly applying = new Set<string>();
   private readonly validators = new Map<string, (value: unknown) => string | undefined>();
 
   constructor(private readonly options: ServerOptions) {}
@@ -179,10 +201,23 @@ export class ToolServer {
     }
     const fields = tool.path !== 'api' && Array.isArray(args.fields) && args.fields.length ? args.fields.join(',') : undefined;
     const started = Date.now();
-    let outcome = await this.run(tool.path, values, { yes: !tool.readOnly || undefined, fields }, tool);
+    let outcome: CallOutcome;
+    try {
+      outcome = await this.run(tool.path, values, { yes: (!tool.readOnly && args[CONFIRM_INPUT] === true) || undefined, fields }, tool);
+    } finally {
+      // The plan file of this call's apply, and no other call's (calls run side by side).
+      if (tool.path === 'apply') {
+        rmSync(dirname(String(values.values[0].value)), { recursive: true, force: true });
+        this.applying.delete(String(args.digest));
+      }
+    }
     if (tool.path === 'apply') outcome = namingPlan(outcome, String(values.values[0].value), String(args.digest));
     this.options.log?.(`${name} → exit ${outcome.code} in ${Date.now() - started} ms`);
-    if (outcome.code !== 0 && outcome.code !== 9) return toolError(this.forAgent(tool, this.failure(tool, outcome)), outcome.code);
+    if (outcome.code !== 0 && outcome.code !== 9) {
+      // A question the command would ask at a terminal is no bad input: the call waits for the person's answer.
+      const asked = outcome.code === 2 && /^error: confirmation needed: /m.test(outcome.stderr);
+      return toolError(this.forAgent(tool, this.failure(tool, outcome)), outcome.code, asked ? 'confirmation needed: nothing was changed' : undefined);
+    }
     if (tool.path === 'apply') this.applied.add(String(args.digest));
     let result: unknown;
     try {
@@ -191,7 +226,7 @@ export class ToolServer {
       result = outcome.stdout;
     }
     // Never a masked or hidden CI/CD variable's value, whichever tool's answer holds it (an agent is no terminal).
-    result = withoutSecretValues(result);
+    result = withoutCredentials(withoutSecretValues(result));
     if (args.reveal_token !== true) result = withoutTokens(result);
     const structured: Record<string, unknown> = { result, exit_code: outcome.code };
     if (tool.list && Array.isArray(result)) Object.assign(structured, this.paging(result, args, outcome.stderr));
@@ -200,7 +235,7 @@ export class ToolServer {
       this.plans.set(digest, outcome.stdout);
       structured.digest = digest;
     }
-    const notice = this.forAgent(tool, notesOf(outcome.stderr));
+    const notice = [this.forAgent(tool, notesOf(outcome.stderr)), onePage(tool, args, result)].filter(Boolean).join('\n');
     if (notice) structured.notice = notice;
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
@@ -210,7 +245,7 @@ export class ToolServer {
   /** What a command said, in the agent's terms: inputs and tools where it names flags and commands (wording.ts). */
   private forAgent(tool: Tool, text: string): string {
     this.named ??= new Map(this.options.tools.map((item) => [item.name, namedTool(item)]));
-    return noticeForAgents(text, this.named.get(tool.name) ?? namedTool(tool), [...this.named.values()]);
+    return noticeForAgents(redactUrlsIn(text), this.named.get(tool.name) ?? namedTool(tool), [...this.named.values()]);
   }
 
   /**
@@ -250,17 +285,16 @@ export class ToolServer {
   private applyValues(args: Record<string, unknown>): ToolValues {
     const digest = String(args.digest ?? '');
     if (this.applied.has(digest)) throw new UsageError('this plan was already applied', 'call the plan tool again to see what differs now');
+    if (this.applying.has(digest)) throw new UsageError('this plan is being applied by another call', 'wait for that call\'s result');
     const plan = this.plans.get(digest);
     if (!plan) throw new UsageError(`no plan with digest ${digest || '(none)'} was made by this server`, 'call plan first, review it, and pass its digest');
     // The plan file exists for the run only, readable by this user alone.
     const folder = mkdtempSync(join(tmpdir(), 'forgectl-mcp-'));
     const file = join(folder, 'plan.json');
     writeFileAtomically(file, plan, 'secret');
-    this.cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    this.applying.add(digest);
     return { values: [{ flag: '--file', value: file }], args: [] };
   }
-
-  private readonly cleanups: Array<() => void> = [];
 
   /**
    * Runs a command with the values of a call, on the global options the server started with (and -o json): the
@@ -268,20 +302,16 @@ export class ToolServer {
    */
   private async run(path: string, values: ToolValues, globals: GivenGlobals, tool?: Tool): Promise<CallOutcome> {
     const { streams, read } = capture();
+    const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
+    let opts: Record<string, unknown>;
     try {
-      const def = tool?.def ?? (await this.options.commands.manifest.find((entry) => entry.path === path)!.load()).default;
-      let opts: Record<string, unknown>;
-      try {
-        opts = optionsFromValues(def, values.values, values.args);
-      } catch (error) {
-        if (!(error instanceof CliError)) throw error;
-        return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
-      }
-      const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
-      return { code, ...read() };
-    } finally {
-      for (const cleanup of this.cleanups.splice(0)) cleanup();
+      opts = optionsFromValues(def, values.values, values.args);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      return { code: error.exitCode, stdout: '', stderr: `error: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}` };
     }
+    const code = await this.options.execute({ path, opts, globals: { ...this.options.globals, ...globals, output: 'json', color: false } }, streams);
+    return { code, ...read() };
   }
 
   /** Checks arguments against the tool's input schema: types, enums, bounds, required, unknown names. */
@@ -331,8 +361,23 @@ function schemaValidator(schema: JsonSchema): (value: unknown) => string | undef
   };
 }
 
-function toolError(message: string, code: number) {
-  const text = `${message}\n(exit ${code}: ${EXIT_MEANINGS[code] ?? 'failed'})`;
+/** The service's page size when a request names none. */
+const DEFAULT_PER_PAGE = 20;
+
+/**
+ * The api tool's GET of a list returns the first page only: a full page says that more may follow, so that an agent
+ * does not take 20 records for all of them.
+ */
+function onePage(tool: Tool, args: Record<string, unknown>, result: unknown): string | undefined {
+  if (tool.name !== 'api' || args.paginate === true || args.limit !== undefined || !Array.isArray(result)) return undefined;
+  const asked = Number(new URL(String(args.path), 'http://instance').searchParams.get('per_page'));
+  const perPage = Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_PER_PAGE;
+  if (result.length < perPage) return undefined;
+  return `this is one page of ${result.length} records and more may follow: pass paginate: true, or limit, to read past it`;
+}
+
+function toolError(message: string, code: number, meaning = EXIT_MEANINGS[code] ?? 'failed') {
+  const text = `${message}\n(exit ${code}: ${meaning})`;
   return { content: [{ type: 'text' as const, text }], isError: true };
 }
 
@@ -366,7 +411,8 @@ const RESOURCES: Array<{ uri: string; name: string; description: string; mimeTyp
 const INSTRUCTIONS = [
   'forgectl administers a software-delivery platform (projects, groups, repositories, merge requests, CI, tokens).',
   'Lists are paged: pass next_cursor back as cursor for the next page.',
-  'Changes to configuration go through desired state: call plan with a desired-state file, show the plan to the user, then apply with its digest.',
+  'Changes to configuration go through desired state: call plan with a desired-state file, show the plan to the user, then apply with its digest and confirm: true.',
+  'A change that deletes or that forgectl asks about runs only with confirm: true: tell the user what it does and ask before passing it.',
   'Errors carry forgectl\'s exit code: 2 bad input, 4 permission, 5 not found, 6 rejected by the server.',
 ].join(' ');
 

@@ -122,8 +122,7 @@ const AGENT_PHRASES: Array<[RegExp, (tool: NamedTool) => string]> = [
   [/ — use --all or --limit$/, (tool) => (tool.list ? ' — pass next_cursor as cursor for the next page' : ' — this tool returns the first page')],
   [/; more exist — use --all or --limit$/, (tool) => (tool.list ? '; more exist — pass next_cursor as cursor for the next page' : '; more exist')],
   [/^hint: use --all, or --limit N$/, (tool) => (tool.list ? 'hint: this list has no page numbers: call the tool without cursor' : '')],
-  [/^hint: pass --yes to confirm without a terminal$/, () => 'hint: this server was not started to allow this change'],
-  [/^--show-values shows masked values only at a terminal.*$/, () => 'masked and hidden values are never shown through this interface'],
+  [/^hint: pass --yes to confirm without a terminal$/, () => 'hint: tell the person you act for what it asks and, once they agree, call it again with confirm: true'],
 ];
 
 /**

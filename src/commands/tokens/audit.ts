@@ -235,11 +235,24 @@ async function readLists(ctx: Context, lists: TokenList[], concurrency: number, 
   for await (const outcome of orderedPool(preciseLast, concurrency, read)) {
     if (outcome.status === 'ok') findings.considerList(outcome.value, outcome.item);
     else if (outcome.status === 'failed') {
-      if (!instance || !(outcome.error instanceof ApiError) || outcome.error.status === 401) throw outcome.error;
+      if (!instance || !(outcome.error instanceof ApiError) || outcome.error.status === 401) throw explainedRefusal(outcome.error, outcome.item);
       unreadable.push(`${outcome.item.label}: ${outcome.error.message} (${outcome.error.status})`);
     }
   }
   return unreadable;
+}
+
+/**
+ * A list named by --group or --project that the caller may not read (403): the role it needs, and what the audit
+ * does without it (a bot's own token is checked as the token in use).
+ */
+function explainedRefusal(error: unknown, list: TokenList): unknown {
+  if (!(error instanceof ApiError) || error.status !== 403 || list.kind !== 'access') return error;
+  const [kind] = list.label.split(' ');
+  return error.explained(
+    `${error.message}: the access tokens of ${list.label} are listed only for its ${kind === 'group' ? 'Owners' : 'Maintainers'}`,
+    `leave out --${kind} ${list.label.slice(kind.length + 1)} to audit the token in use alone, or run the audit with a token of an ${kind === 'group' ? 'Owner' : 'Maintainer'}`,
+  );
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from './rotation.js';
 import { targetName } from './save-targets.js';
 import { warnStoreNow } from './shared.js';
+import { assertSecretPrinted } from '../new-secret.js';
 import { plural } from '../../parse.js';
 
 interface Options {
@@ -132,6 +133,9 @@ export default defineCommand<Options>({
     if (opts.saveToProfile === true && !profile) throw new UsageError('--save-to-profile: no profile is in use', 'name one: --save-to-profile NAME');
     const extra: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined };
     if (opts.drop?.length) await dropTargets(ctx, pending, opts.drop);
+    // A token saved nowhere is handed over on stdout, and its file removed: it must reach stdout whole first.
+    const printed = !extra.profile && !extra.outputFile && pending.some((item) => !describeTargets([item.record.targets]));
+    if (printed) await assertSecretPrinted(ctx, 'save it with --output-file FILE or --save-to-profile NAME');
 
     const locks = new HeldLocks();
     const results: Record<string, unknown>[] = [];

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { TokenRecord } from '../../resources/access-tokens/values.js';
 import { accessTokens } from '../../resources/access-tokens/resource.js';
 import { defineCommand, type Context } from '../../cli/command.js';
-import type { Connection } from '../../config/resolve.js';
+import { tokenOrigin, type Connection } from '../../config/resolve.js';
 import { readConfig, type Profile } from '../../config/store.js';
 import { loadStoredToken } from '../../config/keyring.js';
 import { ApiError, CliError, ConfigError, ExitCode, UsageError } from '../../errors.js';
@@ -11,7 +11,7 @@ import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
 import { parseSaveTo, preflightCiVar, targetName, type ExtraTarget } from './save-targets.js';
 import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
-import { assertSecretPrinted } from '../new-secret.js';
+import { assertNotIntoJobLog, assertSecretPrinted } from '../new-secret.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeAbandonedPlaceholders, saveEverywhere,
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, unwritableHint, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
@@ -29,6 +29,7 @@ interface Options extends TargetOptions {
   outputFile?: string;
   overlap?: string;
   saveTo?: ExtraTarget[];
+  printToken?: boolean;
 }
 
 /** How long a run interrupted while its rotate request is in flight still waits for the answer (and the token). */
@@ -58,7 +59,11 @@ export default defineCommand<Options>({
     'Exit 10: rotated but not saved everywhere (stderr names what was and was not updated, and the recovery file;',
     'run `forgectl tokens recover`, or let the next run finish it). Exit 9: rotated and saved, but the check as the',
     'new token failed. Exit 8 after the request was sent: the outcome is unknown; do not run it again before',
-    'checking. Exit 130/143 on SIGINT/SIGTERM, saying what was left undone. With a save target the token is not printed.',
+    'checking. Exit 130/143 on SIGINT/SIGTERM, saying what was left undone. With a save target the token is not printed;',
+    'without one it is printed on stdout, except in a CI job off a terminal (CI set), whose stdout is the job log, and when',
+    'rotating self off a terminal (a token from FORGECTL_TOKEN or a token_command, or --no-save-to-profile: the next run',
+    'would present the revoked token): there the run stops before sending anything (exit 2) unless --print-token says',
+    'stdout is captured.',
   ].join(' '),
   exits: {
     6: 'another run is rotating this token (nothing was sent)',
@@ -92,6 +97,7 @@ export default defineCommand<Options>({
       description: 'keep the old token valid this long (1d, 12h): a successor of the same name, scopes and role is created instead, and the first run after the overlap revokes the older tokens of that name (group and project tokens, and those of service accounts)',
       parse: (value: string) => (parseDuration('--overlap')(value), value),
     },
+    { flags: '--print-token', description: 'without a save target, print the new token where it is otherwise refused: in a CI job (stdout is the job log, readable by everyone with access to the project) and rotating self off a terminal; only when stdout is captured and stored' },
   ],
   async run(opts, ctx) {
     const given = resolveTarget(opts, opts.id);
@@ -105,7 +111,7 @@ export default defineCommand<Options>({
     }
     const targets: SaveTargets = { profile, outputFile: opts.outputFile ? resolve(opts.outputFile) : undefined, ...(opts.saveTo?.length ? { extra: opts.saveTo } : {}) };
     await preflight(ctx, targets);
-    if (!targets.profile && !targets.outputFile && !targets.extra) await assertSecretPrinted(ctx, 'save it with --output-file FILE, --save-to or --save-to-profile');
+    await assertHandedOver(ctx, targets, opts.printToken, id === 'self' ? tokenOrigin(connection.tokenSource, connection.profileName) : undefined);
 
     await confirmedBeforeReading(ctx, `Rotate ${given.describe(id)}${overlapMs === undefined ? ' (the old token stops working at once)' : `, keeping the old token valid for ${opts.overlap}`}?`);
 
@@ -118,6 +124,29 @@ export default defineCommand<Options>({
     }
   },
 });
+
+/**
+ * Before anything is sent: without a save target the new token is printed, so it must be printed whole (--fields,
+ * --jq, --template keep token); in a CI job only when --print-token says stdout is not the job log; and when the run
+ * rotates its own credential (`revoked`: where it came from), off a terminal only with --print-token: stdout there
+ * is a cron log or mail, and the next run would present the revoked token.
+ */
+async function assertHandedOver(ctx: Context, targets: SaveTargets, printToken: boolean | undefined, revoked: string | undefined): Promise<void> {
+  const where = describeTargets([targets]);
+  if (where) {
+    if (printToken) throw new UsageError(`--print-token: the new token is saved to ${where} and never printed`, 'leave out --print-token (or the save target)');
+    return;
+  }
+  const elsewhere = 'save it with --output-file FILE, --save-to ci-var:PROJECT_OR_GROUP/KEY or exec:COMMAND, or --save-to-profile';
+  assertNotIntoJobLog(ctx, printToken, '--print-token', elsewhere);
+  if (revoked && !printToken && !ctx.io.stdoutIsTTY) {
+    throw new UsageError(
+      `rotating self revokes the token in use (${revoked}) and no save target takes the new one: off a terminal it would only be printed on stdout, and the next run would present the revoked token; nothing was sent`,
+      `save it where the token comes from (--save-to exec:COMMAND runs a helper that stores it; or --output-file FILE, --save-to-profile NAME); or, if stdout is captured and stored, give --print-token`,
+    );
+  }
+  await assertSecretPrinted(ctx, elsewhere);
+}
 
 /**
  * The profile the new token is saved to: NAME, or the profile in use with a bare --save-to-profile. Rotating `self`

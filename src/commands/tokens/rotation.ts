@@ -679,7 +679,8 @@ export async function finishRecovery(ctx: Context, found: Recovery, extra: SaveT
   }
   if (failures.length) {
     throw new CliError(`the recovered token could not be saved everywhere: not updated: ${failures.join('; ')}${saved.length ? `; updated: ${saved.join(', ')}` : ''}`, ExitCode.rotatedNotSaved,
-      `it is still in the recovery file ${path} (mode 0600); fix the cause and run: forgectl tokens recover ${path} (it writes only what is not updated yet)`);
+      `it is still in the recovery file ${path} (mode 0600); fix the cause and run: forgectl tokens recover ${path} (it writes only what is not updated yet).`
+      + ` Until then no rotation of this token runs: a target that will never work again (a helper that is gone, a deleted project) is taken out, after asking, with forgectl tokens recover ${path} --drop TARGET (as given to --save-to)`);
   }
   removeRecovery(path);
   return { token: record.token, saved: toSave, alreadySaved: false };

@@ -33,6 +33,7 @@ export const approvalRulesSection = collectionSection(placed(approvalRules, 'pro
   },
   required: ['name', 'approvals_required'],
   overrides: {
+    lostWithDelete: () => 'merge requests no longer need the approvals it asks for',
     check(values) {
       if (values.rule_type === 'report_approver' && values.report_type === undefined) refuse('rule_type', 'report_approver needs report_type');
       return { ...values, ...(Array.isArray(values.users) ? { users: [...values.users].sort() } : {}), ...(Array.isArray(values.groups) ? { groups: [...values.groups].sort() } : {}) };

@@ -8,13 +8,19 @@ import { HOOK_EVENT_FLAGS, HOOK_EVENTS, hooks } from './resource.js';
 
 const EVENT_NAMES = HOOK_EVENT_FLAGS.map((flag) => HOOK_EVENTS[flag].name);
 
-/** Whether a URL carries a user or password itself (`https://{user}:{password}@…` names URL variables instead). */
+/** A token in a URL's query (`?token=…`, `&private_token=…`): its name and value; `{name}` names a URL variable instead. */
+const QUERY_TOKEN = /([?&](?:private_token|job_token|access_token|token|api_key|secret)=)([^&#]*)/gi;
+const isPlaceholder = (value: string): boolean => /^(\{|%7B)[^{}]*(\}|%7D)$/i.test(value);
+
+/** Whether a URL carries a user, password or query token itself (`https://{user}:{password}@…`, `?token={token}` name URL variables instead). */
 const credentialsIn = (url: string): boolean => {
   const userinfo = /^[a-z][\w+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
-  return userinfo !== undefined && /[^:]/.test(userinfo.replace(/\{[^{}]*\}/g, ''));
+  if (userinfo !== undefined && /[^:]/.test(userinfo.replace(/\{[^{}]*\}/g, ''))) return true;
+  return [...url.matchAll(QUERY_TOKEN)].some(([, , value]) => value !== '' && !isPlaceholder(value));
 };
-/** A hook's URL as plans show and save it: a user or password in it masked. */
-const shownHookUrl = (url: unknown): unknown => (typeof url === 'string' && credentialsIn(url) ? maskUrlCredentials(url) : url);
+/** A hook's URL as plans show and export saves it: a user, password or query token in it masked. */
+const shownHookUrl = (url: unknown): unknown =>
+  typeof url === 'string' && credentialsIn(url) ? maskUrlCredentials(url).replace(QUERY_TOKEN, (whole, name: string, value: string) => (value === '' || isPlaceholder(value) ? whole : `${name}*****`)) : url;
 const secretMap: FieldSpec = { schema: { type: 'object', additionalProperties: SECRET_REF }, secret: true };
 const sortedKeys = (value: unknown): string[] => Object.keys((value as Record<string, unknown>) ?? {}).sort();
 
@@ -57,7 +63,7 @@ export const hooksSection = collectionSection(hooks, {
     compareAs: { url_variables: sortedKeys, custom_headers: sortedKeys },
     check(values) {
       if (typeof values.url === 'string' && credentialsIn(values.url)) {
-        refuse('url', 'holds credentials, which a desired-state file must not', 'write them as {user} and {password} in the URL (https://{user}:{password}@host/…) and give their values in url_variables as secret references ({env: VARIABLE}, {file: PATH})');
+        refuse('url', 'holds credentials, which a desired-state file must not', 'write each as a {name} in the URL (https://{user}:{password}@host/…, …?token={token}) and give their values in url_variables as secret references ({env: VARIABLE}, {file: PATH})');
       }
       if (Array.isArray(values.events)) values.events = EVENT_NAMES.filter((name) => (values.events as string[]).includes(name));
       const template = typeof values.url === 'string' ? [...values.url.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]) : [];

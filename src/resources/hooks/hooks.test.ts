@@ -266,15 +266,49 @@ describe('failing deliveries: status, events, test and resend', () => {
     clock.advance(60_000);
   });
 
-  it('waits a whole minute when the service answers 429 anyway, and exits 9 when a resend still fails', async () => {
+  it('a 429 the service answers anyway is waited out once, as long as it asks (a whole minute when it does not say), saying so; exits 9 when a resend still fails', async () => {
     const id = String(await createHook());
     await failures(Number(id), 2);
-    // Refused at the first attempt and at the HTTP layer's 3 retries of a 429: then the resend waits a whole minute.
-    sandbox.fault({ method: 'POST', path: 'resend$', status: 429, times: 4, body: { message: { error: 'This endpoint has been requested too many times. Try again later.' } } });
+    const resends = () => sandbox.requests().filter((r) => r.path.endsWith('/resend')).map((r) => r.status);
+    const tooMany = { method: 'POST', path: 'resend$', status: 429, body: { message: { error: 'This endpoint has been requested too many times. Try again later.' } } };
     receiver.answer(200);
+    // Retry-After: 5 is honoured once, by one layer: one wait of 5 s, said on stderr; the request is sent twice, not five times.
+    sandbox.fault({ ...tooMany, retry_after: 5 });
+    sandbox.clearRequests();
+    clock.slept.length = 0;
+    const told = await cli(['hooks', 'resend', id, ...P, '--failed', '-o', 'json']);
+    expect(told.code, told.stderr).toBe(0);
+    expect(resends()).toEqual([429, 201, 201]);
+    expect(clock.slept).toEqual([5_000]);
+    expect(told.stderr).toBe('waiting 5s: the service answered 429 (too many requests) asking for this wait; then attempt 2 of 4 (0 of 2 done)\n');
+    clock.advance(60_000);
+
+    // No Retry-After: a whole minute, the window of the service's limit, once.
+    await failures(Number(id), 1);
+    receiver.answer(200);
+    sandbox.fault(tooMany);
+    sandbox.clearRequests();
+    clock.slept.length = 0;
     const paced = await cli(['hooks', 'resend', id, ...P, '--failed', '-o', 'json']);
-    expect(paced.code).toBe(0);
-    expect(clock.slept).toContain(60_000);
+    expect(paced.code, paced.stderr).toBe(0);
+    expect(resends()).toEqual([429, 201]);
+    expect(clock.slept).toEqual([60_000]);
+    expect(paced.stderr).toContain('waiting 60s: the service answered 429 (too many requests) without saying how long: a whole minute, the window of its limit; then attempt 2 of 4');
+    clock.advance(60_000);
+
+    // A wait longer than forgectl waits: nothing more is sent, and the run says when to try again.
+    await failures(Number(id), 1);
+    receiver.answer(200);
+    sandbox.fault({ ...tooMany, retry_after: 300 });
+    sandbox.clearRequests();
+    clock.slept.length = 0;
+    const later = await cli(['hooks', 'resend', id, ...P, '--failed', '-o', 'json']);
+    expect(later.code).toBe(9);
+    expect(resends()).toEqual([429]);
+    expect(clock.slept).toEqual([]);
+    expect(later.json().map((r: { result: string }) => r.result)).toEqual(['not sent']);
+    expect(later.stderr).toMatch(/the server asks to wait 5 min before retrying; forgectl waits at most 60 s; nothing was changed \(the server refused the request\): run it again after 5 min \(after 2026-/);
+    clock.advance(300_000);
 
     await failures(Number(id), 1);
     const [event] = (await cli(['hooks', 'events', id, ...P, '--status', 'failed', '--limit', '1', '-o', 'json'])).json();

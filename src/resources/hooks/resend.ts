@@ -5,12 +5,13 @@ import { projectOption } from '../../cli/options.js';
 import { parseInteger, plural, pluralNoun } from '../../parse.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
+import { MAX_WAIT_MS } from '../../http/retry.js';
 import { hookEvents, isSuccess, parseSince, type HookRoute } from './events.js';
 import { hookIdArg, hookIdOf, hookStatus } from './shared.js';
 
 /** The service's limit on resends: 5 a minute per webhook and user. */
 export const RESENDS_PER_MINUTE = 5;
-const ATTEMPTS = 4;
+const WINDOW_MS = 60_000;
 
 interface Options {
   project?: string;
@@ -50,7 +51,8 @@ export default defineCommand<Options>({
   description:
     'Delivers recorded events again, with their original payload and Idempotency-Key. --failed picks the deliveries that never got a 2xx ' +
     'answer (an event already resent successfully is skipped). Resends are paced to the service limit of 5 a minute per webhook, waiting ' +
-    'when needed (and when the service says 429); exit 9 when any delivery still fails. A disabled hook is refused: a successful ' +
+    'when needed; a 429 the service answers anyway is waited out as long as its Retry-After asks (a minute when it does not say), within ' +
+    '--retries, and stderr says how long; a longer wait stops the run, saying when to run it again. Exit 9 when any delivery still fails. A disabled hook is refused: a successful ' +
     '`hooks test` re-enables it. Needs the Maintainer role.',
   exits: { 5: 'none failed, but an event ID given is not a delivery of the webhook', 9: 'some deliveries still failed' },
   examples: [
@@ -99,7 +101,7 @@ export default defineCommand<Options>({
       return targets.map((event) => outcome(event, 'would resend', event.response_status ?? null));
     }
 
-    const pacer = new Pacer(RESENDS_PER_MINUTE, 60_000, () => ctx.now().getTime(), (ms) => ctx.sleep(ms));
+    const pacer = new Pacer(RESENDS_PER_MINUTE, WINDOW_MS, () => ctx.now().getTime(), (ms) => ctx.sleep(ms));
     const results: Outcome[] = [];
     let stopped: string | undefined;
     for (const event of targets) {
@@ -110,26 +112,17 @@ export default defineCommand<Options>({
         results.push(outcome(event, 'not sent', null, stopped));
         continue;
       }
-      for (let attempt = 1; ; attempt++) {
-        await pacer.take((ms) => ctx.io.note(`waiting ${Math.ceil(ms / 1000)}s: the service allows ${RESENDS_PER_MINUTE} resends a minute per webhook (${results.length} of ${targets.length} done)`));
-        try {
-          const answer = await ctx.api.call<{ response_status: number }>(hooks.routes.resend, { ...route, hook_event_id: event.id }, { retry: 'never' });
-          const ok = answer.response_status >= 200 && answer.response_status < 300;
-          results.push(outcome(event, ok ? 'delivered' : 'failed', answer.response_status));
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          if (error.status === 404) {
-            results.push(outcome(event, 'not found', null, `webhook ${id} has no delivery ${event.id} (the service keeps 7 days of them)`));
-            break;
-          }
-          if (error.status === 429 && attempt < ATTEMPTS) {
-            pacer.refused();
-            continue;
-          }
-          if (error.status === 422 && /disabled/i.test(error.message)) stopped = `webhook ${id} was disabled after failures`;
-          results.push(outcome(event, stopped ? 'not sent' : 'failed', null, error.message));
-        }
-        break;
+      const answer = await resendOne(ctx, pacer, { ...route, hook_event_id: event.id }, `${results.length} of ${targets.length} done`);
+      if (!(answer instanceof ApiError)) {
+        const ok = answer.response_status >= 200 && answer.response_status < 300;
+        results.push(outcome(event, ok ? 'delivered' : 'failed', answer.response_status));
+      } else if (answer.status === 404) {
+        results.push(outcome(event, 'not found', null, `webhook ${id} has no delivery ${event.id} (the service keeps 7 days of them)`));
+      } else {
+        // A wait longer than forgectl waits: the rest would be refused too. The error says when to run it again.
+        if (answer.status === 429 && (answer.serverWaitMs ?? 0) > MAX_WAIT_MS) stopped = `${answer.message}; ${answer.hint}`;
+        if (answer.status === 422 && /disabled/i.test(answer.message)) stopped = `webhook ${id} was disabled after failures (forgectl hooks test ${id} re-enables it)`;
+        results.push(outcome(event, stopped ? 'not sent' : 'failed', null, answer.message));
       }
     }
     ctx.io.state.interruptNote = undefined;
@@ -138,6 +131,28 @@ export default defineCommand<Options>({
 });
 
 type Target = Pick<HookEvent, 'id'> & Partial<HookEvent>;
+
+/**
+ * One delivery sent again, paced to the service's limit. The request is sent once (a 429 too comes back here): a 429
+ * is waited out by the pacer as long as the service asks (a whole window when it does not say), saying so, within
+ * --retries; the service's refusal is returned as it is.
+ */
+async function resendOne(ctx: Context, pacer: Pacer, route: { project: string; hook_id: number; hook_event_id: number }, done: string): Promise<{ response_status: number } | ApiError> {
+  const { retries } = ctx.connection();
+  let refusal: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    await pacer.take((ms) => ctx.io.note(`waiting ${Math.ceil(ms / 1000)}s: ${refusal ?? `the service allows ${RESENDS_PER_MINUTE} resends a minute per webhook`} (${done})`));
+    try {
+      return await ctx.api.call<{ response_status: number }>(hooks.routes.resend, route, { retry: 'caller' });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.status !== 429 || attempt >= retries || (error.serverWaitMs ?? 0) > MAX_WAIT_MS) return error;
+      pacer.refused(error.serverWaitMs ?? WINDOW_MS);
+      const asked = error.serverWaitMs === undefined ? 'without saying how long: a whole minute, the window of its limit' : 'asking for this wait';
+      refusal = `the service answered 429 (too many requests) ${asked}; then attempt ${attempt + 2} of ${retries + 1}`;
+    }
+  }
+}
 
 /** Every event of the window, failed or not: a later successful resend of the same delivery rules it out. */
 async function failedDeliveries(ctx: Context, route: HookRoute, since: string | undefined): Promise<Target[]> {
@@ -165,7 +180,7 @@ function withProblems(results: Outcome[], id: number, project: string, stopped: 
   const missing = results.filter((r) => r.result === 'not found').map((r) => r.event_id);
   const failures = results.filter((r) => r.result !== 'delivered' && r.result !== 'not found').length;
   if (!failures && !missing.length) return results;
-  const hint = stopped ? `; ${stopped} (forgectl hooks test ${id} re-enables it)` : '';
+  const hint = stopped ? `; ${stopped}` : '';
   const problems = [
     ...(failures ? [`${failures} of ${results.length} deliveries still failed${hint}`] : []),
     // A typed event id that is not the hook's (or older than 7 days) is not a failed delivery: say so, and where the ids are.

@@ -29,6 +29,8 @@ export const integrationsSection: Section = {
   nullable: true,
   exported: true,
   sendsSecretsAlways: true,
+  // The service resets a disabled integration's settings: turning it on again needs them all, credentials too.
+  lostWithDelete: () => 'disabled, its settings are reset by the service: enabling it again needs them all, credentials too',
   // Each setting is one the kind takes (as integrations set checks them): the service drops the others without a word.
   check(values, _local, slug = '') {
     for (const [key, value] of Object.entries(values)) {

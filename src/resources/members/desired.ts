@@ -130,10 +130,22 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
   const missing = Object.keys(wantedUsers).filter((name) => !live.users.has(name.toLowerCase()));
   const ids = new Map((missing.length ? await findUsers(io.api, missing) : []).map((user) => [user.username.toLowerCase(), user.id]));
 
+  // Who the caller is, read once and only when needed: forgectl never takes the caller's own access away.
+  let caller: Promise<{ username: string; is_admin?: boolean }> | undefined;
+  const whoAmI = () => (caller ??= io.api.call<{ username: string; is_admin?: boolean }>(usersResource.routes.current));
   for (const [name, wanted] of Object.entries(wantedUsers)) {
     const current = live.users.get(name.toLowerCase());
     const fields = fieldChanges(current, wanted);
     if (!fields.length) continue;
+    // Lowering one's own role locks the caller (and every later run with its token) out of what it manages;
+    // an administrator keeps access whatever the role, so only theirs goes through.
+    if (current && wanted.access_level < current.access_level) {
+      const me = await whoAmI();
+      if (me.username.toLowerCase() === current.name.toLowerCase() && me.is_admin !== true) {
+        changes.push(change('user', current.name, 'violation', current, fields, {}, `is you: forgectl never lowers the caller's own role (${accessLevelName(current.access_level)}); change it by hand, or with another token`));
+        continue;
+      }
+    }
     changes.push(change('user', current?.name ?? name, current ? 'update' : 'create', current, fields, { ...wanted, user_id: current?.id ?? ids.get(name.toLowerCase()) }));
   }
   for (const [path, wanted] of Object.entries(wantedGroups)) {
@@ -147,7 +159,7 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
 
   if (desired.enforce === true) {
     const listed = new Set(Object.keys(wantedUsers).map((name) => name.toLowerCase()));
-    const me = (await io.api.call<{ username: string }>(usersResource.routes.current)).username.toLowerCase();
+    const me = (await whoAmI()).username.toLowerCase();
     const unlisted = [...live.users.entries()].filter(([name]) => !listed.has(name));
     // Owners left once the file is applied (a top-level group must keep one).
     const ownersAfter = Object.values(wantedUsers).filter((wanted) => wanted.access_level === ACCESS_LEVELS.owner).length;

@@ -151,6 +151,8 @@ function sectionFor(key: 'project' | 'group') {
         await waitForMembers(() => io.api.call(routeOf(def, 'update'), { ...where(owner), name: live.ref!.name, ...body }), waitFor(owner, desired));
   };
   if (key === 'group') section.tier = 'premium';
+  // What a plan's reviewer weighs before an unprotect: the rules that stop pushes, force pushes and deletions go.
+  section.lostWithDelete = (object) => `unprotected, ${object.key.includes('*') ? 'the branches it matches take' : 'the branch takes'} pushes, force pushes and deletion from every Developer`;
   if (key === 'project') {
     // The default branch's protection is the service's: adopted when listed, never pruned.
     section.keep = (owner, object) => object.key === owner.defaultBranch;

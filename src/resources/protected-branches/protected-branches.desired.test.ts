@@ -51,7 +51,8 @@ describe('desired state: protected_branches', () => {
     // A file without the default branch, pruning all: the other rule goes, the default branch's stays.
     const prune = file('prune.yaml', `prune: all\ntarget: ${project}\nprojects:\n  ${project}:\n    protected_branches: []\n`);
     const pruning = await sandbox.run(['plan', '-f', prune]);
-    expect(pruning.stdout).toContain('  - protected branch "release/*"');
+    // What the unprotect costs is said on its line.
+    expect(pruning.stdout).toContain('  - protected branch "release/*": unprotected, the branches it matches take pushes, force pushes and deletion from every Developer   (prune: needs apply --prune)\n');
     expect(pruning.stdout).not.toContain('protected branch "main"');
     expect((await sandbox.run(['apply', '-f', prune, '--prune', '--yes'])).code).toBe(0);
     expect(await names(project)).toEqual(['main']);

@@ -31,6 +31,7 @@ export const protectedTagsSection = collectionSection(protectedTags, {
   replaceOnly: true,
   replaceReason: "the service cannot change a protected tag's level in place",
   overrides: {
+    lostWithDelete: (object) => `unprotected, ${object.key.includes('*') ? 'the tags it matches' : 'the tag'} may be created and deleted by every Developer`,
     // Who may create matching tags, read before the unprotect, to protect the tag again as it was should the new protection fail.
     async keepOld(io, owner, live) {
       const record = await io.api.call<Values>(protectedTags.routes.get, { project: owner.path, ...(live.ref as { name: string }) });

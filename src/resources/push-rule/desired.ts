@@ -10,5 +10,5 @@ export const pushRuleSection = singletonSection(pushRule, {
   key: 'push_rule',
   help: 'The push rule (Premium): what every push must satisfy. null: no push rule.',
   fields: specsOf(pushRule, [], Object.fromEntries(REGEX_FIELDS.map((name) => [name, { nullable: true }]))),
-  overrides: { check: noEmptyRegex(REGEX_FIELDS) },
+  overrides: { check: noEmptyRegex(REGEX_FIELDS), lostWithDelete: () => 'pushes are no longer checked by any of its rules' },
 });

@@ -180,6 +180,7 @@ function sectionFor(level: Level): Section {
       // hidden is set only when a variable is created: changing it deletes the variable and creates it again.
       replaces: (live, changed) =>
         changed.includes('hidden') ? { reason: 'hidden is set only when a variable is created', ...(live.values.hidden === true ? { oldUnreadable: true } : {}) } : undefined,
+      lostWithDelete: (live) => (live.values.hidden === true ? 'its value is hidden and cannot be read back: deleting it loses the value for good' : undefined),
       keepOld: (io, owner, live) => at.keepOld(io, owner, live),
       prepare: checkSentValue,
     },
