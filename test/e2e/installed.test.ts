@@ -1214,6 +1214,14 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     if (pty) expect((await onTerminal('forgectl variables get E2E_TOKEN --project acme/web --show-values')).stdout).toContain(secret);
     expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web'])).code).toBe(2);
     expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web', '--yes'])).code).toBe(0);
+    // A protected file variable (a kubeconfig: not maskable) is named by its size in the question, never by its value.
+    const kubeconfig = 'apiVersion: v1\nclusters:\n- cluster:\n    certificate-authority-data: e2e-LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t\n';
+    expect((await forgectl(['variables', 'set', 'E2E_KUBECONFIG', '--project', 'acme/web', '--type', 'file', '--protected', '--value-stdin'], {}, kubeconfig)).code).toBe(0);
+    const asked = await forgectl(['variables', 'delete', 'E2E_KUBECONFIG', '--project', 'acme/web']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/Delete variable E2E_KUBECONFIG \(scope \*\) \[file, protected, \d+ characters\] of project acme\/web\?/);
+    expect(asked.stderr).not.toContain('apiVersion');
+    expect((await forgectl(['variables', 'delete', 'E2E_KUBECONFIG', '--project', 'acme/web', '--yes'])).code).toBe(0);
   });
 
   live('--projects-file from the shell: a variable and a deploy token in every project listed, tokens to 0600 files only, deletion asked', async () => {
