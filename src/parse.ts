@@ -141,7 +141,7 @@ export function withChoices<A extends unknown[], R>(parse: (...args: A) => R, ch
 export function parseChoice<T extends string>(name: string, choices: readonly T[]): ChoiceParser<T> {
   const parse = (value: string): T => {
     const found = choices.find((c) => c.toLowerCase() === value.toLowerCase());
-    if (!found) throw new UsageError(`${name} must be one of ${choices.join(', ')}; got "${value}"`);
+    if (!found) throw new UsageError(`${name} must be one of ${choices.join(', ')}; got "${value}"`, meantChoice(value, choices));
     return found;
   };
   return Object.assign(parse, { choices });
@@ -211,7 +211,7 @@ export function parseAccessLevel(name: string, allowed: number[] = Object.values
     if (level === undefined || !allowed.includes(level)) {
       const described = Object.entries(ACCESS_LEVELS).filter(([, n]) => allowed.includes(n)).map(([k, n]) => `${k} (${n})`);
       if (allowed.includes(0)) described.unshift('no-access (0)');
-      throw new UsageError(`${name} must be one of ${described.join(', ')}; got "${value}"`);
+      throw new UsageError(`${name} must be one of ${described.join(', ')}; got "${value}"`, meantChoice(v, names));
     }
     return level;
   };
@@ -257,6 +257,12 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return rows[a.length][b.length];
+}
+
+/** The hint for a mistyped value of an option that takes one of a list (-o jsno: json), where one is close. */
+function meantChoice(value: string, choices: readonly string[]): string | undefined {
+  const near = closestName(value.toLowerCase(), [...choices]);
+  return near && `did you mean ${near}?`;
 }
 
 /** The known name closest to a mistyped one, for the "did you mean" hint. */

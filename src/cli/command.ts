@@ -79,6 +79,9 @@ export interface GlobalOptions {
   color?: boolean;
 }
 
+/** What a command's records are declared to have: their fields, and the columns it adds to them (computed ones). */
+export const declaredFields = (def: CommandDef): string[] | undefined => def.recordFields && [...new Set([...def.recordFields, ...(def.columns ?? [])])];
+
 /** The global options as given, before a run reads them (--fields as its text). */
 export type GivenGlobals = Omit<GlobalOptions, 'fields'> & { fields?: string };
 

@@ -3,7 +3,7 @@ import { fleetOptionsOf } from './fleet-options.js';
 import { listOptions } from './options.js';
 import { choicesOf, takesList } from '../parse.js';
 import type { CliDeps } from './program.js';
-import { argSpec, COMPLETE_COMMAND, type ArgDef, type CommandDef, type Commands, type ManifestEntry, type OptionDef, type ValueKind } from './command.js';
+import { argSpec, COMPLETE_COMMAND, declaredFields, type ArgDef, type CommandDef, type Commands, type ManifestEntry, type OptionDef, type ValueKind } from './command.js';
 import { configDir } from '../config/paths.js';
 import { HELP_TOPICS } from './help-topics.js';
 import { readConfig } from '../config/store.js';
@@ -62,7 +62,10 @@ export interface Completion {
 /** The options a command takes (its own, its paging, its fleet selector, then the global ones and --help). */
 export function commandOptions(def: CommandDef | undefined): CompletionOption[] {
   const own = def ? [...(def.options ?? []), ...listOptions(def.list), ...fleetOptionsOf(def)] : [];
-  return [...own.map(completionOption), ...globalOptions.map(completionOption), HELP_OPTION];
+  // --fields offers what the command's records are declared to have (before a command, nothing is known).
+  const fields = def && (declaredFields(def) ?? def.columns);
+  const global = globalOptions.map(completionOption).map((option) => (fields?.length && option.names.includes('--fields') ? { ...option, value: { values: fields, list: true } } : option));
+  return [...own.map(completionOption), ...global, HELP_OPTION];
 }
 
 /** The words below a command path: its subcommands, each with its summary (a group's own, or the command's). */
@@ -188,14 +191,23 @@ const HEADER = (shell: Shell): string =>
 `;
 
 const BASH = `_forgectl() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" line directive=""
+  local cur="\${COMP_WORDS[COMP_CWORD]}" line directive="" prefix="" last joined=0 i
+  local -a words=()
+  # bash splits --name=value at '=': join the parts back, and give bash only what follows '='.
+  for ((i = 1; i <= COMP_CWORD; i++)); do
+    if ((joined)); then words[\${#words[@]}-1]+="\${COMP_WORDS[i]}"; joined=0
+    elif [[ \${COMP_WORDS[i]} == = && \${COMP_WORDS[i-1]} == --* ]]; then words[\${#words[@]}-1]+="="; joined=1
+    else words+=("\${COMP_WORDS[i]}"); fi
+  done
+  last="\${words[\${#words[@]}-1]}"
+  if [[ $last == --*=* && $cur != "$last" ]]; then prefix="\${last%%=*}="; cur="\${last#*=}"; fi
   COMPREPLY=()
   while IFS= read -r line; do
     case "$line" in
       :*) directive="\${line#:}" ;;
-      *) COMPREPLY+=("\${line%%$'\\t'*}") ;;
+      *) line="\${line%%$'\\t'*}"; COMPREPLY+=("\${line#"$prefix"}") ;;
     esac
-  done < <(forgectl ${COMPLETE_COMMAND} "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+  done < <(forgectl ${COMPLETE_COMMAND} "\${words[@]}" 2>/dev/null)
   if [[ "$directive" == files ]]; then
     compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -f -- "$cur"))

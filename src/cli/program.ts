@@ -8,7 +8,7 @@ import { checkFields, parseFields } from '../output/fields.js';
 import { forStderr, Io, OutputState, type Streams } from '../output/io.js';
 import { render } from '../output/render.js';
 import { ResultWithExit } from '../output/result.js';
-import { argName, argSpec, type CommandDef, type GivenGlobals, type GlobalOptions, type Invocation, type OptionDef } from './command.js';
+import { argName, argSpec, declaredFields, type CommandDef, type GivenGlobals, type GlobalOptions, type Invocation, type OptionDef } from './command.js';
 import type { RunContext } from './context.js';
 import { ConfigError, ExitCode, UsageError } from '../errors.js';
 import type { Commands, ManifestEntry } from './command.js';
@@ -400,8 +400,7 @@ export async function executeCommand(commands: Commands, { path, opts, globals }
   // The fleet selector (and the project declaration it lists with) is loaded only by commands that take it.
   const selection = kind && (await import('../fleet/select.js'));
   const fleet = selection && selection.fleetSelected(opts, kind);
-  // What its records are declared to have: their fields, and the columns a command adds to them (computed ones).
-  const recordFields = def.recordFields && [...new Set([...def.recordFields, ...(def.columns ?? [])])];
+  const recordFields = declaredFields(def);
   const declared = fleet && recordFields ? ['project', 'outcome', ...recordFields, 'error'] : recordFields;
   // --fields naming nothing the command's declared records have is refused before the first request: a change's
   // (exit 2 means nothing was sent), and a read's of records forgectl builds (a long read is not done for nothing).

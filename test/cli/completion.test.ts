@@ -114,6 +114,14 @@ describe('shell completion', () => {
     expect(await candidates(['--fields', 'tokens', 'us'])).toEqual(['users']);
   });
 
+  it('offers the declared fields of the command\'s records for --fields, a list after a comma too; before a command, none', async () => {
+    expect(await candidates(['projects', 'list', '--fields', 'path_with'])).toEqual(['path_with_namespace']);
+    expect(await candidates(['projects', 'list', '--fields', 'id,default_'])).toEqual(['id,default_branch']);
+    expect(await candidates(['users', 'list', '--fields=user'])).toEqual(['--fields=username']);
+    expect(await candidates(['-o', 'csv', 'protected-branches', 'list', '--fields', 'allow_force'])).toEqual(['allow_force_push']);
+    expect(await completeLines(['--fields', ''])).toEqual([':none']);
+  });
+
   it('offers the values of an argument that declares them: profile names, profile keys, shells', async () => {
     const configDir = tempDir();
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ current: 'alpha', profiles: { alpha: { url: 'https://a.example.com' }, prod: { url: 'https://p.example.com' } } }), { mode: 0o600 });
@@ -216,6 +224,18 @@ describe.skipIf(!BUILT)('the completion scripts, run by their shells', () => {
     expect(complete(['forgectl', 'api', '/user', '--method', 'P'])).toBe('POST PUT PATCH');
     expect(complete(['forgectl', 'profile', 'use', ''])).toBe('alpha prod');
     expect(complete(['forgectl', 'completion', ''])).toBe('bash zsh fish');
+  });
+
+  it('bash: --name=value completes the value, though bash splits the word at "=" (it gives back only what follows "=")', (context) => {
+    needs(context, 'bash');
+    // The words as bash itself splits `forgectl users list --output=nd` (COMP_WORDBREAKS holds '=').
+    const complete = (words: string[]) =>
+      execFileSync('bash', ['-c', `source "${join(completions, 'forgectl.bash')}"; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _forgectl; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8', env, cwd: files }).trim();
+    expect(complete(['forgectl', 'users', 'list', '--output', '=', 'nd'])).toBe('ndjson');
+    expect(complete(['forgectl', 'users', 'list', '--output', '='])).toBe('table json ndjson yaml csv');
+    expect(complete(['forgectl', '--profile', '=', ''])).toBe('alpha prod');
+    expect(complete(['forgectl', '--profile', '=', 'a', 'users', 'l'])).toBe('list');
+    expect(complete(['forgectl', 'api', '/user', '--input', '=', 'bo'])).toBe('body.json');
   });
 
   it('bash, fish: every option that takes one of a list completes its values; a list after a comma too', async (context) => {

@@ -120,6 +120,15 @@ describe('auth login and profiles', () => {
     expect((await run(['profile', 'list', '-o', 'json'], { env })).json()).toEqual([]); // nothing was written
   });
 
+  it('profile list on a first run, before any login: no rows, and on stderr how to make a profile', async () => {
+    const env = { FORGECTL_CONFIG_DIR: join(tempDir(), 'none-yet') };
+    const first = await run(['profile', 'list'], { env, tty: true, columns: 80 });
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    expect(first.stderr).toBe('no profiles yet: run forgectl auth login (or try forgectl sandbox first)\n');
+    expect(await run(['profile', 'list', '-o', 'json'], { env })).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect((await run(['profile', 'list', '-q'], { env })).stderr).toBe('');
+  });
+
   it('profile list at 80 columns: headers and URLs whole, the last columns left out and named', async () => {
     const dir = tempDir();
     const env = profileEnv(dir);

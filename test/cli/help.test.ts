@@ -95,6 +95,19 @@ describe('help', () => {
     expect((await help(['xyzzy'])).stderr).toContain('hint: forgectl --help lists the commands');
   });
 
+  it('a mistyped value of an option that takes one of a list: exit 2, nothing sent, the value it was likely meant as', async () => {
+    for (const [argv, guess] of [
+      [['projects', 'list', '-o', 'jsno'], 'json'],
+      [['users', 'list', '--output=yml'], 'yaml'],
+      [['projects', 'list', '--visibility', 'privat'], 'private'],
+    ] as const) {
+      const result = await help([...argv, '--server', 'http://127.0.0.1:9']);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toMatch(new RegExp(`^error: .* must be one of .*\nhint: did you mean ${guess}\\?\n$`));
+    }
+    expect((await help(['projects', 'list', '-o', 'text'])).stderr).toBe('error: --output must be one of table, json, ndjson, yaml, csv; got "text"\n');
+  });
+
   it('words after a command that takes none: exit 2 naming the option they were likely meant for', async () => {
     const stray = await help(['artifacts', 'delete', '1']);
     expect(stray.code).toBe(2);

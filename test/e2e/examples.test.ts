@@ -278,6 +278,16 @@ describe.concurrent('what the issue found, run as users run it', () => {
     expect(readFileSync(join(user.home, '.config/fish/completions/forgectl.fish'), 'utf8')).toMatch(/^# fish completion for forgectl/);
   });
 
+  withSession('the examples of `completion --help` install the scripts in a fresh home, as the README does', async (user) => {
+    const lines = (await helpBlocks()).filter((block) => block.source === 'forgectl completion --help').flatMap((block) => block.lines).filter((line) => /forgectl completion (bash|zsh|fish) >/.test(line));
+    expect(lines).toHaveLength(3);
+    const results = await user.run(lines);
+    expect(results.map((result) => `${result.line}: ${result.code} ${result.stderr}`)).toEqual(lines.map((line) => `${line}: 0 `));
+    expect(readFileSync(join(user.home, '.local/share/bash-completion/completions/forgectl'), 'utf8')).toMatch(/^# bash completion for forgectl/);
+    expect(readFileSync(join(user.home, '.zfunc/_forgectl'), 'utf8')).toMatch(/^#compdef forgectl/);
+    expect(readFileSync(join(user.home, '.config/fish/completions/forgectl.fish'), 'utf8')).toMatch(/^# fish completion for forgectl/);
+  });
+
   withSession('the README\'s cron line runs where ~/.local/state does not exist yet, and logs privately', async (user) => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const cron = /```cron\n([\s\S]*?)```/.exec(readme)![1].split('\n').find((line) => line.includes('tokens rotate self'))!;

@@ -97,8 +97,6 @@ export const NOT_RUN: Record<string, string> = {
   'forgectl repo compare main feature --patch --project acme/api | git apply --check': 'needs a clone of acme/api checked out at main',
   'forgectl tokens recover ~/.config/forgectl/recovery/group-1a2b3c4d5e6f-12-2025-01-31T03-00-00-000Z.json': 'names the recovery file an interrupted rotation left',
   "forgectl draft-notes create --project acme/api --mr 1 --note 'Done.' --reply-to 6a9c1f… --resolve-discussion": 'needs the id of a discussion of the merge request',
-  'forgectl completion bash > /etc/bash_completion.d/forgectl': 'writes into a system folder (needs root)',
-  'forgectl completion zsh > "${fpath[1]}/_forgectl"': 'zsh syntax (fpath), run by zsh',
   'npm ci': 'installs the checkout\'s dependencies (the install test runs the block)',
   'sha256sum -c --ignore-missing SHA256SUMS': 'needs a downloaded single executable: test/e2e/sea.test.ts runs the block on the one it builds',
   'install -D -m 755 forgectl-linux-x64 ~/.local/bin/forgectl': 'needs a downloaded single executable: test/e2e/sea.test.ts runs the block on the one it builds',

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../cli/command.js';
 import { tokenStorage } from '../../config/keyring.js';
 import { selectedProfileName } from '../../config/resolve.js';
+import { Summarised } from '../../output/result.js';
 
 export default defineCommand({
   credentials: false,
@@ -12,6 +13,8 @@ export default defineCommand({
   async run(_opts, ctx) {
     const config = ctx.readConfig();
     const selected = selectedProfileName(ctx.globals, ctx.env, config);
+    // A first run has none: say how to make one rather than a bare "no results".
+    if (!Object.keys(config.profiles).length) return new Summarised([], 'no profiles yet: run forgectl auth login (or try forgectl sandbox first)');
     return Object.entries(config.profiles).map(([name, profile]) => ({
       name,
       current: name === selected,
