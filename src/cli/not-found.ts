@@ -12,15 +12,34 @@ export interface RecordLookup {
   placement: Array<{ flag: string; key: string }>;
 }
 
-/** The 404 of the place itself: the list would answer it too, so it gets no hint to list. */
+/** The 404 of the place itself: the list of its records would answer it too, so it gets the search for the place instead. */
 const PLACE_NOT_FOUND = /^404 (Project|Group|Namespace|User)\b.* Not Found$/;
+const PLACE_LISTS: Record<string, string> = { Project: 'projects', Group: 'groups' };
+
+/**
+ * The hint of a project or group that is not there (or not visible to the caller): the list that finds it by name,
+ * from the path the request named (`/groups/acme%2Fplatfrom/members` → `groups list --search platfrom`).
+ */
+function placeHint(error: ApiError): string | undefined {
+  const noun = PLACE_LISTS[/^404 (\w+)/.exec(error.message)?.[1] ?? ''];
+  const segment = error.path.split('?')[0].split('/')[2];
+  if (!noun || !segment) return undefined;
+  const name = decodeURIComponent(segment).split('/').pop() ?? '';
+  if (!name || /^\d+$/.test(name)) return `forgectl ${noun} list lists the ${noun} you can see`;
+  return `forgectl ${noun} list --search ${shellQuote(name)} lists the ${noun} you can see whose name or path holds it`;
+}
 
 /**
  * A 404 of one record (`hooks get 77 --project acme/api`), given the hint that names the list of the same place
- * (`forgectl hooks list --project acme/api lists its webhooks`) where the command's group has a list verb. Any other
- * error, a 404 already explained, or one of the place itself (no such project) is left as it is.
+ * (`forgectl hooks list --project acme/api lists its webhooks`) where the command's group has a list verb; a 404 of
+ * the place itself (no such project or group), the hint that searches for it. Any other error, or a 404 already
+ * explained, is left as it is.
  */
 export function explainNotFound(error: unknown, command: { path: string; record?: RecordLookup }, opts: Record<string, unknown>, hasCommand: (path: string) => boolean): unknown {
+  if (error instanceof ApiError && error.status === 404 && error.hint === undefined && PLACE_NOT_FOUND.test(error.message)) {
+    const hint = placeHint(error);
+    return hint ? error.explained(error.message, hint) : error;
+  }
   if (!isRecordNotFound(error) || !command.record) return error;
   const list = listCommand(command.path, command.record.placement, opts, hasCommand);
   return list ? error.explained(error.message, `${list} lists its ${command.record.nouns}`) : error;

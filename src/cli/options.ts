@@ -44,14 +44,26 @@ export function listOptions(list: boolean | 'keyset' | undefined): OptionDef[] {
 export const projectArg: ArgDef = { spec: '[project]', description: 'project ID or full path (default: the profile\'s default_project)' };
 export const groupArg: ArgDef = { spec: '[group]', description: 'group ID or full path (default: the profile\'s default_group)' };
 /**
- * The project or group a deletion removes: named every time, never the profile's default (a script's empty "$GROUP"
- * with --yes would otherwise delete the default group).
+ * The project or group a deletion removes, a transfer or a new path moves, an archive freezes or a visibility exposes:
+ * named every time, never the profile's default (a script's empty "$GROUP" with --yes would otherwise act on the default one).
  */
-export const deletedArg = (scope: 'project' | 'group'): ArgDef => ({ spec: `<${scope}>`, description: `the ${scope} to delete: ID or full path (never the profile's default_${scope})` });
+export type ExplicitVerb = 'delete' | 'transfer' | 'archive' | 'unarchive' | 'update';
+const EXPLICIT_ACTS: Record<ExplicitVerb, string> = { delete: 'a deletion', transfer: 'a transfer', archive: 'an archive', unarchive: 'an unarchive', update: 'a change of visibility or path' };
+export const deletedArg = (scope: 'project' | 'group', verb: ExplicitVerb = 'delete'): ArgDef => ({ spec: `<${scope}>`, description: `the ${scope} to ${verb}: ID or full path (never the profile's default_${scope})` });
 /** The value of a deletedArg, refused when empty (an unset "$PROJECT" quoted in a script). */
-export function namedForDeletion(value: string | undefined, scope: 'project' | 'group'): string {
+export function namedForDeletion(value: string | undefined, scope: 'project' | 'group', verb: ExplicitVerb = 'delete'): string {
   if (value?.trim()) return value.trim();
-  throw new UsageError(`no ${scope} given: a deletion takes the ${scope} as an argument, never the profile's default_${scope}; nothing was sent`, `forgectl ${scope}s delete ID|PATH`);
+  throw new UsageError(`no ${scope} given: ${EXPLICIT_ACTS[verb]} takes the ${scope} as an argument, never the profile's default_${scope}; nothing was sent`, `forgectl ${scope}s ${verb} ID|PATH`);
+}
+/**
+ * A name given as the argument or, as older scripts give it, with --name: one of them (both only when they agree),
+ * never empty; exit 2 otherwise, before anything is sent. `usage` is the command's form with the argument.
+ */
+export function argumentOrName(argument: string | undefined, option: string | undefined, what: string, usage: string): string {
+  if (argument !== undefined && option !== undefined && argument !== option) throw new UsageError(`two ${what}s given: ${argument} and --name ${option}`, `give it once: ${usage}`);
+  const name = argument ?? option;
+  if (!name?.trim()) throw new UsageError(`no ${what} given`, usage);
+  return name;
 }
 /** A commit: its SHA, or the name of a branch or tag (its head). */
 export const commitArg: ArgDef = { spec: '<sha>', description: 'the commit: its SHA, or a branch or tag name for its head' };

@@ -62,8 +62,8 @@ export function refreshPaths(db: Db, group: Group): void {
 /** The direct memberships of a group or project. */
 export const directMembers = (db: Db, type: 'group' | 'project', id: number): Member[] => members(db).filter((m) => m.source_type === type && m.source_id === id);
 
-/** Whether a membership or a group link still gives access on a day (YYYY-MM-DD): it ends after its expiry date. */
-export const liveOn = (expires: string | null | undefined, day: string): boolean => !expires || expires.slice(0, 10) >= day;
+/** Whether a membership or a group link still gives access on a day (YYYY-MM-DD): the service removes it at the start of its expiry day. */
+export const liveOn = (expires: string | null | undefined, day: string): boolean => !expires || expires.slice(0, 10) > day;
 
 /** A group link's members at most at the link's level, until the link's expiry when it ends first. */
 function capped(link: GroupLink, list: Member[]): Member[] {

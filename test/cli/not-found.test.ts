@@ -23,8 +23,26 @@ describe('404 hints that name the list', () => {
     }
   });
 
-  it('a place that is not there gets no hint to list it', async () => {
-    const result = await sandbox.run(['hooks', 'get', '1', '--project', 'acme/nope']);
-    expect(result).toMatchObject({ code: 5, stderr: 'error: 404 Project Not Found (GET /projects/acme%2Fnope/hooks/1 → 404)\n' });
+  it('a place that is not there gets the hint that searches for it (not one to list inside it)', async () => {
+    const cases: Array<[string[], string, string]> = [
+      [['hooks', 'get', '1', '--project', 'acme/nope'], 'error: 404 Project Not Found (GET /projects/acme%2Fnope/hooks/1 → 404)', 'forgectl projects list --search nope lists the projects you can see whose name or path holds it'],
+      [['members', 'list', '--group', 'nope'], 'error: 404 Group Not Found (GET /groups/nope/members → 404)', 'forgectl groups list --search nope lists the groups you can see whose name or path holds it'],
+      [['variables', 'list', '--project', '999'], 'error: 404 Project Not Found (GET /projects/999/variables → 404)', 'forgectl projects list lists the projects you can see'],
+    ];
+    for (const [argv, error, hint] of cases) {
+      const result = await sandbox.run(argv);
+      expect(result, argv.join(' ')).toMatchObject({ code: 5, stdout: '', stderr: `${error}\nhint: ${hint}\n` });
+    }
+  });
+
+  it('a token that is not there names the list of tokens of its place', async () => {
+    const cases: Array<[string[], string, string]> = [
+      [['tokens', 'revoke', '999', '--project', 'acme/api', '--yes'], 'error: 404 Token Not Found (GET /projects/acme%2Fapi/access_tokens/999 → 404)', 'forgectl tokens list --project acme/api lists its access tokens'],
+      [['tokens', 'get', '999', '--group', 'acme'], 'error: 404 Token Not Found (GET /groups/acme/access_tokens/999 → 404)', 'forgectl tokens list --group acme lists its access tokens'],
+    ];
+    for (const [argv, error, hint] of cases) {
+      const result = await sandbox.run(argv);
+      expect(result, argv.join(' ')).toMatchObject({ code: 5, stdout: '', stderr: `${error}\nhint: ${hint}\n` });
+    }
   });
 });

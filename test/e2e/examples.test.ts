@@ -375,7 +375,7 @@ describe.concurrent('what the issue found, run as users run it', () => {
   withSession('a download from a project that does not exist says so', async (user) => {
     const result = await one(user, 'forgectl artifacts download --project 999 --ref master --job-name test -O a.zip');
     expect(result.code).toBe(5);
-    expect(result.stderr).toBe('error: 404 Project Not Found (GET /projects/999/pipelines → 404)\n');
+    expect(result.stderr).toBe('error: 404 Project Not Found (GET /projects/999/pipelines → 404)\nhint: forgectl projects list lists the projects you can see\n');
   });
 
   withSession('files blame reads the default branch and takes git\'s -L forms; a range past the end is refused', async (user) => {

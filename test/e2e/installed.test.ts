@@ -628,9 +628,12 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
   }, { terminal: true });
 
   live('one member\'s failure is an error with its hint; a Developer\'s file deletion on protected main is refused unasked; a private key is refused unsent; masked values read masked; a runner token and a new access token go 0600', async () => {
-    const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
+    const member = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'developer']);
     expect(member.code).toBe(6);
-    expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already; change the access level with: forgectl members update alice --group acme --access-level maintainer\n$/);
+    expect(member.stderr).toMatch(/^error: Member already exists \(POST \/groups\/acme\/members → 409\)\nhint: alice is a member of group acme already, differently: access level maintainer, not developer; change it with: forgectl members update alice --group acme --access-level developer\n$/);
+    const asAsked = await forgectl(['members', 'add', 'alice', '--group', 'acme', '--access-level', 'maintainer']);
+    expect(asAsked.code, asAsked.stderr).toBe(0);
+    expect(asAsked.stderr).toContain('alice (maintainer) is already a member of group acme as asked: nothing sent');
     // A bare 403 says what the command needs, as its help does.
     const bob = (await rootApi().call('POST', '/users/3/personal_access_tokens', { name: 'e2e-bob', scopes: ['api'], expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) })).body as { token: string };
     const refused = await forgectl(['variables', 'list', '--project', 'acme/api'], { FORGECTL_TOKEN: bob.token });
@@ -1211,6 +1214,14 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     if (pty) expect((await onTerminal('forgectl variables get E2E_TOKEN --project acme/web --show-values')).stdout).toContain(secret);
     expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web'])).code).toBe(2);
     expect((await forgectl(['variables', 'delete', 'E2E_TOKEN', '--project', 'acme/web', '--yes'])).code).toBe(0);
+    // A protected file variable (a kubeconfig: not maskable) is named by its size in the question, never by its value.
+    const kubeconfig = 'apiVersion: v1\nclusters:\n- cluster:\n    certificate-authority-data: e2e-LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t\n';
+    expect((await forgectl(['variables', 'set', 'E2E_KUBECONFIG', '--project', 'acme/web', '--type', 'file', '--protected', '--value-stdin'], {}, kubeconfig)).code).toBe(0);
+    const asked = await forgectl(['variables', 'delete', 'E2E_KUBECONFIG', '--project', 'acme/web']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/Delete variable E2E_KUBECONFIG \(scope \*\) \[file, protected, \d+ characters\] of project acme\/web\?/);
+    expect(asked.stderr).not.toContain('apiVersion');
+    expect((await forgectl(['variables', 'delete', 'E2E_KUBECONFIG', '--project', 'acme/web', '--yes'])).code).toBe(0);
   });
 
   live('--projects-file from the shell: a variable and a deploy token in every project listed, tokens to 0600 files only, deletion asked', async () => {

@@ -120,7 +120,8 @@ export function grant(place: Place, member: Membership, way: Way): AccessRow {
  * the effective row first.
  */
 export function complete(rows: AccessRow[], external: Map<number, boolean | null>, today: string): AccessRow[] {
-  const live = (row: AccessRow): boolean => !row.expires_at || row.expires_at >= today;
+  // The service removes a membership (and ends a share) at the start of its expiry day.
+  const live = (row: AccessRow): boolean => !row.expires_at || row.expires_at.slice(0, 10) > today;
   const best = new Map<string, AccessRow>();
   for (const row of rows) {
     if (!live(row)) continue;

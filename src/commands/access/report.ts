@@ -35,7 +35,7 @@ export default defineCommand<Options>({
     'shared with, at most at the share\'s role and until its expiry), the expiry and who granted it. --group: the',
     'matrix of the group and its projects (--recursive: its subgroups and theirs too); --project: of one project. One',
     'row per way in; `effective` marks the one that gives the access (the highest still in force). --fail-on exits 9',
-    'when a row meets a condition: expired (its expiry has passed), owner, external (the user is external), no-expiry,',
+    'when a row meets a condition: expired (its expiry day has come: the service removes a membership at the start of that day), owner, external (the user is external), no-expiry,',
     'inactive (the user is blocked, banned or deactivated, and still a member: an offboarding left unfinished).',
     '--as-desired writes the direct members and shares of each group and project as a desired-state file with',
     'enforce on, for a review-then-apply cycle with plan and apply. Reads --concurrency lists at a time through one',

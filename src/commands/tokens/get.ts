@@ -1,5 +1,5 @@
 import { defineCommand } from '../../cli/command.js';
-import { personalByUser, resolveUserTarget, selfElsewhere, targetOptions, tokenIdOf, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
+import { personalByUser, resolveUserTarget, selfElsewhere, targetOptions, tokenIdOf, tokenRecord, userOptions, withLevelName, type TargetOptions, type UserOptions } from './shared.js';
 
 export default defineCommand<TargetOptions & UserOptions & { id: string }>({
   description: '`self` is the token forgectl authenticates with (a bot checking itself, or your own personal token). An impersonation token is shown with --personal --user NAME|ID --impersonation (administrators); a service account\'s with --service-account NAME (and --group for a group\'s).',
@@ -11,6 +11,7 @@ export default defineCommand<TargetOptions & UserOptions & { id: string }>({
   ],
   args: ['<id>'],
   options: [...targetOptions, ...userOptions],
+  record: tokenRecord,
   async run(opts, ctx) {
     const { target } = await resolveUserTarget(opts, ctx);
     personalByUser(opts, target);

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import {
-  confirmedBeforeReading, describeToken, personalByUser, resolveUserTarget, targetOptions, tokenIdOf, userOptions, type TargetOptions, type UserOptions,
+  confirmedBeforeReading, describeToken, personalByUser, resolveUserTarget, targetOptions, tokenIdOf, tokenRecord, userOptions, type TargetOptions, type UserOptions,
 } from './shared.js';
 
 export default defineCommand<TargetOptions & UserOptions & { id: string }>({
@@ -12,6 +12,7 @@ export default defineCommand<TargetOptions & UserOptions & { id: string }>({
   examples: ['forgectl tokens revoke 4 --group acme --yes', 'forgectl tokens revoke 3 --personal', 'forgectl tokens revoke 7 --service-account service_account_deploy --yes'],
   args: ['<id>'],
   options: [...targetOptions, ...userOptions],
+  record: tokenRecord,
   async run(opts, ctx) {
     const { target: named } = await resolveUserTarget(opts, ctx, false);
     personalByUser(opts, named);

@@ -169,6 +169,12 @@ export const targetOptions: OptionDef[] = [
   { flags: '--service-account <name|id>', description: 'the tokens of this service account of the instance (administrators), or with --group of that top-level group (its Owners)' },
 ];
 
+/** Where tokens live, for the hint of a token that is not there (`tokens list --project acme/api lists its access tokens`). */
+export const tokenRecord = {
+  nouns: 'access tokens',
+  placement: [['--group', 'group'], ['--project', 'project'], ['--personal', 'personal'], ['--service-account', 'serviceAccount'], ['--user', 'user']].map(([flag, key]) => ({ flag, key })),
+};
+
 export interface UserOptions {
   user?: string;
   impersonation?: boolean;

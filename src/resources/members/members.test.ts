@@ -59,11 +59,16 @@ describe('members', () => {
     expect(added.code).toBe(0);
     expect(added.json()).toMatchObject([{ username: 'omar', access_level: 30, expires_at: '2031-01-31' }, { username: 'user1', access_level: 30 }]);
     expect(added.stderr).toContain('Added omar (developer) to project acme/api');
-    // Again, with a user who is not a member yet: omar is reported (409), user3 is still added, exit 9.
-    const again = await sandbox.run(['members', 'add', 'omar,user3', '--project', 'acme/api', '--access-level', 'developer']);
-    expect(again.code).toBe(9);
-    expect(again.stderr).toContain('omar: Member already exists');
+    // Again, as a re-run of a bulk add: omar is a member as asked already (exit 0, nothing sent for him), user3 is added.
+    const again = await sandbox.run(['members', 'add', 'omar,user3', '--project', 'acme/api', '--access-level', 'developer', '--expires-at', '2031-01-31']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('omar (developer) is already a member of project acme/api as asked: nothing sent');
     expect(again.stderr).toContain('Added user3 (developer) to project acme/api');
+    // Differently (no expiry asked, a level above): reported with what differs, the others still added, exit 9.
+    const differs = await sandbox.run(['members', 'add', 'omar,user2', '--project', 'acme/api', '--access-level', 'maintainer']);
+    expect(differs.code).toBe(9);
+    expect(differs.stderr).toContain('omar: Member already exists');
+    expect(differs.stderr).toContain('omar is a member of project acme/api already, differently: access level developer, not maintainer; expires 2031-01-31, not never');
   });
 
   it('one user that cannot be added is an error with its exit code, the reason and what to do', async () => {
@@ -72,7 +77,7 @@ describe('members', () => {
     expect(member.code).toBe(6);
     expect(member.stderr).toBe(
       'error: Member already exists (POST /projects/acme%2Fapi/members → 409)\n' +
-        'hint: omar is a member of project acme/api already; change the access level with: forgectl members update omar --project acme/api --access-level guest\n',
+        'hint: omar is a member of project acme/api already, differently: access level developer, not guest; expires 2031-01-31, not never; change it with: forgectl members update omar --project acme/api --access-level guest\n',
     );
     const json = await sandbox.run(['members', 'add', 'omar', '--project', 'acme/api', '--access-level', 'guest', '-o', 'json']);
     expect(json.stdout).toBe('');

@@ -91,7 +91,7 @@ export async function eachUser<U extends { username: string }>(users: U[], chang
       // --dry-run prints each user's request, not only the first one's.
       if (error instanceof DryRunComplete) dryRun = true;
       else if (!(error instanceof ApiError) || error.status === 401) throw error;
-      else failures.push(`${user.username}: ${error.message}`);
+      else failures.push(`${user.username}: ${error.message}${error.hint ? ` (${error.hint})` : ''}`);
     }
   }
   if (dryRun) throw new DryRunComplete();

@@ -6,7 +6,7 @@ import { defineCommand, type CommandDef, type Context, type OptionDef } from '..
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
 import { ApiError, CliError, ExitCode, UsageError } from '../../errors.js';
 import { plural } from '../../parse.js';
-import { groupArg, projectArg } from '../../cli/options.js';
+import { deletedArg, groupArg, namedForDeletion, projectArg } from '../../cli/options.js';
 import { withoutSecretValues } from '../variables/resource.js';
 
 /**
@@ -42,8 +42,10 @@ export function updateCommand(def: typeof projects | typeof groups, help: { desc
     args: [scope === 'project' ? projectArg : groupArg],
     options: settingOptions(inputsOf(def), 'update'),
     async run(opts, ctx) {
-      const target = ctx[scope](opts[scope] as string | undefined, `the ${scope} as an argument (forgectl ${def.command} update ID|PATH)`);
       const values = settingValues(inputsOf(def), 'update', opts);
+      const given = opts[scope] as string | undefined;
+      // A new visibility or path exposes or moves it: never on the profile's default (an empty "$PROJECT" in a script).
+      const target = values.visibility !== undefined || values.path !== undefined ? namedForDeletion(given, scope, 'update') : ctx[scope](given, `the ${scope} as an argument (forgectl ${def.command} update ID|PATH)`);
       if (!Object.keys(values).length) throw new UsageError('nothing to change: give the settings to set', `forgectl ${def.command} update --help lists them`);
       if (values.visibility !== undefined) await confirmWider(ctx, def, target, String(values.visibility), query);
       const route: string = def.routes.update;
@@ -70,9 +72,9 @@ export function archiveCommand(verb: 'archive' | 'unarchive', description: strin
     effect: 'write',
     description,
     examples: [`forgectl projects ${verb} acme/web`],
-    args: [projectArg],
+    args: [deletedArg('project', verb)],
     async run(opts, ctx) {
-      const project = ctx.project(opts.project, `the project as an argument (forgectl projects ${verb} ID|PATH)`);
+      const project = namedForDeletion(opts.project, 'project', verb);
       const result = await ctx.api.call<{ path_with_namespace: string }>(projects.routes[verb], { project });
       ctx.io.note(`${verb === 'archive' ? 'Archived' : 'Unarchived'} project ${result.path_with_namespace}`);
       return withoutSecretValues(result);

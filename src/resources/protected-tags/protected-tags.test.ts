@@ -3,6 +3,28 @@ import { startTestSandbox, useTestSandbox } from '../../../test/helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
+describe('protect takes the name as the argument, like get, update and unprotect, and --name as scripts give it', () => {
+  it('positional and --name protect alike; both differing or neither exit 2 with nothing sent', async () => {
+    for (const [noun, name] of [['protected-tags', 'pos-v*'], ['protected-branches', 'pos/*']]) {
+      const positional = await sandbox.run([noun, 'protect', name, '--project', 'acme/api', '-o', 'json']);
+      expect(positional.code, positional.stderr).toBe(0);
+      expect(positional.json().name).toBe(name);
+      const again = await sandbox.run([noun, 'protect', '--project', 'acme/api', '--name', name]);
+      expect(again.code, again.stderr).toBe(0);
+      expect((await sandbox.run([noun, 'protect', name, '--project', 'acme/api', '--name', name])).code).toBe(0);
+      sandbox.clearRequests();
+      const two = await sandbox.run([noun, 'protect', name, '--project', 'acme/api', '--name', 'other']);
+      expect(two.code).toBe(2);
+      expect(two.stderr).toContain(`two ${noun === 'protected-tags' ? 'tag' : 'branch'} names given: ${name} and --name other`);
+      const none = await sandbox.run([noun, 'protect', '--project', 'acme/api']);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain(`hint: forgectl ${noun} protect NAME --project ID|PATH`);
+      expect(sandbox.requests()).toEqual([]);
+      expect((await sandbox.run([noun, 'unprotect', name, '--project', 'acme/api', '--yes'])).code).toBe(0);
+    }
+  });
+});
+
 describe('protected-tags', () => {
   it("protects 'v*' for maintainers and lists it", async () => {
     const result = await sandbox.run(['protected-tags', 'protect', '--project', 'acme/api', '--name', 'v*', '--create-access-level', 'maintainer', '-o', 'json']);

@@ -3,7 +3,8 @@ import { defineCommand, type Context } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { TextResult } from '../../output/result.js';
 import { dotenvLine, type DotenvAttribute } from './dotenv.js';
-import { environmentOption, forEnvironment, isSecret, label, route, scopeMatch, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
+import { allOf, inheritedFor } from './inherited.js';
+import { environmentOption, isSecret, label, scopeMatch, scopeOption, targetOf, whereOptions, type Variable, type WhereOptions } from './shared.js';
 
 /** What the dotenv line of a variable notes beside its value, for import to give the copy. */
 function dotenvAttributes(variable: Variable): DotenvAttribute[] {
@@ -36,8 +37,10 @@ export default defineCommand<WhereOptions>({
     'exported: dotenv lists them as comments, and json names the environment variable import reads each from instead',
     '("value_from": {"env": "DEPLOY_TOKEN__PRODUCTION"}; KEY alone for the scope *). --scope production keeps the variables',
     'whose scope is production, to copy that scope elsewhere; --environment production gives what a job deploying to production',
-    'gets: the scope * too, and for a key in several matching scopes the most specific one (production over a wildcard such as',
-    'prod* over *). Needs the Maintainer role.',
+    'gets: the variables of the instance, of each group from the top down to the nearest, and of the project, a later level',
+    'winning for a key, and within each level the most specific matching scope (production over a wildcard such as prod* over *).',
+    'The header line names the levels read; a level you may not read (instance variables: administrators only; a group\'s:',
+    'its Maintainers) is named on stderr as not included. Needs the Maintainer role.',
   ].join(' '),
   examples: [
     'forgectl variables export --project acme/web > web.env',
@@ -51,9 +54,9 @@ export default defineCommand<WhereOptions>({
     const format = (ctx.globals.output as string | undefined) ?? 'dotenv';
     if (format !== 'dotenv' && format !== 'json') throw new UsageError(`variables export writes -o dotenv or -o json, not ${format}`);
     const target = targetOf(opts, ctx);
-    const read: Variable[] = [];
-    for await (const variable of ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true })) read.push(variable);
-    const all = opts.environment === undefined ? read.filter((variable) => opts.scope === undefined || variable.environment_scope === opts.scope) : forEnvironment(read, opts.environment);
+    const inherited = opts.environment === undefined ? undefined : await inheritedFor(ctx, target, opts.environment);
+    const read = inherited ? [] : await allOf(ctx, target);
+    const all = inherited?.variables ?? read.filter((variable) => opts.scope === undefined || variable.environment_scope === opts.scope);
     if (opts.scope !== undefined) noteAlsoApplying(ctx, read, opts.scope);
     if (format === 'json') {
       const records = all.map((variable) => {
@@ -71,7 +74,7 @@ export default defineCommand<WhereOptions>({
       const [key, scopes] = repeated[0];
       throw new UsageError(`dotenv holds one value a key, and ${key} is in ${scopes.length} environment scopes (${scopes.join(', ')})`, 'give --scope SCOPE or --environment NAME, or use -o json, which keeps the scopes');
     }
-    const lines = [`# CI/CD variables of ${target.where}${opts.scope === undefined ? '' : `, scope ${opts.scope}`}${opts.environment === undefined ? '' : `, as a job in environment ${opts.environment} gets them`} (forgectl variables export)`];
+    const lines = [`# CI/CD variables of ${target.where}${opts.scope === undefined ? '' : `, scope ${opts.scope}`}${inherited ? `, as a job in environment ${opts.environment} gets them from ${inherited.read.join(', ')}` : ''} (forgectl variables export)`];
     for (const variable of all) {
       if (isSecret(variable)) lines.push(`# ${variable.key}: ${variable.hidden ? 'hidden' : 'masked'}, value not exported`);
       else lines.push(dotenvLine(variable.key, variable.value ?? '', dotenvAttributes(variable)));

@@ -7,7 +7,7 @@ import { readLocalFile } from '../../files.js';
 import { ResultWithExit } from '../../output/result.js';
 import { plural } from '../../parse.js';
 import { parseDotenv, type DotenvAttribute } from './dotenv.js';
-import { checkValue, isSecret, label, parseKey, route, scopeFilter, scopeOption, targetOf, whereOptions, type Target, type Variable, type WhereOptions } from './shared.js';
+import { checkValue, isSecret, label, parseKey, route, scopeFilter, scopeOption, targetOf, valueChangeWords, valueSayable, whereOptions, type Target, type Variable, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   file: string;
@@ -99,7 +99,7 @@ function planStep(entry: Entry, value: string, current: Variable | undefined): S
     words.push('value written (hidden: not compared)');
   } else if (current.value !== value) {
     changes.value = value;
-    words.push(secret ? 'value changed' : `value ${JSON.stringify(current.value)} → ${JSON.stringify(value)}`);
+    words.push(valueChangeWords(current.value, value, !secret && valueSayable(current) && valueSayable({ ...current, ...entry.attributes })));
   }
   return { entry, current, action: words.length ? 'update' : 'unchanged', words, changes };
 }

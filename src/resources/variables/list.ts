@@ -1,5 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
-import { environmentOption, forEnvironment, mayShowValues, route, scopeOption, printed, showValuesOption, targetOf, variables, whereOptions, type Variable, type WhereOptions } from './shared.js';
+import { inheritedFor } from './inherited.js';
+import { environmentOption, mayShowValues, route, scopeOption, printed, showValuesOption, targetOf, variables, whereOptions, type Variable, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions {
   showValues?: boolean;
@@ -9,7 +10,7 @@ export default defineCommand<Options>({
   effect: 'read',
   description:
     'Lists the CI/CD variables of a project, a group or the instance (administrators). A key in two environment scopes is ' +
-    'two variables; --scope keeps one scope; --environment keeps what a job in that environment gets (the scope *, wildcard scopes matching its name, and its own scope, the most specific one for a key). Values of masked and hidden variables are shown as null: --show-values shows ' +
+    'two variables; --scope keeps one scope; --environment gives what a job in that environment gets: the variables of the instance, of each group from the top down to the nearest, and of the project, a later level winning for a key, and within each level the most specific matching scope (a level you may not read is named on stderr as not included). Values of masked and hidden variables are shown as null: --show-values shows ' +
     'masked ones at a terminal, never in a pipe or a file, and hidden values cannot be read back at all. Needs the ' +
     'Maintainer role (administrators for --instance). --projects-file lists those of every project the file names, the project in front.',
   examples: [
@@ -31,10 +32,8 @@ export default defineCommand<Options>({
     const target = targetOf(opts, ctx);
     const show = mayShowValues(opts, ctx);
     if (opts.environment !== undefined) {
-      // Which variable of a key a job gets depends on all of them: every page is read first.
-      const all: Variable[] = [];
-      for await (const variable of ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true })) all.push(variable);
-      return forEnvironment(all, opts.environment).map((variable) => printed(variable, show, ctx.format));
+      // Which variable of a key a job gets depends on all of them, at every level: every page is read first.
+      return (await inheritedFor(ctx, target, opts.environment)).variables.map((variable) => printed(variable, show, ctx.format));
     }
     // The service has no scope filter on lists: every page is read for one scope.
     const list = ctx.api.list<Variable>(route(target, 'list'), target.params, ctx.paging).map((variable) => printed(variable, show, ctx.format));

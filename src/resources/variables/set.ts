@@ -2,7 +2,7 @@ import { ALL_ENVIRONMENTS } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { fieldParser } from '../../cli/resource-commands.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
-import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, printed, targetOf, valueOptions, type ValueOptions, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
+import { checkValue, findVariable, isSecret, keyArg, label, parseKey, readValue, route, scopeFilter, scopeOption, printed, targetOf, valueOptions, type ValueOptions, valueChangeWords, valueSayable, valueSource, type Variable, variables, whereOptions, type WhereOptions } from './shared.js';
 
 interface Options extends WhereOptions, ValueOptions {
   key: string;
@@ -16,11 +16,11 @@ interface Options extends WhereOptions, ValueOptions {
 
 const FLAGS = ['variable_type', 'protected', 'masked', 'raw', 'description'] as const;
 
-/** "protected: false → true", "value: changed" (a secret's values are never shown). */
-function changeWords(field: string, from: unknown, to: unknown, secret: boolean): string {
-  if (field === 'value') return secret ? 'value changed' : `value ${JSON.stringify(from)} → ${JSON.stringify(to)}`;
-  return `${field} ${JSON.stringify(from)} → ${JSON.stringify(to)}`;
-}
+/** The attributes asked for, without those left as they are. */
+const definedOf = (wanted: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
+
+/** "protected false → true". */
+const changeWords = (field: string, from: unknown, to: unknown): string => `${field} ${JSON.stringify(from)} → ${JSON.stringify(to)}`;
 
 export default defineCommand<Options>({
   effect: 'write',
@@ -90,7 +90,7 @@ export default defineCommand<Options>({
     if (!current) {
       if (value === undefined) throw new UsageError(`${name} of ${target.where} does not exist yet: give its value`, 'with --value (plain variables), --value-stdin, --value-file or --value-env');
       checkValue(key, value, masked, raw);
-      const body: Record<string, unknown> = { key, value, ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)) };
+      const body: Record<string, unknown> = { key, value, ...definedOf(wanted) };
       if (scope !== undefined) body.environment_scope = scope;
       if (opts.hidden) Object.assign(body, { masked: undefined, masked_and_hidden: true });
       const made = answered(await ctx.api.call<Variable>(route(target, 'create'), { ...target.params, ...body }, redact), 'created', name, target.where);
@@ -105,7 +105,7 @@ export default defineCommand<Options>({
       const from = (current as unknown as Record<string, unknown>)[field];
       if (to !== undefined && to !== (from ?? (field === 'description' ? null : undefined))) {
         changes[field] = to;
-        words.push(changeWords(field, from, to, secret));
+        words.push(changeWords(field, from, to));
       }
     }
     if (value !== undefined) {
@@ -114,7 +114,7 @@ export default defineCommand<Options>({
         words.push('value written (hidden: it cannot be read back to compare)');
       } else if (value !== current.value) {
         changes.value = value;
-        words.push(changeWords('value', current.value, value, secret || isSecret(current)));
+        words.push(valueChangeWords(current.value, value, !secret && valueSayable(current) && valueSayable({ ...current, ...definedOf(wanted) })));
       }
     }
     if (changes.value !== undefined || changes.masked !== undefined || changes.raw !== undefined) checkValue(key, (changes.value as string | undefined) ?? current.value ?? '', masked && !current.hidden ? true : false, raw);

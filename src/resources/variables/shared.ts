@@ -7,6 +7,7 @@ import { readSecret } from '../../cli/secrets.js';
 import { mayShowValues, showValuesOption } from './show-values.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { fileProblem } from '../../files.js';
+import { plural } from '../../parse.js';
 
 /**
  * What the variables commands share: where the variables are (--project, --group or --instance), the environment
@@ -35,7 +36,7 @@ export const scopeOption: OptionDef = {
 
 export const environmentOption: OptionDef = {
   flags: '--environment <name>',
-  description: 'what a job in this environment gets: the scope *, plus scopes matching the name (production, review/*), a more specific scope winning for a key',
+  description: 'what a job in this environment gets: instance, group and project variables of the scope * and scopes matching the name (production, review/*), the nearer level and the more specific scope winning for a key',
   parse: (text: string) => {
     if (!text.trim() || text.includes('*')) throw new UsageError(`--environment takes an environment's name, not "${text}"`, 'give the name a job deploys to (production, review/app-1); --scope picks variables by their scope field');
     return text;
@@ -101,6 +102,20 @@ export const parseKey = (text: string): string => variables.fields.key.kind.pars
 /** The query or body part that picks one scope of a key (`filter[environment_scope]`). */
 export const scopeFilter = (target: Target, scope: string | undefined): Record<string, unknown> =>
   scope === undefined || target.instance ? {} : { filter: { environment_scope: scope } };
+
+/**
+ * Whether a question or notice may print a variable's value: never a masked, hidden or protected one's, nor a file
+ * variable's (a kubeconfig or a key: a credential the service cannot mask). Those are named by their size instead.
+ */
+export const valueSayable = (variable: { masked?: unknown; hidden?: unknown; protected?: unknown; variable_type?: unknown }): boolean =>
+  !isSecret(variable) && variable.protected !== true && variable.variable_type !== 'file';
+
+/** "143 characters": a value as a question or notice names one it may not print. */
+export const valueSize = (value: string | null | undefined): string => (value === null || value === undefined ? 'unreadable' : plural([...value].length, 'character'));
+
+/** A value's change in a notice: the values of a plain variable, the sizes of any other. */
+export const valueChangeWords = (from: string | null | undefined, to: string, sayable: boolean): string =>
+  sayable ? `value ${JSON.stringify(from ?? null)} → ${JSON.stringify(to)}` : `value changed (${valueSize(from)} → ${valueSize(to)})`;
 
 /** "API_URL (scope production)", "HTTP_PROXY". */
 export const label = (variable: { key: string; environment_scope?: string }): string =>

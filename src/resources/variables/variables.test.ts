@@ -81,7 +81,7 @@ describe('variables set', () => {
     expect(made.json()).toMatchObject({ key: 'FEATURE_FLAGS', value: 'a,b', environment_scope: '*' });
     expect(made.stderr).toContain('Created variable FEATURE_FLAGS (scope *) of project acme/web');
     const changed = await sandbox.run(['variables', 'set', 'FEATURE_FLAGS', '--project', 'acme/web', '--value', 'a,b,c', '--protected']);
-    expect(changed.stderr).toContain('Changed variable FEATURE_FLAGS (scope *) of project acme/web: protected false → true, value "a,b" → "a,b,c"');
+    expect(changed.stderr).toContain('Changed variable FEATURE_FLAGS (scope *) of project acme/web: protected false → true, value changed (3 characters → 5 characters)');
     sandbox.clearRequests();
     const again = await sandbox.run(['variables', 'set', 'FEATURE_FLAGS', '--project', 'acme/web', '--value', 'a,b,c', '--protected']);
     expect(again.code).toBe(0);
@@ -171,13 +171,30 @@ describe('variables delete', () => {
     sandbox.clearRequests();
     const refused = await sandbox.run(['variables', 'delete', 'DEPLOY_TOKEN', '--project', 'acme/api', '--scope', 'staging']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('Delete variable DEPLOY_TOKEN (scope staging) [masked] of project acme/api?');
+    expect(refused.stderr).toContain('Delete variable DEPLOY_TOKEN (scope staging) [masked, 18 characters] of project acme/api?');
     expect(leaks(refused.stderr)).toEqual([]);
     expect(sandbox.requests().map((r) => r.method)).toEqual(['GET']);
     const done = await sandbox.run(['variables', 'delete', 'DEPLOY_TOKEN', '--project', 'acme/api', '--scope', 'staging', '--yes']);
     expect(done.code).toBe(0);
     expect(stored('DEPLOY_TOKEN', 'staging')).toBeUndefined();
     expect(stored('DEPLOY_TOKEN', 'production')).toBeDefined();
+  });
+
+  it('names a protected file variable by key, scope, traits and size, never by its value, in the question and the notices of delete and set', async () => {
+    const secret = 'certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lH';
+    const dir = tempDir();
+    writeFileSync(join(dir, 'kc.yml'), `apiVersion: v1\n${secret}\n`);
+    expect((await sandbox.run(['variables', 'set', 'KC_LEAK', '--project', 'acme/web', '--type', 'file', '--value-file', join(dir, 'kc.yml'), '--protected'])).code).toBe(0);
+    writeFileSync(join(dir, 'kc.yml'), `apiVersion: v2\n${secret}\n`);
+    const changed = await sandbox.run(['variables', 'set', 'KC_LEAK', '--project', 'acme/web', '--value-file', join(dir, 'kc.yml')]);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stderr).toContain('Changed variable KC_LEAK (scope *) of project acme/web: value changed (124 characters → 124 characters)');
+    const asked = await sandbox.run(['variables', 'delete', 'KC_LEAK', '--project', 'acme/web']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toBe('error: confirmation needed: Delete variable KC_LEAK (scope *) [file, protected, 124 characters] of project acme/web?\nhint: pass --yes to confirm without a terminal\n');
+    const done = await sandbox.run(['variables', 'delete', 'KC_LEAK', '--project', 'acme/web', '--yes']);
+    expect(done.code).toBe(0);
+    for (const text of [changed.stderr, asked.stderr, done.stderr]) expect(text).not.toContain('apiVersion');
   });
 });
 
@@ -222,7 +239,7 @@ describe('variables export and import', () => {
       expect(review.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`)).toEqual(expect.arrayContaining(['LOG_LEVEL *', 'REVIEW_HOST review/*', 'SIGNING_KEY *']));
       expect(review.stdout).not.toContain('prod');
       const listed = await sandbox.run(['variables', 'list', '--project', 'acme/api', '--environment', 'production', '-o', 'json']);
-      expect(listed.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`).sort()).toEqual(['API_URL production', 'DEPLOY_TOKEN production', 'KUBECONFIG production', 'LOG_LEVEL prod*', 'SIGNING_KEY *']);
+      expect(listed.json().map((v: { key: string; environment_scope: string }) => `${v.key} ${v.environment_scope}`)).toEqual(expect.arrayContaining(['API_URL production', 'DEPLOY_TOKEN production', 'KUBECONFIG production', 'LOG_LEVEL prod*', 'SIGNING_KEY *', 'REGISTRY_USER *', 'HTTP_PROXY undefined']));
       // --scope keeps its meaning, the scope field, and says what a job there also gets.
       const scoped = await sandbox.run(['variables', 'export', '--project', 'acme/api', '--scope', 'production']);
       expect(scoped.stdout).not.toContain('LOG_LEVEL');
@@ -236,6 +253,37 @@ describe('variables export and import', () => {
       expect(tied.stderr).toContain('error: LOG_LEVEL is in two scopes matching production (prod* and *duction)');
     } finally {
       for (const [key, scope] of [['LOG_LEVEL', 'prod*'], ['LOG_LEVEL', '*duction'], ['REVIEW_HOST', 'review/*']]) await sandbox.call('DELETE', `/projects/acme%2Fapi/variables/${key}?filter[environment_scope]=${encodeURIComponent(scope)}`);
+    }
+  });
+
+  it('--environment adds what a job inherits: instance, then groups top down, then the project, the nearer level winning over a more specific scope', async () => {
+    expect((await sandbox.run(['groups', 'create', '--name', 'levels', '--path', 'levels', '--parent', 'acme'])).code).toBe(0);
+    expect((await sandbox.run(['projects', 'create', '--name', 'svc', '--namespace', 'acme/levels'])).code).toBe(0);
+    const set = async (path: string, key: string, value: string, scope?: string) =>
+      expect((await sandbox.call('POST', `${path}/variables`, { key, value, ...(scope ? { environment_scope: scope } : {}) })).status).toBe(201);
+    await set('/admin/ci', 'LEVEL_INSTANCE', 'i');
+    await set('/admin/ci', 'LEVEL_WHO', 'instance');
+    await set('/groups/acme', 'LEVEL_WHO', 'group', 'production');
+    await set('/groups/acme%2Flevels', 'LEVEL_WHO', 'subgroup');
+    await set('/groups/acme%2Flevels', 'LEVEL_SUB', 'sub-any');
+    await set('/groups/acme%2Flevels', 'LEVEL_SUB', 'sub-production', 'production');
+    await set('/projects/acme%2Flevels%2Fsvc', 'LEVEL_PROJECT', 'p');
+    try {
+      const exported = await sandbox.run(['variables', 'export', '--project', 'acme/levels/svc', '--environment', 'production']);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain('as a job in environment production gets them from the instance, group acme, group acme/levels, project acme/levels/svc');
+      // The subgroup's * beats the group's production: the nearer level wins first, then the more specific scope.
+      for (const line of ['LEVEL_INSTANCE=i', 'LEVEL_WHO=subgroup', 'LEVEL_SUB=sub-production', 'LEVEL_PROJECT=p', 'REGISTRY_USER=acme-ci']) expect(exported.stdout).toContain(`${line}\n`);
+      expect(exported.stderr).toBe('');
+      // A group Maintainer may not read the instance's variables: named as not included, not silently left out.
+      const maintainer = await sandbox.run(['variables', 'list', '--project', 'acme/levels/svc', '--environment', 'production', '-o', 'json'], { env: { FORGECTL_TOKEN: sandbox.tokenWithRole('maintainer') } });
+      expect(maintainer.code, maintainer.stderr).toBe(0);
+      expect(maintainer.stderr).toContain('not included: the variables of the instance (only administrators may read them)');
+      expect(maintainer.json().map((v: { key: string; value: string }) => `${v.key}=${v.value}`)).toEqual(expect.arrayContaining(['LEVEL_WHO=subgroup', 'LEVEL_PROJECT=p']));
+      expect(maintainer.stdout).not.toContain('LEVEL_INSTANCE');
+    } finally {
+      for (const key of ['LEVEL_INSTANCE', 'LEVEL_WHO']) await sandbox.call('DELETE', `/admin/ci/variables/${key}`);
+      await sandbox.call('DELETE', '/groups/acme/variables/LEVEL_WHO');
     }
   });
 
