@@ -212,7 +212,10 @@ describe('tokens list, get, create, revoke', () => {
       expect(result.code, verb[0]).toBe(5);
       expect(result.stderr, verb[0]).toContain('hint: the token in use is not an access token of group acme; a personal token reads itself with --personal');
     }
-    expect((await sandbox.run(['tokens', 'get', 'self', '--group', 'nope'])).stderr).not.toContain('hint:'); // no such group
+    // No such group: not the token's hint, but where to find the group meant.
+    const missing = (await sandbox.run(['tokens', 'get', 'self', '--group', 'nope'])).stderr;
+    expect(missing).not.toContain('the token in use');
+    expect(missing).toContain('hint: forgectl groups list --search nope lists the groups you can see');
   });
 
   it('revokes after confirmation; without --yes off a terminal nothing is sent', async () => {
