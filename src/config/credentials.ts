@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ConfigError } from '../errors.js';
 import { shellQuote } from '../parse.js';
 import { keyringDelete, keyringWrite, tokenStorage } from './keyring.js';
 import { updateConfig, type Profile, type TokenType } from './store.js';
@@ -60,6 +61,23 @@ export async function removeKeyringEntry(account: string): Promise<string | unde
     return undefined;
   } catch (error) {
     return `the old keyring entry "${account}" (service forgectl) could not be removed: ${(error as Error).message}; ${removeByHand(account)}`;
+  }
+}
+
+/**
+ * Deletes the keyring entry of a profile that is about to lose its reference to it. A keyring that does not answer
+ * throws (exit 3) before anything else is removed: a reference gone while its entry stayed is a token nobody finds.
+ * `instead` says what else the user can do there (run again elsewhere, or a flag); the hint adds how to remove the
+ * entry by hand.
+ */
+export async function deleteProfileEntry(name: string, account: string, instead: string): Promise<void> {
+  try {
+    await keyringDelete(account);
+  } catch (error) {
+    throw new ConfigError(
+      `the token of profile "${name}" is still in the OS keyring (entry "${account}" of service forgectl): ${(error as Error).message}; nothing was removed`,
+      `${instead}; to remove the entry yourself, ${removeByHand(account)}`,
+    );
   }
 }
 

@@ -176,7 +176,15 @@ describe('auth login and profiles', () => {
     const env = profileEnv(dir);
     await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env, input: sandbox.adminToken });
     expect((await run(['auth', 'token'], { env })).stdout).toBe(`${sandbox.adminToken}\n`);
-    const logout = await run(['auth', 'logout'], { env });
+    // The token may be its only copy: off a terminal, logout without --yes removes nothing (exit 2) and says where it
+    // is kept, that it stays valid on the instance, and how to revoke it.
+    const unasked = await run(['auth', 'logout'], { env });
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toBe(
+      `error: confirmation needed: Remove the token of profile "default" from the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p default auth token | forgectl -p default tokens identify --revoke --yes\nhint: pass --yes to confirm without a terminal\n`,
+    );
+    expect((await run(['auth', 'token'], { env })).stdout).toBe(`${sandbox.adminToken}\n`);
+    const logout = await run(['auth', 'logout', '--yes'], { env });
     expect(logout.code).toBe(0);
     expect(logout.stderr).toBe('Removed the credentials of profile "default"\n');
     expect((await run(['api', '/user'], { env })).code).toBe(3);
