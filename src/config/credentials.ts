@@ -81,6 +81,17 @@ export async function deleteProfileEntry(name: string, account: string, instead:
   }
 }
 
+/**
+ * What a user should know before a profile's token is deleted: where it is kept, that forgectl keeps no other copy,
+ * and that it stays valid on the instance until revoked, with how to revoke it. Undefined when it keeps no token.
+ */
+export function tokenLeft(name: string, profile: Profile, file: string): { where: string; fate: string } | undefined {
+  const places = [profile.token && `the config file ${file}`, profile.token_keyring && `the OS keyring (entry "${profile.token_keyring}" of service forgectl)`].filter(Boolean);
+  if (!places.length) return undefined;
+  const revoke = `forgectl -p ${shellQuote(name)} auth token | forgectl -p ${shellQuote(name)} tokens identify --revoke --yes`;
+  return { where: places.join(' and '), fate: `forgectl keeps no other copy of it, and it stays valid on ${profile.url ?? 'the instance'} until it is revoked; to revoke it first, run: ${revoke}` };
+}
+
 /** How to remove a keyring entry without forgectl. */
 export function removeByHand(account: string): string {
   const quoted = shellQuote(account);

@@ -159,7 +159,9 @@ describe('auth login and profiles', () => {
     expect(show.stdout).not.toContain(sandbox.adminToken);
     expect((await run(['profile', 'use', 'b'], { env })).code).toBe(0);
     expect((await run(['profile', 'use', 'nope'], { env })).code).toBe(3);
-    expect((await run(['profile', 'remove', 'a'], { env })).code).toBe(2); // no terminal, no --yes
+    const unasked = await run(['profile', 'remove', 'a'], { env }); // no terminal, no --yes
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toContain(`error: confirmation needed: Remove profile "a" and its token, kept in the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p a auth token | forgectl -p a tokens identify --revoke --yes\n`);
     expect((await run(['profile', 'remove', 'a', '--yes'], { env })).code).toBe(0);
     expect((await run(['profile', 'list', '-o', 'json'], { env })).json()).toMatchObject([{ name: 'b', current: true }]);
     // Removing the current profile leaves none current: both the removal and the next command say how to pick one.

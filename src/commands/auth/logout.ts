@@ -1,6 +1,6 @@
 import { defineCommand } from '../../cli/command.js';
 import { ConfigError } from '../../errors.js';
-import { deleteProfileEntry } from '../../config/credentials.js';
+import { deleteProfileEntry, tokenLeft } from '../../config/credentials.js';
 import { configFile } from '../../config/paths.js';
 import { selectedProfileName } from '../../config/resolve.js';
 import { updateConfig, type Profile } from '../../config/store.js';
@@ -43,9 +43,7 @@ export default defineCommand({
 
 /** What logout is about to remove, where it is kept, and that the token outlives it on the instance. */
 function logoutQuestion(name: string, profile: Profile, file: string): string {
-  const places = [profile.token && `the config file ${file}`, profile.token_keyring && `the OS keyring (entry "${profile.token_keyring}" of service forgectl)`].filter(Boolean);
-  const instance = profile.url ?? 'the instance';
-  const revoke = `to revoke it first, run: forgectl -p ${name} auth token | forgectl -p ${name} tokens identify --revoke --yes`;
-  if (!places.length) return `Remove the token_command of profile "${name}"? The token stays where that command reads it, and valid on ${instance} until it is revoked; ${revoke}`;
-  return `Remove the token of profile "${name}" from ${places.join(' and ')}${profile.token_command ? ', and its token_command' : ''}? forgectl keeps no other copy of it, and it stays valid on ${instance} until it is revoked; ${revoke}`;
+  const token = tokenLeft(name, profile, file);
+  if (!token) return `Remove the token_command of profile "${name}"? The token stays where that command reads it, and valid on ${profile.url ?? 'the instance'} until it is revoked`;
+  return `Remove the token of profile "${name}" from ${token.where}${profile.token_command ? ', and its token_command' : ''}? ${token.fate}`;
 }

@@ -1,7 +1,8 @@
 import { defineCommand } from '../../cli/command.js';
 import { profileNameArg } from './args.js';
 import { ConfigError } from '../../errors.js';
-import { deleteProfileEntry, removeByHand } from '../../config/credentials.js';
+import { deleteProfileEntry, removeByHand, tokenLeft } from '../../config/credentials.js';
+import { configFile } from '../../config/paths.js';
 import { updateConfig } from '../../config/store.js';
 import { shellQuote } from '../../parse.js';
 
@@ -20,7 +21,8 @@ export default defineCommand<{ name: string; keepKeyringEntry?: boolean }>({
   async run(opts, ctx) {
     const existing = ctx.readConfig().profiles[opts.name];
     if (!existing) throw new ConfigError(`no profile named "${opts.name}"`, 'run: forgectl profile list');
-    await ctx.confirm(`Remove profile "${opts.name}" and its credentials?`);
+    const token = tokenLeft(opts.name, existing, configFile(ctx.configDir));
+    await ctx.confirm(`Remove profile "${opts.name}"${token ? ` and its token, kept in ${token.where}? ${token.fate}` : '?'}`);
     const account = existing.token_keyring;
     if (account && !opts.keepKeyringEntry) {
       const again = `forgectl profile remove ${shellQuote(opts.name)}`;
