@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ConfigError } from '../errors.js';
 import { shellQuote } from '../parse.js';
 import { keyringDelete, keyringWrite, tokenStorage } from './keyring.js';
 import { updateConfig, type Profile, type TokenType } from './store.js';
@@ -61,6 +62,34 @@ export async function removeKeyringEntry(account: string): Promise<string | unde
   } catch (error) {
     return `the old keyring entry "${account}" (service forgectl) could not be removed: ${(error as Error).message}; ${removeByHand(account)}`;
   }
+}
+
+/**
+ * Deletes the keyring entry of a profile that is about to lose its reference to it. A keyring that does not answer
+ * throws (exit 3) before anything else is removed: a reference gone while its entry stayed is a token nobody finds.
+ * `instead` says what else the user can do there (run again elsewhere, or a flag); the hint adds how to remove the
+ * entry by hand.
+ */
+export async function deleteProfileEntry(name: string, account: string, instead: string): Promise<void> {
+  try {
+    await keyringDelete(account);
+  } catch (error) {
+    throw new ConfigError(
+      `the token of profile "${name}" is still in the OS keyring (entry "${account}" of service forgectl): ${(error as Error).message}; nothing was removed`,
+      `${instead}; to remove the entry yourself, ${removeByHand(account)}`,
+    );
+  }
+}
+
+/**
+ * What a user should know before a profile's token is deleted: where it is kept, that forgectl keeps no other copy,
+ * and that it stays valid on the instance until revoked, with how to revoke it. Undefined when it keeps no token.
+ */
+export function tokenLeft(name: string, profile: Profile, file: string): { where: string; fate: string } | undefined {
+  const places = [profile.token && `the config file ${file}`, profile.token_keyring && `the OS keyring (entry "${profile.token_keyring}" of service forgectl)`].filter(Boolean);
+  if (!places.length) return undefined;
+  const revoke = `forgectl -p ${shellQuote(name)} auth token | forgectl -p ${shellQuote(name)} tokens identify --revoke --yes`;
+  return { where: places.join(' and '), fate: `forgectl keeps no other copy of it, and it stays valid on ${profile.url ?? 'the instance'} until it is revoked; to revoke it first, run: ${revoke}` };
 }
 
 /** How to remove a keyring entry without forgectl. */

@@ -159,7 +159,9 @@ describe('auth login and profiles', () => {
     expect(show.stdout).not.toContain(sandbox.adminToken);
     expect((await run(['profile', 'use', 'b'], { env })).code).toBe(0);
     expect((await run(['profile', 'use', 'nope'], { env })).code).toBe(3);
-    expect((await run(['profile', 'remove', 'a'], { env })).code).toBe(2); // no terminal, no --yes
+    const unasked = await run(['profile', 'remove', 'a'], { env }); // no terminal, no --yes
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toContain(`error: confirmation needed: Remove profile "a" and its token, kept in the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p a auth token | forgectl -p a tokens identify --revoke --yes\n`);
     expect((await run(['profile', 'remove', 'a', '--yes'], { env })).code).toBe(0);
     expect((await run(['profile', 'list', '-o', 'json'], { env })).json()).toMatchObject([{ name: 'b', current: true }]);
     // Removing the current profile leaves none current: both the removal and the next command say how to pick one.
@@ -176,7 +178,15 @@ describe('auth login and profiles', () => {
     const env = profileEnv(dir);
     await run(['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin'], { env, input: sandbox.adminToken });
     expect((await run(['auth', 'token'], { env })).stdout).toBe(`${sandbox.adminToken}\n`);
-    const logout = await run(['auth', 'logout'], { env });
+    // The token may be its only copy: off a terminal, logout without --yes removes nothing (exit 2) and says where it
+    // is kept, that it stays valid on the instance, and how to revoke it.
+    const unasked = await run(['auth', 'logout'], { env });
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toBe(
+      `error: confirmation needed: Remove the token of profile "default" from the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p default auth token | forgectl -p default tokens identify --revoke --yes\nhint: pass --yes to confirm without a terminal\n`,
+    );
+    expect((await run(['auth', 'token'], { env })).stdout).toBe(`${sandbox.adminToken}\n`);
+    const logout = await run(['auth', 'logout', '--yes'], { env });
     expect(logout.code).toBe(0);
     expect(logout.stderr).toBe('Removed the credentials of profile "default"\n');
     expect((await run(['api', '/user'], { env })).code).toBe(3);

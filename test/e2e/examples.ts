@@ -129,6 +129,7 @@ export const EXIT: Record<string, { code: number; why: string }> = {
   'forgectl plan --help: forgectl plan -f desired.yaml': { code: 9, why: 'drift: desired.yaml asks for a push rule acme/api does not have' },
   "forgectl plan --help: forgectl plan -f desired.yaml --target 'acme/**' --exclude 'acme/sandbox/**' --concurrency 16": { code: 9, why: 'drift, as above' },
   'forgectl plan --help: forgectl plan -f desired.yaml --out plan.json': { code: 9, why: 'drift, as above' },
+  'forgectl auth logout': { code: 2, why: CONFIRMS },
   'forgectl storage-move schedule --type project --id acme/web --to storage2': { code: 2, why: CONFIRMS },
   'forgectl service-accounts delete acme-release --group acme --hard-delete': { code: 2, why: CONFIRMS },
   'forgectl tokens audit --group acme --project acme/api --expiring-within 30d -o json': { code: 9, why: 'the demo\'s tokens expire within 30 days' },

@@ -76,11 +76,23 @@ describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
     expect((await sandbox.call('GET', '/user', undefined, token)).status).toBe(401);
     expect((await cli(dir, ['auth', 'status', '-o', 'json'])).json()).toMatchObject({ user: 'developer-of-acme', token_source: 'keyring' });
 
-    const loggedOut = await cli(dir, ['auth', 'logout']);
+    const unasked = await cli(dir, ['auth', 'logout']);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toContain(`error: confirmation needed: Remove the token of profile "default" from the OS keyring (entry "${profile.token_keyring}" of service forgectl)? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked`);
+    expect(await keyringHolds(service, profile.token_keyring)).toBe(fresh);
+    const loggedOut = await cli(dir, ['auth', 'logout', '--yes']);
     expect(loggedOut.stderr).toContain('from the OS keyring too');
     expect(await keyringHolds(service, profile.token_keyring)).toBeNull();
     expect(config(dir).profiles.default.token_keyring).toBeUndefined();
     expect((await cli(dir, ['auth', 'token'])).code).toBe(3);
+
+    // profile remove takes the entry with it where the keyring answers.
+    expect((await cli(dir, ['auth', 'login', '--url', sandbox.rootUrl, '--token-stdin', '--keyring'], {}, `${fresh}\n`)).code).toBe(0);
+    const entry = config(dir).profiles.default.token_keyring;
+    expect(await keyringHolds(service, entry)).toBe(fresh);
+    const removed = await cli(dir, ['profile', 'remove', 'default', '--yes']);
+    expect(removed.stderr).toBe('Removed profile "default"\n');
+    expect(await keyringHolds(service, entry)).toBeNull();
   });
 
   it('a keyring gone while the rotate request is in flight: exit 10, the new token in the recovery file', async () => {
@@ -215,7 +227,7 @@ describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
     expect(sandbox.requests()).toEqual([]);
     // Logging out there removes nothing: the entry would be left behind with no reference to find it by.
     const account = config(kept).profiles.default.token_keyring;
-    const loggedOut = await cli(kept, ['auth', 'logout'], noBus);
+    const loggedOut = await cli(kept, ['auth', 'logout', '--yes'], noBus);
     expect(loggedOut.code).toBe(3);
     expect(loggedOut.stderr).toContain(`error: the token of profile "default" is still in the OS keyring (entry "${account}" of service forgectl): no keyring answered: no session bus`);
     expect(loggedOut.stderr).toContain(`secret-tool clear service forgectl username '${account}'`);
@@ -225,6 +237,20 @@ describe.skipIf(!BUILT)('tokens in the OS keyring (Secret Service)', () => {
     const checked = await cli(kept, ['doctor', '-o', 'json'], noBus);
     expect(checked.code).toBe(3);
     expect((checked.json() as Array<{ check: string; status: string; found: string }>).find((check) => check.check === 'profile in use')).toMatchObject({ status: 'fail', found: expect.stringContaining('keeps its token in the OS keyring, which cannot be used here') });
+
+    // Removing the profile there refuses the same way, unless told to leave the entry (which it then names).
+    const before = readFileSync(join(kept, 'config.json'), 'utf8');
+    const refused = await cli(kept, ['profile', 'remove', 'default', '--yes'], noBus);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain(`error: the token of profile "default" is still in the OS keyring (entry "${account}" of service forgectl): no keyring answered: no session bus`);
+    expect(refused.stderr).toContain('forgectl profile remove default --keep-keyring-entry');
+    expect(refused.stderr).toContain(`secret-tool clear service forgectl username '${account}'`);
+    expect(readFileSync(join(kept, 'config.json'), 'utf8')).toBe(before);
+    const leftBehind = await cli(kept, ['profile', 'remove', 'default', '--yes', '--keep-keyring-entry'], noBus);
+    expect(leftBehind.code).toBe(0);
+    expect(leftBehind.stderr).toContain(`warning: the token of profile "default" stays in the OS keyring (entry "${account}" of service forgectl); remove it with your keyring tool, such as: secret-tool clear service forgectl username '${account}'`);
+    expect(config(kept).profiles).toEqual({});
+    expect(await keyringHolds(service, account)).toBe(token);
   });
 });
 

@@ -3,7 +3,7 @@
  * packed and installed as the README says, run as processes on this Node against a `forgectl sandbox` process.
  */
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -171,6 +171,29 @@ describe('the installed forgectl on a terminal', () => {
     const deleted = await answer('y');
     expect(deleted.code, deleted.stdout).toBe(0);
     expect(await exists()).toBe(false);
+  });
+
+  terminalCase('auth logout asks at a terminal, naming where the token is kept and that it stays valid (No keeps it, Yes removes it); a pipe needs --yes', async () => {
+    const home = tempDir('forgectl-e2e-logout-');
+    const file = `${home}/config.json`;
+    writeFileSync(file, JSON.stringify({ current: 'laptop', profiles: { laptop: { url: sandbox!.url, token: sandbox!.token } } }), { mode: 0o600 });
+    const own = { FORGECTL_CONFIG_DIR: home };
+    const held = () => readFileSync(file, 'utf8').includes(sandbox!.token);
+    const question = `Remove the token of profile "laptop" from the config file ${file}? forgectl keeps no other copy of it, and it stays valid on ${sandbox!.url} until it is revoked`;
+    const piped = await forgectl(['auth', 'logout'], own);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain(`error: confirmation needed: ${question}`);
+    expect(held()).toBe(true);
+    const [command, args] = pty!('stty cols 400 rows 40 2>/dev/null; forgectl auth logout');
+    const answer = (key: string) => runProcess('bash', ['-c', `(sleep 2; printf '${key}\\r') | "$0" "$@"`, command, ...args], { env: { ...env(own), TERM: 'xterm-256color' }, timeoutMs: 30_000 });
+    const kept = await answer('n');
+    expect(visible(kept.stdout)).toContain(question);
+    expect(kept.code).toBe(2);
+    expect(held()).toBe(true);
+    const removed = await answer('y');
+    expect(removed.code, removed.stdout).toBe(0);
+    expect(visible(removed.stdout)).toContain('Removed the credentials of profile "laptop"');
+    expect(held()).toBe(false);
   });
 
   terminalCase('api graphql asks before a mutation at a terminal, naming its fields (No keeps the runner, Yes deletes it); a pipe needs --yes', async () => {

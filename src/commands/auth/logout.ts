@@ -1,18 +1,20 @@
 import { defineCommand } from '../../cli/command.js';
 import { ConfigError } from '../../errors.js';
-import { removeByHand } from '../../config/credentials.js';
-import { keyringDelete } from '../../config/keyring.js';
+import { deleteProfileEntry, tokenLeft } from '../../config/credentials.js';
+import { configFile } from '../../config/paths.js';
 import { selectedProfileName } from '../../config/resolve.js';
-import { updateConfig } from '../../config/store.js';
+import { updateConfig, type Profile } from '../../config/store.js';
 
 export default defineCommand({
   description: [
-    'Removes the token of the profile from the config file or the OS keyring (and its token_command). The token itself',
-    'stays valid on the server; revoke it there if it leaked. When the keyring cannot be reached, nothing is removed',
-    '(exit 3): the profile keeps its reference to the entry, so that it can be removed later.',
+    'Removes the token of the profile from the config file or the OS keyring (and its token_command), after asking',
+    '(--yes off a terminal): forgectl keeps no other copy of it. The token itself stays valid on the instance until it',
+    'is revoked; to revoke it first: forgectl auth token | forgectl tokens identify --revoke --yes. When the keyring',
+    'cannot be reached, nothing is removed (exit 3): the profile keeps its reference to the entry, so that it can be',
+    'removed later.',
   ].join(' '),
   credentials: false,
-  examples: ['forgectl auth logout', 'forgectl -p ci auth logout'],
+  examples: ['forgectl auth logout', 'forgectl -p ci auth logout --yes'],
   async run(_opts, ctx) {
     const name = selectedProfileName(ctx.globals, ctx.env, ctx.readConfig());
     if (!name) throw new ConfigError('no profile selected', 'pass -p NAME');
@@ -23,18 +25,10 @@ export default defineCommand({
       ctx.io.note(`profile "${name}" holds no credentials: nothing to remove`);
       return undefined;
     }
+    await ctx.confirm(logoutQuestion(name, existing, configFile(ctx.configDir)));
     const account = existing.token_keyring;
     // The keyring first: a reference removed from the file while its entry stayed would be a token nobody finds.
-    if (account) {
-      try {
-        await keyringDelete(account);
-      } catch (error) {
-        throw new ConfigError(
-          `the token of profile "${name}" is still in the OS keyring (entry "${account}" of service forgectl): ${(error as Error).message}; nothing was removed`,
-          `run forgectl -p ${name} auth logout again where the keyring answers (a desktop session); to remove the entry yourself, ${removeByHand(account)}`,
-        );
-      }
-    }
+    if (account) await deleteProfileEntry(name, account, `run forgectl -p ${name} auth logout again where the keyring answers (a desktop session)`);
     await updateConfig(ctx.configDir, (data) => {
       const profile = data.profiles[name];
       if (!profile) throw new ConfigError(`no profile named "${name}"`);
@@ -46,3 +40,10 @@ export default defineCommand({
     return undefined;
   },
 });
+
+/** What logout is about to remove, where it is kept, and that the token outlives it on the instance. */
+function logoutQuestion(name: string, profile: Profile, file: string): string {
+  const token = tokenLeft(name, profile, file);
+  if (!token) return `Remove the token_command of profile "${name}"? The token stays where that command reads it, and valid on ${profile.url ?? 'the instance'} until it is revoked`;
+  return `Remove the token of profile "${name}" from ${token.where}${profile.token_command ? ', and its token_command' : ''}? ${token.fate}`;
+}
