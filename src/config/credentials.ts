@@ -89,7 +89,7 @@ export function tokenLeft(name: string, profile: Profile, file: string): { where
   const places = [profile.token && `the config file ${file}`, profile.token_keyring && `the OS keyring (entry "${profile.token_keyring}" of service forgectl)`].filter(Boolean);
   if (!places.length) return undefined;
   const revoke = `forgectl -p ${shellQuote(name)} auth token | forgectl -p ${shellQuote(name)} tokens identify --revoke --yes`;
-  return { where: places.join(' and '), fate: `forgectl keeps no other copy of it, and it stays valid on ${profile.url ?? 'the instance'} until it is revoked; to revoke it first, run: ${revoke}` };
+  return { where: places.join(' and '), fate: `forgectl keeps no other copy of it, and it stays valid on ${profile.url ?? 'the instance'} until it is revoked; to revoke it first, run: ${revoke} (a personal token; a group's or project's access token: forgectl tokens revoke ID --group G or --project P)` };
 }
 
 /** How to remove a keyring entry without forgectl. */

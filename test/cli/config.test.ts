@@ -161,7 +161,7 @@ describe('auth login and profiles', () => {
     expect((await run(['profile', 'use', 'nope'], { env })).code).toBe(3);
     const unasked = await run(['profile', 'remove', 'a'], { env }); // no terminal, no --yes
     expect(unasked.code).toBe(2);
-    expect(unasked.stderr).toContain(`error: confirmation needed: Remove profile "a" and its token, kept in the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p a auth token | forgectl -p a tokens identify --revoke --yes\n`);
+    expect(unasked.stderr).toContain(`error: confirmation needed: Remove profile "a" and its token, kept in the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p a auth token | forgectl -p a tokens identify --revoke --yes (a personal token; a group's or project's access token: forgectl tokens revoke ID --group G or --project P)\n`);
     expect((await run(['profile', 'remove', 'a', '--yes'], { env })).code).toBe(0);
     expect((await run(['profile', 'list', '-o', 'json'], { env })).json()).toMatchObject([{ name: 'b', current: true }]);
     // Removing the current profile leaves none current: both the removal and the next command say how to pick one.
@@ -183,7 +183,7 @@ describe('auth login and profiles', () => {
     const unasked = await run(['auth', 'logout'], { env });
     expect(unasked.code).toBe(2);
     expect(unasked.stderr).toBe(
-      `error: confirmation needed: Remove the token of profile "default" from the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p default auth token | forgectl -p default tokens identify --revoke --yes\nhint: pass --yes to confirm without a terminal\n`,
+      `error: confirmation needed: Remove the token of profile "default" from the config file ${join(dir, 'config.json')}? forgectl keeps no other copy of it, and it stays valid on ${sandbox.rootUrl} until it is revoked; to revoke it first, run: forgectl -p default auth token | forgectl -p default tokens identify --revoke --yes (a personal token; a group's or project's access token: forgectl tokens revoke ID --group G or --project P)\nhint: pass --yes to confirm without a terminal\n`,
     );
     expect((await run(['auth', 'token'], { env })).stdout).toBe(`${sandbox.adminToken}\n`);
     const logout = await run(['auth', 'logout', '--yes'], { env });
