@@ -405,7 +405,7 @@ describe('what an agent reads: descriptions, resources, plans and problems', () 
     // A first sentence that says the summary again with more takes its place.
     expect(byName.get('deploy_keys_enable')!.description).toBe('Enable a deploy key of another project (or an instance deploy key) on this one, read-only. Needs the Maintainer role.');
     expect(byName.get('storage_move_get')!.description).toBe('Show one repository storage move and its state (initial, scheduled, started, replicated, finished, failed, cleanup failed)');
-    expect(byName.get('variables_delete')!.description).toMatch(/^Delete a CI\/CD variable after showing it and asking\. When its key/);
+    expect(byName.get('variables_delete')!.description).toMatch(/^Delete a CI\/CD variable after naming it \(key, scope, type, protection, size: never its value\) and asking\. When its key/);
     expect(byName.get('push_rule_set')!.description).toMatch(/^Create the push rule, or update the fields given when the project has one\. /);
     expect(byName.get('repo_compare')!.inputSchema.properties).toMatchObject({ from: { description: 'the base: a branch, tag or commit SHA' } });
     expect(byName.get('plan')!.inputSchema.properties!.file.description).toMatch(/^the desired-state file: a \.yaml, \.yml or \.json file below the folder/);
