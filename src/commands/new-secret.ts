@@ -55,10 +55,14 @@ export const printTokenOption: OptionDef = {
 
 /**
  * Before anything is sent: a new secret that is to be printed is not printed into a CI job's log unless --print-token
- * says stdout is captured (a pipe to `$(…)` and the job log look alike from here); `saved`: a file was named instead.
+ * says stdout is captured (a pipe to `$(…)` and the job log look alike from here); `saved`: a file was named instead,
+ * or (as words) the save targets named ("file token.txt and profile ci").
  */
-export function assertPrintTarget(ctx: Context, printToken: boolean | undefined, saved: boolean, elsewhere: string): void {
-  if (saved && printToken) throw new UsageError('--print-token: the new token is written to the file named and never printed', 'leave out --print-token (or the file)');
+export function assertPrintTarget(ctx: Context, printToken: boolean | undefined, saved: boolean | string, elsewhere: string): void {
+  if (saved && printToken) {
+    const [where, other] = typeof saved === 'string' ? [`saved to ${saved}`, 'the save target'] : ['written to the file named', 'the file'];
+    throw new UsageError(`--print-token: the new token is ${where} and never printed`, `leave out --print-token (or ${other})`);
+  }
   if (!saved) assertNotIntoJobLog(ctx, printToken, '--print-token', elsewhere);
 }
 

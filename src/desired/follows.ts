@@ -64,7 +64,7 @@ export function problemOf(state: DesiredState, change: Change): string | undefin
   if (expected === undefined || expected === null) return 'the file does not declare it';
   if (!sameValue(change.desired, expected)) return 'the values it would send are not those the file declares';
   const differs = change.fields.find((field) => {
-    if (field.writeOnly || !('to' in field)) return false;
+    if (field.writeOnly || field.withheld || !('to' in field)) return false;
     const value = (expected as Values)[field.field];
     return !sameValue(field.to, section.compareAs?.[field.field] ? section.compareAs[field.field](value) : value);
   });

@@ -85,6 +85,8 @@ export interface FieldChange {
   from?: unknown;
   to?: unknown;
   writeOnly?: boolean;
+  /** from and to are the values' sizes ("143 characters"), not the values: a credential the plan may not print. */
+  withheld?: boolean;
 }
 
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'violation';

@@ -107,7 +107,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     section: section.key,
     key,
     action,
-    fields,
+    fields: values && section.shown ? section.shown(fields, live?.values, values) : fields,
     desired: values,
     ref: live?.ref,
     managed: live?.managed,

@@ -28,6 +28,7 @@ function show(value: unknown): string {
 
 function fieldLine(change: Change, field: FieldChange): string {
   if (field.writeOnly) return `${field.field}: (write-only)`;
+  if (field.withheld) return 'from' in field ? `${field.field} changed (${String(field.from)} → ${String(field.to)})` : `${field.field}: (${String(field.to)})`;
   // Values as the file writes them (an access level by name).
   const section = sectionOf(change.owner.level, change.section);
   const asFile = section?.fields[field.field]?.toFile ?? ((value: unknown) => value);

@@ -1,7 +1,7 @@
 import type { Field } from '../api/fields.js';
 import { settableFields } from '../api/resource.js';
 import { UsageError } from '../errors.js';
-import type { Change, FieldSpec, Level, LiveObject, Owner, SectionIo } from './model.js';
+import type { Change, FieldChange, FieldSpec, Level, LiveObject, Owner, SectionIo } from './model.js';
 
 /**
  * One section of a desired-state file (push_rule, badges, hooks …): what the file may write in it, and how its
@@ -47,6 +47,8 @@ export interface Section {
    * counts them); `rewrite`, write-only fields every apply writes again (the object is updated each time).
    */
   uncompared?(desired: Record<string, unknown>): { skip: string[]; secret: boolean; rewrite: string[] };
+  /** The changed fields as a plan shows them: a credential's value (a protected or file variable's) by its size only. */
+  shown?(fields: FieldChange[], live: Record<string, unknown> | undefined, desired: Record<string, unknown>): FieldChange[];
   /** many: live objects the file need not list and prune never deletes (the default branch's protection). */
   keep?(owner: Owner, object: LiveObject): boolean;
   /** What deleting the object loses for good (a hidden variable's value, which nobody can read back), for its plan line. */

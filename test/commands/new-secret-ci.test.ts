@@ -9,12 +9,13 @@ const CI = { env: { CI: 'true' } };
 const writes = () => sandbox.requests().filter((r) => r.method !== 'GET');
 
 describe('a new token in a CI job', () => {
-  it('tokens create, deploy-tokens create and runners reset-token stop before sending unless --print-token or a file is named', async () => {
+  it('tokens create, deploy-tokens create, runners create and runners reset-token stop before sending unless --print-token or a file is named', async () => {
     const runner = await sandbox.run(['runners', 'create', '--project', 'acme/api', '--description', 'ci-log', '--output-file', join(tempDir(), 'runner'), '-o', 'json']);
     expect(runner.code, runner.stderr).toBe(0);
     const commands = [
       ['tokens', 'create', '--project', 'acme/api', '--name', 'ci-made', '--scopes', 'read_api', '--expires-in', '30d'],
       ['deploy-tokens', 'create', '--project', 'acme/api', '--name', 'ci-pull', '--scopes', 'read_registry'],
+      ['runners', 'create', '--project', 'acme/api', '--description', 'ci-made'],
       ['runners', 'reset-token', String(runner.json().id), '--yes'],
     ];
     for (const argv of commands) {
@@ -26,6 +27,7 @@ describe('a new token in a CI job', () => {
       expect(writes()).toEqual([]);
       const both = await sandbox.run([...argv, '--print-token', '--output-file', join(tempDir(), 'token')], CI);
       expect(both.code, both.stderr).toBe(2);
+      expect(both.stderr).toContain('error: --print-token: the new token is written to the file named and never printed\nhint: leave out --print-token (or the file)');
       expect(writes()).toEqual([]);
       // Captured, as TOKEN=$(… --jq .token) does: printed with --print-token.
       const printed = await sandbox.run([...argv, '--print-token', '--jq', '.token'], CI);
@@ -36,6 +38,14 @@ describe('a new token in a CI job', () => {
       expect(saved.code, saved.stderr).toBe(0);
       expect(saved.stdout).not.toContain(readFileSync(file, 'utf8').trim());
     }
+  });
+
+  it('tokens rotate refuses --print-token beside a save target before sending, in the words of every command that makes a token', async () => {
+    sandbox.clearRequests();
+    const both = await sandbox.run(['tokens', 'rotate', '1', '--project', 'acme/api', '--yes', '--print-token', '--output-file', join(tempDir(), 'token')], CI);
+    expect(both.code, both.stderr).toBe(2);
+    expect(both.stderr).toMatch(/^error: --print-token: the new token is saved to .+ and never printed\nhint: leave out --print-token \(or the save target\)\n/m);
+    expect(writes()).toEqual([]);
   });
 
   it("tokens audit's fix for another token keeps the new one in a file: run as suggested in a CI job, it rotates and prints no token", async () => {

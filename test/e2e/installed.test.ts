@@ -1221,6 +1221,13 @@ describe.each(NODE_VERSIONS)('the installed forgectl on Node %s', (version) => {
     expect(asked.code).toBe(2);
     expect(asked.stderr).toMatch(/Delete variable E2E_KUBECONFIG \(scope \*\) \[file, protected, \d+ characters\] of project acme\/web\?/);
     expect(asked.stderr).not.toContain('apiVersion');
+    // So is its change in a plan: neither the live value nor the file's.
+    const desired = join(tempDir(), 'kube.yaml');
+    writeFileSync(desired, 'version: 1\nprojects:\n  acme/web:\n    variables:\n      - {key: E2E_KUBECONFIG, value: "apiVersion: v1\\nclusters: []\\n", variable_type: file, protected: true}\n');
+    const plan = await forgectl(['plan', '-f', desired]);
+    expect(plan.code, plan.stderr).toBe(9);
+    expect(plan.stdout).toMatch(/~ variable E2E_KUBECONFIG … \*\n {6}value changed \(\d+ characters → 28 characters\)\n/);
+    expect(plan.stdout + plan.stderr).not.toContain('apiVersion');
     expect((await forgectl(['variables', 'delete', 'E2E_KUBECONFIG', '--project', 'acme/web', '--yes'])).code).toBe(0);
   });
 

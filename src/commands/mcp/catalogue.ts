@@ -212,7 +212,8 @@ export async function buildCatalogue(manifest: ManifestEntry[], options: Catalog
   const writable = new Set(options.allowWrite ?? []);
   const listed = new Set(options.toolsets ?? DEFAULT_TOOLSETS);
   const tools: Tool[] = [];
-  const commands = new Set(manifest.map((entry) => entry.path));
+  // The commands a tool may stand for in words: not those that are no tools (`tokens recover`).
+  const commands = new Set(manifest.map((entry) => entry.path).filter((path) => !NOT_TOOLS.has(path)));
   for (const entry of entriesFor(manifest, listed)) {
     const toolset = toolsetOf(entry.path)!;
     const def = (await entry.load()).default;

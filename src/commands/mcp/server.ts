@@ -87,19 +87,12 @@ function withoutTokens(value: unknown): unknown {
 }
 
 /**
- * Secret fields beyond the names every redaction knows: a chat integration's incoming webhook, whose URL is the
- * credential (https://hooks.slack.com/services/…), and the keys of application settings (asset_proxy_secret_key,
- * mailgun_signing_key, eks_secret_access_key).
- */
-const MORE_SECRETS = /^webhook$|(^|_)(secret|signing|secret_access)_key$/;
-
-/**
- * No credential in a result, whichever tool's: secret-named string fields replaced, URLs without user:password or
- * secret query parameters (a webhook URL such as https://alice:PASSWORD@hooks.example.com). `token` fields are
- * withoutTokens' (reveal_token).
+ * No credential in a result, whichever tool's: string fields replaced by the rule every output redacts by
+ * (isSecretKey), URLs without user:password or secret query parameters (a webhook URL such as
+ * https://alice:PASSWORD@hooks.example.com). `token` fields are withoutTokens' (reveal_token).
  */
 function withoutCredentials(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return (key !== 'token' && isSecretKey(key)) || MORE_SECRETS.test(key) ? REDACTED : redactUrl(value);
+  if (typeof value === 'string') return key !== 'token' && isSecretKey(key) ? REDACTED : redactUrl(value);
   if (Array.isArray(value)) return value.map((item) => withoutCredentials(item, key));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutCredentials(inner, name)]));
   return value;

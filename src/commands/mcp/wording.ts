@@ -13,16 +13,20 @@ export type FlagNames = Map<string, string>;
 
 /** Help text with the tool's inputs for its flags, and what concerns other flags or stdin left out. */
 export function forAgents(text: string, names: FlagNames, commands: ReadonlySet<string> = new Set()): string {
-  const fits = (part: string): boolean => flagsIn(part).every((flag) => names.has(flag)) && !/\bstdin\b/.test(part);
+  const fits = (part: string): boolean => flagsIn(part).every((flag) => names.has(flag)) && !/\bstdin\b/.test(part) && !namesNoTool(part, commands);
   const kept = sentences(text)
     .map(withoutTerminalClauses)
     .filter(Boolean)
-    .map((sentence) => sentence.replace(/\s*\([^()]*\)/g, (group) => (fits(group) ? group : '')))
+    // A bracket keeps its clauses that fit (`(… the recovery file; run \`forgectl tokens recover\`, …)` loses the second).
+    .map((sentence) => sentence.replace(/(\s*)\(([^()]*)\)/g, (_, space: string, inner: string) => {
+      const clauses = inner.split(/;\s+/).filter(fits);
+      return clauses.length ? `${space}(${clauses.join('; ')})` : '';
+    }))
     .filter(fits)
     .map((sentence) =>
       sentence
         .replace(FLAG, (flag) => names.get(flag) ?? flag)
-        .replace(/`([a-z-]+(?: [a-z-]+)+)`/g, (_, path: string) => toolOf(path))
+        .replace(/`(?:forgectl )?([a-z-]+(?: [a-z-]+)+)`/g, (whole, path: string) => (commands.has(path) ? toolOf(path) : whole))
         .replace(/\bforgectl ((?:[a-z][a-z-]* ?)+)/g, (whole, words: string) => {
           const parts = words.trim().split(' ');
           for (let n = parts.length; n > 0; n--) {
@@ -37,6 +41,15 @@ export function forAgents(text: string, names: FlagNames, commands: ReadonlySet<
 
 const toolOf = (path: string): string => path.replace(/[ -]/g, '_');
 
+/** Whether a text names a forgectl command that no tool runs (`forgectl tokens recover`): nothing an agent can call. */
+function namesNoTool(text: string, commands: ReadonlySet<string>): boolean {
+  return [...text.matchAll(/\bforgectl ((?:[a-z][a-z-]* ?)+)/g)].some(([, words]) => {
+    const parts = words.trim().split(' ');
+    const aCommand = [...commands].some((path) => path.split(' ')[0] === parts[0]);
+    return aCommand && !parts.some((_, n) => commands.has(parts.slice(0, n + 1).join(' ')));
+  });
+}
+
 /**
  * Clauses that only make sense at a command line: shell pipelines and scripts (`plan && apply`), the examples of
  * --help, files a command saves and merges (a saved plan, plan merge), progress drawn at a terminal.
@@ -49,7 +62,9 @@ const STREAM_WORDS: Array<[RegExp, string]> = [
   [/\bprints nothing\b/g, 'returns nothing'],
   [/\b(says so|is named|are named|names what was and was not updated|shown) on stderr\b/g, '$1 in the notice'],
   [/\bon stderr\b/g, 'in the notice'],
+  [/\bstderr (names|says)\b/g, 'the notice $1'],
   [/\bprinted on stdout\b/g, 'returned in the result'],
+  [/\bon stdout\b/g, 'in the result'],
 ];
 
 /** A sentence without its clauses (split at semicolons) that only make sense at a command line, in a tool's words. */

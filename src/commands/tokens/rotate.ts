@@ -11,7 +11,7 @@ import { ResultWithExit } from '../../output/result.js';
 import { interrupted, Interrupts, type Signal } from './interrupts.js';
 import { parseSaveTo, preflightCiVar, targetName, type ExtraTarget } from './save-targets.js';
 import { sendRotate, sendSuccessor, unknownOutcome, warmUp } from './rotate-request.js';
-import { assertNotIntoJobLog, assertSecretPrinted } from '../new-secret.js';
+import { assertPrintTarget, assertSecretPrinted } from '../new-secret.js';
 import {
   currentProfileToken, describeTargets, findRecovery, finishRecovery, fingerprint, HeldLocks, preflight, RecoveryFile, removeAbandonedPlaceholders, saveEverywhere,
   selfLockPath, sweepFinished, targetFingerprints, tokenLockPath, unwritableHint, verifyToken, type NewToken, type Recovery, type SaveProgress, type SaveTargets,
@@ -133,12 +133,9 @@ export default defineCommand<Options>({
  */
 async function assertHandedOver(ctx: Context, targets: SaveTargets, printToken: boolean | undefined, revoked: string | undefined): Promise<void> {
   const where = describeTargets([targets]);
-  if (where) {
-    if (printToken) throw new UsageError(`--print-token: the new token is saved to ${where} and never printed`, 'leave out --print-token (or the save target)');
-    return;
-  }
   const elsewhere = 'save it with --output-file FILE, --save-to ci-var:PROJECT_OR_GROUP/KEY or exec:COMMAND, or --save-to-profile';
-  assertNotIntoJobLog(ctx, printToken, '--print-token', elsewhere);
+  assertPrintTarget(ctx, printToken, where || false, elsewhere);
+  if (where) return;
   if (revoked && !printToken && !ctx.io.stdoutIsTTY) {
     throw new UsageError(
       `rotating self revokes the token in use (${revoked}) and no save target takes the new one: off a terminal it would only be printed on stdout, and the next run would present the revoked token; nothing was sent`,

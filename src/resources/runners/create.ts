@@ -5,13 +5,13 @@ import { defineCommand } from '../../cli/command.js';
 import { groupOption, projectOption } from '../../cli/options.js';
 import { fieldOptions, fieldValues } from '../../cli/resource-commands.js';
 import { UsageError } from '../../errors.js';
-import { handOverSecret, secretFileFor } from '../../commands/new-secret.js';
+import { assertPrintTarget, handOverSecret, printTokenOption, secretFileFor } from '../../commands/new-secret.js';
 import { byId, describeRunner } from './shared.js';
 
 /** The settings a new runner may be given (its description, tags, protection …), as `runners update` takes them. */
 const SETTINGS = creatableFields(byId).filter(([name]) => name !== 'projects' && name !== 'groups');
 
-type Options = { instance?: boolean; group?: string; project?: string; outputFile?: string } & Record<string, unknown>;
+type Options = { instance?: boolean; group?: string; project?: string; outputFile?: string; printToken?: boolean } & Record<string, unknown>;
 
 interface Created {
   id: number;
@@ -23,7 +23,7 @@ export default defineCommand<Options>({
   description: [
     'Creates a runner of the instance (administrators), a group (its Owner) or a project (its Maintainer) and hands',
     "over its authentication token, which the service shows only in this answer: printed once, or with --output-file",
-    'written there (mode 0600, atomically) and not printed; the runner machine registers with it',
+    'written there (mode 0600, atomically) and not printed (in a CI job, off a terminal, printed only with --print-token); the runner machine registers with it',
     '(gitlab-runner register --token …). If the file cannot be written the runner is deleted again.',
   ].join(' '),
   examples: [
@@ -37,11 +37,13 @@ export default defineCommand<Options>({
     projectOption,
     ...fieldOptions(SETTINGS, { negatable: true }),
     { flags: '--output-file <path>', description: 'write the authentication token to this file (mode 0600, atomically) instead of printing it', localFile: true },
+    printTokenOption,
   ],
   recordFields: ['id', 'token', 'token_expires_at'],
   async run(opts, ctx) {
     const given = [opts.instance, opts.group !== undefined, opts.project !== undefined].filter(Boolean).length;
     if (given !== 1) throw new UsageError(given ? 'give only one of --instance, --group and --project' : 'whose runner? give --instance, --group or --project');
+    assertPrintTarget(ctx, opts.printToken, opts.outputFile !== undefined, 'write it to a file with --output-file FILE');
     const owner = opts.instance
       ? { runner_type: 'instance_type', where: 'the instance' }
       : opts.group !== undefined

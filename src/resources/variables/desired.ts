@@ -1,6 +1,6 @@
 import { placed, routeOf, type ResourceDef } from '../../api/resource.js';
-import { ALL_ENVIRONMENTS, MAX_VALUE_LENGTH, secretEnvName, valueProblem, variables, type Variable } from './resource.js';
-import { isSecretRef, type Change, type FieldSpec, type Level, type LiveObject, type Owner, type SectionIo } from '../../desired/model.js';
+import { ALL_ENVIRONMENTS, MAX_VALUE_LENGTH, secretEnvName, valueProblem, valueSayable, valueSize, variables, type Variable } from './resource.js';
+import { isSecretRef, type Change, type FieldChange, type FieldSpec, type Level, type LiveObject, type Owner, type SectionIo } from '../../desired/model.js';
 import { refuse, specOf, type Section } from '../../desired/section.js';
 import { collectionSection } from '../../desired/sections/generic.js';
 
@@ -157,6 +157,13 @@ async function checkSentValue(io: SectionIo, change: Change): Promise<void> {
   if (problem) refuse('value', problem, masked ? 'a masked value has 8 or more characters, no whitespace, and (unless raw: true) only letters, digits and _ + = / @ : . ~ -' : undefined);
 }
 
+/** A protected, file, masked or hidden variable's value (live or in the file) as a plan shows it: by its size only. */
+function shownFields(fields: FieldChange[], live: Values | undefined, desired: Values): FieldChange[] {
+  if (valueSayable(desired) && (!live || valueSayable(live))) return fields;
+  const size = (value: unknown): string => valueSize(typeof value === 'string' ? value : null);
+  return fields.map((field) => (field.field !== 'value' || field.writeOnly ? field : { field: 'value', withheld: true, ...('from' in field ? { from: size(field.from) } : {}), to: size(field.to) }));
+}
+
 function sectionFor(level: Level): Section {
   const at = new LevelVariables(level);
   const section = collectionSection(at.def, {
@@ -174,6 +181,7 @@ function sectionFor(level: Level): Section {
         secret: secretValue(desired),
         rewrite: secretValue(desired) && desired.rewrite === 'always' ? ['value'] : [],
       }),
+      shown: shownFields,
       read: (io, owner) => at.read(io, owner),
       create: (io, owner, desired) => at.create(io, owner, desired),
       remove: (io, owner, live) => at.remove(io, owner, live),

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { f, fieldOf, type FieldKind } from '../../api/fields.js';
 import { defineResource } from '../../api/resource.js';
+import { plural } from '../../parse.js';
 
 /**
  * CI/CD variables of a project, of a group, or of the instance (administrators): one record and one set of verbs
@@ -121,6 +122,16 @@ export interface Variable {
 
 /** Masked and hidden values are secrets: never taken from argv, never shown unless asked for at a terminal. */
 export const isSecret = (variable: { masked?: unknown; hidden?: unknown }): boolean => variable.masked === true || variable.hidden === true;
+
+/**
+ * Whether a question or notice may print a variable's value: never a masked, hidden or protected one's, nor a file
+ * variable's (a kubeconfig or a key: a credential the service cannot mask). Those are named by their size instead.
+ */
+export const valueSayable = (variable: { masked?: unknown; hidden?: unknown; protected?: unknown; variable_type?: unknown }): boolean =>
+  !isSecret(variable) && variable.protected !== true && variable.variable_type !== 'file';
+
+/** "143 characters": a value as a question or notice names one it may not print. */
+export const valueSize = (value: string | null | undefined): string => (value === null || value === undefined ? 'unreadable' : plural([...value].length, 'character'));
 
 /**
  * An answer of the service with the value of every masked or hidden CI/CD variable in it null: one record, the

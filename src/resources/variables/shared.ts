@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { routeOf, type ResourceDef } from '../../api/resource.js';
-import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, valueProblem, variables, type Variable } from './resource.js';
+import { ALL_ENVIRONMENTS, isSecret, MAX_VALUE_LENGTH, shown, valueSize, valueProblem, variables, type Variable } from './resource.js';
 import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
 import { readSecret } from '../../cli/secrets.js';
 import { mayShowValues, showValuesOption } from './show-values.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { fileProblem } from '../../files.js';
-import { plural } from '../../parse.js';
 
 /**
  * What the variables commands share: where the variables are (--project, --group or --instance), the environment
@@ -103,15 +102,7 @@ export const parseKey = (text: string): string => variables.fields.key.kind.pars
 export const scopeFilter = (target: Target, scope: string | undefined): Record<string, unknown> =>
   scope === undefined || target.instance ? {} : { filter: { environment_scope: scope } };
 
-/**
- * Whether a question or notice may print a variable's value: never a masked, hidden or protected one's, nor a file
- * variable's (a kubeconfig or a key: a credential the service cannot mask). Those are named by their size instead.
- */
-export const valueSayable = (variable: { masked?: unknown; hidden?: unknown; protected?: unknown; variable_type?: unknown }): boolean =>
-  !isSecret(variable) && variable.protected !== true && variable.variable_type !== 'file';
-
-/** "143 characters": a value as a question or notice names one it may not print. */
-export const valueSize = (value: string | null | undefined): string => (value === null || value === undefined ? 'unreadable' : plural([...value].length, 'character'));
+export { valueSayable, valueSize } from './resource.js';
 
 /** A value's change in a notice: the values of a plain variable, the sizes of any other. */
 export const valueChangeWords = (from: string | null | undefined, to: string, sayable: boolean): string =>

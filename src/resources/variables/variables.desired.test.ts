@@ -133,6 +133,23 @@ projects:
     expect((await cli(['validate', '-f', scoped])).code).toBe(2);
   });
 
+  it('names a protected file variable\'s values by their size in every form of plan and apply, never by their text', async () => {
+    const live = 'server: https://k8s.acme.example.com';
+    const fromFile = 'apiVersion: v1\nkind: Config\nclusters: [{name: production, cluster: {server: https://k8s-new.acme.example.com}}]\n';
+    const desired = file('kube.yaml', `version: 1\nprojects:\n  acme/api:\n    variables:\n      - {key: KUBECONFIG, value: ${JSON.stringify(fromFile)}, variable_type: file, protected: true, environment_scope: production}\n`);
+    const saved = join(dir, 'kube-plan.json');
+    const text = await cli(['plan', '-f', desired, '--out', saved]);
+    expect(text.code).toBe(9);
+    expect(text.stdout).toContain('  ~ variable KUBECONFIG … production\n      value changed (115 characters → 112 characters)\n');
+    const json = await cli(['plan', '-f', desired, '-o', 'json']);
+    const dryRun = await cli(['apply', '-f', desired, '--dry-run', '--yes']);
+    expect(dryRun.stdout).toContain('"value": "[REDACTED]"');
+    for (const shown of [text.stdout + text.stderr, json.stdout + json.stderr, dryRun.stdout + dryRun.stderr, readFileSync(saved, 'utf8')]) expect(shown).not.toContain(live);
+    for (const shown of [text, dryRun]) expect(shown.stdout + shown.stderr).not.toContain('k8s-new');
+    expect((await cli(['apply', '-f', saved, '--yes'])).code).toBe(0);
+    expect(stored('KUBECONFIG', 'production')!.value).toBe(fromFile);
+  });
+
   it('never printed a masked or hidden value', () => {
     const all = outputs.map((result) => result.stdout + result.stderr).join('\n');
     expect(SECRETS.filter((secret) => all.includes(secret))).toEqual([]);
