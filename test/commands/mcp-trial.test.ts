@@ -126,6 +126,62 @@ describe('the MCP server after an agent\'s trial', () => {
     }
   });
 
+  it('over HTTP a client\'s notifications/cancelled stops its own call only, not another client\'s call of the same id', async () => {
+    const names = ['stayer-1', 'stayer-2', 'stayer-3'];
+    for (const username of names) {
+      const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
+      await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
+    }
+    const stderr = new PassThrough();
+    let said = '';
+    stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    let stop = (): void => undefined;
+    const interrupted = new Promise<'SIGINT'>((resolve) => (stop = () => resolve('SIGINT')));
+    const served = main(['mcp', 'serve', '--http', '127.0.0.1:0', '--toolsets', 'all', '--allow-write', 'all'], { env: sandbox.env(), stdin: Readable.from([]), stdout: new PassThrough(), stderr, interrupted });
+    for (let waited = 0; !/Bearer (\S+)\n/.test(said) && waited < 500; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const url = /listening on (\S+)/.exec(said)![1];
+    const secret = /Authorization: Bearer (\S+)\n/.exec(said)![1];
+    // Two 2025-era clients, each numbering its requests from 1, each with the session id its initialize was given.
+    const post = (session: string | undefined, message: Record<string, unknown>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...(session ? { 'mcp-session-id': session } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      });
+    const connect = async () => {
+      const reply = await post(undefined, { id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'client', version: '1' } } });
+      await reply.text();
+      const session = reply.headers.get('mcp-session-id') ?? undefined;
+      await (await post(session, { method: 'notifications/initialized' })).text();
+      return session;
+    };
+    const [first, second] = [await connect(), await connect()];
+    try {
+      expect(first).not.toBe(second);
+      sandbox.fault({ method: 'DELETE', path: '/members/', latency_ms: 200, times: 10 });
+      sandbox.clearRequests();
+      const removals = () => sandbox.requests().filter((request) => request.method === 'DELETE').length;
+      const removal = post(first, { id: 1, method: 'tools/call', params: { name: 'members_remove', arguments: { group: 'acme', users: names, confirm: true } } }).then((reply) => reply.text());
+      for (let waited = 0; removals() < 1 && waited < 300; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+      await (await post(second, { method: 'notifications/cancelled', params: { requestId: 1, reason: 'the other client gave up on its own call 1' } })).text();
+      expect(await removal).not.toMatch(/interrupted/);
+      expect(removals()).toBe(3);
+      for (const username of ['stayer-4', 'stayer-5', 'stayer-6']) {
+        const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
+        await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
+      }
+      sandbox.clearRequests();
+      const own = post(first, { id: 1, method: 'tools/call', params: { name: 'members_remove', arguments: { group: 'acme', users: ['stayer-4', 'stayer-5', 'stayer-6'], confirm: true } } }).then((reply) => reply.text());
+      for (let waited = 0; removals() < 1 && waited < 300; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+      await (await post(first, { method: 'notifications/cancelled', params: { requestId: 1, reason: 'changed my mind' } })).text();
+      expect(await own).toMatch(/interrupted/);
+      expect(removals()).toBeLessThanOrEqual(2);
+    } finally {
+      stop();
+      expect(await served).toBe(130);
+    }
+  });
+
   it('every page of a list carries the same total, the last one too (which has no next_cursor)', async () => {
     const server = await toolServer(sandbox.env());
     const totals: unknown[] = [];

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -6,7 +6,7 @@ import type { Context } from '../../cli/command.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { readRegularFile } from '../../files.js';
 import { isLoopbackHost } from '../../http/url.js';
-import type { ToolServer } from './server.js';
+import { SESSION_HEADER, type ToolServer } from './server.js';
 
 /** How a client of `--http` proves it may act with the server's token: the bearer secret, and where it was shown. */
 export interface HttpSecret {
@@ -31,7 +31,7 @@ export function httpSecret(file: string | undefined): HttpSecret {
 /** The streamable HTTP transport on a node:http server, one MCP endpoint at /mcp. */
 export async function serveHttp(server: ToolServer, listen: { host: string; port: number }, secret: HttpSecret, ctx: Context): Promise<undefined> {
   const { createMcpHandler } = await import('@modelcontextprotocol/server');
-  const handler = createMcpHandler(() => server.create(), { onerror: (error) => ctx.io.warn(`mcp: ${error.message}`) });
+  const handler = createMcpHandler((request) => server.create(request), { onerror: (error) => ctx.io.warn(`mcp: ${error.message}`) });
   const http = createServer((request, response) => {
     void answer(handler.fetch, request, response, listen, secret.secret).catch((error: unknown) => {
       ctx.io.warn(`mcp: ${error instanceof Error ? error.message : String(error)}`);
@@ -98,12 +98,16 @@ async function answer(fetch: (request: Request) => Promise<Response>, request: I
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
+  // The handler keeps no sessions; a session id given here (at initialize, and sent back by the client after it)
+  // tells this server's clients apart, so that one's notifications/cancelled cannot stop another's call.
+  const session = headers.get(SESSION_HEADER) ?? randomUUID();
+  headers.set(SESSION_HEADER, session);
   const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : (Readable.toWeb(request) as ReadableStream);
   // A client that goes away before its answer cancels its call, as notifications/cancelled would.
   const gone = new AbortController();
   response.once('close', () => response.writableFinished || gone.abort());
   const reply = await fetch(new Request(url, { method: request.method, headers, body, duplex: 'half', signal: gone.signal } as RequestInit));
-  response.writeHead(reply.status, Object.fromEntries(reply.headers));
+  response.writeHead(reply.status, { ...Object.fromEntries(reply.headers), [SESSION_HEADER]: session });
   if (reply.body) {
     for await (const chunk of reply.body as unknown as AsyncIterable<Uint8Array>) response.write(chunk);
   }

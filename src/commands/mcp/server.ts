@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -112,6 +112,14 @@ function notesOf(stderr: string): string {
     .join('\n');
 }
 
+/** The header a 2025-era HTTP client sends back with every request after initialize: the session it was given. */
+export const SESSION_HEADER = 'mcp-session-id';
+
+/** A call's key among the calls in flight: its client's, as request ids are only unique per client. */
+function callKey(client: string, id: string | number): string {
+  return `${client}\n${JSON.stringify(id)}`;
+}
+
 export class ToolServer {
   /** Plans this server made, by digest: apply takes only these, and each once. */
   private readonly plans = new Map<string, string>();
@@ -122,27 +130,32 @@ export class ToolServer {
 
   constructor(private readonly options: ServerOptions) {}
 
-  /** A fresh low-level server for one connection (stdio) or request (HTTP), sharing this catalogue and its plans. */
-  create(): Server {
+  /**
+   * A fresh low-level server for one connection (stdio) or request (HTTP), sharing this catalogue and its plans. Its
+   * client is the connection, or over HTTP the session id the client was given at initialize and sends back.
+   */
+  create(request?: { requestInfo?: Request }): Server {
+    const client = request?.requestInfo?.headers.get(SESSION_HEADER) ?? randomUUID();
     const server = new Server({ name: 'forgectl', version: __FORGECTL_VERSION__ }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
     // The catalogue's schemas are plain JSON Schema objects, which the SDK types as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: this.options.tools.map(describe) as never }));
     // A cancelled call (notifications/cancelled, or an HTTP client gone) aborts its signal: the run stops as at Ctrl-C.
-    server.setRequestHandler('tools/call', async (request, context) => this.cancellable(context.mcpReq.id, context.mcpReq.signal, (signal) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, signal)));
-    // Over HTTP each POST has a server of its own: a cancellation reaches the call through this server's calls in flight.
+    server.setRequestHandler('tools/call', async (request, context) => this.cancellable(callKey(client, context.mcpReq.id), context.mcpReq.signal, (signal) => this.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, signal)));
+    // Over HTTP each POST has a server of its own: a cancellation reaches the call through this server's calls in
+    // flight, its own client's only (every client numbers its requests from 0 or 1).
     server.setNotificationHandler('notifications/cancelled', (notification) => {
       const id = notification.params.requestId;
-      if (id !== undefined) this.inFlight.get(id)?.abort(notification.params.reason);
+      if (id !== undefined) this.inFlight.get(callKey(client, id))?.abort(notification.params.reason);
     });
     server.setRequestHandler('resources/list', async () => ({ resources: this.resources().map(({ uri, name, description, mimeType }) => ({ uri, name, description, mimeType })) }));
     server.setRequestHandler('resources/read', async (request) => this.readResource(request.params.uri));
     return server;
   }
 
-  /** The tool calls running now, by request id, so that a cancellation that arrives on another connection finds its call. */
-  private readonly inFlight = new Map<string | number, AbortController>();
+  /** The tool calls running now, by client and request id, so that a cancellation that arrives in another request finds its call. */
+  private readonly inFlight = new Map<string, AbortController>();
 
-  private async cancellable<T>(id: string | number, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async cancellable<T>(id: string, signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const cancel = new AbortController();
     signal.addEventListener('abort', () => cancel.abort(signal.reason), { once: true });
     this.inFlight.set(id, cancel);
