@@ -74,6 +74,9 @@ describe('tokens identify', () => {
     const result = await sandbox.run(['tokens', 'identify', '--revoke', '--yes'], { input: `${leaked.token}\n` });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/Revoked the project access token "leaked-twice" \(id \d+\) of @project_\d+_bot_\w+ .* in project acme\/api/);
+    // Revoked: the record says so and no longer suggests revoking it.
+    expect(result.stdout).toMatch(/^revoked\s+true$/m);
+    expect(result.stdout).not.toContain('--revoke');
     expect((await sandbox.call('GET', '/projects/acme%2Fapi', undefined, leaked.token)).status).toBe(401);
     expect(sandbox.requests().some((r) => r.method === 'DELETE' && r.path === '/api/v4/admin/token')).toBe(true);
     expect(sandbox.requests().every((r) => !r.path.includes(leaked.token))).toBe(true);

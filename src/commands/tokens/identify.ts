@@ -108,7 +108,8 @@ export default defineCommand<Options>({
     const still = runner ? (await verifyRunner(ctx.api, token)) !== undefined : await stillWorks(ctx.apiWithToken(token));
     if (still) throw new CliError(`${describe(found)} was revoked, but it still authenticates`, ExitCode.attention, 'check it: printf \'%s\\n\' "$TOKEN" | forgectl tokens identify');
     ctx.io.note(`Revoked ${describe(found)}; it is refused from now on`);
-    return { ...found, active: false, revoked: true };
+    // Nothing left to do: no revoke command for the token just revoked.
+    return { ...found, active: false, revoked: true, fix: '' };
   },
 });
 
