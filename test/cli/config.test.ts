@@ -99,6 +99,9 @@ describe('auth login and profiles', () => {
     expect(saved().profiles.ci).toEqual({ token_command: 'pass show forge/ci', url: sandbox.rootUrl });
     expect((await run(['-p', 'ci', 'profile', 'unset', 'default_project'], { env })).stderr).toBe('profile "ci" has no default_project: nothing to remove\n');
     expect((await run(['-p', 'ci', 'profile', 'unset', 'token'], { env })).stderr).toBe('error: token is removed with the credentials\nhint: run: forgectl auth logout\n');
+    // A profile other than the current one is named in the hint, quoted for the shell.
+    expect((await run(['-p', 'my ci', 'profile', 'set', 'url', sandbox.rootUrl], { env })).code).toBe(0);
+    expect((await run(['-p', 'my ci', 'profile', 'unset', 'token'], { env })).stderr).toBe('error: token is removed with the credentials\nhint: run: forgectl -p \'my ci\' auth logout\n');
     expect((await run(['-p', 'nope', 'profile', 'unset', 'timeout'], { env })).code).toBe(3);
   });
 

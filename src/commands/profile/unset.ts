@@ -3,6 +3,7 @@ import { extraWordsHint, profileKeyArg } from './args.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { profileKeyKind, selectedProfileName } from '../../config/resolve.js';
 import { updateConfig } from '../../config/store.js';
+import { shellQuote } from '../../parse.js';
 
 export default defineCommand<{ key: string }>({
   description: 'The profile is -p NAME, or the current one. A token is removed with auth logout.',
@@ -11,10 +12,14 @@ export default defineCommand<{ key: string }>({
   extraWordsHint: extraWordsHint('unset'),
   credentials: false,
   async run(opts, ctx) {
-    const kind = profileKeyKind(opts.key);
-    if (kind === 'secret' || kind === 'reference') throw new UsageError(`${opts.key} is removed with the credentials`, 'run: forgectl auth logout');
     const config = ctx.readConfig();
     const name = selectedProfileName(ctx.globals, ctx.env, config) ?? 'default';
+    const kind = profileKeyKind(opts.key);
+    if (kind === 'secret' || kind === 'reference') {
+      // auth logout without -p logs out of the current profile: any other is named.
+      const profileFlag = name === config.current ? '' : ` -p ${shellQuote(name)}`;
+      throw new UsageError(`${opts.key} is removed with the credentials`, `run: forgectl${profileFlag} auth logout`);
+    }
     if (!config.profiles[name]) throw new ConfigError(`no profile named "${name}"`, 'run: forgectl profile list');
     if (!(opts.key in config.profiles[name])) {
       ctx.io.note(`profile "${name}" has no ${opts.key}: nothing to remove`);
