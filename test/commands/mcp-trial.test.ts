@@ -26,6 +26,26 @@ async function toolServer(env: Record<string, string | undefined>): Promise<Tool
 
 const text = (result: { content: Array<{ text: string }> }) => result.content[0].text;
 
+/** New users, each a developer of the group acme. */
+async function addMembers(names: string[]): Promise<void> {
+  for (const username of names) {
+    const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
+    await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
+  }
+}
+
+/** mcp serve --http on a free port with every tool and writes allowed: its address, its secret, and how to stop it. */
+async function serveOverHttp(): Promise<{ url: string; secret: string; stop: () => void; served: Promise<number> }> {
+  const stderr = new PassThrough();
+  let said = '';
+  stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  let stop = (): void => undefined;
+  const interrupted = new Promise<'SIGINT'>((resolve) => (stop = () => resolve('SIGINT')));
+  const served = main(['mcp', 'serve', '--http', '127.0.0.1:0', '--toolsets', 'all', '--allow-write', 'all'], { env: sandbox.env(), stdin: Readable.from([]), stdout: new PassThrough(), stderr, interrupted });
+  for (let waited = 0; !/Bearer (\S+)\n/.test(said) && waited < 500; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+  return { url: /listening on (\S+)/.exec(said)![1], secret: /Authorization: Bearer (\S+)\n/.exec(said)![1], stop, served };
+}
+
 describe('the MCP server after an agent\'s trial', () => {
   it('goes on with the new token after rotating its own token into its profile', async () => {
     const dir = tempDir();
@@ -69,10 +89,7 @@ describe('the MCP server after an agent\'s trial', () => {
   it('a cancelled call stops: a removal of several members sends no request after the cancellation', async () => {
     const server = await toolServer(sandbox.env());
     const names = ['leaver-1', 'leaver-2', 'leaver-3', 'leaver-4', 'leaver-5'];
-    for (const username of names) {
-      const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
-      await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
-    }
+    await addMembers(names);
     sandbox.fault({ method: 'DELETE', path: '/members/', latency_ms: 200, times: 10 });
     sandbox.clearRequests();
     const removals = () => sandbox.requests().filter((request) => request.method === 'DELETE').length;
@@ -93,19 +110,8 @@ describe('the MCP server after an agent\'s trial', () => {
 
   it('an SDK client\'s cancellation of a call over HTTP stops it too', async () => {
     const names = ['quitter-1', 'quitter-2', 'quitter-3', 'quitter-4', 'quitter-5'];
-    for (const username of names) {
-      const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
-      await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
-    }
-    const stderr = new PassThrough();
-    let said = '';
-    stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    let stop = (): void => undefined;
-    const interrupted = new Promise<'SIGINT'>((resolve) => (stop = () => resolve('SIGINT')));
-    const served = main(['mcp', 'serve', '--http', '127.0.0.1:0', '--toolsets', 'all', '--allow-write', 'all'], { env: sandbox.env(), stdin: Readable.from([]), stdout: new PassThrough(), stderr, interrupted });
-    for (let waited = 0; !/Bearer (\S+)\n/.test(said) && waited < 500; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
-    const url = /listening on (\S+)/.exec(said)![1];
-    const secret = /Authorization: Bearer (\S+)\n/.exec(said)![1];
+    await addMembers(names);
+    const { url, secret, stop, served } = await serveOverHttp();
     const client = new McpClient({ name: 'forgectl-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
     try {
@@ -128,19 +134,8 @@ describe('the MCP server after an agent\'s trial', () => {
 
   it('over HTTP a client\'s notifications/cancelled stops its own call only, not another client\'s call of the same id', async () => {
     const names = ['stayer-1', 'stayer-2', 'stayer-3'];
-    for (const username of names) {
-      const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
-      await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
-    }
-    const stderr = new PassThrough();
-    let said = '';
-    stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    let stop = (): void => undefined;
-    const interrupted = new Promise<'SIGINT'>((resolve) => (stop = () => resolve('SIGINT')));
-    const served = main(['mcp', 'serve', '--http', '127.0.0.1:0', '--toolsets', 'all', '--allow-write', 'all'], { env: sandbox.env(), stdin: Readable.from([]), stdout: new PassThrough(), stderr, interrupted });
-    for (let waited = 0; !/Bearer (\S+)\n/.test(said) && waited < 500; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
-    const url = /listening on (\S+)/.exec(said)![1];
-    const secret = /Authorization: Bearer (\S+)\n/.exec(said)![1];
+    await addMembers(names);
+    const { url, secret, stop, served } = await serveOverHttp();
     // Two 2025-era clients, each numbering its requests from 1, each with the session id its initialize was given.
     const post = (session: string | undefined, message: Record<string, unknown>) =>
       fetch(url, {
@@ -166,10 +161,7 @@ describe('the MCP server after an agent\'s trial', () => {
       await (await post(second, { method: 'notifications/cancelled', params: { requestId: 1, reason: 'the other client gave up on its own call 1' } })).text();
       expect(await removal).not.toMatch(/interrupted/);
       expect(removals()).toBe(3);
-      for (const username of ['stayer-4', 'stayer-5', 'stayer-6']) {
-        const user = await sandbox.create('/users', { username, email: `${username}@example.com`, name: username, force_random_password: true });
-        await sandbox.create('/groups/acme/members', { user_id: user.id, access_level: 30 });
-      }
+      await addMembers(['stayer-4', 'stayer-5', 'stayer-6']);
       sandbox.clearRequests();
       const own = post(first, { id: 1, method: 'tools/call', params: { name: 'members_remove', arguments: { group: 'acme', users: ['stayer-4', 'stayer-5', 'stayer-6'], confirm: true } } }).then((reply) => reply.text());
       for (let waited = 0; removals() < 1 && waited < 300; waited++) await new Promise((resolve) => setTimeout(resolve, 10));
