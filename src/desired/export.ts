@@ -31,8 +31,13 @@ export interface ExportResult {
 /** Exported sections: those a file can round-trip. */
 export const exportedSections = (level: Owner['level']): Section[] => SECTIONS[level].filter((section) => section.exported);
 
-/** A live object's values as the file writes them: the file's fields in order, write-only ones left out. */
-function toFile(section: Section, values: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A live object's values as the file writes them: the file's fields in order, write-only ones left out; `references`
+ * gathers the environment variables of values the service shows but export writes as references (a protected one).
+ */
+function toFile(section: Section, live: Record<string, unknown>, references: string[] = []): Record<string, unknown> {
+  const values = section.exportAs?.(live) ?? live;
+  for (const [name, value] of Object.entries(values)) if (isSecretRef(value) && 'env' in value && !isSecretRef(live[name])) references.push(value.env);
   const out: Record<string, unknown> = {};
   const names = section.other ? Object.keys(values) : Object.keys(section.fields);
   for (const name of names) {
@@ -68,7 +73,9 @@ async function exportOwner(io: SectionIo, owner: Owner, kinds: string[] | undefi
         const live = await section.read(io, owner, names);
         if (live.length) out[section.key] = Object.fromEntries(live.map((object) => [object.key, toFile(section, object.values)]));
       } else {
-        const items = (await section.read(io, owner)).map((object) => toFile(section, object.values));
+        const references: string[] = [];
+        const items = (await section.read(io, owner)).map((object) => toFile(section, object.values, references));
+        if (references.length) notes.add(`${section.key} of ${ownerLabel(owner)}: ${references.join(', ')} ${references.length === 1 ? 'is written as an {env: …} reference' : 'are written as {env: …} references'}, not values (plans show them by size only); plan reads them to compare, so set them first`);
         const complete = items.filter((item) => (section.identity ?? []).every((name) => item[name] !== null && item[name] !== undefined));
         if (complete.length < items.length) notes.add(`${section.noun}s without ${identityWords(section)} cannot be paired and were left out (${ownerLabel(owner)} …)`);
         if (complete.length) out[section.key] = complete;

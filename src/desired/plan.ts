@@ -17,7 +17,8 @@ import { SECTIONS } from './sections/index.js';
 /**
  * Planning: for every project and group of the target and for the instance, what the file declares is compared with
  * what the instance has, object by object and field by field (only the fields the file declares), into a list of
- * changes. Nothing is written; no secret is read.
+ * changes. Nothing is written; the only secrets read are values the file gives by reference that the service shows
+ * (a protected or file variable's), to compare them: a plan shows them by size only.
  */
 
 export interface OwnerFailure {
@@ -151,7 +152,7 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
     }
     const uncompared = section.uncompared?.(values);
     if (uncompared?.secret) notCompared++;
-    const fields = diffFields(section, current.values, values, false).filter((field) => !uncompared?.skip.includes(field.field));
+    const fields = diffFields(section, current.values, (await section.comparable?.(io, values, current.values)) ?? values, false).filter((field) => !uncompared?.skip.includes(field.field));
     const rewrite = (uncompared?.rewrite ?? []).filter((name) => !fields.some((field) => field.field === name)).map((name) => ({ field: name, writeOnly: true }));
     if (!compared(fields) && !rewrite.length) continue;
     fields.push(...rewrite);

@@ -47,6 +47,13 @@ export interface Section {
    * counts them); `rewrite`, write-only fields every apply writes again (the object is updated each time).
    */
   uncompared?(desired: Record<string, unknown>): { skip: string[]; secret: boolean; rewrite: string[] };
+  /**
+   * many: the desired values as compared with a live object, where the file gives by reference a value the service
+   * shows (a protected or file variable's): the reference read, for the comparison only (never kept in the plan).
+   */
+  comparable?(io: SectionIo, desired: Record<string, unknown>, live: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A live object's values as export writes them, where they differ from those compared (a protected value as a reference). */
+  exportAs?(values: Record<string, unknown>): Record<string, unknown>;
   /** The changed fields as a plan shows them: a credential's value (a protected or file variable's) by its size only. */
   shown?(fields: FieldChange[], live: Record<string, unknown> | undefined, desired: Record<string, unknown>): FieldChange[];
   /** many: live objects the file need not list and prune never deletes (the default branch's protection). */

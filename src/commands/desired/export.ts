@@ -34,7 +34,8 @@ export default defineCommand<Options>({
     'subgroups with their integrations, or with --instance the application settings and the default plan limits.',
     'Write-only values (webhook secrets, credentials) are never returned by the service, so they are not exported: add them as',
     '{env: …}, {file: …} or {command: …}. Repository files, secure files and access token policies are not exported.',
-    'Planned at once against the same instance, the file shows no changes.',
+    'A protected or file variable\'s value (a kubeconfig) is written as {env: …} too, named in a note: plan reads it to compare.',
+    'Planned at once against the same instance, with those set, the file shows no changes.',
   ].join(' '),
   examples: [
     'forgectl export --group acme --recursive > desired.yaml && forgectl plan -f desired.yaml',

@@ -1,6 +1,6 @@
 import { placed, routeOf, type ResourceDef } from '../../api/resource.js';
 import { ALL_ENVIRONMENTS, MAX_VALUE_LENGTH, secretEnvName, valueProblem, valueSayable, valueSize, variables, type Variable } from './resource.js';
-import { isSecretRef, type Change, type FieldChange, type FieldSpec, type Level, type LiveObject, type Owner, type SectionIo } from '../../desired/model.js';
+import { isSecretRef, type Change, type FieldChange, type FieldSpec, type Level, type LiveObject, type Owner, type SecretRef, type SectionIo } from '../../desired/model.js';
 import { refuse, specOf, type Section } from '../../desired/section.js';
 import { collectionSection } from '../../desired/sections/generic.js';
 
@@ -12,6 +12,9 @@ import { collectionSection } from '../../desired/sections/generic.js';
  * drift (the plan counts what it did not compare). It is written when the variable is created, and, with
  * `rewrite: always`, again by every apply; the other attributes (protected, scope, type …) are compared as usual.
  * Read from the instance, a masked or hidden value is the reference export writes: {env: KEY} (KEY__SCOPE in a scope).
+ * Export writes a protected or file variable's value (a kubeconfig, a key) as such a reference too, so that an exported
+ * file, which people commit, holds no value a plan would not show; the service shows that value, so a plan reads the
+ * reference and compares it (shown by its size only), and fails (exit 2) when the secret is not there.
  */
 
 type Values = Record<string, unknown>;
@@ -25,7 +28,7 @@ function fieldsOf(level: Level): Record<string, FieldSpec> {
     key: specOf(fields.key),
     value: {
       schema: { anyOf: [{ type: 'string' }, { $ref: '#/definitions/secret' }] },
-      help: 'the value: text for a plain variable; {env: …}, {file: …} or {command: …} for a masked or hidden one (never compared)',
+      help: 'the value: text for a plain variable; {env: …}, {file: …} or {command: …} for a masked or hidden one (never compared) or a protected or file one (read by plan to compare)',
       parse: (value) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value),
       exportsRef: true,
     },
@@ -49,6 +52,10 @@ function fieldsOf(level: Level): Record<string, FieldSpec> {
 }
 
 const secretValue = (values: Values): boolean => isSecretRef(values.value);
+/** The service shows the value to whoever may read the variable, but forgectl prints it only by size: a protected or file variable's. */
+const shownBySize = (values: Values): boolean => values.masked !== true && values.hidden !== true && !valueSayable(values);
+/** A value given by reference that cannot be read back (masked or hidden), or that is plain: never compared. */
+const uncomparedValue = (values: Values): boolean => secretValue(values) && !shownBySize(values);
 
 /** How the variables of one level are read and written: its placement's routes, its parent, what pairs them. */
 class LevelVariables {
@@ -106,6 +113,21 @@ class LevelVariables {
 
   private parent(owner: Owner): Values {
     return this.instance ? {} : { [this.level]: owner.path };
+  }
+
+  /** A variable as export writes it: a protected or file variable's value as a reference too, as a masked one's. */
+  exportAs(values: Values): Values {
+    return shownBySize(values) ? { ...values, value: { env: secretEnvName({ key: String(values.key), environment_scope: this.scopeOf(values) }) } } : values;
+  }
+
+  /**
+   * A protected or file variable's value given by reference, read to be compared (missing: the plan fails, exit 2).
+   * A secret read drops one trailing newline (`$(cat kubeconfig)` does too): a live value with it is the same value.
+   */
+  async comparable(io: SectionIo, desired: Values, live: Values): Promise<Values> {
+    if (!secretValue(desired) || !shownBySize(desired)) return desired;
+    const value = await io.secret(desired.value as SecretRef, `variable ${String(desired.key)} value`);
+    return { ...desired, value: typeof live.value === 'string' && live.value.replace(/\r?\n$/, '') === value ? live.value : value };
   }
 
   /** A variable as the file writes it: a masked or hidden value as the reference export writes. */
@@ -170,7 +192,8 @@ function sectionFor(level: Level): Section {
     key: 'variables',
     help:
       'CI/CD variables, paired by key' + (at.instance ? '' : ' and environment_scope (default *: a key in two scopes is two variables)') + '. ' +
-      'A masked or hidden value is a secret reference ({env: …}, {file: …} or {command: …}): never compared, written when the variable is created and, with rewrite: always, by every apply.',
+      'A masked or hidden value is a secret reference ({env: …}, {file: …} or {command: …}): never compared, written when the variable is created and, with rewrite: always, by every apply. ' +
+      'Export writes a protected or file value as a reference too; plan reads it to compare (it fails when the secret is missing).',
     fields: fieldsOf(level),
     required: ['key', 'value'],
     overrides: {
@@ -178,11 +201,13 @@ function sectionFor(level: Level): Section {
       check: (values) => checkVariable(values, at.scopeOf(values)),
       uncompared: (desired) => ({
         skip: ['rewrite'],
-        secret: secretValue(desired),
-        rewrite: secretValue(desired) && desired.rewrite === 'always' ? ['value'] : [],
+        secret: uncomparedValue(desired),
+        rewrite: uncomparedValue(desired) && desired.rewrite === 'always' ? ['value'] : [],
       }),
       shown: shownFields,
       read: (io, owner) => at.read(io, owner),
+      comparable: (io, desired, live) => at.comparable(io, desired, live),
+      exportAs: (values) => at.exportAs(values),
       create: (io, owner, desired) => at.create(io, owner, desired),
       remove: (io, owner, live) => at.remove(io, owner, live),
       // hidden is set only when a variable is created: changing it deletes the variable and creates it again.

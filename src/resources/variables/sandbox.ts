@@ -59,7 +59,8 @@ function instanceLimit(db: Db): number {
 
 type Seeded = Partial<StoredVariable> & { key: string; value: string };
 
-const KUBECONFIG = 'apiVersion: v1\nkind: Config\nclusters:\n  - name: production\n    cluster:\n      server: https://k8s.acme.example.com\n';
+/** The seeded production kubeconfig of acme/api (a protected file variable), which tests give as its secret reference. */
+export const SEEDED_KUBECONFIG = 'apiVersion: v1\nkind: Config\nclusters:\n  - name: production\n    cluster:\n      server: https://k8s.acme.example.com\n';
 
 export const variables = crudModule<StoredVariable>(declared, {
   table: 'ci_variables',
@@ -90,7 +91,7 @@ export const variables = crudModule<StoredVariable>(declared, {
       { key: 'DEPLOY_TOKEN', value: 'dpl-stg-41b8e0d6c2', masked: true, environment_scope: 'staging' },
       { key: 'DEPLOY_TOKEN', value: 'dpl-prod-7f3a9c2e55', masked: true, protected: true, environment_scope: 'production', description: 'deploys to production' },
       { key: 'SIGNING_KEY', value: 'sk_live_9Qx2LmP4vR7tWz', masked: true, hidden: true, protected: true, description: 'signs release artifacts' },
-      { key: 'KUBECONFIG', value: KUBECONFIG, variable_type: 'file', protected: true, environment_scope: 'production' },
+      { key: 'KUBECONFIG', value: SEEDED_KUBECONFIG, variable_type: 'file', protected: true, environment_scope: 'production' },
     ]);
     seed('project', project('acme/web'), [
       { key: 'NODE_ENV', value: 'production' },

@@ -2,14 +2,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox, type RunResult } from '../../../test/helpers/cli.js';
+import { SEEDED_KUBECONFIG } from './sandbox.js';
 
 const sandbox = useTestSandbox();
 const dir = tempDir();
 
 /** The masked and hidden values of the demo seed, and those this file sets: no output or plan file may hold one. */
 const SECRETS = ['dpl-stg-41b8e0d6c2', 'dpl-prod-7f3a9c2e55', 'sk_live_9Qx2LmP4vR7tWz', 'cdn-9d1e7b3a4f', 'rg-Zt8qW2nV5xK1', 'sqa_5e1f0c9b7a2d', 'nexus-token-first', 'nexus-token-second'];
+const KUBECONFIG_SERVER = 'https://k8s.acme.example.com';
+/** The seeded kubeconfig, as the reference export writes for it expects it (the test sandbox's env gives it too). */
+const KUBE = { KUBECONFIG__PRODUCTION: SEEDED_KUBECONFIG };
 const outputs: RunResult[] = [];
-async function cli(argv: string[], env: Record<string, string> = {}): Promise<RunResult> {
+async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
   const result = await sandbox.run(argv, { env });
   outputs.push(result);
   return result;
@@ -28,12 +32,25 @@ describe('desired state: variables', () => {
     expect(exported.stdout).toContain('- key: LOG_LEVEL\n        value: info\n');
     expect(exported.stdout).toMatch(/- key: DEPLOY_TOKEN\n\s+value:\n\s+env: DEPLOY_TOKEN__PRODUCTION\n/);
     expect(exported.stdout).toMatch(/- key: REGISTRY_PASSWORD\n\s+value:\n\s+env: REGISTRY_PASSWORD\n/);
+    // A protected file variable (a kubeconfig) is a reference too: the exported file is committed.
+    expect(exported.stdout).toMatch(/- key: KUBECONFIG\n\s+value:\n\s+env: KUBECONFIG__PRODUCTION\n\s+variable_type: file\n\s+protected: true\n/);
+    expect(exported.stdout).not.toContain(KUBECONFIG_SERVER);
+    expect(exported.stderr).toContain('note: variables of project acme/api: KUBECONFIG__PRODUCTION is written as an {env: …} reference, not values (plans show them by size only); plan reads them to compare, so set them first\n');
     const desired = file('acme.yaml', exported.stdout);
     expect((await cli(['validate', '-f', desired])).code).toBe(0);
-    const plan = await cli(['plan', '-f', desired]);
+    const missing = await cli(['plan', '-f', desired], { KUBECONFIG__PRODUCTION: undefined });
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('error: variable KUBECONFIG value: the environment variable KUBECONFIG__PRODUCTION is not set');
+    const plan = await cli(['plan', '-f', desired], KUBE);
     expect(plan.stdout).toBe('No changes: the file matches 2 projects and 1 group.\n');
     expect(plan.code).toBe(0);
     expect(plan.stderr).toContain('6 secret values not compared: masked and hidden variable values cannot be read back');
+    // The referenced kubeconfig is compared: another one is drift, named by its size only.
+    const other = await cli(['plan', '-f', desired], { KUBECONFIG__PRODUCTION: 'apiVersion: v1\nkind: Config\n' });
+    expect(other.code).toBe(9);
+    expect(other.stdout).toContain('  ~ variable KUBECONFIG … production\n      value changed (115 characters → 27 characters)\n');
+    expect(other.stdout + other.stderr).not.toContain('kind: Config');
   });
 
   it('a variable changed by hand is drift naming it (exit 9); apply puts it back; plan exits 0 again', async () => {
@@ -41,7 +58,7 @@ describe('desired state: variables', () => {
     expect((await cli(['variables', 'set', 'LOG_LEVEL', '--project', 'acme/api', '--value', 'debug'])).code).toBe(0);
     expect((await cli(['variables', 'set', 'DEPLOY_TOKEN', '--project', 'acme/api', '--scope', 'production', '--no-protected'])).code).toBe(0);
     const saved = join(dir, 'plan.json');
-    const drift = await cli(['plan', '-f', desired, '--out', saved]);
+    const drift = await cli(['plan', '-f', desired, '--out', saved], KUBE);
     expect(drift.code).toBe(9);
     expect(drift.stdout).toBe([
       'project acme/api',
@@ -53,11 +70,11 @@ describe('desired state: variables', () => {
       'Plan: 2 to change in 1 of 2 projects.',
       '',
     ].join('\n'));
-    const applied = await cli(['apply', '-f', saved, '--yes']);
+    const applied = await cli(['apply', '-f', saved, '--yes'], KUBE);
     expect(applied.code).toBe(0);
     expect(stored('LOG_LEVEL')!.value).toBe('info');
     expect(stored('DEPLOY_TOKEN', 'production')).toMatchObject({ protected: true, value: 'dpl-prod-7f3a9c2e55' });
-    expect((await cli(['plan', '-f', desired])).code).toBe(0);
+    expect((await cli(['plan', '-f', desired], KUBE)).code).toBe(0);
     const planFile = readFileSync(saved, 'utf8');
     expect(SECRETS.filter((secret) => planFile.includes(secret))).toEqual([]);
   });
