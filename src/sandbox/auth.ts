@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
-import { groupChain, groupMembershipPaths, liveOn, projectMembershipPaths } from './hierarchy.js';
+import { groupChain, groupMembershipPaths, projectMembershipPaths } from './hierarchy.js';
+import { liveOn } from '../resources/members/resource.js';
 import { errors, header, HttpError, type SandboxRequest } from './http.js';
 import { groups, members, projects, tokens, users, type AccessToken, type Group, type Member, type Project, type User } from './model.js';
 

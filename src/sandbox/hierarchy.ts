@@ -1,3 +1,4 @@
+import { liveOn } from '../resources/members/resource.js';
 import type { Db } from './db.js';
 import { groups, members, projects, USER_NAMESPACE_BASE, users, type Group, type GroupLink, type Member, type Project, type User } from './model.js';
 
@@ -62,8 +63,6 @@ export function refreshPaths(db: Db, group: Group): void {
 /** The direct memberships of a group or project. */
 export const directMembers = (db: Db, type: 'group' | 'project', id: number): Member[] => members(db).filter((m) => m.source_type === type && m.source_id === id);
 
-/** Whether a membership or a group link still gives access on a day (YYYY-MM-DD): the service removes it at the start of its expiry day. */
-export const liveOn = (expires: string | null | undefined, day: string): boolean => !expires || expires.slice(0, 10) > day;
 
 /** A group link's members at most at the link's level, until the link's expiry when it ends first. */
 function capped(link: GroupLink, list: Member[]): Member[] {

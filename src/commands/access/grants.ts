@@ -1,4 +1,5 @@
 import { accessLevelName } from '../../parse.js';
+import { liveOn } from '../../resources/members/resource.js';
 
 /**
  * The rows of an access report: one for each way a user reaches a group or project, as the service resolves access
@@ -120,8 +121,7 @@ export function grant(place: Place, member: Membership, way: Way): AccessRow {
  * the effective row first.
  */
 export function complete(rows: AccessRow[], external: Map<number, boolean | null>, today: string): AccessRow[] {
-  // The service removes a membership (and ends a share) at the start of its expiry day.
-  const live = (row: AccessRow): boolean => !row.expires_at || row.expires_at.slice(0, 10) > today;
+  const live = (row: AccessRow): boolean => liveOn(row.expires_at, today);
   const best = new Map<string, AccessRow>();
   for (const row of rows) {
     if (!live(row)) continue;

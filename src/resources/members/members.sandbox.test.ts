@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestSandbox, useTestSandbox } from '../../../test/helpers/cli.js';
-import { tokens, users } from '../../sandbox/model.js';
+import { findProject } from '../../sandbox/auth.js';
+import { members, tokens, users } from '../../sandbox/model.js';
 
 const sandbox = useTestSandbox({ users: 3 });
 let alice: string;
@@ -127,5 +128,29 @@ describe('sandbox: members of groups and projects', () => {
     expect(await call('GET', path(99999))).toEqual({ status: 404, body: { message: '404 Not found' } });
     const loner = (await call('POST', '/users', { username: 'loner', name: 'Loner', email: 'loner@example.com', password: 'a-long-password-1' })).body.id as number;
     for (const other of [id('service_account_deploy'), loner]) expect(await call('GET', path(other))).toEqual({ status: 404, body: { message: '404 User Not Found' } });
+  });
+
+  it('leaves out a membership from the start of its expiry day, as the service removes it then', async () => {
+    const project = findProject(sandbox.db, 'acme/web').id;
+    const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    members(sandbox.db).push(
+      { source_type: 'project', source_id: project, user_id: id('user2'), access_level: 30, created_at: '2026-01-01T00:00:00Z', expires_at: day(0) },
+      { source_type: 'project', source_id: project, user_id: id('user3'), access_level: 30, created_at: '2026-01-01T00:00:00Z', expires_at: day(1) },
+    );
+    for (const list of ['/projects/acme%2Fweb/members', '/projects/acme%2Fweb/members/all']) {
+      const usernames = (await call('GET', list)).body.map((m: { username: string }) => m.username);
+      expect(usernames, list).toContain('user3');
+      expect(usernames, list).not.toContain('user2');
+    }
+    expect((await call('GET', `/projects/acme%2Fweb/members/${id('user2')}`)).status).toBe(404);
+    expect((await call('GET', `/projects/acme%2Fweb/members/all/${id('user2')}`)).status).toBe(404);
+    expect((await call('GET', `/projects/acme%2Fweb/members/${id('user3')}`)).status).toBe(200);
+    // An expired Owner membership in the group does not hide the user's Developer one in force below it.
+    members(sandbox.db).push(
+      { source_type: 'group', source_id: findProject(sandbox.db, 'acme/web').namespace_id, user_id: id('user1'), access_level: 50, created_at: '2026-01-01T00:00:00Z', expires_at: day(-1) },
+      { source_type: 'project', source_id: project, user_id: id('user1'), access_level: 30, created_at: '2026-01-01T00:00:00Z', expires_at: null },
+    );
+    const all = (await call('GET', `/projects/acme%2Fweb/members/all/${id('user1')}`)).body;
+    expect(all.access_level).toBe(30);
   });
 });

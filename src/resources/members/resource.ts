@@ -26,6 +26,12 @@ const placement = <P extends 'project' | 'group'>(parent: P, base: `/${P}s/{${P}
 
 const groupPlacement = placement('group', '/groups/{group}');
 
+/**
+ * Whether a membership (or a group share) with this expiry still gives access on a day (YYYY-MM-DD): the service
+ * removes it at the start of its expiry day. The sandbox and `access report` both follow this rule.
+ */
+export const liveOn = (expiresAt: string | null | undefined, day: string): boolean => !expiresAt || expiresAt.slice(0, 10) > day;
+
 export const members = defineResource({
   noun: 'member',
   command: 'members',

@@ -11,7 +11,7 @@ import { found, presentRecord, titleCase } from '../../sandbox/records.js';
 import { isBillable } from '../../sandbox/users.js';
 import type { Router } from '../../sandbox/router.js';
 import { addUser, fleetProjectPath, isoDate } from '../../sandbox/seed.js';
-import { members as declared } from './resource.js';
+import { liveOn, members as declared } from './resource.js';
 import { users as declaredUsers } from '../users/resource.js';
 
 /**
@@ -29,20 +29,23 @@ interface Source {
   above(): Member[];
   /** The caller's role in the source. */
   role: number;
-  /** Direct, inherited and invited memberships, nearest first. */
+  /** Direct, inherited and invited memberships in force, nearest first. */
   inherited(): Member[];
 }
 
 const today = (req: SandboxRequest): string => req.now().toISOString().slice(0, 10);
 
+/** The memberships in force today: the service removes one at the start of its expiry day. */
+const inForce = (req: SandboxRequest, list: Member[]): Member[] => list.filter((m) => liveOn(m.expires_at, today(req)));
+
 function sourceOf(req: SandboxRequest, type: SourceType, minRole: number = Role.guest): Source {
   if (type === 'group') {
     const group = groupFor(req, minRole);
     checkMembersVisible(req, group);
-    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => groupMembershipPaths(req.db, group, today(req)), above: () => membershipsFrom(req.db, group.parent_id) };
+    return { type, id: group.id, role: groupRole(req.db, req.user, group), inherited: () => inForce(req, groupMembershipPaths(req.db, group, today(req))), above: () => membershipsFrom(req.db, group.parent_id) };
   }
   const project = projectFor(req, minRole);
-  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => projectMembershipPaths(req.db, project, today(req)), above: () => membershipsFrom(req.db, projectGroup(req.db, project)?.id) };
+  return { type, id: project.id, role: projectRole(req.db, req.user, project), inherited: () => inForce(req, projectMembershipPaths(req.db, project, today(req))), above: () => membershipsFrom(req.db, projectGroup(req.db, project)?.id) };
 }
 
 /** The direct memberships of a group and of each group above it (none without a group). */
@@ -69,19 +72,19 @@ function presentMember(req: SandboxRequest, member: Member, user: User = users(r
   });
 }
 
-/** The list filters: query (name or username), user_ids, skip_users. */
+/** The list filters: query (name or username), user_ids, skip_users; expired memberships are gone. */
 function filterMembers(req: SandboxRequest, list: Member[]): Array<[Member, User]> {
   const q = req.query;
   const ids = intList(q.user_ids, 'user_ids');
   const skip = intList(q.skip_users, 'skip_users');
-  return list
+  return inForce(req, list)
     .map((m): [Member, User | undefined] => [m, users(req.db).find((u) => u.id === m.user_id)])
     .filter((pair): pair is [Member, User] => pair[1] !== undefined)
     .filter(([, u]) => (!q.query || matches(q.query, u.name, u.username)) && (!ids || ids.includes(u.id)) && !skip?.includes(u.id));
 }
 
-function findMember(list: Member[], raw: string): Member {
-  return found(list.find((m) => String(m.user_id) === raw), 'Member');
+function findMember(req: SandboxRequest, list: Member[], raw: string): Member {
+  return found(inForce(req, list).find((m) => String(m.user_id) === raw), 'Member');
 }
 
 /** The access_level a create or an update needs: one of the roles. */
@@ -189,12 +192,12 @@ function memberRoutes(api: Router, type: SourceType): void {
   });
 
   api.route(routes.allGet, (req) => {
-    const member = findMember(effective(sourceOf(req, type).inherited()), req.params.user_id);
+    const member = findMember(req, effective(sourceOf(req, type).inherited()), req.params.user_id);
     return ok(presentMember(req, member));
   });
 
   api.route(routes.get, (req) => {
-    const member = findMember(directMembers(req.db, type, sourceOf(req, type).id), req.params.user_id);
+    const member = findMember(req, directMembers(req.db, type, sourceOf(req, type).id), req.params.user_id);
     return ok(presentMember(req, member));
   });
   // Writes
@@ -231,7 +234,7 @@ function addMembers(req: SandboxRequest, type: SourceType) {
 /** A new role (never below an inherited one; the last owner of a top-level group stays one) and expiry. */
 function updateMember(req: SandboxRequest, type: SourceType) {
   const source = sourceOf(req, type, Role.maintainer);
-  const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
+  const member = findMember(req, directMembers(req.db, type, source.id), req.params.user_id);
   const level = accessLevel(req);
   checkOwnerRights(source, [level, member.access_level]);
   if (isLastOwner(req.db, source, member) && level !== Role.owner) throw errors.forbidden();
@@ -244,7 +247,7 @@ function updateMember(req: SandboxRequest, type: SourceType) {
 
 function removeMember(req: SandboxRequest, type: SourceType) {
   const source = sourceOf(req, type, Role.maintainer);
-  const member = findMember(directMembers(req.db, type, source.id), req.params.user_id);
+  const member = findMember(req, directMembers(req.db, type, source.id), req.params.user_id);
   checkOwnerRights(source, [member.access_level]);
   if (isLastOwner(req.db, source, member)) throw errors.forbidden();
   // A group's removal takes the user's direct memberships of its subgroups and projects along, unless skip_subresources.
