@@ -35,7 +35,7 @@ describe('desired state: variables', () => {
     // A protected file variable (a kubeconfig) is a reference too: the exported file is committed.
     expect(exported.stdout).toMatch(/- key: KUBECONFIG\n\s+value:\n\s+env: KUBECONFIG__PRODUCTION\n\s+variable_type: file\n\s+protected: true\n/);
     expect(exported.stdout).not.toContain(KUBECONFIG_SERVER);
-    expect(exported.stderr).toContain('note: variables of project acme/api: KUBECONFIG__PRODUCTION is written as an {env: …} reference, not values (plans show them by size only); plan reads them to compare, so set them first\n');
+    expect(exported.stderr).toContain('note: variables of project acme/api: KUBECONFIG__PRODUCTION is written as an {env: …} reference, not a value (a plan shows it by size only): set it before plan, which reads it to compare\n');
     const desired = file('acme.yaml', exported.stdout);
     expect((await cli(['validate', '-f', desired])).code).toBe(0);
     const missing = await cli(['plan', '-f', desired], { KUBECONFIG__PRODUCTION: undefined });
