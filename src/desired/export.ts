@@ -75,7 +75,7 @@ async function exportOwner(io: SectionIo, owner: Owner, kinds: string[] | undefi
       } else {
         const references: string[] = [];
         const items = (await section.read(io, owner)).map((object) => toFile(section, object.values, references));
-        if (references.length) notes.add(`${section.key} of ${ownerLabel(owner)}: ${references.join(', ')} ${references.length === 1 ? 'is written as an {env: …} reference, not a value (a plan shows it by size only): set it before plan, which reads it' : 'are written as {env: …} references, not values (a plan shows them by size only): set them before plan, which reads them'} to compare`);
+        if (references.length) notes.add(`${section.key} of ${ownerLabel(owner)}: ${references.join(', ')} ${references.length === 1 ? 'is written as an {env: …} reference, not a value (a plan shows it by size only): plan compares it when it is set' : 'are written as {env: …} references, not values (a plan shows them by size only): plan compares them when they are set'}, and counts what is not set as not compared`);
         const complete = items.filter((item) => (section.identity ?? []).every((name) => item[name] !== null && item[name] !== undefined));
         if (complete.length < items.length) notes.add(`${section.noun}s without ${identityWords(section)} cannot be paired and were left out (${ownerLabel(owner)} …)`);
         if (complete.length) out[section.key] = complete;

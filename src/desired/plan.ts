@@ -151,8 +151,9 @@ async function planSection(io: SectionIo, owner: Owner, section: Section, desire
       continue;
     }
     const uncompared = section.uncompared?.(values);
-    if (uncompared?.secret) notCompared++;
-    const fields = diffFields(section, current.values, (await section.comparable?.(io, values, current.values)) ?? values, false).filter((field) => !uncompared?.skip.includes(field.field));
+    const comparing = section.comparable ? await section.comparable(io, values, current.values) : { values };
+    if (uncompared?.secret || comparing.unread) notCompared++;
+    const fields = diffFields(section, current.values, comparing.values, false).filter((field) => !uncompared?.skip.includes(field.field));
     const rewrite = (uncompared?.rewrite ?? []).filter((name) => !fields.some((field) => field.field === name)).map((name) => ({ field: name, writeOnly: true }));
     if (!compared(fields) && !rewrite.length) continue;
     fields.push(...rewrite);

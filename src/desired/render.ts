@@ -161,5 +161,5 @@ export function planText(plan: Plan, paint: Paint = noPaint, failureLine: (failu
 /** What a plan could not compare (masked and hidden variable values), for stderr; undefined when nothing. */
 export function notComparedNote(plan: Plan): string | undefined {
   if (!plan.notCompared) return undefined;
-  return `${plural(plan.notCompared, 'secret value')} not compared: masked and hidden variable values cannot be read back, so they are never drift (rewrite: always writes them again on every apply).`;
+  return `${plural(plan.notCompared, 'secret value')} not compared: masked and hidden variable values cannot be read back, so they are never drift (rewrite: always writes them again on every apply), and a protected or file value given by reference is compared only when the reference can be read (set it to compare).`;
 }

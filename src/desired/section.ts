@@ -50,8 +50,9 @@ export interface Section {
   /**
    * many: the desired values as compared with a live object, where the file gives by reference a value the service
    * shows (a protected or file variable's): the reference read, for the comparison only (never kept in the plan).
+   * `unread`: the reference could not be read here (its variable not set), so that value was not compared.
    */
-  comparable?(io: SectionIo, desired: Record<string, unknown>, live: Record<string, unknown>): Promise<Record<string, unknown>>;
+  comparable?(io: SectionIo, desired: Record<string, unknown>, live: Record<string, unknown>): Promise<{ values: Record<string, unknown>; unread?: boolean }>;
   /** A live object's values as export writes them, where they differ from those compared (a protected value as a reference). */
   exportAs?(values: Record<string, unknown>): Record<string, unknown>;
   /** The changed fields as a plan shows them: a credential's value (a protected or file variable's) by its size only. */

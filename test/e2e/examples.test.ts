@@ -12,7 +12,6 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../../src/sandbox/routes/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { SEEDED_KUBECONFIG } from '../../src/resources/variables/sandbox.js';
 import { tempDir } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { missingPrograms, needs, type ProgramName } from '../helpers/system.js';
@@ -171,7 +170,6 @@ async function session(): Promise<Session> {
     START: mr.diff_refs.start_sha,
     HEAD: mr.diff_refs.head_sha,
     SANDBOX_URL: sandbox.rootUrl,
-    KUBECONFIG__PRODUCTION: SEEDED_KUBECONFIG,
     PASSWORD: 'mirror-password',
     SECRET: 'hook-secret',
     HOOK_SECRET: 'hook-secret',

@@ -11,7 +11,6 @@ import { findGroup, Role } from '../../src/sandbox/auth.js';
 import { members, users } from '../../src/sandbox/model.js';
 import { addToken, addUser } from '../../src/sandbox/seed.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { SEEDED_KUBECONFIG } from '../../src/resources/variables/sandbox.js';
 
 export interface RunResult {
   code: number;
@@ -97,8 +96,6 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     FORGECTL_CONFIG_DIR: configDir,
     FORGECTL_URL: sandbox.rootUrl,
     FORGECTL_TOKEN: sandbox.adminToken,
-    // Export writes the seeded kubeconfig (a protected file variable) as this reference, which plan reads.
-    KUBECONFIG__PRODUCTION: SEEDED_KUBECONFIG,
     ...extra,
   });
   const call = async (method: string, path: string, body?: unknown, token = sandbox.adminToken) => {

@@ -3,6 +3,7 @@ import { ALL_ENVIRONMENTS, MAX_VALUE_LENGTH, secretEnvName, valueProblem, valueS
 import { isSecretRef, type Change, type FieldChange, type FieldSpec, type Level, type LiveObject, type Owner, type SecretRef, type SectionIo } from '../../desired/model.js';
 import { refuse, specOf, type Section } from '../../desired/section.js';
 import { collectionSection } from '../../desired/sections/generic.js';
+import { UsageError } from '../../errors.js';
 
 /**
  * CI/CD variables of projects, groups and the instance, paired by key and environment scope (by key alone on the
@@ -14,7 +15,7 @@ import { collectionSection } from '../../desired/sections/generic.js';
  * Read from the instance, a masked or hidden value is the reference export writes: {env: KEY} (KEY__SCOPE in a scope).
  * Export writes a protected or file variable's value (a kubeconfig, a key) as such a reference too, so that an exported
  * file, which people commit, holds no value a plan would not show; the service shows that value, so a plan reads the
- * reference and compares it (shown by its size only), and fails (exit 2) when the secret is not there.
+ * reference and compares it (shown by its size only) when the secret is there, and counts it as not compared when not.
  */
 
 type Values = Record<string, unknown>;
@@ -28,7 +29,7 @@ function fieldsOf(level: Level): Record<string, FieldSpec> {
     key: specOf(fields.key),
     value: {
       schema: { anyOf: [{ type: 'string' }, { $ref: '#/definitions/secret' }] },
-      help: 'the value: text for a plain variable; {env: …}, {file: …} or {command: …} for a masked or hidden one (never compared) or a protected or file one (read by plan to compare)',
+      help: 'the value: text for a plain variable; {env: …}, {file: …} or {command: …} for a masked or hidden one (never compared) or a protected or file one (compared when plan can read it)',
       parse: (value) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value),
       exportsRef: true,
     },
@@ -121,13 +122,21 @@ class LevelVariables {
   }
 
   /**
-   * A protected or file variable's value given by reference, read to be compared (missing: the plan fails, exit 2).
-   * A secret read drops one trailing newline (`$(cat kubeconfig)` does too): a live value with it is the same value.
+   * A protected or file variable's value given by reference, read to be compared. A reference that cannot be read
+   * here (its environment variable not set, as after an export) leaves the value uncompared, as a masked one's, and
+   * the plan counts it; an apply that has to write it still needs it. A secret read drops one trailing newline
+   * (`$(cat kubeconfig)` does too): a live value with it is the same value.
    */
-  async comparable(io: SectionIo, desired: Values, live: Values): Promise<Values> {
-    if (!secretValue(desired) || !shownBySize(desired)) return desired;
-    const value = await io.secret(desired.value as SecretRef, `variable ${String(desired.key)} value`);
-    return { ...desired, value: typeof live.value === 'string' && live.value.replace(/\r?\n$/, '') === value ? live.value : value };
+  async comparable(io: SectionIo, desired: Values, live: Values): Promise<{ values: Values; unread?: boolean }> {
+    if (!secretValue(desired) || !shownBySize(desired)) return { values: desired };
+    let value: string;
+    try {
+      value = await io.secret(desired.value as SecretRef, `variable ${String(desired.key)} value`);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return { values: { ...desired, value: live.value }, unread: true };
+    }
+    return { values: { ...desired, value: typeof live.value === 'string' && live.value.replace(/\r?\n$/, '') === value ? live.value : value } };
   }
 
   /** A variable as the file writes it: a masked or hidden value as the reference export writes. */
@@ -193,7 +202,7 @@ function sectionFor(level: Level): Section {
     help:
       'CI/CD variables, paired by key' + (at.instance ? '' : ' and environment_scope (default *: a key in two scopes is two variables)') + '. ' +
       'A masked or hidden value is a secret reference ({env: …}, {file: …} or {command: …}): never compared, written when the variable is created and, with rewrite: always, by every apply. ' +
-      'Export writes a protected or file value as a reference too; plan reads it to compare (it fails when the secret is missing).',
+      'Export writes a protected or file value as a reference too; plan compares it when the secret is set, and counts it as not compared when not.',
     fields: fieldsOf(level),
     required: ['key', 'value'],
     overrides: {
