@@ -1,6 +1,6 @@
 import { findUsers } from '../../api/lookups.js';
 import { routeOf } from '../../api/resource.js';
-import { members } from './resource.js';
+import { members, TOKEN_BOT } from './resource.js';
 import { projects } from '../projects/resource.js';
 import { groups } from '../groups/resource.js';
 import { users as usersResource } from '../users/resource.js';
@@ -199,7 +199,7 @@ async function planMembers(io: SectionIo, owner: Owner, desired: Values): Promis
 
 /** What removing a bot user does, for its line of the plan: a token's bot (named as the service names them) takes its token along. */
 function botRemoval(username: string): string {
-  const token = /^(project|group)_\d+_bot_/.exec(username);
+  const token = TOKEN_BOT.exec(username);
   return token ? `the bot user of a ${token[1]} access token: removing it revokes the token` : 'a bot user or service account: its tokens lose this access';
 }
 

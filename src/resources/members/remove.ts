@@ -2,12 +2,13 @@ import { routeOf } from '../../api/resource.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError } from '../../errors.js';
 import { accessTokens } from '../access-tokens/resource.js';
+import { TOKEN_BOT } from './resource.js';
 import { defineCommand } from '../../cli/command.js';
 import { UsageError } from '../../errors.js';
 import { ResultWithExit } from '../../output/result.js';
 import { someOf } from '../users/shared.js';
 import { belowWords, membershipsBelow, type Below } from './below.js';
-import { eachUser, explained, lastOwnerError, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, TOKEN_BOT, usersArg, type Where, whereOptions } from './shared.js';
+import { eachUser, explained, lastOwnerError, memberWords, notDirectMember, placementOf, resolveUsers, Role, soleOwner, usersArg, type Where, whereOptions } from './shared.js';
 
 type Opts = Where & { users: string[]; skipSubresources?: boolean; unassignIssuables?: boolean; projectsFile?: string };
 type Found = { id: number; username: string; access_level: number };

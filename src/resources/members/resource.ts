@@ -32,6 +32,9 @@ const groupPlacement = placement('group', '/groups/{group}');
  */
 export const liveOn = (expiresAt: string | null | undefined, day: string): boolean => !expiresAt || expiresAt.slice(0, 10) > day;
 
+/** The bot user of a group's or project's access token, as the service names it (`project_7_bot_1f2e`): it dies with its token. */
+export const TOKEN_BOT = /^(project|group)_\d+_bot_/;
+
 export const members = defineResource({
   noun: 'member',
   command: 'members',

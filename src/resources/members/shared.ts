@@ -1,4 +1,4 @@
-import { members } from './resource.js';
+import { liveOn, members, TOKEN_BOT } from './resource.js';
 import { findUsers } from '../../api/lookups.js';
 import type { ArgDef, Context, OptionDef } from '../../cli/command.js';
 import { placementFor, placementOptions } from '../../cli/resource-commands.js';
@@ -104,9 +104,6 @@ export function explained(error: unknown, hints: Partial<Record<number, string>>
   return error.explained(error.message, hints[error.status]);
 }
 
-/** The bot user of a group's or project's access token, as the service names it: it dies with its token. */
-export const TOKEN_BOT = /^(project|group)_\d+_bot_/;
-
 /** A member as `/members/all` lists one, with what says whether a person can still act as the group's owner. */
 interface OwnerCandidate {
   id: number;
@@ -125,7 +122,7 @@ function actingOwner(member: OwnerCandidate, today: string): boolean {
   return member.access_level === Role.owner
     && (member.state ?? 'active') === 'active'
     && (member.membership_state ?? 'active') === 'active'
-    && !(member.expires_at && member.expires_at < today)
+    && liveOn(member.expires_at, today)
     && !TOKEN_BOT.test(member.username);
 }
 
