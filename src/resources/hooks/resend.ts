@@ -156,9 +156,7 @@ async function resendOne(ctx: Context, pacer: Pacer, route: { project: string; h
 
 /** Every event of the window, failed or not: a later successful resend of the same delivery rules it out. */
 async function failedDeliveries(ctx: Context, route: HookRoute, since: string | undefined): Promise<Target[]> {
-  const events: HookEvent[] = [];
-  for await (const event of hookEvents(ctx, route, { since }, { all: true })) events.push(event);
-  return stillFailed(events);
+  return stillFailed(await hookEvents(ctx, route, { since }, { all: true }).toArray());
 }
 
 /**

@@ -21,18 +21,11 @@ interface Level {
 /** The full paths of the groups above a namespace, top down, the namespace itself last: acme, acme/platform. */
 const groupChain = (fullPath: string): string[] => fullPath.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/'));
 
-async function listed(ctx: Context, level: 'instance' | 'group', params: Record<string, unknown>): Promise<Variable[]> {
-  const found: Variable[] = [];
-  for await (const variable of ctx.api.list<Variable>(routeOf(placed(variables, level), 'list'), params, { all: true })) found.push(variable);
-  return found;
-}
+const listed = (ctx: Context, level: 'instance' | 'group', params: Record<string, unknown>): Promise<Variable[]> =>
+  ctx.api.list<Variable>(routeOf(placed(variables, level), 'list'), params, { all: true }).toArray();
 
 /** Every variable of the target itself (every page). */
-export async function allOf(ctx: Context, target: Target): Promise<Variable[]> {
-  const found: Variable[] = [];
-  for await (const variable of ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true })) found.push(variable);
-  return found;
-}
+export const allOf = (ctx: Context, target: Target): Promise<Variable[]> => ctx.api.list<Variable>(route(target, 'list'), target.params, { all: true }).toArray();
 
 /** The groups above the target, top down. */
 async function groupsAbove(ctx: Context, target: Target): Promise<string[]> {
