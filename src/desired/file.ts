@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileProblem } from '../files.js';
 import { closestName } from '../parse.js';
 import { UsageError } from '../errors.js';
+import { REDACTED, URL_MASK } from '../http/redact.js';
 import { isSecretRef } from './model.js';
 import { desiredStateSchema } from './schema.js';
 import { FieldProblem, identityKey, identityWords, type LocalFiles, type Section } from './section.js';
@@ -395,14 +396,17 @@ class ValueReader {
   }
 }
 
+/** A URL whose user or password is the mask redaction puts there (https://*****:*****@host/…). */
+const MASKED_USERINFO = new RegExp(`^[a-z][\\w+.-]*://[^/?#@]*${URL_MASK.replace(/\*/g, '\\*')}[^/?#@]*@`, 'i');
+
 /**
  * A placeholder forgectl's own output puts where a secret was ([REDACTED], a URL's ***** user or password), found in
  * a value: a file saved from masked output would otherwise send the placeholder as the secret.
  */
 export function maskedPlaceholder(value: unknown): string | undefined {
   if (typeof value === 'string') {
-    if (value.includes('[REDACTED]')) return '[REDACTED]';
-    return /^[a-z][\w+.-]*:\/\/[^/?#@]*\*{5}[^/?#@]*@/i.test(value) ? 'a URL whose user or password is *****' : undefined;
+    if (value.includes(REDACTED)) return REDACTED;
+    return MASKED_USERINFO.test(value) ? `a URL whose user or password is ${URL_MASK}` : undefined;
   }
   if (isSecretRef(value)) return undefined;
   if (Array.isArray(value)) return value.map(maskedPlaceholder).find(Boolean);

@@ -104,6 +104,9 @@ export function proxyFor(target: { host: string; protocol: string }, env: Record
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
+/** NO_PROXY's entries as undici's proxy agent splits the value: at each comma or white space. */
+export const noProxyEntries = (noProxy: string): string[] => noProxy.split(/[,\s]/).filter(Boolean);
+
 /**
  * Whether NO_PROXY sends a request to this origin (URL host, with its port if any) direct. The rule of undici's
  * EnvHttpProxyAgent (node_modules/undici/lib/dispatcher/env-http-proxy-agent.js: #getProxyAgentForUrl, #shouldProxy,
@@ -114,7 +117,7 @@ const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 export function noProxySendsDirect(target: { host: string; protocol: string }, noProxy: string): boolean {
   const hostname = target.host.replace(/:\d*$/, '').toLowerCase();
   const port = Number.parseInt(/:(\d*)$/.exec(target.host)?.[1] ?? '', 10) || DEFAULT_PORTS[target.protocol] || 0;
-  const entries = noProxy.split(/[,\s]/).filter(Boolean).map((entry) => {
+  const entries = noProxyEntries(noProxy).map((entry) => {
     const parsed = /^(.+):(\d+)$/.exec(entry);
     return { hostname: (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase(), port: parsed ? Number.parseInt(parsed[2], 10) : 0 };
   });

@@ -10,7 +10,7 @@ const SECRET_QUERY = /^(?:[\w.-]*[_.-])?(?:token|secret|password|passwd|key|apik
  */
 const SECRET_KEY = /(^|_)(token|password|secret|api_key|private_key|license|approval_password|auth_password|build_key|key_value|secret_key|signing_key|secret_access_key)$|^webhook$/i;
 /** What a credential inside a URL is replaced with (the service's own mask for a mirror URL's password). */
-const URL_MASK = '*****';
+export const URL_MASK = '*****';
 /** `{name}` (or its escaped form): a URL variable's name, filled in by the service, not a value. */
 const isPlaceholder = (value: string): boolean => /^(\{|%7B)[^{}]*(\}|%7D)$/i.test(value);
 

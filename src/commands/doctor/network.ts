@@ -4,7 +4,7 @@ import { connect as connectTcp, isIP } from 'node:net';
 import { checkServerIdentity, connect as connectTls, rootCertificates, type PeerCertificate } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { isLoopbackHost } from '../../config/resolve.js';
-import { proxyFor, proxySettings, proxyVariable } from '../../http/client.js';
+import { noProxyEntries, proxyFor, proxySettings, proxyVariable } from '../../http/client.js';
 import { redactUrl } from '../../http/redact.js';
 import { ConfigError, ExitCode } from '../../errors.js';
 import { checksOf, fail, pass, skip, warn, type DoctorState, type Outcome } from './check.js';
@@ -61,17 +61,17 @@ function checkProxy(state: DoctorState): Outcome {
 }
 
 /** NO_PROXY entries that are address ranges (192.0.2.0/24, 2001:db8::/32): undici's proxy agent matches names only. */
-const addressRanges = (noProxy: string): string[] => noProxy.split(/[,\s]+/).filter((entry) => /\/\d{1,3}$/.test(entry));
+const addressRanges = (noProxy: string): string[] => noProxyEntries(noProxy).filter((entry) => /\/\d{1,3}$/.test(entry));
 
 /**
  * NO_PROXY entries that are IPv6 addresses without brackets (fe80::1): undici's proxy agent compares them with the
  * bracketed host of a URL ([fe80::1]) and reads a trailing :N as a port, so they never match. Loopback ones (::1)
  * are left out: forgectl never sends a loopback request through a proxy.
  */
-const bareIpv6 = (noProxy: string): string[] => noProxy.split(/[,\s]+/).filter((entry) => isIP(entry) === 6 && !isLoopbackHost(entry));
+const bareIpv6 = (noProxy: string): string[] => noProxyEntries(noProxy).filter((entry) => isIP(entry) === 6 && !isLoopbackHost(entry));
 
 /** `*` as one entry of several (`localhost,*`): undici's proxy agent honours `*` only as the whole NO_PROXY value. */
-const starInList = (noProxy: string): boolean => noProxy !== '*' && noProxy.split(/[,\s]/).includes('*');
+const starInList = (noProxy: string): boolean => noProxy !== '*' && noProxyEntries(noProxy).includes('*');
 
 /** Opens a TCP connection to the instance, or to the proxy that carries its requests. */
 async function checkTcp(state: DoctorState): Promise<Outcome> {

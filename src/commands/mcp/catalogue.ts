@@ -77,6 +77,9 @@ const NOT_TOOLS = new Set([
  * reveal_token is its --print-token (catalogue: no input of its own; server: given with reveal_token).
  */
 export const PRINT_TOKEN = '--print-token';
+
+/** A list tool's page size when the call names none: the service's own default. */
+export const DEFAULT_PER_PAGE = 20;
 /**
  * Options that turn records into bytes (`repo blob --raw`), which a tool result does not carry, or check those bytes
  * (--sha256): not offered; nor --show-values, which shows masked values at a terminal only, never to an agent. Options
@@ -244,7 +247,7 @@ function commandTool(entry: ManifestEntry, def: CommandDef, toolset: string, com
   if (!addArguments(schema, entry, def) || !addOptions(schema, entry, def, toolset === 'desired-state', readOnly)) return undefined;
   const { properties, required, inputs } = schema;
   if (def.list) {
-    properties.per_page = { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'records per page' };
+    properties.per_page = { type: 'integer', minimum: 1, maximum: 100, default: DEFAULT_PER_PAGE, description: 'records per page' };
     properties.cursor = { type: 'string', description: 'the next_cursor of the previous page, to read the page after it' };
   }
   properties.fields = { type: 'array', items: { type: 'string' }, description: 'fields to return, dotted paths into the records (default: all)' };
@@ -525,7 +528,7 @@ export function toolValues(tool: Tool, input: Record<string, unknown>): ToolValu
       if (item.desiredFile) result.desiredFile = texts[0];
     }
   }
-  if (tool.list) result.values.push({ flag: '--per-page', value: String(input.per_page ?? 20) }, { flag: '--page', value: String(pageOfCursor(input.cursor)) });
+  if (tool.list) result.values.push({ flag: '--per-page', value: String(input.per_page ?? DEFAULT_PER_PAGE) }, { flag: '--page', value: String(pageOfCursor(input.cursor)) });
   return result;
 }
 

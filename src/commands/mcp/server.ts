@@ -8,7 +8,7 @@ import type { Commands, Context, GivenGlobals } from '../../cli/command.js';
 import type { Connection } from '../../config/resolve.js';
 import { optionsFromValues } from '../../cli/invocation.js';
 import { CliError, UsageError } from '../../errors.js';
-import { CONFIRM_INPUT, PRINT_TOKEN, cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
+import { CONFIRM_INPUT, DEFAULT_PER_PAGE, PRINT_TOKEN, cursorOf, namedTool, pageOfCursor, toolValues, type JsonSchema, type Tool, type ToolValues } from './catalogue.js';
 import { noticeForAgents, type NamedTool } from './wording.js';
 import { writeFileAtomically } from '../../write.js';
 import { checkDesiredFile } from './desired-file.js';
@@ -420,9 +420,6 @@ const TOKEN_IN_ANSWER_ONLY: Record<string, string> = {
   'tokens create': 'the new token',
   'deploy-tokens create': 'the new deploy token',
 };
-
-/** The service's page size when a request names none. */
-const DEFAULT_PER_PAGE = 20;
 
 /**
  * The api tool's GET of a list returns the first page only: a full page says that more may follow, so that an agent
