@@ -189,6 +189,9 @@ export function declaredSections(state: DesiredState, owner: Owner): Array<[Sect
   return SECTIONS[owner.level].filter((section) => declared[section.key] !== undefined).map((section) => [section, declared[section.key]]);
 }
 
+/** The names a --projects-file line gives a project or group by: its path (in any case) or its id. */
+export const listedNames = (owner: Owner): string[] => [owner.path.toLowerCase(), ...(owner.id === undefined ? [] : [String(owner.id)])];
+
 /** The owners a plan covers: the target's projects, the groups the file names, and the instance when it has a section. */
 export async function planOwners(ctx: SelectContext, state: DesiredState, options: PlanOptions): Promise<Owner[]> {
   const projects = await targetProjects(ctx, state, options.targets, options.exclude);
@@ -198,9 +201,9 @@ export async function planOwners(ctx: SelectContext, state: DesiredState, option
   if (options.projectsFile !== undefined) {
     const entries = (await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase());
     const listed = new Set(entries);
-    owners = owners.filter((owner) => listed.has(owner.path.toLowerCase()) || (owner.id !== undefined && listed.has(String(owner.id))));
+    owners = owners.filter((owner) => listedNames(owner).some((name) => listed.has(name)));
     // A line naming nothing the file declares (a typo, a project outside the target) is said, not silently dropped.
-    const kept = new Set(owners.flatMap((owner) => [owner.path.toLowerCase(), ...(owner.id === undefined ? [] : [String(owner.id)])]));
+    const kept = new Set(owners.flatMap(listedNames));
     const unmatched = [...new Set(entries.filter((entry) => !kept.has(entry)))];
     if (unmatched.length) ctx.io.note(`note: ${namedFew(unmatched)}, listed in ${options.projectsFile === '-' ? 'stdin' : options.projectsFile}, ${unmatched.length === 1 ? 'is' : 'are'} not among the projects and groups the file declares something for: left out`);
   }

@@ -5,7 +5,7 @@ import { oneLine } from '../../output/formats.js';
 import { localFiles } from '../../desired/file.js';
 import { sectionIo } from './io.js';
 import type { Change, Owner, SectionIo } from '../../desired/model.js';
-import { failureLine, type OwnerFailure, type PlanOptions } from '../../desired/plan.js';
+import { failureLine, listedNames, type OwnerFailure, type PlanOptions } from '../../desired/plan.js';
 import { changeLabel, NOTHING_SELECTED, ownersPhrase, paintFor, planText } from '../../desired/render.js';
 import { checkPlanDigest, failuresOf, looksLikePlan, readPlanDocument } from '../../desired/saved.js';
 import { checkFollowsFile } from '../../desired/follows.js';
@@ -155,7 +155,7 @@ async function savedPlan(ctx: Context, opts: Options, options: PlanOptions, text
   let unread = failuresOf(document);
   if (options.projectsFile !== undefined) {
     const listed = new Set((await selectProjects(ctx, { projectsFile: options.projectsFile })).map((project) => project.path.toLowerCase()));
-    const isListed = (owner: Owner) => listed.has(owner.path.toLowerCase()) || (owner.id !== undefined && listed.has(String(owner.id)));
+    const isListed = (owner: Owner) => listedNames(owner).some((name) => listed.has(name));
     planned = planned.filter((change) => isListed(change.owner));
     unread = unread.filter((failure) => isListed(failure.owner));
   }
