@@ -27,13 +27,9 @@ export function forAgents(text: string, names: FlagNames, commands: ReadonlySet<
       sentence
         .replace(FLAG, (flag) => names.get(flag) ?? flag)
         .replace(/`(?:forgectl )?([a-z-]+(?: [a-z-]+)+)`/g, (whole, path: string) => (commands.has(path) ? toolOf(path) : whole))
-        .replace(/\bforgectl ((?:[a-z][a-z-]* ?)+)/g, (whole, words: string) => {
-          const parts = words.trim().split(' ');
-          for (let n = parts.length; n > 0; n--) {
-            const path = parts.slice(0, n).join(' ');
-            if (commands.has(path)) return `${toolOf(path)}${words.slice(path.length)}`;
-          }
-          return whole;
+        .replace(FORGECTL_WORDS, (whole, words: string) => {
+          const path = commandOf(words, commands);
+          return path ? `${toolOf(path)}${words.slice(path.length)}` : whole;
         }),
     );
   return kept.join(' ').trim();
@@ -41,12 +37,24 @@ export function forAgents(text: string, names: FlagNames, commands: ReadonlySet<
 
 const toolOf = (path: string): string => path.replace(/[ -]/g, '_');
 
+/** The words after `forgectl` in a text (`tokens rotate self --group` stops at the flag). */
+const FORGECTL_WORDS = /\bforgectl ((?:[a-z][a-z-]* ?)+)/g;
+
+/** The longest command the words begin with (`tokens rotate` of `tokens rotate self`), or undefined. */
+function commandOf(words: string, commands: ReadonlySet<string>): string | undefined {
+  const parts = words.trim().split(' ');
+  for (let n = parts.length; n > 0; n--) {
+    const path = parts.slice(0, n).join(' ');
+    if (commands.has(path)) return path;
+  }
+  return undefined;
+}
+
 /** Whether a text names a forgectl command that no tool runs (`forgectl tokens recover`): nothing an agent can call. */
 function namesNoTool(text: string, commands: ReadonlySet<string>): boolean {
-  return [...text.matchAll(/\bforgectl ((?:[a-z][a-z-]* ?)+)/g)].some(([, words]) => {
-    const parts = words.trim().split(' ');
-    const aCommand = [...commands].some((path) => path.split(' ')[0] === parts[0]);
-    return aCommand && !parts.some((_, n) => commands.has(parts.slice(0, n + 1).join(' ')));
+  return [...text.matchAll(FORGECTL_WORDS)].some(([, words]) => {
+    const group = words.trim().split(' ')[0];
+    return [...commands].some((path) => path.split(' ')[0] === group) && commandOf(words, commands) === undefined;
   });
 }
 
