@@ -4,7 +4,7 @@ import { schemaModeline } from '../../src/desired/export.js';
 import { describe, expect, it, vi } from 'vitest';
 import { storedHooks } from '../../src/sandbox/model.js';
 import { fleetProjectPath } from '../../src/sandbox/seed.js';
-import { tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
+import { tempDir, tempFile, useTestSandbox, type RunResult } from '../helpers/cli.js';
 
 // Twenty fleet projects (acme/team-01/squad-1 and squad-2) beside the demo's acme/api and acme/web.
 const sandbox = useTestSandbox({ fleet: 20 });
@@ -21,11 +21,7 @@ async function cli(argv: string[], options: { input?: string } = {}): Promise<Ru
   return result;
 }
 
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = (name: string, text: string): string => tempFile(text, name, dir);
 
 const FLEET_FILE = `version: 1
 target: acme/team-01/**

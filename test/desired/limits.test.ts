@@ -3,15 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DESIRED_MAX_BYTES } from '../../src/commands/desired/shared.js';
-import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { tempDir, tempFile, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 
-function file(text: string): string {
-  const path = join(tempDir(), 'desired.yaml');
-  writeFileSync(path, text);
-  return path;
-}
+const file = (text: string): string => tempFile(text);
 
 describe('desired-state limits', () => {
   it('refuses a file over the size cap at once, from a file or stdin', async () => {

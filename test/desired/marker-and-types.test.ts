@@ -1,16 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { tempDir, tempFile, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 const dir = tempDir();
 
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = (name: string, text: string): string => tempFile(text, name, dir);
 
 describe('desired state: what the file says is what is checked and made', () => {
   it('a bad field of a section that may be null reports the field, not "must be null"', async () => {

@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { tempDir, tempFile, useTestSandbox } from '../helpers/cli.js';
 import { membersSection } from '../../src/resources/members/desired.js';
 import type { Change } from '../../src/desired/model.js';
 
@@ -9,11 +9,7 @@ import type { Change } from '../../src/desired/model.js';
 const sandbox = useTestSandbox({ fleet: 3 });
 const dir = tempDir();
 
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = (name: string, text: string): string => tempFile(text, name, dir);
 
 const memberLevel = async (where: string[], username: string): Promise<number | undefined> => {
   const result = await sandbox.run(['members', 'list', ...where, '-o', 'json']);

@@ -1,18 +1,12 @@
 /** Secret references of a desired-state file: their values reach request bodies only, never what apply prints. */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, useTestSandbox } from '../helpers/cli.js';
+import { tempFile, useTestSandbox } from '../helpers/cli.js';
 
 const sandbox = useTestSandbox();
 const WEBHOOK = 'https://hooks.slack.example.com/services/T000/B000/chat-secret-4b1d';
 const USER_KEY = 'pushover-user-key-77c2e9';
 
-function file(text: string): string {
-  const path = join(tempDir(), 'desired.yaml');
-  writeFileSync(path, text);
-  return path;
-}
+const file = (text: string): string => tempFile(text);
 
 describe('secrets of a desired-state file', () => {
   it('apply --dry-run shows no value read from a secret reference, whatever the setting is called', async () => {

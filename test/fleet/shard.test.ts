@@ -1,21 +1,17 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RateGate } from '../../src/http/rate-gate.js';
 import { resolveShard, shardOf, startBudget } from '../../src/fleet/shard.js';
 import { fleetProjectPath } from '../../src/sandbox/seed.js';
-import { startTestSandbox, tempDir, useTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { startTestSandbox, tempDir, tempFile, useTestSandbox, type TestSandbox } from '../helpers/cli.js';
 
 // 40 fleet projects in acme/team-01/squad-1 … squad-4 beside the demo's acme/api and acme/web.
 const sandbox = useTestSandbox({ fleet: 40 });
 const dir = tempDir();
 const fleet = Array.from({ length: 40 }, (_, i) => fleetProjectPath(i + 1));
 
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const file = (name: string, text: string): string => tempFile(text, name, dir);
 
 const DESIRED = file('desired.yaml', `version: 1
 target: acme/**

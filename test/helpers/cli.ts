@@ -52,6 +52,13 @@ export function tempDir(prefix = 'forgectl-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** Writes `text` to a file named `name` in `dir` (a fresh temporary folder unless given) and returns its path. */
+export function tempFile(text: string, name = 'desired.yaml', dir = tempDir()): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
 /** Runs the real entry point in-process (main(argv, deps)) with captured streams. */
 export async function run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
   const stdout = new Capture(Boolean(options.tty));

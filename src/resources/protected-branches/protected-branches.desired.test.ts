@@ -1,18 +1,12 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
 import { waitForMembers } from './desired.js';
 import { fleetProjectPath } from '../../sandbox/seed.js';
-import { tempDir, useTestSandbox } from '../../../test/helpers/cli.js';
+import { tempDir, tempFile, useTestSandbox } from '../../../test/helpers/cli.js';
 
 const sandbox = useTestSandbox({ fleet: 3 });
 const dir = tempDir();
-const file = (name: string, text: string): string => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const file = (name: string, text: string): string => tempFile(text, name, dir);
 const names = async (project: string): Promise<string[]> => (await sandbox.run(['protected-branches', 'list', '--project', project, '-o', 'json'])).json().map((r: { name: string }) => r.name).sort();
 
 describe('desired state: protected_branches', () => {

@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, useTestSandbox, type RunResult } from '../../../test/helpers/cli.js';
+import { tempDir, tempFile, useTestSandbox, type RunResult } from '../../../test/helpers/cli.js';
 import { SEEDED_KUBECONFIG } from './sandbox.js';
 
 const sandbox = useTestSandbox();
@@ -18,11 +18,7 @@ async function cli(argv: string[], env: Record<string, string | undefined> = {})
   outputs.push(result);
   return result;
 }
-const file = (name: string, text: string): string => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const file = (name: string, text: string): string => tempFile(text, name, dir);
 const stored = (key: string, scope = '*') => sandbox.db.table<{ key: string; environment_scope: string; value: string; owner: string }>('ci_variables').find((v) => v.key === key && v.environment_scope === scope);
 
 describe('desired state: variables', () => {
