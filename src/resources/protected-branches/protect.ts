@@ -7,11 +7,8 @@ import { ExitCode, type ApiError } from '../../errors.js';
 import { argumentOrName } from '../../cli/options.js';
 import { ResultWithExit } from '../../output/result.js';
 import { leftOut, leftOutMessage, protectedAlready, type AllowedEntry } from './values.js';
-import { shellQuote } from '../../parse.js';
+import { ACCESS_LEVELS, shellQuote } from '../../parse.js';
 import { accessOptions, allowOption, KINDS, levelOption, ruleDifferences, ruleForOutput, type AccessOptions } from './shared.js';
-
-/** The role the service gives a list protect names no level for. */
-const MAINTAINER = 40;
 
 /**
  * A re-run of protect (a bulk run again from its --failed-to file): a branch protected already as asked is done; one
@@ -21,8 +18,8 @@ async function refuseUnlessAsAsked(ctx: Context, refusal: ApiError, rule: Protec
   const lists = KINDS.map((kind) => ({
     label: kind,
     // Without a level the service lets Maintainers push and merge; an empty unprotect list leaves it to Maintainers.
-    asked: [{ access_level: (body[`${kind}_access_level`] as number | undefined) ?? MAINTAINER }, ...((body[`allowed_to_${kind}`] as AllowedEntry[] | undefined) ?? [])],
-    have: kind === 'unprotect' && !rule.unprotect_access_levels?.length ? [{ access_level: MAINTAINER }] : rule[`${kind}_access_levels`] ?? [],
+    asked: [{ access_level: (body[`${kind}_access_level`] as number | undefined) ?? ACCESS_LEVELS.maintainer }, ...((body[`allowed_to_${kind}`] as AllowedEntry[] | undefined) ?? [])],
+    have: kind === 'unprotect' && !rule.unprotect_access_levels?.length ? [{ access_level: ACCESS_LEVELS.maintainer }] : rule[`${kind}_access_levels`] ?? [],
   }));
   const differences = await ruleDifferences(ctx.api, lists);
   for (const [field, label] of [['allow_force_push', 'force push'], ['code_owner_approval_required', 'code owner approval']] as const) {

@@ -5,14 +5,11 @@ import { leftOut, leftOutMessage, parseWhoList, protectedAlready, type AllowedEn
 import { ruleDifferences } from '../protected-branches/shared.js';
 import { allowedEntries } from '../../api/lookups.js';
 import { argumentOrName, projectOption } from '../../cli/options.js';
-import { parseAccessLevel, shellQuote } from '../../parse.js';
+import { ACCESS_LEVELS, parseAccessLevel, shellQuote } from '../../parse.js';
 import { protectedTags, type ProtectedTag } from './resource.js';
 
 /** Access levels a protected tag accepts: no access, Developer, Maintainer. */
 const TAG_LEVELS = [0, 30, 40];
-
-/** Who may create matching tags when protect names no level: Maintainers. */
-const DEFAULT_LEVEL = 40;
 
 /**
  * A re-run of protect (a bulk run again from its --failed-to file): a tag protected already as asked is done; one
@@ -52,7 +49,7 @@ export default defineCommand<{ project?: string; name?: string; tag?: string; cr
       tag = await ctx.api.call<ProtectedTag>(protectedTags.routes.create, { project, name, create_access_level: opts.createAccessLevel, allowed_to_create: allowed });
     } catch (error) {
       if (!protectedAlready(error)) throw error;
-      return protectedAsAsked(ctx, error, project, name, [{ access_level: opts.createAccessLevel ?? DEFAULT_LEVEL }, ...(allowed ?? [])]);
+      return protectedAsAsked(ctx, error, project, name, [{ access_level: opts.createAccessLevel ?? ACCESS_LEVELS.maintainer }, ...(allowed ?? [])]);
     }
     const missing = leftOut('--allowed-to-create', opts.allowedToCreate, allowed, tag.create_access_levels);
     return missing ? new ResultWithExit(tag, ExitCode.attention, leftOutMessage([missing])) : tag;
