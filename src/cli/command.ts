@@ -107,6 +107,11 @@ export interface Prompter {
 export interface Context {
   /** The API client; first use resolves the connection (exit 3 when nothing is configured). */
   readonly api: Api;
+  /**
+   * Set when the command runs for one project of a run over several (--group, --projects-file): a bulk deletion,
+   * which leaves alone what the service protects.
+   */
+  readonly inFleet?: boolean;
   readonly io: Io;
   readonly env: Env;
   readonly globals: GlobalOptions;

@@ -173,6 +173,7 @@ function projectContext(parent: Context, project: FleetProject, shared: Shared, 
   return {
     api,
     io,
+    inFleet: true,
     get env() { return parent.env; },
     get globals() { return parent.globals; },
     get format() { return parent.format; },

@@ -145,6 +145,19 @@ describe('nothing deletes what the service protects', () => {
     expect(maintainer.code, maintainer.stderr).toBe(0);
   });
 
+  it('a deletion over several projects leaves a protected branch alone, an administrator\'s with --yes too, and deletes the others', async () => {
+    // release/* is protected in acme/api and not in acme/web.
+    for (const project of ['acme%2Fapi', 'acme%2Fweb']) await sandbox.call('POST', `/projects/${project}/repository/branches`, { branch: 'release/9.0', ref: 'main' });
+    sandbox.clearRequests();
+    const bulk = await sandbox.run(['branches', 'delete', 'release/9.0', '--group', 'acme', '--continue-on-error', '--yes']);
+    expect(bulk.code, bulk.stderr).toBe(9);
+    expect(bulk.stderr).toContain('acme/api: error: branch release/9.0 of project acme/api is protected: a deletion over several projects leaves protected branches alone, nothing was sent (to delete it, name it in that project alone, where the question says it is protected: forgectl branches delete release/9.0 --project acme/api)\n');
+    expect(sandbox.requests().filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/api/v4/projects/acme%2Fweb/repository/branches/release%2F9%2E0']);
+    expect((await sandbox.call('GET', api('/branches/release%2F9.0'))).body).toMatchObject({ name: 'release/9.0', protected: true });
+    // Named in its project alone, it is asked about as protected and goes.
+    expect((await sandbox.run(['branches', 'delete', 'release/9.0', '--project', 'acme/api', '--yes'])).code).toBe(0);
+  });
+
   it('tags show whether a protected-tag rule covers them; a Developer cannot delete a protected tag, and is told before anything is sent', async () => {
     expect((await sandbox.call('POST', api('/tags'), { tag_name: 'release-5', ref: 'main' })).body.protected).toBe(true);
     expect((await sandbox.call('POST', api('/tags'), { tag_name: 'plain-5', ref: 'main' })).body.protected).toBe(false);

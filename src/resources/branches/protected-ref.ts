@@ -1,13 +1,21 @@
 import { callerLevel } from '../../api/lookups.js';
 import type { Context } from '../../cli/command.js';
 import { ApiError, CliError, ExitCode } from '../../errors.js';
+import { shellQuote } from '../../parse.js';
 import { branches } from './resource.js';
 
 /**
  * Before deleting one protected branch or tag: the service lets only Maintainers and Owners delete them (it answers
- * a Developer 400 after the question was asked); say so first and send nothing. Returns the words for the question.
+ * a Developer 400 after the question was asked); say so first and send nothing. In a run over several projects (a
+ * bulk deletion) a protected one is left alone, whoever asks: it goes only when named in its project alone, where the
+ * question says it is protected. Returns the words for the question.
  */
 export async function checkProtectedDeletion(ctx: Context, project: string, kind: 'branch' | 'tag', name: string): Promise<string> {
+  const command = kind === 'branch' ? 'branches' : 'tags';
+  if (ctx.inFleet) {
+    // A fleet's line of one project says its error only: the way out is in it.
+    throw new CliError(`${kind} ${name} of project ${project} is protected: a deletion over several projects leaves protected ${command} alone, nothing was sent (to delete it, name it in that project alone, where the question says it is protected: forgectl ${command} delete ${shellQuote(name)} --project ${shellQuote(project)})`, ExitCode.attention);
+  }
   if ((await callerLevel(ctx.api, project)) < 40) {
     const unprotect = kind === 'branch' ? 'protected-branches' : 'protected-tags';
     throw new CliError(`${kind} ${name} of project ${project} is protected: only Maintainers and Owners may delete it; nothing was sent`, ExitCode.auth, `ask a Maintainer of ${project}, or to lift the rule that covers it (forgectl ${unprotect} list --project ${project})`);

@@ -13,7 +13,7 @@ export default plainCommands(tags, {
     examples: ['forgectl tags create --project acme/api --name v1.2.0 --ref main --message "Release 1.2.0"', 'forgectl tags create --project acme/api --name nightly --ref feature'],
   },
   delete: {
-    description: 'A protected tag only Maintainers and Owners delete (said before anything is sent).',
+    description: 'A protected tag only Maintainers and Owners delete (said before anything is sent), and only named in its project alone: over several projects (--group, --projects-file) it is left alone (exit 9).',
     examples: ['forgectl tags delete v1.0.0 --project acme/api --yes'],
     async inspect(tag: { name: string; protected?: boolean }, _where, ctx, params) {
       return tag.protected ? checkProtectedDeletion(ctx, String(params.project), 'tag', tag.name) : undefined;
